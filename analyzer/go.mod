@@ -1,0 +1,3 @@
+module github.com/doubleagent/doubleagent/analyzer
+
+go 1.26

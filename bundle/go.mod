@@ -1,0 +1,3 @@
+module github.com/doubleagent/doubleagent/bundle
+
+go 1.26

@@ -1,0 +1,3 @@
+module github.com/doubleagent/doubleagent/catalog
+
+go 1.26

@@ -1,0 +1,3 @@
+module github.com/doubleagent/doubleagent/collector
+
+go 1.26
