@@ -1,3 +1,31 @@
 module github.com/doubleagent/doubleagent/analyzer
 
-go 1.26
+go 1.26.0
+
+require (
+	github.com/doubleagent/doubleagent/bundle v0.0.0
+	github.com/doubleagent/doubleagent/catalog v0.0.0
+)
+
+require (
+	github.com/alecthomas/kong v1.17.0 // indirect
+	github.com/bmatcuk/doublestar/v4 v4.10.4 // indirect
+	github.com/dustin/go-humanize v1.1.0 // indirect
+	github.com/google/uuid v1.6.0 // indirect
+	github.com/klauspost/compress v1.20.4 // indirect
+	github.com/mattn/go-colorable v0.1.14 // indirect
+	github.com/mattn/go-isatty v0.0.24 // indirect
+	github.com/ncruces/go-strftime v1.1.0 // indirect
+	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
+	github.com/rs/zerolog v1.35.1 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+	modernc.org/libc v1.80.1 // indirect
+	modernc.org/mathutil v1.7.1 // indirect
+	modernc.org/memory v1.12.1 // indirect
+	modernc.org/sqlite v1.62.0 // indirect
+)
+
+replace (
+	github.com/doubleagent/doubleagent/bundle => ../bundle
+	github.com/doubleagent/doubleagent/catalog => ../catalog
+)

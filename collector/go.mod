@@ -1,3 +1,22 @@
 module github.com/doubleagent/doubleagent/collector
 
-go 1.26
+go 1.26.0
+
+require (
+	github.com/doubleagent/doubleagent/bundle v0.0.0
+	github.com/doubleagent/doubleagent/catalog v0.0.0
+)
+
+require (
+	github.com/alecthomas/kong v1.17.0 // indirect
+	github.com/google/uuid v1.6.0 // indirect
+	github.com/mattn/go-colorable v0.1.14 // indirect
+	github.com/mattn/go-isatty v0.0.20 // indirect
+	github.com/rs/zerolog v1.35.1 // indirect
+	golang.org/x/sys v0.50.0 // indirect
+)
+
+replace (
+	github.com/doubleagent/doubleagent/bundle => ../bundle
+	github.com/doubleagent/doubleagent/catalog => ../catalog
+)

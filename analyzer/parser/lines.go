@@ -1,0 +1,76 @@
+package parser
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+)
+
+// Lines calls fn for each line of r with its 1-based number, without a
+// length limit (a line is held whole, so memory is bounded by the longest
+// line, not the file). Trailing "\r" is removed and NUL bytes (the padding a
+// crash leaves) are dropped; blank lines are skipped. A final line without
+// "\n" (a write cut short) is still passed. ctx is checked every line.
+func Lines(ctx context.Context, r io.Reader, fn func(n int64, line []byte) error) error {
+	br := bufio.NewReaderSize(r, 1<<20)
+	var n int64
+	var acc []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			acc = append(acc, chunk...)
+			continue
+		}
+		var line []byte
+		if len(acc) > 0 {
+			acc = append(acc, chunk...)
+			line = acc
+		} else {
+			line = chunk
+		}
+		if len(line) > 0 {
+			n++
+			if cerr := ctx.Err(); cerr != nil {
+				return cerr
+			}
+			line = bytes.TrimRight(line, "\r\n")
+			if bytes.IndexByte(line, 0) >= 0 {
+				line = bytes.ReplaceAll(line, []byte{0}, nil)
+			}
+			if len(bytes.TrimSpace(line)) > 0 {
+				if ferr := fn(n, line); ferr != nil {
+					return ferr
+				}
+			}
+		}
+		acc = acc[:0]
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// SplitGlued splits a line on which a killed writer left a cut record and
+// the next append glued a whole record after it (no newline between). It
+// returns the complete JSON objects it can find, and whether anything was
+// lost. A valid line is returned as is.
+func SplitGlued(line []byte) (objs [][]byte, lost bool) {
+	if json.Valid(line) {
+		return [][]byte{line}, false
+	}
+	// Find the earliest "{" after 0 whose suffix is valid JSON.
+	for i := 1; i < len(line); i++ {
+		if line[i] != '{' {
+			continue
+		}
+		if json.Valid(line[i:]) {
+			return [][]byte{line[i:]}, true
+		}
+	}
+	return nil, true
+}

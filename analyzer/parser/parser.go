@@ -1,0 +1,174 @@
+package parser
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"io"
+	"path"
+	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+	"github.com/doubleagent/doubleagent/catalog"
+)
+
+// File describes one collected file, from the bundle manifest or, for a
+// loose tree, from the walk that found it.
+type File struct {
+	Path     string       // original absolute host path ('/' separated; C:/... for Windows)
+	Rel      string       // path relative to the user's home ('/' separated)
+	Agent    string       // catalog agent name
+	Target   string       // catalog target ID
+	Kind     catalog.Kind // catalog kind
+	Size     int64        // bytes
+	MTime    time.Time    // UTC modification time, zero when unknown
+	Host     string
+	User     string
+	BundleID string
+	Secret   bool
+}
+
+// Base returns the file's base name.
+func (f *File) Base() string { return path.Base(f.Path) }
+
+// ErrNotCollected is returned by OpenRelated when no such file is in the input.
+var ErrNotCollected = errors.New("file not collected")
+
+// Input is one file handed to a parser.
+type Input struct {
+	File
+	// OpenFunc opens the verified content; set by the engine.
+	OpenFunc func() (io.ReadCloser, error)
+	// DBFunc opens a read-only SQLite database on a private copy (with its
+	// sidecars); set by the engine. The engine closes it after Parse.
+	DBFunc func(ctx context.Context) (*sql.DB, error)
+	// RelatedFunc opens another collected file of the same home by its
+	// original path; set by the engine.
+	RelatedFunc func(origPath string) (io.ReadCloser, error)
+	// ListFunc lists collected files of the same home whose original path
+	// matches a doublestar pattern; set by the engine.
+	ListFunc func(pattern string) []File
+}
+
+// Open returns the file's content.
+func (in *Input) Open() (io.ReadCloser, error) {
+	if in.OpenFunc == nil {
+		return nil, errors.New("parser: input has no content")
+	}
+	return in.OpenFunc()
+}
+
+// DB opens the file as a read-only SQLite database on a private copy.
+func (in *Input) DB(ctx context.Context) (*sql.DB, error) {
+	if in.DBFunc == nil {
+		return nil, errors.New("parser: input is not available as a database")
+	}
+	return in.DBFunc(ctx)
+}
+
+// OpenRelated opens another collected file by original path, or returns
+// ErrNotCollected.
+func (in *Input) OpenRelated(origPath string) (io.ReadCloser, error) {
+	if in.RelatedFunc == nil {
+		return nil, ErrNotCollected
+	}
+	return in.RelatedFunc(origPath)
+}
+
+// List returns the collected files matching pattern (on original paths).
+func (in *Input) List(pattern string) []File {
+	if in.ListFunc == nil {
+		return nil
+	}
+	return in.ListFunc(pattern)
+}
+
+// Sink receives what a parser finds.
+type Sink interface {
+	// Event emits one row. The engine fills Host, User, BundleID, Agent
+	// (when empty), SourceFile (when empty) and Parser.
+	Event(e timeline.Event)
+	// Session records a session's sync, origin, relay and recovery state.
+	Session(st timeline.SessionState)
+	// Problem records a problem at a line (or rowid; 0 for the whole file).
+	Problem(line int64, msg string)
+}
+
+// Parser reads one format of one agent.
+type Parser interface {
+	// ID is "agent/format", unique, matching ^[a-z0-9-]+/[a-z0-9-]+$.
+	ID() string
+	// Agent is the catalog name of the agent whose files it reads.
+	Agent() string
+	// Version is bumped when the parser's output changes.
+	Version() int
+	// Match is cheap: it looks only at the File's fields.
+	Match(f *File) bool
+	// Parse reads one file.
+	Parse(ctx context.Context, in *Input, out Sink) error
+}
+
+// Spec describes a parser built with New.
+type Spec struct {
+	ID      string
+	Agent   string
+	Version int
+	// Targets are the catalog target IDs of Agent the parser reads.
+	Targets []string
+	// Names, when set, are path.Match patterns one of which the base name
+	// must match.
+	Names []string
+	// Doc is one line for the generated parser list.
+	Doc string
+}
+
+// ParseFunc parses one file.
+type ParseFunc func(ctx context.Context, in *Input, out Sink) error
+
+// New returns a Parser from a Spec and a function.
+func New(s Spec, fn ParseFunc) Parser { return &specParser{s: s, fn: fn} }
+
+type specParser struct {
+	s  Spec
+	fn ParseFunc
+}
+
+func (p *specParser) ID() string    { return p.s.ID }
+func (p *specParser) Agent() string { return p.s.Agent }
+func (p *specParser) Version() int  { return p.s.Version }
+
+// Spec returns the parser's spec.
+func (p *specParser) Spec() Spec { return p.s }
+
+func (p *specParser) Match(f *File) bool {
+	if f.Agent != p.s.Agent {
+		return false
+	}
+	ok := len(p.s.Targets) == 0
+	for _, t := range p.s.Targets {
+		if t == f.Target {
+			ok = true
+			break
+		}
+	}
+	if !ok {
+		return false
+	}
+	if len(p.s.Names) == 0 {
+		return true
+	}
+	base := f.Base()
+	for _, n := range p.s.Names {
+		if m, _ := path.Match(n, base); m {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *specParser) Parse(ctx context.Context, in *Input, out Sink) error {
+	return p.fn(ctx, in, out)
+}
+
+// Specced is implemented by parsers built with New.
+type Specced interface{ Spec() Spec }

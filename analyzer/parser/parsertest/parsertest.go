@@ -1,0 +1,214 @@
+// Package parsertest helps test parsers: it builds Inputs from files in
+// testdata, collects what a parser emits, compares it with golden JSON Lines
+// files (rewritten with -update), and builds SQLite fixtures from SQL text.
+package parsertest
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+
+	_ "modernc.org/sqlite" // the analyzer's SQLite driver
+)
+
+// Update rewrites golden files instead of comparing: go test ./... -update
+var Update = flag.Bool("update", false, "rewrite golden files")
+
+// SharedSamples returns ../shared/agent-samples/<rel> found by walking up
+// from the working directory, or skips the test with a clear message.
+func SharedSamples(t testing.TB, rel string) string {
+	t.Helper()
+	dir, _ := os.Getwd()
+	for i := 0; i < 8; i++ {
+		p := filepath.Join(dir, "..", "shared", "agent-samples", rel)
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+		dir = filepath.Dir(dir)
+	}
+	t.Skipf("shared agent samples not found (../shared/agent-samples/%s): skipping real-sample test", rel)
+	return ""
+}
+
+// Files maps original host paths to local files, for OpenRelated and List.
+type Files map[string]string
+
+// Input builds an Input for the local file at local, presented as f.
+// related maps other original paths to local files.
+func Input(t testing.TB, local string, f parser.File, related Files) *parser.Input {
+	t.Helper()
+	if f.Path == "" {
+		f.Path = "/home/examiner/" + filepath.Base(local)
+	}
+	if f.Size == 0 {
+		if st, err := os.Stat(local); err == nil {
+			f.Size = st.Size()
+		}
+	}
+	in := &parser.Input{File: f}
+	in.OpenFunc = func() (io.ReadCloser, error) { return os.Open(local) }
+	in.DBFunc = func(ctx context.Context) (*sql.DB, error) {
+		return sql.Open("sqlite", "file:"+local+"?mode=ro")
+	}
+	in.RelatedFunc = func(orig string) (io.ReadCloser, error) {
+		if l, ok := related[orig]; ok {
+			return os.Open(l)
+		}
+		return nil, parser.ErrNotCollected
+	}
+	in.ListFunc = func(pattern string) []parser.File {
+		var out []parser.File
+		for orig, l := range related {
+			if ok, _ := doublestar.Match(pattern, orig); ok {
+				st, _ := os.Stat(l)
+				pf := parser.File{Path: orig, Agent: f.Agent, Host: f.Host, User: f.User}
+				if st != nil {
+					pf.Size, pf.MTime = st.Size(), st.ModTime().UTC()
+				}
+				out = append(out, pf)
+			}
+		}
+		sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+		return out
+	}
+	return in
+}
+
+// Sink collects what a parser emits.
+type Sink struct {
+	Events   []timeline.Event
+	States   []timeline.SessionState
+	Problems []string
+	parser   string
+	file     string
+	agent    string
+}
+
+// Event implements parser.Sink.
+func (s *Sink) Event(e timeline.Event) {
+	if e.SourceFile == "" {
+		e.SourceFile = s.file
+	}
+	if e.Agent == "" {
+		e.Agent = s.agent
+	}
+	e.Parser = s.parser
+	e.Seq = int64(len(s.Events))
+	s.Events = append(s.Events, e)
+}
+
+// Session implements parser.Sink.
+func (s *Sink) Session(st timeline.SessionState) { s.States = append(s.States, st) }
+
+// Problem implements parser.Sink.
+func (s *Sink) Problem(line int64, msg string) {
+	s.Problems = append(s.Problems, fmt.Sprintf("line %d: %s", line, msg))
+}
+
+// Run parses in with p and returns what it emitted, sorted in timeline
+// order. A returned error is added as a problem "error: ...".
+func Run(t testing.TB, p parser.Parser, in *parser.Input) *Sink {
+	t.Helper()
+	s := &Sink{parser: p.ID(), file: in.Path, agent: p.Agent()}
+	if err := p.Parse(context.Background(), in, s); err != nil {
+		s.Problems = append(s.Problems, "error: "+err.Error())
+	}
+	sort.SliceStable(s.Events, func(i, j int) bool { return timeline.Less(&s.Events[i], &s.Events[j]) })
+	return s
+}
+
+// Render returns events as JSON Lines in timeline field order, then the
+// session states and problems as trailing JSON lines.
+func Render(s *Sink) []byte {
+	var b bytes.Buffer
+	for i := range s.Events {
+		_ = timeline.AppendJSON(&b, s.Events[i].ToRow())
+	}
+	for _, st := range s.States {
+		_ = timeline.AppendJSON(&b, map[string]any{"session_state": st})
+	}
+	for _, p := range s.Problems {
+		_ = timeline.AppendJSON(&b, map[string]string{"problem": p})
+	}
+	return b.Bytes()
+}
+
+// Golden parses in with p and compares the rendered output with the golden
+// file (rewritten under -update). It returns the sink for further checks.
+func Golden(t testing.TB, p parser.Parser, in *parser.Input, golden string) *Sink {
+	t.Helper()
+	s := Run(t, p, in)
+	got := Render(s)
+	if *Update {
+		if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("read golden %s: %v (run with -update to create it)", golden, err)
+	}
+	if !bytes.Equal(got, want) {
+		gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+		for i := 0; i < len(gl) || i < len(wl); i++ {
+			var g, w string
+			if i < len(gl) {
+				g = gl[i]
+			}
+			if i < len(wl) {
+				w = wl[i]
+			}
+			if g != w {
+				t.Fatalf("%s differs at line %d:\n got: %.400s\nwant: %.400s\n(run go test -update and review the diff)", golden, i+1, g, w)
+			}
+		}
+	}
+	return s
+}
+
+// SQLite builds a SQLite database from the SQL text file sqlPath in a
+// temporary folder and returns its path.
+func SQLite(t testing.TB, sqlPath string) string {
+	t.Helper()
+	text, err := os.ReadFile(sqlPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dbPath := filepath.Join(t.TempDir(), strings.TrimSuffix(filepath.Base(sqlPath), ".sql")+".db")
+	db, err := sql.Open("sqlite", dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(string(text)); err != nil {
+		t.Fatalf("build %s: %v", sqlPath, err)
+	}
+	return dbPath
+}
+
+// Time parses an RFC 3339 time for assertions.
+func Time(t testing.TB, s string) time.Time {
+	t.Helper()
+	tm, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tm.UTC()
+}

@@ -1,0 +1,105 @@
+package timeline
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"strconv"
+	"time"
+)
+
+// Fields is the timeline row's field order. Fields are only ever appended.
+var Fields = []string{
+	"timestamp_utc", "host", "user", "agent", "session_id", "project_path",
+	"turn_type", "model", "tool_name", "tool_use_id", "text", "tool_input",
+	"is_error", "source_file", "source_line", "bundle_id",
+	"parser", "secondary", "time_basis",
+}
+
+// Row is the wire form of an Event, in field order.
+type Row struct {
+	TimestampUTC string `json:"timestamp_utc"`
+	Host         string `json:"host"`
+	User         string `json:"user"`
+	Agent        string `json:"agent"`
+	SessionID    string `json:"session_id"`
+	ProjectPath  string `json:"project_path"`
+	TurnType     string `json:"turn_type"`
+	Model        string `json:"model"`
+	ToolName     string `json:"tool_name"`
+	ToolUseID    string `json:"tool_use_id"`
+	Text         string `json:"text"`
+	ToolInput    string `json:"tool_input"`
+	IsError      string `json:"is_error"`
+	SourceFile   string `json:"source_file"`
+	SourceLine   int64  `json:"source_line"`
+	BundleID     string `json:"bundle_id"`
+	Parser       string `json:"parser"`
+	Secondary    string `json:"secondary"`
+	TimeBasis    string `json:"time_basis"`
+}
+
+// ToRow converts an event to its wire form.
+func (e *Event) ToRow() Row {
+	tb := string(e.TimeBasis)
+	if e.Time.IsZero() {
+		tb = string(TimeNone)
+	}
+	sec := ""
+	if e.Secondary {
+		sec = "true"
+	}
+	return Row{
+		TimestampUTC: e.TimeString(), Host: e.Host, User: e.User, Agent: e.Agent,
+		SessionID: e.SessionID, ProjectPath: e.ProjectPath, TurnType: string(e.TurnType),
+		Model: e.Model, ToolName: e.ToolName, ToolUseID: e.ToolUseID, Text: e.Text,
+		ToolInput: e.ToolInput, IsError: e.IsError, SourceFile: e.SourceFile,
+		SourceLine: e.SourceLine, BundleID: e.BundleID, Parser: e.Parser,
+		Secondary: sec, TimeBasis: tb,
+	}
+}
+
+// Values returns the row's fields as strings in Fields order (for CSV).
+func (r Row) Values() []string {
+	return []string{r.TimestampUTC, r.Host, r.User, r.Agent, r.SessionID, r.ProjectPath,
+		r.TurnType, r.Model, r.ToolName, r.ToolUseID, r.Text, r.ToolInput, r.IsError,
+		r.SourceFile, strconv.FormatInt(r.SourceLine, 10), r.BundleID, r.Parser, r.Secondary, r.TimeBasis}
+}
+
+// AppendJSON appends v as one JSON line (no HTML escaping, trailing '\n').
+func AppendJSON(buf *bytes.Buffer, v any) error {
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// Writer writes rows as JSON Lines.
+type Writer struct {
+	w   *bufio.Writer
+	buf bytes.Buffer
+}
+
+// NewWriter returns a JSON Lines writer on w. Call Flush when done.
+func NewWriter(w io.Writer) *Writer { return &Writer{w: bufio.NewWriterSize(w, 1<<16)} }
+
+// Write writes one value as a JSON line.
+func (w *Writer) Write(v any) error {
+	w.buf.Reset()
+	if err := AppendJSON(&w.buf, v); err != nil {
+		return err
+	}
+	_, err := w.w.Write(w.buf.Bytes())
+	return err
+}
+
+// Flush flushes buffered output.
+func (w *Writer) Flush() error { return w.w.Flush() }
+
+// FormatTime renders t as RFC 3339 UTC with milliseconds, or "" when zero.
+func FormatTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02T15:04:05.000Z")
+}

@@ -1,0 +1,108 @@
+package timeline
+
+import (
+	"strings"
+	"time"
+)
+
+// SchemaVersion is the timeline row schema (SchemaVer MODEL-REVISION-ADDITION).
+// 1-0-0: the sixteen fields of the first release plus parser, secondary and
+// time_basis.
+const SchemaVersion = "1-0-0"
+
+// TurnType classifies a row.
+type TurnType string
+
+// Turn types. System covers injected context (system reminders, environment
+// blocks, developer instructions, attachments) and every record that is not
+// a turn: permission decisions, model switches, sync and origin records.
+const (
+	User       TurnType = "user"
+	Assistant  TurnType = "assistant"
+	ToolUse    TurnType = "tool_use"
+	ToolResult TurnType = "tool_result"
+	Thinking   TurnType = "thinking"
+	System     TurnType = "system"
+)
+
+// TimeBasis says where a row's time came from.
+type TimeBasis string
+
+// Time bases. The zero value means the agent recorded the time in UTC (or
+// with an offset) on the record itself.
+const (
+	TimeRecorded   TimeBasis = ""
+	TimeFileMTime  TimeBasis = "file-mtime"   // the source file's modification time
+	TimeLocalAsUTC TimeBasis = "local-as-utc" // host-local time with no zone, emitted as if UTC
+	TimeInherited  TimeBasis = "inherited"    // the session's or enclosing record's time
+	TimeNone       TimeBasis = "none"         // no time recorded: timestamp_utc is ""
+)
+
+// Event is one timeline row. Parsers fill Session, TurnType, Text and the
+// rest; the engine fills Host, User, BundleID and Source.File from the
+// manifest entry.
+type Event struct {
+	Time        time.Time // UTC; zero when not recorded (TimeBasis says why)
+	TimeBasis   TimeBasis
+	Host        string
+	User        string
+	Agent       string // catalog name
+	SessionID   string
+	ProjectPath string
+	TurnType    TurnType
+	Model       string
+	ToolName    string
+	ToolUseID   string
+	Text        string
+	ToolInput   string // the call's full arguments as a JSON string
+	IsError     string // "true"/"false" on tool results, else ""
+	SourceFile  string // original host path
+	SourceLine  int64  // 1-based line, SQLite rowid, or 1-based array position
+	BundleID    string
+	Parser      string // parser ID that produced the row
+	Secondary   bool   // known only from a secondary source
+	// Seq is the emission order within one source file, set by the engine
+	// so rows from one record keep their order. It is not written out.
+	Seq int64
+}
+
+// Undated reports whether the event has no recorded time.
+func (e *Event) Undated() bool { return e.Time.IsZero() }
+
+// TimeString renders Time as RFC 3339 UTC with milliseconds and "Z", or ""
+// for an undated event.
+func (e *Event) TimeString() string {
+	if e.Time.IsZero() {
+		return ""
+	}
+	return e.Time.UTC().Format("2006-01-02T15:04:05.000Z")
+}
+
+// Less orders events: by time (undated last), then source file, then source
+// line, then turn type order within a line, then text. It is a total order
+// on the row content, so output is byte-identical run to run.
+func Less(a, b *Event) bool {
+	az, bz := a.Time.IsZero(), b.Time.IsZero()
+	if az != bz {
+		return bz
+	}
+	if !a.Time.Equal(b.Time) {
+		return a.Time.Before(b.Time)
+	}
+	if c := strings.Compare(a.Host, b.Host); c != 0 {
+		return c < 0
+	}
+	if c := strings.Compare(a.SourceFile, b.SourceFile); c != 0 {
+		return c < 0
+	}
+	if a.SourceLine != b.SourceLine {
+		return a.SourceLine < b.SourceLine
+	}
+	if a.Seq != b.Seq {
+		return a.Seq < b.Seq
+	}
+	if c := strings.Compare(a.BundleID, b.BundleID); c != 0 {
+		return c < 0
+	}
+	return a.Text < b.Text
+}

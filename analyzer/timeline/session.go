@@ -1,0 +1,170 @@
+package timeline
+
+import "time"
+
+// Session is one row of sessions.jsonl: one per host, user, agent and
+// session, aggregated from the timeline rows.
+type Session struct {
+	Host           string   `json:"host"`
+	User           string   `json:"user"`
+	Agent          string   `json:"agent"`
+	SessionID      string   `json:"session_id"`
+	ProjectPath    string   `json:"project_path"`
+	FirstUTC       string   `json:"first_utc"`
+	LastUTC        string   `json:"last_utc"`
+	Models         []string `json:"models"` // in order of first use
+	UserTurns      int      `json:"user_turns"`
+	AssistantTurns int      `json:"assistant_turns"`
+	ToolCalls      int      `json:"tool_calls"`
+	Events         int      `json:"events"`
+	Synced         string   `json:"synced"`    // yes | no | partial | "" (agent records nothing)
+	Origin         string   `json:"origin"`    // local | remote | ""
+	Relayed        string   `json:"relayed"`   // yes | no | ""
+	Recovered      string   `json:"recovered"` // yes | no | partial | ""
+	BundleID       string   `json:"bundle_id"`
+	SourceFiles    []string `json:"source_files"`
+}
+
+// SessionKey identifies a session across rows.
+type SessionKey struct{ Host, User, Agent, SessionID string }
+
+// SessionState is what a parser knows about a session beyond its rows:
+// sync, origin, relay and recovery state, as the agent records them.
+type SessionState struct {
+	Key                                 SessionKey
+	Synced, Origin, Relayed, Recovered string
+}
+
+// Aggregator folds events into sessions. It keeps one small record per
+// session, never the events.
+type Aggregator struct {
+	m     map[SessionKey]*agg
+	order []SessionKey
+}
+
+type agg struct {
+	s           Session
+	first, last time.Time
+	models      map[string]bool
+	modelFirst  map[string]time.Time
+	files       map[string]bool
+}
+
+// NewAggregator returns an empty aggregator.
+func NewAggregator() *Aggregator { return &Aggregator{m: map[SessionKey]*agg{}} }
+
+func (a *Aggregator) get(k SessionKey) *agg {
+	g := a.m[k]
+	if g == nil {
+		g = &agg{s: Session{Host: k.Host, User: k.User, Agent: k.Agent, SessionID: k.SessionID, Models: []string{}, SourceFiles: []string{}},
+			models: map[string]bool{}, modelFirst: map[string]time.Time{}, files: map[string]bool{}}
+		a.m[k] = g
+		a.order = append(a.order, k)
+	}
+	return g
+}
+
+// Add folds one event in. Events without a session ID are not sessions.
+func (a *Aggregator) Add(e *Event) {
+	if e.SessionID == "" {
+		return
+	}
+	g := a.get(SessionKey{e.Host, e.User, e.Agent, e.SessionID})
+	g.s.Events++
+	if g.s.ProjectPath == "" && e.ProjectPath != "" {
+		g.s.ProjectPath = e.ProjectPath
+	}
+	if g.s.BundleID == "" {
+		g.s.BundleID = e.BundleID
+	}
+	if !e.Time.IsZero() {
+		if g.first.IsZero() || e.Time.Before(g.first) {
+			g.first = e.Time
+		}
+		if e.Time.After(g.last) {
+			g.last = e.Time
+		}
+	}
+	if e.Model != "" && (e.TurnType == Assistant || e.TurnType == ToolUse || e.TurnType == Thinking) {
+		if !g.models[e.Model] {
+			g.models[e.Model] = true
+			g.s.Models = append(g.s.Models, e.Model)
+			g.modelFirst[e.Model] = e.Time
+		} else if !e.Time.IsZero() && (g.modelFirst[e.Model].IsZero() || e.Time.Before(g.modelFirst[e.Model])) {
+			g.modelFirst[e.Model] = e.Time
+		}
+	}
+	if e.SourceFile != "" && !g.files[e.SourceFile] {
+		g.files[e.SourceFile] = true
+		g.s.SourceFiles = append(g.s.SourceFiles, e.SourceFile)
+	}
+	switch e.TurnType {
+	case User:
+		g.s.UserTurns++
+	case Assistant:
+		g.s.AssistantTurns++
+	case ToolUse:
+		g.s.ToolCalls++
+	}
+}
+
+// SetState records what a parser knows of a session's sync, origin, relay
+// and recovery state; a non-empty value overrides an empty one.
+func (a *Aggregator) SetState(st SessionState) {
+	g := a.get(st.Key)
+	set := func(dst *string, v string) {
+		if v != "" {
+			*dst = v
+		}
+	}
+	set(&g.s.Synced, st.Synced)
+	set(&g.s.Origin, st.Origin)
+	set(&g.s.Relayed, st.Relayed)
+	set(&g.s.Recovered, st.Recovered)
+}
+
+// Sessions returns the sessions sorted by first time (undated last), then
+// host, user, agent and session ID. Models are in order of first use.
+func (a *Aggregator) Sessions() []Session {
+	out := make([]Session, 0, len(a.m))
+	firsts := map[*Session]time.Time{}
+	for _, k := range a.order {
+		g := a.m[k]
+		s := g.s
+		if g.s.Events == 0 && g.s.Synced == "" && g.s.Origin == "" && g.s.Relayed == "" && g.s.Recovered == "" {
+			continue
+		}
+		s.FirstUTC, s.LastUTC = FormatTime(g.first), FormatTime(g.last)
+		models := append([]string(nil), s.Models...)
+		sortStable(models, func(x, y string) bool {
+			tx, ty := g.modelFirst[x], g.modelFirst[y]
+			if tx.IsZero() || ty.IsZero() {
+				return false
+			}
+			return tx.Before(ty)
+		})
+		s.Models = models
+		sortStrings(s.SourceFiles)
+		out = append(out, s)
+		firsts[&out[len(out)-1]] = g.first
+	}
+	sortStable2(out, func(x, y *Session) bool {
+		if (x.FirstUTC == "") != (y.FirstUTC == "") {
+			return y.FirstUTC == ""
+		}
+		if x.FirstUTC != y.FirstUTC {
+			return x.FirstUTC < y.FirstUTC
+		}
+		if x.Host != y.Host {
+			return x.Host < y.Host
+		}
+		if x.User != y.User {
+			return x.User < y.User
+		}
+		if x.Agent != y.Agent {
+			return x.Agent < y.Agent
+		}
+		return x.SessionID < y.SessionID
+	})
+	return out
+}

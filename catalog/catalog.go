@@ -1,0 +1,275 @@
+package catalog
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// Version identifies this revision of the table. It is recorded in every
+// bundle's header so an examiner knows which paths were looked for.
+const Version = "2026.11.29"
+
+// OS is an operating system a target applies to.
+type OS string
+
+// The operating systems the catalog knows. Windows profiles seen from WSL
+// under /mnt/c/Users/* use the windows targets.
+const (
+	Linux   OS = "linux"
+	Darwin  OS = "darwin"
+	Windows OS = "windows"
+)
+
+// AllOS lists every OS in a fixed order.
+var AllOS = []OS{Linux, Darwin, Windows}
+
+// Kind says what a target's files hold.
+type Kind string
+
+// Kinds of artifact.
+const (
+	KindTranscript Kind = "transcript" // conversation records
+	KindSQLite     Kind = "sqlite"     // a SQLite store; travels with -wal, -shm, -journal
+	KindSettings   Kind = "settings"   // configuration, permission grants
+	KindHistory    Kind = "history"    // prompt or command history
+	KindLog        Kind = "log"        // the agent's own logs
+	KindSecret     Kind = "secret"     // token stores, auth files: flagged, values never read into a row
+	KindOther      Kind = "other"
+)
+
+// Kinds lists every Kind in a fixed order.
+var Kinds = []Kind{KindTranscript, KindSQLite, KindSettings, KindHistory, KindLog, KindSecret, KindOther}
+
+// Status is the analyzer's real state for an agent.
+type Status string
+
+// Agent statuses. A name is StatusParsed only when a registered parser reads
+// it; a test in analyzer/parsers checks that against the registry.
+const (
+	StatusParsed    Status = "parsed"    // the analyzer reads its transcripts
+	StatusBacklog   Status = "backlog"   // parseable records are collected; a parser is wanted
+	StatusCollected Status = "collected" // collected and detected; nothing to parse
+)
+
+// Evidence is how well an agent's paths and formats are known.
+type Evidence string
+
+// Evidence levels, strongest first.
+const (
+	EvidenceRealInstall Evidence = "real-install" // seen on a real install; Agent.EvidenceNote names version
+	EvidenceBundle      Evidence = "shipped-bundle"
+	EvidenceSource      Evidence = "source"
+	EvidenceDocs        Evidence = "docs"
+)
+
+// Sidecars are the files SQLite keeps beside a store; they travel with it.
+var Sidecars = []string{"-wal", "-shm", "-journal"}
+
+// DefaultExcludes are directory base names never descended into below any
+// target: dependency trees, caches, vector stores, model weights.
+var DefaultExcludes = []string{"node_modules", ".git", "__pycache__", ".venv", "venv", "Cache", "Code Cache", "GPUCache", "CachedData", "CachedExtensionVSIXs", "Crashpad", "blob_storage", "models", "vectorstores", "vector_store"}
+
+// Target is one class of artifact an agent keeps.
+type Target struct {
+	// ID is unique within the agent: lower case, digits and '-'.
+	ID string
+	// OS lists the systems the target applies to; empty means all.
+	OS []OS
+	// Root names the base directory (roots.go); the glob is relative to it.
+	Root Root
+	// Glob is a doublestar pattern ("**", "{a,b}", "*") with '/' separators,
+	// relative to each directory the Root expands to.
+	Glob string
+	// Kind says what the files hold.
+	Kind Kind
+	// Exclude lists extra directory base-name globs pruned below this target,
+	// on top of DefaultExcludes.
+	Exclude []string
+	// MaxSize is the per-file size default in bytes; 0 means the collector's
+	// default (--max-file-size).
+	MaxSize int64
+	// Projects says how files of this target name project directories, so
+	// the collector can gather project artifacts from them ("" = they don't).
+	Projects ProjectRef
+}
+
+// ProjectRef names a method of reading project directories out of a file.
+type ProjectRef string
+
+// Methods of finding project directories in agent state.
+const (
+	ProjectsNone ProjectRef = ""
+	// ProjectsJSONLCwd: JSONL whose records carry "cwd" (Claude Code
+	// transcripts, Codex session_meta payload.cwd).
+	ProjectsJSONLCwd ProjectRef = "jsonl-cwd"
+	// ProjectsJSONKeys: a JSON object whose keys under "projects" are paths
+	// (~/.claude.json, ~/.gemini/projects.json).
+	ProjectsJSONKeys ProjectRef = "json-project-keys"
+	// ProjectsFileContent: the file's whole content is a path
+	// (Gemini .project_root).
+	ProjectsFileContent ProjectRef = "file-content"
+	// ProjectsWorkspaceJSON: VS Code style workspace.json {"folder": "file:///..."}.
+	ProjectsWorkspaceJSON ProjectRef = "workspace-json"
+)
+
+// Agent is one product in the catalog.
+type Agent struct {
+	// Name is the catalog name, the stable identifier in bundles and rows.
+	Name string
+	// Display is the human name.
+	Display string
+	// Status is the analyzer's real state (checked against the registry).
+	Status Status
+	// Evidence is the strongest evidence the paths rest on; EvidenceNote
+	// says which version, commit or document.
+	Evidence     Evidence
+	EvidenceNote string
+	// Targets are the artifacts under a home.
+	Targets []Target
+	// Volumes are Docker or Podman named-volume globs of a self-hosted agent.
+	Volumes []string
+	// ProjectFiles are globs, relative to a project directory, of artifacts
+	// the agent keeps inside a repository.
+	ProjectFiles []ProjectFile
+}
+
+// ProjectFile is an artifact an agent keeps inside a project directory.
+type ProjectFile struct {
+	Glob string
+	Kind Kind
+}
+
+// AppliesTo reports whether the target applies to os.
+func (t Target) AppliesTo(os OS) bool {
+	if len(t.OS) == 0 {
+		return true
+	}
+	for _, o := range t.OS {
+		if o == os {
+			return true
+		}
+	}
+	return false
+}
+
+// OSes returns the systems the target applies to.
+func (t Target) OSes() []OS {
+	if len(t.OS) == 0 {
+		return AllOS
+	}
+	return t.OS
+}
+
+// All returns the catalog, sorted by name. The slice is a copy.
+func All() []Agent {
+	out := make([]Agent, len(agents))
+	copy(out, agents)
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Lookup returns the agent named name.
+func Lookup(name string) (Agent, bool) {
+	for _, a := range agents {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return Agent{}, false
+}
+
+// Target returns the agent's target with the given ID.
+func (a Agent) Target(id string) (Target, bool) {
+	for _, t := range a.Targets {
+		if t.ID == id {
+			return t, true
+		}
+	}
+	return Target{}, false
+}
+
+var idPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
+// Validate checks the table's invariants: unique agent names and target IDs
+// of the right shape, valid globs, known kinds, and every root defined for
+// each OS a target uses it on.
+func Validate(list []Agent) error {
+	var errs []string
+	names := map[string]bool{}
+	for _, a := range list {
+		if !idPattern.MatchString(a.Name) {
+			errs = append(errs, fmt.Sprintf("agent %q: name not lower-case-dashed", a.Name))
+		}
+		if names[a.Name] {
+			errs = append(errs, fmt.Sprintf("agent %q: duplicate name", a.Name))
+		}
+		names[a.Name] = true
+		if a.Display == "" {
+			errs = append(errs, fmt.Sprintf("agent %q: no display name", a.Name))
+		}
+		switch a.Status {
+		case StatusParsed, StatusBacklog, StatusCollected:
+		default:
+			errs = append(errs, fmt.Sprintf("agent %q: bad status %q", a.Name, a.Status))
+		}
+		switch a.Evidence {
+		case EvidenceRealInstall, EvidenceBundle, EvidenceSource, EvidenceDocs:
+		default:
+			errs = append(errs, fmt.Sprintf("agent %q: bad evidence %q", a.Name, a.Evidence))
+		}
+		ids := map[string]bool{}
+		for _, t := range a.Targets {
+			where := fmt.Sprintf("agent %q target %q", a.Name, t.ID)
+			if !idPattern.MatchString(t.ID) {
+				errs = append(errs, where+": id not lower-case-dashed")
+			}
+			if ids[t.ID] {
+				errs = append(errs, where+": duplicate id")
+			}
+			ids[t.ID] = true
+			if !validKind(t.Kind) {
+				errs = append(errs, fmt.Sprintf("%s: bad kind %q", where, t.Kind))
+			}
+			if t.Glob == "" || strings.HasPrefix(t.Glob, "/") || strings.Contains(t.Glob, "\\") || strings.Contains(t.Glob, "..") || !doublestar.ValidatePattern(t.Glob) {
+				errs = append(errs, fmt.Sprintf("%s: invalid glob %q", where, t.Glob))
+			}
+			for _, x := range t.Exclude {
+				if !doublestar.ValidatePattern(x) || strings.Contains(x, "/") {
+					errs = append(errs, fmt.Sprintf("%s: invalid exclude %q", where, x))
+				}
+			}
+			for _, os := range t.OSes() {
+				if _, ok := RootDirs(t.Root, os); !ok {
+					errs = append(errs, fmt.Sprintf("%s: root %q not defined for %s", where, t.Root, os))
+				}
+			}
+		}
+		for _, p := range a.ProjectFiles {
+			if !doublestar.ValidatePattern(p.Glob) || strings.HasPrefix(p.Glob, "/") || strings.Contains(p.Glob, "..") {
+				errs = append(errs, fmt.Sprintf("agent %q: invalid project glob %q", a.Name, p.Glob))
+			}
+		}
+		for _, v := range a.Volumes {
+			if !doublestar.ValidatePattern(v) || strings.Contains(v, "/") {
+				errs = append(errs, fmt.Sprintf("agent %q: invalid volume glob %q", a.Name, v))
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("catalog: %d problems:\n  %s", len(errs), strings.Join(errs, "\n  "))
+	}
+	return nil
+}
+
+func validKind(k Kind) bool {
+	for _, x := range Kinds {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}

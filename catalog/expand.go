@@ -1,0 +1,221 @@
+package catalog
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// Hit is one path a walk met: a file, link or special file matched by a
+// target's glob, a directory pruned by an exclude, or a directory that could
+// not be read.
+type Hit struct {
+	// Path is the absolute filesystem path as walked (under --root, the
+	// path on the examiner's mount).
+	Path string
+	// Rel is Path relative to the home, '/' separated.
+	Rel string
+	// Agent and Target say which catalog entry matched.
+	Agent  string
+	Target Target
+	// Info is from Lstat: links are never followed.
+	Info fs.FileInfo
+	// Excluded is set for a directory pruned by an exclude rule; the walk
+	// does not descend into it.
+	Excluded bool
+	// Err is set when the directory or entry could not be read.
+	Err error
+}
+
+// WalkHome walks every target of every agent in list under the home
+// directory home, trying each OS's root definitions (so a Windows profile
+// mounted on Linux is walked with the Windows roots), and calls fn once per
+// distinct path. Symbolic links are reported, never followed. fn may return
+// fs.SkipAll to stop the walk; any other error stops it and is returned.
+func WalkHome(home string, list []Agent, fn func(Hit) error) error {
+	seen := map[string]bool{}
+	for _, a := range list {
+		for _, t := range a.Targets {
+			for _, pat := range TargetPatterns(t) {
+				if err := walkPattern(home, pat, a.Name, t, seen, fn); err != nil {
+					if errors.Is(err, fs.SkipAll) {
+						return nil
+					}
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// TargetPatterns returns the distinct home-relative glob patterns of t over
+// every OS it applies to.
+func TargetPatterns(t Target) []string {
+	var out []string
+	dup := map[string]bool{}
+	for _, o := range t.OSes() {
+		dirs, _ := RootDirs(t.Root, o)
+		for _, d := range dirs {
+			p := t.Glob
+			if d != "." {
+				p = d + "/" + t.Glob
+			}
+			if !dup[p] {
+				dup[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// Excluded reports whether a directory base name is pruned for target t.
+func Excluded(t Target, name string) bool {
+	for _, x := range DefaultExcludes {
+		if x == name {
+			return true
+		}
+	}
+	for _, x := range t.Exclude {
+		if ok, _ := doublestar.Match(x, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func walkPattern(home, pat, agent string, t Target, seen map[string]bool, fn func(Hit) error) error {
+	// Expand alternatives first so each has its own static base.
+	for _, p := range expandBraces(pat) {
+		base, _ := doublestar.SplitPattern(p)
+		if base == "." {
+			base = ""
+		}
+		start := home
+		if base != "" {
+			start = filepath.Join(home, filepath.FromSlash(base))
+		}
+		depth := -1
+		if !strings.Contains(p, "**") {
+			depth = strings.Count(p, "/") + 1
+		}
+		if err := walkFrom(home, start, p, depth, agent, t, seen, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func walkFrom(home, start, pat string, depth int, agent string, t Target, seen map[string]bool, fn func(Hit) error) error {
+	st, err := os.Lstat(start)
+	if err != nil {
+		return nil // nothing there: not an event
+	}
+	rel0 := relSlash(home, start)
+	if !st.IsDir() {
+		if ok, _ := doublestar.Match(pat, rel0); ok && !seen[start] {
+			seen[start] = true
+			return fn(Hit{Path: start, Rel: rel0, Agent: agent, Target: t, Info: st})
+		}
+		return nil
+	}
+	return filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
+		rel := relSlash(home, p)
+		if err != nil {
+			if p == start && errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			if seen[p] {
+				return nil
+			}
+			seen[p] = true
+			info, _ := os.Lstat(p)
+			return fn(Hit{Path: p, Rel: rel, Agent: agent, Target: t, Info: info, Err: err})
+		}
+		if d.IsDir() {
+			if p != start && Excluded(t, d.Name()) {
+				if seen[p] {
+					return filepath.SkipDir
+				}
+				seen[p] = true
+				info, _ := d.Info()
+				if err := fn(Hit{Path: p, Rel: rel, Agent: agent, Target: t, Info: info, Excluded: true}); err != nil {
+					return err
+				}
+				return filepath.SkipDir
+			}
+			if depth >= 0 && rel != "" && strings.Count(rel, "/")+1 >= depth {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		ok, _ := doublestar.Match(pat, rel)
+		if !ok || seen[p] {
+			return nil
+		}
+		seen[p] = true
+		info, ierr := d.Info()
+		if ierr != nil {
+			return fn(Hit{Path: p, Rel: rel, Agent: agent, Target: t, Err: ierr})
+		}
+		return fn(Hit{Path: p, Rel: rel, Agent: agent, Target: t, Info: info})
+	})
+}
+
+func relSlash(home, p string) string {
+	r, err := filepath.Rel(home, p)
+	if err != nil || r == "." {
+		return ""
+	}
+	return filepath.ToSlash(r)
+}
+
+// expandBraces expands {a,b} alternatives (nested allowed) into plain
+// patterns, so each gets its own static base directory for the walk.
+func expandBraces(p string) []string {
+	open := -1
+	depth := 0
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '\\':
+			i++
+		case '{':
+			if depth == 0 {
+				open = i
+			}
+			depth++
+		case '}':
+			depth--
+			if depth == 0 && open >= 0 {
+				var alts []string
+				d, last := 0, open+1
+				for j := open + 1; j < i; j++ {
+					switch p[j] {
+					case '{':
+						d++
+					case '}':
+						d--
+					case ',':
+						if d == 0 {
+							alts = append(alts, p[last:j])
+							last = j + 1
+						}
+					}
+				}
+				alts = append(alts, p[last:i])
+				var out []string
+				for _, a := range alts {
+					out = append(out, expandBraces(p[:open]+a+p[i+1:])...)
+				}
+				return out
+			}
+		}
+	}
+	return []string{path.Clean(p)}
+}
