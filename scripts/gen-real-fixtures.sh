@@ -1,0 +1,291 @@
+#!/usr/bin/env bash
+# gen-real-fixtures.sh: regenerate fixtures/roots/real-agents from REAL coding
+# agents (Claude Code, Codex CLI, Gemini CLI) talking to the scripted fake model
+# server fixtures/cmd/mockmodel. Not run by CI. Needs root (it creates the
+# throwaway user home /home/examiner), node+npm, go, git, jq and python3.
+#
+#   sudo scripts/gen-real-fixtures.sh            # latest agent versions
+#   CLAUDE_VERSION=2.1.197 CODEX_VERSION=0.171.0 GEMINI_VERSION=0.61.0 scripts/gen-real-fixtures.sh
+#
+# Output (replaced wholesale):
+#   fixtures/roots/real-agents/            home/examiner/{.claude,.claude.json,.codex,.gemini}, etc/hostname
+#   fixtures/roots/real-agents.expect.json what was sent and what the mock logged
+# The mock server's full request/response log is left in $WORK/mock.jsonl
+# (printed at the end); it is not part of the fixture.
+set -euo pipefail
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+ROOT_OUT=$REPO/fixtures/roots/real-agents
+EXPECT_OUT=$REPO/fixtures/roots/real-agents.expect.json
+EH=/home/examiner
+DEMO=$EH/demo
+WORK=${WORK:-$(mktemp -d /var/tmp/gen-real-fixtures.XXXXXX)}
+AGENTS="${AGENTS:-claude-code codex-cli gemini-cli}"
+
+[ "$(id -u)" = 0 ] || { echo "run as root (creates $EH)" >&2; exit 1; }
+if [ -e "$EH" ] && [ ! -e "$EH/.doubleagent-fixture-home" ]; then
+  echo "$EH exists and was not made by this script; refusing to touch it" >&2; exit 1
+fi
+
+log() { printf '[gen] %s\n' "$*" >&2; }
+now() { date -u +%Y-%m-%dT%H:%M:%SZ; }
+# now_ceil: the next whole second, so [started, ended] bounds the run.
+now_ceil() { date -u -d "@$(( $(date +%s) + 1 ))" +%Y-%m-%dT%H:%M:%SZ; }
+uuid() { cat /proc/sys/kernel/random/uuid; }
+
+# ------------------------------------------------------------------ agents
+log "work dir $WORK"
+mkdir -p "$WORK/prefix" "$WORK/runs"
+log "installing agents from npm"
+npm install --silent --no-fund --no-audit --prefix "$WORK/prefix" \
+  "@anthropic-ai/claude-code@${CLAUDE_VERSION:-latest}" \
+  "@openai/codex@${CODEX_VERSION:-latest}" \
+  "@google/gemini-cli@${GEMINI_VERSION:-latest}" >"$WORK/npm.log" 2>&1
+pkgver() { node -e "console.log(require('$WORK/prefix/node_modules/$1/package.json').version)"; }
+V_CLAUDE=$(pkgver @anthropic-ai/claude-code)
+V_CODEX=$(pkgver @openai/codex)
+V_GEMINI=$(pkgver @google/gemini-cli)
+log "claude-code $V_CLAUDE, codex $V_CODEX, gemini-cli $V_GEMINI"
+BIN=$WORK/prefix/node_modules/.bin
+
+# ------------------------------------------------------------------ mock model
+log "building mockmodel"
+(cd "$REPO/fixtures" && go build -o "$WORK/mockmodel" ./cmd/mockmodel)
+MOCKLOG=$WORK/mock.jsonl
+: >"$MOCKLOG"
+"$WORK/mockmodel" -addr 127.0.0.1:0 -log "$MOCKLOG" -addrfile "$WORK/addr" -stall 10m >"$WORK/mock.stderr" 2>&1 &
+MOCK_PID=$!
+trap 'kill $MOCK_PID 2>/dev/null || true' EXIT
+for _ in $(seq 50); do [ -s "$WORK/addr" ] && break; sleep 0.1; done
+ADDR=$(cat "$WORK/addr")
+log "mockmodel on $ADDR (pid $MOCK_PID)"
+
+# ------------------------------------------------------------------ home
+rm -rf "$EH"
+mkdir -p "$DEMO"
+touch "$EH/.doubleagent-fixture-home"
+export HOME=$EH
+cd "$DEMO"
+git init -q -b main .
+git config user.name "Fixture Examiner"
+git config user.email "examiner@fixture-host.invalid"
+printf '# demo\n\nA tiny project used to record real agent sessions.\n' >README.md
+git add README.md
+GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z git commit -q -m "Initial commit"
+
+# Common environment: no telemetry, no auto-update, keys are dummies.
+export PATH="$BIN:$PATH"
+export DISABLE_AUTOUPDATER=1 DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1
+export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1
+export ANTHROPIC_BASE_URL="http://$ADDR" ANTHROPIC_API_KEY=dummy
+export GOOGLE_GEMINI_BASE_URL="http://$ADDR" GEMINI_API_KEY=dummy
+export MOCK_API_KEY=dummy
+export GEMINI_CLI_NO_RELAUNCH=true NO_COLOR=1
+
+mkdir -p "$EH/.codex" "$EH/.gemini"
+cat >"$EH/.codex/config.toml" <<EOF
+model_provider = "mock"
+model = "gpt-5-codex"
+
+[model_providers.mock]
+name = "DoubleAgent mock"
+base_url = "http://$ADDR/v1"
+env_key = "MOCK_API_KEY"
+wire_api = "responses"
+EOF
+cat >"$EH/.gemini/settings.json" <<'EOF'
+{"security":{"auth":{"selectedType":"gemini-api-key"}}}
+EOF
+
+# ------------------------------------------------------------------ scenarios
+# Each scenario appends one JSON object to $WORK/scenarios.jsonl.
+SCEN=$WORK/scenarios.jsonl
+: >"$SCEN"
+
+# record AGENT NAME SESSION PROMPT COMMAND EXPECT_SUBSTR STARTED ENDED RC [EXTRA_JSON]
+record() {
+  local extra=${10:-}; [ -n "$extra" ] || extra='{}'
+  jq -nc --arg agent "$1" --arg name "$2" --arg sid "$3" --arg prompt "$4" --arg cmd "$5" \
+    --arg out "$6" --arg s "$7" --arg e "$8" --argjson rc "$9" --argjson extra "$extra" \
+    '{agent:$agent, scenario:$name, session_id:$sid, prompt:$prompt, command:$cmd,
+      output_contains:$out, started_utc:$s, ended_utc:$e, exit_code:$rc} + $extra' >>"$SCEN"
+}
+
+# run NAME -- cmd...: runs an agent, output to $WORK/runs/NAME.{out,err}; sets RC, T0, T1.
+run() {
+  local name=$1; shift; [ "$1" = -- ] && shift
+  T0=$(now)
+  set +e
+  timeout 300 "$@" </dev/null >"$WORK/runs/$name.out" 2>"$WORK/runs/$name.err"
+  RC=$?
+  set -e
+  T1=$(now_ceil)
+  log "$name: exit $RC"
+}
+
+# run_killed NAME -- cmd...: starts the agent in its own process group, waits
+# until the mock logs that it is stalling mid-answer, then SIGKILLs the group.
+run_killed() {
+  local name=$1; shift; [ "$1" = -- ] && shift
+  local before; before=$(wc -l <"$MOCKLOG")
+  T0=$(now)
+  setsid "$@" </dev/null >"$WORK/runs/$name.out" 2>"$WORK/runs/$name.err" &
+  local pid=$!
+  for _ in $(seq 600); do
+    tail -n +"$((before + 1))" "$MOCKLOG" | grep -q '"action":"stall"' && break
+    sleep 0.2
+  done
+  sleep 2
+  kill -KILL -- "-$pid" 2>/dev/null || true
+  set +e; wait "$pid"; RC=$?; set -e
+  T1=$(now_ceil)
+  KILLED_UTC=$T1
+  log "$name: killed, exit $RC"
+}
+
+PROMPT_CMD() { printf 'Run the shell command `%s` and tell me what it printed.' "$1"; }
+
+# --- Claude Code -----------------------------------------------------------
+claude_scenarios() {
+  local sid p c
+  # 1. basic shell command
+  sid=$(uuid); c='echo doubleagent-claude-marker && date -u +%Y'; p=$(PROMPT_CMD "$c")
+  run claude-basic -- claude -p "$p" --session-id "$sid" --allowedTools=Bash
+  record claude-code basic "$sid" "$p" "$c" doubleagent-claude-marker "$T0" "$T1" "$RC"
+  CLAUDE_BASIC_SID=$sid
+}
+
+# --- Codex CLI -------------------------------------------------------------
+codex_sid() { sed -n 's/^session id: //p' "$WORK/runs/$1.err" | head -n1; }
+codex_scenarios() {
+  local sid p c
+  c='echo doubleagent-codex-marker && date -u +%Y'; p=$(PROMPT_CMD "$c")
+  run codex-basic -- codex exec --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox "$p"
+  sid=$(codex_sid codex-basic)
+  record codex-cli basic "$sid" "$p" "$c" doubleagent-codex-marker "$T0" "$T1" "$RC"
+  CODEX_BASIC_SID=$sid
+}
+
+# --- Gemini CLI ------------------------------------------------------------
+gemini_scenarios() {
+  local sid p c
+  sid=$(uuid); c='echo doubleagent-gemini-marker && date -u +%Y'; p=$(PROMPT_CMD "$c")
+  run gemini-basic -- gemini -p "$p" --session-id "$sid" --yolo --skip-trust
+  record gemini-cli basic "$sid" "$p" "$c" doubleagent-gemini-marker "$T0" "$T1" "$RC"
+  GEMINI_BASIC_SID=$sid
+}
+
+for a in $AGENTS; do
+  case $a in
+    claude-code) claude_scenarios ;;
+    codex-cli) codex_scenarios ;;
+    gemini-cli) gemini_scenarios ;;
+  esac
+done
+kill $MOCK_PID 2>/dev/null || true
+cd /
+
+# ------------------------------------------------------------------ copy + sanitize
+log "copying state into $ROOT_OUT"
+rm -rf "$ROOT_OUT"
+mkdir -p "$ROOT_OUT/home/examiner" "$ROOT_OUT/etc"
+printf 'fixture-host\n' >"$ROOT_OUT/etc/hostname"
+for p in .claude .claude.json .codex .gemini; do
+  [ -e "$EH/$p" ] && cp -a "$EH/$p" "$ROOT_OUT/home/examiner/"
+done
+python3 - "$ROOT_OUT/home/examiner" <<'PY'
+import json, os, shutil, sys
+
+root = sys.argv[1]
+LIMIT = 1 << 20           # drop any file over 1 MB
+LONG = 2048               # vendor strings longer than this are elided
+DROP_DIRS = {"node_modules", "cache", "caches", ".cache", "statsig", "bin", "tmp-bin",
+             "vendor_imports", ".tmp"}
+AUTH_FILES = {".credentials.json", "auth.json", "oauth_creds.json", "google_accounts.json",
+              "mcp-oauth-tokens.json", "mcp-oauth-tokens-v2.json", "installation_id_token"}
+KEEP_MARK = "doubleagent-"  # strings mentioning our markers are conversation, never elided
+
+def elide_n(n):
+    return "[doubleagent fixture: vendor text elided, %d bytes]" % n
+
+def elide(s):
+    return elide_n(len(s.encode()))
+
+def walk(v, path=()):
+    if isinstance(v, dict):
+        return {k: walk(x, path + (k,)) for k, x in v.items()}
+    if isinstance(v, list):
+        return [walk(x, path) for x in v]
+    if isinstance(v, str) and len(v.encode()) > LONG and KEEP_MARK not in v:
+        return elide(v)
+    return v
+
+for dirpath, dirnames, filenames in os.walk(root, topdown=True):
+    for d in list(dirnames):
+        if d in DROP_DIRS:
+            shutil.rmtree(os.path.join(dirpath, d))
+            dirnames.remove(d)
+    for f in filenames:
+        p = os.path.join(dirpath, f)
+        if os.path.islink(p):
+            os.remove(p); continue
+        if f in AUTH_FILES:
+            open(p, "w").write("REDACTED-FIXTURE"); continue
+        rel = os.path.relpath(p, root)
+        if "/skills/.system/" in "/" + rel:
+            # Vendor-bundled skills (Codex installs them on first run): keep the
+            # file list, elide the contents.
+            n = os.path.getsize(p)
+            open(p, "w").write(elide_n(n) + "\n"); continue
+        if os.path.getsize(p) > LIMIT:
+            print("dropping large file", p, os.path.getsize(p), file=sys.stderr)
+            os.remove(p); continue
+        if f.endswith(".jsonl"):
+            out = []
+            for line in open(p, encoding="utf-8"):
+                if not line.strip():
+                    continue
+                out.append(json.dumps(walk(json.loads(line)), ensure_ascii=False, separators=(",", ":")))
+            open(p, "w", encoding="utf-8").write("".join(l + "\n" for l in out))
+        elif f.endswith(".json"):
+            try:
+                v = json.load(open(p, encoding="utf-8"))
+            except ValueError:
+                continue
+            json.dump(walk(v), open(p, "w", encoding="utf-8"), ensure_ascii=False, indent=2)
+PY
+
+# ------------------------------------------------------------------ expect.json
+log "writing $EXPECT_OUT"
+python3 - "$SCEN" "$MOCKLOG" "$EXPECT_OUT" "$V_CLAUDE" "$V_CODEX" "$V_GEMINI" <<'PY'
+import json, sys
+scen_path, mock_path, out_path, vc, vx, vg = sys.argv[1:]
+versions = {"claude-code": vc, "codex-cli": vx, "gemini-cli": vg}
+packages = {"claude-code": "@anthropic-ai/claude-code", "codex-cli": "@openai/codex", "gemini-cli": "@google/gemini-cli"}
+apis = {"claude-code": "anthropic", "codex-cli": "openai", "gemini-cli": "gemini"}
+events = [e for e in (json.loads(l) for l in open(mock_path)) if e.get("kind") == "event"]
+out = {"generated_by": "scripts/gen-real-fixtures.sh", "root": "real-agents", "hostname": "fixture-host",
+       "user": "examiner", "home": "/home/examiner", "project_dir": "/home/examiner/demo"}
+for line in open(scen_path):
+    s = json.loads(line)
+    a = s.pop("agent")
+    # The mock's view of this run: events of this agent's API inside the run's window.
+    ev = [e for e in events if e["api"] == apis[a] and s["started_utc"] <= e["time"][:19] + "Z" <= s["ended_utc"]]
+    s["mock"] = {
+        "tool_calls": [{k: e[k] for k in ("tool", "id", "command", "path", "content", "subagent_prompt") if k in e}
+                       for e in ev if e["action"] == "tool_call"],
+        "tool_results": [{k: e[k] for k in ("tool_result", "is_error") if k in e} for e in ev if e["action"] == "final_text"],
+        "http_errors": sum(1 for e in ev if e["action"] == "http_error"),
+        "stalled": any(e["action"] == "stall" for e in ev),
+    }
+    ag = out.setdefault(a, {"package": packages[a], "version": versions[a], "scenarios": []})
+    if s["scenario"] == "basic":
+        for k in ("session_id", "prompt", "command", "output_contains", "started_utc", "ended_utc"):
+            ag[k] = s[k]
+    ag["scenarios"].append(s)
+json.dump(out, open(out_path, "w"), indent=2, ensure_ascii=False)
+open(out_path, "a").write("\n")
+PY
+
+du -sh "$ROOT_OUT" >&2
+log "done; mock log: $MOCKLOG; agent stdout/stderr: $WORK/runs"
