@@ -1,0 +1,127 @@
+package bundle
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Format versions this package writes and reads.
+const (
+	FormatVersion    = 1
+	MinFormatVersion = 1
+	MaxFormatVersion = 1
+)
+
+// Member names.
+const (
+	HeaderName   = "bundle.json"
+	ManifestName = "manifest.jsonl"
+	LogName      = "log.jsonl"
+	FilesPrefix  = "files/"
+)
+
+// PAX record keys carried by artifact members.
+const (
+	paxPath   = "DOUBLEAGENT.path"
+	paxAgent  = "DOUBLEAGENT.agent"
+	paxTarget = "DOUBLEAGENT.target"
+	paxKind   = "DOUBLEAGENT.kind"
+	paxUser   = "DOUBLEAGENT.user"
+	paxHome   = "DOUBLEAGENT.home"
+)
+
+// ErrUnsupportedVersion is returned for a bundle whose format version is
+// outside [MinFormatVersion, MaxFormatVersion].
+var ErrUnsupportedVersion = errors.New("bundle: unsupported format version")
+
+// ErrChecksumMismatch marks a member whose bytes do not hash to the manifest's value.
+var ErrChecksumMismatch = errors.New("bundle: checksum mismatch")
+
+// ErrNotBundle is returned when the input is not a zstd tar stream starting with bundle.json.
+var ErrNotBundle = errors.New("bundle: not a DoubleAgent bundle")
+
+// ErrLimit is returned when a size bound is exceeded (decompression bomb).
+var ErrLimit = errors.New("bundle: size limit exceeded")
+
+// FormatError describes malformed bundle content.
+type FormatError struct {
+	Member string
+	Msg    string
+}
+
+func (e *FormatError) Error() string {
+	if e.Member == "" {
+		return "bundle: " + e.Msg
+	}
+	return fmt.Sprintf("bundle: %s: %s", e.Member, e.Msg)
+}
+
+// EscapePath renders a raw original path as valid UTF-8: control bytes, '%',
+// '\' and bytes not part of valid UTF-8 become %XX. It reports whether
+// anything was escaped.
+func EscapePath(raw string) (string, bool) {
+	var b strings.Builder
+	changed := false
+	for i := 0; i < len(raw); {
+		r, size := utf8.DecodeRuneInString(raw[i:])
+		c := raw[i]
+		if (r == utf8.RuneError && size <= 1) || c < 0x20 || c == 0x7f || c == '%' || c == '\\' {
+			fmt.Fprintf(&b, "%%%02X", c)
+			changed = true
+			i++
+			continue
+		}
+		b.WriteString(raw[i : i+size])
+		i += size
+	}
+	return b.String(), changed
+}
+
+// ArchiveName returns the member name for an original path: FilesPrefix
+// plus the escaped path without its leading '/', with a Windows drive
+// "C:" written "C".
+func ArchiveName(orig string) string {
+	esc, _ := EscapePath(orig)
+	p := strings.TrimLeft(esc, "/")
+	if len(p) >= 2 && p[1] == ':' && isLetter(p[0]) {
+		p = p[:1] + p[2:]
+	}
+	// Drop empty, "." and ".." elements so a name can never climb.
+	parts := strings.Split(p, "/")
+	out := parts[:0]
+	for _, s := range parts {
+		switch s {
+		case "", ".":
+			continue
+		case "..":
+			out = append(out, "%2E%2E")
+		default:
+			out = append(out, s)
+		}
+	}
+	return FilesPrefix + strings.Join(out, "/")
+}
+
+func isLetter(c byte) bool { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') }
+
+// UnsafeName reports why a member name must not be written to disk, or "".
+func UnsafeName(name string) string {
+	switch {
+	case name == "":
+		return "empty name"
+	case strings.HasPrefix(name, "/"):
+		return "absolute name"
+	case strings.Contains(name, "\\"):
+		return "backslash in name"
+	case len(name) >= 2 && name[1] == ':' && isLetter(name[0]):
+		return "drive letter in name"
+	}
+	for _, s := range strings.Split(name, "/") {
+		if s == ".." {
+			return "'..' element in name"
+		}
+	}
+	return ""
+}

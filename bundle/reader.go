@@ -1,0 +1,448 @@
+package bundle
+
+import (
+	"archive/tar"
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// Options bound what a Reader will decompress.
+type Options struct {
+	// MaxMemberSize is the largest artifact accepted, in bytes (default 64 GiB).
+	MaxMemberSize int64
+	// MaxTotalSize bounds all decompressed bytes (default 4 TiB).
+	MaxTotalSize int64
+	// MaxRatio bounds decompressed/compressed bytes once past 256 MiB
+	// decompressed (default 1000): real transcripts compress about 10:1.
+	MaxRatio int64
+	// MaxLogSize is how much of log.jsonl is kept (default 16 MiB).
+	MaxLogSize int64
+}
+
+func (o *Options) withDefaults() Options {
+	var x Options
+	if o != nil {
+		x = *o
+	}
+	if x.MaxMemberSize <= 0 {
+		x.MaxMemberSize = 64 << 30
+	}
+	if x.MaxTotalSize <= 0 {
+		x.MaxTotalSize = 4 << 40
+	}
+	if x.MaxRatio <= 0 {
+		x.MaxRatio = 1000
+	}
+	if x.MaxLogSize <= 0 {
+		x.MaxLogSize = 16 << 20
+	}
+	return x
+}
+
+// Problem kinds a Reader reports.
+const (
+	ProblemChecksum   = "checksum_mismatch"
+	ProblemMissing    = "missing_member"
+	ProblemUnlisted   = "unlisted_member"
+	ProblemTruncated  = "truncated"
+	ProblemNoManifest = "no_manifest"
+	ProblemUnsafe     = "unsafe_member"
+	ProblemLimit      = "size_limit"
+	ProblemManifest   = "bad_manifest"
+	ProblemIncomplete = "incomplete_collection"
+)
+
+// Problem is something wrong with a bundle, reported rather than fatal.
+type Problem struct {
+	Kind   string `json:"kind"`
+	Member string `json:"member"`
+	Path   string `json:"path"`
+	Msg    string `json:"msg"`
+}
+
+func (p Problem) String() string {
+	s := p.Kind
+	if p.Path != "" {
+		s += " " + p.Path
+	} else if p.Member != "" {
+		s += " " + p.Member
+	}
+	if p.Msg != "" {
+		s += ": " + p.Msg
+	}
+	return s
+}
+
+// Member is one artifact being read. Read its content before the next
+// call to Reader.Next; the reader hashes it as it goes.
+type Member struct {
+	// Name is the archive member name.
+	Name string
+	// Entry holds what the member's PAX records say (Path, Agent, Target,
+	// Kind, User, Home, MTime at second precision, Size). The manifest's
+	// row, with full times and the hash, is reconciled at the end.
+	Entry Entry
+	r     io.Reader
+	h     hash.Hash
+	n     int64
+}
+
+// Read reads the member's content.
+func (m *Member) Read(p []byte) (int, error) {
+	n, err := m.r.Read(p)
+	m.n += int64(n)
+	return n, err
+}
+
+// Reader reads a bundle as a stream.
+type Reader struct {
+	Header Header
+	opts   Options
+	cnt    *countReader
+	dcnt   *countReader
+	zr     *zstd.Decoder
+	tr     *tar.Reader
+	cur    *Member
+	seen   map[string]seenMember
+	order  []string
+	res    Result
+	done   bool
+	failed error
+}
+
+type seenMember struct {
+	sum  string
+	size int64
+	path string
+}
+
+// Result is what a full read established.
+type Result struct {
+	// Manifest is every file row, nil when the manifest is missing.
+	Manifest []Entry
+	// Summary is the manifest's closing row, nil when missing.
+	Summary *Summary
+	// Log is the start of the collector's log.
+	Log []byte
+	// Problems lists everything wrong, in the order found.
+	Problems []Problem
+	// Verified maps member names whose hash matched the manifest.
+	Verified map[string]bool
+	// Members is how many artifact members were read.
+	Members int
+	// Complete is true when the stream ended cleanly after the manifest
+	// and the summary says the collection completed.
+	Complete bool
+	// Truncated is true when the stream was cut short or corrupt.
+	Truncated bool
+}
+
+type countReader struct {
+	r   io.Reader
+	n   int64
+	lim func(n int64) error
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	if c.lim != nil && n > 0 {
+		if lerr := c.lim(c.n); lerr != nil {
+			return n, lerr
+		}
+	}
+	return n, err
+}
+
+// Open starts reading a bundle from r and reads its header. It returns
+// ErrNotBundle when r is not a zstd tar stream beginning with bundle.json
+// and ErrUnsupportedVersion for a version outside the supported range.
+func Open(r io.Reader, opts *Options) (*Reader, error) {
+	o := opts.withDefaults()
+	br := &Reader{opts: o, seen: map[string]seenMember{}}
+	br.cnt = &countReader{r: bufio.NewReaderSize(r, 1<<20)}
+	zr, err := zstd.NewReader(br.cnt, zstd.WithDecoderMaxMemory(1<<31), zstd.WithDecoderConcurrency(1))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNotBundle, err)
+	}
+	br.zr = zr
+	br.dcnt = &countReader{r: zr, lim: func(n int64) error {
+		if n > o.MaxTotalSize {
+			return fmt.Errorf("%w: more than %d bytes decompressed", ErrLimit, o.MaxTotalSize)
+		}
+		if n > 256<<20 && br.cnt.n > 0 && n/br.cnt.n > o.MaxRatio {
+			return fmt.Errorf("%w: decompressed/compressed ratio over %d (decompression bomb?)", ErrLimit, o.MaxRatio)
+		}
+		return nil
+	}}
+	br.tr = tar.NewReader(br.dcnt)
+	h, err := br.tr.Next()
+	if err != nil {
+		zr.Close()
+		return nil, fmt.Errorf("%w: %v", ErrNotBundle, err)
+	}
+	if h.Name != HeaderName || h.Typeflag != tar.TypeReg {
+		zr.Close()
+		return nil, fmt.Errorf("%w: first member is %q, not %s", ErrNotBundle, h.Name, HeaderName)
+	}
+	if h.Size > 1<<20 {
+		zr.Close()
+		return nil, &FormatError{Member: HeaderName, Msg: "header larger than 1 MiB"}
+	}
+	b, err := io.ReadAll(br.tr)
+	if err != nil {
+		zr.Close()
+		return nil, fmt.Errorf("%w: reading %s: %v", ErrNotBundle, HeaderName, err)
+	}
+	if err := json.Unmarshal(b, &br.Header); err != nil {
+		zr.Close()
+		return nil, &FormatError{Member: HeaderName, Msg: err.Error()}
+	}
+	if br.Header.FormatVersion < MinFormatVersion || br.Header.FormatVersion > MaxFormatVersion {
+		zr.Close()
+		return nil, fmt.Errorf("%w: %d (this reader supports %d to %d)", ErrUnsupportedVersion, br.Header.FormatVersion, MinFormatVersion, MaxFormatVersion)
+	}
+	return br, nil
+}
+
+func (r *Reader) problem(kind, member, path, msg string) {
+	r.res.Problems = append(r.res.Problems, Problem{Kind: kind, Member: member, Path: path, Msg: msg})
+}
+
+// finishMember drains and records the current member.
+func (r *Reader) finishMember() error {
+	m := r.cur
+	if m == nil {
+		return nil
+	}
+	r.cur = nil
+	if _, err := io.Copy(io.Discard, m); err != nil {
+		return err
+	}
+	r.seen[m.Name] = seenMember{sum: hex.EncodeToString(m.h.Sum(nil)), size: m.n, path: m.Entry.Path}
+	r.order = append(r.order, m.Name)
+	r.res.Members++
+	return nil
+}
+
+// Next returns the next artifact member, or io.EOF once the artifacts are
+// over (the manifest and log have then been read; call Result). Any other
+// error means the stream is cut short or corrupt: what was read so far
+// stays valid and Result says what is missing.
+func (r *Reader) Next() (*Member, error) {
+	if r.done {
+		return nil, io.EOF
+	}
+	if r.failed != nil {
+		return nil, r.failed
+	}
+	if err := r.finishMember(); err != nil {
+		return nil, r.fail(err)
+	}
+	for {
+		h, err := r.tr.Next()
+		if err == io.EOF {
+			r.done = true
+			return nil, io.EOF
+		}
+		if err != nil {
+			return nil, r.fail(err)
+		}
+		switch {
+		case h.Name == ManifestName:
+			if err := r.readManifest(h); err != nil {
+				return nil, r.fail(err)
+			}
+			continue
+		case h.Name == LogName:
+			lim := io.LimitReader(r.tr, r.opts.MaxLogSize)
+			b, err := io.ReadAll(lim)
+			if err != nil {
+				return nil, r.fail(err)
+			}
+			r.res.Log = b
+			if _, err := io.Copy(io.Discard, r.tr); err != nil {
+				return nil, r.fail(err)
+			}
+			continue
+		}
+		if h.Typeflag != tar.TypeReg {
+			r.problem(ProblemUnsafe, h.Name, "", fmt.Sprintf("member of type %q is not a regular file: skipped", string(h.Typeflag)))
+			continue
+		}
+		if why := UnsafeName(h.Name); why != "" {
+			r.problem(ProblemUnsafe, h.Name, "", why+": skipped, never written")
+			continue
+		}
+		if !strings.HasPrefix(h.Name, FilesPrefix) {
+			r.problem(ProblemUnlisted, h.Name, "", "unexpected member: skipped")
+			continue
+		}
+		if h.Size > r.opts.MaxMemberSize || h.Size < 0 {
+			r.problem(ProblemLimit, h.Name, h.PAXRecords[paxPath], fmt.Sprintf("member of %d bytes over the %d-byte limit: skipped", h.Size, r.opts.MaxMemberSize))
+			continue
+		}
+		e := Entry{Record: RecordFile, Path: h.PAXRecords[paxPath], ArchivePath: h.Name,
+			Agent: h.PAXRecords[paxAgent], Target: h.PAXRecords[paxTarget], Kind: h.PAXRecords[paxKind],
+			User: h.PAXRecords[paxUser], Home: h.PAXRecords[paxHome], Type: "file", Size: h.Size,
+			MTime: FormatTime(h.ModTime), Status: StatusCollected}
+		if e.Path == "" {
+			e.Path = "/" + strings.TrimPrefix(h.Name, FilesPrefix)
+		}
+		hs := sha256.New()
+		m := &Member{Name: h.Name, Entry: e, h: hs}
+		m.r = io.TeeReader(r.tr, hs)
+		r.cur = m
+		return m, nil
+	}
+}
+
+func (r *Reader) fail(err error) error {
+	r.res.Truncated = true
+	msg := err.Error()
+	kind := ProblemTruncated
+	if errors.Is(err, ErrLimit) {
+		kind = ProblemLimit
+	}
+	r.problem(kind, "", "", "bundle cut short or corrupt after "+fmt.Sprint(r.res.Members)+" artifacts: "+msg)
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		err = fmt.Errorf("%w: %v", ErrTruncated, err)
+	}
+	r.failed = err
+	return err
+}
+
+// ErrTruncated marks a stream that ends early.
+var ErrTruncated = errors.New("bundle: stream cut short")
+
+func (r *Reader) readManifest(h *tar.Header) error {
+	dec := json.NewDecoder(r.tr)
+	r.res.Manifest = []Entry{}
+	line := 0
+	for {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			if err == io.EOF {
+				break
+			}
+			r.problem(ProblemManifest, ManifestName, "", fmt.Sprintf("row %d: %v", line+1, err))
+			if _, derr := io.Copy(io.Discard, r.tr); derr != nil {
+				return derr
+			}
+			break
+		}
+		line++
+		var probe struct {
+			Record string `json:"record"`
+		}
+		_ = json.Unmarshal(raw, &probe)
+		switch probe.Record {
+		case RecordSummary:
+			var s Summary
+			if err := json.Unmarshal(raw, &s); err != nil {
+				r.problem(ProblemManifest, ManifestName, "", fmt.Sprintf("row %d: %v", line, err))
+				continue
+			}
+			r.res.Summary = &s
+		default:
+			var e Entry
+			if err := json.Unmarshal(raw, &e); err != nil {
+				r.problem(ProblemManifest, ManifestName, "", fmt.Sprintf("row %d: %v", line, err))
+				continue
+			}
+			r.res.Manifest = append(r.res.Manifest, e)
+		}
+	}
+	return nil
+}
+
+// Result reads anything left (without returning members), reconciles the
+// artifacts read with the manifest, and closes the decompressor. It is
+// safe to call after Next returned an error.
+func (r *Reader) Result() *Result {
+	if r.res.Verified != nil {
+		return &r.res
+	}
+	for r.failed == nil && !r.done {
+		if _, err := r.Next(); err != nil {
+			break
+		}
+	}
+	if r.failed == nil {
+		_ = r.finishMember()
+	}
+	r.zr.Close()
+	r.res.Verified = map[string]bool{}
+	if r.res.Manifest == nil {
+		r.problem(ProblemNoManifest, ManifestName, "", fmt.Sprintf("no manifest: the bundle was cut short; %d artifacts read cannot be verified", r.res.Members))
+		return &r.res
+	}
+	listed := map[string]bool{}
+	for _, e := range r.res.Manifest {
+		if e.ArchivePath == "" {
+			continue
+		}
+		listed[e.ArchivePath] = true
+		s, ok := r.seen[e.ArchivePath]
+		if !ok {
+			if e.Status == StatusCollected {
+				r.problem(ProblemMissing, e.ArchivePath, e.Path, "listed as collected but not in the bundle")
+			}
+			continue
+		}
+		if s.sum != e.SHA256 || s.size != e.Size {
+			r.problem(ProblemChecksum, e.ArchivePath, e.Path, fmt.Sprintf("manifest sha256 %s (%d bytes), content %s (%d bytes)", e.SHA256, e.Size, s.sum, s.size))
+			continue
+		}
+		r.res.Verified[e.ArchivePath] = true
+	}
+	for _, name := range r.order {
+		if !listed[name] {
+			r.problem(ProblemUnlisted, name, r.seen[name].path, "member not in the manifest")
+		}
+	}
+	if r.res.Summary == nil {
+		r.problem(ProblemManifest, ManifestName, "", "manifest has no closing summary row")
+	} else {
+		if !r.res.Summary.Complete {
+			r.problem(ProblemIncomplete, ManifestName, "", "the collector marked this bundle incomplete: "+r.res.Summary.Reason)
+		}
+		r.res.Complete = r.res.Summary.Complete && !r.res.Truncated
+	}
+	return &r.res
+}
+
+// Verify reads a whole bundle, re-hashing every artifact, and returns the
+// header and the reconciliation. The error is non-nil only when r is not a
+// bundle at all; everything else is in Result.Problems.
+func Verify(r io.Reader, opts *Options) (*Header, *Result, error) {
+	br, err := Open(r, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	for {
+		if _, err := br.Next(); err != nil {
+			break
+		}
+	}
+	return &br.Header, br.Result(), nil
+}
+
+// Sniff reports whether b (the first bytes of a file) start a zstd frame.
+func Sniff(b []byte) bool {
+	return len(b) >= 4 && bytes.Equal(b[:4], []byte{0x28, 0xB5, 0x2F, 0xFD})
+}
+
+// MemberMTime is a helper for readers: the entry's mtime or zero.
+func MemberMTime(e Entry) time.Time { return parseTime(e.MTime) }

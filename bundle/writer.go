@@ -1,0 +1,258 @@
+package bundle
+
+import (
+	"archive/tar"
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// Writer streams a bundle: header first, artifacts hashed as they are
+// copied, then the manifest and the log. It is not safe for concurrent use.
+type Writer struct {
+	zw      *zstd.Encoder
+	tw      *tar.Writer
+	entries []Entry
+	counts  map[string]int
+	bytes   int64
+	files   int
+	err     error
+	closed  bool
+	names   map[string]int
+}
+
+// NewWriter writes hdr as bundle.json to a new bundle on w. FormatVersion
+// is set by the writer.
+func NewWriter(w io.Writer, hdr Header) (*Writer, error) {
+	zw, err := zstd.NewWriter(w, zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithEncoderConcurrency(1))
+	if err != nil {
+		return nil, err
+	}
+	bw := &Writer{zw: zw, tw: tar.NewWriter(zw), counts: map[string]int{}, names: map[string]int{}}
+	hdr.FormatVersion = FormatVersion
+	b, err := json.MarshalIndent(hdr, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	if err := bw.writeMember(HeaderName, hdr.startTime(), append(b, '\n'), nil); err != nil {
+		return nil, err
+	}
+	return bw, nil
+}
+
+func (h Header) startTime() time.Time {
+	t := parseTime(h.StartedUTC)
+	if t.IsZero() {
+		return time.Unix(0, 0)
+	}
+	return t
+}
+
+func (w *Writer) writeMember(name string, mtime time.Time, data []byte, pax map[string]string) error {
+	if w.err != nil {
+		return w.err
+	}
+	h := &tar.Header{Typeflag: tar.TypeReg, Name: name, Size: int64(len(data)), Mode: 0o644, ModTime: mtime.UTC().Truncate(time.Second), Format: tar.FormatPAX, PAXRecords: pax}
+	if err := w.tw.WriteHeader(h); err != nil {
+		w.err = err
+		return err
+	}
+	if _, err := w.tw.Write(data); err != nil {
+		w.err = err
+		return err
+	}
+	return nil
+}
+
+// Err returns the first write error, which makes the writer unusable.
+func (w *Writer) Err() error { return w.err }
+
+// ErrShortRead is wrapped in AddFile's error when the source gave fewer
+// bytes than declared; the member was padded with zeros to its size.
+var ErrShortRead = errors.New("source shorter than declared size")
+
+// AddFile stores one artifact: exactly size bytes read from r are written
+// as a member (zero-padded if r ends early, in which case the returned
+// error wraps ErrShortRead and the entry still describes what was written),
+// hashed while written. e.Path is the original path (raw bytes); the
+// returned Entry has ArchivePath, Size, SHA256, Status collected and the
+// escaped Path, and is recorded for the manifest. A non-nil error other
+// than ErrShortRead is a write error: the bundle cannot continue.
+func (w *Writer) AddFile(e Entry, size int64, r io.Reader) (Entry, error) {
+	if w.err != nil {
+		return e, w.err
+	}
+	e = w.prepare(e)
+	name := ArchiveName(e.Path)
+	if n := w.names[name]; n > 0 {
+		name = fmt.Sprintf("%s%%23%d", name, n) // duplicate escaped name: keep both
+	}
+	w.names[ArchiveName(e.Path)]++
+	e.ArchivePath = name
+	pax := map[string]string{paxPath: e.Path, paxAgent: e.Agent, paxTarget: e.Target, paxKind: e.Kind, paxUser: e.User, paxHome: e.Home}
+	mt := parseTime(e.MTime)
+	if mt.IsZero() {
+		mt = time.Unix(0, 0)
+	}
+	h := &tar.Header{Typeflag: tar.TypeReg, Name: name, Size: size, Mode: 0o644, ModTime: mt.Truncate(time.Second), Format: tar.FormatPAX, PAXRecords: pax}
+	if err := w.tw.WriteHeader(h); err != nil {
+		w.err = err
+		return e, err
+	}
+	hs := sha256.New()
+	mw := errWriter{io.MultiWriter(w.tw, hs)}
+	n, err := io.CopyN(mw, r, size)
+	var short error
+	if err != nil {
+		if !errors.Is(err, io.EOF) && !isWriteErr(err) {
+			// A read error: pad and report.
+			short = fmt.Errorf("%w: read %d of %d bytes: %v", ErrShortRead, n, size, err)
+		} else if errors.Is(err, io.EOF) {
+			short = fmt.Errorf("%w: read %d of %d bytes", ErrShortRead, n, size)
+		} else {
+			w.err = err
+			return e, err
+		}
+		if _, perr := io.CopyN(mw, zeroReader{}, size-n); perr != nil {
+			w.err = perr
+			return e, perr
+		}
+	}
+	e.Size = size
+	e.SHA256 = hex.EncodeToString(hs.Sum(nil))
+	e.Status = StatusCollected
+	if short != nil && e.Error == "" {
+		e.Error = short.Error()
+	}
+	w.record(e)
+	w.bytes += size
+	w.files++
+	return e, short
+}
+
+type errWriter struct{ w io.Writer }
+
+func (e errWriter) Write(p []byte) (int, error) {
+	n, err := e.w.Write(p)
+	if err != nil {
+		err = writeErr{err}
+	}
+	return n, err
+}
+
+type writeErr struct{ error }
+
+func (e writeErr) Unwrap() error { return e.error }
+
+func isWriteErr(err error) bool {
+	var we writeErr
+	return errors.As(err, &we)
+}
+
+type zeroReader struct{}
+
+func (zeroReader) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+// AddEntry records a manifest row for a path whose content is not stored
+// (a symlink, a skipped or unreadable path).
+func (w *Writer) AddEntry(e Entry) {
+	e = w.prepare(e)
+	e.ArchivePath = ""
+	w.record(e)
+}
+
+func (w *Writer) prepare(e Entry) Entry {
+	e.Record = RecordFile
+	esc, changed := EscapePath(e.Path)
+	if changed {
+		e.PathB64 = base64.StdEncoding.EncodeToString([]byte(e.Path))
+	}
+	e.Path = esc
+	if e.LinkTarget != "" {
+		e.LinkTarget, _ = EscapePath(e.LinkTarget)
+	}
+	if e.SidecarOf != "" {
+		e.SidecarOf, _ = EscapePath(e.SidecarOf)
+	}
+	return e
+}
+
+func (w *Writer) record(e Entry) {
+	w.entries = append(w.entries, e)
+	w.counts[e.Status]++
+}
+
+// Counts returns rows per status so far.
+func (w *Writer) Counts() map[string]int {
+	out := make(map[string]int, len(w.counts))
+	for k, v := range w.counts {
+		out[k] = v
+	}
+	return out
+}
+
+// BytesCollected returns the artifact bytes written so far.
+func (w *Writer) BytesCollected() int64 { return w.bytes }
+
+// Close writes the manifest with its closing summary (Counts, BytesCollected
+// and Files are filled in), then the log, and closes the compressed stream.
+// It does not close the underlying writer.
+func (w *Writer) Close(s Summary, log []byte) error {
+	if w.closed {
+		return nil
+	}
+	w.closed = true
+	if w.err != nil {
+		// Best effort: finish the zstd frame so what was written is readable.
+		_ = w.zw.Close()
+		return w.err
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	for i := range w.entries {
+		if err := enc.Encode(&w.entries[i]); err != nil {
+			return err
+		}
+	}
+	s.Record = RecordSummary
+	s.Counts = w.Counts()
+	s.BytesCollected = w.bytes
+	s.Files = w.files
+	if err := enc.Encode(&s); err != nil {
+		return err
+	}
+	end := parseTime(s.EndedUTC)
+	if end.IsZero() {
+		end = time.Unix(0, 0)
+	}
+	if err := w.writeMember(ManifestName, end, buf.Bytes(), nil); err != nil {
+		_ = w.zw.Close()
+		return err
+	}
+	if err := w.writeMember(LogName, end, log, nil); err != nil {
+		_ = w.zw.Close()
+		return err
+	}
+	if err := w.tw.Close(); err != nil {
+		w.err = err
+		_ = w.zw.Close()
+		return err
+	}
+	if err := w.zw.Close(); err != nil {
+		w.err = err
+		return err
+	}
+	return nil
+}
