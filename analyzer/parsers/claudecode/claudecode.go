@@ -1,0 +1,98 @@
+package claudecode
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+)
+
+// Agent is the catalog name of Claude Code.
+const Agent = "claude-code"
+
+// Parsers returns the Claude Code parsers.
+func Parsers() []parser.Parser {
+	return []parser.Parser{
+		Transcript(),
+		History(),
+		Settings(),
+		Sessions(),
+	}
+}
+
+// parseTime reads an ISO-8601 time with an offset or "Z"; zero when empty or
+// unreadable.
+func parseTime(s string) time.Time {
+	if s == "" {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t.UTC()
+}
+
+// epochMillis reads a JSON number or numeric string of epoch milliseconds.
+func epochMillis(raw json.RawMessage) time.Time {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return time.Time{}
+	}
+	s := strings.Trim(string(raw), `"`)
+	if f, err := strconv.ParseFloat(s, 64); err == nil && f > 0 {
+		return time.UnixMilli(int64(f)).UTC()
+	}
+	return parseTime(s)
+}
+
+// rawString returns raw as a string when it is a JSON string, else "".
+func rawString(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '"' {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return ""
+	}
+	return s
+}
+
+// compactJSON returns raw as compact JSON ("" for empty or null).
+func compactJSON(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+// scalar renders a JSON scalar (string, number, bool) as text; other values
+// as compact JSON.
+func scalar(raw json.RawMessage) string {
+	if s := rawString(raw); s != "" {
+		return s
+	}
+	return compactJSON(raw)
+}
+
+// dirOf returns the '/'-separated parent of p.
+func dirOf(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return ""
+}
+
+// baseOf returns the last '/'-separated element of p.
+func baseOf(p string) string {
+	return p[strings.LastIndexByte(p, '/')+1:]
+}

@@ -1,0 +1,117 @@
+package claudecode
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+// History returns the parser of the prompt history, .claude/history.jsonl.
+func History() parser.Parser {
+	return parser.New(parser.Spec{
+		ID:      "claude-code/history",
+		Agent:   Agent,
+		Version: 1,
+		Targets: []string{"history"},
+		Names:   []string{"history.jsonl"},
+		Doc:     "Claude Code prompt history (.claude/history.jsonl), paste placeholders expanded from paste-cache",
+	}, parseHistory)
+}
+
+// historyLine is one line of history.jsonl.
+type historyLine struct {
+	Display        string                     `json:"display"`
+	PastedContents map[string]json.RawMessage `json:"pastedContents"`
+	Timestamp      json.RawMessage            `json:"timestamp"`
+	Project        string                     `json:"project"`
+	SessionID      string                     `json:"sessionId"`
+}
+
+// pasted is one entry of pastedContents: the text inline, or a hash naming
+// paste-cache/<hash>.txt.
+type pasted struct {
+	ID          json.RawMessage `json:"id"`
+	Type        string          `json:"type"`
+	Content     string          `json:"content"`
+	ContentHash string          `json:"contentHash"`
+}
+
+// pasteRe matches a paste placeholder: [Pasted text #1 +12 lines].
+var pasteRe = regexp.MustCompile(`\[Pasted text #(\d+)(?: \+\d+ lines)?\]`)
+
+func parseHistory(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	rc, err := in.Open()
+	if err != nil {
+		return fmt.Errorf("open %s: %w", in.Path, err)
+	}
+	defer rc.Close()
+	cacheDir := dirOf(strings.ReplaceAll(in.Path, `\`, "/")) + "/paste-cache/"
+	err = parser.Lines(ctx, rc, func(n int64, line []byte) error {
+		var h historyLine
+		if jerr := json.Unmarshal(line, &h); jerr != nil {
+			objs, _ := parser.SplitGlued(line)
+			if len(objs) == 0 || json.Unmarshal(objs[0], &h) != nil {
+				out.Problem(n, "malformed JSON line (cut short or corrupt), skipped: "+jerr.Error())
+				return nil
+			}
+			out.Problem(n, "cut record glued to the next record on one line; kept the complete record")
+		}
+		text := h.Display
+		if len(h.PastedContents) > 0 {
+			text = pasteRe.ReplaceAllStringFunc(text, func(ph string) string {
+				id := pasteRe.FindStringSubmatch(ph)[1]
+				var p pasted
+				if json.Unmarshal(h.PastedContents[id], &p) != nil {
+					return ph
+				}
+				if p.Content != "" {
+					return p.Content
+				}
+				if p.ContentHash != "" {
+					if s, ok := readRelated(in, cacheDir+p.ContentHash+".txt"); ok {
+						return s
+					}
+				}
+				return ph
+			})
+		}
+		e := timeline.Event{
+			Time:        epochMillis(h.Timestamp),
+			SessionID:   h.SessionID,
+			ProjectPath: h.Project,
+			TurnType:    timeline.User,
+			Text:        text,
+			SourceLine:  n,
+			Secondary:   true,
+		}
+		if e.Time.IsZero() {
+			e.TimeBasis = timeline.TimeNone
+		}
+		out.Event(e)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("read %s: %w", in.Path, err)
+	}
+	return nil
+}
+
+// readRelated reads another collected file whole (bounded).
+func readRelated(in *parser.Input, p string) (string, bool) {
+	rc, err := in.OpenRelated(p)
+	if err != nil {
+		return "", false
+	}
+	defer rc.Close()
+	var sb strings.Builder
+	if _, err := io.Copy(&sb, io.LimitReader(rc, maxPersisted)); err != nil {
+		return "", false
+	}
+	return strings.ToValidUTF8(sb.String(), "\uFFFD"), true
+}

@@ -1,0 +1,147 @@
+package claudecode
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+// Settings returns the parser of settings.json, settings.local.json and
+// .claude.json: standing permission settings only.
+func Settings() parser.Parser {
+	return parser.New(parser.Spec{
+		ID:      "claude-code/settings",
+		Agent:   Agent,
+		Version: 1,
+		Targets: []string{"settings", "claude-json"},
+		Names:   []string{"settings.json", "settings.local.json", ".claude.json", ".claude.json.backup*"},
+		Doc:     "Claude Code permission settings from settings.json, settings.local.json and .claude.json (rows at the file mtime)",
+	}, parseSettings)
+}
+
+// settingsFile holds the only keys read from settings.json; every other key
+// (env, hooks, apiKeyHelper, ...) is never decoded.
+type settingsFile struct {
+	Permissions *struct {
+		Allow                        []json.RawMessage `json:"allow"`
+		Deny                         []json.RawMessage `json:"deny"`
+		Ask                          []json.RawMessage `json:"ask"`
+		AdditionalDirectories        []json.RawMessage `json:"additionalDirectories"`
+		DefaultMode                  json.RawMessage   `json:"defaultMode"`
+		DisableBypassPermissionsMode json.RawMessage   `json:"disableBypassPermissionsMode"`
+	} `json:"permissions"`
+	CleanupPeriodDays json.RawMessage `json:"cleanupPeriodDays"`
+	Model             json.RawMessage `json:"model"`
+}
+
+// claudeJSON holds the only keys read from .claude.json; the account,
+// tokens and caches are never decoded.
+type claudeJSON struct {
+	Projects map[string]struct {
+		AllowedTools                        []json.RawMessage `json:"allowedTools"`
+		HasTrustDialogAccepted              json.RawMessage   `json:"hasTrustDialogAccepted"`
+		HasClaudeMdExternalIncludesApproved json.RawMessage   `json:"hasClaudeMdExternalIncludesApproved"`
+	} `json:"projects"`
+}
+
+func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	rc, err := in.Open()
+	if err != nil {
+		return fmt.Errorf("open %s: %w", in.Path, err)
+	}
+	defer rc.Close()
+	base := in.Base()
+	fileName := base
+	if strings.HasPrefix(base, ".claude.json") {
+		fileName = ".claude.json"
+	}
+	emit := func(project, text string) {
+		e := timeline.Event{Time: in.MTime, TimeBasis: timeline.TimeFileMTime,
+			ProjectPath: project, TurnType: timeline.System, Text: text}
+		if in.MTime.IsZero() {
+			e.TimeBasis = timeline.TimeNone
+		}
+		out.Event(e)
+	}
+	setting := func(project, key, value string) {
+		emit(project, "permission setting: "+key+"="+value+" (from "+fileName+", file mtime)")
+	}
+	dec := json.NewDecoder(rc)
+	if strings.HasPrefix(base, ".claude.json") {
+		var c claudeJSON
+		if err := dec.Decode(&c); err != nil {
+			out.Problem(0, "unreadable JSON: "+err.Error())
+			return nil
+		}
+		paths := make([]string, 0, len(c.Projects))
+		for p := range c.Projects {
+			paths = append(paths, p)
+		}
+		sort.Strings(paths)
+		for _, p := range paths {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			pr := c.Projects[p]
+			for _, v := range pr.AllowedTools {
+				setting(p, "allowedTools", scalar(v))
+			}
+			if v := scalar(pr.HasTrustDialogAccepted); v != "" {
+				setting(p, "hasTrustDialogAccepted", v)
+			}
+			if v := scalar(pr.HasClaudeMdExternalIncludesApproved); v != "" {
+				setting(p, "hasClaudeMdExternalIncludesApproved", v)
+			}
+		}
+		return nil
+	}
+
+	var s settingsFile
+	if err := dec.Decode(&s); err != nil {
+		out.Problem(0, "unreadable JSON: "+err.Error())
+		return nil
+	}
+	project := settingsProject(in)
+	if pm := s.Permissions; pm != nil {
+		for _, kv := range []struct {
+			key  string
+			vals []json.RawMessage
+		}{{"allow", pm.Allow}, {"deny", pm.Deny}, {"ask", pm.Ask}, {"additionalDirectories", pm.AdditionalDirectories}} {
+			for _, v := range kv.vals {
+				setting(project, kv.key, scalar(v))
+			}
+		}
+		if v := scalar(pm.DefaultMode); v != "" {
+			setting(project, "defaultMode", v)
+		}
+		if v := scalar(pm.DisableBypassPermissionsMode); v != "" {
+			setting(project, "disableBypassPermissionsMode", v)
+		}
+	}
+	if v := scalar(s.CleanupPeriodDays); v != "" {
+		emit(project, "retention setting: cleanupPeriodDays="+v+" (from "+fileName+", file mtime)")
+	}
+	if v := scalar(s.Model); v != "" {
+		emit(project, "model setting: "+v+" (from "+fileName+", file mtime)")
+	}
+	return nil
+}
+
+// settingsProject returns the project a project's .claude/settings*.json
+// belongs to, or "" for the user's own settings under the home.
+func settingsProject(in *parser.Input) string {
+	rel := strings.ReplaceAll(in.Rel, `\`, "/")
+	if rel == "" || strings.HasPrefix(rel, ".claude/") || strings.HasPrefix(rel, ".claude-") {
+		return "" // the user's settings (or no Rel to tell)
+	}
+	p := strings.ReplaceAll(in.Path, `\`, "/")
+	if i := strings.LastIndex(p, "/.claude/"); i > 0 {
+		return p[:i]
+	}
+	return ""
+}
