@@ -28,9 +28,9 @@ if [ -e "$EH" ] && [ ! -e "$EH/.doubleagent-fixture-home" ]; then
 fi
 
 log() { printf '[gen] %s\n' "$*" >&2; }
-now() { date -u +%Y-%m-%dT%H:%M:%SZ; }
-# now_ceil: the next whole second, so [started, ended] bounds the run.
-now_ceil() { date -u -d "@$(( $(date +%s) + 1 ))" +%Y-%m-%dT%H:%M:%SZ; }
+# RFC 3339 UTC with milliseconds; taken before the agent starts and after it exits.
+now() { date -u +%Y-%m-%dT%H:%M:%S.%3NZ; }
+now_ceil() { now; }
 uuid() { cat /proc/sys/kernel/random/uuid; }
 
 # ------------------------------------------------------------------ agents
@@ -85,7 +85,7 @@ export GEMINI_CLI_NO_RELAUNCH=true NO_COLOR=1
 mkdir -p "$EH/.codex" "$EH/.gemini"
 cat >"$EH/.codex/config.toml" <<EOF
 model_provider = "mock"
-model = "gpt-5-codex"
+model = "gpt-5.5"
 
 [model_providers.mock]
 name = "DoubleAgent mock"
@@ -144,35 +144,125 @@ run_killed() {
 }
 
 PROMPT_CMD() { printf 'Run the shell command `%s` and tell me what it printed.' "$1"; }
+PROMPT_WRITE() { printf 'Create the file `%s` containing `%s` and tell me when it is done.' "$1" "$2"; }
+# Prompts carrying [mock:error] make the mock answer HTTP 500 once; [mock:stall]
+# makes it stall mid-stream (the generator then SIGKILLs the agent).
 
 # --- Claude Code -----------------------------------------------------------
 claude_scenarios() {
-  local sid p c
-  # 1. basic shell command
+  local sid p c f
+  # basic: one Bash call, allowed by --allowedTools.
   sid=$(uuid); c='echo doubleagent-claude-marker && date -u +%Y'; p=$(PROMPT_CMD "$c")
   run claude-basic -- claude -p "$p" --session-id "$sid" --allowedTools=Bash
   record claude-code basic "$sid" "$p" "$c" doubleagent-claude-marker "$T0" "$T1" "$RC"
-  CLAUDE_BASIC_SID=$sid
+  local basic_sid=$sid
+
+  # resume: the basic session again, with a different --model.
+  c='echo doubleagent-claude-resumed'; p=$(PROMPT_CMD "$c")
+  run claude-resume -- claude -p "$p" --resume "$basic_sid" --model claude-sonnet-4-5-20250929 --allowedTools=Bash
+  record claude-code resume "$basic_sid" "$p" "$c" doubleagent-claude-resumed "$T0" "$T1" "$RC" \
+    '{"resumed_session_id":"'"$basic_sid"'","model":"claude-sonnet-4-5-20250929"}'
+
+  # edit: a Write tool call creating a file, allowed by acceptEdits.
+  sid=$(uuid); f=$DEMO/claude-notes.txt; p=$(PROMPT_WRITE "$f" doubleagent-claude-edit)
+  run claude-edit -- claude -p "$p" --session-id "$sid" --permission-mode acceptEdits
+  record claude-code edit "$sid" "$p" "" doubleagent-claude-edit "$T0" "$T1" "$RC" \
+    "$(jq -nc --arg f "$f" '{file_path:$f, file_content:"doubleagent-claude-edit\n"}')"
+
+  # denied: Bash is not allowed and print mode cannot ask, so the call is refused.
+  sid=$(uuid); c='echo doubleagent-claude-denied > denied.txt'; p=$(PROMPT_CMD "$c")
+  run claude-denied -- claude -p "$p" --session-id "$sid" --permission-mode default
+  record claude-code denied "$sid" "$p" "$c" "" "$T0" "$T1" "$RC" '{"tool_denied":true}'
+
+  # subagent: the mock calls the Agent tool; inside the subagent it calls Bash.
+  sid=$(uuid); c='echo doubleagent-claude-subagent'
+  p="Use a subagent to run the shell command \`$c\` and tell me what it printed."
+  run claude-subagent -- claude -p "$p" --session-id "$sid" --allowedTools=Bash,Agent,Task
+  record claude-code subagent "$sid" "$p" "$c" doubleagent-claude-subagent "$T0" "$T1" "$RC"
+
+  # api-error: the first model request of the turn gets HTTP 500; the agent retries.
+  sid=$(uuid); c='echo doubleagent-claude-retry'; p="[mock:error] $(PROMPT_CMD "$c")"
+  run claude-api-error -- claude -p "$p" --session-id "$sid" --allowedTools=Bash
+  record claude-code api-error "$sid" "$p" "$c" doubleagent-claude-retry "$T0" "$T1" "$RC"
+
+  # killed: the answer stalls mid-stream and the agent is SIGKILLed.
+  sid=$(uuid); c='echo doubleagent-claude-killed'; p="[mock:stall] $(PROMPT_CMD "$c")"
+  run_killed claude-killed -- claude -p "$p" --session-id "$sid" --allowedTools=Bash
+  record claude-code killed "$sid" "$p" "" "" "$T0" "$T1" "$RC" '{"killed_with":"SIGKILL","killed_utc":"'"$KILLED_UTC"'"}'
 }
 
 # --- Codex CLI -------------------------------------------------------------
 codex_sid() { sed -n 's/^session id: //p' "$WORK/runs/$1.err" | head -n1; }
+CODEX=(codex exec --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox)
 codex_scenarios() {
-  local sid p c
+  local sid p c f
   c='echo doubleagent-codex-marker && date -u +%Y'; p=$(PROMPT_CMD "$c")
-  run codex-basic -- codex exec --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox "$p"
+  run codex-basic -- "${CODEX[@]}" "$p"
   sid=$(codex_sid codex-basic)
   record codex-cli basic "$sid" "$p" "$c" doubleagent-codex-marker "$T0" "$T1" "$RC"
-  CODEX_BASIC_SID=$sid
+  local basic_sid=$sid
+
+  c='echo doubleagent-codex-resumed'; p=$(PROMPT_CMD "$c")
+  run codex-resume -- "${CODEX[@]}" -m gpt-5.4 resume "$basic_sid" "$p"
+  record codex-cli resume "$basic_sid" "$p" "$c" doubleagent-codex-resumed "$T0" "$T1" "$RC" \
+    '{"resumed_session_id":"'"$basic_sid"'","model":"gpt-5.4"}'
+
+  # edit: apply_patch (a freeform "custom" tool for gpt-5.5) adding a file.
+  f=codex-notes.txt; p=$(PROMPT_WRITE "$f" doubleagent-codex-edit)
+  run codex-edit -- "${CODEX[@]}" "$p"
+  sid=$(codex_sid codex-edit)
+  record codex-cli edit "$sid" "$p" "" doubleagent-codex-edit "$T0" "$T1" "$RC" \
+    "$(jq -nc --arg f "$DEMO/$f" '{file_path:$f, file_content:"doubleagent-codex-edit\n"}')"
+
+  # denied: read-only sandbox; the write is refused by the sandbox.
+  c='echo doubleagent-codex-denied > denied.txt'; p=$(PROMPT_CMD "$c")
+  run codex-denied -- codex exec --skip-git-repo-check -s read-only "$p"
+  sid=$(codex_sid codex-denied)
+  record codex-cli denied "$sid" "$p" "$c" "Read-only file system" "$T0" "$T1" "$RC" '{"sandbox":"read-only"}'
+
+  c='echo doubleagent-codex-retry'; p="[mock:error] $(PROMPT_CMD "$c")"
+  run codex-api-error -- "${CODEX[@]}" "$p"
+  sid=$(codex_sid codex-api-error)
+  record codex-cli api-error "$sid" "$p" "$c" doubleagent-codex-retry "$T0" "$T1" "$RC"
+
+  c='echo doubleagent-codex-killed'; p="[mock:stall] $(PROMPT_CMD "$c")"
+  run_killed codex-killed -- "${CODEX[@]}" "$p"
+  sid=$(codex_sid codex-killed)
+  record codex-cli killed "$sid" "$p" "" "" "$T0" "$T1" "$RC" '{"killed_with":"SIGKILL","killed_utc":"'"$KILLED_UTC"'"}'
 }
 
 # --- Gemini CLI ------------------------------------------------------------
+GEMINI=(gemini --skip-trust)
 gemini_scenarios() {
-  local sid p c
+  local sid p c f
   sid=$(uuid); c='echo doubleagent-gemini-marker && date -u +%Y'; p=$(PROMPT_CMD "$c")
-  run gemini-basic -- gemini -p "$p" --session-id "$sid" --yolo --skip-trust
+  run gemini-basic -- "${GEMINI[@]}" -p "$p" --session-id "$sid" --yolo
   record gemini-cli basic "$sid" "$p" "$c" doubleagent-gemini-marker "$T0" "$T1" "$RC"
-  GEMINI_BASIC_SID=$sid
+  local basic_sid=$sid
+
+  c='echo doubleagent-gemini-resumed'; p=$(PROMPT_CMD "$c")
+  run gemini-resume -- "${GEMINI[@]}" -p "$p" --resume "$basic_sid" -m gemini-2.5-pro --yolo
+  record gemini-cli resume "$basic_sid" "$p" "$c" doubleagent-gemini-resumed "$T0" "$T1" "$RC" \
+    '{"resumed_session_id":"'"$basic_sid"'","model":"gemini-2.5-pro"}'
+
+  sid=$(uuid); f=$DEMO/gemini-notes.txt; p=$(PROMPT_WRITE "$f" doubleagent-gemini-edit)
+  run gemini-edit -- "${GEMINI[@]}" -p "$p" --session-id "$sid" --yolo
+  record gemini-cli edit "$sid" "$p" "" doubleagent-gemini-edit "$T0" "$T1" "$RC" \
+    "$(jq -nc --arg f "$f" '{file_path:$f, file_content:"doubleagent-gemini-edit\n"}')"
+
+  # denied: default approval mode; non-interactive Gemini does not offer the
+  # shell tool, the mock calls it anyway and the CLI refuses it.
+  sid=$(uuid); c='echo doubleagent-gemini-denied > denied.txt'; p=$(PROMPT_CMD "$c")
+  run gemini-denied -- "${GEMINI[@]}" -p "$p" --session-id "$sid" --approval-mode default
+  record gemini-cli denied "$sid" "$p" "$c" "" "$T0" "$T1" "$RC" '{"tool_denied":true}'
+
+  sid=$(uuid); c='echo doubleagent-gemini-retry'; p="[mock:error] $(PROMPT_CMD "$c")"
+  run gemini-api-error -- "${GEMINI[@]}" -p "$p" --session-id "$sid" --yolo
+  record gemini-cli api-error "$sid" "$p" "$c" doubleagent-gemini-retry "$T0" "$T1" "$RC"
+
+  sid=$(uuid); c='echo doubleagent-gemini-killed'; p="[mock:stall] $(PROMPT_CMD "$c")"
+  run_killed gemini-killed -- "${GEMINI[@]}" -p "$p" --session-id "$sid" --yolo
+  record gemini-cli killed "$sid" "$p" "" "" "$T0" "$T1" "$RC" '{"killed_with":"SIGKILL","killed_utc":"'"$KILLED_UTC"'"}'
 }
 
 for a in $AGENTS; do
@@ -240,6 +330,8 @@ for dirpath, dirnames, filenames in os.walk(root, topdown=True):
         if os.path.getsize(p) > LIMIT:
             print("dropping large file", p, os.path.getsize(p), file=sys.stderr)
             os.remove(p); continue
+        if f.endswith((".sqlite-wal", ".sqlite-shm")):
+            continue  # folded into the database below
         if f.endswith(".jsonl"):
             out = []
             for line in open(p, encoding="utf-8"):
@@ -253,12 +345,37 @@ for dirpath, dirnames, filenames in os.walk(root, topdown=True):
             except ValueError:
                 continue
             json.dump(walk(v), open(p, "w", encoding="utf-8"), ensure_ascii=False, indent=2)
+
+# SQLite: fold any write-ahead log into the main file (Codex leaves WALs behind,
+# more so when SIGKILLed), then VACUUM with 1 KiB pages to keep it small.
+# Rows are unchanged; only the physical layout differs from what the agent left.
+import sqlite3
+for dirpath, _, filenames in os.walk(root):
+    for f in filenames:
+        if f.endswith(".sqlite"):
+            p = os.path.join(dirpath, f)
+            c = sqlite3.connect(p)
+            c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            c.execute("PRAGMA journal_mode=DELETE")
+            c.execute("PRAGMA page_size=1024")
+            c.execute("VACUUM")
+            c.close()
+            for suf in ("-wal", "-shm"):
+                if os.path.exists(p + suf):
+                    os.remove(p + suf)
 PY
 
 # ------------------------------------------------------------------ expect.json
 log "writing $EXPECT_OUT"
 python3 - "$SCEN" "$MOCKLOG" "$EXPECT_OUT" "$V_CLAUDE" "$V_CODEX" "$V_GEMINI" <<'PY'
 import json, sys
+from datetime import datetime
+def ts(s):  # RFC 3339 "Z" with up to 9 fractional digits -> datetime (microseconds)
+    s = s.rstrip("Z")
+    if "." in s:
+        a, b = s.split(".")
+        s = a + "." + (b + "000000")[:6]
+    return datetime.fromisoformat(s)
 scen_path, mock_path, out_path, vc, vx, vg = sys.argv[1:]
 versions = {"claude-code": vc, "codex-cli": vx, "gemini-cli": vg}
 packages = {"claude-code": "@anthropic-ai/claude-code", "codex-cli": "@openai/codex", "gemini-cli": "@google/gemini-cli"}
@@ -270,7 +387,8 @@ for line in open(scen_path):
     s = json.loads(line)
     a = s.pop("agent")
     # The mock's view of this run: events of this agent's API inside the run's window.
-    ev = [e for e in events if e["api"] == apis[a] and s["started_utc"] <= e["time"][:19] + "Z" <= s["ended_utc"]]
+    t0, t1 = ts(s["started_utc"]), ts(s["ended_utc"])
+    ev = [e for e in events if e["api"] == apis[a] and t0 <= ts(e["time"]) <= t1]
     s["mock"] = {
         "tool_calls": [{k: e[k] for k in ("tool", "id", "command", "path", "content", "subagent_prompt") if k in e}
                        for e in ev if e["action"] == "tool_call"],
