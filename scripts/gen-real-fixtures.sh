@@ -250,6 +250,13 @@ gemini_scenarios() {
   record gemini-cli edit "$sid" "$p" "" doubleagent-gemini-edit "$T0" "$T1" "$RC" \
     "$(jq -nc --arg f "$f" '{file_path:$f, file_content:"doubleagent-gemini-edit\n"}')"
 
+  # subagent: invoke_agent(generalist); the subagent runs the shell command
+  # and finishes with complete_task.
+  sid=$(uuid); c='echo doubleagent-gemini-subagent'
+  p="Use a subagent to run the shell command \`$c\` and tell me what it printed."
+  run gemini-subagent -- "${GEMINI[@]}" -p "$p" --session-id "$sid" --yolo
+  record gemini-cli subagent "$sid" "$p" "$c" doubleagent-gemini-subagent "$T0" "$T1" "$RC"
+
   # denied: default approval mode; non-interactive Gemini does not offer the
   # shell tool, the mock calls it anyway and the CLI refuses it.
   sid=$(uuid); c='echo doubleagent-gemini-denied > denied.txt'; p=$(PROMPT_CMD "$c")
