@@ -723,14 +723,10 @@ func toolText(input json.RawMessage) string {
 
 // system renders a system record.
 func (t *transcript) system(r *record) {
-	text := r.Subtype
-	if c := scalar(r.Content); c != "" {
-		if text != "" {
-			text += ": "
-		}
-		text += c
-	}
 	var extra []string
+	if c := scalar(r.Content); c != "" {
+		extra = append(extra, c)
+	}
 	if cm := r.CompactMetadata; cm != nil {
 		extra = append(extra, "trigger="+cm.Trigger, "preTokens="+scalar(cm.PreTokens))
 	}
@@ -756,13 +752,11 @@ func (t *transcript) system(r *record) {
 			extra = append(extra, "preventedContinuation=true stopReason="+r.StopReason)
 		}
 	}
-	if len(extra) > 0 {
-		text += " " + strings.Join(extra, " ")
+	sub := r.Subtype
+	if sub == "" {
+		sub = "system"
 	}
-	if text == "" {
-		text = "system"
-	}
-	t.sys(text)
+	t.sys(strings.TrimSpace(sub + ": " + strings.Join(extra, " ")))
 }
 
 // errorText returns an API error's message, else its JSON.
