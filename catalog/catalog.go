@@ -114,7 +114,23 @@ const (
 	ProjectsFileContent ProjectRef = "file-content"
 	// ProjectsWorkspaceJSON: VS Code style workspace.json {"folder": "file:///..."}.
 	ProjectsWorkspaceJSON ProjectRef = "workspace-json"
+	// ProjectsJSONPaths: a JSON document or JSON lines whose object keys or
+	// string values hold directory paths under a field the agent names
+	// (cwd, directory, worktree, workspace, workingDir, working_dir,
+	// cwdOnTaskInitialization, userSelectedFolders, main_repo_path,
+	// project_path, path) or as keys (trustedFolders.json, trust.json). The
+	// collector walks the whole document, keeps every key or string value
+	// that is an absolute path or a file:// URI, and gathers project artifacts
+	// only from those that name an existing directory on the examined host.
+	ProjectsJSONPaths ProjectRef = "json-paths"
+	// ProjectsYAMLCwd: a YAML file with top-level "cwd:" and "git_root:" keys
+	// (Copilot CLI workspace.yaml). The collector reads those lines only,
+	// with no YAML library, unquoting a quoted scalar.
+	ProjectsYAMLCwd ProjectRef = "yaml-cwd"
 )
+
+// ProjectRefs lists every method, ProjectsNone excepted, in a fixed order.
+var ProjectRefs = []ProjectRef{ProjectsJSONLCwd, ProjectsJSONKeys, ProjectsFileContent, ProjectsWorkspaceJSON, ProjectsJSONPaths, ProjectsYAMLCwd}
 
 // Agent is one product in the catalog.
 type Agent struct {
@@ -124,6 +140,12 @@ type Agent struct {
 	Display string
 	// Status is the analyzer's real state (checked against the registry).
 	Status Status
+	// SeedStatus is the status the research documents intend once the
+	// agent's parser lands (the seed table); the lead flips Status to it.
+	SeedStatus Status
+	// Notes is the seed table's note: open issues, what is not parsed yet,
+	// which other agent's target holds this agent's records.
+	Notes string
 	// Evidence is the strongest evidence the paths rest on; EvidenceNote
 	// says which version, commit or document.
 	Evidence     Evidence
@@ -216,6 +238,11 @@ func Validate(list []Agent) error {
 		default:
 			errs = append(errs, fmt.Sprintf("agent %q: bad status %q", a.Name, a.Status))
 		}
+		switch a.SeedStatus {
+		case "", StatusParsed, StatusBacklog, StatusCollected:
+		default:
+			errs = append(errs, fmt.Sprintf("agent %q: bad seed status %q", a.Name, a.SeedStatus))
+		}
 		switch a.Evidence {
 		case EvidenceRealInstall, EvidenceBundle, EvidenceSource, EvidenceDocs:
 		default:
@@ -237,6 +264,12 @@ func Validate(list []Agent) error {
 			if t.Glob == "" || strings.HasPrefix(t.Glob, "/") || strings.Contains(t.Glob, "\\") || strings.Contains(t.Glob, "..") || !doublestar.ValidatePattern(t.Glob) {
 				errs = append(errs, fmt.Sprintf("%s: invalid glob %q", where, t.Glob))
 			}
+			if t.Projects != ProjectsNone && !validProjectRef(t.Projects) {
+				errs = append(errs, fmt.Sprintf("%s: bad project method %q", where, t.Projects))
+			}
+			if t.MaxSize < 0 {
+				errs = append(errs, fmt.Sprintf("%s: negative max size", where))
+			}
 			for _, x := range t.Exclude {
 				if !doublestar.ValidatePattern(x) || strings.Contains(x, "/") {
 					errs = append(errs, fmt.Sprintf("%s: invalid exclude %q", where, x))
@@ -252,6 +285,9 @@ func Validate(list []Agent) error {
 			if !doublestar.ValidatePattern(p.Glob) || strings.HasPrefix(p.Glob, "/") || strings.Contains(p.Glob, "..") {
 				errs = append(errs, fmt.Sprintf("agent %q: invalid project glob %q", a.Name, p.Glob))
 			}
+			if !validKind(p.Kind) {
+				errs = append(errs, fmt.Sprintf("agent %q: project glob %q: bad kind %q", a.Name, p.Glob, p.Kind))
+			}
 		}
 		for _, v := range a.Volumes {
 			if !doublestar.ValidatePattern(v) || strings.Contains(v, "/") {
@@ -263,6 +299,15 @@ func Validate(list []Agent) error {
 		return fmt.Errorf("catalog: %d problems:\n  %s", len(errs), strings.Join(errs, "\n  "))
 	}
 	return nil
+}
+
+func validProjectRef(p ProjectRef) bool {
+	for _, x := range ProjectRefs {
+		if x == p {
+			return true
+		}
+	}
+	return false
 }
 
 func validKind(k Kind) bool {

@@ -20,15 +20,35 @@ const (
 	RootVSCodeUser      Root = "vscode-user"      // User dir of VS Code and its forks, and remote layouts
 	RootFlatpakData     Root = "flatpak-data"     // .var/app/<id>/data
 	RootFlatpakConfig   Root = "flatpak-config"   // .var/app/<id>/config
+	// RootAppConfig is the per-user application configuration directory as
+	// Electron (app.getPath("appData")), Tauri (app_config_dir) and Go's
+	// os.UserConfigDir define it: .config, Library/Application Support,
+	// %APPDATA%.
+	RootAppConfig Root = "app-config"
+	// RootUserData is platformdirs' and env-paths' user data directory:
+	// .local/share, Library/Application Support, %LOCALAPPDATA%.
+	RootUserData Root = "user-data"
+	// RootVSCodeEditorUser is the User directory of VS Code itself and the
+	// forks that have no agent entry of their own (VSCodeEditors), with the
+	// remote-server and Flatpak layouts. Cursor, Windsurf, Kiro and PearAI keep
+	// their own editor state under their own agents.
+	RootVSCodeEditorUser Root = "vscode-editor-user"
 )
 
 // VSCodeForks are the product folder names of VS Code and the forks whose
 // User directory is RootVSCodeUser.
-var VSCodeForks = []string{"Code", "Code - Insiders", "VSCodium", "Cursor", "Windsurf", "Positron", "Trae"}
+var VSCodeForks = []string{"Code", "Code - Insiders", "VSCodium", "Cursor", "Windsurf", "Positron", "Trae", "Kiro", "PearAI", "Antigravity"}
 
-func forkDirs(prefix string) []string {
-	out := make([]string, 0, len(VSCodeForks))
-	for _, f := range VSCodeForks {
+// VSCodeEditors are the product folder names of VS Code and the forks whose
+// editor state (state.vscdb, chatSessions, workspace.json) belongs to the
+// vscode agent.
+var VSCodeEditors = []string{"Code", "Code - Insiders", "VSCodium", "Positron", "Trae"}
+
+func forkDirs(prefix string) []string { return userDirs(prefix, VSCodeForks) }
+
+func userDirs(prefix string, products []string) []string {
+	out := make([]string, 0, len(products))
+	for _, f := range products {
 		out = append(out, prefix+f+"/User")
 	}
 	return out
@@ -55,6 +75,13 @@ var rootDirs = map[Root]map[OS][]string{
 	},
 	RootFlatpakData:   {Linux: {".var/app/*/data"}},
 	RootFlatpakConfig: {Linux: {".var/app/*/config"}},
+	RootAppConfig:     {Linux: {".config"}, Darwin: {"Library/Application Support"}, Windows: {"AppData/Roaming"}},
+	RootUserData:      {Linux: {".local/share"}, Darwin: {"Library/Application Support"}, Windows: {"AppData/Local"}},
+	RootVSCodeEditorUser: {
+		Linux:   append(userDirs(".config/", VSCodeEditors), ".vscode-server*/data/User", ".vscode-remote/data/User", ".var/app/{com.visualstudio.code*,com.vscodium.codium*}/config/*/User"),
+		Darwin:  userDirs("Library/Application Support/", VSCodeEditors),
+		Windows: userDirs("AppData/Roaming/", VSCodeEditors),
+	},
 }
 
 // RootDirs returns the directory patterns (relative to a home, '/'
@@ -71,7 +98,7 @@ func RootDirs(r Root, os OS) ([]string, bool) {
 
 // Roots lists every named root.
 func Roots() []Root {
-	return []Root{RootHome, RootXDGConfig, RootXDGData, RootXDGState, RootXDGCache, RootAppSupport, RootGroupContainers, RootAppData, RootLocalAppData, RootMSIXCache, RootVSCodeUser, RootFlatpakData, RootFlatpakConfig}
+	return []Root{RootHome, RootXDGConfig, RootXDGData, RootXDGState, RootXDGCache, RootAppSupport, RootGroupContainers, RootAppData, RootLocalAppData, RootMSIXCache, RootVSCodeUser, RootFlatpakData, RootFlatpakConfig, RootAppConfig, RootUserData, RootVSCodeEditorUser}
 }
 
 // VolumeDirs are the host-level directories holding Docker and Podman named
