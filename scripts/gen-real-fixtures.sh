@@ -73,14 +73,16 @@ printf '# demo\n\nA tiny project used to record real agent sessions.\n' >README.
 git add README.md
 GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z git commit -q -m "Initial commit"
 
-# Common environment: no telemetry, no auto-update, keys are dummies.
-export PATH="$BIN:$PATH"
-export DISABLE_AUTOUPDATER=1 DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1
-export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1
-export ANTHROPIC_BASE_URL="http://$ADDR" ANTHROPIC_API_KEY=dummy
-export GOOGLE_GEMINI_BASE_URL="http://$ADDR" GEMINI_API_KEY=dummy
-export MOCK_API_KEY=dummy
-export GEMINI_CLI_NO_RELAUNCH=true NO_COLOR=1
+# The agents run with a clean, minimal environment (agents snapshot their
+# environment into their state, e.g. Codex's shell_snapshots): no telemetry,
+# no auto-update, dummy keys, nothing from the generator's own environment.
+AGENT_ENV=(env -i HOME="$EH" USER=examiner LOGNAME=examiner SHELL=/bin/bash LANG=C.UTF-8 TERM=xterm
+  PATH="$BIN:$(dirname "$(command -v node)"):/usr/local/bin:/usr/bin:/bin"
+  DISABLE_AUTOUPDATER=1 DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1
+  ANTHROPIC_BASE_URL="http://$ADDR" ANTHROPIC_API_KEY=dummy
+  GOOGLE_GEMINI_BASE_URL="http://$ADDR" GEMINI_API_KEY=dummy
+  MOCK_API_KEY=dummy GEMINI_CLI_NO_RELAUNCH=true NO_COLOR=1)
 
 mkdir -p "$EH/.codex" "$EH/.gemini"
 cat >"$EH/.codex/config.toml" <<EOF
@@ -116,7 +118,7 @@ run() {
   local name=$1; shift; [ "$1" = -- ] && shift
   T0=$(now)
   set +e
-  timeout 300 "$@" </dev/null >"$WORK/runs/$name.out" 2>"$WORK/runs/$name.err"
+  timeout 300 "${AGENT_ENV[@]}" "$@" </dev/null >"$WORK/runs/$name.out" 2>"$WORK/runs/$name.err"
   RC=$?
   set -e
   T1=$(now_ceil)
@@ -129,7 +131,7 @@ run_killed() {
   local name=$1; shift; [ "$1" = -- ] && shift
   local before; before=$(wc -l <"$MOCKLOG")
   T0=$(now)
-  setsid "$@" </dev/null >"$WORK/runs/$name.out" 2>"$WORK/runs/$name.err" &
+  setsid "${AGENT_ENV[@]}" "$@" </dev/null >"$WORK/runs/$name.out" 2>"$WORK/runs/$name.err" &
   local pid=$!
   for _ in $(seq 600); do
     tail -n +"$((before + 1))" "$MOCKLOG" | grep -q '"action":"stall"' && break
