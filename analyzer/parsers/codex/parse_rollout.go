@@ -1,0 +1,952 @@
+package codex
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+// envelope is one rollout line: {timestamp, type, payload} since the
+// RolloutLine rewrite; legacy lines are bare (see normalize).
+type envelope struct {
+	Timestamp    string          `json:"timestamp"`
+	Type         string          `json:"type"`
+	Payload      json.RawMessage `json:"payload"`
+	RecordType   string          `json:"record_type"`
+	ID           string          `json:"id"`
+	Instructions json.RawMessage `json:"instructions"`
+}
+
+// responseItemTypes are the Responses API item types a legacy rollout
+// writes bare, without the envelope.
+var responseItemTypes = map[string]bool{
+	"message": true, "reasoning": true, "function_call": true, "function_call_output": true,
+	"custom_tool_call": true, "custom_tool_call_output": true, "local_shell_call": true,
+	"web_search_call": true, "image_generation_call": true, "tool_search_call": true,
+	"tool_search_output": true, "compaction": true, "context_compaction": true,
+}
+
+// record is a normalized line.
+type record struct {
+	kind    string // session_meta, response_item, event_msg, turn_context, compacted, ...
+	ts      string
+	payload json.RawMessage
+}
+
+func normalize(raw []byte) (record, error) {
+	var env envelope
+	if err := json.Unmarshal(raw, &env); err != nil {
+		return record{}, err
+	}
+	switch {
+	case len(env.Payload) > 0 && env.Type != "":
+		return record{kind: env.Type, ts: env.Timestamp, payload: env.Payload}, nil
+	case env.RecordType != "":
+		return record{kind: "state"}, nil
+	case env.Type == "" && env.ID != "" && env.Timestamp != "":
+		// Legacy first line {id, timestamp, instructions, git}.
+		return record{kind: "session_meta", ts: env.Timestamp, payload: raw}, nil
+	case responseItemTypes[env.Type]:
+		// Legacy bare Responses item: no time of its own.
+		return record{kind: "response_item", payload: raw}, nil
+	}
+	return record{kind: env.Type, ts: env.Timestamp}, nil
+}
+
+type sessionMeta struct {
+	ID        string `json:"id"`
+	SessionID string `json:"session_id"`
+	Thread    struct {
+		SessionID string `json:"sessionId"`
+	} `json:"thread"`
+	Timestamp     string          `json:"timestamp"`
+	Cwd           string          `json:"cwd"`
+	Originator    string          `json:"originator"`
+	CLIVersion    string          `json:"cli_version"`
+	Source        json.RawMessage `json:"source"`
+	ForkedFromID  string          `json:"forked_from_id"`
+	AgentNickname string          `json:"agent_nickname"`
+	AgentRole     string          `json:"agent_role"`
+}
+
+func (m *sessionMeta) id() string {
+	switch {
+	case m.ID != "":
+		return m.ID
+	case m.SessionID != "":
+		return m.SessionID
+	}
+	return m.Thread.SessionID
+}
+
+type turnContext struct {
+	Cwd               string          `json:"cwd"`
+	Model             string          `json:"model"`
+	ApprovalPolicy    json.RawMessage `json:"approval_policy"`
+	SandboxPolicy     json.RawMessage `json:"sandbox_policy"`
+	PermissionProfile json.RawMessage `json:"permission_profile"`
+}
+
+type contentPart struct {
+	Type     string `json:"type"`
+	Text     string `json:"text"`
+	ImageURL string `json:"image_url"`
+	Refusal  string `json:"refusal"`
+	Filename string `json:"filename"`
+}
+
+type responseItem struct {
+	Type      string          `json:"type"`
+	Role      string          `json:"role"`
+	Content   json.RawMessage `json:"content"`
+	Summary   []contentPart   `json:"summary"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	Input     json.RawMessage `json:"input"`
+	CallID    string          `json:"call_id"`
+	ID        string          `json:"id"`
+	Output    json.RawMessage `json:"output"`
+	Action    json.RawMessage `json:"action"`
+	Status    string          `json:"status"`
+	Message   string          `json:"message"`
+	Encrypted string          `json:"encrypted_content"`
+}
+
+type eventMsg struct {
+	Type        string          `json:"type"`
+	Message     string          `json:"message"`
+	Text        string          `json:"text"`
+	Reason      string          `json:"reason"`
+	Item        json.RawMessage `json:"item"`
+	LocalImages []string        `json:"local_images"`
+	ThreadName  string          `json:"thread_name"`
+	Name        string          `json:"name"`
+	CallID      string          `json:"call_id"`
+	Command     json.RawMessage `json:"command"`
+	NumTurns    json.RawMessage `json:"num_turns"`
+}
+
+// turnItem is the 0.148+ item_completed{item} form (TurnItem), in either
+// case style ("UserMessage" / "user_message").
+type turnItem struct {
+	Type             string          `json:"type"`
+	ID               string          `json:"id"`
+	Text             string          `json:"text"`
+	Content          json.RawMessage `json:"content"`
+	Summary          json.RawMessage `json:"summary_text"`
+	Command          json.RawMessage `json:"command"`
+	AggregatedOutput string          `json:"aggregated_output"`
+	ExitCode         *int            `json:"exit_code"`
+	Status           string          `json:"status"`
+}
+
+// prescan is what the first pass learns: the canonical session, and the
+// texts and call ids the response items carry, so that the event_msg twins
+// of those items are not emitted twice.
+type prescan struct {
+	sessionID, cwd, model string
+	start                 time.Time
+	// evUser holds the texts of the user_message events (and 0.148+
+	// item_completed user messages); when there are any, they are the user
+	// rows and the user-role response items repeat them.
+	evUser map[uint64]bool
+	// respAssistant, respReasoning: the file has assistant messages or
+	// reasoning summaries as response items, which are then the rows and
+	// the agent_message / agent_reasoning events their twins.
+	respAssistant, respReasoning bool
+	// respCalls are the call ids of the response items' tool calls.
+	respCalls map[string]bool
+}
+
+func newPrescan() *prescan {
+	return &prescan{evUser: map[uint64]bool{}, respCalls: map[string]bool{}}
+}
+
+func parseRollout(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	if strings.HasSuffix(strings.ToLower(in.Path), ".json") {
+		return parseTSRollout(ctx, in, out)
+	}
+	pre := newPrescan()
+	metaSeen := false
+	err := walkRecords(ctx, in, func(n int64, raw []byte, lost bool) {
+		if raw == nil {
+			return
+		}
+		rec, err := normalize(raw)
+		if err != nil {
+			return
+		}
+		pre.add(rec, &metaSeen)
+	})
+	if err != nil {
+		return fmt.Errorf("read %s: %w", in.Path, err)
+	}
+	if pre.sessionID == "" {
+		pre.sessionID = idFromName(in.Path)
+	}
+	st := &rollout{out: out, pre: pre, sid: pre.sessionID, cwd: pre.cwd, model: pre.model,
+		callNames: map[string]string{}}
+	err = walkRecords(ctx, in, func(n int64, raw []byte, lost bool) {
+		if raw == nil {
+			out.Problem(n, "not a JSON record (a cut or corrupt line): skipped")
+			return
+		}
+		if lost {
+			out.Problem(n, "cut record with the next record glued on: the cut part is skipped")
+		}
+		rec, err := normalize(raw)
+		if err != nil {
+			out.Problem(n, "not a JSON record: "+err.Error())
+			return
+		}
+		st.handle(n, rec)
+	})
+	if err != nil {
+		return fmt.Errorf("read %s: %w", in.Path, err)
+	}
+	return nil
+}
+
+func (p *prescan) add(rec record, metaSeen *bool) {
+	switch rec.kind {
+	case "session_meta":
+		if *metaSeen {
+			return
+		}
+		var m sessionMeta
+		if json.Unmarshal(rec.payload, &m) != nil {
+			return
+		}
+		*metaSeen = true
+		p.sessionID, p.cwd = m.id(), m.Cwd
+		if t, ok := parseTime(m.Timestamp); ok {
+			p.start = t
+		} else if t, ok := parseTime(rec.ts); ok {
+			p.start = t
+		}
+	case "turn_context":
+		var tc turnContext
+		if json.Unmarshal(rec.payload, &tc) != nil {
+			return
+		}
+		if p.model == "" {
+			p.model = tc.Model
+		}
+		if p.cwd == "" {
+			p.cwd = tc.Cwd
+		}
+	case "response_item":
+		var it responseItem
+		if json.Unmarshal(rec.payload, &it) != nil {
+			return
+		}
+		switch it.Type {
+		case "message":
+			if it.Role == "assistant" {
+				p.respAssistant = true
+			}
+		case "reasoning":
+			if text, _ := reasoningText(&it); strings.TrimSpace(text) != "" {
+				p.respReasoning = true
+			}
+		case "function_call", "custom_tool_call", "local_shell_call", "web_search_call", "image_generation_call", "tool_search_call":
+			if id := callID(&it); id != "" {
+				p.respCalls[id] = true
+			}
+		}
+	case "event_msg":
+		var ev eventMsg
+		if json.Unmarshal(rec.payload, &ev) != nil {
+			return
+		}
+		switch ev.Type {
+		case "user_message":
+			p.evUser[hashText(ev.Message)] = true
+		case "item_completed":
+			var ti turnItem
+			if json.Unmarshal(ev.Item, &ti) == nil && itemKind(ti.Type) == "usermessage" {
+				p.evUser[hashText(turnItemText(&ti))] = true
+			}
+		}
+	}
+}
+
+// rollout is the second pass's state.
+type rollout struct {
+	out        parser.Sink
+	pre        *prescan
+	sid, cwd   string
+	model      string
+	modelShown string
+	permShown  string
+	metaDone   bool
+	callNames  map[string]string
+}
+
+func (r *rollout) event(n int64, ts string, turn timeline.TurnType, text string) timeline.Event {
+	e := timeline.Event{SessionID: r.sid, ProjectPath: r.cwd, TurnType: turn, Text: text, SourceLine: n}
+	if t, ok := parseTime(ts); ok {
+		e.Time = t
+	} else if !r.pre.start.IsZero() {
+		e.Time, e.TimeBasis = r.pre.start, timeline.TimeInherited
+	} else {
+		e.TimeBasis = timeline.TimeNone
+	}
+	switch turn {
+	case timeline.Assistant, timeline.ToolUse, timeline.Thinking:
+		e.Model = r.model
+	}
+	return e
+}
+
+func (r *rollout) system(n int64, ts, text string) {
+	r.out.Event(r.event(n, ts, timeline.System, text))
+}
+
+func (r *rollout) handle(n int64, rec record) {
+	switch rec.kind {
+	case "session_meta":
+		r.sessionMeta(n, rec)
+	case "turn_context":
+		r.turnContext(n, rec)
+	case "response_item":
+		var it responseItem
+		if err := json.Unmarshal(rec.payload, &it); err != nil {
+			r.out.Problem(n, "response_item payload: "+err.Error())
+			return
+		}
+		r.responseItem(n, rec.ts, &it)
+	case "event_msg":
+		var ev eventMsg
+		if err := json.Unmarshal(rec.payload, &ev); err != nil {
+			r.out.Problem(n, "event_msg payload: "+err.Error())
+			return
+		}
+		r.eventMsg(n, rec.ts, &ev)
+	case "compacted":
+		var c struct {
+			Message string `json:"message"`
+		}
+		_ = json.Unmarshal(rec.payload, &c)
+		r.system(n, rec.ts, strings.TrimSpace("compacted: "+c.Message))
+	case "state", "world_state", "token_usage_record", "inter_agent_communication":
+		// state markers, context snapshots and usage: no row.
+	case "":
+		r.out.Problem(n, "record without a type")
+	}
+}
+
+func (r *rollout) sessionMeta(n int64, rec record) {
+	if r.metaDone {
+		// A resumed or forked rollout repeats session_meta; the first is
+		// canonical and a repeat is not a new session.
+		return
+	}
+	var m sessionMeta
+	if err := json.Unmarshal(rec.payload, &m); err != nil {
+		r.out.Problem(n, "session_meta payload: "+err.Error())
+		return
+	}
+	r.metaDone = true
+	ts := rec.ts
+	if ts == "" {
+		ts = m.Timestamp
+	}
+	var kv []string
+	if m.Originator != "" {
+		kv = append(kv, "originator="+m.Originator)
+	}
+	if m.CLIVersion != "" {
+		kv = append(kv, "cli_version="+m.CLIVersion)
+	}
+	src, parent := sourceOf(m.Source)
+	if src != "" {
+		kv = append(kv, "source="+src)
+	}
+	text := "session origin: local"
+	if len(kv) > 0 {
+		text += " (" + strings.Join(kv, " ") + ")"
+	}
+	r.system(n, ts, text)
+	if r.sid != "" {
+		r.out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: agentName, SessionID: r.sid}, Origin: "local"})
+	}
+	if parent != "" {
+		r.system(n, ts, "subagent "+r.sid+" of "+parent)
+	}
+	if m.ForkedFromID != "" {
+		r.system(n, ts, "session forked from: "+m.ForkedFromID)
+	}
+}
+
+// sourceOf renders session_meta.source: a string ("cli", "exec", "vscode")
+// or a subagent object; it returns the parent thread for a spawned one.
+func sourceOf(raw json.RawMessage) (string, string) {
+	if s, ok := jsonString(raw); ok {
+		return s, ""
+	}
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		return "", ""
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) != nil {
+		return compactJSON(raw), ""
+	}
+	sub, ok := obj["subagent"]
+	if !ok {
+		return compactJSON(raw), ""
+	}
+	if s, ok := jsonString(sub); ok {
+		return "subagent:" + s, ""
+	}
+	var kinds map[string]json.RawMessage
+	if json.Unmarshal(sub, &kinds) != nil {
+		return "subagent", ""
+	}
+	keys := make([]string, 0, len(kinds))
+	for k := range kinds {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parent := ""
+	for _, k := range keys {
+		var v struct {
+			Parent  string `json:"parent_thread_id"`
+			Parent2 string `json:"parentThreadId"`
+		}
+		if json.Unmarshal(kinds[k], &v) == nil {
+			if v.Parent != "" {
+				parent = v.Parent
+			} else if v.Parent2 != "" {
+				parent = v.Parent2
+			}
+		}
+	}
+	if len(keys) > 0 {
+		return "subagent:" + keys[0], parent
+	}
+	return "subagent", parent
+}
+
+func (r *rollout) turnContext(n int64, rec record) {
+	var tc turnContext
+	if err := json.Unmarshal(rec.payload, &tc); err != nil {
+		r.out.Problem(n, "turn_context payload: "+err.Error())
+		return
+	}
+	if tc.Cwd != "" {
+		r.cwd = tc.Cwd
+	}
+	if tc.Model != "" {
+		switch {
+		case r.modelShown == "":
+			r.system(n, rec.ts, "model: "+tc.Model)
+		case r.modelShown != tc.Model:
+			r.system(n, rec.ts, "model: "+r.modelShown+" -> "+tc.Model)
+		}
+		r.modelShown, r.model = tc.Model, tc.Model
+	}
+	approval := policyName(tc.ApprovalPolicy)
+	sandbox := policyName(tc.SandboxPolicy)
+	if sandbox == "" {
+		if p := policyName(tc.PermissionProfile); p != "" {
+			sandbox = "profile:" + p
+		}
+	}
+	if approval == "" && sandbox == "" {
+		return
+	}
+	mode := "approval=" + orDash(approval) + " sandbox=" + orDash(sandbox)
+	if mode != r.permShown {
+		r.system(n, rec.ts, "permission mode: "+mode)
+		r.permShown = mode
+	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// policyName renders an approval or sandbox policy: a string, or an
+// object whose "type" (or "mode") names it.
+func policyName(raw json.RawMessage) string {
+	if s, ok := jsonString(raw); ok {
+		return s
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) != nil {
+		return ""
+	}
+	for _, k := range []string{"type", "mode"} {
+		if s, ok := jsonString(obj[k]); ok {
+			return s
+		}
+	}
+	if len(obj) == 1 {
+		for k := range obj {
+			return k
+		}
+	}
+	return compactJSON(raw)
+}
+
+// messageText joins a message's content parts; parts are the texts one by
+// one (for matching a user_message twin).
+func messageText(raw json.RawMessage) (string, []string) {
+	if s, ok := jsonString(raw); ok {
+		return s, []string{s}
+	}
+	var parts []contentPart
+	if json.Unmarshal(raw, &parts) != nil {
+		return "", nil
+	}
+	var all, texts []string
+	for _, p := range parts {
+		switch p.Type {
+		case "input_text", "output_text", "text", "Text":
+			all = append(all, p.Text)
+			texts = append(texts, p.Text)
+		case "refusal":
+			all = append(all, "[refusal] "+p.Refusal)
+		case "input_image", "image":
+			all = append(all, imagePlaceholder(p.ImageURL))
+		case "input_file":
+			all = append(all, "[file "+p.Filename+"]")
+		default:
+			if p.Text != "" {
+				all = append(all, p.Text)
+				texts = append(texts, p.Text)
+			}
+		}
+	}
+	return strings.Join(all, "\n"), texts
+}
+
+func imagePlaceholder(url string) string {
+	switch {
+	case url == "":
+		return "[image]"
+	case strings.HasPrefix(url, "data:"):
+		mime := strings.TrimPrefix(url, "data:")
+		if i := strings.IndexAny(mime, ";,"); i >= 0 {
+			mime = mime[:i]
+		}
+		return "[image " + mime + ", " + strconv.Itoa(len(url)) + " bytes inline]"
+	}
+	return "[image " + url + "]"
+}
+
+var injectedTagRe = regexp.MustCompile(`^<([A-Za-z_][A-Za-z0-9_-]*)[^>]*>`)
+
+// isInjected reports whether a user-role message is context Codex adds
+// (environment_context, user_instructions, AGENTS.md, skills,
+// turn_aborted, user_shell_command and the like), not text a person typed:
+// every such block is wrapped in one XML-style tag or starts with the
+// AGENTS.md heading.
+func isInjected(text string) bool {
+	t := strings.TrimSpace(text)
+	if strings.HasPrefix(t, "# AGENTS.md instructions for") || strings.HasPrefix(t, "<INSTRUCTIONS>") {
+		return true
+	}
+	m := injectedTagRe.FindStringSubmatch(t)
+	if m == nil || m[1] == "image" {
+		return false
+	}
+	return strings.HasSuffix(t, "</"+m[1]+">")
+}
+
+func reasoningText(it *responseItem) (string, []string) {
+	var parts []string
+	for _, s := range it.Summary {
+		if s.Text != "" {
+			parts = append(parts, s.Text)
+		}
+	}
+	if len(parts) == 0 {
+		// Raw reasoning content (reasoning_text parts), when recorded.
+		var cs []contentPart
+		if json.Unmarshal(it.Content, &cs) == nil {
+			for _, c := range cs {
+				if c.Text != "" {
+					parts = append(parts, c.Text)
+				}
+			}
+		}
+	}
+	return strings.Join(parts, "\n\n"), parts
+}
+
+func callID(it *responseItem) string {
+	if it.CallID != "" {
+		return it.CallID
+	}
+	return it.ID
+}
+
+func (r *rollout) responseItem(n int64, ts string, it *responseItem) {
+	switch it.Type {
+	case "message":
+		text, _ := messageText(it.Content)
+		switch it.Role {
+		case "user":
+			if isInjected(text) {
+				r.system(n, ts, text)
+				return
+			}
+			// When the file has user_message events (Codex wrote both
+			// from about 0.40 to 0.152), the events are the user rows: an
+			// item repeating one is skipped and an item matching none is
+			// context the person did not type.
+			if len(r.pre.evUser) > 0 {
+				if !r.matchesEvUser(it.Content) {
+					r.system(n, ts, text)
+				}
+				return
+			}
+			r.out.Event(r.event(n, ts, timeline.User, text))
+		case "assistant":
+			r.out.Event(r.event(n, ts, timeline.Assistant, text))
+		default: // developer, system
+			r.system(n, ts, text)
+		}
+	case "reasoning":
+		text, _ := reasoningText(it)
+		if strings.TrimSpace(text) == "" {
+			return // encrypted only
+		}
+		r.out.Event(r.event(n, ts, timeline.Thinking, text))
+	case "function_call", "custom_tool_call", "local_shell_call", "web_search_call", "image_generation_call", "tool_search_call":
+		r.toolCall(n, ts, it)
+	case "function_call_output", "custom_tool_call_output", "tool_search_output":
+		r.toolOutput(n, ts, it)
+	case "compaction", "context_compaction":
+		text := "compacted"
+		if it.Message != "" {
+			text += ": " + it.Message
+		} else if it.Encrypted != "" {
+			text += " (summary encrypted)"
+		}
+		r.system(n, ts, text)
+	case "ghost_snapshot", "additional_tools", "other", "":
+	default:
+		r.out.Problem(n, "unknown response item type "+strconv.Quote(it.Type))
+	}
+}
+
+func (r *rollout) matchesEvUser(content json.RawMessage) bool {
+	text, parts := messageText(content)
+	if r.pre.evUser[hashText(text)] {
+		return true
+	}
+	for _, p := range parts {
+		if r.pre.evUser[hashText(p)] {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *rollout) toolCall(n int64, ts string, it *responseItem) {
+	id := callID(it)
+	e := r.event(n, ts, timeline.ToolUse, "")
+	e.ToolUseID = id
+	switch it.Type {
+	case "function_call", "tool_search_call":
+		e.ToolName = it.Name
+		args := it.Arguments
+		if s, ok := jsonString(args); ok {
+			args = json.RawMessage(s)
+		}
+		e.ToolInput = compactJSON(args)
+		e.Text = callText(it.Name, args)
+	case "custom_tool_call":
+		e.ToolName = it.Name
+		input, ok := jsonString(it.Input)
+		if !ok {
+			input = string(it.Input)
+		}
+		b, _ := json.Marshal(map[string]string{"input": input})
+		e.ToolInput = string(b)
+		if it.Name == "apply_patch" {
+			e.Text = patchFiles(input)
+		} else {
+			e.Text = input
+		}
+	case "local_shell_call":
+		e.ToolName = "local_shell"
+		e.ToolInput = compactJSON(it.Action)
+		var a struct {
+			Command json.RawMessage `json:"command"`
+			Exec    struct {
+				Command json.RawMessage `json:"command"`
+			} `json:"exec"`
+		}
+		_ = json.Unmarshal(it.Action, &a)
+		cmd := a.Command
+		if len(cmd) == 0 {
+			cmd = a.Exec.Command
+		}
+		e.Text = commandText(cmd)
+	case "web_search_call":
+		e.ToolName = "web_search"
+		e.ToolInput = compactJSON(it.Action)
+		var a struct {
+			Query string `json:"query"`
+			URL   string `json:"url"`
+		}
+		_ = json.Unmarshal(it.Action, &a)
+		e.Text = a.Query
+		if e.Text == "" {
+			e.Text = a.URL
+		}
+	case "image_generation_call":
+		e.ToolName = "image_generation"
+	}
+	if id != "" {
+		r.callNames[id] = e.ToolName
+	}
+	r.out.Event(e)
+}
+
+// callText picks a call's most identifying argument.
+func callText(name string, args json.RawMessage) string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(args, &m) != nil {
+		// Not a JSON object (a redacted or cut argument string): keep it.
+		return strings.TrimSpace(string(args))
+	}
+	if name == "apply_patch" {
+		if s, ok := jsonString(m["input"]); ok {
+			return patchFiles(s)
+		}
+	}
+	for _, k := range []string{"cmd", "command", "path", "file_path", "filePath", "url", "uri", "pattern", "query", "q", "chars"} {
+		v, ok := m[k]
+		if !ok {
+			continue
+		}
+		if t := commandText(v); t != "" {
+			return t
+		}
+	}
+	return ""
+}
+
+// commandText renders a command given as a string or an argv array
+// (joined with spaces).
+func commandText(raw json.RawMessage) string {
+	if s, ok := jsonString(raw); ok {
+		return s
+	}
+	var argv []string
+	if json.Unmarshal(raw, &argv) == nil {
+		return strings.Join(argv, " ")
+	}
+	return ""
+}
+
+var patchFileRe = regexp.MustCompile(`(?m)^\*\*\* (?:Add|Update|Delete) File: (.+)$`)
+
+// patchFiles lists the files an apply_patch input touches.
+func patchFiles(patch string) string {
+	var files []string
+	for _, m := range patchFileRe.FindAllStringSubmatch(patch, -1) {
+		files = append(files, strings.TrimSpace(m[1]))
+	}
+	if len(files) == 0 {
+		return patch
+	}
+	return strings.Join(files, ", ")
+}
+
+var exitRe = regexp.MustCompile(`(?m)^(?:Process exited with code|Exit code:) (-?\d+)\s*$`)
+
+func (r *rollout) toolOutput(n int64, ts string, it *responseItem) {
+	id := it.CallID
+	e := r.event(n, ts, timeline.ToolResult, "")
+	e.ToolUseID = id
+	e.ToolName = r.callNames[id]
+	text, success, code := decodeOutput(it.Output)
+	if code == nil {
+		if m := exitRe.FindStringSubmatch(text); m != nil {
+			if c, err := strconv.Atoi(m[1]); err == nil {
+				code = &c
+			}
+		}
+	} else if !exitRe.MatchString(text) {
+		text = strings.TrimRight(text, "\n") + "\nexit code: " + strconv.Itoa(*code)
+	}
+	rejected := isRejection(text)
+	isErr := rejected || (success != nil && !*success) || (code != nil && *code != 0)
+	e.IsError = strconv.FormatBool(isErr)
+	e.Text = text
+	r.out.Event(e)
+	if rejected {
+		d := r.event(n, ts, timeline.System, "permission decision: denied source=user")
+		d.ToolUseID, d.ToolName = id, e.ToolName
+		r.out.Event(d)
+	}
+}
+
+// isRejection matches the outputs Codex writes when the person declines an
+// approval prompt ("exec command rejected by user", "patch rejected by
+// user", "unified exec command rejected by user").
+func isRejection(text string) bool {
+	t := strings.TrimSpace(text)
+	return strings.HasSuffix(t, "rejected by user") && len(t) < 80
+}
+
+// decodeOutput reads a call output: a string (which may itself be the
+// JSON {"output", "metadata": {"exit_code"}} of the shell and apply_patch
+// tools), an object {content, success}, or a list of content items.
+func decodeOutput(raw json.RawMessage) (text string, success *bool, code *int) {
+	if s, ok := jsonString(raw); ok {
+		t := strings.TrimSpace(s)
+		if strings.HasPrefix(t, "{") && strings.Contains(t, `"output"`) {
+			var o struct {
+				Output   *string `json:"output"`
+				Metadata struct {
+					ExitCode *int `json:"exit_code"`
+				} `json:"metadata"`
+			}
+			if json.Unmarshal([]byte(t), &o) == nil && o.Output != nil {
+				return *o.Output, nil, o.Metadata.ExitCode
+			}
+		}
+		return s, nil, nil
+	}
+	var obj struct {
+		Content json.RawMessage `json:"content"`
+		Success *bool           `json:"success"`
+	}
+	if json.Unmarshal(raw, &obj) == nil && (len(obj.Content) > 0 || obj.Success != nil) {
+		t, _ := messageText(obj.Content)
+		return t, obj.Success, nil
+	}
+	t, _ := messageText(raw)
+	return t, nil, nil
+}
+
+func itemKind(t string) string {
+	return strings.ToLower(strings.ReplaceAll(t, "_", ""))
+}
+
+// turnItemText reads a TurnItem's text: "text", or content[].text.
+func turnItemText(ti *turnItem) string {
+	if ti.Text != "" {
+		return ti.Text
+	}
+	t, _ := messageText(ti.Content)
+	if t == "" {
+		var ss []string
+		if json.Unmarshal(ti.Summary, &ss) == nil {
+			t = strings.Join(ss, "\n\n")
+		}
+	}
+	return t
+}
+
+func (r *rollout) eventMsg(n int64, ts string, ev *eventMsg) {
+	switch ev.Type {
+	case "user_message":
+		r.evUserMessage(n, ts, ev.Message, ev.LocalImages)
+	case "agent_message":
+		if !r.pre.respAssistant {
+			r.out.Event(r.event(n, ts, timeline.Assistant, ev.Message))
+		}
+	case "agent_reasoning", "agent_reasoning_raw_content":
+		if strings.TrimSpace(ev.Text) != "" && !r.pre.respReasoning {
+			r.out.Event(r.event(n, ts, timeline.Thinking, ev.Text))
+		}
+	case "item_completed":
+		r.itemCompleted(n, ts, ev.Item)
+	case "turn_aborted":
+		r.system(n, ts, strings.TrimSpace("turn aborted: "+ev.Reason))
+	case "thread_rolled_back":
+		r.system(n, ts, strings.TrimSpace("thread rolled back: num_turns="+string(ev.NumTurns)))
+	case "thread_name_updated":
+		name := ev.ThreadName
+		if name == "" {
+			name = ev.Name
+		}
+		r.system(n, ts, "thread name: "+name)
+	case "entered_review_mode":
+		r.system(n, ts, "review mode: entered")
+	case "exited_review_mode":
+		r.system(n, ts, "review mode: exited")
+	case "error":
+		r.system(n, ts, "error: "+ev.Message)
+	case "exec_approval_request", "apply_patch_approval_request", "request_permissions":
+		e := r.event(n, ts, timeline.System, "permission decision: ask source="+ev.Type)
+		e.ToolUseID = ev.CallID
+		if c := commandText(ev.Command); c != "" {
+			e.Text += " command=" + c
+		}
+		r.out.Event(e)
+	}
+	// token_count, task_started/complete, exec_command_end, patch_apply_end,
+	// mcp_tool_call_end, web_search_end and the like repeat what the
+	// response items say or are usage: no row.
+}
+
+func (r *rollout) evUserMessage(n int64, ts, text string, images []string) {
+	if len(images) > 0 {
+		text = strings.TrimRight(text, "\n") + "\n[local images: " + strings.Join(images, ", ") + "]"
+	}
+	r.out.Event(r.event(n, ts, timeline.User, text))
+}
+
+func (r *rollout) itemCompleted(n int64, ts string, raw json.RawMessage) {
+	var ti turnItem
+	if err := json.Unmarshal(raw, &ti); err != nil {
+		r.out.Problem(n, "item_completed item: "+err.Error())
+		return
+	}
+	switch itemKind(ti.Type) {
+	case "usermessage":
+		r.evUserMessage(n, ts, turnItemText(&ti), nil)
+	case "agentmessage":
+		if t := turnItemText(&ti); !r.pre.respAssistant {
+			r.out.Event(r.event(n, ts, timeline.Assistant, t))
+		}
+	case "reasoning":
+		if t := turnItemText(&ti); strings.TrimSpace(t) != "" && !r.pre.respReasoning {
+			r.out.Event(r.event(n, ts, timeline.Thinking, t))
+		}
+	case "plan":
+		r.system(n, ts, "plan: "+turnItemText(&ti))
+	case "commandexecution":
+		if r.pre.respCalls[ti.ID] {
+			return
+		}
+		u := r.event(n, ts, timeline.ToolUse, commandText(ti.Command))
+		u.ToolName, u.ToolUseID = "command_execution", ti.ID
+		u.ToolInput = compactJSON(raw)
+		r.out.Event(u)
+		res := r.event(n, ts, timeline.ToolResult, ti.AggregatedOutput)
+		res.ToolName, res.ToolUseID = u.ToolName, ti.ID
+		isErr := ti.Status == "failed" || ti.Status == "declined" || (ti.ExitCode != nil && *ti.ExitCode != 0)
+		if ti.ExitCode != nil {
+			res.Text = strings.TrimRight(res.Text, "\n") + "\nexit code: " + strconv.Itoa(*ti.ExitCode)
+		}
+		res.IsError = strconv.FormatBool(isErr)
+		r.out.Event(res)
+		if ti.Status == "declined" {
+			d := r.event(n, ts, timeline.System, "permission decision: denied source=user")
+			d.ToolUseID, d.ToolName = ti.ID, u.ToolName
+			r.out.Event(d)
+		}
+	}
+}

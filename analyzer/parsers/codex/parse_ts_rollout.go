@@ -1,0 +1,55 @@
+package codex
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+)
+
+// tsRollout is the TypeScript CLI's whole-file rollout-*.json (before the
+// Rust rewrite): {session: {timestamp, id, instructions}, items: [...]},
+// the items bare Responses items without times of their own.
+type tsRollout struct {
+	Session struct {
+		ID        string `json:"id"`
+		Timestamp string `json:"timestamp"`
+	} `json:"session"`
+	Items []json.RawMessage `json:"items"`
+}
+
+func parseTSRollout(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	rc, err := openContent(in)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", in.Path, err)
+	}
+	defer rc.Close()
+	var doc tsRollout
+	if err := json.NewDecoder(rc).Decode(&doc); err != nil {
+		out.Problem(0, "not a rollout JSON document: "+err.Error())
+		return nil
+	}
+	pre := newPrescan()
+	pre.sessionID = doc.Session.ID
+	if pre.sessionID == "" {
+		pre.sessionID = idFromName(in.Path)
+	}
+	if t, ok := parseTime(doc.Session.Timestamp); ok {
+		pre.start = t
+	}
+	r := &rollout{out: out, pre: pre, sid: pre.sessionID, callNames: map[string]string{}}
+	for i, raw := range doc.Items {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		n := int64(i + 1)
+		var it responseItem
+		if err := json.Unmarshal(raw, &it); err != nil {
+			out.Problem(n, "item: "+err.Error())
+			continue
+		}
+		r.responseItem(n, "", &it)
+	}
+	return nil
+}
