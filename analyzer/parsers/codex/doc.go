@@ -83,7 +83,13 @@
 //
 // # codex-cli/state-db (target "state-db")
 //
-// state_<N>.sqlite threads table, a secondary source: see parse_state_db.go.
+// state_<N>.sqlite (and db-backups/*/state_<N>.sqlite) threads table, a
+// secondary source: per thread a "thread record: source=.. originator=..
+// cli_version=.. model=.. approval=.. sandbox=.. rollout=<path>" system
+// row and the first_user_message as a user row at the thread's creation
+// time, "thread archived" at archived_at, and "subagent <child> of
+// <parent>" from thread_spawn_edges; SourceLine is the rowid. Columns are
+// read by name (see parse_state_db.go for the schema history).
 //
 // # Evidence
 //
@@ -99,7 +105,9 @@
 //     (which event_msg kinds are persisted: ExecApprovalRequest is not;
 //     item_completed only for Plan/Sleep), codex-rs/core/src/rollout/
 //     recorder.rs @035416bf (RolloutLine, SessionMeta), and the format
-//     notes in ../shared/research/agent-formats.md section 2.
+//     notes in ../shared/research/agent-formats.md section 2; the threads
+//     table from codex-rs/state/migrations/0001_threads.sql @864b3ff5194d
+//     and the 0.171.0 database the real agent wrote in the fixture.
 //   - Synthetic (testdata/): legacy record_type format, 0.148 item_completed
 //     form, moved session ids, subagent/fork meta, TypeScript .json, config
 //     and rules (no real file of these was available).

@@ -150,16 +150,9 @@ type fixtureExpect struct {
 
 func TestRealAgentFixture(t *testing.T) {
 	root := filepath.Join("..", "..", "..", "fixtures", "roots")
-	data, err := os.ReadFile(filepath.Join(root, "real-agents.expect.json"))
-	if err != nil {
-		t.Skipf("real-agent fixture absent: %v", err)
-	}
 	var exp fixtureExpect
-	if err := json.Unmarshal(data, &exp); err != nil {
-		t.Fatal(err)
-	}
-	if len(exp.Codex.Scenarios) == 0 {
-		t.Skip("no codex-cli scenarios in the fixture")
+	if !readExpect(t, root, &exp) {
+		return
 	}
 	home := filepath.Join(root, "real-agents", "home", "examiner")
 	for _, sc := range exp.Codex.Scenarios {
@@ -216,4 +209,21 @@ func TestRealAgentFixture(t *testing.T) {
 			}
 		})
 	}
+}
+
+func readExpect(t *testing.T, root string, exp *fixtureExpect) bool {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, "real-agents.expect.json"))
+	if err != nil {
+		t.Skipf("real-agent fixture absent: %v", err)
+		return false
+	}
+	if err := json.Unmarshal(data, exp); err != nil {
+		t.Fatal(err)
+	}
+	if len(exp.Codex.Scenarios) == 0 {
+		t.Skip("no codex-cli scenarios in the fixture")
+		return false
+	}
+	return true
 }

@@ -1,0 +1,91 @@
+package codex
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+func stateInput(t *testing.T, local string) *parser.Input {
+	return parsertest.Input(t, local, parser.File{Path: "/home/examiner/.codex/state_5.sqlite", Agent: agentName, Target: "state-db"}, nil)
+}
+
+func TestStateDBGolden(t *testing.T) {
+	p := byID(t, "codex-cli/state-db")
+	s := parsertest.Golden(t, p, stateInput(t, parsertest.SQLite(t, "testdata/state_5.sql")), "testdata/state_5.golden.jsonl")
+	for _, e := range s.Events {
+		if !e.Secondary {
+			t.Fatalf("not secondary: %+v", e)
+		}
+	}
+	u := ofType(s, timeline.User)
+	if len(u) != 2 || u[0].Text != "list the files" || u[0].TimeString() != "2026-03-02T09:00:00.100Z" ||
+		u[0].SessionID != "0199bbbb-0000-7000-8000-000000000002" || u[0].SourceLine != 1 {
+		t.Fatalf("user rows: %+v", u)
+	}
+	want := "thread record: source=cli originator=codex_cli_rs cli_version=0.120.0 model_provider=openai model=gpt-5-codex approval=on-request sandbox=workspace-write rollout=/home/examiner/.codex/sessions/2026/03/02/rollout-2026-03-02T10-00-00-0199bbbb-0000-7000-8000-000000000002.jsonl"
+	if r := withText(s, "thread record: source=cli"); len(r) != 1 || r[0].Text != want {
+		t.Fatalf("record: %+v", r)
+	}
+	if a := withText(s, "thread archived"); len(a) != 1 || a[0].TimeString() != "2026-03-08T20:00:00.000Z" {
+		t.Fatalf("archived: %+v", a)
+	}
+	if e := withText(s, "subagent 0199adad-0000-7000-8000-00000000000b of 0199adad-0000-7000-8000-0000000000aa"); len(e) != 1 {
+		t.Fatalf("spawn edge rows: %+v", withText(s, "subagent"))
+	}
+}
+
+func TestStateDBOldSchema(t *testing.T) {
+	s := parsertest.Run(t, byID(t, "codex-cli/state-db"), stateInput(t, parsertest.SQLite(t, "testdata/state_old.sql")))
+	if len(s.Events) != 1 || !strings.Contains(s.Events[0].Text, `title="refactor the parser"`) || s.Events[0].TimeString() != "2025-12-01T09:00:00.000Z" {
+		t.Fatalf("rows: %+v %v", s.Events, s.Problems)
+	}
+}
+
+func TestStateDBNoThreads(t *testing.T) {
+	dir := t.TempDir()
+	sqlFile := filepath.Join(dir, "x.sql")
+	os.WriteFile(sqlFile, []byte("CREATE TABLE other (a TEXT);"), 0o644)
+	s := parsertest.Run(t, byID(t, "codex-cli/state-db"), stateInput(t, parsertest.SQLite(t, sqlFile)))
+	if len(s.Events) != 0 || len(s.Problems) != 0 {
+		t.Fatalf("%+v %v", s.Events, s.Problems)
+	}
+}
+
+// The state_5.sqlite Codex 0.171.0 wrote in the real-agent fixture: each
+// scenario's thread with its first prompt.
+func TestStateDBRealAgentFixture(t *testing.T) {
+	root := filepath.Join("..", "..", "..", "fixtures", "roots")
+	db := filepath.Join(root, "real-agents", "home", "examiner", ".codex", "state_5.sqlite")
+	if _, err := os.Stat(db); err != nil {
+		t.Skip("real-agent fixture absent")
+	}
+	s := parsertest.Run(t, byID(t, "codex-cli/state-db"), stateInput(t, db))
+	if len(s.Problems) != 0 {
+		t.Fatalf("problems: %v", s.Problems)
+	}
+	var exp fixtureExpect
+	if !readExpect(t, root, &exp) {
+		return
+	}
+	for _, sc := range exp.Codex.Scenarios {
+		if sc.Scenario == "resume" {
+			continue // the same thread as basic
+		}
+		u := find(s, func(e *timeline.Event) bool { return e.TurnType == timeline.User && e.SessionID == sc.SessionID })
+		if len(u) != 1 || !strings.HasPrefix(sc.Prompt, strings.TrimSuffix(u[0].Text, "…")) {
+			t.Skipf("thread %s not in this state_5.sqlite (fixture being regenerated?): %+v", sc.SessionID, u)
+		}
+		r := find(s, func(e *timeline.Event) bool {
+			return e.SessionID == sc.SessionID && strings.HasPrefix(e.Text, "thread record: ")
+		})
+		if len(r) != 1 || !strings.Contains(r[0].Text, "originator=codex_exec cli_version="+exp.Codex.Version) {
+			t.Fatalf("record: %+v", r)
+		}
+	}
+}
