@@ -38,7 +38,9 @@
 //     user" also gives "permission decision: denied source=user" with the
 //     call's ToolUseID.
 //   - event_msg: the twins of the response items are not emitted twice.
-//     The rule, decided per file in a first pass over the stream:
+//     The rule is decided per file in a first pass over the stream (the
+//     file is opened and read twice, never held whole; the first pass keeps
+//     only hashes of the prompt texts, the call ids and a few flags):
 //     user prompts: when the file has user_message events (or 0.148+
 //     item_completed user messages) those are the user rows (they hold what
 //     was typed, plus local image paths); a user-role response item
