@@ -256,3 +256,11 @@ func (w *Writer) Close(s Summary, log []byte) error {
 	}
 	return nil
 }
+
+// FlagLast lets the caller amend the most recent manifest row (for a fact
+// learnt after the copy, such as a change detected once it finished).
+func (w *Writer) FlagLast(fn func(e *Entry)) {
+	if len(w.entries) > 0 {
+		fn(&w.entries[len(w.entries)-1])
+	}
+}

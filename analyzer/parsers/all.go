@@ -2,12 +2,23 @@ package parsers
 
 import (
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/claudecode"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/codex"
 )
+
+func group(lists ...[]parser.Parser) []parser.Parser {
+	var out []parser.Parser
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
 
 // All returns every registered parser, grouped by agent in catalog-name
 // order. A parser's position only breaks ties; routing is by Match.
 func All() []parser.Parser {
-	return []parser.Parser{
-		// PARSERS (one line each, keep agent order; do not rewrite this list)
-	}
+	return group(
+		claudecode.Parsers(), // claude-code
+		codex.Parsers(),      // codex-cli
+	)
 }

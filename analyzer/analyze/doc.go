@@ -1,0 +1,14 @@
+// Package analyze is the analyzer's engine: it detects what each input is
+// by content (a bundle, a folder of bundles, an extracted collection, a
+// loose tree such as a copied home or a mounted image), verifies bundles
+// (the .sha256 sidecar, then every member against the manifest as it is
+// read), routes each collected file to the registered parsers, and writes
+// one merged, ordered timeline with sessions, an inventory and the
+// problems found.
+//
+// Safety: bundle members are spooled into a private temporary folder under
+// names the engine chooses (never the member's own name), so no member can
+// write outside it; SQLite stores are opened only on private copies with
+// their sidecars; nothing is written outside the output folder and that
+// temporary folder, which is removed afterwards.
+package analyze

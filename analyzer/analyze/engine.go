@@ -1,0 +1,407 @@
+package analyze
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"os"
+	"regexp"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+	"github.com/doubleagent/doubleagent/bundle"
+	"github.com/doubleagent/doubleagent/catalog"
+	"github.com/rs/zerolog"
+
+	_ "modernc.org/sqlite" // SQLite driver for parsers' Input.DB
+)
+
+// Options configure a timeline run.
+type Options struct {
+	Inputs []string
+	OutDir string
+	// Format of the timeline: jsonl (timeline.jsonl), csv (timeline.csv) or
+	// timesketch (timeline.timesketch.jsonl).
+	Format string
+	// Since and Until bound dated rows (UTC, inclusive); zero = open.
+	Since, Until time.Time
+	Agents       []string
+	Users        []string
+	Hosts        []string
+	// Match keeps rows whose text, tool input or tool name matches, plus
+	// the call or result paired with each.
+	Match           *regexp.Regexp
+	IncludeThinking bool
+	KeepUndated     bool
+	Jobs            int
+	// TempDir holds the private temporary folder (default os.TempDir()).
+	TempDir string
+	// Parsers is the registry (analyzer/parsers.All()).
+	Parsers []parser.Parser
+	// Limits bound bundle decompression.
+	Limits *bundle.Options
+	// Progress, when set, is called as sources finish.
+	Progress func(done, total int, input string)
+	Log      zerolog.Logger
+	// MemLimit bounds the events held in memory before spilling (bytes).
+	MemLimit int64
+}
+
+// Summary is what a run found.
+type Summary struct {
+	Events    int
+	Sessions  int
+	Problems  int
+	Sources   int
+	Failed    int
+	Inventory *Inventory
+	Files     []string // output files written
+}
+
+// ErrNoInput is returned when no input could be used at all.
+var ErrNoInput = errors.New("no usable input")
+
+type collected struct {
+	mu        sync.Mutex
+	primary   *timeline.Sorter
+	secondary *timeline.Sorter
+	primKeys  map[uint64]bool
+	matchIDs  map[string]bool
+	states    []timeline.SessionState
+	problems  []Problem
+	inv       *Inventory
+	opts      *Options
+	undated   int
+}
+
+func dedupKey(e *timeline.Event) uint64 {
+	h := fnv.New64a()
+	io.WriteString(h, e.Host)
+	h.Write([]byte{0})
+	io.WriteString(h, e.User)
+	h.Write([]byte{0})
+	io.WriteString(h, e.Agent)
+	h.Write([]byte{0})
+	io.WriteString(h, string(e.TurnType))
+	h.Write([]byte{0})
+	io.WriteString(h, strings.TrimSpace(e.Text))
+	return h.Sum64()
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// keep applies the row filters that do not need the whole timeline.
+func (c *collected) keep(e *timeline.Event) bool {
+	o := c.opts
+	if e.TurnType == timeline.Thinking && !o.IncludeThinking {
+		return false
+	}
+	if len(o.Agents) > 0 && !contains(o.Agents, e.Agent) {
+		return false
+	}
+	if len(o.Users) > 0 && !contains(o.Users, e.User) {
+		return false
+	}
+	if len(o.Hosts) > 0 && !contains(o.Hosts, e.Host) {
+		return false
+	}
+	if e.Time.IsZero() {
+		if !o.KeepUndated {
+			c.undated++
+			return false
+		}
+		return true
+	}
+	if !o.Since.IsZero() && e.Time.Before(o.Since) {
+		return false
+	}
+	if !o.Until.IsZero() && e.Time.After(o.Until) {
+		return false
+	}
+	return true
+}
+
+func (c *collected) matches(e *timeline.Event) bool {
+	m := c.opts.Match
+	return m.MatchString(e.Text) || m.MatchString(e.ToolInput) || (e.ToolName != "" && m.MatchString(e.ToolName))
+}
+
+func (c *collected) add(e timeline.Event) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e.Secondary {
+		return c.secondary.Add(e)
+	}
+	if e.TurnType == timeline.User || e.TurnType == timeline.Assistant {
+		c.primKeys[dedupKey(&e)] = true
+	}
+	if !c.keep(&e) {
+		return nil
+	}
+	if c.opts.Match != nil && e.ToolUseID != "" && c.matches(&e) {
+		c.matchIDs[e.Host+"\x00"+e.ToolUseID] = true
+	}
+	return c.primary.Add(e)
+}
+
+// sink is the parser.Sink for one file.
+type sink struct {
+	c      *collected
+	src    *source
+	file   *fileRec
+	parser parser.Parser
+	seq    int64
+	events int
+	err    error
+	probs  int
+}
+
+func (s *sink) Event(e timeline.Event) {
+	e.Host, e.User, e.BundleID = s.file.Host, s.file.User, s.file.BundleID
+	if e.Agent == "" {
+		e.Agent = s.file.Agent
+	}
+	if e.SourceFile == "" {
+		e.SourceFile = s.file.Path
+	}
+	e.Parser = s.parser.ID()
+	s.seq++
+	e.Seq = s.seq
+	if !e.Time.IsZero() {
+		e.Time = e.Time.UTC()
+	}
+	s.events++
+	if err := s.c.add(e); err != nil && s.err == nil {
+		s.err = err
+	}
+}
+
+func (s *sink) Session(st timeline.SessionState) {
+	st.Key.Host, st.Key.User = s.file.Host, s.file.User
+	if st.Key.Agent == "" {
+		st.Key.Agent = s.file.Agent
+	}
+	s.c.mu.Lock()
+	s.c.states = append(s.c.states, st)
+	s.c.mu.Unlock()
+}
+
+func (s *sink) Problem(line int64, msg string) {
+	s.probs++
+	s.c.mu.Lock()
+	s.c.problems = append(s.c.problems, Problem{Host: s.file.Host, BundleID: s.file.BundleID, Input: s.src.input, SourceFile: s.file.Path,
+		SourceLine: line, Agent: s.file.Agent, Parser: s.parser.ID(), Kind: "parse", Message: msg})
+	s.c.mu.Unlock()
+}
+
+// Timeline runs the analysis and writes the outputs into opts.OutDir.
+func Timeline(ctx context.Context, opts Options) (*Summary, error) {
+	if opts.Jobs <= 0 {
+		opts.Jobs = runtime.NumCPU()
+	}
+	if opts.Format == "" {
+		opts.Format = "jsonl"
+	}
+	if err := os.MkdirAll(opts.OutDir, 0o755); err != nil {
+		return nil, fmt.Errorf("create output folder: %w", err)
+	}
+	tmp, err := os.MkdirTemp(opts.TempDir, "doubleagent-*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	c := &collected{
+		primary:   timeline.NewSorter(tmp, opts.MemLimit),
+		secondary: timeline.NewSorter(tmp, opts.MemLimit/4+1),
+		primKeys:  map[uint64]bool{}, matchIDs: map[string]bool{},
+		inv: newInventory(), opts: &opts,
+	}
+	units, inputProblems := expandInputs(opts.Inputs)
+	c.problems = append(c.problems, inputProblems...)
+	if len(units) == 0 {
+		return nil, fmt.Errorf("%w: %s", ErrNoInput, problemText(inputProblems))
+	}
+	rt := newRouter(opts.Parsers)
+	sum := &Summary{Sources: len(units)}
+	var wg sync.WaitGroup
+	work := make(chan int)
+	var doneMu sync.Mutex
+	done := 0
+	for w := 0; w < opts.Jobs && w < len(units); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				u := units[i]
+				err := runUnit(ctx, u, tmp, rt, c, &opts)
+				doneMu.Lock()
+				done++
+				if err != nil {
+					sum.Failed++
+					c.mu.Lock()
+					c.problems = append(c.problems, Problem{Input: u.path, Kind: "unusable_input", Message: err.Error()})
+					c.mu.Unlock()
+					opts.Log.Error().Str("input", u.path).Err(err).Msg("input could not be read; continuing with the others")
+				}
+				if opts.Progress != nil {
+					opts.Progress(done, len(units), u.path)
+				}
+				doneMu.Unlock()
+			}
+		}()
+	}
+	for i := range units {
+		if ctx.Err() != nil {
+			break
+		}
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if sum.Failed == len(units) {
+		return nil, fmt.Errorf("%w: every input failed: %s", ErrNoInput, problemText(c.problems))
+	}
+	// Secondary rows survive only where no primary row says the same.
+	if err := c.secondary.Each(func(e *timeline.Event) error {
+		if c.primKeys[dedupKey(e)] {
+			return nil
+		}
+		ev := *e
+		if !c.keep(&ev) {
+			return nil
+		}
+		if c.opts.Match != nil && ev.ToolUseID != "" && c.matches(&ev) {
+			c.matchIDs[ev.Host+"\x00"+ev.ToolUseID] = true
+		}
+		return c.primary.Add(ev)
+	}); err != nil {
+		return nil, err
+	}
+	if err := writeOutputs(c, &opts, sum); err != nil {
+		return nil, err
+	}
+	return sum, nil
+}
+
+func problemText(ps []Problem) string {
+	var s []string
+	for _, p := range ps {
+		s = append(s, p.Input+": "+p.Message)
+	}
+	if len(s) == 0 {
+		return "nothing given"
+	}
+	return strings.Join(s, "; ")
+}
+
+type unit struct {
+	path, kind string
+}
+
+func expandInputs(inputs []string) ([]unit, []Problem) {
+	var out []unit
+	var probs []Problem
+	for _, in := range inputs {
+		paths, kind, err := detectInput(in)
+		if err != nil {
+			probs = append(probs, Problem{Input: in, Kind: "unusable_input", Message: err.Error()})
+			continue
+		}
+		if kind == KindFolder {
+			kind = KindBundle
+		}
+		for _, p := range paths {
+			out = append(out, unit{path: p, kind: kind})
+		}
+	}
+	return out, probs
+}
+
+func runUnit(ctx context.Context, u unit, tmp string, rt *router, c *collected, opts *Options) error {
+	var s *source
+	var err error
+	switch u.kind {
+	case KindBundle:
+		s, err = openBundle(ctx, u.path, tmp, rt, opts.Limits)
+	case KindExtracted:
+		s, err = openExtracted(ctx, u.path, rt)
+	default:
+		s, err = openLoose(ctx, u.path, rt)
+	}
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	c.mu.Lock()
+	c.problems = append(c.problems, s.problems...)
+	c.inv.addSource(s)
+	c.mu.Unlock()
+	files := append([]*fileRec(nil), s.files...)
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	for _, f := range files {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		for _, p := range rt.parsers {
+			if !p.Match(&f.File) {
+				continue
+			}
+			n, probs := parseOne(ctx, s, f, p, tmp, c)
+			c.mu.Lock()
+			c.inv.addParsed(s, f, n, probs)
+			c.mu.Unlock()
+		}
+	}
+	return nil
+}
+
+func parseOne(ctx context.Context, s *source, f *fileRec, p parser.Parser, tmp string, c *collected) (events, problems int) {
+	var dbs []*dbCloser
+	sk := &sink{c: c, src: s, file: f, parser: p}
+	in := s.parserInput(f, tmp, &dbs)
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				sk.Problem(0, fmt.Sprintf("parser %s panicked: %v\n%s", p.ID(), r, firstLines(string(debug.Stack()), 12)))
+			}
+		}()
+		if err := p.Parse(ctx, in, sk); err != nil {
+			sk.Problem(0, "parse stopped: "+err.Error())
+		}
+	}()
+	for _, db := range dbs {
+		db.close()
+	}
+	if sk.err != nil {
+		sk.Problem(0, "could not store events: "+sk.err.Error())
+	}
+	return sk.events, sk.probs
+}
+
+func firstLines(s string, n int) string {
+	ls := strings.SplitN(s, "\n", n+1)
+	if len(ls) > n {
+		ls = ls[:n]
+	}
+	return strings.Join(ls, "\n")
+}
+
+var _ = catalog.All

@@ -1,0 +1,414 @@
+package analyze
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+	"github.com/doubleagent/doubleagent/bundle"
+	"github.com/doubleagent/doubleagent/catalog"
+)
+
+// Output file names in the output folder.
+const (
+	TimelineJSONL      = "timeline.jsonl"
+	TimelineCSV        = "timeline.csv"
+	TimelineTimesketch = "timeline.timesketch.jsonl"
+	SessionsJSONL      = "sessions.jsonl"
+	InventoryJSON      = "inventory.json"
+	ProblemsJSONL      = "problems.jsonl"
+)
+
+// Inventory is inventory.json: per host and agent, what was there and
+// what came of it.
+type Inventory struct {
+	Sources []InventorySource `json:"sources"`
+	Agents  []InventoryAgent  `json:"agents"`
+	agents  map[string]*InventoryAgent
+}
+
+// InventorySource is one input.
+type InventorySource struct {
+	Input         string `json:"input"`
+	Kind          string `json:"kind"`
+	Host          string `json:"host"`
+	BundleID      string `json:"bundle_id"`
+	UsersInferred bool   `json:"users_inferred"`
+	Verified      string `json:"verified"` // all | partial | none | n/a (loose tree)
+	Problems      int    `json:"problems"`
+}
+
+// InventoryAgent is one host × agent.
+type InventoryAgent struct {
+	Host          string         `json:"host"`
+	Agent         string         `json:"agent"`
+	CatalogStatus string         `json:"catalog_status"`
+	ParseStatus   string         `json:"parse_status"` // parsed | detected-not-parsed | collected-only
+	Users         []string       `json:"users"`
+	Files         int            `json:"files"`
+	Bytes         int64          `json:"bytes"`
+	FilesParsed   int            `json:"files_parsed"`
+	Statuses      map[string]int `json:"statuses"`
+	Sessions      int            `json:"sessions"`
+	Events        int            `json:"events"`
+	Problems      int            `json:"problems"`
+	SyncedSess    int            `json:"synced_sessions"`
+	users         map[string]bool
+	parsedFiles   map[string]bool
+}
+
+func newInventory() *Inventory { return &Inventory{agents: map[string]*InventoryAgent{}} }
+
+func (inv *Inventory) agent(host, name string) *InventoryAgent {
+	k := host + "\x00" + name
+	a := inv.agents[k]
+	if a == nil {
+		st := ""
+		if ca, ok := catalog.Lookup(name); ok {
+			st = string(ca.Status)
+		}
+		a = &InventoryAgent{Host: host, Agent: name, CatalogStatus: st, Users: []string{}, Statuses: map[string]int{}, users: map[string]bool{}, parsedFiles: map[string]bool{}}
+		inv.agents[k] = a
+	}
+	return a
+}
+
+func (inv *Inventory) addSource(s *source) {
+	verified := "n/a"
+	if s.kind != KindLoose {
+		n, v := 0, 0
+		for _, f := range s.files {
+			n++
+			if f.verified {
+				v++
+			}
+		}
+		switch {
+		case n == 0:
+			verified = "all"
+		case v == n:
+			verified = "all"
+		case v == 0:
+			verified = "none"
+		default:
+			verified = "partial"
+		}
+	}
+	inv.Sources = append(inv.Sources, InventorySource{Input: s.input, Kind: s.kind, Host: s.host, BundleID: s.bundleID, UsersInferred: s.inferred, Verified: verified, Problems: len(s.problems)})
+	for _, f := range s.seen {
+		if f.agent == "" {
+			continue
+		}
+		a := inv.agent(s.host, f.agent)
+		a.Statuses[f.status]++
+		if f.status == bundle.StatusCollected {
+			a.Files++
+			a.Bytes += f.size
+		}
+		if f.user != "" && !a.users[f.user] {
+			a.users[f.user] = true
+			a.Users = append(a.Users, f.user)
+		}
+	}
+}
+
+func (inv *Inventory) addParsed(s *source, f *fileRec, events, problems int) {
+	a := inv.agent(s.host, f.Agent)
+	if !a.parsedFiles[f.Path] {
+		a.parsedFiles[f.Path] = true
+		a.FilesParsed++
+	}
+	a.Events += events
+	a.Problems += problems
+}
+
+func (inv *Inventory) finish(sessions []timeline.Session, parsedAgents map[string]bool, events map[string]int) {
+	for _, s := range sessions {
+		a := inv.agent(s.Host, s.Agent)
+		a.Sessions++
+		if s.Synced == "yes" || s.Synced == "partial" {
+			a.SyncedSess++
+		}
+	}
+	for _, a := range inv.agents {
+		// Events counts rows written (after filters and deduplication).
+		a.Events = events[a.Host+"\x00"+a.Agent]
+		switch {
+		case parsedAgents[a.Agent]:
+			a.ParseStatus = "parsed"
+		case a.CatalogStatus == string(catalog.StatusCollected):
+			a.ParseStatus = "collected-only"
+		default:
+			a.ParseStatus = "detected-not-parsed"
+		}
+		sort.Strings(a.Users)
+		inv.Agents = append(inv.Agents, *a)
+	}
+	sort.Slice(inv.Agents, func(i, j int) bool {
+		if inv.Agents[i].Host != inv.Agents[j].Host {
+			return inv.Agents[i].Host < inv.Agents[j].Host
+		}
+		return inv.Agents[i].Agent < inv.Agents[j].Agent
+	})
+	sort.Slice(inv.Sources, func(i, j int) bool { return inv.Sources[i].Input < inv.Sources[j].Input })
+}
+
+type rowWriter interface {
+	write(e *timeline.Event) error
+	close() error
+}
+
+type jsonlRows struct {
+	f *os.File
+	w *timeline.Writer
+}
+
+func (j *jsonlRows) write(e *timeline.Event) error { return j.w.Write(e.ToRow()) }
+func (j *jsonlRows) close() error {
+	if err := j.w.Flush(); err != nil {
+		j.f.Close()
+		return err
+	}
+	return j.f.Close()
+}
+
+// timesketchRow is Timesketch's JSONL import shape: message, datetime and
+// timestamp_desc beside our fields.
+type timesketchRow struct {
+	Message       string `json:"message"`
+	Datetime      string `json:"datetime"`
+	TimestampDesc string `json:"timestamp_desc"`
+	timeline.Row
+}
+
+type timesketchRows struct{ jsonlRows }
+
+func (t *timesketchRows) write(e *timeline.Event) error {
+	r := e.ToRow()
+	msg := fmt.Sprintf("[%s] %s", r.Agent, r.TurnType)
+	if r.ToolName != "" {
+		msg += " " + r.ToolName
+	}
+	if r.Text != "" {
+		txt := r.Text
+		if len(txt) > 2000 {
+			txt = txt[:2000] + "…"
+		}
+		msg += ": " + txt
+	}
+	desc := "Agent event time"
+	if r.TimeBasis != "" {
+		desc = "Agent event time (" + r.TimeBasis + ")"
+	}
+	return t.w.Write(timesketchRow{Message: msg, Datetime: r.TimestampUTC, TimestampDesc: desc, Row: r})
+}
+
+type csvRows struct {
+	f  *os.File
+	bw *bufio.Writer
+	w  *csv.Writer
+}
+
+func (c *csvRows) write(e *timeline.Event) error { return c.w.Write(e.ToRow().Values()) }
+func (c *csvRows) close() error {
+	c.w.Flush()
+	if err := c.w.Error(); err != nil {
+		c.f.Close()
+		return err
+	}
+	if err := c.bw.Flush(); err != nil {
+		c.f.Close()
+		return err
+	}
+	return c.f.Close()
+}
+
+func openRows(dir, format string) (rowWriter, string, error) {
+	switch format {
+	case "jsonl", "timesketch":
+		name := TimelineJSONL
+		if format == "timesketch" {
+			name = TimelineTimesketch
+		}
+		f, err := os.Create(filepath.Join(dir, name))
+		if err != nil {
+			return nil, "", err
+		}
+		j := jsonlRows{f: f, w: timeline.NewWriter(f)}
+		if format == "timesketch" {
+			return &timesketchRows{j}, name, nil
+		}
+		return &j, name, nil
+	case "csv":
+		f, err := os.Create(filepath.Join(dir, TimelineCSV))
+		if err != nil {
+			return nil, "", err
+		}
+		bw := bufio.NewWriterSize(f, 1<<16)
+		w := csv.NewWriter(bw)
+		if err := w.Write(timeline.Fields); err != nil {
+			f.Close()
+			return nil, "", err
+		}
+		return &csvRows{f: f, bw: bw, w: w}, TimelineCSV, nil
+	}
+	return nil, "", fmt.Errorf("unknown format %q (jsonl, csv, timesketch)", format)
+}
+
+func writeOutputs(c *collected, opts *Options, sum *Summary) error {
+	rw, name, err := openRows(opts.OutDir, opts.Format)
+	if err != nil {
+		return err
+	}
+	agg := timeline.NewAggregator()
+	events := map[string]int{}
+	err = c.primary.Each(func(e *timeline.Event) error {
+		if opts.Match != nil && !c.matches(e) && !(e.ToolUseID != "" && c.matchIDs[e.Host+"\x00"+e.ToolUseID]) {
+			return nil
+		}
+		agg.Add(e)
+		events[e.Host+"\x00"+e.Agent]++
+		sum.Events++
+		return rw.write(e)
+	})
+	if cerr := rw.close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	sum.Files = append(sum.Files, filepath.Join(opts.OutDir, name))
+	for _, st := range c.states {
+		agg.SetState(st)
+	}
+	sessions := agg.Sessions()
+	if opts.Match != nil || len(opts.Agents) > 0 || len(opts.Users) > 0 || len(opts.Hosts) > 0 || !opts.Since.IsZero() || !opts.Until.IsZero() {
+		// Only sessions with rows in the filtered timeline.
+		kept := sessions[:0]
+		for _, s := range sessions {
+			if s.Events > 0 {
+				kept = append(kept, s)
+			}
+		}
+		sessions = kept
+	}
+	sum.Sessions = len(sessions)
+	if err := writeJSONL(filepath.Join(opts.OutDir, SessionsJSONL), len(sessions), func(i int) any { return sessions[i] }); err != nil {
+		return err
+	}
+	sum.Files = append(sum.Files, filepath.Join(opts.OutDir, SessionsJSONL))
+	parsed := map[string]bool{}
+	for _, p := range opts.Parsers {
+		parsed[p.Agent()] = true
+	}
+	c.inv.finish(sessions, parsed, events)
+	for i := range c.inv.Agents {
+		a := &c.inv.Agents[i]
+		for _, p := range c.problems {
+			if p.Host == a.Host && p.Agent == a.Agent && p.Kind != "parse" {
+				a.Problems++
+			}
+		}
+	}
+	sum.Inventory = c.inv
+	b, err := json.MarshalIndent(c.inv, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(opts.OutDir, InventoryJSON), append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	sum.Files = append(sum.Files, filepath.Join(opts.OutDir, InventoryJSON))
+	sort.SliceStable(c.problems, func(i, j int) bool {
+		a, b := c.problems[i], c.problems[j]
+		if a.Input != b.Input {
+			return a.Input < b.Input
+		}
+		if a.SourceFile != b.SourceFile {
+			return a.SourceFile < b.SourceFile
+		}
+		if a.SourceLine != b.SourceLine {
+			return a.SourceLine < b.SourceLine
+		}
+		if a.Parser != b.Parser {
+			return a.Parser < b.Parser
+		}
+		return a.Message < b.Message
+	})
+	sum.Problems = len(c.problems)
+	if err := writeJSONL(filepath.Join(opts.OutDir, ProblemsJSONL), len(c.problems), func(i int) any { return c.problems[i] }); err != nil {
+		return err
+	}
+	sum.Files = append(sum.Files, filepath.Join(opts.OutDir, ProblemsJSONL))
+	return nil
+}
+
+func writeJSONL(path string, n int, get func(int) any) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := timeline.NewWriter(f)
+	for i := 0; i < n; i++ {
+		if err := w.Write(get(i)); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// AgentsLine renders the "agents:" summary line.
+func AgentsLine(inv *Inventory) string {
+	type agg struct {
+		events int
+		status string
+	}
+	m := map[string]*agg{}
+	for _, a := range inv.Agents {
+		g := m[a.Agent]
+		if g == nil {
+			g = &agg{status: a.ParseStatus}
+			m[a.Agent] = g
+		}
+		g.events += a.Events
+	}
+	var parsed, notParsed, collected []string
+	var names []string
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		g := m[n]
+		switch g.status {
+		case "parsed":
+			parsed = append(parsed, fmt.Sprintf("%s (%d events)", n, g.events))
+		case "collected-only":
+			collected = append(collected, n)
+		default:
+			notParsed = append(notParsed, n)
+		}
+	}
+	parts := []string{"parsed " + orNone(parsed)}
+	parts = append(parts, "detected, not parsed "+orNone(notParsed))
+	parts = append(parts, "collected only "+orNone(collected))
+	return "agents: " + strings.Join(parts, "; ")
+}
+
+func orNone(s []string) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, ", ")
+}

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/doubleagent/doubleagent/catalog"
+	"github.com/rs/zerolog"
+)
+
+// CatalogCmd is `doubleagent catalog`.
+type CatalogCmd struct {
+	JSON bool `help:"Print the whole catalog as JSON (agents, status, evidence, targets per OS)."`
+}
+
+// Run prints the catalog.
+func (c *CatalogCmd) Run(g *Globals, log zerolog.Logger) error {
+	list := catalog.All()
+	if c.JSON {
+		b, err := catalogJSON(list)
+		if err != nil {
+			return err
+		}
+		_, err = os.Stdout.Write(append(b, '\n'))
+		return err
+	}
+	for _, a := range list {
+		fmt.Printf("%-22s %-10s %-15s %s\n", a.Name, a.Status, a.Evidence, a.Display)
+		for _, t := range a.Targets {
+			var os []string
+			for _, o := range t.OSes() {
+				os = append(os, string(o))
+			}
+			fmt.Printf("    %-18s %-10s %-20s %s\n", t.ID, t.Kind, strings.Join(os, ","), strings.Join(catalog.TargetPatterns(t), "  "))
+		}
+	}
+	return nil
+}
+
+func catalogJSON(list []catalog.Agent) ([]byte, error) {
+	return json.MarshalIndent(list, "", "  ")
+}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/doubleagent/doubleagent/analyzer/analyze"
+	"github.com/doubleagent/doubleagent/analyzer/parsers"
+	"github.com/rs/zerolog"
+)
+
+// DetectCmd is `doubleagent detect`.
+type DetectCmd struct {
+	Inputs []string `arg:"" name:"INPUT" help:"Bundles, folders of bundles, extracted collections or loose trees." type:"path"`
+	JSON   bool     `help:"Print JSON lines instead of a table."`
+}
+
+// Run prints the agents found.
+func (c *DetectCmd) Run(g *Globals, log zerolog.Logger) error {
+	rows, probs := analyze.Detect(context.Background(), c.Inputs, parsers.All(), nil)
+	for _, p := range probs {
+		fmt.Fprintf(os.Stderr, "problem: %s: %s\n", p.Input, p.Message)
+	}
+	if c.JSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetEscapeHTML(false)
+		for _, r := range rows {
+			if err := enc.Encode(r); err != nil {
+				return err
+			}
+		}
+	} else {
+		tw := tabwriter.NewWriter(os.Stdout, 2, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "HOST\tUSER\tAGENT\tFILES\tBYTES\tSTATUS\tPATHS SEEN")
+		for _, r := range rows {
+			user := r.User
+			if r.UserInferred {
+				user += " (inferred)"
+			}
+			var st []string
+			for k, v := range r.Statuses {
+				st = append(st, fmt.Sprintf("%s=%d", k, v))
+			}
+			sort.Strings(st)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\n", r.Host, user, r.Agent, r.Files, r.Bytes, r.ParseStatus, strings.Join(st, " "))
+		}
+		tw.Flush()
+	}
+	var notParsed, collected []string
+	seen := map[string]bool{}
+	for _, r := range rows {
+		if seen[r.Agent] {
+			continue
+		}
+		seen[r.Agent] = true
+		switch r.ParseStatus {
+		case "detected-not-parsed":
+			notParsed = append(notParsed, r.Agent)
+		case "collected-only":
+			collected = append(collected, r.Agent)
+		}
+	}
+	if !c.JSON {
+		fmt.Printf("detected, not parsed: %s\ncollected only: %s\n", orNone(notParsed), orNone(collected))
+	}
+	if len(rows) == 0 {
+		if len(probs) > 0 {
+			return &exitError{exitUnusable, "no usable input"}
+		}
+		return &exitError{exitNothing, "no agent found"}
+	}
+	return nil
+}
+
+func orNone(s []string) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, ", ")
+}

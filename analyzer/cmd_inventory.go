@@ -1,0 +1,76 @@
+package main
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/rs/zerolog"
+)
+
+// InventoryCmd is `doubleagent inventory`: it merges the JSON lines that
+// `doubleagent-collector --inventory` printed on many hosts into one CSV.
+type InventoryCmd struct {
+	Files []string `arg:"" name:"FILE" help:"Saved --inventory outputs (JSON lines)." type:"existingfile"`
+}
+
+type invLine struct {
+	Record     string   `json:"record"`
+	Host       string   `json:"host"`
+	User       string   `json:"user"`
+	Home       string   `json:"home"`
+	Agent      string   `json:"agent"`
+	Status     string   `json:"status"`
+	Files      int      `json:"files"`
+	Bytes      int64    `json:"bytes"`
+	FirstMTime string   `json:"first_mtime"`
+	LastMTime  string   `json:"last_mtime"`
+	Projects   []string `json:"projects"`
+}
+
+// Run writes the CSV to stdout.
+func (c *InventoryCmd) Run(g *Globals, log zerolog.Logger) error {
+	w := csv.NewWriter(os.Stdout)
+	if err := w.Write([]string{"host", "user", "home", "agent", "status", "files", "bytes", "first_mtime", "last_mtime", "projects", "source_file"}); err != nil {
+		return err
+	}
+	rows := 0
+	for _, p := range c.Files {
+		f, err := os.Open(p)
+		if err != nil {
+			return &exitError{exitUnusable, err.Error()}
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 1<<20), 64<<20)
+		n := 0
+		for sc.Scan() {
+			n++
+			var l invLine
+			if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+				fmt.Fprintf(os.Stderr, "problem: %s line %d: %v\n", p, n, err)
+				continue
+			}
+			if l.Record != "agent" {
+				continue
+			}
+			rows++
+			if err := w.Write([]string{l.Host, l.User, l.Home, l.Agent, l.Status, strconv.Itoa(l.Files), strconv.FormatInt(l.Bytes, 10), l.FirstMTime, l.LastMTime, strings.Join(l.Projects, ";"), p}); err != nil {
+				f.Close()
+				return err
+			}
+		}
+		f.Close()
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		return err
+	}
+	if rows == 0 {
+		return &exitError{exitNothing, "no agent lines found"}
+	}
+	return nil
+}

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"regexp"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/analyze"
+	"github.com/doubleagent/doubleagent/analyzer/parsers"
+	"github.com/rs/zerolog"
+)
+
+// TimelineCmd is `doubleagent timeline`.
+type TimelineCmd struct {
+	Inputs          []string `arg:"" name:"INPUT" help:"Bundles, folders of bundles, extracted collections, or loose trees (a copied home, a mounted image, a lone .claude folder)." type:"path"`
+	Output          string   `short:"o" required:"" help:"Output folder (created if missing)." type:"path" placeholder:"DIR"`
+	Since           string   `help:"Keep rows at or after this UTC time (RFC 3339 or YYYY-MM-DD)."`
+	Until           string   `help:"Keep rows at or before this UTC time (RFC 3339, or YYYY-MM-DD meaning the end of that day)."`
+	Agent           []string `help:"Keep only this agent (catalog name; repeatable)."`
+	User            []string `help:"Keep only this user (repeatable)."`
+	Host            []string `help:"Keep only this host (repeatable)."`
+	Match           string   `help:"Keep rows whose text, tool input or tool name matches this regular expression, plus the call or result paired with each." placeholder:"REGEX"`
+	IncludeThinking bool     `help:"Include thinking rows."`
+	KeepUndated     bool     `help:"Keep rows whose time the agent did not record (they sort last)."`
+	Format          string   `help:"Timeline format: ${enum}." enum:"jsonl,csv,timesketch" default:"jsonl"`
+	Jobs            int      `help:"Inputs processed in parallel (default: number of CPUs)." default:"0"`
+}
+
+func parseWhen(s string, end bool) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t.UTC(), nil
+	}
+	if t, err := time.Parse("2006-01-02", s); err == nil {
+		if end {
+			return t.Add(24*time.Hour - time.Nanosecond), nil
+		}
+		return t, nil
+	}
+	return time.Time{}, fmt.Errorf("%q is neither RFC 3339 nor YYYY-MM-DD", s)
+}
+
+// Run runs the command.
+func (c *TimelineCmd) Run(g *Globals, log zerolog.Logger) error {
+	since, err := parseWhen(c.Since, false)
+	if err != nil {
+		return &exitError{exitUnusable, "--since: " + err.Error()}
+	}
+	until, err := parseWhen(c.Until, true)
+	if err != nil {
+		return &exitError{exitUnusable, "--until: " + err.Error()}
+	}
+	var re *regexp.Regexp
+	if c.Match != "" {
+		re, err = regexp.Compile(c.Match)
+		if err != nil {
+			return &exitError{exitUnusable, "--match: " + err.Error()}
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	opts := analyze.Options{
+		Inputs: c.Inputs, OutDir: c.Output, Format: c.Format, Since: since, Until: until,
+		Agents: c.Agent, Users: c.User, Hosts: c.Host, Match: re, IncludeThinking: c.IncludeThinking,
+		KeepUndated: c.KeepUndated, Jobs: c.Jobs, Parsers: parsers.All(), Log: log,
+	}
+	if isTerminal(os.Stderr) {
+		opts.Progress = func(done, total int, input string) {
+			fmt.Fprintf(os.Stderr, "\r\x1b[K[%d/%d] %s", done, total, input)
+			if done == total {
+				fmt.Fprintln(os.Stderr)
+			}
+		}
+	}
+	sum, err := analyze.Timeline(ctx, opts)
+	if err != nil {
+		if errors.Is(err, analyze.ErrNoInput) {
+			return &exitError{exitUnusable, err.Error()}
+		}
+		return &exitError{exitUnusable, err.Error()}
+	}
+	fmt.Println(analyze.AgentsLine(sum.Inventory))
+	fmt.Printf("timeline: %d rows, %d sessions, %d problems from %d inputs (%d unusable)\n", sum.Events, sum.Sessions, sum.Problems, sum.Sources, sum.Failed)
+	fmt.Printf("written: %s\n", strings.Join(sum.Files, " "))
+	if sum.Events == 0 {
+		return &exitError{exitNothing, ""}
+	}
+	return nil
+}

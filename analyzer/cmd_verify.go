@@ -1,0 +1,74 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/doubleagent/doubleagent/bundle"
+	"github.com/rs/zerolog"
+)
+
+// VerifyCmd is `doubleagent verify`.
+type VerifyCmd struct {
+	Bundles []string `arg:"" name:"BUNDLE" help:"Bundle files to verify." type:"existingfile"`
+}
+
+// Run checks each bundle's .sha256 sidecar (when present) and every member
+// against the manifest. It prints one line per problem and a verdict per
+// bundle; the exit code is 0 only when every bundle verifies.
+func (c *VerifyCmd) Run(g *Globals, log zerolog.Logger) error {
+	bad := 0
+	for _, p := range c.Bundles {
+		ok := true
+		sc, err := bundle.CheckSidecar(p)
+		switch {
+		case err != nil:
+			fmt.Printf("%s: sidecar: %v\n", p, err)
+			ok = false
+		case sc.Present && !sc.OK:
+			fmt.Printf("%s: sidecar: %s\n", p, sc.Msg)
+			ok = false
+		case sc.Present:
+			fmt.Printf("%s: sidecar %s.sha256 matches\n", p, p)
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			fmt.Printf("%s: %v\n", p, err)
+			bad++
+			continue
+		}
+		hdr, res, err := bundle.Verify(f, nil)
+		f.Close()
+		if err != nil {
+			fmt.Printf("%s: %v\n", p, err)
+			bad++
+			continue
+		}
+		warn := 0
+		for _, pr := range res.Problems {
+			if pr.Kind == bundle.ProblemIncomplete {
+				fmt.Printf("%s: warning: %s\n", p, pr)
+				warn++
+				continue
+			}
+			fmt.Printf("%s: %s\n", p, pr)
+			ok = false
+		}
+		collected := 0
+		for _, e := range res.Manifest {
+			if e.Status == bundle.StatusCollected {
+				collected++
+			}
+		}
+		if ok {
+			fmt.Printf("%s: OK: bundle %s from %s, %d of %d collected files verified\n", p, hdr.BundleID, hdr.Host.Hostname, len(res.Verified), collected)
+		} else {
+			fmt.Printf("%s: FAILED: bundle %s, %d of %d collected files verified, %d problems\n", p, hdr.BundleID, len(res.Verified), collected, len(res.Problems)-warn)
+			bad++
+		}
+	}
+	if bad > 0 {
+		return &exitError{exitNothing, fmt.Sprintf("%d of %d bundles failed verification", bad, len(c.Bundles))}
+	}
+	return nil
+}

@@ -1,0 +1,72 @@
+// Command doubleagent is the examiner's workstation tool: it verifies
+// DoubleAgent bundles and turns them (or extracted collections, copied
+// homes, mounted images) into one timeline. See analyzer/docs/usage.md.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/alecthomas/kong"
+)
+
+// Version of the analyzer.
+const Version = "0.1.0"
+
+// Exit codes, documented in analyzer/docs/usage.md.
+const (
+	exitFound    = 0 // something found (timeline rows, a verified bundle)
+	exitNothing  = 1 // nothing found, or verification failed
+	exitUnusable = 2 // unusable input or options
+)
+
+func main() {
+	var cli CLI
+	p, err := kong.New(&cli,
+		kong.Name("doubleagent"),
+		kong.Description("Verify DoubleAgent bundles and turn AI agents' transcripts into one forensic timeline."),
+		kong.UsageOnError(),
+		kong.Vars{"version": Version},
+		kong.Exit(func(code int) {
+			if code != 0 {
+				code = exitUnusable
+			}
+			os.Exit(code)
+		}),
+	)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(exitUnusable)
+	}
+	kctx, err := p.Parse(os.Args[1:])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "doubleagent:", err)
+		os.Exit(exitUnusable)
+	}
+	err = kctx.Run(&cli.Globals)
+	os.Exit(exitCode(err))
+}
+
+// exitError carries an exit code and a message.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+func exitCode(err error) int {
+	if err == nil {
+		return exitFound
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.msg != "" {
+			fmt.Fprintln(os.Stderr, "doubleagent:", ee.msg)
+		}
+		return ee.code
+	}
+	fmt.Fprintln(os.Stderr, "doubleagent:", err)
+	return exitUnusable
+}

@@ -1,0 +1,205 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/alecthomas/kong"
+	"github.com/doubleagent/doubleagent/bundle"
+	"github.com/doubleagent/doubleagent/catalog"
+	"github.com/doubleagent/doubleagent/collector/collect"
+	"github.com/rs/zerolog"
+)
+
+// CLI is the collector's command line. It has one job, so the collection
+// is the default; --list and --inventory are alternative modes.
+type CLI struct {
+	Root        string           `help:"Collect from a mounted image or copied tree at DIR, taken as '/'." placeholder:"DIR" type:"existingdir"`
+	Host        string           `help:"Host name to record (default: the live host's, or DIR/etc/hostname with --root)." placeholder:"NAME"`
+	Output      string           `short:"o" help:"Bundle file to write, or '-' for stdout (default: <host>_<UTC time>_doubleagent.tar.zst in the working folder)." placeholder:"FILE"`
+	Users       []string         `help:"Collect only these users (comma-separated account names)." sep:","`
+	MaxFileSize int64            `help:"Skip files larger than this many bytes (recorded as skipped_size)." default:"268435456"`
+	Full        bool             `help:"Lift every size limit."`
+	NoSecrets   bool             `help:"Do not copy token stores and other secrets (recorded as skipped_secret); by default they are collected and flagged secret."`
+	Case        string           `help:"Case identifier to record in the bundle."`
+	Examiner    string           `help:"Examiner name to record in the bundle."`
+	List        bool             `help:"Print the catalog (agents and paths) and exit."`
+	Inventory   bool             `help:"Write nothing: print one JSON line for the host and one per user and agent (files, bytes, first and last mtime, projects)."`
+	LogLevel    string           `help:"Log level: ${enum}." enum:"debug,info,warn,error" default:"info"`
+	LogFormat   string           `help:"Log format on stderr: ${enum} (auto: console on a terminal, JSON otherwise)." enum:"auto,console,json" default:"auto"`
+	Version     kong.VersionFlag `help:"Print the version and exit."`
+}
+
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+func (c *CLI) logWriter() io.Writer {
+	lvl, _ := zerolog.ParseLevel(c.LogLevel)
+	var w io.Writer = os.Stderr
+	if c.LogFormat == "console" || (c.LogFormat == "auto" && isTerminal(os.Stderr)) {
+		w = zerolog.ConsoleWriter{Out: os.Stderr, TimeFormat: time.RFC3339}
+	}
+	return &levelFilter{w: w, min: lvl}
+}
+
+type levelFilter struct {
+	w   io.Writer
+	min zerolog.Level
+}
+
+func (f *levelFilter) Write(p []byte) (int, error) { return f.w.Write(p) }
+func (f *levelFilter) WriteLevel(l zerolog.Level, p []byte) (int, error) {
+	if l < f.min {
+		return len(p), nil
+	}
+	return f.w.Write(p)
+}
+
+// Run performs the selected mode.
+func (c *CLI) Run() error {
+	if c.List {
+		return printList(os.Stdout)
+	}
+	root := "/"
+	if c.Root != "" {
+		abs, err := filepath.Abs(c.Root)
+		if err != nil {
+			return usageError{err}
+		}
+		root = abs
+	}
+	if c.Inventory {
+		return collect.Inventory(os.Stdout, collect.Options{Root: root, Host: c.Host, Users: c.Users})
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	opts := collect.Options{
+		Root: root, Host: c.Host, Users: c.Users, MaxFileSize: c.MaxFileSize, Full: c.Full,
+		NoSecrets: c.NoSecrets, Case: c.Case, Examiner: c.Examiner, CommandLine: os.Args,
+		LogWriter: c.logWriter(),
+	}
+	var out io.Writer
+	var file *os.File
+	var path string
+	hs := sha256.New()
+	if c.Output == "-" {
+		out = os.Stdout
+	} else {
+		path = c.Output
+		if path == "" {
+			host := c.Host
+			if host == "" {
+				host = collect.HostName(root)
+			}
+			path = fmt.Sprintf("%s_%s_doubleagent.tar.zst", safeName(host), time.Now().UTC().Format("20060102T150405Z"))
+		}
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return usageError{err}
+		}
+		if why := collect.OutputInsideEvidence(abs, root); why != "" {
+			return usageError{fmt.Errorf("refusing to write %s: %s", abs, why)}
+		}
+		f, err := os.OpenFile(abs, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o640)
+		if err != nil {
+			return usageError{fmt.Errorf("create output: %w", err)}
+		}
+		file, path = f, abs
+		opts.ExcludePaths = []string{abs, abs + ".sha256"}
+		out = io.MultiWriter(f, hs)
+	}
+	bw := bufio.NewWriterSize(out, 1<<20)
+	if isTerminal(os.Stderr) && c.Output != "-" {
+		opts.Progress = progressPrinter()
+	}
+	res, runErr := collect.Run(ctx, bw, opts)
+	ferr := bw.Flush()
+	if opts.Progress != nil {
+		fmt.Fprintln(os.Stderr)
+	}
+	if file != nil {
+		if err := file.Close(); err != nil && ferr == nil {
+			ferr = err
+		}
+		if err := bundle.WriteSidecar(path, hex.EncodeToString(hs.Sum(nil)), filepath.Base(path)); err != nil && ferr == nil {
+			ferr = err
+		}
+	}
+	if runErr == nil && ferr != nil {
+		runErr = fmt.Errorf("write %s: %w", path, ferr)
+	}
+	if res != nil {
+		where := path
+		if where == "" {
+			where = "stdout"
+		}
+		fmt.Fprintf(os.Stderr, "bundle %s written to %s: %d files, %d bytes collected; statuses %s\n",
+			res.BundleID, where, res.Summary.Files, res.Summary.BytesCollected, formatCounts(res.Summary.Counts))
+	}
+	return runErr
+}
+
+func formatCounts(m map[string]int) string {
+	var parts []string
+	for _, s := range bundle.Statuses {
+		if m[s] > 0 {
+			parts = append(parts, fmt.Sprintf("%s=%d", s, m[s]))
+		}
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, " ")
+}
+
+func safeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == ':' || r < 0x20 {
+			return '_'
+		}
+		return r
+	}, s)
+}
+
+func progressPrinter() func(collect.Progress) {
+	var mu sync.Mutex
+	var last time.Time
+	return func(p collect.Progress) {
+		mu.Lock()
+		defer mu.Unlock()
+		if time.Since(last) < 200*time.Millisecond {
+			return
+		}
+		last = time.Now()
+		fmt.Fprintf(os.Stderr, "\r\x1b[Kfiles %d  bytes %d  %s (%s)", p.Files, p.Bytes, p.Agent, p.User)
+	}
+}
+
+func printList(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, a := range catalog.All() {
+		var t []map[string]any
+		for _, x := range a.Targets {
+			t = append(t, map[string]any{"id": x.ID, "kind": x.Kind, "patterns": catalog.TargetPatterns(x)})
+		}
+		if err := enc.Encode(map[string]any{"agent": a.Name, "display": a.Display, "status": a.Status, "targets": t}); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,12 @@
+// Package collect is the collector's core: Run walks every catalog target
+// under every home of a live host or a mounted image (--root), and writes a
+// bundle (see bundle/docs/format.md) with one manifest row per path seen.
+//
+// Forensic rules it keeps: links are recorded, never followed; FIFOs,
+// sockets and devices are recorded, never opened; files are opened
+// read-only with O_NOATIME where allowed and O_NOFOLLOW|O_NONBLOCK; MACB
+// times are read before copying; every artifact is hashed as it is written;
+// a file that keeps changing is re-read a bounded number of times and
+// flagged changed_during_copy; SQLite stores travel with their -wal, -shm
+// and -journal files; nothing is written but the output.
+package collect

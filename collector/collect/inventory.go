@@ -1,0 +1,229 @@
+package collect
+
+import (
+	"encoding/json"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/doubleagent/doubleagent/bundle"
+	"github.com/doubleagent/doubleagent/catalog"
+)
+
+// HostName returns the host name a collection of root would record.
+func HostName(root string) string {
+	return hostFacts(Options{Root: root}).Hostname
+}
+
+// OutputInsideEvidence says why writing the bundle at abs would change
+// evidence ("" when it would not): in root mode anything under the root;
+// on a live host anything inside a directory a catalog target walks.
+func OutputInsideEvidence(abs, root string) string {
+	abs = filepath.Clean(abs)
+	if !isLive(root) {
+		if within(abs, filepath.Clean(root)) {
+			return "the output would be inside the image being collected (" + root + ")"
+		}
+		return ""
+	}
+	for _, h := range FindHomes(root, runtime.GOOS == "windows") {
+		for _, a := range catalog.All() {
+			for _, t := range a.Targets {
+				for _, pat := range catalog.TargetPatterns(t) {
+					for _, base := range staticBases(pat) {
+						if base == "" || base == "." {
+							continue
+						}
+						dir := filepath.Join(h.Dir, filepath.FromSlash(base))
+						if within(abs, dir) {
+							return "the output would be inside " + dir + ", which the collector reads (" + a.Name + ")"
+						}
+					}
+				}
+			}
+		}
+	}
+	return ""
+}
+
+func staticBases(pat string) []string {
+	var out []string
+	// Only the part before the first meta character is static.
+	for _, alt := range expandAlternatives(pat) {
+		base, _ := doublestar.SplitPattern(alt)
+		if base != "." && !strings.ContainsAny(alt[len(base):], "/") && !strings.Contains(alt, "**") {
+			// A pattern naming files directly in base: base is only walked
+			// one level for those names; writing beside them is still inside.
+		}
+		out = append(out, base)
+	}
+	return out
+}
+
+func expandAlternatives(p string) []string {
+	i := strings.IndexByte(p, '{')
+	if i < 0 {
+		return []string{p}
+	}
+	depth := 0
+	for j := i; j < len(p); j++ {
+		switch p[j] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				var out []string
+				d, last := 0, i+1
+				var alts []string
+				for k := i + 1; k < j; k++ {
+					switch p[k] {
+					case '{':
+						d++
+					case '}':
+						d--
+					case ',':
+						if d == 0 {
+							alts = append(alts, p[last:k])
+							last = k + 1
+						}
+					}
+				}
+				alts = append(alts, p[last:j])
+				for _, a := range alts {
+					out = append(out, expandAlternatives(p[:i]+a+p[j+1:])...)
+				}
+				return out
+			}
+		}
+	}
+	return []string{p}
+}
+
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// InventoryHost is the first line of --inventory output.
+type InventoryHost struct {
+	Record    string `json:"record"` // "host"
+	Host      string `json:"host"`
+	OS        string `json:"os"`
+	Root      string `json:"root"`
+	Users     int    `json:"users"`
+	Collector string `json:"collector_version"`
+	TakenUTC  string `json:"taken_utc"`
+}
+
+// InventoryRow is one user × agent line of --inventory output.
+type InventoryRow struct {
+	Record     string   `json:"record"` // "agent"
+	Host       string   `json:"host"`
+	User       string   `json:"user"`
+	Home       string   `json:"home"`
+	Agent      string   `json:"agent"`
+	Status     string   `json:"status"`
+	Files      int      `json:"files"`
+	Bytes      int64    `json:"bytes"`
+	FirstMTime string   `json:"first_mtime"`
+	LastMTime  string   `json:"last_mtime"`
+	Projects   []string `json:"projects"`
+}
+
+// Inventory walks like Run but copies nothing and writes nothing but w: one
+// JSON line for the host and one per user and agent with files, bytes,
+// first and last mtime, and the project directories named in state (read
+// from the first MiB of each naming file).
+func Inventory(w io.Writer, opts Options) error {
+	if opts.Root == "" {
+		opts.Root = "/"
+	}
+	host := hostFacts(opts)
+	homes := FindHomes(opts.Root, runtime.GOOS == "windows" && isLive(opts.Root))
+	if len(opts.Users) > 0 {
+		keep := map[string]bool{}
+		for _, u := range opts.Users {
+			keep[u] = true
+		}
+		var h2 []Home
+		for _, h := range homes {
+			if keep[h.User] {
+				h2 = append(h2, h)
+			}
+		}
+		homes = h2
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(InventoryHost{Record: "host", Host: host.Hostname, OS: host.OS, Root: opts.Root, Users: len(homes), Collector: Version, TakenUTC: bundle.FormatTimeMillis(time.Now())}); err != nil {
+		return err
+	}
+	agents := catalog.All()
+	status := map[string]string{}
+	for _, a := range agents {
+		status[a.Name] = string(a.Status)
+	}
+	for _, h := range homes {
+		rows := map[string]*InventoryRow{}
+		projects := map[string]map[string]bool{}
+		var first, last = map[string]time.Time{}, map[string]time.Time{}
+		_ = catalog.WalkHome(h.Dir, agents, func(hit catalog.Hit) error {
+			if hit.Err != nil || hit.Excluded || hit.Info == nil || !hit.Info.Mode().IsRegular() {
+				return nil
+			}
+			r := rows[hit.Agent]
+			if r == nil {
+				r = &InventoryRow{Record: "agent", Host: host.Hostname, User: h.User, Home: h.Orig, Agent: hit.Agent, Status: status[hit.Agent], Projects: []string{}}
+				rows[hit.Agent] = r
+				projects[hit.Agent] = map[string]bool{}
+			}
+			r.Files++
+			r.Bytes += hit.Info.Size()
+			mt := hit.Info.ModTime().UTC()
+			if first[hit.Agent].IsZero() || mt.Before(first[hit.Agent]) {
+				first[hit.Agent] = mt
+			}
+			if mt.After(last[hit.Agent]) {
+				last[hit.Agent] = mt
+			}
+			if hit.Target.Projects != catalog.ProjectsNone {
+				if f, err := openEvidence(hit.Path); err == nil {
+					s := newProjectScanner(hit.Target.Projects)
+					_, _ = io.Copy(s, io.LimitReader(f, 1<<20))
+					f.Close()
+					for _, p := range s.Paths() {
+						projects[hit.Agent][p] = true
+					}
+				}
+			}
+			return nil
+		})
+		var names []string
+		for n := range rows {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			r := rows[n]
+			r.FirstMTime, r.LastMTime = bundle.FormatTimeMillis(first[n]), bundle.FormatTimeMillis(last[n])
+			for p := range projects[n] {
+				r.Projects = append(r.Projects, p)
+			}
+			sort.Strings(r.Projects)
+			if err := enc.Encode(r); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+var _ fs.FileMode
+var _ = os.Stat

@@ -1,0 +1,5 @@
+//go:build !linux
+
+package collect
+
+func kernelRelease() string { return "" }
