@@ -1,0 +1,223 @@
+package gemini
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+)
+
+// Agent is the catalog name of Gemini CLI.
+const Agent = "gemini-cli"
+
+// Parsers returns the Gemini CLI parsers.
+func Parsers() []parser.Parser {
+	return []parser.Parser{
+		parser.New(parser.Spec{
+			ID: "gemini-cli/chat", Agent: Agent, Version: 1,
+			Targets: []string{"chats"}, Names: []string{"*.json", "*.jsonl"},
+			Doc: "tmp/<slug>/chats/**/*.jsonl op-log (replayed: last copy wins, $set, $rewindTo) and legacy *.json ConversationRecord",
+		}, parseChat),
+		parser.New(parser.Spec{
+			ID: "gemini-cli/logs", Agent: Agent, Version: 1,
+			Targets: []string{"logs"}, Names: []string{"logs.json"},
+			Doc: "tmp/<slug>/logs.json prompt log (secondary user rows)",
+		}, parseLogs),
+		parser.New(parser.Spec{
+			ID: "gemini-cli/settings", Agent: Agent, Version: 1,
+			Targets: []string{"settings"}, Names: []string{"settings.json", "trustedFolders.json"},
+			Doc: ".gemini/trustedFolders.json and settings.json permission, sandbox and retention keys (file mtime)",
+		}, parseSettings),
+		parser.New(parser.Spec{
+			ID: "gemini-cli/tmp-history", Agent: Agent, Version: 1,
+			Targets: []string{"tmp-history"}, Names: []string{"shell_history", "checkpoint-*.json"},
+			Doc: "tmp/<slug>/shell_history and checkpoint-<tag>.json (/chat save) as secondary sources with no timestamp",
+		}, parseTmpHistory),
+	}
+}
+
+// parseTime reads an ISO 8601 time as the agent writes it (toISOString).
+func parseTime(s string) (time.Time, bool) {
+	if s == "" {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return t.UTC(), true
+}
+
+// tmpLayout splits a path under <home>/.gemini/tmp/<slug>/ (or
+// .cache/.gemini/tmp/<slug>/) into the home, the .gemini directory and the
+// slug directory. ok is false for other paths.
+func tmpLayout(p string) (home, geminiDir, slugDir, slug string, ok bool) {
+	i := strings.LastIndex(p, "/.gemini/tmp/")
+	if i < 0 {
+		return "", "", "", "", false
+	}
+	geminiDir = p[:i+len("/.gemini")]
+	rest := p[i+len("/.gemini/tmp/"):]
+	j := strings.IndexByte(rest, '/')
+	if j <= 0 {
+		return "", "", "", "", false
+	}
+	slug = rest[:j]
+	slugDir = geminiDir + "/tmp/" + slug
+	home = p[:i]
+	home = strings.TrimSuffix(home, "/.cache")
+	return home, geminiDir, slugDir, slug, true
+}
+
+// maxSmallFile bounds what is read of a small related file (.project_root,
+// projects.json).
+const maxSmallFile = 4 << 20
+
+func readRelated(in *parser.Input, orig string) ([]byte, bool) {
+	rc, err := in.OpenRelated(orig)
+	if err != nil {
+		return nil, false
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(io.LimitReader(rc, maxSmallFile))
+	if err != nil {
+		return nil, false
+	}
+	return b, true
+}
+
+// projectResolver finds a tmp/<slug> directory's project path: the slug
+// directory's .project_root, else ~/.gemini/projects.json (path -> slug, or
+// a path whose sha256 is the legacy hash slug or the session's
+// projectHash). It reads each related file at most once per parse.
+type projectResolver struct {
+	in       *parser.Input
+	done     bool
+	root     string   // from .project_root
+	projects []string // projects.json keys, file order
+	slugOf   map[string]string
+	slug     string
+}
+
+func newProjectResolver(in *parser.Input) *projectResolver {
+	return &projectResolver{in: in}
+}
+
+func (r *projectResolver) load() {
+	if r.done {
+		return
+	}
+	r.done = true
+	home, geminiDir, slugDir, slug, ok := tmpLayout(r.in.Path)
+	if !ok {
+		return
+	}
+	r.slug = slug
+	if b, ok := readRelated(r.in, slugDir+"/.project_root"); ok {
+		r.root = strings.TrimSpace(string(b))
+	}
+	if r.root != "" {
+		return
+	}
+	for _, p := range []string{geminiDir + "/projects.json", home + "/.gemini/projects.json"} {
+		b, ok := readRelated(r.in, p)
+		if !ok {
+			continue
+		}
+		var pj struct {
+			Projects json.RawMessage `json:"projects"`
+		}
+		if json.Unmarshal(b, &pj) != nil || len(pj.Projects) == 0 {
+			continue
+		}
+		r.slugOf = map[string]string{}
+		_ = walkObject(pj.Projects, func(k string, v json.RawMessage) {
+			var s string
+			if json.Unmarshal(v, &s) == nil {
+				r.projects = append(r.projects, k)
+				r.slugOf[k] = s
+			}
+		})
+		return
+	}
+}
+
+// Path returns the project path for a file of this slug directory, using
+// projectHash (the session's, may be "") as a further key.
+func (r *projectResolver) Path(projectHash string) string {
+	r.load()
+	if r.root != "" {
+		return r.root
+	}
+	for _, p := range r.projects {
+		if r.slugOf[p] == r.slug && r.slug != "" {
+			return p
+		}
+	}
+	for _, p := range r.projects {
+		sum := sha256.Sum256([]byte(p))
+		h := hex.EncodeToString(sum[:])
+		if h == r.slug || (projectHash != "" && h == projectHash) {
+			return p
+		}
+	}
+	return ""
+}
+
+// walkObject calls fn for each member of the JSON object raw, in file order.
+func walkObject(raw json.RawMessage, fn func(k string, v json.RawMessage)) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	return walkObjectDec(dec, fn)
+}
+
+func walkObjectDec(dec *json.Decoder, fn func(k string, v json.RawMessage)) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return errNotObject
+	}
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		k, _ := kt.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return err
+		}
+		fn(k, v)
+	}
+	_, err = dec.Token()
+	return err
+}
+
+type parseError string
+
+func (e parseError) Error() string { return string(e) }
+
+const errNotObject = parseError("not a JSON object")
+
+// compact renders raw JSON compactly ("" for null or nothing).
+func compact(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+// base is path.Base for '/' separated original paths.
+func base(p string) string { return path.Base(p) }

@@ -1,0 +1,254 @@
+package gemini
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+const (
+	home    = "/home/examiner"
+	slugDir = home + "/.gemini/tmp/demo"
+)
+
+func byID(t *testing.T, id string) parser.Parser {
+	t.Helper()
+	for _, p := range Parsers() {
+		if p.ID() == id {
+			return p
+		}
+	}
+	t.Fatalf("no parser %s", id)
+	return nil
+}
+
+// chatInput presents a testdata file as tmp/demo/chats/<rel>, with the slug
+// directory's .project_root collected.
+func chatInput(t *testing.T, local, rel string) *parser.Input {
+	t.Helper()
+	f := parser.File{Path: slugDir + "/chats/" + rel, Agent: Agent, Target: "chats"}
+	return parsertest.Input(t, local, f, parsertest.Files{slugDir + "/.project_root": "testdata/project_root"})
+}
+
+func TestChatMatch(t *testing.T) {
+	p := byID(t, "gemini-cli/chat")
+	for _, c := range []struct {
+		path, target string
+		want         bool
+	}{
+		{slugDir + "/chats/session-2026-01-02T10-00-abcd1234.jsonl", "chats", true},
+		{slugDir + "/chats/session-2025-12-30T07-24-a1c91f1a.json", "chats", true},
+		{slugDir + "/chats/parent/agent.jsonl", "chats", true},
+		{slugDir + "/logs.json", "logs", false},
+	} {
+		f := parser.File{Path: c.path, Agent: Agent, Target: c.target}
+		if got := p.Match(&f); got != c.want {
+			t.Errorf("Match(%s) = %v, want %v", c.path, got, c.want)
+		}
+	}
+}
+
+func TestChatGolden(t *testing.T) {
+	p := byID(t, "gemini-cli/chat")
+	for _, c := range []struct{ name, file, rel string }{
+		{"typical", "typical.jsonl", "session-2026-01-02T10-00-s-typica.jsonl"},
+		{"oplog_replay", "oplog_replay.jsonl", "session-2026-02-01T00-00-s-replay.jsonl"},
+		{"empty", "empty.jsonl", "session-2026-01-01T00-00-00000000.jsonl"},
+		{"truncated_line", "truncated_line.jsonl", "session-2026-03-01T00-00-s-trunc.jsonl"},
+		{"legacy_no_starttime", "legacy_no_starttime.json", "session-2025-11-01T09-00-s-legacy.json"},
+		{"legacy_truncated", "legacy_truncated.json", "session-2025-11-02T09-00-s-legacy.json"},
+		{"malformed", "malformed.json", "session-2025-11-03T09-00-bad00000.json"},
+		{"subagent", "subagent/agent1.jsonl", "parent-session-id/agent1.jsonl"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in := chatInput(t, filepath.Join("testdata", c.file), c.rel)
+			parsertest.Golden(t, p, in, filepath.Join("testdata", c.name+".golden.jsonl"))
+		})
+	}
+}
+
+// find returns the rows of type tt whose text contains sub.
+func find(s *parsertest.Sink, tt timeline.TurnType, sub string) []timeline.Event {
+	var out []timeline.Event
+	for _, e := range s.Events {
+		if e.TurnType == tt && strings.Contains(e.Text, sub) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func one(t *testing.T, s *parsertest.Sink, tt timeline.TurnType, sub string) timeline.Event {
+	t.Helper()
+	got := find(s, tt, sub)
+	if len(got) != 1 {
+		t.Fatalf("%d %s rows containing %q, want 1", len(got), tt, sub)
+	}
+	return got[0]
+}
+
+func TestChatTypical(t *testing.T) {
+	s := parsertest.Run(t, byID(t, "gemini-cli/chat"), chatInput(t, "testdata/typical.jsonl", "session-x.jsonl"))
+	if len(s.Problems) != 0 {
+		t.Errorf("problems: %v", s.Problems)
+	}
+	ctx := one(t, s, timeline.System, "<session_context>")
+	if ctx.ProjectPath != "/home/examiner/demo" || ctx.SessionID != "s-typical" {
+		t.Errorf("session context row: %+v", ctx)
+	}
+	u := one(t, s, timeline.User, "list files")
+	if u.SourceLine != 3 || !u.Time.Equal(parsertest.Time(t, "2026-01-02T10:00:01Z")) {
+		t.Errorf("user row: line %d time %v", u.SourceLine, u.Time)
+	}
+	// The repeated g1 record: the last copy (line 6) wins, one thinking row.
+	th := one(t, s, timeline.Thinking, "Planning")
+	if th.SourceLine != 6 || !th.Time.Equal(parsertest.Time(t, "2026-01-02T10:00:01.5Z")) || th.Model != "gemini-2.5-pro" {
+		t.Errorf("thinking row: %+v", th)
+	}
+	use := one(t, s, timeline.ToolUse, "ls -la")
+	if use.ToolUseID != "run_shell_command-1" || use.ToolName != "run_shell_command" || use.ToolInput != `{"command":"ls -la","description":"list"}` {
+		t.Errorf("tool_use row: %+v", use)
+	}
+	res := one(t, s, timeline.ToolResult, "a.txt")
+	if res.ToolUseID != "run_shell_command-1" || res.IsError != "false" || !res.Time.Equal(parsertest.Time(t, "2026-01-02T10:00:03Z")) {
+		t.Errorf("tool_result row: %+v", res)
+	}
+	if e := one(t, s, timeline.ToolResult, "File not found"); e.IsError != "true" || e.ToolUseID != "read_file-2" {
+		t.Errorf("error result: %+v", e)
+	}
+	if e := one(t, s, timeline.ToolUse, "missing.txt"); e.Text != "/home/examiner/demo/missing.txt" {
+		t.Errorf("file tool text: %q", e.Text)
+	}
+	if n := len(find(s, timeline.System, "model: ")); n != 2 {
+		t.Errorf("%d model rows, want 2", n)
+	}
+	if e := one(t, s, timeline.System, "-> gemini-2.5-flash"); e.Text != "model: gemini-2.5-pro -> gemini-2.5-flash" || e.SourceLine != 8 {
+		t.Errorf("model change row: %+v", e)
+	}
+	if e := find(s, timeline.System, "model: ")[0]; e.Text != "model: gemini-2.5-pro" || e.SourceLine != 6 {
+		t.Errorf("first model row: %+v", e)
+	}
+	one(t, s, timeline.System, "warning: Loop detected")
+	if e := one(t, s, timeline.System, "permission decision: cancelled"); e.ToolUseID != "write_file-3" {
+		t.Errorf("cancelled decision: %+v", e)
+	}
+	if e := one(t, s, timeline.System, "permission decision: awaiting_approval"); e.ToolUseID != "run_shell_command-4" {
+		t.Errorf("awaiting decision: %+v", e)
+	}
+	// The user record echoing the tool response is not a second result.
+	if n := len(find(s, timeline.ToolResult, "a.txt")); n != 1 {
+		t.Errorf("%d results for run_shell_command-1", n)
+	}
+	if n := len(find(s, timeline.User, "")); n != 1 {
+		t.Errorf("%d user rows, want 1", n)
+	}
+}
+
+func TestChatOpLogReplay(t *testing.T) {
+	s := parsertest.Run(t, byID(t, "gemini-cli/chat"), chatInput(t, "testdata/oplog_replay.jsonl", "session-y.jsonl"))
+	if len(s.Problems) != 0 {
+		t.Errorf("problems: %v", s.Problems)
+	}
+	// A $set messages batch adds new ids but neither drops nor re-dates
+	// the messages already held.
+	if u := one(t, s, timeline.User, "kept although"); u.SourceLine != 2 {
+		t.Errorf("old1 line %d, want 2", u.SourceLine)
+	}
+	if u := one(t, s, timeline.User, "first prompt"); u.SourceLine != 3 || !u.Time.Equal(parsertest.Time(t, "2026-02-01T00:00:02Z")) {
+		t.Errorf("m1 from the batch: line %d time %v, want 3 and its own time", u.SourceLine, u.Time)
+	}
+	if len(find(s, timeline.User, "same id reused")) != 0 {
+		t.Error("a batch copy replaced a held message")
+	}
+	// Last copy wins for bare records.
+	if len(find(s, timeline.Assistant, "draft")) != 0 {
+		t.Error("earlier copy of m2 survived")
+	}
+	if a := one(t, s, timeline.Assistant, "final answer"); a.SourceLine != 4 {
+		t.Errorf("m2 line %d, want 4 (its last bare copy)", a.SourceLine)
+	}
+	// $rewindTo drops m3 and everything after it.
+	if len(find(s, timeline.User, "rewound")) != 0 || len(find(s, timeline.Assistant, "rewound")) != 0 {
+		t.Error("rewound messages survived")
+	}
+	if u := one(t, s, timeline.User, "prompt after rewind"); u.Text != "prompt after rewind (as typed)" || u.SourceLine != 10 {
+		t.Errorf("patched m5: %+v", u)
+	}
+	if n := len(s.Events); n != 5 {
+		t.Errorf("%d rows, want 5", n)
+	}
+}
+
+func TestChatTruncated(t *testing.T) {
+	s := parsertest.Run(t, byID(t, "gemini-cli/chat"), chatInput(t, "testdata/truncated_line.jsonl", "session-z.jsonl"))
+	one(t, s, timeline.User, "hello")
+	one(t, s, timeline.User, "glued after a cut")
+	if len(s.Problems) != 3 {
+		t.Errorf("problems %v, want 3 (glued, not json, cut last line)", s.Problems)
+	}
+}
+
+func TestChatEmpty(t *testing.T) {
+	s := parsertest.Run(t, byID(t, "gemini-cli/chat"), chatInput(t, "testdata/empty.jsonl", "session-e.jsonl"))
+	if len(s.Events) != 0 || len(s.Problems) != 0 {
+		t.Errorf("empty file gave %d rows, problems %v", len(s.Events), s.Problems)
+	}
+}
+
+func TestChatLegacyNoStartTime(t *testing.T) {
+	s := parsertest.Run(t, byID(t, "gemini-cli/chat"), chatInput(t, "testdata/legacy_no_starttime.json", "session-l.json"))
+	u := one(t, s, timeline.User, "hi")
+	if u.SessionID != "s-legacy" || u.SourceLine != 1 || !u.Time.Equal(parsertest.Time(t, "2025-11-01T09:00:00Z")) {
+		t.Errorf("user row: %+v", u)
+	}
+	a := one(t, s, timeline.Assistant, "no timestamp")
+	if !a.Time.IsZero() || a.TimeBasis != timeline.TimeNone || a.SourceLine != 2 {
+		t.Errorf("undated assistant row: %+v", a)
+	}
+	one(t, s, timeline.System, "info: Request cancelled.")
+}
+
+func TestChatSubagent(t *testing.T) {
+	s := parsertest.Run(t, byID(t, "gemini-cli/chat"), chatInput(t, "testdata/subagent/agent1.jsonl", "parent-session-id/agent1.jsonl"))
+	e := one(t, s, timeline.System, "subagent agent1 of parent-session-id")
+	if e.SessionID != "agent1" || !e.Time.Equal(parsertest.Time(t, "2026-04-01T00:00:00Z")) {
+		t.Errorf("subagent row: %+v", e)
+	}
+	one(t, s, timeline.Thinking, "Thinking about it")
+	one(t, s, timeline.Assistant, "Done.")
+	if u := one(t, s, timeline.ToolUse, "**/*.go"); u.ToolUseID != "glob-9" || u.ToolName != "glob" {
+		t.Errorf("functionCall part: %+v", u)
+	}
+}
+
+func TestChatProjectFromProjectsJSON(t *testing.T) {
+	dir := t.TempDir()
+	pj := filepath.Join(dir, "projects.json")
+	if err := os.WriteFile(pj, []byte(`{"projects":{"/srv/other":"other","/home/examiner/demo":"demo"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := parser.File{Path: slugDir + "/chats/session-x.jsonl", Agent: Agent, Target: "chats"}
+	in := parsertest.Input(t, "testdata/typical.jsonl", f, parsertest.Files{home + "/.gemini/projects.json": pj})
+	s := parsertest.Run(t, byID(t, "gemini-cli/chat"), in)
+	if got := one(t, s, timeline.User, "list files").ProjectPath; got != "/home/examiner/demo" {
+		t.Errorf("project path %q", got)
+	}
+	// A legacy hash slug: sha256 of the path names the directory.
+	f.Path = home + "/.gemini/tmp/c9e6fdeb3333977ed289d26d759f19ee52fffe94be2ead38e44d510c93115ed9/chats/session-x.jsonl"
+	in = parsertest.Input(t, "testdata/typical.jsonl", f, parsertest.Files{home + "/.gemini/projects.json": pj})
+	s = parsertest.Run(t, byID(t, "gemini-cli/chat"), in)
+	if got := one(t, s, timeline.User, "list files").ProjectPath; got != "/home/examiner/demo" {
+		t.Errorf("hash slug project path %q", got)
+	}
+	// Nothing collected: no project path.
+	in = parsertest.Input(t, "testdata/typical.jsonl", f, nil)
+	s = parsertest.Run(t, byID(t, "gemini-cli/chat"), in)
+	if got := one(t, s, timeline.User, "list files").ProjectPath; got != "" {
+		t.Errorf("project path %q, want empty", got)
+	}
+}
