@@ -93,26 +93,76 @@ func Excluded(t Target, name string) bool {
 func walkPattern(home, pat, agent string, t Target, seen map[string]bool, fn func(Hit) error) error {
 	// Expand alternatives first so each has its own static base.
 	for _, p := range expandBraces(pat) {
-		base, _ := doublestar.SplitPattern(p)
-		if base == "." {
-			base = ""
+		segs := strings.Split(p, "/")
+		// The static base is the run of literal segments before the first
+		// one with glob syntax (all but the last when every one is literal).
+		n := 0
+		for n < len(segs)-1 && !hasMeta(segs[n]) {
+			n++
 		}
-		start := home
-		if base != "" {
-			start = filepath.Join(home, filepath.FromSlash(base))
+		if n == len(segs)-1 && !hasMeta(segs[n]) {
+			n = len(segs) // a plain path: Lstat it, link or not
 		}
-		depth := -1
-		if !strings.Contains(p, "**") {
-			depth = strings.Count(p, "/") + 1
+		start, ok := lstatNoLinks(home, segs[:min(n, len(segs)-1)])
+		if ok && n == len(segs) {
+			start = filepath.Join(start, segs[n-1])
 		}
-		if err := walkFrom(home, start, p, depth, agent, t, seen, fn); err != nil {
+		if !ok {
+			continue // missing, or reached only through a link: not followed
+		}
+		if err := walkFrom(home, start, p, segs, agent, t, seen, fn); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func walkFrom(home, start, pat string, depth int, agent string, t Target, seen map[string]bool, fn func(Hit) error) error {
+// lstatNoLinks joins segs below home and reports whether every component
+// exists and none of them is a symbolic link, so a walk never starts in a
+// directory reached through a link (os.Lstat follows links in all but the
+// last component).
+func lstatNoLinks(home string, segs []string) (string, bool) {
+	p := home
+	for _, s := range segs {
+		if s == "." || s == "" {
+			continue
+		}
+		p = filepath.Join(p, s)
+		st, err := os.Lstat(p)
+		if err != nil || st.Mode()&fs.ModeSymlink != 0 {
+			return "", false
+		}
+	}
+	return p, true
+}
+
+func hasMeta(seg string) bool { return strings.ContainsAny(seg, "*?[{\\") }
+
+// dirState says whether a directory at rel (home-relative segments) can
+// hold a path the pattern segs match, and whether its own name was matched
+// by a literal pattern segment (a directory the pattern names outright,
+// such as .git in .copilot/repos/*/.git/refs/..., is never pruned by an
+// exclude).
+func dirState(segs, rel []string) (descend, literal bool) {
+	for j, name := range rel {
+		if j < len(segs) && segs[j] == "**" {
+			return true, false // anything below may match
+		}
+		if j >= len(segs)-1 {
+			// The last pattern segment matches files; a directory at or
+			// beyond its depth cannot hold a match.
+			return false, false
+		}
+		s := segs[j]
+		if ok, _ := doublestar.Match(s, name); !ok {
+			return false, false
+		}
+		literal = !hasMeta(s)
+	}
+	return true, literal
+}
+
+func walkFrom(home, start, pat string, segs []string, agent string, t Target, seen map[string]bool, fn func(Hit) error) error {
 	st, err := os.Lstat(start)
 	if err != nil {
 		return nil // nothing there: not an event
@@ -139,7 +189,14 @@ func walkFrom(home, start, pat string, depth int, agent string, t Target, seen m
 			return fn(Hit{Path: p, Rel: rel, Agent: agent, Target: t, Info: info, Err: err})
 		}
 		if d.IsDir() {
-			if p != start && Excluded(t, d.Name()) {
+			if p == start {
+				return nil
+			}
+			descend, literal := dirState(segs, strings.Split(rel, "/"))
+			if !descend {
+				return filepath.SkipDir
+			}
+			if !literal && Excluded(t, d.Name()) {
 				if seen[p] {
 					return filepath.SkipDir
 				}
@@ -148,9 +205,6 @@ func walkFrom(home, start, pat string, depth int, agent string, t Target, seen m
 				if err := fn(Hit{Path: p, Rel: rel, Agent: agent, Target: t, Info: info, Excluded: true}); err != nil {
 					return err
 				}
-				return filepath.SkipDir
-			}
-			if depth >= 0 && rel != "" && strings.Count(rel, "/")+1 >= depth {
 				return filepath.SkipDir
 			}
 			return nil
