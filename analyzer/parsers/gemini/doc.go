@@ -4,15 +4,22 @@
 //
 //   - chat: ~/.gemini/tmp/<slug>/chats/**/*.jsonl and legacy *.json (also
 //     under ~/.cache/.gemini). A .jsonl file is an append-only op-log that
-//     is replayed before any row is emitted, the way the agent's own loader
-//     (loadConversationRecord) does: the first line is metadata {sessionId,
-//     projectHash, startTime, lastUpdated, kind}; any record with a string
-//     id is a message, and a later copy of the same id replaces the earlier
-//     in place (the agent appends a message again when tokens or tool calls
-//     are added); {"$set":{...}} updates metadata and, when it carries
-//     messages, replaces the whole message list; {"$rewindTo":"<id>"} drops
-//     that message and every later one (all of them when the id is
-//     unknown). {"$patch":{...}} is not written by the agent at the commits
+//     is replayed before any row is emitted, as the agent's own loader
+//     (loadConversationRecord) does, with one deliberate difference for
+//     $set batches. The first line is metadata {sessionId, projectHash, startTime,
+//     lastUpdated, kind} (a resume appends another); any record with a
+//     string id is a message, and a later bare copy of the same id replaces
+//     the earlier in place (the agent appends a message again when tokens or
+//     tool calls are added); {"$rewindTo":"<id>"} drops that message and
+//     every later one (all of them when the id is unknown); {"$set":{...}}
+//     updates metadata, and when it carries messages (the agent's history
+//     sync on resume, compression or output masking) its messages with new
+//     ids are added while held messages keep their first-hand record and
+//     none is dropped. The agent's loader would replace the whole list, but
+//     the real 0.61.0 resume batch re-dates every earlier message to the
+//     resume time, drops their toolCalls and reuses a gemini message's id
+//     for the tool response turn, so replacing would lose the first run's
+//     times and calls (TestRealAgentResume). {"$patch":{...}} is not written by the agent at the commits
 //     read: a patch naming a held message id is merged into that message,
 //     any other is read as a metadata update. Replay holds one raw copy of
 //     each live message (keyed by id, in order), so memory is the size of
