@@ -4,6 +4,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/claudecode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/codex"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
 )
 
 func group(lists ...[]parser.Parser) []parser.Parser {
@@ -20,5 +21,6 @@ func All() []parser.Parser {
 	return group(
 		claudecode.Parsers(), // claude-code
 		codex.Parsers(),      // codex-cli
+		gemini.Parsers(),     // gemini-cli
 	)
 }

@@ -31,7 +31,7 @@ type SessionKey struct{ Host, User, Agent, SessionID string }
 // SessionState is what a parser knows about a session beyond its rows:
 // sync, origin, relay and recovery state, as the agent records them.
 type SessionState struct {
-	Key                                 SessionKey
+	Key                                SessionKey
 	Synced, Origin, Relayed, Recovered string
 }
 
