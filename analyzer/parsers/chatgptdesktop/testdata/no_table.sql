@@ -1,0 +1,2 @@
+-- Synthetic: a codex-dev.db without the catalog table.
+CREATE TABLE other (x INTEGER);
