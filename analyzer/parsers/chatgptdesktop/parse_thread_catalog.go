@@ -231,4 +231,3 @@ func asTime(v any) (time.Time, bool) {
 	sec, frac := math.Modf(f)
 	return time.Unix(int64(sec), int64(frac*1e9)).UTC(), true
 }
-
