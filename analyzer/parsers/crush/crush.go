@@ -1,0 +1,114 @@
+package crush
+
+import (
+	"bytes"
+	"encoding/json"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+// Agent is the catalog name of Crush.
+const Agent = "crush"
+
+// Parsers returns the Crush parsers.
+func Parsers() []parser.Parser {
+	return []parser.Parser{
+		parser.New(parser.Spec{
+			ID: "crush/db", Agent: Agent, Version: 1,
+			Targets: []string{"home-db", "project"},
+			Names:   []string{"crush.db"},
+			Doc:     "Crush .crush/crush.db: sessions, messages (prompts, replies, reasoning, tool calls and results, model changes, summaries), file snapshots and file reads",
+		}, parseDB),
+		parser.New(parser.Spec{
+			ID: "crush/projects", Agent: Agent, Version: 1,
+			Targets: []string{"projects"},
+			Names:   []string{"projects.json"},
+			Doc:     "Crush projects.json: one row per project directory Crush tracked, at its last access",
+		}, parseProjects),
+		parser.New(parser.Spec{
+			ID: "crush/config", Agent: Agent, Version: 1,
+			Targets: []string{"config", "project"},
+			Names:   []string{"crush.json", ".crush.json", "crushrc", ".crushrc"},
+			Doc:     "Crush crush.json scopes and crushrc: standing permission settings only (allowed and disabled tools); provider keys are never read out",
+		}, parseConfig),
+	}
+}
+
+// epoch turns a Crush integer time into UTC: seconds (what the queries
+// store, strftime('%s','now')), or milliseconds (what the initial
+// migration's comments promise) when the value is too large for seconds.
+func epoch(v int64) (time.Time, bool) {
+	switch {
+	case v <= 0:
+		return time.Time{}, false
+	case v > 100_000_000_000:
+		return time.UnixMilli(v).UTC(), true
+	default:
+		return time.Unix(v, 0).UTC(), true
+	}
+}
+
+// projectOf returns the project directory of a crush.db: the parent of its
+// .crush data directory; "" when the database is elsewhere.
+func projectOf(p string) string {
+	p = strings.ReplaceAll(p, "\\", "/")
+	dir := path.Dir(p)
+	if path.Base(dir) != ".crush" {
+		return ""
+	}
+	return path.Dir(dir)
+}
+
+// compactJSON returns raw as compact JSON, or "" for empty/null; a string
+// that is not JSON is returned quoted.
+func compactJSON(raw []byte) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		q, _ := json.Marshal(string(raw))
+		return string(q)
+	}
+	return b.String()
+}
+
+// identifying picks the most identifying argument of a tool call: the
+// shell command, the file path, the URL, the pattern or query, the prompt.
+func identifying(input string) string {
+	var m map[string]any
+	if json.Unmarshal([]byte(input), &m) != nil {
+		return ""
+	}
+	for _, k := range []string{"command", "cmd", "file_path", "path", "url", "pattern", "query", "prompt", "description"} {
+		if s, ok := m[k].(string); ok && s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// settingEvent is a system row stamped with the file's modification time.
+func settingEvent(in *parser.Input) timeline.Event {
+	e := timeline.Event{TurnType: timeline.System}
+	if in.MTime.IsZero() {
+		e.TimeBasis = timeline.TimeNone
+	} else {
+		e.Time, e.TimeBasis = in.MTime.UTC(), timeline.TimeFileMTime
+	}
+	return e
+}
+
+// displayFile names a settings file: relative to the home when known, else
+// its full path.
+func displayFile(in *parser.Input) string {
+	if in.Rel != "" {
+		return in.Rel
+	}
+	return in.Path
+}
