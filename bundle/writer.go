@@ -45,6 +45,9 @@ func NewWriter(w io.Writer, hdr Header) (*Writer, error) {
 	if err := bw.writeMember(HeaderName, hdr.startTime(), append(b, '\n'), nil); err != nil {
 		return nil, err
 	}
+	if err := bw.flush(); err != nil {
+		return nil, err
+	}
 	return bw, nil
 }
 
@@ -66,6 +69,18 @@ func (w *Writer) writeMember(name string, mtime time.Time, data []byte, pax map[
 		return err
 	}
 	if _, err := w.tw.Write(data); err != nil {
+		w.err = err
+		return err
+	}
+	return nil
+}
+
+func (w *Writer) flush() error {
+	if err := w.tw.Flush(); err != nil {
+		w.err = err
+		return err
+	}
+	if err := w.zw.Flush(); err != nil {
 		w.err = err
 		return err
 	}
@@ -125,6 +140,11 @@ func (w *Writer) AddFile(e Entry, size int64, r io.Reader) (Entry, error) {
 			w.err = perr
 			return e, perr
 		}
+	}
+	// End the zstd block here, so a bundle cut short later still yields
+	// every artifact written before the cut.
+	if err := w.flush(); err != nil {
+		return e, err
 	}
 	e.Size = size
 	e.SHA256 = hex.EncodeToString(hs.Sum(nil))

@@ -120,6 +120,10 @@ type Spec struct {
 	Names []string
 	// Doc is one line for the generated parser list.
 	Doc string
+	// Emits names other catalog agents whose rows this parser writes (a
+	// file kept under one agent's directory that records another's use,
+	// such as the ChatGPT app's catalog in ~/.codex).
+	Emits []string
 }
 
 // ParseFunc parses one file.

@@ -1,0 +1,459 @@
+package analyze_test
+
+import (
+	"archive/tar"
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/analyze"
+	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
+	"github.com/doubleagent/doubleagent/analyzer/parsers"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+	"github.com/doubleagent/doubleagent/bundle"
+	"github.com/doubleagent/doubleagent/bundle/bundletest"
+	"github.com/klauspost/compress/zstd"
+)
+
+// claudeSession is a small synthetic Claude Code transcript: a typed
+// prompt, an injected reminder, a thinking block, a Bash call and its
+// result, and a reply.
+func claudeSession(id, cwd, day, cmd, out string) []byte {
+	lines := []string{
+		`{"type":"user","sessionId":"` + id + `","cwd":"` + cwd + `","uuid":"u1","timestamp":"` + day + `T10:00:00.000Z","message":{"role":"user","content":"please run ` + cmd + `"}}`,
+		`{"type":"user","sessionId":"` + id + `","cwd":"` + cwd + `","uuid":"u2","isMeta":true,"timestamp":"` + day + `T10:00:00.100Z","message":{"role":"user","content":"<system-reminder>be careful</system-reminder>"}}`,
+		`{"type":"assistant","sessionId":"` + id + `","cwd":"` + cwd + `","uuid":"a1","timestamp":"` + day + `T10:00:01.000Z","message":{"id":"msg_1","role":"assistant","model":"claude-test-1","content":[{"type":"thinking","thinking":"I should run it"}]}}`,
+		`{"type":"assistant","sessionId":"` + id + `","cwd":"` + cwd + `","uuid":"a2","timestamp":"` + day + `T10:00:01.500Z","message":{"id":"msg_1","role":"assistant","model":"claude-test-1","content":[{"type":"tool_use","id":"toolu_` + id[:4] + `","name":"Bash","input":{"command":"` + cmd + `","description":"run"}}]}}`,
+		`{"type":"user","sessionId":"` + id + `","cwd":"` + cwd + `","uuid":"u3","timestamp":"` + day + `T10:00:02.000Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_` + id[:4] + `","content":"` + out + `","is_error":false}]}}`,
+		`{"type":"assistant","sessionId":"` + id + `","cwd":"` + cwd + `","uuid":"a3","timestamp":"` + day + `T10:00:03.000Z","message":{"id":"msg_2","role":"assistant","model":"claude-test-1","content":[{"type":"text","text":"It printed ` + out + `"}]}}`,
+	}
+	return []byte(strings.Join(lines, "\n") + "\n")
+}
+
+func makeBundle(t *testing.T, dir, name, host, id string, files []bundletest.File) string {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := bundle.NewWriter(&buf, bundle.Header{BundleID: id, CollectorVersion: "test", StartedUTC: "2026-01-01T00:00:00.000Z", Host: bundle.Host{Hostname: host}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		kind := f.Kind
+		if kind == "" {
+			kind = "transcript"
+		}
+		home := "/home/" + f.User
+		if _, err := w.AddFile(bundle.Entry{Path: f.Path, Agent: f.Agent, Target: f.Target, Kind: kind, User: f.User, Home: home, Type: "file", MTime: bundle.FormatTime(f.MTime)}, int64(len(f.Data)), bytes.NewReader(f.Data)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(bundle.Summary{Complete: true, EndedUTC: "2026-01-01T00:00:01.000Z"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func claudeFile(user, id, day, cmd, out string) bundletest.File {
+	cwd := "/home/" + user + "/proj"
+	return bundletest.File{Path: "/home/" + user + "/.claude/projects/-home-" + user + "-proj/" + id + ".jsonl", Agent: "claude-code", Target: "projects", User: user,
+		Data: claudeSession(id, cwd, day, cmd, out), MTime: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+}
+
+func run(t *testing.T, opts analyze.Options) (*analyze.Summary, string) {
+	t.Helper()
+	if opts.OutDir == "" {
+		opts.OutDir = filepath.Join(t.TempDir(), "out")
+	}
+	if opts.Parsers == nil {
+		opts.Parsers = parsers.All()
+	}
+	if opts.TempDir == "" {
+		opts.TempDir = t.TempDir()
+	}
+	sum, err := analyze.Timeline(context.Background(), opts)
+	if err != nil {
+		t.Fatalf("timeline: %v", err)
+	}
+	return sum, opts.OutDir
+}
+
+func rows(t *testing.T, out string) []timeline.Row {
+	t.Helper()
+	f, err := os.Open(filepath.Join(out, analyze.TimelineJSONL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var rs []timeline.Row
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		var r timeline.Row
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatal(err)
+		}
+		rs = append(rs, r)
+	}
+	return rs
+}
+
+func problems(t *testing.T, out string) []analyze.Problem {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(out, analyze.ProblemsJSONL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ps []analyze.Problem
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if l == "" {
+			continue
+		}
+		var p analyze.Problem
+		if err := json.Unmarshal([]byte(l), &p); err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, p)
+	}
+	return ps
+}
+
+func TestTwoHostsMergeIntoOneOrderedTimeline(t *testing.T) {
+	dir := t.TempDir()
+	makeBundle(t, dir, "a.tar.zst", "host-a", "0190aaaa-0000-7000-8000-000000000001", []bundletest.File{claudeFile("alice", "aaaa1111-0000-4000-8000-000000000001", "2026-01-02", "ls", "a.txt")})
+	makeBundle(t, dir, "b.tar.zst", "host-b", "0190bbbb-0000-7000-8000-000000000002", []bundletest.File{claudeFile("bob", "bbbb2222-0000-4000-8000-000000000002", "2026-01-01", "pwd", "/home/bob")})
+	sum, out := run(t, analyze.Options{Inputs: []string{dir}, Jobs: 2})
+	rs := rows(t, out)
+	if sum.Sources != 2 || sum.Failed != 0 || len(rs) == 0 {
+		t.Fatalf("sources %d failed %d rows %d", sum.Sources, sum.Failed, len(rs))
+	}
+	// bob's day comes first, then alice's; every row names its host and bundle.
+	if rs[0].Host != "host-b" || rs[len(rs)-1].Host != "host-a" {
+		t.Fatalf("order: first %s last %s", rs[0].Host, rs[len(rs)-1].Host)
+	}
+	for i, r := range rs {
+		if r.BundleID == "" || r.Host == "" {
+			t.Fatalf("row %d lacks host or bundle: %+v", i, r)
+		}
+		if i > 0 && r.TimestampUTC < rs[i-1].TimestampUTC {
+			t.Fatalf("row %d out of order: %s after %s", i, r.TimestampUTC, rs[i-1].TimestampUTC)
+		}
+		if r.Host == "host-a" && r.BundleID != "0190aaaa-0000-7000-8000-000000000001" {
+			t.Fatalf("host-a row with bundle %s", r.BundleID)
+		}
+	}
+	// The typed prompt is a user row; the reminder is not.
+	var users []string
+	for _, r := range rs {
+		if r.TurnType == "user" {
+			users = append(users, r.Host+":"+r.Text)
+		}
+		if r.TurnType == "thinking" {
+			t.Fatalf("thinking row without --include-thinking: %+v", r)
+		}
+	}
+	if strings.Join(users, "|") != "host-b:please run pwd|host-a:please run ls" {
+		t.Fatalf("user rows %q", users)
+	}
+	var inv analyze.Inventory
+	b, _ := os.ReadFile(filepath.Join(out, analyze.InventoryJSON))
+	if err := json.Unmarshal(b, &inv); err != nil {
+		t.Fatal(err)
+	}
+	if len(inv.Sources) != 2 || inv.Sources[0].Verified != "all" || len(inv.Agents) != 2 || inv.Agents[0].Sessions != 1 || inv.Agents[0].ParseStatus != "parsed" {
+		t.Fatalf("inventory %s", b)
+	}
+}
+
+func TestBrokenBundleAmongGoodOnes(t *testing.T) {
+	dir := t.TempDir()
+	makeBundle(t, dir, "good1.tar.zst", "h1", "id-1", []bundletest.File{claudeFile("alice", "aaaa1111-0000-4000-8000-000000000001", "2026-01-02", "ls", "x")})
+	good2 := makeBundle(t, dir, "good2.tar.zst", "h2", "id-2", []bundletest.File{claudeFile("bob", "bbbb2222-0000-4000-8000-000000000002", "2026-01-03", "ls", "y")})
+	// A broken bundle: a zstd frame holding garbage where bundle.json should be.
+	var buf bytes.Buffer
+	zw, _ := zstd.NewWriter(&buf)
+	zw.Write([]byte("this is not a tar stream at all, just text padded out to be long enough"))
+	zw.Close()
+	os.WriteFile(filepath.Join(dir, "broken.tar.zst"), buf.Bytes(), 0o644)
+	// And one cut in half.
+	b2, _ := os.ReadFile(good2)
+	os.WriteFile(filepath.Join(dir, "cut.tar.zst"), b2[:len(b2)*2/3], 0o644)
+	sum, out := run(t, analyze.Options{Inputs: []string{dir}, Jobs: 2})
+	if sum.Sources != 4 || sum.Failed != 1 {
+		t.Fatalf("sources %d failed %d: %+v", sum.Sources, sum.Failed, problems(t, out))
+	}
+	hosts := map[string]int{}
+	for _, r := range rows(t, out) {
+		hosts[r.Host]++
+	}
+	if hosts["h1"] == 0 || hosts["h2"] == 0 {
+		t.Fatalf("good bundles not read: %v", hosts)
+	}
+	kinds := map[string]bool{}
+	for _, p := range problems(t, out) {
+		kinds[p.Kind] = true
+	}
+	if !kinds["unusable_input"] || !kinds[bundle.ProblemNoManifest] {
+		t.Fatalf("problems %v", kinds)
+	}
+}
+
+func TestHostileBundle(t *testing.T) {
+	dir := t.TempDir()
+	victim := filepath.Join(dir, "victim")
+	data := bundletest.RawBundle(t, []bundletest.Raw{
+		{Name: "files/../../" + strings.TrimPrefix(victim, "/"), Data: []byte("pwned")},
+		{Name: victim, Data: []byte("pwned")},
+		{Name: "C:/x/y", Data: []byte("pwned")},
+		{Name: "files/link", Type: tar.TypeSymlink, Linkname: "/etc/passwd"},
+		{Name: "files/home/eve/.claude/projects/p/s.jsonl", Data: claudeSession("eeee0000-0000-4000-8000-000000000000", "/home/eve/p", "2026-02-01", "id", "uid=0"),
+			PAX: map[string]string{"DOUBLEAGENT.path": "/home/eve/.claude/projects/p/s.jsonl", "DOUBLEAGENT.agent": "claude-code", "DOUBLEAGENT.target": "projects", "DOUBLEAGENT.kind": "transcript", "DOUBLEAGENT.user": "eve", "DOUBLEAGENT.home": "/home/eve"}},
+		{Name: bundle.ManifestName, Data: bundletest.ManifestLine(t,
+			bundle.Entry{Record: "file", Path: "/home/eve/.claude/projects/p/s.jsonl", ArchivePath: "files/home/eve/.claude/projects/p/s.jsonl", Size: 1, SHA256: strings.Repeat("0", 64), Status: "collected", Agent: "claude-code", User: "eve"},
+			bundle.Summary{Record: "summary", Complete: true})},
+	}, false)
+	p := filepath.Join(dir, "hostile.tar.zst")
+	os.WriteFile(p, data, 0o644)
+	tmp := t.TempDir()
+	sum, out := run(t, analyze.Options{Inputs: []string{p}, TempDir: tmp})
+	if _, err := os.Stat(victim); err == nil {
+		t.Fatal("a member was written outside the output folder")
+	}
+	if ents, _ := os.ReadDir(tmp); len(ents) != 0 {
+		t.Fatalf("temporary folder not cleaned: %v", ents)
+	}
+	kinds := map[string]int{}
+	for _, pr := range problems(t, out) {
+		kinds[pr.Kind]++
+	}
+	if kinds[bundle.ProblemUnsafe] != 4 || kinds[bundle.ProblemChecksum] != 1 {
+		t.Fatalf("problems %v", kinds)
+	}
+	// The mismatched transcript is still read (and flagged), never silent.
+	if sum.Events == 0 {
+		t.Fatal("no rows from the hostile bundle's transcript")
+	}
+	var inv analyze.Inventory
+	b, _ := os.ReadFile(filepath.Join(out, analyze.InventoryJSON))
+	json.Unmarshal(b, &inv)
+	if inv.Sources[0].Verified != "none" {
+		t.Fatalf("verified %q", inv.Sources[0].Verified)
+	}
+}
+
+func TestDecompressionBombFailsCleanly(t *testing.T) {
+	var buf bytes.Buffer
+	zw, _ := zstd.NewWriter(&buf, zstd.WithEncoderLevel(zstd.SpeedFastest))
+	tw := tar.NewWriter(zw)
+	hdr := []byte(`{"format_version":1,"bundle_id":"bomb","host":{"hostname":"bomb"}}`)
+	tw.WriteHeader(&tar.Header{Name: bundle.HeaderName, Mode: 0o644, Size: int64(len(hdr)), Typeflag: tar.TypeReg})
+	tw.Write(hdr)
+	const size = 1 << 30
+	tw.WriteHeader(&tar.Header{Name: "files/home/x/.claude/history.jsonl", Mode: 0o644, Size: size, Typeflag: tar.TypeReg, Format: tar.FormatPAX,
+		PAXRecords: map[string]string{"DOUBLEAGENT.agent": "claude-code", "DOUBLEAGENT.target": "history", "DOUBLEAGENT.path": "/home/x/.claude/history.jsonl"}})
+	zero := make([]byte, 1<<20)
+	for i := 0; i < size/len(zero); i++ {
+		tw.Write(zero)
+	}
+	tw.Close()
+	zw.Close()
+	p := filepath.Join(t.TempDir(), "bomb.tar.zst")
+	os.WriteFile(p, buf.Bytes(), 0o644)
+	_, out := run(t, analyze.Options{Inputs: []string{p}, Limits: &bundle.Options{MaxRatio: 50}})
+	found := false
+	for _, pr := range problems(t, out) {
+		if pr.Kind == bundle.ProblemLimit {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatal("no size_limit problem for a decompression bomb")
+	}
+}
+
+func TestFilters(t *testing.T) {
+	dir := t.TempDir()
+	p := makeBundle(t, dir, "f.tar.zst", "hf", "id-f", []bundletest.File{
+		claudeFile("alice", "aaaa1111-0000-4000-8000-000000000001", "2026-03-01", "ls -la", "total 0"),
+		claudeFile("bob", "bbbb2222-0000-4000-8000-000000000002", "2026-03-05", "cat /etc/shadow", "denied"),
+	})
+	count := func(o analyze.Options) []timeline.Row {
+		o.Inputs = []string{p}
+		_, out := run(t, o)
+		return rows(t, out)
+	}
+	all := count(analyze.Options{})
+	since := count(analyze.Options{Since: time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)})
+	until := count(analyze.Options{Until: time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)})
+	if len(since)+len(until) != len(all) || len(since) == 0 || len(until) == 0 {
+		t.Fatalf("since %d + until %d != all %d", len(since), len(until), len(all))
+	}
+	for _, r := range since {
+		if r.User != "bob" {
+			t.Fatalf("--since kept %s's row", r.User)
+		}
+	}
+	if u := count(analyze.Options{Users: []string{"alice"}}); len(u) != len(until) {
+		t.Fatalf("--user alice %d rows, want %d", len(u), len(until))
+	}
+	if h := count(analyze.Options{Hosts: []string{"nope"}}); len(h) != 0 {
+		t.Fatalf("--host nope kept %d rows", len(h))
+	}
+	if a := count(analyze.Options{Agents: []string{"codex-cli"}}); len(a) != 0 {
+		t.Fatalf("--agent codex-cli kept %d rows", len(a))
+	}
+	th := count(analyze.Options{IncludeThinking: true})
+	if len(th) != len(all)+2 {
+		t.Fatalf("--include-thinking: %d rows, want %d", len(th), len(all)+2)
+	}
+	// --match on the command keeps the call and its paired result.
+	m := count(analyze.Options{Match: regexp.MustCompile(`/etc/shadow`)})
+	var types []string
+	for _, r := range m {
+		types = append(types, r.TurnType+":"+r.ToolUseID)
+	}
+	if strings.Join(types, ",") != "user:,tool_use:toolu_bbbb,tool_result:toolu_bbbb" {
+		t.Fatalf("--match rows %v", types)
+	}
+}
+
+func TestKeepUndated(t *testing.T) {
+	hist := []byte(`{"display":"typed with a time","timestamp":1767225600000,"project":"/p","sessionId":"s1"}` + "\n" + `{"display":"no time at all","project":"/p"}` + "\n")
+	p := makeBundle(t, t.TempDir(), "u.tar.zst", "hu", "id-u", []bundletest.File{{Path: "/home/u/.claude/history.jsonl", Agent: "claude-code", Target: "history", Kind: "history", User: "u", Data: hist}})
+	_, out := run(t, analyze.Options{Inputs: []string{p}})
+	_, out2 := run(t, analyze.Options{Inputs: []string{p}, KeepUndated: true})
+	a, b := rows(t, out), rows(t, out2)
+	if len(b) != len(a)+1 {
+		t.Fatalf("--keep-undated: %d rows vs %d", len(b), len(a))
+	}
+	last := b[len(b)-1]
+	if last.TimestampUTC != "" || last.TimeBasis != "none" || last.Text != "no time at all" || last.Secondary != "true" {
+		t.Fatalf("undated row %+v", last)
+	}
+}
+
+func TestFormatsGoldenAndDeterministic(t *testing.T) {
+	dir := t.TempDir()
+	p := makeBundle(t, dir, "g.tar.zst", "golden-host", "0190cccc-0000-7000-8000-000000000003", []bundletest.File{
+		claudeFile("alice", "aaaa1111-0000-4000-8000-000000000001", "2026-03-01", "ls -la", "total 0"),
+		claudeFile("bob", "bbbb2222-0000-4000-8000-000000000002", "2026-03-01", "git status", "clean"),
+	})
+	for _, f := range []struct{ format, file string }{{"jsonl", analyze.TimelineJSONL}, {"csv", analyze.TimelineCSV}, {"timesketch", analyze.TimelineTimesketch}} {
+		_, out1 := run(t, analyze.Options{Inputs: []string{p}, Format: f.format, Jobs: 1})
+		_, out2 := run(t, analyze.Options{Inputs: []string{p}, Format: f.format, Jobs: 2, MemLimit: 1024})
+		a, _ := os.ReadFile(filepath.Join(out1, f.file))
+		b, _ := os.ReadFile(filepath.Join(out2, f.file))
+		if !bytes.Equal(a, b) {
+			t.Fatalf("%s: output differs between runs (jobs 1 in memory vs jobs 2 spilled)", f.format)
+		}
+		golden := filepath.Join("testdata", "formats."+f.file)
+		if *parsertest.Update {
+			os.WriteFile(golden, a, 0o644)
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatalf("%v (go test -update)", err)
+		}
+		if !bytes.Equal(a, want) {
+			t.Fatalf("%s differs from %s (go test -update and review)", f.format, golden)
+		}
+		for _, name := range []string{analyze.SessionsJSONL, analyze.InventoryJSON, analyze.ProblemsJSONL} {
+			x, _ := os.ReadFile(filepath.Join(out1, name))
+			y, _ := os.ReadFile(filepath.Join(out2, name))
+			if name != analyze.InventoryJSON && !bytes.Equal(x, y) {
+				t.Fatalf("%s differs between runs", name)
+			}
+		}
+	}
+}
+
+func TestLooseTreesAndExtracted(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "carol")
+	proj := filepath.Join(home, ".claude", "projects", "-home-carol-p")
+	os.MkdirAll(proj, 0o755)
+	os.WriteFile(filepath.Join(proj, "cccc3333-0000-4000-8000-000000000003.jsonl"), claudeSession("cccc3333-0000-4000-8000-000000000003", "/home/carol/p", "2026-04-01", "whoami", "carol"), 0o644)
+	// A copied home, and a lone .claude folder.
+	for _, in := range []string{home, filepath.Join(home, ".claude")} {
+		sum, out := run(t, analyze.Options{Inputs: []string{in}})
+		rs := rows(t, out)
+		if sum.Events == 0 || rs[0].User != "carol" || !strings.HasPrefix(rs[0].Host, "loose:") || !strings.HasSuffix(rs[0].SourceFile, ".jsonl") {
+			t.Fatalf("%s: %d events, first %+v", in, sum.Events, rs)
+		}
+		var inv analyze.Inventory
+		b, _ := os.ReadFile(filepath.Join(out, analyze.InventoryJSON))
+		json.Unmarshal(b, &inv)
+		if !inv.Sources[0].UsersInferred || inv.Sources[0].Kind != analyze.KindLoose {
+			t.Fatalf("inventory source %+v", inv.Sources[0])
+		}
+	}
+	// An image root with home/*.
+	img := t.TempDir()
+	ih := filepath.Join(img, "home", "dan", ".claude", "projects", "x")
+	os.MkdirAll(ih, 0o755)
+	os.WriteFile(filepath.Join(ih, "dddd4444-0000-4000-8000-000000000004.jsonl"), claudeSession("dddd4444-0000-4000-8000-000000000004", "/home/dan/x", "2026-04-02", "id", "dan"), 0o644)
+	_, out := run(t, analyze.Options{Inputs: []string{img}})
+	rs := rows(t, out)
+	if len(rs) == 0 || rs[0].User != "dan" || !strings.HasPrefix(rs[0].SourceFile, "/home/dan/.claude/projects/x/") {
+		t.Fatalf("image root rows %+v", rs)
+	}
+	// An extracted collection: unpack a bundle by hand.
+	p := makeBundle(t, t.TempDir(), "e.tar.zst", "hx", "id-x", []bundletest.File{claudeFile("erin", "eeee5555-0000-4000-8000-000000000005", "2026-04-03", "uname", "Linux")})
+	ext := filepath.Join(t.TempDir(), "extracted")
+	extract(t, p, ext)
+	sum, out := run(t, analyze.Options{Inputs: []string{ext}})
+	if sum.Events == 0 || sum.Problems != 0 {
+		t.Fatalf("extracted: %d events %d problems", sum.Events, sum.Problems)
+	}
+	// Tamper with the extracted file: a checksum problem, never silence.
+	matches, _ := filepath.Glob(filepath.Join(ext, "files", "home", "erin", ".claude", "projects", "*", "*.jsonl"))
+	f, _ := os.OpenFile(matches[0], os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("\n")
+	f.Close()
+	_, out = run(t, analyze.Options{Inputs: []string{ext}})
+	if ps := problems(t, out); len(ps) != 1 || ps[0].Kind != bundle.ProblemChecksum {
+		t.Fatalf("tampered extracted file: %+v", ps)
+	}
+}
+
+func extract(t *testing.T, p, dst string) {
+	t.Helper()
+	f, _ := os.Open(p)
+	defer f.Close()
+	zr, _ := zstd.NewReader(f)
+	defer zr.Close()
+	tr := tar.NewReader(zr)
+	for {
+		h, err := tr.Next()
+		if err != nil {
+			break
+		}
+		out := filepath.Join(dst, filepath.FromSlash(h.Name))
+		os.MkdirAll(filepath.Dir(out), 0o755)
+		b := new(bytes.Buffer)
+		b.ReadFrom(tr)
+		os.WriteFile(out, b.Bytes(), 0o644)
+	}
+}
+
+func TestNoUsableInput(t *testing.T) {
+	_, err := analyze.Timeline(context.Background(), analyze.Options{Inputs: []string{filepath.Join(t.TempDir(), "missing")}, OutDir: t.TempDir(), Parsers: parsers.All()})
+	if err == nil {
+		t.Fatal("a missing input gave no error")
+	}
+	p := filepath.Join(t.TempDir(), "plain.txt")
+	os.WriteFile(p, []byte("hello"), 0o644)
+	if _, err := analyze.Timeline(context.Background(), analyze.Options{Inputs: []string{p}, OutDir: t.TempDir(), Parsers: parsers.All()}); err == nil {
+		t.Fatal("a plain file gave no error")
+	}
+}
