@@ -26,7 +26,6 @@ var seedNames = []string{
 	"windsurf", "zed",
 }
 
-
 func TestValidate(t *testing.T) {
 	if err := Validate(All()); err != nil {
 		t.Fatal(err)
