@@ -1,0 +1,249 @@
+package copilotcli
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+func byID(t testing.TB, id string) parser.Parser {
+	t.Helper()
+	for _, p := range Parsers() {
+		if p.ID() == id {
+			return p
+		}
+	}
+	t.Fatalf("no parser %s", id)
+	return nil
+}
+
+// sessionInput presents testdata/<caseDir>/<id>/<name> as
+// /home/examiner/.copilot/session-state/<id>/<name>, with the session's
+// workspace.yaml as a related file when the case has one.
+func sessionInput(t *testing.T, caseDir, target, name string) *parser.Input {
+	t.Helper()
+	matches, _ := filepath.Glob(filepath.Join("testdata", caseDir, "*", name))
+	if len(matches) != 1 {
+		t.Fatalf("testdata/%s/*/%s: %d matches", caseDir, name, len(matches))
+	}
+	local := matches[0]
+	id := filepath.Base(filepath.Dir(local))
+	orig := "/home/examiner/.copilot/session-state/" + id
+	related := parsertest.Files{}
+	if ws := filepath.Join(filepath.Dir(local), "workspace.yaml"); fileExists(ws) {
+		related[orig+"/workspace.yaml"] = ws
+	}
+	f := parser.File{Path: orig + "/" + name, Agent: Agent, Target: target}
+	return parsertest.Input(t, local, f, related)
+}
+
+func TestEventsGolden(t *testing.T) {
+	for _, c := range []string{"typical", "edge", "malformed", "empty"} {
+		t.Run(c, func(t *testing.T) {
+			in := sessionInput(t, c, "events", "events.jsonl")
+			parsertest.Golden(t, byID(t, "copilot-cli/events"), in, filepath.Join("testdata", c+".golden.jsonl"))
+		})
+	}
+}
+
+func find(s *parsertest.Sink, pred func(e *timeline.Event) bool) []timeline.Event {
+	var out []timeline.Event
+	for i := range s.Events {
+		if pred(&s.Events[i]) {
+			out = append(out, s.Events[i])
+		}
+	}
+	return out
+}
+
+func TestEventsTypical(t *testing.T) {
+	s := parsertest.Run(t, byID(t, "copilot-cli/events"), sessionInput(t, "typical", "events", "events.jsonl"))
+	if len(s.Problems) != 0 {
+		t.Fatalf("problems: %v", s.Problems)
+	}
+	const sid = "6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f"
+	for _, e := range s.Events {
+		if e.SessionID != sid || e.ProjectPath != "/home/examiner/demo" {
+			t.Fatalf("row %q: session %q project %q", e.Text, e.SessionID, e.ProjectPath)
+		}
+	}
+	users := find(s, func(e *timeline.Event) bool { return e.TurnType == timeline.User })
+	if len(users) != 1 || users[0].Text != "list the files and delete tmp.txt" || !users[0].Time.Equal(parsertest.Time(t, "2026-10-15T09:00:02.100Z")) {
+		t.Fatalf("user rows: %+v", users)
+	}
+	// the call and its result share the id; the denied call is an error
+	uses := find(s, func(e *timeline.Event) bool { return e.TurnType == timeline.ToolUse })
+	res := find(s, func(e *timeline.Event) bool { return e.TurnType == timeline.ToolResult })
+	if len(uses) != 3 || len(res) != 2 {
+		t.Fatalf("tool_use %d tool_result %d", len(uses), len(res))
+	}
+	byUse := map[string]timeline.Event{}
+	for _, u := range uses {
+		byUse[u.ToolUseID] = u
+	}
+	if u := byUse["call_ls"]; u.Text != "ls -la" || u.ToolName != "bash" || u.Model != "claude-sonnet-4.5" ||
+		u.ToolInput != `{"command":"ls -la","description":"List files"}` || !u.Time.Equal(parsertest.Time(t, "2026-10-15T09:00:03.100Z")) {
+		t.Fatalf("first call: %+v", u)
+	}
+	if res[0].ToolUseID != "call_ls" || res[0].IsError != "false" || !strings.HasPrefix(res[0].Text, "notes.md\ntmp.txt") {
+		t.Fatalf("first result: %+v", res[0])
+	}
+	if res[1].ToolUseID != "call_rm" || res[1].IsError != "true" || !strings.Contains(res[1].Text, "error: rejected: The user rejected") {
+		t.Fatalf("rejected result: %+v", res[1])
+	}
+	// a requested call that never started is kept at the reply's time
+	var never *timeline.Event
+	for i := range uses {
+		if uses[i].ToolUseID == "call_view" {
+			never = &uses[i]
+		}
+	}
+	if never == nil || never.Text != "/home/examiner/demo/notes.md" || !never.Time.Equal(parsertest.Time(t, "2026-10-15T09:00:03.000Z")) || never.SourceLine != 8 {
+		t.Fatalf("never-started call: %+v", never)
+	}
+	// permission request and decision joined on the tool call id
+	perms := find(s, func(e *timeline.Event) bool { return strings.HasPrefix(e.Text, "permission ") })
+	if len(perms) != 2 || perms[0].Text != "permission request: shell rm tmp.txt (Delete tmp.txt)" || perms[0].ToolUseID != "call_rm" ||
+		perms[1].Text != `permission decision: denied-interactively-by-user feedback=do not delete anything` || perms[1].ToolUseID != "call_rm" {
+		t.Fatalf("permission rows: %+v", perms)
+	}
+	want := []string{
+		"model: claude-sonnet-4.5",
+		"model: claude-sonnet-4.5 -> gpt-5.4",
+		"session.info model: Model changed to: gpt-5.4",
+		`hook userPromptSubmitted start: {"prompt":"list the files and delete tmp.txt"}`,
+		`hook userPromptSubmitted end: success=true output={"decision":"allow"}`,
+		"utility model gpt-4.1-mini: duration=310 initiator=session-title inputTokens=120 interactionType=conversation-background outputTokens=8",
+		"attachment: file /home/examiner/demo/notes.md notes.md",
+		`session.workspace_file_changed: {"operation":"create","path":"plan.md"}`,
+	}
+	for _, w := range want {
+		if len(find(s, func(e *timeline.Event) bool { return e.Text == w && e.TurnType == timeline.System })) != 1 {
+			t.Errorf("missing system row %q", w)
+		}
+	}
+	th := find(s, func(e *timeline.Event) bool { return e.TurnType == timeline.Thinking })
+	if len(th) != 1 || th[0].Text != "The user wants a listing, then a deletion." || th[0].Model != "claude-sonnet-4.5" {
+		t.Fatalf("thinking: %+v", th)
+	}
+	sys := find(s, func(e *timeline.Event) bool { return strings.HasPrefix(e.Text, "system.message system: You are the GitHub Copilot CLI") })
+	if len(sys) != 1 || sys[0].TurnType != timeline.System {
+		t.Fatalf("system prompt row: %+v", sys)
+	}
+}
+
+func TestEventsEdge(t *testing.T) {
+	s := parsertest.Run(t, byID(t, "copilot-cli/events"), sessionInput(t, "edge", "events", "events.jsonl"))
+	if len(s.Problems) != 0 {
+		t.Fatalf("problems: %v", s.Problems)
+	}
+	sub := find(s, func(e *timeline.Event) bool { return strings.HasPrefix(e.Text, "subagent ") })
+	if len(sub) != 3 ||
+		!strings.HasPrefix(sub[0].Text, "subagent call_task of 0b9e8d7c-6a5f-4e3d-9c2b-1a0f9e8d7c6b: started explore") ||
+		!strings.HasPrefix(sub[1].Text, "subagent call_task of 0b9e8d7c-6a5f-4e3d-9c2b-1a0f9e8d7c6b: completed explore") ||
+		!strings.Contains(sub[2].Text, "error: model refused") || sub[0].ToolUseID != "call_task" {
+		t.Fatalf("subagent rows: %+v", sub)
+	}
+	// the subagent's own call keeps its model
+	g := find(s, func(e *timeline.Event) bool { return e.ToolUseID == "call_grep" && e.TurnType == timeline.ToolUse })
+	if len(g) != 1 || g[0].Model != "claude-haiku-4.5" || g[0].Text != "TODO" {
+		t.Fatalf("grep call: %+v", g)
+	}
+	// unknown event types are kept with their type name
+	if len(find(s, func(e *timeline.Event) bool { return e.Text == `session.brand_new_event: {"foo":"bar","n":2}` })) != 1 {
+		t.Error("unknown event type dropped")
+	}
+	// injected skill text is system, and its missing time is inherited
+	sk := find(s, func(e *timeline.Event) bool { return strings.Contains(e.Text, "pdf instructions") })
+	if len(sk) != 1 || sk[0].TurnType != timeline.System || sk[0].TimeBasis != timeline.TimeInherited ||
+		!sk[0].Time.Equal(parsertest.Time(t, "2026-10-16T10:00:06Z")) {
+		t.Fatalf("skill row: %+v", sk)
+	}
+	// the resume moves the project path
+	fetch := find(s, func(e *timeline.Event) bool { return e.ToolUseID == "call_fetch" })
+	if len(fetch) != 3 || fetch[2].ProjectPath != "/home/examiner/proj2" || fetch[2].Text != "https://example.com/x" {
+		t.Fatalf("fetch rows: %+v", fetch)
+	}
+	if fetch[1].Text != `permission decision: approved-for-session approval={"kind":"url"}` {
+		t.Fatalf("decision: %q", fetch[1].Text)
+	}
+	if len(find(s, func(e *timeline.Event) bool { return e.Text == "permission mode: default -> allow-all" })) != 1 {
+		t.Error("permission mode row missing")
+	}
+	tr := find(s, func(e *timeline.Event) bool { return strings.HasPrefix(e.Text, "session.truncation: ") })
+	if len(tr) != 1 {
+		t.Fatal("truncation row missing")
+	}
+}
+
+func TestEventsMalformed(t *testing.T) {
+	s := parsertest.Run(t, byID(t, "copilot-cli/events"), sessionInput(t, "malformed", "events", "events.jsonl"))
+	want := []string{
+		"line 2: invalid JSON line skipped",
+		"line 3: cut record before a glued record; kept the glued record",
+		"line 4: not an event record (no type)",
+		"line 7: invalid JSON line skipped",
+	}
+	if strings.Join(s.Problems, "|") != strings.Join(want, "|") {
+		t.Fatalf("problems: %q", s.Problems)
+	}
+	texts := map[string]bool{}
+	for _, e := range s.Events {
+		texts[e.Text] = true
+	}
+	if !texts["after the glue"] || !texts["after NULs"] {
+		t.Fatalf("glued or NUL-padded record lost: %v", texts)
+	}
+	o := find(s, func(e *timeline.Event) bool { return e.ToolUseID == "orphan" })
+	if len(o) != 1 || o[0].ToolName != "bash" || o[0].IsError != "true" {
+		t.Fatalf("orphan result: %+v", o)
+	}
+}
+
+func TestEventsSessionIDFromPath(t *testing.T) {
+	s := parsertest.Run(t, byID(t, "copilot-cli/events"), sessionInput(t, "malformed", "events", "events.jsonl"))
+	for _, e := range s.Events {
+		if e.SessionID != "11111111-2222-3333-4444-555555555555" {
+			t.Fatalf("session id %q", e.SessionID)
+		}
+	}
+}
+
+func TestWorkspace(t *testing.T) {
+	p := byID(t, "copilot-cli/workspace")
+	t.Run("typical", func(t *testing.T) {
+		in := sessionInput(t, "typical", "workspace", "workspace.yaml")
+		s := parsertest.Golden(t, p, in, filepath.Join("testdata", "workspace_typical.golden.jsonl"))
+		if len(s.Events) != 1 || len(s.States) != 0 ||
+			s.Events[0].Text != `session metadata: name="list the files and delete tmp.txt" client=github/cli cwd=/home/examiner/demo user_named=false summary_count=0 updated_at=2026-10-15T09:02:00.000Z` {
+			t.Fatalf("rows: %+v states %+v", s.Events, s.States)
+		}
+	})
+	t.Run("synced", func(t *testing.T) {
+		f := parser.File{Path: "C:/Users/examiner/.copilot/session-state/22222222-3333-4444-5555-666666666666/workspace.yaml", Agent: Agent, Target: "workspace",
+			MTime: parsertest.Time(t, "2026-10-17T07:31:00Z")}
+		s := parsertest.Golden(t, p, parsertest.Input(t, "testdata/workspace/synced.yaml", f, nil), "testdata/workspace_synced.golden.jsonl")
+		if len(s.Events) != 2 || len(s.States) != 1 || s.States[0].Synced != "yes" || s.States[0].Key.SessionID != "22222222-3333-4444-5555-666666666666" {
+			t.Fatalf("rows %+v states %+v", s.Events, s.States)
+		}
+		sync := s.Events[1]
+		if sync.Text != "session synced: remote session a1b2c3d4-mc task 98765 last event evt-42 remote_steerable=true (from workspace.yaml, file mtime)" ||
+			sync.TimeBasis != timeline.TimeFileMTime || !sync.Time.Equal(f.MTime) {
+			t.Fatalf("sync row: %+v", sync)
+		}
+		if !strings.Contains(s.Events[0].Text, `name="Fix the flaky test\nin CI" client=github/autopilot cwd=C:\Users\examiner\repo`) {
+			t.Fatalf("metadata row: %q", s.Events[0].Text)
+		}
+	})
+	t.Run("garbage", func(t *testing.T) {
+		f := parser.File{Path: "/home/examiner/.copilot/session-state/x/workspace.yaml", Agent: Agent, Target: "workspace"}
+		s := parsertest.Run(t, p, parsertest.Input(t, "testdata/workspace/garbage.yaml", f, nil))
+		if len(s.Events) != 0 || len(s.Problems) != 1 {
+			t.Fatalf("rows %+v problems %v", s.Events, s.Problems)
+		}
+	})
+}
