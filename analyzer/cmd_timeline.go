@@ -88,7 +88,7 @@ func (c *TimelineCmd) Run(g *Globals, log zerolog.Logger) error {
 		return &exitError{exitUnusable, err.Error()}
 	}
 	fmt.Println(analyze.AgentsLine(sum.Inventory))
-	fmt.Printf("timeline: %d rows, %d sessions, %d problems from %d inputs (%d unusable)\n", sum.Events, sum.Sessions, sum.Problems, sum.Sources, sum.Failed)
+	fmt.Printf("timeline: %d rows, %d sessions, %d problems from %d inputs (%d unusable); %d rows repeated in another file written once\n", sum.Events, sum.Sessions, sum.Problems, sum.Sources, sum.Failed, sum.Duplicates)
 	fmt.Printf("written: %s\n", strings.Join(sum.Files, " "))
 	if sum.Events == 0 {
 		return &exitError{exitNothing, ""}

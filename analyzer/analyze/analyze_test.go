@@ -457,3 +457,20 @@ func TestNoUsableInput(t *testing.T) {
 		t.Fatal("a plain file gave no error")
 	}
 }
+
+// TestRepeatedRecordsInAnotherFileAppearOnce: a resumed Claude session's
+// new file repeats earlier records; each event is written once.
+func TestRepeatedRecordsInAnotherFileAppearOnce(t *testing.T) {
+	id := "aaaa1111-0000-4000-8000-000000000001"
+	orig := claudeFile("alice", id, "2026-05-01", "ls", "x")
+	copyF := orig
+	copyF.Path = strings.Replace(orig.Path, id+".jsonl", "ffff9999-0000-4000-8000-000000000009.jsonl", 1)
+	p := makeBundle(t, t.TempDir(), "d.tar.zst", "hd", "id-d", []bundletest.File{orig, copyF})
+	one := makeBundle(t, t.TempDir(), "o.tar.zst", "hd", "id-d", []bundletest.File{orig})
+	sum, out := run(t, analyze.Options{Inputs: []string{p}})
+	_, out1 := run(t, analyze.Options{Inputs: []string{one}})
+	a, b := rows(t, out), rows(t, out1)
+	if len(a) != len(b) || sum.Duplicates != len(b) {
+		t.Fatalf("with the copy %d rows (%d duplicates), alone %d", len(a), sum.Duplicates, len(b))
+	}
+}

@@ -57,13 +57,16 @@ type Options struct {
 
 // Summary is what a run found.
 type Summary struct {
-	Events    int
-	Sessions  int
-	Problems  int
-	Sources   int
-	Failed    int
-	Inventory *Inventory
-	Files     []string // output files written
+	Events   int
+	Sessions int
+	Problems int
+	// Duplicates counts rows dropped because another source file gave
+	// the same row (see output.md).
+	Duplicates int
+	Sources    int
+	Failed     int
+	Inventory  *Inventory
+	Files      []string // output files written
 }
 
 // ErrNoInput is returned when no input could be used at all.

@@ -5,10 +5,13 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 	"github.com/doubleagent/doubleagent/bundle"
@@ -268,8 +271,13 @@ func writeOutputs(c *collected, opts *Options, sum *Summary) error {
 	}
 	agg := timeline.NewAggregator()
 	events := map[string]int{}
+	dd := &dupWindow{}
 	err = c.primary.Each(func(e *timeline.Event) error {
 		if opts.Match != nil && !c.matches(e) && !(e.ToolUseID != "" && c.matchIDs[e.Host+"\x00"+e.ToolUseID]) {
+			return nil
+		}
+		if dd.duplicate(e) {
+			sum.Duplicates++
 			return nil
 		}
 		agg.Add(e)
@@ -347,6 +355,37 @@ func writeOutputs(c *collected, opts *Options, sum *Summary) error {
 	}
 	sum.Files = append(sum.Files, filepath.Join(opts.OutDir, ProblemsJSONL))
 	return nil
+}
+
+// dupWindow drops a row that another source file already gave: the same
+// host, user, agent, session, turn type, time, tool_use_id, text and tool
+// input (a resumed session's file repeating earlier records, a legacy file
+// and its migrated copy). Equal rows share a timestamp, so only the rows
+// of the current instant are held. Undated rows are never merged.
+type dupWindow struct {
+	t    time.Time
+	keys map[uint64]string // key -> first source file
+}
+
+func (d *dupWindow) duplicate(e *timeline.Event) bool {
+	if e.Time.IsZero() {
+		return false
+	}
+	if !e.Time.Equal(d.t) || d.keys == nil {
+		d.t = e.Time
+		d.keys = map[uint64]string{}
+	}
+	h := fnv.New64a()
+	for _, s := range []string{e.Host, e.User, e.Agent, e.SessionID, string(e.TurnType), e.ToolUseID, e.Text, e.ToolInput} {
+		io.WriteString(h, s)
+		h.Write([]byte{0})
+	}
+	k := h.Sum64()
+	if src, ok := d.keys[k]; ok {
+		return src != e.SourceFile
+	}
+	d.keys[k] = e.SourceFile
+	return false
 }
 
 func writeJSONL(path string, n int, get func(int) any) error {
