@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/doubleagent/doubleagent/bundle/bundletest"
+)
+
+var bin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "doubleagent-cli-*")
+	if err != nil {
+		panic(err)
+	}
+	bin = filepath.Join(dir, "doubleagent")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		os.Stderr.Write(out)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func runCLI(t *testing.T, args ...string) (string, int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), code
+}
+
+const transcript = `{"type":"user","sessionId":"11111111-2222-4333-8444-555555555555","cwd":"/home/a/p","uuid":"u1","timestamp":"2026-06-01T10:00:00.000Z","message":{"role":"user","content":"hello"}}
+`
+
+func TestExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.tar.zst")
+	os.WriteFile(good, bundletest.Build(t, []bundletest.File{{Path: "/home/a/.claude/projects/p/11111111-2222-4333-8444-555555555555.jsonl", Agent: "claude-code", Target: "projects", User: "a", Data: []byte(transcript)}}), 0o644)
+	if out, code := runCLI(t, "verify", good); code != 0 || !strings.Contains(out, "OK") {
+		t.Fatalf("verify good: %d %s", code, out)
+	}
+	// A flipped byte inside the artifact: the zstd frame checksum or the
+	// manifest hash catches it.
+	b, _ := os.ReadFile(good)
+	bad := filepath.Join(dir, "bad.tar.zst")
+	os.WriteFile(bad, b[:len(b)/2], 0o644)
+	if out, code := runCLI(t, "verify", bad); code != 1 {
+		t.Fatalf("verify cut bundle: exit %d, want 1: %s", code, out)
+	}
+	out, code := runCLI(t, "timeline", good, "-o", filepath.Join(dir, "o1"))
+	if code != 0 || !strings.Contains(out, "agents: parsed claude-code (1 events)") {
+		t.Fatalf("timeline: %d %s", code, out)
+	}
+	if out, code := runCLI(t, "timeline", good, "-o", filepath.Join(dir, "o2"), "--agent", "codex-cli"); code != 1 {
+		t.Fatalf("timeline with nothing found: exit %d, want 1: %s", code, out)
+	}
+	if out, code := runCLI(t, "timeline", filepath.Join(dir, "missing"), "-o", filepath.Join(dir, "o3")); code != 2 {
+		t.Fatalf("timeline on a missing input: exit %d, want 2: %s", code, out)
+	}
+	if out, code := runCLI(t, "timeline", good, "-o", filepath.Join(dir, "o4"), "--since", "yesterday"); code != 2 {
+		t.Fatalf("bad --since: exit %d, want 2: %s", code, out)
+	}
+	if out, code := runCLI(t, "timeline", good); code != 2 {
+		t.Fatalf("missing -o: exit %d, want 2: %s", code, out)
+	}
+	if out, code := runCLI(t, "detect", good); code != 0 || !strings.Contains(out, "claude-code") {
+		t.Fatalf("detect: %d %s", code, out)
+	}
+	if out, code := runCLI(t, "catalog", "--json"); code != 0 || !strings.Contains(out, `"Name": "gemini-cli"`) {
+		t.Fatalf("catalog --json: %d %.300s", code, out)
+	}
+}
+
+func TestInventoryMerge(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.jsonl")
+	os.WriteFile(a, []byte(`{"record":"host","host":"h1"}
+{"record":"agent","host":"h1","user":"alice","home":"/home/alice","agent":"claude-code","status":"parsed","files":3,"bytes":100,"first_mtime":"2026-01-01T00:00:00.000Z","last_mtime":"2026-01-02T00:00:00.000Z","projects":["/home/alice/p"]}
+not json
+`), 0o644)
+	b := filepath.Join(dir, "b.jsonl")
+	os.WriteFile(b, []byte(`{"record":"agent","host":"h2","user":"bob","home":"/home/bob","agent":"codex-cli","status":"parsed","files":1,"bytes":5,"first_mtime":"","last_mtime":"","projects":[]}
+`), 0o644)
+	out, code := runCLI(t, "inventory", a, b)
+	if code != 0 || !strings.Contains(out, "h1,alice,/home/alice,claude-code,parsed,3,100,2026-01-01T00:00:00.000Z,2026-01-02T00:00:00.000Z,/home/alice/p,") || !strings.Contains(out, "h2,bob,/home/bob,codex-cli,parsed,1,5") || !strings.Contains(out, "line 3") {
+		t.Fatalf("inventory: %d\n%s", code, out)
+	}
+}
