@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -39,6 +38,4 @@ func (c *CatalogCmd) Run(g *Globals, log zerolog.Logger) error {
 	return nil
 }
 
-func catalogJSON(list []catalog.Agent) ([]byte, error) {
-	return json.MarshalIndent(list, "", "  ")
-}
+func catalogJSON(list []catalog.Agent) ([]byte, error) { return catalog.JSON(list) }

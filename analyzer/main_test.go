@@ -83,7 +83,7 @@ func TestExitCodes(t *testing.T) {
 	if out, code := runCLI(t, "detect", good); code != 0 || !strings.Contains(out, "claude-code") {
 		t.Fatalf("detect: %d %s", code, out)
 	}
-	if out, code := runCLI(t, "catalog", "--json"); code != 0 || !strings.Contains(out, `"Name": "gemini-cli"`) {
+	if out, code := runCLI(t, "catalog", "--json"); code != 0 || !strings.Contains(out, `"name": "gemini-cli"`) {
 		t.Fatalf("catalog --json: %d %.300s", code, out)
 	}
 }
