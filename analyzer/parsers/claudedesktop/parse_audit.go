@@ -1,0 +1,508 @@
+package claudedesktop
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+// Audit returns the parser of a Cowork session's audit log,
+// <session dir>/audit.jsonl, a secondary source.
+func Audit() parser.Parser {
+	return newFiltered(parser.Spec{
+		ID:      "claude-desktop/audit",
+		Agent:   Agent,
+		Version: 1,
+		Targets: sessionTargets,
+		Names:   []string{"audit.jsonl"},
+		Doc:     "Claude desktop Cowork audit log <session dir>/audit.jsonl (secondary): turns the transcript lacks, init, permission and result records",
+	}, parseAudit, func(p string) bool { return storeKind(p) != "" })
+}
+
+// auditLine is one audit.jsonl line: an Agent SDK message with the app's
+// _audit_timestamp.
+type auditLine struct {
+	Type            string          `json:"type"`
+	Subtype         string          `json:"subtype"`
+	UUID            string          `json:"uuid"`
+	SessionID       string          `json:"session_id"`
+	ParentToolUseID *string         `json:"parent_tool_use_id"`
+	AuditTimestamp  string          `json:"_audit_timestamp"`
+	Timestamp       string          `json:"timestamp"`
+	Message         json.RawMessage `json:"message"`
+	Model           string          `json:"model"`
+}
+
+type auditMessage struct {
+	ID      string          `json:"id"`
+	Model   string          `json:"model"`
+	Content json.RawMessage `json:"content"`
+}
+
+type auditBlock struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	Thinking  string          `json:"thinking"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	ToolUseID string          `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content"`
+	IsError   *bool           `json:"is_error"`
+}
+
+// seen holds what the session's transcripts already say.
+type seen struct {
+	uuids, tools, msgs map[string]bool
+}
+
+func (s *seen) any() bool { return len(s.uuids)+len(s.tools)+len(s.msgs) > 0 }
+
+// transcriptKeys reads the session directory's transcripts for their
+// record uuids, tool call ids and API message ids.
+func transcriptKeys(ctx context.Context, in *parser.Input, dir string) *seen {
+	s := &seen{uuids: map[string]bool{}, tools: map[string]bool{}, msgs: map[string]bool{}}
+	for _, f := range in.List(globEscape(dir) + "/.claude/projects/**/*.jsonl") {
+		rc, err := in.OpenRelated(f.Path)
+		if err != nil {
+			continue
+		}
+		_ = parser.Lines(ctx, rc, func(n int64, line []byte) error {
+			var r struct {
+				UUID    string `json:"uuid"`
+				Message struct {
+					ID      string          `json:"id"`
+					Content json.RawMessage `json:"content"`
+				} `json:"message"`
+			}
+			if json.Unmarshal(line, &r) != nil {
+				return nil
+			}
+			if r.UUID != "" {
+				s.uuids[r.UUID] = true
+			}
+			if r.Message.ID != "" {
+				s.msgs[r.Message.ID] = true
+			}
+			var blocks []auditBlock
+			if json.Unmarshal(r.Message.Content, &blocks) == nil {
+				for _, b := range blocks {
+					if b.Type == "tool_use" && b.ID != "" {
+						s.tools[b.ID] = true
+					}
+					if b.ToolUseID != "" {
+						s.tools[b.ToolUseID] = true
+					}
+				}
+			}
+			return nil
+		})
+		rc.Close()
+	}
+	return s
+}
+
+type audit struct {
+	in        *parser.Input
+	out       parser.Sink
+	seen      *seen
+	session   string // fallback session id
+	project   string
+	line      int64
+	tools     map[string]string
+	lastModel string
+	lastTime  time.Time
+}
+
+func parseAudit(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	p := slash(in.Path)
+	dir := dirOf(p)
+	a := &audit{in: in, out: out, tools: map[string]string{}}
+	if rec := relatedRecord(in, dir); rec != nil {
+		a.project = rec.project()
+		a.session = rec.str("cliSessionId")
+		if a.session == "" {
+			a.session = rec.str("sessionId")
+		}
+	}
+	if a.session == "" {
+		a.session = baseOf(dir)
+	}
+	a.seen = transcriptKeys(ctx, in, dir)
+	rc, err := in.Open()
+	if err != nil {
+		return fmt.Errorf("open %s: %w", in.Path, err)
+	}
+	defer rc.Close()
+	err = parser.Lines(ctx, rc, func(n int64, line []byte) error {
+		a.line = n
+		objs, lost := parser.SplitGlued(line)
+		if len(objs) == 0 {
+			out.Problem(n, "malformed JSON line (cut short or corrupt), skipped")
+			return nil
+		}
+		if lost {
+			out.Problem(n, "cut record glued to the next record on one line; kept the complete record")
+		}
+		for _, o := range objs {
+			a.record(o)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("read %s: %w", in.Path, err)
+	}
+	return nil
+}
+
+func (a *audit) record(raw []byte) {
+	var l auditLine
+	if json.Unmarshal(raw, &l) != nil {
+		a.out.Problem(a.line, "audit line is not a JSON object, skipped")
+		return
+	}
+	var fields map[string]json.RawMessage
+	_ = json.Unmarshal(raw, &fields)
+	tm := rawTime(json.RawMessage(`"` + l.AuditTimestamp + `"`))
+	if tm.IsZero() {
+		tm = rawTime(json.RawMessage(`"` + l.Timestamp + `"`))
+	}
+	sid := l.SessionID
+	if sid == "" {
+		sid = a.session
+	}
+	emit := func(e timeline.Event) {
+		e.SessionID, e.ProjectPath, e.SourceLine, e.Secondary = sid, a.project, a.line, true
+		if e.ProjectPath == "" && l.Type == "system" && l.Subtype == "init" {
+			e.ProjectPath = rawString(fields["cwd"])
+		}
+		switch {
+		case !tm.IsZero():
+			e.Time = tm
+			a.lastTime = tm
+		case !a.lastTime.IsZero():
+			e.Time, e.TimeBasis = a.lastTime, timeline.TimeInherited
+		default:
+			e.TimeBasis = timeline.TimeNone
+		}
+		a.out.Event(e)
+	}
+	sys := func(text string) { emit(timeline.Event{TurnType: timeline.System, Text: text}) }
+	sidechain := l.ParentToolUseID != nil && *l.ParentToolUseID != ""
+
+	switch {
+	case l.Type == "user":
+		if l.UUID != "" && a.seen.uuids[l.UUID] {
+			return
+		}
+		a.user(&l, sidechain, emit)
+	case l.Type == "assistant":
+		if l.UUID != "" && a.seen.uuids[l.UUID] {
+			return
+		}
+		a.assistant(&l, emit)
+	case l.Type == "system" && l.Subtype == "init":
+		sys(strings.TrimSpace("init: " + fieldList(fields, "model", "permissionMode", "cwd", "claude_code_version", "apiKeySource", "output_style") +
+			counts(fields, "tools", "mcp_servers", "skills", "plugins", "slash_commands")))
+		if m := rawString(fields["model"]); m != "" && m != a.lastModel {
+			if a.lastModel == "" {
+				sys("model: " + m)
+			} else {
+				sys("model: " + a.lastModel + " -> " + m)
+			}
+			a.lastModel = m
+		}
+	case l.Type == "system" && strings.HasPrefix(l.Subtype, "permission"):
+		a.permission(l.Subtype, fields, emit)
+	case l.Type == "result":
+		sys(strings.TrimSpace("result: " + orDash(l.Subtype) + " " +
+			fieldList(fields, "is_error", "num_turns", "duration_ms", "duration_api_ms", "total_cost_usd", "stop_reason") + errorsText(fields["errors"])))
+	default:
+		typ := l.Type
+		if l.Subtype != "" {
+			typ = l.Subtype
+		}
+		if typ == "" {
+			typ = "record"
+		}
+		sys(strings.TrimSpace(typ + ": " + otherFields(fields)))
+	}
+}
+
+func (a *audit) user(l *auditLine, sidechain bool, emit func(timeline.Event)) {
+	var m auditMessage
+	_ = json.Unmarshal(l.Message, &m)
+	textRow := func(s string) {
+		if strings.TrimSpace(s) == "" {
+			return
+		}
+		tt := timeline.User
+		if sidechain || injected(s) {
+			tt = timeline.System
+		}
+		emit(timeline.Event{TurnType: tt, Text: s})
+	}
+	if s := rawString(m.Content); s != "" {
+		textRow(s)
+		return
+	}
+	var blocks []auditBlock
+	_ = json.Unmarshal(m.Content, &blocks)
+	for _, b := range blocks {
+		switch b.Type {
+		case "text":
+			textRow(b.Text)
+		case "tool_result":
+			if a.seen.tools[b.ToolUseID] {
+				continue
+			}
+			isErr := "false"
+			if b.IsError != nil && *b.IsError {
+				isErr = "true"
+			}
+			emit(timeline.Event{TurnType: timeline.ToolResult, ToolUseID: b.ToolUseID, ToolName: a.tools[b.ToolUseID],
+				Text: resultText(b.Content), IsError: isErr})
+		case "image", "document":
+			textRow("[" + b.Type + "]")
+		default:
+			emit(timeline.Event{TurnType: timeline.System, Text: b.Type + " block"})
+		}
+	}
+}
+
+func (a *audit) assistant(l *auditLine, emit func(timeline.Event)) {
+	var m auditMessage
+	_ = json.Unmarshal(l.Message, &m)
+	var blocks []auditBlock
+	if s := rawString(m.Content); s != "" {
+		blocks = []auditBlock{{Type: "text", Text: s}}
+	} else {
+		_ = json.Unmarshal(m.Content, &blocks)
+	}
+	for _, b := range blocks {
+		switch b.Type {
+		case "tool_use", "server_tool_use", "mcp_tool_use":
+			a.tools[b.ID] = b.Name
+			if a.seen.tools[b.ID] {
+				continue
+			}
+			emit(timeline.Event{TurnType: timeline.ToolUse, Model: m.Model, ToolName: b.Name, ToolUseID: b.ID,
+				Text: toolText(b.Input), ToolInput: compactJSON(b.Input)})
+			continue
+		}
+		if m.ID != "" && a.seen.msgs[m.ID] {
+			continue
+		}
+		switch b.Type {
+		case "text":
+			if strings.TrimSpace(b.Text) != "" {
+				emit(timeline.Event{TurnType: timeline.Assistant, Model: m.Model, Text: b.Text})
+			}
+		case "thinking":
+			emit(timeline.Event{TurnType: timeline.Thinking, Model: m.Model, Text: b.Thinking})
+		case "redacted_thinking":
+			emit(timeline.Event{TurnType: timeline.Thinking, Model: m.Model, Text: "[redacted thinking]"})
+		default:
+			emit(timeline.Event{TurnType: timeline.Assistant, Model: m.Model, Text: "[" + b.Type + "]"})
+		}
+	}
+}
+
+// permission renders a permission request, response or automatic decision.
+func (a *audit) permission(subtype string, f map[string]json.RawMessage, emit func(timeline.Event)) {
+	tool := firstString(f, "tool_name", "toolName")
+	id := firstString(f, "tool_use_id", "toolUseId", "toolUseID")
+	e := timeline.Event{TurnType: timeline.System, ToolName: tool, ToolUseID: id}
+	decision := firstString(f, "decision", "behavior", "result", "response")
+	if decision == "" {
+		for _, k := range []string{"response", "decision"} {
+			var o map[string]json.RawMessage
+			if json.Unmarshal(f[k], &o) == nil {
+				decision = firstString(o, "behavior", "decision", "type")
+			}
+		}
+	}
+	reason := firstString(f, "reason", "decision_reason", "decisionReason", "message")
+	switch {
+	case subtype == "permission_request":
+		text := "permission request: " + orDash(tool)
+		input := f["input"]
+		if input == nil {
+			input = f["tool_input"]
+		}
+		if s := toolText(input); s != "" {
+			text += " " + s
+		}
+		e.Text = text
+	case strings.Contains(subtype, "auto"):
+		src := firstString(f, "source")
+		if src == "" {
+			src = "auto"
+		}
+		e.Text = "permission decision: " + orDash(decision) + " source=" + src + " reason=" + orDash(reason)
+	case subtype == "permission_response":
+		src := firstString(f, "source")
+		if src == "" {
+			src = "user"
+		}
+		e.Text = "permission decision: " + orDash(decision) + " source=" + src + " reason=" + orDash(reason)
+	default:
+		e.Text = strings.TrimSpace(subtype + ": " + otherFields(f))
+	}
+	emit(e)
+}
+
+func firstString(f map[string]json.RawMessage, keys ...string) string {
+	for _, k := range keys {
+		if s := rawString(f[k]); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// fieldList renders the named scalar fields present as key=value.
+func fieldList(f map[string]json.RawMessage, keys ...string) string {
+	var parts []string
+	for _, k := range keys {
+		if v, ok := f[k]; ok && string(bytes.TrimSpace(v)) != "null" {
+			s := scalar(v)
+			if len(bytes.TrimSpace(v)) > 0 && (v[0] == '{' || v[0] == '[') {
+				continue
+			}
+			parts = append(parts, k+"="+s)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// counts renders the lengths of the named list fields.
+func counts(f map[string]json.RawMessage, keys ...string) string {
+	var parts []string
+	for _, k := range keys {
+		if l := list(f[k]); f[k] != nil {
+			parts = append(parts, fmt.Sprintf("%s=%d", k, len(l)))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " " + strings.Join(parts, " ")
+}
+
+func errorsText(raw json.RawMessage) string {
+	l := list(raw)
+	if len(l) == 0 {
+		return ""
+	}
+	var s []string
+	for _, x := range l {
+		s = append(s, scalar(x))
+	}
+	return " errors=" + strings.Join(s, "; ")
+}
+
+// envelope keys common to audit lines, left out of generic rows.
+var envelope = map[string]bool{"type": true, "subtype": true, "uuid": true, "session_id": true,
+	"parent_tool_use_id": true, "_audit_timestamp": true, "_audit_hmac": true, "timestamp": true}
+
+// otherFields renders every non-envelope field as key=value, sorted.
+func otherFields(f map[string]json.RawMessage) string {
+	keys := make([]string, 0, len(f))
+	for k := range f {
+		if !envelope[k] {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, k+"="+scalar(f[k]))
+	}
+	return strings.Join(parts, " ")
+}
+
+// userTexts returns a user message's typed text (a string, or text blocks).
+func userTexts(raw json.RawMessage) []string {
+	var m auditMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return nil
+	}
+	if s := rawString(m.Content); s != "" {
+		return []string{s}
+	}
+	var blocks []auditBlock
+	_ = json.Unmarshal(m.Content, &blocks)
+	var out []string
+	for _, b := range blocks {
+		if b.Type == "text" {
+			out = append(out, b.Text)
+		}
+	}
+	return out
+}
+
+// injectedPrefixes mark text the app or the agent wrote into a user message.
+var injectedPrefixes = []string{
+	"<command-name>", "<command-message>", "<command-args>",
+	"<local-command-stdout>", "<local-command-stderr>", "<local-command-caveat>",
+	"<system-reminder>", "<bash-stdout>", "<bash-stderr>", "<user-prompt-submit-hook>",
+	"<task-notification>", "<environment_context>", "<session_context>",
+	"Caveat: The messages below were generated by the user",
+	"[Request interrupted by user",
+	"This session is being continued from a previous conversation",
+}
+
+func injected(text string) bool {
+	s := strings.TrimSpace(text)
+	for _, p := range injectedPrefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// resultText renders a tool_result's content: a string, or blocks.
+func resultText(raw json.RawMessage) string {
+	if s := rawString(raw); s != "" {
+		return s
+	}
+	var blocks []auditBlock
+	if json.Unmarshal(raw, &blocks) != nil {
+		return compactJSON(raw)
+	}
+	var parts []string
+	for _, b := range blocks {
+		if b.Type == "text" {
+			parts = append(parts, b.Text)
+		} else {
+			parts = append(parts, "["+b.Type+"]")
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// toolKeys are the arguments that identify a tool call, most telling first.
+var toolKeys = []string{"command", "cmd", "file_path", "notebook_path", "filePath", "url",
+	"pattern", "query", "path", "skill", "description", "prompt", "plan"}
+
+// toolText returns a call's most identifying argument, else its JSON.
+func toolText(input json.RawMessage) string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(input, &m) == nil {
+		for _, k := range toolKeys {
+			if s := rawString(m[k]); s != "" {
+				return s
+			}
+		}
+	}
+	return compactJSON(input)
+}

@@ -1,0 +1,64 @@
+package claudedesktop
+
+import (
+	"context"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/claudecode"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+// Transcript returns the parser of Cowork and Code-tab transcripts,
+// <session dir>/.claude/projects/<slug>/<cliSessionId>.jsonl with their
+// subagent files, and claude-code-sessions/.../imported-staging/*.jsonl.
+// They are Claude Code transcripts and are read by the claude-code reader.
+func Transcript() parser.Parser {
+	return newFiltered(parser.Spec{
+		ID:      "claude-desktop/transcript",
+		Agent:   Agent,
+		Version: 1,
+		Targets: sessionTargets,
+		Names:   []string{"*.jsonl"},
+		Doc:     "Claude desktop Cowork and Code-tab transcripts (<session dir>/.claude/projects/<slug>/<cliSessionId>.jsonl, imported-staging/*.jsonl), read with the claude-code reader",
+	}, parseTranscript, isTranscript)
+}
+
+func isTranscript(p string) bool {
+	if storeKind(p) == "" || baseOf(p) == "audit.jsonl" {
+		return false
+	}
+	return sessionDir(p) != "" || baseOf(dirOf(p)) == "imported-staging"
+}
+
+// claudeCodeTranscript is the claude-code transcript parser reused here.
+var claudeCodeTranscript = claudecode.Transcript()
+
+func parseTranscript(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	p := slash(in.Path)
+	project := ""
+	if rec := relatedRecord(in, sessionDir(p)); rec != nil {
+		project = rec.project()
+	}
+	return claudeCodeTranscript.Parse(ctx, in, &desktopSink{Sink: out, project: project})
+}
+
+// desktopSink relabels the claude-code reader's rows: agent claude-desktop
+// and, when the session record names one, the host project instead of the
+// VM guest cwd.
+type desktopSink struct {
+	parser.Sink
+	project string
+}
+
+func (s *desktopSink) Event(e timeline.Event) {
+	e.Agent = Agent
+	if s.project != "" {
+		e.ProjectPath = s.project
+	}
+	s.Sink.Event(e)
+}
+
+func (s *desktopSink) Session(st timeline.SessionState) {
+	st.Key.Agent = Agent
+	s.Sink.Session(st)
+}
