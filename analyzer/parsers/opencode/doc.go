@@ -1,0 +1,127 @@
+// Package opencode reads OpenCode (sst/opencode, now anomalyco/opencode)
+// and Kilo Code files. Kilo Code's CLI is an OpenCode fork that keeps the
+// same stores under its own paths (.local/share/kilo), so one package
+// serves both agents: each parser ID is "<agent>/<format>" and its Agent
+// is the agent whose catalog targets it matches.
+//
+// # <agent>/db (target "db")
+//
+// opencode.db (and opencode-<channel>.db) under .local/share/opencode;
+// kilo*.db and opencode-*.db under .local/share/kilo. opencode-next.db,
+// the pre-release 2.0 store, is read as a secondary source. Columns are
+// read by name; SourceLine is the rowid.
+//
+//   - session (1.x) and session_v2 (2.0): "session title: <title>" and, for
+//     a child session (parent_id), "subagent <id> of <parent>" at creation;
+//     the permission column (a Permission.Ruleset) as "permission setting:
+//     <permission> <pattern>=<action> (from session <id>)"; time_archived
+//     as "session archived"; share_url as "session synced: share <url>".
+//   - message + part (1.x, data JSON = MessageV2.Info / MessageV2.Part):
+//     user text parts are user rows (synthetic parts, the tool output
+//     OpenCode injects for @file mentions, are system); assistant text is
+//     assistant; reasoning with text is thinking (encrypted-only reasoning,
+//     text "", gives none); a tool part is a tool_use (ToolInput
+//     state.input, Text the command / filePath / url / pattern / query,
+//     apply_patch's file names, a question's text, else state.title) and,
+//     when completed or error, a tool_result (state.output or state.error,
+//     IsError on error) sharing callID; a rejected call also gives
+//     "permission decision: denied source=user" (source=config for a deny
+//     rule); a task call's metadata.sessionId gives "subagent <child> of
+//     <session>"; file parts "attachment: <name> (<mime>)"; agent, subtask,
+//     retry and compaction parts system rows; the text of an assistant
+//     message with summary:true is "compaction summary: <text>"; a message
+//     error "error: <name>: <message>"; step-start, step-finish, snapshot
+//     and patch parts give no row. Assistant messages give "model:
+//     <provider>/<model>" at the first and "model: <old> -> <new>" on
+//     change; Model on assistant, thinking and tool_use rows is the same
+//     string. ProjectPath is the session directory (the assistant's
+//     path.cwd when recorded).
+//   - session_message (V2 in late 1.x, the message table of 2.0; type
+//     column + data = SessionMessage without type and id): user (text,
+//     files), synthetic (system), shell (a tool_use "shell" and its
+//     output), assistant (content text / reasoning / tool with
+//     state.content as the result, error), compaction ("compaction
+//     (<reason>): <summary>"), agent-switched, model-switched (a model
+//     row). In a 1.x store a session's V1 rows win and session_message is
+//     read for sessions without them; in a 2.0 store (session_v2 present)
+//     session_message wins and the 1.x tables are read for the sessions it
+//     does not hold.
+//   - Messages whose session row is gone still give rows.
+//   - session_share ({session_id, id, secret, url} columns, or a data JSON)
+//     and the event table's session.updated.1 rows whose info.share.url is
+//     set: "session synced: share [<id>] <url>" and a SessionState with
+//     Synced "yes", once per session and URL. The secret is never read.
+//   - permission (project rulesets): "permission setting: <permission>
+//     <pattern>=<action> (from <db> permission, project <id>)" at
+//     time_updated, ProjectPath the project's worktree.
+//   - worktree: "scratch directory: <dir> (worktree name=.. branch=..
+//     project_id=..)"; project_directory: "project directory: <dir>
+//     (project <id>)" (a directory the project was used from).
+//
+// # <agent>/storage (target "storage")
+//
+// The JSON tree of OpenCode <= 1.1 (migrated into the database at the 1.2
+// start, often incompletely, so both may hold a session):
+// storage/session/<projectID>/<ses>.json is the input; its
+// storage/message/<ses>/*.json and storage/part/<msg>/*.json are opened as
+// related files (rows name them as SourceFile, SourceLine 1), and the
+// older project/<slug>/storage/session/{info/<ses>.json,
+// message/<ses>/<msg>.json, part/<ses>/<msg>/<prt>.json} layout and
+// inline parts arrays are read the same way. Rows as for the database.
+// storage/session_share/<ses>.json ({id, secret, url}) gives one "session
+// synced: share <id> <url> (from session_share/<ses>.json, file mtime)" row.
+//
+// # <agent>/export (target "storage")
+//
+// The output of `opencode export <session>`: {info, messages:[{info,
+// parts}]}, the same message and part shapes; SourceLine is the 1-based
+// index in messages. Matched on storage JSON not named ses_/msg_/prt_;
+// another JSON shape gives nothing.
+//
+// # opencode/tui-state, kilo-code/prompt-history
+//
+// .local/state/<agent>/prompt-history.jsonl ({input, parts, mode}; no time,
+// no session): secondary user rows with TimeNone ("!" prefixed in shell
+// mode). prompt-stash.jsonl: secondary "prompt stashed: <text>" rows. The
+// TUI's session.json is not read.
+//
+// # <agent>/config
+//
+// .config/opencode/*.json(c), .config/kilo/*.json(c), JSONC: "permission
+// setting: <key>=<value> (from <file>, file mtime)" per leaf of permission
+// and agent.<name>.permission / mode.<name>.permission, "model setting:
+// <model> (from <file>, file mtime)". No other key is read.
+//
+// # kilo-code/extension-tasks
+//
+// The VS Code extension's tasks/<id>/api_conversation_history.json before
+// Kilo moved to the OpenCode-based CLI: an Anthropic MessageParam array
+// (Roo Code / Cline fork). SourceLine is the element index; ts (epoch ms)
+// when present, else TimeNone; session id is the task folder; ProjectPath
+// from the "# Current Workspace Directory (<dir>)" line of the injected
+// environment details. <task>/<feedback>/<user_message> wrappers are
+// unwrapped into user rows; <environment_details> and other injected
+// blocks are system; tool_use/tool_result blocks pair on their ids, and
+// "[tool for 'x'] Result:" texts are id-less tool results.
+//
+// # Evidence
+//
+//   - Real samples (../shared/agent-samples/opencode, SOURCES.md there):
+//     `opencode export` output of opencode 1.1.13 (tomjnsn/agentlogs
+//     crud.json @28e95b16, all-tools.json @9cd9938c).
+//   - Source: anomalyco/opencode packages/opencode/src/session/session.sql.ts
+//     @063e8306d989 (session, message, part, todo, session_message,
+//     permission tables), packages/core/src/session-message.ts
+//     @7d5e0bc00a0f (the SessionMessage union stored in session_message);
+//     Kilo-Org/kilocode packages/opencode/src/session/session.sql.ts and
+//     projectors.ts @18369fa08ad4 (how sessions, messages and parts are
+//     projected into the tables); the session_share table shapes (data
+//     JSON, later id/secret/url columns) from OpenCode share.sql.ts
+//     versions in the code index; the message and part JSON shapes
+//     (MessageV2) as seen in the real samples. The seed catalog cites 907b3bc
+//     (1.x) and cb07c55 (2.0.32).
+//   - Not confirmed on a real store: the session_v2, event, worktree and
+//     project_directory column names (read by name with fallbacks), and
+//     the prompt-history / prompt-stash line shapes. Synthetic fixtures in
+//     testdata/ (.sql built by parsertest.SQLite) cover them.
+package opencode

@@ -1,0 +1,182 @@
+package opencode
+
+import (
+	"bytes"
+	"encoding/json"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+)
+
+// Agent names as in the catalog.
+const (
+	agentOpenCode = "opencode"
+	agentKilo     = "kilo-code"
+)
+
+// Parsers returns the OpenCode and Kilo Code parsers. Kilo Code's CLI is an
+// OpenCode fork that keeps OpenCode's stores under its own paths, so both
+// agents share the readers; each parser's Agent is the agent whose catalog
+// targets it matches.
+func Parsers() []parser.Parser {
+	var ps []parser.Parser
+	for _, a := range []string{agentOpenCode, agentKilo} {
+		dbNames := []string{"opencode*.db"}
+		if a == agentKilo {
+			dbNames = []string{"kilo*.db", "opencode-*.db"}
+		}
+		ps = append(ps,
+			parser.New(parser.Spec{
+				ID: a + "/db", Agent: a, Version: 1,
+				Targets: []string{"db"}, Names: dbNames,
+				Doc: "SQLite store (1.x session/message/part, V2 session_message, 2.0 session_v2): prompts, replies, reasoning, tool calls and results, model changes, compactions, titles, share sync, permission rules, archive, worktrees (opencode-next.db secondary)",
+			}, parseDB),
+			parser.New(parser.Spec{
+				ID: a + "/storage", Agent: a, Version: 1,
+				Targets: []string{"storage"}, Names: []string{"ses_*.json"},
+				Doc: "legacy JSON tree storage/session/<project>/<ses>.json with message/<ses>/*.json and part/<msg>/*.json (and project/<slug>/storage/session/), session_share/<ses>.json sync markers",
+			}, parseStorage),
+			&exportParser{Parser: parser.New(parser.Spec{
+				ID: a + "/export", Agent: a, Version: 1,
+				Targets: []string{"storage"}, Names: []string{"*.json"},
+				Doc: "`opencode export` JSON ({info, messages:[{info, parts}]}) found among the storage files",
+			}, parseExport)},
+		)
+	}
+	ps = append(ps,
+		parser.New(parser.Spec{
+			ID: "opencode/tui-state", Agent: agentOpenCode, Version: 1,
+			Targets: []string{"tui-state"}, Names: []string{"prompt-history.jsonl", "prompt-stash.jsonl"},
+			Doc: "terminal UI prompt-history.jsonl (typed prompts, secondary) and prompt-stash.jsonl (stashed drafts)",
+		}, parsePromptHistory),
+		parser.New(parser.Spec{
+			ID: "opencode/config", Agent: agentOpenCode, Version: 1,
+			Targets: []string{"config"}, Names: []string{"*.json", "*.jsonc"},
+			Doc: "global config opencode.json(c)/config.json: permission keys as permission setting rows, model as model setting",
+		}, parseConfig),
+		parser.New(parser.Spec{
+			ID: "kilo-code/prompt-history", Agent: agentKilo, Version: 1,
+			Targets: []string{"prompt-history"}, Names: []string{"prompt-history.jsonl", "prompt-stash.jsonl"},
+			Doc: "terminal UI prompt-history.jsonl (typed prompts, secondary) and prompt-stash.jsonl (stashed drafts)",
+		}, parsePromptHistory),
+		parser.New(parser.Spec{
+			ID: "kilo-code/config", Agent: agentKilo, Version: 1,
+			Targets: []string{"config"}, Names: []string{"*.json", "*.jsonc"},
+			Doc: "global config in .config/kilo: permission keys as permission setting rows, model as model setting",
+		}, parseConfig),
+		parser.New(parser.Spec{
+			ID: "kilo-code/extension-tasks", Agent: agentKilo, Version: 1,
+			Targets: []string{"extension-tasks"}, Names: []string{"api_conversation_history.json"},
+			Doc: "pre-migration VS Code extension tasks/<id>/api_conversation_history.json (Anthropic MessageParam array)",
+		}, parseAPIHistory),
+	)
+	return ps
+}
+
+// exportParser matches storage JSON files that are not session, message or
+// part records (an export saved among them); it opens only those.
+type exportParser struct{ parser.Parser }
+
+func (p *exportParser) Match(f *parser.File) bool {
+	if !p.Parser.Match(f) {
+		return false
+	}
+	b := f.Base()
+	for _, pre := range []string{"ses_", "msg_", "prt_"} {
+		if strings.HasPrefix(b, pre) {
+			return false
+		}
+	}
+	return true
+}
+
+// Spec returns the wrapped parser's spec (for the generated parser list).
+func (p *exportParser) Spec() parser.Spec { return p.Parser.(parser.Specced).Spec() }
+
+// msTime converts epoch milliseconds; zero or negative gives zero.
+func msTime(ms int64) time.Time {
+	if ms <= 0 {
+		return time.Time{}
+	}
+	// seconds slipped in where ms are expected (before 2001 in ms)
+	if ms < 1e11 {
+		return time.Unix(ms, 0).UTC()
+	}
+	return time.UnixMilli(ms).UTC()
+}
+
+// num is a JSON number that also accepts a numeric string; it holds int64.
+type num int64
+
+func (n *num) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 || string(b) == "null" {
+		return nil
+	}
+	if b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return nil
+		}
+		if f, err := strconv.ParseFloat(s, 64); err == nil {
+			*n = num(f)
+		} else if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+			*n = num(t.UnixMilli())
+		}
+		return nil
+	}
+	var f float64
+	if err := json.Unmarshal(b, &f); err != nil {
+		return nil
+	}
+	*n = num(f)
+	return nil
+}
+
+// compactJSON returns raw as compact JSON, or "" when empty or null.
+func compactJSON(raw []byte) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		q, _ := json.Marshal(string(raw))
+		return string(q)
+	}
+	return b.String()
+}
+
+// rawString decodes raw as a JSON string, or returns its compact JSON.
+func rawString(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	if raw[0] == '"' {
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return s
+		}
+	}
+	return compactJSON(raw)
+}
+
+// globEscape escapes doublestar metacharacters in a literal path.
+func globEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '*', '?', '[', ']', '{', '}', '\\':
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// baseName is the last element of a '/' or '\' separated path.
+func baseName(p string) string { return path.Base(strings.ReplaceAll(p, "\\", "/")) }

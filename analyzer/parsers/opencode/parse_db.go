@@ -1,0 +1,710 @@
+package opencode
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+// dbSession is one row of session (1.x) or session_v2 (2.0).
+type dbSession struct {
+	info     sessionInfo
+	rowid    int64
+	project  string // project_id
+	shareURL string
+}
+
+// parseDB reads an OpenCode (or Kilo) SQLite store. Columns are read by
+// name, so the 1.x, V2 and 2.0 layouts and the forks' extra columns all
+// parse; see doc.go for the tables.
+func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	db, err := in.DB(ctx)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", in.Path, err)
+	}
+	tables := map[string]bool{}
+	if err := scan(ctx, db, "SELECT name FROM sqlite_master WHERE type='table'", func(m map[string]any) {
+		tables[str(m["name"])] = true
+	}); err != nil {
+		return fmt.Errorf("read %s: %w", in.Path, err)
+	}
+	r := &dbReader{ctx: ctx, db: db, in: in, out: out, tables: tables, base: baseName(in.Path)}
+	r.secondary = strings.HasPrefix(r.base, "opencode-next")
+	return r.run()
+}
+
+type dbReader struct {
+	ctx       context.Context
+	db        *sql.DB
+	in        *parser.Input
+	out       parser.Sink
+	tables    map[string]bool
+	base      string
+	secondary bool
+	projects  map[string]string // project id -> worktree
+	subagents map[string]bool
+	dirs      map[string]string // session id -> directory
+	synced    map[string]bool   // session id + url already given a synced row
+}
+
+func (r *dbReader) run() error {
+	r.projects = map[string]string{}
+	r.synced = map[string]bool{}
+	r.subagents = map[string]bool{}
+	r.dirs = map[string]string{}
+	if r.tables["project"] {
+		r.scanOrProblem("SELECT * FROM project", func(m map[string]any) {
+			r.projects[str(m["id"])] = first(m, "worktree", "directory", "path")
+		})
+	}
+	sessions := r.sessions()
+	shares := r.shares()
+	seen := map[string]bool{}
+	for _, s := range sessions {
+		if err := r.ctx.Err(); err != nil {
+			return err
+		}
+		seen[s.info.ID] = true
+		r.dirs[s.info.ID] = r.emitter(s).project
+		r.session(s, shares[s.info.ID])
+	}
+	// messages whose session row is gone (deleted session, partial
+	// migration) are still rows
+	for _, id := range r.orphans(seen) {
+		r.session(&dbSession{info: sessionInfo{ID: id}}, nil)
+	}
+	r.events()
+	r.permissionTable()
+	r.worktrees()
+	r.projectDirectories()
+	return r.ctx.Err()
+}
+
+func (r *dbReader) emitter(s *dbSession) *emitter {
+	e := &emitter{out: r.out, agent: r.in.Agent, secondary: r.secondary, sess: s.info.ID, project: s.info.Directory,
+		start: msTime(int64(s.info.Time.Created)), subagents: r.subagents}
+	if e.project == "" {
+		e.project = r.projects[s.project]
+	}
+	return e
+}
+
+func (r *dbReader) session(s *dbSession, shares []shareRow) {
+	e := r.emitter(s)
+	l := loc{line: s.rowid}
+	e.sessionRows(&s.info, l)
+	for _, sh := range shares {
+		t := sh.created
+		if t.IsZero() {
+			t = e.start
+		}
+		r.syncRow(e, t, loc{line: sh.rowid}, sh.url, sh.id)
+	}
+	if s.shareURL != "" {
+		r.syncRow(e, msTime(int64(s.info.Time.Updated)), l, s.shareURL, "")
+	}
+	v1 := r.tables["message"] && r.count("SELECT count(*) FROM message WHERE session_id=?", s.info.ID) > 0
+	v2 := r.tables["session_message"] && r.count("SELECT count(*) FROM session_message WHERE session_id=?", s.info.ID) > 0
+	switch {
+	case r.tables["session_v2"] && v2, v2 && !v1:
+		r.v2Messages(e, s.info.ID)
+	case v1:
+		r.v1Messages(e, s.info.ID)
+	}
+}
+
+func (r *dbReader) syncRow(e *emitter, t time.Time, l loc, url, id string) {
+	key := e.sess + "\x00" + url
+	if url == "" || r.synced[key] {
+		return
+	}
+	r.synced[key] = true
+	what := "share " + url
+	if id != "" {
+		what = "share " + id + " " + url
+	}
+	e.synced(t, l, what)
+}
+
+// sessions reads session (1.x) and session_v2 (2.0) in creation order.
+func (r *dbReader) sessions() []*dbSession {
+	var all []*dbSession
+	byID := map[string]*dbSession{}
+	for _, table := range []string{"session", "session_v2"} {
+		if !r.tables[table] {
+			continue
+		}
+		r.scanOrProblem("SELECT rowid AS rowid_, * FROM "+table+" ORDER BY rowid", func(m map[string]any) {
+			s := &dbSession{rowid: i64(m["rowid_"])}
+			if d := str(m["data"]); strings.HasPrefix(strings.TrimSpace(d), "{") {
+				_ = json.Unmarshal([]byte(d), &s.info)
+			}
+			setStr(&s.info.ID, str(m["id"]))
+			setStr(&s.info.Directory, first(m, "directory", "path"))
+			setStr(&s.info.ParentID, str(m["parent_id"]))
+			setStr(&s.info.Title, str(m["title"]))
+			setStr(&s.info.Version, str(m["version"]))
+			s.project = first(m, "project_id")
+			if s.project == "" {
+				s.project = s.info.ProjectID
+			}
+			if v := i64(m["time_created"]); v > 0 {
+				s.info.Time.Created = num(v)
+			}
+			if v := i64(m["time_updated"]); v > 0 {
+				s.info.Time.Updated = num(v)
+			}
+			if v := i64(m["time_archived"]); v > 0 {
+				s.info.Time.Archived = num(v)
+			}
+			if p := str(m["permission"]); p != "" {
+				s.info.Permission = json.RawMessage(p)
+			}
+			s.shareURL = str(m["share_url"])
+			if s.shareURL == "" && s.info.Share != nil {
+				s.shareURL = s.info.Share.URL
+			}
+			s.info.Share = nil // emitted by the reader, deduplicated
+			if s.info.ID == "" {
+				r.out.Problem(s.rowid, table+" row without id")
+				return
+			}
+			if byID[s.info.ID] != nil {
+				return // a session migrated to session_v2 keeps its first row
+			}
+			byID[s.info.ID] = s
+			all = append(all, s)
+		})
+	}
+	sort.SliceStable(all, func(i, j int) bool {
+		a, b := all[i].info.Time.Created, all[j].info.Time.Created
+		if a != b {
+			return a < b
+		}
+		return all[i].info.ID < all[j].info.ID
+	})
+	return all
+}
+
+type shareRow struct {
+	rowid   int64
+	id, url string
+	created time.Time
+}
+
+// shares reads session_share: {session_id, id, secret, url} columns or a
+// data JSON {id, secret, url}. The secret is never read into a row.
+func (r *dbReader) shares() map[string][]shareRow {
+	m := map[string][]shareRow{}
+	if !r.tables["session_share"] {
+		return m
+	}
+	r.scanOrProblem("SELECT rowid AS rowid_, * FROM session_share ORDER BY rowid", func(row map[string]any) {
+		sh := shareRow{rowid: i64(row["rowid_"]), id: str(row["id"]), url: str(row["url"]), created: msTime(i64(row["time_created"]))}
+		if d := str(row["data"]); d != "" {
+			var v struct {
+				ID  string `json:"id"`
+				URL string `json:"url"`
+			}
+			if json.Unmarshal([]byte(d), &v) == nil {
+				setStr(&sh.id, v.ID)
+				setStr(&sh.url, v.URL)
+			}
+		}
+		sid := first(row, "session_id", "sessionID")
+		m[sid] = append(m[sid], sh)
+	})
+	return m
+}
+
+// v1Messages reads the message and part tables of one session.
+func (r *dbReader) v1Messages(e *emitter, sid string) {
+	parts := map[string][]partRec{}
+	if r.tables["part"] {
+		r.scanOrProblem("SELECT rowid AS rowid_, * FROM part WHERE session_id=? ORDER BY message_id, id", func(m map[string]any) {
+			rowid := i64(m["rowid_"])
+			var p part
+			if err := json.Unmarshal([]byte(str(m["data"])), &p); err != nil {
+				r.out.Problem(rowid, "part data: "+err.Error())
+				return
+			}
+			mid := str(m["message_id"])
+			parts[mid] = append(parts[mid], partRec{p: p, loc: loc{line: rowid}, created: msTime(i64(m["time_created"]))})
+		}, sid)
+	}
+	r.scanOrProblem("SELECT rowid AS rowid_, * FROM message WHERE session_id=? ORDER BY time_created, id", func(m map[string]any) {
+		rowid := i64(m["rowid_"])
+		var mi msgInfo
+		if err := json.Unmarshal([]byte(str(m["data"])), &mi); err != nil {
+			r.out.Problem(rowid, "message data: "+err.Error())
+			return
+		}
+		if mi.Time.Created == 0 {
+			mi.Time.Created = num(i64(m["time_created"]))
+		}
+		mid := str(m["id"])
+		e.message(&mi, parts[mid], loc{line: rowid})
+	}, sid)
+}
+
+// v2 is a session_message data payload (SessionMessage without type and
+// id): user, synthetic, shell, assistant, compaction, agent-switched and
+// model-switched.
+type v2 struct {
+	Time struct {
+		Created   num `json:"created"`
+		Completed num `json:"completed"`
+	} `json:"time"`
+	Text    string          `json:"text"`
+	Files   json.RawMessage `json:"files"`
+	CallID  string          `json:"callID"`
+	Command string          `json:"command"`
+	Output  string          `json:"output"`
+	Agent   json.RawMessage `json:"agent"`
+	Model   json.RawMessage `json:"model"`
+	Content []struct {
+		Type  string     `json:"type"`
+		ID    string     `json:"id"`
+		Name  string     `json:"name"`
+		Text  string     `json:"text"`
+		State *toolState `json:"state"`
+		Time  *struct {
+			Created   num `json:"created"`
+			Ran       num `json:"ran"`
+			Completed num `json:"completed"`
+		} `json:"time"`
+		Synthetic bool `json:"synthetic"`
+	} `json:"content"`
+	Error   json.RawMessage `json:"error"`
+	Reason  string          `json:"reason"`
+	Summary string          `json:"summary"`
+}
+
+func v2Model(raw json.RawMessage) string {
+	raw = trimRaw(raw)
+	if len(raw) == 0 {
+		return ""
+	}
+	if raw[0] == '"' {
+		return rawString(raw)
+	}
+	var m modelRef
+	if json.Unmarshal(raw, &m) != nil {
+		return ""
+	}
+	return m.name()
+}
+
+func v2Agent(raw json.RawMessage) string {
+	raw = trimRaw(raw)
+	if len(raw) > 0 && raw[0] == '{' {
+		var a struct {
+			Name string `json:"name"`
+			ID   string `json:"id"`
+		}
+		if json.Unmarshal(raw, &a) == nil {
+			if a.Name != "" {
+				return a.Name
+			}
+			return a.ID
+		}
+	}
+	return rawString(raw)
+}
+
+// v2Messages reads session_message rows of one session.
+func (r *dbReader) v2Messages(e *emitter, sid string) {
+	order := "time_created, id"
+	if r.hasColumn("session_message", "seq") {
+		order = "seq, " + order
+	}
+	r.scanOrProblem("SELECT rowid AS rowid_, * FROM session_message WHERE session_id=? ORDER BY "+order, func(m map[string]any) {
+		rowid := i64(m["rowid_"])
+		l := loc{line: rowid}
+		var d v2
+		if err := json.Unmarshal([]byte(str(m["data"])), &d); err != nil {
+			r.out.Problem(rowid, "session_message data: "+err.Error())
+			return
+		}
+		t := msTime(int64(d.Time.Created))
+		if t.IsZero() {
+			t = msTime(i64(m["time_created"]))
+		}
+		switch typ := str(m["type"]); typ {
+		case "user":
+			if strings.TrimSpace(d.Text) != "" {
+				ev := e.base(t, l)
+				ev.TurnType, ev.Text = timeline.User, d.Text
+				r.out.Event(ev)
+			}
+			for _, f := range fileNames(d.Files) {
+				e.system(t, l, "attachment: "+f)
+			}
+		case "synthetic":
+			if strings.TrimSpace(d.Text) != "" {
+				e.system(t, l, d.Text)
+			}
+		case "shell":
+			use := e.base(t, l)
+			use.TurnType, use.ToolName, use.ToolUseID, use.Text = timeline.ToolUse, "shell", d.CallID, d.Command
+			in, _ := json.Marshal(map[string]string{"command": d.Command})
+			use.ToolInput = string(in)
+			r.out.Event(use)
+			if c := msTime(int64(d.Time.Completed)); !c.IsZero() || d.Output != "" {
+				if c.IsZero() {
+					c = t
+				}
+				res := e.base(c, l)
+				res.TurnType, res.ToolName, res.ToolUseID, res.Text, res.IsError = timeline.ToolResult, "shell", d.CallID, d.Output, "false"
+				r.out.Event(res)
+			}
+		case "assistant":
+			model := v2Model(d.Model)
+			e.modelRow(t, l, model)
+			// content has no times of its own but the tools': a text or
+			// reasoning block is dated at the end of the tool before it
+			cursor := t
+			for _, c := range d.Content {
+				switch c.Type {
+				case "text":
+					if strings.TrimSpace(c.Text) == "" {
+						continue
+					}
+					ev := e.base(cursor, l)
+					ev.TurnType, ev.Text, ev.Model = timeline.Assistant, c.Text, model
+					if c.Synthetic {
+						ev.TurnType, ev.Model = timeline.System, ""
+					}
+					r.out.Event(ev)
+				case "reasoning":
+					if strings.TrimSpace(c.Text) == "" {
+						continue
+					}
+					ev := e.base(cursor, l)
+					ev.TurnType, ev.Text, ev.Model = timeline.Thinking, c.Text, model
+					r.out.Event(ev)
+				case "tool":
+					p := part{Type: "tool", CallID: c.ID, Tool: c.Name, State: c.State}
+					if p.State == nil {
+						p.State = &toolState{}
+					}
+					if c.Time != nil && p.State.Time == nil {
+						start := c.Time.Ran
+						if start == 0 {
+							start = c.Time.Created
+						}
+						p.State.Time = &struct {
+							Start num `json:"start"`
+							End   num `json:"end"`
+						}{start, c.Time.Completed}
+					}
+					pick := func(ts ...num) time.Time {
+						for _, v := range ts {
+							if tt := msTime(int64(v)); !tt.IsZero() {
+								return tt
+							}
+						}
+						return t
+					}
+					e.tool(&p, l, pick, model)
+					if p.State.Time != nil {
+						if tt := pick(p.State.Time.End, p.State.Time.Start); tt.After(cursor) {
+							cursor = tt
+						}
+					}
+				}
+			}
+			if msg := errMessage(d.Error); msg != "" {
+				c := msTime(int64(d.Time.Completed))
+				if c.IsZero() {
+					c = t
+				}
+				e.system(c, l, "error: "+msg)
+			}
+		case "compaction":
+			text := "compaction"
+			if d.Reason != "" {
+				text += " (" + d.Reason + ")"
+			}
+			if d.Summary != "" {
+				text += ": " + d.Summary
+			}
+			e.system(t, l, text)
+		case "agent-switched":
+			e.system(t, l, "agent switched: "+v2Agent(d.Agent))
+		case "model-switched":
+			e.modelRow(t, l, v2Model(d.Model))
+		default:
+			r.out.Problem(rowid, "session_message type "+strconv.Quote(typ)+" not read")
+		}
+	}, sid)
+}
+
+func fileNames(raw json.RawMessage) []string {
+	var fs []struct {
+		Filename string `json:"filename"`
+		Name     string `json:"name"`
+		Path     string `json:"path"`
+		URI      string `json:"uri"`
+		URL      string `json:"url"`
+		Mime     string `json:"mime"`
+	}
+	if json.Unmarshal(trimRaw(raw), &fs) != nil {
+		return nil
+	}
+	var out []string
+	for _, f := range fs {
+		n := f.Filename
+		for _, c := range []string{f.Name, f.Path, f.URI} {
+			if n == "" {
+				n = c
+			}
+		}
+		if n == "" && strings.HasPrefix(f.URL, "file://") {
+			n = strings.TrimPrefix(f.URL, "file://")
+		}
+		if f.Mime != "" {
+			n += " (" + f.Mime + ")"
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// orphans are session ids that have messages but no session row.
+func (r *dbReader) orphans(seen map[string]bool) []string {
+	set := map[string]bool{}
+	for _, t := range []string{"message", "session_message"} {
+		if !r.tables[t] {
+			continue
+		}
+		r.scanOrProblem("SELECT DISTINCT session_id FROM "+t, func(m map[string]any) {
+			if id := str(m["session_id"]); id != "" && !seen[id] {
+				set[id] = true
+			}
+		})
+	}
+	var ids []string
+	for id := range set {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// events reads the sync log's session.updated.1 rows whose info carries a
+// share URL (a session shared on opncd.ai); each gives one session synced:
+// row.
+func (r *dbReader) events() {
+	if !r.tables["event"] {
+		return
+	}
+	r.scanOrProblem("SELECT rowid AS rowid_, * FROM event ORDER BY rowid", func(m map[string]any) {
+		typ := first(m, "type", "name", "event")
+		if !strings.HasPrefix(typ, "session.updated") {
+			return
+		}
+		var d struct {
+			SessionID string `json:"sessionID"`
+			Info      struct {
+				ID    string `json:"id"`
+				Share *struct {
+					URL string `json:"url"`
+				} `json:"share"`
+				Time struct {
+					Updated num `json:"updated"`
+				} `json:"time"`
+			} `json:"info"`
+		}
+		rowid := i64(m["rowid_"])
+		if err := json.Unmarshal([]byte(first(m, "data", "payload")), &d); err != nil {
+			r.out.Problem(rowid, "event data: "+err.Error())
+			return
+		}
+		if d.Info.Share == nil || d.Info.Share.URL == "" {
+			return
+		}
+		sid := d.SessionID
+		if sid == "" {
+			sid = first(m, "aggregate_id", "session_id")
+		}
+		if sid == "" {
+			sid = d.Info.ID
+		}
+		e := &emitter{out: r.out, agent: r.in.Agent, secondary: r.secondary, sess: sid, project: r.dirs[sid]}
+		t := msTime(int64(d.Info.Time.Updated))
+		if t.IsZero() {
+			t = msTime(i64(m["time_created"]))
+		}
+		r.syncRow(e, t, loc{line: rowid}, d.Info.Share.URL, "")
+	})
+}
+
+// permissionTable reads the project-level permission rulesets.
+func (r *dbReader) permissionTable() {
+	if !r.tables["permission"] {
+		return
+	}
+	r.scanOrProblem("SELECT rowid AS rowid_, * FROM permission ORDER BY rowid", func(m map[string]any) {
+		pid := str(m["project_id"])
+		e := &emitter{out: r.out, agent: r.in.Agent, secondary: r.secondary, project: r.projects[pid]}
+		t := msTime(i64(m["time_updated"]))
+		if t.IsZero() {
+			t = msTime(i64(m["time_created"]))
+		}
+		e.rules(t, loc{line: i64(m["rowid_"])}, json.RawMessage(str(m["data"])), r.base+" permission, project "+pid)
+	})
+}
+
+// worktrees reads the worktree table: directories OpenCode created for
+// isolated work (scratch directories).
+func (r *dbReader) worktrees() {
+	if !r.tables["worktree"] {
+		return
+	}
+	r.scanOrProblem("SELECT rowid AS rowid_, * FROM worktree ORDER BY rowid", func(m map[string]any) {
+		dir := first(m, "directory", "path", "worktree")
+		pid := str(m["project_id"])
+		e := &emitter{out: r.out, agent: r.in.Agent, secondary: r.secondary, project: r.projects[pid], sess: str(m["session_id"])}
+		var kv []string
+		for _, k := range []string{"name", "branch", "project_id"} {
+			if v := str(m[k]); v != "" {
+				kv = append(kv, k+"="+v)
+			}
+		}
+		text := "scratch directory: " + dir
+		if len(kv) > 0 {
+			text += " (worktree " + strings.Join(kv, " ") + ")"
+		}
+		e.system(rowTime(m), loc{line: i64(m["rowid_"])}, text)
+	})
+}
+
+// projectDirectories reads project_directory: each directory a project was
+// opened from (past use).
+func (r *dbReader) projectDirectories() {
+	if !r.tables["project_directory"] {
+		return
+	}
+	r.scanOrProblem("SELECT rowid AS rowid_, * FROM project_directory ORDER BY rowid", func(m map[string]any) {
+		dir := first(m, "directory", "path", "worktree")
+		pid := str(m["project_id"])
+		e := &emitter{out: r.out, agent: r.in.Agent, secondary: r.secondary, project: dir}
+		e.system(rowTime(m), loc{line: i64(m["rowid_"])}, "project directory: "+dir+" (project "+pid+")")
+	})
+}
+
+func rowTime(m map[string]any) time.Time {
+	for _, k := range []string{"time_created", "time_updated", "time_used"} {
+		if t := msTime(i64(m[k])); !t.IsZero() {
+			return t
+		}
+	}
+	return time.Time{}
+}
+
+func (r *dbReader) count(q string, args ...any) int64 {
+	var n int64
+	if err := r.db.QueryRowContext(r.ctx, q, args...).Scan(&n); err != nil {
+		return 0
+	}
+	return n
+}
+
+func (r *dbReader) hasColumn(table, col string) bool {
+	found := false
+	_ = scan(r.ctx, r.db, "SELECT name FROM pragma_table_info(?)", func(m map[string]any) {
+		if str(m["name"]) == col {
+			found = true
+		}
+	}, table)
+	return found
+}
+
+func (r *dbReader) scanOrProblem(q string, fn func(map[string]any), args ...any) {
+	if err := scan(r.ctx, r.db, q, fn, args...); err != nil {
+		r.out.Problem(0, err.Error())
+	}
+}
+
+// scan runs q and calls fn with each row as a column-name map.
+func scan(ctx context.Context, db *sql.DB, q string, fn func(map[string]any), args ...any) error {
+	rows, err := db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return fmt.Errorf("%s: %w", q, err)
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return err
+		}
+		m := make(map[string]any, len(cols))
+		for i, c := range cols {
+			m[c] = vals[i]
+		}
+		fn(m)
+	}
+	return rows.Err()
+}
+
+func str(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case []byte:
+		return string(x)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return ""
+}
+
+func i64(v any) int64 {
+	switch x := v.(type) {
+	case int64:
+		return x
+	case float64:
+		return int64(x)
+	case string, []byte:
+		n, _ := strconv.ParseFloat(str(x), 64)
+		return int64(n)
+	}
+	return 0
+}
+
+func first(m map[string]any, keys ...string) string {
+	for _, k := range keys {
+		if s := str(m[k]); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func setStr(dst *string, v string) {
+	if v != "" {
+		*dst = v
+	}
+}

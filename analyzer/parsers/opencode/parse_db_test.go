@@ -1,0 +1,183 @@
+package opencode
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+func dbInput(t *testing.T, sqlFile, agent, orig string) *parser.Input {
+	t.Helper()
+	return parsertest.Input(t, parsertest.SQLite(t, sqlFile), parser.File{Path: orig, Agent: agent, Target: "db"}, nil)
+}
+
+func TestDB1x(t *testing.T) {
+	in := dbInput(t, "testdata/opencode_1x.sql", agentOpenCode, "/home/examiner/.local/share/opencode/opencode.db")
+	p := byID(t, "opencode/db")
+	if !p.Match(&in.File) {
+		t.Fatal("no match")
+	}
+	s := parsertest.Golden(t, p, in, "testdata/opencode_1x.golden.jsonl")
+	if len(s.Problems) != 0 {
+		t.Fatalf("problems: %v", s.Problems)
+	}
+	for _, e := range s.Events {
+		if strings.Contains(e.Text, "SECRET") {
+			t.Fatalf("share secret printed: %+v", e)
+		}
+	}
+	u := ofType(s, timeline.User)
+	if len(u) != 3 || u[0].Text != "a prompt of a deleted session" || u[0].SessionID != "ses_gone" ||
+		u[1].Text != "fix the login bug in @src/auth.ts" || u[1].TimeString() != "2026-01-01T10:00:00.100Z" || u[1].SessionID != "ses_a1" {
+		t.Fatalf("user rows: %+v", u)
+	}
+	if r := withText(s, "Called the Read tool"); len(r) != 1 || r[0].TurnType != timeline.System {
+		t.Fatalf("synthetic part must be system: %+v", r)
+	}
+	if m := withText(s, "model: "); len(m) != 3 || m[0].Text != "model: anthropic/claude-sonnet-4-5" ||
+		m[1].Text != "model: anthropic/claude-haiku-4-5" || m[1].SessionID != "ses_b2" || m[2].Text != "model: anthropic/claude-sonnet-4-5 -> openai/gpt-5" {
+		t.Fatalf("model rows: %+v", m)
+	}
+	c, r := withID(s, timeline.ToolUse, "toolu_01"), withID(s, timeline.ToolResult, "toolu_01")
+	if len(c) != 1 || c[0].Text != "npm test" || c[0].ToolInput != `{"command":"npm test","description":"Run tests"}` || c[0].Model != "anthropic/claude-sonnet-4-5" ||
+		len(r) != 1 || r[0].Text != "1 failing" || r[0].IsError != "false" || r[0].TimeString() != "2026-01-01T10:00:04.000Z" {
+		t.Fatalf("bash pair: %+v %+v", c, r)
+	}
+	if r := withID(s, timeline.ToolResult, "toolu_02"); len(r) != 1 || r[0].IsError != "true" {
+		t.Fatalf("rejected result: %+v", r)
+	}
+	if d := withText(s, "permission decision:"); len(d) != 1 || d[0].Text != "permission decision: denied source=user" || d[0].ToolUseID != "toolu_02" {
+		t.Fatalf("decision: %+v", d)
+	}
+	if sa := withText(s, "subagent "); len(sa) != 1 || sa[0].Text != "subagent ses_b2 of ses_a1" {
+		t.Fatalf("subagent rows (once): %+v", sa)
+	}
+	if c := withID(s, timeline.ToolUse, "toolu_b1"); len(c) != 1 || len(withID(s, timeline.ToolResult, "toolu_b1")) != 0 {
+		t.Fatalf("running call has no result: %+v", c)
+	}
+	sy := withText(s, "session synced:")
+	if len(sy) != 2 || sy[1].Text != "session synced: share shr_a1 https://opncd.ai/s/shr_a1" || sy[1].SourceLine != 1 ||
+		sy[0].Text != "session synced: share https://opncd.ai/s/shr_b2" || sy[0].SessionID != "ses_b2" || sy[0].ProjectPath != "/home/examiner/src/app" {
+		t.Fatalf("synced rows: %+v", sy)
+	}
+	if len(s.States) != 2 || s.States[0].Synced != "yes" || s.States[0].Key.Agent != "opencode" {
+		t.Fatalf("states: %+v", s.States)
+	}
+	ps := withText(s, "permission setting:")
+	want := []string{
+		"permission setting: edit *=allow (from opencode.db permission, project prj1)",
+		"permission setting: bash git push *=ask (from opencode.db permission, project prj1)",
+		"permission setting: bash rm *=deny (from session ses_a1)",
+	}
+	if len(ps) != 3 {
+		t.Fatalf("permission rows: %+v", ps)
+	}
+	for i, w := range want {
+		if ps[i].Text != w {
+			t.Fatalf("permission row %d: %q want %q", i, ps[i].Text, w)
+		}
+	}
+	if ps[0].ProjectPath != "/home/examiner/src/app" {
+		t.Fatalf("project path of rule: %+v", ps[0])
+	}
+	if a := withText(s, "session archived"); len(a) != 1 || a[0].TimeString() != "2026-01-02T10:00:00.000Z" {
+		t.Fatalf("archived: %+v", a)
+	}
+	if w := withText(s, "scratch directory: "); len(w) != 1 || w[0].Text != "scratch directory: /home/examiner/.local/share/opencode/worktree/prj1/brave-otter (worktree name=brave-otter branch=opencode/brave-otter project_id=prj1)" {
+		t.Fatalf("worktree: %+v", w)
+	}
+	if pd := withText(s, "project directory: "); len(pd) != 1 || pd[0].ProjectPath != "/home/examiner/old/app" {
+		t.Fatalf("project directory: %+v", pd)
+	}
+	if cs := withText(s, "compaction summary: "); len(cs) != 1 || cs[0].TurnType != timeline.System {
+		t.Fatalf("compaction summary: %+v", cs)
+	}
+	if er := withText(s, "error: "); len(er) != 1 || er[0].Text != "error: MessageAbortedError: Aborted" {
+		t.Fatalf("error rows: %+v", er)
+	}
+	for _, e := range s.Events {
+		if e.Secondary {
+			t.Fatalf("opencode.db rows are primary: %+v", e)
+		}
+	}
+}
+
+func TestDB2x(t *testing.T) {
+	in := dbInput(t, "testdata/opencode_2x.sql", agentOpenCode, "/home/examiner/.local/share/opencode/opencode.db")
+	s := parsertest.Golden(t, byID(t, "opencode/db"), in, "testdata/opencode_2x.golden.jsonl")
+	if len(s.Problems) != 1 || !strings.Contains(s.Problems[0], `session_message type "mystery"`) {
+		t.Fatalf("problems: %v", s.Problems)
+	}
+	u := ofType(s, timeline.User)
+	if len(u) != 2 || u[0].Text != "hello from 1.x" || u[0].SessionID != "ses_old" || u[1].Text != "rename module foo to bar" || u[1].SessionID != "ses_new" {
+		t.Fatalf("user rows: %+v", u)
+	}
+	c, r := withID(s, timeline.ToolUse, "toolu_21"), withID(s, timeline.ToolResult, "toolu_21")
+	if len(c) != 1 || c[0].Text != "git mv foo.ts bar.ts" || c[0].Model != "anthropic/claude-opus-4-1" || c[0].TimeString() != "2026-02-02T02:40:02.100Z" ||
+		len(r) != 1 || r[0].Text != "renamed" || r[0].IsError != "false" || r[0].TimeString() != "2026-02-02T02:40:03.000Z" {
+		t.Fatalf("pair: %+v %+v", c, r)
+	}
+	if r := withID(s, timeline.ToolResult, "toolu_22"); len(r) != 1 || r[0].IsError != "true" || r[0].Text != "File has been modified since it was last read" {
+		t.Fatalf("error result: %+v", r)
+	}
+	if m := withText(s, "model: "); len(m) != 2 || m[1].Text != "model: anthropic/claude-opus-4-1 -> openai/gpt-5" {
+		t.Fatalf("model rows: %+v", m)
+	}
+	if sh := withID(s, timeline.ToolUse, "sh_1"); len(sh) != 1 || sh[0].Text != "ls" || sh[0].ToolName != "shell" {
+		t.Fatalf("shell: %+v", sh)
+	}
+	for _, w := range []string{"compaction (auto): Renamed foo to bar.", "agent switched: plan", "attachment: foo.ts (text/plain)",
+		"permission setting: webfetch *=deny (from session ses_new)", "The user ran a shell command."} {
+		if x := withText(s, w); len(x) != 1 || x[0].TurnType != timeline.System {
+			t.Fatalf("%q: %+v", w, x)
+		}
+	}
+}
+
+func TestDBNextIsSecondary(t *testing.T) {
+	in := dbInput(t, "testdata/opencode_2x.sql", agentOpenCode, "/home/examiner/.local/share/opencode/opencode-next.db")
+	p := byID(t, "opencode/db")
+	if !p.Match(&in.File) {
+		t.Fatal("opencode-next.db must match")
+	}
+	s := parsertest.Run(t, p, in)
+	if len(s.Events) == 0 {
+		t.Fatal("no rows")
+	}
+	for _, e := range s.Events {
+		if !e.Secondary {
+			t.Fatalf("not secondary: %+v", e)
+		}
+	}
+}
+
+func TestDBKilo(t *testing.T) {
+	for _, name := range []string{"kilo.db", "opencode-stable.db"} {
+		in := dbInput(t, "testdata/opencode_1x.sql", agentKilo, "/home/examiner/.local/share/kilo/"+name)
+		p := byID(t, "kilo-code/db")
+		if p.Agent() != agentKilo || !p.Match(&in.File) || byID(t, "opencode/db").Match(&in.File) {
+			t.Fatalf("%s: kilo-code/db must match, opencode/db not", name)
+		}
+		s := parsertest.Run(t, p, in)
+		if len(s.States) != 2 || s.States[0].Key.Agent != agentKilo || len(ofType(s, timeline.User)) != 3 {
+			t.Fatalf("%s: %+v", name, s.States)
+		}
+	}
+}
+
+func TestDBMalformed(t *testing.T) {
+	s := parsertest.Golden(t, byID(t, "opencode/db"), dbInput(t, "testdata/malformed.sql", agentOpenCode, "/home/examiner/.local/share/opencode/opencode.db"), "testdata/malformed.golden.jsonl")
+	if len(s.Problems) != 2 || len(ofType(s, timeline.User)) != 1 {
+		t.Fatalf("%v %+v", s.Problems, s.Events)
+	}
+}
+
+func TestDBEmpty(t *testing.T) {
+	s := parsertest.Golden(t, byID(t, "opencode/db"), dbInput(t, "testdata/empty.sql", agentOpenCode, "/home/examiner/.local/share/opencode/opencode.db"), "testdata/empty.golden.jsonl")
+	if len(s.Events) != 0 || len(s.Problems) != 0 {
+		t.Fatalf("%v %+v", s.Problems, s.Events)
+	}
+}
