@@ -130,7 +130,9 @@ func TestEventsTypical(t *testing.T) {
 	if len(th) != 1 || th[0].Text != "The user wants a listing, then a deletion." || th[0].Model != "claude-sonnet-4.5" {
 		t.Fatalf("thinking: %+v", th)
 	}
-	sys := find(s, func(e *timeline.Event) bool { return strings.HasPrefix(e.Text, "system.message system: You are the GitHub Copilot CLI") })
+	sys := find(s, func(e *timeline.Event) bool {
+		return strings.HasPrefix(e.Text, "system.message system: You are the GitHub Copilot CLI")
+	})
 	if len(sys) != 1 || sys[0].TurnType != timeline.System {
 		t.Fatalf("system prompt row: %+v", sys)
 	}

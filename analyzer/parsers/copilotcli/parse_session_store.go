@@ -180,6 +180,10 @@ func parseSessionStore(ctx context.Context, in *parser.Input, out parser.Sink) e
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
+	var n int
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master").Scan(&n); err != nil {
+		return fmt.Errorf("read %s: %w", in.Path, err)
+	}
 	cwd := map[string]string{}
 	var errs []string
 	if err := eachRow(ctx, db, "sessions", func(r dbRow) {

@@ -1,0 +1,340 @@
+package copilotdesktop
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+// secretCol matches columns whose values are never printed: only whether
+// one is present.
+var secretCol = regexp.MustCompile(`(?i)(token|secret|password|passwd|api_?key|credential|cookie|private_key)`)
+
+// secretSetting matches settings keys whose values are redacted.
+var secretSetting = secretCol
+
+// row is one SQLite row read by column name.
+type row struct {
+	rowid int64
+	cols  []string
+	vals  map[string]any
+}
+
+func (r row) get(c string) string {
+	v, ok := r.vals[c]
+	if !ok || v == nil {
+		return ""
+	}
+	switch x := v.(type) {
+	case []byte:
+		return string(x)
+	case string:
+		return x
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	case time.Time:
+		return x.UTC().Format(time.RFC3339Nano)
+	default:
+		return fmt.Sprint(x)
+	}
+}
+
+// first returns the first non-empty of the named columns.
+func (r row) first(cols ...string) string {
+	for _, c := range cols {
+		if v := r.get(c); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// kv renders the row's columns as k=v in column order, skipping empty
+// values and the named columns; secret columns show present/absent.
+func (r row) kv(skip ...string) string {
+	sk := map[string]bool{}
+	for _, s := range skip {
+		sk[s] = true
+	}
+	var parts []string
+	for _, c := range r.cols {
+		if sk[c] {
+			continue
+		}
+		v := r.get(c)
+		if secretCol.MatchString(c) {
+			if v == "" {
+				v = "absent"
+			} else {
+				v = "present"
+			}
+			parts = append(parts, c+"="+v)
+			continue
+		}
+		if v == "" {
+			continue
+		}
+		if b, ok := r.vals[c].([]byte); ok && !isText(b) {
+			v = fmt.Sprintf("<%d bytes>", len(b))
+		}
+		if strings.ContainsAny(v, " \n\t\"") {
+			v = strconv.Quote(v)
+		}
+		parts = append(parts, c+"="+v)
+	}
+	return strings.Join(parts, " ")
+}
+
+func isText(b []byte) bool {
+	for _, c := range b {
+		if c == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// timeCols are tried in order for a record's time.
+var timeCols = []string{"created_at", "createdAt", "added_at", "timestamp", "started_at", "requested_at", "updated_at", "updatedAt"}
+
+func (r row) when(cols ...string) (time.Time, bool) {
+	if len(cols) == 0 {
+		cols = timeCols
+	}
+	for _, c := range cols {
+		if t, ok := parseDBTime(r.get(c)); ok {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// parseDBTime reads ISO 8601 text or epoch seconds / milliseconds /
+// microseconds.
+func parseDBTime(s string) (time.Time, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return time.Time{}, false
+	}
+	if n, err := strconv.ParseFloat(s, 64); err == nil {
+		switch {
+		case n > 1e14:
+			return time.UnixMicro(int64(n)).UTC(), true
+		case n > 1e11:
+			return time.UnixMilli(int64(n)).UTC(), true
+		case n > 1e8:
+			return time.Unix(int64(n), 0).UTC(), true
+		}
+		return time.Time{}, false
+	}
+	for _, l := range []string{time.RFC3339Nano, "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999"} {
+		if t, err := time.Parse(l, s); err == nil {
+			return t.UTC(), true
+		}
+	}
+	return time.Time{}, false
+}
+
+func hasTable(ctx context.Context, db *sql.DB, name string) bool {
+	var n int
+	err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type IN ('table','view') AND name = ?", name).Scan(&n)
+	return err == nil && n > 0
+}
+
+func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+// eachRow calls fn for each row of table in rowid order (nothing when the
+// table is missing).
+func eachRow(ctx context.Context, db *sql.DB, table string, fn func(r row)) error {
+	if !hasTable(ctx, db, table) {
+		return nil
+	}
+	rows, err := db.QueryContext(ctx, `SELECT rowid AS "rowid__", * FROM `+quoteIdent(table)+` ORDER BY rowid`)
+	if err != nil {
+		rows, err = db.QueryContext(ctx, `SELECT 0 AS "rowid__", * FROM `+quoteIdent(table))
+		if err != nil {
+			return fmt.Errorf("query %s: %w", table, err)
+		}
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return err
+		}
+		r := row{cols: cols[1:], vals: map[string]any{}}
+		r.rowid, _ = strconv.ParseInt(fmt.Sprint(vals[0]), 10, 64)
+		for i := 1; i < len(cols); i++ {
+			r.vals[cols[i]] = vals[i]
+		}
+		fn(r)
+	}
+	return rows.Err()
+}
+
+// joins resolves project paths: projects by id, worktree paths, the
+// workspace of each id, and the workspace of each session alias.
+type joins struct {
+	projectPath   map[string]string // project id -> main_repo_path
+	worktreePath  map[string]string // worktree id -> path
+	workspaceProj map[string]string // workspace id -> project path
+	sessionWS     map[string]string // session id -> workspace id
+}
+
+func (j *joins) sessionProject(sessionID, workspaceID string) string {
+	if workspaceID == "" {
+		workspaceID = j.sessionWS[sessionID]
+	}
+	return j.workspaceProj[workspaceID]
+}
+
+type dbOut struct {
+	out   parser.Sink
+	table string
+	errs  []string
+}
+
+// emit writes one system row of table at the record's time (or the
+// given time), SourceLine the rowid.
+func (o *dbOut) emit(r row, sid, project, text string, t time.Time, basis timeline.TimeBasis) {
+	e := timeline.Event{SessionID: sid, ProjectPath: project, TurnType: timeline.System, Text: text, SourceLine: r.rowid, Time: t, TimeBasis: basis}
+	if t.IsZero() && basis == timeline.TimeRecorded {
+		if rt, ok := r.when(); ok {
+			e.Time = rt
+		} else {
+			e.TimeBasis = timeline.TimeNone
+		}
+	}
+	o.out.Event(e)
+}
+
+// parseDataDB reads Copilot Desktop's .copilot/data.db, one system row per
+// record of the tables it knows (see the package doc). Columns are read
+// by name; missing tables and columns are tolerated.
+func parseDataDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	db, err := in.DB(ctx)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", in.Path, err)
+	}
+	var n int
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master").Scan(&n); err != nil {
+		return fmt.Errorf("read %s: %w", in.Path, err)
+	}
+	o := &dbOut{out: out}
+	run := func(table string, fn func(r row)) {
+		if err := eachRow(ctx, db, table, fn); err != nil {
+			o.errs = append(o.errs, err.Error())
+		}
+	}
+	j := &joins{projectPath: map[string]string{}, worktreePath: map[string]string{}, workspaceProj: map[string]string{}, sessionWS: map[string]string{}}
+	// pass 1: the joins
+	run("projects", func(r row) { j.projectPath[r.get("id")] = r.first("main_repo_path", "path", "repo_path") })
+	run("worktrees", func(r row) { j.worktreePath[r.get("id")] = r.first("path", "worktree_path") })
+	run("workspaces", func(r row) {
+		p := j.projectPath[r.get("project_id")]
+		if p == "" {
+			p = j.worktreePath[r.get("worktree_id")]
+		}
+		if p == "" {
+			p = r.first("path", "cwd")
+		}
+		j.workspaceProj[r.get("id")] = p
+	})
+	run("workspace_session_aliases", func(r row) {
+		if sid := r.first("session_id", "alias"); sid != "" {
+			j.sessionWS[sid] = r.get("workspace_id")
+		}
+	})
+	ft, fb := in.MTime.UTC(), timeline.TimeFileMTime
+	if in.MTime.IsZero() {
+		ft, fb = time.Time{}, timeline.TimeNone
+	}
+
+	run("accounts", func(r row) {
+		login := r.first("login", "username", "user_name", "name", "email", "id")
+		o.emit(r, "", "", strings.TrimSpace("account: "+login+" "+r.kv("login")), time.Time{}, timeline.TimeRecorded)
+	})
+	run("settings", func(r row) {
+		key := r.first("key", "name", "id")
+		val := r.first("value", "json", "data")
+		if secretSetting.MatchString(key) && val != "" {
+			val = "[redacted]"
+		}
+		o.emit(r, "", "", fmt.Sprintf("desktop settings: %s=%s (from data.db, file mtime)", key, val), ft, fb)
+	})
+	run("model_providers", func(r row) {
+		o.emit(r, "", "", "model provider: "+r.kv(), time.Time{}, timeline.TimeRecorded)
+	})
+	run("projects", func(r row) {
+		p := j.projectPath[r.get("id")]
+		o.emit(r, "", p, "project added: "+r.kv(), time.Time{}, timeline.TimeRecorded)
+	})
+	run("worktrees", func(r row) {
+		p := j.projectPath[r.get("project_id")]
+		if p == "" {
+			p = r.first("path", "worktree_path")
+		}
+		o.emit(r, "", p, "worktree: "+r.kv(), time.Time{}, timeline.TimeRecorded)
+	})
+	run("workspaces", func(r row) {
+		o.emit(r, "", j.workspaceProj[r.get("id")], "workspace: "+r.kv(), time.Time{}, timeline.TimeRecorded)
+	})
+	run("sessions", func(r row) {
+		sid := r.first("id", "session_id")
+		p := j.sessionProject(sid, r.get("workspace_id"))
+		o.emit(r, sid, p, "desktop session: "+r.kv("id", "session_id"), time.Time{}, timeline.TimeRecorded)
+		if parent := r.first("forked_from_session_id", "parent_session_id", "forked_from"); parent != "" {
+			o.emit(r, sid, p, "forked from session "+parent, time.Time{}, timeline.TimeRecorded)
+		}
+		if at := r.get("archived_at"); at != "" {
+			if t, ok := parseDBTime(at); ok {
+				o.emit(r, sid, p, "desktop session archived", t, timeline.TimeRecorded)
+			}
+		}
+	})
+	for _, tl := range []struct{ table, label string }{
+		{"activity_items", "activity"},
+		{"session_checkpoints", "session checkpoint"},
+		{"my_copilot_scheduled_tasks", "scheduled task"},
+		{"my_copilot_scheduled_task_triggers", "scheduled task trigger"},
+		{"my_copilot_scheduled_task_invocations", "scheduled task run"},
+		{"session_automations", "session automation"},
+		{"session_deletion_intents", "session deletion intent"},
+	} {
+		tl := tl
+		run(tl.table, func(r row) {
+			sid := r.get("session_id")
+			p := j.sessionProject(sid, r.get("workspace_id"))
+			if p == "" {
+				p = j.projectPath[r.get("project_id")]
+			}
+			o.emit(r, sid, p, tl.label+": "+r.kv("session_id"), time.Time{}, timeline.TimeRecorded)
+		})
+	}
+	if len(o.errs) > 0 {
+		return fmt.Errorf("read %s: %s", in.Path, strings.Join(o.errs, "; "))
+	}
+	return nil
+}
