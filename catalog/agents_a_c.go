@@ -109,7 +109,7 @@ var agentsAToC = []Agent{
 		},
 	},
 	{
-		Name: "chatgpt-desktop", Display: "ChatGPT desktop app", Status: StatusBacklog, SeedStatus: StatusParsed,
+		Name: "chatgpt-desktop", Display: "ChatGPT desktop app", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceRealInstall, EvidenceNote: "Real installs: ChatGPT 26.1013.40934 on macOS 26.6.2 (2026-10-18), ChatGPT 26.1007.9446.0 on Windows 11 (2026-10-15); synthetic fixture",
 		Notes: "issue 49; its conversation list is in ~/.codex/sqlite/codex-dev.db, collected as codex-cli state-db; conversation text is server-side; Codex threads parse as codex-cli",
 		Targets: []Target{
@@ -146,7 +146,7 @@ var agentsAToC = []Agent{
 		},
 	},
 	{
-		Name: "claude-desktop", Display: "Claude desktop app (Cowork, Code tab)", Status: StatusBacklog, SeedStatus: StatusParsed,
+		Name: "claude-desktop", Display: "Claude desktop app (Cowork, Code tab)", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceRealInstall, EvidenceNote: "App bundle 2.31226.1 (app.asar, read); real installs of 2.31226.1: MSIX build (2026-10-10), Linux .deb (2026-10-11), macOS (2026-10-11); Cowork transcripts, audit.jsonl, imported transcripts, scheduled tasks and grants fixture only",
 		Notes: "Code-tab sessions also write ~/.claude/projects (claude-code); the Claude-3p configLibrary file the Ollama launcher writes is collected as ollama",
 		Targets: []Target{

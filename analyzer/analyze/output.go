@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 	"github.com/doubleagent/doubleagent/bundle"
 	"github.com/doubleagent/doubleagent/catalog"
@@ -314,6 +315,11 @@ func writeOutputs(c *collected, opts *Options, sum *Summary) error {
 	parsed := map[string]bool{}
 	for _, p := range opts.Parsers {
 		parsed[p.Agent()] = true
+		if sp, ok := p.(parser.Specced); ok {
+			for _, e := range sp.Spec().Emits {
+				parsed[e] = true
+			}
+		}
 	}
 	c.inv.finish(sessions, parsed, events)
 	for i := range c.inv.Agents {

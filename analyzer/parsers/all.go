@@ -2,7 +2,9 @@ package parsers
 
 import (
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/chatgptdesktop"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/claudecode"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/claudedesktop"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/codex"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
 )
@@ -19,8 +21,10 @@ func group(lists ...[]parser.Parser) []parser.Parser {
 // order. A parser's position only breaks ties; routing is by Match.
 func All() []parser.Parser {
 	return group(
-		claudecode.Parsers(), // claude-code
-		codex.Parsers(),      // codex-cli
-		gemini.Parsers(),     // gemini-cli
+		chatgptdesktop.Parsers(), // chatgpt-desktop (reads codex-cli state-db codex-dev.db)
+		claudecode.Parsers(),     // claude-code
+		claudedesktop.Parsers(),  // claude-desktop
+		codex.Parsers(),          // codex-cli
+		gemini.Parsers(),         // gemini-cli
 	)
 }

@@ -37,8 +37,12 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("duplicate parser id %q", p.ID())
 		}
 		seen[p.ID()] = true
-		if !strings.HasPrefix(p.ID(), p.Agent()+"/") {
-			t.Errorf("parser %q: id does not start with its agent %q", p.ID(), p.Agent())
+		prefixOK := strings.HasPrefix(p.ID(), p.Agent()+"/")
+		for _, e := range spec(p).Emits {
+			prefixOK = prefixOK || strings.HasPrefix(p.ID(), e+"/")
+		}
+		if !prefixOK {
+			t.Errorf("parser %q: id does not start with its agent %q (or an agent it emits)", p.ID(), p.Agent())
 		}
 		a, ok := catalog.Lookup(p.Agent())
 		if !ok {

@@ -22,6 +22,7 @@ func ThreadCatalog() parser.Parser {
 		Version: 1,
 		Targets: []string{"state-db"},
 		Names:   []string{"codex-dev.db"},
+		Emits:   []string{"chatgpt-desktop"},
 		Doc:     "ChatGPT desktop app's list of the account's ChatGPT conversations (.codex/sqlite/codex-dev.db local_thread_catalog, source_kind chatgpt); rows carry agent chatgpt-desktop",
 	}, parseThreadCatalog)
 }
