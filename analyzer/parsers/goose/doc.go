@@ -1,0 +1,101 @@
+// Package goose reads the files of goose (Block, now aaif-goose).
+//
+// Evidence: the formats were learned from aaif-goose/goose source:
+// crates/goose/src/session/session_manager.rs at
+// 017176d06077b119ade382d3bb710e56c8c04e90 (schema version 17: create_schema,
+// the migrations, insert_message, MILLISECOND_TIMESTAMP_THRESHOLD),
+// crates/goose/src/conversation/message.rs at
+// 893b3e5fe21a3b9f6229b69aeef44144f67a5cc8 (MessageContent, MessageMetadata),
+// block/goose crates/goose/src/session/legacy.rs at
+// 0fc5e54062be2712f705269265e928c17bceee83, config/permission.rs at
+// 1565ccfe7f1ccacb57737d93e946b1ce2b962a66, scheduler/common.rs at
+// df1f0bfafcf5052278e3b88813dacf9e335b498f, goose-roaming trust.rs
+// (TrustBook) and the providers' RequestLog (llm_request.<n>.jsonl), and
+// agents/tool_execution.rs (DECLINED_RESPONSE). The quirks are those of
+// aaif-goose/goose#2529 and #1946 and of vshulcz/deja-vu#2066. All
+// fixtures are synthetic; no real goose run was available.
+//
+// # goose/sessions-db (target "sessions-db", sessions.db)
+//
+// sessions (one row per session, SourceLine its rowid, at created_at, a
+// UTC CURRENT_TIMESTAMP): "session name: <name>" (description in old
+// schemas), "session type: <type>[ schedule_id=<id>]" for a type other
+// than user, "subagent <id> of <parent>" (parent_session_id),
+// "permission mode: <goose_mode>" (auto, approve, smart_approve, chat),
+// "session archived" at archived_at; and a SessionState whose Relayed is
+// "yes" for a gateway session (relayed through the gateway's bot) and
+// "no" otherwise. working_dir is the ProjectPath; model_config_json
+// model_name with provider_name gives Model "<provider>/<model>" and one
+// "model: <id>" row at the session's first assistant message.
+//
+// messages (SourceLine the rowid), ordered by created_timestamp: epoch
+// seconds, or milliseconds above 10^10 as goose itself reads them.
+// content_json items: text is a user row (role user, visible to both user
+// and agent), an assistant row, "subagent prompt: <text>" in a sub-agent
+// session, or "agent-only message: <text>" when metadata userVisible is
+// false (compaction summaries and notes goose gives the model only);
+// thinking (and the legacy reasoning) is a thinking row, redactedThinking
+// "[redacted thinking]"; toolRequest and frontendToolRequest are tool_use
+// rows (ToolUseID the id, ToolInput the arguments, Text the command, path,
+// URL, pattern or query; a text editor's path); toolResponse is a
+// tool_result row (the text items of its value list or CallToolResult
+// content; IsError from status "error" or isError), and one holding the
+// DECLINED_RESPONSE also gives "permission decision: denied source=user";
+// toolConfirmationRequest and actionRequired toolConfirmation give
+// "permission request: <tool>[ (<prompt>)]" with the call's ToolUseID;
+// image, systemNotification, contextLengthExceeded,
+// summarizationRequested, conversationCompacted and the elicitation
+// actions are system rows.
+//
+// Same id in a legacy JSONL and in the database (goose 1.10 imports the
+// files once and leaves them): the database is primary. This parser lists
+// the sessions/*.jsonl files collected beside sessions.db and reads, with
+// their own SourceFile, only those whose id (the file stem) the database
+// lacks: a session deleted after the import, or never imported, survives
+// only there. Files the database holds are skipped, so their rows appear
+// once.
+//
+// # goose/sessions (target "sessions", *.jsonl)
+//
+// A legacy session file read on its own, only when no sessions.db was
+// collected in the same folder (else see above). Line 1 is the metadata
+// {working_dir, description, schedule_id, ...}, read as a message when it
+// is one; its "session name:" row takes the first message's time
+// (inherited). Then one Message per line {role, created (epoch seconds),
+// content[], metadata?}, emitted as above. A blank line is skipped; a line
+// that is not JSON (a cut last record, #2529) is a problem and the rest is
+// kept; SourceLine is the line number.
+//
+// # goose/llm-requests (target "llm-requests", llm_request.*.jsonl)
+//
+// A secondary source (the last 10 provider calls): line 1
+// {model_config, input[, session_id]} gives "llm request: model=<name>"
+// and the request's last user message as a user row; an {"error"} line
+// gives "llm request error: <error>". The file records no time, so the
+// rows carry its mtime.
+//
+// # goose/history (target "history", history.txt)
+//
+// The CLI's rustyline history ("#V2" header, "\n" and "\\" escaped): one
+// secondary, undated user row per entry.
+//
+// # goose/settings (target "settings")
+//
+// permission.yaml: one "permission setting: <category>.<level>=<tool>
+// (from <file>, file mtime)" row per entry (categories user and
+// smart_approve; levels always_allow, ask_before, never_allow).
+// roaming_trust.json: "permission setting: allowed=<peer key>" (with
+// scope=<json> when the allowlist is a map) and "revoked_keys=<peer key>".
+// config.yaml: GOOSE_MODE as a permission setting and GOOSE_PROVIDER /
+// GOOSE_MODEL as "model setting: <provider>/<model>"; nothing else is read
+// (secrets.yaml is never read).
+//
+// # goose/schedule (target "schedule", schedule.json)
+//
+// One "scheduled task: id=<id> cron=<cron> source=<recipe>[ paused][
+// running]" row per job, at last_run when set (" (last run)"), else at the
+// file mtime; SourceLine is the 1-based array position.
+//
+// Not done: the goose2 threads / thread_messages tables, usage_ledger,
+// the logs/** text logs, config.yaml gateway_pairings, recipe_json.
+package goose

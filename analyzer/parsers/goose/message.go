@@ -1,0 +1,241 @@
+package goose
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+// message is one goose Message (crates/goose/src/conversation/message.rs):
+// a JSONL line, or a messages row's role, created_timestamp, content_json
+// and metadata_json.
+type message struct {
+	ID       string            `json:"id"`
+	Role     string            `json:"role"`
+	Created  int64             `json:"created"`
+	Content  []json.RawMessage `json:"content"`
+	Metadata *metadata         `json:"metadata"`
+}
+
+type metadata struct {
+	UserVisible  *bool `json:"userVisible"`
+	AgentVisible *bool `json:"agentVisible"`
+}
+
+func (m *metadata) visible() (user, agent bool) {
+	user, agent = true, true
+	if m == nil {
+		return
+	}
+	if m.UserVisible != nil {
+		user = *m.UserVisible
+	}
+	if m.AgentVisible != nil {
+		agent = *m.AgentVisible
+	}
+	return
+}
+
+type item struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	ID        string          `json:"id"`
+	ToolCall  *toolResult     `json:"toolCall"`
+	Result    *toolResult     `json:"toolResult"`
+	ToolName  string          `json:"toolName"`
+	Arguments json.RawMessage `json:"arguments"`
+	Prompt    *string         `json:"prompt"`
+	Thinking  string          `json:"thinking"`
+	MimeType  string          `json:"mimeType"`
+	Msg       string          `json:"msg"`
+	Data      json.RawMessage `json:"data"`
+}
+
+// toolResult is goose's serialised Result: {"status":"success","value":..}
+// or {"status":"error","error":".."}.
+type toolResult struct {
+	Status string          `json:"status"`
+	Value  json.RawMessage `json:"value"`
+	Error  string          `json:"error"`
+}
+
+type callParams struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+type content struct {
+	Type     string `json:"type"`
+	Text     string `json:"text"`
+	MimeType string `json:"mimeType"`
+	Resource *struct {
+		URI  string `json:"uri"`
+		Text string `json:"text"`
+	} `json:"resource"`
+}
+
+type actionData struct {
+	ActionType string          `json:"actionType"`
+	ID         string          `json:"id"`
+	ToolName   string          `json:"toolName"`
+	Arguments  json.RawMessage `json:"arguments"`
+	Prompt     *string         `json:"prompt"`
+	Message    string          `json:"message"`
+	UserData   json.RawMessage `json:"user_data"`
+}
+
+// declinedPrefix starts the tool response goose stores when the user
+// refuses a tool confirmation (agents/tool_execution.rs DECLINED_RESPONSE).
+const declinedPrefix = "The user has declined to run this tool."
+
+// emitMessage emits the rows of one message. base carries the session,
+// project, time and source line; model is the session's model, if known;
+// delegated marks a sub-agent session, whose user text the parent agent
+// wrote.
+func emitMessage(out parser.Sink, base timeline.Event, m *message, model string, line int64, delegated bool) {
+	userVis, agentVis := m.Metadata.visible()
+	for _, raw := range m.Content {
+		var it item
+		if err := json.Unmarshal(raw, &it); err != nil {
+			out.Problem(line, "content item: "+err.Error())
+			continue
+		}
+		e := base
+		switch it.Type {
+		case "text":
+			if strings.TrimSpace(it.Text) == "" {
+				continue
+			}
+			e.Text = it.Text
+			switch {
+			case m.Role == "user" && delegated:
+				e.TurnType, e.Text = timeline.System, "subagent prompt: "+it.Text
+			case m.Role == "user" && userVis && agentVis:
+				e.TurnType = timeline.User
+			case m.Role == "assistant" && userVis:
+				e.TurnType, e.Model = timeline.Assistant, model
+			case !userVis:
+				// Context goose gives the model only (a compaction
+				// summary, a continuation note).
+				e.TurnType, e.Text = timeline.System, "agent-only message: "+it.Text
+			default:
+				e.TurnType = timeline.System
+			}
+		case "thinking", "reasoning":
+			t := it.Thinking
+			if it.Type == "reasoning" {
+				t = it.Text
+			}
+			if strings.TrimSpace(t) == "" {
+				continue
+			}
+			e.TurnType, e.Text, e.Model = timeline.Thinking, t, model
+		case "redactedThinking":
+			e.TurnType, e.Text, e.Model = timeline.Thinking, "[redacted thinking]", model
+		case "toolRequest", "frontendToolRequest":
+			e.TurnType, e.ToolUseID, e.Model = timeline.ToolUse, it.ID, model
+			if it.ToolCall != nil && it.ToolCall.Status == "error" {
+				e.Text = "invalid tool call: " + it.ToolCall.Error
+			} else if it.ToolCall != nil {
+				var p callParams
+				_ = json.Unmarshal(it.ToolCall.Value, &p)
+				e.ToolName = p.Name
+				e.ToolInput = compactJSON(p.Arguments)
+				e.Text = identifying(p.Name, p.Arguments)
+			}
+		case "toolResponse":
+			e.TurnType, e.ToolUseID = timeline.ToolResult, it.ID
+			text, isErr := resultText(it.Result)
+			e.Text, e.IsError = text, strconv.FormatBool(isErr)
+			out.Event(e)
+			if strings.HasPrefix(strings.TrimSpace(text), declinedPrefix) {
+				d := base
+				d.TurnType, d.ToolUseID, d.Text = timeline.System, it.ID, "permission decision: denied source=user"
+				out.Event(d)
+			}
+			continue
+		case "toolConfirmationRequest":
+			e.TurnType, e.ToolUseID, e.ToolName = timeline.System, it.ID, it.ToolName
+			e.ToolInput = compactJSON(it.Arguments)
+			e.Text = confirmText(it.ToolName, it.Prompt)
+		case "actionRequired":
+			var d actionData
+			_ = json.Unmarshal(it.Data, &d)
+			e.TurnType = timeline.System
+			switch d.ActionType {
+			case "toolConfirmation":
+				e.ToolUseID, e.ToolName, e.ToolInput = d.ID, d.ToolName, compactJSON(d.Arguments)
+				e.Text = confirmText(d.ToolName, d.Prompt)
+			case "elicitation":
+				e.Text = "elicitation: " + d.Message
+			case "elicitationResponse":
+				e.Text = "elicitation response: " + compactJSON(d.UserData)
+			default:
+				e.Text = "action required: " + d.ActionType
+			}
+		case "image":
+			e.TurnType, e.Text = timeline.System, "image: "+it.MimeType
+		case "systemNotification":
+			e.TurnType, e.Text = timeline.System, "notification: "+it.Msg
+		case "contextLengthExceeded":
+			e.TurnType, e.Text = timeline.System, "context length exceeded: "+it.Msg
+		case "summarizationRequested":
+			e.TurnType, e.Text = timeline.System, "summarization requested: "+it.Msg
+		case "conversationCompacted":
+			e.TurnType, e.Text = timeline.System, "conversation compacted: "+it.Msg
+		default:
+			out.Problem(line, "unknown content type "+strconv.Quote(it.Type))
+			continue
+		}
+		out.Event(e)
+	}
+}
+
+func confirmText(tool string, prompt *string) string {
+	s := "permission request: " + tool
+	if prompt != nil && *prompt != "" {
+		s += " (" + *prompt + ")"
+	}
+	return s
+}
+
+// resultText joins the text of a tool response: value is a list of MCP
+// content items (older builds) or a CallToolResult {content, isError}.
+func resultText(r *toolResult) (string, bool) {
+	if r == nil {
+		return "", false
+	}
+	if r.Status == "error" {
+		return r.Error, true
+	}
+	var items []content
+	isErr := false
+	v := []byte(r.Value)
+	if len(v) > 0 && v[0] == '{' {
+		var res struct {
+			Content []content `json:"content"`
+			IsError bool      `json:"isError"`
+		}
+		_ = json.Unmarshal(v, &res)
+		items, isErr = res.Content, res.IsError
+	} else {
+		_ = json.Unmarshal(v, &items)
+	}
+	var parts []string
+	for _, c := range items {
+		switch {
+		case c.Type == "text":
+			parts = append(parts, c.Text)
+		case c.Type == "image":
+			parts = append(parts, "[image "+c.MimeType+"]")
+		case c.Resource != nil && c.Resource.Text != "":
+			parts = append(parts, c.Resource.Text)
+		case c.Resource != nil:
+			parts = append(parts, "[resource "+c.Resource.URI+"]")
+		}
+	}
+	return strings.Join(parts, "\n"), isErr
+}

@@ -1,0 +1,264 @@
+package goose
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+const sessDir = "/home/examiner/.local/share/goose/sessions/"
+
+func byID(t *testing.T, id string) parser.Parser {
+	t.Helper()
+	for _, p := range Parsers() {
+		if p.ID() == id {
+			return p
+		}
+	}
+	t.Fatalf("no parser %s", id)
+	return nil
+}
+
+func ofType(s *parsertest.Sink, tt timeline.TurnType) []timeline.Event {
+	var out []timeline.Event
+	for _, e := range s.Events {
+		if e.TurnType == tt {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func withText(s *parsertest.Sink, prefix string) []timeline.Event {
+	var out []timeline.Event
+	for _, e := range s.Events {
+		if strings.HasPrefix(e.Text, prefix) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func bySession(s *parsertest.Sink, id string) []timeline.Event {
+	var out []timeline.Event
+	for _, e := range s.Events {
+		if e.SessionID == id {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// legacyBeside are the two legacy JSONL files collected beside sessions.db.
+var legacyBeside = parsertest.Files{
+	sessDir + "20260101_120000.jsonl": "testdata/20260101_120000.jsonl",
+	sessDir + "20251215_080000.jsonl": "testdata/20251215_080000.jsonl",
+}
+
+func TestMatch(t *testing.T) {
+	cases := []struct {
+		id, target, path string
+		want             bool
+	}{
+		{"goose/sessions-db", "sessions-db", sessDir + "sessions.db", true},
+		{"goose/sessions-db", "sessions-db", "C:/Users/x/AppData/Roaming/Block/goose/data/sessions/sessions.db", true},
+		{"goose/sessions", "sessions", sessDir + "20260101_120000.jsonl", true},
+		{"goose/llm-requests", "llm-requests", "/home/examiner/.local/state/goose/logs/llm_request.3.jsonl", true},
+		{"goose/llm-requests", "logs", "/home/examiner/.local/state/goose/logs/goose.log", false},
+		{"goose/history", "history", "/home/examiner/.config/goose/history.txt", true},
+		{"goose/settings", "settings", "/home/examiner/.config/goose/permission.yaml", true},
+		{"goose/settings", "secrets", "/home/examiner/.config/goose/secrets.yaml", false},
+		{"goose/schedule", "schedule", "/home/examiner/.local/share/goose/schedule.json", true},
+	}
+	for _, c := range cases {
+		f := &parser.File{Path: c.path, Agent: Agent, Target: c.target}
+		if got := byID(t, c.id).Match(f); got != c.want {
+			t.Errorf("%s %s: got %v", c.id, c.path, got)
+		}
+	}
+}
+
+func TestSessionsDB(t *testing.T) {
+	in := parsertest.Input(t, parsertest.SQLite(t, "testdata/sessions.sql"), parser.File{Path: sessDir + "sessions.db", Agent: Agent, Target: "sessions-db"}, legacyBeside)
+	s := parsertest.Golden(t, byID(t, "goose/sessions-db"), in, "testdata/sessions.golden.jsonl")
+	if len(s.Problems) != 1 || !strings.HasPrefix(s.Problems[0], "line 11: content_json is not a JSON array") {
+		t.Fatalf("problems: %v", s.Problems)
+	}
+	u := ofType(s, timeline.User)
+	var texts []string
+	for _, e := range u {
+		texts = append(texts, e.SessionID+": "+e.Text)
+	}
+	want := []string{
+		"20251215_080000: show me the keys",
+		"20260101_120000: hi",
+		"20260302_1: list the files here",
+		"20260302_3: hello from the bot",
+	}
+	if strings.Join(texts, "|") != strings.Join(want, "|") {
+		t.Fatalf("user rows: %q", texts)
+	}
+	first := bySession(s, "20260302_1")
+	if u[2].ProjectPath != "/home/examiner/proj" || !u[2].Time.Equal(time.Unix(1772442000, 0)) || u[2].SourceLine != 1 {
+		t.Fatalf("user row: %+v", u[2])
+	}
+	// Same id in the legacy JSONL and the database: the rows appear once,
+	// from the database.
+	for _, e := range s.Events {
+		if e.SessionID == "20260101_120000" && strings.HasSuffix(e.SourceFile, ".jsonl") {
+			t.Fatalf("legacy row repeated: %+v", e)
+		}
+	}
+	// A legacy file the database lacks is read, with its own source file.
+	del := bySession(s, "20251215_080000")
+	if len(del) != 3 || del[0].SourceFile != sessDir+"20251215_080000.jsonl" || del[2].ToolUseID != "toolu_9" ||
+		del[2].Text != "/home/examiner/.ssh/id_rsa" || del[2].ProjectPath != "/home/examiner/secret" {
+		t.Fatalf("deleted session rows: %+v", del)
+	}
+	uses := ofType(s, timeline.ToolUse)
+	res := ofType(s, timeline.ToolResult)
+	if len(uses) != 4 || len(res) != 3 {
+		t.Fatalf("tool rows: %d %d", len(uses), len(res))
+	}
+	if uses[1].ToolUseID != "call_1" || uses[1].ToolName != "developer__shell" || uses[1].Text != "ls -la" ||
+		uses[1].ToolInput != `{"command":"ls -la"}` || uses[1].Model != "openai/gpt-4o" {
+		t.Fatalf("call_1: %+v", uses[1])
+	}
+	if res[0].ToolUseID != "call_1" || res[0].Text != "a.txt\nb.txt" || res[0].IsError != "false" {
+		t.Fatalf("result call_1: %+v", res[0])
+	}
+	if res[2].ToolUseID != "call_3" || res[2].IsError != "true" || res[2].Text != "-32602: Tool not found" {
+		t.Fatalf("result call_3: %+v", res[2])
+	}
+	if r := withText(s, "permission request: "); len(r) != 1 || r[0].ToolUseID != "call_2" || r[0].Text != "permission request: developer__shell" {
+		t.Fatalf("request rows: %+v", r)
+	}
+	if d := withText(s, "permission decision: "); len(d) != 1 || d[0].ToolUseID != "call_2" || d[0].Text != "permission decision: denied source=user" {
+		t.Fatalf("decision rows: %+v", d)
+	}
+	if m := withText(s, "model: "); len(m) != 1 || m[0].Text != "model: openai/gpt-4o" || m[0].SessionID != "20260302_1" {
+		t.Fatalf("model rows: %+v", m)
+	}
+	if a := withText(s, "agent-only message: "); len(a) != 1 || a[0].TurnType != timeline.System {
+		t.Fatalf("agent-only rows: %+v", a)
+	}
+	as := ofType(s, timeline.Assistant)
+	if len(as) != 2 || as[1].Text != "There are two files." || as[1].TimeString() != "2026-03-02T09:00:20.500Z" {
+		t.Fatalf("assistant rows: %+v", as)
+	}
+	if th := ofType(s, timeline.Thinking); len(th) != 1 || th[0].Text != "Use the shell." {
+		t.Fatalf("thinking: %+v", th)
+	}
+	if e := withText(s, "subagent 20260302_2 of 20260302_1"); len(e) != 1 {
+		t.Fatalf("subagent: %+v", withText(s, "subagent"))
+	}
+	if e := withText(s, "permission mode: smart_approve"); len(e) != 1 || e[0].SessionID != "20260302_1" || e[0].TimeString() != "2026-03-02T09:00:00.000Z" {
+		t.Fatalf("mode: %+v", e)
+	}
+	if e := withText(s, "session archived"); len(e) != 1 || e[0].TimeString() != "2026-03-03T08:00:00.000Z" {
+		t.Fatalf("archived: %+v", e)
+	}
+	relayed := map[string]string{}
+	for _, st := range s.States {
+		relayed[st.Key.SessionID] = st.Relayed
+	}
+	if relayed["20260302_3"] != "yes" || relayed["20260302_1"] != "no" || len(relayed) != 4 {
+		t.Fatalf("states: %+v", s.States)
+	}
+	// The legacy metadata row takes the first message's time.
+	if del[0].Text != "session name: deleted later" || del[0].TimeBasis != timeline.TimeInherited || del[0].TimeString() != "2025-12-15T08:00:00.000Z" {
+		t.Fatalf("legacy name row: %+v", del[0])
+	}
+	// A sub-agent's prompt was written by the parent agent, not typed.
+	if p := withText(s, "subagent prompt: "); len(p) != 1 || p[0].Text != "subagent prompt: count the lines" || p[0].SessionID != "20260302_2" {
+		t.Fatalf("subagent prompt: %+v", p)
+	}
+	if len(first) == 0 {
+		t.Fatal("no rows for 20260302_1")
+	}
+}
+
+func TestSessionsDBEmpty(t *testing.T) {
+	in := parsertest.Input(t, parsertest.SQLite(t, "testdata/empty.sql"), parser.File{Path: sessDir + "sessions.db", Agent: Agent, Target: "sessions-db"}, nil)
+	s := parsertest.Golden(t, byID(t, "goose/sessions-db"), in, "testdata/empty_db.golden.jsonl")
+	if len(s.Events) != 0 || len(s.Problems) != 0 {
+		t.Fatalf("%+v %v", s.Events, s.Problems)
+	}
+}
+
+func jsonlInput(t *testing.T, local, name string, related parsertest.Files) *parser.Input {
+	return parsertest.Input(t, local, parser.File{Path: sessDir + name, Agent: Agent, Target: "sessions"}, related)
+}
+
+func TestJSONLTypical(t *testing.T) {
+	s := parsertest.Golden(t, byID(t, "goose/sessions"), jsonlInput(t, "testdata/typical.jsonl", "20250514_000000.jsonl", nil), "testdata/typical.golden.jsonl")
+	if len(s.Problems) != 0 {
+		t.Fatalf("problems: %v", s.Problems)
+	}
+	u := ofType(s, timeline.User)
+	if len(u) != 1 || u[0].Text != "fix the build" || u[0].SessionID != "20250514_000000" || u[0].ProjectPath != "/home/examiner/proj" ||
+		u[0].SourceLine != 2 || !u[0].Time.Equal(time.Unix(1747178328, 0)) {
+		t.Fatalf("user rows: %+v", u)
+	}
+	uses, res := ofType(s, timeline.ToolUse), ofType(s, timeline.ToolResult)
+	if len(uses) != 2 || len(res) != 1 || uses[0].ToolUseID != "toolu_1" || uses[0].Text != "make" ||
+		res[0].ToolUseID != "toolu_1" || res[0].Text != "make: *** No rule to make target" || res[0].IsError != "false" {
+		t.Fatalf("tool rows: %+v %+v", uses, res)
+	}
+	if uses[1].ToolName != "browser__open" || uses[1].Text != "https://example.com" {
+		t.Fatalf("frontend call: %+v", uses[1])
+	}
+	if r := withText(s, "permission request: "); len(r) != 1 || r[0].Text != "permission request: developer__shell (Allow sudo?)" ||
+		r[0].ToolInput != `{"command":"sudo make install"}` {
+		t.Fatalf("confirmation: %+v", r)
+	}
+	for _, p := range []string{"session name: Fix the build", "context length exceeded: too long", "summarization requested: summarize?"} {
+		if len(withText(s, p)) != 1 {
+			t.Fatalf("missing %q", p)
+		}
+	}
+	if th := ofType(s, timeline.Thinking); len(th) != 1 || th[0].Text != "[redacted thinking]" {
+		t.Fatalf("thinking: %+v", th)
+	}
+}
+
+// aaif-goose/goose#2529 and #1946: a blank line between messages and a
+// malformed end (the issue's cut record `{"r` / `ole":` spans two lines);
+// the good lines are kept and each bad line is a problem.
+func TestJSONLMalformed(t *testing.T) {
+	s := parsertest.Golden(t, byID(t, "goose/sessions"), jsonlInput(t, "testdata/malformed.jsonl", "20250514_010000.jsonl", nil), "testdata/malformed.golden.jsonl")
+	if len(s.Problems) != 2 || !strings.HasPrefix(s.Problems[0], "line 5: not a JSON record") || !strings.HasPrefix(s.Problems[1], "line 6: ") {
+		t.Fatalf("problems: %v", s.Problems)
+	}
+	if u := ofType(s, timeline.User); len(u) != 1 || u[0].Text != "hi" || u[0].ProjectPath != "/p" {
+		t.Fatalf("user: %+v", u)
+	}
+	if a := ofType(s, timeline.Assistant); len(a) != 1 || a[0].Text != "hello" || a[0].SourceLine != 4 {
+		t.Fatalf("assistant: %+v", a)
+	}
+	// The pre-1.x "reasoning" item is read as thinking, as goose migrates it.
+	if th := ofType(s, timeline.Thinking); len(th) != 1 || th[0].Text != "old reasoning" {
+		t.Fatalf("thinking: %+v", th)
+	}
+}
+
+func TestJSONLEmpty(t *testing.T) {
+	s := parsertest.Golden(t, byID(t, "goose/sessions"), jsonlInput(t, "testdata/empty.jsonl", "empty.jsonl", nil), "testdata/empty.golden.jsonl")
+	if len(s.Events) != 0 || len(s.Problems) != 0 {
+		t.Fatalf("%+v %v", s.Events, s.Problems)
+	}
+}
+
+// With sessions.db collected beside it, a legacy file is left to the
+// database parser, which reads it only when the database lacks its id.
+func TestJSONLBesideDB(t *testing.T) {
+	related := parsertest.Files{sessDir + "sessions.db": "testdata/sessions.sql"}
+	s := parsertest.Run(t, byID(t, "goose/sessions"), jsonlInput(t, "testdata/20260101_120000.jsonl", "20260101_120000.jsonl", related))
+	if len(s.Events) != 0 || len(s.Problems) != 0 {
+		t.Fatalf("%+v %v", s.Events, s.Problems)
+	}
+}
