@@ -235,8 +235,16 @@ func parseSessionStore(ctx context.Context, in *parser.Input, out parser.Sink) e
 	return nil
 }
 
+// setTime stamps e with the first parsable column of cols, else of any
+// column named *_at or *At, else marks it undated.
 func setTime(e *timeline.Event, r dbRow, cols ...string) {
-	if t, ok := r.timeOf(cols...); ok {
+	var more []string
+	for _, c := range r.cols {
+		if strings.HasSuffix(c, "_at") || strings.HasSuffix(c, "At") {
+			more = append(more, c)
+		}
+	}
+	if t, ok := r.timeOf(append(cols, more...)...); ok {
 		e.Time = t
 	} else {
 		e.TimeBasis = timeline.TimeNone

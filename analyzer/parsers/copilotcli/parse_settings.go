@@ -123,9 +123,53 @@ func sortedKeys(m map[string]json.RawMessage) []string {
 	return keys
 }
 
-// stripJSONC removes // and /* */ comments and trailing commas outside
+// stripJSONC removes // and /* */ comments, then trailing commas, outside
 // strings (settings.json is JSON with comments).
 func stripJSONC(b []byte) []byte {
+	return dropTrailingCommas(dropComments(b))
+}
+
+// dropComments blanks // and /* */ comments outside strings.
+func dropComments(b []byte) []byte {
+	var o bytes.Buffer
+	inStr, esc := false, false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if inStr {
+			o.WriteByte(c)
+			if esc {
+				esc = false
+			} else if c == '\\' {
+				esc = true
+			} else if c == '"' {
+				inStr = false
+			}
+			continue
+		}
+		switch {
+		case c == '"':
+			inStr = true
+			o.WriteByte(c)
+		case c == '/' && i+1 < len(b) && b[i+1] == '/':
+			for i < len(b) && b[i] != '\n' {
+				i++
+			}
+			o.WriteByte('\n')
+		case c == '/' && i+1 < len(b) && b[i+1] == '*':
+			i += 2
+			for i+1 < len(b) && !(b[i] == '*' && b[i+1] == '/') {
+				i++
+			}
+			i++
+			o.WriteByte(' ')
+		default:
+			o.WriteByte(c)
+		}
+	}
+	return o.Bytes()
+}
+
+func dropTrailingCommas(b []byte) []byte {
 	var o bytes.Buffer
 	inStr, esc := false, false
 	for i := 0; i < len(b); i++ {
@@ -143,23 +187,6 @@ func stripJSONC(b []byte) []byte {
 		}
 		if c == '"' {
 			inStr = true
-			o.WriteByte(c)
-			continue
-		}
-		if c == '/' && i+1 < len(b) && b[i+1] == '/' {
-			for i < len(b) && b[i] != '\n' {
-				i++
-			}
-			o.WriteByte('\n')
-			continue
-		}
-		if c == '/' && i+1 < len(b) && b[i+1] == '*' {
-			i += 2
-			for i+1 < len(b) && !(b[i] == '*' && b[i+1] == '/') {
-				i++
-			}
-			i++
-			continue
 		}
 		if c == ',' {
 			j := i + 1

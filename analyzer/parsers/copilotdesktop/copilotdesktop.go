@@ -18,7 +18,7 @@ func Parsers() []parser.Parser {
 		parser.New(parser.Spec{
 			ID: "copilot-desktop/checkpoint-ref", Agent: Agent, Version: 1,
 			Targets: []string{"checkpoint-refs"},
-			Doc: ".copilot/repos/<name>/.git/refs/copilot/checkpoints/<session>/<seq>/<event> (one row per ref, file mtime)",
+			Doc:     ".copilot/repos/<name>/.git/refs/copilot/checkpoints/<session>/<seq>/<event> (one row per ref, file mtime)",
 		}, parseCheckpointRef),
 	}
 }
