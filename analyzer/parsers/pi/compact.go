@@ -1,0 +1,14 @@
+package pi
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+func appendCompact(dst []byte, raw []byte) ([]byte, error) {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return nil, err
+	}
+	return append(dst, b.Bytes()...), nil
+}

@@ -1,0 +1,133 @@
+package pi
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+// parsePromptHistory reads little-coder's JSON array of up to 100 prompt
+// strings, oldest first, token by token so a cut array keeps what came
+// before the cut.
+func parsePromptHistory(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	rc, err := in.Open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	dec := json.NewDecoder(bufio.NewReader(rc))
+	tok, err := dec.Token()
+	if err != nil {
+		if err.Error() != "EOF" {
+			out.Problem(0, "prompt history: "+err.Error())
+		}
+		return nil
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '[' {
+		out.Problem(1, "prompt history is not a JSON array")
+		return nil
+	}
+	for i := int64(1); dec.More(); i++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			out.Problem(i, "prompt history cut: "+err.Error())
+			return nil
+		}
+		s, ok := v.(string)
+		if !ok || strings.TrimSpace(s) == "" {
+			continue
+		}
+		out.Event(timeline.Event{TimeBasis: timeline.TimeNone, TurnType: timeline.User, Text: s, SourceLine: i, Secondary: true})
+	}
+	return nil
+}
+
+var sessionFileRx = regexp.MustCompile(`_([^_/]+)\.jsonl$`)
+
+// parseCheckpoints gives one row per checkpoint directory, emitted while
+// parsing its alphabetically first file.
+func parseCheckpoints(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	dir := path.Dir(in.Path)
+	set := path.Base(dir)
+	if path.Base(path.Dir(dir)) != "checkpoints" {
+		return nil // not <checkpoints>/<set>/<file>
+	}
+	files := in.List(dir + "/*")
+	if len(files) == 0 {
+		files = []parser.File{in.File}
+	}
+	if files[0].Path != in.Path {
+		return nil
+	}
+	var first time.Time
+	var names []string
+	for _, f := range files {
+		if !f.MTime.IsZero() && (first.IsZero() || f.MTime.Before(first)) {
+			first = f.MTime
+		}
+		n := f.Base()
+		if strings.HasSuffix(n, ".absent") {
+			n = strings.TrimSuffix(n, ".absent") + " (did not exist)"
+		}
+		names = append(names, n)
+	}
+	e := timeline.Event{Time: first, TimeBasis: timeline.TimeFileMTime, TurnType: timeline.System}
+	if first.IsZero() {
+		e.TimeBasis = timeline.TimeNone
+	}
+	what := "no session file (" + set + ")"
+	note := ""
+	if m := sessionFileRx.FindStringSubmatch(set); m != nil {
+		e.SessionID = m[1]
+		what = "pi session " + set
+		note = ", session file not collected"
+		if home := homeOf(in.Path); home != "" {
+			for _, f := range in.List(home + "/.pi/agent/sessions/*/" + set) {
+				if id, cwd, ok := sessionHeader(ctx, in, f.Path); ok {
+					if id != "" {
+						e.SessionID = id
+					}
+					e.ProjectPath, note = cwd, ""
+					break
+				}
+			}
+		}
+	}
+	e.Text = fmt.Sprintf("little-coder checkpoints for %s: %d pre-edit file(s)%s: %s", what, len(names), note, strings.Join(names, "; "))
+	out.Event(e)
+	return nil
+}
+
+// sessionHeader reads the id and cwd of a collected pi session file.
+func sessionHeader(ctx context.Context, in *parser.Input, p string) (id, cwd string, ok bool) {
+	rc, err := in.OpenRelated(p)
+	if err != nil {
+		return "", "", false
+	}
+	defer rc.Close()
+	_ = parser.Lines(ctx, rc, func(_ int64, line []byte) error {
+		var h entry
+		if json.Unmarshal(line, &h) == nil && h.Type == "session" {
+			id, cwd, ok = h.ID, h.Cwd, true
+		}
+		return errDone
+	})
+	return id, cwd, ok
+}
+
+type doneErr struct{}
+
+func (doneErr) Error() string { return "done" }
+
+var errDone error = doneErr{}

@@ -1,0 +1,406 @@
+package pi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+// entry is one line of a pi session file (SessionHeader or SessionEntry).
+type entry struct {
+	Type          string          `json:"type"`
+	ID            string          `json:"id"`
+	ParentID      *string         `json:"parentId"`
+	Timestamp     string          `json:"timestamp"`
+	Cwd           string          `json:"cwd"`
+	Version       int             `json:"version"`
+	ParentSession string          `json:"parentSession"`
+	Message       *message        `json:"message"`
+	Provider      string          `json:"provider"`
+	ModelID       string          `json:"modelId"`
+	ThinkingLevel string          `json:"thinkingLevel"`
+	Summary       string          `json:"summary"`
+	CustomType    string          `json:"customType"`
+	Content       json.RawMessage `json:"content"`
+	Data          json.RawMessage `json:"data"`
+	Name          string          `json:"name"`
+	TokensBefore  json.Number     `json:"tokensBefore"`
+}
+
+type message struct {
+	Role         string          `json:"role"`
+	Content      json.RawMessage `json:"content"`
+	Model        string          `json:"model"`
+	Provider     string          `json:"provider"`
+	StopReason   string          `json:"stopReason"`
+	ErrorMessage string          `json:"errorMessage"`
+	Timestamp    json.Number     `json:"timestamp"`
+	ToolCallID   string          `json:"toolCallId"`
+	ToolName     string          `json:"toolName"`
+	IsError      bool            `json:"isError"`
+	// bashExecution
+	Command   string      `json:"command"`
+	Output    string      `json:"output"`
+	ExitCode  json.Number `json:"exitCode"`
+	Cancelled bool        `json:"cancelled"`
+	// custom
+	CustomType string `json:"customType"`
+	Summary    string `json:"summary"`
+}
+
+type block struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	Thinking  string          `json:"thinking"`
+	Redacted  bool            `json:"redacted"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	MimeType  string          `json:"mimeType"`
+}
+
+// littleCoderTools are tools only little-coder's extensions register
+// (itayinbarr/little-coder .pi/extensions).
+var littleCoderTools = map[string]bool{
+	"ShellSession": true, "ShellSessionCwd": true, "ShellSessionReset": true,
+	"EvidenceAdd": true, "EvidenceGet": true, "EvidenceList": true,
+	"BrowserNavigate": true, "BrowserClick": true, "BrowserType": true, "BrowserScroll": true,
+	"BrowserExtract": true, "BrowserBack": true, "BrowserHistory": true,
+}
+
+// gateReasons are the block reasons of little-coder's permission gate.
+var gateReasons = []string{"bash whitelist: ", "manual permission mode: "}
+
+type sessionState struct {
+	out       parser.Sink
+	sid, cwd  string
+	start     time.Time
+	model     string
+	drop      map[string]bool
+	lcFlagged bool
+	lcPending string
+}
+
+func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	rc, err := in.Open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	st := &sessionState{out: out}
+	// The session id is in the header; a file cut before it still has the
+	// id in its name (<time>_<id>.jsonl).
+	base := strings.TrimSuffix(path.Base(in.Path), ".jsonl")
+	if i := strings.LastIndex(base, "_"); i >= 0 {
+		st.sid = base[i+1:]
+	}
+	// little-coder keeps pre-edit copies under a directory named for the
+	// session file.
+	if home := homeOf(in.Path); home != "" && len(in.List(home+"/.little-coder/checkpoints/"+path.Base(in.Path)+"/*")) > 0 {
+		st.lcPending = "pre-edit checkpoints in .little-coder/checkpoints/" + path.Base(in.Path)
+	}
+	first := true
+	return parser.Lines(ctx, rc, func(n int64, line []byte) error {
+		objs, lost := parser.SplitGlued(line)
+		if lost {
+			out.Problem(n, "truncated or glued JSON line")
+		}
+		for _, o := range objs {
+			var e entry
+			dec := json.NewDecoder(bytes.NewReader(o))
+			dec.UseNumber()
+			if err := dec.Decode(&e); err != nil {
+				out.Problem(n, "bad entry: "+err.Error())
+				continue
+			}
+			if first && e.Type != "session" {
+				out.Problem(n, "no session header on the first line")
+			}
+			first = false
+			st.entry(ctx, in, n, &e)
+		}
+		return nil
+	})
+}
+
+func (st *sessionState) event(t time.Time, tt timeline.TurnType, text string, n int64) timeline.Event {
+	e := timeline.Event{Time: t, SessionID: st.sid, ProjectPath: st.cwd, TurnType: tt, Text: text, SourceLine: n}
+	if t.IsZero() {
+		if !st.start.IsZero() {
+			e.Time, e.TimeBasis = st.start, timeline.TimeInherited
+		} else {
+			e.TimeBasis = timeline.TimeNone
+		}
+	}
+	return e
+}
+
+func (st *sessionState) emit(t time.Time, tt timeline.TurnType, text string, n int64) {
+	st.out.Event(st.event(t, tt, text, n))
+}
+
+// flagLittleCoder emits, once, the row saying little-coder drove the session.
+func (st *sessionState) flagLittleCoder(t time.Time, why string, n int64) {
+	if st.lcFlagged {
+		return
+	}
+	st.lcFlagged = true
+	st.emit(t, timeline.System, "session driven by little-coder: "+why, n)
+}
+
+// parentIDs reads the entry ids of a collected parent session file.
+func parentIDs(ctx context.Context, in *parser.Input, p string) map[string]bool {
+	rc, err := in.OpenRelated(p)
+	if err != nil {
+		return nil
+	}
+	defer rc.Close()
+	ids := map[string]bool{}
+	_ = parser.Lines(ctx, rc, func(_ int64, line []byte) error {
+		var e struct {
+			Type string `json:"type"`
+			ID   string `json:"id"`
+		}
+		if json.Unmarshal(line, &e) == nil && e.ID != "" && e.Type != "session" {
+			ids[e.ID] = true
+		}
+		return nil
+	})
+	return ids
+}
+
+func (st *sessionState) entry(ctx context.Context, in *parser.Input, n int64, e *entry) {
+	t, _ := parseTime(e.Timestamp)
+	if e.Type == "session" {
+		if e.ID != "" {
+			st.sid = e.ID
+		}
+		st.cwd, st.start = e.Cwd, t
+		if e.ParentSession != "" {
+			st.drop = parentIDs(ctx, in, e.ParentSession)
+			st.emit(t, timeline.System, "session forked from "+e.ParentSession, n)
+		}
+		if st.lcPending != "" {
+			st.flagLittleCoder(t, st.lcPending, n)
+		}
+		return
+	}
+	if e.ID != "" && st.drop[e.ID] {
+		return // copied from the collected parent file, which gives its rows
+	}
+	switch e.Type {
+	case "message":
+		if e.Message == nil {
+			st.out.Problem(n, "message entry without a message")
+			return
+		}
+		if t.IsZero() {
+			t, _ = msTime(e.Message.Timestamp)
+		}
+		st.message(t, n, e.Message)
+	case "model_change":
+		id := e.ModelID
+		if id == "" {
+			return
+		}
+		if st.model == "" {
+			st.emit(t, timeline.System, "model: "+id+" provider="+e.Provider, n)
+		} else if id != st.model {
+			st.emit(t, timeline.System, "model: "+st.model+" -> "+id+" provider="+e.Provider, n)
+		}
+		st.model = id
+	case "thinking_level_change":
+		m := st.model
+		if m != "" {
+			m += " "
+		}
+		st.emit(t, timeline.System, "model: "+m+"thinking_level="+e.ThinkingLevel, n)
+	case "compaction":
+		st.emit(t, timeline.System, "compaction: "+e.Summary, n)
+	case "branch_summary":
+		st.emit(t, timeline.System, "branch summary: "+e.Summary, n)
+	case "custom_message":
+		st.emit(t, timeline.System, e.CustomType+": "+contentText(e.Content), n)
+	case "session_info":
+		if e.Name != "" {
+			st.emit(t, timeline.System, "session name: "+e.Name, n)
+		}
+	case "custom":
+		st.custom(t, n, e)
+	case "label":
+	default:
+		st.out.Problem(n, "unknown entry type "+strconv.Quote(e.Type))
+	}
+}
+
+// custom reads the extension entries that say something about the session:
+// pi's bug report (/bug upload or exported zip).
+func (st *sessionState) custom(t time.Time, n int64, e *entry) {
+	if e.CustomType != "pi.bug-report" {
+		return
+	}
+	var d map[string]any
+	_ = json.Unmarshal(e.Data, &d)
+	str := func(keys ...string) string {
+		for _, k := range keys {
+			if v, ok := d[k].(string); ok && v != "" {
+				return v
+			}
+		}
+		return ""
+	}
+	if u := str("url", "uploadUrl", "shareUrl", "id"); u != "" && str("zip", "zipPath", "path", "file") == "" {
+		st.emit(t, timeline.System, "session synced: bug report uploaded "+u, n)
+		st.out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: st.sid}, Synced: "yes"})
+		return
+	}
+	if p := str("zip", "zipPath", "path", "file"); p != "" {
+		st.emit(t, timeline.System, "bug report exported: "+p, n)
+		return
+	}
+	st.emit(t, timeline.System, "bug report: "+compact(e.Data), n)
+}
+
+// contentText joins the text of a string or block-list content; images
+// are named, not inlined.
+func contentText(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var bs []block
+	if json.Unmarshal(raw, &bs) != nil {
+		return ""
+	}
+	var parts []string
+	for _, b := range bs {
+		switch b.Type {
+		case "text":
+			parts = append(parts, b.Text)
+		case "image":
+			parts = append(parts, "[image "+b.MimeType+"]")
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+func (st *sessionState) message(t time.Time, n int64, m *message) {
+	switch m.Role {
+	case "user":
+		text := contentText(m.Content)
+		if strings.TrimSpace(text) != "" {
+			st.emit(t, timeline.User, text, n)
+		}
+	case "assistant":
+		var bs []block
+		if err := json.Unmarshal(m.Content, &bs); err != nil && len(m.Content) > 0 {
+			st.out.Problem(n, "assistant content: "+err.Error())
+		}
+		for _, b := range bs {
+			var e timeline.Event
+			switch b.Type {
+			case "text":
+				if strings.TrimSpace(b.Text) == "" {
+					continue
+				}
+				e = st.event(t, timeline.Assistant, b.Text, n)
+			case "thinking":
+				text := b.Thinking
+				if b.Redacted && text == "" {
+					text = "[redacted thinking]"
+				}
+				if strings.TrimSpace(text) == "" {
+					continue
+				}
+				e = st.event(t, timeline.Thinking, text, n)
+			case "toolCall":
+				e = st.event(t, timeline.ToolUse, mainArg(b.Arguments), n)
+				e.ToolName, e.ToolUseID, e.ToolInput = b.Name, b.ID, compact(b.Arguments)
+				if littleCoderTools[b.Name] {
+					defer st.flagLittleCoder(t, "tool "+b.Name, n)
+				}
+			default:
+				continue
+			}
+			e.Model = m.Model
+			st.out.Event(e)
+		}
+		if m.StopReason == "error" || m.ErrorMessage != "" {
+			st.emit(t, timeline.System, "error: "+m.ErrorMessage, n)
+		}
+	case "toolResult":
+		text := contentText(m.Content)
+		e := st.event(t, timeline.ToolResult, text, n)
+		e.ToolName, e.ToolUseID, e.IsError = m.ToolName, m.ToolCallID, strconv.FormatBool(m.IsError)
+		st.out.Event(e)
+		for _, r := range gateReasons {
+			if m.IsError && strings.Contains(text, r) {
+				d := st.event(t, timeline.System, "permission decision: denied source=little-coder-permission-gate", n)
+				d.ToolName, d.ToolUseID = m.ToolName, m.ToolCallID
+				st.out.Event(d)
+				st.flagLittleCoder(t, "permission gate", n)
+				break
+			}
+		}
+	case "bashExecution":
+		// A command the user ran with "!": linked by the entry line.
+		id := "bash-" + strconv.FormatInt(n, 10)
+		in, _ := json.Marshal(map[string]string{"command": m.Command})
+		u := st.event(t, timeline.ToolUse, m.Command, n)
+		u.ToolName, u.ToolUseID, u.ToolInput = "bash", id, string(in)
+		st.out.Event(u)
+		text := m.Output
+		isErr := m.Cancelled
+		if m.ExitCode != "" && m.ExitCode != "0" {
+			isErr = true
+			text += "\n[exit code " + m.ExitCode.String() + "]"
+		}
+		if m.Cancelled {
+			text += "\n[cancelled]"
+		}
+		r := st.event(t, timeline.ToolResult, strings.TrimPrefix(text, "\n"), n)
+		r.ToolName, r.ToolUseID, r.IsError = "bash", id, strconv.FormatBool(isErr)
+		st.out.Event(r)
+	case "custom", "hookMessage": // hookMessage: the v2 name, renamed by migrateV2ToV3
+		st.emit(t, timeline.System, m.CustomType+": "+contentText(m.Content), n)
+	case "branchSummary", "compactionSummary":
+		st.emit(t, timeline.System, m.Role+": "+m.Summary, n)
+	default:
+		st.out.Problem(n, "unknown message role "+strconv.Quote(m.Role))
+	}
+}
+
+// mainArg is a tool call's most identifying argument.
+func mainArg(raw json.RawMessage) string {
+	var args map[string]any
+	if json.Unmarshal(raw, &args) != nil {
+		return ""
+	}
+	for _, k := range []string{"command", "path", "file_path", "filePath", "url", "pattern", "query", "cmd"} {
+		if v, ok := args[k].(string); ok && v != "" {
+			return v
+		}
+	}
+	keys := make([]string, 0, len(args))
+	for k := range args {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if v, ok := args[k].(string); ok && v != "" {
+			return v
+		}
+	}
+	return ""
+}
