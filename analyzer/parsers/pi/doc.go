@@ -56,7 +56,8 @@
 //     little-coder's permission gate refused a call; it then gets one
 //     system row "session driven by little-coder: <why>". A refused call's
 //     tool_result (text "bash whitelist: ..." or "manual permission mode:
-//     ...") is followed by "permission decision: denied
+//     ...", the block reason pi's agent-loop.ts writes as an error tool
+//     result) is followed by "permission decision: denied
 //     source=little-coder-permission-gate" with the call's id. Bad lines
 //     (cut, glued, unknown types) are problems; a glued record is kept.
 //   - pi/settings: settings.json, only defaultProjectTrust: "permission
