@@ -97,7 +97,7 @@
 // The VS Code extension's tasks/<id>/api_conversation_history.json before
 // Kilo moved to the OpenCode-based CLI: an Anthropic MessageParam array
 // (Roo Code / Cline fork). SourceLine is the element index; ts (epoch ms)
-// when present, else TimeNone; session id is the task folder; ProjectPath
+// when present, else the last ts (TimeInherited) or TimeNone; session id is the task folder; ProjectPath
 // from the "# Current Workspace Directory (<dir>)" line of the injected
 // environment details. <task>/<feedback>/<user_message> wrappers are
 // unwrapped into user rows; <environment_details> and other injected

@@ -52,6 +52,9 @@ func parseAPIHistory(ctx context.Context, in *parser.Input, out parser.Sink) err
 			return nil // the decoder cannot resync inside an array
 		}
 		t := msTime(int64(m.TS))
+		if !t.IsZero() {
+			e.start = t // an element without ts inherits the last one
+		}
 		l := loc{line: n}
 		var blocks []struct {
 			Type      string          `json:"type"`
@@ -80,6 +83,14 @@ func parseAPIHistory(ctx context.Context, in *parser.Input, out parser.Sink) err
 		} else if err := json.Unmarshal(c, &blocks); err != nil {
 			out.Problem(n, "content: "+err.Error())
 			continue
+		}
+		if e.project == "" {
+			for _, b := range blocks {
+				if m := workspaceRe.FindStringSubmatch(b.Text); b.Type == "text" && m != nil {
+					e.project = m[1]
+					break
+				}
+			}
 		}
 		for _, b := range blocks {
 			switch b.Type {
