@@ -18,7 +18,7 @@ var agentsAToC = []Agent{
 		Volumes: []string{"*a0_usr", "a0-launcher-*-usr"},
 	},
 	{
-		Name: "aider", Display: "Aider", Status: StatusBacklog, SeedStatus: StatusParsed,
+		Name: "aider", Display: "Aider", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at 5dc9490, synthetic fixture; model and permission decision rows from the same commit (reviewed 2026-10-21)",
 		Targets: []Target{
 			{ID: "chat-history", Root: RootHome, Glob: ".aider.chat.history.md", Kind: KindTranscript},
@@ -251,7 +251,7 @@ var agentsAToC = []Agent{
 		},
 	},
 	{
-		Name: "copilot-cli", Display: "GitHub Copilot CLI", Status: StatusBacklog, SeedStatus: StatusParsed,
+		Name: "copilot-cli", Display: "GitHub Copilot CLI", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceRealInstall, EvidenceNote: "Shipped bundle 1.0.98; real installs of Copilot CLI 1.0.98 on macOS (2026-10-15), Ubuntu 26.04 arm64 (2026-10-16), Windows 11 ARM64 (winget 1.0.98 and Copilot Desktop's bundled 1.0.99-2, 2026-10-17)",
 		Notes: "issue 132; the legacy flat session-state/<id>.jsonl transcript is not parsed yet; Copilot Desktop's sessions are written here too",
 		Targets: []Target{
@@ -273,7 +273,7 @@ var agentsAToC = []Agent{
 		},
 	},
 	{
-		Name: "copilot-desktop", Display: "GitHub Copilot Desktop", Status: StatusBacklog, SeedStatus: StatusParsed,
+		Name: "copilot-desktop", Display: "GitHub Copilot Desktop", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceRealInstall, EvidenceNote: "Shipped app (/usr/bin/github strings, bundled SDK declarations); real installs of 1.1.29 on Ubuntu 26.04 arm64 (2026-10-16) and 1.1.30 on Windows 11 ARM64 (2026-10-17)",
 		Notes: "issue 147; issue 149: the inventory lists the app's own directories as projects; its session logs are collected as copilot-cli",
 		Targets: []Target{

@@ -34,7 +34,7 @@ var agentsLToO = []Agent{
 		},
 	},
 	{
-		Name: "little-coder", Display: "little-coder", Status: StatusBacklog, SeedStatus: StatusParsed,
+		Name: "little-coder", Display: "little-coder", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at 89d4fa0, synthetic fixture; the v0.0.x layout from source at 424f7a4 (tag v0.0.5)",
 		Notes: "its current transcripts are pi sessions, collected as pi",
 		Targets: []Target{

@@ -21,7 +21,7 @@ var agentsPToZ = []Agent{
 		},
 	},
 	{
-		Name: "pi", Display: "pi (coding agent)", Status: StatusBacklog, SeedStatus: StatusParsed,
+		Name: "pi", Display: "pi (coding agent)", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at 2003871, synthetic fixture; defaultProjectTrust, debug and crash logs and permission-gate rows from source at 5c1736f (coding-agent 1.3.0)",
 		Notes: "little-coder's transcripts are pi sessions and are collected here",
 		Targets: []Target{

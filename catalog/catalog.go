@@ -159,6 +159,10 @@ type Agent struct {
 	ProjectFiles []ProjectFile
 }
 
+// ProjectTarget is the target ID the collector gives a project artifact
+// (an agent's ProjectFiles found in a project directory that state names).
+const ProjectTarget = "project"
+
 // ProjectFile is an artifact an agent keeps inside a project directory.
 type ProjectFile struct {
 	Glob string

@@ -2,11 +2,15 @@ package parsers
 
 import (
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/aider"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/chatgptdesktop"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/claudecode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/claudedesktop"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/codex"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotcli"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotdesktop"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/pi"
 )
 
 func group(lists ...[]parser.Parser) []parser.Parser {
@@ -21,10 +25,14 @@ func group(lists ...[]parser.Parser) []parser.Parser {
 // order. A parser's position only breaks ties; routing is by Match.
 func All() []parser.Parser {
 	return group(
+		aider.Parsers(),          // aider
 		chatgptdesktop.Parsers(), // chatgpt-desktop (reads codex-cli state-db codex-dev.db)
 		claudecode.Parsers(),     // claude-code
 		claudedesktop.Parsers(),  // claude-desktop
 		codex.Parsers(),          // codex-cli
+		copilotcli.Parsers(),     // copilot-cli
+		copilotdesktop.Parsers(), // copilot-desktop
 		gemini.Parsers(),         // gemini-cli
+		pi.Parsers(),             // pi, little-coder
 	)
 }

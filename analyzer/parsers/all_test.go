@@ -50,6 +50,9 @@ func TestRegistry(t *testing.T) {
 			continue
 		}
 		for _, tg := range spec(p).Targets {
+			if tg == catalog.ProjectTarget && len(a.ProjectFiles) > 0 {
+				continue
+			}
 			if _, ok := a.Target(tg); !ok {
 				t.Errorf("parser %q: target %q not in catalog agent %q", p.ID(), tg, a.Name)
 			}
@@ -88,8 +91,15 @@ func TestCatalogStatusIsReal(t *testing.T) {
 	}
 }
 
+// knownGaps are transcript targets of parsed agents that no parser reads
+// yet, each with the reason; the list is the honest state, shrinking as
+// parsers land.
+var knownGaps = map[string]string{
+	"little-coder/sessions": "the retired v0.0.x Python releases' session files: not parsed yet",
+}
+
 // TestTranscriptTargetsAreParsed: every transcript target of a parsed agent
-// is matched by some parser.
+// is matched by some parser, or listed in knownGaps.
 func TestTranscriptTargetsAreParsed(t *testing.T) {
 	byAgent := map[string]map[string]bool{}
 	for _, p := range parsers.All() {
@@ -105,6 +115,12 @@ func TestTranscriptTargetsAreParsed(t *testing.T) {
 			continue
 		}
 		for _, tg := range a.Targets {
+			if _, gap := knownGaps[a.Name+"/"+tg.ID]; gap {
+				if byAgent[a.Name][tg.ID] {
+					t.Errorf("%s/%s is parsed now: remove it from knownGaps", a.Name, tg.ID)
+				}
+				continue
+			}
 			if tg.Kind == catalog.KindTranscript && !byAgent[a.Name][tg.ID] {
 				t.Errorf("%s target %s (transcript) is read by no parser", a.Name, tg.ID)
 			}
