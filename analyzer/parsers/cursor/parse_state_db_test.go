@@ -1,0 +1,280 @@
+package cursor
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+const (
+	liveID    = "aaaaaaaa-0000-4000-8000-000000000001"
+	deletedID = "dddddddd-0000-4000-8000-000000000002"
+	dbPath    = "/home/examiner/.config/Cursor/User/globalStorage/state.vscdb"
+	trDir     = "/home/examiner/.cursor/projects/home-examiner-proj/agent-transcripts/"
+	localTr   = "testdata/home/.cursor/projects/home-examiner-proj/agent-transcripts/"
+)
+
+var fileMTime = time.Date(2026, 7, 21, 12, 0, 0, 0, time.UTC)
+
+func byID(t *testing.T, id string) parser.Parser {
+	t.Helper()
+	for _, p := range Parsers() {
+		if p.ID() == id {
+			return p
+		}
+	}
+	t.Fatalf("no parser %s", id)
+	return nil
+}
+
+// homeTranscripts maps the fixture home's transcripts to their host paths.
+func homeTranscripts(ids ...string) parsertest.Files {
+	fs := parsertest.Files{}
+	for _, id := range ids {
+		fs[trDir+id+"/"+id+".jsonl"] = localTr + id + "/" + id + ".jsonl"
+	}
+	return fs
+}
+
+func dbInput(t *testing.T, sqlFile string, related parsertest.Files) *parser.Input {
+	t.Helper()
+	return parsertest.Input(t, parsertest.SQLite(t, sqlFile), parser.File{
+		Path: dbPath, Rel: ".config/Cursor/User/globalStorage/state.vscdb",
+		Agent: Agent, Target: "state-db", MTime: fileMTime}, related)
+}
+
+func find(s *parsertest.Sink, f func(e timeline.Event) bool) []timeline.Event {
+	var out []timeline.Event
+	for _, e := range s.Events {
+		if f(e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func withText(s *parsertest.Sink, prefix string) []timeline.Event {
+	return find(s, func(e timeline.Event) bool { return strings.HasPrefix(e.Text, prefix) })
+}
+
+func ofType(s *parsertest.Sink, sid string, tt timeline.TurnType) []timeline.Event {
+	return find(s, func(e timeline.Event) bool { return e.SessionID == sid && e.TurnType == tt })
+}
+
+func TestMatch(t *testing.T) {
+	cases := []struct {
+		id, target, path string
+		want             bool
+	}{
+		{"cursor/state-db", "state-db", dbPath, true},
+		{"cursor/state-db", "state-db", dbPath + ".backup", false},
+		{"cursor/transcript", "agent-transcripts", trDir + liveID + "/" + liveID + ".jsonl", true},
+		{"cursor/ai-tracking", "ai-tracking", "/home/examiner/.cursor/ai-tracking/ai-code-tracking.db", true},
+		{"cursor/conversation-search", "conversation-search", "/home/examiner/.config/Cursor/User/globalStorage/conversation-search.db", true},
+		{"cursor/cli-config", "cli-config", "/home/examiner/.cursor/cli-config.json", true},
+		{"cursor/cli-config", "cli-config", "/home/examiner/.cursor/permissions.json", true},
+		{"cursor/cli-config", "cli-config", "/home/examiner/.cursor/mcp.json", false},
+		{"cursor/cli-config", "project", "/home/examiner/proj/.cursor/permissions.json", true},
+	}
+	for _, c := range cases {
+		f := &parser.File{Path: c.path, Agent: Agent, Target: c.target}
+		if got := byID(t, c.id).Match(f); got != c.want {
+			t.Errorf("%s %s: got %v", c.id, c.path, got)
+		}
+	}
+}
+
+func TestStateDBTypical(t *testing.T) {
+	s := parsertest.Golden(t, byID(t, "cursor/state-db"), dbInput(t, "testdata/typical.sql", homeTranscripts(liveID, deletedID)), "testdata/typical.golden.jsonl")
+	if len(s.Problems) != 0 {
+		t.Fatalf("problems: %v", s.Problems)
+	}
+	// The live conversation, from the database.
+	u := ofType(s, liveID, timeline.User)
+	if len(u) != 1 || u[0].Text != "list the go files" || u[0].ProjectPath != "/home/examiner/proj" ||
+		!u[0].Time.Equal(parsertest.Time(t, "2026-07-21T10:11:05Z")) || u[0].Secondary || u[0].SourceFile != dbPath {
+		t.Fatalf("user rows: %+v", u)
+	}
+	th := ofType(s, liveID, timeline.Thinking)
+	if len(th) != 1 || th[0].Text != "The user wants the Go files; ls will do." || th[0].Model != "gpt-5" {
+		t.Fatalf("thinking: %+v", th)
+	}
+	tu := ofType(s, liveID, timeline.ToolUse)
+	if len(tu) != 1 || tu[0].ToolName != "run_terminal_cmd" || tu[0].ToolUseID != "toolu_01RunLs" || tu[0].Text != "ls *.go" ||
+		tu[0].ToolInput != `{"command":"ls *.go","is_background":false,"explanation":"list Go files"}` || tu[0].Model != "gpt-5" {
+		t.Fatalf("tool_use: %+v", tu)
+	}
+	tr := ofType(s, liveID, timeline.ToolResult)
+	if len(tr) != 1 || tr[0].ToolUseID != "toolu_01RunLs" || tr[0].Text != "main.go\n\nexit code: 0" || tr[0].IsError != "false" {
+		t.Fatalf("tool_result: %+v", tr)
+	}
+	pd := withText(s, "permission decision:")
+	if len(pd) != 1 || pd[0].Text != "permission decision: Run source=user" || pd[0].ToolUseID != "toolu_01RunLs" || pd[0].SessionID != liveID {
+		t.Fatalf("decision: %+v", pd)
+	}
+	a := ofType(s, liveID, timeline.Assistant)
+	if len(a) != 1 || a[0].Text != "There is one Go file: main.go." || a[0].Model != "gpt-5" {
+		t.Fatalf("assistant: %+v", a)
+	}
+	if m := withText(s, "model:"); len(m) != 1 || m[0].Text != "model: gpt-5" || m[0].SessionID != liveID {
+		t.Fatalf("model rows: %+v", m)
+	}
+	// The live conversation's transcript is superseded by the database.
+	for _, e := range s.Events {
+		if e.SessionID == liveID && e.Secondary {
+			t.Fatalf("transcript row of a live composer: %+v", e)
+		}
+	}
+	// The deleted conversation: header + transcript, recovered.
+	del := withText(s, "conversation deleted")
+	if len(del) != 1 || del[0].SessionID != deletedID || del[0].TimeBasis != timeline.TimeInherited ||
+		!del[0].Time.Equal(parsertest.Time(t, "2026-07-21T10:40:00Z")) || del[0].ProjectPath != "/home/examiner/proj" {
+		t.Fatalf("deleted row: %+v", del)
+	}
+	if n := withText(s, "session name: Delete the temp dir"); len(n) != 1 || n[0].SessionID != deletedID {
+		t.Fatalf("deleted name: %+v", n)
+	}
+	du := ofType(s, deletedID, timeline.User)
+	if len(du) != 1 || du[0].Text != "delete the temp dir" || !du[0].Secondary ||
+		!du[0].Time.Equal(parsertest.Time(t, "2026-07-21T10:25:00Z")) || du[0].TimeBasis != timeline.TimeRecorded ||
+		du[0].SourceFile != trDir+deletedID+"/"+deletedID+".jsonl" || du[0].SourceLine != 1 || du[0].ProjectPath != "/home/examiner/proj" {
+		t.Fatalf("recovered user row: %+v", du)
+	}
+	dt := ofType(s, deletedID, timeline.ToolUse)
+	if len(dt) != 1 || dt[0].ToolName != "Shell" || dt[0].Text != "rm -rf tmp" || !dt[0].Secondary || dt[0].TimeBasis != timeline.TimeInherited {
+		t.Fatalf("recovered tool_use: %+v", dt)
+	}
+	if da := ofType(s, deletedID, timeline.Assistant); len(da) != 2 || da[1].Text != "Done: tmp/ is gone." || !da[1].Secondary {
+		t.Fatalf("recovered assistant rows: %+v", da)
+	}
+	if len(s.States) != 1 || s.States[0].Key.SessionID != deletedID || s.States[0].Key.Agent != Agent || s.States[0].Recovered != "yes" {
+		t.Fatalf("session states: %+v", s.States)
+	}
+	// Settings: rows per entry at the file's mtime; secrets never printed.
+	ps := withText(s, "permission setting:")
+	want := []string{
+		"permission setting: composerState.useYoloMode=true (from .config/Cursor/User/globalStorage/state.vscdb, file mtime)",
+		"permission setting: composerState.yoloCommandAllowlist=git status (from .config/Cursor/User/globalStorage/state.vscdb, file mtime)",
+		"permission setting: composerState.yoloCommandAllowlist=ls (from .config/Cursor/User/globalStorage/state.vscdb, file mtime)",
+		"permission setting: composerState.yoloCommandDenylist=rm (from .config/Cursor/User/globalStorage/state.vscdb, file mtime)",
+		"permission setting: composerState.yoloDeleteFileDisabled=true (from .config/Cursor/User/globalStorage/state.vscdb, file mtime)",
+	}
+	if len(ps) != len(want) {
+		t.Fatalf("settings: %+v", ps)
+	}
+	for i, w := range want {
+		if ps[i].Text != w || ps[i].TimeBasis != timeline.TimeFileMTime || !ps[i].Time.Equal(fileMTime) {
+			t.Errorf("setting %d: %+v", i, ps[i])
+		}
+	}
+	ml := withText(s, "model last used:")
+	if len(ml) != 2 || ml[0].Text != "model last used: claude-4.5-sonnet (chat)" || ml[1].Text != "model last used: gpt-5 (cmd-k, composer)" {
+		t.Fatalf("model last used: %+v", ml)
+	}
+	for _, e := range s.Events {
+		if strings.Contains(e.Text, "SECRET") || strings.Contains(e.ToolInput, "SECRET") {
+			t.Fatalf("secret printed: %+v", e)
+		}
+	}
+}
+
+// TestStateDBDeletedWithoutTranscript: only the header survives.
+func TestStateDBDeletedWithoutTranscript(t *testing.T) {
+	s := parsertest.Run(t, byID(t, "cursor/state-db"), dbInput(t, "testdata/typical.sql", nil))
+	if len(s.States) != 1 || s.States[0].Recovered != "partial" {
+		t.Fatalf("states: %+v", s.States)
+	}
+	if len(ofType(s, deletedID, timeline.User)) != 0 || len(withText(s, "conversation deleted")) != 1 {
+		t.Fatalf("rows: %+v", s.Events)
+	}
+}
+
+func TestStateDBEmpty(t *testing.T) {
+	s := parsertest.Golden(t, byID(t, "cursor/state-db"), dbInput(t, "testdata/empty.sql", nil), "testdata/empty.golden.jsonl")
+	if len(s.Events) != 0 || len(s.Problems) != 0 {
+		t.Fatalf("got %+v %v", s.Events, s.Problems)
+	}
+}
+
+func TestStateDBMalformed(t *testing.T) {
+	s := parsertest.Golden(t, byID(t, "cursor/state-db"), dbInput(t, "testdata/malformed.sql", nil), "testdata/malformed.golden.jsonl")
+	if len(s.Problems) != 3 {
+		t.Fatalf("problems: %v", s.Problems)
+	}
+	// The composer whose composerData is broken still gives its bubbles,
+	// and is not reported deleted.
+	if u := ofType(s, "bbbbbbbb-0000-4000-8000-000000000003", timeline.User); len(u) != 1 || u[0].Text != "still here" {
+		t.Fatalf("bubbles of a broken composer: %+v", s.Events)
+	}
+	if d := withText(s, "conversation deleted"); len(d) != 0 {
+		t.Fatalf("broken composer reported deleted: %+v", d)
+	}
+	if u := ofType(s, "cccccccc-0000-4000-8000-000000000004", timeline.Assistant); len(u) != 1 || u[0].Text != "good bubble after a bad one" {
+		t.Fatalf("good bubble after a bad one: %+v", s.Events)
+	}
+}
+
+func TestStateDBChunkedHeaders(t *testing.T) {
+	s := parsertest.Golden(t, byID(t, "cursor/state-db"), dbInput(t, "testdata/chunked.sql", nil), "testdata/chunked.golden.jsonl")
+	if len(s.Problems) != 0 {
+		t.Fatalf("problems: %v", s.Problems)
+	}
+	var texts []string
+	for _, e := range s.Events {
+		if e.TurnType == timeline.User || e.TurnType == timeline.Assistant {
+			texts = append(texts, e.Text)
+		}
+	}
+	if strings.Join(texts, "|") != "first prompt|first reply|second prompt|second reply" {
+		t.Fatalf("chunk order: %q", texts)
+	}
+}
+
+func TestStateDBPrompts(t *testing.T) {
+	s := parsertest.Golden(t, byID(t, "cursor/state-db"), dbInput(t, "testdata/prompts.sql", nil), "testdata/prompts.golden.jsonl")
+	if len(s.Problems) != 0 {
+		t.Fatalf("problems: %v", s.Problems)
+	}
+	const sid = "eeeeeeee-0000-4000-8000-000000000005"
+	pd := withText(s, "permission decision:")
+	if len(pd) != 2 || pd[0].Text != "permission decision: Always run source=user" || pd[0].ToolUseID != "call_always" ||
+		pd[1].Text != "permission decision: Skip source=user" || pd[1].ToolUseID != "call_skip" {
+		t.Fatalf("decisions: %+v", pd)
+	}
+	pp := withText(s, "permission prompt pending:")
+	if len(pp) != 1 || pp[0].Text != "permission prompt pending: git push" || pp[0].ToolUseID != "call_pending" {
+		t.Fatalf("pending: %+v", pp)
+	}
+	sk := find(s, func(e timeline.Event) bool { return e.TurnType == timeline.ToolResult && e.ToolUseID == "call_skip" })
+	if len(sk) != 1 || sk[0].IsError != "true" {
+		t.Fatalf("skipped result: %+v", sk)
+	}
+	if r := find(s, func(e timeline.Event) bool { return e.ToolUseID == "call_pending" && e.TurnType == timeline.ToolResult }); len(r) != 0 {
+		t.Fatalf("pending call has a result: %+v", r)
+	}
+	if m := withText(s, "model:"); len(m) != 2 || m[0].Text != "model: gpt-5" || m[1].Text != "model: gpt-5 -> claude-4.5-sonnet" {
+		t.Fatalf("models: %+v", m)
+	}
+	if a := withText(s, "conversation archived"); len(a) != 1 || a[0].SessionID != sid {
+		t.Fatalf("archived: %+v", a)
+	}
+	if d := withText(s, "unsent draft:"); len(d) != 1 || d[0].Text != "unsent draft: and then push" {
+		t.Fatalf("draft: %+v", d)
+	}
+	if sa := withText(s, "subagent ffffffff"); len(sa) != 1 || sa[0].Text != "subagent ffffffff-0000-4000-8000-000000000006 of "+sid || sa[0].SessionID != sid {
+		t.Fatalf("subagent: %+v", sa)
+	}
+	if sp := withText(s, "subagent prompt:"); len(sp) != 1 || sp[0].SessionID != sid || sp[0].Text != "subagent prompt: find the failing test" {
+		t.Fatalf("subagent prompt: %+v", sp)
+	}
+	// _v 3 composer with the conversation inline and no times on bubbles.
+	v3 := ofType(s, "99999999-0000-4000-8000-000000000007", timeline.User)
+	if len(v3) != 1 || v3[0].Text != "old style prompt" || v3[0].TimeBasis != timeline.TimeInherited ||
+		!v3[0].Time.Equal(parsertest.Time(t, "2026-07-21T10:00:00Z")) {
+		t.Fatalf("v3: %+v", v3)
+	}
+}

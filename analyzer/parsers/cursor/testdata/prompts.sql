@@ -1,0 +1,17 @@
+-- Permission prompts (Always run from the allow-always form, Skip, a call
+-- still waiting), a model change between user messages, an archived
+-- conversation with an unsent draft, a subagent composer folded into its
+-- parent, and a _v 3 composer with the conversation inline.
+CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);
+CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);
+CREATE TABLE composerHeaders (composerId TEXT PRIMARY KEY, workspaceId TEXT, createdAt INTEGER, lastUpdatedAt INTEGER, value TEXT);
+INSERT INTO cursorDiskKV VALUES ('composerData:eeeeeeee-0000-4000-8000-000000000005', '{"_v":10,"composerId":"eeeeeeee-0000-4000-8000-000000000005","name":"Commit and push","createdAt":1784628000000,"lastUpdatedAt":1784628900000,"status":"completed","isArchived":true,"text":"and then push","modelConfig":{"modelName":"gpt-5"},"subComposerIds":["ffffffff-0000-4000-8000-000000000006"],"fullConversationHeadersOnly":[{"bubbleId":"e1","type":1},{"bubbleId":"e2","type":2},{"bubbleId":"e3","type":1},{"bubbleId":"e4","type":2},{"bubbleId":"e5","type":2}]}');
+INSERT INTO cursorDiskKV VALUES ('bubbleId:eeeeeeee-0000-4000-8000-000000000005:e1', '{"type":1,"bubbleId":"e1","text":"commit it","createdAt":"2026-07-21T10:01:00Z","modelInfo":{"modelName":"gpt-5"}}');
+INSERT INTO cursorDiskKV VALUES ('bubbleId:eeeeeeee-0000-4000-8000-000000000005:e2', '{"type":2,"bubbleId":"e2","createdAt":"2026-07-21T10:01:10Z","toolFormerData":{"name":"run_terminal_cmd","toolCallId":"call_always","rawArgs":"{\"command\":\"git commit -am wip\"}","result":"{\"output\":\"[main 1a2b3c] wip\",\"exitCode\":0}","status":"completed","selectedOption":"run","appliedAllowlistOptionIds":["git commit"]}}');
+INSERT INTO cursorDiskKV VALUES ('bubbleId:eeeeeeee-0000-4000-8000-000000000005:e3', '{"type":1,"bubbleId":"e3","text":"now push","createdAt":"2026-07-21T10:02:00Z","modelInfo":{"modelName":"claude-4.5-sonnet"}}');
+INSERT INTO cursorDiskKV VALUES ('bubbleId:eeeeeeee-0000-4000-8000-000000000005:e4', '{"type":2,"bubbleId":"e4","createdAt":"2026-07-21T10:02:10Z","toolFormerData":{"name":"run_terminal_cmd","toolCallId":"call_skip","rawArgs":"{\"command\":\"git push --force\"}","status":"cancelled","userDecision":"rejected"}}');
+INSERT INTO cursorDiskKV VALUES ('bubbleId:eeeeeeee-0000-4000-8000-000000000005:e5', '{"type":2,"bubbleId":"e5","createdAt":"2026-07-21T10:02:20Z","toolFormerData":{"name":"run_terminal_cmd","toolCallId":"call_pending","rawArgs":"{\"command\":\"git push\"}","status":"loading","additionalData":{"status":"pending"}}}');
+INSERT INTO cursorDiskKV VALUES ('composerData:ffffffff-0000-4000-8000-000000000006', '{"_v":10,"composerId":"ffffffff-0000-4000-8000-000000000006","createdAt":1784628090000,"fullConversationHeadersOnly":[{"bubbleId":"f1","type":1},{"bubbleId":"f2","type":2}]}');
+INSERT INTO cursorDiskKV VALUES ('bubbleId:ffffffff-0000-4000-8000-000000000006:f1', '{"type":1,"bubbleId":"f1","text":"find the failing test","createdAt":"2026-07-21T10:01:31Z"}');
+INSERT INTO cursorDiskKV VALUES ('bubbleId:ffffffff-0000-4000-8000-000000000006:f2', '{"type":2,"bubbleId":"f2","text":"TestPush fails","createdAt":"2026-07-21T10:01:40Z"}');
+INSERT INTO cursorDiskKV VALUES ('composerData:99999999-0000-4000-8000-000000000007', '{"_v":3,"composerId":"99999999-0000-4000-8000-000000000007","createdAt":1784628000000,"conversation":[{"type":1,"bubbleId":"v1","text":"old style prompt"},{"type":2,"bubbleId":"v2","text":"old style reply"}]}');
