@@ -297,7 +297,7 @@ var agentsAToC = []Agent{
 		},
 	},
 	{
-		Name: "crush", Display: "Crush (Charm)", Status: StatusBacklog, SeedStatus: StatusParsed,
+		Name: "crush", Display: "Crush (Charm)", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at ca6ae26, synthetic fixture; permission, relay, deletion and file rows and standing settings from source at 7f799fb, fantasy v0.45.1 at ec25857",
 		Notes: "the store is per project (.crush/crush.db), reached as a project artifact; provider keys in crush.json are never emitted",
 		Targets: []Target{

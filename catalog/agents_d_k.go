@@ -59,7 +59,7 @@ var agentsDToK = []Agent{
 		},
 	},
 	{
-		Name: "goose", Display: "Goose (Block)", Status: StatusBacklog, SeedStatus: StatusParsed,
+		Name: "goose", Display: "Goose (Block)", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at 591edd4, synthetic fixture; tool confirmation, permission.yaml, roaming_trust.json, schedule.json and request logs from source at fb9e3c8",
 		Targets: []Target{
 			{ID: "sessions-db", Root: RootHome, Glob: "{.local/share/goose,AppData/Roaming/Block/goose/data}/sessions/sessions.db", Kind: KindSQLite, MaxSize: sqliteMax},

@@ -474,3 +474,30 @@ func TestRepeatedRecordsInAnotherFileAppearOnce(t *testing.T) {
 		t.Fatalf("with the copy %d rows (%d duplicates), alone %d", len(a), sum.Duplicates, len(b))
 	}
 }
+
+// TestSecretKindFiles: a secret file reaches only a parser that declares it
+// reads named non-secret keys, and no secret value reaches any output.
+func TestSecretKindFiles(t *testing.T) {
+	const key = "sk-live-SECRET-0123456789"
+	crushJSON := []byte(`{"providers":{"openai":{"api_key":"` + key + `"}},"permissions":{"allowed_tools":["bash"]}}`)
+	creds := []byte(`{"claudeAiOauth":{"accessToken":"` + key + `"}}`)
+	p := makeBundle(t, t.TempDir(), "s.tar.zst", "hs", "id-s", []bundletest.File{
+		{Path: "/home/s/.config/crush/crush.json", Agent: "crush", Target: "config", Kind: "secret", User: "s", Data: crushJSON, MTime: time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC)},
+		{Path: "/home/s/.claude/.credentials.json", Agent: "claude-code", Target: "credentials", Kind: "secret", User: "s", Data: creds, MTime: time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC)},
+	})
+	_, out := run(t, analyze.Options{Inputs: []string{p}, KeepUndated: true})
+	var texts []string
+	for _, r := range rows(t, out) {
+		texts = append(texts, r.Parser+": "+r.Text)
+	}
+	if len(texts) != 1 || !strings.Contains(texts[0], "crush/config: permission setting: permissions.allowed_tools=bash") {
+		t.Fatalf("rows %q", texts)
+	}
+	ents, _ := os.ReadDir(out)
+	for _, e := range ents {
+		b, _ := os.ReadFile(filepath.Join(out, e.Name()))
+		if bytes.Contains(b, []byte(key)) {
+			t.Fatalf("%s holds the secret value", e.Name())
+		}
+	}
+}

@@ -364,7 +364,7 @@ func runUnit(ctx context.Context, u unit, tmp string, rt *router, c *collected, 
 			return ctx.Err()
 		}
 		for _, p := range rt.parsers {
-			if !p.Match(&f.File) {
+			if !matches(p, &f.File) {
 				continue
 			}
 			n, probs := parseOne(ctx, s, f, p, tmp, c)

@@ -170,14 +170,41 @@ func isExtracted(p string) bool {
 type router struct {
 	parsers []parser.Parser
 	agents  map[string]bool
+	// secrets are the agents one of whose parsers reads secret-kind files.
+	secrets map[string]bool
 }
 
 func newRouter(ps []parser.Parser) *router {
-	r := &router{parsers: ps, agents: map[string]bool{}}
+	r := &router{parsers: ps, agents: map[string]bool{}, secrets: map[string]bool{}}
 	for _, p := range ps {
 		r.agents[p.Agent()] = true
+		if readsSecrets(p) {
+			r.secrets[p.Agent()] = true
+		}
 	}
 	return r
+}
+
+func readsSecrets(p parser.Parser) bool {
+	sp, ok := p.(parser.Specced)
+	return ok && sp.Spec().ReadsSecretKind
+}
+
+// wants reports whether some parser may read a file of agent and kind.
+func (r *router) wants(agent string, kind catalog.Kind) bool {
+	if !r.agents[agent] {
+		return false
+	}
+	return kind != catalog.KindSecret || r.secrets[agent]
+}
+
+// matches reports whether p reads f: secret-kind files only go to parsers
+// that declare ReadsSecretKind.
+func matches(p parser.Parser, f *parser.File) bool {
+	if f.Kind == catalog.KindSecret && !readsSecrets(p) {
+		return false
+	}
+	return p.Match(f)
 }
 
 func relToHome(orig, home string) string {
@@ -227,7 +254,7 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 			break
 		}
 		e := m.Entry
-		if !rt.agents[e.Agent] || e.Kind == string(catalog.KindSecret) {
+		if !rt.wants(e.Agent, catalog.Kind(e.Kind)) {
 			continue // drained by the reader, hashed, never written
 		}
 		n++
@@ -329,7 +356,7 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 			continue
 		}
 		s.seen = append(s.seen, seenFile{user: e.User, agent: e.Agent, status: e.Status, size: e.Size, parsable: rt.agents[e.Agent]})
-		if e.ArchivePath == "" || !rt.agents[e.Agent] || e.Kind == string(catalog.KindSecret) {
+		if e.ArchivePath == "" || !rt.wants(e.Agent, catalog.Kind(e.Kind)) {
 			continue
 		}
 		if why := bundle.UnsafeName(e.ArchivePath); why != "" {
@@ -434,7 +461,7 @@ func openLoose(ctx context.Context, dir string, rt *router) (*source, error) {
 				}
 			}
 			s.seen = append(s.seen, seenFile{user: h.user, agent: hit.Agent, status: status, size: hit.Info.Size(), parsable: rt.agents[hit.Agent]})
-			if status != bundle.StatusCollected || !rt.agents[hit.Agent] || hit.Target.Kind == catalog.KindSecret {
+			if status != bundle.StatusCollected || !rt.wants(hit.Agent, hit.Target.Kind) {
 				return nil
 			}
 			s.add(&fileRec{File: parser.File{Path: orig, Rel: hit.Rel, Agent: hit.Agent, Target: hit.Target.ID, Kind: hit.Target.Kind,

@@ -124,6 +124,11 @@ type Spec struct {
 	// file kept under one agent's directory that records another's use,
 	// such as the ChatGPT app's catalog in ~/.codex).
 	Emits []string
+	// ReadsSecretKind lets the parser receive files of catalog kind secret
+	// (API-key-bearing configs). Such a parser reads only named non-secret
+	// keys and never puts a secret value into a row; without the flag the
+	// engine never hands it a secret file.
+	ReadsSecretKind bool
 }
 
 // ParseFunc parses one file.

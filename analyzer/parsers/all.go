@@ -9,7 +9,9 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/codex"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotcli"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotdesktop"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/crush"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/goose"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pi"
 )
 
@@ -32,7 +34,9 @@ func All() []parser.Parser {
 		codex.Parsers(),          // codex-cli
 		copilotcli.Parsers(),     // copilot-cli
 		copilotdesktop.Parsers(), // copilot-desktop
+		crush.Parsers(),          // crush
 		gemini.Parsers(),         // gemini-cli
+		goose.Parsers(),          // goose
 		pi.Parsers(),             // pi, little-coder
 	)
 }

@@ -30,7 +30,7 @@ func Parsers() []parser.Parser {
 			Doc:     "Crush projects.json: one row per project directory Crush tracked, at its last access",
 		}, parseProjects),
 		parser.New(parser.Spec{
-			ID: "crush/config", Agent: Agent, Version: 1,
+			ID: "crush/config", Agent: Agent, Version: 1, ReadsSecretKind: true,
 			Targets: []string{"config", "project"},
 			Names:   []string{"crush.json", ".crush.json", "crushrc", ".crushrc"},
 			Doc:     "Crush crush.json scopes and crushrc: standing permission settings only (allowed and disabled tools); provider keys are never read out",
