@@ -54,7 +54,7 @@ type Options struct {
 	// zerolog.ConsoleWriter); nil for none. The JSON log is also stored in
 	// the bundle as log.jsonl.
 	LogWriter io.Writer
-	// Progress, when set, is called after each artifact.
+	// Progress, when set, is called after each manifest row.
 	Progress func(p Progress)
 	// Retries bounds re-reads of a file that changes while read (default 3).
 	Retries int
@@ -62,11 +62,21 @@ type Options struct {
 	SettleDelay time.Duration
 	// ExcludePaths are walked paths never collected (the output itself).
 	ExcludePaths []string
+
+	// Test hooks: beforeCopy runs before a file is stat'ed and opened,
+	// afterRead after each whole read of a small file (try counts from 0).
+	beforeCopy func(path string)
+	afterRead  func(path string, try int)
 }
+
+// ErrWrite wraps an error writing the bundle (a full disk): the run stops
+// and what was written so far is left as a partial bundle.
+var ErrWrite = errors.New("writing the bundle failed")
 
 // Progress reports how far a collection is.
 type Progress struct {
-	Files int
+	Rows  int // manifest rows so far
+	Files int // artifacts copied so far
 	Bytes int64
 	Agent string
 	User  string
@@ -90,6 +100,7 @@ type collector struct {
 	log      zerolog.Logger
 	done     map[string]bool
 	projects map[string]projectRef
+	rows     int
 	files    int
 	bytes    int64
 	exclude  map[string]bool
@@ -163,6 +174,9 @@ func Run(ctx context.Context, out io.Writer, opts Options) (*Result, error) {
 			}
 		}
 		homes = h2
+		if len(homes) == 0 {
+			log.Warn().Strs("users", opts.Users).Msg("no home of these users was found")
+		}
 	}
 	res := &Result{BundleID: id, Header: hdr, Homes: homes}
 	var runErr error
@@ -188,11 +202,15 @@ func Run(ctx context.Context, out io.Writer, opts Options) (*Result, error) {
 	if runErr == nil && ctx.Err() == nil {
 		runErr = c.collectVolumes(ctx, homes)
 	}
+	if runErr != nil && !errors.Is(runErr, ErrWrite) {
+		runErr = fmt.Errorf("%w: %w", ErrWrite, runErr)
+	}
 	end := opts.Clock().UTC()
 	sum := bundle.Summary{Complete: true, EndedUTC: bundle.FormatTimeMillis(end)}
 	switch {
 	case runErr != nil:
 		sum.Complete, sum.Reason = false, "write error: "+runErr.Error()
+		log.Error().Err(runErr).Msg("stopped: the bundle could not be written; what was written is a partial bundle without its manifest")
 	case ctx.Err() != nil:
 		sum.Complete, sum.Reason = false, "interrupted"
 	}
@@ -206,7 +224,7 @@ func Run(ctx context.Context, out io.Writer, opts Options) (*Result, error) {
 		return res, runErr
 	}
 	if cerr != nil {
-		return res, fmt.Errorf("close bundle: %w", cerr)
+		return res, fmt.Errorf("%w: closing it: %w", ErrWrite, cerr)
 	}
 	if ctx.Err() != nil {
 		return res, ErrInterrupted
@@ -243,16 +261,22 @@ func fileType(m fs.FileMode) string {
 }
 
 func (c *collector) handle(ctx context.Context, h Home, hit catalog.Hit) error {
-	if c.done[hit.Path] || c.exclude[filepath.Clean(hit.Path)] {
+	if c.done[hit.Path] {
 		return nil
 	}
 	c.done[hit.Path] = true
+	defer c.tick(hit.Agent, h.User)
 	e := c.baseEntry(h, hit, hit.Path)
 	if hit.Info != nil {
 		e.Type = fileType(hit.Info.Mode())
 		e.Size = hit.Info.Size()
 	}
 	switch {
+	case c.exclude[filepath.Clean(hit.Path)]:
+		e.Status, e.Error = bundle.StatusSkippedExcluded, "the collector's own output"
+		c.fillMeta(&e, hit.Path)
+		c.w.AddEntry(e)
+		return nil
 	case hit.Err != nil:
 		e.Status, e.Error = bundle.StatusErrorRead, hit.Err.Error()
 		if errors.Is(hit.Err, fs.ErrNotExist) {
@@ -269,47 +293,28 @@ func (c *collector) handle(ctx context.Context, h Home, hit catalog.Hit) error {
 		c.fillMeta(&e, hit.Path)
 		c.w.AddEntry(e)
 		return nil
-	}
-	mode := hit.Info.Mode()
-	switch {
-	case mode&fs.ModeSymlink != 0:
-		e.Status = bundle.StatusSymlink
-		t, err := os.Readlink(hit.Path)
-		if err != nil {
-			e.Error = err.Error()
-		}
-		e.LinkTarget = t
-		c.fillMeta(&e, hit.Path)
-		c.w.AddEntry(e)
-		return nil
-	case !mode.IsRegular():
-		e.Status = bundle.StatusSkippedSpecial
-		c.fillMeta(&e, hit.Path)
+	case hit.Info == nil:
+		e.Status, e.Error = bundle.StatusErrorRead, "no file information"
 		c.w.AddEntry(e)
 		return nil
 	}
-	if e.Secret && c.opts.NoSecrets {
-		e.Status = bundle.StatusSkippedSecret
-		c.fillMeta(&e, hit.Path)
-		c.w.AddEntry(e)
+	if !hit.Info.Mode().IsRegular() {
+		c.addNonRegular(e, hit.Path, hit.Info.Mode())
 		return nil
 	}
-	limit := c.opts.MaxFileSize
-	if hit.Target.MaxSize > 0 && hit.Target.MaxSize < limit {
-		limit = hit.Target.MaxSize
-	}
-	if !c.opts.Full && e.Size > limit {
-		e.Status = bundle.StatusSkippedSize
-		e.Error = fmt.Sprintf("%d bytes over the %d-byte limit (--full lifts it)", e.Size, limit)
+	limit := c.limit(hit.Target)
+	if skip := c.skipReason(&e, limit); skip {
 		c.fillMeta(&e, hit.Path)
 		c.w.AddEntry(e)
+		c.sidecars(h, hit, e, limit, e.Status)
 		return nil
 	}
 	var scan *projectScanner
 	if hit.Target.Projects != catalog.ProjectsNone {
 		scan = newProjectScanner(hit.Target.Projects)
 	}
-	if err := c.copyFile(e, hit.Path, scan); err != nil {
+	isSQLite, err := c.copyFile(e, hit.Path, scan)
+	if err != nil {
 		return err
 	}
 	if scan != nil {
@@ -319,35 +324,101 @@ func (c *collector) handle(ctx context.Context, h Home, hit catalog.Hit) error {
 			}
 		}
 	}
-	if hit.Target.Kind == catalog.KindSQLite {
-		for _, s := range catalog.Sidecars {
-			sp := hit.Path + s
-			fi, err := os.Lstat(sp)
-			if err != nil {
-				continue
+	if hit.Target.Kind == catalog.KindSQLite || isSQLite {
+		return c.sidecars(h, hit, e, limit, "")
+	}
+	return nil
+}
+
+// tick reports progress after every manifest row.
+func (c *collector) tick(agent, user string) {
+	c.rows++
+	if c.opts.Progress != nil {
+		c.opts.Progress(Progress{Rows: c.rows, Files: c.files, Bytes: c.bytes, Agent: agent, User: user})
+	}
+}
+
+func (c *collector) limit(t catalog.Target) int64 {
+	limit := c.opts.MaxFileSize
+	if t.MaxSize > 0 && t.MaxSize < limit {
+		limit = t.MaxSize
+	}
+	return limit
+}
+
+// skipReason sets e's status when a regular file is not to be copied
+// (--no-secrets, size limit) and reports whether it is skipped.
+func (c *collector) skipReason(e *bundle.Entry, limit int64) bool {
+	switch {
+	case e.Secret && c.opts.NoSecrets:
+		e.Status = bundle.StatusSkippedSecret
+		return true
+	case !c.opts.Full && e.Size > limit:
+		e.Status = bundle.StatusSkippedSize
+		e.Error = fmt.Sprintf("%d bytes over the %d-byte limit (--full lifts it)", e.Size, limit)
+		return true
+	}
+	return false
+}
+
+// addNonRegular records a link (its target read, never followed), or a
+// FIFO, socket or device (never opened).
+func (c *collector) addNonRegular(e bundle.Entry, path string, mode fs.FileMode) {
+	e.Type = fileType(mode)
+	if mode&fs.ModeSymlink != 0 {
+		e.Status = bundle.StatusSymlink
+		t, err := os.Readlink(path)
+		if err != nil {
+			e.Error = err.Error()
+		}
+		e.LinkTarget = t
+	} else {
+		e.Status = bundle.StatusSkippedSpecial
+		if e.Type == "dir" {
+			e.Error = "a directory where a file was expected"
+		}
+	}
+	c.fillMeta(&e, path)
+	c.w.AddEntry(e)
+}
+
+// sidecars records the -wal, -shm and -journal files of the SQLite store
+// main right after it, each with sidecar_of. skipped is the store's own
+// skip status ("" when it was copied): a sidecar of a store not copied is
+// not copied either.
+func (c *collector) sidecars(h Home, hit catalog.Hit, main bundle.Entry, limit int64, skipped string) error {
+	for _, s := range catalog.Sidecars {
+		sp := hit.Path + s
+		fi, err := os.Lstat(sp)
+		if err != nil || c.done[sp] {
+			continue
+		}
+		c.done[sp] = true
+		se := c.baseEntry(h, hit, sp)
+		se.SidecarOf = main.Path
+		se.Type = fileType(fi.Mode())
+		se.Size = fi.Size()
+		switch {
+		case c.exclude[filepath.Clean(sp)]:
+			continue
+		case !fi.Mode().IsRegular():
+			c.addNonRegular(se, sp, fi.Mode())
+		case skipped != "":
+			se.Status = skipped
+			if skipped == bundle.StatusSkippedSize {
+				se.Error = "its store " + main.Path + " is over the size limit"
 			}
-			c.done[sp] = true
-			se := c.baseEntry(h, hit, sp)
-			se.SidecarOf = e.Path
-			se.Type = fileType(fi.Mode())
-			se.Size = fi.Size()
-			if !fi.Mode().IsRegular() {
-				se.Status = bundle.StatusSkippedSpecial
-				if fi.Mode()&fs.ModeSymlink != 0 {
-					se.Status = bundle.StatusSymlink
-					se.LinkTarget, _ = os.Readlink(sp)
-				}
-				c.fillMeta(&se, sp)
-				c.w.AddEntry(se)
-				continue
-			}
-			if err := c.copyFile(se, sp, nil); err != nil {
+			c.fillMeta(&se, sp)
+			c.w.AddEntry(se)
+		case c.skipReason(&se, limit):
+			c.fillMeta(&se, sp)
+			c.w.AddEntry(se)
+		default:
+			if _, err := c.copyFile(se, sp, nil); err != nil {
 				return err
 			}
 		}
-	}
-	if c.opts.Progress != nil {
-		c.opts.Progress(Progress{Files: c.files, Bytes: c.bytes, Agent: hit.Agent, User: h.User})
+		c.tick(hit.Agent, h.User)
 	}
 	return nil
 }
@@ -390,51 +461,53 @@ func openEvidence(path string) (*os.File, error) {
 	return os.OpenFile(path, openFlags, 0)
 }
 
-// copyFile copies one regular file into the bundle. Errors returned are
-// write errors (the bundle cannot go on); read problems become rows.
-func (c *collector) copyFile(e bundle.Entry, path string, scan *projectScanner) error {
+// copyFile copies one regular file into the bundle and reports whether it
+// starts with the SQLite header. Errors returned are write errors (the
+// bundle cannot go on); read problems become rows. MACB times and owner
+// are read before the file is opened.
+func (c *collector) copyFile(e bundle.Entry, path string, scan *projectScanner) (bool, error) {
+	if c.opts.beforeCopy != nil {
+		c.opts.beforeCopy(path)
+	}
+	readErr := func(err error, msg string) (bool, error) {
+		e.Status = bundle.StatusErrorRead
+		if errors.Is(err, fs.ErrNotExist) {
+			e.Status = bundle.StatusVanished
+		}
+		e.Error = err.Error()
+		c.w.AddEntry(e)
+		c.log.Warn().Str("path", e.Path).Err(err).Msg(msg)
+		return false, nil
+	}
 	before, err := statTimes(path)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			e.Status = bundle.StatusVanished
-		} else {
-			e.Status = bundle.StatusErrorRead
-		}
-		e.Error = err.Error()
-		c.w.AddEntry(e)
-		return nil
+		return readErr(err, "cannot stat")
 	}
 	before.apply(&e)
-	e.Type = fileType(fs.FileMode(0)) // set below from the open file
 	f, err := openEvidence(path)
 	if err != nil {
-		e.Type = "file"
-		if errors.Is(err, fs.ErrNotExist) {
-			e.Status = bundle.StatusVanished
-		} else {
-			e.Status = bundle.StatusErrorRead
+		if fi, lerr := os.Lstat(path); lerr == nil && !fi.Mode().IsRegular() {
+			// Replaced by a link or special file since the walk.
+			c.addNonRegular(e, path, fi.Mode())
+			return false, nil
 		}
-		e.Error = err.Error()
-		c.w.AddEntry(e)
-		c.log.Warn().Str("path", e.Path).Err(err).Msg("cannot open")
-		return nil
+		return readErr(err, "cannot open")
 	}
 	defer f.Close()
 	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() {
-		e.Type = "other"
-		if fi != nil {
-			e.Type = fileType(fi.Mode())
-		}
+	if err != nil {
+		return readErr(err, "cannot stat the open file")
+	}
+	if !fi.Mode().IsRegular() {
+		e.Type = fileType(fi.Mode())
 		e.Status = bundle.StatusSkippedSpecial
-		if err != nil {
-			e.Status, e.Error = bundle.StatusErrorRead, err.Error()
-		}
+		e.Error = "no longer a regular file when opened"
 		c.w.AddEntry(e)
-		return nil
+		return false, nil
 	}
 	e.Type = "file"
 	size := fi.Size()
+	head := &headBuffer{}
 	var src io.Reader
 	if size <= smallFile {
 		var data []byte
@@ -448,57 +521,72 @@ func (c *collector) copyFile(e bundle.Entry, path string, scan *projectScanner) 
 			}
 			data, err = io.ReadAll(io.LimitReader(f, smallFile+1))
 			if err != nil {
-				e.Status, e.Error = bundle.StatusErrorRead, err.Error()
-				c.w.AddEntry(e)
-				return nil
+				return readErr(err, "read failed")
+			}
+			if c.opts.afterRead != nil {
+				c.opts.afterRead(path, try)
 			}
 			after, serr := f.Stat()
-			if serr == nil && after.Size() == int64(len(data)) && after.ModTime().Equal(fi.ModTime()) && after.Size() == fi.Size() {
+			if serr != nil {
+				break
+			}
+			if after.Size() == int64(len(data)) && after.Size() == fi.Size() && after.ModTime().Equal(fi.ModTime()) {
 				changed = false
 				break
 			}
-			if serr == nil {
-				fi = after
-			}
+			fi = after
 		}
 		if changed {
 			e.ChangedDuringCopy = true
 			c.log.Warn().Str("path", e.Path).Int("tries", c.opts.Retries).Msg("file kept changing while read; flagged changed_during_copy")
 		}
 		if int64(len(data)) > smallFile {
-			// It grew past the in-memory bound between tries: stream instead.
-			if _, err := f.Seek(0, io.SeekStart); err == nil {
-				fi, _ = f.Stat()
-				data = nil
-				src = f
-				size = fi.Size()
+			// It grew past the in-memory bound between tries: stream it as
+			// sized now.
+			if _, err := f.Seek(0, io.SeekStart); err != nil {
+				return readErr(err, "seek failed")
 			}
-		}
-		if data != nil {
-			src = bytes.NewReader(data)
-			size = int64(len(data))
+			if fi, err = f.Stat(); err != nil {
+				return readErr(err, "cannot stat the open file")
+			}
+			data, src, size = nil, f, fi.Size()
+		} else {
+			src, size = bytes.NewReader(data), int64(len(data))
 		}
 	} else {
 		src = f
 	}
+	src = io.TeeReader(src, head)
 	if scan != nil {
 		src = io.TeeReader(src, scan)
 	}
 	got, err := c.w.AddFile(e, size, src)
 	if err != nil && !errors.Is(err, bundle.ErrShortRead) {
-		return err
+		return false, fmt.Errorf("%w: %w", ErrWrite, err)
 	}
-	if size > smallFile {
-		if after, serr := f.Stat(); serr == nil && (after.Size() != fi.Size() || !after.ModTime().Equal(fi.ModTime())) {
-			c.log.Warn().Str("path", e.Path).Msg("large file changed while copied: the bundle holds its first bytes as sized at open")
-			// The entry is already recorded; flag it.
+	if err != nil || (size > smallFile && !e.ChangedDuringCopy) {
+		// Streamed: a change shows as a short read or in a new stat.
+		if after, serr := f.Stat(); err != nil || (serr == nil && (after.Size() != fi.Size() || !after.ModTime().Equal(fi.ModTime()))) {
+			c.log.Warn().Str("path", e.Path).Msg("file changed while copied: the bundle holds its bytes as sized when opened")
 			c.flagLastChanged()
 		}
 	}
 	c.files++
 	c.bytes += got.Size
-	return nil
+	return head.isSQLite(), nil
 }
+
+// headBuffer keeps the first bytes written through it.
+type headBuffer struct{ b []byte }
+
+func (h *headBuffer) Write(p []byte) (int, error) {
+	if n := 16 - len(h.b); n > 0 {
+		h.b = append(h.b, p[:min(n, len(p))]...)
+	}
+	return len(p), nil
+}
+
+func (h *headBuffer) isSQLite() bool { return string(h.b) == "SQLite format 3\x00" }
 
 func (c *collector) flagLastChanged() {
 	c.w.FlagLast(func(e *bundle.Entry) { e.ChangedDuringCopy = true })
@@ -520,14 +608,24 @@ func dirSize(ctx context.Context, dir string) int64 {
 	return n
 }
 
+// maxProjects bounds the project directories visited in one run.
+const maxProjects = 20000
+
 // collectProjects gathers the project artifacts of every agent from each
-// project directory that collected state named.
+// project directory that collected state named. A directory is reached
+// through links the way the host would, confined to the root (resolveIn);
+// one named by drive letter (C:/...) is looked for as /mnt/c/... (WSL) and,
+// on an image of a Windows drive, at the root.
 func (c *collector) collectProjects(ctx context.Context) error {
 	var dirs []string
 	for p := range c.projects {
 		dirs = append(dirs, p)
 	}
 	sort.Strings(dirs)
+	if len(dirs) > maxProjects {
+		c.log.Warn().Int("named", len(dirs)).Int("visited", maxProjects).Msg("too many project directories named: only the first are visited")
+		dirs = dirs[:maxProjects]
+	}
 	var proj []catalog.Agent
 	for _, a := range c.opts.Agents {
 		pa := catalog.Agent{Name: a.Name}
@@ -538,16 +636,18 @@ func (c *collector) collectProjects(ctx context.Context) error {
 			proj = append(proj, pa)
 		}
 	}
+	visited := map[string]bool{}
 	for _, d := range dirs {
 		if ctx.Err() != nil {
 			return nil
 		}
 		ref := c.projects[d]
-		walked := joinRoot(c.opts.Root, d)
-		if fi, err := os.Lstat(walked); err != nil || !fi.IsDir() {
+		walked, resolved, ok := c.projectDir(d)
+		if !ok || visited[walked] {
 			continue
 		}
-		c.log.Info().Str("project", d).Str("named_by_user", ref.user).Msg("collecting project artifacts")
+		visited[walked] = true
+		c.log.Info().Str("project", resolved).Str("named_as", d).Str("named_by_user", ref.user).Msg("collecting project artifacts")
 		h := Home{User: ref.user, Dir: walked, Orig: ref.home}
 		err := catalog.WalkHome(walked, proj, func(hit catalog.Hit) error {
 			if ctx.Err() != nil {
@@ -563,15 +663,49 @@ func (c *collector) collectProjects(ctx context.Context) error {
 	return nil
 }
 
+// projectDir finds the directory a project path names on the examined
+// host: the path to walk and its resolved host path.
+func (c *collector) projectDir(d string) (string, string, bool) {
+	cands := []string{d}
+	if len(d) >= 2 && d[1] == ':' {
+		drive, rest := strings.ToLower(d[:1]), d[2:]
+		switch {
+		case isLive(c.opts.Root) && runtime.GOOS == "windows":
+			cands = []string{d}
+		case isLive(c.opts.Root):
+			cands = []string{"/mnt/" + drive + rest}
+		default:
+			cands = []string{"/mnt/" + drive + rest, rest}
+		}
+	}
+	for _, cand := range cands {
+		walked, resolved, err := resolveIn(c.opts.Root, cand)
+		if err != nil || resolved == "/" {
+			continue
+		}
+		if fi, err := os.Lstat(walked); err == nil && fi.IsDir() {
+			return walked, resolved, true
+		}
+	}
+	return "", "", false
+}
+
 // collectVolumes gathers Docker and Podman named volumes of self-hosted
-// agents.
+// agents: the host's volume directories (not with --users) and each
+// home's rootless Podman volumes.
 func (c *collector) collectVolumes(ctx context.Context, homes []Home) error {
 	var dirs []string
-	for _, v := range catalog.VolumeDirs {
-		dirs = append(dirs, joinRoot(c.opts.Root, "/"+v))
+	if len(c.opts.Users) == 0 {
+		for _, v := range catalog.VolumeDirs {
+			if walked, _, err := resolveIn(c.opts.Root, "/"+v); err == nil {
+				dirs = append(dirs, walked)
+			}
+		}
 	}
 	for _, h := range homes {
-		dirs = append(dirs, filepath.Join(h.Dir, filepath.FromSlash(catalog.HomeVolumeDir)))
+		if _, ok := lstatDirNoLinks(h.Dir, catalog.HomeVolumeDir); ok {
+			dirs = append(dirs, filepath.Join(h.Dir, filepath.FromSlash(catalog.HomeVolumeDir)))
+		}
 	}
 	for _, vd := range dirs {
 		ents, err := os.ReadDir(vd)
@@ -579,12 +713,18 @@ func (c *collector) collectVolumes(ctx context.Context, homes []Home) error {
 			continue
 		}
 		for _, ent := range ents {
+			if !ent.IsDir() {
+				continue
+			}
 			for _, a := range c.opts.Agents {
 				for _, g := range a.Volumes {
-					if ok, _ := filepath.Match(g, ent.Name()); !ok || !ent.IsDir() {
+					if ok, _ := filepath.Match(g, ent.Name()); !ok {
 						continue
 					}
 					data := filepath.Join(vd, ent.Name(), "_data")
+					if fi, err := os.Lstat(data); err != nil || !fi.IsDir() {
+						continue
+					}
 					va := catalog.Agent{Name: a.Name, Targets: []catalog.Target{{ID: "volume", Root: catalog.RootHome, Glob: "**", Kind: catalog.KindOther}}}
 					h := Home{User: "", Dir: data, Orig: origPath(c.opts.Root, data)}
 					c.log.Info().Str("volume", ent.Name()).Str("agent", a.Name).Msg("collecting volume")
@@ -604,20 +744,45 @@ func (c *collector) collectVolumes(ctx context.Context, homes []Home) error {
 	return nil
 }
 
-type limitedBuffer struct {
-	buf bytes.Buffer
-	max int
+// lstatDirNoLinks reports whether rel ('/' separated) below base is a
+// directory reached through no link.
+func lstatDirNoLinks(base, rel string) (string, bool) {
+	p := base
+	for _, s := range strings.Split(rel, "/") {
+		p = filepath.Join(p, s)
+		fi, err := os.Lstat(p)
+		if err != nil || fi.Mode()&fs.ModeSymlink != 0 {
+			return "", false
+		}
+	}
+	fi, _ := os.Lstat(p)
+	return p, fi != nil && fi.IsDir()
 }
 
+// limitedBuffer keeps the start of the log, up to max bytes, for the
+// bundle's log.jsonl. Once a line does not fit, it keeps no more lines (so
+// the kept log has no gaps) and ends with one line saying so.
+type limitedBuffer struct {
+	buf  bytes.Buffer
+	max  int
+	full bool
+}
+
+const logTruncated = `{"level":"warn","message":"log truncated here: the rest went only to the collector's stderr"}` + "\n"
+
 func (b *limitedBuffer) Write(p []byte) (int, error) {
-	if b.buf.Len()+len(p) <= b.max {
-		b.buf.Write(p)
+	if b.full {
+		return len(p), nil
 	}
+	if b.buf.Len()+len(p)+len(logTruncated) > b.max {
+		b.full = true
+		b.buf.WriteString(logTruncated)
+		return len(p), nil
+	}
+	b.buf.Write(p)
 	return len(p), nil
 }
 
 func (b *limitedBuffer) WriteLevel(_ zerolog.Level, p []byte) (int, error) { return b.Write(p) }
 
 func (b *limitedBuffer) Bytes() []byte { return b.buf.Bytes() }
-
-var _ = strings.TrimSpace

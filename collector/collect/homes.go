@@ -14,80 +14,138 @@ type Home struct {
 	Dir  string // absolute path as walked (under Root in root mode)
 	Orig string // the path as the host sees it ("/home/alice", "C:/Users/carol")
 	// Source says how it was found: passwd, home-dir, users-dir, root,
-	// windows-users, wsl.
+	// windows-users, profile-list, wsl.
 	Source string
 }
 
-var windowsSkip = map[string]bool{"All Users": true, "Default User": true, "Public": true, "desktop.ini": true}
+var windowsSkip = map[string]bool{"All Users": true, "Default User": true, "Default": true, "Public": true, "desktop.ini": true}
 
 // FindHomes lists the homes under root ("/" on a live host): /etc/passwd
 // entries (homes outside /home too), /home/*, /Users/* (macOS, and a
 // Windows image's C:\Users\*), /root, /var/root, and /mnt/*/Users/* (WSL's
-// view of Windows drives). A live Windows host uses C:\Users\*. Links are
-// not followed: a home that is a symbolic link is skipped.
+// view of Windows drives). A live Windows host uses C:\Users\* and the
+// registry's ProfileList. Links on the way to a home (an image's /home ->
+// /data/home, a home that is itself a link) are resolved inside root, never
+// on the examiner's machine; each home is listed once, under its resolved
+// path.
 func FindHomes(root string, windowsLive bool) []Home {
+	if windowsLive {
+		return windowsHomes()
+	}
 	var out []Home
 	seen := map[string]bool{}
 	add := func(user, orig, source string) {
-		dir := joinRoot(root, orig)
-		fi, err := os.Lstat(dir)
-		if err != nil || !fi.IsDir() {
+		dir, resolved, err := resolveIn(root, orig)
+		if err != nil || resolved == "/" {
 			return
 		}
-		if seen[dir] {
+		fi, err := os.Lstat(dir)
+		if err != nil || !fi.IsDir() || seen[dir] {
 			return
 		}
 		seen[dir] = true
-		out = append(out, Home{User: user, Dir: dir, Orig: orig, Source: source})
+		out = append(out, Home{User: user, Dir: dir, Orig: resolved, Source: source})
 	}
-	if windowsLive {
-		sys := os.Getenv("SystemDrive")
-		if sys == "" {
-			sys = "C:"
+	// list returns the names of the entries of the host directory orig that
+	// may be homes (directories, or links to be resolved by add).
+	list := func(orig string) []string {
+		dir, _, err := resolveIn(root, orig)
+		if err != nil {
+			return nil
 		}
-		ents, _ := os.ReadDir(sys + `\Users`)
+		ents, _ := os.ReadDir(dir)
+		var names []string
 		for _, e := range ents {
-			if e.IsDir() && !windowsSkip[e.Name()] {
-				add(e.Name(), sys+`\Users\`+e.Name(), "windows-users")
+			if (e.IsDir() || e.Type()&os.ModeSymlink != 0) && !windowsSkip[e.Name()] {
+				names = append(names, e.Name())
 			}
 		}
-		return out
+		return names
 	}
-	if f, err := os.Open(joinRoot(root, "/etc/passwd")); err == nil {
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			fs := strings.Split(sc.Text(), ":")
-			if len(fs) < 7 || strings.HasPrefix(fs[0], "#") {
-				continue
+	if pw, _, err := resolveIn(root, "/etc/passwd"); err == nil {
+		if f, err := os.Open(pw); err == nil {
+			sc := bufio.NewScanner(f)
+			for sc.Scan() {
+				fs := strings.Split(sc.Text(), ":")
+				if len(fs) < 7 || strings.HasPrefix(fs[0], "#") {
+					continue
+				}
+				if h := fs[5]; passwdHome(h) {
+					add(fs[0], h, "passwd")
+				}
 			}
-			h := fs[5]
-			if !strings.HasPrefix(h, "/") || h == "/" || strings.HasPrefix(h, "/proc") || strings.HasPrefix(h, "/dev") || strings.HasPrefix(h, "/sys") || h == "/nonexistent" || h == "/bin" || h == "/usr/sbin" || h == "/sbin" {
-				continue
-			}
-			add(fs[0], h, "passwd")
+			f.Close()
 		}
-		f.Close()
 	}
 	for _, d := range []struct{ dir, source string }{{"/home", "home-dir"}, {"/Users", "users-dir"}} {
-		ents, _ := os.ReadDir(joinRoot(root, d.dir))
-		for _, e := range ents {
-			if e.IsDir() && !windowsSkip[e.Name()] && e.Name() != "Shared" && e.Name() != "Default" {
-				add(e.Name(), d.dir+"/"+e.Name(), d.source)
+		for _, n := range list(d.dir) {
+			if n != "Shared" {
+				add(n, d.dir+"/"+n, d.source)
 			}
 		}
 	}
 	add("root", "/root", "root")
 	add("root", "/var/root", "root")
-	drives, _ := filepath.Glob(joinRoot(root, "/mnt/*/Users"))
+	drives := list("/mnt")
 	sort.Strings(drives)
-	for _, d := range drives {
-		ents, _ := os.ReadDir(d)
-		rel := strings.TrimPrefix(filepath.ToSlash(d), filepath.ToSlash(strings.TrimRight(root, "/")))
-		for _, e := range ents {
-			if e.IsDir() && !windowsSkip[e.Name()] && e.Name() != "Default" {
-				add(e.Name(), rel+"/"+e.Name(), "wsl")
-			}
+	for _, drv := range drives {
+		for _, n := range list("/mnt/" + drv + "/Users") {
+			add(n, "/mnt/"+drv+"/Users/"+n, "wsl")
 		}
+	}
+	return out
+}
+
+// passwdHome reports whether a passwd home field names a directory worth
+// walking: absolute, and not a system placeholder.
+func passwdHome(h string) bool {
+	if !strings.HasPrefix(h, "/") {
+		return false
+	}
+	h = filepath.ToSlash(filepath.Clean(h))
+	switch h {
+	case "/", "/nonexistent", "/bin", "/sbin", "/usr/bin", "/usr/sbin", "/dev/null", "/var/empty":
+		return false
+	}
+	for _, p := range []string{"/proc", "/dev", "/sys"} {
+		if h == p || strings.HasPrefix(h, p+"/") {
+			return false
+		}
+	}
+	return true
+}
+
+// windowsHomes lists a live Windows host's profiles: every directory of
+// %SystemDrive%\Users, then every ProfileImagePath of the registry's
+// ProfileList (profiles on other drives or in renamed folders, and the
+// service accounts' profiles).
+func windowsHomes() []Home {
+	var out []Home
+	seen := map[string]bool{}
+	add := func(user, dir, source string) {
+		key := strings.ToLower(filepath.Clean(dir))
+		if seen[key] {
+			return
+		}
+		fi, err := os.Lstat(dir)
+		if err != nil || !fi.IsDir() {
+			return
+		}
+		seen[key] = true
+		out = append(out, Home{User: user, Dir: dir, Orig: filepath.ToSlash(dir), Source: source})
+	}
+	sys := os.Getenv("SystemDrive")
+	if sys == "" {
+		sys = "C:"
+	}
+	ents, _ := os.ReadDir(sys + `\Users`)
+	for _, e := range ents {
+		if e.IsDir() && !windowsSkip[e.Name()] {
+			add(e.Name(), sys+`\Users\`+e.Name(), "windows-users")
+		}
+	}
+	for _, p := range profileListHomes() {
+		add(filepath.Base(p), p, "profile-list")
 	}
 	return out
 }

@@ -23,26 +23,43 @@ func HostName(root string) string {
 
 // OutputInsideEvidence says why writing the bundle at abs would change
 // evidence ("" when it would not): in root mode anything under the root;
-// on a live host anything inside a directory a catalog target walks.
+// on a live host anything inside a directory a catalog target walks below
+// a home (a home's top level, the usual working folder, is allowed), or
+// inside a Docker or Podman volume directory. Links in the output's folder
+// and in the root are resolved first.
 func OutputInsideEvidence(abs, root string) string {
-	abs = filepath.Clean(abs)
+	abs = realPath(filepath.Clean(abs))
 	if !isLive(root) {
-		if within(abs, filepath.Clean(root)) {
+		r := realPath(filepath.Clean(root))
+		if within(abs, r) {
 			return "the output would be inside the image being collected (" + root + ")"
 		}
 		return ""
 	}
+	for _, v := range catalog.VolumeDirs {
+		if dir := realPath(joinRoot(root, "/"+v)); within(abs, dir) {
+			return "the output would be inside " + dir + ", which the collector reads (container volumes)"
+		}
+	}
 	for _, h := range FindHomes(root, runtime.GOOS == "windows") {
+		home := realPath(h.Dir)
+		if !within(abs, home) {
+			continue
+		}
+		rel, err := filepath.Rel(home, filepath.Dir(abs))
+		if err != nil || rel == "." {
+			continue
+		}
+		dir := strings.Split(filepath.ToSlash(rel), "/")
+		if strings.HasPrefix(filepath.ToSlash(rel)+"/", catalog.HomeVolumeDir+"/") {
+			return "the output would be inside " + filepath.Join(home, filepath.FromSlash(catalog.HomeVolumeDir)) + ", which the collector reads (container volumes)"
+		}
 		for _, a := range catalog.All() {
 			for _, t := range a.Targets {
 				for _, pat := range catalog.TargetPatterns(t) {
-					for _, base := range staticBases(pat) {
-						if base == "" || base == "." {
-							continue
-						}
-						dir := filepath.Join(h.Dir, filepath.FromSlash(base))
-						if within(abs, dir) {
-							return "the output would be inside " + dir + ", which the collector reads (" + a.Name + ")"
+					for _, alt := range expandAlternatives(pat) {
+						if walksDir(strings.Split(alt, "/"), dir) {
+							return "the output would be inside " + filepath.Dir(abs) + ", which the collector reads (" + a.Name + " " + t.ID + ")"
 						}
 					}
 				}
@@ -52,20 +69,40 @@ func OutputInsideEvidence(abs, root string) string {
 	return ""
 }
 
-func staticBases(pat string) []string {
-	var out []string
-	// Only the part before the first meta character is static.
-	for _, alt := range expandAlternatives(pat) {
-		base, _ := doublestar.SplitPattern(alt)
-		if base != "." && !strings.ContainsAny(alt[len(base):], "/") && !strings.Contains(alt, "**") {
-			// A pattern naming files directly in base: base is only walked
-			// one level for those names; writing beside them is still inside.
-		}
-		out = append(out, base)
+// realPath resolves the links of p's existing leading part (the output file
+// itself need not exist yet).
+func realPath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
 	}
-	return out
+	dir, base := filepath.Split(p)
+	dir = filepath.Clean(dir)
+	if dir == p || base == "" {
+		return p
+	}
+	return filepath.Join(realPath(dir), base)
 }
 
+// walksDir reports whether the catalog walker, matching the pattern segs,
+// would read the home-relative directory dir (non-empty): it does when
+// every element matches its pattern segment and a deeper segment remains,
+// or once a "**" is reached.
+func walksDir(segs, dir []string) bool {
+	for j, name := range dir {
+		if j < len(segs) && segs[j] == "**" {
+			return true
+		}
+		if j >= len(segs)-1 {
+			return false
+		}
+		if ok, _ := doublestar.Match(segs[j], name); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// expandAlternatives expands {a,b} alternatives (nested allowed).
 func expandAlternatives(p string) []string {
 	i := strings.IndexByte(p, '{')
 	if i < 0 {
@@ -79,9 +116,8 @@ func expandAlternatives(p string) []string {
 		case '}':
 			depth--
 			if depth == 0 {
-				var out []string
-				d, last := 0, i+1
 				var alts []string
+				d, last := 0, i+1
 				for k := i + 1; k < j; k++ {
 					switch p[k] {
 					case '{':
@@ -96,6 +132,7 @@ func expandAlternatives(p string) []string {
 					}
 				}
 				alts = append(alts, p[last:j])
+				var out []string
 				for _, a := range alts {
 					out = append(out, expandAlternatives(p[:i]+a+p[j+1:])...)
 				}

@@ -1,6 +1,7 @@
 package collect
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"path"
@@ -12,9 +13,10 @@ import (
 
 // projectScanner reads project directories out of agent state as it is
 // copied (an io.Writer fed by a TeeReader), so no file is read twice.
-// JSONL cwd fields are found by scanning for `"cwd":"`; small JSON files
-// (project keys, file content) are kept whole up to 4 MiB and decoded at
-// the end.
+// JSONL cwd fields are found by scanning for `"cwd":"`; other files
+// (project keys, file content, JSON paths, YAML cwd) are kept whole up to
+// 4 MiB and decoded at the end; a JSON document cut at that bound still
+// yields the paths before the cut.
 type projectScanner struct {
 	method catalog.ProjectRef
 	tail   []byte
@@ -110,6 +112,19 @@ func (s *projectScanner) Paths() []string {
 		}
 	case catalog.ProjectsFileContent:
 		s.add(strings.TrimSpace(s.whole.String()))
+	case catalog.ProjectsJSONPaths:
+		jsonPaths(s.whole.Bytes(), s.addURIOrPath)
+	case catalog.ProjectsYAMLCwd:
+		sc := bufio.NewScanner(bytes.NewReader(s.whole.Bytes()))
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			line := sc.Text()
+			for _, k := range []string{"cwd:", "git_root:"} {
+				if v, ok := strings.CutPrefix(line, k); ok {
+					s.add(yamlScalar(v))
+				}
+			}
+		}
 	case catalog.ProjectsWorkspaceJSON:
 		var obj struct {
 			Folder string `json:"folder"`
@@ -157,4 +172,64 @@ func unescapeURIPath(p string) (string, error) {
 		s = s[1:]
 	}
 	return s, nil
+}
+
+// addURIOrPath adds v when it is an absolute path or a file:// URI.
+func (s *projectScanner) addURIOrPath(v string) {
+	if p, ok := strings.CutPrefix(v, "file://"); ok {
+		if un, err := unescapeURIPath(p); err == nil {
+			s.add(un)
+		}
+		return
+	}
+	if strings.HasPrefix(v, "/") || (len(v) >= 3 && v[1] == ':' && (v[2] == '\\' || v[2] == '/') && isASCIILetter(v[0])) {
+		s.add(v)
+	}
+}
+
+func isASCIILetter(c byte) bool { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') }
+
+// jsonPaths calls fn with every object key and string value of a JSON
+// document or of JSON lines, stopping quietly where the data is cut or
+// malformed (a bad line is skipped).
+func jsonPaths(b []byte, fn func(string)) {
+	for len(b) > 0 {
+		dec := json.NewDecoder(bytes.NewReader(b))
+		for {
+			tok, err := dec.Token()
+			if err != nil {
+				break
+			}
+			if v, ok := tok.(string); ok {
+				fn(v)
+			}
+		}
+		// Go on after the line that stopped the decoder (JSON lines with a
+		// bad or cut record).
+		off := int(dec.InputOffset())
+		i := bytes.IndexByte(b[min(off, len(b)):], '\n')
+		if i < 0 {
+			return
+		}
+		b = b[min(off, len(b))+i+1:]
+	}
+}
+
+// yamlScalar unquotes a plain, single- or double-quoted YAML scalar.
+func yamlScalar(v string) string {
+	v = strings.TrimSpace(v)
+	if i := strings.Index(v, " #"); i >= 0 && !strings.HasPrefix(v, "\"") && !strings.HasPrefix(v, "'") {
+		v = strings.TrimSpace(v[:i])
+	}
+	switch {
+	case len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"':
+		var out string
+		if json.Unmarshal([]byte(v), &out) == nil {
+			return out
+		}
+		return v[1 : len(v)-1]
+	case len(v) >= 2 && v[0] == '\'' && v[len(v)-1] == '\'':
+		return strings.ReplaceAll(v[1:len(v)-1], "''", "'")
+	}
+	return v
 }
