@@ -1,0 +1,10 @@
+CREATE TABLE ai_code_hashes (hash TEXT PRIMARY KEY, source TEXT NOT NULL, fileExtension TEXT, fileName TEXT, requestId TEXT, conversationId TEXT, timestamp INTEGER, createdAt INTEGER NOT NULL, model TEXT);
+CREATE TABLE scored_commits (commitHash TEXT, branchName TEXT, scoredAt INTEGER NOT NULL, linesAdded INTEGER, linesDeleted INTEGER, tabLinesAdded INTEGER, composerLinesAdded INTEGER, humanLinesAdded INTEGER, commitMessage TEXT, commitDate TEXT, PRIMARY KEY (commitHash, branchName));
+CREATE TABLE tracking_state (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE conversation_summaries (conversationId TEXT PRIMARY KEY, title TEXT, tldr TEXT, overview TEXT, model TEXT, mode TEXT, updatedAt INTEGER NOT NULL);
+CREATE TABLE ai_deleted_files (id INTEGER PRIMARY KEY, filePath TEXT, conversationId TEXT, model TEXT, deletedAt INTEGER);
+INSERT INTO ai_code_hashes VALUES ('5f2a9c', 'composer', 'go', '/home/examiner/proj/main.go', 'req-1', 'aaaaaaaa-0000-4000-8000-000000000001', 1784628669000, 1784628669500, 'gpt-5');
+INSERT INTO ai_code_hashes VALUES ('77e0b1', 'cli', 'py', '/home/examiner/proj/tool.py', 'req-2', NULL, NULL, 1784628700000, NULL);
+INSERT INTO scored_commits VALUES ('1a2b3c4d', 'main', 1784629000000, 12, 3, 2, 8, 2, 'wip', '2026-07-21T10:16:00Z');
+INSERT INTO conversation_summaries VALUES ('aaaaaaaa-0000-4000-8000-000000000001', 'List Go files', 'Listed the Go files with ls.', 'The user asked ...', 'gpt-5', 'agent', 1784628900000);
+INSERT INTO ai_deleted_files VALUES (1, '/home/examiner/proj/tmp/scratch.txt', 'dddddddd-0000-4000-8000-000000000002', 'gpt-5', 1784629600000);
