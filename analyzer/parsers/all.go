@@ -10,6 +10,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotcli"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotdesktop"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/crush"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/cursor"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/goose"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pi"
@@ -35,6 +36,7 @@ func All() []parser.Parser {
 		copilotcli.Parsers(),     // copilot-cli
 		copilotdesktop.Parsers(), // copilot-desktop
 		crush.Parsers(),          // crush
+		cursor.Parsers(),         // cursor
 		gemini.Parsers(),         // gemini-cli
 		goose.Parsers(),          // goose
 		pi.Parsers(),             // pi, little-coder
