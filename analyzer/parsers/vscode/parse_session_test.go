@@ -1,0 +1,114 @@
+package vscode
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+const wsDir = "/home/examiner/.config/Code/User/workspaceStorage/0a1b2c3d4e5f"
+
+func TestChatSessionTypical(t *testing.T) {
+	s := golden(t, "vscode/chat-session", "typical.json", wsDir+"/chatSessions/7f1d2c3b-aaaa-4bbb-8ccc-000000000001.json", "chat-sessions",
+		parsertest.Files{wsDir + "/workspace.json": "testdata/workspace.json"})
+	if len(s.Problems) != 0 {
+		t.Fatalf("problems: %v", s.Problems)
+	}
+	u := find(s, timeline.User, "run the tests")
+	if len(u) != 1 || u[0].TimeString() != "2025-10-31T08:40:05.000Z" || u[0].ProjectPath != "/home/examiner/my demo" || u[0].SessionID != "7f1d2c3b-aaaa-4bbb-8ccc-000000000001" {
+		t.Fatalf("user row: %+v", u)
+	}
+	// Model-side calls come from toolCallRounds, linked to toolCallResults.
+	tu := find(s, timeline.ToolUse, "go test ./...")
+	if len(tu) != 1 || tu[0].ToolUseID != "call_run_1" || tu[0].ToolName != "run_in_terminal" || tu[0].Model != "copilot/gpt-5" ||
+		tu[0].ToolInput != `{"command":"go test ./...","explanation":"run tests"}` {
+		t.Fatalf("tool_use: %+v", tu)
+	}
+	tr := find(s, timeline.ToolResult, "FAIL: TestAdd")
+	if len(tr) != 1 || tr[0].ToolUseID != "call_run_1" || tr[0].IsError != "true" {
+		t.Fatalf("tool_result (exit code 1 from the paired part): %+v", tr)
+	}
+	if d := find(s, timeline.System, "permission decision: user source=allow"); len(d) != 1 || d[0].ToolUseID != "call_run_1" {
+		t.Fatalf("decision: %+v", d)
+	}
+	if e := find(s, timeline.ToolResult, "The file was edited."); len(e) != 1 || e[0].IsError != "false" || e[0].ToolUseID != "call_edit_2" {
+		t.Fatalf("edit result: %+v", e)
+	}
+	if a := find(s, timeline.Assistant, "I'll run the tests in my demo."); len(a) != 1 {
+		t.Fatalf("markdown with inline reference: %+v", a)
+	}
+	if th := find(s, timeline.Thinking, "I should run go test first."); len(th) != 1 || count(s, timeline.Thinking) != 1 {
+		t.Fatalf("thinking rows: %d", count(s, timeline.Thinking))
+	}
+	if m := find(s, timeline.System, "model: copilot/gpt-5 -> copilot/claude-sonnet-4"); len(m) != 1 {
+		t.Fatal("no model switch row")
+	}
+	if c := find(s, timeline.System, "request canceled"); len(c) != 1 || c[0].TimeString() != "2025-10-31T08:41:01.500Z" {
+		t.Fatalf("cancel row: %+v", c)
+	}
+	if e := find(s, timeline.System, "request error: Sorry, you have been rate-limited. (code rate_limited)"); len(e) != 1 {
+		t.Fatal("no error row")
+	}
+	if u := find(s, timeline.User, "old string message"); len(u) != 1 {
+		t.Fatal("string message (old format) not read")
+	}
+}
+
+func TestChatSessionMutationLog(t *testing.T) {
+	s := golden(t, "vscode/chat-session", "mutation_log.jsonl", wsDir+"/chatSessions/9b9b9b9b-0000-4000-8000-00000000abcd.jsonl", "chat-sessions",
+		parsertest.Files{wsDir + "/workspace.json": "testdata/workspace.json"})
+	want := []string{"line 6: malformed JSON line", "line 12: unknown entry kind 9"}
+	if strings.Join(s.Problems, "|") != strings.Join(want, "|") {
+		t.Fatalf("problems: %v", s.Problems)
+	}
+	// kind 1 set replaced the first response; kind 2 push with i=0 cut the draft.
+	if a := find(s, timeline.Assistant, ""); len(a) != 2 || a[0].Text != "complete answer one" || a[1].Text != "final answer two" {
+		t.Fatalf("assistant rows: %+v", a)
+	}
+	// The later kind 1 on requests.1.result brought the tool call.
+	tu := find(s, timeline.ToolUse, "/home/examiner/demo/README.md")
+	tr := find(s, timeline.ToolResult, "# demo")
+	if len(tu) != 1 || len(tr) != 1 || tu[0].ToolUseID != "call_x" || tr[0].ToolUseID != "call_x" {
+		t.Fatalf("tool pair: %+v %+v", tu, tr)
+	}
+	// Source lines: request 1 from the kind 0 line, request 2 from its push.
+	if u := find(s, timeline.User, "second prompt"); len(u) != 1 || u[0].SourceLine != 3 {
+		t.Fatalf("second prompt: %+v", u)
+	}
+	// kind 3 deleted the title, and the truncating push removed r3.
+	if len(find(s, timeline.System, "session title")) != 0 || len(find(s, timeline.User, "removed prompt")) != 0 {
+		t.Fatal("deletion or truncation not applied")
+	}
+}
+
+func TestChatSessionCompacted(t *testing.T) {
+	s := golden(t, "vscode/chat-session", "compacted.jsonl", wsDir+"/chatSessions/c0c0c0c0-1111-4222-8333-444444444444.jsonl", "chat-sessions", nil)
+	if len(s.Problems) != 0 || len(find(s, timeline.User, "after compaction")) != 1 || len(find(s, timeline.Assistant, "still here")) != 1 {
+		t.Fatalf("compacted log: %v %+v", s.Problems, s.Events)
+	}
+}
+
+func TestChatSessionEdgeCases(t *testing.T) {
+	s := golden(t, "vscode/chat-session", "empty.jsonl", wsDir+"/chatSessions/x.jsonl", "chat-sessions", nil)
+	if len(s.Events) != 0 || len(s.Problems) != 1 {
+		t.Fatalf("empty: %+v %v", s.Events, s.Problems)
+	}
+	s = golden(t, "vscode/chat-session", "no_initial.jsonl", wsDir+"/chatSessions/y.jsonl", "chat-sessions", nil)
+	if len(s.Events) != 0 || len(s.Problems) != 2 {
+		t.Fatalf("no initial: %v", s.Problems)
+	}
+	s = golden(t, "vscode/chat-session", "malformed.json", wsDir+"/chatSessions/broken.json", "chat-sessions", nil)
+	if len(s.Events) != 0 || len(s.Problems) != 1 {
+		t.Fatalf("malformed: %v", s.Problems)
+	}
+	s = golden(t, "vscode/chat-session", "empty_session.json", wsDir+"/chatSessions/e0e0e0e0-0000-4000-8000-000000000000.json", "chat-sessions", nil)
+	if len(find(s, timeline.System, "chat session: no requests")) != 1 {
+		t.Fatalf("empty session: %+v", s.Events)
+	}
+	s = golden(t, "vscode/chat-session", "transferred.json", "/home/examiner/.config/Code/User/globalStorage/transferredChatSessions/t1t1t1t1-0000-4000-8000-000000000000.json", "global-chats", nil)
+	if r := find(s, timeline.System, "chat session: transferred"); len(r) != 1 || r[0].SessionID != "t1t1t1t1-0000-4000-8000-000000000000" {
+		t.Fatalf("transferred: %+v", s.Events)
+	}
+}

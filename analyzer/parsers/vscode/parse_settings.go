@@ -1,0 +1,172 @@
+package vscode
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+// chatKey matches the settings.json keys read: chat and Copilot keys that
+// grant tools without asking (chat.tools.global.autoApprove,
+// chat.tools.terminal.autoApprove, chat.tools.edits.autoApprove,
+// chat.tools.urls.autoApprove, chat.tools.eligibleForAutoApproval), set the
+// default permission level (chat.permissions.default) or pick the default
+// model.
+var chatKey = regexp.MustCompile(`(?i)^(chat|github\.copilot|inlinechat)\.`)
+
+var chatSettingKey = regexp.MustCompile(`(?i)(autoapprov|approv|permission|yolo|trust|confirm|defaultmodel|default\.model|\.model$|modelid)`)
+
+// secretKey matches key names whose values are never printed.
+var secretKey = regexp.MustCompile(`(?i)(token|secret|password|passwd|api[_-]?key|apikey|credential)`)
+
+// parseSettings reads User/settings.json or a profile's settings.json
+// (JSON with comments and trailing commas): one "permission setting:
+// <key>=<value> (from <file>, file mtime)" row per leaf of each chat
+// auto-approve, default permission and default model key.
+func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	rc, err := in.Open()
+	if err != nil {
+		return fmt.Errorf("open %s: %w", in.Path, err)
+	}
+	defer rc.Close()
+	b, err := readAllLimited(rc)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", in.Path, err)
+	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		out.Problem(0, "empty file")
+		return nil
+	}
+	v, err := decodeBytes(stripJSONC(b))
+	root := obj(v)
+	if err != nil || root == nil {
+		out.Problem(0, "not a JSON object")
+		return nil
+	}
+	ft, fb := fileTime(in)
+	var n int64
+	emit := func(key, val string) {
+		n++
+		out.Event(timeline.Event{Time: ft, TimeBasis: fb, TurnType: timeline.System, SourceLine: n,
+			Text: fmt.Sprintf("permission setting: %s=%s (from %s, file mtime)", key, val, in.Path)})
+	}
+	var walk func(key string, v any)
+	walk = func(key string, v any) {
+		last := key[strings.LastIndex(key, ".")+1:]
+		if secretKey.MatchString(last) {
+			emit(key, "[redacted]")
+			return
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			if len(x) == 0 {
+				emit(key, "{}")
+			}
+			for _, k := range sortedKeys(x) {
+				walk(key+"."+k, x[k])
+			}
+		case []any:
+			if len(x) == 0 {
+				emit(key, "[]")
+			}
+			for _, e := range x {
+				if s := str(e); s != "" {
+					emit(key+"[]", s)
+				} else {
+					emit(key+"[]", compactJSON(e))
+				}
+			}
+		case nil:
+			emit(key, "null")
+		default:
+			emit(key, str(x))
+		}
+	}
+	for _, k := range sortedKeys(root) {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if chatKey.MatchString(k) && chatSettingKey.MatchString(k) {
+			walk(k, root[k])
+		}
+	}
+	return nil
+}
+
+// stripJSONC blanks // and /* */ comments outside strings, then drops
+// trailing commas before } or ].
+func stripJSONC(b []byte) []byte {
+	var o bytes.Buffer
+	inStr, esc := false, false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if inStr {
+			o.WriteByte(c)
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			}
+			continue
+		}
+		switch {
+		case c == '"':
+			inStr = true
+			o.WriteByte(c)
+		case c == '/' && i+1 < len(b) && b[i+1] == '/':
+			for i < len(b) && b[i] != '\n' {
+				i++
+			}
+			o.WriteByte('\n')
+		case c == '/' && i+1 < len(b) && b[i+1] == '*':
+			i += 2
+			for i+1 < len(b) && !(b[i] == '*' && b[i+1] == '/') {
+				i++
+			}
+			i++
+			o.WriteByte(' ')
+		default:
+			o.WriteByte(c)
+		}
+	}
+	src := o.Bytes()
+	var r bytes.Buffer
+	inStr, esc = false, false
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if inStr {
+			r.WriteByte(c)
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			}
+			continue
+		}
+		if c == '"' {
+			inStr = true
+		}
+		if c == ',' {
+			j := i + 1
+			for j < len(src) && (src[j] == ' ' || src[j] == '\n' || src[j] == '\r' || src[j] == '\t') {
+				j++
+			}
+			if j < len(src) && (src[j] == '}' || src[j] == ']') {
+				continue
+			}
+		}
+		r.WriteByte(c)
+	}
+	return r.Bytes()
+}

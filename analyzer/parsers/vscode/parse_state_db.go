@@ -1,0 +1,147 @@
+package vscode
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+// ownedTasksKey is Copilot Chat's record of the cloud agent tasks started
+// or adopted from this VS Code (CloudTaskOwnership), inside the extension's
+// globalState row of ItemTable.
+const ownedTasksKey = "github.copilot.cloudAgent.ownedTasks"
+
+// approvalKey reports whether an ItemTable key holds standing tool
+// approvals (LanguageModelToolsConfirmationService: chat/autoconfirm,
+// chat/autoconfirm-post, chat/servers/autoconfirm,
+// chat/servers/autoconfirm-post, chat/autoconfirm-combination; and the
+// older ToolConfirmStore's chat/autoconfirm).
+func approvalKey(k string) bool {
+	return strings.HasPrefix(k, "chat/") && strings.Contains(k, "autoconfirm")
+}
+
+// parseStateDB reads a state.vscdb (User/globalStorage, a profile's
+// globalStorage, or a workspace's). Standing tool approvals give one
+// "permission setting: <key>=<tool or server> (from <file>, file mtime)"
+// row each; the GitHub.copilot-chat row's cloud agent tasks give a
+// "session synced:" and a "session origin: remote GitHub cloud agent" row
+// each, at the time the task was recorded.
+func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	db, err := in.DB(ctx)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", in.Path, err)
+	}
+	rows, err := db.QueryContext(ctx, `SELECT rowid, key, value FROM ItemTable WHERE key LIKE 'chat/%autoconfirm%' OR lower(key) = 'github.copilot-chat' ORDER BY rowid`)
+	if err != nil {
+		out.Problem(0, "no readable ItemTable: "+err.Error())
+		return nil
+	}
+	defer rows.Close()
+	project := ""
+	if d := storageDir(in.Path); d != "" {
+		project = workspaceProject(in, d)
+	}
+	ft, fb := fileTime(in)
+	for rows.Next() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		var rowid int64
+		var key string
+		var val []byte
+		if err := rows.Scan(&rowid, &key, &val); err != nil {
+			out.Problem(0, "bad ItemTable row: "+err.Error())
+			continue
+		}
+		v, err := decodeBytes(val)
+		if err != nil {
+			out.Problem(rowid, "value of "+key+" is not JSON")
+			continue
+		}
+		if approvalKey(key) {
+			// An older build stored the list JSON-encoded inside a string.
+			if s, ok := v.(string); ok {
+				if inner, err := decodeBytes([]byte(s)); err == nil {
+					v = inner
+				}
+			}
+			for _, id := range approvalIDs(v) {
+				out.Event(timeline.Event{Time: ft, TimeBasis: fb, TurnType: timeline.System, ProjectPath: project,
+					Text: fmt.Sprintf("permission setting: %s=%s (from %s, file mtime)", key, id, in.Path), SourceLine: rowid})
+			}
+			continue
+		}
+		ownedTasks(obj(v)[ownedTasksKey], rowid, in.Path, out)
+	}
+	return rows.Err()
+}
+
+// approvalIDs lists the tool or server ids of an approval store: an array
+// of ids, or an object whose true-valued keys are ids.
+func approvalIDs(v any) []string {
+	var ids []string
+	if a := arr(v); a != nil {
+		for _, x := range a {
+			if s := str(x); s != "" {
+				ids = append(ids, s)
+			} else if x != nil {
+				ids = append(ids, compactJSON(x))
+			}
+		}
+		return ids
+	}
+	if m := obj(v); m != nil {
+		for _, k := range sortedKeys(m) {
+			if b, ok := m[k].(bool); ok && !b {
+				continue
+			}
+			ids = append(ids, k)
+		}
+	}
+	return ids
+}
+
+// ownedTasks emits the cloud agent tasks of github.copilot.cloudAgent.ownedTasks:
+// {taskId: recordedAt} or {taskId: {recordedAt, application}}.
+func ownedTasks(v any, rowid int64, file string, out parser.Sink) {
+	m := obj(v)
+	if m == nil {
+		return
+	}
+	type task struct {
+		id, app string
+		t       time.Time
+	}
+	var tasks []task
+	for id, x := range m {
+		tk := task{id: id}
+		if t, ok := epochMs(x); ok {
+			tk.t = t
+		} else if xm := obj(x); xm != nil {
+			tk.t, _ = epochMs(xm["recordedAt"])
+			tk.app = str(xm["application"])
+		}
+		tasks = append(tasks, tk)
+	}
+	sort.Slice(tasks, func(i, j int) bool { return tasks[i].id < tasks[j].id })
+	for _, tk := range tasks {
+		basis := timeline.TimeRecorded
+		if tk.t.IsZero() {
+			basis = timeline.TimeNone
+		}
+		detail := ""
+		if tk.app != "" {
+			detail = " application=" + tk.app
+		}
+		out.Event(timeline.Event{Time: tk.t, TimeBasis: basis, SessionID: tk.id, TurnType: timeline.System, SourceLine: rowid,
+			Text: fmt.Sprintf("session synced: GitHub cloud agent task %s recorded by VS Code%s (from %s %s)", tk.id, detail, base(file), ownedTasksKey)})
+		out.Event(timeline.Event{Time: tk.t, TimeBasis: basis, SessionID: tk.id, TurnType: timeline.System, SourceLine: rowid,
+			Text: "session origin: remote GitHub cloud agent"})
+		out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: tk.id}, Synced: "yes", Origin: "remote"})
+	}
+}
