@@ -51,12 +51,20 @@
 //     and the event table's session.updated.1 rows whose info.share.url is
 //     set: "session synced: share [<id>] <url>" and a SessionState with
 //     Synced "yes", once per session and URL. The secret is never read.
-//   - permission (project rulesets): "permission setting: <permission>
-//     <pattern>=<action> (from <db> permission, project <id>)" at
+//   - permission: a project ruleset in a data column gives "permission
+//     setting: <permission> <pattern>=<action> (from <db> permission,
+//     project <id>)" per rule; the 1.18 table (one saved grant per row,
+//     action and resource columns) gives "permission setting:
+//     <action>=<resource> (from <db> permission, project <id>)"; at
 //     time_updated, ProjectPath the project's worktree.
-//   - worktree: "scratch directory: <dir> (worktree name=.. branch=..
-//     project_id=..)"; project_directory: "project directory: <dir>
-//     (project <id>)" (a directory the project was used from).
+//   - worktree (early) and workspace (1.18: type, name, branch, directory,
+//     time_used): "scratch directory: <dir> (<table> type=.. name=..
+//     branch=.. project_id=..)"; project_directory: "project directory:
+//     <dir> (project <id>)" (a directory the project was used from).
+//   - A call to a tool the session does not offer (removed by a deny rule,
+//     or made up) is recorded by OpenCode as tool "invalid" with input
+//     {tool, error}: Text is the tool named, and its result is IsError
+//     true; Kilo records the original tool and input with an error state.
 //
 // # <agent>/storage (target "storage")
 //
@@ -106,6 +114,15 @@
 //
 // # Evidence
 //
+//   - Real agent runs here (fixtures/roots/real-agents-2, the
+//     gen-real-fixtures-2 scripted loopback model): OpenCode 1.18.33
+//     (opencode.db: session, message, part, session_message, session_share,
+//     event, permission {action, resource}, workspace, project_directory)
+//     and Kilo CLI 7.7.7 (kilo.db, the same tables plus kilo_board; the
+//     storage/ tree holds only session_diff/ and migration files).
+//     Scenarios basic, edit, denied (bash deny rule), subagent (task),
+//     api-error retry and killed; the resume run exited 1 and stored
+//     nothing.
 //   - Real samples (../shared/agent-samples/opencode, SOURCES.md there):
 //     `opencode export` output of opencode 1.1.13 (tomjnsn/agentlogs
 //     crud.json @28e95b16, all-tools.json @9cd9938c).
@@ -120,8 +137,9 @@
 //     versions in the code index; the message and part JSON shapes
 //     (MessageV2) as seen in the real samples. The seed catalog cites 907b3bc
 //     (1.x) and cb07c55 (2.0.32).
-//   - Not confirmed on a real store: the session_v2, event, worktree and
-//     project_directory column names (read by name with fallbacks), and
-//     the prompt-history / prompt-stash line shapes. Synthetic fixtures in
+//   - Not confirmed on a real store: session_v2 (2.0) and session_message
+//     rows (empty in both real stores), share and event rows with a share
+//     URL (sharing was disabled in the runs), the worktree table, the JSON
+//     tree and the prompt-history / prompt-stash line shapes. Synthetic fixtures in
 //     testdata/ (.sql built by parsertest.SQLite) cover them.
 package opencode

@@ -2,6 +2,7 @@ package opencode
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -415,7 +416,7 @@ func (e *emitter) tool(p *part, l loc, pick func(...num) time.Time, model string
 		res.IsError = "true"
 		res.Text = errMessage(st.Error)
 	} else {
-		res.IsError = "false"
+		res.IsError = fmt.Sprint(p.Tool == "invalid")
 		res.Text = rawString(st.Output)
 		if res.Text == "" {
 			res.Text = contentText(st.Content)
@@ -470,6 +471,13 @@ func toolArg(tool string, input json.RawMessage) string {
 			files = append(files, strings.TrimSpace(f[1]))
 		}
 		return strings.Join(files, ", ")
+	}
+	if tool == "invalid" {
+		// OpenCode's stand-in for a call to a tool it does not offer (one
+		// a deny rule removed, or a made-up name); the arguments are lost
+		if s, ok := m["tool"].(string); ok {
+			return s
+		}
 	}
 	if qs, ok := m["questions"].([]any); ok && len(qs) > 0 {
 		if q, ok := qs[0].(map[string]any); ok {

@@ -560,29 +560,42 @@ func (r *dbReader) permissionTable() {
 		if t.IsZero() {
 			t = msTime(i64(m["time_created"]))
 		}
-		e.rules(t, loc{line: i64(m["rowid_"])}, json.RawMessage(str(m["data"])), r.base+" permission, project "+pid)
+		from := r.base + " permission, project " + pid
+		if d := str(m["data"]); d != "" {
+			e.rules(t, loc{line: i64(m["rowid_"])}, json.RawMessage(d), from)
+			return
+		}
+		// 1.18: one row per saved grant, {action, resource}
+		e.system(t, loc{line: i64(m["rowid_"])}, "permission setting: "+str(m["action"])+"="+str(m["resource"])+" (from "+from+")")
 	})
 }
 
-// worktrees reads the worktree table: directories OpenCode created for
-// isolated work (scratch directories).
+// worktrees reads the worktree and workspace tables: directories OpenCode
+// created for isolated work (scratch directories).
 func (r *dbReader) worktrees() {
-	if !r.tables["worktree"] {
-		return
+	for _, table := range []string{"worktree", "workspace"} {
+		if r.tables[table] {
+			r.worktreeTable(table)
+		}
 	}
-	r.scanOrProblem("SELECT rowid AS rowid_, * FROM worktree ORDER BY rowid", func(m map[string]any) {
+}
+
+// worktreeTable reads worktree (early builds) or workspace (1.18: id, type,
+// name, branch, directory, extra, project_id, time_used).
+func (r *dbReader) worktreeTable(table string) {
+	r.scanOrProblem("SELECT rowid AS rowid_, * FROM "+table+" ORDER BY rowid", func(m map[string]any) {
 		dir := first(m, "directory", "path", "worktree")
 		pid := str(m["project_id"])
 		e := &emitter{out: r.out, agent: r.in.Agent, secondary: r.secondary, project: r.projects[pid], sess: str(m["session_id"])}
 		var kv []string
-		for _, k := range []string{"name", "branch", "project_id"} {
+		for _, k := range []string{"type", "name", "branch", "project_id"} {
 			if v := str(m[k]); v != "" {
 				kv = append(kv, k+"="+v)
 			}
 		}
 		text := "scratch directory: " + dir
 		if len(kv) > 0 {
-			text += " (worktree " + strings.Join(kv, " ") + ")"
+			text += " (" + table + " " + strings.Join(kv, " ") + ")"
 		}
 		e.system(rowTime(m), loc{line: i64(m["rowid_"])}, text)
 	})

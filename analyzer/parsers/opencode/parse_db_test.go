@@ -86,7 +86,8 @@ func TestDB1x(t *testing.T) {
 	if a := withText(s, "session archived"); len(a) != 1 || a[0].TimeString() != "2026-01-02T10:00:00.000Z" {
 		t.Fatalf("archived: %+v", a)
 	}
-	if w := withText(s, "scratch directory: "); len(w) != 1 || w[0].Text != "scratch directory: /home/examiner/.local/share/opencode/worktree/prj1/brave-otter (worktree name=brave-otter branch=opencode/brave-otter project_id=prj1)" {
+	if w := withText(s, "scratch directory: "); len(w) != 2 || w[0].Text != "scratch directory: /home/examiner/.local/share/opencode/worktree/prj1/brave-otter (worktree name=brave-otter branch=opencode/brave-otter project_id=prj1)" ||
+		w[1].Text != "scratch directory: /home/examiner/.local/share/opencode/worktree/prj1/calm-fox (workspace type=worktree name=calm-fox branch=opencode/calm-fox project_id=prj1)" || w[1].TimeString() != "2026-01-01T10:01:00.000Z" {
 		t.Fatalf("worktree: %+v", w)
 	}
 	if pd := withText(s, "project directory: "); len(pd) != 1 || pd[0].ProjectPath != "/home/examiner/old/app" {
@@ -179,5 +180,12 @@ func TestDBEmpty(t *testing.T) {
 	s := parsertest.Golden(t, byID(t, "opencode/db"), dbInput(t, "testdata/empty.sql", agentOpenCode, "/home/examiner/.local/share/opencode/opencode.db"), "testdata/empty.golden.jsonl")
 	if len(s.Events) != 0 || len(s.Problems) != 0 {
 		t.Fatalf("%v %+v", s.Problems, s.Events)
+	}
+}
+
+func TestDBPermission118(t *testing.T) {
+	s := parsertest.Run(t, byID(t, "opencode/db"), dbInput(t, "testdata/permission_118.sql", agentOpenCode, "/home/examiner/.local/share/opencode/opencode.db"))
+	if len(s.Events) != 1 || s.Events[0].Text != "permission setting: bash=git status * (from opencode.db permission, project prj1)" || s.Events[0].ProjectPath != "/home/examiner/demo" {
+		t.Fatalf("%+v %v", s.Events, s.Problems)
 	}
 }

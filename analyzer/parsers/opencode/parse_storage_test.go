@@ -115,3 +115,19 @@ func TestStorageMalformed(t *testing.T) {
 		t.Fatalf("%+v %v", s.Events, s.Problems)
 	}
 }
+
+// Kilo 7.7.7 leaves storage/session_diff/<ses>.json beside its database;
+// those (and todo/<ses>.json) are not sessions.
+func TestStorageSessionDiffIgnored(t *testing.T) {
+	root := "/home/examiner/.local/share/kilo/"
+	for _, f := range []string{"storage/session_diff/ses_x.json", "storage/todo/ses_x.json"} {
+		files := parsertest.Files{root + f: "testdata/tree/storage/session/prj1/ses_t1.json"}
+		in := storageInput(t, files, root+f, agentKilo)
+		if !byID(t, "kilo-code/storage").Match(&in.File) {
+			t.Fatalf("%s: not matched", f)
+		}
+		if s := parsertest.Run(t, byID(t, "kilo-code/storage"), in); len(s.Events) != 0 || len(s.Problems) != 0 {
+			t.Fatalf("%s: %+v %v", f, s.Events, s.Problems)
+		}
+	}
+}

@@ -62,3 +62,8 @@ INSERT INTO event VALUES ('evt_3', 'ses_b2', 4, 'message.updated.1', '{"sessionI
 INSERT INTO permission VALUES ('prj1', 1767261000000, 1767261500000, '[{"permission":"edit","pattern":"*","action":"allow"},{"permission":"bash","pattern":"git push *","action":"ask"}]');
 INSERT INTO worktree VALUES ('wt1', 'prj1', 'brave-otter', 'opencode/brave-otter', '/home/examiner/.local/share/opencode/worktree/prj1/brave-otter', 1767261650000);
 INSERT INTO project_directory VALUES ('prj1', '/home/examiner/old/app', 1766000000000, 1766100000000);
+
+-- 1.18 shapes: workspace rows and per-grant permission rows live in other
+-- stores; here a workspace table beside the worktree one.
+CREATE TABLE workspace (id TEXT PRIMARY KEY, type TEXT NOT NULL, name TEXT DEFAULT '' NOT NULL, branch TEXT, directory TEXT, extra TEXT, project_id TEXT NOT NULL, time_used INTEGER NOT NULL);
+INSERT INTO workspace VALUES ('wrk_1', 'worktree', 'calm-fox', 'opencode/calm-fox', '/home/examiner/.local/share/opencode/worktree/prj1/calm-fox', NULL, 'prj1', 1767261660000);

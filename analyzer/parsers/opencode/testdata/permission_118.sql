@@ -1,0 +1,5 @@
+-- OpenCode 1.18.33 permission table: one row per saved grant.
+CREATE TABLE project (id TEXT PRIMARY KEY, worktree TEXT NOT NULL, time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL, sandboxes TEXT NOT NULL);
+CREATE TABLE permission (id TEXT PRIMARY KEY, project_id TEXT NOT NULL, action TEXT NOT NULL, resource TEXT NOT NULL, time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL);
+INSERT INTO project VALUES ('prj1', '/home/examiner/demo', 1795975608600, 1795975608600, '[]');
+INSERT INTO permission VALUES ('per_1', 'prj1', 'bash', 'git status *', 1795975610000, 1795975610000);
