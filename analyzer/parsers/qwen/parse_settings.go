@@ -1,0 +1,140 @@
+package qwen
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+// parseSettings reads .qwen/trustedFolders.json (one permission setting row
+// per folder, project_path the folder) and a home or project
+// .qwen/settings.json (one row per permissions.allow, ask and deny rule and
+// for tools.approvalMode, plus the older tools.core/allowed/exclude lists),
+// all at the file's modification time. Only these named keys are read, so
+// no secret value (security.auth, env, mcpServers) reaches a row.
+func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	b, err := readSmall(in)
+	if err != nil {
+		return err
+	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		out.Problem(0, "empty file")
+		return nil
+	}
+	b = stripComments(b)
+	t, basis := mtime(in)
+	s := &settingsRows{out: out, file: in.Path, t: t, basis: basis}
+	switch base(in.Path) {
+	case "trustedFolders.json":
+		err = eachMember(b, func(k string, v json.RawMessage) {
+			s.row("trustedFolders."+k, scalarText(v), k)
+		})
+	default:
+		project := ""
+		if in.Target == "project" {
+			// <project>/.qwen/settings.json
+			project = strings.TrimSuffix(qwenDir(in.Path), "/.qwen")
+		}
+		err = eachMember(b, func(k string, v json.RawMessage) {
+			switch k {
+			case "permissions":
+				_ = eachMember(v, func(rk string, rv json.RawMessage) {
+					if rk == "allow" || rk == "ask" || rk == "deny" {
+						s.list("permissions."+rk, rv, project)
+					}
+				})
+			case "tools":
+				_ = eachMember(v, func(tk string, tv json.RawMessage) {
+					switch tk {
+					case "approvalMode":
+						s.row("tools.approvalMode", scalarText(tv), project)
+					case "core", "allowed", "exclude":
+						s.list("tools."+tk, tv, project)
+					}
+				})
+			}
+		})
+	}
+	if err != nil {
+		out.Problem(0, "not a JSON object: "+err.Error())
+	}
+	return ctx.Err()
+}
+
+type settingsRows struct {
+	out   parser.Sink
+	file  string
+	t     time.Time
+	basis timeline.TimeBasis
+	n     int64
+}
+
+func (s *settingsRows) row(key, value, project string) {
+	s.n++
+	s.out.Event(timeline.Event{Time: s.t, TimeBasis: s.basis, TurnType: timeline.System, ProjectPath: project,
+		Text:       fmt.Sprintf("permission setting: %s=%s (from %s, file mtime)", key, value, s.file),
+		SourceLine: s.n})
+}
+
+// list gives one row per array element ([] for an empty list).
+func (s *settingsRows) list(key string, v json.RawMessage, project string) {
+	var arr []json.RawMessage
+	if json.Unmarshal(v, &arr) != nil {
+		s.row(key, scalarText(v), project)
+		return
+	}
+	if len(arr) == 0 {
+		s.row(key, "[]", project)
+	}
+	for _, a := range arr {
+		s.row(key, scalarText(a), project)
+	}
+}
+
+// stripComments blanks // and /* */ comments outside strings (the agent
+// reads settings.json with strip-json-comments), keeping offsets.
+func stripComments(b []byte) []byte {
+	out := append([]byte(nil), b...)
+	inStr, esc := false, false
+	for i := 0; i < len(out); i++ {
+		c := out[i]
+		if inStr {
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			}
+			continue
+		}
+		switch {
+		case c == '"':
+			inStr = true
+		case c == '/' && i+1 < len(out) && out[i+1] == '/':
+			for ; i < len(out) && out[i] != '\n'; i++ {
+				out[i] = ' '
+			}
+		case c == '/' && i+1 < len(out) && out[i+1] == '*':
+			out[i], out[i+1] = ' ', ' '
+			for i += 2; i < len(out); i++ {
+				if out[i] == '*' && i+1 < len(out) && out[i+1] == '/' {
+					out[i], out[i+1] = ' ', ' '
+					i++
+					break
+				}
+				if out[i] != '\n' {
+					out[i] = ' '
+				}
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,164 @@
+package qwen
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+// Agent is the catalog name of Qwen Code.
+const Agent = "qwen-code"
+
+// Parsers returns the Qwen Code parsers.
+func Parsers() []parser.Parser {
+	return []parser.Parser{
+		parser.New(parser.Spec{
+			ID: "qwen-code/chat", Agent: Agent, Version: 1,
+			Targets: []string{"chats"}, Names: []string{"*.jsonl"},
+			Doc: "projects/<slug>/chats/<session>.jsonl and chats/archive/ ChatRecord JSONL (user, assistant, tool_result, system records)",
+		}, parseChat),
+		parser.New(parser.Spec{
+			ID: "qwen-code/logs", Agent: Agent, Version: 1,
+			Targets: []string{"logs"}, Names: []string{"logs.json"},
+			Doc: "tmp/<hash>/logs.json prompt log (secondary user rows, model_switch rows)",
+		}, parseLogs),
+		parser.New(parser.Spec{
+			ID: "qwen-code/settings", Agent: Agent, Version: 1,
+			Targets: []string{"trusted-folders", "settings", "project"}, Names: []string{"trustedFolders.json", "settings.json"},
+			Doc: ".qwen/trustedFolders.json and a home or project .qwen/settings.json permission rules and tools.approvalMode (file mtime)",
+		}, parseSettings),
+		parser.New(parser.Spec{
+			ID: "qwen-code/channels", Agent: Agent, Version: 1,
+			Targets: []string{"channels"}, Names: []string{"sessions.json", "routes.json"},
+			Doc: ".qwen/channels/sessions.json and daemon/<hash>/routes.json: sessions relayed from a messaging platform",
+		}, parseChannels),
+		parser.New(parser.Spec{
+			ID: "qwen-code/usage", Agent: Agent, Version: 1,
+			Targets: []string{"usage"}, Names: []string{"usage_record.jsonl"},
+			Doc: ".qwen/usage_record.jsonl per-session usage summaries (secondary; outlive a deleted transcript)",
+		}, parseUsage),
+	}
+}
+
+// parseTime reads an ISO 8601 time (toISOString).
+func parseTime(s string) (time.Time, bool) {
+	if s == "" {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return t.UTC(), true
+}
+
+// epochMS reads an epoch-milliseconds number (0 or absent is no time).
+func epochMS(ms float64) (time.Time, bool) {
+	if ms <= 0 {
+		return time.Time{}, false
+	}
+	sec := int64(ms / 1000)
+	ns := int64((ms - float64(sec)*1000) * 1e6)
+	return time.Unix(sec, ns).UTC().Truncate(time.Millisecond), true
+}
+
+// mtime returns the input's modification time as a settings row time.
+func mtime(in *parser.Input) (time.Time, timeline.TimeBasis) {
+	if in.MTime.IsZero() {
+		return time.Time{}, timeline.TimeNone
+	}
+	return in.MTime.UTC(), timeline.TimeFileMTime
+}
+
+// maxSmall bounds a whole-file JSON read (settings, routes: small files).
+const maxSmall = 16 << 20
+
+func readSmall(in *parser.Input) ([]byte, error) {
+	rc, err := in.Open()
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", in.Path, err)
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(io.LimitReader(rc, maxSmall))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", in.Path, err)
+	}
+	return b, nil
+}
+
+// eachMember calls fn for each member of the JSON object raw, in file order.
+func eachMember(raw []byte, fn func(k string, v json.RawMessage)) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return fmt.Errorf("not a JSON object")
+	}
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		k, _ := kt.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return err
+		}
+		fn(k, v)
+	}
+	_, err = dec.Token()
+	return err
+}
+
+func isKind(raw json.RawMessage, c byte) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) > 0 && raw[0] == c
+}
+
+// compactJSON renders raw JSON compactly ("" for null or nothing).
+func compactJSON(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+// scalarText renders a value: a string as is, anything else compact JSON.
+func scalarText(v json.RawMessage) string {
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		return s
+	}
+	return compactJSON(v)
+}
+
+func boolStr(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}
+
+// qwenDir returns the .qwen directory a path lies in ("" if none).
+func qwenDir(p string) string {
+	if i := strings.LastIndex(p, "/.qwen/"); i >= 0 {
+		return p[:i+len("/.qwen")]
+	}
+	return ""
+}
+
+func base(p string) string { return path.Base(p) }
