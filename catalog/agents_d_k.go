@@ -96,7 +96,7 @@ var agentsDToK = []Agent{
 		},
 	},
 	{
-		Name: "kilo-code", Display: "Kilo Code (CLI and VS Code extension)", Status: StatusBacklog, SeedStatus: StatusParsed,
+		Name: "kilo-code", Display: "Kilo Code (CLI and VS Code extension)", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at 76bcfd4, synthetic fixture; permission, past-use, remote control, scratch directory and retention rows from source at 87cc35c; no real install",
 		Notes: "issue 192; issue 221; the session pull request links are not parsed yet",
 		Targets: []Target{

@@ -152,7 +152,7 @@ var agentsLToO = []Agent{
 		},
 	},
 	{
-		Name: "opencode", Display: "OpenCode", Status: StatusBacklog, SeedStatus: StatusParsed,
+		Name: "opencode", Display: "OpenCode", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at 907b3bc (1.x) and cb07c55 (CLI 2.0.32), synthetic fixture; permission, past-use, scratch directory and archive rows from the same commits (2026-10-21 review); no real install",
 		Notes: "issue 139; issue 194; issue 213; the desktop app's drafts.sqlite is not parsed yet",
 		Targets: []Target{

@@ -13,6 +13,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cursor"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/goose"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/opencode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pi"
 )
 
@@ -39,6 +40,7 @@ func All() []parser.Parser {
 		cursor.Parsers(),         // cursor
 		gemini.Parsers(),         // gemini-cli
 		goose.Parsers(),          // goose
+		opencode.Parsers(),       // opencode, kilo-code
 		pi.Parsers(),             // pi, little-coder
 	)
 }
