@@ -1,0 +1,181 @@
+package cline
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"math"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+)
+
+// Agent is the catalog name of Cline.
+const Agent = "cline"
+
+// Parsers returns the Cline parsers.
+func Parsers() []parser.Parser {
+	return []parser.Parser{
+		parser.New(parser.Spec{
+			ID: "cline/ui-messages", Agent: Agent, Version: 1,
+			Targets: []string{"tasks", "cli-tasks", "task-files", "cli-task-files"}, Names: []string{"ui_messages.json"},
+			Doc: "tasks/<id>/ui_messages.json (ClineMessage array, preferred): prompts, replies, reasoning, tool and command calls with their output, errors and other say/ask records as system rows; a cut array is read as far as it goes",
+		}, parseUIMessages),
+		parser.New(parser.Spec{
+			ID: "cline/api-history", Agent: Agent, Version: 1,
+			Targets: []string{"tasks", "cli-tasks", "task-files", "cli-task-files"}, Names: []string{"api_conversation_history.json"},
+			Doc: "tasks/<id>/api_conversation_history.json (Anthropic MessageParam array), read only when ui_messages.json is absent: id-less text results paired with their tool_use by order and name; rows inherit the task start",
+		}, parseAPIHistory),
+		parser.New(parser.Spec{
+			ID: "cline/task-history", Agent: Agent, Version: 1,
+			Targets: []string{"task-history", "cli-task-history"}, Names: []string{"taskHistory.json"},
+			Doc: "state/taskHistory.json index: a system row for each listed task whose folder was not collected (the task text, project and model it names)",
+		}, parseTaskHistory),
+		parser.New(parser.Spec{
+			ID: "cline/task-metadata", Agent: Agent, Version: 1,
+			Targets: []string{"task-files", "cli-task-files"}, Names: []string{"task_metadata.json"},
+			Doc: "tasks/<id>/task_metadata.json: files_in_context read/edit dates and model_usage as system rows",
+		}, parseTaskMetadata),
+		parser.New(parser.Spec{
+			ID: "cline/settings", Agent: Agent, Version: 1,
+			Targets: []string{"settings", "mcp-settings"}, Names: []string{"globalState.json", "global-settings.json", "cline_mcp_settings.json"},
+			Doc: "globalState.json / settings/global-settings.json auto-approval, mode and command permission keys, cline_mcp_settings.json autoApprove and disabled per server, as permission setting rows (file mtime)",
+		}, parseSettings),
+		parser.New(parser.Spec{
+			ID: "cline/input-history", Agent: Agent, Version: 1,
+			Targets: []string{"input-history"}, Names: []string{"user_input_history.jsonl"},
+			Doc: "CLI cache/user_input_history.jsonl typed prompts (secondary; no session or project; only the last line's time is kept)",
+		}, parseInputHistory),
+	}
+}
+
+// maxSmall bounds what is read of a small related file.
+const maxSmall = 64 << 20
+
+// msTime converts epoch milliseconds (float allowed) to UTC; zero for 0 or
+// an implausible value.
+func msTime(ms float64) time.Time {
+	if ms <= 0 || math.IsNaN(ms) || math.IsInf(ms, 0) || ms > 1e15 {
+		return time.Time{}
+	}
+	sec := math.Floor(ms / 1000)
+	ns := (ms - sec*1000) * 1e6
+	return time.Unix(int64(sec), int64(ns)).UTC()
+}
+
+// num decodes a JSON number or a numeric string; anything else is 0.
+type num float64
+
+func (n *num) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if json.Unmarshal(b, &s) != nil {
+			return nil
+		}
+		f, _ := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		*n = num(f)
+		return nil
+	}
+	var f float64
+	if json.Unmarshal(b, &f) == nil {
+		*n = num(f)
+	}
+	return nil
+}
+
+// TaskIDTime reads a task folder name that is an epoch-ms start time
+// (Cline's and Roo Code's older ids, "1769064454592"); zero otherwise
+// (UUIDs, ULIDs).
+func TaskIDTime(id string) time.Time {
+	if len(id) < 12 || len(id) > 14 {
+		return time.Time{}
+	}
+	n, err := strconv.ParseInt(id, 10, 64)
+	if err != nil {
+		return time.Time{}
+	}
+	t := msTime(float64(n))
+	if t.Year() < 2015 || t.Year() > 2100 {
+		return time.Time{}
+	}
+	return t
+}
+
+// slash normalises a path to '/' separators.
+func slash(p string) string { return strings.ReplaceAll(p, "\\", "/") }
+
+// TaskDir returns the task folder of a file tasks/<id>/<name> and its id.
+func TaskDir(p string) (dir, id string) {
+	dir = path.Dir(slash(p))
+	return dir, path.Base(dir)
+}
+
+// GlobEscape escapes doublestar metacharacters in a literal path.
+func GlobEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '*', '?', '[', ']', '{', '}', '\\':
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// readRelated reads a related collected file (bounded); ok false when it
+// was not collected or cannot be read.
+func readRelated(in *parser.Input, orig string) ([]byte, bool) {
+	rc, err := in.OpenRelated(orig)
+	if err != nil {
+		return nil, false
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(io.LimitReader(rc, maxSmall))
+	if err != nil {
+		return nil, false
+	}
+	return b, true
+}
+
+// Collected reports whether a file with this original path is in the input.
+func Collected(in *parser.Input, orig string) bool {
+	return len(in.List(GlobEscape(orig))) > 0
+}
+
+// compact renders raw JSON compactly ("" for null or nothing).
+func compact(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+// jsonString returns raw as a string when it is one, else its compact JSON.
+func jsonString(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return compact(raw)
+}
+
+// secretKey reports a settings key whose value must never be printed.
+func secretKey(k string) bool {
+	l := strings.ToLower(k)
+	for _, w := range []string{"token", "secret", "password", "apikey", "api_key", "credential", "authorization", "bearer", "cookie", "privatekey"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return strings.HasSuffix(l, "key") && !strings.HasSuffix(l, "hotkey")
+}

@@ -1,0 +1,148 @@
+package cline
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+// clinePermKey selects the standing permission keys of globalState.json and
+// global-settings.json (autoApprovalSettings.*, mode, yoloModeToggled,
+// command permissions).
+var clinePermKey = regexp.MustCompile(`(?i)^(autoApprov|yolo|mode$|planActSeparateModelsSetting|strictPlanMode|commandPermission|permission|allowedCommands|deniedCommands|autoApproveAll|cloudTaskTarget|enableCheckpoints)`)
+
+func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	switch in.Base() {
+	case "cline_mcp_settings.json":
+		return ParseMCPSettings(ctx, in, out, "autoApprove")
+	default:
+		return ParseSettingsKeys(ctx, in, out, clinePermKey.MatchString)
+	}
+}
+
+func readAll(in *parser.Input) ([]byte, error) {
+	rc, err := in.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	return io.ReadAll(io.LimitReader(rc, maxSmall))
+}
+
+// settingRow writes "permission setting: <key>=<value> (from <file>, file
+// mtime)" at the file's mtime.
+func settingRow(in *parser.Input, out parser.Sink, key, value, project string) {
+	basis := timeline.TimeFileMTime
+	if in.MTime.IsZero() {
+		basis = timeline.TimeNone
+	}
+	out.Event(timeline.Event{Time: in.MTime, TimeBasis: basis, TurnType: timeline.System, ProjectPath: project,
+		Text: fmt.Sprintf("permission setting: %s=%s (from %s, file mtime)", key, value, path.Base(slash(in.Path)))})
+}
+
+// ParseSettingsKeys writes one permission setting row per leaf of a JSON
+// settings object whose top-level key match selects (one row per array
+// element). Values of secret-looking keys are never printed.
+func ParseSettingsKeys(_ context.Context, in *parser.Input, out parser.Sink, match func(string) bool) error {
+	b, err := readAll(in)
+	if err != nil {
+		return err
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(b, &top); err != nil {
+		out.Problem(0, "not a JSON object: "+err.Error())
+		return nil
+	}
+	keys := make([]string, 0, len(top))
+	for k := range top {
+		if match(k) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		flatten(k, top[k], func(key, value string) { settingRow(in, out, key, value, "") })
+	}
+	return nil
+}
+
+// flatten calls fn for each scalar leaf under key (object members sorted,
+// array elements one by one).
+func flatten(key string, raw json.RawMessage, fn func(key, value string)) {
+	if secretKey(key[strings.LastIndex(key, ".")+1:]) {
+		fn(key, "[redacted]")
+		return
+	}
+	raw = json.RawMessage(strings.TrimSpace(string(raw)))
+	if len(raw) == 0 {
+		return
+	}
+	switch raw[0] {
+	case '{':
+		var m map[string]json.RawMessage
+		if json.Unmarshal(raw, &m) != nil {
+			return
+		}
+		ks := make([]string, 0, len(m))
+		for k := range m {
+			ks = append(ks, k)
+		}
+		sort.Strings(ks)
+		for _, k := range ks {
+			flatten(key+"."+k, m[k], fn)
+		}
+	case '[':
+		var a []json.RawMessage
+		if json.Unmarshal(raw, &a) != nil {
+			return
+		}
+		if len(a) == 0 {
+			fn(key, "[]")
+		}
+		for _, v := range a {
+			fn(key, jsonString(v))
+		}
+	default:
+		fn(key, jsonString(raw))
+	}
+}
+
+// ParseMCPSettings reads an MCP settings file ({"mcpServers": {name:
+// {...}}}: Cline's cline_mcp_settings.json, Roo's mcp_settings.json and
+// .roo/mcp.json): one permission setting row per tool of the server's
+// allowKey list (autoApprove or alwaysAllow) and one for disabled.
+func ParseMCPSettings(_ context.Context, in *parser.Input, out parser.Sink, allowKey string) error {
+	b, err := readAll(in)
+	if err != nil {
+		return err
+	}
+	var f struct {
+		Servers map[string]map[string]json.RawMessage `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		out.Problem(0, "not an MCP settings object: "+err.Error())
+		return nil
+	}
+	names := make([]string, 0, len(f.Servers))
+	for n := range f.Servers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		s := f.Servers[n]
+		for _, k := range []string{allowKey, "disabled", "disabledTools"} {
+			if v, ok := s[k]; ok {
+				flatten("mcpServers."+n+"."+k, v, func(key, value string) { settingRow(in, out, key, value, "") })
+			}
+		}
+	}
+	return nil
+}
