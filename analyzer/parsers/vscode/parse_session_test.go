@@ -112,3 +112,22 @@ func TestChatSessionEdgeCases(t *testing.T) {
 		t.Fatalf("transferred: %+v", s.Events)
 	}
 }
+
+// An empty-window session stored as a log under a .json name; a second
+// kind 0 replaces the first; a cut line with a record glued after it keeps
+// the glued record; a call without a result gives a tool_use only.
+func TestChatSessionEmptyWindowLog(t *testing.T) {
+	s := golden(t, "vscode/chat-session", "log_named_json.json", "/home/examiner/.vscode-server/data/User/globalStorage/emptyWindowChatSessions/ew-1.json", "global-chats", nil)
+	if strings.Join(s.Problems, "|") != "line 4: line cut short; a glued record after it was kept" {
+		t.Fatalf("problems: %v", s.Problems)
+	}
+	if len(find(s, timeline.User, "stale prompt")) != 0 || len(find(s, timeline.User, "prompt in an empty window")) != 1 {
+		t.Fatal("second kind 0 did not replace the first")
+	}
+	if len(find(s, timeline.System, "chat session: empty window, no folder open (globalStorage/emptyWindowChatSessions)")) != 1 {
+		t.Fatal("no empty-window row")
+	}
+	if tu := find(s, timeline.ToolUse, "https://example.com"); len(tu) != 1 || count(s, timeline.ToolResult) != 0 {
+		t.Fatalf("call without result: %+v", tu)
+	}
+}
