@@ -1,0 +1,61 @@
+// Package roocode parses Roo Code's task files and settings. Roo Code is a
+// Cline fork that keeps Cline's task files, so the transcripts are read by
+// the cline package's exported reader with cline.FlavorRoo.
+//
+// Files (VS Code <editor>/User/globalStorage/rooveterinaryinc.roo-cline/
+// and the CLI's ~/.vscode-mock/global-storage/):
+//
+//   - roo-code/ui-messages: tasks/<id>/ui_messages.json (ClineMessage
+//     array, packages/types/src/message.ts), rows as in the cline package
+//     with Roo's differences: the prompt is the first say "text" (startTask
+//     says the task as "text", before the first api_req_started); a tool
+//     ask with isAnswered:true (set when the ask was approved, by the user
+//     or by auto-approval) gives "permission decision: approved
+//     source=isAnswered" after its tool_use row; a task whose
+//     history_item.json names a parentTaskId opens with "subagent <id> of
+//     <parentTaskId>". Session id: the folder name (a UUID in current
+//     releases); project: history_item.json workspace, else the
+//     tasks/_index.json entry, else the CLI global-state.json taskHistory,
+//     else the "Current Workspace Directory (...)" of the first request.
+//   - roo-code/api-history: tasks/<id>/api_conversation_history.json. When
+//     the folder's ui_messages.json was not collected it gives the whole
+//     transcript (cline.APIFull: tool_result blocks paired on
+//     tool_use_id, <user_message>/<task>/<feedback> as user rows, reasoning
+//     items as thinking rows). Beside ui_messages.json it gives only the
+//     decisions the UI does not show (cline.APIDecisions): a result
+//     {"status":"denied",feedback} "permission decision: denied
+//     source=user", {"status":"approved",feedback} (toolApprovedWithFeedback)
+//     "permission decision: approved source=user", and the .rooignore
+//     access_denied error "permission decision: blocked source=.rooignore
+//     path=<path>"; in full mode the feedback is also a user row.
+//   - roo-code/task-index: tasks/_index.json {version, updatedAt, entries}:
+//     a listed task whose folder was not collected gives "task <id> is
+//     listed in _index.json but its folder is gone: <task>" at its ts.
+//   - roo-code/settings: the CLI's global-state.json (autoApprovalEnabled,
+//     alwaysAllow*, allowedCommands, deniedCommands, allowedMaxRequests,
+//     allowedMaxCost, mode...), ~/.roo/cli-settings.json (requireApproval,
+//     dangerouslySkipPermissions, mode, and "model setting: <provider>/<model>"),
+//     settings/mcp_settings.json and a project's .roo/mcp.json
+//     (mcpServers.<name>.alwaysAllow, one row per tool, and disabled):
+//     "permission setting: <key>=<value> (from <file>, file mtime)".
+//     Secret-looking keys are never printed.
+//   - roo-code/cli-history: ~/.roo/cli-history.json {version, entries}:
+//     secondary user rows, file order, no time or session.
+//
+// Not read yet: history_item.json on its own (read only as the task's
+// context), the extension's global and workspace state rows in the
+// editor's state.vscdb (with the Roo Code Cloud settings cache and retry
+// queue), the CLI's workspace-state.json, task_metadata.json.
+//
+// Evidence: source RooCodeInc/Roo-Code at
+// cb836567180a3ff1da6d082f3178b90c3bd22a70 (2026-04-14):
+// packages/types/src/message.ts (ClineMessage with isAnswered, ClineAsk,
+// ClineSay), packages/types/src/history.ts (HistoryItem),
+// src/core/task/Task.ts (startTask's say "text", isAnswered on approval),
+// src/core/prompts/responses.ts (toolDenied, toolApprovedWithFeedback,
+// rooIgnoreError JSON), src/core/task-persistence/TaskHistoryStore.ts
+// (history_item.json, _index.json), src/core/task-persistence/apiMessages.ts,
+// src/shared/globalFileNames.ts, apps/cli/src/lib/storage/history.ts and
+// settings.ts, apps/cli/src/types/types.ts (CliSettings). No real Roo Code
+// file was available: synthetic fixtures only.
+package roocode
