@@ -54,10 +54,11 @@ var agentsPToZ = []Agent{
 		},
 	},
 	{
-		Name: "qwen-code", Display: "Qwen Code", Status: StatusBacklog, SeedStatus: StatusParsed,
+		Name: "qwen-code", Display: "Qwen Code", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at 2c591ec, synthetic fixture; executionContext, session_approval_mode and ui_telemetry rows, settings.json and usage_record.jsonl from source at 5dcf7c7 (0.25.3)",
 		Targets: []Target{
-			{ID: "chats", Root: RootHome, Glob: ".qwen/projects/*/chats/**/*.jsonl", Kind: KindTranscript, Projects: ProjectsJSONLCwd},
+			{ID: "chats", Root: RootHome, Glob: ".qwen/projects/*/{chats/**/*.jsonl,subagents/*/agent-*.jsonl}", Kind: KindTranscript, Projects: ProjectsJSONLCwd},
+			{ID: "token-usage", Root: RootHome, Glob: ".qwen/usage/token-usage-*.jsonl", Kind: KindHistory},
 			{ID: "logs", Root: RootHome, Glob: ".qwen/tmp/*/logs.json", Kind: KindHistory},
 			{ID: "trusted-folders", Root: RootHome, Glob: ".qwen/trustedFolders.json", Kind: KindSettings, Projects: ProjectsJSONPaths},
 			{ID: "channels", Root: RootHome, Glob: ".qwen/channels/{sessions.json,daemon/*/routes.json}", Kind: KindOther},

@@ -15,6 +15,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/goose"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/opencode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pi"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/qwen"
 )
 
 func group(lists ...[]parser.Parser) []parser.Parser {
@@ -42,5 +43,6 @@ func All() []parser.Parser {
 		goose.Parsers(),          // goose
 		opencode.Parsers(),       // opencode, kilo-code
 		pi.Parsers(),             // pi, little-coder
+		qwen.Parsers(),           // qwen-code
 	)
 }
