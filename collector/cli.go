@@ -97,6 +97,9 @@ func (c *CLI) Run() error {
 	var path string
 	hs := sha256.New()
 	if c.Output == "-" {
+		if isTerminal(os.Stdout) {
+			return usageError{fmt.Errorf("-o - writes the binary bundle to stdout, which is a terminal: redirect or pipe it")}
+		}
 		out = os.Stdout
 	} else {
 		path = c.Output

@@ -3,17 +3,19 @@ module github.com/doubleagent/doubleagent/collector
 go 1.26.0
 
 require (
+	github.com/alecthomas/kong v1.17.0
+	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/doubleagent/doubleagent/bundle v0.0.0
 	github.com/doubleagent/doubleagent/catalog v0.0.0
+	github.com/google/uuid v1.6.0
+	github.com/rs/zerolog v1.35.1
+	golang.org/x/sys v0.50.0
 )
 
 require (
-	github.com/alecthomas/kong v1.17.0 // indirect
-	github.com/google/uuid v1.6.0 // indirect
+	github.com/klauspost/compress v1.20.4 // indirect
 	github.com/mattn/go-colorable v0.1.14 // indirect
 	github.com/mattn/go-isatty v0.0.20 // indirect
-	github.com/rs/zerolog v1.35.1 // indirect
-	golang.org/x/sys v0.50.0 // indirect
 )
 
 replace (

@@ -3,7 +3,6 @@ package collect
 import (
 	"encoding/json"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -211,8 +210,9 @@ func Inventory(w io.Writer, opts Options) error {
 		rows := map[string]*InventoryRow{}
 		projects := map[string]map[string]bool{}
 		var first, last = map[string]time.Time{}, map[string]time.Time{}
+		sidecarSeen := map[string]bool{}
 		_ = catalog.WalkHome(h.Dir, agents, func(hit catalog.Hit) error {
-			if hit.Err != nil || hit.Excluded || hit.Info == nil || !hit.Info.Mode().IsRegular() {
+			if hit.Err != nil || hit.Excluded || hit.Info == nil || !hit.Info.Mode().IsRegular() || sidecarSeen[hit.Path] {
 				return nil
 			}
 			r := rows[hit.Agent]
@@ -223,6 +223,16 @@ func Inventory(w io.Writer, opts Options) error {
 			}
 			r.Files++
 			r.Bytes += hit.Info.Size()
+			if hit.Target.Kind == catalog.KindSQLite {
+				// The collection copies the store's sidecars with it.
+				for _, sc := range catalog.Sidecars {
+					if fi, err := os.Lstat(hit.Path + sc); err == nil && fi.Mode().IsRegular() && !sidecarSeen[hit.Path+sc] {
+						sidecarSeen[hit.Path+sc] = true
+						r.Files++
+						r.Bytes += fi.Size()
+					}
+				}
+			}
 			mt := hit.Info.ModTime().UTC()
 			if first[hit.Agent].IsZero() || mt.Before(first[hit.Agent]) {
 				first[hit.Agent] = mt
@@ -261,6 +271,3 @@ func Inventory(w io.Writer, opts Options) error {
 	}
 	return nil
 }
-
-var _ fs.FileMode
-var _ = os.Stat

@@ -215,21 +215,43 @@ func jsonPaths(b []byte, fn func(string)) {
 	}
 }
 
-// yamlScalar unquotes a plain, single- or double-quoted YAML scalar.
+// yamlScalar unquotes a plain, single- or double-quoted YAML scalar,
+// dropping a trailing comment.
 func yamlScalar(v string) string {
 	v = strings.TrimSpace(v)
-	if i := strings.Index(v, " #"); i >= 0 && !strings.HasPrefix(v, "\"") && !strings.HasPrefix(v, "'") {
-		v = strings.TrimSpace(v[:i])
-	}
 	switch {
-	case len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"':
-		var out string
-		if json.Unmarshal([]byte(v), &out) == nil {
-			return out
+	case strings.HasPrefix(v, `"`):
+		for i := 1; i < len(v); i++ {
+			if v[i] == '\\' {
+				i++
+				continue
+			}
+			if v[i] == '"' {
+				var out string
+				if json.Unmarshal([]byte(v[:i+1]), &out) == nil {
+					return out
+				}
+				return v[1:i]
+			}
 		}
-		return v[1 : len(v)-1]
-	case len(v) >= 2 && v[0] == '\'' && v[len(v)-1] == '\'':
-		return strings.ReplaceAll(v[1:len(v)-1], "''", "'")
+		return ""
+	case strings.HasPrefix(v, "'"):
+		var b strings.Builder
+		for i := 1; i < len(v); i++ {
+			if v[i] == '\'' {
+				if i+1 < len(v) && v[i+1] == '\'' {
+					b.WriteByte('\'')
+					i++
+					continue
+				}
+				return b.String()
+			}
+			b.WriteByte(v[i])
+		}
+		return ""
+	}
+	if i := strings.Index(v, " #"); i >= 0 {
+		v = strings.TrimSpace(v[:i])
 	}
 	return v
 }
