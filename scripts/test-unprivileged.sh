@@ -73,5 +73,11 @@ PY
 if ! zstd -dcq "$out/b.tar.zst" | tar --warning=no-unknown-keyword -xO -f - bundle.json | grep -q '"privileged": false'; then
   echo "test-unprivileged: header does not say unprivileged"; fail=1
 fi
+# The Go test that needs an unprivileged user (it skips as root).
+(cd collector && go test -c -o "$work/collect.test" ./collect)
+mkdir "$work/gotmp" && chown 65534:65534 "$work/gotmp"
+if ! (cd "$work" && TMPDIR="$work/gotmp" as_nobody "$work/collect.test" -test.run '^TestUnreadableFile$' -test.v 2>&1 | tee "$work/gotest" | tail -3) || ! grep -q -- '--- PASS: TestUnreadableFile' "$work/gotest"; then
+  echo "test-unprivileged: TestUnreadableFile did not pass as nobody"; fail=1
+fi
 if [ "$fail" != 0 ]; then echo "test-unprivileged: FAILED"; exit 1; fi
 echo "test-unprivileged: passed"
