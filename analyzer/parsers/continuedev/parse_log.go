@@ -1,0 +1,108 @@
+package continuedev
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+// logLine is the winston format of extensions/cli/src/util/logger.ts:
+// "YYYY-MM-DD HH:mm:ss.SSS [<process tag>] [<level>]: <message>[ <meta JSON>]",
+// the time in the host's local zone.
+var logLine = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?) \[([^\]]*)\] \[([a-z]+)\]: (.*)$`)
+
+// ansi matches the chalk colour codes some messages carry.
+var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+var metadataPost = regexp.MustCompile(`^\[metadata\] POST (\S+)`)
+
+// parseCLILog reads the cn CLI's log for its forensic lines only.
+func parseCLILog(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	rc, err := in.Open()
+	if err != nil {
+		return fmt.Errorf("open %s: %w", in.Path, err)
+	}
+	defer rc.Close()
+	err = parser.Lines(ctx, rc, func(n int64, line []byte) error {
+		m := logLine.FindStringSubmatch(string(line))
+		if m == nil {
+			return nil // a stack trace or wrapped continuation
+		}
+		msg := ansi.ReplaceAllString(m[4], "")
+		msg, meta := splitMeta(msg)
+		e := timeline.Event{TurnType: timeline.System, SourceLine: n}
+		if t, err := time.Parse("2006-01-02 15:04:05.999", m[1]); err == nil {
+			e.Time, e.TimeBasis = t.UTC(), timeline.TimeLocalAsUTC
+		} else {
+			e.TimeBasis = timeline.TimeNone
+		}
+		switch {
+		case metadataPost.MatchString(msg):
+			var md struct {
+				AgentID string   `json:"agentId"`
+				Keys    []string `json:"metadataKeys"`
+			}
+			_ = json.Unmarshal(meta, &md)
+			keys := append([]string(nil), md.Keys...)
+			sort.Strings(keys)
+			e.SessionID = md.AgentID
+			e.Text = fmt.Sprintf("agent metadata posted: agent=%s keys=%s url=%s", md.AgentID, strings.Join(keys, ","), metadataPost.FindStringSubmatch(msg)[1])
+		case strings.HasPrefix(msg, "Storage sync requested but"):
+			e.Text = "storage upload requested, skipped: " + strings.TrimSpace(strings.TrimPrefix(msg, "Storage sync requested but"))
+		case strings.HasPrefix(msg, "Storage sync enabled"):
+			e.Text = "storage upload requested: " + strings.TrimSpace(msg)
+		case strings.Contains(msg, "Storage uploads disabled for this session"):
+			e.Text = "storage upload requested, failed: " + strings.TrimSpace(msg)
+		case strings.HasPrefix(msg, "Added policy rule to permissions.yaml:"):
+			rule := strings.TrimSpace(strings.TrimPrefix(msg, "Added policy rule to permissions.yaml:"))
+			e.Text = "permission decision: allow always source=user rule=" + rule
+		case msg == "Tool call denied":
+			var d struct {
+				Name      string          `json:"name"`
+				Arguments json.RawMessage `json:"arguments"`
+				Reason    string          `json:"reason"`
+			}
+			_ = json.Unmarshal(meta, &d)
+			if d.Reason == "" {
+				d.Reason = "user"
+			}
+			e.ToolName = d.Name
+			e.ToolInput = compactJSON(d.Arguments)
+			e.Text = fmt.Sprintf("permission decision: denied source=%s tool=%s", d.Reason, d.Name)
+		default:
+			return nil
+		}
+		out.Event(e)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("read %s: %w", in.Path, err)
+	}
+	return nil
+}
+
+// splitMeta separates the trailing metadata JSON object winston appends.
+func splitMeta(msg string) (string, json.RawMessage) {
+	if !strings.HasSuffix(msg, "}") {
+		return msg, nil
+	}
+	for i := strings.Index(msg, " {"); i >= 0; {
+		cand := msg[i+1:]
+		if json.Valid([]byte(cand)) {
+			return msg[:i], json.RawMessage(cand)
+		}
+		j := strings.Index(msg[i+1:], " {")
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return msg, nil
+}

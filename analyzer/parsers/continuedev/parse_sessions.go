@@ -1,0 +1,465 @@
+package continuedev
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+// session is core/index.d.ts Session.
+type session struct {
+	SessionID          string            `json:"sessionId"`
+	Title              string            `json:"title"`
+	WorkspaceDirectory string            `json:"workspaceDirectory"`
+	History            []json.RawMessage `json:"history"`
+	Mode               string            `json:"mode"`
+	ChatModelTitle     *string           `json:"chatModelTitle"`
+}
+
+// historyItem is ChatHistoryItem.
+type historyItem struct {
+	Message struct {
+		Role             string          `json:"role"`
+		Content          json.RawMessage `json:"content"`
+		ToolCalls        []toolCall      `json:"toolCalls"`
+		ToolCallID       string          `json:"toolCallId"`
+		RedactedThinking string          `json:"redactedThinking"`
+	} `json:"message"`
+	ContextItems []struct {
+		Name        string `json:"name"`
+		Description string `json:"description"`
+		Content     string `json:"content"`
+		URI         *struct {
+			Type  string `json:"type"`
+			Value string `json:"value"`
+		} `json:"uri"`
+	} `json:"contextItems"`
+	PromptLogs []struct {
+		ModelTitle    string `json:"modelTitle"`
+		ModelProvider string `json:"modelProvider"`
+	} `json:"promptLogs"`
+	ToolCallStates []toolCallState `json:"toolCallStates"`
+	// ToolCallState is the single-call field of older builds.
+	ToolCallState *toolCallState `json:"toolCallState"`
+	Reasoning     *struct {
+		Text    string          `json:"text"`
+		StartAt json.RawMessage `json:"startAt"`
+	} `json:"reasoning"`
+	ConversationSummary string `json:"conversationSummary"`
+}
+
+type toolCall struct {
+	ID       string `json:"id"`
+	Function struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	} `json:"function"`
+}
+
+type toolCallState struct {
+	ToolCallID string    `json:"toolCallId"`
+	ToolCall   *toolCall `json:"toolCall"`
+	Status     string    `json:"status"`
+	Output     []struct {
+		Name        string `json:"name"`
+		Description string `json:"description"`
+		Content     string `json:"content"`
+	} `json:"output"`
+}
+
+func (st *toolCallState) outputText() string {
+	var parts []string
+	for _, o := range st.Output {
+		if o.Content != "" {
+			parts = append(parts, o.Content)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// rejected reports whether the call was refused, and by whom: the IDE's
+// cancelToolCall output "Tool Call Rejected" or the CLI's
+// handlePermissionDenied texts.
+func (st *toolCallState) rejected(resultText string) (source string, ok bool) {
+	for _, o := range st.Output {
+		if o.Name == "Tool Call Rejected" {
+			return "user", true
+		}
+	}
+	return deniedText(resultText)
+}
+
+func deniedText(s string) (string, bool) {
+	switch {
+	case strings.HasPrefix(s, "Permission denied by user"), strings.HasPrefix(s, "The user skipped the tool call"):
+		return "user", true
+	case strings.HasPrefix(s, "Command blocked by security policy"):
+		return "policy", true
+	}
+	return "", false
+}
+
+// indexEntry is a sessions.json entry (BaseSessionMetadata); older
+// entries used snake_case session_id.
+type indexEntry struct {
+	SessionID          string          `json:"sessionId"`
+	SnakeID            string          `json:"session_id"`
+	Title              string          `json:"title"`
+	DateCreated        json.RawMessage `json:"dateCreated"`
+	SnakeDate          json.RawMessage `json:"date_created"`
+	WorkspaceDirectory string          `json:"workspaceDirectory"`
+}
+
+func (e *indexEntry) id() string {
+	if e.SessionID != "" {
+		return e.SessionID
+	}
+	return e.SnakeID
+}
+
+func (e *indexEntry) created() (time.Time, bool) {
+	if t, ok := epochMillis(e.DateCreated); ok {
+		return t, true
+	}
+	return epochMillis(e.SnakeDate)
+}
+
+// readIndex decodes sessions.json; an empty file is an empty index.
+func readIndex(r io.Reader) ([]indexEntry, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxWholeBytes))
+	if err != nil {
+		return nil, err
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, nil
+	}
+	var raw []json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, err
+	}
+	out := make([]indexEntry, 0, len(raw))
+	for _, r := range raw {
+		var e indexEntry
+		if json.Unmarshal(r, &e) != nil {
+			out = append(out, indexEntry{}) // keep positions
+			continue
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+func parseSessionFile(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	if in.Base() == "sessions.json" {
+		return parseIndex(ctx, in, out)
+	}
+	return parseSession(ctx, in, out)
+}
+
+// parseIndex reads sessions.json for the entries whose session file was
+// not collected (deleted, or lost): one "session listed in sessions.json:"
+// row each at its dateCreated. Entries with a file give no row (their
+// session file's rows carry the time).
+func parseIndex(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	rc, err := in.Open()
+	if err != nil {
+		return fmt.Errorf("open %s: %w", in.Path, err)
+	}
+	defer rc.Close()
+	entries, err := readIndex(rc)
+	if err != nil {
+		out.Problem(0, "sessions.json is not a JSON array: "+err.Error())
+		return nil
+	}
+	dir := path.Dir(strings.ReplaceAll(in.Path, "\\", "/"))
+	have := map[string]bool{}
+	for _, f := range in.List(dir + "/*.json") {
+		have[strings.TrimSuffix(f.Base(), ".json")] = true
+	}
+	for i, e := range entries {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		id := e.id()
+		if id == "" {
+			out.Problem(int64(i+1), "entry without sessionId")
+			continue
+		}
+		if have[id] {
+			continue
+		}
+		ev := timeline.Event{TurnType: timeline.System, SessionID: id, SourceLine: int64(i + 1),
+			ProjectPath: projectPath(e.WorkspaceDirectory)}
+		if t, ok := e.created(); ok {
+			ev.Time = t
+		} else {
+			ev.TimeBasis = timeline.TimeNone
+		}
+		ev.Text = fmt.Sprintf("session listed in sessions.json without its session file: %s", e.Title)
+		if e.SnakeID != "" && e.SessionID == "" {
+			ev.Text += " (old snake_case entry)"
+		}
+		out.Event(ev)
+	}
+	return nil
+}
+
+// sessionTime finds the session's dateCreated in sessions.json beside it.
+func sessionTime(in *parser.Input, id string, out parser.Sink) (time.Time, bool) {
+	dir := path.Dir(strings.ReplaceAll(in.Path, "\\", "/"))
+	rc, err := in.OpenRelated(dir + "/sessions.json")
+	if err != nil {
+		if errors.Is(err, parser.ErrNotCollected) {
+			out.Problem(0, "sessions.json not collected: rows carry the session file's mtime")
+		} else {
+			out.Problem(0, "sessions.json unreadable: "+err.Error())
+		}
+		return time.Time{}, false
+	}
+	defer rc.Close()
+	entries, err := readIndex(rc)
+	if err != nil {
+		out.Problem(0, "sessions.json is not valid JSON: rows carry the session file's mtime")
+		return time.Time{}, false
+	}
+	for _, e := range entries {
+		if e.id() == id {
+			if t, ok := e.created(); ok {
+				return t, true
+			}
+			out.Problem(0, "sessions.json entry has no usable dateCreated: rows carry the session file's mtime")
+			return time.Time{}, false
+		}
+	}
+	out.Problem(0, "sessions.json has no entry for this session: rows carry the session file's mtime")
+	return time.Time{}, false
+}
+
+// sessionWriter emits a session's rows with the shared fields.
+type sessionWriter struct {
+	out     parser.Sink
+	id      string
+	project string
+	time    time.Time
+	basis   timeline.TimeBasis
+}
+
+func (w *sessionWriter) emit(e timeline.Event) {
+	e.SessionID, e.ProjectPath = w.id, w.project
+	if e.Time.IsZero() && e.TimeBasis == timeline.TimeRecorded {
+		e.Time, e.TimeBasis = w.time, w.basis
+	}
+	w.out.Event(e)
+}
+
+func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	rc, err := in.Open()
+	if err != nil {
+		return fmt.Errorf("open %s: %w", in.Path, err)
+	}
+	defer rc.Close()
+	var s session
+	if err := json.NewDecoder(rc).Decode(&s); err != nil {
+		if err == io.EOF {
+			return nil
+		}
+		out.Problem(0, "not a Continue session JSON object: "+err.Error())
+		return nil
+	}
+	id := s.SessionID
+	if id == "" {
+		id = strings.TrimSuffix(in.Base(), ".json")
+	}
+	w := &sessionWriter{out: out, id: id, project: projectPath(s.WorkspaceDirectory)}
+	if t, ok := sessionTime(in, id, out); ok {
+		w.time, w.basis = t, timeline.TimeInherited
+	} else if !in.MTime.IsZero() {
+		w.time, w.basis = in.MTime.UTC(), timeline.TimeFileMTime
+	} else {
+		w.basis = timeline.TimeNone
+	}
+	if s.Title != "" {
+		w.emit(timeline.Event{TurnType: timeline.System, Text: "session name: " + s.Title})
+	}
+	if s.Mode != "" {
+		w.emit(timeline.Event{TurnType: timeline.System, Text: "session mode: " + s.Mode})
+	}
+	sessionModel := ""
+	if s.ChatModelTitle != nil {
+		sessionModel = *s.ChatModelTitle
+	}
+
+	items := make([]historyItem, len(s.History))
+	ok := make([]bool, len(s.History))
+	answered := map[string]bool{} // tool call ids with a role "tool" message
+	states := map[string]*toolCallState{}
+	for i, raw := range s.History {
+		if err := json.Unmarshal(raw, &items[i]); err != nil {
+			out.Problem(int64(i+1), "history item is not an object: "+err.Error())
+			continue
+		}
+		ok[i] = true
+		it := &items[i]
+		if it.Message.Role == "tool" && it.Message.ToolCallID != "" {
+			answered[it.Message.ToolCallID] = true
+		}
+		if it.ToolCallState != nil {
+			it.ToolCallStates = append(it.ToolCallStates, *it.ToolCallState)
+		}
+		for j := range it.ToolCallStates {
+			st := &it.ToolCallStates[j]
+			if st.ToolCallID == "" && st.ToolCall != nil {
+				st.ToolCallID = st.ToolCall.ID
+			}
+			states[st.ToolCallID] = st
+		}
+	}
+
+	lastModel := ""
+	toolNames := map[string]string{}
+	for i := range items {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if !ok[i] {
+			continue
+		}
+		it := &items[i]
+		line := int64(i + 1)
+		model := sessionModel
+		if n := len(it.PromptLogs); n > 0 && it.PromptLogs[n-1].ModelTitle != "" {
+			model = it.PromptLogs[n-1].ModelTitle
+		}
+		text := contentText(it.Message.Content)
+		switch it.Message.Role {
+		case "user":
+			for _, c := range it.ContextItems {
+				t := "context item: " + c.Name
+				if c.URI != nil && c.URI.Value != "" {
+					t += " (" + c.URI.Value + ")"
+				}
+				if c.Content != "" {
+					t += "\n" + c.Content
+				}
+				w.emit(timeline.Event{TurnType: timeline.System, SourceLine: line, Text: t})
+			}
+			if strings.TrimSpace(text) != "" {
+				w.emit(timeline.Event{TurnType: timeline.User, SourceLine: line, Text: text})
+			}
+		case "assistant", "thinking":
+			if model != "" && model != lastModel {
+				t := "model: " + model
+				if lastModel != "" {
+					t = "model: " + lastModel + " -> " + model
+				}
+				w.emit(timeline.Event{TurnType: timeline.System, SourceLine: line, Text: t, Model: model})
+				lastModel = model
+			}
+			if it.Reasoning != nil && strings.TrimSpace(it.Reasoning.Text) != "" {
+				e := timeline.Event{TurnType: timeline.Thinking, SourceLine: line, Text: it.Reasoning.Text, Model: model}
+				if t, ok := epochMillis(it.Reasoning.StartAt); ok {
+					e.Time = t // Date.now() when the reasoning began: recorded
+				}
+				w.emit(e)
+			}
+			if it.Message.Role == "thinking" {
+				if it.Message.RedactedThinking != "" {
+					text = "[redacted thinking]"
+				}
+				if strings.TrimSpace(text) != "" {
+					w.emit(timeline.Event{TurnType: timeline.Thinking, SourceLine: line, Text: text, Model: model})
+				}
+				break
+			}
+			if strings.TrimSpace(text) != "" {
+				w.emit(timeline.Event{TurnType: timeline.Assistant, SourceLine: line, Text: text, Model: model})
+			}
+			calls := it.Message.ToolCalls
+			if len(calls) == 0 {
+				for _, st := range it.ToolCallStates {
+					if st.ToolCall != nil {
+						calls = append(calls, *st.ToolCall)
+					}
+				}
+			}
+			for _, c := range calls {
+				input, args := argsJSON(c.Function.Arguments)
+				toolNames[c.ID] = c.Function.Name
+				w.emit(timeline.Event{TurnType: timeline.ToolUse, SourceLine: line, Model: model,
+					ToolName: c.Function.Name, ToolUseID: c.ID, ToolInput: input, Text: identifying(args)})
+			}
+			// Results kept only in toolCallStates (the CLI writes no role
+			// "tool" message): emitted here, on the call's line.
+			for j := range it.ToolCallStates {
+				st := &it.ToolCallStates[j]
+				if answered[st.ToolCallID] {
+					continue
+				}
+				switch st.Status {
+				case "done", "errored", "canceled":
+				default:
+					if len(st.Output) == 0 {
+						continue
+					}
+				}
+				name := toolNames[st.ToolCallID]
+				if name == "" && st.ToolCall != nil {
+					name = st.ToolCall.Function.Name
+				}
+				emitResult(w, line, st.ToolCallID, name, st.outputText(), st)
+			}
+		case "tool":
+			emitResult(w, line, it.Message.ToolCallID, toolNames[it.Message.ToolCallID], text, states[it.Message.ToolCallID])
+		case "system":
+			if strings.TrimSpace(text) != "" {
+				w.emit(timeline.Event{TurnType: timeline.System, SourceLine: line, Text: text})
+			}
+		default:
+			out.Problem(line, fmt.Sprintf("unknown message role %q", it.Message.Role))
+		}
+		if it.ConversationSummary != "" {
+			w.emit(timeline.Event{TurnType: timeline.System, SourceLine: line, Text: "conversation summary: " + it.ConversationSummary})
+		}
+	}
+	return nil
+}
+
+// emitResult writes a tool_result row and, for a refused call, a
+// permission decision row. st may be nil (no toolCallStates entry).
+func emitResult(w *sessionWriter, line int64, id, name, text string, st *toolCallState) {
+	isErr := "false"
+	status := ""
+	if st != nil {
+		status = st.Status
+		if text == "" {
+			text = st.outputText()
+		}
+	}
+	if status == "errored" || status == "canceled" {
+		isErr = "true"
+	}
+	source, denied := deniedText(text)
+	if st != nil {
+		source, denied = st.rejected(text)
+	}
+	if denied {
+		isErr = "true"
+	}
+	if status != "" && status != "done" && text == "" {
+		text = status
+	}
+	w.emit(timeline.Event{TurnType: timeline.ToolResult, SourceLine: line, ToolName: name, ToolUseID: id, Text: text, IsError: isErr})
+	if denied {
+		w.emit(timeline.Event{TurnType: timeline.System, SourceLine: line, ToolName: name, ToolUseID: id,
+			Text: "permission decision: denied source=" + source})
+	}
+}
