@@ -303,6 +303,21 @@ func (st *sessionState) message(t time.Time, n int64, m *message) {
 			st.emit(t, timeline.User, text, n)
 		}
 	case "assistant":
+		// A resumed session run with another model records no
+		// model_change entry (pi 0.x, seen in real-agents-2): the switch
+		// shows only in the messages' own model.
+		if m.Model != "" && m.Model != st.model {
+			prov := ""
+			if m.Provider != "" {
+				prov = " provider=" + m.Provider
+			}
+			if st.model == "" {
+				st.emit(t, timeline.System, "model: "+m.Model+prov, n)
+			} else {
+				st.emit(t, timeline.System, "model: "+st.model+" -> "+m.Model+prov, n)
+			}
+			st.model = m.Model
+		}
 		var bs []block
 		if err := json.Unmarshal(m.Content, &bs); err != nil && len(m.Content) > 0 {
 			st.out.Problem(n, "assistant content: "+err.Error())

@@ -247,3 +247,30 @@ func TestSettingsTrustCrashes(t *testing.T) {
 		t.Errorf("crashes: %+v", s.Events)
 	}
 }
+
+// TestModelSwitchWithoutEntry: a session resumed with another model writes
+// no model_change entry; the switch shows in the messages' model (seen in
+// the real pi run of fixtures/roots/real-agents-2).
+func TestModelSwitchWithoutEntry(t *testing.T) {
+	dir := t.TempDir()
+	p := dir + "/s.jsonl"
+	lines := `{"type":"session","version":3,"id":"s1","timestamp":"2026-11-29T18:09:06.894Z","cwd":"/p"}
+{"type":"model_change","id":"a","parentId":null,"timestamp":"2026-11-29T18:09:06.930Z","provider":"mock","modelId":"mock-coder"}
+{"type":"message","id":"b","parentId":"a","timestamp":"2026-11-29T18:09:07.253Z","message":{"role":"assistant","content":[{"type":"text","text":"one"}],"provider":"mock","model":"mock-coder"}}
+{"type":"message","id":"c","parentId":"b","timestamp":"2026-11-29T18:09:11.527Z","message":{"role":"assistant","content":[{"type":"text","text":"two"}],"provider":"mock","model":"mock-coder-2"}}
+`
+	if err := os.WriteFile(p, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := parsertest.Run(t, Parsers()[0], parsertest.Input(t, p, parser.File{Path: "/home/u/.pi/agent/sessions/--p--/x_s1.jsonl", Agent: Agent, Target: "sessions"}, nil))
+	var models []string
+	for _, e := range s.Events {
+		if strings.HasPrefix(e.Text, "model: ") {
+			models = append(models, e.Text)
+		}
+	}
+	want := "model: mock-coder provider=mock|model: mock-coder -> mock-coder-2 provider=mock"
+	if strings.Join(models, "|") != want {
+		t.Fatalf("model rows %q, want %q", models, want)
+	}
+}
