@@ -163,7 +163,7 @@ var agentsAToC = []Agent{
 		},
 	},
 	{
-		Name: "cline", Display: "Cline", Status: StatusBacklog, SeedStatus: StatusParsed,
+		Name: "cline", Display: "Cline", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at 39ff2359, synthetic fixture; hook audit log, permission rows, Cline Cloud rows and import marker from source at 41e75efc",
 		Notes: "the extension's rows of the editor's state.vscdb are collected with vscode (or the fork's own agent)",
 		Targets: []Target{

@@ -72,7 +72,7 @@ var agentsPToZ = []Agent{
 		},
 	},
 	{
-		Name: "roo-code", Display: "Roo Code", Status: StatusBacklog, SeedStatus: StatusParsed,
+		Name: "roo-code", Display: "Roo Code", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at b867ec91, synthetic fixture; Roo Code Cloud settings cache and retry queue from source at 44f6bba2 (3.53.0)",
 		Notes: "the extension's global and workspace state rows of state.vscdb are collected with vscode (or the fork's own agent)",
 		Targets: []Target{

@@ -6,6 +6,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/chatgptdesktop"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/claudecode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/claudedesktop"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/cline"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/codex"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotcli"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotdesktop"
@@ -16,6 +17,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/opencode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pi"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/qwen"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/roocode"
 )
 
 func group(lists ...[]parser.Parser) []parser.Parser {
@@ -34,6 +36,7 @@ func All() []parser.Parser {
 		chatgptdesktop.Parsers(), // chatgpt-desktop (reads codex-cli state-db codex-dev.db)
 		claudecode.Parsers(),     // claude-code
 		claudedesktop.Parsers(),  // claude-desktop
+		cline.Parsers(),          // cline
 		codex.Parsers(),          // codex-cli
 		copilotcli.Parsers(),     // copilot-cli
 		copilotdesktop.Parsers(), // copilot-desktop
@@ -44,5 +47,6 @@ func All() []parser.Parser {
 		opencode.Parsers(),       // opencode, kilo-code
 		pi.Parsers(),             // pi, little-coder
 		qwen.Parsers(),           // qwen-code
+		roocode.Parsers(),        // roo-code
 	)
 }
