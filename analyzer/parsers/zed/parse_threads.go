@@ -1,0 +1,497 @@
+package zed
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+	"github.com/klauspost/compress/zstd"
+)
+
+// maxThreadBytes bounds one decompressed thread.
+const maxThreadBytes = 256 << 20
+
+// thread is crates/agent/src/db.rs DbThread (version "0.3.0") with the
+// fields of the legacy SerializedThread (no version, or an older one) it
+// upgrades from.
+type thread struct {
+	Version         string            `json:"version"`
+	Title           string            `json:"title"`
+	Summary         json.RawMessage   `json:"summary"` // legacy title
+	Messages        []json.RawMessage `json:"messages"`
+	UpdatedAt       string            `json:"updated_at"`
+	DetailedSummary json.RawMessage   `json:"detailed_summary"`
+	Model           *struct {
+		Provider string `json:"provider"`
+		Model    string `json:"model"`
+	} `json:"model"`
+	Profile         string          `json:"profile"`
+	DraftPrompt     json.RawMessage `json:"draft_prompt"`
+	Imported        bool            `json:"imported"`
+	SubagentContext *struct {
+		ParentThreadID string `json:"parent_thread_id"`
+		ToolUseID      string `json:"tool_use_id"`
+	} `json:"subagent_context"`
+	SandboxedTerminalTempDir string `json:"sandboxed_terminal_temp_dir"`
+}
+
+func (t *thread) title() string {
+	if t.Title != "" {
+		return t.Title
+	}
+	var s string
+	if json.Unmarshal(t.Summary, &s) == nil {
+		return s
+	}
+	return ""
+}
+
+func (t *thread) model() string {
+	if t.Model == nil || t.Model.Model == "" {
+		return ""
+	}
+	if t.Model.Provider != "" {
+		return t.Model.Provider + "/" + t.Model.Model
+	}
+	return t.Model.Model
+}
+
+// deniedByUser is the error a refused authorization leaves as the tool
+// result (thread.rs ToolCallEventStream::authorize).
+const deniedByUser = "Permission to run tool denied by user"
+
+// deniedBySettings matches the reasons decide_permission_from_settings
+// gives for a call refused by an always_deny rule or a deny default.
+var deniedBySettings = regexp.MustCompile(`(?i)(always_deny|tool_permissions|denied by (your )?settings|blocked by|is not allowed|has been denied)`)
+
+func parseThreadsDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	db, err := in.DB(ctx)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", in.Path, err)
+	}
+	cols, err := tableColumns(ctx, db, "threads")
+	if err != nil {
+		out.Problem(0, "not a SQLite database: "+err.Error())
+		return nil
+	}
+	if cols == nil {
+		out.Problem(0, "no threads table")
+		return nil
+	}
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderMaxMemory(maxThreadBytes), zstd.WithDecoderConcurrency(1))
+	if err != nil {
+		return err
+	}
+	defer dec.Close()
+	err = eachRow(ctx, db, "threads", func(r row) error {
+		threadRow(in, r, dec, out)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("read threads %s: %w", in.Path, err)
+	}
+	return nil
+}
+
+// threadWriter emits one thread's rows with the shared fields.
+type threadWriter struct {
+	out     parser.Sink
+	id      string
+	project string
+	line    int64
+	time    time.Time
+	basis   timeline.TimeBasis
+}
+
+func (w *threadWriter) emit(e timeline.Event) {
+	e.SessionID, e.ProjectPath, e.SourceLine = w.id, w.project, w.line
+	if e.Time.IsZero() && e.TimeBasis == timeline.TimeRecorded {
+		e.Time, e.TimeBasis = w.time, w.basis
+	}
+	w.out.Event(e)
+}
+
+func threadRow(in *parser.Input, r row, dec *zstd.Decoder, out parser.Sink) {
+	data := r.bytes("data")
+	if strings.EqualFold(r.str("data_type"), "zstd") {
+		d, err := dec.DecodeAll(data, nil)
+		if err != nil {
+			out.Problem(r.rowid, "zstd data does not decompress: "+err.Error())
+			return
+		}
+		data = d
+	}
+	var t thread
+	if err := json.Unmarshal(data, &t); err != nil {
+		out.Problem(r.rowid, "thread data is not JSON: "+err.Error())
+		return
+	}
+	w := &threadWriter{out: out, id: r.str("id"), project: firstPath(r.str("folder_paths")), line: r.rowid}
+	// Messages have no time of their own: the thread's updated_at (the
+	// column, else the JSON's) is given to every row.
+	if tm, ok := sqlTime(r.str("updated_at")); ok {
+		w.time, w.basis = tm, timeline.TimeInherited
+	} else if tm, ok := sqlTime(t.UpdatedAt); ok {
+		w.time, w.basis = tm, timeline.TimeInherited
+	} else {
+		w.basis = timeline.TimeNone
+	}
+	title := t.title()
+	if title == "" {
+		title = r.str("summary")
+	}
+	if title != "" {
+		w.emit(timeline.Event{TurnType: timeline.System, Text: "session name: " + title})
+	}
+	parent := r.str("parent_id")
+	if parent == "" && t.SubagentContext != nil {
+		parent = t.SubagentContext.ParentThreadID
+	}
+	if parent != "" {
+		e := timeline.Event{TurnType: timeline.System, Text: fmt.Sprintf("subagent %s of %s", w.id, parent)}
+		if t.SubagentContext != nil {
+			e.ToolUseID = t.SubagentContext.ToolUseID
+		}
+		w.emit(e)
+	}
+	if t.Imported {
+		w.emit(timeline.Event{TurnType: timeline.System, Text: "thread imported from a shared link"})
+	}
+	if t.Profile != "" {
+		w.emit(timeline.Event{TurnType: timeline.System, Text: "agent profile: " + t.Profile})
+	}
+	model := t.model()
+	if model != "" {
+		w.emit(timeline.Event{TurnType: timeline.System, Text: "model: " + model, Model: model})
+	}
+	if t.SandboxedTerminalTempDir != "" {
+		w.emit(timeline.Event{TurnType: timeline.System, Text: "sandboxed terminal temp dir: " + t.SandboxedTerminalTempDir})
+	}
+	for i, m := range t.Messages {
+		if isLegacy(m) {
+			legacyMessage(w, m, model, i+1)
+		} else {
+			message(w, m, model, i+1)
+		}
+	}
+	var ds string
+	if json.Unmarshal(t.DetailedSummary, &ds) == nil && strings.TrimSpace(ds) != "" {
+		w.emit(timeline.Event{TurnType: timeline.System, Text: "thread summary: " + ds})
+	}
+	if txt := draftText(t.DraftPrompt); strings.TrimSpace(txt) != "" && string(bytes.TrimSpace(t.DraftPrompt)) != "null" {
+		w.emit(timeline.Event{TurnType: timeline.System, Text: "unsent draft: " + txt})
+	}
+}
+
+// message reads one DbThread message: {"User": {...}}, {"Agent": {...}} or
+// "Resume".
+func message(w *threadWriter, raw json.RawMessage, model string, n int) {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		if s == "Resume" {
+			w.emit(timeline.Event{TurnType: timeline.System, Text: "resume: Continue where you left off"})
+		}
+		return
+	}
+	var m struct {
+		User *struct {
+			ID      string            `json:"id"`
+			Content []json.RawMessage `json:"content"`
+		} `json:"User"`
+		Agent *struct {
+			Content     []json.RawMessage `json:"content"`
+			ToolResults json.RawMessage   `json:"tool_results"`
+		} `json:"Agent"`
+	}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		w.out.Problem(w.line, fmt.Sprintf("message %d is not a thread message: %v", n, err))
+		return
+	}
+	switch {
+	case m.User != nil:
+		var typed []string
+		for _, c := range m.User.Content {
+			var v map[string]json.RawMessage
+			if json.Unmarshal(c, &v) != nil {
+				continue
+			}
+			if t, ok := v["Text"]; ok {
+				var s string
+				_ = json.Unmarshal(t, &s)
+				typed = append(typed, s)
+			} else if _, ok := v["Image"]; ok {
+				typed = append(typed, "[image]")
+			} else if mv, ok := v["Mention"]; ok {
+				var mention struct {
+					URI     json.RawMessage `json:"uri"`
+					Content string          `json:"content"`
+				}
+				_ = json.Unmarshal(mv, &mention)
+				text := "mention: " + mentionName(mention.URI)
+				if mention.Content != "" {
+					text += "\n" + mention.Content
+				}
+				w.emit(timeline.Event{TurnType: timeline.System, Text: text})
+			}
+		}
+		if txt := strings.Join(typed, "\n"); strings.TrimSpace(txt) != "" {
+			w.emit(timeline.Event{TurnType: timeline.User, Text: txt})
+		}
+	case m.Agent != nil:
+		names := map[string]string{}
+		var order []string
+		for _, c := range m.Agent.Content {
+			var v map[string]json.RawMessage
+			if json.Unmarshal(c, &v) != nil {
+				continue
+			}
+			switch {
+			case v["Text"] != nil:
+				var s string
+				_ = json.Unmarshal(v["Text"], &s)
+				if strings.TrimSpace(s) != "" {
+					w.emit(timeline.Event{TurnType: timeline.Assistant, Text: s, Model: model})
+				}
+			case v["Thinking"] != nil:
+				var th struct {
+					Text string `json:"text"`
+				}
+				_ = json.Unmarshal(v["Thinking"], &th)
+				if strings.TrimSpace(th.Text) != "" {
+					w.emit(timeline.Event{TurnType: timeline.Thinking, Text: th.Text, Model: model})
+				}
+			case v["RedactedThinking"] != nil:
+				w.emit(timeline.Event{TurnType: timeline.Thinking, Text: "[redacted thinking]", Model: model})
+			case v["ToolUse"] != nil:
+				var tu struct {
+					ID       string          `json:"id"`
+					Name     string          `json:"name"`
+					Input    json.RawMessage `json:"input"`
+					RawInput string          `json:"raw_input"`
+				}
+				_ = json.Unmarshal(v["ToolUse"], &tu)
+				input := compactJSON(tu.Input)
+				if input == "" && tu.RawInput != "" {
+					input = compactJSON([]byte(tu.RawInput))
+				}
+				names[tu.ID] = tu.Name
+				order = append(order, tu.ID)
+				w.emit(timeline.Event{TurnType: timeline.ToolUse, Model: model, ToolName: tu.Name, ToolUseID: tu.ID,
+					ToolInput: input, Text: identifying(json.RawMessage(input))})
+			}
+		}
+		results := orderedObject(m.Agent.ToolResults)
+		done := map[string]bool{}
+		emitOne := func(id string, raw json.RawMessage) {
+			var tr struct {
+				ToolUseID string          `json:"tool_use_id"`
+				ToolName  string          `json:"tool_name"`
+				IsError   bool            `json:"is_error"`
+				Content   json.RawMessage `json:"content"`
+			}
+			_ = json.Unmarshal(raw, &tr)
+			if tr.ToolUseID == "" {
+				tr.ToolUseID = id
+			}
+			if tr.ToolName == "" {
+				tr.ToolName = names[tr.ToolUseID]
+			}
+			toolResult(w, tr.ToolUseID, tr.ToolName, resultText(tr.Content), tr.IsError)
+		}
+		// Results follow their calls' order; any result without a call
+		// comes after, in stored order.
+		byID := map[string]json.RawMessage{}
+		for _, kv := range results {
+			byID[kv.key] = kv.val
+		}
+		for _, id := range order {
+			if raw, ok := byID[id]; ok && !done[id] {
+				done[id] = true
+				emitOne(id, raw)
+			}
+		}
+		for _, kv := range results {
+			if !done[kv.key] {
+				done[kv.key] = true
+				emitOne(kv.key, kv.val)
+			}
+		}
+	default:
+		w.out.Problem(w.line, fmt.Sprintf("message %d has no User or Agent variant", n))
+	}
+}
+
+func toolResult(w *threadWriter, id, name, text string, isErr bool) {
+	ie := "false"
+	if isErr {
+		ie = "true"
+	}
+	w.emit(timeline.Event{TurnType: timeline.ToolResult, ToolName: name, ToolUseID: id, Text: text, IsError: ie})
+	if !isErr {
+		return
+	}
+	switch {
+	case strings.Contains(text, deniedByUser):
+		w.emit(timeline.Event{TurnType: timeline.System, ToolName: name, ToolUseID: id, Text: "permission decision: denied source=user"})
+	case deniedBySettings.MatchString(text):
+		w.emit(timeline.Event{TurnType: timeline.System, ToolName: name, ToolUseID: id, Text: "permission decision: denied source=settings"})
+	}
+}
+
+// resultText renders LanguageModelToolResultContent: a string,
+// {"Text": s}, {"type":"text","text": s} or an image.
+func resultText(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var v map[string]json.RawMessage
+	if json.Unmarshal(raw, &v) == nil {
+		for _, k := range []string{"Text", "text"} {
+			if t, ok := v[k]; ok && json.Unmarshal(t, &s) == nil {
+				return s
+			}
+		}
+		if _, ok := v["Image"]; ok {
+			return "[image]"
+		}
+	}
+	var arr []json.RawMessage
+	if json.Unmarshal(raw, &arr) == nil {
+		var parts []string
+		for _, a := range arr {
+			parts = append(parts, resultText(a))
+		}
+		return strings.Join(parts, "\n")
+	}
+	return compactJSON(raw)
+}
+
+// mentionName renders a MentionUri ({"File": {"abs_path": ..}}, {"Fetch":
+// {"url": ..}}, ...) as "<Kind> <path or url>".
+func mentionName(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var v map[string]map[string]any
+	if json.Unmarshal(raw, &v) == nil {
+		for kind, f := range v {
+			for _, k := range []string{"abs_path", "url", "path", "name", "id"} {
+				if p, ok := f[k].(string); ok && p != "" {
+					return kind + " " + p
+				}
+			}
+			return kind
+		}
+	}
+	return compactJSON(raw)
+}
+
+type keyVal struct {
+	key string
+	val json.RawMessage
+}
+
+// orderedObject returns a JSON object's members in stored order (an
+// IndexMap keeps insertion order; a Go map would not).
+func orderedObject(raw json.RawMessage) []keyVal {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	tok, err := dec.Token()
+	if err != nil {
+		return nil
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil
+	}
+	var out []keyVal
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return out
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return out
+		}
+		ks, _ := k.(string)
+		out = append(out, keyVal{ks, v})
+	}
+	return out
+}
+
+// legacyMessage reads a pre-0.3 SerializedMessage {id, role, segments[],
+// tool_uses[], tool_results[], context}.
+func legacyMessage(w *threadWriter, raw json.RawMessage, model string, n int) {
+	var m struct {
+		Role     string `json:"role"`
+		Segments []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		} `json:"segments"`
+		ToolUses []struct {
+			ID    string          `json:"id"`
+			Name  string          `json:"name"`
+			Input json.RawMessage `json:"input"`
+		} `json:"tool_uses"`
+		ToolResults []struct {
+			ToolUseID string          `json:"tool_use_id"`
+			IsError   bool            `json:"is_error"`
+			Content   json.RawMessage `json:"content"`
+		} `json:"tool_results"`
+		Context string `json:"context"`
+	}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		w.out.Problem(w.line, fmt.Sprintf("legacy message %d: %v", n, err))
+		return
+	}
+	role := strings.ToLower(m.Role)
+	if m.Context != "" {
+		w.emit(timeline.Event{TurnType: timeline.System, Text: "context: " + m.Context})
+	}
+	for _, s := range m.Segments {
+		switch {
+		case role == "user" && strings.TrimSpace(s.Text) != "":
+			w.emit(timeline.Event{TurnType: timeline.User, Text: s.Text})
+		case role == "system":
+			w.emit(timeline.Event{TurnType: timeline.System, Text: s.Text})
+		case s.Type == "thinking":
+			w.emit(timeline.Event{TurnType: timeline.Thinking, Text: s.Text, Model: model})
+		case s.Type == "redacted_thinking":
+			w.emit(timeline.Event{TurnType: timeline.Thinking, Text: "[redacted thinking]", Model: model})
+		case strings.TrimSpace(s.Text) != "":
+			w.emit(timeline.Event{TurnType: timeline.Assistant, Text: s.Text, Model: model})
+		}
+	}
+	names := map[string]string{}
+	for _, tu := range m.ToolUses {
+		names[tu.ID] = tu.Name
+		in := compactJSON(tu.Input)
+		w.emit(timeline.Event{TurnType: timeline.ToolUse, Model: model, ToolName: tu.Name, ToolUseID: tu.ID, ToolInput: in, Text: identifying(tu.Input)})
+	}
+	for _, tr := range m.ToolResults {
+		toolResult(w, tr.ToolUseID, names[tr.ToolUseID], resultText(tr.Content), tr.IsError)
+	}
+}
+
+// isLegacy tells a pre-0.3 SerializedMessage (an object with "role") from a
+// DbThread message ({"User": ..}, {"Agent": ..}, "Resume"), whatever the
+// thread's version field says.
+func isLegacy(raw json.RawMessage) bool {
+	var v map[string]json.RawMessage
+	if json.Unmarshal(raw, &v) != nil {
+		return false
+	}
+	_, ok := v["role"]
+	return ok
+}

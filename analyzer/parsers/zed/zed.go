@@ -1,0 +1,261 @@
+package zed
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+// Agent is the catalog name of Zed.
+const Agent = "zed"
+
+// Parsers returns the Zed parsers.
+func Parsers() []parser.Parser {
+	return []parser.Parser{
+		parser.New(parser.Spec{
+			ID: "zed/threads", Agent: Agent, Version: 1,
+			Targets: []string{"threads"},
+			Names:   []string{"threads.db"},
+			Doc:     "Zed threads/threads.db: agent panel threads (zstd or plain JSON): prompts, replies, thinking, tool uses and results, denied calls, sub-agents, unsent drafts",
+		}, parseThreadsDB),
+		parser.New(parser.Spec{
+			ID: "zed/db", Agent: Agent, Version: 1,
+			Targets: []string{"db"},
+			Names:   []string{"db.sqlite"},
+			Doc:     "Zed db/0-<channel>/db.sqlite: sidebar threads (native and external agents), trusted worktrees, draft prompts, created and archived git worktrees, terminal threads",
+		}, parseStateDB),
+		parser.New(parser.Spec{
+			ID: "zed/settings", Agent: Agent, Version: 1,
+			Targets: []string{"settings"},
+			Names:   []string{"settings.json", "global_settings.json"},
+			Doc:     "Zed settings.json and global_settings.json: agent tool permissions and the default model (file mtime)",
+		}, parseSettings),
+	}
+}
+
+// sqlTime reads Zed's stored times: RFC 3339 (chrono to_rfc3339) or
+// SQLite CURRENT_TIMESTAMP text (UTC).
+func sqlTime(s string) (time.Time, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return time.Time{}, false
+	}
+	for _, l := range []string{time.RFC3339Nano, "2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999"} {
+		if t, err := time.Parse(l, s); err == nil {
+			return t.UTC(), true
+		}
+	}
+	return time.Time{}, false
+}
+
+// compactJSON returns raw as compact JSON, or "" for empty/null.
+func compactJSON(raw []byte) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		q, _ := json.Marshal(string(raw))
+		return string(q)
+	}
+	return b.String()
+}
+
+// identifying picks a tool call's most identifying argument (Zed's tools:
+// terminal command, edit_file/read_file path, fetch url, grep regex,
+// find_path glob, web_search query, copy/move source).
+func identifying(raw json.RawMessage) string {
+	var m map[string]any
+	if json.Unmarshal(raw, &m) != nil {
+		return ""
+	}
+	for _, k := range []string{"command", "path", "url", "regex", "glob", "query", "source_path", "abs_path", "pattern", "label"} {
+		if s, ok := m[k].(string); ok && s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// displayFile names a file relative to the home when known.
+func displayFile(in *parser.Input) string {
+	if in.Rel != "" {
+		return in.Rel
+	}
+	return path.Base(strings.ReplaceAll(in.Path, "\\", "/"))
+}
+
+// mtimeEvent is a system row stamped with the file's modification time.
+func mtimeEvent(in *parser.Input) timeline.Event {
+	e := timeline.Event{TurnType: timeline.System}
+	if in.MTime.IsZero() {
+		e.TimeBasis = timeline.TimeNone
+	} else {
+		e.Time, e.TimeBasis = in.MTime.UTC(), timeline.TimeFileMTime
+	}
+	return e
+}
+
+// firstPath takes the first of a serialized PathList (paths joined by
+// newlines).
+func firstPath(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimSpace(s)
+}
+
+// row is one table row by column name.
+type row struct {
+	rowid int64
+	cols  map[string]any
+}
+
+func (r row) str(name string) string {
+	switch v := r.cols[name].(type) {
+	case nil:
+		return ""
+	case string:
+		return v
+	case []byte:
+		return string(v)
+	case int64:
+		return fmt.Sprint(v)
+	case float64:
+		return fmt.Sprint(v)
+	default:
+		return fmt.Sprint(v)
+	}
+}
+
+func (r row) bytes(name string) []byte {
+	switch v := r.cols[name].(type) {
+	case []byte:
+		return v
+	case string:
+		return []byte(v)
+	}
+	return nil
+}
+
+// tableColumns lists a table's columns, or nil when it does not exist.
+func tableColumns(ctx context.Context, db *sql.DB, table string) (map[string]bool, error) {
+	rows, err := db.QueryContext(ctx, `SELECT name FROM pragma_table_info(?)`, table)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	cols := map[string]bool{}
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return nil, err
+		}
+		cols[n] = true
+	}
+	if len(cols) == 0 {
+		return nil, rows.Err()
+	}
+	return cols, rows.Err()
+}
+
+// eachRow runs fn over every row of table (all columns by name), in rowid
+// order. A table without rowid (WITHOUT ROWID) gets rowid 0.
+func eachRow(ctx context.Context, db *sql.DB, table string, fn func(r row) error) error {
+	q := fmt.Sprintf(`SELECT rowid AS "__rowid", * FROM %q ORDER BY rowid`, table)
+	rows, err := db.QueryContext(ctx, q)
+	if err != nil {
+		q = fmt.Sprintf(`SELECT 0 AS "__rowid", * FROM %q`, table)
+		if rows, err = db.QueryContext(ctx, q); err != nil {
+			return err
+		}
+	}
+	defer rows.Close()
+	names, err := rows.Columns()
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		vals := make([]any, len(names))
+		ptrs := make([]any, len(names))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return err
+		}
+		r := row{cols: map[string]any{}}
+		for i, n := range names {
+			if n == "__rowid" {
+				if v, ok := vals[i].(int64); ok {
+					r.rowid = v
+				}
+				continue
+			}
+			r.cols[n] = vals[i]
+		}
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// draftText extracts the text of a draft prompt: a string, or ACP content
+// blocks ({type:"text", text} / {type:"resource_link", uri} ...), or any JSON
+// holding "text" fields.
+func draftText(raw []byte) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return ""
+	}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return string(raw)
+	}
+	var parts []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			parts = append(parts, x)
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case map[string]any:
+			if t, ok := x["text"].(string); ok {
+				parts = append(parts, t)
+				return
+			}
+			if u, ok := x["uri"].(string); ok {
+				parts = append(parts, "["+u+"]")
+				return
+			}
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				walk(x[k])
+			}
+		}
+	}
+	walk(v)
+	return strings.Join(parts, "")
+}
