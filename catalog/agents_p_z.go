@@ -139,7 +139,7 @@ var agentsPToZ = []Agent{
 		},
 	},
 	{
-		Name: "vscode", Display: "VS Code chat (GitHub Copilot Chat)", Status: StatusBacklog, SeedStatus: StatusParsed,
+		Name: "vscode", Display: "VS Code chat (GitHub Copilot Chat)", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at d7622a5, synthetic fixture; permission level, model options, standing grants, settings, GitHub account records and chat editing state from source at 4d22f4f",
 		Notes: "state.vscdb here also holds the rows of cody, cline, roo-code, tabby and twinny",
 		Targets: []Target{

@@ -18,6 +18,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pi"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/qwen"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/roocode"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/vscode"
 )
 
 func group(lists ...[]parser.Parser) []parser.Parser {
@@ -48,5 +49,6 @@ func All() []parser.Parser {
 		pi.Parsers(),             // pi, little-coder
 		qwen.Parsers(),           // qwen-code
 		roocode.Parsers(),        // roo-code
+		vscode.Parsers(),         // vscode (Copilot Chat)
 	)
 }
