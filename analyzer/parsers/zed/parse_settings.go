@@ -239,4 +239,3 @@ func jsonc(b []byte) []byte {
 	}
 	return o
 }
-

@@ -117,7 +117,9 @@ func TestThreads(t *testing.T) {
 	if u.ProjectPath != "/home/examiner/zproj" || u.SourceLine != 10 {
 		t.Errorf("project %q line %d", u.ProjectPath, u.SourceLine)
 	}
-	if m := find(s, func(e *timeline.Event) bool { return strings.HasPrefix(e.Text, "mention: File /home/examiner/zproj/build.sh") }); m == nil || m.TurnType != timeline.System {
+	if m := find(s, func(e *timeline.Event) bool {
+		return strings.HasPrefix(e.Text, "mention: File /home/examiner/zproj/build.sh")
+	}); m == nil || m.TurnType != timeline.System {
 		t.Errorf("mention must be a system row: %+v", m)
 	}
 	if th := find(s, func(e *timeline.Event) bool { return e.Text == "The target name is misspelled." }); th == nil || th.TurnType != timeline.Thinking || th.Model != "zed.dev/claude-sonnet-4" {
@@ -165,7 +167,9 @@ func TestThreads(t *testing.T) {
 		t.Errorf("settings denial = %+v", d)
 	}
 	// the legacy plain-JSON thread
-	lu := find(s, func(e *timeline.Event) bool { return e.SessionID == "legacy-thread-0001" && e.TurnType == timeline.User })
+	lu := find(s, func(e *timeline.Event) bool {
+		return e.SessionID == "legacy-thread-0001" && e.TurnType == timeline.User
+	})
 	if lu == nil || lu.Text != "what does main.rs do?" || !lu.Time.Equal(parsertest.Time(t, "2025-06-01T08:00:00Z")) {
 		t.Errorf("legacy user = %+v", lu)
 	}
