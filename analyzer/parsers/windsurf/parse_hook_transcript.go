@@ -1,0 +1,264 @@
+package windsurf
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+// toolSteps are the step types read as tool calls: code_action (the
+// documented example), the tool-like types git-ai's Windsurf reader maps
+// to tool calls, and mcp_tool.
+var toolSteps = map[string]bool{
+	"code_action": true, "view_file": true, "run_command": true, "find": true,
+	"grep_search": true, "list_directory": true, "list_resources": true, "mcp_tool": true,
+}
+
+// identifyingKeys, in order of preference, name a tool step's most
+// identifying argument.
+var identifyingKeys = []string{
+	"command_line", "command", "commandLine", "query", "pattern", "path", "file_path", "absolute_path",
+	"absolute_path_uri", "uri", "url", "directory_path", "search_path", "search_directory", "tool_name",
+}
+
+// outputKeys hold what a tool step produced; they form the tool_result
+// row and are left out of ToolInput.
+var outputKeys = []string{"output", "stdout", "combined_output", "stderr", "result", "error", "exit_code"}
+
+// hookState turns the steps of one transcript into rows.
+type hookState struct {
+	out     parser.Sink
+	session string
+	last    time.Time // time of the last step that recorded one
+}
+
+func parseHookTranscript(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	rc, err := in.Open()
+	if err != nil {
+		return fmt.Errorf("open %s: %w", in.Path, err)
+	}
+	defer rc.Close()
+	st := &hookState{out: out, session: strings.TrimSuffix(path.Base(strings.ReplaceAll(in.Path, `\`, "/")), ".jsonl")}
+	return parser.Lines(ctx, rc, func(n int64, line []byte) error {
+		objs, lost := parser.SplitGlued(line)
+		switch {
+		case lost && len(objs) == 0:
+			out.Problem(n, "line is not JSON (a step cut short?)")
+		case lost:
+			out.Problem(n, "a step cut short with the next step glued to it: the cut step is lost")
+		}
+		for _, o := range objs {
+			st.step(n, o)
+		}
+		return nil
+	})
+}
+
+// emit stamps a row with the line's time (or none) and sends it.
+func (s *hookState) emit(n int64, t time.Time, basis timeline.TimeBasis, e timeline.Event) {
+	e.Time, e.TimeBasis, e.SessionID, e.SourceLine = t, basis, s.session, n
+	s.out.Event(e)
+}
+
+func (s *hookState) step(n int64, line []byte) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(line, &m); err != nil {
+		s.out.Problem(n, "step is not a JSON object: "+err.Error())
+		return
+	}
+	typ, status := str(m["type"]), str(m["status"])
+	if typ == "" {
+		s.out.Problem(n, "step has no type")
+		return
+	}
+	// The documented steps carry no time; take one when a step has it.
+	t, basis := time.Time{}, timeline.TimeNone
+	if ts, ok := parseTime(str(m["timestamp"])); ok {
+		t, basis, s.last = ts, timeline.TimeRecorded, ts
+	} else if ts, ok := parseTime(str(m["created_at"])); ok {
+		t, basis, s.last = ts, timeline.TimeRecorded, ts
+	} else if !s.last.IsZero() {
+		t, basis = s.last, timeline.TimeInherited
+	}
+	emit := func(e timeline.Event) { s.emit(n, t, basis, e) }
+	inner := m[typ]
+	var obj map[string]json.RawMessage
+	_ = json.Unmarshal(inner, &obj)
+	switch {
+	case typ == "user_input" && str(obj["user_response"]) != "":
+		emit(timeline.Event{TurnType: timeline.User, Text: str(obj["user_response"])})
+		if r := rulesText(obj["rules_applied"]); r != "" {
+			emit(timeline.Event{TurnType: timeline.System, Text: "rules applied: " + r})
+		}
+		return
+	case typ == "planner_response" && (str(obj["response"]) != "" || str(obj["thinking"]) != ""):
+		if th := str(obj["thinking"]); th != "" {
+			emit(timeline.Event{TurnType: timeline.Thinking, Text: th})
+		}
+		if r := str(obj["response"]); r != "" {
+			emit(timeline.Event{TurnType: timeline.Assistant, Text: r})
+		}
+		return
+	case toolSteps[typ] && obj != nil:
+		s.tool(n, typ, status, obj, emit)
+		return
+	}
+	text := "step " + typ
+	if status != "" {
+		text += " (status " + status + ")"
+	}
+	if len(bytes.TrimSpace(inner)) > 0 && string(bytes.TrimSpace(inner)) != "null" {
+		text += ": " + compact(inner)
+	}
+	emit(timeline.Event{TurnType: timeline.System, Text: text})
+}
+
+// tool gives a tool step's tool_use row and, once its status is final,
+// its tool_result row. The transcript records no call id: the call and
+// its outcome are one step, so both rows carry "line:<n>".
+func (s *hookState) tool(n int64, typ, status string, obj map[string]json.RawMessage, emit func(timeline.Event)) {
+	use := timeline.Event{TurnType: timeline.ToolUse, ToolName: typ}
+	input := map[string]json.RawMessage{}
+	for k, v := range obj {
+		if !contains(outputKeys, k) {
+			input[k] = v
+		}
+	}
+	if typ == "mcp_tool" {
+		name := str(obj["tool_name"])
+		if srv := firstStr(obj, "server_name", "mcp_server_name"); srv != "" && name != "" {
+			name = srv + "/" + name
+		}
+		use.Text = name
+		if args := str(obj["arguments"]); args != "" && json.Valid([]byte(args)) {
+			use.ToolInput = compact([]byte(args))
+		}
+	}
+	if use.Text == "" {
+		use.Text = firstStr(obj, identifyingKeys...)
+	}
+	if use.ToolInput == "" {
+		b, _ := json.Marshal(input) // sorted keys
+		use.ToolInput = string(b)
+	}
+	use.ToolUseID = fmt.Sprintf("line:%d", n)
+	res := timeline.Event{TurnType: timeline.ToolResult, ToolName: use.ToolName, ToolUseID: use.ToolUseID}
+	switch strings.ToLower(status) {
+	case "done", "completed", "complete", "success":
+		res.IsError = "false"
+		if scalar(obj["error"]) != "" {
+			res.IsError = "true"
+		}
+	case "error", "errored", "failed", "failure", "cancelled", "canceled", "rejected", "denied":
+		res.IsError = "true"
+	}
+	if res.IsError == "" {
+		emit(use)
+		return
+	}
+	var parts []string
+	for _, k := range outputKeys {
+		v, ok := obj[k]
+		if !ok {
+			continue
+		}
+		if k == "exit_code" {
+			parts = append(parts, "exit code "+scalar(v))
+			continue
+		}
+		if t := scalar(v); t != "" {
+			parts = append(parts, t)
+		}
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "status: "+status)
+	}
+	res.Text = strings.Join(parts, "\n")
+	emit(use)
+	emit(res)
+}
+
+// rulesText renders rules_applied {kind: [rule files]} as
+// "always_on=a.md, b.md; glob=c.md".
+func rulesText(raw json.RawMessage) string {
+	var m map[string][]string
+	if json.Unmarshal(raw, &m) != nil || len(m) == 0 {
+		return ""
+	}
+	kinds := make([]string, 0, len(m))
+	for k := range m {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	var parts []string
+	for _, k := range kinds {
+		parts = append(parts, k+"="+strings.Join(m[k], ", "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func str(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return ""
+	}
+	return s
+}
+
+// scalar renders a JSON value as text: a string as itself, anything else
+// as compact JSON.
+func scalar(raw json.RawMessage) string {
+	if s := str(raw); s != "" {
+		return s
+	}
+	t := compact(raw)
+	if t == `""` || t == "null" {
+		return ""
+	}
+	return t
+}
+
+func firstStr(obj map[string]json.RawMessage, keys ...string) string {
+	for _, k := range keys {
+		if s := str(obj[k]); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func compact(raw []byte) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func parseTime(s string) (time.Time, bool) {
+	if s == "" {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return t.UTC(), true
+}
