@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"math"
 	"os"
 	"regexp"
 	"runtime"
@@ -220,6 +221,7 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	if opts.Format == "" {
 		opts.Format = "jsonl"
 	}
+	defer softMemoryLimit(opts.MemLimit)()
 	if err := os.MkdirAll(opts.OutDir, 0o755); err != nil {
 		return nil, fmt.Errorf("create output folder: %w", err)
 	}
@@ -302,6 +304,26 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 		return nil, err
 	}
 	return sum, nil
+}
+
+// softMemoryLimit sets the Go runtime's soft memory limit for a run unless
+// GOMEMLIMIT (or an earlier call) set one, and returns a function that puts
+// the previous limit back. The data a run holds live is bounded (events
+// past MemLimit spill to disk; a file is read a line at a time), but with
+// the default GOGC the heap grows to twice the live data and more between
+// collections, which made peak RSS track the garbage of the biggest
+// transcript rather than what is live. The limit is a target, not a cap:
+// a run that truly needs more still gets it.
+func softMemoryLimit(memLimit int64) func() {
+	prev := debug.SetMemoryLimit(-1)
+	if os.Getenv("GOMEMLIMIT") != "" || prev != math.MaxInt64 {
+		return func() {}
+	}
+	if memLimit <= 0 {
+		memLimit = 64 << 20
+	}
+	debug.SetMemoryLimit(max(224<<20, 3*memLimit))
+	return func() { debug.SetMemoryLimit(prev) }
 }
 
 func problemText(ps []Problem) string {

@@ -49,8 +49,12 @@ type Problem struct {
 // fileRec is one collected file available to parsers.
 type fileRec struct {
 	parser.File
-	local    string // readable path on disk (spooled copy or loose file)
+	local    string // readable path on disk (loose or extracted file); "" when spooled
 	verified bool
+	// A bundle member is spooled into its source's one spool file, at
+	// [off, off+n).
+	spooled bool
+	off, n  int64
 }
 
 // source is one unit of work: one bundle, one extracted collection or one
@@ -66,6 +70,7 @@ type source struct {
 	byPath   map[string]*fileRec
 	problems []Problem
 	tmp      string
+	spool    *os.File // bundle members, one after the other
 	// seen counts every manifest row (or walked file) per user and agent,
 	// collected or not, for detect and the inventory.
 	seen []seenFile
@@ -102,6 +107,10 @@ func (s *source) add(r *fileRec) {
 }
 
 func (s *source) close() {
+	if s.spool != nil {
+		s.spool.Close()
+		s.spool = nil
+	}
 	if s.tmp != "" {
 		os.RemoveAll(s.tmp)
 	}
@@ -243,7 +252,15 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 		return nil, err
 	}
 	s.tmp = tmp
-	n := 0
+	// Every member goes into one spool file: creating a file per member
+	// cost more than copying it on filesystems where creation is slow.
+	sp, err := os.OpenFile(filepath.Join(tmp, "spool"), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		s.close()
+		return nil, err
+	}
+	s.spool = sp
+	sw := &spoolWriter{f: sp}
 	for {
 		if ctx.Err() != nil {
 			s.close()
@@ -257,9 +274,8 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 		if !rt.wants(e.Agent, catalog.Kind(e.Kind)) {
 			continue // drained by the reader, hashed, never written
 		}
-		n++
-		local := filepath.Join(tmp, fmt.Sprintf("%06d", n))
-		if err := spool(local, m); err != nil {
+		off, n, err := sw.copy(m)
+		if err != nil {
 			if errors.Is(err, bundle.ErrLimit) || errors.Is(err, io.ErrUnexpectedEOF) {
 				break
 			}
@@ -267,7 +283,11 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 			return nil, fmt.Errorf("spool %s: %w", e.Path, err)
 		}
 		s.add(&fileRec{File: parser.File{Path: e.Path, Rel: relToHome(e.Path, e.Home), Agent: e.Agent, Target: e.Target,
-			Kind: catalog.Kind(e.Kind), Size: e.Size, MTime: bundle.MemberMTime(e), Host: s.host, User: e.User, BundleID: s.bundleID}, local: local})
+			Kind: catalog.Kind(e.Kind), Size: e.Size, MTime: bundle.MemberMTime(e), Host: s.host, User: e.User, BundleID: s.bundleID}, spooled: true, off: off, n: n})
+	}
+	if err := sw.flush(); err != nil {
+		s.close()
+		return nil, fmt.Errorf("spool: %w", err)
 	}
 	res := br.Result()
 	for _, pr := range res.Problems {
@@ -296,20 +316,44 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 	return s, nil
 }
 
-func spool(local string, r io.Reader) error {
-	f, err := os.OpenFile(local, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
+// spoolWriter appends members to a source's spool file through one
+// buffer (a fresh 1 MiB buffer per member cost more than the copy for a
+// bundle of small files).
+type spoolWriter struct {
+	f   *os.File
+	bw  *bufio.Writer
+	end int64
+}
+
+// copy appends r and returns where its bytes start and how many there are.
+// After an error the bytes written count for nothing.
+func (w *spoolWriter) copy(r io.Reader) (off, n int64, err error) {
+	if w.bw == nil {
+		w.bw = bufio.NewWriterSize(writerOnly{w.f}, 1<<20)
 	}
-	bw := bufio.NewWriterSize(f, 1<<20)
-	_, err = io.Copy(bw, r)
-	if ferr := bw.Flush(); err == nil {
-		err = ferr
+	off = w.end
+	n, err = io.Copy(w.bw, r)
+	w.end += n
+	return off, n, err
+}
+
+func (w *spoolWriter) flush() error {
+	if w.bw == nil {
+		return nil
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	return w.bw.Flush()
+}
+
+// writerOnly hides *os.File's ReadFrom, so bufio.Writer fills its own
+// buffer rather than handing the copy to a 32 KiB one.
+type writerOnly struct{ io.Writer }
+
+// open returns the content of one collected file.
+func (s *source) open(r *fileRec) (io.ReadCloser, error) {
+	if r.spooled {
+		return io.NopCloser(io.NewSectionReader(s.spool, r.off, r.n)), nil
 	}
-	return err
+	return os.Open(r.local)
 }
 
 // openExtracted reads a bundle already unpacked into a folder: its
@@ -478,13 +522,13 @@ func openLoose(ctx context.Context, dir string, rt *router) (*source, error) {
 // input builds the parser.Input for one file of the source.
 func (s *source) parserInput(r *fileRec, tmpRoot string, dbs *[]*dbCloser) *parser.Input {
 	in := &parser.Input{File: r.File}
-	in.OpenFunc = func() (io.ReadCloser, error) { return os.Open(r.local) }
+	in.OpenFunc = func() (io.ReadCloser, error) { return s.open(r) }
 	in.RelatedFunc = func(orig string) (io.ReadCloser, error) {
 		o, ok := s.byPath[orig]
 		if !ok {
 			return nil, parser.ErrNotCollected
 		}
-		return os.Open(o.local)
+		return s.open(o)
 	}
 	in.ListFunc = func(pattern string) []parser.File {
 		var out []parser.File
@@ -506,13 +550,13 @@ func (s *source) parserInput(r *fileRec, tmpRoot string, dbs *[]*dbCloser) *pars
 			name = "store.db"
 		}
 		dst := filepath.Join(dir, name)
-		if err := copyFile(r.local, dst); err != nil {
+		if err := s.copyFile(r, dst); err != nil {
 			os.RemoveAll(dir)
 			return nil, err
 		}
 		for _, sc := range catalog.Sidecars {
 			if o, ok := s.byPath[r.Path+sc]; ok {
-				if err := copyFile(o.local, dst+sc); err != nil {
+				if err := s.copyFile(o, dst+sc); err != nil {
 					os.RemoveAll(dir)
 					return nil, err
 				}
@@ -540,8 +584,8 @@ func (d *dbCloser) close() {
 	os.RemoveAll(d.dir)
 }
 
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
+func (s *source) copyFile(src *fileRec, dst string) error {
+	in, err := s.open(src)
 	if err != nil {
 		return err
 	}
