@@ -14,7 +14,9 @@ import (
 // crash leaves) are dropped; blank lines are skipped. A final line without
 // "\n" (a write cut short) is still passed. ctx is checked every line.
 func Lines(ctx context.Context, r io.Reader, fn func(n int64, line []byte) error) error {
-	br := bufio.NewReaderSize(r, 1<<20)
+	// 64 KiB, not more: the buffer is allocated per file, and a longer
+	// line is accumulated anyway.
+	br := bufio.NewReaderSize(r, 64<<10)
 	var n int64
 	var acc []byte
 	for {
