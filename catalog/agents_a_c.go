@@ -224,7 +224,7 @@ var agentsAToC = []Agent{
 		},
 	},
 	{
-		Name: "continue", Display: "Continue", Status: StatusBacklog, SeedStatus: StatusParsed,
+		Name: "continue", Display: "Continue", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at 5522c6f, synthetic fixture; grants, denial reasons, session mode, prompt history, edit and feedback events from the same commit (2.0.0, reviewed 2026-10-21)",
 		Targets: []Target{
 			{ID: "sessions", Root: RootHome, Glob: ".continue/sessions/*.json", Kind: KindTranscript, Projects: ProjectsJSONPaths},

@@ -182,7 +182,7 @@ var agentsPToZ = []Agent{
 		},
 	},
 	{
-		Name: "zed", Display: "Zed (agent panel)", Status: StatusBacklog, SeedStatus: StatusParsed,
+		Name: "zed", Display: "Zed (agent panel)", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at a846890, synthetic fixture; settings files, the other db.sqlite stores, denied calls, scratch directories and draft prompts from source at 9cd14da",
 		Targets: []Target{
 			{ID: "threads", Root: RootHome, Glob: "{.local/share/zed,Library/Application Support/Zed,AppData/Local/Zed,.var/app/dev.zed.Zed*/data/zed}/threads/threads.db", Kind: KindSQLite, MaxSize: sqliteMax},

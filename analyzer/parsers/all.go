@@ -8,6 +8,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/claudedesktop"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cline"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/codex"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/continuedev"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotcli"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotdesktop"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/crush"
@@ -19,6 +20,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/qwen"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/roocode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/vscode"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/zed"
 )
 
 func group(lists ...[]parser.Parser) []parser.Parser {
@@ -39,6 +41,7 @@ func All() []parser.Parser {
 		claudedesktop.Parsers(),  // claude-desktop
 		cline.Parsers(),          // cline
 		codex.Parsers(),          // codex-cli
+		continuedev.Parsers(),    // continue
 		copilotcli.Parsers(),     // copilot-cli
 		copilotdesktop.Parsers(), // copilot-desktop
 		crush.Parsers(),          // crush
@@ -50,5 +53,6 @@ func All() []parser.Parser {
 		qwen.Parsers(),           // qwen-code
 		roocode.Parsers(),        // roo-code
 		vscode.Parsers(),         // vscode (Copilot Chat)
+		zed.Parsers(),            // zed
 	)
 }
