@@ -69,7 +69,12 @@
 //     rows have none (basis none) unless a step has timestamp or
 //     created_at, which later steps without one inherit. A line that is
 //     not JSON, a cut line glued to the next (the glued step is kept), a
-//     step without type: problems, and the parse goes on.
+//     step without type: problems, and the parse goes on. Last, one
+//     "cascade hook transcript: <n> steps, <u> user inputs (file mtime:
+//     written after the latest response)" at the file's mtime, so the
+//     conversation is in the timeline even without --keep-undated (the
+//     hook rewrites the file after each response: the mtime is when the
+//     latest one completed).
 //
 //   - mcp-config: ~/.codeium/windsurf/mcp_config.json, read by
 //     cline.ParseMCPSettings: "permission setting:

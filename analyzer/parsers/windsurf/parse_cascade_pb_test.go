@@ -219,4 +219,3 @@ func TestCascadePBUndecodable(t *testing.T) {
 	one(t, s, timeline.System, "pb field 1: "+uuid)
 	one(t, s, timeline.System, "pb field 2.5.1: create a hello world file")
 }
-

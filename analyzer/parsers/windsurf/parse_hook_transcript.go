@@ -38,6 +38,8 @@ type hookState struct {
 	out     parser.Sink
 	session string
 	last    time.Time // time of the last step that recorded one
+	steps   int       // steps read
+	inputs  int       // user_input steps with text
 }
 
 func parseHookTranscript(ctx context.Context, in *parser.Input, out parser.Sink) error {
@@ -47,7 +49,7 @@ func parseHookTranscript(ctx context.Context, in *parser.Input, out parser.Sink)
 	}
 	defer rc.Close()
 	st := &hookState{out: out, session: strings.TrimSuffix(path.Base(strings.ReplaceAll(in.Path, `\`, "/")), ".jsonl")}
-	return parser.Lines(ctx, rc, func(n int64, line []byte) error {
+	err = parser.Lines(ctx, rc, func(n int64, line []byte) error {
 		objs, lost := parser.SplitGlued(line)
 		switch {
 		case lost && len(objs) == 0:
@@ -60,6 +62,18 @@ func parseHookTranscript(ctx context.Context, in *parser.Input, out parser.Sink)
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	// The hook rewrites the file after each response: its mtime is when
+	// the latest response completed, the one time the file surely holds.
+	e := timeline.Event{Time: in.MTime, TimeBasis: timeline.TimeFileMTime, SessionID: st.session, TurnType: timeline.System,
+		Text: fmt.Sprintf("cascade hook transcript: %d steps, %d user inputs (file mtime: written after the latest response)", st.steps, st.inputs)}
+	if in.MTime.IsZero() {
+		e.TimeBasis = timeline.TimeNone
+	}
+	out.Event(e)
+	return nil
 }
 
 // emit stamps a row with the line's time (or none) and sends it.
@@ -79,6 +93,7 @@ func (s *hookState) step(n int64, line []byte) {
 		s.out.Problem(n, "step has no type")
 		return
 	}
+	s.steps++
 	// The documented steps carry no time; take one when a step has it.
 	t, basis := time.Time{}, timeline.TimeNone
 	if ts, ok := parseTime(str(m["timestamp"])); ok {
@@ -94,6 +109,7 @@ func (s *hookState) step(n int64, line []byte) {
 	_ = json.Unmarshal(inner, &obj)
 	switch {
 	case typ == "user_input" && str(obj["user_response"]) != "":
+		s.inputs++
 		emit(timeline.Event{TurnType: timeline.User, Text: str(obj["user_response"])})
 		if r := rulesText(obj["rules_applied"]); r != "" {
 			emit(timeline.Event{TurnType: timeline.System, Text: "rules applied: " + r})

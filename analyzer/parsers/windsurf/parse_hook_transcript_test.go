@@ -49,7 +49,11 @@ func TestHookTranscriptDocumented(t *testing.T) {
 	if res.ToolUseID != use.ToolUseID || res.IsError != "false" {
 		t.Errorf("code_action result: %+v", res)
 	}
-	if len(s.Problems) != 0 || len(s.Events) != 6 {
+	sum := one(t, s, timeline.System, "cascade hook transcript: 4 steps, 1 user inputs (file mtime: written after the latest response)")
+	if sum.TimeBasis != timeline.TimeFileMTime || !sum.Time.Equal(fixedMTime) || sum.SessionID != "c8e1f2a0-traj" {
+		t.Errorf("summary row: %+v", sum)
+	}
+	if len(s.Problems) != 0 || len(s.Events) != 7 {
 		t.Errorf("problems %v, %d rows:\n%s", s.Problems, len(s.Events), parsertest.Render(s))
 	}
 }
