@@ -158,14 +158,15 @@ var agentsPToZ = []Agent{
 		},
 	},
 	{
-		Name: "windsurf", Display: "Windsurf (Cascade) and Devin CLI", Status: StatusBacklog, SeedStatus: StatusBacklog,
-		Evidence: EvidenceDocs, EvidenceNote: "Official docs, community write-ups",
-		Notes: "issue 52; blocked on format research: Cascade's .pb files have no published schema",
+		Name: "windsurf", Display: "Windsurf (Cascade) and Devin CLI", Status: StatusParsed, SeedStatus: StatusBacklog,
+		Evidence: EvidenceDocs, EvidenceNote: "Official docs (Cascade Hooks transcript format), community write-ups",
+		Notes: "issue 52; parsed as far as the hook transcripts (.windsurf/transcripts/*.jsonl, fully) and a schemaless protobuf wire decoding of Cascade's .pb files reach: the .pb turn structure has no published schema, so decoded strings are system rows and undecodable (encrypted or compressed) files are problem rows; memories, workflows and the editor state are collected and inventoried, not parsed",
 		Targets: []Target{
 			{ID: "cascade", Root: RootHome, Glob: ".codeium/windsurf{,-next}/cascade/*.pb", Kind: KindTranscript},
 			{ID: "memories", Root: RootHome, Glob: ".codeium/windsurf{,-next}/memories/**", Kind: KindOther},
 			{ID: "workflows", Root: RootHome, Glob: ".codeium/windsurf{,-next}/{global_workflows,workflows,global_rules}/**", Kind: KindSettings},
 			{ID: "mcp-config", Root: RootHome, Glob: ".codeium/windsurf{,-next}/mcp_config.json", Kind: KindSettings},
+			{ID: "hooks", Root: RootHome, Glob: ".codeium/{windsurf{,-next}/hooks.json,hooks.json}", Kind: KindSettings},
 			{ID: "hook-transcripts", Root: RootHome, Glob: ".windsurf/transcripts/*.jsonl", Kind: KindTranscript},
 			{ID: "state-db", OS: AllOS, Root: RootAppConfig, Glob: "{Windsurf,Windsurf - Next,Devin}/User/{globalStorage,workspaceStorage/*}/state.vscdb{,.backup}", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "workspace-json", OS: AllOS, Root: RootAppConfig, Glob: "{Windsurf,Windsurf - Next,Devin}/User/workspaceStorage/*/workspace.json", Kind: KindOther, Projects: ProjectsWorkspaceJSON},

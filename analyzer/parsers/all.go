@@ -20,6 +20,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/qwen"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/roocode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/vscode"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/windsurf"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/zed"
 )
 
@@ -53,6 +54,7 @@ func All() []parser.Parser {
 		qwen.Parsers(),           // qwen-code
 		roocode.Parsers(),        // roo-code
 		vscode.Parsers(),         // vscode (Copilot Chat)
+		windsurf.Parsers(),       // windsurf (hook transcripts, .pb wire decoding)
 		zed.Parsers(),            // zed
 	)
 }
