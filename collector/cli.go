@@ -20,6 +20,7 @@ import (
 	"github.com/doubleagent/doubleagent/bundle"
 	"github.com/doubleagent/doubleagent/catalog"
 	"github.com/doubleagent/doubleagent/collector/collect"
+	"github.com/mattn/go-isatty"
 	"github.com/rs/zerolog"
 )
 
@@ -42,9 +43,10 @@ type CLI struct {
 	Version     kong.VersionFlag `help:"Print the version and exit."`
 }
 
+// isTerminal reports whether f is a terminal (not merely a character
+// device such as /dev/null).
 func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())
 }
 
 func (c *CLI) logWriter() io.Writer {

@@ -8,6 +8,7 @@ require (
 	github.com/doubleagent/doubleagent/bundle v0.0.0
 	github.com/doubleagent/doubleagent/catalog v0.0.0
 	github.com/google/uuid v1.6.0
+	github.com/mattn/go-isatty v0.0.20
 	github.com/rs/zerolog v1.35.1
 	golang.org/x/sys v0.50.0
 )
@@ -15,7 +16,6 @@ require (
 require (
 	github.com/klauspost/compress v1.20.4 // indirect
 	github.com/mattn/go-colorable v0.1.14 // indirect
-	github.com/mattn/go-isatty v0.0.20 // indirect
 )
 
 replace (

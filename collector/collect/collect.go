@@ -100,6 +100,7 @@ type collector struct {
 	log      zerolog.Logger
 	done     map[string]bool
 	projects map[string]projectRef
+	rbuf     []byte
 	rows     int
 	files    int
 	bytes    int64
@@ -519,7 +520,7 @@ func (c *collector) copyFile(e bundle.Entry, path string, scan *projectScanner) 
 					break
 				}
 			}
-			data, err = io.ReadAll(io.LimitReader(f, smallFile+1))
+			data, err = c.readAll(f, fi.Size())
 			if err != nil {
 				return readErr(err, "read failed")
 			}
@@ -574,6 +575,32 @@ func (c *collector) copyFile(e bundle.Entry, path string, scan *projectScanner) 
 	c.files++
 	c.bytes += got.Size
 	return head.isSQLite(), nil
+}
+
+// readAll reads f whole, up to smallFile+1 bytes, into a buffer reused from
+// file to file (its content is written into the bundle before the next
+// read), sized from hint.
+func (c *collector) readAll(f *os.File, hint int64) ([]byte, error) {
+	need := int(min(max(hint, 0), smallFile)) + 512
+	if cap(c.rbuf) < need {
+		c.rbuf = make([]byte, 0, need)
+	}
+	b := c.rbuf[:0]
+	r := io.LimitReader(f, smallFile+1)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err != nil {
+			c.rbuf = b[:0]
+			if err == io.EOF {
+				return b, nil
+			}
+			return b, err
+		}
+	}
 }
 
 // headBuffer keeps the first bytes written through it.

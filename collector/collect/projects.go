@@ -33,7 +33,10 @@ var cwdKey = []byte(`"cwd":"`)
 func (s *projectScanner) Write(p []byte) (int, error) {
 	switch s.method {
 	case catalog.ProjectsJSONLCwd:
-		buf := append(s.tail, p...)
+		buf := p
+		if len(s.tail) > 0 {
+			buf = append(s.tail, p...)
+		}
 		i := 0
 		for {
 			j := bytes.Index(buf[i:], cwdKey)
