@@ -479,8 +479,11 @@ events = [e for e in (json.loads(l) for l in open(mock_path)) if e.get("kind") =
 out = {"generated_by": "scripts/gen-real-fixtures-2.sh", "root": "real-agents-2", "hostname": "fixture-host-2",
        "user": "examiner2", "home": "/home/examiner2", "project_dir": "/home/examiner2/demo",
        "mock_api": "openai-chat"}
+# expect.json keys are catalog names.
+catalog = {"kilo": "kilo-code", "copilot": "copilot-cli"}
+key = lambda a: catalog.get(a, a)
 for a in agents.split():
-    out[a] = {"package": packages[a], "version": versions[a], "scenarios": []}
+    out[key(a)] = {"package": packages[a], "version": versions[a], "scenarios": []}
 if "crush" in out:
     if crush_err:
         out["crush"].update({"ran": False, "error": crush_err})
@@ -488,7 +491,11 @@ if "crush" in out:
         out["crush"].update({"ran": False, "error": "no scenarios scripted"})
 for line in open(scen_path):
     s = json.loads(line)
-    a = s.pop("agent")
+    a = key(s.pop("agent"))
+    # A session id read twice from an agent's output is one id.
+    for f in ("session_id", "resumed_session_id"):
+        if isinstance(s.get(f), str):
+            s[f] = "\n".join(dict.fromkeys(x for x in s[f].split("\n") if x))
     t0, t1 = ts(s["started_utc"]), ts(s["ended_utc"])
     ev = [e for e in events if e["api"] == "openai-chat" and t0 <= ts(e["time"]) <= t1]
     s["mock"] = {
