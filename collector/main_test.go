@@ -5,11 +5,16 @@ package main
 import (
 	"bytes"
 	"errors"
+	"io"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/doubleagent/doubleagent/bundle"
 )
@@ -106,4 +111,81 @@ func TestOutputRefusedAndExitCodes(t *testing.T) {
 	if _, err := cmd.CombinedOutput(); !errors.As(err, &ee) || ee.ExitCode() != 2 {
 		t.Errorf("existing output: %v", err)
 	}
+}
+
+// TestSIGTERM: a run stopped by SIGTERM leaves a valid bundle marked
+// incomplete and exits 3. Deterministic: stdout is a pipe not read until
+// the signal is sent, so the collector is blocked mid-run when it arrives.
+func TestSIGTERM(t *testing.T) {
+	bin := buildCollector(t)
+	root := filepath.Join(t.TempDir(), "img")
+	// 80 incompressible files: 5 MiB of output, far more than the pipe and
+	// the collector's 1 MiB output buffer hold.
+	pcg := rand.New(rand.NewPCG(3, 4))
+	rnd := make([]byte, 64<<10)
+	for i := 0; i < 80; i++ {
+		for j := range rnd {
+			rnd[j] = byte(pcg.Uint32())
+		}
+		writeFile(t, filepath.Join(root, "home/alice/.claude/paste-cache", strings.Repeat("p", i+1)+".txt"), string(rnd))
+	}
+	cmd := exec.Command(bin, "--root", root, "-o", "-")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait until the pipe is full (the collector blocks writing), then signal.
+	first := make([]byte, 1)
+	if _, err := stdout.Read(first); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(stderr.String(), "walking home") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	rest, _ := io.ReadAll(stdout)
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 3 {
+		t.Fatalf("exit: %v, want code 3\n%s", err, stderr.String())
+	}
+	_, res, err := bundle.Verify(bytes.NewReader(append(first, rest...)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range res.Problems {
+		if p.Kind != bundle.ProblemIncomplete {
+			t.Errorf("problem: %s", p)
+		}
+	}
+	if res.Summary == nil || res.Summary.Complete || res.Summary.Reason != "interrupted" || res.Summary.Files >= 80 {
+		t.Errorf("summary: %+v", res.Summary)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe to read while a process writes it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
