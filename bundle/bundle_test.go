@@ -69,6 +69,9 @@ func TestRoundTrip(t *testing.T) {
 	if res.Manifest[1].ArchivePath != "files/C/Users/carol/.codex/history.jsonl" {
 		t.Fatalf("drive letter name %q", res.Manifest[1].ArchivePath)
 	}
+	if res.Manifest[2].ArchivePath != "files/home/bob/odd%0Aname%FF%25.jsonl" {
+		t.Fatalf("odd name archived as %q (escaped once expected)", res.Manifest[2].ArchivePath)
+	}
 	if res.Manifest[2].PathB64 == "" || res.Summary.Counts["collected"] != 3 || res.Summary.BytesCollected != 9 {
 		t.Fatalf("path_b64/summary: %+v %+v", res.Manifest[2], res.Summary)
 	}

@@ -105,12 +105,13 @@ func (w *Writer) AddFile(e Entry, size int64, r io.Reader) (Entry, error) {
 	if w.err != nil {
 		return e, w.err
 	}
+	base := ArchiveName(e.Path) // from the raw path: escaped once
 	e = w.prepare(e)
-	name := ArchiveName(e.Path)
-	if n := w.names[name]; n > 0 {
-		name = fmt.Sprintf("%s%%23%d", name, n) // duplicate escaped name: keep both
+	name := base
+	if n := w.names[base]; n > 0 {
+		name = fmt.Sprintf("%s%%23%d", base, n) // duplicate escaped name: keep both
 	}
-	w.names[ArchiveName(e.Path)]++
+	w.names[base]++
 	e.ArchivePath = name
 	pax := map[string]string{paxPath: e.Path, paxAgent: e.Agent, paxTarget: e.Target, paxKind: e.Kind, paxUser: e.User, paxHome: e.Home}
 	mt := parseTime(e.MTime)

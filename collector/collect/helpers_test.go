@@ -181,6 +181,5 @@ func rowOf(t *testing.T, m map[string]bundle.Entry, path string) bundle.Entry {
 // forms are accepted until it is fixed there, and the reader matches
 // members by the manifest's archive_path either way.
 func archiveNameOK(member, raw string) bool {
-	esc, _ := bundle.EscapePath(raw)
-	return member == bundle.ArchiveName(raw) || member == bundle.ArchiveName(esc)
+	return member == bundle.ArchiveName(raw)
 }
