@@ -175,11 +175,7 @@ func rowOf(t *testing.T, m map[string]bundle.Entry, path string) bundle.Entry {
 }
 
 // archiveNameOK reports whether member is the archive name of the raw
-// original path: "files/" + the escaped path (bundle/docs/format.md).
-// bundle.Writer.AddFile currently escapes the already escaped path a second
-// time ("%0A" is stored as "%250A"), a bug reported against bundle/; both
-// forms are accepted until it is fixed there, and the reader matches
-// members by the manifest's archive_path either way.
+// original path: "files/" + the path escaped once (bundle/docs/format.md).
 func archiveNameOK(member, raw string) bool {
 	return member == bundle.ArchiveName(raw)
 }
