@@ -103,12 +103,22 @@ func walkPattern(home, pat, agent string, t Target, seen map[string]bool, fn fun
 		if n == len(segs)-1 && !hasMeta(segs[n]) {
 			n = len(segs) // a plain path: Lstat it, link or not
 		}
-		start, ok := lstatNoLinks(home, segs[:min(n, len(segs)-1)])
+		start, link, ok := lstatNoLinks(home, segs[:min(n, len(segs)-1)])
 		if ok && n == len(segs) {
 			start = filepath.Join(start, segs[n-1])
 		}
 		if !ok {
-			continue // missing, or reached only through a link: not followed
+			// Missing, or reached only through a link: never followed, but
+			// a link standing where the target's folder should be is a
+			// path seen, so it is reported once.
+			if link != "" && !seen[link] {
+				seen[link] = true
+				info, _ := os.Lstat(link)
+				if err := fn(Hit{Path: link, Rel: relSlash(home, link), Agent: agent, Target: t, Info: info}); err != nil {
+					return err
+				}
+			}
+			continue
 		}
 		if err := walkFrom(home, start, p, segs, agent, t, seen, fn); err != nil {
 			return err
@@ -120,8 +130,8 @@ func walkPattern(home, pat, agent string, t Target, seen map[string]bool, fn fun
 // lstatNoLinks joins segs below home and reports whether every component
 // exists and none of them is a symbolic link, so a walk never starts in a
 // directory reached through a link (os.Lstat follows links in all but the
-// last component).
-func lstatNoLinks(home string, segs []string) (string, bool) {
+// last component). When a component is a link, link is its path.
+func lstatNoLinks(home string, segs []string) (path, link string, ok bool) {
 	p := home
 	for _, s := range segs {
 		if s == "." || s == "" {
@@ -129,11 +139,14 @@ func lstatNoLinks(home string, segs []string) (string, bool) {
 		}
 		p = filepath.Join(p, s)
 		st, err := os.Lstat(p)
-		if err != nil || st.Mode()&fs.ModeSymlink != 0 {
-			return "", false
+		if err != nil {
+			return "", "", false
+		}
+		if st.Mode()&fs.ModeSymlink != 0 {
+			return "", p, false
 		}
 	}
-	return p, true
+	return p, "", true
 }
 
 func hasMeta(seg string) bool { return strings.ContainsAny(seg, "*?[{\\") }
@@ -210,6 +223,11 @@ func walkFrom(home, start, pat string, segs []string, agent string, t Target, se
 			return nil
 		}
 		ok, _ := doublestar.Match(pat, rel)
+		if !ok && d.Type()&fs.ModeSymlink != 0 {
+			// A link where the pattern could still descend may stand for a
+			// directory: report it (never followed) so it gets a row.
+			ok, _ = dirState(segs, strings.Split(rel, "/"))
+		}
 		if !ok || seen[p] {
 			return nil
 		}

@@ -116,8 +116,9 @@ func TestWalkHomeLinux(t *testing.T) {
 	home := filepath.Join(root, "home", "alice")
 	// Links are made at run time, never committed. A link named like a
 	// transcript is reported (never read through); a link to a directory is
-	// not descended; a link standing for a whole editor directory (a
-	// literal path component) does not duplicate what it points at.
+	// reported and not descended; a link standing for a whole editor
+	// directory (a literal path component) or a relocated home is reported
+	// once and does not duplicate what it points at.
 	symlink(t, filepath.Join("..", "..", "..", "demo", "notes.jsonl"), filepath.Join(home, ".claude", "projects", "-home-alice-demo", "link.jsonl"))
 	symlink(t, filepath.Join("..", "..", "demo"), filepath.Join(home, ".claude", "projects", "linked-dir"))
 	symlink(t, "Code", filepath.Join(home, ".config", "Code - Insiders"))
@@ -130,6 +131,9 @@ func TestWalkHomeLinux(t *testing.T) {
 
 	got, hits := walk(t, home, All())
 	check(t, got, []string{
+		"claude-code projects .claude/projects/linked-dir",
+		"cline tasks .config/Code - Insiders",
+		"codex-cli sessions .codex-link",
 		"aider chat-history .aider.chat.history.md",
 		"aider input-history .aider.input.history",
 		"claude-code claude-json .claude.json",
@@ -232,7 +236,22 @@ func TestWalkNeverStartsThroughALink(t *testing.T) {
 	symlink(t, outside, filepath.Join(home, "linked"))
 	a := Agent{Name: "a", Targets: []Target{{ID: "t", Root: RootHome, Glob: "linked/User/settings.json", Kind: KindSettings}}}
 	got, _ := walk(t, home, []Agent{a})
-	check(t, got, nil)
+	// The link is a path seen (it gets a manifest row); nothing behind it is.
+	check(t, got, []string{"a t linked"})
+}
+
+// TestWalkReportsDirectoryLinks: a link inside a target's tree whose name
+// the glob does not match may stand for a directory the walk would have
+// entered; it is reported (never followed), so it gets a manifest row.
+func TestWalkReportsDirectoryLinks(t *testing.T) {
+	home := t.TempDir()
+	write(t, filepath.Join(home, ".c", "projects", "p", "s.jsonl"))
+	symlink(t, ".", filepath.Join(home, ".c", "projects", "selfdir"))
+	symlink(t, "/etc", filepath.Join(home, ".c", "projects", "p", "etc"))
+	symlink(t, "/etc", filepath.Join(home, ".c", "other"))
+	a := Agent{Name: "a", Targets: []Target{{ID: "t", Root: RootHome, Glob: ".c/projects/**/*.jsonl", Kind: KindTranscript}}}
+	got, _ := walk(t, home, []Agent{a})
+	check(t, got, []string{"a t .c/projects/p/etc", "a t .c/projects/p/s.jsonl", "a t .c/projects/selfdir"})
 }
 
 func TestWalkFirstTargetWins(t *testing.T) {
