@@ -3,8 +3,8 @@ package analyze
 import (
 	"bufio"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
+	json "github.com/go-json-experiment/json/v1"
 	"hash/fnv"
 	"io"
 	"os"

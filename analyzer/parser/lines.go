@@ -4,7 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
+	json "github.com/go-json-experiment/json/v1"
 	"io"
 )
 

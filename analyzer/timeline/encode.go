@@ -3,7 +3,7 @@ package timeline
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
+	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"strconv"
 	"time"

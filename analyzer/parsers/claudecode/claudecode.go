@@ -2,7 +2,7 @@ package claudecode
 
 import (
 	"bytes"
-	"encoding/json"
+	json "github.com/go-json-experiment/json/v1"
 	"strconv"
 	"strings"
 	"time"

@@ -2,8 +2,8 @@ package claudecode
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	json "github.com/go-json-experiment/json/v1"
 	"strings"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"

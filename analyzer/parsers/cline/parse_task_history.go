@@ -2,8 +2,8 @@ package cline
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
+	json "github.com/go-json-experiment/json/v1"
 	"path"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"

@@ -2,7 +2,7 @@ package cline
 
 import (
 	"context"
-	"encoding/json"
+	json "github.com/go-json-experiment/json/v1"
 	"sort"
 	"time"
 

@@ -3,8 +3,8 @@ package cline
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
+	json "github.com/go-json-experiment/json/v1"
 	"path"
 	"regexp"
 	"strings"

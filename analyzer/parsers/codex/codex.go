@@ -3,8 +3,8 @@ package codex
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
+	json "github.com/go-json-experiment/json/v1"
 	"hash/fnv"
 	"io"
 	"path"

@@ -2,8 +2,8 @@ package continuedev
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
+	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"net/url"
 	"path"

@@ -3,8 +3,8 @@ package crush
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
+	json "github.com/go-json-experiment/json/v1"
 	"strconv"
 	"strings"
 	"time"

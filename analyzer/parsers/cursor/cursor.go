@@ -2,7 +2,7 @@ package cursor
 
 import (
 	"bytes"
-	"encoding/json"
+	json "github.com/go-json-experiment/json/v1"
 	"regexp"
 	"strconv"
 	"strings"

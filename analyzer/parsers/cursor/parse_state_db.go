@@ -3,9 +3,9 @@ package cursor
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
+	json "github.com/go-json-experiment/json/v1"
 	"regexp"
 	"sort"
 	"strconv"

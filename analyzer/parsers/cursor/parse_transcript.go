@@ -2,8 +2,8 @@ package cursor
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"path"
 	"regexp"

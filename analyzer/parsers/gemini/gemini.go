@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
+	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"path"
 	"strings"

@@ -3,9 +3,9 @@ package gemini
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"strings"
 	"time"

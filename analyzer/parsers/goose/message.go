@@ -1,7 +1,7 @@
 package goose
 
 import (
-	"encoding/json"
+	json "github.com/go-json-experiment/json/v1"
 	"strconv"
 	"strings"
 

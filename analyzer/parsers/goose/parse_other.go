@@ -3,8 +3,8 @@ package goose
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
+	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"sort"
 	"strings"

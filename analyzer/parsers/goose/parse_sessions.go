@@ -3,8 +3,8 @@ package goose
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
+	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"path"
 	"sort"

@@ -1,8 +1,8 @@
 package opencode
 
 import (
-	"encoding/json"
 	"fmt"
+	json "github.com/go-json-experiment/json/v1"
 	"regexp"
 	"strconv"
 	"strings"

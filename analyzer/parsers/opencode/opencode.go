@@ -2,7 +2,7 @@ package opencode
 
 import (
 	"bytes"
-	"encoding/json"
+	json "github.com/go-json-experiment/json/v1"
 	"path"
 	"strconv"
 	"strings"

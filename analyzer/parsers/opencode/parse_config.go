@@ -3,7 +3,7 @@ package opencode
 import (
 	"bytes"
 	"context"
-	"encoding/json"
+	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"sort"
 	"strings"

@@ -3,8 +3,8 @@ package opencode
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
+	json "github.com/go-json-experiment/json/v1"
 	"sort"
 	"strconv"
 	"strings"

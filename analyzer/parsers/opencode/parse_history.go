@@ -2,7 +2,7 @@ package opencode
 
 import (
 	"context"
-	"encoding/json"
+	json "github.com/go-json-experiment/json/v1"
 	"strings"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"

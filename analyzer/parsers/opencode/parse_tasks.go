@@ -2,8 +2,8 @@ package opencode
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	json "github.com/go-json-experiment/json/v1"
 	"path"
 	"regexp"
 	"strings"

@@ -2,7 +2,7 @@ package pi
 
 import (
 	"bytes"
-	"encoding/json"
+	json "github.com/go-json-experiment/json/v1"
 )
 
 func appendCompact(dst []byte, raw []byte) ([]byte, error) {

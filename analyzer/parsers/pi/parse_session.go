@@ -3,7 +3,7 @@ package pi
 import (
 	"bytes"
 	"context"
-	"encoding/json"
+	json "github.com/go-json-experiment/json/v1"
 	"path"
 	"sort"
 	"strconv"

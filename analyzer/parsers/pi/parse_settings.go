@@ -2,8 +2,8 @@ package pi
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"sort"
 	"strings"

@@ -2,9 +2,9 @@ package qwen
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"strings"
 	"time"

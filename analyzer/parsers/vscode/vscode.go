@@ -2,7 +2,7 @@ package vscode
 
 import (
 	"bytes"
-	"encoding/json"
+	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"net/url"
 	"path"

@@ -3,8 +3,8 @@ package zed
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
+	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"sort"
 
