@@ -79,7 +79,7 @@ type collected struct {
 	secondary *timeline.Sorter
 	primKeys  map[uint64]bool
 	matchIDs  map[string]bool
-	states    []timeline.SessionState
+	states    map[timeline.SessionKey]timeline.SessionState
 	problems  []Problem
 	inv       *Inventory
 	opts      *Options
@@ -201,7 +201,20 @@ func (s *sink) Session(st timeline.SessionState) {
 		st.Key.Agent = s.file.Agent
 	}
 	s.c.mu.Lock()
-	s.c.states = append(s.c.states, st)
+	old, ok := s.c.states[st.Key]
+	if ok {
+		// Merge: a value recorded once is kept; a later value wins over "".
+		for _, f := range []struct {
+			dst *string
+			v   string
+		}{{&old.Synced, st.Synced}, {&old.Origin, st.Origin}, {&old.Relayed, st.Relayed}, {&old.Recovered, st.Recovered}} {
+			if f.v != "" {
+				*f.dst = f.v
+			}
+		}
+		st = old
+	}
+	s.c.states[st.Key] = st
 	s.c.mu.Unlock()
 }
 
@@ -233,7 +246,7 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	c := &collected{
 		primary:   timeline.NewSorter(tmp, opts.MemLimit),
 		secondary: timeline.NewSorter(tmp, opts.MemLimit/4+1),
-		primKeys:  map[uint64]bool{}, matchIDs: map[string]bool{},
+		primKeys:  map[uint64]bool{}, matchIDs: map[string]bool{}, states: map[timeline.SessionKey]timeline.SessionState{},
 		inv: newInventory(), opts: &opts,
 	}
 	units, inputProblems := expandInputs(opts.Inputs)
