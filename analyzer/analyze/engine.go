@@ -245,7 +245,7 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	defer os.RemoveAll(tmp)
 	c := &collected{
 		primary:   timeline.NewSorter(tmp, opts.MemLimit),
-		secondary: timeline.NewSorter(tmp, opts.MemLimit/4+1),
+		secondary: timeline.NewSorter(tmp, secondaryMemLimit(opts.MemLimit)),
 		primKeys:  map[uint64]bool{}, matchIDs: map[string]bool{}, states: map[timeline.SessionKey]timeline.SessionState{},
 		inv: newInventory(), opts: &opts,
 	}
@@ -317,6 +317,15 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 		return nil, err
 	}
 	return sum, nil
+}
+
+// secondaryMemLimit is the in-memory budget of the secondary rows' sorter:
+// a quarter of the main one (default 64 MiB), never less than 1 MiB.
+func secondaryMemLimit(memLimit int64) int64 {
+	if memLimit <= 0 {
+		memLimit = 64 << 20
+	}
+	return max(memLimit/4, 1<<20)
 }
 
 // softMemoryLimit sets the Go runtime's soft memory limit for a run unless
