@@ -5,7 +5,7 @@
 # throwaway user home /home/examiner), node+npm, go, git, jq and python3.
 #
 #   sudo scripts/gen-real-fixtures.sh            # latest agent versions
-#   CLAUDE_VERSION=2.1.197 CODEX_VERSION=0.171.0 GEMINI_VERSION=0.61.0 scripts/gen-real-fixtures.sh
+#   CLAUDE_VERSION=2.1.332 CODEX_VERSION=0.171.0 GEMINI_VERSION=0.61.0 scripts/gen-real-fixtures.sh
 #
 # Output (replaced wholesale):
 #   fixtures/roots/real-agents/            home/examiner/{.claude,.claude.json,.codex,.gemini}, etc/hostname
@@ -171,16 +171,49 @@ claude_scenarios() {
   record claude-code edit "$sid" "$p" "" doubleagent-claude-edit "$T0" "$T1" "$RC" \
     "$(jq -nc --arg f "$f" '{file_path:$f, file_content:"doubleagent-claude-edit\n"}')"
 
-  # denied: Bash is not allowed and print mode cannot ask, so the call is refused.
+  # denied: Bash is not allowed and the output redirection writes a file:
+  # Claude's path check answers first (2.1.197 "... was blocked", 2.1.332
+  # "... needs approval", refused as print mode cannot ask). For a plain
+  # permission refusal see permission-denied.
   sid=$(uuid); c='echo doubleagent-claude-denied > denied.txt'; p=$(PROMPT_CMD "$c")
   run claude-denied -- claude -p "$p" --session-id "$sid" --permission-mode default
   record claude-code denied "$sid" "$p" "$c" "" "$T0" "$T1" "$RC" '{"tool_denied":true}'
 
+  # permission-denied: --permission-mode default and no --allowedTools, with a
+  # command that is neither read-only nor a file write (so no path check
+  # answers first): the Bash call needs a permission no one can grant in
+  # print mode, so Claude refuses it and records the decision on the
+  # tool-result line (permissionDecision, toolDenialKind; recorded since a
+  # version after 2.1.197, which wrote neither).
+  sid=$(uuid); c="node -e \"console.log('doubleagent-claude-permission-denied')\""; p=$(PROMPT_CMD "$c")
+  run claude-permission-denied -- claude -p "$p" --session-id "$sid" --permission-mode default
+  record claude-code permission-denied "$sid" "$p" "$c" "This command requires approval" "$T0" "$T1" "$RC" \
+    '{"tool_denied":true,"permission_mode":"default"}'
+
+  # permission-rule-denied: a deny rule from the command line
+  # (--disallowedTools 'Bash(echo:*)') matches the call; Bash is still offered.
+  sid=$(uuid); c='echo doubleagent-claude-permission-rule'; p=$(PROMPT_CMD "$c")
+  run claude-permission-rule-denied -- claude -p "$p" --session-id "$sid" --permission-mode default --disallowedTools 'Bash(echo:*)'
+  record claude-code permission-rule-denied "$sid" "$p" "$c" "has been denied" "$T0" "$T1" "$RC" \
+    '{"tool_denied":true,"permission_mode":"default","disallowed_tools":"Bash(echo:*)"}'
+
   # subagent: the mock calls the Agent tool; inside the subagent it calls Bash.
+  # CLAUDE_CODE_DISABLE_BACKGROUND_TASKS=1 keeps the subagent in the
+  # foreground, so the Agent tool_result carries its report.
   sid=$(uuid); c='echo doubleagent-claude-subagent'
   p="Use a subagent to run the shell command \`$c\` and tell me what it printed."
-  run claude-subagent -- claude -p "$p" --session-id "$sid" --allowedTools=Bash,Agent,Task
-  record claude-code subagent "$sid" "$p" "$c" doubleagent-claude-subagent "$T0" "$T1" "$RC"
+  run claude-subagent -- env CLAUDE_CODE_DISABLE_BACKGROUND_TASKS=1 claude -p "$p" --session-id "$sid" --allowedTools=Bash,Agent,Task
+  record claude-code subagent "$sid" "$p" "$c" doubleagent-claude-subagent "$T0" "$T1" "$RC" \
+    '{"env":"CLAUDE_CODE_DISABLE_BACKGROUND_TASKS=1"}'
+
+  # subagent-background: the same without that variable; Claude Code starts
+  # the subagent in the background (the Agent tool_result says "Async agent
+  # launched successfully") and its report comes back later as a
+  # <task-notification> user record.
+  sid=$(uuid); c='echo doubleagent-claude-subagent-background'
+  p="Use a subagent to run the shell command \`$c\` and tell me what it printed."
+  run claude-subagent-background -- claude -p "$p" --session-id "$sid" --allowedTools=Bash,Agent,Task
+  record claude-code subagent-background "$sid" "$p" "$c" "Async agent launched successfully" "$T0" "$T1" "$RC"
 
   # api-error: the first model request of the turn gets HTTP 500; the agent retries.
   sid=$(uuid); c='echo doubleagent-claude-retry'; p="[mock:error] $(PROMPT_CMD "$c")"
@@ -296,12 +329,16 @@ python3 - "$ROOT_OUT/home/examiner" <<'PY'
 import json, os, shutil, sys
 
 root = sys.argv[1]
-LIMIT = 1 << 20           # drop any file over 1 MB
+LIMIT = 1 << 20           # drop any non-SQLite file over 1 MB
 LONG = 2048               # vendor strings longer than this are elided
 DROP_DIRS = {"node_modules", "cache", "caches", ".cache", "statsig", "bin", "tmp-bin",
              "vendor_imports", ".tmp"}
 AUTH_FILES = {".credentials.json", "auth.json", "oauth_creds.json", "google_accounts.json",
               "mcp-oauth-tokens.json", "mcp-oauth-tokens-v2.json", "installation_id_token"}
+# A real agent's SQLite store is kept as it wrote it: no checkpoint, no
+# VACUUM, its -wal / -shm / -journal files kept beside it.
+SQLITE_SUFFIXES = (".db", ".db-wal", ".db-shm", ".db-journal",
+                   ".sqlite", ".sqlite-wal", ".sqlite-shm", ".sqlite-journal")
 KEEP_MARK = "doubleagent-"  # strings mentioning our markers are conversation, never elided
 
 def elide_n(n):
@@ -328,9 +365,24 @@ for dirpath, dirnames, filenames in os.walk(root, topdown=True):
         p = os.path.join(dirpath, f)
         if os.path.islink(p):
             os.remove(p); continue
+        if f.endswith(SQLITE_SUFFIXES):
+            continue  # SQLite files are kept exactly as the agent left them
         if f in AUTH_FILES:
             open(p, "w").write("REDACTED-FIXTURE"); continue
         rel = os.path.relpath(p, root)
+        if f.endswith(".key") and "/.claude/sessions/" in "/" + rel:
+            # Claude Code's per-process peer-messaging key
+            # (sessions/<pid>.<hash>.key, left by the SIGKILLed run): the
+            # record is kept, its token value redacted.
+            try:
+                v = json.load(open(p, encoding="utf-8"))
+                for k in list(v):
+                    if "token" in k.lower():
+                        v[k] = "REDACTED-FIXTURE"
+                json.dump(v, open(p, "w", encoding="utf-8"), separators=(",", ":"))
+            except (ValueError, TypeError, AttributeError):
+                open(p, "w").write("REDACTED-FIXTURE")
+            continue
         if "/skills/.system/" in "/" + rel:
             # Vendor-bundled skills (Codex installs them on first run): keep the
             # file list, elide the contents.
@@ -339,8 +391,6 @@ for dirpath, dirnames, filenames in os.walk(root, topdown=True):
         if os.path.getsize(p) > LIMIT:
             print("dropping large file", p, os.path.getsize(p), file=sys.stderr)
             os.remove(p); continue
-        if f.endswith((".sqlite-wal", ".sqlite-shm")):
-            continue  # folded into the database below
         if f.endswith(".jsonl"):
             out = []
             for line in open(p, encoding="utf-8"):
@@ -355,29 +405,12 @@ for dirpath, dirnames, filenames in os.walk(root, topdown=True):
                 continue
             json.dump(walk(v), open(p, "w", encoding="utf-8"), ensure_ascii=False, indent=2)
 
-# SQLite: fold any write-ahead log into the main file (Codex leaves WALs behind,
-# more so when SIGKILLed), then VACUUM with 1 KiB pages to keep it small.
-# Rows are unchanged; only the physical layout differs from what the agent left.
-import sqlite3
-for dirpath, _, filenames in os.walk(root):
-    for f in filenames:
-        if f.endswith(".sqlite"):
-            p = os.path.join(dirpath, f)
-            c = sqlite3.connect(p)
-            c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            c.execute("PRAGMA journal_mode=DELETE")
-            c.execute("PRAGMA page_size=1024")
-            c.execute("VACUUM")
-            c.close()
-            for suf in ("-wal", "-shm"):
-                if os.path.exists(p + suf):
-                    os.remove(p + suf)
 PY
 
 # ------------------------------------------------------------------ expect.json
 log "writing $EXPECT_OUT"
-python3 - "$SCEN" "$MOCKLOG" "$EXPECT_OUT" "$V_CLAUDE" "$V_CODEX" "$V_GEMINI" <<'PY'
-import json, sys
+python3 - "$SCEN" "$MOCKLOG" "$EXPECT_OUT" "$V_CLAUDE" "$V_CODEX" "$V_GEMINI" "$ROOT_OUT" <<'PY'
+import json, os, sys
 from datetime import datetime
 def ts(s):  # RFC 3339 "Z" with up to 9 fractional digits -> datetime (microseconds)
     s = s.rstrip("Z")
@@ -385,7 +418,7 @@ def ts(s):  # RFC 3339 "Z" with up to 9 fractional digits -> datetime (microseco
         a, b = s.split(".")
         s = a + "." + (b + "000000")[:6]
     return datetime.fromisoformat(s)
-scen_path, mock_path, out_path, vc, vx, vg = sys.argv[1:]
+scen_path, mock_path, out_path, vc, vx, vg, root_out = sys.argv[1:]
 versions = {"claude-code": vc, "codex-cli": vx, "gemini-cli": vg}
 packages = {"claude-code": "@anthropic-ai/claude-code", "codex-cli": "@openai/codex", "gemini-cli": "@google/gemini-cli"}
 apis = {"claude-code": "anthropic", "codex-cli": "openai", "gemini-cli": "gemini"}
@@ -410,6 +443,14 @@ for line in open(scen_path):
         for k in ("session_id", "prompt", "command", "output_contains", "started_utc", "ended_utc"):
             ag[k] = s[k]
     ag["scenarios"].append(s)
+# SQLite stores are kept as written; record their sizes.
+sq = {}
+for dirpath, _, files in os.walk(root_out):
+    for f in files:
+        if ".db" in f or ".sqlite" in f:
+            p = os.path.join(dirpath, f)
+            sq[os.path.relpath(p, root_out)] = os.path.getsize(p)
+out["sqlite_files_as_written"] = dict(sorted(sq.items()))
 json.dump(out, open(out_path, "w"), indent=2, ensure_ascii=False)
 open(out_path, "a").write("\n")
 PY

@@ -65,7 +65,19 @@ func TestStateDBRealAgentFixture(t *testing.T) {
 	if _, err := os.Stat(db); err != nil {
 		t.Skip("real-agent fixture absent")
 	}
-	s := parsertest.Run(t, byID(t, "codex-cli/state-db"), stateInput(t, db))
+	// The store is kept as Codex wrote it, with its -wal and -shm: even a
+	// read-only connection rewrites the -shm (the WAL index), so read a copy.
+	tmp := filepath.Join(t.TempDir(), "state_5.sqlite")
+	for _, suf := range []string{"", "-wal", "-shm", "-journal"} {
+		b, err := os.ReadFile(db + suf)
+		if err != nil {
+			continue
+		}
+		if err := os.WriteFile(tmp+suf, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := parsertest.Run(t, byID(t, "codex-cli/state-db"), stateInput(t, tmp))
 	if len(s.Problems) != 0 {
 		t.Fatalf("problems: %v", s.Problems)
 	}
