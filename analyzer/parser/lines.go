@@ -6,7 +6,10 @@ import (
 	"context"
 	json "github.com/go-json-experiment/json/v1"
 	"io"
+	"sync"
 )
+
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10) }}
 
 // Lines calls fn for each line of r with its 1-based number, without a
 // length limit (a line is held whole, so memory is bounded by the longest
@@ -14,9 +17,14 @@ import (
 // crash leaves) are dropped; blank lines are skipped. A final line without
 // "\n" (a write cut short) is still passed. ctx is checked every line.
 func Lines(ctx context.Context, r io.Reader, fn func(n int64, line []byte) error) error {
-	// 64 KiB, not more: the buffer is allocated per file, and a longer
-	// line is accumulated anyway.
-	br := bufio.NewReaderSize(r, 64<<10)
+	// 64 KiB buffers from a pool: a bundle holds thousands of small files,
+	// and a longer line is accumulated anyway.
+	br := readers.Get().(*bufio.Reader)
+	br.Reset(r)
+	defer func() {
+		br.Reset(nil)
+		readers.Put(br)
+	}()
 	var n int64
 	var acc []byte
 	for {
