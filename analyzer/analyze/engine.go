@@ -80,10 +80,12 @@ type collected struct {
 	primKeys  map[uint64]bool
 	matchIDs  map[string]bool
 	states    map[timeline.SessionKey]timeline.SessionState
-	problems  []Problem
-	inv       *Inventory
-	opts      *Options
-	undated   int
+	// sem bounds the files parsed at once across all inputs (Jobs).
+	sem      chan struct{}
+	problems []Problem
+	inv      *Inventory
+	opts     *Options
+	undated  int
 }
 
 func dedupKey(e *timeline.Event) uint64 {
@@ -145,26 +147,49 @@ func (c *collected) matches(e *timeline.Event) bool {
 	return m.MatchString(e.Text) || m.MatchString(e.ToolInput) || (e.ToolName != "" && m.MatchString(e.ToolName))
 }
 
-func (c *collected) add(e timeline.Event) error {
+// addBatch stores a batch of one file's events under one lock; the keys
+// and the regular expression are computed before taking it.
+func (c *collected) addBatch(evs []timeline.Event) error {
+	keys := make([]uint64, len(evs))
+	matched := make([]bool, len(evs))
+	for i := range evs {
+		e := &evs[i]
+		if !e.Secondary && (e.TurnType == timeline.User || e.TurnType == timeline.Assistant) {
+			keys[i] = dedupKey(e)
+		}
+		if c.opts.Match != nil && !e.Secondary && e.ToolUseID != "" {
+			matched[i] = c.matches(e)
+		}
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e.Secondary {
-		return c.secondary.Add(e)
+	for i := range evs {
+		e := evs[i]
+		if e.Secondary {
+			if err := c.secondary.Add(e); err != nil {
+				return err
+			}
+			continue
+		}
+		if keys[i] != 0 {
+			c.primKeys[keys[i]] = true
+		}
+		if !c.keep(&e) {
+			continue
+		}
+		if matched[i] {
+			c.matchIDs[e.Host+"\x00"+e.ToolUseID] = true
+		}
+		if err := c.primary.Add(e); err != nil {
+			return err
+		}
 	}
-	if e.TurnType == timeline.User || e.TurnType == timeline.Assistant {
-		c.primKeys[dedupKey(&e)] = true
-	}
-	if !c.keep(&e) {
-		return nil
-	}
-	if c.opts.Match != nil && e.ToolUseID != "" && c.matches(&e) {
-		c.matchIDs[e.Host+"\x00"+e.ToolUseID] = true
-	}
-	return c.primary.Add(e)
+	return nil
 }
 
 // sink is the parser.Sink for one file.
 type sink struct {
+	buf    []timeline.Event
 	c      *collected
 	src    *source
 	file   *fileRec
@@ -190,9 +215,21 @@ func (s *sink) Event(e timeline.Event) {
 		e.Time = e.Time.UTC()
 	}
 	s.events++
-	if err := s.c.add(e); err != nil && s.err == nil {
+	s.buf = append(s.buf, e)
+	if len(s.buf) >= 256 {
+		s.flush()
+	}
+}
+
+// flush hands the buffered events to the collection.
+func (s *sink) flush() {
+	if len(s.buf) == 0 {
+		return
+	}
+	if err := s.c.addBatch(s.buf); err != nil && s.err == nil {
 		s.err = err
 	}
+	s.buf = s.buf[:0]
 }
 
 func (s *sink) Session(st timeline.SessionState) {
@@ -246,7 +283,7 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	c := &collected{
 		primary:   timeline.NewSorter(tmp, opts.MemLimit),
 		secondary: timeline.NewSorter(tmp, secondaryMemLimit(opts.MemLimit)),
-		primKeys:  map[uint64]bool{}, matchIDs: map[string]bool{}, states: map[timeline.SessionKey]timeline.SessionState{},
+		primKeys:  map[uint64]bool{}, matchIDs: map[string]bool{}, states: map[timeline.SessionKey]timeline.SessionState{}, sem: make(chan struct{}, opts.Jobs),
 		inv: newInventory(), opts: &opts,
 	}
 	units, inputProblems := expandInputs(opts.Inputs)
@@ -406,21 +443,31 @@ func runUnit(ctx context.Context, u unit, tmp string, rt *router, c *collected, 
 	c.mu.Unlock()
 	files := append([]*fileRec(nil), s.files...)
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	// Files are parsed in parallel, at most opts.Jobs at once across every
+	// input (c.sem), so one big bundle uses every core too. Output order
+	// does not depend on it: rows are sorted on content.
+	var wg sync.WaitGroup
 	for _, f := range files {
 		if ctx.Err() != nil {
-			return ctx.Err()
+			break
 		}
 		for _, p := range rt.parsers {
 			if !matches(p, &f.File) {
 				continue
 			}
-			n, probs := parseOne(ctx, s, f, p, tmp, c)
-			c.mu.Lock()
-			c.inv.addParsed(s, f, n, probs)
-			c.mu.Unlock()
+			c.sem <- struct{}{}
+			wg.Add(1)
+			go func(f *fileRec, p parser.Parser) {
+				defer func() { <-c.sem; wg.Done() }()
+				n, probs := parseOne(ctx, s, f, p, tmp, c)
+				c.mu.Lock()
+				c.inv.addParsed(s, f, n, probs)
+				c.mu.Unlock()
+			}(f, p)
 		}
 	}
-	return nil
+	wg.Wait()
+	return ctx.Err()
 }
 
 func parseOne(ctx context.Context, s *source, f *fileRec, p parser.Parser, tmp string, c *collected) (events, problems int) {
@@ -437,6 +484,7 @@ func parseOne(ctx context.Context, s *source, f *fileRec, p parser.Parser, tmp s
 			sk.Problem(0, "parse stopped: "+err.Error())
 		}
 	}()
+	sk.flush()
 	for _, db := range dbs {
 		db.close()
 	}
