@@ -546,7 +546,7 @@ func (t *transcript) permissionDecision(r *record, firstID string) {
 		}
 		return
 	}
-	var decision, source, reason string
+	var decision, source, reason, extra string
 	if raw[0] == '"' {
 		decision = rawString(raw)
 	} else {
@@ -571,9 +571,20 @@ func (t *transcript) permissionDecision(r *record, firstID string) {
 				}
 			}
 		}
+		// 2.1.332 records the rule code and where the rule came from
+		// (reasonCode rule:cliArg / bashMiss:no-rule-match, ruleSource).
+		if v := firstOf(d, "reasonCode"); v != "" {
+			extra += " code=" + v
+		}
+		if v := firstOf(d, "ruleSource"); v != "" {
+			extra += " rule=" + v
+		}
+	}
+	if r.ToolDenialKind != "" {
+		extra += " toolDenialKind=" + r.ToolDenialKind
 	}
 	t.emit(timeline.Event{TurnType: timeline.System, ToolUseID: firstID,
-		Text: "permission decision: " + orDash(decision) + " source=" + orDash(source) + " reason=" + orDash(reason)})
+		Text: "permission decision: " + orDash(decision) + " source=" + orDash(source) + " reason=" + orDash(reason) + extra})
 }
 
 // firstOf returns the first key of d that holds a string (or, for an object,

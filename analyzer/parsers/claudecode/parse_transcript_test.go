@@ -438,3 +438,14 @@ func within(t *testing.T, e timeline.Event, from, to string) {
 		t.Fatalf("row %q at %s outside %s..%s", e.Text, e.TimeString(), from, to)
 	}
 }
+
+// TestTranscriptPermissionRule: 2.1.332 records the rule code, the rule's
+// source and the denial kind beside the decision (shape of the real
+// permission-rule-denied run in fixtures/roots/real-agents).
+func TestTranscriptPermissionRule(t *testing.T) {
+	s := golden(t, "permission_rule")
+	d := one(t, s, timeline.System, "permission decision: reject source=config reason=subcommandResults code=rule:cliArg rule=cliArg toolDenialKind=permission-rule")
+	if d.ToolUseID != "toolu_rule" {
+		t.Fatalf("decision row %+v", d)
+	}
+}
