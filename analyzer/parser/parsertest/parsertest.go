@@ -61,7 +61,24 @@ func Input(t testing.TB, local string, f parser.File, related Files) *parser.Inp
 	in := &parser.Input{File: f}
 	in.OpenFunc = func() (io.ReadCloser, error) { return os.Open(local) }
 	in.DBFunc = func(ctx context.Context) (*sql.DB, error) {
-		return sql.Open("sqlite", "file:"+local+"?mode=ro")
+		// Like the engine: open a private copy with its sidecars, so a
+		// fixture store (a real agent's, kept as written) is never touched;
+		// SQLite rewrites -shm even on a read-only open.
+		dir := t.TempDir()
+		dst := filepath.Join(dir, filepath.Base(local))
+		for _, suf := range []string{"", "-wal", "-shm", "-journal"} {
+			b, err := os.ReadFile(local + suf)
+			if err != nil {
+				if suf == "" {
+					return nil, err
+				}
+				continue
+			}
+			if err := os.WriteFile(dst+suf, b, 0o600); err != nil {
+				return nil, err
+			}
+		}
+		return sql.Open("sqlite", "file:"+dst+"?_pragma=query_only(1)")
 	}
 	in.RelatedFunc = func(orig string) (io.ReadCloser, error) {
 		if l, ok := related[orig]; ok {
