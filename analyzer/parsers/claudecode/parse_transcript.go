@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	json "github.com/go-json-experiment/json/v1"
 	"hash/fnv"
 	"io"
@@ -52,9 +54,9 @@ type record struct {
 	TurnOrigin                string          `json:"turnOrigin"`
 	PermissionMode            string          `json:"permissionMode"`
 	RequestedModel            string          `json:"requestedModel"`
-	Message                   json.RawMessage `json:"message"`
+	Message                   *message        `json:"message"`
 	Content                   json.RawMessage `json:"content"`
-	ToolUseResult             json.RawMessage `json:"toolUseResult"`
+	ToolUseResult             toolUseResult   `json:"toolUseResult"`
 	PermissionDecision        json.RawMessage `json:"permissionDecision"`
 	ToolDenialKind            string          `json:"toolDenialKind"`
 	Summary                   string          `json:"summary"`
@@ -78,11 +80,105 @@ type record struct {
 }
 
 // message is the Anthropic API message inside user and assistant records.
+// It is decoded with its record in one pass: a long line (a 50 MB tool
+// output) is not kept as raw JSON at several levels.
 type message struct {
-	ID      string          `json:"id"`
-	Model   string          `json:"model"`
-	Role    string          `json:"role"`
-	Content json.RawMessage `json:"content"`
+	ID      string     `json:"id"`
+	Model   string     `json:"model"`
+	Role    string     `json:"role"`
+	Content msgContent `json:"content"`
+}
+
+// msgContent is message.content: a string or a list of blocks.
+type msgContent struct {
+	Str    string
+	Blocks []block
+}
+
+// UnmarshalJSONFrom decodes either form straight from the decoder, so a
+// long string is not first copied as raw JSON.
+func (c *msgContent) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	switch dec.PeekKind() {
+	case '"':
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		c.Str = tok.String()
+		return nil
+	case '[':
+		return jsonv2.UnmarshalDecode(dec, &c.Blocks, json.DefaultOptionsV1())
+	}
+	return dec.SkipValue()
+}
+
+// resultContent is a tool_result block's content, kept only as its text
+// (a string, or text blocks joined, images named).
+type resultContent struct{ Text string }
+
+// UnmarshalJSONFrom renders the content as text straight from the decoder.
+func (c *resultContent) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	switch dec.PeekKind() {
+	case '"':
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		c.Text = tok.String()
+		return nil
+	case '[':
+		var blocks []block
+		if err := jsonv2.UnmarshalDecode(dec, &blocks, json.DefaultOptionsV1()); err != nil {
+			return err
+		}
+		c.Text = blocksText(blocks)
+		return nil
+	case 'n':
+		return dec.SkipValue()
+	}
+	v, err := dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	c.Text = compactJSON(json.RawMessage(v))
+	return nil
+}
+
+// toolUseResult is the structured copy of a tool result: only the fields
+// the parser reads are kept (an object's exit code, interruption and
+// persisted-output path; a string's text), not the copy of the output.
+type toolUseResult struct {
+	Obj                 bool
+	Str                 string
+	Interrupted         bool
+	ExitCode            string
+	PersistedOutputPath string
+}
+
+// UnmarshalJSONFrom keeps the few fields read, skipping the rest (the
+// output's copy) without storing it.
+func (u *toolUseResult) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	switch dec.PeekKind() {
+	case '{':
+		var o struct {
+			Interrupted         bool            `json:"interrupted"`
+			ExitCode            json.RawMessage `json:"exitCode"`
+			PersistedOutputPath string          `json:"persistedOutputPath"`
+		}
+		if err := jsonv2.UnmarshalDecode(dec, &o, json.DefaultOptionsV1()); err != nil {
+			return nil // a shape we do not know: the fields stay unset
+		}
+		u.Obj, u.Interrupted, u.ExitCode, u.PersistedOutputPath = true, o.Interrupted, scalar(o.ExitCode), o.PersistedOutputPath
+		return nil
+	case '"':
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		u.Str = tok.String()
+		return nil
+	}
+	return dec.SkipValue()
 }
 
 // block is one content block.
@@ -94,7 +190,7 @@ type block struct {
 	Name      string          `json:"name"`
 	Input     json.RawMessage `json:"input"`
 	ToolUseID string          `json:"tool_use_id"`
-	Content   json.RawMessage `json:"content"`
+	Content   resultContent   `json:"content"`
 	IsError   *bool           `json:"is_error"`
 	Source    *struct {
 		MediaType string `json:"media_type"`
@@ -374,8 +470,8 @@ func injected(text string) bool {
 // user handles a user record: a prompt, injected context, or tool results.
 func (t *transcript) user(r *record) {
 	var m message
-	if len(r.Message) > 0 {
-		_ = json.Unmarshal(r.Message, &m)
+	if r.Message != nil {
+		m = *r.Message
 	}
 	t.permissionMode(r.PermissionMode)
 	// Everything in a sidechain that is not a tool result was written by
@@ -394,11 +490,10 @@ func (t *transcript) user(r *record) {
 		}
 		t.emit(timeline.Event{TurnType: tt, Text: s})
 	}
-	if s := rawString(m.Content); s != "" {
+	if s := m.Content.Str; s != "" {
 		textRow(s)
 	} else {
-		var blocks []block
-		_ = json.Unmarshal(m.Content, &blocks)
+		blocks := m.Content.Blocks
 		var results []string
 		for i := range blocks {
 			b := &blocks[i]
@@ -442,17 +537,11 @@ var persistedRe = regexp.MustCompile(`(?m)saved to:\s*(.+?\.txt)\s*$`)
 
 // toolResult emits one tool_result row.
 func (t *transcript) toolResult(r *record, b *block, nblocks int) {
-	text := resultText(b.Content)
-	var tur struct {
-		Interrupted         bool            `json:"interrupted"`
-		ExitCode            json.RawMessage `json:"exitCode"`
-		PersistedOutputPath string          `json:"persistedOutputPath"`
-	}
-	turObj := len(bytes.TrimSpace(r.ToolUseResult)) > 0 && bytes.TrimSpace(r.ToolUseResult)[0] == '{'
-	if turObj {
-		_ = json.Unmarshal(r.ToolUseResult, &tur)
-	} else if text == "" {
-		text = rawString(r.ToolUseResult)
+	text := b.Content.Text
+	tur := &r.ToolUseResult
+	turObj := tur.Obj
+	if !turObj && text == "" {
+		text = tur.Str
 	}
 	if strings.Contains(text, "<persisted-output>") {
 		p := ""
@@ -471,7 +560,7 @@ func (t *transcript) toolResult(r *record, b *block, nblocks int) {
 		if tur.Interrupted {
 			text += "\n[interrupted]"
 		}
-		if c := scalar(tur.ExitCode); c != "" && c != "null" {
+		if c := tur.ExitCode; c != "" && c != "null" {
 			text += "\n[exit code " + c + "]"
 		}
 	}
@@ -521,6 +610,11 @@ func resultText(raw json.RawMessage) string {
 	if json.Unmarshal(raw, &blocks) != nil {
 		return compactJSON(raw)
 	}
+	return blocksText(blocks)
+}
+
+// blocksText joins the text of content blocks; other blocks are named.
+func blocksText(blocks []block) string {
 	var parts []string
 	for i := range blocks {
 		b := &blocks[i]
@@ -612,14 +706,12 @@ func firstOf(d map[string]json.RawMessage, keys ...string) string {
 // API message.
 func (t *transcript) assistant(r *record) {
 	var m message
-	if len(r.Message) > 0 {
-		_ = json.Unmarshal(r.Message, &m)
+	if r.Message != nil {
+		m = *r.Message
 	}
-	var blocks []block
-	if s := rawString(m.Content); s != "" {
+	blocks := m.Content.Blocks
+	if s := m.Content.Str; s != "" {
 		blocks = []block{{Type: "text", Text: s}}
-	} else {
-		_ = json.Unmarshal(m.Content, &blocks)
 	}
 	if r.IsAPIErrorMessage || m.Model == "<synthetic>" {
 		var parts []string
@@ -670,7 +762,7 @@ func (t *transcript) assistant(r *record) {
 					isErr = "true"
 				}
 				t.emit(timeline.Event{TurnType: timeline.ToolResult, ToolUseID: b.ToolUseID,
-					ToolName: t.tools[b.ToolUseID], Text: resultText(b.Content), IsError: isErr})
+					ToolName: t.tools[b.ToolUseID], Text: b.Content.Text, IsError: isErr})
 				continue
 			}
 			t.emit(timeline.Event{TurnType: timeline.Assistant, Model: m.Model, Text: "[" + b.Type + "]"})
