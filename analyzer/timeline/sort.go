@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"unsafe"
 )
 
 // Sorter orders events of any volume with bounded memory: it keeps up to
@@ -30,8 +31,13 @@ func NewSorter(dir string, memLimit int64) *Sorter {
 	return &Sorter{Dir: dir, MemLimit: memLimit}
 }
 
+// eventSize estimates the memory one buffered event holds: the struct (the
+// buffer's slice holds it by value, and grows by doubling, so counted
+// twice) and its strings.
 func eventSize(e *Event) int64 {
-	return int64(len(e.Text)+len(e.ToolInput)+len(e.SourceFile)+len(e.ProjectPath)+len(e.SessionID)) + 200
+	return 2*int64(unsafe.Sizeof(*e)) + int64(len(e.Text)+len(e.ToolInput)+len(e.SourceFile)+len(e.ProjectPath)+
+		len(e.SessionID)+len(e.Host)+len(e.User)+len(e.Agent)+len(e.Model)+len(e.ToolName)+len(e.ToolUseID)+
+		len(e.BundleID)+len(e.Parser)+len(e.IsError))
 }
 
 // Add takes one event.

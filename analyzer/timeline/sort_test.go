@@ -1,0 +1,52 @@
+package timeline
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+// TestSorterSpillsAndMerges: the same events come out in the same total
+// order whether they stay in memory or are spilled to many runs.
+func TestSorterSpillsAndMerges(t *testing.T) {
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var evs []Event
+	for i := 0; i < 500; i++ {
+		e := Event{Time: base.Add(time.Duration((i*7919)%97) * time.Second), SourceFile: fmt.Sprintf("/f%d", i%5), SourceLine: int64(i % 13), Seq: int64(i), Text: fmt.Sprint("t", i)}
+		if i%50 == 0 {
+			e.Time = time.Time{} // undated rows sort last
+		}
+		evs = append(evs, e)
+	}
+	collect := func(limit int64) []string {
+		s := NewSorter(t.TempDir(), limit)
+		for _, e := range evs {
+			if err := s.Add(e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var out []string
+		if err := s.Each(func(e *Event) error {
+			out = append(out, e.TimeString()+"|"+e.Text)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	mem, spilled := collect(1<<30), collect(4096)
+	if len(mem) != len(evs) || len(spilled) != len(evs) {
+		t.Fatalf("lost events: %d in memory, %d spilled, of %d", len(mem), len(spilled), len(evs))
+	}
+	for i := range mem {
+		if mem[i] != spilled[i] {
+			t.Fatalf("row %d differs: %s vs %s", i, mem[i], spilled[i])
+		}
+		if i > 0 && mem[i-1] > mem[i] && mem[i][0] != '|' && mem[i-1][0] != '|' {
+			t.Fatalf("not in time order at %d: %s after %s", i, mem[i], mem[i-1])
+		}
+	}
+	if mem[len(mem)-1][0] != '|' {
+		t.Fatalf("undated rows do not sort last: %s", mem[len(mem)-1])
+	}
+}
