@@ -17,31 +17,32 @@ type VerifyCmd struct {
 // against the manifest. It prints one line per problem and a verdict per
 // bundle; the exit code is 0 only when every bundle verifies.
 func (c *VerifyCmd) Run(g *Globals, log zerolog.Logger) error {
-	bad := 0
+	bad, unusable := 0, 0
 	for _, p := range c.Bundles {
 		ok := true
+		sidecarBad := 0
 		sc, err := bundle.CheckSidecar(p)
 		switch {
 		case err != nil:
 			fmt.Printf("%s: sidecar: %v\n", p, err)
-			ok = false
+			ok, sidecarBad = false, 1
 		case sc.Present && !sc.OK:
 			fmt.Printf("%s: sidecar: %s\n", p, sc.Msg)
-			ok = false
+			ok, sidecarBad = false, 1
 		case sc.Present:
 			fmt.Printf("%s: sidecar %s.sha256 matches\n", p, p)
 		}
 		f, err := os.Open(p)
 		if err != nil {
 			fmt.Printf("%s: %v\n", p, err)
-			bad++
+			unusable++
 			continue
 		}
 		hdr, res, err := bundle.Verify(f, nil)
 		f.Close()
 		if err != nil {
-			fmt.Printf("%s: %v\n", p, err)
-			bad++
+			fmt.Printf("%s: unusable: %v\n", p, err)
+			unusable++
 			continue
 		}
 		warn := 0
@@ -63,9 +64,12 @@ func (c *VerifyCmd) Run(g *Globals, log zerolog.Logger) error {
 		if ok {
 			fmt.Printf("%s: OK: bundle %s from %s, %d of %d collected files verified\n", p, hdr.BundleID, hdr.Host.Hostname, len(res.Verified), collected)
 		} else {
-			fmt.Printf("%s: FAILED: bundle %s, %d of %d collected files verified, %d problems\n", p, hdr.BundleID, len(res.Verified), collected, len(res.Problems)-warn)
+			fmt.Printf("%s: FAILED: bundle %s, %d of %d collected files verified, %d problems\n", p, hdr.BundleID, len(res.Verified), collected, len(res.Problems)-warn+sidecarBad)
 			bad++
 		}
+	}
+	if unusable > 0 {
+		return &exitError{exitUnusable, fmt.Sprintf("%d of %d inputs are not readable bundles; %d failed verification", unusable, len(c.Bundles), bad)}
 	}
 	if bad > 0 {
 		return &exitError{exitNothing, fmt.Sprintf("%d of %d bundles failed verification", bad, len(c.Bundles))}

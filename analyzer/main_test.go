@@ -64,6 +64,11 @@ func TestExitCodes(t *testing.T) {
 	if out, code := runCLI(t, "verify", bad); code != 1 {
 		t.Fatalf("verify cut bundle: exit %d, want 1: %s", code, out)
 	}
+	plain := filepath.Join(dir, "plain.txt")
+	os.WriteFile(plain, []byte("not a bundle"), 0o644)
+	if out, code := runCLI(t, "verify", plain); code != 2 {
+		t.Fatalf("verify a text file: exit %d, want 2: %s", code, out)
+	}
 	out, code := runCLI(t, "timeline", good, "-o", filepath.Join(dir, "o1"))
 	if code != 0 || !strings.Contains(out, "agents: parsed claude-code (1 events)") {
 		t.Fatalf("timeline: %d %s", code, out)

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -315,5 +316,58 @@ func TestIncompleteSummaryIsReported(t *testing.T) {
 	}
 	if string(res.Log) != "{}\n" {
 		t.Fatalf("log %q", res.Log)
+	}
+}
+
+// TestDuplicateMemberIsNeverVerified: a forged copy under the same name as
+// a genuine member must not pass.
+func TestDuplicateMemberIsNeverVerified(t *testing.T) {
+	man := bundletest.ManifestLine(t,
+		bundle.Entry{Record: "file", Path: "/h/a", ArchivePath: "files/h/a", Size: 7, SHA256: sum([]byte("genuine")), Status: "collected"},
+		bundle.Entry{Record: "file", Path: "/h/b", Size: 1, Status: "collected"},
+		bundle.Summary{Record: "summary", Complete: true},
+	)
+	data := bundletest.RawBundle(t, []bundletest.Raw{
+		{Name: "files/h/a", Data: []byte("FORGED!")},
+		{Name: "files/h/a", Data: []byte("genuine")},
+		{Name: bundle.ManifestName, Data: man},
+	}, false)
+	_, _, res := readAll(t, data, nil)
+	if res.Verified["files/h/a"] {
+		t.Fatal("a duplicated member was verified")
+	}
+	kinds := map[string]int{}
+	for _, p := range res.Problems {
+		kinds[p.Kind]++
+	}
+	if kinds[bundle.ProblemDuplicate] != 1 || kinds[bundle.ProblemMissing] != 1 {
+		t.Fatalf("problems %v", res.Problems)
+	}
+}
+
+// TestNULFilesAreNotABomb: preallocated files of NULs compress far beyond
+// 1000:1 and are real evidence; by default they verify.
+func TestNULFilesAreNotABomb(t *testing.T) {
+	zeros := make([]byte, 300<<20)
+	data := bundletest.Build(t, []bundletest.File{{Path: "/h/prealloc.jsonl", Data: zeros}, {Path: "/h/after", Data: []byte("x")}})
+	_, _, res := readAll(t, data, nil)
+	if len(res.Problems) != 0 || len(res.Verified) != 2 {
+		t.Fatalf("problems %v, verified %d", res.Problems, len(res.Verified))
+	}
+}
+
+func TestManifestLimits(t *testing.T) {
+	var rows []any
+	for i := 0; i < 50; i++ {
+		rows = append(rows, bundle.Entry{Record: "file", Path: fmt.Sprint("/h/", i), Status: "skipped_special"})
+	}
+	data := bundletest.RawBundle(t, []bundletest.Raw{{Name: bundle.ManifestName, Data: bundletest.ManifestLine(t, rows...)}}, false)
+	_, _, res := readAll(t, data, &bundle.Options{MaxManifestRows: 10})
+	if len(res.Manifest) != 10 || len(res.Problems) == 0 || res.Problems[0].Kind != bundle.ProblemLimit {
+		t.Fatalf("rows %d problems %v", len(res.Manifest), res.Problems)
+	}
+	_, _, res = readAll(t, data, &bundle.Options{MaxManifestSize: 100})
+	if res.Manifest != nil || res.Problems[0].Kind != bundle.ProblemLimit {
+		t.Fatalf("oversized manifest: rows %d problems %v", len(res.Manifest), res.Problems)
 	}
 }

@@ -23,9 +23,17 @@ type Options struct {
 	MaxMemberSize int64
 	// MaxTotalSize bounds all decompressed bytes (default 4 TiB).
 	MaxTotalSize int64
-	// MaxRatio bounds decompressed/compressed bytes once past 256 MiB
-	// decompressed (default 1000): real transcripts compress about 10:1.
+	// MaxRatio, when set, bounds decompressed/compressed bytes once past
+	// 256 MiB decompressed. It is off by default: real evidence can be
+	// preallocated or sparse files of NULs that compress 30,000:1, and a
+	// member can never yield more than its header declares, so the
+	// absolute bounds above are what stops a bomb.
 	MaxRatio int64
+	// MaxManifestSize bounds the manifest member (default 512 MiB) and
+	// MaxManifestRows the rows kept from it (default 2,000,000), so a
+	// manifest of tiny rows cannot take gigabytes of memory.
+	MaxManifestSize int64
+	MaxManifestRows int
 	// MaxLogSize is how much of log.jsonl is kept (default 16 MiB).
 	MaxLogSize int64
 }
@@ -41,8 +49,11 @@ func (o *Options) withDefaults() Options {
 	if x.MaxTotalSize <= 0 {
 		x.MaxTotalSize = 4 << 40
 	}
-	if x.MaxRatio <= 0 {
-		x.MaxRatio = 1000
+	if x.MaxManifestSize <= 0 {
+		x.MaxManifestSize = 512 << 20
+	}
+	if x.MaxManifestRows <= 0 {
+		x.MaxManifestRows = 2_000_000
 	}
 	if x.MaxLogSize <= 0 {
 		x.MaxLogSize = 16 << 20
@@ -61,6 +72,7 @@ const (
 	ProblemLimit      = "size_limit"
 	ProblemManifest   = "bad_manifest"
 	ProblemIncomplete = "incomplete_collection"
+	ProblemDuplicate  = "duplicate_member"
 )
 
 // Problem is something wrong with a bundle, reported rather than fatal.
@@ -96,6 +108,7 @@ type Member struct {
 	r     io.Reader
 	h     hash.Hash
 	n     int64
+	sum   string
 }
 
 // Read reads the member's content.
@@ -125,6 +138,7 @@ type seenMember struct {
 	sum  string
 	size int64
 	path string
+	dups []string // hashes of earlier members under the same name
 }
 
 // Result is what a full read established.
@@ -181,7 +195,7 @@ func Open(r io.Reader, opts *Options) (*Reader, error) {
 		if n > o.MaxTotalSize {
 			return fmt.Errorf("%w: more than %d bytes decompressed", ErrLimit, o.MaxTotalSize)
 		}
-		if n > 256<<20 && br.cnt.n > 0 && n/br.cnt.n > o.MaxRatio {
+		if o.MaxRatio > 0 && n > 256<<20 && br.cnt.n > 0 && n/br.cnt.n > o.MaxRatio {
 			return fmt.Errorf("%w: decompressed/compressed ratio over %d (decompression bomb?)", ErrLimit, o.MaxRatio)
 		}
 		return nil
@@ -230,10 +244,27 @@ func (r *Reader) finishMember() error {
 	if _, err := io.Copy(io.Discard, m); err != nil {
 		return err
 	}
-	r.seen[m.Name] = seenMember{sum: hex.EncodeToString(m.h.Sum(nil)), size: m.n, path: m.Entry.Path}
+	m.sum = hex.EncodeToString(m.h.Sum(nil))
+	sm := seenMember{sum: m.sum, size: m.n, path: m.Entry.Path}
+	if prev, dup := r.seen[m.Name]; dup {
+		// Two members under one name: a forged copy may shadow the genuine
+		// one. Neither is trusted; both hashes are kept for the report.
+		r.problem(ProblemDuplicate, m.Name, m.Entry.Path, "member name appears more than once in the bundle: no copy is verified")
+		sm.dups = append(prev.dups, prev.sum)
+	}
+	r.seen[m.Name] = sm
 	r.order = append(r.order, m.Name)
 	r.res.Members++
 	return nil
+}
+
+// Sum returns the SHA-256 of the member's bytes read so far: its hash
+// once it has been read to the end.
+func (m *Member) Sum() string {
+	if m.sum != "" {
+		return m.sum
+	}
+	return hex.EncodeToString(m.h.Sum(nil))
 }
 
 // Next returns the next artifact member, or io.EOF once the artifacts are
@@ -327,10 +358,21 @@ func (r *Reader) fail(err error) error {
 var ErrTruncated = errors.New("bundle: stream cut short")
 
 func (r *Reader) readManifest(h *tar.Header) error {
-	dec := json.NewDecoder(r.tr)
 	r.res.Manifest = []Entry{}
+	if h.Size > r.opts.MaxManifestSize {
+		r.problem(ProblemLimit, ManifestName, "", fmt.Sprintf("manifest of %d bytes over the %d-byte limit: not read, nothing can be verified", h.Size, r.opts.MaxManifestSize))
+		r.res.Manifest = nil
+		_, err := io.Copy(io.Discard, r.tr)
+		return err
+	}
+	dec := json.NewDecoder(r.tr)
 	line := 0
 	for {
+		if len(r.res.Manifest) >= r.opts.MaxManifestRows {
+			r.problem(ProblemLimit, ManifestName, "", fmt.Sprintf("manifest has more than %d rows: the rest is not read", r.opts.MaxManifestRows))
+			_, err := io.Copy(io.Discard, r.tr)
+			return err
+		}
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
 			if err == io.EOF {
@@ -391,6 +433,9 @@ func (r *Reader) Result() *Result {
 	listed := map[string]bool{}
 	for _, e := range r.res.Manifest {
 		if e.ArchivePath == "" {
+			if e.Status == StatusCollected {
+				r.problem(ProblemMissing, "", e.Path, "listed as collected but names no member")
+			}
 			continue
 		}
 		listed[e.ArchivePath] = true
@@ -400,6 +445,9 @@ func (r *Reader) Result() *Result {
 				r.problem(ProblemMissing, e.ArchivePath, e.Path, "listed as collected but not in the bundle")
 			}
 			continue
+		}
+		if len(s.dups) > 0 {
+			continue // reported as duplicate_member: never verified
 		}
 		if s.sum != e.SHA256 || s.size != e.Size {
 			r.problem(ProblemChecksum, e.ArchivePath, e.Path, fmt.Sprintf("manifest sha256 %s (%d bytes), content %s (%d bytes)", e.SHA256, e.Size, s.sum, s.size))
@@ -416,7 +464,11 @@ func (r *Reader) Result() *Result {
 		r.problem(ProblemManifest, ManifestName, "", "manifest has no closing summary row")
 	} else {
 		if !r.res.Summary.Complete {
-			r.problem(ProblemIncomplete, ManifestName, "", "the collector marked this bundle incomplete: "+r.res.Summary.Reason)
+			msg := "the collector marked this bundle incomplete"
+			if r.res.Summary.Reason != "" {
+				msg += ": " + r.res.Summary.Reason
+			}
+			r.problem(ProblemIncomplete, ManifestName, "", msg)
 		}
 		r.res.Complete = r.res.Summary.Complete && !r.res.Truncated
 	}

@@ -5,6 +5,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -499,5 +501,53 @@ func TestSecretKindFiles(t *testing.T) {
 		if bytes.Contains(b, []byte(key)) {
 			t.Fatalf("%s holds the secret value", e.Name())
 		}
+	}
+}
+
+// TestDuplicateMemberForgery: a forged copy placed before the genuine one
+// under the same name is never shown as verified, and the copy the
+// manifest's hash names is the one parsed.
+func TestDuplicateMemberForgery(t *testing.T) {
+	genuine := claudeSession("aaaa1111-0000-4000-8000-000000000001", "/home/a/p", "2026-08-01", "ls", "genuine")
+	forged := claudeSession("aaaa1111-0000-4000-8000-000000000001", "/home/a/p", "2026-08-01", "ls", "FORGED")
+	pax := map[string]string{"DOUBLEAGENT.path": "/home/a/.claude/projects/p/s.jsonl", "DOUBLEAGENT.agent": "claude-code", "DOUBLEAGENT.target": "projects", "DOUBLEAGENT.kind": "transcript", "DOUBLEAGENT.user": "a", "DOUBLEAGENT.home": "/home/a"}
+	h := sha256.Sum256(genuine)
+	data := bundletest.RawBundle(t, []bundletest.Raw{
+		{Name: "files/home/a/.claude/projects/p/s.jsonl", Data: forged, PAX: pax},
+		{Name: "files/home/a/.claude/projects/p/s.jsonl", Data: genuine, PAX: pax},
+		{Name: bundle.ManifestName, Data: bundletest.ManifestLine(t,
+			bundle.Entry{Record: "file", Path: "/home/a/.claude/projects/p/s.jsonl", ArchivePath: "files/home/a/.claude/projects/p/s.jsonl", Size: int64(len(genuine)), SHA256: hex.EncodeToString(h[:]), Status: "collected", Agent: "claude-code", User: "a"},
+			bundle.Summary{Record: "summary", Complete: true})},
+	}, false)
+	p := filepath.Join(t.TempDir(), "dup.tar.zst")
+	os.WriteFile(p, data, 0o644)
+	_, out := run(t, analyze.Options{Inputs: []string{p}})
+	for _, r := range rows(t, out) {
+		if strings.Contains(r.Text, "FORGED") {
+			t.Fatalf("the forged copy was parsed: %+v", r)
+		}
+	}
+	found := false
+	for _, pr := range problems(t, out) {
+		if pr.Kind == bundle.ProblemDuplicate {
+			found = true
+		}
+	}
+	var inv analyze.Inventory
+	b, _ := os.ReadFile(filepath.Join(out, analyze.InventoryJSON))
+	json.Unmarshal(b, &inv)
+	if !found || inv.Sources[0].Verified != "none" {
+		t.Fatalf("duplicate problem %v, verified %q", found, inv.Sources[0].Verified)
+	}
+}
+
+// TestNotSQLiteIsAProblem: a text file where a SQLite store belongs gives a
+// problem row, not silence.
+func TestNotSQLiteIsAProblem(t *testing.T) {
+	p := makeBundle(t, t.TempDir(), "q.tar.zst", "hq", "id-q", []bundletest.File{{Path: "/home/q/.codex/state_5.sqlite", Agent: "codex-cli", Target: "state-db", Kind: "sqlite", User: "q", Data: []byte("this is not a database\n")}})
+	_, out := run(t, analyze.Options{Inputs: []string{p}})
+	ps := problems(t, out)
+	if len(ps) != 1 || ps[0].Kind != "not_sqlite" || ps[0].SourceFile != "/home/q/.codex/state_5.sqlite" {
+		t.Fatalf("problems %+v", ps)
 	}
 }

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -271,6 +272,9 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	if opts.Format == "" {
 		opts.Format = "jsonl"
 	}
+	if opts.Limits == nil {
+		opts.Limits = DefaultLimits()
+	}
 	defer softMemoryLimit(opts.MemLimit)()
 	if err := os.MkdirAll(opts.OutDir, 0o755); err != nil {
 		return nil, fmt.Errorf("create output folder: %w", err)
@@ -354,6 +358,15 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 		return nil, err
 	}
 	return sum, nil
+}
+
+// DefaultLimits bound what the analyzer decompresses and spools from one
+// bundle: 16 GiB for one member, 1 TiB in all. A member can never yield
+// more than its header declares, so these bound a decompression bomb's
+// time and disk; there is no ratio check by default (real evidence can be
+// preallocated files of NULs).
+func DefaultLimits() *bundle.Options {
+	return &bundle.Options{MaxMemberSize: 16 << 30, MaxTotalSize: 1 << 40}
 }
 
 // secondaryMemLimit is the in-memory budget of the secondary rows' sorter:
@@ -451,6 +464,12 @@ func runUnit(ctx context.Context, u unit, tmp string, rt *router, c *collected, 
 		if ctx.Err() != nil {
 			break
 		}
+		if why := notSQLite(s, f); why != "" {
+			c.mu.Lock()
+			c.problems = append(c.problems, Problem{Host: f.Host, BundleID: f.BundleID, Input: s.input, SourceFile: f.Path, Agent: f.Agent, Kind: "not_sqlite", Message: why})
+			c.mu.Unlock()
+			continue
+		}
 		for _, p := range rt.parsers {
 			if !matches(p, &f.File) {
 				continue
@@ -468,6 +487,34 @@ func runUnit(ctx context.Context, u unit, tmp string, rt *router, c *collected, 
 	}
 	wg.Wait()
 	return ctx.Err()
+}
+
+// sqliteMagic opens every SQLite database file.
+var sqliteMagic = []byte("SQLite format 3\x00")
+
+// notSQLite says why a file the catalog calls a SQLite store is not one
+// ("" when it is, or is empty, which SQLite reads as an empty database), so
+// no parser meets it and the examiner is told rather than left with no rows.
+func notSQLite(s *source, f *fileRec) string {
+	if f.Kind != catalog.KindSQLite || f.Size == 0 {
+		return ""
+	}
+	for _, suf := range catalog.Sidecars {
+		if strings.HasSuffix(f.Path, suf) {
+			return ""
+		}
+	}
+	rc, err := s.open(f)
+	if err != nil {
+		return "cannot open: " + err.Error()
+	}
+	defer rc.Close()
+	head := make([]byte, len(sqliteMagic))
+	n, _ := io.ReadFull(rc, head)
+	if n < len(head) || !bytes.Equal(head, sqliteMagic) {
+		return fmt.Sprintf("not a SQLite database (first bytes %q): not parsed", head[:n])
+	}
+	return ""
 }
 
 func parseOne(ctx context.Context, s *source, f *fileRec, p parser.Parser, tmp string, c *collected) (events, problems int) {

@@ -94,6 +94,8 @@ func (inv *Inventory) addSource(s *source) {
 			}
 		}
 		switch {
+		case n == 0 && len(s.problems) > 0:
+			verified = "none" // nothing verifiable came through (a cut bundle)
 		case n == 0:
 			verified = "all"
 		case v == n:

@@ -48,6 +48,7 @@ type Problem struct {
 
 // fileRec is one collected file available to parsers.
 type fileRec struct {
+	sum string // SHA-256 of a spooled member
 	parser.File
 	local    string // readable path on disk (loose or extracted file); "" when spooled
 	verified bool
@@ -261,6 +262,7 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 	}
 	s.spool = sp
 	sw := &spoolWriter{f: sp}
+	dups := map[string][]*fileRec{}
 	for {
 		if ctx.Err() != nil {
 			s.close()
@@ -282,8 +284,15 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 			s.close()
 			return nil, fmt.Errorf("spool %s: %w", e.Path, err)
 		}
-		s.add(&fileRec{File: parser.File{Path: e.Path, Rel: relToHome(e.Path, e.Home), Agent: e.Agent, Target: e.Target,
-			Kind: catalog.Kind(e.Kind), Size: e.Size, MTime: bundle.MemberMTime(e), Host: s.host, User: e.User, BundleID: s.bundleID}, spooled: true, off: off, n: n})
+		rec := &fileRec{File: parser.File{Path: e.Path, Rel: relToHome(e.Path, e.Home), Agent: e.Agent, Target: e.Target,
+			Kind: catalog.Kind(e.Kind), Size: e.Size, MTime: bundle.MemberMTime(e), Host: s.host, User: e.User, BundleID: s.bundleID}, spooled: true, off: off, n: n, sum: m.Sum()}
+		if prev, dup := s.byPath[e.Path]; dup {
+			// A second member for one path: keep the copy the manifest's
+			// hash vouches for (decided below); the reader reports both.
+			dups[e.Path] = append(dups[e.Path], prev, rec)
+			continue
+		}
+		s.add(rec)
 	}
 	if err := sw.flush(); err != nil {
 		s.close()
@@ -297,6 +306,14 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 	for _, e := range res.Manifest {
 		if e.ArchivePath != "" {
 			byArchive[e.Path] = e
+		}
+		if cands, ok := dups[e.Path]; ok {
+			for _, c := range cands {
+				if c.sum == e.SHA256 {
+					*s.byPath[e.Path] = *c // the copy the manifest names; still unverified
+					break
+				}
+			}
 		}
 		s.seen = append(s.seen, seenFile{user: e.User, agent: e.Agent, status: e.Status, size: e.Size, parsable: rt.agents[e.Agent]})
 	}
