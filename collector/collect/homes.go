@@ -2,6 +2,7 @@ package collect
 
 import (
 	"bufio"
+	"bytes"
 	"os"
 	"path/filepath"
 	"sort"
@@ -62,19 +63,16 @@ func FindHomes(root string, windowsLive bool) []Home {
 		}
 		return names
 	}
-	if pw, _, err := resolveIn(root, "/etc/passwd"); err == nil {
-		if f, err := os.Open(pw); err == nil {
-			sc := bufio.NewScanner(f)
-			for sc.Scan() {
-				fs := strings.Split(sc.Text(), ":")
-				if len(fs) < 7 || strings.HasPrefix(fs[0], "#") {
-					continue
-				}
-				if h := fs[5]; passwdHome(h) {
-					add(fs[0], h, "passwd")
-				}
+	if b, err := readSmall(root, "/etc/passwd", 64<<20); err == nil {
+		sc := bufio.NewScanner(bytes.NewReader(b))
+		for sc.Scan() {
+			fs := strings.Split(sc.Text(), ":")
+			if len(fs) < 7 || strings.HasPrefix(fs[0], "#") {
+				continue
 			}
-			f.Close()
+			if h := fs[5]; passwdHome(h) {
+				add(fs[0], h, "passwd")
+			}
 		}
 	}
 	for _, d := range []struct{ dir, source string }{{"/home", "home-dir"}, {"/Users", "users-dir"}} {

@@ -43,7 +43,7 @@ func hostFacts(o Options) bundle.Host {
 	case live:
 		h.Hostname, _ = os.Hostname()
 	default:
-		if b, err := os.ReadFile(joinRoot(root, "/etc/hostname")); err == nil {
+		if b, err := readSmall(root, "/etc/hostname", 4096); err == nil {
 			h.Hostname = strings.TrimSpace(string(b))
 		}
 	}
@@ -83,7 +83,7 @@ func pad2(n int) string {
 }
 
 func detectOS(root string, live bool) (string, string) {
-	if b, err := os.ReadFile(joinRoot(root, "/etc/os-release")); err == nil {
+	if b, err := readSmall(root, "/etc/os-release", 64<<10); err == nil {
 		sc := bufio.NewScanner(strings.NewReader(string(b)))
 		for sc.Scan() {
 			if v, ok := strings.CutPrefix(sc.Text(), "PRETTY_NAME="); ok {
@@ -113,7 +113,7 @@ func timezoneName(root string, live bool) string {
 			return strings.TrimPrefix(tz, ":")
 		}
 	}
-	if b, err := os.ReadFile(joinRoot(root, "/etc/timezone")); err == nil {
+	if b, err := readSmall(root, "/etc/timezone", 4096); err == nil {
 		if s := strings.TrimSpace(string(b)); s != "" {
 			return s
 		}
