@@ -77,22 +77,58 @@ func grow(acc, b []byte) []byte {
 	return append(acc, b...)
 }
 
-// SplitGlued splits a line on which a killed writer left a cut record and
-// the next append glued a whole record after it (no newline between). It
-// returns the complete JSON objects it can find, and whether anything was
-// lost. A valid line is returned as is.
+// SplitGlued splits a line on which JSON records were glued together: a
+// killed writer left a cut record and the next append wrote a whole one
+// after it with no newline, or two complete records share a line. It
+// returns the complete objects it can find and whether anything was lost.
+// A valid line is returned as is.
+//
+// It first reads the line as a sequence of objects; if that fails it
+// looks for the earliest '{' after which the rest of the line reads as a
+// sequence of objects. At most maxGlueTries starts are tried, so a long
+// cut line costs a bounded number of passes, not one per '{'.
 func SplitGlued(line []byte) (objs [][]byte, lost bool) {
 	if json.Valid(line) {
 		return [][]byte{line}, false
 	}
-	// Find the earliest "{" after 0 whose suffix is valid JSON.
-	for i := 1; i < len(line); i++ {
-		if line[i] != '{' {
-			continue
+	if objs, ok := objectSeq(line); ok {
+		return objs, false
+	}
+	tries := 0
+	for i := 1; i < len(line) && tries < maxGlueTries; i++ {
+		j := bytes.IndexByte(line[i:], '{')
+		if j < 0 {
+			break
 		}
-		if json.Valid(line[i:]) {
-			return [][]byte{line[i:]}, true
+		i += j
+		tries++
+		if objs, ok := objectSeq(line[i:]); ok {
+			return objs, true
 		}
 	}
 	return nil, true
+}
+
+// maxGlueTries bounds the candidate starts SplitGlued tries.
+const maxGlueTries = 64
+
+// objectSeq reads b as one or more JSON objects separated by optional
+// white space, all the way to the end.
+func objectSeq(b []byte) ([][]byte, bool) {
+	var objs [][]byte
+	rest := bytes.TrimLeft(b, " \t")
+	for len(rest) > 0 {
+		if rest[0] != '{' {
+			return nil, false
+		}
+		dec := json.NewDecoder(bytes.NewReader(rest))
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, false
+		}
+		n := dec.InputOffset()
+		objs = append(objs, rest[:n])
+		rest = bytes.TrimLeft(rest[n:], " \t")
+	}
+	return objs, len(objs) > 0
 }

@@ -56,4 +56,24 @@ func TestSplitGlued(t *testing.T) {
 	if objs, lost = SplitGlued([]byte(`{"cut`)); !lost || objs != nil {
 		t.Fatalf("cut line: %q lost=%v", objs, lost)
 	}
+	// Two complete records on one line: both kept, nothing lost.
+	objs, lost = SplitGlued([]byte(`{"a":"A"}{"b":"B"}`))
+	if lost || len(objs) != 2 || string(objs[0]) != `{"a":"A"}` || string(objs[1]) != `{"b":"B"}` {
+		t.Fatalf("two complete records: %q lost=%v", objs, lost)
+	}
+	// An inner object of the cut record is not taken for a record.
+	objs, lost = SplitGlued([]byte(`{"a":{"b":1},"c{"d":2}`))
+	if !lost || len(objs) != 1 || string(objs[0]) != `{"d":2}` {
+		t.Fatalf("inner object: %q lost=%v", objs, lost)
+	}
+}
+
+// TestSplitGluedIsBounded: a long cut line of nested objects (never
+// closed) takes a bounded number of passes, not one per '{'.
+func TestSplitGluedIsBounded(t *testing.T) {
+	line := []byte(strings.Repeat(`{"k":"`+strings.Repeat("v", 100)+`","n":`, 20000))
+	objs, lost := SplitGlued(line)
+	if !lost || objs != nil {
+		t.Fatalf("got %d objects lost=%v", len(objs), lost)
+	}
 }
