@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -195,16 +194,11 @@ func progressPrinter() func(collect.Progress) {
 }
 
 func printList(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	for _, a := range catalog.All() {
-		var t []map[string]any
-		for _, x := range a.Targets {
-			t = append(t, map[string]any{"id": x.ID, "kind": x.Kind, "patterns": catalog.TargetPatterns(x)})
-		}
-		if err := enc.Encode(map[string]any{"agent": a.Name, "display": a.Display, "status": a.Status, "targets": t}); err != nil {
-			return err
-		}
+	// The same document as `doubleagent catalog --json`: one rendering.
+	b, err := catalog.JSON(catalog.All())
+	if err != nil {
+		return err
 	}
-	return nil
+	_, err = w.Write(append(b, '\n'))
+	return err
 }
