@@ -36,7 +36,7 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
-	if !hasTable(ctx, db, "threads") {
+	if !parser.HasTable(ctx, db, "threads") {
 		return nil
 	}
 	rows, err := db.QueryContext(ctx, "SELECT rowid AS rowid_, * FROM threads ORDER BY rowid")
@@ -124,7 +124,7 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 }
 
 func spawnEdges(ctx context.Context, db *sql.DB, created map[string]timeline.Event, out parser.Sink) error {
-	if !hasTable(ctx, db, "thread_spawn_edges") {
+	if !parser.HasTable(ctx, db, "thread_spawn_edges") {
 		return nil
 	}
 	rows, err := db.QueryContext(ctx, "SELECT rowid, parent_thread_id, child_thread_id FROM thread_spawn_edges ORDER BY rowid")
@@ -149,12 +149,6 @@ func spawnEdges(ctx context.Context, db *sql.DB, created map[string]timeline.Eve
 		out.Event(e)
 	}
 	return rows.Err()
-}
-
-func hasTable(ctx context.Context, db *sql.DB, name string) bool {
-	var n int
-	err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type='table' AND name=?", name).Scan(&n)
-	return err == nil && n > 0
 }
 
 func asString(v any) string {

@@ -77,16 +77,9 @@ func parseDBTime(s string) (time.Time, bool) {
 	return parseTime(s)
 }
 
-// HasTable reports whether db has a table of that name.
-func hasTable(ctx context.Context, db *sql.DB, name string) bool {
-	var n int
-	err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type IN ('table','view') AND name = ?", name).Scan(&n)
-	return err == nil && n > 0
-}
-
 // eachRow calls fn for every row of table (rowid order), columns by name.
 func eachRow(ctx context.Context, db *sql.DB, table string, fn func(r dbRow)) error {
-	if !hasTable(ctx, db, table) {
+	if !parser.HasTable(ctx, db, table) {
 		return nil
 	}
 	q := `SELECT rowid AS "rowid__", * FROM "` + strings.ReplaceAll(table, `"`, `""`) + `" ORDER BY rowid`

@@ -146,18 +146,12 @@ func parseDBTime(s string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-func hasTable(ctx context.Context, db *sql.DB, name string) bool {
-	var n int
-	err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type IN ('table','view') AND name = ?", name).Scan(&n)
-	return err == nil && n > 0
-}
-
 func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 
 // eachRow calls fn for each row of table in rowid order (nothing when the
 // table is missing).
 func eachRow(ctx context.Context, db *sql.DB, table string, fn func(r row)) error {
-	if !hasTable(ctx, db, table) {
+	if !parser.HasTable(ctx, db, table) {
 		return nil
 	}
 	rows, err := db.QueryContext(ctx, `SELECT rowid AS "rowid__", * FROM `+quoteIdent(table)+` ORDER BY rowid`)

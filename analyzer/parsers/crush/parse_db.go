@@ -72,9 +72,9 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	}
 	project := projectOf(in.Path)
 	sessions := map[string]*session{}
-	if hasTable(ctx, db, "sessions") {
-		err := eachRow(ctx, db, "SELECT rowid AS rowid_, * FROM sessions ORDER BY created_at, rowid", func(m map[string]any) {
-			s := &session{id: str(m["id"]), parent: str(m["parent_session_id"]), title: str(m["title"]), rowid: num(m["rowid_"])}
+	if parser.HasTable(ctx, db, "sessions") {
+		err := parser.EachRow(ctx, db, "SELECT rowid AS rowid_, * FROM sessions ORDER BY created_at, rowid", func(m map[string]any) {
+			s := &session{id: parser.SQLText(m["id"]), parent: parser.SQLText(m["parent_session_id"]), title: parser.SQLText(m["title"]), rowid: num(m["rowid_"])}
 			s.created, _ = epoch(num(m["created_at"]))
 			sessions[s.id] = s
 			base := timeline.Event{SessionID: s.id, ProjectPath: project, SourceLine: s.rowid, TurnType: timeline.System}
@@ -98,15 +98,15 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			return fmt.Errorf("read sessions in %s: %w", in.Path, err)
 		}
 	}
-	if hasTable(ctx, db, "messages") {
+	if parser.HasTable(ctx, db, "messages") {
 		if err := readMessages(ctx, db, in, out, project, sessions); err != nil {
 			return err
 		}
 	}
-	if hasTable(ctx, db, "files") {
-		err := eachRow(ctx, db, "SELECT rowid AS rowid_, session_id, path, version, created_at FROM files ORDER BY created_at, rowid", func(m map[string]any) {
-			e := timeline.Event{SessionID: str(m["session_id"]), ProjectPath: project, SourceLine: num(m["rowid_"]), TurnType: timeline.System}
-			e.Text = fmt.Sprintf("file snapshot: %s version=%d", str(m["path"]), num(m["version"]))
+	if parser.HasTable(ctx, db, "files") {
+		err := parser.EachRow(ctx, db, "SELECT rowid AS rowid_, session_id, path, version, created_at FROM files ORDER BY created_at, rowid", func(m map[string]any) {
+			e := timeline.Event{SessionID: parser.SQLText(m["session_id"]), ProjectPath: project, SourceLine: num(m["rowid_"]), TurnType: timeline.System}
+			e.Text = fmt.Sprintf("file snapshot: %s version=%d", parser.SQLText(m["path"]), num(m["version"]))
 			if t, ok := epoch(num(m["created_at"])); ok {
 				e.Time = t
 			} else {
@@ -118,10 +118,10 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			out.Problem(0, "files table: "+err.Error())
 		}
 	}
-	if hasTable(ctx, db, "read_files") {
-		err := eachRow(ctx, db, "SELECT rowid AS rowid_, session_id, path, read_at FROM read_files ORDER BY read_at, rowid", func(m map[string]any) {
-			e := timeline.Event{SessionID: str(m["session_id"]), ProjectPath: project, SourceLine: num(m["rowid_"]), TurnType: timeline.System}
-			e.Text = "file read: " + str(m["path"])
+	if parser.HasTable(ctx, db, "read_files") {
+		err := parser.EachRow(ctx, db, "SELECT rowid AS rowid_, session_id, path, read_at FROM read_files ORDER BY read_at, rowid", func(m map[string]any) {
+			e := timeline.Event{SessionID: parser.SQLText(m["session_id"]), ProjectPath: project, SourceLine: num(m["rowid_"]), TurnType: timeline.System}
+			e.Text = "file read: " + parser.SQLText(m["path"])
 			if t, ok := epoch(num(m["read_at"])); ok {
 				e.Time = t
 			} else {
@@ -138,23 +138,23 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 
 func readMessages(ctx context.Context, db *sql.DB, in *parser.Input, out parser.Sink, project string, sessions map[string]*session) error {
 	lastModel := map[string]string{}
-	err := eachRow(ctx, db, "SELECT rowid AS rowid_, * FROM messages ORDER BY created_at, rowid", func(m map[string]any) {
+	err := parser.EachRow(ctx, db, "SELECT rowid AS rowid_, * FROM messages ORDER BY created_at, rowid", func(m map[string]any) {
 		rowid := num(m["rowid_"])
-		sid := str(m["session_id"])
-		role := str(m["role"])
+		sid := parser.SQLText(m["session_id"])
+		role := parser.SQLText(m["role"])
 		base := timeline.Event{SessionID: sid, ProjectPath: project, SourceLine: rowid}
 		if t, ok := epoch(num(m["created_at"])); ok {
 			base.Time = t
 		} else {
 			base.TimeBasis = timeline.TimeNone
 		}
-		model := str(m["model"])
-		if p := str(m["provider"]); p != "" && model != "" {
+		model := parser.SQLText(m["model"])
+		if p := parser.SQLText(m["provider"]); p != "" && model != "" {
 			model = p + "/" + model
 		}
 		summary := num(m["is_summary_message"]) != 0
 		var parts []part
-		if err := json.Unmarshal([]byte(str(m["parts"])), &parts); err != nil {
+		if err := json.Unmarshal([]byte(parser.SQLText(m["parts"])), &parts); err != nil {
 			out.Problem(rowid, "message parts are not a JSON array: "+err.Error())
 			return
 		}
@@ -252,7 +252,7 @@ func readMessages(ctx context.Context, db *sql.DB, in *parser.Input, out parser.
 					continue
 				}
 				// A bang-mode command the user typed and Crush ran.
-				id := fmt.Sprintf("%s#shell%d", str(m["id"]), i)
+				id := fmt.Sprintf("%s#shell%d", parser.SQLText(m["id"]), i)
 				u := e
 				u.TurnType, u.Text = timeline.User, "!"+d.Command
 				out.Event(u)
@@ -280,60 +280,6 @@ func readMessages(ctx context.Context, db *sql.DB, in *parser.Input, out parser.
 		return fmt.Errorf("read messages in %s: %w", in.Path, err)
 	}
 	return nil
-}
-
-func hasTable(ctx context.Context, db *sql.DB, name string) bool {
-	var n int
-	err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type='table' AND name=?", name).Scan(&n)
-	return err == nil && n > 0
-}
-
-// eachRow runs q and calls fn with each row as a column-name map.
-func eachRow(ctx context.Context, db *sql.DB, q string, fn func(map[string]any)) error {
-	rows, err := db.QueryContext(ctx, q)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return err
-		}
-		m := make(map[string]any, len(cols))
-		for i, c := range cols {
-			m[c] = vals[i]
-		}
-		fn(m)
-	}
-	return rows.Err()
-}
-
-func str(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case []byte:
-		return string(x)
-	case nil:
-		return ""
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	}
-	return fmt.Sprint(v)
 }
 
 func num(v any) int64 {

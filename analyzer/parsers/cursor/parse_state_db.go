@@ -109,8 +109,8 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
 	s := &stateReader{ctx: ctx, db: db, in: in, out: out}
-	s.kv = hasTable(ctx, db, "cursorDiskKV")
-	if !s.kv && !hasTable(ctx, db, "ItemTable") {
+	s.kv = parser.HasTable(ctx, db, "cursorDiskKV")
+	if !s.kv && !parser.HasTable(ctx, db, "ItemTable") {
 		return nil
 	}
 	headers := s.readHeaders()
@@ -171,12 +171,6 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	}
 	s.settings()
 	return errors.Join(errs...)
-}
-
-func hasTable(ctx context.Context, db *sql.DB, name string) bool {
-	var n int
-	err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type='table' AND name=?", name).Scan(&n)
-	return err == nil && n > 0
 }
 
 func (s *stateReader) problem(rowid int64, msg string) { s.out.Problem(rowid, msg) }
@@ -262,7 +256,7 @@ func (s *stateReader) readHeaders() map[string]*header {
 		}
 		out[id] = hd
 	}
-	if hasTable(s.ctx, s.db, "ItemTable") {
+	if parser.HasTable(s.ctx, s.db, "ItemTable") {
 		var rowid int64
 		var v []byte
 		if s.db.QueryRowContext(s.ctx, "SELECT rowid, value FROM ItemTable WHERE key = 'composer.composerHeaders'").Scan(&rowid, &v) == nil {
@@ -277,7 +271,7 @@ func (s *stateReader) readHeaders() map[string]*header {
 			}
 		}
 	}
-	if !hasTable(s.ctx, s.db, "composerHeaders") {
+	if !parser.HasTable(s.ctx, s.db, "composerHeaders") {
 		return out
 	}
 	rows, err := s.db.QueryContext(s.ctx, "SELECT rowid AS rowid_, * FROM composerHeaders ORDER BY rowid")
@@ -302,30 +296,14 @@ func (s *stateReader) readHeaders() map[string]*header {
 		}
 		rowid := num(m["rowid_"])
 		var h headerJSON
-		if v := str(m["value"]); v != "" {
+		if v := parser.SQLText(m["value"]); v != "" {
 			if err := json.Unmarshal([]byte(v), &h); err != nil {
 				s.problem(rowid, "composerHeaders: bad JSON: "+err.Error())
 			}
 		}
-		add(rowid, h, num(m["createdAt"]), num(m["lastUpdatedAt"]), str(m["composerId"]))
+		add(rowid, h, num(m["createdAt"]), num(m["lastUpdatedAt"]), parser.SQLText(m["composerId"]))
 	}
 	return out
-}
-
-func str(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case []byte:
-		return string(x)
-	case nil:
-		return ""
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	}
-	return fmt.Sprint(v)
 }
 
 func num(v any) int64 {
@@ -863,7 +841,7 @@ var (
 // settings reads the ItemTable settings blob: permission settings and the
 // models last used. Nothing else of it is read, so tokens never leave it.
 func (s *stateReader) settings() {
-	if !hasTable(s.ctx, s.db, "ItemTable") {
+	if !parser.HasTable(s.ctx, s.db, "ItemTable") {
 		return
 	}
 	var rowid int64

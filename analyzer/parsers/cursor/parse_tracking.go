@@ -2,7 +2,6 @@ package cursor
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"path"
 	"regexp"
@@ -14,42 +13,10 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
-// eachRow runs q and calls fn with each row as a column-name map.
-func eachRow(ctx context.Context, db *sql.DB, q string, fn func(map[string]any)) error {
-	rows, err := db.QueryContext(ctx, q)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return err
-		}
-		m := make(map[string]any, len(cols))
-		for i, c := range cols {
-			m[c] = vals[i]
-		}
-		fn(m)
-	}
-	return rows.Err()
-}
-
 // pick returns the first non-empty column among names.
 func pick(m map[string]any, names ...string) string {
 	for _, n := range names {
-		if v := strings.TrimSpace(str(m[n])); v != "" {
+		if v := strings.TrimSpace(parser.SQLText(m[n])); v != "" {
 			return v
 		}
 	}
@@ -66,7 +33,7 @@ func pickTime(m map[string]any, names ...string) (time.Time, bool) {
 				return t, true
 			}
 		case string, []byte:
-			s := str(v)
+			s := parser.SQLText(v)
 			if t, ok := jsonTime([]byte(`"` + strings.ReplaceAll(s, `"`, ``) + `"`)); ok {
 				return t, true
 			}
@@ -140,7 +107,7 @@ func parseTracking(ctx context.Context, in *parser.Input, out parser.Sink) error
 			}
 			sort.Strings(ks)
 			for _, k := range ks {
-				if v := str(m[k]); v != "" {
+				if v := parser.SQLText(m[k]); v != "" {
 					e.Text += " " + k + "=" + v
 				}
 			}
@@ -152,10 +119,10 @@ func parseTracking(ctx context.Context, in *parser.Input, out parser.Sink) error
 	}
 	var errs []string
 	for _, tb := range tables {
-		if !hasTable(ctx, db, tb.name) {
+		if !parser.HasTable(ctx, db, tb.name) {
 			continue
 		}
-		err := eachRow(ctx, db, "SELECT rowid AS rowid_, * FROM "+tb.name+" ORDER BY rowid", func(m map[string]any) {
+		err := parser.EachRow(ctx, db, "SELECT rowid AS rowid_, * FROM "+tb.name+" ORDER BY rowid", func(m map[string]any) {
 			e := tb.fn(m)
 			e.TurnType, e.SourceLine = timeline.System, num(m["rowid_"])
 			out.Event(e)
@@ -184,8 +151,8 @@ func parseSearchDB(ctx context.Context, in *parser.Input, out parser.Sink) error
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
 	var tables []string
-	err = eachRow(ctx, db, "SELECT name FROM sqlite_master WHERE type='table' ORDER BY name", func(m map[string]any) {
-		n := str(m["name"])
+	err = parser.EachRow(ctx, db, "SELECT name FROM sqlite_master WHERE type='table' ORDER BY name", func(m map[string]any) {
+		n := parser.SQLText(m["name"])
 		if strings.HasPrefix(n, "sqlite_") || strings.Contains(strings.ToLower(n), "fts") {
 			return
 		}
@@ -196,7 +163,7 @@ func parseSearchDB(ctx context.Context, in *parser.Input, out parser.Sink) error
 	}
 	for _, tb := range tables {
 		q := `SELECT rowid AS rowid_, * FROM "` + strings.ReplaceAll(tb, `"`, `""`) + `" ORDER BY rowid`
-		err := eachRow(ctx, db, q, func(m map[string]any) {
+		err := parser.EachRow(ctx, db, q, func(m map[string]any) {
 			id := pick(m, "conversationId", "conversation_id", "composerId", "composer_id")
 			if id == "" {
 				return

@@ -2,7 +2,6 @@ package goose
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	json "github.com/go-json-experiment/json/v1"
 	"io"
@@ -27,16 +26,16 @@ func parseSessionsDB(ctx context.Context, in *parser.Input, out parser.Sink) err
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
 	sessions := map[string]*dbSession{}
-	if hasTable(ctx, db, "sessions") {
-		err := eachRow(ctx, db, "SELECT rowid AS rowid_, * FROM sessions ORDER BY rowid", func(m map[string]any) {
-			s := &dbSession{id: str(m["id"]), workdir: str(m["working_dir"])}
+	if parser.HasTable(ctx, db, "sessions") {
+		err := parser.EachRow(ctx, db, "SELECT rowid AS rowid_, * FROM sessions ORDER BY rowid", func(m map[string]any) {
+			s := &dbSession{id: parser.SQLText(m["id"]), workdir: parser.SQLText(m["working_dir"])}
 			var mc struct {
 				ModelName string `json:"model_name"`
 			}
-			_ = json.Unmarshal([]byte(str(m["model_config_json"])), &mc)
+			_ = json.Unmarshal([]byte(parser.SQLText(m["model_config_json"])), &mc)
 			s.model = mc.ModelName
-			s.sub = str(m["parent_session_id"]) != "" || str(m["session_type"]) == "sub_agent"
-			if p := str(m["provider_name"]); p != "" && s.model != "" {
+			s.sub = parser.SQLText(m["parent_session_id"]) != "" || parser.SQLText(m["session_type"]) == "sub_agent"
+			if p := parser.SQLText(m["provider_name"]); p != "" && s.model != "" {
 				s.model = p + "/" + s.model
 			}
 			sessions[s.id] = s
@@ -46,22 +45,22 @@ func parseSessionsDB(ctx context.Context, in *parser.Input, out parser.Sink) err
 			return fmt.Errorf("read sessions in %s: %w", in.Path, err)
 		}
 	}
-	if hasTable(ctx, db, "messages") {
+	if parser.HasTable(ctx, db, "messages") {
 		q := "SELECT rowid AS rowid_, * FROM messages ORDER BY session_id, created_timestamp, rowid"
-		err := eachRow(ctx, db, q, func(m map[string]any) {
+		err := parser.EachRow(ctx, db, q, func(m map[string]any) {
 			rowid := num(m["rowid_"])
-			sid := str(m["session_id"])
+			sid := parser.SQLText(m["session_id"])
 			s := sessions[sid]
 			if s == nil {
 				s = &dbSession{id: sid}
 				sessions[sid] = s
 			}
-			msg := message{ID: str(m["message_id"]), Role: str(m["role"]), Created: num(m["created_timestamp"])}
-			if err := json.Unmarshal([]byte(str(m["content_json"])), &msg.Content); err != nil {
+			msg := message{ID: parser.SQLText(m["message_id"]), Role: parser.SQLText(m["role"]), Created: num(m["created_timestamp"])}
+			if err := json.Unmarshal([]byte(parser.SQLText(m["content_json"])), &msg.Content); err != nil {
 				out.Problem(rowid, "content_json is not a JSON array: "+err.Error())
 				return
 			}
-			if md := str(m["metadata_json"]); md != "" {
+			if md := parser.SQLText(m["metadata_json"]); md != "" {
 				msg.Metadata = &metadata{}
 				_ = json.Unmarshal([]byte(md), msg.Metadata)
 			}
@@ -94,33 +93,33 @@ func sessionRows(m map[string]any, s *dbSession, out parser.Sink) {
 	} else {
 		base.TimeBasis = timeline.TimeNone
 	}
-	name := str(m["name"])
+	name := parser.SQLText(m["name"])
 	if name == "" {
-		name = str(m["description"])
+		name = parser.SQLText(m["description"])
 	}
 	if name != "" {
 		e := base
 		e.Text = "session name: " + name
 		out.Event(e)
 	}
-	typ := str(m["session_type"])
-	if typ != "" && typ != "user" || str(m["schedule_id"]) != "" {
+	typ := parser.SQLText(m["session_type"])
+	if typ != "" && typ != "user" || parser.SQLText(m["schedule_id"]) != "" {
 		e := base
 		e.Text = "session type: " + typ
 		if typ == "" {
 			e.Text += "user"
 		}
-		if sid := str(m["schedule_id"]); sid != "" {
+		if sid := parser.SQLText(m["schedule_id"]); sid != "" {
 			e.Text += " schedule_id=" + sid
 		}
 		out.Event(e)
 	}
-	if p := str(m["parent_session_id"]); p != "" {
+	if p := parser.SQLText(m["parent_session_id"]); p != "" {
 		e := base
 		e.Text = "subagent " + s.id + " of " + p
 		out.Event(e)
 	}
-	if mode := str(m["goose_mode"]); mode != "" {
+	if mode := parser.SQLText(m["goose_mode"]); mode != "" {
 		e := base
 		e.Text = "permission mode: " + mode
 		out.Event(e)
@@ -279,63 +278,7 @@ func timeOf(v any) (time.Time, bool) {
 		}
 		return t.UTC(), true
 	}
-	return sqlTime(str(v))
-}
-
-func hasTable(ctx context.Context, db *sql.DB, name string) bool {
-	var n int
-	err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type='table' AND name=?", name).Scan(&n)
-	return err == nil && n > 0
-}
-
-// eachRow runs q and calls fn with each row as a column-name map.
-func eachRow(ctx context.Context, db *sql.DB, q string, fn func(map[string]any)) error {
-	rows, err := db.QueryContext(ctx, q)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return err
-		}
-		m := make(map[string]any, len(cols))
-		for i, c := range cols {
-			m[c] = vals[i]
-		}
-		fn(m)
-	}
-	return rows.Err()
-}
-
-func str(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case []byte:
-		return string(x)
-	case nil:
-		return ""
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	case bool:
-		return strconv.FormatBool(x)
-	}
-	return fmt.Sprint(v)
+	return sqlTime(parser.SQLText(v))
 }
 
 func num(v any) int64 {
