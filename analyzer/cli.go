@@ -1,8 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/alecthomas/kong"
@@ -49,3 +51,22 @@ func (g *Globals) logger() zerolog.Logger {
 	}
 	return zerolog.New(w).Level(lvl).With().Timestamp().Logger()
 }
+
+// clean makes text from evidence safe to print on a terminal: control
+// characters (ESC, BEL, ...) are shown as \xNN instead of being sent.
+func clean(s string) string {
+	if !strings.ContainsFunc(s, isControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isControl(r) {
+			fmt.Fprintf(&b, `\x%02x`, r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }

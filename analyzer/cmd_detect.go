@@ -24,7 +24,7 @@ type DetectCmd struct {
 func (c *DetectCmd) Run(g *Globals, log zerolog.Logger) error {
 	rows, probs := analyze.Detect(context.Background(), c.Inputs, parsers.All(), nil)
 	for _, p := range probs {
-		fmt.Fprintf(os.Stderr, "problem: %s: %s\n", p.Input, p.Message)
+		fmt.Fprintf(os.Stderr, "problem: %s: %s\n", clean(p.Input), clean(p.Message))
 	}
 	if c.JSON {
 		enc := json.NewEncoder(os.Stdout)
@@ -47,7 +47,7 @@ func (c *DetectCmd) Run(g *Globals, log zerolog.Logger) error {
 				st = append(st, fmt.Sprintf("%s=%d", k, v))
 			}
 			sort.Strings(st)
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\n", r.Host, user, r.Agent, r.Files, r.Bytes, r.ParseStatus, strings.Join(st, " "))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\n", clean(r.Host), clean(user), r.Agent, r.Files, r.Bytes, r.ParseStatus, strings.Join(st, " "))
 		}
 		tw.Flush()
 	}

@@ -48,11 +48,11 @@ func (c *VerifyCmd) Run(g *Globals, log zerolog.Logger) error {
 		warn := 0
 		for _, pr := range res.Problems {
 			if pr.Kind == bundle.ProblemIncomplete {
-				fmt.Printf("%s: warning: %s\n", p, pr)
+				fmt.Printf("%s: warning: %s\n", p, clean(pr.String()))
 				warn++
 				continue
 			}
-			fmt.Printf("%s: %s\n", p, pr)
+			fmt.Printf("%s: %s\n", p, clean(pr.String()))
 			ok = false
 		}
 		collected := 0
@@ -62,9 +62,9 @@ func (c *VerifyCmd) Run(g *Globals, log zerolog.Logger) error {
 			}
 		}
 		if ok {
-			fmt.Printf("%s: OK: bundle %s from %s, %d of %d collected files verified\n", p, hdr.BundleID, hdr.Host.Hostname, len(res.Verified), collected)
+			fmt.Printf("%s: OK: bundle %s from %s, %d of %d collected files verified\n", p, clean(hdr.BundleID), clean(hdr.Host.Hostname), len(res.Verified), collected)
 		} else {
-			fmt.Printf("%s: FAILED: bundle %s, %d of %d collected files verified, %d problems\n", p, hdr.BundleID, len(res.Verified), collected, len(res.Problems)-warn+sidecarBad)
+			fmt.Printf("%s: FAILED: bundle %s, %d of %d collected files verified, %d problems\n", p, clean(hdr.BundleID), len(res.Verified), collected, len(res.Problems)-warn+sidecarBad)
 			bad++
 		}
 	}

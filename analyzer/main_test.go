@@ -108,3 +108,12 @@ not json
 		t.Fatalf("inventory: %d\n%s", code, out)
 	}
 }
+
+func TestCleanTerminalText(t *testing.T) {
+	if got := clean("host\x1b[2J\aname"); got != `host\x1b[2J\x07name` {
+		t.Fatalf("clean = %q", got)
+	}
+	if got := clean("plain-host"); got != "plain-host" {
+		t.Fatalf("clean changed %q", got)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -139,8 +140,13 @@ func (c *CLI) Run() error {
 		if err := file.Close(); err != nil && ferr == nil {
 			ferr = err
 		}
-		if err := bundle.WriteSidecar(path, hex.EncodeToString(hs.Sum(nil)), filepath.Base(path)); err != nil && ferr == nil {
-			ferr = err
+		// The sidecar vouches for a whole bundle: none for one whose writing
+		// failed (a full disk would leave it empty or naming a cut file).
+		if runErr == nil && ferr == nil || errors.Is(runErr, collect.ErrInterrupted) && ferr == nil {
+			if err := bundle.WriteSidecar(path, hex.EncodeToString(hs.Sum(nil)), filepath.Base(path)); err != nil {
+				os.Remove(path + ".sha256")
+				ferr = err
+			}
 		}
 	}
 	if runErr == nil && ferr != nil {
@@ -151,8 +157,12 @@ func (c *CLI) Run() error {
 		if where == "" {
 			where = "stdout"
 		}
-		fmt.Fprintf(os.Stderr, "bundle %s written to %s: %d files, %d bytes collected; statuses %s\n",
-			res.BundleID, where, res.Summary.Files, res.Summary.BytesCollected, formatCounts(res.Summary.Counts))
+		what := "bundle"
+		if runErr != nil && !errors.Is(runErr, collect.ErrInterrupted) {
+			what = "partial bundle (write failed, no .sha256 sidecar)"
+		}
+		fmt.Fprintf(os.Stderr, "%s %s written to %s: %d files, %d bytes collected; statuses %s\n",
+			what, res.BundleID, where, res.Summary.Files, res.Summary.BytesCollected, formatCounts(res.Summary.Counts))
 	}
 	return runErr
 }
