@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -162,7 +163,7 @@ func Run(ctx context.Context, out io.Writer, opts Options) (*Result, error) {
 	}
 	log.Info().Str("bundle_id", id).Str("root", opts.Root).Str("host", host.Hostname).Msg("collection started")
 
-	homes := FindHomes(opts.Root, runtime.GOOS == "windows" && isLive(opts.Root))
+	homes, skippedHomes := findHomes(opts.Root, runtime.GOOS == "windows" && isLive(opts.Root))
 	if len(opts.Users) > 0 {
 		keep := map[string]bool{}
 		for _, u := range opts.Users {
@@ -180,6 +181,21 @@ func Run(ctx context.Context, out io.Writer, opts Options) (*Result, error) {
 		}
 	}
 	res := &Result{BundleID: id, Header: hdr, Homes: homes}
+	for _, sh := range skippedHomes {
+		if len(opts.Users) > 0 && !slices.Contains(opts.Users, sh.User) {
+			continue
+		}
+		// A home the host names but that is not walked (a link resolving
+		// outside the image or nowhere): recorded, never followed.
+		e := bundle.Entry{Path: sh.Orig, User: sh.User, Home: sh.Orig, Type: "dir", UID: -1, GID: -1, Error: sh.Reason, LinkTarget: sh.LinkTarget}
+		e.Status = bundle.StatusErrorRead
+		if sh.LinkTarget != "" {
+			e.Type, e.Status = "symlink", bundle.StatusSymlink
+		}
+		c.fillMeta(&e, joinRoot(opts.Root, sh.Orig))
+		c.w.AddEntry(e)
+		log.Warn().Str("user", sh.User).Str("home", sh.Orig).Str("link_target", sh.LinkTarget).Str("reason", sh.Reason).Msg("home not walked")
+	}
 	var runErr error
 	for _, h := range homes {
 		if ctx.Err() != nil {

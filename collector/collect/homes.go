@@ -30,18 +30,57 @@ var windowsSkip = map[string]bool{"All Users": true, "Default User": true, "Defa
 // on the examiner's machine; each home is listed once, under its resolved
 // path.
 func FindHomes(root string, windowsLive bool) []Home {
+	homes, _ := findHomes(root, windowsLive)
+	return homes
+}
+
+// SkippedHome is a home named by the host (passwd, /home/*) that is not
+// walked: a link that resolves nowhere inside root, or not a directory. It
+// still gets a manifest row.
+type SkippedHome struct {
+	User, Orig, LinkTarget, Reason string
+}
+
+func findHomes(root string, windowsLive bool) ([]Home, []SkippedHome) {
 	if windowsLive {
-		return windowsHomes()
+		return windowsHomes(), nil
 	}
 	var out []Home
+	var skipped []SkippedHome
 	seen := map[string]bool{}
+	skippedSeen := map[string]bool{}
+	skip := func(user, orig, reason string) {
+		p := joinRoot(root, orig)
+		fi, err := os.Lstat(p)
+		if err != nil || skippedSeen[orig] {
+			return // nothing there at all: not a path seen
+		}
+		skippedSeen[orig] = true
+		sh := SkippedHome{User: user, Orig: orig, Reason: reason}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			sh.LinkTarget, _ = os.Readlink(p)
+		}
+		skipped = append(skipped, sh)
+	}
 	add := func(user, orig, source string) {
 		dir, resolved, err := resolveIn(root, orig)
-		if err != nil || resolved == "/" {
+		if err != nil {
+			skip(user, orig, "home not walked: "+err.Error())
+			return
+		}
+		if resolved == "/" {
 			return
 		}
 		fi, err := os.Lstat(dir)
-		if err != nil || !fi.IsDir() || seen[dir] {
+		if err != nil || !fi.IsDir() {
+			if err != nil {
+				skip(user, orig, "home not walked: "+err.Error())
+			} else {
+				skip(user, orig, "home not walked: not a directory")
+			}
+			return
+		}
+		if seen[dir] {
 			return
 		}
 		seen[dir] = true
@@ -91,7 +130,7 @@ func FindHomes(root string, windowsLive bool) []Home {
 			add(n, "/mnt/"+drv+"/Users/"+n, "wsl")
 		}
 	}
-	return out
+	return out, skipped
 }
 
 // passwdHome reports whether a passwd home field names a directory worth

@@ -41,3 +41,21 @@ func TestFIFOAtEtcFilesDoesNotHang(t *testing.T) {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// TestSymlinkedHomeIsRecorded: a home that is a link resolving nowhere in
+// the image gets a manifest row with its target (found by the fresh-user
+// trial: it vanished without a trace).
+func TestSymlinkedHomeIsRecorded(t *testing.T) {
+	root := t.TempDir()
+	put(t, root, "home/alice/.claude/history.jsonl", "{}\n")
+	symlink(t, "/elsewhere/eve", root, "home/eve")
+	b, _, err := run(t, context.Background(), Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, res := verify(t, b)
+	e := rowOf(t, byPath(res.Manifest), "/home/eve")
+	if e.Status != "symlink" || e.LinkTarget != "/elsewhere/eve" || e.User != "eve" || e.ArchivePath != "" {
+		t.Fatalf("row %+v", e)
+	}
+}
