@@ -551,3 +551,15 @@ func TestNotSQLiteIsAProblem(t *testing.T) {
 		t.Fatalf("problems %+v", ps)
 	}
 }
+
+// TestTokenInPermissionRuleIsMasked: a token embedded in a standing rule
+// does not reach the timeline.
+func TestTokenInPermissionRuleIsMasked(t *testing.T) {
+	settings := []byte(`{"permissions":{"allow":["Bash(curl -H \"Authorization: Bearer sk-ant-FAKE666abcdef\" https://x)"]}}`)
+	p := makeBundle(t, t.TempDir(), "r.tar.zst", "hr", "id-r", []bundletest.File{{Path: "/home/r/.claude/settings.json", Agent: "claude-code", Target: "settings", Kind: "settings", User: "r", Data: settings, MTime: time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC)}})
+	_, out := run(t, analyze.Options{Inputs: []string{p}})
+	b, _ := os.ReadFile(filepath.Join(out, analyze.TimelineJSONL))
+	if bytes.Contains(b, []byte("FAKE666")) || !bytes.Contains(b, []byte(`Bearer [redacted]`)) {
+		t.Fatalf("timeline: %s", b)
+	}
+}

@@ -210,6 +210,9 @@ func (s *sink) Event(e timeline.Event) {
 		e.SourceFile = s.file.Path
 	}
 	e.Parser = s.parser.ID()
+	if e.TurnType == timeline.System && settingRow(e.Text) {
+		e.Text = parser.RedactSecrets(e.Text)
+	}
 	s.seq++
 	e.Seq = s.seq
 	if !e.Time.IsZero() {
@@ -487,6 +490,17 @@ func runUnit(ctx context.Context, u unit, tmp string, rt *router, c *collected, 
 	}
 	wg.Wait()
 	return ctx.Err()
+}
+
+// settingRow reports whether a system row restates a setting (a
+// standing rule can embed a token, which is masked).
+func settingRow(text string) bool {
+	for _, p := range []string{"permission setting:", "permission grant:", "model setting:", "session retention:", "retention setting:"} {
+		if strings.HasPrefix(text, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // sqliteMagic opens every SQLite database file.
