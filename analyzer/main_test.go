@@ -117,3 +117,19 @@ func TestCleanTerminalText(t *testing.T) {
 		t.Fatalf("clean changed %q", got)
 	}
 }
+
+// TestTimelineFromStdin: a bundle piped in is read once, and named as given.
+func TestTimelineFromStdin(t *testing.T) {
+	dir := t.TempDir()
+	data := bundletest.Build(t, []bundletest.File{{Path: "/home/a/.claude/projects/p/11111111-2222-4333-8444-555555555555.jsonl", Agent: "claude-code", Target: "projects", User: "a", Data: []byte(transcript)}})
+	cmd := exec.Command(bin, "timeline", "/dev/stdin", "-o", filepath.Join(dir, "o"))
+	cmd.Stdin = bytes.NewReader(data)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "timeline: 1 rows") {
+		t.Fatalf("%v: %s", err, out)
+	}
+	inv, _ := os.ReadFile(filepath.Join(dir, "o", "inventory.json"))
+	if !strings.Contains(string(inv), `"input": "/dev/stdin"`) {
+		t.Fatalf("inventory: %s", inv)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"runtime/debug"
@@ -293,7 +294,18 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 		primKeys:  map[uint64]bool{}, matchIDs: map[string]bool{}, states: map[timeline.SessionKey]timeline.SessionState{}, sem: make(chan struct{}, opts.Jobs),
 		inv: newInventory(), opts: &opts,
 	}
-	units, inputProblems := expandInputs(opts.Inputs)
+	inputs, err := spoolStreams(opts.Inputs, tmp)
+	if err != nil {
+		return nil, err
+	}
+	units, inputProblems := expandInputs(inputs)
+	for i := range units {
+		for j, in := range inputs {
+			if units[i].path == in && in != opts.Inputs[j] {
+				units[i].label = opts.Inputs[j] // a stream: name it as given
+			}
+		}
+	}
 	c.problems = append(c.problems, inputProblems...)
 	if len(units) == 0 {
 		return nil, fmt.Errorf("%w: %s", ErrNoInput, problemText(inputProblems))
@@ -417,6 +429,7 @@ func problemText(ps []Problem) string {
 
 type unit struct {
 	path, kind string
+	label      string // the input as the examiner named it, when path is a private copy
 }
 
 func expandInputs(inputs []string) ([]unit, []Problem) {
@@ -453,6 +466,12 @@ func runUnit(ctx context.Context, u unit, tmp string, rt *router, c *collected, 
 		return err
 	}
 	defer s.close()
+	if u.label != "" {
+		s.input = u.label
+		for i := range s.problems {
+			s.problems[i].Input = u.label
+		}
+	}
 	c.mu.Lock()
 	c.problems = append(c.problems, s.problems...)
 	c.inv.addSource(s)
@@ -490,6 +509,40 @@ func runUnit(ctx context.Context, u unit, tmp string, rt *router, c *collected, 
 	}
 	wg.Wait()
 	return ctx.Err()
+}
+
+// spoolStreams copies inputs that are streams (a pipe such as /dev/stdin,
+// a character device) into the private temporary folder, since telling
+// what an input is reads its first bytes and a stream cannot be read twice.
+func spoolStreams(inputs []string, tmp string) ([]string, error) {
+	out := make([]string, len(inputs))
+	for i, in := range inputs {
+		out[i] = in
+		fi, err := os.Stat(in)
+		if err != nil || fi.Mode()&(os.ModeNamedPipe|os.ModeCharDevice) == 0 {
+			continue
+		}
+		f, err := os.Open(in)
+		if err != nil {
+			continue
+		}
+		dst := filepath.Join(tmp, fmt.Sprintf("stream-%d.tar.zst", i))
+		w, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		_, cerr := io.Copy(w, f)
+		f.Close()
+		if err := w.Close(); cerr == nil {
+			cerr = err
+		}
+		if cerr != nil {
+			return nil, fmt.Errorf("read %s: %w", in, cerr)
+		}
+		out[i] = dst
+	}
+	return out, nil
 }
 
 // settingRow reports whether a system row restates a setting (a
