@@ -13,7 +13,6 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/doubleagent/doubleagent/analyzer/parser"
-	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
 // maxConfigBytes bounds the settings files read whole.
@@ -44,7 +43,7 @@ func parseConfig(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	file := displayFile(in.Path)
 	lines := strings.Split(string(data), "\n")
 	emit := func(keyPath []string, value any, prefix string) {
-		e := settingEvent(in, file)
+		e := parser.SettingEvent(&in.File)
 		e.SourceLine = lineOf(lines, keyPath)
 		e.Text = fmt.Sprintf("%s%s=%s (from %s, file mtime)", prefix, strings.Join(quoteKeys(keyPath), "."), renderValue(value), file)
 		out.Event(e)
@@ -82,22 +81,12 @@ func parseConfig(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		}
 	}
 	if m, ok := cfg["model"].(string); ok && m != "" {
-		e := settingEvent(in, file)
+		e := parser.SettingEvent(&in.File)
 		e.SourceLine = lineOf(lines, []string{"model"})
 		e.Text = fmt.Sprintf("model setting: %s (from %s, file mtime)", m, file)
 		out.Event(e)
 	}
 	return nil
-}
-
-func settingEvent(in *parser.Input, file string) timeline.Event {
-	e := timeline.Event{TurnType: timeline.System}
-	if in.MTime.IsZero() {
-		e.TimeBasis = timeline.TimeNone
-	} else {
-		e.Time, e.TimeBasis = in.MTime.UTC(), timeline.TimeFileMTime
-	}
-	return e
 }
 
 // parseRules gives one row per rule line of an exec-policy .rules file
@@ -109,7 +98,7 @@ func parseRules(ctx context.Context, in *parser.Input, r io.Reader, out parser.S
 		if t == "" || strings.HasPrefix(t, "#") {
 			return nil
 		}
-		e := settingEvent(in, file)
+		e := parser.SettingEvent(&in.File)
 		e.SourceLine = n
 		e.Text = fmt.Sprintf("permission setting: rule=%s (from %s, file mtime)", t, file)
 		out.Event(e)

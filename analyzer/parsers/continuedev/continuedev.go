@@ -6,13 +6,11 @@ import (
 	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"net/url"
-	"path"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
-	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
 // Agent is the catalog name of Continue.
@@ -223,24 +221,4 @@ func projectPath(s string) string {
 		p = "//" + u.Host + p
 	}
 	return p
-}
-
-// displayFile names a file relative to the home when known, else by its
-// base name.
-func displayFile(in *parser.Input) string {
-	if in.Rel != "" {
-		return in.Rel
-	}
-	return path.Base(strings.ReplaceAll(in.Path, "\\", "/"))
-}
-
-// mtimeEvent is a system row stamped with the file's modification time.
-func mtimeEvent(in *parser.Input) timeline.Event {
-	e := timeline.Event{TurnType: timeline.System}
-	if in.MTime.IsZero() {
-		e.TimeBasis = timeline.TimeNone
-	} else {
-		e.Time, e.TimeBasis = in.MTime.UTC(), timeline.TimeFileMTime
-	}
-	return e
 }

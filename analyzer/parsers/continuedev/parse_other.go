@@ -32,7 +32,7 @@ func parsePermissions(ctx context.Context, in *parser.Input, out parser.Sink) er
 		out.Problem(0, "permissions.yaml is not a mapping")
 		return nil
 	}
-	file := displayFile(in)
+	file := parser.DisplayFile(&in.File)
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		key, list := root.Content[i].Value, root.Content[i+1]
 		if list.Kind != yaml.SequenceNode {
@@ -45,7 +45,7 @@ func parsePermissions(ctx context.Context, in *parser.Input, out parser.Sink) er
 			if r.Kind != yaml.ScalarNode {
 				continue
 			}
-			e := mtimeEvent(in)
+			e := parser.SettingEvent(&in.File)
 			e.SourceLine = int64(r.Line)
 			e.Text = fmt.Sprintf("permission setting: %s=%s (from %s, file mtime)", key, r.Value, file)
 			out.Event(e)

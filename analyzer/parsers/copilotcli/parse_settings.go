@@ -40,7 +40,7 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 		out.Problem(0, "empty file")
 		return nil
 	}
-	b = stripJSONC(b)
+	b = parser.StandardJSON(b)
 	var root map[string]json.RawMessage
 	if err := json.Unmarshal(b, &root); err != nil {
 		out.Problem(0, "not a JSON object: "+err.Error())
@@ -121,12 +121,6 @@ func sortedKeys(m map[string]json.RawMessage) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// stripJSONC removes // and /* */ comments, then trailing commas, outside
-// strings (settings.json is JSON with comments).
-func stripJSONC(b []byte) []byte {
-	return dropTrailingCommas(dropComments(b))
 }
 
 // dropComments blanks // and /* */ comments outside strings.

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
-	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
 // Agent is the catalog name of Crush.
@@ -91,24 +90,4 @@ func identifying(input string) string {
 		}
 	}
 	return ""
-}
-
-// settingEvent is a system row stamped with the file's modification time.
-func settingEvent(in *parser.Input) timeline.Event {
-	e := timeline.Event{TurnType: timeline.System}
-	if in.MTime.IsZero() {
-		e.TimeBasis = timeline.TimeNone
-	} else {
-		e.Time, e.TimeBasis = in.MTime.UTC(), timeline.TimeFileMTime
-	}
-	return e
-}
-
-// displayFile names a settings file: relative to the home when known, else
-// its full path.
-func displayFile(in *parser.Input) string {
-	if in.Rel != "" {
-		return in.Rel
-	}
-	return in.Path
 }

@@ -93,9 +93,9 @@ func parseConfig(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		return nil
 	}
 	lines := strings.Split(string(data), "\n")
-	file := displayFile(in)
+	file := parser.DisplayFile(&in.File)
 	emit := func(key, tool string) {
-		e := settingEvent(in)
+		e := parser.SettingEvent(&in.File)
 		e.SourceLine = lineOf(lines, key, tool)
 		e.Text = fmt.Sprintf("permission setting: %s=%s (from %s, file mtime)", key, tool, file)
 		out.Event(e)
@@ -140,7 +140,7 @@ var permLineRe = regexp.MustCompile(`^\s*permissions\s+(allow|deny)\s+(.*)$`)
 // internal/shellconfig/permissions.go); the rest of the script is not
 // interpreted.
 func parseCrushrc(ctx context.Context, in *parser.Input, r io.Reader, out parser.Sink) error {
-	file := displayFile(in)
+	file := parser.DisplayFile(&in.File)
 	return parser.Lines(ctx, bufio.NewReader(r), func(n int64, line []byte) error {
 		m := permLineRe.FindStringSubmatch(string(line))
 		if m == nil {
@@ -159,7 +159,7 @@ func parseCrushrc(ctx context.Context, in *parser.Input, r io.Reader, out parser
 			if t == "" {
 				continue
 			}
-			e := settingEvent(in)
+			e := parser.SettingEvent(&in.File)
 			e.SourceLine = n
 			e.Text = fmt.Sprintf("permission setting: %s=%s (from %s, file mtime)", key, t, file)
 			out.Event(e)

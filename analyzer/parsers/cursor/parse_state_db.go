@@ -859,9 +859,9 @@ func (s *stateReader) settings() {
 		s.problem(rowid, "ItemTable settings: bad JSON: "+err.Error())
 		return
 	}
-	file := displayFile(s.in)
+	file := parser.DisplayFile(&s.in.File)
 	emit := func(text string) {
-		e := settingEvent(s.in)
+		e := parser.SettingEvent(&s.in.File)
 		e.SourceLine, e.Text = rowid, text
 		s.out.Event(e)
 	}

@@ -219,9 +219,9 @@ func parseCLIConfig(ctx context.Context, in *parser.Input, out parser.Sink) erro
 	if in.Target == "project" {
 		project = path.Dir(path.Dir(slash(in.Path)))
 	}
-	file := displayFile(in)
+	file := parser.DisplayFile(&in.File)
 	for _, kv := range flattenSettings(strings.TrimSuffix(in.Base(), ".json"), keep, false) {
-		e := settingEvent(in)
+		e := parser.SettingEvent(&in.File)
 		e.ProjectPath = project
 		e.Text = "permission setting: " + kv + " (from " + file + ", file mtime)"
 		out.Event(e)

@@ -36,7 +36,7 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 		out.Problem(0, "empty file")
 		return nil
 	}
-	b = stripJSONComments(b)
+	b = parser.StandardJSON(b)
 	t, basis := in.MTime.UTC(), timeline.TimeFileMTime
 	if in.MTime.IsZero() {
 		t, basis = time.Time{}, timeline.TimeNone
@@ -185,51 +185,4 @@ func valueText(key string, v json.RawMessage) string {
 		return s
 	}
 	return compact(v)
-}
-
-// stripJSONComments blanks // and /* */ comments outside strings (the
-// agent reads settings.json with strip-json-comments), keeping offsets.
-func stripJSONComments(b []byte) []byte {
-	out := make([]byte, len(b))
-	copy(out, b)
-	inStr, esc := false, false
-	for i := 0; i < len(out); i++ {
-		c := out[i]
-		if inStr {
-			switch {
-			case esc:
-				esc = false
-			case c == '\\':
-				esc = true
-			case c == '"':
-				inStr = false
-			}
-			continue
-		}
-		if c == '"' {
-			inStr = true
-			continue
-		}
-		if c == '/' && i+1 < len(out) && out[i+1] == '/' {
-			for ; i < len(out) && out[i] != '\n'; i++ {
-				out[i] = ' '
-			}
-			continue
-		}
-		if c == '/' && i+1 < len(out) && out[i+1] == '*' {
-			out[i], out[i+1] = ' ', ' '
-			i += 2
-			for ; i < len(out); i++ {
-				if out[i] == '*' && i+1 < len(out) && out[i+1] == '/' {
-					out[i], out[i+1] = ' ', ' '
-					i++
-					break
-				}
-				if out[i] != '\n' {
-					out[i] = ' '
-				}
-			}
-		}
-	}
-	return out
 }

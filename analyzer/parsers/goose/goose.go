@@ -3,12 +3,10 @@ package goose
 import (
 	"bytes"
 	json "github.com/go-json-experiment/json/v1"
-	"path"
 	"strings"
 	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
-	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
 // Agent is the catalog name of goose.
@@ -125,24 +123,4 @@ func identifying(name string, args json.RawMessage) string {
 		}
 	}
 	return ""
-}
-
-// settingEvent is a system row stamped with the file's modification time.
-func settingEvent(in *parser.Input) timeline.Event {
-	e := timeline.Event{TurnType: timeline.System}
-	if in.MTime.IsZero() {
-		e.TimeBasis = timeline.TimeNone
-	} else {
-		e.Time, e.TimeBasis = in.MTime.UTC(), timeline.TimeFileMTime
-	}
-	return e
-}
-
-// displayFile names a file relative to the home when known, else by its
-// base name.
-func displayFile(in *parser.Input) string {
-	if in.Rel != "" {
-		return in.Rel
-	}
-	return path.Base(strings.ReplaceAll(in.Path, "\\", "/"))
 }

@@ -68,7 +68,7 @@ func permissionYAML(in *parser.Input, data []byte, out parser.Sink) error {
 		out.Problem(0, "permission.yaml is not a mapping")
 		return nil
 	}
-	file := displayFile(in)
+	file := parser.DisplayFile(&in.File)
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		cat, levels := root.Content[i].Value, root.Content[i+1]
 		if levels.Kind != yaml.MappingNode {
@@ -80,7 +80,7 @@ func permissionYAML(in *parser.Input, data []byte, out parser.Sink) error {
 				if tool.Kind != yaml.ScalarNode {
 					continue
 				}
-				e := settingEvent(in)
+				e := parser.SettingEvent(&in.File)
 				e.SourceLine = int64(tool.Line)
 				e.Text = fmt.Sprintf("permission setting: %s.%s=%s (from %s, file mtime)", cat, level, tool.Value, file)
 				out.Event(e)
@@ -102,10 +102,10 @@ func roamingTrust(in *parser.Input, data []byte, out parser.Sink) error {
 		out.Problem(0, "not valid JSON: "+err.Error())
 		return nil
 	}
-	file := displayFile(in)
+	file := parser.DisplayFile(&in.File)
 	lines := strings.Split(string(data), "\n")
 	emit := func(key, value string) {
-		e := settingEvent(in)
+		e := parser.SettingEvent(&in.File)
 		e.SourceLine = lineWith(lines, value)
 		e.Text = fmt.Sprintf("permission setting: %s=%s (from %s, file mtime)", key, value, file)
 		out.Event(e)
@@ -123,7 +123,7 @@ func roamingTrust(in *parser.Input, data []byte, out parser.Sink) error {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			e := settingEvent(in)
+			e := parser.SettingEvent(&in.File)
 			e.SourceLine = lineWith(lines, k)
 			e.Text = fmt.Sprintf("permission setting: allowed=%s scope=%s (from %s, file mtime)", k, compactJSON(scoped[k]), file)
 			out.Event(e)
@@ -148,14 +148,14 @@ func configYAML(in *parser.Input, data []byte, out parser.Sink) error {
 		return nil
 	}
 	root := doc.Content[0]
-	file := displayFile(in)
+	file := parser.DisplayFile(&in.File)
 	var provider, model string
 	var modelLine int
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
 		switch k.Value {
 		case "GOOSE_MODE":
-			e := settingEvent(in)
+			e := parser.SettingEvent(&in.File)
 			e.SourceLine = int64(k.Line)
 			e.Text = fmt.Sprintf("permission setting: GOOSE_MODE=%s (from %s, file mtime)", v.Value, file)
 			out.Event(e)
@@ -169,7 +169,7 @@ func configYAML(in *parser.Input, data []byte, out parser.Sink) error {
 		if provider != "" {
 			model = provider + "/" + model
 		}
-		e := settingEvent(in)
+		e := parser.SettingEvent(&in.File)
 		e.SourceLine = int64(modelLine)
 		e.Text = fmt.Sprintf("model setting: %s (from %s, file mtime)", model, file)
 		out.Event(e)
@@ -220,7 +220,7 @@ func parseSchedule(ctx context.Context, in *parser.Input, out parser.Sink) error
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		e := settingEvent(in)
+		e := parser.SettingEvent(&in.File)
 		e.SourceLine = int64(i + 1)
 		e.SessionID = j.CurrentSessionID
 		e.Text = fmt.Sprintf("scheduled task: id=%s cron=%s source=%s", j.ID, j.Cron, j.Source)
@@ -304,7 +304,7 @@ func parseLLMRequest(ctx context.Context, in *parser.Input, out parser.Sink) err
 	defer rc.Close()
 	var sid string
 	base := func(n int64) timeline.Event {
-		e := settingEvent(in)
+		e := parser.SettingEvent(&in.File)
 		e.SourceLine, e.Secondary, e.SessionID = n, true, sid
 		return e
 	}

@@ -35,7 +35,7 @@ func parseConfig(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		Agent      map[string]json.RawMessage `json:"agent"`
 		Mode       map[string]json.RawMessage `json:"mode"`
 	}
-	if err := json.Unmarshal(stripJSONC(b), &cfg); err != nil {
+	if err := json.Unmarshal(parser.StandardJSON(b), &cfg); err != nil {
 		out.Problem(0, "bad JSON: "+err.Error())
 		return nil
 	}
@@ -115,57 +115,6 @@ func flattenPermission(prefix string, raw json.RawMessage) []string {
 			continue
 		}
 		out = append(out, prefix+k+"="+rawString(v))
-	}
-	return out
-}
-
-// stripJSONC removes // and /* */ comments and trailing commas outside
-// strings.
-func stripJSONC(b []byte) []byte {
-	var out []byte
-	inStr, esc := false, false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if inStr {
-			out = append(out, c)
-			switch {
-			case esc:
-				esc = false
-			case c == '\\':
-				esc = true
-			case c == '"':
-				inStr = false
-			}
-			continue
-		}
-		switch {
-		case c == '"':
-			inStr = true
-			out = append(out, c)
-		case c == '/' && i+1 < len(b) && b[i+1] == '/':
-			for i < len(b) && b[i] != '\n' {
-				i++
-			}
-			out = append(out, '\n')
-		case c == '/' && i+1 < len(b) && b[i+1] == '*':
-			i += 2
-			for i+1 < len(b) && !(b[i] == '*' && b[i+1] == '/') {
-				i++
-			}
-			i++
-		case c == ']' || c == '}':
-			// drop a trailing comma before the closer
-			j := len(out) - 1
-			for j >= 0 && (out[j] == ' ' || out[j] == '\n' || out[j] == '\t' || out[j] == '\r') {
-				j--
-			}
-			if j >= 0 && out[j] == ',' {
-				out = append(out[:j], out[j+1:]...)
-			}
-			out = append(out, c)
-		default:
-			out = append(out, c)
-		}
 	}
 	return out
 }

@@ -49,7 +49,7 @@ func parseSettings(_ context.Context, in *parser.Input, out parser.Sink) error {
 	if !ok {
 		return nil
 	}
-	e := mtimeEvent(&in.File)
+	e := parser.SettingEvent(&in.File)
 	e.TurnType = timeline.System
 	e.Text = fmt.Sprintf("permission setting: defaultProjectTrust=%s (from %s, file mtime)", scalar(v), in.Path)
 	out.Event(e)
@@ -121,7 +121,7 @@ func parseTrust(_ context.Context, in *parser.Input, out parser.Sink) error {
 	walk(doc, 0)
 	sort.Slice(pairs, func(i, j int) bool { return pairs[i].path < pairs[j].path })
 	for i, p := range pairs {
-		e := mtimeEvent(&in.File)
+		e := parser.SettingEvent(&in.File)
 		e.TurnType, e.ProjectPath, e.SourceLine = timeline.System, p.path, int64(i+1)
 		e.Text = fmt.Sprintf("permission setting: trust.%s=%s (from %s, file mtime)", p.path, p.val, in.Path)
 		out.Event(e)

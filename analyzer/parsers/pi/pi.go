@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
-	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
 // Catalog names of the agents read here.
@@ -83,14 +82,6 @@ func homeOf(p string) string {
 		}
 	}
 	return ""
-}
-
-func mtimeEvent(f *parser.File) timeline.Event {
-	e := timeline.Event{Time: f.MTime, TimeBasis: timeline.TimeFileMTime}
-	if f.MTime.IsZero() {
-		e.TimeBasis = timeline.TimeNone
-	}
-	return e
 }
 
 // compact returns raw as compact JSON (raw itself when it is not JSON).

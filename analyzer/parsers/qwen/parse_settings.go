@@ -27,7 +27,7 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 		out.Problem(0, "empty file")
 		return nil
 	}
-	b = stripComments(b)
+	b = parser.StandardJSON(b)
 	t, basis := mtime(in)
 	s := &settingsRows{out: out, file: in.Path, t: t, basis: basis}
 	switch base(in.Path) {
@@ -95,46 +95,4 @@ func (s *settingsRows) list(key string, v json.RawMessage, project string) {
 	for _, a := range arr {
 		s.row(key, scalarText(a), project)
 	}
-}
-
-// stripComments blanks // and /* */ comments outside strings (the agent
-// reads settings.json with strip-json-comments), keeping offsets.
-func stripComments(b []byte) []byte {
-	out := append([]byte(nil), b...)
-	inStr, esc := false, false
-	for i := 0; i < len(out); i++ {
-		c := out[i]
-		if inStr {
-			switch {
-			case esc:
-				esc = false
-			case c == '\\':
-				esc = true
-			case c == '"':
-				inStr = false
-			}
-			continue
-		}
-		switch {
-		case c == '"':
-			inStr = true
-		case c == '/' && i+1 < len(out) && out[i+1] == '/':
-			for ; i < len(out) && out[i] != '\n'; i++ {
-				out[i] = ' '
-			}
-		case c == '/' && i+1 < len(out) && out[i+1] == '*':
-			out[i], out[i+1] = ' ', ' '
-			for i += 2; i < len(out); i++ {
-				if out[i] == '*' && i+1 < len(out) && out[i+1] == '/' {
-					out[i], out[i+1] = ' ', ' '
-					i++
-					break
-				}
-				if out[i] != '\n' {
-					out[i] = ' '
-				}
-			}
-		}
-	}
-	return out
 }

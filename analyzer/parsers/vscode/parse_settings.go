@@ -42,7 +42,7 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 		out.Problem(0, "empty file")
 		return nil
 	}
-	v, err := decodeBytes(stripJSONC(b))
+	v, err := decodeBytes(parser.StandardJSON(b))
 	root := obj(v)
 	if err != nil || root == nil {
 		out.Problem(0, "not a JSON object")
@@ -96,77 +96,4 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 		}
 	}
 	return nil
-}
-
-// stripJSONC blanks // and /* */ comments outside strings, then drops
-// trailing commas before } or ].
-func stripJSONC(b []byte) []byte {
-	var o bytes.Buffer
-	inStr, esc := false, false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if inStr {
-			o.WriteByte(c)
-			switch {
-			case esc:
-				esc = false
-			case c == '\\':
-				esc = true
-			case c == '"':
-				inStr = false
-			}
-			continue
-		}
-		switch {
-		case c == '"':
-			inStr = true
-			o.WriteByte(c)
-		case c == '/' && i+1 < len(b) && b[i+1] == '/':
-			for i < len(b) && b[i] != '\n' {
-				i++
-			}
-			o.WriteByte('\n')
-		case c == '/' && i+1 < len(b) && b[i+1] == '*':
-			i += 2
-			for i+1 < len(b) && !(b[i] == '*' && b[i+1] == '/') {
-				i++
-			}
-			i++
-			o.WriteByte(' ')
-		default:
-			o.WriteByte(c)
-		}
-	}
-	src := o.Bytes()
-	var r bytes.Buffer
-	inStr, esc = false, false
-	for i := 0; i < len(src); i++ {
-		c := src[i]
-		if inStr {
-			r.WriteByte(c)
-			switch {
-			case esc:
-				esc = false
-			case c == '\\':
-				esc = true
-			case c == '"':
-				inStr = false
-			}
-			continue
-		}
-		if c == '"' {
-			inStr = true
-		}
-		if c == ',' {
-			j := i + 1
-			for j < len(src) && (src[j] == ' ' || src[j] == '\n' || src[j] == '\r' || src[j] == '\t') {
-				j++
-			}
-			if j < len(src) && (src[j] == '}' || src[j] == ']') {
-				continue
-			}
-		}
-		r.WriteByte(c)
-	}
-	return r.Bytes()
 }

@@ -32,7 +32,7 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 		out.Problem(0, "larger than 4 MiB: not read")
 		return nil
 	}
-	clean := jsonc(data)
+	clean := parser.StandardJSON(data)
 	if len(bytes.TrimSpace(clean)) == 0 {
 		return nil
 	}
@@ -41,10 +41,10 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 		out.Problem(0, "not valid JSON with comments: "+err.Error())
 		return nil
 	}
-	file := displayFile(in)
+	file := parser.DisplayFile(&in.File)
 	lines := bytes.Split(data, []byte("\n"))
 	emit := func(prefix, key, value string) {
-		e := mtimeEvent(in)
+		e := parser.SettingEvent(&in.File)
 		e.SourceLine = lineOf(lines, key, value)
 		e.Text = fmt.Sprintf("%s %s=%s (from %s, file mtime)", prefix, key, value, file)
 		out.Event(e)
@@ -76,7 +76,7 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 			if a.DefaultModel.Provider != "" {
 				m = a.DefaultModel.Provider + "/" + m
 			}
-			e := mtimeEvent(in)
+			e := parser.SettingEvent(&in.File)
 			e.SourceLine = lineOf(lines, "default_model", "")
 			e.Model = m
 			e.Text = fmt.Sprintf("model setting: %s (from %s, file mtime)", m, file)
@@ -180,62 +180,4 @@ func lineOf(lines [][]byte, key, value string) int64 {
 		}
 	}
 	return 0
-}
-
-// jsonc turns JSON with comments into JSON: // and /* */ comments outside
-// strings become spaces (line breaks kept) and a comma before } or ] is
-// dropped.
-func jsonc(b []byte) []byte {
-	o := make([]byte, 0, len(b))
-	inStr := false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if inStr {
-			o = append(o, c)
-			if c == '\\' && i+1 < len(b) {
-				i++
-				o = append(o, b[i])
-			} else if c == '"' {
-				inStr = false
-			}
-			continue
-		}
-		if c == '"' {
-			inStr = true
-			o = append(o, c)
-			continue
-		}
-		if c == '/' && i+1 < len(b) && b[i+1] == '/' {
-			for i < len(b) && b[i] != '\n' {
-				i++
-			}
-			if i < len(b) {
-				o = append(o, '\n')
-			}
-			continue
-		}
-		if c == '/' && i+1 < len(b) && b[i+1] == '*' {
-			i += 2
-			for i < len(b) && !(b[i] == '*' && i+1 < len(b) && b[i+1] == '/') {
-				if b[i] == '\n' {
-					o = append(o, '\n')
-				}
-				i++
-			}
-			i++ // skip '/'
-			o = append(o, ' ')
-			continue
-		}
-		if c == ']' || c == '}' {
-			j := len(o) - 1
-			for j >= 0 && (o[j] == ' ' || o[j] == '\t' || o[j] == '\n' || o[j] == '\r') {
-				j--
-			}
-			if j >= 0 && o[j] == ',' {
-				o[j] = ' '
-			}
-		}
-		o = append(o, c)
-	}
-	return o
 }

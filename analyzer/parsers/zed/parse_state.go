@@ -17,7 +17,7 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
-	file := displayFile(in)
+	file := parser.DisplayFile(&in.File)
 	tables := []struct {
 		name string
 		fn   func(r row)
@@ -59,7 +59,7 @@ func stamp(in *parser.Input, r row, cols ...string) timeline.Event {
 			return timeline.Event{TurnType: timeline.System, Time: t}
 		}
 	}
-	return mtimeEvent(in)
+	return parser.SettingEvent(&in.File)
 }
 
 // sidebarThread: one row per thread the agent sidebar lists, native
@@ -93,7 +93,7 @@ func sidebarThread(in *parser.Input, r row, out parser.Sink) {
 }
 
 func trustedWorktree(in *parser.Input, r row, out parser.Sink, file string) {
-	e := mtimeEvent(in)
+	e := parser.SettingEvent(&in.File)
 	e.SourceLine = r.rowid
 	p := r.str("absolute_path")
 	if p == "" {
@@ -114,7 +114,7 @@ func trustedWorktree(in *parser.Input, r row, out parser.Sink, file string) {
 // scopedKV reads the key-value namespaces the agent panel writes.
 func scopedKV(in *parser.Input, r row, out parser.Sink, file string) {
 	ns, key, val := r.str("namespace"), r.str("key"), r.str("value")
-	e := mtimeEvent(in)
+	e := parser.SettingEvent(&in.File)
 	e.SourceLine = r.rowid
 	switch ns {
 	case "agent_draft_prompts":

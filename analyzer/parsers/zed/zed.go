@@ -6,13 +6,11 @@ import (
 	"database/sql"
 	"fmt"
 	json "github.com/go-json-experiment/json/v1"
-	"path"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
-	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
 // Agent is the catalog name of Zed.
@@ -85,25 +83,6 @@ func identifying(raw json.RawMessage) string {
 		}
 	}
 	return ""
-}
-
-// displayFile names a file relative to the home when known.
-func displayFile(in *parser.Input) string {
-	if in.Rel != "" {
-		return in.Rel
-	}
-	return path.Base(strings.ReplaceAll(in.Path, "\\", "/"))
-}
-
-// mtimeEvent is a system row stamped with the file's modification time.
-func mtimeEvent(in *parser.Input) timeline.Event {
-	e := timeline.Event{TurnType: timeline.System}
-	if in.MTime.IsZero() {
-		e.TimeBasis = timeline.TimeNone
-	} else {
-		e.Time, e.TimeBasis = in.MTime.UTC(), timeline.TimeFileMTime
-	}
-	return e
 }
 
 // firstPath takes the first of a serialized PathList (paths joined by
