@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -70,4 +71,63 @@ func SQLText(v any) string {
 		return x.UTC().Format(time.RFC3339Nano)
 	}
 	return fmt.Sprint(v)
+}
+
+// Row is one SQLite row read by column name, with its rowid (0 for a
+// WITHOUT ROWID table or a view).
+type Row struct {
+	Rowid int64
+	Cols  []string
+	Vals  map[string]any
+}
+
+// Get returns a column as text ("" when absent or NULL; see SQLText).
+func (r Row) Get(c string) string { return SQLText(r.Vals[c]) }
+
+// Has reports whether the row has the column.
+func (r Row) Has(c string) bool { _, ok := r.Vals[c]; return ok }
+
+// EachTableRow calls fn for every row of table in rowid order, columns by
+// name; a missing table gives no rows and no error. An error from fn stops
+// the read and is returned.
+func EachTableRow(ctx context.Context, db *sql.DB, table string, fn func(Row) error) error {
+	if !HasTable(ctx, db, table) {
+		return nil
+	}
+	id := `"` + strings.ReplaceAll(table, `"`, `""`) + `"`
+	rows, err := db.QueryContext(ctx, `SELECT rowid AS "rowid__", * FROM `+id+` ORDER BY rowid`)
+	if err != nil {
+		// a WITHOUT ROWID table or a view
+		if rows, err = db.QueryContext(ctx, `SELECT 0 AS "rowid__", * FROM `+id); err != nil {
+			return fmt.Errorf("query %s: %w", table, err)
+		}
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return err
+	}
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for rows.Next() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		clear(vals)
+		if err := rows.Scan(ptrs...); err != nil {
+			return err
+		}
+		r := Row{Cols: cols[1:], Vals: make(map[string]any, len(cols)-1)}
+		r.Rowid, _ = strconv.ParseInt(SQLText(vals[0]), 10, 64)
+		for i := 1; i < len(cols); i++ {
+			r.Vals[cols[i]] = vals[i]
+		}
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }

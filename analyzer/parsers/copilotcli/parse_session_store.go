@@ -14,44 +14,13 @@ import (
 )
 
 // dbRow is one SQLite row read by column name.
-type dbRow struct {
-	rowid int64
-	cols  []string
-	vals  map[string]any
-}
-
-// get returns a column as text ("" when absent or NULL).
-func (r dbRow) get(c string) string {
-	v, ok := r.vals[c]
-	if !ok || v == nil {
-		return ""
-	}
-	switch x := v.(type) {
-	case []byte:
-		return string(x)
-	case string:
-		return x
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	case bool:
-		return strconv.FormatBool(x)
-	case time.Time:
-		return x.UTC().Format(time.RFC3339Nano)
-	default:
-		return fmt.Sprint(x)
-	}
-}
-
-// has reports whether the column exists.
-func (r dbRow) has(c string) bool { _, ok := r.vals[c]; return ok }
+type dbRow struct{ parser.Row }
 
 // timeOf reads the first present time column: ISO text, or epoch seconds
 // or milliseconds.
 func (r dbRow) timeOf(cols ...string) (time.Time, bool) {
 	for _, c := range cols {
-		s := r.get(c)
+		s := r.Get(c)
 		if s == "" {
 			continue
 		}
@@ -77,50 +46,6 @@ func parseDBTime(s string) (time.Time, bool) {
 	return parseTime(s)
 }
 
-// eachRow calls fn for every row of table (rowid order), columns by name.
-func eachRow(ctx context.Context, db *sql.DB, table string, fn func(r dbRow)) error {
-	if !parser.HasTable(ctx, db, table) {
-		return nil
-	}
-	q := `SELECT rowid AS "rowid__", * FROM "` + strings.ReplaceAll(table, `"`, `""`) + `" ORDER BY rowid`
-	rows, err := db.QueryContext(ctx, q)
-	if err != nil {
-		// a WITHOUT ROWID table or a view
-		rows, err = db.QueryContext(ctx, `SELECT 0 AS "rowid__", * FROM "`+strings.ReplaceAll(table, `"`, `""`)+`"`)
-		if err != nil {
-			return fmt.Errorf("query %s: %w", table, err)
-		}
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return err
-		}
-		r := dbRow{cols: cols[1:], vals: map[string]any{}}
-		for i, c := range cols {
-			if i == 0 {
-				r.rowid, _ = strconv.ParseInt(fmt.Sprint(vals[0]), 10, 64)
-				continue
-			}
-			r.vals[c] = vals[i]
-		}
-		fn(r)
-	}
-	return rows.Err()
-}
-
 // allKV renders every non-empty column except skip as k=v, in column
 // order; blobs are named by size.
 func allKV(r dbRow, skip ...string) string {
@@ -129,15 +54,15 @@ func allKV(r dbRow, skip ...string) string {
 		sk[s] = true
 	}
 	var parts []string
-	for _, c := range r.cols {
+	for _, c := range r.Cols {
 		if sk[c] {
 			continue
 		}
-		v := r.get(c)
+		v := r.Get(c)
 		if v == "" {
 			continue
 		}
-		if b, ok := r.vals[c].([]byte); ok && !isText(b) {
+		if b, ok := r.Vals[c].([]byte); ok && !isText(b) {
 			v = fmt.Sprintf("<%d bytes>", len(b))
 		}
 		parts = append(parts, c+"="+v)
@@ -180,12 +105,12 @@ func parseSessionStore(ctx context.Context, in *parser.Input, out parser.Sink) e
 	cwd := map[string]string{}
 	var errs []string
 	if err := eachRow(ctx, db, "sessions", func(r dbRow) {
-		id := r.get("id")
+		id := r.Get("id")
 		if id == "" {
-			id = r.get("session_id")
+			id = r.Get("session_id")
 		}
-		cwd[id] = r.get("cwd")
-		e := timeline.Event{SessionID: id, ProjectPath: r.get("cwd"), TurnType: timeline.System, SourceLine: r.rowid, Secondary: true,
+		cwd[id] = r.Get("cwd")
+		e := timeline.Event{SessionID: id, ProjectPath: r.Get("cwd"), TurnType: timeline.System, SourceLine: r.Rowid, Secondary: true,
 			Text: "session record: " + allKV(r, "id", "session_id")}
 		setTime(&e, r, "created_at", "createdAt", "updated_at")
 		out.Event(e)
@@ -193,17 +118,17 @@ func parseSessionStore(ctx context.Context, in *parser.Input, out parser.Sink) e
 		errs = append(errs, err.Error())
 	}
 	if err := eachRow(ctx, db, "turns", func(r dbRow) {
-		sid := r.get("session_id")
-		base := timeline.Event{SessionID: sid, ProjectPath: cwd[sid], SourceLine: r.rowid, Secondary: true}
+		sid := r.Get("session_id")
+		base := timeline.Event{SessionID: sid, ProjectPath: cwd[sid], SourceLine: r.Rowid, Secondary: true}
 		setTime(&base, r, storeTimeCols...)
-		if u := r.get("user_message"); strings.TrimSpace(u) != "" {
+		if u := r.Get("user_message"); strings.TrimSpace(u) != "" {
 			e := base
 			e.TurnType, e.Text = timeline.User, u
 			out.Event(e)
 		}
-		if a := r.get("assistant_response"); strings.TrimSpace(a) != "" {
+		if a := r.Get("assistant_response"); strings.TrimSpace(a) != "" {
 			e := base
-			e.TurnType, e.Text, e.Model = timeline.Assistant, a, r.get("model")
+			e.TurnType, e.Text, e.Model = timeline.Assistant, a, r.Get("model")
 			out.Event(e)
 		}
 	}); err != nil {
@@ -212,8 +137,8 @@ func parseSessionStore(ctx context.Context, in *parser.Input, out parser.Sink) e
 	for _, t := range storeTables {
 		table := t
 		if err := eachRow(ctx, db, table, func(r dbRow) {
-			sid := r.get("session_id")
-			e := timeline.Event{SessionID: sid, ProjectPath: cwd[sid], TurnType: timeline.System, SourceLine: r.rowid, Secondary: true,
+			sid := r.Get("session_id")
+			e := timeline.Event{SessionID: sid, ProjectPath: cwd[sid], TurnType: timeline.System, SourceLine: r.Rowid, Secondary: true,
 				Text: table + ": " + allKV(r, "session_id")}
 			setTime(&e, r, storeTimeCols...)
 			out.Event(e)
@@ -232,7 +157,7 @@ func parseSessionStore(ctx context.Context, in *parser.Input, out parser.Sink) e
 // column named *_at or *At, else marks it undated.
 func setTime(e *timeline.Event, r dbRow, cols ...string) {
 	var more []string
-	for _, c := range r.cols {
+	for _, c := range r.Cols {
 		if strings.HasSuffix(c, "_at") || strings.HasSuffix(c, "At") {
 			more = append(more, c)
 		}
@@ -242,4 +167,9 @@ func setTime(e *timeline.Event, r dbRow, cols ...string) {
 	} else {
 		e.TimeBasis = timeline.TimeNone
 	}
+}
+
+// eachRow calls fn for every row of table (rowid order), columns by name.
+func eachRow(ctx context.Context, db *sql.DB, table string, fn func(r dbRow)) error {
+	return parser.EachTableRow(ctx, db, table, func(r parser.Row) error { fn(dbRow{r}); return nil })
 }

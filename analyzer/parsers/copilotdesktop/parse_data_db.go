@@ -21,39 +21,12 @@ var secretCol = regexp.MustCompile(`(?i)(token|secret|password|passwd|api_?key|c
 var secretSetting = secretCol
 
 // row is one SQLite row read by column name.
-type row struct {
-	rowid int64
-	cols  []string
-	vals  map[string]any
-}
-
-func (r row) get(c string) string {
-	v, ok := r.vals[c]
-	if !ok || v == nil {
-		return ""
-	}
-	switch x := v.(type) {
-	case []byte:
-		return string(x)
-	case string:
-		return x
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	case bool:
-		return strconv.FormatBool(x)
-	case time.Time:
-		return x.UTC().Format(time.RFC3339Nano)
-	default:
-		return fmt.Sprint(x)
-	}
-}
+type row struct{ parser.Row }
 
 // first returns the first non-empty of the named columns.
 func (r row) first(cols ...string) string {
 	for _, c := range cols {
-		if v := r.get(c); v != "" {
+		if v := r.Get(c); v != "" {
 			return v
 		}
 	}
@@ -68,11 +41,11 @@ func (r row) kv(skip ...string) string {
 		sk[s] = true
 	}
 	var parts []string
-	for _, c := range r.cols {
+	for _, c := range r.Cols {
 		if sk[c] {
 			continue
 		}
-		v := r.get(c)
+		v := r.Get(c)
 		if secretCol.MatchString(c) {
 			if v == "" {
 				v = "absent"
@@ -85,7 +58,7 @@ func (r row) kv(skip ...string) string {
 		if v == "" {
 			continue
 		}
-		if b, ok := r.vals[c].([]byte); ok && !isText(b) {
+		if b, ok := r.Vals[c].([]byte); ok && !isText(b) {
 			v = fmt.Sprintf("<%d bytes>", len(b))
 		}
 		if strings.ContainsAny(v, " \n\t\"") {
@@ -113,7 +86,7 @@ func (r row) when(cols ...string) (time.Time, bool) {
 		cols = timeCols
 	}
 	for _, c := range cols {
-		if t, ok := parseDBTime(r.get(c)); ok {
+		if t, ok := parseDBTime(r.Get(c)); ok {
 			return t, true
 		}
 	}
@@ -146,48 +119,6 @@ func parseDBTime(s string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
-
-// eachRow calls fn for each row of table in rowid order (nothing when the
-// table is missing).
-func eachRow(ctx context.Context, db *sql.DB, table string, fn func(r row)) error {
-	if !parser.HasTable(ctx, db, table) {
-		return nil
-	}
-	rows, err := db.QueryContext(ctx, `SELECT rowid AS "rowid__", * FROM `+quoteIdent(table)+` ORDER BY rowid`)
-	if err != nil {
-		rows, err = db.QueryContext(ctx, `SELECT 0 AS "rowid__", * FROM `+quoteIdent(table))
-		if err != nil {
-			return fmt.Errorf("query %s: %w", table, err)
-		}
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return err
-		}
-		r := row{cols: cols[1:], vals: map[string]any{}}
-		r.rowid, _ = strconv.ParseInt(fmt.Sprint(vals[0]), 10, 64)
-		for i := 1; i < len(cols); i++ {
-			r.vals[cols[i]] = vals[i]
-		}
-		fn(r)
-	}
-	return rows.Err()
-}
-
 // joins resolves project paths: projects by id, worktree paths, the
 // workspace of each id, and the workspace of each session alias.
 type joins struct {
@@ -213,7 +144,7 @@ type dbOut struct {
 // emit writes one system row of table at the record's time (or the
 // given time), SourceLine the rowid.
 func (o *dbOut) emit(r row, sid, project, text string, t time.Time, basis timeline.TimeBasis) {
-	e := timeline.Event{SessionID: sid, ProjectPath: project, TurnType: timeline.System, Text: text, SourceLine: r.rowid, Time: t, TimeBasis: basis}
+	e := timeline.Event{SessionID: sid, ProjectPath: project, TurnType: timeline.System, Text: text, SourceLine: r.Rowid, Time: t, TimeBasis: basis}
 	if t.IsZero() && basis == timeline.TimeRecorded {
 		if rt, ok := r.when(); ok {
 			e.Time = rt
@@ -244,21 +175,21 @@ func parseDataDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	}
 	j := &joins{projectPath: map[string]string{}, worktreePath: map[string]string{}, workspaceProj: map[string]string{}, sessionWS: map[string]string{}}
 	// pass 1: the joins
-	run("projects", func(r row) { j.projectPath[r.get("id")] = r.first("main_repo_path", "path", "repo_path") })
-	run("worktrees", func(r row) { j.worktreePath[r.get("id")] = r.first("path", "worktree_path") })
+	run("projects", func(r row) { j.projectPath[r.Get("id")] = r.first("main_repo_path", "path", "repo_path") })
+	run("worktrees", func(r row) { j.worktreePath[r.Get("id")] = r.first("path", "worktree_path") })
 	run("workspaces", func(r row) {
-		p := j.projectPath[r.get("project_id")]
+		p := j.projectPath[r.Get("project_id")]
 		if p == "" {
-			p = j.worktreePath[r.get("worktree_id")]
+			p = j.worktreePath[r.Get("worktree_id")]
 		}
 		if p == "" {
 			p = r.first("path", "cwd")
 		}
-		j.workspaceProj[r.get("id")] = p
+		j.workspaceProj[r.Get("id")] = p
 	})
 	run("workspace_session_aliases", func(r row) {
 		if sid := r.first("session_id", "alias"); sid != "" {
-			j.sessionWS[sid] = r.get("workspace_id")
+			j.sessionWS[sid] = r.Get("workspace_id")
 		}
 	})
 	ft, fb := in.MTime.UTC(), timeline.TimeFileMTime
@@ -282,27 +213,27 @@ func parseDataDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		o.emit(r, "", "", "model provider: "+r.kv(), time.Time{}, timeline.TimeRecorded)
 	})
 	run("projects", func(r row) {
-		p := j.projectPath[r.get("id")]
+		p := j.projectPath[r.Get("id")]
 		o.emit(r, "", p, "project added: "+r.kv(), time.Time{}, timeline.TimeRecorded)
 	})
 	run("worktrees", func(r row) {
-		p := j.projectPath[r.get("project_id")]
+		p := j.projectPath[r.Get("project_id")]
 		if p == "" {
 			p = r.first("path", "worktree_path")
 		}
 		o.emit(r, "", p, "worktree: "+r.kv(), time.Time{}, timeline.TimeRecorded)
 	})
 	run("workspaces", func(r row) {
-		o.emit(r, "", j.workspaceProj[r.get("id")], "workspace: "+r.kv(), time.Time{}, timeline.TimeRecorded)
+		o.emit(r, "", j.workspaceProj[r.Get("id")], "workspace: "+r.kv(), time.Time{}, timeline.TimeRecorded)
 	})
 	run("sessions", func(r row) {
 		sid := r.first("id", "session_id")
-		p := j.sessionProject(sid, r.get("workspace_id"))
+		p := j.sessionProject(sid, r.Get("workspace_id"))
 		o.emit(r, sid, p, "desktop session: "+r.kv("id", "session_id"), time.Time{}, timeline.TimeRecorded)
 		if parent := r.first("forked_from_session_id", "parent_session_id", "forked_from"); parent != "" {
 			o.emit(r, sid, p, "forked from session "+parent, time.Time{}, timeline.TimeRecorded)
 		}
-		if at := r.get("archived_at"); at != "" {
+		if at := r.Get("archived_at"); at != "" {
 			if t, ok := parseDBTime(at); ok {
 				o.emit(r, sid, p, "desktop session archived", t, timeline.TimeRecorded)
 			}
@@ -319,10 +250,10 @@ func parseDataDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	} {
 		tl := tl
 		run(tl.table, func(r row) {
-			sid := r.get("session_id")
-			p := j.sessionProject(sid, r.get("workspace_id"))
+			sid := r.Get("session_id")
+			p := j.sessionProject(sid, r.Get("workspace_id"))
 			if p == "" {
-				p = j.projectPath[r.get("project_id")]
+				p = j.projectPath[r.Get("project_id")]
 			}
 			o.emit(r, sid, p, tl.label+": "+r.kv("session_id"), time.Time{}, timeline.TimeRecorded)
 		})
@@ -331,4 +262,10 @@ func parseDataDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		return fmt.Errorf("read %s: %s", in.Path, strings.Join(o.errs, "; "))
 	}
 	return nil
+}
+
+// eachRow calls fn for each row of table in rowid order (nothing when the
+// table is missing).
+func eachRow(ctx context.Context, db *sql.DB, table string, fn func(r row)) error {
+	return parser.EachTableRow(ctx, db, table, func(r parser.Row) error { fn(row{r}); return nil })
 }

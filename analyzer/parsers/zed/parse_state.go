@@ -38,7 +38,7 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 			continue
 		}
 		err = eachRow(ctx, db, t.name, func(r row) error {
-			r.cols["__table"] = t.name
+			r.Vals["__table"] = t.name
 			t.fn(r)
 			return nil
 		})
@@ -55,7 +55,7 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 // stamp gives e the first parseable time among cols, else the file mtime.
 func stamp(in *parser.Input, r row, cols ...string) timeline.Event {
 	for _, c := range cols {
-		if t, ok := sqlTime(r.str(c)); ok {
+		if t, ok := sqlTime(r.Get(c)); ok {
 			return timeline.Event{TurnType: timeline.System, Time: t}
 		}
 	}
@@ -67,25 +67,25 @@ func stamp(in *parser.Input, r row, cols ...string) timeline.Event {
 // ...), whose transcript Zed itself does not keep.
 func sidebarThread(in *parser.Input, r row, out parser.Sink) {
 	e := stamp(in, r, "created_at", "updated_at")
-	e.SourceLine = r.rowid
-	e.SessionID = r.str("session_id")
-	e.ProjectPath = firstPath(r.str("folder_paths"))
-	agent := r.str("agent_id")
+	e.SourceLine = r.Rowid
+	e.SessionID = r.Get("session_id")
+	e.ProjectPath = firstPath(r.Get("folder_paths"))
+	agent := r.Get("agent_id")
 	if agent == "" {
-		agent = r.str("agent_name")
+		agent = r.Get("agent_name")
 	}
 	if agent == "" {
 		agent = "zed"
 	}
-	title := r.str("title_override")
+	title := r.Get("title_override")
 	if title == "" {
-		title = r.str("title")
+		title = r.Get("title")
 	}
 	e.Text = fmt.Sprintf("sidebar thread: %s (agent %s", title, agent)
-	if u := r.str("updated_at"); u != "" && u != r.str("created_at") {
+	if u := r.Get("updated_at"); u != "" && u != r.Get("created_at") {
 		e.Text += ", updated " + u
 	}
-	if r.str("archived") == "1" {
+	if r.Get("archived") == "1" {
 		e.Text += ", archived"
 	}
 	e.Text += ")"
@@ -94,28 +94,28 @@ func sidebarThread(in *parser.Input, r row, out parser.Sink) {
 
 func trustedWorktree(in *parser.Input, r row, out parser.Sink, file string) {
 	e := parser.SettingEvent(&in.File)
-	e.SourceLine = r.rowid
-	p := r.str("absolute_path")
+	e.SourceLine = r.Rowid
+	p := r.Get("absolute_path")
 	if p == "" {
 		p = "(all local worktrees)" // a NULL path trusts every local worktree
 	}
 	e.Text = "permission setting: trusted_worktrees=" + p
-	if h := r.str("host_name"); h != "" {
-		if u := r.str("user_name"); u != "" {
+	if h := r.Get("host_name"); h != "" {
+		if u := r.Get("user_name"); u != "" {
 			h = u + "@" + h
 		}
 		e.Text += " host=" + h
 	}
 	e.Text += fmt.Sprintf(" (from %s, file mtime)", file)
-	e.ProjectPath = r.str("absolute_path")
+	e.ProjectPath = r.Get("absolute_path")
 	out.Event(e)
 }
 
 // scopedKV reads the key-value namespaces the agent panel writes.
 func scopedKV(in *parser.Input, r row, out parser.Sink, file string) {
-	ns, key, val := r.str("namespace"), r.str("key"), r.str("value")
+	ns, key, val := r.Get("namespace"), r.Get("key"), r.Get("value")
 	e := parser.SettingEvent(&in.File)
-	e.SourceLine = r.rowid
+	e.SourceLine = r.Rowid
 	switch ns {
 	case "agent_draft_prompts":
 		txt := draftText([]byte(val))
@@ -137,13 +137,13 @@ func scopedKV(in *parser.Input, r row, out parser.Sink, file string) {
 
 func archivedWorktree(in *parser.Input, r row, out parser.Sink) {
 	e := stamp(in, r, "archived_at", "created_at")
-	e.SourceLine = r.rowid
-	e.ProjectPath = r.str("main_repo_path")
-	e.Text = "archived git worktree: " + r.str("worktree_path") + " repo=" + r.str("main_repo_path")
-	if b := r.str("branch_name"); b != "" {
+	e.SourceLine = r.Rowid
+	e.ProjectPath = r.Get("main_repo_path")
+	e.Text = "archived git worktree: " + r.Get("worktree_path") + " repo=" + r.Get("main_repo_path")
+	if b := r.Get("branch_name"); b != "" {
 		e.Text += " branch=" + b
 	}
-	if c := r.str("commit_hash"); c != "" {
+	if c := r.Get("commit_hash"); c != "" {
 		e.Text += " commit=" + c
 	}
 	out.Event(e)
@@ -151,18 +151,18 @@ func archivedWorktree(in *parser.Input, r row, out parser.Sink) {
 
 func terminalThread(in *parser.Input, r row, out parser.Sink) {
 	e := stamp(in, r, "created_at")
-	e.SourceLine = r.rowid
-	e.SessionID = r.str("terminal_id")
-	e.ProjectPath = r.str("working_directory")
+	e.SourceLine = r.Rowid
+	e.SessionID = r.Get("terminal_id")
+	e.ProjectPath = r.Get("working_directory")
 	if e.ProjectPath == "" {
-		e.ProjectPath = firstPath(r.str("folder_paths"))
+		e.ProjectPath = firstPath(r.Get("folder_paths"))
 	}
-	title := r.str("custom_title")
+	title := r.Get("custom_title")
 	if title == "" {
-		title = r.str("title")
+		title = r.Get("title")
 	}
 	e.Text = "terminal thread: " + title
-	if wd := r.str("working_directory"); wd != "" {
+	if wd := r.Get("working_directory"); wd != "" {
 		e.Text += " cwd=" + wd
 	}
 	out.Event(e)

@@ -119,23 +119,23 @@ func (w *threadWriter) emit(e timeline.Event) {
 
 func threadRow(in *parser.Input, r row, dec *zstd.Decoder, out parser.Sink) {
 	data := r.bytes("data")
-	if strings.EqualFold(r.str("data_type"), "zstd") {
+	if strings.EqualFold(r.Get("data_type"), "zstd") {
 		d, err := dec.DecodeAll(data, nil)
 		if err != nil {
-			out.Problem(r.rowid, "zstd data does not decompress: "+err.Error())
+			out.Problem(r.Rowid, "zstd data does not decompress: "+err.Error())
 			return
 		}
 		data = d
 	}
 	var t thread
 	if err := json.Unmarshal(data, &t); err != nil {
-		out.Problem(r.rowid, "thread data is not JSON: "+err.Error())
+		out.Problem(r.Rowid, "thread data is not JSON: "+err.Error())
 		return
 	}
-	w := &threadWriter{out: out, id: r.str("id"), project: firstPath(r.str("folder_paths")), line: r.rowid}
+	w := &threadWriter{out: out, id: r.Get("id"), project: firstPath(r.Get("folder_paths")), line: r.Rowid}
 	// Messages have no time of their own: the thread's updated_at (the
 	// column, else the JSON's) is given to every row.
-	if tm, ok := sqlTime(r.str("updated_at")); ok {
+	if tm, ok := sqlTime(r.Get("updated_at")); ok {
 		w.time, w.basis = tm, timeline.TimeInherited
 	} else if tm, ok := sqlTime(t.UpdatedAt); ok {
 		w.time, w.basis = tm, timeline.TimeInherited
@@ -144,12 +144,12 @@ func threadRow(in *parser.Input, r row, dec *zstd.Decoder, out parser.Sink) {
 	}
 	title := t.title()
 	if title == "" {
-		title = r.str("summary")
+		title = r.Get("summary")
 	}
 	if title != "" {
 		w.emit(timeline.Event{TurnType: timeline.System, Text: "session name: " + title})
 	}
-	parent := r.str("parent_id")
+	parent := r.Get("parent_id")
 	if parent == "" && t.SubagentContext != nil {
 		parent = t.SubagentContext.ParentThreadID
 	}

@@ -96,30 +96,10 @@ func firstPath(s string) string {
 }
 
 // row is one table row by column name.
-type row struct {
-	rowid int64
-	cols  map[string]any
-}
-
-func (r row) str(name string) string {
-	switch v := r.cols[name].(type) {
-	case nil:
-		return ""
-	case string:
-		return v
-	case []byte:
-		return string(v)
-	case int64:
-		return fmt.Sprint(v)
-	case float64:
-		return fmt.Sprint(v)
-	default:
-		return fmt.Sprint(v)
-	}
-}
+type row struct{ parser.Row }
 
 func (r row) bytes(name string) []byte {
-	switch v := r.cols[name].(type) {
+	switch v := r.Vals[name].(type) {
 	case []byte:
 		return v
 	case string:
@@ -150,48 +130,12 @@ func tableColumns(ctx context.Context, db *sql.DB, table string) (map[string]boo
 }
 
 // eachRow runs fn over every row of table (all columns by name), in rowid
-// order. A table without rowid (WITHOUT ROWID) gets rowid 0.
+// order; a missing table is an error here (the callers report it).
 func eachRow(ctx context.Context, db *sql.DB, table string, fn func(r row) error) error {
-	q := fmt.Sprintf(`SELECT rowid AS "__rowid", * FROM %q ORDER BY rowid`, table)
-	rows, err := db.QueryContext(ctx, q)
-	if err != nil {
-		q = fmt.Sprintf(`SELECT 0 AS "__rowid", * FROM %q`, table)
-		if rows, err = db.QueryContext(ctx, q); err != nil {
-			return err
-		}
+	if !parser.HasTable(ctx, db, table) {
+		return fmt.Errorf("no such table: %s", table)
 	}
-	defer rows.Close()
-	names, err := rows.Columns()
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		vals := make([]any, len(names))
-		ptrs := make([]any, len(names))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return err
-		}
-		r := row{cols: map[string]any{}}
-		for i, n := range names {
-			if n == "__rowid" {
-				if v, ok := vals[i].(int64); ok {
-					r.rowid = v
-				}
-				continue
-			}
-			r.cols[n] = vals[i]
-		}
-		if err := fn(r); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return parser.EachTableRow(ctx, db, table, func(r parser.Row) error { return fn(row{r}) })
 }
 
 // draftText extracts the text of a draft prompt: a string, or ACP content

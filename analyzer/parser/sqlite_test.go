@@ -1,0 +1,53 @@
+package parser
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"path/filepath"
+	"testing"
+
+	_ "modernc.org/sqlite"
+)
+
+func TestEachTableRow(t *testing.T) {
+	db, err := sql.Open("sqlite", filepath.Join(t.TempDir(), "t.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`CREATE TABLE a(id INTEGER PRIMARY KEY, name TEXT, n REAL);
+		INSERT INTO a VALUES (7,'x',1.5),(9,NULL,2);
+		CREATE TABLE w(k TEXT PRIMARY KEY, v BLOB) WITHOUT ROWID; INSERT INTO w VALUES ('k1', x'6869');`); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var got []string
+	err = EachTableRow(ctx, db, "a", func(r Row) error {
+		got = append(got, SQLText(r.Rowid)+":"+r.Get("name")+":"+r.Get("n")+":"+SQLText(r.Has("n")))
+		return nil
+	})
+	if err != nil || len(got) != 2 || got[0] != "7:x:1.5:true" || got[1] != "9::2:true" {
+		t.Fatalf("rows %q err %v", got, err)
+	}
+	err = EachTableRow(ctx, db, "w", func(r Row) error {
+		if r.Rowid != 0 || r.Get("v") != "hi" {
+			t.Fatalf("WITHOUT ROWID row %+v", r)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := EachTableRow(ctx, db, "missing", func(Row) error { t.Fatal("row of a missing table"); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	stop := errors.New("stop")
+	n := 0
+	if err := EachTableRow(ctx, db, "a", func(Row) error { n++; return stop }); !errors.Is(err, stop) || n != 1 {
+		t.Fatalf("early stop: %v after %d rows", err, n)
+	}
+	if !HasTable(ctx, db, "w") || HasTable(ctx, db, "nope") {
+		t.Fatal("HasTable")
+	}
+}
