@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"sync"
@@ -131,4 +132,13 @@ func objectSeq(b []byte) ([][]byte, bool) {
 		rest = bytes.TrimLeft(rest[n:], " \t")
 	}
 	return objs, len(objs) > 0
+}
+
+// GluedProblem words the problem for a line SplitGlued had to split: n
+// complete records kept, and whether a cut record was lost.
+func GluedProblem(n int, lost bool) string {
+	if lost {
+		return fmt.Sprintf("cut record glued to the next record on one line; kept %d complete record(s)", n)
+	}
+	return fmt.Sprintf("%d complete records on one line with no newline between them; all kept", n)
 }

@@ -55,12 +55,12 @@ func parseHistory(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	err = parser.Lines(ctx, rc, func(n int64, line []byte) error {
 		var h historyLine
 		if jerr := json.Unmarshal(line, &h); jerr != nil {
-			objs, _ := parser.SplitGlued(line)
+			objs, lost := parser.SplitGlued(line)
 			if len(objs) == 0 || json.Unmarshal(objs[0], &h) != nil {
 				out.Problem(n, "malformed JSON line (cut short or corrupt), skipped: "+jerr.Error())
 				return nil
 			}
-			out.Problem(n, "cut record glued to the next record on one line; kept the complete record")
+			out.Problem(n, parser.GluedProblem(len(objs), lost))
 		}
 		text := h.Display
 		if len(h.PastedContents) > 0 {

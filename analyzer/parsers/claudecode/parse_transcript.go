@@ -255,12 +255,12 @@ func parseTranscript(ctx context.Context, in *parser.Input, out parser.Sink) err
 		t.line = n
 		var r record
 		if jerr := json.Unmarshal(line, &r); jerr != nil {
-			objs, _ := parser.SplitGlued(line)
+			objs, lost := parser.SplitGlued(line)
 			if len(objs) == 0 {
 				out.Problem(n, "malformed JSON line (cut short or corrupt), skipped: "+jerr.Error())
 				return nil
 			}
-			out.Problem(n, "cut record glued to the next record on one line; kept the complete record")
+			out.Problem(n, parser.GluedProblem(len(objs), lost))
 			for _, o := range objs {
 				r = record{}
 				if json.Unmarshal(o, &r) == nil {

@@ -149,7 +149,7 @@ func parseAudit(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			return nil
 		}
 		if lost {
-			out.Problem(n, "cut record glued to the next record on one line; kept the complete record")
+			out.Problem(n, parser.GluedProblem(len(objs), lost))
 		}
 		for _, o := range objs {
 			a.record(o)
