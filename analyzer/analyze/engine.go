@@ -200,6 +200,59 @@ type sink struct {
 	events int
 	err    error
 	probs  int
+	acct   fileAccount
+}
+
+// fileAccount is what became of the records of one file a parser read:
+// records counts distinct positions (line, rowid, array index) that gave
+// a row, a skip or a problem.
+type fileAccount struct {
+	positions
+	rows    int
+	skipped map[string]int
+}
+
+// positions counts distinct positions: a bit set for the dense small
+// positions of line-based files (at most 2 MiB for 16 M lines), a map for
+// the rest (large rowids, byte offsets).
+type positions struct {
+	n    int
+	bits []uint64
+	set  map[int64]struct{}
+}
+
+const denseLimit = 1 << 24
+
+func (p *positions) add(line int64) {
+	if line <= 0 {
+		return
+	}
+	if line < denseLimit {
+		w := int(line >> 6)
+		if w >= len(p.bits) {
+			p.bits = append(p.bits, make([]uint64, max(w+1-len(p.bits), len(p.bits)))...)
+		}
+		if m := uint64(1) << (line & 63); p.bits[w]&m == 0 {
+			p.bits[w] |= m
+			p.n++
+		}
+		return
+	}
+	if p.set == nil {
+		p.set = map[int64]struct{}{}
+	}
+	if _, ok := p.set[line]; !ok {
+		p.set[line] = struct{}{}
+		p.n++
+	}
+}
+
+func (a *fileAccount) skip(line int64, reason string) {
+	if a.skipped == nil {
+		a.skipped = map[string]int{}
+	}
+	a.skipped[reason]++
+	a.add(line)
 }
 
 func (s *sink) Event(e timeline.Event) {
@@ -211,6 +264,18 @@ func (s *sink) Event(e timeline.Event) {
 		e.SourceFile = s.file.Path
 	}
 	e.Parser = s.parser.ID()
+	switch {
+	case s.src.kind == KindLoose:
+		e.Verified = ""
+	case s.file.verified:
+		e.Verified = "true"
+	default:
+		e.Verified = "false"
+	}
+	s.acct.rows++
+	if e.SourceFile == s.file.Path {
+		s.acct.add(e.SourceLine)
+	}
 	if e.TurnType == timeline.System && settingRow(e.Text) {
 		e.Text = parser.RedactSecrets(e.Text)
 	}
@@ -260,13 +325,20 @@ func (s *sink) Session(st timeline.SessionState) {
 	s.c.mu.Unlock()
 }
 
-func (s *sink) Problem(line int64, msg string) {
+func (s *sink) Problem(line int64, msg string) { s.Report(line, parser.KindParse, msg) }
+
+func (s *sink) Report(line int64, kind, msg string) {
 	s.probs++
+	if line > 0 {
+		s.acct.skip(line, kind)
+	}
 	s.c.mu.Lock()
 	s.c.problems = append(s.c.problems, Problem{Host: s.file.Host, BundleID: s.file.BundleID, Input: s.src.input, SourceFile: s.file.Path,
-		SourceLine: line, Agent: s.file.Agent, Parser: s.parser.ID(), Kind: "parse", Message: msg})
+		SourceLine: line, Agent: s.file.Agent, Parser: s.parser.ID(), Kind: kind, Message: msg})
 	s.c.mu.Unlock()
 }
+
+func (s *sink) Skip(line int64, reason string) { s.acct.skip(line, reason) }
 
 // Timeline runs the analysis and writes the outputs into opts.OutDir.
 func Timeline(ctx context.Context, opts Options) (*Summary, error) {
@@ -500,9 +572,9 @@ func runUnit(ctx context.Context, u unit, tmp string, rt *router, c *collected, 
 			wg.Add(1)
 			go func(f *fileRec, p parser.Parser) {
 				defer func() { <-c.sem; wg.Done() }()
-				n, probs := parseOne(ctx, s, f, p, tmp, c)
+				sk := parseOne(ctx, s, f, p, tmp, c)
 				c.mu.Lock()
-				c.inv.addParsed(s, f, n, probs)
+				c.inv.addParsed(s, f, p, sk)
 				c.mu.Unlock()
 			}(f, p)
 		}
@@ -584,7 +656,7 @@ func notSQLite(s *source, f *fileRec) string {
 	return ""
 }
 
-func parseOne(ctx context.Context, s *source, f *fileRec, p parser.Parser, tmp string, c *collected) (events, problems int) {
+func parseOne(ctx context.Context, s *source, f *fileRec, p parser.Parser, tmp string, c *collected) *sink {
 	var dbs []*dbCloser
 	sk := &sink{c: c, src: s, file: f, parser: p}
 	in := s.parserInput(f, tmp, &dbs)
@@ -605,7 +677,7 @@ func parseOne(ctx context.Context, s *source, f *fileRec, p parser.Parser, tmp s
 	if sk.err != nil {
 		sk.Problem(0, "could not store events: "+sk.err.Error())
 	}
-	return sk.events, sk.probs
+	return sk
 }
 
 func firstLines(s string, n int) string {

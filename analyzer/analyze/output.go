@@ -34,7 +34,27 @@ const (
 type Inventory struct {
 	Sources []InventorySource `json:"sources"`
 	Agents  []InventoryAgent  `json:"agents"`
-	agents  map[string]*InventoryAgent
+	// Files accounts for every file a parser read: records read, rows
+	// written by the parser, records skipped by reason.
+	Files  []InventoryFile `json:"files"`
+	agents map[string]*InventoryAgent
+}
+
+// InventoryFile is one file read by one parser.
+type InventoryFile struct {
+	Host       string `json:"host"`
+	BundleID   string `json:"bundle_id"`
+	SourceFile string `json:"source_file"`
+	Agent      string `json:"agent"`
+	Parser     string `json:"parser"`
+	// Records counts the distinct positions (line, rowid, array index)
+	// that gave a row, a skip or a problem.
+	Records int `json:"records"`
+	// Rows counts the rows the parser emitted, before the correlation pass.
+	Rows     int            `json:"rows"`
+	Skipped  map[string]int `json:"skipped"`
+	Problems int            `json:"problems"`
+	Verified string         `json:"verified"`
 }
 
 // InventorySource is one input.
@@ -124,14 +144,27 @@ func (inv *Inventory) addSource(s *source) {
 	}
 }
 
-func (inv *Inventory) addParsed(s *source, f *fileRec, events, problems int) {
+func (inv *Inventory) addParsed(s *source, f *fileRec, p parser.Parser, sk *sink) {
 	a := inv.agent(s.host, f.Agent)
 	if !a.parsedFiles[f.Path] {
 		a.parsedFiles[f.Path] = true
 		a.FilesParsed++
 	}
-	a.Events += events
-	a.Problems += problems
+	a.Events += sk.events
+	a.Problems += sk.probs
+	skipped := sk.acct.skipped
+	if skipped == nil {
+		skipped = map[string]int{}
+	}
+	v := "false"
+	switch {
+	case s.kind == KindLoose:
+		v = ""
+	case f.verified:
+		v = "true"
+	}
+	inv.Files = append(inv.Files, InventoryFile{Host: s.host, BundleID: s.bundleID, SourceFile: f.Path, Agent: f.Agent, Parser: p.ID(),
+		Records: sk.acct.n, Rows: sk.acct.rows, Skipped: skipped, Problems: sk.probs, Verified: v})
 }
 
 func (inv *Inventory) finish(sessions []timeline.Session, parsedAgents map[string]bool, events map[string]int) {
@@ -163,6 +196,22 @@ func (inv *Inventory) finish(sessions []timeline.Session, parsedAgents map[strin
 		return inv.Agents[i].Agent < inv.Agents[j].Agent
 	})
 	sort.Slice(inv.Sources, func(i, j int) bool { return inv.Sources[i].Input < inv.Sources[j].Input })
+	sort.Slice(inv.Files, func(i, j int) bool {
+		a, b := &inv.Files[i], &inv.Files[j]
+		if a.Host != b.Host {
+			return a.Host < b.Host
+		}
+		if a.BundleID != b.BundleID {
+			return a.BundleID < b.BundleID
+		}
+		if a.SourceFile != b.SourceFile {
+			return a.SourceFile < b.SourceFile
+		}
+		return a.Parser < b.Parser
+	})
+	if inv.Files == nil {
+		inv.Files = []InventoryFile{}
+	}
 }
 
 type rowWriter interface {

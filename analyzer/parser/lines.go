@@ -12,12 +12,21 @@ import (
 
 var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10) }}
 
-// Lines calls fn for each line of r with its 1-based number, without a
-// length limit (a line is held whole, so memory is bounded by the longest
-// line, not the file). Trailing "\r" is removed and NUL bytes (the padding a
-// crash leaves) are dropped; blank lines are skipped. A final line without
-// "\n" (a write cut short) is still passed. ctx is checked every line.
-func Lines(ctx context.Context, r io.Reader, fn func(n int64, line []byte) error) error {
+// MaxLineBytes bounds the bytes of one line Lines holds (after NULs are
+// dropped). A longer line is not accumulated past the limit: it is read to
+// its end, reported as line_too_long and not passed on. The analyzer's
+// --max-line flag sets it.
+var MaxLineBytes int64 = 64 << 20
+
+// Lines calls fn for each line of r with its 1-based number. Trailing "\r"
+// is removed; blank lines are skipped; a final line without "\n" (a write
+// cut short) is still passed. NUL bytes (the padding a crash or a
+// preallocating writer leaves) are dropped as they are read, before a line
+// is accumulated, and reported to out (when not nil) as nul_run; a line
+// longer than MaxLineBytes is reported as line_too_long and skipped, so
+// memory is bounded by the limit, not by the file. ctx is checked every
+// line.
+func Lines(ctx context.Context, r io.Reader, out Sink, fn func(n int64, line []byte) error) error {
 	// 64 KiB buffers from a pool: a bundle holds thousands of small files,
 	// and a longer line is accumulated anyway.
 	br := readers.Get().(*bufio.Reader)
@@ -26,12 +35,33 @@ func Lines(ctx context.Context, r io.Reader, fn func(n int64, line []byte) error
 		br.Reset(nil)
 		readers.Put(br)
 	}()
-	var n int64
-	var acc []byte
+	var (
+		n        int64
+		acc      []byte
+		nuls     int64 // NUL bytes dropped from the current line
+		size     int64 // bytes of the current line, NULs excluded
+		overflow bool  // the current line passed MaxLineBytes
+		any      bool  // the current line had any byte at all
+	)
 	for {
 		chunk, err := br.ReadSlice('\n')
+		if len(chunk) > 0 {
+			any = true
+		}
+		if k := bytes.IndexByte(chunk, 0); k >= 0 {
+			kept := stripNUL(chunk, k)
+			nuls += int64(len(chunk) - len(kept))
+			chunk = kept
+		}
+		size += int64(len(chunk))
+		if !overflow && size > MaxLineBytes {
+			overflow = true
+			acc = nil // release what was held
+		}
 		if err == bufio.ErrBufferFull {
-			acc = grow(acc, chunk)
+			if !overflow {
+				acc = grow(acc, chunk)
+			}
 			continue
 		}
 		var line []byte
@@ -41,22 +71,32 @@ func Lines(ctx context.Context, r io.Reader, fn func(n int64, line []byte) error
 		} else {
 			line = chunk
 		}
-		if len(line) > 0 {
+		if any {
 			n++
 			if cerr := ctx.Err(); cerr != nil {
 				return cerr
 			}
-			line = bytes.TrimRight(line, "\r\n")
-			if bytes.IndexByte(line, 0) >= 0 {
-				line = bytes.ReplaceAll(line, []byte{0}, nil)
+			if nuls > 0 && out != nil {
+				out.Report(n, KindNULRun, fmt.Sprintf("%d NUL byte(s) dropped from the line (padding a crash or a preallocating writer leaves)", nuls))
 			}
-			if len(bytes.TrimSpace(line)) > 0 {
-				if ferr := fn(n, line); ferr != nil {
-					return ferr
+			switch {
+			case overflow:
+				if err == nil {
+					size-- // the newline
+				}
+				if out != nil {
+					out.Report(n, KindLineTooLong, fmt.Sprintf("line of %d bytes is over the %d-byte line limit (--max-line): not parsed", size, MaxLineBytes))
+				}
+			default:
+				line = bytes.TrimRight(line, "\r\n")
+				if len(bytes.TrimSpace(line)) > 0 {
+					if ferr := fn(n, line); ferr != nil {
+						return ferr
+					}
 				}
 			}
 		}
-		acc = acc[:0]
+		acc, nuls, size, overflow, any = acc[:0], 0, 0, false, false
 		if err == io.EOF {
 			return nil
 		}
@@ -64,6 +104,18 @@ func Lines(ctx context.Context, r io.Reader, fn func(n int64, line []byte) error
 			return err
 		}
 	}
+}
+
+// stripNUL removes the NUL bytes of b in place, the first at k.
+func stripNUL(b []byte, k int) []byte {
+	w := k
+	for _, c := range b[k+1:] {
+		if c != 0 {
+			b[w] = c
+			w++
+		}
+	}
+	return b[:w]
 }
 
 // grow appends b to acc, doubling the capacity when it must grow: append's

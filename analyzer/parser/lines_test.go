@@ -3,8 +3,11 @@ package parser
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
 func TestLines(t *testing.T) {
@@ -12,7 +15,8 @@ func TestLines(t *testing.T) {
 	in := "a\r\n\n" + long + "\n\x00\x00\x00\n{\"b\":1\x00}\nlast"
 	var got []string
 	var nums []int64
-	err := Lines(context.Background(), strings.NewReader(in), func(n int64, line []byte) error {
+	var rep reports
+	err := Lines(context.Background(), strings.NewReader(in), &rep, func(n int64, line []byte) error {
 		got = append(got, string(line))
 		nums = append(nums, n)
 		return nil
@@ -33,12 +37,76 @@ func TestLines(t *testing.T) {
 	if nums[0] != 1 || nums[1] != 3 || nums[2] != 5 || nums[3] != 6 {
 		t.Errorf("line numbers %v", nums)
 	}
+	// Every line that lost NULs says so, the NUL-only line too.
+	wantRep := []string{
+		"4 nul_run 3 NUL byte(s) dropped from the line (padding a crash or a preallocating writer leaves)",
+		"5 nul_run 1 NUL byte(s) dropped from the line (padding a crash or a preallocating writer leaves)",
+	}
+	if strings.Join(rep, "|") != strings.Join(wantRep, "|") {
+		t.Errorf("reports:\n%s\nwant:\n%s", strings.Join(rep, "\n"), strings.Join(wantRep, "\n"))
+	}
+}
+
+// reports is a Sink that keeps only what Lines reports.
+type reports []string
+
+func (r *reports) Event(timeline.Event)          {}
+func (r *reports) Session(timeline.SessionState) {}
+func (r *reports) Problem(n int64, msg string)   { r.Report(n, KindParse, msg) }
+func (r *reports) Report(n int64, kind, msg string) {
+	*r = append(*r, fmt.Sprintf("%d %s %s", n, kind, msg))
+}
+func (r *reports) Skip(int64, string) {}
+
+// TestLinesNULRunBeforeRecord: a 4 KiB run of NULs left before the next
+// record on its line (claude-code #49876) is dropped, reported, and the
+// record is still passed whole.
+func TestLinesNULRunBeforeRecord(t *testing.T) {
+	in := "{\"a\":1}\n" + strings.Repeat("\x00", 4096) + "{\"b\":2}\n"
+	var rep reports
+	var got []string
+	err := Lines(context.Background(), strings.NewReader(in), &rep, func(n int64, line []byte) error {
+		got = append(got, fmt.Sprintf("%d:%s", n, line))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, " ") != `1:{"a":1} 2:{"b":2}` {
+		t.Errorf("lines %q", got)
+	}
+	if len(rep) != 1 || rep[0] != "2 nul_run 4096 NUL byte(s) dropped from the line (padding a crash or a preallocating writer leaves)" {
+		t.Errorf("reports %q", rep)
+	}
+}
+
+// TestLinesOverLimit: a line over MaxLineBytes is reported and skipped,
+// the lines around it are passed.
+func TestLinesOverLimit(t *testing.T) {
+	defer func(v int64) { MaxLineBytes = v }(MaxLineBytes)
+	MaxLineBytes = 100 << 10
+	in := "first\n" + strings.Repeat("y", 300<<10) + "\nlast\n"
+	var rep reports
+	var got []string
+	err := Lines(context.Background(), strings.NewReader(in), &rep, func(n int64, line []byte) error {
+		got = append(got, fmt.Sprintf("%d:%s", n, line))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, " ") != "1:first 3:last" {
+		t.Errorf("lines %q", got)
+	}
+	if len(rep) != 1 || rep[0] != "2 line_too_long line of 307200 bytes is over the 102400-byte line limit (--max-line): not parsed" {
+		t.Errorf("reports %q", rep)
+	}
 }
 
 func TestLinesStopsOnCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	err := Lines(ctx, strings.NewReader("a\nb\n"), func(int64, []byte) error { return nil })
+	err := Lines(ctx, strings.NewReader("a\nb\n"), nil, func(int64, []byte) error { return nil })
 	if err == nil {
 		t.Fatal("a cancelled context did not stop the read")
 	}

@@ -90,9 +90,30 @@ type Sink interface {
 	Event(e timeline.Event)
 	// Session records a session's sync, origin, relay and recovery state.
 	Session(st timeline.SessionState)
-	// Problem records a problem at a line (or rowid; 0 for the whole file).
+	// Problem records a problem at a line (or rowid; 0 for the whole file)
+	// of kind "parse": a record that could not be read.
 	Problem(line int64, msg string)
+	// Report records a problem of a named kind (the Kind* constants).
+	Report(line int64, kind, msg string)
+	// Skip accounts for a record read that gives no row, by reason (a
+	// record that only carries state the parser folds into other rows, a
+	// record kind with no evidence). It is counted per file in the
+	// inventory, not written as a problem row.
+	Skip(line int64, reason string)
 }
+
+// Problem kinds a parser reports with Sink.Report. Each names why a record
+// gave no row (or gave rows that need the examiner's eye).
+const (
+	KindParse         = "parse"          // a record that could not be read
+	KindSkippedRecord = "skipped_record" // a readable record of a shape the parser does not know
+	KindNULRun        = "nul_run"        // NUL bytes (crash or preallocation padding) dropped
+	KindLineTooLong   = "line_too_long"  // a line over the line limit, not parsed
+	KindGlued         = "glued_record"   // records that shared one line
+	KindOrphanRecord  = "orphan_record"  // a record whose parent record is gone
+	KindDuplicateID   = "duplicate_id"   // one record id with two contents
+	KindStateConflict = "state_conflict" // two values for one session's state
+)
 
 // Parser reads one format of one agent.
 type Parser interface {
@@ -129,6 +150,26 @@ type Spec struct {
 	// keys and never puts a secret value into a row; without the flag the
 	// engine never hands it a secret file.
 	ReadsSecretKind bool
+	// Secondary declares how the parser's Secondary rows pair with primary
+	// rows; a parser that emits Secondary rows must declare it.
+	Secondary *Secondary
+}
+
+// Secondary describes a secondary source (a prompt history, a search
+// index, a mirror, a database copy): a Secondary row is dropped only when
+// a primary row of the same host, user and agent, in the same session when
+// the secondary row names one, has the same turn type and the same full
+// text within Window of it; each primary row pairs with at most one
+// secondary row. Rows that pair with nothing are written, marked secondary.
+type Secondary struct {
+	// Window is how far apart in time a pair may be. Zero means the source
+	// records no usable time: rows pair on session and text alone, one to
+	// one.
+	Window time.Duration
+	// TurnTypes are the turn types the source's rows can have.
+	TurnTypes []timeline.TurnType
+	// Basis says where the window comes from (the seed, the agent's source).
+	Basis string
 }
 
 // ParseFunc parses one file.

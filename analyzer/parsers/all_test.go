@@ -181,6 +181,8 @@ func (s *nopSink) Event(e timeline.Event) {
 }
 func (s *nopSink) Session(timeline.SessionState) {}
 func (s *nopSink) Problem(int64, string)         {}
+func (s *nopSink) Report(int64, string, string) {}
+func (s *nopSink) Skip(int64, string)            {}
 
 // FuzzParsers feeds arbitrary bytes to every parser's entry point, as a
 // file of each target it matches: none may panic or hang.

@@ -15,6 +15,7 @@ var Fields = []string{
 	"turn_type", "model", "tool_name", "tool_use_id", "text", "tool_input",
 	"is_error", "source_file", "source_line", "bundle_id",
 	"parser", "secondary", "time_basis",
+	"record_id", "parent_session_id", "verified",
 }
 
 // Row is the wire form of an Event, in field order.
@@ -38,6 +39,9 @@ type Row struct {
 	Parser       string `json:"parser"`
 	Secondary    string `json:"secondary"`
 	TimeBasis    string `json:"time_basis"`
+	RecordID     string `json:"record_id"`
+	ParentSessID string `json:"parent_session_id"`
+	Verified     string `json:"verified"`
 }
 
 // ToRow converts an event to its wire form.
@@ -57,6 +61,7 @@ func (e *Event) ToRow() Row {
 		ToolInput: e.ToolInput, IsError: e.IsError, SourceFile: e.SourceFile,
 		SourceLine: e.SourceLine, BundleID: e.BundleID, Parser: e.Parser,
 		Secondary: sec, TimeBasis: tb,
+		RecordID: e.RecordID, ParentSessID: e.ParentSessionID, Verified: e.Verified,
 	}
 }
 
@@ -64,7 +69,8 @@ func (e *Event) ToRow() Row {
 func (r Row) Values() []string {
 	return []string{r.TimestampUTC, r.Host, r.User, r.Agent, r.SessionID, r.ProjectPath,
 		r.TurnType, r.Model, r.ToolName, r.ToolUseID, r.Text, r.ToolInput, r.IsError,
-		r.SourceFile, strconv.FormatInt(r.SourceLine, 10), r.BundleID, r.Parser, r.Secondary, r.TimeBasis}
+		r.SourceFile, strconv.FormatInt(r.SourceLine, 10), r.BundleID, r.Parser, r.Secondary, r.TimeBasis,
+		r.RecordID, r.ParentSessID, r.Verified}
 }
 
 // AppendJSON appends v as one JSON line (no HTML escaping, trailing '\n').

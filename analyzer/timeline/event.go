@@ -7,8 +7,8 @@ import (
 
 // SchemaVersion is the timeline row schema (SchemaVer MODEL-REVISION-ADDITION).
 // 1-0-0: the sixteen fields of the first release plus parser, secondary and
-// time_basis.
-const SchemaVersion = "1-0-0"
+// time_basis. 1-0-1: record_id, parent_session_id and verified appended.
+const SchemaVersion = "1-0-1"
 
 // TurnType classifies a row.
 type TurnType string
@@ -36,6 +36,9 @@ const (
 	TimeLocalAsUTC TimeBasis = "local-as-utc" // host-local time with no zone, emitted as if UTC
 	TimeInherited  TimeBasis = "inherited"    // the session's or enclosing record's time
 	TimeNone       TimeBasis = "none"         // no time recorded: timestamp_utc is ""
+	// TimeMinute: recorded by the agent in UTC, but only to the minute
+	// (Cursor's <timestamp> tag); seconds and below are zero.
+	TimeMinute TimeBasis = "recorded-minute"
 )
 
 // Event is one timeline row. Parsers fill Session, TurnType, Text and the
@@ -61,6 +64,22 @@ type Event struct {
 	BundleID    string
 	Parser      string // parser ID that produced the row
 	Secondary   bool   // known only from a secondary source
+	// RecordID is the agent's own id of the record the row comes from
+	// (Claude uuid, Codex call id, Gemini message id, opencode part id),
+	// with "#<n>" appended when one record gives several rows, or "" where
+	// the agent keeps none. The same (host, user, agent, record id) with
+	// the same content is one row wherever it appears.
+	RecordID string
+	// ParentSessionID is the session a subagent or a fork belongs to.
+	ParentSessionID string
+	// Verified is "true" when the row's file matched its manifest hash,
+	// "false" when it did not (or changed during collection), "" for a
+	// loose input. Set by the engine.
+	Verified string
+	// Replayed marks a row that repeats a record whose original another
+	// file holds (a fork's or a resume's copied prefix): in an identity
+	// merge the original wins. Not written out.
+	Replayed bool
 	// Seq is the emission order within one source file, set by the engine
 	// so rows from one record keep their order. It is not written out.
 	Seq int64

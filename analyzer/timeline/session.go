@@ -23,6 +23,10 @@ type Session struct {
 	Recovered      string   `json:"recovered"` // yes | no | partial | ""
 	BundleID       string   `json:"bundle_id"`
 	SourceFiles    []string `json:"source_files"`
+	// ParentSessionID is the session a subagent belongs to (or a fork's
+	// parent); ForkedFrom the session a fork or a resume-by-copy copied.
+	ParentSessionID string `json:"parent_session_id"`
+	ForkedFrom      string `json:"forked_from"`
 }
 
 // SessionKey identifies a session across rows.
@@ -33,6 +37,9 @@ type SessionKey struct{ Host, User, Agent, SessionID string }
 type SessionState struct {
 	Key                                SessionKey
 	Synced, Origin, Relayed, Recovered string
+	// ParentSessionID and ForkedFrom link a subagent to its parent and a
+	// fork to the session it copied.
+	ParentSessionID, ForkedFrom string
 }
 
 // Aggregator folds events into sessions. It keeps one small record per
@@ -76,6 +83,9 @@ func (a *Aggregator) Add(e *Event) {
 	}
 	if g.s.BundleID == "" {
 		g.s.BundleID = e.BundleID
+	}
+	if g.s.ParentSessionID == "" && e.ParentSessionID != "" {
+		g.s.ParentSessionID = e.ParentSessionID
 	}
 	if !e.Time.IsZero() {
 		if g.first.IsZero() || e.Time.Before(g.first) {
@@ -121,6 +131,8 @@ func (a *Aggregator) SetState(st SessionState) {
 	set(&g.s.Origin, st.Origin)
 	set(&g.s.Relayed, st.Relayed)
 	set(&g.s.Recovered, st.Recovered)
+	set(&g.s.ParentSessionID, st.ParentSessionID)
+	set(&g.s.ForkedFrom, st.ForkedFrom)
 }
 
 // Sessions returns the sessions sorted by first time (undated last), then

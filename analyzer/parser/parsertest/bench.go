@@ -24,6 +24,12 @@ func (s *CountSink) Session(timeline.SessionState) {}
 // Problem implements parser.Sink.
 func (s *CountSink) Problem(int64, string) { s.Problems++ }
 
+// Report implements parser.Sink.
+func (s *CountSink) Report(int64, string, string) { s.Problems++ }
+
+// Skip implements parser.Sink.
+func (s *CountSink) Skip(int64, string) {}
+
 // ByID returns the parser with the given ID from ps, or fails.
 func ByID(tb testing.TB, ps []parser.Parser, id string) parser.Parser {
 	tb.Helper()

@@ -109,6 +109,8 @@ type Sink struct {
 	Events   []timeline.Event
 	States   []timeline.SessionState
 	Problems []string
+	// Skips are the records accounted for without a row, in order.
+	Skips []Skip
 	parser   string
 	file     string
 	agent    string
@@ -135,6 +137,33 @@ func (s *Sink) Problem(line int64, msg string) {
 	s.Problems = append(s.Problems, fmt.Sprintf("line %d: %s", line, msg))
 }
 
+// Report implements parser.Sink.
+func (s *Sink) Report(line int64, kind, msg string) {
+	if kind == parser.KindParse {
+		s.Problem(line, msg)
+		return
+	}
+	s.Problems = append(s.Problems, fmt.Sprintf("line %d: %s: %s", line, kind, msg))
+}
+
+// Skip is one record accounted for without a row.
+type Skip struct {
+	Line   int64
+	Reason string
+}
+
+// Skip implements parser.Sink.
+func (s *Sink) Skip(line int64, reason string) { s.Skips = append(s.Skips, Skip{line, reason}) }
+
+// SkipCounts returns the skipped records counted by reason.
+func (s *Sink) SkipCounts() map[string]int {
+	m := map[string]int{}
+	for _, k := range s.Skips {
+		m[k.Reason]++
+	}
+	return m
+}
+
 // Run parses in with p and returns what it emitted, sorted in timeline
 // order. A returned error is added as a problem "error: ...".
 func Run(t testing.TB, p parser.Parser, in *parser.Input) *Sink {
@@ -159,6 +188,9 @@ func Render(s *Sink) []byte {
 	}
 	for _, p := range s.Problems {
 		_ = timeline.AppendJSON(&b, map[string]string{"problem": p})
+	}
+	if len(s.Skips) > 0 {
+		_ = timeline.AppendJSON(&b, map[string]any{"skipped": s.SkipCounts()})
 	}
 	return b.Bytes()
 }

@@ -92,7 +92,7 @@ func runStarts(ctx context.Context, in *parser.Input) []time.Time {
 	}
 	defer rc.Close()
 	var out []time.Time
-	_ = parser.Lines(ctx, rc, func(_ int64, line []byte) error {
+	_ = parser.Lines(ctx, rc, nil, func(_ int64, line []byte) error {
 		if !bytes.HasPrefix(line, []byte("# aider chat started at ")) {
 			return nil
 		}
@@ -137,13 +137,15 @@ func splitThinking(s string) (thinking, answer string) {
 }
 
 // readerLines is parser.Lines over a reader that is closed afterwards.
-func readLines(ctx context.Context, in *parser.Input, fn func(n int64, line []byte) error) error {
+// readLines reads in line by line; out (nil for a pre-scan) hears of NUL
+// runs and over-long lines.
+func readLines(ctx context.Context, in *parser.Input, out parser.Sink, fn func(n int64, line []byte) error) error {
 	rc, err := in.Open()
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	return parser.Lines(ctx, rc, fn)
+	return parser.Lines(ctx, rc, out, fn)
 }
 
 var _ io.Reader = (*bytes.Reader)(nil)

@@ -48,7 +48,7 @@ func parseChat(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	// every prompt and tool line? (A repository's whitespace hook may strip
 	// them; then every "#### " and "> " line outside a fence is taken as one.)
 	strict := false
-	err := readLines(ctx, in, func(_ int64, line []byte) error {
+	err := readLines(ctx, in, nil, func(_ int64, line []byte) error {
 		if (hasPrefixB(line, "#### ") || hasPrefixB(line, "> ")) && hasSuffixB(line, "  ") {
 			strict = true
 			return errStop
@@ -61,7 +61,7 @@ func parseChat(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	st := &chatState{out: out, proj: projectPath(in.Path), strict: strict}
 	dec := &decoder{out: out}
 	var prev int64
-	err = readLines(ctx, in, func(n int64, raw []byte) error {
+	err = readLines(ctx, in, out, func(n int64, raw []byte) error {
 		blank := n > prev+1
 		gap := int(n - prev - 1)
 		prev = n

@@ -29,7 +29,7 @@ func parseInput(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		}
 		open, lines = false, nil
 	}
-	err := readLines(ctx, in, func(n int64, raw []byte) error {
+	err := readLines(ctx, in, out, func(n int64, raw []byte) error {
 		s := dec.text(n, raw)
 		switch {
 		case strings.HasPrefix(s, "+"):

@@ -92,7 +92,7 @@ func parseLLM(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		}
 		kind, curRole, cur, lastUser = "", "", nil, nil
 	}
-	err := readLines(ctx, in, func(n int64, raw []byte) error {
+	err := readLines(ctx, in, out, func(n int64, raw []byte) error {
 		s := dec.text(n, raw)
 		if m := llmHeadRx.FindStringSubmatch(s); m != nil {
 			endBlock()

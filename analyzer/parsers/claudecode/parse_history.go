@@ -52,7 +52,7 @@ func parseHistory(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	}
 	defer rc.Close()
 	cacheDir := dirOf(strings.ReplaceAll(in.Path, `\`, "/")) + "/paste-cache/"
-	err = parser.Lines(ctx, rc, func(n int64, line []byte) error {
+	err = parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		var h historyLine
 		if jerr := json.Unmarshal(line, &h); jerr != nil {
 			objs, lost := parser.SplitGlued(line)

@@ -251,7 +251,7 @@ func parseTranscript(ctx context.Context, in *parser.Input, out parser.Sink) err
 		t.fileSession = stem
 	}
 
-	err = parser.Lines(ctx, rc, func(n int64, line []byte) error {
+	err = parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		t.line = n
 		var r record
 		if jerr := json.Unmarshal(line, &r); jerr != nil {

@@ -159,7 +159,7 @@ func TestTranscriptGluedLine(t *testing.T) {
 
 func TestTranscriptNULRun(t *testing.T) {
 	s := golden(t, "nul_run")
-	if len(s.Problems) != 0 {
+	if len(s.Problems) != 1 || s.Problems[0] != "line 2: nul_run: 300 NUL byte(s) dropped from the line (padding a crash or a preallocating writer leaves)" {
 		t.Fatalf("problems: %v", s.Problems)
 	}
 	if r := one(t, s, timeline.Assistant, "reply"); r.SourceLine != 3 {

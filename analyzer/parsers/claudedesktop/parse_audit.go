@@ -74,7 +74,7 @@ func transcriptKeys(ctx context.Context, in *parser.Input, dir string) *seen {
 		if err != nil {
 			continue
 		}
-		_ = parser.Lines(ctx, rc, func(n int64, line []byte) error {
+		_ = parser.Lines(ctx, rc, nil, func(n int64, line []byte) error {
 			var r struct {
 				UUID    string `json:"uuid"`
 				Message struct {
@@ -141,7 +141,7 @@ func parseAudit(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
 	defer rc.Close()
-	err = parser.Lines(ctx, rc, func(n int64, line []byte) error {
+	err = parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		a.line = n
 		objs, lost := parser.SplitGlued(line)
 		if len(objs) == 0 {

@@ -200,7 +200,7 @@ func wantPrompt(in *parser.Input, kind, p, localID, cli, prompt string) bool {
 	defer rc.Close()
 	found := false
 	want := strings.TrimSpace(prompt)
-	_ = parser.Lines(context.Background(), rc, func(n int64, line []byte) error {
+	_ = parser.Lines(context.Background(), rc, nil, func(n int64, line []byte) error {
 		var l auditLine
 		if json.Unmarshal(line, &l) != nil || l.Type != "user" {
 			return nil

@@ -30,7 +30,7 @@ func parseInputHistory(ctx context.Context, in *parser.Input, out parser.Sink) e
 		out.Event(*pending)
 		pending = nil
 	}
-	err = parser.Lines(ctx, rc, func(n int64, line []byte) error {
+	err = parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		var r struct {
 			Text    string `json:"text"`
 			Input   string `json:"input"`

@@ -79,13 +79,14 @@ func (z *zstdCloser) Close() error {
 // walkRecords calls fn for each JSON object of a JSON Lines input. A line
 // cut short by a killed writer, with the next record glued on, gives the
 // whole records it holds and lost=true.
-func walkRecords(ctx context.Context, in *parser.Input, fn func(n int64, rec []byte, lost bool)) error {
+// out (nil for a pre-scan) hears of NUL runs and over-long lines.
+func walkRecords(ctx context.Context, in *parser.Input, out parser.Sink, fn func(n int64, rec []byte, lost bool)) error {
 	rc, err := openContent(in)
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	return parser.Lines(ctx, rc, func(n int64, line []byte) error {
+	return parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		objs, lost := parser.SplitGlued(line)
 		if len(objs) == 0 {
 			fn(n, nil, true)

@@ -93,7 +93,7 @@ func parseConfig(ctx context.Context, in *parser.Input, out parser.Sink) error {
 // (Starlark prefix_rule(...) calls); comments and blank lines are skipped.
 func parseRules(ctx context.Context, in *parser.Input, r io.Reader, out parser.Sink) error {
 	file := displayFile(in.Path)
-	return parser.Lines(ctx, bufio.NewReader(r), func(n int64, line []byte) error {
+	return parser.Lines(ctx, bufio.NewReader(r), out, func(n int64, line []byte) error {
 		t := string(bytes.TrimSpace(line))
 		if t == "" || strings.HasPrefix(t, "#") {
 			return nil

@@ -20,7 +20,7 @@ type historyLine struct {
 }
 
 func parseHistory(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	err := walkRecords(ctx, in, func(n int64, raw []byte, lost bool) {
+	err := walkRecords(ctx, in, out, func(n int64, raw []byte, lost bool) {
 		if raw == nil {
 			out.Problem(n, "not a JSON record (a cut or corrupt line): skipped")
 			return

@@ -177,7 +177,7 @@ func parseRollout(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	}
 	pre := newPrescan()
 	metaSeen := false
-	err := walkRecords(ctx, in, func(n int64, raw []byte, lost bool) {
+	err := walkRecords(ctx, in, nil, func(n int64, raw []byte, lost bool) {
 		if raw == nil {
 			return
 		}
@@ -195,7 +195,7 @@ func parseRollout(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	}
 	st := &rollout{out: out, pre: pre, sid: pre.sessionID, cwd: pre.cwd, model: pre.model,
 		callNames: map[string]string{}}
-	err = walkRecords(ctx, in, func(n int64, raw []byte, lost bool) {
+	err = walkRecords(ctx, in, out, func(n int64, raw []byte, lost bool) {
 		if raw == nil {
 			out.Problem(n, "not a JSON record (a cut or corrupt line): skipped")
 			return

@@ -146,7 +146,7 @@ func TestRolloutTruncatedGlued(t *testing.T) {
 	if a := ofType(s, timeline.Assistant); len(a) != 1 || a[0].Text != "done" {
 		t.Fatalf("assistant rows: %+v", a)
 	}
-	if len(s.Problems) != 2 || !strings.HasPrefix(s.Problems[0], "line 3:") || !strings.HasPrefix(s.Problems[1], "line 6:") {
+	if len(s.Problems) != 3 || !strings.HasPrefix(s.Problems[0], "line 3:") || s.Problems[1] != "line 5: nul_run: 3 NUL byte(s) dropped from the line (padding a crash or a preallocating writer leaves)" || !strings.HasPrefix(s.Problems[2], "line 6:") {
 		t.Fatalf("problems: %v", s.Problems)
 	}
 }

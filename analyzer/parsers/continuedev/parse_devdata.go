@@ -54,7 +54,7 @@ func parseDevData(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	}
 	defer rc.Close()
 	fileEvent := strings.TrimSuffix(in.Base(), ".jsonl")
-	err = parser.Lines(ctx, rc, func(n int64, line []byte) error {
+	err = parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		objs, lost := parser.SplitGlued(line)
 		if lost {
 			out.Problem(n, "cut or glued JSON line")

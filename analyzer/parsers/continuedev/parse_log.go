@@ -30,7 +30,7 @@ func parseCLILog(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
 	defer rc.Close()
-	err = parser.Lines(ctx, rc, func(n int64, line []byte) error {
+	err = parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		m := logLine.FindStringSubmatch(string(line))
 		if m == nil {
 			return nil // a stack trace or wrapped continuation

@@ -61,7 +61,7 @@ func parseEvents(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			}
 		}
 	}
-	err = parser.Lines(ctx, rc, func(n int64, line []byte) error {
+	err = parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		objs, lost := parser.SplitGlued(line)
 		if lost {
 			if len(objs) == 0 {

@@ -188,6 +188,7 @@ func TestEventsMalformed(t *testing.T) {
 		"line 2: invalid JSON line skipped",
 		"line 3: cut record before a glued record; kept the glued record",
 		"line 4: not an event record (no type)",
+		"line 5: nul_run: 4 NUL byte(s) dropped from the line (padding a crash or a preallocating writer leaves)",
 		"line 7: invalid JSON line skipped",
 	}
 	if strings.Join(s.Problems, "|") != strings.Join(want, "|") {

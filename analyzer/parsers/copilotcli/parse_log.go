@@ -29,7 +29,7 @@ func parseProcessLog(ctx context.Context, in *parser.Input, out parser.Sink) err
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
 	defer rc.Close()
-	err = parser.Lines(ctx, rc, func(n int64, line []byte) error {
+	err = parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		l := string(line)
 		if !signInLine.MatchString(l) {
 			return nil

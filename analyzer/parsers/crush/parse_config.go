@@ -141,7 +141,7 @@ var permLineRe = regexp.MustCompile(`^\s*permissions\s+(allow|deny)\s+(.*)$`)
 // interpreted.
 func parseCrushrc(ctx context.Context, in *parser.Input, r io.Reader, out parser.Sink) error {
 	file := parser.DisplayFile(&in.File)
-	return parser.Lines(ctx, bufio.NewReader(r), func(n int64, line []byte) error {
+	return parser.Lines(ctx, bufio.NewReader(r), out, func(n int64, line []byte) error {
 		m := permLineRe.FindStringSubmatch(string(line))
 		if m == nil {
 			return nil

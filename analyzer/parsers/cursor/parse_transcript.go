@@ -233,7 +233,7 @@ func emitTranscript(ctx context.Context, r io.Reader, o trOpts, out parser.Sink)
 		e.Text = "subagent " + o.sub + " of " + o.session
 		out.Event(e)
 	}
-	return parser.Lines(ctx, r, func(n int64, line []byte) error {
+	return parser.Lines(ctx, r, out, func(n int64, line []byte) error {
 		objs, lost := parser.SplitGlued(line)
 		if lost {
 			problem(n, "truncated or glued JSON line")

@@ -217,7 +217,7 @@ func parseChat(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	defer rc.Close()
 	log := newOpLog()
 	if strings.HasSuffix(in.Path, ".jsonl") {
-		err = parser.Lines(ctx, rc, func(n int64, line []byte) error {
+		err = parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 			objs, lost := parser.SplitGlued(line)
 			if lost {
 				if len(objs) == 0 {

@@ -39,7 +39,7 @@ func parseShellHistory(ctx context.Context, r io.Reader, project string, out par
 				Text: cur, SourceLine: curLine, Secondary: true})
 		}
 	}
-	err := parser.Lines(ctx, r, func(n int64, line []byte) error {
+	err := parser.Lines(ctx, r, out, func(n int64, line []byte) error {
 		s := string(line)
 		trail := len(cur) - len(strings.TrimRight(cur, `\`))
 		if cur != "" && trail%2 == 1 {

@@ -249,7 +249,7 @@ func parseHistory(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	}
 	defer rc.Close()
 	v2 := false
-	return parser.Lines(ctx, bufio.NewReader(rc), func(n int64, line []byte) error {
+	return parser.Lines(ctx, bufio.NewReader(rc), out, func(n int64, line []byte) error {
 		s := string(line)
 		if n == 1 && s == "#V2" {
 			v2 = true
@@ -308,7 +308,7 @@ func parseLLMRequest(ctx context.Context, in *parser.Input, out parser.Sink) err
 		e.SourceLine, e.Secondary, e.SessionID = n, true, sid
 		return e
 	}
-	return parser.Lines(ctx, rc, func(n int64, line []byte) error {
+	return parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		var rec struct {
 			ModelConfig *struct {
 				ModelName string `json:"model_name"`

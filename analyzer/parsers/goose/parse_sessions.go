@@ -206,7 +206,7 @@ func readJSONL(ctx context.Context, r io.Reader, sourceFile, id string, out pars
 			out.Event(p)
 		}
 	}()
-	return parser.Lines(ctx, r, func(n int64, line []byte) error {
+	return parser.Lines(ctx, r, out, func(n int64, line []byte) error {
 		objs, lost := parser.SplitGlued(line)
 		if lost {
 			if len(objs) == 0 {

@@ -21,7 +21,7 @@ func parsePromptHistory(ctx context.Context, in *parser.Input, out parser.Sink) 
 	}
 	defer rc.Close()
 	stash := strings.HasPrefix(baseName(in.Path), "prompt-stash")
-	return parser.Lines(ctx, rc, func(n int64, line []byte) error {
+	return parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		var v struct {
 			Input     string `json:"input"`
 			Mode      string `json:"mode"`

@@ -116,7 +116,7 @@ func sessionHeader(ctx context.Context, in *parser.Input, p string) (id, cwd str
 		return "", "", false
 	}
 	defer rc.Close()
-	_ = parser.Lines(ctx, rc, func(_ int64, line []byte) error {
+	_ = parser.Lines(ctx, rc, nil, func(_ int64, line []byte) error {
 		var h entry
 		if json.Unmarshal(line, &h) == nil && h.Type == "session" {
 			id, cwd, ok = h.ID, h.Cwd, true

@@ -108,7 +108,7 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		st.lcPending = "pre-edit checkpoints in .little-coder/checkpoints/" + path.Base(in.Path)
 	}
 	first := true
-	return parser.Lines(ctx, rc, func(n int64, line []byte) error {
+	return parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		objs, lost := parser.SplitGlued(line)
 		if lost {
 			out.Problem(n, "truncated or glued JSON line")
@@ -164,7 +164,7 @@ func parentIDs(ctx context.Context, in *parser.Input, p string) map[string]bool 
 	}
 	defer rc.Close()
 	ids := map[string]bool{}
-	_ = parser.Lines(ctx, rc, func(_ int64, line []byte) error {
+	_ = parser.Lines(ctx, rc, nil, func(_ int64, line []byte) error {
 		var e struct {
 			Type string `json:"type"`
 			ID   string `json:"id"`

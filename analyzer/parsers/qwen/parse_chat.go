@@ -137,7 +137,7 @@ func parseChat(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	}
 	defer rc.Close()
 	st := &chatState{in: in, out: out, subagent: map[string]bool{}}
-	err = parser.Lines(ctx, rc, func(n int64, line []byte) error {
+	err = parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		objs, lost := parser.SplitGlued(line)
 		if lost {
 			if len(objs) == 0 {

@@ -52,7 +52,7 @@ func parseUsage(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
 	defer rc.Close()
-	err = parser.Lines(ctx, rc, func(n int64, line []byte) error {
+	err = parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		objs, lost := parser.SplitGlued(line)
 		if lost {
 			if len(objs) == 0 {

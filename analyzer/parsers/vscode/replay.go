@@ -68,7 +68,7 @@ func entryKind(raw json.RawMessage) (int, bool) {
 // kind 0 replaces everything (a compacted rewrite). Bad lines are problems.
 func replayLog(ctx context.Context, r io.Reader, out parser.Sink) (*session, error) {
 	var s *session
-	err := parser.Lines(ctx, r, func(n int64, line []byte) error {
+	err := parser.Lines(ctx, r, out, func(n int64, line []byte) error {
 		objs, lost := parser.SplitGlued(line)
 		if lost {
 			if len(objs) == 0 {

@@ -49,7 +49,7 @@ func parseHookTranscript(ctx context.Context, in *parser.Input, out parser.Sink)
 	}
 	defer rc.Close()
 	st := &hookState{out: out, session: strings.TrimSuffix(path.Base(strings.ReplaceAll(in.Path, `\`, "/")), ".jsonl")}
-	err = parser.Lines(ctx, rc, func(n int64, line []byte) error {
+	err = parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		objs, lost := parser.SplitGlued(line)
 		switch {
 		case lost && len(objs) == 0:
