@@ -181,7 +181,7 @@ func (s *nopSink) Event(e timeline.Event) {
 }
 func (s *nopSink) Session(timeline.SessionState) {}
 func (s *nopSink) Problem(int64, string)         {}
-func (s *nopSink) Report(int64, string, string) {}
+func (s *nopSink) Report(int64, string, string)  {}
 func (s *nopSink) Skip(int64, string)            {}
 
 // FuzzParsers feeds arbitrary bytes to every parser's entry point, as a

@@ -110,10 +110,10 @@ type Sink struct {
 	States   []timeline.SessionState
 	Problems []string
 	// Skips are the records accounted for without a row, in order.
-	Skips []Skip
-	parser   string
-	file     string
-	agent    string
+	Skips  []Skip
+	parser string
+	file   string
+	agent  string
 }
 
 // Event implements parser.Sink.

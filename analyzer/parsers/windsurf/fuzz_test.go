@@ -32,5 +32,5 @@ type discard struct{}
 func (discard) Event(timeline.Event)          {}
 func (discard) Session(timeline.SessionState) {}
 func (discard) Problem(int64, string)         {}
-func (discard) Report(int64, string, string) {}
+func (discard) Report(int64, string, string)  {}
 func (discard) Skip(int64, string)            {}
