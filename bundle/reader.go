@@ -561,12 +561,14 @@ func (r *Reader) Result() *Result {
 }
 
 // rowWarnings reports what the collector itself recorded about a row: a
-// file that kept changing while it was copied, an error for the path.
+// file that kept changing while it was copied, an error for the path. A
+// skipped_* row's error is the reason it was skipped by design (over the
+// size limit, a FIFO, --no-secrets), counted in the summary: not a warning.
 func (r *Reader) rowWarnings(e Entry) {
 	if e.ChangedDuringCopy {
 		r.problem(ProblemChanged, e.ArchivePath, e.Path, "the file kept changing while it was copied: its content may be torn or padded")
 	}
-	if e.Error != "" {
+	if e.Error != "" && !strings.HasPrefix(e.Status, "skipped_") {
 		r.problem(ProblemRowError, e.ArchivePath, e.Path, e.Status+": "+e.Error)
 	}
 }

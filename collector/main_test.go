@@ -20,7 +20,7 @@ import (
 )
 
 // buildCollector builds the command once per test binary run.
-func buildCollector(t *testing.T) string {
+func buildCollector(t testing.TB) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the collector binary")

@@ -1,0 +1,71 @@
+//go:build unix
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+// peakRSS runs cmd and returns its peak resident set in bytes (the
+// kernel's ru_maxrss, which Linux gives in KiB).
+func peakRSS(b *testing.B, cmd *exec.Cmd) int64 {
+	b.Helper()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("%v: %v\n%.2000s", cmd.Args, err, out)
+	}
+	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok {
+		b.Skip("no rusage on this OS")
+	}
+	return ru.Maxrss << 10
+}
+
+// manyFiles makes an image root holding n small Claude Code transcripts.
+func manyFiles(b *testing.B, n int) string {
+	b.Helper()
+	root := b.TempDir()
+	line := []byte(`{"type":"user","cwd":"/home/u/p","message":{"role":"user","content":"hi"}}` + "\n")
+	for i := 0; i < n; i++ {
+		dir := filepath.Join(root, "home/u/.claude/projects", fmt.Sprintf("p%03d", i/1000))
+		if i%1000 == 0 {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%08d-aaaa-4bbb-8ccc-dddddddddddd.jsonl", i)), line, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return root
+}
+
+// BenchmarkCollectorMemoryPerFile measures the collector's peak RSS over
+// trees of 10k and 100k small transcripts. The manifest is held
+// compressed and the walk streams, so memory must stay nearly flat in the
+// number of files: it reports peak-MB for each tree and bytes/file, the
+// growth per file between them.
+//
+//	go test -run '^$' -bench CollectorMemory -benchtime 1x ./collector
+func BenchmarkCollectorMemoryPerFile(b *testing.B) {
+	bin := buildCollector(b)
+	sizes := []int{10_000, 100_000}
+	peaks := map[int]int64{}
+	for _, n := range sizes {
+		root := manyFiles(b, n)
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				out := filepath.Join(b.TempDir(), "b.tar.zst")
+				peaks[n] = peakRSS(b, exec.Command(bin, "--root", root, "-o", out, "--log-level", "warn"))
+			}
+			b.ReportMetric(float64(peaks[n])/1e6, "peak-MB")
+			if n == sizes[1] && peaks[sizes[0]] > 0 {
+				b.ReportMetric(float64(peaks[n]-peaks[sizes[0]])/float64(sizes[1]-sizes[0]), "bytes/file")
+			}
+		})
+	}
+}
