@@ -163,7 +163,7 @@ func Run(ctx context.Context, out io.Writer, opts Options) (*Result, error) {
 	}
 	log.Info().Str("bundle_id", id).Str("root", opts.Root).Str("host", host.Hostname).Msg("collection started")
 
-	homes, skippedHomes := findHomes(opts.Root, runtime.GOOS == "windows" && isLive(opts.Root))
+	homes, skippedHomes := findHomes(opts.Root, runtime.GOOS == "windows" && isLive(opts.Root), log)
 	if len(opts.Users) > 0 {
 		keep := map[string]bool{}
 		for _, u := range opts.Users {
