@@ -565,12 +565,20 @@ func (r *Reader) Result() *Result {
 // skipped_* row's error is the reason it was skipped by design (over the
 // size limit, a FIFO, --no-secrets), counted in the summary: not a warning.
 func (r *Reader) rowWarnings(e Entry) {
+	r.res.Problems = append(r.res.Problems, RowProblems(e)...)
+}
+
+// RowProblems returns the warnings a manifest row carries (see
+// rowWarnings), for readers of an extracted collection too.
+func RowProblems(e Entry) []Problem {
+	var out []Problem
 	if e.ChangedDuringCopy {
-		r.problem(ProblemChanged, e.ArchivePath, e.Path, "the file kept changing while it was copied: its content may be torn or padded")
+		out = append(out, Problem{Kind: ProblemChanged, Member: e.ArchivePath, Path: e.Path, Msg: "the file kept changing while it was copied: its content may be torn or padded"})
 	}
 	if e.Error != "" && !strings.HasPrefix(e.Status, "skipped_") {
-		r.problem(ProblemRowError, e.ArchivePath, e.Path, e.Status+": "+e.Error)
+		out = append(out, Problem{Kind: ProblemRowError, Member: e.ArchivePath, Path: e.Path, Msg: e.Status + ": " + e.Error})
 	}
+	return out
 }
 
 // paxDiff names the PAX records (and the tar mtime) of a member that
