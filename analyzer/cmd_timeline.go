@@ -7,11 +7,13 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/analyze"
+	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/parsers"
 	"github.com/rs/zerolog"
 )
@@ -30,6 +32,33 @@ type TimelineCmd struct {
 	KeepUndated     bool     `help:"Keep rows whose time the agent did not record (they sort last)."`
 	Format          string   `help:"Timeline format: ${enum}." enum:"jsonl,csv,timesketch" default:"jsonl"`
 	Jobs            int      `help:"Inputs processed in parallel (default: number of CPUs)." default:"0"`
+	MaxLine         string   `help:"Longest line of a transcript read (bytes; K, M, G suffixes are binary): a longer line is not held, and is reported as line_too_long." default:"64MiB" placeholder:"SIZE"`
+}
+
+// parseSize reads a byte count: digits, then optionally K, M or G (binary,
+// with or without "iB" or "B").
+func parseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	t = strings.TrimSuffix(strings.TrimSuffix(t, "B"), "i")
+	mult := int64(1)
+	if t != "" {
+		switch t[len(t)-1] {
+		case 'K', 'k':
+			mult = 1 << 10
+		case 'M', 'm':
+			mult = 1 << 20
+		case 'G', 'g':
+			mult = 1 << 30
+		}
+		if mult > 1 {
+			t = t[:len(t)-1]
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n < 0 || n > (1<<62)/mult {
+		return 0, fmt.Errorf("%q is not a size (such as 65536, 64MiB, 1G)", s)
+	}
+	return n * mult, nil
 }
 
 func parseWhen(s string, end bool) (time.Time, error) {
@@ -65,6 +94,14 @@ func (c *TimelineCmd) Run(g *Globals, log zerolog.Logger) error {
 			return &exitError{exitUnusable, "--match: " + err.Error()}
 		}
 	}
+	maxLine, err := parseSize(c.MaxLine)
+	if err != nil {
+		return &exitError{exitUnusable, "--max-line: " + err.Error()}
+	}
+	if maxLine < 1<<10 {
+		return &exitError{exitUnusable, "--max-line: at least 1KiB"}
+	}
+	parser.MaxLineBytes = maxLine
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	opts := analyze.Options{
@@ -74,7 +111,7 @@ func (c *TimelineCmd) Run(g *Globals, log zerolog.Logger) error {
 	}
 	if isTerminal(os.Stderr) {
 		opts.Progress = func(done, total int, input string) {
-			fmt.Fprintf(os.Stderr, "\r\x1b[K[%d/%d] %s", done, total, input)
+			fmt.Fprintf(os.Stderr, "\r\x1b[K[%d/%d] %s", done, total, clean(input))
 			if done == total {
 				fmt.Fprintln(os.Stderr)
 			}
@@ -87,7 +124,7 @@ func (c *TimelineCmd) Run(g *Globals, log zerolog.Logger) error {
 		}
 		return &exitError{exitUnusable, err.Error()}
 	}
-	fmt.Println(analyze.AgentsLine(sum.Inventory))
+	fmt.Println(cleanN(analyze.AgentsLine(sum.Inventory), 16*maxTerminalText)) // agent names come from manifests
 	fmt.Printf("timeline: %d rows, %d sessions, %d problems from %d inputs (%d unusable); %d rows repeated in another file written once\n", sum.Events, sum.Sessions, sum.Problems, sum.Sources, sum.Failed, sum.Duplicates)
 	fmt.Printf("written: %s\n", strings.Join(sum.Files, " "))
 	if sum.Events == 0 {

@@ -355,6 +355,9 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	if err := os.MkdirAll(opts.OutDir, 0o755); err != nil {
 		return nil, fmt.Errorf("create output folder: %w", err)
 	}
+	if err := checkOutputs(opts.OutDir, opts.Format); err != nil {
+		return nil, err
+	}
 	tmp, err := os.MkdirTemp(opts.TempDir, "doubleagent-*")
 	if err != nil {
 		return nil, err

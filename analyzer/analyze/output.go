@@ -270,7 +270,7 @@ type csvRows struct {
 	w  *csv.Writer
 }
 
-func (c *csvRows) write(e *timeline.Event) error { return c.w.Write(e.ToRow().Values()) }
+func (c *csvRows) write(e *timeline.Event) error { return c.w.Write(CSVRow(e.ToRow().Values())) }
 func (c *csvRows) close() error {
 	c.w.Flush()
 	if err := c.w.Error(); err != nil {
@@ -291,7 +291,7 @@ func openRows(dir, format string) (rowWriter, string, error) {
 		if format == "timesketch" {
 			name = TimelineTimesketch
 		}
-		f, err := os.Create(filepath.Join(dir, name))
+		f, err := createOutput(filepath.Join(dir, name))
 		if err != nil {
 			return nil, "", err
 		}
@@ -301,7 +301,7 @@ func openRows(dir, format string) (rowWriter, string, error) {
 		}
 		return &j, name, nil
 	case "csv":
-		f, err := os.Create(filepath.Join(dir, TimelineCSV))
+		f, err := createOutput(filepath.Join(dir, TimelineCSV))
 		if err != nil {
 			return nil, "", err
 		}
@@ -386,7 +386,7 @@ func writeOutputs(c *collected, opts *Options, sum *Summary) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(opts.OutDir, InventoryJSON), append(b, '\n'), 0o644); err != nil {
+	if err := writeFile(filepath.Join(opts.OutDir, InventoryJSON), append(b, '\n')); err != nil {
 		return err
 	}
 	sum.Files = append(sum.Files, filepath.Join(opts.OutDir, InventoryJSON))
@@ -446,7 +446,7 @@ func (d *dupWindow) duplicate(e *timeline.Event) bool {
 }
 
 func writeJSONL(path string, n int, get func(int) any) error {
-	f, err := os.Create(path)
+	f, err := createOutput(path)
 	if err != nil {
 		return err
 	}
