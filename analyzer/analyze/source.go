@@ -769,9 +769,18 @@ func (s *source) parserInput(r *fileRec, tmpRoot string, dbs *[]*dbCloser) *pars
 		db, err := sql.Open("sqlite", "file:"+dst+"?_pragma=query_only(1)&_pragma=busy_timeout(1000)")
 		if err != nil {
 			os.RemoveAll(dir)
-			return nil, err
+			return nil, fmt.Errorf("SQLite store %s: %w", r.Path, err)
 		}
 		db.SetMaxOpenConns(1)
+		// Read the schema now: a store whose header or schema is corrupt
+		// (a valid magic, a page size of 0) fails here, naming the store,
+		// rather than reading as a database without tables.
+		var n int
+		if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master").Scan(&n); err != nil {
+			db.Close()
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("SQLite store %s cannot be read: %w", r.Path, err)
+		}
 		*dbs = append(*dbs, &dbCloser{DB: db, dir: dir})
 		return db, nil
 	}

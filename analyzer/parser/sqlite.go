@@ -9,11 +9,17 @@ import (
 	"time"
 )
 
-// HasTable reports whether the database has a table or view called name.
-func HasTable(ctx context.Context, db *sql.DB, name string) bool {
+// HasTable reports whether the database has a real table called name.
+// Only type 'table' counts: a view, which can run any query (a recursive
+// CTE that never ends), is never read in place of a table. An error (the
+// file is not a database, its header or schema is corrupt) is returned,
+// never taken for "no such table".
+func HasTable(ctx context.Context, db *sql.DB, name string) (bool, error) {
 	var n int
-	err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type IN ('table','view') AND name = ?", name).Scan(&n)
-	return err == nil && n > 0
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", name).Scan(&n); err != nil {
+		return false, fmt.Errorf("look up table %s: %w", name, err)
+	}
+	return n > 0, nil
 }
 
 // EachRow runs the query q and calls fn with each row as a map from
@@ -88,16 +94,16 @@ func (r Row) Get(c string) string { return SQLText(r.Vals[c]) }
 func (r Row) Has(c string) bool { _, ok := r.Vals[c]; return ok }
 
 // EachTableRow calls fn for every row of table in rowid order, columns by
-// name; a missing table gives no rows and no error. An error from fn stops
-// the read and is returned.
+// name; a missing table (or a view of that name) gives no rows and no
+// error. An error from fn stops the read and is returned.
 func EachTableRow(ctx context.Context, db *sql.DB, table string, fn func(Row) error) error {
-	if !HasTable(ctx, db, table) {
-		return nil
+	if ok, err := HasTable(ctx, db, table); err != nil || !ok {
+		return err
 	}
 	id := `"` + strings.ReplaceAll(table, `"`, `""`) + `"`
 	rows, err := db.QueryContext(ctx, `SELECT rowid AS "rowid__", * FROM `+id+` ORDER BY rowid`)
 	if err != nil {
-		// a WITHOUT ROWID table or a view
+		// a WITHOUT ROWID table (a view never gets here: HasTable)
 		if rows, err = db.QueryContext(ctx, `SELECT 0 AS "rowid__", * FROM `+id); err != nil {
 			return fmt.Errorf("query %s: %w", table, err)
 		}

@@ -627,6 +627,7 @@ func rowTime(m map[string]any) time.Time {
 func (r *dbReader) count(q string, args ...any) int64 {
 	var n int64
 	if err := r.db.QueryRowContext(r.ctx, q, args...).Scan(&n); err != nil {
+		r.out.Problem(0, fmt.Sprintf("%s: %v", q, err))
 		return 0
 	}
 	return n
@@ -634,7 +635,7 @@ func (r *dbReader) count(q string, args ...any) int64 {
 
 func (r *dbReader) hasColumn(table, col string) bool {
 	found := false
-	_ = scan(r.ctx, r.db, "SELECT name FROM pragma_table_info(?)", func(m map[string]any) {
+	r.scanOrProblem("SELECT name FROM pragma_table_info(?)", func(m map[string]any) {
 		if str(m["name"]) == col {
 			found = true
 		}

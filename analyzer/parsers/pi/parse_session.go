@@ -2,6 +2,7 @@ package pi
 
 import (
 	"bytes"
+	"fmt"
 	"context"
 	json "github.com/go-json-experiment/json/v1"
 	"path"
@@ -157,14 +158,14 @@ func (st *sessionState) flagLittleCoder(t time.Time, why string, n int64) {
 }
 
 // parentIDs reads the entry ids of a collected parent session file.
-func parentIDs(ctx context.Context, in *parser.Input, p string) map[string]bool {
+func parentIDs(ctx context.Context, in *parser.Input, p string, sink parser.Sink) map[string]bool {
 	rc, err := in.OpenRelated(p)
 	if err != nil {
 		return nil
 	}
 	defer rc.Close()
 	ids := map[string]bool{}
-	_ = parser.Lines(ctx, rc, nil, func(_ int64, line []byte) error {
+	err = parser.Lines(ctx, rc, nil, func(_ int64, line []byte) error {
 		var e struct {
 			Type string `json:"type"`
 			ID   string `json:"id"`
@@ -174,6 +175,9 @@ func parentIDs(ctx context.Context, in *parser.Input, p string) map[string]bool 
 		}
 		return nil
 	})
+	if err != nil && ctx.Err() == nil {
+		sink.Problem(0, fmt.Sprintf("reading parent session %s: %v (its entries after the error are not known, so their replayed copies here are kept)", p, err))
+	}
 	return ids
 }
 
@@ -185,7 +189,7 @@ func (st *sessionState) entry(ctx context.Context, in *parser.Input, n int64, e 
 		}
 		st.cwd, st.start = e.Cwd, t
 		if e.ParentSession != "" {
-			st.drop = parentIDs(ctx, in, e.ParentSession)
+			st.drop = parentIDs(ctx, in, e.ParentSession, st.out)
 			st.emit(t, timeline.System, "session forked from "+e.ParentSession, n)
 		}
 		if st.lcPending != "" {

@@ -36,6 +36,12 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
+	if ok, err := parser.HasTable(ctx, db, "ItemTable"); err != nil {
+		return err
+	} else if !ok {
+		out.Problem(0, "no ItemTable table (a view of that name is never read): nothing read")
+		return nil
+	}
 	rows, err := db.QueryContext(ctx, `SELECT rowid, key, value FROM ItemTable WHERE key LIKE 'chat/%autoconfirm%' OR lower(key) = 'github.copilot-chat' ORDER BY rowid`)
 	if err != nil {
 		out.Problem(0, "no readable ItemTable: "+err.Error())

@@ -108,8 +108,12 @@ func (r row) bytes(name string) []byte {
 	return nil
 }
 
-// tableColumns lists a table's columns, or nil when it does not exist.
+// tableColumns lists a table's columns, or nil when it does not exist (a
+// view of that name, which could run any query, is not a table).
 func tableColumns(ctx context.Context, db *sql.DB, table string) (map[string]bool, error) {
+	if ok, err := parser.HasTable(ctx, db, table); err != nil || !ok {
+		return nil, err
+	}
 	rows, err := db.QueryContext(ctx, `SELECT name FROM pragma_table_info(?)`, table)
 	if err != nil {
 		return nil, err
@@ -132,7 +136,9 @@ func tableColumns(ctx context.Context, db *sql.DB, table string) (map[string]boo
 // eachRow runs fn over every row of table (all columns by name), in rowid
 // order; a missing table is an error here (the callers report it).
 func eachRow(ctx context.Context, db *sql.DB, table string, fn func(r row) error) error {
-	if !parser.HasTable(ctx, db, table) {
+	if ok, err := parser.HasTable(ctx, db, table); err != nil {
+		return err
+	} else if !ok {
 		return fmt.Errorf("no such table: %s", table)
 	}
 	return parser.EachTableRow(ctx, db, table, func(r parser.Row) error { return fn(row{r}) })
