@@ -2,8 +2,8 @@ package aider
 
 import (
 	"bytes"
-	"fmt"
 	"context"
+	"fmt"
 	"io"
 	"path"
 	"regexp"

@@ -2,8 +2,8 @@ package pi
 
 import (
 	"bytes"
-	"fmt"
 	"context"
+	"fmt"
 	json "github.com/go-json-experiment/json/v1"
 	"path"
 	"sort"
