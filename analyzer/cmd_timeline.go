@@ -20,19 +20,21 @@ import (
 
 // TimelineCmd is `doubleagent timeline`.
 type TimelineCmd struct {
-	Inputs          []string `arg:"" name:"INPUT" help:"Bundles, folders of bundles, extracted collections, or loose trees (a copied home, a mounted image, a lone .claude folder)." type:"path"`
-	Output          string   `short:"o" required:"" help:"Output folder (created if missing)." type:"path" placeholder:"DIR"`
-	Since           string   `help:"Keep rows at or after this UTC time (RFC 3339 or YYYY-MM-DD)."`
-	Until           string   `help:"Keep rows at or before this UTC time (RFC 3339, or YYYY-MM-DD meaning the end of that day)."`
-	Agent           []string `help:"Keep only this agent (catalog name; repeatable)."`
-	User            []string `help:"Keep only this user (repeatable)."`
-	Host            []string `help:"Keep only this host (repeatable)."`
-	Match           string   `help:"Keep rows whose text, tool input or tool name matches this regular expression, plus the call or result paired with each." placeholder:"REGEX"`
-	IncludeThinking bool     `help:"Include thinking rows."`
-	KeepUndated     bool     `help:"Keep rows whose time the agent did not record (they sort last)."`
-	Format          string   `help:"Timeline format: ${enum}." enum:"jsonl,csv,timesketch" default:"jsonl"`
-	Jobs            int      `help:"Inputs processed in parallel (default: number of CPUs)." default:"0"`
-	MaxLine         string   `help:"Longest line of a transcript read (bytes; K, M, G suffixes are binary): a longer line is not held, and is reported as line_too_long." default:"64MiB" placeholder:"SIZE"`
+	Inputs          []string      `arg:"" name:"INPUT" help:"Bundles, folders of bundles, extracted collections, or loose trees (a copied home, a mounted image, a lone .claude folder)." type:"path"`
+	Output          string        `short:"o" required:"" help:"Output folder (created if missing)." type:"path" placeholder:"DIR"`
+	Since           string        `help:"Keep rows at or after this UTC time (RFC 3339 or YYYY-MM-DD)."`
+	Until           string        `help:"Keep rows at or before this UTC time (RFC 3339, or YYYY-MM-DD meaning the end of that day)."`
+	Agent           []string      `help:"Keep only this agent (catalog name; repeatable)."`
+	User            []string      `help:"Keep only this user (repeatable)."`
+	Host            []string      `help:"Keep only this host (repeatable)."`
+	Match           string        `help:"Keep rows whose text, tool input or tool name matches this regular expression, plus the call or result paired with each." placeholder:"REGEX"`
+	IncludeThinking bool          `help:"Include thinking rows."`
+	KeepUndated     bool          `help:"Keep rows whose time the agent did not record (they sort last)."`
+	Format          string        `help:"Timeline format: ${enum}." enum:"jsonl,csv,timesketch" default:"jsonl"`
+	Jobs            int           `help:"Inputs processed in parallel (default: number of CPUs)." default:"0"`
+	StoreRows       int64         `help:"Most records read from one SQLite store; the rest is reported as store_budget." default:"50000000"`
+	StoreTime       time.Duration `help:"Longest time one SQLite store is parsed; the rest is reported as store_budget." default:"30m"`
+	MaxLine         string        `help:"Longest line of a transcript read, default 64MiB (bytes; K, M, G suffixes are binary): a longer line is not held, and is reported as line_too_long." default:"64MiB" placeholder:"SIZE"`
 }
 
 // parseSize reads a byte count: digits, then optionally K, M or G (binary,
@@ -108,6 +110,7 @@ func (c *TimelineCmd) Run(g *Globals, log zerolog.Logger) error {
 		Inputs: c.Inputs, OutDir: c.Output, Format: c.Format, Since: since, Until: until,
 		Agents: c.Agent, Users: c.User, Hosts: c.Host, Match: re, IncludeThinking: c.IncludeThinking,
 		KeepUndated: c.KeepUndated, Jobs: c.Jobs, Parsers: parsers.All(), Log: log,
+		StoreRows: c.StoreRows, StoreTime: c.StoreTime,
 	}
 	if isTerminal(os.Stderr) {
 		opts.Progress = func(done, total int, input string) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	json "github.com/go-json-experiment/json/v1"
 	"io"
+	"runtime"
 	"sync"
 )
 
@@ -33,6 +34,10 @@ const (
 )
 
 var longTurns = make(chan struct{}, LongLines)
+
+// hugeLine: after a line this long the garbage it left is collected at
+// once (rare; a forced collection costs more than a line of a few MiB).
+const hugeLine = 16 << 20
 
 // Lines calls fn for each line of r with its 1-based number. Trailing "\r"
 // is removed; blank lines are skipped; a final line without "\n" (a write
@@ -129,10 +134,17 @@ func Lines(ctx context.Context, r io.Reader, out Sink, fn func(n int64, line []b
 				}
 			}
 		}
+		lineSize := size
 		acc, nuls, size, overflow, any = acc[:0], 0, 0, false, false
 		if turn {
 			acc = nil // a long line's buffer is not kept for the next line
 			release()
+			if lineSize > hugeLine {
+				// Growing a line to tens of MiB left as much again in
+				// buffers outgrown; collect them now rather than let the
+				// heap double before the next collection.
+				runtime.GC()
+			}
 		}
 		if err == io.EOF {
 			return nil
