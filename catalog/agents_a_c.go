@@ -211,7 +211,7 @@ var agentsAToC = []Agent{
 		},
 	},
 	{
-		Name: "cody", Display: "Sourcegraph Cody", Status: StatusBacklog, SeedStatus: StatusParsed,
+		Name: "cody", Display: "Sourcegraph Cody", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at 8e20ac6c, synthetic fixture; settings, model preferences and legacy JetBrains history from the same commit (2026-10-21 review)",
 		Notes: "the VS Code chat history is the sourcegraph.cody-ai row of state.vscdb, and cody.* settings are in User/settings.json, both collected as vscode",
 		Targets: []Target{

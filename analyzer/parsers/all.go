@@ -8,6 +8,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/claudedesktop"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cline"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/codex"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/cody"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/continuedev"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotcli"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotdesktop"
@@ -16,9 +17,12 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/goose"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/opencode"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/pearai"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pi"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/qwen"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/roocode"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/tabby"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/twinny"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/vscode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/windsurf"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/zed"
@@ -42,6 +46,7 @@ func All() []parser.Parser {
 		claudedesktop.Parsers(),  // claude-desktop
 		cline.Parsers(),          // cline
 		codex.Parsers(),          // codex-cli
+		cody.Parsers(),           // cody (JetBrains agent state, legacy history; cody/settings reads vscode settings.json)
 		continuedev.Parsers(),    // continue
 		copilotcli.Parsers(),     // copilot-cli
 		copilotdesktop.Parsers(), // copilot-desktop
@@ -50,11 +55,21 @@ func All() []parser.Parser {
 		gemini.Parsers(),         // gemini-cli
 		goose.Parsers(),          // goose
 		opencode.Parsers(),       // opencode, kilo-code
+		pearai.Parsers(),         // pearai (Continue and Roo Code forks)
 		pi.Parsers(),             // pi, little-coder
 		qwen.Parsers(),           // qwen-code
 		roocode.Parsers(),        // roo-code
+		tabby.Parsers(),          // tabby
 		vscode.Parsers(),         // vscode (Copilot Chat)
 		windsurf.Parsers(),       // windsurf (hook transcripts, .pb wire decoding)
 		zed.Parsers(),            // zed
+		// One parser per state.vscdb owner (vscode, cursor, kiro, pearai,
+		// windsurf): the editor extensions' rows, each store opened once.
+		parser.ExtensionStateParsers(
+			cody.StateExtension(),   // cody
+			pearai.StateExtension(), // pearai (pearai-roo-cline)
+			tabby.StateExtension(),  // tabby
+			twinny.StateExtension(), // twinny
+		),
 	)
 }
