@@ -16,6 +16,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cursor"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/goose"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/kiro"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/opencode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pearai"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pi"
@@ -54,6 +55,7 @@ func All() []parser.Parser {
 		cursor.Parsers(),         // cursor
 		gemini.Parsers(),         // gemini-cli
 		goose.Parsers(),          // goose
+		kiro.Parsers(),           // kiro (Amazon Q / Kiro CLI)
 		opencode.Parsers(),       // opencode, kilo-code
 		pearai.Parsers(),         // pearai (Continue and Roo Code forks)
 		pi.Parsers(),             // pi, little-coder
