@@ -52,7 +52,7 @@ var agentsAToC = []Agent{
 		},
 	},
 	{
-		Name: "antigravity", Display: "Google Antigravity", Status: StatusBacklog, SeedStatus: StatusParsed,
+		Name: "antigravity", Display: "Google Antigravity", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceRealInstall, EvidenceNote: "Protobuf descriptors from the shipped agy binary; real installs: WSL, macOS (CLI 1.2.16, app 2.23.0), Ubuntu 26.04.1 aarch64 (CLI 1.3.4, app 2.23.1), Windows 11 ARM64 (CLI 1.3.5, app 2.23.1), October 2026; IDE and backup directories fixture only",
 		Targets: []Target{
 			{ID: "conversations", Root: RootHome, Glob: ".gemini/{antigravity-cli,antigravity,antigravity-ide,antigravity-backup}/{conversations/*.db,conversation_summaries.db}", Kind: KindSQLite, MaxSize: sqliteMax},

@@ -3,6 +3,7 @@ package parsers
 import (
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/aider"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/antigravity"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/chatgptdesktop"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/claudecode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/claudedesktop"
@@ -42,6 +43,7 @@ func group(lists ...[]parser.Parser) []parser.Parser {
 func All() []parser.Parser {
 	return group(
 		aider.Parsers(),          // aider
+		antigravity.Parsers(),    // antigravity (CLI, app, IDE, backup data directories)
 		chatgptdesktop.Parsers(), // chatgpt-desktop (reads codex-cli state-db codex-dev.db)
 		claudecode.Parsers(),     // claude-code
 		claudedesktop.Parsers(),  // claude-desktop

@@ -92,6 +92,11 @@ func SettingsFromObject(in *parser.Input, out parser.Sink, line int64, top map[s
 	return n
 }
 
+// Flatten calls fn for each scalar leaf under key (object members sorted,
+// array elements one by one; a secret-looking key's value is
+// "[redacted]"), the walk behind every permission setting row.
+func Flatten(key string, raw json.RawMessage, fn func(key, value string)) { flatten(key, raw, fn) }
+
 // flatten calls fn for each scalar leaf under key (object members sorted,
 // array elements one by one).
 func flatten(key string, raw json.RawMessage, fn func(key, value string)) {
