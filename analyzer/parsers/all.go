@@ -18,6 +18,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/goose"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/kiro"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/musecode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/opencode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pearai"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pi"
@@ -58,6 +59,7 @@ func All() []parser.Parser {
 		gemini.Parsers(),         // gemini-cli
 		goose.Parsers(),          // goose
 		kiro.Parsers(),           // kiro (Amazon Q / Kiro CLI)
+		musecode.Parsers(),       // muse-code
 		opencode.Parsers(),       // opencode, kilo-code
 		pearai.Parsers(),         // pearai (Continue and Roo Code forks)
 		pi.Parsers(),             // pi, little-coder
