@@ -107,6 +107,9 @@ type collected struct {
 	secondarySpecs map[string]*parser.Secondary
 	pairTypes      map[string]map[timeline.TurnType]bool
 	recoverable    map[string]bool
+	// actionTables are the Spec.Actions tables of every parser writing an
+	// agent's rows.
+	actionTables map[string][]map[string]timeline.Action
 	// Counts for the summary line and the inventory.
 	repeatedByID, secondaryByID, secondaryPaired, duplicateIDs int
 	undatedDropped                                             map[fileKey]int
@@ -131,11 +134,19 @@ func newCollected(tmp string, opts *Options) *collected {
 		matchIDs: map[string]bool{}, sem: make(chan struct{}, opts.Jobs),
 		inv: newInventory(), opts: opts,
 		secondarySpecs: map[string]*parser.Secondary{}, pairTypes: map[string]map[timeline.TurnType]bool{},
-		recoverable: map[string]bool{}, undatedDropped: map[fileKey]int{},
+		recoverable: map[string]bool{}, undatedDropped: map[fileKey]int{}, actionTables: map[string][]map[string]timeline.Action{},
 	}
 	for _, p := range opts.Parsers {
 		sp, ok := p.(parser.Specced)
-		if !ok || sp.Spec().Secondary == nil {
+		if !ok {
+			continue
+		}
+		if t := sp.Spec().Actions; t != nil {
+			for _, a := range append([]string{p.Agent()}, sp.Spec().Emits...) {
+				c.actionTables[a] = append(c.actionTables[a], t)
+			}
+		}
+		if sp.Spec().Secondary == nil {
 			continue
 		}
 		sec := sp.Spec().Secondary
@@ -203,6 +214,17 @@ func (c *collected) mergeStates() []timeline.SessionState {
 		i = j
 	}
 	return out
+}
+
+// action names what a tool row's call does, from the tables of the
+// parsers that write the agent's rows; "other" when none names the tool.
+func (c *collected) action(agent, tool string) timeline.Action {
+	for _, t := range c.actionTables[agent] {
+		if a, ok := parser.ActionFor(t, tool); ok {
+			return a
+		}
+	}
+	return timeline.ActOther
 }
 
 func contains(list []string, s string) bool {
@@ -397,6 +419,9 @@ func (s *sink) Event(e timeline.Event) {
 		e.Verified = "true"
 	default:
 		e.Verified = "false"
+	}
+	if e.Action == "" && (e.TurnType == timeline.ToolUse || e.TurnType == timeline.ToolResult) {
+		e.Action = s.c.action(e.Agent, e.ToolName)
 	}
 	s.acct.rows++
 	if e.SourceFile == s.file.Path {
