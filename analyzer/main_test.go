@@ -73,8 +73,12 @@ func TestExitCodes(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "agents: parsed claude-code (1 events)") {
 		t.Fatalf("timeline: %d %s", code, out)
 	}
-	if out, code := runCLI(t, "timeline", good, "-o", filepath.Join(dir, "o2"), "--agent", "codex-cli"); code != 1 {
+	if out, code := runCLI(t, "timeline", good, "-o", filepath.Join(dir, "o2"), "--since", "2030-01-01"); code != 1 {
 		t.Fatalf("timeline with nothing found: exit %d, want 1: %s", code, out)
+	}
+	if out, code := runCLI(t, "timeline", good, "-o", filepath.Join(dir, "o2b"), "--agent", "claudecode"); code != 2 ||
+		!strings.Contains(out, "--agent claudecode: not in the input; it holds claude-code") {
+		t.Fatalf("timeline --agent naming no agent of the input: exit %d, want 2: %s", code, out)
 	}
 	if out, code := runCLI(t, "timeline", filepath.Join(dir, "missing"), "-o", filepath.Join(dir, "o3")); code != 2 {
 		t.Fatalf("timeline on a missing input: exit %d, want 2: %s", code, out)

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -40,10 +41,14 @@ type Options struct {
 	Hosts        []string
 	// Match keeps rows whose text, tool input or tool name matches, plus
 	// the call or result paired with each.
-	Match           *regexp.Regexp
-	IncludeThinking bool
-	KeepUndated     bool
-	Jobs            int
+	Match *regexp.Regexp
+	// TurnTypes keeps only these turn types; Hide drops these; Sessions
+	// keeps only these session ids; Actions keeps only tool rows with
+	// these actions.
+	TurnTypes, Hide, Sessions, Actions []string
+	IncludeThinking                    bool
+	KeepUndated                        bool
+	Jobs                               int
 	// TempDir holds the private temporary folder (default os.TempDir()).
 	TempDir string
 	// Parsers is the registry (analyzer/parsers.All()).
@@ -80,6 +85,22 @@ type Summary struct {
 	Failed                  int
 	Inventory               *Inventory
 	Files                   []string // output files written
+}
+
+// UnknownNameError says a --host, --user or --agent filter names nothing
+// the input holds, and what it does hold.
+type UnknownNameError struct {
+	Flag  string   // "--host", "--user", "--agent"
+	Names []string // the values not held
+	Held  []string // every value the input holds
+}
+
+func (e *UnknownNameError) Error() string {
+	held := "nothing"
+	if len(e.Held) > 0 {
+		held = strings.Join(e.Held, ", ")
+	}
+	return fmt.Sprintf("%s %s: not in the input; it holds %s", e.Flag, strings.Join(e.Names, ", "), held)
 }
 
 // ErrNoInput is returned when no input could be used at all.
@@ -227,14 +248,7 @@ func (c *collected) action(agent, tool string) timeline.Action {
 	return timeline.ActOther
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
+func contains(list []string, s string) bool { return slices.Contains(list, s) }
 
 // keep applies the row filters that do not need the whole timeline.
 // Undated rows are kept unless --since or --until is given (and
@@ -251,6 +265,15 @@ func (c *collected) keep(e *timeline.Event, src *source) bool {
 		return false
 	}
 	if len(o.Hosts) > 0 && !contains(o.Hosts, e.Host) {
+		return false
+	}
+	if (len(o.TurnTypes) > 0 && !contains(o.TurnTypes, string(e.TurnType))) || contains(o.Hide, string(e.TurnType)) {
+		return false
+	}
+	if len(o.Sessions) > 0 && !contains(o.Sessions, e.SessionID) {
+		return false
+	}
+	if len(o.Actions) > 0 && !contains(o.Actions, string(e.Action)) {
 		return false
 	}
 	if e.Time.IsZero() {
@@ -558,6 +581,9 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	if sum.Failed == len(units) {
 		return nil, fmt.Errorf("%w: every input failed: %s", ErrNoInput, problemText(c.problems))
+	}
+	if err := c.inv.checkNames(&opts); err != nil {
+		return nil, err
 	}
 	// The correlation pass: repeats by record id, then secondary rows
 	// paired with the primary rows they repeat.

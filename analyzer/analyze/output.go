@@ -108,6 +108,43 @@ func (inv *Inventory) agent(host, name string) *InventoryAgent {
 	return a
 }
 
+// checkNames fails when a --host, --user or --agent filter names what no
+// input holds (a misspelt agent gives zero rows otherwise, with no word).
+func (inv *Inventory) checkNames(o *Options) error {
+	hosts, users, agents := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for _, s := range inv.Sources {
+		hosts[s.Host] = true
+	}
+	for _, a := range inv.agents {
+		agents[a.Agent] = true
+		for u := range a.users {
+			users[u] = true
+		}
+	}
+	for _, f := range []struct {
+		flag string
+		want []string
+		have map[string]bool
+	}{{"--host", o.Hosts, hosts}, {"--user", o.Users, users}, {"--agent", o.Agents, agents}} {
+		var missing []string
+		for _, w := range f.want {
+			if !f.have[w] {
+				missing = append(missing, w)
+			}
+		}
+		if len(missing) == 0 {
+			continue
+		}
+		var held []string
+		for h := range f.have {
+			held = append(held, h)
+		}
+		sort.Strings(held)
+		return &UnknownNameError{Flag: f.flag, Names: missing, Held: held}
+	}
+	return nil
+}
+
 func (inv *Inventory) addSource(s *source) {
 	verified := "n/a"
 	if s.kind != KindLoose {
