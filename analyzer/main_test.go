@@ -137,3 +137,19 @@ func TestTimelineFromStdin(t *testing.T) {
 		t.Fatalf("inventory: %s", inv)
 	}
 }
+
+// TestHelpEndsWithExitCodes: every command's --help ends with its exit
+// codes, and catalog prints a header and a legend of its statuses.
+func TestHelpEndsWithExitCodes(t *testing.T) {
+	for _, cmd := range []string{"timeline", "verify", "detect", "catalog", "parsers", "inventory"} {
+		out, code := runCLI(t, cmd, "--help")
+		if code != 0 || !strings.Contains(out, "Exit codes:\n  0  ") {
+			t.Errorf("%s --help (exit %d) has no exit codes:\n%s", cmd, code, out)
+		}
+	}
+	out, _ := runCLI(t, "catalog")
+	lines := strings.SplitN(out, "\n", 4)
+	if len(lines) < 3 || !strings.HasPrefix(lines[0], "statuses: parsed = ") || !strings.HasPrefix(lines[1], "AGENT ") {
+		t.Errorf("catalog header: %q", lines)
+	}
+}
