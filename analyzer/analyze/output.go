@@ -7,6 +7,7 @@ import (
 	json "github.com/go-json-experiment/json/v1"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -327,7 +328,13 @@ type csvRows struct {
 	w  *csv.Writer
 }
 
-func (c *csvRows) write(e *timeline.Event) error { return c.w.Write(e.ToRow().Values()) }
+func (c *csvRows) write(e *timeline.Event) error {
+	v := e.ToRow().Values()
+	for i := range v {
+		v[i] = csvCell(v[i], e)
+	}
+	return c.w.Write(v)
+}
 func (c *csvRows) close() error {
 	c.w.Flush()
 	if err := c.w.Error(); err != nil {
@@ -374,7 +381,11 @@ func openRows(dir, format string) (rowWriter, string, error) {
 }
 
 func writeOutputs(c *collected, opts *Options, sum *Summary) error {
-	rw, name, err := openRows(opts.OutDir, opts.Format)
+	formats, err := ParseFormats(opts.Format)
+	if err != nil {
+		return err
+	}
+	rw, names, err := openTimelines(opts.OutDir, formats, opts.PartitionByHost)
 	if err != nil {
 		return err
 	}
@@ -407,7 +418,14 @@ func writeOutputs(c *collected, opts *Options, sum *Summary) error {
 	if err != nil {
 		return err
 	}
-	sum.Files = append(sum.Files, filepath.Join(opts.OutDir, name))
+	sum.Files = append(sum.Files, names...)
+	if slices.Contains(formats, FormatBodyfile) {
+		p := filepath.Join(opts.OutDir, BodyfileName)
+		if err := writeBodyfile(p, c.bodyEntries); err != nil {
+			return err
+		}
+		sum.Files = append(sum.Files, p)
+	}
 	sum.RepeatedByID, sum.SecondaryPaired, sum.DuplicateIDs = c.repeatedByID, c.secondaryPaired, c.duplicateIDs
 	sum.Duplicates = sum.RepeatedByID + sum.RepeatedNoID
 	for _, st := range c.mergeStates() {
