@@ -66,6 +66,13 @@ type InventorySource struct {
 	UsersInferred bool   `json:"users_inferred"`
 	Verified      string `json:"verified"` // all | partial | none | n/a (loose tree)
 	Problems      int    `json:"problems"`
+	// SHA256 is a bundle file's hash; Case, Examiner, CollectorVersion
+	// and StartedUTC come from its header.
+	SHA256           string `json:"sha256"`
+	Case             string `json:"case"`
+	Examiner         string `json:"examiner"`
+	CollectorVersion string `json:"collector_version"`
+	StartedUTC       string `json:"started_utc"`
 }
 
 // InventoryAgent is one host × agent.
@@ -169,7 +176,11 @@ func (inv *Inventory) addSource(s *source) {
 			verified = "partial"
 		}
 	}
-	inv.Sources = append(inv.Sources, InventorySource{Input: s.input, Kind: s.kind, Host: s.host, BundleID: s.bundleID, UsersInferred: s.inferred, Verified: verified, Problems: len(s.problems)})
+	src := InventorySource{Input: s.input, Kind: s.kind, Host: s.host, BundleID: s.bundleID, UsersInferred: s.inferred, Verified: verified, Problems: len(s.problems), SHA256: s.sum}
+	if h := s.header; h != nil {
+		src.Case, src.Examiner, src.CollectorVersion, src.StartedUTC = h.Host.Case, h.Host.Examiner, h.CollectorVersion, h.StartedUTC
+	}
+	inv.Sources = append(inv.Sources, src)
 	for _, f := range s.seen {
 		if f.agent == "" {
 			continue
