@@ -264,6 +264,11 @@ type StateExtension struct {
 	Keys []string
 	// Doc is one line for the generated parser list.
 	Doc string
+	// Secondary declares the extension's secondary rows, when it writes
+	// any (see Spec.Secondary).
+	Secondary *Secondary
+	// Actions is the extension's actions table (see Spec.Actions).
+	Actions map[string]timeline.Action
 	// Read reads the rows; present maps each lower-cased key of Keys
 	// found to the key as stored.
 	Read func(ctx context.Context, st *VSCodeState, present map[string]string, in *Input, out Sink) error
@@ -301,9 +306,36 @@ type StateOwner struct {
 // read nothing and account for nothing (no record of theirs was read).
 func ExtensionStateParsers(exts ...StateExtension) []Parser {
 	var emits, docs []string
+	var sec *Secondary
+	var actions map[string]timeline.Action
 	for _, x := range exts {
 		emits = append(emits, x.Agent)
 		docs = append(docs, x.Agent+": "+x.Doc)
+		if x.Secondary != nil {
+			if sec == nil {
+				sec = &Secondary{Window: x.Secondary.Window, Basis: x.Agent + ": " + x.Secondary.Basis}
+			} else {
+				// one declaration per parser: the widest window, every
+				// turn type, each extension's basis
+				if x.Secondary.Window > sec.Window {
+					sec.Window = x.Secondary.Window
+				}
+				sec.Basis += "; " + x.Agent + ": " + x.Secondary.Basis
+			}
+			for _, tt := range x.Secondary.TurnTypes {
+				if !containsTurn(sec.TurnTypes, tt) {
+					sec.TurnTypes = append(sec.TurnTypes, tt)
+				}
+			}
+		}
+		for k, a := range x.Actions {
+			if actions == nil {
+				actions = map[string]timeline.Action{}
+			}
+			if _, dup := actions[k]; !dup {
+				actions[k] = a
+			}
+		}
 	}
 	var out []Parser
 	for _, o := range StateOwners() {
@@ -311,8 +343,8 @@ func ExtensionStateParsers(exts ...StateExtension) []Parser {
 		out = append(out, New(Spec{
 			ID: o.Agent + "/extension-state", Agent: o.Agent, Version: 1,
 			Targets: o.Targets, Names: []string{"state.vscdb", "state.vscdb.backup"},
-			Emits: emits,
-			Doc:   "extension rows of " + o.Agent + "'s state.vscdb ItemTable through parser.VSCodeState; " + strings.Join(docs, "; "),
+			Emits: emits, Secondary: sec, Actions: actions,
+			Doc: "extension rows of " + o.Agent + "'s state.vscdb ItemTable through parser.VSCodeState; " + strings.Join(docs, "; "),
 		}, func(ctx context.Context, in *Input, out Sink) error {
 			return runExtensions(ctx, in, out, exts)
 		}))
@@ -390,4 +422,13 @@ func EditorDir(p string) string {
 func IsWorkspaceState(p string) bool {
 	p = strings.ReplaceAll(p, "\\", "/")
 	return path.Base(path.Dir(path.Dir(p))) == "workspaceStorage"
+}
+
+func containsTurn(l []timeline.TurnType, t timeline.TurnType) bool {
+	for _, x := range l {
+		if x == t {
+			return true
+		}
+	}
+	return false
 }

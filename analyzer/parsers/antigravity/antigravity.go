@@ -25,7 +25,7 @@ func Parsers() []parser.Parser {
 			Doc: "conversations/<id>.db steps (protobuf step_payload and permissions decoded without a schema: text fields as system rows) and conversation_summaries.db (every row, text columns and schemaless-decoded blobs), under the four data directories",
 		}, parseDB),
 		parser.New(parser.Spec{
-			ID: "antigravity/brain-logs", Agent: Agent, Version: 1,
+			ID: "antigravity/brain-logs", Agent: Agent, Version: 1, Actions: actions,
 			Targets: []string{"brain-logs"}, Names: []string{"*.jsonl"},
 			Doc: "brain/<id>/.system_generated/logs/transcript_full.jsonl (else its chunks, else transcript.jsonl, else its chunks): user, assistant, thinking, tool_use, tool_result and system rows at each step's created_at (secondary, 600 s)",
 			Secondary: &parser.Secondary{Window: brainWindow, TurnTypes: all,
@@ -35,7 +35,7 @@ func Parsers() []parser.Parser {
 			ID: "antigravity/history", Agent: Agent, Version: 1,
 			Targets: []string{"history"}, Names: []string{"history.jsonl"},
 			Doc: ".gemini/antigravity-cli/history.jsonl prompt recall log (display, timestamp, workspace, conversationId from CLI 1.3.x; secondary, 600 s)",
-			Secondary: &parser.Secondary{Window: brainWindow, TurnTypes: []timeline.TurnType{timeline.User},
+			Secondary: &parser.Secondary{Window: brainWindow, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
 				Basis: "the seed's 600 s brain-mirror window, taken for the CLI's prompt log of the same turns"},
 		}, parseHistory),
 		parser.New(parser.Spec{

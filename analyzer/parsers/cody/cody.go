@@ -39,7 +39,7 @@ const maxWhole = 256 << 20
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "cody/jetbrains-state", Agent: Agent, Version: 1,
+			ID: "cody/jetbrains-state", Agent: Agent, Version: 1, Actions: actions,
 			Targets: []string{"jetbrains-state"}, Names: []string{historyKey, modelsKey},
 			Doc: "Cody-nodejs/[Data/]JetBrains-globalState/cody-local-chatHistory-v2 (chats: prompts, replies, tool calls and results, confirmation steps, errors; chat id time) and cody-model-preferences (model rows)",
 		}, parseJetBrains),
@@ -47,7 +47,7 @@ func Parsers() []parser.Parser {
 			ID: "cody/legacy-history", Agent: Agent, Version: 1,
 			Targets: []string{"project"}, Names: []string{"cody_history.xml"},
 			Doc:       "the pre-agent JetBrains plugin's <project>/.idea/cody_history.xml (secondary: prompts and replies with the chat's updatedAt, host-local time)",
-			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant}, Basis: "the legacy chat ids (internalId) are not the agent's chat ids and updatedAt is host-local: pair on text alone (sourcegraph/jetbrains HistoryService)"},
+			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.System}, Basis: "the legacy chat ids (internalId) are not the agent's chat ids and updatedAt is host-local: pair on text alone (sourcegraph/jetbrains HistoryService)"},
 		}, parseLegacyHistory),
 		parser.New(parser.Spec{
 			ID: "cody/settings", Agent: "vscode", Version: 1,
@@ -61,7 +61,7 @@ func Parsers() []parser.Parser {
 // StateExtension reads the sourcegraph.cody-ai row of a state.vscdb.
 func StateExtension() parser.StateExtension {
 	return parser.StateExtension{
-		Agent: Agent, Keys: []string{ExtensionID},
+		Agent: Agent, Keys: []string{ExtensionID}, Actions: actions,
 		Doc:  "sourcegraph.cody-ai row (cody-local-chatHistory-v2 chats, cody-model-preferences)",
 		Read: readState,
 	}

@@ -22,18 +22,18 @@ const Agent = "kiro"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "kiro/cli-db", Agent: Agent, Version: 1,
+			ID: "kiro/cli-db", Agent: Agent, Version: 1, Actions: actions,
 			Targets: []string{"cli-db"}, Names: []string{"data.sqlite3"},
 			Doc: "Amazon Q / Kiro CLI data.sqlite3: conversations (prompts, replies, tool calls with full arguments and results, cancellations and deny-list rejections as permission decisions, models, /compact summaries, checkpoints and their history snapshots, tangent-mode main history) and the legacy shell history table",
 		}, parseDB),
 		parser.New(parser.Spec{
-			ID: "kiro/prompt-history", Agent: Agent, Version: 1,
+			ID: "kiro/prompt-history", Agent: Agent, Version: 1, Actions: actions,
 			Targets: []string{"prompt-history"}, Names: []string{".cli_bash_history"},
 			Doc:       ".aws/amazonq/.cli_bash_history: every chat prompt typed (rustyline history; secondary, no time, session or project)",
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User}, Basis: "rustyline's history file records no time, session or project (kkawakam/rustyline bc06b3e, v15.0.0)"},
 		}, parsePromptHistory),
 		parser.New(parser.Spec{
-			ID: "kiro/agents", Agent: Agent, Version: 1,
+			ID: "kiro/agents", Agent: Agent, Version: 1, Actions: actions,
 			Targets: []string{"cli-agents", catalog.ProjectTarget}, Names: []string{"*.json"},
 			Doc: ".aws/amazonq/cli-agents/*.json and a project's .amazonq/cli-agents/*.json: allowedTools and toolsSettings (allowed and denied commands, paths, services) as permission setting rows; a project's .amazonq/.subagents/<agent>.json delegated background tasks (task, status, output)",
 		}, parseJSONFile),

@@ -27,24 +27,24 @@ const ExtensionID = "pearai.pearai-roo-cline"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "pearai/sessions", Agent: Agent, Version: 1,
+			ID: "pearai/sessions", Agent: Agent, Version: 1, Actions: roocode.Actions,
 			Targets: []string{"sessions"}, Names: []string{"*.json"},
 			Doc: ".pearai/sessions/<sessionId>.json through the Continue reader (history and PearAI's perplexityHistory), timed from sessions.json dateCreated; sessions.json entries whose session file is gone",
 		}, continuedev.ParseSessionFile),
 		parser.New(parser.Spec{
-			ID: "pearai/ui-messages", Agent: Agent, Version: 1,
+			ID: "pearai/ui-messages", Agent: Agent, Version: 1, Actions: roocode.Actions,
 			Targets: []string{"tasks"}, Names: []string{"ui_messages.json"},
 			Doc: "pearai-roo-cline tasks/<id>/ui_messages.json through the Cline reader, Roo flavour (prompts, replies, tool asks and their approvals)",
 		}, func(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			return cline.ParseUIMessages(ctx, in, out, Agent, cline.FlavorRoo)
 		}),
 		parser.New(parser.Spec{
-			ID: "pearai/api-history", Agent: Agent, Version: 1,
+			ID: "pearai/api-history", Agent: Agent, Version: 1, Actions: roocode.Actions,
 			Targets: []string{"tasks"}, Names: []string{"api_conversation_history.json"},
 			Doc: "pearai-roo-cline tasks/<id>/api_conversation_history.json (XML tool calls): the whole transcript without ui_messages.json, else only the denial and approval results as permission decisions",
 		}, parseAPIHistory),
 		parser.New(parser.Spec{
-			ID: "pearai/dev-data", Agent: Agent, Version: 1,
+			ID: "pearai/dev-data", Agent: Agent, Version: 1, Actions: roocode.Actions,
 			Targets: []string{"dev-data"}, Names: []string{"chat.jsonl", "tokens_generated.jsonl"},
 			Doc: ".pearai/dev_data/chat.jsonl (rated chat requests: prompt, reply, model, feedback, session; secondary, no time) and tokens_generated.jsonl (the model and token counts of each request, no time)",
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.Assistant, timeline.System},
@@ -66,7 +66,7 @@ func parseAPIHistory(ctx context.Context, in *parser.Input, out parser.Sink) err
 // (PearAI's own editor state): taskHistory and the auto-approval settings.
 func StateExtension() parser.StateExtension {
 	return parser.StateExtension{
-		Agent: Agent, Keys: []string{ExtensionID},
+		Agent: Agent, Keys: []string{ExtensionID}, Actions: roocode.Actions,
 		Doc:  "pearai.pearai-roo-cline row (taskHistory entries whose task folder is gone; auto-approval settings as permission setting rows)",
 		Read: readState,
 	}

@@ -56,8 +56,9 @@ func Parsers() []parser.Parser {
 func StateExtension() parser.StateExtension {
 	return parser.StateExtension{
 		Agent: Agent, Keys: []string{ExtensionID},
-		Doc:  "TabbyML.vscode-tabby row (edit.recentlyCommand inline-edit commands, secondary, no time)",
-		Read: readState,
+		Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User}, Basis: "edit.recentlyCommand records no time or session (clients/vscode/src/Config.ts)"},
+		Doc:       "TabbyML.vscode-tabby row (edit.recentlyCommand inline-edit commands, secondary, no time)",
+		Read:      readState,
 	}
 }
 

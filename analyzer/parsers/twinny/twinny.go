@@ -35,7 +35,7 @@ const (
 // StateExtension reads the rjmacarthy.twinny row of a state.vscdb.
 func StateExtension() parser.StateExtension {
 	return parser.StateExtension{
-		Agent: Agent, Keys: []string{ExtensionID},
+		Agent: Agent, Keys: []string{ExtensionID}, Actions: actions,
 		Doc:  "rjmacarthy.twinny row (twinny.conversations and an unsaved active conversation, tool steps with their Run/Skip answers, twinny.teamPolicy; a workspace row's pull request review repository)",
 		Read: readState,
 	}
