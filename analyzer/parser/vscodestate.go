@@ -143,16 +143,22 @@ func (s *VSCodeState) load(ctx context.Context, r *StateRow) error {
 // Items calls fn for each ItemTable row whose key starts with prefix
 // (exact, case-sensitive), in key order. An error from fn stops the walk.
 func (s *VSCodeState) Items(ctx context.Context, prefix string, fn func(StateRow) error) error {
-	return s.each(ctx, "ItemTable", prefix, fn)
+	return s.each(ctx, "ItemTable", prefix, nil, fn)
+}
+
+// ItemsMatching is Items for the keys keep accepts: the other rows'
+// values are never loaded.
+func (s *VSCodeState) ItemsMatching(ctx context.Context, prefix string, keep func(key string) bool, fn func(StateRow) error) error {
+	return s.each(ctx, "ItemTable", prefix, keep, fn)
 }
 
 // KVs calls fn for each cursorDiskKV row whose key starts with prefix, in
 // key order.
 func (s *VSCodeState) KVs(ctx context.Context, prefix string, fn func(StateRow) error) error {
-	return s.each(ctx, "cursorDiskKV", prefix, fn)
+	return s.each(ctx, "cursorDiskKV", prefix, nil, fn)
 }
 
-func (s *VSCodeState) each(ctx context.Context, table, prefix string, fn func(StateRow) error) error {
+func (s *VSCodeState) each(ctx context.Context, table, prefix string, keep func(string) bool, fn func(StateRow) error) error {
 	if !s.has(table) {
 		return nil
 	}
@@ -183,7 +189,9 @@ func (s *VSCodeState) each(ctx context.Context, table, prefix string, fn func(St
 			return fmt.Errorf("%s: %w", table, err)
 		}
 		r.Key, r.Size = k.String, n.Int64
-		list = append(list, r)
+		if keep == nil || keep(r.Key) {
+			list = append(list, r)
+		}
 	}
 	err = rows.Err()
 	rows.Close()

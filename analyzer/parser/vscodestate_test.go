@@ -58,6 +58,13 @@ func TestVSCodeState(t *testing.T) {
 		t.Fatalf("Items prefix: %v", keys)
 	}
 	keys = nil
+	if err := st.ItemsMatching(ctx, "chat", func(k string) bool { return k == "chatx" }, func(r StateRow) error { keys = append(keys, r.Key+"="+string(r.Value)); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(keys, ",") != "chatx=3" {
+		t.Fatalf("ItemsMatching: %v", keys)
+	}
+	keys = nil
 	if err := st.KVs(ctx, "bubbleId:1:", func(r StateRow) error { keys = append(keys, r.Key); return nil }); err != nil {
 		t.Fatal(err)
 	}
