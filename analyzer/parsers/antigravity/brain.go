@@ -124,7 +124,7 @@ func parseBrain(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	defer rc.Close()
 	if best := preferred(in, logs); best < kind {
 		reason := "copy_of:" + kindNames[best]
-		return parser.Lines(ctx, rc, nil, func(n int64, _ []byte) error {
+		return parser.Lines(ctx, rc, out, func(n int64, _ []byte) error {
 			out.Skip(n, reason)
 			return nil
 		})
