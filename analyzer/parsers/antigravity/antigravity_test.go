@@ -210,3 +210,14 @@ func TestConversationDB(t *testing.T) {
 		t.Fatalf("summary row %+v", e)
 	}
 }
+
+func TestEmpty(t *testing.T) {
+	s := run(t, "antigravity/conversations", parsertest.SQLite(t, "testdata/empty.sql"), parser.File{Path: cli + "/conversations/" + conv + ".db", Target: "conversations"}, nil, "testdata/empty_db.golden.jsonl")
+	if len(s.Events) != 0 || len(s.Problems) != 1 || !strings.Contains(s.Problems[0], "no steps table") {
+		t.Fatalf("empty database: %d rows %q", len(s.Events), s.Problems)
+	}
+	b := run(t, "antigravity/brain-logs", "testdata/empty.txt", parser.File{Path: logs + "/transcript_full.jsonl", Target: "brain-logs"}, nil, "testdata/empty_brain.golden.jsonl")
+	if len(b.Events)+len(b.Problems) != 0 {
+		t.Fatalf("empty transcript: %d rows %q", len(b.Events), b.Problems)
+	}
+}

@@ -145,3 +145,19 @@ func TestLegacyHistory(t *testing.T) {
 		t.Fatalf("legacy model %q", a.Model)
 	}
 }
+
+func TestEmpty(t *testing.T) {
+	for _, c := range []struct {
+		name, id string
+		f        parser.File
+	}{
+		{"empty_jetbrains", "cody/jetbrains-state", parser.File{Path: jbState + "cody-local-chatHistory-v2", Agent: Agent, Target: "jetbrains-state"}},
+		{"empty_legacy", "cody/legacy-history", parser.File{Path: legacy, Agent: Agent, Target: "project"}},
+		{"empty_settings", "cody/settings", parser.File{Path: settings, Agent: "vscode", Target: "settings"}},
+	} {
+		s := run(t, c.id, "testdata/empty.txt", c.f, "testdata/"+c.name+".golden.jsonl")
+		if len(s.Events)+len(s.Problems)+len(s.Skips) != 0 {
+			t.Fatalf("%s: an empty file gave %d rows, %q", c.name, len(s.Events), s.Problems)
+		}
+	}
+}

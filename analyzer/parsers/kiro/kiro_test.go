@@ -156,3 +156,14 @@ func TestAgentsAndDelegates(t *testing.T) {
 		t.Fatal("an unrelated project JSON gave rows")
 	}
 }
+
+func TestEmpty(t *testing.T) {
+	s := run(t, "kiro/cli-db", "testdata/empty.sql", parser.File{Path: home + "/.local/share/kiro-cli/data.sqlite3", Target: "cli-db"}, "testdata/empty_db.golden.jsonl")
+	if len(s.Events) != 0 || len(s.Problems) != 1 || !strings.Contains(s.Problems[0], "not a Q / Kiro CLI database") {
+		t.Fatalf("empty database: %d rows %q", len(s.Events), s.Problems)
+	}
+	h := run(t, "kiro/prompt-history", "testdata/empty.txt", parser.File{Path: home + "/.aws/amazonq/.cli_bash_history", Target: "prompt-history"}, "testdata/empty_history.golden.jsonl")
+	if len(h.Events)+len(h.Problems)+len(h.Skips) != 0 {
+		t.Fatalf("empty history: %d rows", len(h.Events))
+	}
+}

@@ -60,3 +60,16 @@ func TestHistoryAndTrust(t *testing.T) {
 		t.Fatalf("trust rows %+v", tr.Events)
 	}
 }
+
+func TestEmpty(t *testing.T) {
+	for _, c := range []struct{ id, path, target string }{
+		{"muse-code/sessions", base + "/session.jsonl", "sessions"},
+		{"muse-code/tui-history", "/home/alice/.local/share/muse/tui-history.jsonl", "tui-history"},
+		{"muse-code/trust", "/home/alice/.config/muse/trust.json", "trust"},
+	} {
+		s := run(t, c.id, "testdata/empty.txt", parser.File{Path: c.path, Target: c.target}, "testdata/empty_"+c.target+".golden.jsonl")
+		if len(s.Events)+len(s.Problems)+len(s.Skips) != 0 {
+			t.Fatalf("%s: empty file gave %d rows %q", c.id, len(s.Events), s.Problems)
+		}
+	}
+}

@@ -121,3 +121,14 @@ func TestDevData(t *testing.T) {
 		t.Fatalf("tokens row %+v", e)
 	}
 }
+
+func TestEmpty(t *testing.T) {
+	s := run(t, "pearai/dev-data", "testdata/empty.txt", parser.File{Path: home + "/.pearai/dev_data/chat.jsonl", Target: "dev-data"}, nil, "testdata/empty_chat.golden.jsonl")
+	if len(s.Events)+len(s.Problems) != 0 {
+		t.Fatalf("empty chat log: %d rows %q", len(s.Events), s.Problems)
+	}
+	p := run(t, "pearai/sessions", "testdata/empty.txt", parser.File{Path: sess + "x.json", Target: "sessions"}, nil, "testdata/empty_session.golden.jsonl")
+	if len(p.Events) != 0 {
+		t.Fatalf("empty session file: %d rows", len(p.Events))
+	}
+}

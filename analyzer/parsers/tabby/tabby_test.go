@@ -162,3 +162,18 @@ func TestConfigAndHistories(t *testing.T) {
 		t.Fatalf("vscode command row %+v", e)
 	}
 }
+
+func TestEmpty(t *testing.T) {
+	s := run(t, "tabby/events", "testdata/empty.txt", parser.File{Path: home + "/.tabby/events/2026-10-07.json", Target: "events"}, "testdata/empty_events.golden.jsonl")
+	if len(s.Events)+len(s.Problems) != 0 {
+		t.Fatalf("empty event log: %d rows %q", len(s.Events), s.Problems)
+	}
+	d := run(t, "tabby/server-db", "testdata/empty.sql", parser.File{Path: home + "/.tabby/ee/db.sqlite", Target: "server-db"}, "testdata/empty_db.golden.jsonl")
+	if len(d.Events) != 0 || len(d.Problems) != 1 || !strings.Contains(d.Problems[0], "not a Tabby server database") {
+		t.Fatalf("empty database: %d rows %q", len(d.Events), d.Problems)
+	}
+	j := run(t, "tabby/jetbrains-history", "testdata/empty.txt", parser.File{Path: home + "/.config/JetBrains/GoLand2025.1/options/intellij-tabby-command-history.xml", Target: "jetbrains-history"}, "testdata/empty_jetbrains.golden.jsonl")
+	if len(j.Events)+len(j.Problems) != 0 {
+		t.Fatalf("empty history: %d rows %q", len(j.Events), j.Problems)
+	}
+}

@@ -96,3 +96,10 @@ func TestRows(t *testing.T) {
 		t.Fatalf("review row %q", e.Text)
 	}
 }
+
+func TestNotAStateDB(t *testing.T) {
+	s := run(t, "testdata/empty_db.sql", gs, "testdata/empty_db.golden.jsonl")
+	if len(s.Events) != 0 || len(s.Problems) != 1 || !strings.Contains(s.Problems[0], "state database not readable") {
+		t.Fatalf("a database without ItemTable: %d rows %q", len(s.Events), s.Problems)
+	}
+}
