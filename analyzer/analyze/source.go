@@ -67,6 +67,9 @@ type source struct {
 	bundleID string
 	header   *bundle.Header
 	sum      string // SHA-256 of a bundle file
+	summary  *bundle.Summary
+	log      []byte // the start of the collector's log
+	changed  int    // manifest rows marked changed_during_copy
 	inferred bool   // homes and users were inferred (loose tree)
 	files    []*fileRec
 	byPath   map[string]*fileRec
@@ -313,6 +316,12 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 		return nil, fmt.Errorf("spool: %w", err)
 	}
 	res := br.Result()
+	s.summary, s.log = res.Summary, res.Log
+	for _, e := range res.Manifest {
+		if e.ChangedDuringCopy {
+			s.changed++
+		}
+	}
 	for _, pr := range res.Problems {
 		s.problem(Problem{Kind: pr.Kind, SourceFile: pr.Path, Message: pr.String()})
 	}
