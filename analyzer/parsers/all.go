@@ -3,6 +3,8 @@ package parsers
 import (
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/aider"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/amp"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/augment"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/chatgptdesktop"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/claudecode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/claudedesktop"
@@ -13,6 +15,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotdesktop"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/crush"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cursor"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/factorydroid"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/goose"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/opencode"
@@ -37,6 +40,8 @@ func group(lists ...[]parser.Parser) []parser.Parser {
 func All() []parser.Parser {
 	return group(
 		aider.Parsers(),          // aider
+		amp.Parsers(),            // amp (prompt history and logs; threads are server-side)
+		augment.Parsers(),        // augment (Auggie CLI)
 		chatgptdesktop.Parsers(), // chatgpt-desktop (reads codex-cli state-db codex-dev.db)
 		claudecode.Parsers(),     // claude-code
 		claudedesktop.Parsers(),  // claude-desktop
@@ -47,6 +52,7 @@ func All() []parser.Parser {
 		copilotdesktop.Parsers(), // copilot-desktop
 		crush.Parsers(),          // crush
 		cursor.Parsers(),         // cursor
+		factorydroid.Parsers(),   // factory-droid
 		gemini.Parsers(),         // gemini-cli
 		goose.Parsers(),          // goose
 		opencode.Parsers(),       // opencode, kilo-code
