@@ -37,13 +37,13 @@ var agentsAToC = []Agent{
 	{
 		Name: "amp", Display: "Amp", Status: StatusParsed, SeedStatus: StatusBacklog,
 		Evidence: EvidenceBundle, EvidenceNote: "The JavaScript embedded in the @ampcode/cli 0.0.1790142911-g7618fb linux-x64 binary (history, LogTape log and settings code), synthetic fixture; the CLI needs ampcode.com for every thread and was not run",
-		Notes: "issue 14; prompt history and thread logs; full threads are server-side (ampcode.com)",
+		Notes: "issue 14; prompt history and thread logs; full threads are server-side (ampcode.com); .amp/claude-diagnostics holds copies of Claude Code session files (Amp driving Claude Code), collected, not parsed: the claude-code parser reads the originals",
 		Targets: []Target{
 			{ID: "history", Root: RootHome, Glob: ".local/share/amp/history.jsonl", Kind: KindHistory, Projects: ProjectsJSONPaths},
 			{ID: "secrets", Root: RootHome, Glob: ".local/share/amp/secrets.json", Kind: KindSecret},
 			{ID: "thread-logs", Root: RootHome, Glob: ".cache/amp/logs/{threads/*.log,cli.log}", Kind: KindLog, MaxSize: logMax},
 			{ID: "terminal-history", Root: RootHome, Glob: ".cache/amp/terminal/*/history", Kind: KindHistory},
-			{ID: "claude-diagnostics", Root: RootHome, Glob: ".amp/claude-diagnostics/**", Kind: KindTranscript},
+			{ID: "claude-diagnostics", Root: RootHome, Glob: ".amp/claude-diagnostics/**", Kind: KindOther},
 			{ID: "settings", Root: RootHome, Glob: ".config/amp/settings.json{,c}", Kind: KindSettings},
 		},
 		ProjectFiles: []ProjectFile{

@@ -121,6 +121,10 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	if err != nil {
 		return err
 	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		out.Report(0, parser.KindSkippedRecord, "empty session file (0 bytes of JSON): a write cut short")
+		return nil
+	}
 	var s session
 	if err := json.Unmarshal(b, &s); err != nil {
 		out.Problem(0, "session: "+err.Error())
@@ -269,7 +273,7 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 				rows++
 			}
 		}
-		if !typed && strings.TrimSpace(ex.RequestMessage) != "" {
+		if !typed && !c.IsHistorySummary && strings.TrimSpace(ex.RequestMessage) != "" {
 			emit(timeline.Event{TurnType: timeline.User, Time: reqTime, TimeBasis: timeline.TimeInherited, SourceLine: n, RecordID: rid + "#message", Text: ex.RequestMessage})
 			rows++
 		}
