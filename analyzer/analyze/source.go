@@ -75,6 +75,9 @@ type source struct {
 	// seen counts every manifest row (or walked file) per user and agent,
 	// collected or not, for detect and the inventory.
 	seen []seenFile
+	// manifest keeps the manifest rows (or walked files) when the run
+	// writes a bodyfile.
+	manifest []bundle.Entry
 }
 
 type seenFile struct {
@@ -182,6 +185,8 @@ type router struct {
 	agents  map[string]bool
 	// secrets are the agents one of whose parsers reads secret-kind files.
 	secrets map[string]bool
+	// keepManifest asks sources to keep their manifest rows (bodyfile).
+	keepManifest bool
 }
 
 func newRouter(ps []parser.Parser) *router {
@@ -316,6 +321,9 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 			}
 		}
 		s.seen = append(s.seen, seenFile{user: e.User, agent: e.Agent, status: e.Status, size: e.Size, parsable: rt.agents[e.Agent]})
+		if rt.keepManifest {
+			s.manifest = append(s.manifest, e)
+		}
 	}
 	if res.Manifest == nil {
 		for _, r := range s.files {
@@ -417,6 +425,9 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 			continue
 		}
 		s.seen = append(s.seen, seenFile{user: e.User, agent: e.Agent, status: e.Status, size: e.Size, parsable: rt.agents[e.Agent]})
+		if rt.keepManifest {
+			s.manifest = append(s.manifest, e)
+		}
 		if e.ArchivePath == "" || !rt.wants(e.Agent, catalog.Kind(e.Kind)) {
 			continue
 		}
@@ -522,6 +533,12 @@ func openLoose(ctx context.Context, dir string, rt *router) (*source, error) {
 				}
 			}
 			s.seen = append(s.seen, seenFile{user: h.user, agent: hit.Agent, status: status, size: hit.Info.Size(), parsable: rt.agents[hit.Agent]})
+			if rt.keepManifest {
+				// A loose tree has no manifest: the walk's own view (no
+				// hash, the modification time only).
+				s.manifest = append(s.manifest, bundle.Entry{Record: bundle.RecordFile, Path: orig, User: h.user, Agent: hit.Agent, Type: "file",
+					Size: hit.Info.Size(), Mode: fmt.Sprintf("%o", hit.Info.Mode().Perm()), MTime: bundle.FormatTime(hit.Info.ModTime()), Status: status})
+			}
 			if status != bundle.StatusCollected || !rt.wants(hit.Agent, hit.Target.Kind) {
 				return nil
 			}
