@@ -24,6 +24,7 @@ func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
 			ID: "amp/history", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"history"}, Names: []string{"history.jsonl"},
 			Doc: ".local/share/amp/history.jsonl: typed prompts with their working directory (secondary user rows, no time, no thread)",
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
@@ -31,16 +32,19 @@ func Parsers() []parser.Parser {
 		}, parseHistory),
 		parser.New(parser.Spec{
 			ID: "amp/log", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"thread-logs"}, Names: []string{"*.log"},
 			Doc: ".cache/amp/logs/threads/<T-id>.log and cli.log: LogTape JSON Lines records (system rows per thread; tool names, errors)",
 		}, parseLog),
 		parser.New(parser.Spec{
 			ID: "amp/terminal-history", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"terminal-history"}, Names: []string{"history"},
 			Doc: ".cache/amp/terminal/<thread>/history: shell commands of the terminal tool (system rows, no time)",
 		}, parseTerminalHistory),
 		parser.New(parser.Spec{
 			ID: "amp/settings", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"settings"}, Names: []string{"settings.json", "settings.jsonc"},
 			Doc: ".config/amp/settings.json: amp.permissions, amp.dangerouslyAllowAll, amp.commands.allowlist, amp.tools.disable, MCP server names and the other amp.* keys (file mtime; env and header values never read)",
 		}, parseSettings),
