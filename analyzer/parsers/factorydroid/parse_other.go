@@ -246,6 +246,7 @@ func parseDroid(_ context.Context, in *parser.Input, out parser.Sink) error {
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	kv := map[string]string{}
 	inFront := false
+	folded := "" // the key of a block scalar (">-", "|") being read
 	for n := 0; sc.Scan(); n++ {
 		l := strings.TrimRight(sc.Text(), "\r")
 		if n == 0 && l == "---" {
@@ -258,8 +259,17 @@ func parseDroid(_ context.Context, in *parser.Input, out parser.Sink) error {
 		if l == "---" {
 			break
 		}
+		if folded != "" && (strings.HasPrefix(l, " ") || strings.HasPrefix(l, "\t")) {
+			kv[folded] = strings.TrimSpace(kv[folded] + " " + strings.TrimSpace(l))
+			continue
+		}
+		folded = ""
 		if m := frontKV.FindStringSubmatch(l); m != nil {
-			kv[m[1]] = strings.Trim(m[2], `"'`)
+			v := strings.Trim(m[2], `"'`)
+			if strings.HasPrefix(v, ">") || strings.HasPrefix(v, "|") {
+				folded, v = m[1], ""
+			}
+			kv[m[1]] = v
 		}
 	}
 	name := kv["name"]
