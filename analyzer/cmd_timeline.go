@@ -36,6 +36,7 @@ type TimelineCmd struct {
 	Format          string   `help:"Output formats, comma-separated: jsonl, csv, timesketch, parquet, bodyfile (the mactime bodyfile of every collected file)." default:"jsonl" placeholder:"LIST"`
 	PartitionByHost bool     `help:"Write the Parquet timeline as one file per host (timeline.parquet/host=NAME/part-0.parquet)."`
 	Jobs            int      `help:"Inputs processed in parallel (default: number of CPUs)." default:"0"`
+	Force           bool     `help:"Replace the files of an earlier run in the output folder (only those a run writes)."`
 }
 
 func parseWhen(s string, end bool) (time.Time, error) {
@@ -78,6 +79,7 @@ func (c *TimelineCmd) Run(g *Globals, log zerolog.Logger) error {
 		Agents: c.Agent, Users: c.User, Hosts: c.Host, Match: re, IncludeThinking: c.IncludeThinking,
 		KeepUndated: c.KeepUndated, Jobs: c.Jobs, Parsers: parsers.All(), Log: log,
 		TurnTypes: c.TurnType, Hide: c.Hide, Sessions: c.Session, Actions: c.Action, PartitionByHost: c.PartitionByHost,
+		Force: c.Force, CommandLine: os.Args, ToolVersion: Version,
 	}
 	if _, err := analyze.ParseFormats(c.Format); err != nil {
 		return &exitError{exitUnusable, "--format: " + err.Error()}

@@ -65,6 +65,12 @@ type Options struct {
 	Log      zerolog.Logger
 	// MemLimit bounds the events held in memory before spilling (bytes).
 	MemLimit int64
+	// Force replaces a previous run's files in OutDir (else such a folder
+	// is refused with ErrOutputInUse).
+	Force bool
+	// CommandLine and ToolVersion are recorded in run.json.
+	CommandLine []string
+	ToolVersion string
 }
 
 // Summary is what a run found.
@@ -525,8 +531,9 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 		opts.Limits = DefaultLimits()
 	}
 	defer softMemoryLimit(opts.MemLimit)()
-	if err := os.MkdirAll(opts.OutDir, 0o755); err != nil {
-		return nil, fmt.Errorf("create output folder: %w", err)
+	started := time.Now().UTC()
+	if err := prepareOutDir(opts.OutDir, opts.Force); err != nil {
+		return nil, err
 	}
 	tmp, err := os.MkdirTemp(opts.TempDir, "doubleagent-*")
 	if err != nil {
@@ -615,6 +622,9 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 		return nil, err
 	}
 	if err := writeOutputs(c, &opts, sum); err != nil {
+		return nil, err
+	}
+	if err := writeRunRecord(&opts, sum, started); err != nil {
 		return nil, err
 	}
 	return sum, nil

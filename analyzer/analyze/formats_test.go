@@ -1,7 +1,12 @@
 package analyze_test
 
 import (
+	"context"
+	"crypto/sha256"
 	"encoding/csv"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,7 +34,7 @@ func TestSeveralFormatsAtOnce(t *testing.T) {
 	for _, f := range sum.Files {
 		names = append(names, filepath.Base(f))
 	}
-	if got := strings.Join(names, " "); got != "timeline.jsonl timeline.csv timeline.parquet collection.bodyfile sessions.jsonl inventory.json problems.jsonl" {
+	if got := strings.Join(names, " "); got != "timeline.jsonl timeline.csv timeline.parquet collection.bodyfile sessions.jsonl inventory.json problems.jsonl run.json" {
 		t.Fatalf("files %s", got)
 	}
 	prs, err := parquet.ReadFile[analyze.ParquetRow](filepath.Join(out, analyze.TimelineParquet))
@@ -106,5 +111,57 @@ func TestCSVLongCellIsCut(t *testing.T) {
 	}
 	if !strings.HasSuffix(cell, " of 40000 characters shown; the whole text is in the JSON Lines timeline (--format jsonl), the row of /home/alice/.claude/projects/p/A.jsonl line 1]") {
 		t.Fatalf("marker: %q", cell[len(cell)-200:])
+	}
+}
+
+// TestRunRecordAndReusedOutputFolder: run.json records the command line,
+// parsers, each input with its hash and verdict, each output with its size
+// and hash; a folder holding a run is refused unless Force, which removes
+// that run's files (and nothing else).
+func TestRunRecordAndReusedOutputFolder(t *testing.T) {
+	data := rowsJSON(testRow{T: "2026-05-01T10:00:00Z", Session: "A", Type: "user", Text: "x", ID: "u1"})
+	p := makeBundle(t, t.TempDir(), "r.tar.zst", "h", "id-run", []bundletest.File{primaryFile("alice", "A", data)})
+	out := filepath.Join(t.TempDir(), "out")
+	opts := analyze.Options{Inputs: []string{p}, OutDir: out, Parsers: testParsers(), Format: "jsonl,csv", CommandLine: []string{"doubleagent", "timeline"}, ToolVersion: "9.9"}
+	if _, err := analyze.Timeline(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(out, "notes.txt"), []byte("examiner's own file"), 0o644)
+	var rec analyze.RunRecord
+	b, _ := os.ReadFile(filepath.Join(out, analyze.RunJSON))
+	if err := json.Unmarshal(b, &rec); err != nil {
+		t.Fatal(err)
+	}
+	bb, _ := os.ReadFile(p)
+	sum := sha256.Sum256(bb)
+	if rec.ToolVersion != "9.9" || strings.Join(rec.CommandLine, " ") != "doubleagent timeline" || len(rec.Inputs) != 1 ||
+		rec.Inputs[0].SHA256 != hex.EncodeToString(sum[:]) || rec.Inputs[0].Verified != "all" || rec.Inputs[0].BundleID != "id-run" || len(rec.Parsers) != 2 {
+		t.Fatalf("run.json %+v", rec)
+	}
+	var files []string
+	for _, o := range rec.Outputs {
+		got, _ := os.ReadFile(filepath.Join(out, o.File))
+		h := sha256.Sum256(got)
+		if int64(len(got)) != o.Size || hex.EncodeToString(h[:]) != o.SHA256 {
+			t.Errorf("%s: size/hash in run.json do not match the file", o.File)
+		}
+		files = append(files, o.File)
+	}
+	if strings.Join(files, " ") != "timeline.jsonl timeline.csv sessions.jsonl inventory.json problems.jsonl" {
+		t.Fatalf("outputs %v", files)
+	}
+	opts.Format = "jsonl"
+	if _, err := analyze.Timeline(context.Background(), opts); !errors.Is(err, analyze.ErrOutputInUse) {
+		t.Fatalf("reused folder: %v", err)
+	}
+	opts.Force = true
+	if _, err := analyze.Timeline(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(out, analyze.TimelineCSV)); !os.IsNotExist(err) {
+		t.Fatalf("--force left the earlier run's timeline.csv: %v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(out, "notes.txt")); err != nil || string(b) != "examiner's own file" {
+		t.Fatalf("--force touched a file no run writes: %v", err)
 	}
 }

@@ -66,7 +66,11 @@ type source struct {
 	host     string
 	bundleID string
 	header   *bundle.Header
-	inferred bool // homes and users were inferred (loose tree)
+	sum      string // SHA-256 of a bundle file
+	summary  *bundle.Summary
+	log      []byte // the start of the collector's log
+	changed  int    // manifest rows marked changed_during_copy
+	inferred bool   // homes and users were inferred (loose tree)
 	files    []*fileRec
 	byPath   map[string]*fileRec
 	problems []Problem
@@ -247,7 +251,15 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 		return nil, err
 	}
 	defer f.Close()
-	br, err := bundle.Open(f, limits)
+	// The bundle file's own SHA-256, for run.json: hashed as it is read,
+	// and the rest (anything after what the reader consumed) at the end.
+	fh := sha256.New()
+	defer func() {
+		if _, err := io.Copy(fh, f); err == nil {
+			s.sum = hex.EncodeToString(fh.Sum(nil))
+		}
+	}()
+	br, err := bundle.Open(io.TeeReader(f, fh), limits)
 	if err != nil {
 		return nil, err
 	}
@@ -304,6 +316,12 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 		return nil, fmt.Errorf("spool: %w", err)
 	}
 	res := br.Result()
+	s.summary, s.log = res.Summary, res.Log
+	for _, e := range res.Manifest {
+		if e.ChangedDuringCopy {
+			s.changed++
+		}
+	}
 	for _, pr := range res.Problems {
 		s.problem(Problem{Kind: pr.Kind, SourceFile: pr.Path, Message: pr.String()})
 	}
