@@ -3,7 +3,9 @@ package parsers
 import (
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/aider"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/amp"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/antigravity"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/augment"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/chatgptdesktop"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/claudecode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/claudedesktop"
@@ -15,6 +17,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotdesktop"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/crush"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cursor"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/factorydroid"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/goose"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/kiro"
@@ -44,7 +47,9 @@ func group(lists ...[]parser.Parser) []parser.Parser {
 func All() []parser.Parser {
 	return group(
 		aider.Parsers(),          // aider
+		amp.Parsers(),            // amp (prompt history and logs; threads are server-side)
 		antigravity.Parsers(),    // antigravity (CLI, app, IDE, backup data directories)
+		augment.Parsers(),        // augment (Auggie CLI)
 		chatgptdesktop.Parsers(), // chatgpt-desktop (reads codex-cli state-db codex-dev.db)
 		claudecode.Parsers(),     // claude-code
 		claudedesktop.Parsers(),  // claude-desktop
@@ -56,6 +61,7 @@ func All() []parser.Parser {
 		copilotdesktop.Parsers(), // copilot-desktop
 		crush.Parsers(),          // crush
 		cursor.Parsers(),         // cursor
+		factorydroid.Parsers(),   // factory-droid
 		gemini.Parsers(),         // gemini-cli
 		goose.Parsers(),          // goose
 		kiro.Parsers(),           // kiro (Amazon Q / Kiro CLI)
