@@ -122,9 +122,9 @@ var agentsLToO = []Agent{
 		},
 	},
 	{
-		Name: "open-interpreter", Display: "Open Interpreter", Status: StatusBacklog, SeedStatus: StatusParsed,
-		Evidence: EvidenceSource, EvidenceNote: "Source at 2767e5f, synthetic fixture; standing grants, memory summaries and database backups from source at ac1fcc8",
-		Notes: "issue 70; the legacy Python tool's conversations/*.json files are collected but not parsed yet",
+		Name: "open-interpreter", Display: "Open Interpreter", Status: StatusParsed, SeedStatus: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Source at 5b07159 (openinterpreter/openinterpreter 0.0.40, Codex fork) and 073636f (the legacy Python tool), synthetic fixture",
+		Notes: "issue 70; thread_history_1.sqlite, logs_2.sqlite and memories/ are collected but not parsed yet (nor for Codex)",
 		Targets: []Target{
 			{ID: "sessions", Root: RootHome, Glob: ".openinterpreter/{sessions,archived_sessions}/**/rollout-*.{jsonl,jsonl.zst,json}", Kind: KindTranscript, Projects: ProjectsJSONLCwd},
 			{ID: "history", Root: RootHome, Glob: ".openinterpreter/history.jsonl", Kind: KindHistory},

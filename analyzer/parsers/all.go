@@ -16,6 +16,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/goose"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/opencode"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/openinterpreter"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pi"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/qwen"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/roocode"
@@ -36,25 +37,26 @@ func group(lists ...[]parser.Parser) []parser.Parser {
 // order. A parser's position only breaks ties; routing is by Match.
 func All() []parser.Parser {
 	return group(
-		aider.Parsers(),          // aider
-		chatgptdesktop.Parsers(), // chatgpt-desktop (reads codex-cli state-db codex-dev.db)
-		claudecode.Parsers(),     // claude-code
-		claudedesktop.Parsers(),  // claude-desktop
-		cline.Parsers(),          // cline
-		codex.Parsers(),          // codex-cli
-		continuedev.Parsers(),    // continue
-		copilotcli.Parsers(),     // copilot-cli
-		copilotdesktop.Parsers(), // copilot-desktop
-		crush.Parsers(),          // crush
-		cursor.Parsers(),         // cursor
-		gemini.Parsers(),         // gemini-cli
-		goose.Parsers(),          // goose
-		opencode.Parsers(),       // opencode, kilo-code
-		pi.Parsers(),             // pi, little-coder
-		qwen.Parsers(),           // qwen-code
-		roocode.Parsers(),        // roo-code
-		vscode.Parsers(),         // vscode (Copilot Chat)
-		windsurf.Parsers(),       // windsurf (hook transcripts, .pb wire decoding)
-		zed.Parsers(),            // zed
+		aider.Parsers(),           // aider
+		chatgptdesktop.Parsers(),  // chatgpt-desktop (reads codex-cli state-db codex-dev.db)
+		claudecode.Parsers(),      // claude-code
+		claudedesktop.Parsers(),   // claude-desktop
+		cline.Parsers(),           // cline
+		codex.Parsers(),           // codex-cli
+		continuedev.Parsers(),     // continue
+		copilotcli.Parsers(),      // copilot-cli
+		copilotdesktop.Parsers(),  // copilot-desktop
+		crush.Parsers(),           // crush
+		cursor.Parsers(),          // cursor
+		gemini.Parsers(),          // gemini-cli
+		goose.Parsers(),           // goose
+		opencode.Parsers(),        // opencode, kilo-code
+		openinterpreter.Parsers(), // open-interpreter (Codex readers on its paths)
+		pi.Parsers(),              // pi, little-coder
+		qwen.Parsers(),            // qwen-code
+		roocode.Parsers(),         // roo-code
+		vscode.Parsers(),          // vscode (Copilot Chat)
+		windsurf.Parsers(),        // windsurf (hook transcripts, .pb wire decoding)
+		zed.Parsers(),             // zed
 	)
 }
