@@ -20,6 +20,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pi"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/qwen"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/roocode"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/shellgpt"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/vscode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/windsurf"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/zed"
