@@ -56,6 +56,7 @@ func All() []parser.Parser {
 		pi.Parsers(),              // pi, little-coder
 		qwen.Parsers(),            // qwen-code
 		roocode.Parsers(),         // roo-code
+		shellgpt.Parsers(),        // shellgpt
 		vscode.Parsers(),          // vscode (Copilot Chat)
 		windsurf.Parsers(),        // windsurf (hook transcripts, .pb wire decoding)
 		zed.Parsers(),             // zed
