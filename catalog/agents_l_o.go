@@ -110,7 +110,7 @@ var agentsLToO = []Agent{
 		},
 	},
 	{
-		Name: "ollama", Display: "Ollama", Status: StatusBacklog, SeedStatus: StatusParsed,
+		Name: "ollama", Display: "Ollama", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at v0.35.1 (b0c1ca4), synthetic fixture; auto-mode settings from source at 6787222 (after v0.40.6); no real db.sqlite (no desktop app on Linux)",
 		Targets: []Target{
 			{ID: "app-db", OS: macWinOS, Root: RootUserData, Glob: "Ollama/db.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
