@@ -94,8 +94,9 @@ var agentsLToO = []Agent{
 		Volumes: []string{"*n8n_data", "*n8n-data"},
 	},
 	{
-		Name: "nanobot", Display: "nanobot", Status: StatusBacklog, SeedStatus: StatusParsed,
-		Evidence: EvidenceSource, EvidenceNote: "Source at acdae3d, synthetic fixture; session database, --home history, relay, model switch, permission, run record and sidebar cache rows from source at 909b277",
+		Name: "nanobot", Display: "nanobot", Status: StatusParsed, SeedStatus: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Source at 3852956, synthetic fixture (the seed's acdae3d and 909b277 not in the snapshot read)",
+		Notes: "the session database sessions.sqlite3 is collected but not parsed yet: its writer is not in the source read",
 		Targets: []Target{
 			{ID: "sessions-db", Root: RootHome, Glob: ".nanobot*/sessions/*/sessions.sqlite3", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "sessions", Root: RootHome, Glob: ".nanobot*/{sessions,.migration-conflicts}/**/*.jsonl", Kind: KindTranscript},

@@ -15,6 +15,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cursor"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/goose"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/nanobot"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/ollama"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/opencode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/openinterpreter"
@@ -52,6 +53,7 @@ func All() []parser.Parser {
 		cursor.Parsers(),          // cursor
 		gemini.Parsers(),          // gemini-cli
 		goose.Parsers(),           // goose
+		nanobot.Parsers(),         // nanobot
 		ollama.Parsers(),          // ollama
 		opencode.Parsers(),        // opencode, kilo-code
 		openinterpreter.Parsers(), // open-interpreter (Codex readers on its paths)
