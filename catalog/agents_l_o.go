@@ -170,8 +170,8 @@ var agentsLToO = []Agent{
 		},
 	},
 	{
-		Name: "openhands", Display: "OpenHands", Status: StatusBacklog, SeedStatus: StatusParsed,
-		Evidence: EvidenceSource, EvidenceNote: "Source at b347047 (SDK), synthetic fixture; security-analyzer verdicts, model switches, permission rows and worktree scratch directories from source at 33d8aa2 (SDK); prompt history at 0403f1a (CLI)",
+		Name: "openhands", Display: "OpenHands", Status: StatusParsed, SeedStatus: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Source at 611629e (SDK) and 6b3838c (CLI prompt history), synthetic fixture (the seed's b347047, 33d8aa2 and 0403f1a not in the snapshots read)",
 		Notes: "issue 205; Agent Canvas browser storage (cloud origin, archive) needs a LevelDB reader",
 		Targets: []Target{
 			{ID: "events", Root: RootHome, Glob: ".openhands/{agent-canvas/dev_conversations,agent-canvas/conversations,conversations}/*/events/*.json", Kind: KindTranscript},

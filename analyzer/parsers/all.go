@@ -18,6 +18,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/nanobot"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/ollama"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/opencode"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/openhands"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/openinterpreter"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pi"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/qwen"
@@ -56,6 +57,7 @@ func All() []parser.Parser {
 		nanobot.Parsers(),         // nanobot
 		ollama.Parsers(),          // ollama
 		opencode.Parsers(),        // opencode, kilo-code
+		openhands.Parsers(),       // openhands
 		openinterpreter.Parsers(), // open-interpreter (Codex readers on its paths)
 		pi.Parsers(),              // pi, little-coder
 		qwen.Parsers(),            // qwen-code
