@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/agentzero"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/aider"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/chatgptdesktop"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/claudecode"
@@ -41,6 +42,7 @@ func group(lists ...[]parser.Parser) []parser.Parser {
 // order. A parser's position only breaks ties; routing is by Match.
 func All() []parser.Parser {
 	return group(
+		agentzero.Parsers(),       // agent-zero
 		aider.Parsers(),           // aider
 		chatgptdesktop.Parsers(),  // chatgpt-desktop (reads codex-cli state-db codex-dev.db)
 		claudecode.Parsers(),      // claude-code
