@@ -158,7 +158,7 @@ func TestCLIHistory(t *testing.T) {
 	if got := rows(s); got != want {
 		t.Fatalf("rows:\n%s", got)
 	}
-	if len(s.Problems) != 1 || s.Problems[0] != "line 8: skipped_record: not a FileHistory line" {
+	if len(s.Problems) != 1 || s.Problems[0] != "line 8: skipped_record: not a prompt history line" {
 		t.Fatalf("problems: %v", s.Problems)
 	}
 }

@@ -189,52 +189,19 @@ func parseMemoryHistory(ctx context.Context, in *parser.Input, out parser.Sink) 
 	})
 }
 
-// parseCLIHistory reads prompt_toolkit's FileHistory: an entry is a
-// "# <host-local time>" line followed by its "+<text>" lines.
+// parseCLIHistory reads prompt_toolkit's FileHistory (parser.FileHistory):
+// one secondary user row per entry at its host-local time.
 func parseCLIHistory(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	rc, err := in.Open()
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	var (
-		cur   []string
-		at    string
-		start int64
-	)
-	flush := func() {
-		if cur == nil {
-			return
-		}
-		e := timeline.Event{TurnType: timeline.User, Text: strings.Join(cur, "\n"), SourceLine: start, Secondary: true}
+	return parser.FileHistory(ctx, rc, out, func(n int64, at, text string) {
+		e := timeline.Event{TurnType: timeline.User, Text: text, SourceLine: n, Secondary: true}
 		setLocal(&e, at)
 		out.Event(e)
-		cur = nil
-	}
-	err = parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
-		s := string(line)
-		switch {
-		case strings.HasPrefix(s, "# "):
-			flush()
-			at, start = strings.TrimSpace(s[2:]), n
-		case strings.HasPrefix(s, "+"):
-			if cur == nil {
-				cur = []string{}
-				if start == 0 {
-					start = n
-				}
-			}
-			cur = append(cur, s[1:])
-			if start != n {
-				out.Skip(n, "continuation")
-			}
-		default:
-			out.Report(n, parser.KindSkippedRecord, "not a FileHistory line")
-		}
-		return nil
 	})
-	flush()
-	return err
 }
 
 // parseRun reads one automation run record (nanobot/utils/run_records.py):
