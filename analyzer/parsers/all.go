@@ -16,6 +16,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cursor"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/goose"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/hermes"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/nanobot"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/ollama"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/opencode"
@@ -56,6 +57,7 @@ func All() []parser.Parser {
 		cursor.Parsers(),          // cursor
 		gemini.Parsers(),          // gemini-cli
 		goose.Parsers(),           // goose
+		hermes.Parsers(),          // hermes
 		nanobot.Parsers(),         // nanobot
 		ollama.Parsers(),          // ollama
 		opencode.Parsers(),        // opencode, kilo-code
