@@ -26,17 +26,17 @@ const maxSmall = 16 << 20
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "agent-zero/chat", Agent: agentName, Version: 1,
+			ID: "agent-zero/chat", Agent: agentName, Version: 1, Actions: actions,
 			Targets: []string{"chats", "tmp-chats"}, Names: []string{"*.json"},
 			Doc: "usr/chats/<ctxid>/chat.json (and the legacy chats/<ctxid>.json, tmp/chats): the UI log (times) with each agent's history (full text): prompts, replies, thoughts, tool calls and results, subordinate agents, warnings as permission decisions, relay (Telegram, WhatsApp, email) and provider-sync state, per-chat model override",
 		}, parseChat),
 		parser.New(parser.Spec{
-			ID: "agent-zero/chat-messages", Agent: agentName, Version: 1,
+			ID: "agent-zero/chat-messages", Agent: agentName, Version: 1, Actions: actions,
 			Targets: []string{"chat-messages"}, Names: []string{"*.txt"},
 			Doc: "usr/chats/<ctxid>/messages/<n>.txt: long tool results, read with their chat.json (each file is accounted as read there)",
 		}, parseMessageFile),
 		parser.New(parser.Spec{
-			ID: "agent-zero/scheduler", Agent: agentName, Version: 1,
+			ID: "agent-zero/scheduler", Agent: agentName, Version: 1, Actions: actions,
 			Targets: []string{"scheduler"}, Names: []string{"tasks.json"},
 			Doc: "usr/scheduler/tasks.json: each task's prompt and last result (secondary)",
 			Secondary: &parser.Secondary{
@@ -46,7 +46,7 @@ func Parsers() []parser.Parser {
 			},
 		}, parseScheduler),
 		parser.New(parser.Spec{
-			ID: "agent-zero/telegram-state", Agent: agentName, Version: 1,
+			ID: "agent-zero/telegram-state", Agent: agentName, Version: 1, Actions: actions,
 			Targets: []string{"telegram-state"}, Names: []string{"state.json"},
 			Doc: "the Telegram plugin's state.json chat map: one row per mapped chat, saying when its chat is gone (secondary)",
 			Secondary: &parser.Secondary{
@@ -56,7 +56,7 @@ func Parsers() []parser.Parser {
 			},
 		}, parseTelegramState),
 		parser.New(parser.Spec{
-			ID: "agent-zero/plugin-state", Agent: agentName, Version: 1,
+			ID: "agent-zero/plugin-state", Agent: agentName, Version: 1, Actions: actions,
 			Targets: []string{"plugin-state"},
 			Doc:     "_tool_access, _orchestrator and _infection_check config.json and .toggle-0/.toggle-1 switches at every plugin scope: standing permission settings (file mtime)",
 		}, parsePluginState),

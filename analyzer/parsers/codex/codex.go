@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	json "github.com/go-json-experiment/json/v1"
 	"hash/fnv"
 	"io"
 	"path"
@@ -12,14 +11,17 @@ import (
 	"strings"
 	"time"
 
+	json "github.com/go-json-experiment/json/v1"
+
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
 	"github.com/klauspost/compress/zstd"
 )
 
 const agentName = "codex-cli"
 
 // Parsers returns the Codex CLI parsers.
-func Parsers() []parser.Parser { return codexFlavor.parsers(nil) }
+func Parsers() []parser.Parser { return codexFlavor.parsers("Codex") }
 
 // flavor is Codex or a fork of it that writes Codex's files under its own
 // home folder: the catalog agent the rows belong to and the folder name
@@ -28,9 +30,10 @@ type flavor struct {
 	agent string // catalog agent name
 	home  string // home folder name (".codex"); "<home>-<name>" homes too
 	// accounted: the rollout reader Skips each record that gave no row
-	// (see parser.Sink.Skip). Off for codex-cli until its goldens are
-	// reviewed with the skip counts (it is on parsertest's notYetAccounted
-	// list); on for forks, which are new parsers.
+	// (see parser.Sink.Skip) and fills RecordID with call ids. Off for
+	// codex-cli until its goldens are reviewed with them (it is on
+	// parsertest's notYetAccounted list); on for forks, which are new
+	// parsers.
 	accounted bool
 }
 
@@ -49,51 +52,48 @@ type Fork struct {
 	Home string
 	// Display names the fork in the generated parser list.
 	Display string
-	// Secondary declares the pairing windows of the history and state-db
-	// parsers' secondary rows (nil: none declared).
-	HistorySecondary, StateDBSecondary *parser.Secondary
 }
 
 // ForkParsers returns Codex's rollout, history, config and state-db
-// parsers for a fork: the same readers and rows as Codex's, under the
-// fork's agent name and home folder.
+// parsers for a fork: the same readers, rows, secondary windows and
+// actions table as Codex's, under the fork's agent name and home folder.
 func ForkParsers(f Fork) []parser.Parser {
-	return flavor{agent: f.Agent, home: f.Home, accounted: true}.parsers(&f)
+	return flavor{agent: f.Agent, home: f.Home, accounted: true}.parsers(f.Display + " (Codex fork)")
 }
 
-func (fl flavor) parsers(fork *Fork) []parser.Parser {
-	who := "Codex"
-	var hist, state *parser.Secondary
-	if fork != nil {
-		who = fork.Display + " (Codex fork)"
-		hist, state = fork.HistorySecondary, fork.StateDBSecondary
-	}
+func (fl flavor) parsers(who string) []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
 			ID: fl.agent + "/rollout", Agent: fl.agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"sessions"},
 			Names:   []string{"rollout-*.jsonl", "rollout-*.jsonl.zst", "rollout-*.json"},
 			Doc:     who + " rollouts (sessions/ and archived_sessions/, also .jsonl.zst and the TypeScript CLI's .json): prompts, replies, reasoning summaries, tool calls and results, model and permission-mode changes",
 		}, fl.parseRollout),
 		parser.New(parser.Spec{
 			ID: fl.agent + "/history", Agent: fl.agent, Version: 1,
-			Targets:   []string{"history"},
-			Names:     []string{"history.jsonl"},
-			Doc:       who + " history.jsonl: every prompt typed, with its session id (secondary source)",
-			Secondary: hist,
+			Actions: actions,
+			Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User},
+				Basis: "history.jsonl stamps a prompt (seconds) when it is submitted, the rollout the same moment"},
+			Targets: []string{"history"},
+			Names:   []string{"history.jsonl"},
+			Doc:     who + " history.jsonl: every prompt typed, with its session id (secondary source)",
 		}, parseHistory),
 		parser.New(parser.Spec{
 			ID: fl.agent + "/config", Agent: fl.agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"config"},
 			Names:   []string{"config.toml", "*.rules"},
 			Doc:     who + " config.toml and rules/*.rules: standing permission settings (approval policy, sandbox, project trust, exec-policy rules)",
 		}, fl.parseConfig),
 		parser.New(parser.Spec{
 			ID: fl.agent + "/state-db", Agent: fl.agent, Version: 1,
-			Targets:   []string{"state-db"},
-			Names:     []string{"state_*.sqlite"},
-			Doc:       who + " state_<N>.sqlite threads table: one thread record and its first prompt per thread (secondary source)",
-			Secondary: state,
+			Actions: actions,
+			Secondary: &parser.Secondary{Window: time.Hour, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
+				Basis: "a thread row is stamped at its creation and update (seconds), the first prompt up to a turn later"},
+			Targets: []string{"state-db"},
+			Names:   []string{"state_*.sqlite"},
+			Doc:     who + " state_<N>.sqlite threads table: one thread record and its first prompt per thread (secondary source)",
 		}, parseStateDB),
 	}
 }

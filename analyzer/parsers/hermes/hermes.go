@@ -21,7 +21,7 @@ const maxSmall = 16 << 20
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "hermes/state-db", Agent: agentName, Version: 1,
+			ID: "hermes/state-db", Agent: agentName, Version: 1, Actions: actions,
 			Targets: []string{"state-db"}, Names: []string{"state.db"},
 			Doc: "state.db (SQLite, WAL): sessions (lineage, source relay, model, cwd, end reason), messages (prompts, replies, reasoning, tool calls and results; rewound and compacted rows kept and marked), session_model_usage, state_meta heartbeats and deletion fences, conversation_generations; state-snapshots/<id>/state.db read the same way as a secondary source",
 			Secondary: &parser.Secondary{
@@ -31,7 +31,7 @@ func Parsers() []parser.Parser {
 			},
 		}, parseStateDB),
 		parser.New(parser.Spec{
-			ID: "hermes/session-jsonl", Agent: agentName, Version: 1,
+			ID: "hermes/session-jsonl", Agent: agentName, Version: 1, Actions: actions,
 			Targets: []string{"sessions"}, Names: []string{"*.jsonl"},
 			Doc: "sessions/<id>.jsonl, the message diverts written when state.db was replaced under a running process (secondary)",
 			Secondary: &parser.Secondary{
@@ -41,7 +41,7 @@ func Parsers() []parser.Parser {
 			},
 		}, parseSessionJSONL),
 		parser.New(parser.Spec{
-			ID: "hermes/prompt-history", Agent: agentName, Version: 1,
+			ID: "hermes/prompt-history", Agent: agentName, Version: 1, Actions: actions,
 			Targets: []string{"prompt-history"}, Names: []string{".hermes_history"},
 			Doc: ".hermes_history (prompt_toolkit FileHistory): typed CLI prompts at host-local time (secondary)",
 			Secondary: &parser.Secondary{
@@ -51,7 +51,7 @@ func Parsers() []parser.Parser {
 			},
 		}, parsePromptHistory),
 		parser.New(parser.Spec{
-			ID: "hermes/cron-output", Agent: agentName, Version: 1,
+			ID: "hermes/cron-output", Agent: agentName, Version: 1, Actions: actions,
 			Targets: []string{"cron-output"}, Names: []string{"*.md"},
 			Doc: "cron/output/<job>/<time>.md: one cron run's output (secondary)",
 			Secondary: &parser.Secondary{
@@ -61,12 +61,12 @@ func Parsers() []parser.Parser {
 			},
 		}, parseCronOutput),
 		parser.New(parser.Spec{
-			ID: "hermes/pastes", Agent: agentName, Version: 1,
+			ID: "hermes/pastes", Agent: agentName, Version: 1, Actions: actions,
 			Targets: []string{"pastes"}, Names: []string{"pending.json"},
 			Doc: "pastes/pending.json: the paste.rs links of recent hermes debug share uploads (file mtime)",
 		}, parsePastes),
 		parser.New(parser.Spec{
-			ID: "hermes/approvals", Agent: agentName, Version: 1,
+			ID: "hermes/approvals", Agent: agentName, Version: 1, Actions: actions,
 			Targets: []string{"approvals"}, Names: []string{"config.yaml", "*-approved.json"},
 			Doc: "standing approvals: config.yaml command_allowlist and the pairing stores pairing/<platform>-approved.json, platforms/pairing/<platform>-approved.json (permission setting rows)",
 		}, parseApprovals),

@@ -30,47 +30,47 @@ func secondary(basis string, tt ...timeline.TurnType) *parser.Secondary {
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "nanobot/session", Agent: agentName, Version: 1,
+			ID: "nanobot/session", Agent: agentName, Version: 1, Actions: actions,
 			Targets: []string{"sessions"}, Names: []string{"*.jsonl"},
 			Doc: "sessions/<workspace-id>/<key>.jsonl (and legacy sessions/*.jsonl, .migration-conflicts/, jsonl-backup/): metadata, prompts, replies, reasoning, tool calls and results, subagent results, model preset, relay channel; host-local times as local-as-utc",
 		}, parseSession),
 		parser.New(parser.Spec{
-			ID: "nanobot/webui", Agent: agentName, Version: 1,
+			ID: "nanobot/webui", Agent: agentName, Version: 1, Actions: actions,
 			Targets: []string{"webui"}, Names: []string{"*.jsonl"},
 			Doc:       "WebUI display transcript webui/<key>.jsonl and <key>.segments/NNNNNN.jsonl (secondary, true UTC created_at_ms)",
 			Secondary: secondary("nanobot/webui/transcript.py stamps created_at_ms in UTC; the session rows it repeats are host-local time as if UTC, at most 14 h off", timeline.User, timeline.Assistant, timeline.Thinking, timeline.System),
 		}, parseWebUI),
 		parser.New(parser.Spec{
-			ID: "nanobot/webui-index", Agent: agentName, Version: 1,
+			ID: "nanobot/webui-index", Agent: agentName, Version: 1, Actions: actions,
 			Targets: []string{"webui-index"}, Names: []string{".webui_session_index.json"},
 			Doc:       "WebUI sidebar cache .webui_session_index.json: one secondary row per listed session (title, preview), saying when its session file is gone",
 			Secondary: secondary("nanobot/webui/session_list_index.py copies the session's own host-local created_at and updated_at", timeline.System),
 		}, parseWebUIIndex),
 		parser.New(parser.Spec{
-			ID: "nanobot/memory-history", Agent: agentName, Version: 1,
+			ID: "nanobot/memory-history", Agent: agentName, Version: 1, Actions: actions,
 			Targets: []string{"memory-history"}, Names: []string{"history.jsonl"},
 			Doc: "memory/history.jsonl: the consolidation summaries (cursor, minute-precision host-local timestamp, session_key)",
 		}, parseMemoryHistory),
 		parser.New(parser.Spec{
-			ID: "nanobot/cli-history", Agent: agentName, Version: 1,
+			ID: "nanobot/cli-history", Agent: agentName, Version: 1, Actions: actions,
 			Targets: []string{"cli-history"}, Names: []string{"cli_history"},
 			Doc:       "history/cli_history (prompt_toolkit FileHistory): typed CLI prompts at host-local time (secondary)",
 			Secondary: secondary("prompt_toolkit writes the entry's host-local time; the session rows are host-local too, so seconds apart", timeline.User),
 		}, parseCLIHistory),
 		parser.New(parser.Spec{
-			ID: "nanobot/runs", Agent: agentName, Version: 1,
+			ID: "nanobot/runs", Agent: agentName, Version: 1, Actions: actions,
 			Targets: []string{"runs"}, Names: []string{"*.json"},
 			Doc:       "cron/runs/*.json and triggers/runs/*.json automation run records: rendered prompt, status, response, error (secondary, true UTC)",
 			Secondary: secondary("nanobot/utils/run_records.py stamps updated_at_ms in UTC; the session rows are host-local as if UTC", timeline.System, timeline.Assistant),
 		}, parseRun),
 		parser.New(parser.Spec{
-			ID: "nanobot/config", Agent: agentName, Version: 1,
+			ID: "nanobot/config", Agent: agentName, Version: 1, Actions: actions,
 			Targets: []string{"config"}, Names: []string{"config.json"},
 			Doc:             "config.json: tools.restrictToWorkspace, tools.exec (enable, sandbox, binds, allow and deny patterns) and channels.<name>.allowFrom only, one permission setting row per entry (file mtime); no other key is read",
 			ReadsSecretKind: true,
 		}, parseConfig),
 		parser.New(parser.Spec{
-			ID: "nanobot/pairing", Agent: agentName, Version: 1,
+			ID: "nanobot/pairing", Agent: agentName, Version: 1, Actions: actions,
 			Targets: []string{"pairing"}, Names: []string{"pairing.json"},
 			Doc: "pairing.json: approved and pending chat senders, one permission setting row per entry",
 		}, parsePairing),

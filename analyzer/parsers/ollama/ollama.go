@@ -22,22 +22,22 @@ const maxWhole = 16 << 20
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "ollama/app-db", Agent: agentName, Version: 1,
+			ID: "ollama/app-db", Agent: agentName, Version: 1, Actions: actions,
 			Targets: []string{"app-db"}, Names: []string{"db.sqlite"},
 			Doc: "desktop app db.sqlite (schema 16-19): chats, messages (prompts, replies, thinking, model and switches), tool_calls paired with the tool messages after them, attachment names and sizes (never their bytes)",
 		}, parseAppDB),
 		parser.New(parser.Spec{
-			ID: "ollama/history", Agent: agentName, Version: 1,
+			ID: "ollama/history", Agent: agentName, Version: 1, Actions: actions,
 			Targets: []string{"history"}, Names: []string{"history"},
 			Doc: "ollama run prompt history: one undated user row per line (slash commands as system rows), the last 100 entries only",
 		}, parseHistory),
 		parser.New(parser.Spec{
-			ID: "ollama/config", Agent: agentName, Version: 1,
+			ID: "ollama/config", Agent: agentName, Version: 1, Actions: actions,
 			Targets: []string{"config"}, Names: []string{"config.json"},
 			Doc: ".ollama/config.json: each launch integration's automode (permission setting) and models, last_model (model settings), at the file's mtime",
 		}, parseConfig),
 		parser.New(parser.Spec{
-			ID: "ollama/claude-profile", Agent: agentName, Version: 1,
+			ID: "ollama/claude-profile", Agent: agentName, Version: 1, Actions: actions,
 			Targets: []string{"claude-profile"}, Names: []string{"*.json"},
 			Doc: "the Claude Desktop (Claude-3p) profile ollama launch writes: its autoModeEnabled key only (permission setting, file mtime)",
 		}, parseClaudeProfile),

@@ -20,22 +20,22 @@ const maxWhole = 64 << 20
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "openhands/event", Agent: agentName, Version: 1,
+			ID: "openhands/event", Agent: agentName, Version: 1, Actions: actions,
 			Targets: []string{"events"}, Names: []string{"event-*.json"},
 			Doc: "SDK conversations (.openhands/conversations, agent-canvas/conversations and dev_conversations): one events/event-<idx>-<id>.json per event: prompts, replies, reasoning, tool calls and observations, rejections (permission decisions), hook blocks, security risk, condensations, pauses, errors; naive local times corrected by the offset meta.json implies",
 		}, parseEvent),
 		parser.New(parser.Spec{
-			ID: "openhands/meta", Agent: agentName, Version: 1,
+			ID: "openhands/meta", Agent: agentName, Version: 1, Actions: actions,
 			Targets: []string{"meta"}, Names: []string{"meta.json"},
 			Doc: "a conversation's meta.json: title, creation time, working directory, fork origin",
 		}, parseMeta),
 		parser.New(parser.Spec{
-			ID: "openhands/base-state", Agent: agentName, Version: 1,
+			ID: "openhands/base-state", Agent: agentName, Version: 1, Actions: actions,
 			Targets: []string{"base-state"}, Names: []string{"base_state.json"},
 			Doc: "a conversation's base_state.json: model, confirmation policy and security analyzer (standing permission settings), hook-blocked actions, token usage per usage id",
 		}, parseBaseState),
 		parser.New(parser.Spec{
-			ID: "openhands/prompt-history", Agent: agentName, Version: 1,
+			ID: "openhands/prompt-history", Agent: agentName, Version: 1, Actions: actions,
 			Targets: []string{"prompt-history"}, Names: []string{"prompt_history.json"},
 			Doc: "the CLI's projects/<sha256 of cwd>/prompt_history.json: typed prompts at host-local time (secondary)",
 			Secondary: &parser.Secondary{
@@ -45,7 +45,7 @@ func Parsers() []parser.Parser {
 			},
 		}, parsePromptHistory),
 		parser.New(parser.Spec{
-			ID: "openhands/legacy-session", Agent: agentName, Version: 1,
+			ID: "openhands/legacy-session", Agent: agentName, Version: 1, Actions: actions,
 			Targets: []string{"legacy-sessions"}, Names: []string{"*.json"},
 			Doc: "legacy 0.x sessions/<sid>/events/<n>.json: one system row per session saying it is not parsed",
 		}, parseLegacy),

@@ -9,12 +9,10 @@
 // open-interpreter/rollout, /history, /config and /state-db are the
 // codex-cli parsers (see package codex for the rows) given the fork's
 // agent name and home folder: sessions/**/rollout-*.jsonl (also .jsonl.zst)
-// and archived_sessions/; history.jsonl (secondary, declared window one
-// minute: the prompt and its rollout user_message are written in the same
-// turn); config.toml and rules/*.rules (standing permission settings,
+// and archived_sessions/; history.jsonl (secondary, Codex's declared window of ten minutes); config.toml and rules/*.rules (standing permission settings,
 // named relative to .openinterpreter); state_<N>.sqlite and
-// db-backups/*/state_<N>.sqlite threads (secondary, declared window one
-// hour: a thread's created_at precedes its first prompt). As a new
+// db-backups/*/state_<N>.sqlite threads (secondary, Codex's window of one
+// hour); the actions table is Codex's. As a new
 // parser the fork's rollout reader accounts for every line (a twin of a
 // user_message event is Skip "duplicate:user_message", usage events
 // "no_evidence:event_msg/<type>") and fills RecordID with the call id for

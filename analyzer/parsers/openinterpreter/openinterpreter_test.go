@@ -108,7 +108,7 @@ func TestHistory(t *testing.T) {
 		t.Fatalf("rows: %+v", s.Events)
 	}
 	sp := byID(t, "open-interpreter/history").(parser.Specced).Spec()
-	if sp.Secondary == nil || sp.Secondary.Window != time.Minute {
+	if sp.Secondary == nil || sp.Secondary.Window != 10*time.Minute {
 		t.Fatalf("history secondary: %+v", sp.Secondary)
 	}
 }

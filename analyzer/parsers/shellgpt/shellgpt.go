@@ -24,12 +24,12 @@ const maxWhole = 64 << 20
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "shellgpt/chat-cache", Agent: agentName, Version: 1,
+			ID: "shellgpt/chat-cache", Agent: agentName, Version: 1, Actions: actions,
 			Targets: []string{"chat-cache"},
 			Doc:     "chat_cache/<chat id>: one JSON array of OpenAI messages per chat (role, prompts, replies, tool_calls and the pre-1.5.0 function_call shape, tool results); no time is recorded",
 		}, parseChat),
 		parser.New(parser.Spec{
-			ID: "shellgpt/response-cache", Agent: agentName, Version: 1,
+			ID: "shellgpt/response-cache", Agent: agentName, Version: 1, Actions: actions,
 			Targets: []string{"response-cache"},
 			Doc:     "cache/<md5>: the text of one cached completion, an assistant row at the file's mtime (secondary)",
 			Secondary: &parser.Secondary{
@@ -39,15 +39,15 @@ func Parsers() []parser.Parser {
 			},
 		}, parseResponseCache),
 		parser.New(parser.Spec{
-			ID: "shellgpt/config", Agent: agentName, Version: 1,
+			ID: "shellgpt/config", Agent: agentName, Version: 1, Actions: actions,
 			Targets: []string{"config"}, Names: []string{".sgptrc"},
 			Doc:             ".sgptrc: DEFAULT_MODEL (model setting) and OPENAI_USE_FUNCTIONS, DEFAULT_EXECUTE_SHELL_CMD, SHELL_INTERACTION (permission settings) only; the API key is never read into a row",
 			ReadsSecretKind: true,
 		}, parseConfig),
 		parser.New(parser.Spec{
-			ID: "shellgpt/functions", Agent: agentName, Version: 1,
+			ID: "shellgpt/functions", Agent: agentName, Version: 1, Actions: actions,
 			Targets: []string{"functions"}, Names: []string{"*.py", "*.json"},
-			Doc:     "functions/*.py (the functions the model may call: file names only) and roles/*.json (role names), at the file's mtime",
+			Doc: "functions/*.py (the functions the model may call: file names only) and roles/*.json (role names), at the file's mtime",
 		}, parseFunctions),
 	}
 }
