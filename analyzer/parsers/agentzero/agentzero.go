@@ -56,6 +56,12 @@ func Parsers() []parser.Parser {
 			},
 		}, parseTelegramState),
 		parser.New(parser.Spec{
+			ID: "agent-zero/connector-env", Agent: agentName, Version: 1, Actions: actions,
+			Targets: []string{"connector-env"}, Names: []string{".env"},
+			Doc:             "the A0 CLI connector's ~/.agent-zero/.env: the last chat it used and its instance (origin local or remote) and the computer-use switches only; the restore token and every other key are never read",
+			ReadsSecretKind: true,
+		}, parseConnectorEnv),
+		parser.New(parser.Spec{
 			ID: "agent-zero/plugin-state", Agent: agentName, Version: 1, Actions: actions,
 			Targets: []string{"plugin-state"},
 			Doc:     "_tool_access, _orchestrator and _infection_check config.json and .toggle-0/.toggle-1 switches at every plugin scope: standing permission settings (file mtime)",

@@ -221,3 +221,28 @@ func TestPluginState(t *testing.T) {
 		t.Fatalf("toggle: %s", rows(tg))
 	}
 }
+
+// TestConnectorEnv: the connector's last chat and instance give origin
+// remote; the restore token never reaches a row.
+func TestConnectorEnv(t *testing.T) {
+	s := run(t, "agent-zero/connector-env", "testdata/connector.env", "/home/ex/.agent-zero/.env", "connector-env", "connector_env", nil)
+	want := `3 Kx7Qp2aB system  id= rec= in= par= p= t=2026-08-08T12:00:00.000Z/file-mtime: "last chat used by the A0 CLI connector: Kx7Qp2aB on https://a0.example.net (remote instance; from .agent-zero/.env, file mtime)"
+5  system  id= rec= in= par= p= t=2026-08-08T12:00:00.000Z/file-mtime: "permission setting: AGENT_ZERO_COMPUTER_USE_ENABLED=true (from .agent-zero/.env, file mtime)"
+6  system  id= rec= in= par= p= t=2026-08-08T12:00:00.000Z/file-mtime: "permission setting: AGENT_ZERO_COMPUTER_USE_TRUST_MODE=full (from .agent-zero/.env, file mtime)"
+`
+	if got := rows(s); got != want {
+		t.Fatalf("rows:\n%s", got)
+	}
+	if len(s.States) != 1 || s.States[0].Origin != "remote" || s.States[0].Key.SessionID != "Kx7Qp2aB" {
+		t.Fatalf("states: %+v", s.States)
+	}
+	if strings.Contains(string(parsertest.Render(s)), "rt-secret") {
+		t.Fatal("the restore token reached the output")
+	}
+	if c := s.SkipCounts(); c["comment"] != 1 || c["setting_not_read"] != 2 {
+		t.Fatalf("skips: %v", c)
+	}
+	if !isLoopback("http://127.0.0.1:50001") || !isLoopback("localhost") || isLoopback("https://a0.example.net") {
+		t.Fatal("isLoopback")
+	}
+}

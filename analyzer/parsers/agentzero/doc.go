@@ -70,6 +70,18 @@
 // .toggle-0 / .toggle-1 switches (helpers/plugins.py: "plugin <name>
 // disabled|enabled at <scope>"), at the file's mtime.
 //
+// # agent-zero/connector-env (target "connector-env", kind secret)
+//
+// The A0 CLI connector's ~/.agent-zero/.env (a0-connector
+// src/agent_zero_cli/config.py): AGENT_ZERO_LAST_CONTEXT_ID and
+// AGENT_ZERO_LAST_CONTEXT_HOST give "last chat used by the A0 CLI
+// connector: <id> on <host> (local|remote instance)" in that chat's
+// session and its SessionState Origin (local for a loopback host);
+// AGENT_ZERO_COMPUTER_USE_ENABLED and _TRUST_MODE are permission setting
+// rows (beyond the seed's two keys: they decide whether the agent may
+// drive the desktop). Every other key, the computer-use restore token
+// included, is a Skip "setting_not_read", never read into a row.
+//
 // # Validated against
 //
 // Source: agent0ai/agent-zero @2d95cd9fc01b (2026-04-03): helpers/
@@ -80,14 +92,13 @@
 // _email_integration, _model_config. The seed's e3051fb and ff2a5b9 are
 // not in the snapshot read here; the _tool_access and _orchestrator plugins
 // are not in it either, so their config.json keys are read generically.
+// agent0ai/a0-connector @7e1fe0c1a97e (2026-05-06): src/agent_zero_cli/
+// config.py (the .env keys); the seed's 3741c88 is not in the snapshot.
 // Synthetic fixtures in testdata/; no real install (Agent Zero runs from
 // its Docker image, not available here).
 //
 // # Not read yet
 //
-//   - The A0 CLI connector's .agent-zero/.env (last chat's host and id, for
-//     origin): agent0ai/a0-connector was not read here, so its key names are
-//     unknown; collected (kind secret), not read.
 //   - The editor (ACP) session's mode, model and working directory
 //     (data.acp_cwd) and the provider MCP approval warnings' exact wording:
 //     from source at ff2a5b9, not in the snapshot read.
