@@ -53,7 +53,7 @@ var agentsAToC = []Agent{
 		},
 	},
 	{
-		Name: "antigravity", Display: "Google Antigravity", Status: StatusBacklog, SeedStatus: StatusParsed,
+		Name: "antigravity", Display: "Google Antigravity", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceRealInstall, EvidenceNote: "Protobuf descriptors from the shipped agy binary; real installs: WSL, macOS (CLI 1.2.16, app 2.23.0), Ubuntu 26.04.1 aarch64 (CLI 1.3.4, app 2.23.1), Windows 11 ARM64 (CLI 1.3.5, app 2.23.1), October 2026; IDE and backup directories fixture only",
 		Targets: []Target{
 			{ID: "conversations", Root: RootHome, Glob: ".gemini/{antigravity-cli,antigravity,antigravity-ide,antigravity-backup}/{conversations/*.db,conversation_summaries.db}", Kind: KindSQLite, MaxSize: sqliteMax},
@@ -212,7 +212,7 @@ var agentsAToC = []Agent{
 		},
 	},
 	{
-		Name: "cody", Display: "Sourcegraph Cody", Status: StatusBacklog, SeedStatus: StatusParsed,
+		Name: "cody", Display: "Sourcegraph Cody", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at 8e20ac6c, synthetic fixture; settings, model preferences and legacy JetBrains history from the same commit (2026-10-21 review)",
 		Notes: "the VS Code chat history is the sourcegraph.cody-ai row of state.vscdb, and cody.* settings are in User/settings.json, both collected as vscode",
 		Targets: []Target{

@@ -9,21 +9,21 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
-type recSink struct{ got []string }
+type histSink struct{ got []string }
 
-func (s *recSink) Event(timeline.Event)          {}
-func (s *recSink) Session(timeline.SessionState) {}
-func (s *recSink) Problem(l int64, m string) {
+func (s *histSink) Event(timeline.Event)          {}
+func (s *histSink) Session(timeline.SessionState) {}
+func (s *histSink) Problem(l int64, m string) {
 	s.got = append(s.got, fmt.Sprintf("problem %d %s", l, m))
 }
-func (s *recSink) Report(l int64, k, m string) {
+func (s *histSink) Report(l int64, k, m string) {
 	s.got = append(s.got, fmt.Sprintf("report %d %s %s", l, k, m))
 }
-func (s *recSink) Skip(l int64, r string) { s.got = append(s.got, fmt.Sprintf("skip %d %s", l, r)) }
+func (s *histSink) Skip(l int64, r string) { s.got = append(s.got, fmt.Sprintf("skip %d %s", l, r)) }
 
 func TestFileHistory(t *testing.T) {
 	in := "+headless first\n\n# 2026-08-05 08:55:10.123456\n+deploy\n\n# 2026-08-05 08:56:00\n+write a haiku\n+about disks\nstray\n"
-	s := &recSink{}
+	s := &histSink{}
 	err := FileHistory(context.Background(), strings.NewReader(in), s, func(line int64, at, text string) {
 		s.got = append(s.got, fmt.Sprintf("entry %d %q %q", line, at, text))
 	})

@@ -4,11 +4,13 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/agentzero"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/aider"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/antigravity"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/chatgptdesktop"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/claudecode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/claudedesktop"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cline"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/codex"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/cody"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/continuedev"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotcli"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotdesktop"
@@ -17,15 +19,20 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/goose"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/hermes"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/kiro"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/musecode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/nanobot"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/ollama"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/opencode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/openhands"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/openinterpreter"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/pearai"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pi"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/qwen"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/roocode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/shellgpt"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/tabby"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/twinny"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/vscode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/windsurf"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/zed"
@@ -45,11 +52,13 @@ func All() []parser.Parser {
 	return group(
 		agentzero.Parsers(),       // agent-zero
 		aider.Parsers(),           // aider
+		antigravity.Parsers(),     // antigravity (CLI, app, IDE, backup data directories)
 		chatgptdesktop.Parsers(),  // chatgpt-desktop (reads codex-cli state-db codex-dev.db)
 		claudecode.Parsers(),      // claude-code
 		claudedesktop.Parsers(),   // claude-desktop
 		cline.Parsers(),           // cline
 		codex.Parsers(),           // codex-cli
+		cody.Parsers(),            // cody (JetBrains agent state, legacy history; cody/settings reads vscode settings.json)
 		continuedev.Parsers(),     // continue
 		copilotcli.Parsers(),      // copilot-cli
 		copilotdesktop.Parsers(),  // copilot-desktop
@@ -58,17 +67,29 @@ func All() []parser.Parser {
 		gemini.Parsers(),          // gemini-cli
 		goose.Parsers(),           // goose
 		hermes.Parsers(),          // hermes
+		kiro.Parsers(),            // kiro (Amazon Q / Kiro CLI)
+		musecode.Parsers(),        // muse-code
 		nanobot.Parsers(),         // nanobot
 		ollama.Parsers(),          // ollama
 		opencode.Parsers(),        // opencode, kilo-code
 		openhands.Parsers(),       // openhands
 		openinterpreter.Parsers(), // open-interpreter (Codex readers on its paths)
+		pearai.Parsers(),          // pearai (Continue and Roo Code forks)
 		pi.Parsers(),              // pi, little-coder
 		qwen.Parsers(),            // qwen-code
 		roocode.Parsers(),         // roo-code
 		shellgpt.Parsers(),        // shellgpt
+		tabby.Parsers(),           // tabby
 		vscode.Parsers(),          // vscode (Copilot Chat)
 		windsurf.Parsers(),        // windsurf (hook transcripts, .pb wire decoding)
 		zed.Parsers(),             // zed
+		// One parser per state.vscdb owner (vscode, cursor, kiro, pearai,
+		// windsurf): the editor extensions' rows, each store opened once.
+		parser.ExtensionStateParsers(
+			cody.StateExtension(),   // cody
+			pearai.StateExtension(), // pearai (pearai-roo-cline)
+			tabby.StateExtension(),  // tabby
+			twinny.StateExtension(), // twinny
+		),
 	)
 }
