@@ -129,7 +129,7 @@ func TestTimelineOutputLinkAndMaxLine(t *testing.T) {
 	out := t.TempDir()
 	os.Symlink(victim, filepath.Join(out, "sessions.jsonl"))
 	msg, code := runCLI(t, "timeline", good, "-o", out)
-	if code != 2 || !strings.Contains(msg, "sessions.jsonl is already there (a link): something is already there; refusing to overwrite or follow it; choose a fresh -o folder") {
+	if code != 2 || !strings.Contains(msg, "output folder already holds a run: "+out+" holds sessions.jsonl (use another folder, or --force to replace that run's files)") {
 		t.Fatalf("exit %d:\n%s", code, msg)
 	}
 	if b, _ := os.ReadFile(victim); string(b) != "precious\n" {

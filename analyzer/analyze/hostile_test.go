@@ -294,18 +294,20 @@ func TestSecondBundleConcatenated(t *testing.T) {
 	}
 }
 
-// TestOutputsNeverThroughALink: a link (or a file) already in -o DIR is
-// refused before anything is read; the link's target is unchanged.
+// TestOutputsNeverThroughALink: a link (or a file) already in -o DIR
+// under an output's name is refused before anything is read; with Force
+// it is removed, never followed, and the outputs are created new. The
+// link's target is unchanged either way.
 func TestOutputsNeverThroughALink(t *testing.T) {
 	p := makeBundle(t, t.TempDir(), "x.tar.zst", "hx", "id-x", []bundletest.File{claudeFile("alice", sidA, "2026-05-01", "id", "uid=0")})
 	victim := filepath.Join(t.TempDir(), "victim")
 	os.WriteFile(victim, []byte("precious\n"), 0o644)
-	for _, name := range []string{analyze.TimelineJSONL, analyze.ProblemsJSONL, analyze.InventoryJSON, analyze.SessionsJSONL} {
+	for _, name := range []string{analyze.TimelineJSONL, analyze.ProblemsJSONL, analyze.InventoryJSON, analyze.SessionsJSONL, analyze.RunJSON} {
 		out := t.TempDir()
 		os.Symlink(victim, filepath.Join(out, name))
 		_, _, err := timelineErr(t, analyze.Options{Inputs: []string{p}, OutDir: out})
-		want := filepath.Join(out, name) + " is already there (a link): something is already there; refusing to overwrite or follow it; choose a fresh -o folder"
-		if !errors.Is(err, analyze.ErrOutputExists) || err.Error() != want {
+		want := analyze.ErrOutputInUse.Error() + ": " + out + " holds " + name + " (use another folder, or --force to replace that run's files)"
+		if !errors.Is(err, analyze.ErrOutputInUse) || err.Error() != want {
 			t.Fatalf("%s: %v", name, err)
 		}
 		if b, _ := os.ReadFile(victim); string(b) != "precious\n" {
@@ -314,6 +316,21 @@ func TestOutputsNeverThroughALink(t *testing.T) {
 		if ents, _ := os.ReadDir(out); len(ents) != 1 {
 			t.Fatalf("%s: outputs written beside the link: %v", name, ents)
 		}
+		if _, _, err := timelineErr(t, analyze.Options{Inputs: []string{p}, OutDir: out, Force: true}); err != nil {
+			t.Fatalf("%s with Force: %v", name, err)
+		}
+		if b, _ := os.ReadFile(victim); string(b) != "precious\n" {
+			t.Fatalf("%s with Force: victim changed: %q", name, b)
+		}
+		if fi, err := os.Lstat(filepath.Join(out, name)); err != nil || !fi.Mode().IsRegular() {
+			t.Fatalf("%s with Force: %v %v", name, fi, err)
+		}
+	}
+	// A file planted between the folder check and the write is refused
+	// too: every output is created O_EXCL|O_NOFOLLOW.
+	f, err := bundle.CreateNew(victim, 0o644)
+	if !errors.Is(err, bundle.ErrOutputExists) || f != nil {
+		t.Fatalf("CreateNew over a file: %v", err)
 	}
 }
 

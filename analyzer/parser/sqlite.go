@@ -22,6 +22,19 @@ func HasTable(ctx context.Context, db *sql.DB, name string) (bool, error) {
 	return n > 0, nil
 }
 
+// Tables returns the names of the database's real tables (type 'table';
+// views never count, see HasTable), or the error reading the schema.
+func Tables(ctx context.Context, db *sql.DB) (map[string]bool, error) {
+	out := map[string]bool{}
+	err := EachRow(ctx, db, "SELECT name FROM sqlite_master WHERE type = 'table'", func(m map[string]any) {
+		out[SQLText(m["name"])] = true
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read the schema: %w", err)
+	}
+	return out, nil
+}
+
 // EachRow runs the query q and calls fn with each row as a map from
 // column name to value, so a parser reads columns by name and tolerates
 // the ones a schema version lacks. ctx is checked every row.
@@ -136,4 +149,49 @@ func EachTableRow(ctx context.Context, db *sql.DB, table string, fn func(Row) er
 		}
 	}
 	return rows.Err()
+}
+
+// sqlTimeLayouts are the text forms SQLite stores hold times in: Go's
+// mattn/go-sqlite3 time.Time form (with the zone offset), SQLite's
+// CURRENT_TIMESTAMP (UTC, no zone), RFC 3339.
+var sqlTimeLayouts = []string{
+	"2006-01-02 15:04:05.999999999-07:00",
+	"2006-01-02T15:04:05.999999999Z07:00",
+	"2006-01-02 15:04:05.999999999Z07:00",
+	"2006-01-02 15:04:05.999999999",
+	"2006-01-02T15:04:05.999999999",
+	"2006-01-02 15:04",
+	"2006-01-02",
+}
+
+// SQLTime reads a time column: a time.Time the driver decoded (columns
+// declared DATE, DATETIME or TIMESTAMP), or text in one of the forms
+// SQLite stores use (a zone offset when written; none means UTC, as
+// CURRENT_TIMESTAMP writes). A Go monotonic suffix (" m=+1.5") is
+// dropped. ok is false for NULL, numbers and unreadable text.
+func SQLTime(v any) (time.Time, bool) {
+	switch x := v.(type) {
+	case time.Time:
+		if x.IsZero() {
+			return time.Time{}, false
+		}
+		return x.UTC(), true
+	case []byte:
+		return SQLTime(string(x))
+	case string:
+		s := strings.TrimSpace(x)
+		if i := strings.Index(s, " m="); i > 0 {
+			s = s[:i]
+		}
+		// time.Time.String(): "2006-01-02 15:04:05.999999999 -0700 MST"
+		if t, err := time.Parse("2006-01-02 15:04:05.999999999 -0700 MST", s); err == nil {
+			return t.UTC(), true
+		}
+		for _, l := range sqlTimeLayouts {
+			if t, err := time.Parse(l, s); err == nil {
+				return t.UTC(), true
+			}
+		}
+	}
+	return time.Time{}, false
 }
