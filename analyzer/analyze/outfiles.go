@@ -1,6 +1,5 @@
 package analyze
 
-
 // CSVCell neutralises a cell a spreadsheet would run as a formula: text
 // starting with '=', '+', '-', '@', a tab or a carriage return gets a
 // leading "'" (OWASP's CSV injection advice), so
