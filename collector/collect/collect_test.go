@@ -382,7 +382,7 @@ func TestUnreadableFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, vr := verify(t, b)
+	_, vr := verify(t, b, bundle.ProblemRowError) // each unreadable path is a warning
 	checkRows(t, root, vr.Manifest)
 	m := byPath(vr.Manifest)
 	if e := rowOf(t, m, "/home/alice/.claude/settings.local.json"); e.Status != bundle.StatusErrorRead || e.Error == "" || e.MTime == "" {
