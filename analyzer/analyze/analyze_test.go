@@ -417,6 +417,9 @@ func TestLooseTreesAndExtracted(t *testing.T) {
 	if sum.Events == 0 || sum.Problems != 0 {
 		t.Fatalf("extracted: %d events %d problems", sum.Events, sum.Problems)
 	}
+	if rs := rows(t, out); int64(len(rs)) != int64(sum.Events) || rs[0].User != "erin" || rs[0].Host != "hx" {
+		t.Fatalf("extracted rows %+v", rs)
+	}
 	// Tamper with the extracted file: a checksum problem, never silence.
 	matches, _ := filepath.Glob(filepath.Join(ext, "files", "home", "erin", ".claude", "projects", "*", "*.jsonl"))
 	f, _ := os.OpenFile(matches[0], os.O_APPEND|os.O_WRONLY, 0)

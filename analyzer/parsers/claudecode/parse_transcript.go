@@ -601,18 +601,6 @@ func (t *transcript) persisted(p string) (string, bool) {
 	return "", false
 }
 
-// resultText renders a tool_result's content: a string, or blocks.
-func resultText(raw json.RawMessage) string {
-	if s := rawString(raw); s != "" {
-		return s
-	}
-	var blocks []block
-	if json.Unmarshal(raw, &blocks) != nil {
-		return compactJSON(raw)
-	}
-	return blocksText(blocks)
-}
-
 // blocksText joins the text of content blocks; other blocks are named.
 func blocksText(blocks []block) string {
 	var parts []string

@@ -63,8 +63,6 @@ type seen struct {
 	uuids, tools, msgs map[string]bool
 }
 
-func (s *seen) any() bool { return len(s.uuids)+len(s.tools)+len(s.msgs) > 0 }
-
 // transcriptKeys reads the session directory's transcripts for their
 // record uuids, tool call ids and API message ids.
 func transcriptKeys(ctx context.Context, in *parser.Input, dir string) *seen {

@@ -6,7 +6,6 @@ import (
 	"io"
 	"path"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -171,11 +170,6 @@ func scalarsKV(m map[string]json.RawMessage) string {
 
 // base is path.Base for '/' separated original paths.
 func base(p string) string { return path.Base(p) }
-
-// dir is path.Dir for '/' separated original paths.
-func dir(p string) string { return path.Dir(p) }
-
-func itoa(n int) string { return strconv.Itoa(n) }
 
 // toolText picks a tool call's most identifying argument: the shell
 // command, the file path, the URL, the pattern or query.

@@ -136,9 +136,8 @@ func (j *joins) sessionProject(sessionID, workspaceID string) string {
 }
 
 type dbOut struct {
-	out   parser.Sink
-	table string
-	errs  []string
+	out  parser.Sink
+	errs []string
 }
 
 // emit writes one system row of table at the record's time (or the
