@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -16,7 +15,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/doubleagent/doubleagent/analyzer/parser"
@@ -617,6 +615,3 @@ func (s *source) copyFile(src *fileRec, dst string) error {
 	}
 	return err
 }
-
-var _ = bytes.NewReader
-var _ = time.Now
