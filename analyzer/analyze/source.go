@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"os"
 	"path"
@@ -166,8 +165,7 @@ func isExtracted(p string) bool {
 	if err != nil {
 		return false
 	}
-	var h bundle.Header
-	if json.Unmarshal(b, &h) != nil || h.FormatVersion == 0 {
+	if h, err := bundle.DecodeHeader(b); h.FormatVersion == 0 || (err != nil && !errors.Is(err, bundle.ErrUnsupportedVersion)) {
 		return false
 	}
 	_, err = os.Stat(filepath.Join(p, "files"))
@@ -380,12 +378,9 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 	if err != nil {
 		return nil, err
 	}
-	var h bundle.Header
-	if err := json.Unmarshal(b, &h); err != nil {
-		return nil, fmt.Errorf("%s: %w", bundle.HeaderName, err)
-	}
-	if h.FormatVersion < bundle.MinFormatVersion || h.FormatVersion > bundle.MaxFormatVersion {
-		return nil, fmt.Errorf("%w: %d", bundle.ErrUnsupportedVersion, h.FormatVersion)
+	h, err := bundle.DecodeHeader(b)
+	if err != nil {
+		return nil, err
 	}
 	s.header = &h
 	s.host, s.bundleID = h.Host.Hostname, h.BundleID
@@ -395,25 +390,29 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 		return s, nil
 	}
 	defer mf.Close()
-	dec := json.NewDecoder(bufio.NewReader(mf))
+	dec := bundle.NewManifestDecoder(bufio.NewReader(mf))
 	root, _ := filepath.Abs(dir)
 	for {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		var e bundle.Entry
-		if err := dec.Decode(&e); err != nil {
+		row, err := dec.Next()
+		if err != nil {
 			if err != io.EOF {
 				s.problem(Problem{Kind: bundle.ProblemManifest, Message: err.Error()})
 			}
 			break
 		}
-		if e.Record != bundle.RecordFile {
-			if e.Record == bundle.RecordSummary {
-				continue
+		if row.Entry == nil {
+			switch {
+			case row.Err != nil:
+				s.problem(Problem{Kind: bundle.ProblemManifest, Message: row.Err.Error()})
+			case row.Summary == nil:
+				s.problem(Problem{Kind: bundle.ProblemManifest, Message: row.UnknownRecord()})
 			}
 			continue
 		}
+		e := *row.Entry
 		s.seen = append(s.seen, seenFile{user: e.User, agent: e.Agent, status: e.Status, size: e.Size, parsable: rt.agents[e.Agent]})
 		if e.ArchivePath == "" || !rt.wants(e.Agent, catalog.Kind(e.Kind)) {
 			continue
