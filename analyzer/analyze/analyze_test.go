@@ -175,6 +175,16 @@ func TestTwoHostsMergeIntoOneOrderedTimeline(t *testing.T) {
 	if len(inv.Sources) != 2 || inv.Sources[0].Verified != "all" || len(inv.Agents) != 2 || inv.Agents[0].Sessions != 1 || inv.Agents[0].ParseStatus != "parsed" {
 		t.Fatalf("inventory %s", b)
 	}
+	// Every registered parser, with the version whose rows the output holds.
+	all := parsers.All()
+	if len(inv.Parsers) != len(all) {
+		t.Fatalf("inventory parsers %+v, want %d", inv.Parsers, len(all))
+	}
+	for i, p := range all {
+		if got := inv.Parsers[i]; got.ID != p.ID() || got.Agent != p.Agent() || got.Version != p.Version() || got.Version < 1 {
+			t.Fatalf("inventory parser %d: %+v, want %s %s v%d", i, got, p.ID(), p.Agent(), p.Version())
+		}
+	}
 }
 
 func TestBrokenBundleAmongGoodOnes(t *testing.T) {
