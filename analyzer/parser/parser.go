@@ -121,7 +121,10 @@ type Parser interface {
 	ID() string
 	// Agent is the catalog name of the agent whose files it reads.
 	Agent() string
-	// Version is bumped when the parser's output changes.
+	// Version is bumped when the parser's output changes: the goldens'
+	// hashes are recorded per version (parsertest.Main fails a golden that
+	// changes under the same version), and inventory.json names the
+	// version of every parser of a run.
 	Version() int
 	// Match is cheap: it looks only at the File's fields.
 	Match(f *File) bool
