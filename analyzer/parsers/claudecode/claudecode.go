@@ -62,26 +62,13 @@ func rawString(raw json.RawMessage) string {
 	return s
 }
 
-// compactJSON returns raw as compact JSON ("" for empty or null).
-func compactJSON(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		return string(raw)
-	}
-	return b.String()
-}
-
 // scalar renders a JSON scalar (string, number, bool) as text; other values
 // as compact JSON.
 func scalar(raw json.RawMessage) string {
 	if s := rawString(raw); s != "" {
 		return s
 	}
-	return compactJSON(raw)
+	return parser.CompactJSON(raw)
 }
 
 // dirOf returns the '/'-separated parent of p.

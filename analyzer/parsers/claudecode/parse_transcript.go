@@ -140,7 +140,7 @@ func (c *resultContent) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	if err != nil {
 		return err
 	}
-	c.Text = compactJSON(json.RawMessage(v))
+	c.Text = parser.CompactJSON(json.RawMessage(v))
 	return nil
 }
 
@@ -742,7 +742,7 @@ func (t *transcript) assistant(r *record) {
 		case "tool_use", "server_tool_use", "mcp_tool_use":
 			t.tools[b.ID] = b.Name
 			t.emit(timeline.Event{TurnType: timeline.ToolUse, Model: m.Model, ToolName: b.Name,
-				ToolUseID: b.ID, Text: toolText(b.Input), ToolInput: compactJSON(b.Input)})
+				ToolUseID: b.ID, Text: toolText(b.Input), ToolInput: parser.CompactJSON(b.Input)})
 		default:
 			if b.ToolUseID != "" { // web_search_tool_result and kin
 				isErr := "false"
@@ -809,7 +809,7 @@ func toolText(input json.RawMessage) string {
 			}
 		}
 	}
-	return compactJSON(input)
+	return parser.CompactJSON(input)
 }
 
 // system renders a system record.
@@ -836,7 +836,7 @@ func (t *transcript) system(r *record) {
 			cmds = append(cmds, h.Command)
 		}
 		extra = append(extra, "hooks="+strings.Join(cmds, " | "))
-		if e := compactJSON(r.HookErrors); e != "" && e != "[]" {
+		if e := parser.CompactJSON(r.HookErrors); e != "" && e != "[]" {
 			extra = append(extra, "hookErrors="+e)
 		}
 		if r.PreventedContinuation {
@@ -871,7 +871,7 @@ func errorText(raw json.RawMessage) string {
 			}
 		}
 	}
-	return compactJSON(raw)
+	return parser.CompactJSON(raw)
 }
 
 // attachment renders an attachment record (injected context).

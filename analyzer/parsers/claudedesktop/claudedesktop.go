@@ -178,25 +178,12 @@ func rawString(raw json.RawMessage) string {
 	return s
 }
 
-// compactJSON returns raw as compact JSON ("" for empty or null).
-func compactJSON(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		return string(raw)
-	}
-	return b.String()
-}
-
 // scalar renders a JSON string as itself and anything else as compact JSON.
 func scalar(raw json.RawMessage) string {
 	if s := rawString(raw); s != "" {
 		return s
 	}
-	return compactJSON(raw)
+	return parser.CompactJSON(raw)
 }
 
 // rawTime reads epoch milliseconds (above 1e12), epoch seconds or RFC 3339

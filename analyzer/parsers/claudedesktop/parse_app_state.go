@@ -88,7 +88,7 @@ func parseSpaces(ctx context.Context, in *parser.Input, out parser.Sink) error {
 				}
 			}
 			if folder == "" {
-				folder = compactJSON(f)
+				folder = parser.CompactJSON(f)
 			}
 			e := timeline.Event{SessionID: id, ProjectPath: folder, TurnType: timeline.System, SourceLine: int64(i + 1),
 				Text: "permission setting: entries." + id + ".folders=" + folder + " (from " + file + ", file mtime)"}
@@ -189,7 +189,7 @@ func scheduledTask(m record, key string, e *timeline.Event) {
 	}
 	if s := firstOf(m, "cronExpression", "cron", "schedule", "rrule", "interval"); s != "" {
 		parts = append(parts, "schedule="+s)
-	} else if v := compactJSON(m["schedule"]); v != "" {
+	} else if v := parser.CompactJSON(m["schedule"]); v != "" {
 		parts = append(parts, "schedule="+v)
 	}
 	if v, ok := m["enabled"]; ok {

@@ -292,7 +292,7 @@ func (a *audit) assistant(l *auditLine, emit func(timeline.Event)) {
 				continue
 			}
 			emit(timeline.Event{TurnType: timeline.ToolUse, Model: m.Model, ToolName: b.Name, ToolUseID: b.ID,
-				Text: toolText(b.Input), ToolInput: compactJSON(b.Input)})
+				Text: toolText(b.Input), ToolInput: parser.CompactJSON(b.Input)})
 			continue
 		}
 		if m.ID != "" && a.seen.msgs[m.ID] {
@@ -475,7 +475,7 @@ func resultText(raw json.RawMessage) string {
 	}
 	var blocks []auditBlock
 	if json.Unmarshal(raw, &blocks) != nil {
-		return compactJSON(raw)
+		return parser.CompactJSON(raw)
 	}
 	var parts []string
 	for _, b := range blocks {
@@ -502,5 +502,5 @@ func toolText(input json.RawMessage) string {
 			}
 		}
 	}
-	return compactJSON(input)
+	return parser.CompactJSON(input)
 }

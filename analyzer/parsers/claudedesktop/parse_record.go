@@ -271,7 +271,7 @@ func permissionUpdate(raw json.RawMessage) string {
 		Directories []string `json:"directories"`
 	}
 	if json.Unmarshal(raw, &u) != nil || u.Type == "" {
-		return compactJSON(raw)
+		return parser.CompactJSON(raw)
 	}
 	parts := []string{u.Type}
 	if u.Behavior != "" {
@@ -308,7 +308,7 @@ func cuApp(raw json.RawMessage) string {
 	}
 	var a map[string]json.RawMessage
 	if json.Unmarshal(raw, &a) != nil {
-		return compactJSON(raw)
+		return parser.CompactJSON(raw)
 	}
 	id := rawString(a["bundleId"])
 	if id == "" {
@@ -347,5 +347,5 @@ func errorText(raw json.RawMessage) string {
 			}
 		}
 	}
-	return compactJSON(raw)
+	return parser.CompactJSON(raw)
 }

@@ -118,20 +118,6 @@ func hashText(s string) uint64 {
 	return h.Sum64()
 }
 
-// compactJSON returns raw as compact JSON, or "" when it is empty/null.
-func compactJSON(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
-		q, _ := json.Marshal(string(raw))
-		return string(q)
-	}
-	return b.String()
-}
-
 // jsonString returns raw decoded as a JSON string, and whether it was one.
 func jsonString(raw json.RawMessage) (string, bool) {
 	raw = bytes.TrimSpace(raw)

@@ -399,11 +399,11 @@ func sourceOf(raw json.RawMessage) (string, string) {
 	}
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(raw, &obj) != nil {
-		return compactJSON(raw), ""
+		return parser.CompactJSON(raw), ""
 	}
 	sub, ok := obj["subagent"]
 	if !ok {
-		return compactJSON(raw), ""
+		return parser.CompactJSON(raw), ""
 	}
 	if s, ok := jsonString(sub); ok {
 		return "subagent:" + s, ""
@@ -499,7 +499,7 @@ func policyName(raw json.RawMessage) string {
 			return k
 		}
 	}
-	return compactJSON(raw)
+	return parser.CompactJSON(raw)
 }
 
 // messageText joins a message's content parts; parts are the texts one by
@@ -669,7 +669,7 @@ func (r *rollout) toolCall(n int64, ts string, it *responseItem) {
 		if s, ok := jsonString(args); ok {
 			args = json.RawMessage(s)
 		}
-		e.ToolInput = compactJSON(args)
+		e.ToolInput = parser.CompactJSON(args)
 		e.Text = callText(it.Name, args)
 	case "custom_tool_call":
 		e.ToolName = it.Name
@@ -686,7 +686,7 @@ func (r *rollout) toolCall(n int64, ts string, it *responseItem) {
 		}
 	case "local_shell_call":
 		e.ToolName = "local_shell"
-		e.ToolInput = compactJSON(it.Action)
+		e.ToolInput = parser.CompactJSON(it.Action)
 		var a struct {
 			Command json.RawMessage `json:"command"`
 			Exec    struct {
@@ -701,7 +701,7 @@ func (r *rollout) toolCall(n int64, ts string, it *responseItem) {
 		e.Text = commandText(cmd)
 	case "web_search_call":
 		e.ToolName = "web_search"
-		e.ToolInput = compactJSON(it.Action)
+		e.ToolInput = parser.CompactJSON(it.Action)
 		var a struct {
 			Query string `json:"query"`
 			URL   string `json:"url"`
@@ -933,7 +933,7 @@ func (r *rollout) itemCompleted(n int64, ts string, raw json.RawMessage) {
 		}
 		u := r.event(n, ts, timeline.ToolUse, commandText(ti.Command))
 		u.ToolName, u.ToolUseID = "command_execution", ti.ID
-		u.ToolInput = compactJSON(raw)
+		u.ToolInput = parser.CompactJSON(raw)
 		r.out.Event(u)
 		res := r.event(n, ts, timeline.ToolResult, ti.AggregatedOutput)
 		res.ToolName, res.ToolUseID = u.ToolName, ti.ID

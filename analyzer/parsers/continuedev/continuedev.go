@@ -107,20 +107,6 @@ func epochMillis(raw json.RawMessage) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// compactJSON returns raw as compact JSON, or "" for empty/null.
-func compactJSON(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
-		q, _ := json.Marshal(string(raw))
-		return string(q)
-	}
-	return b.String()
-}
-
 // argsJSON turns a tool call's arguments (an OpenAI-style JSON string, or
 // an object in some CLI records) into compact JSON and its decoded map.
 func argsJSON(raw json.RawMessage) (string, map[string]any) {
@@ -131,7 +117,7 @@ func argsJSON(raw json.RawMessage) (string, map[string]any) {
 	if raw[0] == '"' {
 		var s string
 		if json.Unmarshal(raw, &s) != nil {
-			return compactJSON(raw), nil
+			return parser.CompactJSON(raw), nil
 		}
 		s = strings.TrimSpace(s)
 		if s == "" {
@@ -139,14 +125,14 @@ func argsJSON(raw json.RawMessage) (string, map[string]any) {
 		}
 		var m map[string]any
 		if json.Unmarshal([]byte(s), &m) == nil {
-			return compactJSON([]byte(s)), m
+			return parser.CompactJSON([]byte(s)), m
 		}
 		q, _ := json.Marshal(s)
 		return string(q), nil
 	}
 	var m map[string]any
 	_ = json.Unmarshal(raw, &m)
-	return compactJSON(raw), m
+	return parser.CompactJSON(raw), m
 }
 
 // identifying picks a tool call's most identifying argument: the command,
@@ -179,7 +165,7 @@ func contentText(raw json.RawMessage) string {
 		} `json:"imageUrl"`
 	}
 	if json.Unmarshal(raw, &parts) != nil {
-		return compactJSON(raw)
+		return parser.CompactJSON(raw)
 	}
 	var b strings.Builder
 	for _, p := range parts {

@@ -1,7 +1,6 @@
 package crush
 
 import (
-	"bytes"
 	json "github.com/go-json-experiment/json/v1"
 	"path"
 	"strings"
@@ -60,21 +59,6 @@ func projectOf(p string) string {
 		return ""
 	}
 	return path.Dir(dir)
-}
-
-// compactJSON returns raw as compact JSON, or "" for empty/null; a string
-// that is not JSON is returned quoted.
-func compactJSON(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
-		q, _ := json.Marshal(string(raw))
-		return string(q)
-	}
-	return b.String()
 }
 
 // identifying picks the most identifying argument of a tool call: the

@@ -208,7 +208,7 @@ func readMessages(ctx context.Context, db *sql.DB, in *parser.Input, out parser.
 				}
 				e.TurnType, e.Model = timeline.ToolUse, model
 				e.ToolName, e.ToolUseID = d.Name, d.ID
-				e.ToolInput = compactJSON([]byte(d.Input))
+				e.ToolInput = parser.CompactJSON([]byte(d.Input))
 				e.Text = identifying(d.Input)
 			case "tool_result":
 				var d toolResultData

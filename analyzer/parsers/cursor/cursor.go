@@ -92,21 +92,6 @@ func jsonTime(raw json.RawMessage) (time.Time, bool) {
 	return msTime(int64(f))
 }
 
-// compactJSON returns raw as compact JSON, or "" for empty/null; text that
-// is not JSON is returned quoted.
-func compactJSON(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
-		q, _ := json.Marshal(string(raw))
-		return string(q)
-	}
-	return b.String()
-}
-
 // jsonString returns the value of a JSON string, or the compact JSON of any
 // other value ("" for null).
 func jsonString(raw json.RawMessage) string {
@@ -120,7 +105,7 @@ func jsonString(raw json.RawMessage) string {
 			return s
 		}
 	}
-	return compactJSON(raw)
+	return parser.CompactJSON(raw)
 }
 
 // argsJSON turns tool arguments stored as a JSON string (rawArgs, params)
@@ -132,7 +117,7 @@ func argsJSON(raws ...json.RawMessage) string {
 			continue
 		}
 		if json.Valid([]byte(s)) {
-			return compactJSON([]byte(s))
+			return parser.CompactJSON([]byte(s))
 		}
 		q, _ := json.Marshal(s)
 		return string(q)

@@ -332,7 +332,7 @@ func emitBlock(cur *time.Time, base func(int64) timeline.Event, n int64, role st
 		e.TurnType = timeline.ToolUse
 		e.ToolName = b.Name
 		e.ToolUseID = b.ID
-		e.ToolInput = compactJSON(b.Input)
+		e.ToolInput = parser.CompactJSON(b.Input)
 		e.Text = identifying(e.ToolInput)
 		out.Event(e)
 	case "tool_result":

@@ -1,7 +1,6 @@
 package goose
 
 import (
-	"bytes"
 	json "github.com/go-json-experiment/json/v1"
 	"strings"
 	"time"
@@ -89,20 +88,6 @@ func sqlTime(s string) (time.Time, bool) {
 		}
 	}
 	return time.Time{}, false
-}
-
-// compactJSON returns raw as compact JSON, or "" for empty/null.
-func compactJSON(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
-		q, _ := json.Marshal(string(raw))
-		return string(q)
-	}
-	return b.String()
 }
 
 // identifying picks the most identifying argument of a tool call.

@@ -395,11 +395,11 @@ func (e *emitter) tool(p *part, l loc, pick func(...num) time.Time, model string
 	input := trimRaw(st.Input)
 	if len(input) > 0 && input[0] == '"' && st.Raw == "" {
 		// a pending V2 input is the raw argument text
-		input = []byte(compactJSON([]byte(rawString(input))))
+		input = []byte(parser.CompactJSON([]byte(rawString(input))))
 	}
 	use := e.base(pick(ts), l)
 	use.TurnType, use.ToolName, use.ToolUseID, use.Model = timeline.ToolUse, p.Tool, p.CallID, model
-	use.ToolInput = compactJSON(input)
+	use.ToolInput = parser.CompactJSON(input)
 	use.Text = toolArg(p.Tool, input)
 	if use.Text == "" {
 		use.Text = st.Title
@@ -510,7 +510,7 @@ func errMessage(raw json.RawMessage) string {
 		Data    json.RawMessage `json:"data"`
 	}
 	if json.Unmarshal(raw, &v) != nil {
-		return compactJSON(raw)
+		return parser.CompactJSON(raw)
 	}
 	if v.Message != "" {
 		return v.Message
@@ -521,7 +521,7 @@ func errMessage(raw json.RawMessage) string {
 	if v.Name != "" {
 		return v.Name
 	}
-	return compactJSON(raw)
+	return parser.CompactJSON(raw)
 }
 
 // contentText joins the text of a V2 tool output content array.
@@ -538,7 +538,7 @@ func contentText(raw json.RawMessage) string {
 		Text string `json:"text"`
 	}
 	if json.Unmarshal(raw, &items) != nil {
-		return compactJSON(raw)
+		return parser.CompactJSON(raw)
 	}
 	var b []string
 	for _, it := range items {

@@ -136,20 +136,6 @@ func (n *num) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// compactJSON returns raw as compact JSON, or "" when empty or null.
-func compactJSON(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
-		q, _ := json.Marshal(string(raw))
-		return string(q)
-	}
-	return b.String()
-}
-
 // rawString decodes raw as a JSON string, or returns its compact JSON.
 func rawString(raw json.RawMessage) string {
 	raw = bytes.TrimSpace(raw)
@@ -162,7 +148,7 @@ func rawString(raw json.RawMessage) string {
 			return s
 		}
 	}
-	return compactJSON(raw)
+	return parser.CompactJSON(raw)
 }
 
 // globEscape escapes doublestar metacharacters in a literal path.

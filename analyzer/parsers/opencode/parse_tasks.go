@@ -118,7 +118,7 @@ func parseAPIHistory(ctx context.Context, in *parser.Input, out parser.Sink) err
 				names[b.ID] = b.Name
 				ev := e.base(t, l)
 				ev.TurnType, ev.ToolName, ev.ToolUseID = timeline.ToolUse, b.Name, b.ID
-				ev.ToolInput = compactJSON(b.Input)
+				ev.ToolInput = parser.CompactJSON(b.Input)
 				ev.Text = toolArg(b.Name, b.Input)
 				out.Event(ev)
 			case "tool_result":

@@ -124,26 +124,13 @@ func isKind(raw json.RawMessage, c byte) bool {
 	return len(raw) > 0 && raw[0] == c
 }
 
-// compactJSON renders raw JSON compactly ("" for null or nothing).
-func compactJSON(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		return string(raw)
-	}
-	return b.String()
-}
-
 // scalarText renders a value: a string as is, anything else compact JSON.
 func scalarText(v json.RawMessage) string {
 	var s string
 	if json.Unmarshal(v, &s) == nil {
 		return s
 	}
-	return compactJSON(v)
+	return parser.CompactJSON(v)
 }
 
 func boolStr(b bool) string {

@@ -125,12 +125,12 @@ func scopedKV(in *parser.Input, r row, out parser.Sink, file string) {
 		e.SessionID = key
 		e.Text = "unsent draft: " + txt
 	case "created_git_worktrees":
-		e.Text = fmt.Sprintf("git worktree created: %s %s", key, compactJSON([]byte(val)))
+		e.Text = fmt.Sprintf("git worktree created: %s %s", key, parser.CompactJSON([]byte(val)))
 	default:
 		if !strings.HasPrefix(ns, "agent") && !strings.Contains(ns, "thread") && !strings.Contains(ns, "worktree") {
 			return
 		}
-		e.Text = fmt.Sprintf("%s: %s=%s", ns, key, compactJSON([]byte(val)))
+		e.Text = fmt.Sprintf("%s: %s=%s", ns, key, parser.CompactJSON([]byte(val)))
 	}
 	out.Event(e)
 }

@@ -55,20 +55,6 @@ func sqlTime(s string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// compactJSON returns raw as compact JSON, or "" for empty/null.
-func compactJSON(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
-		q, _ := json.Marshal(string(raw))
-		return string(q)
-	}
-	return b.String()
-}
-
 // identifying picks a tool call's most identifying argument (Zed's tools:
 // terminal command, edit_file/read_file path, fetch url, grep regex,
 // find_path glob, web_search query, copy/move source).
