@@ -274,53 +274,25 @@ func (s *stateReader) readHeaders() map[string]*header {
 	if !parser.HasTable(s.ctx, s.db, "composerHeaders") {
 		return out
 	}
-	rows, err := s.db.QueryContext(s.ctx, "SELECT rowid AS rowid_, * FROM composerHeaders ORDER BY rowid")
-	if err != nil {
-		s.problem(0, "composerHeaders: "+err.Error())
-		return out
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if rows.Scan(ptrs...) != nil {
-			continue
-		}
-		m := map[string]any{}
-		for i, c := range cols {
-			m[c] = vals[i]
-		}
-		rowid := num(m["rowid_"])
+	err := parser.EachTableRow(s.ctx, s.db, "composerHeaders", func(r parser.Row) error {
+		m := r.Vals
 		var h headerJSON
 		if v := parser.SQLText(m["value"]); v != "" {
 			if err := json.Unmarshal([]byte(v), &h); err != nil {
-				s.problem(rowid, "composerHeaders: bad JSON: "+err.Error())
+				s.problem(r.Rowid, "composerHeaders: bad JSON: "+err.Error())
 			}
 		}
-		add(rowid, h, num(m["createdAt"]), num(m["lastUpdatedAt"]), parser.SQLText(m["composerId"]))
+		add(r.Rowid, h, num(m["createdAt"]), num(m["lastUpdatedAt"]), parser.SQLText(m["composerId"]))
+		return nil
+	})
+	if err != nil {
+		s.problem(0, "composerHeaders: "+err.Error())
 	}
 	return out
 }
 
-func num(v any) int64 {
-	switch x := v.(type) {
-	case int64:
-		return x
-	case float64:
-		return int64(x)
-	case string:
-		n, _ := strconv.ParseInt(strings.TrimSpace(x), 10, 64)
-		return n
-	case []byte:
-		n, _ := strconv.ParseInt(strings.TrimSpace(string(x)), 10, 64)
-		return n
-	}
-	return 0
-}
+// num is parser.SQLInt, 0 when the value is no integer.
+func num(v any) int64 { n, _ := parser.SQLInt(v); return n }
 
 // workspaceFolder reads workspaceIdentifier.uri (fsPath, path or a file://
 // external form).

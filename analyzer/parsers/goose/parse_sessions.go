@@ -7,7 +7,6 @@ import (
 	"io"
 	"path"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -281,18 +280,5 @@ func timeOf(v any) (time.Time, bool) {
 	return sqlTime(parser.SQLText(v))
 }
 
-func num(v any) int64 {
-	switch x := v.(type) {
-	case int64:
-		return x
-	case float64:
-		return int64(x)
-	case string:
-		n, _ := strconv.ParseInt(strings.TrimSpace(x), 10, 64)
-		return n
-	case []byte:
-		n, _ := strconv.ParseInt(strings.TrimSpace(string(x)), 10, 64)
-		return n
-	}
-	return 0
-}
+// num is parser.SQLInt, 0 when the value is no integer.
+func num(v any) int64 { n, _ := parser.SQLInt(v); return n }

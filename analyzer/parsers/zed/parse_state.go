@@ -29,7 +29,7 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		{"sidebar_terminal_threads", func(r row) { terminalThread(in, r, out) }},
 	}
 	for _, t := range tables {
-		cols, err := tableColumns(ctx, db, t.name)
+		cols, err := parser.Columns(ctx, db, t.name)
 		if err != nil {
 			out.Problem(0, "not a SQLite database: "+err.Error())
 			return nil

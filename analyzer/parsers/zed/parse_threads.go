@@ -75,7 +75,7 @@ func parseThreadsDB(ctx context.Context, in *parser.Input, out parser.Sink) erro
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
-	cols, err := tableColumns(ctx, db, "threads")
+	cols, err := parser.Columns(ctx, db, "threads")
 	if err != nil {
 		out.Problem(0, "not a SQLite database: "+err.Error())
 		return nil

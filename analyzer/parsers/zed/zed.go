@@ -94,27 +94,6 @@ func (r row) bytes(name string) []byte {
 	return nil
 }
 
-// tableColumns lists a table's columns, or nil when it does not exist.
-func tableColumns(ctx context.Context, db *sql.DB, table string) (map[string]bool, error) {
-	rows, err := db.QueryContext(ctx, `SELECT name FROM pragma_table_info(?)`, table)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	cols := map[string]bool{}
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			return nil, err
-		}
-		cols[n] = true
-	}
-	if len(cols) == 0 {
-		return nil, rows.Err()
-	}
-	return cols, rows.Err()
-}
-
 // eachRow runs fn over every row of table (all columns by name), in rowid
 // order; a missing table is an error here (the callers report it).
 func eachRow(ctx context.Context, db *sql.DB, table string, fn func(r row) error) error {
