@@ -3,6 +3,7 @@ package parser
 import (
 	"bytes"
 	"strings"
+	"time"
 
 	json "github.com/go-json-experiment/json/v1"
 )
@@ -42,4 +43,45 @@ func JSONValue(v any) string {
 		return ""
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// JSONString returns the value of raw when it is a JSON string.
+func JSONString(raw []byte) (string, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '"' {
+		return "", false
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// StringValue is JSONString's value alone: "" when raw is not a JSON string.
+func StringValue(raw []byte) string {
+	s, _ := JSONString(raw)
+	return s
+}
+
+// JSONText renders a JSON value as text: a string as its value, absent or
+// null as "", anything else as CompactJSON.
+func JSONText(raw []byte) string {
+	if s, ok := JSONString(raw); ok {
+		return s
+	}
+	return CompactJSON(raw)
+}
+
+// ParseTime reads an RFC 3339 time (with or without fractional seconds
+// and zone offset) as UTC; false for "" and anything else.
+func ParseTime(s string) (time.Time, bool) {
+	if s == "" {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return t.UTC(), true
 }

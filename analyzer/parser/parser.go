@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"path"
+	"strings"
 	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
@@ -75,12 +76,41 @@ func (in *Input) OpenRelated(origPath string) (io.ReadCloser, error) {
 	return in.RelatedFunc(origPath)
 }
 
+// ReadRelated reads at most max bytes of another collected file by
+// original path; false when it is not collected or cannot be read.
+func (in *Input) ReadRelated(origPath string, max int64) ([]byte, bool) {
+	rc, err := in.OpenRelated(origPath)
+	if err != nil {
+		return nil, false
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(io.LimitReader(rc, max))
+	if err != nil {
+		return nil, false
+	}
+	return b, true
+}
+
 // List returns the collected files matching pattern (on original paths).
 func (in *Input) List(pattern string) []File {
 	if in.ListFunc == nil {
 		return nil
 	}
 	return in.ListFunc(pattern)
+}
+
+// GlobEscape escapes the doublestar metacharacters of a literal path, for a
+// List pattern built from a path the agent recorded.
+func GlobEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '*', '?', '[', ']', '{', '}', '\\':
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // Sink receives what a parser finds.

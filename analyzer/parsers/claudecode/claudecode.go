@@ -49,28 +49,6 @@ func epochMillis(raw json.RawMessage) time.Time {
 	return parseTime(s)
 }
 
-// rawString returns raw as a string when it is a JSON string, else "".
-func rawString(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '"' {
-		return ""
-	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return ""
-	}
-	return s
-}
-
-// scalar renders a JSON scalar (string, number, bool) as text; other values
-// as compact JSON.
-func scalar(raw json.RawMessage) string {
-	if s := rawString(raw); s != "" {
-		return s
-	}
-	return parser.CompactJSON(raw)
-}
-
 // dirOf returns the '/'-separated parent of p.
 func dirOf(p string) string {
 	if i := strings.LastIndexByte(p, '/'); i >= 0 {

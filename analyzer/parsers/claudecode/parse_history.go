@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	json "github.com/go-json-experiment/json/v1"
-	"io"
 	"regexp"
 	"strings"
 
@@ -104,14 +103,6 @@ func parseHistory(ctx context.Context, in *parser.Input, out parser.Sink) error 
 
 // readRelated reads another collected file whole (bounded).
 func readRelated(in *parser.Input, p string) (string, bool) {
-	rc, err := in.OpenRelated(p)
-	if err != nil {
-		return "", false
-	}
-	defer rc.Close()
-	var sb strings.Builder
-	if _, err := io.Copy(&sb, io.LimitReader(rc, maxPersisted)); err != nil {
-		return "", false
-	}
-	return strings.ToValidUTF8(sb.String(), "\uFFFD"), true
+	b, ok := in.ReadRelated(p, maxPersisted)
+	return strings.ToValidUTF8(string(b), "\uFFFD"), ok
 }

@@ -47,7 +47,7 @@ func parseSessions(ctx context.Context, in *parser.Input, out parser.Sink) error
 		out.Problem(0, "unreadable JSON: "+err.Error())
 		return nil
 	}
-	pid := scalar(p.PID)
+	pid := parser.JSONText(p.PID)
 	if pid == "" {
 		pid = strings.TrimSuffix(in.Base(), ".json")
 	}

@@ -168,7 +168,7 @@ func (u *toolUseResult) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		if err := jsonv2.UnmarshalDecode(dec, &o, json.DefaultOptionsV1()); err != nil {
 			return nil // a shape we do not know: the fields stay unset
 		}
-		u.Obj, u.Interrupted, u.ExitCode, u.PersistedOutputPath = true, o.Interrupted, scalar(o.ExitCode), o.PersistedOutputPath
+		u.Obj, u.Interrupted, u.ExitCode, u.PersistedOutputPath = true, o.Interrupted, parser.JSONText(o.ExitCode), o.PersistedOutputPath
 		return nil
 	case '"':
 		tok, err := dec.ReadToken()
@@ -396,7 +396,7 @@ func (t *transcript) record(r *record, raw []byte) {
 		t.sys("summary: " + r.Summary)
 	case "queue-operation":
 		text := "queue-operation " + r.Operation
-		if c := scalar(r.Content); c != "" {
+		if c := parser.JSONText(r.Content); c != "" {
 			text += ": " + c
 		}
 		t.sys(text)
@@ -630,7 +630,7 @@ func (t *transcript) permissionDecision(r *record, firstID string) {
 	}
 	var decision, source, reason, extra string
 	if raw[0] == '"' {
-		decision = rawString(raw)
+		decision = parser.StringValue(raw)
 	} else {
 		var d map[string]json.RawMessage
 		if json.Unmarshal(raw, &d) != nil {
@@ -645,7 +645,7 @@ func (t *transcript) permissionDecision(r *record, firstID string) {
 				var rr map[string]json.RawMessage
 				if json.Unmarshal(d[k], &rr) == nil {
 					reason = firstOf(rr, "type", "reasonType")
-				} else if s := rawString(d[k]); s != "" {
+				} else if s := parser.StringValue(d[k]); s != "" {
 					reason = s
 				}
 				if reason != "" {
@@ -677,12 +677,12 @@ func firstOf(d map[string]json.RawMessage, keys ...string) string {
 		if !ok {
 			continue
 		}
-		if s := rawString(v); s != "" {
+		if s := parser.StringValue(v); s != "" {
 			return s
 		}
 		var o map[string]json.RawMessage
 		if json.Unmarshal(v, &o) == nil {
-			if s := rawString(o["type"]); s != "" {
+			if s := parser.StringValue(o["type"]); s != "" {
 				return s
 			}
 		}
@@ -804,7 +804,7 @@ func toolText(input json.RawMessage) string {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(input, &m) == nil {
 		for _, k := range toolKeys {
-			if s := rawString(m[k]); s != "" {
+			if s := parser.StringValue(m[k]); s != "" {
 				return s
 			}
 		}
@@ -815,19 +815,19 @@ func toolText(input json.RawMessage) string {
 // system renders a system record.
 func (t *transcript) system(r *record) {
 	var extra []string
-	if c := scalar(r.Content); c != "" {
+	if c := parser.JSONText(r.Content); c != "" {
 		extra = append(extra, c)
 	}
 	if cm := r.CompactMetadata; cm != nil {
-		extra = append(extra, "trigger="+cm.Trigger, "preTokens="+scalar(cm.PreTokens))
+		extra = append(extra, "trigger="+cm.Trigger, "preTokens="+parser.JSONText(cm.PreTokens))
 	}
 	if e := errorText(r.Error); e != "" {
 		extra = append(extra, "error="+e)
 	}
-	if a := scalar(r.RetryAttempt); a != "" {
-		extra = append(extra, "retryAttempt="+a+"/"+orDash(scalar(r.MaxRetries)))
+	if a := parser.JSONText(r.RetryAttempt); a != "" {
+		extra = append(extra, "retryAttempt="+a+"/"+orDash(parser.JSONText(r.MaxRetries)))
 	}
-	if ms := scalar(r.RetryInMs); ms != "" {
+	if ms := parser.JSONText(r.RetryInMs); ms != "" {
 		extra = append(extra, "retryInMs="+ms)
 	}
 	if len(r.HookInfos) > 0 {
@@ -852,7 +852,7 @@ func (t *transcript) system(r *record) {
 
 // errorText returns an API error's message, else its JSON.
 func errorText(raw json.RawMessage) string {
-	if s := rawString(raw); s != "" {
+	if s := parser.StringValue(raw); s != "" {
 		return s
 	}
 	var e struct {
@@ -881,7 +881,7 @@ func (t *transcript) attachment(raw json.RawMessage) {
 		t.sys("attachment")
 		return
 	}
-	typ := rawString(a["type"])
+	typ := parser.StringValue(a["type"])
 	var detail string
 	var list []string
 	switch {
@@ -889,8 +889,8 @@ func (t *transcript) attachment(raw json.RawMessage) {
 		detail = strings.Join(list, ", ")
 	case a["addedTypes"] != nil && json.Unmarshal(a["addedTypes"], &list) == nil:
 		detail = strings.Join(list, ", ")
-	case rawString(a["content"]) != "":
-		detail = rawString(a["content"])
+	case parser.StringValue(a["content"]) != "":
+		detail = parser.StringValue(a["content"])
 	default:
 		delete(a, "type")
 		b, _ := json.Marshal(a)
@@ -920,7 +920,7 @@ func (t *transcript) other(typ string, raw []byte) {
 	sort.Strings(keys)
 	var parts []string
 	for _, k := range keys {
-		parts = append(parts, k+"="+scalar(m[k]))
+		parts = append(parts, k+"="+parser.JSONText(m[k]))
 	}
 	if typ == "" {
 		typ = "record"

@@ -85,18 +85,6 @@ func sessionDir(p string) string {
 	return ""
 }
 
-// globEscape escapes doublestar metacharacters in a literal path.
-func globEscape(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune(`*?[]{}\`, r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
 // record is a decoded session record local_<uuid>.json.
 type record map[string]json.RawMessage
 
@@ -127,7 +115,7 @@ func relatedRecord(in *parser.Input, dir string) record {
 	return m
 }
 
-func (r record) str(k string) string { return rawString(r[k]) }
+func (r record) str(k string) string { return parser.StringValue(r[k]) }
 
 // folders returns userSelectedFolders.
 func (r record) folders() []string {
@@ -137,12 +125,12 @@ func (r record) folders() []string {
 		return nil
 	}
 	for _, x := range list {
-		if s := rawString(x); s != "" {
+		if s := parser.StringValue(x); s != "" {
 			out = append(out, s)
 		} else {
 			var o map[string]json.RawMessage
 			if json.Unmarshal(x, &o) == nil {
-				if s := rawString(o["path"]); s != "" {
+				if s := parser.StringValue(o["path"]); s != "" {
 					out = append(out, s)
 				}
 			}
@@ -163,27 +151,6 @@ func (r record) project() string {
 		}
 	}
 	return ""
-}
-
-// rawString returns raw as a string when it is a JSON string, else "".
-func rawString(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '"' {
-		return ""
-	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return ""
-	}
-	return s
-}
-
-// scalar renders a JSON string as itself and anything else as compact JSON.
-func scalar(raw json.RawMessage) string {
-	if s := rawString(raw); s != "" {
-		return s
-	}
-	return parser.CompactJSON(raw)
 }
 
 // rawTime reads epoch milliseconds (above 1e12), epoch seconds or RFC 3339

@@ -80,11 +80,11 @@ func parseSpaces(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			continue
 		}
 		for _, f := range ent.Folders {
-			folder := rawString(f)
+			folder := parser.StringValue(f)
 			if folder == "" {
 				var o map[string]json.RawMessage
 				if json.Unmarshal(f, &o) == nil {
-					folder = rawString(o["path"])
+					folder = parser.StringValue(o["path"])
 				}
 			}
 			if folder == "" {
@@ -193,7 +193,7 @@ func scheduledTask(m record, key string, e *timeline.Event) {
 		parts = append(parts, "schedule="+v)
 	}
 	if v, ok := m["enabled"]; ok {
-		parts = append(parts, "enabled="+scalar(v))
+		parts = append(parts, "enabled="+parser.JSONText(v))
 	}
 	if t := rawTime(m["lastRunAt"]); !t.IsZero() {
 		parts = append(parts, "last_run="+timeText(t))

@@ -67,7 +67,7 @@ type seen struct {
 // record uuids, tool call ids and API message ids.
 func transcriptKeys(ctx context.Context, in *parser.Input, dir string) *seen {
 	s := &seen{uuids: map[string]bool{}, tools: map[string]bool{}, msgs: map[string]bool{}}
-	for _, f := range in.List(globEscape(dir) + "/.claude/projects/**/*.jsonl") {
+	for _, f := range in.List(parser.GlobEscape(dir) + "/.claude/projects/**/*.jsonl") {
 		rc, err := in.OpenRelated(f.Path)
 		if err != nil {
 			continue
@@ -179,7 +179,7 @@ func (a *audit) record(raw []byte) {
 	emit := func(e timeline.Event) {
 		e.SessionID, e.ProjectPath, e.SourceLine, e.Secondary = sid, a.project, a.line, true
 		if e.ProjectPath == "" && l.Type == "system" && l.Subtype == "init" {
-			e.ProjectPath = rawString(fields["cwd"])
+			e.ProjectPath = parser.StringValue(fields["cwd"])
 		}
 		switch {
 		case !tm.IsZero():
@@ -209,7 +209,7 @@ func (a *audit) record(raw []byte) {
 	case l.Type == "system" && l.Subtype == "init":
 		sys(strings.TrimSpace("init: " + fieldList(fields, "model", "permissionMode", "cwd", "claude_code_version", "apiKeySource", "output_style") +
 			counts(fields, "tools", "mcp_servers", "skills", "plugins", "slash_commands")))
-		if m := rawString(fields["model"]); m != "" && m != a.lastModel {
+		if m := parser.StringValue(fields["model"]); m != "" && m != a.lastModel {
 			if a.lastModel == "" {
 				sys("model: " + m)
 			} else {
@@ -247,7 +247,7 @@ func (a *audit) user(l *auditLine, sidechain bool, emit func(timeline.Event)) {
 		}
 		emit(timeline.Event{TurnType: tt, Text: s})
 	}
-	if s := rawString(m.Content); s != "" {
+	if s := parser.StringValue(m.Content); s != "" {
 		textRow(s)
 		return
 	}
@@ -279,7 +279,7 @@ func (a *audit) assistant(l *auditLine, emit func(timeline.Event)) {
 	var m auditMessage
 	_ = json.Unmarshal(l.Message, &m)
 	var blocks []auditBlock
-	if s := rawString(m.Content); s != "" {
+	if s := parser.StringValue(m.Content); s != "" {
 		blocks = []auditBlock{{Type: "text", Text: s}}
 	} else {
 		_ = json.Unmarshal(m.Content, &blocks)
@@ -359,7 +359,7 @@ func (a *audit) permission(subtype string, f map[string]json.RawMessage, emit fu
 
 func firstString(f map[string]json.RawMessage, keys ...string) string {
 	for _, k := range keys {
-		if s := rawString(f[k]); s != "" {
+		if s := parser.StringValue(f[k]); s != "" {
 			return s
 		}
 	}
@@ -371,7 +371,7 @@ func fieldList(f map[string]json.RawMessage, keys ...string) string {
 	var parts []string
 	for _, k := range keys {
 		if v, ok := f[k]; ok && string(bytes.TrimSpace(v)) != "null" {
-			s := scalar(v)
+			s := parser.JSONText(v)
 			if len(bytes.TrimSpace(v)) > 0 && (v[0] == '{' || v[0] == '[') {
 				continue
 			}
@@ -402,7 +402,7 @@ func errorsText(raw json.RawMessage) string {
 	}
 	var s []string
 	for _, x := range l {
-		s = append(s, scalar(x))
+		s = append(s, parser.JSONText(x))
 	}
 	return " errors=" + strings.Join(s, "; ")
 }
@@ -422,7 +422,7 @@ func otherFields(f map[string]json.RawMessage) string {
 	sort.Strings(keys)
 	var parts []string
 	for _, k := range keys {
-		parts = append(parts, k+"="+scalar(f[k]))
+		parts = append(parts, k+"="+parser.JSONText(f[k]))
 	}
 	return strings.Join(parts, " ")
 }
@@ -433,7 +433,7 @@ func userTexts(raw json.RawMessage) []string {
 	if json.Unmarshal(raw, &m) != nil {
 		return nil
 	}
-	if s := rawString(m.Content); s != "" {
+	if s := parser.StringValue(m.Content); s != "" {
 		return []string{s}
 	}
 	var blocks []auditBlock
@@ -470,7 +470,7 @@ func injected(text string) bool {
 
 // resultText renders a tool_result's content: a string, or blocks.
 func resultText(raw json.RawMessage) string {
-	if s := rawString(raw); s != "" {
+	if s := parser.StringValue(raw); s != "" {
 		return s
 	}
 	var blocks []auditBlock
@@ -497,7 +497,7 @@ func toolText(input json.RawMessage) string {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(input, &m) == nil {
 		for _, k := range toolKeys {
-			if s := rawString(m[k]); s != "" {
+			if s := parser.StringValue(m[k]); s != "" {
 				return s
 			}
 		}

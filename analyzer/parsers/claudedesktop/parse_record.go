@@ -107,16 +107,16 @@ func parseRecord(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		out.Event(e)
 	}
 	for _, v := range list(rec["alwaysAllowedReasons"]) {
-		grant("alwaysAllowedReasons", scalar(v))
+		grant("alwaysAllowedReasons", parser.JSONText(v))
 	}
 	for _, v := range list(rec["sessionPermissionUpdates"]) {
 		grant("sessionPermissionUpdates", permissionUpdate(v))
 	}
-	if s := scalar(rec["chromePermissionMode"]); s != "" {
+	if s := parser.JSONText(rec["chromePermissionMode"]); s != "" {
 		grant("chromePermissionMode", s)
 	}
 	for _, v := range list(rec["chromeAllowedDomains"]) {
-		grant("chromeAllowedDomains", scalar(v))
+		grant("chromeAllowedDomains", parser.JSONText(v))
 	}
 	for _, v := range list(rec["cuAllowedApps"]) {
 		grant("cuAllowedApps", cuApp(v))
@@ -124,15 +124,15 @@ func parseRecord(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	var flags map[string]json.RawMessage
 	if json.Unmarshal(rec["cuGrantFlags"], &flags) == nil {
 		for _, k := range sortedKeys(flags) {
-			grant("cuGrantFlags."+k, scalar(flags[k]))
+			grant("cuGrantFlags."+k, parser.JSONText(flags[k]))
 		}
 	} else {
 		for _, v := range list(rec["cuGrantFlags"]) {
-			grant("cuGrantFlags", scalar(v))
+			grant("cuGrantFlags", parser.JSONText(v))
 		}
 	}
 	if raw := bytes.TrimSpace(rec["cuFlagsGrantedAt"]); len(raw) > 0 && string(raw) != "null" {
-		v := scalar(raw)
+		v := parser.JSONText(raw)
 		if t := rawTime(raw); !t.IsZero() {
 			v = timeText(t)
 		}
@@ -152,7 +152,7 @@ func parseRecord(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			continue
 		}
 		for _, v := range list(raw) {
-			grant(k, scalar(v))
+			grant(k, parser.JSONText(v))
 		}
 	}
 
@@ -191,7 +191,7 @@ func wantPrompt(in *parser.Input, kind, p, localID, cli, prompt string) bool {
 		if cli == "" {
 			return true
 		}
-		return len(in.List("**/.claude/projects/*/"+globEscape(cli)+".jsonl")) == 0
+		return len(in.List("**/.claude/projects/*/"+parser.GlobEscape(cli)+".jsonl")) == 0
 	}
 	rc, err := in.OpenRelated(dirOf(p) + "/" + localID + "/audit.jsonl")
 	if err != nil {
@@ -303,22 +303,22 @@ func permissionUpdate(raw json.RawMessage) string {
 // cuApp renders one computer-use app grant: a name, or
 // "<bundleId> (<displayName>) tier=<tier> grantedAt=<time>".
 func cuApp(raw json.RawMessage) string {
-	if s := rawString(raw); s != "" {
+	if s := parser.StringValue(raw); s != "" {
 		return s
 	}
 	var a map[string]json.RawMessage
 	if json.Unmarshal(raw, &a) != nil {
 		return parser.CompactJSON(raw)
 	}
-	id := rawString(a["bundleId"])
+	id := parser.StringValue(a["bundleId"])
 	if id == "" {
-		id = rawString(a["appId"])
+		id = parser.StringValue(a["appId"])
 	}
 	s := orDash(id)
-	if d := rawString(a["displayName"]); d != "" {
+	if d := parser.StringValue(a["displayName"]); d != "" {
 		s += " (" + d + ")"
 	}
-	if t := rawString(a["tier"]); t != "" {
+	if t := parser.StringValue(a["tier"]); t != "" {
 		s += " tier=" + t
 	}
 	if t := rawTime(a["grantedAt"]); !t.IsZero() {
@@ -333,14 +333,14 @@ func errorText(raw json.RawMessage) string {
 	if !nonEmpty(raw) {
 		return ""
 	}
-	if s := rawString(raw); s != "" {
+	if s := parser.StringValue(raw); s != "" {
 		return s
 	}
 	var o map[string]json.RawMessage
 	if json.Unmarshal(raw, &o) == nil {
 		for _, k := range []string{"message", "error", "type"} {
-			if s := rawString(o[k]); s != "" {
-				if t := rawString(o["type"]); t != "" && k == "message" {
+			if s := parser.StringValue(o[k]); s != "" {
+				if t := parser.StringValue(o["type"]); t != "" && k == "message" {
 					return t + ": " + s
 				}
 				return s

@@ -3,7 +3,6 @@ package cline
 import (
 	"bytes"
 	json "github.com/go-json-experiment/json/v1"
-	"io"
 	"math"
 	"path"
 	"strconv"
@@ -114,59 +113,9 @@ func TaskDir(p string) (dir, id string) {
 	return dir, path.Base(dir)
 }
 
-// GlobEscape escapes doublestar metacharacters in a literal path.
-func GlobEscape(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '*', '?', '[', ']', '{', '}', '\\':
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-// readRelated reads a related collected file (bounded); ok false when it
-// was not collected or cannot be read.
-func readRelated(in *parser.Input, orig string) ([]byte, bool) {
-	rc, err := in.OpenRelated(orig)
-	if err != nil {
-		return nil, false
-	}
-	defer rc.Close()
-	b, err := io.ReadAll(io.LimitReader(rc, maxSmall))
-	if err != nil {
-		return nil, false
-	}
-	return b, true
-}
-
 // Collected reports whether a file with this original path is in the input.
 func Collected(in *parser.Input, orig string) bool {
-	return len(in.List(GlobEscape(orig))) > 0
-}
-
-// compact renders raw JSON compactly ("" for null or nothing).
-func compact(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		return string(raw)
-	}
-	return b.String()
-}
-
-// jsonString returns raw as a string when it is one, else its compact JSON.
-func jsonString(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	return compact(raw)
+	return len(in.List(parser.GlobEscape(orig))) > 0
 }
 
 // secretKey reports a settings key whose value must never be printed.

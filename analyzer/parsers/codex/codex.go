@@ -1,16 +1,13 @@
 package codex
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	json "github.com/go-json-experiment/json/v1"
 	"hash/fnv"
 	"io"
 	"path"
 	"regexp"
 	"strings"
-	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/klauspost/compress/zstd"
@@ -99,36 +96,11 @@ func walkRecords(ctx context.Context, in *parser.Input, out parser.Sink, fn func
 	})
 }
 
-// parseTime reads an RFC 3339 time (the rollouts' "%Y-%m-%dT%H:%M:%S.%3fZ").
-func parseTime(s string) (time.Time, bool) {
-	if s == "" {
-		return time.Time{}, false
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}, false
-	}
-	return t.UTC(), true
-}
-
 // hashText keys a text for duplicate detection (whitespace-trimmed).
 func hashText(s string) uint64 {
 	h := fnv.New64a()
 	h.Write([]byte(strings.TrimSpace(s)))
 	return h.Sum64()
-}
-
-// jsonString returns raw decoded as a JSON string, and whether it was one.
-func jsonString(raw json.RawMessage) (string, bool) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '"' {
-		return "", false
-	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", false
-	}
-	return s, true
 }
 
 // displayFile names a file relative to its .codex folder (config.toml,

@@ -228,9 +228,9 @@ func (p *prescan) add(rec record, metaSeen *bool) {
 		}
 		*metaSeen = true
 		p.sessionID, p.cwd = m.id(), m.Cwd
-		if t, ok := parseTime(m.Timestamp); ok {
+		if t, ok := parser.ParseTime(m.Timestamp); ok {
 			p.start = t
-		} else if t, ok := parseTime(rec.ts); ok {
+		} else if t, ok := parser.ParseTime(rec.ts); ok {
 			p.start = t
 		}
 	case "turn_context":
@@ -294,7 +294,7 @@ type rollout struct {
 
 func (r *rollout) event(n int64, ts string, turn timeline.TurnType, text string) timeline.Event {
 	e := timeline.Event{SessionID: r.sid, ProjectPath: r.cwd, TurnType: turn, Text: text, SourceLine: n}
-	if t, ok := parseTime(ts); ok {
+	if t, ok := parser.ParseTime(ts); ok {
 		e.Time = t
 	} else if !r.pre.start.IsZero() {
 		e.Time, e.TimeBasis = r.pre.start, timeline.TimeInherited
@@ -391,7 +391,7 @@ func (r *rollout) sessionMeta(n int64, rec record) {
 // sourceOf renders session_meta.source: a string ("cli", "exec", "vscode")
 // or a subagent object; it returns the parent thread for a spawned one.
 func sourceOf(raw json.RawMessage) (string, string) {
-	if s, ok := jsonString(raw); ok {
+	if s, ok := parser.JSONString(raw); ok {
 		return s, ""
 	}
 	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
@@ -405,7 +405,7 @@ func sourceOf(raw json.RawMessage) (string, string) {
 	if !ok {
 		return parser.CompactJSON(raw), ""
 	}
-	if s, ok := jsonString(sub); ok {
+	if s, ok := parser.JSONString(sub); ok {
 		return "subagent:" + s, ""
 	}
 	var kinds map[string]json.RawMessage
@@ -482,7 +482,7 @@ func orDash(s string) string {
 // policyName renders an approval or sandbox policy: a string, or an
 // object whose "type" (or "mode") names it.
 func policyName(raw json.RawMessage) string {
-	if s, ok := jsonString(raw); ok {
+	if s, ok := parser.JSONString(raw); ok {
 		return s
 	}
 	var obj map[string]json.RawMessage
@@ -490,7 +490,7 @@ func policyName(raw json.RawMessage) string {
 		return ""
 	}
 	for _, k := range []string{"type", "mode"} {
-		if s, ok := jsonString(obj[k]); ok {
+		if s, ok := parser.JSONString(obj[k]); ok {
 			return s
 		}
 	}
@@ -505,7 +505,7 @@ func policyName(raw json.RawMessage) string {
 // messageText joins a message's content parts; parts are the texts one by
 // one (for matching a user_message twin).
 func messageText(raw json.RawMessage) (string, []string) {
-	if s, ok := jsonString(raw); ok {
+	if s, ok := parser.JSONString(raw); ok {
 		return s, []string{s}
 	}
 	var parts []contentPart
@@ -666,14 +666,14 @@ func (r *rollout) toolCall(n int64, ts string, it *responseItem) {
 	case "function_call", "tool_search_call":
 		e.ToolName = it.Name
 		args := it.Arguments
-		if s, ok := jsonString(args); ok {
+		if s, ok := parser.JSONString(args); ok {
 			args = json.RawMessage(s)
 		}
 		e.ToolInput = parser.CompactJSON(args)
 		e.Text = callText(it.Name, args)
 	case "custom_tool_call":
 		e.ToolName = it.Name
-		input, ok := jsonString(it.Input)
+		input, ok := parser.JSONString(it.Input)
 		if !ok {
 			input = string(it.Input)
 		}
@@ -728,7 +728,7 @@ func callText(name string, args json.RawMessage) string {
 		return strings.TrimSpace(string(args))
 	}
 	if name == "apply_patch" {
-		if s, ok := jsonString(m["input"]); ok {
+		if s, ok := parser.JSONString(m["input"]); ok {
 			return patchFiles(s)
 		}
 	}
@@ -747,7 +747,7 @@ func callText(name string, args json.RawMessage) string {
 // commandText renders a command given as a string or an argv array
 // (joined with spaces).
 func commandText(raw json.RawMessage) string {
-	if s, ok := jsonString(raw); ok {
+	if s, ok := parser.JSONString(raw); ok {
 		return s
 	}
 	var argv []string
@@ -812,7 +812,7 @@ func isRejection(text string) bool {
 // JSON {"output", "metadata": {"exit_code"}} of the shell and apply_patch
 // tools), an object {content, success}, or a list of content items.
 func decodeOutput(raw json.RawMessage) (text string, success *bool, code *int) {
-	if s, ok := jsonString(raw); ok {
+	if s, ok := parser.JSONString(raw); ok {
 		t := strings.TrimSpace(s)
 		if strings.HasPrefix(t, "{") && strings.Contains(t, `"output"`) {
 			var o struct {

@@ -1,7 +1,6 @@
 package copilotcli
 
 import (
-	"bytes"
 	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"path"
@@ -94,47 +93,6 @@ func readAllLimited(r io.Reader) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(r, maxSmall))
 }
 
-func readRelated(in *parser.Input, orig string) ([]byte, bool) {
-	rc, err := in.OpenRelated(orig)
-	if err != nil {
-		return nil, false
-	}
-	defer rc.Close()
-	b, err := readAllLimited(rc)
-	if err != nil {
-		return nil, false
-	}
-	return b, true
-}
-
-// compact renders raw JSON compactly ("" for null or nothing).
-func compact(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		return string(raw)
-	}
-	return b.String()
-}
-
-// str returns a JSON string's value, a scalar's text, or a compact object.
-func str(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	if raw[0] == '"' {
-		var s string
-		if json.Unmarshal(raw, &s) == nil {
-			return s
-		}
-	}
-	return compact(raw)
-}
-
 // obj decodes a JSON object into a map of raw members (nil if not an object).
 func obj(raw json.RawMessage) map[string]json.RawMessage {
 	var m map[string]json.RawMessage
@@ -149,7 +107,7 @@ func obj(raw json.RawMessage) map[string]json.RawMessage {
 func kv(m map[string]json.RawMessage, keys ...string) string {
 	var parts []string
 	for _, k := range keys {
-		v := str(m[k])
+		v := parser.JSONText(m[k])
 		if v == "" {
 			continue
 		}
@@ -175,7 +133,7 @@ func base(p string) string { return path.Base(p) }
 // command, the file path, the URL, the pattern or query.
 func toolText(args map[string]json.RawMessage) string {
 	for _, k := range []string{"command", "cmd", "fullCommandText", "pattern", "query", "glob", "url", "path", "file_path", "filePath", "filename", "prompt", "description", "intent", "title", "name"} {
-		if s := str(args[k]); s != "" {
+		if s := parser.JSONText(args[k]); s != "" {
 			return s
 		}
 	}

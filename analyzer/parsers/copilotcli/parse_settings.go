@@ -105,11 +105,11 @@ func (w *settingsWalker) walk(key string, raw json.RawMessage, project string, o
 			w.emit(key, "[]", project)
 		}
 		for _, a := range arr {
-			w.emit(key+"[]", str(a), project)
+			w.emit(key+"[]", parser.JSONText(a), project)
 		}
 	default:
 		if on {
-			w.emit(key, str(raw), project)
+			w.emit(key, parser.JSONText(raw), project)
 		}
 	}
 }

@@ -92,27 +92,11 @@ func jsonTime(raw json.RawMessage) (time.Time, bool) {
 	return msTime(int64(f))
 }
 
-// jsonString returns the value of a JSON string, or the compact JSON of any
-// other value ("" for null).
-func jsonString(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	if raw[0] == '"' {
-		var s string
-		if json.Unmarshal(raw, &s) == nil {
-			return s
-		}
-	}
-	return parser.CompactJSON(raw)
-}
-
 // argsJSON turns tool arguments stored as a JSON string (rawArgs, params)
 // or as an object into compact JSON.
 func argsJSON(raws ...json.RawMessage) string {
 	for _, raw := range raws {
-		s := jsonString(raw)
+		s := parser.JSONText(raw)
 		if s == "" || s == "{}" {
 			continue
 		}

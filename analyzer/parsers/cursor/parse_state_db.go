@@ -592,7 +592,7 @@ func (s *stateReader) bubble(c *conv, rowid int64, b *bubble, modelShown *bool) 
 	}
 	for _, tb := range b.AllThinkingBlocks {
 		var x struct{ Text, Content, Thinking string }
-		text := jsonString(tb)
+		text := parser.JSONText(tb)
 		if json.Unmarshal(tb, &x) == nil {
 			text = firstNonEmpty(x.Text, x.Thinking, x.Content)
 		}
@@ -656,7 +656,7 @@ func (s *stateReader) tool(c *conv, rowid int64, t time.Time, ok bool, model, bi
 		s.out.Event(d)
 		return
 	}
-	res := jsonString(tf.Result)
+	res := parser.JSONText(tf.Result)
 	status := strings.ToLower(tf.Status)
 	if res == "" && status != "error" && status != "cancelled" && status != "aborted" && dec != "Skip" {
 		return
@@ -681,7 +681,7 @@ func resultOf(res string) (string, bool) {
 	}
 	out := ""
 	for _, k := range []string{"output", "contents", "content", "stdout"} {
-		if v := jsonString(m[k]); v != "" {
+		if v := parser.JSONText(m[k]); v != "" {
 			out = v
 			break
 		}
@@ -700,7 +700,7 @@ func resultOf(res string) (string, bool) {
 			}
 		}
 	}
-	if e := jsonString(m["error"]); e != "" && out == res {
+	if e := parser.JSONText(m["error"]); e != "" && out == res {
 		failed = true
 	}
 	return out, failed
@@ -708,7 +708,7 @@ func resultOf(res string) (string, bool) {
 
 // lexicalText extracts the text of a Lexical editor state (richText).
 func lexicalText(raw json.RawMessage) string {
-	s := jsonString(raw)
+	s := parser.JSONText(raw)
 	if s == "" {
 		return ""
 	}
@@ -885,7 +885,7 @@ func flattenSettings(prefix string, obj map[string]json.RawMessage, filter bool)
 			var arr []json.RawMessage
 			if json.Unmarshal([]byte(raw), &arr) == nil {
 				for _, a := range arr {
-					out = append(out, name+"="+jsonString(a))
+					out = append(out, name+"="+parser.JSONText(a))
 				}
 			}
 		case raw[0] == '{':
@@ -894,7 +894,7 @@ func flattenSettings(prefix string, obj map[string]json.RawMessage, filter bool)
 				out = append(out, flattenSettings(name, sub, false)...)
 			}
 		default:
-			out = append(out, name+"="+jsonString(obj[k]))
+			out = append(out, name+"="+parser.JSONText(obj[k]))
 		}
 	}
 	return out

@@ -249,7 +249,7 @@ func emitTranscript(ctx context.Context, r io.Reader, o trOpts, out parser.Sink)
 					e := base(n)
 					e.TurnType = timeline.System
 					e.Text = "turn ended: " + l.Status
-					if msg := firstNonEmpty(jsonString(l.Error), l.Text); msg != "" {
+					if msg := firstNonEmpty(parser.JSONText(l.Error), l.Text); msg != "" {
 						e.Text += " " + msg
 					}
 					out.Event(e)
@@ -354,7 +354,7 @@ func emitBlock(cur *time.Time, base func(int64) timeline.Event, n int64, role st
 func resultText(raw json.RawMessage) string {
 	bs, err := contentBlocks(raw)
 	if err != nil {
-		return jsonString(raw)
+		return parser.JSONText(raw)
 	}
 	var parts []string
 	for _, b := range bs {

@@ -5,10 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	json "github.com/go-json-experiment/json/v1"
-	"io"
 	"path"
 	"strings"
-	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 )
@@ -42,18 +40,6 @@ func Parsers() []parser.Parser {
 	}
 }
 
-// parseTime reads an ISO 8601 time as the agent writes it (toISOString).
-func parseTime(s string) (time.Time, bool) {
-	if s == "" {
-		return time.Time{}, false
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}, false
-	}
-	return t.UTC(), true
-}
-
 // tmpLayout splits a path under <home>/.gemini/tmp/<slug>/ (or
 // .cache/.gemini/tmp/<slug>/) into the home, the .gemini directory and the
 // slug directory. ok is false for other paths.
@@ -78,19 +64,6 @@ func tmpLayout(p string) (home, geminiDir, slugDir, slug string, ok bool) {
 // maxSmallFile bounds what is read of a small related file (.project_root,
 // projects.json).
 const maxSmallFile = 4 << 20
-
-func readRelated(in *parser.Input, orig string) ([]byte, bool) {
-	rc, err := in.OpenRelated(orig)
-	if err != nil {
-		return nil, false
-	}
-	defer rc.Close()
-	b, err := io.ReadAll(io.LimitReader(rc, maxSmallFile))
-	if err != nil {
-		return nil, false
-	}
-	return b, true
-}
 
 // projectResolver finds a tmp/<slug> directory's project path: the slug
 // directory's .project_root, else ~/.gemini/projects.json (path -> slug, or
@@ -119,14 +92,14 @@ func (r *projectResolver) load() {
 		return
 	}
 	r.slug = slug
-	if b, ok := readRelated(r.in, slugDir+"/.project_root"); ok {
+	if b, ok := r.in.ReadRelated(slugDir+"/.project_root", maxSmallFile); ok {
 		r.root = strings.TrimSpace(string(b))
 	}
 	if r.root != "" {
 		return
 	}
 	for _, p := range []string{geminiDir + "/projects.json", home + "/.gemini/projects.json"} {
-		b, ok := readRelated(r.in, p)
+		b, ok := r.in.ReadRelated(p, maxSmallFile)
 		if !ok {
 			continue
 		}
@@ -205,19 +178,6 @@ type parseError string
 func (e parseError) Error() string { return string(e) }
 
 const errNotObject = parseError("not a JSON object")
-
-// compact renders raw JSON compactly ("" for null or nothing).
-func compact(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		return string(raw)
-	}
-	return b.String()
-}
 
 // base is path.Base for '/' separated original paths.
 func base(p string) string { return path.Base(p) }

@@ -395,7 +395,7 @@ func (e *emitter) tool(p *part, l loc, pick func(...num) time.Time, model string
 	input := trimRaw(st.Input)
 	if len(input) > 0 && input[0] == '"' && st.Raw == "" {
 		// a pending V2 input is the raw argument text
-		input = []byte(parser.CompactJSON([]byte(rawString(input))))
+		input = []byte(parser.CompactJSON([]byte(parser.JSONText(input))))
 	}
 	use := e.base(pick(ts), l)
 	use.TurnType, use.ToolName, use.ToolUseID, use.Model = timeline.ToolUse, p.Tool, p.CallID, model
@@ -417,7 +417,7 @@ func (e *emitter) tool(p *part, l loc, pick func(...num) time.Time, model string
 		res.Text = errMessage(st.Error)
 	} else {
 		res.IsError = fmt.Sprint(p.Tool == "invalid")
-		res.Text = rawString(st.Output)
+		res.Text = parser.JSONText(st.Output)
 		if res.Text == "" {
 			res.Text = contentText(st.Content)
 		}
@@ -502,7 +502,7 @@ func errMessage(raw json.RawMessage) string {
 		return ""
 	}
 	if raw[0] == '"' {
-		return rawString(raw)
+		return parser.JSONText(raw)
 	}
 	var v struct {
 		Name    string          `json:"name"`
@@ -531,7 +531,7 @@ func contentText(raw json.RawMessage) string {
 		return ""
 	}
 	if raw[0] == '"' {
-		return rawString(raw)
+		return parser.JSONText(raw)
 	}
 	var items []struct {
 		Type string `json:"type"`

@@ -136,33 +136,5 @@ func (n *num) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// rawString decodes raw as a JSON string, or returns its compact JSON.
-func rawString(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	if raw[0] == '"' {
-		var s string
-		if json.Unmarshal(raw, &s) == nil {
-			return s
-		}
-	}
-	return parser.CompactJSON(raw)
-}
-
-// globEscape escapes doublestar metacharacters in a literal path.
-func globEscape(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '*', '?', '[', ']', '{', '}', '\\':
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
 // baseName is the last element of a '/' or '\' separated path.
 func baseName(p string) string { return path.Base(strings.ReplaceAll(p, "\\", "/")) }

@@ -294,7 +294,7 @@ func v2Model(raw json.RawMessage) string {
 		return ""
 	}
 	if raw[0] == '"' {
-		return rawString(raw)
+		return parser.JSONText(raw)
 	}
 	var m modelRef
 	if json.Unmarshal(raw, &m) != nil {
@@ -317,7 +317,7 @@ func v2Agent(raw json.RawMessage) string {
 			return a.ID
 		}
 	}
-	return rawString(raw)
+	return parser.JSONText(raw)
 }
 
 // v2Messages reads session_message rows of one session.

@@ -79,7 +79,7 @@ func parseAPIHistory(ctx context.Context, in *parser.Input, out parser.Sink) err
 				ToolUseID string          `json:"tool_use_id"`
 				Content   json.RawMessage `json:"content"`
 				IsError   bool            `json:"is_error"`
-			}{Type: "text", Text: rawString(c)})
+			}{Type: "text", Text: parser.JSONText(c)})
 		} else if err := json.Unmarshal(c, &blocks); err != nil {
 			out.Problem(n, "content: "+err.Error())
 			continue

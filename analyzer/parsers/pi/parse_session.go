@@ -178,7 +178,7 @@ func parentIDs(ctx context.Context, in *parser.Input, p string) map[string]bool 
 }
 
 func (st *sessionState) entry(ctx context.Context, in *parser.Input, n int64, e *entry) {
-	t, _ := parseTime(e.Timestamp)
+	t, _ := parser.ParseTime(e.Timestamp)
 	if e.Type == "session" {
 		if e.ID != "" {
 			st.sid = e.ID

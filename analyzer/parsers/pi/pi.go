@@ -50,18 +50,6 @@ func Parsers() []parser.Parser {
 	}
 }
 
-// parseTime reads an ISO 8601 time (toISOString).
-func parseTime(s string) (time.Time, bool) {
-	if s == "" {
-		return time.Time{}, false
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}, false
-	}
-	return t.UTC(), true
-}
-
 // msTime reads epoch milliseconds.
 func msTime(v json.Number) (time.Time, bool) {
 	if v == "" {

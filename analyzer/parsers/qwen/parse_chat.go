@@ -169,7 +169,7 @@ func parseChat(ctx context.Context, in *parser.Input, out parser.Sink) error {
 // at returns a record's time: its own, else the previous record's
 // (inherited), else none.
 func (s *chatState) at(ts string) (time.Time, timeline.TimeBasis) {
-	if t, ok := parseTime(ts); ok {
+	if t, ok := parser.ParseTime(ts); ok {
 		s.last = t
 		return t, timeline.TimeRecorded
 	}
@@ -495,7 +495,7 @@ func (s *chatState) uiTelemetry(c rowCtx, raw json.RawMessage) {
 		_ = json.Unmarshal(ev[k], &v)
 		return v
 	}
-	if t, ok := parseTime(str("event.timestamp")); ok {
+	if t, ok := parser.ParseTime(str("event.timestamp")); ok {
 		c.t, c.basis = t, timeline.TimeRecorded
 	}
 	switch strings.TrimPrefix(str("event.name"), "qwen-code.") {

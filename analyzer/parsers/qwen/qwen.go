@@ -47,18 +47,6 @@ func Parsers() []parser.Parser {
 	}
 }
 
-// parseTime reads an ISO 8601 time (toISOString).
-func parseTime(s string) (time.Time, bool) {
-	if s == "" {
-		return time.Time{}, false
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}, false
-	}
-	return t.UTC(), true
-}
-
 // epochMS reads an epoch-milliseconds number (0 or absent is no time).
 func epochMS(ms float64) (time.Time, bool) {
 	if ms <= 0 {
