@@ -85,3 +85,18 @@ func ParseTime(s string) (time.Time, bool) {
 	}
 	return t.UTC(), true
 }
+
+// Epoch reads an integer time as epoch seconds, or as milliseconds when it
+// is above msAbove (each agent's own threshold; 1e11 where the agent
+// states none: seconds below it run to the year 5138, milliseconds above
+// it start in 1973). Zero and negative values are no time.
+func Epoch(v, msAbove int64) (time.Time, bool) {
+	switch {
+	case v <= 0:
+		return time.Time{}, false
+	case v > msAbove:
+		return time.UnixMilli(v).UTC(), true
+	default:
+		return time.Unix(v, 0).UTC(), true
+	}
+}

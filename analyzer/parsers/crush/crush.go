@@ -39,16 +39,7 @@ func Parsers() []parser.Parser {
 // epoch turns a Crush integer time into UTC: seconds (what the queries
 // store, strftime('%s','now')), or milliseconds (what the initial
 // migration's comments promise) when the value is too large for seconds.
-func epoch(v int64) (time.Time, bool) {
-	switch {
-	case v <= 0:
-		return time.Time{}, false
-	case v > 100_000_000_000:
-		return time.UnixMilli(v).UTC(), true
-	default:
-		return time.Unix(v, 0).UTC(), true
-	}
-}
+func epoch(v int64) (time.Time, bool) { return parser.Epoch(v, 100_000_000_000) }
 
 // projectOf returns the project directory of a crush.db: the parent of its
 // .crush data directory; "" when the database is elsewhere.

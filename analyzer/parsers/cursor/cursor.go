@@ -51,16 +51,7 @@ func Parsers() []parser.Parser {
 }
 
 // msTime turns an epoch number (ms, or s when small) into UTC.
-func msTime(v int64) (time.Time, bool) {
-	switch {
-	case v <= 0:
-		return time.Time{}, false
-	case v > 100_000_000_000:
-		return time.UnixMilli(v).UTC(), true
-	default:
-		return time.Unix(v, 0).UTC(), true
-	}
-}
+func msTime(v int64) (time.Time, bool) { return parser.Epoch(v, 100_000_000_000) }
 
 // jsonTime reads a time written as epoch ms (number or numeric string) or
 // as an ISO-8601 string.

@@ -56,16 +56,7 @@ func Parsers() []parser.Parser {
 // epoch reads a goose message time: epoch seconds, or milliseconds when
 // the value is above 10^10 (session_manager.rs
 // MILLISECOND_TIMESTAMP_THRESHOLD).
-func epoch(v int64) (time.Time, bool) {
-	switch {
-	case v <= 0:
-		return time.Time{}, false
-	case v > 10_000_000_000:
-		return time.UnixMilli(v).UTC(), true
-	default:
-		return time.Unix(v, 0).UTC(), true
-	}
-}
+func epoch(v int64) (time.Time, bool) { return parser.Epoch(v, 10_000_000_000) }
 
 var sqlTimeLayouts = []string{
 	time.RFC3339Nano,
