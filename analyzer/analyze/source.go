@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/doubleagent/doubleagent/analyzer/parser"
@@ -72,6 +73,9 @@ type source struct {
 	// seen counts every manifest row (or walked file) per user and agent,
 	// collected or not, for detect and the inventory.
 	seen []seenFile
+	// index is files sorted by original path, built on the first list.
+	index     []*fileRec
+	indexOnce sync.Once
 }
 
 type seenFile struct {
@@ -102,6 +106,30 @@ func (s *source) add(r *fileRec) {
 	}
 	s.byPath[r.Path] = r
 	s.files = append(s.files, r)
+}
+
+// list returns the files of the whole source (every home) whose original
+// path matches a doublestar pattern, in path order. It looks only at the
+// paths that start with the pattern's literal prefix, in a sorted index
+// built once, so a parser calling it for each of its files does not scan
+// the source each time.
+func (s *source) list(pattern string) []parser.File {
+	s.indexOnce.Do(func() {
+		s.index = make([]*fileRec, len(s.files))
+		copy(s.index, s.files)
+		sort.Slice(s.index, func(i, j int) bool { return s.index[i].Path < s.index[j].Path })
+	})
+	prefix := pattern
+	if i := strings.IndexAny(pattern, `*?[{\`); i >= 0 {
+		prefix = pattern[:i]
+	}
+	var out []parser.File
+	for i := sort.Search(len(s.index), func(i int) bool { return s.index[i].Path >= prefix }); i < len(s.index) && strings.HasPrefix(s.index[i].Path, prefix); i++ {
+		if ok, _ := doublestar.Match(pattern, s.index[i].Path); ok {
+			out = append(out, s.index[i].File)
+		}
+	}
+	return out
 }
 
 func (s *source) close() {
@@ -544,16 +572,7 @@ func (s *source) parserInput(r *fileRec, tmpRoot string, dbs *[]*dbCloser) *pars
 		}
 		return s.open(o)
 	}
-	in.ListFunc = func(pattern string) []parser.File {
-		var out []parser.File
-		for _, f := range s.files {
-			if ok, _ := doublestar.Match(pattern, f.Path); ok {
-				out = append(out, f.File)
-			}
-		}
-		sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-		return out
-	}
+	in.ListFunc = s.list
 	in.DBFunc = func(ctx context.Context) (*sql.DB, error) {
 		dir, err := os.MkdirTemp(tmpRoot, "doubleagent-db-*")
 		if err != nil {

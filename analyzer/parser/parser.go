@@ -46,8 +46,9 @@ type Input struct {
 	// RelatedFunc opens another collected file of the same home by its
 	// original path; set by the engine.
 	RelatedFunc func(origPath string) (io.ReadCloser, error)
-	// ListFunc lists collected files of the same home whose original path
-	// matches a doublestar pattern; set by the engine.
+	// ListFunc lists the collected files of the whole input (every home of
+	// the bundle, extracted folder or loose tree) whose original path
+	// matches a doublestar pattern, sorted by path; set by the engine.
 	ListFunc func(pattern string) []File
 }
 
@@ -91,7 +92,12 @@ func (in *Input) ReadRelated(origPath string, max int64) ([]byte, bool) {
 	return b, true
 }
 
-// List returns the collected files matching pattern (on original paths).
+// List returns the collected files of the whole input, every home, whose
+// original path matches a doublestar pattern, sorted by path. The engine
+// answers from an index by the pattern's literal prefix, so a call costs
+// the files under that prefix, not the input's file count: anchor the
+// pattern (GlobEscape the known directory) rather than starting it with
+// a wildcard.
 func (in *Input) List(pattern string) []File {
 	if in.ListFunc == nil {
 		return nil

@@ -145,23 +145,10 @@ func transcriptHome(p string) string {
 	return ""
 }
 
-// escapeGlob escapes doublestar metacharacters in a literal path.
-func escapeGlob(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '*', '?', '[', ']', '{', '}', '\\':
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
 // dbsOfHome lists the global state.vscdb files collected in home.
 func dbsOfHome(in *parser.Input, home string) []parser.File {
 	var out []parser.File
-	for _, f := range in.List(escapeGlob(home) + "/**/Cursor/User/globalStorage/state.vscdb") {
+	for _, f := range in.List(parser.GlobEscape(home) + "/**/Cursor/User/globalStorage/state.vscdb") {
 		if dbHome(f.Path) == home {
 			out = append(out, f)
 		}

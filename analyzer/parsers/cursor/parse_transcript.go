@@ -58,7 +58,7 @@ func classify(f parser.File) (transcript, bool) {
 // transcript kept under two project slugs only the newest (by mtime, then
 // path) is kept.
 func listTranscripts(in *parser.Input, home string) []transcript {
-	files := in.List(escapeGlob(home) + "/.cursor*/projects/*/agent-transcripts/**/*.jsonl")
+	files := in.List(parser.GlobEscape(home) + "/.cursor*/projects/*/agent-transcripts/**/*.jsonl")
 	return resolveTranscripts(files, home)
 }
 

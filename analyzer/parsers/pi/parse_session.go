@@ -104,7 +104,7 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	}
 	// little-coder keeps pre-edit copies under a directory named for the
 	// session file.
-	if home := homeOf(in.Path); home != "" && len(in.List(home+"/.little-coder/checkpoints/"+path.Base(in.Path)+"/*")) > 0 {
+	if home := homeOf(in.Path); home != "" && len(in.List(parser.GlobEscape(home+"/.little-coder/checkpoints/"+path.Base(in.Path))+"/*")) > 0 {
 		st.lcPending = "pre-edit checkpoints in .little-coder/checkpoints/" + path.Base(in.Path)
 	}
 	first := true
