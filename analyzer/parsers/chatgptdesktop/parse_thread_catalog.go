@@ -19,7 +19,7 @@ func ThreadCatalog() parser.Parser {
 	return parser.New(parser.Spec{
 		ID:      "chatgpt-desktop/thread-catalog",
 		Agent:   FileAgent,
-		Version: 1,
+		Version: 2,
 		Targets: []string{"state-db"},
 		Names:   []string{"codex-dev.db"},
 		Emits:   []string{"chatgpt-desktop"},

@@ -16,7 +16,7 @@ func History() parser.Parser {
 	return parser.New(parser.Spec{
 		ID:      "claude-code/history",
 		Agent:   Agent,
-		Version: 1,
+		Version: 2,
 		Targets: []string{"history"},
 		Names:   []string{"history.jsonl"},
 		Doc:     "Claude Code prompt history (.claude/history.jsonl), paste placeholders expanded from paste-cache",

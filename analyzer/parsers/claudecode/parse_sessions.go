@@ -16,7 +16,7 @@ func Sessions() parser.Parser {
 	return parser.New(parser.Spec{
 		ID:      "claude-code/sessions",
 		Agent:   Agent,
-		Version: 1,
+		Version: 2,
 		Targets: []string{"sessions"},
 		Names:   []string{"*.json"},
 		Doc:     "Claude Code process registry (.claude/sessions/<pid>.json): one row per running process",

@@ -17,7 +17,7 @@ func Settings() parser.Parser {
 	return parser.New(parser.Spec{
 		ID:      "claude-code/settings",
 		Agent:   Agent,
-		Version: 1,
+		Version: 2,
 		Targets: []string{"settings", "claude-json"},
 		Names:   []string{"settings.json", "settings.local.json", ".claude.json", ".claude.json.backup*"},
 		Doc:     "Claude Code permission settings from settings.json, settings.local.json and .claude.json (rows at the file mtime)",

@@ -24,7 +24,7 @@ func Transcript() parser.Parser {
 	return parser.New(parser.Spec{
 		ID:      "claude-code/transcript",
 		Agent:   Agent,
-		Version: 1,
+		Version: 2,
 		Targets: []string{"projects"},
 		Names:   []string{"*.jsonl"},
 		Doc:     "Claude Code session transcripts and subagent transcripts (.claude/projects/<slug>/<session>.jsonl)",

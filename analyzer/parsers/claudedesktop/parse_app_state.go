@@ -19,7 +19,7 @@ func RemoteSessionSpaces() parser.Parser {
 	return newFiltered(parser.Spec{
 		ID:      "claude-desktop/remote-session-spaces",
 		Agent:   Agent,
-		Version: 1,
+		Version: 2,
 		Targets: recordTargets,
 		Names:   []string{"remote-session-spaces.json"},
 		Doc:     "Claude desktop remote-session-spaces.json: one permission setting row per folder granted to a remote Cowork session",
@@ -32,7 +32,7 @@ func AppState() parser.Parser {
 	return newFiltered(parser.Spec{
 		ID:      "claude-desktop/app-state",
 		Agent:   Agent,
-		Version: 1,
+		Version: 2,
 		Targets: appStateTargets,
 		Names:   []string{"scheduled-tasks.json", "git-worktrees.json"},
 		Doc:     "Claude desktop scheduled-tasks.json (one row per task) and git-worktrees.json (one row per worktree)",

@@ -20,7 +20,7 @@ func Audit() parser.Parser {
 	return newFiltered(parser.Spec{
 		ID:      "claude-desktop/audit",
 		Agent:   Agent,
-		Version: 1,
+		Version: 2,
 		Targets: sessionTargets,
 		Names:   []string{"audit.jsonl"},
 		Doc:     "Claude desktop Cowork audit log <session dir>/audit.jsonl (secondary): turns the transcript lacks, init, permission and result records",

@@ -19,7 +19,7 @@ func SessionRecord() parser.Parser {
 	return newFiltered(parser.Spec{
 		ID:      "claude-desktop/session-record",
 		Agent:   Agent,
-		Version: 1,
+		Version: 2,
 		Targets: recordTargets,
 		Names:   []string{"local_*.json"},
 		Doc:     "Claude desktop session records local_<uuid>.json: the session row, Remote Control state, permission grants, the first prompt, session errors",

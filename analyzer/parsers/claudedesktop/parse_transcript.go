@@ -16,7 +16,7 @@ func Transcript() parser.Parser {
 	return newFiltered(parser.Spec{
 		ID:      "claude-desktop/transcript",
 		Agent:   Agent,
-		Version: 1,
+		Version: 2,
 		Targets: sessionTargets,
 		Names:   []string{"*.jsonl"},
 		Doc:     "Claude desktop Cowork and Code-tab transcripts (<session dir>/.claude/projects/<slug>/<cliSessionId>.jsonl, imported-staging/*.jsonl), read with the claude-code reader",

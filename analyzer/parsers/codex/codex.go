@@ -19,25 +19,25 @@ const agentName = "codex-cli"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "codex-cli/rollout", Agent: agentName, Version: 1,
+			ID: "codex-cli/rollout", Agent: agentName, Version: 2,
 			Targets: []string{"sessions"},
 			Names:   []string{"rollout-*.jsonl", "rollout-*.jsonl.zst", "rollout-*.json"},
 			Doc:     "Codex rollouts (sessions/ and archived_sessions/, also .jsonl.zst and the TypeScript CLI's .json): prompts, replies, reasoning summaries, tool calls and results, model and permission-mode changes",
 		}, parseRollout),
 		parser.New(parser.Spec{
-			ID: "codex-cli/history", Agent: agentName, Version: 1,
+			ID: "codex-cli/history", Agent: agentName, Version: 2,
 			Targets: []string{"history"},
 			Names:   []string{"history.jsonl"},
 			Doc:     "Codex history.jsonl: every prompt typed, with its session id (secondary source)",
 		}, parseHistory),
 		parser.New(parser.Spec{
-			ID: "codex-cli/config", Agent: agentName, Version: 1,
+			ID: "codex-cli/config", Agent: agentName, Version: 2,
 			Targets: []string{"config"},
 			Names:   []string{"config.toml", "*.rules"},
 			Doc:     "Codex config.toml and rules/*.rules: standing permission settings (approval policy, sandbox, project trust, exec-policy rules)",
 		}, parseConfig),
 		parser.New(parser.Spec{
-			ID: "codex-cli/state-db", Agent: agentName, Version: 1,
+			ID: "codex-cli/state-db", Agent: agentName, Version: 2,
 			Targets: []string{"state-db"},
 			Names:   []string{"state_*.sqlite"},
 			Doc:     "Codex state_<N>.sqlite threads table: one thread record and its first prompt per thread (secondary source)",

@@ -20,31 +20,31 @@ const Agent = "continue"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "continue/sessions", Agent: Agent, Version: 1,
+			ID: "continue/sessions", Agent: Agent, Version: 2,
 			Targets: []string{"sessions"},
 			Names:   []string{"*.json"},
 			Doc:     "Continue sessions/<sessionId>.json (prompts, replies, thinking, tool calls and results, denials) timed from sessions/sessions.json dateCreated; sessions.json entries whose session file is gone",
 		}, parseSessionFile),
 		parser.New(parser.Spec{
-			ID: "continue/dev-data", Agent: Agent, Version: 1,
+			ID: "continue/dev-data", Agent: Agent, Version: 2,
 			Targets: []string{"dev-data"},
 			Names:   []string{"chatInteraction.jsonl", "toolUsage.jsonl", "editInteraction.jsonl", "editOutcome.jsonl", "chatFeedback.jsonl"},
 			Doc:     "Continue dev_data/<schema>/*.jsonl: chat completions, tool usage, edit prompts and outcomes, feedback (secondary source)",
 		}, parseDevData),
 		parser.New(parser.Spec{
-			ID: "continue/cli-log", Agent: Agent, Version: 1,
+			ID: "continue/cli-log", Agent: Agent, Version: 2,
 			Targets: []string{"logs"},
 			Names:   []string{"cn.log", "cn[0-9]*.log"},
 			Doc:     "Continue CLI logs/cn.log and rotated cn<N>.log: agent metadata posts, storage uploads, permission rules added and tool calls denied (host-local time)",
 		}, parseCLILog),
 		parser.New(parser.Spec{
-			ID: "continue/permissions", Agent: Agent, Version: 1,
+			ID: "continue/permissions", Agent: Agent, Version: 2,
 			Targets: []string{"permissions"},
 			Names:   []string{"permissions.yaml"},
 			Doc:     "Continue CLI permissions.yaml: one permission setting row per allow, ask or exclude rule",
 		}, parsePermissions),
 		parser.New(parser.Spec{
-			ID: "continue/input-history", Agent: Agent, Version: 1,
+			ID: "continue/input-history", Agent: Agent, Version: 2,
 			Targets: []string{"input-history"},
 			Names:   []string{"input_history.json"},
 			Doc:     "Continue CLI input_history.json: every prompt typed, with its time (secondary source)",

@@ -18,22 +18,22 @@ const Agent = "gemini-cli"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "gemini-cli/chat", Agent: Agent, Version: 1,
+			ID: "gemini-cli/chat", Agent: Agent, Version: 2,
 			Targets: []string{"chats"}, Names: []string{"*.json", "*.jsonl"},
 			Doc: "tmp/<slug>/chats/**/*.jsonl op-log (replayed: last copy wins, $set, $rewindTo) and legacy *.json ConversationRecord",
 		}, parseChat),
 		parser.New(parser.Spec{
-			ID: "gemini-cli/logs", Agent: Agent, Version: 1,
+			ID: "gemini-cli/logs", Agent: Agent, Version: 2,
 			Targets: []string{"logs"}, Names: []string{"logs.json"},
 			Doc: "tmp/<slug>/logs.json prompt log (secondary user rows)",
 		}, parseLogs),
 		parser.New(parser.Spec{
-			ID: "gemini-cli/settings", Agent: Agent, Version: 1,
+			ID: "gemini-cli/settings", Agent: Agent, Version: 2,
 			Targets: []string{"settings"}, Names: []string{"settings.json", "trustedFolders.json"},
 			Doc: ".gemini/trustedFolders.json and settings.json permission, sandbox and retention keys (file mtime)",
 		}, parseSettings),
 		parser.New(parser.Spec{
-			ID: "gemini-cli/tmp-history", Agent: Agent, Version: 1,
+			ID: "gemini-cli/tmp-history", Agent: Agent, Version: 2,
 			Targets: []string{"tmp-history"}, Names: []string{"shell_history", "checkpoint-*.json"},
 			Doc: "tmp/<slug>/shell_history and checkpoint-<tag>.json (/chat save) as secondary sources with no timestamp",
 		}, parseTmpHistory),

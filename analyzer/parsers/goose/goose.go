@@ -15,37 +15,37 @@ const Agent = "goose"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "goose/sessions-db", Agent: Agent, Version: 1,
+			ID: "goose/sessions-db", Agent: Agent, Version: 2,
 			Targets: []string{"sessions-db"},
 			Names:   []string{"sessions.db"},
 			Doc:     "goose sessions/sessions.db: sessions and messages (prompts, replies, thinking, tool requests and responses, confirmations), plus the legacy sessions/*.jsonl files the database does not hold",
 		}, parseSessionsDB),
 		parser.New(parser.Spec{
-			ID: "goose/sessions", Agent: Agent, Version: 1,
+			ID: "goose/sessions", Agent: Agent, Version: 2,
 			Targets: []string{"sessions"},
 			Names:   []string{"*.jsonl"},
 			Doc:     "goose legacy sessions/<id>.jsonl (up to 1.9), when no sessions.db was collected beside it",
 		}, parseSessionJSONL),
 		parser.New(parser.Spec{
-			ID: "goose/llm-requests", Agent: Agent, Version: 1,
+			ID: "goose/llm-requests", Agent: Agent, Version: 2,
 			Targets: []string{"llm-requests"},
 			Names:   []string{"llm_request.*.jsonl"},
 			Doc:     "goose logs/llm_request.*.jsonl: the last provider calls, their model, last prompt and error (secondary source)",
 		}, parseLLMRequest),
 		parser.New(parser.Spec{
-			ID: "goose/history", Agent: Agent, Version: 1,
+			ID: "goose/history", Agent: Agent, Version: 2,
 			Targets: []string{"history"},
 			Names:   []string{"history.txt"},
 			Doc:     "goose CLI history.txt: every prompt typed, without time (secondary source)",
 		}, parseHistory),
 		parser.New(parser.Spec{
-			ID: "goose/settings", Agent: Agent, Version: 1,
+			ID: "goose/settings", Agent: Agent, Version: 2,
 			Targets: []string{"settings"},
 			Names:   []string{"permission.yaml", "roaming_trust.json", "config.yaml"},
 			Doc:     "goose permission.yaml, roaming_trust.json and config.yaml: standing permission settings (tool permission levels, accepted and revoked roaming peers, GOOSE_MODE) and the model setting",
 		}, parseSettings),
 		parser.New(parser.Spec{
-			ID: "goose/schedule", Agent: Agent, Version: 1,
+			ID: "goose/schedule", Agent: Agent, Version: 2,
 			Targets: []string{"schedule"},
 			Names:   []string{"schedule.json"},
 			Doc:     "goose schedule.json: one scheduled task row per job",

@@ -18,32 +18,32 @@ const (
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "pi/session", Agent: Agent, Version: 1,
+			ID: "pi/session", Agent: Agent, Version: 2,
 			Targets: []string{"sessions"}, Names: []string{"*.jsonl"},
 			Doc: ".pi/agent/sessions/<cwd>/<time>_<id>.jsonl and legacy .pi/agent/*.jsonl session trees (fork copies dropped; little-coder sessions flagged)",
 		}, parseSession),
 		parser.New(parser.Spec{
-			ID: "pi/trust", Agent: Agent, Version: 1,
+			ID: "pi/trust", Agent: Agent, Version: 2,
 			Targets: []string{"trust"}, Names: []string{"trust.json"},
 			Doc: ".pi/agent/trust.json project trust decisions (permission setting: rows, file mtime)",
 		}, parseTrust),
 		parser.New(parser.Spec{
-			ID: "pi/settings", Agent: Agent, Version: 1,
+			ID: "pi/settings", Agent: Agent, Version: 2,
 			Targets: []string{"settings"}, Names: []string{"settings.json"},
 			Doc: ".pi/agent/settings.json defaultProjectTrust (permission setting: row, file mtime)",
 		}, parseSettings),
 		parser.New(parser.Spec{
-			ID: "pi/crashes", Agent: Agent, Version: 1,
+			ID: "pi/crashes", Agent: Agent, Version: 2,
 			Targets: []string{"debug"}, Names: []string{"crashes.json"},
 			Doc: ".pi/agent/crashes.json recent crashes (crash: rows)",
 		}, parseCrashes),
 		parser.New(parser.Spec{
-			ID: "little-coder/prompt-history", Agent: LittleCoder, Version: 1,
+			ID: "little-coder/prompt-history", Agent: LittleCoder, Version: 2,
 			Targets: []string{"prompt-history"}, Names: []string{"little-coder-prompt-history.json"},
 			Doc: ".pi/agent/little-coder-prompt-history.json prompts (secondary user rows without time or session)",
 		}, parsePromptHistory),
 		parser.New(parser.Spec{
-			ID: "little-coder/checkpoints", Agent: LittleCoder, Version: 1,
+			ID: "little-coder/checkpoints", Agent: LittleCoder, Version: 2,
 			Targets: []string{"checkpoints"},
 			Doc:     ".little-coder/checkpoints/<session file>/ pre-edit copies (one system row per session, earliest file mtime)",
 		}, parseCheckpoints),

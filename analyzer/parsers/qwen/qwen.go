@@ -22,27 +22,27 @@ const Agent = "qwen-code"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "qwen-code/chat", Agent: Agent, Version: 1,
+			ID: "qwen-code/chat", Agent: Agent, Version: 2,
 			Targets: []string{"chats"}, Names: []string{"*.jsonl"},
 			Doc: "projects/<slug>/chats/<session>.jsonl and chats/archive/ ChatRecord JSONL (user, assistant, tool_result, system records)",
 		}, parseChat),
 		parser.New(parser.Spec{
-			ID: "qwen-code/logs", Agent: Agent, Version: 1,
+			ID: "qwen-code/logs", Agent: Agent, Version: 2,
 			Targets: []string{"logs"}, Names: []string{"logs.json"},
 			Doc: "tmp/<hash>/logs.json prompt log (secondary user rows, model_switch rows)",
 		}, parseLogs),
 		parser.New(parser.Spec{
-			ID: "qwen-code/settings", Agent: Agent, Version: 1,
+			ID: "qwen-code/settings", Agent: Agent, Version: 2,
 			Targets: []string{"trusted-folders", "settings", "project"}, Names: []string{"trustedFolders.json", "settings.json"},
 			Doc: ".qwen/trustedFolders.json and a home or project .qwen/settings.json permission rules and tools.approvalMode (file mtime)",
 		}, parseSettings),
 		parser.New(parser.Spec{
-			ID: "qwen-code/channels", Agent: Agent, Version: 1,
+			ID: "qwen-code/channels", Agent: Agent, Version: 2,
 			Targets: []string{"channels"}, Names: []string{"sessions.json", "routes.json"},
 			Doc: ".qwen/channels/sessions.json and daemon/<hash>/routes.json: sessions relayed from a messaging platform",
 		}, parseChannels),
 		parser.New(parser.Spec{
-			ID: "qwen-code/usage", Agent: Agent, Version: 1,
+			ID: "qwen-code/usage", Agent: Agent, Version: 2,
 			Targets: []string{"usage"}, Names: []string{"usage_record.jsonl"},
 			Doc: ".qwen/usage_record.jsonl per-session usage summaries (secondary; outlive a deleted transcript)",
 		}, parseUsage),
