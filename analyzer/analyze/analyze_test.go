@@ -576,3 +576,45 @@ func TestTokenInPermissionRuleIsMasked(t *testing.T) {
 		t.Fatalf("timeline: %s", b)
 	}
 }
+
+// TestFrozenV1Bundle reads the frozen format fixture (bundle/testdata/v1,
+// written by the collector of 2026-12-01 and never rewritten): every file
+// verified against its manifest, the transcript's rows intact.
+func TestFrozenV1Bundle(t *testing.T) {
+	sum, out := run(t, analyze.Options{Inputs: []string{filepath.Join("..", "..", "bundle", "testdata", "v1", "fake-home.tar.zst")}})
+	if ps := problems(t, out); len(ps) != 0 || sum.Problems != 0 {
+		t.Fatalf("problems %+v", ps)
+	}
+	want := map[string]bool{
+		"claude-code/transcript user list the files":                     false,
+		"claude-code/transcript tool_use ls":                             false,
+		"claude-code/transcript tool_result a.txt\nb.txt":                false,
+		"codex-cli/history user hello codex":                             false,
+		"codex-cli/state-db system thread record: title=\"hello codex\"": false,
+	}
+	for _, r := range rows(t, out) {
+		if r.Host != "fixture-v1" || r.User != "alice" || r.BundleID != "01a2321c-407f-7758-875e-a19022cf4a23" || r.Verified != "true" {
+			t.Errorf("row %+v", r)
+		}
+		k := r.Parser + " " + r.TurnType + " " + r.Text
+		if seen, ok := want[k]; ok {
+			if seen {
+				t.Errorf("row twice: %s", k)
+			}
+			want[k] = true
+		}
+	}
+	for k, seen := range want {
+		if !seen {
+			t.Errorf("no row %q", k)
+		}
+	}
+	var inv analyze.Inventory
+	b, _ := os.ReadFile(filepath.Join(out, analyze.InventoryJSON))
+	if err := json.Unmarshal(b, &inv); err != nil {
+		t.Fatal(err)
+	}
+	if len(inv.Sources) != 1 || inv.Sources[0].Verified != "all" || inv.Sources[0].Host != "fixture-v1" {
+		t.Fatalf("sources %+v", inv.Sources)
+	}
+}
