@@ -266,7 +266,7 @@ func (st *sessionState) custom(t time.Time, n int64, e *entry) {
 		st.emit(t, timeline.System, "bug report exported: "+p, n)
 		return
 	}
-	st.emit(t, timeline.System, "bug report: "+compact(e.Data), n)
+	st.emit(t, timeline.System, "bug report: "+parser.CompactJSON(e.Data), n)
 }
 
 // contentText joins the text of a string or block-list content; images
@@ -341,7 +341,7 @@ func (st *sessionState) message(t time.Time, n int64, m *message) {
 				e = st.event(t, timeline.Thinking, text, n)
 			case "toolCall":
 				e = st.event(t, timeline.ToolUse, mainArg(b.Arguments), n)
-				e.ToolName, e.ToolUseID, e.ToolInput = b.Name, b.ID, compact(b.Arguments)
+				e.ToolName, e.ToolUseID, e.ToolInput = b.Name, b.ID, parser.CompactJSON(b.Arguments)
 				if littleCoderTools[b.Name] {
 					defer st.flagLittleCoder(t, "tool "+b.Name, n)
 				}

@@ -37,7 +37,6 @@ const (
 )
 
 const (
-	maxFieldNumber = 1<<29 - 1
 	// maxPlausibleField bounds the field numbers of a payload read as a
 	// nested message: real schemas rarely go past a few thousand, while
 	// random bytes that happen to parse produce large numbers.
