@@ -16,11 +16,24 @@ func HasTable(ctx context.Context, db *sql.DB, name string) bool {
 	return err == nil && n > 0
 }
 
-// EachRow runs the query q and calls fn with each row as a map from
-// column name to value, so a parser reads columns by name and tolerates
-// the ones a schema version lacks. ctx is checked every row.
-func EachRow(ctx context.Context, db *sql.DB, q string, fn func(map[string]any)) error {
-	rows, err := db.QueryContext(ctx, q)
+// Columns returns the columns of a table or view by name, or nil when it
+// does not exist.
+func Columns(ctx context.Context, db *sql.DB, table string) (map[string]bool, error) {
+	var cols map[string]bool
+	err := EachRow(ctx, db, `SELECT name FROM pragma_table_info(?)`, func(m map[string]any) {
+		if cols == nil {
+			cols = map[string]bool{}
+		}
+		cols[SQLText(m["name"])] = true
+	}, table)
+	return cols, err
+}
+
+// EachRow runs the query q (with args) and calls fn with each row as a map
+// from column name to value, so a parser reads columns by name and
+// tolerates the ones a schema version lacks. ctx is checked every row.
+func EachRow(ctx context.Context, db *sql.DB, q string, fn func(map[string]any), args ...any) error {
+	rows, err := db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return err
 	}
@@ -71,6 +84,25 @@ func SQLText(v any) string {
 		return x.UTC().Format(time.RFC3339Nano)
 	}
 	return fmt.Sprint(v)
+}
+
+// SQLInt reads a SQLite value as an integer: an integer, a real
+// (truncated) or decimal text (spaces trimmed); false for NULL and
+// anything else.
+func SQLInt(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return x, true
+	case float64:
+		return int64(x), true
+	case string:
+		n, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64)
+		return n, err == nil
+	case []byte:
+		n, err := strconv.ParseInt(strings.TrimSpace(string(x)), 10, 64)
+		return n, err == nil
+	}
+	return 0, false
 }
 
 // Row is one SQLite row read by column name, with its rowid (0 for a
