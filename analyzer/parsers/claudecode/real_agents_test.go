@@ -111,6 +111,11 @@ func TestRealAgentTranscripts(t *testing.T) {
 		}
 		for _, e := range s.Events {
 			bySession[e.SessionID] = append(bySession[e.SessionID], e)
+			if e.ParentSessionID != "" {
+				// A subagent's rows carry its own session; a scenario
+				// reads them under its parent too.
+				bySession[e.ParentSessionID] = append(bySession[e.ParentSessionID], e)
+			}
 		}
 	}
 	for _, sc := range x.ClaudeCode.Scenarios {
