@@ -428,6 +428,8 @@ func (t *transcript) record(r *record, raw []byte) {
 		t.attachment(r.Attachment)
 	case "permission-mode":
 		t.permissionMode(r.PermissionMode, "")
+	case "mode":
+		t.sys("session mode: "+orDash(rawString(r.Mode)), "")
 	case "bridge-session":
 		t.bridgeSession(r)
 	case "continued-in":
@@ -645,7 +647,7 @@ func (t *transcript) user(r *record) {
 		var results []string
 		for i := range blocks {
 			b := &blocks[i]
-			id := t.rid("#" + strconv.Itoa(i))
+			id := t.rid(blockSuffix(i, len(blocks)))
 			switch b.Type {
 			case "text":
 				textRow(b.Text, id, true)
@@ -665,6 +667,17 @@ func (t *transcript) user(r *record) {
 	if prompt && (r.PromptSource != "" || r.TurnOrigin != "") && r.PromptSource != "user" {
 		t.sys("prompt trigger: promptSource="+orDash(r.PromptSource)+" turnOrigin="+orDash(r.TurnOrigin), "#trigger")
 	}
+}
+
+// blockSuffix is the RecordID suffix of block i of n: "#<i>" when the
+// record has several blocks, "" when its one block is the record (a
+// subagent's prompt is a string in its own file and one text block in
+// its agent_progress copy: both are the record's id).
+func blockSuffix(i, n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "#" + strconv.Itoa(i)
 }
 
 func orDash(s string) string {
@@ -875,7 +888,7 @@ func (t *transcript) assistant(r *record) {
 	modelDone := false
 	for i := range blocks {
 		b := &blocks[i]
-		id := t.rid("#" + strconv.Itoa(i))
+		id := t.rid(blockSuffix(i, len(blocks)))
 		if m.ID != "" && id != "" {
 			// One API message split over several lines: a block written
 			// again (under another uuid) is the same block, so its row

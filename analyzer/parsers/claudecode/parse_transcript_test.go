@@ -128,11 +128,11 @@ func TestTranscriptSplitMessage(t *testing.T) {
 	// dropped here: each repeat is a row carrying the first row's record
 	// id, so the engine's identity merge writes each block once.
 	texts := find(s, timeline.Assistant, "part one")
-	if len(texts) != 2 || texts[0].RecordID != "a1#0" || texts[1].RecordID != "a1#0" || texts[1].SourceLine != 5 {
+	if len(texts) != 2 || texts[0].RecordID != "a1" || texts[1].RecordID != "a1" || texts[1].SourceLine != 5 {
 		t.Fatalf("text block rows: %+v", texts)
 	}
 	calls := find(s, timeline.ToolUse, "/home/examiner/demo/a.txt")
-	if len(calls) != 2 || calls[0].RecordID != "a2#0" || calls[1].RecordID != "a2#0" || calls[0].SourceLine != 3 || calls[1].SourceLine != 4 ||
+	if len(calls) != 2 || calls[0].RecordID != "a2" || calls[1].RecordID != "a2" || calls[0].SourceLine != 3 || calls[1].SourceLine != 4 ||
 		calls[0].ToolUseID != "toolu_1" || calls[0].ToolName != "Read" {
 		t.Fatalf("tool_use rows: %+v", calls)
 	}

@@ -71,6 +71,7 @@ type record struct {
 	TaskID string          `json:"taskId"`
 	Cron   string          `json:"cron"`
 	Atis   json.RawMessage `json:"atis"`
+	Mode   json.RawMessage `json:"mode"` // the mode record: normal, coordinator
 }
 
 // message is the Anthropic API message inside user and assistant records.
