@@ -399,7 +399,7 @@ func (t *transcript) record(r *record, raw []byte) {
 	}
 	switch r.Type {
 	case "atis-latch":
-		if scalar(r.Atis) == "" {
+		if a := string(bytes.TrimSpace(r.Atis)); a == "" || a == "null" || a == `""` {
 			t.skip("no_evidence:atis-latch")
 			return
 		}
