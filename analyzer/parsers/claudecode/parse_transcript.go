@@ -80,8 +80,7 @@ type transcript struct {
 	typ     string
 	rows    int  // rows the current line gave
 	marked  bool // the current line got a Skip or a problem
-	ownSeen bool // a record of the file's own session was read
-	copied  string
+	copied  string // the session whose records this file copied (1.0.x resume)
 
 	blockMsg string            // the API message id blocks is for
 	blocks   map[uint64]string // its blocks -> RecordID of their first row
@@ -257,11 +256,10 @@ func (t *transcript) scopeOf(r *record) scope {
 			// A resume by copy (1.0.x): another session's records copied
 			// into this file under their own uuid and time.
 			sc.replayed = true
-			if !t.ownSeen {
+			if fi := t.info[t.fileSession]; fi == nil || fi.forkedFrom == "" {
 				t.copied = r.SessionID
 			}
 		case t.uuidName && r.SessionID == t.fileSession:
-			t.ownSeen = true
 			if t.copied != "" {
 				fi := t.si(t.fileSession)
 				if fi.forkedFrom == "" {
@@ -380,9 +378,7 @@ var skipTypes = map[string]string{
 // record handles one decoded line.
 func (t *transcript) record(r *record, raw []byte) {
 	t.typ = r.Type
-	if r.Cwd != "" && !r.IsSidechain {
-		t.cwd = r.Cwd
-	} else if r.Cwd != "" && t.cwd == "" {
+	if r.Cwd != "" {
 		t.cwd = r.Cwd
 	}
 	t.recTime = parseTime(r.Timestamp)
