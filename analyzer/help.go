@@ -16,6 +16,7 @@ const exitCodesTimeline = `Exit codes:
      a filter naming a host, user or agent the input does not hold)`
 
 var exitCodes = map[string]string{
+	"report": exitCodesTimeline,
 	"catalog": `Statuses: parsed = the analyzer reads its records; backlog = its records are
 collected and a parser is wanted; collected = collected and detected, nothing
 to parse.

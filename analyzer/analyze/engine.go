@@ -31,9 +31,14 @@ import (
 type Options struct {
 	Inputs []string
 	OutDir string
-	// Format of the timeline: jsonl (timeline.jsonl), csv (timeline.csv) or
-	// timesketch (timeline.timesketch.jsonl).
+	// Format of the timeline, comma-separated (see ParseFormats): jsonl
+	// (timeline.jsonl), csv (timeline.csv), timesketch
+	// (timeline.timesketch.jsonl), parquet (timeline.parquet), bodyfile
+	// (collection.bodyfile, the mactime bodyfile of every collected file).
 	Format string
+	// PartitionByHost writes the Parquet timeline as one file per host
+	// (timeline.parquet/host=<host>/part-0.parquet).
+	PartitionByHost bool
 	// Since and Until bound dated rows (UTC, inclusive); zero = open.
 	Since, Until time.Time
 	Agents       []string
@@ -60,6 +65,12 @@ type Options struct {
 	Log      zerolog.Logger
 	// MemLimit bounds the events held in memory before spilling (bytes).
 	MemLimit int64
+	// Force replaces a previous run's files in OutDir (else such a folder
+	// is refused with ErrOutputInUse).
+	Force bool
+	// CommandLine and ToolVersion are recorded in run.json.
+	CommandLine []string
+	ToolVersion string
 }
 
 // Summary is what a run found.
@@ -134,6 +145,8 @@ type collected struct {
 	// Counts for the summary line and the inventory.
 	repeatedByID, secondaryByID, secondaryPaired, duplicateIDs int
 	undatedDropped                                             map[fileKey]int
+	// bodyEntries are the manifest rows of every input, for the bodyfile.
+	bodyEntries []bodyEntry
 }
 
 // fileKey names one source file of one input.
@@ -508,14 +521,19 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 		opts.Jobs = runtime.NumCPU()
 	}
 	if opts.Format == "" {
-		opts.Format = "jsonl"
+		opts.Format = FormatJSONL
+	}
+	formats, err := ParseFormats(opts.Format)
+	if err != nil {
+		return nil, err
 	}
 	if opts.Limits == nil {
 		opts.Limits = DefaultLimits()
 	}
 	defer softMemoryLimit(opts.MemLimit)()
-	if err := os.MkdirAll(opts.OutDir, 0o755); err != nil {
-		return nil, fmt.Errorf("create output folder: %w", err)
+	started := time.Now().UTC()
+	if err := prepareOutDir(opts.OutDir, opts.Force); err != nil {
+		return nil, err
 	}
 	tmp, err := os.MkdirTemp(opts.TempDir, "doubleagent-*")
 	if err != nil {
@@ -540,6 +558,7 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 		return nil, fmt.Errorf("%w: %s", ErrNoInput, problemText(inputProblems))
 	}
 	rt := newRouter(opts.Parsers)
+	rt.keepManifest = slices.Contains(formats, FormatBodyfile)
 	sum := &Summary{Sources: len(units)}
 	var wg sync.WaitGroup
 	work := make(chan int)
@@ -603,6 +622,9 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 		return nil, err
 	}
 	if err := writeOutputs(c, &opts, sum); err != nil {
+		return nil, err
+	}
+	if err := writeRunRecord(&opts, sum, started); err != nil {
 		return nil, err
 	}
 	return sum, nil
@@ -708,6 +730,10 @@ func runUnit(ctx context.Context, u unit, tmp string, rt *router, c *collected, 
 	c.mu.Lock()
 	c.problems = append(c.problems, s.problems...)
 	c.inv.addSource(s)
+	for _, e := range s.manifest {
+		c.bodyEntries = append(c.bodyEntries, bodyEntry{host: s.host, e: e})
+	}
+	s.manifest = nil
 	c.mu.Unlock()
 	files := append([]*fileRec(nil), s.files...)
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
