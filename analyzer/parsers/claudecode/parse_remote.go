@@ -18,6 +18,7 @@ import (
 func Remote() parser.Parser {
 	return parser.New(parser.Spec{
 		ID:      "claude-code/remote",
+		Actions: Actions,
 		Agent:   Agent,
 		Version: 1,
 		Targets: []string{"project-files", "project"},

@@ -22,6 +22,7 @@ import (
 func Transcript() parser.Parser {
 	return parser.New(parser.Spec{
 		ID:      "claude-code/transcript",
+		Actions: Actions,
 		Agent:   Agent,
 		Version: 2,
 		Targets: []string{"projects"},
@@ -78,8 +79,8 @@ type transcript struct {
 	recTime time.Time
 	cur     scope
 	typ     string
-	rows    int  // rows the current line gave
-	marked  bool // the current line got a Skip or a problem
+	rows    int    // rows the current line gave
+	marked  bool   // the current line got a Skip or a problem
 	copied  string // the session whose records this file copied (1.0.x resume)
 
 	blockMsg string            // the API message id blocks is for
