@@ -85,6 +85,12 @@
 //     "user") or turnOrigin → "prompt trigger: promptSource=<p>
 //     turnOrigin=<o>" after it. Any other record type (custom-title,
 //     pr-link, tag, ...) → "<type>: key=value ..." of its own keys.
+//   - what happened stays: a typed prompt chained (parentUuid) to a record
+//     that already had a prompt or a reply after it (/rewind, a resume at
+//     an earlier message) is followed by "rewound: this prompt continues
+//     from record <uuid>; the records written after that one stay, as an
+//     abandoned branch"; the abandoned records are rows like the others.
+//     Compaction keeps every record too, with the compact_boundary row.
 //   - counted skips (Sink.Skip, reason in inventory.json): the bookkeeping
 //     2.1.332 writes beside every turn, api-request (request parameters),
 //     api-request-shape (the system prompt and tool schemas sent),
@@ -99,7 +105,8 @@
 //
 // Identity. RecordID is the record's uuid; "<uuid>#<n>" for block n of a
 // record with several content blocks; "<uuid>#<word>" for a derived row
-// (#surface, #mode, #model, #decision, #trigger, #origin, #scratch); a
+// (#surface, #mode, #model, #decision, #trigger, #origin, #scratch,
+// #rewound); a
 // subagent's header is "<agent id>#subagent". Records without a uuid
 // (queue-operation, summary, bridge-session) carry "". Nothing is
 // de-duplicated here: a line written twice gives its rows twice, a uuid

@@ -278,3 +278,20 @@ func TestRemoteControlServerFiles(t *testing.T) {
 		}
 	}
 }
+
+// What happened stays: a prompt chained to a record that already had a
+// prompt after it (/rewind, or a resume at an earlier message) leaves the
+// abandoned branch, with its rm -rf, as rows, and a system row says so.
+func TestRewoundBranchStays(t *testing.T) {
+	s := golden(t, "rewound")
+	wantRows(t, s,
+		"L1 user S u1 look at the logs",
+		"L2 system S a1#model model: claude-opus-4-6",
+		"L2 assistant S a1 There are 3 logs.",
+		"L3 user S u2 delete them",
+		"L4 tool_use S a2 rm -rf logs/",
+		"L5 tool_result S u3 ",
+		"L6 user S u4 only list them",
+		"L6 system S u4#rewound rewound: this prompt continues from record a1; the records written after that one stay, as an abandoned branch",
+	)
+}

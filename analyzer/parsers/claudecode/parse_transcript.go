@@ -83,10 +83,11 @@ type transcript struct {
 	marked  bool   // the current line got a Skip or a problem
 	copied  string // the session whose records this file copied (1.0.x resume)
 
-	blockMsg string            // the API message id blocks is for
-	blocks   map[uint64]string // its blocks -> RecordID of their first row
-	tools    map[string]string // tool_use id -> tool name
-	chains   map[string]string // inline sidechain record uuid -> subagent id
+	blockMsg string              // the API message id blocks is for
+	blocks   map[uint64]string   // its blocks -> RecordID of their first row
+	tools    map[string]string   // tool_use id -> tool name
+	chains   map[string]string   // inline sidechain record uuid -> subagent id
+	children map[string]struct{} // uuids a prompt or reply was chained to
 	info     map[string]*sessInfo
 	order    []string
 }
@@ -100,10 +101,11 @@ func parseTranscript(ctx context.Context, in *parser.Input, out parser.Sink) err
 
 	t := &transcript{
 		ctx: ctx, in: in, out: out,
-		blocks: map[uint64]string{},
-		tools:  map[string]string{},
-		chains: map[string]string{},
-		info:   map[string]*sessInfo{},
+		blocks:   map[uint64]string{},
+		tools:    map[string]string{},
+		chains:   map[string]string{},
+		children: map[string]struct{}{},
+		info:     map[string]*sessInfo{},
 	}
 	p := strings.ReplaceAll(in.Path, `\`, "/")
 	stem := strings.TrimSuffix(baseOf(p), ".jsonl")
@@ -661,6 +663,18 @@ func (t *transcript) user(r *record) {
 			t.permissionDecision(r, results[0])
 		}
 	}
+	if prompt && r.ParentUUID != nil && *r.ParentUUID != "" && !t.cur.replayed {
+		// A typed prompt chained to a record that already had a reply or
+		// a prompt after it: the person went back (/rewind, Esc Esc, or a
+		// resume at an earlier message). The earlier branch's records
+		// stay as rows; this row says what happened.
+		if _, ok := t.children[*r.ParentUUID]; ok {
+			t.sys("rewound: this prompt continues from record "+*r.ParentUUID+"; the records written after that one stay, as an abandoned branch", "#rewound")
+		}
+	}
+	if prompt && r.ParentUUID != nil && *r.ParentUUID != "" {
+		t.children[*r.ParentUUID] = struct{}{}
+	}
 	if prompt && (r.PromptSource != "" || r.TurnOrigin != "") && r.PromptSource != "user" {
 		t.sys("prompt trigger: promptSource="+orDash(r.PromptSource)+" turnOrigin="+orDash(r.TurnOrigin), "#trigger")
 	}
@@ -875,6 +889,9 @@ func (t *transcript) assistant(r *record) {
 		}
 		t.sys(text, "")
 		return
+	}
+	if r.ParentUUID != nil && *r.ParentUUID != "" {
+		t.children[*r.ParentUUID] = struct{}{}
 	}
 	if m.ID != t.blockMsg {
 		// Blocks of one API message are written on adjacent lines; only
