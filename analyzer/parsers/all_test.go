@@ -55,6 +55,9 @@ func TestRegistry(t *testing.T) {
 			if tg == catalog.ProjectTarget && len(a.ProjectFiles) > 0 {
 				continue
 			}
+			if tg == catalog.VolumeTarget && len(a.Volumes) > 0 {
+				continue
+			}
 			if _, ok := a.Target(tg); !ok {
 				t.Errorf("parser %q: target %q not in catalog agent %q", p.ID(), tg, a.Name)
 			}
@@ -100,6 +103,8 @@ var knownGaps = map[string]string{
 	"little-coder/sessions": "the retired v0.0.x Python releases' session files: not parsed yet",
 	"cline/sdk-sessions":    "the Cline SDK's sessions/<id>/<id>.json and *.messages.json: not parsed yet",
 	"zed/conversations":     "the legacy text-thread assistant's conversations/*.zed.json: not parsed yet",
+	"kiro/kiro-sessions":    "Kiro CLI's own .kiro/sessions files: no source or real install shows their format",
+	"kiro/ide-agent":        "the Kiro IDE's globalStorage/kiro.kiroagent files: no source or real install shows their format",
 }
 
 // TestTranscriptTargetsAreParsed: every transcript target of a parsed agent

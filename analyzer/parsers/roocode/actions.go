@@ -4,6 +4,10 @@ import "github.com/doubleagent/doubleagent/analyzer/timeline"
 
 // actions maps roo-code's tool names to the one action vocabulary
 // (analyzer/docs/actions.md); a tool it does not name is "other".
+// Actions is Roo Code's actions table, shared by its forks (PearAI's
+// pearai-roo-cline).
+var Actions = actions
+
 var actions = map[string]timeline.Action{
 	"access_mcp_resource":        timeline.ActMCP,
 	"appliedDiff":                timeline.ActFileEdit,

@@ -103,10 +103,11 @@ func parseIndex(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	return nil
 }
 
-// rooPermKey selects the auto-approval keys of the global state
-// (autoApprovalEnabled, alwaysAllow*, allowedCommands, deniedCommands,
-// alwaysApproveResubmit, allowedMaxRequests, allowedMaxCost, mode).
-var rooPermKey = regexp.MustCompile(`^(autoApprovalEnabled|alwaysAllow|alwaysApprove|allowedCommands|deniedCommands|allowedMaxRequests|allowedMaxCost|requestDelaySeconds|followupAutoApproveTimeoutMs|mode$|commandExecutionTimeout|commandTimeoutAllowlist|preventCompletionWithOpenTodos)`)
+// PermKey selects the auto-approval keys of Roo Code's global state, and of
+// its forks' (PearAI's pearai-roo-cline): autoApprovalEnabled,
+// alwaysAllow*, allowedCommands, deniedCommands, alwaysApproveResubmit,
+// allowedMaxRequests, allowedMaxCost, mode.
+var PermKey = regexp.MustCompile(`^(autoApprovalEnabled|alwaysAllow|alwaysApprove|allowedCommands|deniedCommands|allowedMaxRequests|allowedMaxCost|requestDelaySeconds|followupAutoApproveTimeoutMs|mode$|commandExecutionTimeout|commandTimeoutAllowlist|preventCompletionWithOpenTodos)`)
 
 func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	p := strings.ReplaceAll(in.Path, "\\", "/")
@@ -119,7 +120,7 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 		}
 		return cline.ParseMCPSettings(ctx, in, out, "alwaysAllow")
 	case "global-state.json":
-		return cline.ParseSettingsKeys(ctx, in, out, rooPermKey.MatchString)
+		return cline.ParseSettingsKeys(ctx, in, out, PermKey.MatchString)
 	case "cli-settings.json":
 		if err := cline.ParseSettingsKeys(ctx, in, out, func(k string) bool {
 			return k == "requireApproval" || k == "dangerouslySkipPermissions" || k == "mode"
