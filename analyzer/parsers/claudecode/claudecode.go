@@ -20,6 +20,7 @@ func Parsers() []parser.Parser {
 		History(),
 		Settings(),
 		Sessions(),
+		Remote(),
 	}
 }
 

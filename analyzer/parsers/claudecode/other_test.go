@@ -22,6 +22,10 @@ func TestParsersMatch(t *testing.T) {
 		{"claude-code/settings", "claude-json", "/home/e/.claude.json", true},
 		{"claude-code/sessions", "sessions", "/home/e/.claude/sessions/123.json", true},
 		{"claude-code/sessions", "session-keys", "/home/e/.claude/sessions/123.abc.key", false},
+		{"claude-code/settings", "project", "/srv/app/.claude/settings.local.json", true},
+		{"claude-code/remote", "project-files", "/home/e/.claude/projects/-p/bridge-pointer.json", true},
+		{"claude-code/remote", "project-files", "/home/e/.claude/projects/-p/s.ccr-tip.json", true},
+		{"claude-code/remote", "project-files", "/home/e/.claude/projects/-p/s/subagents/agent-a1.meta.json", false},
 	}
 	byID := map[string]parser.Parser{}
 	for _, p := range Parsers() {
@@ -109,14 +113,21 @@ func TestSettings(t *testing.T) {
 		var texts []string
 		for _, e := range s.Events {
 			texts = append(texts, e.ProjectPath+" "+e.Text)
-			if strings.Contains(e.Text, "examiner@example.com") || strings.Contains(e.Text, "secret-uuid") {
-				t.Fatal("account printed")
+			if strings.Contains(e.Text, "examiner@example.com") || strings.Contains(e.Text, "secret-uuid") || strings.Contains(e.Text, "rc-machine") {
+				t.Fatal("account or machine id printed")
 			}
 		}
+		// Issue 16: the Remote Control machine id (said to be set, never
+		// printed), a project's spawn mode, the cloud environment flag
+		// and the GitHub connection status.
 		want := []string{
+			" remote control: machine id set (from .claude.json, file mtime)",
+			" cloud: hasRemoteEnvironment=true (from .claude.json, file mtime)",
+			" source host: github status=connected (from .claude.json, file mtime)",
 			"/home/examiner/demo permission setting: allowedTools=Bash(python3 *) (from .claude.json, file mtime)",
 			"/home/examiner/demo permission setting: hasTrustDialogAccepted=true (from .claude.json, file mtime)",
 			"/home/examiner/demo permission setting: hasClaudeMdExternalIncludesApproved=false (from .claude.json, file mtime)",
+			"/home/examiner/demo remote control: spawn mode worktree for /home/examiner/demo (from .claude.json, file mtime)",
 			"/home/examiner/other permission setting: hasTrustDialogAccepted=false (from .claude.json, file mtime)",
 		}
 		if strings.Join(texts, "\n") != strings.Join(want, "\n") {
