@@ -1,5 +1,7 @@
 package catalog
 
+// The agent tables repeat the same shapes by design: one literal per agent and target is the catalog's single source of truth, read by people and diffed per agent.
+
 // agentsAToC: agent-zero to cursor.
 var agentsAToC = []Agent{
 	{
@@ -126,7 +128,7 @@ var agentsAToC = []Agent{
 	},
 	{
 		Name: "claude-code", Display: "Claude Code", Status: StatusParsed, SeedStatus: StatusParsed,
-		Evidence: EvidenceRealInstall, EvidenceNote: "Claude Code run here against a loopback model (fixtures/roots/real-agents); seed: 2.1.286 to 2.1.310 on Linux, macOS, Windows",
+		Evidence: EvidenceRealInstall, EvidenceNote: "Claude Code 2.1.332 run here against a loopback model (fixtures/roots/real-agents); seed: 2.1.286 to 2.1.310 on Linux, macOS, Windows",
 		Targets: []Target{
 			{ID: "projects", Root: RootHome, Glob: "{.claude,.claude-*}/projects/**/*.jsonl", Kind: KindTranscript, Projects: ProjectsJSONLCwd},
 			{ID: "project-files", Root: RootHome, Glob: "{.claude,.claude-*}/projects/**/*.{json,txt}", Kind: KindOther},

@@ -1,5 +1,7 @@
 package catalog
 
+// The agent tables repeat the same shapes by design: one literal per agent and target is the catalog's single source of truth, read by people and diffed per agent.
+
 // agentsPToZ: pearai to zed.
 var agentsPToZ = []Agent{
 	{

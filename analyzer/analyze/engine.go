@@ -887,5 +887,3 @@ func firstLines(s string, n int) string {
 	}
 	return strings.Join(ls, "\n")
 }
-
-var _ = catalog.All

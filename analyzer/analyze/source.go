@@ -2,14 +2,12 @@ package analyze
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"io/fs"
 	"os"
@@ -17,7 +15,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"time"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/doubleagent/doubleagent/analyzer/parser"
@@ -85,6 +83,9 @@ type source struct {
 	// manifest keeps the manifest rows (or walked files) when the run
 	// writes a bodyfile.
 	manifest []bundle.Entry
+	// index is files sorted by original path, built on the first list.
+	index     []*fileRec
+	indexOnce sync.Once
 }
 
 type seenFile struct {
@@ -116,6 +117,30 @@ func (s *source) add(r *fileRec) {
 	}
 	s.byPath[r.Path] = r
 	s.files = append(s.files, r)
+}
+
+// list returns the files of the whole source (every home) whose original
+// path matches a doublestar pattern, in path order. It looks only at the
+// paths that start with the pattern's literal prefix, in a sorted index
+// built once, so a parser calling it for each of its files does not scan
+// the source each time.
+func (s *source) list(pattern string) []parser.File {
+	s.indexOnce.Do(func() {
+		s.index = make([]*fileRec, len(s.files))
+		copy(s.index, s.files)
+		sort.Slice(s.index, func(i, j int) bool { return s.index[i].Path < s.index[j].Path })
+	})
+	prefix := pattern
+	if i := strings.IndexAny(pattern, `*?[{\`); i >= 0 {
+		prefix = pattern[:i]
+	}
+	var out []parser.File
+	for i := sort.Search(len(s.index), func(i int) bool { return s.index[i].Path >= prefix }); i < len(s.index) && strings.HasPrefix(s.index[i].Path, prefix); i++ {
+		if ok, _ := doublestar.Match(pattern, s.index[i].Path); ok {
+			out = append(out, s.index[i].File)
+		}
+	}
+	return out
 }
 
 func (s *source) close() {
@@ -199,7 +224,25 @@ func isExtracted(p string) bool {
 		return false
 	}
 	fi, err := os.Lstat(filepath.Join(p, "files"))
-	return err == nil && (fi.IsDir() || fi.Mode()&os.ModeSymlink != 0)
+	if err != nil || !(fi.IsDir() || fi.Mode()&os.ModeSymlink != 0) {
+		return false
+	}
+	f, err := openIn(p, bundle.HeaderName)
+	if errors.Is(err, ErrUnsafePath) {
+		return true // a FIFO or a link named bundle.json: openExtracted says so
+	}
+	if err != nil {
+		return false
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxHeaderBytes+1))
+	f.Close()
+	if err != nil {
+		return false
+	}
+	if h, err := bundle.DecodeHeader(b); h.FormatVersion == 0 || (err != nil && !errors.Is(err, bundle.ErrUnsupportedVersion)) {
+		return false
+	}
+	return true
 }
 
 // parsedAgents is the set of agents some parser reads.
@@ -458,12 +501,9 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 	if len(b) > maxHeaderBytes {
 		return nil, fmt.Errorf("%s: larger than %d bytes: not a bundle header", bundle.HeaderName, maxHeaderBytes)
 	}
-	var h bundle.Header
-	if err := json.Unmarshal(b, &h); err != nil {
-		return nil, fmt.Errorf("%s: %w", bundle.HeaderName, err)
-	}
-	if h.FormatVersion < bundle.MinFormatVersion || h.FormatVersion > bundle.MaxFormatVersion {
-		return nil, fmt.Errorf("%w: %d", bundle.ErrUnsupportedVersion, h.FormatVersion)
+	h, err := bundle.DecodeHeader(b)
+	if err != nil {
+		return nil, err
 	}
 	s.header = &h
 	s.host, s.bundleID = h.Host.Hostname, h.BundleID
@@ -480,7 +520,7 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 		return s, nil
 	}
 	defer mf.Close()
-	dec := json.NewDecoder(bufio.NewReader(mf))
+	dec := bundle.NewManifestDecoder(bufio.NewReader(mf))
 	var summaries, rowsAfter int
 	partial := false
 	listed := map[string]bool{}
@@ -488,34 +528,34 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
+		row, err := dec.Next()
+		if err != nil {
 			if err != io.EOF {
 				s.problem(Problem{Kind: bundle.ProblemManifest, SourceFile: bundle.ManifestName, Message: err.Error()})
 			}
 			break
 		}
-		var e bundle.Entry
-		if err := json.Unmarshal(raw, &e); err != nil {
-			s.problem(Problem{Kind: bundle.ProblemManifest, SourceFile: bundle.ManifestName, Message: err.Error()})
-			continue
-		}
-		if e.Record == bundle.RecordSummary {
+		if row.Summary != nil {
 			summaries++
-			var sum bundle.Summary
-			if json.Unmarshal(raw, &sum) == nil && !sum.Complete && !partial {
+			if !row.Summary.Complete && !partial {
 				partial = true
 				msg := "the collector marked this collection incomplete"
-				if sum.Reason != "" {
-					msg += ": " + sum.Reason
+				if row.Summary.Reason != "" {
+					msg += ": " + row.Summary.Reason
 				}
 				s.problem(Problem{Kind: bundle.ProblemIncomplete, SourceFile: bundle.ManifestName, Message: msg})
 			}
 			continue
 		}
-		if e.Record != bundle.RecordFile {
+		if row.Entry == nil {
+			if row.Err != nil {
+				s.problem(Problem{Kind: bundle.ProblemManifest, SourceFile: bundle.ManifestName, Message: row.Err.Error()})
+			} else {
+				s.problem(Problem{Kind: bundle.ProblemManifest, SourceFile: bundle.ManifestName, Message: row.UnknownRecord()})
+			}
 			continue
 		}
+		e := *row.Entry
 		if summaries > 0 {
 			rowsAfter++
 		}
@@ -772,16 +812,7 @@ func (s *source) parserInput(r *fileRec, tmpRoot string, dbs *[]*dbCloser) *pars
 		}
 		return s.open(o)
 	}
-	in.ListFunc = func(pattern string) []parser.File {
-		var out []parser.File
-		for _, f := range s.files {
-			if ok, _ := doublestar.Match(pattern, f.Path); ok {
-				out = append(out, f.File)
-			}
-		}
-		sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-		return out
-	}
+	in.ListFunc = s.list
 	in.DBFunc = func(ctx context.Context) (*sql.DB, error) {
 		dir, err := os.MkdirTemp(tmpRoot, "doubleagent-db-*")
 		if err != nil {
@@ -851,6 +882,3 @@ func (s *source) copyFile(src *fileRec, dst string) error {
 	}
 	return err
 }
-
-var _ = bytes.NewReader
-var _ = time.Now

@@ -17,7 +17,7 @@ import (
 func HasTable(ctx context.Context, db *sql.DB, name string) (bool, error) {
 	var n int
 	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", name).Scan(&n); err != nil {
-		return false, fmt.Errorf("look up table %s: %w", name, err)
+		return false, err
 	}
 	return n > 0, nil
 }
@@ -35,11 +35,29 @@ func Tables(ctx context.Context, db *sql.DB) (map[string]bool, error) {
 	return out, nil
 }
 
-// EachRow runs the query q and calls fn with each row as a map from
-// column name to value, so a parser reads columns by name and tolerates
-// the ones a schema version lacks. ctx is checked every row.
-func EachRow(ctx context.Context, db *sql.DB, q string, fn func(map[string]any)) error {
-	rows, err := db.QueryContext(ctx, q)
+// Columns returns the columns of a real table by name, or nil when there
+// is no such table (a view of that name included).
+func Columns(ctx context.Context, db *sql.DB, table string) (map[string]bool, error) {
+	// pragma_table_info lists a view's columns too: a view is not a table
+	// (see HasTable), so it has none here.
+	if ok, err := HasTable(ctx, db, table); err != nil || !ok {
+		return nil, err
+	}
+	var cols map[string]bool
+	err := EachRow(ctx, db, `SELECT name FROM pragma_table_info(?)`, func(m map[string]any) {
+		if cols == nil {
+			cols = map[string]bool{}
+		}
+		cols[SQLText(m["name"])] = true
+	}, table)
+	return cols, err
+}
+
+// EachRow runs the query q (with args) and calls fn with each row as a map
+// from column name to value, so a parser reads columns by name and
+// tolerates the ones a schema version lacks. ctx is checked every row.
+func EachRow(ctx context.Context, db *sql.DB, q string, fn func(map[string]any), args ...any) error {
+	rows, err := db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return err
 	}
@@ -90,6 +108,25 @@ func SQLText(v any) string {
 		return x.UTC().Format(time.RFC3339Nano)
 	}
 	return fmt.Sprint(v)
+}
+
+// SQLInt reads a SQLite value as an integer: an integer, a real
+// (truncated) or decimal text (spaces trimmed); false for NULL and
+// anything else.
+func SQLInt(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return x, true
+	case float64:
+		return int64(x), true
+	case string:
+		n, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64)
+		return n, err == nil
+	case []byte:
+		n, err := strconv.ParseInt(strings.TrimSpace(string(x)), 10, 64)
+		return n, err == nil
+	}
+	return 0, false
 }
 
 // Row is one SQLite row read by column name, with its rowid (0 for a

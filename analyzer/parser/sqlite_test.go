@@ -98,7 +98,7 @@ func TestNotADatabaseIsAnError(t *testing.T) {
 		}
 		ok, err := HasTable(context.Background(), db, "threads")
 		db.Close()
-		if ok || err == nil || !strings.Contains(err.Error(), "look up table threads: ") {
+		if ok || err == nil || !strings.Contains(err.Error(), "file is not a database") {
 			t.Errorf("%s: HasTable = %v, %v; want an error", name, ok, err)
 		}
 	}

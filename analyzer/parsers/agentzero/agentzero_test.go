@@ -175,7 +175,7 @@ func TestChatMalformed(t *testing.T) {
 }
 
 func TestMessageFile(t *testing.T) {
-	s := run(t, "agent-zero/chat-messages", "testdata/usr/chats/Kx7Qp2aB/messages/1.txt", root+"/chats/Kx7Qp2aB/messages/1.txt", "chat-messages", "", nil)
+	s := run(t, "agent-zero/chat-messages", "testdata/usr/chats/Kx7Qp2aB/messages/1.txt", root+"/chats/Kx7Qp2aB/messages/1.txt", "chat-messages", "chat_messages", nil)
 	if len(s.Events) != 0 || len(s.Skips) != 1 || s.Skips[0].Reason != "read_with_chat_json" {
 		t.Fatalf("%+v %+v", s.Events, s.Skips)
 	}

@@ -1,7 +1,6 @@
 package codex
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"hash/fnv"
@@ -10,8 +9,6 @@ import (
 	"regexp"
 	"strings"
 	"time"
-
-	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
@@ -64,14 +61,14 @@ func ForkParsers(f Fork) []parser.Parser {
 func (fl flavor) parsers(who string) []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: fl.agent + "/rollout", Agent: fl.agent, Version: 1,
+			ID: fl.agent + "/rollout", Agent: fl.agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"sessions"},
 			Names:   []string{"rollout-*.jsonl", "rollout-*.jsonl.zst", "rollout-*.json"},
 			Doc:     who + " rollouts (sessions/ and archived_sessions/, also .jsonl.zst and the TypeScript CLI's .json): prompts, replies, reasoning summaries, tool calls and results, model and permission-mode changes",
 		}, fl.parseRollout),
 		parser.New(parser.Spec{
-			ID: fl.agent + "/history", Agent: fl.agent, Version: 1,
+			ID: fl.agent + "/history", Agent: fl.agent, Version: 2,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User},
 				Basis: "history.jsonl stamps a prompt (seconds) when it is submitted, the rollout the same moment"},
@@ -80,14 +77,14 @@ func (fl flavor) parsers(who string) []parser.Parser {
 			Doc:     who + " history.jsonl: every prompt typed, with its session id (secondary source)",
 		}, parseHistory),
 		parser.New(parser.Spec{
-			ID: fl.agent + "/config", Agent: fl.agent, Version: 1,
+			ID: fl.agent + "/config", Agent: fl.agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"config"},
 			Names:   []string{"config.toml", "*.rules"},
 			Doc:     who + " config.toml and rules/*.rules: standing permission settings (approval policy, sandbox, project trust, exec-policy rules)",
 		}, fl.parseConfig),
 		parser.New(parser.Spec{
-			ID: fl.agent + "/state-db", Agent: fl.agent, Version: 1,
+			ID: fl.agent + "/state-db", Agent: fl.agent, Version: 2,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: time.Hour, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
 				Basis: "a thread row is stamped at its creation and update (seconds), the first prompt up to a turn later"},
@@ -149,50 +146,11 @@ func walkRecords(ctx context.Context, in *parser.Input, out parser.Sink, fn func
 	})
 }
 
-// parseTime reads an RFC 3339 time (the rollouts' "%Y-%m-%dT%H:%M:%S.%3fZ").
-func parseTime(s string) (time.Time, bool) {
-	if s == "" {
-		return time.Time{}, false
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}, false
-	}
-	return t.UTC(), true
-}
-
 // hashText keys a text for duplicate detection (whitespace-trimmed).
 func hashText(s string) uint64 {
 	h := fnv.New64a()
 	h.Write([]byte(strings.TrimSpace(s)))
 	return h.Sum64()
-}
-
-// compactJSON returns raw as compact JSON, or "" when it is empty/null.
-func compactJSON(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
-		q, _ := json.Marshal(string(raw))
-		return string(q)
-	}
-	return b.String()
-}
-
-// jsonString returns raw decoded as a JSON string, and whether it was one.
-func jsonString(raw json.RawMessage) (string, bool) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '"' {
-		return "", false
-	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", false
-	}
-	return s, true
 }
 
 // displayFile names a file relative to the flavor's home folder

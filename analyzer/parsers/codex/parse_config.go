@@ -48,8 +48,7 @@ func (fl flavor) parseConfig(ctx context.Context, in *parser.Input, out parser.S
 		e.Text = fmt.Sprintf("%s%s=%s (from %s, file mtime)", prefix, strings.Join(quoteKeys(keyPath), "."), renderValue(value), file)
 		out.Event(e)
 	}
-	var settings func(base []string, tbl map[string]any)
-	settings = func(base []string, tbl map[string]any) {
+	settings := func(base []string, tbl map[string]any) {
 		for _, k := range sortedKeys(tbl) {
 			switch k {
 			case "approval_policy", "sandbox_mode", "approvals_reviewer":

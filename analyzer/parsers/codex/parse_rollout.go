@@ -241,9 +241,9 @@ func (p *prescan) add(rec record, metaSeen *bool) {
 		}
 		*metaSeen = true
 		p.sessionID, p.cwd = m.id(), m.Cwd
-		if t, ok := parseTime(m.Timestamp); ok {
+		if t, ok := parser.ParseTime(m.Timestamp); ok {
 			p.start = t
-		} else if t, ok := parseTime(rec.ts); ok {
+		} else if t, ok := parser.ParseTime(rec.ts); ok {
 			p.start = t
 		}
 	case "turn_context":
@@ -326,7 +326,7 @@ func (c *countingSink) Report(line int64, kind, msg string) {
 
 func (r *rollout) event(n int64, ts string, turn timeline.TurnType, text string) timeline.Event {
 	e := timeline.Event{SessionID: r.sid, ProjectPath: r.cwd, TurnType: turn, Text: text, SourceLine: n}
-	if t, ok := parseTime(ts); ok {
+	if t, ok := parser.ParseTime(ts); ok {
 		e.Time = t
 	} else if !r.pre.start.IsZero() {
 		e.Time, e.TimeBasis = r.pre.start, timeline.TimeInherited
@@ -425,7 +425,7 @@ func (r *rollout) sessionMeta(n int64, rec record) {
 // sourceOf renders session_meta.source: a string ("cli", "exec", "vscode")
 // or a subagent object; it returns the parent thread for a spawned one.
 func sourceOf(raw json.RawMessage) (string, string) {
-	if s, ok := jsonString(raw); ok {
+	if s, ok := parser.JSONString(raw); ok {
 		return s, ""
 	}
 	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
@@ -433,13 +433,13 @@ func sourceOf(raw json.RawMessage) (string, string) {
 	}
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(raw, &obj) != nil {
-		return compactJSON(raw), ""
+		return parser.CompactJSON(raw), ""
 	}
 	sub, ok := obj["subagent"]
 	if !ok {
-		return compactJSON(raw), ""
+		return parser.CompactJSON(raw), ""
 	}
-	if s, ok := jsonString(sub); ok {
+	if s, ok := parser.JSONString(sub); ok {
 		return "subagent:" + s, ""
 	}
 	var kinds map[string]json.RawMessage
@@ -516,7 +516,7 @@ func orDash(s string) string {
 // policyName renders an approval or sandbox policy: a string, or an
 // object whose "type" (or "mode") names it.
 func policyName(raw json.RawMessage) string {
-	if s, ok := jsonString(raw); ok {
+	if s, ok := parser.JSONString(raw); ok {
 		return s
 	}
 	var obj map[string]json.RawMessage
@@ -524,7 +524,7 @@ func policyName(raw json.RawMessage) string {
 		return ""
 	}
 	for _, k := range []string{"type", "mode"} {
-		if s, ok := jsonString(obj[k]); ok {
+		if s, ok := parser.JSONString(obj[k]); ok {
 			return s
 		}
 	}
@@ -533,13 +533,13 @@ func policyName(raw json.RawMessage) string {
 			return k
 		}
 	}
-	return compactJSON(raw)
+	return parser.CompactJSON(raw)
 }
 
 // messageText joins a message's content parts; parts are the texts one by
 // one (for matching a user_message twin).
 func messageText(raw json.RawMessage) (string, []string) {
-	if s, ok := jsonString(raw); ok {
+	if s, ok := parser.JSONString(raw); ok {
 		return s, []string{s}
 	}
 	var parts []contentPart
@@ -703,14 +703,14 @@ func (r *rollout) toolCall(n int64, ts string, it *responseItem) {
 	case "function_call", "tool_search_call":
 		e.ToolName = it.Name
 		args := it.Arguments
-		if s, ok := jsonString(args); ok {
+		if s, ok := parser.JSONString(args); ok {
 			args = json.RawMessage(s)
 		}
-		e.ToolInput = compactJSON(args)
+		e.ToolInput = parser.CompactJSON(args)
 		e.Text = callText(it.Name, args)
 	case "custom_tool_call":
 		e.ToolName = it.Name
-		input, ok := jsonString(it.Input)
+		input, ok := parser.JSONString(it.Input)
 		if !ok {
 			input = string(it.Input)
 		}
@@ -723,7 +723,7 @@ func (r *rollout) toolCall(n int64, ts string, it *responseItem) {
 		}
 	case "local_shell_call":
 		e.ToolName = "local_shell"
-		e.ToolInput = compactJSON(it.Action)
+		e.ToolInput = parser.CompactJSON(it.Action)
 		var a struct {
 			Command json.RawMessage `json:"command"`
 			Exec    struct {
@@ -738,7 +738,7 @@ func (r *rollout) toolCall(n int64, ts string, it *responseItem) {
 		e.Text = commandText(cmd)
 	case "web_search_call":
 		e.ToolName = "web_search"
-		e.ToolInput = compactJSON(it.Action)
+		e.ToolInput = parser.CompactJSON(it.Action)
 		var a struct {
 			Query string `json:"query"`
 			URL   string `json:"url"`
@@ -768,7 +768,7 @@ func callText(name string, args json.RawMessage) string {
 		return strings.TrimSpace(string(args))
 	}
 	if name == "apply_patch" {
-		if s, ok := jsonString(m["input"]); ok {
+		if s, ok := parser.JSONString(m["input"]); ok {
 			return patchFiles(s)
 		}
 	}
@@ -787,7 +787,7 @@ func callText(name string, args json.RawMessage) string {
 // commandText renders a command given as a string or an argv array
 // (joined with spaces).
 func commandText(raw json.RawMessage) string {
-	if s, ok := jsonString(raw); ok {
+	if s, ok := parser.JSONString(raw); ok {
 		return s
 	}
 	var argv []string
@@ -858,7 +858,7 @@ func isRejection(text string) bool {
 // JSON {"output", "metadata": {"exit_code"}} of the shell and apply_patch
 // tools), an object {content, success}, or a list of content items.
 func decodeOutput(raw json.RawMessage) (text string, success *bool, code *int) {
-	if s, ok := jsonString(raw); ok {
+	if s, ok := parser.JSONString(raw); ok {
 		t := strings.TrimSpace(s)
 		if strings.HasPrefix(t, "{") && strings.Contains(t, `"output"`) {
 			var o struct {
@@ -984,7 +984,7 @@ func (r *rollout) itemCompleted(n int64, ts string, raw json.RawMessage) {
 		}
 		u := r.event(n, ts, timeline.ToolUse, commandText(ti.Command))
 		u.ToolName, u.ToolUseID = "command_execution", ti.ID
-		u.ToolInput = compactJSON(raw)
+		u.ToolInput = parser.CompactJSON(raw)
 		r.out.Event(u)
 		res := r.event(n, ts, timeline.ToolResult, ti.AggregatedOutput)
 		res.ToolName, res.ToolUseID = u.ToolName, ti.ID

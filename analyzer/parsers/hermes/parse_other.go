@@ -11,7 +11,7 @@ import (
 	"time"
 
 	json "github.com/go-json-experiment/json/v1"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"

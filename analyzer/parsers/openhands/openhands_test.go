@@ -107,17 +107,8 @@ func target(o string) (string, string) {
 
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	p := filepath.Join("testdata", name+".golden.jsonl")
-	if *parsertest.Update {
-		if err := os.WriteFile(p, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(p)
-	if err != nil || !bytes.Equal(want, got) {
-		t.Fatalf("%s differs (run go test -update and review the diff)", p)
-	}
+	parsertest.GoldenBytes(t, got, filepath.Join("testdata", name+".golden.jsonl"),
+		byID(t, "openhands/event"), byID(t, "openhands/meta"), byID(t, "openhands/base-state"))
 }
 
 // TestConversation: every event kind of an SDK conversation, the naive
@@ -229,7 +220,7 @@ func TestLegacySession(t *testing.T) {
 	dir := home + "/sessions/s-legacy/events"
 	files := parsertest.Files{dir + "/0.json": "testdata/legacy/0.json", dir + "/1.json": "testdata/legacy/0.json"}
 	in := parsertest.Input(t, "testdata/legacy/0.json", parser.File{Path: dir + "/0.json", Agent: agentName, Target: "legacy-sessions", MTime: mtime}, files)
-	s := parsertest.Run(t, byID(t, "openhands/legacy-session"), in)
+	s := parsertest.Golden(t, byID(t, "openhands/legacy-session"), in, "testdata/legacy_session.golden.jsonl")
 	want := `s-legacy system  id= rec= in= err= p= par= t=2026-08-07T08:00:00.000Z/file-mtime: "legacy OpenHands 0.x session s-legacy: 2 event file(s) collected, not parsed (first event file mtime)"
 `
 	if got := rowsOf(s); got != want {
