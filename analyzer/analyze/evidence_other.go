@@ -45,12 +45,3 @@ func openIn(root, rel string) (*os.File, error) {
 	}
 	return f, nil
 }
-
-// checkIn applies openIn's rule without keeping the file open.
-func checkIn(root, rel string) error {
-	f, err := openIn(root, rel)
-	if err != nil {
-		return err
-	}
-	return f.Close()
-}

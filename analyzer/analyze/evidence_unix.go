@@ -69,15 +69,6 @@ func openIn(root, rel string) (*os.File, error) {
 	return nil, &unsafePath{rel, "not a path inside the tree"}
 }
 
-// checkIn applies openIn's rule without keeping the file open.
-func checkIn(root, rel string) error {
-	f, err := openIn(root, rel)
-	if err != nil {
-		return err
-	}
-	return f.Close()
-}
-
 func modeOf(m uint32) fs.FileMode {
 	switch m & unix.S_IFMT {
 	case unix.S_IFREG:
