@@ -27,7 +27,7 @@ type TimelineCmd struct {
 	Host            []string `help:"Keep only this host (repeatable)."`
 	Match           string   `help:"Keep rows whose text, tool input or tool name matches this regular expression, plus the call or result paired with each." placeholder:"REGEX"`
 	IncludeThinking bool     `help:"Include thinking rows."`
-	KeepUndated     bool     `help:"Keep rows whose time the agent did not record (they sort last)."`
+	KeepUndated     bool     `help:"With --since/--until, still keep rows whose time the agent did not record (without those filters they are always kept; they sort last)."`
 	Format          string   `help:"Timeline format: ${enum}." enum:"jsonl,csv,timesketch" default:"jsonl"`
 	Jobs            int      `help:"Inputs processed in parallel (default: number of CPUs)." default:"0"`
 }
@@ -88,7 +88,8 @@ func (c *TimelineCmd) Run(g *Globals, log zerolog.Logger) error {
 		return &exitError{exitUnusable, err.Error()}
 	}
 	fmt.Println(analyze.AgentsLine(sum.Inventory))
-	fmt.Printf("timeline: %d rows, %d sessions, %d problems from %d inputs (%d unusable); %d rows repeated in another file written once\n", sum.Events, sum.Sessions, sum.Problems, sum.Sources, sum.Failed, sum.Duplicates)
+	fmt.Printf("timeline: %d rows (%d undated), %d sessions, %d problems from %d inputs (%d unusable)\n", sum.Events, sum.Undated, sum.Sessions, sum.Problems, sum.Sources, sum.Failed)
+	fmt.Println(analyze.DroppedLine(sum))
 	fmt.Printf("written: %s\n", strings.Join(sum.Files, " "))
 	if sum.Events == 0 {
 		return &exitError{exitNothing, ""}

@@ -329,18 +329,44 @@ func TestFilters(t *testing.T) {
 	}
 }
 
-func TestKeepUndated(t *testing.T) {
+// TestUndatedRowsKeptAndCounted: undated rows are kept by default (sorted
+// last, time_basis none); --since/--until leave them out and say so in the
+// summary, inventory and problems.jsonl; --keep-undated keeps them anyway.
+func TestUndatedRowsKeptAndCounted(t *testing.T) {
 	hist := []byte(`{"display":"typed with a time","timestamp":1767225600000,"project":"/p","sessionId":"s1"}` + "\n" + `{"display":"no time at all","project":"/p"}` + "\n")
 	p := makeBundle(t, t.TempDir(), "u.tar.zst", "hu", "id-u", []bundletest.File{{Path: "/home/u/.claude/history.jsonl", Agent: "claude-code", Target: "history", Kind: "history", User: "u", Data: hist}})
-	_, out := run(t, analyze.Options{Inputs: []string{p}})
-	_, out2 := run(t, analyze.Options{Inputs: []string{p}, KeepUndated: true})
-	a, b := rows(t, out), rows(t, out2)
-	if len(b) != len(a)+1 {
-		t.Fatalf("--keep-undated: %d rows vs %d", len(b), len(a))
+	sum, out := run(t, analyze.Options{Inputs: []string{p}})
+	a := rows(t, out)
+	if len(a) != 2 || sum.Undated != 1 || sum.UndatedDropped != 0 {
+		t.Fatalf("default: %d rows, %d undated, %d dropped", len(a), sum.Undated, sum.UndatedDropped)
 	}
-	last := b[len(b)-1]
+	last := a[len(a)-1]
 	if last.TimestampUTC != "" || last.TimeBasis != "none" || last.Text != "no time at all" || last.Secondary != "true" {
 		t.Fatalf("undated row %+v", last)
+	}
+	since := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	sum2, out2 := run(t, analyze.Options{Inputs: []string{p}, Since: since})
+	if b := rows(t, out2); len(b) != 1 || b[0].Text != "typed with a time" || sum2.UndatedDropped != 1 {
+		t.Fatalf("--since: %+v, %d undated dropped", b, sum2.UndatedDropped)
+	}
+	probs := problems(t, out2)
+	if len(probs) != 1 || probs[0].Kind != "undated_dropped" || probs[0].SourceFile != "/home/u/.claude/history.jsonl" ||
+		probs[0].Message != "1 undated row(s) left out by --since/--until (the agent recorded no time for them; --keep-undated keeps them)" {
+		t.Fatalf("problems %+v", probs)
+	}
+	if got := analyze.DroppedLine(sum2); !strings.Contains(got, "1 undated row(s) left out by --since/--until") {
+		t.Fatalf("summary line %q", got)
+	}
+	var inv analyze.Inventory
+	if b, err := os.ReadFile(filepath.Join(out2, analyze.InventoryJSON)); err != nil || json.Unmarshal(b, &inv) != nil {
+		t.Fatalf("inventory: %v", err)
+	}
+	if len(inv.Agents) != 1 || inv.Agents[0].UndatedDropped != 1 {
+		t.Fatalf("inventory agents %+v", inv.Agents)
+	}
+	_, out3 := run(t, analyze.Options{Inputs: []string{p}, Since: since, KeepUndated: true})
+	if c := rows(t, out3); len(c) != 2 {
+		t.Fatalf("--since --keep-undated: %d rows", len(c))
 	}
 }
 

@@ -5,11 +5,10 @@ import (
 	"encoding/csv"
 	"fmt"
 	json "github.com/go-json-experiment/json/v1"
-	"hash/fnv"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -83,8 +82,14 @@ type InventoryAgent struct {
 	Events        int            `json:"events"`
 	Problems      int            `json:"problems"`
 	SyncedSess    int            `json:"synced_sessions"`
-	users         map[string]bool
-	parsedFiles   map[string]bool
+	// RecoveredSess counts sessions whose rows came only (or partly) from
+	// secondary sources; UndatedDropped the undated rows --since/--until
+	// left out.
+	RecoveredSess  int `json:"recovered_sessions"`
+	PartialSess    int `json:"partially_recovered_sessions"`
+	UndatedDropped int `json:"undated_dropped"`
+	users          map[string]bool
+	parsedFiles    map[string]bool
 }
 
 func newInventory() *Inventory { return &Inventory{agents: map[string]*InventoryAgent{}} }
@@ -174,6 +179,12 @@ func (inv *Inventory) finish(sessions []timeline.Session, parsedAgents map[strin
 		if s.Synced == "yes" || s.Synced == "partial" {
 			a.SyncedSess++
 		}
+		switch s.Recovered {
+		case "yes":
+			a.RecoveredSess++
+		case "partial":
+			a.PartialSess++
+		}
 	}
 	for _, a := range inv.agents {
 		// Events counts rows written (after filters and deduplication).
@@ -244,6 +255,9 @@ type timesketchRow struct {
 
 type timesketchRows struct{ jsonlRows }
 
+// UndatedDatetime is the Timesketch datetime of a row without a time.
+const UndatedDatetime = "1970-01-01T00:00:00.000Z"
+
 func (t *timesketchRows) write(e *timeline.Event) error {
 	r := e.ToRow()
 	msg := fmt.Sprintf("[%s] %s", r.Agent, r.TurnType)
@@ -261,7 +275,13 @@ func (t *timesketchRows) write(e *timeline.Event) error {
 	if r.TimeBasis != "" {
 		desc = "Agent event time (" + r.TimeBasis + ")"
 	}
-	return t.w.Write(timesketchRow{Message: msg, Datetime: r.TimestampUTC, TimestampDesc: desc, Row: r})
+	dt := r.TimestampUTC
+	if dt == "" {
+		// Timesketch needs a datetime; an undated row gets the Unix epoch,
+		// which no agent record carries, and says so.
+		dt, desc = UndatedDatetime, "No time recorded (time_basis none)"
+	}
+	return t.w.Write(timesketchRow{Message: msg, Datetime: dt, TimestampDesc: desc, Row: r})
 }
 
 type csvRows struct {
@@ -322,19 +342,26 @@ func writeOutputs(c *collected, opts *Options, sum *Summary) error {
 		return err
 	}
 	agg := timeline.NewAggregator()
+	agg.Recoverable = func(agent string) bool { return c.recoverable[agent] }
 	events := map[string]int{}
 	dd := &dupWindow{}
 	err = c.primary.Each(func(e *timeline.Event) error {
-		if opts.Match != nil && !c.matches(e) && !(e.ToolUseID != "" && c.matchIDs[e.Host+"\x00"+e.ToolUseID]) {
+		if c.losers.has(e.Ord) {
+			return nil // repeated by record id: counted in resolveIdentities
+		}
+		if opts.Match != nil && !c.matches(e) && !(e.ToolUseID != "" && c.matchIDs[matchKey(e)]) {
 			return nil
 		}
-		if dd.duplicate(e) {
-			sum.Duplicates++
+		if e.RecordID == "" && dd.duplicate(e) {
+			sum.RepeatedNoID++
 			return nil
 		}
 		agg.Add(e)
 		events[e.Host+"\x00"+e.Agent]++
 		sum.Events++
+		if e.Time.IsZero() {
+			sum.Undated++
+		}
 		return rw.write(e)
 	})
 	if cerr := rw.close(); err == nil {
@@ -344,8 +371,16 @@ func writeOutputs(c *collected, opts *Options, sum *Summary) error {
 		return err
 	}
 	sum.Files = append(sum.Files, filepath.Join(opts.OutDir, name))
-	for _, st := range c.states {
+	sum.RepeatedByID, sum.SecondaryPaired, sum.DuplicateIDs = c.repeatedByID, c.secondaryPaired, c.duplicateIDs
+	sum.Duplicates = sum.RepeatedByID + sum.RepeatedNoID
+	for _, st := range c.mergeStates() {
 		agg.SetState(st)
+	}
+	for k, n := range c.undatedDropped {
+		sum.UndatedDropped += n
+		c.problems = append(c.problems, Problem{Host: k.host, BundleID: k.bundleID, Input: k.input, SourceFile: k.file, Agent: k.agent, Kind: "undated_dropped",
+			Message: fmt.Sprintf("%d undated row(s) left out by --since/--until (the agent recorded no time for them; --keep-undated keeps them)", n)})
+		c.inv.agent(k.host, k.agent).UndatedDropped += n
 	}
 	sessions := agg.Sessions()
 	if opts.Match != nil || len(opts.Agents) > 0 || len(opts.Users) > 0 || len(opts.Hosts) > 0 || !opts.Since.IsZero() || !opts.Until.IsZero() {
@@ -414,30 +449,40 @@ func writeOutputs(c *collected, opts *Options, sum *Summary) error {
 	return nil
 }
 
-// dupWindow drops a row that another source file already gave: the same
-// host, user, agent, session, turn type, time, tool_use_id, text and tool
-// input (a resumed session's file repeating earlier records, a legacy file
-// and its migrated copy). Equal rows share a timestamp, so only the rows
-// of the current instant are held. Undated rows are never merged.
+// dupWindow drops a row without a record id that repeats another, by
+// full-value keys, never text alone and never a hash alone:
+//   - a dated row with the same host, user, agent, session, turn type,
+//     time, tool_use_id, text and tool input as a row of another source
+//     file (a resumed session's file repeating earlier records, a legacy
+//     file and its migrated copy). Equal rows share a timestamp, so only
+//     the rows of the current instant are held.
+//   - any row, dated or not, that repeats the row just before it at the
+//     same position (host, source file, line, parser, emission order) with
+//     the same content: the same evidence read twice (a bundle and its
+//     extracted copy, two collections of one host).
+//
+// Undated rows of different files are never merged.
 type dupWindow struct {
 	t    time.Time
-	keys map[uint64]string // key -> first source file
+	keys map[string]string // full key -> first source file
+	prev string            // the previous row's position and content
 }
 
 func (d *dupWindow) duplicate(e *timeline.Event) bool {
+	pos := strings.Join([]string{e.Host, e.SourceFile, strconv.FormatInt(e.SourceLine, 10), e.Parser, strconv.FormatInt(e.Seq, 10),
+		e.User, e.Agent, e.SessionID, string(e.TurnType), e.ToolUseID, e.ToolName, e.Text, e.ToolInput, e.IsError, e.TimeString()}, "\x00")
+	if pos == d.prev {
+		return true
+	}
+	d.prev = pos
 	if e.Time.IsZero() {
 		return false
 	}
 	if !e.Time.Equal(d.t) || d.keys == nil {
 		d.t = e.Time
-		d.keys = map[uint64]string{}
+		d.keys = map[string]string{}
 	}
-	h := fnv.New64a()
-	for _, s := range []string{e.Host, e.User, e.Agent, e.SessionID, string(e.TurnType), e.ToolUseID, e.Text, e.ToolInput} {
-		io.WriteString(h, s)
-		h.Write([]byte{0})
-	}
-	k := h.Sum64()
+	k := strings.Join([]string{e.Host, e.User, e.Agent, e.SessionID, string(e.TurnType), e.ToolUseID, e.Text, e.ToolInput}, "\x00")
 	if src, ok := d.keys[k]; ok {
 		return src != e.SourceFile
 	}
@@ -462,6 +507,12 @@ func writeJSONL(path string, n int, get func(int) any) error {
 		return err
 	}
 	return f.Close()
+}
+
+// DroppedLine renders the summary line of rows not written, by reason.
+func DroppedLine(sum *Summary) string {
+	return fmt.Sprintf("not written: %d row(s) repeating a record another row already gave (%d by record id, %d without an id, by full value); %d secondary row(s) paired with the primary row they repeat; %d undated row(s) left out by --since/--until; %d record id(s) with two contents (kept, see problems.jsonl)",
+		sum.Duplicates, sum.RepeatedByID, sum.RepeatedNoID, sum.SecondaryPaired, sum.UndatedDropped, sum.DuplicateIDs)
 }
 
 // AgentsLine renders the "agents:" summary line.

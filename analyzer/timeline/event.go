@@ -83,6 +83,9 @@ type Event struct {
 	// Seq is the emission order within one source file, set by the engine
 	// so rows from one record keep their order. It is not written out.
 	Seq int64
+	// Ord is the engine's ordinal of the row in one run, for the
+	// correlation pass. It is not written out and never orders output.
+	Ord int64
 }
 
 // Undated reports whether the event has no recorded time.

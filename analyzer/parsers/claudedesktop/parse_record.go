@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	json "github.com/go-json-experiment/json/v1"
 	"strconv"
 	"strings"
 	"time"
+
+	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
@@ -17,7 +18,9 @@ import (
 // {local-agent-mode-sessions,claude-code-sessions}/<acct>/<org>/[agent/]local_<uuid>.json.
 func SessionRecord() parser.Parser {
 	return newFiltered(parser.Spec{
-		ID:      "claude-desktop/session-record",
+		ID: "claude-desktop/session-record",
+		Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
+			Basis: "the session record's first prompt has no time"},
 		Agent:   Agent,
 		Version: 1,
 		Targets: recordTargets,

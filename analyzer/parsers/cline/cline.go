@@ -2,7 +2,6 @@ package cline
 
 import (
 	"bytes"
-	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"math"
 	"path"
@@ -10,7 +9,10 @@ import (
 	"strings"
 	"time"
 
+	json "github.com/go-json-experiment/json/v1"
+
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
 // Agent is the catalog name of Cline.
@@ -46,6 +48,8 @@ func Parsers() []parser.Parser {
 		}, parseSettings),
 		parser.New(parser.Spec{
 			ID: "cline/input-history", Agent: Agent, Version: 1,
+			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
+				Basis: "every rewrite of user_input_history.jsonl stamps every line with the rewrite's time, so times do not pair"},
 			Targets: []string{"input-history"}, Names: []string{"user_input_history.jsonl"},
 			Doc: "CLI cache/user_input_history.jsonl typed prompts (secondary; no session or project; only the last line's time is kept)",
 		}, parseInputHistory),

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	json "github.com/go-json-experiment/json/v1"
 	"hash/fnv"
 	"io"
 	"path"
@@ -12,7 +11,10 @@ import (
 	"strings"
 	"time"
 
+	json "github.com/go-json-experiment/json/v1"
+
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -29,6 +31,8 @@ func Parsers() []parser.Parser {
 		}, parseRollout),
 		parser.New(parser.Spec{
 			ID: "codex-cli/history", Agent: agentName, Version: 1,
+			Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User},
+				Basis: "history.jsonl stamps a prompt (seconds) when it is submitted, the rollout the same moment"},
 			Targets: []string{"history"},
 			Names:   []string{"history.jsonl"},
 			Doc:     "Codex history.jsonl: every prompt typed, with its session id (secondary source)",
@@ -41,6 +45,8 @@ func Parsers() []parser.Parser {
 		}, parseConfig),
 		parser.New(parser.Spec{
 			ID: "codex-cli/state-db", Agent: agentName, Version: 1,
+			Secondary: &parser.Secondary{Window: time.Hour, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
+				Basis: "a thread row is stamped at its creation and update (seconds), the first prompt up to a turn later"},
 			Targets: []string{"state-db"},
 			Names:   []string{"state_*.sqlite"},
 			Doc:     "Codex state_<N>.sqlite threads table: one thread record and its first prompt per thread (secondary source)",

@@ -3,14 +3,16 @@ package continuedev
 import (
 	"bytes"
 	"fmt"
-	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
+	json "github.com/go-json-experiment/json/v1"
+
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
 // Agent is the catalog name of Continue.
@@ -27,6 +29,8 @@ func Parsers() []parser.Parser {
 		}, parseSessionFile),
 		parser.New(parser.Spec{
 			ID: "continue/dev-data", Agent: Agent, Version: 1,
+			Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.ToolUse, timeline.ToolResult, timeline.System},
+				Basis: "dev data events are stamped as the session's messages are written"},
 			Targets: []string{"dev-data"},
 			Names:   []string{"chatInteraction.jsonl", "toolUsage.jsonl", "editInteraction.jsonl", "editOutcome.jsonl", "chatFeedback.jsonl"},
 			Doc:     "Continue dev_data/<schema>/*.jsonl: chat completions, tool usage, edit prompts and outcomes, feedback (secondary source)",
@@ -45,6 +49,8 @@ func Parsers() []parser.Parser {
 		}, parsePermissions),
 		parser.New(parser.Spec{
 			ID: "continue/input-history", Agent: Agent, Version: 1,
+			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
+				Basis: "input_history.json records no time"},
 			Targets: []string{"input-history"},
 			Names:   []string{"input_history.json"},
 			Doc:     "Continue CLI input_history.json: every prompt typed, with its time (secondary source)",

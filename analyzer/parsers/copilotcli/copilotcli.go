@@ -2,7 +2,6 @@ package copilotcli
 
 import (
 	"bytes"
-	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"path"
 	"sort"
@@ -10,7 +9,10 @@ import (
 	"strings"
 	"time"
 
+	json "github.com/go-json-experiment/json/v1"
+
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
 // Agent is the catalog name of GitHub Copilot CLI.
@@ -41,16 +43,22 @@ func Parsers() []parser.Parser {
 		}, parseProcessLog),
 		parser.New(parser.Spec{
 			ID: "copilot-cli/session-store", Agent: Agent, Version: 1,
+			Secondary: &parser.Secondary{Window: time.Hour, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.System},
+				Basis: "one-hour window: a turn is stamped when it ends (seed)"},
 			Targets: []string{"session-store"}, Names: []string{"session-store.db"},
 			Doc: "session-store.db sessions, turns, session_files, session_refs, checkpoints, forge_trajectory_events (secondary)",
 		}, parseSessionStore),
 		parser.New(parser.Spec{
 			ID: "copilot-cli/rewind-index", Agent: Agent, Version: 1,
+			Secondary: &parser.Secondary{Window: time.Hour, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
+				Basis: "one-hour window: a turn is stamped when it ends (seed)"},
 			Targets: []string{"rewind-index"}, Names: []string{"index.json"},
 			Doc: "session-state/<id>/rewind-file-snapshots/index.json per-turn prompt and changed files (secondary)",
 		}, parseRewindIndex),
 		parser.New(parser.Spec{
 			ID: "copilot-cli/command-history", Agent: Agent, Version: 1,
+			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
+				Basis: "command-history-state.json records no time, session or cwd (seed)"},
 			Targets: []string{"command-history"}, Names: []string{"command-history-state.json"},
 			Doc: "command-history-state.json prompt history with no time, session or cwd (secondary)",
 		}, parseCommandHistory),

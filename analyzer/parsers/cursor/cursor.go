@@ -2,13 +2,15 @@ package cursor
 
 import (
 	"bytes"
-	json "github.com/go-json-experiment/json/v1"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
+	json "github.com/go-json-experiment/json/v1"
+
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
 // Agent is the catalog name of Cursor.
@@ -19,12 +21,16 @@ func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
 			ID: "cursor/state-db", Agent: Agent, Version: 1,
+			Secondary: &parser.Secondary{Window: time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.ToolUse},
+				Basis: "one-minute window: agent transcripts stamp user lines to the minute (seed)"},
 			Targets: []string{"state-db"},
 			Names:   []string{"state.vscdb"},
 			Doc:     "Cursor global state.vscdb: composers and bubbles (prompts, replies, thinking, tool calls and results, permission decisions, models), composerHeaders (deleted conversations, recovered from the agent transcripts), settings blob (run modes, allow and deny lists, models last used)",
 		}, parseStateDB),
 		parser.New(parser.Spec{
 			ID: "cursor/transcript", Agent: Agent, Version: 1,
+			Secondary: &parser.Secondary{Window: time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.Thinking, timeline.ToolUse, timeline.ToolResult, timeline.System},
+				Basis: "one-minute window: agent transcripts stamp user lines to the minute (seed)"},
 			Targets: []string{"agent-transcripts"},
 			Names:   []string{"*.jsonl"},
 			Doc:     "Cursor agent transcripts (.cursor/projects/*/agent-transcripts): secondary copy of each conversation, read here only when no global state.vscdb of the same home was collected",

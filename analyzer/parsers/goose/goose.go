@@ -2,11 +2,13 @@ package goose
 
 import (
 	"bytes"
-	json "github.com/go-json-experiment/json/v1"
 	"strings"
 	"time"
 
+	json "github.com/go-json-experiment/json/v1"
+
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
 // Agent is the catalog name of goose.
@@ -29,12 +31,16 @@ func Parsers() []parser.Parser {
 		}, parseSessionJSONL),
 		parser.New(parser.Spec{
 			ID: "goose/llm-requests", Agent: Agent, Version: 1,
+			Secondary: &parser.Secondary{Window: 600 * time.Second, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
+				Basis: "the last 10 provider calls, matched within 600 seconds (seed)"},
 			Targets: []string{"llm-requests"},
 			Names:   []string{"llm_request.*.jsonl"},
 			Doc:     "goose logs/llm_request.*.jsonl: the last provider calls, their model, last prompt and error (secondary source)",
 		}, parseLLMRequest),
 		parser.New(parser.Spec{
 			ID: "goose/history", Agent: Agent, Version: 1,
+			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
+				Basis: "history.txt records no time: matches on text alone (seed)"},
 			Targets: []string{"history"},
 			Names:   []string{"history.txt"},
 			Doc:     "goose CLI history.txt: every prompt typed, without time (secondary source)",

@@ -2,13 +2,15 @@ package opencode
 
 import (
 	"bytes"
-	json "github.com/go-json-experiment/json/v1"
 	"path"
 	"strconv"
 	"strings"
 	"time"
 
+	json "github.com/go-json-experiment/json/v1"
+
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
 // Agent names as in the catalog.
@@ -49,6 +51,8 @@ func Parsers() []parser.Parser {
 	ps = append(ps,
 		parser.New(parser.Spec{
 			ID: "opencode/tui-state", Agent: agentOpenCode, Version: 1,
+			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
+				Basis: "the TUI prompt history records no time"},
 			Targets: []string{"tui-state"}, Names: []string{"prompt-history.jsonl", "prompt-stash.jsonl"},
 			Doc: "terminal UI prompt-history.jsonl (typed prompts, secondary) and prompt-stash.jsonl (stashed drafts)",
 		}, parsePromptHistory),
@@ -59,6 +63,8 @@ func Parsers() []parser.Parser {
 		}, parseConfig),
 		parser.New(parser.Spec{
 			ID: "kilo-code/prompt-history", Agent: agentKilo, Version: 1,
+			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
+				Basis: "the TUI prompt history records no time"},
 			Targets: []string{"prompt-history"}, Names: []string{"prompt-history.jsonl", "prompt-stash.jsonl"},
 			Doc: "terminal UI prompt-history.jsonl (typed prompts, secondary) and prompt-stash.jsonl (stashed drafts)",
 		}, parsePromptHistory),

@@ -1,11 +1,13 @@
 package pi
 
 import (
-	json "github.com/go-json-experiment/json/v1"
 	"strings"
 	"time"
 
+	json "github.com/go-json-experiment/json/v1"
+
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
 // Catalog names of the agents read here.
@@ -39,6 +41,8 @@ func Parsers() []parser.Parser {
 		}, parseCrashes),
 		parser.New(parser.Spec{
 			ID: "little-coder/prompt-history", Agent: LittleCoder, Version: 1,
+			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
+				Basis: "the prompt history records no time"},
 			Targets: []string{"prompt-history"}, Names: []string{"little-coder-prompt-history.json"},
 			Doc: ".pi/agent/little-coder-prompt-history.json prompts (secondary user rows without time or session)",
 		}, parsePromptHistory),

@@ -3,11 +3,12 @@ package qwen
 import (
 	"bytes"
 	"fmt"
-	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"path"
 	"strings"
 	"time"
+
+	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
@@ -26,6 +27,8 @@ func Parsers() []parser.Parser {
 		}, parseChat),
 		parser.New(parser.Spec{
 			ID: "qwen-code/logs", Agent: Agent, Version: 1,
+			Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
+				Basis: "logs.json stamps each prompt as it is submitted, the chat record the same moment"},
 			Targets: []string{"logs"}, Names: []string{"logs.json"},
 			Doc: "tmp/<hash>/logs.json prompt log (secondary user rows, model_switch rows)",
 		}, parseLogs),
@@ -41,6 +44,8 @@ func Parsers() []parser.Parser {
 		}, parseChannels),
 		parser.New(parser.Spec{
 			ID: "qwen-code/usage", Agent: Agent, Version: 1,
+			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.System},
+				Basis: "usage records carry no time"},
 			Targets: []string{"usage"}, Names: []string{"usage_record.jsonl"},
 			Doc: ".qwen/usage_record.jsonl per-session usage summaries (secondary; outlive a deleted transcript)",
 		}, parseUsage),

@@ -3,12 +3,13 @@ package roocode
 import (
 	"context"
 	"fmt"
-	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"path"
 	"regexp"
 	"strings"
 	"time"
+
+	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cline"
@@ -46,6 +47,8 @@ func Parsers() []parser.Parser {
 		}, parseSettings),
 		parser.New(parser.Spec{
 			ID: "roo-code/cli-history", Agent: Agent, Version: 1,
+			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
+				Basis: "cli-history.json is text only (seed)"},
 			Targets: []string{"cli-history"}, Names: []string{"cli-history.json"},
 			Doc: "the CLI's .roo/cli-history.json typed prompts (secondary, no time or session)",
 		}, parseCLIHistory),

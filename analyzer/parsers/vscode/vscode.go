@@ -2,13 +2,14 @@ package vscode
 
 import (
 	"bytes"
-	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"net/url"
 	"path"
 	"strconv"
 	"strings"
 	"time"
+
+	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
@@ -42,6 +43,8 @@ func Parsers() []parser.Parser {
 		}, parseCloudSessions),
 		parser.New(parser.Spec{
 			ID: "vscode/chat-editing", Agent: Agent, Version: 1,
+			Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.System},
+				Basis: "chat editing sessions stamp each edit as the request's response is written"},
 			Targets: []string{"chat-editing"}, Names: []string{"state.json"},
 			Doc: "chatEditingSessions/<id>/state.json: the accept or reject state of each file a chat edited (secondary, file mtime)",
 		}, parseChatEditing),
