@@ -120,11 +120,12 @@ func sdkToolText(name string, input json.RawMessage) string {
 func sdkResultText(raw json.RawMessage) string {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		var eo struct {
-			Error string `json:"error"`
-		}
-		if strings.HasPrefix(strings.TrimSpace(s), "{") && json.Unmarshal([]byte(s), &eo) == nil && eo.Error != "" {
-			return eo.Error
+		// A tool's JSON output kept as a string ({"error": ...}, the
+		// editor's {query, result, success}) reads as that JSON.
+		if t := strings.TrimSpace(s); (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && json.Valid([]byte(t)) {
+			if r := sdkResultText(json.RawMessage(t)); r != "" {
+				return r
+			}
 		}
 		return s
 	}
