@@ -230,7 +230,8 @@ var agentsAToC = []Agent{
 	},
 	{
 		Name: "continue", Display: "Continue", Status: StatusParsed, SeedStatus: StatusParsed,
-		Evidence: EvidenceSource, EvidenceNote: "Source at 5522c6f, synthetic fixture; grants, denial reasons, session mode, prompt history, edit and feedback events from the same commit (2.0.0, reviewed 2026-10-21)",
+		Evidence: EvidenceRealInstall, EvidenceNote: "Continue cn 1.5.47 run here against a loopback model (fixtures/roots/real-agents-3, December 2026): sessions, sessions.json, cn.log, permissions.yaml; IDE sessions, dev data, grants, prompt history, edit and feedback events from source at 5522c6f (2.0.0, reviewed 2026-10-21), synthetic fixture",
+		Notes: "issue 14",
 		Targets: []Target{
 			{ID: "sessions", Root: RootHome, Glob: ".continue/sessions/*.json", Kind: KindTranscript, Projects: ProjectsJSONPaths},
 			{ID: "dev-data", Root: RootHome, Glob: ".continue/dev_data/**/*.jsonl", Kind: KindHistory},

@@ -22,13 +22,13 @@ const Agent = "continue"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "continue/sessions", Agent: Agent, Version: 1,
+			ID: "continue/sessions", Agent: Agent, Version: 2,
 			Targets: []string{"sessions"},
 			Names:   []string{"*.json"},
 			Doc:     "Continue sessions/<sessionId>.json (prompts, replies, thinking, tool calls and results, denials) timed from sessions/sessions.json dateCreated; sessions.json entries whose session file is gone",
 		}, parseSessionFile),
 		parser.New(parser.Spec{
-			ID: "continue/dev-data", Agent: Agent, Version: 1,
+			ID: "continue/dev-data", Agent: Agent, Version: 2,
 			Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.ToolUse, timeline.ToolResult, timeline.System},
 				Basis: "dev data events are stamped as the session's messages are written"},
 			Targets: []string{"dev-data"},
@@ -36,19 +36,19 @@ func Parsers() []parser.Parser {
 			Doc:     "Continue dev_data/<schema>/*.jsonl: chat completions, tool usage, edit prompts and outcomes, feedback (secondary source)",
 		}, parseDevData),
 		parser.New(parser.Spec{
-			ID: "continue/cli-log", Agent: Agent, Version: 1,
+			ID: "continue/cli-log", Agent: Agent, Version: 2,
 			Targets: []string{"logs"},
 			Names:   []string{"cn.log", "cn[0-9]*.log"},
 			Doc:     "Continue CLI logs/cn.log and rotated cn<N>.log: agent metadata posts, storage uploads, permission rules added and tool calls denied (host-local time)",
 		}, parseCLILog),
 		parser.New(parser.Spec{
-			ID: "continue/permissions", Agent: Agent, Version: 1,
+			ID: "continue/permissions", Agent: Agent, Version: 2,
 			Targets: []string{"permissions"},
 			Names:   []string{"permissions.yaml"},
 			Doc:     "Continue CLI permissions.yaml: one permission setting row per allow, ask or exclude rule",
 		}, parsePermissions),
 		parser.New(parser.Spec{
-			ID: "continue/input-history", Agent: Agent, Version: 1,
+			ID: "continue/input-history", Agent: Agent, Version: 2,
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
 				Basis: "input_history.json records no time"},
 			Targets: []string{"input-history"},
