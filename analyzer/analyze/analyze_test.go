@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -308,11 +309,8 @@ func TestFilters(t *testing.T) {
 	if u := count(analyze.Options{Users: []string{"alice"}}); len(u) != len(until) {
 		t.Fatalf("--user alice %d rows, want %d", len(u), len(until))
 	}
-	if h := count(analyze.Options{Hosts: []string{"nope"}}); len(h) != 0 {
-		t.Fatalf("--host nope kept %d rows", len(h))
-	}
-	if a := count(analyze.Options{Agents: []string{"codex-cli"}}); len(a) != 0 {
-		t.Fatalf("--agent codex-cli kept %d rows", len(a))
+	if h := count(analyze.Options{Hosts: []string{"hf"}}); len(h) != len(all) {
+		t.Fatalf("--host hf kept %d rows of %d", len(h), len(all))
 	}
 	th := count(analyze.Options{IncludeThinking: true})
 	if len(th) != len(all)+2 {
@@ -587,5 +585,48 @@ func TestTokenInPermissionRuleIsMasked(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join(out, analyze.TimelineJSONL))
 	if bytes.Contains(b, []byte("FAKE666")) || !bytes.Contains(b, []byte(`Bearer [redacted]`)) {
 		t.Fatalf("timeline: %s", b)
+	}
+}
+
+// TestExaminerFilters: --turn-type, --hide, --session and --action keep
+// exactly the rows asked for; a --host, --user or --agent that names
+// nothing the input holds is an error listing what it holds.
+func TestExaminerFilters(t *testing.T) {
+	p := makeBundle(t, t.TempDir(), "x.tar.zst", "hx", "id-x", []bundletest.File{
+		claudeFile("alice", "aaaa1111-0000-4000-8000-000000000001", "2026-03-01", "ls -la", "total 0"),
+		claudeFile("bob", "bbbb2222-0000-4000-8000-000000000002", "2026-03-05", "whoami", "bob"),
+	})
+	kinds := func(o analyze.Options) string {
+		o.Inputs = []string{p}
+		_, out := run(t, o)
+		var s []string
+		for _, r := range rows(t, out) {
+			s = append(s, r.User+":"+r.TurnType+":"+r.Action)
+		}
+		return strings.Join(s, " ")
+	}
+	if got := kinds(analyze.Options{TurnTypes: []string{"user", "tool_use"}}); got != "alice:user: alice:tool_use:execute bob:user: bob:tool_use:execute" {
+		t.Errorf("--turn-type user,tool_use: %s", got)
+	}
+	if got := kinds(analyze.Options{Hide: []string{"system", "assistant", "user"}}); got != "alice:tool_use:execute alice:tool_result:execute bob:tool_use:execute bob:tool_result:execute" {
+		t.Errorf("--hide: %s", got)
+	}
+	if got := kinds(analyze.Options{Sessions: []string{"bbbb2222-0000-4000-8000-000000000002"}, Actions: []string{"execute"}}); got != "bob:tool_use:execute bob:tool_result:execute" {
+		t.Errorf("--session --action: %s", got)
+	}
+	for _, c := range []struct {
+		o    analyze.Options
+		want string
+	}{
+		{analyze.Options{Agents: []string{"claudecode"}}, "--agent claudecode: not in the input; it holds claude-code"},
+		{analyze.Options{Users: []string{"ALICE", "bob"}}, "--user ALICE: not in the input; it holds alice, bob"},
+		{analyze.Options{Hosts: []string{"nope"}}, "--host nope: not in the input; it holds hx"},
+	} {
+		c.o.Inputs, c.o.OutDir, c.o.Parsers = []string{p}, filepath.Join(t.TempDir(), "out"), parsers.All()
+		_, err := analyze.Timeline(context.Background(), c.o)
+		var un *analyze.UnknownNameError
+		if !errors.As(err, &un) || err.Error() != c.want {
+			t.Errorf("got %v, want %q", err, c.want)
+		}
 	}
 }

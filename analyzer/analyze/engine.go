@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -30,9 +31,14 @@ import (
 type Options struct {
 	Inputs []string
 	OutDir string
-	// Format of the timeline: jsonl (timeline.jsonl), csv (timeline.csv) or
-	// timesketch (timeline.timesketch.jsonl).
+	// Format of the timeline, comma-separated (see ParseFormats): jsonl
+	// (timeline.jsonl), csv (timeline.csv), timesketch
+	// (timeline.timesketch.jsonl), parquet (timeline.parquet), bodyfile
+	// (collection.bodyfile, the mactime bodyfile of every collected file).
 	Format string
+	// PartitionByHost writes the Parquet timeline as one file per host
+	// (timeline.parquet/host=<host>/part-0.parquet).
+	PartitionByHost bool
 	// Since and Until bound dated rows (UTC, inclusive); zero = open.
 	Since, Until time.Time
 	Agents       []string
@@ -40,10 +46,14 @@ type Options struct {
 	Hosts        []string
 	// Match keeps rows whose text, tool input or tool name matches, plus
 	// the call or result paired with each.
-	Match           *regexp.Regexp
-	IncludeThinking bool
-	KeepUndated     bool
-	Jobs            int
+	Match *regexp.Regexp
+	// TurnTypes keeps only these turn types; Hide drops these; Sessions
+	// keeps only these session ids; Actions keeps only tool rows with
+	// these actions.
+	TurnTypes, Hide, Sessions, Actions []string
+	IncludeThinking                    bool
+	KeepUndated                        bool
+	Jobs                               int
 	// TempDir holds the private temporary folder (default os.TempDir()).
 	TempDir string
 	// Parsers is the registry (analyzer/parsers.All()).
@@ -55,6 +65,12 @@ type Options struct {
 	Log      zerolog.Logger
 	// MemLimit bounds the events held in memory before spilling (bytes).
 	MemLimit int64
+	// Force replaces a previous run's files in OutDir (else such a folder
+	// is refused with ErrOutputInUse).
+	Force bool
+	// CommandLine and ToolVersion are recorded in run.json.
+	CommandLine []string
+	ToolVersion string
 }
 
 // Summary is what a run found.
@@ -82,6 +98,22 @@ type Summary struct {
 	Files                   []string // output files written
 }
 
+// UnknownNameError says a --host, --user or --agent filter names nothing
+// the input holds, and what it does hold.
+type UnknownNameError struct {
+	Flag  string   // "--host", "--user", "--agent"
+	Names []string // the values not held
+	Held  []string // every value the input holds
+}
+
+func (e *UnknownNameError) Error() string {
+	held := "nothing"
+	if len(e.Held) > 0 {
+		held = strings.Join(e.Held, ", ")
+	}
+	return fmt.Sprintf("%s %s: not in the input; it holds %s", e.Flag, strings.Join(e.Names, ", "), held)
+}
+
 // ErrNoInput is returned when no input could be used at all.
 var ErrNoInput = errors.New("no usable input")
 
@@ -107,9 +139,14 @@ type collected struct {
 	secondarySpecs map[string]*parser.Secondary
 	pairTypes      map[string]map[timeline.TurnType]bool
 	recoverable    map[string]bool
+	// actionTables are the Spec.Actions tables of every parser writing an
+	// agent's rows.
+	actionTables map[string][]map[string]timeline.Action
 	// Counts for the summary line and the inventory.
 	repeatedByID, secondaryByID, secondaryPaired, duplicateIDs int
 	undatedDropped                                             map[fileKey]int
+	// bodyEntries are the manifest rows of every input, for the bodyfile.
+	bodyEntries []bodyEntry
 }
 
 // fileKey names one source file of one input.
@@ -131,11 +168,19 @@ func newCollected(tmp string, opts *Options) *collected {
 		matchIDs: map[string]bool{}, sem: make(chan struct{}, opts.Jobs),
 		inv: newInventory(), opts: opts,
 		secondarySpecs: map[string]*parser.Secondary{}, pairTypes: map[string]map[timeline.TurnType]bool{},
-		recoverable: map[string]bool{}, undatedDropped: map[fileKey]int{},
+		recoverable: map[string]bool{}, undatedDropped: map[fileKey]int{}, actionTables: map[string][]map[string]timeline.Action{},
 	}
 	for _, p := range opts.Parsers {
 		sp, ok := p.(parser.Specced)
-		if !ok || sp.Spec().Secondary == nil {
+		if !ok {
+			continue
+		}
+		if t := sp.Spec().Actions; t != nil {
+			for _, a := range append([]string{p.Agent()}, sp.Spec().Emits...) {
+				c.actionTables[a] = append(c.actionTables[a], t)
+			}
+		}
+		if sp.Spec().Secondary == nil {
 			continue
 		}
 		sec := sp.Spec().Secondary
@@ -205,14 +250,18 @@ func (c *collected) mergeStates() []timeline.SessionState {
 	return out
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
+// action names what a tool row's call does, from the tables of the
+// parsers that write the agent's rows; "other" when none names the tool.
+func (c *collected) action(agent, tool string) timeline.Action {
+	for _, t := range c.actionTables[agent] {
+		if a, ok := parser.ActionFor(t, tool); ok {
+			return a
 		}
 	}
-	return false
+	return timeline.ActOther
 }
+
+func contains(list []string, s string) bool { return slices.Contains(list, s) }
 
 // keep applies the row filters that do not need the whole timeline.
 // Undated rows are kept unless --since or --until is given (and
@@ -229,6 +278,15 @@ func (c *collected) keep(e *timeline.Event, src *source) bool {
 		return false
 	}
 	if len(o.Hosts) > 0 && !contains(o.Hosts, e.Host) {
+		return false
+	}
+	if (len(o.TurnTypes) > 0 && !contains(o.TurnTypes, string(e.TurnType))) || contains(o.Hide, string(e.TurnType)) {
+		return false
+	}
+	if len(o.Sessions) > 0 && !contains(o.Sessions, e.SessionID) {
+		return false
+	}
+	if len(o.Actions) > 0 && !contains(o.Actions, string(e.Action)) {
 		return false
 	}
 	if e.Time.IsZero() {
@@ -398,6 +456,9 @@ func (s *sink) Event(e timeline.Event) {
 	default:
 		e.Verified = "false"
 	}
+	if e.Action == "" && (e.TurnType == timeline.ToolUse || e.TurnType == timeline.ToolResult) {
+		e.Action = s.c.action(e.Agent, e.ToolName)
+	}
 	s.acct.rows++
 	if e.SourceFile == s.file.Path {
 		s.acct.add(e.SourceLine)
@@ -460,14 +521,19 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 		opts.Jobs = runtime.NumCPU()
 	}
 	if opts.Format == "" {
-		opts.Format = "jsonl"
+		opts.Format = FormatJSONL
+	}
+	formats, err := ParseFormats(opts.Format)
+	if err != nil {
+		return nil, err
 	}
 	if opts.Limits == nil {
 		opts.Limits = DefaultLimits()
 	}
 	defer softMemoryLimit(opts.MemLimit)()
-	if err := os.MkdirAll(opts.OutDir, 0o755); err != nil {
-		return nil, fmt.Errorf("create output folder: %w", err)
+	started := time.Now().UTC()
+	if err := prepareOutDir(opts.OutDir, opts.Force); err != nil {
+		return nil, err
 	}
 	tmp, err := os.MkdirTemp(opts.TempDir, "doubleagent-*")
 	if err != nil {
@@ -492,6 +558,7 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 		return nil, fmt.Errorf("%w: %s", ErrNoInput, problemText(inputProblems))
 	}
 	rt := newRouter(opts.Parsers)
+	rt.keepManifest = slices.Contains(formats, FormatBodyfile)
 	sum := &Summary{Sources: len(units)}
 	var wg sync.WaitGroup
 	work := make(chan int)
@@ -534,6 +601,9 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	if sum.Failed == len(units) {
 		return nil, fmt.Errorf("%w: every input failed: %s", ErrNoInput, problemText(c.problems))
 	}
+	if err := c.inv.checkNames(&opts); err != nil {
+		return nil, err
+	}
 	// The correlation pass: repeats by record id, then secondary rows
 	// paired with the primary rows they repeat.
 	if err := c.resolveIdentities(); err != nil {
@@ -552,6 +622,9 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 		return nil, err
 	}
 	if err := writeOutputs(c, &opts, sum); err != nil {
+		return nil, err
+	}
+	if err := writeRunRecord(&opts, sum, started); err != nil {
 		return nil, err
 	}
 	return sum, nil
@@ -657,6 +730,10 @@ func runUnit(ctx context.Context, u unit, tmp string, rt *router, c *collected, 
 	c.mu.Lock()
 	c.problems = append(c.problems, s.problems...)
 	c.inv.addSource(s)
+	for _, e := range s.manifest {
+		c.bodyEntries = append(c.bodyEntries, bodyEntry{host: s.host, e: e})
+	}
+	s.manifest = nil
 	c.mu.Unlock()
 	files := append([]*fileRec(nil), s.files...)
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })

@@ -7,6 +7,7 @@ import (
 	json "github.com/go-json-experiment/json/v1"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -65,6 +66,67 @@ type InventorySource struct {
 	UsersInferred bool   `json:"users_inferred"`
 	Verified      string `json:"verified"` // all | partial | none | n/a (loose tree)
 	Problems      int    `json:"problems"`
+	// SHA256 is a bundle file's hash; Case, Examiner, CollectorVersion
+	// and StartedUTC come from its header.
+	SHA256           string `json:"sha256"`
+	Case             string `json:"case"`
+	Examiner         string `json:"examiner"`
+	CollectorVersion string `json:"collector_version"`
+	StartedUTC       string `json:"started_utc"`
+	// EndedUTC and Complete come from the manifest's summary row
+	// (Complete "" for a loose tree or a bundle without one); Incomplete
+	// says why a collection stopped; ChangedDuringCopy counts the files
+	// the collector saw change while it copied them.
+	EndedUTC          string `json:"ended_utc"`
+	Complete          string `json:"complete"`
+	Incomplete        string `json:"incomplete_reason"`
+	ChangedDuringCopy int    `json:"changed_during_copy"`
+	// CollectorLog summarises the collector's own log in the bundle.
+	CollectorLog *LogSummary `json:"collector_log"`
+}
+
+// LogSummary counts the collector log's lines by level and keeps its
+// warning and error messages (at most 20, escaped as evidence).
+type LogSummary struct {
+	Lines    int      `json:"lines"`
+	Warnings int      `json:"warnings"`
+	Errors   int      `json:"errors"`
+	Messages []string `json:"messages"`
+}
+
+// summarizeLog reads a collector log (zerolog JSON lines).
+func summarizeLog(b []byte) *LogSummary {
+	if len(b) == 0 {
+		return nil
+	}
+	ls := &LogSummary{Messages: []string{}}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		ls.Lines++
+		var m map[string]any
+		if json.Unmarshal([]byte(l), &m) != nil {
+			continue
+		}
+		lvl, _ := m["level"].(string)
+		msg, _ := m["message"].(string)
+		switch lvl {
+		case "warn":
+			ls.Warnings++
+		case "error", "fatal":
+			ls.Errors++
+		default:
+			continue
+		}
+		if len(ls.Messages) < 20 {
+			if p, ok := m["path"].(string); ok {
+				msg += " (" + p + ")"
+			}
+			ls.Messages = append(ls.Messages, lvl+": "+msg)
+		}
+	}
+	return ls
 }
 
 // InventoryAgent is one host × agent.
@@ -108,6 +170,43 @@ func (inv *Inventory) agent(host, name string) *InventoryAgent {
 	return a
 }
 
+// checkNames fails when a --host, --user or --agent filter names what no
+// input holds (a misspelt agent gives zero rows otherwise, with no word).
+func (inv *Inventory) checkNames(o *Options) error {
+	hosts, users, agents := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for _, s := range inv.Sources {
+		hosts[s.Host] = true
+	}
+	for _, a := range inv.agents {
+		agents[a.Agent] = true
+		for u := range a.users {
+			users[u] = true
+		}
+	}
+	for _, f := range []struct {
+		flag string
+		want []string
+		have map[string]bool
+	}{{"--host", o.Hosts, hosts}, {"--user", o.Users, users}, {"--agent", o.Agents, agents}} {
+		var missing []string
+		for _, w := range f.want {
+			if !f.have[w] {
+				missing = append(missing, w)
+			}
+		}
+		if len(missing) == 0 {
+			continue
+		}
+		var held []string
+		for h := range f.have {
+			held = append(held, h)
+		}
+		sort.Strings(held)
+		return &UnknownNameError{Flag: f.flag, Names: missing, Held: held}
+	}
+	return nil
+}
+
 func (inv *Inventory) addSource(s *source) {
 	verified := "n/a"
 	if s.kind != KindLoose {
@@ -131,7 +230,16 @@ func (inv *Inventory) addSource(s *source) {
 			verified = "partial"
 		}
 	}
-	inv.Sources = append(inv.Sources, InventorySource{Input: s.input, Kind: s.kind, Host: s.host, BundleID: s.bundleID, UsersInferred: s.inferred, Verified: verified, Problems: len(s.problems)})
+	src := InventorySource{Input: s.input, Kind: s.kind, Host: s.host, BundleID: s.bundleID, UsersInferred: s.inferred, Verified: verified, Problems: len(s.problems), SHA256: s.sum}
+	if h := s.header; h != nil {
+		src.Case, src.Examiner, src.CollectorVersion, src.StartedUTC = h.Host.Case, h.Host.Examiner, h.CollectorVersion, h.StartedUTC
+	}
+	if sm := s.summary; sm != nil {
+		src.EndedUTC, src.Complete, src.Incomplete = sm.EndedUTC, strconv.FormatBool(sm.Complete), sm.Reason
+	}
+	src.ChangedDuringCopy = s.changed
+	src.CollectorLog = summarizeLog(s.log)
+	inv.Sources = append(inv.Sources, src)
 	for _, f := range s.seen {
 		if f.agent == "" {
 			continue
@@ -290,7 +398,13 @@ type csvRows struct {
 	w  *csv.Writer
 }
 
-func (c *csvRows) write(e *timeline.Event) error { return c.w.Write(e.ToRow().Values()) }
+func (c *csvRows) write(e *timeline.Event) error {
+	v := e.ToRow().Values()
+	for i := range v {
+		v[i] = csvCell(v[i], e)
+	}
+	return c.w.Write(v)
+}
 func (c *csvRows) close() error {
 	c.w.Flush()
 	if err := c.w.Error(); err != nil {
@@ -337,7 +451,11 @@ func openRows(dir, format string) (rowWriter, string, error) {
 }
 
 func writeOutputs(c *collected, opts *Options, sum *Summary) error {
-	rw, name, err := openRows(opts.OutDir, opts.Format)
+	formats, err := ParseFormats(opts.Format)
+	if err != nil {
+		return err
+	}
+	rw, names, err := openTimelines(opts.OutDir, formats, opts.PartitionByHost)
 	if err != nil {
 		return err
 	}
@@ -370,7 +488,14 @@ func writeOutputs(c *collected, opts *Options, sum *Summary) error {
 	if err != nil {
 		return err
 	}
-	sum.Files = append(sum.Files, filepath.Join(opts.OutDir, name))
+	sum.Files = append(sum.Files, names...)
+	if slices.Contains(formats, FormatBodyfile) {
+		p := filepath.Join(opts.OutDir, BodyfileName)
+		if err := writeBodyfile(p, c.bodyEntries); err != nil {
+			return err
+		}
+		sum.Files = append(sum.Files, p)
+	}
 	sum.RepeatedByID, sum.SecondaryPaired, sum.DuplicateIDs = c.repeatedByID, c.secondaryPaired, c.duplicateIDs
 	sum.Duplicates = sum.RepeatedByID + sum.RepeatedNoID
 	for _, st := range c.mergeStates() {

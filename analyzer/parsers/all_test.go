@@ -55,6 +55,9 @@ func TestRegistry(t *testing.T) {
 			if tg == catalog.ProjectTarget && len(a.ProjectFiles) > 0 {
 				continue
 			}
+			if tg == catalog.VolumeTarget && len(a.Volumes) > 0 {
+				continue
+			}
 			if _, ok := a.Target(tg); !ok {
 				t.Errorf("parser %q: target %q not in catalog agent %q", p.ID(), tg, a.Name)
 			}
@@ -99,6 +102,8 @@ func TestCatalogStatusIsReal(t *testing.T) {
 var knownGaps = map[string]string{
 	"little-coder/sessions": "the retired v0.0.x Python releases' session files: not parsed yet",
 	"zed/conversations":     "the legacy text-thread assistant's conversations/*.zed.json: not parsed yet",
+	"kiro/kiro-sessions":    "Kiro CLI's own .kiro/sessions files: no source or real install shows their format",
+	"kiro/ide-agent":        "the Kiro IDE's globalStorage/kiro.kiroagent files: no source or real install shows their format",
 }
 
 // TestTranscriptTargetsAreParsed: every transcript target of a parsed agent
@@ -311,5 +316,132 @@ func TestOutputDocListsSecondaryWindows(t *testing.T) {
 	}
 	if got != s {
 		t.Fatalf("%s: the secondary windows differ from the parsers' Specs: run go test ./parsers -update", path)
+	}
+}
+
+// actionTables returns, per agent, the Spec.Actions tables of the parsers
+// writing its rows (as the engine builds them).
+func actionTables() map[string][]map[string]timeline.Action {
+	m := map[string][]map[string]timeline.Action{}
+	for _, p := range parsers.All() {
+		s := spec(p)
+		if s.Actions == nil {
+			continue
+		}
+		for _, a := range append([]string{p.Agent()}, s.Emits...) {
+			m[a] = append(m[a], s.Actions)
+		}
+	}
+	return m
+}
+
+// TestEveryToolNameHasAnAction: every tool name a fixture shows (parser
+// goldens and the real-agent end-to-end goldens) is named by its agent's
+// actions table, so "other" only ever means a tool no fixture showed.
+func TestEveryToolNameHasAnAction(t *testing.T) {
+	tables := actionTables()
+	files, _ := filepath.Glob("*/testdata/*.golden.jsonl")
+	e2e, _ := filepath.Glob("../../fixtures/golden/*.timeline.jsonl")
+	if len(e2e) == 0 {
+		t.Fatal("no end-to-end goldens under fixtures/golden")
+	}
+	seen := map[string]bool{}
+	for _, f := range append(files, e2e...) {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range bytes.Split(b, []byte("\n")) {
+			var r timeline.Row
+			if json.Unmarshal(l, &r) != nil || r.ToolName == "" || (r.TurnType != "tool_use" && r.TurnType != "tool_result") {
+				continue
+			}
+			k := r.Agent + " " + r.ToolName
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			ok := false
+			for _, tb := range tables[r.Agent] {
+				if _, found := parser.ActionFor(tb, r.ToolName); found {
+					ok = true
+					break
+				}
+			}
+			if !ok {
+				t.Errorf("%s: %s tool %q maps to no action: add it to the package's actions table", f, r.Agent, r.ToolName)
+			}
+		}
+	}
+	if len(seen) < 50 {
+		t.Fatalf("only %d tool names seen: the check reads too little", len(seen))
+	}
+}
+
+// actionsDoc renders analyzer/docs/actions.md from the tables.
+func actionsDoc() []byte {
+	var b bytes.Buffer
+	b.WriteString("# Actions\n\nGenerated from each parser package's actions table by `go test ./parsers -update`; do not edit.\n\n")
+	b.WriteString("Tool rows (`tool_use`, `tool_result`) carry `action`, one vocabulary across agents, so an examiner can ask for\n")
+	b.WriteString("every shell command any agent ran (`--action execute`) without knowing each agent's tool names. A parser sets\n")
+	b.WriteString("it where the call's arguments decide; otherwise the engine looks the tool name up below (exact names first,\n")
+	b.WriteString("then patterns); a tool no table names is `other`.\n\n")
+	b.WriteString("| action | meaning |\n|---|---|\n")
+	means := map[timeline.Action]string{
+		timeline.ActExecute: "a shell command or program run", timeline.ActFileRead: "read a file or list a folder",
+		timeline.ActFileWrite: "create or overwrite a file", timeline.ActFileEdit: "change part of a file (a patch, a replace)",
+		timeline.ActFileDelete: "delete or move away a file", timeline.ActSearch: "search files or code (grep, glob, an index)",
+		timeline.ActWebFetch: "fetch a URL or search the web", timeline.ActMCP: "a tool of an MCP server",
+		timeline.ActSubagent: "start or steer a subagent", timeline.ActAskUser: "a question to the person",
+		timeline.ActTodo: "the agent's own plan or to-do list", timeline.ActOther: "anything else",
+	}
+	for _, a := range timeline.Actions {
+		fmt.Fprintf(&b, "| `%s` | %s |\n", a, means[a])
+	}
+	tables := actionTables()
+	var agents []string
+	for a := range tables {
+		agents = append(agents, a)
+	}
+	sort.Strings(agents)
+	for _, a := range agents {
+		fmt.Fprintf(&b, "\n## %s\n\n| tool | action |\n|---|---|\n", a)
+		seen := map[string]bool{}
+		var names []string
+		for _, tb := range tables[a] {
+			for n := range tb {
+				if !seen[n] {
+					seen[n] = true
+					names = append(names, n)
+				}
+			}
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			act, _ := parser.ActionFor(tables[a][0], n)
+			for _, tb := range tables[a] {
+				if v, ok := tb[n]; ok {
+					act = v
+					break
+				}
+			}
+			fmt.Fprintf(&b, "| `%s` | %s |\n", n, act)
+		}
+	}
+	return b.Bytes()
+}
+
+func TestActionsDocInSync(t *testing.T) {
+	const path = "../docs/actions.md"
+	got := actionsDoc()
+	if *parsertest.Update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("analyzer/docs/actions.md is out of date: run go test ./parsers -update")
 	}
 }

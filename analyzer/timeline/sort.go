@@ -53,7 +53,7 @@ func (s *SorterOf[T]) Len() int { return len(s.buf) + len(s.runs) }
 func eventSize(e *Event) int64 {
 	return 2*int64(unsafe.Sizeof(*e)) + int64(len(e.Text)+len(e.ToolInput)+len(e.SourceFile)+len(e.ProjectPath)+
 		len(e.SessionID)+len(e.Host)+len(e.User)+len(e.Agent)+len(e.Model)+len(e.ToolName)+len(e.ToolUseID)+
-		len(e.BundleID)+len(e.Parser)+len(e.IsError)+len(e.RecordID)+len(e.ParentSessionID)+len(e.Verified))
+		len(e.BundleID)+len(e.Parser)+len(e.IsError)+len(e.RecordID)+len(e.ParentSessionID)+len(e.Verified)+len(e.Action))
 }
 
 // Add takes one value.

@@ -17,7 +17,8 @@ import (
 // History returns the parser of the prompt history, .claude/history.jsonl.
 func History() parser.Parser {
 	return parser.New(parser.Spec{
-		ID: "claude-code/history",
+		ID:      "claude-code/history",
+		Actions: Actions,
 		Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User},
 			Basis: "history.jsonl stamps a prompt when it is submitted, the transcript's user record at the same moment"},
 		Agent:   Agent,

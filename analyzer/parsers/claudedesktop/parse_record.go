@@ -11,6 +11,7 @@ import (
 	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/claudecode"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -18,7 +19,8 @@ import (
 // {local-agent-mode-sessions,claude-code-sessions}/<acct>/<org>/[agent/]local_<uuid>.json.
 func SessionRecord() parser.Parser {
 	return newFiltered(parser.Spec{
-		ID: "claude-desktop/session-record",
+		ID:      "claude-desktop/session-record",
+		Actions: claudecode.Actions,
 		Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
 			Basis: "the session record's first prompt has no time"},
 		Agent:   Agent,

@@ -23,31 +23,37 @@ func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
 			ID: "cline/ui-messages", Agent: Agent, Version: 2,
+			Actions: actions,
 			Targets: []string{"tasks", "cli-tasks", "task-files", "cli-task-files"}, Names: []string{"ui_messages.json"},
 			Doc: "tasks/<id>/ui_messages.json (ClineMessage array, preferred): prompts, replies, reasoning, tool and command calls with their output, errors and other say/ask records as system rows; a cut array is read as far as it goes",
 		}, parseUIMessages),
 		parser.New(parser.Spec{
 			ID: "cline/api-history", Agent: Agent, Version: 2,
+			Actions: actions,
 			Targets: []string{"tasks", "cli-tasks", "task-files", "cli-task-files"}, Names: []string{"api_conversation_history.json"},
 			Doc: "tasks/<id>/api_conversation_history.json (Anthropic MessageParam array), read only when ui_messages.json is absent: id-less text results paired with their tool_use by order and name; rows inherit the task start",
 		}, parseAPIHistory),
 		parser.New(parser.Spec{
 			ID: "cline/task-history", Agent: Agent, Version: 2,
+			Actions: actions,
 			Targets: []string{"task-history", "cli-task-history"}, Names: []string{"taskHistory.json"},
 			Doc: "state/taskHistory.json index: a system row for each listed task whose folder was not collected (the task text, project and model it names)",
 		}, parseTaskHistory),
 		parser.New(parser.Spec{
 			ID: "cline/task-metadata", Agent: Agent, Version: 2,
+			Actions: actions,
 			Targets: []string{"task-files", "cli-task-files"}, Names: []string{"task_metadata.json"},
 			Doc: "tasks/<id>/task_metadata.json: files_in_context read/edit dates and model_usage as system rows",
 		}, parseTaskMetadata),
 		parser.New(parser.Spec{
 			ID: "cline/settings", Agent: Agent, Version: 2,
+			Actions: actions,
 			Targets: []string{"settings", "mcp-settings"}, Names: []string{"globalState.json", "global-settings.json", "cline_mcp_settings.json"},
 			Doc: "globalState.json / settings/global-settings.json auto-approval, mode and command permission keys, cline_mcp_settings.json autoApprove and disabled per server, as permission setting rows (file mtime)",
 		}, parseSettings),
 		parser.New(parser.Spec{
 			ID: "cline/input-history", Agent: Agent, Version: 2,
+			Actions: actions,
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
 				Basis: "every rewrite of user_input_history.jsonl stamps every line with the rewrite's time, so times do not pair"},
 			Targets: []string{"input-history"}, Names: []string{"user_input_history.jsonl"},
@@ -55,6 +61,7 @@ func Parsers() []parser.Parser {
 		}, parseInputHistory),
 		parser.New(parser.Spec{
 			ID: "cline/sdk-messages", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"sdk-messages"}, Names: []string{"*.messages.json"},
 			Doc: "SDK sessions/<id>/<id>.messages.json and a subagent's agent_<x>.messages.json: typed prompts (unwrapped from <user_input>), replies, thinking, tool calls with full input and linked results, denials as permission decisions, model and mode switches; millisecond times",
 		}, parseSDKMessages),
@@ -81,6 +88,7 @@ func Parsers() []parser.Parser {
 		}, parseSessionSearchDB),
 		parser.New(parser.Spec{
 			ID: "cline/hub-events", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"sdk-db"}, Names: []string{"hub-events-*.db"},
 			Doc: "SDK hub daemon db/hub-events-<hub>.db event log (secondary): each completed run's messages with their ids, tool calls of unfinished runs, failed runs",
 			Secondary: &parser.Secondary{Window: sdkCopyWindow, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.Thinking, timeline.ToolUse, timeline.ToolResult, timeline.System},
@@ -88,6 +96,7 @@ func Parsers() []parser.Parser {
 		}, parseHubEventsDB),
 		parser.New(parser.Spec{
 			ID: "cline/hooks", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"hooks-log"}, Names: []string{"hooks.jsonl"},
 			Doc: "SDK logs/hooks.jsonl hook audit log: hook audit rows for run starts, aborts, errors and stale-session shutdowns; the prompts, calls, results and replies it repeats (secondary)",
 			Secondary: &parser.Secondary{Window: sdkCopyWindow, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.ToolUse, timeline.ToolResult, timeline.System},

@@ -8,7 +8,6 @@ import (
 	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"path"
-	"sort"
 	"strings"
 	"time"
 
@@ -22,8 +21,13 @@ type session struct {
 	Title              string            `json:"title"`
 	WorkspaceDirectory string            `json:"workspaceDirectory"`
 	History            []json.RawMessage `json:"history"`
-	Mode               string            `json:"mode"`
-	ChatModelTitle     *string           `json:"chatModelTitle"`
+	// PerplexityHistory is PearAI's second history (PersistedSessionInfo,
+	// trypear/pearai-submodule core/index.d.ts): the Perplexity
+	// integration's chat, of the same ChatHistoryItem shape. Continue
+	// never writes it.
+	PerplexityHistory []json.RawMessage `json:"perplexityHistory"`
+	Mode              string            `json:"mode"`
+	ChatModelTitle    *string           `json:"chatModelTitle"`
 }
 
 // historyItem is ChatHistoryItem.
@@ -162,6 +166,14 @@ func readIndex(r io.Reader) ([]indexEntry, error) {
 	return out, nil
 }
 
+// ParseSessionFile reads a sessions/<id>.json, or sessions.json for the
+// entries whose session file is gone, of Continue or a fork that keeps
+// Continue's layout (PearAI's .pearai/sessions). Rows take the parser's
+// agent.
+func ParseSessionFile(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	return parseSessionFile(ctx, in, out)
+}
+
 func parseSessionFile(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	if in.Base() == "sessions.json" {
 		return parseIndex(ctx, in, out)
@@ -257,6 +269,8 @@ type sessionWriter struct {
 	time    time.Time
 	basis   timeline.TimeBasis
 	rows    int // rows written
+	// resumes are the times cn.log gives this session's resumes (sorted).
+	resumes []time.Time
 }
 
 func (w *sessionWriter) emit(e timeline.Event) {
@@ -294,6 +308,9 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	} else {
 		w.basis = timeline.TimeNone
 	}
+	if w.basis == timeline.TimeInherited {
+		w.resumes = sessionResumes(in, id, w.time)
+	}
 	if s.Title != "" {
 		w.emit(timeline.Event{TurnType: timeline.System, Text: "session name: " + s.Title})
 	}
@@ -305,13 +322,27 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		sessionModel = *s.ChatModelTitle
 	}
 
-	items := make([]historyItem, len(s.History))
-	ok := make([]bool, len(s.History))
+	if err := historyRows(ctx, w, out, s.History, sessionModel, 0); err != nil {
+		return err
+	}
+	if len(s.PerplexityHistory) > 0 {
+		n := int64(len(s.History))
+		w.emit(timeline.Event{TurnType: timeline.System, SourceLine: n + 1, Text: "perplexity history: the Perplexity integration's chat of this session"})
+		return historyRows(ctx, w, out, s.PerplexityHistory, sessionModel, n)
+	}
+	return nil
+}
+
+// historyRows writes the rows of one ChatHistory; base offsets SourceLine
+// (a second history's items follow the first's).
+func historyRows(ctx context.Context, w *sessionWriter, out parser.Sink, history []json.RawMessage, sessionModel string, base int64) error {
+	items := make([]historyItem, len(history))
+	ok := make([]bool, len(history))
 	answered := map[string]bool{} // tool call ids with a role "tool" message
 	states := map[string]*toolCallState{}
-	for i, raw := range s.History {
+	for i, raw := range history {
 		if err := json.Unmarshal(raw, &items[i]); err != nil {
-			out.Problem(int64(i+1), "history item is not an object: "+err.Error())
+			out.Problem(base+int64(i+1), "history item is not an object: "+err.Error())
 			continue
 		}
 		ok[i] = true
@@ -333,22 +364,13 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 
 	// A resumed session's later runs start at the resumes cn.log records.
 	runAt := map[int]time.Time{} // history index of a run's first prompt -> the resume's time
-	if w.basis == timeline.TimeInherited {
+	if resumes := w.resumes; base == 0 && len(resumes) > 0 {
 		var prompts []int
 		for i := range items {
 			if ok[i] && items[i].Message.Role == "user" && strings.TrimSpace(contentText(items[i].Message.Content)) != "" {
 				prompts = append(prompts, i)
 			}
 		}
-		dir := continueDir(in.Path)
-		spans := sessionSpans(in, dir)
-		var resumes []time.Time
-		for _, r := range resumeLines(in, dir) {
-			if sid, _ := attributeResume(spans, r.At); sid == id && r.At.After(w.time) {
-				resumes = append(resumes, r.At)
-			}
-		}
-		sort.Slice(resumes, func(i, j int) bool { return resumes[i].Before(resumes[j]) })
 		switch {
 		case len(resumes) == 0:
 		case len(prompts) == len(resumes)+1:
@@ -377,7 +399,7 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 			w.time = t // the rows of a resumed run inherit the resume's time
 		}
 		it := &items[i]
-		line := int64(i + 1)
+		line := base + int64(i+1)
 		model := sessionModel
 		if n := len(it.PromptLogs); n > 0 && it.PromptLogs[n-1].ModelTitle != "" {
 			model = it.PromptLogs[n-1].ModelTitle

@@ -124,3 +124,18 @@ func attributeResume(spans []sessionSpan, t time.Time) (string, int) {
 	}
 	return "", len(cands)
 }
+
+// sessionResumes returns the times of the resumes cn.log pins to session
+// id (see attributeResume), after created, sorted.
+func sessionResumes(in *parser.Input, id string, created time.Time) []time.Time {
+	dir := continueDir(in.Path)
+	spans := sessionSpans(in, dir)
+	var out []time.Time
+	for _, r := range resumeLines(in, dir) {
+		if sid, _ := attributeResume(spans, r.At); sid == id && r.At.After(created) {
+			out = append(out, r.At)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Before(out[j]) })
+	return out
+}

@@ -21,6 +21,7 @@ func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
 			ID: "cursor/state-db", Agent: Agent, Version: 1,
+			Actions: actions,
 			Secondary: &parser.Secondary{Window: time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.ToolUse},
 				Basis: "one-minute window: agent transcripts stamp user lines to the minute (seed)"},
 			Targets: []string{"state-db"},
@@ -29,6 +30,7 @@ func Parsers() []parser.Parser {
 		}, parseStateDB),
 		parser.New(parser.Spec{
 			ID: "cursor/transcript", Agent: Agent, Version: 1,
+			Actions: actions,
 			Secondary: &parser.Secondary{Window: time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.Thinking, timeline.ToolUse, timeline.ToolResult, timeline.System},
 				Basis: "one-minute window: agent transcripts stamp user lines to the minute (seed)"},
 			Targets: []string{"agent-transcripts"},
@@ -37,18 +39,21 @@ func Parsers() []parser.Parser {
 		}, parseTranscriptFile),
 		parser.New(parser.Spec{
 			ID: "cursor/ai-tracking", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"ai-tracking"},
 			Names:   []string{"ai-code-tracking.db"},
 			Doc:     "Cursor .cursor/ai-tracking/ai-code-tracking.db: AI-written code hashes, conversation summaries, files deleted by the agent, scored commits",
 		}, parseTracking),
 		parser.New(parser.Spec{
 			ID: "cursor/conversation-search", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"conversation-search"},
 			Names:   []string{"conversation-search.db"},
 			Doc:     "Cursor conversation-search.db: one conversation index row per indexed conversation",
 		}, parseSearchDB),
 		parser.New(parser.Spec{
 			ID: "cursor/cli-config", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"cli-config", "project"},
 			Names:   []string{"cli-config.json", "permissions.json", "cli.json"},
 			Doc:     "Cursor .cursor/cli-config.json and permissions.json: standing permission settings (allow and deny rules, approval mode, terminal and MCP allowlists); auth info is never read",

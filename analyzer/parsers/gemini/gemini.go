@@ -23,11 +23,13 @@ func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
 			ID: "gemini-cli/chat", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"chats"}, Names: []string{"*.json", "*.jsonl"},
 			Doc: "tmp/<slug>/chats/**/*.jsonl op-log (replayed: last copy wins, $set, $rewindTo) and legacy *.json ConversationRecord",
 		}, parseChat),
 		parser.New(parser.Spec{
 			ID: "gemini-cli/logs", Agent: Agent, Version: 1,
+			Actions: actions,
 			Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
 				Basis: "logs.json stamps each prompt as it is submitted, the chat record the same moment"},
 			Targets: []string{"logs"}, Names: []string{"logs.json"},
@@ -35,11 +37,13 @@ func Parsers() []parser.Parser {
 		}, parseLogs),
 		parser.New(parser.Spec{
 			ID: "gemini-cli/settings", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"settings"}, Names: []string{"settings.json", "trustedFolders.json"},
 			Doc: ".gemini/trustedFolders.json and settings.json permission, sandbox and retention keys (file mtime)",
 		}, parseSettings),
 		parser.New(parser.Spec{
 			ID: "gemini-cli/tmp-history", Agent: Agent, Version: 1,
+			Actions: actions,
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
 				Basis: "the shell and prompt history records no time"},
 			Targets: []string{"tmp-history"}, Names: []string{"shell_history", "checkpoint-*.json"},

@@ -51,6 +51,7 @@ func Parsers() []parser.Parser {
 	ps = append(ps,
 		parser.New(parser.Spec{
 			ID: "opencode/tui-state", Agent: agentOpenCode, Version: 1,
+			Actions: actions,
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
 				Basis: "the TUI prompt history records no time"},
 			Targets: []string{"tui-state"}, Names: []string{"prompt-history.jsonl", "prompt-stash.jsonl"},
@@ -58,11 +59,13 @@ func Parsers() []parser.Parser {
 		}, parsePromptHistory),
 		parser.New(parser.Spec{
 			ID: "opencode/config", Agent: agentOpenCode, Version: 1,
+			Actions: actions,
 			Targets: []string{"config"}, Names: []string{"*.json", "*.jsonc"},
 			Doc: "global config opencode.json(c)/config.json: permission keys as permission setting rows, model as model setting",
 		}, parseConfig),
 		parser.New(parser.Spec{
 			ID: "kilo-code/prompt-history", Agent: agentKilo, Version: 1,
+			Actions: actions,
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
 				Basis: "the TUI prompt history records no time"},
 			Targets: []string{"prompt-history"}, Names: []string{"prompt-history.jsonl", "prompt-stash.jsonl"},
@@ -70,11 +73,13 @@ func Parsers() []parser.Parser {
 		}, parsePromptHistory),
 		parser.New(parser.Spec{
 			ID: "kilo-code/config", Agent: agentKilo, Version: 1,
+			Actions: actions,
 			Targets: []string{"config"}, Names: []string{"*.json", "*.jsonc"},
 			Doc: "global config in .config/kilo: permission keys as permission setting rows, model as model setting",
 		}, parseConfig),
 		parser.New(parser.Spec{
 			ID: "kilo-code/extension-tasks", Agent: agentKilo, Version: 1,
+			Actions: actions,
 			Targets: []string{"extension-tasks"}, Names: []string{"api_conversation_history.json"},
 			Doc: "pre-migration VS Code extension tasks/<id>/api_conversation_history.json (Anthropic MessageParam array)",
 		}, parseAPIHistory),

@@ -22,11 +22,13 @@ func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
 			ID: "qwen-code/chat", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"chats"}, Names: []string{"*.jsonl"},
 			Doc: "projects/<slug>/chats/<session>.jsonl and chats/archive/ ChatRecord JSONL (user, assistant, tool_result, system records)",
 		}, parseChat),
 		parser.New(parser.Spec{
 			ID: "qwen-code/logs", Agent: Agent, Version: 1,
+			Actions: actions,
 			Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
 				Basis: "logs.json stamps each prompt as it is submitted, the chat record the same moment"},
 			Targets: []string{"logs"}, Names: []string{"logs.json"},
@@ -34,16 +36,19 @@ func Parsers() []parser.Parser {
 		}, parseLogs),
 		parser.New(parser.Spec{
 			ID: "qwen-code/settings", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"trusted-folders", "settings", "project"}, Names: []string{"trustedFolders.json", "settings.json"},
 			Doc: ".qwen/trustedFolders.json and a home or project .qwen/settings.json permission rules and tools.approvalMode (file mtime)",
 		}, parseSettings),
 		parser.New(parser.Spec{
 			ID: "qwen-code/channels", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"channels"}, Names: []string{"sessions.json", "routes.json"},
 			Doc: ".qwen/channels/sessions.json and daemon/<hash>/routes.json: sessions relayed from a messaging platform",
 		}, parseChannels),
 		parser.New(parser.Spec{
 			ID: "qwen-code/usage", Agent: Agent, Version: 1,
+			Actions: actions,
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.System},
 				Basis: "usage records carry no time"},
 			Targets: []string{"usage"}, Names: []string{"usage_record.jsonl"},
