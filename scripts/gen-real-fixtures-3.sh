@@ -403,10 +403,13 @@ if "cline" in out:
          "why": "the CLI gives the lead agent its own runtime hooks, so the SDK's audit hooks (agent_start, tool_call, tool_result, agent_end) are written only for the subagent; session_shutdown rows come from the stale-session reconciler"},
         {"what": "Cline Cloud sessions, enterprise blobUpload, sync-queue.json, imported sessions",
          "why": "need a Cline account or an enterprise remote config; no offline mode"},
+        {"what": "a non-interactive resume",
+         "why": "--id is interactive only in 3.0.65 (with --json: 'JSON output mode requires a prompt argument or piped stdin'), so the resume ran in the TUI under a pseudo-terminal (scripts/lib/ptydrive.py)"},
     ]
 if "continue" in out:
     out["continue"]["not_run"] = [
         {"what": "per-message times", "why": "cn records none: a session file has dateCreated (sessions.json) and the file's mtime, and cn.log's 'Resuming previous session...' line dates a resume"},
+        {"what": "a subagent, a killed run", "why": "not scripted this round (cn's subagent tool is behind --beta-subagent-tool)"},
     ]
 for line in open(scen_path):
     s = json.loads(line)
