@@ -47,7 +47,7 @@ func parseSessionsDB(ctx context.Context, in *parser.Input, out parser.Sink) err
 		if m := strings.TrimSpace(r.Get("metadata_json")); m != "" {
 			s.Metadata = json.RawMessage(m)
 		}
-		sdkSessionRows(out, s, r.Rowid, true)
+		sdkSessionRows(out, s, r.Rowid)
 		return nil
 	})
 }

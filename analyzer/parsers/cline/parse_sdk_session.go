@@ -83,8 +83,13 @@ type sdkMeta struct {
 	RepoURL         string `json:"repoUrl"`
 }
 
-// parseSDKSession reads a session record, sessions/<id>/<id>.json.
+// parseSDKSession reads a session record, sessions/<id>/<id>.json. A
+// messages file reaching it (a bundle collected before the catalog had the
+// sdk-messages target) is read as a messages file.
 func parseSDKSession(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	if strings.HasSuffix(in.Base(), ".messages.json") {
+		return parseSDKMessages(ctx, in, out)
+	}
 	rc, err := in.Open()
 	if err != nil {
 		return err
@@ -102,7 +107,7 @@ func parseSDKSession(ctx context.Context, in *parser.Input, out parser.Sink) err
 	if s.SessionID == "" {
 		_, s.SessionID = TaskDir(in.Path)
 	}
-	sdkSessionRows(out, s, 1, false)
+	sdkSessionRows(out, s, 1)
 	return nil
 }
 
@@ -111,9 +116,9 @@ func parseSDKSession(ctx context.Context, in *parser.Input, out parser.Sink) err
 // of each): "session started: ..." at started_at, the prompt as a
 // secondary user row (a subagent's as "subagent task: ..."), each
 // checkpoint, the standing approval setting, an enterprise upload as
-// "session synced: ...", and "session ended: ..." at ended_at. fromDB
-// marks rows read from sessions.db.
-func sdkSessionRows(out parser.Sink, s sdkSession, line int64, fromDB bool) {
+// "session synced: ...", and "session ended: ..." at ended_at. line is
+// the rows' SourceLine.
+func sdkSessionRows(out parser.Sink, s sdkSession, line int64) {
 	var m sdkMeta
 	if len(s.Metadata) > 0 {
 		if err := json.Unmarshal(s.Metadata, &m); err != nil {
@@ -247,5 +252,4 @@ func sdkSessionRows(out parser.Sink, s sdkSession, line int64, fromDB bool) {
 	} else if s.Status != "" {
 		out.Event(ev(time.Time{}, st, timeline.System, "session status: "+s.Status+" (no end recorded)", "end"))
 	}
-	_ = fromDB
 }

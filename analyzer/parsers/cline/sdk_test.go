@@ -215,3 +215,17 @@ func TestUnwrapUserInput(t *testing.T) {
 		}
 	}
 }
+
+// A bundle collected before the sdk-messages target existed files a
+// messages file under sdk-sessions: it is still read as messages.
+func TestSDKMessagesUnderOldTarget(t *testing.T) {
+	f := parser.File{Path: sdkSess + "/1796100000000_impt1.messages.json", Agent: Agent, Target: "sdk-sessions", MTime: mtime}
+	p := byID(t, "cline/sdk-session")
+	if !p.Match(&f) {
+		t.Fatal("cline/sdk-session does not take the old target's messages file")
+	}
+	s := parsertest.Run(t, p, parsertest.Input(t, "testdata/sdk/1796100000000_impt1/1796100000000_impt1.messages.json", f, nil))
+	if len(s.Events) != 17 || s.Events[1].Text != "port the tests to vitest" || s.Events[1].TurnType != timeline.User {
+		t.Fatalf("%d rows: %v", len(s.Events), texts(s))
+	}
+}
