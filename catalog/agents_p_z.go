@@ -105,7 +105,7 @@ var agentsPToZ = []Agent{
 		},
 	},
 	{
-		Name: "shellgpt", Display: "ShellGPT", Status: StatusBacklog, SeedStatus: StatusParsed,
+		Name: "shellgpt", Display: "ShellGPT", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at a082bd5, synthetic fixture; settings, function store and response cache rows from the same source",
 		Notes: "on Linux and macOS the chat cache is in /tmp, outside the home: give it as loose input",
 		Targets: []Target{

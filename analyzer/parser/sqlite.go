@@ -131,3 +131,48 @@ func EachTableRow(ctx context.Context, db *sql.DB, table string, fn func(Row) er
 	}
 	return rows.Err()
 }
+
+// sqlTimeLayouts are the text forms SQLite stores hold times in: Go's
+// mattn/go-sqlite3 time.Time form (with the zone offset), SQLite's
+// CURRENT_TIMESTAMP (UTC, no zone), RFC 3339.
+var sqlTimeLayouts = []string{
+	"2006-01-02 15:04:05.999999999-07:00",
+	"2006-01-02T15:04:05.999999999Z07:00",
+	"2006-01-02 15:04:05.999999999Z07:00",
+	"2006-01-02 15:04:05.999999999",
+	"2006-01-02T15:04:05.999999999",
+	"2006-01-02 15:04",
+	"2006-01-02",
+}
+
+// SQLTime reads a time column: a time.Time the driver decoded (columns
+// declared DATE, DATETIME or TIMESTAMP), or text in one of the forms
+// SQLite stores use (a zone offset when written; none means UTC, as
+// CURRENT_TIMESTAMP writes). A Go monotonic suffix (" m=+1.5") is
+// dropped. ok is false for NULL, numbers and unreadable text.
+func SQLTime(v any) (time.Time, bool) {
+	switch x := v.(type) {
+	case time.Time:
+		if x.IsZero() {
+			return time.Time{}, false
+		}
+		return x.UTC(), true
+	case []byte:
+		return SQLTime(string(x))
+	case string:
+		s := strings.TrimSpace(x)
+		if i := strings.Index(s, " m="); i > 0 {
+			s = s[:i]
+		}
+		// time.Time.String(): "2006-01-02 15:04:05.999999999 -0700 MST"
+		if t, err := time.Parse("2006-01-02 15:04:05.999999999 -0700 MST", s); err == nil {
+			return t.UTC(), true
+		}
+		for _, l := range sqlTimeLayouts {
+			if t, err := time.Parse(l, s); err == nil {
+				return t.UTC(), true
+			}
+		}
+	}
+	return time.Time{}, false
+}

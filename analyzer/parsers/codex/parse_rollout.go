@@ -171,7 +171,7 @@ func newPrescan() *prescan {
 	return &prescan{evUser: map[uint64]bool{}, respCalls: map[string]bool{}}
 }
 
-func parseRollout(ctx context.Context, in *parser.Input, out parser.Sink) error {
+func (fl flavor) parseRollout(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	if strings.HasSuffix(strings.ToLower(in.Path), ".json") {
 		return parseTSRollout(ctx, in, out)
 	}
@@ -193,7 +193,8 @@ func parseRollout(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	if pre.sessionID == "" {
 		pre.sessionID = idFromName(in.Path)
 	}
-	st := &rollout{out: out, pre: pre, sid: pre.sessionID, cwd: pre.cwd, model: pre.model,
+	cs := &countingSink{Sink: out}
+	st := &rollout{agent: fl.agent, ids: fl.accounted, out: cs, pre: pre, sid: pre.sessionID, cwd: pre.cwd, model: pre.model,
 		callNames: map[string]string{}}
 	err = walkRecords(ctx, in, out, func(n int64, raw []byte, lost bool) {
 		if raw == nil {
@@ -208,7 +209,19 @@ func parseRollout(ctx context.Context, in *parser.Input, out parser.Sink) error 
 			out.Problem(n, "not a JSON record: "+err.Error())
 			return
 		}
+		before := cs.n
+		st.sub, st.why = "", ""
 		st.handle(n, rec)
+		if cs.n == before && fl.accounted {
+			why := st.why
+			if why == "" {
+				why = "no_evidence:" + rec.kind
+				if st.sub != "" {
+					why += "/" + st.sub
+				}
+			}
+			out.Skip(n, why)
+		}
 	})
 	if err != nil {
 		return fmt.Errorf("read %s: %w", in.Path, err)
@@ -282,6 +295,8 @@ func (p *prescan) add(rec record, metaSeen *bool) {
 
 // rollout is the second pass's state.
 type rollout struct {
+	agent      string
+	ids        bool // fill RecordID (forks; codex-cli when its goldens are reviewed)
 	out        parser.Sink
 	pre        *prescan
 	sid, cwd   string
@@ -290,6 +305,23 @@ type rollout struct {
 	permShown  string
 	metaDone   bool
 	callNames  map[string]string
+	// sub and why name, for the accounting of a record that gave no row,
+	// its payload type and (when set) the reason.
+	sub, why string
+}
+
+// countingSink counts what reaches the sink, so a record that gave no row
+// and no problem is known.
+type countingSink struct {
+	parser.Sink
+	n int
+}
+
+func (c *countingSink) Event(e timeline.Event)         { c.n++; c.Sink.Event(e) }
+func (c *countingSink) Problem(line int64, msg string) { c.n++; c.Sink.Problem(line, msg) }
+func (c *countingSink) Report(line int64, kind, msg string) {
+	c.n++
+	c.Sink.Report(line, kind, msg)
 }
 
 func (r *rollout) event(n int64, ts string, turn timeline.TurnType, text string) timeline.Event {
@@ -324,6 +356,7 @@ func (r *rollout) handle(n int64, rec record) {
 			r.out.Problem(n, "response_item payload: "+err.Error())
 			return
 		}
+		r.sub = it.Type
 		r.responseItem(n, rec.ts, &it)
 	case "event_msg":
 		var ev eventMsg
@@ -331,6 +364,7 @@ func (r *rollout) handle(n int64, rec record) {
 			r.out.Problem(n, "event_msg payload: "+err.Error())
 			return
 		}
+		r.sub = ev.Type
 		r.eventMsg(n, rec.ts, &ev)
 	case "compacted":
 		var c struct {
@@ -378,7 +412,7 @@ func (r *rollout) sessionMeta(n int64, rec record) {
 	}
 	r.system(n, ts, text)
 	if r.sid != "" {
-		r.out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: agentName, SessionID: r.sid}, Origin: "local"})
+		r.out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: r.agent, SessionID: r.sid}, Origin: "local"})
 	}
 	if parent != "" {
 		r.system(n, ts, "subagent "+r.sid+" of "+parent)
@@ -612,6 +646,8 @@ func (r *rollout) responseItem(n int64, ts string, it *responseItem) {
 			if len(r.pre.evUser) > 0 {
 				if !r.matchesEvUser(it.Content) {
 					r.system(n, ts, text)
+				} else {
+					r.why = "duplicate:user_message" // the event is the row
 				}
 				return
 			}
@@ -624,6 +660,7 @@ func (r *rollout) responseItem(n int64, ts string, it *responseItem) {
 	case "reasoning":
 		text, _ := reasoningText(it)
 		if strings.TrimSpace(text) == "" {
+			r.why = "no_evidence:reasoning_encrypted"
 			return // encrypted only
 		}
 		r.out.Event(r.event(n, ts, timeline.Thinking, text))
@@ -717,6 +754,9 @@ func (r *rollout) toolCall(n int64, ts string, it *responseItem) {
 	if id != "" {
 		r.callNames[id] = e.ToolName
 	}
+	if r.ids {
+		e.RecordID = id
+	}
 	r.out.Event(e)
 }
 
@@ -792,10 +832,16 @@ func (r *rollout) toolOutput(n int64, ts string, it *responseItem) {
 	isErr := rejected || (success != nil && !*success) || (code != nil && *code != 0)
 	e.IsError = strconv.FormatBool(isErr)
 	e.Text = text
+	if r.ids && id != "" {
+		e.RecordID = id + "#output"
+	}
 	r.out.Event(e)
 	if rejected {
 		d := r.event(n, ts, timeline.System, "permission decision: denied source=user")
 		d.ToolUseID, d.ToolName = id, e.ToolName
+		if r.ids && id != "" {
+			d.RecordID = id + "#decision"
+		}
 		r.out.Event(d)
 	}
 }
@@ -865,10 +911,14 @@ func (r *rollout) eventMsg(n int64, ts string, ev *eventMsg) {
 	case "agent_message":
 		if !r.pre.respAssistant {
 			r.out.Event(r.event(n, ts, timeline.Assistant, ev.Message))
+		} else {
+			r.why = "duplicate:response_item" // the reply's response item is the row
 		}
 	case "agent_reasoning", "agent_reasoning_raw_content":
 		if strings.TrimSpace(ev.Text) != "" && !r.pre.respReasoning {
 			r.out.Event(r.event(n, ts, timeline.Thinking, ev.Text))
+		} else if r.pre.respReasoning {
+			r.why = "duplicate:response_item"
 		}
 	case "item_completed":
 		r.itemCompleted(n, ts, ev.Item)
@@ -929,6 +979,7 @@ func (r *rollout) itemCompleted(n int64, ts string, raw json.RawMessage) {
 		r.system(n, ts, "plan: "+turnItemText(&ti))
 	case "commandexecution":
 		if r.pre.respCalls[ti.ID] {
+			r.why = "duplicate:response_item" // the call's response item is the row
 			return
 		}
 		u := r.event(n, ts, timeline.ToolUse, commandText(ti.Command))
