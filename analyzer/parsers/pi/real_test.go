@@ -18,7 +18,7 @@ import (
 // and the mock's tool call id, paired between tool_use and tool_result.
 func TestRealAgentSessions(t *testing.T) {
 	root := filepath.Join("..", "..", "..", "fixtures", "roots", "real-agents-2")
-	homeDir := filepath.Join(root, "home", "examiner")
+	homeDir := filepath.Join(root, "home", "examiner2")
 	files, _ := filepath.Glob(filepath.Join(homeDir, ".pi", "agent", "sessions", "*", "*.jsonl"))
 	if len(files) == 0 {
 		t.Skip("real-agents-2 pi sessions not present: skipping")
@@ -26,7 +26,7 @@ func TestRealAgentSessions(t *testing.T) {
 	bySession := map[string]*parsertest.Sink{}
 	for _, local := range files {
 		rel, _ := filepath.Rel(homeDir, local)
-		orig := "/home/examiner/" + filepath.ToSlash(rel)
+		orig := "/home/examiner2/" + filepath.ToSlash(rel)
 		s := parsertest.Run(t, byID(t, "pi/session"), parsertest.Input(t, local, parser.File{Path: orig, Agent: Agent, Target: "sessions"}, nil))
 		if len(s.Problems) != 0 {
 			t.Errorf("%s: problems %v", rel, s.Problems)
@@ -75,6 +75,9 @@ func TestRealAgentSessions(t *testing.T) {
 	}
 	for _, sc := range pi.Scenarios {
 		s := bySession[sc.SessionID]
+		if s == nil && sc.Scenario == "killed" {
+			continue // pi was killed before it wrote a session file (fixtures/roots/README.md)
+		}
 		if s == nil {
 			t.Errorf("%s: session %s not found", sc.Scenario, sc.SessionID)
 			continue
