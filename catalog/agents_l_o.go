@@ -17,10 +17,19 @@ var agentsLToO = []Agent{
 		Volumes: []string{"*langflow-data"},
 	},
 	{
-		Name: "letta", Display: "Letta Code", Status: StatusBacklog, SeedStatus: StatusParsed,
-		Evidence: EvidenceSource, EvidenceNote: "Source at 77faf36, synthetic fixture; permission settings, channel routing, scheduled tasks and interrupted turns from source at 2a46615 (0.34.17)",
+		Name: "letta", Display: "Letta Code", Status: StatusParsed, SeedStatus: StatusParsed,
+		Evidence: EvidenceRealInstall, EvidenceNote: "Letta Code 0.32.18 run here offline with --backend local against a loopback model (fixtures/roots/real-agents-4); source at 1f4d3e3ea (0.30.29); seed: source at 77faf36 and 2a46615 (0.34.17)",
+		Notes:    "local backend parsed (conversations, agents, memory repository, settings, providers); the cloud backend's transcripts, sessions.jsonl, runs, crons, channels and listener-state are collected, not parsed yet (not written by 0.32.18's local backend)",
 		Targets: []Target{
-			{ID: "conversations", Root: RootHome, Glob: ".letta/lc-local-backend/conversations/*/messages.jsonl", Kind: KindTranscript},
+			{ID: "conversations", Root: RootHome, Glob: ".letta/lc-local-backend/conversations/*/messages.jsonl{,.pre-pi-backup-*}", Kind: KindTranscript, Projects: ProjectsJSONLCwd},
+			{ID: "conversation-meta", Root: RootHome, Glob: ".letta/lc-local-backend/conversations/*/{conversation,manifest,system-prompt}.json", Kind: KindOther},
+			{ID: "local-agents", Root: RootHome, Glob: ".letta/lc-local-backend/agents/*.json", Kind: KindSettings},
+			{ID: "memfs", Root: RootHome, Glob: ".letta/lc-local-backend/memfs/*/memory/**", Kind: KindOther, MaxSize: outputsMax},
+			// The memory folder is a git repository Letta commits every
+			// memory edit to (and may push to a remote): its .git is
+			// collected whole (the literal segment is never pruned).
+			{ID: "memfs-git", Root: RootHome, Glob: ".letta/lc-local-backend/memfs/*/memory/.git/**", Kind: KindOther, MaxSize: outputsMax},
+			{ID: "local-secrets", Root: RootHome, Glob: ".letta/lc-local-backend/{providers,secrets}/*.json", Kind: KindSecret},
 			{ID: "transcripts", Root: RootHome, Glob: ".letta/transcripts/*/*/transcript.jsonl", Kind: KindTranscript},
 			{ID: "sessions", Root: RootHome, Glob: ".letta/sessions.jsonl", Kind: KindHistory, Projects: ProjectsJSONPaths},
 			{ID: "runs", Root: RootHome, Glob: ".letta/runs/*.jsonl", Kind: KindTranscript},

@@ -15,6 +15,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cursor"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/goose"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/letta"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/opencode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pi"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/qwen"
@@ -49,6 +50,7 @@ func All() []parser.Parser {
 		cursor.Parsers(),         // cursor
 		gemini.Parsers(),         // gemini-cli
 		goose.Parsers(),          // goose
+		letta.Parsers(),          // letta (Letta Code local backend; conversations read by pi's session reader)
 		opencode.Parsers(),       // opencode, kilo-code
 		pi.Parsers(),             // pi, little-coder
 		qwen.Parsers(),           // qwen-code
