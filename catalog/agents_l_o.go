@@ -19,7 +19,7 @@ var agentsLToO = []Agent{
 	{
 		Name: "letta", Display: "Letta Code", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceRealInstall, EvidenceNote: "Letta Code 0.32.18 run here offline with --backend local against a loopback model (fixtures/roots/real-agents-4); source at 1f4d3e3ea (0.30.29); seed: source at 77faf36 and 2a46615 (0.34.17)",
-		Notes:    "local backend parsed (conversations, agents, memory repository, settings, providers); the cloud backend's transcripts, sessions.jsonl, runs, crons, channels and listener-state are collected, not parsed yet (not written by 0.32.18's local backend)",
+		Notes: "local backend parsed (conversations, agents, memory repository, settings, providers); the cloud backend's transcripts, sessions.jsonl, runs, crons, channels and listener-state are collected, not parsed yet (not written by 0.32.18's local backend)",
 		Targets: []Target{
 			{ID: "conversations", Root: RootHome, Glob: ".letta/lc-local-backend/conversations/*/messages.jsonl{,.pre-pi-backup-*}", Kind: KindTranscript, Projects: ProjectsJSONLCwd},
 			{ID: "conversation-meta", Root: RootHome, Glob: ".letta/lc-local-backend/conversations/*/{conversation,manifest,system-prompt}.json", Kind: KindOther},
