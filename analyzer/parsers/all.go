@@ -16,6 +16,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/goose"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/letta"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/openclaw"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/opencode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pi"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/qwen"
@@ -51,6 +52,7 @@ func All() []parser.Parser {
 		gemini.Parsers(),         // gemini-cli
 		goose.Parsers(),          // goose
 		letta.Parsers(),          // letta (Letta Code local backend; conversations read by pi's session reader)
+		openclaw.Parsers(),       // openclaw (agent and state databases; transcripts read by pi's session reader)
 		opencode.Parsers(),       // opencode, kilo-code
 		pi.Parsers(),             // pi, little-coder
 		qwen.Parsers(),           // qwen-code

@@ -399,6 +399,14 @@ func (st *sessionState) message(t time.Time, n int64, id string, m *message, raw
 		e.ToolName, e.ToolUseID, e.IsError = m.ToolName, m.ToolCallID, strconv.FormatBool(m.IsError)
 		e.RecordID = st.rid(id)
 		st.out.Event(e)
+		if st.opt.ToolResultNote != nil {
+			if note := st.opt.ToolResultNote(raw); note != "" {
+				d := st.event(t, timeline.System, note, n)
+				d.ToolName, d.ToolUseID = m.ToolName, m.ToolCallID
+				d.RecordID = st.rid(id + "#decision")
+				st.out.Event(d)
+			}
+		}
 		for _, r := range gateReasons {
 			if m.IsError && st.opt.LittleCoder && strings.Contains(text, r) {
 				d := st.event(t, timeline.System, "permission decision: denied source=little-coder-permission-gate", n)

@@ -37,6 +37,10 @@ type Options struct {
 	// text a person typed, else the prefix of the system row the message
 	// becomes (a message another session or an internal tool wrote).
 	UserOrigin func(raw []byte) string
+	// ToolResultNote reads a tool result message (its raw entry) and returns
+	// the text of a system row to write after it ("" for none): a
+	// permission decision the agent records only in the result's details.
+	ToolResultNote func(raw []byte) string
 	// Custom handles an entry of type "custom" and reports whether it did
 	// (gave rows or a Skip). In contract mode an entry it leaves is a
 	// system row "<customType>: <data>".
@@ -149,3 +153,12 @@ func (st *sessionState) skip(n int64, reason string) {
 		st.out.Skip(n, reason)
 	}
 }
+
+// MainArg is a tool call's most identifying argument (the command, path,
+// URL, pattern or query): the text of the tool_use rows the reader writes,
+// for a parser that writes a secondary copy of a call.
+func MainArg(args json.RawMessage) string { return mainArg(args) }
+
+// ContentText joins the text blocks of a string or block-list content as
+// the reader does (images named, not inlined).
+func ContentText(content json.RawMessage) string { return contentText(content) }
