@@ -147,16 +147,26 @@ var agentsLToO = []Agent{
 		},
 	},
 	{
-		Name: "openclaw", Display: "OpenClaw (formerly Clawdbot, Moltbot)", Status: StatusBacklog, SeedStatus: StatusParsed,
-		Evidence: EvidenceSource, EvidenceNote: "Source at 3b16db7 (checkpoint and backup writers at 6814525 and 6559e3f), synthetic fixture; relay, permission, model-override, past-use, deletion, PostgreSQL-anchor and GitHub publication rows from source at 146284a (2026.10.5)",
+		Name: "openclaw", Display: "OpenClaw (formerly Clawdbot, Moltbot)", Status: StatusParsed, SeedStatus: StatusParsed,
+		Evidence: EvidenceRealInstall, EvidenceNote: "OpenClaw 2026.9.6 (eb377ac) run here offline with agent --local against a loopback model (fixtures/roots/real-agents-4); seed: source at 3b16db7 (checkpoint and backup writers at 6814525 and 6559e3f) and 146284a (2026.10.5)",
+		Notes: "2026.9.6 keeps transcripts in the agent database (agents/<id>/sessions/ was not written; legacy files still parsed); " +
+			"its lock databases (openclaw-agent.sqlite.*.sqlite) are collected with their journals but hold no tables; " +
+			"not collected: tmp/ (gateway and state lock files) and cache/ (generated shell environment snapshots); " +
+			"the log under /tmp/openclaw/ is outside the home",
 		Targets: []Target{
 			{ID: "agent-db", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/agents/*/agent/openclaw-agent.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
+			{ID: "agent-db-locks", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/agents/*/agent/openclaw-agent.sqlite.*.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "state-db", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/state/openclaw.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
+			{ID: "quarantine-db", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/state/openclaw-quarantine.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "sessions", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/{agents/*/sessions,sessions}/**", Kind: KindTranscript},
 			{ID: "auth-profiles", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/agents/*/agent/*auth*", Kind: KindSecret},
-			{ID: "config", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/{openclaw,clawdbot,moltbot}.json", Kind: KindSecret},
+			{ID: "config", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/{openclaw,clawdbot,moltbot}.json{,.bak*}", Kind: KindSecret},
+			// The config journal's HMAC key: flagged, never read.
+			{ID: "config-key", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/config-journal-fingerprint.key", Kind: KindSecret},
 			{ID: "credentials", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/credentials/**", Kind: KindSecret},
 			{ID: "workspace", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/workspace/*.md", Kind: KindSettings},
+			// plugin-skills/<name> are links into the install: recorded, never followed.
+			{ID: "plugin-skills", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/plugin-skills/*", Kind: KindOther},
 			{ID: "logs", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/logs/**", Kind: KindLog, MaxSize: logMax},
 		},
 	},

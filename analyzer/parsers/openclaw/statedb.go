@@ -104,7 +104,11 @@ func operatorApprovals(ctx context.Context, db *sql.DB, out parser.Sink) error {
 		id := r.Get("approval_id")
 		sid := r.Get("source_session_id")
 		summary := redactJSON([]byte(r.Get("presentation_json")))
-		req := sysRow(sid, msTime(r.Vals["created_at_ms"]), "permission request ("+r.Get("kind")+") by agent "+r.Get("source_agent_id")+": "+summary, r.Rowid, id)
+		by := ""
+		if a := r.Get("source_agent_id"); a != "" {
+			by = " by agent " + a
+		}
+		req := sysRow(sid, msTime(r.Vals["created_at_ms"]), "permission request ("+r.Get("kind")+")"+by+": "+summary, r.Rowid, id)
 		req.ToolName, req.ToolUseID = r.Get("source_tool_name"), r.Get("source_tool_call_id")
 		out.Event(req)
 		if r.Get("status") == "pending" {
