@@ -315,6 +315,18 @@ for dirpath, dirnames, filenames in os.walk(root, topdown=True):
             os.remove(p); continue
         if f.endswith(SQLITE_SUFFIXES) or in_git:
             continue  # SQLite files and the memory git repository are kept exactly as written
+        if f == "auth.json" and os.path.basename(dirpath) == "providers":
+            # Letta's provider records: keep the record (name, type, base
+            # URL, times are evidence), redact every credential inside auth.
+            try:
+                doc = json.load(open(p, encoding="utf-8"))
+                for prov in (doc.get("providers") or {}).values():
+                    if isinstance(prov, dict) and isinstance(prov.get("auth"), dict):
+                        prov["auth"] = {k: (v if k == "type" else "REDACTED-FIXTURE") for k, v in prov["auth"].items()}
+                json.dump(doc, open(p, "w", encoding="utf-8"), ensure_ascii=False, indent=2)
+            except (ValueError, AttributeError):
+                open(p, "w").write("REDACTED-FIXTURE")
+            continue
         if f in AUTH_FILES or f in KEY_FILES:
             open(p, "w").write("REDACTED-FIXTURE"); continue
         if os.path.getsize(p) > LIMIT:
