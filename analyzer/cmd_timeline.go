@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -26,10 +27,16 @@ type TimelineCmd struct {
 	User            []string `help:"Keep only this user (repeatable)."`
 	Host            []string `help:"Keep only this host (repeatable)."`
 	Match           string   `help:"Keep rows whose text, tool input or tool name matches this regular expression, plus the call or result paired with each." placeholder:"REGEX"`
+	TurnType        []string `help:"Keep only this turn type (repeatable): ${enum}." enum:"user,assistant,tool_use,tool_result,thinking,system" placeholder:"TYPE"`
+	Hide            []string `help:"Leave out this turn type (repeatable), e.g. --hide system: ${enum}." enum:"user,assistant,tool_use,tool_result,thinking,system" placeholder:"TYPE"`
+	Session         []string `help:"Keep only this session id (repeatable)." placeholder:"ID"`
+	Action          []string `help:"Keep only tool rows with this action (repeatable): ${enum}." enum:"execute,file_read,file_write,file_edit,file_delete,search,web_fetch,mcp,subagent,ask_user,todo,other" placeholder:"ACTION"`
 	IncludeThinking bool     `help:"Include thinking rows."`
-	KeepUndated     bool     `help:"Keep rows whose time the agent did not record (they sort last)."`
-	Format          string   `help:"Timeline format: ${enum}." enum:"jsonl,csv,timesketch" default:"jsonl"`
+	KeepUndated     bool     `help:"With --since/--until, still keep rows whose time the agent did not record (without those filters they are always kept; they sort last)."`
+	Format          string   `help:"Output formats, comma-separated: jsonl, csv, timesketch, parquet, bodyfile (the mactime bodyfile of every collected file)." default:"jsonl" placeholder:"LIST"`
+	PartitionByHost bool     `help:"Write the Parquet timeline as one file per host (timeline.parquet/host=NAME/part-0.parquet)."`
 	Jobs            int      `help:"Inputs processed in parallel (default: number of CPUs)." default:"0"`
+	Force           bool     `help:"Replace the files of an earlier run in the output folder (only those a run writes)."`
 }
 
 func parseWhen(s string, end bool) (time.Time, error) {
@@ -71,6 +78,14 @@ func (c *TimelineCmd) Run(g *Globals, log zerolog.Logger) error {
 		Inputs: c.Inputs, OutDir: c.Output, Format: c.Format, Since: since, Until: until,
 		Agents: c.Agent, Users: c.User, Hosts: c.Host, Match: re, IncludeThinking: c.IncludeThinking,
 		KeepUndated: c.KeepUndated, Jobs: c.Jobs, Parsers: parsers.All(), Log: log,
+		TurnTypes: c.TurnType, Hide: c.Hide, Sessions: c.Session, Actions: c.Action, PartitionByHost: c.PartitionByHost,
+		Force: c.Force, CommandLine: os.Args, ToolVersion: Version,
+	}
+	if _, err := analyze.ParseFormats(c.Format); err != nil {
+		return &exitError{exitUnusable, "--format: " + err.Error()}
+	}
+	if slices.Contains(c.TurnType, "thinking") {
+		opts.IncludeThinking = true
 	}
 	if isTerminal(os.Stderr) {
 		opts.Progress = func(done, total int, input string) {
@@ -88,7 +103,8 @@ func (c *TimelineCmd) Run(g *Globals, log zerolog.Logger) error {
 		return &exitError{exitUnusable, err.Error()}
 	}
 	fmt.Println(analyze.AgentsLine(sum.Inventory))
-	fmt.Printf("timeline: %d rows, %d sessions, %d problems from %d inputs (%d unusable); %d rows repeated in another file written once\n", sum.Events, sum.Sessions, sum.Problems, sum.Sources, sum.Failed, sum.Duplicates)
+	fmt.Printf("timeline: %d rows (%d undated), %d sessions, %d problems from %d inputs (%d unusable)\n", sum.Events, sum.Undated, sum.Sessions, sum.Problems, sum.Sources, sum.Failed)
+	fmt.Println(analyze.DroppedLine(sum))
 	fmt.Printf("written: %s\n", strings.Join(sum.Files, " "))
 	if sum.Events == 0 {
 		return &exitError{exitNothing, ""}

@@ -27,6 +27,7 @@ func main() {
 		kong.Name("doubleagent"),
 		kong.Description("Verify DoubleAgent bundles and turn AI agents' transcripts into one forensic timeline."),
 		kong.UsageOnError(),
+		kong.Help(helpPrinter),
 		kong.Vars{"version": Version},
 		kong.Exit(func(code int) {
 			if code != 0 {

@@ -73,8 +73,12 @@ func TestExitCodes(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "agents: parsed claude-code (1 events)") {
 		t.Fatalf("timeline: %d %s", code, out)
 	}
-	if out, code := runCLI(t, "timeline", good, "-o", filepath.Join(dir, "o2"), "--agent", "codex-cli"); code != 1 {
+	if out, code := runCLI(t, "timeline", good, "-o", filepath.Join(dir, "o2"), "--since", "2030-01-01"); code != 1 {
 		t.Fatalf("timeline with nothing found: exit %d, want 1: %s", code, out)
+	}
+	if out, code := runCLI(t, "timeline", good, "-o", filepath.Join(dir, "o2b"), "--agent", "claudecode"); code != 2 ||
+		!strings.Contains(out, "--agent claudecode: not in the input; it holds claude-code") {
+		t.Fatalf("timeline --agent naming no agent of the input: exit %d, want 2: %s", code, out)
 	}
 	if out, code := runCLI(t, "timeline", filepath.Join(dir, "missing"), "-o", filepath.Join(dir, "o3")); code != 2 {
 		t.Fatalf("timeline on a missing input: exit %d, want 2: %s", code, out)
@@ -131,5 +135,21 @@ func TestTimelineFromStdin(t *testing.T) {
 	inv, _ := os.ReadFile(filepath.Join(dir, "o", "inventory.json"))
 	if !strings.Contains(string(inv), `"input": "/dev/stdin"`) {
 		t.Fatalf("inventory: %s", inv)
+	}
+}
+
+// TestHelpEndsWithExitCodes: every command's --help ends with its exit
+// codes, and catalog prints a header and a legend of its statuses.
+func TestHelpEndsWithExitCodes(t *testing.T) {
+	for _, cmd := range []string{"timeline", "verify", "detect", "catalog", "parsers", "inventory"} {
+		out, code := runCLI(t, cmd, "--help")
+		if code != 0 || !strings.Contains(out, "Exit codes:\n  0  ") {
+			t.Errorf("%s --help (exit %d) has no exit codes:\n%s", cmd, code, out)
+		}
+	}
+	out, _ := runCLI(t, "catalog")
+	lines := strings.SplitN(out, "\n", 4)
+	if len(lines) < 3 || !strings.HasPrefix(lines[0], "statuses: parsed = ") || !strings.HasPrefix(lines[1], "AGENT ") {
+		t.Errorf("catalog header: %q", lines)
 	}
 }

@@ -35,15 +35,15 @@ var agentsAToC = []Agent{
 		},
 	},
 	{
-		Name: "amp", Display: "Amp", Status: StatusBacklog, SeedStatus: StatusBacklog,
-		Evidence: EvidenceBundle, EvidenceNote: "Shipped binary strings, docs",
-		Notes: "issue 53; prompt history and thread logs; full threads are server-side (ampcode.com)",
+		Name: "amp", Display: "Amp", Status: StatusParsed, SeedStatus: StatusBacklog,
+		Evidence: EvidenceBundle, EvidenceNote: "The JavaScript embedded in the @ampcode/cli 0.0.1790142911-g7618fb linux-x64 binary (history, LogTape log and settings code), synthetic fixture; the CLI needs ampcode.com for every thread and was not run",
+		Notes: "issue 14; prompt history and thread logs; full threads are server-side (ampcode.com); .amp/claude-diagnostics holds copies of Claude Code session files (Amp driving Claude Code), collected, not parsed: the claude-code parser reads the originals",
 		Targets: []Target{
 			{ID: "history", Root: RootHome, Glob: ".local/share/amp/history.jsonl", Kind: KindHistory, Projects: ProjectsJSONPaths},
 			{ID: "secrets", Root: RootHome, Glob: ".local/share/amp/secrets.json", Kind: KindSecret},
 			{ID: "thread-logs", Root: RootHome, Glob: ".cache/amp/logs/{threads/*.log,cli.log}", Kind: KindLog, MaxSize: logMax},
 			{ID: "terminal-history", Root: RootHome, Glob: ".cache/amp/terminal/*/history", Kind: KindHistory},
-			{ID: "claude-diagnostics", Root: RootHome, Glob: ".amp/claude-diagnostics/**", Kind: KindTranscript},
+			{ID: "claude-diagnostics", Root: RootHome, Glob: ".amp/claude-diagnostics/**", Kind: KindOther},
 			{ID: "settings", Root: RootHome, Glob: ".config/amp/settings.json{,c}", Kind: KindSettings},
 		},
 		ProjectFiles: []ProjectFile{
@@ -52,7 +52,7 @@ var agentsAToC = []Agent{
 		},
 	},
 	{
-		Name: "antigravity", Display: "Google Antigravity", Status: StatusBacklog, SeedStatus: StatusParsed,
+		Name: "antigravity", Display: "Google Antigravity", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceRealInstall, EvidenceNote: "Protobuf descriptors from the shipped agy binary; real installs: WSL, macOS (CLI 1.2.16, app 2.23.0), Ubuntu 26.04.1 aarch64 (CLI 1.3.4, app 2.23.1), Windows 11 ARM64 (CLI 1.3.5, app 2.23.1), October 2026; IDE and backup directories fixture only",
 		Targets: []Target{
 			{ID: "conversations", Root: RootHome, Glob: ".gemini/{antigravity-cli,antigravity,antigravity-ide,antigravity-backup}/{conversations/*.db,conversation_summaries.db}", Kind: KindSQLite, MaxSize: sqliteMax},
@@ -69,15 +69,18 @@ var agentsAToC = []Agent{
 		},
 	},
 	{
-		Name: "augment", Display: "Augment Code (Auggie CLI)", Status: StatusBacklog, SeedStatus: StatusBacklog,
-		Evidence: EvidenceBundle, EvidenceNote: "Shipped bundle, docs",
-		Notes: "issue 55; full conversations in .augment/sessions/*.json and a prompt history",
+		Name: "augment", Display: "Augment Code (Auggie CLI)", Status: StatusParsed, SeedStatus: StatusBacklog,
+		Evidence: EvidenceRealInstall, EvidenceNote: "Real install of Auggie 0.36.0 (@augmentcode/auggie) run against a loopback stand-in for the Augment API (fixtures/roots/real-agents-5, December 2026); prompt history and settings from the shipped bundle, synthetic fixture",
+		Notes: "issue 14; full conversations in .augment/sessions/*.json and a prompt history",
 		Targets: []Target{
 			{ID: "sessions", Root: RootHome, Glob: ".augment/sessions/*.json", Kind: KindTranscript},
 			{ID: "prompt-history", Root: RootHome, Glob: ".augment/prompt-history.jsonl", Kind: KindHistory},
 			{ID: "session", Root: RootHome, Glob: ".augment/session.json", Kind: KindSecret},
 			{ID: "settings", Root: RootHome, Glob: ".augment/settings.json", Kind: KindSettings},
-			{ID: "config", Root: RootHome, Glob: ".augment/{rules,commands,agents,plans}/**", Kind: KindSettings},
+			{ID: "state", Root: RootHome, Glob: ".augment/.auggie.json", Kind: KindOther},
+			{ID: "task-storage", Root: RootHome, Glob: ".augment/task-storage/**", Kind: KindOther, MaxSize: outputsMax},
+			{ID: "config", Root: RootHome, Glob: ".augment/{rules,commands,agents,plans,skills,hooks}/**", Kind: KindSettings},
+			{ID: "other", Root: RootHome, Glob: ".augment/**", Kind: KindOther, MaxSize: outputsMax, Exclude: []string{"cache", "node_modules"}},
 		},
 		ProjectFiles: []ProjectFile{
 			{Glob: ".augment/**", Kind: KindSettings},
@@ -211,7 +214,7 @@ var agentsAToC = []Agent{
 		},
 	},
 	{
-		Name: "cody", Display: "Sourcegraph Cody", Status: StatusBacklog, SeedStatus: StatusParsed,
+		Name: "cody", Display: "Sourcegraph Cody", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at 8e20ac6c, synthetic fixture; settings, model preferences and legacy JetBrains history from the same commit (2026-10-21 review)",
 		Notes: "the VS Code chat history is the sourcegraph.cody-ai row of state.vscdb, and cody.* settings are in User/settings.json, both collected as vscode",
 		Targets: []Target{

@@ -78,7 +78,7 @@ var agentsLToO = []Agent{
 		},
 	},
 	{
-		Name: "muse-code", Display: "Muse Code", Status: StatusBacklog, SeedStatus: StatusParsed,
+		Name: "muse-code", Display: "Muse Code", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceRealInstall, EvidenceNote: "Shipped binary 1.4.2 strings, vendor skills and a real install (Linux), October 2026; synthetic fixture",
 		Targets: []Target{
 			{ID: "sessions", OS: unixOS, Root: RootXDGData, Glob: "muse/sessions/**/session.jsonl", Kind: KindTranscript},

@@ -3,7 +3,7 @@ package catalog
 // agentsPToZ: pearai to zed.
 var agentsPToZ = []Agent{
 	{
-		Name: "pearai", Display: "PearAI", Status: StatusBacklog, SeedStatus: StatusParsed,
+		Name: "pearai", Display: "PearAI", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at 51eceef6 and 0b6df736, synthetic fixture; permission texts, task list, standing settings and chat use logs from the same commits and d930f023 (the editor)",
 		Targets: []Target{
 			{ID: "sessions", Root: RootHome, Glob: ".pearai/sessions/*.json", Kind: KindTranscript, Projects: ProjectsJSONPaths},
@@ -116,7 +116,7 @@ var agentsPToZ = []Agent{
 		},
 	},
 	{
-		Name: "tabby", Display: "Tabby (TabbyML)", Status: StatusBacklog, SeedStatus: StatusParsed,
+		Name: "tabby", Display: "Tabby (TabbyML)", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at 21b2904, synthetic fixture; pages, source-host, model, command-history and volume rows from the same commit (2026-10-21), not observed on any real install",
 		Notes: "the VS Code extension's command history is the TabbyML.vscode-tabby row of state.vscdb, collected as vscode",
 		Targets: []Target{
@@ -129,7 +129,7 @@ var agentsPToZ = []Agent{
 		Volumes: []string{"*tabby*"},
 	},
 	{
-		Name: "twinny", Display: "twinny", Status: StatusBacklog, SeedStatus: StatusParsed,
+		Name: "twinny", Display: "twinny", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at 9339bd10, synthetic fixture; tool step of 4.3.5 and later, standing grants, team policy, file changes, agent-changes records, log channel and review repository from source at 0337b265 (4.3.15)",
 		Notes: "its conversations are the rjmacarthy.twinny row of state.vscdb, collected as vscode (or the fork's own agent)",
 		Targets: []Target{

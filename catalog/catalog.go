@@ -163,6 +163,11 @@ type Agent struct {
 // (an agent's ProjectFiles found in a project directory that state names).
 const ProjectTarget = "project"
 
+// VolumeTarget is the target ID the collector gives a file found in a
+// Docker or Podman named volume of one of an agent's Volumes (the volume's
+// _data directory is walked as a home; see collector collectVolumes).
+const VolumeTarget = "volume"
+
 // ProjectFile is an artifact an agent keeps inside a project directory.
 type ProjectFile struct {
 	Glob string

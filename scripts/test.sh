@@ -7,6 +7,14 @@ cd "$(dirname "$0")/.."
 fail=0
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
 if [ -n "$unformatted" ]; then echo "gofmt would change:"; echo "$unformatted"; fail=1; fi
+# The case report's browser test renders the report in Debian's headless
+# Chromium; install it when we can (root with apt), and make the test fail
+# rather than skip when it is still missing.
+if ! command -v chromium >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "== installing chromium for the report's browser test"
+  (DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null 2>&1 || echo "chromium install failed"
+fi
+if command -v chromium >/dev/null || [ "$(id -u)" = 0 ]; then export DOUBLEAGENT_BROWSER_TEST=1; fi
 mods="catalog bundle collector analyzer fixtures"
 for m in $mods; do
   (cd "$m" && go vet ./...) || fail=1

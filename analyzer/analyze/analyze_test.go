@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -308,11 +309,8 @@ func TestFilters(t *testing.T) {
 	if u := count(analyze.Options{Users: []string{"alice"}}); len(u) != len(until) {
 		t.Fatalf("--user alice %d rows, want %d", len(u), len(until))
 	}
-	if h := count(analyze.Options{Hosts: []string{"nope"}}); len(h) != 0 {
-		t.Fatalf("--host nope kept %d rows", len(h))
-	}
-	if a := count(analyze.Options{Agents: []string{"codex-cli"}}); len(a) != 0 {
-		t.Fatalf("--agent codex-cli kept %d rows", len(a))
+	if h := count(analyze.Options{Hosts: []string{"hf"}}); len(h) != len(all) {
+		t.Fatalf("--host hf kept %d rows of %d", len(h), len(all))
 	}
 	th := count(analyze.Options{IncludeThinking: true})
 	if len(th) != len(all)+2 {
@@ -329,18 +327,44 @@ func TestFilters(t *testing.T) {
 	}
 }
 
-func TestKeepUndated(t *testing.T) {
+// TestUndatedRowsKeptAndCounted: undated rows are kept by default (sorted
+// last, time_basis none); --since/--until leave them out and say so in the
+// summary, inventory and problems.jsonl; --keep-undated keeps them anyway.
+func TestUndatedRowsKeptAndCounted(t *testing.T) {
 	hist := []byte(`{"display":"typed with a time","timestamp":1767225600000,"project":"/p","sessionId":"s1"}` + "\n" + `{"display":"no time at all","project":"/p"}` + "\n")
 	p := makeBundle(t, t.TempDir(), "u.tar.zst", "hu", "id-u", []bundletest.File{{Path: "/home/u/.claude/history.jsonl", Agent: "claude-code", Target: "history", Kind: "history", User: "u", Data: hist}})
-	_, out := run(t, analyze.Options{Inputs: []string{p}})
-	_, out2 := run(t, analyze.Options{Inputs: []string{p}, KeepUndated: true})
-	a, b := rows(t, out), rows(t, out2)
-	if len(b) != len(a)+1 {
-		t.Fatalf("--keep-undated: %d rows vs %d", len(b), len(a))
+	sum, out := run(t, analyze.Options{Inputs: []string{p}})
+	a := rows(t, out)
+	if len(a) != 2 || sum.Undated != 1 || sum.UndatedDropped != 0 {
+		t.Fatalf("default: %d rows, %d undated, %d dropped", len(a), sum.Undated, sum.UndatedDropped)
 	}
-	last := b[len(b)-1]
+	last := a[len(a)-1]
 	if last.TimestampUTC != "" || last.TimeBasis != "none" || last.Text != "no time at all" || last.Secondary != "true" {
 		t.Fatalf("undated row %+v", last)
+	}
+	since := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	sum2, out2 := run(t, analyze.Options{Inputs: []string{p}, Since: since})
+	if b := rows(t, out2); len(b) != 1 || b[0].Text != "typed with a time" || sum2.UndatedDropped != 1 {
+		t.Fatalf("--since: %+v, %d undated dropped", b, sum2.UndatedDropped)
+	}
+	probs := problems(t, out2)
+	if len(probs) != 1 || probs[0].Kind != "undated_dropped" || probs[0].SourceFile != "/home/u/.claude/history.jsonl" ||
+		probs[0].Message != "1 undated row(s) left out by --since/--until (the agent recorded no time for them; --keep-undated keeps them)" {
+		t.Fatalf("problems %+v", probs)
+	}
+	if got := analyze.DroppedLine(sum2); !strings.Contains(got, "1 undated row(s) left out by --since/--until") {
+		t.Fatalf("summary line %q", got)
+	}
+	var inv analyze.Inventory
+	if b, err := os.ReadFile(filepath.Join(out2, analyze.InventoryJSON)); err != nil || json.Unmarshal(b, &inv) != nil {
+		t.Fatalf("inventory: %v", err)
+	}
+	if len(inv.Agents) != 1 || inv.Agents[0].UndatedDropped != 1 {
+		t.Fatalf("inventory agents %+v", inv.Agents)
+	}
+	_, out3 := run(t, analyze.Options{Inputs: []string{p}, Since: since, KeepUndated: true})
+	if c := rows(t, out3); len(c) != 2 {
+		t.Fatalf("--since --keep-undated: %d rows", len(c))
 	}
 }
 
@@ -561,5 +585,48 @@ func TestTokenInPermissionRuleIsMasked(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join(out, analyze.TimelineJSONL))
 	if bytes.Contains(b, []byte("FAKE666")) || !bytes.Contains(b, []byte(`Bearer [redacted]`)) {
 		t.Fatalf("timeline: %s", b)
+	}
+}
+
+// TestExaminerFilters: --turn-type, --hide, --session and --action keep
+// exactly the rows asked for; a --host, --user or --agent that names
+// nothing the input holds is an error listing what it holds.
+func TestExaminerFilters(t *testing.T) {
+	p := makeBundle(t, t.TempDir(), "x.tar.zst", "hx", "id-x", []bundletest.File{
+		claudeFile("alice", "aaaa1111-0000-4000-8000-000000000001", "2026-03-01", "ls -la", "total 0"),
+		claudeFile("bob", "bbbb2222-0000-4000-8000-000000000002", "2026-03-05", "whoami", "bob"),
+	})
+	kinds := func(o analyze.Options) string {
+		o.Inputs = []string{p}
+		_, out := run(t, o)
+		var s []string
+		for _, r := range rows(t, out) {
+			s = append(s, r.User+":"+r.TurnType+":"+r.Action)
+		}
+		return strings.Join(s, " ")
+	}
+	if got := kinds(analyze.Options{TurnTypes: []string{"user", "tool_use"}}); got != "alice:user: alice:tool_use:execute bob:user: bob:tool_use:execute" {
+		t.Errorf("--turn-type user,tool_use: %s", got)
+	}
+	if got := kinds(analyze.Options{Hide: []string{"system", "assistant", "user"}}); got != "alice:tool_use:execute alice:tool_result:execute bob:tool_use:execute bob:tool_result:execute" {
+		t.Errorf("--hide: %s", got)
+	}
+	if got := kinds(analyze.Options{Sessions: []string{"bbbb2222-0000-4000-8000-000000000002"}, Actions: []string{"execute"}}); got != "bob:tool_use:execute bob:tool_result:execute" {
+		t.Errorf("--session --action: %s", got)
+	}
+	for _, c := range []struct {
+		o    analyze.Options
+		want string
+	}{
+		{analyze.Options{Agents: []string{"claudecode"}}, "--agent claudecode: not in the input; it holds claude-code"},
+		{analyze.Options{Users: []string{"ALICE", "bob"}}, "--user ALICE: not in the input; it holds alice, bob"},
+		{analyze.Options{Hosts: []string{"nope"}}, "--host nope: not in the input; it holds hx"},
+	} {
+		c.o.Inputs, c.o.OutDir, c.o.Parsers = []string{p}, filepath.Join(t.TempDir(), "out"), parsers.All()
+		_, err := analyze.Timeline(context.Background(), c.o)
+		var un *analyze.UnknownNameError
+		if !errors.As(err, &un) || err.Error() != c.want {
+			t.Errorf("got %v, want %q", err, c.want)
+		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"math"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"regexp"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -31,9 +31,14 @@ import (
 type Options struct {
 	Inputs []string
 	OutDir string
-	// Format of the timeline: jsonl (timeline.jsonl), csv (timeline.csv) or
-	// timesketch (timeline.timesketch.jsonl).
+	// Format of the timeline, comma-separated (see ParseFormats): jsonl
+	// (timeline.jsonl), csv (timeline.csv), timesketch
+	// (timeline.timesketch.jsonl), parquet (timeline.parquet), bodyfile
+	// (collection.bodyfile, the mactime bodyfile of every collected file).
 	Format string
+	// PartitionByHost writes the Parquet timeline as one file per host
+	// (timeline.parquet/host=<host>/part-0.parquet).
+	PartitionByHost bool
 	// Since and Until bound dated rows (UTC, inclusive); zero = open.
 	Since, Until time.Time
 	Agents       []string
@@ -41,10 +46,14 @@ type Options struct {
 	Hosts        []string
 	// Match keeps rows whose text, tool input or tool name matches, plus
 	// the call or result paired with each.
-	Match           *regexp.Regexp
-	IncludeThinking bool
-	KeepUndated     bool
-	Jobs            int
+	Match *regexp.Regexp
+	// TurnTypes keeps only these turn types; Hide drops these; Sessions
+	// keeps only these session ids; Actions keeps only tool rows with
+	// these actions.
+	TurnTypes, Hide, Sessions, Actions []string
+	IncludeThinking                    bool
+	KeepUndated                        bool
+	Jobs                               int
 	// TempDir holds the private temporary folder (default os.TempDir()).
 	TempDir string
 	// Parsers is the registry (analyzer/parsers.All()).
@@ -56,6 +65,12 @@ type Options struct {
 	Log      zerolog.Logger
 	// MemLimit bounds the events held in memory before spilling (bytes).
 	MemLimit int64
+	// Force replaces a previous run's files in OutDir (else such a folder
+	// is refused with ErrOutputInUse).
+	Force bool
+	// CommandLine and ToolVersion are recorded in run.json.
+	CommandLine []string
+	ToolVersion string
 }
 
 // Summary is what a run found.
@@ -63,58 +78,195 @@ type Summary struct {
 	Events   int
 	Sessions int
 	Problems int
-	// Duplicates counts rows dropped because another source file gave
-	// the same row (see output.md).
+	// Duplicates counts rows dropped because another row is the same
+	// record (RepeatedByID + RepeatedNoID; see output.md).
 	Duplicates int
-	Sources    int
-	Failed     int
-	Inventory  *Inventory
-	Files      []string // output files written
+	// RepeatedByID: rows whose record id and content another row had;
+	// RepeatedNoID: rows without an id repeating another by full value.
+	RepeatedByID, RepeatedNoID int
+	// SecondaryPaired counts secondary rows dropped because they paired
+	// with the primary row they repeat.
+	SecondaryPaired int
+	// DuplicateIDs counts record ids seen with more than one content.
+	DuplicateIDs int
+	// Undated counts rows written without a time; UndatedDropped those
+	// left out by --since/--until.
+	Undated, UndatedDropped int
+	Sources                 int
+	Failed                  int
+	Inventory               *Inventory
+	Files                   []string // output files written
+}
+
+// UnknownNameError says a --host, --user or --agent filter names nothing
+// the input holds, and what it does hold.
+type UnknownNameError struct {
+	Flag  string   // "--host", "--user", "--agent"
+	Names []string // the values not held
+	Held  []string // every value the input holds
+}
+
+func (e *UnknownNameError) Error() string {
+	held := "nothing"
+	if len(e.Held) > 0 {
+		held = strings.Join(e.Held, ", ")
+	}
+	return fmt.Sprintf("%s %s: not in the input; it holds %s", e.Flag, strings.Join(e.Names, ", "), held)
 }
 
 // ErrNoInput is returned when no input could be used at all.
 var ErrNoInput = errors.New("no usable input")
 
 type collected struct {
-	mu        sync.Mutex
-	primary   *timeline.Sorter
-	secondary *timeline.Sorter
-	primKeys  map[uint64]bool
-	matchIDs  map[string]bool
-	states    map[timeline.SessionKey]timeline.SessionState
+	mu      sync.Mutex
+	primary *timeline.Sorter
+	// ids holds a stub of every row with a record id, pair every
+	// secondary row and a stub of every primary row a secondary source
+	// could repeat (see correlate.go).
+	ids      *timeline.SorterOf[idStub]
+	pair     *timeline.SorterOf[pairRow]
+	ord      int64
+	losers   bitset
+	matchIDs map[string]bool
+	states   []stateRec
 	// sem bounds the files parsed at once across all inputs (Jobs).
 	sem      chan struct{}
 	problems []Problem
 	inv      *Inventory
 	opts     *Options
-	undated  int
+	// secondarySpecs are the declared secondary sources by parser ID;
+	// pairTypes the turn types each agent's secondary sources can repeat.
+	secondarySpecs map[string]*parser.Secondary
+	pairTypes      map[string]map[timeline.TurnType]bool
+	recoverable    map[string]bool
+	// actionTables are the Spec.Actions tables of every parser writing an
+	// agent's rows.
+	actionTables map[string][]map[string]timeline.Action
+	// Counts for the summary line and the inventory.
+	repeatedByID, secondaryByID, secondaryPaired, duplicateIDs int
+	undatedDropped                                             map[fileKey]int
+	// bodyEntries are the manifest rows of every input, for the bodyfile.
+	bodyEntries []bodyEntry
 }
 
-func dedupKey(e *timeline.Event) uint64 {
-	h := fnv.New64a()
-	io.WriteString(h, e.Host)
-	h.Write([]byte{0})
-	io.WriteString(h, e.User)
-	h.Write([]byte{0})
-	io.WriteString(h, e.Agent)
-	h.Write([]byte{0})
-	io.WriteString(h, string(e.TurnType))
-	h.Write([]byte{0})
-	io.WriteString(h, strings.TrimSpace(e.Text))
-	return h.Sum64()
+// fileKey names one source file of one input.
+type fileKey struct{ host, bundleID, input, file, agent string }
+
+// stateRec is one session state as a parser gave it, with where it came
+// from so the merge has a fixed order.
+type stateRec struct {
+	st   timeline.SessionState
+	file string
+	seq  int
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
+func newCollected(tmp string, opts *Options) *collected {
+	c := &collected{
+		primary:  timeline.NewSorter(tmp, opts.MemLimit),
+		ids:      timeline.NewSorterOf(tmp, secondaryMemLimit(opts.MemLimit), idLess, idSize),
+		pair:     timeline.NewSorterOf(tmp, secondaryMemLimit(opts.MemLimit), pairLess, pairSize),
+		matchIDs: map[string]bool{}, sem: make(chan struct{}, opts.Jobs),
+		inv: newInventory(), opts: opts,
+		secondarySpecs: map[string]*parser.Secondary{}, pairTypes: map[string]map[timeline.TurnType]bool{},
+		recoverable: map[string]bool{}, undatedDropped: map[fileKey]int{}, actionTables: map[string][]map[string]timeline.Action{},
+	}
+	for _, p := range opts.Parsers {
+		sp, ok := p.(parser.Specced)
+		if !ok {
+			continue
+		}
+		if t := sp.Spec().Actions; t != nil {
+			for _, a := range append([]string{p.Agent()}, sp.Spec().Emits...) {
+				c.actionTables[a] = append(c.actionTables[a], t)
+			}
+		}
+		if sp.Spec().Secondary == nil {
+			continue
+		}
+		sec := sp.Spec().Secondary
+		c.secondarySpecs[p.ID()] = sec
+		agents := append([]string{p.Agent()}, sp.Spec().Emits...)
+		for _, a := range agents {
+			c.recoverable[a] = true
+			if c.pairTypes[a] == nil {
+				c.pairTypes[a] = map[timeline.TurnType]bool{}
+			}
+			for _, tt := range sec.TurnTypes {
+				c.pairTypes[a][tt] = true
+			}
 		}
 	}
-	return false
+	return c
 }
 
+// contains reports whether list holds s.
+// mergeStates folds the session states parsers gave in a fixed order (by
+// session, then source file, bundle, parser and emission order), so the
+// result never depends on scheduling: the first value recorded for a
+// field is kept, a different later value is a state_conflict problem.
+// Recovered takes the strongest value instead (yes > partial > no): a
+// parser that saw a deletion knows more than one that did not.
+func (c *collected) mergeStates() []timeline.SessionState {
+	sort.SliceStable(c.states, func(i, j int) bool {
+		a, b := &c.states[i], &c.states[j]
+		if a.st.Key != b.st.Key {
+			ka, kb := a.st.Key, b.st.Key
+			return ka.Host+"\x00"+ka.User+"\x00"+ka.Agent+"\x00"+ka.SessionID < kb.Host+"\x00"+kb.User+"\x00"+kb.Agent+"\x00"+kb.SessionID
+		}
+		if a.file != b.file {
+			return a.file < b.file
+		}
+		return a.seq < b.seq
+	})
+	var out []timeline.SessionState
+	for i := 0; i < len(c.states); {
+		j := i
+		m := timeline.SessionState{Key: c.states[i].st.Key}
+		for ; j < len(c.states) && c.states[j].st.Key == m.Key; j++ {
+			st := &c.states[j].st
+			for _, f := range []struct {
+				name string
+				dst  *string
+				v    string
+			}{{"synced", &m.Synced, st.Synced}, {"origin", &m.Origin, st.Origin}, {"relayed", &m.Relayed, st.Relayed},
+				{"parent_session_id", &m.ParentSessionID, st.ParentSessionID}, {"forked_from", &m.ForkedFrom, st.ForkedFrom}} {
+				switch {
+				case f.v == "" || f.v == *f.dst:
+				case *f.dst == "":
+					*f.dst = f.v
+				default:
+					k := m.Key
+					c.problems = append(c.problems, Problem{Host: k.Host, Agent: k.Agent, SourceFile: strings.SplitN(c.states[j].file, "\x00", 2)[0], Kind: parser.KindStateConflict,
+						Message: fmt.Sprintf("session %s: %s recorded as %q and as %q; kept %q (first in file order)", k.SessionID, f.name, *f.dst, f.v, *f.dst)})
+				}
+			}
+			if timeline.RecoveredRank(st.Recovered) > timeline.RecoveredRank(m.Recovered) {
+				m.Recovered = st.Recovered
+			}
+		}
+		out = append(out, m)
+		i = j
+	}
+	return out
+}
+
+// action names what a tool row's call does, from the tables of the
+// parsers that write the agent's rows; "other" when none names the tool.
+func (c *collected) action(agent, tool string) timeline.Action {
+	for _, t := range c.actionTables[agent] {
+		if a, ok := parser.ActionFor(t, tool); ok {
+			return a
+		}
+	}
+	return timeline.ActOther
+}
+
+func contains(list []string, s string) bool { return slices.Contains(list, s) }
+
 // keep applies the row filters that do not need the whole timeline.
-func (c *collected) keep(e *timeline.Event) bool {
+// Undated rows are kept unless --since or --until is given (and
+// --keep-undated is not); those left out are counted per file.
+func (c *collected) keep(e *timeline.Event, src *source) bool {
 	o := c.opts
 	if e.TurnType == timeline.Thinking && !o.IncludeThinking {
 		return false
@@ -128,12 +280,25 @@ func (c *collected) keep(e *timeline.Event) bool {
 	if len(o.Hosts) > 0 && !contains(o.Hosts, e.Host) {
 		return false
 	}
+	if (len(o.TurnTypes) > 0 && !contains(o.TurnTypes, string(e.TurnType))) || contains(o.Hide, string(e.TurnType)) {
+		return false
+	}
+	if len(o.Sessions) > 0 && !contains(o.Sessions, e.SessionID) {
+		return false
+	}
+	if len(o.Actions) > 0 && !contains(o.Actions, string(e.Action)) {
+		return false
+	}
 	if e.Time.IsZero() {
-		if !o.KeepUndated {
-			c.undated++
-			return false
+		if (o.Since.IsZero() && o.Until.IsZero()) || o.KeepUndated {
+			return true
 		}
-		return true
+		input := ""
+		if src != nil {
+			input = src.input
+		}
+		c.undatedDropped[fileKey{e.Host, e.BundleID, input, e.SourceFile, e.Agent}]++
+		return false
 	}
 	if !o.Since.IsZero() && e.Time.Before(o.Since) {
 		return false
@@ -149,40 +314,58 @@ func (c *collected) matches(e *timeline.Event) bool {
 	return m.MatchString(e.Text) || m.MatchString(e.ToolInput) || (e.ToolName != "" && m.MatchString(e.ToolName))
 }
 
-// addBatch stores a batch of one file's events under one lock; the keys
-// and the regular expression are computed before taking it.
-func (c *collected) addBatch(evs []timeline.Event) error {
-	keys := make([]uint64, len(evs))
+// matchKey pairs a call and its result for --match: only within one host,
+// user, agent and session.
+func matchKey(e *timeline.Event) string {
+	return e.Host + "\x00" + e.User + "\x00" + e.Agent + "\x00" + e.SessionID + "\x00" + e.ToolUseID
+}
+
+// addBatch stores a batch of one file's events under one lock; hashes and
+// the regular expression are computed before taking it.
+func (c *collected) addBatch(evs []timeline.Event, src *source) error {
+	var stubs []idStub
 	matched := make([]bool, len(evs))
 	for i := range evs {
 		e := &evs[i]
-		if !e.Secondary && (e.TurnType == timeline.User || e.TurnType == timeline.Assistant) {
-			keys[i] = dedupKey(e)
+		if e.RecordID != "" {
+			stubs = append(stubs, stubOf(e)) // Ord set below
 		}
-		if c.opts.Match != nil && !e.Secondary && e.ToolUseID != "" {
+		if c.opts.Match != nil && e.ToolUseID != "" {
 			matched[i] = c.matches(e)
 		}
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	k := 0
 	for i := range evs {
-		e := evs[i]
+		e := &evs[i]
+		c.ord++
+		e.Ord = c.ord
+		if e.RecordID != "" {
+			stubs[k].Ord = e.Ord
+			if err := c.ids.Add(stubs[k]); err != nil {
+				return err
+			}
+			k++
+		}
 		if e.Secondary {
-			if err := c.secondary.Add(e); err != nil {
+			if err := c.pair.Add(pairOf(e, false)); err != nil {
 				return err
 			}
 			continue
 		}
-		if keys[i] != 0 {
-			c.primKeys[keys[i]] = true
+		if c.pairTypes[e.Agent][e.TurnType] {
+			if err := c.pair.Add(pairOf(e, true)); err != nil {
+				return err
+			}
 		}
-		if !c.keep(&e) {
+		if !c.keep(e, src) {
 			continue
 		}
 		if matched[i] {
-			c.matchIDs[e.Host+"\x00"+e.ToolUseID] = true
+			c.matchIDs[matchKey(e)] = true
 		}
-		if err := c.primary.Add(e); err != nil {
+		if err := c.primary.Add(*e); err != nil {
 			return err
 		}
 	}
@@ -191,16 +374,17 @@ func (c *collected) addBatch(evs []timeline.Event) error {
 
 // sink is the parser.Sink for one file.
 type sink struct {
-	buf    []timeline.Event
-	c      *collected
-	src    *source
-	file   *fileRec
-	parser parser.Parser
-	seq    int64
-	events int
-	err    error
-	probs  int
-	acct   fileAccount
+	buf     []timeline.Event
+	c       *collected
+	src     *source
+	file    *fileRec
+	parser  parser.Parser
+	seq     int64
+	events  int
+	err     error
+	probs   int
+	nstates int
+	acct    fileAccount
 }
 
 // fileAccount is what became of the records of one file a parser read:
@@ -272,6 +456,9 @@ func (s *sink) Event(e timeline.Event) {
 	default:
 		e.Verified = "false"
 	}
+	if e.Action == "" && (e.TurnType == timeline.ToolUse || e.TurnType == timeline.ToolResult) {
+		e.Action = s.c.action(e.Agent, e.ToolName)
+	}
 	s.acct.rows++
 	if e.SourceFile == s.file.Path {
 		s.acct.add(e.SourceLine)
@@ -296,7 +483,7 @@ func (s *sink) flush() {
 	if len(s.buf) == 0 {
 		return
 	}
-	if err := s.c.addBatch(s.buf); err != nil && s.err == nil {
+	if err := s.c.addBatch(s.buf, s.src); err != nil && s.err == nil {
 		s.err = err
 	}
 	s.buf = s.buf[:0]
@@ -307,21 +494,9 @@ func (s *sink) Session(st timeline.SessionState) {
 	if st.Key.Agent == "" {
 		st.Key.Agent = s.file.Agent
 	}
+	s.nstates++
 	s.c.mu.Lock()
-	old, ok := s.c.states[st.Key]
-	if ok {
-		// Merge: a value recorded once is kept; a later value wins over "".
-		for _, f := range []struct {
-			dst *string
-			v   string
-		}{{&old.Synced, st.Synced}, {&old.Origin, st.Origin}, {&old.Relayed, st.Relayed}, {&old.Recovered, st.Recovered}} {
-			if f.v != "" {
-				*f.dst = f.v
-			}
-		}
-		st = old
-	}
-	s.c.states[st.Key] = st
+	s.c.states = append(s.c.states, stateRec{st: st, file: s.file.Path + "\x00" + s.file.BundleID + "\x00" + s.parser.ID(), seq: s.nstates})
 	s.c.mu.Unlock()
 }
 
@@ -346,26 +521,26 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 		opts.Jobs = runtime.NumCPU()
 	}
 	if opts.Format == "" {
-		opts.Format = "jsonl"
+		opts.Format = FormatJSONL
+	}
+	formats, err := ParseFormats(opts.Format)
+	if err != nil {
+		return nil, err
 	}
 	if opts.Limits == nil {
 		opts.Limits = DefaultLimits()
 	}
 	defer softMemoryLimit(opts.MemLimit)()
-	if err := os.MkdirAll(opts.OutDir, 0o755); err != nil {
-		return nil, fmt.Errorf("create output folder: %w", err)
+	started := time.Now().UTC()
+	if err := prepareOutDir(opts.OutDir, opts.Force); err != nil {
+		return nil, err
 	}
 	tmp, err := os.MkdirTemp(opts.TempDir, "doubleagent-*")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	c := &collected{
-		primary:   timeline.NewSorter(tmp, opts.MemLimit),
-		secondary: timeline.NewSorter(tmp, secondaryMemLimit(opts.MemLimit)),
-		primKeys:  map[uint64]bool{}, matchIDs: map[string]bool{}, states: map[timeline.SessionKey]timeline.SessionState{}, sem: make(chan struct{}, opts.Jobs),
-		inv: newInventory(), opts: &opts,
-	}
+	c := newCollected(tmp, &opts)
 	inputs, err := spoolStreams(opts.Inputs, tmp)
 	if err != nil {
 		return nil, err
@@ -383,6 +558,7 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 		return nil, fmt.Errorf("%w: %s", ErrNoInput, problemText(inputProblems))
 	}
 	rt := newRouter(opts.Parsers)
+	rt.keepManifest = slices.Contains(formats, FormatBodyfile)
 	sum := &Summary{Sources: len(units)}
 	var wg sync.WaitGroup
 	work := make(chan int)
@@ -425,23 +601,30 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	if sum.Failed == len(units) {
 		return nil, fmt.Errorf("%w: every input failed: %s", ErrNoInput, problemText(c.problems))
 	}
-	// Secondary rows survive only where no primary row says the same.
-	if err := c.secondary.Each(func(e *timeline.Event) error {
-		if c.primKeys[dedupKey(e)] {
-			return nil
-		}
+	if err := c.inv.checkNames(&opts); err != nil {
+		return nil, err
+	}
+	// The correlation pass: repeats by record id, then secondary rows
+	// paired with the primary rows they repeat.
+	if err := c.resolveIdentities(); err != nil {
+		return nil, err
+	}
+	if err := c.pairSecondaries(func(e *timeline.Event) error {
 		ev := *e
-		if !c.keep(&ev) {
+		if !c.keep(&ev, nil) {
 			return nil
 		}
 		if c.opts.Match != nil && ev.ToolUseID != "" && c.matches(&ev) {
-			c.matchIDs[ev.Host+"\x00"+ev.ToolUseID] = true
+			c.matchIDs[matchKey(&ev)] = true
 		}
 		return c.primary.Add(ev)
 	}); err != nil {
 		return nil, err
 	}
 	if err := writeOutputs(c, &opts, sum); err != nil {
+		return nil, err
+	}
+	if err := writeRunRecord(&opts, sum, started); err != nil {
 		return nil, err
 	}
 	return sum, nil
@@ -547,6 +730,10 @@ func runUnit(ctx context.Context, u unit, tmp string, rt *router, c *collected, 
 	c.mu.Lock()
 	c.problems = append(c.problems, s.problems...)
 	c.inv.addSource(s)
+	for _, e := range s.manifest {
+		c.bodyEntries = append(c.bodyEntries, bodyEntry{host: s.host, e: e})
+	}
+	s.manifest = nil
 	c.mu.Unlock()
 	files := append([]*fileRec(nil), s.files...)
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })

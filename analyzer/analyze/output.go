@@ -5,11 +5,11 @@ import (
 	"encoding/csv"
 	"fmt"
 	json "github.com/go-json-experiment/json/v1"
-	"hash/fnv"
-	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -66,6 +66,67 @@ type InventorySource struct {
 	UsersInferred bool   `json:"users_inferred"`
 	Verified      string `json:"verified"` // all | partial | none | n/a (loose tree)
 	Problems      int    `json:"problems"`
+	// SHA256 is a bundle file's hash; Case, Examiner, CollectorVersion
+	// and StartedUTC come from its header.
+	SHA256           string `json:"sha256"`
+	Case             string `json:"case"`
+	Examiner         string `json:"examiner"`
+	CollectorVersion string `json:"collector_version"`
+	StartedUTC       string `json:"started_utc"`
+	// EndedUTC and Complete come from the manifest's summary row
+	// (Complete "" for a loose tree or a bundle without one); Incomplete
+	// says why a collection stopped; ChangedDuringCopy counts the files
+	// the collector saw change while it copied them.
+	EndedUTC          string `json:"ended_utc"`
+	Complete          string `json:"complete"`
+	Incomplete        string `json:"incomplete_reason"`
+	ChangedDuringCopy int    `json:"changed_during_copy"`
+	// CollectorLog summarises the collector's own log in the bundle.
+	CollectorLog *LogSummary `json:"collector_log"`
+}
+
+// LogSummary counts the collector log's lines by level and keeps its
+// warning and error messages (at most 20, escaped as evidence).
+type LogSummary struct {
+	Lines    int      `json:"lines"`
+	Warnings int      `json:"warnings"`
+	Errors   int      `json:"errors"`
+	Messages []string `json:"messages"`
+}
+
+// summarizeLog reads a collector log (zerolog JSON lines).
+func summarizeLog(b []byte) *LogSummary {
+	if len(b) == 0 {
+		return nil
+	}
+	ls := &LogSummary{Messages: []string{}}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		ls.Lines++
+		var m map[string]any
+		if json.Unmarshal([]byte(l), &m) != nil {
+			continue
+		}
+		lvl, _ := m["level"].(string)
+		msg, _ := m["message"].(string)
+		switch lvl {
+		case "warn":
+			ls.Warnings++
+		case "error", "fatal":
+			ls.Errors++
+		default:
+			continue
+		}
+		if len(ls.Messages) < 20 {
+			if p, ok := m["path"].(string); ok {
+				msg += " (" + p + ")"
+			}
+			ls.Messages = append(ls.Messages, lvl+": "+msg)
+		}
+	}
+	return ls
 }
 
 // InventoryAgent is one host × agent.
@@ -83,8 +144,14 @@ type InventoryAgent struct {
 	Events        int            `json:"events"`
 	Problems      int            `json:"problems"`
 	SyncedSess    int            `json:"synced_sessions"`
-	users         map[string]bool
-	parsedFiles   map[string]bool
+	// RecoveredSess counts sessions whose rows came only (or partly) from
+	// secondary sources; UndatedDropped the undated rows --since/--until
+	// left out.
+	RecoveredSess  int `json:"recovered_sessions"`
+	PartialSess    int `json:"partially_recovered_sessions"`
+	UndatedDropped int `json:"undated_dropped"`
+	users          map[string]bool
+	parsedFiles    map[string]bool
 }
 
 func newInventory() *Inventory { return &Inventory{agents: map[string]*InventoryAgent{}} }
@@ -101,6 +168,43 @@ func (inv *Inventory) agent(host, name string) *InventoryAgent {
 		inv.agents[k] = a
 	}
 	return a
+}
+
+// checkNames fails when a --host, --user or --agent filter names what no
+// input holds (a misspelt agent gives zero rows otherwise, with no word).
+func (inv *Inventory) checkNames(o *Options) error {
+	hosts, users, agents := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for _, s := range inv.Sources {
+		hosts[s.Host] = true
+	}
+	for _, a := range inv.agents {
+		agents[a.Agent] = true
+		for u := range a.users {
+			users[u] = true
+		}
+	}
+	for _, f := range []struct {
+		flag string
+		want []string
+		have map[string]bool
+	}{{"--host", o.Hosts, hosts}, {"--user", o.Users, users}, {"--agent", o.Agents, agents}} {
+		var missing []string
+		for _, w := range f.want {
+			if !f.have[w] {
+				missing = append(missing, w)
+			}
+		}
+		if len(missing) == 0 {
+			continue
+		}
+		var held []string
+		for h := range f.have {
+			held = append(held, h)
+		}
+		sort.Strings(held)
+		return &UnknownNameError{Flag: f.flag, Names: missing, Held: held}
+	}
+	return nil
 }
 
 func (inv *Inventory) addSource(s *source) {
@@ -126,7 +230,16 @@ func (inv *Inventory) addSource(s *source) {
 			verified = "partial"
 		}
 	}
-	inv.Sources = append(inv.Sources, InventorySource{Input: s.input, Kind: s.kind, Host: s.host, BundleID: s.bundleID, UsersInferred: s.inferred, Verified: verified, Problems: len(s.problems)})
+	src := InventorySource{Input: s.input, Kind: s.kind, Host: s.host, BundleID: s.bundleID, UsersInferred: s.inferred, Verified: verified, Problems: len(s.problems), SHA256: s.sum}
+	if h := s.header; h != nil {
+		src.Case, src.Examiner, src.CollectorVersion, src.StartedUTC = h.Host.Case, h.Host.Examiner, h.CollectorVersion, h.StartedUTC
+	}
+	if sm := s.summary; sm != nil {
+		src.EndedUTC, src.Complete, src.Incomplete = sm.EndedUTC, strconv.FormatBool(sm.Complete), sm.Reason
+	}
+	src.ChangedDuringCopy = s.changed
+	src.CollectorLog = summarizeLog(s.log)
+	inv.Sources = append(inv.Sources, src)
 	for _, f := range s.seen {
 		if f.agent == "" {
 			continue
@@ -173,6 +286,12 @@ func (inv *Inventory) finish(sessions []timeline.Session, parsedAgents map[strin
 		a.Sessions++
 		if s.Synced == "yes" || s.Synced == "partial" {
 			a.SyncedSess++
+		}
+		switch s.Recovered {
+		case "yes":
+			a.RecoveredSess++
+		case "partial":
+			a.PartialSess++
 		}
 	}
 	for _, a := range inv.agents {
@@ -244,6 +363,9 @@ type timesketchRow struct {
 
 type timesketchRows struct{ jsonlRows }
 
+// UndatedDatetime is the Timesketch datetime of a row without a time.
+const UndatedDatetime = "1970-01-01T00:00:00.000Z"
+
 func (t *timesketchRows) write(e *timeline.Event) error {
 	r := e.ToRow()
 	msg := fmt.Sprintf("[%s] %s", r.Agent, r.TurnType)
@@ -261,7 +383,13 @@ func (t *timesketchRows) write(e *timeline.Event) error {
 	if r.TimeBasis != "" {
 		desc = "Agent event time (" + r.TimeBasis + ")"
 	}
-	return t.w.Write(timesketchRow{Message: msg, Datetime: r.TimestampUTC, TimestampDesc: desc, Row: r})
+	dt := r.TimestampUTC
+	if dt == "" {
+		// Timesketch needs a datetime; an undated row gets the Unix epoch,
+		// which no agent record carries, and says so.
+		dt, desc = UndatedDatetime, "No time recorded (time_basis none)"
+	}
+	return t.w.Write(timesketchRow{Message: msg, Datetime: dt, TimestampDesc: desc, Row: r})
 }
 
 type csvRows struct {
@@ -270,7 +398,13 @@ type csvRows struct {
 	w  *csv.Writer
 }
 
-func (c *csvRows) write(e *timeline.Event) error { return c.w.Write(e.ToRow().Values()) }
+func (c *csvRows) write(e *timeline.Event) error {
+	v := e.ToRow().Values()
+	for i := range v {
+		v[i] = csvCell(v[i], e)
+	}
+	return c.w.Write(v)
+}
 func (c *csvRows) close() error {
 	c.w.Flush()
 	if err := c.w.Error(); err != nil {
@@ -317,24 +451,35 @@ func openRows(dir, format string) (rowWriter, string, error) {
 }
 
 func writeOutputs(c *collected, opts *Options, sum *Summary) error {
-	rw, name, err := openRows(opts.OutDir, opts.Format)
+	formats, err := ParseFormats(opts.Format)
+	if err != nil {
+		return err
+	}
+	rw, names, err := openTimelines(opts.OutDir, formats, opts.PartitionByHost)
 	if err != nil {
 		return err
 	}
 	agg := timeline.NewAggregator()
+	agg.Recoverable = func(agent string) bool { return c.recoverable[agent] }
 	events := map[string]int{}
 	dd := &dupWindow{}
 	err = c.primary.Each(func(e *timeline.Event) error {
-		if opts.Match != nil && !c.matches(e) && !(e.ToolUseID != "" && c.matchIDs[e.Host+"\x00"+e.ToolUseID]) {
+		if c.losers.has(e.Ord) {
+			return nil // repeated by record id: counted in resolveIdentities
+		}
+		if opts.Match != nil && !c.matches(e) && !(e.ToolUseID != "" && c.matchIDs[matchKey(e)]) {
 			return nil
 		}
-		if dd.duplicate(e) {
-			sum.Duplicates++
+		if e.RecordID == "" && dd.duplicate(e) {
+			sum.RepeatedNoID++
 			return nil
 		}
 		agg.Add(e)
 		events[e.Host+"\x00"+e.Agent]++
 		sum.Events++
+		if e.Time.IsZero() {
+			sum.Undated++
+		}
 		return rw.write(e)
 	})
 	if cerr := rw.close(); err == nil {
@@ -343,9 +488,24 @@ func writeOutputs(c *collected, opts *Options, sum *Summary) error {
 	if err != nil {
 		return err
 	}
-	sum.Files = append(sum.Files, filepath.Join(opts.OutDir, name))
-	for _, st := range c.states {
+	sum.Files = append(sum.Files, names...)
+	if slices.Contains(formats, FormatBodyfile) {
+		p := filepath.Join(opts.OutDir, BodyfileName)
+		if err := writeBodyfile(p, c.bodyEntries); err != nil {
+			return err
+		}
+		sum.Files = append(sum.Files, p)
+	}
+	sum.RepeatedByID, sum.SecondaryPaired, sum.DuplicateIDs = c.repeatedByID, c.secondaryPaired, c.duplicateIDs
+	sum.Duplicates = sum.RepeatedByID + sum.RepeatedNoID
+	for _, st := range c.mergeStates() {
 		agg.SetState(st)
+	}
+	for k, n := range c.undatedDropped {
+		sum.UndatedDropped += n
+		c.problems = append(c.problems, Problem{Host: k.host, BundleID: k.bundleID, Input: k.input, SourceFile: k.file, Agent: k.agent, Kind: "undated_dropped",
+			Message: fmt.Sprintf("%d undated row(s) left out by --since/--until (the agent recorded no time for them; --keep-undated keeps them)", n)})
+		c.inv.agent(k.host, k.agent).UndatedDropped += n
 	}
 	sessions := agg.Sessions()
 	if opts.Match != nil || len(opts.Agents) > 0 || len(opts.Users) > 0 || len(opts.Hosts) > 0 || !opts.Since.IsZero() || !opts.Until.IsZero() {
@@ -414,30 +574,40 @@ func writeOutputs(c *collected, opts *Options, sum *Summary) error {
 	return nil
 }
 
-// dupWindow drops a row that another source file already gave: the same
-// host, user, agent, session, turn type, time, tool_use_id, text and tool
-// input (a resumed session's file repeating earlier records, a legacy file
-// and its migrated copy). Equal rows share a timestamp, so only the rows
-// of the current instant are held. Undated rows are never merged.
+// dupWindow drops a row without a record id that repeats another, by
+// full-value keys, never text alone and never a hash alone:
+//   - a dated row with the same host, user, agent, session, turn type,
+//     time, tool_use_id, text and tool input as a row of another source
+//     file (a resumed session's file repeating earlier records, a legacy
+//     file and its migrated copy). Equal rows share a timestamp, so only
+//     the rows of the current instant are held.
+//   - any row, dated or not, that repeats the row just before it at the
+//     same position (host, source file, line, parser, emission order) with
+//     the same content: the same evidence read twice (a bundle and its
+//     extracted copy, two collections of one host).
+//
+// Undated rows of different files are never merged.
 type dupWindow struct {
 	t    time.Time
-	keys map[uint64]string // key -> first source file
+	keys map[string]string // full key -> first source file
+	prev string            // the previous row's position and content
 }
 
 func (d *dupWindow) duplicate(e *timeline.Event) bool {
+	pos := strings.Join([]string{e.Host, e.SourceFile, strconv.FormatInt(e.SourceLine, 10), e.Parser, strconv.FormatInt(e.Seq, 10),
+		e.User, e.Agent, e.SessionID, string(e.TurnType), e.ToolUseID, e.ToolName, e.Text, e.ToolInput, e.IsError, e.TimeString()}, "\x00")
+	if pos == d.prev {
+		return true
+	}
+	d.prev = pos
 	if e.Time.IsZero() {
 		return false
 	}
 	if !e.Time.Equal(d.t) || d.keys == nil {
 		d.t = e.Time
-		d.keys = map[uint64]string{}
+		d.keys = map[string]string{}
 	}
-	h := fnv.New64a()
-	for _, s := range []string{e.Host, e.User, e.Agent, e.SessionID, string(e.TurnType), e.ToolUseID, e.Text, e.ToolInput} {
-		io.WriteString(h, s)
-		h.Write([]byte{0})
-	}
-	k := h.Sum64()
+	k := strings.Join([]string{e.Host, e.User, e.Agent, e.SessionID, string(e.TurnType), e.ToolUseID, e.Text, e.ToolInput}, "\x00")
 	if src, ok := d.keys[k]; ok {
 		return src != e.SourceFile
 	}
@@ -462,6 +632,12 @@ func writeJSONL(path string, n int, get func(int) any) error {
 		return err
 	}
 	return f.Close()
+}
+
+// DroppedLine renders the summary line of rows not written, by reason.
+func DroppedLine(sum *Summary) string {
+	return fmt.Sprintf("not written: %d row(s) repeating a record another row already gave (%d by record id, %d without an id, by full value); %d secondary row(s) paired with the primary row they repeat; %d undated row(s) left out by --since/--until; %d record id(s) with two contents (kept, see problems.jsonl)",
+		sum.Duplicates, sum.RepeatedByID, sum.RepeatedNoID, sum.SecondaryPaired, sum.UndatedDropped, sum.DuplicateIDs)
 }
 
 // AgentsLine renders the "agents:" summary line.

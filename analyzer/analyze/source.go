@@ -66,7 +66,11 @@ type source struct {
 	host     string
 	bundleID string
 	header   *bundle.Header
-	inferred bool // homes and users were inferred (loose tree)
+	sum      string // SHA-256 of a bundle file
+	summary  *bundle.Summary
+	log      []byte // the start of the collector's log
+	changed  int    // manifest rows marked changed_during_copy
+	inferred bool   // homes and users were inferred (loose tree)
 	files    []*fileRec
 	byPath   map[string]*fileRec
 	problems []Problem
@@ -75,6 +79,9 @@ type source struct {
 	// seen counts every manifest row (or walked file) per user and agent,
 	// collected or not, for detect and the inventory.
 	seen []seenFile
+	// manifest keeps the manifest rows (or walked files) when the run
+	// writes a bodyfile.
+	manifest []bundle.Entry
 }
 
 type seenFile struct {
@@ -182,6 +189,8 @@ type router struct {
 	agents  map[string]bool
 	// secrets are the agents one of whose parsers reads secret-kind files.
 	secrets map[string]bool
+	// keepManifest asks sources to keep their manifest rows (bodyfile).
+	keepManifest bool
 }
 
 func newRouter(ps []parser.Parser) *router {
@@ -242,7 +251,15 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 		return nil, err
 	}
 	defer f.Close()
-	br, err := bundle.Open(f, limits)
+	// The bundle file's own SHA-256, for run.json: hashed as it is read,
+	// and the rest (anything after what the reader consumed) at the end.
+	fh := sha256.New()
+	defer func() {
+		if _, err := io.Copy(fh, f); err == nil {
+			s.sum = hex.EncodeToString(fh.Sum(nil))
+		}
+	}()
+	br, err := bundle.Open(io.TeeReader(f, fh), limits)
 	if err != nil {
 		return nil, err
 	}
@@ -299,6 +316,12 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 		return nil, fmt.Errorf("spool: %w", err)
 	}
 	res := br.Result()
+	s.summary, s.log = res.Summary, res.Log
+	for _, e := range res.Manifest {
+		if e.ChangedDuringCopy {
+			s.changed++
+		}
+	}
 	for _, pr := range res.Problems {
 		s.problem(Problem{Kind: pr.Kind, SourceFile: pr.Path, Message: pr.String()})
 	}
@@ -316,6 +339,9 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 			}
 		}
 		s.seen = append(s.seen, seenFile{user: e.User, agent: e.Agent, status: e.Status, size: e.Size, parsable: rt.agents[e.Agent]})
+		if rt.keepManifest {
+			s.manifest = append(s.manifest, e)
+		}
 	}
 	if res.Manifest == nil {
 		for _, r := range s.files {
@@ -417,6 +443,9 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 			continue
 		}
 		s.seen = append(s.seen, seenFile{user: e.User, agent: e.Agent, status: e.Status, size: e.Size, parsable: rt.agents[e.Agent]})
+		if rt.keepManifest {
+			s.manifest = append(s.manifest, e)
+		}
 		if e.ArchivePath == "" || !rt.wants(e.Agent, catalog.Kind(e.Kind)) {
 			continue
 		}
@@ -522,6 +551,12 @@ func openLoose(ctx context.Context, dir string, rt *router) (*source, error) {
 				}
 			}
 			s.seen = append(s.seen, seenFile{user: h.user, agent: hit.Agent, status: status, size: hit.Info.Size(), parsable: rt.agents[hit.Agent]})
+			if rt.keepManifest {
+				// A loose tree has no manifest: the walk's own view (no
+				// hash, the modification time only).
+				s.manifest = append(s.manifest, bundle.Entry{Record: bundle.RecordFile, Path: orig, User: h.user, Agent: hit.Agent, Type: "file",
+					Size: hit.Info.Size(), Mode: fmt.Sprintf("%o", hit.Info.Mode().Perm()), MTime: bundle.FormatTime(hit.Info.ModTime()), Status: status})
+			}
 			if status != bundle.StatusCollected || !rt.wants(hit.Agent, hit.Target.Kind) {
 				return nil
 			}

@@ -136,54 +136,98 @@ func grow(acc, b []byte) []byte {
 // returns the complete objects it can find and whether anything was lost.
 // A valid line is returned as is.
 //
-// It first reads the line as a sequence of objects; if that fails it
-// looks for the earliest '{' after which the rest of the line reads as a
-// sequence of objects. At most maxGlueTries starts are tried, so a long
-// cut line costs a bounded number of passes, not one per '{'.
+// It takes the complete objects at the start of the line (decoding
+// forward until one fails) and the complete objects at its end (matching
+// braces backward from the last '}', string-aware, and validating each);
+// whatever lies between is the cut part. Each byte is scanned a bounded
+// number of times, so the time is linear in the line whatever the number
+// of braces in the cut part.
 func SplitGlued(line []byte) (objs [][]byte, lost bool) {
 	if json.Valid(line) {
 		return [][]byte{line}, false
 	}
-	if objs, ok := objectSeq(line); ok {
-		return objs, false
+	head, pos := objectPrefix(line)
+	if pos == len(line) && len(head) > 0 {
+		return head, false
 	}
-	tries := 0
-	for i := 1; i < len(line) && tries < maxGlueTries; i++ {
-		j := bytes.IndexByte(line[i:], '{')
-		if j < 0 {
+	var tail [][]byte
+	end := len(bytes.TrimRight(line, " \t"))
+	for end > pos && line[end-1] == '}' {
+		start := matchOpen(line[pos:end])
+		if start < 0 {
 			break
 		}
-		i += j
-		tries++
-		if objs, ok := objectSeq(line[i:]); ok {
-			return objs, true
+		start += pos
+		if !json.Valid(line[start:end]) {
+			break
 		}
+		tail = append(tail, line[start:end])
+		end = len(bytes.TrimRight(line[:start], " \t"))
 	}
-	return nil, true
+	for i, j := 0, len(tail)-1; i < j; i, j = i+1, j-1 {
+		tail[i], tail[j] = tail[j], tail[i]
+	}
+	objs = append(head, tail...)
+	if len(objs) == 0 {
+		return nil, true
+	}
+	return objs, len(bytes.TrimSpace(line[pos:end])) > 0
 }
 
-// maxGlueTries bounds the candidate starts SplitGlued tries.
-const maxGlueTries = 64
-
-// objectSeq reads b as one or more JSON objects separated by optional
-// white space, all the way to the end.
-func objectSeq(b []byte) ([][]byte, bool) {
+// objectPrefix decodes complete objects from the start of b and returns
+// them with the offset where the first failure (or the end) is.
+func objectPrefix(b []byte) ([][]byte, int) {
 	var objs [][]byte
-	rest := bytes.TrimLeft(b, " \t")
-	for len(rest) > 0 {
-		if rest[0] != '{' {
-			return nil, false
-		}
-		dec := json.NewDecoder(bytes.NewReader(rest))
+	pos := len(b) - len(bytes.TrimLeft(b, " \t"))
+	for pos < len(b) && b[pos] == '{' {
+		dec := json.NewDecoder(bytes.NewReader(b[pos:]))
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return nil, false
+			break
 		}
-		n := dec.InputOffset()
-		objs = append(objs, rest[:n])
-		rest = bytes.TrimLeft(rest[n:], " \t")
+		n := int(dec.InputOffset())
+		objs = append(objs, b[pos:pos+n])
+		pos += n
+		pos += len(b[pos:]) - len(bytes.TrimLeft(b[pos:], " \t"))
 	}
-	return objs, len(objs) > 0
+	return objs, pos
+}
+
+// matchOpen returns the offset of the '{' that opens the object ending at
+// the last byte of b (a '}'), reading backward with string awareness (a
+// quote is real when an even number of backslashes precede it), or -1.
+func matchOpen(b []byte) int {
+	depth := 0
+	inStr := false
+	for i := len(b) - 1; i >= 0; i-- {
+		c := b[i]
+		if c == '"' {
+			k := 0
+			for j := i - 1; j >= 0 && b[j] == '\\'; j-- {
+				k++
+			}
+			if k%2 == 0 {
+				inStr = !inStr
+			}
+			continue
+		}
+		if inStr {
+			continue
+		}
+		switch c {
+		case '}', ']':
+			depth++
+		case '{', '[':
+			depth--
+			if depth == 0 {
+				if c == '{' {
+					return i
+				}
+				return -1
+			}
+		}
+	}
+	return -1
 }
 
 // GluedProblem words the problem for a line SplitGlued had to split: n

@@ -145,3 +145,30 @@ func TestSplitGluedIsBounded(t *testing.T) {
 		t.Fatalf("got %d objects lost=%v", len(objs), lost)
 	}
 }
+
+// TestSplitGluedManyBracesInTheCutPart: a complete record glued after a
+// cut one is found whatever the number of '{' in the cut fragment (it was
+// lost past 64), and records at both ends are kept around a cut middle.
+func TestSplitGluedManyBracesInTheCutPart(t *testing.T) {
+	cut := `{"type":"assistant","message":{"content":[` + strings.Repeat(`{"type":"text","text":"{{{ \"quoted }\" "},`, 500)
+	whole := `{"type":"user","uuid":"u9","message":{"content":"after the cut"}}`
+	objs, lost := SplitGlued([]byte(cut + whole))
+	if !lost || len(objs) != 1 || string(objs[0]) != whole {
+		t.Fatalf("got %d objects lost=%v: %.80q", len(objs), lost, objs)
+	}
+	a, b := `{"a":"first"}`, `{"b":"last \"}\\\\"}`
+	objs, lost = SplitGlued([]byte(a + `{"cut":{"x":[1,2` + b))
+	if !lost || len(objs) != 2 || string(objs[0]) != a || string(objs[1]) != b {
+		t.Fatalf("both ends: %q lost=%v", objs, lost)
+	}
+}
+
+func BenchmarkSplitGluedCutLine(b *testing.B) {
+	line := []byte(strings.Repeat(`{"k":"`+strings.Repeat("v", 100)+`","n":`, 80000) + `{"ok":1}`)
+	b.SetBytes(int64(len(line)))
+	for b.Loop() {
+		if objs, _ := SplitGlued(line); len(objs) != 1 {
+			b.Fatal(len(objs))
+		}
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"path"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
@@ -153,6 +155,32 @@ type Spec struct {
 	// Secondary declares how the parser's Secondary rows pair with primary
 	// rows; a parser that emits Secondary rows must declare it.
 	Secondary *Secondary
+	// Actions maps the agent's tool names (exact, or path.Match patterns
+	// such as "mcp__*") to the one action vocabulary; the engine fills a
+	// tool row's Action from it when the parser left it empty. Every tool
+	// name a fixture shows must be named (analyzer/docs/actions.md).
+	Actions map[string]timeline.Action
+}
+
+// ActionFor looks tool up in an actions table: an exact name first, then
+// the patterns in sorted order. ok is false when nothing names it.
+func ActionFor(table map[string]timeline.Action, tool string) (a timeline.Action, ok bool) {
+	if a, ok := table[tool]; ok {
+		return a, true
+	}
+	var pats []string
+	for k := range table {
+		if strings.ContainsAny(k, "*?[") {
+			pats = append(pats, k)
+		}
+	}
+	sort.Strings(pats)
+	for _, k := range pats {
+		if m, _ := path.Match(k, tool); m {
+			return table[k], true
+		}
+	}
+	return timeline.ActOther, false
 }
 
 // Secondary describes a secondary source (a prompt history, a search

@@ -3,24 +3,34 @@ package parsers
 import (
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/aider"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/amp"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/antigravity"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/augment"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/chatgptdesktop"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/claudecode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/claudedesktop"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cline"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/codex"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/cody"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/continuedev"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotcli"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotdesktop"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/crush"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cursor"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/factorydroid"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/goose"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/kiro"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/letta"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/musecode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/openclaw"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/opencode"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/pearai"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pi"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/qwen"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/roocode"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/tabby"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/twinny"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/vscode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/windsurf"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/zed"
@@ -39,26 +49,43 @@ func group(lists ...[]parser.Parser) []parser.Parser {
 func All() []parser.Parser {
 	return group(
 		aider.Parsers(),          // aider
+		amp.Parsers(),            // amp (prompt history and logs; threads are server-side)
+		antigravity.Parsers(),    // antigravity (CLI, app, IDE, backup data directories)
+		augment.Parsers(),        // augment (Auggie CLI)
 		chatgptdesktop.Parsers(), // chatgpt-desktop (reads codex-cli state-db codex-dev.db)
 		claudecode.Parsers(),     // claude-code
 		claudedesktop.Parsers(),  // claude-desktop
 		cline.Parsers(),          // cline
 		codex.Parsers(),          // codex-cli
+		cody.Parsers(),           // cody (JetBrains agent state, legacy history; cody/settings reads vscode settings.json)
 		continuedev.Parsers(),    // continue
 		copilotcli.Parsers(),     // copilot-cli
 		copilotdesktop.Parsers(), // copilot-desktop
 		crush.Parsers(),          // crush
 		cursor.Parsers(),         // cursor
+		factorydroid.Parsers(),   // factory-droid
 		gemini.Parsers(),         // gemini-cli
 		goose.Parsers(),          // goose
+		kiro.Parsers(),           // kiro (Amazon Q / Kiro CLI)
 		letta.Parsers(),          // letta (Letta Code local backend; conversations read by pi's session reader)
+		musecode.Parsers(),       // muse-code
 		openclaw.Parsers(),       // openclaw (agent and state databases; transcripts read by pi's session reader)
 		opencode.Parsers(),       // opencode, kilo-code
+		pearai.Parsers(),         // pearai (Continue and Roo Code forks)
 		pi.Parsers(),             // pi, little-coder
 		qwen.Parsers(),           // qwen-code
 		roocode.Parsers(),        // roo-code
+		tabby.Parsers(),          // tabby
 		vscode.Parsers(),         // vscode (Copilot Chat)
 		windsurf.Parsers(),       // windsurf (hook transcripts, .pb wire decoding)
 		zed.Parsers(),            // zed
+		// One parser per state.vscdb owner (vscode, cursor, kiro, pearai,
+		// windsurf): the editor extensions' rows, each store opened once.
+		parser.ExtensionStateParsers(
+			cody.StateExtension(),   // cody
+			pearai.StateExtension(), // pearai (pearai-roo-cline)
+			tabby.StateExtension(),  // tabby
+			twinny.StateExtension(), // twinny
+		),
 	)
 }

@@ -15,7 +15,7 @@ var Fields = []string{
 	"turn_type", "model", "tool_name", "tool_use_id", "text", "tool_input",
 	"is_error", "source_file", "source_line", "bundle_id",
 	"parser", "secondary", "time_basis",
-	"record_id", "parent_session_id", "verified",
+	"record_id", "parent_session_id", "verified", "action",
 }
 
 // Row is the wire form of an Event, in field order.
@@ -42,6 +42,7 @@ type Row struct {
 	RecordID     string `json:"record_id"`
 	ParentSessID string `json:"parent_session_id"`
 	Verified     string `json:"verified"`
+	Action       string `json:"action"`
 }
 
 // ToRow converts an event to its wire form.
@@ -61,7 +62,7 @@ func (e *Event) ToRow() Row {
 		ToolInput: e.ToolInput, IsError: e.IsError, SourceFile: e.SourceFile,
 		SourceLine: e.SourceLine, BundleID: e.BundleID, Parser: e.Parser,
 		Secondary: sec, TimeBasis: tb,
-		RecordID: e.RecordID, ParentSessID: e.ParentSessionID, Verified: e.Verified,
+		RecordID: e.RecordID, ParentSessID: e.ParentSessionID, Verified: e.Verified, Action: string(e.Action),
 	}
 }
 
@@ -70,7 +71,7 @@ func (r Row) Values() []string {
 	return []string{r.TimestampUTC, r.Host, r.User, r.Agent, r.SessionID, r.ProjectPath,
 		r.TurnType, r.Model, r.ToolName, r.ToolUseID, r.Text, r.ToolInput, r.IsError,
 		r.SourceFile, strconv.FormatInt(r.SourceLine, 10), r.BundleID, r.Parser, r.Secondary, r.TimeBasis,
-		r.RecordID, r.ParentSessID, r.Verified}
+		r.RecordID, r.ParentSessID, r.Verified, r.Action}
 }
 
 // AppendJSON appends v as one JSON line (no HTML escaping, trailing '\n').

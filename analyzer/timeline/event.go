@@ -8,7 +8,8 @@ import (
 // SchemaVersion is the timeline row schema (SchemaVer MODEL-REVISION-ADDITION).
 // 1-0-0: the sixteen fields of the first release plus parser, secondary and
 // time_basis. 1-0-1: record_id, parent_session_id and verified appended.
-const SchemaVersion = "1-0-1"
+// 1-0-2: action appended.
+const SchemaVersion = "1-0-2"
 
 // TurnType classifies a row.
 type TurnType string
@@ -24,6 +25,29 @@ const (
 	Thinking   TurnType = "thinking"
 	System     TurnType = "system"
 )
+
+// Action is what a tool call does, in one vocabulary across agents (the
+// `action` field of tool_use and tool_result rows).
+type Action string
+
+// Actions.
+const (
+	ActExecute    Action = "execute"     // a shell command or a program run
+	ActFileRead   Action = "file_read"   // read a file or list a folder
+	ActFileWrite  Action = "file_write"  // create or overwrite a file
+	ActFileEdit   Action = "file_edit"   // change part of a file (a patch, a replace)
+	ActFileDelete Action = "file_delete" // delete or move away a file
+	ActSearch     Action = "search"      // search files or code (grep, glob, an index)
+	ActWebFetch   Action = "web_fetch"   // fetch a URL or search the web
+	ActMCP        Action = "mcp"         // a tool of an MCP server
+	ActSubagent   Action = "subagent"    // start or steer a subagent
+	ActAskUser    Action = "ask_user"    // a question to the person
+	ActTodo       Action = "todo"        // the agent's own plan or to-do list
+	ActOther      Action = "other"       // anything else (and tools no table names)
+)
+
+// Actions lists every action in documentation order.
+var Actions = []Action{ActExecute, ActFileRead, ActFileWrite, ActFileEdit, ActFileDelete, ActSearch, ActWebFetch, ActMCP, ActSubagent, ActAskUser, ActTodo, ActOther}
 
 // TimeBasis says where a row's time came from.
 type TimeBasis string
@@ -76,6 +100,11 @@ type Event struct {
 	// "false" when it did not (or changed during collection), "" for a
 	// loose input. Set by the engine.
 	Verified string
+	// Action is the tool call's action on tool_use and tool_result rows:
+	// set by the parser where it depends on the call's arguments, else by
+	// the engine from the parser's Spec.Actions table ("other" when the
+	// table does not name the tool).
+	Action Action
 	// Replayed marks a row that repeats a record whose original another
 	// file holds (a fork's or a resume's copied prefix): in an identity
 	// merge the original wins. Not written out.
@@ -83,6 +112,9 @@ type Event struct {
 	// Seq is the emission order within one source file, set by the engine
 	// so rows from one record keep their order. It is not written out.
 	Seq int64
+	// Ord is the engine's ordinal of the row in one run, for the
+	// correlation pass. It is not written out and never orders output.
+	Ord int64
 }
 
 // Undated reports whether the event has no recorded time.

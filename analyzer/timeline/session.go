@@ -47,6 +47,9 @@ type SessionState struct {
 type Aggregator struct {
 	m     map[SessionKey]*agg
 	order []SessionKey
+	// Recoverable, when set, reports whether an agent keeps secondary
+	// sources, so a session with only primary rows reads recovered "no".
+	Recoverable func(agent string) bool
 }
 
 type agg struct {
@@ -55,6 +58,11 @@ type agg struct {
 	models      map[string]bool
 	modelFirst  map[string]time.Time
 	files       map[string]bool
+	// primary and secondary count the rows written from the store of
+	// record and from secondary sources; stateRecovered is what parsers
+	// said.
+	primary, secondary, secondaryTurns int
+	stateRecovered                     string
 }
 
 // NewAggregator returns an empty aggregator.
@@ -78,6 +86,14 @@ func (a *Aggregator) Add(e *Event) {
 	}
 	g := a.get(SessionKey{e.Host, e.User, e.Agent, e.SessionID})
 	g.s.Events++
+	if e.Secondary {
+		g.secondary++
+		if e.TurnType != System {
+			g.secondaryTurns++
+		}
+	} else {
+		g.primary++
+	}
 	if g.s.ProjectPath == "" && e.ProjectPath != "" {
 		g.s.ProjectPath = e.ProjectPath
 	}
@@ -130,9 +146,45 @@ func (a *Aggregator) SetState(st SessionState) {
 	set(&g.s.Synced, st.Synced)
 	set(&g.s.Origin, st.Origin)
 	set(&g.s.Relayed, st.Relayed)
-	set(&g.s.Recovered, st.Recovered)
+	set(&g.stateRecovered, st.Recovered)
 	set(&g.s.ParentSessionID, st.ParentSessionID)
 	set(&g.s.ForkedFrom, st.ForkedFrom)
+}
+
+// recovered says where a session's rows came from: "yes" only from
+// secondary sources (the store of record lost it), "partial" when
+// secondary sources add turns (not merely system rows such as a thread
+// record) that the store of record lacks, "no" only from the store of
+// record when the agent keeps secondary sources to recover from; what a
+// parser said (a deletion marker it read) wins when it is stronger (yes >
+// partial > no).
+func (a *Aggregator) recovered(agent string, g *agg) string {
+	v := ""
+	switch {
+	case g.secondary > 0 && g.primary == 0:
+		v = "yes"
+	case g.secondaryTurns > 0:
+		v = "partial"
+	case g.primary > 0 && a.Recoverable != nil && a.Recoverable(agent):
+		v = "no"
+	}
+	if RecoveredRank(g.stateRecovered) > RecoveredRank(v) {
+		v = g.stateRecovered
+	}
+	return v
+}
+
+// RecoveredRank orders recovered values: yes > partial > no > "".
+func RecoveredRank(v string) int {
+	switch v {
+	case "yes":
+		return 3
+	case "partial":
+		return 2
+	case "no":
+		return 1
+	}
+	return 0
 }
 
 // Sessions returns the sessions sorted by first time (undated last), then
@@ -143,10 +195,11 @@ func (a *Aggregator) Sessions() []Session {
 	for _, k := range a.order {
 		g := a.m[k]
 		s := g.s
-		if g.s.Events == 0 && g.s.Synced == "" && g.s.Origin == "" && g.s.Relayed == "" && g.s.Recovered == "" {
+		if g.s.Events == 0 && g.s.Synced == "" && g.s.Origin == "" && g.s.Relayed == "" && g.stateRecovered == "" {
 			continue
 		}
 		s.FirstUTC, s.LastUTC = FormatTime(g.first), FormatTime(g.last)
+		s.Recovered = a.recovered(k.Agent, g)
 		models := append([]string(nil), s.Models...)
 		sortStable(models, func(x, y string) bool {
 			tx, ty := g.modelFirst[x], g.modelFirst[y]

@@ -12,24 +12,40 @@ import (
 	"unsafe"
 )
 
-// Sorter orders events of any volume with bounded memory: it keeps up to
-// MemLimit bytes of events in memory, spills sorted runs to files in Dir,
-// and merges them. The zero value is not usable; use NewSorter.
-type Sorter struct {
+// Sorter orders values of any volume with bounded memory: it keeps up to
+// MemLimit bytes of values in memory, spills sorted runs to files in Dir,
+// and merges them. The zero value is not usable; use NewSorter or
+// NewSorterOf.
+type Sorter = SorterOf[Event]
+
+// SorterOf sorts values of type T by less, estimating each one's memory
+// with size.
+type SorterOf[T any] struct {
 	Dir      string // where runs are spilled (a private temp folder)
-	MemLimit int64  // bytes of event text held before a spill
-	buf      []Event
+	MemLimit int64  // bytes of values held before a spill
+	less     func(a, b *T) bool
+	sizeOf   func(*T) int64
+	buf      []T
 	size     int64
 	runs     []string
 }
 
-// NewSorter returns a sorter spilling into dir past memLimit bytes.
+// NewSorter returns an event sorter (timeline order, Less) spilling into
+// dir past memLimit bytes.
 func NewSorter(dir string, memLimit int64) *Sorter {
+	return NewSorterOf(dir, memLimit, Less, eventSize)
+}
+
+// NewSorterOf returns a sorter of T ordered by less.
+func NewSorterOf[T any](dir string, memLimit int64, less func(a, b *T) bool, size func(*T) int64) *SorterOf[T] {
 	if memLimit <= 0 {
 		memLimit = 64 << 20
 	}
-	return &Sorter{Dir: dir, MemLimit: memLimit}
+	return &SorterOf[T]{Dir: dir, MemLimit: memLimit, less: less, sizeOf: size}
 }
+
+// Len reports how many values were added and not yet read.
+func (s *SorterOf[T]) Len() int { return len(s.buf) + len(s.runs) }
 
 // eventSize estimates the memory one buffered event holds: the struct (the
 // buffer's slice holds it by value, and grows by doubling, so counted
@@ -37,12 +53,12 @@ func NewSorter(dir string, memLimit int64) *Sorter {
 func eventSize(e *Event) int64 {
 	return 2*int64(unsafe.Sizeof(*e)) + int64(len(e.Text)+len(e.ToolInput)+len(e.SourceFile)+len(e.ProjectPath)+
 		len(e.SessionID)+len(e.Host)+len(e.User)+len(e.Agent)+len(e.Model)+len(e.ToolName)+len(e.ToolUseID)+
-		len(e.BundleID)+len(e.Parser)+len(e.IsError))
+		len(e.BundleID)+len(e.Parser)+len(e.IsError)+len(e.RecordID)+len(e.ParentSessionID)+len(e.Verified)+len(e.Action))
 }
 
-// Add takes one event.
-func (s *Sorter) Add(e Event) error {
-	s.size += eventSize(&e)
+// Add takes one value.
+func (s *SorterOf[T]) Add(e T) error {
+	s.size += s.sizeOf(&e)
 	s.buf = append(s.buf, e)
 	if s.size >= s.MemLimit {
 		return s.spill()
@@ -50,11 +66,11 @@ func (s *Sorter) Add(e Event) error {
 	return nil
 }
 
-func (s *Sorter) sortBuf() {
-	sort.SliceStable(s.buf, func(i, j int) bool { return Less(&s.buf[i], &s.buf[j]) })
+func (s *SorterOf[T]) sortBuf() {
+	sort.SliceStable(s.buf, func(i, j int) bool { return s.less(&s.buf[i], &s.buf[j]) })
 }
 
-func (s *Sorter) spill() error {
+func (s *SorterOf[T]) spill() error {
 	if len(s.buf) == 0 {
 		return nil
 	}
@@ -84,28 +100,30 @@ func (s *Sorter) spill() error {
 	return nil
 }
 
-type runReader struct {
+type runReader[T any] struct {
 	f   *os.File
 	dec *gob.Decoder
-	cur Event
+	cur T
 }
 
-type runHeap []*runReader
+type runHeap[T any] struct {
+	r    []*runReader[T]
+	less func(a, b *T) bool
+}
 
-func (h runHeap) Len() int           { return len(h) }
-func (h runHeap) Less(i, j int) bool { return Less(&h[i].cur, &h[j].cur) }
-func (h runHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *runHeap) Push(x any)        { *h = append(*h, x.(*runReader)) }
-func (h *runHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
+func (h *runHeap[T]) Len() int           { return len(h.r) }
+func (h *runHeap[T]) Less(i, j int) bool { return h.less(&h.r[i].cur, &h.r[j].cur) }
+func (h *runHeap[T]) Swap(i, j int)      { h.r[i], h.r[j] = h.r[j], h.r[i] }
+func (h *runHeap[T]) Push(x any)         { h.r = append(h.r, x.(*runReader[T])) }
+func (h *runHeap[T]) Pop() any {
+	x := h.r[len(h.r)-1]
+	h.r = h.r[:len(h.r)-1]
 	return x
 }
 
-// Each calls fn with every event in order, then releases the sorter's
+// Each calls fn with every value in order, then releases the sorter's
 // files. fn must not keep the pointer.
-func (s *Sorter) Each(fn func(*Event) error) (err error) {
+func (s *SorterOf[T]) Each(fn func(*T) error) (err error) {
 	defer func() {
 		for _, r := range s.runs {
 			os.Remove(r)
@@ -125,9 +143,9 @@ func (s *Sorter) Each(fn func(*Event) error) (err error) {
 	if err := s.spill(); err != nil {
 		return err
 	}
-	h := &runHeap{}
+	h := &runHeap[T]{less: s.less}
 	defer func() {
-		for _, r := range *h {
+		for _, r := range h.r {
 			r.f.Close()
 		}
 	}()
@@ -136,7 +154,7 @@ func (s *Sorter) Each(fn func(*Event) error) (err error) {
 		if err != nil {
 			return err
 		}
-		r := &runReader{f: f, dec: gob.NewDecoder(bufio.NewReaderSize(f, 1<<20))}
+		r := &runReader[T]{f: f, dec: gob.NewDecoder(bufio.NewReaderSize(f, 1<<20))}
 		if err := r.dec.Decode(&r.cur); err != nil {
 			f.Close()
 			if errors.Is(err, io.EOF) {
@@ -146,12 +164,13 @@ func (s *Sorter) Each(fn func(*Event) error) (err error) {
 		}
 		heap.Push(h, r)
 	}
+	var zero T
 	for h.Len() > 0 {
-		r := (*h)[0]
+		r := h.r[0]
 		if err := fn(&r.cur); err != nil {
 			return err
 		}
-		r.cur = Event{}
+		r.cur = zero
 		if err := r.dec.Decode(&r.cur); err != nil {
 			if !errors.Is(err, io.EOF) {
 				return err

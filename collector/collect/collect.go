@@ -768,7 +768,7 @@ func (c *collector) collectVolumes(ctx context.Context, homes []Home) error {
 					if fi, err := os.Lstat(data); err != nil || !fi.IsDir() {
 						continue
 					}
-					va := catalog.Agent{Name: a.Name, Targets: []catalog.Target{{ID: "volume", Root: catalog.RootHome, Glob: "**", Kind: catalog.KindOther}}}
+					va := catalog.Agent{Name: a.Name, Targets: []catalog.Target{{ID: catalog.VolumeTarget, Root: catalog.RootHome, Glob: "**", Kind: catalog.KindOther}}}
 					h := Home{User: "", Dir: data, Orig: origPath(c.opts.Root, data)}
 					c.log.Info().Str("volume", ent.Name()).Str("agent", a.Name).Msg("collecting volume")
 					err := catalog.WalkHome(data, []catalog.Agent{va}, func(hit catalog.Hit) error {

@@ -181,7 +181,17 @@ func Run(t testing.TB, p parser.Parser, in *parser.Input) *Sink {
 func Render(s *Sink) []byte {
 	var b bytes.Buffer
 	for i := range s.Events {
+		// action is the engine's enrichment: shown only where the parser
+		// set it itself.
+		n := b.Len()
 		_ = timeline.AppendJSON(&b, s.Events[i].ToRow())
+		if s.Events[i].Action == "" {
+			line := b.Bytes()[n:]
+			if k := bytes.LastIndex(line, []byte(`,"action":""}`)); k >= 0 {
+				b.Truncate(n + k)
+				b.WriteString("}\n")
+			}
+		}
 	}
 	for _, st := range s.States {
 		_ = timeline.AppendJSON(&b, map[string]any{"session_state": st})

@@ -36,11 +36,15 @@ func Parsers() []parser.Parser {
 		}, parseChat),
 		parser.New(parser.Spec{
 			ID: "aider/input-history", Agent: Agent, Version: 1,
+			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
+				Basis: "the chat history's rows carry only the run's start time (inherited), so a prompt pairs on its session and text"},
 			Targets: []string{"input-history", "project"}, Names: []string{inputName},
 			Doc: ".aider.input.history prompt_toolkit history (secondary user rows, local time)",
 		}, parseInput),
 		parser.New(parser.Spec{
 			ID: "aider/llm-history", Agent: Agent, Version: 1,
+			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.Thinking},
+				Basis: "the chat history's rows carry only the run's start time (inherited), so a message pairs on its session and text"},
 			Targets: []string{"llm-history", "project"}, Names: []string{llmName},
 			Doc: ".aider.llm.history TO LLM / LLM RESPONSE blocks (secondary: the last user message sent and each reply, local time)",
 		}, parseLLM),

@@ -3,10 +3,12 @@ package claudecode
 import (
 	"context"
 	"fmt"
-	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"regexp"
 	"strings"
+	"time"
+
+	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
@@ -16,6 +18,9 @@ import (
 func History() parser.Parser {
 	return parser.New(parser.Spec{
 		ID:      "claude-code/history",
+		Actions: Actions,
+		Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User},
+			Basis: "history.jsonl stamps a prompt when it is submitted, the transcript's user record at the same moment"},
 		Agent:   Agent,
 		Version: 1,
 		Targets: []string{"history"},

@@ -15,6 +15,7 @@ import (
 func Sessions() parser.Parser {
 	return parser.New(parser.Spec{
 		ID:      "claude-code/sessions",
+		Actions: Actions,
 		Agent:   Agent,
 		Version: 1,
 		Targets: []string{"sessions"},

@@ -16,6 +16,7 @@ import (
 func Settings() parser.Parser {
 	return parser.New(parser.Spec{
 		ID:      "claude-code/settings",
+		Actions: Actions,
 		Agent:   Agent,
 		Version: 1,
 		Targets: []string{"settings", "claude-json"},

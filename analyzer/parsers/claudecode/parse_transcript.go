@@ -23,6 +23,7 @@ import (
 func Transcript() parser.Parser {
 	return parser.New(parser.Spec{
 		ID:      "claude-code/transcript",
+		Actions: Actions,
 		Agent:   Agent,
 		Version: 1,
 		Targets: []string{"projects"},

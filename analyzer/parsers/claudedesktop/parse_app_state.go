@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	json "github.com/go-json-experiment/json/v1"
 	"sort"
 	"strings"
 
+	json "github.com/go-json-experiment/json/v1"
+
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/claudecode"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -18,6 +20,7 @@ import (
 func RemoteSessionSpaces() parser.Parser {
 	return newFiltered(parser.Spec{
 		ID:      "claude-desktop/remote-session-spaces",
+		Actions: claudecode.Actions,
 		Agent:   Agent,
 		Version: 1,
 		Targets: recordTargets,
@@ -31,6 +34,7 @@ func RemoteSessionSpaces() parser.Parser {
 func AppState() parser.Parser {
 	return newFiltered(parser.Spec{
 		ID:      "claude-desktop/app-state",
+		Actions: claudecode.Actions,
 		Agent:   Agent,
 		Version: 1,
 		Targets: appStateTargets,

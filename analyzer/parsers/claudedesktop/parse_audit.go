@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	json "github.com/go-json-experiment/json/v1"
 	"sort"
 	"strings"
 	"time"
 
+	json "github.com/go-json-experiment/json/v1"
+
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/claudecode"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -18,6 +20,9 @@ import (
 func Audit() parser.Parser {
 	return newFiltered(parser.Spec{
 		ID:      "claude-desktop/audit",
+		Actions: claudecode.Actions,
+		Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.Thinking, timeline.ToolUse, timeline.ToolResult, timeline.System},
+			Basis: "audit.jsonl repeats the transcript's records as they are written"},
 		Agent:   Agent,
 		Version: 1,
 		Targets: sessionTargets,

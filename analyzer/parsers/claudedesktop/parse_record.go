@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	json "github.com/go-json-experiment/json/v1"
 	"strconv"
 	"strings"
 	"time"
 
+	json "github.com/go-json-experiment/json/v1"
+
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/claudecode"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -18,6 +20,9 @@ import (
 func SessionRecord() parser.Parser {
 	return newFiltered(parser.Spec{
 		ID:      "claude-desktop/session-record",
+		Actions: claudecode.Actions,
+		Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
+			Basis: "the session record's first prompt has no time"},
 		Agent:   Agent,
 		Version: 1,
 		Targets: recordTargets,

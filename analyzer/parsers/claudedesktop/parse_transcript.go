@@ -15,6 +15,7 @@ import (
 func Transcript() parser.Parser {
 	return newFiltered(parser.Spec{
 		ID:      "claude-desktop/transcript",
+		Actions: claudecode.Actions,
 		Agent:   Agent,
 		Version: 1,
 		Targets: sessionTargets,

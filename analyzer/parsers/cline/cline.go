@@ -2,7 +2,6 @@ package cline
 
 import (
 	"bytes"
-	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"math"
 	"path"
@@ -10,7 +9,10 @@ import (
 	"strings"
 	"time"
 
+	json "github.com/go-json-experiment/json/v1"
+
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
 // Agent is the catalog name of Cline.
@@ -21,31 +23,39 @@ func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
 			ID: "cline/ui-messages", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"tasks", "cli-tasks", "task-files", "cli-task-files"}, Names: []string{"ui_messages.json"},
 			Doc: "tasks/<id>/ui_messages.json (ClineMessage array, preferred): prompts, replies, reasoning, tool and command calls with their output, errors and other say/ask records as system rows; a cut array is read as far as it goes",
 		}, parseUIMessages),
 		parser.New(parser.Spec{
 			ID: "cline/api-history", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"tasks", "cli-tasks", "task-files", "cli-task-files"}, Names: []string{"api_conversation_history.json"},
 			Doc: "tasks/<id>/api_conversation_history.json (Anthropic MessageParam array), read only when ui_messages.json is absent: id-less text results paired with their tool_use by order and name; rows inherit the task start",
 		}, parseAPIHistory),
 		parser.New(parser.Spec{
 			ID: "cline/task-history", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"task-history", "cli-task-history"}, Names: []string{"taskHistory.json"},
 			Doc: "state/taskHistory.json index: a system row for each listed task whose folder was not collected (the task text, project and model it names)",
 		}, parseTaskHistory),
 		parser.New(parser.Spec{
 			ID: "cline/task-metadata", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"task-files", "cli-task-files"}, Names: []string{"task_metadata.json"},
 			Doc: "tasks/<id>/task_metadata.json: files_in_context read/edit dates and model_usage as system rows",
 		}, parseTaskMetadata),
 		parser.New(parser.Spec{
 			ID: "cline/settings", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"settings", "mcp-settings"}, Names: []string{"globalState.json", "global-settings.json", "cline_mcp_settings.json"},
 			Doc: "globalState.json / settings/global-settings.json auto-approval, mode and command permission keys, cline_mcp_settings.json autoApprove and disabled per server, as permission setting rows (file mtime)",
 		}, parseSettings),
 		parser.New(parser.Spec{
 			ID: "cline/input-history", Agent: Agent, Version: 1,
+			Actions: actions,
+			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
+				Basis: "every rewrite of user_input_history.jsonl stamps every line with the rewrite's time, so times do not pair"},
 			Targets: []string{"input-history"}, Names: []string{"user_input_history.jsonl"},
 			Doc: "CLI cache/user_input_history.jsonl typed prompts (secondary; no session or project; only the last line's time is kept)",
 		}, parseInputHistory),

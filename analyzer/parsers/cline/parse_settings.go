@@ -40,12 +40,16 @@ func readAll(in *parser.Input) ([]byte, error) {
 // settingRow writes "permission setting: <key>=<value> (from <file>, file
 // mtime)" at the file's mtime.
 func settingRow(in *parser.Input, out parser.Sink, key, value, project string) {
+	settingRowAt(in, out, 0, key, value, project)
+}
+
+func settingRowAt(in *parser.Input, out parser.Sink, line int64, key, value, project string) {
 	basis := timeline.TimeFileMTime
 	if in.MTime.IsZero() {
 		basis = timeline.TimeNone
 	}
 	out.Event(timeline.Event{Time: in.MTime, TimeBasis: basis, TurnType: timeline.System, ProjectPath: project,
-		Text: fmt.Sprintf("permission setting: %s=%s (from %s, file mtime)", key, value, path.Base(slash(in.Path)))})
+		SourceLine: line, Text: fmt.Sprintf("permission setting: %s=%s (from %s, file mtime)", key, value, path.Base(slash(in.Path)))})
 }
 
 // ParseSettingsKeys writes one permission setting row per leaf of a JSON
@@ -61,6 +65,16 @@ func ParseSettingsKeys(_ context.Context, in *parser.Input, out parser.Sink, mat
 		out.Problem(0, "not a JSON object: "+err.Error())
 		return nil
 	}
+	SettingsFromObject(in, out, 0, top, match)
+	return nil
+}
+
+// SettingsFromObject writes one permission setting row (SourceLine line)
+// per leaf of the members of top whose key match selects, in key order:
+// the reader of ParseSettingsKeys for an object already decoded (an
+// extension's global-state row of a state.vscdb). It returns the number of
+// rows written.
+func SettingsFromObject(in *parser.Input, out parser.Sink, line int64, top map[string]json.RawMessage, match func(string) bool) int {
 	keys := make([]string, 0, len(top))
 	for k := range top {
 		if match(k) {
@@ -68,11 +82,20 @@ func ParseSettingsKeys(_ context.Context, in *parser.Input, out parser.Sink, mat
 		}
 	}
 	sort.Strings(keys)
+	n := 0
 	for _, k := range keys {
-		flatten(k, top[k], func(key, value string) { settingRow(in, out, key, value, "") })
+		flatten(k, top[k], func(key, value string) {
+			n++
+			settingRowAt(in, out, line, key, value, "")
+		})
 	}
-	return nil
+	return n
 }
+
+// Flatten calls fn for each scalar leaf under key (object members sorted,
+// array elements one by one; a secret-looking key's value is
+// "[redacted]"), the walk behind every permission setting row.
+func Flatten(key string, raw json.RawMessage, fn func(key, value string)) { flatten(key, raw, fn) }
 
 // flatten calls fn for each scalar leaf under key (object members sorted,
 // array elements one by one).

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	json "github.com/go-json-experiment/json/v1"
 	"hash/fnv"
 	"io"
 	"path"
@@ -12,7 +11,10 @@ import (
 	"strings"
 	"time"
 
+	json "github.com/go-json-experiment/json/v1"
+
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -23,24 +25,32 @@ func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
 			ID: "codex-cli/rollout", Agent: agentName, Version: 1,
+			Actions: actions,
 			Targets: []string{"sessions"},
 			Names:   []string{"rollout-*.jsonl", "rollout-*.jsonl.zst", "rollout-*.json"},
 			Doc:     "Codex rollouts (sessions/ and archived_sessions/, also .jsonl.zst and the TypeScript CLI's .json): prompts, replies, reasoning summaries, tool calls and results, model and permission-mode changes",
 		}, parseRollout),
 		parser.New(parser.Spec{
 			ID: "codex-cli/history", Agent: agentName, Version: 1,
+			Actions: actions,
+			Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User},
+				Basis: "history.jsonl stamps a prompt (seconds) when it is submitted, the rollout the same moment"},
 			Targets: []string{"history"},
 			Names:   []string{"history.jsonl"},
 			Doc:     "Codex history.jsonl: every prompt typed, with its session id (secondary source)",
 		}, parseHistory),
 		parser.New(parser.Spec{
 			ID: "codex-cli/config", Agent: agentName, Version: 1,
+			Actions: actions,
 			Targets: []string{"config"},
 			Names:   []string{"config.toml", "*.rules"},
 			Doc:     "Codex config.toml and rules/*.rules: standing permission settings (approval policy, sandbox, project trust, exec-policy rules)",
 		}, parseConfig),
 		parser.New(parser.Spec{
 			ID: "codex-cli/state-db", Agent: agentName, Version: 1,
+			Actions: actions,
+			Secondary: &parser.Secondary{Window: time.Hour, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
+				Basis: "a thread row is stamped at its creation and update (seconds), the first prompt up to a turn later"},
 			Targets: []string{"state-db"},
 			Names:   []string{"state_*.sqlite"},
 			Doc:     "Codex state_<N>.sqlite threads table: one thread record and its first prompt per thread (secondary source)",

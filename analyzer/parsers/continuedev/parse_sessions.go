@@ -21,8 +21,13 @@ type session struct {
 	Title              string            `json:"title"`
 	WorkspaceDirectory string            `json:"workspaceDirectory"`
 	History            []json.RawMessage `json:"history"`
-	Mode               string            `json:"mode"`
-	ChatModelTitle     *string           `json:"chatModelTitle"`
+	// PerplexityHistory is PearAI's second history (PersistedSessionInfo,
+	// trypear/pearai-submodule core/index.d.ts): the Perplexity
+	// integration's chat, of the same ChatHistoryItem shape. Continue
+	// never writes it.
+	PerplexityHistory []json.RawMessage `json:"perplexityHistory"`
+	Mode              string            `json:"mode"`
+	ChatModelTitle    *string           `json:"chatModelTitle"`
 }
 
 // historyItem is ChatHistoryItem.
@@ -156,6 +161,14 @@ func readIndex(r io.Reader) ([]indexEntry, error) {
 		out = append(out, e)
 	}
 	return out, nil
+}
+
+// ParseSessionFile reads a sessions/<id>.json, or sessions.json for the
+// entries whose session file is gone, of Continue or a fork that keeps
+// Continue's layout (PearAI's .pearai/sessions). Rows take the parser's
+// agent.
+func ParseSessionFile(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	return parseSessionFile(ctx, in, out)
 }
 
 func parseSessionFile(ctx context.Context, in *parser.Input, out parser.Sink) error {
@@ -298,13 +311,27 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		sessionModel = *s.ChatModelTitle
 	}
 
-	items := make([]historyItem, len(s.History))
-	ok := make([]bool, len(s.History))
+	if err := historyRows(ctx, w, out, s.History, sessionModel, 0); err != nil {
+		return err
+	}
+	if len(s.PerplexityHistory) > 0 {
+		n := int64(len(s.History))
+		w.emit(timeline.Event{TurnType: timeline.System, SourceLine: n + 1, Text: "perplexity history: the Perplexity integration's chat of this session"})
+		return historyRows(ctx, w, out, s.PerplexityHistory, sessionModel, n)
+	}
+	return nil
+}
+
+// historyRows writes the rows of one ChatHistory; base offsets SourceLine
+// (a second history's items follow the first's).
+func historyRows(ctx context.Context, w *sessionWriter, out parser.Sink, history []json.RawMessage, sessionModel string, base int64) error {
+	items := make([]historyItem, len(history))
+	ok := make([]bool, len(history))
 	answered := map[string]bool{} // tool call ids with a role "tool" message
 	states := map[string]*toolCallState{}
-	for i, raw := range s.History {
+	for i, raw := range history {
 		if err := json.Unmarshal(raw, &items[i]); err != nil {
-			out.Problem(int64(i+1), "history item is not an object: "+err.Error())
+			out.Problem(base+int64(i+1), "history item is not an object: "+err.Error())
 			continue
 		}
 		ok[i] = true
@@ -334,7 +361,7 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 			continue
 		}
 		it := &items[i]
-		line := int64(i + 1)
+		line := base + int64(i+1)
 		model := sessionModel
 		if n := len(it.PromptLogs); n > 0 && it.PromptLogs[n-1].ModelTitle != "" {
 			model = it.PromptLogs[n-1].ModelTitle

@@ -2,7 +2,6 @@ package copilotcli
 
 import (
 	"bytes"
-	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"path"
 	"sort"
@@ -10,7 +9,10 @@ import (
 	"strings"
 	"time"
 
+	json "github.com/go-json-experiment/json/v1"
+
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
 // Agent is the catalog name of GitHub Copilot CLI.
@@ -21,36 +23,49 @@ func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
 			ID: "copilot-cli/events", Agent: Agent, Version: 1,
+			Actions: Actions,
 			Targets: []string{"events"}, Names: []string{"events.jsonl"},
 			Doc: "session-state/<id>/events.jsonl event log: prompts, replies, reasoning, tool calls and results, permission requests and decisions, model switches, hooks, subagents, session info (unknown types kept as system rows)",
 		}, parseEvents),
 		parser.New(parser.Spec{
 			ID: "copilot-cli/workspace", Agent: Agent, Version: 1,
+			Actions: Actions,
 			Targets: []string{"workspace"}, Names: []string{"workspace.yaml"},
 			Doc: "session-state/<id>/workspace.yaml session metadata (name, cwd, client_name) and the remote sync keys (session synced:, file mtime)",
 		}, parseWorkspace),
 		parser.New(parser.Spec{
 			ID: "copilot-cli/settings", Agent: Agent, Version: 1,
+			Actions: Actions,
 			Targets: []string{"settings"}, Names: []string{"permissions-config.json", "settings.json"},
 			Doc: "permissions-config.json tool approvals per location and settings.json allowedUrls/deniedUrls/trusted folders/permissions keys (permission setting:, file mtime)",
 		}, parseSettings),
 		parser.New(parser.Spec{
 			ID: "copilot-cli/process-log", Agent: Agent, Version: 1,
+			Actions: Actions,
 			Targets: []string{"logs"}, Names: []string{"process-*.log"},
 			Doc: "logs/process-*.log sign-in lines",
 		}, parseProcessLog),
 		parser.New(parser.Spec{
 			ID: "copilot-cli/session-store", Agent: Agent, Version: 1,
+			Actions: Actions,
+			Secondary: &parser.Secondary{Window: time.Hour, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.System},
+				Basis: "one-hour window: a turn is stamped when it ends (seed)"},
 			Targets: []string{"session-store"}, Names: []string{"session-store.db"},
 			Doc: "session-store.db sessions, turns, session_files, session_refs, checkpoints, forge_trajectory_events (secondary)",
 		}, parseSessionStore),
 		parser.New(parser.Spec{
 			ID: "copilot-cli/rewind-index", Agent: Agent, Version: 1,
+			Actions: Actions,
+			Secondary: &parser.Secondary{Window: time.Hour, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
+				Basis: "one-hour window: a turn is stamped when it ends (seed)"},
 			Targets: []string{"rewind-index"}, Names: []string{"index.json"},
 			Doc: "session-state/<id>/rewind-file-snapshots/index.json per-turn prompt and changed files (secondary)",
 		}, parseRewindIndex),
 		parser.New(parser.Spec{
 			ID: "copilot-cli/command-history", Agent: Agent, Version: 1,
+			Actions: Actions,
+			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
+				Basis: "command-history-state.json records no time, session or cwd (seed)"},
 			Targets: []string{"command-history"}, Names: []string{"command-history-state.json"},
 			Doc: "command-history-state.json prompt history with no time, session or cwd (secondary)",
 		}, parseCommandHistory),

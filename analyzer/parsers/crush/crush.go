@@ -18,18 +18,21 @@ func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
 			ID: "crush/db", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"home-db", "project"},
 			Names:   []string{"crush.db"},
 			Doc:     "Crush .crush/crush.db: sessions, messages (prompts, replies, reasoning, tool calls and results, model changes, summaries), file snapshots and file reads",
 		}, parseDB),
 		parser.New(parser.Spec{
 			ID: "crush/projects", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"projects"},
 			Names:   []string{"projects.json"},
 			Doc:     "Crush projects.json: one row per project directory Crush tracked, at its last access",
 		}, parseProjects),
 		parser.New(parser.Spec{
 			ID: "crush/config", Agent: Agent, Version: 1, ReadsSecretKind: true,
+			Actions: actions,
 			Targets: []string{"config", "project"},
 			Names:   []string{"crush.json", ".crush.json", "crushrc", ".crushrc"},
 			Doc:     "Crush crush.json scopes and crushrc: standing permission settings only (allowed and disabled tools); provider keys are never read out",

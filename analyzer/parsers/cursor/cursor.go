@@ -2,13 +2,15 @@ package cursor
 
 import (
 	"bytes"
-	json "github.com/go-json-experiment/json/v1"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
+	json "github.com/go-json-experiment/json/v1"
+
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
 // Agent is the catalog name of Cursor.
@@ -19,30 +21,39 @@ func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
 			ID: "cursor/state-db", Agent: Agent, Version: 1,
+			Actions: actions,
+			Secondary: &parser.Secondary{Window: time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.ToolUse},
+				Basis: "one-minute window: agent transcripts stamp user lines to the minute (seed)"},
 			Targets: []string{"state-db"},
 			Names:   []string{"state.vscdb"},
 			Doc:     "Cursor global state.vscdb: composers and bubbles (prompts, replies, thinking, tool calls and results, permission decisions, models), composerHeaders (deleted conversations, recovered from the agent transcripts), settings blob (run modes, allow and deny lists, models last used)",
 		}, parseStateDB),
 		parser.New(parser.Spec{
 			ID: "cursor/transcript", Agent: Agent, Version: 1,
+			Actions: actions,
+			Secondary: &parser.Secondary{Window: time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.Thinking, timeline.ToolUse, timeline.ToolResult, timeline.System},
+				Basis: "one-minute window: agent transcripts stamp user lines to the minute (seed)"},
 			Targets: []string{"agent-transcripts"},
 			Names:   []string{"*.jsonl"},
 			Doc:     "Cursor agent transcripts (.cursor/projects/*/agent-transcripts): secondary copy of each conversation, read here only when no global state.vscdb of the same home was collected",
 		}, parseTranscriptFile),
 		parser.New(parser.Spec{
 			ID: "cursor/ai-tracking", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"ai-tracking"},
 			Names:   []string{"ai-code-tracking.db"},
 			Doc:     "Cursor .cursor/ai-tracking/ai-code-tracking.db: AI-written code hashes, conversation summaries, files deleted by the agent, scored commits",
 		}, parseTracking),
 		parser.New(parser.Spec{
 			ID: "cursor/conversation-search", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"conversation-search"},
 			Names:   []string{"conversation-search.db"},
 			Doc:     "Cursor conversation-search.db: one conversation index row per indexed conversation",
 		}, parseSearchDB),
 		parser.New(parser.Spec{
 			ID: "cursor/cli-config", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"cli-config", "project"},
 			Names:   []string{"cli-config.json", "permissions.json", "cli.json"},
 			Doc:     "Cursor .cursor/cli-config.json and permissions.json: standing permission settings (allow and deny rules, approval mode, terminal and MCP allowlists); auth info is never read",

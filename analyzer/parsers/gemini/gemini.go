@@ -4,13 +4,15 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"path"
 	"strings"
 	"time"
 
+	json "github.com/go-json-experiment/json/v1"
+
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
 // Agent is the catalog name of Gemini CLI.
@@ -21,21 +23,29 @@ func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
 			ID: "gemini-cli/chat", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"chats"}, Names: []string{"*.json", "*.jsonl"},
 			Doc: "tmp/<slug>/chats/**/*.jsonl op-log (replayed: last copy wins, $set, $rewindTo) and legacy *.json ConversationRecord",
 		}, parseChat),
 		parser.New(parser.Spec{
 			ID: "gemini-cli/logs", Agent: Agent, Version: 1,
+			Actions: actions,
+			Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
+				Basis: "logs.json stamps each prompt as it is submitted, the chat record the same moment"},
 			Targets: []string{"logs"}, Names: []string{"logs.json"},
 			Doc: "tmp/<slug>/logs.json prompt log (secondary user rows)",
 		}, parseLogs),
 		parser.New(parser.Spec{
 			ID: "gemini-cli/settings", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"settings"}, Names: []string{"settings.json", "trustedFolders.json"},
 			Doc: ".gemini/trustedFolders.json and settings.json permission, sandbox and retention keys (file mtime)",
 		}, parseSettings),
 		parser.New(parser.Spec{
 			ID: "gemini-cli/tmp-history", Agent: Agent, Version: 1,
+			Actions: actions,
+			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
+				Basis: "the shell and prompt history records no time"},
 			Targets: []string{"tmp-history"}, Names: []string{"shell_history", "checkpoint-*.json"},
 			Doc: "tmp/<slug>/shell_history and checkpoint-<tag>.json (/chat save) as secondary sources with no timestamp",
 		}, parseTmpHistory),

@@ -2,11 +2,13 @@ package goose
 
 import (
 	"bytes"
-	json "github.com/go-json-experiment/json/v1"
 	"strings"
 	"time"
 
+	json "github.com/go-json-experiment/json/v1"
+
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
 // Agent is the catalog name of goose.
@@ -17,36 +19,46 @@ func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
 			ID: "goose/sessions-db", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"sessions-db"},
 			Names:   []string{"sessions.db"},
 			Doc:     "goose sessions/sessions.db: sessions and messages (prompts, replies, thinking, tool requests and responses, confirmations), plus the legacy sessions/*.jsonl files the database does not hold",
 		}, parseSessionsDB),
 		parser.New(parser.Spec{
 			ID: "goose/sessions", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"sessions"},
 			Names:   []string{"*.jsonl"},
 			Doc:     "goose legacy sessions/<id>.jsonl (up to 1.9), when no sessions.db was collected beside it",
 		}, parseSessionJSONL),
 		parser.New(parser.Spec{
 			ID: "goose/llm-requests", Agent: Agent, Version: 1,
+			Actions: actions,
+			Secondary: &parser.Secondary{Window: 600 * time.Second, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
+				Basis: "the last 10 provider calls, matched within 600 seconds (seed)"},
 			Targets: []string{"llm-requests"},
 			Names:   []string{"llm_request.*.jsonl"},
 			Doc:     "goose logs/llm_request.*.jsonl: the last provider calls, their model, last prompt and error (secondary source)",
 		}, parseLLMRequest),
 		parser.New(parser.Spec{
 			ID: "goose/history", Agent: Agent, Version: 1,
+			Actions: actions,
+			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
+				Basis: "history.txt records no time: matches on text alone (seed)"},
 			Targets: []string{"history"},
 			Names:   []string{"history.txt"},
 			Doc:     "goose CLI history.txt: every prompt typed, without time (secondary source)",
 		}, parseHistory),
 		parser.New(parser.Spec{
 			ID: "goose/settings", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"settings"},
 			Names:   []string{"permission.yaml", "roaming_trust.json", "config.yaml"},
 			Doc:     "goose permission.yaml, roaming_trust.json and config.yaml: standing permission settings (tool permission levels, accepted and revoked roaming peers, GOOSE_MODE) and the model setting",
 		}, parseSettings),
 		parser.New(parser.Spec{
 			ID: "goose/schedule", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"schedule"},
 			Names:   []string{"schedule.json"},
 			Doc:     "goose schedule.json: one scheduled task row per job",

@@ -21,32 +21,32 @@ const Agent = "letta"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "letta/conversation", Agent: Agent, Version: 1,
+			ID: "letta/conversation", Agent: Agent, Version: 1, Actions: actions,
 			Targets: []string{"conversations"}, Names: []string{"messages.jsonl"},
 			Doc: ".letta/lc-local-backend/conversations/<key>/messages.jsonl local-backend conversations (pi session entries; system reminders as system rows; model per assistant message)",
 		}, parseConversation),
 		parser.New(parser.Spec{
-			ID: "letta/conversation-meta", Agent: Agent, Version: 1,
+			ID: "letta/conversation-meta", Agent: Agent, Version: 1, Actions: actions,
 			Targets: []string{"conversation-meta"}, Names: []string{"conversation.json", "manifest.json", "system-prompt.json"},
 			Doc: "conversations/<key>/conversation.json (created, archived, summary), manifest.json (transcript migrations) and system-prompt.json (compiled prompt, core memory)",
 		}, parseConversationMeta),
 		parser.New(parser.Spec{
-			ID: "letta/agent", Agent: Agent, Version: 1,
+			ID: "letta/agent", Agent: Agent, Version: 1, Actions: actions,
 			Targets: []string{"local-agents"}, Names: []string{"*.json"},
 			Doc: ".letta/lc-local-backend/agents/<key>.json local agents (name, model, tags; file mtime)",
 		}, parseAgentRecord),
 		parser.New(parser.Spec{
-			ID: "letta/settings", Agent: Agent, Version: 1,
+			ID: "letta/settings", Agent: Agent, Version: 1, Actions: actions,
 			Targets: []string{"settings", "project"}, Names: []string{"settings.json", "settings.local.json"},
 			Doc: ".letta/settings.json, .config/letta/settings.json and a project's .letta/settings{,.local}.json: permissions, last sessions per server, agents (file mtime)",
 		}, parseSettings),
 		parser.New(parser.Spec{
-			ID: "letta/providers", Agent: Agent, Version: 1, ReadsSecretKind: true,
+			ID: "letta/providers", Agent: Agent, Version: 1, Actions: actions, ReadsSecretKind: true,
 			Targets: []string{"local-secrets"}, Names: []string{"auth.json"},
 			Doc: ".letta/lc-local-backend/providers/auth.json connected model providers (name, type, base URL, times; never the key)",
 		}, parseProviders),
 		parser.New(parser.Spec{
-			ID: "letta/memfs", Agent: Agent, Version: 1,
+			ID: "letta/memfs", Agent: Agent, Version: 1, Actions: actions,
 			Targets: []string{"memfs", "memfs-git"},
 			Doc:     "memfs/<agent>/memory/ memory files (one row each, file mtime) and its git repository's reflog, remote and push log",
 		}, parseMemfs),

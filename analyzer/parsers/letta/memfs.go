@@ -57,7 +57,7 @@ func parseMemfs(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	}
 	switch {
 	case gitRel == "logs/HEAD" || strings.HasPrefix(gitRel, "logs/refs/"):
-		return reflog(ctx, in, out, agent, gitRel)
+		return reflog(ctx, in, out, agent)
 	case gitRel == "config":
 		return gitConfig(ctx, in, out, agent)
 	case gitRel == "memory-repository-push.log":
@@ -98,13 +98,12 @@ func memoryFile(in *parser.Input, out parser.Sink, agent, rel string) error {
 }
 
 // reflog reads a git reflog: "<old> <new> <name> <<email>> <unix> <tz>\t<message>".
-func reflog(ctx context.Context, in *parser.Input, out parser.Sink, agent, rel string) error {
+func reflog(ctx context.Context, in *parser.Input, out parser.Sink, agent string) error {
 	rc, err := in.Open()
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	ref := strings.TrimPrefix(strings.TrimPrefix(rel, "logs/"), "refs/heads/")
 	return parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		head, msg, ok := strings.Cut(string(line), "\t")
 		f := strings.Fields(head)
@@ -122,7 +121,9 @@ func reflog(ctx context.Context, in *parser.Input, out parser.Sink, agent, rel s
 		who := strings.Join(f[2:len(f)-2], " ")
 		e := timeline.Event{Time: time.Unix(unix, 0).UTC(), TurnType: timeline.System, SourceLine: n}
 		action, what, _ := strings.Cut(msg, ": ")
-		e.Text = "memory repository " + ref + " " + action + " " + newSHA[:min(12, len(newSHA))] + ": " + what + " (by " + who + ", zone " + tz + "; agent " + agent + ")"
+		// The same commit is in logs/HEAD and logs/refs/heads/<branch>:
+		// one text, so the two rows are one record.
+		e.Text = "memory repository " + action + " " + newSHA[:min(12, len(newSHA))] + ": " + what + " (by " + who + ", zone " + tz + "; agent " + agent + ")"
 		e.RecordID = "memfs:" + agent + "@" + newSHA + "#" + action
 		out.Event(e)
 		return nil

@@ -33,31 +33,31 @@ const archiveWindow = time.Second
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "openclaw/agent-db", Agent: Agent, Version: 1,
+			ID: "openclaw/agent-db", Agent: Agent, Version: 1, Actions: actions,
 			Targets: []string{"agent-db"}, Names: []string{"openclaw-agent.sqlite"},
 			Doc: "agents/<id>/agent/openclaw-agent.sqlite: transcripts (transcript_events, pi session entries, zstd rows), session windows and nodes (settings, relay, subagents), pending inputs, lost entries kept by the search index, channel deliveries, archives, memory tombstones and the runtime trajectory (secondary)",
 			Secondary: &parser.Secondary{Window: trajectoryWindow, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.ToolUse, timeline.ToolResult, timeline.System},
 				Basis: "OpenClaw source: trajectory_runtime_events and the search index's session_transcript_fts_content are written by the process that writes the transcript, in the same turn (within 1 s in real-agents-4)"},
 		}, parseAgentDB),
 		parser.New(parser.Spec{
-			ID: "openclaw/state-db", Agent: Agent, Version: 1,
+			ID: "openclaw/state-db", Agent: Agent, Version: 1, Actions: actions,
 			Targets: []string{"state-db"}, Names: []string{"openclaw.sqlite"},
 			Doc: "state/openclaw.sqlite: exec approvals (never the socket token), operator approvals and standing grants, channel pairing and ingress, GitHub publication requests, backups, subagent runs and config writes",
 		}, parseStateDB),
 		parser.New(parser.Spec{
-			ID: "openclaw/quarantine-db", Agent: Agent, Version: 1,
+			ID: "openclaw/quarantine-db", Agent: Agent, Version: 1, Actions: actions,
 			Targets: []string{"quarantine-db"}, Names: []string{"openclaw-quarantine.sqlite"},
 			Doc: "state/openclaw-quarantine.sqlite: quarantined databases and agent database integrity checks",
 		}, parseQuarantineDB),
 		parser.New(parser.Spec{
-			ID: "openclaw/session", Agent: Agent, Version: 1,
+			ID: "openclaw/session", Agent: Agent, Version: 1, Actions: actions,
 			Targets: []string{"sessions"}, Names: []string{"*.jsonl", "*.jsonl.zst", "*.jsonl.reset.*", "*.jsonl.deleted.*", "*.checkpoint.*.jsonl", "*.jsonl.pre-doctor-*-repair-*.bak"},
 			Doc: "legacy agents/<id>/sessions/<id>.jsonl transcripts and sessions/cold/*.jsonl.zst; reset and deleted archives, compaction checkpoints and pre-doctor repair backups as secondary sources",
 			Secondary: &parser.Secondary{Window: archiveWindow, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.ToolUse, timeline.ToolResult, timeline.Thinking, timeline.System},
 				Basis: "OpenClaw source: archives, checkpoints and repair backups copy transcript entries with their own timestamps"},
 		}, parseSessionFile),
 		parser.New(parser.Spec{
-			ID: "openclaw/config", Agent: Agent, Version: 1, ReadsSecretKind: true,
+			ID: "openclaw/config", Agent: Agent, Version: 1, Actions: actions, ReadsSecretKind: true,
 			Targets: []string{"config"},
 			Doc:     "openclaw.json (and its .bak copies): tools.exec and approvals settings, default model, workspace, model providers' base URLs, channels configured (named keys only; never a key or token)",
 		}, parseConfig),

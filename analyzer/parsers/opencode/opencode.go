@@ -2,13 +2,15 @@ package opencode
 
 import (
 	"bytes"
-	json "github.com/go-json-experiment/json/v1"
 	"path"
 	"strconv"
 	"strings"
 	"time"
 
+	json "github.com/go-json-experiment/json/v1"
+
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
 // Agent names as in the catalog.
@@ -49,26 +51,35 @@ func Parsers() []parser.Parser {
 	ps = append(ps,
 		parser.New(parser.Spec{
 			ID: "opencode/tui-state", Agent: agentOpenCode, Version: 1,
+			Actions: actions,
+			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
+				Basis: "the TUI prompt history records no time"},
 			Targets: []string{"tui-state"}, Names: []string{"prompt-history.jsonl", "prompt-stash.jsonl"},
 			Doc: "terminal UI prompt-history.jsonl (typed prompts, secondary) and prompt-stash.jsonl (stashed drafts)",
 		}, parsePromptHistory),
 		parser.New(parser.Spec{
 			ID: "opencode/config", Agent: agentOpenCode, Version: 1,
+			Actions: actions,
 			Targets: []string{"config"}, Names: []string{"*.json", "*.jsonc"},
 			Doc: "global config opencode.json(c)/config.json: permission keys as permission setting rows, model as model setting",
 		}, parseConfig),
 		parser.New(parser.Spec{
 			ID: "kilo-code/prompt-history", Agent: agentKilo, Version: 1,
+			Actions: actions,
+			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
+				Basis: "the TUI prompt history records no time"},
 			Targets: []string{"prompt-history"}, Names: []string{"prompt-history.jsonl", "prompt-stash.jsonl"},
 			Doc: "terminal UI prompt-history.jsonl (typed prompts, secondary) and prompt-stash.jsonl (stashed drafts)",
 		}, parsePromptHistory),
 		parser.New(parser.Spec{
 			ID: "kilo-code/config", Agent: agentKilo, Version: 1,
+			Actions: actions,
 			Targets: []string{"config"}, Names: []string{"*.json", "*.jsonc"},
 			Doc: "global config in .config/kilo: permission keys as permission setting rows, model as model setting",
 		}, parseConfig),
 		parser.New(parser.Spec{
 			ID: "kilo-code/extension-tasks", Agent: agentKilo, Version: 1,
+			Actions: actions,
 			Targets: []string{"extension-tasks"}, Names: []string{"api_conversation_history.json"},
 			Doc: "pre-migration VS Code extension tasks/<id>/api_conversation_history.json (Anthropic MessageParam array)",
 		}, parseAPIHistory),

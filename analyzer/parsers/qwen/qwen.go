@@ -3,11 +3,12 @@ package qwen
 import (
 	"bytes"
 	"fmt"
-	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"path"
 	"strings"
 	"time"
+
+	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
@@ -21,26 +22,35 @@ func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
 			ID: "qwen-code/chat", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"chats"}, Names: []string{"*.jsonl"},
 			Doc: "projects/<slug>/chats/<session>.jsonl and chats/archive/ ChatRecord JSONL (user, assistant, tool_result, system records)",
 		}, parseChat),
 		parser.New(parser.Spec{
 			ID: "qwen-code/logs", Agent: Agent, Version: 1,
+			Actions: actions,
+			Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
+				Basis: "logs.json stamps each prompt as it is submitted, the chat record the same moment"},
 			Targets: []string{"logs"}, Names: []string{"logs.json"},
 			Doc: "tmp/<hash>/logs.json prompt log (secondary user rows, model_switch rows)",
 		}, parseLogs),
 		parser.New(parser.Spec{
 			ID: "qwen-code/settings", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"trusted-folders", "settings", "project"}, Names: []string{"trustedFolders.json", "settings.json"},
 			Doc: ".qwen/trustedFolders.json and a home or project .qwen/settings.json permission rules and tools.approvalMode (file mtime)",
 		}, parseSettings),
 		parser.New(parser.Spec{
 			ID: "qwen-code/channels", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"channels"}, Names: []string{"sessions.json", "routes.json"},
 			Doc: ".qwen/channels/sessions.json and daemon/<hash>/routes.json: sessions relayed from a messaging platform",
 		}, parseChannels),
 		parser.New(parser.Spec{
 			ID: "qwen-code/usage", Agent: Agent, Version: 1,
+			Actions: actions,
+			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.System},
+				Basis: "usage records carry no time"},
 			Targets: []string{"usage"}, Names: []string{"usage_record.jsonl"},
 			Doc: ".qwen/usage_record.jsonl per-session usage summaries (secondary; outlive a deleted transcript)",
 		}, parseUsage),

@@ -3,12 +3,13 @@ package roocode
 import (
 	"context"
 	"fmt"
-	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"path"
 	"regexp"
 	"strings"
 	"time"
+
+	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cline"
@@ -25,27 +26,34 @@ func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
 			ID: "roo-code/ui-messages", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: taskTargets, Names: []string{"ui_messages.json"},
 			Doc: "tasks/<id>/ui_messages.json through the Cline reader (first say text is the prompt; isAnswered tool asks as permission decision rows; a subtask opens with subagent <id> of <parent>)",
 		}, parseUIMessages),
 		parser.New(parser.Spec{
 			ID: "roo-code/api-history", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: taskTargets, Names: []string{"api_conversation_history.json"},
 			Doc: "tasks/<id>/api_conversation_history.json: the whole transcript when ui_messages.json is absent, else only the denial and approval JSON results as permission decision rows",
 		}, parseAPIHistory),
 		parser.New(parser.Spec{
 			ID: "roo-code/task-index", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: taskTargets, Names: []string{"_index.json"},
 			Doc: "tasks/_index.json: a system row for each listed task whose folder was not collected",
 		}, parseIndex),
 		parser.New(parser.Spec{
 			ID: "roo-code/settings", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"settings", "cli-global-state", "cli-settings", "project"},
 			Names:   []string{"mcp_settings.json", "mcp.json", "global-state.json", "cli-settings.json"},
 			Doc:     "auto-approval keys of the CLI's global-state.json, .roo/cli-settings.json, MCP alwaysAllow/disabled of settings/mcp_settings.json and a project's .roo/mcp.json, as permission setting rows (file mtime)",
 		}, parseSettings),
 		parser.New(parser.Spec{
 			ID: "roo-code/cli-history", Agent: Agent, Version: 1,
+			Actions: actions,
+			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
+				Basis: "cli-history.json is text only (seed)"},
 			Targets: []string{"cli-history"}, Names: []string{"cli-history.json"},
 			Doc: "the CLI's .roo/cli-history.json typed prompts (secondary, no time or session)",
 		}, parseCLIHistory),
@@ -95,10 +103,11 @@ func parseIndex(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	return nil
 }
 
-// rooPermKey selects the auto-approval keys of the global state
-// (autoApprovalEnabled, alwaysAllow*, allowedCommands, deniedCommands,
-// alwaysApproveResubmit, allowedMaxRequests, allowedMaxCost, mode).
-var rooPermKey = regexp.MustCompile(`^(autoApprovalEnabled|alwaysAllow|alwaysApprove|allowedCommands|deniedCommands|allowedMaxRequests|allowedMaxCost|requestDelaySeconds|followupAutoApproveTimeoutMs|mode$|commandExecutionTimeout|commandTimeoutAllowlist|preventCompletionWithOpenTodos)`)
+// PermKey selects the auto-approval keys of Roo Code's global state, and of
+// its forks' (PearAI's pearai-roo-cline): autoApprovalEnabled,
+// alwaysAllow*, allowedCommands, deniedCommands, alwaysApproveResubmit,
+// allowedMaxRequests, allowedMaxCost, mode.
+var PermKey = regexp.MustCompile(`^(autoApprovalEnabled|alwaysAllow|alwaysApprove|allowedCommands|deniedCommands|allowedMaxRequests|allowedMaxCost|requestDelaySeconds|followupAutoApproveTimeoutMs|mode$|commandExecutionTimeout|commandTimeoutAllowlist|preventCompletionWithOpenTodos)`)
 
 func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	p := strings.ReplaceAll(in.Path, "\\", "/")
@@ -111,7 +120,7 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 		}
 		return cline.ParseMCPSettings(ctx, in, out, "alwaysAllow")
 	case "global-state.json":
-		return cline.ParseSettingsKeys(ctx, in, out, rooPermKey.MatchString)
+		return cline.ParseSettingsKeys(ctx, in, out, PermKey.MatchString)
 	case "cli-settings.json":
 		if err := cline.ParseSettingsKeys(ctx, in, out, func(k string) bool {
 			return k == "requireApproval" || k == "dangerouslySkipPermissions" || k == "mode"

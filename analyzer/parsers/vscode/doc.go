@@ -62,7 +62,8 @@
 //
 //   - state-db: state.vscdb (and .backup) of User/globalStorage,
 //     User/profiles/<id>/globalStorage and User/workspaceStorage/<hash>
-//     (SQLite ItemTable key/value; SourceLine the rowid). Standing tool
+//     (SQLite ItemTable key/value read through parser.VSCodeState;
+//     SourceLine the rowid). Standing tool
 //     approvals (keys chat/autoconfirm, chat/autoconfirm-post,
 //     chat/servers/autoconfirm, chat/servers/autoconfirm-post,
 //     chat/autoconfirm-combination: a JSON array of tool or MCP server

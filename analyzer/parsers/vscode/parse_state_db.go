@@ -32,38 +32,27 @@ func approvalKey(k string) bool {
 // "session synced:" and a "session origin: remote GitHub cloud agent" row
 // each, at the time the task was recorded.
 func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	db, err := in.DB(ctx)
-	if err != nil {
-		return fmt.Errorf("open %s: %w", in.Path, err)
-	}
-	rows, err := db.QueryContext(ctx, `SELECT rowid, key, value FROM ItemTable WHERE key LIKE 'chat/%autoconfirm%' OR lower(key) = 'github.copilot-chat' ORDER BY rowid`)
+	st, err := parser.OpenVSCodeState(ctx, in)
 	if err != nil {
 		out.Problem(0, "no readable ItemTable: "+err.Error())
 		return nil
 	}
-	defer rows.Close()
 	project := ""
 	if d := storageDir(in.Path); d != "" {
 		project = workspaceProject(in, d)
 	}
 	ft, fb := fileTime(in)
-	for rows.Next() {
-		if err := ctx.Err(); err != nil {
-			return err
+	row := func(r parser.StateRow) error {
+		if r.TooLarge {
+			out.Problem(r.Rowid, fmt.Sprintf("value of %s is %d bytes: over the bound, not read", r.Key, r.Size))
+			return nil
 		}
-		var rowid int64
-		var key string
-		var val []byte
-		if err := rows.Scan(&rowid, &key, &val); err != nil {
-			out.Problem(0, "bad ItemTable row: "+err.Error())
-			continue
-		}
-		v, err := decodeBytes(val)
+		v, err := decodeBytes(r.Value)
 		if err != nil {
-			out.Problem(rowid, "value of "+key+" is not JSON")
-			continue
+			out.Problem(r.Rowid, "value of "+r.Key+" is not JSON")
+			return nil
 		}
-		if approvalKey(key) {
+		if approvalKey(r.Key) {
 			// An older build stored the list JSON-encoded inside a string.
 			if s, ok := v.(string); ok {
 				if inner, err := decodeBytes([]byte(s)); err == nil {
@@ -72,13 +61,24 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 			}
 			for _, id := range approvalIDs(v) {
 				out.Event(timeline.Event{Time: ft, TimeBasis: fb, TurnType: timeline.System, ProjectPath: project,
-					Text: fmt.Sprintf("permission setting: %s=%s (from %s, file mtime)", key, id, in.Path), SourceLine: rowid})
+					Text: fmt.Sprintf("permission setting: %s=%s (from %s, file mtime)", r.Key, id, in.Path), SourceLine: r.Rowid})
 			}
-			continue
+			return nil
 		}
-		ownedTasks(obj(v)[ownedTasksKey], rowid, in.Path, out)
+		ownedTasks(obj(v)[ownedTasksKey], r.Rowid, in.Path, out)
+		return nil
 	}
-	return rows.Err()
+	if err := st.ItemsMatching(ctx, "chat/", approvalKey, row); err != nil {
+		return err
+	}
+	r, ok, err := st.Item(ctx, "github.copilot-chat")
+	if err != nil {
+		return err
+	}
+	if ok {
+		return row(r)
+	}
+	return nil
 }
 
 // approvalIDs lists the tool or server ids of an approval store: an array

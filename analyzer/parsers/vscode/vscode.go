@@ -2,13 +2,14 @@ package vscode
 
 import (
 	"bytes"
-	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"net/url"
 	"path"
 	"strconv"
 	"strings"
 	"time"
+
+	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
@@ -22,26 +23,33 @@ func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
 			ID: "vscode/chat-session", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"chat-sessions", "global-chats"},
 			Doc:     "chatSessions/*.json and the *.jsonl mutation log (replayed), emptyWindowChatSessions and transferredChatSessions: prompts, replies, thinking, tool calls and results, model switches, cancels and errors",
 		}, parseChatSession),
 		parser.New(parser.Spec{
 			ID: "vscode/state-db", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"state-db"}, Names: []string{"state.vscdb", "state.vscdb.backup"},
 			Doc: "state.vscdb ItemTable: standing tool approvals (chat/autoconfirm*, permission setting:, file mtime) and Copilot Chat's cloud agent tasks (github.copilot.cloudAgent.ownedTasks: session synced: and session origin: rows)",
 		}, parseStateDB),
 		parser.New(parser.Spec{
 			ID: "vscode/settings", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"settings"}, Names: []string{"settings.json"},
 			Doc: "User/settings.json and profiles/<id>/settings.json chat auto-approve, default permission and default model keys (permission setting:, file mtime)",
 		}, parseSettings),
 		parser.New(parser.Spec{
 			ID: "vscode/cloud-sessions", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"cloud-sessions"}, Names: []string{"cloudSessions.json"},
 			Doc: "globalStorage/github.copilot-chat/cloudSessions.json: one session synced: row per uploaded session (file mtime)",
 		}, parseCloudSessions),
 		parser.New(parser.Spec{
 			ID: "vscode/chat-editing", Agent: Agent, Version: 1,
+			Actions: actions,
+			Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.System},
+				Basis: "chat editing sessions stamp each edit as the request's response is written"},
 			Targets: []string{"chat-editing"}, Names: []string{"state.json"},
 			Doc: "chatEditingSessions/<id>/state.json: the accept or reject state of each file a chat edited (secondary, file mtime)",
 		}, parseChatEditing),

@@ -21,18 +21,21 @@ func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
 			ID: "zed/threads", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"threads"},
 			Names:   []string{"threads.db"},
 			Doc:     "Zed threads/threads.db: agent panel threads (zstd or plain JSON): prompts, replies, thinking, tool uses and results, denied calls, sub-agents, unsent drafts",
 		}, parseThreadsDB),
 		parser.New(parser.Spec{
 			ID: "zed/db", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"db"},
 			Names:   []string{"db.sqlite"},
 			Doc:     "Zed db/0-<channel>/db.sqlite: sidebar threads (native and external agents), trusted worktrees, draft prompts, created and archived git worktrees, terminal threads",
 		}, parseStateDB),
 		parser.New(parser.Spec{
 			ID: "zed/settings", Agent: Agent, Version: 1,
+			Actions: actions,
 			Targets: []string{"settings"},
 			Names:   []string{"settings.json", "global_settings.json"},
 			Doc:     "Zed settings.json and global_settings.json: agent tool permissions and the default model (file mtime)",

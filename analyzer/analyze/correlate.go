@@ -1,0 +1,358 @@
+package analyze
+
+import (
+	"fmt"
+	"hash/maphash"
+	"math"
+	"sort"
+	"strings"
+	"time"
+	"unsafe"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+// The correlation pass (analyzer/docs/output.md, "One event, one row"):
+//
+//  1. Identity. Every row with a record id gives an idStub. Sorted by
+//     (host, user, agent, record id) and then by rank, the first stub of
+//     each content is kept and every later stub with the same content is a
+//     repeat (its row is dropped and counted). A second content under one
+//     id is kept too and reported as duplicate_id.
+//  2. Secondary sources. Every secondary row, and a stub of every primary
+//     row its agent's secondary sources could repeat, go to a pairing
+//     sorter ordered by (host, user, agent, turn type, text, time). Within
+//     each group of equal text, a secondary row pairs with at most one
+//     primary row of the same session (when it names one) within its
+//     source's declared window; paired rows are dropped and counted, the
+//     rest are written, marked secondary.
+//  3. Rows without a record id fall back to full-value keys (see
+//     dupWindow), never text alone and never a hash alone.
+
+// idStub is what the identity merge needs of one row.
+type idStub struct {
+	Host, User, Agent, RecordID string
+	Content                     [16]byte // hashes of the row's content (see contentHash)
+	Secondary, Replayed         bool
+	Time                        int64 // UnixNano; undated rows rank last
+	SourceFile, BundleID        string
+	SessionID                   string
+	SourceLine, Seq             int64
+	Ord                         int64
+}
+
+func idLess(a, b *idStub) bool {
+	if a.Host != b.Host {
+		return a.Host < b.Host
+	}
+	if a.User != b.User {
+		return a.User < b.User
+	}
+	if a.Agent != b.Agent {
+		return a.Agent < b.Agent
+	}
+	if a.RecordID != b.RecordID {
+		return a.RecordID < b.RecordID
+	}
+	return rankLess(a, b)
+}
+
+// rankLess orders the rows of one record id: a primary row before a
+// secondary one, an original before a replayed copy, then timeline order.
+func rankLess(a, b *idStub) bool {
+	if a.Secondary != b.Secondary {
+		return !a.Secondary
+	}
+	if a.Replayed != b.Replayed {
+		return !a.Replayed
+	}
+	if a.Time != b.Time {
+		return a.Time < b.Time
+	}
+	if a.SourceFile != b.SourceFile {
+		return a.SourceFile < b.SourceFile
+	}
+	if a.SourceLine != b.SourceLine {
+		return a.SourceLine < b.SourceLine
+	}
+	if a.Seq != b.Seq {
+		return a.Seq < b.Seq
+	}
+	if a.BundleID != b.BundleID {
+		return a.BundleID < b.BundleID
+	}
+	return a.Ord < b.Ord
+}
+
+func idSize(s *idStub) int64 {
+	return int64(unsafe.Sizeof(*s)) + int64(len(s.Host)+len(s.User)+len(s.Agent)+len(s.RecordID)+len(s.SourceFile)+len(s.BundleID)+len(s.SessionID))
+}
+
+func unixOrMax(t time.Time) int64 {
+	if t.IsZero() {
+		return math.MaxInt64
+	}
+	return t.UnixNano()
+}
+
+// hashSeeds are the run's two maphash seeds: content hashes are compared
+// only within one run, so they need not be stable across runs.
+var hashSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+
+// contentHash is a 128-bit hash of what a row says (turn type, tool name,
+// tool_use_id, text, tool input, is_error), not where or when: a fork that
+// re-stamps a replayed record, or a copy under a new session id, says the
+// same. It only tells two rows of one exact record id apart.
+func contentHash(e *timeline.Event) [16]byte {
+	var out [16]byte
+	for i, seed := range hashSeeds {
+		var h maphash.Hash
+		h.SetSeed(seed)
+		for _, s := range []string{string(e.TurnType), e.ToolName, e.ToolUseID, e.Text, e.ToolInput, e.IsError} {
+			h.WriteString(s)
+			h.WriteByte(0)
+		}
+		v := h.Sum64()
+		for j := 0; j < 8; j++ {
+			out[i*8+j] = byte(v >> (8 * j))
+		}
+	}
+	return out
+}
+
+func stubOf(e *timeline.Event) idStub {
+	return idStub{Host: e.Host, User: e.User, Agent: e.Agent, RecordID: e.RecordID, Content: contentHash(e),
+		Secondary: e.Secondary, Replayed: e.Replayed, Time: unixOrMax(e.Time), SourceFile: e.SourceFile,
+		BundleID: e.BundleID, SessionID: e.SessionID, SourceLine: e.SourceLine, Seq: e.Seq, Ord: e.Ord}
+}
+
+// bitset marks row ordinals.
+type bitset []uint64
+
+func (b *bitset) set(i int64) {
+	w := int(i >> 6)
+	if w >= len(*b) {
+		*b = append(*b, make([]uint64, w+1-len(*b))...)
+	}
+	(*b)[w] |= 1 << (i & 63)
+}
+
+func (b bitset) has(i int64) bool {
+	w := int(i >> 6)
+	return w < len(b) && b[w]&(1<<(i&63)) != 0
+}
+
+// resolveIdentities runs step 1: it marks the repeated rows in c.losers and
+// reports every record id with more than one content.
+func (c *collected) resolveIdentities() error {
+	var group []idStub
+	flush := func() {
+		if len(group) == 0 {
+			return
+		}
+		first := map[[16]byte]*idStub{}
+		var order []*idStub
+		for i := range group {
+			s := &group[i]
+			if f, ok := first[s.Content]; ok {
+				_ = f
+				c.losers.set(s.Ord)
+				c.repeatedByID++
+				if s.Secondary {
+					c.secondaryByID++
+				}
+				continue
+			}
+			first[s.Content] = s
+			order = append(order, s)
+		}
+		if len(order) > 1 {
+			k := order[0]
+			var where []string
+			for _, s := range order {
+				where = append(where, fmt.Sprintf("%s:%d", s.SourceFile, s.SourceLine))
+			}
+			c.problems = append(c.problems, Problem{Host: k.Host, BundleID: k.BundleID, SourceFile: k.SourceFile, SourceLine: k.SourceLine,
+				Agent: k.Agent, Kind: parser.KindDuplicateID,
+				Message: fmt.Sprintf("record id %q has %d different contents (at %s): all kept", k.RecordID, len(order), strings.Join(where, ", "))})
+			c.duplicateIDs++
+		}
+		group = group[:0]
+	}
+	err := c.ids.Each(func(s *idStub) error {
+		if len(group) > 0 {
+			g := &group[0]
+			if g.Host != s.Host || g.User != s.User || g.Agent != s.Agent || g.RecordID != s.RecordID {
+				flush()
+			}
+		}
+		group = append(group, *s)
+		return nil
+	})
+	flush()
+	return err
+}
+
+// pairRow is a row in the secondary pairing: a secondary row whole, or the
+// fields of a primary row it may repeat.
+type pairRow struct {
+	Host, User, Agent string
+	TurnType          timeline.TurnType
+	Text              string // trimmed of white space at both ends
+	Time              int64  // UnixNano; undated last
+	SessionID         string
+	Primary           bool
+	Ord               int64
+	Ev                timeline.Event // secondary rows only
+}
+
+func pairLess(a, b *pairRow) bool {
+	if a.Host != b.Host {
+		return a.Host < b.Host
+	}
+	if a.User != b.User {
+		return a.User < b.User
+	}
+	if a.Agent != b.Agent {
+		return a.Agent < b.Agent
+	}
+	if a.TurnType != b.TurnType {
+		return a.TurnType < b.TurnType
+	}
+	if a.Text != b.Text {
+		return a.Text < b.Text
+	}
+	if a.Primary != b.Primary {
+		return a.Primary
+	}
+	if a.Time != b.Time {
+		return a.Time < b.Time
+	}
+	if a.SessionID != b.SessionID {
+		return a.SessionID < b.SessionID
+	}
+	return timeline.Less(&a.Ev, &b.Ev)
+}
+
+func pairSize(p *pairRow) int64 {
+	n := int64(unsafe.Sizeof(*p)) + int64(len(p.Host)+len(p.User)+len(p.Agent)+len(p.Text)+len(p.SessionID))
+	if !p.Primary {
+		n += int64(len(p.Ev.ToolInput) + len(p.Ev.SourceFile) + len(p.Ev.ProjectPath) + len(p.Ev.Parser) + len(p.Ev.RecordID) + len(p.Ev.BundleID))
+	}
+	return n
+}
+
+func pairOf(e *timeline.Event, primary bool) pairRow {
+	p := pairRow{Host: e.Host, User: e.User, Agent: e.Agent, TurnType: e.TurnType, Text: strings.TrimSpace(e.Text),
+		Time: unixOrMax(e.Time), SessionID: e.SessionID, Primary: primary, Ord: e.Ord}
+	if !primary {
+		p.Ev = *e
+	}
+	return p
+}
+
+// pairSecondaries runs step 2 and hands every secondary row that pairs
+// with nothing to keep.
+func (c *collected) pairSecondaries(keep func(e *timeline.Event) error) error {
+	var prim []pairRow
+	var sec []pairRow
+	flush := func() error {
+		if len(sec) == 0 {
+			prim, sec = prim[:0], sec[:0]
+			return nil
+		}
+		used := make([]bool, len(prim))
+		take := func(s *pairRow, bounded bool, w int64) bool {
+			best, bestD := -1, int64(math.MaxInt64)
+			lo := 0
+			if bounded {
+				lo = sort.Search(len(prim), func(i int) bool { return prim[i].Time >= s.Time-w })
+			}
+			for i := lo; i < len(prim); i++ {
+				p := &prim[i]
+				if bounded && (p.Time == math.MaxInt64 || p.Time > s.Time+w) {
+					break
+				}
+				if used[i] || (s.SessionID != "" && p.SessionID != s.SessionID) {
+					continue
+				}
+				if !bounded {
+					best = i
+					break
+				}
+				d := p.Time - s.Time
+				if d < 0 {
+					d = -d
+				}
+				if d < bestD {
+					best, bestD = i, d
+				}
+			}
+			if best < 0 {
+				return false
+			}
+			used[best] = true
+			return true
+		}
+		// Rows with a usable time and a window pair first, the rest take
+		// what is left.
+		paired := make([]bool, len(sec))
+		for pass := 0; pass < 2; pass++ {
+			for i := range sec {
+				s := &sec[i]
+				w, bounded := c.window(&s.Ev)
+				if bounded != (pass == 0) {
+					continue
+				}
+				paired[i] = take(s, bounded, w)
+			}
+		}
+		for i := range sec {
+			if paired[i] {
+				c.secondaryPaired++
+				continue
+			}
+			if err := keep(&sec[i].Ev); err != nil {
+				return err
+			}
+		}
+		prim, sec = prim[:0], sec[:0]
+		return nil
+	}
+	var last *pairRow
+	err := c.pair.Each(func(p *pairRow) error {
+		if last != nil && (last.Host != p.Host || last.User != p.User || last.Agent != p.Agent || last.TurnType != p.TurnType || last.Text != p.Text) {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		if c.losers.has(p.Ord) {
+			return nil // a repeat by record id: counted there
+		}
+		if p.Primary {
+			prim = append(prim, *p)
+			last = &prim[len(prim)-1]
+		} else {
+			sec = append(sec, *p)
+			last = &sec[len(sec)-1]
+		}
+		cp := *last
+		last = &cp
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return flush()
+}
+
+// window returns a secondary row's pairing window and whether it is
+// bounded in time (a declared window and a recorded time).
+func (c *collected) window(e *timeline.Event) (int64, bool) {
+	sp := c.secondarySpecs[e.Parser]
+	if sp == nil || sp.Window <= 0 || e.Time.IsZero() {
+		return 0, false
+	}
+	return int64(sp.Window), true
+}

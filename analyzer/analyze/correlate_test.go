@@ -1,0 +1,317 @@
+package analyze_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/analyze"
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+	"github.com/doubleagent/doubleagent/bundle/bundletest"
+)
+
+// The correlation pass is tested through a test parser whose JSON lines
+// say exactly which row to emit, so each test states its rows.
+
+type testRow struct {
+	T         string `json:"t"`
+	Session   string `json:"s"`
+	Parent    string `json:"parent"`
+	Type      string `json:"type"`
+	Text      string `json:"text"`
+	ID        string `json:"id"`
+	UseID     string `json:"use"`
+	Secondary bool   `json:"sec"`
+	Replayed  bool   `json:"replayed"`
+	// State, when set, is given as the session's state instead of a row.
+	Synced    string `json:"synced"`
+	Recovered string `json:"recovered"`
+}
+
+func testParsers() []parser.Parser {
+	parse := func(ctx context.Context, in *parser.Input, out parser.Sink) error {
+		rc, err := in.Open()
+		if err != nil {
+			return err
+		}
+		defer rc.Close()
+		return parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
+			var r testRow
+			if err := json.Unmarshal(line, &r); err != nil {
+				out.Problem(n, "bad test row")
+				return nil
+			}
+			if r.Synced != "" || r.Recovered != "" {
+				out.Session(timeline.SessionState{Key: timeline.SessionKey{SessionID: r.Session}, Synced: r.Synced, Recovered: r.Recovered})
+				out.Skip(n, "state_only")
+				return nil
+			}
+			e := timeline.Event{SessionID: r.Session, ParentSessionID: r.Parent, TurnType: timeline.TurnType(r.Type), Text: r.Text,
+				RecordID: r.ID, ToolUseID: r.UseID, Secondary: r.Secondary, Replayed: r.Replayed, SourceLine: n, TimeBasis: timeline.TimeNone}
+			if r.T != "" {
+				e.Time, _ = time.Parse(time.RFC3339, r.T)
+				e.TimeBasis = timeline.TimeRecorded
+			}
+			out.Event(e)
+			return nil
+		})
+	}
+	return []parser.Parser{
+		parser.New(parser.Spec{ID: "claude-code/test-primary", Agent: "claude-code", Version: 1, Targets: []string{"projects"}}, parse),
+		parser.New(parser.Spec{ID: "claude-code/test-history", Agent: "claude-code", Version: 1, Targets: []string{"history"},
+			Secondary: &parser.Secondary{Window: time.Hour, TurnTypes: []timeline.TurnType{timeline.User}, Basis: "test"}}, parse),
+	}
+}
+
+func rowsJSON(rs ...testRow) []byte {
+	var b strings.Builder
+	for _, r := range rs {
+		j, _ := json.Marshal(r)
+		b.Write(j)
+		b.WriteByte('\n')
+	}
+	return []byte(b.String())
+}
+
+func primaryFile(user, name string, data []byte) bundletest.File {
+	return bundletest.File{Path: "/home/" + user + "/.claude/projects/p/" + name + ".jsonl", Agent: "claude-code", Target: "projects", User: user, Data: data}
+}
+
+func historyFile(user string, data []byte) bundletest.File {
+	return bundletest.File{Path: "/home/" + user + "/.claude/history.jsonl", Agent: "claude-code", Target: "history", Kind: "history", User: user, Data: data}
+}
+
+func runTest(t *testing.T, files []bundletest.File, opts analyze.Options) (*analyze.Summary, []timeline.Row, string) {
+	t.Helper()
+	p := makeBundle(t, t.TempDir(), "c.tar.zst", "hc", "id-c", files)
+	opts.Inputs = append([]string{p}, opts.Inputs...)
+	opts.Parsers = testParsers()
+	sum, out := run(t, opts)
+	return sum, rows(t, out), out
+}
+
+func texts(rs []timeline.Row) string {
+	var s []string
+	for _, r := range rs {
+		s = append(s, r.SessionID+":"+r.TurnType+":"+r.Text)
+	}
+	return strings.Join(s, " | ")
+}
+
+// A Claude Code file that copies records with their uuid and timestamp
+// under a new sessionId (resume or fork by copy): each record once, in the
+// session that first had it by timeline order; the copy's own records stay.
+func TestSameRecordIDInTwoSessionsIsOneRow(t *testing.T) {
+	orig := rowsJSON(testRow{T: "2026-05-01T10:00:00Z", Session: "A", Type: "user", Text: "fix the build", ID: "u1"},
+		testRow{T: "2026-05-01T10:00:05Z", Session: "A", Type: "assistant", Text: "done", ID: "a1"})
+	copied := rowsJSON(testRow{T: "2026-05-01T10:00:00Z", Session: "B", Type: "user", Text: "fix the build", ID: "u1"},
+		testRow{T: "2026-05-01T10:00:05Z", Session: "B", Type: "assistant", Text: "done", ID: "a1"},
+		testRow{T: "2026-05-01T11:00:00Z", Session: "B", Type: "user", Text: "now the tests", ID: "u2"})
+	sum, rs, _ := runTest(t, []bundletest.File{primaryFile("alice", "A", orig), primaryFile("alice", "B", copied)}, analyze.Options{})
+	if got := texts(rs); got != "A:user:fix the build | A:assistant:done | B:user:now the tests" {
+		t.Fatalf("rows: %s", got)
+	}
+	if sum.RepeatedByID != 2 || sum.Duplicates != 2 || sum.DuplicateIDs != 0 {
+		t.Fatalf("summary %+v", sum)
+	}
+}
+
+// The same uuid with other content in one file (a planted earlier record
+// hiding a later real one): both rows, and a duplicate_id problem.
+func TestSameIDOtherContentIsTwoRowsAndAProblem(t *testing.T) {
+	data := rowsJSON(testRow{T: "2026-05-01T10:00:00Z", Session: "A", Type: "user", Text: "harmless", ID: "u1"},
+		testRow{T: "2026-05-01T10:00:01Z", Session: "A", Type: "user", Text: "rm -rf /srv", ID: "u1"})
+	sum, rs, out := runTest(t, []bundletest.File{primaryFile("alice", "A", data)}, analyze.Options{})
+	if got := texts(rs); got != "A:user:harmless | A:user:rm -rf /srv" {
+		t.Fatalf("rows: %s", got)
+	}
+	ps := problems(t, out)
+	if sum.DuplicateIDs != 1 || len(ps) != 1 || ps[0].Kind != "duplicate_id" ||
+		ps[0].Message != `record id "u1" has 2 different contents (at /home/alice/.claude/projects/p/A.jsonl:1, /home/alice/.claude/projects/p/A.jsonl:2): all kept` {
+		t.Fatalf("problems %+v", ps)
+	}
+}
+
+// A fork's replayed prefix (Codex forked_from_id, codex #21025) is written
+// once, in the parent, although the fork re-stamped it; without the
+// parent's file the replayed rows still stand for it.
+func TestForkReplayWrittenOnceInParent(t *testing.T) {
+	parent := rowsJSON(testRow{T: "2026-05-01T10:00:00Z", Session: "P", Type: "user", Text: "list files", ID: "P/1"},
+		testRow{T: "2026-05-01T10:00:02Z", Session: "P", Type: "tool_use", Text: "ls", ID: "P/2"})
+	fork := rowsJSON(testRow{T: "2026-05-02T09:00:00Z", Session: "P", Type: "user", Text: "list files", ID: "P/1", Replayed: true},
+		testRow{T: "2026-05-02T09:00:00Z", Session: "P", Type: "tool_use", Text: "ls", ID: "P/2", Replayed: true},
+		testRow{T: "2026-05-02T09:00:10Z", Session: "F", Parent: "P", Type: "user", Text: "now in the fork", ID: "F/1"})
+	_, rs, _ := runTest(t, []bundletest.File{primaryFile("alice", "P", parent), primaryFile("alice", "F", fork)}, analyze.Options{})
+	if got := texts(rs); got != "P:user:list files | P:tool_use:ls | F:user:now in the fork" || rs[0].TimestampUTC != "2026-05-01T10:00:00.000Z" {
+		t.Fatalf("rows: %s (%s)", got, rs[0].TimestampUTC)
+	}
+	_, rs, _ = runTest(t, []bundletest.File{primaryFile("alice", "F", fork)}, analyze.Options{})
+	if got := texts(rs); got != "P:user:list files | P:tool_use:ls | F:user:now in the fork" {
+		t.Fatalf("fork alone: %s", got)
+	}
+}
+
+// A prompt known only from the history file (its session was deleted) is
+// kept although another session has a prompt with the same text: pairing
+// is within the session and the declared window, one to one.
+func TestSecondaryPairsWithinSessionAndWindow(t *testing.T) {
+	prim := rowsJSON(testRow{T: "2026-05-01T10:00:00Z", Session: "A", Type: "user", Text: "continue", ID: "u1"},
+		testRow{T: "2026-05-01T10:30:00Z", Session: "A", Type: "user", Text: "yes", ID: "u2"})
+	hist := rowsJSON(
+		testRow{T: "2026-05-01T10:00:00Z", Session: "A", Type: "user", Text: "continue", Secondary: true}, // pairs with u1
+		testRow{T: "2026-05-01T10:00:03Z", Session: "A", Type: "user", Text: "continue", Secondary: true}, // u1 is taken: kept
+		testRow{T: "2026-05-01T10:00:00Z", Session: "GONE", Type: "user", Text: "yes", Secondary: true},   // other session: kept
+		testRow{T: "2026-05-01T13:00:00Z", Session: "A", Type: "user", Text: "yes", Secondary: true},      // outside 1 h: kept
+		testRow{T: "2026-05-01T10:31:00Z", Session: "A", Type: "user", Text: " yes\n", Secondary: true},   // pairs with u2 (ends trimmed)
+		testRow{T: "2026-05-01T10:31:00Z", Session: "", Type: "user", Text: "continue", Secondary: true})  // no session: u1 taken, nothing left: kept
+	sum, rs, out := runTest(t, []bundletest.File{primaryFile("alice", "A", prim), historyFile("alice", hist)}, analyze.Options{})
+	var got []string
+	for _, r := range rs {
+		got = append(got, fmt.Sprintf("%s %s %q sec=%s", r.TimestampUTC[11:19], r.SessionID, r.Text, r.Secondary))
+	}
+	// history.jsonl sorts before projects/p/A.jsonl at the same instant.
+	want := []string{`10:00:00 GONE "yes" sec=true`, `10:00:00 A "continue" sec=`, `10:00:03 A "continue" sec=true`,
+		`10:30:00 A "yes" sec=`, `10:31:00  "continue" sec=true`, `13:00:00 A "yes" sec=true`}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if sum.SecondaryPaired != 2 {
+		t.Fatalf("paired %d", sum.SecondaryPaired)
+	}
+	var sess []timeline.Session
+	readLines(t, filepath.Join(out, analyze.SessionsJSONL), &sess)
+	rec := map[string]string{}
+	for _, s := range sess {
+		rec[s.SessionID] = s.Recovered
+	}
+	if rec["A"] != "partial" || rec["GONE"] != "yes" {
+		t.Fatalf("recovered %v", rec)
+	}
+}
+
+// Recovered: only secondary rows = yes, primary rows only = no for an agent
+// with secondary sources, and inventory counts recovered sessions.
+func TestRecoveredStateAndInventory(t *testing.T) {
+	prim := rowsJSON(testRow{T: "2026-05-01T10:00:00Z", Session: "KEPT", Type: "user", Text: "hello", ID: "u1"})
+	hist := rowsJSON(testRow{T: "2026-05-01T10:00:00Z", Session: "KEPT", Type: "user", Text: "hello", Secondary: true},
+		testRow{T: "2026-05-01T09:00:00Z", Session: "DELETED", Type: "user", Text: "rm -rf logs/", Secondary: true})
+	_, _, out := runTest(t, []bundletest.File{primaryFile("alice", "KEPT", prim), historyFile("alice", hist)}, analyze.Options{})
+	var sess []timeline.Session
+	readLines(t, filepath.Join(out, analyze.SessionsJSONL), &sess)
+	if len(sess) != 2 || sess[0].SessionID != "DELETED" || sess[0].Recovered != "yes" || sess[1].SessionID != "KEPT" || sess[1].Recovered != "no" {
+		t.Fatalf("sessions %+v", sess)
+	}
+	var inv analyze.Inventory
+	b, _ := os.ReadFile(filepath.Join(out, analyze.InventoryJSON))
+	if err := json.Unmarshal(b, &inv); err != nil {
+		t.Fatal(err)
+	}
+	if len(inv.Agents) != 1 || inv.Agents[0].RecoveredSess != 1 || inv.Agents[0].PartialSess != 0 {
+		t.Fatalf("inventory %+v", inv.Agents)
+	}
+}
+
+// --match pairs a call and its result only within one session: matching
+// bob's result does not pull alice's call that reused the call id.
+func TestMatchPairsWithinSession(t *testing.T) {
+	alice := rowsJSON(testRow{T: "2026-05-01T10:00:00Z", Session: "SA", Type: "tool_use", Text: "ls", UseID: "call_mock1", ID: "SA/1"},
+		testRow{T: "2026-05-01T10:00:01Z", Session: "SA", Type: "tool_result", Text: "a.txt", UseID: "call_mock1", ID: "SA/2"})
+	bob := rowsJSON(testRow{T: "2026-05-01T11:00:00Z", Session: "SB", Type: "tool_use", Text: "cat secrets", UseID: "call_mock1", ID: "SB/1"},
+		testRow{T: "2026-05-01T11:00:01Z", Session: "SB", Type: "tool_result", Text: "hunter2", UseID: "call_mock1", ID: "SB/2"})
+	_, rs, _ := runTest(t, []bundletest.File{primaryFile("alice", "SA", alice), primaryFile("bob", "SB", bob)}, analyze.Options{Match: regexp.MustCompile("hunter2")})
+	if got := texts(rs); got != "SB:tool_use:cat secrets | SB:tool_result:hunter2" {
+		t.Fatalf("rows: %s", got)
+	}
+}
+
+// Session state merges in file order whatever the scheduling: the first
+// value is kept, a conflicting one is a problem; recovered takes the
+// strongest value.
+func TestSessionStateMergeIsFixedAndReportsConflicts(t *testing.T) {
+	a := rowsJSON(testRow{T: "2026-05-01T10:00:00Z", Session: "S", Type: "user", Text: "x", ID: "u1"}, testRow{Session: "S", Synced: "yes"})
+	b := rowsJSON(testRow{Session: "S", Synced: "no", Recovered: "yes"})
+	for _, jobs := range []int{1, 2} {
+		_, _, out := runTest(t, []bundletest.File{primaryFile("alice", "a", a), primaryFile("alice", "b", b)}, analyze.Options{Jobs: jobs})
+		var sess []timeline.Session
+		readLines(t, filepath.Join(out, analyze.SessionsJSONL), &sess)
+		if len(sess) != 1 || sess[0].Synced != "yes" || sess[0].Recovered != "yes" {
+			t.Fatalf("jobs %d: sessions %+v", jobs, sess)
+		}
+		ps := problems(t, out)
+		if len(ps) != 1 || ps[0].Kind != "state_conflict" || ps[0].Message != `session S: synced recorded as "yes" and as "no"; kept "yes" (first in file order)` {
+			t.Fatalf("jobs %d: problems %+v", jobs, ps)
+		}
+	}
+}
+
+// The same evidence given twice (a bundle and its extracted copy; two
+// collections of one host) writes each record once, ids or not.
+func TestSameEvidenceTwiceWritesEachRecordOnce(t *testing.T) {
+	data := rowsJSON(testRow{T: "2026-05-01T10:00:00Z", Session: "A", Type: "user", Text: "with id", ID: "u1"},
+		testRow{T: "2026-05-01T10:00:01Z", Session: "A", Type: "assistant", Text: "no id"},
+		testRow{Session: "A", Type: "system", Text: "undated, no id"})
+	files := []bundletest.File{primaryFile("alice", "A", data)}
+	p := makeBundle(t, t.TempDir(), "one.tar.zst", "hc", "id-same", files)
+	ext := filepath.Join(t.TempDir(), "extracted")
+	extract(t, p, ext)
+	other := makeBundle(t, t.TempDir(), "two.tar.zst", "hc", "id-other", files)
+	for name, inputs := range map[string][]string{"bundle+extracted": {p, ext}, "two collections": {p, other}} {
+		sum, out := run(t, analyze.Options{Inputs: inputs, Parsers: testParsers()})
+		if got := texts(rows(t, out)); got != "A:user:with id | A:assistant:no id | A:system:undated, no id" {
+			t.Fatalf("%s: rows %s", name, got)
+		}
+		if sum.Duplicates != 3 || sum.RepeatedByID != 1 || sum.RepeatedNoID != 2 {
+			t.Fatalf("%s: summary %+v", name, sum)
+		}
+	}
+}
+
+func readLines(t *testing.T, path string, v *[]timeline.Session) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if l == "" {
+			continue
+		}
+		var s timeline.Session
+		if err := json.Unmarshal([]byte(l), &s); err != nil {
+			t.Fatal(err)
+		}
+		*v = append(*v, s)
+	}
+}
+
+// Timesketch never gets an empty datetime: an undated row carries the
+// epoch and a timestamp_desc that says no time was recorded.
+func TestTimesketchUndatedRow(t *testing.T) {
+	data := rowsJSON(testRow{T: "2026-05-01T10:00:00Z", Session: "A", Type: "user", Text: "dated", ID: "u1"},
+		testRow{Session: "A", Type: "system", Text: "undated"})
+	p := makeBundle(t, t.TempDir(), "ts.tar.zst", "hc", "id-ts", []bundletest.File{primaryFile("alice", "A", data)})
+	_, out := run(t, analyze.Options{Inputs: []string{p}, Parsers: testParsers(), Format: "timesketch"})
+	b, err := os.ReadFile(filepath.Join(out, analyze.TimelineTimesketch))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var r map[string]any
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, fmt.Sprintf("%v|%v|%v", r["datetime"], r["timestamp_desc"], r["timestamp_utc"]))
+	}
+	want := "2026-05-01T10:00:00.000Z|Agent event time|2026-05-01T10:00:00.000Z\n1970-01-01T00:00:00.000Z|No time recorded (time_basis none)|"
+	if strings.Join(got, "\n") != want {
+		t.Fatalf("timesketch rows:\n%s", strings.Join(got, "\n"))
+	}
+}

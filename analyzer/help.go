@@ -1,0 +1,56 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/alecthomas/kong"
+)
+
+// Each command's --help ends with its exit codes: helpPrinter prints
+// kong's help, then the selected command's entry of exitCodes.
+
+const exitCodesTimeline = `Exit codes:
+  0  rows were written
+  1  nothing to write (no row matched), or nothing could be parsed
+  2  unusable input or options (a missing or unreadable input, a bad flag,
+     a filter naming a host, user or agent the input does not hold)`
+
+var exitCodes = map[string]string{
+	"report": exitCodesTimeline,
+	"catalog": `Statuses: parsed = the analyzer reads its records; backlog = its records are
+collected and a parser is wanted; collected = collected and detected, nothing
+to parse.
+
+Exit codes:
+  0  printed
+  2  bad options`,
+	"detect": `Exit codes:
+  0  agents were found
+  1  no agent was found
+  2  unusable input or options`,
+	"inventory": `Exit codes:
+  0  the CSV was written
+  1  no inventory line was read
+  2  unusable input or options`,
+	"parsers": `Exit codes:
+  0  printed
+  2  bad options`,
+	"timeline": exitCodesTimeline,
+	"verify": `Exit codes:
+  0  every bundle verified: every hash matches its manifest row
+  1  a bundle failed verification (a hash mismatch, a missing member, a cut or
+     contradictory bundle)
+  2  an input is not a bundle at all, or cannot be read`,
+}
+
+func helpPrinter(options kong.HelpOptions, ctx *kong.Context) error {
+	if err := kong.DefaultHelpPrinter(options, ctx); err != nil {
+		return err
+	}
+	if sel := ctx.Selected(); sel != nil {
+		if e, ok := exitCodes[sel.Name]; ok {
+			fmt.Fprintln(ctx.Stdout, "\n"+e)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,1 @@
+-- an empty database: no tables

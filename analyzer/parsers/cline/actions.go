@@ -1,0 +1,45 @@
+package cline
+
+import "github.com/doubleagent/doubleagent/analyzer/timeline"
+
+// actions maps cline's tool names to the one action vocabulary
+// (analyzer/docs/actions.md); a tool it does not name is "other".
+var actions = map[string]timeline.Action{
+	"access_mcp_resource":        timeline.ActMCP,
+	"apply_patch":                timeline.ActFileEdit,
+	"ask_followup_question":      timeline.ActAskUser,
+	"attempt_completion":         timeline.ActOther,
+	"browser_action":             timeline.ActWebFetch,
+	"commandOutput":              timeline.ActExecute,
+	"condense":                   timeline.ActOther,
+	"editedExistingFile":         timeline.ActFileEdit,
+	"execute_command":            timeline.ActExecute,
+	"fileDeleted":                timeline.ActFileDelete,
+	"focus_chain":                timeline.ActTodo,
+	"generate_explanation":       timeline.ActOther,
+	"listCodeDefinitionNames":    timeline.ActFileRead,
+	"listFilesRecursive":         timeline.ActFileRead,
+	"listFilesTopLevel":          timeline.ActFileRead,
+	"list_code_definition_names": timeline.ActFileRead,
+	"list_files":                 timeline.ActFileRead,
+	"load_mcp_documentation":     timeline.ActMCP,
+	"newFileCreated":             timeline.ActFileWrite,
+	"new_rule":                   timeline.ActFileWrite,
+	"new_task":                   timeline.ActSubagent,
+	"plan_mode_respond":          timeline.ActAskUser,
+	"readFile":                   timeline.ActFileRead,
+	"read_file":                  timeline.ActFileRead,
+	"replace_in_file":            timeline.ActFileEdit,
+	"report_bug":                 timeline.ActOther,
+	"run_commands":               timeline.ActExecute,
+	"searchFiles":                timeline.ActSearch,
+	"search_files":               timeline.ActSearch,
+	"summarize_task":             timeline.ActOther,
+	"use_mcp_tool":               timeline.ActMCP,
+	"use_skill":                  timeline.ActOther,
+	"use_subagents":              timeline.ActSubagent,
+	"webFetch":                   timeline.ActWebFetch,
+	"web_fetch":                  timeline.ActWebFetch,
+	"web_search":                 timeline.ActWebFetch,
+	"write_to_file":              timeline.ActFileWrite,
+}

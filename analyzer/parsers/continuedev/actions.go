@@ -1,0 +1,45 @@
+package continuedev
+
+import "github.com/doubleagent/doubleagent/analyzer/timeline"
+
+// actions maps continue's tool names to the one action vocabulary
+// (analyzer/docs/actions.md); a tool it does not name is "other".
+var actions = map[string]timeline.Action{
+	"Bash":                             timeline.ActExecute,
+	"Checklist":                        timeline.ActTodo,
+	"Edit":                             timeline.ActFileEdit,
+	"Exit":                             timeline.ActOther,
+	"Fetch":                            timeline.ActWebFetch,
+	"List":                             timeline.ActFileRead,
+	"MultiEdit":                        timeline.ActFileEdit,
+	"Read":                             timeline.ActFileRead,
+	"Search":                           timeline.ActSearch,
+	"Status":                           timeline.ActOther,
+	"Subagent":                         timeline.ActSubagent,
+	"Write":                            timeline.ActFileWrite,
+	"builtin_codebase_search":          timeline.ActSearch,
+	"builtin_create_new_file":          timeline.ActFileWrite,
+	"builtin_create_rule_block":        timeline.ActFileWrite,
+	"builtin_edit_existing_file":       timeline.ActFileEdit,
+	"builtin_fetch_url_content":        timeline.ActWebFetch,
+	"builtin_file_glob_search":         timeline.ActSearch,
+	"builtin_grep_search":              timeline.ActSearch,
+	"builtin_ls":                       timeline.ActFileRead,
+	"builtin_multi_edit":               timeline.ActFileEdit,
+	"builtin_read_currently_open_file": timeline.ActFileRead,
+	"builtin_read_file":                timeline.ActFileRead,
+	"builtin_request_rule":             timeline.ActOther,
+	"builtin_run_terminal_command":     timeline.ActExecute,
+	"builtin_search_web":               timeline.ActWebFetch,
+	"builtin_single_find_and_replace":  timeline.ActFileEdit,
+	"builtin_view_diff":                timeline.ActExecute,
+	"builtin_view_repo_map":            timeline.ActFileRead,
+	"builtin_view_subdirectory":        timeline.ActFileRead,
+	"create_new_file":                  timeline.ActFileWrite,
+	"edit_existing_file":               timeline.ActFileEdit,
+	"file_glob_search":                 timeline.ActSearch,
+	"grep_search":                      timeline.ActSearch,
+	"ls":                               timeline.ActFileRead,
+	"read_file":                        timeline.ActFileRead,
+	"run_terminal_command":             timeline.ActExecute,
+}

@@ -1,0 +1,48 @@
+package cursor
+
+import "github.com/doubleagent/doubleagent/analyzer/timeline"
+
+// actions maps cursor's tool names to the one action vocabulary
+// (analyzer/docs/actions.md); a tool it does not name is "other".
+var actions = map[string]timeline.Action{
+	"ApplyPatch":              timeline.ActFileEdit,
+	"AskQuestion":             timeline.ActAskUser,
+	"Delete":                  timeline.ActFileDelete,
+	"Edit":                    timeline.ActFileEdit,
+	"Glob":                    timeline.ActSearch,
+	"Grep":                    timeline.ActSearch,
+	"LS":                      timeline.ActFileRead,
+	"MultiEdit":               timeline.ActFileEdit,
+	"Read":                    timeline.ActFileRead,
+	"SemanticSearch":          timeline.ActSearch,
+	"Shell":                   timeline.ActExecute,
+	"StrReplace":              timeline.ActFileEdit,
+	"Subagent":                timeline.ActSubagent,
+	"Task":                    timeline.ActSubagent,
+	"TodoWrite":               timeline.ActTodo,
+	"WebFetch":                timeline.ActWebFetch,
+	"WebSearch":               timeline.ActWebFetch,
+	"Write":                   timeline.ActFileWrite,
+	"apply_patch":             timeline.ActFileEdit,
+	"ask_question":            timeline.ActAskUser,
+	"codebase_search":         timeline.ActSearch,
+	"create_plan":             timeline.ActTodo,
+	"delete_file":             timeline.ActFileDelete,
+	"edit_file":               timeline.ActFileEdit,
+	"fetch":                   timeline.ActWebFetch,
+	"file_search":             timeline.ActSearch,
+	"glob_file_search":        timeline.ActSearch,
+	"grep":                    timeline.ActSearch,
+	"grep_search":             timeline.ActSearch,
+	"list_dir":                timeline.ActFileRead,
+	"mcp_*":                   timeline.ActMCP,
+	"mcp__*":                  timeline.ActMCP,
+	"read_file":               timeline.ActFileRead,
+	"run_terminal_cmd":        timeline.ActExecute,
+	"run_terminal_command":    timeline.ActExecute,
+	"run_terminal_command_v2": timeline.ActExecute,
+	"search_replace":          timeline.ActFileEdit,
+	"todo_write":              timeline.ActTodo,
+	"web_search":              timeline.ActWebFetch,
+	"write":                   timeline.ActFileWrite,
+}

@@ -1,0 +1,414 @@
+package kiro
+
+import (
+	"bytes"
+	"context"
+	stdjson "encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	json "github.com/go-json-experiment/json/v1"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+// parseDB reads data.sqlite3 (crates/chat-cli/src/database: migrations
+// 000-007). conversations(key = the working directory, value =
+// ConversationState JSON) gives the chat rows; the legacy history table
+// (shell commands of the Fig-era shell integration) one system row each.
+// state and auth_kv (credentials, tokens, profiles) are never read.
+func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	db, err := in.DB(ctx)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", in.Path, err)
+	}
+	if !parser.HasTable(ctx, db, "conversations") && !parser.HasTable(ctx, db, "history") {
+		if err := db.PingContext(ctx); err != nil {
+			out.Problem(0, "not a readable SQLite database: "+err.Error())
+			return nil
+		}
+		out.Problem(0, "no conversations or history table: not a Q / Kiro CLI database")
+		return nil
+	}
+	if err := parser.EachTableRow(ctx, db, "conversations", func(r parser.Row) error {
+		var st convState
+		if err := json.Unmarshal([]byte(r.Get("value")), &st); err != nil {
+			out.Problem(r.Rowid, "conversation of "+r.Get("key")+": not a ConversationState: "+err.Error())
+			return nil
+		}
+		(&convWriter{out: out, line: r.Rowid, project: r.Get("key")}).conversation(&st)
+		return nil
+	}); err != nil {
+		out.Problem(0, "conversations: "+err.Error())
+	}
+	if err := parser.EachTableRow(ctx, db, "history", func(r parser.Row) error {
+		shellHistory(out, r)
+		return nil
+	}); err != nil {
+		out.Problem(0, "history: "+err.Error())
+	}
+	return nil
+}
+
+// shellHistory writes one legacy history row: a command run in a shell
+// with the integration installed (columns of 001_history_table.sql and
+// 003_improved_history_timing.sql; start_time in epoch seconds).
+func shellHistory(out parser.Sink, r parser.Row) {
+	e := timeline.Event{TurnType: timeline.System, SourceLine: r.Rowid, SessionID: r.Get("session_id"), ProjectPath: r.Get("cwd")}
+	ts := r.Get("start_time")
+	if !r.Has("start_time") {
+		ts = r.Get("time")
+	}
+	if n, err := strconv.ParseFloat(ts, 64); err == nil && n > 0 {
+		if n > 1e12 {
+			e.Time = time.UnixMilli(int64(n)).UTC()
+		} else {
+			e.Time = time.Unix(int64(n), 0).UTC()
+		}
+	} else {
+		e.TimeBasis = timeline.TimeNone
+	}
+	e.Text = "shell command (legacy shell history): " + r.Get("command")
+	var extra []string
+	for _, c := range []string{"shell", "hostname", "exit_code", "duration"} {
+		if v := r.Get(c); v != "" {
+			extra = append(extra, c+"="+v)
+		}
+	}
+	if len(extra) > 0 {
+		e.Text += " (" + strings.Join(extra, " ") + ")"
+	}
+	out.Event(e)
+}
+
+// convState is ConversationState (crates/chat-cli/src/cli/chat/
+// conversation.rs), serde's default (externally tagged) enums.
+type convState struct {
+	ConversationID    string            `json:"conversation_id"`
+	NextMessage       *userMessage      `json:"next_message"`
+	History           []historyEntry    `json:"history"`
+	ValidHistoryRange []int             `json:"valid_history_range"`
+	LatestSummary     []json.RawMessage `json:"latest_summary"`
+	Model             string            `json:"model"`
+	ModelInfo         *struct {
+		ModelID   string `json:"model_id"`
+		ModelName string `json:"model_name"`
+	} `json:"model_info"`
+	CheckpointManager *struct {
+		Checkpoints []struct {
+			Tag             string         `json:"tag"`
+			Timestamp       string         `json:"timestamp"`
+			Description     string         `json:"description"`
+			HistorySnapshot []historyEntry `json:"history_snapshot"`
+			IsTurn          bool           `json:"is_turn"`
+			ToolName        string         `json:"tool_name"`
+		} `json:"checkpoints"`
+	} `json:"checkpoint_manager"`
+	TangentState *struct {
+		MainHistory      []historyEntry  `json:"main_history"`
+		MainNextMessage  *userMessage    `json:"main_next_message"`
+		TangentStartTime json.RawMessage `json:"tangent_start_time"`
+	} `json:"tangent_state"`
+	MCPEnabled *bool `json:"mcp_enabled"`
+}
+
+type historyEntry struct {
+	User            userMessage     `json:"user"`
+	Assistant       json.RawMessage `json:"assistant"`
+	RequestMetadata *struct {
+		RequestID               string     `json:"request_id"`
+		MessageID               string     `json:"message_id"`
+		RequestStartTimestampMs *float64   `json:"request_start_timestamp_ms"`
+		StreamEndTimestampMs    *float64   `json:"stream_end_timestamp_ms"`
+		ModelID                 string     `json:"model_id"`
+		ToolUseIDsAndNames      [][]string `json:"tool_use_ids_and_names"`
+	} `json:"request_metadata"`
+}
+
+// userMessage is UserMessage: content is one of {"Prompt": {prompt}},
+// {"CancelledToolUses": {prompt, tool_use_results}}, {"ToolUseResults":
+// {tool_use_results}}.
+type userMessage struct {
+	AdditionalContext string `json:"additional_context"`
+	Content           map[string]struct {
+		Prompt         *string         `json:"prompt"`
+		ToolUseResults []toolUseResult `json:"tool_use_results"`
+	} `json:"content"`
+	Timestamp string `json:"timestamp"`
+	Images    []any  `json:"images"`
+}
+
+type toolUseResult struct {
+	ToolUseID string            `json:"tool_use_id"`
+	Content   []json.RawMessage `json:"content"`
+	Status    string            `json:"status"`
+}
+
+// assistant is the body of {"Response": {...}} or {"ToolUse": {...}}.
+type assistant struct {
+	MessageID *string `json:"message_id"`
+	Content   string  `json:"content"`
+	ToolUses  []struct {
+		ID       string          `json:"id"`
+		Name     string          `json:"name"`
+		OrigName string          `json:"orig_name"`
+		Args     json.RawMessage `json:"args"`
+	} `json:"tool_uses"`
+}
+
+// rejectedRe is the input the CLI sends itself when a tool call matches
+// the agent's denied list (cli/chat/mod.rs): not typed by the user.
+var rejectedRe = regexp.MustCompile(`^Tool use with (\S+) was rejected because the arguments supplied were forbidden$`)
+
+const cancelledText = "Tool use was cancelled by the user"
+
+type convWriter struct {
+	out     parser.Sink
+	line    int64
+	project string
+	sid     string
+	model   string
+	seen    map[string]bool
+	names   map[string]string
+}
+
+func (w *convWriter) emit(e timeline.Event) {
+	e.SessionID, e.ProjectPath, e.SourceLine = w.sid, w.project, w.line
+	if e.Time.IsZero() && e.TimeBasis == timeline.TimeRecorded {
+		e.TimeBasis = timeline.TimeNone
+	}
+	w.out.Event(e)
+}
+
+func (w *convWriter) conversation(st *convState) {
+	w.sid, w.seen, w.names = st.ConversationID, map[string]bool{}, map[string]string{}
+	if w.sid == "" {
+		w.sid = "cwd:" + w.project
+	}
+	first := time.Time{}
+	for _, h := range st.History {
+		if t, ok := userTime(&h.User); ok {
+			first = t
+			break
+		}
+	}
+	head := timeline.Event{TurnType: timeline.System, Time: first, Text: "conversation " + w.sid + " of " + w.project, RecordID: w.sid + "#conversation"}
+	if st.ModelInfo != nil && st.ModelInfo.ModelID != "" {
+		head.Text += " model=" + st.ModelInfo.ModelID
+		head.Model = st.ModelInfo.ModelID
+	} else if st.Model != "" {
+		head.Text += " model=" + st.Model
+		head.Model = st.Model
+	}
+	if st.MCPEnabled != nil && !*st.MCPEnabled {
+		head.Text += " mcp=disabled"
+	}
+	w.emit(head)
+	start := 0
+	if len(st.ValidHistoryRange) == 2 {
+		start = st.ValidHistoryRange[0]
+	}
+	for i := range st.History {
+		w.entry(&st.History[i], "")
+		if i < start && i == start-1 {
+			w.emit(timeline.Event{TurnType: timeline.System, Time: w.lastTime(&st.History[i]),
+				Text: fmt.Sprintf("compacted: %d earlier entr%s no longer sent to the model (valid_history_range starts at %d)", start, plural(start), start), RecordID: w.sid + "#compacted"})
+		}
+	}
+	if len(st.LatestSummary) > 0 {
+		var s string
+		if json.Unmarshal(st.LatestSummary[0], &s) == nil && s != "" {
+			w.emit(timeline.Event{TurnType: timeline.System, Time: w.endOf(st.History), Text: "conversation summary (/compact): " + s, RecordID: w.sid + "#summary"})
+		}
+	}
+	if st.TangentState != nil {
+		for i := range st.TangentState.MainHistory {
+			w.entry(&st.TangentState.MainHistory[i], "main conversation history kept while in tangent mode")
+		}
+		if m := st.TangentState.MainNextMessage; m != nil {
+			w.pending(m, "main conversation's unsent message (tangent mode)")
+		}
+	}
+	if st.CheckpointManager != nil {
+		for _, c := range st.CheckpointManager.Checkpoints {
+			t, _ := time.Parse(time.RFC3339Nano, c.Timestamp)
+			txt := "checkpoint " + c.Tag + ": " + c.Description
+			if c.ToolName != "" {
+				txt += " (tool " + c.ToolName + ")"
+			}
+			w.emit(timeline.Event{TurnType: timeline.System, Time: t.UTC(), Text: txt, RecordID: w.sid + "#checkpoint-" + c.Tag})
+			for i := range c.HistorySnapshot {
+				w.entry(&c.HistorySnapshot[i], "from checkpoint "+c.Tag+"'s history snapshot, no longer in the conversation")
+			}
+		}
+	}
+	if st.NextMessage != nil {
+		w.pending(st.NextMessage, "not yet sent")
+	}
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return "y"
+	}
+	return "ies"
+}
+
+func userTime(u *userMessage) (time.Time, bool) {
+	if u.Timestamp == "" {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339Nano, u.Timestamp)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return t.UTC(), true
+}
+
+func (w *convWriter) lastTime(h *historyEntry) time.Time {
+	if h.RequestMetadata != nil {
+		if t := ms(h.RequestMetadata.StreamEndTimestampMs); !t.IsZero() {
+			return t
+		}
+	}
+	t, _ := userTime(&h.User)
+	return t
+}
+
+func (w *convWriter) endOf(hs []historyEntry) time.Time {
+	if len(hs) == 0 {
+		return time.Time{}
+	}
+	return w.lastTime(&hs[len(hs)-1])
+}
+
+func (w *convWriter) pending(m *userMessage, note string) {
+	for _, c := range m.Content {
+		if c.Prompt != nil && *c.Prompt != "" {
+			t, _ := userTime(m)
+			w.emit(timeline.Event{TurnType: timeline.User, Time: t, Text: *c.Prompt})
+			w.emit(timeline.Event{TurnType: timeline.System, Time: t, Text: "the prompt above: " + note})
+		}
+	}
+}
+
+// entry writes one HistoryEntry. Its id is the request's message_id (the
+// utterance id); an entry already written (the same entry in a checkpoint
+// snapshot or the tangent main history) is not written again. note, when
+// set, follows the entry's rows.
+func (w *convWriter) entry(h *historyEntry, note string) {
+	id := ""
+	if h.RequestMetadata != nil {
+		id = h.RequestMetadata.MessageID
+	}
+	if id != "" {
+		if w.seen[id] {
+			return
+		}
+		w.seen[id] = true
+	}
+	rid := func(s string) string {
+		if id == "" {
+			return ""
+		}
+		return id + "#" + s
+	}
+	ut, ok := userTime(&h.User)
+	var reqT, endT time.Time
+	model := ""
+	if h.RequestMetadata != nil {
+		reqT, endT, model = ms(h.RequestMetadata.RequestStartTimestampMs), ms(h.RequestMetadata.StreamEndTimestampMs), h.RequestMetadata.ModelID
+	}
+	if !ok {
+		ut = reqT
+	}
+	if endT.IsZero() {
+		endT = reqT
+	}
+	if model != "" && model != w.model {
+		txt := "model: " + model
+		if w.model != "" {
+			txt = "model: " + w.model + " -> " + model
+		}
+		w.emit(timeline.Event{TurnType: timeline.System, Time: ut, Text: txt, Model: model, RecordID: rid("model")})
+		w.model = model
+	}
+	for kind, c := range h.User.Content {
+		if c.Prompt != nil && *c.Prompt != "" {
+			if m := rejectedRe.FindStringSubmatch(*c.Prompt); m != nil {
+				w.emit(timeline.Event{TurnType: timeline.System, Time: ut, ToolName: m[1], Text: "permission decision: denied source=deniedlist tool=" + m[1] + " (the CLI told the model: " + *c.Prompt + ")", RecordID: rid("decision")})
+			} else {
+				w.emit(timeline.Event{TurnType: timeline.User, Time: ut, Text: *c.Prompt, RecordID: rid("user")})
+			}
+		}
+		for i, r := range c.ToolUseResults {
+			text := resultText(r.Content)
+			isErr := "false"
+			if r.Status == "Error" {
+				isErr = "true"
+			}
+			w.emit(timeline.Event{TurnType: timeline.ToolResult, Time: ut, ToolUseID: r.ToolUseID, ToolName: w.names[r.ToolUseID], Text: text, IsError: isErr, RecordID: rid("result-" + strconv.Itoa(i))})
+			if kind == "CancelledToolUses" && text == cancelledText {
+				w.emit(timeline.Event{TurnType: timeline.System, Time: ut, ToolUseID: r.ToolUseID, ToolName: w.names[r.ToolUseID], Text: "permission decision: denied source=user (tool use cancelled)", RecordID: rid("decision-" + strconv.Itoa(i))})
+			}
+		}
+	}
+	if len(h.User.Images) > 0 {
+		w.emit(timeline.Event{TurnType: timeline.System, Time: ut, Text: fmt.Sprintf("images attached: %d", len(h.User.Images)), RecordID: rid("images")})
+	}
+	var am map[string]assistant
+	if len(h.Assistant) > 0 && string(h.Assistant) != "null" {
+		if err := json.Unmarshal(h.Assistant, &am); err != nil {
+			w.out.Problem(w.line, "history entry: assistant message: "+err.Error())
+		}
+	}
+	for _, a := range am {
+		if a.Content != "" {
+			w.emit(timeline.Event{TurnType: timeline.Assistant, Time: endT, Text: a.Content, Model: model, RecordID: rid("assistant")})
+		}
+		for _, u := range a.ToolUses {
+			w.names[u.ID] = u.Name
+			name := u.Name
+			w.emit(timeline.Event{TurnType: timeline.ToolUse, Time: endT, ToolName: name, ToolUseID: u.ID, ToolInput: compact(u.Args), Text: name, Model: model, RecordID: u.ID})
+		}
+	}
+	if note != "" {
+		w.emit(timeline.Event{TurnType: timeline.System, Time: endT, Text: "the entry above: " + note, RecordID: rid("note")})
+	}
+}
+
+// resultText renders ToolUseResultBlock values: {"Text": s} or {"Json":
+// v}.
+func resultText(blocks []json.RawMessage) string {
+	var parts []string
+	for _, b := range blocks {
+		var m map[string]json.RawMessage
+		if json.Unmarshal(b, &m) != nil {
+			continue
+		}
+		if t, ok := m["Text"]; ok {
+			var s string
+			if json.Unmarshal(t, &s) == nil {
+				parts = append(parts, s)
+			}
+		}
+		if j, ok := m["Json"]; ok {
+			parts = append(parts, compact(j))
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// compact renders a JSON value without insignificant space, as serde_json
+// writes it.
+func compact(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if stdjson.Compact(&b, raw) != nil {
+		return string(raw)
+	}
+	return b.String()
+}

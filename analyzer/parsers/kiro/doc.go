@@ -1,0 +1,68 @@
+// Package kiro parses Kiro CLI (formerly Amazon Q Developer CLI): its
+// SQLite store, prompt history, agent configurations and delegated
+// background tasks.
+//
+// Validated against: aws/amazon-q-developer-cli source at 15cc8f3c
+// (2026-04-23; crates/chat-cli/src/database/{mod.rs,sqlite_migrations/},
+// cli/chat/{conversation,message,checkpoint,parser,mod}.rs,
+// cli/chat/tools/delegate.rs, cli/agent/mod.rs, util/paths.rs), and
+// rustyline 15.0.0 (the workspace's pinned version) for the prompt history
+// file; synthetic fixtures built from those shapes (SQLite from the
+// migrations' SQL text). No real install: the CLI is a Rust binary not on
+// a registry reachable here.
+//
+// Files:
+//
+//   - kiro/cli-db: data.sqlite3 under amazon-q/ or kiro-cli/ in the user
+//     data directory. conversations(key = the working directory, value =
+//     ConversationState JSON, serde's externally tagged enums): each
+//     conversation gives "conversation <id> of <cwd> [model=<id>]" (session
+//     = conversation_id, project = the key), then each HistoryEntry: a
+//     model change "model: <a> -> <b>" (request_metadata.model_id), the
+//     user prompt (UserMessageContent Prompt) at the message's timestamp,
+//     tool results (ToolUseResults, CancelledToolUses) at the entry's
+//     request start, with is_error from status Error, the assistant text
+//     and each tool use (full args JSON) at the stream end. "Tool use was
+//     cancelled by the user" adds "permission decision: denied source=user
+//     (tool use cancelled)"; the input the CLI sends itself when a call
+//     matches the agent's denied list ("Tool use with <tool> was rejected
+//     because the arguments supplied were forbidden") is "permission
+//     decision: denied source=deniedlist tool=<tool>", never a user row.
+//     RecordID "<request message_id>#user|#assistant|#result-<n>|..." and
+//     the tool use id. What happened stays: entries before
+//     valid_history_range (compacted away) are rows followed by
+//     "compacted: <n> earlier entries no longer sent to the model"; the
+//     /compact summary is "conversation summary (/compact): ..."; each
+//     checkpoint is "checkpoint <tag>: <description> (tool <name>)" and
+//     the entries of its history_snapshot the conversation no longer holds
+//     (restored away) are rows followed by "the entry above: from
+//     checkpoint <tag>'s history snapshot, ..."; tangent mode's
+//     main_history likewise; the unsent next_message is a user row
+//     followed by "the prompt above: not yet sent". An entry in several of
+//     these is written once. The legacy history table (Fig-era shell
+//     integration: command, shell, cwd, start_time in epoch seconds,
+//     exit_code, before and after migration 003) gives "shell command
+//     (legacy shell history): <command> (shell= hostname= exit_code=
+//     duration=)". state and auth_kv (tokens, profiles) are never read.
+//   - kiro/prompt-history: .aws/amazonq/.cli_bash_history (rustyline file
+//     history, "#V2" header and backslash escapes): each prompt a user row,
+//     secondary, with no time, session or project (window 0).
+//   - kiro/agents: .aws/amazonq/cli-agents/*.json and a project's
+//     .amazonq/cli-agents/*.json (Agent, camelCase): allowedTools and every
+//     toolsSettings leaf (allowedCommands, deniedCommands, allowedPaths,
+//     deniedServices, autoAllowReadonly, ...) as "permission setting:
+//     <key>=<value> (from <file>, file mtime)" (cline.ParseSettingsKeys);
+//     a project's .amazonq/.subagents/<agent>.json (AgentExecution, the
+//     delegate tool's background task) as a subagent session
+//     "delegate:<agent>:<launched_at>": "subagent <agent> launched by the
+//     delegate tool: status=<s> pid=<n>", "subagent task: <task>" (a
+//     system row: the model wrote it), its output and summary as assistant
+//     rows at completed_at, "subagent finished: exit code <n>". The parent
+//     conversation is not recorded in the file.
+//
+// Not read yet: /save exports (a ConversationState JSON written wherever
+// the user names: no catalog path reaches them), the conversation
+// transcript strings (a human-readable copy of the history), and the Kiro
+// CLI's own .kiro/sessions/ files and the Kiro IDE's kiro.kiroagent
+// storage: no source or real install shows their format (both collected).
+package kiro

@@ -1,0 +1,169 @@
+package kiro
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+const home = "/home/alice"
+
+var mtime = time.Date(2026, 10, 11, 9, 0, 0, 0, time.UTC)
+
+func byID(t *testing.T, id string) parser.Parser {
+	t.Helper()
+	for _, p := range Parsers() {
+		if p.ID() == id {
+			return p
+		}
+	}
+	t.Fatalf("no parser %s", id)
+	return nil
+}
+
+func run(t *testing.T, id, local string, f parser.File, golden string) *parsertest.Sink {
+	t.Helper()
+	p := byID(t, id)
+	f.Agent, f.MTime = Agent, mtime
+	if !p.Match(&f) {
+		t.Fatalf("%s does not match %s", id, f.Path)
+	}
+	if strings.HasSuffix(local, ".sql") {
+		local = parsertest.SQLite(t, local)
+	}
+	return parsertest.Golden(t, p, parsertest.Input(t, local, f, nil), golden)
+}
+
+func find(t *testing.T, s *parsertest.Sink, tt timeline.TurnType, sub string) timeline.Event {
+	t.Helper()
+	for _, e := range s.Events {
+		if e.TurnType == tt && strings.Contains(e.Text, sub) {
+			return e
+		}
+	}
+	t.Fatalf("no %s row containing %q", tt, sub)
+	return timeline.Event{}
+}
+
+func count(s *parsertest.Sink, sub string) int {
+	n := 0
+	for _, e := range s.Events {
+		if strings.Contains(e.Text, sub) {
+			n++
+		}
+	}
+	return n
+}
+
+func TestConversations(t *testing.T) {
+	s := run(t, "kiro/cli-db", "testdata/data.sql", parser.File{Path: home + "/.local/share/amazon-q/data.sqlite3", Target: "cli-db"}, "testdata/data.golden.jsonl")
+	sid := "0c0ffee0-0000-4000-8000-000000000001"
+	u := find(t, s, timeline.User, "list the files and delete tmp/")
+	if u.SessionID != sid || u.ProjectPath != home+"/demo" || !u.Time.Equal(time.Date(2026, 10, 6, 9, 0, 0, 123e6, time.UTC)) || u.RecordID != "u-1#user" || u.SourceLine != 1 {
+		t.Fatalf("user row %+v", u)
+	}
+	call := find(t, s, timeline.ToolUse, "execute_bash")
+	if call.ToolUseID != "tooluse_1" || call.ToolInput != `{"command":"ls -la"}` || call.Model != "claude-sonnet-4" {
+		t.Fatalf("tool call %+v", call)
+	}
+	res := find(t, s, timeline.ToolResult, "a b tmp")
+	if res.ToolUseID != "tooluse_1" || res.ToolName != "execute_bash" || res.IsError != "false" || !res.Time.Equal(time.UnixMilli(1791277203000).UTC()) {
+		t.Fatalf("tool result %+v", res)
+	}
+	if e := find(t, s, timeline.System, "source=user (tool use cancelled)"); e.ToolUseID != "tooluse_2" {
+		t.Fatalf("cancel decision %+v", e)
+	}
+	deny := find(t, s, timeline.System, "source=deniedlist")
+	if deny.ToolName != "execute_bash" {
+		t.Fatalf("deny-list decision %+v", deny)
+	}
+	if count(s, "was rejected because") != 1 || strings.Contains(func() string {
+		for _, e := range s.Events {
+			if e.TurnType == timeline.User && strings.Contains(e.Text, "rejected") {
+				return e.Text
+			}
+		}
+		return ""
+	}(), "rejected") {
+		t.Fatal("the CLI's rejection input became a user row")
+	}
+	find(t, s, timeline.System, "model: claude-sonnet-4 -> claude-opus-4")
+	find(t, s, timeline.System, "compacted: 1 earlier entry no longer sent")
+	find(t, s, timeline.System, "conversation summary (/compact): The user asked to list files")
+	find(t, s, timeline.System, "checkpoint 1: list the files")
+	// a snapshot-only entry stays, with a note; an entry in both is written once
+	find(t, s, timeline.User, "an earlier prompt restored away")
+	find(t, s, timeline.System, "from checkpoint 1's history snapshot")
+	if n := count(s, "list the files and delete tmp/"); n != 1 {
+		t.Fatalf("entry in history and snapshot written %d times", n)
+	}
+	find(t, s, timeline.User, "and then push")
+	find(t, s, timeline.System, "the prompt above: not yet sent")
+	if e := find(t, s, timeline.System, "shell command (legacy shell history): git push --force"); !e.Time.Equal(time.Unix(1791270000, 0).UTC()) || e.ProjectPath != home+"/demo" {
+		t.Fatalf("legacy history %+v", e)
+	}
+	for _, e := range s.Events {
+		if strings.Contains(e.Text, "NEVERPRINTED") {
+			t.Fatal("auth_kv read")
+		}
+	}
+	if len(s.Problems) != 1 || !strings.Contains(s.Problems[0], "/home/alice/broken") {
+		t.Fatalf("problems %q", s.Problems)
+	}
+}
+
+func TestLegacyOnly(t *testing.T) {
+	s := run(t, "kiro/cli-db", "testdata/legacy_only.sql", parser.File{Path: home + "/.local/share/amazon-q/data.sqlite3", Target: "cli-db"}, "testdata/legacy_only.golden.jsonl")
+	if e := find(t, s, timeline.System, "make deploy"); !strings.HasSuffix(e.Text, "(shell=bash hostname=h exit_code=2)") || !e.Time.Equal(time.Unix(1700000000, 0).UTC()) {
+		t.Fatalf("pre-003 history row %+v", e)
+	}
+}
+
+func TestPromptHistory(t *testing.T) {
+	s := run(t, "kiro/prompt-history", "testdata/cli_bash_history", parser.File{Path: home + "/.aws/amazonq/.cli_bash_history", Target: "prompt-history"}, "testdata/prompt_history.golden.jsonl")
+	if e := find(t, s, timeline.User, "write a function"); e.Text != "write a function\nthat adds" || !e.Secondary || e.TimeBasis != timeline.TimeNone || e.SourceLine != 3 {
+		t.Fatalf("history row %+v", e)
+	}
+	find(t, s, timeline.User, `cat C:\temp`)
+	if len(s.Skips) != 1 || s.Skips[0].Reason != "state_only:history-version-header" {
+		t.Fatalf("skips %+v", s.Skips)
+	}
+}
+
+func TestAgentsAndDelegates(t *testing.T) {
+	s := run(t, "kiro/agents", "testdata/rust-agent.json", parser.File{Path: home + "/.aws/amazonq/cli-agents/rust-agent.json", Target: "cli-agents"}, "testdata/agent.golden.jsonl")
+	find(t, s, timeline.System, "permission setting: toolsSettings.execute_bash.deniedCommands=rm .* (from rust-agent.json, file mtime)")
+	find(t, s, timeline.System, "permission setting: allowedTools=@git")
+	p := run(t, "kiro/agents", "testdata/rust-agent.json", parser.File{Path: home + "/demo/.amazonq/cli-agents/rust-agent.json", Target: "project"}, "testdata/project_agent.golden.jsonl")
+	if len(p.Events) != len(s.Events) {
+		t.Fatalf("project agent rows %d, global %d", len(p.Events), len(s.Events))
+	}
+	d := run(t, "kiro/agents", "testdata/delegate.json", parser.File{Path: home + "/demo/.amazonq/.subagents/rust-agent.json", Target: "project"}, "testdata/delegate.golden.jsonl")
+	task := find(t, d, timeline.System, "subagent task: Create a snake game")
+	if task.SessionID != "delegate:rust-agent:1791277300" || !task.Time.Equal(time.Unix(1791277300, 0).UTC()) || task.ProjectPath != home+"/demo" {
+		t.Fatalf("delegate task %+v", task)
+	}
+	if e := find(t, d, timeline.Assistant, "Created snake.rs"); !e.Time.Equal(time.Unix(1791277400, 0).UTC()) {
+		t.Fatalf("delegate output %+v", e)
+	}
+	find(t, d, timeline.System, "subagent finished: exit code 0")
+	o := run(t, "kiro/agents", "testdata/rust-agent.json", parser.File{Path: home + "/demo/.amazonq/rules/x.json", Target: "project"}, "testdata/other_project_json.golden.jsonl")
+	if len(o.Events) != 0 {
+		t.Fatal("an unrelated project JSON gave rows")
+	}
+}
+
+func TestEmpty(t *testing.T) {
+	s := run(t, "kiro/cli-db", "testdata/empty.sql", parser.File{Path: home + "/.local/share/kiro-cli/data.sqlite3", Target: "cli-db"}, "testdata/empty_db.golden.jsonl")
+	if len(s.Events) != 0 || len(s.Problems) != 1 || !strings.Contains(s.Problems[0], "not a Q / Kiro CLI database") {
+		t.Fatalf("empty database: %d rows %q", len(s.Events), s.Problems)
+	}
+	h := run(t, "kiro/prompt-history", "testdata/empty.txt", parser.File{Path: home + "/.aws/amazonq/.cli_bash_history", Target: "prompt-history"}, "testdata/empty_history.golden.jsonl")
+	if len(h.Events)+len(h.Problems)+len(h.Skips) != 0 {
+		t.Fatalf("empty history: %d rows", len(h.Events))
+	}
+}

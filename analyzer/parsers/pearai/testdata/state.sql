@@ -1,0 +1,2 @@
+CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);
+INSERT INTO ItemTable VALUES ('pearai.pearai-roo-cline', '{"taskHistory": [{"id": "7c1e2f40-0000-4000-8000-000000000002", "ts": 1791280000000, "task": "write tests", "workspace": "/home/alice/demo"}, {"id": "gone-task-1", "ts": 1791100000000, "task": "delete old branches", "workspace": "/home/alice/demo"}], "alwaysAllowExecute": true, "allowedCommands": ["npm test", "git log"], "autoApprovalEnabled": true, "openAiBaseUrl": "http://127.0.0.1:1"}');

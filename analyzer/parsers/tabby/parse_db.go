@@ -1,0 +1,420 @@
+package tabby
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sort"
+	"strings"
+
+	json "github.com/go-json-experiment/json/v1"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+// The server database (ee/tabby-db/schema/schema.sql). Only named columns
+// are selected: users.auth_token and password_encrypted,
+// integrations.access_token and the OAuth and LDAP credential tables are
+// never read.
+func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	db, err := in.DB(ctx)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", in.Path, err)
+	}
+	r := &dbReader{ctx: ctx, db: db, in: in, out: out, secondary: isBackup(in)}
+	if !parser.HasTable(ctx, db, "threads") && !parser.HasTable(ctx, db, "user_events") && !parser.HasTable(ctx, db, "pages") {
+		if err := db.PingContext(ctx); err != nil {
+			out.Problem(0, "not a readable SQLite database: "+err.Error())
+			return nil
+		}
+		out.Problem(0, "no threads, user_events or pages table: not a Tabby server database")
+		return nil
+	}
+	r.users()
+	for _, step := range []func() error{r.threads, r.messages, r.pages, r.sections, r.userEvents, r.integrations, r.repositories} {
+		if err := step(); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			out.Problem(0, err.Error())
+		}
+	}
+	return nil
+}
+
+type dbReader struct {
+	ctx       context.Context
+	db        *sql.DB
+	in        *parser.Input
+	out       parser.Sink
+	secondary bool
+	emails    map[string]string
+	owner     map[string]string // thread id -> owner email
+	project   map[string]string // thread id -> attached repository
+	threadIDs map[string]bool
+	pageIDs   map[string]bool
+	integ     map[string]string
+}
+
+func (r *dbReader) emit(e timeline.Event) {
+	e.Secondary = r.secondary
+	r.out.Event(e)
+}
+
+func (r *dbReader) users() {
+	r.emails = map[string]string{}
+	if !parser.HasTable(r.ctx, r.db, "users") {
+		return
+	}
+	_ = parser.EachRow(r.ctx, r.db, "SELECT id, email FROM users", func(m map[string]any) {
+		r.emails[parser.SQLText(m["id"])] = parser.SQLText(m["email"])
+	})
+}
+
+func (r *dbReader) threads() error {
+	r.owner, r.project, r.threadIDs = map[string]string{}, map[string]string{}, map[string]bool{}
+	if !parser.HasTable(r.ctx, r.db, "threads") {
+		return nil
+	}
+	// the repository a thread is about: the first code attachment's git_url
+	if parser.HasTable(r.ctx, r.db, "thread_messages") {
+		_ = parser.EachRow(r.ctx, r.db, "SELECT thread_id, attachment FROM thread_messages ORDER BY id", func(m map[string]any) {
+			tid := parser.SQLText(m["thread_id"])
+			if r.project[tid] != "" {
+				return
+			}
+			var a attachment
+			if json.Unmarshal([]byte(parser.SQLText(m["attachment"])), &a) == nil {
+				for _, c := range a.Code {
+					if c.GitURL != "" {
+						r.project[tid] = c.GitURL
+						return
+					}
+				}
+			}
+		})
+	}
+	return parser.EachRow(r.ctx, r.db, "SELECT id, is_ephemeral, user_id, created_at, relevant_questions FROM threads ORDER BY id", func(m map[string]any) {
+		id := parser.SQLText(m["id"])
+		r.threadIDs[id] = true
+		r.owner[id] = r.emails[parser.SQLText(m["user_id"])]
+		e := timeline.Event{TurnType: timeline.System, SessionID: "thread-" + id, ProjectPath: r.project[id], SourceLine: rowid(m), RecordID: "thread-" + id + "#thread"}
+		stamp(&e, parser.SQLText(m["created_at"]))
+		owner := r.owner[id]
+		if owner == "" {
+			owner = "user " + parser.SQLText(m["user_id"])
+		}
+		e.Text = fmt.Sprintf("thread %s: owner=%s ephemeral=%s", id, owner, boolText(m["is_ephemeral"]))
+		if r.secondary {
+			e.Text += " (from the pre-migration backup " + r.in.Base() + ")"
+		}
+		r.emit(e)
+		if q := parser.SQLText(m["relevant_questions"]); q != "" && q != "[]" {
+			var qs []string
+			if json.Unmarshal([]byte(q), &qs) == nil && len(qs) > 0 {
+				e.Text, e.RecordID = "suggested follow-up questions: "+strings.Join(qs, " | "), "thread-"+id+"#questions"
+				r.emit(e)
+			}
+		}
+	})
+}
+
+func rowid(m map[string]any) int64 {
+	if v, ok := m["id"].(int64); ok {
+		return v
+	}
+	return 0
+}
+
+func boolText(v any) string {
+	switch parser.SQLText(v) {
+	case "1", "true":
+		return "true"
+	}
+	return "false"
+}
+
+// attachment is ee/tabby-db/src/attachment.rs Attachment.
+type attachment struct {
+	Code []struct {
+		GitURL    string `json:"git_url"`
+		Commit    string `json:"commit"`
+		Filepath  string `json:"filepath"`
+		StartLine *int   `json:"start_line"`
+	} `json:"code"`
+	ClientCode []struct {
+		Filepath  string `json:"filepath"`
+		StartLine *int   `json:"start_line"`
+	} `json:"client_code"`
+	Doc []struct {
+		Title    string `json:"title"`
+		Link     string `json:"link"`
+		PageLink string `json:"page_link"`
+		Sha      string `json:"sha"`
+	} `json:"doc"`
+	CodeFileList *struct {
+		FileList  []string `json:"file_list"`
+		Truncated bool     `json:"truncated"`
+	} `json:"code_file_list"`
+}
+
+func (a *attachment) describe() string {
+	var parts []string
+	for _, c := range a.Code {
+		s := "code " + c.GitURL + " " + c.Filepath
+		if c.StartLine != nil {
+			s += fmt.Sprintf(":%d", *c.StartLine)
+		}
+		parts = append(parts, strings.TrimSpace(s))
+	}
+	for _, c := range a.ClientCode {
+		s := "client code " + c.Filepath
+		if c.StartLine != nil {
+			s += fmt.Sprintf(":%d", *c.StartLine)
+		}
+		parts = append(parts, strings.TrimSpace(s))
+	}
+	for _, d := range a.Doc {
+		link := d.Link
+		if link == "" {
+			link = d.PageLink
+		}
+		if d.Sha != "" {
+			link = "commit " + d.Sha
+		}
+		parts = append(parts, strings.TrimSpace("doc "+d.Title+" "+link))
+	}
+	if a.CodeFileList != nil && len(a.CodeFileList.FileList) > 0 {
+		s := fmt.Sprintf("file list of %d files", len(a.CodeFileList.FileList))
+		if a.CodeFileList.Truncated {
+			s += " (truncated)"
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func (r *dbReader) messages() error {
+	if !parser.HasTable(r.ctx, r.db, "thread_messages") {
+		return nil
+	}
+	return parser.EachRow(r.ctx, r.db, "SELECT id, thread_id, role, content, created_at, code_source_id, attachment FROM thread_messages ORDER BY id", func(m map[string]any) {
+		id, tid := parser.SQLText(m["id"]), parser.SQLText(m["thread_id"])
+		base := timeline.Event{SessionID: "thread-" + tid, ProjectPath: r.project[tid], SourceLine: rowid(m)}
+		stamp(&base, parser.SQLText(m["created_at"]))
+		if !r.threadIDs[tid] {
+			e := base
+			e.TurnType, e.RecordID = timeline.System, "message-"+id+"#orphan"
+			e.Text = "message of thread " + tid + ", whose thread row is gone"
+			r.emit(e)
+			r.out.Report(rowid(m), parser.KindOrphanRecord, "thread_messages "+id+": thread "+tid+" not in threads")
+		}
+		e := base
+		e.Text, e.RecordID = parser.SQLText(m["content"]), "message-"+id
+		switch parser.SQLText(m["role"]) {
+		case "user":
+			e.TurnType = timeline.User
+		case "assistant":
+			e.TurnType = timeline.Assistant
+		default:
+			e.TurnType = timeline.System
+			e.Text = parser.SQLText(m["role"]) + ": " + e.Text
+		}
+		if e.Text != "" {
+			r.emit(e)
+		} else {
+			r.out.Skip(rowid(m), "no_evidence:empty-message")
+		}
+		var a attachment
+		if raw := parser.SQLText(m["attachment"]); raw != "" && raw != "{}" {
+			if err := json.Unmarshal([]byte(raw), &a); err != nil {
+				r.out.Problem(rowid(m), "thread_messages "+id+": attachment: "+err.Error())
+			} else if d := a.describe(); d != "" {
+				x := base
+				x.TurnType, x.RecordID, x.Text = timeline.System, "message-"+id+"#attachment", "attachments: "+d
+				r.emit(x)
+			}
+		}
+		if cs := parser.SQLText(m["code_source_id"]); cs != "" {
+			x := base
+			x.TurnType, x.RecordID, x.Text = timeline.System, "message-"+id+"#source", "code source: "+cs
+			r.emit(x)
+		}
+	})
+}
+
+func (r *dbReader) pages() error {
+	r.pageIDs = map[string]bool{}
+	if !parser.HasTable(r.ctx, r.db, "pages") {
+		return nil
+	}
+	return parser.EachRow(r.ctx, r.db, "SELECT id, author_id, title, content, created_at, code_source_id FROM pages ORDER BY id", func(m map[string]any) {
+		id := parser.SQLText(m["id"])
+		r.pageIDs[id] = true
+		e := timeline.Event{SessionID: "page-" + id, SourceLine: rowid(m), TurnType: timeline.System, RecordID: "page-" + id + "#page"}
+		stamp(&e, parser.SQLText(m["created_at"]))
+		author := r.emails[parser.SQLText(m["author_id"])]
+		if author == "" {
+			author = "user " + parser.SQLText(m["author_id"])
+		}
+		e.Text = fmt.Sprintf("page %s: %s (author=%s)", id, parser.SQLText(m["title"]), author)
+		if cs := parser.SQLText(m["code_source_id"]); cs != "" {
+			e.Text += " code source: " + cs
+		}
+		r.emit(e)
+		if c := parser.SQLText(m["content"]); c != "" {
+			e.TurnType, e.Text, e.RecordID = timeline.Assistant, c, "page-"+id
+			r.emit(e)
+		}
+	})
+}
+
+func (r *dbReader) sections() error {
+	if !parser.HasTable(r.ctx, r.db, "page_sections") {
+		return nil
+	}
+	return parser.EachRow(r.ctx, r.db, `SELECT id, page_id, title, content, "position" AS position, created_at FROM page_sections ORDER BY page_id, "position", id`, func(m map[string]any) {
+		id, pid := parser.SQLText(m["id"]), parser.SQLText(m["page_id"])
+		e := timeline.Event{SessionID: "page-" + pid, SourceLine: rowid(m), TurnType: timeline.Assistant, RecordID: "section-" + id}
+		stamp(&e, parser.SQLText(m["created_at"]))
+		e.Text = "## " + parser.SQLText(m["title"])
+		if c := parser.SQLText(m["content"]); c != "" {
+			e.Text += "\n" + c
+		}
+		if !r.pageIDs[pid] {
+			r.out.Report(rowid(m), parser.KindOrphanRecord, "page_sections "+id+": page "+pid+" not in pages")
+		}
+		r.emit(e)
+	})
+}
+
+func (r *dbReader) userEvents() error {
+	if !parser.HasTable(r.ctx, r.db, "user_events") {
+		return nil
+	}
+	return parser.EachRow(r.ctx, r.db, "SELECT id, user_id, kind, created_at, payload FROM user_events ORDER BY id", func(m map[string]any) {
+		base := timeline.Event{SourceLine: rowid(m)}
+		stamp(&base, parser.SQLText(m["created_at"]))
+		var ev map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(parser.SQLText(m["payload"])), &ev); err != nil {
+			r.out.Problem(rowid(m), "user_events: payload: "+err.Error())
+			return
+		}
+		n := eventRows(ev, base, func(e timeline.Event) { r.emit(e) })
+		if n == 0 {
+			r.out.Report(rowid(m), parser.KindSkippedRecord, "user_events: unknown event kind "+quote(parser.SQLText(m["kind"])))
+		}
+	})
+}
+
+func (r *dbReader) integrations() error {
+	r.integ = map[string]string{}
+	if !parser.HasTable(r.ctx, r.db, "integrations") {
+		return nil
+	}
+	return parser.EachRow(r.ctx, r.db, "SELECT id, kind, display_name, api_base, error, created_at, synced FROM integrations ORDER BY id", func(m map[string]any) {
+		id := parser.SQLText(m["id"])
+		r.integ[id] = parser.SQLText(m["display_name"])
+		e := timeline.Event{TurnType: timeline.System, SourceLine: rowid(m), RecordID: "integration-" + id}
+		stamp(&e, parser.SQLText(m["created_at"]))
+		e.Text = fmt.Sprintf("source host integration: kind=%s name=%s api_base=%s synced=%s", parser.SQLText(m["kind"]), parser.SQLText(m["display_name"]), parser.SQLText(m["api_base"]), boolText(m["synced"]))
+		if x := parser.SQLText(m["error"]); x != "" {
+			e.Text += " error=" + x
+		}
+		r.emit(e)
+	})
+}
+
+func (r *dbReader) repositories() error {
+	if !parser.HasTable(r.ctx, r.db, "provided_repositories") {
+		return nil
+	}
+	return parser.EachRow(r.ctx, r.db, "SELECT id, integration_id, name, git_url, active, created_at FROM provided_repositories ORDER BY id", func(m map[string]any) {
+		id := parser.SQLText(m["id"])
+		e := timeline.Event{TurnType: timeline.System, SourceLine: rowid(m), RecordID: "provided-repository-" + id}
+		stamp(&e, parser.SQLText(m["created_at"]))
+		e.Text = fmt.Sprintf("provided repository: %s %s active=%s (integration %s)", parser.SQLText(m["name"]), parser.SQLText(m["git_url"]), boolText(m["active"]), r.integ[parser.SQLText(m["integration_id"])])
+		r.emit(e)
+	})
+}
+
+// eventRows renders one Event (crates/tabby-common/src/api/event.rs,
+// externally tagged, snake_case) as rows; the same rendering serves
+// user_events payloads and the event log, so their rows pair.
+func eventRows(ev map[string]json.RawMessage, base timeline.Event, emit func(timeline.Event)) int {
+	kinds := make([]string, 0, len(ev))
+	for k := range ev {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	n := 0
+	for _, kind := range kinds {
+		var f struct {
+			CompletionID string `json:"completion_id"`
+			ChoiceIndex  *int   `json:"choice_index"`
+			ViewID       string `json:"view_id"`
+			Elapsed      *int   `json:"elapsed"`
+			Kind         string `json:"kind"`
+			Language     string `json:"language"`
+			Prompt       string `json:"prompt"`
+			Segments     *struct {
+				Filepath string `json:"filepath"`
+				GitURL   string `json:"git_url"`
+			} `json:"segments"`
+			Choices []struct {
+				Index int    `json:"index"`
+				Text  string `json:"text"`
+			} `json:"choices"`
+			UserAgent string `json:"user_agent"`
+		}
+		if json.Unmarshal(ev[kind], &f) != nil {
+			continue
+		}
+		e := base
+		e.TurnType = timeline.System
+		switch kind {
+		case "view", "select", "dismiss":
+			e.Text = fmt.Sprintf("completion %s %s", f.CompletionID, kind)
+			if f.ChoiceIndex != nil {
+				e.Text += fmt.Sprintf(" choice=%d", *f.ChoiceIndex)
+			}
+			if f.Kind != "" {
+				e.Text += " kind=" + f.Kind
+			}
+			if f.Elapsed != nil {
+				e.Text += fmt.Sprintf(" elapsed=%dms", *f.Elapsed)
+			}
+			e.RecordID = f.CompletionID + "#" + kind
+			emit(e)
+			n++
+		case "completion":
+			e.Text = fmt.Sprintf("completion request %s language=%s", f.CompletionID, f.Language)
+			if f.Segments != nil {
+				if f.Segments.Filepath != "" {
+					e.Text += " file=" + f.Segments.Filepath
+				}
+				if f.Segments.GitURL != "" {
+					e.ProjectPath = f.Segments.GitURL
+				}
+			}
+			if f.UserAgent != "" {
+				e.Text += " client=" + f.UserAgent
+			}
+			e.Text += "\n" + f.Prompt
+			e.RecordID = f.CompletionID + "#request"
+			emit(e)
+			n++
+			for _, c := range f.Choices {
+				x := e
+				x.TurnType, x.Text, x.RecordID = timeline.Assistant, c.Text, fmt.Sprintf("%s#%d", f.CompletionID, c.Index)
+				emit(x)
+			}
+		case "chat_completion":
+			e.Text, e.RecordID = "chat completion", ""
+			emit(e)
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,459 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"html"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	json "github.com/go-json-experiment/json/v1"
+
+	"github.com/doubleagent/doubleagent/analyzer/analyze"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+// renderer writes the HTML (h) and Markdown (m) reports side by side.
+type renderer struct {
+	in      *input
+	h, m    *bufio.Writer
+	sources map[string]int // source file -> anchor number
+	srcList []string
+	rows    int
+}
+
+// sessionGroup is the session being written.
+type sessionGroup struct {
+	key, root string
+	child     bool
+	other     []timeline.Row // system rows folded at the session's end
+	rows      int
+}
+
+const css = `body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2em auto;max-width:72em;padding:0 1em;color:#1b1b1b}
+h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ccc}h3{margin-bottom:.2em}
+table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}
+.row{border-left:4px solid #ccc;margin:.4em 0;padding:.2em .6em}.meta{color:#666;font-size:.85em}
+.user{border-color:#1f6feb;background:#eef5ff}.assistant{border-color:#2da44e}.tool_use{border-color:#bf8700;background:#fff8e6}
+.tool_result{border-color:#8c959f;background:#f6f8fa}.thinking{border-color:#a371f7;font-style:italic}.system{border-color:#cf222e;background:#fff5f5}
+.sub{margin-left:2em;border-left:2px dashed #a371f7;padding-left:1em}.badge{display:inline-block;border-radius:3px;padding:0 .4em;font-size:.8em;background:#ddd;margin-left:.3em}
+.err{background:#ffd7d5}.sec{background:#e8dcff}.bad{background:#ffd7d5}pre{white-space:pre-wrap;word-break:break-word;margin:.2em 0;font:12px/1.4 ui-monospace,Menlo,Consolas,monospace}
+a{color:#0969da}td code{word-break:break-all;font-size:.8em}`
+
+func esc(s string) string { return html.EscapeString(s) }
+
+// mdEsc keeps Markdown from reading evidence as markup.
+func mdEsc(s string) string {
+	r := strings.NewReplacer("\\", "\\\\", "`", "\\`", "*", "\\*", "_", "\\_", "[", "\\[", "]", "\\]", "<", "&lt;", ">", "&gt;", "|", "\\|", "#", "\\#")
+	return r.Replace(s)
+}
+
+// fence is a Markdown code fence longer than any backtick run in s.
+func fence(s string) string {
+	n, run := 3, 0
+	for _, c := range s {
+		if c == '`' {
+			run++
+			if run >= n {
+				n = run + 1
+			}
+		} else {
+			run = 0
+		}
+	}
+	return strings.Repeat("`", n)
+}
+
+func cut(s string) string {
+	if utf8.RuneCountInString(s) <= maxChars {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:maxChars]) + fmt.Sprintf("\n[cut: %d of %d characters shown; the whole text is in timeline.jsonl]", maxChars, len(r))
+}
+
+func long(s string) bool {
+	return utf8.RuneCountInString(s) > foldChars || strings.Count(s, "\n") > foldLines
+}
+
+func (r *renderer) hf(format string, a ...any) { fmt.Fprintf(r.h, format, a...) }
+func (r *renderer) mf(format string, a ...any) { fmt.Fprintf(r.m, format, a...) }
+
+func (r *renderer) head() {
+	in := r.in
+	r.hf("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">")
+	r.hf("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">")
+	r.hf("<title>DoubleAgent case report</title><style>%s</style></head><body>\n", css)
+	r.hf("<h1>DoubleAgent case report</h1>\n")
+	r.mf("# DoubleAgent case report\n\n")
+	cases, examiners := map[string]bool{}, map[string]bool{}
+	for _, s := range in.inv.Sources {
+		if s.Case != "" {
+			cases[s.Case] = true
+		}
+		if s.Examiner != "" {
+			examiners[s.Examiner] = true
+		}
+	}
+	r.hf("<table><tr><th>case</th><td>%s</td></tr><tr><th>examiner</th><td>%s</td></tr>", esc(joinKeys(cases)), esc(joinKeys(examiners)))
+	r.hf("<tr><th>report made by</th><td>%s %s (timeline schema %s) at %s</td></tr>", esc(in.run.Tool), esc(in.run.ToolVersion), esc(in.run.SchemaVersion), esc(in.run.EndedUTC))
+	r.hf("<tr><th>command</th><td><code>%s</code></td></tr></table>\n", esc(strings.Join(in.run.CommandLine, " ")))
+	r.mf("| | |\n|---|---|\n| case | %s |\n| examiner | %s |\n| report made by | %s %s (timeline schema %s) at %s |\n| command | `%s` |\n\n",
+		mdEsc(joinKeys(cases)), mdEsc(joinKeys(examiners)), mdEsc(in.run.Tool), mdEsc(in.run.ToolVersion), mdEsc(in.run.SchemaVersion), mdEsc(in.run.EndedUTC),
+		strings.ReplaceAll(strings.Join(in.run.CommandLine, " "), "`", "'"))
+	if len(in.findings) > 0 {
+		r.findings()
+	}
+	r.integrity()
+	r.counts()
+	r.hf("<h2>Sessions</h2>\n")
+	r.mf("## Sessions\n\n")
+}
+
+func joinKeys(m map[string]bool) string {
+	var s []string
+	for k := range m {
+		s = append(s, k)
+	}
+	sort.Strings(s)
+	if len(s) == 0 {
+		return "(none recorded)"
+	}
+	return strings.Join(s, ", ")
+}
+
+func (r *renderer) findings() {
+	r.hf("<h2>Findings</h2>\n<table><tr><th>level</th><th>rule</th><th>title</th><th>host</th><th>user</th><th>agent</th><th>session</th><th>first time</th><th>rows</th></tr>\n")
+	r.mf("## Findings\n\n| level | rule | title | host | user | agent | session | first time | rows |\n|---|---|---|---|---|---|---|---|---|\n")
+	for _, f := range r.in.findings {
+		r.hf("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td><a href=\"#%s\">%s</a></td><td>%s</td><td>%d</td></tr>\n",
+			esc(f.Level), esc(f.RuleID), esc(f.Title), esc(f.Host), esc(f.User), esc(f.Agent), anchor(f.Host, f.User, f.Agent, f.SessionID), esc(f.SessionID), esc(f.Time), f.Rows)
+		r.mf("| %s | %s | %s | %s | %s | %s | %s | %s | %d |\n", mdEsc(f.Level), mdEsc(f.RuleID), mdEsc(f.Title), mdEsc(f.Host), mdEsc(f.User), mdEsc(f.Agent), mdEsc(f.SessionID), mdEsc(f.Time), f.Rows)
+	}
+	r.hf("</table>\n")
+	r.mf("\n")
+}
+
+func (r *renderer) integrity() {
+	r.hf("<h2>Evidence and integrity</h2>\n")
+	r.mf("## Evidence and integrity\n\n")
+	for _, s := range r.in.inv.Sources {
+		logs := "-"
+		var msgs []string
+		if l := s.CollectorLog; l != nil {
+			logs = fmt.Sprintf("%d lines, %d warnings, %d errors", l.Lines, l.Warnings, l.Errors)
+			msgs = l.Messages
+		}
+		complete := orDash(s.Complete)
+		if s.Incomplete != "" {
+			complete += " (" + s.Incomplete + ")"
+		}
+		fields := [][2]string{{"kind", s.Kind}, {"host", s.Host}, {"bundle id", orDash(s.BundleID)}, {"file SHA-256", orDash(s.SHA256)},
+			{"collected", orDash(s.StartedUTC) + " → " + orDash(s.EndedUTC) + " by collector " + orDash(s.CollectorVersion)},
+			{"verified", s.Verified}, {"collection complete", complete}, {"files changed during copy", fmt.Sprint(s.ChangedDuringCopy)},
+			{"problems", fmt.Sprint(s.Problems)}, {"collector log", logs}}
+		cls := ""
+		if s.Verified != "all" && s.Verified != "n/a" {
+			cls = ` class="bad"`
+		}
+		r.hf("<h3>%s</h3><table%s>", esc(s.Input), cls)
+		r.mf("### %s\n\n| | |\n|---|---|\n", mdEsc(s.Input))
+		for _, f := range fields {
+			r.hf("<tr><th>%s</th><td>%s</td></tr>", esc(f[0]), esc(f[1]))
+			r.mf("| %s | %s |\n", f[0], mdEsc(f[1]))
+		}
+		r.hf("</table>\n")
+		if len(msgs) > 0 {
+			r.hf("<details><summary>collector log warnings and errors</summary><pre>%s</pre></details>\n", esc(strings.Join(msgs, "\n")))
+			r.mf("\nCollector log warnings and errors:\n\n%s\n%s\n%s\n", fence(strings.Join(msgs, "\n")), strings.Join(msgs, "\n"), fence(strings.Join(msgs, "\n")))
+		}
+		r.mf("\n")
+	}
+	if n := len(r.in.problems); n > 0 {
+		kinds := map[string]int{}
+		for _, p := range r.in.problems {
+			kinds[p.Kind]++
+		}
+		var ks []string
+		for k, c := range kinds {
+			ks = append(ks, fmt.Sprintf("%s %d", k, c))
+		}
+		sort.Strings(ks)
+		r.hf("<p>%d problems (problems.jsonl): %s.</p>\n", n, esc(strings.Join(ks, ", ")))
+		r.mf("%d problems (problems.jsonl): %s.\n\n", n, mdEsc(strings.Join(ks, ", ")))
+	}
+}
+
+func (r *renderer) counts() {
+	type hua struct{ host, user, agent string }
+	m := map[hua][3]int{} // sessions, rows, recovered
+	for _, s := range r.in.sessions {
+		k := hua{s.Host, s.User, s.Agent}
+		v := m[k]
+		v[0]++
+		v[1] += s.Events
+		if s.Recovered == "yes" || s.Recovered == "partial" {
+			v[2]++
+		}
+		m[k] = v
+	}
+	var keys []hua
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		if a.host != b.host {
+			return a.host < b.host
+		}
+		if a.user != b.user {
+			return a.user < b.user
+		}
+		return a.agent < b.agent
+	})
+	r.hf("<h2>Hosts, users, agents</h2>\n<table><tr><th>host</th><th>user</th><th>agent</th><th>sessions</th><th>rows</th><th>recovered sessions</th></tr>\n")
+	r.mf("## Hosts, users, agents\n\n| host | user | agent | sessions | rows | recovered sessions |\n|---|---|---|---|---|---|\n")
+	for _, k := range keys {
+		v := m[k]
+		r.hf("<tr><td>%s</td><td>%s</td><td>%s</td><td>%d</td><td>%d</td><td>%d</td></tr>\n", esc(k.host), esc(k.user), esc(k.agent), v[0], v[1], v[2])
+		r.mf("| %s | %s | %s | %d | %d | %d |\n", mdEsc(k.host), mdEsc(k.user), mdEsc(k.agent), v[0], v[1], v[2])
+	}
+	r.hf("</table>\n")
+	r.mf("\n")
+}
+
+func anchor(host, user, agent, session string) string {
+	var b strings.Builder
+	b.WriteString("s-")
+	for _, c := range host + "-" + user + "-" + agent + "-" + session {
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' {
+			b.WriteRune(c)
+		} else {
+			fmt.Fprintf(&b, "_%x", c)
+		}
+	}
+	return b.String()
+}
+
+func (r *renderer) startSession(k *keyed) *sessionGroup {
+	row := &k.Row
+	g := &sessionGroup{key: k.Session, root: k.Root, child: k.Child}
+	s, ok := r.in.sessions[timeline.SessionKey{Host: row.Host, User: row.User, Agent: row.Agent, SessionID: row.SessionID}]
+	title := "session " + row.SessionID
+	if row.SessionID == "" {
+		title = "rows without a session"
+	}
+	if k.Child {
+		title = "subagent " + row.SessionID + " of " + k.Root
+		r.hf("<div class=\"sub\">")
+	}
+	r.hf("<section id=\"%s\"><h3>%s · %s · %s@%s</h3>\n", anchor(row.Host, row.User, row.Agent, row.SessionID), esc(title), esc(row.Agent), esc(row.User), esc(row.Host))
+	depth := "###"
+	if k.Child {
+		depth = "####"
+	}
+	r.mf("%s %s · %s · %s@%s\n\n", depth, mdEsc(title), mdEsc(row.Agent), mdEsc(row.User), mdEsc(row.Host))
+	if ok {
+		var flags []string
+		for _, f := range [][2]string{{"recovered", s.Recovered}, {"synced", s.Synced}, {"origin", s.Origin}, {"relayed", s.Relayed}, {"forked from", s.ForkedFrom}} {
+			if f[1] != "" {
+				flags = append(flags, f[0]+": "+f[1])
+			}
+		}
+		meta := fmt.Sprintf("project %s · %s → %s · models %s · %d typed prompts, %d replies, %d tool calls, %d rows",
+			orDash(s.ProjectPath), orDash(s.FirstUTC), orDash(s.LastUTC), orDash(strings.Join(s.Models, ", ")), s.UserTurns, s.AssistantTurns, s.ToolCalls, s.Events)
+		if len(flags) > 0 {
+			meta += " · " + strings.Join(flags, " · ")
+		}
+		r.hf("<p class=\"meta\">%s</p>\n", esc(meta))
+		r.mf("*%s*\n\n", mdEsc(meta))
+	}
+	return g
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func (r *renderer) endSession(g *sessionGroup) {
+	if len(g.other) > 0 {
+		r.hf("<details><summary>%d other system rows (injected context, harness records)</summary>\n", len(g.other))
+		r.mf("<details><summary>%d other system rows (injected context, harness records)</summary>\n\n", len(g.other))
+		for i := range g.other {
+			r.plainRow(&g.other[i])
+		}
+		r.hf("</details>\n")
+		r.mf("</details>\n\n")
+	}
+	r.hf("</section>")
+	if g.child {
+		r.hf("</div>")
+	}
+	r.hf("\n")
+}
+
+// notable system rows are shown in the conversation; the rest are folded
+// at the session's end.
+var notable = []string{"permission", "model:", "model setting", "subagent", "session ", "scheduled task", "conversation deleted",
+	"rewound", "reverted", "compact", "mode:", "hook", "plan mode", "approval", "sandbox", "turn trigger", "remote control"}
+
+func isNotable(text string) bool {
+	t := strings.ToLower(text)
+	for _, p := range notable {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *renderer) row(g *sessionGroup, row *timeline.Row, line int64) {
+	r.rows++
+	g.rows++
+	if row.TurnType == string(timeline.System) && !isNotable(row.Text) {
+		g.other = append(g.other, *row)
+		return
+	}
+	r.plainRow(row)
+}
+
+func (r *renderer) src(row *timeline.Row) int {
+	n, ok := r.sources[row.SourceFile]
+	if !ok {
+		n = len(r.srcList) + 1
+		r.sources[row.SourceFile] = n
+		r.srcList = append(r.srcList, row.SourceFile)
+	}
+	return n
+}
+
+func (r *renderer) plainRow(row *timeline.Row) {
+	when := row.TimestampUTC
+	if when == "" {
+		when = "no time recorded"
+	} else if row.TimeBasis != "" {
+		when += " (" + row.TimeBasis + ")"
+	}
+	label := map[string]string{"user": "typed", "assistant": "reply", "tool_use": "tool call", "tool_result": "tool result", "thinking": "thinking", "system": "system"}[row.TurnType]
+	if label == "" {
+		label = row.TurnType
+	}
+	var badges []string
+	if row.ToolName != "" {
+		badges = append(badges, row.ToolName)
+	}
+	if row.Action != "" {
+		badges = append(badges, row.Action)
+	}
+	if row.Model != "" && row.TurnType != "user" {
+		badges = append(badges, row.Model)
+	}
+	n := r.src(row)
+	r.hf("<div class=\"row %s\"><div class=\"meta\">%s · <b>%s</b>", esc(row.TurnType), esc(when), esc(label))
+	for _, b := range badges {
+		r.hf("<span class=\"badge\">%s</span>", esc(b))
+	}
+	if row.IsError == "true" {
+		r.hf("<span class=\"badge err\">error</span>")
+	}
+	if row.Secondary == "true" {
+		r.hf("<span class=\"badge sec\">secondary source</span>")
+	}
+	if row.Verified == "false" {
+		r.hf("<span class=\"badge bad\">file failed verification</span>")
+	}
+	r.hf(" · <a href=\"#src-%d\">%s:%d</a></div>", n, esc(shortPath(row.SourceFile)), row.SourceLine)
+	text := cut(row.Text)
+	if long(text) {
+		r.hf("<details><summary>%s…</summary><pre>%s</pre></details>", esc(firstLine(text)), esc(text))
+	} else {
+		r.hf("<pre>%s</pre>", esc(text))
+	}
+	if row.ToolInput != "" && row.TurnType == "tool_use" {
+		r.hf("<details><summary>full arguments</summary><pre>%s</pre></details>", esc(cut(pretty(row.ToolInput))))
+	}
+	r.hf("</div>\n")
+	extra := ""
+	if row.IsError == "true" {
+		extra += " · error"
+	}
+	if row.Secondary == "true" {
+		extra += " · secondary source"
+	}
+	if row.Verified == "false" {
+		extra += " · file failed verification"
+	}
+	r.mf("**%s** %s%s%s · [%s:%d](#src-%d)\n\n", mdEsc(label), mdEsc(when), mdBadges(badges), extra, mdEsc(shortPath(row.SourceFile)), row.SourceLine, n)
+	if text != "" {
+		f := fence(text)
+		r.mf("%s\n%s\n%s\n\n", f, text, f)
+	}
+	if row.ToolInput != "" && row.TurnType == "tool_use" {
+		in := cut(pretty(row.ToolInput))
+		f := fence(in)
+		r.mf("<details><summary>full arguments</summary>\n\n%sjson\n%s\n%s\n\n</details>\n\n", f, in, f)
+	}
+}
+
+func mdBadges(b []string) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return " · " + mdEsc(strings.Join(b, " · "))
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if utf8.RuneCountInString(s) > 160 {
+		s = string([]rune(s)[:160])
+	}
+	return s
+}
+
+func shortPath(p string) string {
+	parts := strings.Split(p, "/")
+	if len(parts) > 3 {
+		return "…/" + strings.Join(parts[len(parts)-2:], "/")
+	}
+	return p
+}
+
+func pretty(s string) string {
+	var v any
+	if json.Unmarshal([]byte(s), &v) != nil {
+		return s
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return s
+	}
+	return string(b)
+}
+
+func (r *renderer) tail() {
+	if r.rows == 0 {
+		r.hf("<p>No rows.</p>\n")
+		r.mf("No rows.\n\n")
+	}
+	files := map[string]analyze.InventoryFile{}
+	for _, f := range r.in.inv.Files {
+		if _, ok := files[f.SourceFile]; !ok {
+			files[f.SourceFile] = f
+		}
+	}
+	r.hf("<h2>Source files</h2>\n<table><tr><th>#</th><th>file</th><th>host</th><th>verified</th><th>records read</th><th>rows</th></tr>\n")
+	r.mf("## Source files\n\n| # | file | host | verified | records read | rows |\n|---|---|---|---|---|---|\n")
+	for i, p := range r.srcList {
+		f := files[p]
+		r.hf("<tr id=\"src-%d\"><td>%d</td><td><code>%s</code></td><td>%s</td><td>%s</td><td>%d</td><td>%d</td></tr>\n", i+1, i+1, esc(p), esc(f.Host), esc(orDash(f.Verified)), f.Records, f.Rows)
+		r.mf("| <a id=\"src-%d\"></a>%d | `%s` | %s | %s | %d | %d |\n", i+1, i+1, strings.ReplaceAll(p, "`", "'"), mdEsc(f.Host), orDash(f.Verified), f.Records, f.Rows)
+	}
+	r.hf("</table>\n<p class=\"meta\">Every row shows its source file and line (JSON Lines line, SQLite rowid or array position); the whole text of every row is in timeline.jsonl beside this report.</p>\n</body></html>\n")
+	r.mf("\nEvery row shows its source file and line (JSON Lines line, SQLite rowid or array position); the whole text of every row is in timeline.jsonl beside this report.\n")
+}

@@ -1,0 +1,281 @@
+// Package report renders a timeline output folder (timeline.jsonl,
+// sessions.jsonl, inventory.json, problems.jsonl, run.json) as a case
+// report an examiner reads: one self-contained HTML file (no network, no
+// script, no external asset: it works from a USB stick) and the same in
+// Markdown. Sessions read as conversations: typed prompts, replies, each
+// tool call with its full arguments and its result (long text folded),
+// permission decisions and mode changes, model switches, subagents nested
+// under their parent, recovered and secondary rows marked, each row linked
+// to its source file and line.
+//
+// Rows are regrouped by session through the timeline's external sorter, so
+// a large timeline needs disk, not memory.
+package report
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"unsafe"
+
+	json "github.com/go-json-experiment/json/v1"
+
+	"github.com/doubleagent/doubleagent/analyzer/analyze"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+// File names the report writes into the output folder.
+const (
+	HTMLName     = "report.html"
+	MarkdownName = "report.md"
+)
+
+// Limits of what one row shows before folding or cutting; the whole text
+// is always in timeline.jsonl.
+const (
+	foldChars = 600     // longer text is folded (<details>) in HTML
+	foldLines = 12      // so is text of more lines
+	maxChars  = 200_000 // longer text is cut, with a note
+)
+
+// Finding is one rule match to list at the top of the report (issue 19's
+// findings.jsonl); the report renders what it is given.
+type Finding struct {
+	RuleID, Title, Level string
+	Host, User, Agent    string
+	SessionID, Time      string
+	Rows                 int
+}
+
+// Options configure Write.
+type Options struct {
+	Dir      string    // the timeline output folder, read and written
+	Findings []Finding // rendered at the top when set
+	TempDir  string    // for the sorter's runs (default os.TempDir())
+}
+
+// Write reads the timeline outputs in o.Dir and writes report.html and
+// report.md beside them, returning their paths.
+func Write(o Options) ([]string, error) {
+	in, err := load(o.Dir)
+	if err != nil {
+		return nil, err
+	}
+	in.findings = o.Findings
+	tmp, err := os.MkdirTemp(o.TempDir, "doubleagent-report-*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	sorter := timeline.NewSorterOf(tmp, 64<<20, in.less, rowSize)
+	if err := in.eachRow(filepath.Join(o.Dir, analyze.TimelineJSONL), func(r *keyed) error { return sorter.Add(*r) }); err != nil {
+		return nil, err
+	}
+	hp, mp := filepath.Join(o.Dir, HTMLName), filepath.Join(o.Dir, MarkdownName)
+	hf, err := create(hp)
+	if err != nil {
+		return nil, err
+	}
+	defer hf.Close()
+	mf, err := create(mp)
+	if err != nil {
+		return nil, err
+	}
+	defer mf.Close()
+	hw, mw := bufio.NewWriterSize(hf, 1<<16), bufio.NewWriterSize(mf, 1<<16)
+	r := &renderer{in: in, h: hw, m: mw, sources: map[string]int{}}
+	r.head()
+	var cur *sessionGroup
+	if err := sorter.Each(func(k *keyed) error {
+		if cur == nil || cur.key != k.Session || cur.root != k.Root {
+			if cur != nil {
+				r.endSession(cur)
+			}
+			cur = r.startSession(k)
+		}
+		r.row(cur, &k.Row, k.Line)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	if cur != nil {
+		r.endSession(cur)
+	}
+	r.tail()
+	if err := hw.Flush(); err != nil {
+		return nil, err
+	}
+	if err := mw.Flush(); err != nil {
+		return nil, err
+	}
+	if err := hf.Close(); err != nil {
+		return nil, err
+	}
+	if err := mf.Close(); err != nil {
+		return nil, err
+	}
+	return []string{hp, mp}, nil
+}
+
+func create(p string) (*os.File, error) {
+	return os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+}
+
+// input is what the report reads besides the rows.
+type input struct {
+	run      analyze.RunRecord
+	inv      analyze.Inventory
+	sessions map[timeline.SessionKey]timeline.Session
+	order    map[timeline.SessionKey]int // session rank by first time
+	problems []analyze.Problem
+	findings []Finding
+}
+
+func load(dir string) (*input, error) {
+	in := &input{sessions: map[timeline.SessionKey]timeline.Session{}, order: map[timeline.SessionKey]int{}}
+	if b, err := os.ReadFile(filepath.Join(dir, analyze.RunJSON)); err == nil {
+		_ = json.Unmarshal(b, &in.run)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, analyze.InventoryJSON))
+	if err != nil {
+		return nil, fmt.Errorf("report: %w (run timeline first)", err)
+	}
+	if err := json.Unmarshal(b, &in.inv); err != nil {
+		return nil, fmt.Errorf("report: %s: %w", analyze.InventoryJSON, err)
+	}
+	n := 0
+	if err := eachJSON(filepath.Join(dir, analyze.SessionsJSONL), func(b []byte) error {
+		var s timeline.Session
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		k := timeline.SessionKey{Host: s.Host, User: s.User, Agent: s.Agent, SessionID: s.SessionID}
+		in.sessions[k] = s
+		in.order[k] = n // sessions.jsonl is sorted by first time
+		n++
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	if err := eachJSON(filepath.Join(dir, analyze.ProblemsJSONL), func(b []byte) error {
+		var p analyze.Problem
+		if err := json.Unmarshal(b, &p); err != nil {
+			return err
+		}
+		in.problems = append(in.problems, p)
+		return nil
+	}); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	return in, nil
+}
+
+func eachJSON(path string, fn func([]byte) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 1<<16)
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			if ferr := fn(line); ferr != nil {
+				return ferr
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// keyed is a timeline row with what orders it in the report: its
+// session's root (the parent of a subagent, else itself), its session, and
+// its line in timeline.jsonl.
+type keyed struct {
+	Row     timeline.Row
+	Root    string // root session id
+	Session string // its own session id
+	RootOrd int    // the root session's rank by first time
+	SessOrd int    // the session's rank by first time
+	Child   bool   // a subagent or fork of the root
+	Line    int64  // line in timeline.jsonl
+}
+
+func (in *input) less(a, b *keyed) bool {
+	ra, rb := a.Row, b.Row
+	if ra.Host != rb.Host {
+		return ra.Host < rb.Host
+	}
+	if ra.User != rb.User {
+		return ra.User < rb.User
+	}
+	if a.RootOrd != b.RootOrd {
+		return a.RootOrd < b.RootOrd
+	}
+	if ra.Agent != rb.Agent {
+		return ra.Agent < rb.Agent
+	}
+	if a.Root != b.Root {
+		return a.Root < b.Root
+	}
+	if a.Child != b.Child {
+		return !a.Child
+	}
+	if a.SessOrd != b.SessOrd {
+		return a.SessOrd < b.SessOrd
+	}
+	if a.Session != b.Session {
+		return a.Session < b.Session
+	}
+	return a.Line < b.Line
+}
+
+func rowSize(k *keyed) int64 {
+	r := &k.Row
+	return int64(unsafe.Sizeof(*k)) + int64(len(r.Text)+len(r.ToolInput)+len(r.SourceFile)+len(r.ProjectPath)+len(r.SessionID)+
+		len(r.Host)+len(r.User)+len(r.Agent)+len(r.Model)+len(r.ToolName)+len(r.ToolUseID)+len(r.BundleID)+len(r.Parser)+len(r.RecordID)+
+		len(k.Root)+len(k.Session))
+}
+
+// eachRow reads timeline.jsonl, giving each row its report keys.
+func (in *input) eachRow(path string, fn func(*keyed) error) error {
+	var n int64
+	return eachJSON(path, func(b []byte) error {
+		n++
+		var k keyed
+		if err := json.Unmarshal(b, &k.Row); err != nil {
+			return fmt.Errorf("%s line %d: %w", path, n, err)
+		}
+		r := &k.Row
+		k.Line, k.Session, k.Root = n, r.SessionID, r.SessionID
+		own := timeline.SessionKey{Host: r.Host, User: r.User, Agent: r.Agent, SessionID: r.SessionID}
+		parent := r.ParentSessID
+		if parent == "" {
+			parent = in.sessions[own].ParentSessionID
+		}
+		if parent != "" && parent != r.SessionID {
+			k.Root, k.Child = parent, true
+		}
+		k.SessOrd = in.rank(own)
+		k.RootOrd = in.rank(timeline.SessionKey{Host: r.Host, User: r.User, Agent: r.Agent, SessionID: k.Root})
+		return fn(&k)
+	})
+}
+
+// rank is a session's place by first time; rows without a session, and
+// sessions not in sessions.jsonl, come after those that are.
+func (in *input) rank(k timeline.SessionKey) int {
+	if n, ok := in.order[k]; ok {
+		return n
+	}
+	return len(in.order)
+}
