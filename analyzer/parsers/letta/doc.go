@@ -2,7 +2,8 @@
 // agents, conversations and memory it keeps under
 // ~/.letta/lc-local-backend, and its settings files.
 //
-// Evidence: a real install of @letta-ai/letta-code 0.32.18 run offline
+// Validated against: a real install of @letta-ai/letta-code 0.32.18
+// (Linux x64, Node 24.22.3, December 2026) run offline
 // against a loopback model (fixtures/roots/real-agents-4, written by
 // scripts/gen-real-fixtures-4.sh), read beside letta-ai/letta-code at
 // 1f4d3e3ea (0.30.29, August 2026): src/backend/local/local-store.ts

@@ -1,6 +1,7 @@
 package letta
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -197,5 +198,37 @@ func TestKeyOf(t *testing.T) {
 		if got, _ := keyOf(in); got != want {
 			t.Errorf("keyOf(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// Empty and broken metadata documents: a Skip or one problem, no row.
+func TestEmptyAndBrokenDocuments(t *testing.T) {
+	dir := t.TempDir()
+	empty := dir + "/empty.json"
+	broken := dir + "/broken.json"
+	if err := os.WriteFile(empty, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(broken, []byte(`{"id": "local-conv-1", "created_at": `), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ id, orig, target string }{
+		{"letta/conversation-meta", conv1Dir + "/conversation.json", "conversation-meta"},
+		{"letta/conversation-meta", conv1Dir + "/system-prompt.json", "conversation-meta"},
+		{"letta/agent", backend + "/agents/YWdlbnQ.json", "local-agents"},
+		{"letta/settings", home + "/.letta/settings.json", "settings"},
+	} {
+		s := parsertest.Run(t, byID(t, c.id), input(t, empty, c.orig, c.target))
+		if len(s.Events) != 0 || len(s.Problems) != 0 || s.SkipCounts()["no_evidence:empty_file"] != 1 {
+			t.Errorf("%s empty: rows %d problems %v skips %v", c.id, len(s.Events), s.Problems, s.Skips)
+		}
+		s = parsertest.Run(t, byID(t, c.id), input(t, broken, c.orig, c.target))
+		if len(s.Events) != 0 || len(s.Problems) != 1 || !strings.HasPrefix(s.Problems[0], "line 1: bad JSON: ") {
+			t.Errorf("%s broken: rows %d problems %v", c.id, len(s.Events), s.Problems)
+		}
+	}
+	s := parsertest.Run(t, byID(t, "letta/providers"), input(t, broken, backend+"/providers/auth.json", "local-secrets"))
+	if len(s.Events) != 0 || strings.Join(s.Problems, "|") != "line 1: not a providers document" {
+		t.Errorf("broken providers: %v", s.Problems)
 	}
 }

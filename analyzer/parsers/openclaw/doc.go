@@ -2,7 +2,8 @@
 // databases, shared state database, legacy session files and config,
 // under ~/.openclaw, ~/.openclaw-<profile>, ~/.clawdbot or ~/.moltbot.
 //
-// Evidence: a real install of openclaw 2026.9.6 (build eb377ac), run
+// Validated against: a real install of openclaw 2026.9.6 (build eb377ac,
+// Linux x64, Node 24.22.3, December 2026), run
 // offline here with `agent --local` against a loopback model
 // (fixtures/roots/real-agents-4, scripts/gen-real-fixtures-4.sh): the
 // agent database, state database and quarantine database schemas are

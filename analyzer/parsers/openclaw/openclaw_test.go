@@ -315,3 +315,42 @@ func TestSessionFileKind(t *testing.T) {
 		}
 	}
 }
+
+// An agent or state database with no tables gives no rows and no problem;
+// a file that is not SQLite is an error (a problem row for the file).
+func TestEmptyAndNotAStore(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.sqlite")
+	db, err := os.Create(empty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	text := filepath.Join(dir, "text.sqlite")
+	if err := os.WriteFile(text, []byte("this is not a database, it is a note\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ id, orig, target string }{
+		{"openclaw/agent-db", agent, "agent-db"},
+		{"openclaw/state-db", state, "state-db"},
+		{"openclaw/quarantine-db", dot + "/state/openclaw-quarantine.sqlite", "quarantine-db"},
+	} {
+		s := run(t, c.id, empty, c.orig, c.target)
+		if len(s.Events) != 0 || len(s.Problems) != 0 || len(s.Skips) != 0 {
+			t.Errorf("%s on an empty database: %d rows, problems %v, skips %v", c.id, len(s.Events), s.Problems, s.Skips)
+		}
+		s = run(t, c.id, text, c.orig, c.target)
+		if len(s.Events) != 0 || len(s.Problems) != 1 || !strings.HasPrefix(s.Problems[0], "error: ") || !strings.Contains(s.Problems[0], "not a database") {
+			t.Errorf("%s on a text file: %d rows, problems %v", c.id, len(s.Events), s.Problems)
+		}
+	}
+	// A config that is not JSON: one problem, its content never quoted.
+	bad := filepath.Join(dir, "openclaw.json")
+	if err := os.WriteFile(bad, []byte(`{"apiKey": "sk-doubleagentBADCONFIG0123456789", oops`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := run(t, "openclaw/config", bad, dot+"/openclaw.json", "config")
+	if len(s.Events) != 0 || strings.Join(s.Problems, "|") != "line 1: openclaw.json is not JSON the parser can read" {
+		t.Errorf("bad config: %d rows, problems %v", len(s.Events), s.Problems)
+	}
+}

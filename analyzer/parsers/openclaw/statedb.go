@@ -256,6 +256,9 @@ func parseQuarantineDB(ctx context.Context, in *parser.Input, out parser.Sink) e
 	if err != nil {
 		return err
 	}
+	if _, err := db.ExecContext(ctx, "SELECT count(*) FROM sqlite_master"); err != nil {
+		return err // not a database: HasTable would read that as "no tables"
+	}
 	if err := parser.EachTableRow(ctx, db, "quarantined_databases", func(r parser.Row) error {
 		out.Event(sysRow("", msTime(r.Vals["quarantined_at"]), "database quarantined: "+r.Get("path")+" ("+r.Get("kind")+"): "+r.Get("reason")+" (writer "+r.Get("writer_app_version")+")", r.Rowid, "quarantine:"+r.Get("path")))
 		return nil
