@@ -7,9 +7,10 @@
 // offline here with `agent --local` against a loopback model
 // (fixtures/roots/real-agents-4, scripts/gen-real-fixtures-4.sh): the
 // agent database, state database and quarantine database schemas are
-// the ones that release created; read beside openclaw/openclaw
-// src/state/openclaw-agent-schema.sql at b8a4997 and
-// openclaw-state-schema.sql at 839b6e0, the release's bundled
+// the ones that release created (read from its own databases); read
+// beside openclaw/openclaw src/state/openclaw-agent-schema.sql at 0b03f83
+// (the base DDL; event_zstd and navigation_json come by migration, as the
+// release's database shows), the release's bundled
 // src/sessions/input-provenance.ts (external_user, inter_session,
 // internal_system) and its custom entry types (model-snapshot,
 // openclaw.cache-ttl, ...), and the seed's OpenClaw section (source at
