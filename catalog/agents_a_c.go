@@ -1,10 +1,13 @@
 package catalog
 
+// The agent tables repeat the same shapes by design: one literal per agent and target is the catalog's single source of truth, read by people and diffed per agent.
+
 // agentsAToC: agent-zero to cursor.
 var agentsAToC = []Agent{
 	{
-		Name: "agent-zero", Display: "Agent Zero", Status: StatusBacklog, SeedStatus: StatusParsed,
-		Evidence: EvidenceSource, EvidenceNote: "Source at e3051fb, synthetic fixture; permission, model, editor-session, scheduler, Telegram map and plugin files from source at ff2a5b9; the connector's .env from agent0ai/a0-connector at 3741c88",
+		Name: "agent-zero", Display: "Agent Zero", Status: StatusParsed, SeedStatus: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Source at 2d95cd9 and the connector's .env from agent0ai/a0-connector at 7e1fe0c, synthetic fixture (the seed's e3051fb and ff2a5b9 not in the snapshots read)",
+		Notes: "the editor (ACP) session rows are not parsed yet",
 		Targets: []Target{
 			{ID: "chats", Root: RootHome, Glob: "{agent-zero,agent-zero/*,Desktop/agent-zero}/{usr/chats/*/chat.json,chats/*.json}", Kind: KindTranscript},
 			{ID: "chat-messages", Root: RootHome, Glob: "{agent-zero,agent-zero/*,Desktop/agent-zero}/usr/chats/*/messages/*.txt", Kind: KindTranscript},

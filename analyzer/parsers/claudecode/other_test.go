@@ -65,13 +65,13 @@ func TestHistoryEmpty(t *testing.T) {
 
 func TestSettings(t *testing.T) {
 	mtime := parsertest.Time(t, "2026-10-11T09:00:00Z")
-	run := func(local, orig, rel, target string) *parsertest.Sink {
+	run := func(t *testing.T, local, orig, rel, target string) *parsertest.Sink {
 		in := parsertest.Input(t, local, parser.File{Path: orig, Rel: rel, Agent: Agent, Target: target, MTime: mtime}, nil)
 		golden := "testdata/" + strings.TrimSuffix(strings.TrimPrefix(local, "testdata/"), ".json") + ".golden.jsonl"
 		return parsertest.Golden(t, Settings(), in, golden)
 	}
 	t.Run("user_settings", func(t *testing.T) {
-		s := run("testdata/settings.json", "/home/examiner/.claude/settings.json", ".claude/settings.json", "settings")
+		s := run(t, "testdata/settings.json", "/home/examiner/.claude/settings.json", ".claude/settings.json", "settings")
 		var texts []string
 		for _, e := range s.Events {
 			texts = append(texts, e.Text)
@@ -98,14 +98,14 @@ func TestSettings(t *testing.T) {
 		}
 	})
 	t.Run("project_local_settings", func(t *testing.T) {
-		s := run("testdata/settings.local.json", "/home/examiner/demo/.claude/settings.local.json", "demo/.claude/settings.local.json", "settings")
+		s := run(t, "testdata/settings.local.json", "/home/examiner/demo/.claude/settings.local.json", "demo/.claude/settings.local.json", "settings")
 		if len(s.Events) != 1 || s.Events[0].Text != "permission setting: allow=PowerShell(Get-ChildItem *) (from settings.local.json, file mtime)" ||
 			s.Events[0].ProjectPath != "/home/examiner/demo" {
 			t.Fatalf("%+v", s.Events)
 		}
 	})
 	t.Run("claude_json", func(t *testing.T) {
-		s := run("testdata/claude.json", "/home/examiner/.claude.json", ".claude.json", "claude-json")
+		s := run(t, "testdata/claude.json", "/home/examiner/.claude.json", ".claude.json", "claude-json")
 		var texts []string
 		for _, e := range s.Events {
 			texts = append(texts, e.ProjectPath+" "+e.Text)
@@ -124,13 +124,13 @@ func TestSettings(t *testing.T) {
 		}
 	})
 	t.Run("malformed", func(t *testing.T) {
-		s := run("testdata/settings_malformed.json", "/home/examiner/.claude/settings.json", ".claude/settings.json", "settings")
+		s := run(t, "testdata/settings_malformed.json", "/home/examiner/.claude/settings.json", ".claude/settings.json", "settings")
 		if len(s.Events) != 0 || len(s.Problems) != 1 {
 			t.Fatalf("%+v", s)
 		}
 	})
 	t.Run("empty", func(t *testing.T) {
-		s := run("testdata/empty.jsonl", "/home/examiner/.claude/settings.json", ".claude/settings.json", "settings")
+		s := run(t, "testdata/settings_empty.json", "/home/examiner/.claude/settings.json", ".claude/settings.json", "settings")
 		if len(s.Events) != 0 || len(s.Problems) != 1 {
 			t.Fatalf("%+v", s)
 		}

@@ -18,7 +18,7 @@ func Settings() parser.Parser {
 		ID:      "claude-code/settings",
 		Actions: Actions,
 		Agent:   Agent,
-		Version: 1,
+		Version: 2,
 		Targets: []string{"settings", "claude-json"},
 		Names:   []string{"settings.json", "settings.local.json", ".claude.json", ".claude.json.backup*"},
 		Doc:     "Claude Code permission settings from settings.json, settings.local.json and .claude.json (rows at the file mtime)",
@@ -90,12 +90,12 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 			}
 			pr := c.Projects[p]
 			for _, v := range pr.AllowedTools {
-				setting(p, "allowedTools", scalar(v))
+				setting(p, "allowedTools", parser.JSONText(v))
 			}
-			if v := scalar(pr.HasTrustDialogAccepted); v != "" {
+			if v := parser.JSONText(pr.HasTrustDialogAccepted); v != "" {
 				setting(p, "hasTrustDialogAccepted", v)
 			}
-			if v := scalar(pr.HasClaudeMdExternalIncludesApproved); v != "" {
+			if v := parser.JSONText(pr.HasClaudeMdExternalIncludesApproved); v != "" {
 				setting(p, "hasClaudeMdExternalIncludesApproved", v)
 			}
 		}
@@ -114,20 +114,20 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 			vals []json.RawMessage
 		}{{"allow", pm.Allow}, {"deny", pm.Deny}, {"ask", pm.Ask}, {"additionalDirectories", pm.AdditionalDirectories}} {
 			for _, v := range kv.vals {
-				setting(project, kv.key, scalar(v))
+				setting(project, kv.key, parser.JSONText(v))
 			}
 		}
-		if v := scalar(pm.DefaultMode); v != "" {
+		if v := parser.JSONText(pm.DefaultMode); v != "" {
 			setting(project, "defaultMode", v)
 		}
-		if v := scalar(pm.DisableBypassPermissionsMode); v != "" {
+		if v := parser.JSONText(pm.DisableBypassPermissionsMode); v != "" {
 			setting(project, "disableBypassPermissionsMode", v)
 		}
 	}
-	if v := scalar(s.CleanupPeriodDays); v != "" {
+	if v := parser.JSONText(s.CleanupPeriodDays); v != "" {
 		emit(project, "retention setting: cleanupPeriodDays="+v+" (from "+fileName+", file mtime)")
 	}
-	if v := scalar(s.Model); v != "" {
+	if v := parser.JSONText(s.Model); v != "" {
 		emit(project, "model setting: "+v+" (from "+fileName+", file mtime)")
 	}
 	return nil

@@ -40,7 +40,7 @@ type realExpect struct {
 	} `json:"claude-code"`
 }
 
-// realRoot finds fixtures/roots/real-agents or skips.
+// realRoot finds fixtures/roots/real-agents; a missing fixture fails.
 func realRoot(t *testing.T) (string, realExpect) {
 	t.Helper()
 	dir, _ := os.Getwd()
@@ -59,7 +59,7 @@ func realRoot(t *testing.T) (string, realExpect) {
 		}
 		dir = filepath.Dir(dir)
 	}
-	t.Skip("real-agent fixture (fixtures/roots/real-agents) not present: skipping")
+	t.Fatal("real-agent fixture fixtures/roots/real-agents (its expect.json, .claude/projects and claude-code scenarios) not found")
 	return "", realExpect{}
 }
 
@@ -197,7 +197,7 @@ func TestRealAgentSessionsRegistry(t *testing.T) {
 	home, x := realRoot(t)
 	matches, _ := filepath.Glob(filepath.Join(home, ".claude", "sessions", "*.json"))
 	if len(matches) == 0 {
-		t.Skip("no sessions/<pid>.json in the fixture")
+		t.Fatal("no .claude/sessions/<pid>.json in the real-agent fixture")
 	}
 	for _, m := range matches {
 		var raw struct {

@@ -2,7 +2,6 @@ package cline
 
 import (
 	"bytes"
-	"io"
 	"math"
 	"path"
 	"strconv"
@@ -22,37 +21,37 @@ const Agent = "cline"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "cline/ui-messages", Agent: Agent, Version: 1,
+			ID: "cline/ui-messages", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"tasks", "cli-tasks", "task-files", "cli-task-files"}, Names: []string{"ui_messages.json"},
 			Doc: "tasks/<id>/ui_messages.json (ClineMessage array, preferred): prompts, replies, reasoning, tool and command calls with their output, errors and other say/ask records as system rows; a cut array is read as far as it goes",
 		}, parseUIMessages),
 		parser.New(parser.Spec{
-			ID: "cline/api-history", Agent: Agent, Version: 1,
+			ID: "cline/api-history", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"tasks", "cli-tasks", "task-files", "cli-task-files"}, Names: []string{"api_conversation_history.json"},
 			Doc: "tasks/<id>/api_conversation_history.json (Anthropic MessageParam array), read only when ui_messages.json is absent: id-less text results paired with their tool_use by order and name; rows inherit the task start",
 		}, parseAPIHistory),
 		parser.New(parser.Spec{
-			ID: "cline/task-history", Agent: Agent, Version: 1,
+			ID: "cline/task-history", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"task-history", "cli-task-history"}, Names: []string{"taskHistory.json"},
 			Doc: "state/taskHistory.json index: a system row for each listed task whose folder was not collected (the task text, project and model it names)",
 		}, parseTaskHistory),
 		parser.New(parser.Spec{
-			ID: "cline/task-metadata", Agent: Agent, Version: 1,
+			ID: "cline/task-metadata", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"task-files", "cli-task-files"}, Names: []string{"task_metadata.json"},
 			Doc: "tasks/<id>/task_metadata.json: files_in_context read/edit dates and model_usage as system rows",
 		}, parseTaskMetadata),
 		parser.New(parser.Spec{
-			ID: "cline/settings", Agent: Agent, Version: 1,
+			ID: "cline/settings", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"settings", "mcp-settings"}, Names: []string{"globalState.json", "global-settings.json", "cline_mcp_settings.json"},
 			Doc: "globalState.json / settings/global-settings.json auto-approval, mode and command permission keys, cline_mcp_settings.json autoApprove and disabled per server, as permission setting rows (file mtime)",
 		}, parseSettings),
 		parser.New(parser.Spec{
-			ID: "cline/input-history", Agent: Agent, Version: 1,
+			ID: "cline/input-history", Agent: Agent, Version: 2,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
 				Basis: "every rewrite of user_input_history.jsonl stamps every line with the rewrite's time, so times do not pair"},
@@ -124,59 +123,9 @@ func TaskDir(p string) (dir, id string) {
 	return dir, path.Base(dir)
 }
 
-// GlobEscape escapes doublestar metacharacters in a literal path.
-func GlobEscape(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '*', '?', '[', ']', '{', '}', '\\':
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-// readRelated reads a related collected file (bounded); ok false when it
-// was not collected or cannot be read.
-func readRelated(in *parser.Input, orig string) ([]byte, bool) {
-	rc, err := in.OpenRelated(orig)
-	if err != nil {
-		return nil, false
-	}
-	defer rc.Close()
-	b, err := io.ReadAll(io.LimitReader(rc, maxSmall))
-	if err != nil {
-		return nil, false
-	}
-	return b, true
-}
-
 // Collected reports whether a file with this original path is in the input.
 func Collected(in *parser.Input, orig string) bool {
-	return len(in.List(GlobEscape(orig))) > 0
-}
-
-// compact renders raw JSON compactly ("" for null or nothing).
-func compact(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		return string(raw)
-	}
-	return b.String()
-}
-
-// jsonString returns raw as a string when it is one, else its compact JSON.
-func jsonString(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	return compact(raw)
+	return len(in.List(parser.GlobEscape(orig))) > 0
 }
 
 // secretKey reports a settings key whose value must never be printed.

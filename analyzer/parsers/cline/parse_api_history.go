@@ -235,7 +235,7 @@ func (a *apiState) call(id, name string, input json.RawMessage, emit func(timeli
 	a.names[id] = name
 	a.pending = append(a.pending, &pendingCall{id: id, name: name})
 	e := emit(timeline.ToolUse, ToolArg(input))
-	e.ToolName, e.ToolUseID, e.ToolInput = name, id, compact(input)
+	e.ToolName, e.ToolUseID, e.ToolInput = name, id, parser.CompactJSON(input)
 	put(e)
 }
 
@@ -387,7 +387,7 @@ func resultText(raw json.RawMessage) string {
 	}
 	var bs []apiBlock
 	if json.Unmarshal(raw, &bs) != nil {
-		return compact(raw)
+		return parser.CompactJSON(raw)
 	}
 	var parts []string
 	for _, b := range bs {

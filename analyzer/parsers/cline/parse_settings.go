@@ -131,10 +131,10 @@ func flatten(key string, raw json.RawMessage, fn func(key, value string)) {
 			fn(key, "[]")
 		}
 		for _, v := range a {
-			fn(key, jsonString(v))
+			fn(key, parser.JSONText(v))
 		}
 	default:
-		fn(key, jsonString(raw))
+		fn(key, parser.JSONText(raw))
 	}
 }
 

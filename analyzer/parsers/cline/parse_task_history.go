@@ -40,7 +40,7 @@ func IndexEntry(in *parser.Input, out parser.Sink, agent, tasksDir string, idx i
 		out.Problem(idx, "not a task history item")
 		return nil
 	}
-	if len(in.List(GlobEscape(tasksDir+"/"+h.ID)+"/*")) > 0 {
+	if len(in.List(parser.GlobEscape(tasksDir+"/"+h.ID)+"/*")) > 0 {
 		return nil
 	}
 	t := msTime(float64(h.TS))

@@ -74,7 +74,7 @@ func parseCLILog(ctx context.Context, in *parser.Input, out parser.Sink) error {
 				d.Reason = "user"
 			}
 			e.ToolName = d.Name
-			e.ToolInput = compactJSON(d.Arguments)
+			e.ToolInput = parser.CompactJSON(d.Arguments)
 			e.Text = fmt.Sprintf("permission decision: denied source=%s tool=%s", d.Reason, d.Name)
 		default:
 			return nil

@@ -8,7 +8,7 @@ import (
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // parsePermissions reads the CLI's permissions.yaml {allow, ask, exclude:

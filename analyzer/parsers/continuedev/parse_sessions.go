@@ -195,7 +195,7 @@ func parseIndex(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	}
 	dir := path.Dir(strings.ReplaceAll(in.Path, "\\", "/"))
 	have := map[string]bool{}
-	for _, f := range in.List(dir + "/*.json") {
+	for _, f := range in.List(parser.GlobEscape(dir) + "/*.json") {
 		have[strings.TrimSuffix(f.Base(), ".json")] = true
 	}
 	for i, e := range entries {

@@ -58,7 +58,7 @@ func classify(f parser.File) (transcript, bool) {
 // transcript kept under two project slugs only the newest (by mtime, then
 // path) is kept.
 func listTranscripts(in *parser.Input, home string) []transcript {
-	files := in.List(escapeGlob(home) + "/.cursor*/projects/*/agent-transcripts/**/*.jsonl")
+	files := in.List(parser.GlobEscape(home) + "/.cursor*/projects/*/agent-transcripts/**/*.jsonl")
 	return resolveTranscripts(files, home)
 }
 
@@ -249,7 +249,7 @@ func emitTranscript(ctx context.Context, r io.Reader, o trOpts, out parser.Sink)
 					e := base(n)
 					e.TurnType = timeline.System
 					e.Text = "turn ended: " + l.Status
-					if msg := firstNonEmpty(jsonString(l.Error), l.Text); msg != "" {
+					if msg := firstNonEmpty(parser.JSONText(l.Error), l.Text); msg != "" {
 						e.Text += " " + msg
 					}
 					out.Event(e)
@@ -332,7 +332,7 @@ func emitBlock(cur *time.Time, base func(int64) timeline.Event, n int64, role st
 		e.TurnType = timeline.ToolUse
 		e.ToolName = b.Name
 		e.ToolUseID = b.ID
-		e.ToolInput = compactJSON(b.Input)
+		e.ToolInput = parser.CompactJSON(b.Input)
 		e.Text = identifying(e.ToolInput)
 		out.Event(e)
 	case "tool_result":
@@ -354,7 +354,7 @@ func emitBlock(cur *time.Time, base func(int64) timeline.Event, n int64, role st
 func resultText(raw json.RawMessage) string {
 	bs, err := contentBlocks(raw)
 	if err != nil {
-		return jsonString(raw)
+		return parser.JSONText(raw)
 	}
 	var parts []string
 	for _, b := range bs {

@@ -170,7 +170,7 @@ func parentIDs(ctx context.Context, in *parser.Input, p string) map[string]bool 
 }
 
 func (st *sessionState) entry(ctx context.Context, in *parser.Input, n int64, e *entry, raw []byte) {
-	t, _ := parseTime(e.Timestamp)
+	t, _ := parser.ParseTime(e.Timestamp)
 	if e.Type == "session" {
 		if e.ID != "" {
 			st.sid = e.ID
@@ -262,7 +262,7 @@ func (st *sessionState) entry(ctx context.Context, in *parser.Input, n int64, e 
 func (st *sessionState) custom(t time.Time, n int64, e *entry) {
 	if e.CustomType != "pi.bug-report" {
 		if st.opt.Contract {
-			st.emitID(t, timeline.System, e.CustomType+": "+compact(e.Data), n, e.ID)
+			st.emitID(t, timeline.System, e.CustomType+": "+parser.CompactJSON(e.Data), n, e.ID)
 		}
 		return
 	}
@@ -286,7 +286,7 @@ func (st *sessionState) custom(t time.Time, n int64, e *entry) {
 		st.emitID(t, timeline.System, "bug report exported: "+p, n, e.ID)
 		return
 	}
-	st.emitID(t, timeline.System, "bug report: "+compact(e.Data), n, e.ID)
+	st.emitID(t, timeline.System, "bug report: "+parser.CompactJSON(e.Data), n, e.ID)
 }
 
 // contentText joins the text of a string or block-list content; images
@@ -369,7 +369,7 @@ func (st *sessionState) message(t time.Time, n int64, id string, m *message, raw
 				e = st.event(t, timeline.Thinking, text, n)
 			case "toolCall":
 				e = st.event(t, timeline.ToolUse, mainArg(b.Arguments), n)
-				e.ToolName, e.ToolUseID, e.ToolInput = b.Name, b.ID, compact(b.Arguments)
+				e.ToolName, e.ToolUseID, e.ToolInput = b.Name, b.ID, parser.CompactJSON(b.Arguments)
 				if littleCoderTools[b.Name] && st.opt.LittleCoder {
 					defer st.flagLittleCoder(t, "tool "+b.Name, n)
 				}

@@ -64,7 +64,7 @@ func NewSession(in *parser.Input, out parser.Sink, o Options) *Session {
 	if o.LittleCoder {
 		// little-coder keeps pre-edit copies under a directory named for
 		// the session file.
-		if home := homeOf(in.Path); home != "" && len(in.List(home+"/.little-coder/checkpoints/"+path.Base(in.Path)+"/*")) > 0 {
+		if home := homeOf(in.Path); home != "" && len(in.List(parser.GlobEscape(home+"/.little-coder/checkpoints/"+path.Base(in.Path))+"/*")) > 0 {
 			st.lcPending = "pre-edit checkpoints in .little-coder/checkpoints/" + path.Base(in.Path)
 		}
 	}
