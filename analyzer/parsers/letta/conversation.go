@@ -2,9 +2,10 @@ package letta
 
 import (
 	"context"
-	json "github.com/go-json-experiment/json/v1"
 	"strconv"
 	"strings"
+
+	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pi"

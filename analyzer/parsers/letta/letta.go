@@ -2,13 +2,13 @@ package letta
 
 import (
 	"encoding/base64"
-	"errors"
 	"fmt"
-	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"path"
 	"strings"
 	"time"
+
+	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
@@ -142,19 +142,4 @@ func conversationOf(p string) (id, agent string) {
 		return "", v
 	}
 	return "", ""
-}
-
-// openDoc opens a related collected file and reads it (bounded); nil when
-// it was not collected.
-func openDoc(in *parser.Input, p string) []byte {
-	rc, err := in.OpenRelated(p)
-	if err != nil {
-		return nil
-	}
-	defer rc.Close()
-	b, err := io.ReadAll(io.LimitReader(rc, maxDoc))
-	if err != nil && !errors.Is(err, io.EOF) {
-		return nil
-	}
-	return b
 }

@@ -2,13 +2,13 @@ package letta
 
 import (
 	"context"
-	json "github.com/go-json-experiment/json/v1"
 	"path"
 	"strconv"
 	"strings"
 
+	json "github.com/go-json-experiment/json/v1"
+
 	"github.com/doubleagent/doubleagent/analyzer/parser"
-	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
 // conversationRecord is conversations/<key>/conversation.json
@@ -179,11 +179,4 @@ func parseAgentRecord(_ context.Context, in *parser.Input, out parser.Sink) erro
 	e.Text = strings.Join(parts, "; ") + " (from " + parser.DisplayFile(&in.File) + ", file mtime)"
 	out.Event(e)
 	return nil
-}
-
-// systemEvent is a system row of no session at the file's mtime.
-func systemEvent(in *parser.Input, text string, n int64, id string) timeline.Event {
-	e := parser.SettingEvent(&in.File)
-	e.Text, e.SourceLine, e.RecordID = text, n, id
-	return e
 }

@@ -2,10 +2,11 @@ package letta
 
 import (
 	"context"
-	json "github.com/go-json-experiment/json/v1"
 	"sort"
 	"strconv"
 	"strings"
+
+	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
