@@ -170,8 +170,8 @@ var agentsAToC = []Agent{
 	},
 	{
 		Name: "cline", Display: "Cline", Status: StatusParsed, SeedStatus: StatusParsed,
-		Evidence: EvidenceSource, EvidenceNote: "Source at 39ff2359, synthetic fixture; hook audit log, permission rows, Cline Cloud rows and import marker from source at 41e75efc",
-		Notes: "the extension's rows of the editor's state.vscdb are collected with vscode (or the fork's own agent)",
+		Evidence: EvidenceRealInstall, EvidenceNote: "Cline CLI 3.0.65 (@cline/core 0.0.86) run here against a loopback model (fixtures/roots/real-agents-3, December 2026): the SDK layout; extension task files from source at 39ff2359, synthetic fixture; Cline Cloud rows, sync queue and import marker from source at 345f6a48, synthetic fixture",
+		Notes: "issue 14; the extension's rows of the editor's state.vscdb are collected with vscode (or the fork's own agent); not collected: .cline/data/locks/ (the hub daemon's discovery record and instance locks: a pid, a port and a lock, no evidence) and .cline/data/checkpoint-scratch/ (scratch git index files rebuilt for each checkpoint; the checkpoint commits are named in the session records and live in the project's repository)",
 		Targets: []Target{
 			{ID: "tasks", OS: AllOS, Root: RootVSCodeUser, Glob: "globalStorage/saoudrizwan.claude-dev/tasks/*/{ui_messages.json,api_conversation_history.json}", Kind: KindTranscript},
 			{ID: "task-files", OS: AllOS, Root: RootVSCodeUser, Glob: "globalStorage/saoudrizwan.claude-dev/tasks/*/*.json", Kind: KindOther},
@@ -181,13 +181,18 @@ var agentsAToC = []Agent{
 			{ID: "cli-tasks", Root: RootHome, Glob: ".cline/data/tasks/*/{ui_messages.json,api_conversation_history.json}", Kind: KindTranscript},
 			{ID: "cli-task-files", Root: RootHome, Glob: ".cline/data/tasks/*/*.json", Kind: KindOther},
 			{ID: "cli-task-history", Root: RootHome, Glob: ".cline/data/state/taskHistory.json", Kind: KindOther, Projects: ProjectsJSONPaths},
+			{ID: "sdk-messages", Root: RootHome, Glob: ".cline/data/sessions/*/*.messages.json", Kind: KindTranscript},
 			{ID: "sdk-sessions", Root: RootHome, Glob: ".cline/data/sessions/*/*.json", Kind: KindTranscript, Projects: ProjectsJSONPaths},
+			{ID: "sdk-session-files", Root: RootHome, Glob: ".cline/data/sessions/**", Kind: KindOther, MaxSize: outputsMax},
 			{ID: "sdk-db", Root: RootHome, Glob: ".cline/data/db/*.db", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "input-history", Root: RootHome, Glob: ".cline/data/cache/user_input_history.jsonl", Kind: KindHistory},
 			{ID: "hooks-log", Root: RootHome, Glob: ".cline/data/logs/hooks.jsonl", Kind: KindLog, MaxSize: logMax},
+			{ID: "logs", Root: RootHome, Glob: ".cline/data/logs/*.log", Kind: KindLog, MaxSize: logMax},
 			{ID: "secrets", Root: RootHome, Glob: ".cline/data/secrets.json", Kind: KindSecret},
+			{ID: "provider-settings", Root: RootHome, Glob: ".cline/data/settings/providers.json", Kind: KindSecret},
 			{ID: "settings", Root: RootHome, Glob: ".cline/data/{globalState.json,settings/*.json}", Kind: KindSettings},
 			{ID: "cloud-pending", Root: RootHome, Glob: ".cline/data/cloud-pending-starts/*.json", Kind: KindOther},
+			{ID: "other", Root: RootHome, Glob: ".cline/data/**", Kind: KindOther, MaxSize: outputsMax, Exclude: []string{"locks", "checkpoint-scratch"}},
 		},
 		ProjectFiles: []ProjectFile{
 			{Glob: ".clinerules", Kind: KindSettings},
@@ -231,7 +236,8 @@ var agentsAToC = []Agent{
 	},
 	{
 		Name: "continue", Display: "Continue", Status: StatusParsed, SeedStatus: StatusParsed,
-		Evidence: EvidenceSource, EvidenceNote: "Source at 5522c6f, synthetic fixture; grants, denial reasons, session mode, prompt history, edit and feedback events from the same commit (2.0.0, reviewed 2026-10-21)",
+		Evidence: EvidenceRealInstall, EvidenceNote: "Continue cn 1.5.47 run here against a loopback model (fixtures/roots/real-agents-3, December 2026): sessions, sessions.json, cn.log, permissions.yaml; IDE sessions, dev data, grants, prompt history, edit and feedback events from source at 5522c6f (2.0.0, reviewed 2026-10-21), synthetic fixture",
+		Notes: "issue 14",
 		Targets: []Target{
 			{ID: "sessions", Root: RootHome, Glob: ".continue/sessions/*.json", Kind: KindTranscript, Projects: ProjectsJSONPaths},
 			{ID: "dev-data", Root: RootHome, Glob: ".continue/dev_data/**/*.jsonl", Kind: KindHistory},

@@ -55,14 +55,15 @@ func ParseUIMessages(ctx context.Context, in *parser.Input, out parser.Sink, age
 		return err
 	}
 	defer rc.Close()
-	u := &uiState{emitter: emitter{out: out, agent: agent, task: task}, fl: fl}
+	cs := &countingSink{Sink: out}
+	u := &uiState{emitter: emitter{out: cs, agent: agent, task: task}, fl: fl}
 	res, err := DecodeArray(ctx, rc, func(idx int64, raw json.RawMessage) error {
 		var m uiMessage
 		if err := json.Unmarshal(raw, &m); err != nil {
 			out.Problem(idx, "not a ClineMessage: "+err.Error())
 			return nil
 		}
-		u.message(idx, &m)
+		cs.accountFor(idx, "empty_message", func() { u.message(idx, &m) })
 		return nil
 	})
 	ReportArray(out, res)

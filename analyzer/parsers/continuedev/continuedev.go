@@ -22,7 +22,7 @@ const Agent = "continue"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "continue/sessions", Agent: Agent, Version: 2,
+			ID: "continue/sessions", Agent: Agent, Version: 3,
 			Actions: actions,
 			Targets: []string{"sessions"},
 			Names:   []string{"*.json"},
@@ -38,7 +38,7 @@ func Parsers() []parser.Parser {
 			Doc:     "Continue dev_data/<schema>/*.jsonl: chat completions, tool usage, edit prompts and outcomes, feedback (secondary source)",
 		}, parseDevData),
 		parser.New(parser.Spec{
-			ID: "continue/cli-log", Agent: Agent, Version: 2,
+			ID: "continue/cli-log", Agent: Agent, Version: 3,
 			Actions: actions,
 			Targets: []string{"logs"},
 			Names:   []string{"cn.log", "cn[0-9]*.log"},
@@ -52,7 +52,7 @@ func Parsers() []parser.Parser {
 			Doc:     "Continue CLI permissions.yaml: one permission setting row per allow, ask or exclude rule",
 		}, parsePermissions),
 		parser.New(parser.Spec{
-			ID: "continue/input-history", Agent: Agent, Version: 2,
+			ID: "continue/input-history", Agent: Agent, Version: 3,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
 				Basis: "input_history.json records no time"},
