@@ -327,7 +327,7 @@ var agentsAToC = []Agent{
 			{ID: "user-settings", OS: AllOS, Root: RootAppConfig, Glob: "Cursor/User/{settings.json,keybindings.json,mcp.json}", Kind: KindSettings},
 			{ID: "editor-logs", OS: AllOS, Root: RootAppConfig, Glob: "Cursor/logs/**", Kind: KindLog, MaxSize: logMax},
 			{ID: "remote-state", OS: linuxOS, Root: RootHome, Glob: ".cursor-server/data/User/{globalStorage,workspaceStorage/*}/state.vscdb", Kind: KindSQLite, MaxSize: sqliteMax},
-			{ID: "agent-transcripts", Root: RootHome, Glob: ".cursor*/projects/*/agent-transcripts/**/*.jsonl", Kind: KindTranscript},
+			{ID: "agent-transcripts", Root: RootHome, Glob: ".cursor*/projects/*/agent-transcripts/**/*.{jsonl,txt}", Kind: KindTranscript},
 			{ID: "ai-tracking", Root: RootHome, Glob: ".cursor*/ai-tracking/ai-code-tracking.db", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "cli-chats", Root: RootHome, Glob: ".cursor*/chats/*/*/store.db", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "cli-chat-meta", Root: RootHome, Glob: ".cursor*/chats/*/*/{meta.json,prompt_history.json}", Kind: KindHistory},

@@ -252,7 +252,7 @@ func Golden(t testing.TB, p parser.Parser, in *parser.Input, golden string) *Sin
 var notYetAccounted = map[string]bool{
 	"aider": true, "chatgpt-desktop": true, "claude-code": true, "claude-desktop": true, "cline": true,
 	"codex-cli": true, "continue": true, "copilot-cli": true, "copilot-desktop": true, "crush": true,
-	"cursor": true, "gemini-cli": true, "goose": true, "opencode": true, "kilo-code": true, "pi": true,
+	"gemini-cli": true, "goose": true, "opencode": true, "kilo-code": true, "pi": true,
 	"little-coder": true, "qwen-code": true, "roo-code": true, "vscode": true, "windsurf": true, "zed": true,
 }
 
