@@ -1,6 +1,7 @@
 package cursor
 
 import (
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -278,5 +279,109 @@ func TestStateDBPrompts(t *testing.T) {
 	if len(v3) != 1 || v3[0].Text != "old style prompt" || v3[0].TimeBasis != timeline.TimeInherited ||
 		!v3[0].Time.Equal(parsertest.Time(t, "2026-07-21T10:00:00Z")) {
 		t.Fatalf("v3: %+v", v3)
+	}
+}
+
+// TestStateDBItems: the editor-level records of issue 16 (cloud agents,
+// their repositories and MCP authorisations, the GitHub sign-in, plugin
+// MCP servers and installed plugins) and the agentKv:blob:* messages of a
+// deleted composer; no secret value is read.
+func TestStateDBItems(t *testing.T) {
+	s := parsertest.Golden(t, byID(t, "cursor/state-db"), dbInput(t, "testdata/items.sql", nil), "testdata/items.golden.jsonl")
+	if len(s.Problems) != 0 {
+		t.Fatalf("problems: %v", s.Problems)
+	}
+	rows := func(sid string) []string {
+		var out []string
+		for _, e := range s.Events {
+			if e.SessionID == sid {
+				out = append(out, e.Time.Format("15:04:05")+" "+string(e.TurnType)+" "+e.Text+" ["+e.RecordID+"]")
+			}
+		}
+		return out
+	}
+	want := map[string][]string{
+		"bc-1111": {
+			"10:00:00 system session origin: remote cursor cloud agent [cloud-agent:bc-1111#origin]",
+			"10:00:00 system session synced: cursor cloud agent bc-1111 (from state.vscdb cloudAgentRepository.agents.team-7) [cloud-agent:bc-1111#synced]",
+			"10:00:00 system source host: github.com/acme/api branch cursor/fix-flaky [cloud-agent:bc-1111#source]",
+			"10:00:00 system model: claude-4.5-sonnet [cloud-agent:bc-1111#model]",
+			"10:00:00 system session name: Fix the flaky test [bc-1111#name]",
+			"10:10:00 system cloud agent: Fix the flaky test status=1 archived [cloud-agent:bc-1111#status]",
+		},
+		"bc-2222": {
+			"10:16:40 system session origin: remote cursor cloud agent [cloud-agent:bc-2222#origin]",
+			"10:16:40 system session synced: cursor cloud agent bc-2222 (from state.vscdb cloudAgentRepository.agents.team-7) [cloud-agent:bc-2222#synced]",
+			"10:16:40 system cloud agent: Bump deps status=FINISHED [cloud-agent:bc-2222#status]",
+			"10:15:00 system permission decision: approved mcp server google-calendar source=user (cloud agent MCP authorisation) [mcpAuthResolution:bc-2222:google-calendar#decision]",
+		},
+		"d0d0d0d0-0000-4000-8000-00000000000e": {
+			"10:33:20 system session name: Drop the table [d0d0d0d0-0000-4000-8000-00000000000e#name]",
+			"10:40:00 system conversation deleted [d0d0d0d0-0000-4000-8000-00000000000e#deleted]",
+			"00:00:00 system injected context: <user_info>conversation d0d0d0d0-0000-4000-8000-00000000000e</user_info> [agentKv:blob:1a2b#0]",
+			"00:00:00 user drop the users table [agentKv:blob:1a2b#1]",
+			"00:00:00 thinking A destructive query; do it. [agentKv:blob:3c4d#0]",
+			"00:00:00 assistant Dropping it. [agentKv:blob:3c4d#1]",
+			"00:00:00 tool_use psql -c \"DROP TABLE users\" [agentKv:blob:3c4d#2]",
+		},
+	}
+	for sid, w := range want {
+		got := rows(sid)
+		sort.Strings(got)
+		sort.Strings(w)
+		if strings.Join(got, "\n") != strings.Join(w, "\n") {
+			t.Errorf("%s:\n%s", sid, strings.Join(got, "\n"))
+		}
+	}
+	var editor []string
+	for _, e := range s.Events {
+		if e.SessionID == "" {
+			editor = append(editor, e.Time.Format("2006-01-02T15:04:05")+" "+string(e.TimeBasis)+" "+e.ProjectPath+" "+e.Text)
+		}
+	}
+	wantEditor := []string{
+		"2026-07-21T09:43:20   source host: github account alice",
+		"2026-07-21T09:43:20   source host: github-enterprise account bob",
+		"2026-07-21T09:43:20   github-enterprise account bob used by XY (x.y)",
+		"2026-07-21T09:43:20   github account alice used by Cursor Retrieval (anysphere.cursor-retrieval) scopes=repo,read:user",
+		"2026-07-21T12:00:00 file-mtime  permission setting: github account alice access for anysphere.cursor-retrieval=allowed (from .config/Cursor/User/globalStorage/state.vscdb, file mtime)",
+		"2026-07-21T12:00:00 file-mtime  permission setting: github account alice access for evil.ext=denied (from .config/Cursor/User/globalStorage/state.vscdb, file mtime)",
+		"2026-07-21T12:00:00 file-mtime  source host repository: acme/api (cloud agent environment, from .config/Cursor/User/globalStorage/state.vscdb cloudEnvironmentTemplate.githubRepos, file mtime)",
+		"2026-07-21T12:00:00 file-mtime  source host repository: acme/web (cloud agent environment, from .config/Cursor/User/globalStorage/state.vscdb cloudEnvironmentTemplate.githubRepos, file mtime)",
+		"2026-07-21T10:13:20   mcp server: [plugin-google-calendar-google-calendar] url=https://calendar.mcp.example/mcp (OAuth tokens stored)",
+		"2026-07-21T12:00:00 file-mtime  mcp server: [plugin-linear-linear] url=https://mcp.linear.example/sse (OAuth tokens stored, file mtime)",
+		"2026-07-21T12:00:00 file-mtime /home/examiner/proj plugin installed: plugin-aws (team no-team, scope file:///home/examiner/proj, file mtime)",
+		"2026-07-21T12:00:00 file-mtime  plugin installed: 677 sources=user (team no-team, scope no-workspace, file mtime)",
+	}
+	sort.Strings(editor)
+	sort.Strings(wantEditor)
+	if strings.Join(editor, "\n") != strings.Join(wantEditor, "\n") {
+		t.Errorf("editor rows:\n%s", strings.Join(editor, "\n"))
+	}
+	// Cloud agents are remote and synced; a cloud agent's composer is not
+	// made local; the deleted composer reads recovered yes.
+	st := map[string]timeline.SessionState{}
+	for _, x := range s.States {
+		if o := st[x.Key.SessionID]; o.Origin != "" && x.Origin != "" && o.Origin != x.Origin {
+			t.Fatalf("conflicting origins for %s: %+v %+v", x.Key.SessionID, o, x)
+		}
+		m := st[x.Key.SessionID]
+		m.Key = x.Key
+		m.Origin = firstNonEmpty(m.Origin, x.Origin)
+		m.Synced = firstNonEmpty(m.Synced, x.Synced)
+		m.Recovered = firstNonEmpty(m.Recovered, x.Recovered)
+		st[x.Key.SessionID] = m
+	}
+	if st["bc-1111"].Origin != "remote" || st["bc-1111"].Synced != "yes" || st["bc-2222"].Origin != "remote" ||
+		st["d0d0d0d0-0000-4000-8000-00000000000e"].Recovered != "yes" {
+		t.Fatalf("states: %+v", st)
+	}
+	for _, e := range s.Events {
+		if strings.Contains(e.Text, "SECRET") || strings.Contains(e.Text, "another conversation") {
+			t.Fatalf("secret or another conversation's blob printed: %+v", e)
+		}
+	}
+	if sk := s.SkipCounts(); sk["state_only"] != 1 {
+		t.Fatalf("skips: %v", sk)
 	}
 }

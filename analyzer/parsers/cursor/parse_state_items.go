@@ -45,11 +45,16 @@ func (s *stateReader) items() error {
 	if err := s.plugins(); err != nil {
 		return err
 	}
-	accounts, err := s.st.AuthAccounts(s.ctx, "github", "github-enterprise")
-	for _, a := range accounts {
-		parser.AccountRows(s.in, s.out, a)
+	for _, p := range [][]string{{"github", "github-enterprise"}, {"github-enterprise"}} {
+		accounts, err := s.st.AuthAccounts(s.ctx, p[0], p[1:]...)
+		if err != nil {
+			return err
+		}
+		for _, a := range accounts {
+			parser.AccountRows(s.in, s.out, a)
+		}
 	}
-	return err
+	return nil
 }
 
 // cloudAgent is one entry of a cloudAgentRepository.agents.* list.

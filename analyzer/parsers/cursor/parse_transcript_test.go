@@ -3,9 +3,9 @@ package cursor
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
-	"path/filepath"
 	"testing"
 	"time"
 
