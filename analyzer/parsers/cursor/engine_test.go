@@ -195,3 +195,36 @@ INSERT INTO cursorDiskKV VALUES ('bubbleId:` + id + `:r', '{"type":2,"text":"The
 		t.Fatalf("session: %+v", s)
 	}
 }
+
+// TestEngineWSL (issue 16): Cursor runs on Windows and its agent writes
+// the transcripts on the Linux side, so under WSL the store is
+// /mnt/c/Users/<name>/AppData/Roaming/Cursor and the transcripts are in
+// /home/<name>/.cursor: the two still pair and the deleted conversation is
+// recovered.
+func TestEngineWSL(t *testing.T) {
+	tr := func(id string) string { return readFile(t, localTr+id+"/"+id+".jsonl") }
+	home := writeHome(t, map[string]string{
+		"mnt/c/Users/alice/AppData/Roaming/Cursor/User/globalStorage/state.vscdb":                                 readFile(t, "testdata/typical.sql"),
+		"home/alice/.cursor/projects/home-alice-proj/agent-transcripts/" + liveID + "/" + liveID + ".jsonl":       tr(liveID),
+		"home/alice/.cursor/projects/home-alice-proj/agent-transcripts/" + deletedID + "/" + deletedID + ".jsonl": tr(deletedID),
+	})
+	rows, sess := runEngine(t, home)
+	var dbRows, trRows int
+	for _, r := range rows {
+		switch {
+		case strings.HasPrefix(r.SourceFile, "/mnt/c/Users/alice/AppData/Roaming/Cursor/"):
+			dbRows++
+		case strings.HasPrefix(r.SourceFile, "/home/alice/.cursor/"):
+			trRows++
+			if r.SessionID != deletedID {
+				t.Fatalf("transcript row of the live conversation not paired: %+v", r)
+			}
+		}
+		if r.User != "alice" {
+			t.Fatalf("row of user %q: %+v", r.User, r)
+		}
+	}
+	if dbRows == 0 || trRows != 4 || sess[deletedID].Recovered != "yes" || sess[liveID].Recovered != "no" {
+		t.Fatalf("db rows %d, transcript rows %d, sessions %+v", dbRows, trRows, sess)
+	}
+}
