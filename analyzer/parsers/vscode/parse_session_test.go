@@ -77,9 +77,26 @@ func TestChatSessionMutationLog(t *testing.T) {
 	if u := find(s, timeline.User, "second prompt"); len(u) != 1 || u[0].SourceLine != 3 {
 		t.Fatalf("second prompt: %+v", u)
 	}
-	// kind 3 deleted the title, and the truncating push removed r3.
-	if len(find(s, timeline.System, "session title")) != 0 || len(find(s, timeline.User, "removed prompt")) != 0 {
-		t.Fatal("deletion or truncation not applied")
+	// kind 3 deleted the title. The truncating push on line 11 removed r3:
+	// what happened stays, so its prompt is kept, followed by a system row
+	// saying which line removed it.
+	if len(find(s, timeline.System, "session title")) != 0 {
+		t.Fatal("deletion not applied")
+	}
+	rp := find(s, timeline.User, "removed prompt")
+	rm := find(s, timeline.System, "request removed from the session")
+	if len(rp) != 1 || rp[0].SourceLine != 10 || rp[0].RecordID != "9b9b9b9b-0000-4000-8000-00000000abcd:r3#0" ||
+		len(rm) != 1 || rm[0].Text != "request removed from the session by mutation log line 11 (edited, undone or rewound in VS Code)" ||
+		rm[0].SourceLine != 11 || rm[0].RecordID != "9b9b9b9b-0000-4000-8000-00000000abcd:r3#removed" {
+		t.Fatalf("removed request: %+v %+v", rp, rm)
+	}
+	// Every line accounted for (parsertest.Accounted runs on the golden):
+	// the six lines folded into the replayed state are Skips.
+	if sk := s.SkipCounts(); len(sk) != 1 || sk["state_only"] != 6 {
+		t.Fatalf("skips: %v", s.Skips)
+	}
+	if len(s.States) != 1 || s.States[0].Origin != "local" {
+		t.Fatalf("states: %+v", s.States)
 	}
 }
 
@@ -121,7 +138,10 @@ func TestChatSessionEmptyWindowLog(t *testing.T) {
 	if strings.Join(s.Problems, "|") != "line 4: line cut short; a glued record after it was kept" {
 		t.Fatalf("problems: %v", s.Problems)
 	}
-	if len(find(s, timeline.User, "stale prompt")) != 0 || len(find(s, timeline.User, "prompt in an empty window")) != 1 {
+	// The second kind 0 replaced the first: the request it dropped stays,
+	// followed by a system row.
+	if len(find(s, timeline.User, "stale prompt")) != 1 || len(find(s, timeline.User, "prompt in an empty window")) != 1 ||
+		len(find(s, timeline.System, "request removed from the session by mutation log line 2 ")) != 1 {
 		t.Fatal("second kind 0 did not replace the first")
 	}
 	if len(find(s, timeline.System, "chat session: empty window, no folder open (globalStorage/emptyWindowChatSessions)")) != 1 {
