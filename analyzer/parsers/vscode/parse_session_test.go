@@ -151,3 +151,53 @@ func TestChatSessionEmptyWindowLog(t *testing.T) {
 		t.Fatalf("call without result: %+v", tu)
 	}
 }
+
+// TestCopilotTranscript (issue 16): Copilot Chat's transcripts/*.jsonl,
+// a secondary copy of the chat session; every line accounted for.
+func TestCopilotTranscript(t *testing.T) {
+	s := golden(t, "vscode/copilot-transcript", "copilot_transcript.jsonl", wsDir+"/GitHub.copilot-chat/transcripts/7f1d2c3b-aaaa-4bbb-8ccc-000000000009.jsonl", "copilot-transcripts",
+		parsertest.Files{wsDir + "/workspace.json": "testdata/workspace.json"})
+	var got []string
+	for _, e := range s.Events {
+		if !e.Secondary || e.SessionID != "7f1d2c3b-aaaa-4bbb-8ccc-000000000009" || e.ProjectPath != "/home/examiner/my demo" {
+			t.Fatalf("row: %+v", e)
+		}
+		got = append(got, e.TimeString()+" "+string(e.TurnType)+" "+e.ToolUseID+" "+e.Text+" "+e.RecordID)
+	}
+	want := []string{
+		"2026-03-20T10:00:00.000Z system  copilot chat transcript: session start (producer=copilot-agent copilotVersion=0.40.0 vscodeVersion=1.115.0 cwd=/home/examiner/my demo) transcript:e1#0",
+		"2026-03-20T10:00:01.000Z user  delete the old logs transcript:e2#0",
+		"2026-03-20T10:00:03.000Z thinking  A clean-up request. transcript:e4#0",
+		"2026-03-20T10:00:03.000Z assistant  Deleting logs/. transcript:e4#1",
+		"2026-03-20T10:00:03.000Z tool_use call_rm rm -rf logs/ transcript:e4#2",
+		"2026-03-20T10:00:05.000Z tool_result call_rm  transcript:e6#0",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("rows:\n%s", strings.Join(got, "\n"))
+	}
+	if sk := s.SkipCounts(); sk["state_only"] != 3 || strings.Join(s.Problems, "|") != "line 8: not a transcript entry (no type)" {
+		t.Fatalf("skips %v problems %v", sk, s.Problems)
+	}
+}
+
+// TestChatSessionSyncedNo (issue 16): with Copilot Chat's cloudSessions.json
+// collected, a session it lists is left to vscode/cloud-sessions (synced
+// yes), one it does not list reads synced no; every local chat session
+// reads origin local.
+func TestChatSessionSyncedNo(t *testing.T) {
+	cloud := userDir + "/globalStorage/github.copilot-chat/cloudSessions.json"
+	related := parsertest.Files{wsDir + "/workspace.json": "testdata/workspace.json", cloud: "testdata/cloudSessions.json"}
+	s := runAt(t, "vscode/chat-session", "testdata/typical.json", wsDir+"/chatSessions/7f1d2c3b-aaaa-4bbb-8ccc-000000000001.json", "chat-sessions", related)
+	if len(s.States) != 1 || s.States[0].Origin != "local" || s.States[0].Synced != "" {
+		t.Fatalf("listed session states: %+v", s.States)
+	}
+	s = runAt(t, "vscode/chat-session", "testdata/mutation_log.jsonl", wsDir+"/chatSessions/9b9b9b9b-0000-4000-8000-00000000abcd.jsonl", "chat-sessions", related)
+	if len(s.States) != 1 || s.States[0].Origin != "local" || s.States[0].Synced != "no" {
+		t.Fatalf("unlisted session states: %+v", s.States)
+	}
+	// Without cloudSessions.json the parser cannot tell.
+	s = runAt(t, "vscode/chat-session", "testdata/mutation_log.jsonl", wsDir+"/chatSessions/9b9b9b9b-0000-4000-8000-00000000abcd.jsonl", "chat-sessions", nil)
+	if len(s.States) != 1 || s.States[0].Synced != "" {
+		t.Fatalf("states without cloudSessions.json: %+v", s.States)
+	}
+}
