@@ -253,7 +253,7 @@ var notYetAccounted = map[string]bool{
 	"aider": true, "chatgpt-desktop": true, "claude-code": true, "claude-desktop": true, "cline": true,
 	"codex-cli": true, "continue": true, "copilot-cli": true, "copilot-desktop": true, "crush": true,
 	"gemini-cli": true, "goose": true, "opencode": true, "kilo-code": true, "pi": true,
-	"little-coder": true, "qwen-code": true, "windsurf": true, "zed": true,
+	"little-coder": true, "qwen-code": true, "zed": true,
 }
 
 func isLineBased(p string) bool {

@@ -3,16 +3,20 @@ package windsurf
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"google.golang.org/protobuf/encoding/protowire"
 )
 
 // A schemaless reader of the protobuf wire format
-// (https://protobuf.dev/programming-guides/encoding/): a message is a run of
-// fields, each a varint tag (field number << 3 | wire type) followed by a
-// varint (type 0), 8 bytes (type 1), a varint length and that many bytes
+// (https://protobuf.dev/programming-guides/encoding/), its varints and
+// fixed values read with google.golang.org/protobuf/encoding/protowire: a
+// message is a run of fields, each a varint tag (field number << 3 | wire
+// type) followed by a varint (type 0), 8 bytes (type 1), a varint length and that many bytes
 // (type 2) or 4 bytes (type 5). Types 3 and 4 (groups, deprecated) are
 // reported as unsupported; 6 and 7 do not exist. Without a schema a
 // length-delimited payload is ambiguous: it is read as a nested message
@@ -89,24 +93,19 @@ type decoder struct {
 	err   error // ctx error, once seen
 }
 
-// consumeVarint reads a varint from b, returning the value and its length,
-// or n <= 0: 0 truncated, -1 overflow.
+// consumeVarint reads a varint from b with protowire, returning the value
+// and its length, or n <= 0: 0 truncated, -1 overflow (more than 10
+// bytes, or a 10th byte over 1).
 func consumeVarint(b []byte) (uint64, int) {
-	var v uint64
-	for i := 0; i < len(b) && i < 10; i++ {
-		c := b[i]
-		if i == 9 && c > 1 {
-			return 0, -1
-		}
-		v |= uint64(c&0x7f) << (7 * uint(i))
-		if c < 0x80 {
-			return v, i + 1
-		}
-	}
-	if len(b) >= 10 {
+	v, n := protowire.ConsumeVarint(b)
+	switch {
+	case n >= 0:
+		return v, n
+	case protowire.ParseError(n) == io.ErrUnexpectedEOF:
+		return 0, 0
+	default:
 		return 0, -1
 	}
-	return 0, 0
 }
 
 // parse reads b (which starts at absolute offset base) as a run of fields.
@@ -133,7 +132,9 @@ func (d *decoder) parse(b []byte, base, depth int, nested bool) ([]wireField, *w
 			return fields, &wireError{base + start, "field tag varint longer than 10 bytes"}
 		}
 		i += n
-		num, wt := tag>>3, int(tag&7)
+		// As protowire.DecodeTag, without its clamp of numbers past
+		// MaxInt32 to -1: such a number is reported as what it is.
+		num, wt := tag>>3, int(protowire.Type(tag&7))
 		if num == 0 {
 			return fields, &wireError{base + start, fmt.Sprintf("field number 0 (tag byte %#02x)", b[start])}
 		}
@@ -156,17 +157,19 @@ func (d *decoder) parse(b []byte, base, depth int, nested bool) ([]wireField, *w
 			f.Kind, f.Val = kindVarint, v
 			i += m
 		case wireFixed64:
-			if len(b)-i < 8 {
+			v, m := protowire.ConsumeFixed64(b[i:])
+			if m < 0 {
 				return fields, &wireError{base + start, fmt.Sprintf("64-bit field %d needs 8 bytes, %d left", num, len(b)-i)}
 			}
-			f.Kind, f.Val = kindFixed64, le64(b[i:])
-			i += 8
+			f.Kind, f.Val = kindFixed64, v
+			i += m
 		case wireFixed32:
-			if len(b)-i < 4 {
+			v, m := protowire.ConsumeFixed32(b[i:])
+			if m < 0 {
 				return fields, &wireError{base + start, fmt.Sprintf("32-bit field %d needs 4 bytes, %d left", num, len(b)-i)}
 			}
-			f.Kind, f.Val = kindFixed32, uint64(le32(b[i:]))
-			i += 4
+			f.Kind, f.Val = kindFixed32, uint64(v)
+			i += m
 		case wireBytes:
 			l, m := consumeVarint(b[i:])
 			if m == 0 {
@@ -207,15 +210,6 @@ func (d *decoder) classify(f *wireField, base, depth int) {
 		return
 	}
 	f.Kind = kindBytes
-}
-
-func le64(b []byte) uint64 {
-	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-}
-
-func le32(b []byte) uint32 {
-	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
 }
 
 // printableRunes counts the runes of valid UTF-8 b and how many of them
