@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/alecthomas/kong"
+	"github.com/mattn/go-isatty"
 	"github.com/rs/zerolog"
 )
 
@@ -36,9 +37,10 @@ func (g *Globals) AfterApply(kctx *kong.Context) error {
 	return nil
 }
 
+// isTerminal reports whether f is a terminal (not merely a character
+// device such as /dev/null), as the collector decides it.
 func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())
 }
 
 func (g *Globals) logger() zerolog.Logger {

@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash"
@@ -219,13 +218,9 @@ func Open(r io.Reader, opts *Options) (*Reader, error) {
 		zr.Close()
 		return nil, fmt.Errorf("%w: reading %s: %v", ErrNotBundle, HeaderName, err)
 	}
-	if err := json.Unmarshal(b, &br.Header); err != nil {
+	if br.Header, err = DecodeHeader(b); err != nil {
 		zr.Close()
-		return nil, &FormatError{Member: HeaderName, Msg: err.Error()}
-	}
-	if br.Header.FormatVersion < MinFormatVersion || br.Header.FormatVersion > MaxFormatVersion {
-		zr.Close()
-		return nil, fmt.Errorf("%w: %d (this reader supports %d to %d)", ErrUnsupportedVersion, br.Header.FormatVersion, MinFormatVersion, MaxFormatVersion)
+		return nil, err
 	}
 	return br, nil
 }
@@ -365,45 +360,33 @@ func (r *Reader) readManifest(h *tar.Header) error {
 		_, err := io.Copy(io.Discard, r.tr)
 		return err
 	}
-	dec := json.NewDecoder(r.tr)
-	line := 0
+	dec := NewManifestDecoder(r.tr)
 	for {
 		if len(r.res.Manifest) >= r.opts.MaxManifestRows {
 			r.problem(ProblemLimit, ManifestName, "", fmt.Sprintf("manifest has more than %d rows: the rest is not read", r.opts.MaxManifestRows))
 			_, err := io.Copy(io.Discard, r.tr)
 			return err
 		}
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
+		row, err := dec.Next()
+		if err != nil {
 			if err == io.EOF {
 				break
 			}
-			r.problem(ProblemManifest, ManifestName, "", fmt.Sprintf("row %d: %v", line+1, err))
+			r.problem(ProblemManifest, ManifestName, "", err.Error())
 			if _, derr := io.Copy(io.Discard, r.tr); derr != nil {
 				return derr
 			}
 			break
 		}
-		line++
-		var probe struct {
-			Record string `json:"record"`
-		}
-		_ = json.Unmarshal(raw, &probe)
-		switch probe.Record {
-		case RecordSummary:
-			var s Summary
-			if err := json.Unmarshal(raw, &s); err != nil {
-				r.problem(ProblemManifest, ManifestName, "", fmt.Sprintf("row %d: %v", line, err))
-				continue
-			}
-			r.res.Summary = &s
+		switch {
+		case row.Err != nil:
+			r.problem(ProblemManifest, ManifestName, "", row.Err.Error())
+		case row.Summary != nil:
+			r.res.Summary = row.Summary
+		case row.Entry != nil:
+			r.res.Manifest = append(r.res.Manifest, *row.Entry)
 		default:
-			var e Entry
-			if err := json.Unmarshal(raw, &e); err != nil {
-				r.problem(ProblemManifest, ManifestName, "", fmt.Sprintf("row %d: %v", line, err))
-				continue
-			}
-			r.res.Manifest = append(r.res.Manifest, e)
+			r.problem(ProblemManifest, ManifestName, "", row.UnknownRecord())
 		}
 	}
 	return nil

@@ -1,10 +1,13 @@
 package catalog
 
+// The agent tables repeat the same shapes by design: one literal per agent and target is the catalog's single source of truth, read by people and diffed per agent.
+
 // agentsAToC: agent-zero to cursor.
 var agentsAToC = []Agent{
 	{
-		Name: "agent-zero", Display: "Agent Zero", Status: StatusBacklog, SeedStatus: StatusParsed,
-		Evidence: EvidenceSource, EvidenceNote: "Source at e3051fb, synthetic fixture; permission, model, editor-session, scheduler, Telegram map and plugin files from source at ff2a5b9; the connector's .env from agent0ai/a0-connector at 3741c88",
+		Name: "agent-zero", Display: "Agent Zero", Status: StatusParsed, SeedStatus: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Source at 2d95cd9 and the connector's .env from agent0ai/a0-connector at 7e1fe0c, synthetic fixture (the seed's e3051fb and ff2a5b9 not in the snapshots read)",
+		Notes: "the editor (ACP) session rows are not parsed yet",
 		Targets: []Target{
 			{ID: "chats", Root: RootHome, Glob: "{agent-zero,agent-zero/*,Desktop/agent-zero}/{usr/chats/*/chat.json,chats/*.json}", Kind: KindTranscript},
 			{ID: "chat-messages", Root: RootHome, Glob: "{agent-zero,agent-zero/*,Desktop/agent-zero}/usr/chats/*/messages/*.txt", Kind: KindTranscript},
@@ -35,15 +38,15 @@ var agentsAToC = []Agent{
 		},
 	},
 	{
-		Name: "amp", Display: "Amp", Status: StatusBacklog, SeedStatus: StatusBacklog,
-		Evidence: EvidenceBundle, EvidenceNote: "Shipped binary strings, docs",
-		Notes: "issue 53; prompt history and thread logs; full threads are server-side (ampcode.com)",
+		Name: "amp", Display: "Amp", Status: StatusParsed, SeedStatus: StatusBacklog,
+		Evidence: EvidenceBundle, EvidenceNote: "The JavaScript embedded in the @ampcode/cli 0.0.1790142911-g7618fb linux-x64 binary (history, LogTape log and settings code), synthetic fixture; the CLI needs ampcode.com for every thread and was not run",
+		Notes: "issue 14; prompt history and thread logs; full threads are server-side (ampcode.com); .amp/claude-diagnostics holds copies of Claude Code session files (Amp driving Claude Code), collected, not parsed: the claude-code parser reads the originals",
 		Targets: []Target{
 			{ID: "history", Root: RootHome, Glob: ".local/share/amp/history.jsonl", Kind: KindHistory, Projects: ProjectsJSONPaths},
 			{ID: "secrets", Root: RootHome, Glob: ".local/share/amp/secrets.json", Kind: KindSecret},
 			{ID: "thread-logs", Root: RootHome, Glob: ".cache/amp/logs/{threads/*.log,cli.log}", Kind: KindLog, MaxSize: logMax},
 			{ID: "terminal-history", Root: RootHome, Glob: ".cache/amp/terminal/*/history", Kind: KindHistory},
-			{ID: "claude-diagnostics", Root: RootHome, Glob: ".amp/claude-diagnostics/**", Kind: KindTranscript},
+			{ID: "claude-diagnostics", Root: RootHome, Glob: ".amp/claude-diagnostics/**", Kind: KindOther},
 			{ID: "settings", Root: RootHome, Glob: ".config/amp/settings.json{,c}", Kind: KindSettings},
 		},
 		ProjectFiles: []ProjectFile{
@@ -69,15 +72,18 @@ var agentsAToC = []Agent{
 		},
 	},
 	{
-		Name: "augment", Display: "Augment Code (Auggie CLI)", Status: StatusBacklog, SeedStatus: StatusBacklog,
-		Evidence: EvidenceBundle, EvidenceNote: "Shipped bundle, docs",
-		Notes: "issue 55; full conversations in .augment/sessions/*.json and a prompt history",
+		Name: "augment", Display: "Augment Code (Auggie CLI)", Status: StatusParsed, SeedStatus: StatusBacklog,
+		Evidence: EvidenceRealInstall, EvidenceNote: "Real install of Auggie 0.36.0 (@augmentcode/auggie) run against a loopback stand-in for the Augment API (fixtures/roots/real-agents-5, December 2026); prompt history and settings from the shipped bundle, synthetic fixture",
+		Notes: "issue 14; full conversations in .augment/sessions/*.json and a prompt history",
 		Targets: []Target{
 			{ID: "sessions", Root: RootHome, Glob: ".augment/sessions/*.json", Kind: KindTranscript},
 			{ID: "prompt-history", Root: RootHome, Glob: ".augment/prompt-history.jsonl", Kind: KindHistory},
 			{ID: "session", Root: RootHome, Glob: ".augment/session.json", Kind: KindSecret},
 			{ID: "settings", Root: RootHome, Glob: ".augment/settings.json", Kind: KindSettings},
-			{ID: "config", Root: RootHome, Glob: ".augment/{rules,commands,agents,plans}/**", Kind: KindSettings},
+			{ID: "state", Root: RootHome, Glob: ".augment/.auggie.json", Kind: KindOther},
+			{ID: "task-storage", Root: RootHome, Glob: ".augment/task-storage/**", Kind: KindOther, MaxSize: outputsMax},
+			{ID: "config", Root: RootHome, Glob: ".augment/{rules,commands,agents,plans,skills,hooks}/**", Kind: KindSettings},
+			{ID: "other", Root: RootHome, Glob: ".augment/**", Kind: KindOther, MaxSize: outputsMax, Exclude: []string{"cache", "node_modules"}},
 		},
 		ProjectFiles: []ProjectFile{
 			{Glob: ".augment/**", Kind: KindSettings},
@@ -122,7 +128,7 @@ var agentsAToC = []Agent{
 	},
 	{
 		Name: "claude-code", Display: "Claude Code", Status: StatusParsed, SeedStatus: StatusParsed,
-		Evidence: EvidenceRealInstall, EvidenceNote: "Claude Code run here against a loopback model (fixtures/roots/real-agents); seed: 2.1.286 to 2.1.310 on Linux, macOS, Windows",
+		Evidence: EvidenceRealInstall, EvidenceNote: "Claude Code 2.1.332 run here against a loopback model (fixtures/roots/real-agents); seed: 2.1.286 to 2.1.310 on Linux, macOS, Windows",
 		Targets: []Target{
 			{ID: "projects", Root: RootHome, Glob: "{.claude,.claude-*}/projects/**/*.jsonl", Kind: KindTranscript, Projects: ProjectsJSONLCwd},
 			{ID: "project-files", Root: RootHome, Glob: "{.claude,.claude-*}/projects/**/*.{json,txt}", Kind: KindOther},
@@ -164,8 +170,8 @@ var agentsAToC = []Agent{
 	},
 	{
 		Name: "cline", Display: "Cline", Status: StatusParsed, SeedStatus: StatusParsed,
-		Evidence: EvidenceSource, EvidenceNote: "Source at 39ff2359, synthetic fixture; hook audit log, permission rows, Cline Cloud rows and import marker from source at 41e75efc",
-		Notes: "the extension's rows of the editor's state.vscdb are collected with vscode (or the fork's own agent)",
+		Evidence: EvidenceRealInstall, EvidenceNote: "Cline CLI 3.0.65 (@cline/core 0.0.86) run here against a loopback model (fixtures/roots/real-agents-3, December 2026): the SDK layout; extension task files from source at 39ff2359, synthetic fixture; Cline Cloud rows, sync queue and import marker from source at 345f6a48, synthetic fixture",
+		Notes: "issue 14; the extension's rows of the editor's state.vscdb are collected with vscode (or the fork's own agent); not collected: .cline/data/locks/ (the hub daemon's discovery record and instance locks: a pid, a port and a lock, no evidence) and .cline/data/checkpoint-scratch/ (scratch git index files rebuilt for each checkpoint; the checkpoint commits are named in the session records and live in the project's repository)",
 		Targets: []Target{
 			{ID: "tasks", OS: AllOS, Root: RootVSCodeUser, Glob: "globalStorage/saoudrizwan.claude-dev/tasks/*/{ui_messages.json,api_conversation_history.json}", Kind: KindTranscript},
 			{ID: "task-files", OS: AllOS, Root: RootVSCodeUser, Glob: "globalStorage/saoudrizwan.claude-dev/tasks/*/*.json", Kind: KindOther},
@@ -175,13 +181,18 @@ var agentsAToC = []Agent{
 			{ID: "cli-tasks", Root: RootHome, Glob: ".cline/data/tasks/*/{ui_messages.json,api_conversation_history.json}", Kind: KindTranscript},
 			{ID: "cli-task-files", Root: RootHome, Glob: ".cline/data/tasks/*/*.json", Kind: KindOther},
 			{ID: "cli-task-history", Root: RootHome, Glob: ".cline/data/state/taskHistory.json", Kind: KindOther, Projects: ProjectsJSONPaths},
+			{ID: "sdk-messages", Root: RootHome, Glob: ".cline/data/sessions/*/*.messages.json", Kind: KindTranscript},
 			{ID: "sdk-sessions", Root: RootHome, Glob: ".cline/data/sessions/*/*.json", Kind: KindTranscript, Projects: ProjectsJSONPaths},
+			{ID: "sdk-session-files", Root: RootHome, Glob: ".cline/data/sessions/**", Kind: KindOther, MaxSize: outputsMax},
 			{ID: "sdk-db", Root: RootHome, Glob: ".cline/data/db/*.db", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "input-history", Root: RootHome, Glob: ".cline/data/cache/user_input_history.jsonl", Kind: KindHistory},
 			{ID: "hooks-log", Root: RootHome, Glob: ".cline/data/logs/hooks.jsonl", Kind: KindLog, MaxSize: logMax},
+			{ID: "logs", Root: RootHome, Glob: ".cline/data/logs/*.log", Kind: KindLog, MaxSize: logMax},
 			{ID: "secrets", Root: RootHome, Glob: ".cline/data/secrets.json", Kind: KindSecret},
+			{ID: "provider-settings", Root: RootHome, Glob: ".cline/data/settings/providers.json", Kind: KindSecret},
 			{ID: "settings", Root: RootHome, Glob: ".cline/data/{globalState.json,settings/*.json}", Kind: KindSettings},
 			{ID: "cloud-pending", Root: RootHome, Glob: ".cline/data/cloud-pending-starts/*.json", Kind: KindOther},
+			{ID: "other", Root: RootHome, Glob: ".cline/data/**", Kind: KindOther, MaxSize: outputsMax, Exclude: []string{"locks", "checkpoint-scratch"}},
 		},
 		ProjectFiles: []ProjectFile{
 			{Glob: ".clinerules", Kind: KindSettings},
@@ -225,7 +236,8 @@ var agentsAToC = []Agent{
 	},
 	{
 		Name: "continue", Display: "Continue", Status: StatusParsed, SeedStatus: StatusParsed,
-		Evidence: EvidenceSource, EvidenceNote: "Source at 5522c6f, synthetic fixture; grants, denial reasons, session mode, prompt history, edit and feedback events from the same commit (2.0.0, reviewed 2026-10-21)",
+		Evidence: EvidenceRealInstall, EvidenceNote: "Continue cn 1.5.47 run here against a loopback model (fixtures/roots/real-agents-3, December 2026): sessions, sessions.json, cn.log, permissions.yaml; IDE sessions, dev data, grants, prompt history, edit and feedback events from source at 5522c6f (2.0.0, reviewed 2026-10-21), synthetic fixture",
+		Notes: "issue 14",
 		Targets: []Target{
 			{ID: "sessions", Root: RootHome, Glob: ".continue/sessions/*.json", Kind: KindTranscript, Projects: ProjectsJSONPaths},
 			{ID: "dev-data", Root: RootHome, Glob: ".continue/dev_data/**/*.jsonl", Kind: KindHistory},

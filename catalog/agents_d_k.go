@@ -1,5 +1,7 @@
 package catalog
 
+// The agent tables repeat the same shapes by design: one literal per agent and target is the catalog's single source of truth, read by people and diffed per agent.
+
 // agentsDToK: dify to kiro.
 var agentsDToK = []Agent{
 	{
@@ -13,17 +15,22 @@ var agentsDToK = []Agent{
 		Volumes: []string{"*dify_agent_local_sandbox_home", "*dify_agent_local_sandbox_workspace"},
 	},
 	{
-		Name: "factory-droid", Display: "Factory Droid", Status: StatusBacklog, SeedStatus: StatusBacklog,
-		Evidence: EvidenceBundle, EvidenceNote: "Shipped binary strings, docs",
-		Notes: "issue 54; JSONL session transcripts under .factory/sessions and a prompt history",
+		Name: "factory-droid", Display: "Factory Droid", Status: StatusParsed, SeedStatus: StatusBacklog,
+		Evidence: EvidenceRealInstall, EvidenceNote: "Real install of droid 0.225.2 (@factory/cli-linux-x64) run against a loopback mock in BYOK mode (fixtures/roots/real-agents-5, December 2026); the prompt history from the shipped binary's code, synthetic fixture",
+		Notes: "issue 14; .factory/bin (the ripgrep binary droid downloads) and .factory/certs (a cache of the system CA bundle) are not collected: tools and caches, no evidence",
 		Targets: []Target{
 			{ID: "sessions", Root: RootHome, Glob: ".factory/sessions/*/*.jsonl", Kind: KindTranscript, Projects: ProjectsJSONLCwd},
-			{ID: "session-settings", Root: RootHome, Glob: ".factory/sessions/*/*.settings.json", Kind: KindOther},
+			{ID: "session-settings", Root: RootHome, Glob: ".factory/sessions/*/*.settings.json{,.bak}", Kind: KindOther},
 			{ID: "session-index", Root: RootHome, Glob: ".factory/cache/session-index/index.db", Kind: KindSQLite, MaxSize: sqliteMax},
+			{ID: "session-discovery", Root: RootHome, Glob: ".factory/cache/session-discovery-index.json", Kind: KindOther},
 			{ID: "history", Root: RootHome, Glob: ".factory/state/history.json", Kind: KindHistory},
+			{ID: "state", Root: RootHome, Glob: ".factory/state/**", Kind: KindOther},
+			{ID: "droids", Root: RootHome, Glob: ".factory/droids/**", Kind: KindSettings},
 			{ID: "missions", Root: RootHome, Glob: ".factory/missions/**", Kind: KindOther, MaxSize: outputsMax},
 			{ID: "logs", Root: RootHome, Glob: ".factory/logs/**", Kind: KindLog, MaxSize: logMax},
-			{ID: "settings", Root: RootHome, Glob: ".factory/{settings.json,config.json,mcp.json,hooks.json}", Kind: KindSettings},
+			{ID: "settings", Root: RootHome, Glob: ".factory/{settings.json,config.json}", Kind: KindSecret},
+			{ID: "config", Root: RootHome, Glob: ".factory/{mcp.json,hooks.json,settings.local.json,commands/**,skills/**,hooks/**}", Kind: KindSettings},
+			{ID: "other", Root: RootHome, Glob: ".factory/**", Kind: KindOther, MaxSize: outputsMax, Exclude: []string{"bin", "certs"}},
 		},
 		ProjectFiles: []ProjectFile{
 			{Glob: ".factory/**", Kind: KindSettings},
@@ -76,9 +83,9 @@ var agentsDToK = []Agent{
 		},
 	},
 	{
-		Name: "hermes", Display: "Hermes Agent (Nous Research)", Status: StatusBacklog, SeedStatus: StatusParsed,
-		Evidence: EvidenceSource, EvidenceNote: "Source at 6bb377a (after release v2026.9.24), schema 31 shapes at 8b66a51; synthetic fixture, no real install",
-		Notes: "issue 208; the nested config.yaml approvals settings are not parsed",
+		Name: "hermes", Display: "Hermes Agent (Nous Research)", Status: StatusParsed, SeedStatus: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Source at 00704d0 (hermes_state_common.py, schema 30) read through the code index; synthetic fixture, no real install",
+		Notes: "issue 208; the nested config.yaml approvals settings, response_store.db and the trajectory files are not parsed",
 		Targets: []Target{
 			{ID: "state-db", Root: RootHome, Glob: "{.hermes*,AppData/Local/hermes*}/{,profiles/*/}{state.db,state-snapshots/*/state.db,response_store.db}", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "sessions", Root: RootHome, Glob: "{.hermes*,AppData/Local/hermes*}/{,profiles/*/}sessions/*.jsonl", Kind: KindTranscript},

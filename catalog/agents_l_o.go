@@ -1,5 +1,7 @@
 package catalog
 
+// The agent tables repeat the same shapes by design: one literal per agent and target is the catalog's single source of truth, read by people and diffed per agent.
+
 // agentsLToO: langflow to openhands.
 var agentsLToO = []Agent{
 	{
@@ -94,8 +96,9 @@ var agentsLToO = []Agent{
 		Volumes: []string{"*n8n_data", "*n8n-data"},
 	},
 	{
-		Name: "nanobot", Display: "nanobot", Status: StatusBacklog, SeedStatus: StatusParsed,
-		Evidence: EvidenceSource, EvidenceNote: "Source at acdae3d, synthetic fixture; session database, --home history, relay, model switch, permission, run record and sidebar cache rows from source at 909b277",
+		Name: "nanobot", Display: "nanobot", Status: StatusParsed, SeedStatus: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Source at 3852956, synthetic fixture (the seed's acdae3d and 909b277 not in the snapshot read)",
+		Notes: "the session database sessions.sqlite3 is collected but not parsed yet: its writer is not in the source read",
 		Targets: []Target{
 			{ID: "sessions-db", Root: RootHome, Glob: ".nanobot*/sessions/*/sessions.sqlite3", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "sessions", Root: RootHome, Glob: ".nanobot*/{sessions,.migration-conflicts}/**/*.jsonl", Kind: KindTranscript},
@@ -110,7 +113,7 @@ var agentsLToO = []Agent{
 		},
 	},
 	{
-		Name: "ollama", Display: "Ollama", Status: StatusBacklog, SeedStatus: StatusParsed,
+		Name: "ollama", Display: "Ollama", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at v0.35.1 (b0c1ca4), synthetic fixture; auto-mode settings from source at 6787222 (after v0.40.6); no real db.sqlite (no desktop app on Linux)",
 		Targets: []Target{
 			{ID: "app-db", OS: macWinOS, Root: RootUserData, Glob: "Ollama/db.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
@@ -122,9 +125,9 @@ var agentsLToO = []Agent{
 		},
 	},
 	{
-		Name: "open-interpreter", Display: "Open Interpreter", Status: StatusBacklog, SeedStatus: StatusParsed,
-		Evidence: EvidenceSource, EvidenceNote: "Source at 2767e5f, synthetic fixture; standing grants, memory summaries and database backups from source at ac1fcc8",
-		Notes: "issue 70; the legacy Python tool's conversations/*.json files are collected but not parsed yet",
+		Name: "open-interpreter", Display: "Open Interpreter", Status: StatusParsed, SeedStatus: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Source at 5b07159 (openinterpreter/openinterpreter 0.0.40, Codex fork) and 073636f (the legacy Python tool), synthetic fixture",
+		Notes: "issue 70; thread_history_1.sqlite, logs_2.sqlite and memories/ are collected but not parsed yet (nor for Codex)",
 		Targets: []Target{
 			{ID: "sessions", Root: RootHome, Glob: ".openinterpreter/{sessions,archived_sessions}/**/rollout-*.{jsonl,jsonl.zst,json}", Kind: KindTranscript, Projects: ProjectsJSONLCwd},
 			{ID: "history", Root: RootHome, Glob: ".openinterpreter/history.jsonl", Kind: KindHistory},
@@ -169,8 +172,8 @@ var agentsLToO = []Agent{
 		},
 	},
 	{
-		Name: "openhands", Display: "OpenHands", Status: StatusBacklog, SeedStatus: StatusParsed,
-		Evidence: EvidenceSource, EvidenceNote: "Source at b347047 (SDK), synthetic fixture; security-analyzer verdicts, model switches, permission rows and worktree scratch directories from source at 33d8aa2 (SDK); prompt history at 0403f1a (CLI)",
+		Name: "openhands", Display: "OpenHands", Status: StatusParsed, SeedStatus: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Source at 611629e (SDK) and 6b3838c (CLI prompt history), synthetic fixture (the seed's b347047, 33d8aa2 and 0403f1a not in the snapshots read)",
 		Notes: "issue 205; Agent Canvas browser storage (cloud origin, archive) needs a LevelDB reader",
 		Targets: []Target{
 			{ID: "events", Root: RootHome, Glob: ".openhands/{agent-canvas/dev_conversations,agent-canvas/conversations,conversations}/*/events/*.json", Kind: KindTranscript},

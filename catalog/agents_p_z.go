@@ -1,5 +1,7 @@
 package catalog
 
+// The agent tables repeat the same shapes by design: one literal per agent and target is the catalog's single source of truth, read by people and diffed per agent.
+
 // agentsPToZ: pearai to zed.
 var agentsPToZ = []Agent{
 	{
@@ -105,7 +107,7 @@ var agentsPToZ = []Agent{
 		},
 	},
 	{
-		Name: "shellgpt", Display: "ShellGPT", Status: StatusBacklog, SeedStatus: StatusParsed,
+		Name: "shellgpt", Display: "ShellGPT", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at a082bd5, synthetic fixture; settings, function store and response cache rows from the same source",
 		Notes: "on Linux and macOS the chat cache is in /tmp, outside the home: give it as loose input",
 		Targets: []Target{

@@ -92,7 +92,7 @@ func Excluded(t Target, name string) bool {
 
 func walkPattern(home, pat, agent string, t Target, seen map[string]bool, fn func(Hit) error) error {
 	// Expand alternatives first so each has its own static base.
-	for _, p := range expandBraces(pat) {
+	for _, p := range ExpandBraces(pat) {
 		segs := strings.Split(p, "/")
 		// The static base is the run of literal segments before the first
 		// one with glob syntax (all but the last when every one is literal).
@@ -248,9 +248,10 @@ func relSlash(home, p string) string {
 	return filepath.ToSlash(r)
 }
 
-// expandBraces expands {a,b} alternatives (nested allowed) into plain
-// patterns, so each gets its own static base directory for the walk.
-func expandBraces(p string) []string {
+// ExpandBraces expands {a,b} alternatives (nested allowed, \{ escaped)
+// into plain cleaned patterns, so each gets its own static base directory
+// for the walk. The collector uses it too (where its output may go).
+func ExpandBraces(p string) []string {
 	open := -1
 	depth := 0
 	for i := 0; i < len(p); i++ {
@@ -283,7 +284,7 @@ func expandBraces(p string) []string {
 				alts = append(alts, p[last:i])
 				var out []string
 				for _, a := range alts {
-					out = append(out, expandBraces(p[:open]+a+p[i+1:])...)
+					out = append(out, ExpandBraces(p[:open]+a+p[i+1:])...)
 				}
 				return out
 			}

@@ -55,20 +55,9 @@ func (c *CLI) logWriter() io.Writer {
 	if c.LogFormat == "console" || (c.LogFormat == "auto" && isTerminal(os.Stderr)) {
 		w = zerolog.ConsoleWriter{Out: os.Stderr, TimeFormat: time.RFC3339}
 	}
-	return &levelFilter{w: w, min: lvl}
-}
-
-type levelFilter struct {
-	w   io.Writer
-	min zerolog.Level
-}
-
-func (f *levelFilter) Write(p []byte) (int, error) { return f.w.Write(p) }
-func (f *levelFilter) WriteLevel(l zerolog.Level, p []byte) (int, error) {
-	if l < f.min {
-		return len(p), nil
-	}
-	return f.w.Write(p)
+	// The bundle's own log takes every level (collect.Collect joins the
+	// two with zerolog.MultiLevelWriter); stderr only --log-level and up.
+	return &zerolog.FilteredLevelWriter{Writer: zerolog.LevelWriterAdapter{Writer: w}, Level: lvl}
 }
 
 // Run performs the selected mode.

@@ -874,5 +874,3 @@ func firstLines(s string, n int) string {
 	}
 	return strings.Join(ls, "\n")
 }
-
-var _ = catalog.All

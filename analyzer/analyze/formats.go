@@ -190,7 +190,6 @@ type parquetRows struct {
 	dir    string
 	byHost bool
 	w      map[string]*parquetFile
-	buf    []ParquetRow
 }
 
 type parquetFile struct {

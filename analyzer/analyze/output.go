@@ -36,8 +36,18 @@ type Inventory struct {
 	Agents  []InventoryAgent  `json:"agents"`
 	// Files accounts for every file a parser read: records read, rows
 	// written by the parser, records skipped by reason.
-	Files  []InventoryFile `json:"files"`
-	agents map[string]*InventoryAgent
+	Files []InventoryFile `json:"files"`
+	// Parsers are the registered parsers of the run, by id, with the
+	// version whose rows this output holds.
+	Parsers []InventoryParser `json:"parsers"`
+	agents  map[string]*InventoryAgent
+}
+
+// InventoryParser is one registered parser.
+type InventoryParser struct {
+	ID      string `json:"id"`
+	Agent   string `json:"agent"`
+	Version int    `json:"version"`
 }
 
 // InventoryFile is one file read by one parser.
@@ -524,7 +534,9 @@ func writeOutputs(c *collected, opts *Options, sum *Summary) error {
 	}
 	sum.Files = append(sum.Files, filepath.Join(opts.OutDir, SessionsJSONL))
 	parsed := map[string]bool{}
+	c.inv.Parsers = []InventoryParser{}
 	for _, p := range opts.Parsers {
+		c.inv.Parsers = append(c.inv.Parsers, InventoryParser{ID: p.ID(), Agent: p.Agent(), Version: p.Version()})
 		parsed[p.Agent()] = true
 		if sp, ok := p.(parser.Specced); ok {
 			for _, e := range sp.Spec().Emits {

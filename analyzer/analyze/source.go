@@ -2,21 +2,19 @@ package analyze
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
-	"time"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/doubleagent/doubleagent/analyzer/parser"
@@ -82,6 +80,9 @@ type source struct {
 	// manifest keeps the manifest rows (or walked files) when the run
 	// writes a bodyfile.
 	manifest []bundle.Entry
+	// index is files sorted by original path, built on the first list.
+	index     []*fileRec
+	indexOnce sync.Once
 }
 
 type seenFile struct {
@@ -112,6 +113,30 @@ func (s *source) add(r *fileRec) {
 	}
 	s.byPath[r.Path] = r
 	s.files = append(s.files, r)
+}
+
+// list returns the files of the whole source (every home) whose original
+// path matches a doublestar pattern, in path order. It looks only at the
+// paths that start with the pattern's literal prefix, in a sorted index
+// built once, so a parser calling it for each of its files does not scan
+// the source each time.
+func (s *source) list(pattern string) []parser.File {
+	s.indexOnce.Do(func() {
+		s.index = make([]*fileRec, len(s.files))
+		copy(s.index, s.files)
+		sort.Slice(s.index, func(i, j int) bool { return s.index[i].Path < s.index[j].Path })
+	})
+	prefix := pattern
+	if i := strings.IndexAny(pattern, `*?[{\`); i >= 0 {
+		prefix = pattern[:i]
+	}
+	var out []parser.File
+	for i := sort.Search(len(s.index), func(i int) bool { return s.index[i].Path >= prefix }); i < len(s.index) && strings.HasPrefix(s.index[i].Path, prefix); i++ {
+		if ok, _ := doublestar.Match(pattern, s.index[i].Path); ok {
+			out = append(out, s.index[i].File)
+		}
+	}
+	return out
 }
 
 func (s *source) close() {
@@ -175,8 +200,7 @@ func isExtracted(p string) bool {
 	if err != nil {
 		return false
 	}
-	var h bundle.Header
-	if json.Unmarshal(b, &h) != nil || h.FormatVersion == 0 {
+	if h, err := bundle.DecodeHeader(b); h.FormatVersion == 0 || (err != nil && !errors.Is(err, bundle.ErrUnsupportedVersion)) {
 		return false
 	}
 	_, err = os.Stat(filepath.Join(p, "files"))
@@ -408,12 +432,9 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 	if err != nil {
 		return nil, err
 	}
-	var h bundle.Header
-	if err := json.Unmarshal(b, &h); err != nil {
-		return nil, fmt.Errorf("%s: %w", bundle.HeaderName, err)
-	}
-	if h.FormatVersion < bundle.MinFormatVersion || h.FormatVersion > bundle.MaxFormatVersion {
-		return nil, fmt.Errorf("%w: %d", bundle.ErrUnsupportedVersion, h.FormatVersion)
+	h, err := bundle.DecodeHeader(b)
+	if err != nil {
+		return nil, err
 	}
 	s.header = &h
 	s.host, s.bundleID = h.Host.Hostname, h.BundleID
@@ -423,25 +444,29 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 		return s, nil
 	}
 	defer mf.Close()
-	dec := json.NewDecoder(bufio.NewReader(mf))
+	dec := bundle.NewManifestDecoder(bufio.NewReader(mf))
 	root, _ := filepath.Abs(dir)
 	for {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		var e bundle.Entry
-		if err := dec.Decode(&e); err != nil {
+		row, err := dec.Next()
+		if err != nil {
 			if err != io.EOF {
 				s.problem(Problem{Kind: bundle.ProblemManifest, Message: err.Error()})
 			}
 			break
 		}
-		if e.Record != bundle.RecordFile {
-			if e.Record == bundle.RecordSummary {
-				continue
+		if row.Entry == nil {
+			switch {
+			case row.Err != nil:
+				s.problem(Problem{Kind: bundle.ProblemManifest, Message: row.Err.Error()})
+			case row.Summary == nil:
+				s.problem(Problem{Kind: bundle.ProblemManifest, Message: row.UnknownRecord()})
 			}
 			continue
 		}
+		e := *row.Entry
 		s.seen = append(s.seen, seenFile{user: e.User, agent: e.Agent, status: e.Status, size: e.Size, parsable: rt.agents[e.Agent]})
 		if rt.keepManifest {
 			s.manifest = append(s.manifest, e)
@@ -582,16 +607,7 @@ func (s *source) parserInput(r *fileRec, tmpRoot string, dbs *[]*dbCloser) *pars
 		}
 		return s.open(o)
 	}
-	in.ListFunc = func(pattern string) []parser.File {
-		var out []parser.File
-		for _, f := range s.files {
-			if ok, _ := doublestar.Match(pattern, f.Path); ok {
-				out = append(out, f.File)
-			}
-		}
-		sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-		return out
-	}
+	in.ListFunc = s.list
 	in.DBFunc = func(ctx context.Context) (*sql.DB, error) {
 		dir, err := os.MkdirTemp(tmpRoot, "doubleagent-db-*")
 		if err != nil {
@@ -652,6 +668,3 @@ func (s *source) copyFile(src *fileRec, dst string) error {
 	}
 	return err
 }
-
-var _ = bytes.NewReader
-var _ = time.Now

@@ -16,11 +16,24 @@ func HasTable(ctx context.Context, db *sql.DB, name string) bool {
 	return err == nil && n > 0
 }
 
-// EachRow runs the query q and calls fn with each row as a map from
-// column name to value, so a parser reads columns by name and tolerates
-// the ones a schema version lacks. ctx is checked every row.
-func EachRow(ctx context.Context, db *sql.DB, q string, fn func(map[string]any)) error {
-	rows, err := db.QueryContext(ctx, q)
+// Columns returns the columns of a table or view by name, or nil when it
+// does not exist.
+func Columns(ctx context.Context, db *sql.DB, table string) (map[string]bool, error) {
+	var cols map[string]bool
+	err := EachRow(ctx, db, `SELECT name FROM pragma_table_info(?)`, func(m map[string]any) {
+		if cols == nil {
+			cols = map[string]bool{}
+		}
+		cols[SQLText(m["name"])] = true
+	}, table)
+	return cols, err
+}
+
+// EachRow runs the query q (with args) and calls fn with each row as a map
+// from column name to value, so a parser reads columns by name and
+// tolerates the ones a schema version lacks. ctx is checked every row.
+func EachRow(ctx context.Context, db *sql.DB, q string, fn func(map[string]any), args ...any) error {
+	rows, err := db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return err
 	}
@@ -71,6 +84,25 @@ func SQLText(v any) string {
 		return x.UTC().Format(time.RFC3339Nano)
 	}
 	return fmt.Sprint(v)
+}
+
+// SQLInt reads a SQLite value as an integer: an integer, a real
+// (truncated) or decimal text (spaces trimmed); false for NULL and
+// anything else.
+func SQLInt(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return x, true
+	case float64:
+		return int64(x), true
+	case string:
+		n, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64)
+		return n, err == nil
+	case []byte:
+		n, err := strconv.ParseInt(strings.TrimSpace(string(x)), 10, 64)
+		return n, err == nil
+	}
+	return 0, false
 }
 
 // Row is one SQLite row read by column name, with its rowid (0 for a
@@ -130,4 +162,49 @@ func EachTableRow(ctx context.Context, db *sql.DB, table string, fn func(Row) er
 		}
 	}
 	return rows.Err()
+}
+
+// sqlTimeLayouts are the text forms SQLite stores hold times in: Go's
+// mattn/go-sqlite3 time.Time form (with the zone offset), SQLite's
+// CURRENT_TIMESTAMP (UTC, no zone), RFC 3339.
+var sqlTimeLayouts = []string{
+	"2006-01-02 15:04:05.999999999-07:00",
+	"2006-01-02T15:04:05.999999999Z07:00",
+	"2006-01-02 15:04:05.999999999Z07:00",
+	"2006-01-02 15:04:05.999999999",
+	"2006-01-02T15:04:05.999999999",
+	"2006-01-02 15:04",
+	"2006-01-02",
+}
+
+// SQLTime reads a time column: a time.Time the driver decoded (columns
+// declared DATE, DATETIME or TIMESTAMP), or text in one of the forms
+// SQLite stores use (a zone offset when written; none means UTC, as
+// CURRENT_TIMESTAMP writes). A Go monotonic suffix (" m=+1.5") is
+// dropped. ok is false for NULL, numbers and unreadable text.
+func SQLTime(v any) (time.Time, bool) {
+	switch x := v.(type) {
+	case time.Time:
+		if x.IsZero() {
+			return time.Time{}, false
+		}
+		return x.UTC(), true
+	case []byte:
+		return SQLTime(string(x))
+	case string:
+		s := strings.TrimSpace(x)
+		if i := strings.Index(s, " m="); i > 0 {
+			s = s[:i]
+		}
+		// time.Time.String(): "2006-01-02 15:04:05.999999999 -0700 MST"
+		if t, err := time.Parse("2006-01-02 15:04:05.999999999 -0700 MST", s); err == nil {
+			return t.UTC(), true
+		}
+		for _, l := range sqlTimeLayouts {
+			if t, err := time.Parse(l, s); err == nil {
+				return t.UTC(), true
+			}
+		}
+	}
+	return time.Time{}, false
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"path/filepath"
 	"testing"
+	"time"
 
 	_ "modernc.org/sqlite"
 )
@@ -49,5 +50,30 @@ func TestEachTableRow(t *testing.T) {
 	}
 	if !HasTable(ctx, db, "w") || HasTable(ctx, db, "nope") {
 		t.Fatal("HasTable")
+	}
+}
+
+func TestSQLTime(t *testing.T) {
+	cases := []struct {
+		in   any
+		want string
+	}{
+		{"2026-05-01 10:00:00.5+02:00", "2026-05-01T08:00:00.5Z"},
+		{"2026-05-01 10:00:00", "2026-05-01T10:00:00Z"},
+		{"2026-05-01T10:00:00Z", "2026-05-01T10:00:00Z"},
+		{"2026-05-01 10:00:00.25 +0200 CEST m=+3.000000001", "2026-05-01T08:00:00.25Z"},
+		{[]byte("2026-05-01 10:00:00-07:00"), "2026-05-01T17:00:00Z"},
+		{time.Date(2026, 5, 1, 10, 0, 0, 0, time.FixedZone("x", 3600)), "2026-05-01T09:00:00Z"},
+	}
+	for _, c := range cases {
+		got, ok := SQLTime(c.in)
+		if !ok || got.Format(time.RFC3339Nano) != c.want {
+			t.Errorf("SQLTime(%v) = %v %v, want %s", c.in, got, ok, c.want)
+		}
+	}
+	for _, bad := range []any{nil, int64(5), "yesterday", time.Time{}} {
+		if _, ok := SQLTime(bad); ok {
+			t.Errorf("SQLTime(%v) ok", bad)
+		}
 	}
 }

@@ -208,7 +208,7 @@ func readMessages(ctx context.Context, db *sql.DB, in *parser.Input, out parser.
 				}
 				e.TurnType, e.Model = timeline.ToolUse, model
 				e.ToolName, e.ToolUseID = d.Name, d.ID
-				e.ToolInput = compactJSON([]byte(d.Input))
+				e.ToolInput = parser.CompactJSON([]byte(d.Input))
 				e.Text = identifying(d.Input)
 			case "tool_result":
 				var d toolResultData
@@ -282,18 +282,5 @@ func readMessages(ctx context.Context, db *sql.DB, in *parser.Input, out parser.
 	return nil
 }
 
-func num(v any) int64 {
-	switch x := v.(type) {
-	case int64:
-		return x
-	case float64:
-		return int64(x)
-	case string:
-		n, _ := strconv.ParseInt(strings.TrimSpace(x), 10, 64)
-		return n
-	case []byte:
-		n, _ := strconv.ParseInt(strings.TrimSpace(string(x)), 10, 64)
-		return n
-	}
-	return 0
-}
+// num is parser.SQLInt, 0 when the value is no integer.
+func num(v any) int64 { n, _ := parser.SQLInt(v); return n }

@@ -20,14 +20,14 @@ const Agent = "cursor"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "cursor/state-db", Agent: Agent, Version: 2,
+			ID: "cursor/state-db", Agent: Agent, Version: 3,
 			Actions: actions,
 			Targets: []string{"state-db", "remote-state"},
 			Names:   []string{"state.vscdb"},
 			Doc:     "Cursor global state.vscdb: composers and bubbles (prompts, replies, thinking, tool calls and results, permission decisions, models; subagent composers as their own sessions), composerHeaders (deleted conversations, recovered yes, with the agentKv:blob:* messages that name them), settings blob (run modes, allow and deny lists, models last used), GitHub sign-in, cloud agents (origin, synced, status, repository, model), cloud environment repositories, cloud agents' MCP authorisations, plugin MCP servers and installed plugins",
 		}, parseStateDB),
 		parser.New(parser.Spec{
-			ID: "cursor/transcript", Agent: Agent, Version: 2,
+			ID: "cursor/transcript", Agent: Agent, Version: 3,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.Thinking, timeline.ToolUse, timeline.ToolResult, timeline.System},
 				Basis: "no window: only a transcript's user lines carry a time, to the minute (the seed's one minute), and every other row only inherits it, so a reply or call more than a minute after its prompt would pair with nothing; every row names its conversation (the composer id), so rows pair within the conversation, one to one"},
@@ -59,21 +59,21 @@ func Parsers() []parser.Parser {
 			Doc:     "Cursor User/globalStorage/mcp-oauth-attempts/<uuid>.json: one mcp oauth attempt row per MCP server sign-in (server, URL, client id; the PKCE verifier, state and tokens are never read)",
 		}, parseMCPOAuthAttempt),
 		parser.New(parser.Spec{
-			ID: "cursor/ai-tracking", Agent: Agent, Version: 1,
+			ID: "cursor/ai-tracking", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"ai-tracking"},
 			Names:   []string{"ai-code-tracking.db"},
 			Doc:     "Cursor .cursor/ai-tracking/ai-code-tracking.db: AI-written code hashes, conversation summaries, files deleted by the agent, scored commits",
 		}, parseTracking),
 		parser.New(parser.Spec{
-			ID: "cursor/conversation-search", Agent: Agent, Version: 1,
+			ID: "cursor/conversation-search", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"conversation-search"},
 			Names:   []string{"conversation-search.db"},
 			Doc:     "Cursor conversation-search.db: one conversation index row per indexed conversation",
 		}, parseSearchDB),
 		parser.New(parser.Spec{
-			ID: "cursor/cli-config", Agent: Agent, Version: 1,
+			ID: "cursor/cli-config", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"cli-config", "project"},
 			Names:   []string{"cli-config.json", "permissions.json", "cli.json"},
@@ -83,16 +83,7 @@ func Parsers() []parser.Parser {
 }
 
 // msTime turns an epoch number (ms, or s when small) into UTC.
-func msTime(v int64) (time.Time, bool) {
-	switch {
-	case v <= 0:
-		return time.Time{}, false
-	case v > 100_000_000_000:
-		return time.UnixMilli(v).UTC(), true
-	default:
-		return time.Unix(v, 0).UTC(), true
-	}
-}
+func msTime(v int64) (time.Time, bool) { return parser.Epoch(v, 100_000_000_000) }
 
 // jsonTime reads a time written as epoch ms (number or numeric string) or
 // as an ISO-8601 string.
@@ -124,47 +115,16 @@ func jsonTime(raw json.RawMessage) (time.Time, bool) {
 	return msTime(int64(f))
 }
 
-// compactJSON returns raw as compact JSON, or "" for empty/null; text that
-// is not JSON is returned quoted.
-func compactJSON(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
-		q, _ := json.Marshal(string(raw))
-		return string(q)
-	}
-	return b.String()
-}
-
-// jsonString returns the value of a JSON string, or the compact JSON of any
-// other value ("" for null).
-func jsonString(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	if raw[0] == '"' {
-		var s string
-		if json.Unmarshal(raw, &s) == nil {
-			return s
-		}
-	}
-	return compactJSON(raw)
-}
-
 // argsJSON turns tool arguments stored as a JSON string (rawArgs, params)
 // or as an object into compact JSON.
 func argsJSON(raws ...json.RawMessage) string {
 	for _, raw := range raws {
-		s := jsonString(raw)
+		s := parser.JSONText(raw)
 		if s == "" || s == "{}" {
 			continue
 		}
 		if json.Valid([]byte(s)) {
-			return compactJSON([]byte(s))
+			return parser.CompactJSON([]byte(s))
 		}
 		q, _ := json.Marshal(s)
 		return string(q)
@@ -205,15 +165,3 @@ func transcriptHome(p string) string {
 	return ""
 }
 
-// escapeGlob escapes doublestar metacharacters in a literal path.
-func escapeGlob(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '*', '?', '[', ']', '{', '}', '\\':
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}

@@ -43,7 +43,7 @@ func (m *cliMeta) parent() string {
 		return ""
 	}
 	for _, k := range []string{"parentAgentId", "parentId", "parentConversationId", "parentComposerId"} {
-		if s := jsonString(si[k]); s != "" {
+		if s := parser.JSONText(si[k]); s != "" {
 			return s
 		}
 	}
@@ -325,13 +325,13 @@ func parseCLIChatMeta(ctx context.Context, in *parser.Input, out parser.Sink) er
 		list = append(append(obj.History, obj.Prompts...), obj.Entries...)
 	}
 	for i, raw := range list {
-		text := jsonString(raw)
+		text := parser.JSONText(raw)
 		var t time.Time
 		var ok bool
 		if strings.HasPrefix(strings.TrimSpace(string(raw)), "{") {
 			var o map[string]json.RawMessage
 			_ = json.Unmarshal(raw, &o)
-			text = firstNonEmpty(jsonString(o["text"]), jsonString(o["prompt"]), jsonString(o["query"]), jsonString(o["display"]))
+			text = firstNonEmpty(parser.JSONText(o["text"]), parser.JSONText(o["prompt"]), parser.JSONText(o["query"]), parser.JSONText(o["display"]))
 			for _, k := range []string{"timestamp", "createdAt", "time"} {
 				if t, ok = jsonTime(o[k]); ok {
 					break
@@ -374,7 +374,7 @@ func parseMCPOAuthAttempt(ctx context.Context, in *parser.Input, out parser.Sink
 	}
 	get := func(keys ...string) string {
 		for _, k := range keys {
-			if s := jsonString(m[k]); s != "" && !strings.HasPrefix(s, "{") {
+			if s := parser.JSONText(m[k]); s != "" && !strings.HasPrefix(s, "{") {
 				return s
 			}
 		}

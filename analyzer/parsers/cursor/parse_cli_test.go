@@ -74,12 +74,12 @@ func TestCLIStoreNotAStore(t *testing.T) {
 // TestCLIChatMeta: meta.json repeats the store's metadata with the same
 // record ids; prompt_history.json gives secondary user rows.
 func TestCLIChatMeta(t *testing.T) {
-	s := parsertest.Run(t, byID(t, "cursor/cli-chat-meta"), cliInput(t, "testdata/cli/meta.json", "meta.json", "cli-chat-meta"))
+	s := parsertest.Golden(t, byID(t, "cursor/cli-chat-meta"), cliInput(t, "testdata/cli/meta.json", "meta.json", "cli-chat-meta"), "testdata/cli_meta.golden.jsonl")
 	want := "system|session name: Remove the build dir|" + cliID + "#name|\nsystem|model last used: gpt-5|" + cliID + "#model|\nsystem|run mode: auto-run|" + cliID + "#mode|"
 	if got := rowTexts(s); got != want || len(s.Problems) != 0 {
 		t.Fatalf("meta.json rows:\n%s\n%v", got, s.Problems)
 	}
-	s = parsertest.Run(t, byID(t, "cursor/cli-chat-meta"), cliInput(t, "testdata/cli/prompt_history.json", "prompt_history.json", "cli-chat-meta"))
+	s = parsertest.Golden(t, byID(t, "cursor/cli-chat-meta"), cliInput(t, "testdata/cli/prompt_history.json", "prompt_history.json", "cli-chat-meta"), "testdata/cli_prompt_history.golden.jsonl")
 	want = "user|remove the dist dir||\nuser|remove the build dir||none"
 	if got := rowTexts(s); got != want || len(s.Problems) != 0 {
 		t.Fatalf("prompt history rows:\n%s\n%v", got, s.Problems)
@@ -99,7 +99,7 @@ func TestCLIChatMeta(t *testing.T) {
 func TestMCPOAuthAttempt(t *testing.T) {
 	in := parsertest.Input(t, "testdata/cli/attempt.json", parser.File{Path: "/home/examiner/.config/Cursor/User/globalStorage/mcp-oauth-attempts/9a9a9a9a-0000-4000-8000-000000000010.json",
 		Agent: Agent, Target: "mcp-oauth-attempts", MTime: fileMTime}, nil)
-	s := parsertest.Run(t, byID(t, "cursor/mcp-oauth-attempts"), in)
+	s := parsertest.Golden(t, byID(t, "cursor/mcp-oauth-attempts"), in, "testdata/mcp_oauth_attempt.golden.jsonl")
 	if len(s.Events) != 1 || len(s.Problems) != 0 {
 		t.Fatalf("got %+v %v", s.Events, s.Problems)
 	}

@@ -244,53 +244,25 @@ func (s *stateReader) readHeaders() map[string]*header {
 	if !parser.HasTable(s.ctx, s.db, "composerHeaders") {
 		return out
 	}
-	rows, err := s.db.QueryContext(s.ctx, "SELECT rowid AS rowid_, * FROM composerHeaders ORDER BY rowid")
-	if err != nil {
-		s.problem(0, "composerHeaders: "+err.Error())
-		return out
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if rows.Scan(ptrs...) != nil {
-			continue
-		}
-		m := map[string]any{}
-		for i, c := range cols {
-			m[c] = vals[i]
-		}
-		rowid := num(m["rowid_"])
+	err := parser.EachTableRow(s.ctx, s.db, "composerHeaders", func(r parser.Row) error {
+		m := r.Vals
 		var h headerJSON
 		if v := parser.SQLText(m["value"]); v != "" {
 			if err := json.Unmarshal([]byte(v), &h); err != nil {
-				s.problem(rowid, "composerHeaders: bad JSON: "+err.Error())
+				s.problem(r.Rowid, "composerHeaders: bad JSON: "+err.Error())
 			}
 		}
-		add(rowid, h, num(m["createdAt"]), num(m["lastUpdatedAt"]), parser.SQLText(m["composerId"]))
+		add(r.Rowid, h, num(m["createdAt"]), num(m["lastUpdatedAt"]), parser.SQLText(m["composerId"]))
+		return nil
+	})
+	if err != nil {
+		s.problem(0, "composerHeaders: "+err.Error())
 	}
 	return out
 }
 
-func num(v any) int64 {
-	switch x := v.(type) {
-	case int64:
-		return x
-	case float64:
-		return int64(x)
-	case string:
-		n, _ := strconv.ParseInt(strings.TrimSpace(x), 10, 64)
-		return n
-	case []byte:
-		n, _ := strconv.ParseInt(strings.TrimSpace(string(x)), 10, 64)
-		return n
-	}
-	return 0
-}
+// num is parser.SQLInt, 0 when the value is no integer.
+func num(v any) int64 { n, _ := parser.SQLInt(v); return n }
 
 // workspaceFolder reads workspaceIdentifier.uri (fsPath, path or a file://
 // external form).
@@ -619,7 +591,7 @@ func (s *stateReader) bubble(c *conv, rowid int64, bid string, b *bubble, modelS
 	}
 	for _, tb := range b.AllThinkingBlocks {
 		var x struct{ Text, Content, Thinking string }
-		text := jsonString(tb)
+		text := parser.JSONText(tb)
 		if json.Unmarshal(tb, &x) == nil {
 			text = firstNonEmpty(x.Text, x.Thinking, x.Content)
 		}
@@ -691,7 +663,7 @@ func (s *stateReader) tool(c *conv, rowid int64, t time.Time, ok bool, model, ri
 		s.out.Event(d)
 		return 1
 	}
-	res := jsonString(tf.Result)
+	res := parser.JSONText(tf.Result)
 	status := strings.ToLower(tf.Status)
 	if res == "" && status != "error" && status != "cancelled" && status != "aborted" && dec != "Skip" {
 		return 1
@@ -718,7 +690,7 @@ func resultOf(res string) (string, bool) {
 	}
 	out := ""
 	for _, k := range []string{"output", "contents", "content", "stdout"} {
-		if v := jsonString(m[k]); v != "" {
+		if v := parser.JSONText(m[k]); v != "" {
 			out = v
 			break
 		}
@@ -737,7 +709,7 @@ func resultOf(res string) (string, bool) {
 			}
 		}
 	}
-	if e := jsonString(m["error"]); e != "" && out == res {
+	if e := parser.JSONText(m["error"]); e != "" && out == res {
 		failed = true
 	}
 	return out, failed
@@ -745,7 +717,7 @@ func resultOf(res string) (string, bool) {
 
 // lexicalText extracts the text of a Lexical editor state (richText).
 func lexicalText(raw json.RawMessage) string {
-	s := jsonString(raw)
+	s := parser.JSONText(raw)
 	if s == "" {
 		return ""
 	}
@@ -905,7 +877,7 @@ func flattenSettings(prefix string, obj map[string]json.RawMessage, filter bool)
 			var arr []json.RawMessage
 			if json.Unmarshal([]byte(raw), &arr) == nil {
 				for _, a := range arr {
-					out = append(out, name+"="+jsonString(a))
+					out = append(out, name+"="+parser.JSONText(a))
 				}
 			}
 		case raw[0] == '{':
@@ -914,7 +886,7 @@ func flattenSettings(prefix string, obj map[string]json.RawMessage, filter bool)
 				out = append(out, flattenSettings(name, sub, false)...)
 			}
 		default:
-			out = append(out, name+"="+jsonString(obj[k]))
+			out = append(out, name+"="+parser.JSONText(obj[k]))
 		}
 	}
 	return out

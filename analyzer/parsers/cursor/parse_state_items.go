@@ -127,7 +127,7 @@ func (s *stateReader) cloudAgent(r parser.StateRow, a *cloudAgent) {
 	row("origin", created, cok, "session origin: remote cursor cloud agent")
 	row("synced", created, cok, "session synced: cursor cloud agent "+id+" (from state.vscdb "+r.Key+")")
 	status := "cloud agent: " + firstNonEmpty(a.Name, id)
-	if st := jsonString(a.Status); st != "" {
+	if st := parser.JSONText(a.Status); st != "" {
 		status += " status=" + st
 	}
 	if a.IsArchived {
@@ -167,7 +167,7 @@ func (s *stateReader) githubRepos() error {
 	for _, raw := range list {
 		repo := repoName(raw)
 		if repo == "" {
-			s.out.Report(r.Rowid, parser.KindSkippedRecord, githubReposKey+": entry without a repository name: "+compactJSON(raw))
+			s.out.Report(r.Rowid, parser.KindSkippedRecord, githubReposKey+": entry without a repository name: "+parser.CompactJSON(raw))
 			continue
 		}
 		e := parser.SettingEvent(&s.in.File)
@@ -185,7 +185,7 @@ func (s *stateReader) githubRepos() error {
 // repoName reads a repository entry: a string, or an object naming it
 // (fullName, nameWithOwner, owner and repo or name, url).
 func repoName(raw json.RawMessage) string {
-	if s := jsonString(raw); s != "" && !strings.HasPrefix(s, "{") {
+	if s := parser.JSONText(raw); s != "" && !strings.HasPrefix(s, "{") {
 		return s
 	}
 	var o struct {
@@ -336,7 +336,7 @@ func (s *stateReader) mcpServers() error {
 		where := ""
 		if !r.TooLarge && json.Unmarshal(r.Value, &m) == nil {
 			for _, k := range []string{"serverUrl", "url", "resourceUrl"} {
-				if u := jsonString(m[k]); u != "" && !strings.ContainsAny(u, " \n") {
+				if u := parser.JSONText(m[k]); u != "" && !strings.ContainsAny(u, " \n") {
 					where = " url=" + redactURL(u)
 					break
 				}
@@ -425,12 +425,12 @@ func (s *stateReader) plugins() error {
 				ID      json.RawMessage `json:"id"`
 				Sources []string        `json:"sources"`
 			}
-			id := jsonString(raw)
+			id := parser.JSONText(raw)
 			if json.Unmarshal(raw, &p) == nil {
-				id = jsonString(p.ID)
+				id = parser.JSONText(p.ID)
 			}
 			if id == "" {
-				s.out.Report(r.Rowid, parser.KindSkippedRecord, r.Key+": plugin entry without an id: "+compactJSON(raw))
+				s.out.Report(r.Rowid, parser.KindSkippedRecord, r.Key+": plugin entry without an id: "+parser.CompactJSON(raw))
 				continue
 			}
 			e := parser.SettingEvent(&s.in.File)
@@ -598,7 +598,7 @@ func agentMessage(out parser.Sink, base func() timeline.Event, rid string, raw [
 		case b.Type == "tool-call":
 			e := base()
 			e.TurnType, e.ToolName, e.ToolUseID = timeline.ToolUse, b.ToolName, b.ToolCallID
-			e.ToolInput = compactJSON(b.Args)
+			e.ToolInput = parser.CompactJSON(b.Args)
 			e.Text = identifying(e.ToolInput)
 			emit(e)
 		case b.Type == "tool-result":

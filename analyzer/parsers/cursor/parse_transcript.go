@@ -66,7 +66,7 @@ func parseTranscriptFile(ctx context.Context, in *parser.Input, out parser.Sink)
 	// with the same record ids, so the engine writes them once.
 	if self.sub == "" {
 		if home := transcriptHome(in.Path); home != "" {
-			for _, f := range in.List(escapeGlob(home) + "/.cursor*/projects/*/agent-transcripts/*/subagents/" + escapeGlob(self.id) + ".*") {
+			for _, f := range in.List(parser.GlobEscape(home) + "/.cursor*/projects/*/agent-transcripts/*/subagents/" + parser.GlobEscape(self.id) + ".*") {
 				if t, ok := classify(f); ok && t.sub == self.id && transcriptHome(f.Path) == home {
 					self.id, self.sub = t.id, t.sub
 					break
@@ -230,7 +230,7 @@ func (t *trEmitter) record(n int64, l *trLine) string {
 			e := t.base(n)
 			e.TurnType = timeline.System
 			e.Text = "turn ended: " + l.Status
-			if msg := firstNonEmpty(jsonString(l.Error), l.Text); msg != "" {
+			if msg := firstNonEmpty(parser.JSONText(l.Error), l.Text); msg != "" {
 				e.Text += " " + msg
 			}
 			t.emit(e)
@@ -311,7 +311,7 @@ func (t *trEmitter) block(n int64, role string, b trBlock) {
 		e.TurnType = timeline.ToolUse
 		e.ToolName = b.Name
 		e.ToolUseID = b.ID
-		e.ToolInput = compactJSON(b.Input)
+		e.ToolInput = parser.CompactJSON(b.Input)
 		e.Text = identifying(e.ToolInput)
 		t.emit(e)
 	case "tool_result":
@@ -355,7 +355,7 @@ func (t *trEmitter) withheld(n int64) {
 func resultText(raw json.RawMessage) string {
 	bs, err := contentBlocks(raw)
 	if err != nil {
-		return jsonString(raw)
+		return parser.JSONText(raw)
 	}
 	var parts []string
 	for _, b := range bs {

@@ -63,7 +63,7 @@ func parseCheckpoints(ctx context.Context, in *parser.Input, out parser.Sink) er
 	if path.Base(path.Dir(dir)) != "checkpoints" {
 		return nil // not <checkpoints>/<set>/<file>
 	}
-	files := in.List(dir + "/*")
+	files := in.List(parser.GlobEscape(dir) + "/*")
 	if len(files) == 0 {
 		files = []parser.File{in.File}
 	}
@@ -93,7 +93,7 @@ func parseCheckpoints(ctx context.Context, in *parser.Input, out parser.Sink) er
 		what = "pi session " + set
 		note = ", session file not collected"
 		if home := homeOf(in.Path); home != "" {
-			for _, f := range in.List(home + "/.pi/agent/sessions/*/" + set) {
+			for _, f := range in.List(parser.GlobEscape(home) + "/.pi/agent/sessions/*/" + parser.GlobEscape(set)) {
 				if id, cwd, ok := sessionHeader(ctx, in, f.Path); ok {
 					if id != "" {
 						e.SessionID = id

@@ -104,7 +104,7 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	}
 	// little-coder keeps pre-edit copies under a directory named for the
 	// session file.
-	if home := homeOf(in.Path); home != "" && len(in.List(home+"/.little-coder/checkpoints/"+path.Base(in.Path)+"/*")) > 0 {
+	if home := homeOf(in.Path); home != "" && len(in.List(parser.GlobEscape(home+"/.little-coder/checkpoints/"+path.Base(in.Path))+"/*")) > 0 {
 		st.lcPending = "pre-edit checkpoints in .little-coder/checkpoints/" + path.Base(in.Path)
 	}
 	first := true
@@ -178,7 +178,7 @@ func parentIDs(ctx context.Context, in *parser.Input, p string) map[string]bool 
 }
 
 func (st *sessionState) entry(ctx context.Context, in *parser.Input, n int64, e *entry) {
-	t, _ := parseTime(e.Timestamp)
+	t, _ := parser.ParseTime(e.Timestamp)
 	if e.Type == "session" {
 		if e.ID != "" {
 			st.sid = e.ID
@@ -266,7 +266,7 @@ func (st *sessionState) custom(t time.Time, n int64, e *entry) {
 		st.emit(t, timeline.System, "bug report exported: "+p, n)
 		return
 	}
-	st.emit(t, timeline.System, "bug report: "+compact(e.Data), n)
+	st.emit(t, timeline.System, "bug report: "+parser.CompactJSON(e.Data), n)
 }
 
 // contentText joins the text of a string or block-list content; images
@@ -341,7 +341,7 @@ func (st *sessionState) message(t time.Time, n int64, m *message) {
 				e = st.event(t, timeline.Thinking, text, n)
 			case "toolCall":
 				e = st.event(t, timeline.ToolUse, mainArg(b.Arguments), n)
-				e.ToolName, e.ToolUseID, e.ToolInput = b.Name, b.ID, compact(b.Arguments)
+				e.ToolName, e.ToolUseID, e.ToolInput = b.Name, b.ID, parser.CompactJSON(b.Arguments)
 				if littleCoderTools[b.Name] {
 					defer st.flagLittleCoder(t, "tool "+b.Name, n)
 				}

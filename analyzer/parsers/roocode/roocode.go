@@ -31,13 +31,13 @@ func Parsers() []parser.Parser {
 			Doc: "tasks/<id>/ui_messages.json through the Cline reader (first say text is the prompt; isAnswered tool asks as permission decision rows; a subtask opens with subagent <id> of <parent>)",
 		}, parseUIMessages),
 		parser.New(parser.Spec{
-			ID: "roo-code/api-history", Agent: Agent, Version: 1,
+			ID: "roo-code/api-history", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: taskTargets, Names: []string{"api_conversation_history.json"},
 			Doc: "tasks/<id>/api_conversation_history.json: the whole transcript when ui_messages.json is absent, else only the denial and approval JSON results as permission decision rows",
 		}, parseAPIHistory),
 		parser.New(parser.Spec{
-			ID: "roo-code/task-index", Agent: Agent, Version: 1,
+			ID: "roo-code/task-index", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: taskTargets, Names: []string{"_index.json"},
 			Doc: "tasks/_index.json: a system row for each listed task whose folder was not collected",

@@ -86,7 +86,7 @@ func TestStateWorkspaceRetryQueue(t *testing.T) {
 	// The CLI's workspace-state.json: the same queue.
 	in = parsertest.Input(t, "testdata/workspace-state.json", parser.File{Path: "/home/examiner/.vscode-mock/workspace-storage/9f1c/workspace-state.json",
 		Agent: Agent, Target: "cli-workspace-state", MTime: mtime}, nil)
-	s = parsertest.Run(t, byID(t, "roo-code/workspace-state"), in)
+	s = parsertest.Golden(t, byID(t, "roo-code/workspace-state"), in, "testdata/cli_workspace_state.golden.jsonl")
 	noSecret(t, s)
 	if got := lines(s); got != "roo-code||cloud request queued: telemetry POST https://app.roocode.com/api/events retries=1" || len(s.Problems) != 0 {
 		t.Fatalf("CLI rows:\n%s\n%v", got, s.Problems)

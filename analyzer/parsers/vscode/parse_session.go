@@ -460,7 +460,7 @@ func partText(kind string, pm map[string]any) string {
 	case "workspaceEdit":
 		return fmt.Sprintf("workspace edit: %d file operations", len(arr(get(pm, "edits"))))
 	case "extensions":
-		return "extensions: " + compactJSON(pm["extensions"])
+		return "extensions: " + parser.JSONValue(pm["extensions"])
 	}
 	return "response part " + kind
 }
@@ -572,13 +572,13 @@ func terminalCommand(tsd map[string]any) string {
 func partInput(pm map[string]any) string {
 	tsd := obj(pm["toolSpecificData"])
 	if raw, ok := tsd["rawInput"]; ok && raw != nil {
-		return compactJSON(raw)
+		return parser.JSONValue(raw)
 	}
 	if in := str(get(pm, "resultDetails", "input")); in != "" {
 		return compactString(in)
 	}
 	if c := terminalCommand(tsd); c != "" {
-		return compactJSON(map[string]any{"command": c})
+		return parser.JSONValue(map[string]any{"command": c})
 	}
 	return ""
 }
@@ -679,11 +679,11 @@ func resultText(v any) string {
 				b = append(b, "[data "+mt+"]")
 			}
 		default:
-			b = append(b, compactJSON(x))
+			b = append(b, parser.JSONValue(x))
 		}
 	}
 	if len(b) == 0 {
-		return compactJSON(v)
+		return parser.JSONValue(v)
 	}
 	return strings.Join(b, "\n")
 }

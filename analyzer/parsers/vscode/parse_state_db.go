@@ -134,7 +134,7 @@ func approvalIDs(v any) []string {
 			if s := str(x); s != "" {
 				ids = append(ids, s)
 			} else if x != nil {
-				ids = append(ids, compactJSON(x))
+				ids = append(ids, parser.JSONValue(x))
 			}
 		}
 		return ids

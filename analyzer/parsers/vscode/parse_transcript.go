@@ -97,7 +97,7 @@ func parseCopilotTranscript(ctx context.Context, in *parser.Input, out parser.Si
 				row(timeline.Event{TurnType: timeline.User, Text: c})
 			}
 			for _, a := range arr(d["attachments"]) {
-				row(timeline.Event{TurnType: timeline.System, Text: "attachment: " + compactJSON(a)})
+				row(timeline.Event{TurnType: timeline.System, Text: "attachment: " + parser.JSONValue(a)})
 			}
 		case "assistant.message":
 			if r := str(d["reasoningText"]); strings.TrimSpace(r) != "" {
@@ -110,7 +110,7 @@ func parseCopilotTranscript(ctx context.Context, in *parser.Input, out parser.Si
 				tr := obj(x)
 				id, name := str(tr["toolCallId"]), str(tr["name"])
 				args := tr["arguments"]
-				input := compactJSON(args)
+				input := parser.JSONValue(args)
 				if s, ok := args.(string); ok {
 					input = compactString(s)
 					if v, err := decodeBytes([]byte(s)); err == nil {
@@ -127,7 +127,7 @@ func parseCopilotTranscript(ctx context.Context, in *parser.Input, out parser.Si
 			}
 			name := str(d["toolName"])
 			names[id] = name
-			row(timeline.Event{TurnType: timeline.ToolUse, ToolName: name, ToolUseID: id, Text: toolText(obj(d["arguments"])), ToolInput: compactJSON(d["arguments"])})
+			row(timeline.Event{TurnType: timeline.ToolUse, ToolName: name, ToolUseID: id, Text: toolText(obj(d["arguments"])), ToolInput: parser.JSONValue(d["arguments"])})
 		case "tool.execution_complete":
 			id := str(d["toolCallId"])
 			isErr := "false"

@@ -153,20 +153,6 @@ func num(v any) (float64, bool) {
 
 func isTrue(v any) bool { b, _ := v.(bool); return b }
 
-// compactJSON renders v as compact JSON ("" for nil).
-func compactJSON(v any) string {
-	if v == nil {
-		return ""
-	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if enc.Encode(v) != nil {
-		return ""
-	}
-	return strings.TrimRight(b.String(), "\n")
-}
-
 // compactString compacts a string holding JSON, or returns it trimmed.
 func compactString(s string) string {
 	var b bytes.Buffer

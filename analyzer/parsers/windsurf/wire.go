@@ -13,25 +13,16 @@ import (
 )
 
 // A schemaless reader of the protobuf wire format
-// (https://protobuf.dev/programming-guides/encoding/), its varints and
-// fixed values read with google.golang.org/protobuf/encoding/protowire: a
-// message is a run of fields, each a varint tag (field number << 3 | wire
-// type) followed by a varint (type 0), 8 bytes (type 1), a varint length and that many bytes
-// (type 2) or 4 bytes (type 5). Types 3 and 4 (groups, deprecated) are
+// (https://protobuf.dev/programming-guides/encoding/) on
+// google.golang.org/protobuf/encoding/protowire: a message is a run of
+// fields, each a varint tag (field number << 3 | wire type) followed by a
+// varint (type 0), 8 bytes (type 1), a varint length and that many bytes
+// (type 2) or 4 bytes (type 5); protowire reads each piece, this file
+// decides what a payload is and words the errors. Types 3 and 4 (groups, deprecated) are
 // reported as unsupported; 6 and 7 do not exist. Without a schema a
 // length-delimited payload is ambiguous: it is read as a nested message
 // when it parses completely and plausibly, else as text when it is valid
 // UTF-8 and mostly printable, else as opaque bytes.
-
-// Wire types.
-const (
-	wireVarint  = 0
-	wireFixed64 = 1
-	wireBytes   = 2
-	wireStart   = 3
-	wireEnd     = 4
-	wireFixed32 = 5
-)
 
 // valueKind is how a field's value was read.
 type valueKind uint8
@@ -46,7 +37,6 @@ const (
 )
 
 const (
-	maxFieldNumber = 1<<29 - 1
 	// maxPlausibleField bounds the field numbers of a payload read as a
 	// nested message: real schemas rarely go past a few thousand, while
 	// random bytes that happen to parse produce large numbers.
@@ -93,19 +83,12 @@ type decoder struct {
 	err   error // ctx error, once seen
 }
 
-// consumeVarint reads a varint from b with protowire, returning the value
-// and its length, or n <= 0: 0 truncated, -1 overflow (more than 10
-// bytes, or a 10th byte over 1).
-func consumeVarint(b []byte) (uint64, int) {
-	v, n := protowire.ConsumeVarint(b)
-	switch {
-	case n >= 0:
-		return v, n
-	case protowire.ParseError(n) == io.ErrUnexpectedEOF:
-		return 0, 0
-	default:
-		return 0, -1
+// varintErr names why a varint could not be read (n < 0 from protowire).
+func varintErr(n int) string {
+	if protowire.ParseError(n) == io.ErrUnexpectedEOF {
+		return "truncated"
 	}
+	return "longer than 10 bytes"
 }
 
 // parse reads b (which starts at absolute offset base) as a run of fields.
@@ -124,59 +107,51 @@ func (d *decoder) parse(b []byte, base, depth int, nested bool) ([]wireField, *w
 			return fields, &wireError{base + i, "stopped: " + d.err.Error()}
 		}
 		start := i
-		tag, n := consumeVarint(b[i:])
-		switch {
-		case n == 0:
-			return fields, &wireError{base + start, "truncated field tag"}
-		case n < 0:
+		tag, n := protowire.ConsumeVarint(b[i:])
+		if n < 0 {
+			if varintErr(n) == "truncated" {
+				return fields, &wireError{base + start, "truncated field tag"}
+			}
 			return fields, &wireError{base + start, "field tag varint longer than 10 bytes"}
 		}
 		i += n
-		// As protowire.DecodeTag, without its clamp of numbers past
-		// MaxInt32 to -1: such a number is reported as what it is.
-		num, wt := tag>>3, int(protowire.Type(tag&7))
+		num, wt := tag>>3, protowire.Type(tag&7)
 		if num == 0 {
 			return fields, &wireError{base + start, fmt.Sprintf("field number 0 (tag byte %#02x)", b[start])}
 		}
-		if num > maxFieldNumber {
+		if num > uint64(protowire.MaxValidNumber) {
 			return fields, &wireError{base + start, fmt.Sprintf("field number %d beyond the protobuf maximum", num)}
 		}
 		if nested && num > maxPlausibleField {
 			return fields, &wireError{base + start, fmt.Sprintf("field number %d implausibly large", num)}
 		}
-		f := wireField{Num: int(num), Wire: wt, Off: base + start}
+		f := wireField{Num: int(num), Wire: int(wt), Off: base + start}
 		switch wt {
-		case wireVarint:
-			v, m := consumeVarint(b[i:])
-			if m == 0 {
-				return fields, &wireError{base + start, fmt.Sprintf("truncated varint of field %d", num)}
-			}
+		case protowire.VarintType:
+			v, m := protowire.ConsumeVarint(b[i:])
 			if m < 0 {
-				return fields, &wireError{base + start, fmt.Sprintf("varint of field %d longer than 10 bytes", num)}
+				return fields, &wireError{base + start, fmt.Sprintf("varint of field %d %s", num, varintErr(m))}
 			}
 			f.Kind, f.Val = kindVarint, v
 			i += m
-		case wireFixed64:
+		case protowire.Fixed64Type:
 			v, m := protowire.ConsumeFixed64(b[i:])
 			if m < 0 {
 				return fields, &wireError{base + start, fmt.Sprintf("64-bit field %d needs 8 bytes, %d left", num, len(b)-i)}
 			}
 			f.Kind, f.Val = kindFixed64, v
 			i += m
-		case wireFixed32:
+		case protowire.Fixed32Type:
 			v, m := protowire.ConsumeFixed32(b[i:])
 			if m < 0 {
 				return fields, &wireError{base + start, fmt.Sprintf("32-bit field %d needs 4 bytes, %d left", num, len(b)-i)}
 			}
 			f.Kind, f.Val = kindFixed32, uint64(v)
 			i += m
-		case wireBytes:
-			l, m := consumeVarint(b[i:])
-			if m == 0 {
-				return fields, &wireError{base + start, fmt.Sprintf("truncated length of field %d", num)}
-			}
+		case protowire.BytesType:
+			l, m := protowire.ConsumeVarint(b[i:])
 			if m < 0 {
-				return fields, &wireError{base + start, fmt.Sprintf("length varint of field %d longer than 10 bytes", num)}
+				return fields, &wireError{base + start, fmt.Sprintf("length varint of field %d %s", num, varintErr(m))}
 			}
 			i += m
 			if l > uint64(len(b)-i) {
@@ -185,7 +160,7 @@ func (d *decoder) parse(b []byte, base, depth int, nested bool) ([]wireField, *w
 			f.Data = b[i : i+int(l)]
 			d.classify(&f, base+i, depth)
 			i += int(l)
-		case wireStart, wireEnd:
+		case protowire.StartGroupType, protowire.EndGroupType:
 			return fields, &wireError{base + start, fmt.Sprintf("group wire type %d (field %d) is not supported", wt, num)}
 		default:
 			return fields, &wireError{base + start, fmt.Sprintf("invalid wire type %d (field %d)", wt, num)}
