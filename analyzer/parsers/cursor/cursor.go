@@ -164,4 +164,3 @@ func transcriptHome(p string) string {
 	}
 	return ""
 }
-
