@@ -421,7 +421,7 @@ func (s *stateReader) composer(id string, r parser.StateRow, h *header, parent s
 		}
 	}
 	if n == 0 {
-		n = s.orphanBubbles(c, id, &modelShown)
+		s.orphanBubbles(c, id, &modelShown)
 	}
 	if !modelShown && first != "" {
 		// No user message named its model: the composer's own setting.
