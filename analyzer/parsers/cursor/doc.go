@@ -153,7 +153,7 @@
 // blocks are rows (Cursor writes tool_use without results and often
 // without an id); {"type":"turn_ended"} with a status other than success
 // is "turn ended: <status> <error>", a successful one a Skip. Record ids:
-// "<file id>:<line>#<k>" (Cursor keeps none; a transcript is only
+// "<file id>:line<n>#<k>" (Cursor keeps none; a transcript is only
 // appended to), so the same transcript under two project slugs gives each
 // record once. <id>/subagents/<sub>.jsonl is the subagent's own session
 // (ParentSessionID <id>, SessionState too), after "subagent <sub> of

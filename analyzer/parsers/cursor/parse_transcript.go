@@ -95,7 +95,7 @@ func parseTranscriptFile(ctx context.Context, in *parser.Input, out parser.Sink)
 }
 
 // trEmitter writes the rows of one transcript. Record ids: Cursor keeps
-// none in a transcript, so a row's RecordID is "<file id>:<line>#<k>",
+// none in a transcript, so a row's RecordID is "<file id>:line<n>#<k>",
 // the k-th row (0-based) of the record at that line of the transcript
 // (which Cursor only appends to): two copies of one transcript (under two
 // project slugs, or a subagent's top-level copy) give each record once,
@@ -122,7 +122,7 @@ func (t *trEmitter) base(line int64) timeline.Event {
 
 // emit writes one row of the current record.
 func (t *trEmitter) emit(e timeline.Event) {
-	e.RecordID = t.stem + ":" + strconv.FormatInt(t.line, 10) + "#" + strconv.Itoa(t.k)
+	e.RecordID = t.stem + ":line" + strconv.FormatInt(t.line, 10) + "#" + strconv.Itoa(t.k)
 	t.k++
 	t.out.Event(e)
 }

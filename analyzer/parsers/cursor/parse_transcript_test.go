@@ -48,7 +48,7 @@ func TestTranscriptTypical(t *testing.T) {
 	if len(u) != 3 || u[0].Text != "fix the build" || !u[0].Time.Equal(parsertest.Time(t, "2026-07-21T10:11:00Z")) || u[0].TimeBasis != timeline.TimeMinute ||
 		u[1].Text != "and run the tests" || u[1].TimeBasis != timeline.TimeInherited || !u[1].Time.Equal(u[0].Time) ||
 		u[2].Text != "late night" || !u[2].Time.Equal(parsertest.Time(t, "2026-07-22T03:59:00Z")) || u[2].SourceLine != 9 || u[2].TimeBasis != timeline.TimeMinute ||
-		u[0].RecordID != parentID+":1#1" || u[2].RecordID != parentID+":9#0" {
+		u[0].RecordID != parentID+":line1#1" || u[2].RecordID != parentID+":line9#0" {
 		t.Fatalf("user rows: %+v", u)
 	}
 	if ic := withText(s, "injected context:"); len(ic) != 1 || ic[0].Text != "injected context: <attached_files>\n<file path=\"main.go\"/>\n</attached_files>" {
@@ -127,7 +127,7 @@ func TestTranscriptNoTimestamp(t *testing.T) {
 		}
 		got = append(got, string(e.TurnType)+":"+e.Text+":"+e.RecordID)
 	}
-	want := "user:clear the logs:nots:1#0|assistant:Removing the log directory.:nots:2#0|tool_use:rm -rf logs/:nots:2#1"
+	want := "user:clear the logs:nots:line1#0|assistant:Removing the log directory.:nots:line2#0|tool_use:rm -rf logs/:nots:line2#1"
 	if strings.Join(got, "|") != want || len(s.Problems) != 0 {
 		t.Fatalf("rows: %q problems %v", got, s.Problems)
 	}
@@ -220,7 +220,7 @@ func TestTranscriptCopies(t *testing.T) {
 	}
 	if s.Events[0].Text != "subagent "+subID+" of "+parentID || s.Events[0].RecordID != subID+"#subagent" ||
 		s.Events[1].Text != "subagent task: run go test and report" || s.Events[1].TurnType != timeline.System ||
-		s.Events[2].Text != "go test ./..." || s.Events[2].RecordID != subID+":2#0" {
+		s.Events[2].Text != "go test ./..." || s.Events[2].RecordID != subID+":line2#0" {
 		t.Fatalf("subagent rows: %+v", s.Events)
 	}
 	if len(s.States) != 1 || s.States[0].Key.SessionID != subID || s.States[0].ParentSessionID != parentID {
