@@ -48,7 +48,7 @@ func Parsers() []parser.Parser {
 			Doc: "User/settings.json and profiles/<id>/settings.json chat auto-approve, default permission and default model keys (permission setting:, file mtime)",
 		}, parseSettings),
 		parser.New(parser.Spec{
-			ID: "vscode/cloud-sessions", Agent: Agent, Version: 1,
+			ID: "vscode/cloud-sessions", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"cloud-sessions"}, Names: []string{"cloudSessions.json"},
 			Doc: "globalStorage/github.copilot-chat/cloudSessions.json: one session synced: row per uploaded session (file mtime)",
