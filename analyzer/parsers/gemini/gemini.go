@@ -21,7 +21,7 @@ const Agent = "gemini-cli"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "gemini-cli/chat", Agent: Agent, Version: 2,
+			ID: "gemini-cli/chat", Agent: Agent, Version: 3,
 			Actions: actions,
 			Targets: []string{"chats"}, Names: []string{"*.json", "*.jsonl"},
 			Doc: "tmp/<slug>/chats/**/*.jsonl op-log (replayed: last copy wins, $set, $rewindTo) and legacy *.json ConversationRecord",
