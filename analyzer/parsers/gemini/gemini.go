@@ -12,6 +12,7 @@ import (
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
+	"github.com/doubleagent/doubleagent/catalog"
 )
 
 // Agent is the catalog name of Gemini CLI.
@@ -35,10 +36,13 @@ func Parsers() []parser.Parser {
 			Doc: "tmp/<slug>/logs.json prompt log (secondary user rows)",
 		}, parseLogs),
 		parser.New(parser.Spec{
-			ID: "gemini-cli/settings", Agent: Agent, Version: 2,
+			ID: "gemini-cli/settings", Agent: Agent, Version: 3,
 			Actions: actions,
-			Targets: []string{"settings"}, Names: []string{"settings.json", "trustedFolders.json"},
-			Doc: ".gemini/trustedFolders.json and settings.json permission, sandbox and retention keys (file mtime)",
+			// "project": a project's .gemini/settings.json and
+			// .gemini/policies/*.toml, collected as project artifacts.
+			Targets: []string{"settings", catalog.ProjectTarget},
+			Names:   []string{"settings.json", "trustedFolders.json", "trusted_hooks.json", "agents.json", "*.toml"},
+			Doc:     ".gemini/settings.json (home and project) permission, sandbox and retention keys, policies/*.toml rules (home and project), trustedFolders.json, trusted_hooks.json and acknowledgments/agents.json (file mtime)",
 		}, parseSettings),
 		parser.New(parser.Spec{
 			ID: "gemini-cli/tmp-history", Agent: Agent, Version: 2,

@@ -230,8 +230,8 @@ func TestChatRewindKeepsWhatRan(t *testing.T) {
 	if len(s.Problems) != 0 {
 		t.Errorf("problems %v", s.Problems)
 	}
-	wantSkips := []parsertest.Skip{{1, "state_only"}, {3, "state_only"}, {4, "superseded"}, {5, "state_only"},
-		{7, "tool_response_echo"}, {8, "state_only"}, {10, "state_only"}, {13, "state_only"}}
+	wantSkips := []parsertest.Skip{{Line: 1, Reason: "state_only"}, {Line: 3, Reason: "state_only"}, {Line: 4, Reason: "superseded"}, {Line: 5, Reason: "state_only"},
+		{Line: 7, Reason: "tool_response_echo"}, {Line: 8, Reason: "state_only"}, {Line: 10, Reason: "state_only"}, {Line: 13, Reason: "state_only"}}
 	if fmt.Sprint(s.Skips) != fmt.Sprint(wantSkips) {
 		t.Errorf("skips %v, want %v", s.Skips, wantSkips)
 	}
