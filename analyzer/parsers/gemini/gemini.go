@@ -31,7 +31,7 @@ func Parsers() []parser.Parser {
 			ID: "gemini-cli/logs", Agent: Agent, Version: 2,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
-				Basis: "logs.json stamps each prompt as it is submitted, the chat record the same moment"},
+				Basis: "logs.json stamps each input as it is submitted (useGeminiStream prepareQueryForGemini), before slash and @-command processing; the chat records the prompt when it is sent (geminiChat), within a second, later after a confirmation a scheduled tool waits on"},
 			Targets: []string{"logs"}, Names: []string{"logs.json"},
 			Doc: "tmp/<slug>/logs.json prompt log (secondary user rows)",
 		}, parseLogs),
@@ -45,12 +45,13 @@ func Parsers() []parser.Parser {
 			Doc:     ".gemini/settings.json (home and project) permission, sandbox and retention keys, policies/*.toml rules (home and project), trustedFolders.json, trusted_hooks.json and acknowledgments/agents.json (file mtime)",
 		}, parseSettings),
 		parser.New(parser.Spec{
-			ID: "gemini-cli/tmp-history", Agent: Agent, Version: 2,
+			ID: "gemini-cli/tmp-history", Agent: Agent, Version: 3,
 			Actions: actions,
-			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
-				Basis: "the shell and prompt history records no time"},
-			Targets: []string{"tmp-history"}, Names: []string{"shell_history", "checkpoint-*.json"},
-			Doc: "tmp/<slug>/shell_history and checkpoint-<tag>.json (/chat save) as secondary sources with no timestamp",
+			Secondary: &parser.Secondary{Window: 0,
+				TurnTypes: []timeline.TurnType{timeline.User, timeline.System, timeline.Assistant, timeline.Thinking, timeline.ToolUse, timeline.ToolResult},
+				Basis:     "shell_history and the Content[] of /chat save checkpoints and /bug exports record no time (useShellHistory.ts, historyExportUtils.ts)"},
+			Targets: []string{"tmp-history"}, Names: []string{"shell_history", "checkpoint-*.json", "bug-report-history-*.json"},
+			Doc: "tmp/<slug>/shell_history, checkpoint-<tag>.json (/chat save) and bug-report-history-<ms>.json (/bug) as secondary sources with no timestamp",
 		}, parseTmpHistory),
 	}
 }

@@ -175,7 +175,7 @@ func tmpInput(t *testing.T, local, name string) *parser.Input {
 
 func TestTmpHistoryGolden(t *testing.T) {
 	p := byID(t, "gemini-cli/tmp-history")
-	for _, name := range []string{"shell_history", "checkpoint-before-refactor.json", "checkpoint-truncated.json"} {
+	for _, name := range []string{"shell_history", "checkpoint-before-refactor.json", "checkpoint-truncated.json", "bug-report-history-1777629700000.json"} {
 		t.Run(strings.NewReplacer(".", "_", "-", "_").Replace(name), func(t *testing.T) {
 			in := tmpInput(t, filepath.Join("testdata", "tmp", name), name)
 			parsertest.Golden(t, p, in, filepath.Join("testdata", "tmp", strings.TrimSuffix(name, ".json")+".golden.jsonl"))
@@ -209,6 +209,31 @@ func TestTmpHistory(t *testing.T) {
 	one(t, c, timeline.Assistant, "One file.")
 }
 
+// Issue 16 (gemini-cli): the /bug export bug-report-history-<ms>.json: a
+// "bug report exported:" row at <ms> (the file name is the export time),
+// then the exported history as secondary rows with no time; an empty
+// entry is accounted for.
+func TestTmpHistoryBugReport(t *testing.T) {
+	p := byID(t, "gemini-cli/tmp-history")
+	s := parsertest.Run(t, p, tmpInput(t, "testdata/tmp/bug-report-history-1777629700000.json", "bug-report-history-1777629700000.json"))
+	var got []string
+	for _, e := range s.Events {
+		got = append(got, fmt.Sprintf("%d %s %s %s secondary=%v %q %s", e.SourceLine, e.TimeString(), e.TimeBasis, e.TurnType, e.Secondary, e.Text, e.ProjectPath))
+	}
+	want := []string{
+		`0 2026-05-01T10:01:40.000Z  system secondary=false "bug report exported: ` + slugDir + `/bug-report-history-1777629700000.json (/bug chat history export)" /home/examiner/demo`,
+		`1  none user secondary=true "clean the build" /home/examiner/demo`,
+		`2  none tool_use secondary=true "rm -rf build/" /home/examiner/demo`,
+		`3  none tool_result secondary=true "Exit Code: 0" /home/examiner/demo`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if fmt.Sprint(s.Skips) != "[{4 no_evidence:empty_content}]" || len(s.Problems) != 0 {
+		t.Errorf("skips %v problems %v", s.Skips, s.Problems)
+	}
+}
+
 func TestMatch(t *testing.T) {
 	for _, c := range []struct {
 		id, path, target string
@@ -220,7 +245,13 @@ func TestMatch(t *testing.T) {
 		{"gemini-cli/settings", home + "/.gemini/GEMINI.md", "settings", false},
 		{"gemini-cli/tmp-history", slugDir + "/shell_history", "tmp-history", true},
 		{"gemini-cli/tmp-history", slugDir + "/checkpoint-x.json", "tmp-history", true},
-		{"gemini-cli/tmp-history", slugDir + "/bug-report-history-1.json", "tmp-history", false},
+		{"gemini-cli/tmp-history", slugDir + "/bug-report-history-1.json", "tmp-history", true},
+		{"gemini-cli/settings", home + "/.gemini/trusted_hooks.json", "settings", true},
+		{"gemini-cli/settings", home + "/.gemini/acknowledgments/agents.json", "settings", true},
+		{"gemini-cli/settings", home + "/.gemini/policies/auto-saved.toml", "settings", true},
+		{"gemini-cli/settings", "/srv/app/.gemini/settings.json", "project", true},
+		{"gemini-cli/settings", "/srv/app/.gemini/policies/team.toml", "project", true},
+		{"gemini-cli/settings", "/srv/app/GEMINI.md", "project", false},
 	} {
 		f := parser.File{Path: c.path, Agent: Agent, Target: c.target}
 		if got := byID(t, c.id).Match(&f); got != c.want {
