@@ -1,7 +1,6 @@
 package gemini
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"path"
@@ -126,7 +125,7 @@ func (r *projectResolver) load() {
 			continue
 		}
 		r.slugOf = map[string]string{}
-		_ = walkObject(pj.Projects, func(k string, v json.RawMessage) {
+		_ = parser.ObjectMembers(pj.Projects, func(k string, v json.RawMessage) {
 			var s string
 			if json.Unmarshal(v, &s) == nil {
 				r.projects = append(r.projects, k)
@@ -158,42 +157,6 @@ func (r *projectResolver) Path(projectHash string) string {
 	}
 	return ""
 }
-
-// walkObject calls fn for each member of the JSON object raw, in file order.
-func walkObject(raw json.RawMessage, fn func(k string, v json.RawMessage)) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	return walkObjectDec(dec, fn)
-}
-
-func walkObjectDec(dec *json.Decoder, fn func(k string, v json.RawMessage)) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return errNotObject
-	}
-	for dec.More() {
-		kt, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		k, _ := kt.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return err
-		}
-		fn(k, v)
-	}
-	_, err = dec.Token()
-	return err
-}
-
-type parseError string
-
-func (e parseError) Error() string { return string(e) }
-
-const errNotObject = parseError("not a JSON object")
 
 // base is path.Base for '/' separated original paths.
 func base(p string) string { return path.Base(p) }

@@ -567,7 +567,7 @@ func (e *emitter) message(m *message, line int64) string {
 		if typ == "" {
 			typ = "message"
 		}
-		text := partsText(parseParts(m.Content), false)
+		text := PartsText(ParseParts(m.Content), false)
 		e.emit(timeline.Event{Time: t, TimeBasis: basis, TurnType: timeline.System,
 			Text: typ + ": " + text, SourceLine: line, RecordID: e.rid("")})
 		return ""
@@ -592,7 +592,7 @@ func injected(s string) bool {
 }
 
 func (e *emitter) user(m *message, t time.Time, basis timeline.TimeBasis, line int64) string {
-	parts := parseParts(m.Content)
+	parts := ParseParts(m.Content)
 	// Tool responses the agent records as a user turn: already a
 	// tool_result from the call's own result, else a tool_result here.
 	echo, rows := false, 0
@@ -615,8 +615,8 @@ func (e *emitter) user(m *message, t time.Time, basis timeline.TimeBasis, line i
 			ToolName: fr.Name, ToolUseID: fr.ID, Text: text, IsError: boolStr(isErr), SourceLine: line, RecordID: id})
 		rows++
 	}
-	text := partsText(parts, false)
-	if disp := partsText(parseParts(m.DisplayContent), false); strings.TrimSpace(disp) != "" && !injected(text) {
+	text := PartsText(parts, false)
+	if disp := PartsText(ParseParts(m.DisplayContent), false); strings.TrimSpace(disp) != "" && !injected(text) {
 		text = disp
 	}
 	if strings.TrimSpace(text) == "" {
@@ -672,11 +672,11 @@ func (e *emitter) gemini(m *message, t time.Time, basis timeline.TimeBasis, line
 		}
 		emit(timeline.Event{Time: tt, TimeBasis: tb, TurnType: timeline.Thinking, Model: model, Text: text, RecordID: e.rid("#thought" + strconv.Itoa(k))})
 	}
-	parts := parseParts(m.Content)
-	if th := partsText(parts, true); strings.TrimSpace(th) != "" {
+	parts := ParseParts(m.Content)
+	if th := PartsText(parts, true); strings.TrimSpace(th) != "" {
 		emit(timeline.Event{Time: t, TimeBasis: basis, TurnType: timeline.Thinking, Model: model, Text: th, RecordID: e.rid("#thinking")})
 	}
-	if text := partsText(parts, false); strings.TrimSpace(text) != "" {
+	if text := PartsText(parts, false); strings.TrimSpace(text) != "" {
 		emit(timeline.Event{Time: t, TimeBasis: basis, TurnType: timeline.Assistant, Model: model, Text: text, RecordID: e.rid("")})
 	}
 	for k, p := range parts {
@@ -749,12 +749,14 @@ func boolStr(b bool) string {
 	return "false"
 }
 
-// part is one @google/genai Part (or a bare string).
-type part struct {
-	Text             *string       `json:"text"`
-	Thought          bool          `json:"thought"`
-	FunctionCall     *functionCall `json:"functionCall"`
-	FunctionResponse *functionResp `json:"functionResponse"`
+// Part is one @google/genai Part (or a bare string). Qwen Code, a fork,
+// records the same Part type, and its parser reads parts with ParseParts
+// and PartsText.
+type Part struct {
+	Text             *string           `json:"text"`
+	Thought          bool              `json:"thought"`
+	FunctionCall     *FunctionCall     `json:"functionCall"`
+	FunctionResponse *FunctionResponse `json:"functionResponse"`
 	InlineData       *struct {
 		MimeType string `json:"mimeType"`
 	} `json:"inlineData"`
@@ -770,21 +772,23 @@ type part struct {
 	} `json:"codeExecutionResult"`
 }
 
-type functionCall struct {
+// FunctionCall is a Part's functionCall.
+type FunctionCall struct {
 	ID   string          `json:"id"`
 	Name string          `json:"name"`
 	Args json.RawMessage `json:"args"`
 }
 
-type functionResp struct {
+// FunctionResponse is a Part's functionResponse.
+type FunctionResponse struct {
 	ID       string          `json:"id"`
 	Name     string          `json:"name"`
 	Response json.RawMessage `json:"response"`
 }
 
-// parseParts reads a PartListUnion: a string, a Part, or an array of
+// ParseParts reads a PartListUnion: a string, a Part, or an array of
 // strings and Parts.
-func parseParts(raw json.RawMessage) []part {
+func ParseParts(raw json.RawMessage) []Part {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil
@@ -793,19 +797,19 @@ func parseParts(raw json.RawMessage) []part {
 	case '"':
 		var s string
 		if json.Unmarshal(raw, &s) == nil {
-			return []part{{Text: &s}}
+			return []Part{{Text: &s}}
 		}
 	case '{':
-		var p part
+		var p Part
 		if json.Unmarshal(raw, &p) == nil {
-			return []part{p}
+			return []Part{p}
 		}
 	case '[':
 		var arr []json.RawMessage
 		if json.Unmarshal(raw, &arr) == nil {
-			var ps []part
+			var ps []Part
 			for _, a := range arr {
-				ps = append(ps, parseParts(a)...)
+				ps = append(ps, ParseParts(a)...)
 			}
 			return ps
 		}
@@ -813,10 +817,10 @@ func parseParts(raw json.RawMessage) []part {
 	return nil
 }
 
-// partsText joins the text of parts (thought parts when thoughts is true,
+// PartsText joins the text of parts (thought parts when thoughts is true,
 // the others otherwise), the way the agent's partListUnionToString does,
 // with placeholders for data parts.
-func partsText(ps []part, thoughts bool) string {
+func PartsText(ps []Part, thoughts bool) string {
 	var b strings.Builder
 	for _, p := range ps {
 		if p.Thought != thoughts {
@@ -845,7 +849,7 @@ func partsText(ps []part, thoughts bool) string {
 func resultText(raw json.RawMessage) (string, bool) {
 	var texts []string
 	isErr := false
-	for _, p := range parseParts(raw) {
+	for _, p := range ParseParts(raw) {
 		if p.FunctionResponse != nil {
 			s, e := responseText(p.FunctionResponse.Response)
 			isErr = isErr || e
@@ -854,7 +858,7 @@ func resultText(raw json.RawMessage) (string, bool) {
 			}
 			continue
 		}
-		if s := partsText([]part{p}, p.Thought); s != "" {
+		if s := PartsText([]Part{p}, p.Thought); s != "" {
 			texts = append(texts, s)
 		}
 	}

@@ -58,13 +58,13 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 	b = parser.StandardJSON(b)
 	switch kind {
 	case "trustedFolders":
-		err = walkObject(b, func(k string, v json.RawMessage) {
+		err = parser.ObjectMembers(b, func(k string, v json.RawMessage) {
 			s.n++
 			s.emit("permission setting", "trustedFolders."+k, valueText("", v), k)
 		})
 	case "trusted_hooks":
 		// {<project path>: ["<hook name>:<command>", ...]} (hooks/trustedHooks.ts)
-		err = walkObject(b, func(proj string, v json.RawMessage) {
+		err = parser.ObjectMembers(b, func(proj string, v json.RawMessage) {
 			var keys []json.RawMessage
 			if json.Unmarshal(v, &keys) != nil || len(keys) == 0 {
 				s.n++
@@ -78,19 +78,19 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 		})
 	case "acknowledged_agents":
 		// {<project path>: {<agent name>: <definition hash>}} (agents/acknowledgedAgents.ts)
-		err = walkObject(b, func(proj string, v json.RawMessage) {
+		err = parser.ObjectMembers(b, func(proj string, v json.RawMessage) {
 			if !isObject(v) {
 				s.n++
 				s.emit("permission setting", "acknowledgments.agents."+proj, valueText("", v), proj)
 				return
 			}
-			_ = walkObject(v, func(agent string, h json.RawMessage) {
+			_ = parser.ObjectMembers(v, func(agent string, h json.RawMessage) {
 				s.n++
 				s.emit("permission setting", "acknowledgments.agents."+proj+"."+agent, valueText("", h), proj)
 			})
 		})
 	default:
-		err = walkObject(b, func(k string, v json.RawMessage) { s.walk(k, v) })
+		err = parser.ObjectMembers(b, func(k string, v json.RawMessage) { s.walk(k, v) })
 	}
 	if err != nil {
 		out.Problem(0, "not a JSON object: "+err.Error())
@@ -203,7 +203,7 @@ func (s *settingsOut) walk(key string, v json.RawMessage) {
 	kind, match, under := classify(key)
 	if !match {
 		if under && isObject(v) {
-			_ = walkObject(v, func(k string, c json.RawMessage) { s.walk(key+"."+k, c) })
+			_ = parser.ObjectMembers(v, func(k string, c json.RawMessage) { s.walk(key+"."+k, c) })
 		}
 		return
 	}
@@ -217,7 +217,7 @@ func (s *settingsOut) leaves(kind, key string, v json.RawMessage) {
 		s.emit(kind, key, "[redacted]", "")
 	case isObject(v):
 		empty := true
-		_ = walkObject(v, func(k string, c json.RawMessage) {
+		_ = parser.ObjectMembers(v, func(k string, c json.RawMessage) {
 			empty = false
 			s.leaves(kind, key+"."+k, c)
 		})

@@ -141,7 +141,7 @@ func emitContent(out parser.Sink, c content, project string, idx int64) {
 		e.TimeBasis, e.ProjectPath, e.TurnType, e.SourceLine, e.Secondary = timeline.TimeNone, project, tt, idx, true
 		out.Event(e)
 	}
-	parts := parseParts(c.Parts)
+	parts := ParseParts(c.Parts)
 	rows := 0
 	defer func() {
 		if rows == 0 {
@@ -153,10 +153,10 @@ func emitContent(out parser.Sink, c content, project string, idx int64) {
 		e.TimeBasis, e.ProjectPath, e.TurnType, e.SourceLine, e.Secondary = timeline.TimeNone, project, tt, idx, true
 		out.Event(e)
 	}
-	if th := partsText(parts, true); strings.TrimSpace(th) != "" {
+	if th := PartsText(parts, true); strings.TrimSpace(th) != "" {
 		ev(timeline.Thinking, timeline.Event{Text: th})
 	}
-	if text := partsText(parts, false); strings.TrimSpace(text) != "" {
+	if text := PartsText(parts, false); strings.TrimSpace(text) != "" {
 		tt := timeline.Assistant
 		if c.Role == "user" {
 			tt = timeline.User

@@ -1,6 +1,9 @@
 package qwen
 
-// Copied from the gemini package on purpose: Qwen Code is a fork of Gemini CLI whose formats drift on their own, so each parser follows its agent.
+// Parts are read with the gemini package's ParseParts and PartsText (the same
+// @google/genai Part); responseText, callText and the injected tags stay
+// Qwen's own: its function responses also carry content and non-string
+// output, and its tools and harness tags differ from Gemini CLI's.
 
 import (
 	"context"
@@ -12,6 +15,7 @@ import (
 	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -41,8 +45,8 @@ type chatRecord struct {
 }
 
 type content struct {
-	Role  string            `json:"role"`
-	Parts []json.RawMessage `json:"parts"`
+	Role  string          `json:"role"`
+	Parts json.RawMessage `json:"parts"`
 }
 
 type execContext struct {
@@ -58,72 +62,6 @@ type toolCallResult struct {
 	Error           json.RawMessage `json:"error"`
 	ErrorType       string          `json:"errorType"`
 	ExecutionStatus string          `json:"executionStatus"`
-}
-
-// part is one @google/genai Part.
-type part struct {
-	Text             *string       `json:"text"`
-	Thought          bool          `json:"thought"`
-	FunctionCall     *functionCall `json:"functionCall"`
-	FunctionResponse *functionResp `json:"functionResponse"`
-	InlineData       *struct {
-		MimeType string `json:"mimeType"`
-	} `json:"inlineData"`
-	FileData *struct {
-		MimeType string `json:"mimeType"`
-		FileURI  string `json:"fileUri"`
-	} `json:"fileData"`
-}
-
-type functionCall struct {
-	ID   string          `json:"id"`
-	Name string          `json:"name"`
-	Args json.RawMessage `json:"args"`
-}
-
-type functionResp struct {
-	ID       string          `json:"id"`
-	Name     string          `json:"name"`
-	Response json.RawMessage `json:"response"`
-}
-
-func parseParts(raws []json.RawMessage) []part {
-	var ps []part
-	for _, r := range raws {
-		if isKind(r, '"') {
-			var s string
-			if json.Unmarshal(r, &s) == nil {
-				ps = append(ps, part{Text: &s})
-			}
-			continue
-		}
-		var p part
-		if json.Unmarshal(r, &p) == nil {
-			ps = append(ps, p)
-		}
-	}
-	return ps
-}
-
-// partsText joins the text of the thought parts (thoughts true) or of the
-// others, with placeholders for data parts.
-func partsText(ps []part, thoughts bool) string {
-	var b strings.Builder
-	for _, p := range ps {
-		if p.Thought != thoughts {
-			continue
-		}
-		switch {
-		case p.Text != nil:
-			b.WriteString(*p.Text)
-		case thoughts:
-		case p.InlineData != nil:
-			fmt.Fprintf(&b, "[inlineData %s]", p.InlineData.MimeType)
-		case p.FileData != nil:
-			fmt.Fprintf(&b, "[fileData %s %s]", p.FileData.MimeType, p.FileData.FileURI)
-		}
-	}
-	return b.String()
 }
 
 // chatState turns the records of one session file into rows.
@@ -320,9 +258,9 @@ func (s *chatState) record(r *chatRecord, line int64) {
 			s.system(c, "permission mode: "+ec.ApprovalMode, "#mode")
 		}
 	}
-	var parts []part
+	var parts []gemini.Part
 	if r.Message != nil {
-		parts = parseParts(r.Message.Parts)
+		parts = gemini.ParseParts(r.Message.Parts)
 	}
 	switch r.Type {
 	case "user":
@@ -334,7 +272,7 @@ func (s *chatState) record(r *chatRecord, line int64) {
 	case "system":
 		s.systemRecord(c, r)
 	default:
-		text := partsText(parts, false)
+		text := gemini.PartsText(parts, false)
 		s.system(c, strings.TrimSpace(r.Type+": "+text), "")
 	}
 	if r.UUID != "" && !(r.Type == "system" && r.Subtype == "rewind") {
@@ -408,18 +346,18 @@ func injected(s string) bool {
 // typedSubtypes are user-record subtypes whose text a person typed.
 var typedSubtypes = map[string]bool{"": true, "mid_turn_user_message": true, "realtime_message": true, "agent_mention": true}
 
-func (s *chatState) user(c rowCtx, r *chatRecord, parts []part) {
+func (s *chatState) user(c rowCtx, r *chatRecord, parts []gemini.Part) {
 	first := -1
 	for i, p := range parts {
 		if fr := p.FunctionResponse; fr != nil {
 			text, isErr := responseText(fr.Response)
 			s.emit(c, timeline.Event{TurnType: timeline.ToolResult, ToolName: fr.Name, ToolUseID: fr.ID,
-				Text: text, IsError: boolStr(isErr), RecordID: c.id(blockSuffix(i, len(parts)))})
+				Text: text, IsError: strconv.FormatBool(isErr), RecordID: c.id(blockSuffix(i, len(parts)))})
 		} else if first < 0 && p.Text != nil && !p.Thought {
 			first = i
 		}
 	}
-	text := partsText(parts, false)
+	text := gemini.PartsText(parts, false)
 	var payload struct {
 		DisplayText string `json:"displayText"`
 	}
@@ -458,7 +396,7 @@ func (s *chatState) user(c rowCtx, r *chatRecord, parts []part) {
 	s.emit(c, timeline.Event{TurnType: timeline.System, Text: text, RecordID: id})
 }
 
-func (s *chatState) assistant(c rowCtx, r *chatRecord, parts []part) {
+func (s *chatState) assistant(c rowCtx, r *chatRecord, parts []gemini.Part) {
 	if r.Model != "" {
 		s.modelRow(c, r.Model, "", "#model")
 	}
@@ -471,10 +409,10 @@ func (s *chatState) assistant(c rowCtx, r *chatRecord, parts []part) {
 		}
 		return 0
 	}
-	if th := partsText(parts, true); strings.TrimSpace(th) != "" {
+	if th := gemini.PartsText(parts, true); strings.TrimSpace(th) != "" {
 		s.emit(c, timeline.Event{TurnType: timeline.Thinking, Model: model, Text: th, RecordID: c.id(blockSuffix(firstOf(true), len(parts)))})
 	}
-	if text := partsText(parts, false); strings.TrimSpace(text) != "" {
+	if text := gemini.PartsText(parts, false); strings.TrimSpace(text) != "" {
 		s.emit(c, timeline.Event{TurnType: timeline.Assistant, Model: model, Text: text, RecordID: c.id(blockSuffix(firstOf(false), len(parts)))})
 	}
 	for i, p := range parts {
@@ -488,7 +426,7 @@ func (s *chatState) assistant(c rowCtx, r *chatRecord, parts []part) {
 	}
 }
 
-func (s *chatState) toolResult(c rowCtx, r *chatRecord, parts []part) {
+func (s *chatState) toolResult(c rowCtx, r *chatRecord, parts []gemini.Part) {
 	tcr := r.ToolCallResult
 	status := ""
 	if tcr != nil {
@@ -507,7 +445,7 @@ func (s *chatState) toolResult(c rowCtx, r *chatRecord, parts []part) {
 		}
 		id := c.id(blockSuffix(i, len(parts)))
 		s.emit(c, timeline.Event{TurnType: timeline.ToolResult, ToolName: fr.Name, ToolUseID: fr.ID,
-			Text: text, IsError: boolStr(isErr), RecordID: id})
+			Text: text, IsError: strconv.FormatBool(isErr), RecordID: id})
 		if status == "cancelled" || status == "awaiting_approval" {
 			s.emit(c, timeline.Event{TurnType: timeline.System, ToolName: fr.Name, ToolUseID: fr.ID,
 				Text: "permission decision: " + status, RecordID: id + "#decision"})
@@ -518,19 +456,19 @@ func (s *chatState) toolResult(c rowCtx, r *chatRecord, parts []part) {
 	}
 	// No functionResponse part: the result is known from toolCallResult
 	// (or from text parts) only.
-	text := partsText(parts, false)
+	text := gemini.PartsText(parts, false)
 	id := ""
 	if tcr != nil {
 		id = tcr.CallID
 		if text == "" {
-			text = scalarText(tcr.ResultDisplay)
+			text = parser.JSONText(tcr.ResultDisplay)
 		}
 	}
 	if id == "" && text == "" {
 		s.why = "no_evidence:empty_tool_result"
 		return
 	}
-	s.emit(c, timeline.Event{TurnType: timeline.ToolResult, ToolUseID: id, Text: text, IsError: boolStr(status == "error"), RecordID: c.id("")})
+	s.emit(c, timeline.Event{TurnType: timeline.ToolResult, ToolUseID: id, Text: text, IsError: strconv.FormatBool(status == "error"), RecordID: c.id("")})
 	if status == "cancelled" || status == "awaiting_approval" {
 		s.emit(c, timeline.Event{TurnType: timeline.System, ToolUseID: id, Text: "permission decision: " + status, RecordID: c.id("#decision")})
 	}
@@ -648,7 +586,7 @@ func (s *chatState) systemRecord(c rowCtx, r *chatRecord) {
 		}
 		text := "system record: " + firstNonEmpty(r.Subtype, "(no subtype)")
 		if r.Message != nil {
-			if t := partsText(parseParts(r.Message.Parts), false); t != "" {
+			if t := gemini.PartsText(gemini.ParseParts(r.Message.Parts), false); t != "" {
 				text += ": " + t
 			}
 		}
@@ -719,13 +657,13 @@ func responseText(raw json.RawMessage) (string, bool) {
 		return parser.CompactJSON(raw), false
 	}
 	if v, ok := r["output"]; ok {
-		return scalarText(v), false
+		return parser.JSONText(v), false
 	}
 	if v, ok := r["error"]; ok {
-		return scalarText(v), true
+		return parser.JSONText(v), true
 	}
 	if v, ok := r["content"]; ok {
-		return scalarText(v), false
+		return parser.JSONText(v), false
 	}
 	return parser.CompactJSON(raw), false
 }

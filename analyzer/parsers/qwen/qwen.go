@@ -1,11 +1,7 @@
 package qwen
 
-// Copied from the gemini package on purpose: Qwen Code is a fork of Gemini CLI whose formats drift on their own, so each parser follows its agent.
-
 import (
 	"bytes"
-	"fmt"
-	"io"
 	"path"
 	"strings"
 	"time"
@@ -80,64 +76,10 @@ func mtime(in *parser.Input) (time.Time, timeline.TimeBasis) {
 // maxSmall bounds a whole-file JSON read (settings, routes: small files).
 const maxSmall = 16 << 20
 
-func readSmall(in *parser.Input) ([]byte, error) {
-	rc, err := in.Open()
-	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", in.Path, err)
-	}
-	defer rc.Close()
-	b, err := io.ReadAll(io.LimitReader(rc, maxSmall))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", in.Path, err)
-	}
-	return b, nil
-}
-
-// eachMember calls fn for each member of the JSON object raw, in file order.
-func eachMember(raw []byte, fn func(k string, v json.RawMessage)) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	tok, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return fmt.Errorf("not a JSON object")
-	}
-	for dec.More() {
-		kt, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		k, _ := kt.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return err
-		}
-		fn(k, v)
-	}
-	_, err = dec.Token()
-	return err
-}
-
+// isKind reports whether raw is a JSON value opening with c.
 func isKind(raw json.RawMessage, c byte) bool {
 	raw = bytes.TrimSpace(raw)
 	return len(raw) > 0 && raw[0] == c
-}
-
-// scalarText renders a value: a string as is, anything else compact JSON.
-func scalarText(v json.RawMessage) string {
-	var s string
-	if json.Unmarshal(v, &s) == nil {
-		return s
-	}
-	return parser.CompactJSON(v)
-}
-
-func boolStr(b bool) string {
-	if b {
-		return "true"
-	}
-	return "false"
 }
 
 // qwenDir returns the .qwen directory a path lies in ("" if none).

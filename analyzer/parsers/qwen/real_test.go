@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -202,7 +203,7 @@ func TestRealAgentChat(t *testing.T) {
 				if res.Text != wantRes {
 					t.Errorf("call %s: result %q, want %q", call.ID, res.Text, wantRes)
 				}
-				if wantErr := boolStr(sc.Denied); res.IsError != wantErr {
+				if wantErr := strconv.FormatBool(sc.Denied); res.IsError != wantErr {
 					t.Errorf("call %s: is_error %q, want %q", call.ID, res.IsError, wantErr)
 				}
 			}
