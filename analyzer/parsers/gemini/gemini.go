@@ -24,7 +24,7 @@ func Parsers() []parser.Parser {
 			ID: "gemini-cli/chat", Agent: Agent, Version: 3,
 			Actions: actions,
 			Targets: []string{"chats"}, Names: []string{"*.json", "*.jsonl"},
-			Doc: "tmp/<slug>/chats/**/*.jsonl op-log (replayed: last copy wins, $set, $rewindTo) and legacy *.json ConversationRecord",
+			Doc: "tmp/<slug>/chats/**/*.jsonl op-log (replayed: last copy wins, $set keeps first-hand records, $rewindTo keeps the rewound ones and a rewind row) and legacy *.json ConversationRecord",
 		}, parseChat),
 		parser.New(parser.Spec{
 			ID: "gemini-cli/logs", Agent: Agent, Version: 2,
