@@ -147,13 +147,13 @@ func TestEngineRewind(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s %s %s", r.TurnType, r.Text, r.RecordID))
 	}
 	want := []string{
-		"user clean the build u1",
-		"system model: gemini-2.5-pro g1#model",
+		"user clean the build s-rewind:u1",
+		"system model: gemini-2.5-pro s-rewind:g1#model",
 		"tool_use rm -rf build/ s-rewind:run_shell_command-1777629602000-ab12",
 		"tool_result Command: rm -rf build/\nExit Code: 0 s-rewind:run_shell_command-1777629602000-ab12#result",
-		"assistant The build directory is gone. g2",
-		"system rewound by /rewind at 2026-05-01T10:00:04.000Z: 4 record(s) u1#rewound",
-		"user list the files instead u3",
+		"assistant The build directory is gone. s-rewind:g2",
+		"system rewound by /rewind at 2026-05-01T10:00:04.000Z: 4 record(s) s-rewind:u1#rewound",
+		"user list the files instead s-rewind:u3",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("rows:\n%s", strings.Join(got, "\n"))

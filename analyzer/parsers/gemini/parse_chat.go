@@ -438,12 +438,14 @@ func (e *emitter) emit(ev timeline.Event) {
 }
 
 // rid is the current message's RecordID with suffix ("" when the message
-// has no id).
+// has no id). A message id is unique only within a session (the real
+// 0.61.0 files give the injected <session_context> message one id in every
+// session, with other text), so it is prefixed with the session.
 func (e *emitter) rid(suffix string) string {
 	if e.msgID == "" {
 		return ""
 	}
-	return e.msgID + suffix
+	return e.session + ":" + e.msgID + suffix
 }
 
 // callRID is a tool call's RecordID: the call id, unique only within a
@@ -537,7 +539,7 @@ func (e *emitter) rewound(r *rewindMark, line int64) {
 		when = pt.UTC().Format("2006-01-02T15:04:05.000Z")
 	}
 	e.emit(timeline.Event{Time: t, TimeBasis: basis, TurnType: timeline.System, SourceLine: line,
-		Text: fmt.Sprintf("rewound by /rewind at %s: %d record(s)", when, r.n), RecordID: r.target + "#rewound"})
+		Text: fmt.Sprintf("rewound by /rewind at %s: %d record(s)", when, r.n), RecordID: e.session + ":" + r.target + "#rewound"})
 }
 
 // subagentParent returns <parent> for .../chats/<parent>/<file>, else "".

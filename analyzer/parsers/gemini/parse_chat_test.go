@@ -178,15 +178,15 @@ func TestChatOpLogReplay(t *testing.T) {
 	// m3 and m4 out of the agent's conversation, but what happened stays:
 	// both keep their rows, followed by a system row at the last time the
 	// file recorded before the $rewindTo line.
-	if u := one(t, s, timeline.User, "rewound prompt"); u.SourceLine != 6 || u.RecordID != "m3" {
+	if u := one(t, s, timeline.User, "rewound prompt"); u.SourceLine != 6 || u.RecordID != "s-replay:m3" {
 		t.Errorf("rewound prompt %+v", u)
 	}
-	if a := one(t, s, timeline.Assistant, "rewound answer"); a.SourceLine != 7 || a.RecordID != "m4" {
+	if a := one(t, s, timeline.Assistant, "rewound answer"); a.SourceLine != 7 || a.RecordID != "s-replay:m4" {
 		t.Errorf("rewound answer %+v", a)
 	}
 	r := one(t, s, timeline.System, "rewound by /rewind")
 	if r.Text != "rewound by /rewind at 2026-02-01T00:00:05.000Z: 2 record(s)" || r.SourceLine != 8 ||
-		r.TimeBasis != timeline.TimeInherited || !r.Time.Equal(parsertest.Time(t, "2026-02-01T00:00:05Z")) || r.RecordID != "m3#rewound" {
+		r.TimeBasis != timeline.TimeInherited || !r.Time.Equal(parsertest.Time(t, "2026-02-01T00:00:05Z")) || r.RecordID != "s-replay:m3#rewound" {
 		t.Errorf("rewind row %+v", r)
 	}
 	if u := one(t, s, timeline.User, "prompt after rewind"); u.Text != "prompt after rewind (as typed)" || u.SourceLine != 10 {
@@ -216,13 +216,13 @@ func TestChatRewindKeepsWhatRan(t *testing.T) {
 		got = append(got, fmt.Sprintf("%d %s %s %s %q %s %s", e.SourceLine, e.TimeString(), e.TimeBasis, e.TurnType, e.Text, e.ToolUseID, e.RecordID))
 	}
 	want := []string{
-		`2 2026-05-01T10:00:01.000Z  user "clean the build"  u1`,
-		`6 2026-05-01T10:00:02.000Z  system "model: gemini-2.5-pro"  g1#model`,
+		`2 2026-05-01T10:00:01.000Z  user "clean the build"  s-rewind:u1`,
+		`6 2026-05-01T10:00:02.000Z  system "model: gemini-2.5-pro"  s-rewind:g1#model`,
 		`6 2026-05-01T10:00:02.000Z  tool_use "rm -rf build/" run_shell_command-1777629602000-ab12 s-rewind:run_shell_command-1777629602000-ab12`,
 		`6 2026-05-01T10:00:03.000Z  tool_result "Command: rm -rf build/\nExit Code: 0" run_shell_command-1777629602000-ab12 s-rewind:run_shell_command-1777629602000-ab12#result`,
-		`9 2026-05-01T10:00:04.000Z  assistant "The build directory is gone."  g2`,
-		`11 2026-05-01T10:00:04.000Z inherited system "rewound by /rewind at 2026-05-01T10:00:04.000Z: 4 record(s)"  u1#rewound`,
-		`12 2026-05-01T10:01:00.000Z  user "list the files instead"  u3`,
+		`9 2026-05-01T10:00:04.000Z  assistant "The build directory is gone."  s-rewind:g2`,
+		`11 2026-05-01T10:00:04.000Z inherited system "rewound by /rewind at 2026-05-01T10:00:04.000Z: 4 record(s)"  s-rewind:u1#rewound`,
+		`12 2026-05-01T10:01:00.000Z  user "list the files instead"  s-rewind:u3`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -219,7 +219,7 @@ func TestRealAgentChat(t *testing.T) {
 					t.Fatalf("invoke_agent input %q", invoke.ToolInput)
 				}
 				task := one(t, ss, timeline.System, "subagent task: ")
-				if task.Text != "subagent task: "+args.Prompt || task.SourceLine != 2 || task.RecordID != "0b94fb6c-a7ed-4cde-8af1-9bdef690738c" {
+				if task.Text != "subagent task: "+args.Prompt || task.SourceLine != 2 || task.RecordID != id+":0b94fb6c-a7ed-4cde-8af1-9bdef690738c" {
 					t.Errorf("subagent task row %+v", task)
 				}
 				if n := len(find(ss, timeline.User, "")); n != 0 {
