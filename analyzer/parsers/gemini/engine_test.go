@@ -209,3 +209,37 @@ func TestEngineRealSubagent(t *testing.T) {
 		t.Fatalf("duplicate ids %d problems %+v", o.sum.DuplicateIDs, o.problems)
 	}
 }
+
+// Issue 12 (one event once): resuming a legacy .json session migrates it
+// to a .jsonl copy (ChatRecordingService.initialize appends the metadata
+// and every message, then the new turns); with both files collected each
+// record is written once, by its session-scoped record id, and the new
+// prompt once.
+func TestEngineLegacyMigrationOnce(t *testing.T) {
+	o := runEngine(t, []bundletest.File{
+		{Path: slugDir + "/chats/session-2026-07-01T08-00-s-migrat.json", Target: "chats", Data: readFile(t, "testdata/migrate_legacy.json")},
+		{Path: slugDir + "/chats/session-2026-07-01T08-00-s-migrat.jsonl", Target: "chats", Data: readFile(t, "testdata/migrate_legacy.jsonl")},
+	})
+	var got []string
+	for _, r := range o.rows {
+		got = append(got, fmt.Sprintf("%s %s %s (%s:%d)", r.TurnType, r.Text, r.RecordID, filepath.Ext(r.SourceFile), r.SourceLine))
+	}
+	want := []string{
+		"user delete the cache s-migrate:m1 (.json:1)",
+		"system model: gemini-2.5-pro s-migrate:m2#model (.json:2)",
+		"assistant Done. s-migrate:m2 (.json:2)",
+		"tool_use rm -rf .cache s-migrate:run_shell_command-1 (.json:2)",
+		"tool_result ok s-migrate:run_shell_command-1#result (.json:2)",
+		"system info: Request cancelled. s-migrate:m3 (.json:3)",
+		"user and the logs s-migrate:m4 (.jsonl:6)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("rows:\n%s", strings.Join(got, "\n"))
+	}
+	if o.sum.RepeatedByID != 6 || o.sum.DuplicateIDs != 0 || len(o.problems) != 0 {
+		t.Fatalf("repeated by id %d, duplicate ids %d, problems %+v", o.sum.RepeatedByID, o.sum.DuplicateIDs, o.problems)
+	}
+	if len(o.sessions) != 1 || o.sessions[0].UserTurns != 2 || o.sessions[0].ToolCalls != 1 {
+		t.Fatalf("sessions %+v", o.sessions)
+	}
+}
