@@ -137,10 +137,6 @@ func parseCheckpoint(ctx context.Context, r io.Reader, project string, out parse
 
 // emitContent turns one saved Content into secondary rows without time.
 func emitContent(out parser.Sink, c content, project string, idx int64) {
-	ev := func(tt timeline.TurnType, e timeline.Event) {
-		e.TimeBasis, e.ProjectPath, e.TurnType, e.SourceLine, e.Secondary = timeline.TimeNone, project, tt, idx, true
-		out.Event(e)
-	}
 	parts := ParseParts(c.Parts)
 	rows := 0
 	defer func() {
@@ -148,7 +144,7 @@ func emitContent(out parser.Sink, c content, project string, idx int64) {
 			out.Skip(idx, "no_evidence:empty_content")
 		}
 	}()
-	ev = func(tt timeline.TurnType, e timeline.Event) {
+	ev := func(tt timeline.TurnType, e timeline.Event) {
 		rows++
 		e.TimeBasis, e.ProjectPath, e.TurnType, e.SourceLine, e.Secondary = timeline.TimeNone, project, tt, idx, true
 		out.Event(e)
