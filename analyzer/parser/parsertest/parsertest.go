@@ -286,8 +286,8 @@ func GoldenBytes(t testing.TB, got []byte, golden string, ps ...parser.Parser) {
 var notYetAccounted = map[string]bool{
 	"aider": true, "chatgpt-desktop": true, "claude-desktop": true,
 	"codex-cli": true, "copilot-cli": true, "copilot-desktop": true, "crush": true,
-	"gemini-cli": true, "goose": true, "opencode": true, "kilo-code": true, "pi": true,
-	"little-coder": true, "qwen-code": true, "zed": true,
+	"goose": true, "opencode": true, "kilo-code": true, "pi": true,
+	"little-coder": true, "zed": true,
 }
 
 func isLineBased(p string) bool {
