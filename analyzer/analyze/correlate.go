@@ -362,7 +362,9 @@ func (c *collected) window(e *timeline.Event) (int64, bool) {
 // Run codecs for the correlation sorters (the length framing is the
 // sorter's): strings as length-prefixed bytes, numbers as varints.
 
-func appendStr(b []byte, s string) []byte { return append(binary.AppendUvarint(b, uint64(len(s))), s...) }
+func appendStr(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
 
 type reader struct {
 	b   []byte

@@ -3,8 +3,8 @@ package claudecode
 import (
 	"testing"
 
-	json "github.com/go-json-experiment/json/v1"
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	json "github.com/go-json-experiment/json/v1"
 )
 
 // TestMembersJSONMatchesMapEncoding: the attachment detail rendered from
