@@ -26,15 +26,12 @@ func Parsers() []parser.Parser { return codexFlavor.parsers("Codex") }
 type flavor struct {
 	agent string // catalog agent name
 	home  string // home folder name (".codex"); "<home>-<name>" homes too
-	// accounted: the rollout reader Skips each record that gave no row
-	// (see parser.Sink.Skip) and fills RecordID with call ids. Off for
-	// codex-cli until its goldens are reviewed with them (it is on
-	// parsertest's notYetAccounted list); on for forks, which are new
-	// parsers.
-	accounted bool
+	// desktop: the flavor's home also holds the ChatGPT desktop app's
+	// files (.codex-global-state.json, automations/): Codex only.
+	desktop bool
 }
 
-var codexFlavor = flavor{agent: agentName, home: ".codex"}
+var codexFlavor = flavor{agent: agentName, home: ".codex", desktop: true}
 
 // Fork describes a Codex fork that keeps Codex's rollouts, history.jsonl,
 // config.toml, rules and state_<N>.sqlite under its own home folder, with
@@ -55,13 +52,13 @@ type Fork struct {
 // parsers for a fork: the same readers, rows, secondary windows and
 // actions table as Codex's, under the fork's agent name and home folder.
 func ForkParsers(f Fork) []parser.Parser {
-	return flavor{agent: f.Agent, home: f.Home, accounted: true}.parsers(f.Display + " (Codex fork)")
+	return flavor{agent: f.Agent, home: f.Home}.parsers(f.Display + " (Codex fork)")
 }
 
 func (fl flavor) parsers(who string) []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: fl.agent + "/rollout", Agent: fl.agent, Version: 2,
+			ID: fl.agent + "/rollout", Agent: fl.agent, Version: 3,
 			Actions: actions,
 			Targets: []string{"sessions"},
 			Names:   []string{"rollout-*.jsonl", "rollout-*.jsonl.zst", "rollout-*.json"},
