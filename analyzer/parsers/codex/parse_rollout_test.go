@@ -18,7 +18,7 @@ func TestRolloutGolden(t *testing.T) {
 		"truncated_glued.jsonl", "response_only.jsonl", "item_completed.jsonl",
 		"session_id_moved.jsonl", "thread_session_id.jsonl", "legacy.jsonl", "subagent.jsonl",
 		"rollout-2026-02-23T13-19-38-019c8a70-0000-7000-8000-000000000003.jsonl",
-		"rollout-2025-04-20-0196aaaa-0000-7000-8000-00000000000c.json",
+		"rollout-2025-04-20-0196aaaa-0000-7000-8000-00000000000c.json", "subagent_spawn.jsonl",
 	} {
 		t.Run(c, func(t *testing.T) {
 			golden(t, "codex-cli/rollout", filepath.Join("testdata", c), "", "sessions")
@@ -223,12 +223,70 @@ func TestRolloutLegacy(t *testing.T) {
 	}
 }
 
+// A spawned subagent's rows carry its own session and its parent; the
+// prompt its parent's model wrote is "subagent task: ...", never a user row
+// (issue 12). A forked spawn names its parent as forked_from as well.
 func TestRolloutSubagent(t *testing.T) {
+	const child, parent = "0199adad-0000-7000-8000-00000000000b", "0199adad-0000-7000-8000-0000000000aa"
 	s := runRollout(t, "testdata/subagent.jsonl")
-	want := "subagent 0199adad-0000-7000-8000-00000000000b of 0199adad-0000-7000-8000-0000000000aa"
-	if r := withText(s, "subagent "); len(r) != 1 || r[0].Text != want {
-		t.Fatalf("subagent rows: %+v", r)
+	want := []string{
+		"system session origin: local (originator=codex_cli_rs cli_version=0.160.0 source=subagent:thread_spawn) " + child + "/session_meta#origin",
+		"system subagent " + child + " of " + parent + " " + child + "/session_meta#subagent",
+		"system session forked from: " + parent + " " + child + "/session_meta#forked",
+		"system subagent task: explore the repo " + child + "/response_item.message:0",
 	}
+	if got := rowsOf(s); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, e := range s.Events {
+		if e.SessionID != child || e.ParentSessionID != parent || e.Replayed {
+			t.Fatalf("row session/parent: %+v", e)
+		}
+	}
+	if len(s.States) != 1 || s.States[0].ParentSessionID != parent || s.States[0].ForkedFrom != parent {
+		t.Fatalf("states: %+v", s.States)
+	}
+	if len(ofType(s, timeline.User)) != 0 {
+		t.Fatal("a subagent task counted as a user row")
+	}
+}
+
+// A spawned subagent's rollout repeats its parent's session_meta (Codex
+// 0.142-0.145, chattymin/PokeTokenBar #137): that copy is the parent's
+// record, replayed; the lines after it are the subagent's own.
+func TestRolloutSubagentCopiesParentMeta(t *testing.T) {
+	const child, parent = "0199aeae-0000-7000-8000-00000000000d", "0199aeae-0000-7000-8000-0000000000aa"
+	s := runRollout(t, "testdata/subagent_spawn.jsonl")
+	want := []string{
+		"system session origin: local (originator=codex_cli_rs cli_version=0.145.0 source=cli) " + parent + "/session_meta#origin",
+		"system session origin: local (originator=codex_cli_rs cli_version=0.145.0 source=subagent:thread_spawn) " + child + "/session_meta#origin",
+		"system subagent " + child + " of " + parent + " " + child + "/session_meta#subagent",
+		"system subagent task: find every TODO in src/ " + child + "/response_item.message:0",
+		"tool_use grep -rn TODO src/ " + child + "/call_sub_1",
+		"tool_result src/a.go:3: TODO " + child + "/call_sub_1#output",
+		"assistant One TODO, in src/a.go. " + child + "/response_item.message:1",
+	}
+	if got := rowsOf(s); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	copyRow := s.Events[0] // rows in time order: the copy takes the parent's start
+	if copyRow.SessionID != parent || !copyRow.Replayed || copyRow.TimeString() != "2026-03-09T03:55:00.000Z" || copyRow.TimeBasis != timeline.TimeInherited || copyRow.ParentSessionID != "" {
+		t.Fatalf("parent meta copy: %+v", copyRow)
+	}
+	for _, e := range s.Events[1:] {
+		if e.SessionID != child || e.ParentSessionID != parent || e.Replayed {
+			t.Fatalf("subagent row: %+v", e)
+		}
+	}
+}
+
+// rowsOf renders rows as "<turn type> <text> <record id>".
+func rowsOf(s *parsertest.Sink) []string {
+	var out []string
+	for _, e := range s.Events {
+		out = append(out, string(e.TurnType)+" "+e.Text+" "+e.RecordID)
+	}
+	return out
 }
 
 func TestRolloutTypeScriptJSON(t *testing.T) {

@@ -82,7 +82,7 @@ func TestRollout(t *testing.T) {
 		if e.Agent != agentName || e.SessionID != "0198aaaa-0000-7000-8000-0000000000a1" || e.ProjectPath != "/home/examiner/site" {
 			t.Fatalf("row: %+v", e)
 		}
-		if e.TurnType == timeline.ToolResult && e.RecordID != "call_oi1#output" {
+		if e.TurnType == timeline.ToolResult && e.RecordID != "0198aaaa-0000-7000-8000-0000000000a1/call_oi1#output" {
 			t.Fatalf("result: %+v", e)
 		}
 		if e.TurnType != timeline.System {
@@ -91,7 +91,7 @@ func TestRollout(t *testing.T) {
 			}
 			got[e.TurnType] = e.Text
 		}
-		if e.TurnType == timeline.ToolUse && (e.ToolUseID != "call_oi1" || e.ToolInput != `{"cmd":"rm -rf build","workdir":"/home/examiner/site"}` || e.RecordID != "call_oi1") {
+		if e.TurnType == timeline.ToolUse && (e.ToolUseID != "call_oi1" || e.ToolInput != `{"cmd":"rm -rf build","workdir":"/home/examiner/site"}` || e.RecordID != "0198aaaa-0000-7000-8000-0000000000a1/call_oi1") {
 			t.Fatalf("call: %+v", e)
 		}
 	}
