@@ -89,6 +89,15 @@ func (fl flavor) parsers(who string) []parser.Parser {
 			Names:   []string{"state_*.sqlite"},
 			Doc:     who + " state_<N>.sqlite threads table: one thread record and its first prompt per thread (secondary source)",
 		}, parseStateDB),
+		parser.New(parser.Spec{
+			ID: fl.agent + "/thread-history", Agent: fl.agent, Version: 1,
+			Actions: actions,
+			Secondary: &parser.Secondary{Window: time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.Thinking, timeline.ToolUse, timeline.ToolResult, timeline.System},
+				Basis: "thread_items are projected from the rollout lines as they are written (created_at_ms, milliseconds)"},
+			Targets: []string{"state-db"},
+			Names:   []string{"thread_history_*.sqlite"},
+			Doc:     who + " thread_history_<N>.sqlite thread_turns and thread_items: the turns and items a thread's collected rollout does not hold (secondary source)",
+		}, fl.parseThreadHistory),
 	}
 }
 
