@@ -12,6 +12,7 @@ import (
 
 	"github.com/doubleagent/doubleagent/analyzer/analyze"
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/codex"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 	"github.com/doubleagent/doubleagent/bundle/bundletest"
@@ -236,4 +237,32 @@ func TestForkReplayWrittenOnceInParent(t *testing.T) {
 			t.Errorf("sessions: parent %+v\nfork %+v", p, s)
 		}
 	})
+}
+
+// db-backups/*/state_5.sqlite (issue 16) is read as a secondary source
+// like the live database: a backup that repeats it adds no row, whether
+// the row carries a record id (merged by identity) or not (merged by full
+// value), and a thread known only from the databases reads recovered yes.
+func TestStateDBBackupAddsNothing(t *testing.T) {
+	db, err := os.ReadFile(parsertest.SQLite(t, "testdata/state_5.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := bundletest.File{Path: "/home/examiner/.codex/state_5.sqlite", Target: "state-db", Kind: "sqlite", Data: db}
+	backup := bundletest.File{Path: "/home/examiner/.codex/db-backups/2026-03-09T00-00-00/state_5.sqlite", Target: "state-db", Kind: "sqlite", Data: db}
+	one := runEngine(t, codex.Parsers(), []bundletest.File{live})
+	both := runEngine(t, codex.Parsers(), []bundletest.File{live, backup})
+	a, b := render(one), render(both)
+	if len(a) == 0 {
+		t.Fatal("no rows from state_5.sqlite")
+	}
+	sameLines(t, "live and backup", b, a)
+	for _, r := range both.rows {
+		if r.Secondary != "true" || filepath.Base(r.SourceFile) != "state_5.sqlite" {
+			t.Errorf("row: %+v", r)
+		}
+	}
+	if s := session(both, "0199bbbb-0000-7000-8000-000000000002"); s.Recovered != "yes" || s.UserTurns != 1 {
+		t.Errorf("session known only from the databases: %+v", s)
+	}
 }

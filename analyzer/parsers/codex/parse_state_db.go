@@ -34,7 +34,9 @@ import (
 //   - "subagent <child> of <parent>" from thread_spawn_edges, with the
 //     parent as ParentSessionID and in the child's session state.
 //
-// Two tables hold records of their own (not secondary):
+// Two tables hold records the rollouts do not (secondary rows too, as
+// every row of the database: a thread whose rollout is gone reads
+// recovered):
 //   - remote_control_enrollments (0.16x+, the desktop app's Remote
 //     Control: a paired phone drives the host's app-server): one "remote
 //     control: enrolled server <server_name> (server_id=..
@@ -146,7 +148,7 @@ func remoteControl(ctx context.Context, db *sql.DB, out parser.Sink) error {
 		}
 		add("websocket", r.Get("websocket_url"))
 		add("account", r.Get("account_id"))
-		e := timeline.Event{TurnType: timeline.System, SourceLine: r.Rowid,
+		e := timeline.Event{TurnType: timeline.System, SourceLine: r.Rowid, Secondary: true,
 			Text: "remote control: enrolled server " + orDash(r.Get("server_name")) + " (" + strings.Join(kv, " ") + ")"}
 		if t, ok := msOrSeconds(nil, r.Vals["updated_at"]); ok {
 			e.Time = t
@@ -203,7 +205,7 @@ func guardianReviews(ctx context.Context, db *sql.DB, out parser.Sink) error {
 		if g.Decision != nil && *g.Decision != "" {
 			text += " decision=" + *g.Decision
 		}
-		e := timeline.Event{SessionID: sid, TurnType: timeline.System, Text: text, SourceLine: r.Rowid,
+		e := timeline.Event{SessionID: sid, TurnType: timeline.System, Text: text, SourceLine: r.Rowid, Secondary: true,
 			RecordID: "guardian_review:" + r.Get("id")}
 		if g.TargetItemID != nil {
 			e.ToolUseID = *g.TargetItemID

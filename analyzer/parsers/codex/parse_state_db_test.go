@@ -19,9 +19,8 @@ func TestStateDBGolden(t *testing.T) {
 	p := byID(t, "codex-cli/state-db")
 	s := parsertest.Golden(t, p, stateInput(t, parsertest.SQLite(t, "testdata/state_5.sql")), "testdata/state_5.golden.jsonl")
 	for _, e := range s.Events {
-		own := strings.HasPrefix(e.Text, "remote control:") || strings.HasPrefix(e.Text, "permission decision:")
-		if e.Secondary == own {
-			t.Fatalf("secondary=%v: %+v", e.Secondary, e)
+		if !e.Secondary {
+			t.Fatalf("not secondary: %+v", e)
 		}
 	}
 	u := ofType(s, timeline.User)
