@@ -124,13 +124,13 @@ func TestCodexStoresOnForkPaths(t *testing.T) {
 	in := parsertest.Input(t, parsertest.SQLite(t, "../codex/testdata/thread_history_1.sql"),
 		parser.File{Path: "/home/examiner/.openinterpreter/thread_history_1.sqlite", Agent: agentName, Target: "state-db"},
 		parsertest.Files{rollout: "../codex/testdata/thread_history_rollout.jsonl"})
-	s := parsertest.Run(t, byID(t, "open-interpreter/thread-history"), in)
+	s := parsertest.Golden(t, byID(t, "open-interpreter/thread-history"), in, "testdata/thread_history_1.golden.jsonl")
 	if len(s.Events) != 12 || s.SkipCounts()["duplicate:rollout"] != 3 || s.Events[0].Agent != agentName || !s.Events[0].Secondary {
 		t.Fatalf("thread history: %d rows, skips %v, first %+v", len(s.Events), s.SkipCounts(), s.Events[0])
 	}
 
 	in = parsertest.Input(t, parsertest.SQLite(t, "../codex/testdata/logs_2.sql"), parser.File{Path: "/home/examiner/.openinterpreter/logs_2.sqlite", Agent: agentName, Target: "state-db"}, nil)
-	s = parsertest.Run(t, byID(t, "open-interpreter/logs-db"), in)
+	s = parsertest.Golden(t, byID(t, "open-interpreter/logs-db"), in, "testdata/logs_2.golden.jsonl")
 	if len(s.Events) != 4 || s.Events[3].Text != "session synced: /feedback report sent to Sentry (feedback/upload request Integer(12))" || s.Events[3].Agent != agentName ||
 		len(s.States) != 1 || s.States[0].Synced != "yes" {
 		t.Fatalf("logs: %+v %+v", s.Events, s.States)
@@ -138,7 +138,7 @@ func TestCodexStoresOnForkPaths(t *testing.T) {
 
 	md := "/home/examiner/.openinterpreter/memories/rollout_summaries/2026-03-14T09-22-15-aB3x-fix_auth_token_refresh.md"
 	in = parsertest.Input(t, "../codex/testdata/memories/rollout_summaries/2026-03-14T09-22-15-aB3x-fix_auth_token_refresh.md", parser.File{Path: md, Agent: agentName, Target: "memories"}, nil)
-	s = parsertest.Run(t, byID(t, "open-interpreter/memory-summary"), in)
+	s = parsertest.Golden(t, byID(t, "open-interpreter/memory-summary"), in, "testdata/memory_summary.golden.jsonl")
 	if len(s.Events) != 1 || !strings.HasPrefix(s.Events[0].Text, "memory summary: # Task 1: Fix auth token refresh") || s.Events[0].SessionID != "019e0000-0000-7000-8000-0000000000e1" {
 		t.Fatalf("memory summary: %+v", s.Events)
 	}
