@@ -62,11 +62,27 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
-	if !parser.HasTable(ctx, db, "threads") {
-		return nil
+	hasThreads, err := parser.HasTable(ctx, db, "threads")
+	if err != nil {
+		return fmt.Errorf("read schema of %s: %w", in.Path, err)
 	}
+	if hasThreads {
+		if err := threads(ctx, db, in, out); err != nil {
+			return err
+		}
+	}
+	if err := remoteControl(ctx, db, out); err != nil {
+		return fmt.Errorf("read remote_control_enrollments in %s: %w", in.Path, err)
+	}
+	if err := guardianReviews(ctx, db, out); err != nil {
+		return fmt.Errorf("read guardian_review_feedback in %s: %w", in.Path, err)
+	}
+	return nil
+}
+
+func threads(ctx context.Context, db *sql.DB, in *parser.Input, out parser.Sink) error {
 	created := map[string]timeline.Event{}
-	err = parser.EachTableRow(ctx, db, "threads", func(r parser.Row) error {
+	err := parser.EachTableRow(ctx, db, "threads", func(r parser.Row) error {
 		m, rowid := r.Vals, r.Rowid
 		id := parser.SQLText(m["id"])
 		base := timeline.Event{SessionID: id, ProjectPath: parser.SQLText(m["cwd"]), SourceLine: rowid, Secondary: true}
@@ -118,16 +134,7 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	if err != nil {
 		return fmt.Errorf("read threads in %s: %w", in.Path, err)
 	}
-	if err := spawnEdges(ctx, db, created, out); err != nil {
-		return err
-	}
-	if err := remoteControl(ctx, db, out); err != nil {
-		return fmt.Errorf("read remote_control_enrollments in %s: %w", in.Path, err)
-	}
-	if err := guardianReviews(ctx, db, out); err != nil {
-		return fmt.Errorf("read guardian_review_feedback in %s: %w", in.Path, err)
-	}
-	return nil
+	return spawnEdges(ctx, db, created, out)
 }
 
 func remoteControl(ctx context.Context, db *sql.DB, out parser.Sink) error {
@@ -221,8 +228,8 @@ func guardianReviews(ctx context.Context, db *sql.DB, out parser.Sink) error {
 }
 
 func spawnEdges(ctx context.Context, db *sql.DB, created map[string]timeline.Event, out parser.Sink) error {
-	if !parser.HasTable(ctx, db, "thread_spawn_edges") {
-		return nil
+	if ok, err := parser.HasTable(ctx, db, "thread_spawn_edges"); err != nil || !ok {
+		return err
 	}
 	rows, err := db.QueryContext(ctx, "SELECT rowid, parent_thread_id, child_thread_id FROM thread_spawn_edges ORDER BY rowid")
 	if err != nil {

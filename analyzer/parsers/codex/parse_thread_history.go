@@ -56,7 +56,15 @@ func (fl flavor) parseThreadHistory(ctx context.Context, in *parser.Input, out p
 	}
 	rollouts := rolloutIndex(in)
 	held := &heldIDs{in: in, rollouts: rollouts}
-	if parser.HasTable(ctx, db, "thread_turns") {
+	hasTurns, err := parser.HasTable(ctx, db, "thread_turns")
+	if err != nil {
+		return fmt.Errorf("read schema of %s: %w", in.Path, err)
+	}
+	hasItems, err := parser.HasTable(ctx, db, "thread_items")
+	if err != nil {
+		return fmt.Errorf("read schema of %s: %w", in.Path, err)
+	}
+	if hasTurns {
 		err := orderedRows(ctx, db, "thread_turns", func(rowid int64, m map[string]any) {
 			tid, turn := parser.SQLText(m["thread_id"]), parser.SQLText(m["turn_id"])
 			if held.has(ctx, tid, turn) {
@@ -69,7 +77,7 @@ func (fl flavor) parseThreadHistory(ctx context.Context, in *parser.Input, out p
 			return fmt.Errorf("read thread_turns in %s: %w", in.Path, err)
 		}
 	}
-	if parser.HasTable(ctx, db, "thread_items") {
+	if hasItems {
 		err := orderedRows(ctx, db, "thread_items", func(rowid int64, m map[string]any) {
 			tid, item := parser.SQLText(m["thread_id"]), parser.SQLText(m["item_id"])
 			if held.has(ctx, tid, item) {
