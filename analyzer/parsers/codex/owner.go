@@ -129,8 +129,6 @@ func (t *tracker) cur() *owner {
 	return t.stack[len(t.stack)-1]
 }
 
-func (t *tracker) self() *owner { t.cur(); return t.stack[0] }
-
 func (t *tracker) newOwner(sid string) *owner {
 	o := &owner{sid: sid, callNames: map[string]string{}, counts: map[string]int{}}
 	if p, ok := t.owners[sid]; ok {
