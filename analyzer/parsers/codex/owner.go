@@ -57,7 +57,7 @@ type owner struct {
 	// presentation state
 	cwd, model, modelShown, permShown string
 	callNames                         map[string]string
-	counts                            map[string]int
+	counts                            map[ordKey]int
 	pre                               *ownerPre
 }
 
@@ -84,11 +84,35 @@ func newOwnerPre() *ownerPre {
 	return &ownerPre{evUser: map[uint64]bool{}, respCalls: map[string]bool{}}
 }
 
-// next returns the owner's next ordinal for records of kind.
-func (o *owner) next(kind string) int {
-	n := o.counts[kind]
-	o.counts[kind] = n + 1
-	return n
+// ordKey is a record kind and payload type ("response_item", "message").
+type ordKey struct{ kind, typ string }
+
+// ordinal is a record's position among the owner's records of its kind;
+// its id string is built only when the row needs it.
+type ordinal struct {
+	o         *owner
+	kind, typ string
+	n         int
+}
+
+// next returns the owner's next ordinal for records of kind and type.
+func (o *owner) next(kind, typ string) ordinal {
+	k := ordKey{kind, typ}
+	n := o.counts[k]
+	o.counts[k] = n + 1
+	return ordinal{o: o, kind: kind, typ: typ, n: n}
+}
+
+// String is the record id of a record the agent gave no id: its kind and
+// position among the owner's records of that kind ("<session>/
+// response_item.message:3"), the same in the parent's rollout and in a
+// fork's replay of it.
+func (r ordinal) String() string {
+	k := r.kind
+	if r.typ != "" {
+		k += "." + r.typ
+	}
+	return r.o.sid + "/" + k + ":" + strconv.Itoa(r.n)
 }
 
 // rid is a record id in the owner's session: "<session>/<id>".
@@ -99,12 +123,6 @@ func (o *owner) rid(id string) string {
 	return o.sid + "/" + id
 }
 
-// ordinal is the record id of a record the agent gave no id: its kind and
-// position among the owner's records of that kind, the same in the
-// parent's rollout and in a fork's replay of it.
-func (o *owner) ordinal(kind string) string {
-	return o.sid + "/" + kind + ":" + strconv.Itoa(o.next(kind))
-}
 
 // tracker follows the owner of each record of one rollout. Both passes
 // over a file run it over the same records, so they see the same owners.
@@ -130,7 +148,7 @@ func (t *tracker) cur() *owner {
 }
 
 func (t *tracker) newOwner(sid string) *owner {
-	o := &owner{sid: sid, callNames: map[string]string{}, counts: map[string]int{}}
+	o := &owner{sid: sid, callNames: map[string]string{}, counts: map[ordKey]int{}}
 	if p, ok := t.owners[sid]; ok {
 		o.pre = p.pre
 	} else {

@@ -380,7 +380,7 @@ func (r *rollout) handle(n int64, rec record) {
 			Message string `json:"message"`
 		}
 		_ = json.Unmarshal(rec.payload, &c)
-		r.system(n, rec.ts, strings.TrimSpace("compacted: "+c.Message), r.o.ordinal("compacted"))
+		r.system(n, rec.ts, strings.TrimSpace("compacted: "+c.Message), r.o.next("compacted", "").String())
 	case "state", "world_state", "token_usage_record", "inter_agent_communication":
 		// state markers, context snapshots and usage: no row.
 	case "":
@@ -509,7 +509,7 @@ func (r *rollout) turnContext(n int64, rec record) {
 		return
 	}
 	o := r.o
-	base := o.ordinal("turn_context")
+	base := o.next("turn_context", "").String()
 	if tc.Cwd != "" {
 		o.cwd = tc.Cwd
 	}
@@ -670,7 +670,7 @@ func callID(it *responseItem) string {
 // (with "#output" for the output), else its own id, else its position
 // among the owner's items of its type.
 func (r *rollout) itemID(it *responseItem) string {
-	ord := r.o.ordinal("response_item." + it.Type)
+	ord := r.o.next("response_item", it.Type)
 	switch it.Type {
 	case "function_call", "custom_tool_call", "local_shell_call", "web_search_call", "image_generation_call", "tool_search_call":
 		if id := callID(it); id != "" {
@@ -685,7 +685,7 @@ func (r *rollout) itemID(it *responseItem) string {
 			return r.o.rid(it.ID)
 		}
 	}
-	return ord
+	return ord.String()
 }
 
 func (r *rollout) responseItem(n int64, ts string, it *responseItem) {
@@ -961,14 +961,14 @@ func turnItemText(ti *turnItem) string {
 }
 
 func (r *rollout) eventMsg(n int64, ts string, ev *eventMsg) {
-	ord := r.o.ordinal("event_msg." + ev.Type)
+	ord := r.o.next("event_msg", ev.Type)
 	switch ev.Type {
 	case "user_message":
-		r.evUserMessage(n, ts, ev.Message, ev.LocalImages, ord)
+		r.evUserMessage(n, ts, ev.Message, ev.LocalImages, ord.String())
 	case "agent_message":
 		if !r.o.pre.respAssistant {
 			e := r.event(n, ts, timeline.Assistant, ev.Message)
-			e.RecordID = ord
+			e.RecordID = ord.String()
 			r.out.Event(e)
 		} else {
 			r.why = "duplicate:response_item" // the reply's response item is the row
@@ -976,7 +976,7 @@ func (r *rollout) eventMsg(n int64, ts string, ev *eventMsg) {
 	case "agent_reasoning", "agent_reasoning_raw_content":
 		if strings.TrimSpace(ev.Text) != "" && !r.o.pre.respReasoning {
 			e := r.event(n, ts, timeline.Thinking, ev.Text)
-			e.RecordID = ord
+			e.RecordID = ord.String()
 			r.out.Event(e)
 		} else if r.o.pre.respReasoning {
 			r.why = "duplicate:response_item"
@@ -986,24 +986,24 @@ func (r *rollout) eventMsg(n int64, ts string, ev *eventMsg) {
 	case "task_started":
 		r.turnTrigger(n, ts, ev, ord)
 	case "turn_aborted":
-		r.system(n, ts, strings.TrimSpace("turn aborted: "+ev.Reason), ord)
+		r.system(n, ts, strings.TrimSpace("turn aborted: "+ev.Reason), ord.String())
 	case "thread_rolled_back":
-		r.system(n, ts, strings.TrimSpace("thread rolled back: num_turns="+string(ev.NumTurns)), ord)
+		r.system(n, ts, strings.TrimSpace("thread rolled back: num_turns="+string(ev.NumTurns)), ord.String())
 	case "thread_name_updated":
 		name := ev.ThreadName
 		if name == "" {
 			name = ev.Name
 		}
-		r.system(n, ts, "thread name: "+name, ord)
+		r.system(n, ts, "thread name: "+name, ord.String())
 	case "entered_review_mode":
-		r.system(n, ts, "review mode: entered", ord)
+		r.system(n, ts, "review mode: entered", ord.String())
 	case "exited_review_mode":
-		r.system(n, ts, "review mode: exited", ord)
+		r.system(n, ts, "review mode: exited", ord.String())
 	case "error":
-		r.system(n, ts, "error: "+ev.Message, ord)
+		r.system(n, ts, "error: "+ev.Message, ord.String())
 	case "exec_approval_request", "apply_patch_approval_request", "request_permissions":
 		e := r.event(n, ts, timeline.System, "permission decision: ask source="+ev.Type)
-		e.ToolUseID, e.RecordID = ev.CallID, ord
+		e.ToolUseID, e.RecordID = ev.CallID, ord.String()
 		if c := commandText(ev.Command); c != "" {
 			e.Text += " command=" + c
 		}
@@ -1020,7 +1020,7 @@ func (r *rollout) eventMsg(n int64, ts string, ev *eventMsg) {
 // that records what started the turn (0.163+: turn_attribution
 // {turn_id, turn_trigger, parent_turn_id, initiating_agent_path}): the
 // composer, exec, a paired phone, a scheduled task, the guardian reviewer.
-func (r *rollout) turnTrigger(n int64, ts string, ev *eventMsg, ord string) {
+func (r *rollout) turnTrigger(n int64, ts string, ev *eventMsg, ord ordinal) {
 	a := ev.TurnAttribution
 	if a.TurnTrigger == "" {
 		r.why = "state_only:task_started"
@@ -1033,9 +1033,9 @@ func (r *rollout) turnTrigger(n int64, ts string, ev *eventMsg, ord string) {
 	if a.InitiatingAgentPath != "" {
 		text += " (initiating agent " + a.InitiatingAgentPath + ")"
 	}
-	id := ord
-	if a.TurnID != "" {
-		id = r.o.rid(a.TurnID)
+	id := r.o.rid(a.TurnID)
+	if a.TurnID == "" {
+		id = ord.String()
 	}
 	r.system(n, ts, text, id+"#trigger")
 }
@@ -1047,15 +1047,15 @@ func (r *rollout) evUserMessage(n int64, ts, text string, images []string, id st
 	r.prompt(n, ts, text, id)
 }
 
-func (r *rollout) itemCompleted(n int64, ts string, raw json.RawMessage, ord string) {
+func (r *rollout) itemCompleted(n int64, ts string, raw json.RawMessage, ord ordinal) {
 	var ti turnItem
 	if err := json.Unmarshal(raw, &ti); err != nil {
 		r.out.Problem(n, "item_completed item: "+err.Error())
 		return
 	}
-	id := ord
-	if ti.ID != "" {
-		id = r.o.rid(ti.ID)
+	id := r.o.rid(ti.ID)
+	if ti.ID == "" {
+		id = ord.String()
 	}
 	r.sub = "item_completed/" + itemKind(ti.Type)
 	switch itemKind(ti.Type) {
