@@ -327,3 +327,64 @@ func TestRolloutZstd(t *testing.T) {
 		}
 	}
 }
+
+// sessionRows renders rows as "<session tail> <replayed> <turn type>
+// <text> <time> <basis>".
+func sessionRows(s *parsertest.Sink) []string {
+	var out []string
+	for _, e := range s.Events {
+		sid := e.SessionID
+		if len(sid) > 4 {
+			sid = sid[len(sid)-4:]
+		}
+		out = append(out, strings.Join([]string{sid, map[bool]string{true: "replayed", false: "own"}[e.Replayed], string(e.TurnType), e.Text, e.TimeString(), string(e.TimeBasis)}, " "))
+	}
+	return out
+}
+
+// A fork of a fork (openai/codex #21025): S replays P, whose replay of G
+// comes first; each prompt lands in the session it was typed in, at its
+// turn's time, and only S's own prompt counts in S.
+func TestRolloutNestedFork(t *testing.T) {
+	s := parsertest.Golden(t, byID(t, "codex-cli/rollout"), input(t, "testdata/fork/nested_fork.jsonl", "", "sessions"), "testdata/fork/nested_fork.golden.jsonl")
+	var prompts []string
+	for _, r := range sessionRows(s) {
+		if strings.Contains(r, " user ") {
+			prompts = append(prompts, r)
+		}
+	}
+	want := []string{
+		"0a01 replayed user prompt typed in G 2026-06-01T08:00:05.000Z inherited",
+		"0a02 replayed user prompt typed in P 2026-06-01T09:00:05.000Z inherited",
+		"0a03 own user prompt typed in S 2026-06-01T10:00:05.000Z ",
+	}
+	if strings.Join(prompts, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("prompts:\n%s", strings.Join(prompts, "\n"))
+	}
+	for _, e := range s.Events {
+		if e.TurnType == timeline.User && e.SessionID == "019e8269-4e80-7000-8000-000000000a02" && e.ParentSessionID != "019e8232-6000-7000-8000-000000000a01" {
+			t.Fatalf("P's replayed row without its own parent: %+v", e)
+		}
+	}
+}
+
+// A fork written before turn ids: the replay is the burst the fork wrote
+// at its creation; the first record more than 2 s later is the fork's own.
+func TestRolloutForkWithoutTurnIDs(t *testing.T) {
+	s := parsertest.Golden(t, byID(t, "codex-cli/rollout"), input(t, "testdata/fork/old_fork.jsonl", "", "sessions"), "testdata/fork/old_fork.golden.jsonl")
+	var turns []string
+	for _, r := range sessionRows(s) {
+		if !strings.Contains(r, " system ") {
+			turns = append(turns, r)
+		}
+	}
+	want := []string{
+		"00b1 replayed user parent prompt 2026-06-02T09:00:00.000Z inherited",
+		"00b1 replayed assistant parent reply 2026-06-02T09:00:00.000Z inherited",
+		"00b2 own user fork prompt 2026-06-02T10:01:30.000Z ",
+		"00b2 own assistant fork reply 2026-06-02T10:01:31.000Z ",
+	}
+	if strings.Join(turns, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("rows:\n%s", strings.Join(turns, "\n"))
+	}
+}
