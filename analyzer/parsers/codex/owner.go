@@ -123,7 +123,6 @@ func (o *owner) rid(id string) string {
 	return o.sid + "/" + id
 }
 
-
 // tracker follows the owner of each record of one rollout. Both passes
 // over a file run it over the same records, so they see the same owners.
 type tracker struct {
