@@ -24,7 +24,7 @@ func SessionRecord() parser.Parser {
 		Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
 			Basis: "the session record's first prompt has no time"},
 		Agent:   Agent,
-		Version: 2,
+		Version: 3,
 		Targets: recordTargets,
 		Names:   []string{"local_*.json"},
 		Doc:     "Claude desktop session records local_<uuid>.json: the session row, Remote Control state, permission grants, the first prompt, session errors",
@@ -66,8 +66,11 @@ func parseRecord(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		last = created
 	}
 	base := timeline.Event{SessionID: sid, ProjectPath: rec.project(), TurnType: timeline.System, SourceLine: 1}
-	at := func(t time.Time) timeline.Event {
+	// RecordID: the record's own sessionId (local_<uuid>), "#<word>" for
+	// the rows derived from it.
+	at := func(t time.Time, suffix string) timeline.Event {
 		e := base
+		e.RecordID = localID + suffix
 		e.Time = t
 		if t.IsZero() {
 			e.TimeBasis = timeline.TimeNone
@@ -90,7 +93,7 @@ func parseRecord(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		parts = append(parts, remoteControl(rec))
 	}
 	parts = append(parts, "permission_mode="+orDash(rec.str("permissionMode")), "effort="+orDash(rec.str("effort")))
-	e := at(created)
+	e := at(created, "")
 	e.Text = strings.Join(parts, " ")
 	out.Event(e)
 
@@ -98,7 +101,7 @@ func parseRecord(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		var q map[string]json.RawMessage
 		if json.Unmarshal(rec["remoteControlLiveAtUpdateQuit"], &q) == nil {
 			if t := rawTime(q["at"]); !t.IsZero() {
-				e := at(t)
+				e := at(t, "#remote-control-quit")
 				e.Text = "remote control live at update quit"
 				out.Event(e)
 			}
@@ -106,8 +109,10 @@ func parseRecord(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	}
 
 	// Standing grants, at the last activity.
+	grants := 0
 	grant := func(key, val string) {
-		e := at(last)
+		e := at(last, "#grant"+strconv.Itoa(grants))
+		grants++
 		e.Text = "permission grant: " + key + "=" + val
 		out.Event(e)
 	}
@@ -167,7 +172,7 @@ func parseRecord(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		if t.IsZero() {
 			t = last
 		}
-		e := at(t)
+		e := at(t, "#error")
 		e.Text = "session error: " + msg
 		out.Event(e)
 	}
@@ -180,9 +185,9 @@ func parseRecord(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			break
 		}
 	}
-	if prompt != "" && wantPrompt(in, kind, p, localID, cli, prompt) {
+	if prompt != "" && wantPrompt(in, out, kind, p, localID, cli, prompt) {
 		out.Event(timeline.Event{SessionID: sid, ProjectPath: base.ProjectPath, TurnType: timeline.User,
-			Text: prompt, SourceLine: 1, Secondary: true, TimeBasis: timeline.TimeNone})
+			Text: prompt, SourceLine: 1, Secondary: true, TimeBasis: timeline.TimeNone, RecordID: localID + "#prompt"})
 	}
 	return nil
 }
@@ -191,7 +196,7 @@ func parseRecord(ctx context.Context, in *parser.Input, out parser.Sink) error {
 // Cowork record unless the session's audit log has it (the engine drops it
 // where the transcript has it); on a Code-tab record only when no
 // .claude/projects transcript of its cliSessionId was collected.
-func wantPrompt(in *parser.Input, kind, p, localID, cli, prompt string) bool {
+func wantPrompt(in *parser.Input, out parser.Sink, kind, p, localID, cli, prompt string) bool {
 	if kind == "code" {
 		if cli == "" {
 			return true
@@ -205,7 +210,7 @@ func wantPrompt(in *parser.Input, kind, p, localID, cli, prompt string) bool {
 	defer rc.Close()
 	found := false
 	want := strings.TrimSpace(prompt)
-	_ = parser.Lines(context.Background(), rc, nil, func(n int64, line []byte) error {
+	err = parser.Lines(context.Background(), rc, nil, func(n int64, line []byte) error {
 		var l auditLine
 		if json.Unmarshal(line, &l) != nil || l.Type != "user" {
 			return nil
@@ -217,6 +222,10 @@ func wantPrompt(in *parser.Input, kind, p, localID, cli, prompt string) bool {
 		}
 		return nil
 	})
+	if err != nil && !found {
+		// the prompt is kept: better twice than lost
+		out.Report(1, parser.KindParse, "audit.jsonl read only in part looking for the first prompt: "+err.Error())
+	}
 	return !found
 }
 
