@@ -30,19 +30,19 @@ const (
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "aider/chat-history", Agent: Agent, Version: 1,
+			ID: "aider/chat-history", Agent: Agent, Version: 2,
 			Targets: []string{"chat-history", "project"}, Names: []string{chatName},
 			Doc: ".aider.chat.history.md: runs (# aider chat started at, local time), #### prompts, > tool lines with model: and permission decision: rows, replies",
 		}, parseChat),
 		parser.New(parser.Spec{
-			ID: "aider/input-history", Agent: Agent, Version: 1,
+			ID: "aider/input-history", Agent: Agent, Version: 2,
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
 				Basis: "the chat history's rows carry only the run's start time (inherited), so a prompt pairs on its session and text"},
 			Targets: []string{"input-history", "project"}, Names: []string{inputName},
 			Doc: ".aider.input.history prompt_toolkit history (secondary user rows, local time)",
 		}, parseInput),
 		parser.New(parser.Spec{
-			ID: "aider/llm-history", Agent: Agent, Version: 1,
+			ID: "aider/llm-history", Agent: Agent, Version: 2,
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.Thinking},
 				Basis: "the chat history's rows carry only the run's start time (inherited), so a message pairs on its session and text"},
 			Targets: []string{"llm-history", "project"}, Names: []string{llmName},
@@ -88,15 +88,17 @@ func (d *decoder) text(n int64, b []byte) string {
 var startRx = regexp.MustCompile(`^# aider chat started at (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\s*$`)
 
 // runStarts reads the start times of the runs in the chat history beside
-// a file (same directory), sorted, or nil when it was not collected.
-func runStarts(ctx context.Context, in *parser.Input) []time.Time {
+// a file (same directory), sorted, or nil when it was not collected. A
+// chat history read only in part is a problem row (entries after the cut
+// may then take an earlier run's session).
+func runStarts(ctx context.Context, in *parser.Input, sink parser.Sink) []time.Time {
 	rc, err := in.OpenRelated(path.Join(path.Dir(in.Path), chatName))
 	if err != nil {
 		return nil
 	}
 	defer rc.Close()
 	var out []time.Time
-	_ = parser.Lines(ctx, rc, nil, func(_ int64, line []byte) error {
+	err = parser.Lines(ctx, rc, nil, func(_ int64, line []byte) error {
 		if !bytes.HasPrefix(line, []byte("# aider chat started at ")) {
 			return nil
 		}
@@ -107,6 +109,9 @@ func runStarts(ctx context.Context, in *parser.Input) []time.Time {
 		}
 		return nil
 	})
+	if err != nil {
+		sink.Report(0, parser.KindParse, "chat history "+chatName+" read only in part for the run starts: "+err.Error())
+	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Before(out[j]) })
 	return out
 }

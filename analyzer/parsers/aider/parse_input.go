@@ -12,7 +12,7 @@ import (
 // parseInput reads prompt_toolkit's FileHistory: "# <str(datetime.now())>"
 // then one "+<line>" per line of the entry.
 func parseInput(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	starts := runStarts(ctx, in)
+	starts := runStarts(ctx, in, out)
 	proj := projectPath(in.Path)
 	dec := &decoder{out: out}
 	var (
@@ -22,10 +22,13 @@ func parseInput(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		open  bool
 	)
 	flush := func() {
-		if open && len(lines) > 0 {
+		switch {
+		case open && len(lines) > 0:
 			e := event(t, runOf(starts, t), proj, timeline.User, strings.Join(lines, "\n"), first)
 			e.Secondary = true
 			out.Event(e)
+		case open:
+			out.Skip(first, "empty_prompt")
 		}
 		open, lines = false, nil
 	}
