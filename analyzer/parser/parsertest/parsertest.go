@@ -285,7 +285,7 @@ func GoldenBytes(t testing.TB, got []byte, golden string, ps ...parser.Parser) {
 // each agent leaves it when its parser is brought to the contract.
 var notYetAccounted = map[string]bool{
 	"chatgpt-desktop": true,
-	"codex-cli": true, "crush": true,
+	"codex-cli":       true, "crush": true,
 	"cursor": true, "gemini-cli": true, "goose": true, "opencode": true, "kilo-code": true, "pi": true,
 	"little-coder": true, "qwen-code": true, "roo-code": true, "vscode": true, "windsurf": true, "zed": true,
 }
