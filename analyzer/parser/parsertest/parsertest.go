@@ -286,8 +286,8 @@ func GoldenBytes(t testing.TB, got []byte, golden string, ps ...parser.Parser) {
 var notYetAccounted = map[string]bool{
 	"chatgpt-desktop": true,
 	"codex-cli":       true, "crush": true,
-	"cursor": true, "gemini-cli": true, "goose": true, "opencode": true, "kilo-code": true, "pi": true,
-	"little-coder": true, "qwen-code": true, "roo-code": true, "vscode": true, "windsurf": true, "zed": true,
+	"cursor": true, "gemini-cli": true, "goose": true, "opencode": true, "kilo-code": true,
+	"qwen-code": true, "roo-code": true, "vscode": true, "windsurf": true, "zed": true,
 }
 
 func isLineBased(p string) bool {

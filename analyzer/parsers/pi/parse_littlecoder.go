@@ -94,7 +94,7 @@ func parseCheckpoints(ctx context.Context, in *parser.Input, out parser.Sink) er
 		note = ", session file not collected"
 		if home := homeOf(in.Path); home != "" {
 			for _, f := range in.List(parser.GlobEscape(home) + "/.pi/agent/sessions/*/" + parser.GlobEscape(set)) {
-				if id, cwd, ok := sessionHeader(ctx, in, f.Path); ok {
+				if id, cwd, ok := sessionHeader(ctx, in, out, f.Path); ok {
 					if id != "" {
 						e.SessionID = id
 					}
@@ -109,20 +109,24 @@ func parseCheckpoints(ctx context.Context, in *parser.Input, out parser.Sink) er
 	return nil
 }
 
-// sessionHeader reads the id and cwd of a collected pi session file.
-func sessionHeader(ctx context.Context, in *parser.Input, p string) (id, cwd string, ok bool) {
+// sessionHeader reads the id and cwd of a collected pi session file; a
+// file that cannot be read to its header is a problem row on out.
+func sessionHeader(ctx context.Context, in *parser.Input, out parser.Sink, p string) (id, cwd string, ok bool) {
 	rc, err := in.OpenRelated(p)
 	if err != nil {
 		return "", "", false
 	}
 	defer rc.Close()
-	_ = parser.Lines(ctx, rc, nil, func(_ int64, line []byte) error {
+	err = parser.Lines(ctx, rc, nil, func(_ int64, line []byte) error {
 		var h entry
 		if json.Unmarshal(line, &h) == nil && h.Type == "session" {
 			id, cwd, ok = h.ID, h.Cwd, true
 		}
 		return errDone
 	})
+	if err != nil && err != errDone {
+		out.Report(0, parser.KindParse, "pi session "+p+" not readable for its header: "+err.Error())
+	}
 	return id, cwd, ok
 }
 

@@ -20,7 +20,7 @@ const (
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "pi/session", Agent: Agent, Version: 2,
+			ID: "pi/session", Agent: Agent, Version: 3,
 			Actions: actions,
 			Targets: []string{"sessions"}, Names: []string{"*.jsonl"},
 			Doc: ".pi/agent/sessions/<cwd>/<time>_<id>.jsonl and legacy .pi/agent/*.jsonl session trees (fork copies dropped; little-coder sessions flagged)",
