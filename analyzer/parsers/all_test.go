@@ -100,7 +100,6 @@ func TestCatalogStatusIsReal(t *testing.T) {
 // yet, each with the reason; the list is the honest state, shrinking as
 // parsers land.
 var knownGaps = map[string]string{
-	"little-coder/sessions": "the retired v0.0.x Python releases' session files: not parsed yet",
 	"zed/conversations":     "the legacy text-thread assistant's conversations/*.zed.json: not parsed yet",
 	"letta/transcripts":     "the cloud backend's transcript mirror: not written by 0.32.18's local backend, not parsed yet",
 	"letta/runs":            "scheduled-task runs (cloud backend, 0.34.x source): not written by 0.32.18, not parsed yet",
