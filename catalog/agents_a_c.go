@@ -329,7 +329,7 @@ var agentsAToC = []Agent{
 	{
 		Name: "cursor", Display: "Cursor (IDE and Agent CLI)", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceRealInstall, EvidenceNote: "Real installs: Cursor IDE on macOS 26.6.2 (3.24.18, 3.25.9, 3.26.13), Ubuntu 26.x arm64 (3.24.18, 3.25.9), Windows 11 arm64 (3.26.13); Agent CLI on macOS (2026.10.19-6bbf2c4), October 2026",
-		Notes: "issue 51; issue 235; issue 236; issue 237; the Agent CLI's own chat store is not parsed yet",
+		Notes: "issue 51; issue 235; issue 236; issue 237; the Agent CLI's acp-sessions store is collected, not parsed (known only from the shipped bundle)",
 		Targets: []Target{
 			{ID: "state-db", OS: AllOS, Root: RootAppConfig, Glob: "Cursor/User/globalStorage/state.vscdb{,.backup}", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "conversation-search", OS: AllOS, Root: RootAppConfig, Glob: "Cursor/User/globalStorage/conversation-search.db", Kind: KindSQLite, MaxSize: sqliteMax},
@@ -339,7 +339,7 @@ var agentsAToC = []Agent{
 			{ID: "user-settings", OS: AllOS, Root: RootAppConfig, Glob: "Cursor/User/{settings.json,keybindings.json,mcp.json}", Kind: KindSettings},
 			{ID: "editor-logs", OS: AllOS, Root: RootAppConfig, Glob: "Cursor/logs/**", Kind: KindLog, MaxSize: logMax},
 			{ID: "remote-state", OS: linuxOS, Root: RootHome, Glob: ".cursor-server/data/User/{globalStorage,workspaceStorage/*}/state.vscdb", Kind: KindSQLite, MaxSize: sqliteMax},
-			{ID: "agent-transcripts", Root: RootHome, Glob: ".cursor*/projects/*/agent-transcripts/**/*.jsonl", Kind: KindTranscript},
+			{ID: "agent-transcripts", Root: RootHome, Glob: ".cursor*/projects/*/agent-transcripts/**/*.{jsonl,txt}", Kind: KindTranscript},
 			{ID: "ai-tracking", Root: RootHome, Glob: ".cursor*/ai-tracking/ai-code-tracking.db", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "cli-chats", Root: RootHome, Glob: ".cursor*/chats/*/*/store.db", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "cli-chat-meta", Root: RootHome, Glob: ".cursor*/chats/*/*/{meta.json,prompt_history.json}", Kind: KindHistory},

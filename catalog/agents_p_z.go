@@ -148,6 +148,7 @@ var agentsPToZ = []Agent{
 			{ID: "chat-sessions", OS: AllOS, Root: RootVSCodeEditorUser, Glob: "workspaceStorage/*/chatSessions/*.{json,jsonl}", Kind: KindTranscript},
 			{ID: "global-chats", OS: AllOS, Root: RootVSCodeEditorUser, Glob: "globalStorage/{emptyWindowChatSessions/*,transferredChatSessions/*.json}", Kind: KindTranscript},
 			{ID: "chat-editing", OS: AllOS, Root: RootVSCodeEditorUser, Glob: "workspaceStorage/*/chatEditingSessions/**", Kind: KindOther, MaxSize: outputsMax},
+			{ID: "copilot-transcripts", OS: AllOS, Root: RootVSCodeEditorUser, Glob: "workspaceStorage/*/{GitHub,github}.copilot-chat/transcripts/*.jsonl", Kind: KindTranscript},
 			{ID: "workspace-json", OS: AllOS, Root: RootVSCodeEditorUser, Glob: "workspaceStorage/*/workspace.json", Kind: KindOther, Projects: ProjectsWorkspaceJSON},
 			{ID: "state-db", OS: AllOS, Root: RootVSCodeEditorUser, Glob: "{globalStorage,profiles/*/globalStorage,workspaceStorage/*}/state.vscdb{,.backup}", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "cloud-sessions", OS: AllOS, Root: RootVSCodeEditorUser, Glob: "globalStorage/github.copilot-chat/cloudSessions.json", Kind: KindOther},

@@ -3,6 +3,7 @@ package aider
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"path"
 	"regexp"
@@ -88,11 +89,11 @@ func (d *decoder) text(n int64, b []byte) string {
 var startRx = regexp.MustCompile(`^# aider chat started at (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\s*$`)
 
 // runStarts reads the start times of the runs in the chat history beside
-// a file (same directory), sorted, or nil when it was not collected. A
-// chat history read only in part is a problem row (entries after the cut
-// may then take an earlier run's session).
+// a file (same directory), sorted, or nil when it was not collected; a
+// read error is a problem row on the file being parsed.
 func runStarts(ctx context.Context, in *parser.Input, sink parser.Sink) []time.Time {
-	rc, err := in.OpenRelated(path.Join(path.Dir(in.Path), chatName))
+	related := path.Join(path.Dir(in.Path), chatName)
+	rc, err := in.OpenRelated(related)
 	if err != nil {
 		return nil
 	}
@@ -109,8 +110,8 @@ func runStarts(ctx context.Context, in *parser.Input, sink parser.Sink) []time.T
 		}
 		return nil
 	})
-	if err != nil {
-		sink.Report(0, parser.KindParse, "chat history "+chatName+" read only in part for the run starts: "+err.Error())
+	if err != nil && ctx.Err() == nil {
+		sink.Problem(0, fmt.Sprintf("reading %s for run start times: %v (runs after the error are not known)", related, err))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Before(out[j]) })
 	return out

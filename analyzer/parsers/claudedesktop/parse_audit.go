@@ -110,8 +110,8 @@ func transcriptKeys(ctx context.Context, in *parser.Input, out parser.Sink, dir 
 			return nil
 		})
 		rc.Close()
-		if err != nil {
-			out.Report(0, parser.KindParse, "transcript "+f.Path+" read only in part for the copy check: "+err.Error()+" (its records may repeat here)")
+		if err != nil && ctx.Err() == nil {
+			out.Problem(0, fmt.Sprintf("reading transcript %s: %v (records after the error are not known to be there)", f.Path, err))
 		}
 	}
 	return s

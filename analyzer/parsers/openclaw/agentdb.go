@@ -132,10 +132,13 @@ func (a *agentDB) loadSessions(ctx context.Context) error {
 // transcripts reads transcript_events session by session in seq order,
 // each row one pi session entry (event_json, or event_zstd compressed).
 func (a *agentDB) transcripts(ctx context.Context) error {
-	if !parser.HasTable(ctx, a.db, "transcript_events") {
-		return nil
+	if ok, err := parser.HasTable(ctx, a.db, "transcript_events"); err != nil || !ok {
+		return err
 	}
-	cols := columns(ctx, a.db, "transcript_events")
+	cols, err := parser.Columns(ctx, a.db, "transcript_events")
+	if err != nil {
+		return err
+	}
 	sel := "rowid AS rowid__, session_id, seq, event_json"
 	if cols["event_zstd"] {
 		sel += ", event_zstd"
@@ -395,8 +398,8 @@ func (a *agentDB) pendingInputs(ctx context.Context) error {
 // searchIndex reads the transcript search index's content table: an entry
 // the transcript no longer holds is kept there (a secondary source).
 func (a *agentDB) searchIndex(ctx context.Context) error {
-	if !parser.HasTable(ctx, a.db, "session_transcript_fts_content") {
-		return nil
+	if ok, err := parser.HasTable(ctx, a.db, "session_transcript_fts_content"); err != nil || !ok {
+		return err
 	}
 	// The FTS5 content table's columns follow session_transcript_fts:
 	// text, session_id, message_id, role, timestamp.

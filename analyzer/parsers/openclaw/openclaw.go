@@ -2,8 +2,6 @@ package openclaw
 
 import (
 	"bytes"
-	"context"
-	"database/sql"
 	"fmt"
 	json "github.com/go-json-experiment/json/v1"
 	"io"
@@ -110,15 +108,6 @@ func at(e *timeline.Event, t time.Time) {
 	if t.IsZero() {
 		e.TimeBasis = timeline.TimeNone
 	}
-}
-
-// columns returns the columns of a table.
-func columns(ctx context.Context, db *sql.DB, table string) map[string]bool {
-	cols := map[string]bool{}
-	_ = parser.EachRow(ctx, db, `SELECT name FROM pragma_table_info('`+strings.ReplaceAll(table, "'", "''")+`')`, func(m map[string]any) {
-		cols[parser.SQLText(m["name"])] = true
-	})
-	return cols
 }
 
 // compactJSON returns raw as compact JSON (raw itself when it is not JSON).

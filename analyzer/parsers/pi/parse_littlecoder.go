@@ -113,7 +113,7 @@ func parseCheckpoints(ctx context.Context, in *parser.Input, out parser.Sink) er
 		note = ", session file not collected"
 		if home := homeOf(in.Path); home != "" {
 			for _, f := range in.List(parser.GlobEscape(home) + "/.pi/agent/sessions/*/" + parser.GlobEscape(set)) {
-				if id, cwd, ok := sessionHeader(ctx, in, out, f.Path); ok {
+				if id, cwd, ok := sessionHeader(ctx, in, f.Path, out); ok {
 					if id != "" {
 						e.SessionID = id
 					}
@@ -128,9 +128,8 @@ func parseCheckpoints(ctx context.Context, in *parser.Input, out parser.Sink) er
 	return nil
 }
 
-// sessionHeader reads the id and cwd of a collected pi session file; a
-// file that cannot be read to its header is a problem row on out.
-func sessionHeader(ctx context.Context, in *parser.Input, out parser.Sink, p string) (id, cwd string, ok bool) {
+// sessionHeader reads the id and cwd of a collected pi session file.
+func sessionHeader(ctx context.Context, in *parser.Input, p string, sink parser.Sink) (id, cwd string, ok bool) {
 	rc, err := in.OpenRelated(p)
 	if err != nil {
 		return "", "", false
@@ -143,8 +142,8 @@ func sessionHeader(ctx context.Context, in *parser.Input, out parser.Sink, p str
 		}
 		return errDone
 	})
-	if err != nil && err != errDone {
-		out.Report(0, parser.KindParse, "pi session "+p+" not readable for its header: "+err.Error())
+	if err != nil && err != errDone && ctx.Err() == nil {
+		sink.Problem(0, fmt.Sprintf("reading the header of %s: %v", p, err))
 	}
 	return id, cwd, ok
 }

@@ -2,6 +2,7 @@ package pi
 
 import (
 	"context"
+	"fmt"
 	json "github.com/go-json-experiment/json/v1"
 	"path"
 	"sort"
@@ -196,8 +197,8 @@ func (st *sessionState) parentIDs(ctx context.Context, in *parser.Input, n int64
 		}
 		return nil
 	})
-	if err != nil {
-		st.out.Report(n, parser.KindParse, "fork parent "+p+" read only in part: "+err.Error())
+	if err != nil && ctx.Err() == nil {
+		st.out.Problem(n, fmt.Sprintf("reading parent session %s: %v (its entries after the error are not known, so their replayed copies here are kept as the fork's own)", p, err))
 	}
 	return ids, sid
 }
