@@ -265,7 +265,7 @@ var agentsAToC = []Agent{
 	{
 		Name: "copilot-cli", Display: "GitHub Copilot CLI", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceRealInstall, EvidenceNote: "Shipped bundle 1.0.98; real installs of Copilot CLI 1.0.98 on macOS (2026-10-15), Ubuntu 26.04 arm64 (2026-10-16), Windows 11 ARM64 (winget 1.0.98 and Copilot Desktop's bundled 1.0.99-2, 2026-10-17)",
-		Notes: "issue 132; the legacy flat session-state/<id>.jsonl transcript is not parsed yet; Copilot Desktop's sessions are written here too",
+		Notes: "issue 132; the legacy flat session-state/<id>.jsonl transcript of pre-1.0 builds is read with the events vocabulary; sidebar-sessions-state/*.json is a project-path join (no rows); Copilot Desktop's sessions are written here too",
 		Targets: []Target{
 			{ID: "events", Root: RootHome, Glob: "{.copilot,.local/state/.copilot,.config/.copilot}/session-state/**/*.jsonl", Kind: KindTranscript},
 			{ID: "workspace", Root: RootHome, Glob: "{.copilot,.local/state/.copilot,.config/.copilot}/session-state/*/workspace.yaml", Kind: KindOther, Projects: ProjectsYAMLCwd},
