@@ -150,13 +150,52 @@ func openLooseFile(ctx context.Context, abs, input string, rt *router) (*source,
 		return nil, ctx.Err()
 	}
 	dir, base := filepath.Dir(real), filepath.Base(real)
-	add := func(name string, parse bool) error {
-		fi, err := os.Lstat(filepath.Join(dir, name))
-		if err != nil {
-			return err
+	fi, err := os.Lstat(real)
+	if err != nil {
+		return nil, err
+	}
+	p := path.Join(path.Dir(orig), base)
+	s.seen = append(s.seen, seenFile{user: user, agent: a.Name, status: bundle.StatusCollected, size: fi.Size(), parsable: rt.agents[a.Name]})
+	if rt.keepManifest {
+		s.manifest = append(s.manifest, bundle.Entry{Record: bundle.RecordFile, Path: p, User: user, Agent: a.Name, Target: ch.target.ID, Type: "file",
+			Size: fi.Size(), Mode: fmt.Sprintf("%o", fi.Mode().Perm()), MTime: bundle.FormatTime(fi.ModTime()), Status: bundle.StatusCollected})
+	}
+	r := &fileRec{File: parser.File{Path: p, Rel: ch.rel, Agent: a.Name, Target: ch.target.ID, Kind: ch.target.Kind,
+		Size: fi.Size(), MTime: fi.ModTime().UTC(), Host: s.host, User: user}, tree: dir, local: base}
+	if !fi.Mode().IsRegular() {
+		// Swapped since it was resolved: never opened.
+		s.problem(Problem{Kind: KindUnsafePath, SourceFile: p, Agent: a.Name, Message: p + " is " + kindOf(fi.Mode()) + ": not read"})
+		return s, nil
+	}
+	if rt.wants(a.Name, ch.target.Kind) {
+		s.add(r)
+	}
+	if ch.target.Kind == catalog.KindSQLite {
+		s.addSidecars(r, rt)
+	}
+	return s, nil
+}
+
+// addSidecars adds the -wal, -shm and -journal files beside a loose
+// SQLite store r, which travel with it (Input.DB copies them beside its
+// private copy) as the collector copies them: not parsed on their own,
+// counted as the store's agent's files. One already found by the walk is
+// left as it is; one that is a link or a FIFO is a problem, never opened.
+func (s *source) addSidecars(r *fileRec, rt *router) {
+	for _, suf := range catalog.Sidecars {
+		p := r.Path + suf
+		if _, ok := s.byPath[p]; ok {
+			continue
 		}
-		p := path.Join(path.Dir(orig), name)
-		rel := path.Join(path.Dir(ch.rel), name)
+		local := r.local + suf
+		fi, err := os.Lstat(filepath.Join(r.tree, filepath.FromSlash(local)))
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			s.problem(Problem{Kind: bundle.StatusErrorRead, SourceFile: p, Agent: r.Agent, Message: err.Error()})
+			continue
+		}
 		status := bundle.StatusCollected
 		if !fi.Mode().IsRegular() {
 			status = bundle.StatusSkippedSpecial
@@ -164,42 +203,22 @@ func openLooseFile(ctx context.Context, abs, input string, rt *router) (*source,
 				status = bundle.StatusSymlink
 			}
 		}
-		s.seen = append(s.seen, seenFile{user: user, agent: a.Name, status: status, size: fi.Size(), parsable: rt.agents[a.Name]})
+		s.seen = append(s.seen, seenFile{user: r.User, agent: r.Agent, status: status, size: fi.Size(), parsable: rt.agents[r.Agent]})
 		if rt.keepManifest {
-			s.manifest = append(s.manifest, bundle.Entry{Record: bundle.RecordFile, Path: p, User: user, Agent: a.Name, Target: ch.target.ID, Type: "file",
-				Size: fi.Size(), Mode: fmt.Sprintf("%o", fi.Mode().Perm()), MTime: bundle.FormatTime(fi.ModTime()), Status: status})
+			s.manifest = append(s.manifest, bundle.Entry{Record: bundle.RecordFile, Path: p, User: r.User, Agent: r.Agent, Target: r.Target, Type: "file",
+				Size: fi.Size(), Mode: fmt.Sprintf("%o", fi.Mode().Perm()), MTime: bundle.FormatTime(fi.ModTime()), Status: status, SidecarOf: r.Path})
 		}
 		if status != bundle.StatusCollected {
-			s.problem(Problem{Kind: KindUnsafePath, SourceFile: p, Agent: a.Name, Message: p + " is " + kindOf(fi.Mode()) + ": not read"})
-			return nil
+			s.problem(Problem{Kind: KindUnsafePath, SourceFile: p, Agent: r.Agent, Message: p + " is " + kindOf(fi.Mode()) + ": not read"})
+			continue
 		}
-		r := &fileRec{File: parser.File{Path: p, Rel: rel, Agent: a.Name, Target: ch.target.ID, Kind: ch.target.Kind,
-			Size: fi.Size(), MTime: fi.ModTime().UTC(), Host: s.host, User: user}, tree: dir, local: name}
-		if parse {
-			if rt.wants(a.Name, ch.target.Kind) {
-				s.add(r)
-			}
-			return nil
-		}
-		// A sidecar travels with its store (Input.DB copies it) and is not
-		// parsed on its own.
+		sc := *r
+		sc.Path, sc.Rel, sc.local, sc.Size, sc.MTime = p, r.Rel+suf, local, fi.Size(), fi.ModTime().UTC()
 		if s.byPath == nil {
 			s.byPath = map[string]*fileRec{}
 		}
-		s.byPath[p] = r
-		return nil
+		s.byPath[p] = &sc
 	}
-	if err := add(base, true); err != nil {
-		return nil, err
-	}
-	if ch.target.Kind == catalog.KindSQLite {
-		for _, sc := range catalog.Sidecars {
-			if err := add(base+sc, false); err != nil && !errors.Is(err, os.ErrNotExist) {
-				s.problem(Problem{Kind: bundle.StatusErrorRead, SourceFile: path.Join(path.Dir(orig), base+sc), Agent: a.Name, Message: err.Error()})
-			}
-		}
-	}
-	return s, nil
 }
 
 // targetChoice is the catalog target a single file is read as.

@@ -769,6 +769,7 @@ func openLoose(ctx context.Context, dir string, rt *router) (*source, error) {
 		s.problem(p)
 	}
 	s.labelLoose(rt.loose, homes, ownHost)
+	var stores []*fileRec
 	for _, h := range homes {
 		err := catalog.WalkHome(h.dir, catalog.All(), func(hit catalog.Hit) error {
 			if ctx.Err() != nil {
@@ -815,13 +816,22 @@ func openLoose(ctx context.Context, dir string, rt *router) (*source, error) {
 				s.problem(Problem{Kind: KindUnsafePath, SourceFile: orig, Agent: hit.Agent, Message: orig + " is " + what + ": not read"})
 				return nil
 			}
-			s.add(&fileRec{File: parser.File{Path: orig, Rel: hit.Rel, Agent: hit.Agent, Target: hit.Target.ID, Kind: hit.Target.Kind,
-				Size: hit.Info.Size(), MTime: hit.Info.ModTime().UTC(), Host: s.host, User: h.user}, tree: h.tree, local: filepath.ToSlash(rel), verified: false})
+			r := &fileRec{File: parser.File{Path: orig, Rel: hit.Rel, Agent: hit.Agent, Target: hit.Target.ID, Kind: hit.Target.Kind,
+				Size: hit.Info.Size(), MTime: hit.Info.ModTime().UTC(), Host: s.host, User: h.user}, tree: h.tree, local: filepath.ToSlash(rel), verified: false}
+			s.add(r)
+			if r.Kind == catalog.KindSQLite {
+				stores = append(stores, r)
+			}
 			return nil
 		})
 		if err != nil {
 			return nil, err
 		}
+	}
+	// A store's -wal, -shm and -journal travel with it, as the collector
+	// copies them, whether or not a target of the catalog walks them.
+	for _, r := range stores {
+		s.addSidecars(r, rt)
 	}
 	return s, nil
 }
