@@ -513,6 +513,13 @@ func TestRepeatedRecordsInAnotherFileAppearOnce(t *testing.T) {
 	if len(a) != len(b) || sum.Duplicates != len(b) {
 		t.Fatalf("with the copy %d rows (%d duplicates), alone %d", len(a), sum.Duplicates, len(b))
 	}
+	// The summary line says so in plain words (issue 18).
+	want := "repeats: 7 row(s) repeated in other files (or twice in one) were written once (7 by record id, 0 without an id, by full value); " +
+		"0 secondary row(s) repeating a primary row were written once, as that row; 0 record id(s) with two contents kept both (see problems.jsonl); " +
+		"not written: 0 undated row(s) left out by --since/--until"
+	if got := analyze.DroppedLine(sum); got != want {
+		t.Errorf("summary line\n got %q\nwant %q", got, want)
+	}
 }
 
 // TestSecretKindFiles: a secret file reaches only a parser that declares it
