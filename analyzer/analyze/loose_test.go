@@ -337,4 +337,26 @@ func TestVerifyExtracted(t *testing.T) {
 	if len(res.Verified) != 6 {
 		t.Errorf("verified %d, want 6", len(res.Verified))
 	}
+	// A FIFO named bundle.json is refused at once, never opened.
+	fifo := filepath.Join(t.TempDir(), "f")
+	os.MkdirAll(filepath.Join(fifo, "files"), 0o755)
+	if err := syscall.Mkfifo(filepath.Join(fifo, bundle.HeaderName), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !analyze.IsExtracted(fifo) {
+		t.Fatal("a folder with a FIFO bundle.json and files/ is not taken for an extracted collection")
+	}
+	done := make(chan error)
+	go func() {
+		_, _, err := analyze.VerifyExtracted(context.Background(), fifo)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, analyze.ErrUnsafePath) || err.Error() != "bundle.json: is a FIFO, not a regular file: not read" {
+			t.Errorf("FIFO bundle.json: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("verify blocks on a FIFO bundle.json")
+	}
 }
