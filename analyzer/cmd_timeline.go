@@ -21,13 +21,13 @@ import (
 
 // TimelineCmd is `doubleagent timeline`.
 type TimelineCmd struct {
-	Inputs          []string      `arg:"" name:"INPUT" help:"Bundles, folders of bundles, extracted collections, or loose trees (a copied home, a mounted image, a lone .claude folder)." type:"path"`
+	Inputs          []string      `arg:"" name:"INPUT" help:"Bundles, folders of bundles, extracted collections, or loose trees (a copied home, a mounted image, a lone .claude folder), or a single file read with --agent as that agent's file." type:"path"`
 	Output          string        `short:"o" required:"" help:"Output folder (created if missing)." type:"path" placeholder:"DIR"`
 	Since           string        `help:"Keep rows at or after this UTC time (RFC 3339 or YYYY-MM-DD)."`
 	Until           string        `help:"Keep rows at or before this UTC time (RFC 3339, or YYYY-MM-DD meaning the end of that day)."`
-	Agent           []string      `help:"Keep only this agent (catalog name; repeatable)."`
-	User            []string      `help:"Keep only this user (repeatable)."`
-	Host            []string      `help:"Keep only this host (repeatable)."`
+	Agent           []string      `help:"Keep only this agent (catalog name; repeatable). Given once, a single file INPUT is read as this agent's file."`
+	User            []string      `help:"Keep only this user (repeatable). Given once, it also names the user of a loose input whose one home was named after its folder (a copied home, a lone agent folder, a single file)."`
+	Host            []string      `help:"Keep only this host (repeatable). Given once, it also names every loose input without an etc/hostname of its own."`
 	Match           string        `help:"Keep rows whose text, tool input or tool name matches this regular expression, plus the call or result paired with each." placeholder:"REGEX"`
 	TurnType        []string      `help:"Keep only this turn type (repeatable): ${enum}." enum:"user,assistant,tool_use,tool_result,thinking,system" placeholder:"TYPE"`
 	Hide            []string      `help:"Leave out this turn type (repeatable), e.g. --hide system: ${enum}." enum:"user,assistant,tool_use,tool_result,thinking,system" placeholder:"TYPE"`

@@ -40,7 +40,8 @@ Exit codes:
   0  every bundle verified: every hash matches its manifest row
   1  a bundle failed verification (a hash mismatch, a missing member, a cut or
      contradictory bundle)
-  2  an input is not a bundle at all, or cannot be read`,
+  2  an input is neither a bundle nor an extracted collection, or cannot be
+     read`,
 }
 
 func helpPrinter(options kong.HelpOptions, ctx *kong.Context) error {

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"archive/tar"
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/doubleagent/doubleagent/bundle/bundletest"
+	"github.com/klauspost/compress/zstd"
 )
 
 var bin string
@@ -151,5 +154,61 @@ func TestHelpEndsWithExitCodes(t *testing.T) {
 	lines := strings.SplitN(out, "\n", 4)
 	if len(lines) < 3 || !strings.HasPrefix(lines[0], "statuses: parsed = ") || !strings.HasPrefix(lines[1], "AGENT ") {
 		t.Errorf("catalog header: %q", lines)
+	}
+}
+
+// TestVerifyExtractedCollection: verify accepts a folder a bundle was
+// extracted into, with the verdict lines and exit codes of a bundle.
+func TestVerifyExtractedCollection(t *testing.T) {
+	dir := t.TempDir()
+	data := bundletest.Build(t, []bundletest.File{{Path: "/home/a/.claude/projects/p/11111111-2222-4333-8444-555555555555.jsonl", Agent: "claude-code", Target: "projects", User: "a", Data: []byte(transcript)}})
+	good := filepath.Join(dir, "good.tar.zst")
+	os.WriteFile(good, data, 0o644)
+	ext := filepath.Join(dir, "extracted")
+	untar(t, data, ext)
+	bOut, bCode := runCLI(t, "verify", good)
+	out, code := runCLI(t, "verify", ext)
+	if code != 0 || bCode != 0 || strings.ReplaceAll(out, ext, "X") != strings.ReplaceAll(bOut, good, "X") ||
+		out != ext+": OK: bundle 0190b1a4-0000-7000-8000-000000000001 from testhost, 1 of 1 collected files verified\n" {
+		t.Fatalf("verify extracted: %d %q; bundle: %d %q", code, out, bCode, bOut)
+	}
+	member := filepath.Join(ext, "files", "home", "a", ".claude", "projects", "p", "11111111-2222-4333-8444-555555555555.jsonl")
+	os.WriteFile(member, []byte("changed\n"), 0o644)
+	out, code = runCLI(t, "verify", ext)
+	if code != 1 || !strings.Contains(out, ext+": checksum_mismatch /home/a/.claude/projects/p/11111111-2222-4333-8444-555555555555.jsonl: manifest sha256 ") ||
+		!strings.Contains(out, ext+": FAILED: bundle 0190b1a4-0000-7000-8000-000000000001, 0 of 1 collected files verified, 1 problems\n") {
+		t.Fatalf("verify tampered extracted: %d %s", code, out)
+	}
+	if out, code := runCLI(t, "verify", dir); code != 2 || !strings.Contains(out, dir+": unusable: a folder that is not an extracted collection (no bundle.json and files/)") {
+		t.Fatalf("verify a plain folder: %d %s", code, out)
+	}
+}
+
+// untar writes a bundle's members into dst, as tar -xf does.
+func untar(t *testing.T, data []byte, dst string) {
+	t.Helper()
+	zr, err := zstd.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	tr := tar.NewReader(zr)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dst, filepath.FromSlash(h.Name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		b, err := io.ReadAll(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

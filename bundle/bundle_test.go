@@ -48,7 +48,7 @@ func TestRoundTrip(t *testing.T) {
 		{Path: "/home/bob/odd\nname\xff%.jsonl", Agent: "claude-code", Target: "projects", User: "bob", Data: []byte("")},
 	})
 	r, got, res := readAll(t, data, nil)
-	if r.Header.FormatVersion != 1 || r.Header.BundleID == "" || r.Header.Host.Hostname != "testhost" {
+	if r.Header.FormatVersion != 2 || r.Header.BundleID == "" || r.Header.Host.Hostname != "testhost" {
 		t.Fatalf("header %+v", r.Header)
 	}
 	if len(res.Problems) != 0 {
@@ -319,7 +319,7 @@ func TestMemberSizeLimit(t *testing.T) {
 }
 
 func TestUnsupportedVersionAndNotBundle(t *testing.T) {
-	data := bundletest.RawBundle(t, []bundletest.Raw{{Name: bundle.HeaderName, Data: []byte(`{"format_version":2}`)}}, true)
+	data := bundletest.RawBundle(t, []bundletest.Raw{{Name: bundle.HeaderName, Data: []byte(`{"format_version":3}`)}}, true)
 	if _, err := bundle.Open(bytes.NewReader(data), nil); !errors.Is(err, bundle.ErrUnsupportedVersion) {
 		t.Fatalf("want ErrUnsupportedVersion, got %v", err)
 	}

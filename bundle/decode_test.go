@@ -12,8 +12,8 @@ func TestDecodeHeaderForwardCompatible(t *testing.T) {
 	if err != nil || h.BundleID != "b1" || h.Host.Hostname != "h" {
 		t.Fatalf("header with unknown fields: %+v %v", h, err)
 	}
-	if _, err := DecodeHeader([]byte(`{"format_version":2}`)); !errors.Is(err, ErrUnsupportedVersion) {
-		t.Fatalf("version 2: %v", err)
+	if _, err := DecodeHeader([]byte(`{"format_version":3}`)); !errors.Is(err, ErrUnsupportedVersion) {
+		t.Fatalf("version 3: %v", err)
 	}
 	var fe *FormatError
 	if _, err := DecodeHeader([]byte(`{"format_version":"1"}`)); !errors.As(err, &fe) || fe.Member != HeaderName {
@@ -54,7 +54,7 @@ func TestManifestDecoderRows(t *testing.T) {
 			got = append(got, row.UnknownRecord())
 		}
 	}
-	want := []string{"file:/a", `row 2: record "home_v2" unknown to this reader (format version 1): skipped`, "err:row 3", "summary"}
+	want := []string{"file:/a", `row 2: record "home_v2" unknown to this reader (format version 2): skipped`, "err:row 3", "summary"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Fatalf("rows\n got %q\nwant %q", got, want)
 	}

@@ -7,11 +7,14 @@ import (
 	"unicode/utf8"
 )
 
-// Format versions this package writes and reads.
+// Format versions this package writes and reads. Version 2 moved each
+// artifact's metadata from DOUBLEAGENT.* PAX records (which GNU tar warns
+// about, six lines per member) into one PAX "comment" record, which POSIX
+// tells every pax reader to ignore; version 1 bundles are still read.
 const (
-	FormatVersion    = 1
+	FormatVersion    = 2
 	MinFormatVersion = 1
-	MaxFormatVersion = 1
+	MaxFormatVersion = 2
 )
 
 // Member names.
@@ -22,8 +25,12 @@ const (
 	FilesPrefix  = "files/"
 )
 
-// PAX record keys carried by artifact members.
+// PAX record keys carried by artifact members: in version 1, one record
+// per field; from version 2, one "comment" record holding memberMeta as a
+// JSON object.
 const (
+	paxComment = "comment"
+
 	paxPath   = "DOUBLEAGENT.path"
 	paxAgent  = "DOUBLEAGENT.agent"
 	paxTarget = "DOUBLEAGENT.target"
@@ -31,6 +38,17 @@ const (
 	paxUser   = "DOUBLEAGENT.user"
 	paxHome   = "DOUBLEAGENT.home"
 )
+
+// memberMeta is what a version 2 artifact member's "comment" PAX record
+// holds, a JSON object with the manifest's names for these fields.
+type memberMeta struct {
+	Path   string `json:"path"`
+	User   string `json:"user"`
+	Home   string `json:"home"`
+	Agent  string `json:"agent"`
+	Target string `json:"target"`
+	Kind   string `json:"kind"`
+}
 
 // ErrUnsupportedVersion is returned for a bundle whose format version is
 // outside [MinFormatVersion, MaxFormatVersion].

@@ -17,15 +17,22 @@ import (
 // 2026-12-01 (scripts/gen-bundle-fixtures.sh, see testdata/v1/README.md)
 // and never rewritten: every test run proves that today's reader reads a
 // version 1 bundle as it was collected, not only what today's writer makes.
+// frozenV2 is the same fake home collected as format version 2
+// (testdata/v2/README.md).
 const (
 	frozenV1       = "testdata/v1/fake-home.tar.zst"
 	frozenV1SHA256 = "6e6d2ed7c02814f65f1568a544370cf830ee31a3953950533fb313fa32268ec8"
 	frozenV1ID     = "01a2321c-407f-7758-875e-a19022cf4a23"
+	frozenV2       = "testdata/v2/fake-home.tar.zst"
+	frozenV2SHA256 = "8f69ba23e4951a931614564c739cbf8df347a43862bbff56ea5edef6f5bdf3a7"
+	frozenV2ID     = "01a23248-ba40-75c1-987e-adbff74d307f"
 )
+
+type frozenRow struct{ status, path, sha, size string }
 
 // frozenV1Rows is every manifest file row: status, original path, sha256
 // and size.
-var frozenV1Rows = []struct{ status, path, sha, size string }{
+var frozenV1Rows = []frozenRow{
 	{"collected", "/home/alice/.claude/projects/-home-alice-demo/0b1c2d3e-0000-4000-8000-000000000001.jsonl", "4a20c989e45aea45e69f3245fd785cccc4b3bd65dcbb2e28286cbc6730f0fca8", "846"},
 	{"symlink", "/home/alice/.claude/projects/-home-alice-demo/link.jsonl", "", "19"},
 	{"collected", "/home/alice/.claude/projects/-home-alice-demo/odd%25name-%FF.jsonl", "8b790d43d129739c2c78954665e2d299a1eed50549ed80762604b7d0278af9a6", "40"},
@@ -40,19 +47,46 @@ var frozenV1Rows = []struct{ status, path, sha, size string }{
 	{"collected", "/home/alice/.codex/state_5.sqlite-shm", "d82b47f09b199ff375ae3277cd3a0f446a51d3312fece1564121f5957b2d3789", "32768"},
 }
 
+// frozenV2Rows: the same fake home; the SQLite WAL and shared-memory
+// files differ (SQLite writes a fresh salt each time).
+var frozenV2Rows = func() []frozenRow {
+	rows := append([]frozenRow(nil), frozenV1Rows...)
+	rows[10].sha = "5bef49a9b7204f19153250a2045d222db39ba19ec84ccd003a759eec6e7113c4"
+	rows[11].sha = "16c1ce153eb0f1605bb177b79d421af5f2b21d3298afe93d7d08d5e388e39c6e"
+	return rows
+}()
+
+type frozenBundle struct {
+	path, sha, id  string
+	version        int
+	started, ended string
+	host, caseID   string
+	rows           []frozenRow
+}
+
 func TestFrozenV1Bundle(t *testing.T) {
-	raw, err := os.ReadFile(frozenV1)
+	checkFrozen(t, frozenBundle{path: frozenV1, sha: frozenV1SHA256, id: frozenV1ID, version: 1,
+		started: "2026-12-01T14:57:22.047Z", ended: "2026-12-01T14:57:22.080Z", host: "fixture-v1", caseID: "CASE-V1", rows: frozenV1Rows})
+}
+
+func TestFrozenV2Bundle(t *testing.T) {
+	checkFrozen(t, frozenBundle{path: frozenV2, sha: frozenV2SHA256, id: frozenV2ID, version: 2,
+		started: "2026-12-01T15:45:56.800Z", ended: "2026-12-01T15:45:56.814Z", host: "fixture-v2", caseID: "CASE-V2", rows: frozenV2Rows})
+}
+
+func checkFrozen(t *testing.T, fb frozenBundle) {
+	raw, err := os.ReadFile(fb.path)
 	if err != nil {
 		t.Fatalf("frozen fixture: %v", err)
 	}
-	if s := sha256.Sum256(raw); hex.EncodeToString(s[:]) != frozenV1SHA256 {
-		t.Fatalf("%s changed (sha256 %x): frozen fixtures are never rewritten; add a new one instead", frozenV1, s)
+	if s := sha256.Sum256(raw); hex.EncodeToString(s[:]) != fb.sha {
+		t.Fatalf("%s changed (sha256 %x): frozen fixtures are never rewritten; add a new one instead", fb.path, s)
 	}
-	side, err := os.ReadFile(frozenV1 + ".sha256")
-	if err != nil || string(side) != frozenV1SHA256+"  "+filepath.Base(frozenV1)+"\n" {
+	side, err := os.ReadFile(fb.path + ".sha256")
+	if err != nil || string(side) != fb.sha+"  "+filepath.Base(fb.path)+"\n" {
 		t.Fatalf("sidecar %q %v", side, err)
 	}
-	f, err := os.Open(frozenV1)
+	f, err := os.Open(fb.path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,8 +96,8 @@ func TestFrozenV1Bundle(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := r.Header
-	if h.FormatVersion != 1 || h.BundleID != frozenV1ID || h.CollectorVersion != "0.1.0" || h.CatalogVersion != "2026.11.29" ||
-		h.StartedUTC != "2026-12-01T14:57:22.047Z" || !h.RootMode || h.Host.Hostname != "fixture-v1" || h.Host.Case != "CASE-V1" ||
+	if h.FormatVersion != fb.version || h.BundleID != fb.id || h.CollectorVersion != "0.1.0" || h.CatalogVersion != "2026.11.29" ||
+		h.StartedUTC != fb.started || !h.RootMode || h.Host.Hostname != fb.host || h.Host.Case != fb.caseID ||
 		h.Host.Examiner != "frozen format fixture" || h.Host.User != "root" || h.Host.UID != "0" || !h.Host.Privileged || len(h.Host.CommandLine) != 15 {
 		t.Fatalf("header %+v", h)
 	}
@@ -97,10 +131,10 @@ func TestFrozenV1Bundle(t *testing.T) {
 		members[6] != "files/home/alice/.codex/state_5.sqlite" || members[7] != "files/home/alice/.codex/state_5.sqlite-wal" {
 		t.Fatalf("members %q", members)
 	}
-	if len(res.Manifest) != len(frozenV1Rows) {
-		t.Fatalf("%d manifest rows, want %d", len(res.Manifest), len(frozenV1Rows))
+	if len(res.Manifest) != len(fb.rows) {
+		t.Fatalf("%d manifest rows, want %d", len(res.Manifest), len(fb.rows))
 	}
-	for i, want := range frozenV1Rows {
+	for i, want := range fb.rows {
 		e := res.Manifest[i]
 		if e.Status != want.status || e.Path != want.path || e.SHA256 != want.sha || strconv.FormatInt(e.Size, 10) != want.size {
 			t.Errorf("row %d: %s %s %s %d, want %+v", i+1, e.Status, e.Path, e.SHA256, e.Size, want)
@@ -127,7 +161,7 @@ func TestFrozenV1Bundle(t *testing.T) {
 		t.Errorf("secret row %+v", c)
 	}
 	s := res.Summary
-	if s == nil || !s.Complete || s.Files != 9 || s.BytesCollected != 58648 || s.EndedUTC != "2026-12-01T14:57:22.080Z" {
+	if s == nil || !s.Complete || s.Files != 9 || s.BytesCollected != 58648 || s.EndedUTC != fb.ended {
 		t.Fatalf("summary %+v", s)
 	}
 	var counts []string

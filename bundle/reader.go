@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash"
@@ -75,7 +76,8 @@ const (
 	// ProblemTrailing: data after the tar's end-of-archive (a second
 	// bundle concatenated, appended bytes or frames); it is never read.
 	ProblemTrailing = "trailing_data"
-	// ProblemPAX: a member's PAX records (DOUBLEAGENT.path, .user, ...)
+	// ProblemPAX: a member's PAX records (version 2: the "comment" record's path,
+	// user, ...; version 1: DOUBLEAGENT.path, .user, ...)
 	// contradict its manifest row; the manifest wins.
 	ProblemPAX = "pax_mismatch"
 	// ProblemContradiction: the manifest contradicts itself or the
@@ -362,24 +364,52 @@ func (r *Reader) Next() (*Member, error) {
 			r.problem(ProblemUnlisted, h.Name, "", "unexpected member: skipped")
 			continue
 		}
+		meta := r.memberMeta(h)
 		if h.Size > r.opts.MaxMemberSize || h.Size < 0 {
-			r.problem(ProblemLimit, h.Name, h.PAXRecords[paxPath], fmt.Sprintf("member of %d bytes over the %d-byte limit: skipped", h.Size, r.opts.MaxMemberSize))
+			r.problem(ProblemLimit, h.Name, meta.Path, fmt.Sprintf("member of %d bytes over the %d-byte limit: skipped", h.Size, r.opts.MaxMemberSize))
 			continue
 		}
-		e := Entry{Record: RecordFile, Path: h.PAXRecords[paxPath], ArchivePath: h.Name,
-			Agent: h.PAXRecords[paxAgent], Target: h.PAXRecords[paxTarget], Kind: h.PAXRecords[paxKind],
-			User: h.PAXRecords[paxUser], Home: h.PAXRecords[paxHome], Type: "file", Size: h.Size,
+		e := Entry{Record: RecordFile, Path: meta.Path, ArchivePath: h.Name,
+			Agent: meta.Agent, Target: meta.Target, Kind: meta.Kind,
+			User: meta.User, Home: meta.Home, Type: "file", Size: h.Size,
 			MTime: FormatTime(h.ModTime), Status: StatusCollected}
 		if e.Path == "" {
 			e.Path = "/" + strings.TrimPrefix(h.Name, FilesPrefix)
 		}
 		hs := sha256.New()
 		m := &Member{Name: h.Name, Entry: e, h: hs}
-		m.pax = Entry{Path: h.PAXRecords[paxPath], Agent: e.Agent, Target: e.Target, Kind: e.Kind, User: e.User, Home: e.Home, MTime: e.MTime}
+		m.pax = Entry{Path: meta.Path, Agent: e.Agent, Target: e.Target, Kind: e.Kind, User: e.User, Home: e.Home, MTime: e.MTime}
 		m.r = io.TeeReader(r.tr, hs)
 		r.cur = m
 		return m, nil
 	}
+}
+
+// memberMeta reads what an artifact member's PAX records say it is: the
+// DOUBLEAGENT.* records of a version 1 bundle, the JSON object of the
+// "comment" record from version 2. Missing or unreadable metadata is
+// empty: the manifest then disagrees with it, and that is reported.
+func (r *Reader) memberMeta(h *tar.Header) memberMeta {
+	if r.Header.FormatVersion < 2 {
+		return memberMeta{Path: h.PAXRecords[paxPath], User: h.PAXRecords[paxUser], Home: h.PAXRecords[paxHome],
+			Agent: h.PAXRecords[paxAgent], Target: h.PAXRecords[paxTarget], Kind: h.PAXRecords[paxKind]}
+	}
+	var m memberMeta
+	if c, ok := h.PAXRecords[paxComment]; ok {
+		if err := json.Unmarshal([]byte(c), &m); err != nil {
+			return memberMeta{}
+		}
+	}
+	return m
+}
+
+// metaNames are the names a problem message gives the member metadata
+// fields, per format version.
+func metaNames(version int) [6]string {
+	if version < 2 {
+		return [6]string{paxPath, paxUser, paxHome, paxAgent, paxTarget, paxKind}
+	}
+	return [6]string{"comment.path", "comment.user", "comment.home", "comment.agent", "comment.target", "comment.kind"}
 }
 
 func (r *Reader) fail(err error) error {
@@ -506,7 +536,7 @@ func (r *Reader) Result() *Result {
 			r.problem(ProblemChecksum, e.ArchivePath, e.Path, fmt.Sprintf("manifest sha256 %s (%d bytes), content %s (%d bytes)", e.SHA256, e.Size, s.sum, s.size))
 			continue
 		}
-		if diff := paxDiff(s.pax, e); diff != "" {
+		if diff := paxDiff(r.Header.FormatVersion, s.pax, e); diff != "" {
 			r.problem(ProblemPAX, e.ArchivePath, e.Path, "the member's PAX records contradict its manifest row ("+diff+"): the manifest's values are used and the member is not verified")
 			continue
 		}
@@ -566,11 +596,12 @@ func RowProblems(e Entry) []Problem {
 
 // paxDiff names the PAX records (and the tar mtime) of a member that
 // differ from its manifest row, "" when they agree.
-func paxDiff(p, e Entry) string {
+func paxDiff(version int, p, e Entry) string {
 	var d []string
+	n := metaNames(version)
 	for _, f := range []struct{ name, pax, man string }{
-		{paxPath, p.Path, e.Path}, {paxUser, p.User, e.User}, {paxHome, p.Home, e.Home},
-		{paxAgent, p.Agent, e.Agent}, {paxTarget, p.Target, e.Target}, {paxKind, p.Kind, e.Kind},
+		{n[0], p.Path, e.Path}, {n[1], p.User, e.User}, {n[2], p.Home, e.Home},
+		{n[3], p.Agent, e.Agent}, {n[4], p.Target, e.Target}, {n[5], p.Kind, e.Kind},
 	} {
 		if f.pax != f.man {
 			d = append(d, fmt.Sprintf("%s %q, manifest %q", f.name, clip(f.pax), clip(f.man)))

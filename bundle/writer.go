@@ -195,7 +195,12 @@ func (w *Writer) AddFile(e Entry, size int64, r io.Reader) (Entry, error) {
 	}
 	w.names[key]++
 	e.ArchivePath = name
-	pax := map[string]string{paxPath: e.Path, paxAgent: e.Agent, paxTarget: e.Target, paxKind: e.Kind, paxUser: e.User, paxHome: e.Home}
+	meta, err := encodeMeta(e)
+	if err != nil {
+		w.err = err
+		return e, err
+	}
+	pax := map[string]string{paxComment: meta}
 	mt := parseTime(e.MTime)
 	if mt.IsZero() {
 		mt = time.Unix(0, 0)
@@ -239,6 +244,17 @@ func (w *Writer) AddFile(e Entry, size int64, r io.Reader) (Entry, error) {
 	w.bytes += size
 	w.files++
 	return e, short
+}
+
+// encodeMeta renders an artifact's metadata as its "comment" PAX record.
+func encodeMeta(e Entry) (string, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(memberMeta{Path: e.Path, User: e.User, Home: e.Home, Agent: e.Agent, Target: e.Target, Kind: e.Kind}); err != nil {
+		return "", err
+	}
+	return string(bytes.TrimSuffix(b.Bytes(), []byte("\n"))), nil
 }
 
 type errWriter struct{ w io.Writer }

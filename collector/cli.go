@@ -131,7 +131,7 @@ func (c *CLI) Run() error {
 	}
 	bw := bufio.NewWriterSize(out, 1<<20)
 	if isTerminal(os.Stderr) && c.Output != "-" {
-		opts.Progress = progressPrinter()
+		opts.Progress = progressPrinter(os.Stderr)
 	}
 	res, runErr := collect.Run(ctx, bw, opts)
 	ferr := bw.Flush()
@@ -144,7 +144,7 @@ func (c *CLI) Run() error {
 		}
 		// The sidecar vouches for a whole bundle: none for one whose writing
 		// failed (a full disk would leave it empty or naming a cut file).
-		if runErr == nil && ferr == nil || errors.Is(runErr, collect.ErrInterrupted) && ferr == nil {
+		if ferr == nil && (runErr == nil || errors.Is(runErr, collect.ErrInterrupted) || errors.Is(runErr, collect.ErrNoHome)) {
 			if err := bundle.WriteSidecarTo(sidecar, hex.EncodeToString(hs.Sum(nil)), filepath.Base(path)); err != nil {
 				os.Remove(path + ".sha256")
 				ferr = err
@@ -166,7 +166,7 @@ func (c *CLI) Run() error {
 			where = "stdout"
 		}
 		what := "bundle"
-		if runErr != nil && !errors.Is(runErr, collect.ErrInterrupted) {
+		if runErr != nil && !errors.Is(runErr, collect.ErrInterrupted) && !errors.Is(runErr, collect.ErrNoHome) {
 			what = "partial bundle (write failed, no .sha256 sidecar)"
 		}
 		fmt.Fprintf(os.Stderr, "%s %s written to %s: %d files, %d bytes collected; statuses %s\n",
@@ -209,18 +209,73 @@ func safeName(s string) string {
 	}, s)
 }
 
-func progressPrinter() func(collect.Progress) {
+// progressPrinter draws the progress line on w (stderr, a terminal: the
+// caller checks), at most five times a second.
+func progressPrinter(w io.Writer) func(collect.Progress) {
 	var mu sync.Mutex
 	var last time.Time
+	start := time.Now()
 	return func(p collect.Progress) {
 		mu.Lock()
 		defer mu.Unlock()
-		if time.Since(last) < 200*time.Millisecond {
+		now := time.Now()
+		if now.Sub(last) < 200*time.Millisecond {
 			return
 		}
-		last = time.Now()
-		fmt.Fprintf(os.Stderr, "\r\x1b[Kfiles %d  bytes %d  %s (%s)", p.Files, p.Bytes, p.Agent, p.User)
+		last = now
+		fmt.Fprint(w, "\r\x1b[K"+formatProgress(p, now.Sub(start)))
 	}
+}
+
+// formatProgress renders one progress line: files copied, bytes copied,
+// the mean rate since the start, and the agent and user being walked.
+// Agent and user names come from the catalog and the host's accounts; a
+// control character in a user name is shown as '?'.
+func formatProgress(p collect.Progress, elapsed time.Duration) string {
+	rate := "-"
+	if elapsed > 0 {
+		rate = formatBytes(int64(float64(p.Bytes)/elapsed.Seconds())) + "/s"
+	}
+	files := "files"
+	if p.Files == 1 {
+		files = "file"
+	}
+	s := fmt.Sprintf("%d %s, %s, %s", p.Files, files, formatBytes(p.Bytes), rate)
+	if p.Agent != "" {
+		s += "  " + p.Agent + " (" + printable(p.User) + ")"
+	}
+	return s
+}
+
+// formatBytes renders n bytes with binary units, three significant
+// digits from KiB up: 512 B, 1.50 KiB, 23.4 MiB, 117 GiB.
+func formatBytes(n int64) string {
+	if n < 1024 {
+		return fmt.Sprintf("%d B", n)
+	}
+	f := float64(n)
+	units := []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	u := -1
+	for f >= 1024 && u < len(units)-1 {
+		f /= 1024
+		u++
+	}
+	switch {
+	case f < 10:
+		return fmt.Sprintf("%.2f %s", f, units[u])
+	case f < 100:
+		return fmt.Sprintf("%.1f %s", f, units[u])
+	}
+	return fmt.Sprintf("%.0f %s", f, units[u])
+}
+
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return '?'
+		}
+		return r
+	}, s)
 }
 
 func printList(w io.Writer) error {

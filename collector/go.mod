@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/alecthomas/kong v1.17.0
 	github.com/bmatcuk/doublestar/v4 v4.10.4
+	github.com/creack/pty v1.1.24
 	github.com/doubleagent/doubleagent/bundle v0.0.0
 	github.com/doubleagent/doubleagent/catalog v0.0.0
 	github.com/google/uuid v1.6.0

@@ -14,7 +14,7 @@ import (
 // Exit codes (collector/docs/usage.md).
 const (
 	exitOK          = 0
-	exitFailed      = 1 // write error (full disk), bundle partial
+	exitFailed      = 1 // write error (full disk), bundle partial; or no home found
 	exitUsage       = 2 // bad options or unusable input
 	exitInterrupted = 3 // SIGINT/SIGTERM: bundle valid, marked incomplete
 )
@@ -25,6 +25,7 @@ func main() {
 		kong.Name("doubleagent-collector"),
 		kong.Description("Collect AI agents' transcripts, stores and settings from every home into a hashed bundle."),
 		kong.UsageOnError(),
+		kong.Help(helpPrinter),
 		kong.Vars{"version": collect.Version},
 		kong.Exit(func(code int) { os.Exit(code) }),
 	)
@@ -49,6 +50,9 @@ func exitCode(err error) int {
 	case errors.As(err, &ue):
 		fmt.Fprintln(os.Stderr, "doubleagent-collector:", err)
 		return exitUsage
+	case errors.Is(err, collect.ErrNoHome):
+		fmt.Fprintln(os.Stderr, "doubleagent-collector: no home was found, so nothing under a home was collected (the bundle records the empty walk); check --root and --users")
+		return exitFailed
 	case errors.Is(err, collect.ErrInterrupted):
 		fmt.Fprintln(os.Stderr, "doubleagent-collector: interrupted: the bundle is closed and marked incomplete")
 		return exitInterrupted
@@ -59,3 +63,23 @@ func exitCode(err error) int {
 }
 
 type usageError struct{ error }
+
+// exitCodesHelp ends --help (collector/docs/usage.md has the same table).
+const exitCodesHelp = `Exit codes:
+  0  the bundle is complete
+  1  the bundle could not be written whole (a write error such as a full
+     disk: a partial bundle without a .sha256 sidecar is left), or no home
+     was found (the bundle is written and records the empty walk)
+  2  bad options, or the output path refused (it exists, or lies inside the
+     evidence)
+  3  interrupted (SIGINT, SIGTERM): the bundle is closed, valid, and marked
+     incomplete`
+
+// helpPrinter prints kong's help, then the exit codes.
+func helpPrinter(options kong.HelpOptions, ctx *kong.Context) error {
+	if err := kong.DefaultHelpPrinter(options, ctx); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(ctx.Stdout, "\n"+exitCodesHelp)
+	return err
+}

@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# Make the frozen format fixtures bundle/testdata/v1/*.tar.zst with the
+# Make the frozen format fixtures bundle/testdata/vN/*.tar.zst with the
 # collector of this checkout, from a small fake home built here. Not run by
 # CI: the bundles are committed and tests read them as they were written
 # (see bundle/testdata/v1/README.md). Run it only to add a bundle of a new
-# format version (into a new folder), never to rewrite v1.
+# format version (into a new folder), never to rewrite an existing one.
 #
 #   scripts/gen-bundle-fixtures.sh [OUTDIR]   (default bundle/testdata/v1)
+#
+# The folder's name (v1, v2, ...) names the fixture's host (fixture-v2) and
+# case (CASE-V2); the fake home is the same for every version.
 #
 # Needs python3 (its sqlite3 module writes the WAL-mode store) and root
 # (chown of the fake home to uid 1000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-bundle/testdata/v1}"
+ver=$(basename "$out")
 mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -22,7 +26,7 @@ root="$work/root"
 home="$root/home/alice"
 proj="$home/.claude/projects/-home-alice-demo"
 mkdir -p "$root/etc" "$proj" "$home/.codex"
-echo fixture-v1 >"$root/etc/hostname"
+echo "fixture-$ver" >"$root/etc/hostname"
 echo 'alice:x:1000:1000:Alice:/home/alice:/bin/sh' >"$root/etc/passwd"
 
 sid=0b1c2d3e-0000-4000-8000-000000000001
@@ -56,7 +60,7 @@ EOF
 find "$home" -exec touch -h -d '2026-11-29T12:00:00Z' {} +
 chown -hR 1000:1000 "$home"
 
-"$work/doubleagent-collector" --root "$root" --host fixture-v1 --case CASE-V1 \
+"$work/doubleagent-collector" --root "$root" --host "fixture-$ver" --case "CASE-${ver^^}" \
   --examiner "frozen format fixture" --max-file-size 40000 --log-format json \
   -o "$out/fake-home.tar.zst"
 echo "wrote $out/fake-home.tar.zst"

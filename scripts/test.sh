@@ -17,6 +17,14 @@ if ! command -v chromium >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get 
   (DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null 2>&1 || echo "chromium install failed"
 fi
 if command -v chromium >/dev/null || [ "$(id -u)" = 0 ]; then export DOUBLEAGENT_BROWSER_TEST=1; fi
+# The bundle's tar test extracts bundles with GNU tar (--zstd needs the
+# zstd program) and bsdtar and checks that they print nothing; install them
+# the same way, and make the test fail rather than skip when one is missing.
+if ! { command -v bsdtar && command -v zstd; } >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "== installing bsdtar and zstd for the bundle's tar test"
+  (DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libarchive-tools zstd) >/dev/null 2>&1 || echo "bsdtar/zstd install failed"
+fi
+if { command -v bsdtar && command -v zstd; } >/dev/null || [ "$(id -u)" = 0 ]; then export DOUBLEAGENT_TAR_TEST=1; fi
 mods="catalog bundle collector analyzer fixtures"
 # Each module stands alone: tidy, and builds and vets outside the
 # workspace (a user may `go install` one module by itself).

@@ -513,6 +513,13 @@ func TestRepeatedRecordsInAnotherFileAppearOnce(t *testing.T) {
 	if len(a) != len(b) || sum.Duplicates != len(b) {
 		t.Fatalf("with the copy %d rows (%d duplicates), alone %d", len(a), sum.Duplicates, len(b))
 	}
+	// The summary line says so in plain words (issue 18).
+	want := "repeats: 7 row(s) repeated in other files (or twice in one) were written once (7 by record id, 0 without an id, by full value); " +
+		"0 secondary row(s) repeating a primary row were written once, as that row; 0 record id(s) with two contents kept both (see problems.jsonl); " +
+		"not written: 0 undated row(s) left out by --since/--until"
+	if got := analyze.DroppedLine(sum); got != want {
+		t.Errorf("summary line\n got %q\nwant %q", got, want)
+	}
 }
 
 // TestSecretKindFiles: a secret file reaches only a parser that declares it
@@ -602,11 +609,20 @@ func TestTokenInPermissionRuleIsMasked(t *testing.T) {
 	}
 }
 
-// TestFrozenV1Bundle reads the frozen format fixture (bundle/testdata/v1,
-// written by the collector of 2026-12-01 and never rewritten): every file
-// verified against its manifest, the transcript's rows intact.
-func TestFrozenV1Bundle(t *testing.T) {
-	sum, out := run(t, analyze.Options{Inputs: []string{filepath.Join("..", "..", "bundle", "testdata", "v1", "fake-home.tar.zst")}})
+// TestFrozenBundles reads the frozen format fixtures (bundle/testdata/v1
+// and v2, written by the collector of 2026-12-01 and never rewritten):
+// every file verified against its manifest, the transcript's rows intact.
+func TestFrozenBundles(t *testing.T) {
+	for _, fb := range []struct{ version, id string }{
+		{"v1", "01a2321c-407f-7758-875e-a19022cf4a23"},
+		{"v2", "01a23248-ba40-75c1-987e-adbff74d307f"},
+	} {
+		t.Run(fb.version, func(t *testing.T) { checkFrozenBundle(t, fb.version, fb.id) })
+	}
+}
+
+func checkFrozenBundle(t *testing.T, version, id string) {
+	sum, out := run(t, analyze.Options{Inputs: []string{filepath.Join("..", "..", "bundle", "testdata", version, "fake-home.tar.zst")}})
 	if ps := problems(t, out); len(ps) != 0 || sum.Problems != 0 {
 		t.Fatalf("problems %+v", ps)
 	}
@@ -618,7 +634,7 @@ func TestFrozenV1Bundle(t *testing.T) {
 		"codex-cli/state-db system thread record: title=\"hello codex\"": false,
 	}
 	for _, r := range rows(t, out) {
-		if r.Host != "fixture-v1" || r.User != "alice" || r.BundleID != "01a2321c-407f-7758-875e-a19022cf4a23" || r.Verified != "true" {
+		if r.Host != "fixture-"+version || r.User != "alice" || r.BundleID != id || r.Verified != "true" {
 			t.Errorf("row %+v", r)
 		}
 		k := r.Parser + " " + r.TurnType + " " + r.Text
@@ -639,7 +655,7 @@ func TestFrozenV1Bundle(t *testing.T) {
 	if err := json.Unmarshal(b, &inv); err != nil {
 		t.Fatal(err)
 	}
-	if len(inv.Sources) != 1 || inv.Sources[0].Verified != "all" || inv.Sources[0].Host != "fixture-v1" {
+	if len(inv.Sources) != 1 || inv.Sources[0].Verified != "all" || inv.Sources[0].Host != "fixture-"+version {
 		t.Fatalf("sources %+v", inv.Sources)
 	}
 }

@@ -566,6 +566,7 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	rt := newRouter(opts.Parsers)
 	rt.keepManifest = slices.Contains(formats, FormatBodyfile)
+	rt.loose = newLooseLabels(&opts)
 	sum := &Summary{Sources: len(units)}
 	var wg sync.WaitGroup
 	work := make(chan int)

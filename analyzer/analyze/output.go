@@ -648,8 +648,8 @@ func writeJSONL(path string, n int, get func(int) any) error {
 
 // DroppedLine renders the summary line of rows not written, by reason.
 func DroppedLine(sum *Summary) string {
-	return fmt.Sprintf("not written: %d row(s) repeating a record another row already gave (%d by record id, %d without an id, by full value); %d secondary row(s) paired with the primary row they repeat; %d undated row(s) left out by --since/--until; %d record id(s) with two contents (kept, see problems.jsonl)",
-		sum.Duplicates, sum.RepeatedByID, sum.RepeatedNoID, sum.SecondaryPaired, sum.UndatedDropped, sum.DuplicateIDs)
+	return fmt.Sprintf("repeats: %d row(s) repeated in other files (or twice in one) were written once (%d by record id, %d without an id, by full value); %d secondary row(s) repeating a primary row were written once, as that row; %d record id(s) with two contents kept both (see problems.jsonl); not written: %d undated row(s) left out by --since/--until",
+		sum.Duplicates, sum.RepeatedByID, sum.RepeatedNoID, sum.SecondaryPaired, sum.DuplicateIDs, sum.UndatedDropped)
 }
 
 // AgentsLine renders the "agents:" summary line.

@@ -160,10 +160,16 @@ func detectInput(p string) ([]string, string, error) {
 		return nil, "", err
 	}
 	if !fi.IsDir() {
+		if !fi.Mode().IsRegular() {
+			// Never opened: a FIFO would block the sniff.
+			return nil, "", fmt.Errorf("%s: %s, not a bundle file or a folder: not read", p, kindOf(fi.Mode()))
+		}
 		if isBundleFile(p) {
 			return []string{p}, KindBundle, nil
 		}
-		return nil, "", fmt.Errorf("%s: not a bundle (no zstd frame) and not a folder", p)
+		// A single file, read with --agent as that agent's file (openLoose
+		// says what is missing otherwise).
+		return []string{p}, KindLoose, nil
 	}
 	if isExtracted(p) {
 		return []string{p}, KindExtracted, nil
@@ -253,6 +259,8 @@ type router struct {
 	secrets map[string]bool
 	// keepManifest asks sources to keep their manifest rows (bodyfile).
 	keepManifest bool
+	// loose labels loose inputs from --host, --user and --agent (loose.go).
+	loose looseLabels
 }
 
 func newRouter(ps []parser.Parser) *router {
@@ -646,6 +654,9 @@ type looseHome struct {
 	user, dir, orig string
 	only            string // when set, only hits under this walked dir count
 	tree            string // the tree the evidence rule confines reads to
+	// copied: a copied home or a lone agent folder, whose user is only
+	// the folder's name (not an image's home/NAME): --user may name it.
+	copied bool
 }
 
 // findLooseHomes infers homes in a loose tree: an image root (home/*,
@@ -730,20 +741,35 @@ func findLooseHomes(dir string) ([]looseHome, []Problem) {
 	base := filepath.Base(abs)
 	if strings.HasPrefix(base, ".") {
 		parent := filepath.Dir(abs)
-		return []looseHome{{user: filepath.Base(parent), dir: parent, orig: filepath.ToSlash(parent), only: abs, tree: parent}}, nil
+		return []looseHome{{user: filepath.Base(parent), dir: parent, orig: filepath.ToSlash(parent), only: abs, tree: parent, copied: true}}, nil
 	}
-	return []looseHome{{user: base, dir: abs, orig: filepath.ToSlash(abs), tree: abs}}, nil
+	return []looseHome{{user: base, dir: abs, orig: filepath.ToSlash(abs), tree: abs, copied: true}}, nil
 }
 
 // openLoose walks a loose tree with the catalog, reading files in place
-// (read-only, by the evidence rule: see evidence.go).
+// (read-only, by the evidence rule: see evidence.go). An image root's
+// etc/hostname names the host, as the collector does; otherwise the host
+// is loose:<folder>, or --host (see looseLabels). A single file is read as
+// the file of the agent --agent names (openLooseFile).
 func openLoose(ctx context.Context, dir string, rt *router) (*source, error) {
 	abs, _ := filepath.Abs(dir)
+	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
+		return openLooseFile(ctx, abs, dir, rt)
+	}
 	s := &source{kind: KindLoose, input: dir, inferred: true, host: "loose:" + filepath.Base(abs)}
+	name, ownHost, hp := imageHostname(abs)
+	if hp != nil {
+		s.problem(*hp)
+	}
+	if ownHost {
+		s.host = name
+	}
 	homes, probs := findLooseHomes(abs)
 	for _, p := range probs {
 		s.problem(p)
 	}
+	s.labelLoose(rt.loose, homes, ownHost)
+	var stores []*fileRec
 	for _, h := range homes {
 		err := catalog.WalkHome(h.dir, catalog.All(), func(hit catalog.Hit) error {
 			if ctx.Err() != nil {
@@ -790,13 +816,22 @@ func openLoose(ctx context.Context, dir string, rt *router) (*source, error) {
 				s.problem(Problem{Kind: KindUnsafePath, SourceFile: orig, Agent: hit.Agent, Message: orig + " is " + what + ": not read"})
 				return nil
 			}
-			s.add(&fileRec{File: parser.File{Path: orig, Rel: hit.Rel, Agent: hit.Agent, Target: hit.Target.ID, Kind: hit.Target.Kind,
-				Size: hit.Info.Size(), MTime: hit.Info.ModTime().UTC(), Host: s.host, User: h.user}, tree: h.tree, local: filepath.ToSlash(rel), verified: false})
+			r := &fileRec{File: parser.File{Path: orig, Rel: hit.Rel, Agent: hit.Agent, Target: hit.Target.ID, Kind: hit.Target.Kind,
+				Size: hit.Info.Size(), MTime: hit.Info.ModTime().UTC(), Host: s.host, User: h.user}, tree: h.tree, local: filepath.ToSlash(rel), verified: false}
+			s.add(r)
+			if r.Kind == catalog.KindSQLite {
+				stores = append(stores, r)
+			}
 			return nil
 		})
 		if err != nil {
 			return nil, err
 		}
+	}
+	// A store's -wal, -shm and -journal travel with it, as the collector
+	// copies them, whether or not a target of the catalog walks them.
+	for _, r := range stores {
+		s.addSidecars(r, rt)
 	}
 	return s, nil
 }

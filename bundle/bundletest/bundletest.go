@@ -53,14 +53,22 @@ type Raw struct {
 }
 
 // RawBundle writes members verbatim as a zstd tar stream, after a valid
-// bundle.json unless noHeader.
+// version 1 bundle.json unless noHeader (version 1 members carry their
+// metadata as DOUBLEAGENT.* PAX records).
 func RawBundle(t testing.TB, members []Raw, noHeader bool) []byte {
+	t.Helper()
+	return RawBundleVersion(t, 1, members, noHeader)
+}
+
+// RawBundleVersion is RawBundle with a header of the given format version
+// (from version 2 a member's metadata is one "comment" PAX record).
+func RawBundleVersion(t testing.TB, version int, members []Raw, noHeader bool) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	zw, _ := zstd.NewWriter(&buf)
 	tw := tar.NewWriter(zw)
 	if !noHeader {
-		hdr, _ := json.Marshal(bundle.Header{FormatVersion: 1, BundleID: "raw"})
+		hdr, _ := json.Marshal(bundle.Header{FormatVersion: version, BundleID: "raw"})
 		members = append([]Raw{{Name: bundle.HeaderName, Data: hdr}}, members...)
 	}
 	for _, m := range members {

@@ -95,6 +95,11 @@ type Result struct {
 // closed, marked incomplete.
 var ErrInterrupted = errors.New("collection interrupted")
 
+// ErrNoHome is returned when no home was found (or none of --users): the
+// bundle was still written whole, and records the walk that found nothing
+// (and anything the container volumes held).
+var ErrNoHome = errors.New("no home was found")
+
 type collector struct {
 	opts     Options
 	w        *bundle.Writer
@@ -176,9 +181,25 @@ func Run(ctx context.Context, out io.Writer, opts Options) (*Result, error) {
 			}
 		}
 		homes = h2
-		if len(homes) == 0 {
-			log.Warn().Strs("users", opts.Users).Msg("no home of these users was found")
+	}
+	noHome := len(homes) == 0
+	if noHome {
+		// Said at error level (stderr at every --log-level) and in the
+		// bundle's log; Run ends with ErrNoHome once the bundle is closed.
+		ev := log.Error().Str("root", opts.Root)
+		msg := "no home was found: nothing under a home was collected (homes are read from /etc/passwd, /home/*, /Users/*, /root, /var/root, /mnt/*/Users/*)"
+		if len(opts.Users) > 0 {
+			ev = ev.Strs("users", opts.Users)
+			msg = "no home of these users was found: nothing under a home was collected"
 		}
+		ev.Msg(msg)
+	}
+	if opts.Host == "" && host.Hostname == unknownHost {
+		where := "the host gives no name"
+		if !isLive(opts.Root) {
+			where = "the image has no readable /etc/hostname"
+		}
+		log.Warn().Str("host", host.Hostname).Msg(where + ": recorded as " + unknownHost + " (give --host NAME)")
 	}
 	res := &Result{BundleID: id, Header: hdr, Homes: homes}
 	for _, sh := range skippedHomes {
@@ -245,6 +266,9 @@ func Run(ctx context.Context, out io.Writer, opts Options) (*Result, error) {
 	}
 	if ctx.Err() != nil {
 		return res, ErrInterrupted
+	}
+	if noHome {
+		return res, ErrNoHome
 	}
 	return res, nil
 }

@@ -22,6 +22,9 @@ func newBundleID() string {
 	return id.String()
 }
 
+// unknownHost is the host name recorded when none is known.
+const unknownHost = "unknown-host"
+
 // hostFacts gathers what bundle.json records about the host. In root mode
 // the facts come from the image (its /etc/hostname, /etc/os-release,
 // /etc/timezone); facts only a running system has (kernel, boot time) are
@@ -48,7 +51,7 @@ func hostFacts(o Options) bundle.Host {
 		}
 	}
 	if h.Hostname == "" {
-		h.Hostname = "unknown-host"
+		h.Hostname = unknownHost
 	}
 	h.OS, h.OSVersion = detectOS(root, live)
 	h.Timezone = timezoneName(root, live)

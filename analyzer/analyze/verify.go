@@ -1,0 +1,282 @@
+package analyze
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/doubleagent/doubleagent/bundle"
+)
+
+// IsExtracted reports whether dir holds an extracted collection: a
+// bundle.json and a files folder (neither is opened: see isExtracted).
+func IsExtracted(dir string) bool { return isExtracted(dir) }
+
+// Bounds of an extracted collection's manifest and log, those of the
+// bundle reader's defaults (bundle.Options).
+const (
+	maxExtractedManifest     = 512 << 20
+	maxExtractedManifestRows = 2_000_000
+	maxExtractedLog          = 16 << 20
+)
+
+// VerifyExtracted checks an extracted collection (bundle.json,
+// manifest.jsonl and files/, as `tar --zstd -xf BUNDLE` leaves them) the
+// way bundle.Verify checks a bundle, and gives the same Result: every
+// collected row's file is hashed against the manifest, every path opened
+// by the evidence rule (no link on the way or at the end, regular files
+// only, never blocking on a FIFO); a file under files/ that no row names
+// is unlisted, a link or a FIFO there is reported. Problems have the
+// bundle reader's kinds (checksum_mismatch, missing_member,
+// unlisted_member, manifest_contradiction, ...) plus unsafe_path for what
+// the evidence rule refused; the same warnings (incomplete collection,
+// changed_during_copy, a row's error) are warnings. Result.Members counts
+// the regular files under files/. The error is for a folder whose
+// bundle.json cannot be read or is not a bundle header.
+func VerifyExtracted(ctx context.Context, dir string) (bundle.Header, *bundle.Result, error) {
+	res := &bundle.Result{Verified: map[string]bool{}}
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		return bundle.Header{}, nil, err
+	}
+	problem := func(kind, member, path, msg string) {
+		res.Problems = append(res.Problems, bundle.Problem{Kind: kind, Member: member, Path: path, Msg: msg})
+	}
+	hf, err := openIn(root, bundle.HeaderName)
+	if err != nil {
+		return bundle.Header{}, nil, err
+	}
+	b, err := io.ReadAll(io.LimitReader(hf, maxHeaderBytes+1))
+	hf.Close()
+	if err != nil {
+		return bundle.Header{}, nil, err
+	}
+	if len(b) > maxHeaderBytes {
+		return bundle.Header{}, nil, fmt.Errorf("%s: larger than %d bytes: not a bundle header", bundle.HeaderName, maxHeaderBytes)
+	}
+	h, err := bundle.DecodeHeader(b)
+	if err != nil {
+		return h, nil, err
+	}
+	if why := bundle.HeaderProblem(&h); why != "" {
+		problem(bundle.ProblemHeader, bundle.HeaderName, "", why)
+	}
+	if lf, err := openIn(root, bundle.LogName); err == nil {
+		res.Log, _ = io.ReadAll(io.LimitReader(lf, maxExtractedLog))
+		lf.Close()
+	}
+	present, walkProbs := filesUnder(ctx, root)
+	res.Members = len(present)
+	if ctx.Err() != nil {
+		return h, nil, ctx.Err()
+	}
+
+	var summaries, rowsAfter int
+	partial := false
+	mf, err := openIn(root, bundle.ManifestName)
+	switch {
+	case err != nil:
+		msg := fmt.Sprintf("no manifest: %d files under files/ cannot be verified", len(present))
+		if errors.Is(err, ErrUnsafePath) {
+			problem(KindUnsafePath, bundle.ManifestName, "", err.Error()+": "+msg)
+		} else {
+			problem(bundle.ProblemNoManifest, bundle.ManifestName, "", msg)
+		}
+		res.Problems = append(res.Problems, walkProbs...)
+		return h, res, nil
+	default:
+		defer mf.Close()
+		if fi, err := mf.Stat(); err == nil && fi.Size() > maxExtractedManifest {
+			problem(bundle.ProblemLimit, bundle.ManifestName, "", fmt.Sprintf("manifest of %d bytes over the %d-byte limit: not read, nothing can be verified", fi.Size(), maxExtractedManifest))
+			res.Problems = append(res.Problems, walkProbs...)
+			return h, res, nil
+		}
+	}
+	res.Manifest = []bundle.Entry{}
+	dec := bundle.NewManifestDecoder(bufio.NewReader(mf))
+	for {
+		if ctx.Err() != nil {
+			return h, nil, ctx.Err()
+		}
+		if len(res.Manifest) >= maxExtractedManifestRows {
+			problem(bundle.ProblemLimit, bundle.ManifestName, "", fmt.Sprintf("manifest has more than %d rows: the rest is not read", maxExtractedManifestRows))
+			break
+		}
+		row, err := dec.Next()
+		if err != nil {
+			if err != io.EOF {
+				problem(bundle.ProblemManifest, bundle.ManifestName, "", err.Error())
+			}
+			break
+		}
+		switch {
+		case row.Err != nil:
+			problem(bundle.ProblemManifest, bundle.ManifestName, "", row.Err.Error())
+		case row.Summary != nil:
+			res.Summary = row.Summary
+			summaries++
+			if !row.Summary.Complete {
+				partial = true
+			}
+		case row.Entry != nil:
+			if summaries > 0 {
+				rowsAfter++
+			}
+			res.Manifest = append(res.Manifest, *row.Entry)
+		default:
+			problem(bundle.ProblemManifest, bundle.ManifestName, "", row.UnknownRecord())
+		}
+	}
+
+	listed := map[string]int{}
+	for _, e := range res.Manifest {
+		res.Problems = append(res.Problems, bundle.RowProblems(e)...)
+		if e.ArchivePath == "" {
+			if e.Status == bundle.StatusCollected {
+				problem(bundle.ProblemMissing, "", e.Path, "listed as collected but names no file")
+			}
+			continue
+		}
+		listed[e.ArchivePath]++
+		if listed[e.ArchivePath] == 2 {
+			problem(bundle.ProblemContradiction, e.ArchivePath, e.Path, "two manifest rows name this file: it is not verified")
+		}
+		_, here := present[e.ArchivePath]
+		if e.Status != bundle.StatusCollected {
+			what := "names a file that is not in the extracted folder"
+			if here {
+				what = "but its file is present: the file is not verified"
+			}
+			problem(bundle.ProblemContradiction, e.ArchivePath, e.Path, fmt.Sprintf("row with status %s %s", e.Status, what))
+			continue
+		}
+		if listed[e.ArchivePath] > 1 {
+			continue
+		}
+		if why := bundle.UnsafeName(e.ArchivePath); why != "" || !strings.HasPrefix(e.ArchivePath, bundle.FilesPrefix) {
+			if why == "" {
+				why = "not under " + bundle.FilesPrefix
+			}
+			problem(bundle.ProblemUnsafe, e.ArchivePath, e.Path, why+": not read")
+			continue
+		}
+		sum, n, err := fileHash(root, e.ArchivePath)
+		switch {
+		case errors.Is(err, ErrUnsafePath):
+			problem(KindUnsafePath, e.ArchivePath, e.Path, err.Error())
+		case errors.Is(err, fs.ErrNotExist):
+			problem(bundle.ProblemMissing, e.ArchivePath, e.Path, "listed as collected but not in the extracted folder")
+		case err != nil:
+			problem(bundle.StatusErrorRead, e.ArchivePath, e.Path, err.Error())
+		case sum != e.SHA256 || n != e.Size:
+			problem(bundle.ProblemChecksum, e.ArchivePath, e.Path, fmt.Sprintf("manifest sha256 %s (%d bytes), file %s (%d bytes)", e.SHA256, e.Size, sum, n))
+		default:
+			res.Verified[e.ArchivePath] = true
+		}
+	}
+	for name, n := range listed {
+		if n > 1 {
+			delete(res.Verified, name)
+		}
+	}
+	var unlisted []string
+	for name := range present {
+		if listed[name] == 0 {
+			unlisted = append(unlisted, name)
+		}
+	}
+	sort.Strings(unlisted)
+	for _, name := range unlisted {
+		problem(bundle.ProblemUnlisted, name, "", "file not in the manifest")
+	}
+	for _, p := range walkProbs {
+		if listed[p.Member] == 0 {
+			res.Problems = append(res.Problems, p)
+		}
+	}
+	switch {
+	case res.Summary == nil:
+		problem(bundle.ProblemManifest, bundle.ManifestName, "", "manifest has no closing summary row")
+	case summaries > 1:
+		problem(bundle.ProblemContradiction, bundle.ManifestName, "", fmt.Sprintf("manifest has %d summary rows, where the format has exactly one, last", summaries))
+	case rowsAfter > 0:
+		problem(bundle.ProblemContradiction, bundle.ManifestName, "", fmt.Sprintf("manifest has %d file rows after its summary row, which must be last", rowsAfter))
+	}
+	if res.Summary != nil {
+		if partial {
+			msg := "the collector marked this collection incomplete"
+			if res.Summary.Reason != "" {
+				msg += ": " + res.Summary.Reason
+			}
+			problem(bundle.ProblemIncomplete, bundle.ManifestName, "", msg)
+		}
+		res.Complete = !partial && summaries == 1 && rowsAfter == 0
+	}
+	return h, res, nil
+}
+
+// filesUnder lists the regular files under root/files ('/' separated,
+// "files/..." as member names are), walking without following a link;
+// a link, a FIFO, a device or a socket there is a problem (its name in
+// Member), never opened. files/ itself being a link gives that one
+// problem and no file.
+func filesUnder(ctx context.Context, root string) (map[string]struct{}, []bundle.Problem) {
+	out := map[string]struct{}{}
+	var probs []bundle.Problem
+	base := filepath.Join(root, "files")
+	_ = filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		rel, rerr := filepath.Rel(root, p)
+		if rerr != nil {
+			return nil
+		}
+		name := filepath.ToSlash(rel)
+		if err != nil {
+			if p != base || !errors.Is(err, fs.ErrNotExist) {
+				probs = append(probs, bundle.Problem{Kind: bundle.StatusErrorRead, Member: name, Msg: err.Error()})
+			}
+			return nil
+		}
+		switch {
+		case d.Type().IsRegular():
+			out[name] = struct{}{}
+		case d.IsDir():
+		default:
+			what := "is " + kindOf(d.Type())
+			if d.Type()&fs.ModeSymlink != 0 {
+				if t, err := os.Readlink(p); err == nil {
+					what += fmt.Sprintf(" (to %q)", t)
+				}
+			}
+			probs = append(probs, bundle.Problem{Kind: KindUnsafePath, Member: name, Msg: name + " " + what + ": not read"})
+		}
+		return nil
+	})
+	return out, probs
+}
+
+// fileHash is fileSHA256 with the byte count.
+func fileHash(root, rel string) (string, int64, error) {
+	f, err := openIn(root, rel)
+	if err != nil {
+		return "", 0, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return "", n, err
+	}
+	return hex.EncodeToString(h.Sum(nil)), n, nil
+}
