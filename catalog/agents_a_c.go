@@ -138,7 +138,8 @@ var agentsAToC = []Agent{
 			{ID: "credentials", Root: RootHome, Glob: "{.claude,.claude-*}/.credentials.json", Kind: KindSecret},
 			{ID: "todos", Root: RootHome, Glob: "{.claude,.claude-*}/todos/*.json", Kind: KindOther},
 			{ID: "file-history", Root: RootHome, Glob: "{.claude,.claude-*}/file-history/**", Kind: KindOther},
-			{ID: "config", Root: RootHome, Glob: "{.claude,.claude-*}/{agents,commands,skills,plans,plugins,shell-snapshots,session-env}/**", Kind: KindOther, Exclude: []string{"repos", "marketplaces"}},
+			{ID: "config", Root: RootHome, Glob: "{.claude,.claude-*}/{agents,commands,skills,plans,plugins,shell-snapshots,session-env,hooks,output-styles,rules}/**", Kind: KindOther, Exclude: []string{"repos", "marketplaces"}},
+			{ID: "settings-backups", Root: RootHome, Glob: "{{.claude,.claude-*}/{settings,settings.local}.json.{bak,backup,old,orig}{,.*},{.claude,.claude-*}/backups/*,.claude.json.{bak,old,orig}{,.*}}", Kind: KindSettings},
 			{ID: "instructions", Root: RootHome, Glob: "{.claude,.claude-*}/CLAUDE.md", Kind: KindSettings},
 		},
 		ProjectFiles: []ProjectFile{
@@ -157,6 +158,7 @@ var agentsAToC = []Agent{
 			{ID: "session-records", OS: AllOS, Root: RootAppConfig, Glob: "Claude{,-3p}/{local-agent-mode-sessions,claude-code-sessions}/**/local_*.json", Kind: KindOther, Projects: ProjectsJSONPaths, Exclude: []string{"outputs", "uploads"}},
 			{ID: "session-files", OS: AllOS, Root: RootAppConfig, Glob: "Claude{,-3p}/{local-agent-mode-sessions,claude-code-sessions}/**/*.json", Kind: KindOther, Exclude: []string{"outputs", "uploads"}},
 			{ID: "app-state", OS: AllOS, Root: RootAppConfig, Glob: "Claude{,-3p}/{scheduled-tasks.json,git-worktrees.json,claude_desktop_config.json,config.json}", Kind: KindSettings},
+			{ID: "extensions", OS: AllOS, Root: RootAppConfig, Glob: "Claude{,-3p}/{Claude Extensions/*/manifest.json,Claude Extensions Settings/*.json,extensions-installations.json,claude_desktop_config.json.{bak,backup,old,orig}{,.*}}", Kind: KindSettings},
 			{ID: "logs", OS: AllOS, Root: RootAppConfig, Glob: "Claude{,-3p}/logs/**", Kind: KindLog, MaxSize: logMax},
 			{ID: "logs-macos", OS: darwinOS, Root: RootHome, Glob: "Library/Logs/Claude{,-3p}/**", Kind: KindLog, MaxSize: logMax},
 			{ID: "local-sessions", OS: windowsOS, Root: RootLocalAppData, Glob: "{Claude,Claude-3p,Claude-Data,Claude-Data/*}/{local-agent-mode-sessions,claude-code-sessions}/**/*.{jsonl,json}", Kind: KindTranscript, Projects: ProjectsJSONPaths, Exclude: []string{"outputs", "uploads"}},
@@ -175,6 +177,7 @@ var agentsAToC = []Agent{
 			{ID: "task-history", OS: AllOS, Root: RootVSCodeUser, Glob: "globalStorage/saoudrizwan.claude-dev/state/taskHistory.json", Kind: KindOther, Projects: ProjectsJSONPaths},
 			{ID: "mcp-settings", OS: AllOS, Root: RootVSCodeUser, Glob: "globalStorage/saoudrizwan.claude-dev/settings/*.json", Kind: KindSettings},
 			{ID: "sync-queue", OS: AllOS, Root: RootVSCodeUser, Glob: "globalStorage/saoudrizwan.claude-dev/cache/sync-queue.json", Kind: KindOther},
+			{ID: "customizations", Root: RootHome, Glob: "{Documents/Cline/{Rules,Workflows,Hooks}/**,.cline/{rules,workflows,hooks,skills}/**}", Kind: KindSettings},
 			{ID: "cli-tasks", Root: RootHome, Glob: ".cline/data/tasks/*/{ui_messages.json,api_conversation_history.json}", Kind: KindTranscript},
 			{ID: "cli-task-files", Root: RootHome, Glob: ".cline/data/tasks/*/*.json", Kind: KindOther},
 			{ID: "cli-task-history", Root: RootHome, Glob: ".cline/data/state/taskHistory.json", Kind: KindOther, Projects: ProjectsJSONPaths},
@@ -206,6 +209,7 @@ var agentsAToC = []Agent{
 			{ID: "logs", Root: RootHome, Glob: "{.codex,.codex-*}/log/**", Kind: KindLog},
 			{ID: "memories", Root: RootHome, Glob: "{.codex,.codex-*}/memories/**", Kind: KindOther},
 			{ID: "instructions", Root: RootHome, Glob: "{.codex,.codex-*}/{AGENTS.md,AGENTS.override.md,prompts/*.md,skills/**}", Kind: KindSettings},
+			{ID: "config-backups", Root: RootHome, Glob: "{.codex,.codex-*}/config.toml.{bak,backup,old,orig}{,.*}", Kind: KindSettings},
 		},
 		ProjectFiles: []ProjectFile{
 			{Glob: "AGENTS.md", Kind: KindSettings},
@@ -265,6 +269,7 @@ var agentsAToC = []Agent{
 			{ID: "session-store", Root: RootHome, Glob: "{.copilot,.local/state/.copilot,.config/.copilot}/session-store.db", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "command-history", Root: RootHome, Glob: "{.copilot,.local/state/.copilot,.config/.copilot}/command-history-state.json", Kind: KindHistory},
 			{ID: "settings", Root: RootHome, Glob: "{.copilot,.local/state/.copilot,.config/.copilot}/{permissions-config.json,settings.json,mcp-config.json}", Kind: KindSettings},
+			{ID: "customizations", Root: RootHome, Glob: "{.copilot,.local/state/.copilot,.config/.copilot}/{agents/**,skills/**,hooks/**,instructions/**,copilot-instructions.md,{settings,mcp-config}.json.{bak,backup,old,orig}{,.*}}", Kind: KindSettings},
 			{ID: "config", Root: RootHome, Glob: "{.copilot,.local/state/.copilot,.config/.copilot}/config.json", Kind: KindSecret},
 			{ID: "sidebar", Root: RootHome, Glob: "{.copilot,.local/state/.copilot,.config/.copilot}/sidebar-sessions-state/*.json", Kind: KindOther, Projects: ProjectsJSONPaths},
 			{ID: "logs", Root: RootHome, Glob: "{.copilot,.local/state/.copilot,.config/.copilot}/logs/process-*.log", Kind: KindLog, MaxSize: logMax},
@@ -273,6 +278,8 @@ var agentsAToC = []Agent{
 			{Glob: ".github/copilot-instructions.md", Kind: KindSettings},
 			{Glob: ".github/agents/**", Kind: KindSettings},
 			{Glob: ".copilot/**", Kind: KindSettings},
+			{Glob: ".github/hooks/**", Kind: KindSettings},
+			{Glob: ".github/skills/**", Kind: KindSettings},
 		},
 	},
 	{
@@ -336,6 +343,7 @@ var agentsAToC = []Agent{
 			{ID: "cli-chat-meta", Root: RootHome, Glob: ".cursor*/chats/*/*/{meta.json,prompt_history.json}", Kind: KindHistory},
 			{ID: "acp-sessions", Root: RootHome, Glob: ".cursor*/acp-sessions/**", Kind: KindOther, MaxSize: outputsMax},
 			{ID: "cli-config", Root: RootHome, Glob: ".cursor*/{cli-config.json,permissions.json,mcp.json,hooks.json}", Kind: KindSettings},
+			{ID: "customizations", Root: RootHome, Glob: ".cursor/{commands/**,rules/**,skills/**,agents/**,hooks/**,{mcp,hooks,cli-config}.json.{bak,backup,old,orig}{,.*}}", Kind: KindSettings},
 		},
 		ProjectFiles: []ProjectFile{
 			{Glob: ".cursor/**", Kind: KindSettings},

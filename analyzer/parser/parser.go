@@ -24,7 +24,11 @@ type File struct {
 	Kind     catalog.Kind // catalog kind
 	Size     int64        // bytes
 	MTime    time.Time    // UTC modification time, zero when unknown
-	Host     string
+	// ATime, CTime and BTime are the access, inode change and birth
+	// times the manifest recorded (for a loose tree, what the walk's stat
+	// gives on this platform); zero when unknown.
+	ATime, CTime, BTime time.Time
+	Host                string
 	User     string
 	BundleID string
 	Secret   bool
