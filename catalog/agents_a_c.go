@@ -209,7 +209,8 @@ var agentsAToC = []Agent{
 			{ID: "logs", Root: RootHome, Glob: "{.codex,.codex-*}/log/**", Kind: KindLog},
 			{ID: "memories", Root: RootHome, Glob: "{.codex,.codex-*}/memories/**", Kind: KindOther},
 			{ID: "instructions", Root: RootHome, Glob: "{.codex,.codex-*}/{AGENTS.md,AGENTS.override.md,prompts/*.md,skills/**}", Kind: KindSettings},
-			{ID: "config-backups", Root: RootHome, Glob: "{.codex,.codex-*}/config.toml.{bak,backup,old,orig}{,.*}", Kind: KindSettings},
+			{ID: "config-backups", Root: RootHome, Glob: "{.codex,.codex-*}/{config.toml,hooks.json}.{bak,backup,old,orig}{,.*}", Kind: KindSettings},
+			{ID: "hooks", Root: RootHome, Glob: "{.codex,.codex-*}/{hooks.json,hooks/**}", Kind: KindSettings},
 		},
 		ProjectFiles: []ProjectFile{
 			{Glob: "AGENTS.md", Kind: KindSettings},
