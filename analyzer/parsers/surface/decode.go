@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
-	json "github.com/go-json-experiment/json/v1"
 	"github.com/go-json-experiment/json/jsontext"
+	json "github.com/go-json-experiment/json/v1"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
