@@ -8,8 +8,9 @@
 //     any string field of the row contains one);
 //   - field values that are a string, a number, null (the field is empty)
 //     or a list of those (any matches, or every one with |all);
-//   - the modifiers contains, startswith, endswith, all, re (Go RE2), cased
-//     and exists; without cased, comparisons ignore case, and * and ? in a
+//   - the modifiers contains, startswith, endswith, all, re (Go RE2, case
+//     sensitive as Sigma specifies, with its sub-modifiers i, m and s),
+//     cased and exists; without cased, comparisons ignore case, and * and ? in a
 //     plain value are wildcards, as Sigma specifies (\* and \? match the
 //     characters themselves);
 //   - conditions of identifiers combined with and, or, not and
@@ -194,7 +195,17 @@ func (m matcher) match(v string) bool {
 	return v == m.exact
 }
 
+// deref resolves a YAML alias (*name) to the node its anchor (&name)
+// marks, so a rule can name one list of values twice.
+func deref(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && n.Alias != nil && i < 8; i++ {
+		n = n.Alias
+	}
+	return n
+}
+
 func compileSearch(n *yaml.Node) (search, error) {
+	n = deref(n)
 	switch n.Kind {
 	case yaml.MappingNode:
 		and, err := compileMap(n)
@@ -205,6 +216,7 @@ func compileSearch(n *yaml.Node) (search, error) {
 	case yaml.SequenceNode:
 		var s search
 		for _, item := range n.Content {
+			item = deref(item)
 			switch item.Kind {
 			case yaml.MappingNode:
 				and, err := compileMap(item)
@@ -230,18 +242,25 @@ func compileSearch(n *yaml.Node) (search, error) {
 	return search{}, errors.New("a search identifier must be a map or a list")
 }
 
-var knownMods = map[string]bool{"contains": true, "startswith": true, "endswith": true, "all": true, "re": true, "cased": true, "exists": true}
+var knownMods = map[string]bool{"contains": true, "startswith": true, "endswith": true, "all": true, "re": true, "cased": true, "exists": true, "i": true, "m": true, "s": true}
+
+// reFlags are the sub-modifiers of re (Sigma 2: re|i ignore case, re|m
+// multi-line, re|s dot matches new line).
+var reFlags = map[string]string{"i": "i", "m": "m", "s": "s"}
 
 func compileMap(n *yaml.Node) ([]fieldCond, error) {
 	var out []fieldCond
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		key, val := n.Content[i].Value, n.Content[i+1]
+		key, val := n.Content[i].Value, deref(n.Content[i+1])
 		parts := strings.Split(key, "|")
 		fc := fieldCond{field: parts[0]}
 		mods := parts[1:]
 		for _, m := range mods {
 			if !knownMods[m] {
 				return nil, fmt.Errorf("modifier %q is not supported", m)
+			}
+			if reFlags[m] != "" && !slicesContains(mods, "re") {
+				return nil, fmt.Errorf("modifier %q is a sub-modifier of re", m)
 			}
 			if m == "all" {
 				fc.all = true
@@ -261,7 +280,7 @@ func compileMap(n *yaml.Node) ([]fieldCond, error) {
 			items = val.Content
 		}
 		for _, it := range items {
-			m, err := valueMatcher(it, mods)
+			m, err := valueMatcher(deref(it), mods)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", key, err)
 			}
@@ -293,6 +312,13 @@ func valueMatcher(n *yaml.Node, mods []string) (matcher, error) {
 	v := n.Value
 	cased := slicesContains(mods, "cased")
 	if slicesContains(mods, "re") {
+		flags := ""
+		for _, m := range mods {
+			flags += reFlags[m]
+		}
+		if flags != "" {
+			v = "(?" + flags + ")" + v
+		}
 		re, err := regexp.Compile(v)
 		if err != nil {
 			return matcher{}, err
