@@ -50,8 +50,10 @@ type fetched struct {
 // NewPromptInjection returns the detector.
 func NewPromptInjection() *PromptInjection { return &PromptInjection{sessions: map[key]*injState{}} }
 
-func (*PromptInjection) ID() string    { return PromptInjectionID }
-func (*PromptInjection) Title() string { return "Agent ran a command that a fetched page or file told it to run (prompt-injection trace)" }
+func (*PromptInjection) ID() string { return PromptInjectionID }
+func (*PromptInjection) Title() string {
+	return "Agent ran a command that a fetched page or file told it to run (prompt-injection trace)"
+}
 func (*PromptInjection) Level() string { return "high" }
 func (*PromptInjection) Class() string { return "prompt-injection" }
 
