@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/analyze"
+	"github.com/doubleagent/doubleagent/analyzer/findings"
 	"github.com/doubleagent/doubleagent/analyzer/parsers"
+	"github.com/doubleagent/doubleagent/analyzer/rules"
 	"github.com/rs/zerolog"
 )
 
@@ -37,6 +39,47 @@ type TimelineCmd struct {
 	PartitionByHost bool     `help:"Write the Parquet timeline as one file per host (timeline.parquet/host=NAME/part-0.parquet)."`
 	Jobs            int      `help:"Inputs processed in parallel (default: number of CPUs)." default:"0"`
 	Force           bool     `help:"Replace the files of an earlier run in the output folder (only those a run writes)."`
+	Rules           []string `help:"Also run these Sigma rules (a .yml file or a folder of them; repeatable) with the built-in ones (analyzer/docs/rules.md)." type:"path" placeholder:"PATH"`
+	NoFindings      bool     `help:"Do not run the rules (no findings.jsonl)."`
+}
+
+// loadRules returns the built-in rules and the examiner's.
+func (c *TimelineCmd) loadRules() ([]rules.Rule, error) {
+	rs, err := rules.Builtin()
+	if err != nil {
+		return nil, err
+	}
+	extra, err := rules.Load(c.Rules)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]string{}
+	for _, r := range rs {
+		seen[r.ID] = r.Source
+	}
+	for _, r := range extra {
+		if prev, dup := seen[r.ID]; dup {
+			return nil, fmt.Errorf("%s: rule id %s is also %s", r.Source, r.ID, prev)
+		}
+		seen[r.ID] = r.Source
+	}
+	return append(rs, extra...), nil
+}
+
+// runFindings runs the rules over the written timeline, records
+// findings.jsonl in run.json and returns its summary line.
+func runFindings(dir string, rs []rules.Rule) (string, string, error) {
+	sum, err := findings.Run(findings.Options{Dir: dir, Rules: rs})
+	if err != nil {
+		if errors.Is(err, findings.ErrNoTimeline) {
+			return "findings: not computed (the rules read timeline.jsonl: add jsonl to --format)", "", nil
+		}
+		return "", "", err
+	}
+	if err := analyze.AppendRunOutputs(dir, []string{sum.Path}, sum.Record()); err != nil {
+		return "", "", err
+	}
+	return sum.Line(), sum.Path, nil
 }
 
 func parseWhen(s string, end bool) (time.Time, error) {
@@ -72,6 +115,12 @@ func (c *TimelineCmd) Run(g *Globals, log zerolog.Logger) error {
 			return &exitError{exitUnusable, "--match: " + err.Error()}
 		}
 	}
+	var rs []rules.Rule
+	if !c.NoFindings {
+		if rs, err = c.loadRules(); err != nil {
+			return &exitError{exitUnusable, "--rules: " + err.Error()}
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	opts := analyze.Options{
@@ -105,6 +154,16 @@ func (c *TimelineCmd) Run(g *Globals, log zerolog.Logger) error {
 	fmt.Println(analyze.AgentsLine(sum.Inventory))
 	fmt.Printf("timeline: %d rows (%d undated), %d sessions, %d problems from %d inputs (%d unusable)\n", sum.Events, sum.Undated, sum.Sessions, sum.Problems, sum.Sources, sum.Failed)
 	fmt.Println(analyze.DroppedLine(sum))
+	if !c.NoFindings {
+		line, path, err := runFindings(c.Output, rs)
+		if err != nil {
+			return &exitError{exitUnusable, "findings: " + err.Error()}
+		}
+		fmt.Println(clean(line))
+		if path != "" {
+			sum.Files = append(sum.Files, path)
+		}
+	}
 	fmt.Printf("written: %s\n", strings.Join(sum.Files, " "))
 	if sum.Events == 0 {
 		return &exitError{exitNothing, ""}
