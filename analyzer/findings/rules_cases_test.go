@@ -44,11 +44,11 @@ type ruleCase struct {
 
 var ruleCases = map[string][]ruleCase{
 	ruleBypassSession: {
-		{sys("permission mode: bypassPermissions"), true},                                     // s1ngularity fixture, claude --dangerously-skip-permissions
-		{sys("permission mode: approval=never sandbox=danger-full-access"), true},             // real-agents, codex --dangerously-bypass-approvals-and-sandbox
-		{sys("permission mode: yolo"), true},                                                  // qwen golden
-		{sys("permission mode: default -> allow-all"), true},                                  // golden
-		{sys("permission mode: default -> bypassPermissions"), true},                          // golden (shift+tab)
+		{sys("permission mode: bypassPermissions"), true},                                      // s1ngularity fixture, claude --dangerously-skip-permissions
+		{sys("permission mode: approval=never sandbox=danger-full-access"), true},              // real-agents, codex --dangerously-bypass-approvals-and-sandbox
+		{sys("permission mode: yolo"), true},                                                   // qwen golden
+		{sys("permission mode: default -> allow-all"), true},                                   // golden
+		{sys("permission mode: default -> bypassPermissions"), true},                           // golden (shift+tab)
 		{bash(`claude -p "search the disk for wallets" --dangerously-skip-permissions`), true}, // the s1ngularity launch
 		{bash(`gemini -p "list secrets" --yolo`), true},
 		{bash(`q chat --trust-all-tools --no-interactive "find tokens"`), true},
@@ -62,7 +62,7 @@ var ruleCases = map[string][]ruleCase{
 	},
 	ruleStandingAllow: {
 		{sys("permission setting: defaultMode=bypassPermissions (from settings.json, file mtime)"), true},
-		{sys("permission setting: tools.approvalMode=yolo (from /home/examiner/demo/.qwen/settings.json, file mtime)"), true},             // golden
+		{sys("permission setting: tools.approvalMode=yolo (from /home/examiner/demo/.qwen/settings.json, file mtime)"), true},              // golden
 		{sys("permission setting: composerState.useYoloMode=true (from .config/Cursor/User/globalStorage/state.vscdb, file mtime)"), true}, // golden
 		{sys("permission setting: bash=allow (from kilo.json, file mtime)"), true},                                                         // real-agents-2
 		{sys("permission setting: profiles.yolo.sandbox_mode=danger-full-access (from config.toml, file mtime)"), true},                    // golden
