@@ -302,8 +302,7 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 			return nil, fmt.Errorf("spool %s: %w", e.Path, err)
 		}
 		rec := &fileRec{File: parser.File{Path: e.Path, Rel: relToHome(e.Path, e.Home), Agent: e.Agent, Target: e.Target,
-			Kind: catalog.Kind(e.Kind), Size: e.Size, MTime: bundle.MemberMTime(e), ATime: manifestTime(e.ATime), CTime: manifestTime(e.CTime), BTime: manifestTime(e.BTime),
-			Host: s.host, User: e.User, BundleID: s.bundleID}, spooled: true, off: off, n: n, sum: m.Sum()}
+			Kind: catalog.Kind(e.Kind), Size: e.Size, MTime: bundle.MemberMTime(e), Host: s.host, User: e.User, BundleID: s.bundleID}, spooled: true, off: off, n: n, sum: m.Sum()}
 		if prev, dup := s.byPath[e.Path]; dup {
 			// A second member for one path: keep the copy the manifest's
 			// hash vouches for (decided below); the reader reports both.
@@ -465,20 +464,9 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 			s.problem(Problem{Kind: bundle.ProblemChecksum, SourceFile: e.Path, Message: fmt.Sprintf("manifest sha256 %s, file %s", e.SHA256, sum)})
 		}
 		s.add(&fileRec{File: parser.File{Path: e.Path, Rel: relToHome(e.Path, e.Home), Agent: e.Agent, Target: e.Target, Kind: catalog.Kind(e.Kind),
-			Size: e.Size, MTime: bundle.MemberMTime(e), ATime: manifestTime(e.ATime), CTime: manifestTime(e.CTime), BTime: manifestTime(e.BTime),
-			Host: s.host, User: e.User, BundleID: s.bundleID}, local: local, verified: err == nil && sum == e.SHA256})
+			Size: e.Size, MTime: bundle.MemberMTime(e), Host: s.host, User: e.User, BundleID: s.bundleID}, local: local, verified: err == nil && sum == e.SHA256})
 	}
 	return s, nil
-}
-
-// manifestTime parses a manifest time (RFC 3339); zero when absent or
-// malformed.
-func manifestTime(s string) time.Time {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}
-	}
-	return t.UTC()
 }
 
 func fileSHA256(p string) (string, error) {
@@ -572,9 +560,8 @@ func openLoose(ctx context.Context, dir string, rt *router) (*source, error) {
 			if status != bundle.StatusCollected || !rt.wants(hit.Agent, hit.Target.Kind) {
 				return nil
 			}
-			at, ct, bt := statTimes(hit.Info)
 			s.add(&fileRec{File: parser.File{Path: orig, Rel: hit.Rel, Agent: hit.Agent, Target: hit.Target.ID, Kind: hit.Target.Kind,
-				Size: hit.Info.Size(), MTime: hit.Info.ModTime().UTC(), ATime: at, CTime: ct, BTime: bt, Host: s.host, User: h.user}, local: hit.Path, verified: false})
+				Size: hit.Info.Size(), MTime: hit.Info.ModTime().UTC(), Host: s.host, User: h.user}, local: hit.Path, verified: false})
 			return nil
 		})
 		if err != nil {

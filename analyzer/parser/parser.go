@@ -17,21 +17,17 @@ import (
 // File describes one collected file, from the bundle manifest or, for a
 // loose tree, from the walk that found it.
 type File struct {
-	Path   string       // original absolute host path ('/' separated; C:/... for Windows)
-	Rel    string       // path relative to the user's home ('/' separated)
-	Agent  string       // catalog agent name
-	Target string       // catalog target ID
-	Kind   catalog.Kind // catalog kind
-	Size   int64        // bytes
-	MTime  time.Time    // UTC modification time, zero when unknown
-	// ATime, CTime and BTime are the access, inode change and birth
-	// times the manifest recorded (for a loose tree, what the walk's stat
-	// gives on this platform); zero when unknown.
-	ATime, CTime, BTime time.Time
-	Host                string
-	User                string
-	BundleID            string
-	Secret              bool
+	Path     string       // original absolute host path ('/' separated; C:/... for Windows)
+	Rel      string       // path relative to the user's home ('/' separated)
+	Agent    string       // catalog agent name
+	Target   string       // catalog target ID
+	Kind     catalog.Kind // catalog kind
+	Size     int64        // bytes
+	MTime    time.Time    // UTC modification time, zero when unknown
+	Host     string
+	User     string
+	BundleID string
+	Secret   bool
 }
 
 // Base returns the file's base name.

@@ -17,9 +17,9 @@
 // kind, scope (user, project, local, plugin, extension), project, name,
 // event and matcher of a hook, command and arguments, environment and
 // header NAMES (never values), URL, the file's path, SHA-256 of the bytes
-// read, size and MACB times (from the manifest; for a loose tree from the
-// walk's stat), and the line of the entry. `doubleagent surface` lists
-// them (analyzer/surface).
+// read, size, modification time and the line of the entry. `doubleagent
+// surface` lists them (analyzer/surface) with the access, change and birth
+// times from the manifest (for a loose tree, from the file's stat).
 //
 // Secrets: values of env, environment and headers maps are never read into
 // a row; arguments after or in a flag naming a token, key, secret,

@@ -57,7 +57,11 @@ var Kinds = []string{KindHook, KindHelper, KindMCP, KindSkill, KindSkillFile, Ki
 
 // Item is one entry of an agent's control surface: what the agent would
 // load or run, where it comes from, and the file's identity. It is the
-// tool_input of its timeline row and one line of surface.jsonl.
+// tool_input of its timeline row and, with the file's access, change and
+// birth times and where it was collected, one line of surface.jsonl
+// (analyzer/surface). Those three times are not in the row: they change
+// each time a file is read or copied, and a timeline row depends only on
+// the evidence.
 type Item struct {
 	Kind       string   `json:"kind"`
 	Agent      string   `json:"agent"`
@@ -82,10 +86,7 @@ type Item struct {
 	Line       int64    `json:"line"`      // 1-based line of the entry, 0 for the whole file
 	SHA256     string   `json:"sha256"`    // of the bytes read
 	Size       int64    `json:"size"`
-	MTime      string   `json:"mtime"`
-	ATime      string   `json:"atime"`
-	CTime      string   `json:"ctime"`
-	BTime      string   `json:"btime"`
+	MTime      string   `json:"mtime"` // the file's modification time (the row's time, here to the nanosecond)
 }
 
 // doc is one file being read.
@@ -113,12 +114,17 @@ func (d *doc) add(it Item) {
 	it.BackupOf = d.backupOf
 	it.File = d.f.Path
 	it.SHA256, it.Size = d.sum, int64(len(d.b))
-	it.MTime, it.ATime, it.CTime, it.BTime = fullTime(d.f.MTime), fullTime(d.f.ATime), fullTime(d.f.CTime), fullTime(d.f.BTime)
+	it.MTime = fullTime(d.f.MTime)
 	it.Command = redactText(it.Command)
 	it.Args = redactArgs(it.Args)
 	it.URL = redactURL(it.URL)
 	sort.Strings(it.EnvKeys)
 	sort.Strings(it.HeaderKeys)
+	for _, l := range []*[]string{&it.Args, &it.EnvKeys, &it.HeaderKeys} {
+		if *l == nil { // every field present: an empty list, never null
+			*l = []string{}
+		}
+	}
 	d.items = append(d.items, it)
 }
 
@@ -330,6 +336,24 @@ func backupOriginal(p string) string {
 		}
 	}
 	return p
+}
+
+// Detail is what an entry runs (command and arguments), where it
+// connects (URL) or what it says (description), for a listing.
+func Detail(it *Item) string {
+	switch {
+	case it.Kind == KindBackup:
+		return "backup of " + it.BackupOf
+	case it.Kind == KindEnv:
+		return strings.Join(it.EnvKeys, ", ")
+	case it.Command != "":
+		return strings.TrimSpace(it.Command + " " + strings.Join(it.Args, " "))
+	case it.URL != "":
+		return it.URL
+	case it.Type == "prompt":
+		return "prompt: " + cutRunes(it.Desc, maxSummary)
+	}
+	return cutRunes(it.Desc, maxSummary)
 }
 
 // Summary is the row text of an item after the prefix.

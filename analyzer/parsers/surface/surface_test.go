@@ -10,11 +10,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
 )
 
-var (
-	mtime = time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)
-	atime = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-	ctime = time.Date(2026, 11, 30, 8, 0, 1, 0, time.UTC)
-)
+var mtime = time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)
 
 const home = "/home/examiner/"
 
@@ -36,7 +32,7 @@ type tcase struct {
 // input presents testdata/file as path (a home file when target is not
 // "project"; then Rel is relative to /home/examiner).
 func input(t *testing.T, c tcase) *parser.Input {
-	f := parser.File{Path: c.path, Agent: c.agent, Target: c.target, MTime: mtime, ATime: atime, CTime: ctime, Host: "h", User: "examiner"}
+	f := parser.File{Path: c.path, Agent: c.agent, Target: c.target, MTime: mtime, Host: "h", User: "examiner"}
 	f.Rel = strings.TrimPrefix(strings.TrimPrefix(c.path, home), "/") // as the engine does (relative to the home, else to /)
 	return parsertest.Input(t, "testdata/"+c.file, f, nil)
 }
@@ -120,7 +116,7 @@ func TestClaudeSettings(t *testing.T) {
 	var got []want
 	for _, it := range its {
 		got = append(got, want{it.Kind, it.Name, it.Event, it.Matcher, it.Type, it.Command, it.Line})
-		if it.File != c.path || it.Size != 1080 || it.SHA256 != "39cd44e5497034b920b5b5b73a8aeba4c7966a8da5da4b7c98f000de1d2fa005" || it.MTime != "2026-11-30T08:00:00Z" || it.ATime != "2026-12-01T09:00:00Z" || it.CTime != "2026-11-30T08:00:01Z" || it.BTime != "" || it.Scope != "user" {
+		if it.File != c.path || it.Size != 1080 || it.SHA256 != "39cd44e5497034b920b5b5b73a8aeba4c7966a8da5da4b7c98f000de1d2fa005" || it.MTime != "2026-11-30T08:00:00Z" || it.Scope != "user" {
 			t.Errorf("identity of %s %s: %+v", it.Kind, it.Name, it)
 		}
 	}

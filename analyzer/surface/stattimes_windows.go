@@ -1,4 +1,4 @@
-package analyze
+package surface
 
 import (
 	"io/fs"

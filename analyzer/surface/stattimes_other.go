@@ -1,6 +1,6 @@
 //go:build !linux && !darwin && !windows
 
-package analyze
+package surface
 
 import (
 	"io/fs"
