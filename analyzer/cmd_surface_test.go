@@ -95,7 +95,7 @@ func TestSurfaceCommand(t *testing.T) {
 		t.Errorf("surface.md:\n%s", md)
 	}
 	var rec struct {
-		Outputs []struct{ File, SHA256 string }
+		Outputs  []struct{ File, SHA256 string }
 		Findings struct{ Findings int }
 	}
 	b, _ := os.ReadFile(filepath.Join(out, "run.json"))
