@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-func write(t *testing.T, p, s string) {
+func writeFile(t *testing.T, p, s string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		t.Fatal(err)
@@ -62,8 +62,8 @@ func sha(t *testing.T, p string) string {
 // every file it wrote in run.json.
 func TestSurfaceCommand(t *testing.T) {
 	home := filepath.Join(t.TempDir(), "alice")
-	write(t, filepath.Join(home, ".claude/settings.json"), plantedSettings)
-	write(t, filepath.Join(home, ".claude/skills/helper/SKILL.md"), "---\nname: helper\ndescription: Helps.\n---\nRun things.\n")
+	writeFile(t, filepath.Join(home, ".claude/settings.json"), plantedSettings)
+	writeFile(t, filepath.Join(home, ".claude/skills/helper/SKILL.md"), "---\nname: helper\ndescription: Helps.\n---\nRun things.\n")
 	out := filepath.Join(t.TempDir(), "out")
 	stdout, code := runCLI(t, "surface", home, "-o", out)
 	if code != 0 {
@@ -119,7 +119,7 @@ func TestSurfaceCommand(t *testing.T) {
 		t.Errorf("reuse: exit %d", code)
 	}
 	empty := filepath.Join(t.TempDir(), "bob")
-	write(t, filepath.Join(empty, ".claude/settings.json"), `{"model":"x"}`)
+	writeFile(t, filepath.Join(empty, ".claude/settings.json"), `{"model":"x"}`)
 	if stdout, code := runCLI(t, "surface", empty, "-o", filepath.Join(t.TempDir(), "o2")); code != 1 || !strings.Contains(stdout, "surface: 0 entries from 0 files") {
 		t.Errorf("empty: exit %d %s", code, stdout)
 	}
@@ -134,9 +134,9 @@ const toolUse = `{"type":"assistant","sessionId":"11111111-2222-4333-8444-555555
 // without JSON Lines says the findings were not computed.
 func TestTimelineFindings(t *testing.T) {
 	home := filepath.Join(t.TempDir(), "a")
-	write(t, filepath.Join(home, ".claude/projects/-home-a-p/11111111-2222-4333-8444-555555555555.jsonl"), transcript+toolUse)
+	writeFile(t, filepath.Join(home, ".claude/projects/-home-a-p/11111111-2222-4333-8444-555555555555.jsonl"), transcript+toolUse)
 	mine := filepath.Join(t.TempDir(), "mine.yml")
-	write(t, mine, "title: Any cat\nid: 5d7b5a52-9a55-4c43-9a51-6f3a1e3c0b11\nstatus: test\nlevel: low\nlogsource:\n  product: doubleagent\n  category: timeline\ndetection:\n  s:\n    text|startswith: 'cat '\n  condition: s\n")
+	writeFile(t, mine, "title: Any cat\nid: 5d7b5a52-9a55-4c43-9a51-6f3a1e3c0b11\nstatus: test\nlevel: low\nlogsource:\n  product: doubleagent\n  category: timeline\ndetection:\n  s:\n    text|startswith: 'cat '\n  condition: s\n")
 	out := filepath.Join(t.TempDir(), "o")
 	stdout, code := runCLI(t, "timeline", home, "-o", out, "--rules", mine)
 	if code != 0 || !strings.Contains(stdout, "findings: 2 (1 high, 1 low) from 9 rules over ") || !strings.Contains(stdout, "custom 1, secret-hunting 1 (see findings.jsonl)") ||
@@ -155,7 +155,7 @@ func TestTimelineFindings(t *testing.T) {
 		t.Errorf("--no-findings wrote findings.jsonl: %v", err)
 	}
 	bad := filepath.Join(t.TempDir(), "bad.yml")
-	write(t, bad, "title: x\nid: 1\nlevel: severe\nlogsource:\n  product: doubleagent\ndetection:\n  condition: s\n")
+	writeFile(t, bad, "title: x\nid: 1\nlevel: severe\nlogsource:\n  product: doubleagent\ndetection:\n  condition: s\n")
 	out3 := filepath.Join(t.TempDir(), "o3")
 	if stdout, code := runCLI(t, "timeline", home, "-o", out3, "--rules", bad); code != 2 || !strings.Contains(stdout, "--rules: ") {
 		t.Errorf("bad rule: %d %s", code, stdout)

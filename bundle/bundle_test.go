@@ -105,6 +105,30 @@ func TestArchiveNameNeverClimbs(t *testing.T) {
 	}
 }
 
+// TestUnsafeNames: a member name whose elements are not canonical (empty,
+// "." or "..") is never written to disk, so two names cannot clean to one
+// path and shadow each other.
+func TestUnsafeNames(t *testing.T) {
+	for name, want := range map[string]string{
+		"files/home/a/b":        "",
+		"files/home/a/...":      "",
+		"files/home/a/.b":       "",
+		"files/home/a/%2E%2E/b": "",
+		"files/home/../etc":     "'..' element in name",
+		"files/home/./a":        "'.' element in name",
+		"files//home/a":         "empty element in name (// or a trailing /)",
+		"files/home/a/":         "empty element in name (// or a trailing /)",
+		"/files/a":              "absolute name",
+		"files\\a":              "backslash in name",
+		"C:/files":              "drive letter in name",
+		"":                      "empty name",
+	} {
+		if got := bundle.UnsafeName(name); got != want {
+			t.Errorf("UnsafeName(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
 func TestShortReadPadsAndReports(t *testing.T) {
 	var buf bytes.Buffer
 	w, err := bundle.NewWriter(&buf, bundle.Header{BundleID: "x"})
@@ -123,7 +147,10 @@ func TestShortReadPadsAndReports(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, res := readAll(t, buf.Bytes(), nil)
-	if len(res.Problems) != 0 || !res.Verified["files/h/f"] {
+	// The padded member verifies (the hash covers what was written) and
+	// the row's error is a warning.
+	if len(res.Problems) != 1 || res.Problems[0].Kind != bundle.ProblemRowError || !res.Problems[0].Warning() ||
+		res.Problems[0].String() != "row_error /h/f: collected: source shorter than declared size: read 3 of 10 bytes" || !res.Verified["files/h/f"] {
 		t.Fatalf("problems %v", res.Problems)
 	}
 }

@@ -119,8 +119,13 @@ func UnsafeName(name string) string {
 		return "drive letter in name"
 	}
 	for _, s := range strings.Split(name, "/") {
-		if s == ".." {
+		switch s {
+		case "..":
 			return "'..' element in name"
+		case ".":
+			return "'.' element in name"
+		case "":
+			return "empty element in name (// or a trailing /)"
 		}
 	}
 	return ""

@@ -51,7 +51,3 @@ var forksBrace = "{" + strings.Join(VSCodeForks, ",") + "}"
 // electronExcludes are the Chromium profile directories of Electron apps
 // that hold caches only.
 var electronExcludes = []string{"Service Worker", "DawnCache", "DawnGraphiteCache", "DawnWebGPUCache", "ShaderCache", "GrShaderCache", "component_crx_cache", "extensions_crx_cache", "WebStorage", "VideoDecodeStats"}
-
-// extensionExcludes are the directories editor extensions keep beside their
-// tasks: shadow git checkpoints and a downloaded browser.
-var extensionExcludes = []string{"checkpoints", "puppeteer", "browser"}

@@ -1,10 +1,13 @@
 package catalog
 
+// The agent tables repeat the same shapes by design: one literal per agent and target is the catalog's single source of truth, read by people and diffed per agent.
+
 // agentsAToC: agent-zero to cursor.
 var agentsAToC = []Agent{
 	{
-		Name: "agent-zero", Display: "Agent Zero", Status: StatusBacklog, SeedStatus: StatusParsed,
-		Evidence: EvidenceSource, EvidenceNote: "Source at e3051fb, synthetic fixture; permission, model, editor-session, scheduler, Telegram map and plugin files from source at ff2a5b9; the connector's .env from agent0ai/a0-connector at 3741c88",
+		Name: "agent-zero", Display: "Agent Zero", Status: StatusParsed, SeedStatus: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Source at 2d95cd9 and the connector's .env from agent0ai/a0-connector at 7e1fe0c, synthetic fixture (the seed's e3051fb and ff2a5b9 not in the snapshots read)",
+		Notes: "the editor (ACP) session rows are not parsed yet",
 		Targets: []Target{
 			{ID: "chats", Root: RootHome, Glob: "{agent-zero,agent-zero/*,Desktop/agent-zero}/{usr/chats/*/chat.json,chats/*.json}", Kind: KindTranscript},
 			{ID: "chat-messages", Root: RootHome, Glob: "{agent-zero,agent-zero/*,Desktop/agent-zero}/usr/chats/*/messages/*.txt", Kind: KindTranscript},
@@ -125,7 +128,7 @@ var agentsAToC = []Agent{
 	},
 	{
 		Name: "claude-code", Display: "Claude Code", Status: StatusParsed, SeedStatus: StatusParsed,
-		Evidence: EvidenceRealInstall, EvidenceNote: "Claude Code run here against a loopback model (fixtures/roots/real-agents); seed: 2.1.286 to 2.1.310 on Linux, macOS, Windows",
+		Evidence: EvidenceRealInstall, EvidenceNote: "Claude Code 2.1.332 run here against a loopback model (fixtures/roots/real-agents); seed: 2.1.286 to 2.1.310 on Linux, macOS, Windows",
 		Targets: []Target{
 			{ID: "projects", Root: RootHome, Glob: "{.claude,.claude-*}/projects/**/*.jsonl", Kind: KindTranscript, Projects: ProjectsJSONLCwd},
 			{ID: "project-files", Root: RootHome, Glob: "{.claude,.claude-*}/projects/**/*.{json,txt}", Kind: KindOther},
@@ -169,8 +172,8 @@ var agentsAToC = []Agent{
 	},
 	{
 		Name: "cline", Display: "Cline", Status: StatusParsed, SeedStatus: StatusParsed,
-		Evidence: EvidenceSource, EvidenceNote: "Source at 39ff2359, synthetic fixture; hook audit log, permission rows, Cline Cloud rows and import marker from source at 41e75efc",
-		Notes: "the extension's rows of the editor's state.vscdb are collected with vscode (or the fork's own agent)",
+		Evidence: EvidenceRealInstall, EvidenceNote: "Cline CLI 3.0.65 (@cline/core 0.0.86) run here against a loopback model (fixtures/roots/real-agents-3, December 2026): the SDK layout; extension task files from source at 39ff2359, synthetic fixture; Cline Cloud rows, sync queue and import marker from source at 345f6a48, synthetic fixture",
+		Notes: "issue 14; the extension's rows of the editor's state.vscdb are collected with vscode (or the fork's own agent); not collected: .cline/data/locks/ (the hub daemon's discovery record and instance locks: a pid, a port and a lock, no evidence) and .cline/data/checkpoint-scratch/ (scratch git index files rebuilt for each checkpoint; the checkpoint commits are named in the session records and live in the project's repository)",
 		Targets: []Target{
 			{ID: "tasks", OS: AllOS, Root: RootVSCodeUser, Glob: "globalStorage/saoudrizwan.claude-dev/tasks/*/{ui_messages.json,api_conversation_history.json}", Kind: KindTranscript},
 			{ID: "task-files", OS: AllOS, Root: RootVSCodeUser, Glob: "globalStorage/saoudrizwan.claude-dev/tasks/*/*.json", Kind: KindOther},
@@ -181,13 +184,18 @@ var agentsAToC = []Agent{
 			{ID: "cli-tasks", Root: RootHome, Glob: ".cline/data/tasks/*/{ui_messages.json,api_conversation_history.json}", Kind: KindTranscript},
 			{ID: "cli-task-files", Root: RootHome, Glob: ".cline/data/tasks/*/*.json", Kind: KindOther},
 			{ID: "cli-task-history", Root: RootHome, Glob: ".cline/data/state/taskHistory.json", Kind: KindOther, Projects: ProjectsJSONPaths},
+			{ID: "sdk-messages", Root: RootHome, Glob: ".cline/data/sessions/*/*.messages.json", Kind: KindTranscript},
 			{ID: "sdk-sessions", Root: RootHome, Glob: ".cline/data/sessions/*/*.json", Kind: KindTranscript, Projects: ProjectsJSONPaths},
+			{ID: "sdk-session-files", Root: RootHome, Glob: ".cline/data/sessions/**", Kind: KindOther, MaxSize: outputsMax},
 			{ID: "sdk-db", Root: RootHome, Glob: ".cline/data/db/*.db", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "input-history", Root: RootHome, Glob: ".cline/data/cache/user_input_history.jsonl", Kind: KindHistory},
 			{ID: "hooks-log", Root: RootHome, Glob: ".cline/data/logs/hooks.jsonl", Kind: KindLog, MaxSize: logMax},
+			{ID: "logs", Root: RootHome, Glob: ".cline/data/logs/*.log", Kind: KindLog, MaxSize: logMax},
 			{ID: "secrets", Root: RootHome, Glob: ".cline/data/secrets.json", Kind: KindSecret},
+			{ID: "provider-settings", Root: RootHome, Glob: ".cline/data/settings/providers.json", Kind: KindSecret},
 			{ID: "settings", Root: RootHome, Glob: ".cline/data/{globalState.json,settings/*.json}", Kind: KindSettings},
 			{ID: "cloud-pending", Root: RootHome, Glob: ".cline/data/cloud-pending-starts/*.json", Kind: KindOther},
+			{ID: "other", Root: RootHome, Glob: ".cline/data/**", Kind: KindOther, MaxSize: outputsMax, Exclude: []string{"locks", "checkpoint-scratch"}},
 		},
 		ProjectFiles: []ProjectFile{
 			{Glob: ".clinerules", Kind: KindSettings},
@@ -233,7 +241,8 @@ var agentsAToC = []Agent{
 	},
 	{
 		Name: "continue", Display: "Continue", Status: StatusParsed, SeedStatus: StatusParsed,
-		Evidence: EvidenceSource, EvidenceNote: "Source at 5522c6f, synthetic fixture; grants, denial reasons, session mode, prompt history, edit and feedback events from the same commit (2.0.0, reviewed 2026-10-21)",
+		Evidence: EvidenceRealInstall, EvidenceNote: "Continue cn 1.5.47 run here against a loopback model (fixtures/roots/real-agents-3, December 2026): sessions, sessions.json, cn.log, permissions.yaml; IDE sessions, dev data, grants, prompt history, edit and feedback events from source at 5522c6f (2.0.0, reviewed 2026-10-21), synthetic fixture",
+		Notes: "issue 14",
 		Targets: []Target{
 			{ID: "sessions", Root: RootHome, Glob: ".continue/sessions/*.json", Kind: KindTranscript, Projects: ProjectsJSONPaths},
 			{ID: "dev-data", Root: RootHome, Glob: ".continue/dev_data/**/*.jsonl", Kind: KindHistory},
@@ -328,7 +337,7 @@ var agentsAToC = []Agent{
 	{
 		Name: "cursor", Display: "Cursor (IDE and Agent CLI)", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceRealInstall, EvidenceNote: "Real installs: Cursor IDE on macOS 26.6.2 (3.24.18, 3.25.9, 3.26.13), Ubuntu 26.x arm64 (3.24.18, 3.25.9), Windows 11 arm64 (3.26.13); Agent CLI on macOS (2026.10.19-6bbf2c4), October 2026",
-		Notes: "issue 51; issue 235; issue 236; issue 237; the Agent CLI's own chat store is not parsed yet",
+		Notes: "issue 51; issue 235; issue 236; issue 237; the Agent CLI's acp-sessions store is collected, not parsed (known only from the shipped bundle)",
 		Targets: []Target{
 			{ID: "state-db", OS: AllOS, Root: RootAppConfig, Glob: "Cursor/User/globalStorage/state.vscdb{,.backup}", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "conversation-search", OS: AllOS, Root: RootAppConfig, Glob: "Cursor/User/globalStorage/conversation-search.db", Kind: KindSQLite, MaxSize: sqliteMax},
@@ -338,7 +347,7 @@ var agentsAToC = []Agent{
 			{ID: "user-settings", OS: AllOS, Root: RootAppConfig, Glob: "Cursor/User/{settings.json,keybindings.json,mcp.json}", Kind: KindSettings},
 			{ID: "editor-logs", OS: AllOS, Root: RootAppConfig, Glob: "Cursor/logs/**", Kind: KindLog, MaxSize: logMax},
 			{ID: "remote-state", OS: linuxOS, Root: RootHome, Glob: ".cursor-server/data/User/{globalStorage,workspaceStorage/*}/state.vscdb", Kind: KindSQLite, MaxSize: sqliteMax},
-			{ID: "agent-transcripts", Root: RootHome, Glob: ".cursor*/projects/*/agent-transcripts/**/*.jsonl", Kind: KindTranscript},
+			{ID: "agent-transcripts", Root: RootHome, Glob: ".cursor*/projects/*/agent-transcripts/**/*.{jsonl,txt}", Kind: KindTranscript},
 			{ID: "ai-tracking", Root: RootHome, Glob: ".cursor*/ai-tracking/ai-code-tracking.db", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "cli-chats", Root: RootHome, Glob: ".cursor*/chats/*/*/store.db", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "cli-chat-meta", Root: RootHome, Glob: ".cursor*/chats/*/*/{meta.json,prompt_history.json}", Kind: KindHistory},

@@ -1,5 +1,7 @@
 package catalog
 
+// The agent tables repeat the same shapes by design: one literal per agent and target is the catalog's single source of truth, read by people and diffed per agent.
+
 // agentsDToK: dify to kiro.
 var agentsDToK = []Agent{
 	{
@@ -82,9 +84,9 @@ var agentsDToK = []Agent{
 		},
 	},
 	{
-		Name: "hermes", Display: "Hermes Agent (Nous Research)", Status: StatusBacklog, SeedStatus: StatusParsed,
-		Evidence: EvidenceSource, EvidenceNote: "Source at 6bb377a (after release v2026.9.24), schema 31 shapes at 8b66a51; synthetic fixture, no real install",
-		Notes: "issue 208; the nested config.yaml approvals settings are not parsed",
+		Name: "hermes", Display: "Hermes Agent (Nous Research)", Status: StatusParsed, SeedStatus: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Source at 00704d0 (hermes_state_common.py, schema 30) read through the code index; synthetic fixture, no real install",
+		Notes: "issue 208; the nested config.yaml approvals settings, response_store.db and the trajectory files are not parsed",
 		Targets: []Target{
 			{ID: "state-db", Root: RootHome, Glob: "{.hermes*,AppData/Local/hermes*}/{,profiles/*/}{state.db,state-snapshots/*/state.db,response_store.db}", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "sessions", Root: RootHome, Glob: "{.hermes*,AppData/Local/hermes*}/{,profiles/*/}sessions/*.jsonl", Kind: KindTranscript},

@@ -1,5 +1,7 @@
 package catalog
 
+// The agent tables repeat the same shapes by design: one literal per agent and target is the catalog's single source of truth, read by people and diffed per agent.
+
 // agentsPToZ: pearai to zed.
 var agentsPToZ = []Agent{
 	{
@@ -107,7 +109,7 @@ var agentsPToZ = []Agent{
 		},
 	},
 	{
-		Name: "shellgpt", Display: "ShellGPT", Status: StatusBacklog, SeedStatus: StatusParsed,
+		Name: "shellgpt", Display: "ShellGPT", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at a082bd5, synthetic fixture; settings, function store and response cache rows from the same source",
 		Notes: "on Linux and macOS the chat cache is in /tmp, outside the home: give it as loose input",
 		Targets: []Target{
@@ -148,6 +150,7 @@ var agentsPToZ = []Agent{
 			{ID: "chat-sessions", OS: AllOS, Root: RootVSCodeEditorUser, Glob: "workspaceStorage/*/chatSessions/*.{json,jsonl}", Kind: KindTranscript},
 			{ID: "global-chats", OS: AllOS, Root: RootVSCodeEditorUser, Glob: "globalStorage/{emptyWindowChatSessions/*,transferredChatSessions/*.json}", Kind: KindTranscript},
 			{ID: "chat-editing", OS: AllOS, Root: RootVSCodeEditorUser, Glob: "workspaceStorage/*/chatEditingSessions/**", Kind: KindOther, MaxSize: outputsMax},
+			{ID: "copilot-transcripts", OS: AllOS, Root: RootVSCodeEditorUser, Glob: "workspaceStorage/*/{GitHub,github}.copilot-chat/transcripts/*.jsonl", Kind: KindTranscript},
 			{ID: "workspace-json", OS: AllOS, Root: RootVSCodeEditorUser, Glob: "workspaceStorage/*/workspace.json", Kind: KindOther, Projects: ProjectsWorkspaceJSON},
 			{ID: "state-db", OS: AllOS, Root: RootVSCodeEditorUser, Glob: "{globalStorage,profiles/*/globalStorage,workspaceStorage/*}/state.vscdb{,.backup}", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "cloud-sessions", OS: AllOS, Root: RootVSCodeEditorUser, Glob: "globalStorage/github.copilot-chat/cloudSessions.json", Kind: KindOther},

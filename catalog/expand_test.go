@@ -289,8 +289,8 @@ func TestExpandBraces(t *testing.T) {
 		`a/\{b,c\}`:             {`a/\{b,c\}`},
 	}
 	for in, want := range cases {
-		if got := expandBraces(in); !slices.Equal(got, want) {
-			t.Errorf("expandBraces(%q) = %q, want %q", in, got, want)
+		if got := ExpandBraces(in); !slices.Equal(got, want) {
+			t.Errorf("ExpandBraces(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

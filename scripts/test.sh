@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Run every test: gofmt, go vet and go test in each module of the
-# workspace, brief fuzzing of the bundle reader and parser entry points,
-# and the unprivileged collector test when run as root.
+# Run every test: gofmt; in each module of the workspace go mod tidy -diff,
+# a build and go vet outside the workspace, staticcheck (pinned) and go
+# test; one version of each dependency across modules; brief fuzzing of
+# the bundle reader and parser entry points, and the unprivileged
+# collector test when run as root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fail=0
@@ -16,8 +18,27 @@ if ! command -v chromium >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get 
 fi
 if command -v chromium >/dev/null || [ "$(id -u)" = 0 ]; then export DOUBLEAGENT_BROWSER_TEST=1; fi
 mods="catalog bundle collector analyzer fixtures"
+# Each module stands alone: tidy, and builds and vets outside the
+# workspace (a user may `go install` one module by itself).
 for m in $mods; do
-  (cd "$m" && go vet ./...) || fail=1
+  echo "== tidy, build, vet $m (GOWORK=off)"
+  (cd "$m" && go mod tidy -diff) || { echo "$m: go mod tidy would change go.mod/go.sum"; fail=1; }
+  (cd "$m" && GOWORK=off go build ./... && GOWORK=off go vet ./...) || fail=1
+done
+# One version of each dependency across the modules.
+skew=$(awk '/^require \(/{r=1;next} r&&/^\)/{r=0;next} r&&NF>=2{print $1, $2} /^require [^(]/{print $2, $3}' */go.mod |
+  sort -u | awk '{n[$1]++; v[$1]=v[$1]" "$2} END{for (m in n) if (n[m]>1) print m v[m]}')
+if [ -n "$skew" ]; then echo "modules require different versions of:"; echo "$skew"; fail=1; fi
+# staticcheck at a pinned version, built once through the Go module proxy.
+staticcheck_version=v0.8.2 # honnef.co/go/tools, staticcheck 2026.2.2
+toolbin="${XDG_CACHE_HOME:-$HOME/.cache}/doubleagent/staticcheck-$staticcheck_version"
+if [ ! -x "$toolbin/staticcheck" ]; then
+  echo "== installing staticcheck $staticcheck_version"
+  GOWORK=off GOBIN="$toolbin" go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version" || fail=1
+fi
+for m in $mods; do
+  echo "== staticcheck $m"
+  (cd "$m" && "$toolbin/staticcheck" ./...) || fail=1
 done
 for m in $mods; do
   echo "== go test $m"

@@ -36,8 +36,18 @@ type Inventory struct {
 	Agents  []InventoryAgent  `json:"agents"`
 	// Files accounts for every file a parser read: records read, rows
 	// written by the parser, records skipped by reason.
-	Files  []InventoryFile `json:"files"`
-	agents map[string]*InventoryAgent
+	Files []InventoryFile `json:"files"`
+	// Parsers are the registered parsers of the run, by id, with the
+	// version whose rows this output holds.
+	Parsers []InventoryParser `json:"parsers"`
+	agents  map[string]*InventoryAgent
+}
+
+// InventoryParser is one registered parser.
+type InventoryParser struct {
+	ID      string `json:"id"`
+	Agent   string `json:"agent"`
+	Version int    `json:"version"`
 }
 
 // InventoryFile is one file read by one parser.
@@ -401,7 +411,7 @@ type csvRows struct {
 func (c *csvRows) write(e *timeline.Event) error {
 	v := e.ToRow().Values()
 	for i := range v {
-		v[i] = csvCell(v[i], e)
+		v[i] = CSVCell(csvCell(v[i], e))
 	}
 	return c.w.Write(v)
 }
@@ -425,7 +435,7 @@ func openRows(dir, format string) (rowWriter, string, error) {
 		if format == "timesketch" {
 			name = TimelineTimesketch
 		}
-		f, err := os.Create(filepath.Join(dir, name))
+		f, err := createOutput(filepath.Join(dir, name))
 		if err != nil {
 			return nil, "", err
 		}
@@ -435,7 +445,7 @@ func openRows(dir, format string) (rowWriter, string, error) {
 		}
 		return &j, name, nil
 	case "csv":
-		f, err := os.Create(filepath.Join(dir, TimelineCSV))
+		f, err := createOutput(filepath.Join(dir, TimelineCSV))
 		if err != nil {
 			return nil, "", err
 		}
@@ -524,7 +534,9 @@ func writeOutputs(c *collected, opts *Options, sum *Summary) error {
 	}
 	sum.Files = append(sum.Files, filepath.Join(opts.OutDir, SessionsJSONL))
 	parsed := map[string]bool{}
+	c.inv.Parsers = []InventoryParser{}
 	for _, p := range opts.Parsers {
+		c.inv.Parsers = append(c.inv.Parsers, InventoryParser{ID: p.ID(), Agent: p.Agent(), Version: p.Version()})
 		parsed[p.Agent()] = true
 		if sp, ok := p.(parser.Specced); ok {
 			for _, e := range sp.Spec().Emits {
@@ -546,7 +558,7 @@ func writeOutputs(c *collected, opts *Options, sum *Summary) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(opts.OutDir, InventoryJSON), append(b, '\n'), 0o644); err != nil {
+	if err := writeFile(filepath.Join(opts.OutDir, InventoryJSON), append(b, '\n')); err != nil {
 		return err
 	}
 	sum.Files = append(sum.Files, filepath.Join(opts.OutDir, InventoryJSON))
@@ -616,7 +628,7 @@ func (d *dupWindow) duplicate(e *timeline.Event) bool {
 }
 
 func writeJSONL(path string, n int, get func(int) any) error {
-	f, err := os.Create(path)
+	f, err := createOutput(path)
 	if err != nil {
 		return err
 	}

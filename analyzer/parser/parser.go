@@ -47,8 +47,9 @@ type Input struct {
 	// RelatedFunc opens another collected file of the same home by its
 	// original path; set by the engine.
 	RelatedFunc func(origPath string) (io.ReadCloser, error)
-	// ListFunc lists collected files of the same home whose original path
-	// matches a doublestar pattern; set by the engine.
+	// ListFunc lists the collected files of the whole input (every home of
+	// the bundle, extracted folder or loose tree) whose original path
+	// matches a doublestar pattern, sorted by path; set by the engine.
 	ListFunc func(pattern string) []File
 }
 
@@ -77,12 +78,46 @@ func (in *Input) OpenRelated(origPath string) (io.ReadCloser, error) {
 	return in.RelatedFunc(origPath)
 }
 
-// List returns the collected files matching pattern (on original paths).
+// ReadRelated reads at most max bytes of another collected file by
+// original path; false when it is not collected or cannot be read.
+func (in *Input) ReadRelated(origPath string, max int64) ([]byte, bool) {
+	rc, err := in.OpenRelated(origPath)
+	if err != nil {
+		return nil, false
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(io.LimitReader(rc, max))
+	if err != nil {
+		return nil, false
+	}
+	return b, true
+}
+
+// List returns the collected files of the whole input, every home, whose
+// original path matches a doublestar pattern, sorted by path. The engine
+// answers from an index by the pattern's literal prefix, so a call costs
+// the files under that prefix, not the input's file count: anchor the
+// pattern (GlobEscape the known directory) rather than starting it with
+// a wildcard.
 func (in *Input) List(pattern string) []File {
 	if in.ListFunc == nil {
 		return nil
 	}
 	return in.ListFunc(pattern)
+}
+
+// GlobEscape escapes the doublestar metacharacters of a literal path, for a
+// List pattern built from a path the agent recorded.
+func GlobEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '*', '?', '[', ']', '{', '}', '\\':
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // Sink receives what a parser finds.
@@ -123,7 +158,10 @@ type Parser interface {
 	ID() string
 	// Agent is the catalog name of the agent whose files it reads.
 	Agent() string
-	// Version is bumped when the parser's output changes.
+	// Version is bumped when the parser's output changes: the goldens'
+	// hashes are recorded per version (parsertest.Main fails a golden that
+	// changes under the same version), and inventory.json names the
+	// version of every parser of a run.
 	Version() int
 	// Match is cheap: it looks only at the File's fields.
 	Match(f *File) bool

@@ -36,6 +36,16 @@ func DisplayFile(f *File) string {
 // Zed settings, JSONC configs) into standard JSON with
 // github.com/tailscale/hujson, keeping byte offsets. Input it cannot read
 // is returned unchanged, so the caller's decoder reports the error.
+//
+// hujson is required at an untagged pseudo-version because Tailscale
+// publishes it without release tags (every consumer pins a commit). It
+// still is the best choice: it implements exactly JWCC (standard JSON plus
+// comments and trailing commas, the dialect VS Code, Zed and Cursor
+// settings are written in), it is maintained and fuzzed by the company
+// that ships it in its own product, it needs nothing at run time but the
+// standard library, and Standardize keeps byte offsets, on which the line
+// numbers of settings rows rely. Move the pin only to a newer commit of
+// its default branch, and review the settings goldens when doing so.
 func StandardJSON(b []byte) []byte {
 	out, err := hujson.Standardize(append([]byte(nil), b...))
 	if err != nil {

@@ -9,18 +9,55 @@ import (
 	"time"
 )
 
-// HasTable reports whether the database has a table or view called name.
-func HasTable(ctx context.Context, db *sql.DB, name string) bool {
+// HasTable reports whether the database has a real table called name.
+// Only type 'table' counts: a view, which can run any query (a recursive
+// CTE that never ends), is never read in place of a table. An error (the
+// file is not a database, its header or schema is corrupt) is returned,
+// never taken for "no such table".
+func HasTable(ctx context.Context, db *sql.DB, name string) (bool, error) {
 	var n int
-	err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type IN ('table','view') AND name = ?", name).Scan(&n)
-	return err == nil && n > 0
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", name).Scan(&n); err != nil {
+		return false, err
+	}
+	return n > 0, nil
 }
 
-// EachRow runs the query q and calls fn with each row as a map from
-// column name to value, so a parser reads columns by name and tolerates
-// the ones a schema version lacks. ctx is checked every row.
-func EachRow(ctx context.Context, db *sql.DB, q string, fn func(map[string]any)) error {
-	rows, err := db.QueryContext(ctx, q)
+// Tables returns the names of the database's real tables (type 'table';
+// views never count, see HasTable), or the error reading the schema.
+func Tables(ctx context.Context, db *sql.DB) (map[string]bool, error) {
+	out := map[string]bool{}
+	err := EachRow(ctx, db, "SELECT name FROM sqlite_master WHERE type = 'table'", func(m map[string]any) {
+		out[SQLText(m["name"])] = true
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read the schema: %w", err)
+	}
+	return out, nil
+}
+
+// Columns returns the columns of a real table by name, or nil when there
+// is no such table (a view of that name included).
+func Columns(ctx context.Context, db *sql.DB, table string) (map[string]bool, error) {
+	// pragma_table_info lists a view's columns too: a view is not a table
+	// (see HasTable), so it has none here.
+	if ok, err := HasTable(ctx, db, table); err != nil || !ok {
+		return nil, err
+	}
+	var cols map[string]bool
+	err := EachRow(ctx, db, `SELECT name FROM pragma_table_info(?)`, func(m map[string]any) {
+		if cols == nil {
+			cols = map[string]bool{}
+		}
+		cols[SQLText(m["name"])] = true
+	}, table)
+	return cols, err
+}
+
+// EachRow runs the query q (with args) and calls fn with each row as a map
+// from column name to value, so a parser reads columns by name and
+// tolerates the ones a schema version lacks. ctx is checked every row.
+func EachRow(ctx context.Context, db *sql.DB, q string, fn func(map[string]any), args ...any) error {
+	rows, err := db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return err
 	}
@@ -73,6 +110,25 @@ func SQLText(v any) string {
 	return fmt.Sprint(v)
 }
 
+// SQLInt reads a SQLite value as an integer: an integer, a real
+// (truncated) or decimal text (spaces trimmed); false for NULL and
+// anything else.
+func SQLInt(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return x, true
+	case float64:
+		return int64(x), true
+	case string:
+		n, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64)
+		return n, err == nil
+	case []byte:
+		n, err := strconv.ParseInt(strings.TrimSpace(string(x)), 10, 64)
+		return n, err == nil
+	}
+	return 0, false
+}
+
 // Row is one SQLite row read by column name, with its rowid (0 for a
 // WITHOUT ROWID table or a view).
 type Row struct {
@@ -88,16 +144,16 @@ func (r Row) Get(c string) string { return SQLText(r.Vals[c]) }
 func (r Row) Has(c string) bool { _, ok := r.Vals[c]; return ok }
 
 // EachTableRow calls fn for every row of table in rowid order, columns by
-// name; a missing table gives no rows and no error. An error from fn stops
-// the read and is returned.
+// name; a missing table (or a view of that name) gives no rows and no
+// error. An error from fn stops the read and is returned.
 func EachTableRow(ctx context.Context, db *sql.DB, table string, fn func(Row) error) error {
-	if !HasTable(ctx, db, table) {
-		return nil
+	if ok, err := HasTable(ctx, db, table); err != nil || !ok {
+		return err
 	}
 	id := `"` + strings.ReplaceAll(table, `"`, `""`) + `"`
 	rows, err := db.QueryContext(ctx, `SELECT rowid AS "rowid__", * FROM `+id+` ORDER BY rowid`)
 	if err != nil {
-		// a WITHOUT ROWID table or a view
+		// a WITHOUT ROWID table (a view never gets here: HasTable)
 		if rows, err = db.QueryContext(ctx, `SELECT 0 AS "rowid__", * FROM `+id); err != nil {
 			return fmt.Errorf("query %s: %w", table, err)
 		}
@@ -130,4 +186,49 @@ func EachTableRow(ctx context.Context, db *sql.DB, table string, fn func(Row) er
 		}
 	}
 	return rows.Err()
+}
+
+// sqlTimeLayouts are the text forms SQLite stores hold times in: Go's
+// mattn/go-sqlite3 time.Time form (with the zone offset), SQLite's
+// CURRENT_TIMESTAMP (UTC, no zone), RFC 3339.
+var sqlTimeLayouts = []string{
+	"2006-01-02 15:04:05.999999999-07:00",
+	"2006-01-02T15:04:05.999999999Z07:00",
+	"2006-01-02 15:04:05.999999999Z07:00",
+	"2006-01-02 15:04:05.999999999",
+	"2006-01-02T15:04:05.999999999",
+	"2006-01-02 15:04",
+	"2006-01-02",
+}
+
+// SQLTime reads a time column: a time.Time the driver decoded (columns
+// declared DATE, DATETIME or TIMESTAMP), or text in one of the forms
+// SQLite stores use (a zone offset when written; none means UTC, as
+// CURRENT_TIMESTAMP writes). A Go monotonic suffix (" m=+1.5") is
+// dropped. ok is false for NULL, numbers and unreadable text.
+func SQLTime(v any) (time.Time, bool) {
+	switch x := v.(type) {
+	case time.Time:
+		if x.IsZero() {
+			return time.Time{}, false
+		}
+		return x.UTC(), true
+	case []byte:
+		return SQLTime(string(x))
+	case string:
+		s := strings.TrimSpace(x)
+		if i := strings.Index(s, " m="); i > 0 {
+			s = s[:i]
+		}
+		// time.Time.String(): "2006-01-02 15:04:05.999999999 -0700 MST"
+		if t, err := time.Parse("2006-01-02 15:04:05.999999999 -0700 MST", s); err == nil {
+			return t.UTC(), true
+		}
+		for _, l := range sqlTimeLayouts {
+			if t, err := time.Parse(l, s); err == nil {
+				return t.UTC(), true
+			}
+		}
+	}
+	return time.Time{}, false
 }

@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/agentzero"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/aider"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/amp"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/antigravity"
@@ -20,13 +21,21 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/factorydroid"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/goose"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/hermes"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/kiro"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/letta"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/musecode"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/nanobot"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/ollama"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/openclaw"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/opencode"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/openhands"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/openinterpreter"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pearai"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pi"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/qwen"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/roocode"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/shellgpt"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/surface"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/tabby"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/twinny"
@@ -47,45 +56,55 @@ func group(lists ...[]parser.Parser) []parser.Parser {
 // order. A parser's position only breaks ties; routing is by Match.
 func All() []parser.Parser {
 	return group(
-		aider.Parsers(),          // aider
-		amp.Parsers(),            // amp (prompt history and logs; threads are server-side)
-		antigravity.Parsers(),    // antigravity (CLI, app, IDE, backup data directories)
-		augment.Parsers(),        // augment (Auggie CLI)
-		chatgptdesktop.Parsers(), // chatgpt-desktop (reads codex-cli state-db codex-dev.db)
-		claudecode.Parsers(),     // claude-code
-		claudedesktop.Parsers(),  // claude-desktop
-		cline.Parsers(),          // cline
-		codex.Parsers(),          // codex-cli
-		cody.Parsers(),           // cody (JetBrains agent state, legacy history; cody/settings reads vscode settings.json)
-		continuedev.Parsers(),    // continue
-		copilotcli.Parsers(),     // copilot-cli
-		copilotdesktop.Parsers(), // copilot-desktop
-		crush.Parsers(),          // crush
-		cursor.Parsers(),         // cursor
-		factorydroid.Parsers(),   // factory-droid
-		gemini.Parsers(),         // gemini-cli
-		goose.Parsers(),          // goose
-		kiro.Parsers(),           // kiro (Amazon Q / Kiro CLI)
-		musecode.Parsers(),       // muse-code
-		opencode.Parsers(),       // opencode, kilo-code
-		pearai.Parsers(),         // pearai (Continue and Roo Code forks)
-		pi.Parsers(),             // pi, little-coder
-		qwen.Parsers(),           // qwen-code
-		roocode.Parsers(),        // roo-code
-		tabby.Parsers(),          // tabby
-		vscode.Parsers(),         // vscode (Copilot Chat)
-		windsurf.Parsers(),       // windsurf (hook transcripts, .pb wire decoding)
-		zed.Parsers(),            // zed
+		agentzero.Parsers(),       // agent-zero
+		aider.Parsers(),           // aider
+		amp.Parsers(),             // amp (prompt history and logs; threads are server-side)
+		antigravity.Parsers(),     // antigravity (CLI, app, IDE, backup data directories)
+		augment.Parsers(),         // augment (Auggie CLI)
+		chatgptdesktop.Parsers(),  // chatgpt-desktop (reads codex-cli state-db codex-dev.db)
+		claudecode.Parsers(),      // claude-code
+		claudedesktop.Parsers(),   // claude-desktop
+		cline.Parsers(),           // cline
+		codex.Parsers(),           // codex-cli
+		cody.Parsers(),            // cody (JetBrains agent state, legacy history; cody/settings reads vscode settings.json)
+		continuedev.Parsers(),     // continue
+		copilotcli.Parsers(),      // copilot-cli
+		copilotdesktop.Parsers(),  // copilot-desktop
+		crush.Parsers(),           // crush
+		cursor.Parsers(),          // cursor
+		factorydroid.Parsers(),    // factory-droid
+		gemini.Parsers(),          // gemini-cli
+		goose.Parsers(),           // goose
+		hermes.Parsers(),          // hermes
+		kiro.Parsers(),            // kiro (Amazon Q / Kiro CLI)
+		letta.Parsers(),           // letta (Letta Code local backend; conversations read by pi's session reader)
+		musecode.Parsers(),        // muse-code
+		nanobot.Parsers(),         // nanobot
+		ollama.Parsers(),          // ollama
+		openclaw.Parsers(),        // openclaw (agent and state databases; transcripts read by pi's session reader)
+		openinterpreter.Parsers(), // open-interpreter (Codex readers on its paths)
+		opencode.Parsers(),        // opencode, kilo-code
+		openhands.Parsers(),       // openhands
+		pearai.Parsers(),          // pearai (Continue and Roo Code forks)
+		pi.Parsers(),              // pi, little-coder
+		qwen.Parsers(),            // qwen-code
+		roocode.Parsers(),         // roo-code
+		shellgpt.Parsers(),        // shellgpt
+		tabby.Parsers(),           // tabby
+		vscode.Parsers(),          // vscode (Copilot Chat)
+		windsurf.Parsers(),        // windsurf (hook transcripts, .pb wire decoding)
+		zed.Parsers(),             // zed
 		// One control-surface parser per agent (<agent>/surface): hooks,
 		// MCP servers, skills, agents, commands, plugins, rules files.
 		surface.Parsers(),
 		// One parser per state.vscdb owner (vscode, cursor, kiro, pearai,
 		// windsurf): the editor extensions' rows, each store opened once.
 		parser.ExtensionStateParsers(
-			cody.StateExtension(),   // cody
-			pearai.StateExtension(), // pearai (pearai-roo-cline)
-			tabby.StateExtension(),  // tabby
-			twinny.StateExtension(), // twinny
+			cody.StateExtension(),    // cody
+			pearai.StateExtension(),  // pearai (pearai-roo-cline)
+			roocode.StateExtension(), // roo-code (RooVeterinaryInc.roo-cline)
+			tabby.StateExtension(),   // tabby
+			twinny.StateExtension(),  // twinny
 		),
 	)
 }

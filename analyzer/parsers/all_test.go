@@ -101,8 +101,9 @@ func TestCatalogStatusIsReal(t *testing.T) {
 // parsers land.
 var knownGaps = map[string]string{
 	"little-coder/sessions": "the retired v0.0.x Python releases' session files: not parsed yet",
-	"cline/sdk-sessions":    "the Cline SDK's sessions/<id>/<id>.json and *.messages.json: not parsed yet",
 	"zed/conversations":     "the legacy text-thread assistant's conversations/*.zed.json: not parsed yet",
+	"letta/transcripts":     "the cloud backend's transcript mirror: not written by 0.32.18's local backend, not parsed yet",
+	"letta/runs":            "scheduled-task runs (cloud backend, 0.34.x source): not written by 0.32.18, not parsed yet",
 	"kiro/kiro-sessions":    "Kiro CLI's own .kiro/sessions files: no source or real install shows their format",
 	"kiro/ide-agent":        "the Kiro IDE's globalStorage/kiro.kiroagent files: no source or real install shows their format",
 }
@@ -218,6 +219,69 @@ func FuzzParsers(f *testing.F) {
 		defer cancel()
 		_ = p.Parse(ctx, in, &nopSink{})
 	})
+}
+
+// TestParserVersionsRecorded: every registered parser is recorded at its
+// Spec.Version, with at least one golden, in the testdata/versions.json of
+// exactly one parser package; every recorded id is registered; and every
+// parser package's tests end in parsertest.Main, which fails when a golden
+// changes without a version bump and when a golden is orphaned.
+func TestParserVersionsRecorded(t *testing.T) {
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recorded := map[string]string{} // id -> package folder
+	versions := map[string]int{}
+	for _, d := range entries {
+		if !d.IsDir() {
+			continue
+		}
+		tests, _ := filepath.Glob(filepath.Join(d.Name(), "*_test.go"))
+		hasMain := false
+		for _, f := range tests {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hasMain = hasMain || bytes.Contains(b, []byte("parsertest.Main(m)"))
+		}
+		if !hasMain {
+			t.Errorf("%s: no TestMain calling parsertest.Main(m): its goldens are not checked against parser versions", d.Name())
+		}
+		rec, err := parsertest.ReadVersions(filepath.Join(d.Name(), filepath.FromSlash(parsertest.VersionsFile)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for id, r := range rec {
+			// A shared parser (an extension-state reader of a VS Code
+			// store) may be recorded by each package whose goldens run it,
+			// at one version.
+			if other, dup := recorded[id]; dup && versions[id] != r.Version {
+				t.Errorf("%s recorded in %s at version %d and in %s at %d", id, other, versions[id], d.Name(), r.Version)
+			}
+			recorded[id], versions[id] = d.Name(), r.Version
+			if len(r.Goldens) == 0 {
+				t.Errorf("%s (%s): no golden recorded", id, d.Name())
+			}
+		}
+	}
+	registered := map[string]bool{}
+	for _, p := range parsers.All() {
+		registered[p.ID()] = true
+		dir, ok := recorded[p.ID()]
+		switch {
+		case !ok:
+			t.Errorf("%s: no golden test records its output in any parser package's %s", p.ID(), parsertest.VersionsFile)
+		case versions[p.ID()] != p.Version():
+			t.Errorf("%s: Spec.Version %d, %s/%s records %d: run go test -update in %s", p.ID(), p.Version(), dir, parsertest.VersionsFile, versions[p.ID()], dir)
+		}
+	}
+	for id, dir := range recorded {
+		if !registered[id] {
+			t.Errorf("%s/%s records %s, which is not registered", dir, parsertest.VersionsFile, id)
+		}
+	}
 }
 
 // TestSecondaryRowsAreDeclared: every parser whose rows (in any golden

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	json "github.com/go-json-experiment/json/v1"
@@ -50,7 +51,7 @@ func fileTimes(dir string, want map[string]bool) map[string]macb {
 				take(src.BundleID, &res.Manifest[i])
 			}
 		case analyze.KindExtracted:
-			f, err := os.Open(filepath.Join(src.Input, "manifest.jsonl"))
+			f, err := analyze.OpenIn(src.Input, bundle.ManifestName)
 			if err != nil {
 				continue
 			}
@@ -65,16 +66,40 @@ func fileTimes(dir string, want map[string]bool) map[string]macb {
 			f.Close()
 		}
 	}
-	for k := range want { // loose trees: the original path is the local one
+	// Loose trees: a file's original path is its local path, inside one of
+	// the loose inputs; it is opened by the evidence rule (no link on the
+	// way, a regular file) and only stat'ed, never read.
+	var roots []string
+	for _, src := range rec.Inputs {
+		if src.Kind == analyze.KindLoose {
+			if abs, err := filepath.Abs(src.Input); err == nil {
+				roots = append(roots, filepath.ToSlash(abs))
+			}
+		}
+	}
+	for k := range want {
 		if _, ok := out[k]; ok || k[0] != 0 {
 			continue
 		}
-		fi, err := os.Lstat(filepath.FromSlash(k[1:]))
-		if err != nil || !fi.Mode().IsRegular() {
-			continue
+		p := k[1:]
+		for _, root := range roots {
+			rel, ok := strings.CutPrefix(p, strings.TrimSuffix(root, "/")+"/")
+			if !ok {
+				continue
+			}
+			f, err := analyze.OpenIn(filepath.FromSlash(root), rel)
+			if err != nil {
+				break
+			}
+			fi, err := f.Stat()
+			f.Close()
+			if err != nil {
+				break
+			}
+			a, c, b := statTimes(fi)
+			out[k] = macb{fmtTime(a), fmtTime(c), fmtTime(b), "stat"}
+			break
 		}
-		a, c, b := statTimes(fi)
-		out[k] = macb{fmtTime(a), fmtTime(c), fmtTime(b), "stat"}
 	}
 	return out
 }

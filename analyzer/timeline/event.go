@@ -129,9 +129,10 @@ func (e *Event) TimeString() string {
 	return e.Time.UTC().Format("2006-01-02T15:04:05.000Z")
 }
 
-// Less orders events: by time (undated last), then source file, then source
-// line, then turn type order within a line, then text. It is a total order
-// on the row content, so output is byte-identical run to run.
+// Less orders events: by time (undated last), then host, source file,
+// source line, the order the parser emitted the rows of one line (Seq),
+// bundle ID and text. Rows equal on all of these keep their input order
+// under a stable sort, so output is the same run to run.
 func Less(a, b *Event) bool {
 	az, bz := a.Time.IsZero(), b.Time.IsZero()
 	if az != bz {

@@ -200,7 +200,7 @@ func (a *Aggregator) Sessions() []Session {
 		}
 		s.FirstUTC, s.LastUTC = FormatTime(g.first), FormatTime(g.last)
 		s.Recovered = a.recovered(k.Agent, g)
-		models := append([]string(nil), s.Models...)
+		models := append([]string{}, s.Models...) // [] when none, never null
 		sortStable(models, func(x, y string) bool {
 			tx, ty := g.modelFirst[x], g.modelFirst[y]
 			if tx.IsZero() || ty.IsZero() {

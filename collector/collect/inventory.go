@@ -56,7 +56,7 @@ func OutputInsideEvidence(abs, root string) string {
 		for _, a := range catalog.All() {
 			for _, t := range a.Targets {
 				for _, pat := range catalog.TargetPatterns(t) {
-					for _, alt := range expandAlternatives(pat) {
+					for _, alt := range catalog.ExpandBraces(pat) {
 						if walksDir(strings.Split(alt, "/"), dir) {
 							return "the output would be inside " + filepath.Dir(abs) + ", which the collector reads (" + a.Name + " " + t.ID + ")"
 						}
@@ -99,47 +99,6 @@ func walksDir(segs, dir []string) bool {
 		}
 	}
 	return true
-}
-
-// expandAlternatives expands {a,b} alternatives (nested allowed).
-func expandAlternatives(p string) []string {
-	i := strings.IndexByte(p, '{')
-	if i < 0 {
-		return []string{p}
-	}
-	depth := 0
-	for j := i; j < len(p); j++ {
-		switch p[j] {
-		case '{':
-			depth++
-		case '}':
-			depth--
-			if depth == 0 {
-				var alts []string
-				d, last := 0, i+1
-				for k := i + 1; k < j; k++ {
-					switch p[k] {
-					case '{':
-						d++
-					case '}':
-						d--
-					case ',':
-						if d == 0 {
-							alts = append(alts, p[last:k])
-							last = k + 1
-						}
-					}
-				}
-				alts = append(alts, p[last:j])
-				var out []string
-				for _, a := range alts {
-					out = append(out, expandAlternatives(p[:i]+a+p[j+1:])...)
-				}
-				return out
-			}
-		}
-	}
-	return []string{p}
 }
 
 func within(p, dir string) bool {

@@ -1,6 +1,14 @@
 // Package parsertest helps test parsers: it builds Inputs from files in
 // testdata, collects what a parser emits, compares it with golden JSON Lines
 // files (rewritten with -update), and builds SQLite fixtures from SQL text.
+//
+// Every parser package's TestMain calls Main: after the tests it checks
+// the goldens they read against testdata/versions.json (parser id ->
+// Spec.Version and each golden's SHA-256) and fails on a golden whose
+// content changed while its parser's version did not, and, after a
+// complete run, on a golden file no test read. To change a parser's rows:
+// bump its Spec.Version, run go test ./... -update, review the goldens'
+// diff and commit them with versions.json.
 package parsertest
 
 import (
@@ -207,9 +215,12 @@ func Render(s *Sink) []byte {
 
 // Golden parses in with p and compares the rendered output with the golden
 // file (rewritten under -update). It returns the sink for further checks.
+// The package's TestMain must call Main, which checks the goldens read
+// against the parser versions recorded in VersionsFile.
 // A JSON Lines input is also checked for accounting (see Accounted).
 func Golden(t testing.TB, p parser.Parser, in *parser.Input, golden string) *Sink {
 	t.Helper()
+	recordGolden(p, golden)
 	s := Run(t, p, in)
 	if isLineBased(in.Path) && !notYetAccounted[p.Agent()] {
 		Accounted(t, in, s)
@@ -246,14 +257,37 @@ func Golden(t testing.TB, p parser.Parser, in *parser.Input, golden string) *Sin
 	return s
 }
 
+// GoldenBytes compares got, the rendered output of the parsers ps over
+// several files (a conversation folder, say), with the golden file, as
+// Golden does for one file, and records the golden for each parser.
+func GoldenBytes(t testing.TB, got []byte, golden string, ps ...parser.Parser) {
+	t.Helper()
+	for _, p := range ps {
+		recordGolden(p, golden)
+	}
+	if *Update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("read golden %s: %v (run with -update to create it)", golden, err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("%s differs (run go test -update and review the diff)", golden)
+	}
+}
+
 // notYetAccounted lists the agents whose parsers do not yet account for
 // every record (rows, Skip or a problem per line). The list only shrinks:
 // each agent leaves it when its parser is brought to the contract.
 var notYetAccounted = map[string]bool{
-	"aider": true, "chatgpt-desktop": true, "claude-code": true, "claude-desktop": true, "cline": true,
-	"codex-cli": true, "continue": true, "copilot-cli": true, "copilot-desktop": true, "crush": true,
-	"cursor": true, "gemini-cli": true, "goose": true, "opencode": true, "kilo-code": true, "pi": true,
-	"little-coder": true, "qwen-code": true, "roo-code": true, "vscode": true, "windsurf": true, "zed": true,
+	"aider": true, "chatgpt-desktop": true, "claude-desktop": true,
+	"codex-cli": true, "copilot-cli": true, "copilot-desktop": true, "crush": true,
+	"gemini-cli": true, "goose": true, "opencode": true, "kilo-code": true, "pi": true,
+	"little-coder": true, "qwen-code": true, "zed": true,
 }
 
 func isLineBased(p string) bool {

@@ -12,7 +12,6 @@ import (
 	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
-	"github.com/doubleagent/doubleagent/analyzer/parsers/cline"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -39,7 +38,7 @@ var kindNames = []string{"transcript_full.jsonl", "chunks/transcript_full/", "tr
 // of logs.
 func preferred(in *parser.Input, logs string) int {
 	best := 99
-	for _, f := range in.List(cline.GlobEscape(logs) + "/**/*.jsonl") {
+	for _, f := range in.List(parser.GlobEscape(logs) + "/**/*.jsonl") {
 		if k := brainKind(logs, f.Path); k >= 0 && k < best {
 			best = k
 		}

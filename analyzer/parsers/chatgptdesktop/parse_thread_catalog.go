@@ -19,7 +19,7 @@ func ThreadCatalog() parser.Parser {
 	return parser.New(parser.Spec{
 		ID:      "chatgpt-desktop/thread-catalog",
 		Agent:   FileAgent,
-		Version: 1,
+		Version: 2,
 		Targets: []string{"state-db"},
 		Names:   []string{"codex-dev.db"},
 		Emits:   []string{"chatgpt-desktop"},
@@ -32,28 +32,15 @@ func parseThreadCatalog(ctx context.Context, in *parser.Input, out parser.Sink) 
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
-	var n int
-	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='local_thread_catalog'").Scan(&n); err != nil {
+	cols, err := parser.Columns(ctx, db, "local_thread_catalog")
+	if err != nil {
 		return fmt.Errorf("read schema of %s: %w", in.Path, err)
 	}
-	if n == 0 {
+	if cols == nil {
 		return nil
 	}
-	rows, err := db.QueryContext(ctx, "SELECT rowid AS rowid_, * FROM local_thread_catalog ORDER BY rowid")
-	if err != nil {
-		// A WITHOUT ROWID table: number the rows in order instead.
-		rows, err = db.QueryContext(ctx, "SELECT * FROM local_thread_catalog")
-		if err != nil {
-			return fmt.Errorf("query local_thread_catalog in %s: %w", in.Path, err)
-		}
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		return err
-	}
 	has := map[string]bool{}
-	for _, c := range cols {
+	for c := range cols {
 		has[strings.ToLower(c)] = true
 	}
 	if !has["source_kind"] {
@@ -61,39 +48,26 @@ func parseThreadCatalog(ctx context.Context, in *parser.Input, out parser.Sink) 
 		return nil
 	}
 	var ord int64
-	for rows.Next() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
+	return parser.EachTableRow(ctx, db, "local_thread_catalog", func(r parser.Row) error {
 		ord++
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
+		m := make(map[string]any, len(r.Vals))
+		for c, v := range r.Vals {
+			m[strings.ToLower(c)] = v // column names are case-insensitive in SQLite
 		}
-		if err := rows.Scan(ptrs...); err != nil {
-			out.Problem(ord, "local_thread_catalog row: "+err.Error())
-			continue
+		line := r.Rowid
+		if line == 0 {
+			line = ord // a WITHOUT ROWID table: rows numbered in order
 		}
-		m := map[string]any{}
-		for i, c := range cols {
-			m[strings.ToLower(c)] = vals[i]
+		if strings.EqualFold(strings.TrimSpace(parser.SQLText(m["source_kind"])), "chatgpt") {
+			conversation(m, line, out)
 		}
-		line := ord
-		if r, ok := asInt(m["rowid_"]); ok {
-			line = r
-		}
-		if !strings.EqualFold(strings.TrimSpace(asString(m["source_kind"])), "chatgpt") {
-			continue
-		}
-		conversation(m, line, out)
-	}
-	return rows.Err()
+		return nil
+	})
 }
 
 // conversation emits the three rows and the session state of one chatgpt row.
 func conversation(m map[string]any, line int64, out parser.Sink) {
-	id := asString(m["thread_id"])
+	id := parser.SQLText(m["thread_id"])
 	if id == "" {
 		out.Problem(line, "chatgpt row without thread_id, skipped")
 		return
@@ -108,28 +82,28 @@ func conversation(m map[string]any, line int64, out parser.Sink) {
 			at = created
 		}
 	}
-	title := asString(m["display_title"])
+	title := parser.SQLText(m["display_title"])
 	if title == "" {
-		title = asString(m["title"])
+		title = parser.SQLText(m["title"])
 	}
-	origin := asString(m["conversation_origin"])
+	origin := parser.SQLText(m["conversation_origin"])
 	if origin == "" {
 		var d map[string]any
-		if json.Unmarshal([]byte(asString(m["source_detail"])), &d) == nil {
-			origin = asString(d["conversation_origin"])
+		if json.Unmarshal([]byte(parser.SQLText(m["source_detail"])), &d) == nil {
+			origin = parser.SQLText(d["conversation_origin"])
 			if origin == "" {
-				origin = asString(d["conversationOrigin"])
+				origin = parser.SQLText(d["conversationOrigin"])
 			}
 		}
 	}
-	base := timeline.Event{Agent: Agent, SessionID: id, ProjectPath: asString(m["cwd"]),
+	base := timeline.Event{Agent: Agent, SessionID: id, ProjectPath: parser.SQLText(m["cwd"]),
 		TurnType: timeline.System, SourceLine: line, Time: at}
 	if at.IsZero() {
 		base.TimeBasis = timeline.TimeNone
 	}
 	e := base
 	e.Text = "account conversation: " + orDash(title) + " conversation_origin=" + orDash(origin) +
-		" created=" + timeText(created) + " updated=" + timeText(updated) + " host_id=" + orDash(asString(m["host_id"]))
+		" created=" + timeText(created) + " updated=" + timeText(updated) + " host_id=" + orDash(parser.SQLText(m["host_id"]))
 	out.Event(e)
 	e = base
 	e.Text = "session origin: remote chatgpt.com conversation " + id
@@ -154,44 +128,6 @@ func timeText(t time.Time) string {
 	return t.UTC().Format("2006-01-02T15:04:05.000Z")
 }
 
-// asString renders a SQLite value as text ("" for NULL).
-func asString(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return x
-	case []byte:
-		return string(x)
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	case bool:
-		return strconv.FormatBool(x)
-	case time.Time:
-		return x.UTC().Format(time.RFC3339Nano)
-	default:
-		return fmt.Sprint(x)
-	}
-}
-
-func asInt(v any) (int64, bool) {
-	switch x := v.(type) {
-	case int64:
-		return x, true
-	case float64:
-		return int64(x), true
-	case string:
-		n, err := strconv.ParseInt(x, 10, 64)
-		return n, err == nil
-	case []byte:
-		n, err := strconv.ParseInt(string(x), 10, 64)
-		return n, err == nil
-	}
-	return 0, false
-}
-
 // asTime reads epoch seconds, epoch milliseconds (above 1e12) or RFC 3339
 // text; false for NULL, zero or unreadable values.
 func asTime(v any) (time.Time, bool) {
@@ -206,7 +142,7 @@ func asTime(v any) (time.Time, bool) {
 	case float64:
 		f = x
 	case string, []byte:
-		s := strings.TrimSpace(asString(x))
+		s := strings.TrimSpace(parser.SQLText(x))
 		if s == "" {
 			return time.Time{}, false
 		}

@@ -20,6 +20,7 @@ func Parsers() []parser.Parser {
 		History(),
 		Settings(),
 		Sessions(),
+		Remote(),
 	}
 }
 
@@ -47,41 +48,6 @@ func epochMillis(raw json.RawMessage) time.Time {
 		return time.UnixMilli(int64(f)).UTC()
 	}
 	return parseTime(s)
-}
-
-// rawString returns raw as a string when it is a JSON string, else "".
-func rawString(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '"' {
-		return ""
-	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return ""
-	}
-	return s
-}
-
-// compactJSON returns raw as compact JSON ("" for empty or null).
-func compactJSON(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		return string(raw)
-	}
-	return b.String()
-}
-
-// scalar renders a JSON scalar (string, number, bool) as text; other values
-// as compact JSON.
-func scalar(raw json.RawMessage) string {
-	if s := rawString(raw); s != "" {
-		return s
-	}
-	return compactJSON(raw)
 }
 
 // dirOf returns the '/'-separated parent of p.

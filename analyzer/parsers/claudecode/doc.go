@@ -1,6 +1,6 @@
 // Package claudecode reads the files Claude Code (Anthropic's CLI agent,
 // closed source) leaves under ~/.claude (or a .claude-<name> home moved with
-// CLAUDE_CONFIG_DIR) and ~/.claude.json.
+// CLAUDE_CONFIG_DIR), ~/.claude.json and a project's .claude/ folder.
 //
 // # Parsers
 //
@@ -17,8 +17,6 @@
 //     starting with <command-name>, <local-command-stdout>, <system-reminder>,
 //     <bash-stdout>, the "Caveat: The messages below..." note, "[Request
 //     interrupted by user...]" and the other wrappers in injectedPrefixes.
-//     Everything a sidechain user record says (the parent agent's prompt to
-//     the subagent) is system too: no person typed it.
 //   - tool_result blocks → tool_result rows (ToolUseID, ToolName from the
 //     call, IsError from is_error, the result text; blocks inside a result
 //     are joined, images as "[image <type>]"). From toolUseResult, when the
@@ -31,62 +29,127 @@
 //     collected the stub stays.
 //   - permissionDecision on a tool-result line → a system row right after
 //     the results, "permission decision: <decision> source=<source>
-//     reason=<reasonType>" with the first result's ToolUseID; a refusal
+//     reason=<reasonType>" (2.1.332 adds code=<reasonCode> rule=<ruleSource>
+//     and toolDenialKind=) with the first result's ToolUseID; a refusal
 //     with toolDenialKind and no decision → "permission decision: reject
-//     (interrupted) toolDenialKind=<kind>". The decision's key names were
-//     not seen in a sample: a string, or an object with decision (or
-//     behavior/type), source and reasonType (or reason.type) is accepted;
-//     a missing part prints "-".
+//     (interrupted) toolDenialKind=<kind>".
 //   - permissionMode on a user record or a permission-mode record →
 //     "permission mode: <mode>" first, "permission mode: <old> -> <new>" on
-//     each change (per file), before the prompt row.
+//     each change (per session), before the prompt row; the mode record →
+//     "session mode: <mode>".
 //   - assistant: text → assistant (whitespace-only blocks dropped),
 //     thinking → thinking, redacted_thinking → thinking "[redacted
 //     thinking]", tool_use/server_tool_use → tool_use (Text the most
 //     identifying argument: command, file_path, url, pattern, query, path,
 //     description, ...; ToolInput the compact arguments), a *_tool_result
-//     block → tool_result. Model is message.model. One API message split
-//     over several lines sharing message.id gives each block once; a line
-//     written twice (same uuid) is read once. "model: <id>" precedes the
-//     first reply and "model: <old> -> <new>" each change (with
-//     requested=<requestedModel> when that differs), tracked per file and,
-//     in a main file, separately for inline sidechains. Synthetic replies
-//     (model "<synthetic>") are system; isApiErrorMessage ones read
-//     "api error: <text>".
+//     block → tool_result. Model is message.model. "model: <id>" precedes a
+//     session's first reply and "model: <old> -> <new>" each change (with
+//     requested=<requestedModel> when that differs), tracked per session
+//     (each subagent its own). Synthetic replies (model "<synthetic>") are
+//     system; isApiErrorMessage ones read "api error: <text>". A message
+//     written as an object of numeric keys with an empty content
+//     (claude-code #24663, after a streaming fallback) is reassembled in
+//     key order, as the API message its characters spell or as the text,
+//     with a problem row saying so.
 //   - system records → "<subtype>: <content> <details>": compact_boundary
 //     adds trigger= and preTokens=, api_error error= retryAttempt=n/max
-//     retryInMs=, stop_hook_summary hooks=<commands>.
+//     retryInMs=, stop_hook_summary hooks=<commands>; bridge_status →
+//     "session synced: remote control bridge <id> url <url>" (the id from
+//     the session's last bridge-session record, else the URL's last part;
+//     session state synced yes); scheduled_task_fire (a /loop or cron
+//     firing) → "scheduled task fired: <taskId> cron=<cron> (<content>)".
+//   - bridge-session → "remote control: bridge session <bridgeSessionId or
+//     none> lastSequenceNum=<n>" (a bridge id sets synced yes);
+//     continued-in → "session continued in: <continuedInSessionId>" and the
+//     new session's state forked_from and parent_session_id this one;
+//     teleported-from → "session origin: remote (teleport, remoteSourced)
+//     remoteSessionId=<id>".
+//   - session origin (once per session, at the record that tells):
+//     "session origin: local (VS Code extension)" for entrypoint
+//     claude-vscode; "session origin: remote (teleport, remoteSourced)" for
+//     a record with remoteSourced true; "session origin: remote (Remote
+//     Control, entrypoint sdk-cli)" for an sdk-cli session with a bridge
+//     session (one the `claude remote-control` server spawned; a plain
+//     `claude -p` run is sdk-cli too and gets no origin row). The session
+//     state reads origin remote for those, local for entrypoint cli,
+//     claude-vscode or claude-desktop, and "" otherwise.
 //   - summary → "summary: <text>"; queue-operation → "queue-operation
 //     <operation>[: <content>]"; attachment → "attachment <type>: <names or
-//     content>"; progress of kind hook_progress → "hook <hookName>:
-//     <command>" (agent_progress, bash_progress and mcp_progress are not
-//     rows: the subagent's own file holds the same records); the first
-//     entrypoint of a file → "session surface: <entrypoint>"; a typed prompt
-//     carrying promptSource (other than "user") or turnOrigin → "prompt
-//     trigger: promptSource=<p> turnOrigin=<o>" after it. Any other record
-//     type (custom-title, pr-link, tag, ...) → "<type>: key=value ..." of
-//     its own keys.
-//   - not rows: file-history-snapshot (backup bookkeeping repeated at every
-//     prompt) and last-prompt (a copy of a prompt already emitted).
+//     content>" (model → its modelId, deferred_tools_delta → added/removed
+//     tools and pending, needing-auth or failed MCP servers,
+//     remote_session_change → its url); the environment attachment also
+//     gives "scratch directory: <scratchpadDirectory>" once per session and
+//     on each change; progress of kind hook_progress → "hook <hookName>:
+//     <command>"; the first entrypoint of a session → "session surface:
+//     <entrypoint>"; a typed prompt carrying promptSource (other than
+//     "user") or turnOrigin → "prompt trigger: promptSource=<p>
+//     turnOrigin=<o>" after it. Any other record type (custom-title,
+//     pr-link, tag, ...) → "<type>: key=value ..." of its own keys.
+//   - what happened stays: a typed prompt chained (parentUuid) to a record
+//     that already had a prompt or a reply after it (/rewind, a resume at
+//     an earlier message) is followed by "rewound: this prompt continues
+//     from record <uuid>; the records written after that one stay, as an
+//     abandoned branch"; the abandoned records are rows like the others.
+//     Compaction keeps every record too, with the compact_boundary row.
+//   - counted skips (Sink.Skip, reason in inventory.json): the bookkeeping
+//     2.1.332 writes beside every turn, api-request (request parameters),
+//     api-request-shape (the system prompt and tool schemas sent),
+//     api-request-blob and tools-used (copies of what rows hold),
+//     cost-state (running totals), atis-latch with an empty atis;
+//     file-history-snapshot and -delta (backup bookkeeping); last-prompt (a
+//     copy of a prompt); the prompt_snapshot, date, total_tokens_reminder
+//     attachments and a remote_session_change without a url; bash_progress
+//     and mcp_progress (the tool's result holds the output); a mode record
+//     or permission-mode record that changes nothing (state_only). Any
+//     other record that gives no row is a skip "no_evidence:<type>".
 //
-// Session id: the record's sessionId, else the folder <session> of a
-// subagents/ file, else the file name. Subagent rows carry the PARENT
-// session's id (it is what their records say), so a session groups its
-// subagents; a subagent file opens with "subagent <agentId> of <session>"
-// and an inline sidechain with "subagent <agentId or root uuid> of
-// <session>" at its root record. ProjectPath is the record's cwd (the slug
-// cannot be reversed). A record without a time (summary, custom-title)
-// takes the previous record's time, or the next one's at the top of a file,
-// with TimeBasis inherited; TimeNone when the file has no time at all.
+// Identity. RecordID is the record's uuid; "<uuid>#<n>" for block n of a
+// record with several content blocks; "<uuid>#<word>" for a derived row
+// (#surface, #mode, #model, #decision, #trigger, #origin, #scratch,
+// #rewound); a
+// subagent's header is "<agent id>#subagent". Records without a uuid
+// (queue-operation, summary, bridge-session) carry "". Nothing is
+// de-duplicated here: a line written twice gives its rows twice, a uuid
+// reused with other content gives both (the engine reports duplicate_id),
+// and a block of one API message written again under another uuid carries
+// the first row's id, so the identity merge writes it once.
+//
+// Session id: the record's sessionId, else the file name. Subagent rows
+// carry the subagent's own id (agentId, else the file's agent-<id>, else
+// an inline sidechain's root uuid) as session and the parent session as
+// parent_session_id; the first row is "subagent <id> of <parent>", the
+// parent model's prompt (the subagent's first user text) is the system
+// row "subagent task: <text>", and the subagent's session state carries
+// its parent. An agent_progress record of the parent (2.1.x) copies one
+// of the subagent's records: its rows are the subagent's, in its session,
+// with the copied record's uuid, marked Replayed: when the subagent's file
+// was collected its rows win the identity merge and the copies are counted
+// repeats; when it was not (claude-code #43764) the copies stand for it.
+//
+// Forks and copies. A record carrying forkedFrom {sessionId, messageUuid}
+// (/branch, the SDK's forkSession) is the original's: its rows carry the
+// original session and messageUuid as RecordID, Replayed; the fork's own
+// rows carry the original as parent_session_id and its state forked_from.
+// In a file named by a session uuid, records of another sessionId before
+// the file's own (a 1.0.x resume that copied the old conversation) are
+// replayed the same way and the file's session is forked from that one. A
+// --fork-session copy re-stamps sessionId and writes no marker (the
+// mainframe research below): its rows carry the original uuids, so the
+// identity merge writes each record once, in the file first in the merge
+// order, not necessarily the parent's. ProjectPath is the record's cwd.
+// A record without a time (summary, bridge-session) takes the previous
+// record's time, or the next one's at the top of a file, with TimeBasis
+// inherited; TimeNone when the file has no time at all.
 //
 // Quirks handled, each with a test on the smallest input: split messages,
 // a repeated line, a truncated last line and a cut line mid-file (a
 // Problem, the parse goes on), a cut record glued to the next one
 // (parser.SplitGlued keeps the whole one), NUL runs (parser.Lines drops
-// them), a lone UTF-16 surrogate (decoded as U+FFFD), the detached
-// compaction branch (rows are emitted in file order, never by walking
-// parentUuid, so nothing is lost), the three subagent layouts, and an
-// 831 KB line (agentlogs/images.jsonl).
+// them and reports nul_run; the record after a 4 KB run is kept,
+// claude-code #49876, #76059), a lone UTF-16 surrogate (decoded as
+// U+FFFD), the detached compaction branch (rows are emitted in file
+// order, never by walking parentUuid, so nothing is lost), the three
+// subagent layouts, and an 831 KB line (agentlogs/images.jsonl).
 //
 // claude-code/history (target "history"): .claude/history.jsonl, one user
 // row per typed prompt with Secondary=true: display with each "[Pasted text
@@ -94,17 +157,23 @@
 // .claude/paste-cache/<contentHash>.txt when collected; time from timestamp
 // (epoch ms); project; sessionId when recorded.
 //
-// claude-code/settings (targets "settings" and "claude-json"): one system
-// row per entry at the file's mtime (TimeBasis file-mtime):
+// claude-code/settings (targets "settings", "claude-json" and "project"):
+// one system row per entry at the file's mtime (TimeBasis file-mtime):
 // "permission setting: <key>=<value> (from <file>, file mtime)" for
 // permissions.allow, deny, ask, additionalDirectories, defaultMode and
 // disableBypassPermissionsMode in settings.json / settings.local.json (a
-// project's file gets that project as ProjectPath), "retention setting:
+// project's file, collected as a project artifact with target "project",
+// gets that project as ProjectPath), "retention setting:
 // cleanupPeriodDays=<n> ..." and "model setting: <alias> ..."; from
 // .claude.json (and .claude.json.backup) projects.<path>.allowedTools,
 // hasTrustDialogAccepted and hasClaudeMdExternalIncludesApproved with the
-// project as ProjectPath. The files are decoded into structs holding only
-// those keys: env, apiKeyHelper, oauthAccount and the rest are never read.
+// project as ProjectPath, "remote control: spawn mode <mode> for <path>"
+// from projects.<path>.remoteControlSpawnMode, "remote control: machine
+// id set" when remoteControlMachineId is (its value is never printed),
+// "cloud: hasRemoteEnvironment=<bool>" and "source host: github
+// status=<status>" from githubWebConnectionStatusCache. The files are
+// decoded into structs holding only those keys: env, apiKeyHelper,
+// oauthAccount and the rest are never read.
 //
 // claude-code/sessions (target "sessions"): .claude/sessions/<pid>.json, one
 // row at startedAt, "claude-code process <pid> <kind> status=<status>
@@ -114,30 +183,64 @@
 // mtime)" and a SessionState Synced=yes. The <pid>.<sha>.key sibling is
 // never read.
 //
+// claude-code/remote (targets "project-files" and "project"): the server
+// form of Remote Control. bridge-pointer.json → "remote control:
+// environment <environmentId> session <sessionId> source=<source> (from
+// bridge-pointer.json, file mtime)" (the pointer names the cloud session,
+// so the row carries no local session); <slug>/<session>.ccr-tip.json (or
+// <session>/ccr-tip.json) → "session synced: remote event <eventId> at
+// <updatedAt> (from ccr-tip.json)" at updatedAt, in that session, synced
+// yes.
+//
 // # Evidence
 //
-//   - Claude Code 2.1.197 (@anthropic-ai/claude-code) run here against a
+//   - Claude Code 2.1.332 (@anthropic-ai/claude-code) run here against a
 //     scripted loopback model: fixtures/roots/real-agents (scenarios basic,
-//     resume, edit, denied, subagent in the <session>/subagents layout,
-//     api-error, killed, and sessions/<pid>.json); TestRealAgentTranscripts
-//     checks every scenario of real-agents.expect.json.
+//     resume, edit, denied, permission-denied, permission-rule-denied,
+//     subagent, subagent-background, api-error, killed, and
+//     sessions/<pid>.json); TestRealAgentTranscripts checks every scenario
+//     of real-agents.expect.json, TestRealAgentRecordsAccounted every
+//     record and the skip counts.
 //   - Real transcripts copied byte for byte in shared/agent-samples/
 //     claude-code (SOURCES.md): marot/spotter 035dfd363ef902015abb5d8c30eaa1c6af2b5b6d
-//     and 53a088d2335599db2a99d1099be22152d1785d6f (2.1.38, 2.1.39),
-//     tomjnsn/agentlogs 27921c03abfc8a4c88331cdddab81ce5ef09fb90 and
+//     and 53a088d2335599db2a99d1099be22152d1785d6f (2.1.38, 2.1.39; the
+//     agent_progress shape), tomjnsn/agentlogs 27921c03abfc8a4c88331cdddab81ce5ef09fb90 and
 //     ee4e21fe0030f66dc338726d24abefa474f1139f (2.0.13 to 2.1.3).
+//   - Record shapes from public reports and notes, each checked only
+//     against a synthetic fixture here: bridge_status with url
+//     (d-kimuson/claude-code-viewer issue 213, 2.1.156); bridge-session
+//     {bridgeSessionId, lastSequenceNum} and the line types' append table
+//     (notes on the 2.1.251 bundle; anthropics/claude-code issue 88233);
+//     scheduled_task_fire {taskId, cron, content} and the /loop wakeup
+//     (public test fixtures quoting 2.1.276 transcripts);
+//     continued-in {continuedInSessionId}; teleported-from
+//     {remoteSessionId, messageCount} (anthropics/claude-code issue 84988);
+//     environment.snapshot.scratchpadDirectory; /branch and forkSession's
+//     forkedFrom {sessionId, messageUuid} and --fork-session's unmarked
+//     re-stamped copy (qlan-ro/mainframe docs/research/2026-07-25-todo-246-claude-fork.md
+//     at e2256aa674c086718c9ece24f1040e312ffcf5d6, Claude Code 2.1.219);
+//     the 1.0.x resume copying records under other session ids
+//     (sasazame/ccresume pull request 1, anthropics/claude-code issue 4926);
+//     the numeric-key message (anthropics/claude-code issue 24663);
+//     <session>.ccr-tip.json {eventId, updatedAt} and bridge-pointer.json
+//     beside the transcripts (the reserved project-folder names of the
+//     2.1.251 bundle); .claude.json remoteControlMachineId,
+//     projects.<path>.remoteControlSpawnMode, hasRemoteEnvironment and
+//     githubWebConnectionStatusCache.status (public config-key notes).
 //   - The <persisted-output> stub wording and the tool-results/<tool use
 //     id>.txt location: anthropics/claude-code issue 23948.
-//   - Row wordings: shared/seeds/agents-catalog.md (claude-code). The
-//     permissionDecision, permission-mode record, requestedModel, settings
-//     and sessions/<pid>.json key names come from that seed's notes and are
-//     checked only against synthetic fixtures here.
+//   - Row wordings: shared/seeds/agents-catalog.md (claude-code).
 //
-// # Not done
+// # Not read, and why
 //
-// Rows the seed lists that no input here shows: session continued in:,
-// remote control: bridge session / environment rows (bridge-pointer.json,
-// ccr-tip.json), session origin:, scheduled task fired:, scratch directory:,
-// source host: github, remote control: machine id / spawn mode, cloud:
-// hasRemoteEnvironment.
+//   - session-keys (<pid>.<sha>.key) and .credentials.json: secrets.
+//   - todos/, file-history/ (backups of edited files), and the config
+//     target (agents, commands, skills, plans, plugins, shell-snapshots,
+//     session-env) and CLAUDE.md: the seed lists no rows for them.
+//   - agent-<id>.meta.json beside a subagent file (agentType, description,
+//     toolUseId): the seed lists no row; the subagent's own rows and the
+//     parent's Task/Agent call carry the same facts.
+//   - A --fork-session copy cannot be told from its original (no marker,
+//     same uuids and times): each record is written once, but the tie
+//     between the two files goes to the merge order, not to the parent.
 package claudecode

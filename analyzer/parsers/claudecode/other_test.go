@@ -22,6 +22,10 @@ func TestParsersMatch(t *testing.T) {
 		{"claude-code/settings", "claude-json", "/home/e/.claude.json", true},
 		{"claude-code/sessions", "sessions", "/home/e/.claude/sessions/123.json", true},
 		{"claude-code/sessions", "session-keys", "/home/e/.claude/sessions/123.abc.key", false},
+		{"claude-code/settings", "project", "/srv/app/.claude/settings.local.json", true},
+		{"claude-code/remote", "project-files", "/home/e/.claude/projects/-p/bridge-pointer.json", true},
+		{"claude-code/remote", "project-files", "/home/e/.claude/projects/-p/s.ccr-tip.json", true},
+		{"claude-code/remote", "project-files", "/home/e/.claude/projects/-p/s/subagents/agent-a1.meta.json", false},
 	}
 	byID := map[string]parser.Parser{}
 	for _, p := range Parsers() {
@@ -65,13 +69,13 @@ func TestHistoryEmpty(t *testing.T) {
 
 func TestSettings(t *testing.T) {
 	mtime := parsertest.Time(t, "2026-10-11T09:00:00Z")
-	run := func(local, orig, rel, target string) *parsertest.Sink {
+	run := func(t *testing.T, local, orig, rel, target string) *parsertest.Sink {
 		in := parsertest.Input(t, local, parser.File{Path: orig, Rel: rel, Agent: Agent, Target: target, MTime: mtime}, nil)
 		golden := "testdata/" + strings.TrimSuffix(strings.TrimPrefix(local, "testdata/"), ".json") + ".golden.jsonl"
 		return parsertest.Golden(t, Settings(), in, golden)
 	}
 	t.Run("user_settings", func(t *testing.T) {
-		s := run("testdata/settings.json", "/home/examiner/.claude/settings.json", ".claude/settings.json", "settings")
+		s := run(t, "testdata/settings.json", "/home/examiner/.claude/settings.json", ".claude/settings.json", "settings")
 		var texts []string
 		for _, e := range s.Events {
 			texts = append(texts, e.Text)
@@ -98,25 +102,32 @@ func TestSettings(t *testing.T) {
 		}
 	})
 	t.Run("project_local_settings", func(t *testing.T) {
-		s := run("testdata/settings.local.json", "/home/examiner/demo/.claude/settings.local.json", "demo/.claude/settings.local.json", "settings")
+		s := run(t, "testdata/settings.local.json", "/home/examiner/demo/.claude/settings.local.json", "demo/.claude/settings.local.json", "settings")
 		if len(s.Events) != 1 || s.Events[0].Text != "permission setting: allow=PowerShell(Get-ChildItem *) (from settings.local.json, file mtime)" ||
 			s.Events[0].ProjectPath != "/home/examiner/demo" {
 			t.Fatalf("%+v", s.Events)
 		}
 	})
 	t.Run("claude_json", func(t *testing.T) {
-		s := run("testdata/claude.json", "/home/examiner/.claude.json", ".claude.json", "claude-json")
+		s := run(t, "testdata/claude.json", "/home/examiner/.claude.json", ".claude.json", "claude-json")
 		var texts []string
 		for _, e := range s.Events {
 			texts = append(texts, e.ProjectPath+" "+e.Text)
-			if strings.Contains(e.Text, "examiner@example.com") || strings.Contains(e.Text, "secret-uuid") {
-				t.Fatal("account printed")
+			if strings.Contains(e.Text, "examiner@example.com") || strings.Contains(e.Text, "secret-uuid") || strings.Contains(e.Text, "rc-machine") {
+				t.Fatal("account or machine id printed")
 			}
 		}
+		// Issue 16: the Remote Control machine id (said to be set, never
+		// printed), a project's spawn mode, the cloud environment flag
+		// and the GitHub connection status.
 		want := []string{
+			" remote control: machine id set (from .claude.json, file mtime)",
+			" cloud: hasRemoteEnvironment=true (from .claude.json, file mtime)",
+			" source host: github status=connected (from .claude.json, file mtime)",
 			"/home/examiner/demo permission setting: allowedTools=Bash(python3 *) (from .claude.json, file mtime)",
 			"/home/examiner/demo permission setting: hasTrustDialogAccepted=true (from .claude.json, file mtime)",
 			"/home/examiner/demo permission setting: hasClaudeMdExternalIncludesApproved=false (from .claude.json, file mtime)",
+			"/home/examiner/demo remote control: spawn mode worktree for /home/examiner/demo (from .claude.json, file mtime)",
 			"/home/examiner/other permission setting: hasTrustDialogAccepted=false (from .claude.json, file mtime)",
 		}
 		if strings.Join(texts, "\n") != strings.Join(want, "\n") {
@@ -124,13 +135,13 @@ func TestSettings(t *testing.T) {
 		}
 	})
 	t.Run("malformed", func(t *testing.T) {
-		s := run("testdata/settings_malformed.json", "/home/examiner/.claude/settings.json", ".claude/settings.json", "settings")
+		s := run(t, "testdata/settings_malformed.json", "/home/examiner/.claude/settings.json", ".claude/settings.json", "settings")
 		if len(s.Events) != 0 || len(s.Problems) != 1 {
 			t.Fatalf("%+v", s)
 		}
 	})
 	t.Run("empty", func(t *testing.T) {
-		s := run("testdata/empty.jsonl", "/home/examiner/.claude/settings.json", ".claude/settings.json", "settings")
+		s := run(t, "testdata/settings_empty.json", "/home/examiner/.claude/settings.json", ".claude/settings.json", "settings")
 		if len(s.Events) != 0 || len(s.Problems) != 1 {
 			t.Fatalf("%+v", s)
 		}

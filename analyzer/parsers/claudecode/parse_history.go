@@ -3,7 +3,6 @@ package claudecode
 import (
 	"context"
 	"fmt"
-	"io"
 	"regexp"
 	"strings"
 	"time"
@@ -22,7 +21,7 @@ func History() parser.Parser {
 		Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User},
 			Basis: "history.jsonl stamps a prompt when it is submitted, the transcript's user record at the same moment"},
 		Agent:   Agent,
-		Version: 1,
+		Version: 2,
 		Targets: []string{"history"},
 		Names:   []string{"history.jsonl"},
 		Doc:     "Claude Code prompt history (.claude/history.jsonl), paste placeholders expanded from paste-cache",
@@ -109,14 +108,6 @@ func parseHistory(ctx context.Context, in *parser.Input, out parser.Sink) error 
 
 // readRelated reads another collected file whole (bounded).
 func readRelated(in *parser.Input, p string) (string, bool) {
-	rc, err := in.OpenRelated(p)
-	if err != nil {
-		return "", false
-	}
-	defer rc.Close()
-	var sb strings.Builder
-	if _, err := io.Copy(&sb, io.LimitReader(rc, maxPersisted)); err != nil {
-		return "", false
-	}
-	return strings.ToValidUTF8(sb.String(), "\uFFFD"), true
+	b, ok := in.ReadRelated(p, maxPersisted)
+	return strings.ToValidUTF8(string(b), "\uFFFD"), ok
 }

@@ -17,7 +17,7 @@ func Sessions() parser.Parser {
 		ID:      "claude-code/sessions",
 		Actions: Actions,
 		Agent:   Agent,
-		Version: 1,
+		Version: 2,
 		Targets: []string{"sessions"},
 		Names:   []string{"*.json"},
 		Doc:     "Claude Code process registry (.claude/sessions/<pid>.json): one row per running process",
@@ -48,7 +48,7 @@ func parseSessions(ctx context.Context, in *parser.Input, out parser.Sink) error
 		out.Problem(0, "unreadable JSON: "+err.Error())
 		return nil
 	}
-	pid := scalar(p.PID)
+	pid := parser.JSONText(p.PID)
 	if pid == "" {
 		pid = strings.TrimSuffix(in.Base(), ".json")
 	}

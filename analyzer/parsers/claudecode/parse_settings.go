@@ -18,10 +18,12 @@ func Settings() parser.Parser {
 		ID:      "claude-code/settings",
 		Actions: Actions,
 		Agent:   Agent,
-		Version: 1,
-		Targets: []string{"settings", "claude-json"},
+		Version: 3,
+		// "project": a project's .claude/settings.json and
+		// settings.local.json, collected as project artifacts.
+		Targets: []string{"settings", "claude-json", "project"},
 		Names:   []string{"settings.json", "settings.local.json", ".claude.json", ".claude.json.backup*"},
-		Doc:     "Claude Code permission settings from settings.json, settings.local.json and .claude.json (rows at the file mtime)",
+		Doc:     "Claude Code permission settings from settings.json, settings.local.json (the user's and a project's) and .claude.json, with .claude.json's Remote Control and cloud rows (rows at the file mtime)",
 	}, parseSettings)
 }
 
@@ -41,13 +43,20 @@ type settingsFile struct {
 }
 
 // claudeJSON holds the only keys read from .claude.json; the account,
-// tokens and caches are never decoded.
+// tokens and caches are never decoded, and the Remote Control machine id
+// is read only to say it is set.
 type claudeJSON struct {
 	Projects map[string]struct {
 		AllowedTools                        []json.RawMessage `json:"allowedTools"`
 		HasTrustDialogAccepted              json.RawMessage   `json:"hasTrustDialogAccepted"`
 		HasClaudeMdExternalIncludesApproved json.RawMessage   `json:"hasClaudeMdExternalIncludesApproved"`
+		RemoteControlSpawnMode              string            `json:"remoteControlSpawnMode"`
 	} `json:"projects"`
+	RemoteControlMachineID json.RawMessage `json:"remoteControlMachineId"`
+	HasRemoteEnvironment   json.RawMessage `json:"hasRemoteEnvironment"`
+	GithubWebConnection    *struct {
+		Status string `json:"status"`
+	} `json:"githubWebConnectionStatusCache"`
 }
 
 func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error {
@@ -79,6 +88,15 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 			out.Problem(0, "unreadable JSON: "+err.Error())
 			return nil
 		}
+		if v := parser.JSONText(c.RemoteControlMachineID); v != "" && v != "null" {
+			emit("", "remote control: machine id set (from .claude.json, file mtime)")
+		}
+		if v := parser.JSONText(c.HasRemoteEnvironment); v != "" {
+			emit("", "cloud: hasRemoteEnvironment="+v+" (from .claude.json, file mtime)")
+		}
+		if g := c.GithubWebConnection; g != nil && g.Status != "" {
+			emit("", "source host: github status="+g.Status+" (from .claude.json, file mtime)")
+		}
 		paths := make([]string, 0, len(c.Projects))
 		for p := range c.Projects {
 			paths = append(paths, p)
@@ -90,18 +108,27 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 			}
 			pr := c.Projects[p]
 			for _, v := range pr.AllowedTools {
-				setting(p, "allowedTools", scalar(v))
+				setting(p, "allowedTools", parser.JSONText(v))
 			}
-			if v := scalar(pr.HasTrustDialogAccepted); v != "" {
+			if v := parser.JSONText(pr.HasTrustDialogAccepted); v != "" {
 				setting(p, "hasTrustDialogAccepted", v)
 			}
-			if v := scalar(pr.HasClaudeMdExternalIncludesApproved); v != "" {
+			if v := parser.JSONText(pr.HasClaudeMdExternalIncludesApproved); v != "" {
 				setting(p, "hasClaudeMdExternalIncludesApproved", v)
+			}
+			if m := pr.RemoteControlSpawnMode; m != "" {
+				emit(p, "remote control: spawn mode "+m+" for "+p+" (from .claude.json, file mtime)")
 			}
 		}
 		return nil
 	}
 
+	if in.Target == "project" && baseOf(dirOf(strings.ReplaceAll(in.Path, `\`, "/"))) != ".claude" {
+		// A settings.json elsewhere in a project's .claude/ tree (a
+		// plugin's, a skill's) is not Claude Code's settings file.
+		out.Skip(0, "no_evidence:not a .claude/ settings file")
+		return nil
+	}
 	var s settingsFile
 	if err := dec.Decode(&s); err != nil {
 		out.Problem(0, "unreadable JSON: "+err.Error())
@@ -114,20 +141,20 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 			vals []json.RawMessage
 		}{{"allow", pm.Allow}, {"deny", pm.Deny}, {"ask", pm.Ask}, {"additionalDirectories", pm.AdditionalDirectories}} {
 			for _, v := range kv.vals {
-				setting(project, kv.key, scalar(v))
+				setting(project, kv.key, parser.JSONText(v))
 			}
 		}
-		if v := scalar(pm.DefaultMode); v != "" {
+		if v := parser.JSONText(pm.DefaultMode); v != "" {
 			setting(project, "defaultMode", v)
 		}
-		if v := scalar(pm.DisableBypassPermissionsMode); v != "" {
+		if v := parser.JSONText(pm.DisableBypassPermissionsMode); v != "" {
 			setting(project, "disableBypassPermissionsMode", v)
 		}
 	}
-	if v := scalar(s.CleanupPeriodDays); v != "" {
+	if v := parser.JSONText(s.CleanupPeriodDays); v != "" {
 		emit(project, "retention setting: cleanupPeriodDays="+v+" (from "+fileName+", file mtime)")
 	}
-	if v := scalar(s.Model); v != "" {
+	if v := parser.JSONText(s.Model); v != "" {
 		emit(project, "model setting: "+v+" (from "+fileName+", file mtime)")
 	}
 	return nil
@@ -137,6 +164,9 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 // belongs to, or "" for the user's own settings under the home.
 func settingsProject(in *parser.Input) string {
 	rel := strings.ReplaceAll(in.Rel, `\`, "/")
+	if in.Target == "project" {
+		rel = "project" // collected as a project artifact: the path names the project
+	}
 	if rel == "" || strings.HasPrefix(rel, ".claude/") || strings.HasPrefix(rel, ".claude-") {
 		return "" // the user's settings (or no Rel to tell)
 	}

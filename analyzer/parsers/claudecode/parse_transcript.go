@@ -4,13 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	jsonv2 "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 	json "github.com/go-json-experiment/json/v1"
 	"hash/fnv"
 	"io"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -25,7 +24,7 @@ func Transcript() parser.Parser {
 		ID:      "claude-code/transcript",
 		Actions: Actions,
 		Agent:   Agent,
-		Version: 1,
+		Version: 3,
 		Targets: []string{"projects"},
 		Names:   []string{"*.jsonl"},
 		Doc:     "Claude Code session transcripts and subagent transcripts (.claude/projects/<slug>/<session>.jsonl)",
@@ -35,167 +34,28 @@ func Transcript() parser.Parser {
 // maxPersisted bounds how much of a persisted tool output is read.
 const maxPersisted = 64 << 20
 
-// record is one transcript line; only the keys the parser uses.
-type record struct {
-	Type                      string          `json:"type"`
-	Subtype                   string          `json:"subtype"`
-	UUID                      string          `json:"uuid"`
-	ParentUUID                *string         `json:"parentUuid"`
-	SessionID                 string          `json:"sessionId"`
-	Cwd                       string          `json:"cwd"`
-	Timestamp                 string          `json:"timestamp"`
-	IsSidechain               bool            `json:"isSidechain"`
-	IsMeta                    bool            `json:"isMeta"`
-	IsCompactSummary          bool            `json:"isCompactSummary"`
-	IsVisibleInTranscriptOnly bool            `json:"isVisibleInTranscriptOnly"`
-	IsAPIErrorMessage         bool            `json:"isApiErrorMessage"`
-	AgentID                   string          `json:"agentId"`
-	Entrypoint                string          `json:"entrypoint"`
-	PromptSource              string          `json:"promptSource"`
-	TurnOrigin                string          `json:"turnOrigin"`
-	PermissionMode            string          `json:"permissionMode"`
-	RequestedModel            string          `json:"requestedModel"`
-	Message                   *message        `json:"message"`
-	Content                   json.RawMessage `json:"content"`
-	ToolUseResult             toolUseResult   `json:"toolUseResult"`
-	PermissionDecision        json.RawMessage `json:"permissionDecision"`
-	ToolDenialKind            string          `json:"toolDenialKind"`
-	Summary                   string          `json:"summary"`
-	Operation                 string          `json:"operation"`
-	Data                      json.RawMessage `json:"data"`
-	Attachment                json.RawMessage `json:"attachment"`
-	CompactMetadata           *struct {
-		Trigger   string          `json:"trigger"`
-		PreTokens json.RawMessage `json:"preTokens"`
-	} `json:"compactMetadata"`
-	Error        json.RawMessage `json:"error"`
-	RetryAttempt json.RawMessage `json:"retryAttempt"`
-	MaxRetries   json.RawMessage `json:"maxRetries"`
-	RetryInMs    json.RawMessage `json:"retryInMs"`
-	HookInfos    []struct {
-		Command string `json:"command"`
-	} `json:"hookInfos"`
-	HookErrors            json.RawMessage `json:"hookErrors"`
-	PreventedContinuation bool            `json:"preventedContinuation"`
-	StopReason            string          `json:"stopReason"`
+// scope says whose record the current one is: which session its rows
+// belong to, the subagent's parent, and whether it is a copy of a record
+// another file holds.
+type scope struct {
+	session  string // the rows' session
+	parent   string // the parent session (subagents, forks)
+	id       string // the record's own id (uuid): the base of RecordIDs
+	sub      string // the subagent id when the record is a subagent's
+	replayed bool   // a copy (a fork's prefix, an agent_progress copy)
+	known    bool   // session came from a record, not from the file name
 }
 
-// message is the Anthropic API message inside user and assistant records.
-// It is decoded with its record in one pass: a long line (a 50 MB tool
-// output) is not kept as raw JSON at several levels.
-type message struct {
-	ID      string     `json:"id"`
-	Model   string     `json:"model"`
-	Role    string     `json:"role"`
-	Content msgContent `json:"content"`
-}
-
-// msgContent is message.content: a string or a list of blocks.
-type msgContent struct {
-	Str    string
-	Blocks []block
-}
-
-// UnmarshalJSONFrom decodes either form straight from the decoder, so a
-// long string is not first copied as raw JSON.
-func (c *msgContent) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	switch dec.PeekKind() {
-	case '"':
-		tok, err := dec.ReadToken()
-		if err != nil {
-			return err
-		}
-		c.Str = tok.String()
-		return nil
-	case '[':
-		return jsonv2.UnmarshalDecode(dec, &c.Blocks, json.DefaultOptionsV1())
-	}
-	return dec.SkipValue()
-}
-
-// resultContent is a tool_result block's content, kept only as its text
-// (a string, or text blocks joined, images named).
-type resultContent struct{ Text string }
-
-// UnmarshalJSONFrom renders the content as text straight from the decoder.
-func (c *resultContent) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	switch dec.PeekKind() {
-	case '"':
-		tok, err := dec.ReadToken()
-		if err != nil {
-			return err
-		}
-		c.Text = tok.String()
-		return nil
-	case '[':
-		var blocks []block
-		if err := jsonv2.UnmarshalDecode(dec, &blocks, json.DefaultOptionsV1()); err != nil {
-			return err
-		}
-		c.Text = blocksText(blocks)
-		return nil
-	case 'n':
-		return dec.SkipValue()
-	}
-	v, err := dec.ReadValue()
-	if err != nil {
-		return err
-	}
-	c.Text = compactJSON(json.RawMessage(v))
-	return nil
-}
-
-// toolUseResult is the structured copy of a tool result: only the fields
-// the parser reads are kept (an object's exit code, interruption and
-// persisted-output path; a string's text), not the copy of the output.
-type toolUseResult struct {
-	Obj                 bool
-	Str                 string
-	Interrupted         bool
-	ExitCode            string
-	PersistedOutputPath string
-}
-
-// UnmarshalJSONFrom keeps the few fields read, skipping the rest (the
-// output's copy) without storing it.
-func (u *toolUseResult) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	switch dec.PeekKind() {
-	case '{':
-		var o struct {
-			Interrupted         bool            `json:"interrupted"`
-			ExitCode            json.RawMessage `json:"exitCode"`
-			PersistedOutputPath string          `json:"persistedOutputPath"`
-		}
-		if err := jsonv2.UnmarshalDecode(dec, &o, json.DefaultOptionsV1()); err != nil {
-			return nil // a shape we do not know: the fields stay unset
-		}
-		u.Obj, u.Interrupted, u.ExitCode, u.PersistedOutputPath = true, o.Interrupted, scalar(o.ExitCode), o.PersistedOutputPath
-		return nil
-	case '"':
-		tok, err := dec.ReadToken()
-		if err != nil {
-			return err
-		}
-		u.Str = tok.String()
-		return nil
-	}
-	return dec.SkipValue()
-}
-
-// block is one content block.
-type block struct {
-	Type      string          `json:"type"`
-	Text      string          `json:"text"`
-	Thinking  string          `json:"thinking"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Input     json.RawMessage `json:"input"`
-	ToolUseID string          `json:"tool_use_id"`
-	Content   resultContent   `json:"content"`
-	IsError   *bool           `json:"is_error"`
-	Source    *struct {
-		MediaType string `json:"media_type"`
-	} `json:"source"`
+// sessInfo is what the file tells about one session beyond its rows.
+type sessInfo struct {
+	sub                   bool // a subagent session
+	parent, forkedFrom    string
+	entry                 string // first entrypoint
+	teleport, rc, vscode  bool   // origin signals seen
+	bridge                string // last bridge session id
+	synced                bool
+	surface, header, task bool
+	scratch, model, mode  string
 }
 
 // transcript is the state of one file's parse.
@@ -205,23 +65,31 @@ type transcript struct {
 	out parser.Sink
 
 	fileSession   string // the file name's session id (main files)
+	uuidName      bool   // the file name is a session uuid
 	subagentID    string // set for agent-<id>.jsonl files
+	subID         string // the subagent id rows of a subagent file carry
 	parentSession string // from the <session>/subagents/ folder
 	projectDir    string // the <slug> folder
 
-	session, cwd string
+	session, cwd string // the main chain's last session id and cwd
 	lastTime     time.Time
 	pending      []timeline.Event // rows before the first recorded time
 
-	line      int64
-	recTime   time.Time
-	seenUUID  map[string]bool
-	seenBlock map[uint64]bool
-	model     map[bool]string // last model per chain (main, sidechain)
-	mode      string
-	surface   bool
-	header    bool
-	tools     map[string]string // tool_use id -> tool name
+	line    int64
+	recTime time.Time
+	cur     scope
+	typ     string
+	rows    int    // rows the current line gave
+	marked  bool   // the current line got a Skip or a problem
+	copied  string // the session whose records this file copied (1.0.x resume)
+
+	blockMsg string              // the API message id blocks is for
+	blocks   map[uint64]string   // its blocks -> RecordID of their first row
+	tools    map[string]string   // tool_use id -> tool name
+	chains   map[string]string   // inline sidechain record uuid -> subagent id
+	children map[string]struct{} // uuids a prompt or reply was chained to
+	info     map[string]*sessInfo
+	order    []string
 }
 
 func parseTranscript(ctx context.Context, in *parser.Input, out parser.Sink) error {
@@ -233,10 +101,11 @@ func parseTranscript(ctx context.Context, in *parser.Input, out parser.Sink) err
 
 	t := &transcript{
 		ctx: ctx, in: in, out: out,
-		seenUUID:  map[string]bool{},
-		seenBlock: map[uint64]bool{},
-		model:     map[bool]string{},
-		tools:     map[string]string{},
+		blocks:   map[uint64]string{},
+		tools:    map[string]string{},
+		chains:   map[string]string{},
+		children: map[string]struct{}{},
+		info:     map[string]*sessInfo{},
 	}
 	p := strings.ReplaceAll(in.Path, `\`, "/")
 	stem := strings.TrimSuffix(baseOf(p), ".jsonl")
@@ -250,18 +119,19 @@ func parseTranscript(ctx context.Context, in *parser.Input, out parser.Sink) err
 		}
 	} else {
 		t.fileSession = stem
+		t.uuidName = uuidRe.MatchString(stem)
 	}
 
 	err = parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
-		t.line = n
+		t.line, t.rows, t.marked, t.typ = n, 0, false, ""
 		var r record
 		if jerr := json.Unmarshal(line, &r); jerr != nil {
 			objs, lost := parser.SplitGlued(line)
 			if len(objs) == 0 {
-				out.Problem(n, "malformed JSON line (cut short or corrupt), skipped: "+jerr.Error())
+				t.problem("malformed JSON line (cut short or corrupt), skipped: " + jerr.Error())
 				return nil
 			}
-			out.Problem(n, parser.GluedProblem(len(objs), lost))
+			t.problem(parser.GluedProblem(len(objs), lost))
 			for _, o := range objs {
 				r = record{}
 				if json.Unmarshal(o, &r) == nil {
@@ -271,18 +141,49 @@ func parseTranscript(ctx context.Context, in *parser.Input, out parser.Sink) err
 			return nil
 		}
 		t.record(&r, line)
+		if t.rows == 0 && !t.marked {
+			reason := "no_evidence:" + orDash(t.typ)
+			if t.typ == "permission-mode" || t.typ == "mode" {
+				reason = "state_only:" + t.typ
+			}
+			out.Skip(n, reason)
+		}
 		return nil
 	})
 	t.flushPending(time.Time{}, timeline.TimeNone)
+	t.states()
 	if err != nil {
 		return fmt.Errorf("read %s: %w", in.Path, err)
 	}
 	return nil
 }
 
-// sessionID returns the session id rows carry: the record's sessionId (the
-// parent's, in a subagent file), else the folder or file name.
-func (t *transcript) sessionID() string {
+// uuidRe matches a session uuid file name.
+var uuidRe = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
+func (t *transcript) problem(msg string) {
+	t.marked = true
+	t.out.Problem(t.line, msg)
+}
+
+func (t *transcript) skip(reason string) {
+	t.marked = true
+	t.out.Skip(t.line, reason)
+}
+
+// si returns the session's info, in order of first mention.
+func (t *transcript) si(session string) *sessInfo {
+	s := t.info[session]
+	if s == nil {
+		s = &sessInfo{}
+		t.info[session] = s
+		t.order = append(t.order, session)
+	}
+	return s
+}
+
+// mainSession is the session of a main-chain record that names none.
+func (t *transcript) mainSession() string {
 	if t.session != "" {
 		return t.session
 	}
@@ -292,21 +193,115 @@ func (t *transcript) sessionID() string {
 	return t.fileSession
 }
 
+// rid returns the current record's id with suffix ("" when it has none).
+func (t *transcript) rid(suffix string) string {
+	if t.cur.id == "" {
+		return ""
+	}
+	return t.cur.id + suffix
+}
+
+// scopeOf finds whose record r is.
+func (t *transcript) scopeOf(r *record) scope {
+	sc := scope{id: r.UUID, known: r.SessionID != ""}
+	switch {
+	case t.subagentID != "":
+		if t.subID == "" {
+			t.subID = t.subagentID
+			if r.AgentID != "" {
+				t.subID = r.AgentID
+			}
+		}
+		if r.SessionID != "" {
+			t.session = r.SessionID
+		}
+		sc.session, sc.parent, sc.sub, sc.known = t.subID, t.mainSession(), t.subID, true
+	case r.IsSidechain:
+		id := r.AgentID
+		if id == "" && r.ParentUUID != nil {
+			id = t.chains[*r.ParentUUID]
+		}
+		if id == "" {
+			id = r.UUID
+		}
+		if id == "" {
+			id = "sidechain"
+		}
+		if r.UUID != "" {
+			t.chains[r.UUID] = id
+		}
+		if r.SessionID != "" {
+			t.session = r.SessionID
+		}
+		sc.session, sc.parent, sc.sub, sc.known = id, t.mainSession(), id, true
+	case r.ForkedFrom != nil && r.ForkedFrom.SessionID != "":
+		// A /branch or forkSession copy: the original's record, in the
+		// original's session; the fork's own session is forked from it.
+		if r.SessionID != "" {
+			t.session = r.SessionID
+		}
+		own := t.mainSession()
+		if own != r.ForkedFrom.SessionID {
+			fi := t.si(own)
+			fi.forkedFrom, fi.parent = r.ForkedFrom.SessionID, r.ForkedFrom.SessionID
+		}
+		sc.session, sc.replayed, sc.known = r.ForkedFrom.SessionID, true, true
+		if r.ForkedFrom.MessageUUID != "" {
+			sc.id = r.ForkedFrom.MessageUUID
+		}
+	default:
+		if r.SessionID != "" {
+			t.session = r.SessionID
+		}
+		sc.session = t.mainSession()
+		switch {
+		case t.uuidName && r.SessionID != "" && r.SessionID != t.fileSession:
+			// A resume by copy (1.0.x): another session's records copied
+			// into this file under their own uuid and time.
+			sc.replayed = true
+			if fi := t.info[t.fileSession]; fi == nil || fi.forkedFrom == "" {
+				t.copied = r.SessionID
+			}
+		case t.uuidName && r.SessionID == t.fileSession:
+			if t.copied != "" {
+				fi := t.si(t.fileSession)
+				if fi.forkedFrom == "" {
+					fi.forkedFrom, fi.parent = t.copied, t.copied
+				}
+			}
+		}
+		if fi := t.info[sc.session]; fi != nil && fi.parent != "" && !fi.sub {
+			sc.parent = fi.parent
+		}
+	}
+	return sc
+}
+
 // emit sends a row of the current record, filling session, project, line
 // and time.
 func (t *transcript) emit(e timeline.Event) {
+	t.rows++
 	if e.SourceLine == 0 {
 		e.SourceLine = t.line
 	}
+	if e.ParentSessionID == "" {
+		e.ParentSessionID = t.cur.parent
+	}
+	if t.cur.replayed {
+		e.Replayed = true
+	}
 	if e.Time.IsZero() && e.TimeBasis == "" && t.recTime.IsZero() && t.lastTime.IsZero() {
 		// No time yet: held until the first dated record, whose session
-		// and project it then takes too.
+		// and project it then takes too (unless a record named them).
+		if e.SessionID == "" && t.cur.known {
+			e.SessionID = t.cur.session
+		}
 		e.TimeBasis = timeline.TimeInherited
 		t.pending = append(t.pending, e)
 		return
 	}
 	if e.SessionID == "" {
-		e.SessionID = t.sessionID()
+		e.SessionID = t.cur.session
 	}
 	if e.ProjectPath == "" {
 		e.ProjectPath = t.cwd
@@ -327,7 +322,10 @@ func (t *transcript) flushPending(tm time.Time, basis timeline.TimeBasis) {
 	for _, e := range t.pending {
 		e.Time, e.TimeBasis = tm, basis
 		if e.SessionID == "" {
-			e.SessionID = t.sessionID()
+			e.SessionID = t.cur.session
+			if e.SessionID == "" {
+				e.SessionID = t.mainSession()
+			}
 		}
 		if e.ProjectPath == "" {
 			e.ProjectPath = t.cwd
@@ -337,21 +335,52 @@ func (t *transcript) flushPending(tm time.Time, basis timeline.TimeBasis) {
 	t.pending = nil
 }
 
-func (t *transcript) sys(text string) {
-	t.emit(timeline.Event{TurnType: timeline.System, Text: text})
+// sys emits a system row of the current record; suffix names a derived
+// row ("#model") or is "" for the record's own row.
+func (t *transcript) sys(text, suffix string) {
+	t.emit(timeline.Event{TurnType: timeline.System, Text: text, RecordID: t.rid(suffix)})
+}
+
+// states sends what the file told about each session, in order of first
+// mention.
+func (t *transcript) states() {
+	for _, id := range t.order {
+		s := t.info[id]
+		st := timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: id},
+			ParentSessionID: s.parent, ForkedFrom: s.forkedFrom}
+		if s.synced {
+			st.Synced = "yes"
+		}
+		switch {
+		case s.teleport || s.rc:
+			st.Origin = "remote"
+		case s.entry == "cli" || s.entry == "claude-vscode" || s.entry == "claude-desktop":
+			st.Origin = "local"
+		}
+		if id == "" || (st.ParentSessionID == "" && st.ForkedFrom == "" && st.Synced == "" && st.Origin == "") {
+			continue
+		}
+		t.out.Session(st)
+	}
+}
+
+// skipTypes are record types that give no row, with the reason counted:
+// copies of what other rows hold and bookkeeping with no evidence of its
+// own (2.1.332 writes api-request* and cost-state beside every turn).
+var skipTypes = map[string]string{
+	"file-history-snapshot": "no_evidence:file-history-snapshot", // backup bookkeeping at every prompt
+	"file-history-delta":    "no_evidence:file-history-delta",    // a backup taken before an edit the tool_use row shows
+	"last-prompt":           "copy:last-prompt",                  // the last prompt, already a row
+	"tools-used":            "copy:tools-used",                   // the tool names of the turn's tool_use rows
+	"api-request-blob":      "copy:api-request-blob",             // the conversation as sent to the API
+	"api-request":           "no_evidence:api-request",           // request parameters (model, betas, effort)
+	"api-request-shape":     "no_evidence:api-request-shape",     // the system prompt and tool schemas sent
+	"cost-state":            "no_evidence:cost-state",            // running token and cost totals
 }
 
 // record handles one decoded line.
 func (t *transcript) record(r *record, raw []byte) {
-	if r.UUID != "" {
-		if t.seenUUID[r.UUID] {
-			return // the same record written twice
-		}
-		t.seenUUID[r.UUID] = true
-	}
-	if r.SessionID != "" {
-		t.session = r.SessionID
-	}
+	t.typ = r.Type
 	if r.Cwd != "" {
 		t.cwd = r.Cwd
 	}
@@ -362,30 +391,23 @@ func (t *transcript) record(r *record, raw []byte) {
 		}
 		t.lastTime = t.recTime
 	}
-	switch r.Type {
-	case "file-history-snapshot", "last-prompt":
-		return // file backups / a copy of the last prompt: not rows
-	case "progress":
-		// hook_progress is the only progress kind kept: it says a hook
-		// command ran. agent_progress repeats the subagent's own records.
-		if r.Data != nil {
-			var d struct {
-				Type     string `json:"type"`
-				HookName string `json:"hookName"`
-				Command  string `json:"command"`
-			}
-			if json.Unmarshal(r.Data, &d) == nil && d.Type == "hook_progress" {
-				t.subagentHeader(r)
-				t.sys("hook " + d.HookName + ": " + d.Command)
-			}
-		}
+	t.cur = t.scopeOf(r)
+	if reason, ok := skipTypes[r.Type]; ok {
+		t.skip(reason)
 		return
 	}
-	t.subagentHeader(r)
-	if r.Entrypoint != "" && !t.surface {
-		t.surface = true
-		t.sys("session surface: " + r.Entrypoint)
+	switch r.Type {
+	case "atis-latch":
+		if a := string(bytes.TrimSpace(r.Atis)); a == "" || a == "null" || a == `""` {
+			t.skip("no_evidence:atis-latch")
+			return
+		}
+	case "progress":
+		t.progress(r)
+		return
 	}
+	t.header()
+	t.entrypoint(r)
 	switch r.Type {
 	case "user":
 		t.user(r)
@@ -394,57 +416,146 @@ func (t *transcript) record(r *record, raw []byte) {
 	case "system":
 		t.system(r)
 	case "summary":
-		t.sys("summary: " + r.Summary)
+		t.sys("summary: "+r.Summary, "")
 	case "queue-operation":
 		text := "queue-operation " + r.Operation
-		if c := scalar(r.Content); c != "" {
+		if c := parser.JSONText(r.Content); c != "" {
 			text += ": " + c
 		}
-		t.sys(text)
+		t.sys(text, "")
 	case "attachment":
 		t.attachment(r.Attachment)
 	case "permission-mode":
-		t.permissionMode(r.PermissionMode)
+		t.permissionMode(r.PermissionMode, "")
+	case "mode":
+		t.sys("session mode: "+orDash(parser.StringValue(r.Mode)), "")
+	case "bridge-session":
+		t.bridgeSession(r)
+	case "continued-in":
+		t.continuedIn(r)
+	case "teleported-from":
+		t.teleportedFrom(r)
 	default:
 		t.other(r.Type, raw)
 	}
 }
 
-// subagentHeader emits "subagent <id> of <session>" at the start of a
-// subagent file, and at each inline sidechain root of a main file.
-func (t *transcript) subagentHeader(r *record) {
-	if t.subagentID != "" {
-		if t.header {
-			return
-		}
-		t.header = true
-		id := t.subagentID
-		if r.AgentID != "" {
-			id = r.AgentID
-		}
-		t.sys("subagent " + id + " of " + t.sessionID())
+// header emits "subagent <id> of <parent>" at a subagent's first record
+// (a subagent file's first line, an inline sidechain's root).
+func (t *transcript) header() {
+	if t.cur.sub == "" {
 		return
 	}
-	if r.IsSidechain && r.ParentUUID == nil && r.Type == "user" {
-		id := r.AgentID
-		if id == "" {
-			id = r.UUID
+	s := t.si(t.cur.sub)
+	if s.header {
+		return
+	}
+	s.header, s.sub = true, true
+	if s.parent == "" {
+		s.parent = t.cur.parent
+	}
+	t.emit(timeline.Event{TurnType: timeline.System, Text: "subagent " + t.cur.sub + " of " + t.cur.parent,
+		RecordID: t.cur.sub + "#subagent"})
+}
+
+// entrypoint emits "session surface: <entrypoint>" at a session's first
+// entrypoint and notes the origin it tells.
+func (t *transcript) entrypoint(r *record) {
+	s := t.si(t.cur.session)
+	if r.Entrypoint != "" && !s.surface {
+		s.surface = true
+		t.sys("session surface: "+r.Entrypoint, "#surface")
+	}
+	if t.cur.sub != "" || t.cur.replayed {
+		return
+	}
+	if r.Entrypoint != "" && s.entry == "" {
+		s.entry = r.Entrypoint
+		if r.Entrypoint == "claude-vscode" && !s.vscode {
+			s.vscode = true
+			t.sys("session origin: local (VS Code extension)", "#origin")
 		}
-		t.sys("subagent " + id + " of " + t.sessionID())
+	}
+	if parser.JSONText(r.RemoteSourced) == "true" && !s.teleport {
+		s.teleport = true
+		t.sys("session origin: remote (teleport, remoteSourced)", "#origin")
+	}
+	t.remoteControlOrigin(s)
+}
+
+// remoteControlOrigin emits the origin row of a session the Remote
+// Control server spawned: entrypoint sdk-cli with a bridge session.
+func (t *transcript) remoteControlOrigin(s *sessInfo) {
+	if s.entry == "sdk-cli" && s.bridge != "" && !s.rc && !s.teleport {
+		s.rc = true
+		t.sys("session origin: remote (Remote Control, entrypoint sdk-cli)", "#origin")
 	}
 }
 
-// permissionMode emits a mode row on the first mode and on each change.
-func (t *transcript) permissionMode(mode string) {
-	if mode == "" || mode == t.mode {
+// progress handles a progress record: a hook that ran, a subagent's
+// record copied into its parent (agent_progress), or a running tool's
+// partial output.
+func (t *transcript) progress(r *record) {
+	var d progressData
+	if len(r.Data) == 0 || json.Unmarshal(r.Data, &d) != nil {
+		t.skip("no_evidence:progress")
 		return
 	}
-	if t.mode == "" {
-		t.sys("permission mode: " + mode)
-	} else {
-		t.sys("permission mode: " + t.mode + " -> " + mode)
+	switch d.Type {
+	case "hook_progress":
+		t.header()
+		t.sys("hook "+d.HookName+": "+d.Command, "")
+	case "agent_progress":
+		t.agentProgress(&d)
+	default:
+		// bash_progress, mcp_progress: the tool's result row holds the
+		// output.
+		t.skip("copy:progress/" + orDash(d.Type))
 	}
-	t.mode = mode
+}
+
+// agentProgress emits the subagent record an agent_progress record
+// carries, in the subagent's own session, as a replayed copy: when the
+// subagent's file was collected its rows win the identity merge; when it
+// was not (claude-code #43764), these rows stand for it.
+func (t *transcript) agentProgress(d *progressData) {
+	if d.AgentID == "" || len(bytes.TrimSpace(d.Message)) == 0 || string(bytes.TrimSpace(d.Message)) == "null" {
+		t.skip("no_evidence:agent_progress")
+		return
+	}
+	var m record
+	if err := json.Unmarshal(d.Message, &m); err != nil {
+		t.problem("unreadable agent_progress message: " + err.Error())
+		return
+	}
+	t.cur = scope{session: d.AgentID, parent: t.cur.session, id: m.UUID, sub: d.AgentID, replayed: true, known: true}
+	if tm := parseTime(m.Timestamp); !tm.IsZero() {
+		t.recTime = tm
+	}
+	t.header()
+	switch m.Type {
+	case "user":
+		t.user(&m)
+	case "assistant":
+		t.assistant(&m)
+	default:
+		t.skip("no_evidence:agent_progress/" + orDash(m.Type))
+	}
+}
+
+// permissionMode emits a mode row on a session's first mode and on each
+// change.
+func (t *transcript) permissionMode(mode, suffix string) {
+	s := t.si(t.cur.session)
+	if mode == "" || mode == s.mode {
+		return
+	}
+	if s.mode == "" {
+		t.sys("permission mode: "+mode, suffix)
+	} else {
+		t.sys("permission mode: "+s.mode+" -> "+mode, suffix)
+	}
+	s.mode = mode
 }
 
 // injectedPrefixes mark text the agent wrote into a user record.
@@ -453,12 +564,15 @@ var injectedPrefixes = []string{
 	"<local-command-stdout>", "<local-command-stderr>", "<local-command-caveat>",
 	"<system-reminder>", "<bash-stdout>", "<bash-stderr>",
 	"<user-prompt-submit-hook>", "<task-notification>", "<environment_context>",
+	"<session_context>",
 	"Caveat: The messages below were generated by the user",
 	"[Request interrupted by user",
 	"This session is being continued from a previous conversation",
 }
 
-func injected(text string) bool {
+// Injected reports whether a user record's text is harness-written
+// context rather than typed (the Claude desktop audit log shares the list).
+func Injected(text string) bool {
 	s := strings.TrimSpace(text)
 	for _, p := range injectedPrefixes {
 		if strings.HasPrefix(s, p) {
@@ -468,55 +582,116 @@ func injected(text string) bool {
 	return false
 }
 
-// user handles a user record: a prompt, injected context, or tool results.
+// repair reassembles a message written as an object of numeric keys
+// (claude-code #24663) and says so.
+func (t *transcript) repair(m *message) {
+	if len(m.spread) == 0 {
+		return
+	}
+	s := m.spreadText()
+	n := len(m.spread)
+	m.spread = nil
+	var inner message
+	if strings.HasPrefix(strings.TrimSpace(s), "{") && json.Unmarshal([]byte(s), &inner) == nil &&
+		(inner.Content.Str != "" || len(inner.Content.Blocks) > 0) {
+		if inner.ID == "" {
+			inner.ID = m.ID
+		}
+		if inner.Model == "" {
+			inner.Model = m.Model
+		}
+		*m = inner
+		t.problem(fmt.Sprintf("message written as an object of %d numeric keys (claude-code #24663): reassembled in key order as the API message it spells", n))
+		return
+	}
+	if m.Content.Str == "" && len(m.Content.Blocks) == 0 {
+		m.Content.Str = s
+		t.problem(fmt.Sprintf("message written as an object of %d numeric keys (claude-code #24663): its characters reassembled in key order as the text", n))
+		return
+	}
+	t.problem(fmt.Sprintf("message carries %d numeric keys beside its content (claude-code #24663): the content is read, the fragments are not", n))
+}
+
+// user handles a user record: a prompt, injected context, tool results,
+// or in a subagent the task its parent's model wrote.
 func (t *transcript) user(r *record) {
 	var m message
 	if r.Message != nil {
 		m = *r.Message
 	}
-	t.permissionMode(r.PermissionMode)
-	// Everything in a sidechain that is not a tool result was written by
-	// the parent agent, not by a person.
-	agentWritten := r.IsMeta || r.IsCompactSummary || r.IsVisibleInTranscriptOnly || r.IsSidechain
+	t.repair(&m)
+	t.permissionMode(r.PermissionMode, "#mode")
+	// Everything in a subagent that is not a tool result was written by
+	// the parent agent or the harness, not by a person.
+	inSub := t.cur.sub != ""
+	agentWritten := r.IsMeta || r.IsCompactSummary || r.IsVisibleInTranscriptOnly || inSub
 	prompt := false
-	textRow := func(s string) {
+	textRow := func(s, id string, task bool) {
 		if strings.TrimSpace(s) == "" {
 			return
 		}
 		tt := timeline.User
-		if agentWritten || injected(s) {
+		switch {
+		case task && inSub && !Injected(s) && !t.si(t.cur.sub).task:
+			t.si(t.cur.sub).task = true
+			tt, s = timeline.System, "subagent task: "+s
+		case agentWritten || Injected(s):
 			tt = timeline.System
-		} else {
+		default:
 			prompt = true
 		}
-		t.emit(timeline.Event{TurnType: tt, Text: s})
+		t.emit(timeline.Event{TurnType: tt, Text: s, RecordID: id})
 	}
 	if s := m.Content.Str; s != "" {
-		textRow(s)
+		textRow(s, t.rid(""), true)
 	} else {
 		blocks := m.Content.Blocks
 		var results []string
 		for i := range blocks {
 			b := &blocks[i]
+			id := t.rid(blockSuffix(i, len(blocks)))
 			switch b.Type {
 			case "text":
-				textRow(b.Text)
+				textRow(b.Text, id, true)
 			case "tool_result":
-				t.toolResult(r, b, len(blocks))
+				t.toolResult(r, b, len(blocks), id)
 				results = append(results, b.ToolUseID)
 			case "image", "document":
-				textRow("[" + b.Type + " " + mediaType(b) + "]")
+				textRow("["+b.Type+" "+mediaType(b)+"]", id, false)
 			default:
-				t.sys(b.Type + " block")
+				t.emit(timeline.Event{TurnType: timeline.System, Text: b.Type + " block", RecordID: id})
 			}
 		}
 		if len(results) > 0 {
 			t.permissionDecision(r, results[0])
 		}
 	}
-	if prompt && (r.PromptSource != "" || r.TurnOrigin != "") && r.PromptSource != "user" {
-		t.sys("prompt trigger: promptSource=" + orDash(r.PromptSource) + " turnOrigin=" + orDash(r.TurnOrigin))
+	if prompt && r.ParentUUID != nil && *r.ParentUUID != "" && !t.cur.replayed {
+		// A typed prompt chained to a record that already had a reply or
+		// a prompt after it: the person went back (/rewind, Esc Esc, or a
+		// resume at an earlier message). The earlier branch's records
+		// stay as rows; this row says what happened.
+		if _, ok := t.children[*r.ParentUUID]; ok {
+			t.sys("rewound: this prompt continues from record "+*r.ParentUUID+"; the records written after that one stay, as an abandoned branch", "#rewound")
+		}
 	}
+	if prompt && r.ParentUUID != nil && *r.ParentUUID != "" {
+		t.children[*r.ParentUUID] = struct{}{}
+	}
+	if prompt && (r.PromptSource != "" || r.TurnOrigin != "") && r.PromptSource != "user" {
+		t.sys("prompt trigger: promptSource="+orDash(r.PromptSource)+" turnOrigin="+orDash(r.TurnOrigin), "#trigger")
+	}
+}
+
+// blockSuffix is the RecordID suffix of block i of n: "#<i>" when the
+// record has several blocks, "" when its one block is the record (a
+// subagent's prompt is a string in its own file and one text block in
+// its agent_progress copy: both are the record's id).
+func blockSuffix(i, n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "#" + strconv.Itoa(i)
 }
 
 func orDash(s string) string {
@@ -537,7 +712,7 @@ func mediaType(b *block) string {
 var persistedRe = regexp.MustCompile(`(?m)saved to:\s*(.+?\.txt)\s*$`)
 
 // toolResult emits one tool_result row.
-func (t *transcript) toolResult(r *record, b *block, nblocks int) {
+func (t *transcript) toolResult(r *record, b *block, nblocks int, id string) {
 	text := b.Content.Text
 	tur := &r.ToolUseResult
 	turObj := tur.Obj
@@ -570,18 +745,19 @@ func (t *transcript) toolResult(r *record, b *block, nblocks int) {
 		isErr = "true"
 	}
 	t.emit(timeline.Event{TurnType: timeline.ToolResult, ToolUseID: b.ToolUseID,
-		ToolName: t.tools[b.ToolUseID], Text: text, IsError: isErr})
+		ToolName: t.tools[b.ToolUseID], Text: text, IsError: isErr, RecordID: id})
 }
 
 // persisted reads a persisted tool output by its original path, or by its
 // base name under <slug>/<session>/tool-results/.
 func (t *transcript) persisted(p string) (string, bool) {
 	p = strings.ReplaceAll(strings.TrimSpace(p), `\`, "/")
+	session := t.mainSession()
 	cands := []string{p}
 	if !strings.HasPrefix(p, "/") && !(len(p) > 1 && p[1] == ':') {
-		cands = []string{t.projectDir + "/" + t.sessionID() + "/" + p}
+		cands = []string{t.projectDir + "/" + session + "/" + p}
 	}
-	alt := t.projectDir + "/" + t.sessionID() + "/tool-results/" + baseOf(p)
+	alt := t.projectDir + "/" + session + "/tool-results/" + baseOf(p)
 	if alt != cands[0] {
 		cands = append(cands, alt)
 	}
@@ -594,24 +770,12 @@ func (t *transcript) persisted(p string) (string, bool) {
 		_, err = io.Copy(&sb, io.LimitReader(rc, maxPersisted))
 		rc.Close()
 		if err != nil {
-			t.out.Problem(t.line, "read persisted output "+c+": "+err.Error())
+			t.problem("read persisted output " + c + ": " + err.Error())
 			continue
 		}
 		return strings.ToValidUTF8(sb.String(), "\uFFFD"), true
 	}
 	return "", false
-}
-
-// resultText renders a tool_result's content: a string, or blocks.
-func resultText(raw json.RawMessage) string {
-	if s := rawString(raw); s != "" {
-		return s
-	}
-	var blocks []block
-	if json.Unmarshal(raw, &blocks) != nil {
-		return compactJSON(raw)
-	}
-	return blocksText(blocks)
 }
 
 // blocksText joins the text of content blocks; other blocks are named.
@@ -636,18 +800,18 @@ func (t *transcript) permissionDecision(r *record, firstID string) {
 	raw := bytes.TrimSpace(r.PermissionDecision)
 	if len(raw) == 0 || string(raw) == "null" {
 		if r.ToolDenialKind != "" {
-			t.emit(timeline.Event{TurnType: timeline.System, ToolUseID: firstID,
+			t.emit(timeline.Event{TurnType: timeline.System, ToolUseID: firstID, RecordID: t.rid("#decision"),
 				Text: "permission decision: reject (interrupted) toolDenialKind=" + r.ToolDenialKind})
 		}
 		return
 	}
 	var decision, source, reason, extra string
 	if raw[0] == '"' {
-		decision = rawString(raw)
+		decision = parser.StringValue(raw)
 	} else {
 		var d map[string]json.RawMessage
 		if json.Unmarshal(raw, &d) != nil {
-			t.out.Problem(t.line, "unreadable permissionDecision")
+			t.problem("unreadable permissionDecision")
 			return
 		}
 		decision = firstOf(d, "decision", "behavior", "type", "result")
@@ -658,7 +822,7 @@ func (t *transcript) permissionDecision(r *record, firstID string) {
 				var rr map[string]json.RawMessage
 				if json.Unmarshal(d[k], &rr) == nil {
 					reason = firstOf(rr, "type", "reasonType")
-				} else if s := rawString(d[k]); s != "" {
+				} else if s := parser.StringValue(d[k]); s != "" {
 					reason = s
 				}
 				if reason != "" {
@@ -678,7 +842,7 @@ func (t *transcript) permissionDecision(r *record, firstID string) {
 	if r.ToolDenialKind != "" {
 		extra += " toolDenialKind=" + r.ToolDenialKind
 	}
-	t.emit(timeline.Event{TurnType: timeline.System, ToolUseID: firstID,
+	t.emit(timeline.Event{TurnType: timeline.System, ToolUseID: firstID, RecordID: t.rid("#decision"),
 		Text: "permission decision: " + orDash(decision) + " source=" + orDash(source) + " reason=" + orDash(reason) + extra})
 }
 
@@ -690,12 +854,12 @@ func firstOf(d map[string]json.RawMessage, keys ...string) string {
 		if !ok {
 			continue
 		}
-		if s := rawString(v); s != "" {
+		if s := parser.StringValue(v); s != "" {
 			return s
 		}
 		var o map[string]json.RawMessage
 		if json.Unmarshal(v, &o) == nil {
-			if s := rawString(o["type"]); s != "" {
+			if s := parser.StringValue(o["type"]); s != "" {
 				return s
 			}
 		}
@@ -710,6 +874,7 @@ func (t *transcript) assistant(r *record) {
 	if r.Message != nil {
 		m = *r.Message
 	}
+	t.repair(&m)
 	blocks := m.Content.Blocks
 	if s := m.Content.Str; s != "" {
 		blocks = []block{{Type: "text", Text: s}}
@@ -725,18 +890,33 @@ func (t *transcript) assistant(r *record) {
 		if r.IsAPIErrorMessage {
 			text = "api error: " + text
 		}
-		t.sys(text)
+		t.sys(text, "")
 		return
+	}
+	if r.ParentUUID != nil && *r.ParentUUID != "" {
+		t.children[*r.ParentUUID] = struct{}{}
+	}
+	if m.ID != t.blockMsg {
+		// Blocks of one API message are written on adjacent lines; only
+		// the current message's are remembered.
+		t.blockMsg = m.ID
+		clear(t.blocks)
 	}
 	modelDone := false
 	for i := range blocks {
 		b := &blocks[i]
-		if m.ID != "" {
+		id := t.rid(blockSuffix(i, len(blocks)))
+		if m.ID != "" && id != "" {
+			// One API message split over several lines: a block written
+			// again (under another uuid) is the same block, so its row
+			// carries the first row's id and the identity merge writes it
+			// once.
 			k := blockKey(m.ID, b)
-			if t.seenBlock[k] {
-				continue // the same block of a split message written again
+			if first, ok := t.blocks[k]; ok {
+				id = first
+			} else {
+				t.blocks[k] = id
 			}
-			t.seenBlock[k] = true
 		}
 		if !modelDone {
 			modelDone = true
@@ -747,15 +927,15 @@ func (t *transcript) assistant(r *record) {
 			if strings.TrimSpace(b.Text) == "" {
 				continue
 			}
-			t.emit(timeline.Event{TurnType: timeline.Assistant, Model: m.Model, Text: b.Text})
+			t.emit(timeline.Event{TurnType: timeline.Assistant, Model: m.Model, Text: b.Text, RecordID: id})
 		case "thinking":
-			t.emit(timeline.Event{TurnType: timeline.Thinking, Model: m.Model, Text: b.Thinking})
+			t.emit(timeline.Event{TurnType: timeline.Thinking, Model: m.Model, Text: b.Thinking, RecordID: id})
 		case "redacted_thinking":
-			t.emit(timeline.Event{TurnType: timeline.Thinking, Model: m.Model, Text: "[redacted thinking]"})
+			t.emit(timeline.Event{TurnType: timeline.Thinking, Model: m.Model, Text: "[redacted thinking]", RecordID: id})
 		case "tool_use", "server_tool_use", "mcp_tool_use":
 			t.tools[b.ID] = b.Name
 			t.emit(timeline.Event{TurnType: timeline.ToolUse, Model: m.Model, ToolName: b.Name,
-				ToolUseID: b.ID, Text: toolText(b.Input), ToolInput: compactJSON(b.Input)})
+				ToolUseID: b.ID, Text: toolText(b.Input), ToolInput: parser.CompactJSON(b.Input), RecordID: id})
 		default:
 			if b.ToolUseID != "" { // web_search_tool_result and kin
 				isErr := "false"
@@ -763,10 +943,10 @@ func (t *transcript) assistant(r *record) {
 					isErr = "true"
 				}
 				t.emit(timeline.Event{TurnType: timeline.ToolResult, ToolUseID: b.ToolUseID,
-					ToolName: t.tools[b.ToolUseID], Text: b.Content.Text, IsError: isErr})
+					ToolName: t.tools[b.ToolUseID], Text: b.Content.Text, IsError: isErr, RecordID: id})
 				continue
 			}
-			t.emit(timeline.Event{TurnType: timeline.Assistant, Model: m.Model, Text: "[" + b.Type + "]"})
+			t.emit(timeline.Event{TurnType: timeline.Assistant, Model: m.Model, Text: "[" + b.Type + "]", RecordID: id})
 		}
 	}
 }
@@ -786,18 +966,18 @@ func blockKey(msgID string, b *block) uint64 {
 	return h.Sum64()
 }
 
-// modelRow emits "model: <id>" at the first reply of a chain and
+// modelRow emits "model: <id>" at a session's first reply and
 // "model: <old> -> <new>" on each change.
 func (t *transcript) modelRow(r *record, model string) {
 	if model == "" {
 		return
 	}
-	chain := r.IsSidechain && t.subagentID == ""
-	old := t.model[chain]
+	s := t.si(t.cur.session)
+	old := s.model
 	if old == model {
 		return
 	}
-	t.model[chain] = model
+	s.model = model
 	text := "model: " + model
 	if old != "" {
 		text = "model: " + old + " -> " + model
@@ -805,7 +985,7 @@ func (t *transcript) modelRow(r *record, model string) {
 	if r.RequestedModel != "" && r.RequestedModel != model {
 		text += " requested=" + r.RequestedModel
 	}
-	t.sys(text)
+	t.sys(text, "#model")
 }
 
 // toolKeys are the arguments that identify a tool call, most telling first.
@@ -817,30 +997,42 @@ func toolText(input json.RawMessage) string {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(input, &m) == nil {
 		for _, k := range toolKeys {
-			if s := rawString(m[k]); s != "" {
+			if s := parser.StringValue(m[k]); s != "" {
 				return s
 			}
 		}
 	}
-	return compactJSON(input)
+	return parser.CompactJSON(input)
 }
 
 // system renders a system record.
 func (t *transcript) system(r *record) {
+	switch r.Subtype {
+	case "bridge_status":
+		t.bridgeStatus(r)
+		return
+	case "scheduled_task_fire":
+		text := "scheduled task fired: " + orDash(r.TaskID) + " cron=" + orDash(r.Cron)
+		if c := parser.JSONText(r.Content); c != "" {
+			text += " (" + c + ")"
+		}
+		t.sys(text, "")
+		return
+	}
 	var extra []string
-	if c := scalar(r.Content); c != "" {
+	if c := parser.JSONText(r.Content); c != "" {
 		extra = append(extra, c)
 	}
 	if cm := r.CompactMetadata; cm != nil {
-		extra = append(extra, "trigger="+cm.Trigger, "preTokens="+scalar(cm.PreTokens))
+		extra = append(extra, "trigger="+cm.Trigger, "preTokens="+parser.JSONText(cm.PreTokens))
 	}
 	if e := errorText(r.Error); e != "" {
 		extra = append(extra, "error="+e)
 	}
-	if a := scalar(r.RetryAttempt); a != "" {
-		extra = append(extra, "retryAttempt="+a+"/"+orDash(scalar(r.MaxRetries)))
+	if a := parser.JSONText(r.RetryAttempt); a != "" {
+		extra = append(extra, "retryAttempt="+a+"/"+orDash(parser.JSONText(r.MaxRetries)))
 	}
-	if ms := scalar(r.RetryInMs); ms != "" {
+	if ms := parser.JSONText(r.RetryInMs); ms != "" {
 		extra = append(extra, "retryInMs="+ms)
 	}
 	if len(r.HookInfos) > 0 {
@@ -849,7 +1041,7 @@ func (t *transcript) system(r *record) {
 			cmds = append(cmds, h.Command)
 		}
 		extra = append(extra, "hooks="+strings.Join(cmds, " | "))
-		if e := compactJSON(r.HookErrors); e != "" && e != "[]" {
+		if e := parser.CompactJSON(r.HookErrors); e != "" && e != "[]" {
 			extra = append(extra, "hookErrors="+e)
 		}
 		if r.PreventedContinuation {
@@ -860,12 +1052,75 @@ func (t *transcript) system(r *record) {
 	if sub == "" {
 		sub = "system"
 	}
-	t.sys(strings.TrimSpace(sub + ": " + strings.Join(extra, " ")))
+	t.sys(strings.TrimSpace(sub+": "+strings.Join(extra, " ")), "")
+}
+
+// urlRe finds the URL a bridge_status line's text names.
+var urlRe = regexp.MustCompile(`https?://\S+`)
+
+// bridgeStatus renders a Remote Control bridge_status line: the session is
+// mirrored to claude.ai at the URL.
+func (t *transcript) bridgeStatus(r *record) {
+	url := r.URL
+	if url == "" {
+		url = urlRe.FindString(parser.JSONText(r.Content))
+	}
+	s := t.si(t.cur.session)
+	id := s.bridge
+	if id == "" && url != "" {
+		id = baseOf(strings.TrimRight(url, "/"))
+	}
+	if !t.cur.replayed {
+		s.synced = true
+	}
+	t.sys("session synced: remote control bridge "+orDash(id)+" url "+orDash(url), "")
+}
+
+// bridgeSession renders a bridge-session record: the Remote Control
+// bridge session a transcript is attached to (none once detached).
+func (t *transcript) bridgeSession(r *record) {
+	id := parser.StringValue(r.BridgeSessionID)
+	none := id
+	if none == "" {
+		none = "none"
+	}
+	t.sys("remote control: bridge session "+none+" lastSequenceNum="+orDash(parser.JSONText(r.LastSequenceNum)), "")
+	if id == "" || t.cur.replayed || t.cur.sub != "" {
+		return
+	}
+	s := t.si(t.cur.session)
+	s.bridge, s.synced = id, true
+	t.remoteControlOrigin(s)
+}
+
+// continuedIn renders a continued-in record: the conversation was handed
+// to another session (the session daemon's worker, a background move).
+func (t *transcript) continuedIn(r *record) {
+	t.sys("session continued in: "+orDash(r.ContinuedInSessionID), "")
+	if id := r.ContinuedInSessionID; id != "" && id != t.cur.session && !t.cur.replayed {
+		s := t.si(id)
+		if s.forkedFrom == "" {
+			s.forkedFrom, s.parent = t.cur.session, t.cur.session
+		}
+	}
+}
+
+// teleportedFrom renders the record a --teleport writes at the top of the
+// local copy of a cloud session.
+func (t *transcript) teleportedFrom(r *record) {
+	text := "session origin: remote (teleport, remoteSourced)"
+	if r.RemoteSessionID != "" {
+		text += " remoteSessionId=" + r.RemoteSessionID
+	}
+	t.sys(text, "")
+	if !t.cur.replayed {
+		t.si(t.cur.session).teleport = true
+	}
 }
 
 // errorText returns an API error's message, else its JSON.
 func errorText(raw json.RawMessage) string {
-	if s := rawString(raw); s != "" {
+	if s := parser.StringValue(raw); s != "" {
 		return s
 	}
 	var e struct {
@@ -884,32 +1139,95 @@ func errorText(raw json.RawMessage) string {
 			}
 		}
 	}
-	return compactJSON(raw)
+	return parser.CompactJSON(raw)
 }
 
 // attachment renders an attachment record (injected context).
 func (t *transcript) attachment(raw json.RawMessage) {
 	var a map[string]json.RawMessage
 	if json.Unmarshal(raw, &a) != nil {
-		t.sys("attachment")
+		t.sys("attachment", "")
 		return
 	}
-	typ := rawString(a["type"])
+	typ := parser.StringValue(a["type"])
 	var detail string
 	var list []string
+	switch typ {
+	case "prompt_snapshot", "total_tokens_reminder", "date":
+		// The system prompt as sent, a token budget, today's date.
+		t.skip("no_evidence:attachment/" + typ)
+		return
+	case "remote_session_change":
+		url := parser.StringValue(a["url"])
+		if url == "" {
+			t.skip("no_evidence:attachment/remote_session_change") // attribution text only
+			return
+		}
+		t.sys("attachment remote_session_change: url "+url, "")
+		return
+	case "model":
+		var id struct {
+			ModelID string `json:"modelId"`
+		}
+		if json.Unmarshal(a["identity"], &id) == nil && id.ModelID != "" {
+			t.sys("attachment model: "+id.ModelID, "")
+			return
+		}
+	case "deferred_tools_delta":
+		var d struct {
+			Added    []string `json:"addedNames"`
+			Removed  []string `json:"removedNames"`
+			Pending  []string `json:"pendingMcpServers"`
+			NeedAuth []string `json:"needsAuthMcpServers"`
+			Failed   []string `json:"failedMcpServers"`
+		}
+		if json.Unmarshal(raw, &d) == nil {
+			var parts []string
+			for _, kv := range []struct {
+				k string
+				v []string
+			}{{"added", d.Added}, {"removed", d.Removed}, {"pending MCP servers", d.Pending},
+				{"MCP servers needing auth", d.NeedAuth}, {"failed MCP servers", d.Failed}} {
+				if len(kv.v) > 0 {
+					parts = append(parts, kv.k+" "+strings.Join(kv.v, ", "))
+				}
+			}
+			t.sys(strings.TrimSpace("attachment deferred_tools_delta: "+strings.Join(parts, "; ")), "")
+			return
+		}
+	case "environment":
+		t.environment(a)
+	}
 	switch {
 	case a["names"] != nil && json.Unmarshal(a["names"], &list) == nil:
 		detail = strings.Join(list, ", ")
 	case a["addedTypes"] != nil && json.Unmarshal(a["addedTypes"], &list) == nil:
 		detail = strings.Join(list, ", ")
-	case rawString(a["content"]) != "":
-		detail = rawString(a["content"])
+	case parser.StringValue(a["content"]) != "":
+		detail = parser.StringValue(a["content"])
 	default:
 		delete(a, "type")
 		b, _ := json.Marshal(a)
 		detail = string(b)
 	}
-	t.sys("attachment " + typ + ": " + detail)
+	t.sys("attachment "+typ+": "+detail, "")
+}
+
+// environment emits "scratch directory: <path>" from the environment
+// attachment, once per session and on each change.
+func (t *transcript) environment(a map[string]json.RawMessage) {
+	var env struct {
+		Scratch string `json:"scratchpadDirectory"`
+	}
+	if json.Unmarshal(a["snapshot"], &env) != nil || env.Scratch == "" {
+		return
+	}
+	s := t.si(t.cur.session)
+	if s.scratch == env.Scratch {
+		return
+	}
+	s.scratch = env.Scratch
+	t.sys("scratch directory: "+env.Scratch, "#scratch")
 }
 
 // envelopeKeys are common to every record and left out of generic rows.
@@ -921,7 +1239,8 @@ var envelopeKeys = map[string]bool{"type": true, "sessionId": true, "uuid": true
 // "<type>: <its keys as JSON>".
 func (t *transcript) other(typ string, raw []byte) {
 	var m map[string]json.RawMessage
-	if json.Unmarshal(raw, &m) != nil {
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.problem("unreadable " + orDash(typ) + " record: " + err.Error())
 		return
 	}
 	keys := make([]string, 0, len(m))
@@ -933,10 +1252,10 @@ func (t *transcript) other(typ string, raw []byte) {
 	sort.Strings(keys)
 	var parts []string
 	for _, k := range keys {
-		parts = append(parts, k+"="+scalar(m[k]))
+		parts = append(parts, k+"="+parser.JSONText(m[k]))
 	}
 	if typ == "" {
 		typ = "record"
 	}
-	t.sys(strings.TrimSpace(typ + ": " + strings.Join(parts, " ")))
+	t.sys(strings.TrimSpace(typ+": "+strings.Join(parts, " ")), "")
 }

@@ -123,14 +123,18 @@ func TestTranscriptMalformed(t *testing.T) {
 
 func TestTranscriptSplitMessage(t *testing.T) {
 	s := golden(t, "split_message")
-	// Each block once although msg_S spans three lines and one line repeats
-	// and one block is written twice.
-	if n := len(find(s, timeline.Assistant, "part one")); n != 1 {
-		t.Fatalf("text block rows: %d", n)
+	// msg_S spans three lines; line 4 repeats line 3 (same uuid) and line
+	// 5 writes the first block again under another uuid. Nothing is
+	// dropped here: each repeat is a row carrying the first row's record
+	// id, so the engine's identity merge writes each block once.
+	texts := find(s, timeline.Assistant, "part one")
+	if len(texts) != 2 || texts[0].RecordID != "a1" || texts[1].RecordID != "a1" || texts[1].SourceLine != 5 {
+		t.Fatalf("text block rows: %+v", texts)
 	}
-	c := one(t, s, timeline.ToolUse, "/home/examiner/demo/a.txt")
-	if c.ToolUseID != "toolu_1" || c.ToolName != "Read" || c.SourceLine != 3 {
-		t.Fatalf("tool_use: %+v", c)
+	calls := find(s, timeline.ToolUse, "/home/examiner/demo/a.txt")
+	if len(calls) != 2 || calls[0].RecordID != "a2" || calls[1].RecordID != "a2" || calls[0].SourceLine != 3 || calls[1].SourceLine != 4 ||
+		calls[0].ToolUseID != "toolu_1" || calls[0].ToolName != "Read" {
+		t.Fatalf("tool_use rows: %+v", calls)
 	}
 	if n := len(find(s, timeline.System, "model:")); n != 1 {
 		t.Fatalf("model rows: %d", n)
@@ -214,12 +218,16 @@ func TestTranscriptSubagentFiles(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			in := transcriptInput(t, "testdata/subagent_file.jsonl", tc.orig, nil)
 			s := parsertest.Golden(t, Transcript(), in, "testdata/subagent_file_"+tc.name+".golden.jsonl")
-			if s.Events[0].Text != "subagent a5e7 of "+testSession || s.Events[0].SourceLine != 1 {
+			if s.Events[0].Text != "subagent a5e7 of "+testSession || s.Events[0].SourceLine != 1 || s.Events[0].RecordID != "a5e7#subagent" {
 				t.Fatalf("first row %+v", s.Events[0])
 			}
+			// The parent model's prompt is a system row, never user.
+			if task := s.Events[1]; task.Text != "subagent task: Say hi" || task.TurnType != timeline.System || task.RecordID != "s1" {
+				t.Fatalf("task row %+v", task)
+			}
 			for _, e := range s.Events {
-				if e.SessionID != testSession {
-					t.Fatalf("row carries session %q, want the parent's", e.SessionID)
+				if e.SessionID != "a5e7" || e.ParentSessionID != testSession {
+					t.Fatalf("row carries session %q parent %q, want the subagent's own and the parent's", e.SessionID, e.ParentSessionID)
 				}
 				if e.TurnType == timeline.User {
 					t.Fatalf("user row in a subagent file: %q", e.Text)
@@ -359,8 +367,8 @@ func TestTranscriptSharedSamples(t *testing.T) {
 		}
 		calls, results := map[string]bool{}, map[string]bool{}
 		for _, e := range s.Events {
-			if e.SessionID != "4d5611e5-241a-462a-8d15-5122611a9569" {
-				t.Fatalf("session %q", e.SessionID)
+			if e.SessionID != "a2898e3" || e.ParentSessionID != "4d5611e5-241a-462a-8d15-5122611a9569" {
+				t.Fatalf("session %q parent %q", e.SessionID, e.ParentSessionID)
 			}
 			switch e.TurnType {
 			case timeline.ToolUse:

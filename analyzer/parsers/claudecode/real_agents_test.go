@@ -2,6 +2,7 @@ package claudecode
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,7 +41,7 @@ type realExpect struct {
 	} `json:"claude-code"`
 }
 
-// realRoot finds fixtures/roots/real-agents or skips.
+// realRoot finds fixtures/roots/real-agents; a missing fixture fails.
 func realRoot(t *testing.T) (string, realExpect) {
 	t.Helper()
 	dir, _ := os.Getwd()
@@ -59,7 +60,7 @@ func realRoot(t *testing.T) (string, realExpect) {
 		}
 		dir = filepath.Dir(dir)
 	}
-	t.Skip("real-agent fixture (fixtures/roots/real-agents) not present: skipping")
+	t.Fatal("real-agent fixture fixtures/roots/real-agents (its expect.json, .claude/projects and claude-code scenarios) not found")
 	return "", realExpect{}
 }
 
@@ -111,6 +112,11 @@ func TestRealAgentTranscripts(t *testing.T) {
 		}
 		for _, e := range s.Events {
 			bySession[e.SessionID] = append(bySession[e.SessionID], e)
+			if e.ParentSessionID != "" {
+				// A subagent's rows carry its own session; a scenario
+				// reads them under its parent too.
+				bySession[e.ParentSessionID] = append(bySession[e.ParentSessionID], e)
+			}
 		}
 	}
 	for _, sc := range x.ClaudeCode.Scenarios {
@@ -197,7 +203,7 @@ func TestRealAgentSessionsRegistry(t *testing.T) {
 	home, x := realRoot(t)
 	matches, _ := filepath.Glob(filepath.Join(home, ".claude", "sessions", "*.json"))
 	if len(matches) == 0 {
-		t.Skip("no sessions/<pid>.json in the fixture")
+		t.Fatal("no .claude/sessions/<pid>.json in the real-agent fixture")
 	}
 	for _, m := range matches {
 		var raw struct {
@@ -214,5 +220,45 @@ func TestRealAgentSessionsRegistry(t *testing.T) {
 			!strings.HasPrefix(s.Events[0].Text, "claude-code process "+strings.TrimSuffix(filepath.Base(m), ".json")+" "+raw.Kind+" ") {
 			t.Fatalf("%s: %+v", m, s.Events)
 		}
+	}
+}
+
+// TestRealAgentRecordsAccounted: every record Claude Code 2.1.332 wrote in
+// the fixture gives rows, a counted skip or a problem; the bookkeeping
+// types new with it (api-request*, cost-state, tools-used, atis-latch,
+// the prompt snapshot) are skips, not system rows (issue 18's examiner
+// drowning in them), and no record becomes a generic "<type>: ..." row.
+func TestRealAgentRecordsAccounted(t *testing.T) {
+	home, x := realRoot(t)
+	files := realFiles(t, home, x.Home)
+	skips := map[string]int{}
+	var generic []string
+	for orig, local := range files {
+		if !strings.Contains(orig, "/.claude/projects/") || !strings.HasSuffix(orig, ".jsonl") {
+			continue
+		}
+		in := parsertest.Input(t, local, parser.File{Path: orig, Agent: Agent, Target: "projects"}, files)
+		s := parsertest.Run(t, Transcript(), in)
+		parsertest.Accounted(t, in, s)
+		for k, n := range s.SkipCounts() {
+			skips[k] += n
+		}
+		for _, e := range s.Events {
+			if e.TurnType == timeline.System && len(e.Text) > 2000 {
+				generic = append(generic, e.Text[:80])
+			}
+		}
+	}
+	want := map[string]int{
+		"copy:api-request-blob": 28, "no_evidence:api-request": 25, "no_evidence:api-request-shape": 11,
+		"no_evidence:atis-latch": 22, "no_evidence:cost-state": 9, "copy:tools-used": 11, "copy:last-prompt": 15,
+		"no_evidence:attachment/prompt_snapshot": 21, "no_evidence:attachment/date": 11,
+		"no_evidence:attachment/remote_session_change": 12, "no_evidence:attachment/total_tokens_reminder": 2,
+	}
+	if fmt.Sprint(skips) != fmt.Sprint(want) {
+		t.Fatalf("skips %v\nwant  %v", skips, want)
+	}
+	if len(generic) != 0 {
+		t.Fatalf("system rows over 2000 characters: %q", generic)
 	}
 }

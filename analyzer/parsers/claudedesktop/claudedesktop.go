@@ -86,18 +86,6 @@ func sessionDir(p string) string {
 	return ""
 }
 
-// globEscape escapes doublestar metacharacters in a literal path.
-func globEscape(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune(`*?[]{}\`, r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
 // record is a decoded session record local_<uuid>.json.
 type record map[string]json.RawMessage
 
@@ -128,7 +116,7 @@ func relatedRecord(in *parser.Input, dir string) record {
 	return m
 }
 
-func (r record) str(k string) string { return rawString(r[k]) }
+func (r record) str(k string) string { return parser.StringValue(r[k]) }
 
 // folders returns userSelectedFolders.
 func (r record) folders() []string {
@@ -138,12 +126,12 @@ func (r record) folders() []string {
 		return nil
 	}
 	for _, x := range list {
-		if s := rawString(x); s != "" {
+		if s := parser.StringValue(x); s != "" {
 			out = append(out, s)
 		} else {
 			var o map[string]json.RawMessage
 			if json.Unmarshal(x, &o) == nil {
-				if s := rawString(o["path"]); s != "" {
+				if s := parser.StringValue(o["path"]); s != "" {
 					out = append(out, s)
 				}
 			}
@@ -164,40 +152,6 @@ func (r record) project() string {
 		}
 	}
 	return ""
-}
-
-// rawString returns raw as a string when it is a JSON string, else "".
-func rawString(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '"' {
-		return ""
-	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return ""
-	}
-	return s
-}
-
-// compactJSON returns raw as compact JSON ("" for empty or null).
-func compactJSON(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		return string(raw)
-	}
-	return b.String()
-}
-
-// scalar renders a JSON string as itself and anything else as compact JSON.
-func scalar(raw json.RawMessage) string {
-	if s := rawString(raw); s != "" {
-		return s
-	}
-	return compactJSON(raw)
 }
 
 // rawTime reads epoch milliseconds (above 1e12), epoch seconds or RFC 3339

@@ -22,7 +22,7 @@ func RemoteSessionSpaces() parser.Parser {
 		ID:      "claude-desktop/remote-session-spaces",
 		Actions: claudecode.Actions,
 		Agent:   Agent,
-		Version: 1,
+		Version: 2,
 		Targets: recordTargets,
 		Names:   []string{"remote-session-spaces.json"},
 		Doc:     "Claude desktop remote-session-spaces.json: one permission setting row per folder granted to a remote Cowork session",
@@ -36,7 +36,7 @@ func AppState() parser.Parser {
 		ID:      "claude-desktop/app-state",
 		Actions: claudecode.Actions,
 		Agent:   Agent,
-		Version: 1,
+		Version: 2,
 		Targets: appStateTargets,
 		Names:   []string{"scheduled-tasks.json", "git-worktrees.json"},
 		Doc:     "Claude desktop scheduled-tasks.json (one row per task) and git-worktrees.json (one row per worktree)",
@@ -84,15 +84,15 @@ func parseSpaces(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			continue
 		}
 		for _, f := range ent.Folders {
-			folder := rawString(f)
+			folder := parser.StringValue(f)
 			if folder == "" {
 				var o map[string]json.RawMessage
 				if json.Unmarshal(f, &o) == nil {
-					folder = rawString(o["path"])
+					folder = parser.StringValue(o["path"])
 				}
 			}
 			if folder == "" {
-				folder = compactJSON(f)
+				folder = parser.CompactJSON(f)
 			}
 			e := timeline.Event{SessionID: id, ProjectPath: folder, TurnType: timeline.System, SourceLine: int64(i + 1),
 				Text: "permission setting: entries." + id + ".folders=" + folder + " (from " + file + ", file mtime)"}
@@ -193,11 +193,11 @@ func scheduledTask(m record, key string, e *timeline.Event) {
 	}
 	if s := firstOf(m, "cronExpression", "cron", "schedule", "rrule", "interval"); s != "" {
 		parts = append(parts, "schedule="+s)
-	} else if v := compactJSON(m["schedule"]); v != "" {
+	} else if v := parser.CompactJSON(m["schedule"]); v != "" {
 		parts = append(parts, "schedule="+v)
 	}
 	if v, ok := m["enabled"]; ok {
-		parts = append(parts, "enabled="+scalar(v))
+		parts = append(parts, "enabled="+parser.JSONText(v))
 	}
 	if t := rawTime(m["lastRunAt"]); !t.IsZero() {
 		parts = append(parts, "last_run="+timeText(t))

@@ -24,7 +24,7 @@ func Audit() parser.Parser {
 		Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.Thinking, timeline.ToolUse, timeline.ToolResult, timeline.System},
 			Basis: "audit.jsonl repeats the transcript's records as they are written"},
 		Agent:   Agent,
-		Version: 1,
+		Version: 2,
 		Targets: sessionTargets,
 		Names:   []string{"audit.jsonl"},
 		Doc:     "Claude desktop Cowork audit log <session dir>/audit.jsonl (secondary): turns the transcript lacks, init, permission and result records",
@@ -68,18 +68,16 @@ type seen struct {
 	uuids, tools, msgs map[string]bool
 }
 
-func (s *seen) any() bool { return len(s.uuids)+len(s.tools)+len(s.msgs) > 0 }
-
 // transcriptKeys reads the session directory's transcripts for their
 // record uuids, tool call ids and API message ids.
-func transcriptKeys(ctx context.Context, in *parser.Input, dir string) *seen {
+func transcriptKeys(ctx context.Context, in *parser.Input, out parser.Sink, dir string) *seen {
 	s := &seen{uuids: map[string]bool{}, tools: map[string]bool{}, msgs: map[string]bool{}}
-	for _, f := range in.List(globEscape(dir) + "/.claude/projects/**/*.jsonl") {
+	for _, f := range in.List(parser.GlobEscape(dir) + "/.claude/projects/**/*.jsonl") {
 		rc, err := in.OpenRelated(f.Path)
 		if err != nil {
 			continue
 		}
-		_ = parser.Lines(ctx, rc, nil, func(n int64, line []byte) error {
+		err = parser.Lines(ctx, rc, nil, func(n int64, line []byte) error {
 			var r struct {
 				UUID    string `json:"uuid"`
 				Message struct {
@@ -110,6 +108,9 @@ func transcriptKeys(ctx context.Context, in *parser.Input, dir string) *seen {
 			return nil
 		})
 		rc.Close()
+		if err != nil && ctx.Err() == nil {
+			out.Problem(0, fmt.Sprintf("reading transcript %s: %v (records after the error are not known to be there)", f.Path, err))
+		}
 	}
 	return s
 }
@@ -140,7 +141,7 @@ func parseAudit(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	if a.session == "" {
 		a.session = baseOf(dir)
 	}
-	a.seen = transcriptKeys(ctx, in, dir)
+	a.seen = transcriptKeys(ctx, in, out, dir)
 	rc, err := in.Open()
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
@@ -186,7 +187,7 @@ func (a *audit) record(raw []byte) {
 	emit := func(e timeline.Event) {
 		e.SessionID, e.ProjectPath, e.SourceLine, e.Secondary = sid, a.project, a.line, true
 		if e.ProjectPath == "" && l.Type == "system" && l.Subtype == "init" {
-			e.ProjectPath = rawString(fields["cwd"])
+			e.ProjectPath = parser.StringValue(fields["cwd"])
 		}
 		switch {
 		case !tm.IsZero():
@@ -216,7 +217,7 @@ func (a *audit) record(raw []byte) {
 	case l.Type == "system" && l.Subtype == "init":
 		sys(strings.TrimSpace("init: " + fieldList(fields, "model", "permissionMode", "cwd", "claude_code_version", "apiKeySource", "output_style") +
 			counts(fields, "tools", "mcp_servers", "skills", "plugins", "slash_commands")))
-		if m := rawString(fields["model"]); m != "" && m != a.lastModel {
+		if m := parser.StringValue(fields["model"]); m != "" && m != a.lastModel {
 			if a.lastModel == "" {
 				sys("model: " + m)
 			} else {
@@ -249,12 +250,12 @@ func (a *audit) user(l *auditLine, sidechain bool, emit func(timeline.Event)) {
 			return
 		}
 		tt := timeline.User
-		if sidechain || injected(s) {
+		if sidechain || claudecode.Injected(s) {
 			tt = timeline.System
 		}
 		emit(timeline.Event{TurnType: tt, Text: s})
 	}
-	if s := rawString(m.Content); s != "" {
+	if s := parser.StringValue(m.Content); s != "" {
 		textRow(s)
 		return
 	}
@@ -286,7 +287,7 @@ func (a *audit) assistant(l *auditLine, emit func(timeline.Event)) {
 	var m auditMessage
 	_ = json.Unmarshal(l.Message, &m)
 	var blocks []auditBlock
-	if s := rawString(m.Content); s != "" {
+	if s := parser.StringValue(m.Content); s != "" {
 		blocks = []auditBlock{{Type: "text", Text: s}}
 	} else {
 		_ = json.Unmarshal(m.Content, &blocks)
@@ -299,7 +300,7 @@ func (a *audit) assistant(l *auditLine, emit func(timeline.Event)) {
 				continue
 			}
 			emit(timeline.Event{TurnType: timeline.ToolUse, Model: m.Model, ToolName: b.Name, ToolUseID: b.ID,
-				Text: toolText(b.Input), ToolInput: compactJSON(b.Input)})
+				Text: toolText(b.Input), ToolInput: parser.CompactJSON(b.Input)})
 			continue
 		}
 		if m.ID != "" && a.seen.msgs[m.ID] {
@@ -366,7 +367,7 @@ func (a *audit) permission(subtype string, f map[string]json.RawMessage, emit fu
 
 func firstString(f map[string]json.RawMessage, keys ...string) string {
 	for _, k := range keys {
-		if s := rawString(f[k]); s != "" {
+		if s := parser.StringValue(f[k]); s != "" {
 			return s
 		}
 	}
@@ -378,7 +379,7 @@ func fieldList(f map[string]json.RawMessage, keys ...string) string {
 	var parts []string
 	for _, k := range keys {
 		if v, ok := f[k]; ok && string(bytes.TrimSpace(v)) != "null" {
-			s := scalar(v)
+			s := parser.JSONText(v)
 			if len(bytes.TrimSpace(v)) > 0 && (v[0] == '{' || v[0] == '[') {
 				continue
 			}
@@ -409,7 +410,7 @@ func errorsText(raw json.RawMessage) string {
 	}
 	var s []string
 	for _, x := range l {
-		s = append(s, scalar(x))
+		s = append(s, parser.JSONText(x))
 	}
 	return " errors=" + strings.Join(s, "; ")
 }
@@ -429,7 +430,7 @@ func otherFields(f map[string]json.RawMessage) string {
 	sort.Strings(keys)
 	var parts []string
 	for _, k := range keys {
-		parts = append(parts, k+"="+scalar(f[k]))
+		parts = append(parts, k+"="+parser.JSONText(f[k]))
 	}
 	return strings.Join(parts, " ")
 }
@@ -440,7 +441,7 @@ func userTexts(raw json.RawMessage) []string {
 	if json.Unmarshal(raw, &m) != nil {
 		return nil
 	}
-	if s := rawString(m.Content); s != "" {
+	if s := parser.StringValue(m.Content); s != "" {
 		return []string{s}
 	}
 	var blocks []auditBlock
@@ -454,35 +455,14 @@ func userTexts(raw json.RawMessage) []string {
 	return out
 }
 
-// injectedPrefixes mark text the app or the agent wrote into a user message.
-var injectedPrefixes = []string{
-	"<command-name>", "<command-message>", "<command-args>",
-	"<local-command-stdout>", "<local-command-stderr>", "<local-command-caveat>",
-	"<system-reminder>", "<bash-stdout>", "<bash-stderr>", "<user-prompt-submit-hook>",
-	"<task-notification>", "<environment_context>", "<session_context>",
-	"Caveat: The messages below were generated by the user",
-	"[Request interrupted by user",
-	"This session is being continued from a previous conversation",
-}
-
-func injected(text string) bool {
-	s := strings.TrimSpace(text)
-	for _, p := range injectedPrefixes {
-		if strings.HasPrefix(s, p) {
-			return true
-		}
-	}
-	return false
-}
-
 // resultText renders a tool_result's content: a string, or blocks.
 func resultText(raw json.RawMessage) string {
-	if s := rawString(raw); s != "" {
+	if s := parser.StringValue(raw); s != "" {
 		return s
 	}
 	var blocks []auditBlock
 	if json.Unmarshal(raw, &blocks) != nil {
-		return compactJSON(raw)
+		return parser.CompactJSON(raw)
 	}
 	var parts []string
 	for _, b := range blocks {
@@ -504,10 +484,10 @@ func toolText(input json.RawMessage) string {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(input, &m) == nil {
 		for _, k := range toolKeys {
-			if s := rawString(m[k]); s != "" {
+			if s := parser.StringValue(m[k]); s != "" {
 				return s
 			}
 		}
 	}
-	return compactJSON(input)
+	return parser.CompactJSON(input)
 }

@@ -24,7 +24,7 @@ func SessionRecord() parser.Parser {
 		Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
 			Basis: "the session record's first prompt has no time"},
 		Agent:   Agent,
-		Version: 1,
+		Version: 2,
 		Targets: recordTargets,
 		Names:   []string{"local_*.json"},
 		Doc:     "Claude desktop session records local_<uuid>.json: the session row, Remote Control state, permission grants, the first prompt, session errors",
@@ -112,16 +112,16 @@ func parseRecord(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		out.Event(e)
 	}
 	for _, v := range list(rec["alwaysAllowedReasons"]) {
-		grant("alwaysAllowedReasons", scalar(v))
+		grant("alwaysAllowedReasons", parser.JSONText(v))
 	}
 	for _, v := range list(rec["sessionPermissionUpdates"]) {
 		grant("sessionPermissionUpdates", permissionUpdate(v))
 	}
-	if s := scalar(rec["chromePermissionMode"]); s != "" {
+	if s := parser.JSONText(rec["chromePermissionMode"]); s != "" {
 		grant("chromePermissionMode", s)
 	}
 	for _, v := range list(rec["chromeAllowedDomains"]) {
-		grant("chromeAllowedDomains", scalar(v))
+		grant("chromeAllowedDomains", parser.JSONText(v))
 	}
 	for _, v := range list(rec["cuAllowedApps"]) {
 		grant("cuAllowedApps", cuApp(v))
@@ -129,15 +129,15 @@ func parseRecord(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	var flags map[string]json.RawMessage
 	if json.Unmarshal(rec["cuGrantFlags"], &flags) == nil {
 		for _, k := range sortedKeys(flags) {
-			grant("cuGrantFlags."+k, scalar(flags[k]))
+			grant("cuGrantFlags."+k, parser.JSONText(flags[k]))
 		}
 	} else {
 		for _, v := range list(rec["cuGrantFlags"]) {
-			grant("cuGrantFlags", scalar(v))
+			grant("cuGrantFlags", parser.JSONText(v))
 		}
 	}
 	if raw := bytes.TrimSpace(rec["cuFlagsGrantedAt"]); len(raw) > 0 && string(raw) != "null" {
-		v := scalar(raw)
+		v := parser.JSONText(raw)
 		if t := rawTime(raw); !t.IsZero() {
 			v = timeText(t)
 		}
@@ -157,7 +157,7 @@ func parseRecord(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			continue
 		}
 		for _, v := range list(raw) {
-			grant(k, scalar(v))
+			grant(k, parser.JSONText(v))
 		}
 	}
 
@@ -180,7 +180,7 @@ func parseRecord(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			break
 		}
 	}
-	if prompt != "" && wantPrompt(in, kind, p, localID, cli, prompt) {
+	if prompt != "" && wantPrompt(ctx, in, out, kind, p, localID, cli, prompt) {
 		out.Event(timeline.Event{SessionID: sid, ProjectPath: base.ProjectPath, TurnType: timeline.User,
 			Text: prompt, SourceLine: 1, Secondary: true, TimeBasis: timeline.TimeNone})
 	}
@@ -191,21 +191,22 @@ func parseRecord(ctx context.Context, in *parser.Input, out parser.Sink) error {
 // Cowork record unless the session's audit log has it (the engine drops it
 // where the transcript has it); on a Code-tab record only when no
 // .claude/projects transcript of its cliSessionId was collected.
-func wantPrompt(in *parser.Input, kind, p, localID, cli, prompt string) bool {
+func wantPrompt(ctx context.Context, in *parser.Input, out parser.Sink, kind, p, localID, cli, prompt string) bool {
 	if kind == "code" {
 		if cli == "" {
 			return true
 		}
-		return len(in.List("**/.claude/projects/*/"+globEscape(cli)+".jsonl")) == 0
+		return len(in.List("**/.claude/projects/*/"+parser.GlobEscape(cli)+".jsonl")) == 0
 	}
-	rc, err := in.OpenRelated(dirOf(p) + "/" + localID + "/audit.jsonl")
+	related := dirOf(p) + "/" + localID + "/audit.jsonl"
+	rc, err := in.OpenRelated(related)
 	if err != nil {
 		return true
 	}
 	defer rc.Close()
 	found := false
 	want := strings.TrimSpace(prompt)
-	_ = parser.Lines(context.Background(), rc, nil, func(n int64, line []byte) error {
+	err = parser.Lines(ctx, rc, nil, func(n int64, line []byte) error {
 		var l auditLine
 		if json.Unmarshal(line, &l) != nil || l.Type != "user" {
 			return nil
@@ -217,6 +218,9 @@ func wantPrompt(in *parser.Input, kind, p, localID, cli, prompt string) bool {
 		}
 		return nil
 	})
+	if err != nil && ctx.Err() == nil {
+		out.Problem(0, fmt.Sprintf("reading %s for the first prompt: %v", related, err))
+	}
 	return !found
 }
 
@@ -276,7 +280,7 @@ func permissionUpdate(raw json.RawMessage) string {
 		Directories []string `json:"directories"`
 	}
 	if json.Unmarshal(raw, &u) != nil || u.Type == "" {
-		return compactJSON(raw)
+		return parser.CompactJSON(raw)
 	}
 	parts := []string{u.Type}
 	if u.Behavior != "" {
@@ -308,22 +312,22 @@ func permissionUpdate(raw json.RawMessage) string {
 // cuApp renders one computer-use app grant: a name, or
 // "<bundleId> (<displayName>) tier=<tier> grantedAt=<time>".
 func cuApp(raw json.RawMessage) string {
-	if s := rawString(raw); s != "" {
+	if s := parser.StringValue(raw); s != "" {
 		return s
 	}
 	var a map[string]json.RawMessage
 	if json.Unmarshal(raw, &a) != nil {
-		return compactJSON(raw)
+		return parser.CompactJSON(raw)
 	}
-	id := rawString(a["bundleId"])
+	id := parser.StringValue(a["bundleId"])
 	if id == "" {
-		id = rawString(a["appId"])
+		id = parser.StringValue(a["appId"])
 	}
 	s := orDash(id)
-	if d := rawString(a["displayName"]); d != "" {
+	if d := parser.StringValue(a["displayName"]); d != "" {
 		s += " (" + d + ")"
 	}
-	if t := rawString(a["tier"]); t != "" {
+	if t := parser.StringValue(a["tier"]); t != "" {
 		s += " tier=" + t
 	}
 	if t := rawTime(a["grantedAt"]); !t.IsZero() {
@@ -338,19 +342,19 @@ func errorText(raw json.RawMessage) string {
 	if !nonEmpty(raw) {
 		return ""
 	}
-	if s := rawString(raw); s != "" {
+	if s := parser.StringValue(raw); s != "" {
 		return s
 	}
 	var o map[string]json.RawMessage
 	if json.Unmarshal(raw, &o) == nil {
 		for _, k := range []string{"message", "error", "type"} {
-			if s := rawString(o[k]); s != "" {
-				if t := rawString(o["type"]); t != "" && k == "message" {
+			if s := parser.StringValue(o[k]); s != "" {
+				if t := parser.StringValue(o["type"]); t != "" && k == "message" {
 					return t + ": " + s
 				}
 				return s
 			}
 		}
 	}
-	return compactJSON(raw)
+	return parser.CompactJSON(raw)
 }

@@ -17,7 +17,7 @@ func Transcript() parser.Parser {
 		ID:      "claude-desktop/transcript",
 		Actions: claudecode.Actions,
 		Agent:   Agent,
-		Version: 1,
+		Version: 3,
 		Targets: sessionTargets,
 		Names:   []string{"*.jsonl"},
 		Doc:     "Claude desktop Cowork and Code-tab transcripts (<session dir>/.claude/projects/<slug>/<cliSessionId>.jsonl, imported-staging/*.jsonl), read with the claude-code reader",

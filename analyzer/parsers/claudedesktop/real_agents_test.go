@@ -55,7 +55,7 @@ func TestRealClaudeCodeTranscriptAsCowork(t *testing.T) {
 		dir = filepath.Dir(dir)
 	}
 	if projects == "" || len(x.ClaudeCode.Scenarios) == 0 {
-		t.Skip("real-agent fixture (fixtures/roots/real-agents) not present: skipping")
+		t.Fatal("real-agent fixture fixtures/roots/real-agents (its expect.json and claude-code scenarios) not found")
 	}
 	rec := filepath.Join(t.TempDir(), "local_real.json")
 	if err := os.WriteFile(rec, []byte(`{"sessionId":"local_real","userSelectedFolders":["/home/examiner/Documents/host-folder"]}`), 0o644); err != nil {
@@ -119,6 +119,6 @@ func TestRealClaudeCodeTranscriptAsCowork(t *testing.T) {
 		checked++
 	}
 	if checked == 0 {
-		t.Skip("no basic/edit scenario in the real-agent fixture")
+		t.Fatal("no basic/edit claude-code scenario in the real-agent fixture")
 	}
 }

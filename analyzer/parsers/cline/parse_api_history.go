@@ -99,7 +99,12 @@ func ParseAPIHistory(ctx context.Context, in *parser.Input, out parser.Sink, age
 		return err
 	}
 	defer rc.Close()
-	a := &apiState{emitter: emitter{out: out, agent: agent, task: task}, fl: fl, mode: mode, names: map[string]string{}}
+	cs := &countingSink{Sink: out}
+	a := &apiState{emitter: emitter{out: cs, agent: agent, task: task}, fl: fl, mode: mode, names: map[string]string{}}
+	reason := "empty_message"
+	if mode == APIDecisions {
+		reason = "covered_by_ui_messages" // read only for its permission decisions
+	}
 	var last time.Time
 	res, err := DecodeArray(ctx, rc, func(idx int64, raw json.RawMessage) error {
 		var m apiMessage
@@ -118,7 +123,7 @@ func ParseAPIHistory(ctx context.Context, in *parser.Input, out parser.Sink, age
 		default:
 			basis = timeline.TimeNone
 		}
-		a.message(idx, &m, t, basis)
+		cs.accountFor(idx, reason, func() { a.message(idx, &m, t, basis) })
 		return nil
 	})
 	ReportArray(out, res)
@@ -235,7 +240,7 @@ func (a *apiState) call(id, name string, input json.RawMessage, emit func(timeli
 	a.names[id] = name
 	a.pending = append(a.pending, &pendingCall{id: id, name: name})
 	e := emit(timeline.ToolUse, ToolArg(input))
-	e.ToolName, e.ToolUseID, e.ToolInput = name, id, compact(input)
+	e.ToolName, e.ToolUseID, e.ToolInput = name, id, parser.CompactJSON(input)
 	put(e)
 }
 
@@ -387,7 +392,7 @@ func resultText(raw json.RawMessage) string {
 	}
 	var bs []apiBlock
 	if json.Unmarshal(raw, &bs) != nil {
-		return compact(raw)
+		return parser.CompactJSON(raw)
 	}
 	var parts []string
 	for _, b := range bs {

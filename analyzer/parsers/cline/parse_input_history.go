@@ -48,6 +48,7 @@ func parseInputHistory(ctx context.Context, in *parser.Input, out parser.Sink) e
 		}
 		text := firstNonEmpty(r.Text, r.Input, r.Prompt)
 		if text == "" {
+			out.Skip(n, "empty_prompt")
 			return nil
 		}
 		flush(false)

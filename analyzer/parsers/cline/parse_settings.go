@@ -23,6 +23,14 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 	switch in.Base() {
 	case "cline_mcp_settings.json":
 		return ParseMCPSettings(ctx, in, out, "autoApprove")
+	case "globalState.json":
+		if err := ParseSettingsKeys(ctx, in, out, clinePermKey.MatchString); err != nil {
+			return err
+		}
+		if b, err := readAll(in); err == nil {
+			parseCloudStatuses(in, out, b)
+		}
+		return nil
 	default:
 		return ParseSettingsKeys(ctx, in, out, clinePermKey.MatchString)
 	}
@@ -131,10 +139,10 @@ func flatten(key string, raw json.RawMessage, fn func(key, value string)) {
 			fn(key, "[]")
 		}
 		for _, v := range a {
-			fn(key, jsonString(v))
+			fn(key, parser.JSONText(v))
 		}
 	default:
-		fn(key, jsonString(raw))
+		fn(key, parser.JSONText(raw))
 	}
 }
 

@@ -40,7 +40,8 @@ func IndexEntry(in *parser.Input, out parser.Sink, agent, tasksDir string, idx i
 		out.Problem(idx, "not a task history item")
 		return nil
 	}
-	if len(in.List(GlobEscape(tasksDir+"/"+h.ID)+"/*")) > 0 {
+	if len(in.List(parser.GlobEscape(tasksDir+"/"+h.ID)+"/*")) > 0 {
+		out.Skip(idx, "state_only") // the task's own files give its rows
 		return nil
 	}
 	t := msTime(float64(h.TS))

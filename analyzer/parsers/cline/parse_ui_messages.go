@@ -55,14 +55,15 @@ func ParseUIMessages(ctx context.Context, in *parser.Input, out parser.Sink, age
 		return err
 	}
 	defer rc.Close()
-	u := &uiState{emitter: emitter{out: out, agent: agent, task: task}, fl: fl}
+	cs := &countingSink{Sink: out}
+	u := &uiState{emitter: emitter{out: cs, agent: agent, task: task}, fl: fl}
 	res, err := DecodeArray(ctx, rc, func(idx int64, raw json.RawMessage) error {
 		var m uiMessage
 		if err := json.Unmarshal(raw, &m); err != nil {
 			out.Problem(idx, "not a ClineMessage: "+err.Error())
 			return nil
 		}
-		u.message(idx, &m)
+		cs.accountFor(idx, "empty_message", func() { u.message(idx, &m) })
 		return nil
 	})
 	ReportArray(out, res)
@@ -201,7 +202,7 @@ func (u *uiState) message(idx int64, m *uiMessage) {
 		_ = json.Unmarshal([]byte(m.Text), &a)
 		e := row(timeline.ToolUse, strings.TrimSuffix(a.Server+"/"+firstNonEmpty(a.Tool, a.URI), "/"))
 		e.ToolName, e.ToolUseID = firstNonEmpty(a.Type, "use_mcp_server"), callID(float64(m.TS))
-		e.ToolInput = compact(json.RawMessage(m.Text))
+		e.ToolInput = parser.CompactJSON(json.RawMessage(m.Text))
 		u.lastMcp = e.ToolUseID
 		u.out.Event(e)
 	case "mcp_server_response":
@@ -218,7 +219,7 @@ func (u *uiState) message(idx int64, m *uiMessage) {
 		input := `{"url":` + quote(m.Text) + `}`
 		if json.Unmarshal([]byte(m.Text), &a) == nil && a.Action != "" {
 			arg = strings.TrimSpace(a.Action + " " + a.Coordinate + " " + a.Text)
-			input = compact(json.RawMessage(m.Text))
+			input = parser.CompactJSON(json.RawMessage(m.Text))
 		}
 		e := row(timeline.ToolUse, arg)
 		e.ToolName, e.ToolUseID, e.ToolInput = "browser_action", callID(float64(m.TS)), input
@@ -281,7 +282,7 @@ func (u *uiState) tool(idx int64, m *uiMessage, t time.Time, basis timeline.Time
 	}
 	e := row(timeline.ToolUse, ToolArg(json.RawMessage(m.Text)))
 	e.ToolName, e.ToolUseID = name, callID(float64(m.TS))
-	e.ToolInput = compact(json.RawMessage(m.Text))
+	e.ToolInput = parser.CompactJSON(json.RawMessage(m.Text))
 	if !json.Valid([]byte(m.Text)) {
 		e.ToolInput, e.Text = "", m.Text
 	}
@@ -318,7 +319,7 @@ func apiReqText(s string) string {
 	var parts []string
 	for _, k := range []string{"tokensIn", "tokensOut", "cacheReads", "cacheWrites", "cost", "apiProtocol", "cancelReason", "streamingFailedMessage"} {
 		if v, ok := r[k]; ok && string(v) != "null" {
-			parts = append(parts, k+"="+oneLine(jsonString(v)))
+			parts = append(parts, k+"="+oneLine(parser.JSONText(v)))
 		}
 	}
 	if len(parts) == 0 {

@@ -95,13 +95,13 @@ func LoadTask(in *parser.Input, fl Flavor) Task {
 	var h historyItem
 	found := false
 	if fl == FlavorRoo {
-		if b, ok := readRelated(in, dir+"/history_item.json"); ok {
+		if b, ok := in.ReadRelated(dir+"/history_item.json", maxSmall); ok {
 			if json.Unmarshal(b, &h) == nil && (h.ID == "" || h.ID == id) {
 				found = true
 			}
 		}
 		if !found {
-			if b, ok := readRelated(in, storage+"/tasks/_index.json"); ok {
+			if b, ok := in.ReadRelated(storage+"/tasks/_index.json", maxSmall); ok {
 				var idx struct {
 					Entries json.RawMessage `json:"entries"`
 				}
@@ -111,7 +111,7 @@ func LoadTask(in *parser.Input, fl Flavor) Task {
 			}
 		}
 		if !found {
-			if b, ok := readRelated(in, storage+"/global-state.json"); ok {
+			if b, ok := in.ReadRelated(storage+"/global-state.json", maxSmall); ok {
 				var gs struct {
 					TaskHistory json.RawMessage `json:"taskHistory"`
 				}
@@ -120,7 +120,7 @@ func LoadTask(in *parser.Input, fl Flavor) Task {
 				}
 			}
 		}
-	} else if b, ok := readRelated(in, storage+"/state/taskHistory.json"); ok {
+	} else if b, ok := in.ReadRelated(storage+"/state/taskHistory.json", maxSmall); ok {
 		h, found = findInArray(b, id)
 	}
 	if found {

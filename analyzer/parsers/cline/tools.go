@@ -4,6 +4,8 @@ import (
 	"bytes"
 	json "github.com/go-json-experiment/json/v1"
 	"strings"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
 )
 
 // argKeys are the arguments that best identify a call, in order.
@@ -33,7 +35,7 @@ func ToolArg(input json.RawMessage) string {
 	}
 	for _, k := range []string{"args", "files", "paths"} {
 		if v, ok := m[k]; ok {
-			return compact(v)
+			return parser.CompactJSON(v)
 		}
 	}
 	return ""

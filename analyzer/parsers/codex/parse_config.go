@@ -18,14 +18,14 @@ import (
 // maxConfigBytes bounds the settings files read whole.
 const maxConfigBytes = 4 << 20
 
-func parseConfig(ctx context.Context, in *parser.Input, out parser.Sink) error {
+func (fl flavor) parseConfig(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	rc, err := openContent(in)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
 	defer rc.Close()
 	if strings.HasSuffix(in.Path, ".rules") {
-		return parseRules(ctx, in, rc, out)
+		return fl.parseRules(ctx, in, rc, out)
 	}
 	data, err := io.ReadAll(io.LimitReader(rc, maxConfigBytes+1))
 	if err != nil {
@@ -40,7 +40,7 @@ func parseConfig(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		out.Problem(0, "not valid TOML: "+err.Error())
 		return nil
 	}
-	file := displayFile(in.Path)
+	file := fl.displayFile(in.Path)
 	lines := strings.Split(string(data), "\n")
 	emit := func(keyPath []string, value any, prefix string) {
 		e := parser.SettingEvent(&in.File)
@@ -48,8 +48,7 @@ func parseConfig(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		e.Text = fmt.Sprintf("%s%s=%s (from %s, file mtime)", prefix, strings.Join(quoteKeys(keyPath), "."), renderValue(value), file)
 		out.Event(e)
 	}
-	var settings func(base []string, tbl map[string]any)
-	settings = func(base []string, tbl map[string]any) {
+	settings := func(base []string, tbl map[string]any) {
 		for _, k := range sortedKeys(tbl) {
 			switch k {
 			case "approval_policy", "sandbox_mode", "approvals_reviewer":
@@ -91,8 +90,8 @@ func parseConfig(ctx context.Context, in *parser.Input, out parser.Sink) error {
 
 // parseRules gives one row per rule line of an exec-policy .rules file
 // (Starlark prefix_rule(...) calls); comments and blank lines are skipped.
-func parseRules(ctx context.Context, in *parser.Input, r io.Reader, out parser.Sink) error {
-	file := displayFile(in.Path)
+func (fl flavor) parseRules(ctx context.Context, in *parser.Input, r io.Reader, out parser.Sink) error {
+	file := fl.displayFile(in.Path)
 	return parser.Lines(ctx, bufio.NewReader(r), out, func(n int64, line []byte) error {
 		t := string(bytes.TrimSpace(line))
 		if t == "" || strings.HasPrefix(t, "#") {

@@ -171,7 +171,7 @@ func newPrescan() *prescan {
 	return &prescan{evUser: map[uint64]bool{}, respCalls: map[string]bool{}}
 }
 
-func parseRollout(ctx context.Context, in *parser.Input, out parser.Sink) error {
+func (fl flavor) parseRollout(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	if strings.HasSuffix(strings.ToLower(in.Path), ".json") {
 		return parseTSRollout(ctx, in, out)
 	}
@@ -193,7 +193,8 @@ func parseRollout(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	if pre.sessionID == "" {
 		pre.sessionID = idFromName(in.Path)
 	}
-	st := &rollout{out: out, pre: pre, sid: pre.sessionID, cwd: pre.cwd, model: pre.model,
+	cs := &countingSink{Sink: out}
+	st := &rollout{agent: fl.agent, ids: fl.accounted, out: cs, pre: pre, sid: pre.sessionID, cwd: pre.cwd, model: pre.model,
 		callNames: map[string]string{}}
 	err = walkRecords(ctx, in, out, func(n int64, raw []byte, lost bool) {
 		if raw == nil {
@@ -208,7 +209,19 @@ func parseRollout(ctx context.Context, in *parser.Input, out parser.Sink) error 
 			out.Problem(n, "not a JSON record: "+err.Error())
 			return
 		}
+		before := cs.n
+		st.sub, st.why = "", ""
 		st.handle(n, rec)
+		if cs.n == before && fl.accounted {
+			why := st.why
+			if why == "" {
+				why = "no_evidence:" + rec.kind
+				if st.sub != "" {
+					why += "/" + st.sub
+				}
+			}
+			out.Skip(n, why)
+		}
 	})
 	if err != nil {
 		return fmt.Errorf("read %s: %w", in.Path, err)
@@ -228,9 +241,9 @@ func (p *prescan) add(rec record, metaSeen *bool) {
 		}
 		*metaSeen = true
 		p.sessionID, p.cwd = m.id(), m.Cwd
-		if t, ok := parseTime(m.Timestamp); ok {
+		if t, ok := parser.ParseTime(m.Timestamp); ok {
 			p.start = t
-		} else if t, ok := parseTime(rec.ts); ok {
+		} else if t, ok := parser.ParseTime(rec.ts); ok {
 			p.start = t
 		}
 	case "turn_context":
@@ -282,6 +295,8 @@ func (p *prescan) add(rec record, metaSeen *bool) {
 
 // rollout is the second pass's state.
 type rollout struct {
+	agent      string
+	ids        bool // fill RecordID (forks; codex-cli when its goldens are reviewed)
 	out        parser.Sink
 	pre        *prescan
 	sid, cwd   string
@@ -290,11 +305,28 @@ type rollout struct {
 	permShown  string
 	metaDone   bool
 	callNames  map[string]string
+	// sub and why name, for the accounting of a record that gave no row,
+	// its payload type and (when set) the reason.
+	sub, why string
+}
+
+// countingSink counts what reaches the sink, so a record that gave no row
+// and no problem is known.
+type countingSink struct {
+	parser.Sink
+	n int
+}
+
+func (c *countingSink) Event(e timeline.Event)         { c.n++; c.Sink.Event(e) }
+func (c *countingSink) Problem(line int64, msg string) { c.n++; c.Sink.Problem(line, msg) }
+func (c *countingSink) Report(line int64, kind, msg string) {
+	c.n++
+	c.Sink.Report(line, kind, msg)
 }
 
 func (r *rollout) event(n int64, ts string, turn timeline.TurnType, text string) timeline.Event {
 	e := timeline.Event{SessionID: r.sid, ProjectPath: r.cwd, TurnType: turn, Text: text, SourceLine: n}
-	if t, ok := parseTime(ts); ok {
+	if t, ok := parser.ParseTime(ts); ok {
 		e.Time = t
 	} else if !r.pre.start.IsZero() {
 		e.Time, e.TimeBasis = r.pre.start, timeline.TimeInherited
@@ -324,6 +356,7 @@ func (r *rollout) handle(n int64, rec record) {
 			r.out.Problem(n, "response_item payload: "+err.Error())
 			return
 		}
+		r.sub = it.Type
 		r.responseItem(n, rec.ts, &it)
 	case "event_msg":
 		var ev eventMsg
@@ -331,6 +364,7 @@ func (r *rollout) handle(n int64, rec record) {
 			r.out.Problem(n, "event_msg payload: "+err.Error())
 			return
 		}
+		r.sub = ev.Type
 		r.eventMsg(n, rec.ts, &ev)
 	case "compacted":
 		var c struct {
@@ -378,7 +412,7 @@ func (r *rollout) sessionMeta(n int64, rec record) {
 	}
 	r.system(n, ts, text)
 	if r.sid != "" {
-		r.out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: agentName, SessionID: r.sid}, Origin: "local"})
+		r.out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: r.agent, SessionID: r.sid}, Origin: "local"})
 	}
 	if parent != "" {
 		r.system(n, ts, "subagent "+r.sid+" of "+parent)
@@ -391,7 +425,7 @@ func (r *rollout) sessionMeta(n int64, rec record) {
 // sourceOf renders session_meta.source: a string ("cli", "exec", "vscode")
 // or a subagent object; it returns the parent thread for a spawned one.
 func sourceOf(raw json.RawMessage) (string, string) {
-	if s, ok := jsonString(raw); ok {
+	if s, ok := parser.JSONString(raw); ok {
 		return s, ""
 	}
 	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
@@ -399,13 +433,13 @@ func sourceOf(raw json.RawMessage) (string, string) {
 	}
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(raw, &obj) != nil {
-		return compactJSON(raw), ""
+		return parser.CompactJSON(raw), ""
 	}
 	sub, ok := obj["subagent"]
 	if !ok {
-		return compactJSON(raw), ""
+		return parser.CompactJSON(raw), ""
 	}
-	if s, ok := jsonString(sub); ok {
+	if s, ok := parser.JSONString(sub); ok {
 		return "subagent:" + s, ""
 	}
 	var kinds map[string]json.RawMessage
@@ -482,7 +516,7 @@ func orDash(s string) string {
 // policyName renders an approval or sandbox policy: a string, or an
 // object whose "type" (or "mode") names it.
 func policyName(raw json.RawMessage) string {
-	if s, ok := jsonString(raw); ok {
+	if s, ok := parser.JSONString(raw); ok {
 		return s
 	}
 	var obj map[string]json.RawMessage
@@ -490,7 +524,7 @@ func policyName(raw json.RawMessage) string {
 		return ""
 	}
 	for _, k := range []string{"type", "mode"} {
-		if s, ok := jsonString(obj[k]); ok {
+		if s, ok := parser.JSONString(obj[k]); ok {
 			return s
 		}
 	}
@@ -499,13 +533,13 @@ func policyName(raw json.RawMessage) string {
 			return k
 		}
 	}
-	return compactJSON(raw)
+	return parser.CompactJSON(raw)
 }
 
 // messageText joins a message's content parts; parts are the texts one by
 // one (for matching a user_message twin).
 func messageText(raw json.RawMessage) (string, []string) {
-	if s, ok := jsonString(raw); ok {
+	if s, ok := parser.JSONString(raw); ok {
 		return s, []string{s}
 	}
 	var parts []contentPart
@@ -612,6 +646,8 @@ func (r *rollout) responseItem(n int64, ts string, it *responseItem) {
 			if len(r.pre.evUser) > 0 {
 				if !r.matchesEvUser(it.Content) {
 					r.system(n, ts, text)
+				} else {
+					r.why = "duplicate:user_message" // the event is the row
 				}
 				return
 			}
@@ -624,6 +660,7 @@ func (r *rollout) responseItem(n int64, ts string, it *responseItem) {
 	case "reasoning":
 		text, _ := reasoningText(it)
 		if strings.TrimSpace(text) == "" {
+			r.why = "no_evidence:reasoning_encrypted"
 			return // encrypted only
 		}
 		r.out.Event(r.event(n, ts, timeline.Thinking, text))
@@ -666,14 +703,14 @@ func (r *rollout) toolCall(n int64, ts string, it *responseItem) {
 	case "function_call", "tool_search_call":
 		e.ToolName = it.Name
 		args := it.Arguments
-		if s, ok := jsonString(args); ok {
+		if s, ok := parser.JSONString(args); ok {
 			args = json.RawMessage(s)
 		}
-		e.ToolInput = compactJSON(args)
+		e.ToolInput = parser.CompactJSON(args)
 		e.Text = callText(it.Name, args)
 	case "custom_tool_call":
 		e.ToolName = it.Name
-		input, ok := jsonString(it.Input)
+		input, ok := parser.JSONString(it.Input)
 		if !ok {
 			input = string(it.Input)
 		}
@@ -686,7 +723,7 @@ func (r *rollout) toolCall(n int64, ts string, it *responseItem) {
 		}
 	case "local_shell_call":
 		e.ToolName = "local_shell"
-		e.ToolInput = compactJSON(it.Action)
+		e.ToolInput = parser.CompactJSON(it.Action)
 		var a struct {
 			Command json.RawMessage `json:"command"`
 			Exec    struct {
@@ -701,7 +738,7 @@ func (r *rollout) toolCall(n int64, ts string, it *responseItem) {
 		e.Text = commandText(cmd)
 	case "web_search_call":
 		e.ToolName = "web_search"
-		e.ToolInput = compactJSON(it.Action)
+		e.ToolInput = parser.CompactJSON(it.Action)
 		var a struct {
 			Query string `json:"query"`
 			URL   string `json:"url"`
@@ -717,6 +754,9 @@ func (r *rollout) toolCall(n int64, ts string, it *responseItem) {
 	if id != "" {
 		r.callNames[id] = e.ToolName
 	}
+	if r.ids {
+		e.RecordID = id
+	}
 	r.out.Event(e)
 }
 
@@ -728,7 +768,7 @@ func callText(name string, args json.RawMessage) string {
 		return strings.TrimSpace(string(args))
 	}
 	if name == "apply_patch" {
-		if s, ok := jsonString(m["input"]); ok {
+		if s, ok := parser.JSONString(m["input"]); ok {
 			return patchFiles(s)
 		}
 	}
@@ -747,7 +787,7 @@ func callText(name string, args json.RawMessage) string {
 // commandText renders a command given as a string or an argv array
 // (joined with spaces).
 func commandText(raw json.RawMessage) string {
-	if s, ok := jsonString(raw); ok {
+	if s, ok := parser.JSONString(raw); ok {
 		return s
 	}
 	var argv []string
@@ -792,10 +832,16 @@ func (r *rollout) toolOutput(n int64, ts string, it *responseItem) {
 	isErr := rejected || (success != nil && !*success) || (code != nil && *code != 0)
 	e.IsError = strconv.FormatBool(isErr)
 	e.Text = text
+	if r.ids && id != "" {
+		e.RecordID = id + "#output"
+	}
 	r.out.Event(e)
 	if rejected {
 		d := r.event(n, ts, timeline.System, "permission decision: denied source=user")
 		d.ToolUseID, d.ToolName = id, e.ToolName
+		if r.ids && id != "" {
+			d.RecordID = id + "#decision"
+		}
 		r.out.Event(d)
 	}
 }
@@ -812,7 +858,7 @@ func isRejection(text string) bool {
 // JSON {"output", "metadata": {"exit_code"}} of the shell and apply_patch
 // tools), an object {content, success}, or a list of content items.
 func decodeOutput(raw json.RawMessage) (text string, success *bool, code *int) {
-	if s, ok := jsonString(raw); ok {
+	if s, ok := parser.JSONString(raw); ok {
 		t := strings.TrimSpace(s)
 		if strings.HasPrefix(t, "{") && strings.Contains(t, `"output"`) {
 			var o struct {
@@ -865,10 +911,14 @@ func (r *rollout) eventMsg(n int64, ts string, ev *eventMsg) {
 	case "agent_message":
 		if !r.pre.respAssistant {
 			r.out.Event(r.event(n, ts, timeline.Assistant, ev.Message))
+		} else {
+			r.why = "duplicate:response_item" // the reply's response item is the row
 		}
 	case "agent_reasoning", "agent_reasoning_raw_content":
 		if strings.TrimSpace(ev.Text) != "" && !r.pre.respReasoning {
 			r.out.Event(r.event(n, ts, timeline.Thinking, ev.Text))
+		} else if r.pre.respReasoning {
+			r.why = "duplicate:response_item"
 		}
 	case "item_completed":
 		r.itemCompleted(n, ts, ev.Item)
@@ -929,11 +979,12 @@ func (r *rollout) itemCompleted(n int64, ts string, raw json.RawMessage) {
 		r.system(n, ts, "plan: "+turnItemText(&ti))
 	case "commandexecution":
 		if r.pre.respCalls[ti.ID] {
+			r.why = "duplicate:response_item" // the call's response item is the row
 			return
 		}
 		u := r.event(n, ts, timeline.ToolUse, commandText(ti.Command))
 		u.ToolName, u.ToolUseID = "command_execution", ti.ID
-		u.ToolInput = compactJSON(raw)
+		u.ToolInput = parser.CompactJSON(raw)
 		r.out.Event(u)
 		res := r.event(n, ts, timeline.ToolResult, ti.AggregatedOutput)
 		res.ToolName, res.ToolUseID = u.ToolName, ti.ID

@@ -36,43 +36,14 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
-	if !parser.HasTable(ctx, db, "threads") {
-		return nil
-	}
-	rows, err := db.QueryContext(ctx, "SELECT rowid AS rowid_, * FROM threads ORDER BY rowid")
-	if err != nil {
-		return fmt.Errorf("query threads in %s: %w", in.Path, err)
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
+	if ok, err := parser.HasTable(ctx, db, "threads"); err != nil || !ok {
 		return err
 	}
-	has := map[string]bool{}
-	for _, c := range cols {
-		has[c] = true
-	}
 	created := map[string]timeline.Event{}
-	for rows.Next() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			out.Problem(0, "threads row: "+err.Error())
-			continue
-		}
-		m := map[string]any{}
-		for i, c := range cols {
-			m[c] = vals[i]
-		}
-		rowid, _ := asInt(m["rowid_"])
-		id := asString(m["id"])
-		base := timeline.Event{SessionID: id, ProjectPath: asString(m["cwd"]), SourceLine: rowid, Secondary: true}
+	err = parser.EachTableRow(ctx, db, "threads", func(r parser.Row) error {
+		m, rowid := r.Vals, r.Rowid
+		id := parser.SQLText(m["id"])
+		base := timeline.Event{SessionID: id, ProjectPath: parser.SQLText(m["cwd"]), SourceLine: rowid, Secondary: true}
 		t, ok := msOrSeconds(m["created_at_ms"], m["created_at"])
 		if ok {
 			base.Time = t
@@ -86,26 +57,26 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 				kv = append(kv, k+"="+v)
 			}
 		}
-		src := asString(m["source"])
+		src := parser.SQLText(m["source"])
 		if strings.HasPrefix(src, "{") {
 			src, _ = sourceOf([]byte(src))
 		}
 		add("source", src)
-		add("originator", asString(m["originator"]))
-		add("cli_version", asString(m["cli_version"]))
-		add("model_provider", asString(m["model_provider"]))
-		add("model", asString(m["model"]))
-		add("approval", asString(m["approval_mode"]))
-		add("sandbox", policyName([]byte(asString(m["sandbox_policy"]))))
-		add("name", asString(m["name"]))
-		if !has["first_user_message"] {
-			add("title", strconv.Quote(asString(m["title"])))
+		add("originator", parser.SQLText(m["originator"]))
+		add("cli_version", parser.SQLText(m["cli_version"]))
+		add("model_provider", parser.SQLText(m["model_provider"]))
+		add("model", parser.SQLText(m["model"]))
+		add("approval", parser.SQLText(m["approval_mode"]))
+		add("sandbox", policyName([]byte(parser.SQLText(m["sandbox_policy"]))))
+		add("name", parser.SQLText(m["name"]))
+		if !r.Has("first_user_message") {
+			add("title", strconv.Quote(parser.SQLText(m["title"])))
 		}
-		add("rollout", asString(m["rollout_path"]))
+		add("rollout", parser.SQLText(m["rollout_path"]))
 		rec := base
 		rec.TurnType, rec.Text = timeline.System, strings.TrimSpace("thread record: "+strings.Join(kv, " "))
 		out.Event(rec)
-		if msg := asString(m["first_user_message"]); msg != "" {
+		if msg := parser.SQLText(m["first_user_message"]); msg != "" {
 			u := base
 			u.TurnType, u.Text = timeline.User, msg
 			out.Event(u)
@@ -116,16 +87,17 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 			a.TurnType, a.Text = timeline.System, "thread archived"
 			out.Event(a)
 		}
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return fmt.Errorf("read threads in %s: %w", in.Path, err)
 	}
 	return spawnEdges(ctx, db, created, out)
 }
 
 func spawnEdges(ctx context.Context, db *sql.DB, created map[string]timeline.Event, out parser.Sink) error {
-	if !parser.HasTable(ctx, db, "thread_spawn_edges") {
-		return nil
+	if ok, err := parser.HasTable(ctx, db, "thread_spawn_edges"); err != nil || !ok {
+		return err
 	}
 	rows, err := db.QueryContext(ctx, "SELECT rowid, parent_thread_id, child_thread_id FROM thread_spawn_edges ORDER BY rowid")
 	if err != nil {
@@ -151,44 +123,12 @@ func spawnEdges(ctx context.Context, db *sql.DB, created map[string]timeline.Eve
 	return rows.Err()
 }
 
-func asString(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case []byte:
-		return string(x)
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	case bool:
-		return strconv.FormatBool(x)
-	}
-	return ""
-}
-
-func asInt(v any) (int64, bool) {
-	switch x := v.(type) {
-	case int64:
-		return x, true
-	case float64:
-		return int64(x), true
-	case string:
-		n, err := strconv.ParseInt(x, 10, 64)
-		return n, err == nil
-	case []byte:
-		n, err := strconv.ParseInt(string(x), 10, 64)
-		return n, err == nil
-	}
-	return 0, false
-}
-
 // msOrSeconds reads a time from epoch milliseconds, else epoch seconds.
 func msOrSeconds(ms, sec any) (time.Time, bool) {
-	if n, ok := asInt(ms); ok && n > 0 {
+	if n, ok := parser.SQLInt(ms); ok && n > 0 {
 		return time.UnixMilli(n).UTC(), true
 	}
-	if n, ok := asInt(sec); ok && n > 0 {
+	if n, ok := parser.SQLInt(sec); ok && n > 0 {
 		return time.Unix(n, 0).UTC(), true
 	}
 	return time.Time{}, false

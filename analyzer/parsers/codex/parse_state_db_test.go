@@ -63,7 +63,7 @@ func TestStateDBRealAgentFixture(t *testing.T) {
 	root := filepath.Join("..", "..", "..", "fixtures", "roots")
 	db := filepath.Join(root, "real-agents", "home", "examiner", ".codex", "state_5.sqlite")
 	if _, err := os.Stat(db); err != nil {
-		t.Skip("real-agent fixture absent")
+		t.Fatalf("real-agent fixture: %v", err)
 	}
 	// The store is kept as Codex wrote it, with its -wal and -shm: even a
 	// read-only connection rewrites the -shm (the WAL index), so read a copy.
@@ -91,7 +91,7 @@ func TestStateDBRealAgentFixture(t *testing.T) {
 		}
 		u := find(s, func(e *timeline.Event) bool { return e.TurnType == timeline.User && e.SessionID == sc.SessionID })
 		if len(u) != 1 || !strings.HasPrefix(sc.Prompt, strings.TrimSuffix(u[0].Text, "…")) {
-			t.Skipf("thread %s not in this state_5.sqlite (fixture being regenerated?): %+v", sc.SessionID, u)
+			t.Fatalf("thread %s: user rows %+v in state_5.sqlite, want its first prompt once", sc.SessionID, u)
 		}
 		r := find(s, func(e *timeline.Event) bool {
 			return e.SessionID == sc.SessionID && strings.HasPrefix(e.Text, "thread record: ")

@@ -35,7 +35,7 @@ func parseTSRollout(ctx context.Context, in *parser.Input, out parser.Sink) erro
 	if pre.sessionID == "" {
 		pre.sessionID = idFromName(in.Path)
 	}
-	if t, ok := parseTime(doc.Session.Timestamp); ok {
+	if t, ok := parser.ParseTime(doc.Session.Timestamp); ok {
 		pre.start = t
 	}
 	r := &rollout{out: out, pre: pre, sid: pre.sessionID, callNames: map[string]string{}}

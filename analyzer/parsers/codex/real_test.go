@@ -159,7 +159,7 @@ func TestRealAgentFixture(t *testing.T) {
 		t.Run(sc.Scenario, func(t *testing.T) {
 			files, _ := filepath.Glob(filepath.Join(home, ".codex", "sessions", "*", "*", "*", "rollout-*-"+sc.SessionID+".jsonl"))
 			if len(files) != 1 {
-				t.Skipf("rollout for %s not found (fixture being regenerated?)", sc.SessionID)
+				t.Fatalf("%d rollouts for session %s in the fixture, want 1", len(files), sc.SessionID)
 			}
 			s := runRollout(t, files[0])
 			if len(s.Problems) != 0 {
@@ -215,15 +215,13 @@ func readExpect(t *testing.T, root string, exp *fixtureExpect) bool {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(root, "real-agents.expect.json"))
 	if err != nil {
-		t.Skipf("real-agent fixture absent: %v", err)
-		return false
+		t.Fatalf("real-agent fixture: %v", err)
 	}
 	if err := json.Unmarshal(data, exp); err != nil {
 		t.Fatal(err)
 	}
 	if len(exp.Codex.Scenarios) == 0 {
-		t.Skip("no codex-cli scenarios in the fixture")
-		return false
+		t.Fatal("no codex-cli scenarios in real-agents.expect.json")
 	}
 	return true
 }

@@ -22,14 +22,14 @@ const Agent = "continue"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "continue/sessions", Agent: Agent, Version: 1,
+			ID: "continue/sessions", Agent: Agent, Version: 3,
 			Actions: actions,
 			Targets: []string{"sessions"},
 			Names:   []string{"*.json"},
 			Doc:     "Continue sessions/<sessionId>.json (prompts, replies, thinking, tool calls and results, denials) timed from sessions/sessions.json dateCreated; sessions.json entries whose session file is gone",
 		}, parseSessionFile),
 		parser.New(parser.Spec{
-			ID: "continue/dev-data", Agent: Agent, Version: 1,
+			ID: "continue/dev-data", Agent: Agent, Version: 2,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.ToolUse, timeline.ToolResult, timeline.System},
 				Basis: "dev data events are stamped as the session's messages are written"},
@@ -38,21 +38,21 @@ func Parsers() []parser.Parser {
 			Doc:     "Continue dev_data/<schema>/*.jsonl: chat completions, tool usage, edit prompts and outcomes, feedback (secondary source)",
 		}, parseDevData),
 		parser.New(parser.Spec{
-			ID: "continue/cli-log", Agent: Agent, Version: 1,
+			ID: "continue/cli-log", Agent: Agent, Version: 3,
 			Actions: actions,
 			Targets: []string{"logs"},
 			Names:   []string{"cn.log", "cn[0-9]*.log"},
 			Doc:     "Continue CLI logs/cn.log and rotated cn<N>.log: agent metadata posts, storage uploads, permission rules added and tool calls denied (host-local time)",
 		}, parseCLILog),
 		parser.New(parser.Spec{
-			ID: "continue/permissions", Agent: Agent, Version: 1,
+			ID: "continue/permissions", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"permissions"},
 			Names:   []string{"permissions.yaml"},
 			Doc:     "Continue CLI permissions.yaml: one permission setting row per allow, ask or exclude rule",
 		}, parsePermissions),
 		parser.New(parser.Spec{
-			ID: "continue/input-history", Agent: Agent, Version: 1,
+			ID: "continue/input-history", Agent: Agent, Version: 3,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
 				Basis: "input_history.json records no time"},
@@ -118,20 +118,6 @@ func epochMillis(raw json.RawMessage) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// compactJSON returns raw as compact JSON, or "" for empty/null.
-func compactJSON(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
-		q, _ := json.Marshal(string(raw))
-		return string(q)
-	}
-	return b.String()
-}
-
 // argsJSON turns a tool call's arguments (an OpenAI-style JSON string, or
 // an object in some CLI records) into compact JSON and its decoded map.
 func argsJSON(raw json.RawMessage) (string, map[string]any) {
@@ -142,7 +128,7 @@ func argsJSON(raw json.RawMessage) (string, map[string]any) {
 	if raw[0] == '"' {
 		var s string
 		if json.Unmarshal(raw, &s) != nil {
-			return compactJSON(raw), nil
+			return parser.CompactJSON(raw), nil
 		}
 		s = strings.TrimSpace(s)
 		if s == "" {
@@ -150,14 +136,14 @@ func argsJSON(raw json.RawMessage) (string, map[string]any) {
 		}
 		var m map[string]any
 		if json.Unmarshal([]byte(s), &m) == nil {
-			return compactJSON([]byte(s)), m
+			return parser.CompactJSON([]byte(s)), m
 		}
 		q, _ := json.Marshal(s)
 		return string(q), nil
 	}
 	var m map[string]any
 	_ = json.Unmarshal(raw, &m)
-	return compactJSON(raw), m
+	return parser.CompactJSON(raw), m
 }
 
 // identifying picks a tool call's most identifying argument: the command,
@@ -190,7 +176,7 @@ func contentText(raw json.RawMessage) string {
 		} `json:"imageUrl"`
 	}
 	if json.Unmarshal(raw, &parts) != nil {
-		return compactJSON(raw)
+		return parser.CompactJSON(raw)
 	}
 	var b strings.Builder
 	for _, p := range parts {

@@ -30,10 +30,13 @@ func parseCLILog(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
 	defer rc.Close()
+	var spans []sessionSpan
+	spansRead := false
 	err = parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		m := logLine.FindStringSubmatch(string(line))
 		if m == nil {
-			return nil // a stack trace or wrapped continuation
+			out.Skip(n, "log_continuation") // a stack trace or wrapped continuation
+			return nil
 		}
 		msg := ansi.ReplaceAllString(m[4], "")
 		msg, meta := splitMeta(msg)
@@ -44,6 +47,18 @@ func parseCLILog(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			e.TimeBasis = timeline.TimeNone
 		}
 		switch {
+		case strings.TrimSpace(msg) == resumeMsg:
+			// The line names no session: it is the one session created
+			// before the resume and written after it, when only one is.
+			if !spansRead {
+				spans, spansRead = sessionSpans(in, continueDir(in.Path)), true
+			}
+			sid, cands := attributeResume(spans, e.Time)
+			e.SessionID = sid
+			e.Text = "session resumed: --resume loaded the session written last"
+			if sid == "" {
+				e.Text += fmt.Sprintf(" (not named in the log; %d collected session(s) were created before and written after it)", cands)
+			}
 		case metadataPost.MatchString(msg):
 			var md struct {
 				AgentID string   `json:"agentId"`
@@ -74,9 +89,10 @@ func parseCLILog(ctx context.Context, in *parser.Input, out parser.Sink) error {
 				d.Reason = "user"
 			}
 			e.ToolName = d.Name
-			e.ToolInput = compactJSON(d.Arguments)
+			e.ToolInput = parser.CompactJSON(d.Arguments)
 			e.Text = fmt.Sprintf("permission decision: denied source=%s tool=%s", d.Reason, d.Name)
 		default:
+			out.Skip(n, "no_evidence:log_line")
 			return nil
 		}
 		out.Event(e)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // parsePermissions reads the CLI's permissions.yaml {allow, ask, exclude:
@@ -43,6 +43,7 @@ func parsePermissions(ctx context.Context, in *parser.Input, out parser.Sink) er
 		}
 		for _, r := range list.Content {
 			if r.Kind != yaml.ScalarNode {
+				out.Report(int64(r.Line), parser.KindSkippedRecord, key+": a rule that is not a string")
 				continue
 			}
 			e := parser.SettingEvent(&in.File)
@@ -90,6 +91,7 @@ func parseInputHistory(ctx context.Context, in *parser.Input, out parser.Sink) e
 			return nil
 		}
 		if strings.TrimSpace(ent.Text) == "" {
+			out.Skip(i, "empty_prompt")
 			continue
 		}
 		e := timeline.Event{TurnType: timeline.User, Text: ent.Text, SourceLine: i, Secondary: true}

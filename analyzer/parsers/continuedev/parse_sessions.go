@@ -38,6 +38,9 @@ type historyItem struct {
 		ToolCalls        []toolCall      `json:"toolCalls"`
 		ToolCallID       string          `json:"toolCallId"`
 		RedactedThinking string          `json:"redactedThinking"`
+		Usage            *struct {
+			Model string `json:"model"`
+		} `json:"usage"`
 	} `json:"message"`
 	ContextItems []struct {
 		Name        string `json:"name"`
@@ -195,7 +198,7 @@ func parseIndex(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	}
 	dir := path.Dir(strings.ReplaceAll(in.Path, "\\", "/"))
 	have := map[string]bool{}
-	for _, f := range in.List(dir + "/*.json") {
+	for _, f := range in.List(parser.GlobEscape(dir) + "/*.json") {
 		have[strings.TrimSuffix(f.Base(), ".json")] = true
 	}
 	for i, e := range entries {
@@ -208,6 +211,7 @@ func parseIndex(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			continue
 		}
 		if have[id] {
+			out.Skip(int64(i+1), "state_only") // its dateCreated times the session file's rows
 			continue
 		}
 		ev := timeline.Event{TurnType: timeline.System, SessionID: id, SourceLine: int64(i + 1),
@@ -264,9 +268,13 @@ type sessionWriter struct {
 	project string
 	time    time.Time
 	basis   timeline.TimeBasis
+	rows    int // rows written
+	// resumes are the times cn.log gives this session's resumes (sorted).
+	resumes []time.Time
 }
 
 func (w *sessionWriter) emit(e timeline.Event) {
+	w.rows++
 	e.SessionID, e.ProjectPath = w.id, w.project
 	if e.Time.IsZero() && e.TimeBasis == timeline.TimeRecorded {
 		e.Time, e.TimeBasis = w.time, w.basis
@@ -299,6 +307,9 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		w.time, w.basis = in.MTime.UTC(), timeline.TimeFileMTime
 	} else {
 		w.basis = timeline.TimeNone
+	}
+	if w.basis == timeline.TimeInherited {
+		w.resumes = sessionResumes(in, id, w.time)
 	}
 	if s.Title != "" {
 		w.emit(timeline.Event{TurnType: timeline.System, Text: "session name: " + s.Title})
@@ -351,6 +362,30 @@ func historyRows(ctx context.Context, w *sessionWriter, out parser.Sink, history
 		}
 	}
 
+	// A resumed session's later runs start at the resumes cn.log records.
+	runAt := map[int]time.Time{} // history index of a run's first prompt -> the resume's time
+	if resumes := w.resumes; base == 0 && len(resumes) > 0 {
+		var prompts []int
+		for i := range items {
+			if ok[i] && items[i].Message.Role == "user" && strings.TrimSpace(contentText(items[i].Message.Content)) != "" {
+				prompts = append(prompts, i)
+			}
+		}
+		switch {
+		case len(resumes) == 0:
+		case len(prompts) == len(resumes)+1:
+			for j, t := range resumes {
+				runAt[prompts[j+1]] = t
+			}
+		default:
+			var ts []string
+			for _, t := range resumes {
+				ts = append(ts, timeline.FormatTime(t))
+			}
+			out.Problem(0, fmt.Sprintf("cn.log records %d resume(s) of this session (%s) but it holds %d prompt(s): which prompts each resumed run added is not recorded, so every row keeps the session's dateCreated", len(resumes), strings.Join(ts, ", "), len(prompts)))
+		}
+	}
+
 	lastModel := ""
 	toolNames := map[string]string{}
 	for i := range items {
@@ -360,12 +395,19 @@ func historyRows(ctx context.Context, w *sessionWriter, out parser.Sink, history
 		if !ok[i] {
 			continue
 		}
+		if t, ok := runAt[i]; ok {
+			w.time = t // the rows of a resumed run inherit the resume's time
+		}
 		it := &items[i]
 		line := base + int64(i+1)
 		model := sessionModel
 		if n := len(it.PromptLogs); n > 0 && it.PromptLogs[n-1].ModelTitle != "" {
 			model = it.PromptLogs[n-1].ModelTitle
 		}
+		if u := it.Message.Usage; u != nil && u.Model != "" {
+			model = u.Model // the model that answered (cn 1.5: usage.model per assistant message)
+		}
+		rows := w.rows
 		text := contentText(it.Message.Content)
 		switch it.Message.Role {
 		case "user":
@@ -422,7 +464,7 @@ func historyRows(ctx context.Context, w *sessionWriter, out parser.Sink, history
 				input, args := argsJSON(c.Function.Arguments)
 				toolNames[c.ID] = c.Function.Name
 				w.emit(timeline.Event{TurnType: timeline.ToolUse, SourceLine: line, Model: model,
-					ToolName: c.Function.Name, ToolUseID: c.ID, ToolInput: input, Text: identifying(args)})
+					ToolName: c.Function.Name, ToolUseID: c.ID, ToolInput: input, Text: identifying(args), RecordID: c.ID})
 			}
 			// Results kept only in toolCallStates (the CLI writes no role
 			// "tool" message): emitted here, on the call's line.
@@ -456,6 +498,9 @@ func historyRows(ctx context.Context, w *sessionWriter, out parser.Sink, history
 		if it.ConversationSummary != "" {
 			w.emit(timeline.Event{TurnType: timeline.System, SourceLine: line, Text: "conversation summary: " + it.ConversationSummary})
 		}
+		if w.rows == rows {
+			out.Skip(line, "empty_message")
+		}
 	}
 	return nil
 }
@@ -484,9 +529,16 @@ func emitResult(w *sessionWriter, line int64, id, name, text string, st *toolCal
 	if status != "" && status != "done" && text == "" {
 		text = status
 	}
-	w.emit(timeline.Event{TurnType: timeline.ToolResult, SourceLine: line, ToolName: name, ToolUseID: id, Text: text, IsError: isErr})
+	rid := ""
+	if id != "" {
+		rid = id + "#result"
+	}
+	w.emit(timeline.Event{TurnType: timeline.ToolResult, SourceLine: line, ToolName: name, ToolUseID: id, Text: text, IsError: isErr, RecordID: rid})
 	if denied {
+		if rid != "" {
+			rid = id + "#decision"
+		}
 		w.emit(timeline.Event{TurnType: timeline.System, SourceLine: line, ToolName: name, ToolUseID: id,
-			Text: "permission decision: denied source=" + source})
+			Text: "permission decision: denied source=" + source, RecordID: rid})
 	}
 }

@@ -1,11 +1,9 @@
 package copilotcli
 
 import (
-	"bytes"
 	"io"
 	"path"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -22,31 +20,31 @@ const Agent = "copilot-cli"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "copilot-cli/events", Agent: Agent, Version: 1,
+			ID: "copilot-cli/events", Agent: Agent, Version: 2,
 			Actions: Actions,
 			Targets: []string{"events"}, Names: []string{"events.jsonl"},
 			Doc: "session-state/<id>/events.jsonl event log: prompts, replies, reasoning, tool calls and results, permission requests and decisions, model switches, hooks, subagents, session info (unknown types kept as system rows)",
 		}, parseEvents),
 		parser.New(parser.Spec{
-			ID: "copilot-cli/workspace", Agent: Agent, Version: 1,
+			ID: "copilot-cli/workspace", Agent: Agent, Version: 2,
 			Actions: Actions,
 			Targets: []string{"workspace"}, Names: []string{"workspace.yaml"},
 			Doc: "session-state/<id>/workspace.yaml session metadata (name, cwd, client_name) and the remote sync keys (session synced:, file mtime)",
 		}, parseWorkspace),
 		parser.New(parser.Spec{
-			ID: "copilot-cli/settings", Agent: Agent, Version: 1,
+			ID: "copilot-cli/settings", Agent: Agent, Version: 2,
 			Actions: Actions,
 			Targets: []string{"settings"}, Names: []string{"permissions-config.json", "settings.json"},
 			Doc: "permissions-config.json tool approvals per location and settings.json allowedUrls/deniedUrls/trusted folders/permissions keys (permission setting:, file mtime)",
 		}, parseSettings),
 		parser.New(parser.Spec{
-			ID: "copilot-cli/process-log", Agent: Agent, Version: 1,
+			ID: "copilot-cli/process-log", Agent: Agent, Version: 2,
 			Actions: Actions,
 			Targets: []string{"logs"}, Names: []string{"process-*.log"},
 			Doc: "logs/process-*.log sign-in lines",
 		}, parseProcessLog),
 		parser.New(parser.Spec{
-			ID: "copilot-cli/session-store", Agent: Agent, Version: 1,
+			ID: "copilot-cli/session-store", Agent: Agent, Version: 2,
 			Actions: Actions,
 			Secondary: &parser.Secondary{Window: time.Hour, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.System},
 				Basis: "one-hour window: a turn is stamped when it ends (seed)"},
@@ -54,7 +52,7 @@ func Parsers() []parser.Parser {
 			Doc: "session-store.db sessions, turns, session_files, session_refs, checkpoints, forge_trajectory_events (secondary)",
 		}, parseSessionStore),
 		parser.New(parser.Spec{
-			ID: "copilot-cli/rewind-index", Agent: Agent, Version: 1,
+			ID: "copilot-cli/rewind-index", Agent: Agent, Version: 2,
 			Actions: Actions,
 			Secondary: &parser.Secondary{Window: time.Hour, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
 				Basis: "one-hour window: a turn is stamped when it ends (seed)"},
@@ -62,7 +60,7 @@ func Parsers() []parser.Parser {
 			Doc: "session-state/<id>/rewind-file-snapshots/index.json per-turn prompt and changed files (secondary)",
 		}, parseRewindIndex),
 		parser.New(parser.Spec{
-			ID: "copilot-cli/command-history", Agent: Agent, Version: 1,
+			ID: "copilot-cli/command-history", Agent: Agent, Version: 2,
 			Actions: Actions,
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
 				Basis: "command-history-state.json records no time, session or cwd (seed)"},
@@ -110,47 +108,6 @@ func readAllLimited(r io.Reader) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(r, maxSmall))
 }
 
-func readRelated(in *parser.Input, orig string) ([]byte, bool) {
-	rc, err := in.OpenRelated(orig)
-	if err != nil {
-		return nil, false
-	}
-	defer rc.Close()
-	b, err := readAllLimited(rc)
-	if err != nil {
-		return nil, false
-	}
-	return b, true
-}
-
-// compact renders raw JSON compactly ("" for null or nothing).
-func compact(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		return string(raw)
-	}
-	return b.String()
-}
-
-// str returns a JSON string's value, a scalar's text, or a compact object.
-func str(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	if raw[0] == '"' {
-		var s string
-		if json.Unmarshal(raw, &s) == nil {
-			return s
-		}
-	}
-	return compact(raw)
-}
-
 // obj decodes a JSON object into a map of raw members (nil if not an object).
 func obj(raw json.RawMessage) map[string]json.RawMessage {
 	var m map[string]json.RawMessage
@@ -165,7 +122,7 @@ func obj(raw json.RawMessage) map[string]json.RawMessage {
 func kv(m map[string]json.RawMessage, keys ...string) string {
 	var parts []string
 	for _, k := range keys {
-		v := str(m[k])
+		v := parser.JSONText(m[k])
 		if v == "" {
 			continue
 		}
@@ -187,16 +144,11 @@ func scalarsKV(m map[string]json.RawMessage) string {
 // base is path.Base for '/' separated original paths.
 func base(p string) string { return path.Base(p) }
 
-// dir is path.Dir for '/' separated original paths.
-func dir(p string) string { return path.Dir(p) }
-
-func itoa(n int) string { return strconv.Itoa(n) }
-
 // toolText picks a tool call's most identifying argument: the shell
 // command, the file path, the URL, the pattern or query.
 func toolText(args map[string]json.RawMessage) string {
 	for _, k := range []string{"command", "cmd", "fullCommandText", "pattern", "query", "glob", "url", "path", "file_path", "filePath", "filename", "prompt", "description", "intent", "title", "name"} {
-		if s := str(args[k]); s != "" {
+		if s := parser.JSONText(args[k]); s != "" {
 			return s
 		}
 	}

@@ -53,7 +53,7 @@ func parseEvents(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	id, sdir := sessionDir(in.Path)
 	st := &eventsState{out: out, session: id, toolNames: map[string]string{}, pending: map[string]*pendingCall{}, permTool: map[string]string{}}
 	if sdir != "" {
-		if b, ok := readRelated(in, sdir+"/workspace.yaml"); ok {
+		if b, ok := in.ReadRelated(sdir+"/workspace.yaml", maxSmall); ok {
 			ws := parseYAMLTop(b)
 			st.cwd = ws.get("cwd")
 			if st.session == "" {
@@ -120,15 +120,15 @@ func (s *eventsState) event(n int64, env *envelope) {
 	switch env.Type {
 	case "session.start", "session.resume":
 		if env.Type == "session.start" {
-			if sid := str(d["sessionId"]); sid != "" {
+			if sid := parser.JSONText(d["sessionId"]); sid != "" {
 				s.session = sid
 			}
 		}
 		ctxm := obj(d["context"])
-		if cwd := str(ctxm["cwd"]); cwd != "" {
+		if cwd := parser.JSONText(ctxm["cwd"]); cwd != "" {
 			s.cwd = cwd
 		}
-		if m := str(d["selectedModel"]); m != "" && s.model == "" {
+		if m := parser.JSONText(d["selectedModel"]); m != "" && s.model == "" {
 			s.model = m
 		}
 		text := env.Type + ": " + joinNonEmpty(
@@ -138,19 +138,19 @@ func (s *eventsState) event(n int64, env *envelope) {
 		e.Model = s.model
 		s.out.Event(e)
 	case "session.context_changed":
-		if cwd := str(d["cwd"]); cwd != "" {
+		if cwd := parser.JSONText(d["cwd"]); cwd != "" {
 			s.cwd = cwd
 		}
 		s.emitSystem(n, ts, "session.context_changed: "+kv(d, "cwd", "gitRoot", "repository", "branch", "headCommit"))
 	case "session.info":
-		s.emitSystem(n, ts, "session.info "+str(d["infoType"])+": "+str(d["message"]))
+		s.emitSystem(n, ts, "session.info "+parser.JSONText(d["infoType"])+": "+parser.JSONText(d["message"]))
 	case "session.warning":
-		s.emitSystem(n, ts, "session.warning "+str(d["warningType"])+": "+str(d["message"]))
+		s.emitSystem(n, ts, "session.warning "+parser.JSONText(d["warningType"])+": "+parser.JSONText(d["message"]))
 	case "session.error":
-		s.emitSystem(n, ts, strings.TrimSpace("session.error "+str(d["errorType"])+": "+str(d["message"])+" "+kv(d, "errorCode", "statusCode")))
+		s.emitSystem(n, ts, strings.TrimSpace("session.error "+parser.JSONText(d["errorType"])+": "+parser.JSONText(d["message"])+" "+kv(d, "errorCode", "statusCode")))
 	case "session.model_change":
-		nm := str(d["newModel"])
-		prev := str(d["previousModel"])
+		nm := parser.JSONText(d["newModel"])
+		prev := parser.JSONText(d["previousModel"])
 		if prev == "" {
 			prev = s.model
 		}
@@ -165,25 +165,25 @@ func (s *eventsState) event(n int64, env *envelope) {
 		e.Model = s.model
 		s.out.Event(e)
 	case "session.mode_changed":
-		s.emitSystem(n, ts, "mode: "+arrow(str(d["previousMode"]), str(d["newMode"])))
+		s.emitSystem(n, ts, "mode: "+arrow(parser.JSONText(d["previousMode"]), parser.JSONText(d["newMode"])))
 	case "session.permissions_changed":
-		s.emitSystem(n, ts, "permission mode: "+arrow(str(d["previousMode"]), str(d["mode"])))
+		s.emitSystem(n, ts, "permission mode: "+arrow(parser.JSONText(d["previousMode"]), parser.JSONText(d["mode"])))
 	case "session.compaction_complete":
 		text := "session.compaction_complete: " + kv(d, "success", "trigger", "messagesRemoved", "tokensRemoved", "preCompactionTokens", "postCompactionTokens", "checkpointNumber", "checkpointPath", "error")
-		if sum := str(d["summaryContent"]); sum != "" {
+		if sum := parser.JSONText(d["summaryContent"]); sum != "" {
 			text += "\n" + sum
 		}
 		s.emitSystem(n, ts, text)
 	case "session.shutdown":
 		s.emitSystem(n, ts, "session.shutdown: "+kv(d, "shutdownType", "errorReason", "currentModel", "totalPremiumRequests", "totalApiDurationMs"))
 	case "system.message":
-		role := str(d["role"])
+		role := parser.JSONText(d["role"])
 		if role == "" {
 			role = "system"
 		}
-		s.emitSystem(n, ts, "system.message "+role+": "+str(d["content"]))
+		s.emitSystem(n, ts, "system.message "+role+": "+parser.JSONText(d["content"]))
 	case "system.notification":
-		s.emitSystem(n, ts, "system.notification: "+str(d["content"]))
+		s.emitSystem(n, ts, "system.notification: "+parser.JSONText(d["content"]))
 	case "user.message":
 		s.userMessage(n, ts, d)
 	case "assistant.message":
@@ -191,10 +191,10 @@ func (s *eventsState) event(n int64, env *envelope) {
 	case "assistant.reasoning":
 		e := s.ev(n, ts, timeline.Thinking)
 		e.Model = s.model
-		e.Text = str(d["content"])
+		e.Text = parser.JSONText(d["content"])
 		s.out.Event(e)
 	case "assistant.turn_start", "assistant.turn_end":
-		if m := str(d["model"]); m != "" {
+		if m := parser.JSONText(d["model"]); m != "" {
 			s.model = m
 		}
 		e := s.system(n, ts, env.Type+": "+kv(d, "turnId"))
@@ -206,46 +206,46 @@ func (s *eventsState) event(n int64, env *envelope) {
 		s.toolComplete(n, ts, d)
 	case "tool.user_requested":
 		args := obj(d["arguments"])
-		e := s.system(n, ts, strings.TrimSpace("tool.user_requested: "+str(d["toolName"])+" "+toolText(args)))
-		e.ToolName, e.ToolUseID, e.ToolInput = str(d["toolName"]), str(d["toolCallId"]), compact(d["arguments"])
+		e := s.system(n, ts, strings.TrimSpace("tool.user_requested: "+parser.JSONText(d["toolName"])+" "+toolText(args)))
+		e.ToolName, e.ToolUseID, e.ToolInput = parser.JSONText(d["toolName"]), parser.JSONText(d["toolCallId"]), parser.CompactJSON(d["arguments"])
 		s.out.Event(e)
 	case "permission.requested":
 		s.permissionRequested(n, ts, d)
 	case "permission.completed":
 		s.permissionCompleted(n, ts, d)
 	case "hook.start":
-		text := "hook " + str(d["hookType"]) + " start:"
-		if in := compact(d["input"]); in != "" {
+		text := "hook " + parser.JSONText(d["hookType"]) + " start:"
+		if in := parser.CompactJSON(d["input"]); in != "" {
 			text += " " + in
 		}
 		s.emitSystem(n, ts, text)
 	case "hook.end":
-		text := "hook " + str(d["hookType"]) + " end: " + kv(d, "success")
-		if o := compact(d["output"]); o != "" {
+		text := "hook " + parser.JSONText(d["hookType"]) + " end: " + kv(d, "success")
+		if o := parser.CompactJSON(d["output"]); o != "" {
 			text += " output=" + o
 		}
-		if er := compact(d["error"]); er != "" {
+		if er := parser.CompactJSON(d["error"]); er != "" {
 			text += " error=" + er
 		}
 		s.emitSystem(n, ts, text)
 	case "subagent.started", "subagent.completed", "subagent.failed":
 		verb := strings.TrimPrefix(env.Type, "subagent.")
-		text := "subagent " + str(d["toolCallId"]) + " of " + s.session + ": " + verb + " " + str(d["agentName"])
+		text := "subagent " + parser.JSONText(d["toolCallId"]) + " of " + s.session + ": " + verb + " " + parser.JSONText(d["agentName"])
 		if x := kv(d, "agentDisplayName", "model", "durationMs", "totalToolCalls", "totalTokens", "cancelled"); x != "" {
 			text += " " + x
 		}
-		if desc := str(d["agentDescription"]); desc != "" {
+		if desc := parser.JSONText(d["agentDescription"]); desc != "" {
 			text += "\n" + desc
 		}
-		if er := str(d["error"]); er != "" {
+		if er := parser.JSONText(d["error"]); er != "" {
 			text += "\nerror: " + er
 		}
 		e := s.system(n, ts, text)
-		e.ToolUseID = str(d["toolCallId"])
-		e.Model = str(d["model"])
+		e.ToolUseID = parser.JSONText(d["toolCallId"])
+		e.Model = parser.JSONText(d["model"])
 		s.out.Event(e)
 	case "abort":
-		s.emitSystem(n, ts, "abort: "+str(d["reason"]))
+		s.emitSystem(n, ts, "abort: "+parser.JSONText(d["reason"]))
 	case "assistant.usage":
 		if isUtility(d) {
 			s.utility(n, ts, d)
@@ -258,7 +258,7 @@ func (s *eventsState) event(n int64, env *envelope) {
 			return
 		}
 		text := env.Type
-		if c := compact(env.Data); c != "" && c != "{}" {
+		if c := parser.CompactJSON(env.Data); c != "" && c != "{}" {
 			text += ": " + c
 		}
 		s.emitSystem(n, ts, text)
@@ -286,10 +286,10 @@ func joinNonEmpty(parts ...string) string {
 // outside the conversation: one with an initiator, or an interaction type
 // other than the agent's own turns.
 func isUtility(d map[string]json.RawMessage) bool {
-	if str(d["initiator"]) != "" {
+	if parser.JSONText(d["initiator"]) != "" {
 		return true
 	}
-	switch it := str(d["interactionType"]); it {
+	switch it := parser.JSONText(d["interactionType"]); it {
 	case "", "conversation-agent", "conversation-user":
 		return false
 	default:
@@ -299,7 +299,7 @@ func isUtility(d map[string]json.RawMessage) bool {
 
 // utility writes "utility model <id>: k=v ..." for a runtime model call.
 func (s *eventsState) utility(n int64, ts string, d map[string]json.RawMessage) {
-	model := str(d["model"])
+	model := parser.JSONText(d["model"])
 	rest := map[string]json.RawMessage{}
 	for k, v := range d {
 		if k == "model" || k == "quotaSnapshots" || k == "copilotUsage" {
@@ -316,9 +316,9 @@ func (s *eventsState) utility(n int64, ts string, d map[string]json.RawMessage) 
 var typedSources = map[string]bool{"": true, "user": true, "cli": true, "human": true}
 
 func (s *eventsState) userMessage(n int64, ts string, d map[string]json.RawMessage) {
-	content := str(d["content"])
-	src := str(d["source"])
-	auto := str(d["isAutopilotContinuation"]) == "true"
+	content := parser.JSONText(d["content"])
+	src := parser.JSONText(d["source"])
+	auto := parser.JSONText(d["isAutopilotContinuation"]) == "true"
 	if auto || !typedSources[src] {
 		label := "user.message"
 		if src != "" {
@@ -337,25 +337,25 @@ func (s *eventsState) userMessage(n int64, ts string, d map[string]json.RawMessa
 	_ = json.Unmarshal(d["attachments"], &atts)
 	for _, a := range atts {
 		am := obj(a)
-		what := joinNonEmpty(str(am["path"]), str(am["url"]), str(am["displayName"]))
+		what := joinNonEmpty(parser.JSONText(am["path"]), parser.JSONText(am["url"]), parser.JSONText(am["displayName"]))
 		if what == "" {
-			what = compact(a)
+			what = parser.CompactJSON(a)
 		}
-		s.emitSystem(n, ts, "attachment: "+str(am["type"])+" "+what)
+		s.emitSystem(n, ts, "attachment: "+parser.JSONText(am["type"])+" "+what)
 	}
 }
 
 func (s *eventsState) assistantMessage(n int64, ts string, env *envelope, d map[string]json.RawMessage) {
-	model := str(d["model"])
+	model := parser.JSONText(d["model"])
 	if model == "" {
 		model = s.model
 	}
-	if r := str(d["reasoningText"]); strings.TrimSpace(r) != "" {
+	if r := parser.JSONText(d["reasoningText"]); strings.TrimSpace(r) != "" {
 		e := s.ev(n, ts, timeline.Thinking)
 		e.Model, e.Text = model, r
 		s.out.Event(e)
 	}
-	if c := str(d["content"]); strings.TrimSpace(c) != "" {
+	if c := parser.JSONText(d["content"]); strings.TrimSpace(c) != "" {
 		e := s.ev(n, ts, timeline.Assistant)
 		e.Model, e.Text = model, c
 		s.out.Event(e)
@@ -364,7 +364,7 @@ func (s *eventsState) assistantMessage(n int64, ts string, env *envelope, d map[
 	_ = json.Unmarshal(d["toolRequests"], &reqs)
 	base := s.ev(n, ts, timeline.ToolUse)
 	for _, r := range reqs {
-		id := str(r["toolCallId"])
+		id := parser.JSONText(r["toolCallId"])
 		if id == "" {
 			continue
 		}
@@ -372,25 +372,25 @@ func (s *eventsState) assistantMessage(n int64, ts string, env *envelope, d map[
 			continue
 		}
 		args := r["arguments"]
-		s.pending[id] = &pendingCall{name: str(r["name"]), args: compact(args), text: toolText(obj(args)), model: model, t: base.Time, basis: base.TimeBasis, line: n}
+		s.pending[id] = &pendingCall{name: parser.JSONText(r["name"]), args: parser.CompactJSON(args), text: toolText(obj(args)), model: model, t: base.Time, basis: base.TimeBasis, line: n}
 	}
 }
 
 func (s *eventsState) toolStart(n int64, ts string, d map[string]json.RawMessage) {
-	id := str(d["toolCallId"])
-	name := str(d["toolName"])
+	id := parser.JSONText(d["toolCallId"])
+	name := parser.JSONText(d["toolName"])
 	if name == "" && s.pending[id] != nil {
 		name = s.pending[id].name
 	}
 	args := d["arguments"]
-	input := compact(args)
+	input := parser.CompactJSON(args)
 	if input == "" && s.pending[id] != nil {
 		input = s.pending[id].args
 	}
 	delete(s.pending, id)
 	s.toolNames[id] = name
 	e := s.ev(n, ts, timeline.ToolUse)
-	e.Model = str(d["model"])
+	e.Model = parser.JSONText(d["model"])
 	if e.Model == "" {
 		e.Model = s.model
 	}
@@ -400,29 +400,29 @@ func (s *eventsState) toolStart(n int64, ts string, d map[string]json.RawMessage
 }
 
 func (s *eventsState) toolComplete(n int64, ts string, d map[string]json.RawMessage) {
-	id := str(d["toolCallId"])
+	id := parser.JSONText(d["toolCallId"])
 	name := s.toolNames[id]
 	if name == "" {
-		name = str(d["toolName"])
+		name = parser.JSONText(d["toolName"])
 	}
 	e := s.ev(n, ts, timeline.ToolResult)
 	e.ToolName, e.ToolUseID = name, id
-	e.Model = str(d["model"])
+	e.Model = parser.JSONText(d["model"])
 	res := obj(d["result"])
-	text := str(res["content"])
+	text := parser.JSONText(res["content"])
 	if text == "" {
-		text = str(res["detailedContent"])
+		text = parser.JSONText(res["detailedContent"])
 	}
 	if er := obj(d["error"]); er != nil {
-		msg := str(er["message"])
-		if c := str(er["code"]); c != "" {
+		msg := parser.JSONText(er["message"])
+		if c := parser.JSONText(er["code"]); c != "" {
 			msg = c + ": " + msg
 		}
 		if text != "" {
 			text += "\n"
 		}
 		text += "error: " + msg
-	} else if es := str(d["error"]); es != "" {
+	} else if es := parser.JSONText(d["error"]); es != "" {
 		if text != "" {
 			text += "\n"
 		}
@@ -430,7 +430,7 @@ func (s *eventsState) toolComplete(n int64, ts string, d map[string]json.RawMess
 	}
 	e.Text = text
 	e.IsError = "false"
-	if str(d["success"]) != "true" {
+	if parser.JSONText(d["success"]) != "true" {
 		e.IsError = "true"
 	}
 	s.out.Event(e)
@@ -455,9 +455,9 @@ func (s *eventsState) flushPending() {
 // permissionDetail names what a permission request is for.
 func permissionDetail(pr map[string]json.RawMessage) string {
 	for _, k := range []string{"fullCommandText", "path", "fileName", "url", "toolName", "serverName", "hookType", "extensionName", "operation"} {
-		if v := str(pr[k]); v != "" {
+		if v := parser.JSONText(pr[k]); v != "" {
 			if k == "serverName" {
-				if t := str(pr["toolName"]); t != "" {
+				if t := parser.JSONText(pr["toolName"]); t != "" {
 					v += " " + t
 				}
 			}
@@ -469,18 +469,18 @@ func permissionDetail(pr map[string]json.RawMessage) string {
 
 func (s *eventsState) permissionRequested(n int64, ts string, d map[string]json.RawMessage) {
 	pr := obj(d["permissionRequest"])
-	tc := str(pr["toolCallId"])
+	tc := parser.JSONText(pr["toolCallId"])
 	if tc == "" {
-		tc = str(d["toolCallId"])
+		tc = parser.JSONText(d["toolCallId"])
 	}
-	if rid := str(d["requestId"]); rid != "" && tc != "" {
+	if rid := parser.JSONText(d["requestId"]); rid != "" && tc != "" {
 		s.permTool[rid] = tc
 	}
-	text := strings.TrimSpace("permission request: " + str(pr["kind"]) + " " + permissionDetail(pr))
-	if in := str(pr["intention"]); in != "" {
+	text := strings.TrimSpace("permission request: " + parser.JSONText(pr["kind"]) + " " + permissionDetail(pr))
+	if in := parser.JSONText(pr["intention"]); in != "" {
 		text += " (" + in + ")"
 	}
-	if str(d["resolvedByHook"]) == "true" {
+	if parser.JSONText(d["resolvedByHook"]) == "true" {
 		text += " resolved by hook"
 	}
 	e := s.system(n, ts, text)
@@ -490,22 +490,22 @@ func (s *eventsState) permissionRequested(n int64, ts string, d map[string]json.
 
 func (s *eventsState) permissionCompleted(n int64, ts string, d map[string]json.RawMessage) {
 	res := obj(d["result"])
-	tc := str(d["toolCallId"])
+	tc := parser.JSONText(d["toolCallId"])
 	if tc == "" {
-		tc = s.permTool[str(d["requestId"])]
+		tc = s.permTool[parser.JSONText(d["requestId"])]
 	}
-	decision := str(res["kind"])
+	decision := parser.JSONText(res["kind"])
 	if decision == "" {
-		decision = str(d["result"])
+		decision = parser.JSONText(d["result"])
 	}
 	text := "permission decision: " + decision
 	if x := kv(res, "reason", "feedback", "message", "path", "locationKey", "forceReject", "interrupt"); x != "" {
 		text += " " + x
 	}
-	if r := compact(res["rules"]); r != "" {
+	if r := parser.CompactJSON(res["rules"]); r != "" {
 		text += " rules=" + r
 	}
-	if a := compact(res["approval"]); a != "" {
+	if a := parser.CompactJSON(res["approval"]); a != "" {
 		text += " approval=" + a
 	}
 	e := s.system(n, ts, text)

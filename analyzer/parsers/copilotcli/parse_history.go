@@ -63,7 +63,7 @@ func firstArray(raw json.RawMessage, names ...string) []json.RawMessage {
 // pick returns the first non-empty member named.
 func pick(m map[string]json.RawMessage, names ...string) string {
 	for _, n := range names {
-		if s := str(m[n]); s != "" {
+		if s := parser.JSONText(m[n]); s != "" {
 			return s
 		}
 	}
@@ -83,7 +83,7 @@ func parseCommandHistory(ctx context.Context, in *parser.Input, out parser.Sink)
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		text := str(a)
+		text := parser.JSONText(a)
 		if m := obj(a); m != nil {
 			text = pick(m, "text", "prompt", "command", "value", "input", "content")
 		}
@@ -109,7 +109,7 @@ func parseRewindIndex(ctx context.Context, in *parser.Input, out parser.Sink) er
 	sid, sdir := sessionDir(in.Path)
 	cwd := ""
 	if sdir != "" {
-		if b, ok := readRelated(in, sdir+"/workspace.yaml"); ok {
+		if b, ok := in.ReadRelated(sdir+"/workspace.yaml", maxSmall); ok {
 			cwd = parseYAMLTop(b).get("cwd")
 		}
 	}
@@ -162,7 +162,7 @@ func snapshotFiles(m map[string]json.RawMessage) []string {
 				if am := obj(a); am != nil {
 					files = append(files, pick(am, "path", "filePath", "file", "name"))
 				} else {
-					files = append(files, str(a))
+					files = append(files, parser.JSONText(a))
 				}
 			}
 		}

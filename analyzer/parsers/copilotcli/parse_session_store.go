@@ -1,6 +1,7 @@
 package copilotcli
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
@@ -62,21 +63,12 @@ func allKV(r dbRow, skip ...string) string {
 		if v == "" {
 			continue
 		}
-		if b, ok := r.Vals[c].([]byte); ok && !isText(b) {
+		if b, ok := r.Vals[c].([]byte); ok && bytes.IndexByte(b, 0) >= 0 {
 			v = fmt.Sprintf("<%d bytes>", len(b))
 		}
 		parts = append(parts, c+"="+v)
 	}
 	return strings.Join(parts, " ")
-}
-
-func isText(b []byte) bool {
-	for _, c := range b {
-		if c == 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // storeTimeCols are the columns tried, in order, for a row's time.

@@ -105,11 +105,11 @@ func (w *settingsWalker) walk(key string, raw json.RawMessage, project string, o
 			w.emit(key, "[]", project)
 		}
 		for _, a := range arr {
-			w.emit(key+"[]", str(a), project)
+			w.emit(key+"[]", parser.JSONText(a), project)
 		}
 	default:
 		if on {
-			w.emit(key, str(raw), project)
+			w.emit(key, parser.JSONText(raw), project)
 		}
 	}
 }
@@ -121,77 +121,4 @@ func sortedKeys(m map[string]json.RawMessage) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// dropComments blanks // and /* */ comments outside strings.
-func dropComments(b []byte) []byte {
-	var o bytes.Buffer
-	inStr, esc := false, false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if inStr {
-			o.WriteByte(c)
-			if esc {
-				esc = false
-			} else if c == '\\' {
-				esc = true
-			} else if c == '"' {
-				inStr = false
-			}
-			continue
-		}
-		switch {
-		case c == '"':
-			inStr = true
-			o.WriteByte(c)
-		case c == '/' && i+1 < len(b) && b[i+1] == '/':
-			for i < len(b) && b[i] != '\n' {
-				i++
-			}
-			o.WriteByte('\n')
-		case c == '/' && i+1 < len(b) && b[i+1] == '*':
-			i += 2
-			for i+1 < len(b) && !(b[i] == '*' && b[i+1] == '/') {
-				i++
-			}
-			i++
-			o.WriteByte(' ')
-		default:
-			o.WriteByte(c)
-		}
-	}
-	return o.Bytes()
-}
-
-func dropTrailingCommas(b []byte) []byte {
-	var o bytes.Buffer
-	inStr, esc := false, false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if inStr {
-			o.WriteByte(c)
-			if esc {
-				esc = false
-			} else if c == '\\' {
-				esc = true
-			} else if c == '"' {
-				inStr = false
-			}
-			continue
-		}
-		if c == '"' {
-			inStr = true
-		}
-		if c == ',' {
-			j := i + 1
-			for j < len(b) && (b[j] == ' ' || b[j] == '\n' || b[j] == '\r' || b[j] == '\t') {
-				j++
-			}
-			if j < len(b) && (b[j] == '}' || b[j] == ']') {
-				continue
-			}
-		}
-		o.WriteByte(c)
-	}
-	return o.Bytes()
 }

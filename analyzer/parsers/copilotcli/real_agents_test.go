@@ -35,35 +35,24 @@ type realScenario struct {
 	} `json:"mock"`
 }
 
-// realHome returns fixtures/roots/real-agents-2's home with Copilot CLI
-// session state and its scenarios, or skips: a real Copilot CLI run needs
-// GitHub sign-in, so the generator may not produce one.
-func realHome(t *testing.T) (string, []realScenario) {
+// realHome returns fixtures/roots/real-agents-2's home and its Copilot
+// CLI scenarios; a missing fixture fails (parsertest.RealAgentFixture).
+func realHome(t *testing.T) (parsertest.RealAgent, []realScenario) {
 	t.Helper()
-	root := filepath.Join("..", "..", "..", "fixtures", "roots")
-	home := filepath.Join(root, "real-agents-2", "home", "examiner")
-	if _, err := os.Stat(filepath.Join(home, ".copilot", "session-state")); err != nil {
-		t.Skip("real-agents-2 has no Copilot CLI session state: skipping")
-	}
-	b, err := os.ReadFile(filepath.Join(root, "real-agents-2.expect.json"))
-	if err != nil {
-		t.Skip("real-agents-2.expect.json not present")
-	}
-	var all map[string]json.RawMessage
-	if err := json.Unmarshal(b, &all); err != nil {
-		t.Fatal(err)
-	}
+	fx := parsertest.RealAgentFixture(t, "real-agents-2", "copilot-cli")
+	fx.Glob(t, ".copilot/session-state/*/events.jsonl")
 	var c struct {
 		Scenarios []realScenario `json:"scenarios"`
 	}
-	if json.Unmarshal(all["copilot-cli"], &c) != nil || len(c.Scenarios) == 0 {
-		t.Skip("no copilot-cli scenarios in real-agents-2.expect.json")
+	if err := json.Unmarshal(fx.Expect, &c); err != nil || len(c.Scenarios) == 0 {
+		t.Fatalf("no copilot-cli scenarios in real-agents-2.expect.json: %v", err)
 	}
-	return home, c.Scenarios
+	return fx, c.Scenarios
 }
 
 func TestRealAgentEvents(t *testing.T) {
-	home, scenarios := realHome(t)
+	fx, scenarios := realHome(t)
+	home := fx.Home
 	for _, sc := range scenarios {
 		sc := sc
 		t.Run(sc.Scenario, func(t *testing.T) {
@@ -72,7 +61,7 @@ func TestRealAgentEvents(t *testing.T) {
 			if _, err := os.Stat(local); err != nil {
 				t.Fatalf("no events.jsonl for session %s", sc.SessionID)
 			}
-			orig := "/home/examiner/.copilot/session-state/" + sc.SessionID
+			orig := fx.HomePath + "/.copilot/session-state/" + sc.SessionID
 			f := parser.File{Path: orig + "/events.jsonl", Agent: Agent, Target: "events"}
 			s := parsertest.Run(t, byID(t, "copilot-cli/events"), parsertest.Input(t, local, f,
 				parsertest.Files{orig + "/workspace.yaml": filepath.Join(sdir, "workspace.yaml")}))

@@ -1,6 +1,7 @@
 package copilotdesktop
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
@@ -58,7 +59,7 @@ func (r row) kv(skip ...string) string {
 		if v == "" {
 			continue
 		}
-		if b, ok := r.Vals[c].([]byte); ok && !isText(b) {
+		if b, ok := r.Vals[c].([]byte); ok && bytes.IndexByte(b, 0) >= 0 {
 			v = fmt.Sprintf("<%d bytes>", len(b))
 		}
 		if strings.ContainsAny(v, " \n\t\"") {
@@ -67,15 +68,6 @@ func (r row) kv(skip ...string) string {
 		parts = append(parts, c+"="+v)
 	}
 	return strings.Join(parts, " ")
-}
-
-func isText(b []byte) bool {
-	for _, c := range b {
-		if c == 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // timeCols are tried in order for a record's time.
@@ -136,9 +128,8 @@ func (j *joins) sessionProject(sessionID, workspaceID string) string {
 }
 
 type dbOut struct {
-	out   parser.Sink
-	table string
-	errs  []string
+	out  parser.Sink
+	errs []string
 }
 
 // emit writes one system row of table at the record's time (or the

@@ -1,7 +1,6 @@
 package crush
 
 import (
-	"bytes"
 	json "github.com/go-json-experiment/json/v1"
 	"path"
 	"strings"
@@ -17,21 +16,21 @@ const Agent = "crush"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "crush/db", Agent: Agent, Version: 1,
+			ID: "crush/db", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"home-db", "project"},
 			Names:   []string{"crush.db"},
 			Doc:     "Crush .crush/crush.db: sessions, messages (prompts, replies, reasoning, tool calls and results, model changes, summaries), file snapshots and file reads",
 		}, parseDB),
 		parser.New(parser.Spec{
-			ID: "crush/projects", Agent: Agent, Version: 1,
+			ID: "crush/projects", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"projects"},
 			Names:   []string{"projects.json"},
 			Doc:     "Crush projects.json: one row per project directory Crush tracked, at its last access",
 		}, parseProjects),
 		parser.New(parser.Spec{
-			ID: "crush/config", Agent: Agent, Version: 1, ReadsSecretKind: true,
+			ID: "crush/config", Agent: Agent, Version: 2, ReadsSecretKind: true,
 			Actions: actions,
 			Targets: []string{"config", "project"},
 			Names:   []string{"crush.json", ".crush.json", "crushrc", ".crushrc"},
@@ -43,16 +42,7 @@ func Parsers() []parser.Parser {
 // epoch turns a Crush integer time into UTC: seconds (what the queries
 // store, strftime('%s','now')), or milliseconds (what the initial
 // migration's comments promise) when the value is too large for seconds.
-func epoch(v int64) (time.Time, bool) {
-	switch {
-	case v <= 0:
-		return time.Time{}, false
-	case v > 100_000_000_000:
-		return time.UnixMilli(v).UTC(), true
-	default:
-		return time.Unix(v, 0).UTC(), true
-	}
-}
+func epoch(v int64) (time.Time, bool) { return parser.Epoch(v, 100_000_000_000) }
 
 // projectOf returns the project directory of a crush.db: the parent of its
 // .crush data directory; "" when the database is elsewhere.
@@ -63,21 +53,6 @@ func projectOf(p string) string {
 		return ""
 	}
 	return path.Dir(dir)
-}
-
-// compactJSON returns raw as compact JSON, or "" for empty/null; a string
-// that is not JSON is returned quoted.
-func compactJSON(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
-		q, _ := json.Marshal(string(raw))
-		return string(q)
-	}
-	return b.String()
 }
 
 // identifying picks the most identifying argument of a tool call: the

@@ -72,7 +72,9 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	}
 	project := projectOf(in.Path)
 	sessions := map[string]*session{}
-	if parser.HasTable(ctx, db, "sessions") {
+	if ok, err := parser.HasTable(ctx, db, "sessions"); err != nil {
+		return err
+	} else if ok {
 		err := parser.EachRow(ctx, db, "SELECT rowid AS rowid_, * FROM sessions ORDER BY created_at, rowid", func(m map[string]any) {
 			s := &session{id: parser.SQLText(m["id"]), parent: parser.SQLText(m["parent_session_id"]), title: parser.SQLText(m["title"]), rowid: num(m["rowid_"])}
 			s.created, _ = epoch(num(m["created_at"]))
@@ -98,12 +100,16 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			return fmt.Errorf("read sessions in %s: %w", in.Path, err)
 		}
 	}
-	if parser.HasTable(ctx, db, "messages") {
+	if ok, err := parser.HasTable(ctx, db, "messages"); err != nil {
+		return err
+	} else if ok {
 		if err := readMessages(ctx, db, in, out, project, sessions); err != nil {
 			return err
 		}
 	}
-	if parser.HasTable(ctx, db, "files") {
+	if ok, err := parser.HasTable(ctx, db, "files"); err != nil {
+		return err
+	} else if ok {
 		err := parser.EachRow(ctx, db, "SELECT rowid AS rowid_, session_id, path, version, created_at FROM files ORDER BY created_at, rowid", func(m map[string]any) {
 			e := timeline.Event{SessionID: parser.SQLText(m["session_id"]), ProjectPath: project, SourceLine: num(m["rowid_"]), TurnType: timeline.System}
 			e.Text = fmt.Sprintf("file snapshot: %s version=%d", parser.SQLText(m["path"]), num(m["version"]))
@@ -118,7 +124,9 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			out.Problem(0, "files table: "+err.Error())
 		}
 	}
-	if parser.HasTable(ctx, db, "read_files") {
+	if ok, err := parser.HasTable(ctx, db, "read_files"); err != nil {
+		return err
+	} else if ok {
 		err := parser.EachRow(ctx, db, "SELECT rowid AS rowid_, session_id, path, read_at FROM read_files ORDER BY read_at, rowid", func(m map[string]any) {
 			e := timeline.Event{SessionID: parser.SQLText(m["session_id"]), ProjectPath: project, SourceLine: num(m["rowid_"]), TurnType: timeline.System}
 			e.Text = "file read: " + parser.SQLText(m["path"])
@@ -208,7 +216,7 @@ func readMessages(ctx context.Context, db *sql.DB, in *parser.Input, out parser.
 				}
 				e.TurnType, e.Model = timeline.ToolUse, model
 				e.ToolName, e.ToolUseID = d.Name, d.ID
-				e.ToolInput = compactJSON([]byte(d.Input))
+				e.ToolInput = parser.CompactJSON([]byte(d.Input))
 				e.Text = identifying(d.Input)
 			case "tool_result":
 				var d toolResultData
@@ -282,18 +290,5 @@ func readMessages(ctx context.Context, db *sql.DB, in *parser.Input, out parser.
 	return nil
 }
 
-func num(v any) int64 {
-	switch x := v.(type) {
-	case int64:
-		return x
-	case float64:
-		return int64(x)
-	case string:
-		n, _ := strconv.ParseInt(strings.TrimSpace(x), 10, 64)
-		return n
-	case []byte:
-		n, _ := strconv.ParseInt(strings.TrimSpace(string(x)), 10, 64)
-		return n
-	}
-	return 0
-}
+// num is parser.SQLInt, 0 when the value is no integer.
+func num(v any) int64 { n, _ := parser.SQLInt(v); return n }

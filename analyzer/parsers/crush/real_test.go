@@ -16,16 +16,6 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
-// realRoot is the second real-agent fixture root, or skips.
-func realRoot(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "..", "fixtures", "roots", "real-agents-2")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skip("real-agents-2 fixture not present: skipping")
-	}
-	return dir
-}
-
 type realScenario struct {
 	Scenario  string `json:"scenario"`
 	SessionID string `json:"session_id"`
@@ -48,21 +38,13 @@ type realScenario struct {
 }
 
 // realScenarios reads the crush scenarios of real-agents-2.expect.json.
-func realScenarios(t *testing.T, root string) []realScenario {
+func realScenarios(t *testing.T, fx parsertest.RealAgent) []realScenario {
 	t.Helper()
-	b, err := os.ReadFile(root + ".expect.json")
-	if err != nil {
-		t.Skip("real-agents-2.expect.json not present")
-	}
-	var all map[string]json.RawMessage
-	if err := json.Unmarshal(b, &all); err != nil {
-		t.Fatal(err)
-	}
 	var c struct {
 		Scenarios []realScenario `json:"scenarios"`
 	}
-	if err := json.Unmarshal(all[Agent], &c); err != nil || len(c.Scenarios) == 0 {
-		t.Skip("no crush scenarios in real-agents-2.expect.json")
+	if err := json.Unmarshal(fx.Expect, &c); err != nil || len(c.Scenarios) == 0 {
+		t.Fatalf("no crush scenarios in real-agents-2.expect.json: %v", err)
 	}
 	return c.Scenarios
 }
@@ -80,7 +62,7 @@ func realDBs(t *testing.T, root string) map[string]string {
 		return nil
 	})
 	if len(out) == 0 {
-		t.Skip("no crush.db in real-agents-2")
+		t.Fatal("no crush.db in real-agents-2, whose expect.json says crush ran")
 	}
 	return out
 }
@@ -107,8 +89,11 @@ func realInput(t *testing.T, orig, local string) *parser.Input {
 }
 
 func TestRealAgentCrushDB(t *testing.T) {
-	root := realRoot(t)
-	scenarios := realScenarios(t, root)
+	// Skips while real-agents-2.expect.json records that crush could not
+	// be installed ("ran": false); fails when it ran and left no files.
+	fx := parsertest.RealAgentFixture(t, "real-agents-2", "crush")
+	root := fx.Root
+	scenarios := realScenarios(t, fx)
 	var events []timeline.Event
 	for orig, local := range realDBs(t, root) {
 		s := parsertest.Run(t, byID(t, "crush/db"), realInput(t, orig, local))

@@ -20,39 +20,60 @@ const Agent = "cursor"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "cursor/state-db", Agent: Agent, Version: 1,
+			ID: "cursor/state-db", Agent: Agent, Version: 3,
 			Actions: actions,
-			Secondary: &parser.Secondary{Window: time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.ToolUse},
-				Basis: "one-minute window: agent transcripts stamp user lines to the minute (seed)"},
-			Targets: []string{"state-db"},
+			Targets: []string{"state-db", "remote-state"},
 			Names:   []string{"state.vscdb"},
-			Doc:     "Cursor global state.vscdb: composers and bubbles (prompts, replies, thinking, tool calls and results, permission decisions, models), composerHeaders (deleted conversations, recovered from the agent transcripts), settings blob (run modes, allow and deny lists, models last used)",
+			Doc:     "Cursor global state.vscdb: composers and bubbles (prompts, replies, thinking, tool calls and results, permission decisions, models; subagent composers as their own sessions), composerHeaders (deleted conversations, recovered yes, with the agentKv:blob:* messages that name them), settings blob (run modes, allow and deny lists, models last used), GitHub sign-in, cloud agents (origin, synced, status, repository, model), cloud environment repositories, cloud agents' MCP authorisations, plugin MCP servers and installed plugins",
 		}, parseStateDB),
 		parser.New(parser.Spec{
-			ID: "cursor/transcript", Agent: Agent, Version: 1,
+			ID: "cursor/transcript", Agent: Agent, Version: 3,
 			Actions: actions,
-			Secondary: &parser.Secondary{Window: time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.Thinking, timeline.ToolUse, timeline.ToolResult, timeline.System},
-				Basis: "one-minute window: agent transcripts stamp user lines to the minute (seed)"},
+			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.Thinking, timeline.ToolUse, timeline.ToolResult, timeline.System},
+				Basis: "no window: only a transcript's user lines carry a time, to the minute (the seed's one minute), and every other row only inherits it, so a reply or call more than a minute after its prompt would pair with nothing; every row names its conversation (the composer id), so rows pair within the conversation, one to one"},
 			Targets: []string{"agent-transcripts"},
-			Names:   []string{"*.jsonl"},
-			Doc:     "Cursor agent transcripts (.cursor/projects/*/agent-transcripts): secondary copy of each conversation, read here only when no global state.vscdb of the same home was collected",
+			Names:   []string{"*.jsonl", "*.txt"},
+			Doc:     "Cursor agent transcripts (.cursor/projects/*/agent-transcripts, JSON Lines and the legacy .txt): the agent worker's secondary copy of each conversation, which survives its deletion from state.vscdb; subagents as their own sessions linked to the parent",
 		}, parseTranscriptFile),
 		parser.New(parser.Spec{
-			ID: "cursor/ai-tracking", Agent: Agent, Version: 1,
+			ID: "cursor/cli-chats", Agent: Agent, Version: 1,
+			Actions: actions,
+			Targets: []string{"cli-chats"},
+			Names:   []string{"store.db"},
+			Doc:     "Cursor Agent CLI chat store .cursor/chats/<md5 of cwd>/<id>/store.db: session metadata (name, model last used, run mode) and the message tree from latestRootBlobId (prompts, replies, reasoning, tool calls and results; messages off the latest tree kept after a system row)",
+		}, parseCLIStore),
+		parser.New(parser.Spec{
+			ID: "cursor/cli-chat-meta", Agent: Agent, Version: 1,
+			Actions: actions,
+			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
+				Basis: "no window: prompt_history.json records no time; meta.json repeats store.db's metadata (same record ids); rows pair within the session"},
+			Targets: []string{"cli-chat-meta"},
+			Names:   []string{"meta.json", "prompt_history.json"},
+			Doc:     "Cursor Agent CLI chat directory's meta.json (session name, model, run mode) and prompt_history.json (the prompts typed, secondary)",
+		}, parseCLIChatMeta),
+		parser.New(parser.Spec{
+			ID: "cursor/mcp-oauth-attempts", Agent: Agent, Version: 1,
+			Actions: actions,
+			Targets: []string{"mcp-oauth-attempts"},
+			Names:   []string{"*.json"},
+			Doc:     "Cursor User/globalStorage/mcp-oauth-attempts/<uuid>.json: one mcp oauth attempt row per MCP server sign-in (server, URL, client id; the PKCE verifier, state and tokens are never read)",
+		}, parseMCPOAuthAttempt),
+		parser.New(parser.Spec{
+			ID: "cursor/ai-tracking", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"ai-tracking"},
 			Names:   []string{"ai-code-tracking.db"},
 			Doc:     "Cursor .cursor/ai-tracking/ai-code-tracking.db: AI-written code hashes, conversation summaries, files deleted by the agent, scored commits",
 		}, parseTracking),
 		parser.New(parser.Spec{
-			ID: "cursor/conversation-search", Agent: Agent, Version: 1,
+			ID: "cursor/conversation-search", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"conversation-search"},
 			Names:   []string{"conversation-search.db"},
 			Doc:     "Cursor conversation-search.db: one conversation index row per indexed conversation",
 		}, parseSearchDB),
 		parser.New(parser.Spec{
-			ID: "cursor/cli-config", Agent: Agent, Version: 1,
+			ID: "cursor/cli-config", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"cli-config", "project"},
 			Names:   []string{"cli-config.json", "permissions.json", "cli.json"},
@@ -62,16 +83,7 @@ func Parsers() []parser.Parser {
 }
 
 // msTime turns an epoch number (ms, or s when small) into UTC.
-func msTime(v int64) (time.Time, bool) {
-	switch {
-	case v <= 0:
-		return time.Time{}, false
-	case v > 100_000_000_000:
-		return time.UnixMilli(v).UTC(), true
-	default:
-		return time.Unix(v, 0).UTC(), true
-	}
-}
+func msTime(v int64) (time.Time, bool) { return parser.Epoch(v, 100_000_000_000) }
 
 // jsonTime reads a time written as epoch ms (number or numeric string) or
 // as an ISO-8601 string.
@@ -103,47 +115,16 @@ func jsonTime(raw json.RawMessage) (time.Time, bool) {
 	return msTime(int64(f))
 }
 
-// compactJSON returns raw as compact JSON, or "" for empty/null; text that
-// is not JSON is returned quoted.
-func compactJSON(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
-		q, _ := json.Marshal(string(raw))
-		return string(q)
-	}
-	return b.String()
-}
-
-// jsonString returns the value of a JSON string, or the compact JSON of any
-// other value ("" for null).
-func jsonString(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	if raw[0] == '"' {
-		var s string
-		if json.Unmarshal(raw, &s) == nil {
-			return s
-		}
-	}
-	return compactJSON(raw)
-}
-
 // argsJSON turns tool arguments stored as a JSON string (rawArgs, params)
 // or as an object into compact JSON.
 func argsJSON(raws ...json.RawMessage) string {
 	for _, raw := range raws {
-		s := jsonString(raw)
+		s := parser.JSONText(raw)
 		if s == "" || s == "{}" {
 			continue
 		}
 		if json.Valid([]byte(s)) {
-			return compactJSON([]byte(s))
+			return parser.CompactJSON([]byte(s))
 		}
 		q, _ := json.Marshal(s)
 		return string(q)
@@ -170,23 +151,11 @@ func identifying(input string) string {
 	return ""
 }
 
-// Homes. The global state.vscdb sits under the editor's User directory and
-// the transcripts under .cursor in the same home; the home is what pairs a
-// database with the transcripts it supersedes.
-var (
-	dbHomeRe = regexp.MustCompile(`^(.*?)/(?:\.config|Library/Application Support|AppData/Roaming)/Cursor/User/globalStorage/state\.vscdb$`)
-	trHomeRe = regexp.MustCompile(`^(.*?)/\.cursor[^/]*/projects/[^/]+/agent-transcripts/`)
-)
+// Homes. The transcripts sit under .cursor* in a home; the home is what
+// pairs a subagent's top-level copy with its subagents/ file.
+var trHomeRe = regexp.MustCompile(`^(.*?)/\.cursor[^/]*/projects/[^/]+/agent-transcripts/`)
 
 func slash(p string) string { return strings.ReplaceAll(p, "\\", "/") }
-
-// dbHome returns the home of a global state.vscdb, or "".
-func dbHome(p string) string {
-	if m := dbHomeRe.FindStringSubmatch(slash(p)); m != nil {
-		return m[1]
-	}
-	return ""
-}
 
 // transcriptHome returns the home of an agent transcript, or "".
 func transcriptHome(p string) string {
@@ -194,28 +163,4 @@ func transcriptHome(p string) string {
 		return m[1]
 	}
 	return ""
-}
-
-// escapeGlob escapes doublestar metacharacters in a literal path.
-func escapeGlob(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '*', '?', '[', ']', '{', '}', '\\':
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-// dbsOfHome lists the global state.vscdb files collected in home.
-func dbsOfHome(in *parser.Input, home string) []parser.File {
-	var out []parser.File
-	for _, f := range in.List(escapeGlob(home) + "/**/Cursor/User/globalStorage/state.vscdb") {
-		if dbHome(f.Path) == home {
-			out = append(out, f)
-		}
-	}
-	return out
 }

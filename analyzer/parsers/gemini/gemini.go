@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"io"
 	"path"
 	"strings"
 	"time"
@@ -22,13 +21,13 @@ const Agent = "gemini-cli"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "gemini-cli/chat", Agent: Agent, Version: 1,
+			ID: "gemini-cli/chat", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"chats"}, Names: []string{"*.json", "*.jsonl"},
 			Doc: "tmp/<slug>/chats/**/*.jsonl op-log (replayed: last copy wins, $set, $rewindTo) and legacy *.json ConversationRecord",
 		}, parseChat),
 		parser.New(parser.Spec{
-			ID: "gemini-cli/logs", Agent: Agent, Version: 1,
+			ID: "gemini-cli/logs", Agent: Agent, Version: 2,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
 				Basis: "logs.json stamps each prompt as it is submitted, the chat record the same moment"},
@@ -36,13 +35,13 @@ func Parsers() []parser.Parser {
 			Doc: "tmp/<slug>/logs.json prompt log (secondary user rows)",
 		}, parseLogs),
 		parser.New(parser.Spec{
-			ID: "gemini-cli/settings", Agent: Agent, Version: 1,
+			ID: "gemini-cli/settings", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"settings"}, Names: []string{"settings.json", "trustedFolders.json"},
 			Doc: ".gemini/trustedFolders.json and settings.json permission, sandbox and retention keys (file mtime)",
 		}, parseSettings),
 		parser.New(parser.Spec{
-			ID: "gemini-cli/tmp-history", Agent: Agent, Version: 1,
+			ID: "gemini-cli/tmp-history", Agent: Agent, Version: 2,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
 				Basis: "the shell and prompt history records no time"},
@@ -50,18 +49,6 @@ func Parsers() []parser.Parser {
 			Doc: "tmp/<slug>/shell_history and checkpoint-<tag>.json (/chat save) as secondary sources with no timestamp",
 		}, parseTmpHistory),
 	}
-}
-
-// parseTime reads an ISO 8601 time as the agent writes it (toISOString).
-func parseTime(s string) (time.Time, bool) {
-	if s == "" {
-		return time.Time{}, false
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}, false
-	}
-	return t.UTC(), true
 }
 
 // tmpLayout splits a path under <home>/.gemini/tmp/<slug>/ (or
@@ -88,19 +75,6 @@ func tmpLayout(p string) (home, geminiDir, slugDir, slug string, ok bool) {
 // maxSmallFile bounds what is read of a small related file (.project_root,
 // projects.json).
 const maxSmallFile = 4 << 20
-
-func readRelated(in *parser.Input, orig string) ([]byte, bool) {
-	rc, err := in.OpenRelated(orig)
-	if err != nil {
-		return nil, false
-	}
-	defer rc.Close()
-	b, err := io.ReadAll(io.LimitReader(rc, maxSmallFile))
-	if err != nil {
-		return nil, false
-	}
-	return b, true
-}
 
 // projectResolver finds a tmp/<slug> directory's project path: the slug
 // directory's .project_root, else ~/.gemini/projects.json (path -> slug, or
@@ -129,14 +103,14 @@ func (r *projectResolver) load() {
 		return
 	}
 	r.slug = slug
-	if b, ok := readRelated(r.in, slugDir+"/.project_root"); ok {
+	if b, ok := r.in.ReadRelated(slugDir+"/.project_root", maxSmallFile); ok {
 		r.root = strings.TrimSpace(string(b))
 	}
 	if r.root != "" {
 		return
 	}
 	for _, p := range []string{geminiDir + "/projects.json", home + "/.gemini/projects.json"} {
-		b, ok := readRelated(r.in, p)
+		b, ok := r.in.ReadRelated(p, maxSmallFile)
 		if !ok {
 			continue
 		}
@@ -215,19 +189,6 @@ type parseError string
 func (e parseError) Error() string { return string(e) }
 
 const errNotObject = parseError("not a JSON object")
-
-// compact renders raw JSON compactly ("" for null or nothing).
-func compact(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		return string(raw)
-	}
-	return b.String()
-}
 
 // base is path.Base for '/' separated original paths.
 func base(p string) string { return path.Base(p) }

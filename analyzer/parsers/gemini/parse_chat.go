@@ -356,11 +356,11 @@ type emitter struct {
 // at returns a row's time and basis: the record's own time, else the
 // session start (inherited), else none.
 func (e *emitter) at(ts string, fallback ...string) (time.Time, timeline.TimeBasis) {
-	if t, ok := parseTime(ts); ok {
+	if t, ok := parser.ParseTime(ts); ok {
 		return t, timeline.TimeRecorded
 	}
 	for _, f := range fallback {
-		if t, ok := parseTime(f); ok {
+		if t, ok := parser.ParseTime(f); ok {
 			return t, timeline.TimeInherited
 		}
 	}
@@ -385,7 +385,7 @@ func emitChat(in *parser.Input, log *opLog, out parser.Sink) {
 			out.Problem(0, "no sessionId in the file: session id taken from the file name")
 		}
 	}
-	e.start, _ = parseTime(log.meta.StartTime)
+	e.start, _ = parser.ParseTime(log.meta.StartTime)
 	e.project = newProjectResolver(in).Path(log.meta.ProjectHash)
 
 	msgs := make([]message, 0, len(log.order))
@@ -535,7 +535,7 @@ func (e *emitter) gemini(m *message, t time.Time, basis timeline.TimeBasis, line
 			continue
 		}
 		e.emit(timeline.Event{Time: t, TimeBasis: basis, TurnType: timeline.ToolUse, Model: model,
-			ToolName: fc.Name, ToolUseID: fc.ID, Text: callText(fc.Name, fc.Args, ""), ToolInput: compact(fc.Args), SourceLine: line})
+			ToolName: fc.Name, ToolUseID: fc.ID, Text: callText(fc.Name, fc.Args, ""), ToolInput: parser.CompactJSON(fc.Args), SourceLine: line})
 	}
 	for i := range m.ToolCalls {
 		e.toolCall(&m.ToolCalls[i], model, t, basis, m.Timestamp, line)
@@ -548,7 +548,7 @@ func (e *emitter) toolCall(tc *toolCall, model string, t time.Time, basis timeli
 	}
 	e.emit(timeline.Event{Time: t, TimeBasis: basis, TurnType: timeline.ToolUse, Model: model,
 		ToolName: tc.Name, ToolUseID: tc.ID, Text: callText(tc.Name, tc.Args, tc.Description),
-		ToolInput: compact(tc.Args), SourceLine: line})
+		ToolInput: parser.CompactJSON(tc.Args), SourceLine: line})
 	rt, rb := e.at(tc.Timestamp, msgTS)
 	hasResult := e.resultIDs[tc.ID]
 	if hasResult || tc.Status == "success" || tc.Status == "error" || tc.Status == "cancelled" {
@@ -562,7 +562,7 @@ func (e *emitter) toolCall(tc *toolCall, model string, t time.Time, basis timeli
 			if json.Unmarshal(tc.ResultDisplay, &s) == nil {
 				text = s
 			} else {
-				text = compact(tc.ResultDisplay)
+				text = parser.CompactJSON(tc.ResultDisplay)
 			}
 		}
 		if tc.Status == "error" {
@@ -699,7 +699,7 @@ func resultText(raw json.RawMessage) (string, bool) {
 func responseText(raw json.RawMessage) (string, bool) {
 	var r map[string]json.RawMessage
 	if json.Unmarshal(raw, &r) != nil {
-		return compact(raw), false
+		return parser.CompactJSON(raw), false
 	}
 	var s string
 	if v, ok := r["output"]; ok && json.Unmarshal(v, &s) == nil {
@@ -709,9 +709,9 @@ func responseText(raw json.RawMessage) (string, bool) {
 		if json.Unmarshal(v, &s) == nil {
 			return s, true
 		}
-		return compact(v), true
+		return parser.CompactJSON(v), true
 	}
-	return compact(raw), false
+	return parser.CompactJSON(raw), false
 }
 
 // callKeys are the arguments that identify a call, most telling first.

@@ -63,7 +63,7 @@ func parseLogs(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			continue
 		}
 		t, basis := time.Time{}, timeline.TimeNone
-		if pt, ok := parseTime(le.Timestamp); ok {
+		if pt, ok := parser.ParseTime(le.Timestamp); ok {
 			t, basis = pt, timeline.TimeRecorded
 		}
 		tt := timeline.User

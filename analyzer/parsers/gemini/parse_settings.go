@@ -184,5 +184,5 @@ func valueText(key string, v json.RawMessage) string {
 	if json.Unmarshal(v, &s) == nil {
 		return s
 	}
-	return compact(v)
+	return parser.CompactJSON(v)
 }

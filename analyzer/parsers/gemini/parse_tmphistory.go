@@ -142,7 +142,7 @@ func emitContent(out parser.Sink, c content, project string, idx int64) {
 	}
 	for _, p := range parts {
 		if fc := p.FunctionCall; fc != nil {
-			ev(timeline.ToolUse, timeline.Event{ToolName: fc.Name, ToolUseID: fc.ID, Text: callText(fc.Name, fc.Args, ""), ToolInput: compact(fc.Args)})
+			ev(timeline.ToolUse, timeline.Event{ToolName: fc.Name, ToolUseID: fc.ID, Text: callText(fc.Name, fc.Args, ""), ToolInput: parser.CompactJSON(fc.Args)})
 		}
 		if fr := p.FunctionResponse; fr != nil {
 			text, isErr := responseText(fr.Response)

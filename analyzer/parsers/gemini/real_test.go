@@ -13,14 +13,12 @@ import (
 )
 
 // realHome returns the real-agent fixture home (written by Gemini CLI
-// 0.61.0 against a loopback model), or skips.
+// 0.61.0 against a loopback model); a missing fixture fails.
 func realHome(t *testing.T) string {
 	t.Helper()
-	dir := filepath.Join("..", "..", "..", "fixtures", "roots", "real-agents", "home", "examiner")
-	if _, err := os.Stat(filepath.Join(dir, ".gemini", "tmp")); err != nil {
-		t.Skip("real-agent fixture not present: skipping")
-	}
-	return dir
+	fx := parsertest.RealAgentFixture(t, "real-agents", "gemini-cli")
+	fx.Glob(t, ".gemini/tmp")
+	return fx.Home
 }
 
 type realScenario struct {
@@ -51,7 +49,7 @@ func realScenarios(t *testing.T, dir string) (version string, sc []realScenario)
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, "..", "..", "..", "real-agents.expect.json"))
 	if err != nil {
-		t.Skip("real-agents.expect.json not present")
+		t.Fatalf("real-agents.expect.json: %v", err)
 	}
 	var all map[string]json.RawMessage
 	if err := json.Unmarshal(b, &all); err != nil {
@@ -62,7 +60,7 @@ func realScenarios(t *testing.T, dir string) (version string, sc []realScenario)
 		Scenarios []realScenario `json:"scenarios"`
 	}
 	if err := json.Unmarshal(all["gemini-cli"], &g); err != nil || len(g.Scenarios) == 0 {
-		t.Skip("no gemini-cli scenarios in real-agents.expect.json")
+		t.Fatalf("no gemini-cli scenarios in real-agents.expect.json: %v", err)
 	}
 	return g.Version, g.Scenarios
 }
@@ -237,7 +235,7 @@ func TestRealAgentResume(t *testing.T) {
 		}
 	}
 	if basic == nil || resume == nil || basic.SessionID != resume.SessionID {
-		t.Skip("no resume of the basic session in the fixture")
+		t.Fatal("real-agents.expect.json has no resume of the basic gemini-cli session")
 	}
 	s := realRun(t, dir, sessionFile(t, dir, basic.SessionID))
 	u := one(t, s, timeline.User, basic.Prompt)
@@ -260,7 +258,7 @@ func TestRealAgentSettings(t *testing.T) {
 	dir := realHome(t)
 	local := filepath.Join(dir, ".gemini", "settings.json")
 	if _, err := os.Stat(local); err != nil {
-		t.Skip("no settings.json in the real-agent fixture")
+		t.Fatalf("no settings.json in the real-agent fixture: %v", err)
 	}
 	mt := parsertest.Time(t, "2026-11-29T17:49:31Z")
 	f := parser.File{Path: "/home/examiner/.gemini/settings.json", Agent: Agent, Target: "settings", MTime: mt}

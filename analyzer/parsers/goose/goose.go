@@ -1,7 +1,6 @@
 package goose
 
 import (
-	"bytes"
 	"strings"
 	"time"
 
@@ -18,21 +17,21 @@ const Agent = "goose"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "goose/sessions-db", Agent: Agent, Version: 1,
+			ID: "goose/sessions-db", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"sessions-db"},
 			Names:   []string{"sessions.db"},
 			Doc:     "goose sessions/sessions.db: sessions and messages (prompts, replies, thinking, tool requests and responses, confirmations), plus the legacy sessions/*.jsonl files the database does not hold",
 		}, parseSessionsDB),
 		parser.New(parser.Spec{
-			ID: "goose/sessions", Agent: Agent, Version: 1,
+			ID: "goose/sessions", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"sessions"},
 			Names:   []string{"*.jsonl"},
 			Doc:     "goose legacy sessions/<id>.jsonl (up to 1.9), when no sessions.db was collected beside it",
 		}, parseSessionJSONL),
 		parser.New(parser.Spec{
-			ID: "goose/llm-requests", Agent: Agent, Version: 1,
+			ID: "goose/llm-requests", Agent: Agent, Version: 2,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 600 * time.Second, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
 				Basis: "the last 10 provider calls, matched within 600 seconds (seed)"},
@@ -41,7 +40,7 @@ func Parsers() []parser.Parser {
 			Doc:     "goose logs/llm_request.*.jsonl: the last provider calls, their model, last prompt and error (secondary source)",
 		}, parseLLMRequest),
 		parser.New(parser.Spec{
-			ID: "goose/history", Agent: Agent, Version: 1,
+			ID: "goose/history", Agent: Agent, Version: 2,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
 				Basis: "history.txt records no time: matches on text alone (seed)"},
@@ -50,14 +49,14 @@ func Parsers() []parser.Parser {
 			Doc:     "goose CLI history.txt: every prompt typed, without time (secondary source)",
 		}, parseHistory),
 		parser.New(parser.Spec{
-			ID: "goose/settings", Agent: Agent, Version: 1,
+			ID: "goose/settings", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"settings"},
 			Names:   []string{"permission.yaml", "roaming_trust.json", "config.yaml"},
 			Doc:     "goose permission.yaml, roaming_trust.json and config.yaml: standing permission settings (tool permission levels, accepted and revoked roaming peers, GOOSE_MODE) and the model setting",
 		}, parseSettings),
 		parser.New(parser.Spec{
-			ID: "goose/schedule", Agent: Agent, Version: 1,
+			ID: "goose/schedule", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"schedule"},
 			Names:   []string{"schedule.json"},
@@ -69,16 +68,7 @@ func Parsers() []parser.Parser {
 // epoch reads a goose message time: epoch seconds, or milliseconds when
 // the value is above 10^10 (session_manager.rs
 // MILLISECOND_TIMESTAMP_THRESHOLD).
-func epoch(v int64) (time.Time, bool) {
-	switch {
-	case v <= 0:
-		return time.Time{}, false
-	case v > 10_000_000_000:
-		return time.UnixMilli(v).UTC(), true
-	default:
-		return time.Unix(v, 0).UTC(), true
-	}
-}
+func epoch(v int64) (time.Time, bool) { return parser.Epoch(v, 10_000_000_000) }
 
 var sqlTimeLayouts = []string{
 	time.RFC3339Nano,
@@ -101,20 +91,6 @@ func sqlTime(s string) (time.Time, bool) {
 		}
 	}
 	return time.Time{}, false
-}
-
-// compactJSON returns raw as compact JSON, or "" for empty/null.
-func compactJSON(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
-		q, _ := json.Marshal(string(raw))
-		return string(q)
-	}
-	return b.String()
 }
 
 // identifying picks the most identifying argument of a tool call.

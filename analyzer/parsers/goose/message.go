@@ -143,7 +143,7 @@ func emitMessage(out parser.Sink, base timeline.Event, m *message, model string,
 				var p callParams
 				_ = json.Unmarshal(it.ToolCall.Value, &p)
 				e.ToolName = p.Name
-				e.ToolInput = compactJSON(p.Arguments)
+				e.ToolInput = parser.CompactJSON(p.Arguments)
 				e.Text = identifying(p.Name, p.Arguments)
 			}
 		case "toolResponse":
@@ -159,7 +159,7 @@ func emitMessage(out parser.Sink, base timeline.Event, m *message, model string,
 			continue
 		case "toolConfirmationRequest":
 			e.TurnType, e.ToolUseID, e.ToolName = timeline.System, it.ID, it.ToolName
-			e.ToolInput = compactJSON(it.Arguments)
+			e.ToolInput = parser.CompactJSON(it.Arguments)
 			e.Text = confirmText(it.ToolName, it.Prompt)
 		case "actionRequired":
 			var d actionData
@@ -167,12 +167,12 @@ func emitMessage(out parser.Sink, base timeline.Event, m *message, model string,
 			e.TurnType = timeline.System
 			switch d.ActionType {
 			case "toolConfirmation":
-				e.ToolUseID, e.ToolName, e.ToolInput = d.ID, d.ToolName, compactJSON(d.Arguments)
+				e.ToolUseID, e.ToolName, e.ToolInput = d.ID, d.ToolName, parser.CompactJSON(d.Arguments)
 				e.Text = confirmText(d.ToolName, d.Prompt)
 			case "elicitation":
 				e.Text = "elicitation: " + d.Message
 			case "elicitationResponse":
-				e.Text = "elicitation response: " + compactJSON(d.UserData)
+				e.Text = "elicitation response: " + parser.CompactJSON(d.UserData)
 			default:
 				e.Text = "action required: " + d.ActionType
 			}

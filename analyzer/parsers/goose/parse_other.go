@@ -11,7 +11,7 @@ import (
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // maxConfigBytes bounds the files read whole.
@@ -125,7 +125,7 @@ func roamingTrust(in *parser.Input, data []byte, out parser.Sink) error {
 		for _, k := range keys {
 			e := parser.SettingEvent(&in.File)
 			e.SourceLine = lineWith(lines, k)
-			e.Text = fmt.Sprintf("permission setting: allowed=%s scope=%s (from %s, file mtime)", k, compactJSON(scoped[k]), file)
+			e.Text = fmt.Sprintf("permission setting: allowed=%s scope=%s (from %s, file mtime)", k, parser.CompactJSON(scoped[k]), file)
 			out.Event(e)
 		}
 	}

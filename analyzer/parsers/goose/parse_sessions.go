@@ -7,7 +7,6 @@ import (
 	"io"
 	"path"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -26,7 +25,9 @@ func parseSessionsDB(ctx context.Context, in *parser.Input, out parser.Sink) err
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
 	sessions := map[string]*dbSession{}
-	if parser.HasTable(ctx, db, "sessions") {
+	if ok, err := parser.HasTable(ctx, db, "sessions"); err != nil {
+		return err
+	} else if ok {
 		err := parser.EachRow(ctx, db, "SELECT rowid AS rowid_, * FROM sessions ORDER BY rowid", func(m map[string]any) {
 			s := &dbSession{id: parser.SQLText(m["id"]), workdir: parser.SQLText(m["working_dir"])}
 			var mc struct {
@@ -45,7 +46,9 @@ func parseSessionsDB(ctx context.Context, in *parser.Input, out parser.Sink) err
 			return fmt.Errorf("read sessions in %s: %w", in.Path, err)
 		}
 	}
-	if parser.HasTable(ctx, db, "messages") {
+	if ok, err := parser.HasTable(ctx, db, "messages"); err != nil {
+		return err
+	} else if ok {
 		q := "SELECT rowid AS rowid_, * FROM messages ORDER BY session_id, created_timestamp, rowid"
 		err := parser.EachRow(ctx, db, q, func(m map[string]any) {
 			rowid := num(m["rowid_"])
@@ -144,7 +147,7 @@ func sessionRows(m map[string]any, s *dbSession, out parser.Sink) {
 // imported) is the only record and is read in full.
 func legacyFiles(ctx context.Context, in *parser.Input, out parser.Sink, sessions map[string]*dbSession) error {
 	dir := path.Dir(strings.ReplaceAll(in.Path, "\\", "/"))
-	files := in.List(dir + "/*.jsonl")
+	files := in.List(parser.GlobEscape(dir) + "/*.jsonl")
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {
@@ -182,7 +185,7 @@ func (p prefixSink) Problem(line int64, msg string) { p.Sink.Problem(line, p.pre
 // it, or skips it when the database holds the same session).
 func parseSessionJSONL(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	p := strings.ReplaceAll(in.Path, "\\", "/")
-	if len(in.List(path.Dir(p)+"/sessions.db")) > 0 {
+	if len(in.List(parser.GlobEscape(path.Dir(p)+"/sessions.db"))) > 0 {
 		return nil
 	}
 	rc, err := in.Open()
@@ -281,18 +284,5 @@ func timeOf(v any) (time.Time, bool) {
 	return sqlTime(parser.SQLText(v))
 }
 
-func num(v any) int64 {
-	switch x := v.(type) {
-	case int64:
-		return x
-	case float64:
-		return int64(x)
-	case string:
-		n, _ := strconv.ParseInt(strings.TrimSpace(x), 10, 64)
-		return n
-	case []byte:
-		n, _ := strconv.ParseInt(strings.TrimSpace(string(x)), 10, 64)
-		return n
-	}
-	return 0
-}
+// num is parser.SQLInt, 0 when the value is no integer.
+func num(v any) int64 { n, _ := parser.SQLInt(v); return n }

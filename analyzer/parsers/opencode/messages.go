@@ -395,11 +395,11 @@ func (e *emitter) tool(p *part, l loc, pick func(...num) time.Time, model string
 	input := trimRaw(st.Input)
 	if len(input) > 0 && input[0] == '"' && st.Raw == "" {
 		// a pending V2 input is the raw argument text
-		input = []byte(compactJSON([]byte(rawString(input))))
+		input = []byte(parser.CompactJSON([]byte(parser.JSONText(input))))
 	}
 	use := e.base(pick(ts), l)
 	use.TurnType, use.ToolName, use.ToolUseID, use.Model = timeline.ToolUse, p.Tool, p.CallID, model
-	use.ToolInput = compactJSON(input)
+	use.ToolInput = parser.CompactJSON(input)
 	use.Text = toolArg(p.Tool, input)
 	if use.Text == "" {
 		use.Text = st.Title
@@ -417,7 +417,7 @@ func (e *emitter) tool(p *part, l loc, pick func(...num) time.Time, model string
 		res.Text = errMessage(st.Error)
 	} else {
 		res.IsError = fmt.Sprint(p.Tool == "invalid")
-		res.Text = rawString(st.Output)
+		res.Text = parser.JSONText(st.Output)
 		if res.Text == "" {
 			res.Text = contentText(st.Content)
 		}
@@ -502,7 +502,7 @@ func errMessage(raw json.RawMessage) string {
 		return ""
 	}
 	if raw[0] == '"' {
-		return rawString(raw)
+		return parser.JSONText(raw)
 	}
 	var v struct {
 		Name    string          `json:"name"`
@@ -510,7 +510,7 @@ func errMessage(raw json.RawMessage) string {
 		Data    json.RawMessage `json:"data"`
 	}
 	if json.Unmarshal(raw, &v) != nil {
-		return compactJSON(raw)
+		return parser.CompactJSON(raw)
 	}
 	if v.Message != "" {
 		return v.Message
@@ -521,7 +521,7 @@ func errMessage(raw json.RawMessage) string {
 	if v.Name != "" {
 		return v.Name
 	}
-	return compactJSON(raw)
+	return parser.CompactJSON(raw)
 }
 
 // contentText joins the text of a V2 tool output content array.
@@ -531,14 +531,14 @@ func contentText(raw json.RawMessage) string {
 		return ""
 	}
 	if raw[0] == '"' {
-		return rawString(raw)
+		return parser.JSONText(raw)
 	}
 	var items []struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
 	}
 	if json.Unmarshal(raw, &items) != nil {
-		return compactJSON(raw)
+		return parser.CompactJSON(raw)
 	}
 	var b []string
 	for _, it := range items {

@@ -32,17 +32,17 @@ func Parsers() []parser.Parser {
 		}
 		ps = append(ps,
 			parser.New(parser.Spec{
-				ID: a + "/db", Agent: a, Version: 1,
+				ID: a + "/db", Agent: a, Version: 2,
 				Targets: []string{"db"}, Names: dbNames,
 				Doc: "SQLite store (1.x session/message/part, V2 session_message, 2.0 session_v2): prompts, replies, reasoning, tool calls and results, model changes, compactions, titles, share sync, permission rules, archive, worktrees (opencode-next.db secondary)",
 			}, parseDB),
 			parser.New(parser.Spec{
-				ID: a + "/storage", Agent: a, Version: 1,
+				ID: a + "/storage", Agent: a, Version: 2,
 				Targets: []string{"storage"}, Names: []string{"ses_*.json"},
 				Doc: "legacy JSON tree storage/session/<project>/<ses>.json with message/<ses>/*.json and part/<msg>/*.json (and project/<slug>/storage/session/), session_share/<ses>.json sync markers",
 			}, parseStorage),
 			&exportParser{Parser: parser.New(parser.Spec{
-				ID: a + "/export", Agent: a, Version: 1,
+				ID: a + "/export", Agent: a, Version: 2,
 				Targets: []string{"storage"}, Names: []string{"*.json"},
 				Doc: "`opencode export` JSON ({info, messages:[{info, parts}]}) found among the storage files",
 			}, parseExport)},
@@ -50,35 +50,35 @@ func Parsers() []parser.Parser {
 	}
 	ps = append(ps,
 		parser.New(parser.Spec{
-			ID: "opencode/tui-state", Agent: agentOpenCode, Version: 1,
+			ID: "opencode/tui-state", Agent: agentOpenCode, Version: 2,
 			Actions: actions,
-			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
-				Basis: "the TUI prompt history records no time"},
+			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
+				Basis: "the TUI prompt history records no time; stashed drafts are system rows no primary source repeats"},
 			Targets: []string{"tui-state"}, Names: []string{"prompt-history.jsonl", "prompt-stash.jsonl"},
 			Doc: "terminal UI prompt-history.jsonl (typed prompts, secondary) and prompt-stash.jsonl (stashed drafts)",
 		}, parsePromptHistory),
 		parser.New(parser.Spec{
-			ID: "opencode/config", Agent: agentOpenCode, Version: 1,
+			ID: "opencode/config", Agent: agentOpenCode, Version: 2,
 			Actions: actions,
 			Targets: []string{"config"}, Names: []string{"*.json", "*.jsonc"},
 			Doc: "global config opencode.json(c)/config.json: permission keys as permission setting rows, model as model setting",
 		}, parseConfig),
 		parser.New(parser.Spec{
-			ID: "kilo-code/prompt-history", Agent: agentKilo, Version: 1,
+			ID: "kilo-code/prompt-history", Agent: agentKilo, Version: 2,
 			Actions: actions,
-			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
-				Basis: "the TUI prompt history records no time"},
+			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
+				Basis: "the TUI prompt history records no time; stashed drafts are system rows no primary source repeats"},
 			Targets: []string{"prompt-history"}, Names: []string{"prompt-history.jsonl", "prompt-stash.jsonl"},
 			Doc: "terminal UI prompt-history.jsonl (typed prompts, secondary) and prompt-stash.jsonl (stashed drafts)",
 		}, parsePromptHistory),
 		parser.New(parser.Spec{
-			ID: "kilo-code/config", Agent: agentKilo, Version: 1,
+			ID: "kilo-code/config", Agent: agentKilo, Version: 2,
 			Actions: actions,
 			Targets: []string{"config"}, Names: []string{"*.json", "*.jsonc"},
 			Doc: "global config in .config/kilo: permission keys as permission setting rows, model as model setting",
 		}, parseConfig),
 		parser.New(parser.Spec{
-			ID: "kilo-code/extension-tasks", Agent: agentKilo, Version: 1,
+			ID: "kilo-code/extension-tasks", Agent: agentKilo, Version: 2,
 			Actions: actions,
 			Targets: []string{"extension-tasks"}, Names: []string{"api_conversation_history.json"},
 			Doc: "pre-migration VS Code extension tasks/<id>/api_conversation_history.json (Anthropic MessageParam array)",
@@ -145,48 +145,6 @@ func (n *num) UnmarshalJSON(b []byte) error {
 	}
 	*n = num(f)
 	return nil
-}
-
-// compactJSON returns raw as compact JSON, or "" when empty or null.
-func compactJSON(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
-		q, _ := json.Marshal(string(raw))
-		return string(q)
-	}
-	return b.String()
-}
-
-// rawString decodes raw as a JSON string, or returns its compact JSON.
-func rawString(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	if raw[0] == '"' {
-		var s string
-		if json.Unmarshal(raw, &s) == nil {
-			return s
-		}
-	}
-	return compactJSON(raw)
-}
-
-// globEscape escapes doublestar metacharacters in a literal path.
-func globEscape(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '*', '?', '[', ']', '{', '}', '\\':
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // baseName is the last element of a '/' or '\' separated path.

@@ -92,7 +92,7 @@ func flattenPermission(prefix string, raw json.RawMessage) []string {
 		if key == "" {
 			key = "permission"
 		}
-		return []string{key + "=" + rawString(raw)}
+		return []string{key + "=" + parser.JSONText(raw)}
 	}
 	var out []string
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -114,7 +114,7 @@ func flattenPermission(prefix string, raw json.RawMessage) []string {
 			out = append(out, flattenPermission(prefix+k+".", v)...)
 			continue
 		}
-		out = append(out, prefix+k+"="+rawString(v))
+		out = append(out, prefix+k+"="+parser.JSONText(v))
 	}
 	return out
 }

@@ -294,7 +294,7 @@ func v2Model(raw json.RawMessage) string {
 		return ""
 	}
 	if raw[0] == '"' {
-		return rawString(raw)
+		return parser.JSONText(raw)
 	}
 	var m modelRef
 	if json.Unmarshal(raw, &m) != nil {
@@ -317,7 +317,7 @@ func v2Agent(raw json.RawMessage) string {
 			return a.ID
 		}
 	}
-	return rawString(raw)
+	return parser.JSONText(raw)
 }
 
 // v2Messages reads session_message rows of one session.
@@ -627,19 +627,18 @@ func rowTime(m map[string]any) time.Time {
 func (r *dbReader) count(q string, args ...any) int64 {
 	var n int64
 	if err := r.db.QueryRowContext(r.ctx, q, args...).Scan(&n); err != nil {
+		r.out.Problem(0, fmt.Sprintf("%s: %v", q, err))
 		return 0
 	}
 	return n
 }
 
 func (r *dbReader) hasColumn(table, col string) bool {
-	found := false
-	_ = scan(r.ctx, r.db, "SELECT name FROM pragma_table_info(?)", func(m map[string]any) {
-		if str(m["name"]) == col {
-			found = true
-		}
-	}, table)
-	return found
+	cols, err := parser.Columns(r.ctx, r.db, table)
+	if err != nil {
+		r.out.Problem(0, fmt.Sprintf("columns of %s: %v", table, err))
+	}
+	return cols[col]
 }
 
 func (r *dbReader) scanOrProblem(q string, fn func(map[string]any), args ...any) {
@@ -648,36 +647,12 @@ func (r *dbReader) scanOrProblem(q string, fn func(map[string]any), args ...any)
 	}
 }
 
-// scan runs q and calls fn with each row as a column-name map.
+// scan runs q with parser.EachRow, naming the query in its error.
 func scan(ctx context.Context, db *sql.DB, q string, fn func(map[string]any), args ...any) error {
-	rows, err := db.QueryContext(ctx, q, args...)
-	if err != nil {
+	if err := parser.EachRow(ctx, db, q, fn, args...); err != nil {
 		return fmt.Errorf("%s: %w", q, err)
 	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return err
-		}
-		m := make(map[string]any, len(cols))
-		for i, c := range cols {
-			m[c] = vals[i]
-		}
-		fn(m)
-	}
-	return rows.Err()
+	return nil
 }
 
 func str(v any) string {

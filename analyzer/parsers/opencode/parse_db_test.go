@@ -162,7 +162,7 @@ func TestDBKilo(t *testing.T) {
 		if p.Agent() != agentKilo || !p.Match(&in.File) || byID(t, "opencode/db").Match(&in.File) {
 			t.Fatalf("%s: kilo-code/db must match, opencode/db not", name)
 		}
-		s := parsertest.Run(t, p, in)
+		s := parsertest.Golden(t, p, in, "testdata/kilo_"+strings.TrimSuffix(name, ".db")+".golden.jsonl")
 		if len(s.States) != 2 || s.States[0].Key.Agent != agentKilo || len(ofType(s, timeline.User)) != 3 {
 			t.Fatalf("%s: %+v", name, s.States)
 		}

@@ -31,7 +31,7 @@ func TestPromptHistory(t *testing.T) {
 		t.Fatalf("problems: %v", s.Problems)
 	}
 	k := fileInput(t, "testdata/prompt-stash.jsonl", "/home/examiner/.local/state/kilo/prompt-stash.jsonl", agentKilo, "prompt-history")
-	ks := parsertest.Run(t, byID(t, "kilo-code/prompt-history"), k)
+	ks := parsertest.Golden(t, byID(t, "kilo-code/prompt-history"), k, "testdata/kilo_prompt_stash.golden.jsonl")
 	if len(ks.Events) != 1 || ks.Events[0].Text != "prompt stashed: draft: refactor auth" || ks.Events[0].TurnType != timeline.System || ks.Events[0].TimeString() != "2026-01-11T23:00:00.000Z" {
 		t.Fatalf("%+v", ks.Events)
 	}
@@ -67,7 +67,7 @@ func TestConfig(t *testing.T) {
 		t.Fatalf("got\n%s", strings.Join(got, "\n"))
 	}
 	k := fileInput(t, "testdata/opencode.jsonc", "/home/examiner/.config/kilo/kilo.jsonc", agentKilo, "config")
-	if ks := parsertest.Run(t, byID(t, "kilo-code/config"), k); len(ks.Events) != 7 || !strings.HasSuffix(ks.Events[0].Text, "(from kilo.jsonc, file mtime)") {
+	if ks := parsertest.Golden(t, byID(t, "kilo-code/config"), k, "testdata/kilo_config.golden.jsonl"); len(ks.Events) != 7 || !strings.HasSuffix(ks.Events[0].Text, "(from kilo.jsonc, file mtime)") {
 		t.Fatalf("kilo: %+v", ks.Events)
 	}
 	b := parsertest.Run(t, byID(t, "opencode/config"), fileInput(t, "testdata/bad_config.json", "/home/examiner/.config/opencode/opencode.json", agentOpenCode, "config"))

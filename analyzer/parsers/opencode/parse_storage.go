@@ -53,7 +53,7 @@ func parseStorage(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	}
 	var msgs []msgFile
 	for _, pat := range []string{root + "/message/" + s.ID + "/*.json", sessDir + "/message/" + s.ID + "/*.json"} {
-		for _, f := range in.List(globEscape(path.Dir(pat)) + "/*.json") {
+		for _, f := range in.List(parser.GlobEscape(path.Dir(pat)) + "/*.json") {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
@@ -85,7 +85,7 @@ func parseStorage(ctx context.Context, in *parser.Input, out parser.Sink) error 
 			}
 		}
 		for _, dir := range []string{root + "/part/" + mid, sessDir + "/part/" + s.ID + "/" + mid} {
-			for _, f := range in.List(globEscape(dir) + "/*.json") {
+			for _, f := range in.List(parser.GlobEscape(dir) + "/*.json") {
 				var pt part
 				if err := decodeRelated(in, f.Path, &pt); err != nil {
 					out.Problem(0, f.Path+": "+err.Error())

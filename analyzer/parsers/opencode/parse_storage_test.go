@@ -101,7 +101,7 @@ func TestStorageKilo(t *testing.T) {
 	if !p.Match(&in.File) || byID(t, "opencode/storage").Match(&in.File) {
 		t.Fatal("kilo storage match")
 	}
-	s := parsertest.Run(t, p, in)
+	s := parsertest.Golden(t, p, in, "testdata/kilo_tree.golden.jsonl")
 	if len(ofType(s, timeline.User)) != 1 || len(ofType(s, timeline.ToolResult)) != 1 {
 		t.Fatalf("%+v", s.Events)
 	}
@@ -128,6 +128,29 @@ func TestStorageSessionDiffIgnored(t *testing.T) {
 		}
 		if s := parsertest.Run(t, byID(t, "kilo-code/storage"), in); len(s.Events) != 0 || len(s.Problems) != 0 {
 			t.Fatalf("%s: %+v %v", f, s.Events, s.Problems)
+		}
+	}
+}
+
+// TestExport reads an `opencode export` document saved among the storage
+// files, under opencode's and Kilo's paths (the shared real exports are in
+// real_test.go).
+func TestExport(t *testing.T) {
+	for _, c := range []struct{ agent, root, golden string }{
+		{agentOpenCode, "/home/examiner/.local/share/opencode/storage/", "testdata/export.golden.jsonl"},
+		{agentKilo, "/home/examiner/.local/share/kilo/storage/", "testdata/kilo_export.golden.jsonl"},
+	} {
+		in := parsertest.Input(t, "testdata/export.json", parser.File{Path: c.root + "export.json", Agent: c.agent, Target: "storage"}, nil)
+		p := byID(t, c.agent+"/export")
+		if !p.Match(&in.File) {
+			t.Fatalf("%s/export does not match %s", c.agent, in.Path)
+		}
+		s := parsertest.Golden(t, p, in, c.golden)
+		if len(s.Problems) != 0 || len(ofType(s, timeline.User)) != 1 || len(ofType(s, timeline.ToolUse)) != 1 || len(ofType(s, timeline.ToolResult)) != 1 {
+			t.Fatalf("%s: %+v %v", c.agent, s.Events, s.Problems)
+		}
+		if u := ofType(s, timeline.User)[0]; u.Text != "list the files, then say done" || u.SessionID != "ses_exp1" || u.TimeString() != "2026-01-11T22:59:11.902Z" {
+			t.Fatalf("%s: user row %+v", c.agent, u)
 		}
 	}
 }

@@ -79,7 +79,7 @@ func parseAPIHistory(ctx context.Context, in *parser.Input, out parser.Sink) err
 				ToolUseID string          `json:"tool_use_id"`
 				Content   json.RawMessage `json:"content"`
 				IsError   bool            `json:"is_error"`
-			}{Type: "text", Text: rawString(c)})
+			}{Type: "text", Text: parser.JSONText(c)})
 		} else if err := json.Unmarshal(c, &blocks); err != nil {
 			out.Problem(n, "content: "+err.Error())
 			continue
@@ -118,7 +118,7 @@ func parseAPIHistory(ctx context.Context, in *parser.Input, out parser.Sink) err
 				names[b.ID] = b.Name
 				ev := e.base(t, l)
 				ev.TurnType, ev.ToolName, ev.ToolUseID = timeline.ToolUse, b.Name, b.ID
-				ev.ToolInput = compactJSON(b.Input)
+				ev.ToolInput = parser.CompactJSON(b.Input)
 				ev.Text = toolArg(b.Name, b.Input)
 				out.Event(ev)
 			case "tool_result":

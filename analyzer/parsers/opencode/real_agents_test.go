@@ -44,8 +44,12 @@ func realRoot(t *testing.T) (string, map[string]json.RawMessage) {
 		root = r
 	}
 	var m map[string]json.RawMessage
-	if b, err := os.ReadFile(filepath.Join(roots, "real-agents-2.expect.json")); err == nil {
-		_ = json.Unmarshal(b, &m)
+	b, err := os.ReadFile(filepath.Join(roots, "real-agents-2.expect.json"))
+	if err != nil {
+		t.Fatalf("real-agent fixture: %v", err)
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
 	}
 	return root, m
 }
@@ -79,7 +83,7 @@ func TestRealAgents2(t *testing.T) {
 		t.Run(strings.ReplaceAll(c.agent, "-", "_"), func(t *testing.T) {
 			dbs, _ := filepath.Glob(filepath.Join(root, c.glob))
 			if len(dbs) == 0 {
-				t.Skipf("no %s store in %s", c.agent, root)
+				t.Fatalf("no %s store in %s", c.agent, root)
 			}
 			var all []timeline.Event
 			for _, db := range dbs {

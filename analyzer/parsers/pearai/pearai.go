@@ -27,7 +27,7 @@ const ExtensionID = "pearai.pearai-roo-cline"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "pearai/sessions", Agent: Agent, Version: 1, Actions: roocode.Actions,
+			ID: "pearai/sessions", Agent: Agent, Version: 2, Actions: roocode.Actions,
 			Targets: []string{"sessions"}, Names: []string{"*.json"},
 			Doc: ".pearai/sessions/<sessionId>.json through the Continue reader (history and PearAI's perplexityHistory), timed from sessions.json dateCreated; sessions.json entries whose session file is gone",
 		}, continuedev.ParseSessionFile),
@@ -39,7 +39,7 @@ func Parsers() []parser.Parser {
 			return cline.ParseUIMessages(ctx, in, out, Agent, cline.FlavorRoo)
 		}),
 		parser.New(parser.Spec{
-			ID: "pearai/api-history", Agent: Agent, Version: 1, Actions: roocode.Actions,
+			ID: "pearai/api-history", Agent: Agent, Version: 2, Actions: roocode.Actions,
 			Targets: []string{"tasks"}, Names: []string{"api_conversation_history.json"},
 			Doc: "pearai-roo-cline tasks/<id>/api_conversation_history.json (XML tool calls): the whole transcript without ui_messages.json, else only the denial and approval results as permission decisions",
 		}, parseAPIHistory),

@@ -196,13 +196,37 @@ func TestSessionMalformed(t *testing.T) {
 
 func TestCheckpoints(t *testing.T) {
 	p := byID(t, "little-coder/checkpoints")
+	// Copies of the checkpoint set with fixed mtimes: the row's time is the
+	// set's earliest file mtime.
+	tmp := t.TempDir()
+	files := related()
+	mtimes := map[string]time.Time{
+		"_home_examiner_demo_README.md":     time.Date(2026, 4, 1, 12, 5, 0, 0, time.UTC),
+		"_home_examiner_demo_NEW.go.absent": time.Date(2026, 4, 1, 12, 3, 0, 0, time.UTC),
+	}
+	for name, mt := range mtimes {
+		b, err := os.ReadFile(ckptData + "/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		local := filepath.Join(tmp, name)
+		if err := os.WriteFile(local, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(local, mt, mt); err != nil {
+			t.Fatal(err)
+		}
+		files[ckptDir+"/"+name] = local
+	}
+	in := func(name string) *parser.Input {
+		f := parser.File{Path: ckptDir + "/" + name, Agent: LittleCoder, Target: "checkpoints", MTime: mtimes[name]}
+		return parsertest.Input(t, files[ckptDir+"/"+name], f, files)
+	}
 	// The row comes from the set's first file only.
-	second := input(t, ckptData+"/_home_examiner_demo_README.md", ckptDir+"/_home_examiner_demo_README.md", "checkpoints")
-	if s := parsertest.Run(t, p, second); len(s.Events) != 0 {
+	if s := parsertest.Golden(t, p, in("_home_examiner_demo_README.md"), "testdata/checkpoints_later_file.golden.jsonl"); len(s.Events) != 0 {
 		t.Fatalf("row from a later file: %+v", s.Events)
 	}
-	in := input(t, ckptData+"/_home_examiner_demo_NEW.go.absent", ckptDir+"/_home_examiner_demo_NEW.go.absent", "checkpoints")
-	s := parsertest.Run(t, p, in)
+	s := parsertest.Golden(t, p, in("_home_examiner_demo_NEW.go.absent"), "testdata/checkpoints.golden.jsonl")
 	if len(s.Events) != 1 {
 		t.Fatalf("events: %d", len(s.Events))
 	}
@@ -211,14 +235,8 @@ func TestCheckpoints(t *testing.T) {
 	if e.Text != want || e.SessionID != "9c1d-lc" || e.ProjectPath != "/home/examiner/demo" || e.Agent != LittleCoder || e.TimeBasis != timeline.TimeFileMTime {
 		t.Errorf("checkpoint row: %+v", e)
 	}
-	st, _ := os.Stat(ckptData + "/_home_examiner_demo_README.md")
-	st2, _ := os.Stat(ckptData + "/_home_examiner_demo_NEW.go.absent")
-	first := st.ModTime()
-	if st2.ModTime().Before(first) {
-		first = st2.ModTime()
-	}
-	if !e.Time.Equal(first.UTC()) {
-		t.Errorf("time %s, want earliest mtime %s", e.Time, first)
+	if e.TimeString() != "2026-04-01T12:03:00.000Z" {
+		t.Errorf("time %s, want the earliest mtime 2026-04-01T12:03:00.000Z", e.TimeString())
 	}
 }
 

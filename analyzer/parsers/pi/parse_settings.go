@@ -160,7 +160,7 @@ func parseCrashes(_ context.Context, in *parser.Input, out parser.Sink) error {
 		for _, k := range []string{"timestamp", "time", "date", "at"} {
 			switch v := m[k].(type) {
 			case string:
-				t, _ = parseTime(v)
+				t, _ = parser.ParseTime(v)
 			case json.Number:
 				t, _ = msTime(v)
 			}

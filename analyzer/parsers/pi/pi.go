@@ -20,31 +20,31 @@ const (
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "pi/session", Agent: Agent, Version: 1,
+			ID: "pi/session", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"sessions"}, Names: []string{"*.jsonl"},
 			Doc: ".pi/agent/sessions/<cwd>/<time>_<id>.jsonl and legacy .pi/agent/*.jsonl session trees (fork copies dropped; little-coder sessions flagged)",
 		}, parseSession),
 		parser.New(parser.Spec{
-			ID: "pi/trust", Agent: Agent, Version: 1,
+			ID: "pi/trust", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"trust"}, Names: []string{"trust.json"},
 			Doc: ".pi/agent/trust.json project trust decisions (permission setting: rows, file mtime)",
 		}, parseTrust),
 		parser.New(parser.Spec{
-			ID: "pi/settings", Agent: Agent, Version: 1,
+			ID: "pi/settings", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"settings"}, Names: []string{"settings.json"},
 			Doc: ".pi/agent/settings.json defaultProjectTrust (permission setting: row, file mtime)",
 		}, parseSettings),
 		parser.New(parser.Spec{
-			ID: "pi/crashes", Agent: Agent, Version: 1,
+			ID: "pi/crashes", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"debug"}, Names: []string{"crashes.json"},
 			Doc: ".pi/agent/crashes.json recent crashes (crash: rows)",
 		}, parseCrashes),
 		parser.New(parser.Spec{
-			ID: "little-coder/prompt-history", Agent: LittleCoder, Version: 1,
+			ID: "little-coder/prompt-history", Agent: LittleCoder, Version: 2,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
 				Basis: "the prompt history records no time"},
@@ -52,24 +52,12 @@ func Parsers() []parser.Parser {
 			Doc: ".pi/agent/little-coder-prompt-history.json prompts (secondary user rows without time or session)",
 		}, parsePromptHistory),
 		parser.New(parser.Spec{
-			ID: "little-coder/checkpoints", Agent: LittleCoder, Version: 1,
+			ID: "little-coder/checkpoints", Agent: LittleCoder, Version: 2,
 			Actions: actions,
 			Targets: []string{"checkpoints"},
 			Doc:     ".little-coder/checkpoints/<session file>/ pre-edit copies (one system row per session, earliest file mtime)",
 		}, parseCheckpoints),
 	}
-}
-
-// parseTime reads an ISO 8601 time (toISOString).
-func parseTime(s string) (time.Time, bool) {
-	if s == "" {
-		return time.Time{}, false
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}, false
-	}
-	return t.UTC(), true
 }
 
 // msTime reads epoch milliseconds.
@@ -92,15 +80,4 @@ func homeOf(p string) string {
 		}
 	}
 	return ""
-}
-
-// compact returns raw as compact JSON (raw itself when it is not JSON).
-func compact(raw json.RawMessage) string {
-	if len(raw) == 0 {
-		return ""
-	}
-	if b, err := appendCompact(nil, raw); err == nil {
-		return string(b)
-	}
-	return string(raw)
 }

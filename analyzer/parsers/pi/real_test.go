@@ -2,7 +2,6 @@ package pi
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,16 +16,11 @@ import (
 // against real-agents-2.expect.json: each scenario's session id, prompt,
 // and the mock's tool call id, paired between tool_use and tool_result.
 func TestRealAgentSessions(t *testing.T) {
-	root := filepath.Join("..", "..", "..", "fixtures", "roots", "real-agents-2")
-	homeDir := filepath.Join(root, "home", "examiner")
-	files, _ := filepath.Glob(filepath.Join(homeDir, ".pi", "agent", "sessions", "*", "*.jsonl"))
-	if len(files) == 0 {
-		t.Skip("real-agents-2 pi sessions not present: skipping")
-	}
+	fx := parsertest.RealAgentFixture(t, "real-agents-2", "pi")
+	files := fx.Glob(t, ".pi/agent/sessions/*/*.jsonl")
 	bySession := map[string]*parsertest.Sink{}
 	for _, local := range files {
-		rel, _ := filepath.Rel(homeDir, local)
-		orig := "/home/examiner/" + filepath.ToSlash(rel)
+		rel, orig := filepath.Base(local), fx.Orig(local)
 		s := parsertest.Run(t, byID(t, "pi/session"), parsertest.Input(t, local, parser.File{Path: orig, Agent: Agent, Target: "sessions"}, nil))
 		if len(s.Problems) != 0 {
 			t.Errorf("%s: problems %v", rel, s.Problems)
@@ -50,31 +44,35 @@ func TestRealAgentSessions(t *testing.T) {
 		}
 		bySession[s.Events[0].SessionID] = s
 	}
-	b, err := os.ReadFile(filepath.Join(root, "..", "real-agents-2.expect.json"))
-	if err != nil {
-		t.Skip("real-agents-2.expect.json not present")
-	}
-	var all map[string]json.RawMessage
-	if err := json.Unmarshal(b, &all); err != nil {
-		t.Fatal(err)
-	}
 	var pi struct {
 		Scenarios []struct {
-			Scenario  string `json:"scenario"`
-			SessionID string `json:"session_id"`
-			Prompt    string `json:"prompt"`
-			Mock      struct {
+			Scenario   string `json:"scenario"`
+			SessionID  string `json:"session_id"`
+			Prompt     string `json:"prompt"`
+			KilledWith string `json:"killed_with"`
+			Mock       struct {
 				ToolCalls []struct {
 					ID string `json:"id"`
 				} `json:"tool_calls"`
 			} `json:"mock"`
 		} `json:"scenarios"`
 	}
-	if raw, ok := all["pi"]; !ok || json.Unmarshal(raw, &pi) != nil {
-		t.Skip("no pi scenarios in real-agents-2.expect.json")
+	if err := json.Unmarshal(fx.Expect, &pi); err != nil || len(pi.Scenarios) == 0 {
+		t.Fatalf("no pi scenarios in real-agents-2.expect.json: %v", err)
+	}
+	if len(files) != 4 {
+		t.Errorf("%d pi session files, want 4 (basic and its resume share one; the killed run left none)", len(files))
 	}
 	for _, sc := range pi.Scenarios {
 		s := bySession[sc.SessionID]
+		if sc.KilledWith != "" {
+			// In this fixture pi 0.73.1, killed while its first request
+			// stalled, left no session file at all.
+			if s != nil {
+				t.Errorf("%s: a session file for the run killed before any reply", sc.Scenario)
+			}
+			continue
+		}
 		if s == nil {
 			t.Errorf("%s: session %s not found", sc.Scenario, sc.SessionID)
 			continue

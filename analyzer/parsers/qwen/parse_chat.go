@@ -1,5 +1,7 @@
 package qwen
 
+// Copied from the gemini package on purpose: Qwen Code is a fork of Gemini CLI whose formats drift on their own, so each parser follows its agent.
+
 import (
 	"context"
 	"fmt"
@@ -169,7 +171,7 @@ func parseChat(ctx context.Context, in *parser.Input, out parser.Sink) error {
 // at returns a record's time: its own, else the previous record's
 // (inherited), else none.
 func (s *chatState) at(ts string) (time.Time, timeline.TimeBasis) {
-	if t, ok := parseTime(ts); ok {
+	if t, ok := parser.ParseTime(ts); ok {
 		s.last = t
 		return t, timeline.TimeRecorded
 	}
@@ -330,7 +332,7 @@ func (s *chatState) assistant(c rowCtx, r *chatRecord, parts []part) {
 	for _, p := range parts {
 		if fc := p.FunctionCall; fc != nil {
 			s.emit(c, timeline.Event{TurnType: timeline.ToolUse, Model: model, ToolName: fc.Name,
-				ToolUseID: fc.ID, Text: callText(fc.Args), ToolInput: compactJSON(fc.Args)})
+				ToolUseID: fc.ID, Text: callText(fc.Args), ToolInput: parser.CompactJSON(fc.Args)})
 		}
 	}
 }
@@ -438,7 +440,7 @@ func (s *chatState) systemRecord(c rowCtx, r *chatRecord) {
 		}
 		s.system(c, strings.TrimSpace(text))
 	case "chat_compression":
-		s.system(c, "chat compression: "+compactJSON(p["info"]))
+		s.system(c, "chat compression: "+parser.CompactJSON(p["info"]))
 	case "custom_title":
 		text := "session title: " + str("customTitle")
 		if v := str("titleSource"); v != "" {
@@ -450,9 +452,9 @@ func (s *chatState) systemRecord(c rowCtx, r *chatRecord) {
 	case "session_source":
 		s.system(c, strings.TrimSpace("session source: "+str("sourceType")+" "+str("sourceId")))
 	case "rewind":
-		s.system(c, "rewind: "+compactJSON(p["truncatedCount"])+" history items truncated")
+		s.system(c, "rewind: "+parser.CompactJSON(p["truncatedCount"])+" history items truncated")
 	case "agent_retry":
-		s.system(c, "agent retry: attempt "+compactJSON(p["attempt"]))
+		s.system(c, "agent retry: attempt "+parser.CompactJSON(p["attempt"]))
 	case "turn_result":
 		text := "turn result: " + str("state")
 		if v := str("stopReason"); v != "" {
@@ -495,7 +497,7 @@ func (s *chatState) uiTelemetry(c rowCtx, raw json.RawMessage) {
 		_ = json.Unmarshal(ev[k], &v)
 		return v
 	}
-	if t, ok := parseTime(str("event.timestamp")); ok {
+	if t, ok := parser.ParseTime(str("event.timestamp")); ok {
 		c.t, c.basis = t, timeline.TimeRecorded
 	}
 	switch strings.TrimPrefix(str("event.name"), "qwen-code.") {
@@ -512,7 +514,7 @@ func (s *chatState) uiTelemetry(c rowCtx, raw json.RawMessage) {
 		if m := str("model"); m != "" {
 			extra = append(extra, "model="+m)
 		}
-		if code := compactJSON(ev["status_code"]); code != "" {
+		if code := parser.CompactJSON(ev["status_code"]); code != "" {
 			extra = append(extra, "status="+strings.Trim(code, `"`))
 		}
 		if len(extra) > 0 {
@@ -536,7 +538,7 @@ func firstNonEmpty(ss ...string) string {
 func responseText(raw json.RawMessage) (string, bool) {
 	var r map[string]json.RawMessage
 	if json.Unmarshal(raw, &r) != nil {
-		return compactJSON(raw), false
+		return parser.CompactJSON(raw), false
 	}
 	if v, ok := r["output"]; ok {
 		return scalarText(v), false
@@ -547,7 +549,7 @@ func responseText(raw json.RawMessage) (string, bool) {
 	if v, ok := r["content"]; ok {
 		return scalarText(v), false
 	}
-	return compactJSON(raw), false
+	return parser.CompactJSON(raw), false
 }
 
 // callKeys are the arguments that identify a call, most telling first.

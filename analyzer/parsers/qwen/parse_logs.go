@@ -1,5 +1,7 @@
 package qwen
 
+// Copied from the gemini package on purpose: Qwen Code is a fork of Gemini CLI whose formats drift on their own, so each parser follows its agent.
+
 import (
 	"context"
 	"errors"
@@ -73,7 +75,7 @@ func parseLogs(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			continue
 		}
 		t, basis := time.Time{}, timeline.TimeNone
-		if pt, ok := parseTime(le.Timestamp); ok {
+		if pt, ok := parser.ParseTime(le.Timestamp); ok {
 			t, basis = pt, timeline.TimeRecorded
 		}
 		ev := timeline.Event{Time: t, TimeBasis: basis, SessionID: le.SessionID, TurnType: timeline.System,

@@ -1,5 +1,7 @@
 package qwen
 
+// Copied from the gemini package on purpose: Qwen Code is a fork of Gemini CLI whose formats drift on their own, so each parser follows its agent.
+
 import (
 	"bytes"
 	"fmt"
@@ -21,13 +23,13 @@ const Agent = "qwen-code"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "qwen-code/chat", Agent: Agent, Version: 1,
+			ID: "qwen-code/chat", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"chats"}, Names: []string{"*.jsonl"},
 			Doc: "projects/<slug>/chats/<session>.jsonl and chats/archive/ ChatRecord JSONL (user, assistant, tool_result, system records)",
 		}, parseChat),
 		parser.New(parser.Spec{
-			ID: "qwen-code/logs", Agent: Agent, Version: 1,
+			ID: "qwen-code/logs", Agent: Agent, Version: 2,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
 				Basis: "logs.json stamps each prompt as it is submitted, the chat record the same moment"},
@@ -35,19 +37,19 @@ func Parsers() []parser.Parser {
 			Doc: "tmp/<hash>/logs.json prompt log (secondary user rows, model_switch rows)",
 		}, parseLogs),
 		parser.New(parser.Spec{
-			ID: "qwen-code/settings", Agent: Agent, Version: 1,
+			ID: "qwen-code/settings", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"trusted-folders", "settings", "project"}, Names: []string{"trustedFolders.json", "settings.json"},
 			Doc: ".qwen/trustedFolders.json and a home or project .qwen/settings.json permission rules and tools.approvalMode (file mtime)",
 		}, parseSettings),
 		parser.New(parser.Spec{
-			ID: "qwen-code/channels", Agent: Agent, Version: 1,
+			ID: "qwen-code/channels", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"channels"}, Names: []string{"sessions.json", "routes.json"},
 			Doc: ".qwen/channels/sessions.json and daemon/<hash>/routes.json: sessions relayed from a messaging platform",
 		}, parseChannels),
 		parser.New(parser.Spec{
-			ID: "qwen-code/usage", Agent: Agent, Version: 1,
+			ID: "qwen-code/usage", Agent: Agent, Version: 2,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.System},
 				Basis: "usage records carry no time"},
@@ -55,18 +57,6 @@ func Parsers() []parser.Parser {
 			Doc: ".qwen/usage_record.jsonl per-session usage summaries (secondary; outlive a deleted transcript)",
 		}, parseUsage),
 	}
-}
-
-// parseTime reads an ISO 8601 time (toISOString).
-func parseTime(s string) (time.Time, bool) {
-	if s == "" {
-		return time.Time{}, false
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}, false
-	}
-	return t.UTC(), true
 }
 
 // epochMS reads an epoch-milliseconds number (0 or absent is no time).
@@ -134,26 +124,13 @@ func isKind(raw json.RawMessage, c byte) bool {
 	return len(raw) > 0 && raw[0] == c
 }
 
-// compactJSON renders raw JSON compactly ("" for null or nothing).
-func compactJSON(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		return string(raw)
-	}
-	return b.String()
-}
-
 // scalarText renders a value: a string as is, anything else compact JSON.
 func scalarText(v json.RawMessage) string {
 	var s string
 	if json.Unmarshal(v, &s) == nil {
 		return s
 	}
-	return compactJSON(v)
+	return parser.CompactJSON(v)
 }
 
 func boolStr(b bool) string {

@@ -15,14 +15,12 @@ import (
 const realUserHome = "/home/examiner2"
 
 // realHome returns the real-agent fixture home written by Qwen Code 0.24.4
-// against a loopback model, or skips.
+// against a loopback model; a missing fixture fails.
 func realHome(t *testing.T) string {
 	t.Helper()
-	dir := filepath.Join("..", "..", "..", "fixtures", "roots", "real-agents-2", "home", "examiner2")
-	if _, err := os.Stat(filepath.Join(dir, ".qwen", "projects")); err != nil {
-		t.Skip("real-agents-2 Qwen Code fixture not present: skipping")
-	}
-	return dir
+	fx := parsertest.RealAgentFixture(t, "real-agents-2", "qwen-code")
+	fx.Glob(t, ".qwen/projects")
+	return fx.Home
 }
 
 type realScenario struct {
@@ -54,7 +52,7 @@ func realScenarios(t *testing.T, dir string) (string, []realScenario) {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, "..", "..", "..", "real-agents-2.expect.json"))
 	if err != nil {
-		t.Skip("real-agents-2.expect.json not present")
+		t.Fatalf("real-agents-2.expect.json: %v", err)
 	}
 	var all map[string]json.RawMessage
 	if err := json.Unmarshal(b, &all); err != nil {
@@ -65,7 +63,7 @@ func realScenarios(t *testing.T, dir string) (string, []realScenario) {
 		Scenarios []realScenario `json:"scenarios"`
 	}
 	if err := json.Unmarshal(all["qwen-code"], &q); err != nil || len(q.Scenarios) == 0 {
-		t.Skip("no qwen-code scenarios in real-agents-2.expect.json")
+		t.Fatalf("no qwen-code scenarios in real-agents-2.expect.json: %v", err)
 	}
 	return q.Version, q.Scenarios
 }
@@ -269,7 +267,7 @@ func TestRealAgentSubagent(t *testing.T) {
 		within(t, res, sc)
 		return
 	}
-	t.Skip("no subagent scenario")
+	t.Fatal("no subagent scenario in real-agents-2.expect.json")
 }
 
 // TestRealAgentUsage: usage_record.jsonl names every finished session

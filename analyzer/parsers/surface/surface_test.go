@@ -67,7 +67,21 @@ var cases = []tcase{
 	{"opencode", "opencode.json", home + "demo/opencode.json", "project"},
 	{"zed", "zed-settings.json", home + ".config/zed/settings.json", "settings"},
 	{"windsurf", "windsurf-hooks.json", home + ".codeium/windsurf/hooks.json", "hooks"},
+	{"claude-desktop", "claude_desktop_config.json", home + "Library/Application Support/Claude/claude_desktop_config.json", "app-state"},
+	{"qwen-code", "gemini-settings.json", home + ".qwen/settings.json", "settings"},
+	{"cline", "cline_mcp_settings.json", home + ".config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json", "mcp-settings"},
+	{"roo-code", "roomodes.yaml", home + "demo/.roomodes", "project"},
+	{"kilo-code", "kilo.json", home + ".config/kilo/kilo.json", "config"},
+	{"crush", "crush.json", home + ".config/crush/crush.json", "config"},
+	{"amp", "amp-settings.json", home + ".config/amp/settings.json", "settings"},
+	{"augment", "augment-settings.json", home + ".augment/settings.json", "settings"},
+	{"factory-droid", "factory-mcp.json", home + ".factory/mcp.json", "config"},
+	{"antigravity", "antigravity-mcp_config.json", home + ".gemini/antigravity/mcp_config.json", "mcp-config"},
 }
+
+// TestMain runs the tests, then checks the goldens they read against
+// testdata/versions.json and for orphans (parsertest.Main).
+func TestMain(m *testing.M) { parsertest.Main(m) }
 
 func TestGolden(t *testing.T) {
 	for _, c := range cases {

@@ -19,8 +19,19 @@ var mtime = time.Date(2026, 10, 11, 9, 0, 0, 0, time.UTC)
 
 func run(t *testing.T, sqlFile, orig, golden string) *parsertest.Sink {
 	t.Helper()
+	return runAs(t, "vscode", sqlFile, orig, golden)
+}
+
+// runAs parses a state.vscdb of the given VS Code family owner.
+func runAs(t *testing.T, owner, sqlFile, orig, golden string) *parsertest.Sink {
+	t.Helper()
+	return runAsTarget(t, owner, "state-db", sqlFile, orig, golden)
+}
+
+func runAsTarget(t *testing.T, owner, target, sqlFile, orig, golden string) *parsertest.Sink {
+	t.Helper()
 	var p parser.Parser
-	f := parser.File{Path: orig, Agent: "vscode", Target: "state-db", MTime: mtime}
+	f := parser.File{Path: orig, Agent: owner, Target: target, MTime: mtime}
 	for _, q := range parser.ExtensionStateParsers(StateExtension()) {
 		if q.Match(&f) {
 			p = q
@@ -41,6 +52,10 @@ func TestGolden(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) { run(t, c.sql, c.orig, "testdata/"+c.name+".golden.jsonl") })
 	}
+	// twinny installed in Kiro and in Windsurf: the same rows from each
+	// fork's own store, through its owner's extension-state parser.
+	runAsTarget(t, "kiro", "ide-state", "testdata/global.sql", "/home/alice/.config/Kiro/User/globalStorage/state.vscdb", "testdata/kiro_global.golden.jsonl")
+	runAs(t, "windsurf", "testdata/global.sql", "/home/alice/.config/Windsurf/User/globalStorage/state.vscdb", "testdata/windsurf_global.golden.jsonl")
 }
 
 func find(t *testing.T, s *parsertest.Sink, tt timeline.TurnType, sub string) timeline.Event {

@@ -78,7 +78,7 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 				if s := str(e); s != "" {
 					emit(key+"[]", s)
 				} else {
-					emit(key+"[]", compactJSON(e))
+					emit(key+"[]", parser.JSONValue(e))
 				}
 			}
 		case nil:

@@ -20,7 +20,7 @@ func TestRealAgentChatSessions(t *testing.T) {
 	roots := filepath.Join("..", "..", "..", "fixtures", "roots")
 	var files []string
 	for _, set := range []string{"real-agents", "real-agents-2"} {
-		home := filepath.Join(roots, set, "home", "examiner")
+		home := filepath.Join(roots, set, "home") // every fixture user
 		_ = filepath.Walk(home, func(p string, fi os.FileInfo, err error) error {
 			if err == nil && !fi.IsDir() && strings.Contains(filepath.ToSlash(p), "/chatSessions/") &&
 				(strings.HasSuffix(p, ".json") || strings.HasSuffix(p, ".jsonl")) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
+	"google.golang.org/protobuf/encoding/protowire"
 )
 
 const (
@@ -78,7 +79,7 @@ func pbCases() []struct {
 		{"zstd", append([]byte{0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x00}, randomBytes(64)...)},
 		{"gzip", append([]byte{0x1f, 0x8b, 0x08, 0x00}, randomBytes(64)...)},
 		{"snappy", append([]byte("\xff\x06\x00\x00sNaPpY"), randomBytes(64)...)},
-		{"group", pb{}.Str(1, "before the group").tag(2, wireStart).Uint(1, 1).tag(2, wireEnd)},
+		{"group", pb{}.Str(1, "before the group").tag(2, protowire.StartGroupType).Uint(1, 1).tag(2, protowire.EndGroupType)},
 	}
 }
 

@@ -40,6 +40,8 @@ type hookState struct {
 	last    time.Time // time of the last step that recorded one
 	steps   int       // steps read
 	inputs  int       // user_input steps with text
+	line    int64     // the line of the rows being written
+	k       int       // rows written for that line
 }
 
 func parseHookTranscript(ctx context.Context, in *parser.Input, out parser.Sink) error {
@@ -76,9 +78,17 @@ func parseHookTranscript(ctx context.Context, in *parser.Input, out parser.Sink)
 	return nil
 }
 
-// emit stamps a row with the line's time (or none) and sends it.
+// emit stamps a row with the line's time (or none) and sends it. The
+// transcript keeps no record ids and is rewritten from its start after
+// each response: a row's RecordID is "<trajectory>:<line>#<k>", the k-th
+// row of that step, the same in every rewrite.
 func (s *hookState) emit(n int64, t time.Time, basis timeline.TimeBasis, e timeline.Event) {
+	if n != s.line {
+		s.line, s.k = n, 0
+	}
 	e.Time, e.TimeBasis, e.SessionID, e.SourceLine = t, basis, s.session, n
+	e.RecordID = fmt.Sprintf("%s:%d#%d", s.session, n, s.k)
+	s.k++
 	s.out.Event(e)
 }
 
@@ -88,7 +98,7 @@ func (s *hookState) step(n int64, line []byte) {
 		s.out.Problem(n, "step is not a JSON object: "+err.Error())
 		return
 	}
-	typ, status := str(m["type"]), str(m["status"])
+	typ, status := parser.StringValue(m["type"]), parser.StringValue(m["status"])
 	if typ == "" {
 		s.out.Problem(n, "step has no type")
 		return
@@ -96,9 +106,9 @@ func (s *hookState) step(n int64, line []byte) {
 	s.steps++
 	// The documented steps carry no time; take one when a step has it.
 	t, basis := time.Time{}, timeline.TimeNone
-	if ts, ok := parseTime(str(m["timestamp"])); ok {
+	if ts, ok := parser.ParseTime(parser.StringValue(m["timestamp"])); ok {
 		t, basis, s.last = ts, timeline.TimeRecorded, ts
-	} else if ts, ok := parseTime(str(m["created_at"])); ok {
+	} else if ts, ok := parser.ParseTime(parser.StringValue(m["created_at"])); ok {
 		t, basis, s.last = ts, timeline.TimeRecorded, ts
 	} else if !s.last.IsZero() {
 		t, basis = s.last, timeline.TimeInherited
@@ -108,18 +118,18 @@ func (s *hookState) step(n int64, line []byte) {
 	var obj map[string]json.RawMessage
 	_ = json.Unmarshal(inner, &obj)
 	switch {
-	case typ == "user_input" && str(obj["user_response"]) != "":
+	case typ == "user_input" && parser.StringValue(obj["user_response"]) != "":
 		s.inputs++
-		emit(timeline.Event{TurnType: timeline.User, Text: str(obj["user_response"])})
+		emit(timeline.Event{TurnType: timeline.User, Text: parser.StringValue(obj["user_response"])})
 		if r := rulesText(obj["rules_applied"]); r != "" {
 			emit(timeline.Event{TurnType: timeline.System, Text: "rules applied: " + r})
 		}
 		return
-	case typ == "planner_response" && (str(obj["response"]) != "" || str(obj["thinking"]) != ""):
-		if th := str(obj["thinking"]); th != "" {
+	case typ == "planner_response" && (parser.StringValue(obj["response"]) != "" || parser.StringValue(obj["thinking"]) != ""):
+		if th := parser.StringValue(obj["thinking"]); th != "" {
 			emit(timeline.Event{TurnType: timeline.Thinking, Text: th})
 		}
-		if r := str(obj["response"]); r != "" {
+		if r := parser.StringValue(obj["response"]); r != "" {
 			emit(timeline.Event{TurnType: timeline.Assistant, Text: r})
 		}
 		return
@@ -132,7 +142,7 @@ func (s *hookState) step(n int64, line []byte) {
 		text += " (status " + status + ")"
 	}
 	if len(bytes.TrimSpace(inner)) > 0 && string(bytes.TrimSpace(inner)) != "null" {
-		text += ": " + compact(inner)
+		text += ": " + parser.CompactJSON(inner)
 	}
 	emit(timeline.Event{TurnType: timeline.System, Text: text})
 }
@@ -149,13 +159,13 @@ func (s *hookState) tool(n int64, typ, status string, obj map[string]json.RawMes
 		}
 	}
 	if typ == "mcp_tool" {
-		name := str(obj["tool_name"])
+		name := parser.StringValue(obj["tool_name"])
 		if srv := firstStr(obj, "server_name", "mcp_server_name"); srv != "" && name != "" {
 			name = srv + "/" + name
 		}
 		use.Text = name
-		if args := str(obj["arguments"]); args != "" && json.Valid([]byte(args)) {
-			use.ToolInput = compact([]byte(args))
+		if args := parser.StringValue(obj["arguments"]); args != "" && json.Valid([]byte(args)) {
+			use.ToolInput = parser.CompactJSON([]byte(args))
 		}
 	}
 	if use.Text == "" {
@@ -170,7 +180,7 @@ func (s *hookState) tool(n int64, typ, status string, obj map[string]json.RawMes
 	switch strings.ToLower(status) {
 	case "done", "completed", "complete", "success":
 		res.IsError = "false"
-		if scalar(obj["error"]) != "" {
+		if parser.JSONText(obj["error"]) != "" {
 			res.IsError = "true"
 		}
 	case "error", "errored", "failed", "failure", "cancelled", "canceled", "rejected", "denied":
@@ -187,10 +197,10 @@ func (s *hookState) tool(n int64, typ, status string, obj map[string]json.RawMes
 			continue
 		}
 		if k == "exit_code" {
-			parts = append(parts, "exit code "+scalar(v))
+			parts = append(parts, "exit code "+parser.JSONText(v))
 			continue
 		}
-		if t := scalar(v); t != "" {
+		if t := parser.JSONText(v); t != "" {
 			parts = append(parts, t)
 		}
 	}
@@ -221,42 +231,13 @@ func rulesText(raw json.RawMessage) string {
 	return strings.Join(parts, "; ")
 }
 
-func str(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return ""
-	}
-	return s
-}
-
-// scalar renders a JSON value as text: a string as itself, anything else
-// as compact JSON.
-func scalar(raw json.RawMessage) string {
-	if s := str(raw); s != "" {
-		return s
-	}
-	t := compact(raw)
-	if t == `""` || t == "null" {
-		return ""
-	}
-	return t
-}
-
 func firstStr(obj map[string]json.RawMessage, keys ...string) string {
 	for _, k := range keys {
-		if s := str(obj[k]); s != "" {
+		if s := parser.StringValue(obj[k]); s != "" {
 			return s
 		}
 	}
 	return ""
-}
-
-func compact(raw []byte) string {
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		return string(raw)
-	}
-	return b.String()
 }
 
 func contains(list []string, s string) bool {
@@ -266,15 +247,4 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-func parseTime(s string) (time.Time, bool) {
-	if s == "" {
-		return time.Time{}, false
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}, false
-	}
-	return t.UTC(), true
 }

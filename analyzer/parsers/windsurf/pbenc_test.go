@@ -1,30 +1,25 @@
 package windsurf
 
-// A minimal protobuf wire encoder for building test inputs (the module
-// does not depend on google.golang.org/protobuf). TestCanonicalBytes
+import "google.golang.org/protobuf/encoding/protowire"
+
+// Test inputs are built with protowire's encoder; TestCanonicalBytes also
 // checks the decoder against the byte strings printed in the protobuf
-// encoding guide, so encoder and decoder are not only checked against
-// each other.
+// encoding guide.
 
 type pb []byte
 
-func (b pb) varint(v uint64) pb {
-	for v >= 0x80 {
-		b = append(b, byte(v)|0x80)
-		v >>= 7
-	}
-	return append(b, byte(v))
+func (b pb) tag(num int, wt protowire.Type) pb {
+	return protowire.AppendTag(b, protowire.Number(num), wt)
 }
 
-func (b pb) tag(num, wt int) pb { return b.varint(uint64(num)<<3 | uint64(wt)) }
-
 // Uint is a varint field.
-func (b pb) Uint(num int, v uint64) pb { return b.tag(num, wireVarint).varint(v) }
+func (b pb) Uint(num int, v uint64) pb {
+	return protowire.AppendVarint(b.tag(num, protowire.VarintType), v)
+}
 
 // Bytes is a length-delimited field.
 func (b pb) Bytes(num int, p []byte) pb {
-	b = b.tag(num, wireBytes).varint(uint64(len(p)))
-	return append(b, p...)
+	return protowire.AppendBytes(b.tag(num, protowire.BytesType), p)
 }
 
 // Str is a string field.
@@ -35,19 +30,11 @@ func (b pb) Msg(num int, m pb) pb { return b.Bytes(num, m) }
 
 // Fixed64 and Fixed32 are fixed-width fields.
 func (b pb) Fixed64(num int, v uint64) pb {
-	b = b.tag(num, wireFixed64)
-	for i := 0; i < 8; i++ {
-		b = append(b, byte(v>>(8*i)))
-	}
-	return b
+	return protowire.AppendFixed64(b.tag(num, protowire.Fixed64Type), v)
 }
 
 func (b pb) Fixed32(num int, v uint32) pb {
-	b = b.tag(num, wireFixed32)
-	for i := 0; i < 4; i++ {
-		b = append(b, byte(v>>(8*i)))
-	}
-	return b
+	return protowire.AppendFixed32(b.tag(num, protowire.Fixed32Type), v)
 }
 
 // Timestamp is a google.protobuf.Timestamp {1: seconds, 2: nanos}.

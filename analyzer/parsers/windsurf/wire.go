@@ -3,31 +3,26 @@ package windsurf
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"google.golang.org/protobuf/encoding/protowire"
 )
 
 // A schemaless reader of the protobuf wire format
-// (https://protobuf.dev/programming-guides/encoding/): a message is a run of
+// (https://protobuf.dev/programming-guides/encoding/) on
+// google.golang.org/protobuf/encoding/protowire: a message is a run of
 // fields, each a varint tag (field number << 3 | wire type) followed by a
 // varint (type 0), 8 bytes (type 1), a varint length and that many bytes
-// (type 2) or 4 bytes (type 5). Types 3 and 4 (groups, deprecated) are
+// (type 2) or 4 bytes (type 5); protowire reads each piece, this file
+// decides what a payload is and words the errors. Types 3 and 4 (groups, deprecated) are
 // reported as unsupported; 6 and 7 do not exist. Without a schema a
 // length-delimited payload is ambiguous: it is read as a nested message
 // when it parses completely and plausibly, else as text when it is valid
 // UTF-8 and mostly printable, else as opaque bytes.
-
-// Wire types.
-const (
-	wireVarint  = 0
-	wireFixed64 = 1
-	wireBytes   = 2
-	wireStart   = 3
-	wireEnd     = 4
-	wireFixed32 = 5
-)
 
 // valueKind is how a field's value was read.
 type valueKind uint8
@@ -42,7 +37,6 @@ const (
 )
 
 const (
-	maxFieldNumber = 1<<29 - 1
 	// maxPlausibleField bounds the field numbers of a payload read as a
 	// nested message: real schemas rarely go past a few thousand, while
 	// random bytes that happen to parse produce large numbers.
@@ -89,24 +83,12 @@ type decoder struct {
 	err   error // ctx error, once seen
 }
 
-// consumeVarint reads a varint from b, returning the value and its length,
-// or n <= 0: 0 truncated, -1 overflow.
-func consumeVarint(b []byte) (uint64, int) {
-	var v uint64
-	for i := 0; i < len(b) && i < 10; i++ {
-		c := b[i]
-		if i == 9 && c > 1 {
-			return 0, -1
-		}
-		v |= uint64(c&0x7f) << (7 * uint(i))
-		if c < 0x80 {
-			return v, i + 1
-		}
+// varintErr names why a varint could not be read (n < 0 from protowire).
+func varintErr(n int) string {
+	if protowire.ParseError(n) == io.ErrUnexpectedEOF {
+		return "truncated"
 	}
-	if len(b) >= 10 {
-		return 0, -1
-	}
-	return 0, 0
+	return "longer than 10 bytes"
 }
 
 // parse reads b (which starts at absolute offset base) as a run of fields.
@@ -125,55 +107,51 @@ func (d *decoder) parse(b []byte, base, depth int, nested bool) ([]wireField, *w
 			return fields, &wireError{base + i, "stopped: " + d.err.Error()}
 		}
 		start := i
-		tag, n := consumeVarint(b[i:])
-		switch {
-		case n == 0:
-			return fields, &wireError{base + start, "truncated field tag"}
-		case n < 0:
+		tag, n := protowire.ConsumeVarint(b[i:])
+		if n < 0 {
+			if varintErr(n) == "truncated" {
+				return fields, &wireError{base + start, "truncated field tag"}
+			}
 			return fields, &wireError{base + start, "field tag varint longer than 10 bytes"}
 		}
 		i += n
-		num, wt := tag>>3, int(tag&7)
+		num, wt := tag>>3, protowire.Type(tag&7)
 		if num == 0 {
 			return fields, &wireError{base + start, fmt.Sprintf("field number 0 (tag byte %#02x)", b[start])}
 		}
-		if num > maxFieldNumber {
+		if num > uint64(protowire.MaxValidNumber) {
 			return fields, &wireError{base + start, fmt.Sprintf("field number %d beyond the protobuf maximum", num)}
 		}
 		if nested && num > maxPlausibleField {
 			return fields, &wireError{base + start, fmt.Sprintf("field number %d implausibly large", num)}
 		}
-		f := wireField{Num: int(num), Wire: wt, Off: base + start}
+		f := wireField{Num: int(num), Wire: int(wt), Off: base + start}
 		switch wt {
-		case wireVarint:
-			v, m := consumeVarint(b[i:])
-			if m == 0 {
-				return fields, &wireError{base + start, fmt.Sprintf("truncated varint of field %d", num)}
-			}
+		case protowire.VarintType:
+			v, m := protowire.ConsumeVarint(b[i:])
 			if m < 0 {
-				return fields, &wireError{base + start, fmt.Sprintf("varint of field %d longer than 10 bytes", num)}
+				return fields, &wireError{base + start, fmt.Sprintf("varint of field %d %s", num, varintErr(m))}
 			}
 			f.Kind, f.Val = kindVarint, v
 			i += m
-		case wireFixed64:
-			if len(b)-i < 8 {
+		case protowire.Fixed64Type:
+			v, m := protowire.ConsumeFixed64(b[i:])
+			if m < 0 {
 				return fields, &wireError{base + start, fmt.Sprintf("64-bit field %d needs 8 bytes, %d left", num, len(b)-i)}
 			}
-			f.Kind, f.Val = kindFixed64, le64(b[i:])
-			i += 8
-		case wireFixed32:
-			if len(b)-i < 4 {
+			f.Kind, f.Val = kindFixed64, v
+			i += m
+		case protowire.Fixed32Type:
+			v, m := protowire.ConsumeFixed32(b[i:])
+			if m < 0 {
 				return fields, &wireError{base + start, fmt.Sprintf("32-bit field %d needs 4 bytes, %d left", num, len(b)-i)}
 			}
-			f.Kind, f.Val = kindFixed32, uint64(le32(b[i:]))
-			i += 4
-		case wireBytes:
-			l, m := consumeVarint(b[i:])
-			if m == 0 {
-				return fields, &wireError{base + start, fmt.Sprintf("truncated length of field %d", num)}
-			}
+			f.Kind, f.Val = kindFixed32, uint64(v)
+			i += m
+		case protowire.BytesType:
+			l, m := protowire.ConsumeVarint(b[i:])
 			if m < 0 {
-				return fields, &wireError{base + start, fmt.Sprintf("length varint of field %d longer than 10 bytes", num)}
+				return fields, &wireError{base + start, fmt.Sprintf("length varint of field %d %s", num, varintErr(m))}
 			}
 			i += m
 			if l > uint64(len(b)-i) {
@@ -182,7 +160,7 @@ func (d *decoder) parse(b []byte, base, depth int, nested bool) ([]wireField, *w
 			f.Data = b[i : i+int(l)]
 			d.classify(&f, base+i, depth)
 			i += int(l)
-		case wireStart, wireEnd:
+		case protowire.StartGroupType, protowire.EndGroupType:
 			return fields, &wireError{base + start, fmt.Sprintf("group wire type %d (field %d) is not supported", wt, num)}
 		default:
 			return fields, &wireError{base + start, fmt.Sprintf("invalid wire type %d (field %d)", wt, num)}
@@ -207,15 +185,6 @@ func (d *decoder) classify(f *wireField, base, depth int) {
 		return
 	}
 	f.Kind = kindBytes
-}
-
-func le64(b []byte) uint64 {
-	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-}
-
-func le32(b []byte) uint32 {
-	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
 }
 
 // printableRunes counts the runes of valid UTF-8 b and how many of them

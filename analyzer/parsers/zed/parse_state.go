@@ -29,7 +29,7 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		{"sidebar_terminal_threads", func(r row) { terminalThread(in, r, out) }},
 	}
 	for _, t := range tables {
-		cols, err := tableColumns(ctx, db, t.name)
+		cols, err := parser.Columns(ctx, db, t.name)
 		if err != nil {
 			out.Problem(0, "not a SQLite database: "+err.Error())
 			return nil
@@ -125,12 +125,12 @@ func scopedKV(in *parser.Input, r row, out parser.Sink, file string) {
 		e.SessionID = key
 		e.Text = "unsent draft: " + txt
 	case "created_git_worktrees":
-		e.Text = fmt.Sprintf("git worktree created: %s %s", key, compactJSON([]byte(val)))
+		e.Text = fmt.Sprintf("git worktree created: %s %s", key, parser.CompactJSON([]byte(val)))
 	default:
 		if !strings.HasPrefix(ns, "agent") && !strings.Contains(ns, "thread") && !strings.Contains(ns, "worktree") {
 			return
 		}
-		e.Text = fmt.Sprintf("%s: %s=%s", ns, key, compactJSON([]byte(val)))
+		e.Text = fmt.Sprintf("%s: %s=%s", ns, key, parser.CompactJSON([]byte(val)))
 	}
 	out.Event(e)
 }

@@ -75,13 +75,13 @@ func parseThreadsDB(ctx context.Context, in *parser.Input, out parser.Sink) erro
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
-	cols, err := tableColumns(ctx, db, "threads")
+	cols, err := parser.Columns(ctx, db, "threads")
 	if err != nil {
 		out.Problem(0, "not a SQLite database: "+err.Error())
 		return nil
 	}
 	if cols == nil {
-		out.Problem(0, "no threads table")
+		out.Problem(0, "no threads table") // a view of that name is not one
 		return nil
 	}
 	dec, err := zstd.NewReader(nil, zstd.WithDecoderMaxMemory(maxThreadBytes), zstd.WithDecoderConcurrency(1))
@@ -276,9 +276,9 @@ func message(w *threadWriter, raw json.RawMessage, model string, n int) {
 					RawInput string          `json:"raw_input"`
 				}
 				_ = json.Unmarshal(v["ToolUse"], &tu)
-				input := compactJSON(tu.Input)
+				input := parser.CompactJSON(tu.Input)
 				if input == "" && tu.RawInput != "" {
-					input = compactJSON([]byte(tu.RawInput))
+					input = parser.CompactJSON([]byte(tu.RawInput))
 				}
 				names[tu.ID] = tu.Name
 				order = append(order, tu.ID)
@@ -374,7 +374,7 @@ func resultText(raw json.RawMessage) string {
 		}
 		return strings.Join(parts, "\n")
 	}
-	return compactJSON(raw)
+	return parser.CompactJSON(raw)
 }
 
 // mentionName renders a MentionUri ({"File": {"abs_path": ..}}, {"Fetch":
@@ -395,7 +395,7 @@ func mentionName(raw json.RawMessage) string {
 			return kind
 		}
 	}
-	return compactJSON(raw)
+	return parser.CompactJSON(raw)
 }
 
 type keyVal struct {
@@ -476,7 +476,7 @@ func legacyMessage(w *threadWriter, raw json.RawMessage, model string, n int) {
 	names := map[string]string{}
 	for _, tu := range m.ToolUses {
 		names[tu.ID] = tu.Name
-		in := compactJSON(tu.Input)
+		in := parser.CompactJSON(tu.Input)
 		w.emit(timeline.Event{TurnType: timeline.ToolUse, Model: model, ToolName: tu.Name, ToolUseID: tu.ID, ToolInput: in, Text: identifying(tu.Input)})
 	}
 	for _, tr := range m.ToolResults {

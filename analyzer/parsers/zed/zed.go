@@ -20,21 +20,21 @@ const Agent = "zed"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "zed/threads", Agent: Agent, Version: 1,
+			ID: "zed/threads", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"threads"},
 			Names:   []string{"threads.db"},
 			Doc:     "Zed threads/threads.db: agent panel threads (zstd or plain JSON): prompts, replies, thinking, tool uses and results, denied calls, sub-agents, unsent drafts",
 		}, parseThreadsDB),
 		parser.New(parser.Spec{
-			ID: "zed/db", Agent: Agent, Version: 1,
+			ID: "zed/db", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"db"},
 			Names:   []string{"db.sqlite"},
 			Doc:     "Zed db/0-<channel>/db.sqlite: sidebar threads (native and external agents), trusted worktrees, draft prompts, created and archived git worktrees, terminal threads",
 		}, parseStateDB),
 		parser.New(parser.Spec{
-			ID: "zed/settings", Agent: Agent, Version: 1,
+			ID: "zed/settings", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"settings"},
 			Names:   []string{"settings.json", "global_settings.json"},
@@ -56,20 +56,6 @@ func sqlTime(s string) (time.Time, bool) {
 		}
 	}
 	return time.Time{}, false
-}
-
-// compactJSON returns raw as compact JSON, or "" for empty/null.
-func compactJSON(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
-		q, _ := json.Marshal(string(raw))
-		return string(q)
-	}
-	return b.String()
 }
 
 // identifying picks a tool call's most identifying argument (Zed's tools:
@@ -111,31 +97,12 @@ func (r row) bytes(name string) []byte {
 	return nil
 }
 
-// tableColumns lists a table's columns, or nil when it does not exist.
-func tableColumns(ctx context.Context, db *sql.DB, table string) (map[string]bool, error) {
-	rows, err := db.QueryContext(ctx, `SELECT name FROM pragma_table_info(?)`, table)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	cols := map[string]bool{}
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			return nil, err
-		}
-		cols[n] = true
-	}
-	if len(cols) == 0 {
-		return nil, rows.Err()
-	}
-	return cols, rows.Err()
-}
-
 // eachRow runs fn over every row of table (all columns by name), in rowid
 // order; a missing table is an error here (the callers report it).
 func eachRow(ctx context.Context, db *sql.DB, table string, fn func(r row) error) error {
-	if !parser.HasTable(ctx, db, table) {
+	if ok, err := parser.HasTable(ctx, db, table); err != nil {
+		return err
+	} else if !ok {
 		return fmt.Errorf("no such table: %s", table)
 	}
 	return parser.EachTableRow(ctx, db, table, func(r parser.Row) error { return fn(row{r}) })

@@ -1,0 +1,102 @@
+package parser
+
+import (
+	"bytes"
+	"strings"
+	"time"
+
+	json "github.com/go-json-experiment/json/v1"
+)
+
+// CompactJSON renders raw JSON from a record (a tool call's arguments, a
+// nested value) as compact JSON text: the form of a row's tool_input, and
+// of values quoted in system rows. One behaviour for every parser:
+//
+//   - absent, blank or null: "";
+//   - valid JSON: compacted, its strings unchanged (no HTML escaping);
+//   - anything else (a cut-off or hand-edited value, arguments an agent
+//     stored as non-JSON text): the raw text, trimmed, as one JSON string
+//     ("\"{\\\"cmd\\\": \\\"ls\""), so tool_input is always valid JSON
+//     and nothing is lost. Bytes that are not UTF-8 become U+FFFD.
+func CompactJSON(raw []byte) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err == nil {
+		return b.String()
+	}
+	return JSONValue(string(raw))
+}
+
+// JSONValue renders a decoded value as compact JSON text under the same
+// rules as CompactJSON (no HTML escaping); "" for nil.
+func JSONValue(v any) string {
+	if v == nil {
+		return ""
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return ""
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// JSONString returns the value of raw when it is a JSON string.
+func JSONString(raw []byte) (string, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '"' {
+		return "", false
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// StringValue is JSONString's value alone: "" when raw is not a JSON string.
+func StringValue(raw []byte) string {
+	s, _ := JSONString(raw)
+	return s
+}
+
+// JSONText renders a JSON value as text: a string as its value, absent or
+// null as "", anything else as CompactJSON.
+func JSONText(raw []byte) string {
+	if s, ok := JSONString(raw); ok {
+		return s
+	}
+	return CompactJSON(raw)
+}
+
+// ParseTime reads an RFC 3339 time (with or without fractional seconds
+// and zone offset) as UTC; false for "" and anything else.
+func ParseTime(s string) (time.Time, bool) {
+	if s == "" {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return t.UTC(), true
+}
+
+// Epoch reads an integer time as epoch seconds, or as milliseconds when it
+// is above msAbove (each agent's own threshold; 1e11 where the agent
+// states none: seconds below it run to the year 5138, milliseconds above
+// it start in 1973). Zero and negative values are no time.
+func Epoch(v, msAbove int64) (time.Time, bool) {
+	switch {
+	case v <= 0:
+		return time.Time{}, false
+	case v > msAbove:
+		return time.UnixMilli(v).UTC(), true
+	default:
+		return time.Unix(v, 0).UTC(), true
+	}
+}

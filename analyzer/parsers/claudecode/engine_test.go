@@ -1,0 +1,346 @@
+package claudecode_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/analyze"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/claudecode"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+	"github.com/doubleagent/doubleagent/bundle/bundletest"
+)
+
+// These run the claude-code parsers through the engine, so the identity
+// merge, the duplicate_id report and session states are checked on the
+// timeline an examiner reads.
+
+const (
+	proj    = "/home/examiner/.claude/projects/-home-examiner-demo/"
+	sessS   = "11111111-aaaa-4bbb-8ccc-000000000001"
+	agentID = "a1b2c3d4e5f60718"
+)
+
+type engineOut struct {
+	sum      *analyze.Summary
+	rows     []timeline.Row
+	sessions []timeline.Session
+	problems []analyze.Problem
+}
+
+// runEngine collects files into a bundle and analyzes it with the
+// claude-code parsers.
+func runEngine(t *testing.T, files []bundletest.File) engineOut {
+	t.Helper()
+	dir := t.TempDir()
+	for i := range files {
+		if files[i].Agent == "" {
+			files[i].Agent = claudecode.Agent
+		}
+		if files[i].Target == "" {
+			files[i].Target = "projects"
+		}
+		if files[i].User == "" {
+			files[i].User = "examiner"
+		}
+		if files[i].MTime.IsZero() {
+			files[i].MTime = time.Date(2026, 10, 12, 0, 0, 0, 0, time.UTC)
+		}
+	}
+	b := filepath.Join(dir, "b.tar.zst")
+	if err := os.WriteFile(b, bundletest.Build(t, files), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	sum, err := analyze.Timeline(context.Background(), analyze.Options{Inputs: []string{b}, OutDir: out,
+		Parsers: claudecode.Parsers(), Jobs: 1, TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o engineOut
+	o.sum = sum
+	readJSONL(t, filepath.Join(out, analyze.TimelineJSONL), func(b []byte) {
+		var r timeline.Row
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatal(err)
+		}
+		o.rows = append(o.rows, r)
+	})
+	readJSONL(t, filepath.Join(out, analyze.SessionsJSONL), func(b []byte) {
+		var s timeline.Session
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatal(err)
+		}
+		o.sessions = append(o.sessions, s)
+	})
+	readJSONL(t, filepath.Join(out, analyze.ProblemsJSONL), func(b []byte) {
+		var p analyze.Problem
+		if err := json.Unmarshal(b, &p); err != nil {
+			t.Fatal(err)
+		}
+		o.problems = append(o.problems, p)
+	})
+	return o
+}
+
+func readJSONL(t *testing.T, p string, fn func([]byte)) {
+	t.Helper()
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		if len(sc.Bytes()) > 0 {
+			fn(sc.Bytes())
+		}
+	}
+}
+
+// conv renders the non-system rows as "<session> <turn type> <text>
+// (<file base>:<line>)", the conversation an examiner reads.
+func conv(o engineOut) []string {
+	var out []string
+	for _, r := range o.rows {
+		if r.TurnType == "system" {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s %s %s (%s:%d)", shortID(r.SessionID), r.TurnType, r.Text, filepath.Base(r.SourceFile), r.SourceLine))
+	}
+	return out
+}
+
+func shortID(s string) string {
+	if len(s) == 36 {
+		return s[:8]
+	}
+	return s
+}
+
+func line(sid string, m map[string]any) string {
+	base := map[string]any{"parentUuid": nil, "isSidechain": false, "userType": "external", "cwd": "/home/examiner/demo",
+		"sessionId": sid, "version": "2.1.310", "gitBranch": "main"}
+	for k, v := range m {
+		base[k] = v
+	}
+	if sid == "" {
+		delete(base, "sessionId")
+	}
+	b, _ := json.Marshal(base)
+	return string(b)
+}
+
+func userRec(sid, uuid, ts, text string) map[string]any {
+	return map[string]any{"type": "user", "uuid": uuid, "timestamp": ts, "message": map[string]any{"role": "user", "content": text}}
+}
+
+func callRec(uuid, ts, id, cmd string) map[string]any {
+	return map[string]any{"type": "assistant", "uuid": uuid, "timestamp": ts, "message": map[string]any{"id": "msg_" + uuid, "model": "claude-opus-4-6", "role": "assistant",
+		"content": []any{map[string]any{"type": "tool_use", "id": id, "name": "Bash", "input": map[string]any{"command": cmd}}}}}
+}
+
+func resultRec(uuid, ts, id, out string) map[string]any {
+	return map[string]any{"type": "user", "uuid": uuid, "timestamp": ts, "message": map[string]any{"role": "user",
+		"content": []any{map[string]any{"type": "tool_result", "tool_use_id": id, "content": out, "is_error": false}}}}
+}
+
+func file(name string, lines ...string) bundletest.File {
+	return bundletest.File{Path: proj + name, Data: []byte(strings.Join(lines, "\n") + "\n")}
+}
+
+// Issue 12: within one file, a second record reusing a uuid with other
+// content (a planted earlier record hiding a later real one) is two rows
+// and a duplicate_id problem.
+func TestEngineReusedUUID(t *testing.T) {
+	o := runEngine(t, []bundletest.File{file(sessS+".jsonl",
+		line(sessS, userRec(sessS, "u1", "2026-10-11T10:00:00.000Z", "list the files")),
+		line(sessS, userRec(sessS, "u1", "2026-10-11T10:05:00.000Z", "delete the logs")),
+	)})
+	want := []string{
+		"11111111 user list the files (" + sessS + ".jsonl:1)",
+		"11111111 user delete the logs (" + sessS + ".jsonl:2)",
+	}
+	if got := conv(o); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("rows:\n%s", strings.Join(got, "\n"))
+	}
+	if o.sum.DuplicateIDs != 1 || len(o.problems) != 1 || o.problems[0].Kind != "duplicate_id" ||
+		!strings.Contains(o.problems[0].Message, `record id "u1" has 2 different contents`) {
+		t.Fatalf("duplicate ids %d, problems %+v", o.sum.DuplicateIDs, o.problems)
+	}
+}
+
+// Issue 12, "a Claude Code file that copies records with their uuid and
+// timestamp under a new sessionId": three copies of one session S, each
+// record of S is written once.
+//
+//   - B, a /branch fork: its copies carry forkedFrom {S, uuid}; they are
+//     replayed in S, B reads forked_from S.
+//   - R, a 1.0.x resume: the copies keep S's sessionId; R's own records
+//     follow, R reads forked_from S.
+//   - F, a --fork-session copy: the copies are re-stamped with F and
+//     nothing in the file marks them (mainframe research, Claude Code
+//     2.1.219); the identity merge still writes each record once.
+func TestEngineForkCopiesWrittenOnce(t *testing.T) {
+	const b, r, f = "bbbbbbbb-aaaa-4bbb-8ccc-00000000000b", "cccccccc-aaaa-4bbb-8ccc-00000000000c", "dddddddd-aaaa-4bbb-8ccc-00000000000d"
+	orig := []map[string]any{
+		userRec(sessS, "u1", "2026-10-11T10:00:00.000Z", "list the files"),
+		callRec("a1", "2026-10-11T10:00:01.000Z", "toolu_ls", "ls"),
+		resultRec("u2", "2026-10-11T10:00:02.000Z", "toolu_ls", "a.txt"),
+	}
+	var sLines, bLines, rLines, fLines []string
+	for _, m := range orig {
+		sLines = append(sLines, line(sessS, m))
+		bm := map[string]any{"forkedFrom": map[string]any{"sessionId": sessS, "messageUuid": m["uuid"]}}
+		for k, v := range m {
+			bm[k] = v
+		}
+		bLines = append(bLines, line(b, bm))
+		rLines = append(rLines, line(sessS, m))
+		fLines = append(fLines, line(f, m))
+	}
+	bLines = append(bLines, line(b, userRec(b, "ub", "2026-10-11T11:00:00.000Z", "count the lines")))
+	rLines = append(rLines, line(r, userRec(r, "ur", "2026-10-11T12:00:00.000Z", "now delete a.txt")))
+	fLines = append([]string{`{"type":"mode","mode":"normal","sessionId":"` + f + `"}`}, fLines...)
+	fLines = append(fLines, line(f, userRec(f, "uf", "2026-10-11T13:00:00.000Z", "rename a.txt")))
+	o := runEngine(t, []bundletest.File{file(sessS+".jsonl", sLines...), file(b+".jsonl", bLines...),
+		file(r+".jsonl", rLines...), file(f+".jsonl", fLines...)})
+	want := []string{
+		"11111111 user list the files (" + sessS + ".jsonl:1)",
+		"11111111 tool_use ls (" + sessS + ".jsonl:2)",
+		"11111111 tool_result a.txt (" + sessS + ".jsonl:3)",
+		"bbbbbbbb user count the lines (" + b + ".jsonl:4)",
+		"cccccccc user now delete a.txt (" + r + ".jsonl:4)",
+		"dddddddd user rename a.txt (" + f + ".jsonl:5)",
+	}
+	if got := conv(o); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("rows:\n%s", strings.Join(got, "\n"))
+	}
+	forked := map[string]string{}
+	for _, s := range o.sessions {
+		forked[shortID(s.SessionID)] = shortID(s.ForkedFrom) + "/" + shortID(s.ParentSessionID)
+	}
+	if forked["bbbbbbbb"] != "11111111/11111111" || forked["cccccccc"] != "11111111/11111111" || forked["dddddddd"] != "/" || forked["11111111"] != "/" {
+		t.Fatalf("forked_from/parent %v", forked)
+	}
+	// 3 copies of each of S's three records, and of its model and surface
+	// rows: the copies under F's own id (re-stamped, unmarked) lose to S
+	// by file order, the replayed ones by rank.
+	if o.sum.DuplicateIDs != 0 || len(o.problems) != 0 {
+		t.Fatalf("duplicate ids %d problems %+v", o.sum.DuplicateIDs, o.problems)
+	}
+}
+
+// claude-code #43764, with and without the subagent's file: the
+// agent_progress copies give the subagent's rows when its file is gone;
+// when the file is there its rows are written and the copies are not.
+func TestEngineProgressCopiesAndSubagentFile(t *testing.T) {
+	parent, err := os.ReadFile("testdata/progress_subagent.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := os.ReadFile("testdata/progress_subagent_file.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf := bundletest.File{Path: proj + sessS + ".jsonl", Data: parent}
+	sf := bundletest.File{Path: proj + sessS + "/subagents/agent-" + agentID + ".jsonl", Data: sub}
+	alone := runEngine(t, []bundletest.File{pf})
+	both := runEngine(t, []bundletest.File{pf, sf})
+	wantSub := func(o engineOut, srcLines []string) {
+		t.Helper()
+		var got []string
+		for _, r := range o.rows {
+			if r.SessionID == agentID {
+				if r.ParentSessID != sessS {
+					t.Fatalf("subagent row without its parent %+v", r)
+				}
+				got = append(got, fmt.Sprintf("%s %s (%s:%d)", r.TurnType, r.Text, filepath.Base(r.SourceFile), r.SourceLine))
+			}
+		}
+		if strings.Join(got, "\n") != strings.Join(srcLines, "\n") {
+			t.Fatalf("subagent rows:\n%s", strings.Join(got, "\n"))
+		}
+	}
+	p := sessS + ".jsonl"
+	wantSub(alone, []string{
+		"system subagent " + agentID + " of " + sessS + " (" + p + ":3)",
+		"system subagent task: Search the repo for TODO (" + p + ":3)",
+		"system model: claude-haiku-4-5 (" + p + ":4)",
+		"tool_use TODO (" + p + ":4)",
+		"tool_result a.go:3: // TODO fix (" + p + ":5)",
+	})
+	a := "agent-" + agentID + ".jsonl"
+	wantSub(both, []string{
+		"system subagent " + agentID + " of " + sessS + " (" + a + ":1)",
+		"system subagent task: Search the repo for TODO (" + a + ":1)",
+		"system model: claude-haiku-4-5 (" + a + ":2)",
+		"tool_use TODO (" + a + ":2)",
+		"tool_result a.go:3: // TODO fix (" + a + ":3)",
+	})
+	if both.sum.RepeatedByID != 5 || len(both.rows) != len(alone.rows) || both.sum.DuplicateIDs != 0 {
+		t.Fatalf("repeated %d, rows %d vs %d, duplicate ids %d", both.sum.RepeatedByID, len(both.rows), len(alone.rows), both.sum.DuplicateIDs)
+	}
+	var parents []string
+	for _, s := range both.sessions {
+		parents = append(parents, s.SessionID+"<"+s.ParentSessionID)
+	}
+	sort.Strings(parents)
+	if strings.Join(parents, " ") != sessS+"< "+agentID+"<"+sessS {
+		t.Fatalf("sessions %v", parents)
+	}
+}
+
+// Issue 16: a project's .claude/settings.json and settings.local.json
+// reach the analyzer with target "project" (collected as project
+// artifacts); the settings parser reads them, with that project as
+// project_path. A settings.json deeper in .claude/ is not one.
+func TestEngineProjectSettings(t *testing.T) {
+	settings, err := os.ReadFile("testdata/settings.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	local, err := os.ReadFile("testdata/settings.local.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mt := time.Date(2026, 10, 11, 9, 0, 0, 0, time.UTC)
+	o := runEngine(t, []bundletest.File{
+		{Path: "/srv/app/.claude/settings.json", Target: "project", Kind: "settings", Data: settings, MTime: mt},
+		{Path: "/srv/app/.claude/settings.local.json", Target: "project", Kind: "settings", Data: local, MTime: mt},
+		{Path: "/srv/app/.claude/skills/x/settings.json", Target: "project", Kind: "settings", Data: settings, MTime: mt},
+	})
+	var got []string
+	for _, r := range o.rows {
+		if r.ProjectPath != "/srv/app" || r.TimestampUTC != "2026-10-11T09:00:00.000Z" || r.TimeBasis != "file-mtime" || r.Parser != "claude-code/settings" {
+			t.Fatalf("row %+v", r)
+		}
+		got = append(got, r.Text)
+	}
+	want := []string{
+		"permission setting: allow=Bash(npm run test:*) (from settings.json, file mtime)",
+		"permission setting: allow=Read(~/.zshrc) (from settings.json, file mtime)",
+		"permission setting: deny=Bash(curl:*) (from settings.json, file mtime)",
+		"permission setting: ask=Bash(git push:*) (from settings.json, file mtime)",
+		"permission setting: additionalDirectories=../docs/ (from settings.json, file mtime)",
+		"permission setting: defaultMode=acceptEdits (from settings.json, file mtime)",
+		"permission setting: disableBypassPermissionsMode=disable (from settings.json, file mtime)",
+		"retention setting: cleanupPeriodDays=99 (from settings.json, file mtime)",
+		"model setting: opus (from settings.json, file mtime)",
+		"permission setting: allow=PowerShell(Get-ChildItem *) (from settings.local.json, file mtime)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("rows:\n%s", strings.Join(got, "\n"))
+	}
+	if len(o.problems) != 0 {
+		t.Fatalf("problems %+v", o.problems)
+	}
+}

@@ -1,0 +1,153 @@
+package ollama
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
+)
+
+var mtime = time.Date(2026, 8, 2, 7, 0, 0, 0, time.UTC)
+
+func byID(t testing.TB, id string) parser.Parser {
+	t.Helper()
+	for _, p := range Parsers() {
+		if p.ID() == id {
+			return p
+		}
+	}
+	t.Fatalf("no parser %s", id)
+	return nil
+}
+
+func run(t *testing.T, id, local, orig, rel, target, golden string) *parsertest.Sink {
+	t.Helper()
+	in := parsertest.Input(t, local, parser.File{Path: orig, Rel: rel, Agent: agentName, Target: target, MTime: mtime}, nil)
+	return parsertest.Golden(t, byID(t, id), in, "testdata/"+golden+".golden.jsonl")
+}
+
+func rows(s *parsertest.Sink) string {
+	var b strings.Builder
+	for _, e := range s.Events {
+		fmt.Fprintf(&b, "%d %s %s %s model=%s id=%s rec=%s in=%s err=%s t=%s/%s: %q\n", e.SourceLine, e.SessionID, e.TurnType, e.ToolName, e.Model, e.ToolUseID, e.RecordID, e.ToolInput, e.IsError, e.TimeString(), e.ToRow().TimeBasis, e.Text)
+	}
+	return b.String()
+}
+
+const chat = "c0ffee00-0000-4000-8000-000000000001"
+
+// TestAppDB: every row kind of the desktop store, the n-th tool message
+// after an assistant message paired with its n-th call, attachment names
+// without bytes, a deleted chat's message kept, an orphan call reported.
+func TestAppDB(t *testing.T) {
+	db := parsertest.SQLite(t, "testdata/db_v18.sql")
+	s := run(t, "ollama/app-db", db, "/Users/ex/Library/Application Support/Ollama/db.sqlite", "Library/Application Support/Ollama/db.sqlite", "app-db", "db_v18")
+	want := strings.ReplaceAll(`1 {C} chat.. err= t=2026-08-01T09:00:00.000Z/: "chat: Weather in Lisbon (browser tool state kept, 45 bytes)"
+1 {C} system  model=gpt-oss:20b id= rec=1#model in= err= t=2026-08-01T09:00:01.000Z/: "model: gpt-oss:20b"
+1 {C} user  model=gpt-oss:20b id= rec=1 in= err= t=2026-08-01T09:00:01.000Z/: "what is the weather in Lisbon?"
+2 {C} tool_use web_search model=gpt-oss:20b id={C}:1 rec={C}:1 in={"query":"Lisbon weather today"} err= t=2026-08-01T09:00:02.000Z/: "Lisbon weather today"
+2 {C} tool_use web_fetch model=gpt-oss:20b id={C}:2 rec={C}:2 in={"url":"https://example.com/lisbon"} err= t=2026-08-01T09:00:02.000Z/: "https://example.com/lisbon"
+2 {C} thinking  model=gpt-oss:20b id= rec=2#thinking in= err= t=2026-08-01T09:00:02.500Z/: "Search the web for it."
+3 {C} tool_result web_search model= id={C}:1 rec=3 in= err=false t=2026-08-01T09:00:05.000Z/: "{\"results\":[{\"title\":\"Lisbon weather\",\"content\":\"Sunny, 28C\"}]}"
+4 {C} tool_result web_fetch model= id={C}:2 rec=4 in= err=true t=2026-08-01T09:00:06.000Z/: "Error: fetch failed: timeout"
+5 {C} assistant  model=gpt-oss:20b id= rec=5 in= err= t=2026-08-01T09:00:07.000Z/: "It is sunny and 28C in Lisbon."
+6 {C} system  model=qwen3:8b id= rec=6#model in= err= t=2026-08-01T09:05:00.000Z/: "model: gpt-oss:20b -> qwen3:8b"
+6 {C} user  model=qwen3:8b id= rec=6 in= err= t=2026-08-01T09:05:00.000Z/: "read this file"
+6 {C} system  model=qwen3:8b id= rec=6#attachment0 in= err= t=2026-08-01T09:05:00.000Z/: "attachment: notes.txt (11 bytes, not read)"
+8 deadbeef-0000-4000-8000-000000000002 user  model= id= rec=8 in= err= t=2026-08-01T12:00:00.000Z/: "a prompt whose chat row is gone"
+`, "{C}", chat)
+	want = strings.Replace(want, "chat..", "system  model= id= rec=chat:"+chat+" in=", 1)
+	if got := rows(s); got != want {
+		t.Fatalf("rows:\n%s", got)
+	}
+	if len(s.Skips) != 1 || s.Skips[0] != (parsertest.Skip{Line: 7, Reason: "no_evidence:empty_message"}) {
+		t.Fatalf("skips: %+v", s.Skips)
+	}
+	wantP := []string{
+		"line 8: orphan_record: message of chat deadbeef-0000-4000-8000-000000000002 whose chats row is gone (deleted chat): its rows are kept",
+		`line 3: orphan_record: tool call 3 (web_fetch) of message 99, which is gone: arguments {"url":"https://example.com/gone"}`,
+	}
+	if strings.Join(s.Problems, "\n") != strings.Join(wantP, "\n") {
+		t.Fatalf("problems:\n%s", strings.Join(s.Problems, "\n"))
+	}
+	if strings.Contains(string(parsertest.Render(s)), "hello world") || strings.Contains(string(parsertest.Render(s)), "ex@example.com") {
+		t.Fatal("attachment bytes or the users table reached the output")
+	}
+}
+
+// TestAppDBEarlySchema: a store from before tool_result and
+// browser_state reads by column name.
+func TestAppDBEarlySchema(t *testing.T) {
+	db := parsertest.SQLite(t, "testdata/db_v3.sql")
+	s := run(t, "ollama/app-db", db, "C:/Users/ex/AppData/Local/Ollama/db.sqlite", "AppData/Local/Ollama/db.sqlite", "app-db", "db_v3")
+	want := `1 old-chat system  model= id= rec=chat:old-chat in= err= t=2025-09-01T08:00:00.000Z/: "chat: hello"
+1 old-chat system  model=llama3.2 id= rec=1#model in= err= t=2025-09-01T08:00:01.000Z/: "model: llama3.2"
+1 old-chat user  model=llama3.2 id= rec=1 in= err= t=2025-09-01T08:00:01.000Z/: "hello there"
+2 old-chat assistant  model=llama3.2 id= rec=2 in= err= t=2025-09-01T08:00:02.000Z/: "Hi!"
+`
+	if got := rows(s); got != want || len(s.Problems) != 0 {
+		t.Fatalf("rows:\n%s\nproblems %v", got, s.Problems)
+	}
+}
+
+func TestAppDBNotOllama(t *testing.T) {
+	dir := t.TempDir()
+	sqlp := filepath.Join(dir, "other.sql")
+	if err := os.WriteFile(sqlp, []byte("CREATE TABLE t (x);"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	db := parsertest.SQLite(t, sqlp)
+	s := parsertest.Run(t, byID(t, "ollama/app-db"), parsertest.Input(t, db, parser.File{Path: "/u/db.sqlite", Agent: agentName, Target: "app-db"}, nil))
+	if len(s.Events) != 0 || len(s.Problems) != 1 || s.Problems[0] != "line 0: no messages table: not an Ollama app database" {
+		t.Fatalf("%+v %v", s.Events, s.Problems)
+	}
+}
+
+// TestHistory: undated prompts, a pasted multi-line prompt as several
+// rows, slash commands as system rows.
+func TestHistory(t *testing.T) {
+	s := run(t, "ollama/history", "testdata/history", "/home/ex/.ollama/history", ".ollama/history", "history", "history")
+	want := `1  user  model= id= rec= in= err= t=/none: "why is the sky blue"
+2  system  model= id= rec= in= err= t=/none: "command: /set parameter temperature 0.2"
+3  user  model= id= rec= in= err= t=/none: "\"\"\"summarise this:"
+4  user  model= id= rec= in= err= t=/none: "line two of the paste"
+5  user  model= id= rec= in= err= t=/none: "\"\"\""
+6  system  model= id= rec= in= err= t=/none: "command: /bye"
+`
+	got := rows(s)
+	first := "0  system  model= id= rec= in= err= t=2026-08-02T07:00:00.000Z/file-mtime: \"prompt history last written (file mtime): 6 line(s); ollama run rewrites the file on every entry and keeps the last 100, with no time or session per entry\"\n"
+	if got != first+want {
+		t.Fatalf("rows:\n%s", got)
+	}
+}
+
+func TestConfig(t *testing.T) {
+	s := run(t, "ollama/config", "testdata/config.json", "/home/ex/.ollama/config.json", ".ollama/config.json", "config", "config")
+	want := `4  system  model= id= rec= in= err= t=2026-08-02T07:00:00.000Z/file-mtime: "model setting: integrations.claude.models=qwen3-coder:30b (from .ollama/config.json, file mtime)"
+5  system  model= id= rec= in= err= t=2026-08-02T07:00:00.000Z/file-mtime: "permission setting: integrations.claude.automode=true (from .ollama/config.json, file mtime)"
+9  system  model= id= rec= in= err= t=2026-08-02T07:00:00.000Z/file-mtime: "model setting: integrations.codex.models=gpt-oss:20b,gpt-oss:120b (from .ollama/config.json, file mtime)"
+12  system  model= id= rec= in= err= t=2026-08-02T07:00:00.000Z/file-mtime: "model setting: last_model=gpt-oss:20b (from .ollama/config.json, file mtime)"
+`
+	if got := rows(s); got != want {
+		t.Fatalf("rows:\n%s", got)
+	}
+}
+
+// TestClaudeProfile: autoModeEnabled only; the gateway key never shows.
+func TestClaudeProfile(t *testing.T) {
+	s := run(t, "ollama/claude-profile", "testdata/claude-profile.json", "/Users/ex/Library/Application Support/Claude-3p/configLibrary/00000000-0000-4000-8000-000000000114.json",
+		"Library/Application Support/Claude-3p/configLibrary/00000000-0000-4000-8000-000000000114.json", "claude-profile", "claude-profile")
+	want := `7  system  model= id= rec= in= err= t=2026-08-02T07:00:00.000Z/file-mtime: "permission setting: Claude Desktop autoModeEnabled=false (from Library/Application Support/Claude-3p/configLibrary/00000000-0000-4000-8000-000000000114.json, file mtime)"
+`
+	if got := rows(s); got != want {
+		t.Fatalf("rows:\n%s", got)
+	}
+	if strings.Contains(string(parsertest.Render(s)), "sk-ollama") {
+		t.Fatal("the gateway key reached the output")
+	}
+}
