@@ -195,7 +195,7 @@ func Run(o Options) (*Summary, error) {
 				return nil, fmt.Errorf("%s line %d: %w", src, line, err)
 			}
 			sum.Rows++
-			row := sigmaRow{&r}
+			row := &sigmaRow{r: &r}
 			for i := range rs {
 				rl := &rs[i]
 				if !rl.Match(row) {
@@ -363,10 +363,28 @@ func (s *Summary) Record() *analyze.RunFindings {
 }
 
 // sigmaRow presents a timeline row to the Sigma evaluator by the
-// timeline's field names.
-type sigmaRow struct{ r *timeline.Row }
+// timeline's field names, keeping the lower-cased fields the rules
+// compare (every rule reads the same row).
+type sigmaRow struct {
+	r     *timeline.Row
+	lower map[string]string
+}
 
-func (s sigmaRow) Field(name string) (string, bool) {
+// Lower implements sigma.Lowerer.
+func (s *sigmaRow) Lower(name string) string {
+	if l, ok := s.lower[name]; ok {
+		return l
+	}
+	v, _ := s.Field(name)
+	l := strings.ToLower(v)
+	if s.lower == nil {
+		s.lower = make(map[string]string, 4)
+	}
+	s.lower[name] = l
+	return l
+}
+
+func (s *sigmaRow) Field(name string) (string, bool) {
 	r := s.r
 	switch name {
 	case "timestamp_utc":
@@ -419,6 +437,6 @@ func (s sigmaRow) Field(name string) (string, bool) {
 	return "", false
 }
 
-func (s sigmaRow) Fields() []string {
+func (s *sigmaRow) Fields() []string {
 	return timeline.Row(*s.r).Values()
 }

@@ -191,7 +191,7 @@ func TestRuleCases(t *testing.T) {
 		tp, fp := 0, 0
 		for _, c := range cases {
 			row := c.row
-			if got := r.Match(sigmaRow{&row}); got != c.want {
+			if got := r.Match(&sigmaRow{r: &row}); got != c.want {
 				t.Errorf("%s (%s): %s %q input %q: got %v, want %v", r.Source, r.Class, row.TurnType, row.Text, row.ToolInput, got, c.want)
 			}
 			if c.want {
@@ -213,14 +213,14 @@ func TestRuleCases(t *testing.T) {
 func TestFieldNames(t *testing.T) {
 	r := timeline.Row{SourceLine: 7}
 	for _, f := range timeline.Fields {
-		if _, ok := (sigmaRow{&r}).Field(f); !ok {
+		if _, ok := (&sigmaRow{r: &r}).Field(f); !ok {
 			t.Errorf("field %s unknown to the Sigma rows", f)
 		}
 	}
-	if v, _ := (sigmaRow{&r}).Field("source_line"); v != "7" {
+	if v, _ := (&sigmaRow{r: &r}).Field("source_line"); v != "7" {
 		t.Errorf("source_line %q", v)
 	}
-	if _, ok := (sigmaRow{&r}).Field("CommandLine"); ok {
+	if _, ok := (&sigmaRow{r: &r}).Field("CommandLine"); ok {
 		t.Error("unknown field resolved")
 	}
 }

@@ -127,8 +127,9 @@ type search struct {
 func (s search) eval(row Row) bool {
 	if s.keywords != nil {
 		for _, f := range row.Fields() {
+			lower := strings.ToLower(f)
 			for _, m := range s.keywords {
-				if m.match(f) {
+				if m.match(f, lower) {
 					return true
 				}
 			}
@@ -155,6 +156,7 @@ type fieldCond struct {
 	all    bool
 	exists *bool
 	vals   []matcher
+	lower  bool // some value compares the lower-cased field
 }
 
 func (f fieldCond) eval(row Row) bool {
@@ -162,37 +164,107 @@ func (f fieldCond) eval(row Row) bool {
 	if f.exists != nil {
 		return (ok && v != "") == *f.exists
 	}
+	lower := ""
+	if f.lower {
+		lower = lowerOf(row, f.field, v)
+	}
 	if f.all {
 		for _, m := range f.vals {
-			if !m.match(v) {
+			if !m.match(v, lower) {
 				return false
 			}
 		}
 		return len(f.vals) > 0
 	}
 	for _, m := range f.vals {
-		if m.match(v) {
+		if m.match(v, lower) {
 			return true
 		}
 	}
 	return false
 }
 
-// matcher tests one value.
-type matcher struct {
-	re    *regexp.Regexp
-	null  bool // matches an empty value
-	exact string
+// Lowerer is implemented by a Row that keeps its fields lower-cased, so
+// that several rules comparing one field compute it once.
+type Lowerer interface {
+	Lower(field string) string
 }
 
-func (m matcher) match(v string) bool {
+func lowerOf(row Row, field, v string) string {
+	if l, ok := row.(Lowerer); ok {
+		return l.Lower(field)
+	}
+	return strings.ToLower(v)
+}
+
+// matcher tests one value. A value without wildcards is compared as a
+// literal (lower-cased unless cased: the caller passes the lower-cased
+// field); one with * or ?, or a re value, is a regular expression.
+type matcher struct {
+	re    *regexp.Regexp
+	null  bool   // matches an empty value
+	op    litOp  // for a literal
+	lit   string // lower-cased unless cased
+	cased bool
+}
+
+type litOp uint8
+
+const (
+	opRegexp litOp = iota
+	opEqual
+	opPrefix
+	opSuffix
+	opContains
+)
+
+// match tests v; lower is v lower-cased (used by a literal not cased).
+func (m matcher) match(v, lower string) bool {
 	if m.null {
 		return v == ""
 	}
 	if m.re != nil {
 		return m.re.MatchString(v)
 	}
-	return v == m.exact
+	s := lower
+	if m.cased {
+		s = v
+	}
+	switch m.op {
+	case opEqual:
+		return s == m.lit
+	case opPrefix:
+		return strings.HasPrefix(s, m.lit)
+	case opSuffix:
+		return strings.HasSuffix(s, m.lit)
+	}
+	return strings.Contains(s, m.lit)
+}
+
+// needsLower reports whether the matcher reads the lower-cased value.
+func (m matcher) needsLower() bool { return !m.null && m.re == nil && !m.cased }
+
+// cost orders a map's fields, cheapest first (then by name, so the order
+// is fixed): a row is rejected on its turn type before a long text is
+// searched.
+func (f fieldCond) cost() int {
+	if f.exists != nil {
+		return 0
+	}
+	c := 0
+	for _, m := range f.vals {
+		k := 4
+		switch {
+		case m.null, m.re == nil && m.op == opEqual:
+			k = 1
+		case m.re == nil && (m.op == opPrefix || m.op == opSuffix):
+			k = 2
+		case m.re == nil:
+			k = 3
+		}
+		c = max(c, k)
+	}
+	return c
 }
 
 // deref resolves a YAML alias (*name) to the node its anchor (&name)
@@ -285,10 +357,16 @@ func compileMap(n *yaml.Node) ([]fieldCond, error) {
 				return nil, fmt.Errorf("%s: %w", key, err)
 			}
 			fc.vals = append(fc.vals, m)
+			fc.lower = fc.lower || m.needsLower()
 		}
 		out = append(out, fc)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].field < out[j].field })
+	sort.SliceStable(out, func(i, j int) bool {
+		if ci, cj := out[i].cost(), out[j].cost(); ci != cj {
+			return ci < cj
+		}
+		return out[i].field < out[j].field
+	})
 	return out, nil
 }
 
@@ -325,6 +403,21 @@ func valueMatcher(n *yaml.Node, mods []string) (matcher, error) {
 		}
 		return matcher{re: re}, nil
 	}
+	if lit, ok := literal(v); ok {
+		m := matcher{op: opEqual, lit: lit, cased: cased}
+		switch {
+		case slicesContains(mods, "contains"):
+			m.op = opContains
+		case slicesContains(mods, "startswith"):
+			m.op = opPrefix
+		case slicesContains(mods, "endswith"):
+			m.op = opSuffix
+		}
+		if !cased {
+			m.lit = strings.ToLower(lit)
+		}
+		return m, nil
+	}
 	pat := globToRegexp(v)
 	switch {
 	case slicesContains(mods, "contains"):
@@ -345,6 +438,28 @@ func valueMatcher(n *yaml.Node, mods []string) (matcher, error) {
 		return matcher{}, err
 	}
 	return matcher{re: re}, nil
+}
+
+// literal returns a value without wildcards as the text it stands for
+// (\*, \? and \\ unescaped); ok is false when it has a wildcard.
+func literal(v string) (string, bool) {
+	if !strings.ContainsAny(v, "*?\\") {
+		return v, true
+	}
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c == '\\' && i+1 < len(v) && (v[i+1] == '*' || v[i+1] == '?' || v[i+1] == '\\'):
+			b.WriteByte(v[i+1])
+			i++
+		case c == '*' || c == '?':
+			return "", false
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), true
 }
 
 // globToRegexp turns a Sigma value into a regular expression: * and ? are

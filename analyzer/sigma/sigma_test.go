@@ -149,3 +149,17 @@ func TestAnchors(t *testing.T) {
 		t.Error("anchored list")
 	}
 }
+
+// FuzzParse: no rule text makes Parse or Match panic or hang.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(head + "detection:\n  s:\n    text|re|i: 'a(b'\n  condition: s\n"))
+	f.Add([]byte(head + "detection:\n  s: &a\n    - text: x\n  t: *a\n  condition: 1 of them and not (s or t)\n"))
+	f.Add([]byte(head + "detection:\n  s:\n    - 'kw'\n  condition: all of s*\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, err := Parse(b)
+		if err != nil {
+			return
+		}
+		r.Match(row{"text": "cat ~/.ssh/id_rsa", "turn_type": "tool_use"})
+	})
+}

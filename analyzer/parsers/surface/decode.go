@@ -251,7 +251,7 @@ func (d *doc) settings(m map[string]any, base string) {
 			}
 		}
 	}
-	if e := obj(m["env"]); e != nil && len(e) > 0 {
+	if e := obj(m["env"]); len(e) > 0 {
 		p := ptr(base, "env")
 		d.add(Item{Kind: KindEnv, EnvKeys: keys(e), Pointer: p, Line: d.line(p)})
 	}

@@ -172,15 +172,6 @@ type surfaceParser struct {
 func Parsers() []parser.Parser {
 	var out []parser.Parser
 	for _, s := range table() {
-		var names []string
-		seen := map[string]bool{}
-		for _, e := range s.entries {
-			n := path.Base(e.glob)
-			if !seen[n] {
-				seen[n] = true
-				names = append(names, n)
-			}
-		}
 		out = append(out, &surfaceParser{s: s, ps: parser.Spec{
 			ID: s.agent + "/surface", Agent: s.agent, Version: Version, Targets: s.targets,
 			ReadsSecretKind: s.secret,
