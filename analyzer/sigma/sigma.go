@@ -10,7 +10,10 @@
 //     or a list of those (any matches, or every one with |all);
 //   - the modifiers contains, startswith, endswith, all, re (Go RE2, case
 //     sensitive as Sigma specifies, with its sub-modifiers i, m and s),
-//     cased and exists; without cased, comparisons ignore case, and * and ? in a
+//     cased and exists; without cased, comparisons ignore case (both sides
+//     lower-cased; a value without wildcards is compared as text, with no
+//     regular expression, and a Row that implements Lowerer lower-cases each
+//     field once for every rule), and * and ? in a
 //     plain value are wildcards, as Sigma specifies (\* and \? match the
 //     characters themselves);
 //   - conditions of identifiers combined with and, or, not and
