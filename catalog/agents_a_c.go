@@ -207,7 +207,7 @@ var agentsAToC = []Agent{
 	{
 		Name: "codex-cli", Display: "OpenAI Codex CLI", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceRealInstall, EvidenceNote: "Codex CLI run here against a loopback model (fixtures/roots/real-agents); seed: 0.162.x on Windows, macOS, Ubuntu",
-		Notes: "state-db also holds the ChatGPT desktop app's sqlite/codex-dev.db (read by chatgpt-desktop)",
+		Notes: "state-db also holds the ChatGPT desktop app's sqlite/codex-dev.db (read by chatgpt-desktop), thread_history_1.sqlite and logs_2.sqlite; config holds the desktop app's .codex-global-state.json and automations; log/, auth.json and instructions are not read",
 		Targets: []Target{
 			{ID: "sessions", Root: RootHome, Glob: "{.codex,.codex-*}/{sessions,archived_sessions}/**/rollout-*.{jsonl,jsonl.zst,json}", Kind: KindTranscript, Projects: ProjectsJSONLCwd},
 			{ID: "history", Root: RootHome, Glob: "{.codex,.codex-*}/history.jsonl", Kind: KindHistory},

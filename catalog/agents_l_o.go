@@ -136,7 +136,7 @@ var agentsLToO = []Agent{
 	{
 		Name: "open-interpreter", Display: "Open Interpreter", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at 5b07159 (openinterpreter/openinterpreter 0.0.40, Codex fork) and 073636f (the legacy Python tool), synthetic fixture",
-		Notes: "issue 70; thread_history_1.sqlite, logs_2.sqlite and memories/ are collected but not parsed yet (nor for Codex)",
+		Notes: "issue 70; Codex's readers on its paths: rollouts, history, config and rules, state_5.sqlite and db-backups, thread_history_1.sqlite, logs_2.sqlite, memories/rollout_summaries",
 		Targets: []Target{
 			{ID: "sessions", Root: RootHome, Glob: ".openinterpreter/{sessions,archived_sessions}/**/rollout-*.{jsonl,jsonl.zst,json}", Kind: KindTranscript, Projects: ProjectsJSONLCwd},
 			{ID: "history", Root: RootHome, Glob: ".openinterpreter/history.jsonl", Kind: KindHistory},
