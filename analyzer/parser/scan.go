@@ -100,26 +100,23 @@ func skipWS(b []byte, i int) int {
 // (a '"'), or -1 when it is not closed.
 func stringEnd(b []byte, i int) int {
 	j := i + 1
-	for j < len(b) {
-		// Jump to the next quote or backslash: most of a string is
-		// neither; escape-dense text (a JSON document quoted inside a
-		// string) is walked a byte at a time.
-		k := bytes.IndexByte(b[j:], '"')
-		if k < 0 {
-			return -1
-		}
-		if bytes.IndexByte(b[j:j+k], '\\') < 0 {
-			return j + k + 1
-		}
-		for ; j < len(b); j++ {
-			switch b[j] {
-			case '\\':
-				j++
-			case '"':
-				return j + 1
-			}
-		}
+	// Jump to the next quote: when no backslash comes before it, it ends
+	// the string (most strings); escape-dense text (a JSON document quoted
+	// inside a string) is walked a byte at a time instead.
+	k := bytes.IndexByte(b[j:], '"')
+	if k < 0 {
 		return -1
+	}
+	if bytes.IndexByte(b[j:j+k], '\\') < 0 {
+		return j + k + 1
+	}
+	for ; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
 	}
 	return -1
 }
