@@ -25,6 +25,7 @@ type CLI struct {
 	Globals
 	Timeline  TimelineCmd  `cmd:"" help:"Write the timeline, sessions, inventory and problems of one or more inputs."`
 	Report    ReportCmd    `cmd:"" help:"Write the timeline and a case report (report.html, self-contained, and report.md) of one or more inputs."`
+	Surface   SurfaceCmd   `cmd:"" help:"List every hook, MCP server, skill, agent, command, plugin and rules file each agent would load (surface.jsonl, surface.md), with file hashes and MACB times."`
 	Verify    VerifyCmd    `cmd:"" help:"Recompute every hash of one or more bundles; exit 0 only when all match."`
 	Detect    DetectCmd    `cmd:"" help:"List the agents found per host and user, with files, bytes and status."`
 	Catalog   CatalogCmd   `cmd:"" help:"Print the catalog of agents and the paths each keeps."`

@@ -14,8 +14,10 @@ import (
 	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/analyze"
+	"github.com/doubleagent/doubleagent/analyzer/findings"
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/parsers"
+	"github.com/doubleagent/doubleagent/analyzer/rules"
 	"github.com/rs/zerolog"
 )
 
@@ -42,6 +44,47 @@ type TimelineCmd struct {
 	StoreRows       int64         `help:"Most records read from one SQLite store; the rest is reported as store_budget." default:"50000000"`
 	StoreTime       time.Duration `help:"Longest time one SQLite store is parsed; the rest is reported as store_budget." default:"30m"`
 	MaxLine         string        `help:"Longest line of a transcript read, default 64MiB (bytes; K, M, G suffixes are binary): a longer line is not held, and is reported as line_too_long." default:"64MiB" placeholder:"SIZE"`
+	Rules           []string      `help:"Also run these Sigma rules (a .yml file or a folder of them; repeatable) with the built-in ones (analyzer/docs/rules.md)." type:"path" placeholder:"PATH"`
+	NoFindings      bool          `help:"Do not run the rules (no findings.jsonl)."`
+}
+
+// loadRules returns the built-in rules and the examiner's.
+func (c *TimelineCmd) loadRules() ([]rules.Rule, error) {
+	rs, err := rules.Builtin()
+	if err != nil {
+		return nil, err
+	}
+	extra, err := rules.Load(c.Rules)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]string{}
+	for _, r := range rs {
+		seen[r.ID] = r.Source
+	}
+	for _, r := range extra {
+		if prev, dup := seen[r.ID]; dup {
+			return nil, fmt.Errorf("%s: rule id %s is also %s", r.Source, r.ID, prev)
+		}
+		seen[r.ID] = r.Source
+	}
+	return append(rs, extra...), nil
+}
+
+// runFindings runs the rules over the written timeline, records
+// findings.jsonl in run.json and returns its summary line.
+func runFindings(dir string, rs []rules.Rule) (string, string, error) {
+	sum, err := findings.Run(findings.Options{Dir: dir, Rules: rs})
+	if err != nil {
+		if errors.Is(err, findings.ErrNoTimeline) {
+			return "findings: not computed (the rules read timeline.jsonl: add jsonl to --format)", "", nil
+		}
+		return "", "", err
+	}
+	if err := analyze.AppendRunOutputs(dir, []string{sum.Path}, sum.Record()); err != nil {
+		return "", "", err
+	}
+	return sum.Line(), sum.Path, nil
 }
 
 // parseSize reads a byte count: digits, then optionally K, M or G (binary,
@@ -111,6 +154,12 @@ func (c *TimelineCmd) Run(g *Globals, log zerolog.Logger) error {
 		return &exitError{exitUnusable, "--max-line: at least 1KiB"}
 	}
 	parser.MaxLineBytes = maxLine
+	var rs []rules.Rule
+	if !c.NoFindings {
+		if rs, err = c.loadRules(); err != nil {
+			return &exitError{exitUnusable, "--rules: " + err.Error()}
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	opts := analyze.Options{
@@ -145,6 +194,16 @@ func (c *TimelineCmd) Run(g *Globals, log zerolog.Logger) error {
 	fmt.Println(cleanN(analyze.AgentsLine(sum.Inventory), 16*maxTerminalText)) // agent names come from manifests
 	fmt.Printf("timeline: %d rows (%d undated), %d sessions, %d problems from %d inputs (%d unusable)\n", sum.Events, sum.Undated, sum.Sessions, sum.Problems, sum.Sources, sum.Failed)
 	fmt.Println(analyze.DroppedLine(sum))
+	if !c.NoFindings {
+		line, path, err := runFindings(c.Output, rs)
+		if err != nil {
+			return &exitError{exitUnusable, "findings: " + err.Error()}
+		}
+		fmt.Println(clean(line))
+		if path != "" {
+			sum.Files = append(sum.Files, path)
+		}
+	}
 	fmt.Printf("written: %s\n", strings.Join(sum.Files, " "))
 	if sum.Events == 0 {
 		return &exitError{exitNothing, ""}

@@ -35,6 +35,10 @@ Exit codes:
 	"parsers": `Exit codes:
   0  printed
   2  bad options`,
+	"surface": `Exit codes:
+  0  control-surface entries were listed
+  1  no entry was found
+  2  unusable input or options`,
 	"timeline": exitCodesTimeline,
 	"verify": `Exit codes:
   0  every bundle verified: every hash matches its manifest row

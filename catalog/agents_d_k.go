@@ -59,6 +59,7 @@ var agentsDToK = []Agent{
 			{ID: "tool-outputs", Root: RootHome, Glob: "{.gemini,.cache/.gemini}/tmp/*/tool-outputs/**", Kind: KindOther},
 			{ID: "projects", Root: RootHome, Glob: ".gemini/projects.json", Kind: KindSettings, Projects: ProjectsJSONKeys},
 			{ID: "settings", Root: RootHome, Glob: ".gemini/{settings.json,trustedFolders.json,trusted_hooks.json,policies/*.toml,acknowledgments/*.json,GEMINI.md}", Kind: KindSettings},
+			{ID: "customizations", Root: RootHome, Glob: ".gemini/{commands/**,extensions/**,agents/**,skills/**,hooks/**,settings.json.{bak,backup,old,orig}{,.*}}", Kind: KindSettings},
 			{ID: "credentials", Root: RootHome, Glob: ".gemini/{oauth_creds.json,google_accounts.json,mcp-oauth-tokens.json,.env}", Kind: KindSecret},
 		},
 		ProjectFiles: []ProjectFile{

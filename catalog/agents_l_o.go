@@ -183,7 +183,7 @@ var agentsLToO = []Agent{
 			{ID: "auth", Root: RootHome, Glob: ".local/share/opencode/{auth,mcp-auth}.json", Kind: KindSecret},
 			{ID: "logs", Root: RootHome, Glob: ".local/share/opencode/log/*.log", Kind: KindLog, MaxSize: logMax},
 			{ID: "tui-state", Root: RootHome, Glob: ".local/state/opencode/{prompt-history.jsonl,prompt-stash.jsonl,session.json}", Kind: KindHistory},
-			{ID: "config", Root: RootHome, Glob: ".config/opencode/{*.json,*.jsonc,agent/**,command/**}", Kind: KindSettings},
+			{ID: "config", Root: RootHome, Glob: ".config/opencode/{*.json,*.jsonc,agent/**,command/**,agents/**,commands/**,plugin/**,plugins/**,AGENTS.md,*.json.{bak,backup,old,orig}{,.*},*.jsonc.{bak,backup,old,orig}{,.*}}", Kind: KindSettings},
 		},
 		ProjectFiles: []ProjectFile{
 			{Glob: ".opencode/**", Kind: KindSettings},

@@ -66,6 +66,7 @@ var agentsPToZ = []Agent{
 			{ID: "trusted-folders", Root: RootHome, Glob: ".qwen/trustedFolders.json", Kind: KindSettings, Projects: ProjectsJSONPaths},
 			{ID: "channels", Root: RootHome, Glob: ".qwen/channels/{sessions.json,daemon/*/routes.json}", Kind: KindOther},
 			{ID: "settings", Root: RootHome, Glob: ".qwen/{settings.json,QWEN.md}", Kind: KindSettings},
+			{ID: "customizations", Root: RootHome, Glob: ".qwen/{commands/**,extensions/**,agents/**,skills/**,hooks/**,settings.json.{bak,backup,old,orig}{,.*}}", Kind: KindSettings},
 			{ID: "usage", Root: RootHome, Glob: ".qwen/usage_record.jsonl", Kind: KindHistory},
 			{ID: "credentials", Root: RootHome, Glob: ".qwen/{oauth_creds.json,.env}", Kind: KindSecret},
 		},
@@ -86,6 +87,7 @@ var agentsPToZ = []Agent{
 			{ID: "cli-workspace-state", Root: RootHome, Glob: ".vscode-mock/workspace-storage/*/workspace-state.json", Kind: KindOther},
 			{ID: "cli-history", Root: RootHome, Glob: ".roo/cli-history.json", Kind: KindHistory},
 			{ID: "cli-settings", Root: RootHome, Glob: ".roo/cli-settings.json", Kind: KindSettings},
+			{ID: "customizations", Root: RootHome, Glob: ".roo/{rules/**,rules-*/**,commands/**,mcp.json}", Kind: KindSettings},
 		},
 		ProjectFiles: []ProjectFile{
 			{Glob: ".roo/**", Kind: KindSettings},

@@ -11,7 +11,7 @@ import (
 
 // Version identifies this revision of the table. It is recorded in every
 // bundle's header so an examiner knows which paths were looked for.
-const Version = "2026.11.29"
+const Version = "2026.12.01"
 
 // OS is an operating system a target applies to.
 type OS string

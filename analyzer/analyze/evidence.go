@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -82,3 +83,8 @@ func linkOnTheWay(rel string, comps []string, i int, m fs.FileMode) error {
 	}
 	return &unsafePath{rel, at + " on the way is " + kindOf(m) + ", not a folder"}
 }
+
+// OpenIn opens rel inside root by the one rule above, for the passes that
+// read evidence after the engine (analyzer/surface reads an extracted
+// collection's manifest and a loose tree's file times through it).
+func OpenIn(root, rel string) (*os.File, error) { return openIn(root, rel) }

@@ -43,6 +43,16 @@ type RunRecord struct {
 	Inputs        []InventorySource `json:"inputs"`
 	Outputs       []RunOutput       `json:"outputs"`
 	Summary       RunSummary        `json:"summary"`
+	// Findings summarises findings.jsonl when the run computed findings.
+	Findings *RunFindings `json:"findings,omitempty"`
+}
+
+// RunFindings is what the findings pass found (analyzer/findings).
+type RunFindings struct {
+	Rules    []string       `json:"rules"` // every rule run: "<id> <source>"
+	Findings int            `json:"findings"`
+	ByLevel  map[string]int `json:"by_level"`
+	ByClass  map[string]int `json:"by_class"`
 }
 
 // RunParser is one registered parser and its version.
@@ -74,8 +84,17 @@ type RunSummary struct {
 	UndatedDropped  int `json:"undated_dropped"`
 }
 
+// Files written beside the timeline by the passes that read it after the
+// engine (analyzer/findings, analyzer/surface); they are recorded in
+// run.json with AppendRunOutputs.
+const (
+	FindingsJSONL = "findings.jsonl"
+	SurfaceJSONL  = "surface.jsonl"
+	SurfaceMD     = "surface.md"
+)
+
 // knownOutputs are the names a run writes into its folder.
-var knownOutputs = []string{TimelineJSONL, TimelineCSV, TimelineTimesketch, TimelineParquet, BodyfileName, SessionsJSONL, InventoryJSON, ProblemsJSONL, RunJSON}
+var knownOutputs = []string{TimelineJSONL, TimelineCSV, TimelineTimesketch, TimelineParquet, BodyfileName, SessionsJSONL, InventoryJSON, ProblemsJSONL, FindingsJSONL, SurfaceJSONL, SurfaceMD, RunJSON}
 
 // prepareOutDir creates the output folder. A folder that already holds a
 // run (run.json, or any file a run writes) is refused unless force; with
@@ -220,4 +239,45 @@ func filters(o *Options) map[string]any {
 		m["max_line"] = parser.MaxLineBytes
 	}
 	return m
+}
+
+// AppendRunOutputs records files a later pass wrote into an output folder
+// (findings.jsonl, surface.jsonl): each is hashed and listed in run.json's
+// outputs (replacing an entry of the same name), and findings, when
+// given, is recorded. The folder must hold the engine's run.json.
+func AppendRunOutputs(dir string, files []string, findings *RunFindings) error {
+	p := filepath.Join(dir, RunJSON)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return err
+	}
+	var rec RunRecord
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return fmt.Errorf("%s: %w", RunJSON, err)
+	}
+	for _, f := range files {
+		o, err := hashOutput(dir, f)
+		if err != nil {
+			return err
+		}
+		kept := rec.Outputs[:0]
+		for _, x := range rec.Outputs {
+			if x.File != o.File {
+				kept = append(kept, x)
+			}
+		}
+		rec.Outputs = append(kept, o)
+	}
+	if findings != nil {
+		rec.Findings = findings
+	}
+	out, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := p + ".tmp"
+	if err := os.WriteFile(tmp, append(out, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, p)
 }

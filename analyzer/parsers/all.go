@@ -36,6 +36,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/qwen"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/roocode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/shellgpt"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/surface"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/tabby"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/twinny"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/vscode"
@@ -93,6 +94,9 @@ func All() []parser.Parser {
 		vscode.Parsers(),          // vscode (Copilot Chat)
 		windsurf.Parsers(),        // windsurf (hook transcripts, .pb wire decoding)
 		zed.Parsers(),             // zed
+		// One control-surface parser per agent (<agent>/surface): hooks,
+		// MCP servers, skills, agents, commands, plugins, rules files.
+		surface.Parsers(),
 		// One parser per state.vscdb owner (vscode, cursor, kiro, pearai,
 		// windsurf): the editor extensions' rows, each store opened once.
 		parser.ExtensionStateParsers(

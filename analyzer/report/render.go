@@ -23,11 +23,17 @@ type renderer struct {
 	rows    int
 }
 
+// otherRow is a folded system row and its timeline.jsonl line.
+type otherRow struct {
+	row  timeline.Row
+	line int64
+}
+
 // sessionGroup is the session being written.
 type sessionGroup struct {
 	key, root string
 	child     bool
-	other     []timeline.Row // system rows folded at the session's end
+	other     []otherRow // system rows folded at the session's end
 	rows      int
 }
 
@@ -124,15 +130,35 @@ func joinKeys(m map[string]bool) string {
 }
 
 func (r *renderer) findings() {
-	r.hf("<h2>Findings</h2>\n<table><tr><th>level</th><th>rule</th><th>title</th><th>host</th><th>user</th><th>agent</th><th>session</th><th>first time</th><th>rows</th></tr>\n")
-	r.mf("## Findings\n\n| level | rule | title | host | user | agent | session | first time | rows |\n|---|---|---|---|---|---|---|---|---|\n")
+	r.hf("<h2>Findings</h2>\n<p class=\"meta\">%d finding(s) from findings.jsonl: one per rule, host, user, agent and session; the rule ids are those of analyzer/rules and the built-in detectors (analyzer/docs/rules.md).</p>\n", len(r.in.findings))
+	r.hf("<table><tr><th>level</th><th>class</th><th>title</th><th>host</th><th>user</th><th>agent</th><th>session</th><th>first time</th><th>last time</th><th>rows</th><th>rule</th></tr>\n")
+	r.mf("## Findings\n\n%d finding(s) from findings.jsonl: one per rule, host, user, agent and session.\n\n", len(r.in.findings))
+	r.mf("| level | class | title | host | user | agent | session | first time | last time | rows | rule |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, f := range r.in.findings {
-		r.hf("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td><a href=\"#%s\">%s</a></td><td>%s</td><td>%d</td></tr>\n",
-			esc(f.Level), esc(f.RuleID), esc(f.Title), esc(f.Host), esc(f.User), esc(f.Agent), anchor(f.Host, f.User, f.Agent, f.SessionID), esc(f.SessionID), esc(f.Time), f.Rows)
-		r.mf("| %s | %s | %s | %s | %s | %s | %s | %s | %d |\n", mdEsc(f.Level), mdEsc(f.RuleID), mdEsc(f.Title), mdEsc(f.Host), mdEsc(f.User), mdEsc(f.Agent), mdEsc(f.SessionID), mdEsc(f.Time), f.Rows)
+		session := f.SessionID
+		if session == "" {
+			session = "(no session: settings, control surface)"
+		}
+		r.hf("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td><a href=\"#%s\">%s</a></td><td>%s</td><td>%s</td><td>%d</td><td><code>%s</code></td></tr>\n",
+			esc(f.Level), esc(f.Class), esc(f.Title), esc(f.Host), esc(f.User), esc(f.Agent), anchor(f.Host, f.User, f.Agent, f.SessionID), esc(session), esc(orDash(f.Time)), esc(orDash(f.Last)), f.Rows, esc(f.RuleID))
+		r.mf("| %s | %s | %s | %s | %s | %s | [%s](#%s) | %s | %s | %d | `%s` |\n", mdEsc(f.Level), mdEsc(f.Class), mdEsc(f.Title), mdEsc(f.Host), mdEsc(f.User), mdEsc(f.Agent), mdEsc(session),
+			anchor(f.Host, f.User, f.Agent, f.SessionID), mdEsc(orDash(f.Time)), mdEsc(orDash(f.Last)), f.Rows, f.RuleID)
 	}
 	r.hf("</table>\n")
 	r.mf("\n")
+	for _, f := range r.in.findings {
+		if len(f.Matched) == 0 {
+			continue
+		}
+		r.hf("<details><summary>%s · %s · %s: %d row(s)</summary><ul>\n", esc(f.Level), esc(f.Title), esc(orDash(f.SessionID)), f.Rows)
+		r.mf("<details><summary>%s · %s · %s: %d row(s)</summary>\n\n", mdEsc(f.Level), mdEsc(f.Title), mdEsc(orDash(f.SessionID)), f.Rows)
+		for _, m := range f.Matched {
+			r.hf("<li><a href=\"#r%d\">timeline line %d</a> · %s · %s: <code>%s</code></li>\n", m.Line, m.Line, esc(orDash(m.Time)), esc(m.TurnType), esc(firstLine(m.Text)))
+			r.mf("- [timeline line %d](#r%d) · %s · %s: `%s`\n", m.Line, m.Line, mdEsc(orDash(m.Time)), mdEsc(m.TurnType), strings.ReplaceAll(firstLine(m.Text), "`", "'"))
+		}
+		r.hf("</ul></details>\n")
+		r.mf("\n</details>\n\n")
+	}
 }
 
 func (r *renderer) integrity() {
@@ -284,7 +310,7 @@ func (r *renderer) endSession(g *sessionGroup) {
 		r.hf("<details><summary>%d other system rows (injected context, harness records)</summary>\n", len(g.other))
 		r.mf("<details><summary>%d other system rows (injected context, harness records)</summary>\n\n", len(g.other))
 		for i := range g.other {
-			r.plainRow(&g.other[i])
+			r.plainRow(&g.other[i].row, g.other[i].line)
 		}
 		r.hf("</details>\n")
 		r.mf("</details>\n\n")
@@ -298,7 +324,7 @@ func (r *renderer) endSession(g *sessionGroup) {
 
 // notable system rows are shown in the conversation; the rest are folded
 // at the session's end.
-var notable = []string{"permission", "model:", "model setting", "subagent", "session ", "scheduled task", "conversation deleted",
+var notable = []string{"control surface", "permission", "model:", "model setting", "subagent", "session ", "scheduled task", "conversation deleted",
 	"rewound", "reverted", "compact", "mode:", "hook", "plan mode", "approval", "sandbox", "turn trigger", "remote control"}
 
 func isNotable(text string) bool {
@@ -315,10 +341,10 @@ func (r *renderer) row(g *sessionGroup, row *timeline.Row, line int64) {
 	r.rows++
 	g.rows++
 	if row.TurnType == string(timeline.System) && !isNotable(row.Text) {
-		g.other = append(g.other, *row)
+		g.other = append(g.other, otherRow{*row, line})
 		return
 	}
-	r.plainRow(row)
+	r.plainRow(row, line)
 }
 
 func (r *renderer) src(row *timeline.Row) int {
@@ -331,7 +357,7 @@ func (r *renderer) src(row *timeline.Row) int {
 	return n
 }
 
-func (r *renderer) plainRow(row *timeline.Row) {
+func (r *renderer) plainRow(row *timeline.Row, line int64) {
 	when := row.TimestampUTC
 	if when == "" {
 		when = "no time recorded"
@@ -353,7 +379,13 @@ func (r *renderer) plainRow(row *timeline.Row) {
 		badges = append(badges, row.Model)
 	}
 	n := r.src(row)
-	r.hf("<div class=\"row %s\"><div class=\"meta\">%s · <b>%s</b>", esc(row.TurnType), esc(when), esc(label))
+	id, mdID := "", ""
+	if r.in.matched[line] {
+		id = fmt.Sprintf(" id=\"r%d\"", line)
+		mdID = fmt.Sprintf("<a id=\"r%d\"></a>", line)
+		badges = append(badges, "in a finding")
+	}
+	r.hf("<div class=\"row %s\"%s><div class=\"meta\">%s · <b>%s</b>", esc(row.TurnType), id, esc(when), esc(label))
 	for _, b := range badges {
 		r.hf("<span class=\"badge\">%s</span>", esc(b))
 	}
@@ -387,7 +419,7 @@ func (r *renderer) plainRow(row *timeline.Row) {
 	if row.Verified == "false" {
 		extra += " · file failed verification"
 	}
-	r.mf("**%s** %s%s%s · [%s:%d](#src-%d)\n\n", mdEsc(label), mdEsc(when), mdBadges(badges), extra, mdEsc(shortPath(row.SourceFile)), row.SourceLine, n)
+	r.mf("%s**%s** %s%s%s · [%s:%d](#src-%d)\n\n", mdID, mdEsc(label), mdEsc(when), mdBadges(badges), extra, mdEsc(shortPath(row.SourceFile)), row.SourceLine, n)
 	if text != "" {
 		f := fence(text)
 		r.mf("%s\n%s\n%s\n\n", f, text, f)

@@ -1,5 +1,5 @@
 // Package report renders a timeline output folder (timeline.jsonl,
-// sessions.jsonl, inventory.json, problems.jsonl, run.json) as a case
+// sessions.jsonl, inventory.json, problems.jsonl, findings.jsonl, run.json) as a case
 // report an examiner reads: one self-contained HTML file (no network, no
 // script, no external asset: it works from a USB stick) and the same in
 // Markdown. Sessions read as conversations: typed prompts, replies, each
@@ -25,6 +25,7 @@ import (
 	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/analyze"
+	"github.com/doubleagent/doubleagent/analyzer/findings"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -42,20 +43,32 @@ const (
 	maxChars  = 200_000 // longer text is cut, with a note
 )
 
-// Finding is one rule match to list at the top of the report (issue 19's
-// findings.jsonl); the report renders what it is given.
+// Finding is one rule match to list at the top of the report: a line of
+// findings.jsonl (analyzer/findings), read from the folder unless
+// Options.Findings gives them.
 type Finding struct {
-	RuleID, Title, Level string
-	Host, User, Agent    string
-	SessionID, Time      string
-	Rows                 int
+	RuleID, Title, Level, Class string
+	Host, User, Agent           string
+	SessionID, Time, Last       string // Time: the first matched row's time
+	Rows                        int    // rows matched
+	Matched                     []FindingRow
+}
+
+// FindingRow is one matched row, linked to where the report shows it.
+type FindingRow struct {
+	Line     int64 // timeline.jsonl line
+	Time     string
+	TurnType string
+	Text     string
 }
 
 // Options configure Write.
 type Options struct {
-	Dir      string    // the timeline output folder, read and written
-	Findings []Finding // rendered at the top when set
-	TempDir  string    // for the sorter's runs (default os.TempDir())
+	Dir string // the timeline output folder, read and written
+	// Findings are rendered at the top; nil reads findings.jsonl from Dir
+	// when it is there.
+	Findings []Finding
+	TempDir  string // for the sorter's runs (default os.TempDir())
 }
 
 // Write reads the timeline outputs in o.Dir and writes report.html and
@@ -65,7 +78,17 @@ func Write(o Options) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	in.findings = o.Findings
+	if o.Findings != nil {
+		in.findings = o.Findings
+	} else if in.findings, err = loadFindings(o.Dir); err != nil {
+		return nil, err
+	}
+	in.matched = map[int64]bool{}
+	for _, f := range in.findings {
+		for _, m := range f.Matched {
+			in.matched[m.Line] = true
+		}
+	}
 	tmp, err := os.MkdirTemp(o.TempDir, "doubleagent-report-*")
 	if err != nil {
 		return nil, err
@@ -133,6 +156,28 @@ type input struct {
 	order    map[timeline.SessionKey]int // session rank by first time
 	problems []analyze.Problem
 	findings []Finding
+	matched  map[int64]bool // timeline.jsonl lines some finding names
+}
+
+// loadFindings reads findings.jsonl when the folder holds one.
+func loadFindings(dir string) ([]Finding, error) {
+	fs, err := findings.Read(filepath.Join(dir, findings.FileName))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	var out []Finding
+	for _, f := range fs {
+		rf := Finding{RuleID: f.RuleID, Title: f.RuleTitle, Level: f.Level, Class: f.Class, Host: f.Host, User: f.User, Agent: f.Agent,
+			SessionID: f.SessionID, Time: f.FirstUTC, Last: f.LastUTC, Rows: f.RowCount}
+		for _, r := range f.Rows {
+			rf.Matched = append(rf.Matched, FindingRow{Line: r.Line, Time: r.TimestampUTC, TurnType: r.TurnType, Text: r.Text})
+		}
+		out = append(out, rf)
+	}
+	return out, nil
 }
 
 func load(dir string) (*input, error) {

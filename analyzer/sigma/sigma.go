@@ -8,8 +8,12 @@
 //     any string field of the row contains one);
 //   - field values that are a string, a number, null (the field is empty)
 //     or a list of those (any matches, or every one with |all);
-//   - the modifiers contains, startswith, endswith, all, re (Go RE2), cased
-//     and exists; without cased, comparisons ignore case, and * and ? in a
+//   - the modifiers contains, startswith, endswith, all, re (Go RE2, case
+//     sensitive as Sigma specifies, with its sub-modifiers i, m and s),
+//     cased and exists; without cased, comparisons ignore case (both sides
+//     lower-cased; a value without wildcards is compared as text, with no
+//     regular expression, and a Row that implements Lowerer lower-cases each
+//     field once for every rule), and * and ? in a
 //     plain value are wildcards, as Sigma specifies (\* and \? match the
 //     characters themselves);
 //   - conditions of identifiers combined with and, or, not and
@@ -126,8 +130,9 @@ type search struct {
 func (s search) eval(row Row) bool {
 	if s.keywords != nil {
 		for _, f := range row.Fields() {
+			lower := strings.ToLower(f)
 			for _, m := range s.keywords {
-				if m.match(f) {
+				if m.match(f, lower) {
 					return true
 				}
 			}
@@ -154,6 +159,7 @@ type fieldCond struct {
 	all    bool
 	exists *bool
 	vals   []matcher
+	lower  bool // some value compares the lower-cased field
 }
 
 func (f fieldCond) eval(row Row) bool {
@@ -161,40 +167,120 @@ func (f fieldCond) eval(row Row) bool {
 	if f.exists != nil {
 		return (ok && v != "") == *f.exists
 	}
+	lower := ""
+	if f.lower {
+		lower = lowerOf(row, f.field, v)
+	}
 	if f.all {
 		for _, m := range f.vals {
-			if !m.match(v) {
+			if !m.match(v, lower) {
 				return false
 			}
 		}
 		return len(f.vals) > 0
 	}
 	for _, m := range f.vals {
-		if m.match(v) {
+		if m.match(v, lower) {
 			return true
 		}
 	}
 	return false
 }
 
-// matcher tests one value.
-type matcher struct {
-	re    *regexp.Regexp
-	null  bool // matches an empty value
-	exact string
+// Lowerer is implemented by a Row that keeps its fields lower-cased, so
+// that several rules comparing one field compute it once.
+type Lowerer interface {
+	Lower(field string) string
 }
 
-func (m matcher) match(v string) bool {
+func lowerOf(row Row, field, v string) string {
+	if l, ok := row.(Lowerer); ok {
+		return l.Lower(field)
+	}
+	return strings.ToLower(v)
+}
+
+// matcher tests one value. A value without wildcards is compared as a
+// literal (lower-cased unless cased: the caller passes the lower-cased
+// field); one with * or ?, or a re value, is a regular expression.
+type matcher struct {
+	re    *regexp.Regexp
+	null  bool   // matches an empty value
+	op    litOp  // for a literal
+	lit   string // lower-cased unless cased
+	cased bool
+}
+
+type litOp uint8
+
+const (
+	opRegexp litOp = iota
+	opEqual
+	opPrefix
+	opSuffix
+	opContains
+)
+
+// match tests v; lower is v lower-cased (used by a literal not cased).
+func (m matcher) match(v, lower string) bool {
 	if m.null {
 		return v == ""
 	}
 	if m.re != nil {
 		return m.re.MatchString(v)
 	}
-	return v == m.exact
+	s := lower
+	if m.cased {
+		s = v
+	}
+	switch m.op {
+	case opEqual:
+		return s == m.lit
+	case opPrefix:
+		return strings.HasPrefix(s, m.lit)
+	case opSuffix:
+		return strings.HasSuffix(s, m.lit)
+	}
+	return strings.Contains(s, m.lit)
+}
+
+// needsLower reports whether the matcher reads the lower-cased value.
+func (m matcher) needsLower() bool { return !m.null && m.re == nil && !m.cased }
+
+// cost orders a map's fields, cheapest first (then by name, so the order
+// is fixed): a row is rejected on its turn type before a long text is
+// searched.
+func (f fieldCond) cost() int {
+	if f.exists != nil {
+		return 0
+	}
+	c := 0
+	for _, m := range f.vals {
+		k := 4
+		switch {
+		case m.null, m.re == nil && m.op == opEqual:
+			k = 1
+		case m.re == nil && (m.op == opPrefix || m.op == opSuffix):
+			k = 2
+		case m.re == nil:
+			k = 3
+		}
+		c = max(c, k)
+	}
+	return c
+}
+
+// deref resolves a YAML alias (*name) to the node its anchor (&name)
+// marks, so a rule can name one list of values twice.
+func deref(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && n.Alias != nil && i < 8; i++ {
+		n = n.Alias
+	}
+	return n
 }
 
 func compileSearch(n *yaml.Node) (search, error) {
+	n = deref(n)
 	switch n.Kind {
 	case yaml.MappingNode:
 		and, err := compileMap(n)
@@ -205,6 +291,7 @@ func compileSearch(n *yaml.Node) (search, error) {
 	case yaml.SequenceNode:
 		var s search
 		for _, item := range n.Content {
+			item = deref(item)
 			switch item.Kind {
 			case yaml.MappingNode:
 				and, err := compileMap(item)
@@ -230,18 +317,25 @@ func compileSearch(n *yaml.Node) (search, error) {
 	return search{}, errors.New("a search identifier must be a map or a list")
 }
 
-var knownMods = map[string]bool{"contains": true, "startswith": true, "endswith": true, "all": true, "re": true, "cased": true, "exists": true}
+var knownMods = map[string]bool{"contains": true, "startswith": true, "endswith": true, "all": true, "re": true, "cased": true, "exists": true, "i": true, "m": true, "s": true}
+
+// reFlags are the sub-modifiers of re (Sigma 2: re|i ignore case, re|m
+// multi-line, re|s dot matches new line).
+var reFlags = map[string]string{"i": "i", "m": "m", "s": "s"}
 
 func compileMap(n *yaml.Node) ([]fieldCond, error) {
 	var out []fieldCond
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		key, val := n.Content[i].Value, n.Content[i+1]
+		key, val := n.Content[i].Value, deref(n.Content[i+1])
 		parts := strings.Split(key, "|")
 		fc := fieldCond{field: parts[0]}
 		mods := parts[1:]
 		for _, m := range mods {
 			if !knownMods[m] {
 				return nil, fmt.Errorf("modifier %q is not supported", m)
+			}
+			if reFlags[m] != "" && !slicesContains(mods, "re") {
+				return nil, fmt.Errorf("modifier %q is a sub-modifier of re", m)
 			}
 			if m == "all" {
 				fc.all = true
@@ -261,15 +355,21 @@ func compileMap(n *yaml.Node) ([]fieldCond, error) {
 			items = val.Content
 		}
 		for _, it := range items {
-			m, err := valueMatcher(it, mods)
+			m, err := valueMatcher(deref(it), mods)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", key, err)
 			}
 			fc.vals = append(fc.vals, m)
+			fc.lower = fc.lower || m.needsLower()
 		}
 		out = append(out, fc)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].field < out[j].field })
+	sort.SliceStable(out, func(i, j int) bool {
+		if ci, cj := out[i].cost(), out[j].cost(); ci != cj {
+			return ci < cj
+		}
+		return out[i].field < out[j].field
+	})
 	return out, nil
 }
 
@@ -293,11 +393,33 @@ func valueMatcher(n *yaml.Node, mods []string) (matcher, error) {
 	v := n.Value
 	cased := slicesContains(mods, "cased")
 	if slicesContains(mods, "re") {
+		flags := ""
+		for _, m := range mods {
+			flags += reFlags[m]
+		}
+		if flags != "" {
+			v = "(?" + flags + ")" + v
+		}
 		re, err := regexp.Compile(v)
 		if err != nil {
 			return matcher{}, err
 		}
 		return matcher{re: re}, nil
+	}
+	if lit, ok := literal(v); ok {
+		m := matcher{op: opEqual, lit: lit, cased: cased}
+		switch {
+		case slicesContains(mods, "contains"):
+			m.op = opContains
+		case slicesContains(mods, "startswith"):
+			m.op = opPrefix
+		case slicesContains(mods, "endswith"):
+			m.op = opSuffix
+		}
+		if !cased {
+			m.lit = strings.ToLower(lit)
+		}
+		return m, nil
 	}
 	pat := globToRegexp(v)
 	switch {
@@ -319,6 +441,28 @@ func valueMatcher(n *yaml.Node, mods []string) (matcher, error) {
 		return matcher{}, err
 	}
 	return matcher{re: re}, nil
+}
+
+// literal returns a value without wildcards as the text it stands for
+// (\*, \? and \\ unescaped); ok is false when it has a wildcard.
+func literal(v string) (string, bool) {
+	if !strings.ContainsAny(v, "*?\\") {
+		return v, true
+	}
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c == '\\' && i+1 < len(v) && (v[i+1] == '*' || v[i+1] == '?' || v[i+1] == '\\'):
+			b.WriteByte(v[i+1])
+			i++
+		case c == '*' || c == '?':
+			return "", false
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), true
 }
 
 // globToRegexp turns a Sigma value into a regular expression: * and ? are

@@ -114,3 +114,52 @@ func TestUnsupportedIsRejected(t *testing.T) {
 		t.Error("bad level accepted")
 	}
 }
+
+// re is case sensitive as Sigma specifies; its sub-modifiers i, m and s
+// set the flags, and are refused on their own.
+func TestRegexSubModifiers(t *testing.T) {
+	cs := mustParse(t, head+"detection:\n  s:\n    text|re: 'Bash\\('\n  condition: s\n")
+	ci := mustParse(t, head+"detection:\n  s:\n    text|re|i: 'bash\\('\n  condition: s\n")
+	ml := mustParse(t, head+"detection:\n  s:\n    text|re|m: '^rm -rf'\n  condition: s\n")
+	if !cs.Match(row{"text": "allow=Bash("}) || cs.Match(row{"text": "allow=bash("}) {
+		t.Error("re must be case sensitive")
+	}
+	if !ci.Match(row{"text": "allow=BASH("}) {
+		t.Error("re|i must ignore case")
+	}
+	if !ml.Match(row{"text": "cd /\nrm -rf x"}) || cs.Match(row{"text": "x"}) {
+		t.Error("re|m must anchor at each line")
+	}
+	if _, err := Parse([]byte(head + "detection:\n  s:\n    text|contains|i: x\n  condition: s\n")); err == nil {
+		t.Error("i without re accepted")
+	}
+}
+
+// A YAML anchor names one list of values for two fields.
+func TestAnchors(t *testing.T) {
+	r := mustParse(t, head+`detection:
+  s:
+    - text|contains: &p
+        - '.ssh/'
+        - '.npmrc'
+    - tool_input|contains: *p
+  condition: s
+`)
+	if !r.Match(row{"text": "x", "tool_input": `{"file_path":"/h/.npmrc"}`}) || !r.Match(row{"text": "cat ~/.ssh/id"}) || r.Match(row{"text": "ls", "tool_input": "{}"}) {
+		t.Error("anchored list")
+	}
+}
+
+// FuzzParse: no rule text makes Parse or Match panic or hang.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(head + "detection:\n  s:\n    text|re|i: 'a(b'\n  condition: s\n"))
+	f.Add([]byte(head + "detection:\n  s: &a\n    - text: x\n  t: *a\n  condition: 1 of them and not (s or t)\n"))
+	f.Add([]byte(head + "detection:\n  s:\n    - 'kw'\n  condition: all of s*\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, err := Parse(b)
+		if err != nil {
+			return
+		}
+		r.Match(row{"text": "cat ~/.ssh/id_rsa", "turn_type": "tool_use"})
+	})
+}

@@ -1,0 +1,442 @@
+// Package findings runs DoubleAgent's rules over a written timeline and
+// writes findings.jsonl beside it: one line per rule, host, user, agent
+// and session whose rows matched, naming the matched rows by their
+// timeline.jsonl line and record id.
+//
+// It is a pass over timeline.jsonl after the engine wrote it (the engine
+// knows nothing of rules): the Sigma rules of analyzer/rules (and an
+// examiner's own, with --rules) evaluated row by row with analyzer/sigma,
+// and the built-in detectors that Sigma cannot express (prompt-injection
+// traces, detect.go), which read each session's rows in timeline order.
+// It streams: memory holds the findings and each session's pending
+// fetched text, never the timeline.
+//
+// Same timeline, same rules: byte-identical findings.jsonl.
+package findings
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	json "github.com/go-json-experiment/json/v1"
+
+	"github.com/doubleagent/doubleagent/analyzer/analyze"
+	"github.com/doubleagent/doubleagent/analyzer/rules"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+// FileName is the findings file in the output folder.
+const FileName = analyze.FindingsJSONL
+
+// Limits.
+const (
+	MaxRowsListed = 1000 // rows named in one finding; RowCount says how many matched
+	excerptChars  = 300  // characters of a matched row's text in the finding
+)
+
+// Finding is one line of findings.jsonl.
+type Finding struct {
+	RuleID     string   `json:"rule_id"`
+	RuleTitle  string   `json:"rule_title"`
+	Level      string   `json:"level"`
+	Class      string   `json:"class"`
+	Engine     string   `json:"engine"`      // "sigma" or "builtin"
+	RuleSource string   `json:"rule_source"` // the rule file, or the detector
+	Host       string   `json:"host"`
+	User       string   `json:"user"`
+	Agent      string   `json:"agent"`
+	SessionID  string   `json:"session_id"`
+	FirstUTC   string   `json:"first_utc"` // first dated matched row ("" when none is dated)
+	LastUTC    string   `json:"last_utc"`
+	RowCount   int      `json:"row_count"`
+	RowsCut    bool     `json:"rows_cut"` // more rows matched than are listed
+	Rows       []RowRef `json:"rows"`
+}
+
+// RowRef names one matched row.
+type RowRef struct {
+	Line         int64  `json:"line"` // 1-based line in timeline.jsonl
+	RecordID     string `json:"record_id"`
+	TimestampUTC string `json:"timestamp_utc"`
+	TurnType     string `json:"turn_type"`
+	Action       string `json:"action"`
+	ToolName     string `json:"tool_name"`
+	SourceFile   string `json:"source_file"`
+	SourceLine   int64  `json:"source_line"`
+	Text         string `json:"text"` // the row's text, cut to 300 characters
+}
+
+// Detector is a built-in rule: it sees every row in timeline order and
+// reports matches itself.
+type Detector interface {
+	ID() string
+	Title() string
+	Level() string
+	Class() string
+	// Row sees one row (its timeline.jsonl line) and reports the rows of
+	// any match with report; a match may name rows seen earlier.
+	Row(line int64, r *timeline.Row, report func(rows ...Ref))
+}
+
+// Ref is a row a detector reports: its line and the row.
+type Ref struct {
+	Line int64
+	Row  *timeline.Row
+}
+
+// Options configure Run.
+type Options struct {
+	Dir string // the timeline output folder: timeline.jsonl is read, findings.jsonl written
+	// Rules are the Sigma rules to run (Default() when nil).
+	Rules []rules.Rule
+	// Detectors are the built-in detectors (Detectors() when nil; an empty
+	// non-nil slice runs none).
+	Detectors []Detector
+}
+
+// Summary is what Run found.
+type Summary struct {
+	Path     string
+	Rows     int64 // rows read
+	Rules    []string
+	Findings []Finding
+	ByLevel  map[string]int
+	ByClass  map[string]int
+}
+
+// ErrNoTimeline is returned when the folder holds no timeline.jsonl.
+var ErrNoTimeline = errors.New("findings need timeline.jsonl (--format jsonl)")
+
+// Default returns the embedded rules.
+func Default() ([]rules.Rule, error) { return rules.Builtin() }
+
+type key struct{ rule, host, user, agent, session string }
+
+type acc struct {
+	f     *Finding
+	order int
+}
+
+// Run evaluates the rules and detectors over Dir/timeline.jsonl and
+// writes Dir/findings.jsonl (also when nothing matched: an empty file
+// says the rules ran).
+func Run(o Options) (*Summary, error) {
+	rs := o.Rules
+	if rs == nil {
+		var err error
+		if rs, err = Default(); err != nil {
+			return nil, err
+		}
+	}
+	ds := o.Detectors
+	if ds == nil {
+		ds = Detectors()
+	}
+	src := filepath.Join(o.Dir, analyze.TimelineJSONL)
+	f, err := os.Open(src)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, ErrNoTimeline
+		}
+		return nil, err
+	}
+	defer f.Close()
+	sum := &Summary{Path: filepath.Join(o.Dir, FileName), ByLevel: map[string]int{}, ByClass: map[string]int{}}
+	for _, r := range rs {
+		sum.Rules = append(sum.Rules, r.ID+" "+r.Source)
+	}
+	for _, d := range ds {
+		sum.Rules = append(sum.Rules, d.ID()+" builtin:"+d.Class())
+	}
+	found := map[key]*acc{}
+	add := func(k key, mk func() *Finding, line int64, r *timeline.Row) {
+		a := found[k]
+		if a == nil {
+			a = &acc{f: mk(), order: len(found)}
+			found[k] = a
+		}
+		fd := a.f
+		for _, x := range fd.Rows { // a detector may name a row twice
+			if x.Line == line {
+				return
+			}
+		}
+		fd.RowCount++
+		if len(fd.Rows) < MaxRowsListed {
+			fd.Rows = append(fd.Rows, ref(line, r))
+		} else {
+			fd.RowsCut = true
+		}
+		if t := r.TimestampUTC; t != "" {
+			if fd.FirstUTC == "" || t < fd.FirstUTC {
+				fd.FirstUTC = t
+			}
+			if t > fd.LastUTC {
+				fd.LastUTC = t
+			}
+		}
+	}
+	br := bufio.NewReaderSize(f, 1<<16)
+	var line int64
+	for {
+		b, rerr := br.ReadBytes('\n')
+		if len(bytes.TrimSpace(b)) > 0 {
+			line++
+			var r timeline.Row
+			if err := json.Unmarshal(b, &r); err != nil {
+				return nil, fmt.Errorf("%s line %d: %w", src, line, err)
+			}
+			sum.Rows++
+			row := &sigmaRow{r: &r}
+			for i := range rs {
+				rl := &rs[i]
+				if !rl.Match(row) {
+					continue
+				}
+				add(key{rl.ID, r.Host, r.User, r.Agent, r.SessionID}, func() *Finding {
+					return &Finding{RuleID: rl.ID, RuleTitle: rl.Title, Level: rl.Level, Class: rl.Class, Engine: "sigma", RuleSource: rl.Source,
+						Host: r.Host, User: r.User, Agent: r.Agent, SessionID: r.SessionID}
+				}, line, &r)
+			}
+			for _, d := range ds {
+				d.Row(line, &r, func(refs ...Ref) {
+					if len(refs) == 0 {
+						return
+					}
+					first := refs[0].Row
+					k := key{d.ID(), first.Host, first.User, first.Agent, first.SessionID}
+					for _, x := range refs {
+						add(k, func() *Finding {
+							return &Finding{RuleID: d.ID(), RuleTitle: d.Title(), Level: d.Level(), Class: d.Class(), Engine: "builtin", RuleSource: "builtin:" + d.Class(),
+								Host: first.Host, User: first.User, Agent: first.Agent, SessionID: first.SessionID}
+						}, x.Line, x.Row)
+					}
+				})
+			}
+		}
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			return nil, rerr
+		}
+	}
+	for _, a := range found {
+		sort.Slice(a.f.Rows, func(i, j int) bool { return a.f.Rows[i].Line < a.f.Rows[j].Line })
+		sum.Findings = append(sum.Findings, *a.f)
+	}
+	sort.Slice(sum.Findings, func(i, j int) bool { return less(&sum.Findings[i], &sum.Findings[j]) })
+	for _, fd := range sum.Findings {
+		sum.ByLevel[fd.Level]++
+		sum.ByClass[fd.Class]++
+	}
+	if err := write(sum.Path, sum.Findings); err != nil {
+		return nil, err
+	}
+	return sum, nil
+}
+
+// levelRank orders levels, most severe first.
+var levelRank = map[string]int{"critical": 0, "high": 1, "medium": 2, "low": 3, "informational": 4}
+
+// less orders findings: most severe first, then by first time (undated
+// last), rule, host, user, agent, session.
+func less(a, b *Finding) bool {
+	if ra, rb := rank(a.Level), rank(b.Level); ra != rb {
+		return ra < rb
+	}
+	if a.FirstUTC != b.FirstUTC {
+		if a.FirstUTC == "" || b.FirstUTC == "" {
+			return b.FirstUTC == ""
+		}
+		return a.FirstUTC < b.FirstUTC
+	}
+	for _, p := range [][2]string{{a.RuleID, b.RuleID}, {a.Host, b.Host}, {a.User, b.User}, {a.Agent, b.Agent}, {a.SessionID, b.SessionID}} {
+		if p[0] != p[1] {
+			return p[0] < p[1]
+		}
+	}
+	return false
+}
+
+func rank(l string) int {
+	if r, ok := levelRank[l]; ok {
+		return r
+	}
+	return len(levelRank)
+}
+
+func ref(line int64, r *timeline.Row) RowRef {
+	return RowRef{Line: line, RecordID: r.RecordID, TimestampUTC: r.TimestampUTC, TurnType: r.TurnType, Action: r.Action, ToolName: r.ToolName,
+		SourceFile: r.SourceFile, SourceLine: r.SourceLine, Text: excerpt(r.Text)}
+}
+
+func excerpt(s string) string {
+	if len(s) <= excerptChars {
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == excerptChars {
+			return s[:i] + "..."
+		}
+		n++
+	}
+	return s
+}
+
+func write(p string, fs []Finding) error {
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	w := timeline.NewWriter(f)
+	for i := range fs {
+		if fs[i].Rows == nil {
+			fs[i].Rows = []RowRef{}
+		}
+		if err := w.Write(&fs[i]); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// Read reads a findings.jsonl.
+func Read(p string) ([]Finding, error) {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	var out []Finding
+	for i, l := range bytes.Split(b, []byte{'\n'}) {
+		if len(bytes.TrimSpace(l)) == 0 {
+			continue
+		}
+		var fd Finding
+		if err := json.Unmarshal(l, &fd); err != nil {
+			return nil, fmt.Errorf("%s line %d: %w", p, i+1, err)
+		}
+		out = append(out, fd)
+	}
+	return out, nil
+}
+
+// Line is the summary line printed after a run.
+func (s *Summary) Line() string {
+	if len(s.Findings) == 0 {
+		return fmt.Sprintf("findings: none from %d rules over %d rows", len(s.Rules), s.Rows)
+	}
+	var lv []string
+	for _, l := range []string{"critical", "high", "medium", "low", "informational"} {
+		if n := s.ByLevel[l]; n > 0 {
+			lv = append(lv, fmt.Sprintf("%d %s", n, l))
+		}
+	}
+	var cl []string
+	for c := range s.ByClass {
+		cl = append(cl, c)
+	}
+	sort.Strings(cl)
+	for i, c := range cl {
+		cl[i] = c + " " + strconv.Itoa(s.ByClass[c])
+	}
+	return fmt.Sprintf("findings: %d (%s) from %d rules over %d rows: %s (see %s)", len(s.Findings), strings.Join(lv, ", "), len(s.Rules), s.Rows, strings.Join(cl, ", "), FileName)
+}
+
+// Record is the summary as run.json records it.
+func (s *Summary) Record() *analyze.RunFindings {
+	return &analyze.RunFindings{Rules: s.Rules, Findings: len(s.Findings), ByLevel: s.ByLevel, ByClass: s.ByClass}
+}
+
+// sigmaRow presents a timeline row to the Sigma evaluator by the
+// timeline's field names, keeping the lower-cased fields the rules
+// compare (every rule reads the same row).
+type sigmaRow struct {
+	r     *timeline.Row
+	lower map[string]string
+}
+
+// Lower implements sigma.Lowerer.
+func (s *sigmaRow) Lower(name string) string {
+	if l, ok := s.lower[name]; ok {
+		return l
+	}
+	v, _ := s.Field(name)
+	l := strings.ToLower(v)
+	if s.lower == nil {
+		s.lower = make(map[string]string, 4)
+	}
+	s.lower[name] = l
+	return l
+}
+
+func (s *sigmaRow) Field(name string) (string, bool) {
+	r := s.r
+	switch name {
+	case "timestamp_utc":
+		return r.TimestampUTC, true
+	case "host":
+		return r.Host, true
+	case "user":
+		return r.User, true
+	case "agent":
+		return r.Agent, true
+	case "session_id":
+		return r.SessionID, true
+	case "project_path":
+		return r.ProjectPath, true
+	case "turn_type":
+		return r.TurnType, true
+	case "model":
+		return r.Model, true
+	case "tool_name":
+		return r.ToolName, true
+	case "tool_use_id":
+		return r.ToolUseID, true
+	case "text":
+		return r.Text, true
+	case "tool_input":
+		return r.ToolInput, true
+	case "is_error":
+		return r.IsError, true
+	case "source_file":
+		return r.SourceFile, true
+	case "source_line":
+		return strconv.FormatInt(r.SourceLine, 10), true
+	case "bundle_id":
+		return r.BundleID, true
+	case "parser":
+		return r.Parser, true
+	case "secondary":
+		return r.Secondary, true
+	case "time_basis":
+		return r.TimeBasis, true
+	case "record_id":
+		return r.RecordID, true
+	case "parent_session_id":
+		return r.ParentSessID, true
+	case "verified":
+		return r.Verified, true
+	case "action":
+		return r.Action, true
+	}
+	return "", false
+}
+
+func (s *sigmaRow) Fields() []string {
+	return timeline.Row(*s.r).Values()
+}

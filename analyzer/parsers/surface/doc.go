@@ -1,0 +1,77 @@
+// Package surface reads the agents' control surface, the "autoruns" of AI
+// agents: every hook, MCP server, skill, custom agent, slash command,
+// plugin, rules file and helper command an agent would load or run, per
+// user and per project, and the backup copies (.bak, .backup, .old, .orig)
+// beside rewritten settings.
+//
+// One parser per agent ("<agent>/surface", registered with the agent's
+// other parsers) reads the files its table names (table.go): settings
+// files (hooks, MCP servers, status-line and key-helper commands,
+// environment names, enabled plugins, marketplaces), MCP configurations,
+// plugin and extension manifests, Markdown skills, agents, commands, rules
+// and output styles (front matter name and description, the text up to
+// ContentMax), TOML commands, YAML configurations, and the files of hooks
+// folders. Each entry is one system row at the file's modification time
+// (time_basis file-mtime; none when unknown) whose text starts
+// "control surface: " and whose tool_input is the entry (Item) as JSON:
+// kind, scope (user, project, local, plugin, extension), project, name,
+// event and matcher of a hook, command and arguments, environment and
+// header NAMES (never values), URL, the file's path, SHA-256 of the bytes
+// read, size, modification time and the line of the entry. `doubleagent
+// surface` lists them (analyzer/surface) with the access, change and birth
+// times from the manifest (for a loose tree, from the file's stat).
+//
+// Secrets: values of env, environment and headers maps are never read into
+// a row; arguments after or in a flag naming a token, key, secret,
+// password or credential, user info and secret-named query values of URLs,
+// and credential-shaped substrings (parser.RedactSecrets) are written
+// "[redacted]". Secret-kind files (Continue's config.yaml, Crush's
+// crush.json, Factory's settings.json) are read for these named keys only.
+//
+// Formats, from each agent's own documentation, checked November 2026:
+//   - Claude Code (code.claude.com/docs: settings, hooks, mcp, skills,
+//     sub-agents, slash-commands, plugins, output-styles, memory), and the
+//     real 2.1.332 install of fixtures/roots/s1ngularity (settings.json
+//     hooks.Stop[].hooks[] {type, command}, skills/<name>/SKILL.md with
+//     name and description front matter, backups/.claude.json.backup.<ms>,
+//     plugins/store);
+//   - Codex CLI (developers.openai.com/codex: config.toml [mcp_servers.*]
+//     command, args, env, url, bearer_token_env_var, enabled; notify;
+//     hooks.json and inline [hooks] tables; AGENTS.md, prompts, skills);
+//   - Gemini CLI and Qwen Code (docs/cli/configuration.md: mcpServers
+//     command/args/env/url/httpUrl/headers, hooks, tools.discoveryCommand,
+//     tools.callCommand; commands/*.toml; extensions/<name>/
+//     gemini-extension.json; GEMINI.md / QWEN.md);
+//   - Cursor (cursor.com/docs: ~/.cursor/mcp.json and .cursor/mcp.json,
+//     hooks.json {version, hooks: {event: [{command}]}}, .cursor/rules
+//     *.mdc, .cursor/commands, .cursorrules);
+//   - VS Code Copilot Chat (mcp.json {servers}, settings.json mcp.servers,
+//     prompts/*.prompt.md, *.instructions.md, *.chatmode.md, *.agent.md,
+//     .github/copilot-instructions.md);
+//   - GitHub Copilot CLI (~/.copilot/mcp-config.json, agents, skills,
+//     .github/hooks/*.json {version, hooks: {event: [{type, bash,
+//     powershell}]}});
+//   - Amazon Q Developer CLI / Kiro (.aws/amazonq/mcp.json, cli-agents/*.json
+//     {name, prompt, mcpServers, hooks: {agentSpawn, userPromptSubmit,
+//     ...: [{command}]}}, .kiro/settings/mcp.json, .kiro/steering,
+//     .kiro/hooks/*.kiro.hook {when, then});
+//   - Windsurf (mcp_config.json, hooks.json {hooks: {event: [{command}]}},
+//     memories/global_rules.md, workflows, .windsurfrules, .windsurf/rules);
+//   - Cline, Roo Code, Kilo Code (MCP settings files, .clinerules,
+//     Documents/Cline/{Rules,Workflows,Hooks}, .roo/rules, .roomodes,
+//     custom_modes.yaml);
+//   - Continue (config.yaml mcpServers, rules, prompts;
+//     .continue/mcpServers/*.yaml), opencode (opencode.json mcp with
+//     command arrays and environment, plugin, agent, command; agent/,
+//     command/, plugin/ folders), Goose (config.yaml extensions cmd, args,
+//     envs, env_keys), Crush (crush.json mcp), Zed (settings.json
+//     context_servers), Amp (amp.mcpServers), Auggie (.augment), Factory
+//     droid (.factory: settings.json hooks, mcp.json, droids, commands,
+//     skills), Claude Desktop (claude_desktop_config.json mcpServers,
+//     Claude Extensions/*/manifest.json server.mcp_config), Antigravity
+//     (mcp_config.json, .agent/rules, .agent/workflows).
+//
+// What is not read: managed (system-wide) settings outside the homes, which
+// the catalog does not collect; the bodies of plugin code beyond
+// ContentMax; binary files (listed with their hash, no content).
+package surface
