@@ -203,3 +203,31 @@ func TestEmptyBundleIDIsAProblem(t *testing.T) {
 	_, _, res := readAll(t, buf.Bytes(), nil)
 	wantProblems(t, res, "bad_header bundle.json: bundle_id is empty: rows from this bundle cannot be told from another's")
 }
+
+// TestSecondManifestOrLogMember: a second manifest.jsonl member (one that
+// re-lists a forged copy with its hash) does not replace the first: it is
+// a duplicate_member problem, both members' rows are read, so the two
+// rows naming one member are a contradiction and nothing they name is
+// verified. A second log.jsonl is reported and kept after the first.
+func TestSecondManifestOrLogMember(t *testing.T) {
+	summary := bundle.Summary{Record: "summary", Complete: true}
+	data := bundletest.RawBundleVersion(t, 1, []bundletest.Raw{
+		{Name: "files/home/alice/.claude/history.jsonl", Data: []byte("forged\n"), PAX: pax("alice")},
+		{Name: bundle.ManifestName, Data: bundletest.ManifestLine(t, row("alice", "alice\n"))},
+		{Name: bundle.LogName, Data: []byte("{\"message\":\"first\"}\n")},
+		{Name: bundle.ManifestName, Data: bundletest.ManifestLine(t, row("alice", "forged\n"), summary)},
+		{Name: bundle.LogName, Data: []byte("{\"message\":\"second\"}\n")},
+	}, false)
+	_, _, res := readAll(t, data, nil)
+	wantProblems(t, res,
+		"duplicate_member manifest.jsonl: member name appears more than once in the bundle: the rows of every copy are read, so rows that disagree are reported",
+		"duplicate_member log.jsonl: member name appears more than once in the bundle: every copy is kept, one after the other",
+		"checksum_mismatch /home/alice/.claude/history.jsonl: manifest sha256 "+sum([]byte("alice\n"))+" (6 bytes), content "+sum([]byte("forged\n"))+" (7 bytes)",
+		"manifest_contradiction /home/alice/.claude/history.jsonl: two manifest rows name this member: it is not verified")
+	if len(res.Verified) != 0 || len(res.Manifest) != 2 {
+		t.Fatalf("verified %v, manifest rows %d", res.Verified, len(res.Manifest))
+	}
+	if string(res.Log) != "{\"message\":\"first\"}\n{\"message\":\"second\"}\n" {
+		t.Fatalf("log %q", res.Log)
+	}
+}

@@ -167,6 +167,10 @@ type Reader struct {
 	summaries, rowsAfter int
 	partial              bool
 	trailingChecked      bool
+	// manifests and logs count the manifest.jsonl and log.jsonl members:
+	// a second one is reported and read after the first, never in its
+	// place.
+	manifests, logs int
 }
 
 type seenMember struct {
@@ -341,12 +345,15 @@ func (r *Reader) Next() (*Member, error) {
 			}
 			continue
 		case h.Name == LogName:
-			lim := io.LimitReader(r.tr, r.opts.MaxLogSize)
+			if r.logs++; r.logs == 2 {
+				r.problem(ProblemDuplicate, LogName, "", "member name appears more than once in the bundle: every copy is kept, one after the other")
+			}
+			lim := io.LimitReader(r.tr, max(r.opts.MaxLogSize-int64(len(r.res.Log)), 0))
 			b, err := io.ReadAll(lim)
 			if err != nil {
 				return nil, r.fail(err)
 			}
-			r.res.Log = b
+			r.res.Log = append(r.res.Log, b...)
 			if _, err := io.Copy(io.Discard, r.tr); err != nil {
 				return nil, r.fail(err)
 			}
@@ -431,7 +438,15 @@ func (r *Reader) fail(err error) error {
 var ErrTruncated = errors.New("bundle: stream cut short")
 
 func (r *Reader) readManifest(h *tar.Header) error {
-	r.res.Manifest = []Entry{}
+	// A second manifest member adds its rows to the first one's: a copy
+	// that re-lists a forged member then contradicts the genuine row
+	// instead of silently replacing it.
+	if r.manifests++; r.manifests == 2 {
+		r.problem(ProblemDuplicate, ManifestName, "", "member name appears more than once in the bundle: the rows of every copy are read, so rows that disagree are reported")
+	}
+	if r.res.Manifest == nil {
+		r.res.Manifest = []Entry{}
+	}
 	if h.Size > r.opts.MaxManifestSize {
 		r.problem(ProblemLimit, ManifestName, "", fmt.Sprintf("manifest of %d bytes over the %d-byte limit: not read, nothing can be verified", h.Size, r.opts.MaxManifestSize))
 		r.res.Manifest = nil
