@@ -5,13 +5,20 @@
 //   - chat: ~/.gemini/tmp/<slug>/chats/**/*.jsonl and legacy *.json (also
 //     under ~/.cache/.gemini). A .jsonl file is an append-only op-log that
 //     is replayed before any row is emitted, as the agent's own loader
-//     (loadConversationRecord) does, with two deliberate differences. The
+//     (loadConversationRecord) does, with three deliberate differences. The
 //     first line is metadata {sessionId, projectHash, startTime,
 //     lastUpdated, kind} (a resume appends another); any record with a
 //     string id is a message, and a later bare copy of the same id replaces
 //     the earlier in place (the agent appends a message again when tokens or
 //     tool calls are added: the op-log's own update, so the earlier copy is
-//     a skip "superseded"); {"$set":{...}} updates metadata (a skip
+//     a skip "superseded"). Third difference: a later copy that changes
+//     what the message said (type, content, displayContent, timestamp, a
+//     tool call's name or arguments, or a tool call gone) is no update
+//     ChatRecordingService makes (pushMessage from recordMessage,
+//     recordMessageTokens, recordToolCalls at gemini-cli 016443b5): both
+//     copies keep their rows, the later line is a duplicate_id problem
+//     naming what changed, and the message keeps its first place for
+//     $rewindTo, as in the agent's Map; {"$set":{...}} updates metadata (a skip
 //     "state_only"). First difference, /rewind (gemini-cli PR 15720,
 //     rewindCommand.tsx -> ChatRecordingService.rewindTo): {"$rewindTo":
 //     "<id>"} takes that message and every later one out of the agent's

@@ -21,10 +21,10 @@ const Agent = "gemini-cli"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "gemini-cli/chat", Agent: Agent, Version: 3,
+			ID: "gemini-cli/chat", Agent: Agent, Version: 4,
 			Actions: actions,
 			Targets: []string{"chats"}, Names: []string{"*.json", "*.jsonl"},
-			Doc: "tmp/<slug>/chats/**/*.jsonl op-log (replayed: last copy wins, $set keeps first-hand records, $rewindTo keeps the rewound ones and a rewind row) and legacy *.json ConversationRecord",
+			Doc: "tmp/<slug>/chats/**/*.jsonl op-log (replayed: last copy wins unless it rewrites the message, then both stay; $set keeps first-hand records, $rewindTo keeps the rewound ones and a rewind row) and legacy *.json ConversationRecord",
 		}, parseChat),
 		parser.New(parser.Spec{
 			ID: "gemini-cli/logs", Agent: Agent, Version: 2,

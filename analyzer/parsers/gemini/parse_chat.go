@@ -7,6 +7,7 @@ import (
 	"fmt"
 	json "github.com/go-json-experiment/json/v1"
 	"io"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,6 +35,10 @@ type entry struct {
 	raw    json.RawMessage
 	line   int64
 	rewind *rewindMark
+	// anchor is the entry that holds the message's place in the agent's
+	// conversation order: the entry itself, or for a later copy kept
+	// beside an earlier one (other content, see put), the earlier's anchor.
+	anchor *entry
 }
 
 // rewindMark is a $rewindTo line: the message it named, how many messages
@@ -47,12 +52,13 @@ type rewindMark struct {
 }
 
 // opLog replays a JSONL session file as the agent's own loader
-// (loadConversationRecord) does, with two deliberate differences (see
+// (loadConversationRecord) does, with three deliberate differences (see
 // doc.go): $rewindTo takes messages out of the conversation but they stay
 // as rows, followed by a rewind marker; and a $set messages batch only adds
 // ids not yet seen, where the agent's loader would replace the whole list.
 // A later bare copy of a held id replaces the earlier in place (last copy
-// wins). Memory: one raw copy per distinct message id.
+// wins), unless it rewrites what the message said: then both stay (put).
+// Memory: one raw copy per distinct message content.
 type opLog struct {
 	entries  []*entry
 	live     map[string]*entry // messages the agent's conversation still holds
@@ -76,18 +82,73 @@ func (l *opLog) note(line int64, reason string) {
 	}
 }
 
-func (l *opLog) put(id string, raw json.RawMessage, line int64) {
+// put applies a copy of message id read at line. A later copy that only
+// adds what the agent adds to a message it holds (tokens, thoughts, tool
+// call status and results: gemini-cli ChatRecordingService.pushMessage,
+// recordMessageTokens, recordToolCalls) replaces the earlier, whose line
+// is a skip "superseded". A copy that changes what the earlier said (its
+// type, content, displayContent or timestamp, or a tool call's name or
+// arguments, or drops a tool call) is not one of those updates: the
+// agent's loader would show only the last, but both stay as rows and the
+// line is a duplicate_id problem naming what changed.
+func (l *opLog) put(id string, raw json.RawMessage, line int64, out parser.Sink) {
 	if e, ok := l.live[id]; ok {
 		if e.line != line {
+			if changed := messageChanges(e.raw, raw); changed != "" {
+				if out != nil {
+					out.Report(line, parser.KindDuplicateID, fmt.Sprintf("message %s written again with other %s (first at line %d): both copies kept as rows, where the agent shows only the last", id, changed, e.line))
+				}
+				ne := &entry{id: id, raw: raw, line: line, anchor: e.anchor}
+				l.entries = append(l.entries, ne)
+				l.live[id] = ne
+				return
+			}
 			l.note(e.line, "superseded") // the agent appended the message again
 		}
 		e.raw, e.line = raw, line
 		return
 	}
 	e := &entry{id: id, raw: raw, line: line}
+	e.anchor = e
 	l.entries = append(l.entries, e)
 	l.live[id] = e
 	l.seen[id] = true
+}
+
+// messageChanges names what a later copy of a message changes beyond the
+// agent's own updates (see put), "" when nothing.
+func messageChanges(old, cur json.RawMessage) string {
+	var a, b map[string]any
+	if json.Unmarshal(old, &a) != nil || json.Unmarshal(cur, &b) != nil {
+		return ""
+	}
+	var changed []string
+	for _, k := range []string{"type", "content", "displayContent", "timestamp"} {
+		if !reflect.DeepEqual(a[k], b[k]) {
+			changed = append(changed, k)
+		}
+	}
+	calls := func(m map[string]any) map[string][2]any {
+		out := map[string][2]any{}
+		list, _ := m["toolCalls"].([]any)
+		for i, c := range list {
+			tc, _ := c.(map[string]any)
+			id, _ := tc["id"].(string)
+			if id == "" {
+				id = "#" + strconv.Itoa(i)
+			}
+			out[id] = [2]any{tc["name"], tc["args"]}
+		}
+		return out
+	}
+	later := calls(b)
+	for id, c := range calls(a) {
+		if lc, ok := later[id]; !ok || !reflect.DeepEqual(c, lc) {
+			changed = append(changed, "toolCalls")
+			break
+		}
+	}
+	return strings.Join(changed, ", ")
 }
 
 // rewind applies {"$rewindTo": id}: the message id and every live message
@@ -101,10 +162,12 @@ func (l *opLog) rewind(id string, line int64) bool {
 		if e.rewind != nil {
 			continue
 		}
-		if e == target {
+		if found && e == target.anchor {
 			cut = true
 		}
-		if cut && l.live[e.id] == e {
+		// A message leaves at its place in the conversation (its
+		// anchor), wherever its live copy was written.
+		if le, ok := l.live[e.id]; cut && e.anchor == e && ok && le.anchor == e {
 			delete(l.live, e.id)
 			n++
 		}
@@ -164,7 +227,7 @@ func (l *opLog) addArray(raw json.RawMessage, line int64, out parser.Sink, keepH
 		if keepHeld && l.seen[id] {
 			continue
 		}
-		l.put(id, m, line)
+		l.put(id, m, line, out)
 		added++
 	}
 	if added == 0 {
@@ -199,7 +262,7 @@ func (l *opLog) record(line int64, obj []byte, out parser.Sink) {
 	if id, ok := str("id"); ok {
 		raw := make(json.RawMessage, len(obj))
 		copy(raw, obj)
-		l.put(id, raw, line)
+		l.put(id, raw, line, out)
 		if ts, _ := str("timestamp"); ts != "" {
 			if _, ok := parser.ParseTime(ts); ok {
 				l.lastTime = ts
@@ -235,7 +298,7 @@ func (l *opLog) record(line int64, obj []byte, out parser.Sink) {
 					cur[k] = v
 				}
 				if b, err := json.Marshal(cur); err == nil {
-					l.put(id, b, line)
+					l.put(id, b, line, out)
 				}
 			}
 			return
