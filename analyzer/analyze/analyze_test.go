@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -667,6 +668,12 @@ func TestExaminerFilters(t *testing.T) {
 	p := makeBundle(t, t.TempDir(), "x.tar.zst", "hx", "id-x", []bundletest.File{
 		claudeFile("alice", "aaaa1111-0000-4000-8000-000000000001", "2026-03-01", "ls -la", "total 0"),
 		claudeFile("bob", "bbbb2222-0000-4000-8000-000000000002", "2026-03-05", "whoami", "bob"),
+		// A Codex session: its parser also records the session's state
+		// (origin local), so it is a session even where no row is kept.
+		{Path: "/home/carol/.codex/sessions/2026/03/06/rollout-2026-03-06T10-00-00-0195cccc-0000-7000-8000-000000000003.jsonl", Agent: "codex-cli", Target: "sessions", User: "carol",
+			Data: []byte(`{"timestamp":"2026-03-06T10:00:00.000Z","type":"session_meta","payload":{"id":"0195cccc-0000-7000-8000-000000000003","timestamp":"2026-03-06T10:00:00.000Z","cwd":"/home/carol/p","originator":"codex_cli_rs","cli_version":"0.160.0","source":"cli"}}` + "\n" +
+				`{"timestamp":"2026-03-06T10:00:01.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"hello"}]}}` + "\n"),
+			MTime: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)},
 	})
 	kinds := func(o analyze.Options) string {
 		o.Inputs = []string{p}
@@ -677,7 +684,7 @@ func TestExaminerFilters(t *testing.T) {
 		}
 		return strings.Join(s, " ")
 	}
-	if got := kinds(analyze.Options{TurnTypes: []string{"user", "tool_use"}}); got != "alice:user: alice:tool_use:execute bob:user: bob:tool_use:execute" {
+	if got := kinds(analyze.Options{TurnTypes: []string{"user", "tool_use"}}); got != "alice:user: alice:tool_use:execute bob:user: bob:tool_use:execute carol:user:" {
 		t.Errorf("--turn-type user,tool_use: %s", got)
 	}
 	if got := kinds(analyze.Options{Hide: []string{"system", "assistant", "user"}}); got != "alice:tool_use:execute alice:tool_result:execute bob:tool_use:execute bob:tool_result:execute" {
@@ -686,12 +693,39 @@ func TestExaminerFilters(t *testing.T) {
 	if got := kinds(analyze.Options{Sessions: []string{"bbbb2222-0000-4000-8000-000000000002"}, Actions: []string{"execute"}}); got != "bob:tool_use:execute bob:tool_result:execute" {
 		t.Errorf("--session --action: %s", got)
 	}
+	// sessions.jsonl and the summary's count follow every row filter: a
+	// session none of whose rows is kept is not listed (it once was, with
+	// events 0, under --session, --turn-type, --hide and --action).
+	for _, o := range []analyze.Options{
+		{Sessions: []string{"bbbb2222-0000-4000-8000-000000000002"}},
+		{Sessions: []string{"bbbb2222-0000-4000-8000-000000000002"}, Actions: []string{"execute"}},
+		{Sessions: []string{"bbbb2222-0000-4000-8000-000000000002"}, TurnTypes: []string{"user"}},
+		{Sessions: []string{"bbbb2222-0000-4000-8000-000000000002"}, Hide: []string{"system"}},
+	} {
+		o.Inputs = []string{p}
+		sum, out := run(t, o)
+		b, err := os.ReadFile(filepath.Join(out, analyze.SessionsJSONL))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			var s timeline.Session
+			if err := json.Unmarshal([]byte(l), &s); err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, fmt.Sprintf("%s:%s:%d", s.User, s.SessionID, s.Events))
+		}
+		if len(got) != 1 || !strings.HasPrefix(got[0], "bob:bbbb2222-0000-4000-8000-000000000002:") || strings.HasSuffix(got[0], ":0") || sum.Sessions != 1 {
+			t.Errorf("--session %v --action %v --turn-type %v --hide %v: sessions %v (summary %d), want bob's alone", o.Sessions, o.Actions, o.TurnTypes, o.Hide, got, sum.Sessions)
+		}
+	}
 	for _, c := range []struct {
 		o    analyze.Options
 		want string
 	}{
-		{analyze.Options{Agents: []string{"claudecode"}}, "--agent claudecode: not in the input; it holds claude-code"},
-		{analyze.Options{Users: []string{"ALICE", "bob"}}, "--user ALICE: not in the input; it holds alice, bob"},
+		{analyze.Options{Agents: []string{"claudecode"}}, "--agent claudecode: not in the input; it holds claude-code, codex-cli"},
+		{analyze.Options{Users: []string{"ALICE", "bob"}}, "--user ALICE: not in the input; it holds alice, bob, carol"},
 		{analyze.Options{Hosts: []string{"nope"}}, "--host nope: not in the input; it holds hx"},
 	} {
 		c.o.Inputs, c.o.OutDir, c.o.Parsers = []string{p}, filepath.Join(t.TempDir(), "out"), parsers.All()

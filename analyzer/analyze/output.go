@@ -518,7 +518,8 @@ func writeOutputs(c *collected, opts *Options, sum *Summary) error {
 		c.inv.agent(k.host, k.agent).UndatedDropped += n
 	}
 	sessions := agg.Sessions()
-	if opts.Match != nil || len(opts.Agents) > 0 || len(opts.Users) > 0 || len(opts.Hosts) > 0 || !opts.Since.IsZero() || !opts.Until.IsZero() {
+	if opts.Match != nil || len(opts.Agents) > 0 || len(opts.Users) > 0 || len(opts.Hosts) > 0 || !opts.Since.IsZero() || !opts.Until.IsZero() ||
+		len(opts.Sessions) > 0 || len(opts.TurnTypes) > 0 || len(opts.Hide) > 0 || len(opts.Actions) > 0 {
 		// Only sessions with rows in the filtered timeline.
 		kept := sessions[:0]
 		for _, s := range sessions {
