@@ -175,12 +175,19 @@ func Run(ctx context.Context, out io.Writer, opts Options) (*Result, error) {
 			keep[u] = true
 		}
 		var h2 []Home
+		found := map[string]bool{}
 		for _, h := range homes {
 			if keep[h.User] {
 				h2 = append(h2, h)
+				found[h.User] = true
 			}
 		}
 		homes = h2
+		for _, u := range opts.Users {
+			if !found[u] && len(homes) > 0 {
+				log.Warn().Str("user", u).Msg("--users names an account with no home found on this host: nothing collected for it")
+			}
+		}
 	}
 	noHome := len(homes) == 0
 	if noHome {

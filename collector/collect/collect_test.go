@@ -361,6 +361,22 @@ func TestUsers(t *testing.T) {
 	if users["bob"] == 0 || users["svc"] == 0 || len(users) != 2 {
 		t.Errorf("rows per user with --users bob,svc: %v", users)
 	}
+
+	// A user asked for whom no home is found is said, not passed over:
+	// the examiner may have mistyped the account name.
+	b, res, err = run(t, context.Background(), Options{Root: root, Users: []string{"bob", "nobody"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, vr = verify(t, b)
+	if len(res.Homes) != 1 {
+		t.Errorf("homes: %+v", res.Homes)
+	}
+	for _, want := range []string{`{"level":"warn","user":"nobody",`, `"message":"--users names an account with no home found on this host: nothing collected for it"}`} {
+		if !bytes.Contains(vr.Log, []byte(want)) {
+			t.Errorf("log.jsonl has no %s:\n%s", want, vr.Log)
+		}
+	}
 }
 
 func TestUnreadableFile(t *testing.T) {
