@@ -457,3 +457,57 @@ func TestEmptyBundleID(t *testing.T) {
 		t.Fatalf("problems %q", got)
 	}
 }
+
+// TestOutputInsideTheEvidence: an output folder at or under a tree read in
+// place (a copied home, an image root, an extracted collection), given
+// directly or through a link, is refused before anything is written, as
+// the collector refuses to write inside the image it collects; a folder
+// of bundles may hold it.
+func TestOutputInsideTheEvidence(t *testing.T) {
+	dir, _ := outsideHome(t, "alice")
+	home := filepath.Join(dir, "alice")
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(home, link); err != nil {
+		t.Fatal(err)
+	}
+	ext := t.TempDir()
+	for _, n := range []string{"bundle.json", "manifest.jsonl"} {
+		os.WriteFile(filepath.Join(ext, n), []byte("{}\n"), 0o644)
+	}
+	os.MkdirAll(filepath.Join(ext, "files"), 0o755)
+	for _, c := range []struct{ input, out string }{
+		{home, home},
+		{home, filepath.Join(home, ".claude", "out")},
+		{dir, filepath.Join(home, "out")},
+		{link, filepath.Join(home, "out")},
+		{home, filepath.Join(link, "out")},
+		{ext, filepath.Join(ext, "out")},
+	} {
+		before := treeOf(t, c.input)
+		_, _, err := timelineErr(t, analyze.Options{Inputs: []string{c.input}, OutDir: c.out})
+		if !errors.Is(err, analyze.ErrOutputInEvidence) {
+			t.Errorf("-o %s on %s: %v, want ErrOutputInEvidence", c.out, c.input, err)
+		}
+		if after := treeOf(t, c.input); after != before {
+			t.Errorf("-o %s on %s changed the input:\n%s\nwas:\n%s", c.out, c.input, after, before)
+		}
+	}
+	bundles := t.TempDir()
+	os.WriteFile(filepath.Join(bundles, "b.tar.zst"), bundletest.Build(t, []bundletest.File{{Path: "/home/bob/.claude/history.jsonl", Agent: "claude-code", Target: "history", Kind: "history", User: "bob", Data: []byte(`{"display":"hi","timestamp":1777777777000}` + "\n")}}), 0o644)
+	if _, _, err := timelineErr(t, analyze.Options{Inputs: []string{bundles}, OutDir: filepath.Join(bundles, "out")}); err != nil {
+		t.Errorf("-o inside a folder of bundles: %v", err)
+	}
+}
+
+// treeOf lists every path under dir with its size, not following links.
+func treeOf(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err == nil {
+			fmt.Fprintf(&b, "%s %d\n", p, fi.Size())
+		}
+		return nil
+	})
+	return b.String()
+}
