@@ -144,7 +144,10 @@
 // Quirks handled, each with a test on the smallest input: split messages,
 // a repeated line, a truncated last line and a cut line mid-file (a
 // Problem, the parse goes on), a cut record glued to the next one
-// (parser.SplitGlued keeps the whole one), NUL runs (parser.Lines drops
+// (parser.SplitGlued keeps the whole one; every record of a glued line
+// is read), a member of an unexpected type such as a numeric timestamp
+// (parser.DecodeLenient reads it as null, a problem names it, the record
+// keeps its rows), NUL runs (parser.Lines drops
 // them and reports nul_run; the record after a 4 KB run is kept,
 // claude-code #49876, #76059), a lone UTF-16 surrogate (decoded as
 // U+FFFD), the detached compaction branch (rows are emitted in file

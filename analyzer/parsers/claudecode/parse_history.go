@@ -21,7 +21,7 @@ func History() parser.Parser {
 		Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User},
 			Basis: "history.jsonl stamps a prompt when it is submitted, the transcript's user record at the same moment"},
 		Agent:   Agent,
-		Version: 2,
+		Version: 3,
 		Targets: []string{"history"},
 		Names:   []string{"history.jsonl"},
 		Doc:     "Claude Code prompt history (.claude/history.jsonl), paste placeholders expanded from paste-cache",
@@ -60,50 +60,72 @@ func parseHistory(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		var h historyLine
 		if jerr := json.Unmarshal(line, &h); jerr != nil {
 			objs, lost := parser.SplitGlued(line)
-			if len(objs) == 0 || json.Unmarshal(objs[0], &h) != nil {
+			if len(objs) == 0 {
 				out.Problem(n, "malformed JSON line (cut short or corrupt), skipped: "+jerr.Error())
 				return nil
 			}
-			out.Problem(n, parser.GluedProblem(len(objs), lost))
-		}
-		text := h.Display
-		if len(h.PastedContents) > 0 {
-			text = pasteRe.ReplaceAllStringFunc(text, func(ph string) string {
-				id := pasteRe.FindStringSubmatch(ph)[1]
-				var p pasted
-				if json.Unmarshal(h.PastedContents[id], &p) != nil {
-					return ph
+			if len(objs) > 1 || lost {
+				out.Problem(n, parser.GluedProblem(len(objs), lost))
+			}
+			// Every record of a glued line gives its row; a member of an
+			// unexpected type is read as null (parser.DecodeLenient).
+			for _, o := range objs {
+				h = historyLine{}
+				dropped, err := parser.DecodeLenient(o, &h)
+				if err != nil {
+					out.Problem(n, "record of an unexpected shape, not read: "+err.Error())
+					continue
 				}
-				if p.Content != "" {
-					return p.Content
+				if len(dropped) > 0 {
+					out.Problem(n, parser.LenientProblem(dropped))
 				}
-				if p.ContentHash != "" {
-					if s, ok := readRelated(in, cacheDir+p.ContentHash+".txt"); ok {
-						return s
-					}
-				}
-				return ph
-			})
+				historyRow(in, cacheDir, n, &h, out)
+			}
+			return nil
 		}
-		e := timeline.Event{
-			Time:        epochMillis(h.Timestamp),
-			SessionID:   h.SessionID,
-			ProjectPath: h.Project,
-			TurnType:    timeline.User,
-			Text:        text,
-			SourceLine:  n,
-			Secondary:   true,
-		}
-		if e.Time.IsZero() {
-			e.TimeBasis = timeline.TimeNone
-		}
-		out.Event(e)
+		historyRow(in, cacheDir, n, &h, out)
 		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("read %s: %w", in.Path, err)
 	}
 	return nil
+}
+
+// historyRow writes the secondary user row of one history.jsonl record.
+func historyRow(in *parser.Input, cacheDir string, n int64, h *historyLine, out parser.Sink) {
+	text := h.Display
+	if len(h.PastedContents) > 0 {
+		text = pasteRe.ReplaceAllStringFunc(text, func(ph string) string {
+			id := pasteRe.FindStringSubmatch(ph)[1]
+			var p pasted
+			if json.Unmarshal(h.PastedContents[id], &p) != nil {
+				return ph
+			}
+			if p.Content != "" {
+				return p.Content
+			}
+			if p.ContentHash != "" {
+				if s, ok := readRelated(in, cacheDir+p.ContentHash+".txt"); ok {
+					return s
+				}
+			}
+			return ph
+		})
+	}
+	e := timeline.Event{
+		Time:        epochMillis(h.Timestamp),
+		SessionID:   h.SessionID,
+		ProjectPath: h.Project,
+		TurnType:    timeline.User,
+		Text:        text,
+		SourceLine:  n,
+		Secondary:   true,
+	}
+	if e.Time.IsZero() {
+		e.TimeBasis = timeline.TimeNone
+	}
+	out.Event(e)
 }
 
 // readRelated reads another collected file whole (bounded).

@@ -26,7 +26,7 @@ func Transcript() parser.Parser {
 		ID:      "claude-code/transcript",
 		Actions: Actions,
 		Agent:   Agent,
-		Version: 3,
+		Version: 4,
 		Targets: []string{"projects"},
 		Names:   []string{"*.jsonl"},
 		Doc:     "Claude Code session transcripts and subagent transcripts (.claude/projects/<slug>/<session>.jsonl)",
@@ -137,12 +137,24 @@ func parseTranscript(ctx context.Context, in *parser.Input, out parser.Sink) err
 				t.problem("malformed JSON line (cut short or corrupt), skipped: " + jerr.Error())
 				return nil
 			}
-			t.problem(parser.GluedProblem(len(objs), lost))
+			if len(objs) > 1 || lost {
+				t.problem(parser.GluedProblem(len(objs), lost))
+			}
+			// One valid record whose member has an unexpected type (a
+			// numeric timestamp), or records glued on one line: each is
+			// read leniently, and a record that still does not decode is
+			// said, never dropped in silence.
 			for _, o := range objs {
 				r = record{}
-				if json.Unmarshal(o, &r) == nil {
-					t.record(&r, o)
+				dropped, err := parser.DecodeLenient(o, &r)
+				if err != nil {
+					t.problem("record of an unexpected shape, not read: " + err.Error())
+					continue
 				}
+				if len(dropped) > 0 {
+					t.problem(parser.LenientProblem(dropped))
+				}
+				t.record(&r, o)
 			}
 			return nil
 		}

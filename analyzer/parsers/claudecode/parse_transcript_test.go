@@ -1,6 +1,7 @@
 package claudecode
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -455,5 +456,67 @@ func TestTranscriptPermissionRule(t *testing.T) {
 	d := one(t, s, timeline.System, "permission decision: reject source=config reason=subcommandResults code=rule:cliArg rule=cliArg toolDenialKind=permission-rule")
 	if d.ToolUseID != "toolu_rule" {
 		t.Fatalf("decision row %+v", d)
+	}
+}
+
+// A valid record with a member of an unexpected type (a numeric
+// timestamp, a string where a flag belongs) was reported as "1 complete
+// records on one line ... all kept" and gave no row; a glued record of
+// that kind vanished the same way. Each is read with the odd member as
+// null and a problem naming it; a line that is no record at all is said.
+func TestTranscriptOddMemberTypes(t *testing.T) {
+	in := transcriptInput(t, "testdata/odd_types.jsonl", testProject+testSession+".jsonl", nil)
+	s := parsertest.Run(t, Transcript(), in)
+	parsertest.Accounted(t, in, s)
+	var got []string
+	for _, e := range s.Events {
+		if e.TurnType == timeline.User {
+			got = append(got, fmt.Sprintf("%d %s %s %q", e.SourceLine, e.TimeString(), e.TimeBasis, e.Text))
+		}
+	}
+	want := []string{
+		`1 2026-10-11T10:00:00.000Z  "first prompt"`,
+		`2 2026-10-11T10:00:00.000Z inherited "prompt with a numeric timestamp"`,
+		`3 2026-10-11T10:00:02.000Z  "prompt with an odd flag"`,
+		`3 2026-10-11T10:00:03.000Z  "glued prompt"`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("user rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	wantProblems := []string{
+		"line 2: member(s) of an unexpected type read as null, the rest of the record read: timestamp",
+		"line 3: 2 complete records on one line with no newline between them; all kept",
+		"line 3: member(s) of an unexpected type read as null, the rest of the record read: isSidechain",
+		"line 4: record of an unexpected shape, not read: json: cannot unmarshal array into Go value of type claudecode.record",
+	}
+	if strings.Join(s.Problems, "\n") != strings.Join(wantProblems, "\n") {
+		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(s.Problems, "\n"), strings.Join(wantProblems, "\n"))
+	}
+}
+
+// Every record of a glued history.jsonl line gives its row (only the
+// first did, under "2 complete records ... all kept"), and a record with
+// a member of an unexpected type keeps its row (it gave none).
+func TestHistoryGluedAndOddTypes(t *testing.T) {
+	in := parsertest.Input(t, "testdata/history_odd.jsonl", parser.File{Path: "/home/examiner/.claude/history.jsonl", Agent: Agent, Target: "history"}, nil)
+	s := parsertest.Run(t, History(), in)
+	var got []string
+	for _, e := range s.Events {
+		got = append(got, fmt.Sprintf("%d %s %s %q %s", e.SourceLine, e.TimeString(), e.TimeBasis, e.Text, e.ProjectPath))
+	}
+	want := []string{
+		`1 2026-10-11T10:00:00.000Z  "one" /home/examiner/demo`,
+		`1 2026-10-11T10:00:01.000Z  "two, glued" /home/examiner/demo`,
+		`2 2026-10-11T10:00:02.000Z  "three" `,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	wantProblems := []string{
+		"line 1: 2 complete records on one line with no newline between them; all kept",
+		"line 2: member(s) of an unexpected type read as null, the rest of the record read: project",
+	}
+	if strings.Join(s.Problems, "\n") != strings.Join(wantProblems, "\n") {
+		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(s.Problems, "\n"), strings.Join(wantProblems, "\n"))
 	}
 }
