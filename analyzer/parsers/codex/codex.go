@@ -58,7 +58,7 @@ func ForkParsers(f Fork) []parser.Parser {
 func (fl flavor) parsers(who string) []parser.Parser {
 	ps := []parser.Parser{
 		parser.New(parser.Spec{
-			ID: fl.agent + "/rollout", Agent: fl.agent, Version: 3,
+			ID: fl.agent + "/rollout", Agent: fl.agent, Version: 4,
 			Actions: actions,
 			Targets: []string{"sessions"},
 			Names:   []string{"rollout-*.jsonl", "rollout-*.jsonl.zst", "rollout-*.json"},

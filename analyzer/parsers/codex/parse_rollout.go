@@ -42,10 +42,24 @@ type record struct {
 }
 
 func normalize(raw []byte) (record, error) {
+	rec, _, err := normalizeLenient(raw)
+	return rec, err
+}
+
+// normalizeLenient is normalize reading an envelope member of an
+// unexpected type (a numeric timestamp) as null (parser.DecodeLenient):
+// the members it left out are returned, and the record is still read.
+func normalizeLenient(raw []byte) (record, []string, error) {
 	var env envelope
-	if err := json.Unmarshal(raw, &env); err != nil {
-		return record{}, err
+	dropped, err := parser.DecodeLenient(raw, &env)
+	if err != nil {
+		return record{}, nil, err
 	}
+	rec, err := normalizeEnvelope(raw, &env)
+	return rec, dropped, err
+}
+
+func normalizeEnvelope(raw []byte, env *envelope) (record, error) {
 	switch {
 	case len(env.Payload) > 0 && env.Type != "":
 		return record{kind: env.Type, ts: env.Timestamp, payload: env.Payload}, nil
@@ -186,10 +200,13 @@ func (fl flavor) parseRollout(ctx context.Context, in *parser.Input, out parser.
 		if lost {
 			out.Problem(n, "cut record with the next record glued on: the cut part is skipped")
 		}
-		rec, err := normalize(raw)
+		rec, dropped, err := normalizeLenient(raw)
 		if err != nil {
 			out.Problem(n, "not a JSON record: "+err.Error())
 			return
+		}
+		if len(dropped) > 0 {
+			out.Problem(n, parser.LenientProblem(dropped))
 		}
 		before := cs.n
 		st.sub, st.why = "", ""

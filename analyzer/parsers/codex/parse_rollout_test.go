@@ -2,6 +2,7 @@ package codex
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -386,5 +387,20 @@ func TestRolloutForkWithoutTurnIDs(t *testing.T) {
 	}
 	if strings.Join(turns, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("rows:\n%s", strings.Join(turns, "\n"))
+	}
+}
+
+// A record whose envelope has a member of an unexpected type (a numeric
+// timestamp) lost the whole record, its typed prompt included, under "not
+// a JSON record"; it is read with the member as null and a problem
+// naming it.
+func TestRolloutOddMemberType(t *testing.T) {
+	s := runRollout(t, "testdata/odd_types.jsonl")
+	u := ofType(s, timeline.User)
+	if len(u) != 1 || u[0].Text != "prompt with a numeric timestamp" || u[0].SourceLine != 2 || u[0].TimeString()+" "+string(u[0].TimeBasis) != "2026-03-02T09:00:00.000Z inherited" {
+		t.Fatalf("user rows: %+v", u)
+	}
+	if w := "[line 2: member(s) of an unexpected type read as null, the rest of the record read: timestamp]"; fmt.Sprint(s.Problems) != w {
+		t.Fatalf("problems %v, want %s", s.Problems, w)
 	}
 }
