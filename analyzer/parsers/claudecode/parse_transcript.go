@@ -481,6 +481,10 @@ func (t *transcript) record(r *record, raw []byte) {
 		t.cwd = r.Cwd
 	}
 	t.recTime = parseTime(r.Timestamp)
+	if r.Timestamp != "" && t.recTime.IsZero() {
+		// Said, not passed over: the rows take the time before them.
+		t.problem(fmt.Sprintf("timestamp %q is no usable time (RFC 3339 with a zone): the record's rows take the time before them (inherited)", r.Timestamp))
+	}
 	if !t.recTime.IsZero() {
 		if t.lastTime.IsZero() && len(t.pending) > 0 {
 			t.flushPending(t.recTime, timeline.TimeInherited)

@@ -463,7 +463,8 @@ func TestTranscriptPermissionRule(t *testing.T) {
 // timestamp, a string where a flag belongs) was reported as "1 complete
 // records on one line ... all kept" and gave no row; a glued record of
 // that kind vanished the same way. Each is read with the odd member as
-// null and a problem naming it; a line that is no record at all is said.
+// null and a problem naming it; a line that is no record at all is said,
+// and so is a time that cannot be read (it took the one before silently).
 func TestTranscriptOddMemberTypes(t *testing.T) {
 	in := transcriptInput(t, "testdata/odd_types.jsonl", testProject+testSession+".jsonl", nil)
 	s := parsertest.Run(t, Transcript(), in)
@@ -479,6 +480,7 @@ func TestTranscriptOddMemberTypes(t *testing.T) {
 		`2 2026-10-11T10:00:00.000Z inherited "prompt with a numeric timestamp"`,
 		`3 2026-10-11T10:00:02.000Z  "prompt with an odd flag"`,
 		`3 2026-10-11T10:00:03.000Z  "glued prompt"`,
+		`5 2026-10-11T10:00:03.000Z inherited "prompt with a zone-less time"`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("user rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -488,6 +490,7 @@ func TestTranscriptOddMemberTypes(t *testing.T) {
 		"line 3: 2 complete records on one line with no newline between them; all kept",
 		"line 3: member(s) of an unexpected type read as null, the rest of the record read: isSidechain",
 		"line 4: record of an unexpected shape, not read: json: cannot unmarshal array into Go value of type claudecode.record",
+		`line 5: timestamp "2026-10-11T12:00:05" is no usable time (RFC 3339 with a zone): the record's rows take the time before them (inherited)`,
 	}
 	if strings.Join(s.Problems, "\n") != strings.Join(wantProblems, "\n") {
 		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(s.Problems, "\n"), strings.Join(wantProblems, "\n"))
