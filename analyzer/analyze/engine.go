@@ -647,11 +647,16 @@ func DefaultLimits() *bundle.Options {
 	return &bundle.Options{MaxMemberSize: 16 << 30, MaxTotalSize: 1 << 40}
 }
 
+// DefaultMemLimit is the events' in-memory budget before they spill to
+// sorted runs on disk. It is small on purpose: the runs are cheap to
+// write and merge, and a run's memory then stays flat whatever the input.
+const DefaultMemLimit = 16 << 20
+
 // secondaryMemLimit is the in-memory budget of the secondary rows' sorter:
 // a quarter of the main one (default 64 MiB), never less than 1 MiB.
 func secondaryMemLimit(memLimit int64) int64 {
 	if memLimit <= 0 {
-		memLimit = 64 << 20
+		memLimit = DefaultMemLimit
 	}
 	return max(memLimit/4, 1<<20)
 }
@@ -670,7 +675,7 @@ func softMemoryLimit(memLimit int64) func() {
 		return func() {}
 	}
 	if memLimit <= 0 {
-		memLimit = 64 << 20
+		memLimit = DefaultMemLimit
 	}
 	// Not lower: at the large benchmark's 2.4 million events the live
 	// heap (sorter buffer, dedup keys, session states) is about 250 MB, and

@@ -56,7 +56,7 @@ func NewSorter(dir string, memLimit int64) *Sorter {
 // NewSorterOf returns a sorter of T ordered by less.
 func NewSorterOf[T any](dir string, memLimit int64, less func(a, b *T) bool, size func(*T) int64) *SorterOf[T] {
 	if memLimit <= 0 {
-		memLimit = 64 << 20
+		memLimit = 16 << 20
 	}
 	return &SorterOf[T]{Dir: dir, MemLimit: memLimit, less: less, sizeOf: size}
 }
@@ -254,12 +254,15 @@ func (s *SorterOf[T]) Each(fn func(*T) error) (err error) {
 			r.f.Close()
 		}
 	}()
+	// The runs' read buffers share the memory budget, so a big input's
+	// many runs do not grow the merge's memory.
+	bufSize := int(min(max(s.MemLimit/int64(len(s.runs)), 32<<10), 1<<20))
 	for _, name := range s.runs {
 		f, err := os.Open(name)
 		if err != nil {
 			return err
 		}
-		r := &runReader[T]{f: f, br: bufio.NewReaderSize(f, 1<<20), codec: s.codec}
+		r := &runReader[T]{f: f, br: bufio.NewReaderSize(f, bufSize), codec: s.codec}
 		if s.codec == nil {
 			r.dec = gob.NewDecoder(r.br)
 		}
