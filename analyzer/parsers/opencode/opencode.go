@@ -19,6 +19,8 @@ const (
 	agentKilo     = "kilo-code"
 )
 
+var allTurns = []timeline.TurnType{timeline.User, timeline.Assistant, timeline.ToolUse, timeline.ToolResult, timeline.Thinking, timeline.System}
+
 // Parsers returns the OpenCode and Kilo Code parsers. Kilo Code's CLI is an
 // OpenCode fork that keeps OpenCode's stores under its own paths, so both
 // agents share the readers; each parser's Agent is the agent whose catalog
@@ -34,6 +36,8 @@ func Parsers() []parser.Parser {
 			parser.New(parser.Spec{
 				ID: a + "/db", Agent: a, Version: 3,
 				Targets: []string{"db"}, Names: dbNames,
+				Secondary: &parser.Secondary{Window: time.Second, TurnTypes: allTurns,
+					Basis: "opencode-next.db (the 2.0 pre-release store) holds the sessions it shares with opencode.db under the same record ids and times; the id-less rows (model changes) pair within a second"},
 				Doc: "SQLite store (1.x session/message/part, V2 session_message, 2.0 session_v2): prompts, replies, reasoning, tool calls and results, model changes, compactions, titles, share sync, permission rules, archive, worktrees (opencode-next.db secondary)",
 			}, parseDB),
 			parser.New(parser.Spec{
