@@ -21,7 +21,7 @@ func Parsers() []parser.Parser {
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: time.Second,
 				TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.ToolUse, timeline.ToolResult, timeline.Thinking, timeline.System},
-				Basis: "a legacy sessions/<id>.jsonl message and the sessions.db copy goose imported from it keep the same created second (session_manager.rs import_legacy)"},
+				Basis:     "a legacy sessions/<id>.jsonl message and the sessions.db copy goose imported from it keep the same created second (session_manager.rs import_legacy)"},
 			Targets: []string{"sessions-db"},
 			Names:   []string{"sessions.db"},
 			Doc:     "goose sessions/sessions.db: sessions and messages (prompts, replies, thinking, tool requests and responses, confirmations, approvals), plus the legacy sessions/*.jsonl files beside it as a secondary source (the turns the database lacks)",
