@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/alecthomas/kong"
 	"github.com/mattn/go-isatty"
@@ -55,11 +56,28 @@ func (g *Globals) logger() zerolog.Logger {
 	return zerolog.New(w).Level(lvl).With().Timestamp().Logger()
 }
 
+// maxTerminalText bounds one evidence string printed on the terminal: a
+// 900 KB host name from bundle.json is shown by its start and its length.
+const maxTerminalText = 512
+
 // clean makes text from evidence safe to print on a terminal: control
-// characters (ESC, BEL, ...) are shown as \xNN instead of being sent.
-func clean(s string) string {
+// characters (ESC, BEL, ...) are shown as \xNN instead of being sent, and
+// the text is cut at maxTerminalText bytes with its full length said.
+func clean(s string) string { return cleanN(s, maxTerminalText) }
+
+// cleanN is clean with a bound of max bytes of the original text.
+func cleanN(s string, max int) string {
+	cut := ""
+	if len(s) > max {
+		k := max
+		for k > 0 && !utf8.RuneStart(s[k]) {
+			k--
+		}
+		cut = fmt.Sprintf("...(%d bytes in all)", len(s))
+		s = s[:k]
+	}
 	if !strings.ContainsFunc(s, isControl) {
-		return s
+		return s + cut
 	}
 	var b strings.Builder
 	for _, r := range s {
@@ -69,7 +87,7 @@ func clean(s string) string {
 		}
 		b.WriteRune(r)
 	}
-	return b.String()
+	return b.String() + cut
 }
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }

@@ -47,7 +47,7 @@ func (c *DetectCmd) Run(g *Globals, log zerolog.Logger) error {
 				st = append(st, fmt.Sprintf("%s=%d", k, v))
 			}
 			sort.Strings(st)
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\n", clean(r.Host), clean(user), r.Agent, r.Files, r.Bytes, r.ParseStatus, strings.Join(st, " "))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\n", clean(r.Host), clean(user), clean(r.Agent), r.Files, r.Bytes, r.ParseStatus, clean(strings.Join(st, " ")))
 		}
 		tw.Flush()
 	}
@@ -66,7 +66,7 @@ func (c *DetectCmd) Run(g *Globals, log zerolog.Logger) error {
 		}
 	}
 	if !c.JSON {
-		fmt.Printf("detected, not parsed: %s\ncollected only: %s\n", orNone(notParsed), orNone(collected))
+		fmt.Printf("detected, not parsed: %s\ncollected only: %s\n", cleanN(orNone(notParsed), 16*maxTerminalText), cleanN(orNone(collected), 16*maxTerminalText))
 	}
 	if len(rows) == 0 {
 		if len(probs) > 0 {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/doubleagent/doubleagent/analyzer/analyze"
 	"github.com/rs/zerolog"
 )
 
@@ -58,10 +59,14 @@ func (c *InventoryCmd) Run(g *Globals, log zerolog.Logger) error {
 				continue
 			}
 			rows++
-			if err := w.Write([]string{l.Host, l.User, l.Home, l.Agent, l.Status, strconv.Itoa(l.Files), strconv.FormatInt(l.Bytes, 10), l.FirstMTime, l.LastMTime, strings.Join(l.Projects, ";"), p}); err != nil {
+			// Cells from evidence never reach a spreadsheet as formulas.
+			if err := w.Write(analyze.CSVRow([]string{l.Host, l.User, l.Home, l.Agent, l.Status, strconv.Itoa(l.Files), strconv.FormatInt(l.Bytes, 10), l.FirstMTime, l.LastMTime, strings.Join(l.Projects, ";"), p})); err != nil {
 				f.Close()
 				return err
 			}
+		}
+		if err := sc.Err(); err != nil {
+			fmt.Fprintf(os.Stderr, "problem: %s line %d: %v: the rest of the file is not read\n", clean(p), n+1, err)
 		}
 		f.Close()
 	}

@@ -27,7 +27,7 @@ func (c *VerifyCmd) Run(g *Globals, log zerolog.Logger) error {
 			fmt.Printf("%s: sidecar: %v\n", p, err)
 			ok, sidecarBad = false, 1
 		case sc.Present && !sc.OK:
-			fmt.Printf("%s: sidecar: %s\n", p, sc.Msg)
+			fmt.Printf("%s: sidecar: %s\n", p, clean(sc.Msg))
 			ok, sidecarBad = false, 1
 		case sc.Present:
 			fmt.Printf("%s: sidecar %s.sha256 matches\n", p, p)
@@ -47,7 +47,7 @@ func (c *VerifyCmd) Run(g *Globals, log zerolog.Logger) error {
 		}
 		warn := 0
 		for _, pr := range res.Problems {
-			if pr.Kind == bundle.ProblemIncomplete {
+			if pr.Warning() { // incomplete collection, changed_during_copy, a row's error
 				fmt.Printf("%s: warning: %s\n", p, clean(pr.String()))
 				warn++
 				continue

@@ -72,7 +72,35 @@ const (
 	ProblemManifest   = "bad_manifest"
 	ProblemIncomplete = "incomplete_collection"
 	ProblemDuplicate  = "duplicate_member"
+	// ProblemTrailing: data after the tar's end-of-archive (a second
+	// bundle concatenated, appended bytes or frames); it is never read.
+	ProblemTrailing = "trailing_data"
+	// ProblemPAX: a member's PAX records (DOUBLEAGENT.path, .user, ...)
+	// contradict its manifest row; the manifest wins.
+	ProblemPAX = "pax_mismatch"
+	// ProblemContradiction: the manifest contradicts itself or the
+	// members (a row not collected whose member is present, two rows for
+	// one member, the summary not last or repeated).
+	ProblemContradiction = "manifest_contradiction"
+	// ProblemHeader: bundle.json lacks what every bundle has (bundle_id).
+	ProblemHeader = "bad_header"
+	// ProblemChanged and ProblemRowError are warnings: the collector
+	// recorded that a file kept changing while copied, or an error for a
+	// path (unreadable, a short read padded with zeros).
+	ProblemChanged  = "changed_during_copy"
+	ProblemRowError = "row_error"
 )
+
+// Warning reports whether p is a warning, which does not fail
+// verification: the collector itself recorded it (an interrupted
+// collection, a file that changed during the copy, an unreadable path).
+func (p Problem) Warning() bool {
+	switch p.Kind {
+	case ProblemIncomplete, ProblemChanged, ProblemRowError:
+		return true
+	}
+	return false
+}
 
 // Problem is something wrong with a bundle, reported rather than fatal.
 type Problem struct {
@@ -108,6 +136,7 @@ type Member struct {
 	h     hash.Hash
 	n     int64
 	sum   string
+	pax   Entry // the PAX records as written (no defaults) and the tar mtime
 }
 
 // Read reads the member's content.
@@ -131,6 +160,11 @@ type Reader struct {
 	res    Result
 	done   bool
 	failed error
+	// summaries counts summary rows; rowsAfter counts file rows after
+	// the first one; partial is set when any summary says incomplete.
+	summaries, rowsAfter int
+	partial              bool
+	trailingChecked      bool
 }
 
 type seenMember struct {
@@ -138,6 +172,7 @@ type seenMember struct {
 	size int64
 	path string
 	dups []string // hashes of earlier members under the same name
+	pax  Entry    // what the member's PAX records and tar header say
 }
 
 // Result is what a full read established.
@@ -222,7 +257,19 @@ func Open(r io.Reader, opts *Options) (*Reader, error) {
 		zr.Close()
 		return nil, err
 	}
+	if why := HeaderProblem(&br.Header); why != "" {
+		br.problem(ProblemHeader, HeaderName, "", why)
+	}
 	return br, nil
+}
+
+// HeaderProblem says what is wrong with a header that parsed ("" when
+// nothing): a bundle always has a bundle_id.
+func HeaderProblem(h *Header) string {
+	if strings.TrimSpace(h.BundleID) == "" {
+		return "bundle_id is empty: rows from this bundle cannot be told from another's"
+	}
+	return ""
 }
 
 func (r *Reader) problem(kind, member, path, msg string) {
@@ -240,7 +287,7 @@ func (r *Reader) finishMember() error {
 		return err
 	}
 	m.sum = hex.EncodeToString(m.h.Sum(nil))
-	sm := seenMember{sum: m.sum, size: m.n, path: m.Entry.Path}
+	sm := seenMember{sum: m.sum, size: m.n, path: m.Entry.Path, pax: m.pax}
 	if prev, dup := r.seen[m.Name]; dup {
 		// Two members under one name: a forged copy may shadow the genuine
 		// one. Neither is trusted; both hashes are kept for the report.
@@ -328,6 +375,7 @@ func (r *Reader) Next() (*Member, error) {
 		}
 		hs := sha256.New()
 		m := &Member{Name: h.Name, Entry: e, h: hs}
+		m.pax = Entry{Path: h.PAXRecords[paxPath], Agent: e.Agent, Target: e.Target, Kind: e.Kind, User: e.User, Home: e.Home, MTime: e.MTime}
 		m.r = io.TeeReader(r.tr, hs)
 		r.cur = m
 		return m, nil
@@ -383,7 +431,14 @@ func (r *Reader) readManifest(h *tar.Header) error {
 			r.problem(ProblemManifest, ManifestName, "", row.Err.Error())
 		case row.Summary != nil:
 			r.res.Summary = row.Summary
+			r.summaries++
+			if !row.Summary.Complete {
+				r.partial = true
+			}
 		case row.Entry != nil:
+			if r.summaries > 0 {
+				r.rowsAfter++
+			}
 			r.res.Manifest = append(r.res.Manifest, *row.Entry)
 		default:
 			r.problem(ProblemManifest, ManifestName, "", row.UnknownRecord())
@@ -407,26 +462,41 @@ func (r *Reader) Result() *Result {
 	if r.failed == nil {
 		_ = r.finishMember()
 	}
+	if r.done && !r.trailingChecked {
+		r.checkTrailing()
+	}
 	r.zr.Close()
 	r.res.Verified = map[string]bool{}
 	if r.res.Manifest == nil {
 		r.problem(ProblemNoManifest, ManifestName, "", fmt.Sprintf("no manifest: the bundle was cut short; %d artifacts read cannot be verified", r.res.Members))
 		return &r.res
 	}
-	listed := map[string]bool{}
+	listed := map[string]int{} // member name -> manifest rows naming it
 	for _, e := range r.res.Manifest {
+		r.rowWarnings(e)
 		if e.ArchivePath == "" {
 			if e.Status == StatusCollected {
 				r.problem(ProblemMissing, "", e.Path, "listed as collected but names no member")
 			}
 			continue
 		}
-		listed[e.ArchivePath] = true
+		listed[e.ArchivePath]++
+		if listed[e.ArchivePath] == 2 {
+			r.problem(ProblemContradiction, e.ArchivePath, e.Path, "two manifest rows name this member: it is not verified")
+		}
 		s, ok := r.seen[e.ArchivePath]
-		if !ok {
-			if e.Status == StatusCollected {
-				r.problem(ProblemMissing, e.ArchivePath, e.Path, "listed as collected but not in the bundle")
+		if e.Status != StatusCollected {
+			// Only a collected row has content; the writer never names a
+			// member for any other status.
+			what := "names a member that is not in the bundle"
+			if ok {
+				what = "but its member is present: the member is not verified"
 			}
+			r.problem(ProblemContradiction, e.ArchivePath, e.Path, fmt.Sprintf("row with status %s %s", e.Status, what))
+			continue
+		}
+		if !ok {
+			r.problem(ProblemMissing, e.ArchivePath, e.Path, "listed as collected but not in the bundle")
 			continue
 		}
 		if len(s.dups) > 0 {
@@ -436,26 +506,152 @@ func (r *Reader) Result() *Result {
 			r.problem(ProblemChecksum, e.ArchivePath, e.Path, fmt.Sprintf("manifest sha256 %s (%d bytes), content %s (%d bytes)", e.SHA256, e.Size, s.sum, s.size))
 			continue
 		}
+		if diff := paxDiff(s.pax, e); diff != "" {
+			r.problem(ProblemPAX, e.ArchivePath, e.Path, "the member's PAX records contradict its manifest row ("+diff+"): the manifest's values are used and the member is not verified")
+			continue
+		}
 		r.res.Verified[e.ArchivePath] = true
 	}
+	for name, n := range listed {
+		if n > 1 {
+			delete(r.res.Verified, name)
+		}
+	}
 	for _, name := range r.order {
-		if !listed[name] {
+		if listed[name] == 0 {
 			r.problem(ProblemUnlisted, name, r.seen[name].path, "member not in the manifest")
 		}
 	}
-	if r.res.Summary == nil {
+	switch {
+	case r.res.Summary == nil:
 		r.problem(ProblemManifest, ManifestName, "", "manifest has no closing summary row")
-	} else {
-		if !r.res.Summary.Complete {
+	case r.summaries > 1:
+		r.problem(ProblemContradiction, ManifestName, "", fmt.Sprintf("manifest has %d summary rows, where the format has exactly one, last", r.summaries))
+	case r.rowsAfter > 0:
+		r.problem(ProblemContradiction, ManifestName, "", fmt.Sprintf("manifest has %d file rows after its summary row, which must be last", r.rowsAfter))
+	}
+	if r.res.Summary != nil {
+		if r.partial {
 			msg := "the collector marked this bundle incomplete"
 			if r.res.Summary.Reason != "" {
 				msg += ": " + r.res.Summary.Reason
 			}
 			r.problem(ProblemIncomplete, ManifestName, "", msg)
 		}
-		r.res.Complete = r.res.Summary.Complete && !r.res.Truncated
+		r.res.Complete = !r.partial && r.summaries == 1 && r.rowsAfter == 0 && !r.res.Truncated
 	}
 	return &r.res
+}
+
+// rowWarnings reports what the collector itself recorded about a row: a
+// file that kept changing while it was copied, an error for the path. A
+// skipped_* row's error is the reason it was skipped by design (over the
+// size limit, a FIFO, --no-secrets), counted in the summary: not a warning.
+func (r *Reader) rowWarnings(e Entry) {
+	r.res.Problems = append(r.res.Problems, RowProblems(e)...)
+}
+
+// RowProblems returns the warnings a manifest row carries (see
+// rowWarnings), for readers of an extracted collection too.
+func RowProblems(e Entry) []Problem {
+	var out []Problem
+	if e.ChangedDuringCopy {
+		out = append(out, Problem{Kind: ProblemChanged, Member: e.ArchivePath, Path: e.Path, Msg: "the file kept changing while it was copied: its content may be torn or padded"})
+	}
+	if e.Error != "" && !strings.HasPrefix(e.Status, "skipped_") {
+		out = append(out, Problem{Kind: ProblemRowError, Member: e.ArchivePath, Path: e.Path, Msg: e.Status + ": " + e.Error})
+	}
+	return out
+}
+
+// paxDiff names the PAX records (and the tar mtime) of a member that
+// differ from its manifest row, "" when they agree.
+func paxDiff(p, e Entry) string {
+	var d []string
+	for _, f := range []struct{ name, pax, man string }{
+		{paxPath, p.Path, e.Path}, {paxUser, p.User, e.User}, {paxHome, p.Home, e.Home},
+		{paxAgent, p.Agent, e.Agent}, {paxTarget, p.Target, e.Target}, {paxKind, p.Kind, e.Kind},
+	} {
+		if f.pax != f.man {
+			d = append(d, fmt.Sprintf("%s %q, manifest %q", f.name, clip(f.pax), clip(f.man)))
+		}
+	}
+	mt := func(s string) time.Time {
+		t := parseTime(s)
+		if t.IsZero() {
+			t = time.Unix(0, 0)
+		}
+		return t.Truncate(time.Second)
+	}
+	if !mt(p.MTime).Equal(mt(e.MTime)) {
+		d = append(d, fmt.Sprintf("tar mtime %s, manifest %s", FormatTime(mt(p.MTime)), e.MTime))
+	}
+	return strings.Join(d, "; ")
+}
+
+// clip bounds a value quoted in a problem message.
+func clip(s string) string {
+	if len(s) > 256 {
+		return s[:256] + fmt.Sprintf("...(%d bytes)", len(s))
+	}
+	return s
+}
+
+// tarRecord is the tar blocking unit: a writer may pad the end of the
+// archive with zeros up to it.
+const tarRecord = 10240
+
+// checkTrailing reads what follows the tar's end-of-archive: nothing, or
+// at most one tar record of zero padding. Anything else (a second bundle
+// concatenated, appended bytes, further frames) is reported and never
+// read as part of this bundle.
+func (r *Reader) checkTrailing() {
+	r.trailingChecked = true
+	var (
+		buf     = make([]byte, 64<<10)
+		total   int64
+		nonzero = int64(-1) // offset of the first non-zero byte
+		head    []byte      // bytes from the block holding it
+	)
+	for {
+		n, err := r.dcnt.Read(buf)
+		if n > 0 {
+			if nonzero < 0 {
+				for i, c := range buf[:n] {
+					if c != 0 {
+						nonzero = total + int64(i)
+						start := i - i%512
+						head = append([]byte(nil), buf[start:min(n, start+4096)]...)
+						break
+					}
+				}
+			} else if len(head) < 4096 {
+				head = append(head, buf[:min(n, 4096-len(head))]...)
+			}
+			total += int64(n)
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			msg := "bytes after the end of the archive that are not a zstd frame"
+			if errors.Is(err, ErrLimit) {
+				msg = "data after the end of the archive beyond the decompression limit"
+			}
+			r.problem(ProblemTrailing, "", "", fmt.Sprintf("%s (%v), after %d decompressed bytes: not read", msg, err, total))
+			return
+		}
+	}
+	switch {
+	case nonzero >= 0:
+		what := fmt.Sprintf("%d bytes of data after the end of the archive", total)
+		if h, err := tar.NewReader(bytes.NewReader(head)).Next(); err == nil && h.Name == HeaderName {
+			what += " (a second bundle appended)"
+		}
+		r.problem(ProblemTrailing, "", "", what+": not read; split it off and read it on its own")
+	case total > tarRecord:
+		r.problem(ProblemTrailing, "", "", fmt.Sprintf("%d bytes of zeros after the end of the archive, more than a tar record of padding", total))
+	}
 }
 
 // Verify reads a whole bundle, re-hashing every artifact, and returns the

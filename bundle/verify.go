@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -23,11 +24,20 @@ type SidecarResult struct {
 // (sha256sum format: "<hex>  <name>"). A missing sidecar is not an error.
 func CheckSidecar(path string) (SidecarResult, error) {
 	var res SidecarResult
-	b, err := os.ReadFile(path + ".sha256")
+	sf, err := OpenRegular(path + ".sha256")
 	if err != nil {
 		if os.IsNotExist(err) {
 			return res, nil
 		}
+		if errors.Is(err, ErrNotRegular) {
+			res.Present, res.Msg = true, "sidecar "+path+".sha256 is "+ErrNotRegular.Error()
+			return res, nil
+		}
+		return res, err
+	}
+	b, err := io.ReadAll(io.LimitReader(sf, 4096))
+	sf.Close()
+	if err != nil {
 		return res, err
 	}
 	res.Present = true
@@ -38,7 +48,7 @@ func CheckSidecar(path string) (SidecarResult, error) {
 		return res, nil
 	}
 	res.Expected = strings.ToLower(fields[0])
-	f, err := os.Open(path)
+	f, err := os.Open(path) // the bundle itself, as the examiner named it
 	if err != nil {
 		return res, err
 	}
@@ -55,7 +65,22 @@ func CheckSidecar(path string) (SidecarResult, error) {
 	return res, nil
 }
 
-// WriteSidecar writes "<hex>  <base name>\n" to path+".sha256".
+// WriteSidecar writes "<hex>  <base name>\n" to a new file
+// path+".sha256" (CreateNew: never through a link, never over a file).
 func WriteSidecar(path, hexSum, baseName string) error {
-	return os.WriteFile(path+".sha256", []byte(hexSum+"  "+baseName+"\n"), 0o644)
+	f, err := CreateNew(path+".sha256", 0o644)
+	if err != nil {
+		return err
+	}
+	return WriteSidecarTo(f, hexSum, baseName)
+}
+
+// WriteSidecarTo writes the sidecar line into f, a file the caller created
+// (with CreateNew) before the bundle was written, and closes it.
+func WriteSidecarTo(f *os.File, hexSum, baseName string) error {
+	_, err := f.WriteString(hexSum + "  " + baseName + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"time"
 
@@ -18,15 +19,78 @@ import (
 // Writer streams a bundle: header first, artifacts hashed as they are
 // copied, then the manifest and the log. It is not safe for concurrent use.
 type Writer struct {
-	zw      *zstd.Encoder
-	tw      *tar.Writer
-	entries []Entry
-	counts  map[string]int
-	bytes   int64
-	files   int
-	err     error
-	closed  bool
-	names   map[string]int
+	zw     *zstd.Encoder
+	tw     *tar.Writer
+	counts map[string]int
+	bytes  int64
+	files  int
+	err    error
+	closed bool
+	// names counts the members per escaped base name, keyed by a keyed
+	// 128-bit hash of the name so memory does not grow with path lengths.
+	names map[nameKey]int
+	seed  maphash.Seed
+	// The manifest is held compressed as rows come (a row costs tens of
+	// bytes, not a kilobyte), except the last row, which FlagLast may
+	// still amend.
+	man     manifestSpool
+	pending *Entry
+}
+
+type nameKey [2]uint64
+
+func (w *Writer) nameKey(s string) nameKey {
+	var h maphash.Hash
+	h.SetSeed(w.seed)
+	h.WriteString(s)
+	a := h.Sum64()
+	h.WriteByte(0)
+	return nameKey{a, h.Sum64()}
+}
+
+// manifestSpool holds manifest rows zstd-compressed in memory and counts
+// their uncompressed size, which the tar header needs first.
+type manifestSpool struct {
+	buf bytes.Buffer
+	zw  *zstd.Encoder
+	enc *json.Encoder
+	n   int64
+}
+
+func (m *manifestSpool) Write(p []byte) (int, error) {
+	if m.zw == nil {
+		zw, err := zstd.NewWriter(&m.buf, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(1<<20))
+		if err != nil {
+			return 0, err
+		}
+		m.zw = zw
+	}
+	n, err := m.zw.Write(p)
+	m.n += int64(n)
+	return n, err
+}
+
+func (m *manifestSpool) encode(v any) error {
+	if m.enc == nil {
+		m.enc = json.NewEncoder(m)
+		m.enc.SetEscapeHTML(false)
+	}
+	return m.enc.Encode(v)
+}
+
+// reader closes the compressed rows and returns them uncompressed.
+func (m *manifestSpool) reader() (io.Reader, func(), error) {
+	if m.zw == nil {
+		return bytes.NewReader(nil), func() {}, nil
+	}
+	if err := m.zw.Close(); err != nil {
+		return nil, nil, err
+	}
+	zr, err := zstd.NewReader(&m.buf, zstd.WithDecoderConcurrency(1))
+	if err != nil {
+		return nil, nil, err
+	}
+	return zr, zr.Close, nil
 }
 
 // NewWriter writes hdr as bundle.json to a new bundle on w. FormatVersion
@@ -36,7 +100,7 @@ func NewWriter(w io.Writer, hdr Header) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	bw := &Writer{zw: zw, tw: tar.NewWriter(zw), counts: map[string]int{}, names: map[string]int{}}
+	bw := &Writer{zw: zw, tw: tar.NewWriter(zw), counts: map[string]int{}, names: map[nameKey]int{}, seed: maphash.MakeSeed()}
 	hdr.FormatVersion = FormatVersion
 	b, err := json.MarshalIndent(hdr, "", "  ")
 	if err != nil {
@@ -69,6 +133,23 @@ func (w *Writer) writeMember(name string, mtime time.Time, data []byte, pax map[
 		return err
 	}
 	if _, err := w.tw.Write(data); err != nil {
+		w.err = err
+		return err
+	}
+	return nil
+}
+
+// writeMemberFrom writes a member of size bytes read from r.
+func (w *Writer) writeMemberFrom(name string, mtime time.Time, size int64, r io.Reader) error {
+	if w.err != nil {
+		return w.err
+	}
+	h := &tar.Header{Typeflag: tar.TypeReg, Name: name, Size: size, Mode: 0o644, ModTime: mtime.UTC().Truncate(time.Second), Format: tar.FormatPAX}
+	if err := w.tw.WriteHeader(h); err != nil {
+		w.err = err
+		return err
+	}
+	if _, err := io.CopyN(w.tw, r, size); err != nil {
 		w.err = err
 		return err
 	}
@@ -108,10 +189,11 @@ func (w *Writer) AddFile(e Entry, size int64, r io.Reader) (Entry, error) {
 	base := ArchiveName(e.Path) // from the raw path: escaped once
 	e = w.prepare(e)
 	name := base
-	if n := w.names[base]; n > 0 {
+	key := w.nameKey(base)
+	if n := w.names[key]; n > 0 {
 		name = fmt.Sprintf("%s%%23%d", base, n) // duplicate escaped name: keep both
 	}
-	w.names[base]++
+	w.names[key]++
 	e.ArchivePath = name
 	pax := map[string]string{paxPath: e.Path, paxAgent: e.Agent, paxTarget: e.Target, paxKind: e.Kind, paxUser: e.User, paxHome: e.Home}
 	mt := parseTime(e.MTime)
@@ -210,8 +292,20 @@ func (w *Writer) prepare(e Entry) Entry {
 }
 
 func (w *Writer) record(e Entry) {
-	w.entries = append(w.entries, e)
+	w.flushPending()
+	w.pending = &e
 	w.counts[e.Status]++
+}
+
+// flushPending moves the amendable last row into the compressed manifest.
+func (w *Writer) flushPending() {
+	if w.pending == nil {
+		return
+	}
+	if err := w.man.encode(w.pending); err != nil && w.err == nil {
+		w.err = fmt.Errorf("manifest: %w", err)
+	}
+	w.pending = nil
 }
 
 // Counts returns rows per status so far.
@@ -239,26 +333,31 @@ func (w *Writer) Close(s Summary, log []byte) error {
 		_ = w.zw.Close()
 		return w.err
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	for i := range w.entries {
-		if err := enc.Encode(&w.entries[i]); err != nil {
-			return err
-		}
-	}
+	w.flushPending()
 	s.Record = RecordSummary
 	s.Counts = w.Counts()
 	s.BytesCollected = w.bytes
 	s.Files = w.files
-	if err := enc.Encode(&s); err != nil {
+	if err := w.man.encode(&s); err != nil {
+		_ = w.zw.Close()
 		return err
+	}
+	if w.err != nil {
+		_ = w.zw.Close()
+		return w.err
 	}
 	end := parseTime(s.EndedUTC)
 	if end.IsZero() {
 		end = time.Unix(0, 0)
 	}
-	if err := w.writeMember(ManifestName, end, buf.Bytes(), nil); err != nil {
+	rows, done, err := w.man.reader()
+	if err != nil {
+		_ = w.zw.Close()
+		return err
+	}
+	err = w.writeMemberFrom(ManifestName, end, w.man.n, rows)
+	done()
+	if err != nil {
 		_ = w.zw.Close()
 		return err
 	}
@@ -281,7 +380,7 @@ func (w *Writer) Close(s Summary, log []byte) error {
 // FlagLast lets the caller amend the most recent manifest row (for a fact
 // learnt after the copy, such as a change detected once it finished).
 func (w *Writer) FlagLast(fn func(e *Entry)) {
-	if len(w.entries) > 0 {
-		fn(&w.entries[len(w.entries)-1])
+	if w.pending != nil {
+		fn(w.pending)
 	}
 }

@@ -19,10 +19,19 @@ var agentsLToO = []Agent{
 		Volumes: []string{"*langflow-data"},
 	},
 	{
-		Name: "letta", Display: "Letta Code", Status: StatusBacklog, SeedStatus: StatusParsed,
-		Evidence: EvidenceSource, EvidenceNote: "Source at 77faf36, synthetic fixture; permission settings, channel routing, scheduled tasks and interrupted turns from source at 2a46615 (0.34.17)",
+		Name: "letta", Display: "Letta Code", Status: StatusParsed, SeedStatus: StatusParsed,
+		Evidence: EvidenceRealInstall, EvidenceNote: "Letta Code 0.32.18 run here offline with --backend local against a loopback model (fixtures/roots/real-agents-4); source at 1f4d3e3ea (0.30.29); seed: source at 77faf36 and 2a46615 (0.34.17)",
+		Notes: "local backend parsed (conversations, agents, memory repository, settings, providers); the cloud backend's transcripts, sessions.jsonl, runs, crons, channels and listener-state are collected, not parsed yet (not written by 0.32.18's local backend)",
 		Targets: []Target{
-			{ID: "conversations", Root: RootHome, Glob: ".letta/lc-local-backend/conversations/*/messages.jsonl", Kind: KindTranscript},
+			{ID: "conversations", Root: RootHome, Glob: ".letta/lc-local-backend/conversations/*/messages.jsonl{,.pre-pi-backup-*}", Kind: KindTranscript, Projects: ProjectsJSONLCwd},
+			{ID: "conversation-meta", Root: RootHome, Glob: ".letta/lc-local-backend/conversations/*/{conversation,manifest,system-prompt}.json", Kind: KindOther},
+			{ID: "local-agents", Root: RootHome, Glob: ".letta/lc-local-backend/agents/*.json", Kind: KindSettings},
+			{ID: "memfs", Root: RootHome, Glob: ".letta/lc-local-backend/memfs/*/memory/**", Kind: KindOther, MaxSize: outputsMax},
+			// The memory folder is a git repository Letta commits every
+			// memory edit to (and may push to a remote): its .git is
+			// collected whole (the literal segment is never pruned).
+			{ID: "memfs-git", Root: RootHome, Glob: ".letta/lc-local-backend/memfs/*/memory/.git/**", Kind: KindOther, MaxSize: outputsMax},
+			{ID: "local-secrets", Root: RootHome, Glob: ".letta/lc-local-backend/{providers,secrets}/*.json", Kind: KindSecret},
 			{ID: "transcripts", Root: RootHome, Glob: ".letta/transcripts/*/*/transcript.jsonl", Kind: KindTranscript},
 			{ID: "sessions", Root: RootHome, Glob: ".letta/sessions.jsonl", Kind: KindHistory, Projects: ProjectsJSONPaths},
 			{ID: "runs", Root: RootHome, Glob: ".letta/runs/*.jsonl", Kind: KindTranscript},
@@ -141,16 +150,26 @@ var agentsLToO = []Agent{
 		},
 	},
 	{
-		Name: "openclaw", Display: "OpenClaw (formerly Clawdbot, Moltbot)", Status: StatusBacklog, SeedStatus: StatusParsed,
-		Evidence: EvidenceSource, EvidenceNote: "Source at 3b16db7 (checkpoint and backup writers at 6814525 and 6559e3f), synthetic fixture; relay, permission, model-override, past-use, deletion, PostgreSQL-anchor and GitHub publication rows from source at 146284a (2026.10.5)",
+		Name: "openclaw", Display: "OpenClaw (formerly Clawdbot, Moltbot)", Status: StatusParsed, SeedStatus: StatusParsed,
+		Evidence: EvidenceRealInstall, EvidenceNote: "OpenClaw 2026.9.6 (eb377ac) run here offline with agent --local against a loopback model (fixtures/roots/real-agents-4); seed: source at 3b16db7 (checkpoint and backup writers at 6814525 and 6559e3f) and 146284a (2026.10.5)",
+		Notes: "2026.9.6 keeps transcripts in the agent database (agents/<id>/sessions/ was not written; legacy files still parsed); " +
+			"its lock databases (openclaw-agent.sqlite.*.sqlite) are collected with their journals but hold no tables; " +
+			"not collected: tmp/ (gateway and state lock files) and cache/ (generated shell environment snapshots); " +
+			"the log under /tmp/openclaw/ is outside the home",
 		Targets: []Target{
 			{ID: "agent-db", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/agents/*/agent/openclaw-agent.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
+			{ID: "agent-db-locks", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/agents/*/agent/openclaw-agent.sqlite.*.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "state-db", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/state/openclaw.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
+			{ID: "quarantine-db", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/state/openclaw-quarantine.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "sessions", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/{agents/*/sessions,sessions}/**", Kind: KindTranscript},
 			{ID: "auth-profiles", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/agents/*/agent/*auth*", Kind: KindSecret},
-			{ID: "config", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/{openclaw,clawdbot,moltbot}.json", Kind: KindSecret},
+			{ID: "config", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/{openclaw,clawdbot,moltbot}.json{,.bak*}", Kind: KindSecret},
+			// The config journal's HMAC key: flagged, never read.
+			{ID: "config-key", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/config-journal-fingerprint.key", Kind: KindSecret},
 			{ID: "credentials", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/credentials/**", Kind: KindSecret},
 			{ID: "workspace", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/workspace/*.md", Kind: KindSettings},
+			// plugin-skills/<name> are links into the install: recorded, never followed.
+			{ID: "plugin-skills", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/plugin-skills/*", Kind: KindOther},
 			{ID: "logs", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/logs/**", Kind: KindLog, MaxSize: logMax},
 		},
 	},

@@ -38,7 +38,7 @@ type Hit struct {
 // distinct path. Symbolic links are reported, never followed. fn may return
 // fs.SkipAll to stop the walk; any other error stops it and is returned.
 func WalkHome(home string, list []Agent, fn func(Hit) error) error {
-	seen := map[string]bool{}
+	seen := NewPathSet()
 	for _, a := range list {
 		for _, t := range a.Targets {
 			for _, pat := range TargetPatterns(t) {
@@ -90,7 +90,7 @@ func Excluded(t Target, name string) bool {
 	return false
 }
 
-func walkPattern(home, pat, agent string, t Target, seen map[string]bool, fn func(Hit) error) error {
+func walkPattern(home, pat, agent string, t Target, seen *PathSet, fn func(Hit) error) error {
 	// Expand alternatives first so each has its own static base.
 	for _, p := range ExpandBraces(pat) {
 		segs := strings.Split(p, "/")
@@ -111,8 +111,7 @@ func walkPattern(home, pat, agent string, t Target, seen map[string]bool, fn fun
 			// Missing, or reached only through a link: never followed, but
 			// a link standing where the target's folder should be is a
 			// path seen, so it is reported once.
-			if link != "" && !seen[link] {
-				seen[link] = true
+			if link != "" && seen.Add(link) {
 				info, _ := os.Lstat(link)
 				if err := fn(Hit{Path: link, Rel: relSlash(home, link), Agent: agent, Target: t, Info: info}); err != nil {
 					return err
@@ -175,15 +174,14 @@ func dirState(segs, rel []string) (descend, literal bool) {
 	return true, literal
 }
 
-func walkFrom(home, start, pat string, segs []string, agent string, t Target, seen map[string]bool, fn func(Hit) error) error {
+func walkFrom(home, start, pat string, segs []string, agent string, t Target, seen *PathSet, fn func(Hit) error) error {
 	st, err := os.Lstat(start)
 	if err != nil {
 		return nil // nothing there: not an event
 	}
 	rel0 := relSlash(home, start)
 	if !st.IsDir() {
-		if ok, _ := doublestar.Match(pat, rel0); ok && !seen[start] {
-			seen[start] = true
+		if ok, _ := doublestar.Match(pat, rel0); ok && seen.Add(start) {
 			return fn(Hit{Path: start, Rel: rel0, Agent: agent, Target: t, Info: st})
 		}
 		return nil
@@ -194,10 +192,9 @@ func walkFrom(home, start, pat string, segs []string, agent string, t Target, se
 			if p == start && errors.Is(err, fs.ErrNotExist) {
 				return nil
 			}
-			if seen[p] {
+			if !seen.Add(p) {
 				return nil
 			}
-			seen[p] = true
 			info, _ := os.Lstat(p)
 			return fn(Hit{Path: p, Rel: rel, Agent: agent, Target: t, Info: info, Err: err})
 		}
@@ -210,10 +207,9 @@ func walkFrom(home, start, pat string, segs []string, agent string, t Target, se
 				return filepath.SkipDir
 			}
 			if !literal && Excluded(t, d.Name()) {
-				if seen[p] {
+				if !seen.Add(p) {
 					return filepath.SkipDir
 				}
-				seen[p] = true
 				info, _ := d.Info()
 				if err := fn(Hit{Path: p, Rel: rel, Agent: agent, Target: t, Info: info, Excluded: true}); err != nil {
 					return err
@@ -228,10 +224,9 @@ func walkFrom(home, start, pat string, segs []string, agent string, t Target, se
 			// directory: report it (never followed) so it gets a row.
 			ok, _ = dirState(segs, strings.Split(rel, "/"))
 		}
-		if !ok || seen[p] {
+		if !ok || !seen.Add(p) {
 			return nil
 		}
-		seen[p] = true
 		info, ierr := d.Info()
 		if ierr != nil {
 			return fn(Hit{Path: p, Rel: rel, Agent: agent, Target: t, Err: ierr})

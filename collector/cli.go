@@ -84,14 +84,19 @@ func (c *CLI) Run() error {
 		LogWriter: c.logWriter(),
 	}
 	var out io.Writer
-	var file *os.File
+	var file, sidecar *os.File
 	var path string
 	hs := sha256.New()
+	sent := &countWriter{}
 	if c.Output == "-" {
 		if isTerminal(os.Stdout) {
 			return usageError{fmt.Errorf("-o - writes the binary bundle to stdout, which is a terminal: redirect or pipe it")}
 		}
-		out = os.Stdout
+		// A reader that goes away (| head) makes the write fail with EPIPE
+		// instead of killing the collector silently with SIGPIPE.
+		signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+		sent.w = os.Stdout
+		out = sent
 	} else {
 		path = c.Output
 		if path == "" {
@@ -108,9 +113,17 @@ func (c *CLI) Run() error {
 		if why := collect.OutputInsideEvidence(abs, root); why != "" {
 			return usageError{fmt.Errorf("refusing to write %s: %s", abs, why)}
 		}
-		f, err := os.OpenFile(abs, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o640)
+		// Both files are created before anything is collected, never
+		// through a link and never over what is there.
+		f, err := bundle.CreateNew(abs, 0o640)
 		if err != nil {
 			return usageError{fmt.Errorf("create output: %w", err)}
+		}
+		sidecar, err = bundle.CreateNew(abs+".sha256", 0o644)
+		if err != nil {
+			f.Close()
+			os.Remove(abs)
+			return usageError{fmt.Errorf("create output sidecar: %w", err)}
 		}
 		file, path = f, abs
 		opts.ExcludePaths = []string{abs, abs + ".sha256"}
@@ -132,14 +145,20 @@ func (c *CLI) Run() error {
 		// The sidecar vouches for a whole bundle: none for one whose writing
 		// failed (a full disk would leave it empty or naming a cut file).
 		if runErr == nil && ferr == nil || errors.Is(runErr, collect.ErrInterrupted) && ferr == nil {
-			if err := bundle.WriteSidecar(path, hex.EncodeToString(hs.Sum(nil)), filepath.Base(path)); err != nil {
+			if err := bundle.WriteSidecarTo(sidecar, hex.EncodeToString(hs.Sum(nil)), filepath.Base(path)); err != nil {
 				os.Remove(path + ".sha256")
 				ferr = err
 			}
+		} else {
+			sidecar.Close()
+			os.Remove(path + ".sha256")
 		}
 	}
 	if runErr == nil && ferr != nil {
 		runErr = fmt.Errorf("write %s: %w", path, ferr)
+	}
+	if c.Output == "-" && (errors.Is(runErr, syscall.EPIPE) || errors.Is(ferr, syscall.EPIPE)) {
+		runErr = fmt.Errorf("%w: the reader of stdout closed the pipe after %d bytes: the bundle it got is cut short", collect.ErrWrite, sent.n)
 	}
 	if res != nil {
 		where := path
@@ -154,6 +173,18 @@ func (c *CLI) Run() error {
 			what, res.BundleID, where, res.Summary.Files, res.Summary.BytesCollected, formatCounts(res.Summary.Counts))
 	}
 	return runErr
+}
+
+// countWriter counts the bytes written through it.
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 func formatCounts(m map[string]int) string {

@@ -20,7 +20,7 @@ import (
 )
 
 // buildCollector builds the command once per test binary run.
-func buildCollector(t *testing.T) string {
+func buildCollector(t testing.TB) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the collector binary")
@@ -188,4 +188,74 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// TestStdoutReaderGoesAway: `-o - | head -c 1000` ends with exit 1 and a
+// message saying the reader closed the pipe, not a silent SIGPIPE (141).
+func TestStdoutReaderGoesAway(t *testing.T) {
+	bin := buildCollector(t)
+	root := filepath.Join(t.TempDir(), "img")
+	noise := make([]byte, 8<<20) // incompressible: more than the pipe holds
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range noise {
+		noise[i] = byte(rng.Uint32())
+	}
+	writeFile(t, filepath.Join(root, "home/alice/.claude/history.jsonl"), string(noise))
+	cmd := exec.Command(bin, "--root", root, "-o", "-")
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = pw, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pw.Close()
+	head := make([]byte, 1000)
+	if _, err := io.ReadFull(pr, head); err != nil {
+		t.Fatal(err)
+	}
+	pr.Close()
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		t.Fatalf("exit: %v (want 1)\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "doubleagent-collector: writing the bundle failed: the reader of stdout closed the pipe after ") ||
+		!strings.Contains(stderr.String(), "partial bundle (write failed, no .sha256 sidecar)") {
+		t.Fatalf("stderr: %s", stderr.String())
+	}
+}
+
+// TestOutputThroughALinkIsRefused: a link (or a file) planted where the
+// bundle or its .sha256 sidecar goes is refused before anything is
+// collected, exit 2; the link's target is unchanged.
+func TestOutputThroughALinkIsRefused(t *testing.T) {
+	bin := buildCollector(t)
+	root := filepath.Join(t.TempDir(), "img")
+	writeFile(t, filepath.Join(root, "home/alice/.claude/history.jsonl"), "{}\n")
+	dir := t.TempDir()
+	victim := filepath.Join(dir, "shadow")
+	writeFile(t, victim, "root:x:0:0\n")
+	for _, planted := range []string{"out.tar.zst", "out.tar.zst.sha256"} {
+		t.Run(planted, func(t *testing.T) {
+			d := t.TempDir()
+			if err := os.Symlink(victim, filepath.Join(d, planted)); err != nil {
+				t.Fatal(err)
+			}
+			msg, err := exec.Command(bin, "--root", root, "-o", filepath.Join(d, "out.tar.zst")).CombinedOutput()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(string(msg), "something is already there; refusing to overwrite or follow it") {
+				t.Fatalf("exit %v: %s", err, msg)
+			}
+			if b, _ := os.ReadFile(victim); string(b) != "root:x:0:0\n" {
+				t.Fatalf("victim changed: %q", b)
+			}
+			ents, _ := os.ReadDir(d)
+			if len(ents) != 1 || ents[0].Name() != planted {
+				t.Fatalf("folder holds %v", ents)
+			}
+		})
+	}
 }

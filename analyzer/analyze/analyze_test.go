@@ -232,7 +232,7 @@ func TestHostileBundle(t *testing.T) {
 		{Name: "files/home/eve/.claude/projects/p/s.jsonl", Data: claudeSession("eeee0000-0000-4000-8000-000000000000", "/home/eve/p", "2026-02-01", "id", "uid=0"),
 			PAX: map[string]string{"DOUBLEAGENT.path": "/home/eve/.claude/projects/p/s.jsonl", "DOUBLEAGENT.agent": "claude-code", "DOUBLEAGENT.target": "projects", "DOUBLEAGENT.kind": "transcript", "DOUBLEAGENT.user": "eve", "DOUBLEAGENT.home": "/home/eve"}},
 		{Name: bundle.ManifestName, Data: bundletest.ManifestLine(t,
-			bundle.Entry{Record: "file", Path: "/home/eve/.claude/projects/p/s.jsonl", ArchivePath: "files/home/eve/.claude/projects/p/s.jsonl", Size: 1, SHA256: strings.Repeat("0", 64), Status: "collected", Agent: "claude-code", User: "eve"},
+			bundle.Entry{Record: "file", Path: "/home/eve/.claude/projects/p/s.jsonl", ArchivePath: "files/home/eve/.claude/projects/p/s.jsonl", Size: 1, SHA256: strings.Repeat("0", 64), Status: "collected", Agent: "claude-code", User: "eve", Home: "/home/eve", Target: "projects", Kind: "transcript"},
 			bundle.Summary{Record: "summary", Complete: true})},
 	}, false)
 	p := filepath.Join(dir, "hostile.tar.zst")

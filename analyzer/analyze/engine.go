@@ -71,6 +71,10 @@ type Options struct {
 	// CommandLine and ToolVersion are recorded in run.json.
 	CommandLine []string
 	ToolVersion string
+	// StoreRows and StoreTime bound the parse of one SQLite store (0:
+	// DefaultStoreRows, DefaultStoreTime); see budget.go.
+	StoreRows int64
+	StoreTime time.Duration
 }
 
 // Summary is what a run found.
@@ -385,6 +389,7 @@ type sink struct {
 	probs   int
 	nstates int
 	acct    fileAccount
+	bud     *budget // a SQLite store's budget, nil for other files
 }
 
 // fileAccount is what became of the records of one file a parser read:
@@ -448,6 +453,7 @@ func (s *sink) Event(e timeline.Event) {
 		e.SourceFile = s.file.Path
 	}
 	e.Parser = s.parser.ID()
+	s.bud.tick(s.file.Path)
 	switch {
 	case s.src.kind == KindLoose:
 		e.Verified = ""
@@ -503,6 +509,7 @@ func (s *sink) Session(st timeline.SessionState) {
 func (s *sink) Problem(line int64, msg string) { s.Report(line, parser.KindParse, msg) }
 
 func (s *sink) Report(line int64, kind, msg string) {
+	s.bud.tick(s.file.Path)
 	s.probs++
 	if line > 0 {
 		s.acct.skip(line, kind)
@@ -513,7 +520,7 @@ func (s *sink) Report(line int64, kind, msg string) {
 	s.c.mu.Unlock()
 }
 
-func (s *sink) Skip(line int64, reason string) { s.acct.skip(line, reason) }
+func (s *sink) Skip(line int64, reason string) { s.bud.tick(s.file.Path); s.acct.skip(line, reason) }
 
 // Timeline runs the analysis and writes the outputs into opts.OutDir.
 func Timeline(ctx context.Context, opts Options) (*Summary, error) {
@@ -845,7 +852,9 @@ func notSQLite(s *source, f *fileRec) string {
 
 func parseOne(ctx context.Context, s *source, f *fileRec, p parser.Parser, tmp string, c *collected) *sink {
 	var dbs []*dbCloser
-	sk := &sink{c: c, src: s, file: f, parser: p}
+	ctx, bud := newBudget(ctx, f, c.opts)
+	defer bud.end()
+	sk := &sink{c: c, src: s, file: f, parser: p, bud: bud}
 	in := s.parserInput(f, tmp, &dbs)
 	func() {
 		defer func() {
@@ -853,10 +862,14 @@ func parseOne(ctx context.Context, s *source, f *fileRec, p parser.Parser, tmp s
 				sk.Problem(0, fmt.Sprintf("parser %s panicked: %v\n%s", p.ID(), r, firstLines(string(debug.Stack()), 12)))
 			}
 		}()
-		if err := p.Parse(ctx, in, sk); err != nil {
+		if err := p.Parse(ctx, in, sk); err != nil && bud.exceeded() == "" {
 			sk.Problem(0, "parse stopped: "+err.Error())
 		}
 	}()
+	if msg := bud.exceeded(); msg != "" {
+		sk.bud = nil // the problem row itself is not counted
+		sk.Report(0, KindStoreBudget, msg)
+	}
 	sk.flush()
 	for _, db := range dbs {
 		db.close()

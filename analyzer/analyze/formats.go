@@ -351,7 +351,9 @@ func modeString(e *bundle.Entry) string {
 }
 
 // createOutput creates an output file that must not exist yet (see the
-// output folder rules in output.md).
+// output folder rules in output.md): O_CREAT|O_EXCL|O_NOFOLLOW, so a file
+// or a link planted in the folder while the run goes is refused, never
+// truncated or written through.
 func createOutput(path string) (*os.File, error) {
-	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	return bundle.CreateNew(path, 0o644)
 }

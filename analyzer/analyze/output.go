@@ -411,7 +411,7 @@ type csvRows struct {
 func (c *csvRows) write(e *timeline.Event) error {
 	v := e.ToRow().Values()
 	for i := range v {
-		v[i] = csvCell(v[i], e)
+		v[i] = CSVCell(csvCell(v[i], e))
 	}
 	return c.w.Write(v)
 }
@@ -435,7 +435,7 @@ func openRows(dir, format string) (rowWriter, string, error) {
 		if format == "timesketch" {
 			name = TimelineTimesketch
 		}
-		f, err := os.Create(filepath.Join(dir, name))
+		f, err := createOutput(filepath.Join(dir, name))
 		if err != nil {
 			return nil, "", err
 		}
@@ -445,7 +445,7 @@ func openRows(dir, format string) (rowWriter, string, error) {
 		}
 		return &j, name, nil
 	case "csv":
-		f, err := os.Create(filepath.Join(dir, TimelineCSV))
+		f, err := createOutput(filepath.Join(dir, TimelineCSV))
 		if err != nil {
 			return nil, "", err
 		}
@@ -558,7 +558,7 @@ func writeOutputs(c *collected, opts *Options, sum *Summary) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(opts.OutDir, InventoryJSON), append(b, '\n'), 0o644); err != nil {
+	if err := writeFile(filepath.Join(opts.OutDir, InventoryJSON), append(b, '\n')); err != nil {
 		return err
 	}
 	sum.Files = append(sum.Files, filepath.Join(opts.OutDir, InventoryJSON))
@@ -628,7 +628,7 @@ func (d *dupWindow) duplicate(e *timeline.Event) bool {
 }
 
 func writeJSONL(path string, n int, get func(int) any) error {
-	f, err := os.Create(path)
+	f, err := createOutput(path)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -48,8 +49,10 @@ type Problem struct {
 type fileRec struct {
 	sum string // SHA-256 of a spooled member
 	parser.File
-	local    string // readable path on disk (loose or extracted file); "" when spooled
-	verified bool
+	// A loose or extracted file is read in place: tree/local, by the
+	// evidence rule (openIn), local being '/' separated under the tree.
+	tree, local string
+	verified    bool
 	// A bundle member is spooled into its source's one spool file, at
 	// [off, off+n).
 	spooled bool
@@ -109,6 +112,7 @@ func (s *source) add(r *fileRec) {
 		s.byPath = map[string]*fileRec{}
 	}
 	if _, dup := s.byPath[r.Path]; dup {
+		s.problem(Problem{Kind: bundle.ProblemContradiction, SourceFile: r.Path, Agent: r.Agent, Message: "a second file for this path: only the first is parsed"})
 		return
 	}
 	s.byPath[r.Path] = r
@@ -172,7 +176,7 @@ func detectInput(p string) ([]string, string, error) {
 	for _, e := range ents {
 		if e.Type().IsRegular() {
 			fp := filepath.Join(p, e.Name())
-			if isBundleFile(fp) {
+			if isBundleEntry(fp) {
 				bundles = append(bundles, fp)
 			}
 		}
@@ -184,27 +188,61 @@ func detectInput(p string) ([]string, string, error) {
 	return []string{p}, KindLoose, nil
 }
 
+// isBundleFile sniffs an input the examiner named (it may be a link).
 func isBundleFile(p string) bool {
 	f, err := os.Open(p)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
+	return sniff(f)
+}
+
+// isBundleEntry sniffs a file found in a folder of bundles: a regular
+// file only, never a link or a FIFO.
+func isBundleEntry(p string) bool {
+	f, err := bundle.OpenRegular(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return sniff(f)
+}
+
+func sniff(f *os.File) bool {
 	b := make([]byte, 4)
 	n, _ := io.ReadFull(f, b)
 	return bundle.Sniff(b[:n])
 }
 
+// isExtracted reports whether p holds an extracted collection: a
+// bundle.json and a files folder. Neither is opened here, so a FIFO named
+// bundle.json cannot block; openExtracted opens them by the evidence rule
+// and reports what is wrong.
 func isExtracted(p string) bool {
-	b, err := os.ReadFile(filepath.Join(p, bundle.HeaderName))
+	if _, err := os.Lstat(filepath.Join(p, bundle.HeaderName)); err != nil {
+		return false
+	}
+	fi, err := os.Lstat(filepath.Join(p, "files"))
+	if err != nil || !(fi.IsDir() || fi.Mode()&os.ModeSymlink != 0) {
+		return false
+	}
+	f, err := openIn(p, bundle.HeaderName)
+	if errors.Is(err, ErrUnsafePath) {
+		return true // a FIFO or a link named bundle.json: openExtracted says so
+	}
+	if err != nil {
+		return false
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxHeaderBytes+1))
+	f.Close()
 	if err != nil {
 		return false
 	}
 	if h, err := bundle.DecodeHeader(b); h.FormatVersion == 0 || (err != nil && !errors.Is(err, bundle.ErrUnsupportedVersion)) {
 		return false
 	}
-	_, err = os.Stat(filepath.Join(p, "files"))
-	return err == nil
+	return true
 }
 
 // parsedAgents is the set of agents some parser reads.
@@ -303,7 +341,10 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 	}
 	s.spool = sp
 	sw := &spoolWriter{f: sp}
-	dups := map[string][]*fileRec{}
+	// Members as their PAX records describe them, by member name; the
+	// manifest, read at the end, decides what they are (below).
+	var names []string
+	byName := map[string][]*fileRec{}
 	for {
 		if ctx.Err() != nil {
 			s.close()
@@ -327,13 +368,10 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 		}
 		rec := &fileRec{File: parser.File{Path: e.Path, Rel: relToHome(e.Path, e.Home), Agent: e.Agent, Target: e.Target,
 			Kind: catalog.Kind(e.Kind), Size: e.Size, MTime: bundle.MemberMTime(e), Host: s.host, User: e.User, BundleID: s.bundleID}, spooled: true, off: off, n: n, sum: m.Sum()}
-		if prev, dup := s.byPath[e.Path]; dup {
-			// A second member for one path: keep the copy the manifest's
-			// hash vouches for (decided below); the reader reports both.
-			dups[e.Path] = append(dups[e.Path], prev, rec)
-			continue
+		if _, ok := byName[m.Name]; !ok {
+			names = append(names, m.Name)
 		}
-		s.add(rec)
+		byName[m.Name] = append(byName[m.Name], rec)
 	}
 	if err := sw.flush(); err != nil {
 		s.close()
@@ -349,36 +387,53 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 	for _, pr := range res.Problems {
 		s.problem(Problem{Kind: pr.Kind, SourceFile: pr.Path, Message: pr.String()})
 	}
-	byArchive := map[string]bundle.Entry{}
+	rowOf := map[string]bundle.Entry{} // member name -> its (first) manifest row
 	for _, e := range res.Manifest {
-		if e.ArchivePath != "" {
-			byArchive[e.Path] = e
-		}
-		if cands, ok := dups[e.Path]; ok {
-			for _, c := range cands {
-				if c.sum == e.SHA256 {
-					*s.byPath[e.Path] = *c // the copy the manifest names; still unverified
-					break
-				}
-			}
+		if _, ok := rowOf[e.ArchivePath]; e.ArchivePath != "" && !ok {
+			rowOf[e.ArchivePath] = e
 		}
 		s.seen = append(s.seen, seenFile{user: e.User, agent: e.Agent, status: e.Status, size: e.Size, parsable: rt.agents[e.Agent]})
 		if rt.keepManifest {
 			s.manifest = append(s.manifest, e)
 		}
 	}
-	if res.Manifest == nil {
-		for _, r := range s.files {
-			s.seen = append(s.seen, seenFile{user: r.User, agent: r.Agent, status: bundle.StatusCollected, size: r.Size, parsable: true})
+	for _, name := range names {
+		cands := byName[name]
+		rec := cands[0]
+		e, listed := rowOf[name]
+		if !listed {
+			// No manifest, or a member it does not list (reported): parsed
+			// as its PAX records say, unverified.
+			if res.Manifest == nil {
+				s.seen = append(s.seen, seenFile{user: rec.User, agent: rec.Agent, status: bundle.StatusCollected, size: rec.Size, parsable: true})
+			}
+			s.add(rec)
+			continue
 		}
-	}
-	for _, r := range s.files {
-		if e, ok := byArchive[r.Path]; ok {
-			r.verified = res.Verified[e.ArchivePath]
-			if t := bundle.MemberMTime(e); !t.IsZero() {
-				r.MTime = t
+		for _, c := range cands {
+			if c.sum == e.SHA256 {
+				rec = c // of two members under one name, the copy the manifest's hash names; still unverified
+				break
 			}
 		}
+		if e.Status != bundle.StatusCollected {
+			continue // the manifest says it was not collected (reported): not parsed
+		}
+		// The manifest wins over the PAX records (a mismatch is reported):
+		// a file is attributed as its manifest row says.
+		mt := bundle.MemberMTime(e)
+		if mt.IsZero() {
+			mt = rec.MTime
+		}
+		rec.File = parser.File{Path: e.Path, Rel: relToHome(e.Path, e.Home), Agent: e.Agent, Target: e.Target,
+			Kind: catalog.Kind(e.Kind), Size: rec.Size, MTime: mt, Host: s.host, User: e.User, BundleID: s.bundleID}
+		// Verified only when the hash matched and the collector did not
+		// see the file change while copying it.
+		rec.verified = res.Verified[name] && !e.ChangedDuringCopy
+		if !rt.wants(rec.Agent, rec.Kind) {
+			continue
+		}
+		s.add(rec)
 	}
 	return s, nil
 }
@@ -420,17 +475,31 @@ func (s *source) open(r *fileRec) (io.ReadCloser, error) {
 	if r.spooled {
 		return io.NopCloser(io.NewSectionReader(s.spool, r.off, r.n)), nil
 	}
-	return os.Open(r.local)
+	return openIn(r.tree, r.local)
 }
 
 // openExtracted reads a bundle already unpacked into a folder: its
-// bundle.json, manifest.jsonl and files/. Each file is hashed against the
-// manifest before use.
+// bundle.json, manifest.jsonl and files/, each opened by the evidence rule
+// (openIn). Each file is hashed against the manifest before use; one whose
+// hash fails, or that the collector saw change while copying it, is still
+// parsed, its rows marked verified:false, with a problem row.
 func openExtracted(ctx context.Context, dir string, rt *router) (*source, error) {
-	s := &source{kind: KindExtracted, input: dir}
-	b, err := os.ReadFile(filepath.Join(dir, bundle.HeaderName))
+	root, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
+	}
+	s := &source{kind: KindExtracted, input: dir}
+	hf, err := openIn(root, bundle.HeaderName)
+	if err != nil {
+		return nil, err
+	}
+	b, err := io.ReadAll(io.LimitReader(hf, maxHeaderBytes+1))
+	hf.Close()
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxHeaderBytes {
+		return nil, fmt.Errorf("%s: larger than %d bytes: not a bundle header", bundle.HeaderName, maxHeaderBytes)
 	}
 	h, err := bundle.DecodeHeader(b)
 	if err != nil {
@@ -438,14 +507,23 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 	}
 	s.header = &h
 	s.host, s.bundleID = h.Host.Hostname, h.BundleID
-	mf, err := os.Open(filepath.Join(dir, bundle.ManifestName))
+	if why := bundle.HeaderProblem(&h); why != "" {
+		s.problem(Problem{Kind: bundle.ProblemHeader, SourceFile: bundle.HeaderName, Message: why})
+	}
+	mf, err := openIn(root, bundle.ManifestName)
 	if err != nil {
-		s.problem(Problem{Kind: bundle.ProblemNoManifest, Message: "extracted collection has no manifest.jsonl: files cannot be verified or attributed"})
+		kind, msg := bundle.ProblemNoManifest, "extracted collection has no manifest.jsonl: files cannot be verified or attributed"
+		if errors.Is(err, ErrUnsafePath) {
+			kind, msg = KindUnsafePath, err.Error()+": files cannot be verified or attributed"
+		}
+		s.problem(Problem{Kind: kind, SourceFile: bundle.ManifestName, Message: msg})
 		return s, nil
 	}
 	defer mf.Close()
 	dec := bundle.NewManifestDecoder(bufio.NewReader(mf))
-	root, _ := filepath.Abs(dir)
+	var summaries, rowsAfter int
+	partial := false
+	listed := map[string]bool{}
 	for {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -453,49 +531,105 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 		row, err := dec.Next()
 		if err != nil {
 			if err != io.EOF {
-				s.problem(Problem{Kind: bundle.ProblemManifest, Message: err.Error()})
+				s.problem(Problem{Kind: bundle.ProblemManifest, SourceFile: bundle.ManifestName, Message: err.Error()})
 			}
 			break
 		}
+		if row.Summary != nil {
+			summaries++
+			if !row.Summary.Complete && !partial {
+				partial = true
+				msg := "the collector marked this collection incomplete"
+				if row.Summary.Reason != "" {
+					msg += ": " + row.Summary.Reason
+				}
+				s.problem(Problem{Kind: bundle.ProblemIncomplete, SourceFile: bundle.ManifestName, Message: msg})
+			}
+			continue
+		}
 		if row.Entry == nil {
-			switch {
-			case row.Err != nil:
-				s.problem(Problem{Kind: bundle.ProblemManifest, Message: row.Err.Error()})
-			case row.Summary == nil:
-				s.problem(Problem{Kind: bundle.ProblemManifest, Message: row.UnknownRecord()})
+			if row.Err != nil {
+				s.problem(Problem{Kind: bundle.ProblemManifest, SourceFile: bundle.ManifestName, Message: row.Err.Error()})
+			} else {
+				s.problem(Problem{Kind: bundle.ProblemManifest, SourceFile: bundle.ManifestName, Message: row.UnknownRecord()})
 			}
 			continue
 		}
 		e := *row.Entry
+		if summaries > 0 {
+			rowsAfter++
+		}
+		for _, pr := range bundle.RowProblems(e) {
+			s.problem(Problem{Kind: pr.Kind, SourceFile: e.Path, Agent: e.Agent, Message: pr.String()})
+		}
+		if e.ChangedDuringCopy {
+			s.changed++
+		}
 		s.seen = append(s.seen, seenFile{user: e.User, agent: e.Agent, status: e.Status, size: e.Size, parsable: rt.agents[e.Agent]})
 		if rt.keepManifest {
 			s.manifest = append(s.manifest, e)
 		}
-		if e.ArchivePath == "" || !rt.wants(e.Agent, catalog.Kind(e.Kind)) {
+		if e.ArchivePath == "" {
+			if e.Status == bundle.StatusCollected {
+				s.problem(Problem{Kind: bundle.ProblemMissing, SourceFile: e.Path, Agent: e.Agent, Message: "listed as collected but names no file"})
+			}
+			continue
+		}
+		if e.Status != bundle.StatusCollected {
+			s.problem(Problem{Kind: bundle.ProblemContradiction, SourceFile: e.Path, Agent: e.Agent, Message: "row with status " + e.Status + " names a file (" + e.ArchivePath + "): not parsed"})
+			continue
+		}
+		if listed[e.ArchivePath] {
+			s.problem(Problem{Kind: bundle.ProblemContradiction, SourceFile: e.Path, Agent: e.Agent, Message: "a second manifest row names " + e.ArchivePath + ": not parsed again"})
+			continue
+		}
+		listed[e.ArchivePath] = true
+		if !rt.wants(e.Agent, catalog.Kind(e.Kind)) {
 			continue
 		}
 		if why := bundle.UnsafeName(e.ArchivePath); why != "" {
 			s.problem(Problem{Kind: bundle.ProblemUnsafe, SourceFile: e.Path, Message: why})
 			continue
 		}
-		local := filepath.Join(root, filepath.FromSlash(e.ArchivePath))
-		fi, err := os.Lstat(local)
-		if err != nil || !fi.Mode().IsRegular() {
-			s.problem(Problem{Kind: bundle.ProblemMissing, SourceFile: e.Path, Message: "listed as collected but missing (or not a regular file) in the extracted folder"})
+		sum, err := fileSHA256(root, e.ArchivePath)
+		switch {
+		case errors.Is(err, ErrUnsafePath):
+			s.problem(Problem{Kind: KindUnsafePath, SourceFile: e.Path, Agent: e.Agent, Message: err.Error()})
 			continue
-		}
-		sum, err := fileSHA256(local)
-		if err != nil || sum != e.SHA256 {
-			s.problem(Problem{Kind: bundle.ProblemChecksum, SourceFile: e.Path, Message: fmt.Sprintf("manifest sha256 %s, file %s", e.SHA256, sum)})
+		case errors.Is(err, fs.ErrNotExist):
+			s.problem(Problem{Kind: bundle.ProblemMissing, SourceFile: e.Path, Agent: e.Agent, Message: "listed as collected but missing in the extracted folder"})
+			continue
+		case err != nil:
+			s.problem(Problem{Kind: bundle.StatusErrorRead, SourceFile: e.Path, Agent: e.Agent, Message: err.Error()})
+			continue
+		case sum != e.SHA256:
+			s.problem(Problem{Kind: bundle.ProblemChecksum, SourceFile: e.Path, Agent: e.Agent, Message: fmt.Sprintf("manifest sha256 %s, file %s: parsed, its rows marked verified:false", e.SHA256, sum)})
 		}
 		s.add(&fileRec{File: parser.File{Path: e.Path, Rel: relToHome(e.Path, e.Home), Agent: e.Agent, Target: e.Target, Kind: catalog.Kind(e.Kind),
-			Size: e.Size, MTime: bundle.MemberMTime(e), Host: s.host, User: e.User, BundleID: s.bundleID}, local: local, verified: err == nil && sum == e.SHA256})
+			Size: e.Size, MTime: bundle.MemberMTime(e), Host: s.host, User: e.User, BundleID: s.bundleID},
+			tree: root, local: e.ArchivePath, verified: sum == e.SHA256 && !e.ChangedDuringCopy})
+	}
+	switch {
+	case summaries == 0:
+		s.problem(Problem{Kind: bundle.ProblemManifest, SourceFile: bundle.ManifestName, Message: "manifest has no closing summary row"})
+	case summaries > 1:
+		s.problem(Problem{Kind: bundle.ProblemContradiction, SourceFile: bundle.ManifestName, Message: fmt.Sprintf("manifest has %d summary rows, where the format has exactly one, last", summaries)})
+	case rowsAfter > 0:
+		s.problem(Problem{Kind: bundle.ProblemContradiction, SourceFile: bundle.ManifestName, Message: fmt.Sprintf("manifest has %d file rows after its summary row, which must be last", rowsAfter)})
 	}
 	return s, nil
 }
 
-func fileSHA256(p string) (string, error) {
-	f, err := os.Open(p)
+// maxHeaderBytes bounds bundle.json, as the bundle reader does.
+const maxHeaderBytes = 1 << 20
+
+// KindUnsafePath is the problem kind for a path of the evidence the
+// analyzer refused to open: a link on the way or at the end, a FIFO, a
+// device, a socket (see evidence.go).
+const KindUnsafePath = "unsafe_path"
+
+func fileSHA256(root, rel string) (string, error) {
+	f, err := openIn(root, rel)
 	if err != nil {
 		return "", err
 	}
@@ -511,48 +645,106 @@ func fileSHA256(p string) (string, error) {
 type looseHome struct {
 	user, dir, orig string
 	only            string // when set, only hits under this walked dir count
+	tree            string // the tree the evidence rule confines reads to
 }
 
 // findLooseHomes infers homes in a loose tree: an image root (home/*,
-// Users/*, root, mnt/*/Users/*), a single home (it holds agent state), or a
-// lone agent folder such as a copied .claude (its parent is the home, and
-// only that folder is read).
-func findLooseHomes(dir string) []looseHome {
+// Users/*, root, var/root, mnt/*/Users/*), a single home (it holds agent
+// state), or a lone agent folder such as a copied .claude (its parent is
+// the home, and only that folder is read). In an image, a link where a
+// folder on the way to a home is expected (home, Users, mnt/c, a home
+// itself) is never followed: it is a problem row, and what lies behind it
+// is not read.
+func findLooseHomes(dir string) ([]looseHome, []Problem) {
 	abs, _ := filepath.Abs(dir)
 	var out []looseHome
-	for _, pat := range []string{"home/*", "Users/*", "mnt/*/Users/*"} {
-		ms, _ := filepath.Glob(filepath.Join(abs, pat))
-		sort.Strings(ms)
-		for _, m := range ms {
-			if fi, err := os.Lstat(m); err == nil && fi.IsDir() {
-				rel, _ := filepath.Rel(abs, m)
-				out = append(out, looseHome{user: filepath.Base(m), dir: m, orig: "/" + filepath.ToSlash(rel)})
+	var probs []Problem
+	image := false
+	// entry looks at rel (an image path): a folder, a link (a problem) or
+	// nothing.
+	entry := func(rel string) (isDir bool) {
+		fi, err := os.Lstat(filepath.Join(abs, filepath.FromSlash(rel)))
+		if err != nil {
+			return false
+		}
+		image = true
+		if fi.Mode()&os.ModeSymlink != 0 {
+			target, _ := os.Readlink(filepath.Join(abs, filepath.FromSlash(rel)))
+			probs = append(probs, Problem{Kind: KindUnsafePath, SourceFile: "/" + rel,
+				Message: fmt.Sprintf("/%s in the image is a link (to %q): not followed, nothing under it is read", rel, target)})
+			return false
+		}
+		return fi.IsDir()
+	}
+	list := func(rel string) []string {
+		ents, _ := os.ReadDir(filepath.Join(abs, filepath.FromSlash(rel)))
+		var names []string
+		for _, e := range ents {
+			names = append(names, e.Name())
+		}
+		sort.Strings(names)
+		return names
+	}
+	homesIn := func(rel string) {
+		if !entry(rel) {
+			return
+		}
+		for _, n := range list(rel) {
+			h := rel + "/" + n
+			fi, err := os.Lstat(filepath.Join(abs, filepath.FromSlash(h)))
+			if err != nil {
+				continue
+			}
+			if fi.Mode()&os.ModeSymlink != 0 {
+				entry(h) // the problem row
+				continue
+			}
+			if fi.IsDir() {
+				out = append(out, looseHome{user: n, dir: filepath.Join(abs, filepath.FromSlash(h)), orig: "/" + h, tree: abs})
 			}
 		}
 	}
-	for _, r := range []string{"root", "var/root"} {
-		m := filepath.Join(abs, r)
-		if fi, err := os.Lstat(m); err == nil && fi.IsDir() {
-			out = append(out, looseHome{user: "root", dir: m, orig: "/" + r})
+	homesIn("home")
+	homesIn("Users")
+	if entry("mnt") {
+		for _, d := range list("mnt") {
+			if fi, err := os.Lstat(filepath.Join(abs, "mnt", d)); err == nil && (fi.IsDir() || fi.Mode()&os.ModeSymlink != 0) && entry("mnt/"+d) {
+				if _, err := os.Lstat(filepath.Join(abs, "mnt", d, "Users")); err == nil {
+					homesIn("mnt/" + d + "/Users")
+				}
+			}
 		}
 	}
-	if len(out) > 0 {
-		return out
+	if entry("root") {
+		out = append(out, looseHome{user: "root", dir: filepath.Join(abs, "root"), orig: "/root", tree: abs})
+	}
+	if fi, err := os.Lstat(filepath.Join(abs, "var")); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		// macOS's /var is a link to private/var: /var/root is not read.
+		entry("var")
+	} else if entry("var/root") {
+		out = append(out, looseHome{user: "root", dir: filepath.Join(abs, "var", "root"), orig: "/var/root", tree: abs})
+	}
+	if image || len(out) > 0 {
+		return out, probs
 	}
 	base := filepath.Base(abs)
 	if strings.HasPrefix(base, ".") {
 		parent := filepath.Dir(abs)
-		return []looseHome{{user: filepath.Base(parent), dir: parent, orig: filepath.ToSlash(parent), only: abs}}
+		return []looseHome{{user: filepath.Base(parent), dir: parent, orig: filepath.ToSlash(parent), only: abs, tree: parent}}, nil
 	}
-	return []looseHome{{user: base, dir: abs, orig: filepath.ToSlash(abs)}}
+	return []looseHome{{user: base, dir: abs, orig: filepath.ToSlash(abs), tree: abs}}, nil
 }
 
 // openLoose walks a loose tree with the catalog, reading files in place
-// (read-only).
+// (read-only, by the evidence rule: see evidence.go).
 func openLoose(ctx context.Context, dir string, rt *router) (*source, error) {
 	abs, _ := filepath.Abs(dir)
 	s := &source{kind: KindLoose, input: dir, inferred: true, host: "loose:" + filepath.Base(abs)}
-	for _, h := range findLooseHomes(abs) {
+	homes, probs := findLooseHomes(abs)
+	for _, p := range probs {
+		s.problem(p)
+	}
+	for _, h := range homes {
 		err := catalog.WalkHome(h.dir, catalog.All(), func(hit catalog.Hit) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -582,11 +774,24 @@ func openLoose(ctx context.Context, dir string, rt *router) (*source, error) {
 				s.manifest = append(s.manifest, bundle.Entry{Record: bundle.RecordFile, Path: orig, User: h.user, Agent: hit.Agent, Type: "file",
 					Size: hit.Info.Size(), Mode: fmt.Sprintf("%o", hit.Info.Mode().Perm()), MTime: bundle.FormatTime(hit.Info.ModTime()), Status: status})
 			}
-			if status != bundle.StatusCollected || !rt.wants(hit.Agent, hit.Target.Kind) {
+			if !rt.wants(hit.Agent, hit.Target.Kind) {
+				return nil
+			}
+			rel, err := filepath.Rel(h.tree, hit.Path)
+			if err != nil {
+				return nil
+			}
+			if status != bundle.StatusCollected {
+				what := kindOf(hit.Info.Mode())
+				if status == bundle.StatusSymlink {
+					target, _ := os.Readlink(hit.Path)
+					what += fmt.Sprintf(" (to %q)", target)
+				}
+				s.problem(Problem{Kind: KindUnsafePath, SourceFile: orig, Agent: hit.Agent, Message: orig + " is " + what + ": not read"})
 				return nil
 			}
 			s.add(&fileRec{File: parser.File{Path: orig, Rel: hit.Rel, Agent: hit.Agent, Target: hit.Target.ID, Kind: hit.Target.Kind,
-				Size: hit.Info.Size(), MTime: hit.Info.ModTime().UTC(), Host: s.host, User: h.user}, local: hit.Path, verified: false})
+				Size: hit.Info.Size(), MTime: hit.Info.ModTime().UTC(), Host: s.host, User: h.user}, tree: h.tree, local: filepath.ToSlash(rel), verified: false})
 			return nil
 		})
 		if err != nil {
@@ -633,9 +838,18 @@ func (s *source) parserInput(r *fileRec, tmpRoot string, dbs *[]*dbCloser) *pars
 		db, err := sql.Open("sqlite", "file:"+dst+"?_pragma=query_only(1)&_pragma=busy_timeout(1000)")
 		if err != nil {
 			os.RemoveAll(dir)
-			return nil, err
+			return nil, fmt.Errorf("SQLite store %s: %w", r.Path, err)
 		}
 		db.SetMaxOpenConns(1)
+		// Read the schema now: a store whose header or schema is corrupt
+		// (a valid magic, a page size of 0) fails here, naming the store,
+		// rather than reading as a database without tables.
+		var n int
+		if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master").Scan(&n); err != nil {
+			db.Close()
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("SQLite store %s cannot be read: %w", r.Path, err)
+		}
 		*dbs = append(*dbs, &dbCloser{DB: db, dir: dir})
 		return db, nil
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	json "github.com/go-json-experiment/json/v1"
 	"io"
+	"runtime"
 	"sync"
 )
 
@@ -17,6 +18,26 @@ var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10
 // its end, reported as line_too_long and not passed on. The analyzer's
 // --max-line flag sets it.
 var MaxLineBytes int64 = 64 << 20
+
+// LongLine is the size past which a line being accumulated counts as
+// long. At most LongLines long lines are held at once across every Lines
+// call that has a Sink (every parser's read), whatever --jobs is: a
+// goroutine whose line grows past LongLine waits for a turn, so memory for
+// lines is bounded by jobs × LongLine + LongLines × MaxLineBytes, not by
+// jobs × MaxLineBytes (64 jobs at 64 MiB would be 4 GiB). A call without a
+// Sink (a pre-scan, a related-file lookup, possibly made from inside
+// another call's callback) never waits, so a turn held can never wait on
+// itself.
+const (
+	LongLine  = 1 << 20
+	LongLines = 2
+)
+
+var longTurns = make(chan struct{}, LongLines)
+
+// hugeLine: after a line this long the garbage it left is collected at
+// once (rare; a forced collection costs more than a line of a few MiB).
+const hugeLine = 16 << 20
 
 // Lines calls fn for each line of r with its 1-based number. Trailing "\r"
 // is removed; blank lines are skipped; a final line without "\n" (a write
@@ -42,7 +63,15 @@ func Lines(ctx context.Context, r io.Reader, out Sink, fn func(n int64, line []b
 		size     int64 // bytes of the current line, NULs excluded
 		overflow bool  // the current line passed MaxLineBytes
 		any      bool  // the current line had any byte at all
+		turn     bool  // this call holds one of the LongLines turns
 	)
+	release := func() {
+		if turn {
+			<-longTurns
+			turn = false
+		}
+	}
+	defer release()
 	for {
 		chunk, err := br.ReadSlice('\n')
 		if len(chunk) > 0 {
@@ -57,6 +86,15 @@ func Lines(ctx context.Context, r io.Reader, out Sink, fn func(n int64, line []b
 		if !overflow && size > MaxLineBytes {
 			overflow = true
 			acc = nil // release what was held
+			release()
+		}
+		if !overflow && !turn && out != nil && size > LongLine {
+			select {
+			case longTurns <- struct{}{}:
+				turn = true
+			case <-ctx.Done():
+				return ctx.Err()
+			}
 		}
 		if err == bufio.ErrBufferFull {
 			if !overflow {
@@ -96,7 +134,18 @@ func Lines(ctx context.Context, r io.Reader, out Sink, fn func(n int64, line []b
 				}
 			}
 		}
+		lineSize := size
 		acc, nuls, size, overflow, any = acc[:0], 0, 0, false, false
+		if turn {
+			acc = nil // a long line's buffer is not kept for the next line
+			release()
+			if lineSize > hugeLine {
+				// Growing a line to tens of MiB left as much again in
+				// buffers outgrown; collect them now rather than let the
+				// heap double before the next collection.
+				runtime.GC()
+			}
+		}
 		if err == io.EOF {
 			return nil
 		}
@@ -123,7 +172,9 @@ func stripNUL(b []byte, k int) []byte {
 // over while it was read.
 func grow(acc, b []byte) []byte {
 	if len(acc)+len(b) > cap(acc) {
-		n := make([]byte, len(acc), max(2*cap(acc), len(acc)+len(b), 256<<10))
+		// Doubling, but never past the line limit (and one read more).
+		c := max(min(2*cap(acc), int(MaxLineBytes)+64<<10), len(acc)+len(b), 256<<10)
+		n := make([]byte, len(acc), c)
 		copy(n, acc)
 		acc = n
 	}

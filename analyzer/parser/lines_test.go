@@ -3,6 +3,7 @@ package parser
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -143,6 +144,52 @@ func TestSplitGluedIsBounded(t *testing.T) {
 	objs, lost := SplitGlued(line)
 	if !lost || objs != nil {
 		t.Fatalf("got %d objects lost=%v", len(objs), lost)
+	}
+}
+
+// TestLongLinesTakeTurns: at most LongLines lines over LongLine are held
+// at once across calls with a Sink: with every turn held, another call
+// reaching a long line waits (here until its context ends, without its
+// callback ever running); once a turn is given back, it reads. A call
+// without a Sink (a lookup) never waits.
+func TestLongLinesTakeTurns(t *testing.T) {
+	long := strings.Repeat("x", LongLine+10) + "\n"
+	hold := make(chan struct{})
+	in := make(chan struct{}, LongLines)
+	done := make(chan error, LongLines)
+	for i := 0; i < LongLines; i++ {
+		go func() {
+			var rep reports
+			done <- Lines(context.Background(), strings.NewReader(long), &rep, func(int64, []byte) error {
+				in <- struct{}{}
+				<-hold
+				return nil
+			})
+		}()
+	}
+	for i := 0; i < LongLines; i++ {
+		<-in // every turn is held, inside its callback
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var rep reports
+	called := false
+	err := Lines(ctx, strings.NewReader(long), &rep, func(int64, []byte) error { called = true; return nil })
+	if !errors.Is(err, context.Canceled) || called {
+		t.Fatalf("with every turn held: err %v, callback ran %v", err, called)
+	}
+	n := 0
+	if err := Lines(context.Background(), strings.NewReader(long), nil, func(int64, []byte) error { n++; return nil }); err != nil || n != 1 {
+		t.Fatalf("a lookup without a Sink: err %v, %d lines", err, n)
+	}
+	close(hold)
+	for i := 0; i < LongLines; i++ {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := Lines(context.Background(), strings.NewReader(long), &rep, func(int64, []byte) error { n++; return nil }); err != nil || n != 2 {
+		t.Fatalf("after the turns were given back: err %v, %d lines", err, n)
 	}
 }
 

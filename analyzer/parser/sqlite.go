@@ -9,16 +9,40 @@ import (
 	"time"
 )
 
-// HasTable reports whether the database has a table or view called name.
-func HasTable(ctx context.Context, db *sql.DB, name string) bool {
+// HasTable reports whether the database has a real table called name.
+// Only type 'table' counts: a view, which can run any query (a recursive
+// CTE that never ends), is never read in place of a table. An error (the
+// file is not a database, its header or schema is corrupt) is returned,
+// never taken for "no such table".
+func HasTable(ctx context.Context, db *sql.DB, name string) (bool, error) {
 	var n int
-	err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type IN ('table','view') AND name = ?", name).Scan(&n)
-	return err == nil && n > 0
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", name).Scan(&n); err != nil {
+		return false, err
+	}
+	return n > 0, nil
 }
 
-// Columns returns the columns of a table or view by name, or nil when it
-// does not exist.
+// Tables returns the names of the database's real tables (type 'table';
+// views never count, see HasTable), or the error reading the schema.
+func Tables(ctx context.Context, db *sql.DB) (map[string]bool, error) {
+	out := map[string]bool{}
+	err := EachRow(ctx, db, "SELECT name FROM sqlite_master WHERE type = 'table'", func(m map[string]any) {
+		out[SQLText(m["name"])] = true
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read the schema: %w", err)
+	}
+	return out, nil
+}
+
+// Columns returns the columns of a real table by name, or nil when there
+// is no such table (a view of that name included).
 func Columns(ctx context.Context, db *sql.DB, table string) (map[string]bool, error) {
+	// pragma_table_info lists a view's columns too: a view is not a table
+	// (see HasTable), so it has none here.
+	if ok, err := HasTable(ctx, db, table); err != nil || !ok {
+		return nil, err
+	}
 	var cols map[string]bool
 	err := EachRow(ctx, db, `SELECT name FROM pragma_table_info(?)`, func(m map[string]any) {
 		if cols == nil {
@@ -120,16 +144,16 @@ func (r Row) Get(c string) string { return SQLText(r.Vals[c]) }
 func (r Row) Has(c string) bool { _, ok := r.Vals[c]; return ok }
 
 // EachTableRow calls fn for every row of table in rowid order, columns by
-// name; a missing table gives no rows and no error. An error from fn stops
-// the read and is returned.
+// name; a missing table (or a view of that name) gives no rows and no
+// error. An error from fn stops the read and is returned.
 func EachTableRow(ctx context.Context, db *sql.DB, table string, fn func(Row) error) error {
-	if !HasTable(ctx, db, table) {
-		return nil
+	if ok, err := HasTable(ctx, db, table); err != nil || !ok {
+		return err
 	}
 	id := `"` + strings.ReplaceAll(table, `"`, `""`) + `"`
 	rows, err := db.QueryContext(ctx, `SELECT rowid AS "rowid__", * FROM `+id+` ORDER BY rowid`)
 	if err != nil {
-		// a WITHOUT ROWID table or a view
+		// a WITHOUT ROWID table (a view never gets here: HasTable)
 		if rows, err = db.QueryContext(ctx, `SELECT 0 AS "rowid__", * FROM `+id); err != nil {
 			return fmt.Errorf("query %s: %w", table, err)
 		}

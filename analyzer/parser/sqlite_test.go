@@ -1,10 +1,13 @@
 package parser
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -48,8 +51,56 @@ func TestEachTableRow(t *testing.T) {
 	if err := EachTableRow(ctx, db, "a", func(Row) error { n++; return stop }); !errors.Is(err, stop) || n != 1 {
 		t.Fatalf("early stop: %v after %d rows", err, n)
 	}
-	if !HasTable(ctx, db, "w") || HasTable(ctx, db, "nope") {
-		t.Fatal("HasTable")
+	if ok, err := HasTable(ctx, db, "w"); !ok || err != nil {
+		t.Fatal("HasTable w", err)
+	}
+	if ok, err := HasTable(ctx, db, "nope"); ok || err != nil {
+		t.Fatal("HasTable nope", err)
+	}
+}
+
+// TestViewIsNeverATable: a view over an endless recursive CTE named like
+// the table a parser reads (Zed's threads) is not a table: EachTableRow
+// gives no rows and returns at once instead of streaming forever.
+func TestViewIsNeverATable(t *testing.T) {
+	db, err := sql.Open("sqlite", filepath.Join(t.TempDir(), "t.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`CREATE VIEW threads AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT x AS id FROM c`); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if ok, err := HasTable(ctx, db, "threads"); ok || err != nil {
+		t.Fatalf("a view taken for a table: %v %v", ok, err)
+	}
+	if err := EachTableRow(ctx, db, "threads", func(Row) error { t.Fatal("a row of a view"); return nil }); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestNotADatabaseIsAnError: a file with the SQLite magic and a page size
+// of 0, or no database at all, is an error from HasTable, never "no
+// such table".
+func TestNotADatabaseIsAnError(t *testing.T) {
+	for name, data := range map[string][]byte{
+		"page size 0": append([]byte("SQLite format 3\x00\x00\x00"), make([]byte, 4096)...),
+		"garbage":     append([]byte("SQLite format 3\x00"), bytes.Repeat([]byte{0xff}, 4096)...),
+	} {
+		p := filepath.Join(t.TempDir(), "s.db")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		db, err := sql.Open("sqlite", "file:"+p+"?_pragma=query_only(1)")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ok, err := HasTable(context.Background(), db, "threads")
+		db.Close()
+		if ok || err == nil || !strings.Contains(err.Error(), "file is not a database") {
+			t.Errorf("%s: HasTable = %v, %v; want an error", name, ok, err)
+		}
 	}
 }
 

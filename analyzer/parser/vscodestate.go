@@ -66,11 +66,15 @@ func OpenVSCodeState(ctx context.Context, in *Input) (*VSCodeState, error) {
 
 // NewVSCodeState wraps an open database.
 func NewVSCodeState(ctx context.Context, db *sql.DB) (*VSCodeState, error) {
-	s := &VSCodeState{db: db, items: HasTable(ctx, db, "ItemTable"), kv: HasTable(ctx, db, "cursorDiskKV"), maxValue: MaxStateValue}
+	s := &VSCodeState{db: db, maxValue: MaxStateValue}
+	var err error
+	if s.items, err = HasTable(ctx, db, "ItemTable"); err == nil {
+		s.kv, err = HasTable(ctx, db, "cursorDiskKV")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("not a readable SQLite database: %w", err)
+	}
 	if !s.items && !s.kv {
-		if err := db.PingContext(ctx); err != nil {
-			return nil, fmt.Errorf("not a readable SQLite database: %w", err)
-		}
 		return nil, errors.New("no ItemTable or cursorDiskKV table: not a VS Code state database")
 	}
 	return s, nil

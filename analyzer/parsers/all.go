@@ -23,9 +23,11 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/goose"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/hermes"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/kiro"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/letta"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/musecode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/nanobot"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/ollama"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/openclaw"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/opencode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/openhands"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/openinterpreter"
@@ -74,9 +76,11 @@ func All() []parser.Parser {
 		goose.Parsers(),           // goose
 		hermes.Parsers(),          // hermes
 		kiro.Parsers(),            // kiro (Amazon Q / Kiro CLI)
+		letta.Parsers(),           // letta (Letta Code local backend; conversations read by pi's session reader)
 		musecode.Parsers(),        // muse-code
 		nanobot.Parsers(),         // nanobot
 		ollama.Parsers(),          // ollama
+		openclaw.Parsers(),        // openclaw (agent and state databases; transcripts read by pi's session reader)
 		openinterpreter.Parsers(), // open-interpreter (Codex readers on its paths)
 		opencode.Parsers(),        // opencode, kilo-code
 		openhands.Parsers(),       // openhands

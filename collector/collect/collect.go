@@ -99,7 +99,7 @@ type collector struct {
 	opts     Options
 	w        *bundle.Writer
 	log      zerolog.Logger
-	done     map[string]bool
+	done     *catalog.PathSet // every walked path handled, across homes
 	projects map[string]projectRef
 	rbuf     []byte
 	rows     int
@@ -157,13 +157,13 @@ func Run(ctx context.Context, out io.Writer, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("write bundle header: %w", err)
 	}
-	c := &collector{opts: opts, w: w, log: log, done: map[string]bool{}, projects: map[string]projectRef{}, exclude: map[string]bool{}}
+	c := &collector{opts: opts, w: w, log: log, done: catalog.NewPathSet(), projects: map[string]projectRef{}, exclude: map[string]bool{}}
 	for _, p := range opts.ExcludePaths {
 		c.exclude[filepath.Clean(p)] = true
 	}
 	log.Info().Str("bundle_id", id).Str("root", opts.Root).Str("host", host.Hostname).Msg("collection started")
 
-	homes, skippedHomes := findHomes(opts.Root, runtime.GOOS == "windows" && isLive(opts.Root))
+	homes, skippedHomes := findHomes(opts.Root, runtime.GOOS == "windows" && isLive(opts.Root), log)
 	if len(opts.Users) > 0 {
 		keep := map[string]bool{}
 		for _, u := range opts.Users {
@@ -278,10 +278,9 @@ func fileType(m fs.FileMode) string {
 }
 
 func (c *collector) handle(ctx context.Context, h Home, hit catalog.Hit) error {
-	if c.done[hit.Path] {
+	if !c.done.Add(hit.Path) {
 		return nil
 	}
-	c.done[hit.Path] = true
 	defer c.tick(hit.Agent, h.User)
 	e := c.baseEntry(h, hit, hit.Path)
 	if hit.Info != nil {
@@ -407,10 +406,9 @@ func (c *collector) sidecars(h Home, hit catalog.Hit, main bundle.Entry, limit i
 	for _, s := range catalog.Sidecars {
 		sp := hit.Path + s
 		fi, err := os.Lstat(sp)
-		if err != nil || c.done[sp] {
+		if err != nil || !c.done.Add(sp) {
 			continue
 		}
-		c.done[sp] = true
 		se := c.baseEntry(h, hit, sp)
 		se.SidecarOf = main.Path
 		se.Type = fileType(fi.Mode())

@@ -382,7 +382,7 @@ func TestUnreadableFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, vr := verify(t, b)
+	_, vr := verify(t, b, bundle.ProblemRowError) // each unreadable path is a warning
 	checkRows(t, root, vr.Manifest)
 	m := byPath(vr.Manifest)
 	if e := rowOf(t, m, "/home/alice/.claude/settings.local.json"); e.Status != bundle.StatusErrorRead || e.Error == "" || e.MTime == "" {
@@ -422,9 +422,12 @@ func TestChangedDuringCopy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, vr := verify(t, b)
+	_, vr := verify(t, b, bundle.ProblemChanged)
 	checkRows(t, root, vr.Manifest)
 	m := byPath(vr.Manifest)
+	if len(vr.Problems) != 1 || vr.Problems[0].String() != "changed_during_copy /home/alice/.claude/history.jsonl: the file kept changing while it was copied: its content may be torn or padded" {
+		t.Errorf("problems %v", vr.Problems)
+	}
 	if e := rowOf(t, m, "/home/alice/.claude/history.jsonl"); !e.ChangedDuringCopy || e.Status != bundle.StatusCollected || reads[target] != 3 {
 		t.Errorf("growing file: read %d times, row %+v", reads[target], e)
 	}
@@ -449,7 +452,7 @@ func TestVanished(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, vr := verify(t, b)
+	_, vr := verify(t, b, bundle.ProblemRowError)
 	checkRows(t, root, vr.Manifest)
 	if e := rowOf(t, byPath(vr.Manifest), "/home/alice/.claude/settings.json"); e.Status != bundle.StatusVanished || e.Error == "" || e.Type != "file" {
 		t.Errorf("vanished file: %+v", e)

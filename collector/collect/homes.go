@@ -1,12 +1,12 @@
 package collect
 
 import (
-	"bufio"
-	"bytes"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/rs/zerolog"
 )
 
 // Home is one user home found on the host or image.
@@ -30,7 +30,7 @@ var windowsSkip = map[string]bool{"All Users": true, "Default User": true, "Defa
 // on the examiner's machine; each home is listed once, under its resolved
 // path.
 func FindHomes(root string, windowsLive bool) []Home {
-	homes, _ := findHomes(root, windowsLive)
+	homes, _ := findHomes(root, windowsLive, zerolog.Nop())
 	return homes
 }
 
@@ -41,7 +41,7 @@ type SkippedHome struct {
 	User, Orig, LinkTarget, Reason string
 }
 
-func findHomes(root string, windowsLive bool) ([]Home, []SkippedHome) {
+func findHomes(root string, windowsLive bool, log zerolog.Logger) ([]Home, []SkippedHome) {
 	if windowsLive {
 		return windowsHomes(), nil
 	}
@@ -102,16 +102,31 @@ func findHomes(root string, windowsLive bool) ([]Home, []SkippedHome) {
 		}
 		return names
 	}
-	if b, err := readSmall(root, "/etc/passwd", 64<<20); err == nil {
-		sc := bufio.NewScanner(bytes.NewReader(b))
-		for sc.Scan() {
-			fs := strings.Split(sc.Text(), ":")
-			if len(fs) < 7 || strings.HasPrefix(fs[0], "#") {
-				continue
+	if f, err := openHostFile(root, "/etc/passwd"); err == nil {
+		// Line by line, every line: a hostile first line of 70 KB once
+		// ended a bufio.Scanner here, and the accounts after it were never
+		// walked.
+		err := scanLines(f, maxHostLine, func(n int, line []byte, tooLong bool) {
+			text := string(line)
+			if tooLong {
+				log.Warn().Int("line", n).Msg("/etc/passwd line longer than 1 MiB: skipped")
+				return
+			}
+			if strings.TrimSpace(text) == "" || strings.HasPrefix(text, "#") {
+				return
+			}
+			fs := strings.Split(text, ":")
+			if len(fs) < 7 {
+				log.Warn().Int("line", n).Int("fields", len(fs)).Msg("/etc/passwd line is not name:password:uid:gid:gecos:home:shell: skipped")
+				return
 			}
 			if h := fs[5]; passwdHome(h) {
 				add(fs[0], h, "passwd")
 			}
+		})
+		f.Close()
+		if err != nil {
+			log.Warn().Err(err).Msg("/etc/passwd could not be read to its end")
 		}
 	}
 	for _, d := range []struct{ dir, source string }{{"/home", "home-dir"}, {"/Users", "users-dir"}} {

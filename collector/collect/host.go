@@ -1,7 +1,7 @@
 package collect
 
 import (
-	"bufio"
+	"bytes"
 	"os"
 	"os/user"
 	"path/filepath"
@@ -84,13 +84,13 @@ func pad2(n int) string {
 
 func detectOS(root string, live bool) (string, string) {
 	if b, err := readSmall(root, "/etc/os-release", 64<<10); err == nil {
-		sc := bufio.NewScanner(strings.NewReader(string(b)))
-		for sc.Scan() {
-			if v, ok := strings.CutPrefix(sc.Text(), "PRETTY_NAME="); ok {
-				return "linux", strings.Trim(v, `"`)
+		name := ""
+		scanLines(bytes.NewReader(b), maxHostLine, func(_ int, line []byte, _ bool) {
+			if v, ok := strings.CutPrefix(string(line), "PRETTY_NAME="); ok && name == "" {
+				name = strings.Trim(v, `"`)
 			}
-		}
-		return "linux", ""
+		})
+		return "linux", name
 	}
 	if _, err := os.Stat(joinRoot(root, "/System/Library/CoreServices/SystemVersion.plist")); err == nil {
 		return "darwin", ""

@@ -1,7 +1,6 @@
 package collect
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"path"
@@ -118,16 +117,16 @@ func (s *projectScanner) Paths() []string {
 	case catalog.ProjectsJSONPaths:
 		jsonPaths(s.whole.Bytes(), s.addURIOrPath)
 	case catalog.ProjectsYAMLCwd:
-		sc := bufio.NewScanner(bytes.NewReader(s.whole.Bytes()))
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		for sc.Scan() {
-			line := sc.Text()
+		// Every line of the 4 MiB kept (bufio.Scanner stopped at its
+		// first line over 1 MiB).
+		scanLines(bytes.NewReader(s.whole.Bytes()), 4<<20, func(_ int, b []byte, _ bool) {
+			line := string(b)
 			for _, k := range []string{"cwd:", "git_root:"} {
 				if v, ok := strings.CutPrefix(line, k); ok {
 					s.add(yamlScalar(v))
 				}
 			}
-		}
+		})
 	case catalog.ProjectsWorkspaceJSON:
 		var obj struct {
 			Folder string `json:"folder"`

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/doubleagent/doubleagent/bundle"
 )
 
 // TestFIFOAtEtcFilesDoesNotHang: an image whose /etc/hostname and
@@ -53,7 +55,7 @@ func TestSymlinkedHomeIsRecorded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, res := verify(t, b)
+	_, res := verify(t, b, bundle.ProblemRowError)
 	e := rowOf(t, byPath(res.Manifest), "/home/eve")
 	if e.Status != "symlink" || e.LinkTarget != "/elsewhere/eve" || e.User != "eve" || e.ArchivePath != "" {
 		t.Fatalf("row %+v", e)

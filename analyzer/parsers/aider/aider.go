@@ -3,6 +3,7 @@ package aider
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"path"
 	"regexp"
@@ -88,15 +89,17 @@ func (d *decoder) text(n int64, b []byte) string {
 var startRx = regexp.MustCompile(`^# aider chat started at (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\s*$`)
 
 // runStarts reads the start times of the runs in the chat history beside
-// a file (same directory), sorted, or nil when it was not collected.
-func runStarts(ctx context.Context, in *parser.Input) []time.Time {
-	rc, err := in.OpenRelated(path.Join(path.Dir(in.Path), chatName))
+// a file (same directory), sorted, or nil when it was not collected; a
+// read error is a problem row on the file being parsed.
+func runStarts(ctx context.Context, in *parser.Input, sink parser.Sink) []time.Time {
+	related := path.Join(path.Dir(in.Path), chatName)
+	rc, err := in.OpenRelated(related)
 	if err != nil {
 		return nil
 	}
 	defer rc.Close()
 	var out []time.Time
-	_ = parser.Lines(ctx, rc, nil, func(_ int64, line []byte) error {
+	err = parser.Lines(ctx, rc, nil, func(_ int64, line []byte) error {
 		if !bytes.HasPrefix(line, []byte("# aider chat started at ")) {
 			return nil
 		}
@@ -107,6 +110,9 @@ func runStarts(ctx context.Context, in *parser.Input) []time.Time {
 		}
 		return nil
 	})
+	if err != nil && ctx.Err() == nil {
+		sink.Problem(0, fmt.Sprintf("reading %s for run start times: %v (runs after the error are not known)", related, err))
+	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Before(out[j]) })
 	return out
 }

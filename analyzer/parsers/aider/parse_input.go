@@ -12,7 +12,7 @@ import (
 // parseInput reads prompt_toolkit's FileHistory: "# <str(datetime.now())>"
 // then one "+<line>" per line of the entry.
 func parseInput(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	starts := runStarts(ctx, in)
+	starts := runStarts(ctx, in, out)
 	proj := projectPath(in.Path)
 	dec := &decoder{out: out}
 	var (

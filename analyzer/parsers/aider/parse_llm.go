@@ -32,7 +32,7 @@ func splitRole(s string) (role, text string, ok bool) {
 // last USER message, the prompt of that request, gives a row; each LLM
 // RESPONSE block gives the reply. Both are secondary to the chat history.
 func parseLLM(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	starts := runStarts(ctx, in)
+	starts := runStarts(ctx, in, out)
 	proj := projectPath(in.Path)
 	dec := &decoder{out: out}
 	var (

@@ -37,7 +37,9 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		return dumpTables(ctx, in, out)
 	}
 	sid := strings.TrimSuffix(in.Base(), ".db")
-	if !parser.HasTable(ctx, db, "steps") {
+	if ok, err := parser.HasTable(ctx, db, "steps"); err != nil {
+		return err
+	} else if !ok {
 		out.Problem(0, "no steps table: not a conversation database of a known layout")
 		return dumpTables(ctx, in, out)
 	}

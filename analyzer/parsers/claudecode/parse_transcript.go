@@ -48,14 +48,14 @@ type scope struct {
 
 // sessInfo is what the file tells about one session beyond its rows.
 type sessInfo struct {
-	sub                         bool // a subagent session
-	parent, forkedFrom          string
-	entry                       string // first entrypoint
-	teleport, rc, vscode        bool   // origin signals seen
-	bridge                      string // last bridge session id
-	synced                      bool
-	surface, header, task       bool
-	scratch, model, mode, state string
+	sub                   bool // a subagent session
+	parent, forkedFrom    string
+	entry                 string // first entrypoint
+	teleport, rc, vscode  bool   // origin signals seen
+	bridge                string // last bridge session id
+	synced                bool
+	surface, header, task bool
+	scratch, model, mode  string
 }
 
 // transcript is the state of one file's parse.

@@ -70,14 +70,14 @@ type seen struct {
 
 // transcriptKeys reads the session directory's transcripts for their
 // record uuids, tool call ids and API message ids.
-func transcriptKeys(ctx context.Context, in *parser.Input, dir string) *seen {
+func transcriptKeys(ctx context.Context, in *parser.Input, out parser.Sink, dir string) *seen {
 	s := &seen{uuids: map[string]bool{}, tools: map[string]bool{}, msgs: map[string]bool{}}
 	for _, f := range in.List(parser.GlobEscape(dir) + "/.claude/projects/**/*.jsonl") {
 		rc, err := in.OpenRelated(f.Path)
 		if err != nil {
 			continue
 		}
-		_ = parser.Lines(ctx, rc, nil, func(n int64, line []byte) error {
+		err = parser.Lines(ctx, rc, nil, func(n int64, line []byte) error {
 			var r struct {
 				UUID    string `json:"uuid"`
 				Message struct {
@@ -108,6 +108,9 @@ func transcriptKeys(ctx context.Context, in *parser.Input, dir string) *seen {
 			return nil
 		})
 		rc.Close()
+		if err != nil && ctx.Err() == nil {
+			out.Problem(0, fmt.Sprintf("reading transcript %s: %v (records after the error are not known to be there)", f.Path, err))
+		}
 	}
 	return s
 }
@@ -138,7 +141,7 @@ func parseAudit(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	if a.session == "" {
 		a.session = baseOf(dir)
 	}
-	a.seen = transcriptKeys(ctx, in, dir)
+	a.seen = transcriptKeys(ctx, in, out, dir)
 	rc, err := in.Open()
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)

@@ -180,7 +180,7 @@ func parseRecord(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			break
 		}
 	}
-	if prompt != "" && wantPrompt(in, kind, p, localID, cli, prompt) {
+	if prompt != "" && wantPrompt(ctx, in, out, kind, p, localID, cli, prompt) {
 		out.Event(timeline.Event{SessionID: sid, ProjectPath: base.ProjectPath, TurnType: timeline.User,
 			Text: prompt, SourceLine: 1, Secondary: true, TimeBasis: timeline.TimeNone})
 	}
@@ -191,21 +191,22 @@ func parseRecord(ctx context.Context, in *parser.Input, out parser.Sink) error {
 // Cowork record unless the session's audit log has it (the engine drops it
 // where the transcript has it); on a Code-tab record only when no
 // .claude/projects transcript of its cliSessionId was collected.
-func wantPrompt(in *parser.Input, kind, p, localID, cli, prompt string) bool {
+func wantPrompt(ctx context.Context, in *parser.Input, out parser.Sink, kind, p, localID, cli, prompt string) bool {
 	if kind == "code" {
 		if cli == "" {
 			return true
 		}
 		return len(in.List("**/.claude/projects/*/"+parser.GlobEscape(cli)+".jsonl")) == 0
 	}
-	rc, err := in.OpenRelated(dirOf(p) + "/" + localID + "/audit.jsonl")
+	related := dirOf(p) + "/" + localID + "/audit.jsonl"
+	rc, err := in.OpenRelated(related)
 	if err != nil {
 		return true
 	}
 	defer rc.Close()
 	found := false
 	want := strings.TrimSpace(prompt)
-	_ = parser.Lines(context.Background(), rc, nil, func(n int64, line []byte) error {
+	err = parser.Lines(ctx, rc, nil, func(n int64, line []byte) error {
 		var l auditLine
 		if json.Unmarshal(line, &l) != nil || l.Type != "user" {
 			return nil
@@ -217,6 +218,9 @@ func wantPrompt(in *parser.Input, kind, p, localID, cli, prompt string) bool {
 		}
 		return nil
 	})
+	if err != nil && ctx.Err() == nil {
+		out.Problem(0, fmt.Sprintf("reading %s for the first prompt: %v", related, err))
+	}
 	return !found
 }
 

@@ -187,7 +187,9 @@ func parseHubEventsDB(ctx context.Context, in *parser.Input, out parser.Sink) er
 	}
 	// The calls that a run.completed event holds.
 	inRun := map[string]bool{}
-	if parser.HasTable(ctx, db, "hub_events") {
+	if ok, err := parser.HasTable(ctx, db, "hub_events"); err != nil {
+		return err
+	} else if ok {
 		err := parser.EachRow(ctx, db, `SELECT envelope_json FROM hub_events WHERE event = 'run.completed'`, func(m map[string]any) {
 			var env hubEnvelope
 			if json.Unmarshal([]byte(parser.SQLText(m["envelope_json"])), &env) != nil {

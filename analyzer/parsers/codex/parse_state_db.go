@@ -36,8 +36,8 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
-	if !parser.HasTable(ctx, db, "threads") {
-		return nil
+	if ok, err := parser.HasTable(ctx, db, "threads"); err != nil || !ok {
+		return err
 	}
 	created := map[string]timeline.Event{}
 	err = parser.EachTableRow(ctx, db, "threads", func(r parser.Row) error {
@@ -96,8 +96,8 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 }
 
 func spawnEdges(ctx context.Context, db *sql.DB, created map[string]timeline.Event, out parser.Sink) error {
-	if !parser.HasTable(ctx, db, "thread_spawn_edges") {
-		return nil
+	if ok, err := parser.HasTable(ctx, db, "thread_spawn_edges"); err != nil || !ok {
+		return err
 	}
 	rows, err := db.QueryContext(ctx, "SELECT rowid, parent_thread_id, child_thread_id FROM thread_spawn_edges ORDER BY rowid")
 	if err != nil {

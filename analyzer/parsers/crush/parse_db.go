@@ -97,7 +97,9 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	sessions := map[string]*session{}
 	var order []*session
 	hasChannel := false
-	if parser.HasTable(ctx, db, "sessions") {
+	if ok, err := parser.HasTable(ctx, db, "sessions"); err != nil {
+		return err
+	} else if ok {
 		cols, _ := parser.Columns(ctx, db, "sessions")
 		hasChannel = cols["channel"]
 		err := parser.EachRow(ctx, db, "SELECT rowid AS rowid_, * FROM sessions ORDER BY created_at, rowid", func(m map[string]any) {
@@ -140,7 +142,9 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			return fmt.Errorf("read sessions in %s: %w", in.Path, err)
 		}
 	}
-	if parser.HasTable(ctx, db, "messages") {
+	if ok, err := parser.HasTable(ctx, db, "messages"); err != nil {
+		return err
+	} else if ok {
 		if err := readMessages(ctx, db, in, out, project, sessions); err != nil {
 			return err
 		}
@@ -157,7 +161,9 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: s.id}, Relayed: r})
 		}
 	}
-	if parser.HasTable(ctx, db, "files") {
+	if ok, err := parser.HasTable(ctx, db, "files"); err != nil {
+		return err
+	} else if ok {
 		err := parser.EachRow(ctx, db, "SELECT rowid AS rowid_, id, session_id, path, version, created_at FROM files ORDER BY created_at, rowid", func(m map[string]any) {
 			e := timeline.Event{SessionID: parser.SQLText(m["session_id"]), ProjectPath: project, SourceLine: num(m["rowid_"]), TurnType: timeline.System, RecordID: parser.SQLText(m["id"])}
 			e.Text = fmt.Sprintf("file snapshot: %s version=%d", parser.SQLText(m["path"]), num(m["version"]))
@@ -172,7 +178,9 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			out.Problem(0, "files table: "+err.Error())
 		}
 	}
-	if parser.HasTable(ctx, db, "read_files") {
+	if ok, err := parser.HasTable(ctx, db, "read_files"); err != nil {
+		return err
+	} else if ok {
 		err := parser.EachRow(ctx, db, "SELECT rowid AS rowid_, session_id, path, read_at FROM read_files ORDER BY read_at, rowid", func(m map[string]any) {
 			e := timeline.Event{SessionID: parser.SQLText(m["session_id"]), ProjectPath: project, SourceLine: num(m["rowid_"]), TurnType: timeline.System}
 			e.Text = "file read: " + parser.SQLText(m["path"])

@@ -109,9 +109,11 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
 	s := &stateReader{ctx: ctx, db: db, in: in, out: out}
-	s.kv = parser.HasTable(ctx, db, "cursorDiskKV")
-	if !s.kv && !parser.HasTable(ctx, db, "ItemTable") {
-		return nil
+	if s.kv, err = parser.HasTable(ctx, db, "cursorDiskKV"); err != nil {
+		return err
+	}
+	if ok, err := parser.HasTable(ctx, db, "ItemTable"); err != nil || !s.kv && !ok {
+		return err
 	}
 	headers := s.readHeaders()
 	live := map[string]bool{}
@@ -175,6 +177,27 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 
 func (s *stateReader) problem(rowid int64, msg string) { s.out.Problem(rowid, msg) }
 
+// queryErr reports a query's error as a problem row naming what was read
+// (sql.ErrNoRows, a key absent, is not an error) and reports whether
+// there was one.
+func (s *stateReader) queryErr(rowid int64, what string, err error) bool {
+	if err == nil || errors.Is(err, sql.ErrNoRows) {
+		return err != nil
+	}
+	s.problem(rowid, what+": "+err.Error())
+	return true
+}
+
+// has reports whether the store has the real table name; an error reading
+// the schema is a problem row, never "no table".
+func (s *stateReader) has(name string) bool {
+	ok, err := parser.HasTable(s.ctx, s.db, name)
+	if err != nil {
+		s.problem(0, err.Error())
+	}
+	return ok
+}
+
 type keyRow struct {
 	id    string
 	rowid int64
@@ -210,14 +233,19 @@ func (s *stateReader) readParents() map[string]string {
 	out := map[string]string{}
 	rows, err := s.db.QueryContext(s.ctx, `SELECT key, json_extract(CAST(value AS TEXT), '$.subComposerIds') FROM cursorDiskKV
 		WHERE key >= ? AND key < ? AND json_valid(CAST(value AS TEXT)) AND json_type(CAST(value AS TEXT), '$.subComposerIds') = 'array'`, lo, hi)
-	if err != nil {
+	if s.queryErr(0, "subComposerIds", err) {
 		return out
 	}
 	defer rows.Close()
+	defer func() { s.queryErr(0, "subComposerIds", rows.Err()) }()
 	for rows.Next() {
 		var key string
 		var subs sql.NullString
-		if rows.Scan(&key, &subs) != nil || !subs.Valid {
+		if err := rows.Scan(&key, &subs); err != nil {
+			s.queryErr(0, "subComposerIds", err)
+			continue
+		}
+		if !subs.Valid {
 			continue
 		}
 		var ids []string
@@ -256,10 +284,10 @@ func (s *stateReader) readHeaders() map[string]*header {
 		}
 		out[id] = hd
 	}
-	if parser.HasTable(s.ctx, s.db, "ItemTable") {
+	if s.has("ItemTable") {
 		var rowid int64
 		var v []byte
-		if s.db.QueryRowContext(s.ctx, "SELECT rowid, value FROM ItemTable WHERE key = 'composer.composerHeaders'").Scan(&rowid, &v) == nil {
+		if !s.queryErr(0, "ItemTable composer.composerHeaders", s.db.QueryRowContext(s.ctx, "SELECT rowid, value FROM ItemTable WHERE key = 'composer.composerHeaders'").Scan(&rowid, &v)) {
 			var all struct {
 				AllComposers []headerJSON `json:"allComposers"`
 			}
@@ -271,7 +299,7 @@ func (s *stateReader) readHeaders() map[string]*header {
 			}
 		}
 	}
-	if !parser.HasTable(s.ctx, s.db, "composerHeaders") {
+	if !s.has("composerHeaders") {
 		return out
 	}
 	err := parser.EachTableRow(s.ctx, s.db, "composerHeaders", func(r parser.Row) error {
@@ -468,12 +496,14 @@ func (s *stateReader) chunkHeaders(id string) []bubbleHeader {
 		return nil
 	}
 	defer rows.Close()
+	defer func() { s.queryErr(0, "composerConvHeaders:"+id, rows.Err()) }()
 	var out []bubbleHeader
 	for rows.Next() {
 		var rowid int64
 		var key string
 		var v []byte
-		if rows.Scan(&rowid, &key, &v) != nil {
+		if err := rows.Scan(&rowid, &key, &v); err != nil {
+			s.queryErr(0, "composerConvHeaders:"+id, err)
 			continue
 		}
 		var hs []bubbleHeader
@@ -510,6 +540,7 @@ func (s *stateReader) bubbleByID(c *conv, composer, bid string, modelShown *bool
 	var rowid int64
 	var v []byte
 	if err := s.bget.QueryRowContext(s.ctx, key).Scan(&rowid, &v); err != nil {
+		s.queryErr(0, key, err)
 		return false
 	}
 	var b bubble
@@ -526,16 +557,19 @@ func (s *stateReader) bubbleByID(c *conv, composer, bid string, modelShown *bool
 func (s *stateReader) orphanBubbles(c *conv, composer string, modelShown *bool) int {
 	lo, hi := prefixRange("bubbleId:" + composer + ":")
 	rows, err := s.db.QueryContext(s.ctx, "SELECT key FROM cursorDiskKV WHERE key >= ? AND key < ? ORDER BY rowid", lo, hi)
-	if err != nil {
+	if s.queryErr(0, "bubbleId:"+composer, err) {
 		return 0
 	}
 	var keys []string
 	for rows.Next() {
 		var k string
-		if rows.Scan(&k) == nil {
-			keys = append(keys, k)
+		if err := rows.Scan(&k); err != nil {
+			s.queryErr(0, "bubbleId:"+composer, err)
+			continue
 		}
+		keys = append(keys, k)
 	}
+	s.queryErr(0, "bubbleId:"+composer, rows.Err())
 	rows.Close()
 	n := 0
 	for _, k := range keys {
@@ -813,12 +847,12 @@ var (
 // settings reads the ItemTable settings blob: permission settings and the
 // models last used. Nothing else of it is read, so tokens never leave it.
 func (s *stateReader) settings() {
-	if !parser.HasTable(s.ctx, s.db, "ItemTable") {
+	if !s.has("ItemTable") {
 		return
 	}
 	var rowid int64
 	var v []byte
-	if s.db.QueryRowContext(s.ctx, "SELECT rowid, value FROM ItemTable WHERE key = ?", appUserKey).Scan(&rowid, &v) != nil {
+	if s.queryErr(0, "ItemTable "+appUserKey, s.db.QueryRowContext(s.ctx, "SELECT rowid, value FROM ItemTable WHERE key = ?", appUserKey).Scan(&rowid, &v)) {
 		return
 	}
 	var blob struct {

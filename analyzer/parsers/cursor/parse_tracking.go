@@ -119,7 +119,9 @@ func parseTracking(ctx context.Context, in *parser.Input, out parser.Sink) error
 	}
 	var errs []string
 	for _, tb := range tables {
-		if !parser.HasTable(ctx, db, tb.name) {
+		if ok, err := parser.HasTable(ctx, db, tb.name); err != nil {
+			return err
+		} else if !ok {
 			continue
 		}
 		err := parser.EachRow(ctx, db, "SELECT rowid AS rowid_, * FROM "+tb.name+" ORDER BY rowid", func(m map[string]any) {

@@ -25,7 +25,9 @@ func parseSessionsDB(ctx context.Context, in *parser.Input, out parser.Sink) err
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
 	sessions := map[string]*dbSession{}
-	if parser.HasTable(ctx, db, "sessions") {
+	if ok, err := parser.HasTable(ctx, db, "sessions"); err != nil {
+		return err
+	} else if ok {
 		err := parser.EachRow(ctx, db, "SELECT rowid AS rowid_, * FROM sessions ORDER BY rowid", func(m map[string]any) {
 			s := &dbSession{id: parser.SQLText(m["id"]), workdir: parser.SQLText(m["working_dir"])}
 			var mc struct {
@@ -45,7 +47,9 @@ func parseSessionsDB(ctx context.Context, in *parser.Input, out parser.Sink) err
 			return fmt.Errorf("read sessions in %s: %w", in.Path, err)
 		}
 	}
-	if parser.HasTable(ctx, db, "messages") {
+	if ok, err := parser.HasTable(ctx, db, "messages"); err != nil {
+		return err
+	} else if ok {
 		q := "SELECT rowid AS rowid_, * FROM messages ORDER BY session_id, created_timestamp, rowid"
 		err := parser.EachRow(ctx, db, q, func(m map[string]any) {
 			rowid := num(m["rowid_"])

@@ -36,7 +36,11 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	if err != nil {
 		return err
 	}
-	if !parser.HasTable(ctx, db, "sessions") || !parser.HasTable(ctx, db, "messages") {
+	tables, err := parser.Tables(ctx, db)
+	if err != nil {
+		return err
+	}
+	if !tables["sessions"] || !tables["messages"] {
 		out.Problem(0, "no sessions and messages tables: not a Hermes state database")
 		return nil
 	}

@@ -26,7 +26,12 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
-	if !parser.HasTable(ctx, db, "conversations") && !parser.HasTable(ctx, db, "history") {
+	tables, err := parser.Tables(ctx, db)
+	if err != nil {
+		out.Problem(0, "not a readable SQLite database: "+err.Error())
+		return nil
+	}
+	if !tables["conversations"] && !tables["history"] {
 		if err := db.PingContext(ctx); err != nil {
 			out.Problem(0, "not a readable SQLite database: "+err.Error())
 			return nil

@@ -39,7 +39,11 @@ func parseAppDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	if err != nil {
 		return err
 	}
-	if !parser.HasTable(ctx, db, "messages") {
+	tables, err := parser.Tables(ctx, db)
+	if err != nil {
+		return err
+	}
+	if !tables["messages"] {
 		out.Problem(0, "no messages table: not an Ollama app database")
 		return nil
 	}
@@ -73,7 +77,7 @@ func parseAppDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		return fmt.Errorf("tool_calls: %w", err)
 	}
 	atts := map[int64][]attachment{}
-	if parser.HasTable(ctx, db, "attachments") {
+	if tables["attachments"] {
 		// never the bytes: the name and length(data) only
 		err = parser.EachRow(ctx, db, "SELECT message_id, filename, length(data) AS size FROM attachments ORDER BY id", func(m map[string]any) {
 			mid, _ := strconv.ParseInt(parser.SQLText(m["message_id"]), 10, 64)

@@ -715,13 +715,17 @@ func rowTime(m map[string]any) time.Time {
 func (r *dbReader) count(q string, args ...any) int64 {
 	var n int64
 	if err := r.db.QueryRowContext(r.ctx, q, args...).Scan(&n); err != nil {
+		r.out.Problem(0, fmt.Sprintf("%s: %v", q, err))
 		return 0
 	}
 	return n
 }
 
 func (r *dbReader) hasColumn(table, col string) bool {
-	cols, _ := parser.Columns(r.ctx, r.db, table)
+	cols, err := parser.Columns(r.ctx, r.db, table)
+	if err != nil {
+		r.out.Problem(0, fmt.Sprintf("columns of %s: %v", table, err))
+	}
 	return cols[col]
 }
 

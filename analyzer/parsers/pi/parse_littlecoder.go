@@ -94,7 +94,7 @@ func parseCheckpoints(ctx context.Context, in *parser.Input, out parser.Sink) er
 		note = ", session file not collected"
 		if home := homeOf(in.Path); home != "" {
 			for _, f := range in.List(parser.GlobEscape(home) + "/.pi/agent/sessions/*/" + parser.GlobEscape(set)) {
-				if id, cwd, ok := sessionHeader(ctx, in, f.Path); ok {
+				if id, cwd, ok := sessionHeader(ctx, in, f.Path, out); ok {
 					if id != "" {
 						e.SessionID = id
 					}
@@ -110,19 +110,22 @@ func parseCheckpoints(ctx context.Context, in *parser.Input, out parser.Sink) er
 }
 
 // sessionHeader reads the id and cwd of a collected pi session file.
-func sessionHeader(ctx context.Context, in *parser.Input, p string) (id, cwd string, ok bool) {
+func sessionHeader(ctx context.Context, in *parser.Input, p string, sink parser.Sink) (id, cwd string, ok bool) {
 	rc, err := in.OpenRelated(p)
 	if err != nil {
 		return "", "", false
 	}
 	defer rc.Close()
-	_ = parser.Lines(ctx, rc, nil, func(_ int64, line []byte) error {
+	err = parser.Lines(ctx, rc, nil, func(_ int64, line []byte) error {
 		var h entry
 		if json.Unmarshal(line, &h) == nil && h.Type == "session" {
 			id, cwd, ok = h.ID, h.Cwd, true
 		}
 		return errDone
 	})
+	if err != nil && err != errDone && ctx.Err() == nil {
+		sink.Problem(0, fmt.Sprintf("reading the header of %s: %v", p, err))
+	}
 	return id, cwd, ok
 }
 

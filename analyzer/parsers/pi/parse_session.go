@@ -1,8 +1,8 @@
 package pi
 
 import (
-	"bytes"
 	"context"
+	"fmt"
 	json "github.com/go-json-experiment/json/v1"
 	"path"
 	"sort"
@@ -33,6 +33,8 @@ type entry struct {
 	Data          json.RawMessage `json:"data"`
 	Name          string          `json:"name"`
 	TokensBefore  json.Number     `json:"tokensBefore"`
+	TargetID      string          `json:"targetId"`
+	Label         *string         `json:"label"`
 }
 
 type message struct {
@@ -81,6 +83,8 @@ var gateReasons = []string{"bash whitelist: ", "manual permission mode: "}
 
 type sessionState struct {
 	out       parser.Sink
+	opt       Options
+	in        *parser.Input
 	sid, cwd  string
 	start     time.Time
 	model     string
@@ -95,40 +99,14 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		return err
 	}
 	defer rc.Close()
-	st := &sessionState{out: out}
+	s := NewSession(in, out, Options{Agent: Agent, LittleCoder: true})
 	// The session id is in the header; a file cut before it still has the
 	// id in its name (<time>_<id>.jsonl).
 	base := strings.TrimSuffix(path.Base(in.Path), ".jsonl")
 	if i := strings.LastIndex(base, "_"); i >= 0 {
-		st.sid = base[i+1:]
+		s.SetID(base[i+1:])
 	}
-	// little-coder keeps pre-edit copies under a directory named for the
-	// session file.
-	if home := homeOf(in.Path); home != "" && len(in.List(parser.GlobEscape(home+"/.little-coder/checkpoints/"+path.Base(in.Path))+"/*")) > 0 {
-		st.lcPending = "pre-edit checkpoints in .little-coder/checkpoints/" + path.Base(in.Path)
-	}
-	first := true
-	return parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
-		objs, lost := parser.SplitGlued(line)
-		if lost {
-			out.Problem(n, "truncated or glued JSON line")
-		}
-		for _, o := range objs {
-			var e entry
-			dec := json.NewDecoder(bytes.NewReader(o))
-			dec.UseNumber()
-			if err := dec.Decode(&e); err != nil {
-				out.Problem(n, "bad entry: "+err.Error())
-				continue
-			}
-			if first && e.Type != "session" {
-				out.Problem(n, "no session header on the first line")
-			}
-			first = false
-			st.entry(ctx, in, n, &e)
-		}
-		return nil
-	})
+	return s.ReadLines(ctx, rc)
 }
 
 func (st *sessionState) event(t time.Time, tt timeline.TurnType, text string, n int64) timeline.Event {
@@ -143,8 +121,23 @@ func (st *sessionState) event(t time.Time, tt timeline.TurnType, text string, n 
 	return e
 }
 
+// agent is the catalog name session states carry.
+func (st *sessionState) agent() string {
+	if st.opt.Agent != "" {
+		return st.opt.Agent
+	}
+	return Agent
+}
+
 func (st *sessionState) emit(t time.Time, tt timeline.TurnType, text string, n int64) {
 	st.out.Event(st.event(t, tt, text, n))
+}
+
+// emitID emits a row with the record id of entry id (contract mode).
+func (st *sessionState) emitID(t time.Time, tt timeline.TurnType, text string, n int64, id string) {
+	e := st.event(t, tt, text, n)
+	e.RecordID = st.rid(id)
+	st.out.Event(e)
 }
 
 // flagLittleCoder emits, once, the row saying little-coder drove the session.
@@ -157,14 +150,14 @@ func (st *sessionState) flagLittleCoder(t time.Time, why string, n int64) {
 }
 
 // parentIDs reads the entry ids of a collected parent session file.
-func parentIDs(ctx context.Context, in *parser.Input, p string) map[string]bool {
+func parentIDs(ctx context.Context, in *parser.Input, p string, sink parser.Sink) map[string]bool {
 	rc, err := in.OpenRelated(p)
 	if err != nil {
 		return nil
 	}
 	defer rc.Close()
 	ids := map[string]bool{}
-	_ = parser.Lines(ctx, rc, nil, func(_ int64, line []byte) error {
+	err = parser.Lines(ctx, rc, nil, func(_ int64, line []byte) error {
 		var e struct {
 			Type string `json:"type"`
 			ID   string `json:"id"`
@@ -174,26 +167,36 @@ func parentIDs(ctx context.Context, in *parser.Input, p string) map[string]bool 
 		}
 		return nil
 	})
+	if err != nil && ctx.Err() == nil {
+		sink.Problem(0, fmt.Sprintf("reading parent session %s: %v (its entries after the error are not known, so their replayed copies here are kept)", p, err))
+	}
 	return ids
 }
 
-func (st *sessionState) entry(ctx context.Context, in *parser.Input, n int64, e *entry) {
+func (st *sessionState) entry(ctx context.Context, in *parser.Input, n int64, e *entry, raw []byte) {
 	t, _ := parser.ParseTime(e.Timestamp)
 	if e.Type == "session" {
 		if e.ID != "" {
 			st.sid = e.ID
 		}
 		st.cwd, st.start = e.Cwd, t
+		rows := false
 		if e.ParentSession != "" {
-			st.drop = parentIDs(ctx, in, e.ParentSession)
-			st.emit(t, timeline.System, "session forked from "+e.ParentSession, n)
+			st.drop = parentIDs(ctx, in, e.ParentSession, st.out)
+			st.emitID(t, timeline.System, "session forked from "+e.ParentSession, n, e.ID+"#fork")
+			rows = true
 		}
 		if st.lcPending != "" {
 			st.flagLittleCoder(t, st.lcPending, n)
+			rows = true
+		}
+		if !rows {
+			st.skip(n, "state_only")
 		}
 		return
 	}
 	if e.ID != "" && st.drop[e.ID] {
+		st.skip(n, "fork_copy_in_parent")
 		return // copied from the collected parent file, which gives its rows
 	}
 	switch e.Type {
@@ -205,16 +208,19 @@ func (st *sessionState) entry(ctx context.Context, in *parser.Input, n int64, e 
 		if t.IsZero() {
 			t, _ = msTime(e.Message.Timestamp)
 		}
-		st.message(t, n, e.Message)
+		st.message(t, n, e.ID, e.Message, raw)
 	case "model_change":
 		id := e.ModelID
-		if id == "" {
+		switch {
+		case id == "":
+			st.skip(n, "no_evidence:model_change")
 			return
-		}
-		if st.model == "" {
-			st.emit(t, timeline.System, "model: "+id+" provider="+e.Provider, n)
-		} else if id != st.model {
-			st.emit(t, timeline.System, "model: "+st.model+" -> "+id+" provider="+e.Provider, n)
+		case st.model == "":
+			st.emitID(t, timeline.System, "model: "+id+" provider="+e.Provider, n, e.ID)
+		case id != st.model:
+			st.emitID(t, timeline.System, "model: "+st.model+" -> "+id+" provider="+e.Provider, n, e.ID)
+		default:
+			st.skip(n, "state_only")
 		}
 		st.model = id
 	case "thinking_level_change":
@@ -222,20 +228,34 @@ func (st *sessionState) entry(ctx context.Context, in *parser.Input, n int64, e 
 		if m != "" {
 			m += " "
 		}
-		st.emit(t, timeline.System, "model: "+m+"thinking_level="+e.ThinkingLevel, n)
+		st.emitID(t, timeline.System, "model: "+m+"thinking_level="+e.ThinkingLevel, n, e.ID)
 	case "compaction":
-		st.emit(t, timeline.System, "compaction: "+e.Summary, n)
+		st.emitID(t, timeline.System, "compaction: "+e.Summary, n, e.ID)
 	case "branch_summary":
-		st.emit(t, timeline.System, "branch summary: "+e.Summary, n)
+		st.emitID(t, timeline.System, "branch summary: "+e.Summary, n, e.ID)
 	case "custom_message":
-		st.emit(t, timeline.System, e.CustomType+": "+contentText(e.Content), n)
+		st.emitID(t, timeline.System, e.CustomType+": "+contentText(e.Content), n, e.ID)
 	case "session_info":
 		if e.Name != "" {
-			st.emit(t, timeline.System, "session name: "+e.Name, n)
+			st.emitID(t, timeline.System, "session name: "+e.Name, n, e.ID)
+		} else {
+			st.skip(n, "no_evidence:session_info")
 		}
 	case "custom":
+		if st.opt.Custom != nil && st.opt.Custom(&Session{st: st}, n, CustomEntry{ID: e.ID, Type: e.CustomType, Time: t, Data: e.Data}) {
+			return
+		}
 		st.custom(t, n, e)
 	case "label":
+		if !st.opt.Contract {
+			return
+		}
+		// A person's bookmark on an entry (or its removal).
+		text := "label removed from entry " + e.TargetID
+		if e.Label != nil && *e.Label != "" {
+			text = "label " + strconv.Quote(*e.Label) + " on entry " + e.TargetID
+		}
+		st.emitID(t, timeline.System, text, n, e.ID)
 	default:
 		st.out.Problem(n, "unknown entry type "+strconv.Quote(e.Type))
 	}
@@ -245,8 +265,12 @@ func (st *sessionState) entry(ctx context.Context, in *parser.Input, n int64, e 
 // pi's bug report (/bug upload or exported zip).
 func (st *sessionState) custom(t time.Time, n int64, e *entry) {
 	if e.CustomType != "pi.bug-report" {
+		if st.opt.Contract {
+			st.emitID(t, timeline.System, e.CustomType+": "+parser.CompactJSON(e.Data), n, e.ID)
+		}
 		return
 	}
+
 	var d map[string]any
 	_ = json.Unmarshal(e.Data, &d)
 	str := func(keys ...string) string {
@@ -258,15 +282,15 @@ func (st *sessionState) custom(t time.Time, n int64, e *entry) {
 		return ""
 	}
 	if u := str("url", "uploadUrl", "shareUrl", "id"); u != "" && str("zip", "zipPath", "path", "file") == "" {
-		st.emit(t, timeline.System, "session synced: bug report uploaded "+u, n)
-		st.out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: st.sid}, Synced: "yes"})
+		st.emitID(t, timeline.System, "session synced: bug report uploaded "+u, n, e.ID)
+		st.out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: st.agent(), SessionID: st.sid}, Synced: "yes"})
 		return
 	}
 	if p := str("zip", "zipPath", "path", "file"); p != "" {
-		st.emit(t, timeline.System, "bug report exported: "+p, n)
+		st.emitID(t, timeline.System, "bug report exported: "+p, n, e.ID)
 		return
 	}
-	st.emit(t, timeline.System, "bug report: "+parser.CompactJSON(e.Data), n)
+	st.emitID(t, timeline.System, "bug report: "+parser.CompactJSON(e.Data), n, e.ID)
 }
 
 // contentText joins the text of a string or block-list content; images
@@ -295,14 +319,20 @@ func contentText(raw json.RawMessage) string {
 	return strings.Join(parts, "\n")
 }
 
-func (st *sessionState) message(t time.Time, n int64, m *message) {
+func (st *sessionState) message(t time.Time, n int64, id string, m *message, raw []byte) {
+	bid := func(i int) string { return id + "#" + strconv.Itoa(i) }
 	switch m.Role {
 	case "user":
+		if st.opt.Contract {
+			st.userContract(t, n, id, m, raw)
+			return
+		}
 		text := contentText(m.Content)
 		if strings.TrimSpace(text) != "" {
 			st.emit(t, timeline.User, text, n)
 		}
 	case "assistant":
+		rows := 0
 		// A resumed session run with another model records no
 		// model_change entry (pi 0.x, seen in real-agents-2): the switch
 		// shows only in the messages' own model.
@@ -312,17 +342,19 @@ func (st *sessionState) message(t time.Time, n int64, m *message) {
 				prov = " provider=" + m.Provider
 			}
 			if st.model == "" {
-				st.emit(t, timeline.System, "model: "+m.Model+prov, n)
+				st.emitID(t, timeline.System, "model: "+m.Model+prov, n, id+"#model")
 			} else {
-				st.emit(t, timeline.System, "model: "+st.model+" -> "+m.Model+prov, n)
+				st.emitID(t, timeline.System, "model: "+st.model+" -> "+m.Model+prov, n, id+"#model")
 			}
 			st.model = m.Model
+			rows++
 		}
 		var bs []block
 		if err := json.Unmarshal(m.Content, &bs); err != nil && len(m.Content) > 0 {
 			st.out.Problem(n, "assistant content: "+err.Error())
+			rows++
 		}
-		for _, b := range bs {
+		for i, b := range bs {
 			var e timeline.Event
 			switch b.Type {
 			case "text":
@@ -342,27 +374,48 @@ func (st *sessionState) message(t time.Time, n int64, m *message) {
 			case "toolCall":
 				e = st.event(t, timeline.ToolUse, mainArg(b.Arguments), n)
 				e.ToolName, e.ToolUseID, e.ToolInput = b.Name, b.ID, parser.CompactJSON(b.Arguments)
-				if littleCoderTools[b.Name] {
+				if littleCoderTools[b.Name] && st.opt.LittleCoder {
 					defer st.flagLittleCoder(t, "tool "+b.Name, n)
 				}
 			default:
+				if st.opt.Contract && b.Type != "" {
+					// A block kind this reader does not know: named, not lost.
+					e = st.event(t, timeline.System, "assistant block "+strconv.Quote(b.Type), n)
+					break
+				}
 				continue
 			}
 			e.Model = m.Model
+			e.RecordID = st.rid(bid(i))
 			st.out.Event(e)
+			rows++
 		}
 		if m.StopReason == "error" || m.ErrorMessage != "" {
-			st.emit(t, timeline.System, "error: "+m.ErrorMessage, n)
+			st.emitID(t, timeline.System, "error: "+m.ErrorMessage, n, id+"#error")
+			rows++
+		}
+		if rows == 0 {
+			st.skip(n, "no_evidence:empty_assistant_message")
 		}
 	case "toolResult":
 		text := contentText(m.Content)
 		e := st.event(t, timeline.ToolResult, text, n)
 		e.ToolName, e.ToolUseID, e.IsError = m.ToolName, m.ToolCallID, strconv.FormatBool(m.IsError)
+		e.RecordID = st.rid(id)
 		st.out.Event(e)
+		if st.opt.ToolResultNote != nil {
+			if note := st.opt.ToolResultNote(raw); note != "" {
+				d := st.event(t, timeline.System, note, n)
+				d.ToolName, d.ToolUseID = m.ToolName, m.ToolCallID
+				d.RecordID = st.rid(id + "#decision")
+				st.out.Event(d)
+			}
+		}
 		for _, r := range gateReasons {
-			if m.IsError && strings.Contains(text, r) {
+			if m.IsError && st.opt.LittleCoder && strings.Contains(text, r) {
 				d := st.event(t, timeline.System, "permission decision: denied source=little-coder-permission-gate", n)
 				d.ToolName, d.ToolUseID = m.ToolName, m.ToolCallID
+				d.RecordID = st.rid(id + "#decision")
 				st.out.Event(d)
 				st.flagLittleCoder(t, "permission gate", n)
 				break
@@ -370,10 +423,11 @@ func (st *sessionState) message(t time.Time, n int64, m *message) {
 		}
 	case "bashExecution":
 		// A command the user ran with "!": linked by the entry line.
-		id := "bash-" + strconv.FormatInt(n, 10)
+		tid := "bash-" + strconv.FormatInt(n, 10)
 		in, _ := json.Marshal(map[string]string{"command": m.Command})
 		u := st.event(t, timeline.ToolUse, m.Command, n)
-		u.ToolName, u.ToolUseID, u.ToolInput = "bash", id, string(in)
+		u.ToolName, u.ToolUseID, u.ToolInput = "bash", tid, string(in)
+		u.RecordID = st.rid(id + "#use")
 		st.out.Event(u)
 		text := m.Output
 		isErr := m.Cancelled
@@ -385,14 +439,78 @@ func (st *sessionState) message(t time.Time, n int64, m *message) {
 			text += "\n[cancelled]"
 		}
 		r := st.event(t, timeline.ToolResult, strings.TrimPrefix(text, "\n"), n)
-		r.ToolName, r.ToolUseID, r.IsError = "bash", id, strconv.FormatBool(isErr)
+		r.ToolName, r.ToolUseID, r.IsError = "bash", tid, strconv.FormatBool(isErr)
+		r.RecordID = st.rid(id + "#result")
 		st.out.Event(r)
 	case "custom", "hookMessage": // hookMessage: the v2 name, renamed by migrateV2ToV3
-		st.emit(t, timeline.System, m.CustomType+": "+contentText(m.Content), n)
+		st.emitID(t, timeline.System, m.CustomType+": "+contentText(m.Content), n, id)
 	case "branchSummary", "compactionSummary":
-		st.emit(t, timeline.System, m.Role+": "+m.Summary, n)
+		st.emitID(t, timeline.System, m.Role+": "+m.Summary, n, id)
 	default:
 		st.out.Problem(n, "unknown message role "+strconv.Quote(m.Role))
+	}
+}
+
+// userContract writes a user message in contract mode: text a person typed
+// is one user row; a message another session or a tool wrote
+// (Options.UserOrigin) and blocks the harness wrote (Options.Harness) are
+// system rows.
+func (st *sessionState) userContract(t time.Time, n int64, id string, m *message, raw []byte) {
+	if st.opt.UserOrigin != nil {
+		if prefix := st.opt.UserOrigin(raw); prefix != "" {
+			st.emitID(t, timeline.System, prefix+contentText(m.Content), n, id)
+			return
+		}
+	}
+	harness := func(s string) bool { return st.opt.Harness != nil && st.opt.Harness(s) }
+	var str string
+	if json.Unmarshal(m.Content, &str) == nil {
+		switch {
+		case strings.TrimSpace(str) == "":
+			st.skip(n, "no_evidence:empty_user_message")
+		case harness(str):
+			st.emitID(t, timeline.System, str, n, id)
+		default:
+			st.emitID(t, timeline.User, str, n, id)
+		}
+		return
+	}
+	var bs []block
+	if err := json.Unmarshal(m.Content, &bs); err != nil {
+		st.out.Problem(n, "user content: "+err.Error())
+		return
+	}
+	var typed []string
+	first, rows := -1, 0
+	for i, b := range bs {
+		var text string
+		switch b.Type {
+		case "text":
+			text = b.Text
+		case "image":
+			text = "[image " + b.MimeType + "]"
+		default:
+			text = "[" + b.Type + " block]"
+		}
+		if strings.TrimSpace(text) == "" {
+			continue
+		}
+		if b.Type == "text" && harness(text) {
+			st.emitID(t, timeline.System, strings.TrimSpace(text), n, id+"#"+strconv.Itoa(i))
+			rows++
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		typed = append(typed, text)
+	}
+	if first >= 0 {
+		st.emitID(t, timeline.User, strings.Join(typed, "\n"), n, id+"#"+strconv.Itoa(first))
+		rows++
+	}
+	if rows == 0 {
+		st.skip(n, "no_evidence:empty_user_message")
 	}
 }
 

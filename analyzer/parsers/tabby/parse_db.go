@@ -22,8 +22,12 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
-	r := &dbReader{ctx: ctx, db: db, in: in, out: out, secondary: isBackup(in)}
-	if !parser.HasTable(ctx, db, "threads") && !parser.HasTable(ctx, db, "user_events") && !parser.HasTable(ctx, db, "pages") {
+	tables, err := parser.Tables(ctx, db)
+	if err != nil {
+		return err
+	}
+	r := &dbReader{ctx: ctx, db: db, in: in, out: out, secondary: isBackup(in), tables: tables}
+	if !tables["threads"] && !tables["user_events"] && !tables["pages"] {
 		if err := db.PingContext(ctx); err != nil {
 			out.Problem(0, "not a readable SQLite database: "+err.Error())
 			return nil
@@ -48,6 +52,7 @@ type dbReader struct {
 	db        *sql.DB
 	in        *parser.Input
 	out       parser.Sink
+	tables    map[string]bool // real tables (parser.Tables)
 	secondary bool
 	emails    map[string]string
 	owner     map[string]string // thread id -> owner email
@@ -64,22 +69,25 @@ func (r *dbReader) emit(e timeline.Event) {
 
 func (r *dbReader) users() {
 	r.emails = map[string]string{}
-	if !parser.HasTable(r.ctx, r.db, "users") {
+	if !r.tables["users"] {
 		return
 	}
-	_ = parser.EachRow(r.ctx, r.db, "SELECT id, email FROM users", func(m map[string]any) {
+	err := parser.EachRow(r.ctx, r.db, "SELECT id, email FROM users", func(m map[string]any) {
 		r.emails[parser.SQLText(m["id"])] = parser.SQLText(m["email"])
 	})
+	if err != nil {
+		r.out.Problem(0, "users: "+err.Error()+" (owners' emails after the error are not known)")
+	}
 }
 
 func (r *dbReader) threads() error {
 	r.owner, r.project, r.threadIDs = map[string]string{}, map[string]string{}, map[string]bool{}
-	if !parser.HasTable(r.ctx, r.db, "threads") {
+	if !r.tables["threads"] {
 		return nil
 	}
 	// the repository a thread is about: the first code attachment's git_url
-	if parser.HasTable(r.ctx, r.db, "thread_messages") {
-		_ = parser.EachRow(r.ctx, r.db, "SELECT thread_id, attachment FROM thread_messages ORDER BY id", func(m map[string]any) {
+	if r.tables["thread_messages"] {
+		err := parser.EachRow(r.ctx, r.db, "SELECT thread_id, attachment FROM thread_messages ORDER BY id", func(m map[string]any) {
 			tid := parser.SQLText(m["thread_id"])
 			if r.project[tid] != "" {
 				return
@@ -94,6 +102,9 @@ func (r *dbReader) threads() error {
 				}
 			}
 		})
+		if err != nil {
+			r.out.Problem(0, "thread_messages attachments: "+err.Error()+" (projects after the error are not known)")
+		}
 	}
 	return parser.EachRow(r.ctx, r.db, "SELECT id, is_ephemeral, user_id, created_at, relevant_questions FROM threads ORDER BY id", func(m map[string]any) {
 		id := parser.SQLText(m["id"])
@@ -196,7 +207,7 @@ func (a *attachment) describe() string {
 }
 
 func (r *dbReader) messages() error {
-	if !parser.HasTable(r.ctx, r.db, "thread_messages") {
+	if !r.tables["thread_messages"] {
 		return nil
 	}
 	return parser.EachRow(r.ctx, r.db, "SELECT id, thread_id, role, content, created_at, code_source_id, attachment FROM thread_messages ORDER BY id", func(m map[string]any) {
@@ -246,7 +257,7 @@ func (r *dbReader) messages() error {
 
 func (r *dbReader) pages() error {
 	r.pageIDs = map[string]bool{}
-	if !parser.HasTable(r.ctx, r.db, "pages") {
+	if !r.tables["pages"] {
 		return nil
 	}
 	return parser.EachRow(r.ctx, r.db, "SELECT id, author_id, title, content, created_at, code_source_id FROM pages ORDER BY id", func(m map[string]any) {
@@ -271,7 +282,7 @@ func (r *dbReader) pages() error {
 }
 
 func (r *dbReader) sections() error {
-	if !parser.HasTable(r.ctx, r.db, "page_sections") {
+	if !r.tables["page_sections"] {
 		return nil
 	}
 	return parser.EachRow(r.ctx, r.db, `SELECT id, page_id, title, content, "position" AS position, created_at FROM page_sections ORDER BY page_id, "position", id`, func(m map[string]any) {
@@ -290,7 +301,7 @@ func (r *dbReader) sections() error {
 }
 
 func (r *dbReader) userEvents() error {
-	if !parser.HasTable(r.ctx, r.db, "user_events") {
+	if !r.tables["user_events"] {
 		return nil
 	}
 	return parser.EachRow(r.ctx, r.db, "SELECT id, user_id, kind, created_at, payload FROM user_events ORDER BY id", func(m map[string]any) {
@@ -310,7 +321,7 @@ func (r *dbReader) userEvents() error {
 
 func (r *dbReader) integrations() error {
 	r.integ = map[string]string{}
-	if !parser.HasTable(r.ctx, r.db, "integrations") {
+	if !r.tables["integrations"] {
 		return nil
 	}
 	return parser.EachRow(r.ctx, r.db, "SELECT id, kind, display_name, api_base, error, created_at, synced FROM integrations ORDER BY id", func(m map[string]any) {
@@ -327,7 +338,7 @@ func (r *dbReader) integrations() error {
 }
 
 func (r *dbReader) repositories() error {
-	if !parser.HasTable(r.ctx, r.db, "provided_repositories") {
+	if !r.tables["provided_repositories"] {
 		return nil
 	}
 	return parser.EachRow(r.ctx, r.db, "SELECT id, integration_id, name, git_url, active, created_at FROM provided_repositories ORDER BY id", func(m map[string]any) {

@@ -81,7 +81,7 @@ func parseThreadsDB(ctx context.Context, in *parser.Input, out parser.Sink) erro
 		return nil
 	}
 	if cols == nil {
-		out.Problem(0, "no threads table")
+		out.Problem(0, "no threads table") // a view of that name is not one
 		return nil
 	}
 	dec, err := zstd.NewReader(nil, zstd.WithDecoderMaxMemory(maxThreadBytes), zstd.WithDecoderConcurrency(1))

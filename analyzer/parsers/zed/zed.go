@@ -100,7 +100,9 @@ func (r row) bytes(name string) []byte {
 // eachRow runs fn over every row of table (all columns by name), in rowid
 // order; a missing table is an error here (the callers report it).
 func eachRow(ctx context.Context, db *sql.DB, table string, fn func(r row) error) error {
-	if !parser.HasTable(ctx, db, table) {
+	if ok, err := parser.HasTable(ctx, db, table); err != nil {
+		return err
+	} else if !ok {
 		return fmt.Errorf("no such table: %s", table)
 	}
 	return parser.EachTableRow(ctx, db, table, func(r parser.Row) error { return fn(row{r}) })

