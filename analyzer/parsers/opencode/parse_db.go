@@ -589,9 +589,13 @@ func (r *dbReader) events() {
 	if !r.tables["event"] {
 		return
 	}
+	used := r.removedParts()
 	r.scanOrProblem("SELECT rowid AS rowid_, * FROM event ORDER BY rowid", func(m map[string]any) {
 		typ := first(m, "type", "name", "event")
 		rowid := i64(m["rowid_"])
+		if used[rowid] {
+			return // gave the rows of a removed part
+		}
 		if !strings.HasPrefix(typ, "session.updated") {
 			r.out.Skip(rowid, "no_evidence:event "+typ)
 			return
@@ -630,6 +634,95 @@ func (r *dbReader) events() {
 		}
 		r.syncRow(e, t, loc{line: rowid}, d.Info.Share.URL, "")
 	})
+}
+
+// removedPart is a message.part.removed event whose part row is gone.
+type removedPart struct {
+	rowid                int64
+	session, message, id string
+	update               int64 // rowid of the part's last message.part.updated event
+	data                 []byte
+}
+
+// removedParts keeps what the sync log says of the parts OpenCode removed
+// (message.part.removed events; Kilo removes its transient progress parts,
+// a revert removes the parts after its point): the part's last
+// message.part.updated event still holds it, so the part gives its rows
+// from there, followed by "part removed from message <id>". It returns the
+// event rowids that gave rows.
+func (r *dbReader) removedParts() map[int64]bool {
+	used := map[int64]bool{}
+	var removed []*removedPart
+	byPart := map[string]*removedPart{}
+	r.scanOrProblem("SELECT rowid AS rowid_, * FROM event WHERE type LIKE 'message.part.removed%' ORDER BY rowid", func(m map[string]any) {
+		var d struct {
+			SessionID string `json:"sessionID"`
+			MessageID string `json:"messageID"`
+			PartID    string `json:"partID"`
+		}
+		rowid := i64(m["rowid_"])
+		if json.Unmarshal([]byte(first(m, "data", "payload")), &d) != nil || d.PartID == "" {
+			return // counted as an event with no evidence
+		}
+		if r.tables["part"] && r.count("SELECT count(*) FROM part WHERE id=?", d.PartID) > 0 {
+			return // the part is still there (re-added)
+		}
+		rp := &removedPart{rowid: rowid, session: d.SessionID, message: d.MessageID, id: d.PartID}
+		removed = append(removed, rp)
+		byPart[d.PartID] = rp
+	})
+	if len(removed) == 0 {
+		return used
+	}
+	r.scanOrProblem("SELECT rowid AS rowid_, data FROM event WHERE type LIKE 'message.part.updated%' ORDER BY rowid", func(m map[string]any) {
+		var d struct {
+			Part struct {
+				ID string `json:"id"`
+			} `json:"part"`
+		}
+		data := []byte(str(m["data"]))
+		if json.Unmarshal(data, &d) != nil {
+			return
+		}
+		if rp := byPart[d.Part.ID]; rp != nil && i64(m["rowid_"]) < rp.rowid {
+			rp.update, rp.data = i64(m["rowid_"]), data
+		}
+	})
+	for _, rp := range removed {
+		e := &emitter{out: r.out, agent: r.in.Agent, secondary: r.secondary, sess: rp.session, project: r.dirs[rp.session], parent: r.parents[rp.session]}
+		var t time.Time
+		if rp.data != nil {
+			var d struct {
+				Part part `json:"part"`
+				Time num  `json:"time"`
+			}
+			if json.Unmarshal(rp.data, &d) == nil {
+				role := ""
+				if r.tables["message"] {
+					r.scanOrProblem("SELECT data FROM message WHERE id=?", func(m map[string]any) {
+						var mi msgInfo
+						if json.Unmarshal([]byte(str(m["data"])), &mi) == nil {
+							role = mi.Role
+						}
+					}, rp.message)
+				}
+				t = msTime(int64(d.Time))
+				e.part(role, &d.Part, loc{line: rp.update, rid: rp.id}, t, t, "", false)
+				used[rp.update] = true
+			}
+		}
+		ev := e.base(t, loc{line: rp.rowid, rid: rp.id + "#removed"})
+		if !t.IsZero() {
+			ev.TimeBasis = timeline.TimeInherited
+		}
+		ev.TurnType, ev.Text = timeline.System, "part removed from message "+rp.message
+		if rp.data == nil {
+			ev.Text += " (the sync log holds none of its content)"
+		}
+		r.out.Event(ev)
+		used[rp.rowid] = true
+	}
+	return used
 }
 
 // permissionTable reads the project-level permission rulesets.

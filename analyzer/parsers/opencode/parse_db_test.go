@@ -258,3 +258,39 @@ func TestDBOrphanParts(t *testing.T) {
 		t.Errorf("skips: %v", s.Skips)
 	}
 }
+
+// TestDBRemovedParts: what happened stays. A part OpenCode removed (its
+// row gone) still gives its rows from its last message.part.updated event
+// in the sync log, followed by "part removed from message <id>"; a removed
+// part the log holds nothing of gives that row alone.
+func TestDBRemovedParts(t *testing.T) {
+	s := parsertest.Golden(t, byID(t, "opencode/db"), dbInput(t, "testdata/removed_parts.sql", agentOpenCode, "/home/examiner/.local/share/opencode/opencode.db"), "testdata/removed_parts.golden.jsonl")
+	type row struct {
+		rid, tt, text, at string
+		line              int64
+	}
+	var got []row
+	for _, e := range s.Events {
+		got = append(got, row{e.RecordID, string(e.TurnType), e.Text, e.TimeString() + " " + string(e.TimeBasis), e.SourceLine})
+	}
+	want := []row{
+		{"ses_r#title", "system", "session title: Revert", "2026-01-01T10:00:00.000Z ", 1},
+		{"", "system", "model: p/m", "2026-01-01T10:00:01.000Z ", 1},
+		{"prt_keep", "assistant", "kept reply", "2026-01-01T10:00:01.000Z ", 1},
+		{"prt_gone", "tool_use", "rm -rf dist", "2026-01-01T10:00:02.000Z ", 2},
+		{"prt_gone#result", "tool_result", "", "2026-01-01T10:00:03.000Z ", 2},
+		{"prt_gone#removed", "system", "part removed from message msg_a", "2026-01-01T10:00:03.000Z inherited", 3},
+		{"prt_never_seen#removed", "system", "part removed from message msg_a (the sync log holds none of its content)", " none", 4},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("rows:\n%+v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("row %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if sk := s.SkipCounts(); sk["no_evidence:event message.part.updated.1"] != 1 {
+		t.Errorf("skips: %v", s.Skips)
+	}
+}
