@@ -664,13 +664,19 @@ func (r *dbReader) removedParts() map[int64]bool {
 		if json.Unmarshal([]byte(first(m, "data", "payload")), &d) != nil || d.PartID == "" {
 			return // counted as an event with no evidence
 		}
-		if r.tables["part"] && r.count("SELECT count(*) FROM part WHERE id=?", d.PartID) > 0 {
-			return // the part is still there (re-added)
-		}
-		rp := &removedPart{rowid: rowid, session: d.SessionID, message: d.MessageID, id: d.PartID}
-		removed = append(removed, rp)
-		byPart[d.PartID] = rp
+		removed = append(removed, &removedPart{rowid: rowid, session: d.SessionID, message: d.MessageID, id: d.PartID})
 	})
+	// (no query may run while a scan's rows are open: the engine gives a
+	// store one connection)
+	kept := removed[:0]
+	for _, rp := range removed {
+		if r.tables["part"] && r.count("SELECT count(*) FROM part WHERE id=?", rp.id) > 0 {
+			continue // the part is still there (re-added)
+		}
+		kept = append(kept, rp)
+		byPart[rp.id] = rp
+	}
+	removed = kept
 	if len(removed) == 0 {
 		return used
 	}
