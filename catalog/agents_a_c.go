@@ -204,7 +204,7 @@ var agentsAToC = []Agent{
 	{
 		Name: "codex-cli", Display: "OpenAI Codex CLI", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceRealInstall, EvidenceNote: "Codex CLI run here against a loopback model (fixtures/roots/real-agents); seed: 0.162.x on Windows, macOS, Ubuntu",
-		Notes: "state-db also holds the ChatGPT desktop app's sqlite/codex-dev.db (read by chatgpt-desktop)",
+		Notes: "state-db also holds the ChatGPT desktop app's sqlite/codex-dev.db (read by chatgpt-desktop), thread_history_1.sqlite and logs_2.sqlite; config holds the desktop app's .codex-global-state.json and automations; log/, auth.json and instructions are not read",
 		Targets: []Target{
 			{ID: "sessions", Root: RootHome, Glob: "{.codex,.codex-*}/{sessions,archived_sessions}/**/rollout-*.{jsonl,jsonl.zst,json}", Kind: KindTranscript, Projects: ProjectsJSONLCwd},
 			{ID: "history", Root: RootHome, Glob: "{.codex,.codex-*}/history.jsonl", Kind: KindHistory},
@@ -265,7 +265,7 @@ var agentsAToC = []Agent{
 	{
 		Name: "copilot-cli", Display: "GitHub Copilot CLI", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceRealInstall, EvidenceNote: "Shipped bundle 1.0.98; real installs of Copilot CLI 1.0.98 on macOS (2026-10-15), Ubuntu 26.04 arm64 (2026-10-16), Windows 11 ARM64 (winget 1.0.98 and Copilot Desktop's bundled 1.0.99-2, 2026-10-17)",
-		Notes: "issue 132; the legacy flat session-state/<id>.jsonl transcript is not parsed yet; Copilot Desktop's sessions are written here too",
+		Notes: "issue 132; the legacy flat session-state/<id>.jsonl transcript of pre-1.0 builds is read with the events vocabulary; sidebar-sessions-state/*.json is a project-path join (no rows); Copilot Desktop's sessions are written here too",
 		Targets: []Target{
 			{ID: "events", Root: RootHome, Glob: "{.copilot,.local/state/.copilot,.config/.copilot}/session-state/**/*.jsonl", Kind: KindTranscript},
 			{ID: "workspace", Root: RootHome, Glob: "{.copilot,.local/state/.copilot,.config/.copilot}/session-state/*/workspace.yaml", Kind: KindOther, Projects: ProjectsYAMLCwd},
@@ -329,7 +329,7 @@ var agentsAToC = []Agent{
 	{
 		Name: "cursor", Display: "Cursor (IDE and Agent CLI)", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceRealInstall, EvidenceNote: "Real installs: Cursor IDE on macOS 26.6.2 (3.24.18, 3.25.9, 3.26.13), Ubuntu 26.x arm64 (3.24.18, 3.25.9), Windows 11 arm64 (3.26.13); Agent CLI on macOS (2026.10.19-6bbf2c4), October 2026",
-		Notes: "issue 51; issue 235; issue 236; issue 237; the Agent CLI's own chat store is not parsed yet",
+		Notes: "issue 51; issue 235; issue 236; issue 237; the Agent CLI's acp-sessions store is collected, not parsed (known only from the shipped bundle)",
 		Targets: []Target{
 			{ID: "state-db", OS: AllOS, Root: RootAppConfig, Glob: "Cursor/User/globalStorage/state.vscdb{,.backup}", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "conversation-search", OS: AllOS, Root: RootAppConfig, Glob: "Cursor/User/globalStorage/conversation-search.db", Kind: KindSQLite, MaxSize: sqliteMax},
@@ -339,7 +339,7 @@ var agentsAToC = []Agent{
 			{ID: "user-settings", OS: AllOS, Root: RootAppConfig, Glob: "Cursor/User/{settings.json,keybindings.json,mcp.json}", Kind: KindSettings},
 			{ID: "editor-logs", OS: AllOS, Root: RootAppConfig, Glob: "Cursor/logs/**", Kind: KindLog, MaxSize: logMax},
 			{ID: "remote-state", OS: linuxOS, Root: RootHome, Glob: ".cursor-server/data/User/{globalStorage,workspaceStorage/*}/state.vscdb", Kind: KindSQLite, MaxSize: sqliteMax},
-			{ID: "agent-transcripts", Root: RootHome, Glob: ".cursor*/projects/*/agent-transcripts/**/*.jsonl", Kind: KindTranscript},
+			{ID: "agent-transcripts", Root: RootHome, Glob: ".cursor*/projects/*/agent-transcripts/**/*.{jsonl,txt}", Kind: KindTranscript},
 			{ID: "ai-tracking", Root: RootHome, Glob: ".cursor*/ai-tracking/ai-code-tracking.db", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "cli-chats", Root: RootHome, Glob: ".cursor*/chats/*/*/store.db", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "cli-chat-meta", Root: RootHome, Glob: ".cursor*/chats/*/*/{meta.json,prompt_history.json}", Kind: KindHistory},

@@ -49,7 +49,8 @@ var agentsDToK = []Agent{
 	},
 	{
 		Name: "gemini-cli", Display: "Gemini CLI", Status: StatusParsed, SeedStatus: StatusParsed,
-		Evidence: EvidenceRealInstall, EvidenceNote: "Gemini CLI run here against a loopback model (fixtures/roots/real-agents); source at fb972b2",
+		Evidence: EvidenceRealInstall, EvidenceNote: "Gemini CLI 0.61.0 run here against a loopback model (fixtures/roots/real-agents); /rewind, policies/*.toml, trusted_hooks.json, acknowledgments/agents.json and /bug exports from source at 5411f11 (0.56.0-nightly), synthetic fixture",
+		Notes: "tool-outputs/ and GEMINI.md are collected, not parsed",
 		Targets: []Target{
 			{ID: "chats", Root: RootHome, Glob: "{.gemini,.cache/.gemini}/tmp/*/chats/**/*.{json,jsonl}", Kind: KindTranscript},
 			{ID: "logs", Root: RootHome, Glob: "{.gemini,.cache/.gemini}/tmp/*/logs.json", Kind: KindHistory},

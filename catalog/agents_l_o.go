@@ -47,13 +47,13 @@ var agentsLToO = []Agent{
 	{
 		Name: "little-coder", Display: "little-coder", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at 89d4fa0, synthetic fixture; the v0.0.x layout from source at 424f7a4 (tag v0.0.5)",
-		Notes: "its current transcripts are pi sessions, collected as pi",
+		Notes: "its current transcripts are pi sessions, collected as pi; the retired v0.0.x Python layout (saved sessions, their history.json and session_latest.json copies, input_history.txt, checkpoint snapshots, three config.json keys) is read; config.json also holds API keys, so it is collected as secret",
 		Targets: []Target{
 			{ID: "prompt-history", Root: RootHome, Glob: ".pi/agent/little-coder-prompt-history.json", Kind: KindHistory},
 			{ID: "checkpoints", Root: RootHome, Glob: ".little-coder/checkpoints/**", Kind: KindOther, MaxSize: outputsMax},
 			{ID: "sessions", Root: RootHome, Glob: ".little-coder/sessions/**/*.json", Kind: KindTranscript},
 			{ID: "input-history", Root: RootHome, Glob: ".little-coder/input_history.txt", Kind: KindHistory},
-			{ID: "config", Root: RootHome, Glob: ".little-coder/config.json", Kind: KindSettings},
+			{ID: "config", Root: RootHome, Glob: ".little-coder/config.json", Kind: KindSecret},
 		},
 	},
 	{
@@ -136,7 +136,7 @@ var agentsLToO = []Agent{
 	{
 		Name: "open-interpreter", Display: "Open Interpreter", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at 5b07159 (openinterpreter/openinterpreter 0.0.40, Codex fork) and 073636f (the legacy Python tool), synthetic fixture",
-		Notes: "issue 70; thread_history_1.sqlite, logs_2.sqlite and memories/ are collected but not parsed yet (nor for Codex)",
+		Notes: "issue 70; Codex's readers on its paths: rollouts, history, config and rules, state_5.sqlite and db-backups, thread_history_1.sqlite, logs_2.sqlite, memories/rollout_summaries",
 		Targets: []Target{
 			{ID: "sessions", Root: RootHome, Glob: ".openinterpreter/{sessions,archived_sessions}/**/rollout-*.{jsonl,jsonl.zst,json}", Kind: KindTranscript, Projects: ProjectsJSONLCwd},
 			{ID: "history", Root: RootHome, Glob: ".openinterpreter/history.jsonl", Kind: KindHistory},

@@ -57,7 +57,8 @@ var agentsPToZ = []Agent{
 	},
 	{
 		Name: "qwen-code", Display: "Qwen Code", Status: StatusParsed, SeedStatus: StatusParsed,
-		Evidence: EvidenceSource, EvidenceNote: "Source at 2c591ec, synthetic fixture; executionContext, session_approval_mode and ui_telemetry rows, settings.json and usage_record.jsonl from source at 5dcf7c7 (0.25.3)",
+		Evidence: EvidenceRealInstall, EvidenceNote: "Qwen Code 0.24.4 run here against a loopback model (fixtures/roots/real-agents-2); executionContext, session_approval_mode and ui_telemetry rows, settings.json and usage_record.jsonl from source at 5dcf7c7 (0.25.3); rewind, /branch and session_source rows from source at 015346f, synthetic fixture",
+		Notes: "usage/token-usage-*.jsonl and QWEN.md are collected, not parsed",
 		Targets: []Target{
 			{ID: "chats", Root: RootHome, Glob: ".qwen/projects/*/{chats/**/*.jsonl,subagents/*/agent-*.jsonl}", Kind: KindTranscript, Projects: ProjectsJSONLCwd},
 			{ID: "token-usage", Root: RootHome, Glob: ".qwen/usage/token-usage-*.jsonl", Kind: KindHistory},
@@ -148,6 +149,7 @@ var agentsPToZ = []Agent{
 			{ID: "chat-sessions", OS: AllOS, Root: RootVSCodeEditorUser, Glob: "workspaceStorage/*/chatSessions/*.{json,jsonl}", Kind: KindTranscript},
 			{ID: "global-chats", OS: AllOS, Root: RootVSCodeEditorUser, Glob: "globalStorage/{emptyWindowChatSessions/*,transferredChatSessions/*.json}", Kind: KindTranscript},
 			{ID: "chat-editing", OS: AllOS, Root: RootVSCodeEditorUser, Glob: "workspaceStorage/*/chatEditingSessions/**", Kind: KindOther, MaxSize: outputsMax},
+			{ID: "copilot-transcripts", OS: AllOS, Root: RootVSCodeEditorUser, Glob: "workspaceStorage/*/{GitHub,github}.copilot-chat/transcripts/*.jsonl", Kind: KindTranscript},
 			{ID: "workspace-json", OS: AllOS, Root: RootVSCodeEditorUser, Glob: "workspaceStorage/*/workspace.json", Kind: KindOther, Projects: ProjectsWorkspaceJSON},
 			{ID: "state-db", OS: AllOS, Root: RootVSCodeEditorUser, Glob: "{globalStorage,profiles/*/globalStorage,workspaceStorage/*}/state.vscdb{,.backup}", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "cloud-sessions", OS: AllOS, Root: RootVSCodeEditorUser, Glob: "globalStorage/github.copilot-chat/cloudSessions.json", Kind: KindOther},

@@ -1,6 +1,8 @@
 package analyze
 
 import (
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/maphash"
 	"math"
@@ -355,4 +357,132 @@ func (c *collected) window(e *timeline.Event) (int64, bool) {
 		return 0, false
 	}
 	return int64(sp.Window), true
+}
+
+// Run codecs for the correlation sorters (the length framing is the
+// sorter's): strings as length-prefixed bytes, numbers as varints.
+
+func appendStr(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+type reader struct {
+	b   []byte
+	err bool
+}
+
+func (r *reader) uvarint() uint64 {
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.err = true
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) varint() int64 {
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.err = true
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) str() string {
+	n := r.uvarint()
+	if r.err || uint64(len(r.b)) < n {
+		r.err = true
+		return ""
+	}
+	s := string(r.b[:n])
+	r.b = r.b[n:]
+	return s
+}
+
+var errRun = errors.New("analyze: corrupt run record")
+
+var idCodec = timeline.Codec[idStub]{
+	Append: func(b []byte, s *idStub) []byte {
+		for _, v := range []string{s.Host, s.User, s.Agent, s.RecordID, s.SourceFile, s.BundleID, s.SessionID} {
+			b = appendStr(b, v)
+		}
+		b = append(b, s.Content[:]...)
+		var fl byte
+		if s.Secondary {
+			fl |= 1
+		}
+		if s.Replayed {
+			fl |= 2
+		}
+		b = append(b, fl)
+		for _, v := range []int64{s.Time, s.SourceLine, s.Seq, s.Ord} {
+			b = binary.AppendVarint(b, v)
+		}
+		return b
+	},
+	Decode: func(b []byte, s *idStub) error {
+		r := &reader{b: b}
+		for _, p := range []*string{&s.Host, &s.User, &s.Agent, &s.RecordID, &s.SourceFile, &s.BundleID, &s.SessionID} {
+			*p = r.str()
+		}
+		if r.err || len(r.b) < 17 {
+			return errRun
+		}
+		copy(s.Content[:], r.b[:16])
+		s.Secondary, s.Replayed = r.b[16]&1 != 0, r.b[16]&2 != 0
+		r.b = r.b[17:]
+		for _, p := range []*int64{&s.Time, &s.SourceLine, &s.Seq, &s.Ord} {
+			*p = r.varint()
+		}
+		if r.err || len(r.b) != 0 {
+			return errRun
+		}
+		return nil
+	},
+}
+
+var pairCodec = timeline.Codec[pairRow]{
+	Append: func(b []byte, p *pairRow) []byte {
+		for _, v := range []string{p.Host, p.User, p.Agent, string(p.TurnType), p.Text, p.SessionID} {
+			b = appendStr(b, v)
+		}
+		fl := byte(0)
+		if p.Primary {
+			fl = 1
+		}
+		b = append(b, fl)
+		b = binary.AppendVarint(b, p.Time)
+		b = binary.AppendVarint(b, p.Ord)
+		if p.Primary {
+			return b
+		}
+		return timeline.AppendEventBinary(b, &p.Ev)
+	},
+	Decode: func(b []byte, p *pairRow) error {
+		r := &reader{b: b}
+		var tt string
+		for _, v := range []*string{&p.Host, &p.User, &p.Agent, &tt, &p.Text, &p.SessionID} {
+			*v = r.str()
+		}
+		p.TurnType = timeline.TurnType(tt)
+		if r.err || len(r.b) < 1 {
+			return errRun
+		}
+		p.Primary = r.b[0] == 1
+		r.b = r.b[1:]
+		p.Time, p.Ord = r.varint(), r.varint()
+		if r.err {
+			return errRun
+		}
+		if p.Primary {
+			if len(r.b) != 0 {
+				return errRun
+			}
+			return nil
+		}
+		return timeline.DecodeEventBinary(r.b, &p.Ev)
+	},
 }

@@ -167,8 +167,8 @@ type stateRec struct {
 func newCollected(tmp string, opts *Options) *collected {
 	c := &collected{
 		primary:  timeline.NewSorter(tmp, opts.MemLimit),
-		ids:      timeline.NewSorterOf(tmp, secondaryMemLimit(opts.MemLimit), idLess, idSize),
-		pair:     timeline.NewSorterOf(tmp, secondaryMemLimit(opts.MemLimit), pairLess, pairSize),
+		ids:      timeline.NewSorterOf(tmp, secondaryMemLimit(opts.MemLimit), idLess, idSize).WithCodec(idCodec),
+		pair:     timeline.NewSorterOf(tmp, secondaryMemLimit(opts.MemLimit), pairLess, pairSize).WithCodec(pairCodec),
 		matchIDs: map[string]bool{}, sem: make(chan struct{}, opts.Jobs),
 		inv: newInventory(), opts: opts,
 		secondarySpecs: map[string]*parser.Secondary{}, pairTypes: map[string]map[timeline.TurnType]bool{},
@@ -479,7 +479,7 @@ func (s *sink) Event(e timeline.Event) {
 	}
 	s.events++
 	s.buf = append(s.buf, e)
-	if len(s.buf) >= 256 {
+	if len(s.buf) >= batchLen {
 		s.flush()
 	}
 }
@@ -854,7 +854,8 @@ func parseOne(ctx context.Context, s *source, f *fileRec, p parser.Parser, tmp s
 	var dbs []*dbCloser
 	ctx, bud := newBudget(ctx, f, c.opts)
 	defer bud.end()
-	sk := &sink{c: c, src: s, file: f, parser: p, bud: bud}
+	sk := &sink{c: c, src: s, file: f, parser: p, bud: bud, buf: getBatch()}
+	defer func() { putBatch(sk.buf); sk.buf = nil }()
 	in := s.parserInput(f, tmp, &dbs)
 	func() {
 		defer func() {
@@ -878,6 +879,23 @@ func parseOne(ctx context.Context, s *source, f *fileRec, p parser.Parser, tmp s
 		sk.Problem(0, "could not store events: "+sk.err.Error())
 	}
 	return sk
+}
+
+// batches recycles the event batches sinks hand over (addBatch copies the
+// events it keeps), so parsing a file does not allocate a fresh one.
+var batches = sync.Pool{New: func() any { b := make([]timeline.Event, 0, batchLen); return &b }}
+
+const batchLen = 256
+
+func getBatch() []timeline.Event { return (*batches.Get().(*[]timeline.Event))[:0] }
+
+func putBatch(b []timeline.Event) {
+	if cap(b) != batchLen {
+		return
+	}
+	clear(b[:cap(b)])
+	b = b[:0]
+	batches.Put(&b)
 }
 
 func firstLines(s string, n int) string {

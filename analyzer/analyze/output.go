@@ -353,7 +353,7 @@ type jsonlRows struct {
 	w *timeline.Writer
 }
 
-func (j *jsonlRows) write(e *timeline.Event) error { return j.w.Write(e.ToRow()) }
+func (j *jsonlRows) write(e *timeline.Event) error { return j.w.WriteEvent(e) }
 func (j *jsonlRows) close() error {
 	if err := j.w.Flush(); err != nil {
 		j.f.Close()

@@ -100,3 +100,39 @@ func Epoch(v, msAbove int64) (time.Time, bool) {
 		return time.Unix(v, 0).UTC(), true
 	}
 }
+
+// ObjectMembers calls fn for each member of the JSON object raw, in file
+// order (a map would lose the order, and with it a settings row's line):
+// the shape of trusted-folder, routes and settings files. It returns an
+// error for input that is not one JSON object; the members before a cut
+// are still given to fn.
+func ObjectMembers(raw []byte, fn func(key string, value json.RawMessage)) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return errNotObject
+	}
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		k, _ := kt.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return err
+		}
+		fn(k, v)
+	}
+	_, err = dec.Token()
+	return err
+}
+
+type jsonError string
+
+func (e jsonError) Error() string { return string(e) }
+
+const errNotObject = jsonError("not a JSON object")

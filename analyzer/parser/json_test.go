@@ -1,6 +1,11 @@
 package parser
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	json "github.com/go-json-experiment/json/v1"
+)
 
 func TestCompactJSON(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
@@ -37,5 +42,23 @@ func TestJSONValue(t *testing.T) {
 		if got := JSONValue(c.in); got != c.want {
 			t.Errorf("JSONValue(%v) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+func TestObjectMembers(t *testing.T) {
+	var got []string
+	err := ObjectMembers([]byte(`{"b": 1, "a": {"x": [1,2]}, "c": "s"}`), func(k string, v json.RawMessage) {
+		got = append(got, k+"="+string(v))
+	})
+	if err != nil || strings.Join(got, " ") != `b=1 a={"x": [1,2]} c="s"` {
+		t.Fatalf("members %q err %v", got, err)
+	}
+	got = nil
+	err = ObjectMembers([]byte(`{"a": 1, "b": `), func(k string, v json.RawMessage) { got = append(got, k) })
+	if err == nil || strings.Join(got, " ") != "a" {
+		t.Fatalf("cut object: members %q err %v", got, err)
+	}
+	if err := ObjectMembers([]byte(`[1]`), func(string, json.RawMessage) {}); err == nil || err.Error() != "not a JSON object" {
+		t.Fatalf("array: err %v", err)
 	}
 }

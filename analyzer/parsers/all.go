@@ -96,10 +96,11 @@ func All() []parser.Parser {
 		// One parser per state.vscdb owner (vscode, cursor, kiro, pearai,
 		// windsurf): the editor extensions' rows, each store opened once.
 		parser.ExtensionStateParsers(
-			cody.StateExtension(),   // cody
-			pearai.StateExtension(), // pearai (pearai-roo-cline)
-			tabby.StateExtension(),  // tabby
-			twinny.StateExtension(), // twinny
+			cody.StateExtension(),    // cody
+			pearai.StateExtension(),  // pearai (pearai-roo-cline)
+			roocode.StateExtension(), // roo-code (RooVeterinaryInc.roo-cline)
+			tabby.StateExtension(),   // tabby
+			twinny.StateExtension(),  // twinny
 		),
 	)
 }

@@ -85,6 +85,7 @@ func AppendJSON(buf *bytes.Buffer, v any) error {
 type Writer struct {
 	w   *bufio.Writer
 	buf bytes.Buffer
+	row []byte
 }
 
 // NewWriter returns a JSON Lines writer on w. Call Flush when done.
@@ -97,7 +98,27 @@ func (w *Writer) Write(v any) error {
 		return err
 	}
 	_, err := w.w.Write(w.buf.Bytes())
+	w.release()
 	return err
+}
+
+// WriteEvent writes e's timeline row (AppendRow).
+func (w *Writer) WriteEvent(e *Event) error {
+	w.row = AppendRow(w.row[:0], e)
+	_, err := w.w.Write(w.row)
+	w.release()
+	return err
+}
+
+// release drops a buffer a long line grew, so a 50 MB row is not held
+// for the rest of the run.
+func (w *Writer) release() {
+	if cap(w.row) > 1<<20 {
+		w.row = nil
+	}
+	if w.buf.Cap() > 1<<20 {
+		w.buf = bytes.Buffer{}
+	}
 }
 
 // Flush flushes buffered output.

@@ -3,12 +3,13 @@ package timeline
 import (
 	"bufio"
 	"container/heap"
+	"encoding/binary"
 	"encoding/gob"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"sort"
+	"slices"
 	"unsafe"
 )
 
@@ -18,22 +19,38 @@ import (
 // NewSorterOf.
 type Sorter = SorterOf[Event]
 
+// Codec writes and reads one value of a spilled run. Values are framed by
+// the sorter (a length before each), so Decode gets exactly the bytes
+// Append wrote.
+type Codec[T any] struct {
+	Append func(buf []byte, v *T) []byte
+	Decode func(b []byte, v *T) error
+}
+
 // SorterOf sorts values of type T by less, estimating each one's memory
-// with size.
+// with size. Values are held in fixed chunks (never copied as the buffer
+// grows), sorted through an index of positions (never moved while
+// sorting), and spilled through a Codec (gob when none is given).
 type SorterOf[T any] struct {
 	Dir      string // where runs are spilled (a private temp folder)
 	MemLimit int64  // bytes of values held before a spill
 	less     func(a, b *T) bool
 	sizeOf   func(*T) int64
-	buf      []T
+	codec    *Codec[T]
+	chunks   [][]T
+	n        int
 	size     int64
 	runs     []string
 }
 
+const chunkLen = 1024
+
 // NewSorter returns an event sorter (timeline order, Less) spilling into
-// dir past memLimit bytes.
+// dir past memLimit bytes, with the event codec.
 func NewSorter(dir string, memLimit int64) *Sorter {
-	return NewSorterOf(dir, memLimit, Less, eventSize)
+	s := NewSorterOf(dir, memLimit, Less, eventSize)
+	s.codec = &Codec[Event]{Append: AppendEventBinary, Decode: DecodeEventBinary}
+	return s
 }
 
 // NewSorterOf returns a sorter of T ordered by less.
@@ -44,48 +61,81 @@ func NewSorterOf[T any](dir string, memLimit int64, less func(a, b *T) bool, siz
 	return &SorterOf[T]{Dir: dir, MemLimit: memLimit, less: less, sizeOf: size}
 }
 
-// Len reports how many values were added and not yet read.
-func (s *SorterOf[T]) Len() int { return len(s.buf) + len(s.runs) }
+// WithCodec sets the codec runs are spilled with.
+func (s *SorterOf[T]) WithCodec(c Codec[T]) *SorterOf[T] {
+	s.codec = &c
+	return s
+}
 
-// eventSize estimates the memory one buffered event holds: the struct (the
-// buffer's slice holds it by value, and grows by doubling, so counted
-// twice) and its strings.
+// Len reports how many values are held in memory and how many runs were
+// spilled.
+func (s *SorterOf[T]) Len() int { return s.n + len(s.runs) }
+
+// eventSize estimates the memory one buffered event holds: the struct
+// and its strings.
 func eventSize(e *Event) int64 {
-	return 2*int64(unsafe.Sizeof(*e)) + int64(len(e.Text)+len(e.ToolInput)+len(e.SourceFile)+len(e.ProjectPath)+
+	return int64(unsafe.Sizeof(*e)) + 4 + int64(len(e.Text)+len(e.ToolInput)+len(e.SourceFile)+len(e.ProjectPath)+
 		len(e.SessionID)+len(e.Host)+len(e.User)+len(e.Agent)+len(e.Model)+len(e.ToolName)+len(e.ToolUseID)+
 		len(e.BundleID)+len(e.Parser)+len(e.IsError)+len(e.RecordID)+len(e.ParentSessionID)+len(e.Verified)+len(e.Action))
 }
 
+func (s *SorterOf[T]) at(i int32) *T { return &s.chunks[i/chunkLen][i%chunkLen] }
+
 // Add takes one value.
 func (s *SorterOf[T]) Add(e T) error {
+	if s.n == len(s.chunks)*chunkLen {
+		s.chunks = append(s.chunks, make([]T, chunkLen))
+	}
+	*s.at(int32(s.n)) = e
+	s.n++
 	s.size += s.sizeOf(&e)
-	s.buf = append(s.buf, e)
 	if s.size >= s.MemLimit {
 		return s.spill()
 	}
 	return nil
 }
 
-func (s *SorterOf[T]) sortBuf() {
-	sort.SliceStable(s.buf, func(i, j int) bool { return s.less(&s.buf[i], &s.buf[j]) })
+// order returns the positions of the held values in sorted order (stable).
+func (s *SorterOf[T]) order() []int32 {
+	idx := make([]int32, s.n)
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	slices.SortStableFunc(idx, func(a, b int32) int {
+		x, y := s.at(a), s.at(b)
+		switch {
+		case s.less(x, y):
+			return -1
+		case s.less(y, x):
+			return 1
+		}
+		return 0
+	})
+	return idx
+}
+
+// reset forgets the held values, keeping the chunks for reuse.
+func (s *SorterOf[T]) reset() {
+	var zero T
+	for i := 0; i < s.n; i++ {
+		*s.at(int32(i)) = zero // drop references (strings) for the GC
+	}
+	s.n, s.size = 0, 0
 }
 
 func (s *SorterOf[T]) spill() error {
-	if len(s.buf) == 0 {
+	if s.n == 0 {
 		return nil
 	}
-	s.sortBuf()
-	f, err := os.CreateTemp(s.Dir, "run-*.gob")
+	idx := s.order()
+	f, err := os.CreateTemp(s.Dir, "run-*")
 	if err != nil {
 		return fmt.Errorf("timeline: spill: %w", err)
 	}
 	bw := bufio.NewWriterSize(f, 1<<20)
-	enc := gob.NewEncoder(bw)
-	for i := range s.buf {
-		if err := enc.Encode(&s.buf[i]); err != nil {
-			f.Close()
-			return fmt.Errorf("timeline: spill: %w", err)
-		}
+	if err := s.writeRun(bw, idx); err != nil {
+		f.Close()
+		return fmt.Errorf("timeline: spill: %w", err)
 	}
 	if err := bw.Flush(); err != nil {
 		f.Close()
@@ -95,15 +145,70 @@ func (s *SorterOf[T]) spill() error {
 		return err
 	}
 	s.runs = append(s.runs, f.Name())
-	s.buf = s.buf[:0]
-	s.size = 0
+	s.reset()
 	return nil
 }
 
+func (s *SorterOf[T]) writeRun(w *bufio.Writer, idx []int32) error {
+	if s.codec == nil {
+		enc := gob.NewEncoder(w)
+		for _, i := range idx {
+			if err := enc.Encode(s.at(i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var buf []byte
+	var hdr [binary.MaxVarintLen64]byte
+	for _, i := range idx {
+		buf = s.codec.Append(buf[:0], s.at(i))
+		n := binary.PutUvarint(hdr[:], uint64(len(buf)))
+		if _, err := w.Write(hdr[:n]); err != nil {
+			return err
+		}
+		if _, err := w.Write(buf); err != nil {
+			return err
+		}
+		if cap(buf) > 1<<20 {
+			buf = nil // a long row's buffer is not kept
+		}
+	}
+	return nil
+}
+
+// runReader reads one spilled run.
 type runReader[T any] struct {
-	f   *os.File
-	dec *gob.Decoder
-	cur T
+	f     *os.File
+	br    *bufio.Reader
+	dec   *gob.Decoder
+	codec *Codec[T]
+	buf   []byte
+	cur   T
+}
+
+func (r *runReader[T]) next() error {
+	var zero T
+	r.cur = zero
+	if r.codec == nil {
+		return r.dec.Decode(&r.cur)
+	}
+	n, err := binary.ReadUvarint(r.br)
+	if err != nil {
+		return err
+	}
+	if uint64(cap(r.buf)) < n {
+		r.buf = make([]byte, n)
+	}
+	r.buf = r.buf[:n]
+	if _, err := io.ReadFull(r.br, r.buf); err != nil {
+		return io.ErrUnexpectedEOF
+	}
+	err = r.codec.Decode(r.buf, &r.cur)
+	if cap(r.buf) > 1<<20 {
+		r.buf = nil
+	}
+	return err
 }
 
 type runHeap[T any] struct {
@@ -122,27 +227,27 @@ func (h *runHeap[T]) Pop() any {
 }
 
 // Each calls fn with every value in order, then releases the sorter's
-// files. fn must not keep the pointer.
+// memory and files. fn must not keep the pointer.
 func (s *SorterOf[T]) Each(fn func(*T) error) (err error) {
 	defer func() {
 		for _, r := range s.runs {
 			os.Remove(r)
 		}
 		s.runs = nil
+		s.chunks, s.n, s.size = nil, 0, 0
 	}()
 	if len(s.runs) == 0 {
-		s.sortBuf()
-		for i := range s.buf {
-			if err := fn(&s.buf[i]); err != nil {
+		for _, i := range s.order() {
+			if err := fn(s.at(i)); err != nil {
 				return err
 			}
 		}
-		s.buf = nil
 		return nil
 	}
 	if err := s.spill(); err != nil {
 		return err
 	}
+	s.chunks = nil // every value is in a run now
 	h := &runHeap[T]{less: s.less}
 	defer func() {
 		for _, r := range h.r {
@@ -154,8 +259,11 @@ func (s *SorterOf[T]) Each(fn func(*T) error) (err error) {
 		if err != nil {
 			return err
 		}
-		r := &runReader[T]{f: f, dec: gob.NewDecoder(bufio.NewReaderSize(f, 1<<20))}
-		if err := r.dec.Decode(&r.cur); err != nil {
+		r := &runReader[T]{f: f, br: bufio.NewReaderSize(f, 1<<20), codec: s.codec}
+		if s.codec == nil {
+			r.dec = gob.NewDecoder(r.br)
+		}
+		if err := r.next(); err != nil {
 			f.Close()
 			if errors.Is(err, io.EOF) {
 				continue
@@ -164,14 +272,12 @@ func (s *SorterOf[T]) Each(fn func(*T) error) (err error) {
 		}
 		heap.Push(h, r)
 	}
-	var zero T
 	for h.Len() > 0 {
 		r := h.r[0]
 		if err := fn(&r.cur); err != nil {
 			return err
 		}
-		r.cur = zero
-		if err := r.dec.Decode(&r.cur); err != nil {
+		if err := r.next(); err != nil {
 			if !errors.Is(err, io.EOF) {
 				return err
 			}

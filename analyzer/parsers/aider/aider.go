@@ -31,19 +31,19 @@ const (
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "aider/chat-history", Agent: Agent, Version: 1,
+			ID: "aider/chat-history", Agent: Agent, Version: 2,
 			Targets: []string{"chat-history", "project"}, Names: []string{chatName},
 			Doc: ".aider.chat.history.md: runs (# aider chat started at, local time), #### prompts, > tool lines with model: and permission decision: rows, replies",
 		}, parseChat),
 		parser.New(parser.Spec{
-			ID: "aider/input-history", Agent: Agent, Version: 1,
+			ID: "aider/input-history", Agent: Agent, Version: 2,
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
 				Basis: "the chat history's rows carry only the run's start time (inherited), so a prompt pairs on its session and text"},
 			Targets: []string{"input-history", "project"}, Names: []string{inputName},
 			Doc: ".aider.input.history prompt_toolkit history (secondary user rows, local time)",
 		}, parseInput),
 		parser.New(parser.Spec{
-			ID: "aider/llm-history", Agent: Agent, Version: 1,
+			ID: "aider/llm-history", Agent: Agent, Version: 2,
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.Thinking},
 				Basis: "the chat history's rows carry only the run's start time (inherited), so a message pairs on its session and text"},
 			Targets: []string{"llm-history", "project"}, Names: []string{llmName},

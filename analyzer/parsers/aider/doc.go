@@ -62,13 +62,24 @@
 //     cut off: a user row, or a system row when aider wrote it ("I added
 //     these files to the chat: ...", commit notices, lint and failed-edit
 //     reflections); a message equal to the previous reply (the architect
-//     handing its plan to the editor model) or already sent (a retry)
-//     gives none. Each LLM RESPONSE block gives a secondary assistant row
-//     (and a thinking row for a leading reasoning tag). No model is
+//     handing its plan to the editor model: skip "copy_of_reply") or
+//     already sent (a retry: skip "resent_request") gives no row. Each LLM
+//     RESPONSE block gives a secondary assistant row (and a thinking row
+//     for a leading reasoning tag; an empty one is a skip). No model is
 //     recorded in this file.
 //
 // Files not UTF-8 (aider writes with --encoding, errors ignored) are read
 // as Latin-1 with one problem at the first such line.
+//
+// Contract: aider keeps no record ids, so RecordID is "" on every row and
+// the engine's full-value keys apply. Every record gives rows or a
+// counted skip: an empty prompt ("<blank>", an input entry with no line)
+// is "empty_prompt", a "> " line with nothing after it
+// "no_evidence:empty_tool_line". The secondary windows are 0: the chat
+// history's rows carry only their run's start time, so the input and LLM
+// histories' rows (which have their own times) pair on the run's session
+// and the text. A chat history beside an input or LLM history that can be
+// read only in part for its run starts is a problem row.
 //
 // Not done: chat rows take the run start time, not the finer times the
 // input and LLM histories hold (the engine's secondary dedup keeps the

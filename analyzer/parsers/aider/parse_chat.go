@@ -163,6 +163,7 @@ func (st *chatState) flush() {
 	case blockUser:
 		text := strings.Join(lines, "\n")
 		if text == "<blank>" || strings.TrimSpace(text) == "" {
+			st.out.Skip(n, "empty_prompt")
 			return
 		}
 		if m := confirmRx.FindStringSubmatch(text); m != nil && len(lines) == 1 {
@@ -178,6 +179,7 @@ func (st *chatState) flush() {
 			return
 		}
 		if strings.TrimSpace(text) == "" {
+			st.out.Skip(n, "no_evidence:empty_tool_line")
 			return
 		}
 		st.emit(timeline.System, text, n)

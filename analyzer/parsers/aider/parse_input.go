@@ -22,10 +22,13 @@ func parseInput(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		open  bool
 	)
 	flush := func() {
-		if open && len(lines) > 0 {
+		switch {
+		case open && len(lines) > 0:
 			e := event(t, runOf(starts, t), proj, timeline.User, strings.Join(lines, "\n"), first)
 			e.Secondary = true
 			out.Event(e)
+		case open:
+			out.Skip(first, "empty_prompt")
 		}
 		open, lines = false, nil
 	}

@@ -67,10 +67,16 @@ func parseLLM(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			endMsg()
 			text := stripReminder(strings.TrimSpace(strings.Join(lastUser, "\n")))
 			switch {
-			case text == "" || seen[text]:
-				// A retry resends the same last message.
+			case text == "":
+				out.Skip(head, "no_evidence:empty_request")
+			case seen[text]:
+				// A retry resends the same last message: the request is
+				// counted, the prompt was written once.
+				out.Skip(head, "resent_request")
 			case reply != "" && text == reply:
-				// The architect's answer handed to the editor model.
+				// The architect's answer handed to the editor model: the
+				// reply's row holds it.
+				out.Skip(head, "copy_of_reply")
 			case aiderSaid(text):
 				// A message aider wrote itself (files added, a commit, a
 				// reflection of lint errors or a failed edit).
@@ -88,6 +94,9 @@ func parseLLM(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			}
 			if answer != "" {
 				emit(timeline.Assistant, answer, head)
+			}
+			if think == "" && answer == "" {
+				out.Skip(head, "no_evidence:empty_response")
 			}
 		}
 		kind, curRole, cur, lastUser = "", "", nil, nil

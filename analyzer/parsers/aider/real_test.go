@@ -78,5 +78,17 @@ func TestRealLLMHistory(t *testing.T) {
 	if len(users) != 16 {
 		t.Errorf("prompts: %d, want 16", len(users))
 	}
-	t.Logf("%d prompts, %d replies", len(users), len(replies))
+	// issue 12: every request block is a row or a counted skip: 33 TO LLM
+	// blocks = 16 prompts + 4 messages aider wrote + 10 architect plans
+	// handed to the editor + 3 retries
+	sys := 0
+	for _, e := range s.Events {
+		if e.TurnType == timeline.System {
+			sys++
+		}
+	}
+	if sc := s.SkipCounts(); sc["copy_of_reply"] != 10 || sc["resent_request"] != 3 || len(s.Skips) != 13 || sys != 4 {
+		t.Errorf("skips %v, %d system rows", sc, sys)
+	}
+	t.Logf("%d prompts, %d replies, skips %v", len(users), len(replies), s.SkipCounts())
 }

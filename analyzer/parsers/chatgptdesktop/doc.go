@@ -27,9 +27,12 @@
 //   - "session synced: chatgpt.com holds conversation <id>, no local
 //     transcript";
 //
-// and a session state with Origin "remote" and Synced "yes". The rows of
-// other kinds (vscode: the app's Codex-mode threads) are skipped: their
-// rollouts under ~/.codex are read by the codex-cli parsers. Times are
+// and a session state with Origin "remote" and Synced "yes". RecordID is
+// "<conversation id>#conversation", "#origin", "#synced". The rows of
+// other kinds (vscode: the app's Codex-mode threads) are counted as Skip
+// "read_by:codex-cli/rollout": their rollouts under ~/.codex are read by
+// the codex-cli parsers. A chatgpt row without thread_id is a
+// skipped_record problem. Times are
 // epoch seconds, epoch milliseconds (a value above 1e12) or RFC 3339 text;
 // a row without a readable source_updated_at falls back to
 // source_recency_at, then source_created_at, else it is undated

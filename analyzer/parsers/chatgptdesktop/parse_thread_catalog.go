@@ -19,7 +19,7 @@ func ThreadCatalog() parser.Parser {
 	return parser.New(parser.Spec{
 		ID:      "chatgpt-desktop/thread-catalog",
 		Agent:   FileAgent,
-		Version: 2,
+		Version: 3,
 		Targets: []string{"state-db"},
 		Names:   []string{"codex-dev.db"},
 		Emits:   []string{"chatgpt-desktop"},
@@ -60,6 +60,9 @@ func parseThreadCatalog(ctx context.Context, in *parser.Input, out parser.Sink) 
 		}
 		if strings.EqualFold(strings.TrimSpace(parser.SQLText(m["source_kind"])), "chatgpt") {
 			conversation(m, line, out)
+		} else {
+			// a Codex-mode thread: its rollout is read by codex-cli
+			out.Skip(line, "read_by:codex-cli/rollout")
 		}
 		return nil
 	})
@@ -69,7 +72,7 @@ func parseThreadCatalog(ctx context.Context, in *parser.Input, out parser.Sink) 
 func conversation(m map[string]any, line int64, out parser.Sink) {
 	id := parser.SQLText(m["thread_id"])
 	if id == "" {
-		out.Problem(line, "chatgpt row without thread_id, skipped")
+		out.Report(line, parser.KindSkippedRecord, "chatgpt row without thread_id, skipped")
 		return
 	}
 	created, _ := asTime(m["source_created_at"])
@@ -102,13 +105,16 @@ func conversation(m map[string]any, line int64, out parser.Sink) {
 		base.TimeBasis = timeline.TimeNone
 	}
 	e := base
+	e.RecordID = id + "#conversation"
 	e.Text = "account conversation: " + orDash(title) + " conversation_origin=" + orDash(origin) +
 		" created=" + timeText(created) + " updated=" + timeText(updated) + " host_id=" + orDash(parser.SQLText(m["host_id"]))
 	out.Event(e)
 	e = base
+	e.RecordID = id + "#origin"
 	e.Text = "session origin: remote chatgpt.com conversation " + id
 	out.Event(e)
 	e = base
+	e.RecordID = id + "#synced"
 	e.Text = "session synced: chatgpt.com holds conversation " + id + ", no local transcript"
 	out.Event(e)
 	out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: id}, Origin: "remote", Synced: "yes"})

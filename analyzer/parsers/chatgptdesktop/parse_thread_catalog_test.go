@@ -78,6 +78,13 @@ func TestTypicalValues(t *testing.T) {
 		if !e.Time.Equal(parsertest.Time(t, "2025-10-15T10:20:00Z")) || e.TimeBasis != timeline.TimeRecorded {
 			t.Errorf("row %d time %v basis %q", i, e.Time, e.TimeBasis)
 		}
+		if id := a + []string{"#conversation", "#origin", "#synced"}[i]; e.RecordID != id {
+			t.Errorf("row %d record id %q, want %q", i, e.RecordID, id)
+		}
+	}
+	// the vscode row (a Codex-mode thread, read by codex-cli) is counted
+	if sk := s.SkipCounts(); len(sk) != 1 || sk["read_by:codex-cli/rollout"] != 1 || s.Skips[0].Line != 2 {
+		t.Errorf("skips: %v %v", sk, s.Skips)
 	}
 	b := s.Events[3]
 	if b.SessionID != "68f0c1d2-3333-8000-9abc-0123456789ab" || b.SourceLine != 3 ||

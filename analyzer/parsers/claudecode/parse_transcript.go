@@ -4,14 +4,16 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	json "github.com/go-json-experiment/json/v1"
 	"hash/fnv"
 	"io"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
@@ -125,7 +127,11 @@ func parseTranscript(ctx context.Context, in *parser.Input, out parser.Sink) err
 	err = parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		t.line, t.rows, t.marked, t.typ = n, 0, false, ""
 		var r record
-		if jerr := json.Unmarshal(line, &r); jerr != nil {
+		dec := line
+		if small, ok := lightRecord(line); ok {
+			dec = small
+		}
+		if jerr := json.Unmarshal(dec, &r); jerr != nil {
 			objs, lost := parser.SplitGlued(line)
 			if len(objs) == 0 {
 				t.problem("malformed JSON line (cut short or corrupt), skipped: " + jerr.Error())
@@ -376,6 +382,84 @@ var skipTypes = map[string]string{
 	"api-request":           "no_evidence:api-request",           // request parameters (model, betas, effort)
 	"api-request-shape":     "no_evidence:api-request-shape",     // the system prompt and tool schemas sent
 	"cost-state":            "no_evidence:cost-state",            // running token and cost totals
+}
+
+// prologue are the members record reads of a record whose type gives no
+// row (skipTypes): kept whole when lightRecord rewrites the line.
+var prologue = map[string]bool{"type": true, "cwd": true, "timestamp": true, "uuid": true, "sessionId": true,
+	"agentId": true, "isSidechain": true, "parentUuid": true}
+
+// skipAttachments are the attachment types attachment never reads beyond
+// their type.
+var skipAttachments = map[string]bool{"prompt_snapshot": true, "total_tokens_reminder": true, "date": true}
+
+// lightRecord returns a smaller line to decode for a record whose large
+// values the parser never reads: a skipTypes record keeps only its
+// prologue's large values, a skipped attachment only its type. Two thirds
+// of a 2.1.332 transcript's bytes are such records (api-request-shape, the
+// prompt snapshot); they are scanned, never decoded. ok is false for every
+// other record, and for a line the scan cannot vouch for (then the whole
+// line is decoded, and a bad one reported, as before).
+func lightRecord(line []byte) ([]byte, bool) {
+	// One scan notes the type, the attachment's span and the large
+	// values no skipTypes record reads; the smaller line is then put
+	// together from those spans, with no second scan.
+	type span struct{ at, end int }
+	var typ []byte
+	var att span
+	var big []span
+	if !parser.TopFields(line, func(k, v []byte) bool {
+		at := cap(line) - cap(v)
+		switch string(k) {
+		case "type":
+			typ = v
+		case "attachment":
+			att = span{at, at + len(v)}
+		}
+		if len(v) > 256 && !prologue[string(k)] {
+			big = append(big, span{at, at + len(v)})
+		}
+		return true
+	}) {
+		return nil, false
+	}
+	ts, ok := parser.RawString(typ)
+	if !ok {
+		return nil, false
+	}
+	var repl []span
+	var with []byte
+	switch {
+	case skipTypes[ts] != "":
+		repl, with = big, []byte("null")
+	case ts == "attachment" && att.end > 0:
+		var at []byte
+		if !parser.TopFields(line[att.at:att.end], func(k, v []byte) bool {
+			if string(k) == "type" {
+				at = v
+				return false
+			}
+			return true
+		}) {
+			return nil, false
+		}
+		if a, ok := parser.RawString(at); !ok || !skipAttachments[a] {
+			return nil, false
+		}
+		repl, with = []span{att}, append(append([]byte(`{"type":`), at...), '}')
+	default:
+		return nil, false
+	}
+	if len(repl) == 0 {
+		return line, true
+	}
+	out := make([]byte, 0, 512)
+	last := 0
+	for _, r := range repl {
+		out = append(append(out, line[last:r.at]...), with...)
+		last = r.end
+	}
+	return append(out, line[last:]...), true
 }
 
 // record handles one decoded line.
@@ -1144,8 +1228,10 @@ func errorText(raw json.RawMessage) string {
 
 // attachment renders an attachment record (injected context).
 func (t *transcript) attachment(raw json.RawMessage) {
-	var a map[string]json.RawMessage
-	if json.Unmarshal(raw, &a) != nil {
+	// The record was decoded once; its attachment is read through its
+	// members' spans, decoding only the values a row shows.
+	a, ok := parser.TopMap(raw)
+	if !ok {
 		t.sys("attachment", "")
 		return
 	}
@@ -1153,7 +1239,7 @@ func (t *transcript) attachment(raw json.RawMessage) {
 	var detail string
 	var list []string
 	switch typ {
-	case "prompt_snapshot", "total_tokens_reminder", "date":
+	case "prompt_snapshot", "total_tokens_reminder", "date": // skipAttachments
 		// The system prompt as sent, a token budget, today's date.
 		t.skip("no_evidence:attachment/" + typ)
 		return
@@ -1206,16 +1292,44 @@ func (t *transcript) attachment(raw json.RawMessage) {
 	case parser.StringValue(a["content"]) != "":
 		detail = parser.StringValue(a["content"])
 	default:
-		delete(a, "type")
-		b, _ := json.Marshal(a)
-		detail = string(b)
+		detail = membersJSON(a, "type")
 	}
 	t.sys("attachment "+typ+": "+detail, "")
 }
 
 // environment emits "scratch directory: <path>" from the environment
 // attachment, once per session and on each change.
-func (t *transcript) environment(a map[string]json.RawMessage) {
+// membersJSON renders members as a compact JSON object in key order (as
+// encoding a map would), leaving out the keys named.
+func membersJSON(m map[string][]byte, except ...string) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		if !slices.Contains(except, k) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kq, _ := json.Marshal(k)
+		b.Write(kq)
+		b.WriteByte(':')
+		var c bytes.Buffer
+		if json.Compact(&c, m[k]) != nil {
+			c.Reset()
+			c.WriteString("null")
+		}
+		b.Write(c.Bytes())
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+func (t *transcript) environment(a map[string][]byte) {
 	var env struct {
 		Scratch string `json:"scratchpadDirectory"`
 	}

@@ -216,6 +216,24 @@ func TestAuditDropsTranscriptTurns(t *testing.T) {
 			t.Errorf("missing row %q in\n%s", w, strings.Join(texts, "\n"))
 		}
 	}
+	// issue 12: what the transcript holds is a counted skip, the rest
+	// carries the record's uuid (block index when it has several)
+	if got := s.SkipCounts(); got["copy_in_transcript"] != 4 || len(s.Skips) != 4 {
+		t.Errorf("skips %v", got)
+	}
+	ids := map[string]string{}
+	for _, e := range s.Events {
+		ids[string(e.TurnType)+"|"+e.Text] = e.RecordID
+	}
+	for k, want := range map[string]string{
+		"user|Also check the totals on page 4":             "u9",
+		"thinking|Page 4 has the totals table.":            "a9#0",
+		"tool_use|/sessions/bold-tesla/mnt/Reports/q3.pdf": "a9#1",
+	} {
+		if ids[k] != want {
+			t.Errorf("%s: record id %q, want %q", k, ids[k], want)
+		}
+	}
 	for _, e := range s.Events {
 		if e.TurnType == timeline.ToolResult && (e.ToolUseID != "toolu_9" || e.ToolName != "Read") {
 			t.Errorf("result %+v", e)
@@ -223,6 +241,27 @@ func TestAuditDropsTranscriptTurns(t *testing.T) {
 		if e.Text == "Also check the totals on page 4" && !e.Time.Equal(parsertest.Time(t, "2025-10-19T18:55:00Z")) {
 			t.Errorf("time %v", e.Time)
 		}
+	}
+}
+
+// TestAuditSubagent: a message with parent_tool_use_id is a sub-agent's:
+// its own session "<session>/<tool use id>" under the parent, opened by
+// "subagent <id> of <parent>", the prompt the parent's model wrote a
+// "subagent task:" system row (issue 12).
+func TestAuditSubagent(t *testing.T) {
+	s := parsertest.Run(t, Audit(), edgeInput(t, "malformed_audit.jsonl", "local_edge/audit.jsonl", "sessions"))
+	var sub []timeline.Event
+	for _, e := range s.Events {
+		if e.SessionID == "cli-m/toolu_parent" {
+			sub = append(sub, e)
+		}
+	}
+	if len(sub) != 2 || sub[0].Text != "subagent cli-m/toolu_parent of cli-m" || sub[0].RecordID != "cli-m/toolu_parent#subagent" ||
+		sub[1].Text != "subagent task: subagent task prompt" || sub[1].TurnType != timeline.System || sub[1].ParentSessionID != "cli-m" || sub[1].RecordID != "m4" {
+		t.Fatalf("sub-agent rows: %+v", sub)
+	}
+	if len(s.States) != 1 || s.States[0].ParentSessionID != "cli-m" || s.States[0].Key.SessionID != "cli-m/toolu_parent" {
+		t.Fatalf("states %+v", s.States)
 	}
 }
 

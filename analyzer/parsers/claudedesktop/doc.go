@@ -33,9 +33,22 @@
 // transcript exists; every row is Secondary. The session's collected
 // transcripts (<session dir>/.claude/projects/**/*.jsonl, via Input.List)
 // are scanned first for record uuids, tool call ids and API message ids;
-// audit turns they already hold are dropped. Rows: user (a string or text
-// blocks; injected wrappers such as <system-reminder> and a subagent's
-// prompt, parent_tool_use_id set, are system), tool_result, assistant,
+// an audit record (or block) they already hold is a counted skip
+// "copy_in_transcript", not a row: the transcript is read by the
+// claude-code reader, which renders the same record its own way, so the
+// engine's identity merge would report the two renderings as one id with
+// two contents. A transcript that cannot be read for this check is a
+// problem row (its records may then repeat here). Every other line gives
+// rows, or a skip "no_evidence:empty_message". RecordID is the line's uuid,
+// "<uuid>#<i>" for block i of a message with several (the claude-code
+// reader's scheme), "<uuid>#model" for the init line's model row. A line
+// with parent_tool_use_id is a sub-agent's: the SDK stream names only
+// the parent's tool use, so its rows are in session "<session>/<tool use
+// id>" with parent_session_id the session, opened by "subagent <id> of
+// <parent>" (RecordID "<id>#subagent") and that session's state naming
+// the parent; its text is the parent model's prompt, the system row
+// "subagent task: <text>". Rows: user (a string or text blocks; injected
+// wrappers such as <system-reminder> are system), tool_result, assistant,
 // thinking, tool_use (Text the identifying argument, ToolInput the JSON);
 // system/init → "init: model=.. permissionMode=.. cwd=.. claude_code_version=..
 // tools=<n> mcp_servers=<n>..." and "model: <id>"; system/permission_request
@@ -69,8 +82,12 @@
 // (else lastActivityAt); and the first prompt as an undated Secondary user
 // row: on a Cowork record unless the session's audit.jsonl has it (the
 // engine drops it where the transcript has it), on a Code-tab record only
-// when no .claude/projects/*/<cliSessionId>.jsonl was collected. Rows carry
-// the cliSessionId (else the record's sessionId). Key names seen in public
+// when no .claude/projects/*/<cliSessionId>.jsonl was collected (an
+// audit.jsonl that can only be read in part for that check keeps the
+// prompt and is a problem row). Rows carry the cliSessionId (else the
+// record's sessionId); RecordID is the record's sessionId (local_<uuid>),
+// "#remote-control-quit", "#grant<i>", "#error" and "#prompt" for the rows
+// derived from it. Key names seen in public
 // third-party tools that read or write these records: sessionId,
 // cliSessionId, cwd, originCwd, title, createdAt/lastActivityAt (epoch ms),
 // isArchived, model, effort, permissionMode, error, errorAt,
@@ -89,7 +106,8 @@
 // <org>/remote-session-spaces.json: one "permission setting:
 // entries.<sessionId>.folders=<folder> (from remote-session-spaces.json,
 // file mtime)" row per folder (a string or {path}), at the file's
-// modification time, SessionID the entry's id, ProjectPath the folder.
+// modification time, SessionID the entry's id, ProjectPath the folder; an
+// entry with no folder is a skip "no_evidence:no_folders".
 //
 // claude-desktop/app-state: scheduled-tasks.json, one "scheduled task: <id>
 // name= schedule= enabled= last_run= next_run= prompt= permission_mode=<mode>
@@ -98,7 +116,8 @@
 // createdAt, else the file's modification time. Both files' shapes are
 // guesses: a top-level array, an object with tasks/scheduledTasks/
 // worktrees/entries (array or map), or a map keyed by id or path;
-// SourceLine is the 1-based element index.
+// SourceLine is the 1-based element index; a task's RecordID is
+// "scheduled-task/<id>" (a worktree keeps no id: "").
 //
 // A bad JSONL line is a problem and the parse goes on (a cut record glued
 // to the next is split with parser.SplitGlued); a whole-file JSON that does

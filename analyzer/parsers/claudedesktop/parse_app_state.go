@@ -22,7 +22,7 @@ func RemoteSessionSpaces() parser.Parser {
 		ID:      "claude-desktop/remote-session-spaces",
 		Actions: claudecode.Actions,
 		Agent:   Agent,
-		Version: 2,
+		Version: 3,
 		Targets: recordTargets,
 		Names:   []string{"remote-session-spaces.json"},
 		Doc:     "Claude desktop remote-session-spaces.json: one permission setting row per folder granted to a remote Cowork session",
@@ -36,7 +36,7 @@ func AppState() parser.Parser {
 		ID:      "claude-desktop/app-state",
 		Actions: claudecode.Actions,
 		Agent:   Agent,
-		Version: 2,
+		Version: 3,
 		Targets: appStateTargets,
 		Names:   []string{"scheduled-tasks.json", "git-worktrees.json"},
 		Doc:     "Claude desktop scheduled-tasks.json (one row per task) and git-worktrees.json (one row per worktree)",
@@ -83,6 +83,9 @@ func parseSpaces(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			out.Problem(1, "entries."+id+" is not an object")
 			continue
 		}
+		if len(ent.Folders) == 0 {
+			out.Skip(int64(i+1), "no_evidence:no_folders")
+		}
 		for _, f := range ent.Folders {
 			folder := parser.StringValue(f)
 			if folder == "" {
@@ -122,6 +125,11 @@ func parseAppState(ctx context.Context, in *parser.Input, out parser.Sink) error
 		e := timeline.Event{TurnType: timeline.System, SourceLine: int64(i + 1)}
 		if name == "scheduled-tasks.json" {
 			scheduledTask(m, it.key, &e)
+			if id := firstOf(m, "id", "taskId"); id != "" {
+				e.RecordID = "scheduled-task/" + id
+			} else if it.key != "" {
+				e.RecordID = "scheduled-task/" + it.key
+			}
 		} else {
 			worktree(m, it.key, &e)
 		}

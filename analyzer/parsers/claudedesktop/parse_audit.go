@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,7 +25,7 @@ func Audit() parser.Parser {
 		Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.Thinking, timeline.ToolUse, timeline.ToolResult, timeline.System},
 			Basis: "audit.jsonl repeats the transcript's records as they are written"},
 		Agent:   Agent,
-		Version: 2,
+		Version: 3,
 		Targets: sessionTargets,
 		Names:   []string{"audit.jsonl"},
 		Doc:     "Claude desktop Cowork audit log <session dir>/audit.jsonl (secondary): turns the transcript lacks, init, permission and result records",
@@ -75,6 +76,7 @@ func transcriptKeys(ctx context.Context, in *parser.Input, out parser.Sink, dir 
 	for _, f := range in.List(parser.GlobEscape(dir) + "/.claude/projects/**/*.jsonl") {
 		rc, err := in.OpenRelated(f.Path)
 		if err != nil {
+			out.Report(0, parser.KindParse, "transcript "+f.Path+" not readable for the copy check: "+err.Error()+" (its records may repeat here)")
 			continue
 		}
 		err = parser.Lines(ctx, rc, nil, func(n int64, line []byte) error {
@@ -125,12 +127,15 @@ type audit struct {
 	tools     map[string]string
 	lastModel string
 	lastTime  time.Time
+	rows      int             // rows the current line gave
+	copies    int             // records or blocks of it dropped as the transcript's
+	subs      map[string]bool // sub-agent sessions already opened
 }
 
 func parseAudit(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	p := slash(in.Path)
 	dir := dirOf(p)
-	a := &audit{in: in, out: out, tools: map[string]string{}}
+	a := &audit{in: in, out: out, tools: map[string]string{}, subs: map[string]bool{}}
 	if rec := relatedRecord(in, dir); rec != nil {
 		a.project = rec.project()
 		a.session = rec.str("cliSessionId")
@@ -157,8 +162,16 @@ func parseAudit(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		if lost {
 			out.Problem(n, parser.GluedProblem(len(objs), lost))
 		}
+		a.rows, a.copies = 0, 0
 		for _, o := range objs {
 			a.record(o)
+		}
+		switch {
+		case a.rows > 0 || lost:
+		case a.copies > 0:
+			out.Skip(n, "copy_in_transcript")
+		default:
+			out.Skip(n, "no_evidence:empty_message")
 		}
 		return nil
 	})
@@ -184,8 +197,18 @@ func (a *audit) record(raw []byte) {
 	if sid == "" {
 		sid = a.session
 	}
-	emit := func(e timeline.Event) {
-		e.SessionID, e.ProjectPath, e.SourceLine, e.Secondary = sid, a.project, a.line, true
+	sidechain := l.ParentToolUseID != nil && *l.ParentToolUseID != ""
+	parent := ""
+	if sidechain {
+		// A sub-agent's message: the SDK stream names only the parent's
+		// tool use, so its session is "<session>/<tool use id>".
+		parent, sid = sid, sid+"/"+*l.ParentToolUseID
+	}
+	// put writes a row of this line; emit one whose RecordID field holds
+	// the suffix of the record's uuid ("" for the record itself, "#<i>"
+	// for block i, "#<word>" for a derived row).
+	put := func(e timeline.Event) {
+		e.SessionID, e.ParentSessionID, e.ProjectPath, e.SourceLine, e.Secondary = sid, parent, a.project, a.line, true
 		if e.ProjectPath == "" && l.Type == "system" && l.Subtype == "init" {
 			e.ProjectPath = parser.StringValue(fields["cwd"])
 		}
@@ -199,30 +222,43 @@ func (a *audit) record(raw []byte) {
 			e.TimeBasis = timeline.TimeNone
 		}
 		a.out.Event(e)
+		a.rows++
+	}
+	emit := func(e timeline.Event) {
+		if l.UUID == "" {
+			e.RecordID = ""
+		} else {
+			e.RecordID = l.UUID + e.RecordID
+		}
+		put(e)
 	}
 	sys := func(text string) { emit(timeline.Event{TurnType: timeline.System, Text: text}) }
-	sidechain := l.ParentToolUseID != nil && *l.ParentToolUseID != ""
+	if (l.Type == "user" || l.Type == "assistant") && l.UUID != "" && a.seen.uuids[l.UUID] {
+		// The transcript holds this record (read by the claude-code
+		// reader, which renders it its own way): counted, not repeated.
+		a.copies++
+		return
+	}
+	if sidechain && !a.subs[sid] {
+		a.subs[sid] = true
+		put(timeline.Event{TurnType: timeline.System, Text: "subagent " + sid + " of " + parent, RecordID: sid + "#subagent"})
+		a.out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: sid}, ParentSessionID: parent})
+	}
 
 	switch {
 	case l.Type == "user":
-		if l.UUID != "" && a.seen.uuids[l.UUID] {
-			return
-		}
 		a.user(&l, sidechain, emit)
 	case l.Type == "assistant":
-		if l.UUID != "" && a.seen.uuids[l.UUID] {
-			return
-		}
 		a.assistant(&l, emit)
 	case l.Type == "system" && l.Subtype == "init":
 		sys(strings.TrimSpace("init: " + fieldList(fields, "model", "permissionMode", "cwd", "claude_code_version", "apiKeySource", "output_style") +
 			counts(fields, "tools", "mcp_servers", "skills", "plugins", "slash_commands")))
 		if m := parser.StringValue(fields["model"]); m != "" && m != a.lastModel {
-			if a.lastModel == "" {
-				sys("model: " + m)
-			} else {
-				sys("model: " + a.lastModel + " -> " + m)
+			text := "model: " + m
+			if a.lastModel != "" {
+				text = "model: " + a.lastModel + " -> " + m
 			}
+			emit(timeline.Event{TurnType: timeline.System, Text: text, RecordID: "#model"})
 			a.lastModel = m
 		}
 	case l.Type == "system" && strings.HasPrefix(l.Subtype, "permission"):
@@ -245,28 +281,34 @@ func (a *audit) record(raw []byte) {
 func (a *audit) user(l *auditLine, sidechain bool, emit func(timeline.Event)) {
 	var m auditMessage
 	_ = json.Unmarshal(l.Message, &m)
-	textRow := func(s string) {
+	textRow := func(s, suffix string) {
 		if strings.TrimSpace(s) == "" {
 			return
 		}
 		tt := timeline.User
-		if sidechain || claudecode.Injected(s) {
+		switch {
+		case sidechain:
+			// the parent model's prompt for its sub-agent
+			tt, s = timeline.System, "subagent task: "+s
+		case claudecode.Injected(s):
 			tt = timeline.System
 		}
-		emit(timeline.Event{TurnType: tt, Text: s})
+		emit(timeline.Event{TurnType: tt, Text: s, RecordID: suffix})
 	}
 	if s := parser.StringValue(m.Content); s != "" {
-		textRow(s)
+		textRow(s, "")
 		return
 	}
 	var blocks []auditBlock
 	_ = json.Unmarshal(m.Content, &blocks)
-	for _, b := range blocks {
+	for i, b := range blocks {
+		suffix := blockSuffix(i, len(blocks))
 		switch b.Type {
 		case "text":
-			textRow(b.Text)
+			textRow(b.Text, suffix)
 		case "tool_result":
 			if a.seen.tools[b.ToolUseID] {
+				a.copies++
 				continue
 			}
 			isErr := "false"
@@ -274,13 +316,23 @@ func (a *audit) user(l *auditLine, sidechain bool, emit func(timeline.Event)) {
 				isErr = "true"
 			}
 			emit(timeline.Event{TurnType: timeline.ToolResult, ToolUseID: b.ToolUseID, ToolName: a.tools[b.ToolUseID],
-				Text: resultText(b.Content), IsError: isErr})
+				Text: resultText(b.Content), IsError: isErr, RecordID: suffix})
 		case "image", "document":
-			textRow("[" + b.Type + "]")
+			textRow("["+b.Type+"]", suffix)
 		default:
-			emit(timeline.Event{TurnType: timeline.System, Text: b.Type + " block"})
+			emit(timeline.Event{TurnType: timeline.System, Text: b.Type + " block", RecordID: suffix})
 		}
 	}
+}
+
+// blockSuffix is the RecordID suffix of block i of n, as the claude-code
+// reader gives it: "#<i>" when the message has several blocks, "" for a
+// message of one block (the record's uuid).
+func blockSuffix(i, n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "#" + strconv.Itoa(i)
 }
 
 func (a *audit) assistant(l *auditLine, emit func(timeline.Event)) {
@@ -292,31 +344,34 @@ func (a *audit) assistant(l *auditLine, emit func(timeline.Event)) {
 	} else {
 		_ = json.Unmarshal(m.Content, &blocks)
 	}
-	for _, b := range blocks {
+	for i, b := range blocks {
+		suffix := blockSuffix(i, len(blocks))
 		switch b.Type {
 		case "tool_use", "server_tool_use", "mcp_tool_use":
 			a.tools[b.ID] = b.Name
 			if a.seen.tools[b.ID] {
+				a.copies++
 				continue
 			}
 			emit(timeline.Event{TurnType: timeline.ToolUse, Model: m.Model, ToolName: b.Name, ToolUseID: b.ID,
-				Text: toolText(b.Input), ToolInput: parser.CompactJSON(b.Input)})
+				Text: toolText(b.Input), ToolInput: parser.CompactJSON(b.Input), RecordID: suffix})
 			continue
 		}
 		if m.ID != "" && a.seen.msgs[m.ID] {
+			a.copies++
 			continue
 		}
 		switch b.Type {
 		case "text":
 			if strings.TrimSpace(b.Text) != "" {
-				emit(timeline.Event{TurnType: timeline.Assistant, Model: m.Model, Text: b.Text})
+				emit(timeline.Event{TurnType: timeline.Assistant, Model: m.Model, Text: b.Text, RecordID: suffix})
 			}
 		case "thinking":
-			emit(timeline.Event{TurnType: timeline.Thinking, Model: m.Model, Text: b.Thinking})
+			emit(timeline.Event{TurnType: timeline.Thinking, Model: m.Model, Text: b.Thinking, RecordID: suffix})
 		case "redacted_thinking":
-			emit(timeline.Event{TurnType: timeline.Thinking, Model: m.Model, Text: "[redacted thinking]"})
+			emit(timeline.Event{TurnType: timeline.Thinking, Model: m.Model, Text: "[redacted thinking]", RecordID: suffix})
 		default:
-			emit(timeline.Event{TurnType: timeline.Assistant, Model: m.Model, Text: "[" + b.Type + "]"})
+			emit(timeline.Event{TurnType: timeline.Assistant, Model: m.Model, Text: "[" + b.Type + "]", RecordID: suffix})
 		}
 	}
 }

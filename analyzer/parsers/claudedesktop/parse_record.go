@@ -24,7 +24,7 @@ func SessionRecord() parser.Parser {
 		Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
 			Basis: "the session record's first prompt has no time"},
 		Agent:   Agent,
-		Version: 2,
+		Version: 3,
 		Targets: recordTargets,
 		Names:   []string{"local_*.json"},
 		Doc:     "Claude desktop session records local_<uuid>.json: the session row, Remote Control state, permission grants, the first prompt, session errors",
@@ -66,8 +66,11 @@ func parseRecord(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		last = created
 	}
 	base := timeline.Event{SessionID: sid, ProjectPath: rec.project(), TurnType: timeline.System, SourceLine: 1}
-	at := func(t time.Time) timeline.Event {
+	// RecordID: the record's own sessionId (local_<uuid>), "#<word>" for
+	// the rows derived from it.
+	at := func(t time.Time, suffix string) timeline.Event {
 		e := base
+		e.RecordID = localID + suffix
 		e.Time = t
 		if t.IsZero() {
 			e.TimeBasis = timeline.TimeNone
@@ -90,7 +93,7 @@ func parseRecord(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		parts = append(parts, remoteControl(rec))
 	}
 	parts = append(parts, "permission_mode="+orDash(rec.str("permissionMode")), "effort="+orDash(rec.str("effort")))
-	e := at(created)
+	e := at(created, "")
 	e.Text = strings.Join(parts, " ")
 	out.Event(e)
 
@@ -98,7 +101,7 @@ func parseRecord(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		var q map[string]json.RawMessage
 		if json.Unmarshal(rec["remoteControlLiveAtUpdateQuit"], &q) == nil {
 			if t := rawTime(q["at"]); !t.IsZero() {
-				e := at(t)
+				e := at(t, "#remote-control-quit")
 				e.Text = "remote control live at update quit"
 				out.Event(e)
 			}
@@ -106,8 +109,10 @@ func parseRecord(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	}
 
 	// Standing grants, at the last activity.
+	grants := 0
 	grant := func(key, val string) {
-		e := at(last)
+		e := at(last, "#grant"+strconv.Itoa(grants))
+		grants++
 		e.Text = "permission grant: " + key + "=" + val
 		out.Event(e)
 	}
@@ -167,7 +172,7 @@ func parseRecord(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		if t.IsZero() {
 			t = last
 		}
-		e := at(t)
+		e := at(t, "#error")
 		e.Text = "session error: " + msg
 		out.Event(e)
 	}
@@ -182,7 +187,7 @@ func parseRecord(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	}
 	if prompt != "" && wantPrompt(ctx, in, out, kind, p, localID, cli, prompt) {
 		out.Event(timeline.Event{SessionID: sid, ProjectPath: base.ProjectPath, TurnType: timeline.User,
-			Text: prompt, SourceLine: 1, Secondary: true, TimeBasis: timeline.TimeNone})
+			Text: prompt, SourceLine: 1, Secondary: true, TimeBasis: timeline.TimeNone, RecordID: localID + "#prompt"})
 	}
 	return nil
 }

@@ -26,15 +26,12 @@ func Parsers() []parser.Parser { return codexFlavor.parsers("Codex") }
 type flavor struct {
 	agent string // catalog agent name
 	home  string // home folder name (".codex"); "<home>-<name>" homes too
-	// accounted: the rollout reader Skips each record that gave no row
-	// (see parser.Sink.Skip) and fills RecordID with call ids. Off for
-	// codex-cli until its goldens are reviewed with them (it is on
-	// parsertest's notYetAccounted list); on for forks, which are new
-	// parsers.
-	accounted bool
+	// desktop: the flavor's home also holds the ChatGPT desktop app's
+	// files (.codex-global-state.json, automations/): Codex only.
+	desktop bool
 }
 
-var codexFlavor = flavor{agent: agentName, home: ".codex"}
+var codexFlavor = flavor{agent: agentName, home: ".codex", desktop: true}
 
 // Fork describes a Codex fork that keeps Codex's rollouts, history.jsonl,
 // config.toml, rules and state_<N>.sqlite under its own home folder, with
@@ -55,13 +52,13 @@ type Fork struct {
 // parsers for a fork: the same readers, rows, secondary windows and
 // actions table as Codex's, under the fork's agent name and home folder.
 func ForkParsers(f Fork) []parser.Parser {
-	return flavor{agent: f.Agent, home: f.Home, accounted: true}.parsers(f.Display + " (Codex fork)")
+	return flavor{agent: f.Agent, home: f.Home}.parsers(f.Display + " (Codex fork)")
 }
 
 func (fl flavor) parsers(who string) []parser.Parser {
-	return []parser.Parser{
+	ps := []parser.Parser{
 		parser.New(parser.Spec{
-			ID: fl.agent + "/rollout", Agent: fl.agent, Version: 2,
+			ID: fl.agent + "/rollout", Agent: fl.agent, Version: 3,
 			Actions: actions,
 			Targets: []string{"sessions"},
 			Names:   []string{"rollout-*.jsonl", "rollout-*.jsonl.zst", "rollout-*.json"},
@@ -84,7 +81,7 @@ func (fl flavor) parsers(who string) []parser.Parser {
 			Doc:     who + " config.toml and rules/*.rules: standing permission settings (approval policy, sandbox, project trust, exec-policy rules)",
 		}, fl.parseConfig),
 		parser.New(parser.Spec{
-			ID: fl.agent + "/state-db", Agent: fl.agent, Version: 2,
+			ID: fl.agent + "/state-db", Agent: fl.agent, Version: 3,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: time.Hour, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
 				Basis: "a thread row is stamped at its creation and update (seconds), the first prompt up to a turn later"},
@@ -92,8 +89,66 @@ func (fl flavor) parsers(who string) []parser.Parser {
 			Names:   []string{"state_*.sqlite"},
 			Doc:     who + " state_<N>.sqlite threads table: one thread record and its first prompt per thread (secondary source)",
 		}, parseStateDB),
+		parser.New(parser.Spec{
+			ID: fl.agent + "/thread-history", Agent: fl.agent, Version: 1,
+			Actions: actions,
+			Secondary: &parser.Secondary{Window: time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.Thinking, timeline.ToolUse, timeline.ToolResult, timeline.System},
+				Basis: "thread_items are projected from the rollout lines as they are written (created_at_ms, milliseconds)"},
+			Targets: []string{"state-db"},
+			Names:   []string{"thread_history_*.sqlite"},
+			Doc:     who + " thread_history_<N>.sqlite thread_turns and thread_items: the turns and items a thread's collected rollout does not hold (secondary source)",
+		}, fl.parseThreadHistory),
+		parser.New(parser.Spec{
+			ID: fl.agent + "/logs-db", Agent: fl.agent, Version: 1,
+			Actions: actions,
+			Targets: []string{"state-db"},
+			Names:   []string{"logs_*.sqlite"},
+			Doc:     who + " logs_<N>.sqlite: approvals given (ExecApproval, PatchApproval submissions and codex.tool_decision events) as permission decisions, and /feedback reports sent to Sentry",
+		}, parseLogsDB),
+		&underParser{Parser: parser.New(parser.Spec{
+			ID: fl.agent + "/memory-summary", Agent: fl.agent, Version: 1,
+			Actions: actions,
+			Targets: []string{"memories"},
+			Names:   []string{"*.md"},
+			Doc:     who + " memories/rollout_summaries/*.md: the memory pipeline's summary of a thread, one row each",
+		}, parseMemorySummary), under: "/memories/rollout_summaries/"},
 	}
+	if fl.desktop {
+		ps = append(ps,
+			parser.New(parser.Spec{
+				ID: fl.agent + "/global-state", Agent: fl.agent, Version: 1,
+				Actions: actions,
+				Secondary: &parser.Secondary{TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
+					Basis: "the desktop app's state file records no time: prompts pair on session and text alone"},
+				Targets: []string{"config"},
+				Names:   []string{".codex-global-state.json"},
+				Doc:     "ChatGPT desktop app's .codex-global-state.json: prompt history, standing thread permissions, thread descriptions and the thread references that outlive a deleted thread (secondary source)",
+			}, parseGlobalState),
+			parser.New(parser.Spec{
+				ID: fl.agent + "/automation", Agent: fl.agent, Version: 1,
+				Actions: actions,
+				Targets: []string{"config"},
+				Names:   []string{"automation.toml"},
+				Doc:     "ChatGPT desktop app's automations/*/automation.toml: one scheduled task row each (name, schedule, model, prompt, target thread)",
+			}, parseAutomation),
+		)
+	}
+	return ps
 }
+
+// underParser matches only files under a folder of the home (a path
+// segment such as "/memories/rollout_summaries/").
+type underParser struct {
+	parser.Parser
+	under string
+}
+
+func (p *underParser) Match(f *parser.File) bool {
+	return p.Parser.Match(f) && strings.Contains(strings.ReplaceAll(f.Path, "\\", "/"), p.under)
+}
+
+// Spec returns the wrapped parser's spec (for the generated parser list).
+func (p *underParser) Spec() parser.Spec { return p.Parser.(parser.Specced).Spec() }
 
 // openContent opens the input, decompressing a .zst file.
 func openContent(in *parser.Input) (io.ReadCloser, error) {

@@ -78,8 +78,17 @@ func TestParsersMatch(t *testing.T) {
 		{"codex-cli/config", "config", "/home/u/.codex/config.toml", true},
 		{"codex-cli/config", "config", "/home/u/.codex/rules/default.rules", true},
 		{"codex-cli/config", "config", "/home/u/.codex/.codex-global-state.json", false},
+		// the desktop app's global state is read now (issue 16), by its own parser
+		{"codex-cli/global-state", "config", "/home/u/.codex/.codex-global-state.json", true},
+		{"codex-cli/automation", "config", "/home/u/.codex/automations/nightly/automation.toml", true},
 		{"codex-cli/state-db", "state-db", "/home/u/.codex/state_5.sqlite", true},
+		{"codex-cli/state-db", "state-db", "/home/u/.codex/db-backups/2026-10-01/state_5.sqlite", true},
 		{"codex-cli/state-db", "state-db", "/home/u/.codex/logs_2.sqlite", false},
+		{"codex-cli/logs-db", "state-db", "/home/u/.codex/logs_2.sqlite", true},
+		{"codex-cli/thread-history", "state-db", "/home/u/.codex/thread_history_1.sqlite", true},
+		{"codex-cli/thread-history", "state-db", "/home/u/.codex/state_5.sqlite", false},
+		{"codex-cli/memory-summary", "memories", "/home/u/.codex/memories/rollout_summaries/x.md", true},
+		{"codex-cli/memory-summary", "memories", "/home/u/.codex/memories/raw_memories.md", false},
 	}
 	for _, c := range cases {
 		f := &parser.File{Path: c.path, Agent: agentName, Target: c.target}

@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
@@ -133,6 +132,13 @@ type eventMsg struct {
 	CallID      string          `json:"call_id"`
 	Command     json.RawMessage `json:"command"`
 	NumTurns    json.RawMessage `json:"num_turns"`
+	// TurnAttribution (task_started, 0.163+) says what started the turn.
+	TurnAttribution struct {
+		TurnID              string `json:"turn_id"`
+		TurnTrigger         string `json:"turn_trigger"`
+		ParentTurnID        string `json:"parent_turn_id"`
+		InitiatingAgentPath string `json:"initiating_agent_path"`
+	} `json:"turn_attribution"`
 }
 
 // turnItem is the 0.148+ item_completed{item} form (TurnItem), in either
@@ -149,34 +155,12 @@ type turnItem struct {
 	Status           string          `json:"status"`
 }
 
-// prescan is what the first pass learns: the canonical session, and the
-// texts and call ids the response items carry, so that the event_msg twins
-// of those items are not emitted twice.
-type prescan struct {
-	sessionID, cwd, model string
-	start                 time.Time
-	// evUser holds the texts of the user_message events (and 0.148+
-	// item_completed user messages); when there are any, they are the user
-	// rows and the user-role response items repeat them.
-	evUser map[uint64]bool
-	// respAssistant, respReasoning: the file has assistant messages or
-	// reasoning summaries as response items, which are then the rows and
-	// the agent_message / agent_reasoning events their twins.
-	respAssistant, respReasoning bool
-	// respCalls are the call ids of the response items' tool calls.
-	respCalls map[string]bool
-}
-
-func newPrescan() *prescan {
-	return &prescan{evUser: map[uint64]bool{}, respCalls: map[string]bool{}}
-}
-
 func (fl flavor) parseRollout(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	if strings.HasSuffix(strings.ToLower(in.Path), ".json") {
 		return parseTSRollout(ctx, in, out)
 	}
-	pre := newPrescan()
-	metaSeen := false
+	fallback := idFromName(in.Path)
+	pre := newTracker(fallback)
 	err := walkRecords(ctx, in, nil, func(n int64, raw []byte, lost bool) {
 		if raw == nil {
 			return
@@ -185,17 +169,15 @@ func (fl flavor) parseRollout(ctx context.Context, in *parser.Input, out parser.
 		if err != nil {
 			return
 		}
-		pre.add(rec, &metaSeen)
+		prescanRecord(pre, rec)
 	})
 	if err != nil {
 		return fmt.Errorf("read %s: %w", in.Path, err)
 	}
-	if pre.sessionID == "" {
-		pre.sessionID = idFromName(in.Path)
-	}
 	cs := &countingSink{Sink: out}
-	st := &rollout{agent: fl.agent, ids: fl.accounted, out: cs, pre: pre, sid: pre.sessionID, cwd: pre.cwd, model: pre.model,
-		callNames: map[string]string{}}
+	tr := newTracker(fallback)
+	tr.owners = pre.owners
+	st := &rollout{agent: fl.agent, out: cs, tr: tr}
 	err = walkRecords(ctx, in, out, func(n int64, raw []byte, lost bool) {
 		if raw == nil {
 			out.Problem(n, "not a JSON record (a cut or corrupt line): skipped")
@@ -212,7 +194,7 @@ func (fl flavor) parseRollout(ctx context.Context, in *parser.Input, out parser.
 		before := cs.n
 		st.sub, st.why = "", ""
 		st.handle(n, rec)
-		if cs.n == before && fl.accounted {
+		if cs.n == before {
 			why := st.why
 			if why == "" {
 				why = "no_evidence:" + rec.kind
@@ -229,23 +211,21 @@ func (fl flavor) parseRollout(ctx context.Context, in *parser.Input, out parser.
 	return nil
 }
 
-func (p *prescan) add(rec record, metaSeen *bool) {
-	switch rec.kind {
-	case "session_meta":
-		if *metaSeen {
-			return
-		}
+// prescanRecord is the first pass over one record: it follows the owner
+// and notes what the owner's response items carry.
+func prescanRecord(t *tracker, rec record) {
+	if rec.kind == "session_meta" {
 		var m sessionMeta
-		if json.Unmarshal(rec.payload, &m) != nil {
-			return
+		if json.Unmarshal(rec.payload, &m) == nil {
+			t.meta(&m, rec.ts)
 		}
-		*metaSeen = true
-		p.sessionID, p.cwd = m.id(), m.Cwd
-		if t, ok := parser.ParseTime(m.Timestamp); ok {
-			p.start = t
-		} else if t, ok := parser.ParseTime(rec.ts); ok {
-			p.start = t
-		}
+		return
+	}
+	if t.needsHints() {
+		t.observe(rec)
+	}
+	p := t.cur().pre
+	switch rec.kind {
 	case "turn_context":
 		var tc turnContext
 		if json.Unmarshal(rec.payload, &tc) != nil {
@@ -295,16 +275,10 @@ func (p *prescan) add(rec record, metaSeen *bool) {
 
 // rollout is the second pass's state.
 type rollout struct {
-	agent      string
-	ids        bool // fill RecordID (forks; codex-cli when its goldens are reviewed)
-	out        parser.Sink
-	pre        *prescan
-	sid, cwd   string
-	model      string
-	modelShown string
-	permShown  string
-	metaDone   bool
-	callNames  map[string]string
+	agent string
+	out   parser.Sink
+	tr    *tracker
+	o     *owner // the current record's owner
 	// sub and why name, for the accounting of a record that gave no row,
 	// its payload type and (when set) the reason.
 	sub, why string
@@ -324,30 +298,65 @@ func (c *countingSink) Report(line int64, kind, msg string) {
 	c.Sink.Report(line, kind, msg)
 }
 
+// event builds a row of the current owner. A replayed row's envelope time
+// is the fork's copy time, not the record's: it takes the time of the
+// replayed turn (the UUIDv7 time of its turn id), else its session's start,
+// as inherited.
 func (r *rollout) event(n int64, ts string, turn timeline.TurnType, text string) timeline.Event {
-	e := timeline.Event{SessionID: r.sid, ProjectPath: r.cwd, TurnType: turn, Text: text, SourceLine: n}
-	if t, ok := parser.ParseTime(ts); ok {
+	o := r.o
+	e := timeline.Event{SessionID: o.sid, ProjectPath: o.cwd, ParentSessionID: o.parent, Replayed: o.replayed,
+		TurnType: turn, Text: text, SourceLine: n}
+	t, ok := parser.ParseTime(ts)
+	switch {
+	case o.replayed && !o.turnTime.IsZero():
+		e.Time, e.TimeBasis = o.turnTime, timeline.TimeInherited
+	case o.replayed && !o.start.IsZero():
+		e.Time, e.TimeBasis = o.start, timeline.TimeInherited
+	case o.replayed:
+		e.TimeBasis = timeline.TimeNone
+	case ok:
 		e.Time = t
-	} else if !r.pre.start.IsZero() {
-		e.Time, e.TimeBasis = r.pre.start, timeline.TimeInherited
-	} else {
+	case !o.start.IsZero():
+		e.Time, e.TimeBasis = o.start, timeline.TimeInherited
+	default:
 		e.TimeBasis = timeline.TimeNone
 	}
 	switch turn {
 	case timeline.Assistant, timeline.ToolUse, timeline.Thinking:
-		e.Model = r.model
+		e.Model = o.model
 	}
 	return e
 }
 
-func (r *rollout) system(n int64, ts, text string) {
-	r.out.Event(r.event(n, ts, timeline.System, text))
+func (r *rollout) system(n int64, ts, text, id string) {
+	e := r.event(n, ts, timeline.System, text)
+	e.RecordID = id
+	r.out.Event(e)
+}
+
+// prompt emits what the user-role input of a turn is: a user row, or in a
+// subagent's session the system row "subagent task: <text>" (the parent
+// model or Codex wrote it).
+func (r *rollout) prompt(n int64, ts, text, id string) {
+	if r.o.subagent {
+		r.system(n, ts, "subagent task: "+text, id)
+		return
+	}
+	e := r.event(n, ts, timeline.User, text)
+	e.RecordID = id
+	r.out.Event(e)
 }
 
 func (r *rollout) handle(n int64, rec record) {
-	switch rec.kind {
-	case "session_meta":
+	if rec.kind == "session_meta" {
 		r.sessionMeta(n, rec)
+		return
+	}
+	if r.tr.needsHints() {
+		r.tr.observe(rec)
+	}
+	r.o = r.tr.cur()
+	switch rec.kind {
 	case "turn_context":
 		r.turnContext(n, rec)
 	case "response_item":
@@ -371,7 +380,7 @@ func (r *rollout) handle(n int64, rec record) {
 			Message string `json:"message"`
 		}
 		_ = json.Unmarshal(rec.payload, &c)
-		r.system(n, rec.ts, strings.TrimSpace("compacted: "+c.Message))
+		r.system(n, rec.ts, strings.TrimSpace("compacted: "+c.Message), r.o.next("compacted", "").String())
 	case "state", "world_state", "token_usage_record", "inter_agent_communication":
 		// state markers, context snapshots and usage: no row.
 	case "":
@@ -380,17 +389,37 @@ func (r *rollout) handle(n int64, rec record) {
 }
 
 func (r *rollout) sessionMeta(n int64, rec record) {
-	if r.metaDone {
-		// A resumed or forked rollout repeats session_meta; the first is
-		// canonical and a repeat is not a new session.
-		return
-	}
 	var m sessionMeta
 	if err := json.Unmarshal(rec.payload, &m); err != nil {
 		r.out.Problem(n, "session_meta payload: "+err.Error())
 		return
 	}
-	r.metaDone = true
+	kind, o := r.tr.meta(&m, rec.ts)
+	switch kind {
+	case "repeat":
+		// A resumed rollout repeats its session_meta, and a fork's replay
+		// ends where the fork's own is repeated: no new session.
+		r.o = r.tr.cur()
+		r.why = "state_only:session_meta repeated"
+		return
+	case "copy":
+		// A subagent's rollout repeats its parent's session_meta: that
+		// record alone, the parent's.
+		o.replayed = true
+		r.o = o
+		r.metaRows(n, rec, &m)
+		r.o = r.tr.cur()
+		return
+	}
+	r.o = o
+	r.metaRows(n, rec, &m)
+}
+
+// metaRows gives a session_meta's rows: "session origin: local (...)",
+// "subagent <id> of <parent>", "session forked from: <id>", and the
+// session's state.
+func (r *rollout) metaRows(n int64, rec record, m *sessionMeta) {
+	o := r.o
 	ts := rec.ts
 	if ts == "" {
 		ts = m.Timestamp
@@ -402,7 +431,7 @@ func (r *rollout) sessionMeta(n int64, rec record) {
 	if m.CLIVersion != "" {
 		kv = append(kv, "cli_version="+m.CLIVersion)
 	}
-	src, parent := sourceOf(m.Source)
+	src, spawnParent := sourceOf(m.Source)
 	if src != "" {
 		kv = append(kv, "source="+src)
 	}
@@ -410,15 +439,17 @@ func (r *rollout) sessionMeta(n int64, rec record) {
 	if len(kv) > 0 {
 		text += " (" + strings.Join(kv, " ") + ")"
 	}
-	r.system(n, ts, text)
-	if r.sid != "" {
-		r.out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: r.agent, SessionID: r.sid}, Origin: "local"})
+	base := o.rid("session_meta")
+	r.system(n, ts, text, base+"#origin")
+	if o.sid != "" {
+		r.out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: r.agent, SessionID: o.sid}, Origin: "local",
+			ParentSessionID: o.parent, ForkedFrom: o.forkedFrom})
 	}
-	if parent != "" {
-		r.system(n, ts, "subagent "+r.sid+" of "+parent)
+	if spawnParent != "" {
+		r.system(n, ts, "subagent "+o.sid+" of "+spawnParent, base+"#subagent")
 	}
 	if m.ForkedFromID != "" {
-		r.system(n, ts, "session forked from: "+m.ForkedFromID)
+		r.system(n, ts, "session forked from: "+m.ForkedFromID, base+"#forked")
 	}
 }
 
@@ -477,17 +508,19 @@ func (r *rollout) turnContext(n int64, rec record) {
 		r.out.Problem(n, "turn_context payload: "+err.Error())
 		return
 	}
+	o := r.o
+	base := o.next("turn_context", "").String()
 	if tc.Cwd != "" {
-		r.cwd = tc.Cwd
+		o.cwd = tc.Cwd
 	}
 	if tc.Model != "" {
 		switch {
-		case r.modelShown == "":
-			r.system(n, rec.ts, "model: "+tc.Model)
-		case r.modelShown != tc.Model:
-			r.system(n, rec.ts, "model: "+r.modelShown+" -> "+tc.Model)
+		case o.modelShown == "":
+			r.system(n, rec.ts, "model: "+tc.Model, base+"#model")
+		case o.modelShown != tc.Model:
+			r.system(n, rec.ts, "model: "+o.modelShown+" -> "+tc.Model, base+"#model")
 		}
-		r.modelShown, r.model = tc.Model, tc.Model
+		o.modelShown, o.model = tc.Model, tc.Model
 	}
 	approval := policyName(tc.ApprovalPolicy)
 	sandbox := policyName(tc.SandboxPolicy)
@@ -497,12 +530,16 @@ func (r *rollout) turnContext(n int64, rec record) {
 		}
 	}
 	if approval == "" && sandbox == "" {
+		r.why = "state_only:turn_context"
 		return
 	}
 	mode := "approval=" + orDash(approval) + " sandbox=" + orDash(sandbox)
-	if mode != r.permShown {
-		r.system(n, rec.ts, "permission mode: "+mode)
-		r.permShown = mode
+	if mode != o.permShown {
+		r.system(n, rec.ts, "permission mode: "+mode, base+"#permission")
+		o.permShown = mode
+	}
+	if r.why == "" {
+		r.why = "state_only:turn_context"
 	}
 }
 
@@ -629,33 +666,58 @@ func callID(it *responseItem) string {
 	return it.ID
 }
 
+// itemID is the record id of a response item: its call id for a call
+// (with "#output" for the output), else its own id, else its position
+// among the owner's items of its type.
+func (r *rollout) itemID(it *responseItem) string {
+	ord := r.o.next("response_item", it.Type)
+	switch it.Type {
+	case "function_call", "custom_tool_call", "local_shell_call", "web_search_call", "image_generation_call", "tool_search_call":
+		if id := callID(it); id != "" {
+			return r.o.rid(id)
+		}
+	case "function_call_output", "custom_tool_call_output", "tool_search_output":
+		if it.CallID != "" {
+			return r.o.rid(it.CallID) + "#output"
+		}
+	default:
+		if it.ID != "" {
+			return r.o.rid(it.ID)
+		}
+	}
+	return ord.String()
+}
+
 func (r *rollout) responseItem(n int64, ts string, it *responseItem) {
+	id := r.itemID(it)
 	switch it.Type {
 	case "message":
 		text, _ := messageText(it.Content)
 		switch it.Role {
 		case "user":
 			if isInjected(text) {
-				r.system(n, ts, text)
+				r.system(n, ts, text, id)
 				return
 			}
-			// When the file has user_message events (Codex wrote both
+			// When the owner has user_message events (Codex wrote both
 			// from about 0.40 to 0.152), the events are the user rows: an
 			// item repeating one is skipped and an item matching none is
 			// context the person did not type.
-			if len(r.pre.evUser) > 0 {
+			if len(r.o.pre.evUser) > 0 {
 				if !r.matchesEvUser(it.Content) {
-					r.system(n, ts, text)
+					r.system(n, ts, text, id)
 				} else {
 					r.why = "duplicate:user_message" // the event is the row
 				}
 				return
 			}
-			r.out.Event(r.event(n, ts, timeline.User, text))
+			r.prompt(n, ts, text, id)
 		case "assistant":
-			r.out.Event(r.event(n, ts, timeline.Assistant, text))
+			e := r.event(n, ts, timeline.Assistant, text)
+			e.RecordID = id
+			r.out.Event(e)
 		default: // developer, system
-			r.system(n, ts, text)
+			r.system(n, ts, text, id)
 		}
 	case "reasoning":
 		text, _ := reasoningText(it)
@@ -663,11 +725,13 @@ func (r *rollout) responseItem(n int64, ts string, it *responseItem) {
 			r.why = "no_evidence:reasoning_encrypted"
 			return // encrypted only
 		}
-		r.out.Event(r.event(n, ts, timeline.Thinking, text))
+		e := r.event(n, ts, timeline.Thinking, text)
+		e.RecordID = id
+		r.out.Event(e)
 	case "function_call", "custom_tool_call", "local_shell_call", "web_search_call", "image_generation_call", "tool_search_call":
-		r.toolCall(n, ts, it)
+		r.toolCall(n, ts, it, id)
 	case "function_call_output", "custom_tool_call_output", "tool_search_output":
-		r.toolOutput(n, ts, it)
+		r.toolOutput(n, ts, it, id)
 	case "compaction", "context_compaction":
 		text := "compacted"
 		if it.Message != "" {
@@ -675,7 +739,7 @@ func (r *rollout) responseItem(n int64, ts string, it *responseItem) {
 		} else if it.Encrypted != "" {
 			text += " (summary encrypted)"
 		}
-		r.system(n, ts, text)
+		r.system(n, ts, text, id)
 	case "ghost_snapshot", "additional_tools", "other", "":
 	default:
 		r.out.Problem(n, "unknown response item type "+strconv.Quote(it.Type))
@@ -684,21 +748,21 @@ func (r *rollout) responseItem(n int64, ts string, it *responseItem) {
 
 func (r *rollout) matchesEvUser(content json.RawMessage) bool {
 	text, parts := messageText(content)
-	if r.pre.evUser[hashText(text)] {
+	if r.o.pre.evUser[hashText(text)] {
 		return true
 	}
 	for _, p := range parts {
-		if r.pre.evUser[hashText(p)] {
+		if r.o.pre.evUser[hashText(p)] {
 			return true
 		}
 	}
 	return false
 }
 
-func (r *rollout) toolCall(n int64, ts string, it *responseItem) {
+func (r *rollout) toolCall(n int64, ts string, it *responseItem, rid string) {
 	id := callID(it)
 	e := r.event(n, ts, timeline.ToolUse, "")
-	e.ToolUseID = id
+	e.ToolUseID, e.RecordID = id, rid
 	switch it.Type {
 	case "function_call", "tool_search_call":
 		e.ToolName = it.Name
@@ -752,10 +816,7 @@ func (r *rollout) toolCall(n int64, ts string, it *responseItem) {
 		e.ToolName = "image_generation"
 	}
 	if id != "" {
-		r.callNames[id] = e.ToolName
-	}
-	if r.ids {
-		e.RecordID = id
+		r.o.callNames[id] = e.ToolName
 	}
 	r.out.Event(e)
 }
@@ -813,11 +874,11 @@ func patchFiles(patch string) string {
 
 var exitRe = regexp.MustCompile(`(?m)^(?:Process exited with code|Exit code:) (-?\d+)\s*$`)
 
-func (r *rollout) toolOutput(n int64, ts string, it *responseItem) {
+func (r *rollout) toolOutput(n int64, ts string, it *responseItem, rid string) {
 	id := it.CallID
 	e := r.event(n, ts, timeline.ToolResult, "")
-	e.ToolUseID = id
-	e.ToolName = r.callNames[id]
+	e.ToolUseID, e.RecordID = id, rid
+	e.ToolName = r.o.callNames[id]
 	text, success, code := decodeOutput(it.Output)
 	if code == nil {
 		if m := exitRe.FindStringSubmatch(text); m != nil {
@@ -832,16 +893,11 @@ func (r *rollout) toolOutput(n int64, ts string, it *responseItem) {
 	isErr := rejected || (success != nil && !*success) || (code != nil && *code != 0)
 	e.IsError = strconv.FormatBool(isErr)
 	e.Text = text
-	if r.ids && id != "" {
-		e.RecordID = id + "#output"
-	}
 	r.out.Event(e)
 	if rejected {
 		d := r.event(n, ts, timeline.System, "permission decision: denied source=user")
 		d.ToolUseID, d.ToolName = id, e.ToolName
-		if r.ids && id != "" {
-			d.RecordID = id + "#decision"
-		}
+		d.RecordID = strings.TrimSuffix(rid, "#output") + "#decision"
 		r.out.Event(d)
 	}
 }
@@ -905,89 +961,135 @@ func turnItemText(ti *turnItem) string {
 }
 
 func (r *rollout) eventMsg(n int64, ts string, ev *eventMsg) {
+	ord := r.o.next("event_msg", ev.Type)
 	switch ev.Type {
 	case "user_message":
-		r.evUserMessage(n, ts, ev.Message, ev.LocalImages)
+		r.evUserMessage(n, ts, ev.Message, ev.LocalImages, ord.String())
 	case "agent_message":
-		if !r.pre.respAssistant {
-			r.out.Event(r.event(n, ts, timeline.Assistant, ev.Message))
+		if !r.o.pre.respAssistant {
+			e := r.event(n, ts, timeline.Assistant, ev.Message)
+			e.RecordID = ord.String()
+			r.out.Event(e)
 		} else {
 			r.why = "duplicate:response_item" // the reply's response item is the row
 		}
 	case "agent_reasoning", "agent_reasoning_raw_content":
-		if strings.TrimSpace(ev.Text) != "" && !r.pre.respReasoning {
-			r.out.Event(r.event(n, ts, timeline.Thinking, ev.Text))
-		} else if r.pre.respReasoning {
+		if strings.TrimSpace(ev.Text) != "" && !r.o.pre.respReasoning {
+			e := r.event(n, ts, timeline.Thinking, ev.Text)
+			e.RecordID = ord.String()
+			r.out.Event(e)
+		} else if r.o.pre.respReasoning {
 			r.why = "duplicate:response_item"
 		}
 	case "item_completed":
-		r.itemCompleted(n, ts, ev.Item)
+		r.itemCompleted(n, ts, ev.Item, ord)
+	case "task_started":
+		r.turnTrigger(n, ts, ev, ord)
 	case "turn_aborted":
-		r.system(n, ts, strings.TrimSpace("turn aborted: "+ev.Reason))
+		r.system(n, ts, strings.TrimSpace("turn aborted: "+ev.Reason), ord.String())
 	case "thread_rolled_back":
-		r.system(n, ts, strings.TrimSpace("thread rolled back: num_turns="+string(ev.NumTurns)))
+		r.system(n, ts, strings.TrimSpace("thread rolled back: num_turns="+string(ev.NumTurns)), ord.String())
 	case "thread_name_updated":
 		name := ev.ThreadName
 		if name == "" {
 			name = ev.Name
 		}
-		r.system(n, ts, "thread name: "+name)
+		r.system(n, ts, "thread name: "+name, ord.String())
 	case "entered_review_mode":
-		r.system(n, ts, "review mode: entered")
+		r.system(n, ts, "review mode: entered", ord.String())
 	case "exited_review_mode":
-		r.system(n, ts, "review mode: exited")
+		r.system(n, ts, "review mode: exited", ord.String())
 	case "error":
-		r.system(n, ts, "error: "+ev.Message)
+		r.system(n, ts, "error: "+ev.Message, ord.String())
 	case "exec_approval_request", "apply_patch_approval_request", "request_permissions":
 		e := r.event(n, ts, timeline.System, "permission decision: ask source="+ev.Type)
-		e.ToolUseID = ev.CallID
+		e.ToolUseID, e.RecordID = ev.CallID, ord.String()
 		if c := commandText(ev.Command); c != "" {
 			e.Text += " command=" + c
 		}
 		r.out.Event(e)
+	case "thread_settings_applied":
+		r.why = "state_only:thread_settings_applied" // shown by the turn_context rows
 	}
-	// token_count, task_started/complete, exec_command_end, patch_apply_end,
+	// token_count, task_complete, exec_command_end, patch_apply_end,
 	// mcp_tool_call_end, web_search_end and the like repeat what the
 	// response items say or are usage: no row.
 }
 
-func (r *rollout) evUserMessage(n int64, ts, text string, images []string) {
+// turnTrigger gives "turn trigger: <trigger>" for a task_started event
+// that records what started the turn (0.163+: turn_attribution
+// {turn_id, turn_trigger, parent_turn_id, initiating_agent_path}): the
+// composer, exec, a paired phone, a scheduled task, the guardian reviewer.
+func (r *rollout) turnTrigger(n int64, ts string, ev *eventMsg, ord ordinal) {
+	a := ev.TurnAttribution
+	if a.TurnTrigger == "" {
+		r.why = "state_only:task_started"
+		return
+	}
+	text := "turn trigger: " + a.TurnTrigger
+	if a.ParentTurnID != "" {
+		text += " (parent turn " + a.ParentTurnID + ")"
+	}
+	if a.InitiatingAgentPath != "" {
+		text += " (initiating agent " + a.InitiatingAgentPath + ")"
+	}
+	id := r.o.rid(a.TurnID)
+	if a.TurnID == "" {
+		id = ord.String()
+	}
+	r.system(n, ts, text, id+"#trigger")
+}
+
+func (r *rollout) evUserMessage(n int64, ts, text string, images []string, id string) {
 	if len(images) > 0 {
 		text = strings.TrimRight(text, "\n") + "\n[local images: " + strings.Join(images, ", ") + "]"
 	}
-	r.out.Event(r.event(n, ts, timeline.User, text))
+	r.prompt(n, ts, text, id)
 }
 
-func (r *rollout) itemCompleted(n int64, ts string, raw json.RawMessage) {
+func (r *rollout) itemCompleted(n int64, ts string, raw json.RawMessage, ord ordinal) {
 	var ti turnItem
 	if err := json.Unmarshal(raw, &ti); err != nil {
 		r.out.Problem(n, "item_completed item: "+err.Error())
 		return
 	}
+	id := r.o.rid(ti.ID)
+	if ti.ID == "" {
+		id = ord.String()
+	}
+	r.sub = "item_completed/" + itemKind(ti.Type)
 	switch itemKind(ti.Type) {
 	case "usermessage":
-		r.evUserMessage(n, ts, turnItemText(&ti), nil)
+		r.evUserMessage(n, ts, turnItemText(&ti), nil, id)
 	case "agentmessage":
-		if t := turnItemText(&ti); !r.pre.respAssistant {
-			r.out.Event(r.event(n, ts, timeline.Assistant, t))
+		if t := turnItemText(&ti); !r.o.pre.respAssistant {
+			e := r.event(n, ts, timeline.Assistant, t)
+			e.RecordID = id
+			r.out.Event(e)
+		} else {
+			r.why = "duplicate:response_item"
 		}
 	case "reasoning":
-		if t := turnItemText(&ti); strings.TrimSpace(t) != "" && !r.pre.respReasoning {
-			r.out.Event(r.event(n, ts, timeline.Thinking, t))
+		if t := turnItemText(&ti); strings.TrimSpace(t) != "" && !r.o.pre.respReasoning {
+			e := r.event(n, ts, timeline.Thinking, t)
+			e.RecordID = id
+			r.out.Event(e)
+		} else if r.o.pre.respReasoning {
+			r.why = "duplicate:response_item"
 		}
 	case "plan":
-		r.system(n, ts, "plan: "+turnItemText(&ti))
+		r.system(n, ts, "plan: "+turnItemText(&ti), id)
 	case "commandexecution":
-		if r.pre.respCalls[ti.ID] {
+		if r.o.pre.respCalls[ti.ID] {
 			r.why = "duplicate:response_item" // the call's response item is the row
 			return
 		}
 		u := r.event(n, ts, timeline.ToolUse, commandText(ti.Command))
-		u.ToolName, u.ToolUseID = "command_execution", ti.ID
+		u.ToolName, u.ToolUseID, u.RecordID = "command_execution", ti.ID, id
 		u.ToolInput = parser.CompactJSON(raw)
 		r.out.Event(u)
 		res := r.event(n, ts, timeline.ToolResult, ti.AggregatedOutput)
-		res.ToolName, res.ToolUseID = u.ToolName, ti.ID
+		res.ToolName, res.ToolUseID, res.RecordID = u.ToolName, ti.ID, id+"#output"
 		isErr := ti.Status == "failed" || ti.Status == "declined" || (ti.ExitCode != nil && *ti.ExitCode != 0)
 		if ti.ExitCode != nil {
 			res.Text = strings.TrimRight(res.Text, "\n") + "\nexit code: " + strconv.Itoa(*ti.ExitCode)
@@ -996,7 +1098,7 @@ func (r *rollout) itemCompleted(n int64, ts string, raw json.RawMessage) {
 		r.out.Event(res)
 		if ti.Status == "declined" {
 			d := r.event(n, ts, timeline.System, "permission decision: denied source=user")
-			d.ToolUseID, d.ToolName = ti.ID, u.ToolName
+			d.ToolUseID, d.ToolName, d.RecordID = ti.ID, u.ToolName, id+"#decision"
 			r.out.Event(d)
 		}
 	}

@@ -18,7 +18,7 @@ func TestRolloutGolden(t *testing.T) {
 		"truncated_glued.jsonl", "response_only.jsonl", "item_completed.jsonl",
 		"session_id_moved.jsonl", "thread_session_id.jsonl", "legacy.jsonl", "subagent.jsonl",
 		"rollout-2026-02-23T13-19-38-019c8a70-0000-7000-8000-000000000003.jsonl",
-		"rollout-2025-04-20-0196aaaa-0000-7000-8000-00000000000c.json",
+		"rollout-2025-04-20-0196aaaa-0000-7000-8000-00000000000c.json", "subagent_spawn.jsonl",
 	} {
 		t.Run(c, func(t *testing.T) {
 			golden(t, "codex-cli/rollout", filepath.Join("testdata", c), "", "sessions")
@@ -223,12 +223,70 @@ func TestRolloutLegacy(t *testing.T) {
 	}
 }
 
+// A spawned subagent's rows carry its own session and its parent; the
+// prompt its parent's model wrote is "subagent task: ...", never a user row
+// (issue 12). A forked spawn names its parent as forked_from as well.
 func TestRolloutSubagent(t *testing.T) {
+	const child, parent = "0199adad-0000-7000-8000-00000000000b", "0199adad-0000-7000-8000-0000000000aa"
 	s := runRollout(t, "testdata/subagent.jsonl")
-	want := "subagent 0199adad-0000-7000-8000-00000000000b of 0199adad-0000-7000-8000-0000000000aa"
-	if r := withText(s, "subagent "); len(r) != 1 || r[0].Text != want {
-		t.Fatalf("subagent rows: %+v", r)
+	want := []string{
+		"system session origin: local (originator=codex_cli_rs cli_version=0.160.0 source=subagent:thread_spawn) " + child + "/session_meta#origin",
+		"system subagent " + child + " of " + parent + " " + child + "/session_meta#subagent",
+		"system session forked from: " + parent + " " + child + "/session_meta#forked",
+		"system subagent task: explore the repo " + child + "/response_item.message:0",
 	}
+	if got := rowsOf(s); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, e := range s.Events {
+		if e.SessionID != child || e.ParentSessionID != parent || e.Replayed {
+			t.Fatalf("row session/parent: %+v", e)
+		}
+	}
+	if len(s.States) != 1 || s.States[0].ParentSessionID != parent || s.States[0].ForkedFrom != parent {
+		t.Fatalf("states: %+v", s.States)
+	}
+	if len(ofType(s, timeline.User)) != 0 {
+		t.Fatal("a subagent task counted as a user row")
+	}
+}
+
+// A spawned subagent's rollout repeats its parent's session_meta (Codex
+// 0.142-0.145, chattymin/PokeTokenBar #137): that copy is the parent's
+// record, replayed; the lines after it are the subagent's own.
+func TestRolloutSubagentCopiesParentMeta(t *testing.T) {
+	const child, parent = "0199aeae-0000-7000-8000-00000000000d", "0199aeae-0000-7000-8000-0000000000aa"
+	s := runRollout(t, "testdata/subagent_spawn.jsonl")
+	want := []string{
+		"system session origin: local (originator=codex_cli_rs cli_version=0.145.0 source=cli) " + parent + "/session_meta#origin",
+		"system session origin: local (originator=codex_cli_rs cli_version=0.145.0 source=subagent:thread_spawn) " + child + "/session_meta#origin",
+		"system subagent " + child + " of " + parent + " " + child + "/session_meta#subagent",
+		"system subagent task: find every TODO in src/ " + child + "/response_item.message:0",
+		"tool_use grep -rn TODO src/ " + child + "/call_sub_1",
+		"tool_result src/a.go:3: TODO " + child + "/call_sub_1#output",
+		"assistant One TODO, in src/a.go. " + child + "/response_item.message:1",
+	}
+	if got := rowsOf(s); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	copyRow := s.Events[0] // rows in time order: the copy takes the parent's start
+	if copyRow.SessionID != parent || !copyRow.Replayed || copyRow.TimeString() != "2026-03-09T03:55:00.000Z" || copyRow.TimeBasis != timeline.TimeInherited || copyRow.ParentSessionID != "" {
+		t.Fatalf("parent meta copy: %+v", copyRow)
+	}
+	for _, e := range s.Events[1:] {
+		if e.SessionID != child || e.ParentSessionID != parent || e.Replayed {
+			t.Fatalf("subagent row: %+v", e)
+		}
+	}
+}
+
+// rowsOf renders rows as "<turn type> <text> <record id>".
+func rowsOf(s *parsertest.Sink) []string {
+	var out []string
+	for _, e := range s.Events {
+		out = append(out, string(e.TurnType)+" "+e.Text+" "+e.RecordID)
+	}
+	return out
 }
 
 func TestRolloutTypeScriptJSON(t *testing.T) {
@@ -267,5 +325,66 @@ func TestRolloutZstd(t *testing.T) {
 		if a != b {
 			t.Fatalf("row %d differs:\n zst %+v\nplain %+v", i, a, b)
 		}
+	}
+}
+
+// sessionRows renders rows as "<session tail> <replayed> <turn type>
+// <text> <time> <basis>".
+func sessionRows(s *parsertest.Sink) []string {
+	var out []string
+	for _, e := range s.Events {
+		sid := e.SessionID
+		if len(sid) > 4 {
+			sid = sid[len(sid)-4:]
+		}
+		out = append(out, strings.Join([]string{sid, map[bool]string{true: "replayed", false: "own"}[e.Replayed], string(e.TurnType), e.Text, e.TimeString(), string(e.TimeBasis)}, " "))
+	}
+	return out
+}
+
+// A fork of a fork (openai/codex #21025): S replays P, whose replay of G
+// comes first; each prompt lands in the session it was typed in, at its
+// turn's time, and only S's own prompt counts in S.
+func TestRolloutNestedFork(t *testing.T) {
+	s := parsertest.Golden(t, byID(t, "codex-cli/rollout"), input(t, "testdata/fork/nested_fork.jsonl", "", "sessions"), "testdata/fork/nested_fork.golden.jsonl")
+	var prompts []string
+	for _, r := range sessionRows(s) {
+		if strings.Contains(r, " user ") {
+			prompts = append(prompts, r)
+		}
+	}
+	want := []string{
+		"0a01 replayed user prompt typed in G 2026-06-01T08:00:05.000Z inherited",
+		"0a02 replayed user prompt typed in P 2026-06-01T09:00:05.000Z inherited",
+		"0a03 own user prompt typed in S 2026-06-01T10:00:05.000Z ",
+	}
+	if strings.Join(prompts, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("prompts:\n%s", strings.Join(prompts, "\n"))
+	}
+	for _, e := range s.Events {
+		if e.TurnType == timeline.User && e.SessionID == "019e8269-4e80-7000-8000-000000000a02" && e.ParentSessionID != "019e8232-6000-7000-8000-000000000a01" {
+			t.Fatalf("P's replayed row without its own parent: %+v", e)
+		}
+	}
+}
+
+// A fork written before turn ids: the replay is the burst the fork wrote
+// at its creation; the first record more than 2 s later is the fork's own.
+func TestRolloutForkWithoutTurnIDs(t *testing.T) {
+	s := parsertest.Golden(t, byID(t, "codex-cli/rollout"), input(t, "testdata/fork/old_fork.jsonl", "", "sessions"), "testdata/fork/old_fork.golden.jsonl")
+	var turns []string
+	for _, r := range sessionRows(s) {
+		if !strings.Contains(r, " system ") {
+			turns = append(turns, r)
+		}
+	}
+	want := []string{
+		"00b1 replayed user parent prompt 2026-06-02T09:00:00.000Z inherited",
+		"00b1 replayed assistant parent reply 2026-06-02T09:00:00.000Z inherited",
+		"00b2 own user fork prompt 2026-06-02T10:01:30.000Z ",
+		"00b2 own assistant fork reply 2026-06-02T10:01:31.000Z ",
+	}
+	if strings.Join(turns, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("rows:\n%s", strings.Join(turns, "\n"))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	json "github.com/go-json-experiment/json/v1"
 	"strconv"
 	"strings"
 	"time"
@@ -30,17 +31,58 @@ import (
 //   - first_user_message as a user row at the same time (in the oldest
 //     schema, without that column, the title is named in the record row);
 //   - "thread archived" (system) at archived_at;
-//   - "subagent <child> of <parent>" from thread_spawn_edges.
+//   - "subagent <child> of <parent>" from thread_spawn_edges, with the
+//     parent as ParentSessionID and in the child's session state.
+//
+// Two tables hold records the rollouts do not (secondary rows too, as
+// every row of the database: a thread whose rollout is gone reads
+// recovered):
+//   - remote_control_enrollments (0.16x+, the desktop app's Remote
+//     Control: a paired phone drives the host's app-server): one "remote
+//     control: enrolled server <server_name> (server_id=..
+//     environment_id=.. client=.. enabled=yes|no websocket=<url>
+//     account=<account_id>)" row per enrollment at updated_at, in no
+//     session;
+//   - guardian_review_feedback (migration 60, openai/codex @30bdfec59ddf
+//     "Persist Guardian review failures"): each failed or denying review
+//     of the guardian reviewer, a JSON record {reviewed_thread_id,
+//     reviewed_turn_id, target_item_id, reviewer_thread_id, model, status,
+//     decision, action, ...}, gives "permission decision: denied
+//     source=guardian_review status=<status> action=<action> (turn ..,
+//     reviewer thread .., model ..) decision=<decision>" in the reviewed
+//     thread at the record id's UUIDv7 time, ToolUseID the reviewed item;
+//     the record's instructions and history are not printed.
+//
+// Record ids: "<thread>#first_user_message", "#archived", "<child>#spawn",
+// "guardian_review:<id>"; the thread record and remote control rows hold
+// values that change (a name, a model, the enabled flag), so they carry
+// none and a database backup's identical copy is merged by full value.
 func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	db, err := in.DB(ctx)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
-	if ok, err := parser.HasTable(ctx, db, "threads"); err != nil || !ok {
-		return err
+	hasThreads, err := parser.HasTable(ctx, db, "threads")
+	if err != nil {
+		return fmt.Errorf("read schema of %s: %w", in.Path, err)
 	}
+	if hasThreads {
+		if err := threads(ctx, db, in, out); err != nil {
+			return err
+		}
+	}
+	if err := remoteControl(ctx, db, out); err != nil {
+		return fmt.Errorf("read remote_control_enrollments in %s: %w", in.Path, err)
+	}
+	if err := guardianReviews(ctx, db, out); err != nil {
+		return fmt.Errorf("read guardian_review_feedback in %s: %w", in.Path, err)
+	}
+	return nil
+}
+
+func threads(ctx context.Context, db *sql.DB, in *parser.Input, out parser.Sink) error {
 	created := map[string]timeline.Event{}
-	err = parser.EachTableRow(ctx, db, "threads", func(r parser.Row) error {
+	err := parser.EachTableRow(ctx, db, "threads", func(r parser.Row) error {
 		m, rowid := r.Vals, r.Rowid
 		id := parser.SQLText(m["id"])
 		base := timeline.Event{SessionID: id, ProjectPath: parser.SQLText(m["cwd"]), SourceLine: rowid, Secondary: true}
@@ -78,13 +120,13 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		out.Event(rec)
 		if msg := parser.SQLText(m["first_user_message"]); msg != "" {
 			u := base
-			u.TurnType, u.Text = timeline.User, msg
+			u.TurnType, u.Text, u.RecordID = timeline.User, msg, id+"#first_user_message"
 			out.Event(u)
 		}
 		if at, ok := msOrSeconds(nil, m["archived_at"]); ok {
 			a := base
 			a.Time, a.TimeBasis = at, timeline.TimeRecorded
-			a.TurnType, a.Text = timeline.System, "thread archived"
+			a.TurnType, a.Text, a.RecordID = timeline.System, "thread archived", id+"#archived"
 			out.Event(a)
 		}
 		return nil
@@ -93,6 +135,96 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		return fmt.Errorf("read threads in %s: %w", in.Path, err)
 	}
 	return spawnEdges(ctx, db, created, out)
+}
+
+func remoteControl(ctx context.Context, db *sql.DB, out parser.Sink) error {
+	return parser.EachTableRow(ctx, db, "remote_control_enrollments", func(r parser.Row) error {
+		kv := []string{}
+		add := func(k, v string) {
+			if v != "" {
+				kv = append(kv, k+"="+v)
+			}
+		}
+		add("server_id", r.Get("server_id"))
+		add("environment_id", r.Get("environment_id"))
+		add("client", r.Get("app_server_client_name"))
+		if r.Has("remote_control_enabled") {
+			if n, ok := parser.SQLInt(r.Vals["remote_control_enabled"]); ok {
+				add("enabled", map[bool]string{true: "yes", false: "no"}[n != 0])
+			}
+		}
+		add("websocket", r.Get("websocket_url"))
+		add("account", r.Get("account_id"))
+		e := timeline.Event{TurnType: timeline.System, SourceLine: r.Rowid, Secondary: true,
+			Text: "remote control: enrolled server " + orDash(r.Get("server_name")) + " (" + strings.Join(kv, " ") + ")"}
+		if t, ok := msOrSeconds(nil, r.Vals["updated_at"]); ok {
+			e.Time = t
+		} else {
+			e.TimeBasis = timeline.TimeNone
+		}
+		out.Event(e)
+		return nil
+	})
+}
+
+// guardianRecord is a guardian_review_feedback record (codex-rs/ext/
+// guardian-reviewer/src/feedback.rs ReviewFeedbackRecord).
+type guardianRecord struct {
+	ReviewedThreadID string  `json:"reviewed_thread_id"`
+	ReviewedTurnID   string  `json:"reviewed_turn_id"`
+	TargetItemID     *string `json:"target_item_id"`
+	ReviewerThreadID string  `json:"reviewer_thread_id"`
+	Model            string  `json:"model"`
+	Status           string  `json:"status"`
+	Decision         *string `json:"decision"`
+	Action           string  `json:"action"`
+	ActionTruncated  bool    `json:"action_truncated"`
+}
+
+func guardianReviews(ctx context.Context, db *sql.DB, out parser.Sink) error {
+	return parser.EachTableRow(ctx, db, "guardian_review_feedback", func(r parser.Row) error {
+		var g guardianRecord
+		if err := json.Unmarshal([]byte(r.Get("record")), &g); err != nil {
+			out.Report(r.Rowid, parser.KindSkippedRecord, "guardian review record "+r.Get("id")+" is not JSON: "+err.Error())
+			return nil
+		}
+		sid := g.ReviewedThreadID
+		if sid == "" {
+			sid = r.Get("thread_id")
+		}
+		text := "permission decision: denied source=guardian_review status=" + orDash(g.Status) + " action=" + g.Action
+		if g.ActionTruncated {
+			text += " [action truncated]"
+		}
+		var kv []string
+		if g.ReviewedTurnID != "" {
+			kv = append(kv, "turn "+g.ReviewedTurnID)
+		}
+		if g.ReviewerThreadID != "" {
+			kv = append(kv, "reviewer thread "+g.ReviewerThreadID)
+		}
+		if g.Model != "" {
+			kv = append(kv, "model "+g.Model)
+		}
+		if len(kv) > 0 {
+			text += " (" + strings.Join(kv, ", ") + ")"
+		}
+		if g.Decision != nil && *g.Decision != "" {
+			text += " decision=" + *g.Decision
+		}
+		e := timeline.Event{SessionID: sid, TurnType: timeline.System, Text: text, SourceLine: r.Rowid, Secondary: true,
+			RecordID: "guardian_review:" + r.Get("id")}
+		if g.TargetItemID != nil {
+			e.ToolUseID = *g.TargetItemID
+		}
+		if t, ok := uuidV7Time(r.Get("id")); ok {
+			e.Time = t
+		} else {
+			e.TimeBasis = timeline.TimeNone
+		}
+		out.Event(e)
+		return nil
+	})
 }
 
 func spawnEdges(ctx context.Context, db *sql.DB, created map[string]timeline.Event, out parser.Sink) error {
@@ -112,13 +244,15 @@ func spawnEdges(ctx context.Context, db *sql.DB, created map[string]timeline.Eve
 			out.Problem(0, "thread_spawn_edges row: "+err.Error())
 			continue
 		}
-		e := timeline.Event{SessionID: child, TurnType: timeline.System, Text: "subagent " + child + " of " + parent, SourceLine: rowid, Secondary: true}
+		e := timeline.Event{SessionID: child, ParentSessionID: parent, TurnType: timeline.System, Text: "subagent " + child + " of " + parent,
+			SourceLine: rowid, Secondary: true, RecordID: child + "#spawn"}
 		if c, ok := created[child]; ok && !c.Time.IsZero() {
 			e.Time, e.TimeBasis, e.ProjectPath = c.Time, timeline.TimeInherited, c.ProjectPath
 		} else {
 			e.TimeBasis = timeline.TimeNone
 		}
 		out.Event(e)
+		out.Session(timeline.SessionState{Key: timeline.SessionKey{SessionID: child}, ParentSessionID: parent})
 	}
 	return rows.Err()
 }

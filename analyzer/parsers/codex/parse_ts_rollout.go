@@ -30,15 +30,17 @@ func parseTSRollout(ctx context.Context, in *parser.Input, out parser.Sink) erro
 		out.Problem(0, "not a rollout JSON document: "+err.Error())
 		return nil
 	}
-	pre := newPrescan()
-	pre.sessionID = doc.Session.ID
-	if pre.sessionID == "" {
-		pre.sessionID = idFromName(in.Path)
+	sid := doc.Session.ID
+	if sid == "" {
+		sid = idFromName(in.Path)
 	}
+	tr := newTracker(sid)
+	o := tr.cur()
 	if t, ok := parser.ParseTime(doc.Session.Timestamp); ok {
-		pre.start = t
+		o.start = t
 	}
-	r := &rollout{out: out, pre: pre, sid: pre.sessionID, callNames: map[string]string{}}
+	cs := &countingSink{Sink: out}
+	r := &rollout{out: cs, tr: tr, o: o}
 	for i, raw := range doc.Items {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -49,7 +51,16 @@ func parseTSRollout(ctx context.Context, in *parser.Input, out parser.Sink) erro
 			out.Problem(n, "item: "+err.Error())
 			continue
 		}
+		before := cs.n
+		r.why = ""
 		r.responseItem(n, "", &it)
+		if cs.n == before {
+			why := r.why
+			if why == "" {
+				why = "no_evidence:" + it.Type
+			}
+			out.Skip(n, why)
+		}
 	}
 	return nil
 }

@@ -20,31 +20,43 @@ const Agent = "copilot-cli"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "copilot-cli/events", Agent: Agent, Version: 2,
+			ID: "copilot-cli/events", Agent: Agent, Version: 3,
 			Actions: Actions,
 			Targets: []string{"events"}, Names: []string{"events.jsonl"},
-			Doc: "session-state/<id>/events.jsonl event log: prompts, replies, reasoning, tool calls and results, permission requests and decisions, model switches, hooks, subagents, session info (unknown types kept as system rows)",
+			Doc: "session-state/<id>/events.jsonl event log: prompts, replies, reasoning, tool calls and results, permission requests and decisions, model switches, hooks, subagents in their own sessions, session info (unknown types kept as system rows)",
 		}, parseEvents),
+		&legacyParser{parser.New(parser.Spec{
+			ID: "copilot-cli/legacy-session", Agent: Agent, Version: 1,
+			Actions: Actions,
+			Targets: []string{"events"}, Names: []string{"*.jsonl"},
+			Doc: "legacy flat session-state/<id>.jsonl transcripts of pre-1.0 builds (the events.jsonl vocabulary; project path from the events or sidebar-sessions-state)",
+		}, parseEvents)},
 		parser.New(parser.Spec{
-			ID: "copilot-cli/workspace", Agent: Agent, Version: 2,
+			ID: "copilot-cli/sidebar", Agent: Agent, Version: 1,
+			Actions: Actions,
+			Targets: []string{"sidebar"}, Names: []string{"*.json"},
+			Doc: "sidebar-sessions-state/<sha256 of cwd>.json: the project-path join for the sessions it lists (no rows)",
+		}, parseSidebar),
+		parser.New(parser.Spec{
+			ID: "copilot-cli/workspace", Agent: Agent, Version: 3,
 			Actions: Actions,
 			Targets: []string{"workspace"}, Names: []string{"workspace.yaml"},
 			Doc: "session-state/<id>/workspace.yaml session metadata (name, cwd, client_name) and the remote sync keys (session synced:, file mtime)",
 		}, parseWorkspace),
 		parser.New(parser.Spec{
-			ID: "copilot-cli/settings", Agent: Agent, Version: 2,
+			ID: "copilot-cli/settings", Agent: Agent, Version: 3,
 			Actions: Actions,
 			Targets: []string{"settings"}, Names: []string{"permissions-config.json", "settings.json"},
 			Doc: "permissions-config.json tool approvals per location and settings.json allowedUrls/deniedUrls/trusted folders/permissions keys (permission setting:, file mtime)",
 		}, parseSettings),
 		parser.New(parser.Spec{
-			ID: "copilot-cli/process-log", Agent: Agent, Version: 2,
+			ID: "copilot-cli/process-log", Agent: Agent, Version: 3,
 			Actions: Actions,
 			Targets: []string{"logs"}, Names: []string{"process-*.log"},
 			Doc: "logs/process-*.log sign-in lines",
 		}, parseProcessLog),
 		parser.New(parser.Spec{
-			ID: "copilot-cli/session-store", Agent: Agent, Version: 2,
+			ID: "copilot-cli/session-store", Agent: Agent, Version: 3,
 			Actions: Actions,
 			Secondary: &parser.Secondary{Window: time.Hour, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.System},
 				Basis: "one-hour window: a turn is stamped when it ends (seed)"},
@@ -52,7 +64,7 @@ func Parsers() []parser.Parser {
 			Doc: "session-store.db sessions, turns, session_files, session_refs, checkpoints, forge_trajectory_events (secondary)",
 		}, parseSessionStore),
 		parser.New(parser.Spec{
-			ID: "copilot-cli/rewind-index", Agent: Agent, Version: 2,
+			ID: "copilot-cli/rewind-index", Agent: Agent, Version: 3,
 			Actions: Actions,
 			Secondary: &parser.Secondary{Window: time.Hour, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
 				Basis: "one-hour window: a turn is stamped when it ends (seed)"},
@@ -60,7 +72,7 @@ func Parsers() []parser.Parser {
 			Doc: "session-state/<id>/rewind-file-snapshots/index.json per-turn prompt and changed files (secondary)",
 		}, parseRewindIndex),
 		parser.New(parser.Spec{
-			ID: "copilot-cli/command-history", Agent: Agent, Version: 2,
+			ID: "copilot-cli/command-history", Agent: Agent, Version: 3,
 			Actions: Actions,
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
 				Basis: "command-history-state.json records no time, session or cwd (seed)"},
@@ -69,6 +81,21 @@ func Parsers() []parser.Parser {
 		}, parseCommandHistory),
 	}
 }
+
+// legacyParser matches only the flat session-state/<id>.jsonl files, not
+// the .jsonl files inside a session directory.
+type legacyParser struct{ parser.Parser }
+
+func (p *legacyParser) Match(f *parser.File) bool {
+	if !p.Parser.Match(f) {
+		return false
+	}
+	_, ok := legacySession(f.Path)
+	return ok
+}
+
+// Spec returns the wrapped parser's spec (for the generated parser list).
+func (p *legacyParser) Spec() parser.Spec { return p.Parser.(parser.Specced).Spec() }
 
 // maxSmall bounds a small related or whole-file read (workspace.yaml,
 // settings, indexes).

@@ -13,8 +13,29 @@
 //     other bad line is a problem and the parse goes on. Session id:
 //     session.start's data.sessionId, else the directory name; project path:
 //     context.cwd of session.start / session.resume / session.context_changed,
-//     else workspace.yaml's cwd (read as a related file). A record without a
-//     timestamp inherits the previous record's time (time_basis inherited).
+//     else workspace.yaml's cwd (read as a related file), else the cwd of the
+//     sidebar-sessions-state/*.json file that lists the session (the project
+//     join). A record without a timestamp inherits the previous record's
+//     time (time_basis inherited).
+//     Identity: RecordID is the event's id (a UUID v4 the runtime generates
+//     per event); a row derived from one event is "<id>#<word>":
+//     "#reasoning" (an assistant.message's reasoningText), "#tool<i>" (its
+//     i-th toolRequests entry written because it never started),
+//     "#attachment<i>". Nothing is de-duplicated here: the engine's identity
+//     merge writes a record once. An assistant.message that holds only
+//     calls that started (their tool.execution_start rows show them) is a
+//     skip "no_evidence:assistant.message_without_text"; every other event
+//     gives rows.
+//     Sub-agents: an event with agentId (the sub-agent instance id), or
+//     with only the deprecated data.parentToolCallId (resolved to the
+//     agentId another event of that task call named, else
+//     "<session>/<toolCallId>"), is in the sub-agent's own session with
+//     parent_session_id the file's session; the sub-agent's first event is
+//     preceded by "subagent <id> of <parent>" (RecordID "<id>#subagent") and
+//     its session state carries the parent. Its user.message (source
+//     "agent-<agent id>", the inter-agent prompt, or none) is the system row
+//     "subagent task: <content>", never user. Models are tracked per
+//     session, so a sub-agent's model_change does not move the parent's.
 //     Rows:
 //     user.message -> user (content, the text as typed; transformedContent
 //     is the injected copy and is not shown), or system "user.message
@@ -60,8 +81,11 @@
 //     session <mc_session_id> task <mc_task_id> last event
 //     <mc_last_event_id> remote_steerable=<value> (from workspace.yaml, file
 //     mtime)" at the file's modification time, and the session is recorded
-//     Synced "yes". YAML is read by a small top-level reader (no YAML
-//     dependency): quoted scalars and | / > block scalars are handled.
+//     Synced "yes"; a workspace.yaml with none of them records Synced "no"
+//     (the runtime adds them when the session is synced to the account).
+//     RecordIDs "<id>#workspace" and "<id>#synced". YAML is read by a
+//     small top-level reader (no YAML dependency): quoted scalars and | / >
+//     block scalars are handled.
 //
 //   - settings: permissions-config.json (every stored approval; docs:
 //     locations.<path>.tool_approvals[], project_path the location) and
@@ -73,28 +97,47 @@
 //
 //   - process-log: logs/process-*.log, one "sign-in: <line>" row per line
 //     about signing in or out, at the line's leading timestamp (a zone-less
-//     time is local-as-utc); GitHub token values are masked.
+//     time is local-as-utc); GitHub token values are masked; every other
+//     line is a skip "no_evidence:log_line".
 //
 //   - session-store: session-store.db (secondary; SourceLine the rowid):
 //     sessions -> "session record: cwd=.. repository=.. branch=.. summary=.."
 //     at created_at; turns -> user (user_message) and assistant
 //     (assistant_response) rows at the turn's timestamp, which is when the
-//     turn ended (hence the engine's one-hour dedup window against
-//     events.jsonl); session_files, session_refs, checkpoints and
-//     forge_trajectory_events -> "<table>: col=value ..." rows. Columns are
-//     read by name and missing ones tolerated.
+//     turn ended (hence the declared one-hour window against events.jsonl,
+//     the seed's); session_files, session_refs, checkpoints and
+//     forge_trajectory_events -> "<table>: col=value ..." rows; a turn with
+//     neither text is a skip "no_evidence:empty_turn". RecordIDs from the
+//     store's own unique keys: "<session>#session-record",
+//     "<session>/turn/<turn_index>#user" and "#assistant",
+//     "<session>/<table>/<key values>" for session_files (file_path),
+//     session_refs (ref_type, ref_value) and checkpoints
+//     (checkpoint_number); forge_trajectory_events has no unique key and
+//     its rows none. Columns are read by name and missing ones tolerated
+//     (the real 1.0.102 store of fixtures/roots/real-agents-2 has these
+//     columns).
 //
 //   - rewind-index: session-state/<id>/rewind-file-snapshots/index.json
-//     (secondary): per snapshot the turn's prompt (user) and "rewind
-//     snapshot: ... files <paths>" (system).
+//     (secondary, one-hour window as the seed gives): per snapshot the
+//     turn's prompt (user, RecordID the eventId of the user.message it
+//     copies, so the identity merge writes it once and it stands for a
+//     prompt the event log lost) and "rewind snapshot: ... files <paths>"
+//     (system, RecordID the snapshotId). 1.0.102 keys files by a hash of
+//     the path with {path, preimage, postimage, ...} values (real-agents-2);
+//     the paths are listed.
 //
-//   - command-history: command-history-state.json (secondary): one user
-//     row per remembered prompt, with no time, session or cwd.
+//   - command-history: command-history-state.json (secondary, window 0:
+//     no time): one user row per remembered prompt, with no time, session
+//     or cwd; an empty entry is a skip "empty_prompt".
 //
-// Not read: the legacy flat session-state/<id>.jsonl transcript (pre-1.0
-// builds), sidebar-sessions-state/*.json (a project-path join the catalog
-// uses), mcp-config.json, config.json (secret), session.db (todos),
-// checkpoints/ and files/ under a session, token counts.
+// Not read, each for its reason: mcp-config.json (server definitions, no
+// event), config.json (catalog kind secret: never handed to a parser),
+// session.db (the session's todos table, no time or turn), checkpoints/
+// index.md (a title list the session-store checkpoints rows already
+// hold) and files/ under a session (the agent's scratch output), and the
+// session-store tables the seed does not list (assistant_usage_events,
+// dynamic_context_items, forge_skill_proposals, the search index: token
+// counts and search copies of the turns).
 //
 // Evidence. Event vocabulary and data fields: github/copilot-sdk
 // nodejs/src/generated/session-events.ts (generated from the runtime's
@@ -120,6 +163,12 @@
 // initiator), the process log's sign-in line, rewind-file-snapshots
 // index.json and command-history-state.json shapes, and session-store's
 // session_files, session_refs, checkpoints and forge_trajectory_events
-// columns (read generically). No real Copilot CLI run was available in
-// fixtures/roots (it needs GitHub sign-in).
+// columns (read generically). Real files: Copilot CLI 1.0.102 run against
+// the loopback mock model (fixtures/roots/real-agents-2: events.jsonl with
+// a sub-agent carrying agentId, workspace.yaml, session-store.db,
+// rewind-file-snapshots/index.json, process logs); the sub-agent fields
+// (agentId "Sub-agent instance identifier", user.message source
+// "agent-<agent-id>" for an inter-agent prompt, the deprecated
+// parentToolCallId) and session.snapshot_rewind / context_cleared from
+// session-events.ts at the commit above.
 package copilotcli

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	json "github.com/go-json-experiment/json/v1"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -30,20 +31,40 @@ type pendingCall struct {
 	t                       time.Time
 	basis                   timeline.TimeBasis
 	line                    int64
+	agent                   *agentCtx
+	rid                     string
+}
+
+// agentCtx is the session one agent's events belong to: the root agent's
+// (the file's session) or a sub-agent's (its agentId, parent the root).
+type agentCtx struct {
+	id, parent string
+	model      string
 }
 
 type eventsState struct {
 	out       parser.Sink
-	session   string
+	in        *parser.Input
+	root      *agentCtx            // the file's own session
+	cur       *agentCtx            // the session of the event being read
+	agents    map[string]*agentCtx // agentId -> sub-agent session
+	byCall    map[string]string    // the task's toolCallId -> agentId
+	rec       string               // the current event's id
 	cwd       string
-	model     string
+	cwdKnown  bool // cwd came from the record or workspace.yaml (no sidebar lookup)
+	sidebar   string
+	looked    bool
+	copilot   string // the .copilot directory
 	last      time.Time
 	toolNames map[string]string       // toolCallId -> toolName
 	pending   map[string]*pendingCall // requested, not started
+	quiet     map[int64]bool          // assistant.message lines with no row of their own
 	permTool  map[string]string       // permission requestId -> toolCallId
 }
 
-// parseEvents reads session-state/<id>/events.jsonl.
+// parseEvents reads session-state/<id>/events.jsonl, or the legacy flat
+// session-state/<id>.jsonl of pre-1.0 builds (same event vocabulary, no
+// workspace.yaml beside it).
 func parseEvents(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	rc, err := in.Open()
 	if err != nil {
@@ -51,13 +72,20 @@ func parseEvents(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	}
 	defer rc.Close()
 	id, sdir := sessionDir(in.Path)
-	st := &eventsState{out: out, session: id, toolNames: map[string]string{}, pending: map[string]*pendingCall{}, permTool: map[string]string{}}
+	if legacy, ok := legacySession(in.Path); ok {
+		id = legacy
+	}
+	root := &agentCtx{id: id}
+	st := &eventsState{out: out, in: in, root: root, cur: root, agents: map[string]*agentCtx{}, byCall: map[string]string{},
+		toolNames: map[string]string{}, pending: map[string]*pendingCall{}, quiet: map[int64]bool{}, permTool: map[string]string{},
+		copilot: copilotDir(in.Path)}
 	if sdir != "" {
 		if b, ok := in.ReadRelated(sdir+"/workspace.yaml", maxSmall); ok {
 			ws := parseYAMLTop(b)
 			st.cwd = ws.get("cwd")
-			if st.session == "" {
-				st.session = ws.get("id")
+			st.cwdKnown = st.cwd != ""
+			if root.id == "" {
+				root.id = ws.get("id")
 			}
 		}
 	}
@@ -87,9 +115,46 @@ func parseEvents(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	return nil
 }
 
-// base event at a line, timed by the record or inherited.
+// legacySession returns the session id of a legacy flat transcript
+// session-state/<id>.jsonl (the file name), ok false for any other path.
+func legacySession(p string) (string, bool) {
+	i := strings.LastIndex(p, "/session-state/")
+	if i < 0 {
+		return "", false
+	}
+	rest := p[i+len("/session-state/"):]
+	if strings.Contains(rest, "/") || !strings.HasSuffix(rest, ".jsonl") || len(rest) == len(".jsonl") {
+		return "", false
+	}
+	return strings.TrimSuffix(rest, ".jsonl"), true
+}
+
+// copilotDir is the state directory (.copilot) holding session-state/.
+func copilotDir(p string) string {
+	if i := strings.LastIndex(p, "/session-state/"); i >= 0 {
+		return p[:i]
+	}
+	return ""
+}
+
+// project returns the project path for a row: the record's cwd or
+// workspace.yaml's, else (looked up once) the sidebar-sessions-state
+// file that lists the session.
+func (s *eventsState) project() string {
+	if s.cwd != "" || s.cwdKnown {
+		return s.cwd
+	}
+	if !s.looked {
+		s.looked = true
+		s.sidebar = sidebarProject(s.in, s.copilot, s.root.id, s.out)
+	}
+	return s.sidebar
+}
+
+// ev is a row of the current event's session at a line, timed by the
+// record or inherited, with the event's id as RecordID.
 func (s *eventsState) ev(n int64, ts string, tt timeline.TurnType) timeline.Event {
-	e := timeline.Event{SessionID: s.session, ProjectPath: s.cwd, TurnType: tt, SourceLine: n}
+	e := timeline.Event{SessionID: s.cur.id, ParentSessionID: s.cur.parent, ProjectPath: s.project(), TurnType: tt, SourceLine: n, RecordID: s.rec}
 	if t, ok := parseTime(ts); ok {
 		e.Time = t
 		s.last = t
@@ -111,35 +176,81 @@ func (s *eventsState) emitSystem(n int64, ts, text string) {
 	s.out.Event(s.system(n, ts, text))
 }
 
+// derived is the RecordID of a row derived from the current event.
+func (s *eventsState) derived(word string) string {
+	if s.rec == "" {
+		return ""
+	}
+	return s.rec + "#" + word
+}
+
+// agentOf returns the session an event belongs to: a sub-agent's own
+// (agentId; else the sub-agent the deprecated data.parentToolCallId names,
+// "<session>/<toolCallId>" when no event told its agentId) or the root's.
+// A sub-agent's first event is preceded by "subagent <id> of <parent>".
+func (s *eventsState) agentOf(n int64, env *envelope, d map[string]json.RawMessage) *agentCtx {
+	aid := env.AgentID
+	ptc := parser.JSONText(d["parentToolCallId"])
+	if aid == "" && ptc != "" {
+		aid = s.byCall[ptc]
+		if aid == "" {
+			aid = s.root.id + "/" + ptc
+		}
+	}
+	if aid == "" {
+		return s.root
+	}
+	if ptc == "" && env.Type == "subagent.started" {
+		ptc = parser.JSONText(d["toolCallId"])
+	}
+	if ptc != "" && s.byCall[ptc] == "" {
+		s.byCall[ptc] = aid
+	}
+	a := s.agents[aid]
+	if a != nil {
+		return a
+	}
+	a = &agentCtx{id: aid, parent: s.root.id, model: s.root.model}
+	s.agents[aid] = a
+	s.cur = a
+	e := s.system(n, env.Timestamp, "subagent "+aid+" of "+s.root.id)
+	e.RecordID = aid + "#subagent"
+	s.out.Event(e)
+	s.out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: aid}, ParentSessionID: s.root.id})
+	return a
+}
+
 func (s *eventsState) event(n int64, env *envelope) {
 	d := obj(env.Data)
 	if d == nil {
 		d = map[string]json.RawMessage{}
 	}
 	ts := env.Timestamp
+	s.rec = env.ID
+	if env.Type == "session.start" && env.AgentID == "" {
+		if sid := parser.JSONText(d["sessionId"]); sid != "" {
+			s.root.id = sid
+		}
+	}
+	s.cur = s.agentOf(n, env, d)
 	switch env.Type {
 	case "session.start", "session.resume":
-		if env.Type == "session.start" {
-			if sid := parser.JSONText(d["sessionId"]); sid != "" {
-				s.session = sid
-			}
-		}
 		ctxm := obj(d["context"])
 		if cwd := parser.JSONText(ctxm["cwd"]); cwd != "" {
-			s.cwd = cwd
+			s.cwd, s.cwdKnown = cwd, true
 		}
-		if m := parser.JSONText(d["selectedModel"]); m != "" && s.model == "" {
-			s.model = m
+		if m := parser.JSONText(d["selectedModel"]); m != "" && s.cur.model == "" {
+			s.cur.model = m
 		}
 		text := env.Type + ": " + joinNonEmpty(
 			kv(d, "copilotVersion", "producer", "version", "startTime", "resumeTime", "eventCount", "selectedModel", "reasoningEffort", "remoteSteerable", "alreadyInUse", "sessionWasActive", "detachedFromSpawningParentSessionId"),
 			kv(ctxm, "cwd", "gitRoot", "repository", "branch", "headCommit"))
 		e := s.system(n, ts, text)
-		e.Model = s.model
+		e.Model = s.cur.model
 		s.out.Event(e)
 	case "session.context_changed":
 		if cwd := parser.JSONText(d["cwd"]); cwd != "" {
-			s.cwd = cwd
+			s.cwd, s.cwdKnown = cwd, true
 		}
 		s.emitSystem(n, ts, "session.context_changed: "+kv(d, "cwd", "gitRoot", "repository", "branch", "headCommit"))
 	case "session.info":
@@ -152,17 +263,17 @@ func (s *eventsState) event(n int64, env *envelope) {
 		nm := parser.JSONText(d["newModel"])
 		prev := parser.JSONText(d["previousModel"])
 		if prev == "" {
-			prev = s.model
+			prev = s.cur.model
 		}
 		text := "model: " + nm
 		if prev != "" && prev != nm {
 			text = "model: " + prev + " -> " + nm
 		}
 		if nm != "" {
-			s.model = nm
+			s.cur.model = nm
 		}
 		e := s.system(n, ts, text)
-		e.Model = s.model
+		e.Model = s.cur.model
 		s.out.Event(e)
 	case "session.mode_changed":
 		s.emitSystem(n, ts, "mode: "+arrow(parser.JSONText(d["previousMode"]), parser.JSONText(d["newMode"])))
@@ -174,6 +285,12 @@ func (s *eventsState) event(n int64, env *envelope) {
 			text += "\n" + sum
 		}
 		s.emitSystem(n, ts, text)
+	case "session.snapshot_rewind":
+		// The runtime marks it ephemeral; written anyway, it says the
+		// events from upToEventId on were removed from this log.
+		s.emitSystem(n, ts, strings.TrimSpace("rewound by /rewind at "+tsOrDash(ts)+": "+parser.JSONText(d["eventsRemoved"])+" event(s) removed from event "+parser.JSONText(d["upToEventId"])))
+	case "session.context_cleared":
+		s.emitSystem(n, ts, strings.TrimSpace("context cleared by /clear at "+tsOrDash(ts)+" "+scalarsKV(d)))
 	case "session.shutdown":
 		s.emitSystem(n, ts, "session.shutdown: "+kv(d, "shutdownType", "errorReason", "currentModel", "totalPremiumRequests", "totalApiDurationMs"))
 	case "system.message":
@@ -187,18 +304,18 @@ func (s *eventsState) event(n int64, env *envelope) {
 	case "user.message":
 		s.userMessage(n, ts, d)
 	case "assistant.message":
-		s.assistantMessage(n, ts, env, d)
+		s.assistantMessage(n, ts, d)
 	case "assistant.reasoning":
 		e := s.ev(n, ts, timeline.Thinking)
-		e.Model = s.model
+		e.Model = s.cur.model
 		e.Text = parser.JSONText(d["content"])
 		s.out.Event(e)
 	case "assistant.turn_start", "assistant.turn_end":
 		if m := parser.JSONText(d["model"]); m != "" {
-			s.model = m
+			s.cur.model = m
 		}
 		e := s.system(n, ts, env.Type+": "+kv(d, "turnId"))
-		e.Model = s.model
+		e.Model = s.cur.model
 		s.out.Event(e)
 	case "tool.execution_start":
 		s.toolStart(n, ts, d)
@@ -230,7 +347,7 @@ func (s *eventsState) event(n int64, env *envelope) {
 		s.emitSystem(n, ts, text)
 	case "subagent.started", "subagent.completed", "subagent.failed":
 		verb := strings.TrimPrefix(env.Type, "subagent.")
-		text := "subagent " + parser.JSONText(d["toolCallId"]) + " of " + s.session + ": " + verb + " " + parser.JSONText(d["agentName"])
+		text := "subagent " + parser.JSONText(d["toolCallId"]) + " of " + s.root.id + ": " + verb + " " + parser.JSONText(d["agentName"])
 		if x := kv(d, "agentDisplayName", "model", "durationMs", "totalToolCalls", "totalTokens", "cancelled"); x != "" {
 			text += " " + x
 		}
@@ -319,7 +436,12 @@ func (s *eventsState) userMessage(n int64, ts string, d map[string]json.RawMessa
 	content := parser.JSONText(d["content"])
 	src := parser.JSONText(d["source"])
 	auto := parser.JSONText(d["isAutopilotContinuation"]) == "true"
-	if auto || !typedSources[src] {
+	switch {
+	case s.cur.parent != "" && !auto && (src == "" || strings.HasPrefix(src, "agent-")):
+		// A sub-agent's prompt: the parent's model wrote it (source
+		// "agent-<agent id>" for an inter-agent prompt).
+		s.emitSystem(n, ts, "subagent task: "+content)
+	case auto || !typedSources[src]:
 		label := "user.message"
 		if src != "" {
 			label += " source=" + src
@@ -328,42 +450,47 @@ func (s *eventsState) userMessage(n int64, ts string, d map[string]json.RawMessa
 			label += " autopilot continuation"
 		}
 		s.emitSystem(n, ts, label+": "+content)
-	} else {
+	default:
 		e := s.ev(n, ts, timeline.User)
 		e.Text = content
 		s.out.Event(e)
 	}
 	var atts []json.RawMessage
 	_ = json.Unmarshal(d["attachments"], &atts)
-	for _, a := range atts {
+	for i, a := range atts {
 		am := obj(a)
 		what := joinNonEmpty(parser.JSONText(am["path"]), parser.JSONText(am["url"]), parser.JSONText(am["displayName"]))
 		if what == "" {
 			what = parser.CompactJSON(a)
 		}
-		s.emitSystem(n, ts, "attachment: "+parser.JSONText(am["type"])+" "+what)
+		e := s.system(n, ts, "attachment: "+parser.JSONText(am["type"])+" "+what)
+		e.RecordID = s.derived("attachment" + strconv.Itoa(i))
+		s.out.Event(e)
 	}
 }
 
-func (s *eventsState) assistantMessage(n int64, ts string, env *envelope, d map[string]json.RawMessage) {
+func (s *eventsState) assistantMessage(n int64, ts string, d map[string]json.RawMessage) {
 	model := parser.JSONText(d["model"])
 	if model == "" {
-		model = s.model
+		model = s.cur.model
 	}
+	rows := 0
 	if r := parser.JSONText(d["reasoningText"]); strings.TrimSpace(r) != "" {
 		e := s.ev(n, ts, timeline.Thinking)
-		e.Model, e.Text = model, r
+		e.Model, e.Text, e.RecordID = model, r, s.derived("reasoning")
 		s.out.Event(e)
+		rows++
 	}
 	if c := parser.JSONText(d["content"]); strings.TrimSpace(c) != "" {
 		e := s.ev(n, ts, timeline.Assistant)
 		e.Model, e.Text = model, c
 		s.out.Event(e)
+		rows++
 	}
 	var reqs []map[string]json.RawMessage
 	_ = json.Unmarshal(d["toolRequests"], &reqs)
 	base := s.ev(n, ts, timeline.ToolUse)
-	for _, r := range reqs {
+	for i, r := range reqs {
 		id := parser.JSONText(r["toolCallId"])
 		if id == "" {
 			continue
@@ -372,7 +499,13 @@ func (s *eventsState) assistantMessage(n int64, ts string, env *envelope, d map[
 			continue
 		}
 		args := r["arguments"]
-		s.pending[id] = &pendingCall{name: parser.JSONText(r["name"]), args: parser.CompactJSON(args), text: toolText(obj(args)), model: model, t: base.Time, basis: base.TimeBasis, line: n}
+		s.pending[id] = &pendingCall{name: parser.JSONText(r["name"]), args: parser.CompactJSON(args), text: toolText(obj(args)), model: model,
+			t: base.Time, basis: base.TimeBasis, line: n, agent: s.cur, rid: s.derived("tool" + strconv.Itoa(i))}
+	}
+	if rows == 0 {
+		// Its calls are the tool.execution_start rows (or, for a call that
+		// never started, rows at the end): nothing of its own to show.
+		s.quiet[n] = true
 	}
 }
 
@@ -392,7 +525,7 @@ func (s *eventsState) toolStart(n int64, ts string, d map[string]json.RawMessage
 	e := s.ev(n, ts, timeline.ToolUse)
 	e.Model = parser.JSONText(d["model"])
 	if e.Model == "" {
-		e.Model = s.model
+		e.Model = s.cur.model
 	}
 	e.ToolName, e.ToolUseID, e.ToolInput = name, id, input
 	e.Text = toolText(obj(json.RawMessage(input)))
@@ -437,7 +570,8 @@ func (s *eventsState) toolComplete(n int64, ts string, d map[string]json.RawMess
 }
 
 // flushPending writes the tool calls a reply requested that never started
-// (denied, aborted or cut off), at the reply's time.
+// (denied, aborted or cut off), at the reply's time, and accounts for the
+// replies that gave no row at all.
 func (s *eventsState) flushPending() {
 	ids := make([]string, 0, len(s.pending))
 	for id := range s.pending {
@@ -446,10 +580,26 @@ func (s *eventsState) flushPending() {
 	sort.Strings(ids)
 	for _, id := range ids {
 		p := s.pending[id]
-		s.out.Event(timeline.Event{Time: p.t, TimeBasis: p.basis, SessionID: s.session, ProjectPath: s.cwd,
+		delete(s.quiet, p.line)
+		s.out.Event(timeline.Event{Time: p.t, TimeBasis: p.basis, SessionID: p.agent.id, ParentSessionID: p.agent.parent, ProjectPath: s.project(),
 			TurnType: timeline.ToolUse, Model: p.model, ToolName: p.name, ToolUseID: id, ToolInput: p.args,
-			Text: p.text, SourceLine: p.line})
+			Text: p.text, SourceLine: p.line, RecordID: p.rid})
 	}
+	lines := make([]int64, 0, len(s.quiet))
+	for n := range s.quiet {
+		lines = append(lines, n)
+	}
+	sort.Slice(lines, func(i, j int) bool { return lines[i] < lines[j] })
+	for _, n := range lines {
+		s.out.Skip(n, "no_evidence:assistant.message_without_text")
+	}
+}
+
+func tsOrDash(ts string) string {
+	if t, ok := parseTime(ts); ok {
+		return t.Format("2006-01-02T15:04:05.000Z")
+	}
+	return "-"
 }
 
 // permissionDetail names what a permission request is for.

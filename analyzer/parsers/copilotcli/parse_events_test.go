@@ -143,17 +143,52 @@ func TestEventsEdge(t *testing.T) {
 	if len(s.Problems) != 0 {
 		t.Fatalf("problems: %v", s.Problems)
 	}
-	sub := find(s, func(e *timeline.Event) bool { return strings.HasPrefix(e.Text, "subagent ") })
-	if len(sub) != 3 ||
-		!strings.HasPrefix(sub[0].Text, "subagent call_task of 0b9e8d7c-6a5f-4e3d-9c2b-1a0f9e8d7c6b: started explore") ||
-		!strings.HasPrefix(sub[1].Text, "subagent call_task of 0b9e8d7c-6a5f-4e3d-9c2b-1a0f9e8d7c6b: completed explore") ||
-		!strings.Contains(sub[2].Text, "error: model refused") || sub[0].ToolUseID != "call_task" {
+	const root, subID = "0b9e8d7c-6a5f-4e3d-9c2b-1a0f9e8d7c6b", "7d3f5c1e-2b4a-4e6f-9a8b-0c1d2e3f4a5b"
+	// issue 12: a sub-agent's rows are in its own session (agentId), child
+	// of the file's; its lifecycle events without an agentId stay in the
+	// parent (1.0.98 shape).
+	sub := find(s, func(e *timeline.Event) bool {
+		return strings.HasPrefix(e.Text, "subagent ") && !strings.HasPrefix(e.Text, "subagent task: ")
+	})
+	if len(sub) != 5 ||
+		!strings.HasPrefix(sub[0].Text, "subagent call_task of "+root+": started explore") || sub[0].SessionID != root || sub[0].ToolUseID != "call_task" ||
+		sub[1].Text != "subagent "+subID+" of "+root || sub[1].SessionID != subID || sub[1].ParentSessionID != root || sub[1].RecordID != subID+"#subagent" || sub[1].SourceLine != 6 ||
+		!strings.HasPrefix(sub[2].Text, "subagent call_task of "+root+": completed explore") || sub[2].SessionID != root ||
+		sub[3].Text != "subagent "+root+"/call_task2 of "+root || sub[3].SessionID != root+"/call_task2" ||
+		!strings.Contains(sub[4].Text, "error: model refused") || sub[4].SessionID != root {
 		t.Fatalf("subagent rows: %+v", sub)
 	}
-	// the subagent's own call keeps its model
-	g := find(s, func(e *timeline.Event) bool { return e.ToolUseID == "call_grep" && e.TurnType == timeline.ToolUse })
-	if len(g) != 1 || g[0].Model != "claude-haiku-4.5" || g[0].Text != "TODO" {
-		t.Fatalf("grep call: %+v", g)
+	// the prompt the parent model wrote is a system row in the sub-agent's session, never user
+	task := find(s, func(e *timeline.Event) bool { return strings.HasPrefix(e.Text, "subagent task: ") })
+	if len(task) != 1 || task[0].Text != "subagent task: Find TODOs" || task[0].TurnType != timeline.System ||
+		task[0].SessionID != subID || task[0].ParentSessionID != root || task[0].RecordID != "a05b" {
+		t.Fatalf("task rows: %+v", task)
+	}
+	if len(find(s, func(e *timeline.Event) bool { return e.TurnType == timeline.User && e.SessionID == subID })) != 0 {
+		t.Fatal("a user row in the sub-agent's session")
+	}
+	if len(s.States) != 2 || s.States[0].Key.SessionID != subID || s.States[0].ParentSessionID != root ||
+		s.States[1].Key.SessionID != root+"/call_task2" || s.States[1].ParentSessionID != root {
+		t.Fatalf("states: %+v", s.States)
+	}
+	// the subagent's own call keeps its model and session
+	g := find(s, func(e *timeline.Event) bool { return e.ToolUseID == "call_grep" })
+	if len(g) != 2 || g[0].Model != "claude-haiku-4.5" || g[0].Text != "TODO" || g[0].SessionID != subID || g[1].SessionID != subID ||
+		g[0].RecordID != "a07" || g[1].RecordID != "a08" {
+		t.Fatalf("grep rows: %+v", g)
+	}
+	// the parent's model is not the sub-agent's
+	if fin := find(s, func(e *timeline.Event) bool { return strings.HasPrefix(e.Text, "session.resume: ") }); len(fin) != 1 || fin[0].Model != "gpt-5.4" {
+		t.Fatalf("resume row: %+v", fin)
+	}
+	// what happened stays: a rewind written to the log and a /clear
+	for _, w := range []string{
+		"rewound by /rewind at 2026-10-16T11:00:05.000Z: 3 event(s) removed from event a19",
+		"context cleared by /clear at 2026-10-16T11:00:06.000Z",
+	} {
+		if len(find(s, func(e *timeline.Event) bool { return e.Text == w && e.SessionID == root })) != 1 {
+			t.Errorf("missing row %q", w)
+		}
 	}
 	// unknown event types are kept with their type name
 	if len(find(s, func(e *timeline.Event) bool { return e.Text == `session.brand_new_event: {"foo":"bar","n":2}` })) != 1 {
@@ -207,6 +242,99 @@ func TestEventsMalformed(t *testing.T) {
 	}
 }
 
+// TestEventsRecordIDs: every row carries its event's id; rows derived from
+// one event are "<id>#<word>"; an assistant.message whose only content is
+// calls that started is a counted skip.
+func TestEventsRecordIDs(t *testing.T) {
+	s := parsertest.Run(t, byID(t, "copilot-cli/events"), sessionInput(t, "typical", "events", "events.jsonl"))
+	got := map[string]string{}
+	for _, e := range s.Events {
+		got[string(e.TurnType)+" "+e.Text] = e.RecordID
+	}
+	for k, want := range map[string]string{
+		"user list the files and delete tmp.txt":                        "e06",
+		"thinking The user wants a listing, then a deletion.":           "e08#reasoning",
+		"assistant I'll list the files first.":                          "e08",
+		"tool_use ls -la":                                               "e09",
+		"tool_use /home/examiner/demo/notes.md":                         "e08#tool1",
+		"system attachment: file /home/examiner/demo/notes.md notes.md": "e06#attachment0",
+	} {
+		if got[k] != want {
+			t.Errorf("%s: record id %q, want %q", k, got[k], want)
+		}
+	}
+	if len(s.Skips) != 1 || s.Skips[0] != (parsertest.Skip{Line: 11, Reason: "no_evidence:assistant.message_without_text"}) {
+		t.Fatalf("skips: %+v", s.Skips)
+	}
+	for _, e := range s.Events {
+		if e.RecordID == "" {
+			t.Errorf("row without a record id: %q", e.Text)
+		}
+	}
+}
+
+// TestLegacyFlatTranscript: the pre-1.0 session-state/<id>.jsonl is read
+// with the events vocabulary (issue 16); with no cwd in the events and no
+// workspace.yaml, the project comes from the sidebar-sessions-state file
+// that lists the session.
+func TestLegacyFlatTranscript(t *testing.T) {
+	const id = "3c4d5e6f-0000-4000-8000-000000000001"
+	p := byID(t, "copilot-cli/legacy-session")
+	orig := "/home/examiner/.copilot/session-state/" + id + ".jsonl"
+	for path, want := range map[string]bool{
+		orig: true,
+		"/home/examiner/.copilot/session-state/" + id + "/events.jsonl": false,
+		"/home/examiner/.copilot/session-state/" + id + "/other.jsonl":  false,
+	} {
+		if got := p.Match(&parser.File{Path: path, Agent: Agent, Target: "events"}); got != want {
+			t.Errorf("match %s = %v, want %v", path, got, want)
+		}
+	}
+	f := parser.File{Path: orig, Agent: Agent, Target: "events"}
+	in := parsertest.Input(t, "testdata/legacy/"+id+".jsonl", f, parsertest.Files{
+		"/home/examiner/.copilot/sidebar-sessions-state/0f5e.json": "testdata/sidebar/0f5e.json",
+		"/home/examiner/.copilot/sidebar-sessions-state/bad.json":  "testdata/sidebar/bad.json",
+	})
+	s := parsertest.Golden(t, p, in, "testdata/legacy.golden.jsonl")
+	if len(s.Problems) != 0 {
+		t.Fatalf("problems: %v", s.Problems)
+	}
+	var rm, user bool
+	for _, e := range s.Events {
+		if e.SessionID != id || e.ProjectPath != "/home/examiner/oldproj" {
+			t.Fatalf("row %q: session %q project %q", e.Text, e.SessionID, e.ProjectPath)
+		}
+		rm = rm || (e.TurnType == timeline.ToolUse && e.Text == "rm -rf build/" && e.RecordID == "l04")
+		user = user || (e.TurnType == timeline.User && e.Text == "remove the build directory")
+	}
+	if !rm || !user {
+		t.Fatal("the prompt or the rm call is missing")
+	}
+	// without the sidebar file the rows have no project
+	s = parsertest.Run(t, p, parsertest.Input(t, "testdata/legacy/"+id+".jsonl", f, nil))
+	if s.Events[0].ProjectPath != "" {
+		t.Fatalf("project %q", s.Events[0].ProjectPath)
+	}
+}
+
+// TestSidebar: sidebar-sessions-state files give no rows; each listed
+// session is accounted for, a file without a cwd or with an entry naming
+// no session is a problem.
+func TestSidebar(t *testing.T) {
+	p := byID(t, "copilot-cli/sidebar")
+	f := parser.File{Path: "/home/examiner/.copilot/sidebar-sessions-state/0f5e.json", Agent: Agent, Target: "sidebar"}
+	s := parsertest.Golden(t, p, parsertest.Input(t, "testdata/sidebar/0f5e.json", f, nil), "testdata/sidebar.golden.jsonl")
+	if len(s.Events) != 0 || len(s.Problems) != 0 || len(s.Skips) != 2 || s.SkipCounts()["project_join"] != 2 {
+		t.Fatalf("rows %d problems %v skips %+v", len(s.Events), s.Problems, s.Skips)
+	}
+	f.Path = "/home/examiner/.copilot/sidebar-sessions-state/bad.json"
+	s = parsertest.Golden(t, p, parsertest.Input(t, "testdata/sidebar/bad.json", f, nil), "testdata/sidebar_bad.golden.jsonl")
+	want := "line 0: no cwd: the sessions listed cannot be joined to a project|line 2: sessionIds entry 2 names no session"
+	if strings.Join(s.Problems, "|") != want || len(s.Skips) != 2 {
+		t.Fatalf("problems %q skips %+v", s.Problems, s.Skips)
+	}
+}
+
 func TestEventsSessionIDFromPath(t *testing.T) {
 	s := parsertest.Run(t, byID(t, "copilot-cli/events"), sessionInput(t, "malformed", "events", "events.jsonl"))
 	for _, e := range s.Events {
@@ -221,7 +349,9 @@ func TestWorkspace(t *testing.T) {
 	t.Run("typical", func(t *testing.T) {
 		in := sessionInput(t, "typical", "workspace", "workspace.yaml")
 		s := parsertest.Golden(t, p, in, filepath.Join("testdata", "workspace_typical.golden.jsonl"))
-		if len(s.Events) != 1 || len(s.States) != 0 ||
+		// issue 16: a workspace.yaml without the sync keys is a session kept on this host: synced "no"
+		if len(s.Events) != 1 || len(s.States) != 1 || s.States[0].Synced != "no" || s.States[0].Key.SessionID != "6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f" ||
+			s.Events[0].RecordID != "6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f#workspace" ||
 			s.Events[0].Text != `session metadata: name="list the files and delete tmp.txt" client=github/cli cwd=/home/examiner/demo user_named=false summary_count=0 updated_at=2026-10-15T09:02:00.000Z` {
 			t.Fatalf("rows: %+v states %+v", s.Events, s.States)
 		}

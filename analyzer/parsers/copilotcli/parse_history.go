@@ -88,6 +88,7 @@ func parseCommandHistory(ctx context.Context, in *parser.Input, out parser.Sink)
 			text = pick(m, "text", "prompt", "command", "value", "input", "content")
 		}
 		if strings.TrimSpace(text) == "" {
+			out.Skip(int64(i+1), "empty_prompt")
 			continue
 		}
 		out.Event(timeline.Event{TurnType: timeline.User, TimeBasis: timeline.TimeNone, Text: text,
@@ -113,6 +114,9 @@ func parseRewindIndex(ctx context.Context, in *parser.Input, out parser.Sink) er
 			cwd = parseYAMLTop(b).get("cwd")
 		}
 	}
+	if cwd == "" {
+		cwd = sidebarProject(in, copilotDir(in.Path), sid, out)
+	}
 	arr := firstArray(raw, "snapshots", "entries", "turns", "checkpoints")
 	for i, a := range arr {
 		if err := ctx.Err(); err != nil {
@@ -129,14 +133,18 @@ func parseRewindIndex(ctx context.Context, in *parser.Input, out parser.Sink) er
 		} else {
 			e.TimeBasis = timeline.TimeNone
 		}
+		// The prompt is the user.message event eventId names: the same
+		// record, so it carries that event's id and the identity merge
+		// writes it once (this copy stands for it when events.jsonl lost it).
 		if p := pick(m, "userMessage", "prompt", "message", "userPrompt", "content"); strings.TrimSpace(p) != "" {
 			u := e
-			u.TurnType, u.Text = timeline.User, p
+			u.TurnType, u.Text, u.RecordID = timeline.User, p, pick(m, "eventId")
 			out.Event(u)
 		}
 		files := snapshotFiles(m)
 		s := e
 		s.TurnType = timeline.System
+		s.RecordID = pick(m, "snapshotId")
 		s.Text = strings.TrimSpace("rewind snapshot: " + kv(m, "snapshotId", "id", "eventId", "turnId", "commit") + " files " + strings.Join(files, ", "))
 		out.Event(s)
 	}
@@ -153,7 +161,15 @@ func snapshotFiles(m map[string]json.RawMessage) []string {
 			continue
 		}
 		if sub := obj(raw); sub != nil {
-			files = append(files, sortedKeys(sub)...)
+			// 1.0.102: keyed by a hash of the path, each {path, preimage,
+			// postimage, ...}; older shapes keyed by the path itself.
+			for _, k := range sortedKeys(sub) {
+				if p := pick(obj(sub[k]), "path", "filePath", "file"); p != "" {
+					files = append(files, p)
+				} else {
+					files = append(files, k)
+				}
+			}
 			continue
 		}
 		var arr []json.RawMessage

@@ -32,6 +32,7 @@ func parseProcessLog(ctx context.Context, in *parser.Input, out parser.Sink) err
 	err = parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		l := string(line)
 		if !signInLine.MatchString(l) {
+			out.Skip(n, "no_evidence:log_line")
 			return nil
 		}
 		e := timeline.Event{TurnType: timeline.System, SourceLine: n, TimeBasis: timeline.TimeNone}

@@ -103,7 +103,7 @@ func parseSessionStore(ctx context.Context, in *parser.Input, out parser.Sink) e
 		}
 		cwd[id] = r.Get("cwd")
 		e := timeline.Event{SessionID: id, ProjectPath: r.Get("cwd"), TurnType: timeline.System, SourceLine: r.Rowid, Secondary: true,
-			Text: "session record: " + allKV(r, "id", "session_id")}
+			Text: "session record: " + allKV(r, "id", "session_id"), RecordID: rid(id, "session-record")}
 		setTime(&e, r, "created_at", "createdAt", "updated_at")
 		out.Event(e)
 	}); err != nil {
@@ -113,15 +113,26 @@ func parseSessionStore(ctx context.Context, in *parser.Input, out parser.Sink) e
 		sid := r.Get("session_id")
 		base := timeline.Event{SessionID: sid, ProjectPath: cwd[sid], SourceLine: r.Rowid, Secondary: true}
 		setTime(&base, r, storeTimeCols...)
+		// A turn is unique by (session_id, turn_index).
+		turn := ""
+		if ti := r.Get("turn_index"); sid != "" && ti != "" {
+			turn = sid + "/turn/" + ti
+		}
+		rows := 0
 		if u := r.Get("user_message"); strings.TrimSpace(u) != "" {
 			e := base
-			e.TurnType, e.Text = timeline.User, u
+			e.TurnType, e.Text, e.RecordID = timeline.User, u, rid(turn, "user")
 			out.Event(e)
+			rows++
 		}
 		if a := r.Get("assistant_response"); strings.TrimSpace(a) != "" {
 			e := base
-			e.TurnType, e.Text, e.Model = timeline.Assistant, a, r.Get("model")
+			e.TurnType, e.Text, e.Model, e.RecordID = timeline.Assistant, a, r.Get("model"), rid(turn, "assistant")
 			out.Event(e)
+			rows++
+		}
+		if rows == 0 {
+			out.Skip(r.Rowid, "no_evidence:empty_turn")
 		}
 	}); err != nil {
 		errs = append(errs, err.Error())
@@ -131,7 +142,7 @@ func parseSessionStore(ctx context.Context, in *parser.Input, out parser.Sink) e
 		if err := eachRow(ctx, db, table, func(r dbRow) {
 			sid := r.Get("session_id")
 			e := timeline.Event{SessionID: sid, ProjectPath: cwd[sid], TurnType: timeline.System, SourceLine: r.Rowid, Secondary: true,
-				Text: table + ": " + allKV(r, "session_id")}
+				Text: table + ": " + allKV(r, "session_id"), RecordID: storeRecordID(table, sid, r)}
 			setTime(&e, r, storeTimeCols...)
 			out.Event(e)
 		}); err != nil {
@@ -143,6 +154,33 @@ func parseSessionStore(ctx context.Context, in *parser.Input, out parser.Sink) e
 		return fmt.Errorf("read %s: %s", in.Path, strings.Join(errs, "; "))
 	}
 	return nil
+}
+
+// storeUnique are the columns (after session_id) of each table's UNIQUE
+// key in the 1.0.102 schema; forge_trajectory_events has none, so its
+// rows carry no record id.
+var storeUnique = map[string][]string{
+	"session_files": {"file_path"},
+	"session_refs":  {"ref_type", "ref_value"},
+	"checkpoints":   {"checkpoint_number"},
+}
+
+// storeRecordID is "<session>/<table>/<unique key values>" for a table
+// whose rows are unique within a session, else "".
+func storeRecordID(table, sid string, r dbRow) string {
+	cols, ok := storeUnique[table]
+	if !ok || sid == "" {
+		return ""
+	}
+	id := sid + "/" + table
+	for _, c := range cols {
+		v := r.Get(c)
+		if v == "" {
+			return ""
+		}
+		id += "/" + v
+	}
+	return id
 }
 
 // setTime stamps e with the first parsable column of cols, else of any

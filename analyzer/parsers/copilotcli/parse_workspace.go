@@ -134,7 +134,7 @@ func parseWorkspace(ctx context.Context, in *parser.Input, out parser.Sink) erro
 		parts = append(parts, k+"="+y.vals[k])
 	}
 	e := timeline.Event{SessionID: id, ProjectPath: cwd, TurnType: timeline.System,
-		Text: "session metadata: " + strings.Join(parts, " "), SourceLine: 1}
+		Text: "session metadata: " + strings.Join(parts, " "), SourceLine: 1, RecordID: rid(id, "workspace")}
 	if t, ok := parseTime(y.get("created_at")); ok {
 		e.Time, e.SourceLine = t, y.line["created_at"]
 	} else if !in.MTime.IsZero() {
@@ -161,14 +161,27 @@ func parseWorkspace(ctx context.Context, in *parser.Input, out parser.Sink) erro
 			}
 			return "-"
 		}
-		s := timeline.Event{SessionID: id, ProjectPath: cwd, TurnType: timeline.System, SourceLine: line,
+		s := timeline.Event{SessionID: id, ProjectPath: cwd, TurnType: timeline.System, SourceLine: line, RecordID: rid(id, "synced"),
 			Text: fmt.Sprintf("session synced: remote session %s task %s last event %s remote_steerable=%s (from workspace.yaml, file mtime)",
 				dash("mc_session_id"), dash("mc_task_id"), dash("mc_last_event_id"), dash("remote_steerable"))}
 		s.Time, s.TimeBasis = fileTime(in)
 		out.Event(s)
 		out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: id}, Synced: "yes"})
+	} else if id != "" {
+		// The runtime writes the sync keys into workspace.yaml when the
+		// session is synced to the account; a file without any is a
+		// session kept on this host only.
+		out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: id}, Synced: "no"})
 	}
 	return ctx.Err()
+}
+
+// rid is "<id>#<word>", or "" without an id.
+func rid(id, word string) string {
+	if id == "" {
+		return ""
+	}
+	return id + "#" + word
 }
 
 // fileTime is the input's modification time with its basis.

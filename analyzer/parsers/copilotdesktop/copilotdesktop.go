@@ -12,13 +12,13 @@ const Agent = "copilot-desktop"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "copilot-desktop/data-db", Agent: Agent, Version: 1,
+			ID: "copilot-desktop/data-db", Agent: Agent, Version: 2,
 			Actions: copilotcli.Actions,
 			Targets: []string{"data-db"}, Names: []string{"data.db"},
 			Doc: ".copilot/data.db: accounts (token presence only), settings, model providers, projects, worktrees, workspaces, desktop sessions (forks), activity, checkpoints, scheduled tasks, automations, deletion intents",
 		}, parseDataDB),
 		parser.New(parser.Spec{
-			ID: "copilot-desktop/checkpoint-ref", Agent: Agent, Version: 1,
+			ID: "copilot-desktop/checkpoint-ref", Agent: Agent, Version: 2,
 			Actions: copilotcli.Actions,
 			Targets: []string{"checkpoint-refs"},
 			Doc:     ".copilot/repos/<name>/.git/refs/copilot/checkpoints/<session>/<seq>/<event> (one row per ref, file mtime)",

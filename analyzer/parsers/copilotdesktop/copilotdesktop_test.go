@@ -137,3 +137,28 @@ func TestCheckpointRef(t *testing.T) {
 		t.Fatalf("short path: %+v %v", s.Events, s.Problems)
 	}
 }
+
+// TestDataDBContract: issue 12 for data.db: each row carries its record's
+// id in its table, a fork's session state names the session it was forked
+// from, and the alias rows (a join, no row of their own) are skips.
+func TestDataDBContract(t *testing.T) {
+	s := parsertest.Run(t, byID(t, "copilot-desktop/data-db"), dbInput(t, "testdata/typical.sql"))
+	ids := map[string]string{}
+	for _, e := range s.Events {
+		ids[e.Text] = e.RecordID
+		if e.RecordID == "" {
+			t.Errorf("row without a record id: %q", e.Text)
+		}
+	}
+	if ids["forked from session aaaaaaaa-1111-2222-3333-444444444444"] != "sessions/bbbbbbbb-1111-2222-3333-444444444444#forked" ||
+		ids["desktop session archived"] != "sessions/bbbbbbbb-1111-2222-3333-444444444444#archived" {
+		t.Fatalf("derived ids: %v", ids)
+	}
+	if len(s.States) != 1 || s.States[0].Key.SessionID != "bbbbbbbb-1111-2222-3333-444444444444" ||
+		s.States[0].ForkedFrom != "aaaaaaaa-1111-2222-3333-444444444444" || s.States[0].Key.Agent != Agent {
+		t.Fatalf("states: %+v", s.States)
+	}
+	if len(s.Skips) != 2 || s.SkipCounts()["state_only"] != 2 {
+		t.Fatalf("skips: %+v", s.Skips)
+	}
+}

@@ -33,13 +33,19 @@
 //     "session automation:", "session deletion intent:" rows of k=v.
 //     Columns are read BY NAME and every table and column is optional, so
 //     other app versions parse; other tables (the real 1.1.30 database has
-//     104) are not read.
+//     104) are not read. RecordID is "<table>/<id>" (settings by key,
+//     deletion intents by session_id), "#forked" and "#archived" for the
+//     rows derived from a session; a fork's session state carries
+//     forked_from. workspace_session_aliases rows are a join (the sessions'
+//     project path) and each is a skip "state_only"; every other record
+//     read gives a row.
 //
 //   - checkpoint-ref: one git ref file
 //     .copilot/repos/<name>/.git/refs/copilot/checkpoints/<session id>/<seq>/<event id>
 //     -> "checkpoint ref <seq>: commit <hash> event <event id> (file mtime)"
-//     at the file's modification time, session_id from the path. The refs
-//     outlive a session deleted from the app.
+//     at the file's modification time, session_id from the path, RecordID
+//     "<session id>/checkpoint/<seq>". The refs outlive a session deleted
+//     from the app.
 //
 // Evidence: the table names, the checkpoint ref layout and the row
 // wordings come from the seed catalog's notes on the shipped app

@@ -48,7 +48,7 @@ func parseCheckpointRef(ctx context.Context, in *parser.Input, out parser.Sink) 
 	} else if !commitHash.MatchString(hash) {
 		out.Problem(1, "ref content is not a commit hash")
 	}
-	e := timeline.Event{SessionID: sid, TurnType: timeline.System, SourceLine: 1,
+	e := timeline.Event{SessionID: sid, TurnType: timeline.System, SourceLine: 1, RecordID: sid + "/checkpoint/" + seq,
 		Text: fmt.Sprintf("checkpoint ref %s: commit %s event %s (file mtime)", seq, hash, evID)}
 	if in.MTime.IsZero() {
 		e.TimeBasis = timeline.TimeNone

@@ -133,9 +133,14 @@ type dbOut struct {
 }
 
 // emit writes one system row of table at the record's time (or the
-// given time), SourceLine the rowid.
-func (o *dbOut) emit(r row, sid, project, text string, t time.Time, basis timeline.TimeBasis) {
+// given time), SourceLine the rowid, RecordID the record's id in its
+// table (see recordID) with suffix ("#forked", "#archived") for a row
+// derived from it.
+func (o *dbOut) emit(r row, table, suffix, sid, project, text string, t time.Time, basis timeline.TimeBasis) {
 	e := timeline.Event{SessionID: sid, ProjectPath: project, TurnType: timeline.System, Text: text, SourceLine: r.Rowid, Time: t, TimeBasis: basis}
+	if id := recordID(table, r); id != "" {
+		e.RecordID = id + suffix
+	}
 	if t.IsZero() && basis == timeline.TimeRecorded {
 		if rt, ok := r.when(); ok {
 			e.Time = rt
@@ -144,6 +149,27 @@ func (o *dbOut) emit(r row, sid, project, text string, t time.Time, basis timeli
 		}
 	}
 	o.out.Event(e)
+}
+
+// recordKeys are the columns that identify a record of each table, tried
+// in order (the primary key where the fixture schema has one).
+var recordKeys = map[string][]string{
+	"settings":                 {"key", "name", "id"},
+	"session_deletion_intents": {"id", "session_id"},
+}
+
+// recordID is "<table>/<id>": the record's own id within data.db, one
+// store per user, so unique across the user's rows; "" when the record
+// has none.
+func recordID(table string, r row) string {
+	keys := recordKeys[table]
+	if keys == nil {
+		keys = []string{"id"}
+	}
+	if v := r.first(keys...); v != "" {
+		return table + "/" + v
+	}
+	return ""
 }
 
 // parseDataDB reads Copilot Desktop's .copilot/data.db, one system row per
@@ -182,6 +208,8 @@ func parseDataDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		if sid := r.first("session_id", "alias"); sid != "" {
 			j.sessionWS[sid] = r.Get("workspace_id")
 		}
+		// a join only: it gives the session rows their project
+		out.Skip(r.Rowid, "state_only")
 	})
 	ft, fb := in.MTime.UTC(), timeline.TimeFileMTime
 	if in.MTime.IsZero() {
@@ -190,7 +218,7 @@ func parseDataDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 
 	run("accounts", func(r row) {
 		login := r.first("login", "username", "user_name", "name", "email", "id")
-		o.emit(r, "", "", strings.TrimSpace("account: "+login+" "+r.kv("login")), time.Time{}, timeline.TimeRecorded)
+		o.emit(r, "accounts", "", "", "", strings.TrimSpace("account: "+login+" "+r.kv("login")), time.Time{}, timeline.TimeRecorded)
 	})
 	run("settings", func(r row) {
 		key := r.first("key", "name", "id")
@@ -198,35 +226,38 @@ func parseDataDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		if secretSetting.MatchString(key) && val != "" {
 			val = "[redacted]"
 		}
-		o.emit(r, "", "", fmt.Sprintf("desktop settings: %s=%s (from data.db, file mtime)", key, val), ft, fb)
+		o.emit(r, "settings", "", "", "", fmt.Sprintf("desktop settings: %s=%s (from data.db, file mtime)", key, val), ft, fb)
 	})
 	run("model_providers", func(r row) {
-		o.emit(r, "", "", "model provider: "+r.kv(), time.Time{}, timeline.TimeRecorded)
+		o.emit(r, "model_providers", "", "", "", "model provider: "+r.kv(), time.Time{}, timeline.TimeRecorded)
 	})
 	run("projects", func(r row) {
 		p := j.projectPath[r.Get("id")]
-		o.emit(r, "", p, "project added: "+r.kv(), time.Time{}, timeline.TimeRecorded)
+		o.emit(r, "projects", "", "", p, "project added: "+r.kv(), time.Time{}, timeline.TimeRecorded)
 	})
 	run("worktrees", func(r row) {
 		p := j.projectPath[r.Get("project_id")]
 		if p == "" {
 			p = r.first("path", "worktree_path")
 		}
-		o.emit(r, "", p, "worktree: "+r.kv(), time.Time{}, timeline.TimeRecorded)
+		o.emit(r, "worktrees", "", "", p, "worktree: "+r.kv(), time.Time{}, timeline.TimeRecorded)
 	})
 	run("workspaces", func(r row) {
-		o.emit(r, "", j.workspaceProj[r.Get("id")], "workspace: "+r.kv(), time.Time{}, timeline.TimeRecorded)
+		o.emit(r, "workspaces", "", "", j.workspaceProj[r.Get("id")], "workspace: "+r.kv(), time.Time{}, timeline.TimeRecorded)
 	})
 	run("sessions", func(r row) {
 		sid := r.first("id", "session_id")
 		p := j.sessionProject(sid, r.Get("workspace_id"))
-		o.emit(r, sid, p, "desktop session: "+r.kv("id", "session_id"), time.Time{}, timeline.TimeRecorded)
+		o.emit(r, "sessions", "", sid, p, "desktop session: "+r.kv("id", "session_id"), time.Time{}, timeline.TimeRecorded)
 		if parent := r.first("forked_from_session_id", "parent_session_id", "forked_from"); parent != "" {
-			o.emit(r, sid, p, "forked from session "+parent, time.Time{}, timeline.TimeRecorded)
+			o.emit(r, "sessions", "#forked", sid, p, "forked from session "+parent, time.Time{}, timeline.TimeRecorded)
+			if sid != "" {
+				out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: sid}, ForkedFrom: parent})
+			}
 		}
 		if at := r.Get("archived_at"); at != "" {
 			if t, ok := parseDBTime(at); ok {
-				o.emit(r, sid, p, "desktop session archived", t, timeline.TimeRecorded)
+				o.emit(r, "sessions", "#archived", sid, p, "desktop session archived", t, timeline.TimeRecorded)
 			}
 		}
 	})
@@ -246,7 +277,7 @@ func parseDataDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			if p == "" {
 				p = j.projectPath[r.Get("project_id")]
 			}
-			o.emit(r, sid, p, tl.label+": "+r.kv("session_id"), time.Time{}, timeline.TimeRecorded)
+			o.emit(r, tl.table, "", sid, p, tl.label+": "+r.kv("session_id"), time.Time{}, timeline.TimeRecorded)
 		})
 	}
 	if len(o.errs) > 0 {

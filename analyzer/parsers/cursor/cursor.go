@@ -20,23 +20,44 @@ const Agent = "cursor"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "cursor/state-db", Agent: Agent, Version: 2,
+			ID: "cursor/state-db", Agent: Agent, Version: 3,
 			Actions: actions,
-			Secondary: &parser.Secondary{Window: time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.ToolUse},
-				Basis: "one-minute window: agent transcripts stamp user lines to the minute (seed)"},
-			Targets: []string{"state-db"},
+			Targets: []string{"state-db", "remote-state"},
 			Names:   []string{"state.vscdb"},
-			Doc:     "Cursor global state.vscdb: composers and bubbles (prompts, replies, thinking, tool calls and results, permission decisions, models), composerHeaders (deleted conversations, recovered from the agent transcripts), settings blob (run modes, allow and deny lists, models last used)",
+			Doc:     "Cursor global state.vscdb: composers and bubbles (prompts, replies, thinking, tool calls and results, permission decisions, models; subagent composers as their own sessions), composerHeaders (deleted conversations, recovered yes, with the agentKv:blob:* messages that name them), settings blob (run modes, allow and deny lists, models last used), GitHub sign-in, cloud agents (origin, synced, status, repository, model), cloud environment repositories, cloud agents' MCP authorisations, plugin MCP servers and installed plugins",
 		}, parseStateDB),
 		parser.New(parser.Spec{
-			ID: "cursor/transcript", Agent: Agent, Version: 2,
+			ID: "cursor/transcript", Agent: Agent, Version: 3,
 			Actions: actions,
-			Secondary: &parser.Secondary{Window: time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.Thinking, timeline.ToolUse, timeline.ToolResult, timeline.System},
-				Basis: "one-minute window: agent transcripts stamp user lines to the minute (seed)"},
+			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.Thinking, timeline.ToolUse, timeline.ToolResult, timeline.System},
+				Basis: "no window: only a transcript's user lines carry a time, to the minute (the seed's one minute), and every other row only inherits it, so a reply or call more than a minute after its prompt would pair with nothing; every row names its conversation (the composer id), so rows pair within the conversation, one to one"},
 			Targets: []string{"agent-transcripts"},
-			Names:   []string{"*.jsonl"},
-			Doc:     "Cursor agent transcripts (.cursor/projects/*/agent-transcripts): secondary copy of each conversation, read here only when no global state.vscdb of the same home was collected",
+			Names:   []string{"*.jsonl", "*.txt"},
+			Doc:     "Cursor agent transcripts (.cursor/projects/*/agent-transcripts, JSON Lines and the legacy .txt): the agent worker's secondary copy of each conversation, which survives its deletion from state.vscdb; subagents as their own sessions linked to the parent",
 		}, parseTranscriptFile),
+		parser.New(parser.Spec{
+			ID: "cursor/cli-chats", Agent: Agent, Version: 1,
+			Actions: actions,
+			Targets: []string{"cli-chats"},
+			Names:   []string{"store.db"},
+			Doc:     "Cursor Agent CLI chat store .cursor/chats/<md5 of cwd>/<id>/store.db: session metadata (name, model last used, run mode) and the message tree from latestRootBlobId (prompts, replies, reasoning, tool calls and results; messages off the latest tree kept after a system row)",
+		}, parseCLIStore),
+		parser.New(parser.Spec{
+			ID: "cursor/cli-chat-meta", Agent: Agent, Version: 1,
+			Actions: actions,
+			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
+				Basis: "no window: prompt_history.json records no time; meta.json repeats store.db's metadata (same record ids); rows pair within the session"},
+			Targets: []string{"cli-chat-meta"},
+			Names:   []string{"meta.json", "prompt_history.json"},
+			Doc:     "Cursor Agent CLI chat directory's meta.json (session name, model, run mode) and prompt_history.json (the prompts typed, secondary)",
+		}, parseCLIChatMeta),
+		parser.New(parser.Spec{
+			ID: "cursor/mcp-oauth-attempts", Agent: Agent, Version: 1,
+			Actions: actions,
+			Targets: []string{"mcp-oauth-attempts"},
+			Names:   []string{"*.json"},
+			Doc:     "Cursor User/globalStorage/mcp-oauth-attempts/<uuid>.json: one mcp oauth attempt row per MCP server sign-in (server, URL, client id; the PKCE verifier, state and tokens are never read)",
+		}, parseMCPOAuthAttempt),
 		parser.New(parser.Spec{
 			ID: "cursor/ai-tracking", Agent: Agent, Version: 2,
 			Actions: actions,
@@ -130,23 +151,11 @@ func identifying(input string) string {
 	return ""
 }
 
-// Homes. The global state.vscdb sits under the editor's User directory and
-// the transcripts under .cursor in the same home; the home is what pairs a
-// database with the transcripts it supersedes.
-var (
-	dbHomeRe = regexp.MustCompile(`^(.*?)/(?:\.config|Library/Application Support|AppData/Roaming)/Cursor/User/globalStorage/state\.vscdb$`)
-	trHomeRe = regexp.MustCompile(`^(.*?)/\.cursor[^/]*/projects/[^/]+/agent-transcripts/`)
-)
+// Homes. The transcripts sit under .cursor* in a home; the home is what
+// pairs a subagent's top-level copy with its subagents/ file.
+var trHomeRe = regexp.MustCompile(`^(.*?)/\.cursor[^/]*/projects/[^/]+/agent-transcripts/`)
 
 func slash(p string) string { return strings.ReplaceAll(p, "\\", "/") }
-
-// dbHome returns the home of a global state.vscdb, or "".
-func dbHome(p string) string {
-	if m := dbHomeRe.FindStringSubmatch(slash(p)); m != nil {
-		return m[1]
-	}
-	return ""
-}
 
 // transcriptHome returns the home of an agent transcript, or "".
 func transcriptHome(p string) string {
@@ -154,15 +163,4 @@ func transcriptHome(p string) string {
 		return m[1]
 	}
 	return ""
-}
-
-// dbsOfHome lists the global state.vscdb files collected in home.
-func dbsOfHome(in *parser.Input, home string) []parser.File {
-	var out []parser.File
-	for _, f := range in.List(parser.GlobEscape(home) + "/**/Cursor/User/globalStorage/state.vscdb") {
-		if dbHome(f.Path) == home {
-			out = append(out, f)
-		}
-	}
-	return out
 }

@@ -95,81 +95,72 @@ type headerJSON struct {
 }
 
 type stateReader struct {
-	ctx  context.Context
-	db   *sql.DB
-	in   *parser.Input
-	out  parser.Sink
-	kv   bool
-	bget *sql.Stmt
+	ctx context.Context
+	st  *parser.VSCodeState
+	db  *sql.DB
+	in  *parser.Input
+	out parser.Sink
+	kv  bool
+	// cloud are the cloud agents' ids (cloudAgentRepository.agents.*):
+	// their sessions are remote, not local.
+	cloud map[string]bool
 }
 
 func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	db, err := in.DB(ctx)
+	st, err := parser.OpenVSCodeState(ctx, in)
 	if err != nil {
-		return fmt.Errorf("open %s: %w", in.Path, err)
+		out.Problem(0, "state database not readable: "+err.Error())
+		return nil
 	}
-	s := &stateReader{ctx: ctx, db: db, in: in, out: out}
-	if s.kv, err = parser.HasTable(ctx, db, "cursorDiskKV"); err != nil {
-		return err
-	}
-	if ok, err := parser.HasTable(ctx, db, "ItemTable"); err != nil || !s.kv && !ok {
-		return err
+	s := &stateReader{ctx: ctx, st: st, db: st.DB(), in: in, out: out, kv: st.HasKV(), cloud: map[string]bool{}}
+	var errs []error
+	if st.HasItems() {
+		if err := s.items(); err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
+			errs = append(errs, err)
+		}
 	}
 	headers := s.readHeaders()
 	live := map[string]bool{}
-	var errs []error
 	if s.kv {
-		s.bget, err = db.PrepareContext(ctx, "SELECT rowid, value FROM cursorDiskKV WHERE key = ?")
-		if err != nil {
-			return fmt.Errorf("prepare %s: %w", in.Path, err)
-		}
-		defer s.bget.Close()
 		parents := s.readParents()
-		ids, err := s.composerKeys()
-		if err != nil {
-			errs = append(errs, fmt.Errorf("read composers in %s: %w", in.Path, err))
-		}
-		for _, c := range ids {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			live[c.id] = true
-			if err := s.composer(c.id, c.rowid, headers[c.id], parents[c.id]); err != nil {
+		err := st.KVs(ctx, "composerData:", func(r parser.StateRow) error {
+			id := strings.TrimPrefix(r.Key, "composerData:")
+			live[id] = true
+			if err := s.composer(id, r, headers[id], parents[id]); err != nil {
+				if ctx.Err() != nil {
+					return err
+				}
 				errs = append(errs, err)
 			}
-		}
-	}
-	// The agent transcripts of this home: the copies of the conversations
-	// this database no longer holds are read here (see doc.go).
-	trs := map[string][]transcript{}
-	if home := dbHome(in.Path); home != "" {
-		for _, t := range listTranscripts(in, home) {
-			trs[t.id] = append(trs[t.id], t)
+			return nil
+		})
+		if err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
+			errs = append(errs, fmt.Errorf("read composers in %s: %w", in.Path, err))
 		}
 	}
 	var hids []string
-	for id := range headers {
-		if !live[id] {
-			hids = append(hids, id)
+	for id, h := range headers {
+		if live[id] {
+			if h.rowid != 0 {
+				out.Skip(h.rowid, "state_only") // folded into the composer's rows
+			}
+			continue
 		}
+		hids = append(hids, id)
 	}
 	sort.Strings(hids)
+	blobs := s.deletedBlobs(hids)
 	for _, id := range hids {
-		if err := s.deleted(headers[id], trs[id]); err != nil {
-			errs = append(errs, err)
+		if err := ctx.Err(); err != nil {
+			return err
 		}
-	}
-	var tids []string
-	for id := range trs {
-		if !live[id] && headers[id] == nil {
-			tids = append(tids, id)
-		}
-	}
-	sort.Strings(tids)
-	for _, id := range tids {
-		if err := s.transcripts(trs[id], ""); err != nil {
-			errs = append(errs, err)
-		}
+		s.deleted(headers[id], blobs[id])
 	}
 	s.settings()
 	return errors.Join(errs...)
@@ -177,55 +168,9 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 
 func (s *stateReader) problem(rowid int64, msg string) { s.out.Problem(rowid, msg) }
 
-// queryErr reports a query's error as a problem row naming what was read
-// (sql.ErrNoRows, a key absent, is not an error) and reports whether
-// there was one.
-func (s *stateReader) queryErr(rowid int64, what string, err error) bool {
-	if err == nil || errors.Is(err, sql.ErrNoRows) {
-		return err != nil
-	}
-	s.problem(rowid, what+": "+err.Error())
-	return true
-}
-
-// has reports whether the store has the real table name; an error reading
-// the schema is a problem row, never "no table".
-func (s *stateReader) has(name string) bool {
-	ok, err := parser.HasTable(s.ctx, s.db, name)
-	if err != nil {
-		s.problem(0, err.Error())
-	}
-	return ok
-}
-
-type keyRow struct {
-	id    string
-	rowid int64
-}
-
 // prefixRange returns the key range [lo, hi) of the keys starting with p
 // (p ends with ':'; ';' sorts right after it), so the key index is used.
 func prefixRange(p string) (string, string) { return p, p[:len(p)-1] + ";" }
-
-func (s *stateReader) composerKeys() ([]keyRow, error) {
-	lo, hi := prefixRange("composerData:")
-	rows, err := s.db.QueryContext(s.ctx, "SELECT rowid, key FROM cursorDiskKV WHERE key >= ? AND key < ? ORDER BY rowid", lo, hi)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []keyRow
-	for rows.Next() {
-		var k keyRow
-		var key string
-		if err := rows.Scan(&k.rowid, &key); err != nil {
-			return out, err
-		}
-		k.id = strings.TrimPrefix(key, "composerData:")
-		out = append(out, k)
-	}
-	return out, rows.Err()
-}
 
 // readParents maps each subagent composer to its parent (subComposerIds).
 func (s *stateReader) readParents() map[string]string {
@@ -233,23 +178,29 @@ func (s *stateReader) readParents() map[string]string {
 	out := map[string]string{}
 	rows, err := s.db.QueryContext(s.ctx, `SELECT key, json_extract(CAST(value AS TEXT), '$.subComposerIds') FROM cursorDiskKV
 		WHERE key >= ? AND key < ? AND json_valid(CAST(value AS TEXT)) AND json_type(CAST(value AS TEXT), '$.subComposerIds') = 'array'`, lo, hi)
-	if s.queryErr(0, "subComposerIds", err) {
+	if err != nil {
+		s.problem(0, "cursorDiskKV subComposerIds: "+err.Error())
 		return out
 	}
 	defer rows.Close()
-	defer func() { s.queryErr(0, "subComposerIds", rows.Err()) }()
+	defer func() {
+		if err := rows.Err(); err != nil {
+			s.problem(0, "cursorDiskKV subComposerIds: "+err.Error())
+		}
+	}()
 	for rows.Next() {
 		var key string
 		var subs sql.NullString
 		if err := rows.Scan(&key, &subs); err != nil {
-			s.queryErr(0, "subComposerIds", err)
+			s.problem(0, "cursorDiskKV subComposerIds: "+err.Error())
 			continue
 		}
 		if !subs.Valid {
 			continue
 		}
 		var ids []string
-		if json.Unmarshal([]byte(subs.String), &ids) != nil {
+		if err := json.Unmarshal([]byte(subs.String), &ids); err != nil {
+			s.problem(0, key+": subComposerIds: "+err.Error())
 			continue
 		}
 		for _, id := range ids {
@@ -284,22 +235,27 @@ func (s *stateReader) readHeaders() map[string]*header {
 		}
 		out[id] = hd
 	}
-	if s.has("ItemTable") {
-		var rowid int64
-		var v []byte
-		if !s.queryErr(0, "ItemTable composer.composerHeaders", s.db.QueryRowContext(s.ctx, "SELECT rowid, value FROM ItemTable WHERE key = 'composer.composerHeaders'").Scan(&rowid, &v)) {
-			var all struct {
-				AllComposers []headerJSON `json:"allComposers"`
-			}
-			if err := json.Unmarshal(v, &all); err != nil {
-				s.problem(rowid, "ItemTable composer.composerHeaders: bad JSON: "+err.Error())
-			}
-			for _, h := range all.AllComposers {
-				add(0, h, 0, 0, "")
-			}
+	if r, ok, err := s.st.Item(s.ctx, "composer.composerHeaders"); err != nil {
+		s.problem(0, err.Error())
+	} else if ok {
+		var all struct {
+			AllComposers []headerJSON `json:"allComposers"`
+		}
+		if err := r.JSON(&all); err != nil {
+			s.problem(r.Rowid, "ItemTable composer.composerHeaders: bad JSON: "+err.Error())
+		} else if len(all.AllComposers) == 0 {
+			s.out.Skip(r.Rowid, "no_content")
+		} else {
+			s.out.Skip(r.Rowid, "state_only") // folded into each composer's rows
+		}
+		for _, h := range all.AllComposers {
+			add(0, h, 0, 0, "")
 		}
 	}
-	if !s.has("composerHeaders") {
+	if ok, err := parser.HasTable(s.ctx, s.db, "composerHeaders"); err != nil || !ok {
+		if err != nil {
+			s.problem(0, err.Error())
+		}
 		return out
 	}
 	err := parser.EachTableRow(s.ctx, s.db, "composerHeaders", func(r parser.Row) error {
@@ -357,9 +313,10 @@ func workspaceFolder(raw json.RawMessage) string {
 
 // conv is the running state of one conversation's rows.
 type conv struct {
+	id      string // the composer's id: the base of its rows' record ids
 	session string
+	parent  string // the parent composer of a subagent
 	project string
-	sub     string // set when the composer is a subagent folded into session
 	model   string // the model of the latest user message
 	def     string // the composer's modelConfig model
 	last    time.Time
@@ -367,7 +324,7 @@ type conv struct {
 }
 
 func (c *conv) base(rowid int64, t time.Time, ok bool) timeline.Event {
-	e := timeline.Event{SessionID: c.session, ProjectPath: c.project, SourceLine: rowid}
+	e := timeline.Event{SessionID: c.session, ParentSessionID: c.parent, ProjectPath: c.project, SourceLine: rowid}
 	switch {
 	case ok:
 		e.Time = t
@@ -382,34 +339,44 @@ func (c *conv) base(rowid int64, t time.Time, ok bool) timeline.Event {
 	return e
 }
 
-func (s *stateReader) sys(c *conv, rowid int64, t time.Time, ok bool, text string) {
+// sys emits a row derived from the composer record: its record id is
+// "<composer>#<word>".
+func (s *stateReader) sys(c *conv, rowid int64, t time.Time, ok bool, word, text string) {
 	e := c.base(rowid, t, ok)
-	e.TurnType = timeline.System
-	e.Text = text
+	e.TurnType, e.Text, e.RecordID = timeline.System, text, c.id+"#"+word
 	s.out.Event(e)
 }
 
-// composer emits one composerData record and its bubbles.
-func (s *stateReader) composer(id string, rowid int64, h *header, parent string) error {
-	var raw []byte
-	if err := s.db.QueryRowContext(s.ctx, "SELECT value FROM cursorDiskKV WHERE rowid = ?", rowid).Scan(&raw); err != nil {
-		return fmt.Errorf("read composerData:%s: %w", id, err)
-	}
+// composer emits one composerData record and its bubbles. A composer
+// listed in another's subComposerIds is a subagent: its rows carry its own
+// session id and the parent's (ParentSessionID), after "subagent <id> of
+// <parent>", and its user bubbles are the parent model's task prompts.
+func (s *stateReader) composer(id string, r parser.StateRow, h *header, parent string) error {
+	rowid := r.Rowid
 	var cd composerData
 	bad := false
-	if len(raw) == 0 {
+	switch {
+	case r.TooLarge:
+		s.problem(rowid, "composerData:"+id+": "+fmt.Sprintf("value of %d bytes over the %d-byte bound: not read", r.Size, parser.MaxStateValue))
 		bad = true
-	} else if err := json.Unmarshal(raw, &cd); err != nil {
-		s.problem(rowid, "composerData:"+id+": bad JSON: "+err.Error())
+	case len(r.Value) == 0:
 		bad = true
+	default:
+		if err := json.Unmarshal(r.Value, &cd); err != nil {
+			s.problem(rowid, "composerData:"+id+": bad JSON: "+err.Error())
+			bad = true
+		}
 	}
-	c := &conv{session: id, project: workspaceFolder(cd.WorkspaceIdentifier)}
+	c := &conv{id: id, session: id, parent: parent, project: workspaceFolder(cd.WorkspaceIdentifier)}
 	if h != nil && c.project == "" {
 		c.project = h.project
 	}
-	if parent != "" {
-		c.session, c.sub = parent, id
+	st := timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: id}, ParentSessionID: parent}
+	if !s.cloud[id] {
+		// A composer of this database ran in this editor: origin local.
+		st.Origin = "local"
 	}
+	s.out.Session(st)
 	created, cok := jsonTime(cd.CreatedAt)
 	if !cok && h != nil && !h.created.IsZero() {
 		created, cok = h.created, true
@@ -419,15 +386,18 @@ func (s *stateReader) composer(id string, rowid int64, h *header, parent string)
 	if cd.ModelConfig != nil {
 		c.model = cd.ModelConfig.ModelName
 	}
-	if c.sub != "" {
-		s.sys(c, rowid, created, cok, "subagent "+id+" of "+parent)
+	n0 := 0
+	if parent != "" {
+		s.sys(c, rowid, created, cok, "subagent", "subagent "+id+" of "+parent)
+		n0++
 	}
 	name := cd.Name
 	if name == "" && h != nil {
 		name = h.name
 	}
 	if name != "" {
-		s.sys(c, rowid, created, cok, "session name: "+name)
+		s.sys(c, rowid, created, cok, "name", "session name: "+name)
+		n0++
 	}
 	first := c.model
 	modelShown := false
@@ -442,7 +412,11 @@ func (s *stateReader) composer(id string, rowid int64, h *header, parent string)
 					s.problem(rowid, fmt.Sprintf("composerData:%s: conversation[%d]: bad JSON: %v", id, i, err))
 					continue
 				}
-				s.bubble(c, rowid, &bb, &modelShown)
+				bid := bb.BubbleID
+				if bid == "" {
+					bid = "conversation[" + strconv.Itoa(i) + "]"
+				}
+				s.bubble(c, rowid, bid, &bb, &modelShown)
 				n++
 			}
 		default:
@@ -465,7 +439,8 @@ func (s *stateReader) composer(id string, rowid int64, h *header, parent string)
 	}
 	if !modelShown && first != "" {
 		// No user message named its model: the composer's own setting.
-		s.sys(c, rowid, created, cok, "model: "+first)
+		s.sys(c, rowid, created, cok, "model", "model: "+first)
+		n0++
 	}
 	if cd.IsArchived || (h != nil && h.archived) {
 		t, ok := updated, uok
@@ -476,11 +451,16 @@ func (s *stateReader) composer(id string, rowid int64, h *header, parent string)
 		if ok {
 			e.Time, e.TimeBasis = t, timeline.TimeInherited
 		}
-		e.TurnType, e.Text = timeline.System, "conversation archived"
+		e.TurnType, e.Text, e.RecordID = timeline.System, "conversation archived", id+"#archived"
 		s.out.Event(e)
+		n0++
 	}
 	if strings.TrimSpace(cd.Text) != "" {
-		s.sys(c, rowid, updated, uok, "unsent draft: "+cd.Text)
+		s.sys(c, rowid, updated, uok, "draft", "unsent draft: "+cd.Text)
+		n0++
+	}
+	if n0 == 0 && !bad {
+		s.out.Skip(rowid, "state_only") // its bubbles give the rows
 	}
 	return nil
 }
@@ -489,32 +469,18 @@ func (s *stateReader) composer(id string, rowid int64, h *header, parent string)
 // in key order. A chunk is an array of {bubbleId,type} or an object
 // holding one.
 func (s *stateReader) chunkHeaders(id string) []bubbleHeader {
-	lo, hi := prefixRange("composerConvHeaders:" + id + ":")
-	rows, err := s.db.QueryContext(s.ctx, "SELECT rowid, key, value FROM cursorDiskKV WHERE key >= ? AND key < ? ORDER BY key", lo, hi)
-	if err != nil {
-		s.problem(0, "composerConvHeaders:"+id+": "+err.Error())
-		return nil
-	}
-	defer rows.Close()
-	defer func() { s.queryErr(0, "composerConvHeaders:"+id, rows.Err()) }()
 	var out []bubbleHeader
-	for rows.Next() {
-		var rowid int64
-		var key string
-		var v []byte
-		if err := rows.Scan(&rowid, &key, &v); err != nil {
-			s.queryErr(0, "composerConvHeaders:"+id, err)
-			continue
-		}
+	err := s.st.KVs(s.ctx, "composerConvHeaders:"+id+":", func(r parser.StateRow) error {
 		var hs []bubbleHeader
-		if err := json.Unmarshal(v, &hs); err == nil {
+		if err := r.JSON(&hs); err == nil {
 			out = append(out, hs...)
-			continue
+			s.out.Skip(r.Rowid, "state_only") // the bubble order
+			return nil
 		}
 		var obj map[string]json.RawMessage
-		if err := json.Unmarshal(v, &obj); err != nil {
-			s.problem(rowid, key+": bad JSON: "+err.Error())
-			continue
+		if err := r.JSON(&obj); err != nil {
+			s.problem(r.Rowid, r.Key+": bad JSON: "+err.Error())
+			return nil
 		}
 		keys := make([]string, 0, len(obj))
 		for k := range obj {
@@ -527,6 +493,11 @@ func (s *stateReader) chunkHeaders(id string) []bubbleHeader {
 				break
 			}
 		}
+		s.out.Skip(r.Rowid, "state_only")
+		return nil
+	})
+	if err != nil {
+		s.problem(0, "composerConvHeaders:"+id+": "+err.Error())
 	}
 	return out
 }
@@ -537,54 +508,59 @@ func (s *stateReader) bubbleByID(c *conv, composer, bid string, modelShown *bool
 		return false
 	}
 	key := "bubbleId:" + composer + ":" + bid
-	var rowid int64
-	var v []byte
-	if err := s.bget.QueryRowContext(s.ctx, key).Scan(&rowid, &v); err != nil {
-		s.queryErr(0, key, err)
+	r, ok, err := s.st.KV(s.ctx, key)
+	if err != nil {
+		s.problem(0, err.Error())
 		return false
 	}
+	if !ok {
+		return false
+	}
+	return s.bubbleRow(c, r, bid, modelShown)
+}
+
+func (s *stateReader) bubbleRow(c *conv, r parser.StateRow, bid string, modelShown *bool) bool {
 	var b bubble
-	if err := json.Unmarshal(v, &b); err != nil {
-		s.problem(rowid, key+": bad JSON: "+err.Error())
+	if err := r.JSON(&b); err != nil {
+		s.problem(r.Rowid, r.Key+": bad JSON: "+err.Error())
 		return false
 	}
-	s.bubble(c, rowid, &b, modelShown)
+	s.bubble(c, r.Rowid, bid, &b, modelShown)
 	return true
 }
 
 // orphanBubbles emits the bubbles of a composer that no header list names
-// (no composerData, a malformed one, or one without headers), by rowid.
+// (no composerData, a malformed one, or one without headers), in key
+// order.
 func (s *stateReader) orphanBubbles(c *conv, composer string, modelShown *bool) int {
-	lo, hi := prefixRange("bubbleId:" + composer + ":")
-	rows, err := s.db.QueryContext(s.ctx, "SELECT key FROM cursorDiskKV WHERE key >= ? AND key < ? ORDER BY rowid", lo, hi)
-	if s.queryErr(0, "bubbleId:"+composer, err) {
-		return 0
-	}
-	var keys []string
-	for rows.Next() {
-		var k string
-		if err := rows.Scan(&k); err != nil {
-			s.queryErr(0, "bubbleId:"+composer, err)
-			continue
-		}
-		keys = append(keys, k)
-	}
-	s.queryErr(0, "bubbleId:"+composer, rows.Err())
-	rows.Close()
 	n := 0
-	for _, k := range keys {
-		if s.bubbleByID(c, composer, strings.TrimPrefix(k, lo), modelShown) {
+	prefix := "bubbleId:" + composer + ":"
+	err := s.st.KVs(s.ctx, prefix, func(r parser.StateRow) error {
+		if s.bubbleRow(c, r, strings.TrimPrefix(r.Key, prefix), modelShown) {
 			n++
 		}
+		return nil
+	})
+	if err != nil {
+		s.problem(0, prefix+": "+err.Error())
 	}
 	return n
 }
 
-// bubble emits the rows of one bubble.
-func (s *stateReader) bubble(c *conv, rowid int64, b *bubble, modelShown *bool) {
+// bubble emits the rows of one bubble: record ids "<composer>:<bubble>#<k>"
+// (k the row's index in the bubble), "#model" for a model change,
+// "#decision" and "#pending" for the permission prompt of its call.
+func (s *stateReader) bubble(c *conv, rowid int64, bid string, b *bubble, modelShown *bool) {
 	t, ok := jsonTime(b.CreatedAt)
 	if !ok && b.TimingInfo != nil {
 		t, ok = jsonTime(b.TimingInfo.ClientStartTime)
+	}
+	rid := c.id + ":" + bid
+	k := 0
+	emit := func(e timeline.Event) {
+		e.RecordID = rid + "#" + strconv.Itoa(k)
+		k++
+		s.out.Event(e)
 	}
 	if b.Type == 1 {
 		if b.ModelInfo != nil && b.ModelInfo.ModelName != "" && b.ModelInfo.ModelName != c.model {
@@ -594,35 +570,38 @@ func (s *stateReader) bubble(c *conv, rowid int64, b *bubble, modelShown *bool) 
 			}
 			c.model = b.ModelInfo.ModelName
 			*modelShown = true
-			s.sys(c, rowid, t, ok, text)
+			e := c.base(rowid, t, ok)
+			e.TurnType, e.Text, e.RecordID = timeline.System, text, rid+"#model"
+			s.out.Event(e)
 		}
 		text := b.Text
 		if strings.TrimSpace(text) == "" {
 			text = lexicalText(b.RichText)
 		}
 		if strings.TrimSpace(text) == "" {
+			s.out.Skip(rowid, "no_content")
 			return
 		}
 		e := c.base(rowid, t, ok)
-		if c.sub != "" {
-			e.TurnType, e.Text = timeline.System, "subagent prompt: "+text
+		if c.parent != "" {
+			e.TurnType, e.Text = timeline.System, "subagent task: "+text
 		} else {
 			e.TurnType, e.Text = timeline.User, text
 		}
-		s.out.Event(e)
+		emit(e)
 		return
 	}
 	model := firstNonEmpty(c.model, c.def)
 	if b.ModelInfo != nil && b.ModelInfo.ModelName != "" {
 		model = b.ModelInfo.ModelName
 	}
-	emit := func(tt timeline.TurnType, text string) {
+	row := func(tt timeline.TurnType, text string) {
 		e := c.base(rowid, t, ok)
 		e.TurnType, e.Text, e.Model = tt, text, model
-		s.out.Event(e)
+		emit(e)
 	}
 	if b.Thinking != nil && strings.TrimSpace(b.Thinking.Text) != "" {
-		emit(timeline.Thinking, b.Thinking.Text)
+		row(timeline.Thinking, b.Thinking.Text)
 	}
 	for _, tb := range b.AllThinkingBlocks {
 		var x struct{ Text, Content, Thinking string }
@@ -631,14 +610,17 @@ func (s *stateReader) bubble(c *conv, rowid int64, b *bubble, modelShown *bool) 
 			text = firstNonEmpty(x.Text, x.Thinking, x.Content)
 		}
 		if strings.TrimSpace(text) != "" {
-			emit(timeline.Thinking, text)
+			row(timeline.Thinking, text)
 		}
 	}
 	if strings.TrimSpace(b.Text) != "" {
-		emit(timeline.Assistant, b.Text)
+		row(timeline.Assistant, b.Text)
 	}
 	if tf := b.ToolFormerData; tf != nil && tf.Name != "" {
-		s.tool(c, rowid, t, ok, model, b.BubbleID, tf)
+		k += s.tool(c, rowid, t, ok, model, rid, k, bid, tf)
+	}
+	if k == 0 {
+		s.out.Skip(rowid, "no_content")
 	}
 }
 
@@ -668,18 +650,22 @@ func decision(tf *toolFormer) string {
 	return ""
 }
 
-func (s *stateReader) tool(c *conv, rowid int64, t time.Time, ok bool, model, bid string, tf *toolFormer) {
+// tool emits a tool call's rows (record ids rid#k.., rid#decision,
+// rid#pending) and returns how many numbered rows it wrote.
+func (s *stateReader) tool(c *conv, rowid int64, t time.Time, ok bool, model, rid string, k int, bid string, tf *toolFormer) int {
 	id := firstNonEmpty(tf.ToolCallID, bid)
 	input := argsJSON(tf.RawArgs, tf.Params)
 	e := c.base(rowid, t, ok)
 	e.TurnType, e.Model, e.ToolName, e.ToolUseID, e.ToolInput = timeline.ToolUse, model, tf.Name, id, input
 	e.Text = identifying(input)
+	e.RecordID = rid + "#" + strconv.Itoa(k)
 	s.out.Event(e)
 	dec := decision(tf)
 	if dec != "" {
 		d := c.base(rowid, t, ok)
 		d.TurnType, d.ToolName, d.ToolUseID = timeline.System, tf.Name, id
 		d.Text = "permission decision: " + dec + " source=user"
+		d.RecordID = rid + "#decision"
 		s.out.Event(d)
 	}
 	pending := tf.AdditionalData != nil && strings.EqualFold(tf.AdditionalData.Status, "pending")
@@ -687,13 +673,14 @@ func (s *stateReader) tool(c *conv, rowid int64, t time.Time, ok bool, model, bi
 		d := c.base(rowid, t, ok)
 		d.TurnType, d.ToolName, d.ToolUseID = timeline.System, tf.Name, id
 		d.Text = "permission prompt pending: " + firstNonEmpty(e.Text, tf.Name)
+		d.RecordID = rid + "#pending"
 		s.out.Event(d)
-		return
+		return 1
 	}
 	res := parser.JSONText(tf.Result)
 	status := strings.ToLower(tf.Status)
 	if res == "" && status != "error" && status != "cancelled" && status != "aborted" && dec != "Skip" {
-		return
+		return 1
 	}
 	r := c.base(rowid, t, ok)
 	r.TurnType, r.ToolName, r.ToolUseID = timeline.ToolResult, tf.Name, id
@@ -703,7 +690,9 @@ func (s *stateReader) tool(c *conv, rowid int64, t time.Time, ok bool, model, bi
 	}
 	r.Text = text
 	r.IsError = strconv.FormatBool(failed || status == "error" || status == "cancelled" || status == "aborted" || dec == "Skip")
+	r.RecordID = rid + "#" + strconv.Itoa(k+1)
 	s.out.Event(r)
+	return 2
 }
 
 // resultOf reads a toolFormerData result (JSON text): a terminal result's
@@ -776,12 +765,15 @@ func lexicalText(raw json.RawMessage) string {
 }
 
 // deleted emits a conversation whose header outlived its composerData: a
-// "conversation deleted" row, and what survives of it (stray bubbles, the
-// agent transcript) marked recovered.
-func (s *stateReader) deleted(h *header, trs []transcript) error {
-	c := &conv{session: h.id, project: h.project, created: h.created}
+// "conversation deleted" row and what survives of it in this database
+// (stray bubbles, the agentKv:blob:* prompts that name it). The
+// conversation is gone from its store of record, so the session reads
+// recovered yes; its agent transcript, when collected, gives its own rows
+// (cursor/transcript).
+func (s *stateReader) deleted(h *header, blobs []parser.StateRow) {
+	c := &conv{id: h.id, session: h.id, project: h.project, created: h.created}
 	if h.name != "" {
-		s.sys(c, h.rowid, h.created, !h.created.IsZero(), "session name: "+h.name)
+		s.sys(c, h.rowid, h.created, !h.created.IsZero(), "name", "session name: "+h.name)
 	}
 	when, ok := h.updated, !h.updated.IsZero()
 	if !ok {
@@ -792,49 +784,21 @@ func (s *stateReader) deleted(h *header, trs []transcript) error {
 	if !ok {
 		e.Time, e.TimeBasis = time.Time{}, timeline.TimeNone
 	}
-	e.TurnType, e.Text = timeline.System, "conversation deleted"
+	e.TurnType, e.Text, e.RecordID = timeline.System, "conversation deleted", h.id+"#deleted"
 	s.out.Event(e)
 	if h.archived {
 		a := e
-		a.Text = "conversation archived"
+		a.Text, a.RecordID = "conversation archived", h.id+"#archived"
 		s.out.Event(a)
 	}
 	shown := false
-	n := 0
 	if s.kv {
-		n = s.orphanBubbles(c, h.id, &shown)
+		s.orphanBubbles(c, h.id, &shown)
 	}
-	if err := s.transcripts(trs, h.project); err != nil {
-		return err
+	for _, b := range blobs {
+		s.blob(c, b)
 	}
-	rec := "partial"
-	if n > 0 || len(trs) > 0 {
-		rec = "yes"
-	}
-	s.out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: h.id}, Recovered: rec})
-	return nil
-}
-
-// transcripts emits the agent transcripts of one conversation (the main
-// file, then its subagents), Secondary, naming each file as the source.
-func (s *stateReader) transcripts(trs []transcript, project string) error {
-	var errs []error
-	for _, t := range trs {
-		r, err := s.in.OpenRelated(t.file.Path)
-		if err != nil {
-			s.problem(0, "transcript "+t.file.Path+": "+err.Error())
-			continue
-		}
-		err = emitTranscript(s.ctx, r, trOpts{source: t.file.Path, session: t.id, sub: t.sub, project: project}, s.out)
-		r.Close()
-		if err != nil {
-			if s.ctx.Err() != nil {
-				return err
-			}
-			errs = append(errs, fmt.Errorf("read %s: %w", t.file.Path, err))
-		}
-	}
-	return errors.Join(errs...)
+	s.out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: h.id}, Origin: "local", Recovered: "yes"})
 }
 
 // settingKeyRe picks the permission keys of composerState: run modes,
@@ -847,32 +811,37 @@ var (
 // settings reads the ItemTable settings blob: permission settings and the
 // models last used. Nothing else of it is read, so tokens never leave it.
 func (s *stateReader) settings() {
-	if !s.has("ItemTable") {
+	r, ok, err := s.st.Item(s.ctx, appUserKey)
+	if err != nil {
+		s.problem(0, err.Error())
 		return
 	}
-	var rowid int64
-	var v []byte
-	if s.queryErr(0, "ItemTable "+appUserKey, s.db.QueryRowContext(s.ctx, "SELECT rowid, value FROM ItemTable WHERE key = ?", appUserKey).Scan(&rowid, &v)) {
+	if !ok {
 		return
 	}
+	rowid := r.Rowid
 	var blob struct {
 		ComposerState map[string]json.RawMessage `json:"composerState"`
 		AISettings    struct {
 			ModelConfig map[string]json.RawMessage `json:"modelConfig"`
 		} `json:"aiSettings"`
 	}
-	if err := json.Unmarshal(v, &blob); err != nil {
+	if err := r.JSON(&blob); err != nil {
 		s.problem(rowid, "ItemTable settings: bad JSON: "+err.Error())
 		return
 	}
 	file := parser.DisplayFile(&s.in.File)
-	emit := func(text string) {
+	n := 0
+	// Settings rows carry no record id: the file is their identity (the
+	// engine's full-value keys drop the same file read twice).
+	emit := func(_, text string) {
 		e := parser.SettingEvent(&s.in.File)
 		e.SourceLine, e.Text = rowid, text
+		n++
 		s.out.Event(e)
 	}
 	for _, kv := range flattenSettings("composerState", blob.ComposerState, true) {
-		emit("permission setting: " + kv + " (from " + file + ", file mtime)")
+		emit(kv, "permission setting: "+kv+" (from "+file+", file mtime)")
 	}
 	byModel := map[string][]string{}
 	for feature, raw := range blob.AISettings.ModelConfig {
@@ -889,7 +858,10 @@ func (s *stateReader) settings() {
 	for _, m := range models {
 		fs := byModel[m]
 		sort.Strings(fs)
-		emit("model last used: " + m + " (" + strings.Join(fs, ", ") + ")")
+		emit("model:"+m, "model last used: "+m+" ("+strings.Join(fs, ", ")+")")
+	}
+	if n == 0 {
+		s.out.Skip(rowid, "no_evidence:settings")
 	}
 }
 

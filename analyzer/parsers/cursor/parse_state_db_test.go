@@ -1,6 +1,7 @@
 package cursor
 
 import (
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -123,36 +124,33 @@ func TestStateDBTypical(t *testing.T) {
 	if m := withText(s, "model:"); len(m) != 1 || m[0].Text != "model: gpt-5" || m[0].SessionID != liveID {
 		t.Fatalf("model rows: %+v", m)
 	}
-	// The live conversation's transcript is superseded by the database.
+	// Record ids: "<composer>:<bubble>#<k>", derived rows "#<word>".
+	if tu[0].RecordID != liveID+":b3#0" || tr[0].RecordID != liveID+":b3#1" || pd[0].RecordID != liveID+":b3#decision" || u[0].RecordID != liveID+":b1#0" {
+		t.Fatalf("record ids: %q %q %q %q", tu[0].RecordID, tr[0].RecordID, pd[0].RecordID, u[0].RecordID)
+	}
+	// No transcript row comes from this parser: transcripts are
+	// cursor/transcript's (issue 12: a row's parser names the parser that
+	// read its file).
 	for _, e := range s.Events {
-		if e.SessionID == liveID && e.Secondary {
-			t.Fatalf("transcript row of a live composer: %+v", e)
+		if e.Secondary || e.SourceFile != dbPath {
+			t.Fatalf("row of another file: %+v", e)
 		}
 	}
-	// The deleted conversation: header + transcript, recovered.
+	// The deleted conversation: what its header says, recovered yes.
 	del := withText(s, "conversation deleted")
-	if len(del) != 1 || del[0].SessionID != deletedID || del[0].TimeBasis != timeline.TimeInherited ||
+	if len(del) != 1 || del[0].SessionID != deletedID || del[0].TimeBasis != timeline.TimeInherited || del[0].RecordID != deletedID+"#deleted" ||
 		!del[0].Time.Equal(parsertest.Time(t, "2026-07-21T10:40:00Z")) || del[0].ProjectPath != "/home/examiner/proj" {
 		t.Fatalf("deleted row: %+v", del)
 	}
 	if n := withText(s, "session name: Delete the temp dir"); len(n) != 1 || n[0].SessionID != deletedID {
 		t.Fatalf("deleted name: %+v", n)
 	}
-	du := ofType(s, deletedID, timeline.User)
-	if len(du) != 1 || du[0].Text != "delete the temp dir" || !du[0].Secondary ||
-		!du[0].Time.Equal(parsertest.Time(t, "2026-07-21T10:25:00Z")) || du[0].TimeBasis != timeline.TimeRecorded ||
-		du[0].SourceFile != trDir+deletedID+"/"+deletedID+".jsonl" || du[0].SourceLine != 1 || du[0].ProjectPath != "/home/examiner/proj" {
-		t.Fatalf("recovered user row: %+v", du)
-	}
-	dt := ofType(s, deletedID, timeline.ToolUse)
-	if len(dt) != 1 || dt[0].ToolName != "Shell" || dt[0].Text != "rm -rf tmp" || !dt[0].Secondary || dt[0].TimeBasis != timeline.TimeInherited {
-		t.Fatalf("recovered tool_use: %+v", dt)
-	}
-	if da := ofType(s, deletedID, timeline.Assistant); len(da) != 2 || da[1].Text != "Done: tmp/ is gone." || !da[1].Secondary {
-		t.Fatalf("recovered assistant rows: %+v", da)
-	}
-	if len(s.States) != 1 || s.States[0].Key.SessionID != deletedID || s.States[0].Key.Agent != Agent || s.States[0].Recovered != "yes" {
+	if len(s.States) != 2 || s.States[0].Key.SessionID != liveID || s.States[0].Origin != "local" || s.States[0].Recovered != "" ||
+		s.States[1].Key.SessionID != deletedID || s.States[1].Key.Agent != Agent || s.States[1].Recovered != "yes" || s.States[1].Origin != "local" {
 		t.Fatalf("session states: %+v", s.States)
+	}
+	if sk := s.SkipCounts(); len(sk) != 1 || sk["state_only"] != 1 {
+		t.Fatalf("skips: %v", sk)
 	}
 	// Settings: rows per entry at the file's mtime; secrets never printed.
 	ps := withText(s, "permission setting:")
@@ -179,17 +177,6 @@ func TestStateDBTypical(t *testing.T) {
 		if strings.Contains(e.Text, "SECRET") || strings.Contains(e.ToolInput, "SECRET") {
 			t.Fatalf("secret printed: %+v", e)
 		}
-	}
-}
-
-// TestStateDBDeletedWithoutTranscript: only the header survives.
-func TestStateDBDeletedWithoutTranscript(t *testing.T) {
-	s := parsertest.Run(t, byID(t, "cursor/state-db"), dbInput(t, "testdata/typical.sql", nil))
-	if len(s.States) != 1 || s.States[0].Recovered != "partial" {
-		t.Fatalf("states: %+v", s.States)
-	}
-	if len(ofType(s, deletedID, timeline.User)) != 0 || len(withText(s, "conversation deleted")) != 1 {
-		t.Fatalf("rows: %+v", s.Events)
 	}
 }
 
@@ -265,16 +252,136 @@ func TestStateDBPrompts(t *testing.T) {
 	if d := withText(s, "unsent draft:"); len(d) != 1 || d[0].Text != "unsent draft: and then push" {
 		t.Fatalf("draft: %+v", d)
 	}
-	if sa := withText(s, "subagent ffffffff"); len(sa) != 1 || sa[0].Text != "subagent ffffffff-0000-4000-8000-000000000006 of "+sid || sa[0].SessionID != sid {
+	// A subagent composer is its own session linked to its parent; the
+	// parent model's prompt to it is a system row, never user.
+	const sub = "ffffffff-0000-4000-8000-000000000006"
+	if sa := withText(s, "subagent ffffffff"); len(sa) != 1 || sa[0].Text != "subagent "+sub+" of "+sid || sa[0].SessionID != sub || sa[0].ParentSessionID != sid {
 		t.Fatalf("subagent: %+v", sa)
 	}
-	if sp := withText(s, "subagent prompt:"); len(sp) != 1 || sp[0].SessionID != sid || sp[0].Text != "subagent prompt: find the failing test" {
-		t.Fatalf("subagent prompt: %+v", sp)
+	if sp := withText(s, "subagent task:"); len(sp) != 1 || sp[0].SessionID != sub || sp[0].ParentSessionID != sid || sp[0].TurnType != timeline.System ||
+		sp[0].Text != "subagent task: find the failing test" || sp[0].RecordID != sub+":f1#0" {
+		t.Fatalf("subagent task: %+v", sp)
+	}
+	if u := ofType(s, sub, timeline.User); len(u) != 0 {
+		t.Fatalf("subagent user rows: %+v", u)
+	}
+	var subState *timeline.SessionState
+	for i := range s.States {
+		if s.States[i].Key.SessionID == sub {
+			subState = &s.States[i]
+		}
+	}
+	if subState == nil || subState.ParentSessionID != sid {
+		t.Fatalf("subagent state: %+v", s.States)
 	}
 	// _v 3 composer with the conversation inline and no times on bubbles.
 	v3 := ofType(s, "99999999-0000-4000-8000-000000000007", timeline.User)
 	if len(v3) != 1 || v3[0].Text != "old style prompt" || v3[0].TimeBasis != timeline.TimeInherited ||
 		!v3[0].Time.Equal(parsertest.Time(t, "2026-07-21T10:00:00Z")) {
 		t.Fatalf("v3: %+v", v3)
+	}
+}
+
+// TestStateDBItems: the editor-level records of issue 16 (cloud agents,
+// their repositories and MCP authorisations, the GitHub sign-in, plugin
+// MCP servers and installed plugins) and the agentKv:blob:* messages of a
+// deleted composer; no secret value is read.
+func TestStateDBItems(t *testing.T) {
+	s := parsertest.Golden(t, byID(t, "cursor/state-db"), dbInput(t, "testdata/items.sql", nil), "testdata/items.golden.jsonl")
+	if len(s.Problems) != 0 {
+		t.Fatalf("problems: %v", s.Problems)
+	}
+	rows := func(sid string) []string {
+		var out []string
+		for _, e := range s.Events {
+			if e.SessionID == sid {
+				out = append(out, e.Time.Format("15:04:05")+" "+string(e.TurnType)+" "+e.Text+" ["+e.RecordID+"]")
+			}
+		}
+		return out
+	}
+	want := map[string][]string{
+		"bc-1111": {
+			"10:00:00 system session origin: remote cursor cloud agent [cloud-agent:bc-1111#origin]",
+			"10:00:00 system session synced: cursor cloud agent bc-1111 (from state.vscdb cloudAgentRepository.agents.team-7) [cloud-agent:bc-1111#synced]",
+			"10:00:00 system source host: github.com/acme/api branch cursor/fix-flaky [cloud-agent:bc-1111#source]",
+			"10:00:00 system model: claude-4.5-sonnet [cloud-agent:bc-1111#model]",
+			"10:00:00 system session name: Fix the flaky test [bc-1111#name]",
+			"10:10:00 system cloud agent: Fix the flaky test status=1 archived [cloud-agent:bc-1111#status]",
+		},
+		"bc-2222": {
+			"10:16:40 system session origin: remote cursor cloud agent [cloud-agent:bc-2222#origin]",
+			"10:16:40 system session synced: cursor cloud agent bc-2222 (from state.vscdb cloudAgentRepository.agents.team-7) [cloud-agent:bc-2222#synced]",
+			"10:16:40 system cloud agent: Bump deps status=FINISHED [cloud-agent:bc-2222#status]",
+			"10:15:00 system permission decision: approved mcp server google-calendar source=user (cloud agent MCP authorisation) [mcpAuthResolution:bc-2222:google-calendar#decision]",
+		},
+		"d0d0d0d0-0000-4000-8000-00000000000e": {
+			"10:33:20 system session name: Drop the table [d0d0d0d0-0000-4000-8000-00000000000e#name]",
+			"10:40:00 system conversation deleted [d0d0d0d0-0000-4000-8000-00000000000e#deleted]",
+			"00:00:00 system injected context: <user_info>conversation d0d0d0d0-0000-4000-8000-00000000000e</user_info> [agentKv:blob:1a2b#0]",
+			"00:00:00 user drop the users table [agentKv:blob:1a2b#1]",
+			"00:00:00 thinking A destructive query; do it. [agentKv:blob:3c4d#0]",
+			"00:00:00 assistant Dropping it. [agentKv:blob:3c4d#1]",
+			"00:00:00 tool_use psql -c \"DROP TABLE users\" [agentKv:blob:3c4d#2]",
+		},
+	}
+	for sid, w := range want {
+		got := rows(sid)
+		sort.Strings(got)
+		sort.Strings(w)
+		if strings.Join(got, "\n") != strings.Join(w, "\n") {
+			t.Errorf("%s:\n%s", sid, strings.Join(got, "\n"))
+		}
+	}
+	var editor []string
+	for _, e := range s.Events {
+		if e.SessionID == "" {
+			editor = append(editor, e.Time.Format("2006-01-02T15:04:05")+" "+string(e.TimeBasis)+" "+e.ProjectPath+" "+e.Text)
+		}
+	}
+	wantEditor := []string{
+		"2026-07-21T09:43:20   source host: github account alice",
+		"2026-07-21T09:43:20   source host: github-enterprise account bob",
+		"2026-07-21T09:43:20   github-enterprise account bob used by XY (x.y)",
+		"2026-07-21T09:43:20   github account alice used by Cursor Retrieval (anysphere.cursor-retrieval) scopes=repo,read:user",
+		"2026-07-21T12:00:00 file-mtime  permission setting: github account alice access for anysphere.cursor-retrieval=allowed (from .config/Cursor/User/globalStorage/state.vscdb, file mtime)",
+		"2026-07-21T12:00:00 file-mtime  permission setting: github account alice access for evil.ext=denied (from .config/Cursor/User/globalStorage/state.vscdb, file mtime)",
+		"2026-07-21T12:00:00 file-mtime  source host repository: acme/api (cloud agent environment, from .config/Cursor/User/globalStorage/state.vscdb cloudEnvironmentTemplate.githubRepos, file mtime)",
+		"2026-07-21T12:00:00 file-mtime  source host repository: acme/web (cloud agent environment, from .config/Cursor/User/globalStorage/state.vscdb cloudEnvironmentTemplate.githubRepos, file mtime)",
+		"2026-07-21T10:13:20   mcp server: [plugin-google-calendar-google-calendar] url=https://calendar.mcp.example/mcp (OAuth tokens stored)",
+		"2026-07-21T12:00:00 file-mtime  mcp server: [plugin-linear-linear] url=https://mcp.linear.example/sse (OAuth tokens stored, file mtime)",
+		"2026-07-21T12:00:00 file-mtime /home/examiner/proj plugin installed: plugin-aws (team no-team, scope file:///home/examiner/proj, file mtime)",
+		"2026-07-21T12:00:00 file-mtime  plugin installed: 677 sources=user (team no-team, scope no-workspace, file mtime)",
+	}
+	sort.Strings(editor)
+	sort.Strings(wantEditor)
+	if strings.Join(editor, "\n") != strings.Join(wantEditor, "\n") {
+		t.Errorf("editor rows:\n%s", strings.Join(editor, "\n"))
+	}
+	// Cloud agents are remote and synced; a cloud agent's composer is not
+	// made local; the deleted composer reads recovered yes.
+	st := map[string]timeline.SessionState{}
+	for _, x := range s.States {
+		if o := st[x.Key.SessionID]; o.Origin != "" && x.Origin != "" && o.Origin != x.Origin {
+			t.Fatalf("conflicting origins for %s: %+v %+v", x.Key.SessionID, o, x)
+		}
+		m := st[x.Key.SessionID]
+		m.Key = x.Key
+		m.Origin = firstNonEmpty(m.Origin, x.Origin)
+		m.Synced = firstNonEmpty(m.Synced, x.Synced)
+		m.Recovered = firstNonEmpty(m.Recovered, x.Recovered)
+		st[x.Key.SessionID] = m
+	}
+	if st["bc-1111"].Origin != "remote" || st["bc-1111"].Synced != "yes" || st["bc-2222"].Origin != "remote" ||
+		st["d0d0d0d0-0000-4000-8000-00000000000e"].Recovered != "yes" {
+		t.Fatalf("states: %+v", st)
+	}
+	for _, e := range s.Events {
+		if strings.Contains(e.Text, "SECRET") || strings.Contains(e.Text, "another conversation") {
+			t.Fatalf("secret or another conversation's blob printed: %+v", e)
+		}
+	}
+	if sk := s.SkipCounts(); sk["state_only"] != 1 {
+		t.Fatalf("skips: %v", sk)
 	}
 }

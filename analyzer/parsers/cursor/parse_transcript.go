@@ -3,14 +3,14 @@ package cursor
 import (
 	"context"
 	"fmt"
-	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"path"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
@@ -19,13 +19,14 @@ import (
 // transcript is one agent transcript file and what its path says.
 type transcript struct {
 	file   parser.File
-	id     string // the composer (session) the rows belong to
+	id     string // the conversation the file belongs to (the parent for a subagent)
 	sub    string // the subagent's id, for <id>/subagents/<sub>.jsonl
 	stemID string // the file's own id (sub for a subagent, id otherwise)
 }
 
-// classify reads a transcript path: <id>/<id>.jsonl, flat <id>.jsonl,
-// nested <id>/transcript.jsonl, or <id>/subagents/<sub>.jsonl.
+// classify reads a transcript path: <id>/<id>.jsonl, flat <id>.jsonl (and
+// the legacy <id>.txt), nested <id>/transcript.jsonl, or
+// <id>/subagents/<sub>.jsonl.
 func classify(f parser.File) (transcript, bool) {
 	p := slash(f.Path)
 	i := strings.Index(p, "/agent-transcripts/")
@@ -40,8 +41,6 @@ func classify(f parser.File) (transcript, bool) {
 		t.id = stem
 	case len(rest) == 3 && rest[1] == "subagents":
 		t.id, t.sub = rest[0], stem
-	case len(rest) == 2:
-		t.id = rest[0]
 	default:
 		t.id = rest[0]
 	}
@@ -52,86 +51,26 @@ func classify(f parser.File) (transcript, bool) {
 	return t, t.id != ""
 }
 
-// listTranscripts returns the transcripts of one home, with the copies
-// Cursor leaves behind resolved: a subagent's top-level copy is dropped
-// (any id seen under subagents/ is never a session), and of the same
-// transcript kept under two project slugs only the newest (by mtime, then
-// path) is kept.
-func listTranscripts(in *parser.Input, home string) []transcript {
-	files := in.List(parser.GlobEscape(home) + "/.cursor*/projects/*/agent-transcripts/**/*.jsonl")
-	return resolveTranscripts(files, home)
-}
-
-func resolveTranscripts(files []parser.File, home string) []transcript {
-	subs := map[string]bool{}
-	var all []transcript
-	for _, f := range files {
-		if transcriptHome(f.Path) != home {
-			continue
-		}
-		t, ok := classify(f)
-		if !ok {
-			continue
-		}
-		if t.sub != "" {
-			subs[t.sub] = true
-		}
-		all = append(all, t)
-	}
-	best := map[string]transcript{}
-	for _, t := range all {
-		if t.sub == "" && subs[t.id] {
-			continue
-		}
-		k := t.id + "\x00" + t.sub
-		if o, ok := best[k]; ok {
-			if o.file.MTime.After(t.file.MTime) || (o.file.MTime.Equal(t.file.MTime) && o.file.Path > t.file.Path) {
-				continue
-			}
-		}
-		best[k] = t
-	}
-	out := make([]transcript, 0, len(best))
-	for _, t := range best {
-		out = append(out, t)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].id != out[j].id {
-			return out[i].id < out[j].id
-		}
-		if out[i].sub != out[j].sub {
-			return out[i].sub < out[j].sub
-		}
-		return out[i].file.Path < out[j].file.Path
-	})
-	return out
-}
-
-// parseTranscriptFile is the cursor/transcript parser. A transcript whose
-// home also has a collected global state.vscdb is left to that parser,
-// which reads the transcripts of the conversations it no longer holds;
-// otherwise the file's rows are emitted here, all Secondary.
+// parseTranscriptFile is the cursor/transcript parser: every transcript
+// file gives its own rows, all Secondary (the editor's state.vscdb or the
+// Agent CLI's store.db is the store of record; the engine pairs each
+// transcript row with the row of the store that repeats it, see doc.go).
 func parseTranscriptFile(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	self, ok := classify(in.File)
 	if !ok {
 		self = transcript{file: in.File, id: strings.TrimSuffix(in.Base(), path.Ext(in.Base()))}
 		self.stemID = self.id
 	}
-	if home := transcriptHome(in.Path); home != "" {
-		if len(dbsOfHome(in, home)) > 0 {
-			return nil
-		}
-		// Keep only the copy listTranscripts keeps: not a subagent's
-		// top-level copy, not an older copy under another project slug.
-		if list := listTranscripts(in, home); len(list) > 0 {
-			kept := false
-			for _, t := range list {
-				if t.file.Path == in.Path {
-					kept = true
+	// A subagent's top-level copy <sub>/<sub>.jsonl is the subagent, never
+	// a session of its own (cctop's rule): its rows are the subagent's,
+	// with the same record ids, so the engine writes them once.
+	if self.sub == "" {
+		if home := transcriptHome(in.Path); home != "" {
+			for _, f := range in.List(parser.GlobEscape(home) + "/.cursor*/projects/*/agent-transcripts/*/subagents/" + parser.GlobEscape(self.id) + ".*") {
+				if t, ok := classify(f); ok && t.sub == self.id && transcriptHome(f.Path) == home {
+					self.id, self.sub = t.id, t.sub
+					break
 				}
-			}
-			if !kept {
-				return nil
 			}
 		}
 	}
@@ -140,15 +79,56 @@ func parseTranscriptFile(ctx context.Context, in *parser.Input, out parser.Sink)
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
 	defer r.Close()
-	return emitTranscript(ctx, r, trOpts{session: self.id, sub: self.sub}, out)
+	tr := &trEmitter{out: out, session: self.stemID, stem: self.stemID}
+	if self.sub != "" {
+		tr.parent = self.id
+		out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: self.sub}, ParentSessionID: self.id})
+		e := tr.base(1)
+		e.TurnType, e.RecordID = timeline.System, self.stemID+"#subagent"
+		e.Text = "subagent " + self.sub + " of " + self.id
+		out.Event(e)
+	}
+	if strings.EqualFold(path.Ext(in.Path), ".txt") {
+		return tr.text(ctx, r)
+	}
+	return tr.jsonl(ctx, r)
 }
 
-// trOpts says how transcript rows are emitted.
-type trOpts struct {
-	source  string // SourceFile when the rows come from another input's file
+// trEmitter writes the rows of one transcript. Record ids: Cursor keeps
+// none in a transcript, so a row's RecordID is "<file id>:line<n>#<k>",
+// the k-th row (0-based) of the record at that line of the transcript
+// (which Cursor only appends to): two copies of one transcript (under two
+// project slugs, or a subagent's top-level copy) give each record once,
+// and a copy whose record differs is reported by the engine.
+type trEmitter struct {
+	out     parser.Sink
 	session string
-	sub     string
-	project string
+	parent  string
+	stem    string
+	cur     time.Time // the time of the latest <timestamp> tag
+	line    int64
+	k       int // rows of the current record
+}
+
+func (t *trEmitter) base(line int64) timeline.Event {
+	e := timeline.Event{SessionID: t.session, ParentSessionID: t.parent, SourceLine: line, Secondary: true}
+	if t.cur.IsZero() {
+		e.TimeBasis = timeline.TimeNone
+	} else {
+		e.Time, e.TimeBasis = t.cur, timeline.TimeInherited
+	}
+	return e
+}
+
+// emit writes one row of the current record.
+func (t *trEmitter) emit(e timeline.Event) {
+	e.RecordID = t.stem + ":line" + strconv.FormatInt(t.line, 10) + "#" + strconv.Itoa(t.k)
+	t.k++
+	t.out.Event(e)
+}
+
+func (t *trEmitter) start(line int64) {
+	t.line, t.k = line, 0
 }
 
 type trLine struct {
@@ -207,73 +187,76 @@ func parseTagTime(s string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// emitTranscript streams one transcript. Rows are Secondary; only user
-// lines carry a time (the <timestamp> tag, minute precision), which later
-// rows inherit.
-func emitTranscript(ctx context.Context, r io.Reader, o trOpts, out parser.Sink) error {
-	var cur time.Time
-	base := func(line int64) timeline.Event {
-		e := timeline.Event{SessionID: o.session, ProjectPath: o.project, SourceFile: o.source, SourceLine: line, Secondary: true}
-		if cur.IsZero() {
-			e.TimeBasis = timeline.TimeNone
+// jsonl streams a JSON Lines transcript. Only user lines carry a time (the
+// <timestamp> tag, to the minute), which later rows inherit; rows before
+// the first tag, and every row of a transcript without one, are undated.
+func (t *trEmitter) jsonl(ctx context.Context, r io.Reader) error {
+	return parser.Lines(ctx, r, t.out, func(n int64, line []byte) error {
+		t.start(n)
+		var l trLine
+		skip := ""
+		if jerr := json.Unmarshal(line, &l); jerr == nil {
+			skip = t.record(n, &l)
+		} else if json.Valid(line) {
+			t.out.Problem(n, "not a transcript record (a JSON value that is not an object of the record's shape): "+jerr.Error())
+			return nil
 		} else {
-			e.Time, e.TimeBasis = cur, timeline.TimeInherited
-		}
-		return e
-	}
-	problem := func(line int64, msg string) {
-		if o.source != "" {
-			msg = o.source + ": " + msg
-		}
-		out.Problem(line, msg)
-	}
-	if o.sub != "" {
-		e := base(1)
-		e.TurnType = timeline.System
-		e.Text = "subagent " + o.sub + " of " + o.session
-		out.Event(e)
-	}
-	return parser.Lines(ctx, r, out, func(n int64, line []byte) error {
-		objs, lost := parser.SplitGlued(line)
-		if lost {
-			problem(n, "truncated or glued JSON line")
-		}
-		for _, obj := range objs {
-			var l trLine
-			if err := json.Unmarshal(obj, &l); err != nil {
-				problem(n, "bad JSON: "+err.Error())
-				continue
+			objs, lost := parser.SplitGlued(line)
+			if len(objs) == 0 {
+				t.out.Problem(n, "malformed JSON line (cut short or corrupt), skipped: "+jerr.Error())
+				return nil
 			}
-			if l.Role == "" {
-				if l.Type == "turn_ended" && l.Status != "" && l.Status != "success" {
-					e := base(n)
-					e.TurnType = timeline.System
-					e.Text = "turn ended: " + l.Status
-					if msg := firstNonEmpty(parser.JSONText(l.Error), l.Text); msg != "" {
-						e.Text += " " + msg
-					}
-					out.Event(e)
-				}
-				continue
-			}
-			var msg trMessage
-			if len(l.Message) > 0 {
-				if err := json.Unmarshal(l.Message, &msg); err != nil {
-					problem(n, "bad message: "+err.Error())
-					continue
+			t.out.Problem(n, parser.GluedProblem(len(objs), lost))
+			for _, obj := range objs {
+				l = trLine{}
+				if json.Unmarshal(obj, &l) == nil {
+					t.record(n, &l)
 				}
 			}
-			blocks, err := contentBlocks(msg.Content)
-			if err != nil {
-				problem(n, "bad content: "+err.Error())
-				continue
-			}
-			for _, b := range blocks {
-				emitBlock(&cur, base, n, l.Role, b, o, out)
-			}
+		}
+		if t.k == 0 && skip != "" {
+			t.out.Skip(n, skip)
 		}
 		return nil
 	})
+}
+
+// record emits one JSON line's rows; it returns the reason a record gave
+// none ("" when it gave rows or a problem).
+func (t *trEmitter) record(n int64, l *trLine) string {
+	if l.Role == "" {
+		switch {
+		case l.Type == "turn_ended" && l.Status != "" && l.Status != "success":
+			e := t.base(n)
+			e.TurnType = timeline.System
+			e.Text = "turn ended: " + l.Status
+			if msg := firstNonEmpty(parser.JSONText(l.Error), l.Text); msg != "" {
+				e.Text += " " + msg
+			}
+			t.emit(e)
+			return ""
+		case l.Type == "turn_ended":
+			return "turn_ended_success"
+		}
+		t.out.Report(n, parser.KindSkippedRecord, "transcript line of unknown shape (no role, type "+strconv.Quote(l.Type)+")")
+		return ""
+	}
+	var msg trMessage
+	if len(l.Message) > 0 {
+		if err := json.Unmarshal(l.Message, &msg); err != nil {
+			t.out.Problem(n, "bad message: "+err.Error())
+			return ""
+		}
+	}
+	blocks, err := contentBlocks(msg.Content)
+	if err != nil {
+		t.out.Problem(n, "bad content: "+err.Error())
+		return ""
+	}
+	for _, b := range blocks {
+		t.block(n, l.Role, b)
+	}
+	return "no_content"
 }
 
 func firstNonEmpty(s ...string) string {
@@ -303,51 +286,69 @@ func contentBlocks(raw json.RawMessage) ([]trBlock, error) {
 	return bs, err
 }
 
-func emitBlock(cur *time.Time, base func(int64) timeline.Event, n int64, role string, b trBlock, o trOpts, out parser.Sink) {
+// redacted is the text Cursor writes in place of the model's reasoning.
+const redacted = "[REDACTED]"
+
+func (t *trEmitter) block(n int64, role string, b trBlock) {
 	switch b.Type {
 	case "text", "":
 		if role == "user" {
-			emitUserText(cur, base, n, b.Text, o, out)
+			t.userText(n, b.Text)
 			return
 		}
-		if strings.TrimSpace(b.Text) == "" {
-			return
-		}
-		e := base(n)
-		if strings.TrimSpace(b.Text) == "[REDACTED]" {
-			e.TurnType = timeline.Thinking // reasoning Cursor withheld
-		} else {
-			e.TurnType = timeline.Assistant
-		}
-		e.Text = b.Text
-		out.Event(e)
+		t.assistantText(n, b.Text)
 	case "thinking", "redacted_thinking":
-		t := firstNonEmpty(b.Thinking, b.Text, "[REDACTED]")
-		e := base(n)
-		e.TurnType = timeline.Thinking
-		e.Text = t
-		out.Event(e)
+		text := firstNonEmpty(b.Thinking, b.Text)
+		if text == "" || strings.TrimSpace(text) == redacted {
+			t.withheld(n)
+			return
+		}
+		e := t.base(n)
+		e.TurnType, e.Text = timeline.Thinking, text
+		t.emit(e)
 	case "tool_use":
-		e := base(n)
+		e := t.base(n)
 		e.TurnType = timeline.ToolUse
 		e.ToolName = b.Name
 		e.ToolUseID = b.ID
 		e.ToolInput = parser.CompactJSON(b.Input)
 		e.Text = identifying(e.ToolInput)
-		out.Event(e)
+		t.emit(e)
 	case "tool_result":
-		e := base(n)
+		e := t.base(n)
 		e.TurnType = timeline.ToolResult
 		e.ToolUseID = b.ToolUseID
 		e.Text = resultText(b.Content)
 		e.IsError = strconv.FormatBool(b.IsError)
-		out.Event(e)
+		t.emit(e)
 	default:
-		e := base(n)
+		e := t.base(n)
 		e.TurnType = timeline.System
 		e.Text = "content block: " + b.Type
-		out.Event(e)
+		t.emit(e)
 	}
+}
+
+func (t *trEmitter) assistantText(n int64, text string) {
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	if strings.TrimSpace(text) == redacted {
+		t.withheld(n)
+		return
+	}
+	e := t.base(n)
+	e.TurnType, e.Text = timeline.Assistant, text
+	t.emit(e)
+}
+
+// withheld is the row of a reasoning step whose text Cursor left out of
+// the transcript ("[REDACTED]"): a system row, since the text is not the
+// model's (the store of record keeps the reasoning itself).
+func (t *trEmitter) withheld(n int64) {
+	e := t.base(n)
+	e.TurnType, e.Text = timeline.System, "reasoning withheld in the transcript: "+redacted
+	t.emit(e)
 }
 
 // resultText flattens a tool_result content (string or text blocks).
@@ -365,15 +366,18 @@ func resultText(raw json.RawMessage) string {
 	return strings.Join(parts, "\n")
 }
 
-// emitUserText splits a user text block: the <timestamp> tag dates the
-// turn; the <user_query> is what the person typed (a user row, or for a
-// subagent the parent agent's prompt); anything else is injected context.
-func emitUserText(cur *time.Time, base func(int64) timeline.Event, n int64, text string, o trOpts, out parser.Sink) {
+// userText splits a user text: the <timestamp> tag dates the turn to the
+// minute (time_basis recorded-minute); the <user_query> is what the person
+// typed (a user row, or in a subagent's transcript the parent model's
+// prompt, "subagent task:"); anything else is injected context.
+func (t *trEmitter) userText(n int64, text string) {
 	rest := text
 	tagged := false
 	if m := tsTagRe.FindStringSubmatchIndex(rest); m != nil {
-		if t, ok := parseTagTime(rest[m[2]:m[3]]); ok {
-			*cur, tagged = t, true
+		if tm, ok := parseTagTime(rest[m[2]:m[3]]); ok {
+			t.cur, tagged = tm, true
+		} else {
+			t.out.Problem(n, "unreadable <timestamp> tag "+strconv.Quote(rest[m[2]:m[3]])+": the turn keeps the previous time")
 		}
 		rest = rest[m[1]:]
 	}
@@ -383,9 +387,9 @@ func emitUserText(cur *time.Time, base func(int64) timeline.Event, n int64, text
 	}
 	other := strings.TrimSpace(userQueryRe.ReplaceAllString(rest, ""))
 	dated := func() timeline.Event {
-		e := base(n)
+		e := t.base(n)
 		if tagged {
-			e.TimeBasis = timeline.TimeRecorded
+			e.TimeBasis = timeline.TimeMinute
 		}
 		return e
 	}
@@ -393,17 +397,149 @@ func emitUserText(cur *time.Time, base func(int64) timeline.Event, n int64, text
 		e := dated()
 		e.TurnType = timeline.System
 		e.Text = "injected context: " + other
-		out.Event(e)
+		t.emit(e)
 	}
 	for _, q := range queries {
 		e := dated()
-		if o.sub != "" {
-			e.TurnType = timeline.System
-			e.Text = "subagent prompt: " + q
+		if t.parent != "" {
+			e.TurnType, e.Text = timeline.System, "subagent task: "+q
 		} else {
-			e.TurnType = timeline.User
-			e.Text = q
+			e.TurnType, e.Text = timeline.User, q
 		}
-		out.Event(e)
+		t.emit(e)
 	}
+}
+
+// Legacy plain-text transcripts (<id>.txt, before the JSON Lines form):
+// records open with a line "user:" or "assistant:" (also "A:"); a user
+// record holds the <user_query> (and any <timestamp> tag); an assistant
+// record holds reply text, "[Thinking] <text>" lines, "[Tool call] <Name>"
+// followed by its arguments indented as "  key: value" lines, and
+// "[Tool result] <Name>" followed by the result text (often empty).
+var (
+	txtRoleRe   = regexp.MustCompile(`^(user|assistant|A):\s*$`)
+	txtMarkerRe = regexp.MustCompile(`^\[(Thinking|Tool call|Tool result)\]\s?(.*)$`)
+	txtArgRe    = regexp.MustCompile(`^  ([A-Za-z0-9_.-]+): ?(.*)$`)
+)
+
+// text streams a legacy .txt transcript.
+func (t *trEmitter) text(ctx context.Context, r io.Reader) error {
+	var (
+		role  string
+		start int64
+		body  []string
+	)
+	flush := func() {
+		if role == "" {
+			if strings.TrimSpace(strings.Join(body, "\n")) != "" {
+				t.out.Report(start, parser.KindSkippedRecord, "text before the first user: or assistant: line")
+			}
+			return
+		}
+		t.start(start)
+		if role == "user" {
+			t.userText(start, strings.Join(body, "\n"))
+		} else {
+			t.assistantRecord(start, body)
+		}
+		if t.k == 0 {
+			t.out.Skip(start, "no_content")
+		}
+	}
+	err := parser.Lines(ctx, r, t.out, func(n int64, line []byte) error {
+		s := strings.TrimRight(string(line), "\r")
+		if m := txtRoleRe.FindStringSubmatch(s); m != nil {
+			flush()
+			role, start, body = m[1], n, nil
+			if role == "A" {
+				role = "assistant"
+			}
+			return nil
+		}
+		if role == "" && start == 0 {
+			start = n
+		}
+		body = append(body, s)
+		return nil
+	})
+	flush()
+	return err
+}
+
+// assistantRecord emits the rows of one assistant record of a .txt.
+func (t *trEmitter) assistantRecord(n int64, lines []string) {
+	var text []string
+	flushText := func() {
+		t.assistantText(n, strings.TrimSpace(strings.Join(text, "\n")))
+		text = nil
+	}
+	for i := 0; i < len(lines); i++ {
+		m := txtMarkerRe.FindStringSubmatch(lines[i])
+		if m == nil {
+			text = append(text, lines[i])
+			continue
+		}
+		flushText()
+		switch m[1] {
+		case "Thinking":
+			if strings.TrimSpace(m[2]) == "" || strings.TrimSpace(m[2]) == redacted {
+				t.withheld(n)
+				continue
+			}
+			e := t.base(n)
+			e.TurnType, e.Text = timeline.Thinking, strings.TrimSpace(m[2])
+			t.emit(e)
+		case "Tool call":
+			args := map[string]string{}
+			var keys []string
+			for i+1 < len(lines) {
+				a := txtArgRe.FindStringSubmatch(lines[i+1])
+				if a == nil {
+					break
+				}
+				i++
+				if _, dup := args[a[1]]; !dup {
+					keys = append(keys, a[1])
+				}
+				args[a[1]] = a[2]
+			}
+			e := t.base(n)
+			e.TurnType, e.ToolName = timeline.ToolUse, strings.TrimSpace(m[2])
+			e.ToolInput = orderedJSON(keys, args)
+			e.Text = identifying(e.ToolInput)
+			t.emit(e)
+		case "Tool result":
+			var res []string
+			for i+1 < len(lines) && txtMarkerRe.FindStringSubmatch(lines[i+1]) == nil {
+				i++
+				res = append(res, lines[i])
+			}
+			e := t.base(n)
+			e.TurnType, e.ToolName = timeline.ToolResult, strings.TrimSpace(m[2])
+			e.Text = strings.TrimSpace(strings.Join(res, "\n"))
+			t.emit(e)
+		}
+	}
+	flushText()
+}
+
+// orderedJSON renders string arguments as a JSON object in their order.
+func orderedJSON(keys []string, m map[string]string) string {
+	if len(keys) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kq, _ := json.Marshal(k)
+		vq, _ := json.Marshal(m[k])
+		b.Write(kq)
+		b.WriteByte(':')
+		b.Write(vq)
+	}
+	b.WriteByte('}')
+	return b.String()
 }

@@ -1,7 +1,6 @@
 package gemini
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"path"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
+	"github.com/doubleagent/doubleagent/catalog"
 )
 
 // Agent is the catalog name of Gemini CLI.
@@ -21,32 +21,36 @@ const Agent = "gemini-cli"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "gemini-cli/chat", Agent: Agent, Version: 2,
+			ID: "gemini-cli/chat", Agent: Agent, Version: 3,
 			Actions: actions,
 			Targets: []string{"chats"}, Names: []string{"*.json", "*.jsonl"},
-			Doc: "tmp/<slug>/chats/**/*.jsonl op-log (replayed: last copy wins, $set, $rewindTo) and legacy *.json ConversationRecord",
+			Doc: "tmp/<slug>/chats/**/*.jsonl op-log (replayed: last copy wins, $set keeps first-hand records, $rewindTo keeps the rewound ones and a rewind row) and legacy *.json ConversationRecord",
 		}, parseChat),
 		parser.New(parser.Spec{
 			ID: "gemini-cli/logs", Agent: Agent, Version: 2,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
-				Basis: "logs.json stamps each prompt as it is submitted, the chat record the same moment"},
+				Basis: "logs.json stamps each input as it is submitted (useGeminiStream prepareQueryForGemini), before slash and @-command processing; the chat records the prompt when it is sent (geminiChat), within a second, later after a confirmation a scheduled tool waits on"},
 			Targets: []string{"logs"}, Names: []string{"logs.json"},
 			Doc: "tmp/<slug>/logs.json prompt log (secondary user rows)",
 		}, parseLogs),
 		parser.New(parser.Spec{
-			ID: "gemini-cli/settings", Agent: Agent, Version: 2,
+			ID: "gemini-cli/settings", Agent: Agent, Version: 3,
 			Actions: actions,
-			Targets: []string{"settings"}, Names: []string{"settings.json", "trustedFolders.json"},
-			Doc: ".gemini/trustedFolders.json and settings.json permission, sandbox and retention keys (file mtime)",
+			// "project": a project's .gemini/settings.json and
+			// .gemini/policies/*.toml, collected as project artifacts.
+			Targets: []string{"settings", catalog.ProjectTarget},
+			Names:   []string{"settings.json", "trustedFolders.json", "trusted_hooks.json", "agents.json", "*.toml"},
+			Doc:     ".gemini/settings.json (home and project) permission, sandbox and retention keys, policies/*.toml rules (home and project), trustedFolders.json, trusted_hooks.json and acknowledgments/agents.json (file mtime)",
 		}, parseSettings),
 		parser.New(parser.Spec{
-			ID: "gemini-cli/tmp-history", Agent: Agent, Version: 2,
+			ID: "gemini-cli/tmp-history", Agent: Agent, Version: 3,
 			Actions: actions,
-			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
-				Basis: "the shell and prompt history records no time"},
-			Targets: []string{"tmp-history"}, Names: []string{"shell_history", "checkpoint-*.json"},
-			Doc: "tmp/<slug>/shell_history and checkpoint-<tag>.json (/chat save) as secondary sources with no timestamp",
+			Secondary: &parser.Secondary{Window: 0,
+				TurnTypes: []timeline.TurnType{timeline.User, timeline.System, timeline.Assistant, timeline.Thinking, timeline.ToolUse, timeline.ToolResult},
+				Basis:     "shell_history and the Content[] of /chat save checkpoints and /bug exports record no time (useShellHistory.ts, historyExportUtils.ts)"},
+			Targets: []string{"tmp-history"}, Names: []string{"shell_history", "checkpoint-*.json", "bug-report-history-*.json"},
+			Doc: "tmp/<slug>/shell_history, checkpoint-<tag>.json (/chat save) and bug-report-history-<ms>.json (/bug) as secondary sources with no timestamp",
 		}, parseTmpHistory),
 	}
 }
@@ -121,7 +125,7 @@ func (r *projectResolver) load() {
 			continue
 		}
 		r.slugOf = map[string]string{}
-		_ = walkObject(pj.Projects, func(k string, v json.RawMessage) {
+		_ = parser.ObjectMembers(pj.Projects, func(k string, v json.RawMessage) {
 			var s string
 			if json.Unmarshal(v, &s) == nil {
 				r.projects = append(r.projects, k)
@@ -153,42 +157,6 @@ func (r *projectResolver) Path(projectHash string) string {
 	}
 	return ""
 }
-
-// walkObject calls fn for each member of the JSON object raw, in file order.
-func walkObject(raw json.RawMessage, fn func(k string, v json.RawMessage)) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	return walkObjectDec(dec, fn)
-}
-
-func walkObjectDec(dec *json.Decoder, fn func(k string, v json.RawMessage)) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return errNotObject
-	}
-	for dec.More() {
-		kt, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		k, _ := kt.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return err
-		}
-		fn(k, v)
-	}
-	_, err = dec.Token()
-	return err
-}
-
-type parseError string
-
-func (e parseError) Error() string { return string(e) }
-
-const errNotObject = parseError("not a JSON object")
 
 // base is path.Base for '/' separated original paths.
 func base(p string) string { return path.Base(p) }

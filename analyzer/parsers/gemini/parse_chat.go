@@ -7,6 +7,8 @@ import (
 	"fmt"
 	json "github.com/go-json-experiment/json/v1"
 	"io"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -20,57 +22,95 @@ type meta struct {
 	SessionID   string `json:"sessionId"`
 	ProjectHash string `json:"projectHash"`
 	StartTime   string `json:"startTime"`
+	LastUpdated string `json:"lastUpdated"`
 	Kind        string `json:"kind"`
 }
 
-// held is one message record kept for replay: its last copy and the line
-// of that copy (for legacy JSON, the 1-based message index).
-type held struct {
-	raw  json.RawMessage
-	line int64
+// entry is one message of the replayed op-log (its last copy and the line
+// of that copy; for legacy JSON the 1-based message index), or a rewind
+// marker, in first-insertion order.
+type entry struct {
+	id     string
+	raw    json.RawMessage
+	line   int64
+	rewind *rewindMark
+}
+
+// rewindMark is a $rewindTo line: the message it named, how many messages
+// it took out of the agent's conversation, and the last time the file
+// recorded before it (the line itself carries none).
+type rewindMark struct {
+	target string
+	n      int
+	at     string
+	found  bool
 }
 
 // opLog replays a JSONL session file as the agent's own loader
-// (loadConversationRecord) does, with one deliberate difference: messages
-// are keyed by id in first-insertion order, a later bare copy replaces the
-// earlier in place (last copy wins), $rewindTo drops that message and all
-// after it (all of them when the id is unknown); but a $set messages batch
-// only adds ids not yet held (see addArray), where the agent's loader
-// would replace the whole list. Memory: one raw copy per live message id.
+// (loadConversationRecord) does, with two deliberate differences (see
+// doc.go): $rewindTo takes messages out of the conversation but they stay
+// as rows, followed by a rewind marker; and a $set messages batch only adds
+// ids not yet seen, where the agent's loader would replace the whole list.
+// A later bare copy of a held id replaces the earlier in place (last copy
+// wins). Memory: one raw copy per distinct message id.
 type opLog struct {
-	order []string
-	msgs  map[string]*held
-	meta  meta
+	entries  []*entry
+	live     map[string]*entry // messages the agent's conversation still holds
+	seen     map[string]bool   // every id put, live or rewound
+	meta     meta
+	lastTime string // the last time the file recorded, in file order
+	// pending is why a line read gives no row, for the lines whose
+	// records may end without one (an earlier copy, a state update);
+	// emitChat turns those that got no row into Sink.Skip.
+	pending map[int64]string
 }
 
-func newOpLog() *opLog { return &opLog{msgs: map[string]*held{}} }
+func newOpLog() *opLog {
+	return &opLog{live: map[string]*entry{}, seen: map[string]bool{}, pending: map[int64]string{}}
+}
+
+// note records why line may give no row (the first reason stays).
+func (l *opLog) note(line int64, reason string) {
+	if _, ok := l.pending[line]; !ok {
+		l.pending[line] = reason
+	}
+}
 
 func (l *opLog) put(id string, raw json.RawMessage, line int64) {
-	if h, ok := l.msgs[id]; ok {
-		h.raw, h.line = raw, line
+	if e, ok := l.live[id]; ok {
+		if e.line != line {
+			l.note(e.line, "superseded") // the agent appended the message again
+		}
+		e.raw, e.line = raw, line
 		return
 	}
-	l.order = append(l.order, id)
-	l.msgs[id] = &held{raw: raw, line: line}
+	e := &entry{id: id, raw: raw, line: line}
+	l.entries = append(l.entries, e)
+	l.live[id] = e
+	l.seen[id] = true
 }
 
-func (l *opLog) clear() {
-	l.order = l.order[:0]
-	l.msgs = map[string]*held{}
-}
-
-func (l *opLog) rewind(id string) bool {
-	for i, x := range l.order {
-		if x == id {
-			for _, y := range l.order[i:] {
-				delete(l.msgs, y)
-			}
-			l.order = l.order[:i]
-			return true
+// rewind applies {"$rewindTo": id}: the message id and every live message
+// after it leave the conversation (all of them when the id is unknown, as
+// the agent's loader does) but stay in entries; a marker follows them.
+func (l *opLog) rewind(id string, line int64) bool {
+	target, found := l.live[id]
+	n := 0
+	cut := !found
+	for _, e := range l.entries {
+		if e.rewind != nil {
+			continue
+		}
+		if e == target {
+			cut = true
+		}
+		if cut && l.live[e.id] == e {
+			delete(l.live, e.id)
+			n++
 		}
 	}
-	l.clear()
-	return false
+	l.entries = append(l.entries, &entry{line: line, rewind: &rewindMark{target: id, n: n, at: l.lastTime, found: found}})
+	return found
 }
 
 func (l *opLog) mergeMeta(raw json.RawMessage) {
@@ -90,37 +130,45 @@ func (l *opLog) mergeMeta(raw json.RawMessage) {
 	if m.Kind != "" {
 		l.meta.Kind = m.Kind
 	}
+	for _, s := range []string{m.StartTime, m.LastUpdated} {
+		if _, ok := parser.ParseTime(s); ok {
+			l.lastTime = s
+		}
+	}
 }
 
 // addArray adds the message records of a JSON array at line. For a $set
-// messages batch (keepHeld) a message already held keeps its held copy:
-// the batch is the agent's history sync (resume, compression, masking),
-// which the real 0.61.0 run shows re-dating every message to the resume
-// time and dropping toolCalls, so the first-hand record is the better
-// evidence; a message the batch leaves out is kept, since it happened even
-// if the agent no longer holds it in context. New ids in a batch (a
-// compression summary) are added.
+// messages batch (keepHeld) a message already seen keeps its first-hand
+// record: the batch is the agent's history sync (resume, compression,
+// masking), which the real 0.61.0 run shows re-dating every message to the
+// resume time and dropping toolCalls; a message the batch leaves out stays,
+// since it happened even if the agent no longer holds it in context. New
+// ids in a batch (a compression summary) are added.
 func (l *opLog) addArray(raw json.RawMessage, line int64, out parser.Sink, keepHeld bool) {
 	var arr []json.RawMessage
 	if err := json.Unmarshal(raw, &arr); err != nil {
 		out.Problem(line, "messages is not an array: "+err.Error())
 		return
 	}
-	for _, m := range arr {
+	added := 0
+	for i, m := range arr {
 		var idOnly struct {
 			ID any `json:"id"`
 		}
-		if json.Unmarshal(m, &idOnly) != nil {
-			continue
-		}
+		_ = json.Unmarshal(m, &idOnly)
 		id, ok := idOnly.ID.(string)
-		if !ok {
+		if !ok || id == "" {
+			out.Report(line, parser.KindSkippedRecord, fmt.Sprintf("messages[%d] has no message id: not read", i))
 			continue
 		}
-		if _, held := l.msgs[id]; held && keepHeld {
+		if keepHeld && l.seen[id] {
 			continue
 		}
 		l.put(id, m, line)
+		added++
+	}
+	if added == 0 {
+		l.note(line, "history_sync_copy")
 	}
 }
 
@@ -143,8 +191,8 @@ func (l *opLog) record(line int64, obj []byte, out parser.Sink) {
 		return s, true
 	}
 	if id, ok := str("$rewindTo"); ok {
-		if !l.rewind(id) {
-			out.Problem(line, fmt.Sprintf("$rewindTo %s: message not found, all messages dropped (as the agent's loader does)", id))
+		if !l.rewind(id, line) {
+			out.Problem(line, fmt.Sprintf("$rewindTo %s: message not found: the agent's loader drops every message (kept as rows, counted in the rewind row)", id))
 		}
 		return
 	}
@@ -152,6 +200,11 @@ func (l *opLog) record(line int64, obj []byte, out parser.Sink) {
 		raw := make(json.RawMessage, len(obj))
 		copy(raw, obj)
 		l.put(id, raw, line)
+		if ts, _ := str("timestamp"); ts != "" {
+			if _, ok := parser.ParseTime(ts); ok {
+				l.lastTime = ts
+			}
+		}
 		return
 	}
 	if set, ok := top["$set"]; ok && isObject(set) {
@@ -159,6 +212,8 @@ func (l *opLog) record(line int64, obj []byte, out parser.Sink) {
 		_ = json.Unmarshal(set, &s)
 		if msgs, ok := s["messages"]; ok && isArray(msgs) {
 			l.addArray(msgs, line, out, true)
+		} else {
+			l.note(line, "state_only")
 		}
 		l.mergeMeta(set)
 		return
@@ -173,18 +228,19 @@ func (l *opLog) record(line int64, obj []byte, out parser.Sink) {
 		if v, ok := pm["id"]; ok {
 			_ = json.Unmarshal(v, &id)
 		}
-		if h, ok := l.msgs[id]; ok && id != "" {
+		if h, ok := l.live[id]; ok && id != "" {
 			var cur map[string]json.RawMessage
 			if json.Unmarshal(h.raw, &cur) == nil {
 				for k, v := range pm {
 					cur[k] = v
 				}
 				if b, err := json.Marshal(cur); err == nil {
-					h.raw, h.line = b, line
+					l.put(id, b, line)
 				}
 			}
 			return
 		}
+		l.note(line, "state_only")
 		l.mergeMeta(p)
 		return
 	}
@@ -193,10 +249,12 @@ func (l *opLog) record(line int64, obj []byte, out parser.Sink) {
 		l.mergeMeta(obj)
 		if msgs, ok := top["messages"]; ok && isArray(msgs) {
 			l.addArray(msgs, line, out, false)
+		} else {
+			l.note(line, "state_only")
 		}
 		return
 	}
-	out.Problem(line, "unknown record (no id, $set, $rewindTo or sessionId)")
+	out.Report(line, parser.KindSkippedRecord, "unknown record (no id, $set, $patch, $rewindTo or sessionId)")
 }
 
 func isObject(raw json.RawMessage) bool {
@@ -293,18 +351,15 @@ func readLegacy(r io.Reader, log *opLog) (int64, error) {
 			if err := dec.Decode(&m); err != nil {
 				return idx, fmt.Errorf("message %d cut short: %v", idx, err)
 			}
+			// Each element is its own record (a legacy file has no update
+			// semantics): a reused id gives two rows and the engine's
+			// duplicate_id report, never a silent drop.
 			var idOnly struct {
 				ID any `json:"id"`
 			}
 			_ = json.Unmarshal(m, &idOnly)
 			id, _ := idOnly.ID.(string)
-			if id == "" {
-				id = fmt.Sprintf("#%d", idx) // legacy order is the array's
-			}
-			if _, dup := log.msgs[id]; dup {
-				id = fmt.Sprintf("%s#%d", id, idx)
-			}
-			log.put(id, m, idx)
+			log.entries = append(log.entries, &entry{id: id, raw: m, line: idx})
 		}
 		if _, err := dec.Token(); err != nil {
 			return idx, fmt.Errorf("messages cut short: %v", err)
@@ -346,11 +401,15 @@ type thought struct {
 type emitter struct {
 	out       parser.Sink
 	session   string
+	parent    string // the parent session of a subagent file
 	project   string
 	start     time.Time
 	model     string
 	resultIDs map[string]bool // tool call ids whose result sits in toolCalls
 	callIDs   map[string]bool
+	task      bool           // a subagent's task prompt was written
+	rows      map[int64]bool // lines that gave a row
+	msgID     string         // the message being emitted
 }
 
 // at returns a row's time and basis: the record's own time, else the
@@ -372,33 +431,56 @@ func (e *emitter) at(ts string, fallback ...string) (time.Time, timeline.TimeBas
 
 func (e *emitter) emit(ev timeline.Event) {
 	ev.SessionID = e.session
+	ev.ParentSessionID = e.parent
 	ev.ProjectPath = e.project
+	e.rows[ev.SourceLine] = true
 	e.out.Event(ev)
 }
 
+// rid is the current message's RecordID with suffix ("" when the message
+// has no id). A message id is unique only within a session (the real
+// 0.61.0 files give the injected <session_context> message one id in every
+// session, with other text), so it is prefixed with the session.
+func (e *emitter) rid(suffix string) string {
+	if e.msgID == "" {
+		return ""
+	}
+	return e.session + ":" + e.msgID + suffix
+}
+
+// callRID is a tool call's RecordID: the call id, unique only within a
+// session, prefixed with the session; a call without an id is the k-th
+// call of its message.
+func (e *emitter) callRID(callID string, k int) string {
+	if callID != "" {
+		return e.session + ":" + callID
+	}
+	return e.rid("#call" + strconv.Itoa(k))
+}
+
 func emitChat(in *parser.Input, log *opLog, out parser.Sink) {
-	e := &emitter{out: out, resultIDs: map[string]bool{}, callIDs: map[string]bool{}}
+	e := &emitter{out: out, resultIDs: map[string]bool{}, callIDs: map[string]bool{}, rows: map[int64]bool{}}
 	e.session = log.meta.SessionID
 	if e.session == "" {
 		e.session = strings.TrimSuffix(strings.TrimSuffix(base(in.Path), ".jsonl"), ".json")
-		if len(log.order) > 0 {
+		if len(log.entries) > 0 {
 			out.Problem(0, "no sessionId in the file: session id taken from the file name")
 		}
 	}
 	e.start, _ = parser.ParseTime(log.meta.StartTime)
 	e.project = newProjectResolver(in).Path(log.meta.ProjectHash)
 
-	msgs := make([]message, 0, len(log.order))
-	lines := make([]int64, 0, len(log.order))
-	for _, id := range log.order {
-		h := log.msgs[id]
-		var m message
-		if err := json.Unmarshal(h.raw, &m); err != nil {
-			out.Problem(h.line, "message "+id+": "+err.Error())
+	msgs := make([]*message, len(log.entries))
+	for i, en := range log.entries {
+		if en.rewind != nil {
 			continue
 		}
-		msgs = append(msgs, m)
-		lines = append(lines, h.line)
+		var m message
+		if err := json.Unmarshal(en.raw, &m); err != nil {
+			out.Problem(en.line, "message "+en.id+": "+err.Error())
+			continue
+		}
+		msgs[i] = &m
 		for _, tc := range m.ToolCalls {
 			e.callIDs[tc.ID] = true
 			if len(bytes.TrimSpace(tc.Result)) > 0 && string(bytes.TrimSpace(tc.Result)) != "null" && string(bytes.TrimSpace(tc.Result)) != "[]" {
@@ -407,19 +489,57 @@ func emitChat(in *parser.Input, log *opLog, out parser.Sink) {
 		}
 	}
 
-	// A subagent file: chats/<parentSessionId>/<sessionId>.jsonl.
+	// A subagent file: chats/<parentSessionId>/<sessionId>.jsonl. Its rows
+	// carry its own session and the parent's.
 	if parent := subagentParent(in.Path); parent != "" || log.meta.Kind == "subagent" {
 		t, basis := e.at(log.meta.StartTime)
 		if parent == "" {
 			parent = "unknown"
+		} else {
+			e.parent = parent
+			out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: e.session}, ParentSessionID: parent})
 		}
 		e.emit(timeline.Event{Time: t, TimeBasis: basis, TurnType: timeline.System,
-			Text: "subagent " + e.session + " of " + parent, SourceLine: 1})
+			Text: "subagent " + e.session + " of " + parent, SourceLine: 1, RecordID: e.session + "#subagent"})
 	}
 
-	for i := range msgs {
-		e.message(&msgs[i], lines[i])
+	for i, en := range log.entries {
+		if en.rewind != nil {
+			e.rewound(en.rewind, en.line)
+			continue
+		}
+		if msgs[i] == nil {
+			continue
+		}
+		e.msgID = msgs[i].ID
+		if why := e.message(msgs[i], en.line); why != "" {
+			log.note(en.line, why)
+		}
 	}
+	lines := make([]int64, 0, len(log.pending))
+	for n := range log.pending {
+		if !e.rows[n] {
+			lines = append(lines, n)
+		}
+	}
+	sort.Slice(lines, func(i, j int) bool { return lines[i] < lines[j] })
+	for _, n := range lines {
+		out.Skip(n, log.pending[n])
+	}
+}
+
+// rewound writes the row that follows the messages a $rewindTo took out of
+// the conversation: at the last time the file recorded before it
+// (inherited: the line records none).
+func (e *emitter) rewound(r *rewindMark, line int64) {
+	t, basis := time.Time{}, timeline.TimeNone
+	when := "an unrecorded time"
+	if pt, ok := parser.ParseTime(r.at); ok {
+		t, basis = pt, timeline.TimeInherited
+		when = pt.UTC().Format("2006-01-02T15:04:05.000Z")
+	}
+	e.emit(timeline.Event{Time: t, TimeBasis: basis, TurnType: timeline.System, SourceLine: line,
+		Text: fmt.Sprintf("rewound by /rewind at %s: %d record(s)", when, r.n), RecordID: e.session + ":" + r.target + "#rewound"})
 }
 
 // subagentParent returns <parent> for .../chats/<parent>/<file>, else "".
@@ -436,21 +556,23 @@ func subagentParent(p string) string {
 	return rest[:j]
 }
 
-func (e *emitter) message(m *message, line int64) {
+// message emits one message's rows; when it gives none it returns why.
+func (e *emitter) message(m *message, line int64) string {
 	t, basis := e.at(m.Timestamp)
 	switch m.Type {
 	case "user":
-		e.user(m, t, basis, line)
+		return e.user(m, t, basis, line)
 	case "gemini":
-		e.gemini(m, t, basis, line)
+		return e.gemini(m, t, basis, line)
 	default:
 		typ := m.Type
 		if typ == "" {
 			typ = "message"
 		}
-		text := partsText(parseParts(m.Content), false)
+		text := PartsText(ParseParts(m.Content), false)
 		e.emit(timeline.Event{Time: t, TimeBasis: basis, TurnType: timeline.System,
-			Text: typ + ": " + text, SourceLine: line})
+			Text: typ + ": " + text, SourceLine: line, RecordID: e.rid("")})
+		return ""
 	}
 }
 
@@ -471,44 +593,74 @@ func injected(s string) bool {
 	return false
 }
 
-func (e *emitter) user(m *message, t time.Time, basis timeline.TimeBasis, line int64) {
-	parts := parseParts(m.Content)
+func (e *emitter) user(m *message, t time.Time, basis timeline.TimeBasis, line int64) string {
+	parts := ParseParts(m.Content)
 	// Tool responses the agent records as a user turn: already a
 	// tool_result from the call's own result, else a tool_result here.
-	for _, p := range parts {
+	echo, rows := false, 0
+	for k, p := range parts {
 		fr := p.FunctionResponse
-		if fr == nil || e.resultIDs[fr.ID] {
+		if fr == nil {
+			continue
+		}
+		if e.resultIDs[fr.ID] {
+			echo = true
 			continue
 		}
 		text, isErr := responseText(fr.Response)
+		// The user message is its own record (not the call's).
+		id := e.rid("")
+		if len(parts) > 1 {
+			id = e.rid("#" + strconv.Itoa(k))
+		}
 		e.emit(timeline.Event{Time: t, TimeBasis: basis, TurnType: timeline.ToolResult,
-			ToolName: fr.Name, ToolUseID: fr.ID, Text: text, IsError: boolStr(isErr), SourceLine: line})
+			ToolName: fr.Name, ToolUseID: fr.ID, Text: text, IsError: boolStr(isErr), SourceLine: line, RecordID: id})
+		rows++
 	}
-	text := partsText(parts, false)
-	if disp := partsText(parseParts(m.DisplayContent), false); strings.TrimSpace(disp) != "" && !injected(text) {
+	text := PartsText(parts, false)
+	if disp := PartsText(ParseParts(m.DisplayContent), false); strings.TrimSpace(disp) != "" && !injected(text) {
 		text = disp
 	}
 	if strings.TrimSpace(text) == "" {
-		return
+		switch {
+		case rows > 0:
+			return ""
+		case echo:
+			return "tool_response_echo" // the call's own result is the row
+		default:
+			return "no_evidence:empty_user"
+		}
 	}
 	tt := timeline.User
-	if injected(text) {
+	switch {
+	case e.parent != "" && !e.task && !injected(text):
+		// A subagent's first prompt is the task the parent's model wrote.
+		e.task = true
+		tt, text = timeline.System, "subagent task: "+text
+	case e.parent != "" || injected(text):
 		tt = timeline.System
 	}
-	e.emit(timeline.Event{Time: t, TimeBasis: basis, TurnType: tt, Text: text, SourceLine: line})
+	e.emit(timeline.Event{Time: t, TimeBasis: basis, TurnType: tt, Text: text, SourceLine: line, RecordID: e.rid("")})
+	return ""
 }
 
-func (e *emitter) gemini(m *message, t time.Time, basis timeline.TimeBasis, line int64) {
+func (e *emitter) gemini(m *message, t time.Time, basis timeline.TimeBasis, line int64) string {
+	rows := 0
+	emit := func(ev timeline.Event) {
+		rows++
+		ev.SourceLine = line
+		e.emit(ev)
+	}
 	if m.Model != "" && m.Model != e.model {
 		text := "model: " + m.Model
 		if e.model != "" {
 			text = "model: " + e.model + " -> " + m.Model
 		}
-		e.emit(timeline.Event{Time: t, TimeBasis: basis, TurnType: timeline.System, Text: text, SourceLine: line})
+		emit(timeline.Event{Time: t, TimeBasis: basis, TurnType: timeline.System, Text: text, RecordID: e.rid("#model")})
 		e.model = m.Model
 	}
 	model := m.Model
-	for _, th := range m.Thoughts {
+	for k, th := range m.Thoughts {
 		tt, tb := e.at(th.Timestamp, m.Timestamp)
 		text := strings.TrimSpace(th.Subject)
 		if d := strings.TrimSpace(th.Description); d != "" {
@@ -520,35 +672,47 @@ func (e *emitter) gemini(m *message, t time.Time, basis timeline.TimeBasis, line
 		if text == "" {
 			continue
 		}
-		e.emit(timeline.Event{Time: tt, TimeBasis: tb, TurnType: timeline.Thinking, Model: model, Text: text, SourceLine: line})
+		emit(timeline.Event{Time: tt, TimeBasis: tb, TurnType: timeline.Thinking, Model: model, Text: text, RecordID: e.rid("#thought" + strconv.Itoa(k))})
 	}
-	parts := parseParts(m.Content)
-	if th := partsText(parts, true); strings.TrimSpace(th) != "" {
-		e.emit(timeline.Event{Time: t, TimeBasis: basis, TurnType: timeline.Thinking, Model: model, Text: th, SourceLine: line})
+	parts := ParseParts(m.Content)
+	if th := PartsText(parts, true); strings.TrimSpace(th) != "" {
+		emit(timeline.Event{Time: t, TimeBasis: basis, TurnType: timeline.Thinking, Model: model, Text: th, RecordID: e.rid("#thinking")})
 	}
-	if text := partsText(parts, false); strings.TrimSpace(text) != "" {
-		e.emit(timeline.Event{Time: t, TimeBasis: basis, TurnType: timeline.Assistant, Model: model, Text: text, SourceLine: line})
+	if text := PartsText(parts, false); strings.TrimSpace(text) != "" {
+		emit(timeline.Event{Time: t, TimeBasis: basis, TurnType: timeline.Assistant, Model: model, Text: text, RecordID: e.rid("")})
 	}
-	for _, p := range parts {
+	for k, p := range parts {
 		fc := p.FunctionCall
 		if fc == nil || (fc.ID != "" && e.callIDs[fc.ID]) {
 			continue
 		}
-		e.emit(timeline.Event{Time: t, TimeBasis: basis, TurnType: timeline.ToolUse, Model: model,
-			ToolName: fc.Name, ToolUseID: fc.ID, Text: callText(fc.Name, fc.Args, ""), ToolInput: parser.CompactJSON(fc.Args), SourceLine: line})
+		id := e.rid("#part" + strconv.Itoa(k))
+		if fc.ID != "" {
+			id = e.callRID(fc.ID, k)
+		}
+		emit(timeline.Event{Time: t, TimeBasis: basis, TurnType: timeline.ToolUse, Model: model,
+			ToolName: fc.Name, ToolUseID: fc.ID, Text: callText(fc.Name, fc.Args, ""), ToolInput: parser.CompactJSON(fc.Args), RecordID: id})
 	}
-	for i := range m.ToolCalls {
-		e.toolCall(&m.ToolCalls[i], model, t, basis, m.Timestamp, line)
+	for k := range m.ToolCalls {
+		rows += e.toolCall(&m.ToolCalls[k], k, model, t, basis, m.Timestamp, line)
 	}
+	if rows == 0 {
+		return "no_evidence:empty_gemini"
+	}
+	return ""
 }
 
-func (e *emitter) toolCall(tc *toolCall, model string, t time.Time, basis timeline.TimeBasis, msgTS string, line int64) {
+// toolCall emits a toolCalls[] entry's call, result and decision rows and
+// returns how many.
+func (e *emitter) toolCall(tc *toolCall, k int, model string, t time.Time, basis timeline.TimeBasis, msgTS string, line int64) int {
 	if basis != timeline.TimeRecorded {
 		t, basis = e.at(tc.Timestamp)
 	}
+	id := e.callRID(tc.ID, k)
 	e.emit(timeline.Event{Time: t, TimeBasis: basis, TurnType: timeline.ToolUse, Model: model,
 		ToolName: tc.Name, ToolUseID: tc.ID, Text: callText(tc.Name, tc.Args, tc.Description),
-		ToolInput: parser.CompactJSON(tc.Args), SourceLine: line})
+		ToolInput: parser.CompactJSON(tc.Args), SourceLine: line, RecordID: id})
+	rows := 1
 	rt, rb := e.at(tc.Timestamp, msgTS)
 	hasResult := e.resultIDs[tc.ID]
 	if hasResult || tc.Status == "success" || tc.Status == "error" || tc.Status == "cancelled" {
@@ -569,12 +733,15 @@ func (e *emitter) toolCall(tc *toolCall, model string, t time.Time, basis timeli
 			isErr = true
 		}
 		e.emit(timeline.Event{Time: rt, TimeBasis: rb, TurnType: timeline.ToolResult,
-			ToolName: tc.Name, ToolUseID: tc.ID, Text: text, IsError: boolStr(isErr), SourceLine: line})
+			ToolName: tc.Name, ToolUseID: tc.ID, Text: text, IsError: boolStr(isErr), SourceLine: line, RecordID: id + "#result"})
+		rows++
 	}
 	if tc.Status == "cancelled" || tc.Status == "awaiting_approval" {
 		e.emit(timeline.Event{Time: rt, TimeBasis: rb, TurnType: timeline.System,
-			ToolName: tc.Name, ToolUseID: tc.ID, Text: "permission decision: " + tc.Status, SourceLine: line})
+			ToolName: tc.Name, ToolUseID: tc.ID, Text: "permission decision: " + tc.Status, SourceLine: line, RecordID: id + "#decision"})
+		rows++
 	}
+	return rows
 }
 
 func boolStr(b bool) string {
@@ -584,12 +751,14 @@ func boolStr(b bool) string {
 	return "false"
 }
 
-// part is one @google/genai Part (or a bare string).
-type part struct {
-	Text             *string       `json:"text"`
-	Thought          bool          `json:"thought"`
-	FunctionCall     *functionCall `json:"functionCall"`
-	FunctionResponse *functionResp `json:"functionResponse"`
+// Part is one @google/genai Part (or a bare string). Qwen Code, a fork,
+// records the same Part type, and its parser reads parts with ParseParts
+// and PartsText.
+type Part struct {
+	Text             *string           `json:"text"`
+	Thought          bool              `json:"thought"`
+	FunctionCall     *FunctionCall     `json:"functionCall"`
+	FunctionResponse *FunctionResponse `json:"functionResponse"`
 	InlineData       *struct {
 		MimeType string `json:"mimeType"`
 	} `json:"inlineData"`
@@ -605,21 +774,23 @@ type part struct {
 	} `json:"codeExecutionResult"`
 }
 
-type functionCall struct {
+// FunctionCall is a Part's functionCall.
+type FunctionCall struct {
 	ID   string          `json:"id"`
 	Name string          `json:"name"`
 	Args json.RawMessage `json:"args"`
 }
 
-type functionResp struct {
+// FunctionResponse is a Part's functionResponse.
+type FunctionResponse struct {
 	ID       string          `json:"id"`
 	Name     string          `json:"name"`
 	Response json.RawMessage `json:"response"`
 }
 
-// parseParts reads a PartListUnion: a string, a Part, or an array of
+// ParseParts reads a PartListUnion: a string, a Part, or an array of
 // strings and Parts.
-func parseParts(raw json.RawMessage) []part {
+func ParseParts(raw json.RawMessage) []Part {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil
@@ -628,19 +799,19 @@ func parseParts(raw json.RawMessage) []part {
 	case '"':
 		var s string
 		if json.Unmarshal(raw, &s) == nil {
-			return []part{{Text: &s}}
+			return []Part{{Text: &s}}
 		}
 	case '{':
-		var p part
+		var p Part
 		if json.Unmarshal(raw, &p) == nil {
-			return []part{p}
+			return []Part{p}
 		}
 	case '[':
 		var arr []json.RawMessage
 		if json.Unmarshal(raw, &arr) == nil {
-			var ps []part
+			var ps []Part
 			for _, a := range arr {
-				ps = append(ps, parseParts(a)...)
+				ps = append(ps, ParseParts(a)...)
 			}
 			return ps
 		}
@@ -648,10 +819,10 @@ func parseParts(raw json.RawMessage) []part {
 	return nil
 }
 
-// partsText joins the text of parts (thought parts when thoughts is true,
+// PartsText joins the text of parts (thought parts when thoughts is true,
 // the others otherwise), the way the agent's partListUnionToString does,
 // with placeholders for data parts.
-func partsText(ps []part, thoughts bool) string {
+func PartsText(ps []Part, thoughts bool) string {
 	var b strings.Builder
 	for _, p := range ps {
 		if p.Thought != thoughts {
@@ -680,7 +851,7 @@ func partsText(ps []part, thoughts bool) string {
 func resultText(raw json.RawMessage) (string, bool) {
 	var texts []string
 	isErr := false
-	for _, p := range parseParts(raw) {
+	for _, p := range ParseParts(raw) {
 		if p.FunctionResponse != nil {
 			s, e := responseText(p.FunctionResponse.Response)
 			isErr = isErr || e
@@ -689,7 +860,7 @@ func resultText(raw json.RawMessage) (string, bool) {
 			}
 			continue
 		}
-		if s := partsText([]part{p}, p.Thought); s != "" {
+		if s := PartsText([]Part{p}, p.Thought); s != "" {
 			texts = append(texts, s)
 		}
 	}

@@ -1,6 +1,7 @@
 package gemini
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,6 +65,7 @@ func TestChatGolden(t *testing.T) {
 		{"legacy_truncated", "legacy_truncated.json", "session-2025-11-02T09-00-s-legacy.json"},
 		{"malformed", "malformed.json", "session-2025-11-03T09-00-bad00000.json"},
 		{"subagent", "subagent/agent1.jsonl", "parent-session-id/agent1.jsonl"},
+		{"rewind", "rewind.jsonl", "session-2026-05-01T10-00-s-rewind.jsonl"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			in := chatInput(t, filepath.Join("testdata", c.file), c.rel)
@@ -172,15 +174,66 @@ func TestChatOpLogReplay(t *testing.T) {
 	if a := one(t, s, timeline.Assistant, "final answer"); a.SourceLine != 4 {
 		t.Errorf("m2 line %d, want 4 (its last bare copy)", a.SourceLine)
 	}
-	// $rewindTo drops m3 and everything after it.
-	if len(find(s, timeline.User, "rewound")) != 0 || len(find(s, timeline.Assistant, "rewound")) != 0 {
-		t.Error("rewound messages survived")
+	// Issue 12 (gemini-cli PR 15720, /rewind): {"$rewindTo":"m3"} takes
+	// m3 and m4 out of the agent's conversation, but what happened stays:
+	// both keep their rows, followed by a system row at the last time the
+	// file recorded before the $rewindTo line.
+	if u := one(t, s, timeline.User, "rewound prompt"); u.SourceLine != 6 || u.RecordID != "s-replay:m3" {
+		t.Errorf("rewound prompt %+v", u)
+	}
+	if a := one(t, s, timeline.Assistant, "rewound answer"); a.SourceLine != 7 || a.RecordID != "s-replay:m4" {
+		t.Errorf("rewound answer %+v", a)
+	}
+	r := one(t, s, timeline.System, "rewound by /rewind")
+	if r.Text != "rewound by /rewind at 2026-02-01T00:00:05.000Z: 2 record(s)" || r.SourceLine != 8 ||
+		r.TimeBasis != timeline.TimeInherited || !r.Time.Equal(parsertest.Time(t, "2026-02-01T00:00:05Z")) || r.RecordID != "s-replay:m3#rewound" {
+		t.Errorf("rewind row %+v", r)
 	}
 	if u := one(t, s, timeline.User, "prompt after rewind"); u.Text != "prompt after rewind (as typed)" || u.SourceLine != 10 {
 		t.Errorf("patched m5: %+v", u)
 	}
-	if n := len(s.Events); n != 5 {
-		t.Errorf("%d rows, want 5", n)
+	if n := len(s.Events); n != 8 {
+		t.Errorf("%d rows, want 8", n)
+	}
+	// Every line is accounted for: the metadata line, the re-dated batch
+	// and m5's first copy (patched by line 10) give no row of their own.
+	want := []parsertest.Skip{{Line: 1, Reason: "state_only"}, {Line: 5, Reason: "history_sync_copy"}, {Line: 9, Reason: "superseded"}}
+	if fmt.Sprint(s.Skips) != fmt.Sprint(want) {
+		t.Errorf("skips %v, want %v", s.Skips, want)
+	}
+}
+
+// Issue 12, gemini-cli PR 15720 (/rewind): the rewound prompt and the
+// run_shell_command "rm -rf build/" that ran were gone, with no row and no
+// problem. They stay, in file order, and a system row says what /rewind
+// did to them; the prompt typed after the rewind follows.
+func TestChatRewindKeepsWhatRan(t *testing.T) {
+	in := chatInput(t, "testdata/rewind.jsonl", "session-2026-05-01T10-00-s-rewind.jsonl")
+	s := parsertest.Run(t, byID(t, "gemini-cli/chat"), in)
+	parsertest.Accounted(t, in, s)
+	var got []string
+	for _, e := range s.Events {
+		got = append(got, fmt.Sprintf("%d %s %s %s %q %s %s", e.SourceLine, e.TimeString(), e.TimeBasis, e.TurnType, e.Text, e.ToolUseID, e.RecordID))
+	}
+	want := []string{
+		`2 2026-05-01T10:00:01.000Z  user "clean the build"  s-rewind:u1`,
+		`6 2026-05-01T10:00:02.000Z  system "model: gemini-2.5-pro"  s-rewind:g1#model`,
+		`6 2026-05-01T10:00:02.000Z  tool_use "rm -rf build/" run_shell_command-1777629602000-ab12 s-rewind:run_shell_command-1777629602000-ab12`,
+		`6 2026-05-01T10:00:03.000Z  tool_result "Command: rm -rf build/\nExit Code: 0" run_shell_command-1777629602000-ab12 s-rewind:run_shell_command-1777629602000-ab12#result`,
+		`9 2026-05-01T10:00:04.000Z  assistant "The build directory is gone."  s-rewind:g2`,
+		`11 2026-05-01T10:00:04.000Z inherited system "rewound by /rewind at 2026-05-01T10:00:04.000Z: 4 record(s)"  s-rewind:u1#rewound`,
+		`12 2026-05-01T10:01:00.000Z  user "list the files instead"  s-rewind:u3`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(s.Problems) != 0 {
+		t.Errorf("problems %v", s.Problems)
+	}
+	wantSkips := []parsertest.Skip{{Line: 1, Reason: "state_only"}, {Line: 3, Reason: "state_only"}, {Line: 4, Reason: "superseded"}, {Line: 5, Reason: "state_only"},
+		{Line: 7, Reason: "tool_response_echo"}, {Line: 8, Reason: "state_only"}, {Line: 10, Reason: "state_only"}, {Line: 13, Reason: "state_only"}}
+	if fmt.Sprint(s.Skips) != fmt.Sprint(wantSkips) {
+		t.Errorf("skips %v, want %v", s.Skips, wantSkips)
 	}
 }
 

@@ -1,6 +1,7 @@
 package gemini
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -48,14 +49,79 @@ func settingsInput(t *testing.T, local, name string) *parser.Input {
 
 func TestSettingsGolden(t *testing.T) {
 	p := byID(t, "gemini-cli/settings")
-	for _, c := range []struct{ name, as string }{
-		{"settings", "settings.json"}, {"trustedFolders", "trustedFolders.json"},
-		{"malformed", "settings.json"}, {"empty", "settings.json"},
+	for _, c := range []struct{ name, file, as string }{
+		{"settings", "settings.json", "settings.json"}, {"trustedFolders", "trustedFolders.json", "trustedFolders.json"},
+		{"malformed", "malformed.json", "settings.json"}, {"empty", "empty.json", "settings.json"},
+		{"auto-saved", "auto-saved.toml", "policies/auto-saved.toml"},
+		{"trusted_hooks", "trusted_hooks.json", "trusted_hooks.json"},
+		{"agents", "agents.json", "acknowledgments/agents.json"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			in := settingsInput(t, filepath.Join("testdata", "settings", c.name+".json"), c.as)
+			in := settingsInput(t, filepath.Join("testdata", "settings", c.file), c.as)
 			parsertest.Golden(t, p, in, filepath.Join("testdata", "settings", c.name+".golden.jsonl"))
 		})
+	}
+}
+
+// settingsRows renders rows as "<line> <project> <text>".
+func settingsRows(t *testing.T, s *parsertest.Sink) string {
+	t.Helper()
+	var got []string
+	for _, e := range s.Events {
+		if e.TurnType != timeline.System || e.TimeBasis != timeline.TimeFileMTime || !e.Time.Equal(parsertest.Time(t, "2026-05-06T07:08:09Z")) {
+			t.Errorf("settings row not at the file mtime: %+v", e)
+		}
+		got = append(got, fmt.Sprintf("%d %s %s", e.SourceLine, e.ProjectPath, e.Text))
+	}
+	return strings.Join(got, "\n")
+}
+
+// Issue 16 (gemini-cli): the standing permission files the seed lists
+// beside settings.json: policies/*.toml (the auto-saved "Always allow"
+// rules and written ones, one row per rule and safety checker),
+// trusted_hooks.json (one row per trusted hook of a project) and
+// acknowledgments/agents.json (one row per acknowledged project agent).
+func TestSettingsStandingFiles(t *testing.T) {
+	p := byID(t, "gemini-cli/settings")
+	const from = " (from /home/examiner/.gemini/"
+	for _, c := range []struct {
+		file, as string
+		want     []string
+	}{
+		{"auto-saved.toml", "policies/auto-saved.toml", []string{
+			"1  permission setting: policy rule[0]=toolName=run_shell_command commandPrefix=[\"rm -rf build/\"] decision=allow priority=950" + from + "policies/auto-saved.toml, file mtime)",
+			"7  permission setting: policy rule[1]=toolName=read_file decision=allow priority=950" + from + "policies/auto-saved.toml, file mtime)",
+		}},
+		{"project-policy.toml", "policies/team.toml", []string{
+			"2  permission setting: policy rule[0]=toolName=run_shell_command commandPrefix=git push decision=deny priority=500 denyMessage=no pushes from the agent" + from + "policies/team.toml, file mtime)",
+			"9  permission setting: policy rule[1]=toolName=[\"web_fetch\",\"google_web_search\"] decision=ask_user priority=100 modes=[\"default\",\"autoEdit\"]" + from + "policies/team.toml, file mtime)",
+			"15  permission setting: policy safety_checker[0]=toolName=write_file priority=10 checker={\"name\":\"allowed-path\",\"type\":\"in-process\"}" + from + "policies/team.toml, file mtime)",
+		}},
+		{"trusted_hooks.json", "trusted_hooks.json", []string{
+			"1 /home/examiner/demo permission setting: trusted_hooks./home/examiner/demo=lint-on-save:npm run lint" + from + "trusted_hooks.json, file mtime)",
+			"2 /home/examiner/demo permission setting: trusted_hooks./home/examiner/demo=notify:curl -H \"Authorization: Bearer [redacted]\" https://hooks.example/x" + from + "trusted_hooks.json, file mtime)",
+			"3 /srv/empty permission setting: trusted_hooks./srv/empty=[]" + from + "trusted_hooks.json, file mtime)",
+		}},
+		{"agents.json", "acknowledgments/agents.json", []string{
+			"1 /home/examiner/demo permission setting: acknowledgments.agents./home/examiner/demo.reviewer=5f2c8e1d9a" + from + "acknowledgments/agents.json, file mtime)",
+			"2 /home/examiner/demo permission setting: acknowledgments.agents./home/examiner/demo.deployer=77aa01bb" + from + "acknowledgments/agents.json, file mtime)",
+		}},
+	} {
+		s := parsertest.Run(t, p, settingsInput(t, "testdata/settings/"+c.file, c.as))
+		if got := settingsRows(t, s); got != strings.Join(c.want, "\n") {
+			t.Errorf("%s rows:\n%s\nwant:\n%s", c.file, got, strings.Join(c.want, "\n"))
+		}
+		if len(s.Problems) != 0 || len(s.Skips) != 0 {
+			t.Errorf("%s: problems %v skips %v", c.file, s.Problems, s.Skips)
+		}
+	}
+	// A file the settings target collects but that holds no standing
+	// permission (GEMINI.md never matches; a command's TOML under a
+	// project's .gemini/commands/ is not a policy) is accounted for.
+	f := parser.File{Path: "/srv/app/.gemini/commands/deploy.toml", Agent: Agent, Target: "project", MTime: parsertest.Time(t, "2026-05-06T07:08:09Z")}
+	s := parsertest.Run(t, p, parsertest.Input(t, "testdata/settings/auto-saved.toml", f, nil))
+	if len(s.Events) != 0 || fmt.Sprint(s.Skips) != "[{0 no_evidence:not a Gemini CLI settings or policy file}]" {
+		t.Errorf("command TOML: rows %d skips %v", len(s.Events), s.Skips)
 	}
 }
 
@@ -109,7 +175,7 @@ func tmpInput(t *testing.T, local, name string) *parser.Input {
 
 func TestTmpHistoryGolden(t *testing.T) {
 	p := byID(t, "gemini-cli/tmp-history")
-	for _, name := range []string{"shell_history", "checkpoint-before-refactor.json", "checkpoint-truncated.json"} {
+	for _, name := range []string{"shell_history", "checkpoint-before-refactor.json", "checkpoint-truncated.json", "bug-report-history-1777629700000.json"} {
 		t.Run(strings.NewReplacer(".", "_", "-", "_").Replace(name), func(t *testing.T) {
 			in := tmpInput(t, filepath.Join("testdata", "tmp", name), name)
 			parsertest.Golden(t, p, in, filepath.Join("testdata", "tmp", strings.TrimSuffix(name, ".json")+".golden.jsonl"))
@@ -143,6 +209,31 @@ func TestTmpHistory(t *testing.T) {
 	one(t, c, timeline.Assistant, "One file.")
 }
 
+// Issue 16 (gemini-cli): the /bug export bug-report-history-<ms>.json: a
+// "bug report exported:" row at <ms> (the file name is the export time),
+// then the exported history as secondary rows with no time; an empty
+// entry is accounted for.
+func TestTmpHistoryBugReport(t *testing.T) {
+	p := byID(t, "gemini-cli/tmp-history")
+	s := parsertest.Run(t, p, tmpInput(t, "testdata/tmp/bug-report-history-1777629700000.json", "bug-report-history-1777629700000.json"))
+	var got []string
+	for _, e := range s.Events {
+		got = append(got, fmt.Sprintf("%d %s %s %s secondary=%v %q %s", e.SourceLine, e.TimeString(), e.TimeBasis, e.TurnType, e.Secondary, e.Text, e.ProjectPath))
+	}
+	want := []string{
+		`0 2026-05-01T10:01:40.000Z  system secondary=false "bug report exported: ` + slugDir + `/bug-report-history-1777629700000.json (/bug chat history export)" /home/examiner/demo`,
+		`1  none user secondary=true "clean the build" /home/examiner/demo`,
+		`2  none tool_use secondary=true "rm -rf build/" /home/examiner/demo`,
+		`3  none tool_result secondary=true "Exit Code: 0" /home/examiner/demo`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if fmt.Sprint(s.Skips) != "[{4 no_evidence:empty_content}]" || len(s.Problems) != 0 {
+		t.Errorf("skips %v problems %v", s.Skips, s.Problems)
+	}
+}
+
 func TestMatch(t *testing.T) {
 	for _, c := range []struct {
 		id, path, target string
@@ -154,7 +245,13 @@ func TestMatch(t *testing.T) {
 		{"gemini-cli/settings", home + "/.gemini/GEMINI.md", "settings", false},
 		{"gemini-cli/tmp-history", slugDir + "/shell_history", "tmp-history", true},
 		{"gemini-cli/tmp-history", slugDir + "/checkpoint-x.json", "tmp-history", true},
-		{"gemini-cli/tmp-history", slugDir + "/bug-report-history-1.json", "tmp-history", false},
+		{"gemini-cli/tmp-history", slugDir + "/bug-report-history-1.json", "tmp-history", true},
+		{"gemini-cli/settings", home + "/.gemini/trusted_hooks.json", "settings", true},
+		{"gemini-cli/settings", home + "/.gemini/acknowledgments/agents.json", "settings", true},
+		{"gemini-cli/settings", home + "/.gemini/policies/auto-saved.toml", "settings", true},
+		{"gemini-cli/settings", "/srv/app/.gemini/settings.json", "project", true},
+		{"gemini-cli/settings", "/srv/app/.gemini/policies/team.toml", "project", true},
+		{"gemini-cli/settings", "/srv/app/GEMINI.md", "project", false},
 	} {
 		f := parser.File{Path: c.path, Agent: Agent, Target: c.target}
 		if got := byID(t, c.id).Match(&f); got != c.want {

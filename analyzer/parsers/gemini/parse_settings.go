@@ -12,17 +12,28 @@ import (
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
+	"github.com/doubleagent/doubleagent/catalog"
 )
 
 // maxSettings bounds a settings file read whole (they are small).
 const maxSettings = 16 << 20
 
-// parseSettings reads .gemini/trustedFolders.json (one permission setting
-// row per folder, project_path the folder) and .gemini/settings.json (the
-// permission, sandbox and session retention keys), all at the file's
-// modification time. Values of keys whose name looks like a secret are
-// never printed.
+// parseSettings reads the standing permission files of ~/.gemini and of a
+// project's .gemini directory (catalog target "project"), all at the
+// file's modification time: trustedFolders.json (one row per folder,
+// project_path the folder), settings.json (the permission, sandbox and
+// session retention keys), policies/*.toml (one row per policy rule and
+// safety checker), trusted_hooks.json (one row per trusted hook of a
+// project) and acknowledgments/agents.json (one row per acknowledged
+// project agent). Values of keys whose name looks like a secret, and
+// credential-shaped text in any value, are never printed.
 func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	p := strings.ReplaceAll(in.Path, "\\", "/")
+	kind, project := settingsKind(p, in.Target)
+	if kind == "" {
+		out.Skip(0, "no_evidence:not a Gemini CLI settings or policy file")
+		return nil
+	}
 	rc, err := in.Open()
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
@@ -36,20 +47,50 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 		out.Problem(0, "empty file")
 		return nil
 	}
-	b = parser.StandardJSON(b)
 	t, basis := in.MTime.UTC(), timeline.TimeFileMTime
 	if in.MTime.IsZero() {
 		t, basis = time.Time{}, timeline.TimeNone
 	}
-	s := &settingsOut{out: out, file: in.Path, t: t, basis: basis}
-	switch base(in.Path) {
-	case "trustedFolders.json":
-		err = walkObject(b, func(k string, v json.RawMessage) {
+	s := &settingsOut{out: out, file: in.Path, t: t, basis: basis, project: project}
+	if kind == "policy" {
+		return parsePolicy(ctx, b, s)
+	}
+	b = parser.StandardJSON(b)
+	switch kind {
+	case "trustedFolders":
+		err = parser.ObjectMembers(b, func(k string, v json.RawMessage) {
 			s.n++
 			s.emit("permission setting", "trustedFolders."+k, valueText("", v), k)
 		})
+	case "trusted_hooks":
+		// {<project path>: ["<hook name>:<command>", ...]} (hooks/trustedHooks.ts)
+		err = parser.ObjectMembers(b, func(proj string, v json.RawMessage) {
+			var keys []json.RawMessage
+			if json.Unmarshal(v, &keys) != nil || len(keys) == 0 {
+				s.n++
+				s.emit("permission setting", "trusted_hooks."+proj, valueText("", v), proj)
+				return
+			}
+			for _, k := range keys {
+				s.n++
+				s.emit("permission setting", "trusted_hooks."+proj, valueText("", k), proj)
+			}
+		})
+	case "acknowledged_agents":
+		// {<project path>: {<agent name>: <definition hash>}} (agents/acknowledgedAgents.ts)
+		err = parser.ObjectMembers(b, func(proj string, v json.RawMessage) {
+			if !isObject(v) {
+				s.n++
+				s.emit("permission setting", "acknowledgments.agents."+proj, valueText("", v), proj)
+				return
+			}
+			_ = parser.ObjectMembers(v, func(agent string, h json.RawMessage) {
+				s.n++
+				s.emit("permission setting", "acknowledgments.agents."+proj+"."+agent, valueText("", h), proj)
+			})
+		})
 	default:
-		err = walkObject(b, func(k string, v json.RawMessage) { s.walk(k, v) })
+		err = parser.ObjectMembers(b, func(k string, v json.RawMessage) { s.walk(k, v) })
 	}
 	if err != nil {
 		out.Problem(0, "not a JSON object: "+err.Error())
@@ -57,15 +98,50 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 	return ctx.Err()
 }
 
+// settingsKind names what a collected path is and, for a project's own
+// file, the project: <dir>/.gemini/settings.json and policies/*.toml in the
+// home (target settings) or a project (target project); trustedFolders.json,
+// trusted_hooks.json and acknowledgments/agents.json in the home only. ""
+// for anything else (a command's TOML, an extension's settings).
+func settingsKind(p, target string) (kind, project string) {
+	i := strings.LastIndex(p, "/.gemini/")
+	if i < 0 {
+		return "", ""
+	}
+	rest := p[i+len("/.gemini/"):]
+	if target == catalog.ProjectTarget {
+		project = p[:i]
+	}
+	switch {
+	case rest == "settings.json":
+		return "settings", project
+	case strings.HasPrefix(rest, "policies/") && strings.HasSuffix(rest, ".toml") && !strings.Contains(rest[len("policies/"):], "/"):
+		return "policy", project
+	case target == catalog.ProjectTarget:
+		return "", ""
+	case rest == "trustedFolders.json":
+		return "trustedFolders", ""
+	case rest == "trusted_hooks.json":
+		return "trusted_hooks", ""
+	case rest == "acknowledgments/agents.json":
+		return "acknowledged_agents", ""
+	}
+	return "", ""
+}
+
 type settingsOut struct {
-	out   parser.Sink
-	file  string
-	t     time.Time
-	basis timeline.TimeBasis
-	n     int64
+	out     parser.Sink
+	file    string
+	t       time.Time
+	basis   timeline.TimeBasis
+	n       int64
+	project string // a project's own file: every row's project
 }
 
 func (s *settingsOut) emit(kind, key, value, project string) {
+	if project == "" {
+		project = s.project
+	}
 	s.out.Event(timeline.Event{Time: s.t, TimeBasis: s.basis, TurnType: timeline.System, ProjectPath: project,
 		Text:       fmt.Sprintf("%s: %s=%s (from %s, file mtime)", kind, key, value, s.file),
 		SourceLine: s.n})
@@ -127,7 +203,7 @@ func (s *settingsOut) walk(key string, v json.RawMessage) {
 	kind, match, under := classify(key)
 	if !match {
 		if under && isObject(v) {
-			_ = walkObject(v, func(k string, c json.RawMessage) { s.walk(key+"."+k, c) })
+			_ = parser.ObjectMembers(v, func(k string, c json.RawMessage) { s.walk(key+"."+k, c) })
 		}
 		return
 	}
@@ -141,7 +217,7 @@ func (s *settingsOut) leaves(kind, key string, v json.RawMessage) {
 		s.emit(kind, key, "[redacted]", "")
 	case isObject(v):
 		empty := true
-		_ = walkObject(v, func(k string, c json.RawMessage) {
+		_ = parser.ObjectMembers(v, func(k string, c json.RawMessage) {
 			empty = false
 			s.leaves(kind, key+"."+k, c)
 		})
@@ -182,7 +258,7 @@ func valueText(key string, v json.RawMessage) string {
 	}
 	var s string
 	if json.Unmarshal(v, &s) == nil {
-		return s
+		return parser.RedactSecrets(s)
 	}
-	return parser.CompactJSON(v)
+	return parser.RedactSecrets(parser.CompactJSON(v))
 }

@@ -6,17 +6,19 @@ import (
 	"fmt"
 	json "github.com/go-json-experiment/json/v1"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
-// parseTmpHistory reads two secondary sources with no timestamp under
+// parseTmpHistory reads three secondary sources with no timestamp under
 // tmp/<slug>/: shell_history (the shell-mode commands, oldest first, a
-// line ending in an odd number of backslashes continued on the next) and
+// line ending in an odd number of backslashes continued on the next),
 // checkpoint-<tag>.json (/chat save: {history: Content[]} or a bare
-// Content[]).
+// Content[]) and bug-report-history-<ms>.json (/bug: a bare Content[]),
+// the last opened by a primary "bug report exported:" row at <ms>.
 func parseTmpHistory(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	rc, err := in.Open()
 	if err != nil {
@@ -24,8 +26,21 @@ func parseTmpHistory(ctx context.Context, in *parser.Input, out parser.Sink) err
 	}
 	defer rc.Close()
 	project := newProjectResolver(in).Path("")
-	if base(in.Path) == "shell_history" {
+	name := base(in.Path)
+	switch {
+	case name == "shell_history":
 		return parseShellHistory(ctx, rc, project, out)
+	case strings.HasPrefix(name, "bug-report-history-"):
+		// /bug (cli/ui/commands/bugCommand.ts) exports the chat history
+		// (Content[], historyExportUtils.ts) as bug-report-history-<ms>.json,
+		// <ms> the export time, and offers it for a public GitHub issue.
+		e := timeline.Event{TurnType: timeline.System, ProjectPath: project, TimeBasis: timeline.TimeNone,
+			Text: "bug report exported: " + in.Path + " (/bug chat history export)"}
+		ms, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimPrefix(name, "bug-report-history-"), ".json"), 10, 64)
+		if t, ok := parser.Epoch(ms, 0); ok && err == nil {
+			e.Time, e.TimeBasis = t, timeline.TimeRecorded
+		}
+		out.Event(e)
 	}
 	return parseCheckpoint(ctx, rc, project, out)
 }
@@ -122,15 +137,22 @@ func parseCheckpoint(ctx context.Context, r io.Reader, project string, out parse
 
 // emitContent turns one saved Content into secondary rows without time.
 func emitContent(out parser.Sink, c content, project string, idx int64) {
+	parts := ParseParts(c.Parts)
+	rows := 0
+	defer func() {
+		if rows == 0 {
+			out.Skip(idx, "no_evidence:empty_content")
+		}
+	}()
 	ev := func(tt timeline.TurnType, e timeline.Event) {
+		rows++
 		e.TimeBasis, e.ProjectPath, e.TurnType, e.SourceLine, e.Secondary = timeline.TimeNone, project, tt, idx, true
 		out.Event(e)
 	}
-	parts := parseParts(c.Parts)
-	if th := partsText(parts, true); strings.TrimSpace(th) != "" {
+	if th := PartsText(parts, true); strings.TrimSpace(th) != "" {
 		ev(timeline.Thinking, timeline.Event{Text: th})
 	}
-	if text := partsText(parts, false); strings.TrimSpace(text) != "" {
+	if text := PartsText(parts, false); strings.TrimSpace(text) != "" {
 		tt := timeline.Assistant
 		if c.Role == "user" {
 			tt = timeline.User

@@ -74,7 +74,9 @@ func realRun(t *testing.T, dir, local string) *parsertest.Sink {
 		"/home/examiner/.gemini/tmp/demo/.project_root": filepath.Join(dir, ".gemini", "tmp", "demo", ".project_root"),
 		"/home/examiner/.gemini/projects.json":          filepath.Join(dir, ".gemini", "projects.json"),
 	}
-	s := parsertest.Run(t, byID(t, "gemini-cli/chat"), parsertest.Input(t, local, f, related))
+	in := parsertest.Input(t, local, f, related)
+	s := parsertest.Run(t, byID(t, "gemini-cli/chat"), in)
+	parsertest.Accounted(t, in, s) // every line of the real op-log: rows or a skip
 	if len(s.Problems) != 0 {
 		t.Errorf("%s: problems %v", rel, s.Problems)
 	}
@@ -196,9 +198,40 @@ func TestRealAgentChat(t *testing.T) {
 				}
 				id := strings.TrimSuffix(filepath.Base(subs[0]), ".jsonl")
 				ss := realRun(t, dir, subs[0])
-				row := one(t, ss, timeline.System, "subagent ")
-				if row.Text != "subagent "+id+" of "+sc.SessionID || row.SessionID != id || row.SourceLine != 1 {
+				row := one(t, ss, timeline.System, "subagent "+id+" of ")
+				if row.Text != "subagent "+id+" of "+sc.SessionID || row.SessionID != id || row.SourceLine != 1 || row.RecordID != id+"#subagent" {
 					t.Errorf("subagent row %+v", row)
+				}
+				// Issue 12: the prompt the parent's model wrote (the
+				// invoke_agent call's prompt) is the subagent's task, a
+				// system row, never a user row; every row carries the
+				// subagent's own session and the parent's.
+				var invoke timeline.Event
+				for _, e := range s.Events {
+					if e.TurnType == timeline.ToolUse && e.ToolName == "invoke_agent" {
+						invoke = e
+					}
+				}
+				var args struct {
+					Prompt string `json:"prompt"`
+				}
+				if err := json.Unmarshal([]byte(invoke.ToolInput), &args); err != nil || args.Prompt == "" {
+					t.Fatalf("invoke_agent input %q", invoke.ToolInput)
+				}
+				task := one(t, ss, timeline.System, "subagent task: ")
+				if task.Text != "subagent task: "+args.Prompt || task.SourceLine != 2 || task.RecordID != id+":0b94fb6c-a7ed-4cde-8af1-9bdef690738c" {
+					t.Errorf("subagent task row %+v", task)
+				}
+				if n := len(find(ss, timeline.User, "")); n != 0 {
+					t.Errorf("%d user rows in the subagent's file, want 0", n)
+				}
+				for _, e := range ss.Events {
+					if e.SessionID != id || e.ParentSessionID != sc.SessionID {
+						t.Fatalf("subagent row with session %q parent %q", e.SessionID, e.ParentSessionID)
+					}
+				}
+				if len(ss.States) != 1 || ss.States[0].ParentSessionID != sc.SessionID || ss.States[0].Key.SessionID != id {
+					t.Errorf("subagent session state %+v", ss.States)
 				}
 				for _, mc := range sc.Mock.ToolCalls[1:] {
 					var ok bool

@@ -6,19 +6,20 @@
 //
 // # Codex's readers (codex.ForkParsers)
 //
-// open-interpreter/rollout, /history, /config and /state-db are the
-// codex-cli parsers (see package codex for the rows) given the fork's
-// agent name and home folder: sessions/**/rollout-*.jsonl (also .jsonl.zst)
-// and archived_sessions/; history.jsonl (secondary, Codex's declared window of ten minutes); config.toml and rules/*.rules (standing permission settings,
-// named relative to .openinterpreter); state_<N>.sqlite and
+// open-interpreter/rollout, /history, /config, /state-db,
+// /thread-history, /logs-db and /memory-summary are the codex-cli parsers
+// (see package codex for the rows, record ids, forks, subagents and
+// accounting) given the fork's agent name and home folder:
+// sessions/**/rollout-*.jsonl (also .jsonl.zst) and archived_sessions/;
+// history.jsonl (secondary, Codex's declared window of ten minutes);
+// config.toml and rules/*.rules (standing permission settings, named
+// relative to .openinterpreter); state_<N>.sqlite and
 // db-backups/*/state_<N>.sqlite threads (secondary, Codex's window of one
-// hour); the actions table is Codex's. As a new
-// parser the fork's rollout reader accounts for every line (a twin of a
-// user_message event is Skip "duplicate:user_message", usage events
-// "no_evidence:event_msg/<type>") and fills RecordID with the call id for
-// tool calls ("<call id>#output" for the result, "#decision" for a
-// rejection); codex-cli's own rows are unchanged until its goldens are
-// reviewed with the same.
+// hour); thread_history_<N>.sqlite (the turns and items its rollouts under
+// .openinterpreter do not hold, secondary); logs_<N>.sqlite (approvals and
+// /feedback reports); memories/rollout_summaries/*.md. The actions table is
+// Codex's. The ChatGPT desktop app's files (.codex-global-state.json,
+// automations/) are Codex's alone: the fork has no parser for them.
 //
 // # open-interpreter/imports (target "imports")
 //
@@ -59,13 +60,8 @@
 //   - Synthetic fixtures in testdata/ built from those shapes; no real
 //     install (the fork ships from its own installer, not npm).
 //
-// # Not read yet
+// # Not read, with the reason
 //
-//   - thread_history_1.sqlite (thread_turns, thread_items item_json): the
-//     Codex parser does not read it yet either; it should be added to both
-//     together.
-//   - logs_2.sqlite (/feedback reports): not read by the Codex parser here.
-//   - memories/rollout_summaries/*.md: collected, not parsed (as for Codex).
 //   - The legacy Python tool's profiles/*.yaml|py (kind secret, may hold an
 //     API key): not read.
 package openinterpreter

@@ -43,6 +43,10 @@ func TestMatch(t *testing.T) {
 		{"open-interpreter/history", "history", "/home/u/.openinterpreter/history.jsonl", true},
 		{"open-interpreter/state-db", "state-db", "/home/u/.openinterpreter/state_5.sqlite", true},
 		{"open-interpreter/state-db", "state-db", "/home/u/.openinterpreter/logs_2.sqlite", false},
+		{"open-interpreter/state-db", "state-db", "/home/u/.openinterpreter/db-backups/2026-08-01/state_5.sqlite", true},
+		{"open-interpreter/thread-history", "state-db", "/home/u/.openinterpreter/thread_history_1.sqlite", true},
+		{"open-interpreter/logs-db", "state-db", "/home/u/.openinterpreter/logs_2.sqlite", true},
+		{"open-interpreter/memory-summary", "memories", "/home/u/.openinterpreter/memories/rollout_summaries/a.md", true},
 		{"open-interpreter/config", "config", "/home/u/.openinterpreter/rules/default.rules", true},
 		{"open-interpreter/imports", "imports", "/home/u/.openinterpreter/external_agent_session_imports.json", true},
 		{"open-interpreter/legacy-conversation", "legacy-conversations", "/home/u/.config/open-interpreter/conversations/a.json", true},
@@ -82,7 +86,7 @@ func TestRollout(t *testing.T) {
 		if e.Agent != agentName || e.SessionID != "0198aaaa-0000-7000-8000-0000000000a1" || e.ProjectPath != "/home/examiner/site" {
 			t.Fatalf("row: %+v", e)
 		}
-		if e.TurnType == timeline.ToolResult && e.RecordID != "call_oi1#output" {
+		if e.TurnType == timeline.ToolResult && e.RecordID != "0198aaaa-0000-7000-8000-0000000000a1/call_oi1#output" {
 			t.Fatalf("result: %+v", e)
 		}
 		if e.TurnType != timeline.System {
@@ -91,7 +95,7 @@ func TestRollout(t *testing.T) {
 			}
 			got[e.TurnType] = e.Text
 		}
-		if e.TurnType == timeline.ToolUse && (e.ToolUseID != "call_oi1" || e.ToolInput != `{"cmd":"rm -rf build","workdir":"/home/examiner/site"}` || e.RecordID != "call_oi1") {
+		if e.TurnType == timeline.ToolUse && (e.ToolUseID != "call_oi1" || e.ToolInput != `{"cmd":"rm -rf build","workdir":"/home/examiner/site"}` || e.RecordID != "0198aaaa-0000-7000-8000-0000000000a1/call_oi1") {
 			t.Fatalf("call: %+v", e)
 		}
 	}
@@ -99,6 +103,44 @@ func TestRollout(t *testing.T) {
 		if !strings.HasPrefix(got[k], v) {
 			t.Errorf("%s: %q, want %q", k, got[k], v)
 		}
+	}
+}
+
+// The desktop app's files are Codex's alone: the fork has no parser for
+// them.
+func TestNoDesktopParsers(t *testing.T) {
+	for _, p := range Parsers() {
+		if strings.HasSuffix(p.ID(), "/global-state") || strings.HasSuffix(p.ID(), "/automation") {
+			t.Errorf("%s: the ChatGPT desktop app keeps its files under ~/.codex only", p.ID())
+		}
+	}
+}
+
+// thread_history_1.sqlite, logs_2.sqlite and memories/rollout_summaries
+// (the seed's Open Interpreter section, "as for Codex"): Codex's readers
+// under the fork's name, the rollout looked up under .openinterpreter.
+func TestCodexStoresOnForkPaths(t *testing.T) {
+	rollout := "/home/examiner/.openinterpreter/sessions/2026/05/28/rollout-2026-05-28T20-26-40-019e0000-0000-7000-8000-0000000000e1.jsonl"
+	in := parsertest.Input(t, parsertest.SQLite(t, "../codex/testdata/thread_history_1.sql"),
+		parser.File{Path: "/home/examiner/.openinterpreter/thread_history_1.sqlite", Agent: agentName, Target: "state-db"},
+		parsertest.Files{rollout: "../codex/testdata/thread_history_rollout.jsonl"})
+	s := parsertest.Golden(t, byID(t, "open-interpreter/thread-history"), in, "testdata/thread_history_1.golden.jsonl")
+	if len(s.Events) != 12 || s.SkipCounts()["duplicate:rollout"] != 3 || s.Events[0].Agent != agentName || !s.Events[0].Secondary {
+		t.Fatalf("thread history: %d rows, skips %v, first %+v", len(s.Events), s.SkipCounts(), s.Events[0])
+	}
+
+	in = parsertest.Input(t, parsertest.SQLite(t, "../codex/testdata/logs_2.sql"), parser.File{Path: "/home/examiner/.openinterpreter/logs_2.sqlite", Agent: agentName, Target: "state-db"}, nil)
+	s = parsertest.Golden(t, byID(t, "open-interpreter/logs-db"), in, "testdata/logs_2.golden.jsonl")
+	if len(s.Events) != 4 || s.Events[3].Text != "session synced: /feedback report sent to Sentry (feedback/upload request Integer(12))" || s.Events[3].Agent != agentName ||
+		len(s.States) != 1 || s.States[0].Synced != "yes" {
+		t.Fatalf("logs: %+v %+v", s.Events, s.States)
+	}
+
+	md := "/home/examiner/.openinterpreter/memories/rollout_summaries/2026-03-14T09-22-15-aB3x-fix_auth_token_refresh.md"
+	in = parsertest.Input(t, "../codex/testdata/memories/rollout_summaries/2026-03-14T09-22-15-aB3x-fix_auth_token_refresh.md", parser.File{Path: md, Agent: agentName, Target: "memories"}, nil)
+	s = parsertest.Golden(t, byID(t, "open-interpreter/memory-summary"), in, "testdata/memory_summary.golden.jsonl")
+	if len(s.Events) != 1 || !strings.HasPrefix(s.Events[0].Text, "memory summary: # Task 1: Fix auth token refresh") || s.Events[0].SessionID != "019e0000-0000-7000-8000-0000000000e1" {
+		t.Fatalf("memory summary: %+v", s.Events)
 	}
 }
 

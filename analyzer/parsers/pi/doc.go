@@ -47,9 +47,22 @@
 //     customType pi.bug-report: "session synced: bug report uploaded <url>"
 //     (and a session state synced=yes) or "bug report exported: <path>"
 //     (its data keys are read tolerantly; the 1.3.0 source was not read).
+//     pi's own files are read in the reader's contract mode: RecordID is
+//     the entry id ("<id>#<n>" for content block n, "#model", "#error",
+//     "#decision", "#use"/"#result" for a "!" command, "#fork" and
+//     "#little-coder" for the header's rows); an entry that gives no row
+//     is a skip (the header "state_only", a model_change that changes
+//     nothing, an empty message). Nothing is de-duplicated by text.
 //     A fork (header parentSession) starts with "session forked from
-//     <parent>", and the entries copied from the parent (same ids) are
-//     dropped when the parent file is collected; otherwise they stay. A
+//     <parent>" and its session state is forked_from the parent (the
+//     parent file's header id, else the id in its file name); the fork's
+//     own rows carry the parent as parent_session_id. The entries copied
+//     from a collected parent (same ids) are the parent's records
+//     replayed: their rows carry the parent's session and the entry's id,
+//     Replayed, so the engine's identity merge writes the parent's (and
+//     keeps the copy only where the parent's file lost it); when the
+//     parent was not collected nothing tells the copies apart and they
+//     are the fork's own rows. A
 //     session "looks driven by little-coder" when a checkpoint directory
 //     named for its file was collected, when it calls a tool only
 //     little-coder registers (ShellSession*, Evidence*, Browser*), or when
@@ -61,7 +74,30 @@
 //     source=little-coder-permission-gate" with the call's id. Bad lines
 //     (cut, glued, unknown types) are problems; a glued record is kept.
 //   - pi/settings: settings.json, only defaultProjectTrust: "permission
-//     setting: defaultProjectTrust=<v> (from <file>, file mtime)".
+//     setting: defaultProjectTrust=<v> (from <file>, file mtime)"; a file
+//     without it is a skip "setting_not_read".
+//   - pi/debug-log (secondary): pi-debug.log, which /debug overwrites with
+//     one snapshot (interactive-mode.ts handleDebugCommand at the commit
+//     above): "Debug output at <ISO>", "Terminal: <w>x<h>", "Total lines:
+//     <n>", "=== All rendered lines with visible widths ===" and the TUI's
+//     rendered lines, "=== Agent messages (JSONL) ===" and the session's
+//     messages, one JSON AgentMessage a line; PI_DEBUG_REDRAW=1 appends
+//     "[<ISO>] fullRender: ..." lines (packages/tui/src/tui.ts). Rows: one
+//     "debug snapshot at <time>: terminal <w>x<h>, <n> rendered line(s), <m>
+//     message(s)" row, and each message through the session reader as a
+//     secondary row at the message's own timestamp, with no session (the
+//     snapshot names none); rendered and redraw lines are skips (the
+//     messages hold what the screen shows). Window 10 minutes: a message's
+//     timestamp is set when it is created (an assistant message's when its
+//     generation starts), its session entry's when it is appended.
+//   - pi/experimental-meta: experimental/sessions/<id>/meta.json, the
+//     experimental server's durable session (id, creation time and working
+//     directory, as public notes on pi's experimental server describe it;
+//     no source at a commit seen here): one "experimental session <id>:
+//     cwd=<cwd> <other keys> (session.sqlite collected, not parsed|not
+//     collected)" row at the creation time (else the file's mtime), project
+//     path the cwd. The pi-durable session.sqlite is not parsed: no
+//     schema of it was seen.
 //   - pi/trust: trust.json, one "permission setting: trust.<path>=<value>
 //     (from <file>, file mtime)" row per project, project path the
 //     project. The file's shape was not read from source: a map of path to
@@ -72,17 +108,62 @@
 //     or epoch ms); shape read tolerantly, not from source.
 //   - little-coder/prompt-history: .pi/agent/little-coder-prompt-history.json,
 //     one secondary user row per prompt, no time or session, SourceLine the
-//     1-based array index; a cut array keeps the prompts before the cut.
+//     1-based array index; a cut array keeps the prompts before the cut;
+//     an empty entry is a skip "empty_prompt".
 //   - little-coder/checkpoints: .little-coder/checkpoints/<session
 //     file>/<path with [^A-Za-z0-9._-] as _> (and <name>.absent when the
 //     file did not exist): one system row per directory, emitted on its
 //     alphabetically first file, "little-coder checkpoints for pi session
 //     <file>: <n> pre-edit file(s): <names>", at the earliest file mtime,
 //     session id and project path from the collected pi session header
-//     (else the id in the directory name).
+//     (else the id in the directory name); the set's other files are skips
+//     "listed_with_checkpoint_set". The v0.0.x layout <sid>/snapshots.json
+//     gives one system row per snapshot, "little-coder checkpoint #<id>:
+//     turn <n> message <i> prompt="<preview>"; files: <path> (backup
+//     <name>|did not exist), ...", at created_at (host local time,
+//     local-as-utc), session id the run's checkpoint id, RecordID
+//     "<sid>/checkpoint/<id>"; a snapshot /rewind made (preview "[rewind to
+//     #N]") reads "rewound to checkpoint #N (conversation cut to message
+//     <i> and/or files restored)" (the choice is not recorded); its
+//     backups/<hash>@v<N> copies are skips "named_by_snapshots_json".
 //
-// Not done: pi-debug.log (its /debug snapshot format was not read),
-// experimental/sessions/<id>/meta.json and session.sqlite, and
-// little-coder's retired v0.0.x Python layout (.little-coder/sessions,
-// input_history.txt, snapshots.json, config.json).
+// little-coder's retired v0.0.x Python releases, from
+// itayinbarr/little-coder at tag v0.0.5
+// (424f7a4b9f9214a36a6bcb69e1f3435ca3e68d03; see parse_littlecoder_v0.go):
+//
+//   - little-coder/session: .little-coder/sessions/daily/<date>/
+//     session_*.json (the exit save), the /save files under sessions/ and
+//     older releases' mr_sessions/*.json: {session_id, saved_at, messages,
+//     turn_count, total_*_tokens}. One "little-coder session <sid> saved at
+//     <saved_at>: <n> turn(s), <in> input / <out> output tokens, <m>
+//     message(s)" row, then per message a user (or, for the corrections
+//     and /brainstorm, todo, worker and promote prompts little-coder writes
+//     as user messages, system), assistant, thinking, tool_use (tool_calls
+//     or tool_use blocks) or tool_result row; a result "Denied: user
+//     rejected this operation" is an error followed by "permission
+//     decision: denied". Every row is at saved_at (host local time,
+//     local-as-utc: the messages carry no time); RecordID "<sid>#session",
+//     "<sid>/<message index>" (with "#<block>", "#tool<k>", "#decision",
+//     "#image<k>"); an empty message is a skip. Prompts the harness writes
+//     with no marker other than these texts (the Telegram relay's, a voice
+//     transcription) stay user rows.
+//   - little-coder/session-copy (secondary): sessions/history.json (every
+//     exit save, pruned to session_history_limit) and
+//     mr_sessions/session_latest.json (the last): the same rows, with the
+//     same record ids, so the identity merge writes each once and a copy
+//     stands for a daily file the daily limit pruned.
+//   - little-coder/input-history (secondary, no time): input_history.txt,
+//     readline's history: one user row per line (libedit's _HiStOrY_V2_
+//     header and \040 escapes handled; a GNU "#<epoch>" line times the
+//     next entry).
+//   - little-coder/config: config.json, a file that also holds the API
+//     keys (catalog kind secret; those are never read): "permission
+//     setting: permission_mode=<v>", "gist sync setting: cloudsave_auto=<v>
+//     gist_token=<present|absent> last_gist_id=<id>" and "telegram relay
+//     setting: telegram_chat_id=<id> telegram_token=<present|absent>", each
+//     "(from <file>, file mtime)".
+//
+// The saved session's id and the checkpoint run's id differ (both are
+// fresh uuid4 prefixes, one at the run's start, one at each save), so one
+// run appears as two sessions; nothing in the files joins them.
 package pi

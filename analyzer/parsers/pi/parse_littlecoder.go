@@ -46,6 +46,7 @@ func parsePromptHistory(ctx context.Context, in *parser.Input, out parser.Sink) 
 		}
 		s, ok := v.(string)
 		if !ok || strings.TrimSpace(s) == "" {
+			out.Skip(i, "empty_prompt")
 			continue
 		}
 		out.Event(timeline.Event{TimeBasis: timeline.TimeNone, TurnType: timeline.User, Text: s, SourceLine: i, Secondary: true})
@@ -60,14 +61,32 @@ var sessionFileRx = regexp.MustCompile(`_([^_/]+)\.jsonl$`)
 func parseCheckpoints(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	dir := path.Dir(in.Path)
 	set := path.Base(dir)
+	if in.Base() == "snapshots.json" && path.Base(path.Dir(dir)) == "checkpoints" {
+		// the v0.0.x layout: <checkpoints>/<sid>/snapshots.json
+		return parseLCSnapshots(ctx, in, out)
+	}
+	if set == "backups" && path.Base(path.Dir(path.Dir(dir))) == "checkpoints" {
+		// a v0.0.x backup copy, <checkpoints>/<sid>/backups/<hash>@v<N>:
+		// snapshots.json names it on its snapshot's row
+		out.Skip(0, "named_by_snapshots_json")
+		return nil
+	}
 	if path.Base(path.Dir(dir)) != "checkpoints" {
+		out.Skip(0, "no_evidence:not_a_checkpoint_file")
 		return nil // not <checkpoints>/<set>/<file>
 	}
-	files := in.List(parser.GlobEscape(dir) + "/*")
+	var files []parser.File
+	for _, f := range in.List(parser.GlobEscape(dir) + "/*") {
+		if f.Base() != "snapshots.json" {
+			files = append(files, f)
+		}
+	}
 	if len(files) == 0 {
 		files = []parser.File{in.File}
 	}
 	if files[0].Path != in.Path {
+		// listed on the row of the set's first file
+		out.Skip(0, "listed_with_checkpoint_set")
 		return nil
 	}
 	var first time.Time

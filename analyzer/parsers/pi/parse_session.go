@@ -91,6 +91,12 @@ type sessionState struct {
 	drop      map[string]bool
 	lcFlagged bool
 	lcPending string
+	// A fork (contract mode): the parent's session id, and whether the
+	// entry being read is a copy of one of the parent's (Replayed, in the
+	// parent's session).
+	parentSID string
+	forkSID   string
+	replay    bool
 }
 
 func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error {
@@ -99,7 +105,7 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		return err
 	}
 	defer rc.Close()
-	s := NewSession(in, out, Options{Agent: Agent, LittleCoder: true})
+	s := NewSession(in, out, Options{Agent: Agent, LittleCoder: true, Contract: true})
 	// The session id is in the header; a file cut before it still has the
 	// id in its name (<time>_<id>.jsonl).
 	base := strings.TrimSuffix(path.Base(in.Path), ".jsonl")
@@ -111,6 +117,13 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 
 func (st *sessionState) event(t time.Time, tt timeline.TurnType, text string, n int64) timeline.Event {
 	e := timeline.Event{Time: t, SessionID: st.sid, ProjectPath: st.cwd, TurnType: tt, Text: text, SourceLine: n}
+	switch {
+	case st.replay:
+		// a copy of the parent's entry: its record, in its session
+		e.Replayed = true
+	case st.parentSID != "":
+		e.ParentSessionID = st.parentSID
+	}
 	if t.IsZero() {
 		if !st.start.IsZero() {
 			e.Time, e.TimeBasis = st.start, timeline.TimeInherited
@@ -146,31 +159,57 @@ func (st *sessionState) flagLittleCoder(t time.Time, why string, n int64) {
 		return
 	}
 	st.lcFlagged = true
-	st.emit(t, timeline.System, "session driven by little-coder: "+why, n)
+	sid := st.sid
+	if st.replay {
+		sid = st.forkSID
+	}
+	e := st.event(t, timeline.System, "session driven by little-coder: "+why, n)
+	e.SessionID, e.Replayed = sid, false
+	if st.opt.Contract && sid != "" {
+		e.RecordID = sid + "#little-coder"
+	}
+	st.out.Event(e)
 }
 
-// parentIDs reads the entry ids of a collected parent session file.
-func parentIDs(ctx context.Context, in *parser.Input, p string, sink parser.Sink) map[string]bool {
+// parentIDs reads the entry ids and the session id of a collected parent
+// session file (nil when it was not collected); a parent read only in
+// part is a problem row (its later copies then stay the fork's own).
+func (st *sessionState) parentIDs(ctx context.Context, in *parser.Input, n int64, p string) (map[string]bool, string) {
 	rc, err := in.OpenRelated(p)
 	if err != nil {
-		return nil
+		return nil, ""
 	}
 	defer rc.Close()
 	ids := map[string]bool{}
+	sid := ""
 	err = parser.Lines(ctx, rc, nil, func(_ int64, line []byte) error {
 		var e struct {
 			Type string `json:"type"`
 			ID   string `json:"id"`
 		}
-		if json.Unmarshal(line, &e) == nil && e.ID != "" && e.Type != "session" {
+		if json.Unmarshal(line, &e) != nil || e.ID == "" {
+			return nil
+		}
+		if e.Type == "session" {
+			sid = e.ID
+		} else {
 			ids[e.ID] = true
 		}
 		return nil
 	})
 	if err != nil && ctx.Err() == nil {
-		sink.Problem(0, fmt.Sprintf("reading parent session %s: %v (its entries after the error are not known, so their replayed copies here are kept)", p, err))
+		st.out.Problem(n, fmt.Sprintf("reading parent session %s: %v (its entries after the error are not known, so their replayed copies here are kept as the fork's own)", p, err))
 	}
-	return ids
+	return ids, sid
+}
+
+// sessionIDOfPath is the id in a session file name <time>_<id>.jsonl.
+func sessionIDOfPath(p string) string {
+	base := strings.TrimSuffix(path.Base(strings.ReplaceAll(p, `\`, "/")), ".jsonl")
+	if i := strings.LastIndex(base, "_"); i >= 0 {
+		return base[i+1:]
+	}
+	return ""
 }
 
 func (st *sessionState) entry(ctx context.Context, in *parser.Input, n int64, e *entry, raw []byte) {
@@ -182,7 +221,15 @@ func (st *sessionState) entry(ctx context.Context, in *parser.Input, n int64, e 
 		st.cwd, st.start = e.Cwd, t
 		rows := false
 		if e.ParentSession != "" {
-			st.drop = parentIDs(ctx, in, e.ParentSession, st.out)
+			var psid string
+			st.drop, psid = st.parentIDs(ctx, in, n, e.ParentSession)
+			if psid == "" {
+				psid = sessionIDOfPath(e.ParentSession)
+			}
+			if st.opt.Contract && psid != "" && psid != st.sid {
+				st.parentSID = psid
+				st.out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: st.agent(), SessionID: st.sid}, ForkedFrom: psid, ParentSessionID: psid})
+			}
 			st.emitID(t, timeline.System, "session forked from "+e.ParentSession, n, e.ID+"#fork")
 			rows = true
 		}
@@ -196,8 +243,16 @@ func (st *sessionState) entry(ctx context.Context, in *parser.Input, n int64, e 
 		return
 	}
 	if e.ID != "" && st.drop[e.ID] {
-		st.skip(n, "fork_copy_in_parent")
-		return // copied from the collected parent file, which gives its rows
+		if !st.opt.Contract || st.parentSID == "" {
+			st.skip(n, "fork_copy_in_parent")
+			return // copied from the collected parent file, which gives its rows
+		}
+		// Contract: the copy is the parent's record, replayed here: its
+		// rows carry the parent's session and the entry's own id, so the
+		// identity merge writes the parent's and keeps this one only
+		// where the parent lost it.
+		st.forkSID, st.sid, st.replay = st.sid, st.parentSID, true
+		defer func() { st.sid, st.replay = st.forkSID, false }()
 	}
 	switch e.Type {
 	case "message":

@@ -153,20 +153,54 @@ func TestSessionRows(t *testing.T) {
 	}
 }
 
+// TestSessionFork: issue 12: a fork's copies of its parent's entries are
+// the parent's records replayed: in the parent's session with the entry's
+// own id, marked Replayed (the identity merge writes the parent's); the
+// fork's own rows carry the parent as parent_session_id and its state is
+// forked_from the parent. Without the parent file the copies stay the
+// fork's own (nothing tells them apart), and the parent's id comes from
+// the parentSession file name.
 func TestSessionFork(t *testing.T) {
-	s := parsertest.Run(t, byID(t, "pi/session"), input(t, "testdata/fork.jsonl", sessDir+"/2026-03-11T10-00-00-000Z_5e0c2a77-1111-4b3c-8d2e-aaaaaaaaaaaa.jsonl", "sessions"))
-	if n := len(find(s, timeline.User, "")); n != 1 {
-		t.Fatalf("fork user rows: %d, want 1 (copies dropped)", n)
+	const fork, parent = "5e0c2a77-1111-4b3c-8d2e-aaaaaaaaaaaa", "0b6f4c1e-7d2a-4e55-9a51-3c1f2f9d8e10"
+	s := parsertest.Run(t, byID(t, "pi/session"), input(t, "testdata/fork.jsonl", sessDir+"/2026-03-11T10-00-00-000Z_"+fork+".jsonl", "sessions"))
+	var replayed, own int
+	for _, e := range s.Events {
+		switch {
+		case e.Replayed:
+			replayed++
+			if e.SessionID != parent || e.ParentSessionID != "" || (e.RecordID != "a1000001" && e.RecordID != "a1000003") {
+				t.Errorf("replayed row %+v", e)
+			}
+		default:
+			own++
+			if e.SessionID != fork || e.ParentSessionID != parent {
+				t.Errorf("fork row %+v", e)
+			}
+		}
+	}
+	if replayed != 2 || own != 2 {
+		t.Fatalf("replayed %d own %d", replayed, own)
 	}
 	u := one(t, s, timeline.User, "now in the fork")
-	if u.SessionID != "5e0c2a77-1111-4b3c-8d2e-aaaaaaaaaaaa" {
-		t.Errorf("fork session: %q", u.SessionID)
+	if u.SessionID != fork || u.RecordID != "b2000001" {
+		t.Errorf("fork row: %+v", u)
 	}
 	one(t, s, timeline.System, "session forked from "+typFile)
-	// Without the parent collected, the copies stay.
+	if len(s.States) != 1 || s.States[0].ForkedFrom != parent || s.States[0].Key.SessionID != fork {
+		t.Fatalf("states %+v", s.States)
+	}
 	in := parsertest.Input(t, "testdata/fork.jsonl", parser.File{Path: sessDir + "/f_5e0c.jsonl", Agent: Agent, Target: "sessions"}, nil)
-	if n := len(find(parsertest.Run(t, byID(t, "pi/session"), in), timeline.User, "")); n != 2 {
+	s = parsertest.Run(t, byID(t, "pi/session"), in)
+	if n := len(find(s, timeline.User, "")); n != 2 {
 		t.Errorf("fork without parent: %d user rows, want 2", n)
+	}
+	for _, e := range s.Events {
+		if e.Replayed {
+			t.Errorf("replayed without the parent: %+v", e)
+		}
+	}
+	if len(s.States) != 1 || s.States[0].ForkedFrom != parent {
+		t.Fatalf("states without the parent %+v", s.States)
 	}
 }
 

@@ -47,6 +47,7 @@ func parseSettings(_ context.Context, in *parser.Input, out parser.Sink) error {
 	}
 	v, ok := doc["defaultProjectTrust"]
 	if !ok {
+		out.Skip(0, "setting_not_read")
 		return nil
 	}
 	e := parser.SettingEvent(&in.File)
@@ -99,6 +100,7 @@ func parseTrust(_ context.Context, in *parser.Input, out parser.Sink) error {
 					}
 				}
 				if p == "" {
+					out.Problem(0, "trust.json: an entry names no project path")
 					continue
 				}
 				rest := map[string]any{}
@@ -149,6 +151,9 @@ func parseCrashes(_ context.Context, in *parser.Input, out parser.Sink) error {
 		if l, ok := x["crashes"].([]any); ok {
 			list = l
 		}
+	}
+	if len(list) == 0 {
+		out.Skip(0, "no_evidence:no_crashes")
 	}
 	for i, it := range list {
 		m, ok := it.(map[string]any)

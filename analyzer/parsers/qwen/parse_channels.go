@@ -35,7 +35,7 @@ type routeEntry struct {
 // route (at its startedAt, else the file's modification time), and the
 // session's relay state set to yes.
 func parseChannels(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	b, err := readSmall(in)
+	b, err := parser.ReadWhole(in, maxSmall)
 	if err != nil {
 		return err
 	}
@@ -46,7 +46,7 @@ func parseChannels(ctx context.Context, in *parser.Input, out parser.Sink) error
 	ft, fb := mtime(in)
 	var n int64
 	relayed := map[string]bool{}
-	err = eachMember(b, func(key string, v json.RawMessage) {
+	err = parser.ObjectMembers(b, func(key string, v json.RawMessage) {
 		n++
 		var r routeEntry
 		if err := json.Unmarshal(v, &r); err != nil || r.SessionID == "" {

@@ -1,16 +1,21 @@
 package qwen
 
-// Copied from the gemini package on purpose: Qwen Code is a fork of Gemini CLI whose formats drift on their own, so each parser follows its agent.
+// Parts are read with the gemini package's ParseParts and PartsText (the same
+// @google/genai Part); responseText, callText and the injected tags stay
+// Qwen's own: its function responses also carry content and non-string
+// output, and its tools and harness tags differ from Gemini CLI's.
 
 import (
 	"context"
 	"fmt"
 	json "github.com/go-json-experiment/json/v1"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -33,11 +38,15 @@ type chatRecord struct {
 	AgentID          string          `json:"agentId"`
 	AgentName        string          `json:"agentName"`
 	IsSidechain      bool            `json:"isSidechain"`
+	ForkedFrom       *struct {
+		SessionID   string `json:"sessionId"`
+		MessageUUID string `json:"messageUuid"`
+	} `json:"forkedFrom"`
 }
 
 type content struct {
-	Role  string            `json:"role"`
-	Parts []json.RawMessage `json:"parts"`
+	Role  string          `json:"role"`
+	Parts json.RawMessage `json:"parts"`
 }
 
 type execContext struct {
@@ -55,72 +64,6 @@ type toolCallResult struct {
 	ExecutionStatus string          `json:"executionStatus"`
 }
 
-// part is one @google/genai Part.
-type part struct {
-	Text             *string       `json:"text"`
-	Thought          bool          `json:"thought"`
-	FunctionCall     *functionCall `json:"functionCall"`
-	FunctionResponse *functionResp `json:"functionResponse"`
-	InlineData       *struct {
-		MimeType string `json:"mimeType"`
-	} `json:"inlineData"`
-	FileData *struct {
-		MimeType string `json:"mimeType"`
-		FileURI  string `json:"fileUri"`
-	} `json:"fileData"`
-}
-
-type functionCall struct {
-	ID   string          `json:"id"`
-	Name string          `json:"name"`
-	Args json.RawMessage `json:"args"`
-}
-
-type functionResp struct {
-	ID       string          `json:"id"`
-	Name     string          `json:"name"`
-	Response json.RawMessage `json:"response"`
-}
-
-func parseParts(raws []json.RawMessage) []part {
-	var ps []part
-	for _, r := range raws {
-		if isKind(r, '"') {
-			var s string
-			if json.Unmarshal(r, &s) == nil {
-				ps = append(ps, part{Text: &s})
-			}
-			continue
-		}
-		var p part
-		if json.Unmarshal(r, &p) == nil {
-			ps = append(ps, p)
-		}
-	}
-	return ps
-}
-
-// partsText joins the text of the thought parts (thoughts true) or of the
-// others, with placeholders for data parts.
-func partsText(ps []part, thoughts bool) string {
-	var b strings.Builder
-	for _, p := range ps {
-		if p.Thought != thoughts {
-			continue
-		}
-		switch {
-		case p.Text != nil:
-			b.WriteString(*p.Text)
-		case thoughts:
-		case p.InlineData != nil:
-			fmt.Fprintf(&b, "[inlineData %s]", p.InlineData.MimeType)
-		case p.FileData != nil:
-			fmt.Fprintf(&b, "[fileData %s %s]", p.FileData.MimeType, p.FileData.FileURI)
-		}
-	}
-	return b.String()
-}
-
 // chatState turns the records of one session file into rows.
 type chatState struct {
 	in       *parser.Input
@@ -130,6 +73,32 @@ type chatState struct {
 	mode     string // the approval mode the file last named
 	last     time.Time
 	subagent map[string]bool // sidechain agent ids already announced
+	tasks    map[string]bool // sidechain agent ids whose task prompt was written
+	// rows counts the current record's rows; why is the Skip reason when
+	// it gives none.
+	rows int
+	why  string
+	// active is the conversation's live records in file order (uuids),
+	// pos their index: a rewind record re-roots the chain at its
+	// parentUuid and the records after it leave the conversation (they
+	// stay as rows).
+	active []string
+	pos    map[string]int
+	// forkOf is the session a /branch copy came from (forkedFrom).
+	forkOf string
+	states map[string]*timeline.SessionState
+	order  []string
+}
+
+// state returns the session state being built for id.
+func (s *chatState) state(id string) *timeline.SessionState {
+	st, ok := s.states[id]
+	if !ok {
+		st = &timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: id}}
+		s.states[id] = st
+		s.order = append(s.order, id)
+	}
+	return st
 }
 
 func parseChat(ctx context.Context, in *parser.Input, out parser.Sink) error {
@@ -138,7 +107,8 @@ func parseChat(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
 	defer rc.Close()
-	st := &chatState{in: in, out: out, subagent: map[string]bool{}}
+	st := &chatState{in: in, out: out, subagent: map[string]bool{}, tasks: map[string]bool{},
+		pos: map[string]int{}, states: map[string]*timeline.SessionState{}}
 	err = parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		objs, lost := parser.SplitGlued(line)
 		if lost {
@@ -155,15 +125,29 @@ func parseChat(ctx context.Context, in *parser.Input, out parser.Sink) error {
 				continue
 			}
 			if r.Type == "" {
-				out.Problem(n, "record without a type skipped")
+				out.Report(n, parser.KindSkippedRecord, "record without a type skipped")
 				continue
 			}
+			st.rows, st.why = 0, ""
 			st.record(&r, n)
+			if st.rows == 0 {
+				why := st.why
+				if why == "" {
+					why = "no_evidence:" + r.Type
+					if r.Subtype != "" {
+						why += ":" + r.Subtype
+					}
+				}
+				out.Skip(n, why)
+			}
 		}
 		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("read %s: %w", in.Path, err)
+	}
+	for _, id := range st.order {
+		out.Session(*st.states[id])
 	}
 	return nil
 }
@@ -183,21 +167,46 @@ func (s *chatState) at(ts string) (time.Time, timeline.TimeBasis) {
 
 // rowCtx is what every row of one record shares.
 type rowCtx struct {
-	t       time.Time
-	basis   timeline.TimeBasis
-	session string
-	project string
-	line    int64
+	t        time.Time
+	basis    timeline.TimeBasis
+	session  string
+	parent   string // a subagent's parent session, a fork's origin
+	project  string
+	line     int64
+	rid      string // the record's uuid (the original's for a /branch copy)
+	replayed bool
+	sub      string // the sidechain agent id
+}
+
+// id is the RecordID of a row of the record: its uuid with suffix ("" when
+// the record has no uuid).
+func (c rowCtx) id(suffix string) string {
+	if c.rid == "" {
+		return ""
+	}
+	return c.rid + suffix
+}
+
+// blockSuffix is "#<i>" for part i of a record of n parts, "" when its one
+// part is the record.
+func blockSuffix(i, n int) string {
+	if n <= 1 {
+		return ""
+	}
+	return "#" + strconv.Itoa(i)
 }
 
 func (s *chatState) emit(c rowCtx, ev timeline.Event) {
 	ev.Time, ev.TimeBasis = c.t, c.basis
 	ev.SessionID, ev.ProjectPath, ev.SourceLine = c.session, c.project, c.line
+	ev.ParentSessionID, ev.Replayed = c.parent, c.replayed
+	s.rows++
 	s.out.Event(ev)
 }
 
-func (s *chatState) system(c rowCtx, text string) {
-	s.emit(c, timeline.Event{TurnType: timeline.System, Text: text})
+// system emits a system row of the record; suffix names a derived row.
+func (s *chatState) system(c rowCtx, text, suffix string) {
+	s.emit(c, timeline.Event{TurnType: timeline.System, Text: text, RecordID: c.id(suffix)})
 }
 
 func (s *chatState) record(r *chatRecord, line int64) {
@@ -209,32 +218,49 @@ func (s *chatState) record(r *chatRecord, line int64) {
 		}
 	}
 	t, basis := s.at(r.Timestamp)
-	c := rowCtx{t: t, basis: basis, session: s.session, project: r.Cwd, line: line}
+	c := rowCtx{t: t, basis: basis, session: s.session, project: r.Cwd, line: line, rid: r.UUID}
 	if r.SessionID != "" {
 		c.session = r.SessionID
 	}
+	if fk := r.ForkedFrom; fk != nil && fk.SessionID != "" {
+		// A /branch copy: the original record of session fk.SessionID,
+		// copied verbatim under the fork's sessionId. Its rows are the
+		// original's (Replayed), the fork's state names where it came from.
+		if s.forkOf == "" && c.session != fk.SessionID {
+			s.forkOf = fk.SessionID
+			s.state(c.session).ForkedFrom = fk.SessionID
+		}
+		c.session, c.replayed = fk.SessionID, true
+		if fk.MessageUUID != "" {
+			c.rid = fk.MessageUUID
+		}
+	} else if s.forkOf != "" && c.session != s.forkOf {
+		c.parent = s.forkOf
+	}
 	if r.IsSidechain && r.AgentID != "" {
 		// A subagent's own transcript (projects/<slug>/subagents/<session>/
-		// agent-<id>.jsonl): its records carry the parent's sessionId.
+		// agent-<id>.jsonl): its records carry the parent's sessionId; its
+		// rows carry the subagent's own and the parent's.
 		parent := c.session
-		c.session = r.AgentID
+		c.session, c.parent, c.sub = r.AgentID, parent, r.AgentID
 		if !s.subagent[r.AgentID] {
 			s.subagent[r.AgentID] = true
-			s.system(c, "subagent "+r.AgentID+" of "+parent)
+			s.state(r.AgentID).ParentSessionID = parent
+			s.emit(c, timeline.Event{TurnType: timeline.System, Text: "subagent " + r.AgentID + " of " + parent, RecordID: r.AgentID + "#subagent"})
 		}
 	}
 	if ec := r.ExecutionContext; ec != nil {
 		if ec.ModelID != "" {
-			s.modelRow(c, ec.ModelID, "")
+			s.modelRow(c, ec.ModelID, "", "#model")
 		}
 		if ec.ApprovalMode != "" && ec.ApprovalMode != s.mode {
 			s.mode = ec.ApprovalMode
-			s.system(c, "permission mode: "+ec.ApprovalMode)
+			s.system(c, "permission mode: "+ec.ApprovalMode, "#mode")
 		}
 	}
-	var parts []part
+	var parts []gemini.Part
 	if r.Message != nil {
-		parts = parseParts(r.Message.Parts)
+		parts = gemini.ParseParts(r.Message.Parts)
 	}
 	switch r.Type {
 	case "user":
@@ -246,14 +272,46 @@ func (s *chatState) record(r *chatRecord, line int64) {
 	case "system":
 		s.systemRecord(c, r)
 	default:
-		text := partsText(parts, false)
-		s.system(c, strings.TrimSpace(r.Type+": "+text))
+		text := gemini.PartsText(parts, false)
+		s.system(c, strings.TrimSpace(r.Type+": "+text), "")
+	}
+	if r.UUID != "" && !(r.Type == "system" && r.Subtype == "rewind") {
+		s.pos[r.UUID] = len(s.active)
+		s.active = append(s.active, r.UUID)
+	}
+}
+
+// rewind reads a rewind record (/rewind, rewindRecording): it re-roots the
+// conversation at its parentUuid, so every live record after that one
+// leaves the conversation (all of them when parentUuid is null or not in
+// the file). Those records stay as rows; this row says what happened.
+func (s *chatState) rewind(c rowCtx, r *chatRecord) {
+	n := len(s.active)
+	keep := 0
+	if r.ParentUUID != nil {
+		if i, ok := s.pos[*r.ParentUUID]; ok && i < len(s.active) && s.active[i] == *r.ParentUUID {
+			keep = i + 1
+			n = len(s.active) - keep
+		}
+	}
+	for _, id := range s.active[keep:] {
+		delete(s.pos, id)
+	}
+	s.active = s.active[:keep]
+	when := "an unrecorded time"
+	if !c.t.IsZero() {
+		when = c.t.UTC().Format("2006-01-02T15:04:05.000Z")
+	}
+	s.system(c, fmt.Sprintf("rewound by /rewind at %s: %d record(s)", when, n), "")
+	if r.UUID != "" {
+		s.pos[r.UUID] = len(s.active)
+		s.active = append(s.active, r.UUID)
 	}
 }
 
 // modelRow emits "model: <id>" the first time the file names a model and
 // "model: <old> -> <new>" on a change; auth, when given, is appended.
-func (s *chatState) modelRow(c rowCtx, model, auth string) {
+func (s *chatState) modelRow(c rowCtx, model, auth, suffix string) {
 	if model == s.model && auth == "" {
 		return
 	}
@@ -265,7 +323,7 @@ func (s *chatState) modelRow(c rowCtx, model, auth string) {
 		text += " auth=" + auth
 	}
 	s.model = model
-	s.system(c, text)
+	s.system(c, text, suffix)
 }
 
 // injectedTags open user-role text the agent wrote, not the person.
@@ -288,15 +346,18 @@ func injected(s string) bool {
 // typedSubtypes are user-record subtypes whose text a person typed.
 var typedSubtypes = map[string]bool{"": true, "mid_turn_user_message": true, "realtime_message": true, "agent_mention": true}
 
-func (s *chatState) user(c rowCtx, r *chatRecord, parts []part) {
-	for _, p := range parts {
+func (s *chatState) user(c rowCtx, r *chatRecord, parts []gemini.Part) {
+	first := -1
+	for i, p := range parts {
 		if fr := p.FunctionResponse; fr != nil {
 			text, isErr := responseText(fr.Response)
 			s.emit(c, timeline.Event{TurnType: timeline.ToolResult, ToolName: fr.Name, ToolUseID: fr.ID,
-				Text: text, IsError: boolStr(isErr)})
+				Text: text, IsError: strconv.FormatBool(isErr), RecordID: c.id(blockSuffix(i, len(parts)))})
+		} else if first < 0 && p.Text != nil && !p.Thought {
+			first = i
 		}
 	}
-	text := partsText(parts, false)
+	text := gemini.PartsText(parts, false)
 	var payload struct {
 		DisplayText string `json:"displayText"`
 	}
@@ -305,46 +366,74 @@ func (s *chatState) user(c rowCtx, r *chatRecord, parts []part) {
 		text = payload.DisplayText
 	}
 	if strings.TrimSpace(text) == "" {
+		s.why = "no_evidence:empty_user"
+		return
+	}
+	id := c.id("")
+	if first >= 0 {
+		id = c.id(blockSuffix(first, len(parts)))
+	}
+	if c.sub != "" {
+		// In a subagent's transcript no user text was typed by a person:
+		// the first is the task the parent's model wrote, the rest the
+		// harness's.
+		tt := timeline.System
+		if !s.tasks[c.sub] && !injected(text) {
+			s.tasks[c.sub] = true
+			text = "subagent task: " + text
+		}
+		s.emit(c, timeline.Event{TurnType: tt, Text: text, RecordID: id})
 		return
 	}
 	typed := typedSubtypes[r.Subtype] && (r.Provenance == "" || r.Provenance == "real_user") && !injected(text)
 	if typed {
-		s.emit(c, timeline.Event{TurnType: timeline.User, Text: text})
+		s.emit(c, timeline.Event{TurnType: timeline.User, Text: text, RecordID: id})
 		return
 	}
 	if r.Subtype != "" {
 		text = r.Subtype + ": " + text
 	}
-	s.system(c, text)
+	s.emit(c, timeline.Event{TurnType: timeline.System, Text: text, RecordID: id})
 }
 
-func (s *chatState) assistant(c rowCtx, r *chatRecord, parts []part) {
+func (s *chatState) assistant(c rowCtx, r *chatRecord, parts []gemini.Part) {
 	if r.Model != "" {
-		s.modelRow(c, r.Model, "")
+		s.modelRow(c, r.Model, "", "#model")
 	}
 	model := r.Model
-	if th := partsText(parts, true); strings.TrimSpace(th) != "" {
-		s.emit(c, timeline.Event{TurnType: timeline.Thinking, Model: model, Text: th})
+	firstOf := func(thought bool) int {
+		for i, p := range parts {
+			if p.Text != nil && p.Thought == thought {
+				return i
+			}
+		}
+		return 0
 	}
-	if text := partsText(parts, false); strings.TrimSpace(text) != "" {
-		s.emit(c, timeline.Event{TurnType: timeline.Assistant, Model: model, Text: text})
+	if th := gemini.PartsText(parts, true); strings.TrimSpace(th) != "" {
+		s.emit(c, timeline.Event{TurnType: timeline.Thinking, Model: model, Text: th, RecordID: c.id(blockSuffix(firstOf(true), len(parts)))})
 	}
-	for _, p := range parts {
+	if text := gemini.PartsText(parts, false); strings.TrimSpace(text) != "" {
+		s.emit(c, timeline.Event{TurnType: timeline.Assistant, Model: model, Text: text, RecordID: c.id(blockSuffix(firstOf(false), len(parts)))})
+	}
+	for i, p := range parts {
 		if fc := p.FunctionCall; fc != nil {
 			s.emit(c, timeline.Event{TurnType: timeline.ToolUse, Model: model, ToolName: fc.Name,
-				ToolUseID: fc.ID, Text: callText(fc.Args), ToolInput: parser.CompactJSON(fc.Args)})
+				ToolUseID: fc.ID, Text: callText(fc.Args), ToolInput: parser.CompactJSON(fc.Args), RecordID: c.id(blockSuffix(i, len(parts)))})
 		}
+	}
+	if s.rows == 0 {
+		s.why = "no_evidence:empty_assistant"
 	}
 }
 
-func (s *chatState) toolResult(c rowCtx, r *chatRecord, parts []part) {
+func (s *chatState) toolResult(c rowCtx, r *chatRecord, parts []gemini.Part) {
 	tcr := r.ToolCallResult
 	status := ""
 	if tcr != nil {
 		status = tcr.Status
 	}
 	seen := false
-	for _, p := range parts {
+	for i, p := range parts {
 		fr := p.FunctionResponse
 		if fr == nil {
 			continue
@@ -354,11 +443,12 @@ func (s *chatState) toolResult(c rowCtx, r *chatRecord, parts []part) {
 		if status == "error" {
 			isErr = true
 		}
+		id := c.id(blockSuffix(i, len(parts)))
 		s.emit(c, timeline.Event{TurnType: timeline.ToolResult, ToolName: fr.Name, ToolUseID: fr.ID,
-			Text: text, IsError: boolStr(isErr)})
+			Text: text, IsError: strconv.FormatBool(isErr), RecordID: id})
 		if status == "cancelled" || status == "awaiting_approval" {
 			s.emit(c, timeline.Event{TurnType: timeline.System, ToolName: fr.Name, ToolUseID: fr.ID,
-				Text: "permission decision: " + status})
+				Text: "permission decision: " + status, RecordID: id + "#decision"})
 		}
 	}
 	if seen {
@@ -366,20 +456,21 @@ func (s *chatState) toolResult(c rowCtx, r *chatRecord, parts []part) {
 	}
 	// No functionResponse part: the result is known from toolCallResult
 	// (or from text parts) only.
-	text := partsText(parts, false)
+	text := gemini.PartsText(parts, false)
 	id := ""
 	if tcr != nil {
 		id = tcr.CallID
 		if text == "" {
-			text = scalarText(tcr.ResultDisplay)
+			text = parser.JSONText(tcr.ResultDisplay)
 		}
 	}
 	if id == "" && text == "" {
+		s.why = "no_evidence:empty_tool_result"
 		return
 	}
-	s.emit(c, timeline.Event{TurnType: timeline.ToolResult, ToolUseID: id, Text: text, IsError: boolStr(status == "error")})
+	s.emit(c, timeline.Event{TurnType: timeline.ToolResult, ToolUseID: id, Text: text, IsError: strconv.FormatBool(status == "error"), RecordID: c.id("")})
 	if status == "cancelled" || status == "awaiting_approval" {
-		s.emit(c, timeline.Event{TurnType: timeline.System, ToolUseID: id, Text: "permission decision: " + status})
+		s.emit(c, timeline.Event{TurnType: timeline.System, ToolUseID: id, Text: "permission decision: " + status, RecordID: c.id("#decision")})
 	}
 }
 
@@ -403,14 +494,16 @@ func (s *chatState) systemRecord(c rowCtx, r *chatRecord) {
 		_ = json.Unmarshal(p[k], &v)
 		return v
 	}
+	sys := func(text string) { s.system(c, text, "") }
 	switch r.Subtype {
 	case "session_model":
 		if m := str("modelId"); m != "" {
-			s.modelRow(c, m, firstNonEmpty(str("authType"), "unknown"))
+			s.modelRow(c, m, firstNonEmpty(str("authType"), "unknown"), "")
 		}
 	case "session_approval_mode":
 		mode := str("mode")
 		if mode == "" {
+			s.why = "no_evidence:session_approval_mode:empty"
 			return
 		}
 		text := "permission mode: " + mode
@@ -421,13 +514,15 @@ func (s *chatState) systemRecord(c rowCtx, r *chatRecord) {
 			text += " planExecutionMode=" + v
 		}
 		s.mode = mode
-		s.system(c, text)
+		sys(text)
 	case "ui_telemetry":
 		s.uiTelemetry(c, p["uiEvent"])
 	case "slash_command":
-		if str("phase") != "result" {
-			s.system(c, "slash command: "+str("rawCommand"))
+		if str("phase") == "result" {
+			s.why = "no_evidence:slash_command:result" // the invocation is the row
+			return
 		}
+		sys("slash command: " + str("rawCommand"))
 	case "at_command":
 		var files []string
 		_ = json.Unmarshal(p["filesRead"], &files)
@@ -438,23 +533,38 @@ func (s *chatState) systemRecord(c rowCtx, r *chatRecord) {
 		if v := str("status"); v != "" {
 			text += " status=" + v
 		}
-		s.system(c, strings.TrimSpace(text))
+		sys(strings.TrimSpace(text))
 	case "chat_compression":
-		s.system(c, "chat compression: "+parser.CompactJSON(p["info"]))
+		sys("chat compression: " + parser.CompactJSON(p["info"]))
 	case "custom_title":
 		text := "session title: " + str("customTitle")
 		if v := str("titleSource"); v != "" {
 			text += " (" + v + ")"
 		}
-		s.system(c, text)
+		sys(text)
 	case "parent_session":
-		s.system(c, "parent session: "+str("parentSessionId"))
+		parent := str("parentSessionId")
+		sys("parent session: " + parent)
+		if parent != "" && c.sub == "" && !c.replayed {
+			s.state(c.session).ParentSessionID = parent
+		}
 	case "session_source":
-		s.system(c, strings.TrimSpace("session source: "+str("sourceType")+" "+str("sourceId")))
+		typ := str("sourceType")
+		sys(strings.TrimSpace("session source: " + typ + " " + str("sourceId")))
+		if typ != "" && c.sub == "" && !c.replayed {
+			// The integration that created the session: a messaging
+			// channel relays it (the channels' DaemonChannelBridge stamps
+			// its sessions), any other source does not.
+			relayed := "no"
+			if typ == "channel" {
+				relayed = "yes"
+			}
+			s.state(c.session).Relayed = relayed
+		}
 	case "rewind":
-		s.system(c, "rewind: "+parser.CompactJSON(p["truncatedCount"])+" history items truncated")
+		s.rewind(c, r)
 	case "agent_retry":
-		s.system(c, "agent retry: attempt "+parser.CompactJSON(p["attempt"]))
+		sys("agent retry: attempt " + parser.CompactJSON(p["attempt"]))
 	case "turn_result":
 		text := "turn result: " + str("state")
 		if v := str("stopReason"); v != "" {
@@ -466,20 +576,21 @@ func (s *chatState) systemRecord(c rowCtx, r *chatRecord) {
 		if json.Unmarshal(p["error"], &e) == nil && e.Message != "" {
 			text += ": " + e.Message
 		}
-		s.system(c, text)
+		sys(text)
 	case "background_task_completed", "notification", "cron":
-		s.system(c, strings.TrimSpace(r.Subtype+": "+str("displayText")))
+		sys(strings.TrimSpace(r.Subtype + ": " + str("displayText")))
 	default:
 		if quietSubtypes[r.Subtype] {
+			s.why = "state_only:" + r.Subtype
 			return
 		}
 		text := "system record: " + firstNonEmpty(r.Subtype, "(no subtype)")
 		if r.Message != nil {
-			if t := partsText(parseParts(r.Message.Parts), false); t != "" {
+			if t := gemini.PartsText(gemini.ParseParts(r.Message.Parts), false); t != "" {
 				text += ": " + t
 			}
 		}
-		s.system(c, text)
+		sys(text)
 	}
 }
 
@@ -490,6 +601,7 @@ func (s *chatState) systemRecord(c rowCtx, r *chatRecord) {
 func (s *chatState) uiTelemetry(c rowCtx, raw json.RawMessage) {
 	var ev map[string]json.RawMessage
 	if !isKind(raw, '{') || json.Unmarshal(raw, &ev) != nil {
+		s.why = "no_evidence:ui_telemetry"
 		return
 	}
 	str := func(k string) string {
@@ -500,14 +612,16 @@ func (s *chatState) uiTelemetry(c rowCtx, raw json.RawMessage) {
 	if t, ok := parser.ParseTime(str("event.timestamp")); ok {
 		c.t, c.basis = t, timeline.TimeRecorded
 	}
-	switch strings.TrimPrefix(str("event.name"), "qwen-code.") {
+	name := strings.TrimPrefix(str("event.name"), "qwen-code.")
+	switch name {
 	case "tool_call":
 		d := str("decision")
 		if d == "" || d == "auto_accept" {
+			s.why = "no_evidence:ui_telemetry:tool_call_" + firstNonEmpty(d, "undecided")
 			return
 		}
 		s.emit(c, timeline.Event{TurnType: timeline.System, ToolName: str("function_name"), ToolUseID: str("call_id"),
-			Text: "permission decision: " + d + " (tool_call ui_telemetry)"})
+			Text: "permission decision: " + d + " (tool_call ui_telemetry)", RecordID: c.id("")})
 	case "api_error":
 		text := "api error: " + firstNonEmpty(str("error"), str("error_type"), "unknown")
 		var extra []string
@@ -520,7 +634,9 @@ func (s *chatState) uiTelemetry(c rowCtx, raw json.RawMessage) {
 		if len(extra) > 0 {
 			text += " (" + strings.Join(extra, " ") + ")"
 		}
-		s.system(c, text)
+		s.system(c, text, "")
+	default:
+		s.why = "no_evidence:ui_telemetry:" + firstNonEmpty(name, "unnamed")
 	}
 }
 
@@ -541,13 +657,13 @@ func responseText(raw json.RawMessage) (string, bool) {
 		return parser.CompactJSON(raw), false
 	}
 	if v, ok := r["output"]; ok {
-		return scalarText(v), false
+		return parser.JSONText(v), false
 	}
 	if v, ok := r["error"]; ok {
-		return scalarText(v), true
+		return parser.JSONText(v), true
 	}
 	if v, ok := r["content"]; ok {
-		return scalarText(v), false
+		return parser.JSONText(v), false
 	}
 	return parser.CompactJSON(raw), false
 }

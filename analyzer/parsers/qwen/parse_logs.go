@@ -1,6 +1,7 @@
 package qwen
 
-// Copied from the gemini package on purpose: Qwen Code is a fork of Gemini CLI whose formats drift on their own, so each parser follows its agent.
+// Qwen's own loop over the logger.ts array Gemini CLI shares: Qwen adds
+// model_switch entries, which Gemini CLI's logs.json does not have.
 
 import (
 	"context"

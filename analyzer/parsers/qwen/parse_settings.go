@@ -1,6 +1,8 @@
 package qwen
 
-// Copied from the gemini package on purpose: Qwen Code is a fork of Gemini CLI whose formats drift on their own, so each parser follows its agent.
+// Nothing shared with gemini's settings parser but parser helpers: Qwen's
+// settings.json names its own permission keys (permissions.allow/ask/deny,
+// tools.approvalMode).
 
 import (
 	"bytes"
@@ -21,7 +23,7 @@ import (
 // all at the file's modification time. Only these named keys are read, so
 // no secret value (security.auth, env, mcpServers) reaches a row.
 func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	b, err := readSmall(in)
+	b, err := parser.ReadWhole(in, maxSmall)
 	if err != nil {
 		return err
 	}
@@ -34,8 +36,8 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 	s := &settingsRows{out: out, file: in.Path, t: t, basis: basis}
 	switch base(in.Path) {
 	case "trustedFolders.json":
-		err = eachMember(b, func(k string, v json.RawMessage) {
-			s.row("trustedFolders."+k, scalarText(v), k)
+		err = parser.ObjectMembers(b, func(k string, v json.RawMessage) {
+			s.row("trustedFolders."+k, parser.JSONText(v), k)
 		})
 	default:
 		project := ""
@@ -43,19 +45,19 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 			// <project>/.qwen/settings.json
 			project = strings.TrimSuffix(qwenDir(in.Path), "/.qwen")
 		}
-		err = eachMember(b, func(k string, v json.RawMessage) {
+		err = parser.ObjectMembers(b, func(k string, v json.RawMessage) {
 			switch k {
 			case "permissions":
-				_ = eachMember(v, func(rk string, rv json.RawMessage) {
+				_ = parser.ObjectMembers(v, func(rk string, rv json.RawMessage) {
 					if rk == "allow" || rk == "ask" || rk == "deny" {
 						s.list("permissions."+rk, rv, project)
 					}
 				})
 			case "tools":
-				_ = eachMember(v, func(tk string, tv json.RawMessage) {
+				_ = parser.ObjectMembers(v, func(tk string, tv json.RawMessage) {
 					switch tk {
 					case "approvalMode":
-						s.row("tools.approvalMode", scalarText(tv), project)
+						s.row("tools.approvalMode", parser.JSONText(tv), project)
 					case "core", "allowed", "exclude":
 						s.list("tools."+tk, tv, project)
 					}
@@ -88,13 +90,13 @@ func (s *settingsRows) row(key, value, project string) {
 func (s *settingsRows) list(key string, v json.RawMessage, project string) {
 	var arr []json.RawMessage
 	if json.Unmarshal(v, &arr) != nil {
-		s.row(key, scalarText(v), project)
+		s.row(key, parser.JSONText(v), project)
 		return
 	}
 	if len(arr) == 0 {
 		s.row(key, "[]", project)
 	}
 	for _, a := range arr {
-		s.row(key, scalarText(a), project)
+		s.row(key, parser.JSONText(a), project)
 	}
 }

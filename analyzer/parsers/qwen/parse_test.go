@@ -1,6 +1,7 @@
 package qwen
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -57,6 +58,9 @@ func TestChatGolden(t *testing.T) {
 		{"empty", "chats/empty.jsonl", chatsDir + "/s-empty.jsonl"},
 		{"malformed", "chats/malformed.jsonl", chatsDir + "/archive/s-bad.jsonl"},
 		{"truncated_line", "chats/truncated_line.jsonl", chatsDir + "/s-trunc.jsonl"},
+		{"rewind", "chats/rewind.jsonl", chatsDir + "/s-rewind.jsonl"},
+		{"branch", "chats/branch.jsonl", chatsDir + "/s-fork.jsonl"},
+		{"channel", "chats/channel.jsonl", chatsDir + "/s-chan.jsonl"},
 		{"subagent", "chats/subagents/s-parent/agent-explore-call_9.jsonl",
 			home + "/.qwen/projects/-home-examiner-demo/subagents/s-parent/agent-explore-call_9.jsonl"},
 	} {
@@ -103,7 +107,7 @@ func TestChatRows(t *testing.T) {
 		{timeline.System, "<system-reminder>Plan mode is off.</system-reminder>"},
 		{timeline.System, "slash command: /compress"},
 		{timeline.System, "session title: List files (auto)"},
-		{timeline.System, "rewind: 3 history items truncated"},
+		{timeline.System, "rewound by /rewind at 2026-01-02T10:00:11.000Z: 7 record(s)"},
 		{timeline.System, "system record: future_thing"},
 	} {
 		if len(find(s, w.tt, w.text)) != 1 {
@@ -211,4 +215,79 @@ func TestUsageGolden(t *testing.T) {
 	p := byID(t, "qwen-code/usage")
 	in := input(t, "testdata/usage/usage_record.jsonl", home+"/.qwen/usage_record.jsonl", "usage")
 	parsertest.Golden(t, p, in, "testdata/usage/usage_record.golden.jsonl")
+}
+
+// rowLines renders rows as "<line> <session> <turn type> <text> <record id>
+// parent=<parent> replayed=<bool>".
+func rowLines(s *parsertest.Sink) string {
+	var out []string
+	for _, e := range s.Events {
+		out = append(out, fmt.Sprintf("%d %s %s %q %s parent=%s replayed=%v", e.SourceLine, e.SessionID, e.TurnType, e.Text, e.RecordID, e.ParentSessionID, e.Replayed))
+	}
+	return strings.Join(out, "\n")
+}
+
+// Issue 12: qwen-code keeps rewound records; aligned with gemini-cli's
+// /rewind (gemini-cli PR 15720): the records the rewind record's
+// parentUuid re-roots away (the prompt and the run_shell_command
+// "rm -rf build/" that ran) stay as rows, and the rewind record gives
+// "rewound by /rewind at <time>: <n> record(s)".
+func TestChatRewind(t *testing.T) {
+	in := input(t, "testdata/chats/rewind.jsonl", chatsDir+"/s-rewind.jsonl", "chats")
+	s := parsertest.Run(t, byID(t, "qwen-code/chat"), in)
+	parsertest.Accounted(t, in, s)
+	want := strings.Join([]string{
+		`1 s-rewind user "clean the build" w1 parent= replayed=false`,
+		`2 s-rewind system "model: qwen3-coder-plus" w2#model parent= replayed=false`,
+		`2 s-rewind tool_use "rm -rf /build/" w2 parent= replayed=false`,
+		`3 s-rewind tool_result "Command: rm -rf build/\nExit Code: 0" w3 parent= replayed=false`,
+		`4 s-rewind assistant "The build directory is gone." w4 parent= replayed=false`,
+		`5 s-rewind system "rewound by /rewind at 2026-05-01T10:00:30.000Z: 4 record(s)" w5 parent= replayed=false`,
+		`6 s-rewind user "list the files instead" w6 parent= replayed=false`,
+	}, "\n")
+	want = strings.Replace(want, "rm -rf /build/", "rm -rf build/", 1)
+	if got := rowLines(s); got != want {
+		t.Errorf("rows:\n%s\nwant:\n%s", got, want)
+	}
+	if len(s.Problems) != 0 || len(s.Skips) != 0 {
+		t.Errorf("problems %v skips %v", s.Problems, s.Skips)
+	}
+}
+
+// A /branch copy (forkedFrom {sessionId, messageUuid} on every copied
+// record): the copies are the original session's records, replayed, with
+// the original uuids; the fork's own rows carry the origin as parent and
+// its state names it in forked_from. A session_source other than a
+// messaging channel says the session was not relayed.
+func TestChatBranchAndSource(t *testing.T) {
+	in := input(t, "testdata/chats/branch.jsonl", chatsDir+"/s-fork.jsonl", "chats")
+	s := parsertest.Run(t, byID(t, "qwen-code/chat"), in)
+	parsertest.Accounted(t, in, s)
+	want := strings.Join([]string{
+		`1 s-origin user "write a parser" o1 parent= replayed=true`,
+		`2 s-origin system "model: qwen3-coder-plus" o2#model parent= replayed=true`,
+		`2 s-origin assistant "Here is one." o2 parent= replayed=true`,
+		`3 s-fork system "session source: standalone task-42" f1 parent=s-origin replayed=false`,
+		`4 s-fork user "now in Go" f2 parent=s-origin replayed=false`,
+	}, "\n")
+	if got := rowLines(s); got != want {
+		t.Errorf("rows:\n%s\nwant:\n%s", got, want)
+	}
+	if fmt.Sprint(s.States) != fmt.Sprint([]timeline.SessionState{{Key: timeline.SessionKey{Agent: Agent, SessionID: "s-fork"}, ForkedFrom: "s-origin", Relayed: "no"}}) {
+		t.Errorf("states %+v", s.States)
+	}
+}
+
+// Issue 16: relayed reads "yes" for a session a messaging channel created
+// (session_source channel) as well as "no" (above); a parent_session
+// record links a sub-session to the session that spawned it.
+func TestChatChannelSource(t *testing.T) {
+	in := input(t, "testdata/chats/channel.jsonl", chatsDir+"/s-chan.jsonl", "chats")
+	s := parsertest.Run(t, byID(t, "qwen-code/chat"), in)
+	if fmt.Sprint(s.States) != fmt.Sprint([]timeline.SessionState{{Key: timeline.SessionKey{Agent: Agent, SessionID: "s-chan"}, Relayed: "yes", ParentSessionID: "s-daemon"}}) {
+		t.Errorf("states %+v", s.States)
+	}
+	if len(find(s, timeline.System, "session source: channel telegram-main")) != 1 || len(find(s, timeline.System, "parent session: s-daemon")) != 1 {
+		t.Errorf("rows:\n%s", rowLines(s))
+	}
 }

@@ -1,7 +1,5 @@
 package qwen
 
-// Copied from the gemini package on purpose: Qwen Code is a fork of Gemini CLI whose formats drift on their own, so each parser follows its agent.
-
 import (
 	"context"
 	"fmt"

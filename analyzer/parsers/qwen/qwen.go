@@ -1,11 +1,7 @@
 package qwen
 
-// Copied from the gemini package on purpose: Qwen Code is a fork of Gemini CLI whose formats drift on their own, so each parser follows its agent.
-
 import (
 	"bytes"
-	"fmt"
-	"io"
 	"path"
 	"strings"
 	"time"
@@ -23,7 +19,7 @@ const Agent = "qwen-code"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "qwen-code/chat", Agent: Agent, Version: 2,
+			ID: "qwen-code/chat", Agent: Agent, Version: 3,
 			Actions: actions,
 			Targets: []string{"chats"}, Names: []string{"*.jsonl"},
 			Doc: "projects/<slug>/chats/<session>.jsonl and chats/archive/ ChatRecord JSONL (user, assistant, tool_result, system records)",
@@ -32,7 +28,7 @@ func Parsers() []parser.Parser {
 			ID: "qwen-code/logs", Agent: Agent, Version: 2,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
-				Basis: "logs.json stamps each prompt as it is submitted, the chat record the same moment"},
+				Basis: "logs.json stamps each input as it is submitted, before slash and @-command processing (core/logger.ts, as Gemini CLI's); the chat records the prompt when it is sent, within a second, later after a confirmation"},
 			Targets: []string{"logs"}, Names: []string{"logs.json"},
 			Doc: "tmp/<hash>/logs.json prompt log (secondary user rows, model_switch rows)",
 		}, parseLogs),
@@ -52,7 +48,7 @@ func Parsers() []parser.Parser {
 			ID: "qwen-code/usage", Agent: Agent, Version: 2,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.System},
-				Basis: "usage records carry no time"},
+				Basis: "a usage record is a session's totals written at its end: no primary row repeats its text, so it pairs with nothing (its own timestamp is kept)"},
 			Targets: []string{"usage"}, Names: []string{"usage_record.jsonl"},
 			Doc: ".qwen/usage_record.jsonl per-session usage summaries (secondary; outlive a deleted transcript)",
 		}, parseUsage),
@@ -80,64 +76,10 @@ func mtime(in *parser.Input) (time.Time, timeline.TimeBasis) {
 // maxSmall bounds a whole-file JSON read (settings, routes: small files).
 const maxSmall = 16 << 20
 
-func readSmall(in *parser.Input) ([]byte, error) {
-	rc, err := in.Open()
-	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", in.Path, err)
-	}
-	defer rc.Close()
-	b, err := io.ReadAll(io.LimitReader(rc, maxSmall))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", in.Path, err)
-	}
-	return b, nil
-}
-
-// eachMember calls fn for each member of the JSON object raw, in file order.
-func eachMember(raw []byte, fn func(k string, v json.RawMessage)) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	tok, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return fmt.Errorf("not a JSON object")
-	}
-	for dec.More() {
-		kt, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		k, _ := kt.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return err
-		}
-		fn(k, v)
-	}
-	_, err = dec.Token()
-	return err
-}
-
+// isKind reports whether raw is a JSON value opening with c.
 func isKind(raw json.RawMessage, c byte) bool {
 	raw = bytes.TrimSpace(raw)
 	return len(raw) > 0 && raw[0] == c
-}
-
-// scalarText renders a value: a string as is, anything else compact JSON.
-func scalarText(v json.RawMessage) string {
-	var s string
-	if json.Unmarshal(v, &s) == nil {
-		return s
-	}
-	return parser.CompactJSON(v)
-}
-
-func boolStr(b bool) string {
-	if b {
-		return "true"
-	}
-	return "false"
 }
 
 // qwenDir returns the .qwen directory a path lies in ("" if none).

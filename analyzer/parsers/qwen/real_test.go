@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -76,7 +77,11 @@ func realRun(t *testing.T, id, target, dir, local string) *parsertest.Sink {
 	if st, err := os.Stat(local); err == nil {
 		f.MTime = st.ModTime().UTC()
 	}
-	s := parsertest.Run(t, byID(t, id), parsertest.Input(t, local, f, nil))
+	in := parsertest.Input(t, local, f, nil)
+	s := parsertest.Run(t, byID(t, id), in)
+	if strings.HasSuffix(local, ".jsonl") {
+		parsertest.Accounted(t, in, s) // every record the real agent wrote: rows or a skip
+	}
 	if len(s.Problems) != 0 {
 		t.Errorf("%s: problems %v", rel, s.Problems)
 	}
@@ -198,7 +203,7 @@ func TestRealAgentChat(t *testing.T) {
 				if res.Text != wantRes {
 					t.Errorf("call %s: result %q, want %q", call.ID, res.Text, wantRes)
 				}
-				if wantErr := boolStr(sc.Denied); res.IsError != wantErr {
+				if wantErr := strconv.FormatBool(sc.Denied); res.IsError != wantErr {
 					t.Errorf("call %s: is_error %q, want %q", call.ID, res.IsError, wantErr)
 				}
 			}
@@ -248,12 +253,21 @@ func TestRealAgentSubagent(t *testing.T) {
 			t.Errorf("first system rows %v", sys)
 		}
 		for _, e := range s.Events {
-			if e.SessionID != agentID {
-				t.Errorf("row %q with session %q", e.Text, e.SessionID)
+			if e.SessionID != agentID || e.ParentSessionID != sc.SessionID {
+				t.Errorf("row %q with session %q parent %q", e.Text, e.SessionID, e.ParentSessionID)
 			}
 		}
-		if u := rows(s, timeline.User); len(u) != 1 || u[0].Text != sc.Mock.ToolCalls[0].Prompt {
-			t.Errorf("user rows %v", u)
+		// Issue 12: the prompt the parent's model wrote (the agent call's
+		// prompt) is the subagent's task, a system row, never a user row.
+		if u := rows(s, timeline.User); len(u) != 0 {
+			t.Errorf("user rows %v, want none", u)
+		}
+		if len(sys) < 2 || sys[1].Text != "subagent task: "+sc.Mock.ToolCalls[0].Prompt || sys[1].SourceLine != 1 ||
+			sys[1].RecordID != "63ad2dc9-2741-474f-afce-c09fb585297d" {
+			t.Errorf("subagent task row %+v", sys)
+		}
+		if len(s.States) != 1 || s.States[0].Key.SessionID != agentID || s.States[0].ParentSessionID != sc.SessionID {
+			t.Errorf("subagent session state %+v", s.States)
 		}
 		call := sc.Mock.ToolCalls[1]
 		use, res := pair(t, s, call.ID)

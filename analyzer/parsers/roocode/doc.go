@@ -41,11 +41,35 @@
 //     Secret-looking keys are never printed.
 //   - roo-code/cli-history: ~/.roo/cli-history.json {version, entries}:
 //     secondary user rows, file order, no time or session.
+//   - <owner>/extension-state (parser.ExtensionStateParsers, one per
+//     state.vscdb owner: vscode, cursor, kiro, pearai, windsurf): the
+//     RooVeterinaryInc.roo-cline row. In a global database, its global
+//     state: the auto-approval keys as above ("(from state.vscdb, file
+//     mtime)"), taskHistory entries whose task folder was not collected
+//     ("task <id> is listed in state.vscdb but its folder is gone"), and
+//     the Roo Code Cloud settings cache (releases up to 3.53.0):
+//     organization-settings (version, cloudSettings, allowList,
+//     defaultSettings, hiddenMcps, hideMarketplaceMcps) and user-settings
+//     (version, settings.taskSyncEnabled, ...) as "permission setting:
+//     <key>.<leaf>=<value> (from state.vscdb RooVeterinaryInc.roo-cline
+//     row, cached cloud settings, file mtime)", and clerk-auth-state as
+//     "roo code cloud sign-in state: <state>". providerProfiles (API keys)
+//     and the secret:// credential rows are never read. In a workspace
+//     database, its workspace state: the cloud client's retry queue
+//     (roo.retryQueue), one "cloud request queued: <type> <method> <url>
+//     [operation=<op>] retries=<n> [last error: <error>]" per request at
+//     its timestamp, oldest first, record id "roo.retryQueue:<id>"; the
+//     request's headers (the bearer token), body and URL query are never
+//     read. The CLI's global-state.json gives the same settings and cache
+//     rows (roo-code/settings).
+//   - roo-code/workspace-state: the CLI's
+//     .vscode-mock/workspace-storage/<hash>/workspace-state.json, the same
+//     retry queue rows.
 //
-// Not read yet: history_item.json on its own (read only as the task's
-// context), the extension's global and workspace state rows in the
-// editor's state.vscdb (with the Roo Code Cloud settings cache and retry
-// queue), the CLI's workspace-state.json, task_metadata.json.
+// Not read, with the reason: history_item.json on its own (read only as
+// the task's context: its fields repeat the task files' and the index's),
+// task_metadata.json (file-context tracking of the model's reads, no
+// user-visible action).
 //
 // Evidence: source RooCodeInc/Roo-Code at
 // cb836567180a3ff1da6d082f3178b90c3bd22a70 (2026-04-14):
@@ -56,6 +80,11 @@
 // rooIgnoreError JSON), src/core/task-persistence/TaskHistoryStore.ts
 // (history_item.json, _index.json), src/core/task-persistence/apiMessages.ts,
 // src/shared/globalFileNames.ts, apps/cli/src/lib/storage/history.ts and
-// settings.ts, apps/cli/src/types/types.ts (CliSettings). No real Roo Code
-// file was available: synthetic fixtures only.
+// settings.ts, apps/cli/src/types/types.ts (CliSettings); the cloud client
+// at the same commit: packages/cloud/src/CloudSettingsService.ts
+// (organization-settings and user-settings cache keys), WebAuthService.ts
+// (clerk-auth-state), retry-queue/RetryQueue.ts and types.ts
+// (roo.retryQueue, QueuedRequest) and packages/types/src/cloud.ts (the
+// cached settings' schema). No real Roo Code file was available:
+// synthetic fixtures only.
 package roocode

@@ -43,12 +43,18 @@ func Parsers() []parser.Parser {
 			Doc: "tasks/_index.json: a system row for each listed task whose folder was not collected",
 		}, parseIndex),
 		parser.New(parser.Spec{
-			ID: "roo-code/settings", Agent: Agent, Version: 1,
+			ID: "roo-code/settings", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"settings", "cli-global-state", "cli-settings", "project"},
 			Names:   []string{"mcp_settings.json", "mcp.json", "global-state.json", "cli-settings.json"},
-			Doc:     "auto-approval keys of the CLI's global-state.json, .roo/cli-settings.json, MCP alwaysAllow/disabled of settings/mcp_settings.json and a project's .roo/mcp.json, as permission setting rows (file mtime)",
+			Doc:     "auto-approval keys and the Roo Code Cloud settings cache of the CLI's global-state.json, .roo/cli-settings.json, MCP alwaysAllow/disabled of settings/mcp_settings.json and a project's .roo/mcp.json, as permission setting rows (file mtime)",
 		}, parseSettings),
+		parser.New(parser.Spec{
+			ID: "roo-code/workspace-state", Agent: Agent, Version: 1,
+			Actions: actions,
+			Targets: []string{"cli-workspace-state"}, Names: []string{"workspace-state.json"},
+			Doc: "the CLI's .vscode-mock/workspace-storage/<hash>/workspace-state.json: the Roo Code Cloud retry queue (never its bearer token or bodies)",
+		}, parseWorkspaceState),
 		parser.New(parser.Spec{
 			ID: "roo-code/cli-history", Agent: Agent, Version: 1,
 			Actions: actions,
@@ -120,7 +126,7 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 		}
 		return cline.ParseMCPSettings(ctx, in, out, "alwaysAllow")
 	case "global-state.json":
-		return cline.ParseSettingsKeys(ctx, in, out, PermKey.MatchString)
+		return parseGlobalState(in, out)
 	case "cli-settings.json":
 		if err := cline.ParseSettingsKeys(ctx, in, out, func(k string) bool {
 			return k == "requireApproval" || k == "dangerouslySkipPermissions" || k == "mode"
@@ -129,6 +135,27 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 		}
 		return modelSetting(in, out)
 	}
+	return nil
+}
+
+// parseGlobalState reads the CLI's global-state.json: the auto-approval
+// settings and the Roo Code Cloud settings cache (see StateObject).
+func parseGlobalState(in *parser.Input, out parser.Sink) error {
+	rc, err := in.Open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(io.LimitReader(rc, 64<<20))
+	if err != nil {
+		return err
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(b, &top); err != nil {
+		out.Problem(0, "not a JSON object: "+err.Error())
+		return nil
+	}
+	StateObject(in, out, 0, top, "")
 	return nil
 }
 

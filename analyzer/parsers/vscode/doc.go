@@ -58,7 +58,33 @@
 //     "chat session: empty window, no folder open (...)", and "chat
 //     session: no requests" for an empty session. SourceLine: the 1-based
 //     request index of a .json file; for a .jsonl the line that wrote the
-//     request whole (kind 0, its push, or a set of the whole request).
+//     request whole (kind 0, its push, or a set of the whole request);
+//     every other applied line is a Skip "state_only" (folded into the
+//     replayed state). What happened stays: a request a later entry took
+//     out of the session (a truncating push, a set of the list or of the
+//     request with another one, a delete, a kind 0 rewrite without it) is
+//     written too, followed by "request removed from the session by
+//     mutation log line <n> (edited, undone or rewound in VS Code)".
+//     Record ids: "<session>:<requestId>#<k>" (the k-th row of the
+//     request), "<session>:<requestId>#removed", "<session>#<word>" for
+//     the session's own rows. Each session reads origin local; when the
+//     editor's globalStorage/github.copilot-chat/cloudSessions.json was
+//     collected and does not list it, synced no (one it lists reads synced
+//     yes through vscode/cloud-sessions).
+//
+//   - copilot-transcript: User/workspaceStorage/<hash>/GitHub.copilot-chat/transcripts/<sessionId>.jsonl
+//     (Copilot Chat's SessionTranscriptService, newest 20 kept): entries
+//     {type, data, id, timestamp}, secondary rows of the chat session:
+//     session.start "copilot chat transcript: session start (producer=
+//     copilotVersion= vscodeVersion= cwd=)", user.message a user row (and
+//     "attachment:" rows), assistant.message a thinking row
+//     (reasoningText), an assistant row (content) and a tool_use row per
+//     toolRequests entry, tool.execution_start a tool_use row only for a
+//     call no message requested, tool.execution_complete a tool_result
+//     (IsError when success is false); turn start and end are Skips.
+//     Times are the entries' own; record ids "transcript:<entry id>#<k>".
+//     Spec.Secondary declares no window (the chat session file dates a
+//     response by its request; rows pair within the session).
 //
 //   - state-db: state.vscdb (and .backup) of User/globalStorage,
 //     User/profiles/<id>/globalStorage and User/workspaceStorage/<hash>
@@ -75,7 +101,21 @@
 //     "session synced: GitHub cloud agent task <id> recorded by VS Code
 //     [application=<app>] (from state.vscdb github.copilot.cloudAgent.ownedTasks)"
 //     and "session origin: remote GitHub cloud agent", and records the
-//     session synced yes, origin remote.
+//     session synced yes, origin remote. Its userSelectedRepositories
+//     ([{name, timestamp}], the repositories picked for cloud agent
+//     tasks) gives "source host repository: <owner/repo> picked for a
+//     cloud agent task (from state.vscdb userSelectedRepositories)" at
+//     timestamp. The GitHub account's records (github-<login> and
+//     github-<login>-usages, also github-enterprise-, read by
+//     parser.AuthAccounts): "source host: github account <login>" at its
+//     last use, "github account <login> used by <extension> (<id>)
+//     scopes=..." per usage record at its lastUsed, and "permission
+//     setting: github account <login> access for <id>=allowed|denied"
+//     per access-list entry (file mtime). Tokens are secret:// rows and
+//     are never read. This parser stays its own rather than an
+//     extension of parser.ExtensionStateParsers: those run over every
+//     editor's store, and these records are VS Code's own (Cursor's
+//     GitHub sign-in is read by cursor/state-db).
 //
 //   - settings: User/settings.json and User/profiles/<id>/settings.json
 //     (JSON with comments and trailing commas). Keys under chat.*,
@@ -102,11 +142,13 @@
 //     stored elsewhere); file contents are never printed. At the file's
 //     mtime; session id the directory name (or sessionId).
 //
-// Not read: workspace.json on its own (a project join), mcp.json and
-// prompts/*, chat.ChatSessionStore.index and other state.vscdb keys (the
-// GitHub account's usage records and the repositories picked for cloud
-// agent tasks are not parsed yet), the Copilot Chat transcripts/*.jsonl
-// and debug-logs, token counts and timings.
+// Not read, with the reason: workspace.json on its own (a project join,
+// read as each session's project); mcp.json and prompts/* (server and
+// prompt definitions, no record of use); chat.ChatSessionStore.index
+// (the list of the chatSessions files, which are read themselves); other
+// state.vscdb keys (UI state); Copilot Chat's debug-logs (diagnostics
+// without a stable format); token counts and timings (not evidence of an
+// action).
 //
 // Evidence. Formats from microsoft/vscode source at
 // 047238f9fe1b7661362b3f27cfbddd503339cb1b:
@@ -125,7 +167,13 @@
 // (IChatEditingSessionDTO versions 1 to 5, ModifiedFileEntryState).
 // microsoft/vscode-copilot-chat's CloudSessionIdStore (cloudSessions.json)
 // and CloudTaskOwnership (github.copilot.cloudAgent.ownedTasks), read by
-// code search (commit not recorded). Real files: the two "Export Chat"
+// code search (commit not recorded); at
+// 31acd00a86424e2ee6e980e54919cf31fbf88030
+// src/extension/chatSessions/vscode-node/copilotCloudSessionsProvider.ts
+// (userSelectedRepositories) and
+// src/extension/chat/vscode-node/sessionTranscriptService.ts (the
+// transcripts). VS Code's authenticationAccessService.ts and
+// authenticationUsageService.ts (the account keys, see parser.AuthAccounts). Real files: the two "Export Chat"
 // samples of dealenx/copilot-chat-analyzer (Copilot Chat 0.31.3, October
 // 2025; e933edbc and 00f44d09), read through parsertest.SharedSamples;
 // they show toolCallRounds ids (call_...__vscode-<n>) differing from the

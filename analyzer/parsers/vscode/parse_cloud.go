@@ -43,7 +43,7 @@ func parseCloudSessions(ctx context.Context, in *parser.Input, out parser.Sink) 
 			out.Problem(int64(i+1), "entry "+sid+" is not an object")
 			continue
 		}
-		out.Event(timeline.Event{Time: ft, TimeBasis: fb, SessionID: sid, TurnType: timeline.System, SourceLine: int64(i + 1),
+		out.Event(timeline.Event{Time: ft, TimeBasis: fb, SessionID: sid, TurnType: timeline.System, SourceLine: int64(i + 1), RecordID: "cloudSessions:" + sid,
 			Text: fmt.Sprintf("session synced: cloud session %s task %s (from %s, file mtime)", str(e["cloudSessionId"]), str(e["cloudTaskId"]), in.Path)})
 		out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: sid}, Synced: "yes"})
 	}

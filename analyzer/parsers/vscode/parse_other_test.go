@@ -2,6 +2,7 @@ package vscode
 
 import (
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -30,7 +31,7 @@ func goldenAt(t *testing.T, id, local, orig, target, golden string, related pars
 func TestStateDBGlobal(t *testing.T) {
 	db := parsertest.SQLite(t, "testdata/state_global.sql")
 	s := goldenAt(t, "vscode/state-db", db, userDir+"/globalStorage/state.vscdb", "state-db", "state_global", nil)
-	if strings.Join(s.Problems, "|") != "line 6: value of chat/autoconfirm-post is not JSON" {
+	if strings.Join(s.Problems, "|") != "line 9: value of chat/autoconfirm-post is not JSON|line 5: skipped_record: userSelectedRepositories: entry without a repository name" {
 		t.Fatalf("problems: %v", s.Problems)
 	}
 	p := find(s, timeline.System, "permission setting: chat/autoconfirm=copilot_runInTerminal (from "+userDir+"/globalStorage/state.vscdb, file mtime)")
@@ -57,6 +58,32 @@ func TestStateDBGlobal(t *testing.T) {
 		if strings.Contains(e.Text, "gho_") {
 			t.Fatal("secret printed")
 		}
+	}
+	// Issue 16: the GitHub account's usage records and the repositories
+	// picked for cloud agent tasks.
+	want := []string{
+		"2025-11-06T20:13:20.000Z| source host: github account octocat",
+		"2025-11-06T20:13:20.000Z| github account octocat used by GitHub Copilot Chat (github.copilot-chat) scopes=read:user,repo,workflow",
+		"2025-11-06T18:50:00.000Z| github account octocat used by GitHub (vscode.github)",
+		"2025-11-05T10:00:00.000Z|file-mtime permission setting: github account octocat access for github.copilot-chat=allowed (from state.vscdb, file mtime)",
+		"2025-11-06T17:26:40.000Z| source host repository: acme/api picked for a cloud agent task (from state.vscdb userSelectedRepositories)",
+	}
+	var got []string
+	for _, e := range s.Events {
+		if strings.Contains(e.Text, "github account") || strings.Contains(e.Text, "source host repository") {
+			got = append(got, e.TimeString()+"|"+string(e.TimeBasis)+" "+e.Text)
+		}
+	}
+	sort.Strings(got)
+	sort.Strings(want)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("account and repository rows:\n%s", strings.Join(got, "\n"))
+	}
+	if sk := s.SkipCounts(); len(sk) != 0 {
+		t.Fatalf("skips: %v", sk)
+	}
+	if k := find(s, timeline.System, "source host repository"); len(k) != 1 || k[0].RecordID != "userSelectedRepositories:acme/api" {
+		t.Fatalf("repository row: %+v", k)
 	}
 }
 

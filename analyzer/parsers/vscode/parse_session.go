@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,63 +25,73 @@ const (
 // mutation log, which is replayed first so that only the final state of
 // each request gives rows.
 func parseChatSession(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	root, lines, isLog, err := loadSession(ctx, in, out)
-	if err != nil || root == nil {
+	ss, isLog, err := loadSession(ctx, in, out)
+	if err != nil || ss == nil {
 		return err
 	}
-	e := &sessionEmitter{in: in, out: out, root: root, reqLine: lines, isLog: isLog}
+	e := &sessionEmitter{in: in, out: out, root: ss.root, reqLine: ss.reqLine, isLog: isLog, rowLines: map[int64]bool{}}
 	e.run(ctx)
+	e.removed(ss.removed)
+	// Every applied log line is accounted for: the lines that wrote no
+	// request whole were folded into the replayed state.
+	for _, n := range ss.applied {
+		if !e.rowLines[n] {
+			out.Skip(n, "state_only")
+			e.rowLines[n] = true
+		}
+	}
+	e.state()
 	return ctx.Err()
 }
 
 // loadSession returns the session object and each request's source line.
 // A file that is not named .jsonl is still replayed when its first value
 // is a mutation log entry.
-func loadSession(ctx context.Context, in *parser.Input, out parser.Sink) (map[string]any, []int64, bool, error) {
+func loadSession(ctx context.Context, in *parser.Input, out parser.Sink) (*session, bool, error) {
 	asLog := strings.HasSuffix(in.Path, ".jsonl")
 	if !asLog {
 		rc, err := in.Open()
 		if err != nil {
-			return nil, nil, false, fmt.Errorf("open %s: %w", in.Path, err)
+			return nil, false, fmt.Errorf("open %s: %w", in.Path, err)
 		}
 		v, err := decodeAny(rc)
 		rc.Close()
 		if errors.Is(err, io.EOF) {
 			out.Problem(0, "empty file")
-			return nil, nil, false, nil
+			return nil, false, nil
 		}
 		if err != nil {
 			out.Problem(0, "not JSON: "+err.Error())
-			return nil, nil, false, nil
+			return nil, false, nil
 		}
 		m := obj(v)
 		if m == nil {
 			out.Problem(0, "not a JSON object")
-			return nil, nil, false, nil
+			return nil, false, nil
 		}
 		if _, ok := m["kind"]; !ok || m["requests"] != nil {
 			lines := make([]int64, len(arr(m["requests"])))
 			for i := range lines {
 				lines[i] = int64(i + 1)
 			}
-			return m, lines, false, nil
+			return &session{root: m, reqLine: lines}, false, nil
 		}
 		// A mutation log under another name.
 	}
 	rc, err := in.Open()
 	if err != nil {
-		return nil, nil, true, fmt.Errorf("open %s: %w", in.Path, err)
+		return nil, true, fmt.Errorf("open %s: %w", in.Path, err)
 	}
 	defer rc.Close()
 	s, err := replayLog(ctx, rc, out)
 	if err != nil {
-		return nil, nil, true, err
+		return nil, true, err
 	}
 	if s == nil {
 		out.Problem(0, "no initial (kind 0) entry: empty or unreadable log")
-		return nil, nil, true, nil
+		return nil, true, nil
 	}
-	return s.root, s.reqLine, true, nil
+	return s, true, nil
 }
 
 type sessionEmitter struct {
@@ -93,12 +104,79 @@ type sessionEmitter struct {
 	sid, project string
 	created      time.Time
 	model        string
+
+	// rid is the current record's id ("<session>:<requestId>", or
+	// "<session>#session" for the session's own rows); k counts its rows.
+	rid      string
+	k        int
+	rowLines map[int64]bool
 }
 
+// emit writes a row of the current record, record id "<rid>#<k>".
 func (e *sessionEmitter) emit(ev timeline.Event) {
 	ev.SessionID = e.sid
 	ev.ProjectPath = e.project
+	if e.rid != "" && ev.RecordID == "" {
+		ev.RecordID = e.rid + "#" + strconv.Itoa(e.k)
+		e.k++
+	}
+	e.rowLines[ev.SourceLine] = true
 	e.out.Event(ev)
+}
+
+// record starts the rows of one record.
+func (e *sessionEmitter) record(id string) { e.rid, e.k = id, 0 }
+
+// removed writes the requests a later log entry took out of the session,
+// each followed by a system row saying so.
+func (e *sessionEmitter) removed(rs []removedRequest) {
+	for _, r := range rs {
+		e.request(r.req, r.line)
+		t, basis := time.Time{}, timeline.TimeNone
+		if rt, ok := epochMs(r.req["timestamp"]); ok {
+			t, basis = rt, timeline.TimeInherited
+		}
+		rid := ""
+		if e.rid != "" {
+			rid = e.rid + "#removed"
+		}
+		e.emit(timeline.Event{Time: t, TimeBasis: basis, TurnType: timeline.System, SourceLine: r.by, RecordID: rid,
+			Text: fmt.Sprintf("request removed from the session by mutation log line %d (edited, undone or rewound in VS Code)", r.by)})
+	}
+}
+
+// state records what the files tell of the session: it ran in this VS
+// Code (origin local), and, when Copilot Chat's cloudSessions.json of the
+// same editor was collected, whether it was uploaded (a session it lists
+// is recorded synced yes by vscode/cloud-sessions; one it does not list
+// reads synced no).
+func (e *sessionEmitter) state() {
+	st := timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: e.sid}, Origin: "local"}
+	if p := cloudSessionsPath(e.in.Path); p != "" {
+		if rc, err := e.in.OpenRelated(p); err == nil {
+			b, err := readAllLimited(rc)
+			rc.Close()
+			if v, derr := decodeBytes(b); err == nil && derr == nil && obj(v) != nil {
+				if _, listed := obj(v)[e.sid]; !listed {
+					st.Synced = "no"
+				}
+			}
+		}
+	}
+	e.out.Session(st)
+}
+
+// cloudSessionsPath is the editor's
+// User/globalStorage/github.copilot-chat/cloudSessions.json for a chat
+// session file under User/, or "".
+func cloudSessionsPath(p string) string {
+	p = strings.ReplaceAll(p, "\\", "/")
+	for _, d := range []string{"/workspaceStorage/", "/globalStorage/"} {
+		if i := strings.Index(p, d); i >= 0 {
+			return p[:i] + "/globalStorage/github.copilot-chat/cloudSessions.json"
+		}
+	}
+	return ""
 }
 
 func (e *sessionEmitter) run(ctx context.Context) {
@@ -127,21 +205,21 @@ func (e *sessionEmitter) run(ctx context.Context) {
 			}
 		}
 	}
-	head := func(text string) {
-		e.emit(timeline.Event{Time: headT, TimeBasis: headB, TurnType: timeline.System, Text: text, SourceLine: headLine})
+	head := func(word, text string) {
+		e.emit(timeline.Event{Time: headT, TimeBasis: headB, TurnType: timeline.System, Text: text, SourceLine: headLine, RecordID: e.sid + "#" + word})
 	}
 	p := e.in.Path
 	switch {
 	case strings.Contains(p, "/transferredChatSessions/"):
-		head("chat session: transferred to another workspace (globalStorage/transferredChatSessions)")
+		head("transferred", "chat session: transferred to another workspace (globalStorage/transferredChatSessions)")
 	case strings.Contains(p, "/emptyWindowChatSessions/"), strings.Contains(p, "/workspaceStorage/no-workspace/"):
-		head("chat session: empty window, no folder open (" + emptyWhere(p) + ")")
+		head("empty-window", "chat session: empty window, no folder open ("+emptyWhere(p)+")")
 	}
 	if t := str(e.root["customTitle"]); t != "" {
-		head("session title: " + t)
+		head("title", "session title: "+t)
 	}
 	if len(reqs) == 0 {
-		head("chat session: no requests")
+		head("no-requests", "chat session: no requests")
 		return
 	}
 	for i, r := range reqs {
@@ -171,6 +249,10 @@ func emptyWhere(p string) string {
 // a model row when the model changes, the response parts, then cancel and
 // error rows.
 func (e *sessionEmitter) request(req map[string]any, line int64) {
+	e.record("")
+	if id := str(req["requestId"]); id != "" {
+		e.record(e.sid + ":" + id)
+	}
 	t, basis := time.Time{}, timeline.TimeRecorded
 	if rt, ok := epochMs(req["timestamp"]); ok {
 		t = rt

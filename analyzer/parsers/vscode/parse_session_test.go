@@ -77,9 +77,26 @@ func TestChatSessionMutationLog(t *testing.T) {
 	if u := find(s, timeline.User, "second prompt"); len(u) != 1 || u[0].SourceLine != 3 {
 		t.Fatalf("second prompt: %+v", u)
 	}
-	// kind 3 deleted the title, and the truncating push removed r3.
-	if len(find(s, timeline.System, "session title")) != 0 || len(find(s, timeline.User, "removed prompt")) != 0 {
-		t.Fatal("deletion or truncation not applied")
+	// kind 3 deleted the title. The truncating push on line 11 removed r3:
+	// what happened stays, so its prompt is kept, followed by a system row
+	// saying which line removed it.
+	if len(find(s, timeline.System, "session title")) != 0 {
+		t.Fatal("deletion not applied")
+	}
+	rp := find(s, timeline.User, "removed prompt")
+	rm := find(s, timeline.System, "request removed from the session")
+	if len(rp) != 1 || rp[0].SourceLine != 10 || rp[0].RecordID != "9b9b9b9b-0000-4000-8000-00000000abcd:r3#0" ||
+		len(rm) != 1 || rm[0].Text != "request removed from the session by mutation log line 11 (edited, undone or rewound in VS Code)" ||
+		rm[0].SourceLine != 11 || rm[0].RecordID != "9b9b9b9b-0000-4000-8000-00000000abcd:r3#removed" {
+		t.Fatalf("removed request: %+v %+v", rp, rm)
+	}
+	// Every line accounted for (parsertest.Accounted runs on the golden):
+	// the six lines folded into the replayed state are Skips.
+	if sk := s.SkipCounts(); len(sk) != 1 || sk["state_only"] != 6 {
+		t.Fatalf("skips: %v", s.Skips)
+	}
+	if len(s.States) != 1 || s.States[0].Origin != "local" {
+		t.Fatalf("states: %+v", s.States)
 	}
 }
 
@@ -121,7 +138,10 @@ func TestChatSessionEmptyWindowLog(t *testing.T) {
 	if strings.Join(s.Problems, "|") != "line 4: line cut short; a glued record after it was kept" {
 		t.Fatalf("problems: %v", s.Problems)
 	}
-	if len(find(s, timeline.User, "stale prompt")) != 0 || len(find(s, timeline.User, "prompt in an empty window")) != 1 {
+	// The second kind 0 replaced the first: the request it dropped stays,
+	// followed by a system row.
+	if len(find(s, timeline.User, "stale prompt")) != 1 || len(find(s, timeline.User, "prompt in an empty window")) != 1 ||
+		len(find(s, timeline.System, "request removed from the session by mutation log line 2 ")) != 1 {
 		t.Fatal("second kind 0 did not replace the first")
 	}
 	if len(find(s, timeline.System, "chat session: empty window, no folder open (globalStorage/emptyWindowChatSessions)")) != 1 {
@@ -129,5 +149,55 @@ func TestChatSessionEmptyWindowLog(t *testing.T) {
 	}
 	if tu := find(s, timeline.ToolUse, "https://example.com"); len(tu) != 1 || count(s, timeline.ToolResult) != 0 {
 		t.Fatalf("call without result: %+v", tu)
+	}
+}
+
+// TestCopilotTranscript (issue 16): Copilot Chat's transcripts/*.jsonl,
+// a secondary copy of the chat session; every line accounted for.
+func TestCopilotTranscript(t *testing.T) {
+	s := golden(t, "vscode/copilot-transcript", "copilot_transcript.jsonl", wsDir+"/GitHub.copilot-chat/transcripts/7f1d2c3b-aaaa-4bbb-8ccc-000000000009.jsonl", "copilot-transcripts",
+		parsertest.Files{wsDir + "/workspace.json": "testdata/workspace.json"})
+	var got []string
+	for _, e := range s.Events {
+		if !e.Secondary || e.SessionID != "7f1d2c3b-aaaa-4bbb-8ccc-000000000009" || e.ProjectPath != "/home/examiner/my demo" {
+			t.Fatalf("row: %+v", e)
+		}
+		got = append(got, e.TimeString()+" "+string(e.TurnType)+" "+e.ToolUseID+" "+e.Text+" "+e.RecordID)
+	}
+	want := []string{
+		"2026-03-20T10:00:00.000Z system  copilot chat transcript: session start (producer=copilot-agent copilotVersion=0.40.0 vscodeVersion=1.115.0 cwd=/home/examiner/my demo) transcript:e1#0",
+		"2026-03-20T10:00:01.000Z user  delete the old logs transcript:e2#0",
+		"2026-03-20T10:00:03.000Z thinking  A clean-up request. transcript:e4#0",
+		"2026-03-20T10:00:03.000Z assistant  Deleting logs/. transcript:e4#1",
+		"2026-03-20T10:00:03.000Z tool_use call_rm rm -rf logs/ transcript:e4#2",
+		"2026-03-20T10:00:05.000Z tool_result call_rm  transcript:e6#0",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("rows:\n%s", strings.Join(got, "\n"))
+	}
+	if sk := s.SkipCounts(); sk["state_only"] != 3 || strings.Join(s.Problems, "|") != "line 8: not a transcript entry (no type)" {
+		t.Fatalf("skips %v problems %v", sk, s.Problems)
+	}
+}
+
+// TestChatSessionSyncedNo (issue 16): with Copilot Chat's cloudSessions.json
+// collected, a session it lists is left to vscode/cloud-sessions (synced
+// yes), one it does not list reads synced no; every local chat session
+// reads origin local.
+func TestChatSessionSyncedNo(t *testing.T) {
+	cloud := userDir + "/globalStorage/github.copilot-chat/cloudSessions.json"
+	related := parsertest.Files{wsDir + "/workspace.json": "testdata/workspace.json", cloud: "testdata/cloudSessions.json"}
+	s := runAt(t, "vscode/chat-session", "testdata/typical.json", wsDir+"/chatSessions/7f1d2c3b-aaaa-4bbb-8ccc-000000000001.json", "chat-sessions", related)
+	if len(s.States) != 1 || s.States[0].Origin != "local" || s.States[0].Synced != "" {
+		t.Fatalf("listed session states: %+v", s.States)
+	}
+	s = runAt(t, "vscode/chat-session", "testdata/mutation_log.jsonl", wsDir+"/chatSessions/9b9b9b9b-0000-4000-8000-00000000abcd.jsonl", "chat-sessions", related)
+	if len(s.States) != 1 || s.States[0].Origin != "local" || s.States[0].Synced != "no" {
+		t.Fatalf("unlisted session states: %+v", s.States)
+	}
+	// Without cloudSessions.json the parser cannot tell.
+	s = runAt(t, "vscode/chat-session", "testdata/mutation_log.jsonl", wsDir+"/chatSessions/9b9b9b9b-0000-4000-8000-00000000abcd.jsonl", "chat-sessions", nil)
+	if len(s.States) != 1 || s.States[0].Synced != "" {
+		t.Fatalf("states without cloudSessions.json: %+v", s.States)
 	}
 }

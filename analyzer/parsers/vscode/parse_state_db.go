@@ -65,11 +65,25 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 			}
 			return nil
 		}
-		ownedTasks(obj(v)[ownedTasksKey], r.Rowid, in.Path, out)
+		n := ownedTasks(obj(v)[ownedTasksKey], r.Rowid, in.Path, out)
+		n += pickedRepos(obj(v)[pickedReposKey], r.Rowid, in.Path, out)
+		if n == 0 {
+			out.Skip(r.Rowid, "no_evidence:copilot-chat-state-without-tasks-or-repositories")
+		}
 		return nil
 	}
 	if err := st.ItemsMatching(ctx, "chat/", approvalKey, row); err != nil {
 		return err
+	}
+	// The GitHub account's sign-in and usage records (parser.AuthAccounts).
+	for _, p := range [][]string{{"github", "github-enterprise"}, {"github-enterprise"}} {
+		accounts, err := st.AuthAccounts(ctx, p[0], p[1:]...)
+		if err != nil {
+			return err
+		}
+		for _, a := range accounts {
+			parser.AccountRows(in, out, a)
+		}
 	}
 	r, ok, err := st.Item(ctx, "github.copilot-chat")
 	if err != nil {
@@ -79,6 +93,36 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		return row(r)
 	}
 	return nil
+}
+
+// pickedReposKey is Copilot Chat's list of the repositories the user
+// picked for cloud agent tasks (copilotCloudSessionsProvider.ts
+// USER_SELECTED_REPOS_KEY: [{name, timestamp}], entries older than a week
+// dropped on read), in the extension's globalState row.
+const pickedReposKey = "userSelectedRepositories"
+
+// pickedRepos emits "source host repository: <owner/repo> picked for a
+// cloud agent task (from state.vscdb userSelectedRepositories)" per entry
+// at its timestamp (the last time it was picked).
+func pickedRepos(v any, rowid int64, file string, out parser.Sink) int {
+	n := 0
+	for _, x := range arr(v) {
+		m := obj(x)
+		name := str(m["name"])
+		if name == "" {
+			out.Report(rowid, parser.KindSkippedRecord, pickedReposKey+": entry without a repository name")
+			continue
+		}
+		t, ok := epochMs(m["timestamp"])
+		basis := timeline.TimeRecorded
+		if !ok {
+			basis = timeline.TimeNone
+		}
+		out.Event(timeline.Event{Time: t, TimeBasis: basis, TurnType: timeline.System, SourceLine: rowid, RecordID: pickedReposKey + ":" + name,
+			Text: fmt.Sprintf("source host repository: %s picked for a cloud agent task (from %s %s)", name, base(file), pickedReposKey)})
+		n++
+	}
+	return n
 }
 
 // approvalIDs lists the tool or server ids of an approval store: an array
@@ -108,10 +152,10 @@ func approvalIDs(v any) []string {
 
 // ownedTasks emits the cloud agent tasks of github.copilot.cloudAgent.ownedTasks:
 // {taskId: recordedAt} or {taskId: {recordedAt, application}}.
-func ownedTasks(v any, rowid int64, file string, out parser.Sink) {
+func ownedTasks(v any, rowid int64, file string, out parser.Sink) int {
 	m := obj(v)
 	if m == nil {
-		return
+		return 0
 	}
 	type task struct {
 		id, app string
@@ -138,10 +182,11 @@ func ownedTasks(v any, rowid int64, file string, out parser.Sink) {
 		if tk.app != "" {
 			detail = " application=" + tk.app
 		}
-		out.Event(timeline.Event{Time: tk.t, TimeBasis: basis, SessionID: tk.id, TurnType: timeline.System, SourceLine: rowid,
+		out.Event(timeline.Event{Time: tk.t, TimeBasis: basis, SessionID: tk.id, TurnType: timeline.System, SourceLine: rowid, RecordID: ownedTasksKey + ":" + tk.id + "#synced",
 			Text: fmt.Sprintf("session synced: GitHub cloud agent task %s recorded by VS Code%s (from %s %s)", tk.id, detail, base(file), ownedTasksKey)})
-		out.Event(timeline.Event{Time: tk.t, TimeBasis: basis, SessionID: tk.id, TurnType: timeline.System, SourceLine: rowid,
+		out.Event(timeline.Event{Time: tk.t, TimeBasis: basis, SessionID: tk.id, TurnType: timeline.System, SourceLine: rowid, RecordID: ownedTasksKey + ":" + tk.id + "#origin",
 			Text: "session origin: remote GitHub cloud agent"})
 		out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: tk.id}, Synced: "yes", Origin: "remote"})
 	}
+	return len(tasks)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	json "github.com/go-json-experiment/json/v1"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -33,6 +34,64 @@ type session struct {
 	root    map[string]any
 	reqLine []int64
 	lines   int64 // last line applied
+	// applied are the lines whose entries were applied (each is
+	// accounted for by a row or a Skip once the rows are written).
+	applied []int64
+	// removed are the requests a later entry took out of the session (a
+	// truncating push, a set of the list or of a request with another
+	// request, a delete, a kind 0 rewrite without them): what happened
+	// stays, so they are written too, after a system row.
+	removed []removedRequest
+}
+
+// removedRequest is a request taken out of the session by line by.
+type removedRequest struct {
+	req      map[string]any
+	line, by int64
+}
+
+// requestIDs maps the session's requests by requestId (with their line).
+func (s *session) requestIDs() map[string]removedRequest {
+	m := map[string]removedRequest{}
+	for i, r := range arr(s.root["requests"]) {
+		req := obj(r)
+		if req == nil {
+			continue
+		}
+		id := str(req["requestId"])
+		if id == "" {
+			continue
+		}
+		line := int64(0)
+		if i < len(s.reqLine) {
+			line = s.reqLine[i]
+		}
+		m[id] = removedRequest{req: req, line: line}
+	}
+	return m
+}
+
+// noteRemoved records the requests of before that the session no longer
+// holds after line n.
+func (s *session) noteRemoved(before map[string]removedRequest, n int64) {
+	if len(before) == 0 {
+		return
+	}
+	after := s.requestIDs()
+	var ids []string
+	for id := range before {
+		if _, ok := after[id]; !ok {
+			ids = append(ids, id)
+		}
+	}
+	sort.Slice(ids, func(i, j int) bool {
+		return before[ids[i]].line < before[ids[j]].line || before[ids[i]].line == before[ids[j]].line && ids[i] < ids[j]
+	})
+	for _, id := range ids {
+		r := before[id]
+		r.by = n
+		s.removed = append(s.removed, r)
+	}
 }
 
 // entryKind reads kind as a number, a numeric string or a name.
@@ -95,11 +154,18 @@ func replayLog(ctx context.Context, r io.Reader, out parser.Sink) (*session, err
 					out.Problem(n, "initial entry is not an object")
 					continue
 				}
-				s = &session{root: root}
+				var before map[string]removedRequest
+				var removed []removedRequest
+				var applied []int64
+				if s != nil {
+					before, removed, applied = s.requestIDs(), s.removed, s.applied
+				}
+				s = &session{root: root, removed: removed, applied: append(applied, n)}
 				s.reqLine = make([]int64, len(arr(root["requests"])))
 				for i := range s.reqLine {
 					s.reqLine[i] = n
 				}
+				s.noteRemoved(before, n)
 				s.lines = n
 				continue
 			}
@@ -107,8 +173,15 @@ func replayLog(ctx context.Context, r io.Reader, out parser.Sink) (*session, err
 				out.Problem(n, "entry before the initial (kind 0) entry")
 				continue
 			}
+			var before map[string]removedRequest
+			if len(e.K) > 0 && len(e.K) <= 2 && fmt.Sprint(e.K[0]) == "requests" {
+				before = s.requestIDs()
+			}
 			if msg := s.apply(k, e, n); msg != "" {
 				out.Problem(n, msg)
+			} else {
+				s.applied = append(s.applied, n)
+				s.noteRemoved(before, n)
 			}
 			s.lines = n
 		}

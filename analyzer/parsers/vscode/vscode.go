@@ -22,17 +22,25 @@ const Agent = "vscode"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "vscode/chat-session", Agent: Agent, Version: 1,
+			ID: "vscode/chat-session", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"chat-sessions", "global-chats"},
 			Doc:     "chatSessions/*.json and the *.jsonl mutation log (replayed), emptyWindowChatSessions and transferredChatSessions: prompts, replies, thinking, tool calls and results, model switches, cancels and errors",
 		}, parseChatSession),
 		parser.New(parser.Spec{
-			ID: "vscode/state-db", Agent: Agent, Version: 1,
+			ID: "vscode/state-db", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"state-db"}, Names: []string{"state.vscdb", "state.vscdb.backup"},
-			Doc: "state.vscdb ItemTable: standing tool approvals (chat/autoconfirm*, permission setting:, file mtime) and Copilot Chat's cloud agent tasks (github.copilot.cloudAgent.ownedTasks: session synced: and session origin: rows)",
+			Doc: "state.vscdb ItemTable: standing tool approvals (chat/autoconfirm*, permission setting:, file mtime), Copilot Chat's cloud agent tasks (github.copilot.cloudAgent.ownedTasks: session synced: and session origin: rows) and the repositories picked for them (userSelectedRepositories), the GitHub account's sign-in and usage records",
 		}, parseStateDB),
+		parser.New(parser.Spec{
+			ID: "vscode/copilot-transcript", Agent: Agent, Version: 1,
+			Actions: actions,
+			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.Thinking, timeline.ToolUse, timeline.ToolResult, timeline.System},
+				Basis: "no window: the transcript stamps each entry when it is written while the chat session file dates a request's response parts by the request; every row names its chat session, so rows pair within the session, one to one"},
+			Targets: []string{"copilot-transcripts"}, Names: []string{"*.jsonl"},
+			Doc: "workspaceStorage/<hash>/GitHub.copilot-chat/transcripts/<sessionId>.jsonl: Copilot Chat's session transcript (prompts, replies, reasoning, tool calls and results; secondary)",
+		}, parseCopilotTranscript),
 		parser.New(parser.Spec{
 			ID: "vscode/settings", Agent: Agent, Version: 1,
 			Actions: actions,
@@ -40,7 +48,7 @@ func Parsers() []parser.Parser {
 			Doc: "User/settings.json and profiles/<id>/settings.json chat auto-approve, default permission and default model keys (permission setting:, file mtime)",
 		}, parseSettings),
 		parser.New(parser.Spec{
-			ID: "vscode/cloud-sessions", Agent: Agent, Version: 1,
+			ID: "vscode/cloud-sessions", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"cloud-sessions"}, Names: []string{"cloudSessions.json"},
 			Doc: "globalStorage/github.copilot-chat/cloudSessions.json: one session synced: row per uploaded session (file mtime)",

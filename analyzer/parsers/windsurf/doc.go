@@ -8,7 +8,8 @@
 //
 //   - cascade-pb: ~/.codeium/windsurf{,-next}/cascade/<uuid>.pb, Cascade's
 //     own history. The file is read as the protobuf wire format without a
-//     schema (wire.go, written here; no protobuf library): varint, 64-bit,
+//     schema (wire.go: the field walk and its error messages are ours, the
+//     varints and fixed values are read with protowire): varint, 64-bit,
 //     length-delimited and 32-bit fields; group wire types 3 and 4 are
 //     reported as unsupported. A length-delimited payload is read as a
 //     nested message when it parses completely with field numbers up to
@@ -71,10 +72,12 @@
 //     not JSON, a cut line glued to the next (the glued step is kept), a
 //     step without type: problems, and the parse goes on. Last, one
 //     "cascade hook transcript: <n> steps, <u> user inputs (file mtime:
-//     written after the latest response)" at the file's mtime, so the
-//     conversation is in the timeline even without --keep-undated (the
-//     hook rewrites the file after each response: the mtime is when the
-//     latest one completed).
+//     written after the latest response)" at the file's mtime (the hook
+//     rewrites the file after each response: the mtime is when the latest
+//     one completed). Record ids: "<trajectory_id>:<line>#<k>", the k-th
+//     row of the step on that line (the transcript keeps no ids and is
+//     rewritten from its start, so a step keeps its line); the summary row
+//     has none, its counts changing with each rewrite.
 //
 //   - mcp-config: ~/.codeium/windsurf/mcp_config.json, read by
 //     cline.ParseMCPSettings: "permission setting:
@@ -82,13 +85,15 @@
 //     for disabled, disabledTools (one row per tool) and alwaysAllow. env,
 //     headers and serverUrl are never read (they hold keys).
 //
-// Listed by the engine's inventory, not parsed: memories, workflows and
-// global rules, the Windsurf, Windsurf - Next and Devin editors' User/
-// state.vscdb, workspace.json, settings.json and logs, the remote and
-// portable state databases, and the Devin CLI's config and credentials.
-// (cctop's Windsurf reader guesses four ItemTable keys for a chat blob in
-// state.vscdb and says itself the keys could be wrong; nothing here
-// repeats that guess.)
+// Not read, with the reason (the engine's inventory lists them): memories,
+// workflows and global rules (the user's and Cascade's notes and
+// instructions, not a record of what ran); the Windsurf, Windsurf - Next
+// and Devin editors' own state.vscdb keys (no public shape for Cascade's
+// records there: cctop's reader guesses four ItemTable keys and says
+// itself they could be wrong; the editor extensions' rows of those
+// databases are read by windsurf/extension-state), workspace.json,
+// settings.json and logs, the remote and portable state databases; the
+// Devin CLI's config (no public shape) and credentials (secret).
 //
 // Evidence: no Windsurf install was run here and no real sample exists in
 // shared/agent-samples. The transcript shape is the Windsurf docs' Cascade

@@ -40,6 +40,8 @@ type hookState struct {
 	last    time.Time // time of the last step that recorded one
 	steps   int       // steps read
 	inputs  int       // user_input steps with text
+	line    int64     // the line of the rows being written
+	k       int       // rows written for that line
 }
 
 func parseHookTranscript(ctx context.Context, in *parser.Input, out parser.Sink) error {
@@ -76,9 +78,17 @@ func parseHookTranscript(ctx context.Context, in *parser.Input, out parser.Sink)
 	return nil
 }
 
-// emit stamps a row with the line's time (or none) and sends it.
+// emit stamps a row with the line's time (or none) and sends it. The
+// transcript keeps no record ids and is rewritten from its start after
+// each response: a row's RecordID is "<trajectory>:<line>#<k>", the k-th
+// row of that step, the same in every rewrite.
 func (s *hookState) emit(n int64, t time.Time, basis timeline.TimeBasis, e timeline.Event) {
+	if n != s.line {
+		s.line, s.k = n, 0
+	}
 	e.Time, e.TimeBasis, e.SessionID, e.SourceLine = t, basis, s.session, n
+	e.RecordID = fmt.Sprintf("%s:%d#%d", s.session, n, s.k)
+	s.k++
 	s.out.Event(e)
 }
 

@@ -49,8 +49,13 @@ func TestHookTranscriptDocumented(t *testing.T) {
 	if res.ToolUseID != use.ToolUseID || res.IsError != "false" {
 		t.Errorf("code_action result: %+v", res)
 	}
+	// Record ids "<trajectory>:<line>#<k>": the same in every rewrite of
+	// the file; the summary row has none (its counts change).
+	if use.RecordID != "c8e1f2a0-traj:3#0" || res.RecordID != "c8e1f2a0-traj:3#1" || u.RecordID != "c8e1f2a0-traj:1#0" {
+		t.Errorf("record ids: %q %q %q", use.RecordID, res.RecordID, u.RecordID)
+	}
 	sum := one(t, s, timeline.System, "cascade hook transcript: 4 steps, 1 user inputs (file mtime: written after the latest response)")
-	if sum.TimeBasis != timeline.TimeFileMTime || !sum.Time.Equal(fixedMTime) || sum.SessionID != "c8e1f2a0-traj" {
+	if sum.TimeBasis != timeline.TimeFileMTime || !sum.Time.Equal(fixedMTime) || sum.SessionID != "c8e1f2a0-traj" || sum.RecordID != "" {
 		t.Errorf("summary row: %+v", sum)
 	}
 	if len(s.Problems) != 0 || len(s.Events) != 7 {

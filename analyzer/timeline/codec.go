@@ -1,0 +1,121 @@
+package timeline
+
+import (
+	"encoding/binary"
+	"errors"
+	"time"
+)
+
+// The event codec spills events to sorter runs: a flags byte, the time
+// (Unix seconds and nanoseconds), the source line, Seq and Ord as varints,
+// then the lengths of the string fields and their bytes one after the
+// other, so a decoded event's strings share one allocation.
+
+const (
+	flagDated = 1 << iota
+	flagSecondary
+	flagReplayed
+)
+
+// eventStrings lists the event's string fields in codec order.
+func eventStrings(e *Event) [19]*string {
+	return [19]*string{(*string)(&e.TimeBasis), &e.Host, &e.User, &e.Agent, &e.SessionID, &e.ProjectPath, (*string)(&e.TurnType),
+		&e.Model, &e.ToolName, &e.ToolUseID, &e.Text, &e.ToolInput, &e.IsError, &e.SourceFile, &e.BundleID, &e.Parser,
+		&e.RecordID, &e.ParentSessionID, &e.Verified}
+}
+
+// AppendEventBinary appends e in the sorter's run encoding.
+func AppendEventBinary(b []byte, e *Event) []byte {
+	var fl byte
+	if !e.Time.IsZero() {
+		fl |= flagDated
+	}
+	if e.Secondary {
+		fl |= flagSecondary
+	}
+	if e.Replayed {
+		fl |= flagReplayed
+	}
+	b = append(b, fl)
+	if fl&flagDated != 0 {
+		b = binary.AppendVarint(b, e.Time.Unix())
+		b = binary.AppendUvarint(b, uint64(e.Time.Nanosecond()))
+	}
+	b = binary.AppendVarint(b, e.SourceLine)
+	b = binary.AppendVarint(b, e.Seq)
+	b = binary.AppendVarint(b, e.Ord)
+	strs := eventStrings(e)
+	for _, p := range strs {
+		b = binary.AppendUvarint(b, uint64(len(*p)))
+	}
+	b = binary.AppendUvarint(b, uint64(len(e.Action)))
+	for _, p := range strs {
+		b = append(b, *p...)
+	}
+	return append(b, e.Action...)
+}
+
+var errCodec = errors.New("timeline: corrupt run record")
+
+// DecodeEventBinary reads an event AppendEventBinary wrote.
+func DecodeEventBinary(b []byte, e *Event) error {
+	if len(b) == 0 {
+		return errCodec
+	}
+	fl := b[0]
+	p := 1
+	varint := func() int64 {
+		if p < 0 {
+			return 0
+		}
+		v, n := binary.Varint(b[p:])
+		if n <= 0 {
+			p = -1 << 30
+			return 0
+		}
+		p += n
+		return v
+	}
+	uvarint := func() uint64 {
+		if p < 0 {
+			return 0
+		}
+		v, n := binary.Uvarint(b[p:])
+		if n <= 0 {
+			p = -1 << 30
+			return 0
+		}
+		p += n
+		return v
+	}
+	*e = Event{Secondary: fl&flagSecondary != 0, Replayed: fl&flagReplayed != 0}
+	if fl&flagDated != 0 {
+		sec := varint()
+		nsec := uvarint()
+		if p < 0 {
+			return errCodec
+		}
+		e.Time = time.Unix(sec, int64(nsec)).UTC()
+	}
+	e.SourceLine, e.Seq, e.Ord = varint(), varint(), varint()
+	if p < 0 {
+		return errCodec
+	}
+	var lens [20]uint64
+	total := uint64(0)
+	for i := range lens {
+		lens[i] = uvarint()
+		total += lens[i]
+	}
+	if p < 0 || uint64(len(b)-p) != total {
+		return errCodec
+	}
+	all := string(b[p:])
+	o := uint64(0)
+	for i, ptr := range eventStrings(e) {
+		*ptr = all[o : o+lens[i]]
+		o += lens[i]
+	}
+	e.Action = Action(all[o : o+lens[19]])
+	return nil
+}
