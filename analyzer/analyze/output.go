@@ -352,7 +352,6 @@ type pipeRows struct {
 	ch    chan []timeline.Event
 	free  chan []timeline.Event
 	done  chan error
-	err   error
 }
 
 const pipeBatch = 512
