@@ -114,7 +114,7 @@ var agentsDToK = []Agent{
 			{ID: "auth", Root: RootHome, Glob: ".local/share/kilo/{auth,mcp-auth}.json", Kind: KindSecret},
 			{ID: "retention", Root: RootHome, Glob: ".local/share/kilo/retention/state.json", Kind: KindOther},
 			{ID: "logs", Root: RootHome, Glob: ".local/share/kilo/log/*.log", Kind: KindLog, MaxSize: logMax},
-			{ID: "prompt-history", Root: RootHome, Glob: ".local/state/kilo/{prompt-history,prompt-stash}.jsonl", Kind: KindHistory},
+			{ID: "prompt-history", Root: RootHome, Glob: ".local/state/kilo/{prompt-history.jsonl,prompt-stash.jsonl,session.json}", Kind: KindHistory},
 			{ID: "sandbox", Root: RootHome, Glob: ".local/state/{kilo-sandbox-policy,kilo-sandbox-preference}{,/**}", Kind: KindSettings},
 			{ID: "config", Root: RootHome, Glob: ".config/kilo/*.{json,jsonc}", Kind: KindSettings},
 			{ID: "extension-tasks", OS: AllOS, Root: RootVSCodeUser, Glob: "globalStorage/kilocode.kilo-code/tasks/*/*.json", Kind: KindTranscript},

@@ -58,7 +58,7 @@ for m in $mods; do
   while IFS= read -r line; do
     pkg="${line%%:*}"; fn="${line##*:}"
     echo "== fuzz $m/$pkg $fn ($fuzztime)"
-    (cd "$m" && go test -run '^$' -fuzz "^${fn}\$" -fuzztime "$fuzztime" "./$pkg") || fail=1
+    (cd "$m" && go test -run '^$' -fuzz "^${fn}\$" -fuzztime "$fuzztime" -fuzzminimizetime 10x "./$pkg") || fail=1
   done < <(cd "$m" && grep -rl --include='*_test.go' '^func Fuzz' . | while read -r f; do
       d=$(dirname "$f"); d=${d#./}; [ "$d" = "." ] && d=""
       grep -o '^func Fuzz[A-Za-z0-9_]*' "$f" | sed 's/^func //' | sed "s|^|${d}:|"

@@ -338,8 +338,15 @@ func (c *collected) addBatch(evs []timeline.Event, src *source) error {
 			matched[i] = c.matches(e)
 		}
 	}
+	// Values are added under the lock; a sorter that reaches its budget
+	// hands its values over, and they are sorted and written as a run
+	// after the lock is released, so one worker's spill never stalls the
+	// others.
+	var full []interface {
+		Spill()
+		PutRun() error
+	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	k := 0
 	for i := range evs {
 		e := &evs[i]
@@ -347,21 +354,15 @@ func (c *collected) addBatch(evs []timeline.Event, src *source) error {
 		e.Ord = c.ord
 		if e.RecordID != "" {
 			stubs[k].Ord = e.Ord
-			if err := c.ids.Add(stubs[k]); err != nil {
-				return err
-			}
+			c.ids.AddHeld(stubs[k])
 			k++
 		}
 		if e.Secondary {
-			if err := c.pair.Add(pairOf(e, false)); err != nil {
-				return err
-			}
+			c.pair.AddHeld(pairOf(e, false))
 			continue
 		}
 		if c.pairTypes[e.Agent][e.TurnType] {
-			if err := c.pair.Add(pairOf(e, true)); err != nil {
-				return err
-			}
+			c.pair.AddHeld(pairOf(e, true))
 		}
 		if !c.keep(e, src) {
 			continue
@@ -369,7 +370,28 @@ func (c *collected) addBatch(evs []timeline.Event, src *source) error {
 		if matched[i] {
 			c.matchIDs[matchKey(e)] = true
 		}
-		if err := c.primary.Add(*e); err != nil {
+		c.primary.AddHeld(*e)
+	}
+	if c.primary.Full() {
+		full = append(full, c.primary.TakeFull())
+	}
+	if c.ids.Full() {
+		full = append(full, c.ids.TakeFull())
+	}
+	if c.pair.Full() {
+		full = append(full, c.pair.TakeFull())
+	}
+	c.mu.Unlock()
+	if len(full) == 0 {
+		return nil
+	}
+	for _, b := range full {
+		b.Spill()
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, b := range full {
+		if err := b.PutRun(); err != nil {
 			return err
 		}
 	}
@@ -612,6 +634,7 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	if sum.Failed == len(units) {
 		return nil, fmt.Errorf("%w: every input failed: %s", ErrNoInput, problemText(c.problems))
 	}
+	opts.Log.Debug().Dur("elapsed", time.Since(started)).Msg("parsed every input")
 	if err := c.inv.checkNames(&opts); err != nil {
 		return nil, err
 	}
@@ -632,9 +655,11 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	}); err != nil {
 		return nil, err
 	}
+	opts.Log.Debug().Dur("elapsed", time.Since(started)).Msg("correlation pass done")
 	if err := writeOutputs(c, &opts, sum); err != nil {
 		return nil, err
 	}
+	opts.Log.Debug().Dur("elapsed", time.Since(started)).Msg("outputs written")
 	if err := writeRunRecord(&opts, sum, started); err != nil {
 		return nil, err
 	}
@@ -650,11 +675,16 @@ func DefaultLimits() *bundle.Options {
 	return &bundle.Options{MaxMemberSize: 16 << 30, MaxTotalSize: 1 << 40}
 }
 
+// DefaultMemLimit is the events' in-memory budget before they spill to
+// sorted runs on disk. It is small on purpose: the runs are cheap to
+// write and merge, and a run's memory then stays flat whatever the input.
+const DefaultMemLimit = 16 << 20
+
 // secondaryMemLimit is the in-memory budget of the secondary rows' sorter:
 // a quarter of the main one (default 64 MiB), never less than 1 MiB.
 func secondaryMemLimit(memLimit int64) int64 {
 	if memLimit <= 0 {
-		memLimit = 64 << 20
+		memLimit = DefaultMemLimit
 	}
 	return max(memLimit/4, 1<<20)
 }
@@ -673,7 +703,7 @@ func softMemoryLimit(memLimit int64) func() {
 		return func() {}
 	}
 	if memLimit <= 0 {
-		memLimit = 64 << 20
+		memLimit = DefaultMemLimit
 	}
 	// Not lower: at the large benchmark's 2.4 million events the live
 	// heap (sorter buffer, dedup keys, session states) is about 250 MB, and

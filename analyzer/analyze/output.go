@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	json "github.com/go-json-experiment/json/v1"
+	"hash/maphash"
 	"os"
 	"path/filepath"
 	"slices"
@@ -343,6 +344,64 @@ func (inv *Inventory) finish(sessions []timeline.Session, parsedAgents map[strin
 	}
 }
 
+// pipeRows hands rows to a writer goroutine in batches: the events are
+// copied (the sorter reuses its storage), the strings shared.
+type pipeRows struct {
+	w     rowWriter
+	batch []timeline.Event
+	ch    chan []timeline.Event
+	free  chan []timeline.Event
+	done  chan error
+}
+
+const pipeBatch = 512
+
+func newPipeRows(w rowWriter) *pipeRows {
+	p := &pipeRows{w: w, ch: make(chan []timeline.Event, 4), free: make(chan []timeline.Event, 6), done: make(chan error, 1)}
+	go func() {
+		var err error
+		for b := range p.ch {
+			for i := range b {
+				if err == nil {
+					err = w.write(&b[i])
+				}
+			}
+			clear(b)
+			p.free <- b[:0]
+		}
+		p.done <- err
+	}()
+	p.batch = make([]timeline.Event, 0, pipeBatch)
+	return p
+}
+
+func (p *pipeRows) write(e *timeline.Event) error {
+	p.batch = append(p.batch, *e)
+	if len(p.batch) == pipeBatch {
+		p.ch <- p.batch
+		select {
+		case b := <-p.free:
+			p.batch = b
+		default:
+			p.batch = make([]timeline.Event, 0, pipeBatch)
+		}
+	}
+	return nil
+}
+
+// close flushes the last batch, waits for the writer and closes it.
+func (p *pipeRows) close() error {
+	if len(p.batch) > 0 {
+		p.ch <- p.batch
+	}
+	close(p.ch)
+	err := <-p.done
+	if cerr := p.w.close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 type rowWriter interface {
 	write(e *timeline.Event) error
 	close() error
@@ -473,6 +532,9 @@ func writeOutputs(c *collected, opts *Options, sum *Summary) error {
 	agg.Recoverable = func(agent string) bool { return c.recoverable[agent] }
 	events := map[string]int{}
 	dd := &dupWindow{}
+	// The merge and the correlation run here; encoding and writing the
+	// rows run beside them (pipeRows), so the tail uses two cores.
+	pw := newPipeRows(rw)
 	err = c.primary.Each(func(e *timeline.Event) error {
 		if c.losers.has(e.Ord) {
 			return nil // repeated by record id: counted in resolveIdentities
@@ -490,9 +552,9 @@ func writeOutputs(c *collected, opts *Options, sum *Summary) error {
 		if e.Time.IsZero() {
 			sum.Undated++
 		}
-		return rw.write(e)
+		return pw.write(e)
 	})
-	if cerr := rw.close(); err == nil {
+	if cerr := pw.close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
@@ -588,7 +650,8 @@ func writeOutputs(c *collected, opts *Options, sum *Summary) error {
 }
 
 // dupWindow drops a row without a record id that repeats another, by
-// full-value keys, never text alone and never a hash alone:
+// full-value keys compared field by field, never text alone and never a
+// hash alone:
 //   - a dated row with the same host, user, agent, session, turn type,
 //     time, tool_use_id, text and tool input as a row of another source
 //     file (a resumed session's file repeating earlier records, a legacy
@@ -602,29 +665,66 @@ func writeOutputs(c *collected, opts *Options, sum *Summary) error {
 // Undated rows of different files are never merged.
 type dupWindow struct {
 	t    time.Time
-	keys map[string]string // full key -> first source file
-	prev string            // the previous row's position and content
+	keys map[[16]byte][]*timeline.Event // content hash -> rows of this instant (compared field by field)
+	prev timeline.Event                 // the previous row
+	has  bool
+}
+
+// samePosition: e repeats the row before it at the same position with the
+// same content (every field an examiner reads).
+func samePosition(a, b *timeline.Event) bool {
+	return a.Host == b.Host && a.SourceFile == b.SourceFile && a.SourceLine == b.SourceLine && a.Parser == b.Parser && a.Seq == b.Seq &&
+		a.User == b.User && a.Agent == b.Agent && a.SessionID == b.SessionID && a.TurnType == b.TurnType && a.ToolUseID == b.ToolUseID &&
+		a.ToolName == b.ToolName && a.Text == b.Text && a.ToolInput == b.ToolInput && a.IsError == b.IsError && a.Time.Equal(b.Time)
+}
+
+// sameFullValue: the fallback key of rows of one instant.
+func sameFullValue(a, b *timeline.Event) bool {
+	return a.Host == b.Host && a.User == b.User && a.Agent == b.Agent && a.SessionID == b.SessionID && a.TurnType == b.TurnType &&
+		a.ToolUseID == b.ToolUseID && a.Text == b.Text && a.ToolInput == b.ToolInput
+}
+
+var dupSeed = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+
+func fullValueHash(e *timeline.Event) [16]byte {
+	var out [16]byte
+	for i, seed := range dupSeed {
+		var h maphash.Hash
+		h.SetSeed(seed)
+		for _, s := range []string{e.Host, e.User, e.Agent, e.SessionID, string(e.TurnType), e.ToolUseID, e.Text, e.ToolInput} {
+			h.WriteString(s)
+			h.WriteByte(0)
+		}
+		v := h.Sum64()
+		for j := 0; j < 8; j++ {
+			out[i*8+j] = byte(v >> (8 * j))
+		}
+	}
+	return out
 }
 
 func (d *dupWindow) duplicate(e *timeline.Event) bool {
-	pos := strings.Join([]string{e.Host, e.SourceFile, strconv.FormatInt(e.SourceLine, 10), e.Parser, strconv.FormatInt(e.Seq, 10),
-		e.User, e.Agent, e.SessionID, string(e.TurnType), e.ToolUseID, e.ToolName, e.Text, e.ToolInput, e.IsError, e.TimeString()}, "\x00")
-	if pos == d.prev {
+	if d.has && samePosition(e, &d.prev) {
 		return true
 	}
-	d.prev = pos
+	d.prev, d.has = *e, true
 	if e.Time.IsZero() {
 		return false
 	}
 	if !e.Time.Equal(d.t) || d.keys == nil {
 		d.t = e.Time
-		d.keys = map[string]string{}
+		d.keys = map[[16]byte][]*timeline.Event{}
 	}
-	k := strings.Join([]string{e.Host, e.User, e.Agent, e.SessionID, string(e.TurnType), e.ToolUseID, e.Text, e.ToolInput}, "\x00")
-	if src, ok := d.keys[k]; ok {
-		return src != e.SourceFile
+	// The hash finds the candidates; rows are compared field by field, so
+	// a collision never merges two rows.
+	k := fullValueHash(e)
+	for _, o := range d.keys[k] {
+		if sameFullValue(e, o) {
+			return o.SourceFile != e.SourceFile
+		}
 	}
-	d.keys[k] = e.SourceFile
+	cp := *e
+	d.keys[k] = append(d.keys[k], &cp)
 	return false
 }
 

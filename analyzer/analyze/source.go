@@ -875,7 +875,12 @@ func (s *source) parserInput(r *fileRec, tmpRoot string, dbs *[]*dbCloser) *pars
 			os.RemoveAll(dir)
 			return nil, fmt.Errorf("SQLite store %s: %w", r.Path, err)
 		}
-		db.SetMaxOpenConns(1)
+		// A few connections, not one: a parser that runs a query while
+		// another's rows are open waits for a free connection without
+		// regard to its context, which with one connection is a hang no
+		// budget ends (the tests' stores keep one, so such a parser fails
+		// its own tests instead).
+		db.SetMaxOpenConns(4)
 		// Read the schema now: a store whose header or schema is corrupt
 		// (a valid magic, a page size of 0) fails here, naming the store,
 		// rather than reading as a database without tables.

@@ -38,6 +38,7 @@ type SorterOf[T any] struct {
 	sizeOf   func(*T) int64
 	codec    *Codec[T]
 	chunks   [][]T
+	free     [][]T // chunks of spilled batches, for reuse
 	n        int
 	size     int64
 	runs     []string
@@ -56,7 +57,7 @@ func NewSorter(dir string, memLimit int64) *Sorter {
 // NewSorterOf returns a sorter of T ordered by less.
 func NewSorterOf[T any](dir string, memLimit int64, less func(a, b *T) bool, size func(*T) int64) *SorterOf[T] {
 	if memLimit <= 0 {
-		memLimit = 64 << 20
+		memLimit = 16 << 20
 	}
 	return &SorterOf[T]{Dir: dir, MemLimit: memLimit, less: less, sizeOf: size}
 }
@@ -81,16 +82,67 @@ func eventSize(e *Event) int64 {
 
 func (s *SorterOf[T]) at(i int32) *T { return &s.chunks[i/chunkLen][i%chunkLen] }
 
-// Add takes one value.
+// Add takes one value, spilling when the budget is reached.
 func (s *SorterOf[T]) Add(e T) error {
+	s.AddHeld(e)
+	if s.Full() {
+		return s.spill()
+	}
+	return nil
+}
+
+// Batch is a sorter's held values taken out to be spilled by the caller
+// outside its lock (TakeFull, then Spill, then PutRun).
+type Batch[T any] struct {
+	s      *SorterOf[T]
+	chunks [][]T
+	n      int
+	run    string
+	err    error
+}
+
+// Full reports whether the held values reached the memory budget.
+func (s *SorterOf[T]) Full() bool { return s.size >= s.MemLimit }
+
+// AddHeld takes one value without spilling; the caller checks Full and
+// spills through TakeFull. Add spills itself.
+func (s *SorterOf[T]) AddHeld(e T) {
 	if s.n == len(s.chunks)*chunkLen {
-		s.chunks = append(s.chunks, make([]T, chunkLen))
+		if k := len(s.free); k > 0 {
+			s.chunks, s.free = append(s.chunks, s.free[k-1]), s.free[:k-1]
+		} else {
+			s.chunks = append(s.chunks, make([]T, chunkLen))
+		}
 	}
 	*s.at(int32(s.n)) = e
 	s.n++
 	s.size += s.sizeOf(&e)
-	if s.size >= s.MemLimit {
-		return s.spill()
+}
+
+// TakeFull hands the held values over as a Batch and starts empty.
+func (s *SorterOf[T]) TakeFull() *Batch[T] {
+	b := &Batch[T]{s: s, chunks: s.chunks, n: s.n}
+	s.chunks, s.n, s.size = nil, 0, 0
+	return b
+}
+
+// Spill sorts the batch and writes it as a run; safe to call without the
+// lock that guards the sorter (it touches only the batch).
+func (b *Batch[T]) Spill() {
+	v := &SorterOf[T]{Dir: b.s.Dir, less: b.s.less, codec: b.s.codec, chunks: b.chunks, n: b.n}
+	b.run, b.err = v.writeSorted()
+	v.reset()
+}
+
+// PutRun records the batch's run in its sorter (under the caller's lock)
+// and keeps its chunks for reuse.
+func (b *Batch[T]) PutRun() error {
+	if b.err != nil {
+		return b.err
+	}
+	b.s.runs = append(b.s.runs, b.run)
+	if len(b.s.free) < 64 {
+		b.s.free = append(b.s.free, b.chunks...)
 	}
 	return nil
 }
@@ -127,26 +179,35 @@ func (s *SorterOf[T]) spill() error {
 	if s.n == 0 {
 		return nil
 	}
+	name, err := s.writeSorted()
+	if err != nil {
+		return err
+	}
+	s.runs = append(s.runs, name)
+	s.reset()
+	return nil
+}
+
+// writeSorted writes the held values, sorted, as a new run file.
+func (s *SorterOf[T]) writeSorted() (string, error) {
 	idx := s.order()
 	f, err := os.CreateTemp(s.Dir, "run-*")
 	if err != nil {
-		return fmt.Errorf("timeline: spill: %w", err)
+		return "", fmt.Errorf("timeline: spill: %w", err)
 	}
 	bw := bufio.NewWriterSize(f, 1<<20)
 	if err := s.writeRun(bw, idx); err != nil {
 		f.Close()
-		return fmt.Errorf("timeline: spill: %w", err)
+		return "", fmt.Errorf("timeline: spill: %w", err)
 	}
 	if err := bw.Flush(); err != nil {
 		f.Close()
-		return fmt.Errorf("timeline: spill: %w", err)
+		return "", fmt.Errorf("timeline: spill: %w", err)
 	}
 	if err := f.Close(); err != nil {
-		return err
+		return "", err
 	}
-	s.runs = append(s.runs, f.Name())
-	s.reset()
-	return nil
+	return f.Name(), nil
 }
 
 func (s *SorterOf[T]) writeRun(w *bufio.Writer, idx []int32) error {
@@ -254,12 +315,15 @@ func (s *SorterOf[T]) Each(fn func(*T) error) (err error) {
 			r.f.Close()
 		}
 	}()
+	// The runs' read buffers share the memory budget, so a big input's
+	// many runs do not grow the merge's memory.
+	bufSize := int(min(max(s.MemLimit/int64(len(s.runs)), 32<<10), 1<<20))
 	for _, name := range s.runs {
 		f, err := os.Open(name)
 		if err != nil {
 			return err
 		}
-		r := &runReader[T]{f: f, br: bufio.NewReaderSize(f, 1<<20), codec: s.codec}
+		r := &runReader[T]{f: f, br: bufio.NewReaderSize(f, bufSize), codec: s.codec}
 		if s.codec == nil {
 			r.dec = gob.NewDecoder(r.br)
 		}

@@ -86,7 +86,15 @@ func Input(t testing.TB, local string, f parser.File, related Files) *parser.Inp
 				return nil, err
 			}
 		}
-		return sql.Open("sqlite", "file:"+dst+"?_pragma=query_only(1)")
+		db, err := sql.Open("sqlite", "file:"+dst+"?_pragma=query_only(1)")
+		if err != nil {
+			return nil, err
+		}
+		// one connection, as the engine opens a store: a parser that runs
+		// a query while another's rows are open waits for ever there, so it
+		// must here too (the test times out rather than passing)
+		db.SetMaxOpenConns(1)
+		return db, nil
 	}
 	in.RelatedFunc = func(orig string) (io.ReadCloser, error) {
 		if l, ok := related[orig]; ok {
@@ -283,9 +291,7 @@ func GoldenBytes(t testing.TB, got []byte, golden string, ps ...parser.Parser) {
 // notYetAccounted lists the agents whose parsers do not yet account for
 // every record (rows, Skip or a problem per line). The list only shrinks:
 // each agent leaves it when its parser is brought to the contract.
-var notYetAccounted = map[string]bool{
-	"crush": true, "goose": true, "opencode": true, "kilo-code": true, "zed": true,
-}
+var notYetAccounted = map[string]bool{}
 
 func isLineBased(p string) bool {
 	return strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".ndjson")

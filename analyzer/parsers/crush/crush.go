@@ -16,7 +16,7 @@ const Agent = "crush"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "crush/db", Agent: Agent, Version: 2,
+			ID: "crush/db", Agent: Agent, Version: 3,
 			Actions: actions,
 			Targets: []string{"home-db", "project"},
 			Names:   []string{"crush.db"},

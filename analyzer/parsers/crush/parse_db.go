@@ -3,6 +3,7 @@ package crush
 import (
 	"context"
 	"database/sql"
+	"encoding/xml"
 	"fmt"
 	json "github.com/go-json-experiment/json/v1"
 	"strconv"
@@ -17,6 +18,9 @@ type session struct {
 	id, parent, title string
 	created           time.Time
 	rowid             int64
+	revert            string // revert_message_id: the /undo marker
+	channel           string // the channel the latest turn came from
+	relayed           bool   // a user message arrived through a channel
 }
 
 type part struct {
@@ -43,7 +47,26 @@ type toolResultData struct {
 	Name       string `json:"name"`
 	Content    string `json:"content"`
 	MIMEType   string `json:"mime_type"`
+	Metadata   string `json:"metadata"`
 	IsError    bool   `json:"is_error"`
+}
+
+// hookMeta is the "hook" key of a tool result's metadata
+// (internal/hooks/hooks.go HookMetadata, written by agent/hooked_tool.go).
+type hookMeta struct {
+	HookCount    int    `json:"hook_count"`
+	Decision     string `json:"decision"`
+	Halt         bool   `json:"halt"`
+	Reason       string `json:"reason"`
+	InputRewrite bool   `json:"input_rewrite"`
+	Hooks        []struct {
+		Name         string `json:"name"`
+		Matcher      string `json:"matcher"`
+		Decision     string `json:"decision"`
+		Halt         bool   `json:"halt"`
+		Reason       string `json:"reason"`
+		InputRewrite bool   `json:"input_rewrite"`
+	} `json:"hooks"`
 }
 
 type binaryData struct {
@@ -72,28 +95,47 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	}
 	project := projectOf(in.Path)
 	sessions := map[string]*session{}
+	var order []*session
+	hasChannel := false
 	if ok, err := parser.HasTable(ctx, db, "sessions"); err != nil {
 		return err
 	} else if ok {
+		cols, _ := parser.Columns(ctx, db, "sessions")
+		hasChannel = cols["channel"]
 		err := parser.EachRow(ctx, db, "SELECT rowid AS rowid_, * FROM sessions ORDER BY created_at, rowid", func(m map[string]any) {
-			s := &session{id: parser.SQLText(m["id"]), parent: parser.SQLText(m["parent_session_id"]), title: parser.SQLText(m["title"]), rowid: num(m["rowid_"])}
+			s := &session{id: parser.SQLText(m["id"]), parent: parser.SQLText(m["parent_session_id"]), title: parser.SQLText(m["title"]), rowid: num(m["rowid_"]),
+				revert: parser.SQLText(m["revert_message_id"]), channel: parser.SQLText(m["channel"])}
 			s.created, _ = epoch(num(m["created_at"]))
 			sessions[s.id] = s
-			base := timeline.Event{SessionID: s.id, ProjectPath: project, SourceLine: s.rowid, TurnType: timeline.System}
+			order = append(order, s)
+			base := timeline.Event{SessionID: s.id, ParentSessionID: s.parent, ProjectPath: project, SourceLine: s.rowid, TurnType: timeline.System}
 			if s.created.IsZero() {
 				base.TimeBasis = timeline.TimeNone
 			} else {
 				base.Time = s.created
 			}
-			if s.parent != "" {
+			n := 0
+			emit := func(word, text string) {
 				e := base
-				e.Text = "subagent " + s.id + " of " + s.parent
+				e.Text, e.RecordID = text, s.id+"#"+word
 				out.Event(e)
+				n++
+			}
+			if s.parent != "" {
+				emit("subagent", "subagent "+s.id+" of "+s.parent)
+				out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: s.id}, ParentSessionID: s.parent})
 			}
 			if s.title != "" {
+				emit("title", "session title: "+s.title)
+			}
+			if at, ok := epoch(num(m["archived_at"])); ok {
 				e := base
-				e.Text = "session title: " + s.title
+				e.Time, e.TimeBasis, e.Text, e.RecordID = at, "", "session archived", s.id+"#archived"
 				out.Event(e)
+				n++
+			}
+			if n == 0 {
+				out.Skip(s.rowid, "state_only:session")
 			}
 		})
 		if err != nil {
@@ -107,11 +149,23 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			return err
 		}
 	}
+	// relay state: a session a channel drove (sessions.channel, or a user
+	// message pushed by an MCP channel server) was relayed; where the store
+	// keeps channels, the others were not
+	for _, s := range order {
+		if hasChannel || s.relayed {
+			r := "no"
+			if s.relayed || s.channel != "" {
+				r = "yes"
+			}
+			out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: s.id}, Relayed: r})
+		}
+	}
 	if ok, err := parser.HasTable(ctx, db, "files"); err != nil {
 		return err
 	} else if ok {
-		err := parser.EachRow(ctx, db, "SELECT rowid AS rowid_, session_id, path, version, created_at FROM files ORDER BY created_at, rowid", func(m map[string]any) {
-			e := timeline.Event{SessionID: parser.SQLText(m["session_id"]), ProjectPath: project, SourceLine: num(m["rowid_"]), TurnType: timeline.System}
+		err := parser.EachRow(ctx, db, "SELECT rowid AS rowid_, id, session_id, path, version, created_at FROM files ORDER BY created_at, rowid", func(m map[string]any) {
+			e := timeline.Event{SessionID: parser.SQLText(m["session_id"]), ProjectPath: project, SourceLine: num(m["rowid_"]), TurnType: timeline.System, RecordID: parser.SQLText(m["id"])}
 			e.Text = fmt.Sprintf("file snapshot: %s version=%d", parser.SQLText(m["path"]), num(m["version"]))
 			if t, ok := epoch(num(m["created_at"])); ok {
 				e.Time = t
@@ -144,18 +198,31 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	return nil
 }
 
+type msgRef struct {
+	id      string
+	created time.Time
+	rowid   int64
+}
+
 func readMessages(ctx context.Context, db *sql.DB, in *parser.Input, out parser.Sink, project string, sessions map[string]*session) error {
 	lastModel := map[string]string{}
+	bySession := map[string][]msgRef{}
 	err := parser.EachRow(ctx, db, "SELECT rowid AS rowid_, * FROM messages ORDER BY created_at, rowid", func(m map[string]any) {
 		rowid := num(m["rowid_"])
 		sid := parser.SQLText(m["session_id"])
+		mid := parser.SQLText(m["id"])
 		role := parser.SQLText(m["role"])
+		sess := sessions[sid]
 		base := timeline.Event{SessionID: sid, ProjectPath: project, SourceLine: rowid}
+		if sess != nil {
+			base.ParentSessionID = sess.parent
+		}
 		if t, ok := epoch(num(m["created_at"])); ok {
 			base.Time = t
 		} else {
 			base.TimeBasis = timeline.TimeNone
 		}
+		bySession[sid] = append(bySession[sid], msgRef{mid, base.Time, rowid})
 		model := parser.SQLText(m["model"])
 		if p := parser.SQLText(m["provider"]); p != "" && model != "" {
 			model = p + "/" + model
@@ -166,7 +233,10 @@ func readMessages(ctx context.Context, db *sql.DB, in *parser.Input, out parser.
 			out.Problem(rowid, "message parts are not a JSON array: "+err.Error())
 			return
 		}
+		n := 0
+		emit := func(e timeline.Event) { out.Event(e); n++ }
 		if role == "assistant" && model != "" && model != lastModel[sid] {
+			// its text depends on the messages before: no RecordID
 			e := base
 			e.TurnType = timeline.System
 			if old := lastModel[sid]; old == "" {
@@ -175,14 +245,21 @@ func readMessages(ctx context.Context, db *sql.DB, in *parser.Input, out parser.
 				e.Text = "model: " + old + " -> " + model
 			}
 			lastModel[sid] = model
-			out.Event(e)
+			emit(e)
 		}
-		delegated := false
-		if s := sessions[sid]; s != nil && s.parent != "" {
-			delegated = true
-		}
+		delegated := sess != nil && sess.parent != ""
 		for i, p := range parts {
 			e := base
+			if mid != "" {
+				e.RecordID = fmt.Sprintf("%s#%d", mid, i)
+			}
+			derived := func(word string) timeline.Event {
+				d := base
+				if e.RecordID != "" {
+					d.RecordID = e.RecordID + "#" + word
+				}
+				return d
+			}
 			switch p.Type {
 			case "text":
 				var d textData
@@ -194,9 +271,24 @@ func readMessages(ctx context.Context, db *sql.DB, in *parser.Input, out parser.
 				case summary:
 					e.TurnType, e.Text = timeline.System, "summary: "+d.Text
 				case role == "user" && delegated:
-					e.TurnType, e.Text = timeline.System, "subagent prompt: "+d.Text
+					e.TurnType, e.Text = timeline.System, "subagent task: "+d.Text
 				case role == "user":
 					e.TurnType = timeline.User
+					if ch, ok := parseChannel(d.Text); ok {
+						// a message an MCP channel server pushed: what the
+						// person wrote there, and where it came from
+						e.Text = ch.Body
+						emit(e)
+						r := derived("channel")
+						r.TurnType, r.Text = timeline.System, ch.describe()
+						emit(r)
+						if sess != nil {
+							sess.relayed = true
+						} else {
+							out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: sid}, Relayed: "yes"})
+						}
+						continue
+					}
 				case role == "assistant":
 					e.TurnType, e.Model = timeline.Assistant, model
 				default:
@@ -230,11 +322,16 @@ func readMessages(ctx context.Context, db *sql.DB, in *parser.Input, out parser.
 					e.Text = "[" + d.MIMEType + " data]"
 				}
 				e.IsError = strconv.FormatBool(d.IsError)
-				out.Event(e)
+				emit(e)
 				if d.IsError && strings.TrimSpace(d.Content) == deniedText {
-					pd := base
+					pd := derived("decision")
 					pd.TurnType, pd.Text, pd.ToolName, pd.ToolUseID = timeline.System, "permission decision: denied source=user", d.Name, d.ToolCallID
-					out.Event(pd)
+					emit(pd)
+				}
+				for _, h := range hookRows(d) {
+					r := derived(h.word)
+					r.TurnType, r.Text, r.ToolName, r.ToolUseID = timeline.System, h.text, d.Name, d.ToolCallID
+					emit(r)
 				}
 				continue
 			case "binary":
@@ -260,20 +357,20 @@ func readMessages(ctx context.Context, db *sql.DB, in *parser.Input, out parser.
 					continue
 				}
 				// A bang-mode command the user typed and Crush ran.
-				id := fmt.Sprintf("%s#shell%d", parser.SQLText(m["id"]), i)
+				id := fmt.Sprintf("%s#shell%d", mid, i)
 				u := e
 				u.TurnType, u.Text = timeline.User, "!"+d.Command
-				out.Event(u)
-				c := e
+				emit(u)
+				c := derived("call")
 				c.TurnType, c.ToolName, c.ToolUseID, c.Text = timeline.ToolUse, "shell", id, d.Command
 				in, _ := json.Marshal(map[string]string{"command": d.Command})
 				c.ToolInput = string(in)
-				out.Event(c)
-				r := e
+				emit(c)
+				r := derived("result")
 				r.TurnType, r.ToolName, r.ToolUseID = timeline.ToolResult, "shell", id
 				r.Text = strings.TrimRight(d.Output, "\n") + fmt.Sprintf("\nexit code: %d", d.ExitCode)
 				r.IsError = strconv.FormatBool(d.ExitCode != 0)
-				out.Event(r)
+				emit(r)
 				continue
 			case "finish":
 				continue
@@ -281,13 +378,158 @@ func readMessages(ctx context.Context, db *sql.DB, in *parser.Input, out parser.
 				out.Problem(rowid, "unknown part type "+strconv.Quote(p.Type))
 				continue
 			}
-			out.Event(e)
+			emit(e)
+		}
+		if n == 0 {
+			out.Skip(rowid, "no_evidence:message without content")
 		}
 	})
 	if err != nil {
 		return fmt.Errorf("read messages in %s: %w", in.Path, err)
 	}
+	for sid, s := range sessions {
+		if s.revert != "" {
+			revertRow(out, s, project, bySession[sid])
+		}
+	}
 	return nil
+}
+
+// revertRow says what /undo did to a session (sessions.revert_message_id,
+// charmbracelet/crush e367360a7): the messages from the marked user message
+// on are hidden from the session, and Crush deletes them when the next
+// prompt is sent. They are still rows; this row follows them. The undo
+// itself is not dated: the row takes the last hidden message's time and
+// position.
+func revertRow(out parser.Sink, s *session, project string, msgs []msgRef) {
+	e := timeline.Event{SessionID: s.id, ParentSessionID: s.parent, ProjectPath: project, SourceLine: s.rowid, TurnType: timeline.System, RecordID: s.id + "#revert"}
+	var from *msgRef
+	for i := range msgs {
+		if msgs[i].id == s.revert {
+			from = &msgs[i]
+		}
+	}
+	if from == nil {
+		e.TimeBasis = timeline.TimeNone
+		e.Text = "undone by /undo: the messages from " + s.revert + " on are hidden and will be deleted at the next prompt (that message is already gone)"
+		out.Event(e)
+		return
+	}
+	n, last := 0, *from
+	for _, m := range msgs {
+		if !m.created.Before(from.created) {
+			n++
+			if !m.created.Before(last.created) {
+				last = m
+			}
+		}
+	}
+	// dated and placed at the last hidden message, so it follows them
+	e.SourceLine = last.rowid
+	if last.created.IsZero() {
+		e.TimeBasis = timeline.TimeNone
+	} else {
+		e.Time, e.TimeBasis = last.created, timeline.TimeInherited
+	}
+	e.Text = fmt.Sprintf("undone by /undo: %d message(s) from %s on are hidden and will be deleted at the next prompt", n, s.revert)
+	out.Event(e)
+}
+
+type rowText struct{ word, text string }
+
+// hookRows renders the PreToolUse hook metadata Crush stores on a tool
+// result: one "hook audit:" row per hook that ran, and the aggregate as a
+// permission decision when a hook allowed (pre-approving the permission
+// prompt) or denied the call.
+func hookRows(d toolResultData) []rowText {
+	if strings.TrimSpace(d.Metadata) == "" {
+		return nil
+	}
+	var md struct {
+		Hook *hookMeta `json:"hook"`
+	}
+	if json.Unmarshal([]byte(d.Metadata), &md) != nil || md.Hook == nil || md.Hook.HookCount == 0 && len(md.Hook.Hooks) == 0 {
+		return nil
+	}
+	var rows []rowText
+	for i, h := range md.Hook.Hooks {
+		t := "hook audit: " + h.Name
+		if h.Matcher != "" {
+			t += " matcher=" + h.Matcher
+		}
+		t += " decision=" + h.Decision
+		if h.Halt {
+			t += " halt"
+		}
+		if h.InputRewrite {
+			t += " input rewritten"
+		}
+		if h.Reason != "" {
+			t += ": " + h.Reason
+		}
+		rows = append(rows, rowText{fmt.Sprintf("hook-%d", i), t})
+	}
+	var dec string
+	switch md.Hook.Decision {
+	case "deny":
+		dec = "permission decision: denied source=hook"
+		if md.Hook.Halt {
+			dec += " (turn halted)"
+		}
+	case "allow":
+		dec = "permission decision: allowed source=hook"
+	}
+	if dec != "" {
+		if md.Hook.Reason != "" {
+			dec += ": " + md.Hook.Reason
+		}
+		rows = append(rows, rowText{"hook", dec})
+	}
+	return rows
+}
+
+// channelMsg is a message an MCP channel server pushed into a session:
+// <channel source=".." sender=".." sender_name=".." time="..">body</channel>
+// (charmbracelet/crush 146139d70, internal/ui/chat/user.go).
+type channelMsg struct {
+	XMLName    xml.Name `xml:"channel"`
+	Source     string   `xml:"source,attr"`
+	Sender     string   `xml:"sender,attr"`
+	SenderName string   `xml:"sender_name,attr"`
+	Time       string   `xml:"time,attr"`
+	Body       string   `xml:",chardata"`
+}
+
+func parseChannel(text string) (channelMsg, bool) {
+	var ch channelMsg
+	t := strings.TrimSpace(text)
+	if !strings.HasPrefix(t, "<channel") {
+		return ch, false
+	}
+	if xml.Unmarshal([]byte(t), &ch) != nil {
+		return ch, false
+	}
+	ch.Body = strings.TrimSpace(ch.Body)
+	return ch, true
+}
+
+func (c channelMsg) describe() string {
+	t := "relayed: message via channel " + c.Source
+	from := c.SenderName
+	if c.Sender != "" {
+		if from != "" {
+			from += " (" + c.Sender + ")"
+		} else {
+			from = c.Sender
+		}
+	}
+	if from != "" {
+		t += " from " + from
+	}
+	if c.Time != "" {
+		t += " at " + c.Time
+	}
+	return t
 }
 
 // num is parser.SQLInt, 0 when the value is no integer.

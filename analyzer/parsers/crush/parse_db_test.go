@@ -106,10 +106,19 @@ func TestDBTypical(t *testing.T) {
 		t.Fatalf("agent call: %+v", uses[2])
 	}
 	// The sub-agent's prompt was written by the parent agent, not typed.
-	if sub := withText(s, "subagent prompt: "); len(sub) != 1 || sub[0].SessionID != "m-asst-1$$call_agent" || sub[0].TurnType != timeline.System {
-		t.Fatalf("subagent prompt: %+v", sub)
+	if sub := withText(s, "subagent task: "); len(sub) != 1 || sub[0].Text != "subagent task: find the tests" || sub[0].SessionID != "m-asst-1$$call_agent" ||
+		sub[0].TurnType != timeline.System || sub[0].ParentSessionID != sid || sub[0].RecordID != "m-sub-1#0" {
+		t.Fatalf("subagent task: %+v", sub)
 	}
-	if e := withText(s, "subagent m-asst-1$$call_agent of "+sid); len(e) != 1 {
+	for _, e := range s.Events {
+		if (e.SessionID == "m-asst-1$$call_agent") != (e.ParentSessionID == sid) {
+			t.Errorf("parent session: %+v", e)
+		}
+	}
+	if len(s.States) != 1 || s.States[0].Key.SessionID != "m-asst-1$$call_agent" || s.States[0].ParentSessionID != sid {
+		t.Errorf("states: %+v", s.States)
+	}
+	if e := withText(s, "subagent m-asst-1$$call_agent of "+sid); len(e) != 1 || e[0].RecordID != "m-asst-1$$call_agent#subagent" {
 		t.Fatalf("subagent row: %+v", withText(s, "subagent "))
 	}
 	var models []string
@@ -159,5 +168,62 @@ func TestDBEmpty(t *testing.T) {
 	s := parsertest.Golden(t, byID(t, "crush/db"), dbInput(t, "testdata/empty.sql"), "testdata/empty.golden.jsonl")
 	if len(s.Events) != 0 || len(s.Problems) != 0 {
 		t.Fatalf("%+v %v", s.Events, s.Problems)
+	}
+}
+
+// TestDBRelayUndoHooks: a session driven from an MCP channel (relayed yes,
+// the pushed message a user row of what the sender wrote plus where it
+// came from), one a /undo hid the last turn of (the rows stay, followed by
+// the undo row), an archived session, and the PreToolUse hook metadata
+// stored on tool results (hook audit and permission decision rows).
+func TestDBRelayUndoHooks(t *testing.T) {
+	s := parsertest.Golden(t, byID(t, "crush/db"), dbInput(t, "testdata/relay.sql"), "testdata/relay.golden.jsonl")
+	if len(s.Problems) != 0 {
+		t.Fatalf("problems: %v", s.Problems)
+	}
+	type row struct {
+		sess, rid string
+		tt        timeline.TurnType
+		text      string
+	}
+	var got []row
+	for _, e := range s.Events {
+		got = append(got, row{e.SessionID, e.RecordID, e.TurnType, e.Text})
+	}
+	want := []row{
+		{"s-tg", "s-tg#title", timeline.System, "session title: From Telegram"},
+		{"s-tg", "m-t1#0", timeline.User, "restart the web server"},
+		{"s-tg", "m-t1#0#channel", timeline.System, "relayed: message via channel telegram from Bob (4242) at 2026-04-02T09:00:00Z"},
+		{"s-tg", "", timeline.System, "model: openai/gpt-5"},
+		{"s-tg", "m-t2#0", timeline.ToolUse, "systemctl restart web"},
+		{"s-tg", "m-t3#0", timeline.ToolResult, "Tool call blocked by hook. Reason: no service restarts from channels"},
+		{"s-tg", "m-t3#0#hook-0", timeline.System, "hook audit: guard matcher=bash decision=deny: no service restarts from channels"},
+		{"s-tg", "m-t3#0#hook", timeline.System, "permission decision: denied source=hook: no service restarts from channels"},
+		{"s-undo", "s-undo#title", timeline.System, "session title: Undone"},
+		{"s-undo", "m-u1#0", timeline.User, "make a backup"},
+		{"s-undo", "m-u2#0", timeline.User, "now delete the originals"},
+		{"s-undo", "", timeline.System, "model: openai/gpt-5"},
+		{"s-undo", "m-u3#0", timeline.ToolUse, "rm -rf originals"},
+		{"s-undo", "m-u4#0", timeline.ToolResult, ""},
+		{"s-undo", "m-u4#0#hook-0", timeline.System, "hook audit: audit decision=none"},
+		{"s-undo", "m-u4#0#hook-1", timeline.System, "hook audit: approve-rm matcher=bash decision=allow input rewritten"},
+		{"s-undo", "m-u4#0#hook", timeline.System, "permission decision: allowed source=hook"},
+		{"s-undo", "s-undo#revert", timeline.System, "undone by /undo: 3 message(s) from m-u2 on are hidden and will be deleted at the next prompt"},
+		{"s-undo", "s-undo#archived", timeline.System, "session archived"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("rows:\n%+v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("row %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	relayed := map[string]string{}
+	for _, st := range s.States {
+		relayed[st.Key.SessionID] = st.Relayed
+	}
+	if len(relayed) != 2 || relayed["s-tg"] != "yes" || relayed["s-undo"] != "no" {
+		t.Errorf("relay states: %+v", s.States)
 	}
 }

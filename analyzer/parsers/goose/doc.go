@@ -11,7 +11,12 @@
 // 1565ccfe7f1ccacb57737d93e946b1ce2b962a66, scheduler/common.rs at
 // df1f0bfafcf5052278e3b88813dacf9e335b498f, goose-roaming trust.rs
 // (TrustBook) and the providers' RequestLog (llm_request.<n>.jsonl), and
-// agents/tool_execution.rs (DECLINED_RESPONSE). The quirks are those of
+// agents/tool_execution.rs (DECLINED_RESPONSE); the state machine's
+// approval (agents/state_machine/ops_tool_approval.rs TOOL_EXECUTABLE_KEY
+// "goose.executable" patched onto a toolRequest's "_meta", and the
+// toolConfirmationResponse action) and the messages schema comment that
+// migration 7 backfills message_id as 'msg_' || session_id || '_' || id,
+// from the code index versions of those files. The quirks are those of
 // aaif-goose/goose#2529 and #1946 and of vshulcz/deja-vu#2066. All
 // fixtures are synthetic; no real goose run was available.
 //
@@ -31,9 +36,11 @@
 // messages (SourceLine the rowid), ordered by created_timestamp: epoch
 // seconds, or milliseconds above 10^10 as goose itself reads them.
 // content_json items: text is a user row (role user, visible to both user
-// and agent), an assistant row, "subagent prompt: <text>" in a sub-agent
-// session, or "agent-only message: <text>" when metadata userVisible is
-// false (compaction summaries and notes goose gives the model only);
+// and agent), an assistant row, "subagent task: <text>" in a sub-agent
+// session (the prompt the parent agent wrote; the sub-agent's rows carry
+// ParentSessionID and its SessionState the parent), or "agent-only
+// message: <text>" when metadata userVisible is false (compaction
+// summaries and notes goose gives the model only);
 // thinking (and the legacy reasoning) is a thinking row, redactedThinking
 // "[redacted thinking]"; toolRequest and frontendToolRequest are tool_use
 // rows (ToolUseID the id, ToolInput the arguments, Text the command, path,
@@ -43,22 +50,35 @@
 // DECLINED_RESPONSE also gives "permission decision: denied source=user";
 // toolConfirmationRequest and actionRequired toolConfirmation give
 // "permission request: <tool>[ (<prompt>)]" with the call's ToolUseID;
+// an actionRequired toolConfirmationResponse gives "permission decision:
+// <allowed once|allowed always|denied once|denied always|cancelled>
+// source=user"; a toolRequest whose _meta holds goose.executable gives
+// "permission decision: allowed (goose.executable=true)" or "permission
+// decision: not allowed to run (goose.executable=false)";
 // image, systemNotification, contextLengthExceeded,
 // summarizationRequested, conversationCompacted and the elicitation
 // actions are system rows.
 //
-// Same id in a legacy JSONL and in the database (goose 1.10 imports the
-// files once and leaves them): the database is primary. This parser lists
-// the sessions/*.jsonl files collected beside sessions.db and reads, with
-// their own SourceFile, only those whose id (the file stem) the database
-// lacks: a session deleted after the import, or never imported, survives
-// only there. Files the database holds are skipped, so their rows appear
-// once.
+// Identity: a message's item i gives RecordID "<message_id>#<i>" (a
+// derived row "#<i>#decision" or "#<i>#executable"); session rows
+// "<id>#name", "#type", "#subagent", "#mode", "#archived". The "model:"
+// row carries none. A message or session row that gives no row is a skip.
+//
+// The legacy sessions/*.jsonl files collected beside sessions.db (goose
+// 1.10 imports them once and leaves them) are read whole as a secondary
+// source, with their own SourceFile (Spec.Secondary: 1 s, the import keeps
+// each message's created second): the engine drops the rows that repeat a
+// database row of the same session and keeps the rest, marked secondary: a
+// turn the database lacks (issue 12: the file was skipped whole), or a
+// session deleted after the import, whose sessions.jsonl recovered then
+// reads partial or yes. The imported copies' message_id is the
+// database's own (migration 7), so a file's rows rarely share its ids.
 //
 // # goose/sessions (target "sessions", *.jsonl)
 //
 // A legacy session file read on its own, only when no sessions.db was
-// collected in the same folder (else see above). Line 1 is the metadata
+// collected in the same folder (else see above); RecordID the message id
+// when the line has one. Line 1 is the metadata
 // {working_dir, description, schedule_id, ...}, read as a message when it
 // is one; its "session name:" row takes the first message's time
 // (inherited). Then one Message per line {role, created (epoch seconds),
@@ -71,8 +91,10 @@
 // A secondary source (the last 10 provider calls): line 1
 // {model_config, input[, session_id]} gives "llm request: model=<name>"
 // and the request's last user message as a user row; an {"error"} line
-// gives "llm request error: <error>". The file records no time, so the
-// rows carry its mtime.
+// gives "llm request error: <error>"; a response chunk is a skip. The file
+// records no time, so the rows carry its mtime; Spec.Secondary pairs its
+// prompt with the transcript's within 600 s (the seed), in the session the
+// request names.
 //
 // # goose/history (target "history", history.txt)
 //
@@ -96,6 +118,9 @@
 // running]" row per job, at last_run when set (" (last run)"), else at the
 // file mtime; SourceLine is the 1-based array position.
 //
-// Not done: the goose2 threads / thread_messages tables, usage_ledger,
-// the logs/** text logs, config.yaml gateway_pairings, recipe_json.
+// Not done, each outside the seed's Files read: the threads /
+// thread_messages tables (copies of messages rows regrouped across
+// sessions, keyed by the same message_id), usage_ledger (token counts),
+// the logs/** text logs, config.yaml gateway_pairings (the seed says it is
+// not read), recipe_json.
 package goose

@@ -17,21 +17,24 @@ const Agent = "goose"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "goose/sessions-db", Agent: Agent, Version: 2,
+			ID: "goose/sessions-db", Agent: Agent, Version: 3,
 			Actions: actions,
+			Secondary: &parser.Secondary{Window: time.Second,
+				TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.ToolUse, timeline.ToolResult, timeline.Thinking, timeline.System},
+				Basis:     "a legacy sessions/<id>.jsonl message and the sessions.db copy goose imported from it keep the same created second (session_manager.rs import_legacy)"},
 			Targets: []string{"sessions-db"},
 			Names:   []string{"sessions.db"},
-			Doc:     "goose sessions/sessions.db: sessions and messages (prompts, replies, thinking, tool requests and responses, confirmations), plus the legacy sessions/*.jsonl files the database does not hold",
+			Doc:     "goose sessions/sessions.db: sessions and messages (prompts, replies, thinking, tool requests and responses, confirmations, approvals), plus the legacy sessions/*.jsonl files beside it as a secondary source (the turns the database lacks)",
 		}, parseSessionsDB),
 		parser.New(parser.Spec{
-			ID: "goose/sessions", Agent: Agent, Version: 2,
+			ID: "goose/sessions", Agent: Agent, Version: 3,
 			Actions: actions,
 			Targets: []string{"sessions"},
 			Names:   []string{"*.jsonl"},
 			Doc:     "goose legacy sessions/<id>.jsonl (up to 1.9), when no sessions.db was collected beside it",
 		}, parseSessionJSONL),
 		parser.New(parser.Spec{
-			ID: "goose/llm-requests", Agent: Agent, Version: 2,
+			ID: "goose/llm-requests", Agent: Agent, Version: 3,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 600 * time.Second, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
 				Basis: "the last 10 provider calls, matched within 600 seconds (seed)"},
@@ -40,7 +43,7 @@ func Parsers() []parser.Parser {
 			Doc:     "goose logs/llm_request.*.jsonl: the last provider calls, their model, last prompt and error (secondary source)",
 		}, parseLLMRequest),
 		parser.New(parser.Spec{
-			ID: "goose/history", Agent: Agent, Version: 2,
+			ID: "goose/history", Agent: Agent, Version: 3,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
 				Basis: "history.txt records no time: matches on text alone (seed)"},

@@ -41,6 +41,7 @@ func (m *metadata) visible() (user, agent bool) {
 
 type item struct {
 	Type      string          `json:"type"`
+	Meta      json.RawMessage `json:"_meta"`
 	Text      string          `json:"text"`
 	ID        string          `json:"id"`
 	ToolCall  *toolResult     `json:"toolCall"`
@@ -79,6 +80,7 @@ type content struct {
 
 type actionData struct {
 	ActionType string          `json:"actionType"`
+	Permission string          `json:"permission"`
 	ID         string          `json:"id"`
 	ToolName   string          `json:"toolName"`
 	Arguments  json.RawMessage `json:"arguments"`
@@ -91,19 +93,34 @@ type actionData struct {
 // refuses a tool confirmation (agents/tool_execution.rs DECLINED_RESPONSE).
 const declinedPrefix = "The user has declined to run this tool."
 
-// emitMessage emits the rows of one message. base carries the session,
-// project, time and source line; model is the session's model, if known;
-// delegated marks a sub-agent session, whose user text the parent agent
-// wrote.
-func emitMessage(out parser.Sink, base timeline.Event, m *message, model string, line int64, delegated bool) {
+// emitMessage emits the rows of one message and returns how many. base
+// carries the session (and parent session), project, time and source line,
+// and as RecordID the message id (content item i's rows carry "<id>#<i>",
+// a row derived from it "<id>#<i>#<word>"); model is the session's model,
+// if known; delegated marks a sub-agent session, whose user text the parent
+// agent wrote ("subagent task: ...", never a user row).
+func emitMessage(out parser.Sink, base timeline.Event, m *message, model string, line int64, delegated bool) int {
 	userVis, agentVis := m.Metadata.visible()
-	for _, raw := range m.Content {
+	msgID := base.RecordID
+	n := 0
+	emit := func(e timeline.Event) { out.Event(e); n++ }
+	for i, raw := range m.Content {
 		var it item
 		if err := json.Unmarshal(raw, &it); err != nil {
 			out.Problem(line, "content item: "+err.Error())
 			continue
 		}
 		e := base
+		if msgID != "" {
+			e.RecordID = msgID + "#" + strconv.Itoa(i)
+		}
+		derived := func(word string) timeline.Event {
+			d := base
+			if msgID != "" {
+				d.RecordID = e.RecordID + "#" + word
+			}
+			return d
+		}
 		switch it.Type {
 		case "text":
 			if strings.TrimSpace(it.Text) == "" {
@@ -112,7 +129,7 @@ func emitMessage(out parser.Sink, base timeline.Event, m *message, model string,
 			e.Text = it.Text
 			switch {
 			case m.Role == "user" && delegated:
-				e.TurnType, e.Text = timeline.System, "subagent prompt: "+it.Text
+				e.TurnType, e.Text = timeline.System, "subagent task: "+it.Text
 			case m.Role == "user" && userVis && agentVis:
 				e.TurnType = timeline.User
 			case m.Role == "assistant" && userVis:
@@ -146,15 +163,33 @@ func emitMessage(out parser.Sink, base timeline.Event, m *message, model string,
 				e.ToolInput = parser.CompactJSON(p.Arguments)
 				e.Text = identifying(p.Name, p.Arguments)
 			}
+			emit(e)
+			// the state machine's approval marks the request
+			// (ops_tool_approval.rs TOOL_EXECUTABLE_KEY)
+			var meta map[string]json.RawMessage
+			if json.Unmarshal(it.Meta, &meta) == nil {
+				var ok bool
+				if json.Unmarshal(meta["goose.executable"], &ok) == nil && meta["goose.executable"] != nil {
+					d := derived("executable")
+					d.TurnType, d.ToolUseID, d.ToolName = timeline.System, it.ID, e.ToolName
+					if ok {
+						d.Text = "permission decision: allowed (goose.executable=true)"
+					} else {
+						d.Text = "permission decision: not allowed to run (goose.executable=false)"
+					}
+					emit(d)
+				}
+			}
+			continue
 		case "toolResponse":
 			e.TurnType, e.ToolUseID = timeline.ToolResult, it.ID
 			text, isErr := resultText(it.Result)
 			e.Text, e.IsError = text, strconv.FormatBool(isErr)
-			out.Event(e)
+			emit(e)
 			if strings.HasPrefix(strings.TrimSpace(text), declinedPrefix) {
-				d := base
+				d := derived("decision")
 				d.TurnType, d.ToolUseID, d.Text = timeline.System, it.ID, "permission decision: denied source=user"
-				out.Event(d)
+				emit(d)
 			}
 			continue
 		case "toolConfirmationRequest":
@@ -169,6 +204,9 @@ func emitMessage(out parser.Sink, base timeline.Event, m *message, model string,
 			case "toolConfirmation":
 				e.ToolUseID, e.ToolName, e.ToolInput = d.ID, d.ToolName, parser.CompactJSON(d.Arguments)
 				e.Text = confirmText(d.ToolName, d.Prompt)
+			case "toolConfirmationResponse":
+				e.ToolUseID = d.ID
+				e.Text = "permission decision: " + permissionWord(d.Permission) + " source=user"
 			case "elicitation":
 				e.Text = "elicitation: " + d.Message
 			case "elicitationResponse":
@@ -190,8 +228,29 @@ func emitMessage(out parser.Sink, base timeline.Event, m *message, model string,
 			out.Problem(line, "unknown content type "+strconv.Quote(it.Type))
 			continue
 		}
-		out.Event(e)
+		emit(e)
 	}
+	return n
+}
+
+// permissionWord renders a goose Permission (AllowOnce, AlwaysAllow,
+// DenyOnce, AlwaysDeny, Cancel, in either case style) as the decision.
+func permissionWord(p string) string {
+	switch strings.ToLower(strings.ReplaceAll(p, "_", "")) {
+	case "allowonce":
+		return "allowed once"
+	case "alwaysallow":
+		return "allowed always"
+	case "denyonce":
+		return "denied once"
+	case "alwaysdeny":
+		return "denied always"
+	case "cancel":
+		return "cancelled"
+	case "":
+		return "unknown"
+	}
+	return p
 }
 
 func confirmText(tool string, prompt *string) string {

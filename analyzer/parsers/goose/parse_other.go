@@ -253,12 +253,14 @@ func parseHistory(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		s := string(line)
 		if n == 1 && s == "#V2" {
 			v2 = true
+			out.Skip(n, "state_only:header")
 			return nil
 		}
 		if v2 {
 			s = unescapeV2(s)
 		}
 		if strings.TrimSpace(s) == "" {
+			out.Skip(n, "empty_prompt")
 			return nil
 		}
 		out.Event(timeline.Event{TurnType: timeline.User, Text: s, SourceLine: n, Secondary: true, TimeBasis: timeline.TimeNone})
@@ -336,6 +338,9 @@ func parseLLMRequest(ctx context.Context, in *parser.Input, out parser.Sink) err
 			e := base(n)
 			e.Text = "llm request error: " + *rec.Error
 			out.Event(e)
+		}
+		if rec.ModelConfig == nil && rec.Error == nil {
+			out.Skip(n, "no_evidence:response chunk")
 		}
 		return nil
 	})

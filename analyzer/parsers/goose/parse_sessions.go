@@ -15,8 +15,8 @@ import (
 )
 
 type dbSession struct {
-	id, workdir, model string
-	modelShown, sub    bool
+	id, workdir, model, parent string
+	modelShown, sub            bool
 }
 
 func parseSessionsDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
@@ -35,7 +35,8 @@ func parseSessionsDB(ctx context.Context, in *parser.Input, out parser.Sink) err
 			}
 			_ = json.Unmarshal([]byte(parser.SQLText(m["model_config_json"])), &mc)
 			s.model = mc.ModelName
-			s.sub = parser.SQLText(m["parent_session_id"]) != "" || parser.SQLText(m["session_type"]) == "sub_agent"
+			s.parent = parser.SQLText(m["parent_session_id"])
+			s.sub = s.parent != "" || parser.SQLText(m["session_type"]) == "sub_agent"
 			if p := parser.SQLText(m["provider_name"]); p != "" && s.model != "" {
 				s.model = p + "/" + s.model
 			}
@@ -67,19 +68,24 @@ func parseSessionsDB(ctx context.Context, in *parser.Input, out parser.Sink) err
 				msg.Metadata = &metadata{}
 				_ = json.Unmarshal([]byte(md), msg.Metadata)
 			}
-			base := timeline.Event{SessionID: sid, ProjectPath: s.workdir, SourceLine: rowid}
+			base := timeline.Event{SessionID: sid, ParentSessionID: s.parent, ProjectPath: s.workdir, SourceLine: rowid}
 			if t, ok := epoch(msg.Created); ok {
 				base.Time = t
 			} else {
 				base.TimeBasis = timeline.TimeNone
 			}
+			n := 0
 			if msg.Role == "assistant" && s.model != "" && !s.modelShown {
 				e := base
 				e.TurnType, e.Text = timeline.System, "model: "+s.model
 				out.Event(e)
 				s.modelShown = true
+				n++
 			}
-			emitMessage(out, base, &msg, s.model, rowid, s.sub)
+			base.RecordID = msg.ID
+			if n+emitMessage(out, base, &msg, s.model, rowid, s.sub) == 0 {
+				out.Skip(rowid, "no_evidence:empty message")
+			}
 		})
 		if err != nil {
 			return fmt.Errorf("read messages in %s: %w", in.Path, err)
@@ -90,7 +96,13 @@ func parseSessionsDB(ctx context.Context, in *parser.Input, out parser.Sink) err
 
 // sessionRows gives the rows and state of one sessions row.
 func sessionRows(m map[string]any, s *dbSession, out parser.Sink) {
-	base := timeline.Event{SessionID: s.id, ProjectPath: s.workdir, SourceLine: num(m["rowid_"]), TurnType: timeline.System}
+	base := timeline.Event{SessionID: s.id, ParentSessionID: s.parent, ProjectPath: s.workdir, SourceLine: num(m["rowid_"]), TurnType: timeline.System}
+	rid := func(e *timeline.Event, word string) {
+		if s.id != "" {
+			e.RecordID = s.id + "#" + word
+		}
+	}
+	n := 0
 	if t, ok := timeOf(m["created_at"]); ok {
 		base.Time = t
 	} else {
@@ -103,7 +115,9 @@ func sessionRows(m map[string]any, s *dbSession, out parser.Sink) {
 	if name != "" {
 		e := base
 		e.Text = "session name: " + name
+		rid(&e, "name")
 		out.Event(e)
+		n++
 	}
 	typ := parser.SQLText(m["session_type"])
 	if typ != "" && typ != "user" || parser.SQLText(m["schedule_id"]) != "" {
@@ -115,36 +129,50 @@ func sessionRows(m map[string]any, s *dbSession, out parser.Sink) {
 		if sid := parser.SQLText(m["schedule_id"]); sid != "" {
 			e.Text += " schedule_id=" + sid
 		}
+		rid(&e, "type")
 		out.Event(e)
+		n++
 	}
-	if p := parser.SQLText(m["parent_session_id"]); p != "" {
+	if p := s.parent; p != "" {
 		e := base
 		e.Text = "subagent " + s.id + " of " + p
+		rid(&e, "subagent")
 		out.Event(e)
+		n++
 	}
 	if mode := parser.SQLText(m["goose_mode"]); mode != "" {
 		e := base
 		e.Text = "permission mode: " + mode
+		rid(&e, "mode")
 		out.Event(e)
+		n++
 	}
 	if at, ok := timeOf(m["archived_at"]); ok {
 		e := base
 		e.Time, e.TimeBasis, e.Text = at, timeline.TimeRecorded, "session archived"
+		rid(&e, "archived")
 		out.Event(e)
+		n++
 	}
 	relayed := "no"
 	if typ == "gateway" {
 		relayed = "yes"
 	}
-	out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: s.id}, Relayed: relayed})
+	out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: s.id}, Relayed: relayed, ParentSessionID: s.parent})
+	if n == 0 {
+		out.Skip(base.SourceLine, "state_only:session")
+	}
 }
 
-// legacyFiles parses the legacy sessions/<id>.jsonl files collected beside
-// sessions.db whose id the database does not hold: goose imports them once
-// when it creates the database, so a file whose id is in the database
-// repeats it and is skipped (the database copy is primary), while a file
-// the database lacks (a session deleted after the import, or never
-// imported) is the only record and is read in full.
+// legacyFiles reads the legacy sessions/<id>.jsonl files collected beside
+// sessions.db as a secondary source. goose imports them once when it
+// creates the database (session_manager.rs import_legacy) and leaves them,
+// so a file usually repeats the database; but a turn the database lacks (a
+// session deleted after the import, a file written by an older goose after
+// it, a failed import) is known only there. Every line is read: the engine
+// drops the secondary rows that repeat a database row of the same session
+// (same turn type and text within the declared second) and writes the rest,
+// marked secondary, naming the file as their source.
 func legacyFiles(ctx context.Context, in *parser.Input, out parser.Sink, sessions map[string]*dbSession) error {
 	dir := path.Dir(strings.ReplaceAll(in.Path, "\\", "/"))
 	files := in.List(parser.GlobEscape(dir) + "/*.jsonl")
@@ -154,15 +182,16 @@ func legacyFiles(ctx context.Context, in *parser.Input, out parser.Sink, session
 			return err
 		}
 		id := strings.TrimSuffix(path.Base(f.Path), ".jsonl")
-		if _, ok := sessions[id]; ok {
-			continue
-		}
 		rc, err := in.OpenRelated(f.Path)
 		if err != nil {
 			out.Problem(0, "open "+path.Base(f.Path)+": "+err.Error())
 			continue
 		}
-		err = readJSONL(ctx, rc, f.Path, id, prefixSink{out, path.Base(f.Path) + ": "})
+		j := jsonlSession{sourceFile: f.Path, id: id, secondary: true}
+		if s := sessions[id]; s != nil {
+			j.parent, j.delegated = s.parent, s.sub
+		}
+		err = j.read(ctx, rc, prefixSink{out, path.Base(f.Path) + ": "})
 		rc.Close()
 		if err != nil {
 			return err
@@ -171,8 +200,8 @@ func legacyFiles(ctx context.Context, in *parser.Input, out parser.Sink, session
 	return nil
 }
 
-// prefixSink names the legacy file in problems reported against the
-// database input.
+// prefixSink names the legacy file in problems and skips reported against
+// the database input.
 type prefixSink struct {
 	parser.Sink
 	prefix string
@@ -180,9 +209,13 @@ type prefixSink struct {
 
 func (p prefixSink) Problem(line int64, msg string) { p.Sink.Problem(line, p.prefix+msg) }
 
+func (p prefixSink) Report(line int64, kind, msg string) { p.Sink.Report(line, kind, p.prefix+msg) }
+
+func (p prefixSink) Skip(line int64, reason string) { p.Sink.Skip(line, "legacy file: "+reason) }
+
 // parseSessionJSONL reads a legacy session file on its own when no
 // sessions.db was collected beside it (otherwise goose/sessions-db reads
-// it, or skips it when the database holds the same session).
+// it as a secondary source).
 func parseSessionJSONL(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	p := strings.ReplaceAll(in.Path, "\\", "/")
 	if len(in.List(parser.GlobEscape(path.Dir(p)+"/sessions.db"))) > 0 {
@@ -193,14 +226,23 @@ func parseSessionJSONL(ctx context.Context, in *parser.Input, out parser.Sink) e
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
 	defer rc.Close()
-	return readJSONL(ctx, rc, "", strings.TrimSuffix(path.Base(p), ".jsonl"), out)
+	j := jsonlSession{id: strings.TrimSuffix(path.Base(p), ".jsonl")}
+	return j.read(ctx, rc, out)
 }
 
-// readJSONL reads a legacy session file (session/legacy.rs): line 1 is the
+// jsonlSession is how one legacy session file is read.
+type jsonlSession struct {
+	sourceFile string // set on the rows when the file is not the input
+	id         string // the session id (the file stem)
+	parent     string // the parent session, when sessions.db names one
+	delegated  bool   // a sub-agent session (its user text the parent wrote)
+	secondary  bool   // read beside sessions.db
+}
+
+// read reads a legacy session file (session/legacy.rs): line 1 is the
 // session metadata {working_dir, description, schedule_id, ...} (read as a
-// message when it is one), then one Message per line. sourceFile is set on
-// the rows when the file is not the parser's input.
-func readJSONL(ctx context.Context, r io.Reader, sourceFile, id string, out parser.Sink) error {
+// message when it is one), then one Message per line.
+func (j *jsonlSession) read(ctx context.Context, r io.Reader, out parser.Sink) error {
 	var workdir string
 	// The metadata line has no time: its rows take the first message's.
 	var pending []timeline.Event
@@ -209,6 +251,9 @@ func readJSONL(ctx context.Context, r io.Reader, sourceFile, id string, out pars
 			out.Event(p)
 		}
 	}()
+	base := func(n int64) timeline.Event {
+		return timeline.Event{SessionID: j.id, ParentSessionID: j.parent, ProjectPath: workdir, SourceFile: j.sourceFile, SourceLine: n, Secondary: j.secondary}
+	}
 	return parser.Lines(ctx, r, out, func(n int64, line []byte) error {
 		objs, lost := parser.SplitGlued(line)
 		if lost {
@@ -234,7 +279,8 @@ func readJSONL(ctx context.Context, r io.Reader, sourceFile, id string, out pars
 					}
 					_ = json.Unmarshal(o, &meta)
 					workdir = meta.WorkingDir
-					e := timeline.Event{SessionID: id, ProjectPath: workdir, SourceFile: sourceFile, SourceLine: n, TurnType: timeline.System, TimeBasis: timeline.TimeNone}
+					e := base(n)
+					e.TurnType, e.TimeBasis = timeline.System, timeline.TimeNone
 					if meta.Description != "" {
 						e.Text = "session name: " + meta.Description
 						pending = append(pending, e)
@@ -242,6 +288,9 @@ func readJSONL(ctx context.Context, r io.Reader, sourceFile, id string, out pars
 					if meta.ScheduleID != "" {
 						e.Text = "session type: scheduled schedule_id=" + meta.ScheduleID
 						pending = append(pending, e)
+					}
+					if len(pending) == 0 {
+						out.Skip(n, "state_only:session metadata")
 					}
 					continue
 				}
@@ -253,20 +302,23 @@ func readJSONL(ctx context.Context, r io.Reader, sourceFile, id string, out pars
 				out.Problem(n, "not a goose message: "+err.Error())
 				continue
 			}
-			base := timeline.Event{SessionID: id, ProjectPath: workdir, SourceFile: sourceFile, SourceLine: n}
+			b := base(n)
 			if t, ok := epoch(msg.Created); ok {
-				base.Time = t
+				b.Time = t
 			} else {
-				base.TimeBasis = timeline.TimeNone
+				b.TimeBasis = timeline.TimeNone
 			}
 			for _, p := range pending {
-				if !base.Time.IsZero() {
-					p.Time, p.TimeBasis = base.Time, timeline.TimeInherited
+				if !b.Time.IsZero() {
+					p.Time, p.TimeBasis = b.Time, timeline.TimeInherited
 				}
 				out.Event(p)
 			}
 			pending = nil
-			emitMessage(out, base, &msg, "", n, false)
+			b.RecordID = msg.ID
+			if emitMessage(out, b, &msg, "", n, j.delegated) == 0 {
+				out.Skip(n, "no_evidence:empty message")
+			}
 		}
 		return nil
 	})

@@ -1,6 +1,8 @@
 package goose
 
 import (
+	"path"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -91,26 +93,30 @@ func TestSessionsDB(t *testing.T) {
 	u := ofType(s, timeline.User)
 	var texts []string
 	for _, e := range u {
-		texts = append(texts, e.SessionID+": "+e.Text)
+		texts = append(texts, e.SessionID+": "+e.Text+" secondary="+strconv.FormatBool(e.Secondary))
 	}
+	// the legacy files beside the database are a secondary source: the
+	// engine drops their rows that repeat the database (hi) and keeps the
+	// rest (a session deleted from the database after the import)
 	want := []string{
-		"20251215_080000: show me the keys",
-		"20260101_120000: hi",
-		"20260302_1: list the files here",
-		"20260302_3: hello from the bot",
+		"20251215_080000: show me the keys secondary=true",
+		"20260101_120000: hi secondary=true",
+		"20260101_120000: hi secondary=false",
+		"20260302_1: list the files here secondary=false",
+		"20260302_3: hello from the bot secondary=false",
 	}
 	if strings.Join(texts, "|") != strings.Join(want, "|") {
 		t.Fatalf("user rows: %q", texts)
 	}
 	first := bySession(s, "20260302_1")
-	if u[2].ProjectPath != "/home/examiner/proj" || !u[2].Time.Equal(time.Unix(1772442000, 0)) || u[2].SourceLine != 1 {
-		t.Fatalf("user row: %+v", u[2])
+	if u[2].Secondary || u[3].ProjectPath != "/home/examiner/proj" || !u[3].Time.Equal(time.Unix(1772442000, 0)) || u[3].SourceLine != 1 || u[3].RecordID != "msg_1#0" {
+		t.Fatalf("user row: %+v", u[3])
 	}
-	// Same id in the legacy JSONL and the database: the rows appear once,
-	// from the database.
+	// Same session in the legacy JSONL and the database: the file's rows
+	// are secondary and name the file.
 	for _, e := range s.Events {
-		if e.SessionID == "20260101_120000" && strings.HasSuffix(e.SourceFile, ".jsonl") {
-			t.Fatalf("legacy row repeated: %+v", e)
+		if strings.HasSuffix(e.SourceFile, ".jsonl") != e.Secondary {
+			t.Fatalf("legacy row not secondary, or database row secondary: %+v", e)
 		}
 	}
 	// A legacy file the database lacks is read, with its own source file.
@@ -121,7 +127,7 @@ func TestSessionsDB(t *testing.T) {
 	}
 	uses := ofType(s, timeline.ToolUse)
 	res := ofType(s, timeline.ToolResult)
-	if len(uses) != 4 || len(res) != 3 {
+	if len(uses) != 4 || len(res) != 3 || uses[1].RecordID != "msg_2#2" || res[0].RecordID != "msg_4#0" {
 		t.Fatalf("tool rows: %d %d", len(uses), len(res))
 	}
 	if uses[1].ToolUseID != "call_1" || uses[1].ToolName != "developer__shell" || uses[1].Text != "ls -la" ||
@@ -137,7 +143,7 @@ func TestSessionsDB(t *testing.T) {
 	if r := withText(s, "permission request: "); len(r) != 1 || r[0].ToolUseID != "call_2" || r[0].Text != "permission request: developer__shell" {
 		t.Fatalf("request rows: %+v", r)
 	}
-	if d := withText(s, "permission decision: "); len(d) != 1 || d[0].ToolUseID != "call_2" || d[0].Text != "permission decision: denied source=user" {
+	if d := withText(s, "permission decision: "); len(d) != 1 || d[0].ToolUseID != "call_2" || d[0].Text != "permission decision: denied source=user" || d[0].RecordID != "msg_4#1#decision" {
 		t.Fatalf("decision rows: %+v", d)
 	}
 	if m := withText(s, "model: "); len(m) != 1 || m[0].Text != "model: openai/gpt-4o" || m[0].SessionID != "20260302_1" {
@@ -153,7 +159,7 @@ func TestSessionsDB(t *testing.T) {
 	if th := ofType(s, timeline.Thinking); len(th) != 1 || th[0].Text != "Use the shell." {
 		t.Fatalf("thinking: %+v", th)
 	}
-	if e := withText(s, "subagent 20260302_2 of 20260302_1"); len(e) != 1 {
+	if e := withText(s, "subagent 20260302_2 of 20260302_1"); len(e) != 1 || e[0].RecordID != "20260302_2#subagent" || e[0].ParentSessionID != "20260302_1" {
 		t.Fatalf("subagent: %+v", withText(s, "subagent"))
 	}
 	if e := withText(s, "permission mode: smart_approve"); len(e) != 1 || e[0].SessionID != "20260302_1" || e[0].TimeString() != "2026-03-02T09:00:00.000Z" {
@@ -165,6 +171,9 @@ func TestSessionsDB(t *testing.T) {
 	relayed := map[string]string{}
 	for _, st := range s.States {
 		relayed[st.Key.SessionID] = st.Relayed
+		if (st.ParentSessionID != "") != (st.Key.SessionID == "20260302_2") {
+			t.Errorf("state: %+v", st)
+		}
 	}
 	if relayed["20260302_3"] != "yes" || relayed["20260302_1"] != "no" || len(relayed) != 4 {
 		t.Fatalf("states: %+v", s.States)
@@ -174,8 +183,9 @@ func TestSessionsDB(t *testing.T) {
 		t.Fatalf("legacy name row: %+v", del[0])
 	}
 	// A sub-agent's prompt was written by the parent agent, not typed.
-	if p := withText(s, "subagent prompt: "); len(p) != 1 || p[0].Text != "subagent prompt: count the lines" || p[0].SessionID != "20260302_2" {
-		t.Fatalf("subagent prompt: %+v", p)
+	if p := withText(s, "subagent task: "); len(p) != 1 || p[0].Text != "subagent task: count the lines" || p[0].SessionID != "20260302_2" ||
+		p[0].ParentSessionID != "20260302_1" || p[0].TurnType != timeline.System {
+		t.Fatalf("subagent task: %+v", p)
 	}
 	if len(first) == 0 {
 		t.Fatal("no rows for 20260302_1")
@@ -254,11 +264,76 @@ func TestJSONLEmpty(t *testing.T) {
 }
 
 // With sessions.db collected beside it, a legacy file is left to the
-// database parser, which reads it only when the database lacks its id.
+// database parser, which reads it as a secondary source.
 func TestJSONLBesideDB(t *testing.T) {
 	related := parsertest.Files{sessDir + "sessions.db": "testdata/sessions.sql"}
 	s := parsertest.Run(t, byID(t, "goose/sessions"), jsonlInput(t, "testdata/20260101_120000.jsonl", "20260101_120000.jsonl", related))
 	if len(s.Events) != 0 || len(s.Problems) != 0 {
 		t.Fatalf("%+v %v", s.Events, s.Problems)
+	}
+}
+
+// TestApproval: the state machine's approval marks on tool requests
+// (goose.executable, ops_tool_approval.rs) and the user's confirmation
+// responses are permission decision rows of the call.
+func TestApproval(t *testing.T) {
+	in := parsertest.Input(t, parsertest.SQLite(t, "testdata/approval.sql"), parser.File{Path: sessDir + "sessions.db", Agent: Agent, Target: "sessions-db"}, nil)
+	s := parsertest.Golden(t, byID(t, "goose/sessions-db"), in, "testdata/approval.golden.jsonl")
+	type row struct{ id, call, text string }
+	var got []row
+	for _, e := range withText(s, "permission decision: ") {
+		got = append(got, row{e.RecordID, e.ToolUseID, e.Text})
+	}
+	want := []row{
+		{"msg_a2#0#executable", "call_a", "permission decision: allowed (goose.executable=true)"},
+		{"msg_a2#1#executable", "call_b", "permission decision: not allowed to run (goose.executable=false)"},
+		{"msg_a3#0", "call_a", "permission decision: allowed once source=user"},
+		{"msg_a3#1", "call_b", "permission decision: denied once source=user"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("decisions: %+v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("decision %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
+
+// TestLegacyExtraTurn (issue 12): a legacy JSONL beside sessions.db that
+// holds a turn the database lacks was skipped whole; now every line is
+// read as a secondary row naming the file (the engine test shows the
+// timeline keeps the extra turn once and drops the repeats).
+func TestLegacyExtraTurn(t *testing.T) {
+	in := parsertest.Input(t, parsertest.SQLite(t, "testdata/legacy_extra.sql"), parser.File{Path: sessDir + "sessions.db", Agent: Agent, Target: "sessions-db"},
+		parsertest.Files{sessDir + "20260401_090000.jsonl": "testdata/20260401_090000.jsonl"})
+	s := parsertest.Golden(t, byID(t, "goose/sessions-db"), in, "testdata/legacy_extra.golden.jsonl")
+	type row struct {
+		tt        timeline.TurnType
+		text, src string
+		secondary bool
+	}
+	var got []row
+	for _, e := range s.Events {
+		got = append(got, row{e.TurnType, e.Text, path.Base(e.SourceFile), e.Secondary})
+	}
+	want := []row{
+		{timeline.System, "session name: cleanup", "20260401_090000.jsonl", true},
+		{timeline.User, "tidy the repo", "20260401_090000.jsonl", true},
+		{timeline.System, "session name: cleanup", "sessions.db", false},
+		{timeline.System, "permission mode: auto", "sessions.db", false},
+		{timeline.User, "tidy the repo", "sessions.db", false},
+		{timeline.Assistant, "Done.", "20260401_090000.jsonl", true},
+		{timeline.Assistant, "Done.", "sessions.db", false},
+		{timeline.ToolUse, "git clean -fdx", "20260401_090000.jsonl", true},
+		{timeline.ToolResult, "Removing build/", "20260401_090000.jsonl", true},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("rows:\n%+v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("row %d: %+v, want %+v", i, got[i], want[i])
+		}
 	}
 }

@@ -8,8 +8,28 @@
 //
 // opencode.db (and opencode-<channel>.db) under .local/share/opencode;
 // kilo*.db and opencode-*.db under .local/share/kilo. opencode-next.db,
-// the pre-release 2.0 store, is read as a secondary source. Columns are
-// read by name; SourceLine is the rowid.
+// the pre-release 2.0 store, is read as a secondary source (Spec.Secondary:
+// 1 s; the rows it shares with opencode.db carry the same record ids).
+// Columns are read by name; SourceLine is the rowid.
+//
+// Identity: a part's rows carry its part id as RecordID (the JSON tree and
+// an export keep the same ids, so a migrated copy is one row), a tool
+// part's result "<prt>#result", a denial "<prt>#decision"; a
+// session_message row its id with "#<n>" per content item; session rows
+// "<ses>#title", "#subagent", "#archived", "#permission-<n>",
+// "#synced:<url>"; a message's own rows "<msg>#error", "<msg>#noparts". A
+// "model:" row depends on the messages before it and carries none (the
+// engine merges copies by full value).
+//
+// Subagents: a child session (parent_id) is a subagent's; its rows carry
+// ParentSessionID, a SessionState names the parent, and its user text
+// (the prompt the parent's model wrote through the task tool) is the
+// system row "subagent task: <text>", never a user row.
+//
+// Accounting: every message, part, event, project and session row gives
+// rows or a skip (step-start, step-finish, snapshot and patch parts,
+// encrypted reasoning, empty text, events other than a shared
+// session.updated, messages whose rows all come from their parts).
 //
 //   - session (1.x) and session_v2 (2.0): "session title: <title>" and, for
 //     a child session (parent_id), "subagent <id> of <parent>" at creation;
@@ -46,11 +66,25 @@
 //     read for sessions without them; in a 2.0 store (session_v2 present)
 //     session_message wins and the 1.x tables are read for the sessions it
 //     does not hold.
-//   - Messages whose session row is gone still give rows.
+//   - Messages, parts and shares whose session row is gone still give rows
+//     (an orphan_record problem names the session). Parts whose message
+//     row is gone (a partial migration or a deletion that left the parts,
+//     opencode #13654, #13818) give rows from what the part records, role
+//     unknown (a text part is the system row "text of a message whose
+//     record is gone (role unknown): .."), with an orphan_record problem
+//     per lost message; a message with no part left gives "message
+//     without parts: role=<role> (its part rows are gone)".
+//   - message.part.removed events of the sync log whose part row is gone:
+//     the part's last message.part.updated event gives its rows, followed
+//     by "part removed from message <id>" (RecordID "<prt>#removed"; Kilo
+//     removes its transient progress parts this way).
 //   - session_share ({session_id, id, secret, url} columns, or a data JSON)
 //     and the event table's session.updated.1 rows whose info.share.url is
 //     set: "session synced: share [<id>] <url>" and a SessionState with
-//     Synced "yes", once per session and URL. The secret is never read.
+//     Synced "yes", once per session and URL (a later record of the same
+//     upload is a skip). In a store that keeps shares (session_share,
+//     event or share_url), every other session reads Synced "no". The
+//     secret is never read.
 //   - permission: a project ruleset in a data column gives "permission
 //     setting: <permission> <pattern>=<action> (from <db> permission,
 //     project <id>)" per rule; the 1.18 table (one saved grant per row,
@@ -90,8 +124,43 @@
 //
 // .local/state/<agent>/prompt-history.jsonl ({input, parts, mode}; no time,
 // no session): secondary user rows with TimeNone ("!" prefixed in shell
-// mode). prompt-stash.jsonl: secondary "prompt stashed: <text>" rows. The
-// TUI's session.json is not read.
+// mode; an empty input is a skip). prompt-stash.jsonl: secondary "prompt
+// stashed: <text>" rows. session.json (the TUI's session store in
+// Global.Path.state: {pinned} in Kilo, with dismissedRecent and
+// recentOrder in later OpenCode builds; a deleted session is pruned from
+// it): one secondary system row per entry, of that session, at the file
+// mtime: "session pinned in the TUI", "session dismissed from the TUI's
+// recent list", "session opened in the TUI: rank <n> of <total> in the
+// recent list".
+//
+// # kilo-code/sandbox (target "sandbox")
+//
+// .local/state/kilo-sandbox-policy/<sha256(session id)>/snapshot.json
+// ({enabled, mode, version}: the confinement a session runs under, mode
+// the network rule) and the older <sha256(dir)>.json beside it: "sandbox
+// policy: enabled=<b> network=<mode> version=<n> (session <id>, matched by
+// its sha256)" when the sha256 of a session id the collection names
+// (storage/**/ses_*.json) matches, else "(for the session whose id has
+// sha256 <h>)". .local/state/kilo-sandbox-preference/<sha256(dir)>.json
+// (true or false): "sandbox preference: enabled=<b> for the project whose
+// directory has sha256 <h>". At the file mtime.
+//
+// # kilo-code/retention (target "retention")
+//
+// .local/share/kilo/retention/state.json, the last session-retention pass
+// ({at, scanned, deleted, skippedActive, failed, durationMs}): "session
+// retention: a pass deleted <d> of <n> session(s) (<s> skipped as active,
+// <f> failed, <ms> ms; from <file>)" at its time: sessions were removed
+// from the store then.
+//
+// # kilo-code/log (target "logs")
+//
+// .local/share/kilo/log/*.log ("LEVEL  <UTC time to the second> +<n>ms
+// key=value ... message"): the remote control lines only (service
+// kilo-sessions: "remote connection enabled|disabled", "remote not
+// enabled", and the relay socket's "remote-ws ..." lines): "remote
+// control: <message> [<key=value> ...] (<level>, service <service>)" at the
+// line's time, a token query value masked. Every other line is a skip.
 //
 // # <agent>/config
 //
@@ -126,6 +195,15 @@
 //   - Real samples (../shared/agent-samples/opencode, SOURCES.md there):
 //     `opencode export` output of opencode 1.1.13 (tomjnsn/agentlogs
 //     crud.json @28e95b16, all-tools.json @9cd9938c).
+//   - Source (issue 16 items): Kilo-Org/kilocode
+//     packages/opencode/src/cli/cmd/tui/context/local.tsx @0b2a7a559f68
+//     (session.json {pinned}; OpenCode's dismissedRecent and recentOrder as
+//     in the local.tsx versions of the code index),
+//     packages/opencode/src/kilocode/sandbox/store.ts @a22dae2d8e33 and
+//     sandbox/preference.ts (the code index),
+//     packages/opencode/src/kilocode/session/retention.ts @348373ce3241,
+//     packages/opencode/src/kilo-sessions/kilo-sessions.ts @00c30f1cc70d and
+//     remote-ws.ts @08c0ef29bada (the remote control log lines).
 //   - Source: anomalyco/opencode packages/opencode/src/session/session.sql.ts
 //     @063e8306d989 (session, message, part, todo, session_message,
 //     permission tables), packages/core/src/session-message.ts
@@ -140,6 +218,14 @@
 //   - Not confirmed on a real store: session_v2 (2.0) and session_message
 //     rows (empty in both real stores), share and event rows with a share
 //     URL (sharing was disabled in the runs), the worktree table, the JSON
-//     tree and the prompt-history / prompt-stash line shapes. Synthetic fixtures in
-//     testdata/ (.sql built by parsertest.SQLite) cover them.
+//     tree, the prompt-history / prompt-stash line shapes, session.json,
+//     the sandbox files, retention/state.json and the remote control log
+//     lines (the real Kilo logs hold none). Synthetic fixtures in testdata/
+//     (.sql built by parsertest.SQLite) cover them. The removed parts of the
+//     sync log were seen in the real Kilo 7.7.7 store (its transient
+//     "Initializing snapshot" parts).
+//
+// Not done: nothing the seed lists. The sandbox hashes are reversed only
+// for the session ids the collection names (a directory hash is not: no
+// file lists Kilo's project directories beside them).
 package opencode

@@ -1,6 +1,7 @@
 package opencode
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -48,4 +49,8 @@ func withID(s *parsertest.Sink, tt timeline.TurnType, id string) []timeline.Even
 		}
 	}
 	return out
+}
+
+func filepathGlob(root, pattern string) ([]string, error) {
+	return filepath.Glob(filepath.Join(root, pattern))
 }

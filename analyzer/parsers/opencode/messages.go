@@ -137,11 +137,25 @@ type toolState struct {
 }
 
 // loc is where a record came from: a file (empty for the input itself)
-// and a line, element index or rowid.
+// and a line, element index or rowid, and the RecordID its rows carry
+// (the agent's own id of the record, "" where it keeps none).
 type loc struct {
 	file string
 	line int64
+	rid  string
 }
+
+// with is l for a row derived from the record: RecordID "<id><suffix>"
+// (suffix "#result", "#decision", "#<n>"), or "" when the record has none.
+func (l loc) with(suffix string) loc {
+	if l.rid != "" {
+		l.rid += suffix
+	}
+	return l
+}
+
+// id is l naming the record rid.
+func (l loc) id(rid string) loc { l.rid = rid; return l }
 
 // emitter turns one session's records into rows.
 type emitter struct {
@@ -149,6 +163,7 @@ type emitter struct {
 	agent     string
 	secondary bool
 	sess      string
+	parent    string // the parent session of a subagent session
 	project   string
 	start     time.Time
 	model     string // last model seen
@@ -167,14 +182,16 @@ func (e *emitter) subagent(t time.Time, l loc, child, parent string) {
 		return
 	}
 	e.subagents[k] = true
-	ev := e.base(t, l)
+	ev := e.base(t, l.id(child+"#subagent"))
 	ev.TurnType, ev.Text = timeline.System, "subagent "+child+" of "+parent
-	ev.SessionID = child
+	ev.SessionID, ev.ParentSessionID = child, parent
 	e.out.Event(ev)
+	e.out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: e.agent, SessionID: child}, ParentSessionID: parent})
 }
 
 func (e *emitter) base(t time.Time, l loc) timeline.Event {
-	ev := timeline.Event{SessionID: e.sess, ProjectPath: e.project, SourceFile: l.file, SourceLine: l.line, Secondary: e.secondary}
+	ev := timeline.Event{SessionID: e.sess, ParentSessionID: e.parent, ProjectPath: e.project, SourceFile: l.file, SourceLine: l.line,
+		RecordID: l.rid, Secondary: e.secondary}
 	switch {
 	case !t.IsZero():
 		ev.Time = t
@@ -192,20 +209,25 @@ func (e *emitter) system(t time.Time, l loc, text string) {
 	e.out.Event(ev)
 }
 
-// sessionRows emits the rows the session record itself gives.
+// sessionRows emits the rows the session record itself gives. A child
+// session (parentID) is a subagent's: its rows carry ParentSessionID.
 func (e *emitter) sessionRows(s *sessionInfo, l loc) {
 	t := msTime(int64(s.Time.Created))
+	l = l.id(s.ID)
+	if s.ParentID != "" && s.ParentID != s.ID {
+		e.parent = s.ParentID
+	}
 	e.subagent(t, l, s.ID, s.ParentID)
 	if s.Title != "" {
-		e.system(t, l, "session title: "+s.Title)
+		e.system(t, l.with("#title"), "session title: "+s.Title)
 	}
 	if s.Share != nil && s.Share.URL != "" {
-		e.synced(t, l, "share "+s.Share.URL)
+		e.synced(t, l.id(s.ID+"#synced:"+s.Share.URL), "share "+s.Share.URL)
 	}
 	if a := msTime(int64(s.Time.Archived)); !a.IsZero() {
-		e.system(a, l, "session archived")
+		e.system(a, l.with("#archived"), "session archived")
 	}
-	e.rules(msTime(int64(s.Time.Updated)), l, s.Permission, "session "+s.ID)
+	e.rules(msTime(int64(s.Time.Updated)), l.with("#permission"), s.Permission, "session "+s.ID)
 }
 
 // synced emits a "session synced:" row and the session's sync state.
@@ -234,21 +256,24 @@ func (e *emitter) rules(t time.Time, l loc, raw json.RawMessage, from string) {
 		if json.Unmarshal(raw, &rs) != nil {
 			return
 		}
-		for _, r := range rs {
+		for i, r := range rs {
 			key := r.Permission
 			if r.Pattern != "" {
 				key += " " + r.Pattern
 			}
-			e.system(t, l, "permission setting: "+key+"="+r.Action+" (from "+from+")")
+			e.system(t, l.with("-"+itoa(int64(i))), "permission setting: "+key+"="+r.Action+" (from "+from+")")
 		}
 		return
 	}
-	for _, kv := range flattenPermission("", raw) {
-		e.system(t, l, "permission setting: "+kv+" (from "+from+")")
+	for i, kv := range flattenPermission("", raw) {
+		e.system(t, l.with("-"+itoa(int64(i))), "permission setting: "+kv+" (from "+from+")")
 	}
 }
 
-// message emits the rows of one 1.x message and its parts.
+// message emits the rows of one 1.x message and its parts. l names the
+// message record (RecordID the message id); each part's rows carry the
+// part id. A message with no part at all (the part rows lost in a
+// migration, opencode #13818) gives one system row saying so.
 func (e *emitter) message(m *msgInfo, parts []partRec, l loc) {
 	created := msTime(int64(m.Time.Created))
 	if m.Role == "assistant" && m.Path != nil && m.Path.Cwd != "" {
@@ -260,11 +285,14 @@ func (e *emitter) message(m *msgInfo, parts []partRec, l loc) {
 		if model == "" {
 			model = m.Model.name()
 		}
-		e.modelRow(created, l, model)
+	}
+	own := 0 // rows of the message record itself
+	if e.modelRow(created, l, model) {
+		own++
 	}
 	summary := m.Role == "assistant" && strings.TrimSpace(string(m.Summary)) == "true"
 	for _, pr := range parts {
-		e.part(m, &pr.p, pr.loc, created, pr.created, model, summary)
+		e.part(m.Role, &pr.p, pr.loc, created, pr.created, model, summary)
 	}
 	if m.Error != nil && m.Error.Name != "" {
 		t := msTime(int64(m.Time.Completed))
@@ -276,22 +304,37 @@ func (e *emitter) message(m *msgInfo, parts []partRec, l loc) {
 		if msg != "" {
 			text += ": " + msg
 		}
-		e.system(t, l, text)
+		e.system(t, l.with("#error"), text)
+		own++
+	}
+	switch {
+	case len(parts) == 0 && own == 0:
+		role := m.Role
+		if role == "" {
+			role = "unknown"
+		}
+		e.system(created, l.with("#noparts"), "message without parts: role="+role+" (its part rows are gone)")
+	case own == 0 && l.file == "":
+		e.out.Skip(l.line, "state_only:message")
 	}
 }
 
 // modelRow emits "model: <id>" for the first model and "model: <old> ->
-// <new>" on each change.
-func (e *emitter) modelRow(t time.Time, l loc, model string) {
+// <new>" on each change, and reports whether it gave a row. Its text
+// depends on the messages before it, so it carries no RecordID (the
+// engine merges copies by full value).
+func (e *emitter) modelRow(t time.Time, l loc, model string) bool {
 	if model == "" || model == e.model {
-		return
+		return false
 	}
+	l.rid = ""
 	if e.model == "" {
 		e.system(t, l, "model: "+model)
 	} else {
 		e.system(t, l, "model: "+e.model+" -> "+model)
 	}
 	e.model = model
+	return true
 }
 
 type partRec struct {
@@ -300,7 +343,16 @@ type partRec struct {
 	created time.Time // the part row's time_created, when there is one
 }
 
-func (e *emitter) part(m *msgInfo, p *part, l loc, msgTime, rowTime time.Time, model string, summary bool) {
+// skip accounts for a record of the input that gives no row.
+func (e *emitter) skip(l loc, reason string) {
+	if l.file == "" {
+		e.out.Skip(l.line, reason)
+	}
+}
+
+// part emits the rows of one part of a message with the given role ("" when
+// the message record is gone: an orphaned part).
+func (e *emitter) part(role string, p *part, l loc, msgTime, rowTime time.Time, model string, summary bool) {
 	pick := func(ts ...num) time.Time {
 		for _, v := range ts {
 			if t := msTime(int64(v)); !t.IsZero() {
@@ -322,6 +374,7 @@ func (e *emitter) part(m *msgInfo, p *part, l loc, msgTime, rowTime time.Time, m
 	switch p.Type {
 	case "text":
 		if strings.TrimSpace(p.Text) == "" {
+			e.skip(l, "empty_text")
 			return
 		}
 		ev := e.base(pick(start), l)
@@ -331,15 +384,21 @@ func (e *emitter) part(m *msgInfo, p *part, l loc, msgTime, rowTime time.Time, m
 			ev.TurnType, ev.Text = timeline.System, "compaction summary: "+p.Text
 		case p.Synthetic:
 			ev.TurnType = timeline.System
-		case m.Role == "user":
+		case role == "user" && e.parent != "":
+			// the prompt the parent session's model wrote for this subagent
+			ev.TurnType, ev.Text = timeline.System, "subagent task: "+p.Text
+		case role == "user":
 			ev.TurnType = timeline.User
+		case role == "":
+			ev.TurnType, ev.Text = timeline.System, "text of a message whose record is gone (role unknown): "+p.Text
 		default:
 			ev.TurnType, ev.Model = timeline.Assistant, model
 		}
 		e.out.Event(ev)
 	case "reasoning":
 		if strings.TrimSpace(p.Text) == "" {
-			return // encrypted-only reasoning
+			e.skip(l, "no_evidence:encrypted reasoning")
+			return
 		}
 		ev := e.base(pick(start), l)
 		ev.TurnType, ev.Text, ev.Model = timeline.Thinking, p.Text, model
@@ -379,10 +438,16 @@ func (e *emitter) part(m *msgInfo, p *part, l loc, msgTime, rowTime time.Time, m
 			text += ": " + msg
 		}
 		e.system(pick(start), l, text)
+	case "step-start", "step-finish", "snapshot", "patch":
+		e.skip(l, "no_evidence:"+p.Type)
+	default:
+		e.skip(l, "no_evidence:part "+p.Type)
 	}
-	// step-start, step-finish, snapshot and patch give no row.
 }
 
+// tool emits a tool part: the call (RecordID the part id), its result
+// ("#result"), a denial ("#decision") and, for a task call, the subagent
+// row of the session it started.
 func (e *emitter) tool(p *part, l loc, pick func(...num) time.Time, model string) {
 	st := p.State
 	if st == nil {
@@ -410,7 +475,7 @@ func (e *emitter) tool(p *part, l loc, pick func(...num) time.Time, model string
 	default:
 		return // pending or running: the call never finished
 	}
-	res := e.base(pick(te, ts), l)
+	res := e.base(pick(te, ts), l.with("#result"))
 	res.TurnType, res.ToolName, res.ToolUseID = timeline.ToolResult, p.Tool, p.CallID
 	if st.Status == "error" {
 		res.IsError = "true"
@@ -434,7 +499,7 @@ func (e *emitter) tool(p *part, l loc, pick func(...num) time.Time, model string
 	}
 	if st.Status == "error" {
 		if d := denial(res.Text); d != "" {
-			ev := e.base(pick(te, ts), l)
+			ev := e.base(pick(te, ts), l.with("#decision"))
 			ev.TurnType, ev.ToolName, ev.ToolUseID = timeline.System, p.Tool, p.CallID
 			ev.Text = "permission decision: denied source=" + d
 			e.out.Event(ev)

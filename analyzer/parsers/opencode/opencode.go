@@ -19,6 +19,8 @@ const (
 	agentKilo     = "kilo-code"
 )
 
+var allTurns = []timeline.TurnType{timeline.User, timeline.Assistant, timeline.ToolUse, timeline.ToolResult, timeline.Thinking, timeline.System}
+
 // Parsers returns the OpenCode and Kilo Code parsers. Kilo Code's CLI is an
 // OpenCode fork that keeps OpenCode's stores under its own paths, so both
 // agents share the readers; each parser's Agent is the agent whose catalog
@@ -32,17 +34,19 @@ func Parsers() []parser.Parser {
 		}
 		ps = append(ps,
 			parser.New(parser.Spec{
-				ID: a + "/db", Agent: a, Version: 2,
+				ID: a + "/db", Agent: a, Version: 3,
 				Targets: []string{"db"}, Names: dbNames,
+				Secondary: &parser.Secondary{Window: time.Second, TurnTypes: allTurns,
+					Basis: "opencode-next.db (the 2.0 pre-release store) holds the sessions it shares with opencode.db under the same record ids and times; the id-less rows (model changes) pair within a second"},
 				Doc: "SQLite store (1.x session/message/part, V2 session_message, 2.0 session_v2): prompts, replies, reasoning, tool calls and results, model changes, compactions, titles, share sync, permission rules, archive, worktrees (opencode-next.db secondary)",
 			}, parseDB),
 			parser.New(parser.Spec{
-				ID: a + "/storage", Agent: a, Version: 2,
+				ID: a + "/storage", Agent: a, Version: 3,
 				Targets: []string{"storage"}, Names: []string{"ses_*.json"},
 				Doc: "legacy JSON tree storage/session/<project>/<ses>.json with message/<ses>/*.json and part/<msg>/*.json (and project/<slug>/storage/session/), session_share/<ses>.json sync markers",
 			}, parseStorage),
 			&exportParser{Parser: parser.New(parser.Spec{
-				ID: a + "/export", Agent: a, Version: 2,
+				ID: a + "/export", Agent: a, Version: 3,
 				Targets: []string{"storage"}, Names: []string{"*.json"},
 				Doc: "`opencode export` JSON ({info, messages:[{info, parts}]}) found among the storage files",
 			}, parseExport)},
@@ -50,12 +54,12 @@ func Parsers() []parser.Parser {
 	}
 	ps = append(ps,
 		parser.New(parser.Spec{
-			ID: "opencode/tui-state", Agent: agentOpenCode, Version: 2,
+			ID: "opencode/tui-state", Agent: agentOpenCode, Version: 3,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
-				Basis: "the TUI prompt history records no time; stashed drafts are system rows no primary source repeats"},
-			Targets: []string{"tui-state"}, Names: []string{"prompt-history.jsonl", "prompt-stash.jsonl"},
-			Doc: "terminal UI prompt-history.jsonl (typed prompts, secondary) and prompt-stash.jsonl (stashed drafts)",
+				Basis: "the TUI prompt history records no time; stashed drafts and session.json's pinned and recent sessions are system rows no primary source repeats"},
+			Targets: []string{"tui-state"}, Names: []string{"prompt-history.jsonl", "prompt-stash.jsonl", "session.json"},
+			Doc: "terminal UI prompt-history.jsonl (typed prompts, secondary), prompt-stash.jsonl (stashed drafts) and session.json (pinned and recently opened sessions, secondary)",
 		}, parsePromptHistory),
 		parser.New(parser.Spec{
 			ID: "opencode/config", Agent: agentOpenCode, Version: 2,
@@ -64,12 +68,12 @@ func Parsers() []parser.Parser {
 			Doc: "global config opencode.json(c)/config.json: permission keys as permission setting rows, model as model setting",
 		}, parseConfig),
 		parser.New(parser.Spec{
-			ID: "kilo-code/prompt-history", Agent: agentKilo, Version: 2,
+			ID: "kilo-code/prompt-history", Agent: agentKilo, Version: 3,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
-				Basis: "the TUI prompt history records no time; stashed drafts are system rows no primary source repeats"},
-			Targets: []string{"prompt-history"}, Names: []string{"prompt-history.jsonl", "prompt-stash.jsonl"},
-			Doc: "terminal UI prompt-history.jsonl (typed prompts, secondary) and prompt-stash.jsonl (stashed drafts)",
+				Basis: "the TUI prompt history records no time; stashed drafts and session.json's pinned sessions are system rows no primary source repeats"},
+			Targets: []string{"prompt-history"}, Names: []string{"prompt-history.jsonl", "prompt-stash.jsonl", "session.json"},
+			Doc: "terminal UI prompt-history.jsonl (typed prompts, secondary), prompt-stash.jsonl (stashed drafts) and session.json (pinned sessions, secondary)",
 		}, parsePromptHistory),
 		parser.New(parser.Spec{
 			ID: "kilo-code/config", Agent: agentKilo, Version: 2,
@@ -77,6 +81,24 @@ func Parsers() []parser.Parser {
 			Targets: []string{"config"}, Names: []string{"*.json", "*.jsonc"},
 			Doc: "global config in .config/kilo: permission keys as permission setting rows, model as model setting",
 		}, parseConfig),
+		parser.New(parser.Spec{
+			ID: "kilo-code/sandbox", Agent: agentKilo, Version: 1,
+			Actions: actions,
+			Targets: []string{"sandbox"}, Names: []string{"*.json"},
+			Doc: "sandbox state in .local/state/kilo-sandbox-policy (per-session confinement snapshots) and kilo-sandbox-preference (per-project on/off)",
+		}, parseSandbox),
+		parser.New(parser.Spec{
+			ID: "kilo-code/retention", Agent: agentKilo, Version: 1,
+			Actions: actions,
+			Targets: []string{"retention"}, Names: []string{"state.json"},
+			Doc: "retention/state.json: the last session-retention pass (sessions deleted, scanned, skipped, failed)",
+		}, parseRetention),
+		parser.New(parser.Spec{
+			ID: "kilo-code/log", Agent: agentKilo, Version: 1,
+			Actions: actions,
+			Targets: []string{"logs"}, Names: []string{"*.log"},
+			Doc: "log/*.log: the remote control lines (the cloud relay connection enabled, connected, disabled or refused)",
+		}, parseKiloLog),
 		parser.New(parser.Spec{
 			ID: "kilo-code/extension-tasks", Agent: agentKilo, Version: 2,
 			Actions: actions,

@@ -53,16 +53,21 @@ type dbReader struct {
 	subagents map[string]bool
 	dirs      map[string]string // session id -> directory
 	synced    map[string]bool   // session id + url already given a synced row
+	shared    map[string]bool   // sessions given a synced row
+	parents   map[string]string // subagent session id -> parent session id
 }
 
 func (r *dbReader) run() error {
 	r.projects = map[string]string{}
 	r.synced = map[string]bool{}
+	r.shared = map[string]bool{}
+	r.parents = map[string]string{}
 	r.subagents = map[string]bool{}
 	r.dirs = map[string]string{}
 	if r.tables["project"] {
-		r.scanOrProblem("SELECT * FROM project", func(m map[string]any) {
+		r.scanOrProblem("SELECT rowid AS rowid_, * FROM project", func(m map[string]any) {
 			r.projects[str(m["id"])] = first(m, "worktree", "directory", "path")
+			r.out.Skip(i64(m["rowid_"]), "state_only:project")
 		})
 	}
 	sessions := r.sessions()
@@ -74,14 +79,25 @@ func (r *dbReader) run() error {
 		}
 		seen[s.info.ID] = true
 		r.dirs[s.info.ID] = r.emitter(s).project
+		if s.info.ParentID != "" {
+			r.parents[s.info.ID] = s.info.ParentID
+		}
 		r.session(s, shares[s.info.ID])
 	}
 	// messages whose session row is gone (deleted session, partial
 	// migration) are still rows
-	for _, id := range r.orphans(seen) {
-		r.session(&dbSession{info: sessionInfo{ID: id}}, nil)
+	for _, id := range r.orphans(seen, shares) {
+		r.out.Report(0, parser.KindOrphanRecord, "records of session "+id+" whose session row is gone: kept")
+		r.session(&dbSession{info: sessionInfo{ID: id}}, shares[id])
 	}
 	r.events()
+	// a store that keeps shares tells a session that was never shared
+	shareable := r.tables["session_share"] || r.tables["event"] || r.hasColumn("session", "share_url")
+	for _, s := range sessions {
+		if shareable && !r.secondary && !r.shared[s.info.ID] {
+			r.out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: r.in.Agent, SessionID: s.info.ID}, Synced: "no"})
+		}
+	}
 	r.permissionTable()
 	r.worktrees()
 	r.projectDirectories()
@@ -111,7 +127,8 @@ func (r *dbReader) session(s *dbSession, shares []shareRow) {
 	if s.shareURL != "" {
 		r.syncRow(e, msTime(int64(s.info.Time.Updated)), l, s.shareURL, "")
 	}
-	v1 := r.tables["message"] && r.count("SELECT count(*) FROM message WHERE session_id=?", s.info.ID) > 0
+	v1 := r.tables["message"] && r.count("SELECT count(*) FROM message WHERE session_id=?", s.info.ID) > 0 ||
+		r.tables["part"] && r.count("SELECT count(*) FROM part WHERE session_id=?", s.info.ID) > 0
 	v2 := r.tables["session_message"] && r.count("SELECT count(*) FROM session_message WHERE session_id=?", s.info.ID) > 0
 	switch {
 	case r.tables["session_v2"] && v2, v2 && !v1:
@@ -121,11 +138,20 @@ func (r *dbReader) session(s *dbSession, shares []shareRow) {
 	}
 }
 
+// syncRow gives one "session synced:" row per session and share URL: the
+// session_share row, the session's share_url and the sync log's events
+// record the same upload, so a later record of it is accounted as a skip.
 func (r *dbReader) syncRow(e *emitter, t time.Time, l loc, url, id string) {
 	key := e.sess + "\x00" + url
-	if url == "" || r.synced[key] {
+	if url == "" {
 		return
 	}
+	if r.synced[key] {
+		r.out.Skip(l.line, "state_only:share already recorded")
+		return
+	}
+	l.rid = e.sess + "#synced:" + url
+	r.shared[e.sess] = true
 	r.synced[key] = true
 	what := "share " + url
 	if id != "" {
@@ -178,7 +204,9 @@ func (r *dbReader) sessions() []*dbSession {
 				return
 			}
 			if byID[s.info.ID] != nil {
-				return // a session migrated to session_v2 keeps its first row
+				// a session migrated to session_v2 keeps its first row
+				r.out.Skip(s.rowid, "state_only:copy of a session row")
+				return
 			}
 			byID[s.info.ID] = s
 			all = append(all, s)
@@ -225,9 +253,14 @@ func (r *dbReader) shares() map[string][]shareRow {
 	return m
 }
 
-// v1Messages reads the message and part tables of one session.
+// v1Messages reads the message and part tables of one session. Parts
+// whose message row is gone (a partial migration or a deletion that
+// removed the message but not its parts, opencode #13654 and #13818) still
+// give rows, from what the part records, and an orphan_record problem per
+// lost message.
 func (r *dbReader) v1Messages(e *emitter, sid string) {
 	parts := map[string][]partRec{}
+	var order []string // message ids in part order
 	if r.tables["part"] {
 		r.scanOrProblem("SELECT rowid AS rowid_, * FROM part WHERE session_id=? ORDER BY message_id, id", func(m map[string]any) {
 			rowid := i64(m["rowid_"])
@@ -236,23 +269,42 @@ func (r *dbReader) v1Messages(e *emitter, sid string) {
 				r.out.Problem(rowid, "part data: "+err.Error())
 				return
 			}
+			setStr(&p.ID, str(m["id"]))
 			mid := str(m["message_id"])
-			parts[mid] = append(parts[mid], partRec{p: p, loc: loc{line: rowid}, created: msTime(i64(m["time_created"]))})
+			if _, ok := parts[mid]; !ok {
+				order = append(order, mid)
+			}
+			parts[mid] = append(parts[mid], partRec{p: p, loc: loc{line: rowid, rid: p.ID}, created: msTime(i64(m["time_created"]))})
 		}, sid)
 	}
-	r.scanOrProblem("SELECT rowid AS rowid_, * FROM message WHERE session_id=? ORDER BY time_created, id", func(m map[string]any) {
-		rowid := i64(m["rowid_"])
-		var mi msgInfo
-		if err := json.Unmarshal([]byte(str(m["data"])), &mi); err != nil {
-			r.out.Problem(rowid, "message data: "+err.Error())
-			return
+	seen := map[string]bool{}
+	if r.tables["message"] {
+		r.scanOrProblem("SELECT rowid AS rowid_, * FROM message WHERE session_id=? ORDER BY time_created, id", func(m map[string]any) {
+			rowid := i64(m["rowid_"])
+			var mi msgInfo
+			if err := json.Unmarshal([]byte(str(m["data"])), &mi); err != nil {
+				r.out.Problem(rowid, "message data: "+err.Error())
+				return
+			}
+			if mi.Time.Created == 0 {
+				mi.Time.Created = num(i64(m["time_created"]))
+			}
+			mid := str(m["id"])
+			setStr(&mi.ID, mid)
+			seen[mid] = true
+			e.message(&mi, parts[mid], loc{line: rowid, rid: mi.ID})
+		}, sid)
+	}
+	for _, mid := range order {
+		if seen[mid] {
+			continue
 		}
-		if mi.Time.Created == 0 {
-			mi.Time.Created = num(i64(m["time_created"]))
+		ps := parts[mid]
+		r.out.Report(ps[0].loc.line, parser.KindOrphanRecord, fmt.Sprintf("%d part(s) of message %s in session %s whose message row is gone (opencode #13654, #13818): kept, role unknown", len(ps), mid, sid))
+		for _, pr := range ps {
+			e.part("", &pr.p, pr.loc, time.Time{}, pr.created, "", false)
 		}
-		mid := str(m["id"])
-		e.message(&mi, parts[mid], loc{line: rowid})
-	}, sid)
+	}
 }
 
 // v2 is a session_message data payload (SessionMessage without type and
@@ -328,7 +380,7 @@ func (r *dbReader) v2Messages(e *emitter, sid string) {
 	}
 	r.scanOrProblem("SELECT rowid AS rowid_, * FROM session_message WHERE session_id=? ORDER BY "+order, func(m map[string]any) {
 		rowid := i64(m["rowid_"])
-		l := loc{line: rowid}
+		l := loc{line: rowid, rid: str(m["id"])}
 		var d v2
 		if err := json.Unmarshal([]byte(str(m["data"])), &d); err != nil {
 			r.out.Problem(rowid, "session_message data: "+err.Error())
@@ -340,17 +392,28 @@ func (r *dbReader) v2Messages(e *emitter, sid string) {
 		}
 		switch typ := str(m["type"]); typ {
 		case "user":
+			n := 0
 			if strings.TrimSpace(d.Text) != "" {
 				ev := e.base(t, l)
 				ev.TurnType, ev.Text = timeline.User, d.Text
+				if e.parent != "" {
+					ev.TurnType, ev.Text = timeline.System, "subagent task: "+d.Text
+				}
 				r.out.Event(ev)
+				n++
 			}
-			for _, f := range fileNames(d.Files) {
-				e.system(t, l, "attachment: "+f)
+			for i, f := range fileNames(d.Files) {
+				e.system(t, l.with("#file-"+itoa(int64(i))), "attachment: "+f)
+				n++
+			}
+			if n == 0 {
+				r.out.Skip(rowid, "empty_text")
 			}
 		case "synthetic":
 			if strings.TrimSpace(d.Text) != "" {
 				e.system(t, l, d.Text)
+			} else {
+				r.out.Skip(rowid, "empty_text")
 			}
 		case "shell":
 			use := e.base(t, l)
@@ -362,23 +425,28 @@ func (r *dbReader) v2Messages(e *emitter, sid string) {
 				if c.IsZero() {
 					c = t
 				}
-				res := e.base(c, l)
+				res := e.base(c, l.with("#result"))
 				res.TurnType, res.ToolName, res.ToolUseID, res.Text, res.IsError = timeline.ToolResult, "shell", d.CallID, d.Output, "false"
 				r.out.Event(res)
 			}
 		case "assistant":
 			model := v2Model(d.Model)
-			e.modelRow(t, l, model)
+			n := 0
+			if e.modelRow(t, l, model) {
+				n++
+			}
 			// content has no times of its own but the tools': a text or
 			// reasoning block is dated at the end of the tool before it
 			cursor := t
-			for _, c := range d.Content {
+			for i, c := range d.Content {
+				cl := l.with("#" + itoa(int64(i)))
 				switch c.Type {
 				case "text":
 					if strings.TrimSpace(c.Text) == "" {
 						continue
 					}
-					ev := e.base(cursor, l)
+					n++
+					ev := e.base(cursor, cl)
 					ev.TurnType, ev.Text, ev.Model = timeline.Assistant, c.Text, model
 					if c.Synthetic {
 						ev.TurnType, ev.Model = timeline.System, ""
@@ -388,7 +456,8 @@ func (r *dbReader) v2Messages(e *emitter, sid string) {
 					if strings.TrimSpace(c.Text) == "" {
 						continue
 					}
-					ev := e.base(cursor, l)
+					n++
+					ev := e.base(cursor, cl)
 					ev.TurnType, ev.Text, ev.Model = timeline.Thinking, c.Text, model
 					r.out.Event(ev)
 				case "tool":
@@ -414,7 +483,8 @@ func (r *dbReader) v2Messages(e *emitter, sid string) {
 						}
 						return t
 					}
-					e.tool(&p, l, pick, model)
+					n++
+					e.tool(&p, cl, pick, model)
 					if p.State.Time != nil {
 						if tt := pick(p.State.Time.End, p.State.Time.Start); tt.After(cursor) {
 							cursor = tt
@@ -427,7 +497,11 @@ func (r *dbReader) v2Messages(e *emitter, sid string) {
 				if c.IsZero() {
 					c = t
 				}
-				e.system(c, l, "error: "+msg)
+				e.system(c, l.with("#error"), "error: "+msg)
+				n++
+			}
+			if n == 0 {
+				r.out.Skip(rowid, "no_evidence:empty assistant message")
 			}
 		case "compaction":
 			text := "compaction"
@@ -441,7 +515,9 @@ func (r *dbReader) v2Messages(e *emitter, sid string) {
 		case "agent-switched":
 			e.system(t, l, "agent switched: "+v2Agent(d.Agent))
 		case "model-switched":
-			e.modelRow(t, l, v2Model(d.Model))
+			if !e.modelRow(t, l, v2Model(d.Model)) {
+				r.out.Skip(rowid, "state_only:model-switched")
+			}
 		default:
 			r.out.Problem(rowid, "session_message type "+strconv.Quote(typ)+" not read")
 		}
@@ -479,10 +555,16 @@ func fileNames(raw json.RawMessage) []string {
 	return out
 }
 
-// orphans are session ids that have messages but no session row.
-func (r *dbReader) orphans(seen map[string]bool) []string {
+// orphans are session ids that have messages, parts or shares but no
+// session row.
+func (r *dbReader) orphans(seen map[string]bool, shares map[string][]shareRow) []string {
 	set := map[string]bool{}
-	for _, t := range []string{"message", "session_message"} {
+	for id := range shares {
+		if id != "" && !seen[id] {
+			set[id] = true
+		}
+	}
+	for _, t := range []string{"message", "part", "session_message"} {
 		if !r.tables[t] {
 			continue
 		}
@@ -507,9 +589,15 @@ func (r *dbReader) events() {
 	if !r.tables["event"] {
 		return
 	}
+	used := r.removedParts()
 	r.scanOrProblem("SELECT rowid AS rowid_, * FROM event ORDER BY rowid", func(m map[string]any) {
 		typ := first(m, "type", "name", "event")
+		rowid := i64(m["rowid_"])
+		if used[rowid] {
+			return // gave the rows of a removed part
+		}
 		if !strings.HasPrefix(typ, "session.updated") {
+			r.out.Skip(rowid, "no_evidence:event "+typ)
 			return
 		}
 		var d struct {
@@ -524,12 +612,12 @@ func (r *dbReader) events() {
 				} `json:"time"`
 			} `json:"info"`
 		}
-		rowid := i64(m["rowid_"])
 		if err := json.Unmarshal([]byte(first(m, "data", "payload")), &d); err != nil {
 			r.out.Problem(rowid, "event data: "+err.Error())
 			return
 		}
 		if d.Info.Share == nil || d.Info.Share.URL == "" {
+			r.out.Skip(rowid, "no_evidence:session update without a share")
 			return
 		}
 		sid := d.SessionID
@@ -539,13 +627,108 @@ func (r *dbReader) events() {
 		if sid == "" {
 			sid = d.Info.ID
 		}
-		e := &emitter{out: r.out, agent: r.in.Agent, secondary: r.secondary, sess: sid, project: r.dirs[sid]}
+		e := &emitter{out: r.out, agent: r.in.Agent, secondary: r.secondary, sess: sid, project: r.dirs[sid], parent: r.parents[sid]}
 		t := msTime(int64(d.Info.Time.Updated))
 		if t.IsZero() {
 			t = msTime(i64(m["time_created"]))
 		}
 		r.syncRow(e, t, loc{line: rowid}, d.Info.Share.URL, "")
 	})
+}
+
+// removedPart is a message.part.removed event whose part row is gone.
+type removedPart struct {
+	rowid                int64
+	session, message, id string
+	update               int64 // rowid of the part's last message.part.updated event
+	data                 []byte
+}
+
+// removedParts keeps what the sync log says of the parts OpenCode removed
+// (message.part.removed events; Kilo removes its transient progress parts,
+// a revert removes the parts after its point): the part's last
+// message.part.updated event still holds it, so the part gives its rows
+// from there, followed by "part removed from message <id>". It returns the
+// event rowids that gave rows.
+func (r *dbReader) removedParts() map[int64]bool {
+	used := map[int64]bool{}
+	var removed []*removedPart
+	byPart := map[string]*removedPart{}
+	r.scanOrProblem("SELECT rowid AS rowid_, * FROM event WHERE type LIKE 'message.part.removed%' ORDER BY rowid", func(m map[string]any) {
+		var d struct {
+			SessionID string `json:"sessionID"`
+			MessageID string `json:"messageID"`
+			PartID    string `json:"partID"`
+		}
+		rowid := i64(m["rowid_"])
+		if json.Unmarshal([]byte(first(m, "data", "payload")), &d) != nil || d.PartID == "" {
+			return // counted as an event with no evidence
+		}
+		removed = append(removed, &removedPart{rowid: rowid, session: d.SessionID, message: d.MessageID, id: d.PartID})
+	})
+	// (no query may run while a scan's rows are open: the engine gives a
+	// store one connection)
+	kept := removed[:0]
+	for _, rp := range removed {
+		if r.tables["part"] && r.count("SELECT count(*) FROM part WHERE id=?", rp.id) > 0 {
+			continue // the part is still there (re-added)
+		}
+		kept = append(kept, rp)
+		byPart[rp.id] = rp
+	}
+	removed = kept
+	if len(removed) == 0 {
+		return used
+	}
+	r.scanOrProblem("SELECT rowid AS rowid_, data FROM event WHERE type LIKE 'message.part.updated%' ORDER BY rowid", func(m map[string]any) {
+		var d struct {
+			Part struct {
+				ID string `json:"id"`
+			} `json:"part"`
+		}
+		data := []byte(str(m["data"]))
+		if json.Unmarshal(data, &d) != nil {
+			return
+		}
+		if rp := byPart[d.Part.ID]; rp != nil && i64(m["rowid_"]) < rp.rowid {
+			rp.update, rp.data = i64(m["rowid_"]), data
+		}
+	})
+	for _, rp := range removed {
+		e := &emitter{out: r.out, agent: r.in.Agent, secondary: r.secondary, sess: rp.session, project: r.dirs[rp.session], parent: r.parents[rp.session]}
+		var t time.Time
+		if rp.data != nil {
+			var d struct {
+				Part part `json:"part"`
+				Time num  `json:"time"`
+			}
+			if json.Unmarshal(rp.data, &d) == nil {
+				role := ""
+				if r.tables["message"] {
+					r.scanOrProblem("SELECT data FROM message WHERE id=?", func(m map[string]any) {
+						var mi msgInfo
+						if json.Unmarshal([]byte(str(m["data"])), &mi) == nil {
+							role = mi.Role
+						}
+					}, rp.message)
+				}
+				t = msTime(int64(d.Time))
+				e.part(role, &d.Part, loc{line: rp.update, rid: rp.id}, t, t, "", false)
+				used[rp.update] = true
+			}
+		}
+		ev := e.base(t, loc{line: rp.rowid, rid: rp.id + "#removed"})
+		if !t.IsZero() {
+			ev.TimeBasis = timeline.TimeInherited
+		}
+		ev.TurnType, ev.Text = timeline.System, "part removed from message "+rp.message
+		if rp.data == nil {
+			ev.Text += " (the sync log holds none of its content)"
+		}
+		r.out.Event(ev)
+		used[rp.rowid] = true
+	}
+	return used
 }
 
 // permissionTable reads the project-level permission rulesets.
@@ -561,12 +744,16 @@ func (r *dbReader) permissionTable() {
 			t = msTime(i64(m["time_created"]))
 		}
 		from := r.base + " permission, project " + pid
+		l := loc{line: i64(m["rowid_"])}
 		if d := str(m["data"]); d != "" {
-			e.rules(t, loc{line: i64(m["rowid_"])}, json.RawMessage(d), from)
+			e.rules(t, l.id("permission:"+pid), json.RawMessage(d), from)
 			return
 		}
 		// 1.18: one row per saved grant, {action, resource}
-		e.system(t, loc{line: i64(m["rowid_"])}, "permission setting: "+str(m["action"])+"="+str(m["resource"])+" (from "+from+")")
+		if id := str(m["id"]); id != "" {
+			l.rid = "permission:" + id
+		}
+		e.system(t, l, "permission setting: "+str(m["action"])+"="+str(m["resource"])+" (from "+from+")")
 	})
 }
 
@@ -597,7 +784,7 @@ func (r *dbReader) worktreeTable(table string) {
 		if len(kv) > 0 {
 			text += " (" + table + " " + strings.Join(kv, " ") + ")"
 		}
-		e.system(rowTime(m), loc{line: i64(m["rowid_"])}, text)
+		e.system(rowTime(m), loc{line: i64(m["rowid_"]), rid: str(m["id"])}, text)
 	})
 }
 

@@ -21,7 +21,7 @@ func TestDB1x(t *testing.T) {
 		t.Fatal("no match")
 	}
 	s := parsertest.Golden(t, p, in, "testdata/opencode_1x.golden.jsonl")
-	if len(s.Problems) != 0 {
+	if len(s.Problems) != 1 || s.Problems[0] != "line 0: orphan_record: records of session ses_gone whose session row is gone: kept" {
 		t.Fatalf("problems: %v", s.Problems)
 	}
 	for _, e := range s.Events {
@@ -30,9 +30,20 @@ func TestDB1x(t *testing.T) {
 		}
 	}
 	u := ofType(s, timeline.User)
-	if len(u) != 3 || u[0].Text != "a prompt of a deleted session" || u[0].SessionID != "ses_gone" ||
-		u[1].Text != "fix the login bug in @src/auth.ts" || u[1].TimeString() != "2026-01-01T10:00:00.100Z" || u[1].SessionID != "ses_a1" {
+	if len(u) != 2 || u[0].Text != "a prompt of a deleted session" || u[0].SessionID != "ses_gone" || u[0].RecordID != "prt_z1" ||
+		u[1].Text != "fix the login bug in @src/auth.ts" || u[1].TimeString() != "2026-01-01T10:00:00.100Z" || u[1].SessionID != "ses_a1" || u[1].RecordID != "prt_01a" {
 		t.Fatalf("user rows: %+v", u)
+	}
+	// the explore subagent's prompt was written by the parent's model
+	// (issue 12): a system row of the child session, with its parent
+	if st := withText(s, "subagent task: "); len(st) != 1 || st[0].Text != "subagent task: Find where auth is configured" || st[0].TurnType != timeline.System ||
+		st[0].SessionID != "ses_b2" || st[0].ParentSessionID != "ses_a1" || st[0].RecordID != "prt_b1a" {
+		t.Fatalf("subagent task: %+v", st)
+	}
+	for _, e := range s.Events {
+		if e.SessionID == "ses_b2" && e.ParentSessionID != "ses_a1" {
+			t.Errorf("subagent row without its parent: %+v", e)
+		}
 	}
 	if r := withText(s, "Called the Read tool"); len(r) != 1 || r[0].TurnType != timeline.System {
 		t.Fatalf("synthetic part must be system: %+v", r)
@@ -52,7 +63,7 @@ func TestDB1x(t *testing.T) {
 	if d := withText(s, "permission decision:"); len(d) != 1 || d[0].Text != "permission decision: denied source=user" || d[0].ToolUseID != "toolu_02" {
 		t.Fatalf("decision: %+v", d)
 	}
-	if sa := withText(s, "subagent "); len(sa) != 1 || sa[0].Text != "subagent ses_b2 of ses_a1" {
+	if sa := withText(s, "subagent ses_"); len(sa) != 1 || sa[0].Text != "subagent ses_b2 of ses_a1" {
 		t.Fatalf("subagent rows (once): %+v", sa)
 	}
 	if c := withID(s, timeline.ToolUse, "toolu_b1"); len(c) != 1 || len(withID(s, timeline.ToolResult, "toolu_b1")) != 0 {
@@ -63,7 +74,8 @@ func TestDB1x(t *testing.T) {
 		sy[0].Text != "session synced: share https://opncd.ai/s/shr_b2" || sy[0].SessionID != "ses_b2" || sy[0].ProjectPath != "/home/examiner/src/app" {
 		t.Fatalf("synced rows: %+v", sy)
 	}
-	if len(s.States) != 2 || s.States[0].Synced != "yes" || s.States[0].Key.Agent != "opencode" {
+	if len(s.States) != 3 || s.States[0].Synced != "yes" || s.States[0].Key.Agent != "opencode" ||
+		s.States[1].Key.SessionID != "ses_b2" || s.States[1].ParentSessionID != "ses_a1" || s.States[2].Synced != "yes" {
 		t.Fatalf("states: %+v", s.States)
 	}
 	ps := withText(s, "permission setting:")
@@ -163,7 +175,7 @@ func TestDBKilo(t *testing.T) {
 			t.Fatalf("%s: kilo-code/db must match, opencode/db not", name)
 		}
 		s := parsertest.Golden(t, p, in, "testdata/kilo_"+strings.TrimSuffix(name, ".db")+".golden.jsonl")
-		if len(s.States) != 2 || s.States[0].Key.Agent != agentKilo || len(ofType(s, timeline.User)) != 3 {
+		if len(s.States) != 3 || s.States[0].Key.Agent != agentKilo || s.States[1].ParentSessionID != "ses_a1" || len(ofType(s, timeline.User)) != 2 {
 			t.Fatalf("%s: %+v", name, s.States)
 		}
 	}
@@ -187,5 +199,98 @@ func TestDBPermission118(t *testing.T) {
 	s := parsertest.Run(t, byID(t, "opencode/db"), dbInput(t, "testdata/permission_118.sql", agentOpenCode, "/home/examiner/.local/share/opencode/opencode.db"))
 	if len(s.Events) != 1 || s.Events[0].Text != "permission setting: bash=git status * (from opencode.db permission, project prj1)" || s.Events[0].ProjectPath != "/home/examiner/demo" {
 		t.Fatalf("%+v %v", s.Events, s.Problems)
+	}
+}
+
+// TestDBOrphanParts: part rows whose message row is gone (opencode #13654,
+// #13818) are kept as rows from what the part records (role unknown: a
+// text part is a system row, never user or assistant), with an
+// orphan_record problem per lost message; a message whose parts are all
+// gone gives a row saying so; a session known only from parts is read.
+func TestDBOrphanParts(t *testing.T) {
+	in := dbInput(t, "testdata/orphan_parts.sql", agentOpenCode, "/home/examiner/.local/share/opencode/opencode.db")
+	s := parsertest.Golden(t, byID(t, "opencode/db"), in, "testdata/orphan_parts.golden.jsonl")
+	type row struct {
+		sess, rid string
+		tt        timeline.TurnType
+		text      string
+	}
+	var got []row
+	for _, e := range s.Events {
+		got = append(got, row{e.SessionID, e.RecordID, e.TurnType, e.Text})
+	}
+	want := []row{
+		{"ses_o1", "ses_o1#title", timeline.System, "session title: Clean the build"},
+		{"ses_o1", "prt_u1", timeline.User, "clean the build directory"},
+		{"ses_o1", "prt_g1", timeline.System, "text of a message whose record is gone (role unknown): I will remove build/."},
+		{"ses_o1", "prt_g2", timeline.ToolUse, "rm -rf build/"},
+		{"ses_o1", "prt_g2#result", timeline.ToolResult, ""},
+		{"ses_o1", "msg_u2#noparts", timeline.System, "message without parts: role=user (its part rows are gone)"},
+		{"ses_x", "prt_x1", timeline.ToolUse, "/etc/hosts"},
+		{"ses_x", "prt_x1#result", timeline.ToolResult, "127.0.0.1 localhost"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("rows:\n%+v\nwant\n%+v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("row %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if c := withID(s, timeline.ToolUse, "toolu_rm"); len(c) != 1 || c[0].TimeString() != "2026-01-01T10:00:01.200Z" || c[0].SourceLine != 3 {
+		t.Errorf("orphaned call: %+v", c)
+	}
+	var orphans []string
+	for _, p := range s.Problems {
+		if strings.Contains(p, parser.KindOrphanRecord+":") {
+			orphans = append(orphans, p)
+		}
+	}
+	wantP := []string{
+		"line 2: orphan_record: 3 part(s) of message msg_gone in session ses_o1 whose message row is gone (opencode #13654, #13818): kept, role unknown",
+		"line 0: orphan_record: records of session ses_x whose session row is gone: kept",
+		"line 5: orphan_record: 1 part(s) of message msg_x in session ses_x whose message row is gone (opencode #13654, #13818): kept, role unknown",
+	}
+	if strings.Join(orphans, "\n") != strings.Join(wantP, "\n") {
+		t.Errorf("problems:\n%s\nwant\n%s", strings.Join(orphans, "\n"), strings.Join(wantP, "\n"))
+	}
+	if sk := s.SkipCounts(); len(sk) != 2 || sk["no_evidence:step-finish"] != 1 || sk["state_only:message"] != 1 {
+		t.Errorf("skips: %v", s.Skips)
+	}
+}
+
+// TestDBRemovedParts: what happened stays. A part OpenCode removed (its
+// row gone) still gives its rows from its last message.part.updated event
+// in the sync log, followed by "part removed from message <id>"; a removed
+// part the log holds nothing of gives that row alone.
+func TestDBRemovedParts(t *testing.T) {
+	s := parsertest.Golden(t, byID(t, "opencode/db"), dbInput(t, "testdata/removed_parts.sql", agentOpenCode, "/home/examiner/.local/share/opencode/opencode.db"), "testdata/removed_parts.golden.jsonl")
+	type row struct {
+		rid, tt, text, at string
+		line              int64
+	}
+	var got []row
+	for _, e := range s.Events {
+		got = append(got, row{e.RecordID, string(e.TurnType), e.Text, e.TimeString() + " " + string(e.TimeBasis), e.SourceLine})
+	}
+	want := []row{
+		{"ses_r#title", "system", "session title: Revert", "2026-01-01T10:00:00.000Z ", 1},
+		{"", "system", "model: p/m", "2026-01-01T10:00:01.000Z ", 1},
+		{"prt_keep", "assistant", "kept reply", "2026-01-01T10:00:01.000Z ", 1},
+		{"prt_gone", "tool_use", "rm -rf dist", "2026-01-01T10:00:02.000Z ", 2},
+		{"prt_gone#result", "tool_result", "", "2026-01-01T10:00:03.000Z ", 2},
+		{"prt_gone#removed", "system", "part removed from message msg_a", "2026-01-01T10:00:03.000Z inherited", 3},
+		{"prt_never_seen#removed", "system", "part removed from message msg_a (the sync log holds none of its content)", " none", 4},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("rows:\n%+v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("row %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if sk := s.SkipCounts(); sk["no_evidence:event message.part.updated.1"] != 1 {
+		t.Errorf("skips: %v", s.Skips)
 	}
 }

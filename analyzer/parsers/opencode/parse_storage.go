@@ -81,7 +81,7 @@ func parseStorage(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		for i, raw := range m.info.Parts { // inline parts (pre-1.0 files)
 			var pt part
 			if json.Unmarshal(raw, &pt) == nil {
-				parts = append(parts, partRec{p: pt, loc: loc{file: m.path, line: int64(i + 1)}})
+				parts = append(parts, partRec{p: pt, loc: loc{file: m.path, line: int64(i + 1), rid: pt.ID}})
 			}
 		}
 		for _, dir := range []string{root + "/part/" + mid, sessDir + "/part/" + s.ID + "/" + mid} {
@@ -91,10 +91,10 @@ func parseStorage(ctx context.Context, in *parser.Input, out parser.Sink) error 
 					out.Problem(0, f.Path+": "+err.Error())
 					continue
 				}
-				parts = append(parts, partRec{p: pt, loc: loc{file: f.Path, line: 1}})
+				parts = append(parts, partRec{p: pt, loc: loc{file: f.Path, line: 1, rid: pt.ID}})
 			}
 		}
-		e.message(&m.info, parts, loc{file: m.path, line: 1})
+		e.message(&m.info, parts, loc{file: m.path, line: 1, rid: mid})
 	}
 	return ctx.Err()
 }
@@ -119,7 +119,7 @@ func parseShareMarker(in *parser.Input, out parser.Sink) error {
 	if v.URL != "" {
 		what += " " + v.URL
 	}
-	ev := e.base(in.MTime, loc{line: 1})
+	ev := e.base(in.MTime, loc{line: 1, rid: sid + "#share-file"})
 	if !in.MTime.IsZero() {
 		ev.TimeBasis = timeline.TimeFileMTime
 	}
@@ -155,7 +155,7 @@ func parseExport(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		l := loc{line: int64(i + 1)}
+		l := loc{line: int64(i + 1), rid: m.Info.ID}
 		var parts []partRec
 		for _, raw := range m.Parts {
 			var pt part
@@ -163,7 +163,7 @@ func parseExport(ctx context.Context, in *parser.Input, out parser.Sink) error {
 				out.Problem(l.line, "part: "+err.Error())
 				continue
 			}
-			parts = append(parts, partRec{p: pt, loc: l})
+			parts = append(parts, partRec{p: pt, loc: loc{line: l.line, rid: pt.ID}})
 		}
 		e.message(&m.Info, parts, l)
 	}

@@ -84,11 +84,13 @@ func TestStorageOldLayout(t *testing.T) {
 	root := "/home/examiner/.local/share/opencode/project/app/"
 	files := treeFiles(t, "testdata/old", root)
 	s := parsertest.Golden(t, byID(t, "opencode/storage"), storageInput(t, files, root+"storage/session/info/ses_o1.json", agentOpenCode), "testdata/old.golden.jsonl")
-	u, a := ofType(s, timeline.User), ofType(s, timeline.Assistant)
-	if len(u) != 1 || u[0].Text != "hello old layout" || len(a) != 1 || a[0].Text != "hi from the old tree" || a[0].ProjectPath != "/home/examiner/old" || a[0].Model != "anthropic/claude-sonnet-4" {
+	// ses_o1 is a subagent session (parentID ses_o0): its prompt is the
+	// task the parent's model wrote
+	u, a := withText(s, "subagent task: "), ofType(s, timeline.Assistant)
+	if len(ofType(s, timeline.User)) != 0 || len(u) != 1 || u[0].Text != "subagent task: hello old layout" || u[0].TurnType != timeline.System || u[0].ParentSessionID != "ses_o0" || len(a) != 1 || a[0].Text != "hi from the old tree" || a[0].ProjectPath != "/home/examiner/old" || a[0].Model != "anthropic/claude-sonnet-4" {
 		t.Fatalf("%+v %+v", u, a)
 	}
-	if sa := withText(s, "subagent "); len(sa) != 1 || sa[0].Text != "subagent ses_o1 of ses_o0" {
+	if sa := withText(s, "subagent ses_"); len(sa) != 1 || sa[0].Text != "subagent ses_o1 of ses_o0" || sa[0].RecordID != "ses_o1#subagent" {
 		t.Fatalf("subagent: %+v", sa)
 	}
 }

@@ -138,9 +138,15 @@ func TestRealAgents2(t *testing.T) {
 			if w := byText(timeline.ToolUse, "/home/examiner2/demo/"+m+"-notes.txt"); len(w) != 1 || w[0].ToolName != "write" || results[w[0].ToolUseID].Text != "Wrote file successfully." {
 				t.Errorf("write call: %+v", w)
 			}
-			sub := byText(timeline.User, "Run the shell command `echo doubleagent-"+m+"-subagent` and tell me what it printed.")
+			// the task prompt the parent's model wrote is the subagent's
+			// first message: a system row, never user (issue 12)
+			task := "Run the shell command `echo doubleagent-" + m + "-subagent` and tell me what it printed."
+			if u := byText(timeline.User, task); len(u) != 0 {
+				t.Fatalf("subagent task prompt as a user row: %+v", u)
+			}
+			sub := byText(timeline.System, "subagent task: "+task)
 			if len(sub) != 1 {
-				t.Fatalf("subagent prompt: %+v", sub)
+				t.Fatalf("subagent task row: %+v", sub)
 			}
 			var parent string
 			for _, e := range all {
@@ -148,11 +154,16 @@ func TestRealAgents2(t *testing.T) {
 					parent = strings.TrimPrefix(e.Text, "subagent "+sub[0].SessionID+" of ")
 				}
 			}
-			if parent == "" || parent == sub[0].SessionID {
-				t.Errorf("no subagent row for %s", sub[0].SessionID)
+			if parent == "" || parent == sub[0].SessionID || sub[0].ParentSessionID != parent {
+				t.Errorf("no subagent row for %s (parent %q, row's parent %q)", sub[0].SessionID, parent, sub[0].ParentSessionID)
 			}
-			if sc := byText(timeline.ToolUse, "echo doubleagent-"+m+"-subagent"); len(sc) != 1 || sc[0].SessionID != sub[0].SessionID {
+			if sc := byText(timeline.ToolUse, "echo doubleagent-"+m+"-subagent"); len(sc) != 1 || sc[0].SessionID != sub[0].SessionID || sc[0].ParentSessionID != parent || sc[0].RecordID == "" {
 				t.Errorf("subagent's call: %+v", sc)
+			}
+			for _, e := range all {
+				if e.SessionID == sub[0].SessionID && e.ParentSessionID != parent {
+					t.Errorf("subagent row without its parent session: %+v", e)
+				}
 			}
 			// denied: a deny rule removed bash; OpenCode answers through its
 			// "invalid" tool, Kilo with an error state

@@ -11,7 +11,11 @@
 // Text/Thinking/RedactedThinking/ToolUse, tool_results IndexMap keyed by
 // tool use id, SubagentContext, ToolCallEventStream::authorize and its
 // "Permission to run tool denied by user" error), the ThreadMetadataDb
-// sidebar_threads / archived_git_worktrees migrations, project's
+// sidebar_threads / archived_git_worktrees migrations (and, at
+// a84689073d296dfd39987bc7dd478e43ef76d83a, thread_metadata_store.rs: the
+// thread_archived_worktrees join, first by session_id, then by the
+// sidebar's 16-byte thread_id, and the staged / unstaged / original commit
+// hashes of archived_git_worktrees), project's
 // trusted_worktrees (ProjectDb), and docs/src/ai/tool-permissions.md
 // (agent.tool_permissions). No real Zed files were available (no shared
 // sample, no real-agent fixture): every fixture is synthetic, the SQLite
@@ -28,8 +32,20 @@
 // Messages have no time: every row takes the row's updated_at (else the
 // JSON's), TimeInherited.
 //
+// Identity: RecordID "<thread>#<word>" for the thread's own rows (name,
+// subagent, imported, profile, model, sandbox, summary, draft); a user
+// message's rows its own id (UserMessageId; "#<i>" for a mention item);
+// an agent message's items "<thread>#m<n>#<i>" (Zed gives agent messages
+// no id: the position in the thread is the identity), a tool result
+// "<thread>#m<n>#result:<tool_use_id>", a denial "...#decision". A thread
+// that gives no row is a skip; an unknown content variant a skipped_record
+// problem.
+//
 // Rows: "session name: <title>", "subagent <id> of <parent>" (parent_id
-// or subagent_context, ToolUseID the spawning call), "thread imported from
+// or subagent_context, ToolUseID the spawning call; the sub-agent thread's
+// rows carry ParentSessionID, its SessionState the parent, and its user
+// text, the task the parent's model wrote, is the system row "subagent
+// task: <text>", never user), "thread imported from
 // a shared link", "agent profile: <profile>", "model: <provider>/<model>"
 // (and Model on assistant, thinking and tool_use rows), "sandboxed
 // terminal temp dir: <path>" (a scratch directory). User: the Text and
@@ -60,9 +76,18 @@
 // file mtime)". scoped_kv_store: agent_draft_prompts -> "unsent draft:
 // <text>" (SessionID the key); created_git_worktrees -> "git worktree
 // created: <key> <value>"; other agent/thread/worktree namespaces ->
-// "<namespace>: <key>=<value>"; all at the file mtime. archived_git_worktrees:
-// "archived git worktree: <path> repo=<main> branch=<b> commit=<c>" (at
-// archived_at/created_at when present, else file mtime).
+// "<namespace>: <key>=<value>"; all at the file mtime (another namespace,
+// or an empty draft, is a skip). archived_git_worktrees: "archived git
+// worktree: <path> repo=<main> branch=<b> commit=<c> original_commit=..
+// staged_commit=.. unstaged_commit=.." (at archived_at/created_at when
+// present, else file mtime), one row per thread thread_archived_worktrees
+// links it to (SessionID that thread's session id, through
+// sidebar_threads when the link is a thread_id; "(thread <hex>, not in
+// sidebar_threads)" when the sidebar lost it), or one row without a
+// session when no thread is linked; each link is a skip, and a link to a
+// gone worktree row an orphan_record problem. RecordIDs: "sidebar:<thread_id
+// hex or session id>", "kv:<namespace>/<key>",
+// "archived-worktree:<id>[#<thread>]", "terminal:<id>".
 // sidebar_terminal_threads: "terminal thread: <title> cwd=<dir>" at
 // created_at.
 //
@@ -76,7 +101,12 @@
 // setting: <key path>=<value> (from <file>, file mtime)". Nothing else is
 // read (no API keys).
 //
-// Not done: thread_archived_worktrees (joined rows), the catalog's
-// prompts/*, conversations/*.zed.json (text threads) and logs/*.log
-// targets, cumulative_token_usage, the workspace tables of db.sqlite.
+// Only real tables are read (parser.Columns, parser.HasTable): a threads
+// VIEW, which could run any query (issue 13: an endless recursive CTE), is
+// "no threads table".
+//
+// Not done, each outside the seed's Files read (the collector gathers
+// them): the catalog's prompts/*, conversations/*.zed.json (text threads)
+// and logs/*.log targets, cumulative_token_usage, the workspace tables of
+// db.sqlite.
 package zed

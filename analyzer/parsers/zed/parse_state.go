@@ -2,6 +2,8 @@ package zed
 
 import (
 	"context"
+	"database/sql"
+	"encoding/hex"
 	"fmt"
 	"strings"
 
@@ -18,6 +20,11 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
 	file := parser.DisplayFile(&in.File)
+	links, err := worktreeLinks(ctx, db, out)
+	if err != nil {
+		out.Problem(0, "not a SQLite database: "+err.Error())
+		return nil
+	}
 	tables := []struct {
 		name string
 		fn   func(r row)
@@ -25,7 +32,8 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		{"sidebar_threads", func(r row) { sidebarThread(in, r, out) }},
 		{"trusted_worktrees", func(r row) { trustedWorktree(in, r, out, file) }},
 		{"scoped_kv_store", func(r row) { scopedKV(in, r, out, file) }},
-		{"archived_git_worktrees", func(r row) { archivedWorktree(in, r, out) }},
+		{"archived_git_worktrees", func(r row) { archivedWorktree(in, r, out, links) }},
+		{"thread_archived_worktrees", func(r row) { linkRow(r, out, links) }},
 		{"sidebar_terminal_threads", func(r row) { terminalThread(in, r, out) }},
 	}
 	for _, t := range tables {
@@ -89,6 +97,11 @@ func sidebarThread(in *parser.Input, r row, out parser.Sink) {
 		e.Text += ", archived"
 	}
 	e.Text += ")"
+	if id := r.bytes("thread_id"); len(id) > 0 {
+		e.RecordID = "sidebar:" + hex.EncodeToString(id)
+	} else if e.SessionID != "" {
+		e.RecordID = "sidebar:" + e.SessionID
+	}
 	out.Event(e)
 }
 
@@ -120,6 +133,7 @@ func scopedKV(in *parser.Input, r row, out parser.Sink, file string) {
 	case "agent_draft_prompts":
 		txt := draftText([]byte(val))
 		if strings.TrimSpace(txt) == "" {
+			out.Skip(r.Rowid, "empty_text")
 			return
 		}
 		e.SessionID = key
@@ -128,14 +142,19 @@ func scopedKV(in *parser.Input, r row, out parser.Sink, file string) {
 		e.Text = fmt.Sprintf("git worktree created: %s %s", key, parser.CompactJSON([]byte(val)))
 	default:
 		if !strings.HasPrefix(ns, "agent") && !strings.Contains(ns, "thread") && !strings.Contains(ns, "worktree") {
+			out.Skip(r.Rowid, "no_evidence:kv namespace "+ns)
 			return
 		}
 		e.Text = fmt.Sprintf("%s: %s=%s", ns, key, parser.CompactJSON([]byte(val)))
 	}
+	e.RecordID = "kv:" + ns + "/" + key
 	out.Event(e)
 }
 
-func archivedWorktree(in *parser.Input, r row, out parser.Sink) {
+// archivedWorktree gives one row per archived worktree, and per thread
+// the thread_archived_worktrees join links it to (the agent thread whose
+// worktree it was): that row is the thread's.
+func archivedWorktree(in *parser.Input, r row, out parser.Sink, links *links) {
 	e := stamp(in, r, "archived_at", "created_at")
 	e.SourceLine = r.Rowid
 	e.ProjectPath = r.Get("main_repo_path")
@@ -143,10 +162,93 @@ func archivedWorktree(in *parser.Input, r row, out parser.Sink) {
 	if b := r.Get("branch_name"); b != "" {
 		e.Text += " branch=" + b
 	}
-	if c := r.Get("commit_hash"); c != "" {
-		e.Text += " commit=" + c
+	for _, k := range []struct{ col, name string }{{"commit_hash", "commit"}, {"original_commit_hash", "original_commit"},
+		{"staged_commit_hash", "staged_commit"}, {"unstaged_commit_hash", "unstaged_commit"}} {
+		if c := r.Get(k.col); c != "" {
+			e.Text += " " + k.name + "=" + c
+		}
 	}
-	out.Event(e)
+	id := r.Get("id")
+	links.seen[id] = true
+	ts := links.byWorktree[id]
+	if len(ts) == 0 {
+		e.RecordID = "archived-worktree:" + id
+		out.Event(e)
+		return
+	}
+	for _, t := range ts {
+		te := e
+		te.SessionID, te.RecordID = t.session, "archived-worktree:"+id+"#"+t.key
+		if t.session == "" {
+			te.Text += " (thread " + t.key + ", not in sidebar_threads)"
+		}
+		out.Event(te)
+	}
+}
+
+// threadLink is one thread_archived_worktrees row resolved to its thread.
+type threadLink struct {
+	key     string // the thread's id as stored (session id, or hex thread_id)
+	session string // the threads.id it names ("" when unknown)
+	rowid   int64
+}
+
+type links struct {
+	byWorktree map[string][]threadLink
+	seen       map[string]bool // archived_git_worktrees ids read
+}
+
+// worktreeLinks reads thread_archived_worktrees: (session_id,
+// archived_worktree_id) in its first form, (thread_id BLOB,
+// archived_worktree_id) since the sidebar keyed threads by a 16-byte id
+// (zed-industries/zed a846890 thread_metadata_store.rs); a thread_id is
+// resolved through sidebar_threads to the session (threads.id).
+func worktreeLinks(ctx context.Context, db *sql.DB, out parser.Sink) (*links, error) {
+	l := &links{byWorktree: map[string][]threadLink{}, seen: map[string]bool{}}
+	cols, err := parser.Columns(ctx, db, "thread_archived_worktrees")
+	if err != nil || cols == nil {
+		return l, err
+	}
+	sessionOf := map[string]string{}
+	if sc, err := parser.Columns(ctx, db, "sidebar_threads"); err == nil && sc["thread_id"] {
+		err := eachRow(ctx, db, "sidebar_threads", func(r row) error {
+			if id := r.bytes("thread_id"); len(id) > 0 {
+				sessionOf[hex.EncodeToString(id)] = r.Get("session_id")
+			}
+			return nil
+		})
+		if err != nil {
+			out.Problem(0, "read sidebar_threads: "+err.Error())
+		}
+	}
+	err = eachRow(ctx, db, "thread_archived_worktrees", func(r row) error {
+		t := threadLink{rowid: r.Rowid}
+		if cols["session_id"] {
+			t.key = r.Get("session_id")
+			t.session = t.key
+		} else {
+			t.key = hex.EncodeToString(r.bytes("thread_id"))
+			t.session = sessionOf[t.key]
+		}
+		wid := r.Get("archived_worktree_id")
+		l.byWorktree[wid] = append(l.byWorktree[wid], t)
+		return nil
+	})
+	if err != nil {
+		out.Problem(0, "read thread_archived_worktrees: "+err.Error())
+	}
+	return l, nil
+}
+
+// linkRow accounts for a thread_archived_worktrees row: its thread gave
+// the archived worktree's row, unless the worktree row is gone.
+func linkRow(r row, out parser.Sink, l *links) {
+	wid := r.Get("archived_worktree_id")
+	if l.seen[wid] {
+		out.Skip(r.Rowid, "state_only:joined into its archived_git_worktrees row")
+		return
+	}
+	out.Report(r.Rowid, parser.KindOrphanRecord, "thread_archived_worktrees links archived worktree "+wid+", whose archived_git_worktrees row is gone")
 }
 
 func terminalThread(in *parser.Input, r row, out parser.Sink) {
@@ -164,6 +266,9 @@ func terminalThread(in *parser.Input, r row, out parser.Sink) {
 	e.Text = "terminal thread: " + title
 	if wd := r.Get("working_directory"); wd != "" {
 		e.Text += " cwd=" + wd
+	}
+	if e.SessionID != "" {
+		e.RecordID = "terminal:" + e.SessionID
 	}
 	out.Event(e)
 }

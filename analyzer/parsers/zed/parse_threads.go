@@ -6,6 +6,7 @@ import (
 	"fmt"
 	json "github.com/go-json-experiment/json/v1"
 	"regexp"
+	"sort"
 	"strings"
 	"time"
 
@@ -103,18 +104,36 @@ func parseThreadsDB(ctx context.Context, in *parser.Input, out parser.Sink) erro
 type threadWriter struct {
 	out     parser.Sink
 	id      string
+	parent  string // the parent thread of a subagent's thread
 	project string
 	line    int64
 	time    time.Time
 	basis   timeline.TimeBasis
+	rows    int
 }
 
-func (w *threadWriter) emit(e timeline.Event) {
-	e.SessionID, e.ProjectPath, e.SourceLine = w.id, w.project, w.line
+// emit writes a row of the thread; rid is its RecordID suffix: the thread
+// id is the record's own id and a message is known by its position
+// ("<thread>#m<n>#<item>"), the only identity Zed gives an agent message.
+func (w *threadWriter) emit(e timeline.Event, rid string) {
+	if w.id != "" && rid != "" {
+		rid = w.id + "#" + rid
+	} else {
+		rid = ""
+	}
+	w.emitID(e, rid)
+}
+
+// emitID writes a row whose RecordID is rid as given (a user message's own
+// id).
+func (w *threadWriter) emitID(e timeline.Event, rid string) {
+	e.SessionID, e.ParentSessionID, e.ProjectPath, e.SourceLine = w.id, w.parent, w.project, w.line
+	e.RecordID = rid
 	if e.Time.IsZero() && e.TimeBasis == timeline.TimeRecorded {
 		e.Time, e.TimeBasis = w.time, w.basis
 	}
 	w.out.Event(e)
+	w.rows++
 }
 
 func threadRow(in *parser.Input, r row, dec *zstd.Decoder, out parser.Sink) {
@@ -146,32 +165,37 @@ func threadRow(in *parser.Input, r row, dec *zstd.Decoder, out parser.Sink) {
 	if title == "" {
 		title = r.Get("summary")
 	}
-	if title != "" {
-		w.emit(timeline.Event{TurnType: timeline.System, Text: "session name: " + title})
-	}
 	parent := r.Get("parent_id")
 	if parent == "" && t.SubagentContext != nil {
 		parent = t.SubagentContext.ParentThreadID
+	}
+	if parent == w.id {
+		parent = ""
+	}
+	w.parent = parent
+	if title != "" {
+		w.emit(timeline.Event{TurnType: timeline.System, Text: "session name: " + title}, "name")
 	}
 	if parent != "" {
 		e := timeline.Event{TurnType: timeline.System, Text: fmt.Sprintf("subagent %s of %s", w.id, parent)}
 		if t.SubagentContext != nil {
 			e.ToolUseID = t.SubagentContext.ToolUseID
 		}
-		w.emit(e)
+		w.emit(e, "subagent")
+		out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: w.id}, ParentSessionID: parent})
 	}
 	if t.Imported {
-		w.emit(timeline.Event{TurnType: timeline.System, Text: "thread imported from a shared link"})
+		w.emit(timeline.Event{TurnType: timeline.System, Text: "thread imported from a shared link"}, "imported")
 	}
 	if t.Profile != "" {
-		w.emit(timeline.Event{TurnType: timeline.System, Text: "agent profile: " + t.Profile})
+		w.emit(timeline.Event{TurnType: timeline.System, Text: "agent profile: " + t.Profile}, "profile")
 	}
 	model := t.model()
 	if model != "" {
-		w.emit(timeline.Event{TurnType: timeline.System, Text: "model: " + model, Model: model})
+		w.emit(timeline.Event{TurnType: timeline.System, Text: "model: " + model, Model: model}, "model")
 	}
 	if t.SandboxedTerminalTempDir != "" {
-		w.emit(timeline.Event{TurnType: timeline.System, Text: "sandboxed terminal temp dir: " + t.SandboxedTerminalTempDir})
+		w.emit(timeline.Event{TurnType: timeline.System, Text: "sandboxed terminal temp dir: " + t.SandboxedTerminalTempDir}, "sandbox")
 	}
 	for i, m := range t.Messages {
 		if isLegacy(m) {
@@ -182,20 +206,26 @@ func threadRow(in *parser.Input, r row, dec *zstd.Decoder, out parser.Sink) {
 	}
 	var ds string
 	if json.Unmarshal(t.DetailedSummary, &ds) == nil && strings.TrimSpace(ds) != "" {
-		w.emit(timeline.Event{TurnType: timeline.System, Text: "thread summary: " + ds})
+		w.emit(timeline.Event{TurnType: timeline.System, Text: "thread summary: " + ds}, "summary")
 	}
 	if txt := draftText(t.DraftPrompt); strings.TrimSpace(txt) != "" && string(bytes.TrimSpace(t.DraftPrompt)) != "null" {
-		w.emit(timeline.Event{TurnType: timeline.System, Text: "unsent draft: " + txt})
+		w.emit(timeline.Event{TurnType: timeline.System, Text: "unsent draft: " + txt}, "draft")
+	}
+	if w.rows == 0 {
+		out.Skip(r.Rowid, "no_evidence:empty thread")
 	}
 }
 
 // message reads one DbThread message: {"User": {...}}, {"Agent": {...}} or
 // "Resume".
 func message(w *threadWriter, raw json.RawMessage, model string, n int) {
+	mid := fmt.Sprintf("m%d", n)
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
 		if s == "Resume" {
-			w.emit(timeline.Event{TurnType: timeline.System, Text: "resume: Continue where you left off"})
+			w.emit(timeline.Event{TurnType: timeline.System, Text: "resume: Continue where you left off"}, mid)
+		} else {
+			w.out.Report(w.line, parser.KindSkippedRecord, fmt.Sprintf("thread %s message %d: %q not read", w.id, n, s))
 		}
 		return
 	}
@@ -215,10 +245,16 @@ func message(w *threadWriter, raw json.RawMessage, model string, n int) {
 	}
 	switch {
 	case m.User != nil:
+		// a user message keeps its own id (UserMessageId)
+		uid := w.id + "#" + mid
+		if m.User.ID != "" {
+			uid = m.User.ID
+		}
 		var typed []string
-		for _, c := range m.User.Content {
+		for i, c := range m.User.Content {
 			var v map[string]json.RawMessage
 			if json.Unmarshal(c, &v) != nil {
+				w.out.Report(w.line, parser.KindSkippedRecord, fmt.Sprintf("thread %s message %d item %d is not an object", w.id, n, i))
 				continue
 			}
 			if t, ok := v["Text"]; ok {
@@ -237,18 +273,27 @@ func message(w *threadWriter, raw json.RawMessage, model string, n int) {
 				if mention.Content != "" {
 					text += "\n" + mention.Content
 				}
-				w.emit(timeline.Event{TurnType: timeline.System, Text: text})
+				w.emitID(timeline.Event{TurnType: timeline.System, Text: text}, fmt.Sprintf("%s#%d", uid, i))
+			} else {
+				w.out.Report(w.line, parser.KindSkippedRecord, fmt.Sprintf("thread %s message %d item %d: unknown user content %s", w.id, n, i, keys(v)))
 			}
 		}
 		if txt := strings.Join(typed, "\n"); strings.TrimSpace(txt) != "" {
-			w.emit(timeline.Event{TurnType: timeline.User, Text: txt})
+			e := timeline.Event{TurnType: timeline.User, Text: txt}
+			if w.parent != "" {
+				// the task the parent thread's model wrote for this subagent
+				e.TurnType, e.Text = timeline.System, "subagent task: "+txt
+			}
+			w.emitID(e, uid)
 		}
 	case m.Agent != nil:
 		names := map[string]string{}
 		var order []string
-		for _, c := range m.Agent.Content {
+		for i, c := range m.Agent.Content {
+			rid := fmt.Sprintf("%s#%d", mid, i)
 			var v map[string]json.RawMessage
 			if json.Unmarshal(c, &v) != nil {
+				w.out.Report(w.line, parser.KindSkippedRecord, fmt.Sprintf("thread %s message %d item %d is not an object", w.id, n, i))
 				continue
 			}
 			switch {
@@ -256,7 +301,7 @@ func message(w *threadWriter, raw json.RawMessage, model string, n int) {
 				var s string
 				_ = json.Unmarshal(v["Text"], &s)
 				if strings.TrimSpace(s) != "" {
-					w.emit(timeline.Event{TurnType: timeline.Assistant, Text: s, Model: model})
+					w.emit(timeline.Event{TurnType: timeline.Assistant, Text: s, Model: model}, rid)
 				}
 			case v["Thinking"] != nil:
 				var th struct {
@@ -264,10 +309,10 @@ func message(w *threadWriter, raw json.RawMessage, model string, n int) {
 				}
 				_ = json.Unmarshal(v["Thinking"], &th)
 				if strings.TrimSpace(th.Text) != "" {
-					w.emit(timeline.Event{TurnType: timeline.Thinking, Text: th.Text, Model: model})
+					w.emit(timeline.Event{TurnType: timeline.Thinking, Text: th.Text, Model: model}, rid)
 				}
 			case v["RedactedThinking"] != nil:
-				w.emit(timeline.Event{TurnType: timeline.Thinking, Text: "[redacted thinking]", Model: model})
+				w.emit(timeline.Event{TurnType: timeline.Thinking, Text: "[redacted thinking]", Model: model}, rid)
 			case v["ToolUse"] != nil:
 				var tu struct {
 					ID       string          `json:"id"`
@@ -283,7 +328,9 @@ func message(w *threadWriter, raw json.RawMessage, model string, n int) {
 				names[tu.ID] = tu.Name
 				order = append(order, tu.ID)
 				w.emit(timeline.Event{TurnType: timeline.ToolUse, Model: model, ToolName: tu.Name, ToolUseID: tu.ID,
-					ToolInput: input, Text: identifying(json.RawMessage(input))})
+					ToolInput: input, Text: identifying(json.RawMessage(input))}, rid)
+			default:
+				w.out.Report(w.line, parser.KindSkippedRecord, fmt.Sprintf("thread %s message %d item %d: unknown agent content %s", w.id, n, i, keys(v)))
 			}
 		}
 		results := orderedObject(m.Agent.ToolResults)
@@ -302,7 +349,7 @@ func message(w *threadWriter, raw json.RawMessage, model string, n int) {
 			if tr.ToolName == "" {
 				tr.ToolName = names[tr.ToolUseID]
 			}
-			toolResult(w, tr.ToolUseID, tr.ToolName, resultText(tr.Content), tr.IsError)
+			toolResult(w, tr.ToolUseID, tr.ToolName, resultText(tr.Content), tr.IsError, mid+"#result:"+tr.ToolUseID)
 		}
 		// Results follow their calls' order; any result without a call
 		// comes after, in stored order.
@@ -327,21 +374,31 @@ func message(w *threadWriter, raw json.RawMessage, model string, n int) {
 	}
 }
 
-func toolResult(w *threadWriter, id, name, text string, isErr bool) {
+func toolResult(w *threadWriter, id, name, text string, isErr bool, rid string) {
 	ie := "false"
 	if isErr {
 		ie = "true"
 	}
-	w.emit(timeline.Event{TurnType: timeline.ToolResult, ToolName: name, ToolUseID: id, Text: text, IsError: ie})
+	w.emit(timeline.Event{TurnType: timeline.ToolResult, ToolName: name, ToolUseID: id, Text: text, IsError: ie}, rid)
 	if !isErr {
 		return
 	}
 	switch {
 	case strings.Contains(text, deniedByUser):
-		w.emit(timeline.Event{TurnType: timeline.System, ToolName: name, ToolUseID: id, Text: "permission decision: denied source=user"})
+		w.emit(timeline.Event{TurnType: timeline.System, ToolName: name, ToolUseID: id, Text: "permission decision: denied source=user"}, rid+"#decision")
 	case deniedBySettings.MatchString(text):
-		w.emit(timeline.Event{TurnType: timeline.System, ToolName: name, ToolUseID: id, Text: "permission decision: denied source=settings"})
+		w.emit(timeline.Event{TurnType: timeline.System, ToolName: name, ToolUseID: id, Text: "permission decision: denied source=settings"}, rid+"#decision")
 	}
+}
+
+// keys names an object's members, for a problem about an unknown variant.
+func keys(v map[string]json.RawMessage) string {
+	var ks []string
+	for k := range v {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return strings.Join(ks, ",")
 }
 
 // resultText renders LanguageModelToolResultContent: a string,
@@ -456,31 +513,37 @@ func legacyMessage(w *threadWriter, raw json.RawMessage, model string, n int) {
 		return
 	}
 	role := strings.ToLower(m.Role)
+	mid := fmt.Sprintf("m%d", n)
 	if m.Context != "" {
-		w.emit(timeline.Event{TurnType: timeline.System, Text: "context: " + m.Context})
+		w.emit(timeline.Event{TurnType: timeline.System, Text: "context: " + m.Context}, mid+"#context")
 	}
-	for _, s := range m.Segments {
+	for i, s := range m.Segments {
+		rid := fmt.Sprintf("%s#%d", mid, i)
 		switch {
 		case role == "user" && strings.TrimSpace(s.Text) != "":
-			w.emit(timeline.Event{TurnType: timeline.User, Text: s.Text})
+			e := timeline.Event{TurnType: timeline.User, Text: s.Text}
+			if w.parent != "" {
+				e.TurnType, e.Text = timeline.System, "subagent task: "+s.Text
+			}
+			w.emit(e, rid)
 		case role == "system":
-			w.emit(timeline.Event{TurnType: timeline.System, Text: s.Text})
+			w.emit(timeline.Event{TurnType: timeline.System, Text: s.Text}, rid)
 		case s.Type == "thinking":
-			w.emit(timeline.Event{TurnType: timeline.Thinking, Text: s.Text, Model: model})
+			w.emit(timeline.Event{TurnType: timeline.Thinking, Text: s.Text, Model: model}, rid)
 		case s.Type == "redacted_thinking":
-			w.emit(timeline.Event{TurnType: timeline.Thinking, Text: "[redacted thinking]", Model: model})
+			w.emit(timeline.Event{TurnType: timeline.Thinking, Text: "[redacted thinking]", Model: model}, rid)
 		case strings.TrimSpace(s.Text) != "":
-			w.emit(timeline.Event{TurnType: timeline.Assistant, Text: s.Text, Model: model})
+			w.emit(timeline.Event{TurnType: timeline.Assistant, Text: s.Text, Model: model}, rid)
 		}
 	}
 	names := map[string]string{}
 	for _, tu := range m.ToolUses {
 		names[tu.ID] = tu.Name
 		in := parser.CompactJSON(tu.Input)
-		w.emit(timeline.Event{TurnType: timeline.ToolUse, Model: model, ToolName: tu.Name, ToolUseID: tu.ID, ToolInput: in, Text: identifying(tu.Input)})
+		w.emit(timeline.Event{TurnType: timeline.ToolUse, Model: model, ToolName: tu.Name, ToolUseID: tu.ID, ToolInput: in, Text: identifying(tu.Input)}, mid+"#use:"+tu.ID)
 	}
 	for _, tr := range m.ToolResults {
-		toolResult(w, tr.ToolUseID, names[tr.ToolUseID], resultText(tr.Content), tr.IsError)
+		toolResult(w, tr.ToolUseID, names[tr.ToolUseID], resultText(tr.Content), tr.IsError, mid+"#result:"+tr.ToolUseID)
 	}
 }
 

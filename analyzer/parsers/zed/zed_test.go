@@ -166,6 +166,24 @@ func TestThreads(t *testing.T) {
 	if d := find(s, func(e *timeline.Event) bool { return e.Text == "permission decision: denied source=settings" }); d == nil || d.ToolUseID != "toolu_s1" || d.SessionID != subID {
 		t.Errorf("settings denial = %+v", d)
 	}
+	// the task the parent thread's model wrote is the sub-agent's first
+	// message: a system row, never user (issue 12); every row of the
+	// sub-agent's thread carries its parent
+	if st := find(s, func(e *timeline.Event) bool { return e.SessionID == subID && e.TurnType == timeline.User }); st != nil {
+		t.Errorf("sub-agent task as a user row: %+v", st)
+	}
+	if st := find(s, func(e *timeline.Event) bool { return e.Text == "subagent task: Run the test suite and report failures" }); st == nil ||
+		st.TurnType != timeline.System || st.SessionID != subID || st.ParentSessionID != mainID || st.RecordID != "u-sub" {
+		t.Errorf("subagent task = %+v", st)
+	}
+	for _, e := range s.Events {
+		if (e.SessionID == subID) != (e.ParentSessionID == mainID) {
+			t.Errorf("parent session: %+v", e)
+		}
+	}
+	if len(s.States) != 1 || s.States[0].Key.SessionID != subID || s.States[0].ParentSessionID != mainID {
+		t.Errorf("states: %+v", s.States)
+	}
 	// the legacy plain-JSON thread
 	lu := find(s, func(e *timeline.Event) bool {
 		return e.SessionID == "legacy-thread-0001" && e.TurnType == timeline.User
@@ -271,5 +289,55 @@ func TestSettings(t *testing.T) {
 	s = golden(t, "zed/settings", input(t, "settings", "testdata/empty_settings.json", ".config/zed/settings.json"), "settings_empty")
 	if len(s.Events) != 0 || len(s.Problems) != 0 {
 		t.Errorf("empty: %s", parsertest.Render(s))
+	}
+}
+
+// TestThreadsView (issue 13): a store whose threads is a VIEW over an
+// endless recursive CTE is not read in place of the table (only real
+// tables are): one problem row, and the parse ends.
+func TestThreadsView(t *testing.T) {
+	s := golden(t, "zed/threads", input(t, "threads", parsertest.SQLite(t, "testdata/threads_view.sql"), ".local/share/zed/threads/threads.db"), "threads_view")
+	if len(s.Events) != 0 || len(s.Problems) != 1 || s.Problems[0] != "line 0: no threads table" {
+		t.Fatalf("%s", parsertest.Render(s))
+	}
+}
+
+// TestArchivedWorktreeJoin: thread_archived_worktrees links an archived
+// worktree to the threads whose worktree it was, by the sidebar's 16-byte
+// thread_id (resolved to the thread's session id) or, in its first form,
+// by session_id; the archived worktree row is then the thread's, and a
+// link whose worktree row is gone is an orphan_record.
+func TestArchivedWorktreeJoin(t *testing.T) {
+	s := golden(t, "zed/db", input(t, "db", parsertest.SQLite(t, "testdata/state_links.sql"), ".local/share/zed/db/0-stable/db.sqlite"), "state_links")
+	type r struct{ sess, rid, text string }
+	var got []r
+	for _, e := range s.Events {
+		if strings.HasPrefix(e.Text, "archived git worktree: ") {
+			got = append(got, r{e.SessionID, e.RecordID, e.Text})
+		}
+	}
+	const wt = "archived git worktree: /home/examiner/zproj-wt-2 repo=/home/examiner/zproj branch=zed/agent-2 original_commit=1111111 staged_commit=2222222 unstaged_commit=3333333"
+	want := []r{
+		{mainID, "archived-worktree:7#00112233445566778899aabbccddeeff", wt},
+		{"", "archived-worktree:7#ffeeddccbbaa99887766554433221100", wt + " (thread ffeeddccbbaa99887766554433221100, not in sidebar_threads)"},
+		{"", "archived-worktree:8", "archived git worktree: /home/examiner/zproj-wt-3 repo=/home/examiner/zproj"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("rows: %+v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("row %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if len(s.Problems) != 1 || s.Problems[0] != "line 3: orphan_record: thread_archived_worktrees links archived worktree 9, whose archived_git_worktrees row is gone" {
+		t.Errorf("problems: %v", s.Problems)
+	}
+	if sk := s.SkipCounts(); sk["state_only:joined into its archived_git_worktrees row"] != 2 {
+		t.Errorf("skips: %v", s.Skips)
+	}
+	old := parsertest.Run(t, byID(t, "zed/db"), input(t, "db", parsertest.SQLite(t, "testdata/state_links_v1.sql"), ".local/share/zed/db/0-stable/db.sqlite"))
+	if len(old.Events) != 1 || old.Events[0].SessionID != mainID || old.Events[0].RecordID != "archived-worktree:1#"+mainID {
+		t.Fatalf("session_id links: %s", parsertest.Render(old))
 	}
 }
