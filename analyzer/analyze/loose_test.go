@@ -154,10 +154,24 @@ func TestLooseLabels(t *testing.T) {
 		!strings.Contains(l, `"user":"alice","was":"evidence","message":"loose input's one home was named after its folder: its user named by --user"`) {
 		t.Errorf("log: %s", l)
 	}
-	// A lone agent folder: its parent names the user.
+	// A lone agent folder: its parent names the user, and the host, as
+	// for a single file (it was loose:.claude, so two agent folders of
+	// one home were two hosts, and a home given with its own .claude
+	// gave every row twice).
 	_, out = run(t, analyze.Options{Inputs: []string{filepath.Join(copied, ".claude")}, Users: []string{"alice"}})
-	if got := hostsUsers(t, out); got != "loose:.claude/alice" {
+	if got := hostsUsers(t, out); got != "loose:evidence/alice" {
 		t.Errorf("lone .claude with --user alice: %s", got)
+	}
+	both := writeTree(t, map[string][]byte{".claude/projects/-home-alice-p/" + looseSID + ".jsonl": session("alice"),
+		".codex/history.jsonl": []byte(`{"session_id":"0199aaaa-0000-7000-8000-000000000001","ts":1777777777,"text":"hello codex"}` + "\n")})
+	_, out = run(t, analyze.Options{Inputs: []string{filepath.Join(both, ".claude"), filepath.Join(both, ".codex")}})
+	if got := hostsUsers(t, out); got != "loose:evidence/evidence" {
+		t.Errorf("two agent folders of one home: %s", got)
+	}
+	sumOne, _ := run(t, analyze.Options{Inputs: []string{copied}})
+	sumTwice, out := run(t, analyze.Options{Inputs: []string{copied, filepath.Join(copied, ".claude")}})
+	if got := hostsUsers(t, out); got != "loose:evidence/evidence" || sumTwice.Events != sumOne.Events || sumOne.Events == 0 {
+		t.Errorf("a home and its own .claude: %s, %d rows (%d from the home alone)", got, sumTwice.Events, sumOne.Events)
 	}
 	// The label names the loose input; the filter still drops the bundle
 	// of another host.

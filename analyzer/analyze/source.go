@@ -768,6 +768,12 @@ func openLoose(ctx context.Context, dir string, rt *router) (*source, error) {
 	for _, p := range probs {
 		s.problem(p)
 	}
+	if !ownHost && len(homes) == 1 && homes[0].only != "" {
+		// A lone agent folder: named after its home, as a single file
+		// is, so two agent folders of one home, or a home given with its
+		// own agent folder, are one host.
+		s.host = "loose:" + filepath.Base(homes[0].dir)
+	}
 	s.labelLoose(rt.loose, homes, ownHost)
 	var stores []*fileRec
 	for _, h := range homes {
