@@ -561,7 +561,7 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	defer softMemoryLimit(opts.MemLimit)()
 	started := time.Now().UTC()
-	if err := refuseOutputInEvidence(opts.OutDir, opts.Inputs); err != nil {
+	if err := checkPaths(opts.OutDir, opts.Inputs); err != nil {
 		return nil, err
 	}
 	if err := prepareOutDir(opts.OutDir, opts.Force); err != nil {

@@ -471,9 +471,8 @@ func TestOutputInsideTheEvidence(t *testing.T) {
 		t.Fatal(err)
 	}
 	ext := t.TempDir()
-	for _, n := range []string{"bundle.json", "manifest.jsonl"} {
-		os.WriteFile(filepath.Join(ext, n), []byte("{}\n"), 0o644)
-	}
+	os.WriteFile(filepath.Join(ext, "bundle.json"), []byte(`{"format_version":2,"bundle_id":"x"}`), 0o644)
+	os.WriteFile(filepath.Join(ext, "manifest.jsonl"), nil, 0o644)
 	os.MkdirAll(filepath.Join(ext, "files"), 0o755)
 	for _, c := range []struct{ input, out string }{
 		{home, home},
@@ -510,4 +509,43 @@ func treeOf(t *testing.T, dir string) string {
 		return nil
 	})
 	return b.String()
+}
+
+// TestNestedInputs: a home of an image root, a file in it, or a folder of
+// an extracted collection, given beside the tree that holds it, would be
+// read twice under two host names (every row twice): refused before
+// anything is read. The same input twice, and an agent folder beside its
+// copied home, are read once.
+func TestNestedInputs(t *testing.T) {
+	img := t.TempDir()
+	os.MkdirAll(filepath.Join(img, "etc"), 0o755)
+	os.WriteFile(filepath.Join(img, "etc", "hostname"), []byte("web01\n"), 0o644)
+	home, file := outsideHome(t, "alice")
+	os.Rename(home, filepath.Join(img, "home"))
+	file = filepath.Join(img, "home", "alice", strings.TrimPrefix(file, filepath.Join(home, "alice")))
+	ext := t.TempDir()
+	os.WriteFile(filepath.Join(ext, "bundle.json"), []byte(`{"format_version":2,"bundle_id":"x"}`), 0o644)
+	os.WriteFile(filepath.Join(ext, "manifest.jsonl"), nil, 0o644)
+	os.MkdirAll(filepath.Join(ext, "files", "home", "bob"), 0o755)
+	for _, inputs := range [][]string{
+		{img, filepath.Join(img, "home", "alice")},
+		{filepath.Join(img, "home", "alice", ".claude"), img},
+		{img, file},
+		{ext, filepath.Join(ext, "files", "home", "bob")},
+	} {
+		_, _, err := timelineErr(t, analyze.Options{Inputs: inputs})
+		if !errors.Is(err, analyze.ErrNestedInput) {
+			t.Errorf("%v: %v, want ErrNestedInput", inputs, err)
+		}
+	}
+	one, _, err := timelineErr(t, analyze.Options{Inputs: []string{img}})
+	if err != nil || one.Events == 0 {
+		t.Fatalf("image alone: %v, %+v", err, one)
+	}
+	for _, inputs := range [][]string{{img, img}, {filepath.Join(img, "home", "alice"), filepath.Join(img, "home", "alice", ".claude")}} {
+		sum, _, err := timelineErr(t, analyze.Options{Inputs: inputs})
+		if err != nil || sum.Events != one.Events {
+			t.Errorf("%v: %v, %d rows, want %d", inputs, err, sum.Events, one.Events)
+		}
+	}
 }

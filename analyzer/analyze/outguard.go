@@ -12,6 +12,74 @@ import (
 // tree the run reads in place.
 var ErrOutputInEvidence = errors.New("output folder inside the evidence")
 
+// ErrNestedInput is returned when an input lies inside what another input
+// reads under another host name.
+var ErrNestedInput = errors.New("input read twice")
+
+// checkPaths runs the checks on the output folder and the inputs that
+// must pass before anything is read or written.
+func checkPaths(out string, inputs []string) error {
+	if err := refuseOutputInEvidence(out, inputs); err != nil {
+		return err
+	}
+	return refuseNestedInputs(inputs)
+}
+
+// refuseNestedInputs refuses an input (a folder or a single file) that
+// lies inside a home of an image root given too, or inside an extracted
+// collection given too: its files would be read twice, under two host
+// names (the image's etc/hostname or the bundle's host, and loose:<its
+// folder>), so every row would be written twice. The same input given
+// twice, or an agent folder inside a copied home given too, is not
+// refused: both are named alike and their rows are written once.
+func refuseNestedInputs(inputs []string) error {
+	type scope struct{ input, root, dir string }
+	var scopes []scope
+	for _, in := range inputs {
+		fi, err := os.Stat(in)
+		if err != nil || !fi.IsDir() {
+			continue
+		}
+		_, kind, err := detectInput(in)
+		if err != nil {
+			continue
+		}
+		root, err := resolvedAbs(in)
+		if err != nil {
+			continue
+		}
+		switch kind {
+		case KindExtracted:
+			scopes = append(scopes, scope{in, root, root})
+		case KindLoose:
+			homes, _ := findLooseHomes(in)
+			for _, h := range homes {
+				if h.copied {
+					continue
+				}
+				if d, err := resolvedAbs(h.dir); err == nil {
+					scopes = append(scopes, scope{in, root, d})
+				}
+			}
+		}
+	}
+	for _, in := range inputs {
+		p, err := resolvedAbs(in)
+		if err != nil {
+			continue
+		}
+		for _, s := range scopes {
+			if p == s.root {
+				continue // the same input
+			}
+			if p == s.dir || strings.HasPrefix(p, s.dir+string(filepath.Separator)) {
+				return fmt.Errorf("%w: %s lies inside %s, which the input %s reads under its own host name: every row would be written twice, under two hosts; give one of them", ErrNestedInput, in, s.dir, s.input)
+			}
+		}
+	}
+	return nil
+}
+
 // refuseOutputInEvidence refuses an output folder at or under an input
 // that is read in place and not hash-verified as a whole (a loose tree, an
 // image root, an extracted collection): writing there would change the
