@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
@@ -573,7 +574,7 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	defer os.RemoveAll(tmp)
 	c := newCollected(tmp, &opts)
-	inputs, err := spoolStreams(opts.Inputs, tmp)
+	inputs, err := spoolStreams(ctx, opts.Inputs, tmp)
 	if err != nil {
 		return nil, err
 	}
@@ -814,7 +815,11 @@ func runUnit(ctx context.Context, u unit, tmp string, rt *router, c *collected, 
 // spoolStreams copies inputs that are streams (a pipe such as /dev/stdin,
 // a character device) into the private temporary folder, since telling
 // what an input is reads its first bytes and a stream cannot be read twice.
-func spoolStreams(inputs []string, tmp string) ([]string, error) {
+// A stream is opened non-blocking (a FIFO no one writes to is then an
+// empty stream, not a run blocked for ever), spooled only when it starts
+// with a zstd frame (/dev/zero is not copied until the disk is full), and
+// copied only while ctx lasts (SIGINT and SIGTERM stop it).
+func spoolStreams(ctx context.Context, inputs []string, tmp string) ([]string, error) {
 	out := make([]string, len(inputs))
 	for i, in := range inputs {
 		out[i] = in
@@ -822,20 +827,36 @@ func spoolStreams(inputs []string, tmp string) ([]string, error) {
 		if err != nil || fi.Mode()&(os.ModeNamedPipe|os.ModeCharDevice) == 0 {
 			continue
 		}
-		f, err := os.Open(in)
+		f, err := os.OpenFile(in, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 		if err != nil {
 			continue
+		}
+		stop := context.AfterFunc(ctx, func() { f.Close() })
+		head := make([]byte, 4)
+		n, _ := io.ReadFull(f, head)
+		if !bundle.Sniff(head[:n]) {
+			stop()
+			f.Close()
+			continue // not a bundle stream: detectInput says so
 		}
 		dst := filepath.Join(tmp, fmt.Sprintf("stream-%d.tar.zst", i))
 		w, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if err != nil {
+			stop()
 			f.Close()
 			return nil, err
 		}
-		_, cerr := io.Copy(w, f)
+		_, cerr := w.Write(head)
+		if cerr == nil {
+			_, cerr = io.Copy(w, f)
+		}
+		stop()
 		f.Close()
 		if err := w.Close(); cerr == nil {
 			cerr = err
+		}
+		if ctx.Err() != nil {
+			cerr = ctx.Err()
 		}
 		if cerr != nil {
 			return nil, fmt.Errorf("read %s: %w", in, cerr)

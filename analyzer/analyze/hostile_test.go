@@ -549,3 +549,25 @@ func TestNestedInputs(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamInputsThatNeverEnd: a named FIFO no one writes to, given as
+// an input (directly or through a link), blocked the run for ever in the
+// stream spool, deaf to SIGINT and SIGTERM; /dev/zero filled the private
+// folder. A stream is spooled only when it starts with a zstd frame, and
+// a FIFO with no writer is an empty stream: each is an unusable input
+// and the run returns.
+func TestStreamInputsThatNeverEnd(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	os.Symlink(fifo, link)
+	for _, in := range []string{fifo, link, "/dev/zero"} {
+		_, _, err := timelineErr(t, analyze.Options{Inputs: []string{in}})
+		if !errors.Is(err, analyze.ErrNoInput) {
+			t.Errorf("%s: %v, want ErrNoInput", in, err)
+		}
+	}
+}
