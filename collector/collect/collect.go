@@ -494,9 +494,16 @@ func (m fileMeta) apply(e *bundle.Entry) {
 // anything is written into the bundle.
 const smallFile = 8 << 20
 
-func openEvidence(path string) (*os.File, error) {
+// errSwapped: a folder on the way to a walked file is no longer a folder
+// (a link swapped in since the walk): nothing behind it is read.
+var errSwapped = errors.New("a folder on the way is no longer a folder (a link swapped in since the walk?): not followed")
+
+// openEvidence opens a walked file under root, never through a link on
+// the way (openUnder) nor at its end (O_NOFOLLOW), never blocking on a
+// FIFO (O_NONBLOCK).
+func openEvidence(root, path string) (*os.File, error) {
 	if noatime != 0 {
-		f, err := os.OpenFile(path, openFlags|noatime, 0)
+		f, err := openUnder(root, path, openFlags|noatime)
 		if err == nil {
 			return f, nil
 		}
@@ -504,7 +511,7 @@ func openEvidence(path string) (*os.File, error) {
 			return nil, err
 		}
 	}
-	return os.OpenFile(path, openFlags, 0)
+	return openUnder(root, path, openFlags)
 }
 
 // copyFile copies one regular file into the bundle and reports whether it
@@ -530,8 +537,13 @@ func (c *collector) copyFile(e bundle.Entry, path string, scan *projectScanner) 
 		return readErr(err, "cannot stat")
 	}
 	before.apply(&e)
-	f, err := openEvidence(path)
+	f, err := openEvidence(c.opts.Root, path)
 	if err != nil {
+		if errors.Is(err, errSwapped) {
+			// The metadata read by path went through the link too.
+			e.UID, e.GID, e.Mode, e.MTime, e.ATime, e.CTime, e.BTime = 0, 0, "", "", "", "", ""
+			return readErr(err, "a folder on the way became a link since the walk: not followed")
+		}
 		if fi, lerr := os.Lstat(path); lerr == nil && !fi.Mode().IsRegular() {
 			// Replaced by a link or special file since the walk.
 			c.addNonRegular(e, path, fi.Mode())

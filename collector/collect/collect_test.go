@@ -610,3 +610,44 @@ func decompress(t *testing.T, b []byte) []byte {
 	br.Result()
 	return all.Bytes()
 }
+
+// TestParentSwappedForALink: a folder on the way to a walked file swapped
+// for a link after the walk and before the copy (a race a user can run
+// against a collector working as root) was read through: the link's
+// target was collected as alice's settings.json, verified. The file is
+// opened from the root one folder at a time, never through a link: the
+// row is error_read, saying why, and nothing behind the link is read.
+func TestParentSwappedForALink(t *testing.T) {
+	root, outside := fakeRoot(t)
+	target := filepath.Join(root, "home/alice/.claude/settings.json")
+	put(t, outside, "swap/settings.json", "ROOT-ONLY SECRET\n")
+	swapped := false
+	b, _, err := run(t, context.Background(), Options{Root: root, beforeCopy: func(p string) {
+		if p == target && !swapped {
+			swapped = true
+			dir := filepath.Join(root, "home/alice/.claude")
+			if err := os.Rename(dir, dir+".moved"); err != nil {
+				t.Error(err)
+			}
+			if err := os.Symlink(filepath.Join(outside, "swap"), dir); err != nil {
+				t.Error(err)
+			}
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, vr := verify(t, b, bundle.ProblemRowError)
+	if !swapped {
+		t.Fatal("the file was never copied")
+	}
+	e := rowOf(t, byPath(vr.Manifest), "/home/alice/.claude/settings.json")
+	if e.Status != bundle.StatusErrorRead || !strings.HasSuffix(e.Error, "a folder on the way is no longer a folder (a link swapped in since the walk?): not followed") || e.SHA256 != "" {
+		t.Errorf("read through a link swapped in on the way: %+v", e)
+	}
+	for _, r := range vr.Manifest {
+		if r.SHA256 == sha([]byte("ROOT-ONLY SECRET\n")) {
+			t.Errorf("the bundle holds the file behind the link: %+v", r)
+		}
+	}
+}

@@ -4,7 +4,9 @@
 //
 // Forensic rules it keeps: links are recorded, never followed; FIFOs,
 // sockets and devices are recorded, never opened; files are opened
-// read-only with O_NOATIME where allowed and O_NOFOLLOW|O_NONBLOCK; MACB
+// read-only with O_NOATIME where allowed and O_NOFOLLOW|O_NONBLOCK, one
+// folder at a time from the root (openat, O_NOFOLLOW: a folder swapped for
+// a link since the walk is never read through, see open_unix.go); MACB
 // times are read before copying; every artifact is hashed as it is written;
 // a file that keeps changing is re-read a bounded number of times and
 // flagged changed_during_copy; SQLite stores travel with their -wal, -shm

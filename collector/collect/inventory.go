@@ -200,7 +200,7 @@ func Inventory(w io.Writer, opts Options) error {
 				last[hit.Agent] = mt
 			}
 			if hit.Target.Projects != catalog.ProjectsNone {
-				if f, err := openEvidence(hit.Path); err == nil {
+				if f, err := openEvidence(opts.Root, hit.Path); err == nil {
 					s := newProjectScanner(hit.Target.Projects)
 					_, _ = io.Copy(s, io.LimitReader(f, 1<<20))
 					f.Close()
