@@ -26,13 +26,13 @@ func openUnder(root, path string, flags int) (*os.File, error) {
 	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return os.OpenFile(path, flags, 0)
 	}
-	dfd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	dfd, err := unix.Open(root, dirOpen|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, &os.PathError{Op: "open", Path: path, Err: err}
 	}
 	parts := strings.Split(rel, string(filepath.Separator))
 	for _, p := range parts[:len(parts)-1] {
-		nfd, err := unix.Openat(dfd, p, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		nfd, err := unix.Openat(dfd, p, dirOpen|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 		unix.Close(dfd)
 		if err != nil {
 			return nil, &os.PathError{Op: "open", Path: path, Err: errOnTheWay(err)}

@@ -28,3 +28,6 @@ func statTimes(path string) (fileMeta, error) {
 const openFlags = syscall.O_RDONLY | syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_CLOEXEC
 
 const noatime = 0
+
+// dirOpen opens the folders on the way to a file (openUnder).
+const dirOpen = syscall.O_RDONLY

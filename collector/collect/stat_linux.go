@@ -31,3 +31,7 @@ func tsx(t unix.StatxTimestamp) time.Time { return time.Unix(t.Sec, int64(t.Nsec
 const openFlags = unix.O_RDONLY | unix.O_NOFOLLOW | unix.O_NONBLOCK | unix.O_CLOEXEC
 
 const noatime = unix.O_NOATIME
+
+// dirOpen opens the folders on the way to a file (openUnder): O_PATH
+// needs only search permission on them, as a path open does.
+const dirOpen = unix.O_PATH
