@@ -15,10 +15,14 @@ type ReportCmd struct {
 
 // Run runs the command.
 func (c *ReportCmd) Run(g *Globals, log zerolog.Logger) error {
+	// Nothing found still gets its report (saying so), and the exit code
+	// timeline gives it (1).
+	var nothing error
 	if err := c.TimelineCmd.Run(g, log); err != nil {
 		if e, ok := err.(*exitError); !ok || e.code != exitNothing {
 			return err
 		}
+		nothing = err
 	}
 	files, err := report.Write(report.Options{Dir: c.Output})
 	if err != nil {
@@ -27,5 +31,5 @@ func (c *ReportCmd) Run(g *Globals, log zerolog.Logger) error {
 	for _, f := range files {
 		fmt.Printf("report: %s\n", f)
 	}
-	return nil
+	return nothing
 }

@@ -79,6 +79,14 @@ func TestExitCodes(t *testing.T) {
 	if out, code := runCLI(t, "timeline", good, "-o", filepath.Join(dir, "o2"), "--since", "2030-01-01"); code != 1 {
 		t.Fatalf("timeline with nothing found: exit %d, want 1: %s", code, out)
 	}
+	// report writes its report of nothing found, and exits 1 as timeline
+	// does (it exited 0).
+	if out, code := runCLI(t, "report", good, "-o", filepath.Join(dir, "r2"), "--since", "2030-01-01"); code != 1 || !strings.Contains(out, "report: "+filepath.Join(dir, "r2", "report.html")) {
+		t.Fatalf("report with nothing found: exit %d, want 1: %s", code, out)
+	}
+	if out, code := runCLI(t, "report", good, "-o", filepath.Join(dir, "r1")); code != 0 {
+		t.Fatalf("report: exit %d, want 0: %s", code, out)
+	}
 	if out, code := runCLI(t, "timeline", good, "-o", filepath.Join(dir, "o2b"), "--agent", "claudecode"); code != 2 ||
 		!strings.Contains(out, "--agent claudecode: not in the input; it holds claude-code") {
 		t.Fatalf("timeline --agent naming no agent of the input: exit %d, want 2: %s", code, out)
