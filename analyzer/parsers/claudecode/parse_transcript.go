@@ -420,6 +420,7 @@ func lightRecord(line []byte) ([]byte, bool) {
 	var typ []byte
 	var att span
 	var big []span
+	message := false
 	if !parser.TopFields(line, func(k, v []byte) bool {
 		at := cap(line) - cap(v)
 		switch string(k) {
@@ -427,12 +428,17 @@ func lightRecord(line []byte) ([]byte, bool) {
 			typ = v
 		case "attachment":
 			att = span{at, at + len(v)}
+		case "message":
+			// A user or assistant record, decoded whole: no need to
+			// scan the rest of it (its message is most of its bytes).
+			message = true
+			return false
 		}
 		if len(v) > 256 && !prologue[string(k)] {
 			big = append(big, span{at, at + len(v)})
 		}
 		return true
-	}) {
+	}) || message {
 		return nil, false
 	}
 	ts, ok := parser.RawString(typ)
