@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"bufio"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -10,7 +11,11 @@ import (
 // order, trailing '\n') to buf: the bytes AppendJSON writes for e.ToRow(),
 // made without reflection or an encoder per row (a test holds the two
 // equal on every golden row).
-func AppendRow(buf []byte, e *Event) []byte {
+func AppendRow(buf []byte, e *Event) []byte { return appendRow(buf, e, AppendString) }
+
+// appendRow is AppendRow with the text and tool input written by long
+// (which may hand them to a stream and return buf emptied).
+func appendRow(buf []byte, e *Event, long func(buf []byte, s string) []byte) []byte {
 	tb := string(e.TimeBasis)
 	if e.Time.IsZero() {
 		tb = string(TimeNone)
@@ -36,8 +41,8 @@ func AppendRow(buf []byte, e *Event) []byte {
 	buf = field(buf, `,"model":`, e.Model)
 	buf = field(buf, `,"tool_name":`, e.ToolName)
 	buf = field(buf, `,"tool_use_id":`, e.ToolUseID)
-	buf = field(buf, `,"text":`, e.Text)
-	buf = field(buf, `,"tool_input":`, e.ToolInput)
+	buf = long(append(buf, `,"text":`...), e.Text)
+	buf = long(append(buf, `,"tool_input":`...), e.ToolInput)
 	buf = field(buf, `,"is_error":`, e.IsError)
 	buf = field(buf, `,"source_file":`, e.SourceFile)
 	buf = append(buf, `,"source_line":`...)
@@ -64,10 +69,16 @@ const hexDigits = "0123456789abcdef"
 // characters and U+2028, U+2029 as \u00XX / \u202X, invalid UTF-8 as
 // U+FFFD, no HTML escaping.
 func AppendString(buf []byte, s string) []byte {
+	return append(appendStringBody(append(buf, '"'), s), '"')
+}
+
+// appendStringBody is AppendString without the quotes; escaping is per
+// rune, so a string cut at rune starts encodes piece by piece to the same
+// bytes.
+func appendStringBody(buf []byte, s string) []byte {
 	// Valid UTF-8 with no 0xE2 byte (the lead byte of U+2028 and U+2029)
 	// needs no rune decoding: only ASCII bytes can need an escape.
 	if utf8.ValidString(s) && strings.IndexByte(s, 0xe2) < 0 {
-		buf = append(buf, '"')
 		start := 0
 		for i := 0; i < len(s); i++ {
 			c := s[i]
@@ -77,10 +88,8 @@ func AppendString(buf []byte, s string) []byte {
 			buf = appendEscape(append(buf, s[start:i]...), c)
 			start = i + 1
 		}
-		buf = append(buf, s[start:]...)
-		return append(buf, '"')
+		return append(buf, s[start:]...)
 	}
-	buf = append(buf, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -111,8 +120,7 @@ func AppendString(buf []byte, s string) []byte {
 		}
 		i += size
 	}
-	buf = append(buf, s[start:]...)
-	return append(buf, '"')
+	return append(buf, s[start:]...)
 }
 
 // safeByte marks the bytes written as they are (bytes >= 0x80 are handled
@@ -140,4 +148,38 @@ func appendEscape(buf []byte, c byte) []byte {
 		return append(buf, '\\', 't')
 	}
 	return append(buf, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+}
+
+// writeLongRow writes e's row to w with its text and tool input escaped
+// 64 KiB at a time, so a 50 MB tool output is not built into a second
+// row-sized buffer.
+func writeLongRow(w *bufio.Writer, buf []byte, e *Event) ([]byte, error) {
+	var err error
+	long := func(b []byte, s string) []byte {
+		if err != nil {
+			return b[:0]
+		}
+		b = append(b, '"')
+		for len(s) > 0 {
+			n := min(len(s), 64<<10)
+			for n < len(s) && !utf8.RuneStart(s[n]) {
+				n++
+			}
+			b = appendStringBody(b, s[:n])
+			s = s[n:]
+			if len(b) >= 64<<10 {
+				if _, err = w.Write(b); err != nil {
+					return b[:0]
+				}
+				b = b[:0]
+			}
+		}
+		return append(b, '"')
+	}
+	buf = appendRow(buf[:0], e, long)
+	if err != nil {
+		return buf, err
+	}
+	_, err = w.Write(buf)
+	return buf, err
 }

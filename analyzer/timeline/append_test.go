@@ -81,3 +81,21 @@ func BenchmarkAppendRow(b *testing.B) {
 		}
 	})
 }
+
+// TestLongRowStreamsTheSameBytes: a row whose text is written 64 KiB at a
+// time (cut at rune starts, escapes and multi-byte runes across the cuts)
+// is byte for byte AppendRow's.
+func TestLongRowStreamsTheSameBytes(t *testing.T) {
+	text := strings.Repeat("é\"\\\n\u2028ok 🎉 ", 400000) + "\xff end"
+	e := Event{Time: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Text: text, ToolInput: strings.Repeat(`{"a":"<b>"}`, 200000)}
+	want := AppendRow(nil, &e)
+	var b bytes.Buffer
+	w := NewWriter(&b)
+	if err := w.WriteEvent(&e); err != nil {
+		t.Fatal(err)
+	}
+	w.Flush()
+	if !bytes.Equal(b.Bytes(), want) {
+		t.Fatalf("streamed row differs (%d vs %d bytes)", b.Len(), len(want))
+	}
+}

@@ -1,9 +1,11 @@
 package timeline
 
 import (
+	"bufio"
 	"encoding/binary"
 	"errors"
 	"time"
+	"unsafe"
 )
 
 // The event codec spills events to sorter runs: a flags byte, the time
@@ -57,8 +59,62 @@ func AppendEventBinary(b []byte, e *Event) []byte {
 
 var errCodec = errors.New("timeline: corrupt run record")
 
+// WriteEventFramed writes e as AppendEventBinary does, after its length,
+// straight to w: the strings are copied from the event, never gathered in
+// a record-sized buffer first.
+func WriteEventFramed(w *bufio.Writer, e *Event) error {
+	var head [1 + 5*binary.MaxVarintLen64 + 20*binary.MaxVarintLen64]byte
+	h := head[:0]
+	var fl byte
+	if !e.Time.IsZero() {
+		fl |= flagDated
+	}
+	if e.Secondary {
+		fl |= flagSecondary
+	}
+	if e.Replayed {
+		fl |= flagReplayed
+	}
+	h = append(h, fl)
+	if fl&flagDated != 0 {
+		h = binary.AppendVarint(h, e.Time.Unix())
+		h = binary.AppendUvarint(h, uint64(e.Time.Nanosecond()))
+	}
+	h = binary.AppendVarint(h, e.SourceLine)
+	h = binary.AppendVarint(h, e.Seq)
+	h = binary.AppendVarint(h, e.Ord)
+	strs := eventStrings(e)
+	total := 0
+	for _, p := range strs {
+		h = binary.AppendUvarint(h, uint64(len(*p)))
+		total += len(*p)
+	}
+	h = binary.AppendUvarint(h, uint64(len(e.Action)))
+	total += len(e.Action)
+	var frame [binary.MaxVarintLen64]byte
+	if _, err := w.Write(frame[:binary.PutUvarint(frame[:], uint64(len(h)+total))]); err != nil {
+		return err
+	}
+	if _, err := w.Write(h); err != nil {
+		return err
+	}
+	for _, p := range strs {
+		if _, err := w.WriteString(*p); err != nil {
+			return err
+		}
+	}
+	_, err := w.WriteString(string(e.Action))
+	return err
+}
+
+// DecodeEventOwned is DecodeEventBinary for a record whose memory the
+// event's strings may keep (b is never written again).
+func DecodeEventOwned(b []byte, e *Event) error { return decodeEvent(b, e, true) }
+
 // DecodeEventBinary reads an event AppendEventBinary wrote.
-func DecodeEventBinary(b []byte, e *Event) error {
+func DecodeEventBinary(b []byte, e *Event) error { return decodeEvent(b, e, false) }
+
+func decodeEvent(b []byte, e *Event, owned bool) error {
 	if len(b) == 0 {
 		return errCodec
 	}
@@ -110,7 +166,12 @@ func DecodeEventBinary(b []byte, e *Event) error {
 	if p < 0 || uint64(len(b)-p) != total {
 		return errCodec
 	}
-	all := string(b[p:])
+	var all string
+	if owned {
+		all = unsafe.String(unsafe.SliceData(b[p:]), len(b)-p)
+	} else {
+		all = string(b[p:])
+	}
 	o := uint64(0)
 	for i, ptr := range eventStrings(e) {
 		*ptr = all[o : o+lens[i]]

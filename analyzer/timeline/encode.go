@@ -104,8 +104,13 @@ func (w *Writer) Write(v any) error {
 
 // WriteEvent writes e's timeline row (AppendRow).
 func (w *Writer) WriteEvent(e *Event) error {
-	w.row = AppendRow(w.row[:0], e)
-	_, err := w.w.Write(w.row)
+	var err error
+	if len(e.Text)+len(e.ToolInput) > 1<<20 {
+		w.row, err = writeLongRow(w.w, w.row, e)
+	} else {
+		w.row = AppendRow(w.row[:0], e)
+		_, err = w.w.Write(w.row)
+	}
 	w.release()
 	return err
 }

@@ -25,6 +25,12 @@ type Sorter = SorterOf[Event]
 type Codec[T any] struct {
 	Append func(buf []byte, v *T) []byte
 	Decode func(b []byte, v *T) error
+	// WriteFramed, when set, writes one value with its length frame
+	// straight to w (no record-sized buffer); DecodeOwned, when set,
+	// decodes b keeping it as the strings' memory (b is never reused).
+	// Both keep a long row (a 50 MB tool output) from being held twice.
+	WriteFramed func(w *bufio.Writer, v *T) error
+	DecodeOwned func(b []byte, v *T) error
 }
 
 // SorterOf sorts values of type T by less, estimating each one's memory
@@ -50,7 +56,7 @@ const chunkLen = 1024
 // dir past memLimit bytes, with the event codec.
 func NewSorter(dir string, memLimit int64) *Sorter {
 	s := NewSorterOf(dir, memLimit, Less, eventSize)
-	s.codec = &Codec[Event]{Append: AppendEventBinary, Decode: DecodeEventBinary}
+	s.codec = &Codec[Event]{Append: AppendEventBinary, Decode: DecodeEventBinary, WriteFramed: WriteEventFramed, DecodeOwned: DecodeEventOwned}
 	return s
 }
 
@@ -220,6 +226,14 @@ func (s *SorterOf[T]) writeRun(w *bufio.Writer, idx []int32) error {
 		}
 		return nil
 	}
+	if s.codec.WriteFramed != nil {
+		for _, i := range idx {
+			if err := s.codec.WriteFramed(w, s.at(i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	var buf []byte
 	var hdr [binary.MaxVarintLen64]byte
 	for _, i := range idx {
@@ -257,6 +271,15 @@ func (r *runReader[T]) next() error {
 	n, err := binary.ReadUvarint(r.br)
 	if err != nil {
 		return err
+	}
+	if n > 1<<20 && r.codec.DecodeOwned != nil {
+		// A long record: read into memory of its own that its strings
+		// keep, rather than into the buffer and then a copy.
+		b := make([]byte, n)
+		if _, err := io.ReadFull(r.br, b); err != nil {
+			return io.ErrUnexpectedEOF
+		}
+		return r.codec.DecodeOwned(b, &r.cur)
 	}
 	if uint64(cap(r.buf)) < n {
 		r.buf = make([]byte, n)

@@ -1,6 +1,9 @@
 package timeline
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
 	"fmt"
 	"strings"
 	"testing"
@@ -72,5 +75,26 @@ func TestEventCodecRoundTrip(t *testing.T) {
 		for i := 0; i < len(b); i++ {
 			_ = DecodeEventBinary(b[:i], &out) // must not panic
 		}
+	}
+}
+
+// TestEventFramedAndOwned: the streaming writer frames exactly what
+// AppendEventBinary writes, and the owned decoder reads it back.
+func TestEventFramedAndOwned(t *testing.T) {
+	e := Event{Time: time.Date(2026, 1, 1, 0, 0, 0, 5, time.UTC), Host: "h", Text: strings.Repeat("x", 3<<20), Action: ActMCP, Seq: 3, Secondary: true}
+	var b bytes.Buffer
+	w := bufio.NewWriter(&b)
+	if err := WriteEventFramed(w, &e); err != nil {
+		t.Fatal(err)
+	}
+	w.Flush()
+	rec := AppendEventBinary(nil, &e)
+	n, k := binary.Uvarint(b.Bytes())
+	if int(n) != len(rec) || !bytes.Equal(b.Bytes()[k:], rec) {
+		t.Fatalf("framed record differs: %d vs %d bytes", n, len(rec))
+	}
+	var out Event
+	if err := DecodeEventOwned(append([]byte(nil), rec...), &out); err != nil || out != e {
+		t.Fatalf("owned decode: %v", err)
 	}
 }
