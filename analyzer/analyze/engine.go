@@ -871,7 +871,7 @@ func spoolStreams(ctx context.Context, inputs []string, tmp string) ([]string, e
 // settingRow reports whether a system row restates a setting (a
 // standing rule can embed a token, which is masked).
 func settingRow(text string) bool {
-	for _, p := range []string{"permission setting:", "permission grant:", "model setting:", "session retention:", "retention setting:"} {
+	for _, p := range []string{"permission setting:", "permission grant:", "model setting:", "session retention:", "retention setting:", "control surface:", "mcp server:", "hook audit:"} {
 		if strings.HasPrefix(text, p) {
 			return true
 		}
