@@ -90,7 +90,7 @@ func (fl flavor) parsers(who string) []parser.Parser {
 			Doc:     who + " state_<N>.sqlite threads table: one thread record and its first prompt per thread (secondary source)",
 		}, parseStateDB),
 		parser.New(parser.Spec{
-			ID: fl.agent + "/thread-history", Agent: fl.agent, Version: 1,
+			ID: fl.agent + "/thread-history", Agent: fl.agent, Version: 2,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.Thinking, timeline.ToolUse, timeline.ToolResult, timeline.System},
 				Basis: "thread_items are projected from the rollout lines as they are written (created_at_ms, milliseconds)"},

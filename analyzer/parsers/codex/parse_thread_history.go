@@ -81,8 +81,16 @@ func (fl flavor) parseThreadHistory(ctx context.Context, in *parser.Input, out p
 		err := orderedRows(ctx, db, "thread_items", func(rowid int64, m map[string]any) {
 			tid, item := parser.SQLText(m["thread_id"]), parser.SQLText(m["item_id"])
 			if held.has(ctx, tid, item) {
-				out.Skip(rowid, "duplicate:rollout")
-				return
+				// Identity, then content: a command the projection holds
+				// under a call id whose rollout call ran another command
+				// is not the same record (a rollout or a store edited
+				// after the fact): both stay, and the problem says so.
+				cmd := itemCommand(parser.SQLText(m["item_json"]))
+				if want := held.cmds[item]; cmd == "" || len(want) == 0 || sameCommand(cmd, want) {
+					out.Skip(rowid, "duplicate:rollout")
+					return
+				}
+				out.Report(rowid, parser.KindDuplicateID, fmt.Sprintf("call %s: thread history holds the command %q, its rollout %q: both kept", item, cmd, held.cmds[item][0]))
 			}
 			itemRows(tid, item, rowid, m, out)
 		})
@@ -401,6 +409,7 @@ type heldIDs struct {
 	rollouts map[string][]string
 	tid      string
 	ids      map[string]bool
+	cmds     map[string][]string // call id -> the commands the rollout gives it
 }
 
 func (h *heldIDs) has(ctx context.Context, tid, id string) bool {
@@ -408,9 +417,9 @@ func (h *heldIDs) has(ctx context.Context, tid, id string) bool {
 		return false
 	}
 	if tid != h.tid {
-		h.tid, h.ids = tid, map[string]bool{}
+		h.tid, h.ids, h.cmds = tid, map[string]bool{}, map[string][]string{}
 		for _, p := range h.rollouts[tid] {
-			readRolloutIDs(ctx, h.in, p, h.ids)
+			readRolloutIDs(ctx, h.in, p, h.ids, h.cmds)
 		}
 	}
 	return h.ids[id]
@@ -419,8 +428,11 @@ func (h *heldIDs) has(ctx context.Context, tid, id string) bool {
 // idProbe is what readRolloutIDs reads of a rollout line.
 type idProbe struct {
 	Payload struct {
-		ID     string `json:"id"`
-		CallID string `json:"call_id"`
+		Type      string   `json:"type"`
+		Arguments string   `json:"arguments"`
+		Command   []string `json:"command"`
+		ID        string   `json:"id"`
+		CallID    string   `json:"call_id"`
 		TurnID string `json:"turn_id"`
 		Item   struct {
 			ID string `json:"id"`
@@ -433,7 +445,7 @@ type idProbe struct {
 
 // readRolloutIDs adds the ids a rollout holds (item, call, response item
 // and turn ids) to ids; a rollout that cannot be read adds none.
-func readRolloutIDs(ctx context.Context, in *parser.Input, p string, ids map[string]bool) {
+func readRolloutIDs(ctx context.Context, in *parser.Input, p string, ids map[string]bool, cmds map[string][]string) {
 	rc, err := in.OpenRelated(p)
 	if err != nil {
 		return
@@ -458,6 +470,48 @@ func readRolloutIDs(ctx context.Context, in *parser.Input, p string, ids map[str
 				ids[id] = true
 			}
 		}
+		if c := pr.Payload.CallID; c != "" {
+			if pr.Payload.Type == "function_call" && pr.Payload.Arguments != "" {
+				var a struct {
+					Cmd     string   `json:"cmd"`
+					Command []string `json:"command"`
+				}
+				if json.Unmarshal([]byte(pr.Payload.Arguments), &a) == nil {
+					if a.Cmd != "" {
+						cmds[c] = append(cmds[c], a.Cmd)
+					}
+					if len(a.Command) > 0 {
+						cmds[c] = append(cmds[c], a.Command[len(a.Command)-1])
+					}
+				}
+			}
+			if len(pr.Payload.Command) > 0 {
+				cmds[c] = append(cmds[c], pr.Payload.Command[len(pr.Payload.Command)-1])
+			}
+		}
 		return nil
 	})
+}
+
+// itemCommand is a commandExecution item's command ("" for another item).
+func itemCommand(itemJSON string) string {
+	var it struct {
+		Type    string `json:"type"`
+		Command string `json:"command"`
+	}
+	if json.Unmarshal([]byte(itemJSON), &it) != nil || it.Type != "commandExecution" {
+		return ""
+	}
+	return it.Command
+}
+
+// sameCommand: the projection's command line (the shell's argv joined:
+// /bin/bash -lc '<cmd>') holds one of the rollout's commands.
+func sameCommand(cmd string, rollout []string) bool {
+	for _, r := range rollout {
+		if r = strings.TrimSpace(r); r != "" && (strings.Contains(cmd, r) || strings.Contains(r, cmd)) {
+			return true
+		}
+	}
+	return false
 }

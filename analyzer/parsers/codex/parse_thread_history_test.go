@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -130,4 +131,41 @@ func TestThreadHistoryRealAgentFixture(t *testing.T) {
 		"2026-11-29T18:27:07.817Z 88f1 tool_result command_execution doubleagent-codex-marker\n2026\nexit code: 0 | " + th + "/call_mockbb6a4d455d535da65514d483#output secondary=true",
 		"2026-11-29T18:27:07.838Z 88f1 assistant  The command printed:\n\nChunk ID: dd233c\nWall time: 0.0000 seconds\nProcess exited with code 0\nOriginal token count: 8\nOutput:\ndoubleagent-codex-marker\n2026\n\nDone. | " + th + "/msg_mock6565d8338effdc70bbd26333 secondary=true",
 	})
+}
+
+// TestThreadHistoryCommandDiffersFromRollout: the red-team trial edited a
+// rollout's command after the fact; the projection's item under the same
+// call id ran another command, so it is not the same record: its rows
+// stay, with a duplicate_id problem naming both commands.
+func TestThreadHistoryCommandDiffersFromRollout(t *testing.T) {
+	p := byID(t, "codex-cli/thread-history")
+	db := realDB(t, "thread_history_1.sqlite")
+	related := parsertest.Files{}
+	files, _ := filepath.Glob(filepath.Join(realCodexHome(t), "sessions", "*", "*", "*", "rollout-*.jsonl"))
+	dir := t.TempDir()
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b = bytes.ReplaceAll(b, []byte("echo doubleagent-codex-marker"), []byte("echo harmless-innocent"))
+		local := filepath.Join(dir, filepath.Base(f))
+		if err := os.WriteFile(local, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		related["/home/examiner/.codex/sessions/2026/11/29/"+filepath.Base(f)] = local
+	}
+	s := parsertest.Run(t, p, threadHistoryInput(t, db, related))
+	if len(s.Problems) != 1 || !strings.Contains(s.Problems[0], `duplicate_id: call call_mockbb6a4d455d535da65514d483: thread history holds the command "/bin/bash -lc 'echo doubleagent-codex-marker && date -u +%Y'", its rollout "echo harmless-innocent && date -u +%Y": both kept`) {
+		t.Fatalf("problems: %v", s.Problems)
+	}
+	var cmds []string
+	for _, e := range s.Events {
+		if e.TurnType == "tool_use" {
+			cmds = append(cmds, e.Text)
+		}
+	}
+	if len(cmds) != 1 || !strings.Contains(cmds[0], "echo doubleagent-codex-marker") || s.SkipCounts()["duplicate:rollout"] != 20 {
+		t.Fatalf("rows %v, skips %v", cmds, s.SkipCounts())
+	}
 }
