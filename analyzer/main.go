@@ -9,6 +9,8 @@ import (
 	"os"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/doubleagent/doubleagent/analyzer/analyze"
 )
 
 // Version of the analyzer.
@@ -45,6 +47,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "doubleagent:", err)
 		os.Exit(exitUnusable)
 	}
+	// One soft memory target for the whole run (see SoftMemoryLimit).
+	_ = analyze.SoftMemoryLimit(0) // the process ends with os.Exit: nothing to restore
 	err = kctx.Run(&cli.Globals)
 	os.Exit(exitCode(err))
 }

@@ -560,7 +560,6 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	if opts.Limits == nil {
 		opts.Limits = DefaultLimits()
 	}
-	defer softMemoryLimit(opts.MemLimit)()
 	started := time.Now().UTC()
 	if err := checkPaths(opts.OutDir, opts.Inputs); err != nil {
 		return nil, err
@@ -690,7 +689,7 @@ func secondaryMemLimit(memLimit int64) int64 {
 	return max(memLimit/4, 1<<20)
 }
 
-// softMemoryLimit sets the Go runtime's soft memory limit for a run unless
+// SoftMemoryLimit sets the Go runtime's soft memory limit for a run unless
 // GOMEMLIMIT (or an earlier call) set one, and returns a function that puts
 // the previous limit back. The data a run holds live is bounded (events
 // past MemLimit spill to disk; a file is read a line at a time), but with
@@ -698,7 +697,10 @@ func secondaryMemLimit(memLimit int64) int64 {
 // collections, which made peak RSS track the garbage of the biggest
 // transcript rather than what is live. The limit is a target, not a cap:
 // a run that truly needs more still gets it.
-func softMemoryLimit(memLimit int64) func() {
+//
+// The command line sets it for the whole process (the findings and the
+// report read the timeline after the engine, long rows included).
+func SoftMemoryLimit(memLimit int64) func() {
 	prev := debug.SetMemoryLimit(-1)
 	if os.Getenv("GOMEMLIMIT") != "" || prev != math.MaxInt64 {
 		return func() {}

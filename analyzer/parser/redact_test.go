@@ -21,10 +21,10 @@ func TestRedactSecrets(t *testing.T) {
 func TestRedactNamedSecrets(t *testing.T) {
 	for in, want := range map[string]string{
 		`permission setting: allow=Bash(export TOKEN=tok-9f8e7d6c5b) (from settings.json, file mtime)`: `permission setting: allow=Bash(export TOKEN=[redacted]) (from settings.json, file mtime)`,
-		`permission setting: allow=WebFetch(header X-Api-Key: zz9-abcdef123)`:                         `permission setting: allow=WebFetch(header X-Api-Key: [redacted])`,
-		`control surface: hook Stop: curl -d token=abc123def http://x`:                                  `control surface: hook Stop: curl -d token=[redacted] http://x`,
+		`permission setting: allow=WebFetch(header X-Api-Key: zz9-abcdef123)`:                          `permission setting: allow=WebFetch(header X-Api-Key: [redacted])`,
+		`control surface: hook Stop: curl -d token=abc123def http://x`:                                 `control surface: hook Stop: curl -d token=[redacted] http://x`,
 		`model setting: gpt-5 (from config.toml, file mtime)`:                                          `model setting: gpt-5 (from config.toml, file mtime)`,
-		`permission setting: max_tokens=4096`:                                                           `permission setting: max_tokens=4096`,
+		`permission setting: max_tokens=4096`:                                                          `permission setting: max_tokens=4096`,
 		`permission setting: Authorization: Bearer abcdefgh12345`:                                      `permission setting: Authorization: Bearer [redacted]`,
 	} {
 		if got := RedactSecrets(in); got != want {

@@ -433,8 +433,8 @@ type idProbe struct {
 		Command   []string `json:"command"`
 		ID        string   `json:"id"`
 		CallID    string   `json:"call_id"`
-		TurnID string `json:"turn_id"`
-		Item   struct {
+		TurnID    string   `json:"turn_id"`
+		Item      struct {
 			ID string `json:"id"`
 		} `json:"item"`
 		Attr struct {
