@@ -1,16 +1,13 @@
 package codex_test
 
 import (
-	"bufio"
-	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/analyze"
+	"github.com/doubleagent/doubleagent/analyzer/analyze/analyzetest"
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/codex"
@@ -37,69 +34,13 @@ type engineOut struct {
 
 func runEngine(t *testing.T, ps []parser.Parser, files []bundletest.File) engineOut {
 	t.Helper()
-	dir := t.TempDir()
 	for i := range files {
-		if files[i].Agent == "" {
-			files[i].Agent = "codex-cli"
-		}
 		if files[i].Target == "" {
 			files[i].Target = "sessions"
 		}
-		if files[i].User == "" {
-			files[i].User = "examiner"
-		}
-		if files[i].MTime.IsZero() {
-			files[i].MTime = time.Date(2026, 5, 5, 0, 0, 0, 0, time.UTC)
-		}
 	}
-	b := filepath.Join(dir, "b.tar.zst")
-	if err := os.WriteFile(b, bundletest.Build(t, files), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, "out")
-	sum, err := analyze.Timeline(context.Background(), analyze.Options{Inputs: []string{b}, OutDir: out, Parsers: ps, Jobs: 1, TempDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := engineOut{sum: sum}
-	readJSONL(t, filepath.Join(out, analyze.TimelineJSONL), func(b []byte) {
-		var r timeline.Row
-		if err := json.Unmarshal(b, &r); err != nil {
-			t.Fatal(err)
-		}
-		o.rows = append(o.rows, r)
-	})
-	readJSONL(t, filepath.Join(out, analyze.SessionsJSONL), func(b []byte) {
-		var s timeline.Session
-		if err := json.Unmarshal(b, &s); err != nil {
-			t.Fatal(err)
-		}
-		o.sessions = append(o.sessions, s)
-	})
-	readJSONL(t, filepath.Join(out, analyze.ProblemsJSONL), func(b []byte) {
-		var p analyze.Problem
-		if err := json.Unmarshal(b, &p); err != nil {
-			t.Fatal(err)
-		}
-		o.problems = append(o.problems, p)
-	})
-	return o
-}
-
-func readJSONL(t *testing.T, p string, fn func([]byte)) {
-	t.Helper()
-	f, err := os.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		if len(sc.Bytes()) > 0 {
-			fn(sc.Bytes())
-		}
-	}
+	o := analyzetest.Run(t, ps, analyzetest.Bundle(t, "codex-cli", files))
+	return engineOut{sum: o.Sum, rows: o.Rows, sessions: o.Sessions, problems: o.Problems}
 }
 
 func short(s string) string {

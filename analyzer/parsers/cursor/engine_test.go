@@ -1,16 +1,13 @@
 package cursor
 
 import (
-	"bufio"
-	"context"
 	"database/sql"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/doubleagent/doubleagent/analyzer/analyze"
+	"github.com/doubleagent/doubleagent/analyzer/analyze/analyzetest"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -56,37 +53,12 @@ func readFile(t *testing.T, p string) string {
 
 func runEngine(t *testing.T, home string) ([]timeline.Row, map[string]timeline.Session) {
 	t.Helper()
-	out := filepath.Join(t.TempDir(), "out")
-	if _, err := analyze.Timeline(context.Background(), analyze.Options{Inputs: []string{home}, OutDir: out, TempDir: t.TempDir(), Parsers: Parsers()}); err != nil {
-		t.Fatalf("timeline: %v", err)
-	}
-	var rows []timeline.Row
-	f, err := os.Open(filepath.Join(out, analyze.TimelineJSONL))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var r timeline.Row
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatal(err)
-		}
-		rows = append(rows, r)
-	}
+	o := analyzetest.Run(t, Parsers(), home)
 	sess := map[string]timeline.Session{}
-	for _, l := range strings.Split(strings.TrimSpace(readFile(t, filepath.Join(out, analyze.SessionsJSONL))), "\n") {
-		if l == "" {
-			continue
-		}
-		var s timeline.Session
-		if err := json.Unmarshal([]byte(l), &s); err != nil {
-			t.Fatal(err)
-		}
+	for _, s := range o.Sessions {
 		sess[s.SessionID] = s
 	}
-	return rows, sess
+	return o.Rows, sess
 }
 
 func rowsOf(rows []timeline.Row, sid string) []timeline.Row {

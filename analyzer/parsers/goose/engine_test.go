@@ -1,9 +1,6 @@
 package goose_test
 
 import (
-	"bufio"
-	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +8,7 @@ import (
 	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/analyze"
+	"github.com/doubleagent/doubleagent/analyzer/analyze/analyzetest"
 	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/goose"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
@@ -36,54 +34,12 @@ type engineOut struct {
 func runEngine(t *testing.T, files []bundletest.File) engineOut {
 	t.Helper()
 	for i := range files {
-		files[i].Agent, files[i].User = goose.Agent, "examiner"
 		if files[i].MTime.IsZero() {
 			files[i].MTime = time.Date(2026, 4, 2, 0, 0, 0, 0, time.UTC)
 		}
 	}
-	dir := t.TempDir()
-	b := filepath.Join(dir, "b.tar.zst")
-	if err := os.WriteFile(b, bundletest.Build(t, files), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, "out")
-	sum, err := analyze.Timeline(context.Background(), analyze.Options{Inputs: []string{b}, OutDir: out,
-		Parsers: goose.Parsers(), Jobs: 1, TempDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := engineOut{sum: sum}
-	readJSONL(t, filepath.Join(out, analyze.TimelineJSONL), func(b []byte) {
-		var r timeline.Row
-		if err := json.Unmarshal(b, &r); err != nil {
-			t.Fatal(err)
-		}
-		o.rows = append(o.rows, r)
-	})
-	readJSONL(t, filepath.Join(out, analyze.SessionsJSONL), func(b []byte) {
-		var s timeline.Session
-		if err := json.Unmarshal(b, &s); err != nil {
-			t.Fatal(err)
-		}
-		o.sessions = append(o.sessions, s)
-	})
-	return o
-}
-
-func readJSONL(t *testing.T, p string, fn func([]byte)) {
-	t.Helper()
-	f, err := os.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		if len(sc.Bytes()) > 0 {
-			fn(sc.Bytes())
-		}
-	}
+	o := analyzetest.Run(t, goose.Parsers(), analyzetest.Bundle(t, goose.Agent, files))
+	return engineOut{sum: o.Sum, rows: o.Rows, sessions: o.Sessions}
 }
 
 func rows(o engineOut) []string {
