@@ -44,6 +44,8 @@ if [ -e "$EH" ] && [ ! -e "$EH/.doubleagent-fixture-home" ]; then
 fi
 
 log() { printf '[gen2] %s\n' "$*" >&2; }
+# shellcheck source=lib/fixturegen.sh
+. "$REPO/scripts/lib/fixturegen.sh"
 now() { date -u +%Y-%m-%dT%H:%M:%S.%3NZ; }
 uuid() { cat /proc/sys/kernel/random/uuid; }
 
@@ -86,16 +88,8 @@ fi
 log "qwen $V_QWEN, opencode $V_OPENCODE, kilo $V_KILO, pi $V_PI, copilot $V_COPILOT, crush ${CRUSH_BIN:+$V_CRUSH}${CRUSH_ERR:+unavailable}"
 
 # ------------------------------------------------------------------ mock model
-log "building mockmodel"
-(cd "$REPO/fixtures" && go build -o "$WORK/mockmodel" ./cmd/mockmodel)
-MOCKLOG=$WORK/mock.jsonl
-: >"$MOCKLOG"; rm -f "$WORK/addr"
-"$WORK/mockmodel" -addr 127.0.0.1:0 -log "$MOCKLOG" -addrfile "$WORK/addr" -stall 10m >"$WORK/mock.stderr" 2>&1 &
-MOCK_PID=$!
+start_mock -stall 10m
 trap 'kill $MOCK_PID 2>/dev/null || true' EXIT
-for _ in $(seq 50); do [ -s "$WORK/addr" ] && break; sleep 0.1; done
-ADDR=$(cat "$WORK/addr")
-log "mockmodel on $ADDR (pid $MOCK_PID)"
 
 # ------------------------------------------------------------------ home
 rm -rf "$EH"
@@ -103,12 +97,10 @@ mkdir -p "$DEMO"
 touch "$EH/.doubleagent-fixture-home"
 export HOME=$EH
 cd "$DEMO"
-git init -q -b main .
-git config user.name "Fixture Examiner"
-git config user.email "examiner2@fixture-host-2.invalid"
-printf '# demo\n\nA tiny project used to record real agent sessions.\n' >README.md
-git add README.md
-GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z git commit -q -m "Initial commit"
+init_demo_repo "Fixture Examiner" "examiner2@fixture-host-2.invalid" '# demo
+
+A tiny project used to record real agent sessions.
+'
 
 # Clean, minimal environment for the agents: dummy keys, no telemetry, no
 # auto-update, nothing from the generator's own environment.

@@ -36,6 +36,8 @@ if [ -e "$EH" ] && [ ! -e "$EH/.doubleagent-fixture-home" ]; then
 fi
 
 log() { printf '[gen3] %s\n' "$*" >&2; }
+# shellcheck source=lib/fixturegen.sh
+. "$REPO/scripts/lib/fixturegen.sh"
 now() { date -u +%Y-%m-%dT%H:%M:%S.%3NZ; }
 
 # ------------------------------------------------------------------ agents
@@ -63,12 +65,7 @@ AGENT_ENV=(env -i HOME="$EH" USER=examiner3 LOGNAME=examiner3 SHELL=/bin/bash LA
 
 
 # ------------------------------------------------------------------ mock model
-log "building mockmodel"
-(cd "$REPO/fixtures" && go build -o "$WORK/mockmodel" ./cmd/mockmodel)
-MOCKLOG=$WORK/mock.jsonl
-: >"$MOCKLOG"; rm -f "$WORK/addr"
-"$WORK/mockmodel" -addr 127.0.0.1:0 -log "$MOCKLOG" -addrfile "$WORK/addr" -stall 10m >"$WORK/mock.stderr" 2>&1 &
-MOCK_PID=$!
+start_mock -stall 10m
 cleanup() {
   # The Cline CLI starts a hub daemon (cline --cline-hub-daemon, loopback)
   # that outlives the runs; stop it by its own command, then the mock.
@@ -78,9 +75,6 @@ cleanup() {
   kill $MOCK_PID 2>/dev/null || true
 }
 trap cleanup EXIT
-for _ in $(seq 50); do [ -s "$WORK/addr" ] && break; sleep 0.1; done
-ADDR=$(cat "$WORK/addr")
-log "mockmodel on $ADDR (pid $MOCK_PID)"
 
 # ------------------------------------------------------------------ home
 rm -rf "$EH"
@@ -88,12 +82,10 @@ mkdir -p "$DEMO"
 touch "$EH/.doubleagent-fixture-home"
 export HOME=$EH
 cd "$DEMO"
-git init -q -b main .
-git config user.name "Fixture Examiner"
-git config user.email "examiner3@fixture-host-3.invalid"
-printf '# demo\n\nA tiny project used to record real agent sessions.\n' >README.md
-git add README.md
-GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z git commit -q -m "Initial commit"
+init_demo_repo "Fixture Examiner" "examiner3@fixture-host-3.invalid" '# demo
+
+A tiny project used to record real agent sessions.
+'
 
 # Continue cn: two local config files, one model each (the model switch is
 # a resume with the other file).

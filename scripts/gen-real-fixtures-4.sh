@@ -41,6 +41,8 @@ if [ -e "$EH" ] && [ ! -e "$EH/.doubleagent-fixture-home" ]; then
 fi
 
 log() { printf '[gen4] %s\n' "$*" >&2; }
+# shellcheck source=lib/fixturegen.sh
+. "$REPO/scripts/lib/fixturegen.sh"
 now() { date -u +%Y-%m-%dT%H:%M:%S.%3NZ; }
 uuid() { cat /proc/sys/kernel/random/uuid; }
 
@@ -96,16 +98,8 @@ fi
 log "node $V_NODE, openclaw ${OC_ERR:-$V_OPENCLAW ($OC_COMMIT)}, letta ${LETTA_ERR:-$V_LETTA}"
 
 # ------------------------------------------------------------------ mock model
-log "building mockmodel"
-(cd "$REPO/fixtures" && go build -o "$WORK/mockmodel" ./cmd/mockmodel)
-MOCKLOG=$WORK/mock.jsonl
-: >"$MOCKLOG"; rm -f "$WORK/addr"
-"$WORK/mockmodel" -addr 127.0.0.1:0 -log "$MOCKLOG" -addrfile "$WORK/addr" -stall 10m >"$WORK/mock.stderr" 2>&1 &
-MOCK_PID=$!
+start_mock -stall 10m
 trap 'kill $MOCK_PID 2>/dev/null || true' EXIT
-for _ in $(seq 50); do [ -s "$WORK/addr" ] && break; sleep 0.1; done
-ADDR=$(cat "$WORK/addr")
-log "mockmodel on $ADDR (pid $MOCK_PID)"
 
 # ------------------------------------------------------------------ home
 rm -rf "$EH"
@@ -113,12 +107,10 @@ mkdir -p "$DEMO"
 touch "$EH/.doubleagent-fixture-home"
 export HOME=$EH
 cd "$DEMO"
-git init -q -b main .
-git config user.name "Fixture Examiner"
-git config user.email "examiner4@fixture-host-4.invalid"
-printf '# demo\n\nA tiny project used to record real agent sessions.\n' >README.md
-git add README.md
-GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z git commit -q -m "Initial commit"
+init_demo_repo "Fixture Examiner" "examiner4@fixture-host-4.invalid" '# demo
+
+A tiny project used to record real agent sessions.
+'
 
 # Clean, minimal environment for the agents: dummy keys, no telemetry, no
 # auto-update, nothing from the generator's own environment.

@@ -45,6 +45,8 @@ if [ -e "$EH" ] && [ ! -e "$EH/.doubleagent-fixture-home" ]; then
   echo "$EH exists and was not made by this script; refusing to touch it" >&2; exit 1
 fi
 log() { printf '[gen5] %s\n' "$*" >&2; }
+# shellcheck source=lib/fixturegen.sh
+. "$REPO/scripts/lib/fixturegen.sh"
 now() { date -u +%Y-%m-%dT%H:%M:%S.%3NZ; }
 
 # ------------------------------------------------------------------ agents
@@ -61,27 +63,18 @@ V_AMP=$(node -e "try{console.log(require('$WORK/amp/node_modules/@ampcode/cli/pa
 log "droid $V_DROID, auggie $V_AUGGIE, amp ${V_AMP:-not installed}"
 
 # ------------------------------------------------------------------ mock model
-(cd "$REPO/fixtures" && go build -o "$WORK/mockmodel" ./cmd/mockmodel)
-MOCKLOG=$WORK/mock.jsonl
-: >"$MOCKLOG"; rm -f "$WORK/addr"
-"$WORK/mockmodel" -addr 127.0.0.1:0 -log "$MOCKLOG" -addrfile "$WORK/addr" >"$WORK/mock.stderr" 2>&1 &
-MOCK_PID=$!
+start_mock
 trap 'kill $MOCK_PID 2>/dev/null || true' EXIT
-for _ in $(seq 50); do [ -s "$WORK/addr" ] && break; sleep 0.1; done
-ADDR=$(cat "$WORK/addr")
-log "mockmodel on $ADDR"
 
 # ------------------------------------------------------------------ home
 rm -rf "$EH"
 mkdir -p "$DEMO" "$EH/.factory"
 touch "$EH/.doubleagent-fixture-home"
 cd "$DEMO"
-git init -q -b main .
-git config user.name "Fixture Examiner"
-git config user.email "examiner5@fixture-host-5.invalid"
-printf '# demo\n\nA tiny project used to record real agent sessions.\n' >README.md
-git add README.md
-GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z git commit -q -m "Initial commit"
+init_demo_repo "Fixture Examiner" "examiner5@fixture-host-5.invalid" '# demo
+
+A tiny project used to record real agent sessions.
+'
 
 AGENT_ENV=(env -i HOME="$EH" USER=examiner5 LOGNAME=examiner5 SHELL=/bin/bash LANG=C.UTF-8 TERM=xterm
   PATH="/usr/local/bin:/usr/bin:/bin" NO_COLOR=1 DO_NOT_TRACK=1

@@ -28,6 +28,8 @@ if [ -e "$EH" ] && [ ! -e "$EH/.doubleagent-fixture-home" ]; then
 fi
 
 log() { printf '[gen] %s\n' "$*" >&2; }
+# shellcheck source=lib/fixturegen.sh
+. "$REPO/scripts/lib/fixturegen.sh"
 # RFC 3339 UTC with milliseconds; taken before the agent starts and after it exits.
 now() { date -u +%Y-%m-%dT%H:%M:%S.%3NZ; }
 now_ceil() { now; }
@@ -49,16 +51,8 @@ log "claude-code $V_CLAUDE, codex $V_CODEX, gemini-cli $V_GEMINI"
 BIN=$WORK/prefix/node_modules/.bin
 
 # ------------------------------------------------------------------ mock model
-log "building mockmodel"
-(cd "$REPO/fixtures" && go build -o "$WORK/mockmodel" ./cmd/mockmodel)
-MOCKLOG=$WORK/mock.jsonl
-: >"$MOCKLOG"
-"$WORK/mockmodel" -addr 127.0.0.1:0 -log "$MOCKLOG" -addrfile "$WORK/addr" -stall 10m >"$WORK/mock.stderr" 2>&1 &
-MOCK_PID=$!
+start_mock -stall 10m
 trap 'kill $MOCK_PID 2>/dev/null || true' EXIT
-for _ in $(seq 50); do [ -s "$WORK/addr" ] && break; sleep 0.1; done
-ADDR=$(cat "$WORK/addr")
-log "mockmodel on $ADDR (pid $MOCK_PID)"
 
 # ------------------------------------------------------------------ home
 rm -rf "$EH"
@@ -66,12 +60,10 @@ mkdir -p "$DEMO"
 touch "$EH/.doubleagent-fixture-home"
 export HOME=$EH
 cd "$DEMO"
-git init -q -b main .
-git config user.name "Fixture Examiner"
-git config user.email "examiner@fixture-host.invalid"
-printf '# demo\n\nA tiny project used to record real agent sessions.\n' >README.md
-git add README.md
-GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z git commit -q -m "Initial commit"
+init_demo_repo "Fixture Examiner" "examiner@fixture-host.invalid" '# demo
+
+A tiny project used to record real agent sessions.
+'
 
 # The agents run with a clean, minimal environment (agents snapshot their
 # environment into their state, e.g. Codex's shell_snapshots): no telemetry,

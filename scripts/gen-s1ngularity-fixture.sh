@@ -44,6 +44,8 @@ if [ -e "$EH" ] && [ ! -e "$EH/.doubleagent-fixture-home" ]; then
   echo "$EH exists and was not made by this script; refusing to touch it" >&2; exit 1
 fi
 log() { printf '[gen-s1] %s\n' "$*" >&2; }
+# shellcheck source=lib/fixturegen.sh
+. "$REPO/scripts/lib/fixturegen.sh"
 now() { date -u +%Y-%m-%dT%H:%M:%S.%3NZ; }
 uuid() { cat /proc/sys/kernel/random/uuid; }
 
@@ -56,15 +58,8 @@ BIN=$WORK/prefix/node_modules/.bin
 log "claude-code $V_CLAUDE"
 chmod -R a+rX "$WORK/prefix"
 
-(cd "$REPO/fixtures" && go build -o "$WORK/mockmodel" ./cmd/mockmodel)
-MOCKLOG=$WORK/mock.jsonl
-: >"$MOCKLOG"
-"$WORK/mockmodel" -addr 127.0.0.1:0 -log "$MOCKLOG" -addrfile "$WORK/addr" >"$WORK/mock.stderr" 2>&1 &
-MOCK_PID=$!
+start_mock
 trap 'kill $MOCK_PID 2>/dev/null || true' EXIT
-for _ in $(seq 50); do [ -s "$WORK/addr" ] && break; sleep 0.1; done
-ADDR=$(cat "$WORK/addr")
-log "mockmodel on $ADDR"
 
 # ------------------------------------------------------------------ the developer's home
 rm -rf "$EH"
@@ -74,13 +69,11 @@ printf -- '-----BEGIN OPENSSH PRIVATE KEY-----\nZG91YmxlYWdlbnQgZml4dHVyZTogbm90
 chmod 600 "$EH/.ssh/id_ed25519"
 printf 'release archive kept by the developer\n' >"$EH/backups/release-2025-08.tar"
 cd "$DEMO"
-git init -q -b main .
-git config user.name "Fixture Developer"
-git config user.email "dev@fixture-host.invalid"
-printf '# demo\n\nA project that installs a compromised package.\n' >README.md
+init_demo_repo "Fixture Developer" "dev@fixture-host.invalid" '# demo
+
+A project that installs a compromised package.
+'
 printf 'NPM_TOKEN=npm_doubleagentFIXTUREnotAtoken\nGITHUB_TOKEN=doubleagent-fixture-not-a-token\n' >.env
-git add README.md
-GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z git commit -q -m "Initial commit"
 cat >"$EH/.claude/settings.json" <<'EOF'
 {
   "model": "claude-opus-5-5",

@@ -25,6 +25,11 @@ if ! { command -v bsdtar && command -v zstd; } >/dev/null && [ "$(id -u)" = 0 ] 
   (DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libarchive-tools zstd) >/dev/null 2>&1 || echo "bsdtar/zstd install failed"
 fi
 if { command -v bsdtar && command -v zstd; } >/dev/null || [ "$(id -u)" = 0 ]; then export DOUBLEAGENT_TAR_TEST=1; fi
+# The generators and other scripts are not run here (they need npm and
+# real agents), but they must at least parse.
+for f in scripts/*.sh scripts/lib/*.sh scripts/bench; do
+  bash -n "$f" || { echo "$f does not parse"; fail=1; }
+done
 mods="catalog bundle collector analyzer fixtures"
 # Each module stands alone: tidy, and builds and vets outside the
 # workspace (a user may `go install` one module by itself).
