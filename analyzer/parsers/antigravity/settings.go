@@ -12,7 +12,7 @@ import (
 	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
-	"github.com/doubleagent/doubleagent/analyzer/parsers/cline"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/clinetask"
 )
 
 // permKey selects the permission-bearing leaves of the standing permission
@@ -55,7 +55,7 @@ func parsePermissions(_ context.Context, in *parser.Input, out parser.Sink) erro
 	sort.Strings(keys)
 	file := parser.DisplayFile(&in.File)
 	for _, k := range keys {
-		cline.Flatten(k, top[k], func(key, value string) {
+		clinetask.Flatten(k, top[k], func(key, value string) {
 			if !permKey.MatchString(key) {
 				return
 			}

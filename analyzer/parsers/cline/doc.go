@@ -1,12 +1,11 @@
 // Package cline parses Cline's files: the Cline SDK layout the CLI 3.x
 // writes under ~/.cline/data (session records, messages, sessions.db, the
 // search index, the hub's event log, the hook audit log), the extension's
-// task files and settings, and exports the
-// task-file reader that Roo Code and the other Cline forks share (Roo
-// Code's package calls ParseUIMessages, ParseAPIHistory, LoadTask,
-// IndexEntry, ParseMCPSettings and ParseSettingsKeys with FlavorRoo; Kilo
-// Code's pre-migration VS Code tasks are the same format and can be read
-// the same way).
+// task files and settings. The task-file format that Roo Code and the other
+// Cline forks share is read by analyzer/parser/format/clinetask
+// (ParseUIMessages, ParseAPIHistory, LoadTask, IndexEntry, ParseMCPSettings
+// and ParseSettingsKeys, called here with FlavorCline and by Roo Code with
+// FlavorRoo); this package holds Cline's Specs for it.
 //
 // # The extension's task files and settings
 //

@@ -11,6 +11,7 @@ import (
 	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/clinetask"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -105,7 +106,7 @@ func parseSDKSession(ctx context.Context, in *parser.Input, out parser.Sink) err
 		return nil
 	}
 	if s.SessionID == "" {
-		_, s.SessionID = TaskDir(in.Path)
+		_, s.SessionID = clinetask.TaskDir(in.Path)
 	}
 	sdkSessionRows(out, s, 1)
 	return nil

@@ -9,6 +9,7 @@ import (
 	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/clinetask"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -110,7 +111,7 @@ func sdkToolText(name string, input json.RawMessage) string {
 			return t[0]
 		}
 	}
-	return ToolArg(input)
+	return clinetask.ToolArg(input)
 }
 
 // sdkResultText renders a tool_result's content: a string as it is (the
@@ -321,7 +322,7 @@ func (e *sdkEmitter) message(n int64, raw json.RawMessage) {
 		case "image":
 			e.out.Event(row(timeline.System, "[image]"))
 		case "file":
-			e.out.Event(row(timeline.System, "file: "+firstNonEmpty(ToolArg(mustMarshal(b)), b.Name)))
+			e.out.Event(row(timeline.System, "file: "+firstNonEmpty(clinetask.ToolArg(mustMarshal(b)), b.Name)))
 		default:
 			e.out.Event(row(timeline.System, b.Type+" block: "+truncate(parser.CompactJSON(mustMarshal(b)), 2000)))
 		}

@@ -10,7 +10,7 @@ import (
 	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
-	"github.com/doubleagent/doubleagent/analyzer/parsers/cline"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/clinetask"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 	"github.com/doubleagent/doubleagent/catalog"
 )
@@ -45,7 +45,7 @@ func parseJSONFile(ctx context.Context, in *parser.Input, out parser.Sink) error
 	dir := path.Base(path.Dir(p))
 	switch {
 	case dir == "cli-agents":
-		return cline.ParseSettingsKeys(ctx, in, out, func(k string) bool { return k == "allowedTools" || k == "toolsSettings" })
+		return clinetask.ParseSettingsKeys(ctx, in, out, func(k string) bool { return k == "allowedTools" || k == "toolsSettings" })
 	case dir == ".subagents" && path.Base(path.Dir(path.Dir(p))) == ".amazonq":
 		return parseDelegate(in, out)
 	}

@@ -14,7 +14,7 @@ import (
 	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
-	"github.com/doubleagent/doubleagent/analyzer/parsers/cline"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/clinetask"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -219,7 +219,7 @@ func parseTrust(_ context.Context, in *parser.Input, out parser.Sink) error {
 		return nil
 	}
 	file := parser.DisplayFile(&in.File)
-	cline.Flatten("trust", top, func(key, value string) {
+	clinetask.Flatten("trust", top, func(key, value string) {
 		e := parser.SettingEvent(&in.File)
 		e.Text = fmt.Sprintf("permission setting: %s=%s (from %s, file mtime)", key, value, file)
 		out.Event(e)

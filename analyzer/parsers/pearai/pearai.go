@@ -9,7 +9,7 @@ import (
 	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
-	"github.com/doubleagent/doubleagent/analyzer/parsers/cline"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/clinetask"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/continuedev"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/roocode"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
@@ -36,7 +36,7 @@ func Parsers() []parser.Parser {
 			Targets: []string{"tasks"}, Names: []string{"ui_messages.json"},
 			Doc: "pearai-roo-cline tasks/<id>/ui_messages.json through the Cline reader, Roo flavour (prompts, replies, tool asks and their approvals)",
 		}, func(ctx context.Context, in *parser.Input, out parser.Sink) error {
-			return cline.ParseUIMessages(ctx, in, out, Agent, cline.FlavorRoo)
+			return clinetask.ParseUIMessages(ctx, in, out, Agent, clinetask.FlavorRoo)
 		}),
 		parser.New(parser.Spec{
 			ID: "pearai/api-history", Agent: Agent, Version: 2, Actions: roocode.Actions,
@@ -54,12 +54,12 @@ func Parsers() []parser.Parser {
 }
 
 func parseAPIHistory(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	dir, _ := cline.TaskDir(in.Path)
-	mode := cline.APIFull
-	if cline.Collected(in, dir+"/ui_messages.json") {
-		mode = cline.APIDecisions
+	dir, _ := clinetask.TaskDir(in.Path)
+	mode := clinetask.APIFull
+	if clinetask.Collected(in, dir+"/ui_messages.json") {
+		mode = clinetask.APIDecisions
 	}
-	return cline.ParseAPIHistory(ctx, in, out, Agent, cline.FlavorRoo, mode)
+	return clinetask.ParseAPIHistory(ctx, in, out, Agent, clinetask.FlavorRoo, mode)
 }
 
 // StateExtension reads the pearai.pearai-roo-cline row of a state.vscdb
@@ -82,7 +82,7 @@ func readState(ctx context.Context, st *parser.VSCodeState, present map[string]s
 		out.Problem(r.Rowid, ExtensionID+" row: not a JSON object: "+err.Error())
 		return nil
 	}
-	n := cline.SettingsFromObject(in, out, r.Rowid, top, roocode.PermKey.MatchString)
+	n := clinetask.SettingsFromObject(in, out, r.Rowid, top, roocode.PermKey.MatchString)
 	if raw, ok := top["taskHistory"]; ok {
 		var items []json.RawMessage
 		if err := json.Unmarshal(raw, &items); err != nil {
@@ -91,7 +91,7 @@ func readState(ctx context.Context, st *parser.VSCodeState, present map[string]s
 			tasks := tasksDir(in.Path)
 			for _, it := range items {
 				n++
-				if err := cline.IndexEntry(in, out, Agent, tasks, r.Rowid, it); err != nil {
+				if err := clinetask.IndexEntry(in, out, Agent, tasks, r.Rowid, it); err != nil {
 					return err
 				}
 			}

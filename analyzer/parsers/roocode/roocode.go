@@ -12,7 +12,7 @@ import (
 	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
-	"github.com/doubleagent/doubleagent/analyzer/parsers/cline"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/clinetask"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -67,19 +67,19 @@ func Parsers() []parser.Parser {
 }
 
 func parseUIMessages(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	return cline.ParseUIMessages(ctx, in, out, Agent, cline.FlavorRoo)
+	return clinetask.ParseUIMessages(ctx, in, out, Agent, clinetask.FlavorRoo)
 }
 
 // parseAPIHistory reads the whole API history when the folder's
 // ui_messages.json was not collected; beside it, only the decisions (the
 // JSON denial and approval results the UI messages do not show).
 func parseAPIHistory(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	dir, _ := cline.TaskDir(in.Path)
-	mode := cline.APIFull
-	if cline.Collected(in, dir+"/ui_messages.json") {
-		mode = cline.APIDecisions
+	dir, _ := clinetask.TaskDir(in.Path)
+	mode := clinetask.APIFull
+	if clinetask.Collected(in, dir+"/ui_messages.json") {
+		mode = clinetask.APIDecisions
 	}
-	return cline.ParseAPIHistory(ctx, in, out, Agent, cline.FlavorRoo, mode)
+	return clinetask.ParseAPIHistory(ctx, in, out, Agent, clinetask.FlavorRoo, mode)
 }
 
 // parseIndex reads tasks/_index.json {version, updatedAt, entries:
@@ -99,10 +99,10 @@ func parseIndex(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		return nil
 	}
 	tasks := path.Dir(strings.ReplaceAll(in.Path, "\\", "/"))
-	res, err := cline.DecodeArray(ctx, strings.NewReader(string(idx.Entries)), func(n int64, raw json.RawMessage) error {
-		return cline.IndexEntry(in, out, Agent, tasks, n, raw)
+	res, err := clinetask.DecodeArray(ctx, strings.NewReader(string(idx.Entries)), func(n int64, raw json.RawMessage) error {
+		return clinetask.IndexEntry(in, out, Agent, tasks, n, raw)
 	})
-	cline.ReportArray(out, res)
+	clinetask.ReportArray(out, res)
 	if err != nil && len(idx.Entries) > 0 {
 		out.Problem(1, "entries: "+err.Error())
 	}
@@ -119,16 +119,16 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 	p := strings.ReplaceAll(in.Path, "\\", "/")
 	switch in.Base() {
 	case "mcp_settings.json":
-		return cline.ParseMCPSettings(ctx, in, out, "alwaysAllow")
+		return clinetask.ParseMCPSettings(ctx, in, out, "alwaysAllow")
 	case "mcp.json":
 		if path.Base(path.Dir(p)) != ".roo" {
 			return nil
 		}
-		return cline.ParseMCPSettings(ctx, in, out, "alwaysAllow")
+		return clinetask.ParseMCPSettings(ctx, in, out, "alwaysAllow")
 	case "global-state.json":
 		return parseGlobalState(in, out)
 	case "cli-settings.json":
-		if err := cline.ParseSettingsKeys(ctx, in, out, func(k string) bool {
+		if err := clinetask.ParseSettingsKeys(ctx, in, out, func(k string) bool {
 			return k == "requireApproval" || k == "dangerouslySkipPermissions" || k == "mode"
 		}); err != nil {
 			return err
@@ -202,7 +202,7 @@ func parseCLIHistory(ctx context.Context, in *parser.Input, out parser.Sink) err
 		out.Problem(1, "not a CLI history object: "+err.Error())
 		return nil
 	}
-	res, err := cline.DecodeArray(ctx, strings.NewReader(string(h.Entries)), func(n int64, raw json.RawMessage) error {
+	res, err := clinetask.DecodeArray(ctx, strings.NewReader(string(h.Entries)), func(n int64, raw json.RawMessage) error {
 		var s string
 		if json.Unmarshal(raw, &s) != nil || strings.TrimSpace(s) == "" {
 			return nil
@@ -210,7 +210,7 @@ func parseCLIHistory(ctx context.Context, in *parser.Input, out parser.Sink) err
 		out.Event(timeline.Event{Time: time.Time{}, TimeBasis: timeline.TimeNone, TurnType: timeline.User, Text: s, SourceLine: n, Secondary: true})
 		return nil
 	})
-	cline.ReportArray(out, res)
+	clinetask.ReportArray(out, res)
 	if err != nil && len(h.Entries) > 0 {
 		out.Problem(1, "entries: "+err.Error())
 	}

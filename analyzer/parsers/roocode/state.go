@@ -14,7 +14,7 @@ import (
 	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
-	"github.com/doubleagent/doubleagent/analyzer/parsers/cline"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/clinetask"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -65,7 +65,7 @@ func readState(ctx context.Context, st *parser.VSCodeState, present map[string]s
 			tasks := tasksDir(in.Path)
 			for _, it := range items {
 				n++
-				if err := cline.IndexEntry(in, out, Agent, tasks, r.Rowid, it); err != nil {
+				if err := clinetask.IndexEntry(in, out, Agent, tasks, r.Rowid, it); err != nil {
 					return err
 				}
 			}
@@ -92,7 +92,7 @@ func tasksDir(p string) string {
 // settings cache and sign-in state, the retry queue. It returns the rows
 // written.
 func StateObject(in *parser.Input, out parser.Sink, line int64, top map[string]json.RawMessage, where string) int {
-	n := cline.SettingsFromObject(in, out, line, top, PermKey.MatchString)
+	n := clinetask.SettingsFromObject(in, out, line, top, PermKey.MatchString)
 	n += cloudSettings(in, out, line, top, where)
 	if raw, ok := top[retryQueueKey]; ok {
 		n += retryQueue(out, line, raw, where)
@@ -130,7 +130,7 @@ func cloudSettings(in *parser.Input, out parser.Sink, line int64, top map[string
 		} else {
 			for _, k := range orgKeys {
 				if v, ok := org[k]; ok {
-					cline.Flatten(orgSettingsKey+"."+k, v, func(key, value string) {
+					clinetask.Flatten(orgSettingsKey+"."+k, v, func(key, value string) {
 						row("permission setting: " + key + "=" + value + " (from " + from + ", cached cloud settings, file mtime)")
 					})
 				}
@@ -146,12 +146,12 @@ func cloudSettings(in *parser.Input, out parser.Sink, line int64, top map[string
 			out.Problem(line, userSettingsKey+": not an object: "+err.Error())
 		} else {
 			if len(us.Version) > 0 {
-				cline.Flatten(userSettingsKey+".version", us.Version, func(key, value string) {
+				clinetask.Flatten(userSettingsKey+".version", us.Version, func(key, value string) {
 					row("permission setting: " + key + "=" + value + " (from " + from + ", cached cloud settings, file mtime)")
 				})
 			}
 			if len(us.Settings) > 0 {
-				cline.Flatten(userSettingsKey+".settings", us.Settings, func(key, value string) {
+				clinetask.Flatten(userSettingsKey+".settings", us.Settings, func(key, value string) {
 					row("permission setting: " + key + "=" + value + " (from " + from + ", cached cloud settings, file mtime)")
 				})
 			}

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
-	"github.com/doubleagent/doubleagent/analyzer/parsers/cline"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/clinetask"
 )
 
 // Agent is the catalog name of Windsurf.
@@ -39,5 +39,5 @@ func Parsers() []parser.Parser {
 // shared MCP settings reader: only disabled, disabledTools and alwaysAllow
 // are read, never env or headers (where keys live).
 func parseMCPConfig(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	return cline.ParseMCPSettings(ctx, in, out, "alwaysAllow")
+	return clinetask.ParseMCPSettings(ctx, in, out, "alwaysAllow")
 }

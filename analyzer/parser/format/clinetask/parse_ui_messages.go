@@ -1,4 +1,4 @@
-package cline
+package clinetask
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 // uiMessage is one ClineMessage of ui_messages.json (Cline
 // src/shared/ExtensionMessage.ts; Roo packages/types/src/message.ts).
 type uiMessage struct {
-	TS         num      `json:"ts"`
+	TS         Num      `json:"ts"`
 	Type       string   `json:"type"`
 	Ask        string   `json:"ask"`
 	Say        string   `json:"say"`
@@ -32,10 +32,6 @@ type uiMessage struct {
 		ProviderID string `json:"providerId"`
 		Mode       string `json:"mode"`
 	} `json:"modelInfo"`
-}
-
-func parseUIMessages(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	return ParseUIMessages(ctx, in, out, Agent, FlavorCline)
 }
 
 // commandReqApp is the suffix Cline appends to a command that needs approval
@@ -120,7 +116,7 @@ type uiState struct {
 func callID(ts float64) string { return "ui-" + strconv.FormatInt(int64(ts), 10) }
 
 func (u *uiState) message(idx int64, m *uiMessage) {
-	t := msTime(float64(m.TS))
+	t := MsTime(float64(m.TS))
 	basis := timeline.TimeRecorded
 	if t.IsZero() && !u.last.IsZero() {
 		t, basis = u.last, timeline.TimeInherited
@@ -166,7 +162,7 @@ func (u *uiState) message(idx int64, m *uiMessage) {
 		}
 		emit(timeline.Assistant, text)
 	case "reasoning":
-		emit(timeline.Thinking, firstNonEmpty(m.Text, m.Reasoning))
+		emit(timeline.Thinking, FirstNonEmpty(m.Text, m.Reasoning))
 	case "completion_result", "plan_completion_result":
 		s := strings.TrimSpace(strings.TrimSuffix(m.Text, "HAS_CHANGES"))
 		u.lastDone = s
@@ -200,8 +196,8 @@ func (u *uiState) message(idx int64, m *uiMessage) {
 			URI    string `json:"uri"`
 		}
 		_ = json.Unmarshal([]byte(m.Text), &a)
-		e := row(timeline.ToolUse, strings.TrimSuffix(a.Server+"/"+firstNonEmpty(a.Tool, a.URI), "/"))
-		e.ToolName, e.ToolUseID = firstNonEmpty(a.Type, "use_mcp_server"), callID(float64(m.TS))
+		e := row(timeline.ToolUse, strings.TrimSuffix(a.Server+"/"+FirstNonEmpty(a.Tool, a.URI), "/"))
+		e.ToolName, e.ToolUseID = FirstNonEmpty(a.Type, "use_mcp_server"), callID(float64(m.TS))
 		e.ToolInput = parser.CompactJSON(json.RawMessage(m.Text))
 		u.lastMcp = e.ToolUseID
 		u.out.Event(e)
@@ -239,16 +235,16 @@ func (u *uiState) message(idx int64, m *uiMessage) {
 		u.apiSeen = true
 		u.out.Event(row(timeline.System, apiReqText(m.Text)))
 	case "command_permission_denied":
-		u.out.Event(row(timeline.System, "permission decision: denied source=CLINE_COMMAND_PERMISSIONS reason="+oneLine(m.Text)))
+		u.out.Event(row(timeline.System, "permission decision: denied source=CLINE_COMMAND_PERMISSIONS reason="+OneLine(m.Text)))
 	case "clineignore_error", "rooignore_error":
 		src := ".clineignore"
 		if m.Say == "rooignore_error" {
 			src = ".rooignore"
 		}
-		u.out.Event(row(timeline.System, "permission decision: blocked source="+src+" path="+oneLine(m.Text)))
+		u.out.Event(row(timeline.System, "permission decision: blocked source="+src+" path="+OneLine(m.Text)))
 	case "checkpoint_created", "checkpoint_saved":
 		s := m.Say
-		if h := firstNonEmpty(m.Checkpoint, m.Text); h != "" {
+		if h := FirstNonEmpty(m.Checkpoint, m.Text); h != "" {
 			s += ": " + h
 		}
 		u.out.Event(row(timeline.System, s))
@@ -275,7 +271,7 @@ func (u *uiState) tool(idx int64, m *uiMessage, t time.Time, basis timeline.Time
 		Tool string `json:"tool"`
 	}
 	_ = json.Unmarshal([]byte(m.Text), &a)
-	name := firstNonEmpty(a.Tool, "tool")
+	name := FirstNonEmpty(a.Tool, "tool")
 	if m.Say == "user_feedback_diff" {
 		u.out.Event(row(timeline.System, "user_feedback_diff: "+ToolArg(json.RawMessage(m.Text))))
 		return
@@ -302,7 +298,7 @@ func askText(s string) string {
 		Response string `json:"response"`
 	}
 	if json.Unmarshal([]byte(s), &q) == nil {
-		if r := firstNonEmpty(q.Question, q.Response); r != "" {
+		if r := FirstNonEmpty(q.Question, q.Response); r != "" {
 			return r
 		}
 	}
@@ -319,7 +315,7 @@ func apiReqText(s string) string {
 	var parts []string
 	for _, k := range []string{"tokensIn", "tokensOut", "cacheReads", "cacheWrites", "cost", "apiProtocol", "cancelReason", "streamingFailedMessage"} {
 		if v, ok := r[k]; ok && string(v) != "null" {
-			parts = append(parts, k+"="+oneLine(parser.JSONText(v)))
+			parts = append(parts, k+"="+OneLine(parser.JSONText(v)))
 		}
 	}
 	if len(parts) == 0 {
@@ -328,9 +324,9 @@ func apiReqText(s string) string {
 	return "api_req_started: " + strings.Join(parts, " ")
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-func firstNonEmpty(ss ...string) string {
+func FirstNonEmpty(ss ...string) string {
 	for _, s := range ss {
 		if strings.TrimSpace(s) != "" {
 			return s

@@ -1,4 +1,4 @@
-package cline
+package clinetask
 
 import (
 	"context"
@@ -24,20 +24,12 @@ const (
 	APIDecisions
 )
 
-func parseAPIHistory(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	dir, _ := TaskDir(in.Path)
-	if Collected(in, dir+"/ui_messages.json") {
-		return nil // ui_messages.json is preferred; its rows cover the task
-	}
-	return ParseAPIHistory(ctx, in, out, Agent, FlavorCline, APIFull)
-}
-
 // apiMessage is one element of api_conversation_history.json: an Anthropic
 // MessageParam plus the agent's own keys.
 type apiMessage struct {
 	Role      string          `json:"role"`
 	Content   json.RawMessage `json:"content"`
-	TS        num             `json:"ts"`
+	TS        Num             `json:"ts"`
 	Type      string          `json:"type"` // Roo: "reasoning" items
 	Text      string          `json:"text"`
 	Summary   json.RawMessage `json:"summary"`
@@ -112,7 +104,7 @@ func ParseAPIHistory(ctx context.Context, in *parser.Input, out parser.Sink, age
 			out.Problem(idx, "not a MessageParam: "+err.Error())
 			return nil
 		}
-		t, basis := msTime(float64(m.TS)), timeline.TimeRecorded
+		t, basis := MsTime(float64(m.TS)), timeline.TimeRecorded
 		switch {
 		case !t.IsZero():
 			last = t
@@ -182,7 +174,7 @@ func (a *apiState) message(idx int64, m *apiMessage, t time.Time, basis timeline
 		for _, s := range sum {
 			parts = append(parts, s.Text)
 		}
-		if s := firstNonEmpty(strings.Join(parts, "\n"), m.Text); s != "" {
+		if s := FirstNonEmpty(strings.Join(parts, "\n"), m.Text); s != "" {
 			put(emit(timeline.Thinking, s))
 		}
 		return
@@ -375,7 +367,7 @@ func decision(text string) (dec, feedback string, isErr bool) {
 	case strings.HasPrefix(body, "The user denied this operation"):
 		return "denied source=user", "", false
 	case strings.HasPrefix(body, "Command execution blocked by CLINE_COMMAND_PERMISSIONS:"):
-		return "denied source=CLINE_COMMAND_PERMISSIONS reason=" + oneLine(strings.TrimPrefix(body, "Command execution blocked by CLINE_COMMAND_PERMISSIONS:")), "", true
+		return "denied source=CLINE_COMMAND_PERMISSIONS reason=" + OneLine(strings.TrimPrefix(body, "Command execution blocked by CLINE_COMMAND_PERMISSIONS:")), "", true
 	case strings.HasPrefix(body, "Access to ") && strings.Contains(body, "is blocked by the .clineignore file settings"):
 		p := strings.TrimPrefix(body, "Access to ")
 		p = p[:strings.Index(p, " is blocked by the .clineignore")]

@@ -1,4 +1,4 @@
-package cline
+package clinetask
 
 import (
 	"context"
@@ -10,15 +10,18 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
-func parseTaskHistory(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	tasks := path.Dir(path.Dir(slash(in.Path))) + "/tasks"
+// ParseTaskHistory reads a taskHistory.json index (a HistoryItem array) whose
+// task folders sit in ../tasks beside its state folder: IndexEntry for each
+// entry, the array's cut or bad elements as problems.
+func ParseTaskHistory(ctx context.Context, in *parser.Input, out parser.Sink, agent string) error {
+	tasks := path.Dir(path.Dir(Slash(in.Path))) + "/tasks"
 	rc, err := in.Open()
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
 	res, err := DecodeArray(ctx, rc, func(idx int64, raw json.RawMessage) error {
-		return IndexEntry(in, out, Agent, tasks, idx, raw)
+		return IndexEntry(in, out, agent, tasks, idx, raw)
 	})
 	ReportArray(out, res)
 	if errors.Is(err, errNotArray) {
@@ -44,12 +47,12 @@ func IndexEntry(in *parser.Input, out parser.Sink, agent, tasksDir string, idx i
 		out.Skip(idx, "state_only") // the task's own files give its rows
 		return nil
 	}
-	t := msTime(float64(h.TS))
+	t := MsTime(float64(h.TS))
 	basis := timeline.TimeRecorded
 	if t.IsZero() {
 		basis = timeline.TimeNone
 	}
-	text := "task " + h.ID + " is listed in " + path.Base(slash(in.Path)) + " but its folder is gone"
+	text := "task " + h.ID + " is listed in " + path.Base(Slash(in.Path)) + " but its folder is gone"
 	if h.Task != "" {
 		text += ": " + h.Task
 	}

@@ -1,4 +1,4 @@
-package cline
+package clinetask
 
 import (
 	"github.com/doubleagent/doubleagent/analyzer/parser"

@@ -1,4 +1,4 @@
-package cline
+package clinetask
 
 import (
 	"context"
@@ -10,10 +10,6 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
-func parseTaskMetadata(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	return ParseTaskMetadata(ctx, in, out, Agent, FlavorCline)
-}
-
 // ParseTaskMetadata reads tasks/<id>/task_metadata.json: one system row
 // "file in context: <path> <event> (record_state=<s> source=<src>)" per
 // recorded read or edit date of files_in_context (cline_read_date,
@@ -21,7 +17,7 @@ func parseTaskMetadata(ctx context.Context, in *parser.Input, out parser.Sink) e
 // mode=<mode>" per model_usage entry at its ts.
 func ParseTaskMetadata(_ context.Context, in *parser.Input, out parser.Sink, agent string, fl Flavor) error {
 	task := LoadTask(in, fl)
-	b, err := readAll(in)
+	b, err := ReadAll(in)
 	if err != nil {
 		return err
 	}
@@ -30,12 +26,12 @@ func ParseTaskMetadata(_ context.Context, in *parser.Input, out parser.Sink, age
 			Path   string `json:"path"`
 			State  string `json:"record_state"`
 			Source string `json:"record_source"`
-			Read   num    `json:"cline_read_date"`
-			Edit   num    `json:"cline_edit_date"`
-			User   num    `json:"user_edit_date"`
+			Read   Num    `json:"cline_read_date"`
+			Edit   Num    `json:"cline_edit_date"`
+			User   Num    `json:"user_edit_date"`
 		} `json:"files_in_context"`
 		Models []struct {
-			TS       num    `json:"ts"`
+			TS       Num    `json:"ts"`
 			Model    string `json:"model_id"`
 			Provider string `json:"model_provider_id"`
 			Mode     string `json:"mode"`
@@ -54,10 +50,10 @@ func ParseTaskMetadata(_ context.Context, in *parser.Input, out parser.Sink, age
 	var rows []row
 	for i, f := range md.Files {
 		for _, d := range []struct {
-			v    num
+			v    Num
 			what string
 		}{{f.Read, "read by the agent"}, {f.Edit, "edited by the agent"}, {f.User, "edited by the user"}} {
-			if t := msTime(float64(d.v)); !t.IsZero() {
+			if t := MsTime(float64(d.v)); !t.IsZero() {
 				rows = append(rows, row{t, int64(i + 1), "file in context: " + f.Path + " " + d.what + " (record_state=" + f.State + " source=" + f.Source + ")", ""})
 			}
 		}
@@ -70,7 +66,7 @@ func ParseTaskMetadata(_ context.Context, in *parser.Input, out parser.Sink, age
 		if m.Mode != "" {
 			s += " mode=" + m.Mode
 		}
-		rows = append(rows, row{msTime(float64(m.TS)), int64(len(md.Files) + i + 1), s, m.Model})
+		rows = append(rows, row{MsTime(float64(m.TS)), int64(len(md.Files) + i + 1), s, m.Model})
 	}
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].t.Before(rows[j].t) })
 	for _, r := range rows {

@@ -1,4 +1,4 @@
-package cline
+package clinetask
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -14,35 +13,13 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
-// clinePermKey selects the standing permission keys of globalState.json and
-// global-settings.json (autoApprovalSettings.*, mode, yoloModeToggled,
-// command permissions).
-var clinePermKey = regexp.MustCompile(`(?i)^(autoApprov|yolo|mode$|planActSeparateModelsSetting|strictPlanMode|commandPermission|permission|allowedCommands|deniedCommands|autoApproveAll|cloudTaskTarget|enableCheckpoints)`)
-
-func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	switch in.Base() {
-	case "cline_mcp_settings.json":
-		return ParseMCPSettings(ctx, in, out, "autoApprove")
-	case "globalState.json":
-		if err := ParseSettingsKeys(ctx, in, out, clinePermKey.MatchString); err != nil {
-			return err
-		}
-		if b, err := readAll(in); err == nil {
-			parseCloudStatuses(in, out, b)
-		}
-		return nil
-	default:
-		return ParseSettingsKeys(ctx, in, out, clinePermKey.MatchString)
-	}
-}
-
-func readAll(in *parser.Input) ([]byte, error) {
+func ReadAll(in *parser.Input) ([]byte, error) {
 	rc, err := in.Open()
 	if err != nil {
 		return nil, err
 	}
 	defer rc.Close()
-	return io.ReadAll(io.LimitReader(rc, maxSmall))
+	return io.ReadAll(io.LimitReader(rc, MaxSmall))
 }
 
 // settingRow writes "permission setting: <key>=<value> (from <file>, file
@@ -57,14 +34,14 @@ func settingRowAt(in *parser.Input, out parser.Sink, line int64, key, value, pro
 		basis = timeline.TimeNone
 	}
 	out.Event(timeline.Event{Time: in.MTime, TimeBasis: basis, TurnType: timeline.System, ProjectPath: project,
-		SourceLine: line, Text: fmt.Sprintf("permission setting: %s=%s (from %s, file mtime)", key, value, path.Base(slash(in.Path)))})
+		SourceLine: line, Text: fmt.Sprintf("permission setting: %s=%s (from %s, file mtime)", key, value, path.Base(Slash(in.Path)))})
 }
 
 // ParseSettingsKeys writes one permission setting row per leaf of a JSON
 // settings object whose top-level key match selects (one row per array
 // element). Values of secret-looking keys are never printed.
 func ParseSettingsKeys(_ context.Context, in *parser.Input, out parser.Sink, match func(string) bool) error {
-	b, err := readAll(in)
+	b, err := ReadAll(in)
 	if err != nil {
 		return err
 	}
@@ -108,7 +85,7 @@ func Flatten(key string, raw json.RawMessage, fn func(key, value string)) { flat
 // flatten calls fn for each scalar leaf under key (object members sorted,
 // array elements one by one).
 func flatten(key string, raw json.RawMessage, fn func(key, value string)) {
-	if secretKey(key[strings.LastIndex(key, ".")+1:]) {
+	if SecretKey(key[strings.LastIndex(key, ".")+1:]) {
 		fn(key, "[redacted]")
 		return
 	}
@@ -151,7 +128,7 @@ func flatten(key string, raw json.RawMessage, fn func(key, value string)) {
 // .roo/mcp.json): one permission setting row per tool of the server's
 // allowKey list (autoApprove or alwaysAllow) and one for disabled.
 func ParseMCPSettings(_ context.Context, in *parser.Input, out parser.Sink, allowKey string) error {
-	b, err := readAll(in)
+	b, err := ReadAll(in)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package cline
+package clinetask
 
 import (
 	"bytes"
@@ -47,7 +47,7 @@ type Task struct {
 // HistoryItem); unknown keys are ignored.
 type historyItem struct {
 	ID           string `json:"id"`
-	TS           num    `json:"ts"`
+	TS           Num    `json:"ts"`
 	Task         string `json:"task"`
 	Cwd          string `json:"cwdOnTaskInitialization"`
 	Workspace    string `json:"workspace"`
@@ -56,7 +56,7 @@ type historyItem struct {
 	RootTaskID   string `json:"rootTaskId"`
 	Mode         string `json:"mode"`
 	Status       string `json:"status"`
-	Number       num    `json:"number"`
+	Number       Num    `json:"number"`
 	APIConfig    string `json:"apiConfigName"`
 }
 
@@ -95,13 +95,13 @@ func LoadTask(in *parser.Input, fl Flavor) Task {
 	var h historyItem
 	found := false
 	if fl == FlavorRoo {
-		if b, ok := in.ReadRelated(dir+"/history_item.json", maxSmall); ok {
+		if b, ok := in.ReadRelated(dir+"/history_item.json", MaxSmall); ok {
 			if json.Unmarshal(b, &h) == nil && (h.ID == "" || h.ID == id) {
 				found = true
 			}
 		}
 		if !found {
-			if b, ok := in.ReadRelated(storage+"/tasks/_index.json", maxSmall); ok {
+			if b, ok := in.ReadRelated(storage+"/tasks/_index.json", MaxSmall); ok {
 				var idx struct {
 					Entries json.RawMessage `json:"entries"`
 				}
@@ -111,7 +111,7 @@ func LoadTask(in *parser.Input, fl Flavor) Task {
 			}
 		}
 		if !found {
-			if b, ok := in.ReadRelated(storage+"/global-state.json", maxSmall); ok {
+			if b, ok := in.ReadRelated(storage+"/global-state.json", MaxSmall); ok {
 				var gs struct {
 					TaskHistory json.RawMessage `json:"taskHistory"`
 				}
@@ -120,12 +120,12 @@ func LoadTask(in *parser.Input, fl Flavor) Task {
 				}
 			}
 		}
-	} else if b, ok := in.ReadRelated(storage+"/state/taskHistory.json", maxSmall); ok {
+	} else if b, ok := in.ReadRelated(storage+"/state/taskHistory.json", MaxSmall); ok {
 		h, found = findInArray(b, id)
 	}
 	if found {
 		t.Project, t.Model, t.Parent, t.Mode, t.Task = h.project(), h.ModelID, h.ParentTaskID, h.Mode, h.Task
-		t.Start = msTime(float64(h.TS))
+		t.Start = MsTime(float64(h.TS))
 	}
 	if st := TaskIDTime(id); !st.IsZero() {
 		t.Start = st
