@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
-	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/geminichat"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -258,9 +258,9 @@ func (s *chatState) record(r *chatRecord, line int64) {
 			s.system(c, "permission mode: "+ec.ApprovalMode, "#mode")
 		}
 	}
-	var parts []gemini.Part
+	var parts []geminichat.Part
 	if r.Message != nil {
-		parts = gemini.ParseParts(r.Message.Parts)
+		parts = geminichat.ParseParts(r.Message.Parts)
 	}
 	switch r.Type {
 	case "user":
@@ -272,7 +272,7 @@ func (s *chatState) record(r *chatRecord, line int64) {
 	case "system":
 		s.systemRecord(c, r)
 	default:
-		text := gemini.PartsText(parts, false)
+		text := geminichat.PartsText(parts, false)
 		s.system(c, strings.TrimSpace(r.Type+": "+text), "")
 	}
 	if r.UUID != "" && !(r.Type == "system" && r.Subtype == "rewind") {
@@ -346,7 +346,7 @@ func injected(s string) bool {
 // typedSubtypes are user-record subtypes whose text a person typed.
 var typedSubtypes = map[string]bool{"": true, "mid_turn_user_message": true, "realtime_message": true, "agent_mention": true}
 
-func (s *chatState) user(c rowCtx, r *chatRecord, parts []gemini.Part) {
+func (s *chatState) user(c rowCtx, r *chatRecord, parts []geminichat.Part) {
 	first := -1
 	for i, p := range parts {
 		if fr := p.FunctionResponse; fr != nil {
@@ -357,7 +357,7 @@ func (s *chatState) user(c rowCtx, r *chatRecord, parts []gemini.Part) {
 			first = i
 		}
 	}
-	text := gemini.PartsText(parts, false)
+	text := geminichat.PartsText(parts, false)
 	var payload struct {
 		DisplayText string `json:"displayText"`
 	}
@@ -396,7 +396,7 @@ func (s *chatState) user(c rowCtx, r *chatRecord, parts []gemini.Part) {
 	s.emit(c, timeline.Event{TurnType: timeline.System, Text: text, RecordID: id})
 }
 
-func (s *chatState) assistant(c rowCtx, r *chatRecord, parts []gemini.Part) {
+func (s *chatState) assistant(c rowCtx, r *chatRecord, parts []geminichat.Part) {
 	if r.Model != "" {
 		s.modelRow(c, r.Model, "", "#model")
 	}
@@ -409,10 +409,10 @@ func (s *chatState) assistant(c rowCtx, r *chatRecord, parts []gemini.Part) {
 		}
 		return 0
 	}
-	if th := gemini.PartsText(parts, true); strings.TrimSpace(th) != "" {
+	if th := geminichat.PartsText(parts, true); strings.TrimSpace(th) != "" {
 		s.emit(c, timeline.Event{TurnType: timeline.Thinking, Model: model, Text: th, RecordID: c.id(blockSuffix(firstOf(true), len(parts)))})
 	}
-	if text := gemini.PartsText(parts, false); strings.TrimSpace(text) != "" {
+	if text := geminichat.PartsText(parts, false); strings.TrimSpace(text) != "" {
 		s.emit(c, timeline.Event{TurnType: timeline.Assistant, Model: model, Text: text, RecordID: c.id(blockSuffix(firstOf(false), len(parts)))})
 	}
 	for i, p := range parts {
@@ -426,7 +426,7 @@ func (s *chatState) assistant(c rowCtx, r *chatRecord, parts []gemini.Part) {
 	}
 }
 
-func (s *chatState) toolResult(c rowCtx, r *chatRecord, parts []gemini.Part) {
+func (s *chatState) toolResult(c rowCtx, r *chatRecord, parts []geminichat.Part) {
 	tcr := r.ToolCallResult
 	status := ""
 	if tcr != nil {
@@ -456,7 +456,7 @@ func (s *chatState) toolResult(c rowCtx, r *chatRecord, parts []gemini.Part) {
 	}
 	// No functionResponse part: the result is known from toolCallResult
 	// (or from text parts) only.
-	text := gemini.PartsText(parts, false)
+	text := geminichat.PartsText(parts, false)
 	id := ""
 	if tcr != nil {
 		id = tcr.CallID
@@ -586,7 +586,7 @@ func (s *chatState) systemRecord(c rowCtx, r *chatRecord) {
 		}
 		text := "system record: " + firstNonEmpty(r.Subtype, "(no subtype)")
 		if r.Message != nil {
-			if t := gemini.PartsText(gemini.ParseParts(r.Message.Parts), false); t != "" {
+			if t := geminichat.PartsText(geminichat.ParseParts(r.Message.Parts), false); t != "" {
 				text += ": " + t
 			}
 		}
