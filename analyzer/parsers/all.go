@@ -77,11 +77,11 @@ func All() []parser.Parser {
 		goose.Parsers(),           // goose
 		hermes.Parsers(),          // hermes
 		kiro.Parsers(),            // kiro (Amazon Q / Kiro CLI)
-		letta.Parsers(),           // letta (Letta Code local backend; conversations read by pi's session reader)
+		letta.Parsers(),           // letta (Letta Code local backend; conversations read by the pi session format, parser/format/pisession)
 		musecode.Parsers(),        // muse-code
 		nanobot.Parsers(),         // nanobot
 		ollama.Parsers(),          // ollama
-		openclaw.Parsers(),        // openclaw (agent and state databases; transcripts read by pi's session reader)
+		openclaw.Parsers(),        // openclaw (agent and state databases; transcripts read by the pi session format, parser/format/pisession)
 		openinterpreter.Parsers(), // open-interpreter (Codex readers on its paths)
 		opencode.Parsers(),        // opencode, kilo-code
 		openhands.Parsers(),       // openhands

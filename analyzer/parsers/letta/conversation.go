@@ -8,13 +8,13 @@ import (
 	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
-	"github.com/doubleagent/doubleagent/analyzer/parsers/pi"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/pisession"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
 // sessionOptions read a local-backend transcript through pi's session
 // reader: Letta writes pi session entries ("pi-session-entry-jsonl").
-var sessionOptions = pi.Options{
+var sessionOptions = pisession.Options{
 	Agent:      Agent,
 	Contract:   true,
 	QualifyIDs: true, // entry ids are 8 hex digits, unique only within a file
@@ -43,7 +43,7 @@ func parseConversation(ctx context.Context, in *parser.Input, out parser.Sink) e
 		return err
 	}
 	defer rc.Close()
-	s := pi.NewSession(in, out, sessionOptions)
+	s := pisession.NewSession(in, out, sessionOptions)
 	conv, _ := conversationOf(in.Path)
 	s.SetID(conv)
 	// Letta rewrites a message by appending a new entry with the same

@@ -23,7 +23,7 @@
 //   - letta/conversation: conversations/<key>/messages.jsonl. Letta writes
 //     pi session entries (manifest message_format
 //     "pi-session-entry-jsonl"), read through pi's exported session
-//     reader (pi.NewSession with Contract, QualifyIDs and a Harness
+//     reader (pisession.NewSession with Contract, QualifyIDs and a Harness
 //     classifier), so every row carries RecordID "<conversation
 //     id>/<entry id>[#<block>]": the entry ids are 8 hex digits, unique
 //     only within one file. The header's id is the session id (the

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
-	"github.com/doubleagent/doubleagent/analyzer/parsers/pi"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/pisession"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -145,7 +145,7 @@ func (a *agentDB) transcripts(ctx context.Context) error {
 	}
 	var (
 		cur string
-		s   *pi.Session
+		s   *pisession.Session
 	)
 	return parser.EachRow(ctx, a.db, "SELECT "+sel+" FROM transcript_events ORDER BY session_id, seq", func(m map[string]any) {
 		rowid, _ := m["rowid__"].(int64)
@@ -153,7 +153,7 @@ func (a *agentDB) transcripts(ctx context.Context) error {
 		if s == nil || sid != cur {
 			cur = sid
 			psid, pkey := a.parentOf(sid)
-			s = pi.NewSession(a.in, rowSink{Sink: a.out, parent: psid}, sessionOptions(pkey))
+			s = pisession.NewSession(a.in, rowSink{Sink: a.out, parent: psid}, sessionOptions(pkey))
 			s.SetID(sid)
 			a.ids[sid] = map[string]bool{}
 		}
@@ -364,7 +364,7 @@ func userText(raw []byte, parentKey string) (text, prefix string) {
 	}
 	_ = json.Unmarshal(raw, &m)
 	wrapped, _ := json.Marshal(map[string]json.RawMessage{"message": raw})
-	return pi.ContentText(m.Content), userOrigin(parentKey)(wrapped)
+	return pisession.ContentText(m.Content), userOrigin(parentKey)(wrapped)
 }
 
 // pendingInputs writes the prompts accepted for a session that never
@@ -495,7 +495,7 @@ func (a *agentDB) blobEntries(ctx context.Context, sid string, blob []byte, n in
 		return
 	}
 	psid, pkey := a.parentOf(sid)
-	s := pi.NewSession(a.in, rowSink{Sink: a.out, parent: psid}, sessionOptions(pkey))
+	s := pisession.NewSession(a.in, rowSink{Sink: a.out, parent: psid}, sessionOptions(pkey))
 	s.SetID(sid)
 	for _, line := range bytes.Split(plain, []byte("\n")) {
 		if len(bytes.TrimSpace(line)) == 0 {
@@ -619,7 +619,7 @@ func (a *agentDB) trajectory(ctx context.Context) error {
 				Args       json.RawMessage `json:"args"`
 			}
 			_ = json.Unmarshal(ev.Data, &d)
-			e := a.event(sid, t, pi.MainArg(d.Args), r.Rowid, "")
+			e := a.event(sid, t, pisession.MainArg(d.Args), r.Rowid, "")
 			e.TurnType, e.ToolName, e.ToolUseID, e.ToolInput, e.Secondary = timeline.ToolUse, d.Name, d.ToolCallID, compactJSON(d.Args), true
 			a.out.Event(e)
 		case "tool.result":
@@ -632,7 +632,7 @@ func (a *agentDB) trajectory(ctx context.Context) error {
 				} `json:"result"`
 			}
 			_ = json.Unmarshal(ev.Data, &d)
-			e := a.event(sid, t, pi.ContentText(d.Result.Content), r.Rowid, "")
+			e := a.event(sid, t, pisession.ContentText(d.Result.Content), r.Rowid, "")
 			e.TurnType, e.ToolName, e.ToolUseID, e.Secondary = timeline.ToolResult, d.Name, d.ToolCallID, true
 			if d.Success != nil {
 				e.IsError = strconv.FormatBool(!*d.Success)

@@ -22,7 +22,7 @@
 //     its -wal, -shm). transcript_events rows, read per session in seq
 //     order, are pi session entries (event_json, or event_zstd
 //     decompressed), read through pi's exported session reader
-//     (pi.NewSession with Contract): SourceLine is the row's rowid,
+//     (pisession.NewSession with Contract): SourceLine is the row's rowid,
 //     RecordID the entry's own uuid ("#<n>" per content block, "#model"
 //     for a model switch). A user message is a user row only when its
 //     provenance is absent or external_user; one another session or a

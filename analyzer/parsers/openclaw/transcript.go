@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
-	"github.com/doubleagent/doubleagent/analyzer/parsers/pi"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/pisession"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -75,7 +75,7 @@ var noEvidenceCustom = map[string]bool{
 // model of each run (a resume with --model writes no model_change, only a
 // new snapshot), the cache entries carry nothing; the rest are system rows
 // (pi's reader writes "<customType>: <data>").
-func customEntry(s *pi.Session, n int64, c pi.CustomEntry) bool {
+func customEntry(s *pisession.Session, n int64, c pisession.CustomEntry) bool {
 	switch {
 	case c.Type == "model-snapshot":
 		var d struct {
@@ -107,8 +107,8 @@ func customEntry(s *pi.Session, n int64, c pi.CustomEntry) bool {
 }
 
 // sessionOptions are the reader options for one session.
-func sessionOptions(parentKey string) pi.Options {
-	return pi.Options{Agent: Agent, Contract: true, UserOrigin: userOrigin(parentKey), Custom: customEntry, ToolResultNote: execDecision}
+func sessionOptions(parentKey string) pisession.Options {
+	return pisession.Options{Agent: Agent, Contract: true, UserOrigin: userOrigin(parentKey), Custom: customEntry, ToolResultNote: execDecision}
 }
 
 // execDecision turns a refused exec into a permission decision row: the
@@ -125,7 +125,7 @@ func execDecision(raw []byte) string {
 	if json.Unmarshal(raw, &e) != nil || !e.Message.IsError {
 		return ""
 	}
-	text := pi.ContentText(e.Message.Content)
+	text := pisession.ContentText(e.Message.Content)
 	rest, ok := strings.CutPrefix(text, "Exec denied (")
 	if !ok {
 		return ""
@@ -205,7 +205,7 @@ func parseSessionFile(ctx context.Context, in *parser.Input, out parser.Sink) er
 		r = bytes.NewReader(plain)
 	}
 	sink := rowSink{Sink: out, secondary: copyOf != ""}
-	s := pi.NewSession(in, sink, sessionOptions(""))
+	s := pisession.NewSession(in, sink, sessionOptions(""))
 	s.SetID(sid)
 	if copyOf != "" {
 		t := in.MTime

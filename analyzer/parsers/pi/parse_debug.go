@@ -49,7 +49,7 @@ func parseDebugLog(ctx context.Context, in *parser.Input, out parser.Sink) error
 		return err
 	}
 	defer rc.Close()
-	sess := NewSession(in, secondarySink{out}, Options{Agent: Agent, Contract: true})
+	sess := newSession(in, secondarySink{out}, sessionOptions{Agent: Agent, Contract: true})
 	var (
 		section  = debugHeader
 		head     int64

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/pisession"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -136,7 +137,7 @@ func sessionHeader(ctx context.Context, in *parser.Input, p string, sink parser.
 	}
 	defer rc.Close()
 	err = parser.Lines(ctx, rc, nil, func(_ int64, line []byte) error {
-		var h entry
+		var h pisession.Header
 		if json.Unmarshal(line, &h) == nil && h.Type == "session" {
 			id, cwd, ok = h.ID, h.Cwd, true
 		}

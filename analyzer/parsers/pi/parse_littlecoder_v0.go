@@ -262,7 +262,7 @@ func (w *lcWriter) session(in *parser.Input, raw json.RawMessage) {
 					}
 					put(ev(tt, b.Text, id, n))
 				case "tool_result":
-					e := ev(timeline.ToolResult, ContentText(b.Content), id, n)
+					e := ev(timeline.ToolResult, contentText(b.Content), id, n)
 					e.ToolUseID, e.ToolName = b.ToolUseID, tools[b.ToolUseID]
 					if b.IsError != nil {
 						e.IsError = strconv.FormatBool(*b.IsError)
@@ -289,7 +289,7 @@ func (w *lcWriter) session(in *parser.Input, raw json.RawMessage) {
 				case "thinking":
 					put(ev(timeline.Thinking, b.Thinking, id, n))
 				case "tool_use":
-					e := ev(timeline.ToolUse, MainArg(b.Input), id, n)
+					e := ev(timeline.ToolUse, mainArg(b.Input), id, n)
 					e.ToolName, e.ToolUseID, e.ToolInput = b.Name, b.ID, parser.CompactJSON(b.Input)
 					tools[b.ID] = b.Name
 					put(e)
@@ -298,7 +298,7 @@ func (w *lcWriter) session(in *parser.Input, raw json.RawMessage) {
 				}
 			}
 			for k, c := range m.ToolCalls {
-				e := ev(timeline.ToolUse, MainArg(c.Input), sub("tool"+strconv.Itoa(k)), n)
+				e := ev(timeline.ToolUse, mainArg(c.Input), sub("tool"+strconv.Itoa(k)), n)
 				e.ToolName, e.ToolUseID, e.ToolInput = c.Name, c.ID, parser.CompactJSON(c.Input)
 				tools[c.ID] = c.Name
 				put(e)
@@ -306,7 +306,7 @@ func (w *lcWriter) session(in *parser.Input, raw json.RawMessage) {
 		case "tool":
 			text := str
 			if !isStr {
-				text = ContentText(m.Content)
+				text = contentText(m.Content)
 			}
 			name := m.Name
 			if name == "" {
@@ -326,7 +326,7 @@ func (w *lcWriter) session(in *parser.Input, raw json.RawMessage) {
 		default:
 			text := str
 			if !isStr {
-				text = ContentText(m.Content)
+				text = contentText(m.Content)
 			}
 			put(ev(timeline.System, orDash(m.Role)+": "+text, base, n))
 		}

@@ -1,12 +1,12 @@
 package pi
 
 import (
-	"strings"
 	"time"
 
 	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/pisession"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -105,23 +105,7 @@ func Parsers() []parser.Parser {
 }
 
 // msTime reads epoch milliseconds.
-func msTime(v json.Number) (time.Time, bool) {
-	if v == "" {
-		return time.Time{}, false
-	}
-	f, err := v.Float64()
-	if err != nil || f <= 0 {
-		return time.Time{}, false
-	}
-	return time.UnixMilli(int64(f)).UTC(), true
-}
+func msTime(v json.Number) (time.Time, bool) { return pisession.MsTime(v) }
 
 // homeOf returns the home directory of a path under .pi/ or .little-coder/.
-func homeOf(p string) string {
-	for _, m := range []string{"/.pi/", "/.little-coder/"} {
-		if i := strings.LastIndex(p, m); i >= 0 {
-			return p[:i]
-		}
-	}
-	return ""
-}
+func homeOf(p string) string { return pisession.HomeOf(p) }

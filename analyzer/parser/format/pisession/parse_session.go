@@ -1,4 +1,4 @@
-package pi
+package pisession
 
 import (
 	"context"
@@ -99,22 +99,6 @@ type sessionState struct {
 	replay    bool
 }
 
-func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	rc, err := in.Open()
-	if err != nil {
-		return err
-	}
-	defer rc.Close()
-	s := NewSession(in, out, Options{Agent: Agent, LittleCoder: true, Contract: true})
-	// The session id is in the header; a file cut before it still has the
-	// id in its name (<time>_<id>.jsonl).
-	base := strings.TrimSuffix(path.Base(in.Path), ".jsonl")
-	if i := strings.LastIndex(base, "_"); i >= 0 {
-		s.SetID(base[i+1:])
-	}
-	return s.ReadLines(ctx, rc)
-}
-
 func (st *sessionState) event(t time.Time, tt timeline.TurnType, text string, n int64) timeline.Event {
 	e := timeline.Event{Time: t, SessionID: st.sid, ProjectPath: st.cwd, TurnType: tt, Text: text, SourceLine: n}
 	switch {
@@ -139,7 +123,7 @@ func (st *sessionState) agent() string {
 	if st.opt.Agent != "" {
 		return st.opt.Agent
 	}
-	return Agent
+	return "pi"
 }
 
 func (st *sessionState) emit(t time.Time, tt timeline.TurnType, text string, n int64) {
@@ -261,7 +245,7 @@ func (st *sessionState) entry(ctx context.Context, in *parser.Input, n int64, e 
 			return
 		}
 		if t.IsZero() {
-			t, _ = msTime(e.Message.Timestamp)
+			t, _ = MsTime(e.Message.Timestamp)
 		}
 		st.message(t, n, e.ID, e.Message, raw)
 	case "model_change":

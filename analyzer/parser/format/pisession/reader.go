@@ -1,4 +1,4 @@
-package pi
+package pisession
 
 import (
 	"bytes"
@@ -64,7 +64,7 @@ func NewSession(in *parser.Input, out parser.Sink, o Options) *Session {
 	if o.LittleCoder {
 		// little-coder keeps pre-edit copies under a directory named for
 		// the session file.
-		if home := homeOf(in.Path); home != "" && len(in.List(parser.GlobEscape(home+"/.little-coder/checkpoints/"+path.Base(in.Path))+"/*")) > 0 {
+		if home := HomeOf(in.Path); home != "" && len(in.List(parser.GlobEscape(home+"/.little-coder/checkpoints/"+path.Base(in.Path))+"/*")) > 0 {
 			st.lcPending = "pre-edit checkpoints in .little-coder/checkpoints/" + path.Base(in.Path)
 		}
 	}
@@ -162,3 +162,11 @@ func MainArg(args json.RawMessage) string { return mainArg(args) }
 // ContentText joins the text blocks of a string or block-list content as
 // the reader does (images named, not inlined).
 func ContentText(content json.RawMessage) string { return contentText(content) }
+
+// Header is the part of a session file's first line (its SessionHeader)
+// that names the session: type "session", the id and the cwd.
+type Header struct {
+	Type string `json:"type"`
+	ID   string `json:"id"`
+	Cwd  string `json:"cwd"`
+}
