@@ -10,16 +10,15 @@ import (
 	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/continuesession"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
-// logLine is the winston format of extensions/cli/src/util/logger.ts:
-// "YYYY-MM-DD HH:mm:ss.SSS [<process tag>] [<level>]: <message>[ <meta JSON>]",
-// the time in the host's local zone.
-var logLine = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?) \[([^\]]*)\] \[([a-z]+)\]: (.*)$`)
-
-// ansi matches the chalk colour codes some messages carry.
-var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
+// The winston line format and colour codes of the cn CLI log (continuesession).
+var (
+	logLine = continuesession.LogLine
+	ansi    = continuesession.ANSI
+)
 
 var metadataPost = regexp.MustCompile(`^\[metadata\] POST (\S+)`)
 

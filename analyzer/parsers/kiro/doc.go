@@ -51,7 +51,7 @@
 //     .amazonq/cli-agents/*.json (Agent, camelCase): allowedTools and every
 //     toolsSettings leaf (allowedCommands, deniedCommands, allowedPaths,
 //     deniedServices, autoAllowReadonly, ...) as "permission setting:
-//     <key>=<value> (from <file>, file mtime)" (cline.ParseSettingsKeys);
+//     <key>=<value> (from <file>, file mtime)" (clinetask.ParseSettingsKeys);
 //     a project's .amazonq/.subagents/<agent>.json (AgentExecution, the
 //     delegate tool's background task) as a subagent session
 //     "delegate:<agent>:<launched_at>": "subagent <agent> launched by the

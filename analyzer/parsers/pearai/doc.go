@@ -1,8 +1,8 @@
 // Package pearai parses PearAI, a VS Code fork whose chat is a Continue
 // fork (pearai-submodule) and whose agent is a Roo Code 3.15 fork
-// (pearai-roo-cline). The transcripts are read by the continuedev and
-// cline packages' exported readers with PearAI's paths, as kilo-code reuses
-// opencode.
+// (pearai-roo-cline). The transcripts are read by the Continue session
+// format (parser/format/continuesession) and the Cline task format
+// (parser/format/clinetask) with PearAI's paths.
 //
 // Validated against: trypear/pearai-submodule source at 03800f80
 // (2025-05-18; core/index.d.ts PersistedSessionInfo, core/util/history.ts,
@@ -16,7 +16,7 @@
 // Files:
 //
 //   - pearai/sessions: .pearai/sessions/<sessionId>.json through
-//     continuedev.ParseSessionFile: history as in the continue package,
+//     continuesession.ParseSessionFile: history as in the continue package,
 //     then PearAI's perplexityHistory (the Perplexity integration's chat,
 //     same ChatHistoryItem shape) after a system row "perplexity history:
 //     ...", its SourceLine following history's. Every row takes the
@@ -25,15 +25,15 @@
 //     session).
 //   - pearai/ui-messages, pearai/api-history: <editor>/User/globalStorage/
 //     pearai.pearai-roo-cline/tasks/<id>/ through the cline reader,
-//     cline.FlavorRoo (XML tool calls of api_conversation_history.json,
+//     clinetask.FlavorRoo (XML tool calls of api_conversation_history.json,
 //     read whole without ui_messages.json, else only for the permission
 //     decisions).
 //   - the pearai.pearai-roo-cline row of PearAI's User/globalStorage/
 //     state.vscdb (through parser.VSCodeState by the pearai/extension-state
 //     parser): each taskHistory entry whose task folder was not collected
 //     is "task <id> is listed in state.vscdb but its folder is gone:
-//     <task>" at its ts (cline.IndexEntry; an entry with its folder gives
-//     no row of its own), and each auto-approval key (roocode.PermKey) one
+//     <task>" at its ts (clinetask.IndexEntry; an entry with its folder gives
+//     no row of its own), and each auto-approval key (clinetask.RooPermKey) one
 //     "permission setting: <key>=<value> (from state.vscdb, file mtime)"
 //     row per value.
 //   - pearai/dev-data: .pearai/dev_data/chat.jsonl, written when the user

@@ -10,8 +10,7 @@ import (
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/parser/format/clinetask"
-	"github.com/doubleagent/doubleagent/analyzer/parsers/continuedev"
-	"github.com/doubleagent/doubleagent/analyzer/parsers/roocode"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/continuesession"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -27,24 +26,24 @@ const ExtensionID = "pearai.pearai-roo-cline"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "pearai/sessions", Agent: Agent, Version: 2, Actions: roocode.Actions,
+			ID: "pearai/sessions", Agent: Agent, Version: 2, Actions: clinetask.RooActions,
 			Targets: []string{"sessions"}, Names: []string{"*.json"},
 			Doc: ".pearai/sessions/<sessionId>.json through the Continue reader (history and PearAI's perplexityHistory), timed from sessions.json dateCreated; sessions.json entries whose session file is gone",
-		}, continuedev.ParseSessionFile),
+		}, continuesession.ParseSessionFile),
 		parser.New(parser.Spec{
-			ID: "pearai/ui-messages", Agent: Agent, Version: 1, Actions: roocode.Actions,
+			ID: "pearai/ui-messages", Agent: Agent, Version: 1, Actions: clinetask.RooActions,
 			Targets: []string{"tasks"}, Names: []string{"ui_messages.json"},
 			Doc: "pearai-roo-cline tasks/<id>/ui_messages.json through the Cline reader, Roo flavour (prompts, replies, tool asks and their approvals)",
 		}, func(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			return clinetask.ParseUIMessages(ctx, in, out, Agent, clinetask.FlavorRoo)
 		}),
 		parser.New(parser.Spec{
-			ID: "pearai/api-history", Agent: Agent, Version: 2, Actions: roocode.Actions,
+			ID: "pearai/api-history", Agent: Agent, Version: 2, Actions: clinetask.RooActions,
 			Targets: []string{"tasks"}, Names: []string{"api_conversation_history.json"},
 			Doc: "pearai-roo-cline tasks/<id>/api_conversation_history.json (XML tool calls): the whole transcript without ui_messages.json, else only the denial and approval results as permission decisions",
 		}, parseAPIHistory),
 		parser.New(parser.Spec{
-			ID: "pearai/dev-data", Agent: Agent, Version: 1, Actions: roocode.Actions,
+			ID: "pearai/dev-data", Agent: Agent, Version: 1, Actions: clinetask.RooActions,
 			Targets: []string{"dev-data"}, Names: []string{"chat.jsonl", "tokens_generated.jsonl"},
 			Doc: ".pearai/dev_data/chat.jsonl (rated chat requests: prompt, reply, model, feedback, session; secondary, no time) and tokens_generated.jsonl (the model and token counts of each request, no time)",
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.Assistant, timeline.System},
@@ -66,7 +65,7 @@ func parseAPIHistory(ctx context.Context, in *parser.Input, out parser.Sink) err
 // (PearAI's own editor state): taskHistory and the auto-approval settings.
 func StateExtension() parser.StateExtension {
 	return parser.StateExtension{
-		Agent: Agent, Keys: []string{ExtensionID}, Actions: roocode.Actions,
+		Agent: Agent, Keys: []string{ExtensionID}, Actions: clinetask.RooActions,
 		Doc:  "pearai.pearai-roo-cline row (taskHistory entries whose task folder is gone; auto-approval settings as permission setting rows)",
 		Read: readState,
 	}
@@ -82,7 +81,7 @@ func readState(ctx context.Context, st *parser.VSCodeState, present map[string]s
 		out.Problem(r.Rowid, ExtensionID+" row: not a JSON object: "+err.Error())
 		return nil
 	}
-	n := clinetask.SettingsFromObject(in, out, r.Rowid, top, roocode.PermKey.MatchString)
+	n := clinetask.SettingsFromObject(in, out, r.Rowid, top, clinetask.RooPermKey.MatchString)
 	if raw, ok := top["taskHistory"]; ok {
 		var items []json.RawMessage
 		if err := json.Unmarshal(raw, &items); err != nil {

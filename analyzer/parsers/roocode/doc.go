@@ -1,6 +1,6 @@
 // Package roocode parses Roo Code's task files and settings. Roo Code is a
 // Cline fork that keeps Cline's task files, so the transcripts are read by
-// the cline package's exported reader with cline.FlavorRoo.
+// the cline package's exported reader with clinetask.FlavorRoo.
 //
 // Files (VS Code <editor>/User/globalStorage/rooveterinaryinc.roo-cline/
 // and the CLI's ~/.vscode-mock/global-storage/):
@@ -19,10 +19,10 @@
 //     else the "Current Workspace Directory (...)" of the first request.
 //   - roo-code/api-history: tasks/<id>/api_conversation_history.json. When
 //     the folder's ui_messages.json was not collected it gives the whole
-//     transcript (cline.APIFull: tool_result blocks paired on
+//     transcript (clinetask.APIFull: tool_result blocks paired on
 //     tool_use_id, <user_message>/<task>/<feedback> as user rows, reasoning
 //     items as thinking rows). Beside ui_messages.json it gives only the
-//     decisions the UI does not show (cline.APIDecisions): a result
+//     decisions the UI does not show (clinetask.APIDecisions): a result
 //     {"status":"denied",feedback} "permission decision: denied
 //     source=user", {"status":"approved",feedback} (toolApprovedWithFeedback)
 //     "permission decision: approved source=user", and the .rooignore

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"path"
-	"regexp"
 	"strings"
 	"time"
 
@@ -109,11 +108,12 @@ func parseIndex(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	return nil
 }
 
-// PermKey selects the auto-approval keys of Roo Code's global state, and of
-// its forks' (PearAI's pearai-roo-cline): autoApprovalEnabled,
-// alwaysAllow*, allowedCommands, deniedCommands, alwaysApproveResubmit,
-// allowedMaxRequests, allowedMaxCost, mode.
-var PermKey = regexp.MustCompile(`^(autoApprovalEnabled|alwaysAllow|alwaysApprove|allowedCommands|deniedCommands|allowedMaxRequests|allowedMaxCost|requestDelaySeconds|followupAutoApproveTimeoutMs|mode$|commandExecutionTimeout|commandTimeoutAllowlist|preventCompletionWithOpenTodos)`)
+// actions and PermKey are Roo's tool table and auto-approval keys, part of
+// the Roo flavor of the Cline task format (clinetask.RooActions, RooPermKey).
+var (
+	actions = clinetask.RooActions
+	PermKey = clinetask.RooPermKey
+)
 
 func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	p := strings.ReplaceAll(in.Path, "\\", "/")

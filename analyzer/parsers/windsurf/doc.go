@@ -80,7 +80,7 @@
 //     has none, its counts changing with each rewrite.
 //
 //   - mcp-config: ~/.codeium/windsurf/mcp_config.json, read by
-//     cline.ParseMCPSettings: "permission setting:
+//     clinetask.ParseMCPSettings: "permission setting:
 //     mcpServers.<name>.<key>=<value> (from mcp_config.json, file mtime)"
 //     for disabled, disabledTools (one row per tool) and alwaysAllow. env,
 //     headers and serverUrl are never read (they hold keys).

@@ -1,9 +1,10 @@
-package continuedev
+package continuesession
 
 import (
 	"bufio"
 	"io"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -11,11 +12,11 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 )
 
-// resumeMsg is what cn logs when --resume loads a session
+// ResumeMsg is what cn logs when --resume loads a session
 // (extensions/cli/src/commands/chat.ts initializeChatHistory). The line
 // names no session: --resume takes the session file written last
 // (session.ts loadSession, by mtime).
-const resumeMsg = "Resuming previous session..."
+const ResumeMsg = "Resuming previous session..."
 
 // maxLogScan bounds what is read of each related cn log for resume lines.
 const maxLogScan = 64 << 20
@@ -28,9 +29,9 @@ type resumeLine struct {
 	Line int64
 }
 
-// continueDir returns the .continue directory of a file under it
+// ContinueDir returns the .continue directory of a file under it
 // (sessions/<id>.json, logs/cn.log).
-func continueDir(p string) string {
+func ContinueDir(p string) string {
 	return path.Dir(path.Dir(strings.ReplaceAll(p, "\\", "/")))
 }
 
@@ -61,8 +62,8 @@ func resumeLines(in *parser.Input, dir string) []resumeLine {
 
 // resumeTime reads the time of a resume line.
 func resumeTime(line string) (time.Time, bool) {
-	m := logLine.FindStringSubmatch(line)
-	if m == nil || strings.TrimSpace(ansi.ReplaceAllString(m[4], "")) != resumeMsg {
+	m := LogLine.FindStringSubmatch(line)
+	if m == nil || strings.TrimSpace(ANSI.ReplaceAllString(m[4], "")) != ResumeMsg {
 		return time.Time{}, false
 	}
 	t, err := time.Parse("2006-01-02 15:04:05.999", m[1])
@@ -72,16 +73,16 @@ func resumeTime(line string) (time.Time, bool) {
 	return t.UTC(), true
 }
 
-// sessionSpan is a session file's known bounds: created (sessions.json
+// SessionSpan is a session file's known bounds: created (sessions.json
 // dateCreated) and its last write (the file's mtime).
-type sessionSpan struct {
+type SessionSpan struct {
 	ID               string
 	Created, Written time.Time
 }
 
-// sessionSpans lists the collected session files of the .continue
+// SessionSpans lists the collected session files of the .continue
 // directory dir with their bounds (an unknown bound is zero).
-func sessionSpans(in *parser.Input, dir string) []sessionSpan {
+func SessionSpans(in *parser.Input, dir string) []SessionSpan {
 	created := map[string]time.Time{}
 	if rc, err := in.OpenRelated(dir + "/sessions/sessions.json"); err == nil {
 		entries, _ := readIndex(rc)
@@ -92,24 +93,24 @@ func sessionSpans(in *parser.Input, dir string) []sessionSpan {
 			}
 		}
 	}
-	var out []sessionSpan
+	var out []SessionSpan
 	for _, f := range in.List(dir + "/sessions/*.json") {
 		if f.Base() == "sessions.json" {
 			continue
 		}
 		id := strings.TrimSuffix(f.Base(), ".json")
-		out = append(out, sessionSpan{ID: id, Created: created[id], Written: f.MTime.UTC()})
+		out = append(out, SessionSpan{ID: id, Created: created[id], Written: f.MTime.UTC()})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
 }
 
-// attributeResume names the session a resume at t resumed: the one session
+// AttributeResume names the session a resume at t resumed: the one session
 // created before t and written at or after it (a resumed session is saved
 // by the resumed run). It returns "" and the number of candidates when
 // none or several qualify (a host clock zone other than UTC shifts every
 // cn.log time, which this check then rejects).
-func attributeResume(spans []sessionSpan, t time.Time) (string, int) {
+func AttributeResume(spans []SessionSpan, t time.Time) (string, int) {
 	var cands []string
 	for _, s := range spans {
 		if s.Created.IsZero() || s.Written.IsZero() {
@@ -126,16 +127,24 @@ func attributeResume(spans []sessionSpan, t time.Time) (string, int) {
 }
 
 // sessionResumes returns the times of the resumes cn.log pins to session
-// id (see attributeResume), after created, sorted.
+// id (see AttributeResume), after created, sorted.
 func sessionResumes(in *parser.Input, id string, created time.Time) []time.Time {
-	dir := continueDir(in.Path)
-	spans := sessionSpans(in, dir)
+	dir := ContinueDir(in.Path)
+	spans := SessionSpans(in, dir)
 	var out []time.Time
 	for _, r := range resumeLines(in, dir) {
-		if sid, _ := attributeResume(spans, r.At); sid == id && r.At.After(created) {
+		if sid, _ := AttributeResume(spans, r.At); sid == id && r.At.After(created) {
 			out = append(out, r.At)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Before(out[j]) })
 	return out
 }
+
+// LogLine is the winston format of extensions/cli/src/util/logger.ts:
+// "YYYY-MM-DD HH:mm:ss.SSS [<process tag>] [<level>]: <message>[ <meta JSON>]",
+// the time in the host's local zone.
+var LogLine = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?) \[([^\]]*)\] \[([a-z]+)\]: (.*)$`)
+
+// ANSI matches the chalk colour codes some messages carry.
+var ANSI = regexp.MustCompile("\x1b\\[[0-9;]*m")

@@ -1,14 +1,15 @@
-package roocode
+package clinetask
 
-import "github.com/doubleagent/doubleagent/analyzer/timeline"
+import (
+	"regexp"
 
-// actions maps roo-code's tool names to the one action vocabulary
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+// RooActions maps the tool names of Roo-flavored task files (Roo Code and
+// its forks, PearAI's pearai-roo-cline) to the one action vocabulary
 // (analyzer/docs/actions.md); a tool it does not name is "other".
-// Actions is Roo Code's actions table, shared by its forks (PearAI's
-// pearai-roo-cline).
-var Actions = actions
-
-var actions = map[string]timeline.Action{
+var RooActions = map[string]timeline.Action{
 	"access_mcp_resource":        timeline.ActMCP,
 	"appliedDiff":                timeline.ActFileEdit,
 	"apply_diff":                 timeline.ActFileEdit,
@@ -46,3 +47,9 @@ var actions = map[string]timeline.Action{
 	"use_mcp_tool":               timeline.ActMCP,
 	"write_to_file":              timeline.ActFileWrite,
 }
+
+// RooPermKey selects the auto-approval keys of Roo Code's global state, and
+// of its forks' (PearAI's pearai-roo-cline): autoApprovalEnabled,
+// alwaysAllow*, allowedCommands, deniedCommands, alwaysApproveResubmit,
+// allowedMaxRequests, allowedMaxCost, mode.
+var RooPermKey = regexp.MustCompile(`^(autoApprovalEnabled|alwaysAllow|alwaysApprove|allowedCommands|deniedCommands|allowedMaxRequests|allowedMaxCost|requestDelaySeconds|followupAutoApproveTimeoutMs|mode$|commandExecutionTimeout|commandTimeoutAllowlist|preventCompletionWithOpenTodos)`)

@@ -1,4 +1,4 @@
-package continuedev
+package continuesession
 
 import (
 	"bytes"
@@ -135,15 +135,15 @@ func (e *indexEntry) id() string {
 }
 
 func (e *indexEntry) created() (time.Time, bool) {
-	if t, ok := epochMillis(e.DateCreated); ok {
+	if t, ok := EpochMillis(e.DateCreated); ok {
 		return t, true
 	}
-	return epochMillis(e.SnakeDate)
+	return EpochMillis(e.SnakeDate)
 }
 
 // readIndex decodes sessions.json; an empty file is an empty index.
 func readIndex(r io.Reader) ([]indexEntry, error) {
-	data, err := io.ReadAll(io.LimitReader(r, maxWholeBytes))
+	data, err := io.ReadAll(io.LimitReader(r, MaxWholeBytes))
 	if err != nil {
 		return nil, err
 	}
@@ -176,16 +176,16 @@ func ParseSessionFile(ctx context.Context, in *parser.Input, out parser.Sink) er
 
 func parseSessionFile(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	if in.Base() == "sessions.json" {
-		return parseIndex(ctx, in, out)
+		return ParseIndex(ctx, in, out)
 	}
-	return parseSession(ctx, in, out)
+	return ParseSession(ctx, in, out)
 }
 
-// parseIndex reads sessions.json for the entries whose session file was
+// ParseIndex reads sessions.json for the entries whose session file was
 // not collected (deleted, or lost): one "session listed in sessions.json:"
 // row each at its dateCreated. Entries with a file give no row (their
 // session file's rows carry the time).
-func parseIndex(ctx context.Context, in *parser.Input, out parser.Sink) error {
+func ParseIndex(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	rc, err := in.Open()
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
@@ -215,7 +215,7 @@ func parseIndex(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			continue
 		}
 		ev := timeline.Event{TurnType: timeline.System, SessionID: id, SourceLine: int64(i + 1),
-			ProjectPath: projectPath(e.WorkspaceDirectory)}
+			ProjectPath: ProjectPath(e.WorkspaceDirectory)}
 		if t, ok := e.created(); ok {
 			ev.Time = t
 		} else {
@@ -282,7 +282,7 @@ func (w *sessionWriter) emit(e timeline.Event) {
 	w.out.Event(e)
 }
 
-func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error {
+func ParseSession(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	rc, err := in.Open()
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
@@ -300,7 +300,7 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	if id == "" {
 		id = strings.TrimSuffix(in.Base(), ".json")
 	}
-	w := &sessionWriter{out: out, id: id, project: projectPath(s.WorkspaceDirectory)}
+	w := &sessionWriter{out: out, id: id, project: ProjectPath(s.WorkspaceDirectory)}
 	if t, ok := sessionTime(in, id, out); ok {
 		w.time, w.basis = t, timeline.TimeInherited
 	} else if !in.MTime.IsZero() {
@@ -367,7 +367,7 @@ func historyRows(ctx context.Context, w *sessionWriter, out parser.Sink, history
 	if resumes := w.resumes; base == 0 && len(resumes) > 0 {
 		var prompts []int
 		for i := range items {
-			if ok[i] && items[i].Message.Role == "user" && strings.TrimSpace(contentText(items[i].Message.Content)) != "" {
+			if ok[i] && items[i].Message.Role == "user" && strings.TrimSpace(ContentText(items[i].Message.Content)) != "" {
 				prompts = append(prompts, i)
 			}
 		}
@@ -408,7 +408,7 @@ func historyRows(ctx context.Context, w *sessionWriter, out parser.Sink, history
 			model = u.Model // the model that answered (cn 1.5: usage.model per assistant message)
 		}
 		rows := w.rows
-		text := contentText(it.Message.Content)
+		text := ContentText(it.Message.Content)
 		switch it.Message.Role {
 		case "user":
 			for _, c := range it.ContextItems {
@@ -435,7 +435,7 @@ func historyRows(ctx context.Context, w *sessionWriter, out parser.Sink, history
 			}
 			if it.Reasoning != nil && strings.TrimSpace(it.Reasoning.Text) != "" {
 				e := timeline.Event{TurnType: timeline.Thinking, SourceLine: line, Text: it.Reasoning.Text, Model: model}
-				if t, ok := epochMillis(it.Reasoning.StartAt); ok {
+				if t, ok := EpochMillis(it.Reasoning.StartAt); ok {
 					e.Time = t // Date.now() when the reasoning began: recorded
 				}
 				w.emit(e)
@@ -461,10 +461,10 @@ func historyRows(ctx context.Context, w *sessionWriter, out parser.Sink, history
 				}
 			}
 			for _, c := range calls {
-				input, args := argsJSON(c.Function.Arguments)
+				input, args := ArgsJSON(c.Function.Arguments)
 				toolNames[c.ID] = c.Function.Name
 				w.emit(timeline.Event{TurnType: timeline.ToolUse, SourceLine: line, Model: model,
-					ToolName: c.Function.Name, ToolUseID: c.ID, ToolInput: input, Text: identifying(args), RecordID: c.ID})
+					ToolName: c.Function.Name, ToolUseID: c.ID, ToolInput: input, Text: Identifying(args), RecordID: c.ID})
 			}
 			// Results kept only in toolCallStates (the CLI writes no role
 			// "tool" message): emitted here, on the call's line.
