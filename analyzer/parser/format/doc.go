@@ -1,17 +1,23 @@
 // Package format is the home of the file formats that more than one agent
-// writes. An agent's own package (analyzer/parsers/<agent>) holds what only
-// that agent writes; a format that forks share (Cline's task folder, which
-// Roo Code, Kiro, PearAI, Windsurf, Antigravity and MuseCode also write;
-// Gemini CLI's chat files, which Qwen Code writes; pi's session files, which
-// Letta and OpenClaw write; Continue's session files, which PearAI writes)
-// lives in a package below this one named for the format, not for an agent:
+// writes. An agent's own package (analyzer/parsers/<agent>) holds its Specs,
+// its paths and what only that agent writes; a format that forks share
+// lives in a package below this one, named for the format, not for an
+// agent:
 //
-//	parser/format/clinetask      Cline task folder (ui_messages.json, api_conversation_history.json, task index, settings)
-
-
-
+//	clinetask        Cline task folders and settings (cline, roo-code and its
+//	                 Roo flavor, kiro, pearai, windsurf, antigravity, musecode)
+//	geminichat       Gemini chat parts and logs.json (gemini-cli, qwen-code)
+//	pisession        pi session JSONL (pi, letta, openclaw)
+//	continuesession  Continue sessions/<id>.json and its index (continue, pearai)
+//	copilottools     the Copilot runtime's tool table (copilot-cli, copilot-desktop)
+//
+// The VS Code state database (state.vscdb ItemTable) that every VS Code
+// fork writes is read by parser.VSCodeState in the parser package itself.
 //
 // Agent packages import these and the parser contract, never each other:
 // analyzer/parsers/structure_test.go fails on an import of one agent
-// package by another. A format package names its sources in its doc.go.
+// package by another (its notYetMoved list names the two left: claude-desktop
+// runs claude-code's transcript reader and open-interpreter is a Codex fork
+// read by codex.ForkParsers). A format package names its sources in its
+// doc.go; the agents' doc.go files name the evidence it was checked on.
 package format

@@ -1,8 +1,9 @@
-package copilotcli
+package copilottools
 
 import "github.com/doubleagent/doubleagent/analyzer/timeline"
 
-// Actions maps copilot-cli's tool names to the one action vocabulary
+// Actions maps the Copilot agent runtime's tool names (Copilot CLI and Copilot
+// Desktop, which runs the same runtime) to the one action vocabulary
 // (analyzer/docs/actions.md); a tool it does not name is "other".
 var Actions = map[string]timeline.Action{
 	"ask_user":            timeline.ActAskUser,
