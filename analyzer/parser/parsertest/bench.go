@@ -42,6 +42,17 @@ func ByID(tb testing.TB, ps []parser.Parser, id string) parser.Parser {
 	return nil
 }
 
+// IDs returns a lookup of ps by parser ID that fails the test on an
+// unknown ID: the one byID of every parser package's tests,
+//
+//	var byID = parsertest.IDs(Parsers())
+func IDs(ps []parser.Parser) func(tb testing.TB, id string) parser.Parser {
+	return func(tb testing.TB, id string) parser.Parser {
+		tb.Helper()
+		return ByID(tb, ps, id)
+	}
+}
+
 // RealAgentFiles returns the files of the real-agent fixture home
 // (fixtures/roots/real-agents/home/examiner) matching glob, found by walking
 // up from the working directory; it skips when there are none.

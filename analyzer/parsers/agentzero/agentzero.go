@@ -1,13 +1,10 @@
 package agentzero
 
 import (
-	"bytes"
 	"math"
 	"path"
 	"strings"
 	"time"
-
-	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
@@ -94,31 +91,6 @@ func epoch(f float64) (time.Time, bool) {
 	return time.Unix(int64(sec), int64(math.Round(frac*1e6))*1e3).UTC(), true
 }
 
-func compact(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		q, _ := json.Marshal(string(raw))
-		return string(q)
-	}
-	return b.String()
-}
-
 func slash(p string) string { return strings.ReplaceAll(p, "\\", "/") }
 
 func base(p string) string { return path.Base(slash(p)) }
-
-func globEscape(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '*', '?', '[', ']', '{', '}', '\\':
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}

@@ -17,16 +17,7 @@ var mtime = time.Date(2026, 8, 8, 12, 0, 0, 0, time.UTC)
 
 const root = "/home/ex/agent-zero/usr"
 
-func byID(t testing.TB, id string) parser.Parser {
-	t.Helper()
-	for _, p := range Parsers() {
-		if p.ID() == id {
-			return p
-		}
-	}
-	t.Fatalf("no parser %s", id)
-	return nil
-}
+var byID = parsertest.IDs(Parsers())
 
 func run(t *testing.T, id, local, orig, target, golden string, related parsertest.Files) *parsertest.Sink {
 	t.Helper()

@@ -133,7 +133,7 @@ func str(raw json.RawMessage) string {
 	if json.Unmarshal(raw, &s) == nil {
 		return s
 	}
-	return compact(raw)
+	return parser.CompactJSON(raw)
 }
 
 // relayKeys are the context data keys the Telegram, WhatsApp and email
@@ -293,7 +293,7 @@ func parseChat(ctx context.Context, in *parser.Input, out parser.Sink) error {
 						text = str(um)
 					}
 					if att, ok := d["attachments"]; ok && string(att) != "[]" && string(att) != "null" {
-						text += "\n[attachments: " + compact(att) + "]"
+						text += "\n[attachments: " + parser.CompactJSON(att) + "]"
 					}
 				}
 			}
@@ -421,7 +421,7 @@ func histRows(m *histMsg) []timeline.Event {
 			_ = json.Unmarshal(reply.ToolArgs, &a)
 			return append(rows, timeline.Event{TurnType: timeline.Assistant, Text: a.Text})
 		}
-		return append(rows, timeline.Event{TurnType: timeline.ToolUse, ToolName: reply.ToolName, ToolInput: compact(reply.ToolArgs), Text: reply.ToolName})
+		return append(rows, timeline.Event{TurnType: timeline.ToolUse, ToolName: reply.ToolName, ToolInput: parser.CompactJSON(reply.ToolArgs), Text: reply.ToolName})
 	}
 	if text == "" {
 		text = str(m.Content)
@@ -467,7 +467,7 @@ func kvpsJSON(kv map[string]json.RawMessage) string {
 		q, _ := json.Marshal(k)
 		b.Write(q)
 		b.WriteByte(':')
-		b.WriteString(compact(kv[k]))
+		b.WriteString(parser.CompactJSON(kv[k]))
 	}
 	b.WriteByte('}')
 	return b.String()

@@ -56,7 +56,7 @@ func parseScheduler(ctx context.Context, in *parser.Input, out parser.Sink) erro
 		e := timeline.Event{SessionID: sid, TurnType: timeline.System, SourceLine: n, Secondary: true, RecordID: "task:" + t.UUID}
 		setPy(&e, t.CreatedAt)
 		e.Text = fmt.Sprintf("scheduled task %q (%s, state %s", t.Name, t.Type, t.State)
-		if s := compact(t.Schedule); s != "" {
+		if s := parser.CompactJSON(t.Schedule); s != "" {
 			e.Text += ", schedule " + s
 		}
 		e.Text += "): prompt: " + t.Prompt
@@ -114,7 +114,7 @@ func parseTelegramState(ctx context.Context, in *parser.Input, out parser.Sink) 
 		if len(parts) == 3 {
 			text = fmt.Sprintf("Telegram chat mapped to this chat: bot %s, user %s, chat %s", parts[0], parts[1], parts[2])
 		}
-		if in.ListFunc != nil && len(in.List(globEscape(usr)+"/chats/"+globEscape(ctxid)+"/chat.json")) == 0 {
+		if in.ListFunc != nil && len(in.List(parser.GlobEscape(usr)+"/chats/"+parser.GlobEscape(ctxid)+"/chat.json")) == 0 {
 			text = "session deleted: " + text + " (its chat.json is not among the collected files)"
 		}
 		e := timeline.Event{SessionID: ctxid, TurnType: timeline.System, Text: text, SourceLine: lineOf(b, k), Secondary: true, TimeBasis: timeline.TimeNone}
@@ -174,7 +174,7 @@ func parsePluginState(ctx context.Context, in *parser.Input, out parser.Sink) er
 	for _, k := range keys {
 		r := e
 		r.SourceLine = lineOf(data, k)
-		r.Text = fmt.Sprintf("permission setting: %s.%s=%s at %s (from %s, file mtime)", plugin, k, parser.RedactSecrets(compact(cfg[k])), scope, file)
+		r.Text = fmt.Sprintf("permission setting: %s.%s=%s at %s (from %s, file mtime)", plugin, k, parser.RedactSecrets(parser.CompactJSON(cfg[k])), scope, file)
 		out.Event(r)
 	}
 	return nil

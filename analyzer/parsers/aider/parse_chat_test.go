@@ -12,16 +12,7 @@ import (
 
 const proj = "/home/examiner/demo"
 
-func byID(t *testing.T, id string) parser.Parser {
-	t.Helper()
-	for _, p := range Parsers() {
-		if p.ID() == id {
-			return p
-		}
-	}
-	t.Fatalf("no parser %s", id)
-	return nil
-}
+var byID = parsertest.IDs(Parsers())
 
 // input presents a testdata file as <proj>/<name>, with the typical chat
 // history collected beside it.

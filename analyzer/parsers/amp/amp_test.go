@@ -14,16 +14,7 @@ var mtime = time.Date(2026, 12, 1, 15, 0, 0, 0, time.UTC)
 
 const home = "/home/examiner/"
 
-func byID(t *testing.T, id string) parser.Parser {
-	t.Helper()
-	for _, p := range Parsers() {
-		if p.ID() == id {
-			return p
-		}
-	}
-	t.Fatalf("no parser %s", id)
-	return nil
-}
+var byID = parsertest.IDs(Parsers())
 
 func input(t *testing.T, file, rel, target string) *parser.Input {
 	return parsertest.Input(t, "testdata/"+file, parser.File{Path: home + rel, Rel: rel, Agent: Agent, Target: target, MTime: mtime}, nil)

@@ -23,16 +23,7 @@ const (
 
 var mtime = time.Date(2026, 10, 14, 8, 0, 0, 0, time.UTC)
 
-func byID(t *testing.T, id string) parser.Parser {
-	t.Helper()
-	for _, p := range Parsers() {
-		if p.ID() == id {
-			return p
-		}
-	}
-	t.Fatalf("no parser %s", id)
-	return nil
-}
+var byID = parsertest.IDs(Parsers())
 
 func run(t *testing.T, id, localPath string, f parser.File, related parsertest.Files, golden string) *parsertest.Sink {
 	t.Helper()

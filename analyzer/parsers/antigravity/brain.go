@@ -84,15 +84,7 @@ func contentText(raw json.RawMessage) string {
 			}
 		}
 	}
-	return compactJSON(raw)
-}
-
-func compactJSON(raw []byte) string {
-	var b bytes.Buffer
-	if err := jsonCompact(&b, raw); err != nil {
-		return string(raw)
-	}
-	return b.String()
+	return parser.CompactJSON(raw)
 }
 
 // tagRe finds the tagged blocks of a USER_INPUT step: <USER_REQUEST> is
@@ -178,7 +170,7 @@ func (s *brainState) step(n int64, st *step) {
 			emit(timeline.Event{TurnType: timeline.Assistant, Text: text, Model: s.model})
 		}
 		for _, c := range st.ToolCalls {
-			emit(timeline.Event{TurnType: timeline.ToolUse, ToolName: c.Name, ToolUseID: c.ID, ToolInput: compactJSON(c.Args), Text: c.Name, Model: s.model})
+			emit(timeline.Event{TurnType: timeline.ToolUse, ToolName: c.Name, ToolUseID: c.ID, ToolInput: parser.CompactJSON(c.Args), Text: c.Name, Model: s.model})
 		}
 		if st.Thinking == "" && text == "" && len(st.ToolCalls) == 0 {
 			s.out.Skip(n, "no_evidence:empty-"+strings.ToLower(st.Type))

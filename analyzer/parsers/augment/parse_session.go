@@ -296,7 +296,7 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 					t = st
 				}
 				emit(timeline.Event{TurnType: timeline.ToolUse, Time: t, SourceLine: n, RecordID: id(), Model: ex.ModelID,
-					ToolName: tu.ToolName, ToolUseID: tu.ToolUseID, ToolInput: compactJSON(tu.InputJSON), Text: callText(tu.ToolName, tu.InputJSON)})
+					ToolName: tu.ToolName, ToolUseID: tu.ToolUseID, ToolInput: parser.CompactJSON([]byte(tu.InputJSON)), Text: callText(tu.ToolName, tu.InputJSON)})
 				rows++
 			case nodeThinking:
 				txt := rn.Content
@@ -342,14 +342,6 @@ func ruleLine(s string) string {
 		}
 	}
 	return ""
-}
-
-func compactJSON(s string) string {
-	var buf bytes.Buffer
-	if json.Compact(&buf, []byte(s)) != nil {
-		return s
-	}
-	return buf.String()
 }
 
 func callText(name, input string) string {

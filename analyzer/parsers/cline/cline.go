@@ -112,4 +112,3 @@ const (
 	sdkPromptWindow = 24 * time.Hour
 	sdkCopyWindow   = 5 * time.Minute
 )
-

@@ -9,16 +9,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
-func byID(t *testing.T, id string) parser.Parser {
-	t.Helper()
-	for _, p := range Parsers() {
-		if p.ID() == id {
-			return p
-		}
-	}
-	t.Fatalf("no parser %s", id)
-	return nil
-}
+var byID = parsertest.IDs(Parsers())
 
 // TestRealCLIAPIHistory reads the real Cline CLI API history (tomjnsn/agentlogs
 // fixtures/cline/crud.json at 556a2037), presented at the task folder its own

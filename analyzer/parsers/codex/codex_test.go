@@ -10,16 +10,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
-func byID(t testing.TB, id string) parser.Parser {
-	t.Helper()
-	for _, p := range Parsers() {
-		if p.ID() == id {
-			return p
-		}
-	}
-	t.Fatalf("no parser %s", id)
-	return nil
-}
+var byID = parsertest.IDs(Parsers())
 
 // input presents a local file as collected from orig (default: under
 // ~/.codex/sessions/2026/03/01 with the same base name).

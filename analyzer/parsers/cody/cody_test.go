@@ -20,16 +20,7 @@ const (
 
 var mtime = time.Date(2026, 10, 11, 9, 0, 0, 0, time.UTC)
 
-func byID(t *testing.T, id string) parser.Parser {
-	t.Helper()
-	for _, p := range append(Parsers(), parser.ExtensionStateParsers(StateExtension())...) {
-		if p.ID() == id {
-			return p
-		}
-	}
-	t.Fatalf("no parser %s", id)
-	return nil
-}
+var byID = parsertest.IDs(append(Parsers(), parser.ExtensionStateParsers(StateExtension())...))
 
 func run(t *testing.T, id, local string, f parser.File, golden string) *parsertest.Sink {
 	t.Helper()

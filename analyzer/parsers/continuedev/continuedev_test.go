@@ -15,16 +15,7 @@ import (
 // fixedMTime stamps test inputs so goldens do not depend on checkout time.
 var fixedMTime = time.Date(2026, 1, 3, 12, 0, 0, 0, time.UTC)
 
-func byID(t *testing.T, id string) parser.Parser {
-	t.Helper()
-	for _, p := range Parsers() {
-		if p.ID() == id {
-			return p
-		}
-	}
-	t.Fatalf("no parser %s", id)
-	return nil
-}
+var byID = parsertest.IDs(Parsers())
 
 // input presents testdata/<local> at ~/.continue/<rel>, with every file of
 // dir (if set) collected beside it under ~/.continue/<relDir>.

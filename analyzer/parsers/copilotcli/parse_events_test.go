@@ -10,16 +10,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
-func byID(t testing.TB, id string) parser.Parser {
-	t.Helper()
-	for _, p := range Parsers() {
-		if p.ID() == id {
-			return p
-		}
-	}
-	t.Fatalf("no parser %s", id)
-	return nil
-}
+var byID = parsertest.IDs(Parsers())
 
 // sessionInput presents testdata/<caseDir>/<id>/<name> as
 // /home/examiner/.copilot/session-state/<id>/<name>, with the session's

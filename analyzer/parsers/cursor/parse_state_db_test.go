@@ -21,16 +21,7 @@ const (
 
 var fileMTime = time.Date(2026, 7, 21, 12, 0, 0, 0, time.UTC)
 
-func byID(t *testing.T, id string) parser.Parser {
-	t.Helper()
-	for _, p := range Parsers() {
-		if p.ID() == id {
-			return p
-		}
-	}
-	t.Fatalf("no parser %s", id)
-	return nil
-}
+var byID = parsertest.IDs(Parsers())
 
 // homeTranscripts maps the fixture home's transcripts to their host paths.
 func homeTranscripts(ids ...string) parsertest.Files {

@@ -162,7 +162,7 @@ func (st *sessionState) record(n int64, r *record, line []byte) {
 		// kept as a system row with its JSON so nothing is lost.
 		t := parseTime(r.Timestamp)
 		e := timeline.Event{TurnType: timeline.System, SourceLine: n, RecordID: r.ID,
-			Text: "record " + r.Type + ": " + string(compact(line))}
+			Text: "record " + r.Type + ": " + parser.CompactJSON(line)}
 		if t.IsZero() {
 			e.Time, e.TimeBasis = st.last, timeline.TimeInherited
 			if st.last.IsZero() {
@@ -173,14 +173,6 @@ func (st *sessionState) record(n int64, r *record, line []byte) {
 		}
 		st.emit(e)
 	}
-}
-
-func compact(b []byte) []byte {
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, b); err != nil {
-		return b
-	}
-	return buf.Bytes()
 }
 
 // blocks decodes a message's content: an array of blocks or a string.
@@ -327,7 +319,7 @@ func (st *sessionState) message(n int64, r *record, t time.Time) {
 				}
 			case "tool_use":
 				e.TurnType, e.ToolName, e.ToolUseID = timeline.ToolUse, b.Name, b.ID
-				e.ToolInput = string(compact(b.Input))
+				e.ToolInput = parser.CompactJSON(b.Input)
 				e.Text = callText(b.Name, b.Input)
 			default:
 				e.TurnType, e.Text = timeline.System, "assistant block "+b.Type

@@ -17,16 +17,7 @@ const (
 	slugDir = home + "/.gemini/tmp/demo"
 )
 
-func byID(t *testing.T, id string) parser.Parser {
-	t.Helper()
-	for _, p := range Parsers() {
-		if p.ID() == id {
-			return p
-		}
-	}
-	t.Fatalf("no parser %s", id)
-	return nil
-}
+var byID = parsertest.IDs(Parsers())
 
 // chatInput presents a testdata file as tmp/demo/chats/<rel>, with the slug
 // directory's .project_root collected.

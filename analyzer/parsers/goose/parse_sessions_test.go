@@ -14,16 +14,7 @@ import (
 
 const sessDir = "/home/examiner/.local/share/goose/sessions/"
 
-func byID(t *testing.T, id string) parser.Parser {
-	t.Helper()
-	for _, p := range Parsers() {
-		if p.ID() == id {
-			return p
-		}
-	}
-	t.Fatalf("no parser %s", id)
-	return nil
-}
+var byID = parsertest.IDs(Parsers())
 
 func ofType(s *parsertest.Sink, tt timeline.TurnType) []timeline.Event {
 	var out []timeline.Event

@@ -101,19 +101,6 @@ func setUnix(e *timeline.Event, v any) {
 	}
 }
 
-func compact(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		q, _ := json.Marshal(string(raw))
-		return string(q)
-	}
-	return b.String()
-}
-
 func slash(p string) string { return strings.ReplaceAll(p, "\\", "/") }
 
 func base(p string) string { return path.Base(slash(p)) }
@@ -138,7 +125,7 @@ func argsJSON(raw json.RawMessage) string {
 			raw = []byte(s)
 		}
 	}
-	return compact(raw)
+	return parser.CompactJSON(raw)
 }
 
 // callText picks a call's telling argument, else its name.

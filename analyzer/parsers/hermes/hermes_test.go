@@ -14,16 +14,7 @@ var mtime = time.Date(2026, 8, 10, 12, 0, 0, 0, time.UTC)
 
 const home = "/home/ex/.hermes"
 
-func byID(t testing.TB, id string) parser.Parser {
-	t.Helper()
-	for _, p := range Parsers() {
-		if p.ID() == id {
-			return p
-		}
-	}
-	t.Fatalf("no parser %s", id)
-	return nil
-}
+var byID = parsertest.IDs(Parsers())
 
 func run(t *testing.T, id, local, orig, target, golden string) *parsertest.Sink {
 	t.Helper()

@@ -146,7 +146,7 @@ func contentText(raw json.RawMessage) string {
 		}
 		return strings.Join(t, "\n")
 	}
-	return compact(raw)
+	return parser.CompactJSON(raw)
 }
 
 func parsePromptHistory(ctx context.Context, in *parser.Input, out parser.Sink) error {
@@ -282,7 +282,7 @@ func parseApprovals(ctx context.Context, in *parser.Input, out parser.Sink) erro
 		for _, it := range list {
 			var s string
 			if json.Unmarshal(it, &s) != nil {
-				s = compact(it)
+				s = parser.CompactJSON(it)
 			}
 			emit(lineOf(b, s), fmt.Sprintf("permission setting: approved %s user %s", platform, parser.RedactSecrets(s)))
 		}
@@ -297,7 +297,7 @@ func parseApprovals(ctx context.Context, in *parser.Input, out parser.Sink) erro
 func detail(raw json.RawMessage) string {
 	var m map[string]any
 	if json.Unmarshal(raw, &m) != nil {
-		return "(" + parser.RedactSecrets(compact(raw)) + ")"
+		return "(" + parser.RedactSecrets(parser.CompactJSON(raw)) + ")"
 	}
 	var parts []string
 	for _, k := range []string{"user_name", "username", "name", "display_name"} {

@@ -1,9 +1,7 @@
 package kiro
 
 import (
-	"bytes"
 	"context"
-	stdjson "encoding/json"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -378,7 +376,7 @@ func (w *convWriter) entry(h *historyEntry, note string) {
 		for _, u := range a.ToolUses {
 			w.names[u.ID] = u.Name
 			name := u.Name
-			w.emit(timeline.Event{TurnType: timeline.ToolUse, Time: endT, ToolName: name, ToolUseID: u.ID, ToolInput: compact(u.Args), Text: name, Model: model, RecordID: u.ID})
+			w.emit(timeline.Event{TurnType: timeline.ToolUse, Time: endT, ToolName: name, ToolUseID: u.ID, ToolInput: parser.CompactJSON(u.Args), Text: name, Model: model, RecordID: u.ID})
 		}
 	}
 	if note != "" {
@@ -402,18 +400,8 @@ func resultText(blocks []json.RawMessage) string {
 			}
 		}
 		if j, ok := m["Json"]; ok {
-			parts = append(parts, compact(j))
+			parts = append(parts, parser.CompactJSON(j))
 		}
 	}
 	return strings.Join(parts, "\n")
-}
-
-// compact renders a JSON value without insignificant space, as serde_json
-// writes it.
-func compact(raw json.RawMessage) string {
-	var b bytes.Buffer
-	if stdjson.Compact(&b, raw) != nil {
-		return string(raw)
-	}
-	return b.String()
 }

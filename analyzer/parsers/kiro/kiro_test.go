@@ -14,16 +14,7 @@ const home = "/home/alice"
 
 var mtime = time.Date(2026, 10, 11, 9, 0, 0, 0, time.UTC)
 
-func byID(t *testing.T, id string) parser.Parser {
-	t.Helper()
-	for _, p := range Parsers() {
-		if p.ID() == id {
-			return p
-		}
-	}
-	t.Fatalf("no parser %s", id)
-	return nil
-}
+var byID = parsertest.IDs(Parsers())
 
 func run(t *testing.T, id, local string, f parser.File, golden string) *parsertest.Sink {
 	t.Helper()

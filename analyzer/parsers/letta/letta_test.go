@@ -22,16 +22,7 @@ const (
 
 var mtime = time.Date(2026, 3, 9, 8, 0, 0, 0, time.UTC)
 
-func byID(t *testing.T, id string) parser.Parser {
-	t.Helper()
-	for _, p := range Parsers() {
-		if p.ID() == id {
-			return p
-		}
-	}
-	t.Fatalf("no parser %s", id)
-	return nil
-}
+var byID = parsertest.IDs(Parsers())
 
 func input(t *testing.T, local, orig, target string) *parser.Input {
 	t.Helper()

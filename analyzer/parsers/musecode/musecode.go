@@ -3,7 +3,6 @@ package musecode
 import (
 	"bytes"
 	"context"
-	stdjson "encoding/json"
 	"fmt"
 	"io"
 	"path"
@@ -94,14 +93,6 @@ func parseTime(raw json.RawMessage) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-func compact(raw []byte) string {
-	var b bytes.Buffer
-	if stdjson.Compact(&b, raw) != nil {
-		return string(raw)
-	}
-	return b.String()
-}
-
 // parseSession writes one system row per event envelope. The turn
 // structure (which kinds are prompts, replies, tool calls and results,
 // approvals) is not confirmed from a source or a release here, so no event
@@ -156,7 +147,7 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		sort.Strings(keys)
 		var parts []string
 		for _, k := range keys {
-			parts = append(parts, k+"="+compact(e[k]))
+			parts = append(parts, k+"="+parser.CompactJSON(e[k]))
 		}
 		ev.Text = "event " + kind + ": " + strings.Join(parts, " ")
 		out.Event(ev)

@@ -135,20 +135,7 @@ func contentText(raw json.RawMessage) string {
 		}
 		return strings.Join(parts, "\n")
 	}
-	return compactJSON(raw)
-}
-
-func compactJSON(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		q, _ := json.Marshal(string(raw))
-		return string(q)
-	}
-	return b.String()
+	return parser.CompactJSON(raw)
 }
 
 func slashPath(p string) string { return strings.ReplaceAll(p, "\\", "/") }

@@ -138,24 +138,12 @@ func parseWebUIIndex(ctx context.Context, in *parser.Input, out parser.Sink) err
 }
 
 func sessionFileCollected(in *parser.Input, dir, key string) bool {
-	for _, f := range in.List(globEscape(dir) + "/*.jsonl") {
+	for _, f := range in.List(parser.GlobEscape(dir) + "/*.jsonl") {
 		if keyFromPath(f.Path) == key {
 			return true
 		}
 	}
 	return false
-}
-
-func globEscape(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '*', '?', '[', ']', '{', '}', '\\':
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // parseMemoryHistory reads memory/history.jsonl (nanobot/agent/memory.py

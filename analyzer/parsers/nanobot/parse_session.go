@@ -226,7 +226,7 @@ func argsJSON(raw json.RawMessage) string {
 			raw = []byte(s)
 		}
 	}
-	return compactJSON(raw)
+	return parser.CompactJSON(raw)
 }
 
 // callText picks a call's telling argument (exec's command, a file

@@ -118,7 +118,7 @@ func parseConfig(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		at := bytes.Index(data, []byte(strconv.Quote(name)))
 		ig := c.Integrations[name]
 		if raw, ok := ig["automode"]; ok {
-			emit(lineOf(data, "automode", at), fmt.Sprintf("permission setting: integrations.%s.automode=%s", name, compact(raw)))
+			emit(lineOf(data, "automode", at), fmt.Sprintf("permission setting: integrations.%s.automode=%s", name, parser.RedactSecrets(parser.CompactJSON(raw))))
 		}
 		var models []string
 		if json.Unmarshal(ig["models"], &models) == nil && len(models) > 0 {
@@ -149,17 +149,9 @@ func parseClaudeProfile(ctx context.Context, in *parser.Input, out parser.Sink) 
 	}
 	e := parser.SettingEvent(&in.File)
 	e.SourceLine = lineOf(data, "autoModeEnabled", 0)
-	e.Text = "permission setting: Claude Desktop autoModeEnabled=" + compact(raw) + " (from " + parser.DisplayFile(&in.File) + ", file mtime)"
+	e.Text = "permission setting: Claude Desktop autoModeEnabled=" + parser.RedactSecrets(parser.CompactJSON(raw)) + " (from " + parser.DisplayFile(&in.File) + ", file mtime)"
 	out.Event(e)
 	return nil
-}
-
-func compact(raw []byte) string {
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		return strings.TrimSpace(string(raw))
-	}
-	return parser.RedactSecrets(b.String())
 }
 
 func jsonUnmarshal(s string, v any) bool { return json.Unmarshal([]byte(s), v) == nil }

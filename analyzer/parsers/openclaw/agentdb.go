@@ -620,7 +620,7 @@ func (a *agentDB) trajectory(ctx context.Context) error {
 			}
 			_ = json.Unmarshal(ev.Data, &d)
 			e := a.event(sid, t, pisession.MainArg(d.Args), r.Rowid, "")
-			e.TurnType, e.ToolName, e.ToolUseID, e.ToolInput, e.Secondary = timeline.ToolUse, d.Name, d.ToolCallID, compactJSON(d.Args), true
+			e.TurnType, e.ToolName, e.ToolUseID, e.ToolInput, e.Secondary = timeline.ToolUse, d.Name, d.ToolCallID, parser.CompactJSON(d.Args), true
 			a.out.Event(e)
 		case "tool.result":
 			var d struct {

@@ -110,15 +110,6 @@ func at(e *timeline.Event, t time.Time) {
 	}
 }
 
-// compactJSON returns raw as compact JSON (raw itself when it is not JSON).
-func compactJSON(raw []byte) string {
-	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
-		return string(raw)
-	}
-	return b.String()
-}
-
 // secretKey reports a JSON key that may hold a credential.
 func secretKey(k string) bool {
 	l := strings.ToLower(k)

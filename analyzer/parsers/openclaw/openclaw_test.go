@@ -25,16 +25,7 @@ var realRoot = filepath.Join("..", "..", "..", "fixtures", "roots", "real-agents
 
 var mtime = time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
 
-func byID(t *testing.T, id string) parser.Parser {
-	t.Helper()
-	for _, p := range Parsers() {
-		if p.ID() == id {
-			return p
-		}
-	}
-	t.Fatalf("no parser %s", id)
-	return nil
-}
+var byID = parsertest.IDs(Parsers())
 
 func input(t *testing.T, id, local, orig, target string) (parser.Parser, *parser.Input) {
 	t.Helper()

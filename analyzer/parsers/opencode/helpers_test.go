@@ -3,23 +3,12 @@ package opencode
 import (
 	"path/filepath"
 	"strings"
-	"testing"
 
-	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
-func byID(t *testing.T, id string) parser.Parser {
-	t.Helper()
-	for _, p := range Parsers() {
-		if p.ID() == id {
-			return p
-		}
-	}
-	t.Fatalf("no parser %s", id)
-	return nil
-}
+var byID = parsertest.IDs(Parsers())
 
 func ofType(s *parsertest.Sink, tt timeline.TurnType) []timeline.Event {
 	var out []timeline.Event

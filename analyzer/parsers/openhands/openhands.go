@@ -95,7 +95,7 @@ func textOf(raw json.RawMessage) string {
 		ImageURLs []string `json:"image_urls"`
 	}
 	if json.Unmarshal(raw, &parts) != nil {
-		return compact(raw)
+		return parser.CompactJSON(raw)
 	}
 	var out []string
 	for _, p := range parts {
@@ -107,19 +107,6 @@ func textOf(raw json.RawMessage) string {
 		}
 	}
 	return strings.Join(out, "\n")
-}
-
-func compact(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		q, _ := json.Marshal(string(raw))
-		return string(q)
-	}
-	return b.String()
 }
 
 func itoa(n int) string {

@@ -22,16 +22,7 @@ const (
 	convDirOrig = home + "/conversations/" + convID
 )
 
-func byID(t testing.TB, id string) parser.Parser {
-	t.Helper()
-	for _, p := range Parsers() {
-		if p.ID() == id {
-			return p
-		}
-	}
-	t.Fatalf("no parser %s", id)
-	return nil
-}
+var byID = parsertest.IDs(Parsers())
 
 // tree maps the original paths of a local testdata folder's files.
 func tree(t *testing.T, local, orig string) parsertest.Files {

@@ -111,7 +111,7 @@ func conversation(in *parser.Input) convInfo {
 	if !ok || naive {
 		return ci
 	}
-	files := in.List(globEscape(dir) + "/events/event-*.json")
+	files := in.List(parser.GlobEscape(dir) + "/events/event-*.json")
 	if len(files) == 0 {
 		return ci
 	}
@@ -145,18 +145,6 @@ func conversation(in *parser.Input) convInfo {
 	}
 	ci.offset, ci.known = off, true
 	return ci
-}
-
-func globEscape(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '*', '?', '[', ']', '{', '}', '\\':
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // stamp sets an event row's time: an aware time as is; a naive one
@@ -240,10 +228,10 @@ func parseEvent(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		e := mk(timeline.ToolUse, "", ev.ID)
 		e.ToolName, e.ToolUseID = ev.ToolName, ev.ToolCallID
 		if ev.ToolCall != nil {
-			e.ToolInput = compact([]byte(ev.ToolCall.Arguments))
+			e.ToolInput = parser.CompactJSON([]byte(ev.ToolCall.Arguments))
 		}
 		if e.ToolInput == "" {
-			e.ToolInput = compact(ev.Action)
+			e.ToolInput = parser.CompactJSON(ev.Action)
 		}
 		e.Text = actionText(ev.Action, ev.Summary)
 		emit(e)
@@ -343,7 +331,7 @@ func parseEvent(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		emit(mk(timeline.System, "error: "+ev.Code+": "+ev.Detail, ev.ID))
 	case "ACPToolCallEvent":
 		u := mk(timeline.ToolUse, ev.Title, ev.ID)
-		u.ToolName, u.ToolUseID, u.ToolInput = ev.Title, ev.ToolCallID, compact(ev.RawInput)
+		u.ToolName, u.ToolUseID, u.ToolInput = ev.Title, ev.ToolCallID, parser.CompactJSON(ev.RawInput)
 		emit(u)
 		if len(ev.RawOutput) > 0 && string(ev.RawOutput) != "null" {
 			r := mk(timeline.ToolResult, textOrJSON(ev.RawOutput), ev.ID+"#output")
@@ -385,7 +373,7 @@ func textOrJSON(raw json.RawMessage) string {
 	if json.Unmarshal(raw, &s) == nil {
 		return s
 	}
-	return compact(raw)
+	return parser.CompactJSON(raw)
 }
 
 // policyName renders a confirmation policy or analyzer value ({kind,

@@ -246,7 +246,7 @@ func parseLegacy(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	}
 	dir := path.Dir(strings.ReplaceAll(in.Path, "\\", "/"))
 	sid := path.Base(path.Dir(dir))
-	n := len(in.List(globEscape(dir) + "/*.json"))
+	n := len(in.List(parser.GlobEscape(dir) + "/*.json"))
 	if n == 0 {
 		n = 1
 	}

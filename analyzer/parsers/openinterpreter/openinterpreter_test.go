@@ -13,16 +13,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
-func byID(t testing.TB, id string) parser.Parser {
-	t.Helper()
-	for _, p := range Parsers() {
-		if p.ID() == id {
-			return p
-		}
-	}
-	t.Fatalf("no parser %s", id)
-	return nil
-}
+var byID = parsertest.IDs(Parsers())
 
 var mtime = time.Date(2026, 8, 10, 10, 0, 0, 0, time.UTC)
 

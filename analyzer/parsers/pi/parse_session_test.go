@@ -21,16 +21,7 @@ const (
 	ckptData = "testdata/checkpoints/2026-04-01T12-00-00-000Z_9c1d-lc.jsonl"
 )
 
-func byID(t *testing.T, id string) parser.Parser {
-	t.Helper()
-	for _, p := range Parsers() {
-		if p.ID() == id {
-			return p
-		}
-	}
-	t.Fatalf("no parser %s", id)
-	return nil
-}
+var byID = parsertest.IDs(Parsers())
 
 // related is every collected file of the test home.
 func related() parsertest.Files {

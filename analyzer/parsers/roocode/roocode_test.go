@@ -19,16 +19,7 @@ const (
 
 var mtime = time.Date(2026, 10, 11, 9, 0, 0, 0, time.UTC)
 
-func byID(t *testing.T, id string) parser.Parser {
-	t.Helper()
-	for _, p := range Parsers() {
-		if p.ID() == id {
-			return p
-		}
-	}
-	t.Fatalf("no parser %s", id)
-	return nil
-}
+var byID = parsertest.IDs(Parsers())
 
 type goldenCase struct {
 	name, local, orig, parser, target string

@@ -10,16 +10,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
-func byID(t *testing.T, id string) parser.Parser {
-	t.Helper()
-	for _, p := range Parsers() {
-		if p.ID() == id {
-			return p
-		}
-	}
-	t.Fatalf("no parser %s", id)
-	return nil
-}
+var byID = parsertest.IDs(Parsers())
 
 // golden parses testdata/<name> presented at orig and compares with
 // testdata/<case>.golden.jsonl.

@@ -14,16 +14,7 @@ const home = "/home/examiner"
 // fixedMTime stands in for a file's mtime in goldens.
 var fixedMTime = time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)
 
-func byID(t *testing.T, id string) parser.Parser {
-	t.Helper()
-	for _, p := range Parsers() {
-		if p.ID() == id {
-			return p
-		}
-	}
-	t.Fatalf("no parser %s", id)
-	return nil
-}
+var byID = parsertest.IDs(Parsers())
 
 func input(t *testing.T, local, orig, target string) *parser.Input {
 	t.Helper()

@@ -21,16 +21,7 @@ const (
 	subID  = "4b7c0d3e-0000-4c1a-8f00-000000000002"
 )
 
-func byID(t *testing.T, id string) parser.Parser {
-	t.Helper()
-	for _, p := range Parsers() {
-		if p.ID() == id {
-			return p
-		}
-	}
-	t.Fatalf("no parser %s", id)
-	return nil
-}
+var byID = parsertest.IDs(Parsers())
 
 func input(t *testing.T, target, local, rel string) *parser.Input {
 	t.Helper()
