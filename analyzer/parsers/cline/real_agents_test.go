@@ -2,6 +2,7 @@ package cline
 
 import (
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -29,20 +30,28 @@ func realAgentTaskFiles(t *testing.T, marker string) []string {
 	return out
 }
 
-// TestRealAgentTasks reads every Cline task file written by a real run
-// (when the fixture exists): no problems, every row carries the folder's
-// task id, and each task has a typed prompt.
+// TestRealAgentTasks reads the in-repo typical task files and every Cline
+// task file a real run wrote under fixtures/roots/real-agents* (none yet:
+// the real runs recorded are of the CLI 3.x SDK layout): no problems, every
+// row carries the folder's task id, and each task has a typed prompt. It
+// never skips.
 func TestRealAgentTasks(t *testing.T) {
-	files := append(realAgentTaskFiles(t, "saoudrizwan.claude-dev/tasks/"), realAgentTaskFiles(t, ".cline/data/tasks/")...)
-	if len(files) == 0 {
-		t.Skip("no real-agent Cline task files under fixtures/roots/real-agents* yet")
+	origs := map[string]string{
+		"testdata/ui_typical.json": vsTasks + "/1760000000000/ui_messages.json",
+		"testdata/api_native.json": cliData + "/tasks/1760000000000/api_conversation_history.json",
 	}
+	files := []string{"testdata/ui_typical.json", "testdata/api_native.json"}
+	files = append(files, realAgentTaskFiles(t, "saoudrizwan.claude-dev/tasks/")...)
+	files = append(files, realAgentTaskFiles(t, ".cline/data/tasks/")...)
 	for _, local := range files {
-		orig := "/home/" + strings.SplitN(filepath.ToSlash(local), "/home/", 2)[1]
-		id := filepath.Base(filepath.Dir(local))
+		orig, ok := origs[local]
+		if !ok {
+			orig = "/home/" + strings.SplitN(filepath.ToSlash(local), "/home/", 2)[1]
+		}
+		id := path.Base(path.Dir(orig))
 		f := parser.File{Path: orig, Agent: Agent, Target: "tasks"}
 		pid := "cline/ui-messages"
-		if filepath.Base(local) != "ui_messages.json" {
+		if path.Base(orig) != "ui_messages.json" {
 			pid = "cline/api-history"
 		}
 		s := parsertest.Run(t, byID(t, pid), parsertest.Input(t, local, f, nil))

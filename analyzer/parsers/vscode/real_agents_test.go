@@ -12,13 +12,20 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
-// TestRealAgentChatSessions parses every chatSessions file a real VS Code
-// run left under fixtures/roots/real-agents*/home/examiner, and checks each
-// scenario's prompt of the expect file's "vscode" entry. No VS Code run
-// exists there yet (Copilot Chat needs a GitHub sign-in), so it skips.
+// TestRealAgentChatSessions parses the in-repo typical chatSessions files
+// and every chatSessions file a real VS Code run left under
+// fixtures/roots/real-agents*/home/examiner: no problems, every user row
+// has a time and a session; and it checks each scenario's prompt of the
+// expect file's "vscode" entry. No VS Code run exists there yet (Copilot
+// Chat needs a GitHub sign-in), so today only the in-repo files run; the
+// test never skips.
 func TestRealAgentChatSessions(t *testing.T) {
 	roots := filepath.Join("..", "..", "..", "fixtures", "roots")
-	var files []string
+	origs := map[string]string{
+		"testdata/typical.json":    wsDir + "/chatSessions/7f1d2c3b-aaaa-4bbb-8ccc-000000000001.json",
+		"testdata/compacted.jsonl": wsDir + "/chatSessions/c0c0c0c0-1111-4222-8333-444444444444.jsonl",
+	}
+	files := []string{"testdata/typical.json", "testdata/compacted.jsonl"}
 	for _, set := range []string{"real-agents", "real-agents-2"} {
 		home := filepath.Join(roots, set, "home") // every fixture user
 		_ = filepath.Walk(home, func(p string, fi os.FileInfo, err error) error {
@@ -28,9 +35,6 @@ func TestRealAgentChatSessions(t *testing.T) {
 			}
 			return nil
 		})
-	}
-	if len(files) == 0 {
-		t.Skip("no real VS Code chatSessions under fixtures/roots/real-agents*: skipping")
 	}
 	var prompts []string
 	for _, set := range []string{"real-agents", "real-agents-2"} {
@@ -55,11 +59,17 @@ func TestRealAgentChatSessions(t *testing.T) {
 	}
 	var users []string
 	for _, local := range files {
-		slash := filepath.ToSlash(local)
-		orig := "/home/examiner/" + slash[strings.Index(slash, "/home/examiner/")+len("/home/examiner/"):]
+		orig, inRepo := origs[local]
+		if !inRepo {
+			slash := filepath.ToSlash(local)
+			orig = "/home/examiner/" + slash[strings.Index(slash, "/home/examiner/")+len("/home/examiner/"):]
+		}
 		rel := parsertest.Files{}
 		if d := storageDir(orig); d != "" {
 			rel[d+"/workspace.json"] = filepath.Join(filepath.Dir(filepath.Dir(local)), "workspace.json")
+			if inRepo {
+				rel[d+"/workspace.json"] = "testdata/workspace.json"
+			}
 		}
 		s := parsertest.Run(t, byID(t, "vscode/chat-session"), parsertest.Input(t, local, parser.File{Path: orig, Agent: Agent, Target: "chat-sessions"}, rel))
 		if len(s.Problems) != 0 {
@@ -71,6 +81,9 @@ func TestRealAgentChatSessions(t *testing.T) {
 			}
 			users = append(users, e.Text)
 		}
+	}
+	if len(users) == 0 {
+		t.Error("no user row in any chatSessions file")
 	}
 	for _, p := range prompts {
 		found := false
