@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -19,19 +20,50 @@ import (
 	"github.com/doubleagent/doubleagent/bundle"
 )
 
-// buildCollector builds the command once per test binary run.
+// collectorBin is the collector binary built for this test binary run.
+var collectorBin struct {
+	once sync.Once
+	dir  string // the temp dir holding it, removed by TestMain
+	path string
+	err  error
+}
+
+// buildCollector builds the command once per test binary run (the first
+// caller builds it, every later one reuses it) and returns its path.
 func buildCollector(t testing.TB) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the collector binary")
 	}
-	bin := filepath.Join(t.TempDir(), "doubleagent-collector")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	collectorBin.once.Do(func() {
+		dir, err := os.MkdirTemp("", "doubleagent-collector-test-")
+		if err != nil {
+			collectorBin.err = err
+			return
+		}
+		collectorBin.dir = dir
+		bin := filepath.Join(dir, "doubleagent-collector")
+		cmd := exec.Command("go", "build", "-o", bin, ".")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			collectorBin.err = fmt.Errorf("go build: %v\n%s", err, out)
+			return
+		}
+		collectorBin.path = bin
+	})
+	if collectorBin.err != nil {
+		t.Fatal(collectorBin.err)
 	}
-	return bin
+	return collectorBin.path
+}
+
+// TestMain runs the tests and removes the binary buildCollector built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if collectorBin.dir != "" {
+		os.RemoveAll(collectorBin.dir)
+	}
+	os.Exit(code)
 }
 
 func writeFile(t *testing.T, p, s string) {
