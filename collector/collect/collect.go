@@ -183,11 +183,16 @@ func Run(ctx context.Context, out io.Writer, opts Options) (*Result, error) {
 			}
 		}
 		homes = h2
+		var missing []string
 		for _, u := range opts.Users {
-			if !found[u] && len(homes) > 0 {
-				log.Warn().Str("user", u).Msg("--users names an account with no home found on this host: nothing collected for it")
+			if !found[u] {
+				missing = append(missing, u)
+				if len(homes) > 0 {
+					log.Warn().Str("user", u).Msg("--users names an account with no home found on this host: nothing collected for it")
+				}
 			}
 		}
+		log.Info().Str("source", "--users").Strs("users", opts.Users).Int("homes_kept", len(homes)).Strs("not_found", missing).Msg("homes kept by --users")
 	}
 	noHome := len(homes) == 0
 	if noHome {
