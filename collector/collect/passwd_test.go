@@ -46,7 +46,7 @@ func findLog(lines []map[string]any, msg string) map[string]any {
 func TestPasswdEdges(t *testing.T) {
 	for _, tc := range []struct {
 		name, level, msg, err, link string
-		setup                        func(t *testing.T, root string)
+		setup                       func(t *testing.T, root string)
 	}{
 		{"link to /dev/zero", "warn", "/etc/passwd could not be read: homes outside /home, /Users and /root are not found", "no such file or directory", "/dev/zero",
 			func(t *testing.T, root string) { symlink(t, "/dev/zero", root, "etc/passwd") }},
