@@ -65,9 +65,11 @@ type Options struct {
 	ExcludePaths []string
 
 	// Test hooks: beforeCopy runs before a file is stat'ed and opened,
-	// afterRead after each whole read of a small file (try counts from 0).
+	// afterRead after each whole read of a small file (try counts from 0),
+	// uidOf gives a walked path's owner (the link policy's owner check).
 	beforeCopy func(path string)
 	afterRead  func(path string, try int)
+	uidOf      func(path string) int64
 }
 
 // ErrWrite wraps an error writing the bundle (a full disk): the run stops
@@ -111,6 +113,7 @@ type collector struct {
 	files    int
 	bytes    int64
 	exclude  map[string]bool
+	followed map[string]string // a followed link's target as walked -> the link's path
 }
 
 type projectRef struct {
@@ -162,7 +165,7 @@ func Run(ctx context.Context, out io.Writer, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("write bundle header: %w", err)
 	}
-	c := &collector{opts: opts, w: w, log: log, done: catalog.NewPathSet(), projects: map[string]projectRef{}, exclude: map[string]bool{}}
+	c := &collector{opts: opts, w: w, log: log, done: catalog.NewPathSet(), projects: map[string]projectRef{}, exclude: map[string]bool{}, followed: map[string]string{}}
 	for _, p := range opts.ExcludePaths {
 		c.exclude[filepath.Clean(p)] = true
 	}
@@ -288,11 +291,22 @@ func Run(ctx context.Context, out io.Writer, opts Options) (*Result, error) {
 func isLive(root string) bool { return root == "" || root == "/" }
 
 func (c *collector) baseEntry(h Home, hit catalog.Hit, walked string) bundle.Entry {
-	return bundle.Entry{
-		Path: origPath(c.opts.Root, walked), User: h.User, Home: h.Orig,
+	e := bundle.Entry{
+		Path: c.hostPath(h, walked), User: h.User, Home: h.Orig,
 		Agent: hit.Agent, Target: hit.Target.ID, Kind: string(hit.Target.Kind),
 		Secret: hit.Target.Kind == catalog.KindSecret, UID: -1, GID: -1,
+		FoundVia: h.foundVia,
 	}
+	if h.link != nil {
+		e.ViaLink, e.RealPath = h.link.orig, origPath(c.opts.Root, walked)
+		if h.link.target != "" {
+			e.ViaLink = ""
+			if walked == h.link.walked {
+				e.LinkTarget, e.LinkFollowed = h.link.target, true
+			}
+		}
+	}
+	return e
 }
 
 func fileType(m fs.FileMode) string {
@@ -316,6 +330,9 @@ func fileType(m fs.FileMode) string {
 func (c *collector) handle(ctx context.Context, h Home, hit catalog.Hit) error {
 	if !c.done.Add(hit.Path) {
 		return nil
+	}
+	if hit.Err == nil && !hit.Excluded && hit.Info != nil && hit.Info.Mode()&fs.ModeSymlink != 0 && !c.exclude[filepath.Clean(hit.Path)] {
+		return c.link(ctx, h, hit) // it ticks for the rows it adds
 	}
 	defer c.tick(hit.Agent, h.User)
 	e := c.baseEntry(h, hit, hit.Path)

@@ -20,6 +20,9 @@ type Home struct {
 	// Source says how it was found: passwd, home-dir, users-dir, root,
 	// windows-users, profile-list, wsl.
 	Source string
+
+	link     *linkState // set below a followed link
+	foundVia string     // where a relocated folder's location came from
 }
 
 var windowsSkip = map[string]bool{"All Users": true, "Default User": true, "Default": true, "Public": true, "desktop.ini": true}
