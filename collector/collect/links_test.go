@@ -15,7 +15,7 @@ import (
 // linkRow is what a test expects of one manifest row.
 type linkRow struct {
 	path, status, typ, linkTarget, realPath, viaLink, err string
-	followed                                           bool
+	followed                                              bool
 }
 
 func checkLinkRow(t *testing.T, m map[string]bundle.Entry, w linkRow) {
