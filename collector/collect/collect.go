@@ -114,6 +114,7 @@ type collector struct {
 	bytes    int64
 	exclude  map[string]bool
 	followed map[string]string // a followed link's target as walked -> the link's path
+	folders  []catalog.Folder
 }
 
 type projectRef struct {
@@ -165,7 +166,7 @@ func Run(ctx context.Context, out io.Writer, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("write bundle header: %w", err)
 	}
-	c := &collector{opts: opts, w: w, log: log, done: catalog.NewPathSet(), projects: map[string]projectRef{}, exclude: map[string]bool{}, followed: map[string]string{}}
+	c := &collector{opts: opts, w: w, log: log, done: catalog.NewPathSet(), projects: map[string]projectRef{}, exclude: map[string]bool{}, followed: map[string]string{}, folders: catalog.Folders(opts.Agents)}
 	for _, p := range opts.ExcludePaths {
 		c.exclude[filepath.Clean(p)] = true
 	}
@@ -238,6 +239,7 @@ func Run(ctx context.Context, out io.Writer, opts Options) (*Result, error) {
 			break
 		}
 		log.Info().Str("user", h.User).Str("home", h.Orig).Str("found_by", h.Source).Msg("walking home")
+		c.catalogFolders(h, h.Dir, "")
 		err := catalog.WalkHome(h.Dir, opts.Agents, func(hit catalog.Hit) error {
 			if ctx.Err() != nil {
 				return fs.SkipAll

@@ -190,6 +190,7 @@ func (c *collector) link(ctx context.Context, h Home, hit catalog.Hit) error {
 	st.chain = append(st.chain, walked)
 	h2.link = st
 	c.folderRow(h2, hit.Agent, hit.Target, walked, origPath(c.opts.Root, walked))
+	c.catalogFolders(h2, walked, hit.Rel)
 	return catalog.WalkLinked(walked, hit.Rel, c.opts.Agents, func(hit catalog.Hit) error {
 		if ctx.Err() != nil {
 			return fs.SkipAll
@@ -213,4 +214,24 @@ func (c *collector) folderRow(h Home, agent string, t catalog.Target, walked, pa
 	c.fillMeta(&e, walked)
 	c.w.AddEntry(e)
 	c.tick(agent, h.User)
+}
+
+// catalogFolders records every catalog folder (catalog.Folders) that
+// exists below base, reached through no link: base is a home (prefix "")
+// or a followed link's target standing at the home-relative prefix.
+func (c *collector) catalogFolders(h Home, base, prefix string) {
+	for _, f := range c.folders {
+		rest := f.Rel
+		if prefix != "" {
+			if !strings.HasPrefix(f.Rel, prefix+"/") {
+				continue
+			}
+			rest = f.Rel[len(prefix)+1:]
+		}
+		p, ok := lstatDirNoLinks(base, rest)
+		if !ok {
+			continue
+		}
+		c.folderRow(h, f.Agent, f.Target, p, c.hostPath(h, p))
+	}
 }
