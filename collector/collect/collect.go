@@ -115,6 +115,10 @@ type collector struct {
 	exclude  map[string]bool
 	followed map[string]string // a followed link's target as walked -> the link's path
 	folders  []catalog.Folder
+	// relocVars are the catalog's relocation variables; relocated the
+	// relocated folders walked (walked path and the folder it stands for).
+	relocVars map[string]bool
+	relocated map[string]bool
 }
 
 type projectRef struct {
@@ -166,7 +170,8 @@ func Run(ctx context.Context, out io.Writer, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("write bundle header: %w", err)
 	}
-	c := &collector{opts: opts, w: w, log: log, done: catalog.NewPathSet(), projects: map[string]projectRef{}, exclude: map[string]bool{}, followed: map[string]string{}, folders: catalog.Folders(opts.Agents)}
+	c := &collector{opts: opts, w: w, log: log, done: catalog.NewPathSet(), projects: map[string]projectRef{}, exclude: map[string]bool{}, followed: map[string]string{}, folders: catalog.Folders(opts.Agents),
+		relocVars: relocVarSet(opts.Agents), relocated: map[string]bool{}}
 	for _, p := range opts.ExcludePaths {
 		c.exclude[filepath.Clean(p)] = true
 	}
@@ -234,6 +239,8 @@ func Run(ctx context.Context, out io.Writer, opts Options) (*Result, error) {
 		log.Warn().Str("user", sh.User).Str("home", sh.Orig).Str("link_target", sh.LinkTarget).Str("reason", sh.Reason).Msg("home not walked")
 	}
 	var runErr error
+	hostEnv := c.hostEnv(c.relocVars)
+	log.Info().Int("settings", len(hostEnv)).Msg("relocation variables read from the host's environment files")
 	for _, h := range homes {
 		if ctx.Err() != nil {
 			break
@@ -246,6 +253,9 @@ func Run(ctx context.Context, out io.Writer, opts Options) (*Result, error) {
 			}
 			return c.handle(ctx, h, hit)
 		})
+		if err == nil && ctx.Err() == nil {
+			err = c.collectRelocated(ctx, h, hostEnv)
+		}
 		if err != nil {
 			runErr = err
 			break

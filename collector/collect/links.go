@@ -83,7 +83,15 @@ func (c *collector) uidOf(p string) int64 {
 // relative rel) is followed: it returns the target as walked and as the
 // host sees it, its Lstat, and why not ("" when it is followed).
 func (c *collector) linkPolicy(h Home, link, rel string) (walked, resolved string, fi fs.FileInfo, why string) {
-	walked, resolved, err := resolveIn(c.opts.Root, origPath(c.opts.Root, link))
+	return c.targetPolicy(h, origPath(c.opts.Root, link), rel, filepath.Dir(link))
+}
+
+// targetPolicy applies the link policy to the host path orig (a link's
+// path, or a relocated folder's): rel is the home-relative place it
+// stands at ("" for a relocated folder, which must be a folder), linkDir
+// the walked folder holding the link ("" for none).
+func (c *collector) targetPolicy(h Home, orig, rel, linkDir string) (walked, resolved string, fi fs.FileInfo, why string) {
+	walked, resolved, err := resolveIn(c.opts.Root, orig)
 	switch {
 	case errors.Is(err, errLinkLoop):
 		return "", "", nil, "a loop of links (more than 40 links in one chain)"
@@ -110,7 +118,7 @@ func (c *collector) linkPolicy(h Home, link, rel string) (walked, resolved strin
 	switch {
 	case fi.IsDir():
 	case fi.Mode().IsRegular():
-		if _, _, ok := catalog.MatchesAt(rel, c.opts.Agents); !ok {
+		if _, _, ok := catalog.MatchesAt(rel, c.opts.Agents); rel == "" || !ok {
 			return walked, resolved, fi, "its target is a file where the catalog names a folder"
 		}
 	default:
@@ -125,7 +133,9 @@ func (c *collector) linkPolicy(h Home, link, rel string) (walked, resolved strin
 	if h.link != nil {
 		chain = append(chain, h.link.chain...)
 	}
-	chain = append(chain, filepath.Dir(link))
+	if linkDir != "" {
+		chain = append(chain, linkDir)
+	}
 	for _, d := range chain {
 		if d == walked || within(d, walked) {
 			return walked, resolved, fi, "a loop: its target " + resolved + " holds " + origPath(c.opts.Root, d) + ", already on the way"
