@@ -442,8 +442,9 @@ func (c *collector) skipReason(e *bundle.Entry, limit int64) bool {
 	return false
 }
 
-// addNonRegular records a link (its target read, never followed), or a
-// FIFO, socket or device (never opened).
+// addNonRegular records a link (its target read, never followed: a SQLite
+// side file, or a file that became a link since the walk), or a FIFO,
+// socket or device (never opened).
 func (c *collector) addNonRegular(e bundle.Entry, path string, mode fs.FileMode) {
 	e.Type = fileType(mode)
 	if mode&fs.ModeSymlink != 0 {
@@ -451,6 +452,10 @@ func (c *collector) addNonRegular(e bundle.Entry, path string, mode fs.FileMode)
 		t, err := os.Readlink(path)
 		if err != nil {
 			e.Error = err.Error()
+		} else if e.SidecarOf != "" {
+			e.Error = fmt.Sprintf("link to %q not followed: a SQLite side file is read only beside its store, never through a link", t)
+		} else {
+			e.Error = fmt.Sprintf("link to %q not followed: it became a link after the walk", t)
 		}
 		e.LinkTarget = t
 	} else {

@@ -536,7 +536,8 @@ func TestSymlinkedSidecarAndStore(t *testing.T) {
 	checkRows(t, root, vr.Manifest)
 	m := byPath(vr.Manifest)
 	store := "/home/bob/.n8n/database.sqlite"
-	if e := rowOf(t, m, store+"-wal"); e.Status != bundle.StatusSymlink || e.SidecarOf != store || e.LinkTarget != filepath.Join(outside, "secret.txt") {
+	if e := rowOf(t, m, store+"-wal"); e.Status != bundle.StatusSymlink || e.SidecarOf != store || e.LinkTarget != filepath.Join(outside, "secret.txt") ||
+		e.Error != `link to "`+filepath.Join(outside, "secret.txt")+`" not followed: a SQLite side file is read only beside its store, never through a link` {
 		t.Errorf("linked WAL: %+v", e)
 	}
 	if e := rowOf(t, m, store+"-journal"); e.Status != bundle.StatusSkippedSpecial || e.Type != "fifo" || e.SidecarOf != store {
