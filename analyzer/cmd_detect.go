@@ -36,7 +36,7 @@ func (c *DetectCmd) Run(g *Globals, log zerolog.Logger) error {
 		}
 	} else {
 		tw := tabwriter.NewWriter(os.Stdout, 2, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "HOST\tUSER\tAGENT\tFILES\tBYTES\tSTATUS\tPATHS SEEN")
+		fmt.Fprintln(tw, "HOST\tUSER\tAGENT\tFILES\tBYTES\tSTATUS\tPRESENCE\tPATHS SEEN")
 		for _, r := range rows {
 			user := r.User
 			if r.UserInferred {
@@ -47,7 +47,7 @@ func (c *DetectCmd) Run(g *Globals, log zerolog.Logger) error {
 				st = append(st, fmt.Sprintf("%s=%d", k, v))
 			}
 			sort.Strings(st)
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\n", clean(r.Host), clean(user), clean(r.Agent), r.Files, r.Bytes, r.ParseStatus, clean(strings.Join(st, " ")))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\n", clean(r.Host), clean(user), clean(r.Agent), r.Files, r.Bytes, r.ParseStatus, r.Presence, clean(strings.Join(st, " ")))
 		}
 		tw.Flush()
 	}

@@ -44,10 +44,14 @@ const (
 	StatusSkippedSpecial  = "skipped_special"
 	StatusErrorRead       = "error_read"
 	StatusVanished        = "vanished"
+	// StatusFolder: a catalog folder (or a followed link's target folder)
+	// that exists; the row holds its MACB times, nothing is copied. An
+	// agent folder with no other row is "present, nothing kept".
+	StatusFolder = "folder"
 )
 
 // Statuses lists every status in a fixed order.
-var Statuses = []string{StatusCollected, StatusSymlink, StatusSkippedExcluded, StatusSkippedSize, StatusSkippedSecret, StatusSkippedSpecial, StatusErrorRead, StatusVanished}
+var Statuses = []string{StatusCollected, StatusSymlink, StatusSkippedExcluded, StatusSkippedSize, StatusSkippedSecret, StatusSkippedSpecial, StatusErrorRead, StatusVanished, StatusFolder}
 
 // Record kinds of manifest rows.
 const (
@@ -82,6 +86,18 @@ type Entry struct {
 	Secret            bool   `json:"secret"`
 	ChangedDuringCopy bool   `json:"changed_during_copy"`
 	SidecarOf         string `json:"sidecar_of"`
+	// LinkFollowed is set on a symlink row the collector followed under
+	// the link policy (format.md, Links); RealPath is then where the link
+	// resolves. On a row reached through a followed link, ViaLink is the
+	// link's path and RealPath the file's own resolved path (Path is the
+	// path through the link, as the agent named it).
+	LinkFollowed bool   `json:"link_followed,omitempty"`
+	RealPath     string `json:"real_path,omitempty"`
+	ViaLink      string `json:"via_link,omitempty"`
+	// FoundVia says where a relocated agent folder's location came from
+	// ("CLAUDE_CONFIG_DIR=/data/claude in /home/alice/.bashrc"); "" for the
+	// catalog's default locations.
+	FoundVia string `json:"found_via,omitempty"`
 }
 
 // Summary is the manifest's closing row.

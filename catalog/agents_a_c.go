@@ -128,7 +128,9 @@ var agentsAToC = []Agent{
 	},
 	{
 		Name: "claude-code", Display: "Claude Code", Status: StatusParsed, SeedStatus: StatusParsed,
-		Evidence: EvidenceRealInstall, EvidenceNote: "Claude Code 2.1.332 run here against a loopback model (fixtures/roots/real-agents); seed: 2.1.286 to 2.1.310 on Linux, macOS, Windows",
+		Relocations: []Relocation{{Var: "CLAUDE_CONFIG_DIR", Folder: ".claude", Source: "Claude Code's settings documentation (CLAUDE_CONFIG_DIR moves ~/.claude, and .claude.json with it); anthropics/claude-code#2277, DataDog/pup#622"}},
+		Alternates:  []Alternate{{Folder: ".claude", At: ".config/claude", Source: "Claude Code from 1.0.30 on XDG systems (anomalyco/opencode#6551, daaain/claude-code-log#62, ryoppippi/ccusage#121)"}},
+		Evidence:    EvidenceRealInstall, EvidenceNote: "Claude Code 2.1.332 run here against a loopback model (fixtures/roots/real-agents); seed: 2.1.286 to 2.1.310 on Linux, macOS, Windows",
 		Targets: []Target{
 			{ID: "projects", Root: RootHome, Glob: "{.claude,.claude-*}/projects/**/*.jsonl", Kind: KindTranscript, Projects: ProjectsJSONLCwd},
 			{ID: "project-files", Root: RootHome, Glob: "{.claude,.claude-*}/projects/**/*.{json,txt}", Kind: KindOther},
@@ -206,7 +208,8 @@ var agentsAToC = []Agent{
 	},
 	{
 		Name: "codex-cli", Display: "OpenAI Codex CLI", Status: StatusParsed, SeedStatus: StatusParsed,
-		Evidence: EvidenceRealInstall, EvidenceNote: "Codex CLI run here against a loopback model (fixtures/roots/real-agents); seed: 0.162.x on Windows, macOS, Ubuntu",
+		Relocations: []Relocation{{Var: "CODEX_HOME", Folder: ".codex", Source: "openai/codex@69a3f82 codex-rs/utils/home-dir/src/lib.rs find_codex_home (CODEX_HOME, else ~/.codex)"}},
+		Evidence:    EvidenceRealInstall, EvidenceNote: "Codex CLI run here against a loopback model (fixtures/roots/real-agents); seed: 0.162.x on Windows, macOS, Ubuntu",
 		Notes: "state-db also holds the ChatGPT desktop app's sqlite/codex-dev.db (read by chatgpt-desktop), thread_history_1.sqlite and logs_2.sqlite; config holds the desktop app's .codex-global-state.json and automations; log/, auth.json and instructions are not read",
 		Targets: []Target{
 			{ID: "sessions", Root: RootHome, Glob: "{.codex,.codex-*}/{sessions,archived_sessions}/**/rollout-*.{jsonl,jsonl.zst,json}", Kind: KindTranscript, Projects: ProjectsJSONLCwd},
@@ -269,7 +272,8 @@ var agentsAToC = []Agent{
 	},
 	{
 		Name: "copilot-cli", Display: "GitHub Copilot CLI", Status: StatusParsed, SeedStatus: StatusParsed,
-		Evidence: EvidenceRealInstall, EvidenceNote: "Shipped bundle 1.0.98; real installs of Copilot CLI 1.0.98 on macOS (2026-10-15), Ubuntu 26.04 arm64 (2026-10-16), Windows 11 ARM64 (winget 1.0.98 and Copilot Desktop's bundled 1.0.99-2, 2026-10-17)",
+		Relocations: []Relocation{{Var: "COPILOT_HOME", Folder: ".copilot", Source: "GitHub Copilot CLI configuration-directory reference (COPILOT_HOME replaces --config-dir and ~/.copilot)"}},
+		Evidence:    EvidenceRealInstall, EvidenceNote: "Shipped bundle 1.0.98; real installs of Copilot CLI 1.0.98 on macOS (2026-10-15), Ubuntu 26.04 arm64 (2026-10-16), Windows 11 ARM64 (winget 1.0.98 and Copilot Desktop's bundled 1.0.99-2, 2026-10-17)",
 		Notes: "issue 132; the legacy flat session-state/<id>.jsonl transcript of pre-1.0 builds is read with the events vocabulary; sidebar-sessions-state/*.json is a project-path join (no rows); Copilot Desktop's sessions are written here too",
 		Targets: []Target{
 			{ID: "events", Root: RootHome, Glob: "{.copilot,.local/state/.copilot,.config/.copilot}/session-state/**/*.jsonl", Kind: KindTranscript},

@@ -49,7 +49,8 @@ var agentsDToK = []Agent{
 	},
 	{
 		Name: "gemini-cli", Display: "Gemini CLI", Status: StatusParsed, SeedStatus: StatusParsed,
-		Evidence: EvidenceRealInstall, EvidenceNote: "Gemini CLI 0.61.0 run here against a loopback model (fixtures/roots/real-agents); /rewind, policies/*.toml, trusted_hooks.json, acknowledgments/agents.json and /bug exports from source at 5411f11 (0.56.0-nightly), synthetic fixture",
+		Relocations: []Relocation{{Var: "GEMINI_CLI_HOME", Folder: ".gemini", Sub: ".gemini", Source: "google-gemini/gemini-cli packages/core/src/utils/paths.ts homedir() (GEMINI_CLI_HOME replaces the home; state in $GEMINI_CLI_HOME/.gemini)"}},
+		Evidence:    EvidenceRealInstall, EvidenceNote: "Gemini CLI 0.61.0 run here against a loopback model (fixtures/roots/real-agents); /rewind, policies/*.toml, trusted_hooks.json, acknowledgments/agents.json and /bug exports from source at 5411f11 (0.56.0-nightly), synthetic fixture",
 		Notes: "tool-outputs/ and GEMINI.md are collected, not parsed",
 		Targets: []Target{
 			{ID: "chats", Root: RootHome, Glob: "{.gemini,.cache/.gemini}/tmp/*/chats/**/*.{json,jsonl}", Kind: KindTranscript},
@@ -69,6 +70,11 @@ var agentsDToK = []Agent{
 	},
 	{
 		Name: "goose", Display: "Goose (Block)", Status: StatusParsed, SeedStatus: StatusParsed,
+		Relocations: []Relocation{
+			{Var: "GOOSE_PATH_ROOT", Folder: ".config/goose", Sub: "config", Source: "block/goose@0780e22 crates/goose/src/config/paths.rs (GOOSE_PATH_ROOT/{config,data,state})"},
+			{Var: "GOOSE_PATH_ROOT", Folder: ".local/share/goose", Sub: "data", Source: "block/goose@0780e22 crates/goose/src/config/paths.rs"},
+			{Var: "GOOSE_PATH_ROOT", Folder: ".local/state/goose", Sub: "state", Source: "block/goose@0780e22 crates/goose/src/config/paths.rs"},
+		},
 		Evidence: EvidenceSource, EvidenceNote: "Source at 591edd4, synthetic fixture; tool confirmation, permission.yaml, roaming_trust.json, schedule.json and request logs from source at fb9e3c8",
 		Targets: []Target{
 			{ID: "sessions-db", Root: RootHome, Glob: "{.local/share/goose,AppData/Roaming/Block/goose/data}/sessions/sessions.db", Kind: KindSQLite, MaxSize: sqliteMax},

@@ -57,7 +57,8 @@ var agentsPToZ = []Agent{
 	},
 	{
 		Name: "qwen-code", Display: "Qwen Code", Status: StatusParsed, SeedStatus: StatusParsed,
-		Evidence: EvidenceRealInstall, EvidenceNote: "Qwen Code 0.24.4 run here against a loopback model (fixtures/roots/real-agents-2); executionContext, session_approval_mode and ui_telemetry rows, settings.json and usage_record.jsonl from source at 5dcf7c7 (0.25.3); rewind, /branch and session_source rows from source at 015346f, synthetic fixture",
+		Relocations: []Relocation{{Var: "QWEN_HOME", Folder: ".qwen", Source: "QwenLM/qwen-code (QWEN_HOME names the folder ~/.qwen otherwise is; its channel-pairing tests and launcher docs)"}},
+		Evidence:    EvidenceRealInstall, EvidenceNote: "Qwen Code 0.24.4 run here against a loopback model (fixtures/roots/real-agents-2); executionContext, session_approval_mode and ui_telemetry rows, settings.json and usage_record.jsonl from source at 5dcf7c7 (0.25.3); rewind, /branch and session_source rows from source at 015346f, synthetic fixture",
 		Notes: "usage/token-usage-*.jsonl and QWEN.md are collected, not parsed",
 		Targets: []Target{
 			{ID: "chats", Root: RootHome, Glob: ".qwen/projects/*/{chats/**/*.jsonl,subagents/*/agent-*.jsonl}", Kind: KindTranscript, Projects: ProjectsJSONLCwd},

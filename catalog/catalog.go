@@ -157,6 +157,10 @@ type Agent struct {
 	// ProjectFiles are globs, relative to a project directory, of artifacts
 	// the agent keeps inside a repository.
 	ProjectFiles []ProjectFile
+	// Relocations are the environment variables that move the agent's
+	// folders (relocate.go); Alternates are second default places.
+	Relocations []Relocation
+	Alternates  []Alternate
 }
 
 // ProjectTarget is the target ID the collector gives a project artifact
@@ -224,6 +228,8 @@ func (a Agent) Target(id string) (Target, bool) {
 }
 
 var idPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
+var envVarPattern = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*$`)
 
 // Validate checks the table's invariants: unique agent names and target IDs
 // of the right shape, valid globs, known kinds, and every root defined for
@@ -296,6 +302,16 @@ func Validate(list []Agent) error {
 			}
 			if !validKind(p.Kind) {
 				errs = append(errs, fmt.Sprintf("agent %q: project glob %q: bad kind %q", a.Name, p.Glob, p.Kind))
+			}
+		}
+		for _, r := range a.Relocations {
+			if !envVarPattern.MatchString(r.Var) || r.Folder == "" || strings.HasPrefix(r.Folder, "/") || strings.Contains(r.Folder, "..") || strings.Contains(r.Sub, "..") || r.Source == "" {
+				errs = append(errs, fmt.Sprintf("agent %q: bad relocation %+v", a.Name, r))
+			}
+		}
+		for _, al := range a.Alternates {
+			if al.Folder == "" || al.At == "" || strings.HasPrefix(al.At, "/") || strings.Contains(al.At, "..") || hasMeta(al.At) || al.Source == "" {
+				errs = append(errs, fmt.Sprintf("agent %q: bad alternate %+v", a.Name, al))
 			}
 		}
 		for _, v := range a.Volumes {

@@ -119,7 +119,7 @@ func walkPattern(home, pat, agent string, t Target, seen *PathSet, fn func(Hit) 
 			}
 			continue
 		}
-		if err := walkFrom(home, start, p, segs, agent, t, seen, fn); err != nil {
+		if err := walkFrom(home, "", start, p, segs, agent, t, seen, fn); err != nil {
 			return err
 		}
 	}
@@ -174,11 +174,26 @@ func dirState(segs, rel []string) (descend, literal bool) {
 	return true, literal
 }
 
-func walkFrom(home, start, pat string, segs []string, agent string, t Target, seen *PathSet, fn func(Hit) error) error {
+// walkFrom walks start for pattern pat. A path's home-relative name is
+// prefix joined with its path relative to base (base is the home and
+// prefix "" for an ordinary walk; a followed link's target and the link's
+// home-relative name for WalkLinked).
+func walkFrom(base, prefix, start, pat string, segs []string, agent string, t Target, seen *PathSet, fn func(Hit) error) error {
 	st, err := os.Lstat(start)
 	if err != nil {
 		return nil // nothing there: not an event
 	}
+	relSlash := func(_, p string) string {
+		r := relSlash(base, p)
+		switch {
+		case prefix == "":
+			return r
+		case r == "":
+			return prefix
+		}
+		return prefix + "/" + r
+	}
+	home := base
 	rel0 := relSlash(home, start)
 	if !st.IsDir() {
 		if ok, _ := doublestar.Match(pat, rel0); ok && seen.Add(start) {
@@ -233,6 +248,55 @@ func walkFrom(home, start, pat string, segs []string, agent string, t Target, se
 		}
 		return fn(Hit{Path: p, Rel: rel, Agent: agent, Target: t, Info: info})
 	})
+}
+
+// WalkLinked walks the folder dir, the resolved target of a link that
+// stands at linkRel below a home (home-relative, '/' separated), for every
+// target of every agent in list whose pattern can match at or below
+// linkRel, as if dir stood there: a Hit's Path is under dir, its Rel is
+// linkRel joined with the path below dir. Links below dir are reported,
+// never followed (the caller decides, by its link policy). fn may return
+// fs.SkipAll to stop the walk; any other error stops it and is returned.
+func WalkLinked(dir, linkRel string, list []Agent, fn func(Hit) error) error {
+	seen := NewPathSet()
+	prefix := strings.Split(linkRel, "/")
+	for _, a := range list {
+		for _, t := range a.Targets {
+			for _, pat := range TargetPatterns(t) {
+				for _, p := range ExpandBraces(pat) {
+					segs := strings.Split(p, "/")
+					if descend, _ := dirState(segs, prefix); !descend {
+						continue
+					}
+					if err := walkFrom(dir, linkRel, dir, p, segs, a.Name, t, seen, fn); err != nil {
+						if errors.Is(err, fs.SkipAll) {
+							return nil
+						}
+						return err
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// MatchesAt reports whether some target of an agent in list matches the
+// home-relative path rel itself (a link to a file standing at rel is then
+// that target's file), and returns the first such agent and target.
+func MatchesAt(rel string, list []Agent) (string, Target, bool) {
+	for _, a := range list {
+		for _, t := range a.Targets {
+			for _, pat := range TargetPatterns(t) {
+				for _, p := range ExpandBraces(pat) {
+					if ok, _ := doublestar.Match(p, rel); ok {
+						return a.Name, t, true
+					}
+				}
+			}
+		}
+	}
+	return "", Target{}, false
 }
 
 func relSlash(home, p string) string {

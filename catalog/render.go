@@ -29,6 +29,8 @@ type AgentJSON struct {
 	Targets      []TargetJSON      `json:"targets"`
 	Volumes      []string          `json:"volumes"`
 	ProjectFiles []ProjectFileJSON `json:"project_files"`
+	Relocations  []Relocation      `json:"relocations,omitempty"`
+	Alternates   []Alternate       `json:"alternates,omitempty"`
 }
 
 // TargetJSON is one target in the JSON form. RootDirs holds, per OS the
@@ -68,6 +70,7 @@ func JSON(list []Agent) ([]byte, error) {
 			Name: a.Name, Display: a.Display, Status: a.Status, SeedStatus: a.SeedStatus,
 			Evidence: a.Evidence, EvidenceNote: a.EvidenceNote, Notes: a.Notes,
 			Targets: []TargetJSON{}, Volumes: nonNil(a.Volumes), ProjectFiles: []ProjectFileJSON{},
+			Relocations: a.Relocations, Alternates: a.Alternates,
 		}
 		for _, t := range a.Targets {
 			tj := TargetJSON{
@@ -197,6 +200,15 @@ func Markdown(list []Agent) string {
 	fmt.Fprintf(&b, "Directories never descended into below a wildcard: %s. ", codeList(DefaultExcludes))
 	fmt.Fprintf(&b, "SQLite targets also collect their %s side files. ", codeList(Sidecars))
 	fmt.Fprintf(&b, "Docker and Podman named volumes are looked for under %s and `~/%s`.\n\n", codeList(VolumeDirs), HomeVolumeDir)
+	b.WriteString("Relocated folders: the collector reads each agent's relocation variables (below) and the XDG ones (")
+	for i, r := range XDGRelocations {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "`%s` for `~/%s`", r.Var, r.Folder)
+	}
+	b.WriteString(") from each user's shell start files, the host's environment files and, on a live Linux host, " +
+		"the environment of the user's processes, and walks the folder a value names as if it stood at the default place.\n\n")
 
 	b.WriteString("| Agent | Display | Status | Seed status | Evidence | Targets (linux / darwin / windows) |\n")
 	b.WriteString("|---|---|---|---|---|---|\n")
@@ -242,6 +254,16 @@ func Markdown(list []Agent) string {
 		}
 		if len(a.Volumes) > 0 {
 			fmt.Fprintf(&b, "\nVolumes: %s.\n", codeList(a.Volumes))
+		}
+		for _, r := range a.Relocations {
+			at := "`$" + r.Var + "`"
+			if r.Sub != "" {
+				at = "`$" + r.Var + "/" + r.Sub + "`"
+			}
+			fmt.Fprintf(&b, "\nRelocation: %s stands for `~/%s` (%s).\n", at, r.Folder, r.Source)
+		}
+		for _, al := range a.Alternates {
+			fmt.Fprintf(&b, "\nAlternate: `~/%s` stands for `~/%s` (%s).\n", al.At, al.Folder, al.Source)
 		}
 		if len(a.ProjectFiles) > 0 {
 			var ps []string

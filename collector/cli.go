@@ -12,7 +12,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -36,7 +35,8 @@ type CLI struct {
 	NoSecrets   bool             `help:"Do not copy token stores and other secrets (recorded as skipped_secret); by default they are collected and flagged secret."`
 	Case        string           `help:"Case identifier to record in the bundle."`
 	Examiner    string           `help:"Examiner name to record in the bundle."`
-	List        bool             `help:"Print the catalog (agents and paths) and exit."`
+	List        bool             `help:"Print the catalog (agents, targets and paths per OS) as a table and exit."`
+	JSON        bool             `help:"With --list: print the catalog as JSON (the document of doubleagent catalog --json)."`
 	Inventory   bool             `help:"Write nothing: print one JSON line for the host and one per user and agent (files, bytes, first and last mtime, projects)."`
 	LogLevel    string           `help:"Log level: ${enum}." enum:"debug,info,warn,error" default:"info"`
 	LogFormat   string           `help:"Log format on stderr: ${enum} (auto: console on a terminal, JSON otherwise)." enum:"auto,console,json" default:"auto"`
@@ -49,11 +49,15 @@ func isTerminal(f *os.File) bool {
 	return isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())
 }
 
-func (c *CLI) logWriter() io.Writer {
+func (c *CLI) logWriter() io.Writer { return c.logWriterTo(os.Stderr) }
+
+// logWriterTo is logWriter writing to out (stderr, or the terminal shared
+// with the progress line).
+func (c *CLI) logWriterTo(out io.Writer) io.Writer {
 	lvl, _ := zerolog.ParseLevel(c.LogLevel)
-	var w io.Writer = os.Stderr
+	w := out
 	if c.LogFormat == "console" || (c.LogFormat == "auto" && isTerminal(os.Stderr)) {
-		w = zerolog.ConsoleWriter{Out: os.Stderr, TimeFormat: time.RFC3339}
+		w = zerolog.ConsoleWriter{Out: out, TimeFormat: time.RFC3339}
 	}
 	// The bundle's own log takes every level (collect.Collect joins the
 	// two with zerolog.MultiLevelWriter); stderr only --log-level and up.
@@ -62,8 +66,11 @@ func (c *CLI) logWriter() io.Writer {
 
 // Run performs the selected mode.
 func (c *CLI) Run() error {
+	if c.JSON && !c.List {
+		return usageError{fmt.Errorf("--json goes with --list")}
+	}
 	if c.List {
-		return printList(os.Stdout)
+		return printList(os.Stdout, c.JSON)
 	}
 	root := "/"
 	if c.Root != "" {
@@ -78,10 +85,16 @@ func (c *CLI) Run() error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	var stderr io.Writer = os.Stderr
+	var tm *term
+	if isTerminal(os.Stderr) && c.Output != "-" {
+		tm = newTerm(os.Stderr)
+		stderr = tm.logWriter()
+	}
 	opts := collect.Options{
 		Root: root, Host: c.Host, Users: c.Users, MaxFileSize: c.MaxFileSize, Full: c.Full,
 		NoSecrets: c.NoSecrets, Case: c.Case, Examiner: c.Examiner, CommandLine: os.Args,
-		LogWriter: c.logWriter(),
+		LogWriter: c.logWriterTo(stderr),
 	}
 	var out io.Writer
 	var file, sidecar *os.File
@@ -130,13 +143,13 @@ func (c *CLI) Run() error {
 		out = io.MultiWriter(f, hs)
 	}
 	bw := bufio.NewWriterSize(out, 1<<20)
-	if isTerminal(os.Stderr) && c.Output != "-" {
-		opts.Progress = progressPrinter(os.Stderr)
+	if tm != nil {
+		opts.Progress = tm.progress
 	}
 	res, runErr := collect.Run(ctx, bw, opts)
 	ferr := bw.Flush()
-	if opts.Progress != nil {
-		fmt.Fprintln(os.Stderr)
+	if tm != nil {
+		tm.finish()
 	}
 	if file != nil {
 		if err := file.Close(); err != nil && ferr == nil {
@@ -209,24 +222,6 @@ func safeName(s string) string {
 	}, s)
 }
 
-// progressPrinter draws the progress line on w (stderr, a terminal: the
-// caller checks), at most five times a second.
-func progressPrinter(w io.Writer) func(collect.Progress) {
-	var mu sync.Mutex
-	var last time.Time
-	start := time.Now()
-	return func(p collect.Progress) {
-		mu.Lock()
-		defer mu.Unlock()
-		now := time.Now()
-		if now.Sub(last) < 200*time.Millisecond {
-			return
-		}
-		last = now
-		fmt.Fprint(w, "\r\x1b[K"+formatProgress(p, now.Sub(start)))
-	}
-}
-
 // formatProgress renders one progress line: files copied, bytes copied,
 // the mean rate since the start, and the agent and user being walked.
 // Agent and user names come from the catalog and the host's accounts; a
@@ -278,8 +273,13 @@ func printable(s string) string {
 	}, s)
 }
 
-func printList(w io.Writer) error {
-	// The same document as `doubleagent catalog --json`: one rendering.
+// printList prints the catalog: the table `doubleagent catalog` prints, or
+// with asJSON the document of `doubleagent catalog --json` (one rendering
+// each, in package catalog).
+func printList(w io.Writer, asJSON bool) error {
+	if !asJSON {
+		return catalog.WriteTable(w, catalog.All())
+	}
 	b, err := catalog.JSON(catalog.All())
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/creack/pty"
 	"github.com/doubleagent/doubleagent/bundle"
+	"github.com/doubleagent/doubleagent/catalog"
 	"github.com/doubleagent/doubleagent/collector/collect"
 )
 
@@ -148,6 +150,97 @@ func TestProgressOnlyOnATerminal(t *testing.T) {
 	re := regexp.MustCompile(`\r\x1b\[K[0-9]+ files?, [0-9.]+ (B|KiB|MiB), [0-9.]+ (B|KiB|MiB|GiB)/s  claude-code \(alice\)`)
 	if !re.Match(b) {
 		t.Errorf("no progress line on the terminal:\n%q", b)
+	}
+}
+
+// TestProgressEndsBeforeLog: on a terminal with the log at info, every log
+// line starts on a line of its own (the progress line is erased first and
+// drawn again after it), and the last progress line, with the final
+// counts, is ended before the summary line.
+func TestProgressEndsBeforeLog(t *testing.T) {
+	bin := buildCollector(t)
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "etc/hostname"), "prog\n")
+	for i := range 40 {
+		writeFile(t, filepath.Join(root, fmt.Sprintf("home/alice/.claude/projects/p/%02d.jsonl", i)), strings.Repeat(`{"type":"user"}`+"\n", 2000))
+	}
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pty on this machine: %v", err)
+	}
+	defer ptmx.Close()
+	cmd := exec.Command(bin, "--root", root, "-o", filepath.Join(t.TempDir(), "p.tar.zst"), "--log-level", "info")
+	cmd.Stderr = tty
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	tty.Close()
+	got := make(chan []byte)
+	go func() {
+		b, _ := io.ReadAll(ptmx)
+		got <- b
+	}()
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	var b []byte
+	select {
+	case b = <-got:
+	case <-time.After(10 * time.Second):
+		t.Fatal("pty not closed")
+	}
+	// The console log's colours are dropped; the erase (\x1b[K) is kept.
+	s := regexp.MustCompile(`\x1b\[[0-9;]*m`).ReplaceAllString(string(b), "")
+	// A progress line is only ever followed by the erase that precedes a
+	// log line or a redraw, or by the end of its line.
+	bad := regexp.MustCompile(`claude-code \(alice\)([^\r]|\r[^\x1b\n])`)
+	if m := bad.FindStringIndex(s); m != nil {
+		t.Errorf("a progress line runs into what follows at byte %d:\n%q", m[0], s)
+	}
+	for _, msg := range []string{"collection started", "walking home", "collection ended"} {
+		if !regexp.MustCompile(`(^|\n|\r\x1b\[K)\S+ INF ` + msg).MatchString(s) {
+			t.Errorf("log line %q does not start a line:\n%q", msg, s)
+		}
+	}
+	if !regexp.MustCompile(`\r\x1b\[K40 files, 1\.22 MiB, [0-9.]+ (B|KiB|MiB|GiB)/s  claude-code \(alice\)\r\nbundle [0-9a-f-]+ written to `).MatchString(s) {
+		t.Errorf("the final progress line (40 files) is not ended before the summary:\n%q", s)
+	}
+}
+
+// TestListTable: --list prints the catalog table (the one doubleagent
+// catalog prints), --list --json the JSON document, --json alone is a
+// usage error.
+func TestListTable(t *testing.T) {
+	bin := buildCollector(t)
+	out, err := exec.Command(bin, "--list").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	if err := catalog.WriteTable(&want, catalog.All()); err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != want.String() {
+		t.Errorf("--list is not the catalog table:\n%.400s", out)
+	}
+	if !strings.Contains(string(out), "\nclaude-code            parsed     real-install    Claude Code\n    projects           transcript linux,darwin,windows {.claude,.claude-*}/projects/**/*.jsonl") {
+		t.Errorf("--list has no claude-code rows:\n%.600s", out)
+	}
+	js, err := exec.Command(bin, "--list", "--json").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantJS, _ := catalog.JSON(catalog.All())
+	if string(js) != string(wantJS)+"\n" {
+		t.Errorf("--list --json is not the catalog JSON")
+	}
+	cmd := exec.Command(bin, "--json")
+	var se bytes.Buffer
+	cmd.Stderr = &se
+	err = cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(se.String(), "--json goes with --list") {
+		t.Errorf("--json alone: %v %q", err, se.String())
 	}
 }
 

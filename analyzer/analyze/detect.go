@@ -22,6 +22,29 @@ type DetectRow struct {
 	CatalogStatus string         `json:"catalog_status"`
 	ParseStatus   string         `json:"parse_status"` // parsed | detected-not-parsed | collected-only
 	UserInferred  bool           `json:"user_inferred"`
+	// Presence is "files kept", "present, nothing kept" (only the agent's
+	// folders exist: folder rows) or "present, nothing collected" (paths
+	// seen, none copied: refused links, unreadable or skipped files).
+	Presence string `json:"presence"`
+}
+
+// Presence values of DetectRow and InventoryAgent.
+const (
+	PresenceFilesKept     = "files kept"
+	PresenceNothingKept   = "present, nothing kept"
+	PresenceNothingCopied = "present, nothing collected"
+)
+
+// presence says what the rows of one agent and user (their statuses, the
+// files collected) amount to.
+func presence(statuses map[string]int, files int) string {
+	switch {
+	case files > 0:
+		return PresenceFilesKept
+	case len(statuses) == 1 && statuses[bundle.StatusFolder] > 0:
+		return PresenceNothingKept
+	}
+	return PresenceNothingCopied
 }
 
 // Detect lists the agents in each input without parsing anything. Bundles
@@ -78,6 +101,7 @@ func Detect(ctx context.Context, inputs []string, ps []parser.Parser, limits *bu
 			}
 		}
 		for _, r := range m {
+			r.Presence = presence(r.Statuses, r.Files)
 			rows = append(rows, *r)
 		}
 		s.close()

@@ -178,8 +178,9 @@ func TestLooseImageWithLinkedHomes(t *testing.T) {
 	}
 }
 
-// TestLooseTreeLinkInside: a transcript that is a link inside a copied
-// home is a problem row, not read.
+// TestLooseTreeLinkInside: a transcript that is a link out of a copied
+// home (an absolute target, taken inside the tree, where nothing is) is a
+// problem row naming link and target, not read.
 func TestLooseTreeLinkInside(t *testing.T) {
 	_, outsideFile := outsideHome(t, "mallory")
 	home := filepath.Join(t.TempDir(), "bob")
@@ -194,7 +195,7 @@ func TestLooseTreeLinkInside(t *testing.T) {
 	if sum.Events != 0 {
 		t.Fatalf("%d rows through a link", sum.Events)
 	}
-	hasProblem(t, problems(t, out), fmt.Sprintf("unsafe_path %s: %s is a link (to %q): not read", orig, orig, outsideFile))
+	hasProblem(t, problems(t, out), fmt.Sprintf("unsafe_path %s: %s is a link (to %q): not followed: its target does not exist inside the tree (an absolute target is taken relative to the tree's root)", orig, orig, outsideFile))
 }
 
 // rawFile is a member with PAX records and its manifest row, for bundles

@@ -161,8 +161,15 @@ type InventoryAgent struct {
 	RecoveredSess  int `json:"recovered_sessions"`
 	PartialSess    int `json:"partially_recovered_sessions"`
 	UndatedDropped int `json:"undated_dropped"`
-	users          map[string]bool
-	parsedFiles    map[string]bool
+	// Presence is the agent's on this host (detect.go's presence);
+	// UserPresence the same per user ("present, nothing kept": only the
+	// agent's folders exist).
+	Presence     string            `json:"presence"`
+	UserPresence map[string]string `json:"user_presence"`
+	users        map[string]bool
+	userStatuses map[string]map[string]int
+	userFiles    map[string]int
+	parsedFiles  map[string]bool
 }
 
 func newInventory() *Inventory { return &Inventory{agents: map[string]*InventoryAgent{}} }
@@ -175,7 +182,8 @@ func (inv *Inventory) agent(host, name string) *InventoryAgent {
 		if ca, ok := catalog.Lookup(name); ok {
 			st = string(ca.Status)
 		}
-		a = &InventoryAgent{Host: host, Agent: name, CatalogStatus: st, Users: []string{}, Statuses: map[string]int{}, users: map[string]bool{}, parsedFiles: map[string]bool{}}
+		a = &InventoryAgent{Host: host, Agent: name, CatalogStatus: st, Users: []string{}, Statuses: map[string]int{}, users: map[string]bool{}, parsedFiles: map[string]bool{},
+			UserPresence: map[string]string{}, userStatuses: map[string]map[string]int{}, userFiles: map[string]int{}}
 		inv.agents[k] = a
 	}
 	return a
@@ -257,9 +265,16 @@ func (inv *Inventory) addSource(s *source) {
 		}
 		a := inv.agent(s.host, f.agent)
 		a.Statuses[f.status]++
+		us := a.userStatuses[f.user]
+		if us == nil {
+			us = map[string]int{}
+			a.userStatuses[f.user] = us
+		}
+		us[f.status]++
 		if f.status == bundle.StatusCollected {
 			a.Files++
 			a.Bytes += f.size
+			a.userFiles[f.user]++
 		}
 		if f.user != "" && !a.users[f.user] {
 			a.users[f.user] = true
@@ -317,6 +332,10 @@ func (inv *Inventory) finish(sessions []timeline.Session, parsedAgents map[strin
 			a.ParseStatus = "detected-not-parsed"
 		}
 		sort.Strings(a.Users)
+		a.Presence = presence(a.Statuses, a.Files)
+		for u, st := range a.userStatuses {
+			a.UserPresence[u] = presence(st, a.userFiles[u])
+		}
 		inv.Agents = append(inv.Agents, *a)
 	}
 	sort.Slice(inv.Agents, func(i, j int) bool {

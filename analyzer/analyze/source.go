@@ -86,6 +86,7 @@ type source struct {
 	// index is files sorted by original path, built on the first list.
 	index     []*fileRec
 	indexOnce sync.Once
+	links     *treeLinks // a loose tree's followed links (evidence_links.go)
 }
 
 type seenFile struct {
@@ -777,11 +778,16 @@ func openLoose(ctx context.Context, dir string, rt *router) (*source, error) {
 	s.labelLoose(rt.loose, homes, ownHost)
 	var stores []*fileRec
 	for _, h := range homes {
-		err := catalog.WalkHome(h.dir, catalog.All(), func(hit catalog.Hit) error {
+		var visit func(hit catalog.Hit) error
+		visit = func(hit catalog.Hit) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			if h.only != "" && hit.Path != h.only && !strings.HasPrefix(hit.Path, h.only+string(filepath.Separator)) {
+			// The path as named (through any followed link) decides.
+			if named := filepath.Join(h.dir, filepath.FromSlash(hit.Rel)); h.only != "" && named != h.only && !strings.HasPrefix(named, h.only+string(filepath.Separator)) {
+				return nil
+			}
+			if s.seenReal(hit.Path) {
 				return nil
 			}
 			orig := h.orig + "/" + hit.Rel
@@ -813,6 +819,9 @@ func openLoose(ctx context.Context, dir string, rt *router) (*source, error) {
 			if err != nil {
 				return nil
 			}
+			if status == bundle.StatusSymlink {
+				return s.followTreeLink(h, hit, filepath.ToSlash(rel), orig, visit)
+			}
 			if status != bundle.StatusCollected {
 				what := kindOf(hit.Info.Mode())
 				if status == bundle.StatusSymlink {
@@ -829,7 +838,8 @@ func openLoose(ctx context.Context, dir string, rt *router) (*source, error) {
 				stores = append(stores, r)
 			}
 			return nil
-		})
+		}
+		err := catalog.WalkHome(h.dir, catalog.All(), visit)
 		if err != nil {
 			return nil, err
 		}

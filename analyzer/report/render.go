@@ -247,6 +247,32 @@ func (r *renderer) counts() {
 	}
 	r.hf("</table>\n")
 	r.mf("\n")
+	// Agents whose folders exist but hold nothing kept (inventory.json's
+	// user_presence): said, so "installed, nothing kept" is not read as
+	// "never there".
+	var empty []string
+	for _, a := range r.in.inv.Agents {
+		var users []string
+		for u, p := range a.UserPresence {
+			if p != analyze.PresenceFilesKept {
+				users = append(users, u)
+			}
+		}
+		sort.Strings(users)
+		for _, u := range users {
+			empty = append(empty, a.Host+" › "+orDash(u)+" › "+a.Agent+": "+a.UserPresence[u])
+		}
+	}
+	if len(empty) > 0 {
+		r.hf("<p>Agents present with nothing kept (their folders exist; see inventory.json):</p>\n<ul>\n")
+		r.mf("Agents present with nothing kept (their folders exist; see inventory.json):\n\n")
+		for _, e := range empty {
+			r.hf("<li>%s</li>\n", esc(e))
+			r.mf("- %s\n", mdEsc(e))
+		}
+		r.hf("</ul>\n")
+		r.mf("\n")
+	}
 }
 
 func anchor(host, user, agent, session string) string {

@@ -65,9 +65,11 @@ type Options struct {
 	ExcludePaths []string
 
 	// Test hooks: beforeCopy runs before a file is stat'ed and opened,
-	// afterRead after each whole read of a small file (try counts from 0).
+	// afterRead after each whole read of a small file (try counts from 0),
+	// uidOf gives a walked path's owner (the link policy's owner check).
 	beforeCopy func(path string)
 	afterRead  func(path string, try int)
+	uidOf      func(path string) int64
 }
 
 // ErrWrite wraps an error writing the bundle (a full disk): the run stops
@@ -111,6 +113,12 @@ type collector struct {
 	files    int
 	bytes    int64
 	exclude  map[string]bool
+	followed map[string]string // a followed link's target as walked -> the link's path
+	folders  []catalog.Folder
+	// relocVars are the catalog's relocation variables; relocated the
+	// relocated folders walked (walked path and the folder it stands for).
+	relocVars map[string]bool
+	relocated map[string]bool
 }
 
 type projectRef struct {
@@ -162,7 +170,8 @@ func Run(ctx context.Context, out io.Writer, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("write bundle header: %w", err)
 	}
-	c := &collector{opts: opts, w: w, log: log, done: catalog.NewPathSet(), projects: map[string]projectRef{}, exclude: map[string]bool{}}
+	c := &collector{opts: opts, w: w, log: log, done: catalog.NewPathSet(), projects: map[string]projectRef{}, exclude: map[string]bool{}, followed: map[string]string{}, folders: catalog.Folders(opts.Agents),
+		relocVars: relocVarSet(opts.Agents), relocated: map[string]bool{}}
 	for _, p := range opts.ExcludePaths {
 		c.exclude[filepath.Clean(p)] = true
 	}
@@ -183,11 +192,16 @@ func Run(ctx context.Context, out io.Writer, opts Options) (*Result, error) {
 			}
 		}
 		homes = h2
+		var missing []string
 		for _, u := range opts.Users {
-			if !found[u] && len(homes) > 0 {
-				log.Warn().Str("user", u).Msg("--users names an account with no home found on this host: nothing collected for it")
+			if !found[u] {
+				missing = append(missing, u)
+				if len(homes) > 0 {
+					log.Warn().Str("user", u).Msg("--users names an account with no home found on this host: nothing collected for it")
+				}
 			}
 		}
+		log.Info().Str("source", "--users").Strs("users", opts.Users).Int("homes_kept", len(homes)).Strs("not_found", missing).Msg("homes kept by --users")
 	}
 	noHome := len(homes) == 0
 	if noHome {
@@ -225,17 +239,23 @@ func Run(ctx context.Context, out io.Writer, opts Options) (*Result, error) {
 		log.Warn().Str("user", sh.User).Str("home", sh.Orig).Str("link_target", sh.LinkTarget).Str("reason", sh.Reason).Msg("home not walked")
 	}
 	var runErr error
+	hostEnv := c.hostEnv(c.relocVars)
+	log.Info().Int("settings", len(hostEnv)).Msg("relocation variables read from the host's environment files")
 	for _, h := range homes {
 		if ctx.Err() != nil {
 			break
 		}
 		log.Info().Str("user", h.User).Str("home", h.Orig).Str("found_by", h.Source).Msg("walking home")
+		c.catalogFolders(h, h.Dir, "")
 		err := catalog.WalkHome(h.Dir, opts.Agents, func(hit catalog.Hit) error {
 			if ctx.Err() != nil {
 				return fs.SkipAll
 			}
 			return c.handle(ctx, h, hit)
 		})
+		if err == nil && ctx.Err() == nil {
+			err = c.collectRelocated(ctx, h, hostEnv)
+		}
 		if err != nil {
 			runErr = err
 			break
@@ -283,11 +303,22 @@ func Run(ctx context.Context, out io.Writer, opts Options) (*Result, error) {
 func isLive(root string) bool { return root == "" || root == "/" }
 
 func (c *collector) baseEntry(h Home, hit catalog.Hit, walked string) bundle.Entry {
-	return bundle.Entry{
-		Path: origPath(c.opts.Root, walked), User: h.User, Home: h.Orig,
+	e := bundle.Entry{
+		Path: c.hostPath(h, walked), User: h.User, Home: h.Orig,
 		Agent: hit.Agent, Target: hit.Target.ID, Kind: string(hit.Target.Kind),
 		Secret: hit.Target.Kind == catalog.KindSecret, UID: -1, GID: -1,
+		FoundVia: h.foundVia,
 	}
+	if h.link != nil {
+		e.ViaLink, e.RealPath = h.link.orig, origPath(c.opts.Root, walked)
+		if h.link.target != "" {
+			e.ViaLink = ""
+			if walked == h.link.walked {
+				e.LinkTarget, e.LinkFollowed = h.link.target, true
+			}
+		}
+	}
+	return e
 }
 
 func fileType(m fs.FileMode) string {
@@ -311,6 +342,9 @@ func fileType(m fs.FileMode) string {
 func (c *collector) handle(ctx context.Context, h Home, hit catalog.Hit) error {
 	if !c.done.Add(hit.Path) {
 		return nil
+	}
+	if hit.Err == nil && !hit.Excluded && hit.Info != nil && hit.Info.Mode()&fs.ModeSymlink != 0 && !c.exclude[filepath.Clean(hit.Path)] {
+		return c.link(ctx, h, hit) // it ticks for the rows it adds
 	}
 	defer c.tick(hit.Agent, h.User)
 	e := c.baseEntry(h, hit, hit.Path)
@@ -408,8 +442,9 @@ func (c *collector) skipReason(e *bundle.Entry, limit int64) bool {
 	return false
 }
 
-// addNonRegular records a link (its target read, never followed), or a
-// FIFO, socket or device (never opened).
+// addNonRegular records a link (its target read, never followed: a SQLite
+// side file, or a file that became a link since the walk), or a FIFO,
+// socket or device (never opened).
 func (c *collector) addNonRegular(e bundle.Entry, path string, mode fs.FileMode) {
 	e.Type = fileType(mode)
 	if mode&fs.ModeSymlink != 0 {
@@ -417,6 +452,10 @@ func (c *collector) addNonRegular(e bundle.Entry, path string, mode fs.FileMode)
 		t, err := os.Readlink(path)
 		if err != nil {
 			e.Error = err.Error()
+		} else if e.SidecarOf != "" {
+			e.Error = fmt.Sprintf("link to %q not followed: a SQLite side file is read only beside its store, never through a link", t)
+		} else {
+			e.Error = fmt.Sprintf("link to %q not followed: it became a link after the walk", t)
 		}
 		e.LinkTarget = t
 	} else {

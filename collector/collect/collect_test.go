@@ -102,7 +102,7 @@ func TestCollectFakeRoot(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
-	hdr, vr := verify(t, b)
+	hdr, vr := verify(t, b, bundle.ProblemRowError)
 	if !vr.Complete || vr.Summary == nil || !vr.Summary.Complete {
 		t.Fatalf("bundle not complete: %+v", vr.Summary)
 	}
@@ -179,15 +179,26 @@ func TestCollectFakeRoot(t *testing.T) {
 		}
 	}
 
-	// Links: recorded with their target, never followed.
-	for name, target := range map[string]string{
-		"loop-a.jsonl": "loop-b.jsonl", "loop-b.jsonl": "loop-a.jsonl",
-		"escape.jsonl": filepath.Join(outside, "secret.txt"), "escdir.jsonl": filepath.Join(outside, "dir"),
+	// Links: each refused by the link policy, recorded with its target
+	// and why; none followed.
+	missing := "not followed: its target does not exist inside --root (an absolute target is taken relative to the root)"
+	for name, want := range map[string][2]string{
+		"loop-a.jsonl": {"loop-b.jsonl", "not followed: a loop of links (more than 40 links in one chain)"},
+		"loop-b.jsonl": {"loop-a.jsonl", "not followed: a loop of links (more than 40 links in one chain)"},
+		"selfdir":      {".", "not followed: a loop: its target /home/alice/.claude/projects/-home-alice-proj holds /home/alice/.claude/projects/-home-alice-proj, already on the way"},
+		"escape.jsonl": {filepath.Join(outside, "secret.txt"), missing},
+		"escdir.jsonl": {filepath.Join(outside, "dir"), missing},
+		"climb.jsonl":  {"../../../../../../../../../../" + filepath.ToSlash(outside) + "/secret.txt", missing},
+		"../../todos":  {filepath.Join(outside, "dir"), missing},
 	} {
-		e := rowOf(t, m, p+name)
-		if e.Status != bundle.StatusSymlink || e.LinkTarget != target || e.Type != "symlink" {
-			t.Errorf("%s: %s %q %s, want a symlink row to %q", name, e.Status, e.LinkTarget, e.Type, target)
+		e := rowOf(t, m, filepath.Clean(p+name))
+		msg := "link to \"" + want[0] + "\" " + want[1]
+		if e.Status != bundle.StatusSymlink || e.LinkTarget != want[0] || e.Type != "symlink" || e.LinkFollowed || e.Error != msg {
+			t.Errorf("%s: %s %q %s followed=%v error %q, want a refused symlink row %q", name, e.Status, e.LinkTarget, e.Type, e.LinkFollowed, e.Error, msg)
 		}
+	}
+	if len(vr.Problems) != 7 {
+		t.Errorf("want 7 row_error problems, one per refused link: %v", vr.Problems)
 	}
 	for _, e := range rows {
 		if strings.Contains(e.Path, "secret.txt") && e.Status != bundle.StatusSymlink || strings.Contains(e.Path, "inner.json") || strings.HasPrefix(e.Path, filepath.ToSlash(outside)) {
@@ -307,7 +318,7 @@ func TestNoSecretsMaxSizeFull(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, vr := verify(t, b)
+	_, vr := verify(t, b, bundle.ProblemRowError)
 	checkRows(t, root, vr.Manifest)
 	m := byPath(vr.Manifest)
 	if e := rowOf(t, m, "/home/alice/.claude/.credentials.json"); e.Status != bundle.StatusSkippedSecret || !e.Secret || e.Size != int64(len(`{"token":"s3cret"}`)) {
@@ -331,7 +342,7 @@ func TestNoSecretsMaxSizeFull(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, vr = verify(t, b)
+	_, vr = verify(t, b, bundle.ProblemRowError)
 	m = byPath(vr.Manifest)
 	if e := rowOf(t, m, "/home/alice/.claude/history.jsonl"); e.Status != bundle.StatusCollected || e.Size != 5000 {
 		t.Errorf("--full: %+v", e)
@@ -438,10 +449,16 @@ func TestChangedDuringCopy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, vr := verify(t, b, bundle.ProblemChanged)
+	_, vr := verify(t, b, bundle.ProblemChanged, bundle.ProblemRowError)
 	checkRows(t, root, vr.Manifest)
 	m := byPath(vr.Manifest)
-	if len(vr.Problems) != 1 || vr.Problems[0].String() != "changed_during_copy /home/alice/.claude/history.jsonl: the file kept changing while it was copied: its content may be torn or padded" {
+	var changed []string
+	for _, p := range vr.Problems {
+		if p.Kind == bundle.ProblemChanged {
+			changed = append(changed, p.String())
+		}
+	}
+	if len(changed) != 1 || changed[0] != "changed_during_copy /home/alice/.claude/history.jsonl: the file kept changing while it was copied: its content may be torn or padded" {
 		t.Errorf("problems %v", vr.Problems)
 	}
 	if e := rowOf(t, m, "/home/alice/.claude/history.jsonl"); !e.ChangedDuringCopy || e.Status != bundle.StatusCollected || reads[target] != 3 {
@@ -515,11 +532,12 @@ func TestSymlinkedSidecarAndStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, vr := verify(t, b)
+	_, vr := verify(t, b, bundle.ProblemRowError)
 	checkRows(t, root, vr.Manifest)
 	m := byPath(vr.Manifest)
 	store := "/home/bob/.n8n/database.sqlite"
-	if e := rowOf(t, m, store+"-wal"); e.Status != bundle.StatusSymlink || e.SidecarOf != store || e.LinkTarget != filepath.Join(outside, "secret.txt") {
+	if e := rowOf(t, m, store+"-wal"); e.Status != bundle.StatusSymlink || e.SidecarOf != store || e.LinkTarget != filepath.Join(outside, "secret.txt") ||
+		e.Error != `link to "`+filepath.Join(outside, "secret.txt")+`" not followed: a SQLite side file is read only beside its store, never through a link` {
 		t.Errorf("linked WAL: %+v", e)
 	}
 	if e := rowOf(t, m, store+"-journal"); e.Status != bundle.StatusSkippedSpecial || e.Type != "fifo" || e.SidecarOf != store {

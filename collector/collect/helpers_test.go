@@ -119,6 +119,9 @@ func checkRows(t *testing.T, root string, rows []bundle.Entry) {
 	t.Helper()
 	for _, e := range rows {
 		disk := joinRoot(root, rawPath(t, e))
+		if e.RealPath != "" && e.Type == "file" {
+			disk = joinRoot(root, e.RealPath) // reached through a followed link
+		}
 		switch e.Status {
 		case bundle.StatusCollected:
 			b, err := os.ReadFile(disk)
@@ -148,7 +151,7 @@ func checkRows(t *testing.T, root string, rows []bundle.Entry) {
 				t.Errorf("%s (%s): missing times, mode or owner: %+v", e.Path, e.Status, e)
 			}
 		}
-		if (e.LinkTarget != "") != (e.Status == bundle.StatusSymlink) {
+		if (e.LinkTarget != "") != (e.Status == bundle.StatusSymlink || e.LinkFollowed) {
 			t.Errorf("%s: status %s with link target %q", e.Path, e.Status, e.LinkTarget)
 		}
 		if e.Status == bundle.StatusSymlink && e.Type != "symlink" {

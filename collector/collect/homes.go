@@ -1,6 +1,9 @@
 package collect
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -17,6 +20,9 @@ type Home struct {
 	// Source says how it was found: passwd, home-dir, users-dir, root,
 	// windows-users, profile-list, wsl.
 	Source string
+
+	link     *linkState // set below a followed link
+	foundVia string     // where a relocated folder's location came from
 }
 
 var windowsSkip = map[string]bool{"All Users": true, "Default User": true, "Default": true, "Public": true, "desktop.ini": true}
@@ -43,11 +49,13 @@ type SkippedHome struct {
 
 func findHomes(root string, windowsLive bool, log zerolog.Logger) ([]Home, []SkippedHome) {
 	if windowsLive {
-		return windowsHomes(), nil
+		homes := windowsHomes()
+		log.Info().Int("homes", len(homes)).Msg("homes listed from C:\\Users and the registry's ProfileList")
+		return homes, nil
 	}
 	var out []Home
 	var skipped []SkippedHome
-	seen := map[string]bool{}
+	seen := map[string]int{} // walked dir -> index in out
 	skippedSeen := map[string]bool{}
 	skip := func(user, orig, reason string) {
 		p := joinRoot(root, orig)
@@ -62,14 +70,12 @@ func findHomes(root string, windowsLive bool, log zerolog.Logger) ([]Home, []Ski
 		}
 		skipped = append(skipped, sh)
 	}
-	add := func(user, orig, source string) {
+	// add lists the home orig of user; it reports whether it is a new home.
+	add := func(user, orig, source string) bool {
 		dir, resolved, err := resolveIn(root, orig)
 		if err != nil {
 			skip(user, orig, "home not walked: "+err.Error())
-			return
-		}
-		if resolved == "/" {
-			return
+			return false
 		}
 		fi, err := os.Lstat(dir)
 		if err != nil || !fi.IsDir() {
@@ -78,22 +84,41 @@ func findHomes(root string, windowsLive bool, log zerolog.Logger) ([]Home, []Ski
 			} else {
 				skip(user, orig, "home not walked: not a directory")
 			}
-			return
+			return false
 		}
-		if seen[dir] {
-			return
+		if i, ok := seen[dir]; ok {
+			if out[i].User != user {
+				log.Debug().Str("user", user).Str("home", resolved).Str("source", source).Str("walked_as", out[i].User).Msg("home already listed for another account: walked once")
+			}
+			return false
 		}
-		seen[dir] = true
+		seen[dir] = len(out)
 		out = append(out, Home{User: user, Dir: dir, Orig: resolved, Source: source})
+		return true
 	}
 	// list returns the names of the entries of the host directory orig that
-	// may be homes (directories, or links to be resolved by add).
-	list := func(orig string) []string {
+	// may be homes (directories, or links to be resolved by add), and logs
+	// what it read or why it could not.
+	list := func(orig, source string) []string {
 		dir, _, err := resolveIn(root, orig)
-		if err != nil {
+		if err == nil {
+			var fi os.FileInfo
+			if fi, err = os.Lstat(dir); err == nil && !fi.IsDir() {
+				err = fmt.Errorf("%s: not a directory", orig)
+			}
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			log.Debug().Str("source", source).Str("dir", orig).Msg("no such folder: no homes listed from it")
 			return nil
 		}
-		ents, _ := os.ReadDir(dir)
+		if err != nil {
+			log.Warn().Str("source", source).Str("dir", orig).Err(err).Msg("homes folder could not be listed: homes under it are found only through /etc/passwd")
+			return nil
+		}
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			log.Warn().Str("source", source).Str("dir", orig).Int("entries", len(ents)).Err(err).Msg("homes folder could not be listed whole")
+		}
 		var names []string
 		for _, e := range ents {
 			if (e.IsDir() || e.Type()&os.ModeSymlink != 0) && !windowsSkip[e.Name()] {
@@ -102,50 +127,117 @@ func findHomes(root string, windowsLive bool, log zerolog.Logger) ([]Home, []Ski
 		}
 		return names
 	}
-	if f, err := openHostFile(root, "/etc/passwd"); err == nil {
-		// Line by line, every line: a hostile first line of 70 KB once
-		// ended a bufio.Scanner here, and the accounts after it were never
-		// walked.
-		err := scanLines(f, maxHostLine, func(n int, line []byte, tooLong bool) {
-			text := string(line)
-			if tooLong {
-				log.Warn().Int("line", n).Msg("/etc/passwd line longer than 1 MiB: skipped")
-				return
-			}
-			if strings.TrimSpace(text) == "" || strings.HasPrefix(text, "#") {
-				return
-			}
-			fs := strings.Split(text, ":")
-			if len(fs) < 7 {
-				log.Warn().Int("line", n).Int("fields", len(fs)).Msg("/etc/passwd line is not name:password:uid:gid:gecos:home:shell: skipped")
-				return
-			}
-			if h := fs[5]; passwdHome(h) {
-				add(fs[0], h, "passwd")
-			}
-		})
-		f.Close()
-		if err != nil {
-			log.Warn().Err(err).Msg("/etc/passwd could not be read to its end")
-		}
-	}
+	passwdHomes(root, log, add)
 	for _, d := range []struct{ dir, source string }{{"/home", "home-dir"}, {"/Users", "users-dir"}} {
-		for _, n := range list(d.dir) {
-			if n != "Shared" {
-				add(n, d.dir+"/"+n, d.source)
+		names := list(d.dir, d.source)
+		n := 0
+		for _, name := range names {
+			if name != "Shared" && add(name, d.dir+"/"+name, d.source) {
+				n++
 			}
 		}
+		if names != nil {
+			log.Info().Str("source", d.source).Str("dir", d.dir).Int("entries", len(names)).Int("new_homes", n).Msg("homes listed from the folder")
+		}
 	}
-	add("root", "/root", "root")
-	add("root", "/var/root", "root")
-	drives := list("/mnt")
+	for _, r := range []string{"/root", "/var/root"} {
+		if add("root", r, "root") {
+			log.Info().Str("source", "root").Str("home", r).Msg("root's home listed")
+		}
+	}
+	drives := list("/mnt", "wsl")
 	sort.Strings(drives)
 	for _, drv := range drives {
-		for _, n := range list("/mnt/" + drv + "/Users") {
-			add(n, "/mnt/"+drv+"/Users/"+n, "wsl")
+		names := list("/mnt/"+drv+"/Users", "wsl")
+		n := 0
+		for _, name := range names {
+			if add(name, "/mnt/"+drv+"/Users/"+name, "wsl") {
+				n++
+			}
+		}
+		if names != nil {
+			log.Info().Str("source", "wsl").Str("dir", "/mnt/"+drv+"/Users").Int("entries", len(names)).Int("new_homes", n).Msg("homes listed from the folder")
 		}
 	}
 	return out, skipped
+}
+
+// passwdHomes lists the homes /etc/passwd names, through add, and logs
+// what it read: the lines and accounts, the homes it gave, and why it
+// could not be read (missing, a link to /dev/zero, a FIFO, unreadable, cut
+// short). A home of "/" (container users keep /.claude) is walked once,
+// as the first account with a login shell that names it.
+func passwdHomes(root string, log zerolog.Logger, add func(user, orig, source string) bool) {
+	f, err := openHostFile(root, "/etc/passwd")
+	if err != nil {
+		ev := log.Warn()
+		msg := "/etc/passwd could not be read: homes outside /home, /Users and /root are not found"
+		if errors.Is(err, fs.ErrNotExist) {
+			if _, lerr := os.Lstat(joinRoot(root, "/etc/passwd")); lerr != nil {
+				ev, msg = log.Info(), "no /etc/passwd: homes are listed from the folders only"
+			}
+		}
+		if lt, lerr := os.Readlink(joinRoot(root, "/etc/passwd")); lerr == nil {
+			ev = ev.Str("link_target", lt)
+		}
+		ev.Str("source", "passwd").Err(err).Msg(msg)
+		return
+	}
+	defer f.Close()
+	type rootUser struct{ name, shell string }
+	var slash []rootUser
+	lines, accounts, homes, placeholders := 0, 0, 0, 0
+	// Line by line, every line: a hostile first line of 70 KB once ended a
+	// bufio.Scanner here, and the accounts after it were never walked.
+	err = scanLines(f, maxHostLine, func(n int, line []byte, tooLong bool) {
+		lines = n
+		text := string(line)
+		if tooLong {
+			log.Warn().Int("line", n).Msg("/etc/passwd line longer than 1 MiB: skipped")
+			return
+		}
+		if strings.TrimSpace(text) == "" || strings.HasPrefix(text, "#") {
+			return
+		}
+		fields := strings.Split(text, ":")
+		if len(fields) < 7 {
+			log.Warn().Int("line", n).Int("fields", len(fields)).Msg("/etc/passwd line is not name:password:uid:gid:gecos:home:shell: skipped")
+			return
+		}
+		accounts++
+		h := fields[5]
+		switch {
+		case filepath.ToSlash(filepath.Clean(h)) == "/" && strings.HasPrefix(h, "/"):
+			slash = append(slash, rootUser{fields[0], fields[6]})
+		case passwdHome(h):
+			if add(fields[0], h, "passwd") {
+				homes++
+			}
+		default:
+			placeholders++
+		}
+	})
+	if err != nil {
+		log.Warn().Str("source", "passwd").Int("lines", lines).Err(err).Msg("/etc/passwd could not be read to its end: accounts after the last line read are not found")
+	}
+	if len(slash) > 0 {
+		pick := slash[0]
+		var names []string
+		for _, u := range slash {
+			names = append(names, u.name)
+		}
+		for _, u := range slash {
+			if !strings.HasSuffix(u.shell, "nologin") && !strings.HasSuffix(u.shell, "/false") {
+				pick = u
+				break
+			}
+		}
+		if add(pick.name, "/", "passwd") {
+			homes++
+			log.Info().Str("source", "passwd").Strs("accounts", names).Str("walked_as", pick.name).Msg("home / is walked once (container users keep /.claude)")
+		}
+	}
+	log.Info().Str("source", "passwd").Int("lines", lines).Int("accounts", accounts).Int("new_homes", homes).Int("placeholder_homes", placeholders).Msg("homes read from /etc/passwd")
 }
 
 // passwdHome reports whether a passwd home field names a directory worth

@@ -1,0 +1,159 @@
+package analyze
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/doubleagent/doubleagent/catalog"
+)
+
+// Links in a loose tree follow the collector's link policy
+// (collector/docs/usage.md, Links) relative to the tree's own root: a link
+// on a catalog path is followed when it resolves inside the tree (an
+// absolute target is taken relative to the tree's root; a ".." that would
+// climb above it is refused), not into proc, sys or dev at the root, in
+// at most 40 links, to a folder or a regular file (a file only where a
+// catalog target names one), and round no loop (its target neither is nor
+// holds the home, a folder followed before, or the link's own folder).
+// Everything else is a problem row naming the link and its target. The
+// files below a followed link are read by their real path in the tree,
+// through no link (openIn), with their path through the link as the
+// agent named it. The owner rule of the live collector does not apply: a
+// copied tree's owners are the examiner's copy's.
+
+// maxTreeLinks bounds the links in one chain.
+const maxTreeLinks = 40
+
+// resolveInTree resolves rel (tree-relative, '/' separated) inside the
+// tree at root, following links by the rule above, and returns the
+// resolved tree-relative path, on which no component is a link. A
+// refusal is an error saying why.
+func resolveInTree(root, rel string) (string, error) {
+	comps, err := splitRel(rel)
+	if err != nil {
+		return "", err
+	}
+	var done []string
+	todo := comps
+	hops := 0
+	for len(todo) > 0 {
+		c := todo[0]
+		todo = todo[1:]
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			if len(done) == 0 {
+				return "", fmt.Errorf("its target climbs out of the tree")
+			}
+			done = done[:len(done)-1]
+			continue
+		}
+		p := filepath.Join(root, filepath.FromSlash(strings.Join(append(done, c), "/")))
+		fi, err := os.Lstat(p)
+		if err != nil {
+			if os.IsNotExist(err) {
+				return "", fmt.Errorf("its target does not exist inside the tree (an absolute target is taken relative to the tree's root)")
+			}
+			return "", fmt.Errorf("its target cannot be resolved: %v", err)
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			done = append(done, c)
+			continue
+		}
+		if hops++; hops > maxTreeLinks {
+			return "", fmt.Errorf("a loop of links (more than %d links in one chain)", maxTreeLinks)
+		}
+		t, err := os.Readlink(p)
+		if err != nil {
+			return "", err
+		}
+		t = filepath.ToSlash(t)
+		if strings.HasPrefix(t, "/") {
+			done = nil
+		}
+		todo = append(strings.Split(t, "/"), todo...)
+	}
+	if len(done) > 0 {
+		switch done[0] {
+		case "proc", "sys", "dev":
+			return "", fmt.Errorf("its target is under /%s", done[0])
+		}
+	}
+	return strings.Join(done, "/"), nil
+}
+
+// treeLinks is a loose source's state of followed links.
+type treeLinks struct {
+	followed map[string]bool // real folders followed
+	real     map[string]bool // real paths handed to the walk's callback
+}
+
+// seenReal reports whether the real path p was handed to the callback
+// already (a file reached twice, once through a link), and records it.
+func (s *source) seenReal(p string) bool {
+	if s.links == nil {
+		s.links = &treeLinks{followed: map[string]bool{}, real: map[string]bool{}}
+	}
+	if s.links.real[p] {
+		return true
+	}
+	s.links.real[p] = true
+	return false
+}
+
+// followTreeLink follows, by the rule above, the link hit met on a
+// catalog path of the loose home h (rel: its path in the tree, orig: its
+// host path), handing what lies behind it to visit with its path through
+// the link; a refusal is a problem row naming link and target.
+func (s *source) followTreeLink(h looseHome, hit catalog.Hit, rel, orig string, visit func(catalog.Hit) error) error {
+	target, _ := os.Readlink(hit.Path)
+	refuse := func(why string) error {
+		s.problem(Problem{Kind: KindUnsafePath, SourceFile: orig, Agent: hit.Agent, Message: fmt.Sprintf("%s is a link (to %q): not followed: %s", orig, target, why)})
+		return nil
+	}
+	real, err := resolveInTree(h.tree, rel)
+	if err != nil {
+		return refuse(err.Error())
+	}
+	walked := filepath.Join(h.tree, filepath.FromSlash(real))
+	fi, err := os.Lstat(walked)
+	if err != nil {
+		return refuse("its target cannot be read: " + err.Error())
+	}
+	within := func(p, dir string) bool {
+		r, err := filepath.Rel(dir, p)
+		return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
+	}
+	switch {
+	case fi.Mode().IsRegular():
+		if _, _, ok := catalog.MatchesAt(hit.Rel, catalog.All()); !ok {
+			return refuse("its target is a file where the catalog names a folder")
+		}
+		if s.seenReal(walked) {
+			return nil
+		}
+		return visit(catalog.Hit{Path: walked, Rel: hit.Rel, Agent: hit.Agent, Target: hit.Target, Info: fi})
+	case !fi.IsDir():
+		return refuse("its target is " + kindOf(fi.Mode()) + ", not a folder or a regular file")
+	}
+	if s.links == nil {
+		s.links = &treeLinks{followed: map[string]bool{}, real: map[string]bool{}}
+	}
+	if within(h.dir, walked) {
+		return refuse("a loop: its target holds the home")
+	}
+	if within(filepath.Dir(hit.Path), walked) {
+		return refuse("a loop: its target holds the link itself")
+	}
+	for d := range s.links.followed {
+		if within(d, walked) || d == walked {
+			return refuse("a loop: its target holds a folder followed before")
+		}
+	}
+	s.links.followed[walked] = true
+	return catalog.WalkLinked(walked, hit.Rel, catalog.All(), visit)
+}

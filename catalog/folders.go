@@ -1,0 +1,76 @@
+package catalog
+
+import (
+	"path"
+	"sort"
+	"strings"
+)
+
+// Folder is a folder the catalog names outright below a home: the static
+// base (the literal folders before the first glob character or the file
+// name) of one of a target's patterns.
+type Folder struct {
+	Rel    string // home-relative, '/' separated
+	Agent  string
+	Target Target
+}
+
+// Folders lists the folders the targets of list name outright, once each
+// (the first agent and target naming one keeps it), sorted by Rel. A
+// folder must have at least one literal segment of the target's own glob
+// below its root's folder, so a root such as .config or AppData/Roaming is
+// never taken for an agent's folder; a root folder with glob characters
+// (.vscode-server*/data/User) names none, and neither a root's folder
+// nor its parents (.local, AppData), nor Library/Logs, Library/Preferences,
+// Documents or Desktop is ever one agent's. The collector records each one
+// that exists (status folder), so an agent folder that holds nothing is
+// told from one never there.
+func Folders(list []Agent) []Folder {
+	seen := map[string]bool{".": true, "Library/Logs": true, "Library/Preferences": true, "Documents": true, "Desktop": true}
+	// Every root's folders and their parents are shared, never one agent's.
+	for _, m := range rootDirs {
+		for _, dirs := range m {
+			for _, d := range dirs {
+				for d != "." && d != "/" && d != "" {
+					seen[d] = true
+					d = path.Dir(d)
+				}
+			}
+		}
+	}
+	var out []Folder
+	for _, a := range list {
+		for _, t := range a.Targets {
+			for _, o := range t.OSes() {
+				dirs, _ := RootDirs(t.Root, o)
+				for _, d := range dirs {
+					if hasMeta(d) {
+						continue
+					}
+					for _, g := range ExpandBraces(t.Glob) {
+						segs := strings.Split(g, "/")
+						n := 0
+						for n < len(segs)-1 && !hasMeta(segs[n]) {
+							n++
+						}
+						if n == 0 {
+							continue
+						}
+						rel := strings.Join(segs[:n], "/")
+						if d != "." {
+							rel = d + "/" + rel
+						}
+						rel = path.Clean(rel)
+						if seen[rel] {
+							continue
+						}
+						seen[rel] = true
+						out = append(out, Folder{Rel: rel, Agent: a.Name, Target: t})
+					}
+				}
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Rel < out[j].Rel })
+	return out
+}

@@ -1,0 +1,425 @@
+package collect
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/doubleagent/doubleagent/catalog"
+)
+
+// Relocated agent folders (catalog.Relocation, catalog.Alternate). The
+// collector reads the catalog's relocation variables (CLAUDE_CONFIG_DIR,
+// CODEX_HOME, XDG_CONFIG_HOME, ...) from each user's shell start files,
+// the host's environment files and, on a live Linux host, the
+// environment of the user's running processes; every folder a value
+// names is walked as if it stood at the agent's default place, under the
+// same rule as a followed link (resolved inside the root, never into
+// /proc, /sys or /dev, a folder owned by the home's owner or root, no
+// loop), and each of its rows says in found_via where the location came
+// from. Only the catalog's variables are kept: no other value of a
+// process environment is read into the bundle or the log.
+
+// homeEnvFiles are the shell start files read below each home.
+var homeEnvFiles = []string{".profile", ".bash_profile", ".bash_login", ".bashrc", ".zshenv", ".zprofile", ".zshrc", ".zlogin", ".pam_environment", ".config/fish/config.fish"}
+
+// homeEnvGlobs are folders below a home whose files are read too.
+var homeEnvDirs = []struct{ dir, ext string }{{".config/environment.d", ".conf"}, {"Library/LaunchAgents", ".plist"}}
+
+// hostEnvFiles are the host's own environment files (every user's).
+var hostEnvFiles = []string{"/etc/environment", "/etc/profile", "/etc/bash.bashrc", "/etc/bashrc", "/etc/zshenv", "/etc/zsh/zshenv", "/etc/fish/config.fish"}
+
+var hostEnvDirs = []struct{ dir, ext string }{{"/etc/profile.d", ".sh"}, {"/etc/environment.d", ".conf"}}
+
+// maxEnvFile bounds what is read of one environment file.
+const maxEnvFile = 1 << 20
+
+// envSetting is one value of a relocation variable and where it was set.
+type envSetting struct {
+	name, value, where string
+}
+
+var (
+	reAssign   = regexp.MustCompile(`^(?:export\s+|declare\s+-x\s+|typeset\s+-x\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$`)
+	reFishSet  = regexp.MustCompile(`^set\s+(?:-[A-Za-z]+\s+)+([A-Za-z_][A-Za-z0-9_]*)\s+(.*)$`)
+	reSetenv   = regexp.MustCompile(`^(?:setenv|launchctl\s+setenv)\s+([A-Za-z_][A-Za-z0-9_]*)\s+(.*)$`)
+	rePlistVar = regexp.MustCompile(`<key>\s*([A-Za-z_][A-Za-z0-9_]*)\s*</key>\s*<string>([^<]*)</string>`)
+)
+
+// shellValue takes the first word of a shell value: quotes removed, an
+// unquoted comment or command separator ending it.
+func shellValue(v string) string {
+	v = strings.TrimSpace(v)
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		switch ch := v[i]; ch {
+		case '\'':
+			j := strings.IndexByte(v[i+1:], '\'')
+			if j < 0 {
+				return b.String() + v[i+1:]
+			}
+			b.WriteString(v[i+1 : i+1+j])
+			i += j + 1
+		case '"':
+			j := strings.IndexByte(v[i+1:], '"')
+			if j < 0 {
+				return b.String() + v[i+1:]
+			}
+			b.WriteString(v[i+1 : i+1+j])
+			i += j + 1
+		case ' ', '\t', ';', '#', '&', '|':
+			return b.String()
+		case '\\':
+			if i+1 < len(v) {
+				i++
+				b.WriteByte(v[i])
+			}
+		default:
+			b.WriteByte(ch)
+		}
+	}
+	return b.String()
+}
+
+// parseEnvLine returns the variable a line of a shell start file, fish
+// config, environment.d file or /etc/environment sets, and its value.
+func parseEnvLine(line string) (string, string, bool) {
+	line = strings.TrimSpace(line)
+	if line == "" || strings.HasPrefix(line, "#") {
+		return "", "", false
+	}
+	for _, re := range []*regexp.Regexp{reAssign, reFishSet, reSetenv} {
+		if m := re.FindStringSubmatch(line); m != nil {
+			return m[1], shellValue(m[2]), true
+		}
+	}
+	return "", "", false
+}
+
+// expandValue expands ~, $HOME, ${HOME} and ${VAR:-word} (to word) in a
+// value, for the home home; it reports false for any other expansion (a
+// value that needs the shell to run), which is logged, never guessed.
+func expandValue(v, home string) (string, bool) {
+	if v == "~" || strings.HasPrefix(v, "~/") {
+		v = home + v[1:]
+	}
+	for {
+		i := strings.IndexByte(v, '$')
+		if i < 0 {
+			return v, true
+		}
+		rest := v[i+1:]
+		switch {
+		case strings.HasPrefix(rest, "HOME") && (len(rest) == 4 || !isNameByte(rest[4])):
+			v = v[:i] + home + rest[4:]
+		case strings.HasPrefix(rest, "{HOME}"):
+			v = v[:i] + home + rest[6:]
+		case strings.HasPrefix(rest, "{"):
+			end := strings.IndexByte(rest, '}')
+			k := strings.Index(rest, ":-")
+			if end < 0 || k < 0 || k > end {
+				return v, false
+			}
+			word := rest[k+2 : end]
+			if strings.Contains(word, "{") {
+				return v, false
+			}
+			v = v[:i] + word + rest[end+1:]
+		default:
+			return v, false
+		}
+	}
+}
+
+func isNameByte(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// readEnvFile collects the settings of the variables in want from the
+// file f (already opened by the evidence rule), named where.
+func readEnvFile(f io.Reader, where string, plist bool, want map[string]bool) []envSetting {
+	var out []envSetting
+	r := io.LimitReader(f, maxEnvFile)
+	if plist {
+		b, _ := io.ReadAll(r)
+		for _, m := range rePlistVar.FindAllSubmatch(b, -1) {
+			if want[string(m[1])] {
+				out = append(out, envSetting{string(m[1]), strings.TrimSpace(string(m[2])), where})
+			}
+		}
+		return out
+	}
+	_ = scanLines(r, 64<<10, func(n int, line []byte, tooLong bool) {
+		if tooLong {
+			return
+		}
+		if k, v, ok := parseEnvLine(string(line)); ok && want[k] {
+			out = append(out, envSetting{k, v, where + ":" + strconv.Itoa(n)})
+		}
+	})
+	return out
+}
+
+// hostEnv reads the host's environment files once.
+func (c *collector) hostEnv(want map[string]bool) []envSetting {
+	var out []envSetting
+	read := func(orig string) {
+		f, err := openHostFile(c.opts.Root, orig)
+		if err != nil {
+			if _, lerr := os.Lstat(joinRoot(c.opts.Root, orig)); lerr == nil {
+				c.log.Warn().Str("file", orig).Err(err).Msg("environment file not read: relocated agent folders it sets are not found")
+			}
+			return
+		}
+		defer f.Close()
+		out = append(out, readEnvFile(f, orig, false, want)...)
+	}
+	for _, p := range hostEnvFiles {
+		read(p)
+	}
+	for _, d := range hostEnvDirs {
+		dir, _, err := resolveIn(c.opts.Root, d.dir)
+		if err != nil {
+			continue
+		}
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			if strings.HasSuffix(e.Name(), d.ext) {
+				read(d.dir + "/" + e.Name())
+			}
+		}
+	}
+	return out
+}
+
+// homeEnv reads a home's shell start files, environment.d and launchd
+// agents, each opened by the evidence rule (no link on the way or at the
+// end, never a FIFO).
+func (c *collector) homeEnv(h Home, want map[string]bool) []envSetting {
+	var out []envSetting
+	read := func(rel string, plist bool) {
+		segs := strings.Split(rel, "/")
+		p, link, ok := lstatPath(h.Dir, segs)
+		if !ok {
+			if link != "" {
+				c.log.Warn().Str("user", h.User).Str("file", h.Orig+"/"+rel).Msg("environment file is reached through a link: not read")
+			}
+			return
+		}
+		fi, err := os.Lstat(p)
+		if err != nil || !fi.Mode().IsRegular() {
+			if err == nil {
+				c.log.Warn().Str("user", h.User).Str("file", h.Orig+"/"+rel).Str("type", fileType(fi.Mode())).Msg("environment file is not a regular file: not read")
+			}
+			return
+		}
+		f, err := openEvidence(c.opts.Root, p)
+		if err != nil {
+			c.log.Warn().Str("user", h.User).Str("file", h.Orig+"/"+rel).Err(err).Msg("environment file not read: relocated agent folders it sets are not found")
+			return
+		}
+		defer f.Close()
+		out = append(out, readEnvFile(f, h.Orig+"/"+rel, plist, want)...)
+	}
+	for _, rel := range homeEnvFiles {
+		read(rel, false)
+	}
+	for _, d := range homeEnvDirs {
+		p, ok := lstatDirNoLinks(h.Dir, d.dir)
+		if !ok {
+			continue
+		}
+		ents, _ := os.ReadDir(p)
+		for _, e := range ents {
+			if strings.HasSuffix(e.Name(), d.ext) {
+				read(d.dir+"/"+e.Name(), d.ext == ".plist")
+			}
+		}
+	}
+	return out
+}
+
+// lstatPath is lstatNoLinks over segs below base: the path, or the first
+// link on the way.
+func lstatPath(base string, segs []string) (string, string, bool) {
+	p := base
+	for i, s := range segs {
+		p = filepath.Join(p, s)
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return "", "", false
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			if i == len(segs)-1 {
+				return "", p, false
+			}
+			return "", p, false
+		}
+	}
+	return p, "", true
+}
+
+// procEnv reads, on a live Linux host, the environment of the running
+// processes owned by uid (the home's owner), keeping only the variables
+// in want. It returns the settings and the processes read and not read.
+func (c *collector) procEnv(uid int64, want map[string]bool) ([]envSetting, int, int) {
+	if !isLive(c.opts.Root) || runtime.GOOS != "linux" || uid < 0 {
+		return nil, 0, 0
+	}
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil, 0, 0
+	}
+	var out []envSetting
+	read, failed := 0, 0
+	for _, e := range ents {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		m, err := statTimes("/proc/" + e.Name())
+		if err != nil || m.uid != uid {
+			continue
+		}
+		f, err := os.Open("/proc/" + e.Name() + "/environ")
+		if err != nil {
+			failed++
+			continue
+		}
+		b, err := io.ReadAll(io.LimitReader(f, maxEnvFile))
+		f.Close()
+		if err != nil {
+			failed++
+			continue
+		}
+		read++
+		for _, kv := range bytes.Split(b, []byte{0}) {
+			k, v, ok := strings.Cut(string(kv), "=")
+			if ok && want[k] {
+				out = append(out, envSetting{k, v, "/proc/" + e.Name() + "/environ"})
+			}
+		}
+	}
+	return out, read, failed
+}
+
+// relocation is one folder to walk for a relocated agent folder.
+type relocation struct {
+	agents []catalog.Agent // whose targets are walked there
+	folder string          // the home-relative folder it stands for
+	orig   string          // the host path of the folder
+	via    string          // found_via
+}
+
+// collectRelocated walks every relocated folder of home h.
+func (c *collector) collectRelocated(ctx context.Context, h Home, hostEnv []envSetting) error {
+	want := c.relocVars
+	settings := append(c.homeEnv(h, want), hostEnv...)
+	owner := c.uidOf(h.Dir)
+	pe, nread, nfail := c.procEnv(owner, want)
+	settings = append(settings, pe...)
+	if nread+nfail > 0 {
+		c.log.Info().Str("user", h.User).Int("processes_read", nread).Int("processes_not_read", nfail).Int("settings", len(pe)).Msg("relocation variables read from the environment of the user's processes")
+	}
+	var todo []relocation
+	for _, s := range settings {
+		v, ok := expandValue(s.value, h.Orig)
+		if !ok || !strings.HasPrefix(v, "/") {
+			c.log.Warn().Str("user", h.User).Str("var", s.name).Str("value", s.value).Str("where", s.where).Msg("relocation variable's value is not an absolute path the collector can expand without a shell: its folder is not walked")
+			continue
+		}
+		via := s.name + "=" + s.value + " in " + s.where
+		for _, a := range c.opts.Agents {
+			for _, r := range a.Relocations {
+				if r.Var == s.name {
+					todo = append(todo, relocation{agents: []catalog.Agent{a}, folder: r.Folder, orig: joinSub(v, r.Sub), via: via})
+				}
+			}
+		}
+		for _, r := range catalog.XDGRelocations {
+			if r.Var == s.name {
+				todo = append(todo, relocation{agents: c.opts.Agents, folder: r.Folder, orig: joinSub(v, r.Sub), via: via})
+			}
+		}
+	}
+	for _, a := range c.opts.Agents {
+		for _, al := range a.Alternates {
+			todo = append(todo, relocation{agents: []catalog.Agent{a}, folder: al.Folder, orig: h.Orig + "/" + al.At, via: "the catalog's alternate place of ~/" + al.Folder + " (" + al.At + ")"})
+		}
+	}
+	sort.SliceStable(todo, func(i, j int) bool { return todo[i].orig < todo[j].orig })
+	for _, r := range todo {
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err := c.walkRelocated(ctx, h, r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func joinSub(v, sub string) string {
+	v = path.Clean(v)
+	if sub == "" {
+		return v
+	}
+	return path.Join(v, sub)
+}
+
+// walkRelocated walks one relocated folder under the link policy's rule.
+func (c *collector) walkRelocated(ctx context.Context, h Home, r relocation) error {
+	walked, resolved, fi, why := c.targetPolicy(h, r.orig, "", "")
+	alternate := strings.HasPrefix(r.via, "the catalog's alternate")
+	if why != "" {
+		switch {
+		case alternate && fi == nil && strings.Contains(why, "does not exist"):
+		case fi == nil && strings.Contains(why, "does not exist"):
+			c.log.Info().Str("user", h.User).Str("folder", r.orig).Str("found_via", r.via).Msg("relocated agent folder named but not there")
+		default:
+			c.log.Warn().Str("user", h.User).Str("folder", r.orig).Str("found_via", r.via).Str("reason", why).Msg("relocated agent folder not walked")
+		}
+		return nil
+	}
+	if !fi.IsDir() {
+		c.log.Warn().Str("user", h.User).Str("folder", r.orig).Str("found_via", r.via).Msg("relocated agent folder is not a folder: not walked")
+		return nil
+	}
+	key := walked + "\x00" + r.folder
+	if c.relocated[key] {
+		return nil
+	}
+	c.relocated[key] = true
+	c.log.Info().Str("user", h.User).Str("folder", resolved).Str("stands_for", "~/"+r.folder).Str("found_via", r.via).Msg("walking a relocated agent folder")
+	h2 := h
+	h2.foundVia = r.via
+	for _, f := range c.folders {
+		if f.Rel == r.folder && len(r.agents) == 1 && f.Agent == r.agents[0].Name {
+			c.folderRow(h2, f.Agent, f.Target, walked, resolved)
+		}
+	}
+	c.catalogFolders(h2, walked, r.folder)
+	return catalog.WalkLinked(walked, r.folder, r.agents, func(hit catalog.Hit) error {
+		if ctx.Err() != nil {
+			return fs.SkipAll
+		}
+		return c.handle(ctx, h2, hit)
+	})
+}
+
+// relocVarSet is the set of the catalog's relocation variables.
+func relocVarSet(list []catalog.Agent) map[string]bool {
+	m := map[string]bool{}
+	for _, v := range catalog.RelocationVars(list) {
+		m[v] = true
+	}
+	return m
+}

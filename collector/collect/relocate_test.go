@@ -1,0 +1,156 @@
+//go:build unix
+
+package collect
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/doubleagent/doubleagent/bundle"
+)
+
+// TestRelocatedFolders: every relocation variable the catalog knows, set in
+// each kind of start file (bash, zsh, fish, environment.d, /etc/environment,
+// a launchd agent), moves the agent's folder; the collector walks it,
+// every row saying where its location came from; ~/.config/claude is
+// Claude Code's; values it cannot expand, or that point into /proc, are
+// logged and not walked.
+func TestRelocatedFolders(t *testing.T) {
+	root := t.TempDir()
+	put(t, root, "etc/passwd", "alice:x:1000:1000::/home/alice:/bin/bash\nbob:x:1001:1001::/home/bob:/bin/zsh\n")
+	put(t, root, "etc/environment", "PATH=/usr/bin\nGOOSE_PATH_ROOT=\"/srv/goose\"\n")
+	put(t, root, "srv/goose/config/history.txt", "ls\n")
+
+	put(t, root, "home/alice/.bashrc", "# dotfiles\nexport CLAUDE_CONFIG_DIR=\"$HOME/work/claude-cfg\"  # work account\nalias ll='ls -l'\nexport COPILOT_HOME=$(pwd)/x\n")
+	put(t, root, "home/alice/work/claude-cfg/projects/-home-alice-p/s1.jsonl", `{"type":"user"}`+"\n")
+	put(t, root, "home/alice/work/claude-cfg/.claude.json", `{"projects":{}}`)
+	put(t, root, "home/alice/.zshenv", "export CODEX_HOME=/data/codex\n")
+	put(t, root, "data/codex/sessions/2026/11/30/rollout-1.jsonl", `{"type":"session_meta"}`+"\n")
+	put(t, root, "home/alice/.config/fish/config.fish", "set -gx XDG_DATA_HOME /data/alice-share\n")
+	put(t, root, "data/alice-share/opencode/log/x.log", "log\n")
+	put(t, root, "home/alice/.config/environment.d/agents.conf", "QWEN_HOME=${HOME}/q\n")
+	put(t, root, "home/alice/q/usage/token-usage-1.jsonl", "{}\n")
+	put(t, root, "home/alice/Library/LaunchAgents/env.plist", `<plist><dict><key>EnvironmentVariables</key><dict><key>GEMINI_CLI_HOME</key><string>/home/alice/g</string><key>SECRET_TOKEN</key><string>s3cr3t</string></dict></dict></plist>`)
+	put(t, root, "home/alice/g/.gemini/tmp/abc/logs.json", "[]")
+
+	put(t, root, "home/bob/.config/claude/projects/-home-bob-q/s2.jsonl", `{"type":"user"}`+"\n")
+	put(t, root, "home/bob/.bashrc", "export CODEX_HOME=/proc/1\n")
+	put(t, root, "proc/1/x", "")
+
+	b, _, err := run(t, t.Context(), Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, vr := verify(t, b)
+	checkRows(t, root, vr.Manifest)
+	m := byPath(vr.Manifest)
+	for _, w := range []struct{ path, user, agent, target, status, via string }{
+		{"/home/alice/work/claude-cfg", "alice", "claude-code", "history", "folder", `CLAUDE_CONFIG_DIR=$HOME/work/claude-cfg in /home/alice/.bashrc:2`},
+		{"/home/alice/work/claude-cfg/projects", "alice", "claude-code", "projects", "folder", `CLAUDE_CONFIG_DIR=$HOME/work/claude-cfg in /home/alice/.bashrc:2`},
+		{"/home/alice/work/claude-cfg/projects/-home-alice-p/s1.jsonl", "alice", "claude-code", "projects", "collected", `CLAUDE_CONFIG_DIR=$HOME/work/claude-cfg in /home/alice/.bashrc:2`},
+		{"/home/alice/work/claude-cfg/.claude.json", "alice", "claude-code", "claude-json", "collected", `CLAUDE_CONFIG_DIR=$HOME/work/claude-cfg in /home/alice/.bashrc:2`},
+		{"/data/codex/sessions/2026/11/30/rollout-1.jsonl", "alice", "codex-cli", "sessions", "collected", "CODEX_HOME=/data/codex in /home/alice/.zshenv:1"},
+		{"/data/alice-share/opencode/log/x.log", "alice", "opencode", "logs", "collected", "XDG_DATA_HOME=/data/alice-share in /home/alice/.config/fish/config.fish:1"},
+		{"/home/alice/q/usage/token-usage-1.jsonl", "alice", "qwen-code", "token-usage", "collected", "QWEN_HOME=${HOME}/q in /home/alice/.config/environment.d/agents.conf:1"},
+		{"/home/alice/g/.gemini/tmp/abc/logs.json", "alice", "gemini-cli", "logs", "collected", "GEMINI_CLI_HOME=/home/alice/g in /home/alice/Library/LaunchAgents/env.plist"},
+		{"/srv/goose/config/history.txt", "alice", "goose", "history", "collected", "GOOSE_PATH_ROOT=/srv/goose in /etc/environment:2"},
+		{"/home/bob/.config/claude/projects/-home-bob-q/s2.jsonl", "bob", "claude-code", "projects", "collected", "the catalog's alternate place of ~/.claude (.config/claude)"},
+	} {
+		e := rowOf(t, m, w.path)
+		if e.User != w.user || e.Agent != w.agent || e.Target != w.target || e.Status != w.status || e.FoundVia != w.via {
+			t.Errorf("%s:\n got user=%s agent=%s target=%s status=%s found_via=%q\nwant user=%s agent=%s target=%s status=%s found_via=%q", w.path, e.User, e.Agent, e.Target, e.Status, e.FoundVia, w.user, w.agent, w.target, w.status, w.via)
+		}
+	}
+	for _, e := range vr.Manifest {
+		if strings.HasPrefix(e.Path, "/proc") {
+			t.Errorf("walked into /proc: %+v", e)
+		}
+	}
+	lines := logLines(t, vr.Log)
+	var warned []string
+	for _, l := range lines {
+		switch l["message"] {
+		case "relocated agent folder not walked":
+			warned = append(warned, l["user"].(string)+" "+l["folder"].(string)+" "+l["reason"].(string))
+		case "relocation variable's value is not an absolute path the collector can expand without a shell: its folder is not walked":
+			warned = append(warned, l["user"].(string)+" "+l["var"].(string)+" "+l["value"].(string)+" "+l["where"].(string))
+		}
+	}
+	want := "alice COPILOT_HOME $(pwd)/x /home/alice/.bashrc:4\nbob /proc/1 its target is under /proc"
+	if got := strings.Join(warned, "\n"); got != want {
+		t.Errorf("warnings:\n%s\nwant\n%s", got, want)
+	}
+	if strings.Contains(string(vr.Log), "s3cr3t") || strings.Contains(string(vr.Log), "SECRET_TOKEN") {
+		t.Error("a variable the catalog does not name reached the log")
+	}
+	if e := m["/home/alice/work/claude-cfg/projects/-home-alice-p/s1.jsonl"]; e.Status != bundle.StatusCollected {
+		t.Errorf("relocated transcript: %+v", e)
+	}
+}
+
+// TestShellValue: the values the start-file reader takes, and the
+// expansions it does (and refuses to guess).
+func TestShellValue(t *testing.T) {
+	for line, want := range map[string][2]string{
+		`export CODEX_HOME="$HOME/.codex-work" # work`: {"CODEX_HOME", "$HOME/.codex-work"},
+		`CLAUDE_CONFIG_DIR='/opt/claude cfg'`:          {"CLAUDE_CONFIG_DIR", "/opt/claude cfg"},
+		`declare -x QWEN_HOME=/q; echo hi`:             {"QWEN_HOME", "/q"},
+		`set -Ux XDG_CONFIG_HOME ~/.cfg`:               {"XDG_CONFIG_HOME", "~/.cfg"},
+		`setenv COPILOT_HOME /c`:                       {"COPILOT_HOME", "/c"},
+		`launchctl setenv GOOSE_PATH_ROOT /g`:          {"GOOSE_PATH_ROOT", "/g"},
+		`export A\ B=1`:                                {"", ""},
+	} {
+		k, v, _ := parseEnvLine(line)
+		if k != want[0] || v != want[1] {
+			t.Errorf("%q: %q=%q, want %q=%q", line, k, v, want[0], want[1])
+		}
+	}
+	for in, want := range map[string]string{
+		"~/x": "/home/a/x", "$HOME/x": "/home/a/x", "${HOME}/x": "/home/a/x", "${CODEX_HOME:-$HOME/.codex}": "/home/a/.codex",
+		"$HOMEX/y": "", "$(pwd)": "", "/abs": "/abs",
+	} {
+		got, ok := expandValue(in, "/home/a")
+		if !ok {
+			got = ""
+		}
+		if got != want {
+			t.Errorf("expandValue(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestProcEnv: on a live Linux host the environment of the user's running
+// processes is read, keeping only the catalog's variables.
+func TestProcEnv(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("/proc/PID/environ is Linux's")
+	}
+	cmd := exec.Command("sleep", "30")
+	cmd.Env = []string{"CODEX_HOME=/tmp/da-test-codex-home", "OTHER_SECRET=x"}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	c := &collector{opts: Options{Root: "/"}}
+	got, read, _ := c.procEnv(int64(os.Getuid()), map[string]bool{"CODEX_HOME": true})
+	if read == 0 {
+		t.Fatal("no process read")
+	}
+	where := fmt.Sprintf("/proc/%d/environ", cmd.Process.Pid)
+	found := false
+	for _, s := range got {
+		if s.name != "CODEX_HOME" {
+			t.Errorf("kept %s", s.name)
+		}
+		if s.where == where && s.value == "/tmp/da-test-codex-home" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("CODEX_HOME of pid %d not found: %+v", cmd.Process.Pid, got)
+	}
+}
