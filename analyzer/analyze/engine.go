@@ -137,6 +137,10 @@ type collected struct {
 	// sem bounds the files parsed at once across all inputs (Jobs).
 	sem      chan struct{}
 	problems []Problem
+	// probAt indexes the parsers' problems by what they say about a file
+	// (see sink.Report), so two parsers of one file saying the same give
+	// one row.
+	probAt   map[problemKey]int
 	inv      *Inventory
 	opts     *Options
 	// secondarySpecs are the declared secondary sources by parser ID;
@@ -537,10 +541,42 @@ func (s *sink) Report(line int64, kind, msg string) {
 	if line > 0 {
 		s.acct.skip(line, kind)
 	}
+	p := Problem{Host: s.file.Host, BundleID: s.file.BundleID, Input: s.src.input, SourceFile: s.file.Path,
+		SourceLine: line, Agent: s.file.Agent, Parser: s.parser.ID(), Kind: kind, Message: msg}
+	k := problemKey{p.Host, p.BundleID, p.Input, p.SourceFile, p.SourceLine, p.Kind, p.Message}
 	s.c.mu.Lock()
-	s.c.problems = append(s.c.problems, Problem{Host: s.file.Host, BundleID: s.file.BundleID, Input: s.src.input, SourceFile: s.file.Path,
-		SourceLine: line, Agent: s.file.Agent, Parser: s.parser.ID(), Kind: kind, Message: msg})
-	s.c.mu.Unlock()
+	defer s.c.mu.Unlock()
+	// One file gives one problem, not one per parser that opens it: the
+	// same problem about the same place from another parser (a settings
+	// file both the settings and the control-surface parsers cannot read)
+	// names that parser too ("a,b", sorted) rather than repeating the row.
+	if i, ok := s.c.probAt[k]; ok {
+		s.c.problems[i].Parser = addParser(s.c.problems[i].Parser, p.Parser)
+		return
+	}
+	if s.c.probAt == nil {
+		s.c.probAt = map[problemKey]int{}
+	}
+	s.c.probAt[k] = len(s.c.problems)
+	s.c.problems = append(s.c.problems, p)
+}
+
+// problemKey is what a problem says about a file, without the parser.
+type problemKey struct {
+	host, bundle, input, file string
+	line                      int64
+	kind, msg                 string
+}
+
+// addParser adds id to a sorted comma-separated list of parser IDs.
+func addParser(list, id string) string {
+	ids := strings.Split(list, ",")
+	if slices.Contains(ids, id) {
+		return list
+	}
+	ids = append(ids, id)
+	slices.Sort(ids)
+	return strings.Join(ids, ",")
 }
 
 func (s *sink) Skip(line int64, reason string) { s.bud.tick(s.file.Path); s.acct.skip(line, reason) }
