@@ -140,9 +140,9 @@ type collected struct {
 	// probAt indexes the parsers' problems by what they say about a file
 	// (see sink.Report), so two parsers of one file saying the same give
 	// one row.
-	probAt   map[problemKey]int
-	inv      *Inventory
-	opts     *Options
+	probAt map[problemKey]int
+	inv    *Inventory
+	opts   *Options
 	// secondarySpecs are the declared secondary sources by parser ID;
 	// pairTypes the turn types each agent's secondary sources can repeat.
 	secondarySpecs map[string]*parser.Secondary
