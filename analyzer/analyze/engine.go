@@ -144,8 +144,8 @@ type collected struct {
 	// started is when the run began: the plausible window's end for an
 	// input with no collection time (a loose tree).
 	started time.Time
-	inv    *Inventory
-	opts   *Options
+	inv     *Inventory
+	opts    *Options
 	// secondarySpecs are the declared secondary sources by parser ID;
 	// pairTypes the turn types each agent's secondary sources can repeat.
 	secondarySpecs map[string]*parser.Secondary
