@@ -2,6 +2,7 @@ package claudecode_test
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -48,5 +49,33 @@ func TestEngineImplausibleTimes(t *testing.T) {
 	wantP := "2 3 row(s) with a time outside the plausible window 1990-01-01 to 2027-01-02T00:00:00Z kept as recorded, time_basis implausible; the first at line 2: 9999-12-31T23:59:59.999Z (recorded by the agent); 1 row(s) that inherited such a time left undated (time_basis none)"
 	if len(probs) != 1 || probs[0] != wantP {
 		t.Errorf("implausible_time problems %q\nwant %q", probs, wantP)
+	}
+}
+
+// A prompt of ~/.claude.json projects[].history that the transcript also
+// holds is one row (the transcript's); the others stay, undated and
+// secondary.
+func TestEngineLegacyHistoryPairs(t *testing.T) {
+	legacy, err := os.ReadFile("testdata/legacy_history.claude.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := fmt.Sprintf(`{"type":"user","uuid":"u1","sessionId":%q,"timestamp":"2025-06-01T10:00:00.000Z","cwd":"/home/examiner/ops","message":{"role":"user","content":"run the deploy script"}}`, sessS)
+	o := runEngine(t, []bundletest.File{file(sessS+".jsonl", rec),
+		{Path: "/home/examiner/.claude.json", Target: "claude-json", Data: legacy}})
+	var got []string
+	for _, r := range o.rows {
+		if r.TurnType == "user" {
+			got = append(got, fmt.Sprintf("%s %q %q %s %s", r.Parser, r.TimestampUTC, r.Secondary, r.TimeBasis, r.Text))
+		}
+	}
+	want := []string{
+		`claude-code/transcript "2025-06-01T10:00:00.000Z" ""  run the deploy script`,
+		`claude-code/legacy-history "" "true" none fix the failing test FAIL src/app.test.ts` + "\n" + `  expected 2` + "\n" + `  received 3`,
+		`claude-code/legacy-history "" "true" none /init`,
+		`claude-code/legacy-history "" "true" none add a README that explains the build`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("user rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
