@@ -53,7 +53,7 @@ func parseLegacyHistory(ctx context.Context, in *parser.Input, out parser.Sink) 
 	if err != nil {
 		return fmt.Errorf("read %s: %w", in.Path, err)
 	}
-	lines := lineIndex{b: b}
+	lines := parser.NewLineIndex(b)
 	dec := jsontext.NewDecoder(bytes.NewReader(b), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	// The top level: find "projects" and skip every other member unread
 	// (the account, tokens and caches).
@@ -83,8 +83,8 @@ func parseLegacyHistory(ctx context.Context, in *parser.Input, out parser.Sink) 
 				return nil
 			}
 			project := pk.String() // a Token is valid only until the next read
-			if err := projectHistory(dec, project, &lines, in, out); err != nil {
-				out.Problem(lines.at(dec.InputOffset()), "projects["+project+"] cut short or corrupt after this line, the history entries before it read: "+err.Error())
+			if err := projectHistory(dec, project, lines, in, out); err != nil {
+				out.Problem(lines.At(dec.InputOffset()), "projects["+project+"] cut short or corrupt after this line, the history entries before it read: "+err.Error())
 				return nil
 			}
 		}
@@ -104,7 +104,7 @@ func enterObject(dec *jsontext.Decoder) error {
 
 // projectHistory reads one projects[<path>] value, giving a row for each
 // entry of its history and skipping every other member.
-func projectHistory(dec *jsontext.Decoder, project string, lines *lineIndex, in *parser.Input, out parser.Sink) error {
+func projectHistory(dec *jsontext.Decoder, project string, lines *parser.LineIndex, in *parser.Input, out parser.Sink) error {
 	if dec.PeekKind() != '{' {
 		return dec.SkipValue() // a null project entry (claude-code 2.x wrote some)
 	}
@@ -130,7 +130,7 @@ func projectHistory(dec *jsontext.Decoder, project string, lines *lineIndex, in 
 			if err != nil {
 				return err
 			}
-			n := lines.at(dec.InputOffset() - int64(len(v)))
+			n := lines.At(dec.InputOffset() - int64(len(v)))
 			legacyRow(in, project, n, v, out)
 		}
 		if _, err := dec.ReadToken(); err != nil {
@@ -161,22 +161,4 @@ func legacyRow(in *parser.Input, project string, n int64, v jsontext.Value, out 
 	}
 	h := historyLine{Display: p.Display, PastedContents: p.PastedContents, Project: project}
 	historyRow(in, dirOf(in.Path)+"/.claude/paste-cache/", n, &h, out)
-}
-
-// lineIndex turns byte offsets of one document into 1-based line numbers,
-// counting forward from the last offset asked (offsets only grow).
-type lineIndex struct {
-	b    []byte
-	off  int64
-	line int64
-}
-
-func (l *lineIndex) at(off int64) int64 {
-	off = min(max(off, 0), int64(len(l.b)))
-	if off < l.off {
-		l.off, l.line = 0, 0
-	}
-	l.line += int64(bytes.Count(l.b[l.off:off], []byte("\n")))
-	l.off = off
-	return l.line + 1
 }
