@@ -189,6 +189,7 @@
 // gets that project as ProjectPath), "retention setting:
 // cleanupPeriodDays=<n> ..." and "model setting: <alias> ..."; from
 // .claude.json (and .claude.json.backup) projects.<path>.allowedTools,
+// ignorePatterns (before 1.0.7, which moved them to deny rules),
 // hasTrustDialogAccepted and hasClaudeMdExternalIncludesApproved with the
 // project as ProjectPath, "remote control: spawn mode <mode> for <path>"
 // from projects.<path>.remoteControlSpawnMode, "remote control: machine

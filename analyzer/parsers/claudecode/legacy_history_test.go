@@ -66,3 +66,25 @@ func writeFile(t *testing.T, p, body string) {
 		t.Fatal(err)
 	}
 }
+
+// A 1.0.x .claude.json's per-project permissions: allowedTools and the
+// ignorePatterns that 1.0.7 moved to settings.local.json deny rules
+// (anthropics/claude-code CHANGELOG 1.0.7: "Migrated allowedTools and
+// ignorePatterns from .claude.json -> settings.json").
+func TestLegacyClaudeJSONSettings(t *testing.T) {
+	in := parsertest.Input(t, "testdata/legacy_history.claude.json", parser.File{Path: "/home/examiner/.claude.json", Rel: ".claude.json", Agent: Agent, Target: "claude-json"}, nil)
+	s := parsertest.Run(t, Settings(), in)
+	var got []string
+	for _, e := range s.Events {
+		got = append(got, e.ProjectPath+" "+e.Text)
+	}
+	want := []string{
+		"/home/examiner/demo permission setting: ignorePatterns=.env (from .claude.json, file mtime)",
+		"/home/examiner/demo permission setting: ignorePatterns=secrets/** (from .claude.json, file mtime)",
+		"/home/examiner/demo permission setting: hasTrustDialogAccepted=true (from .claude.json, file mtime)",
+		"/home/examiner/ops permission setting: allowedTools=Bash(git status) (from .claude.json, file mtime)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") || len(s.Problems) != 0 {
+		t.Errorf("rows:\n%s\nwant:\n%s\nproblems %q", strings.Join(got, "\n"), strings.Join(want, "\n"), s.Problems)
+	}
+}
