@@ -281,6 +281,8 @@ var agentsAToC = []Agent{
 			{ID: "rewind-index", Root: RootHome, Glob: "{.copilot,.local/state/.copilot,.config/.copilot}/session-state/*/rewind-file-snapshots/index.json", Kind: KindHistory},
 			{ID: "session-files", Root: RootHome, Glob: "{.copilot,.local/state/.copilot,.config/.copilot}/session-state/**", Kind: KindOther, MaxSize: outputsMax},
 			{ID: "session-store", Root: RootHome, Glob: "{.copilot,.local/state/.copilot,.config/.copilot}/session-store.db", Kind: KindSQLite, MaxSize: sqliteMax},
+			// The legacy single-object sessions of the builds before session-state/<id>/events.jsonl.
+			{ID: "history-session-state", Root: RootHome, Glob: "{.copilot,.local/state/.copilot,.config/.copilot}/history-session-state/*.json", Kind: KindTranscript},
 			{ID: "command-history", Root: RootHome, Glob: "{.copilot,.local/state/.copilot,.config/.copilot}/command-history-state.json", Kind: KindHistory},
 			{ID: "settings", Root: RootHome, Glob: "{.copilot,.local/state/.copilot,.config/.copilot}/{permissions-config.json,settings.json,mcp-config.json}", Kind: KindSettings},
 			{ID: "customizations", Root: RootHome, Glob: "{.copilot,.local/state/.copilot,.config/.copilot}/{agents/**,skills/**,hooks/**,instructions/**,copilot-instructions.md,{settings,mcp-config}.json.{bak,backup,old,orig}{,.*}}", Kind: KindSettings},

@@ -137,8 +137,15 @@ type collected struct {
 	// sem bounds the files parsed at once across all inputs (Jobs).
 	sem      chan struct{}
 	problems []Problem
-	inv      *Inventory
-	opts     *Options
+	// probAt indexes the parsers' problems by what they say about a file
+	// (see sink.Report), so two parsers of one file saying the same give
+	// one row.
+	probAt map[problemKey]int
+	// started is when the run began: the plausible window's end for an
+	// input with no collection time (a loose tree).
+	started time.Time
+	inv     *Inventory
+	opts    *Options
 	// secondarySpecs are the declared secondary sources by parser ID;
 	// pairTypes the turn types each agent's secondary sources can repeat.
 	secondarySpecs map[string]*parser.Secondary
@@ -413,6 +420,15 @@ type sink struct {
 	nstates int
 	acct    fileAccount
 	bud     *budget // a SQLite store's budget, nil for other files
+	// ref is the time the plausible window ends a day after (the
+	// collection's start, else the run's); odd counts the rows whose time
+	// lies outside it, oddFirst the first of them, oddLent the rows that
+	// inherited such a time and were left undated.
+	ref      time.Time
+	odd      int
+	oddFirst string
+	oddLine  int64
+	oddLent  int
 }
 
 // fileAccount is what became of the records of one file a parser read:
@@ -499,6 +515,9 @@ func (s *sink) Event(e timeline.Event) {
 	e.Seq = s.seq
 	if !e.Time.IsZero() {
 		e.Time = e.Time.UTC()
+		if !parser.Plausible(e.Time, s.ref) {
+			s.implausible(&e)
+		}
 	}
 	s.events++
 	s.buf = append(s.buf, e)
@@ -518,6 +537,48 @@ func (s *sink) flush() {
 	s.buf = s.buf[:0]
 }
 
+// implausible marks a row whose time lies outside the plausible window:
+// a time of its own is kept as recorded with time_basis "implausible"; a
+// time it inherited (from an enclosing record or the record before) is
+// not lent on, and the row is undated (time_basis "none"). finish writes
+// one problem for the file.
+func (s *sink) implausible(e *timeline.Event) {
+	if e.TimeBasis == timeline.TimeInherited {
+		s.oddLent++
+		e.Time, e.TimeBasis = time.Time{}, timeline.TimeNone
+		return
+	}
+	s.odd++
+	if s.odd == 1 {
+		basis := "recorded by the agent"
+		if e.TimeBasis != timeline.TimeRecorded {
+			basis = "time_basis " + string(e.TimeBasis)
+		}
+		s.oddFirst, s.oddLine = e.Time.Format("2006-01-02T15:04:05.000Z07:00")+" ("+basis+")", e.SourceLine
+	}
+	e.TimeBasis = timeline.TimeImplausible
+}
+
+// implausibleProblem reports the file's rows with implausible times.
+func (s *sink) implausibleProblem() {
+	if s.odd == 0 && s.oddLent == 0 {
+		return
+	}
+	from, to := parser.TimeFloor.Format(time.DateOnly), s.ref.Add(parser.PlausibleSlack).Format(time.RFC3339)
+	msg := fmt.Sprintf("%d row(s) with a time outside the plausible window %s to %s kept as recorded, time_basis implausible", s.odd, from, to)
+	if s.odd > 0 {
+		msg += fmt.Sprintf("; the first at line %d: %s", s.oddLine, s.oddFirst)
+	}
+	if s.oddLent > 0 {
+		msg += fmt.Sprintf("; %d row(s) that inherited such a time left undated (time_basis none)", s.oddLent)
+	}
+	s.report(s.oddLine, KindImplausibleTime, msg, false)
+}
+
+// KindImplausibleTime is the problem kind for rows whose times lie outside
+// the plausible window (see parser.Plausible).
+const KindImplausibleTime = "implausible_time"
+
 func (s *sink) Session(st timeline.SessionState) {
 	st.Key.Host, st.Key.User = s.file.Host, s.file.User
 	if st.Key.Agent == "" {
@@ -531,16 +592,52 @@ func (s *sink) Session(st timeline.SessionState) {
 
 func (s *sink) Problem(line int64, msg string) { s.Report(line, parser.KindParse, msg) }
 
-func (s *sink) Report(line int64, kind, msg string) {
+func (s *sink) Report(line int64, kind, msg string) { s.report(line, kind, msg, true) }
+
+// report records a problem; account counts its line as a record that
+// gave no row (false for a problem about rows already written).
+func (s *sink) report(line int64, kind, msg string, account bool) {
 	s.bud.tick(s.file.Path)
 	s.probs++
-	if line > 0 {
+	if line > 0 && account {
 		s.acct.skip(line, kind)
 	}
+	p := Problem{Host: s.file.Host, BundleID: s.file.BundleID, Input: s.src.input, SourceFile: s.file.Path,
+		SourceLine: line, Agent: s.file.Agent, Parser: s.parser.ID(), Kind: kind, Message: msg}
+	k := problemKey{p.Host, p.BundleID, p.Input, p.SourceFile, p.SourceLine, p.Kind, p.Message}
 	s.c.mu.Lock()
-	s.c.problems = append(s.c.problems, Problem{Host: s.file.Host, BundleID: s.file.BundleID, Input: s.src.input, SourceFile: s.file.Path,
-		SourceLine: line, Agent: s.file.Agent, Parser: s.parser.ID(), Kind: kind, Message: msg})
-	s.c.mu.Unlock()
+	defer s.c.mu.Unlock()
+	// One file gives one problem, not one per parser that opens it: the
+	// same problem about the same place from another parser (a settings
+	// file both the settings and the control-surface parsers cannot read)
+	// names that parser too ("a,b", sorted) rather than repeating the row.
+	if i, ok := s.c.probAt[k]; ok {
+		s.c.problems[i].Parser = addParser(s.c.problems[i].Parser, p.Parser)
+		return
+	}
+	if s.c.probAt == nil {
+		s.c.probAt = map[problemKey]int{}
+	}
+	s.c.probAt[k] = len(s.c.problems)
+	s.c.problems = append(s.c.problems, p)
+}
+
+// problemKey is what a problem says about a file, without the parser.
+type problemKey struct {
+	host, bundle, input, file string
+	line                      int64
+	kind, msg                 string
+}
+
+// addParser adds id to a sorted comma-separated list of parser IDs.
+func addParser(list, id string) string {
+	ids := strings.Split(list, ",")
+	if slices.Contains(ids, id) {
+		return list
+	}
+	ids = append(ids, id)
+	slices.Sort(ids)
+	return strings.Join(ids, ",")
 }
 
 func (s *sink) Skip(line int64, reason string) { s.bud.tick(s.file.Path); s.acct.skip(line, reason) }
@@ -573,6 +670,7 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	defer os.RemoveAll(tmp)
 	c := newCollected(tmp, &opts)
+	c.started = started
 	inputs, err := spoolStreams(ctx, opts.Inputs, tmp)
 	if err != nil {
 		return nil, err
@@ -913,7 +1011,7 @@ func parseOne(ctx context.Context, s *source, f *fileRec, p parser.Parser, tmp s
 	var dbs []*dbCloser
 	ctx, bud := newBudget(ctx, f, c.opts)
 	defer bud.end()
-	sk := &sink{c: c, src: s, file: f, parser: p, bud: bud, buf: getBatch()}
+	sk := &sink{c: c, src: s, file: f, parser: p, bud: bud, buf: getBatch(), ref: s.timeRef(c.started)}
 	defer func() { putBatch(sk.buf); sk.buf = nil }()
 	in := s.parserInput(f, tmp, &dbs)
 	func() {
@@ -930,6 +1028,8 @@ func parseOne(ctx context.Context, s *source, f *fileRec, p parser.Parser, tmp s
 		sk.bud = nil // the problem row itself is not counted
 		sk.Report(0, KindStoreBudget, msg)
 	}
+	sk.bud = nil
+	sk.implausibleProblem()
 	sk.flush()
 	for _, db := range dbs {
 		db.close()

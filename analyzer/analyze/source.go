@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/doubleagent/doubleagent/analyzer/parser"
@@ -93,6 +94,18 @@ type seenFile struct {
 	user, agent, status string
 	size                int64
 	parsable            bool
+}
+
+// timeRef is the time the plausible window of this input's rows ends a
+// day after: the collection's start from the bundle header, else (a loose
+// tree, a header without a readable time) the run's start.
+func (s *source) timeRef(run time.Time) time.Time {
+	if s.header != nil {
+		if t, ok := parser.ParseTime(s.header.StartedUTC); ok {
+			return t
+		}
+	}
+	return run
 }
 
 func (s *source) problem(p Problem) {

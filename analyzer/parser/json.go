@@ -86,19 +86,67 @@ func ParseTime(s string) (time.Time, bool) {
 	return t.UTC(), true
 }
 
-// Epoch reads an integer time as epoch seconds, or as milliseconds when it
-// is above msAbove (each agent's own threshold; 1e11 where the agent
-// states none: seconds below it run to the year 5138, milliseconds above
-// it start in 1973). Zero and negative values are no time.
+// Epoch reads an integer epoch time in the unit its size says: seconds up
+// to msAbove (each agent's own threshold; 1e11 where the agent states
+// none: seconds below it run to the year 5138, milliseconds above it
+// start in 1973), milliseconds up to 1e14 (the year 5138 again),
+// microseconds up to 1e17, nanoseconds above (int64 nanoseconds end in
+// 2262). Each unit's range starts where the one before ends, so a value
+// is read in the one unit that puts it after 1973 (the µs and ns of
+// SQLite stores and Go's time.UnixNano are read, not taken for
+// milliseconds of the year 55 000). Zero and negative values are no time.
+// The result is not checked against the plausible window: the engine
+// does that for every row (see Plausible).
 func Epoch(v, msAbove int64) (time.Time, bool) {
+	t, _, ok := EpochUnit(v, msAbove)
+	return t, ok
+}
+
+// Epoch units, as EpochUnit reports them.
+const (
+	UnitSeconds = "s"
+	UnitMillis  = "ms"
+	UnitMicros  = "us"
+	UnitNanos   = "ns"
+)
+
+// EpochUnit is Epoch with the unit it chose.
+func EpochUnit(v, msAbove int64) (time.Time, string, bool) {
 	switch {
 	case v <= 0:
-		return time.Time{}, false
+		return time.Time{}, "", false
+	case v > 1e17:
+		return time.Unix(0, v).UTC(), UnitNanos, true
+	case v > 1e14:
+		return time.UnixMicro(v).UTC(), UnitMicros, true
 	case v > msAbove:
-		return time.UnixMilli(v).UTC(), true
+		return time.UnixMilli(v).UTC(), UnitMillis, true
 	default:
-		return time.Unix(v, 0).UTC(), true
+		return time.Unix(v, 0).UTC(), UnitSeconds, true
 	}
+}
+
+// TimeFloor is the start of the plausible window: no coding agent, and
+// hardly a file system an examiner meets, wrote a time before 1990.
+var TimeFloor = time.Date(1990, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// PlausibleSlack is how far past the collection (or, with no collection
+// time, the run) a time may lie and still be plausible: a clock a little
+// ahead, a collection that ran for hours, the time zones between the host
+// and the examiner.
+const PlausibleSlack = 24 * time.Hour
+
+// Plausible reports whether t lies in the plausible window: from
+// TimeFloor to PlausibleSlack after ref (the collection time; the run's
+// time when there is none). A time outside it (0000-01-01, 9999-12-31, a
+// clock set to 1970 or to 2099, a misread unit) is kept as recorded but
+// marked (time_basis "implausible", a problem row), and never lent to a
+// later row. The zero time is no time, and plausible.
+func Plausible(t, ref time.Time) bool {
+	if t.IsZero() {
+		return true
+	}
+	return !t.Before(TimeFloor) && !t.After(ref.Add(PlausibleSlack))
 }
 
 // ObjectMembers calls fn for each member of the JSON object raw, in file

@@ -53,8 +53,27 @@ type Input struct {
 	ListFunc func(pattern string) []File
 }
 
-// Open returns the file's content.
+// Open returns the file's content as the agents read their JSON, JSONC
+// and JSONL files: a leading UTF-8 byte order mark (EF BB BF, which
+// Windows editors and PowerShell write, and which Node's readers and the
+// agents skip) is removed, so a settings file or transcript saved with one
+// decodes like any other. Every parser reads through Open (or
+// OpenRelated, ReadWhole, ReadRelated, which use the same reader); CRLF
+// line ends need nothing more, since JSON takes "\r" as white space and
+// Lines drops it at a line's end. Only the text given to the parser
+// changes: the engine still verifies every byte of the file, BOM
+// included. OpenRaw gives the bytes unchanged.
 func (in *Input) Open() (io.ReadCloser, error) {
+	rc, err := in.OpenRaw()
+	if err != nil {
+		return nil, err
+	}
+	return SkipBOM(rc), nil
+}
+
+// OpenRaw returns the file's content byte for byte (a BOM kept), for a
+// parser that needs the exact bytes rather than the text.
+func (in *Input) OpenRaw() (io.ReadCloser, error) {
 	if in.OpenFunc == nil {
 		return nil, errors.New("parser: input has no content")
 	}
@@ -70,12 +89,16 @@ func (in *Input) DB(ctx context.Context) (*sql.DB, error) {
 }
 
 // OpenRelated opens another collected file by original path, or returns
-// ErrNotCollected.
+// ErrNotCollected. A leading UTF-8 BOM is removed, as by Open.
 func (in *Input) OpenRelated(origPath string) (io.ReadCloser, error) {
 	if in.RelatedFunc == nil {
 		return nil, ErrNotCollected
 	}
-	return in.RelatedFunc(origPath)
+	rc, err := in.RelatedFunc(origPath)
+	if err != nil {
+		return nil, err
+	}
+	return SkipBOM(rc), nil
 }
 
 // ReadRelated reads at most max bytes of another collected file by

@@ -60,6 +60,11 @@ const (
 	TimeLocalAsUTC TimeBasis = "local-as-utc" // host-local time with no zone, emitted as if UTC
 	TimeInherited  TimeBasis = "inherited"    // the session's or enclosing record's time
 	TimeNone       TimeBasis = "none"         // no time recorded: timestamp_utc is ""
+	// TimeImplausible: a time recorded (or a file mtime) outside the
+	// plausible window (1990-01-01 to one day after the collection, or
+	// after the run when there is no collection time), kept as recorded;
+	// a problem row says so, and no later row inherits it.
+	TimeImplausible TimeBasis = "implausible"
 	// TimeMinute: recorded by the agent in UTC, but only to the minute
 	// (Cursor's <timestamp> tag); seconds and below are zero.
 	TimeMinute TimeBasis = "recorded-minute"

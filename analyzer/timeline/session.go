@@ -103,7 +103,9 @@ func (a *Aggregator) Add(e *Event) {
 	if g.s.ParentSessionID == "" && e.ParentSessionID != "" {
 		g.s.ParentSessionID = e.ParentSessionID
 	}
-	if !e.Time.IsZero() {
+	// An implausible time (year 0, 9999) is kept on its row but never
+	// stretches the session's span.
+	if !e.Time.IsZero() && e.TimeBasis != TimeImplausible {
 		if g.first.IsZero() || e.Time.Before(g.first) {
 			g.first = e.Time
 		}

@@ -35,3 +35,20 @@ func TestSessionWithoutModelHasEmptyModels(t *testing.T) {
 		t.Errorf("null in sessions: %s", b.String())
 	}
 }
+
+// A row whose time is implausible (year 0, 9999) does not set the
+// session's first or last time; the session's events still count it.
+func TestSessionSpanSkipsImplausibleTimes(t *testing.T) {
+	a := NewAggregator()
+	add := func(ts time.Time, basis TimeBasis) {
+		a.Add(&Event{Host: "h", User: "u", Agent: "claude-code", SessionID: "s", TurnType: User, Text: "x", Time: ts, TimeBasis: basis})
+	}
+	add(time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC), TimeImplausible)
+	add(time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC), TimeRecorded)
+	add(time.Date(2026, 11, 29, 10, 5, 0, 0, time.UTC), TimeRecorded)
+	add(time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC), TimeImplausible)
+	ss := a.Sessions()
+	if len(ss) != 1 || ss[0].FirstUTC != "2026-11-29T10:00:00.000Z" || ss[0].LastUTC != "2026-11-29T10:05:00.000Z" || ss[0].Events != 4 {
+		t.Fatalf("sessions %+v", ss)
+	}
+}

@@ -20,6 +20,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -234,6 +235,14 @@ func Golden(t testing.TB, p parser.Parser, in *parser.Input, golden string) *Sin
 		Accounted(t, in, s)
 	}
 	got := Render(s)
+	if isJSONText(in.Path) {
+		// Read as the agent reads: the same file written by a Windows
+		// editor (a UTF-8 BOM, CRLF line ends) gives the same output.
+		alt := Render(Run(t, p, bomCRLF(t, in)))
+		if d := firstDiff(comparable(alt), comparable(got)); d != "" {
+			t.Errorf("%s: with a UTF-8 BOM and CRLF line ends the output differs: %s", in.Path, d)
+		}
+	}
 	if *Update {
 		if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
 			t.Fatal(err)
@@ -292,6 +301,81 @@ func GoldenBytes(t testing.TB, got []byte, golden string, ps ...parser.Parser) {
 // every record (rows, Skip or a problem per line). The list only shrinks:
 // each agent leaves it when its parser is brought to the contract.
 var notYetAccounted = map[string]bool{}
+
+// isJSONText reports whether p names a JSON, JSONC or JSON Lines file.
+func isJSONText(p string) bool {
+	for _, ext := range []string{".json", ".jsonc", ".jsonl", ".ndjson"} {
+		if strings.HasSuffix(p, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	contentHash = regexp.MustCompile(`\b[0-9a-f]{64}\b`)
+	crInString  = regexp.MustCompile(`invalid character '\\\\r'`)
+	fileSize    = regexp.MustCompile(`\\"size\\":[0-9]+`)
+)
+
+// comparable masks in a rendered output what legitimately differs between
+// a file and its BOM-and-CRLF copy: a content hash and size a row carries
+// (of the file's bytes, which differ), a quote of the file's text (which
+// keeps its CRs, escaped once or twice), and a decoder's complaint about the first
+// raw line end inside a cut string ('\r' now, '\n' before).
+func comparable(b []byte) string {
+	s := contentHash.ReplaceAllString(string(b), "<sha256>")
+	s = fileSize.ReplaceAllString(s, `\"size\":<n>`)
+	s = strings.NewReplacer(`\\r\\n`, `\\n`, `\r\n`, `\n`).Replace(s)
+	return crInString.ReplaceAllString(s, `invalid character '\\n'`)
+}
+
+// firstDiff describes the first line where got and want differ, "" when
+// they are equal.
+func firstDiff(got, want string) string {
+	if got == want {
+		return ""
+	}
+	gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := 0; i < len(gl) || i < len(wl); i++ {
+		var g, w string
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if g != w {
+			k := 0
+			for k < len(g) && k < len(w) && g[k] == w[k] {
+				k++
+			}
+			from := max(0, k-200)
+			return fmt.Sprintf("line %d, byte %d:\n got: …%.400s\nwant: …%.400s", i+1, k, g[from:], w[from:])
+		}
+	}
+	return ""
+}
+
+// bomCRLF returns in with its content written as a Windows editor writes
+// it: a UTF-8 BOM first and every LF a CRLF.
+func bomCRLF(t testing.TB, in *parser.Input) *parser.Input {
+	t.Helper()
+	rc, err := in.OpenRaw()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(rc)
+	rc.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = append([]byte(parser.BOM), bytes.ReplaceAll(bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n"))...)
+	alt := *in
+	alt.Size = int64(len(b))
+	alt.OpenFunc = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }
+	return &alt
+}
 
 func isLineBased(p string) bool {
 	return strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".ndjson")

@@ -19,6 +19,7 @@ func Parsers() []parser.Parser {
 		Transcript(),
 		History(),
 		Settings(),
+		LegacyHistory(),
 		Sessions(),
 		Remote(),
 	}

@@ -160,6 +160,26 @@
 // .claude/paste-cache/<contentHash>.txt when collected; time from timestamp
 // (epoch ms); project; sessionId when recorded.
 //
+// claude-code/legacy-history (target "claude-json"): the prompt history
+// Claude Code 1.0.x kept in ~/.claude.json (and its .backup copies) under
+// projects[<path>].history, newest first, up to 100 a project, before
+// .claude/history.jsonl took it over (anthropics/claude-code#1449, #816;
+// still written by 1.0.100 and 1.0.110, #6988, #7385). One user row per
+// entry with Secondary=true, ProjectPath the project key, SourceLine the
+// entry's line in the file: display with its paste placeholders expanded
+// from pastedContents as for history.jsonl (an entry that is a bare string,
+// as the earliest releases wrote, is its own text). The file records no
+// time and no session: TimeBasis none, SessionID and RecordID "" (the
+// engine keys such rows by their full values, so a .backup copy's entry
+// is the same row); a prompt the transcript also holds pairs with it (no
+// window). An empty entry is a skip "no_evidence:empty history entry"; a
+// cut file keeps the entries before the cut with a problem. The file is
+// read with a token decoder that steps over every other member (the
+// account, tokens, caches) without decoding it. Shape from the issues
+// above and the 1.0.x files quoted in them; the changelog of
+// anthropics/claude-code at 5cfc0a1905ce0c0a9bd81d8a90fe6b62ff614357
+// names no release for the move.
+//
 // claude-code/settings (targets "settings", "claude-json" and "project"):
 // one system row per entry at the file's mtime (TimeBasis file-mtime):
 // "permission setting: <key>=<value> (from <file>, file mtime)" for
@@ -169,6 +189,7 @@
 // gets that project as ProjectPath), "retention setting:
 // cleanupPeriodDays=<n> ..." and "model setting: <alias> ..."; from
 // .claude.json (and .claude.json.backup) projects.<path>.allowedTools,
+// ignorePatterns (before 1.0.7, which moved them to deny rules),
 // hasTrustDialogAccepted and hasClaudeMdExternalIncludesApproved with the
 // project as ProjectPath, "remote control: spawn mode <mode> for <path>"
 // from projects.<path>.remoteControlSpawnMode, "remote control: machine

@@ -18,7 +18,7 @@ func Settings() parser.Parser {
 		ID:      "claude-code/settings",
 		Actions: Actions,
 		Agent:   Agent,
-		Version: 3,
+		Version: 4,
 		// "project": a project's .claude/settings.json and
 		// settings.local.json, collected as project artifacts.
 		Targets: []string{"settings", "claude-json", "project"},
@@ -48,6 +48,7 @@ type settingsFile struct {
 type claudeJSON struct {
 	Projects map[string]struct {
 		AllowedTools                        []json.RawMessage `json:"allowedTools"`
+		IgnorePatterns                      []json.RawMessage `json:"ignorePatterns"`
 		HasTrustDialogAccepted              json.RawMessage   `json:"hasTrustDialogAccepted"`
 		HasClaudeMdExternalIncludesApproved json.RawMessage   `json:"hasClaudeMdExternalIncludesApproved"`
 		RemoteControlSpawnMode              string            `json:"remoteControlSpawnMode"`
@@ -109,6 +110,12 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 			pr := c.Projects[p]
 			for _, v := range pr.AllowedTools {
 				setting(p, "allowedTools", parser.JSONText(v))
+			}
+			// Before 1.0.7 a project's files Claude must not read were
+			// ignorePatterns here (1.0.7 moved them to deny rules in
+			// settings.local.json).
+			for _, v := range pr.IgnorePatterns {
+				setting(p, "ignorePatterns", parser.JSONText(v))
 			}
 			if v := parser.JSONText(pr.HasTrustDialogAccepted); v != "" {
 				setting(p, "hasTrustDialogAccepted", v)

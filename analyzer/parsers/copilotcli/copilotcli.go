@@ -31,6 +31,7 @@ func Parsers() []parser.Parser {
 			Targets: []string{"events"}, Names: []string{"*.jsonl"},
 			Doc: "legacy flat session-state/<id>.jsonl transcripts of pre-1.0 builds (the events.jsonl vocabulary; project path from the events or sidebar-sessions-state)",
 		}, parseEvents)},
+		HistorySession(),
 		parser.New(parser.Spec{
 			ID: "copilot-cli/sidebar", Agent: Agent, Version: 1,
 			Actions: Actions,

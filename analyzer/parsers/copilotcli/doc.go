@@ -73,6 +73,34 @@
 //     abort get "<type>: k=v" rows; every other type, known or not, is a
 //     system row "<type>: <data as compact JSON>", never dropped.
 //
+//   - history-session: history-session-state/session_<id>_<ms>.json, the
+//     legacy single-object session of the builds before events.jsonl
+//     (collected as catalog target history-session-state). One JSON object:
+//     sessionId (else the <id> of the file name), startTime and endTime
+//     (system rows "session start|end (legacy history-session-state)" at
+//     those times), chatMessages (the OpenAI chat shape: role user ->
+//     user, assistant -> assistant and one tool_use per tool_calls entry
+//     with ToolUseID and RecordID the call id and ToolInput the arguments
+//     string's JSON, tool -> tool_result with tool_call_id and name
+//     (RecordID "<id>#result"), system -> "system prompt: <text>"; another
+//     role is a skipped_record problem, an empty message a skip) and
+//     timeline (entries with id, type, timestamp, text, callId, toolTitle,
+//     arguments, result.type: one system row "timeline <type>: <tool>:
+//     <text>: <arguments>: result <type>" at the entry's timestamp,
+//     RecordID "<session>#timeline:<id>"). The chat messages record no time
+//     of their own: they are undated (time_basis none), never given the
+//     session's start. SourceLine is the line each member starts on; a cut
+//     file keeps what precedes the cut with a problem. Shape learned from
+//     public readers of the directory found by code search: a usage
+//     tracker's SessionProcessor (session_*.json, chatMessages roles user,
+//     assistant, tool, system with tool_calls; sessionId, startTime,
+//     endTime), a prompt-ingest test fixture (chatMessages with
+//     tool_calls[].function {name, arguments} and role tool with name) and
+//     a Rust analyzer of the "legacy single-object dumps" (timeline entries
+//     of type tool_call_completed with toolTitle, arguments, timestamp,
+//     result.log); no real file was seen here, so the fixture is
+//     source-derived.
+//
 //   - workspace: session-state/<id>/workspace.yaml (a flat YAML mapping:
 //     id, cwd, client_name, name, user_named, summary_count, created_at,
 //     updated_at, ...). One "session metadata: name=".." client=.. cwd=..

@@ -258,7 +258,7 @@ func (p *surfaceParser) Parse(ctx context.Context, in *parser.Input, out parser.
 		out.Skip(0, "no_evidence:not_a_control_surface_file")
 		return nil
 	}
-	rc, err := in.Open()
+	rc, err := in.OpenRaw() // the hash is the file's own; the text has no BOM
 	if err != nil {
 		return err
 	}
@@ -272,7 +272,7 @@ func (p *surfaceParser) Parse(ctx context.Context, in *parser.Input, out parser.
 		return nil
 	}
 	sum := sha256.Sum256(b)
-	d := &doc{f: &in.File, b: b, sum: hex.EncodeToString(sum[:]), scope: "user", rel: rel, project: project}
+	d := &doc{f: &in.File, b: parser.TrimBOM(b), sum: hex.EncodeToString(sum[:]), scope: "user", rel: rel, project: project}
 	if project != "" {
 		d.scope = "project"
 	}
