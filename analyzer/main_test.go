@@ -87,6 +87,31 @@ func TestExitCodes(t *testing.T) {
 	if out, code := runCLI(t, "report", good, "-o", filepath.Join(dir, "r1")); code != 0 {
 		t.Fatalf("report: exit %d, want 0: %s", code, out)
 	}
+	// Findings are computed whatever --format says (the rules run on the
+	// rows in memory), and report works with any --format.
+	for _, f := range []string{"csv", "parquet", "timesketch,bodyfile"} {
+		o := filepath.Join(dir, "f-"+f)
+		out, code := runCLI(t, "timeline", good, "-o", o, "--format", f)
+		if code != 0 || !strings.Contains(out, "findings: none from 8 rules over 1 rows") {
+			t.Fatalf("timeline --format %s: exit %d: %s", f, code, out)
+		}
+		if _, err := os.Stat(filepath.Join(o, "findings.jsonl")); err != nil {
+			t.Fatalf("timeline --format %s: %v", f, err)
+		}
+		if _, err := os.Stat(filepath.Join(o, "timeline.jsonl")); err == nil {
+			t.Fatalf("timeline --format %s wrote timeline.jsonl", f)
+		}
+		o = filepath.Join(dir, "rf-"+f)
+		out, code = runCLI(t, "report", good, "-o", o, "--format", f)
+		if code != 0 || !strings.Contains(out, "report: "+filepath.Join(o, "report.html")) || !strings.Contains(out, "timeline.jsonl is written too") {
+			t.Fatalf("report --format %s: exit %d: %s", f, code, out)
+		}
+		for _, n := range []string{"timeline.jsonl", "findings.jsonl", "report.md"} {
+			if _, err := os.Stat(filepath.Join(o, n)); err != nil {
+				t.Fatalf("report --format %s: %v", f, err)
+			}
+		}
+	}
 	if out, code := runCLI(t, "timeline", good, "-o", filepath.Join(dir, "o2b"), "--agent", "claudecode"); code != 2 ||
 		!strings.Contains(out, "--agent claudecode: not in the input; it holds claude-code") {
 		t.Fatalf("timeline --agent naming no agent of the input: exit %d, want 2: %s", code, out)

@@ -76,6 +76,19 @@ type Options struct {
 	// DefaultStoreRows, DefaultStoreTime); see budget.go.
 	StoreRows int64
 	StoreTime time.Duration
+	// Rows, when set, sees every row the timeline holds, in timeline
+	// order, as the output pass writes it, whatever the formats (the
+	// findings: analyzer/findings.Runner).
+	Rows RowConsumer
+}
+
+// RowConsumer sees the rows of the timeline during the output pass, on a
+// goroutine of its own: n is the row's 1-based number (its line in
+// timeline.jsonl, its row in the other formats), r its wire form (the row
+// timeline.jsonl holds, timeline.Event.WireRow), which the consumer may
+// keep. An error stops the run.
+type RowConsumer interface {
+	Row(n int64, r *timeline.Row) error
 }
 
 // Summary is what a run found.

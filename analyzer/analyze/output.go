@@ -345,19 +345,45 @@ func (inv *Inventory) finish(sessions []timeline.Session, parsedAgents map[strin
 }
 
 // pipeRows hands rows to a writer goroutine in batches: the events are
-// copied (the sorter reuses its storage), the strings shared.
+// copied (the sorter reuses its storage), the strings shared. With a
+// RowConsumer, each batch the writer is done with goes on to a goroutine
+// of the consumer's (the findings), in the same order, so the rules run
+// on the rows in memory beside the encoding instead of reading the
+// written timeline back.
 type pipeRows struct {
 	w     rowWriter
 	batch []timeline.Event
 	ch    chan []timeline.Event
 	free  chan []timeline.Event
 	done  chan error
+	cdone chan error
 }
 
 const pipeBatch = 512
 
-func newPipeRows(w rowWriter) *pipeRows {
-	p := &pipeRows{w: w, ch: make(chan []timeline.Event, 4), free: make(chan []timeline.Event, 6), done: make(chan error, 1)}
+func newPipeRows(w rowWriter, rc RowConsumer) *pipeRows {
+	p := &pipeRows{w: w, ch: make(chan []timeline.Event, 4), free: make(chan []timeline.Event, 8), done: make(chan error, 1)}
+	next := p.free
+	if rc != nil {
+		cch := make(chan []timeline.Event, 4)
+		next = cch
+		p.cdone = make(chan error, 1)
+		go func() {
+			var err error
+			var n int64
+			for b := range cch {
+				for i := range b {
+					n++
+					if err == nil {
+						r := b[i].WireRow()
+						err = rc.Row(n, &r)
+					}
+				}
+				p.recycle(b)
+			}
+			p.cdone <- err
+		}()
+	}
 	go func() {
 		var err error
 		for b := range p.ch {
@@ -366,13 +392,28 @@ func newPipeRows(w rowWriter) *pipeRows {
 					err = w.write(&b[i])
 				}
 			}
-			clear(b)
-			p.free <- b[:0]
+			if next == p.free {
+				p.recycle(b)
+			} else {
+				next <- b
+			}
+		}
+		if next != p.free {
+			close(next)
 		}
 		p.done <- err
 	}()
 	p.batch = make([]timeline.Event, 0, pipeBatch)
 	return p
+}
+
+// recycle offers a finished batch for reuse (dropped when enough wait).
+func (p *pipeRows) recycle(b []timeline.Event) {
+	clear(b)
+	select {
+	case p.free <- b[:0]:
+	default:
+	}
 }
 
 func (p *pipeRows) write(e *timeline.Event) error {
@@ -389,13 +430,19 @@ func (p *pipeRows) write(e *timeline.Event) error {
 	return nil
 }
 
-// close flushes the last batch, waits for the writer and closes it.
+// close flushes the last batch, waits for the writer (and the consumer)
+// and closes it.
 func (p *pipeRows) close() error {
 	if len(p.batch) > 0 {
 		p.ch <- p.batch
 	}
 	close(p.ch)
 	err := <-p.done
+	if p.cdone != nil {
+		if cerr := <-p.cdone; err == nil {
+			err = cerr
+		}
+	}
 	if cerr := p.w.close(); err == nil {
 		err = cerr
 	}
@@ -534,7 +581,7 @@ func writeOutputs(c *collected, opts *Options, sum *Summary) error {
 	dd := &dupWindow{}
 	// The merge and the correlation run here; encoding and writing the
 	// rows run beside them (pipeRows), so the tail uses two cores.
-	pw := newPipeRows(rw)
+	pw := newPipeRows(rw, opts.Rows)
 	err = c.primary.Each(func(e *timeline.Event) error {
 		if c.losers.has(e.Ord) {
 			return nil // repeated by record id: counted in resolveIdentities
