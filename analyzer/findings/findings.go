@@ -3,13 +3,16 @@
 // and session whose rows matched, naming the matched rows by their
 // timeline.jsonl line and record id.
 //
-// It is a pass over timeline.jsonl after the engine wrote it (the engine
-// knows nothing of rules): the Sigma rules of analyzer/rules (and an
-// examiner's own, with --rules) evaluated row by row with analyzer/sigma,
-// and the built-in detectors that Sigma cannot express (prompt-injection
-// traces, detect.go), which read each session's rows in timeline order.
-// It streams: memory holds the findings and each session's pending
-// fetched text, never the timeline.
+// It consumes the row stream (the engine knows nothing of rules): a
+// Runner is handed every row the engine's output pass writes, in timeline
+// order, on a goroutine of its own (analyze.Options.Rows), whatever the
+// formats written; Run does the same over a timeline.jsonl written
+// earlier. The Sigma rules of analyzer/rules (and an examiner's own, with
+// --rules) are evaluated row by row with analyzer/sigma, and the built-in
+// detectors that Sigma cannot express (prompt-injection traces,
+// detect.go) read each session's rows in timeline order. It streams:
+// memory holds the findings and each session's pending fetched text,
+// never the timeline.
 //
 // Same timeline, same rules: byte-identical findings.jsonl.
 package findings
