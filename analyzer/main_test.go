@@ -245,3 +245,36 @@ func untar(t *testing.T, data []byte, dst string) {
 		}
 	}
 }
+
+// TestProfiles: --cpuprofile and --memprofile write pprof files (gzip)
+// with the output rules: an existing file is refused (exit 2, nothing
+// run) unless --force, which replaces it.
+func TestProfiles(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.tar.zst")
+	os.WriteFile(good, bundletest.Build(t, []bundletest.File{{Path: "/home/a/.claude/projects/p/11111111-2222-4333-8444-555555555555.jsonl", Agent: "claude-code", Target: "projects", User: "a", Data: []byte(transcript)}}), 0o644)
+	cpu, mem := filepath.Join(dir, "cpu.out"), filepath.Join(dir, "mem.out")
+	if out, code := runCLI(t, "timeline", good, "-o", filepath.Join(dir, "o1"), "--cpuprofile", cpu, "--memprofile", mem); code != 0 {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	gz := func(p string) bool {
+		b, err := os.ReadFile(p)
+		return err == nil && len(b) > 2 && b[0] == 0x1f && b[1] == 0x8b
+	}
+	if !gz(cpu) || !gz(mem) {
+		t.Fatal("no pprof files")
+	}
+	os.WriteFile(cpu, []byte("kept"), 0o644)
+	if out, code := runCLI(t, "timeline", good, "-o", filepath.Join(dir, "o2"), "--cpuprofile", cpu); code != 2 || !strings.Contains(out, "--cpuprofile") {
+		t.Fatalf("existing profile: exit %d: %s", code, out)
+	}
+	if b, _ := os.ReadFile(cpu); string(b) != "kept" {
+		t.Fatal("the existing file was overwritten")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "o2")); !os.IsNotExist(err) {
+		t.Fatal("the refused run wrote its outputs")
+	}
+	if out, code := runCLI(t, "timeline", good, "-o", filepath.Join(dir, "o3"), "--force", "--cpuprofile", cpu); code != 0 || !gz(cpu) {
+		t.Fatalf("--force: exit %d: %s", code, out)
+	}
+}
