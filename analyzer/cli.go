@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"runtime/pprof"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/alecthomas/kong"
+	"github.com/doubleagent/doubleagent/bundle"
 	"github.com/mattn/go-isatty"
 	"github.com/rs/zerolog"
 )
@@ -18,6 +21,75 @@ type Globals struct {
 	LogLevel  string           `help:"Log level: ${enum}." enum:"debug,info,warn,error" default:"warn"`
 	LogFormat string           `help:"Log format on stderr: ${enum} (auto: console on a terminal, JSON otherwise)." enum:"auto,console,json" default:"auto"`
 	Version   kong.VersionFlag `help:"Print the version and exit."`
+	// Profiles of the run, for anyone measuring (go tool pprof FILE).
+	CPUProfile string `name:"cpuprofile" help:"Write a Go CPU profile of the whole run to FILE (go tool pprof); never over an existing file unless --force." type:"path" placeholder:"FILE"`
+	MemProfile string `name:"memprofile" help:"Write a Go heap profile to FILE when the run ends (go tool pprof); never over an existing file unless --force." type:"path" placeholder:"FILE"`
+}
+
+// startProfiles creates the profile files asked for (as outputs are
+// created: never through a link, never over an existing file unless force,
+// which replaces a regular file only) and starts the CPU profile; stop
+// ends it and writes the heap profile. Both files are created before the
+// run, so a refused path fails at once.
+func startProfiles(cpu, mem string, force bool) (stop func() error, err error) {
+	create := func(p string) (*os.File, error) {
+		if force {
+			if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
+				if err := os.Remove(p); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return bundle.CreateNew(p, 0o644)
+	}
+	var cf, mf *os.File
+	if cpu != "" {
+		if cf, err = create(cpu); err != nil {
+			return nil, fmt.Errorf("--cpuprofile: %w", err)
+		}
+		if err := pprof.StartCPUProfile(cf); err != nil {
+			cf.Close()
+			return nil, fmt.Errorf("--cpuprofile: %w", err)
+		}
+	}
+	if mem != "" {
+		if mf, err = create(mem); err != nil {
+			if cf != nil {
+				pprof.StopCPUProfile()
+				cf.Close()
+			}
+			return nil, fmt.Errorf("--memprofile: %w", err)
+		}
+	}
+	return func() error {
+		var first error
+		if cf != nil {
+			pprof.StopCPUProfile()
+			first = cf.Close()
+		}
+		if mf != nil {
+			runtime.GC() // the heap profile as of the last collection
+			err := pprof.WriteHeapProfile(mf)
+			if cerr := mf.Close(); err == nil {
+				err = cerr
+			}
+			if first == nil {
+				first = err
+			}
+		}
+		return first
+	}, nil
+}
+
+// forceFlag reports whether the command run was given --force.
+func forceFlag(kctx *kong.Context) bool {
+	for _, f := range kctx.Flags() {
+		if f.Name == "force" {
+			v, _ := kctx.FlagValue(f).(bool)
+			return v
+		}
+	}
+	return false
 }
 
 // CLI is the command tree.

@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"slices"
 
+	"github.com/doubleagent/doubleagent/analyzer/analyze"
 	"github.com/doubleagent/doubleagent/analyzer/report"
 	"github.com/rs/zerolog"
 )
@@ -18,6 +20,13 @@ func (c *ReportCmd) Run(g *Globals, log zerolog.Logger) error {
 	// Nothing found still gets its report (saying so), and the exit code
 	// timeline gives it (1).
 	var nothing error
+	// The report is read from timeline.jsonl and names its lines (the
+	// whole text of every row is there), so it is written whatever else
+	// --format asks for.
+	if fs, err := analyze.ParseFormats(c.Format); err == nil && !slices.Contains(fs, analyze.FormatJSONL) {
+		c.Format = analyze.FormatJSONL + "," + c.Format
+		fmt.Println("report: timeline.jsonl is written too (the report is read from it and names its lines)")
+	}
 	if err := c.TimelineCmd.Run(g, log); err != nil {
 		if e, ok := err.(*exitError); !ok || e.code != exitNothing {
 			return err

@@ -71,14 +71,11 @@ func (c *TimelineCmd) loadRules() ([]rules.Rule, error) {
 	return append(rs, extra...), nil
 }
 
-// runFindings runs the rules over the written timeline, records
-// findings.jsonl in run.json and returns its summary line.
-func runFindings(dir string, rs []rules.Rule) (string, string, error) {
-	sum, err := findings.Run(findings.Options{Dir: dir, Rules: rs})
+// finishFindings writes findings.jsonl from the rows the output pass
+// handed the runner, records it in run.json and returns its summary line.
+func finishFindings(dir string, u *findings.Runner) (string, string, error) {
+	sum, err := u.Finish()
 	if err != nil {
-		if errors.Is(err, findings.ErrNoTimeline) {
-			return "findings: not computed (the rules read timeline.jsonl: add jsonl to --format)", "", nil
-		}
 		return "", "", err
 	}
 	if err := analyze.AppendRunOutputs(dir, []string{sum.Path}, sum.Record()); err != nil {
@@ -154,10 +151,16 @@ func (c *TimelineCmd) Run(g *Globals, log zerolog.Logger) error {
 		return &exitError{exitUnusable, "--max-line: at least 1KiB"}
 	}
 	parser.MaxLineBytes = maxLine
-	var rs []rules.Rule
+	var fr *findings.Runner
 	if !c.NoFindings {
-		if rs, err = c.loadRules(); err != nil {
+		rs, err := c.loadRules()
+		if err != nil {
 			return &exitError{exitUnusable, "--rules: " + err.Error()}
+		}
+		// The rules run on the rows in memory as the output pass writes
+		// them, whatever --format says (Options.Rows).
+		if fr, err = findings.New(findings.Options{Dir: c.Output, Rules: rs}); err != nil {
+			return &exitError{exitUnusable, "findings: " + err.Error()}
 		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -169,6 +172,9 @@ func (c *TimelineCmd) Run(g *Globals, log zerolog.Logger) error {
 		StoreRows: c.StoreRows, StoreTime: c.StoreTime,
 		TurnTypes: c.TurnType, Hide: c.Hide, Sessions: c.Session, Actions: c.Action, PartitionByHost: c.PartitionByHost,
 		Force: c.Force, CommandLine: os.Args, ToolVersion: Version,
+	}
+	if fr != nil {
+		opts.Rows = fr
 	}
 	if _, err := analyze.ParseFormats(c.Format); err != nil {
 		return &exitError{exitUnusable, "--format: " + err.Error()}
@@ -194,8 +200,8 @@ func (c *TimelineCmd) Run(g *Globals, log zerolog.Logger) error {
 	fmt.Println(cleanN(analyze.AgentsLine(sum.Inventory), 16*maxTerminalText)) // agent names come from manifests
 	fmt.Printf("timeline: %d rows (%d undated), %d sessions, %d problems from %d inputs (%d unusable)\n", sum.Events, sum.Undated, sum.Sessions, sum.Problems, sum.Sources, sum.Failed)
 	fmt.Println(analyze.DroppedLine(sum))
-	if !c.NoFindings {
-		line, path, err := runFindings(c.Output, rs)
+	if fr != nil {
+		line, path, err := finishFindings(c.Output, fr)
 		if err != nil {
 			return &exitError{exitUnusable, "findings: " + err.Error()}
 		}

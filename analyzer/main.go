@@ -49,7 +49,18 @@ func main() {
 	}
 	// One soft memory target for the whole run (see SoftMemoryLimit).
 	_ = analyze.SoftMemoryLimit(0) // the process ends with os.Exit: nothing to restore
+	stopProfiles, err := startProfiles(cli.CPUProfile, cli.MemProfile, forceFlag(kctx))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "doubleagent:", err)
+		os.Exit(exitUnusable)
+	}
 	err = kctx.Run(&cli.Globals)
+	if perr := stopProfiles(); perr != nil {
+		fmt.Fprintln(os.Stderr, "doubleagent: profile:", perr)
+		if err == nil {
+			err = &exitError{exitUnusable, ""}
+		}
+	}
 	os.Exit(exitCode(err))
 }
 

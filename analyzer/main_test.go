@@ -87,6 +87,31 @@ func TestExitCodes(t *testing.T) {
 	if out, code := runCLI(t, "report", good, "-o", filepath.Join(dir, "r1")); code != 0 {
 		t.Fatalf("report: exit %d, want 0: %s", code, out)
 	}
+	// Findings are computed whatever --format says (the rules run on the
+	// rows in memory), and report works with any --format.
+	for _, f := range []string{"csv", "parquet", "timesketch,bodyfile"} {
+		o := filepath.Join(dir, "f-"+f)
+		out, code := runCLI(t, "timeline", good, "-o", o, "--format", f)
+		if code != 0 || !strings.Contains(out, "findings: none from 8 rules over 1 rows") {
+			t.Fatalf("timeline --format %s: exit %d: %s", f, code, out)
+		}
+		if _, err := os.Stat(filepath.Join(o, "findings.jsonl")); err != nil {
+			t.Fatalf("timeline --format %s: %v", f, err)
+		}
+		if _, err := os.Stat(filepath.Join(o, "timeline.jsonl")); err == nil {
+			t.Fatalf("timeline --format %s wrote timeline.jsonl", f)
+		}
+		o = filepath.Join(dir, "rf-"+f)
+		out, code = runCLI(t, "report", good, "-o", o, "--format", f)
+		if code != 0 || !strings.Contains(out, "report: "+filepath.Join(o, "report.html")) || !strings.Contains(out, "timeline.jsonl is written too") {
+			t.Fatalf("report --format %s: exit %d: %s", f, code, out)
+		}
+		for _, n := range []string{"timeline.jsonl", "findings.jsonl", "report.md"} {
+			if _, err := os.Stat(filepath.Join(o, n)); err != nil {
+				t.Fatalf("report --format %s: %v", f, err)
+			}
+		}
+	}
 	if out, code := runCLI(t, "timeline", good, "-o", filepath.Join(dir, "o2b"), "--agent", "claudecode"); code != 2 ||
 		!strings.Contains(out, "--agent claudecode: not in the input; it holds claude-code") {
 		t.Fatalf("timeline --agent naming no agent of the input: exit %d, want 2: %s", code, out)
@@ -218,5 +243,38 @@ func untar(t *testing.T, data []byte, dst string) {
 		if err := os.WriteFile(p, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestProfiles: --cpuprofile and --memprofile write pprof files (gzip)
+// with the output rules: an existing file is refused (exit 2, nothing
+// run) unless --force, which replaces it.
+func TestProfiles(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.tar.zst")
+	os.WriteFile(good, bundletest.Build(t, []bundletest.File{{Path: "/home/a/.claude/projects/p/11111111-2222-4333-8444-555555555555.jsonl", Agent: "claude-code", Target: "projects", User: "a", Data: []byte(transcript)}}), 0o644)
+	cpu, mem := filepath.Join(dir, "cpu.out"), filepath.Join(dir, "mem.out")
+	if out, code := runCLI(t, "timeline", good, "-o", filepath.Join(dir, "o1"), "--cpuprofile", cpu, "--memprofile", mem); code != 0 {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	gz := func(p string) bool {
+		b, err := os.ReadFile(p)
+		return err == nil && len(b) > 2 && b[0] == 0x1f && b[1] == 0x8b
+	}
+	if !gz(cpu) || !gz(mem) {
+		t.Fatal("no pprof files")
+	}
+	os.WriteFile(cpu, []byte("kept"), 0o644)
+	if out, code := runCLI(t, "timeline", good, "-o", filepath.Join(dir, "o2"), "--cpuprofile", cpu); code != 2 || !strings.Contains(out, "--cpuprofile") {
+		t.Fatalf("existing profile: exit %d: %s", code, out)
+	}
+	if b, _ := os.ReadFile(cpu); string(b) != "kept" {
+		t.Fatal("the existing file was overwritten")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "o2")); !os.IsNotExist(err) {
+		t.Fatal("the refused run wrote its outputs")
+	}
+	if out, code := runCLI(t, "timeline", good, "-o", filepath.Join(dir, "o3"), "--force", "--cpuprofile", cpu); code != 0 || !gz(cpu) {
+		t.Fatalf("--force: exit %d: %s", code, out)
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
@@ -41,6 +43,72 @@ type CLI struct {
 	LogLevel    string           `help:"Log level: ${enum}." enum:"debug,info,warn,error" default:"info"`
 	LogFormat   string           `help:"Log format on stderr: ${enum} (auto: console on a terminal, JSON otherwise)." enum:"auto,console,json" default:"auto"`
 	Version     kong.VersionFlag `help:"Print the version and exit."`
+	CPUProfile  string           `name:"cpuprofile" help:"Write a Go CPU profile of the run to FILE (go tool pprof); never over an existing file, never inside the evidence." placeholder:"FILE"`
+	MemProfile  string           `name:"memprofile" help:"Write a Go heap profile to FILE when the run ends (go tool pprof); never over an existing file, never inside the evidence." placeholder:"FILE"`
+}
+
+// startProfiles creates the profile files asked for as the bundle is
+// created (never through a link, never over what is there, never inside
+// the tree collected) and starts the CPU profile; stop ends it and writes
+// the heap profile. Both files are created before the collection.
+func (c *CLI) startProfiles() (stop func() error, err error) {
+	root := "/"
+	if c.Root != "" {
+		if root, err = filepath.Abs(c.Root); err != nil {
+			return nil, err
+		}
+	}
+	create := func(flag, p string) (*os.File, error) {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", flag, err)
+		}
+		if why := collect.OutputInsideEvidence(abs, root); why != "" {
+			return nil, fmt.Errorf("%s: refusing to write %s: %s", flag, abs, why)
+		}
+		f, err := bundle.CreateNew(abs, 0o640)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", flag, err)
+		}
+		return f, nil
+	}
+	var cf, mf *os.File
+	if c.CPUProfile != "" {
+		if cf, err = create("--cpuprofile", c.CPUProfile); err != nil {
+			return nil, err
+		}
+		if err := pprof.StartCPUProfile(cf); err != nil {
+			cf.Close()
+			return nil, fmt.Errorf("--cpuprofile: %w", err)
+		}
+	}
+	if c.MemProfile != "" {
+		if mf, err = create("--memprofile", c.MemProfile); err != nil {
+			if cf != nil {
+				pprof.StopCPUProfile()
+				cf.Close()
+			}
+			return nil, err
+		}
+	}
+	return func() error {
+		var first error
+		if cf != nil {
+			pprof.StopCPUProfile()
+			first = cf.Close()
+		}
+		if mf != nil {
+			runtime.GC() // the heap profile as of the last collection
+			err := pprof.WriteHeapProfile(mf)
+			if cerr := mf.Close(); err == nil {
+				err = cerr
+			}
+			if first == nil {
+				first = err
+			}
+		}
+		return first
+	}, nil
 }
 
 // isTerminal reports whether f is a terminal (not merely a character

@@ -38,7 +38,18 @@ func main() {
 		fmt.Fprintln(os.Stderr, "doubleagent-collector:", err)
 		os.Exit(exitUsage)
 	}
+	stopProfiles, err := cli.startProfiles()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "doubleagent-collector:", err)
+		os.Exit(exitUsage)
+	}
 	err = kctx.Run(&cli)
+	if perr := stopProfiles(); perr != nil {
+		fmt.Fprintln(os.Stderr, "doubleagent-collector: profile:", perr)
+		if err == nil {
+			err = usageError{perr}
+		}
+	}
 	os.Exit(exitCode(err))
 }
 

@@ -291,3 +291,40 @@ func TestOutputThroughALinkIsRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestProfiles: --cpuprofile and --memprofile write pprof files (gzip), are
+// created as the bundle is (an existing file or one inside the image is
+// refused with exit 2 before anything is collected).
+func TestProfiles(t *testing.T) {
+	bin := buildCollector(t)
+	root := filepath.Join(t.TempDir(), "img")
+	writeFile(t, filepath.Join(root, "home/alice/.claude/history.jsonl"), "{}\n")
+	dir := t.TempDir()
+	cpu, mem := filepath.Join(dir, "cpu.out"), filepath.Join(dir, "mem.out")
+	if msg, err := exec.Command(bin, "--root", root, "-o", filepath.Join(dir, "b.tar.zst"), "--cpuprofile", cpu, "--memprofile", mem).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, msg)
+	}
+	for _, p := range []string{cpu, mem} {
+		b, err := os.ReadFile(p)
+		if err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+			t.Errorf("%s: not a gzip pprof file (%d bytes, %v)", p, len(b), err)
+		}
+	}
+	var ee *exec.ExitError
+	for name, args := range map[string][]string{
+		"existing":     {"--cpuprofile", cpu},
+		"inside image": {"--memprofile", filepath.Join(root, "home/alice/mem.out")},
+	} {
+		out := filepath.Join(dir, strings.ReplaceAll(name, " ", "-")+".tar.zst")
+		msg, err := exec.Command(bin, append([]string{"--root", root, "-o", out}, args...)...).CombinedOutput()
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(string(msg), "profile") {
+			t.Errorf("%s: %v %s", name, err, msg)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("%s: the bundle was written", name)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, "home/alice/mem.out")); !os.IsNotExist(err) {
+		t.Error("a profile was written inside the image")
+	}
+}

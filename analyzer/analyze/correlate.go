@@ -31,6 +31,13 @@ import (
 //     rest are written, marked secondary.
 //  3. Rows without a record id fall back to full-value keys (see
 //     dupWindow), never text alone and never a hash alone.
+//  4. Sessions. When every row is written, the session states parsers
+//     gave are merged (mergeStates) and each session's parent link is
+//     decided from the rows and the states together (decideSessions);
+//     every disagreement is a state_conflict problem naming the values.
+//
+// This file is the one owner of those merges: the timeline Aggregator
+// only counts, and the output pass calls these steps.
 
 // idStub is what the identity merge needs of one row.
 type idStub struct {
@@ -485,4 +492,232 @@ var pairCodec = timeline.Codec[pairRow]{
 		}
 		return timeline.DecodeEventBinary(r.b, &p.Ev)
 	},
+}
+
+// mergeStates folds the session states parsers gave in a fixed order (by
+// session, then source file, bundle, parser and emission order), so the
+// result never depends on scheduling: the first value recorded for a
+// field is kept, a different later value is a state_conflict problem.
+// Recovered takes the strongest value instead (yes > partial > no): a
+// parser that saw a deletion knows more than one that did not.
+func (c *collected) mergeStates() []mergedState {
+	sort.SliceStable(c.states, func(i, j int) bool {
+		a, b := &c.states[i], &c.states[j]
+		if a.st.Key != b.st.Key {
+			ka, kb := a.st.Key, b.st.Key
+			return ka.Host+"\x00"+ka.User+"\x00"+ka.Agent+"\x00"+ka.SessionID < kb.Host+"\x00"+kb.User+"\x00"+kb.Agent+"\x00"+kb.SessionID
+		}
+		if a.file != b.file {
+			return a.file < b.file
+		}
+		return a.seq < b.seq
+	})
+	var out []mergedState
+	for i := 0; i < len(c.states); {
+		j := i
+		m := timeline.SessionState{Key: c.states[i].st.Key}
+		parentFrom := ""
+		for ; j < len(c.states) && c.states[j].st.Key == m.Key; j++ {
+			st := &c.states[j].st
+			for _, f := range []struct {
+				name string
+				dst  *string
+				v    string
+			}{{"synced", &m.Synced, st.Synced}, {"origin", &m.Origin, st.Origin}, {"relayed", &m.Relayed, st.Relayed},
+				{"parent_session_id", &m.ParentSessionID, st.ParentSessionID}, {"forked_from", &m.ForkedFrom, st.ForkedFrom}} {
+				switch {
+				case f.v == "" || f.v == *f.dst:
+				case *f.dst == "":
+					*f.dst = f.v
+					if f.name == "parent_session_id" {
+						parentFrom = c.states[j].file
+					}
+				default:
+					k := m.Key
+					c.problems = append(c.problems, Problem{Host: k.Host, Agent: k.Agent, SourceFile: strings.SplitN(c.states[j].file, "\x00", 2)[0], Kind: parser.KindStateConflict,
+						Message: fmt.Sprintf("session %s: %s recorded as %q and as %q; kept %q (first in file order)", k.SessionID, f.name, *f.dst, f.v, *f.dst)})
+				}
+			}
+			if timeline.RecoveredRank(st.Recovered) > timeline.RecoveredRank(m.Recovered) {
+				m.Recovered = st.Recovered
+			}
+		}
+		out = append(out, mergedState{st: m, parentFrom: parentFrom})
+		i = j
+	}
+	return out
+}
+
+// mergedState is a session's state folded from every parser's, with the
+// file (path, bundle id, parser id, NUL-separated) whose parent link was
+// kept.
+type mergedState struct {
+	st         timeline.SessionState
+	parentFrom string
+}
+
+// decideSessions is the last step of the correlation pass, run when every
+// row has been written: it folds the session states (mergeStates) into
+// the aggregator, then decides each session's parent link from what every
+// file said, the rows naming a parent (each distinct value with the first
+// row naming it, in timeline order) and the merged state, and sets the
+// links (SetLinks). One value is the link. Two or more are a
+// state_conflict problem naming every value and where it was read; the
+// value kept is the session state's when one names a parent (a parser's
+// link record, such as a subagent's meta file or a fork's session_meta,
+// says more than a field copied onto rows), else the first row's in
+// timeline order. The rows keep the parent each names. The fork link
+// (forked_from) is only ever recorded as state; mergeStates reports its
+// conflicts.
+func (c *collected) decideSessions(agg *timeline.Aggregator) {
+	merged := c.mergeStates()
+	byKey := make(map[timeline.SessionKey]*mergedState, len(merged))
+	for i := range merged {
+		m := &merged[i]
+		agg.SetState(m.st)
+		byKey[m.st.Key] = m
+	}
+	decided := map[timeline.SessionKey]bool{}
+	agg.RowParents(func(k timeline.SessionKey, seen []timeline.ParentSeen, more int) {
+		decided[k] = true
+		m := byKey[k]
+		state, fork := "", ""
+		if m != nil {
+			state, fork = m.st.ParentSessionID, m.st.ForkedFrom
+		}
+		kept := seen[0].Value
+		if state != "" {
+			kept = state
+		}
+		agg.SetLinks(k, kept, fork)
+		var vals []string
+		for _, p := range seen {
+			if p.Value != state {
+				vals = append(vals, fmt.Sprintf("%q (a row of %s)", p.Value, at(p.SourceFile, p.SourceLine)))
+			}
+		}
+		if state != "" && len(vals) > 0 {
+			vals = append(vals, fmt.Sprintf("%q (the session state from %s)", state, strings.SplitN(m.parentFrom, "\x00", 2)[0]))
+		}
+		if len(vals) < 2 && more == 0 {
+			return
+		}
+		why := "the session state's"
+		if state == "" {
+			why = "the first row's in timeline order"
+		}
+		if more > 0 {
+			vals = append(vals, fmt.Sprintf("%d more distinct value(s)", more))
+		}
+		file, bid := seen[0].SourceFile, seen[0].BundleID
+		if state != "" {
+			parts := strings.SplitN(m.parentFrom, "\x00", 3)
+			file = parts[0]
+			if len(parts) > 1 {
+				bid = parts[1]
+			}
+		}
+		c.problems = append(c.problems, Problem{Host: k.Host, BundleID: bid, SourceFile: file, Agent: k.Agent, Kind: parser.KindStateConflict,
+			Message: fmt.Sprintf("session %s: parent_session_id recorded as %s; kept %q (%s); every row keeps the parent it names", k.SessionID, joinAnd(vals), kept, why)})
+	})
+	for _, m := range merged {
+		if !decided[m.st.Key] && (m.st.ParentSessionID != "" || m.st.ForkedFrom != "") {
+			agg.SetLinks(m.st.Key, m.st.ParentSessionID, m.st.ForkedFrom)
+		}
+	}
+}
+
+// at names a position: the file, and its line when known.
+func at(file string, line int64) string {
+	if line > 0 {
+		return fmt.Sprintf("%s:%d", file, line)
+	}
+	return file
+}
+
+// joinAnd joins "a", "b" and "c" as `a, b and c`.
+func joinAnd(s []string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+// dupWindow drops a row without a record id that repeats another, by
+// full-value keys compared field by field, never text alone and never a
+// hash alone:
+//   - a dated row with the same host, user, agent, session, turn type,
+//     time, tool_use_id, text and tool input as a row of another source
+//     file (a resumed session's file repeating earlier records, a legacy
+//     file and its migrated copy). Equal rows share a timestamp, so only
+//     the rows of the current instant are held.
+//   - any row, dated or not, that repeats the row just before it at the
+//     same position (host, source file, line, parser, emission order) with
+//     the same content: the same evidence read twice (a bundle and its
+//     extracted copy, two collections of one host).
+//
+// Undated rows of different files are never merged.
+type dupWindow struct {
+	t    time.Time
+	keys map[[16]byte][]*timeline.Event // content hash -> rows of this instant (compared field by field)
+	prev timeline.Event                 // the previous row
+	has  bool
+}
+
+// samePosition: e repeats the row before it at the same position with the
+// same content (every field an examiner reads).
+func samePosition(a, b *timeline.Event) bool {
+	return a.Host == b.Host && a.SourceFile == b.SourceFile && a.SourceLine == b.SourceLine && a.Parser == b.Parser && a.Seq == b.Seq &&
+		a.User == b.User && a.Agent == b.Agent && a.SessionID == b.SessionID && a.TurnType == b.TurnType && a.ToolUseID == b.ToolUseID &&
+		a.ToolName == b.ToolName && a.Text == b.Text && a.ToolInput == b.ToolInput && a.IsError == b.IsError && a.Time.Equal(b.Time)
+}
+
+// sameFullValue: the fallback key of rows of one instant.
+func sameFullValue(a, b *timeline.Event) bool {
+	return a.Host == b.Host && a.User == b.User && a.Agent == b.Agent && a.SessionID == b.SessionID && a.TurnType == b.TurnType &&
+		a.ToolUseID == b.ToolUseID && a.Text == b.Text && a.ToolInput == b.ToolInput
+}
+
+var dupSeed = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+
+func fullValueHash(e *timeline.Event) [16]byte {
+	var out [16]byte
+	for i, seed := range dupSeed {
+		var h maphash.Hash
+		h.SetSeed(seed)
+		for _, s := range []string{e.Host, e.User, e.Agent, e.SessionID, string(e.TurnType), e.ToolUseID, e.Text, e.ToolInput} {
+			h.WriteString(s)
+			h.WriteByte(0)
+		}
+		v := h.Sum64()
+		for j := 0; j < 8; j++ {
+			out[i*8+j] = byte(v >> (8 * j))
+		}
+	}
+	return out
+}
+
+func (d *dupWindow) duplicate(e *timeline.Event) bool {
+	if d.has && samePosition(e, &d.prev) {
+		return true
+	}
+	d.prev, d.has = *e, true
+	if e.Time.IsZero() {
+		return false
+	}
+	if !e.Time.Equal(d.t) || d.keys == nil {
+		d.t = e.Time
+		d.keys = map[[16]byte][]*timeline.Event{}
+	}
+	// The hash finds the candidates; rows are compared field by field, so
+	// a collision never merges two rows.
+	k := fullValueHash(e)
+	for _, o := range d.keys[k] {
+		if sameFullValue(e, o) {
+			return o.SourceFile != e.SourceFile
+		}
+	}
+	cp := *e
+	d.keys[k] = append(d.keys[k], &cp)
+	return false
 }

@@ -33,6 +33,9 @@ type testRow struct {
 	// State, when set, is given as the session's state instead of a row.
 	Synced    string `json:"synced"`
 	Recovered string `json:"recovered"`
+	// StateParent and Forked give the state's parent and fork links.
+	StateParent string `json:"state_parent"`
+	Forked      string `json:"forked"`
 }
 
 func testParsers() []parser.Parser {
@@ -48,8 +51,9 @@ func testParsers() []parser.Parser {
 				out.Problem(n, "bad test row")
 				return nil
 			}
-			if r.Synced != "" || r.Recovered != "" {
-				out.Session(timeline.SessionState{Key: timeline.SessionKey{SessionID: r.Session}, Synced: r.Synced, Recovered: r.Recovered})
+			if r.Synced != "" || r.Recovered != "" || r.StateParent != "" || r.Forked != "" {
+				out.Session(timeline.SessionState{Key: timeline.SessionKey{SessionID: r.Session}, Synced: r.Synced, Recovered: r.Recovered,
+					ParentSessionID: r.StateParent, ForkedFrom: r.Forked})
 				out.Skip(n, "state_only")
 				return nil
 			}
@@ -247,6 +251,63 @@ func TestSessionStateMergeIsFixedAndReportsConflicts(t *testing.T) {
 		ps := problems(t, out)
 		if len(ps) != 1 || ps[0].Kind != "state_conflict" || ps[0].Message != `session S: synced recorded as "yes" and as "no"; kept "yes" (first in file order)` {
 			t.Fatalf("jobs %d: problems %+v", jobs, ps)
+		}
+	}
+}
+
+// Parent links are decided from what every file said. The probe of issue
+// 25: rows naming parents P1 and P2 and a state naming P3 gave the
+// session parent P3 and no problem row; now it is P3 (a session state is
+// the parser's link record) with a state_conflict naming all three, each
+// row keeping the parent it names. Rows alone naming two parents keep the
+// first in timeline order, with the problem; agreeing files give none.
+func TestParentConflictIsAProblemNamingEveryValue(t *testing.T) {
+	a := rowsJSON(testRow{T: "2026-05-01T10:00:00Z", Session: "S", Parent: "P1", Type: "user", Text: "x", ID: "u1"},
+		testRow{T: "2026-05-01T10:00:01Z", Session: "S", Parent: "P1", Type: "assistant", Text: "y", ID: "a1"})
+	b := rowsJSON(testRow{T: "2026-05-01T10:00:02Z", Session: "S", Parent: "P2", Type: "user", Text: "z", ID: "u2"})
+	st := rowsJSON(testRow{Session: "S", StateParent: "P3", Forked: "F0"})
+	pa, pb, ps := "/home/alice/.claude/projects/p/a.jsonl", "/home/alice/.claude/projects/p/b.jsonl", "/home/alice/.claude/projects/p/c.jsonl"
+	for name, c := range map[string]struct {
+		files        []bundletest.File
+		parent, fork string
+		problem      string
+	}{
+		"rows P1, P2 and a state P3": {[]bundletest.File{primaryFile("alice", "a", a), primaryFile("alice", "b", b), primaryFile("alice", "c", st)}, "P3", "F0",
+			`session S: parent_session_id recorded as "P1" (a row of ` + pa + `:1), "P2" (a row of ` + pb + `:1) and "P3" (the session state from ` + ps + `); kept "P3" (the session state's); every row keeps the parent it names`},
+		"rows P1 and P2": {[]bundletest.File{primaryFile("alice", "a", a), primaryFile("alice", "b", b)}, "P1", "",
+			`session S: parent_session_id recorded as "P1" (a row of ` + pa + `:1) and "P2" (a row of ` + pb + `:1); kept "P1" (the first row's in timeline order); every row keeps the parent it names`},
+		"rows P1 and a state P1": {[]bundletest.File{primaryFile("alice", "a", a), primaryFile("alice", "c", rowsJSON(testRow{Session: "S", StateParent: "P1"}))}, "P1", "", ""},
+		"a state alone":          {[]bundletest.File{primaryFile("alice", "a", rowsJSON(testRow{T: "2026-05-01T10:00:00Z", Session: "S", Type: "user", Text: "x", ID: "u1"})), primaryFile("alice", "c", st)}, "P3", "F0", ""},
+	} {
+		for _, jobs := range []int{1, 2} {
+			_, rs, out := runTest(t, c.files, analyze.Options{Jobs: jobs})
+			var sess []timeline.Session
+			readLines(t, filepath.Join(out, analyze.SessionsJSONL), &sess)
+			if len(sess) != 1 || sess[0].ParentSessionID != c.parent || sess[0].ForkedFrom != c.fork {
+				t.Fatalf("%s, jobs %d: sessions %+v", name, jobs, sess)
+			}
+			var got []string
+			for _, r := range rs {
+				got = append(got, r.ParentSessID)
+			}
+			if name == "rows P1, P2 and a state P3" && strings.Join(got, " ") != "P1 P1 P2" {
+				t.Fatalf("%s: rows' parents %v", name, got)
+			}
+			ps := problems(t, out)
+			var msgs []string
+			for _, p := range ps {
+				if p.Kind != "state_conflict" {
+					t.Fatalf("%s: problem %+v", name, p)
+				}
+				msgs = append(msgs, p.Message)
+			}
+			want := []string{}
+			if c.problem != "" {
+				want = []string{c.problem}
+			}
+			if strings.Join(msgs, "\n") != strings.Join(want, "\n") {
+				t.Fatalf("%s, jobs %d: problems\n%s\nwant\n%s", name, jobs, strings.Join(msgs, "\n"), strings.Join(want, "\n"))
+			}
 		}
 	}
 }

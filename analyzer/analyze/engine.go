@@ -76,6 +76,19 @@ type Options struct {
 	// DefaultStoreRows, DefaultStoreTime); see budget.go.
 	StoreRows int64
 	StoreTime time.Duration
+	// Rows, when set, sees every row the timeline holds, in timeline
+	// order, as the output pass writes it, whatever the formats (the
+	// findings: analyzer/findings.Runner).
+	Rows RowConsumer
+}
+
+// RowConsumer sees the rows of the timeline during the output pass, on a
+// goroutine of its own: n is the row's 1-based number (its line in
+// timeline.jsonl, its row in the other formats), r its wire form (the row
+// timeline.jsonl holds, timeline.Event.WireRow), which the consumer may
+// keep. An error stops the run.
+type RowConsumer interface {
+	Row(n int64, r *timeline.Row) error
 }
 
 // Summary is what a run found.
@@ -211,57 +224,6 @@ func newCollected(tmp string, opts *Options) *collected {
 	return c
 }
 
-// contains reports whether list holds s.
-// mergeStates folds the session states parsers gave in a fixed order (by
-// session, then source file, bundle, parser and emission order), so the
-// result never depends on scheduling: the first value recorded for a
-// field is kept, a different later value is a state_conflict problem.
-// Recovered takes the strongest value instead (yes > partial > no): a
-// parser that saw a deletion knows more than one that did not.
-func (c *collected) mergeStates() []timeline.SessionState {
-	sort.SliceStable(c.states, func(i, j int) bool {
-		a, b := &c.states[i], &c.states[j]
-		if a.st.Key != b.st.Key {
-			ka, kb := a.st.Key, b.st.Key
-			return ka.Host+"\x00"+ka.User+"\x00"+ka.Agent+"\x00"+ka.SessionID < kb.Host+"\x00"+kb.User+"\x00"+kb.Agent+"\x00"+kb.SessionID
-		}
-		if a.file != b.file {
-			return a.file < b.file
-		}
-		return a.seq < b.seq
-	})
-	var out []timeline.SessionState
-	for i := 0; i < len(c.states); {
-		j := i
-		m := timeline.SessionState{Key: c.states[i].st.Key}
-		for ; j < len(c.states) && c.states[j].st.Key == m.Key; j++ {
-			st := &c.states[j].st
-			for _, f := range []struct {
-				name string
-				dst  *string
-				v    string
-			}{{"synced", &m.Synced, st.Synced}, {"origin", &m.Origin, st.Origin}, {"relayed", &m.Relayed, st.Relayed},
-				{"parent_session_id", &m.ParentSessionID, st.ParentSessionID}, {"forked_from", &m.ForkedFrom, st.ForkedFrom}} {
-				switch {
-				case f.v == "" || f.v == *f.dst:
-				case *f.dst == "":
-					*f.dst = f.v
-				default:
-					k := m.Key
-					c.problems = append(c.problems, Problem{Host: k.Host, Agent: k.Agent, SourceFile: strings.SplitN(c.states[j].file, "\x00", 2)[0], Kind: parser.KindStateConflict,
-						Message: fmt.Sprintf("session %s: %s recorded as %q and as %q; kept %q (first in file order)", k.SessionID, f.name, *f.dst, f.v, *f.dst)})
-				}
-			}
-			if timeline.RecoveredRank(st.Recovered) > timeline.RecoveredRank(m.Recovered) {
-				m.Recovered = st.Recovered
-			}
-		}
-		out = append(out, m)
-		i = j
-	}
-	return out
-}
-
 // action names what a tool row's call does, from the tables of the
 // parsers that write the agent's rows; "other" when none names the tool.
 func (c *collected) action(agent, tool string) timeline.Action {
@@ -273,6 +235,7 @@ func (c *collected) action(agent, tool string) timeline.Action {
 	return timeline.ActOther
 }
 
+// contains reports whether list holds s.
 func contains(list []string, s string) bool { return slices.Contains(list, s) }
 
 // keep applies the row filters that do not need the whole timeline.

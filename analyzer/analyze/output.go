@@ -5,14 +5,12 @@ import (
 	"encoding/csv"
 	"fmt"
 	json "github.com/go-json-experiment/json/v1"
-	"hash/maphash"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
@@ -364,19 +362,45 @@ func (inv *Inventory) finish(sessions []timeline.Session, parsedAgents map[strin
 }
 
 // pipeRows hands rows to a writer goroutine in batches: the events are
-// copied (the sorter reuses its storage), the strings shared.
+// copied (the sorter reuses its storage), the strings shared. With a
+// RowConsumer, each batch the writer is done with goes on to a goroutine
+// of the consumer's (the findings), in the same order, so the rules run
+// on the rows in memory beside the encoding instead of reading the
+// written timeline back.
 type pipeRows struct {
 	w     rowWriter
 	batch []timeline.Event
 	ch    chan []timeline.Event
 	free  chan []timeline.Event
 	done  chan error
+	cdone chan error
 }
 
 const pipeBatch = 512
 
-func newPipeRows(w rowWriter) *pipeRows {
-	p := &pipeRows{w: w, ch: make(chan []timeline.Event, 4), free: make(chan []timeline.Event, 6), done: make(chan error, 1)}
+func newPipeRows(w rowWriter, rc RowConsumer) *pipeRows {
+	p := &pipeRows{w: w, ch: make(chan []timeline.Event, 4), free: make(chan []timeline.Event, 8), done: make(chan error, 1)}
+	next := p.free
+	if rc != nil {
+		cch := make(chan []timeline.Event, 4)
+		next = cch
+		p.cdone = make(chan error, 1)
+		go func() {
+			var err error
+			var n int64
+			for b := range cch {
+				for i := range b {
+					n++
+					if err == nil {
+						r := b[i].WireRow()
+						err = rc.Row(n, &r)
+					}
+				}
+				p.recycle(b)
+			}
+			p.cdone <- err
+		}()
+	}
 	go func() {
 		var err error
 		for b := range p.ch {
@@ -385,13 +409,28 @@ func newPipeRows(w rowWriter) *pipeRows {
 					err = w.write(&b[i])
 				}
 			}
-			clear(b)
-			p.free <- b[:0]
+			if next == p.free {
+				p.recycle(b)
+			} else {
+				next <- b
+			}
+		}
+		if next != p.free {
+			close(next)
 		}
 		p.done <- err
 	}()
 	p.batch = make([]timeline.Event, 0, pipeBatch)
 	return p
+}
+
+// recycle offers a finished batch for reuse (dropped when enough wait).
+func (p *pipeRows) recycle(b []timeline.Event) {
+	clear(b)
+	select {
+	case p.free <- b[:0]:
+	default:
+	}
 }
 
 func (p *pipeRows) write(e *timeline.Event) error {
@@ -408,13 +447,19 @@ func (p *pipeRows) write(e *timeline.Event) error {
 	return nil
 }
 
-// close flushes the last batch, waits for the writer and closes it.
+// close flushes the last batch, waits for the writer (and the consumer)
+// and closes it.
 func (p *pipeRows) close() error {
 	if len(p.batch) > 0 {
 		p.ch <- p.batch
 	}
 	close(p.ch)
 	err := <-p.done
+	if p.cdone != nil {
+		if cerr := <-p.cdone; err == nil {
+			err = cerr
+		}
+	}
 	if cerr := p.w.close(); err == nil {
 		err = cerr
 	}
@@ -553,7 +598,7 @@ func writeOutputs(c *collected, opts *Options, sum *Summary) error {
 	dd := &dupWindow{}
 	// The merge and the correlation run here; encoding and writing the
 	// rows run beside them (pipeRows), so the tail uses two cores.
-	pw := newPipeRows(rw)
+	pw := newPipeRows(rw, opts.Rows)
 	err = c.primary.Each(func(e *timeline.Event) error {
 		if c.losers.has(e.Ord) {
 			return nil // repeated by record id: counted in resolveIdentities
@@ -589,9 +634,7 @@ func writeOutputs(c *collected, opts *Options, sum *Summary) error {
 	}
 	sum.RepeatedByID, sum.SecondaryPaired, sum.DuplicateIDs = c.repeatedByID, c.secondaryPaired, c.duplicateIDs
 	sum.Duplicates = sum.RepeatedByID + sum.RepeatedNoID
-	for _, st := range c.mergeStates() {
-		agg.SetState(st)
-	}
+	c.decideSessions(agg)
 	for k, n := range c.undatedDropped {
 		sum.UndatedDropped += n
 		c.problems = append(c.problems, Problem{Host: k.host, BundleID: k.bundleID, Input: k.input, SourceFile: k.file, Agent: k.agent, Kind: "undated_dropped",
@@ -666,85 +709,6 @@ func writeOutputs(c *collected, opts *Options, sum *Summary) error {
 	}
 	sum.Files = append(sum.Files, filepath.Join(opts.OutDir, ProblemsJSONL))
 	return nil
-}
-
-// dupWindow drops a row without a record id that repeats another, by
-// full-value keys compared field by field, never text alone and never a
-// hash alone:
-//   - a dated row with the same host, user, agent, session, turn type,
-//     time, tool_use_id, text and tool input as a row of another source
-//     file (a resumed session's file repeating earlier records, a legacy
-//     file and its migrated copy). Equal rows share a timestamp, so only
-//     the rows of the current instant are held.
-//   - any row, dated or not, that repeats the row just before it at the
-//     same position (host, source file, line, parser, emission order) with
-//     the same content: the same evidence read twice (a bundle and its
-//     extracted copy, two collections of one host).
-//
-// Undated rows of different files are never merged.
-type dupWindow struct {
-	t    time.Time
-	keys map[[16]byte][]*timeline.Event // content hash -> rows of this instant (compared field by field)
-	prev timeline.Event                 // the previous row
-	has  bool
-}
-
-// samePosition: e repeats the row before it at the same position with the
-// same content (every field an examiner reads).
-func samePosition(a, b *timeline.Event) bool {
-	return a.Host == b.Host && a.SourceFile == b.SourceFile && a.SourceLine == b.SourceLine && a.Parser == b.Parser && a.Seq == b.Seq &&
-		a.User == b.User && a.Agent == b.Agent && a.SessionID == b.SessionID && a.TurnType == b.TurnType && a.ToolUseID == b.ToolUseID &&
-		a.ToolName == b.ToolName && a.Text == b.Text && a.ToolInput == b.ToolInput && a.IsError == b.IsError && a.Time.Equal(b.Time)
-}
-
-// sameFullValue: the fallback key of rows of one instant.
-func sameFullValue(a, b *timeline.Event) bool {
-	return a.Host == b.Host && a.User == b.User && a.Agent == b.Agent && a.SessionID == b.SessionID && a.TurnType == b.TurnType &&
-		a.ToolUseID == b.ToolUseID && a.Text == b.Text && a.ToolInput == b.ToolInput
-}
-
-var dupSeed = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
-
-func fullValueHash(e *timeline.Event) [16]byte {
-	var out [16]byte
-	for i, seed := range dupSeed {
-		var h maphash.Hash
-		h.SetSeed(seed)
-		for _, s := range []string{e.Host, e.User, e.Agent, e.SessionID, string(e.TurnType), e.ToolUseID, e.Text, e.ToolInput} {
-			h.WriteString(s)
-			h.WriteByte(0)
-		}
-		v := h.Sum64()
-		for j := 0; j < 8; j++ {
-			out[i*8+j] = byte(v >> (8 * j))
-		}
-	}
-	return out
-}
-
-func (d *dupWindow) duplicate(e *timeline.Event) bool {
-	if d.has && samePosition(e, &d.prev) {
-		return true
-	}
-	d.prev, d.has = *e, true
-	if e.Time.IsZero() {
-		return false
-	}
-	if !e.Time.Equal(d.t) || d.keys == nil {
-		d.t = e.Time
-		d.keys = map[[16]byte][]*timeline.Event{}
-	}
-	// The hash finds the candidates; rows are compared field by field, so
-	// a collision never merges two rows.
-	k := fullValueHash(e)
-	for _, o := range d.keys[k] {
-		if sameFullValue(e, o) {
-			return o.SourceFile != e.SourceFile
-		}
-	}
-	cp := *e
-	d.keys[k] = append(d.keys[k], &cp)
-	return false
 }
 
 func writeJSONL(path string, n int, get func(int) any) error {

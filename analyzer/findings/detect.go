@@ -68,7 +68,9 @@ func isFetch(r *timeline.Row) bool {
 	case string(timeline.ActWebFetch):
 		return true
 	case string(timeline.ActExecute):
-		return fetchCmd.MatchString(r.Text)
+		// Every fetchCmd match holds "://": most commands are rejected
+		// without the regexp.
+		return strings.Contains(r.Text, "://") && fetchCmd.MatchString(r.Text)
 	case string(timeline.ActMCP):
 		return fetchTool.MatchString(r.ToolName)
 	}

@@ -3,13 +3,16 @@
 // and session whose rows matched, naming the matched rows by their
 // timeline.jsonl line and record id.
 //
-// It is a pass over timeline.jsonl after the engine wrote it (the engine
-// knows nothing of rules): the Sigma rules of analyzer/rules (and an
-// examiner's own, with --rules) evaluated row by row with analyzer/sigma,
-// and the built-in detectors that Sigma cannot express (prompt-injection
-// traces, detect.go), which read each session's rows in timeline order.
-// It streams: memory holds the findings and each session's pending
-// fetched text, never the timeline.
+// It consumes the row stream (the engine knows nothing of rules): a
+// Runner is handed every row the engine's output pass writes, in timeline
+// order, on a goroutine of its own (analyze.Options.Rows), whatever the
+// formats written; Run does the same over a timeline.jsonl written
+// earlier. The Sigma rules of analyzer/rules (and an examiner's own, with
+// --rules) are evaluated row by row with analyzer/sigma, and the built-in
+// detectors that Sigma cannot express (prompt-injection traces,
+// detect.go) read each session's rows in timeline order. It streams:
+// memory holds the findings and each session's pending fetched text,
+// never the timeline.
 //
 // Same timeline, same rules: byte-identical findings.jsonl.
 package findings
@@ -125,10 +128,21 @@ type acc struct {
 	order int
 }
 
-// Run evaluates the rules and detectors over Dir/timeline.jsonl and
-// writes Dir/findings.jsonl (also when nothing matched: an empty file
-// says the rules ran).
-func Run(o Options) (*Summary, error) {
+// Runner evaluates the rules and detectors over rows given one at a
+// time, in timeline order: the engine's output pass hands it every row it
+// writes (analyze.Options.Rows), so findings need no second read of the
+// timeline and are computed whatever --format says. Use it from one
+// goroutine.
+type Runner struct {
+	rs    []rules.Rule
+	ds    []Detector
+	sum   *Summary
+	found map[key]*acc
+	row   sigmaRow
+}
+
+// New returns a Runner writing Dir/findings.jsonl when it finishes.
+func New(o Options) (*Runner, error) {
 	rs := o.Rules
 	if rs == nil {
 		var err error
@@ -140,15 +154,6 @@ func Run(o Options) (*Summary, error) {
 	if ds == nil {
 		ds = Detectors()
 	}
-	src := filepath.Join(o.Dir, analyze.TimelineJSONL)
-	f, err := os.Open(src)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, ErrNoTimeline
-		}
-		return nil, err
-	}
-	defer f.Close()
 	sum := &Summary{Path: filepath.Join(o.Dir, FileName), ByLevel: map[string]int{}, ByClass: map[string]int{}}
 	for _, r := range rs {
 		sum.Rules = append(sum.Rules, r.ID+" "+r.Source)
@@ -156,80 +161,77 @@ func Run(o Options) (*Summary, error) {
 	for _, d := range ds {
 		sum.Rules = append(sum.Rules, d.ID()+" builtin:"+d.Class())
 	}
-	found := map[key]*acc{}
-	add := func(k key, mk func() *Finding, line int64, r *timeline.Row) {
-		a := found[k]
-		if a == nil {
-			a = &acc{f: mk(), order: len(found)}
-			found[k] = a
+	return &Runner{rs: rs, ds: ds, sum: sum, found: map[key]*acc{}}, nil
+}
+
+func (u *Runner) add(k key, mk func() *Finding, line int64, r *timeline.Row) {
+	a := u.found[k]
+	if a == nil {
+		a = &acc{f: mk(), order: len(u.found)}
+		u.found[k] = a
+	}
+	fd := a.f
+	for _, x := range fd.Rows { // a detector may name a row twice
+		if x.Line == line {
+			return
 		}
-		fd := a.f
-		for _, x := range fd.Rows { // a detector may name a row twice
-			if x.Line == line {
+	}
+	fd.RowCount++
+	if len(fd.Rows) < MaxRowsListed {
+		fd.Rows = append(fd.Rows, ref(line, r))
+	} else {
+		fd.RowsCut = true
+	}
+	if t := r.TimestampUTC; t != "" {
+		if fd.FirstUTC == "" || t < fd.FirstUTC {
+			fd.FirstUTC = t
+		}
+		if t > fd.LastUTC {
+			fd.LastUTC = t
+		}
+	}
+}
+
+// Row evaluates one row: line is its 1-based number in the timeline (its
+// timeline.jsonl line), r its wire form (timeline.Event.WireRow). The
+// detectors may keep r; the caller must not change it afterwards.
+func (u *Runner) Row(line int64, r *timeline.Row) error {
+	u.sum.Rows++
+	row := &u.row
+	row.reset(r)
+	for i := range u.rs {
+		rl := &u.rs[i]
+		if !rl.Match(row) {
+			continue
+		}
+		u.add(key{rl.ID, r.Host, r.User, r.Agent, r.SessionID}, func() *Finding {
+			return &Finding{RuleID: rl.ID, RuleTitle: rl.Title, Level: rl.Level, Class: rl.Class, Engine: "sigma", RuleSource: rl.Source,
+				Host: r.Host, User: r.User, Agent: r.Agent, SessionID: r.SessionID}
+		}, line, r)
+	}
+	for _, d := range u.ds {
+		d.Row(line, r, func(refs ...Ref) {
+			if len(refs) == 0 {
 				return
 			}
-		}
-		fd.RowCount++
-		if len(fd.Rows) < MaxRowsListed {
-			fd.Rows = append(fd.Rows, ref(line, r))
-		} else {
-			fd.RowsCut = true
-		}
-		if t := r.TimestampUTC; t != "" {
-			if fd.FirstUTC == "" || t < fd.FirstUTC {
-				fd.FirstUTC = t
+			first := refs[0].Row
+			k := key{d.ID(), first.Host, first.User, first.Agent, first.SessionID}
+			for _, x := range refs {
+				u.add(k, func() *Finding {
+					return &Finding{RuleID: d.ID(), RuleTitle: d.Title(), Level: d.Level(), Class: d.Class(), Engine: "builtin", RuleSource: "builtin:" + d.Class(),
+						Host: first.Host, User: first.User, Agent: first.Agent, SessionID: first.SessionID}
+				}, x.Line, x.Row)
 			}
-			if t > fd.LastUTC {
-				fd.LastUTC = t
-			}
-		}
+		})
 	}
-	br := bufio.NewReaderSize(f, 1<<16)
-	var line int64
-	for {
-		b, rerr := br.ReadBytes('\n')
-		if len(bytes.TrimSpace(b)) > 0 {
-			line++
-			var r timeline.Row
-			if err := json.Unmarshal(b, &r); err != nil {
-				return nil, fmt.Errorf("%s line %d: %w", src, line, err)
-			}
-			sum.Rows++
-			row := &sigmaRow{r: &r}
-			for i := range rs {
-				rl := &rs[i]
-				if !rl.Match(row) {
-					continue
-				}
-				add(key{rl.ID, r.Host, r.User, r.Agent, r.SessionID}, func() *Finding {
-					return &Finding{RuleID: rl.ID, RuleTitle: rl.Title, Level: rl.Level, Class: rl.Class, Engine: "sigma", RuleSource: rl.Source,
-						Host: r.Host, User: r.User, Agent: r.Agent, SessionID: r.SessionID}
-				}, line, &r)
-			}
-			for _, d := range ds {
-				d.Row(line, &r, func(refs ...Ref) {
-					if len(refs) == 0 {
-						return
-					}
-					first := refs[0].Row
-					k := key{d.ID(), first.Host, first.User, first.Agent, first.SessionID}
-					for _, x := range refs {
-						add(k, func() *Finding {
-							return &Finding{RuleID: d.ID(), RuleTitle: d.Title(), Level: d.Level(), Class: d.Class(), Engine: "builtin", RuleSource: "builtin:" + d.Class(),
-								Host: first.Host, User: first.User, Agent: first.Agent, SessionID: first.SessionID}
-						}, x.Line, x.Row)
-					}
-				})
-			}
-		}
-		if rerr == io.EOF {
-			break
-		}
-		if rerr != nil {
-			return nil, rerr
-		}
-	}
-	for _, a := range found {
+	return nil
+}
+
+// Finish orders the findings and writes findings.jsonl (also when nothing
+// matched: an empty file says the rules ran).
+func (u *Runner) Finish() (*Summary, error) {
+	sum := u.sum
+	for _, a := range u.found {
 		sort.Slice(a.f.Rows, func(i, j int) bool { return a.f.Rows[i].Line < a.f.Rows[j].Line })
 		sum.Findings = append(sum.Findings, *a.f)
 	}
@@ -242,6 +244,48 @@ func Run(o Options) (*Summary, error) {
 		return nil, err
 	}
 	return sum, nil
+}
+
+// Run evaluates the rules and detectors over Dir/timeline.jsonl, read
+// back from the file, and writes Dir/findings.jsonl. The timeline command
+// does not use it (its output pass hands the rows to a Runner); it serves
+// a folder written earlier.
+func Run(o Options) (*Summary, error) {
+	u, err := New(o)
+	if err != nil {
+		return nil, err
+	}
+	src := filepath.Join(o.Dir, analyze.TimelineJSONL)
+	f, err := os.Open(src)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, ErrNoTimeline
+		}
+		return nil, err
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 1<<16)
+	var line int64
+	for {
+		b, rerr := br.ReadBytes('\n')
+		if len(bytes.TrimSpace(b)) > 0 {
+			line++
+			r := new(timeline.Row)
+			if err := json.Unmarshal(b, r); err != nil {
+				return nil, fmt.Errorf("%s line %d: %w", src, line, err)
+			}
+			if err := u.Row(line, r); err != nil {
+				return nil, err
+			}
+		}
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			return nil, rerr
+		}
+	}
+	return u.Finish()
 }
 
 // levelRank orders levels, most severe first.
@@ -364,24 +408,43 @@ func (s *Summary) Record() *analyze.RunFindings {
 
 // sigmaRow presents a timeline row to the Sigma evaluator by the
 // timeline's field names, keeping the lower-cased fields the rules
-// compare (every rule reads the same row).
+// compare: each field is lower-cased at most once per row, whatever the
+// number of rules reading it.
 type sigmaRow struct {
 	r     *timeline.Row
-	lower map[string]string
+	lower [len(fieldNames)]string
+	done  [len(fieldNames)]bool
+}
+
+// fieldNames are the fields a rule can name, in timeline.Fields order.
+var fieldNames = [...]string{"timestamp_utc", "host", "user", "agent", "session_id", "project_path", "turn_type", "model", "tool_name",
+	"tool_use_id", "text", "tool_input", "is_error", "source_file", "source_line", "bundle_id", "parser", "secondary", "time_basis",
+	"record_id", "parent_session_id", "verified", "action"}
+
+var fieldIndex = func() map[string]int {
+	m := map[string]int{}
+	for i, n := range fieldNames {
+		m[n] = i
+	}
+	return m
+}()
+
+func (s *sigmaRow) reset(r *timeline.Row) {
+	s.r = r
+	s.done = [len(fieldNames)]bool{}
 }
 
 // Lower implements sigma.Lowerer.
 func (s *sigmaRow) Lower(name string) string {
-	if l, ok := s.lower[name]; ok {
-		return l
+	i, ok := fieldIndex[name]
+	if !ok {
+		return ""
 	}
-	v, _ := s.Field(name)
-	l := strings.ToLower(v)
-	if s.lower == nil {
-		s.lower = make(map[string]string, 4)
+	if !s.done[i] {
+		v, _ := s.Field(name)
+		s.lower[i], s.done[i] = strings.ToLower(v), true
 	}
-	s.lower[name] = l
-	return l
+	return s.lower[i]
 }
 
 func (s *sigmaRow) Field(name string) (string, bool) {

@@ -97,28 +97,44 @@ func skipWS(b []byte, i int) int {
 }
 
 // stringEnd returns the offset just past the string starting at b[i]
-// (a '"'), or -1 when it is not closed.
+// (a '"'), or -1 when it is not closed. It jumps from quote to quote with
+// memchr: a quote ends the string unless an odd run of backslashes comes
+// right before it (then it is escaped, and the search goes on after it),
+// so text with escapes (new lines written \n, a JSON document quoted
+// inside a string) is not walked a byte at a time. Where escaped quotes
+// come close together a short stretch is walked bytewise instead, which
+// is then cheaper than a memchr call per quote.
 func stringEnd(b []byte, i int) int {
 	j := i + 1
-	// Jump to the next quote: when no backslash comes before it, it ends
-	// the string (most strings); escape-dense text (a JSON document quoted
-	// inside a string) is walked a byte at a time instead.
-	k := bytes.IndexByte(b[j:], '"')
-	if k < 0 {
-		return -1
-	}
-	if bytes.IndexByte(b[j:j+k], '\\') < 0 {
-		return j + k + 1
-	}
-	for ; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
+	for {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return -1
+		}
+		q := j + k
+		n := 0
+		for p := q - 1; p > i && b[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q + 1
+		}
+		j = q + 1
+		if k < 64 {
+			end := min(len(b), j+1024)
+			for ; j < end; j++ {
+				switch b[j] {
+				case '\\':
+					j++
+				case '"':
+					return j + 1
+				}
+			}
+			if j >= len(b) {
+				return -1
+			}
 		}
 	}
-	return -1
 }
 
 // valueEnd returns the offset just past the value starting at b[i], or -1.

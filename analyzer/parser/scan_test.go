@@ -35,3 +35,56 @@ func BenchmarkTopFields(b *testing.B) {
 		TopFields(line, func(k, v []byte) bool { return true })
 	}
 }
+
+// stringEndRef is the byte-at-a-time definition stringEnd must agree with.
+func stringEndRef(b []byte, i int) int {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return -1
+}
+
+// FuzzStringEnd: stringEnd agrees with the bytewise reference on any bytes.
+func FuzzStringEnd(f *testing.F) {
+	f.Add([]byte(`"a\"b\\"c"`))
+	f.Add([]byte(`"` + strings.Repeat(`\"`, 100) + `x"`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		b = append([]byte{'"'}, b...)
+		if got, want := stringEnd(b, 0), stringEndRef(b, 0); got != want {
+			t.Fatalf("%q: %d, want %d", b, got, want)
+		}
+	})
+}
+
+// stringEnd against a byte-at-a-time reference on the nastiest runs of
+// backslashes before a quote (even and odd, at the start, at the end, the
+// string left open), every prefix of each case.
+func TestStringEndBackslashRuns(t *testing.T) {
+	ref := stringEndRef
+	cases := []string{`""`, `"a"`, `"\""`, `"\\"`, `"\\\""`, `"\\\\"`, `"\\\\\"x"`, `"a\"b\\"c"`, `"\`, `"\\`, `"\"`, `"x\\\\\\\\\"\\"rest"`,
+		`"` + strings.Repeat(`\\`, 1000) + `"`, `"` + strings.Repeat(`\\`, 999) + `\""`, `"\u0022\\u005c"`}
+	for _, c := range cases {
+		for n := 1; n <= len(c); n++ {
+			b := []byte("xx" + c[:n] + `,"z"`)
+			if got, want := stringEnd(b, 2), ref(b, 2); got != want {
+				t.Errorf("%q: %d, want %d", b, got, want)
+			}
+		}
+	}
+}
+
+// BenchmarkTopFieldsEscapedText: a long string of prose written with \n
+// escapes and a few quoted words, as a prompt or a tool output is.
+func BenchmarkTopFieldsEscapedText(b *testing.B) {
+	line := []byte(`{"type":"attachment","attachment":{"type":"prompt_snapshot","text":"` + strings.Repeat(`a line of text in a long prompt, then a new line\n`, 4000) +
+		strings.Repeat(`and a \"quoted\" word\n`, 20) + `"}}`)
+	b.SetBytes(int64(len(line)))
+	for b.Loop() {
+		TopFields(line, func(k, v []byte) bool { return true })
+	}
+}

@@ -15,7 +15,9 @@
 //     regular expression, and a Row that implements Lowerer lower-cases each
 //     field once for every rule), and * and ? in a
 //     plain value are wildcards, as Sigma specifies (\* and \? match the
-//     characters themselves);
+//     characters themselves); every regular expression (a wildcard value
+//     or re) first tests the literal text all its matches hold, with a
+//     substring search (prefilter.go), and runs only when that passes;
 //   - conditions of identifiers combined with and, or, not and
 //     parentheses, and "1 of X*", "all of X*", "1 of them", "all of them".
 //
@@ -205,9 +207,10 @@ func lowerOf(row Row, field, v string) string {
 // field); one with * or ?, or a re value, is a regular expression.
 type matcher struct {
 	re    *regexp.Regexp
-	null  bool   // matches an empty value
-	op    litOp  // for a literal
-	lit   string // lower-cased unless cased
+	pre   *prefilter // literals every match of re holds (nil: none)
+	null  bool       // matches an empty value
+	op    litOp      // for a literal
+	lit   string     // lower-cased unless cased
 	cased bool
 }
 
@@ -227,6 +230,9 @@ func (m matcher) match(v, lower string) bool {
 		return v == ""
 	}
 	if m.re != nil {
+		if m.pre != nil && !m.pre.pass(v, lower) {
+			return false
+		}
 		return m.re.MatchString(v)
 	}
 	s := lower
@@ -244,8 +250,20 @@ func (m matcher) match(v, lower string) bool {
 	return strings.Contains(s, m.lit)
 }
 
-// needsLower reports whether the matcher reads the lower-cased value.
-func (m matcher) needsLower() bool { return !m.null && m.re == nil && !m.cased }
+// needsLower reports whether the matcher reads the lower-cased value (a
+// literal not cased, or a regexp's prefilter).
+func (m matcher) needsLower() bool {
+	return !m.null && ((m.re == nil && !m.cased) || m.pre.needsFold())
+}
+
+// compileRegexp compiles a regexp matcher with its literal prefilter.
+func compileRegexp(expr string) (matcher, error) {
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return matcher{}, err
+	}
+	return matcher{re: re, pre: newPrefilter(expr)}, nil
+}
 
 // cost orders a map's fields, cheapest first (then by name, so the order
 // is fixed): a row is rejected on its turn type before a long text is
@@ -400,11 +418,7 @@ func valueMatcher(n *yaml.Node, mods []string) (matcher, error) {
 		if flags != "" {
 			v = "(?" + flags + ")" + v
 		}
-		re, err := regexp.Compile(v)
-		if err != nil {
-			return matcher{}, err
-		}
-		return matcher{re: re}, nil
+		return compileRegexp(v)
 	}
 	if lit, ok := literal(v); ok {
 		m := matcher{op: opEqual, lit: lit, cased: cased}
@@ -436,11 +450,7 @@ func valueMatcher(n *yaml.Node, mods []string) (matcher, error) {
 	} else {
 		pat = "(?s)" + pat
 	}
-	re, err := regexp.Compile(pat)
-	if err != nil {
-		return matcher{}, err
-	}
-	return matcher{re: re}, nil
+	return compileRegexp(pat)
 }
 
 // literal returns a value without wildcards as the text it stands for

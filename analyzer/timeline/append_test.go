@@ -99,3 +99,27 @@ func TestLongRowStreamsTheSameBytes(t *testing.T) {
 		t.Fatalf("streamed row differs (%d vs %d bytes)", b.Len(), len(want))
 	}
 }
+
+// TestWireRowIsWhatReadsBack: the row in memory the findings pass sees is
+// the row a reader decodes from the written line, invalid UTF-8 included
+// (each bad byte one U+FFFD), in every string field.
+func TestWireRowIsWhatReadsBack(t *testing.T) {
+	evs := []Event{
+		{Time: time.Date(2026, 1, 2, 3, 4, 5, 678900000, time.UTC), Host: "h\xff", User: "u\xc3", Agent: "a", SessionID: "s\xed\xa0\x80",
+			Text: "bad \xff\xfe\xfd run, cut \xe2\x82 and \u2028 é", ToolInput: "{\"a\":\"\xc0\xaf\"}", ToolName: "\x80", SourceFile: "/p/\xff", SourceLine: 3,
+			RecordID: "r\xfe#1", ParentSessionID: "\xf5x", Model: "m\xff", Parser: "p", Verified: "true", Action: ActExecute, TurnType: ToolUse},
+		{Text: "ctl \x00\x01 fine", TimeBasis: TimeFileMTime, Secondary: true},
+	}
+	for i := range evs {
+		var back Row
+		if err := json.Unmarshal(AppendRow(nil, &evs[i]), &back); err != nil {
+			t.Fatal(err)
+		}
+		if got := evs[i].WireRow(); got != back {
+			t.Errorf("row %d:\n got %#v\nwant %#v", i, got, back)
+		}
+	}
+	if got := WireString("a\xff\xfeb"); got != "a\ufffd\ufffdb" {
+		t.Errorf("WireString = %q", got)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"time"
+	"unicode/utf8"
 )
 
 // Fields is the timeline row's field order. Fields are only ever appended.
@@ -135,4 +136,37 @@ func FormatTime(t time.Time) string {
 		return ""
 	}
 	return t.UTC().Format("2006-01-02T15:04:05.000Z")
+}
+
+// WireRow is the Row a reader decodes from e's timeline.jsonl line: ToRow
+// with every invalid UTF-8 byte of a string field read back as U+FFFD, as
+// the encoder writes it (AppendString). The findings pass reads the rows
+// in memory through it, so what it sees is what the file holds.
+func (e *Event) WireRow() Row {
+	r := e.ToRow()
+	for _, p := range [...]*string{&r.Host, &r.User, &r.Agent, &r.SessionID, &r.ProjectPath, &r.TurnType, &r.Model, &r.ToolName,
+		&r.ToolUseID, &r.Text, &r.ToolInput, &r.IsError, &r.SourceFile, &r.BundleID, &r.Parser, &r.TimeBasis, &r.RecordID,
+		&r.ParentSessID, &r.Verified, &r.Action} {
+		*p = WireString(*p)
+	}
+	return r
+}
+
+// WireString is s as it reads back from the timeline's JSON: each byte
+// that is not part of valid UTF-8 becomes U+FFFD (s itself when valid).
+func WireString(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	b := make([]byte, 0, len(s)+8)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, "\ufffd"...)
+		} else {
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return string(b)
 }

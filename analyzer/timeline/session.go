@@ -63,7 +63,21 @@ type agg struct {
 	// said.
 	primary, secondary, secondaryTurns int
 	stateRecovered                     string
+	// parents are the distinct parent session ids the rows named, in
+	// timeline order (at most maxParentsSeen; moreParents counts the rest).
+	parents     []ParentSeen
+	moreParents int
 }
+
+// ParentSeen is one parent session id the rows of a session named, with
+// the first row that named it.
+type ParentSeen struct {
+	Value, SourceFile, BundleID string
+	SourceLine                  int64
+}
+
+// maxParentsSeen bounds the distinct parents kept per session.
+const maxParentsSeen = 16
 
 // NewAggregator returns an empty aggregator.
 func NewAggregator() *Aggregator { return &Aggregator{m: map[SessionKey]*agg{}} }
@@ -100,8 +114,8 @@ func (a *Aggregator) Add(e *Event) {
 	if g.s.BundleID == "" {
 		g.s.BundleID = e.BundleID
 	}
-	if g.s.ParentSessionID == "" && e.ParentSessionID != "" {
-		g.s.ParentSessionID = e.ParentSessionID
+	if e.ParentSessionID != "" {
+		g.seeParent(e)
 	}
 	// An implausible time (year 0, 9999) is kept on its row but never
 	// stretches the session's span.
@@ -136,8 +150,43 @@ func (a *Aggregator) Add(e *Event) {
 	}
 }
 
+func (g *agg) seeParent(e *Event) {
+	for _, p := range g.parents {
+		if p.Value == e.ParentSessionID {
+			return
+		}
+	}
+	if len(g.parents) == maxParentsSeen {
+		g.moreParents++
+		return
+	}
+	g.parents = append(g.parents, ParentSeen{Value: e.ParentSessionID, SourceFile: e.SourceFile, BundleID: e.BundleID, SourceLine: e.SourceLine})
+}
+
+// RowParents calls fn for every session whose rows named a parent, in the
+// order the sessions were first seen, with the distinct values in
+// timeline order and how many more distinct values were not kept. The
+// aggregator only records them: the correlation pass decides the link
+// (SetLinks).
+func (a *Aggregator) RowParents(fn func(k SessionKey, seen []ParentSeen, more int)) {
+	for _, k := range a.order {
+		if g := a.m[k]; len(g.parents) > 0 {
+			fn(k, g.parents, g.moreParents)
+		}
+	}
+}
+
+// SetLinks sets a session's parent and fork links as the correlation
+// pass decided them.
+func (a *Aggregator) SetLinks(k SessionKey, parent, forkedFrom string) {
+	g := a.get(k)
+	g.s.ParentSessionID, g.s.ForkedFrom = parent, forkedFrom
+}
+
 // SetState records what a parser knows of a session's sync, origin, relay
-// and recovery state; a non-empty value overrides an empty one.
+// and recovery state; a non-empty value overrides an empty one. Parent and
+// fork links are not taken from it: the correlation pass decides them
+// from every file (SetLinks).
 func (a *Aggregator) SetState(st SessionState) {
 	g := a.get(st.Key)
 	set := func(dst *string, v string) {
@@ -149,8 +198,6 @@ func (a *Aggregator) SetState(st SessionState) {
 	set(&g.s.Origin, st.Origin)
 	set(&g.s.Relayed, st.Relayed)
 	set(&g.stateRecovered, st.Recovered)
-	set(&g.s.ParentSessionID, st.ParentSessionID)
-	set(&g.s.ForkedFrom, st.ForkedFrom)
 }
 
 // recovered says where a session's rows came from: "yes" only from

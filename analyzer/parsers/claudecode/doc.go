@@ -112,7 +112,14 @@
 // de-duplicated here: a line written twice gives its rows twice, a uuid
 // reused with other content gives both (the engine reports duplicate_id),
 // and a block of one API message written again under another uuid carries
-// the first row's id, so the identity merge writes it once.
+// the first row's id, so the identity merge writes it once. One API
+// message is its message.id and the record's requestId, from its first
+// line to the next message or the next typed prompt, and blocks are
+// compared whole (type, id, text, thinking, input): a gateway that reuses
+// a message id for a later turn's reply (a mock model did) answered
+// another request, or another prompt, and that reply is its own row (v5;
+// v4 forgot earlier blocks only when the message id changed, and wrote a
+// later turn's identical reply once).
 //
 // Session id: the record's sessionId, else the file name. Subagent rows
 // carry the subagent's own id (agentId, else the file's agent-<id>, else

@@ -285,3 +285,63 @@ func TestEngineProjectSettings(t *testing.T) {
 		t.Fatalf("problems %+v", o.problems)
 	}
 }
+
+// replyRec is an assistant text reply of API message msgID (request
+// reqID, none when "").
+func replyRec(uuid, ts, msgID, reqID string, blocks ...any) map[string]any {
+	m := map[string]any{"type": "assistant", "uuid": uuid, "timestamp": ts, "message": map[string]any{"id": msgID, "model": "mock-model", "role": "assistant",
+		"content": blocks}}
+	if reqID != "" {
+		m["requestId"] = reqID
+	}
+	return m
+}
+
+func textBlock(s string) map[string]any { return map[string]any{"type": "text", "text": s} }
+
+// Issue 25: a gateway (here a mock model) that reuses one message id for
+// every reply. A later turn's reply identical to an earlier one is its own
+// row: the block merge is scoped to one API message of one request, and a
+// typed prompt ends it. Its nastiest members: the same reply after a typed
+// prompt with no request id at all; the same reply to a later request
+// within one turn (after a tool result); and, still merged, one message's
+// block written again on a later line (same id, same request), also across
+// the tool result of a parallel call.
+func TestEngineGatewayReusedMessageID(t *testing.T) {
+	o := runEngine(t, []bundletest.File{file(sessS+".jsonl",
+		line(sessS, userRec(sessS, "u1", "2026-10-11T10:00:00.000Z", "say ok")),
+		line(sessS, replyRec("a1", "2026-10-11T10:00:01.000Z", "msg_mock", "", textBlock("OK"))),
+		line(sessS, userRec(sessS, "u2", "2026-10-11T10:01:00.000Z", "again")),
+		line(sessS, replyRec("a2", "2026-10-11T10:01:01.000Z", "msg_mock", "", textBlock("OK"))),
+		line(sessS, userRec(sessS, "u3", "2026-10-11T10:02:00.000Z", "run ls twice")),
+		line(sessS, replyRec("a3", "2026-10-11T10:02:01.000Z", "msg_mock", "req_1", textBlock("Running."),
+			map[string]any{"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": map[string]any{"command": "ls"}})),
+		line(sessS, resultRec("u4", "2026-10-11T10:02:02.000Z", "toolu_1", "a.txt")),
+		line(sessS, replyRec("a4", "2026-10-11T10:02:03.000Z", "msg_mock", "req_1", textBlock("Running."),
+			map[string]any{"type": "tool_use", "id": "toolu_2", "name": "Bash", "input": map[string]any{"command": "ls"}})),
+		line(sessS, resultRec("u5", "2026-10-11T10:02:04.000Z", "toolu_2", "a.txt")),
+		line(sessS, replyRec("a5", "2026-10-11T10:02:05.000Z", "msg_mock", "req_2", textBlock("Running."))),
+	)})
+	want := []string{
+		"11111111 user say ok (" + sessS + ".jsonl:1)",
+		"11111111 assistant OK (" + sessS + ".jsonl:2)",
+		"11111111 user again (" + sessS + ".jsonl:3)",
+		"11111111 assistant OK (" + sessS + ".jsonl:4)",
+		"11111111 user run ls twice (" + sessS + ".jsonl:5)",
+		"11111111 assistant Running. (" + sessS + ".jsonl:6)",
+		"11111111 tool_use ls (" + sessS + ".jsonl:6)",
+		"11111111 tool_result a.txt (" + sessS + ".jsonl:7)",
+		"11111111 tool_use ls (" + sessS + ".jsonl:8)",
+		"11111111 tool_result a.txt (" + sessS + ".jsonl:9)",
+		"11111111 assistant Running. (" + sessS + ".jsonl:10)",
+	}
+	if got := conv(o); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// Line 8's "Running." block is line 6's written again: one row, counted
+	// as a repeat by record id; nothing else is merged, and nothing is a
+	// problem.
+	if o.sum.RepeatedByID != 1 || o.sum.DuplicateIDs != 0 || len(o.problems) != 0 {
+		t.Fatalf("repeats %d, duplicate ids %d, problems %+v", o.sum.RepeatedByID, o.sum.DuplicateIDs, o.problems)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"regexp"
 	"slices"
@@ -26,7 +25,7 @@ func Transcript() parser.Parser {
 		ID:      "claude-code/transcript",
 		Actions: Actions,
 		Agent:   Agent,
-		Version: 4,
+		Version: 5,
 		Targets: []string{"projects"},
 		Names:   []string{"*.jsonl"},
 		Doc:     "Claude Code session transcripts and subagent transcripts (.claude/projects/<slug>/<session>.jsonl)",
@@ -85,8 +84,8 @@ type transcript struct {
 	marked  bool   // the current line got a Skip or a problem
 	copied  string // the session whose records this file copied (1.0.x resume)
 
-	blockMsg string              // the API message id blocks is for
-	blocks   map[uint64]string   // its blocks -> RecordID of their first row
+	blockMsg string              // the API message (id and request id) blocks is for
+	blocks   map[blockKey]string // its blocks -> RecordID of their first row
 	tools    map[string]string   // tool_use id -> tool name
 	chains   map[string]string   // inline sidechain record uuid -> subagent id
 	children map[string]struct{} // uuids a prompt or reply was chained to
@@ -103,7 +102,7 @@ func parseTranscript(ctx context.Context, in *parser.Input, out parser.Sink) err
 
 	t := &transcript{
 		ctx: ctx, in: in, out: out,
-		blocks:   map[uint64]string{},
+		blocks:   map[blockKey]string{},
 		tools:    map[string]string{},
 		chains:   map[string]string{},
 		children: map[string]struct{}{},
@@ -772,6 +771,9 @@ func (t *transcript) user(r *record) {
 			t.permissionDecision(r, results[0])
 		}
 	}
+	if prompt {
+		t.endMessage()
+	}
 	if prompt && r.ParentUUID != nil && *r.ParentUUID != "" && !t.cur.replayed {
 		// A typed prompt chained to a record that already had a reply or
 		// a prompt after it: the person went back (/rewind, Esc Esc, or a
@@ -1002,10 +1004,13 @@ func (t *transcript) assistant(r *record) {
 	if r.ParentUUID != nil && *r.ParentUUID != "" {
 		t.children[*r.ParentUUID] = struct{}{}
 	}
-	if m.ID != t.blockMsg {
-		// Blocks of one API message are written on adjacent lines; only
-		// the current message's are remembered.
-		t.blockMsg = m.ID
+	if msg := m.ID + "\x00" + r.RequestID; msg != t.blockMsg {
+		// Blocks of one API message are written on adjacent lines (tool
+		// results of its parallel calls may come between); only the
+		// current message's are remembered. The message is its id and the
+		// request that returned it: a gateway that reuses a message id
+		// for a later turn's reply answers another request.
+		t.blockMsg = msg
 		clear(t.blocks)
 	}
 	modelDone := false
@@ -1017,7 +1022,7 @@ func (t *transcript) assistant(r *record) {
 			// again (under another uuid) is the same block, so its row
 			// carries the first row's id and the identity merge writes it
 			// once.
-			k := blockKey(m.ID, b)
+			k := keyOf(b)
 			if first, ok := t.blocks[k]; ok {
 				id = first
 			} else {
@@ -1057,19 +1062,20 @@ func (t *transcript) assistant(r *record) {
 	}
 }
 
-// blockKey identifies one content block of one API message.
-func blockKey(msgID string, b *block) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(msgID))
-	h.Write([]byte{0})
-	h.Write([]byte(b.Type))
-	h.Write([]byte{0})
-	h.Write([]byte(b.ID))
-	h.Write([]byte{0})
-	h.Write([]byte(b.Text))
-	h.Write([]byte(b.Thinking))
-	h.Write(b.Input)
-	return h.Sum64()
+// blockKey is one content block of the current API message, by its full
+// value (compared whole, never by a hash).
+type blockKey struct{ typ, id, text, thinking, input string }
+
+func keyOf(b *block) blockKey {
+	return blockKey{b.Type, b.ID, b.Text, b.Thinking, string(b.Input)}
+}
+
+// endMessage forgets the current API message's blocks at a turn
+// boundary (a typed prompt): a reply after it is a new message, even
+// under a message id and request id seen before.
+func (t *transcript) endMessage() {
+	t.blockMsg = ""
+	clear(t.blocks)
 }
 
 // modelRow emits "model: <id>" at a session's first reply and

@@ -26,6 +26,7 @@ type record struct {
 	IsVisibleInTranscriptOnly bool            `json:"isVisibleInTranscriptOnly"`
 	IsAPIErrorMessage         bool            `json:"isApiErrorMessage"`
 	AgentID                   string          `json:"agentId"`
+	RequestID                 string          `json:"requestId"`
 	Entrypoint                string          `json:"entrypoint"`
 	PromptSource              string          `json:"promptSource"`
 	TurnOrigin                string          `json:"turnOrigin"`
