@@ -131,7 +131,8 @@ const toolUse = `{"type":"assistant","sessionId":"11111111-2222-4333-8444-555555
 // TestTimelineFindings: timeline runs the rules over what it wrote and
 // prints the summary; --rules adds an examiner's rule, --no-findings
 // skips them, a bad rule is refused before any work, and a timeline
-// without JSON Lines says the findings were not computed.
+// without JSON Lines gets its findings too (the rules run on the rows in
+// memory), the same as with it.
 func TestTimelineFindings(t *testing.T) {
 	home := filepath.Join(t.TempDir(), "a")
 	writeFile(t, filepath.Join(home, ".claude/projects/-home-a-p/11111111-2222-4333-8444-555555555555.jsonl"), transcript+toolUse)
@@ -164,7 +165,12 @@ func TestTimelineFindings(t *testing.T) {
 		t.Errorf("a bad rule left an output folder: %v", err)
 	}
 	out4 := filepath.Join(t.TempDir(), "o4")
-	if stdout, code := runCLI(t, "timeline", home, "-o", out4, "--format", "csv"); code != 0 || !strings.Contains(stdout, "findings: not computed (the rules read timeline.jsonl: add jsonl to --format)") {
+	if stdout, code := runCLI(t, "timeline", home, "-o", out4, "--format", "csv", "--rules", mine); code != 0 || !strings.Contains(stdout, "findings: 2 (1 high, 1 low) from 9 rules over 3 rows") {
 		t.Errorf("csv: %d %s", code, stdout)
+	}
+	withJSONL, _ := os.ReadFile(filepath.Join(out, "findings.jsonl"))
+	csvOnly, err := os.ReadFile(filepath.Join(out4, "findings.jsonl"))
+	if err != nil || string(csvOnly) != string(withJSONL) {
+		t.Errorf("csv-only findings.jsonl differs from the jsonl run's (%v):\n%s\n%s", err, csvOnly, withJSONL)
 	}
 }

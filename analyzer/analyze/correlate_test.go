@@ -376,3 +376,51 @@ func TestTimesketchUndatedRow(t *testing.T) {
 		t.Fatalf("timesketch rows:\n%s", strings.Join(got, "\n"))
 	}
 }
+
+// rowsSeen is a RowConsumer keeping what it was handed; fail, when set,
+// is returned at that row.
+type rowsSeen struct {
+	ns   []int64
+	rows []timeline.Row
+	fail int64
+}
+
+func (r *rowsSeen) Row(n int64, row *timeline.Row) error {
+	if n == r.fail {
+		return fmt.Errorf("consumer stopped at row %d", n)
+	}
+	r.ns = append(r.ns, n)
+	r.rows = append(r.rows, *row)
+	return nil
+}
+
+// Options.Rows sees every written row once, in timeline order, numbered
+// as timeline.jsonl's lines, and equal to what those lines decode to
+// (invalid UTF-8 included), whatever the formats; more rows than one
+// batch of the pipe cross it; a consumer's error fails the run.
+func TestRowConsumerSeesTheWrittenTimeline(t *testing.T) {
+	var lines []testRow
+	for i := 0; i < 1300; i++ {
+		lines = append(lines, testRow{T: fmt.Sprintf("2026-05-01T10:%02d:%02dZ", i/60%60, i%60), Session: "S", Type: "user", Text: fmt.Sprintf("prompt %d \xff", i), ID: fmt.Sprintf("u%d", i)})
+	}
+	lines = append(lines, testRow{Session: "S", Type: "system", Text: "undated"})
+	files := []bundletest.File{primaryFile("alice", "a", rowsJSON(lines...))}
+	for _, format := range []string{"jsonl", "csv,jsonl", "parquet,jsonl"} {
+		seen := &rowsSeen{}
+		sum, rs, _ := runTest(t, files, analyze.Options{Format: format, Rows: seen})
+		if len(seen.rows) != len(rs) || sum.Events != len(rs) || len(rs) != 1301 {
+			t.Fatalf("%s: consumer saw %d rows, timeline has %d (summary %d)", format, len(seen.rows), len(rs), sum.Events)
+		}
+		for i := range rs {
+			if seen.ns[i] != int64(i+1) || seen.rows[i] != rs[i] {
+				t.Fatalf("%s: row %d: n %d\n got %+v\nwant %+v", format, i+1, seen.ns[i], seen.rows[i], rs[i])
+			}
+		}
+	}
+	p := makeBundle(t, t.TempDir(), "c.tar.zst", "hc", "id-c", files)
+	_, err := analyze.Timeline(context.Background(), analyze.Options{Inputs: []string{p}, OutDir: filepath.Join(t.TempDir(), "out"), Parsers: testParsers(),
+		TempDir: t.TempDir(), Rows: &rowsSeen{fail: 700}})
+	if err == nil || !strings.Contains(err.Error(), "consumer stopped at row 700") {
+		t.Fatalf("a failing consumer: %v", err)
+	}
+}

@@ -6,6 +6,12 @@
 // one merged, ordered timeline with sessions, an inventory and the
 // problems found.
 //
+// Stages: inputs (source.go, loose.go), parse (engine.go: one sink per
+// file), correlate (correlate.go, the only place rows are merged, paired,
+// linked to parents or given session state), outputs (output.go,
+// formats.go). The output pass hands every row it writes to
+// Options.Rows, the findings, on a goroutine of their own.
+//
 // Safety: bundle members are spooled into a private temporary folder under
 // names the engine chooses (never the member's own name), so no member can
 // write outside it; SQLite stores are opened only on private copies with

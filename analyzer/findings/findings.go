@@ -115,8 +115,8 @@ type Summary struct {
 	ByClass  map[string]int
 }
 
-// ErrNoTimeline is returned when the folder holds no timeline.jsonl.
-var ErrNoTimeline = errors.New("findings need timeline.jsonl (--format jsonl)")
+// ErrNoTimeline is returned by Run when the folder holds no timeline.jsonl.
+var ErrNoTimeline = errors.New("no timeline.jsonl in the folder (Run reads the rows from it)")
 
 // Default returns the embedded rules.
 func Default() ([]rules.Rule, error) { return rules.Builtin() }
