@@ -32,7 +32,7 @@ import (
 // homeEnvFiles are the shell start files read below each home.
 var homeEnvFiles = []string{".profile", ".bash_profile", ".bash_login", ".bashrc", ".zshenv", ".zprofile", ".zshrc", ".zlogin", ".pam_environment", ".config/fish/config.fish"}
 
-// homeEnvGlobs are folders below a home whose files are read too.
+// homeEnvDirs are folders below a home whose files are read too.
 var homeEnvDirs = []struct{ dir, ext string }{{".config/environment.d", ".conf"}, {"Library/LaunchAgents", ".plist"}}
 
 // hostEnvFiles are the host's own environment files (every user's).
@@ -252,16 +252,13 @@ func (c *collector) homeEnv(h Home, want map[string]bool) []envSetting {
 // link on the way.
 func lstatPath(base string, segs []string) (string, string, bool) {
 	p := base
-	for i, s := range segs {
+	for _, s := range segs {
 		p = filepath.Join(p, s)
 		fi, err := os.Lstat(p)
 		if err != nil {
 			return "", "", false
 		}
 		if fi.Mode()&fs.ModeSymlink != 0 {
-			if i == len(segs)-1 {
-				return "", p, false
-			}
 			return "", p, false
 		}
 	}
