@@ -38,7 +38,7 @@ var homeEnvDirs = []struct{ dir, ext string }{{".config/environment.d", ".conf"}
 // hostEnvFiles are the host's own environment files (every user's).
 var hostEnvFiles = []string{"/etc/environment", "/etc/profile", "/etc/bash.bashrc", "/etc/bashrc", "/etc/zshenv", "/etc/zsh/zshenv", "/etc/fish/config.fish"}
 
-var hostEnvDirs = []struct{ dir, ext string }{{"/etc/profile.d", ".sh"}, {"/etc/environment.d", ".conf"}}
+var hostEnvDirs = []struct{ dir, ext string }{{"/etc/profile.d", ".sh"}, {"/etc/environment.d", ".conf"}, {"/Library/LaunchAgents", ".plist"}, {"/Library/LaunchDaemons", ".plist"}}
 
 // maxEnvFile bounds what is read of one environment file.
 const maxEnvFile = 1 << 20
@@ -173,6 +173,7 @@ func readEnvFile(f io.Reader, where string, plist bool, want map[string]bool) []
 func (c *collector) hostEnv(want map[string]bool) []envSetting {
 	var out []envSetting
 	read := func(orig string) {
+		plist := strings.HasSuffix(orig, ".plist")
 		f, err := openHostFile(c.opts.Root, orig)
 		if err != nil {
 			if _, lerr := os.Lstat(joinRoot(c.opts.Root, orig)); lerr == nil {
@@ -181,7 +182,7 @@ func (c *collector) hostEnv(want map[string]bool) []envSetting {
 			return
 		}
 		defer f.Close()
-		out = append(out, readEnvFile(f, orig, false, want)...)
+		out = append(out, readEnvFile(f, orig, plist, want)...)
 	}
 	for _, p := range hostEnvFiles {
 		read(p)
