@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -268,7 +269,31 @@ func WalkLinked(dir, linkRel string, list []Agent, fn func(Hit) error) error {
 					if descend, _ := dirState(segs, prefix); !descend {
 						continue
 					}
-					if err := walkFrom(dir, linkRel, dir, p, segs, a.Name, t, seen, fn); err != nil {
+					start := dir
+					if !slices.Contains(segs[:len(prefix)], "**") {
+						// Start at the static base below the link, as
+						// walkPattern does below a home.
+						rest := segs[len(prefix):]
+						n := 0
+						for n < len(rest)-1 && !hasMeta(rest[n]) {
+							n++
+						}
+						base, link, ok := lstatNoLinks(dir, rest[:n])
+						if !ok {
+							if link != "" && seen.Add(link) {
+								info, _ := os.Lstat(link)
+								if err := fn(Hit{Path: link, Rel: linkRel + "/" + relSlash(dir, link), Agent: a.Name, Target: t, Info: info}); err != nil {
+									if errors.Is(err, fs.SkipAll) {
+										return nil
+									}
+									return err
+								}
+							}
+							continue
+						}
+						start = base
+					}
+					if err := walkFrom(dir, linkRel, start, p, segs, a.Name, t, seen, fn); err != nil {
 						if errors.Is(err, fs.SkipAll) {
 							return nil
 						}

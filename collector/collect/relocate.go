@@ -32,13 +32,13 @@ import (
 // homeEnvFiles are the shell start files read below each home.
 var homeEnvFiles = []string{".profile", ".bash_profile", ".bash_login", ".bashrc", ".zshenv", ".zprofile", ".zshrc", ".zlogin", ".pam_environment", ".config/fish/config.fish"}
 
-// homeEnvGlobs are folders below a home whose files are read too.
+// homeEnvDirs are folders below a home whose files are read too.
 var homeEnvDirs = []struct{ dir, ext string }{{".config/environment.d", ".conf"}, {"Library/LaunchAgents", ".plist"}}
 
 // hostEnvFiles are the host's own environment files (every user's).
 var hostEnvFiles = []string{"/etc/environment", "/etc/profile", "/etc/bash.bashrc", "/etc/bashrc", "/etc/zshenv", "/etc/zsh/zshenv", "/etc/fish/config.fish"}
 
-var hostEnvDirs = []struct{ dir, ext string }{{"/etc/profile.d", ".sh"}, {"/etc/environment.d", ".conf"}}
+var hostEnvDirs = []struct{ dir, ext string }{{"/etc/profile.d", ".sh"}, {"/etc/environment.d", ".conf"}, {"/Library/LaunchAgents", ".plist"}, {"/Library/LaunchDaemons", ".plist"}}
 
 // maxEnvFile bounds what is read of one environment file.
 const maxEnvFile = 1 << 20
@@ -173,6 +173,7 @@ func readEnvFile(f io.Reader, where string, plist bool, want map[string]bool) []
 func (c *collector) hostEnv(want map[string]bool) []envSetting {
 	var out []envSetting
 	read := func(orig string) {
+		plist := strings.HasSuffix(orig, ".plist")
 		f, err := openHostFile(c.opts.Root, orig)
 		if err != nil {
 			if _, lerr := os.Lstat(joinRoot(c.opts.Root, orig)); lerr == nil {
@@ -181,7 +182,7 @@ func (c *collector) hostEnv(want map[string]bool) []envSetting {
 			return
 		}
 		defer f.Close()
-		out = append(out, readEnvFile(f, orig, false, want)...)
+		out = append(out, readEnvFile(f, orig, plist, want)...)
 	}
 	for _, p := range hostEnvFiles {
 		read(p)
@@ -252,16 +253,13 @@ func (c *collector) homeEnv(h Home, want map[string]bool) []envSetting {
 // link on the way.
 func lstatPath(base string, segs []string) (string, string, bool) {
 	p := base
-	for i, s := range segs {
+	for _, s := range segs {
 		p = filepath.Join(p, s)
 		fi, err := os.Lstat(p)
 		if err != nil {
 			return "", "", false
 		}
 		if fi.Mode()&fs.ModeSymlink != 0 {
-			if i == len(segs)-1 {
-				return "", p, false
-			}
 			return "", p, false
 		}
 	}

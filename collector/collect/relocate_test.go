@@ -24,6 +24,8 @@ func TestRelocatedFolders(t *testing.T) {
 	put(t, root, "etc/passwd", "alice:x:1000:1000::/home/alice:/bin/bash\nbob:x:1001:1001::/home/bob:/bin/zsh\n")
 	put(t, root, "etc/environment", "PATH=/usr/bin\nGOOSE_PATH_ROOT=\"/srv/goose\"\n")
 	put(t, root, "srv/goose/config/history.txt", "ls\n")
+	put(t, root, "Library/LaunchDaemons/org.example.env.plist", `<plist><dict><key>EnvironmentVariables</key><dict><key>COPILOT_HOME</key><string>/srv/copilot</string></dict></dict></plist>`)
+	put(t, root, "srv/copilot/session-state/s1/events.jsonl", "{}\n")
 
 	put(t, root, "home/alice/.bashrc", "# dotfiles\nexport CLAUDE_CONFIG_DIR=\"$HOME/work/claude-cfg\"  # work account\nalias ll='ls -l'\nexport COPILOT_HOME=$(pwd)/x\n")
 	put(t, root, "home/alice/work/claude-cfg/projects/-home-alice-p/s1.jsonl", `{"type":"user"}`+"\n")
@@ -59,6 +61,7 @@ func TestRelocatedFolders(t *testing.T) {
 		{"/home/alice/g/.gemini/tmp/abc/logs.json", "alice", "gemini-cli", "logs", "collected", "GEMINI_CLI_HOME=/home/alice/g in /home/alice/Library/LaunchAgents/env.plist"},
 		{"/srv/goose/config/history.txt", "alice", "goose", "history", "collected", "GOOSE_PATH_ROOT=/srv/goose in /etc/environment:2"},
 		{"/home/bob/.config/claude/projects/-home-bob-q/s2.jsonl", "bob", "claude-code", "projects", "collected", "the catalog's alternate place of ~/.claude (.config/claude)"},
+		{"/srv/copilot/session-state/s1/events.jsonl", "alice", "copilot-cli", "events", "collected", "COPILOT_HOME=/srv/copilot in /Library/LaunchDaemons/org.example.env.plist"},
 	} {
 		e := rowOf(t, m, w.path)
 		if e.User != w.user || e.Agent != w.agent || e.Target != w.target || e.Status != w.status || e.FoundVia != w.via {
