@@ -571,9 +571,15 @@ func (s *sink) report(line int64, kind, msg string, account bool) {
 	s.c.mu.Lock()
 	defer s.c.mu.Unlock()
 	// One file gives one problem, not one per parser that opens it: the
-	// same problem about the same place from another parser (a settings
-	// file both the settings and the control-surface parsers cannot read)
-	// names that parser too ("a,b", sorted) rather than repeating the row.
+	// same problem about a whole file (line 0) from another parser (a
+	// settings file both the settings and the control-surface parsers
+	// cannot read) names that parser too ("a,b", sorted) rather than
+	// repeating the row. Only file-level problems are indexed, so the
+	// index grows with files × parsers, never with a damaged file's lines.
+	if line != 0 {
+		s.c.problems = append(s.c.problems, p)
+		return
+	}
 	if i, ok := s.c.probAt[k]; ok {
 		s.c.problems[i].Parser = addParser(s.c.problems[i].Parser, p.Parser)
 		return

@@ -61,5 +61,17 @@
 // Times. UTC; a time the record does not carry is TimeNone (or the
 // TimeBasis that says where it came from), never borrowed from a
 // neighbour without saying so; TimeMinute for a time recorded to the
-// minute.
+// minute. Epoch numbers go through Epoch (seconds, milliseconds,
+// microseconds or nanoseconds by their size). A parser emits the time as
+// recorded, however odd: the engine marks every row whose time is outside
+// the plausible window (Plausible: 1990-01-01 to a day after the
+// collection) as TimeImplausible, undates a row that inherited such a
+// time, and writes one implausible_time problem for the file.
+//
+// Reading. Input.Open, OpenRelated, ReadWhole, ReadRelated and Lines read
+// JSON, JSONC and JSON Lines as the agents do: a leading UTF-8 BOM is
+// skipped (SkipBOM) and CRLF reads like LF; OpenRaw gives the bytes as
+// collected. parsertest.Golden re-runs every JSON golden input written
+// with a BOM and CRLF and requires the same rows. A document walked with a
+// token decoder gets its records' lines from LineIndex.
 package parser

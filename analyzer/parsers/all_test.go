@@ -294,6 +294,18 @@ func FuzzParsers(f *testing.F) {
 	f.Add([]byte(`{"timestamp":"2026-01-01T00:00:00Z","type":"session_meta","payload":{"id":"x","cwd":"/p"}}`+"\n"), uint8(3))
 	f.Add([]byte(`{"sessionId":"s","messages":[{"id":"m","type":"user","content":"x","timestamp":"2026-01-01T00:00:00Z"}]}`), uint8(6))
 	f.Add([]byte("{\"$set\":{\"messages\":[1,2]}}\n{\"$rewindTo\":\"m\"}\n\x00\x00{\"id\":\"m\",\"type\":\"gemini\""), uint8(7))
+	// A BOM and CRLF line ends (issue 22), impossible times (issue 23), and
+	// the legacy shapes (.claude.json projects[].history, Copilot CLI's
+	// history-session-state), each given to every parser.
+	for _, seed := range [][]byte{
+		[]byte("\xef\xbb\xbf{\"type\":\"user\",\"sessionId\":\"s\",\"timestamp\":\"9999-12-31T23:59:59Z\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\r\n{\"type\":\"user\",\"timestamp\":\"0000-01-01T00:00:00Z\"}\r\n"),
+		[]byte("\xef\xbb\xbf{\r\n \"projects\": {\"/p\": {\"history\": [{\"display\": \"x [Pasted text #1]\", \"pastedContents\": {\"1\": {\"content\": 5}}}, \"y\", null, 7]}, \"/q\": null}}"),
+		[]byte("{\"sessionId\":\"s\",\"startTime\":\"0000-01-01T00:00:00Z\",\"chatMessages\":[{\"role\":\"assistant\",\"tool_calls\":[{\"id\":1,\"function\":{\"arguments\":\"{\"}}]},{\"role\":\"tool\"}],\"timeline\":[{\"timestamp\":1e300}]}"),
+	} {
+		for i := range parsers.All() {
+			f.Add(seed, uint8(i))
+		}
+	}
 	ps := parsers.All()
 	f.Fuzz(func(t *testing.T, data []byte, idx uint8) {
 		p := ps[int(idx)%len(ps)]

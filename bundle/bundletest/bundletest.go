@@ -24,7 +24,7 @@ type File struct {
 func Build(t testing.TB, files []File) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	w, err := bundle.NewWriter(&buf, bundle.Header{BundleID: "0190b1a4-0000-7000-8000-000000000001", CollectorVersion: "test", StartedUTC: "2027-01-01T00:00:00.000Z", Host: bundle.Host{Hostname: "testhost"}})
+	w, err := bundle.NewWriter(&buf, bundle.Header{BundleID: "0190b1a4-0000-7000-8000-000000000001", CollectorVersion: "test", StartedUTC: "2026-12-01T00:00:00.000Z", Host: bundle.Host{Hostname: "testhost"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,6 +29,9 @@ func newProjectScanner(m catalog.ProjectRef) *projectScanner {
 
 var cwdKey = []byte(`"cwd":"`)
 
+// utf8BOM is the UTF-8 byte order mark.
+const utf8BOM = "\xef\xbb\xbf"
+
 func (s *projectScanner) Write(p []byte) (int, error) {
 	switch s.method {
 	case catalog.ProjectsJSONLCwd:
@@ -93,8 +96,13 @@ func (s *projectScanner) add(p string) {
 	s.paths[p] = true
 }
 
-// Paths returns the project directories found, sorted.
+// Paths returns the project directories found, sorted. The text is read
+// as the agents read it: a leading UTF-8 byte order mark (a file saved by
+// a Windows editor) is skipped, and CRLF line ends read like LF.
 func (s *projectScanner) Paths() []string {
+	if b := s.whole.Bytes(); bytes.HasPrefix(b, []byte(utf8BOM)) {
+		s.whole.Next(len(utf8BOM))
+	}
 	switch s.method {
 	case catalog.ProjectsJSONKeys:
 		var obj struct {

@@ -40,6 +40,12 @@ func TestProjectScanner(t *testing.T) {
 		{catalog.ProjectsJSONPaths, `{"cwd":"/p/cut","more":"/p/neverclos`, "/p/cut"},
 		{catalog.ProjectsYAMLCwd, "id: 1\ncwd: /home/a/y1\ngit_root: \"/home/a/y 2\"\n  cwd: /nested/ignored\nsummary: x\n", "/home/a/y 2 /home/a/y1"},
 		{catalog.ProjectsYAMLCwd, "cwd: '/home/a/it''s' # comment\n", "/home/a/it's"},
+		// Written by a Windows editor: a UTF-8 BOM and CRLF line ends.
+		{catalog.ProjectsJSONKeys, "\xef\xbb\xbf{\r\n  \"projects\": {\r\n    \"/home/a/x\": {}\r\n  }\r\n}\r\n", "/home/a/x"},
+		{catalog.ProjectsJSONPaths, "\xef\xbb\xbf{\"cwd\":\"/srv/w1\"}\r\n{\"cwd\":\"/srv/w2\"}\r\n", "/srv/w1 /srv/w2"},
+		{catalog.ProjectsWorkspaceJSON, "\xef\xbb\xbf{\r\n  \"folder\": \"file:///srv/ws\"\r\n}", "/srv/ws"},
+		{catalog.ProjectsYAMLCwd, "\xef\xbb\xbfcwd: /home/a/y1\r\nsummary: x\r\n", "/home/a/y1"},
+		{catalog.ProjectsJSONLCwd, "\xef\xbb\xbf{\"cwd\":\"/home/a/p1\"}\r\n", "/home/a/p1"},
 	} {
 		for _, chunk := range []int{1, 7, 1 << 20} {
 			got := strings.Join(scanPaths(c.m, c.data, chunk), " ")

@@ -38,15 +38,19 @@ func parseTime(s string) time.Time {
 	return t.UTC()
 }
 
-// epochMillis reads a JSON number or numeric string of epoch milliseconds.
+// epochMillis reads a JSON number or numeric string of epoch milliseconds
+// (history.jsonl's timestamp), or an RFC 3339 string. A number of another
+// size is read in the unit its size says (parser.Epoch: seconds, µs, ns),
+// never as milliseconds of another century.
 func epochMillis(raw json.RawMessage) time.Time {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return time.Time{}
 	}
 	s := strings.Trim(string(raw), `"`)
-	if f, err := strconv.ParseFloat(s, 64); err == nil && f > 0 {
-		return time.UnixMilli(int64(f)).UTC()
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		t, _ := parser.Epoch(int64(f), 1e11)
+		return t
 	}
 	return parseTime(s)
 }

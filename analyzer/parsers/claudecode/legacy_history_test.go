@@ -5,6 +5,9 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
+
+	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
@@ -86,5 +89,21 @@ func TestLegacyClaudeJSONSettings(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") || len(s.Problems) != 0 {
 		t.Errorf("rows:\n%s\nwant:\n%s\nproblems %q", strings.Join(got, "\n"), strings.Join(want, "\n"), s.Problems)
+	}
+}
+
+// history.jsonl's timestamp is epoch milliseconds; one written in another
+// unit is read in the unit its size says, not as milliseconds.
+func TestHistoryTimestampUnits(t *testing.T) {
+	want := time.Date(2026, 11, 30, 17, 55, 24, 0, time.UTC)
+	for _, raw := range []string{"1796061324", "1796061324000", "1796061324000000", "1796061324000000000", `"1796061324000"`, `"2026-11-30T17:55:24Z"`} {
+		if got := epochMillis(json.RawMessage(raw)); !got.Equal(want) {
+			t.Errorf("%s: %v", raw, got)
+		}
+	}
+	for _, raw := range []string{"0", "-5", "null", `""`, `"soon"`} {
+		if got := epochMillis(json.RawMessage(raw)); !got.IsZero() {
+			t.Errorf("%s: %v, want no time", raw, got)
+		}
 	}
 }

@@ -46,7 +46,7 @@ func TestEngineImplausibleTimes(t *testing.T) {
 			probs = append(probs, fmt.Sprintf("%d %s", p.SourceLine, p.Message))
 		}
 	}
-	wantP := "2 3 row(s) with a time outside the plausible window 1990-01-01 to 2027-01-02T00:00:00Z kept as recorded, time_basis implausible; the first at line 2: 9999-12-31T23:59:59.999Z (recorded by the agent); 1 row(s) that inherited such a time left undated (time_basis none)"
+	wantP := "2 3 row(s) with a time outside the plausible window 1990-01-01 to 2026-12-02T00:00:00Z kept as recorded, time_basis implausible; the first at line 2: 9999-12-31T23:59:59.999Z (recorded by the agent); 1 row(s) that inherited such a time left undated (time_basis none)"
 	if len(probs) != 1 || probs[0] != wantP {
 		t.Errorf("implausible_time problems %q\nwant %q", probs, wantP)
 	}
