@@ -15,11 +15,11 @@ type ReportCmd struct {
 
 // Run runs the command.
 func (c *ReportCmd) Run(g *Globals, log zerolog.Logger) error {
-	// Nothing found still gets its report (saying so), and the exit code
-	// timeline gives it (1).
+	// Nothing found, or some input unusable, still gets its report
+	// (saying so), and the exit code timeline gives it (1 or 3).
 	var nothing error
 	if err := c.TimelineCmd.Run(g, log); err != nil {
-		if e, ok := err.(*exitError); !ok || e.code != exitNothing {
+		if e, ok := err.(*exitError); !ok || (e.code != exitNothing && e.code != exitPartial) {
 			return err
 		}
 		nothing = err

@@ -191,9 +191,9 @@ func (c *TimelineCmd) Run(g *Globals, log zerolog.Logger) error {
 		}
 		return &exitError{exitUnusable, err.Error()}
 	}
-	fmt.Println(cleanN(analyze.AgentsLine(sum.Inventory), 16*maxTerminalText)) // agent names come from manifests
-	fmt.Printf("timeline: %d rows (%d undated), %d sessions, %d problems from %d inputs (%d unusable)\n", sum.Events, sum.Undated, sum.Sessions, sum.Problems, sum.Sources, sum.Failed)
-	fmt.Println(analyze.DroppedLine(sum))
+	for _, l := range analyze.SummaryLines(sum) {
+		fmt.Println(cleanN(l, 16*maxTerminalText)) // paths, reasons and agent names come from the evidence
+	}
 	if !c.NoFindings {
 		line, path, err := runFindings(c.Output, rs)
 		if err != nil {
@@ -205,6 +205,9 @@ func (c *TimelineCmd) Run(g *Globals, log zerolog.Logger) error {
 		}
 	}
 	fmt.Printf("written: %s\n", strings.Join(sum.Files, " "))
+	if sum.Failed > 0 {
+		return &exitError{exitPartial, fmt.Sprintf("%d input(s) unusable (listed above, in problems.jsonl and in run.json): the outputs hold only the others", sum.Failed)}
+	}
 	if sum.Events == 0 {
 		return &exitError{exitNothing, ""}
 	}

@@ -10,10 +10,14 @@ import (
 // kong's help, then the selected command's entry of exitCodes.
 
 const exitCodesTimeline = `Exit codes:
-  0  rows were written
+  0  rows were written, and every input was read
   1  nothing to write (no row matched), or nothing could be parsed
-  2  unusable input or options (a missing or unreadable input, a bad flag,
-     a filter naming a host, user or agent the input does not hold)`
+  2  unusable input or options (no input could be read, a bad flag, a filter
+     naming a host, user or agent the input does not hold, a --session
+     prefix that is ambiguous or names no session)
+  3  the outputs were written, but some input was unusable (a damaged or
+     empty bundle, a cut bundle.json, a sidecar without its bundle): it is
+     named in the summary, problems.jsonl, run.json and the report`
 
 var exitCodes = map[string]string{
 	"report": exitCodesTimeline,

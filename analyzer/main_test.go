@@ -73,7 +73,7 @@ func TestExitCodes(t *testing.T) {
 		t.Fatalf("verify a text file: exit %d, want 2: %s", code, out)
 	}
 	out, code := runCLI(t, "timeline", good, "-o", filepath.Join(dir, "o1"))
-	if code != 0 || !strings.Contains(out, "agents: parsed claude-code (1 events)") {
+	if code != 0 || !strings.Contains(out, "\nagents: claude-code 1 rows\nrows written: 1 (0 undated), in 1 sessions\n") {
 		t.Fatalf("timeline: %d %s", code, out)
 	}
 	if out, code := runCLI(t, "timeline", good, "-o", filepath.Join(dir, "o2"), "--since", "2030-01-01"); code != 1 {
@@ -99,6 +99,22 @@ func TestExitCodes(t *testing.T) {
 	}
 	if out, code := runCLI(t, "timeline", good); code != 2 {
 		t.Fatalf("missing -o: exit %d, want 2: %s", code, out)
+	}
+	// A folder of bundles with one damaged and one empty: the good one is
+	// read, the others named, and the exit status says so (3).
+	folder := filepath.Join(dir, "folder")
+	os.MkdirAll(folder, 0o755)
+	os.WriteFile(filepath.Join(folder, "good.tar.zst"), b, 0o644)
+	os.WriteFile(filepath.Join(folder, "damaged.tar.zst"), append([]byte{0}, b[1:]...), 0o644)
+	os.WriteFile(filepath.Join(folder, "empty.tar.zst"), nil, 0o644)
+	if out, code := runCLI(t, "timeline", folder, "-o", filepath.Join(dir, "o5")); code != 3 || !strings.HasPrefix(out, "inputs: 1 read, 2 unusable\n  unusable: "+filepath.Join(folder, "damaged.tar.zst")+": does not start with a zstd frame") ||
+		!strings.Contains(out, "doubleagent: 2 input(s) unusable") {
+		t.Fatalf("timeline on a folder with unusable bundles: exit %d, want 3: %s", code, out)
+	}
+	if out, code := runCLI(t, "report", folder, "-o", filepath.Join(dir, "r5")); code != 3 || !strings.Contains(out, "report: "+filepath.Join(dir, "r5", "report.html")) {
+		t.Fatalf("report on a folder with unusable bundles: exit %d, want 3: %s", code, out)
+	} else if h, _ := os.ReadFile(filepath.Join(dir, "r5", "report.html")); !strings.Contains(string(h), "<th>unusable</th><td>empty (0 bytes)") {
+		t.Fatalf("report.html does not name the empty bundle as unusable")
 	}
 	if out, code := runCLI(t, "detect", good); code != 0 || !strings.Contains(out, "claude-code") {
 		t.Fatalf("detect: %d %s", code, out)

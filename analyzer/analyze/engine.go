@@ -97,10 +97,18 @@ type Summary struct {
 	// Undated counts rows written without a time; UndatedDropped those
 	// left out by --since/--until.
 	Undated, UndatedDropped int
-	Sources                 int
-	Failed                  int
-	Inventory               *Inventory
-	Files                   []string // output files written
+	// Sources counts the inputs read or tried (bundles, extracted
+	// collections, loose trees); Failed the unusable inputs, those found
+	// unusable before reading included; Inputs lists every input given
+	// and every evidence-shaped entry of a folder given (inputs.go).
+	Sources int
+	Failed  int
+	Inputs  []InputStatus
+	// Filtered is set when a filter (--agent, --since, --session, ...)
+	// shaped the rows: the summary then names only what it kept.
+	Filtered  bool
+	Inventory *Inventory
+	Files     []string // output files written
 }
 
 // UnknownNameError says a --host, --user or --agent filter names nothing
@@ -577,22 +585,28 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	units, inputProblems := expandInputs(inputs)
-	for i := range units {
+	x := expandInputs(inputs)
+	units := x.units
+	label := func(p string) string {
 		for j, in := range inputs {
-			if units[i].path == in && in != opts.Inputs[j] {
-				units[i].label = opts.Inputs[j] // a stream: name it as given
+			if p == in && in != opts.Inputs[j] {
+				return opts.Inputs[j] // a stream: name it as given
 			}
 		}
+		return ""
 	}
-	c.problems = append(c.problems, inputProblems...)
+	for i := range units {
+		units[i].label = label(units[i].path)
+	}
+	c.problems = append(c.problems, x.problems...)
 	if len(units) == 0 {
-		return nil, fmt.Errorf("%w: %s", ErrNoInput, problemText(inputProblems))
+		return nil, fmt.Errorf("%w: %s", ErrNoInput, problemText(x.problems))
 	}
 	rt := newRouter(opts.Parsers)
 	rt.keepManifest = slices.Contains(formats, FormatBodyfile)
 	rt.loose = newLooseLabels(&opts)
-	sum := &Summary{Sources: len(units)}
+	sum := &Summary{Sources: len(units), Filtered: filtered(&opts)}
+	fails := make([]error, len(units))
 	var wg sync.WaitGroup
 	work := make(chan int)
 	var doneMu sync.Mutex
@@ -607,9 +621,9 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 				doneMu.Lock()
 				done++
 				if err != nil {
-					sum.Failed++
+					fails[i] = err
 					c.mu.Lock()
-					c.problems = append(c.problems, Problem{Input: u.path, Kind: "unusable_input", Message: err.Error()})
+					c.problems = append(c.problems, Problem{Input: u.path, Kind: ProblemUnusableInput, Message: err.Error()})
 					c.mu.Unlock()
 					opts.Log.Error().Str("input", u.path).Err(err).Msg("input could not be read; continuing with the others")
 				}
@@ -631,7 +645,13 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	if sum.Failed == len(units) {
+	sum.Inputs = accountInputs(x, units, fails, c.inv)
+	for _, st := range sum.Inputs {
+		if st.Status == InputUnusable {
+			sum.Failed++
+		}
+	}
+	if countFailed(fails) == len(units) {
 		return nil, fmt.Errorf("%w: every input failed: %s", ErrNoInput, problemText(c.problems))
 	}
 	opts.Log.Debug().Dur("elapsed", time.Since(started)).Msg("parsed every input")
@@ -730,26 +750,8 @@ func problemText(ps []Problem) string {
 
 type unit struct {
 	path, kind string
+	folder     string // the folder given, when path is an entry of it
 	label      string // the input as the examiner named it, when path is a private copy
-}
-
-func expandInputs(inputs []string) ([]unit, []Problem) {
-	var out []unit
-	var probs []Problem
-	for _, in := range inputs {
-		paths, kind, err := detectInput(in)
-		if err != nil {
-			probs = append(probs, Problem{Input: in, Kind: "unusable_input", Message: err.Error()})
-			continue
-		}
-		if kind == KindFolder {
-			kind = KindBundle
-		}
-		for _, p := range paths {
-			out = append(out, unit{path: p, kind: kind})
-		}
-	}
-	return out, probs
 }
 
 func runUnit(ctx context.Context, u unit, tmp string, rt *router, c *collected, opts *Options) error {

@@ -51,19 +51,7 @@ func VerifyExtracted(ctx context.Context, dir string) (bundle.Header, *bundle.Re
 	problem := func(kind, member, path, msg string) {
 		res.Problems = append(res.Problems, bundle.Problem{Kind: kind, Member: member, Path: path, Msg: msg})
 	}
-	hf, err := openIn(root, bundle.HeaderName)
-	if err != nil {
-		return bundle.Header{}, nil, err
-	}
-	b, err := io.ReadAll(io.LimitReader(hf, maxHeaderBytes+1))
-	hf.Close()
-	if err != nil {
-		return bundle.Header{}, nil, err
-	}
-	if len(b) > maxHeaderBytes {
-		return bundle.Header{}, nil, fmt.Errorf("%s: larger than %d bytes: not a bundle header", bundle.HeaderName, maxHeaderBytes)
-	}
-	h, err := bundle.DecodeHeader(b)
+	h, err := readExtractedHeader(root)
 	if err != nil {
 		return h, nil, err
 	}
