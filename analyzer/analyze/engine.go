@@ -158,6 +158,7 @@ type collected struct {
 	// Counts for the summary line and the inventory.
 	repeatedByID, secondaryByID, secondaryPaired, duplicateIDs int
 	undatedDropped                                             map[fileKey]int
+	sessions                                                   *sessionFilter // --session (sessionprefix.go)
 	// bodyEntries are the manifest rows of every input, for the bodyfile.
 	bodyEntries []bodyEntry
 }
@@ -182,6 +183,7 @@ func newCollected(tmp string, opts *Options) *collected {
 		inv: newInventory(), opts: opts,
 		secondarySpecs: map[string]*parser.Secondary{}, pairTypes: map[string]map[timeline.TurnType]bool{},
 		recoverable: map[string]bool{}, undatedDropped: map[fileKey]int{}, actionTables: map[string][]map[string]timeline.Action{},
+		sessions: newSessionFilter(opts.Sessions),
 	}
 	for _, p := range opts.Parsers {
 		sp, ok := p.(parser.Specced)
@@ -293,10 +295,12 @@ func (c *collected) keep(e *timeline.Event, src *source) bool {
 	if len(o.Hosts) > 0 && !contains(o.Hosts, e.Host) {
 		return false
 	}
-	if (len(o.TurnTypes) > 0 && !contains(o.TurnTypes, string(e.TurnType))) || contains(o.Hide, string(e.TurnType)) {
+	// Before the turn-type filters, so a prefix is checked against every
+	// session of the hosts, users and agents kept.
+	if c.sessions != nil && !c.sessions.match(e.SessionID) {
 		return false
 	}
-	if len(o.Sessions) > 0 && !contains(o.Sessions, e.SessionID) {
+	if (len(o.TurnTypes) > 0 && !contains(o.TurnTypes, string(e.TurnType))) || contains(o.Hide, string(e.TurnType)) {
 		return false
 	}
 	if len(o.Actions) > 0 && !contains(o.Actions, string(e.Action)) {
@@ -673,6 +677,10 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 		}
 		return c.primary.Add(ev)
 	}); err != nil {
+		return nil, err
+	}
+	// After the secondary rows, so a session only they recovered counts.
+	if err := c.sessions.check(); err != nil {
 		return nil, err
 	}
 	opts.Log.Debug().Dur("elapsed", time.Since(started)).Msg("correlation pass done")

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/analyze"
 	"github.com/doubleagent/doubleagent/bundle/bundletest"
@@ -169,5 +170,50 @@ func TestSameBundleTwiceReadOnce(t *testing.T) {
 	}
 	if n != 3 {
 		t.Fatalf("%d duplicate_input problems, want 3", n)
+	}
+}
+
+// TestSessionPrefix is issue 22 item 8 / issue 27: --session takes an
+// unambiguous start of an id as git does; an ambiguous one fails naming
+// the candidates; one no session has fails with the nearest ids, never
+// silently 0 rows.
+func TestSessionPrefix(t *testing.T) {
+	dir := t.TempDir()
+	const a1, a2, b1 = "917b3303-0000-4000-8000-000000000001", "917b3399-0000-4000-8000-000000000002", "bbbb2222-0000-4000-8000-000000000003"
+	makeBundle(t, dir, "a.tar.zst", "host-a", "0190aaaa-0000-7000-8000-000000000001", []bundletest.File{
+		claudeFile("alice", a1, "2026-05-01", "id", "uid=0"), claudeFile("alice", a2, "2026-05-02", "ls", "x"), claudeFile("alice", b1, "2026-05-03", "pwd", "/")})
+	sessionsOf := func(out string) []string {
+		seen := map[string]bool{}
+		for _, r := range rows(t, out) {
+			seen[r.SessionID] = true
+		}
+		var ids []string
+		for id := range seen {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	for _, p := range []string{"917b3303", "917b3303-0000-4000-8000-000000000001", "917b3303-0000"} {
+		_, out := run(t, analyze.Options{Inputs: []string{dir}, Sessions: []string{p}})
+		if got := sessionsOf(out); len(got) != 1 || got[0] != a1 {
+			t.Fatalf("--session %s: sessions %v", p, got)
+		}
+	}
+	_, out := run(t, analyze.Options{Inputs: []string{dir}, Sessions: []string{"917b3399", "bbbb"}})
+	if got := sessionsOf(out); len(got) != 2 {
+		t.Fatalf("two prefixes: sessions %v", got)
+	}
+	_, _, err := timelineErr(t, analyze.Options{Inputs: []string{dir}, Sessions: []string{"917b33"}})
+	if err == nil || err.Error() != "--session 917b33 is ambiguous: 2 sessions start with it: "+a1+", "+a2+" (give more of the id)" {
+		t.Fatalf("ambiguous prefix: %v", err)
+	}
+	_, _, err = timelineErr(t, analyze.Options{Inputs: []string{dir}, Sessions: []string{"917c"}})
+	if err == nil || err.Error() != "--session 917c: no session id starts with it (the input, as the other filters keep it, holds 3 sessions; nearest: "+a1+", "+a2+")" {
+		t.Fatalf("prefix of no session: %v", err)
+	}
+	// A time filter does not narrow the candidates (it applies after the
+	// session check): a prefix is ambiguous by the ids the input holds.
+	if _, _, err = timelineErr(t, analyze.Options{Inputs: []string{dir}, Sessions: []string{"917b33"}, Until: time.Date(2026, 5, 1, 23, 0, 0, 0, time.UTC)}); err == nil || !strings.Contains(err.Error(), "is ambiguous") {
+		t.Fatalf("prefix ambiguous whatever the time filter: %v", err)
 	}
 }
