@@ -29,9 +29,10 @@ Exit codes:
   0  printed
   2  bad options`,
 	"detect": `Exit codes:
-  0  agents were found
+  0  agents were found, and every input was read
   1  no agent was found
-  2  unusable input or options`,
+  2  unusable input or options
+  3  agents were found, but some input was unusable (named on stderr)`,
 	"inventory": `Exit codes:
   0  the CSV was written
   1  no inventory line was read

@@ -217,3 +217,19 @@ func TestSessionPrefix(t *testing.T) {
 		t.Fatalf("prefix ambiguous whatever the time filter: %v", err)
 	}
 }
+
+// TestOutputInsideAnExtractedEntryRefused: -o inside an extracted
+// collection found in a folder of evidence is refused, as it is for one
+// given itself (the folder itself may hold the outputs).
+func TestOutputInsideAnExtractedEntryRefused(t *testing.T) {
+	dir := t.TempDir()
+	p := makeBundle(t, dir, "a.tar.zst", "host-a", "0190aaaa-0000-7000-8000-000000000001", []bundletest.File{claudeFile("alice", sidA, "2026-05-01", "id", "uid=0")})
+	extract(t, p, filepath.Join(dir, "x"))
+	_, _, err := timelineErr(t, analyze.Options{Inputs: []string{dir}, OutDir: filepath.Join(dir, "x", "out")})
+	if !errors.Is(err, analyze.ErrOutputInEvidence) {
+		t.Fatalf("-o inside an extracted entry: %v", err)
+	}
+	if _, _, err := timelineErr(t, analyze.Options{Inputs: []string{dir}, OutDir: filepath.Join(dir, "out")}); err != nil {
+		t.Fatalf("-o in the folder of evidence: %v", err)
+	}
+}
