@@ -233,3 +233,33 @@ func TestOutputInsideAnExtractedEntryRefused(t *testing.T) {
 		t.Fatalf("-o in the folder of evidence: %v", err)
 	}
 }
+
+// TestFilteredSummaryNamesOnlyWhatItKept: --agent claude-code names only
+// claude-code in the summary (issue 27: other agents were listed at "(0
+// events)"); unfiltered, every agent is named.
+func TestFilteredSummaryNamesOnlyWhatItKept(t *testing.T) {
+	const frozen = "../../bundle/testdata/v2/fake-home.tar.zst"
+	all, _ := run(t, analyze.Options{Inputs: []string{frozen}})
+	one, out := run(t, analyze.Options{Inputs: []string{frozen}, Agents: []string{"claude-code"}})
+	agentsLine := func(s *analyze.Summary) string {
+		for _, l := range analyze.SummaryLines(s) {
+			if strings.HasPrefix(l, "agents") {
+				return l
+			}
+		}
+		return ""
+	}
+	if got := agentsLine(all); got != "agents: claude-code 8 rows, codex-cli 2 rows" {
+		t.Errorf("unfiltered: %q", got)
+	}
+	if got := agentsLine(one); got != "agents: claude-code 8 rows" {
+		t.Errorf("--agent claude-code: %q", got)
+	}
+	got := analyze.SummaryLines(one)
+	want := []string{"inputs: 1 read, 0 unusable", "agents: claude-code 8 rows", "rows written: 8 (1 undated), in 2 sessions",
+		"repeats merged: 0 (0 by record id, 0 without an id by full value, 0 secondary rows as their primary row)", "problems: " + itoa(one.Problems) + " (problems.jsonl)"}
+	sameLines(t, "summary", got, want)
+	if rec := runRecord(t, out); rec.Summary.Rows != 8 || rec.Summary.InputsRead != 1 || rec.Summary.RepeatsMerged != 0 || rec.Summary.Problems != one.Problems {
+		t.Errorf("run.json summary %+v", rec.Summary)
+	}
+}
