@@ -46,11 +46,14 @@ Exit codes:
   2  unusable input or options`,
 	"timeline": exitCodesTimeline,
 	"verify": `Exit codes:
-  0  every bundle verified: every hash matches its manifest row
+  0  every bundle verified: every hash matches its manifest row (an extracted
+     collection: self-consistency only, unless --sidecar ties it)
   1  a bundle failed verification (a hash mismatch, a missing member, a cut or
-     contradictory bundle)
+     contradictory bundle, an extracted manifest.jsonl or bundle.json that is
+     not the one --sidecar records)
   2  an input is neither a bundle nor an extracted collection, or cannot be
-     read`,
+     read (in a folder of bundles, each entry named like a bundle that is not
+     one counts)`,
 }
 
 func helpPrinter(options kong.HelpOptions, ctx *kong.Context) error {

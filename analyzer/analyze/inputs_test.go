@@ -263,3 +263,24 @@ func TestFilteredSummaryNamesOnlyWhatItKept(t *testing.T) {
 		t.Errorf("run.json summary %+v", rec.Summary)
 	}
 }
+
+// TestGivenSidecarWithoutBundle: a .sha256 given whose bundle is not
+// beside it is unusable; a damaged bundle given by name is unusable with
+// its first bytes; the run goes on with the good one.
+func TestGivenSidecarWithoutBundle(t *testing.T) {
+	dir := t.TempDir()
+	good := makeBundle(t, dir, "good.tar.zst", "host-a", "0190aaaa-0000-7000-8000-000000000001", []bundletest.File{claudeFile("alice", sidA, "2026-05-01", "id", "uid=0")})
+	lost := filepath.Join(dir, "lost.tar.zst.sha256")
+	os.WriteFile(lost, []byte(strings.Repeat("0", 64)+"  lost.tar.zst\n"), 0o644)
+	cut := filepath.Join(dir, "cut.tzst")
+	os.WriteFile(cut, []byte("PK\x03\x04 a zip"), 0o644)
+	sum, _ := run(t, analyze.Options{Inputs: []string{good, lost, cut}})
+	sameLines(t, "inputs", statuses(dir, sum.Inputs), []string{
+		"unusable bundle cut.tzst: does not start with a zstd frame (first bytes 50 4b 03 04, where a bundle starts 28 b5 2f fd): damaged, or not a bundle",
+		"read bundle good.tar.zst",
+		"unusable sidecar lost.tar.zst.sha256: a .sha256 sidecar whose bundle lost.tar.zst is not beside it: the bundle it vouches for is missing",
+	})
+	if sum.Failed != 2 || sum.Events == 0 {
+		t.Fatalf("failed %d rows %d", sum.Failed, sum.Events)
+	}
+}
