@@ -61,7 +61,7 @@ func peakRSS(b *testing.B, cmd *exec.Cmd) (int64, []byte, error) {
 func timelineRSS(b *testing.B, args ...string) int64 {
 	b.Helper()
 	peak, out, err := peakRSS(b, exec.Command(bin, append([]string{"timeline"}, args...)...))
-	if err != nil && !strings.Contains(err.Error(), "exit status 1") || !strings.Contains(string(out), "timeline: ") {
+	if err != nil && !strings.Contains(err.Error(), "exit status 1") || !strings.Contains(string(out), "\nrows written: ") {
 		b.Fatalf("%v: %v\n%.2000s", args, err, out)
 	}
 	return peak

@@ -74,6 +74,15 @@ func (c *DetectCmd) Run(g *Globals, log zerolog.Logger) error {
 		}
 		return &exitError{exitNothing, "no agent found"}
 	}
+	unusable := 0
+	for _, p := range probs {
+		if p.Kind == analyze.ProblemUnusableInput {
+			unusable++
+		}
+	}
+	if unusable > 0 {
+		return &exitError{exitPartial, fmt.Sprintf("%d input(s) unusable (listed above): the table holds only the others", unusable)}
+	}
 	return nil
 }
 

@@ -17,8 +17,8 @@ type ReportCmd struct {
 
 // Run runs the command.
 func (c *ReportCmd) Run(g *Globals, log zerolog.Logger) error {
-	// Nothing found still gets its report (saying so), and the exit code
-	// timeline gives it (1).
+	// Nothing found, or some input unusable, still gets its report
+	// (saying so), and the exit code timeline gives it (1 or 3).
 	var nothing error
 	// The report is read from timeline.jsonl and names its lines (the
 	// whole text of every row is there), so it is written whatever else
@@ -28,7 +28,7 @@ func (c *ReportCmd) Run(g *Globals, log zerolog.Logger) error {
 		fmt.Println("report: timeline.jsonl is written too (the report is read from it and names its lines)")
 	}
 	if err := c.TimelineCmd.Run(g, log); err != nil {
-		if e, ok := err.(*exitError); !ok || e.code != exitNothing {
+		if e, ok := err.(*exitError); !ok || (e.code != exitNothing && e.code != exitPartial) {
 			return err
 		}
 		nothing = err

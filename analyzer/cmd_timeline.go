@@ -25,15 +25,15 @@ import (
 type TimelineCmd struct {
 	Inputs          []string      `arg:"" name:"INPUT" help:"Bundles, folders of bundles, extracted collections, or loose trees (a copied home, a mounted image, a lone .claude folder), or a single file read with --agent as that agent's file." type:"path"`
 	Output          string        `short:"o" required:"" help:"Output folder (created if missing)." type:"path" placeholder:"DIR"`
-	Since           string        `help:"Keep rows at or after this UTC time (RFC 3339 or YYYY-MM-DD)."`
-	Until           string        `help:"Keep rows at or before this UTC time (RFC 3339, or YYYY-MM-DD meaning the end of that day)."`
+	Since           string        `help:"Keep rows at or after this time: RFC 3339 with a zone, or UTC without one (2026-11-29T18:20:00, or YYYY-MM-DD)."`
+	Until           string        `help:"Keep rows at or before this time: RFC 3339 with a zone, or UTC without one (2026-11-29T18:20:00, or YYYY-MM-DD meaning the end of that day)."`
 	Agent           []string      `help:"Keep only this agent (catalog name; repeatable). Given once, a single file INPUT is read as this agent's file."`
 	User            []string      `help:"Keep only this user (repeatable). Given once, it also names the user of a loose input whose one home was named after its folder (a copied home, a lone agent folder, a single file)."`
 	Host            []string      `help:"Keep only this host (repeatable). Given once, it also names every loose input without an etc/hostname of its own."`
 	Match           string        `help:"Keep rows whose text, tool input or tool name matches this regular expression, plus the call or result paired with each." placeholder:"REGEX"`
 	TurnType        []string      `help:"Keep only this turn type (repeatable): ${enum}." enum:"user,assistant,tool_use,tool_result,thinking,system" placeholder:"TYPE"`
 	Hide            []string      `help:"Leave out this turn type (repeatable), e.g. --hide system: ${enum}." enum:"user,assistant,tool_use,tool_result,thinking,system" placeholder:"TYPE"`
-	Session         []string      `help:"Keep only this session id (repeatable)." placeholder:"ID"`
+	Session         []string      `help:"Keep only this session (repeatable): its id, or an unambiguous start of it as git takes a commit's (an ambiguous one fails naming the candidates)." placeholder:"ID"`
 	Action          []string      `help:"Keep only tool rows with this action (repeatable): ${enum}." enum:"execute,file_read,file_write,file_edit,file_delete,search,web_fetch,mcp,subagent,ask_user,todo,other" placeholder:"ACTION"`
 	IncludeThinking bool          `help:"Include thinking rows."`
 	KeepUndated     bool          `help:"With --since/--until, still keep rows whose time the agent did not record (without those filters they are always kept; they sort last)."`
@@ -110,6 +110,13 @@ func parseSize(s string) (int64, error) {
 	return n * mult, nil
 }
 
+// zonelessLayouts are the times without a zone --since and --until take
+// as UTC (fractional seconds are accepted after the seconds).
+var zonelessLayouts = []string{"2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999", "2006-01-02T15:04", "2006-01-02 15:04"}
+
+// parseWhen reads --since or --until: RFC 3339 with a zone (converted to
+// UTC), a time without a zone (UTC, as the help says), or a date (its
+// start, or with end its last nanosecond, UTC).
 func parseWhen(s string, end bool) (time.Time, error) {
 	if s == "" {
 		return time.Time{}, nil
@@ -117,13 +124,18 @@ func parseWhen(s string, end bool) (time.Time, error) {
 	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
 		return t.UTC(), nil
 	}
-	if t, err := time.Parse("2006-01-02", s); err == nil {
+	for _, l := range zonelessLayouts {
+		if t, err := time.ParseInLocation(l, s, time.UTC); err == nil {
+			return t, nil
+		}
+	}
+	if t, err := time.ParseInLocation("2006-01-02", s, time.UTC); err == nil {
 		if end {
 			return t.Add(24*time.Hour - time.Nanosecond), nil
 		}
 		return t, nil
 	}
-	return time.Time{}, fmt.Errorf("%q is neither RFC 3339 nor YYYY-MM-DD", s)
+	return time.Time{}, fmt.Errorf("%q is neither RFC 3339 (2026-11-29T18:20:00Z), a UTC time without a zone (2026-11-29T18:20:00) nor a date (2026-11-29)", s)
 }
 
 // Run runs the command.
@@ -197,9 +209,9 @@ func (c *TimelineCmd) Run(g *Globals, log zerolog.Logger) error {
 		}
 		return &exitError{exitUnusable, err.Error()}
 	}
-	fmt.Println(cleanN(analyze.AgentsLine(sum.Inventory), 16*maxTerminalText)) // agent names come from manifests
-	fmt.Printf("timeline: %d rows (%d undated), %d sessions, %d problems from %d inputs (%d unusable)\n", sum.Events, sum.Undated, sum.Sessions, sum.Problems, sum.Sources, sum.Failed)
-	fmt.Println(analyze.DroppedLine(sum))
+	for _, l := range analyze.SummaryLines(sum) {
+		fmt.Println(cleanN(l, 16*maxTerminalText)) // paths, reasons and agent names come from the evidence
+	}
 	if fr != nil {
 		line, path, err := finishFindings(c.Output, fr)
 		if err != nil {
@@ -211,6 +223,9 @@ func (c *TimelineCmd) Run(g *Globals, log zerolog.Logger) error {
 		}
 	}
 	fmt.Printf("written: %s\n", strings.Join(sum.Files, " "))
+	if sum.Failed > 0 {
+		return &exitError{exitPartial, fmt.Sprintf("%d input(s) unusable (listed above, in problems.jsonl and in run.json): the outputs hold only the others", sum.Failed)}
+	}
 	if sum.Events == 0 {
 		return &exitError{exitNothing, ""}
 	}

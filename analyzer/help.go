@@ -10,10 +10,14 @@ import (
 // kong's help, then the selected command's entry of exitCodes.
 
 const exitCodesTimeline = `Exit codes:
-  0  rows were written
+  0  rows were written, and every input was read
   1  nothing to write (no row matched), or nothing could be parsed
-  2  unusable input or options (a missing or unreadable input, a bad flag,
-     a filter naming a host, user or agent the input does not hold)`
+  2  unusable input or options (no input could be read, a bad flag, a filter
+     naming a host, user or agent the input does not hold, a --session
+     prefix that is ambiguous or names no session)
+  3  the outputs were written, but some input was unusable (a damaged or
+     empty bundle, a cut bundle.json, a sidecar without its bundle): it is
+     named in the summary, problems.jsonl, run.json and the report`
 
 var exitCodes = map[string]string{
 	"report": exitCodesTimeline,
@@ -25,9 +29,10 @@ Exit codes:
   0  printed
   2  bad options`,
 	"detect": `Exit codes:
-  0  agents were found
+  0  agents were found, and every input was read
   1  no agent was found
-  2  unusable input or options`,
+  2  unusable input or options
+  3  agents were found, but some input was unusable (named on stderr)`,
 	"inventory": `Exit codes:
   0  the CSV was written
   1  no inventory line was read
@@ -41,11 +46,14 @@ Exit codes:
   2  unusable input or options`,
 	"timeline": exitCodesTimeline,
 	"verify": `Exit codes:
-  0  every bundle verified: every hash matches its manifest row
+  0  every bundle verified: every hash matches its manifest row (an extracted
+     collection: self-consistency only, unless --sidecar ties it)
   1  a bundle failed verification (a hash mismatch, a missing member, a cut or
-     contradictory bundle)
+     contradictory bundle, an extracted manifest.jsonl or bundle.json that is
+     not the one --sidecar records)
   2  an input is neither a bundle nor an extracted collection, or cannot be
-     read`,
+     read (in a folder of bundles, each entry named like a bundle that is not
+     one counts)`,
 }
 
 func helpPrinter(options kong.HelpOptions, ctx *kong.Context) error {

@@ -139,7 +139,7 @@ func TestTimelineOutputLinkAndMaxLine(t *testing.T) {
 		t.Fatalf("bad --max-line: exit %d:\n%s", code, msg)
 	}
 	o := filepath.Join(t.TempDir(), "o")
-	if msg, code := runCLI(t, "timeline", good, "-o", o, "--max-line", "2KiB"); code != 0 || !strings.Contains(msg, "timeline: 1 rows") {
+	if msg, code := runCLI(t, "timeline", good, "-o", o, "--max-line", "2KiB"); code != 0 || !strings.Contains(msg, "\nrows written: 1 (0 undated), in 1 sessions\n") {
 		t.Fatalf("--max-line 2KiB: exit %d:\n%s", code, msg)
 	}
 	b, _ := os.ReadFile(filepath.Join(o, "problems.jsonl"))

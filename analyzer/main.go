@@ -21,6 +21,7 @@ const (
 	exitFound    = 0 // something found (timeline rows, a verified bundle)
 	exitNothing  = 1 // nothing found, or verification failed
 	exitUnusable = 2 // unusable input or options
+	exitPartial  = 3 // outputs written, but some input was unusable
 )
 
 func main() {

@@ -3,6 +3,8 @@ package main
 import (
 	"archive/tar"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"io"
 	"os"
@@ -11,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/doubleagent/doubleagent/bundle"
 	"github.com/doubleagent/doubleagent/bundle/bundletest"
 	"github.com/klauspost/compress/zstd"
 )
@@ -73,7 +76,7 @@ func TestExitCodes(t *testing.T) {
 		t.Fatalf("verify a text file: exit %d, want 2: %s", code, out)
 	}
 	out, code := runCLI(t, "timeline", good, "-o", filepath.Join(dir, "o1"))
-	if code != 0 || !strings.Contains(out, "agents: parsed claude-code (1 events)") {
+	if code != 0 || !strings.Contains(out, "\nagents: claude-code 1 rows\nrows written: 1 (0 undated), in 1 sessions\n") {
 		t.Fatalf("timeline: %d %s", code, out)
 	}
 	if out, code := runCLI(t, "timeline", good, "-o", filepath.Join(dir, "o2"), "--since", "2030-01-01"); code != 1 {
@@ -125,6 +128,22 @@ func TestExitCodes(t *testing.T) {
 	if out, code := runCLI(t, "timeline", good); code != 2 {
 		t.Fatalf("missing -o: exit %d, want 2: %s", code, out)
 	}
+	// A folder of bundles with one damaged and one empty: the good one is
+	// read, the others named, and the exit status says so (3).
+	folder := filepath.Join(dir, "folder")
+	os.MkdirAll(folder, 0o755)
+	os.WriteFile(filepath.Join(folder, "good.tar.zst"), b, 0o644)
+	os.WriteFile(filepath.Join(folder, "damaged.tar.zst"), append([]byte{0}, b[1:]...), 0o644)
+	os.WriteFile(filepath.Join(folder, "empty.tar.zst"), nil, 0o644)
+	if out, code := runCLI(t, "timeline", folder, "-o", filepath.Join(dir, "o5")); code != 3 || !strings.HasPrefix(out, "inputs: 1 read, 2 unusable\n  unusable: "+filepath.Join(folder, "damaged.tar.zst")+": does not start with a zstd frame") ||
+		!strings.Contains(out, "doubleagent: 2 input(s) unusable") {
+		t.Fatalf("timeline on a folder with unusable bundles: exit %d, want 3: %s", code, out)
+	}
+	if out, code := runCLI(t, "report", folder, "-o", filepath.Join(dir, "r5")); code != 3 || !strings.Contains(out, "report: "+filepath.Join(dir, "r5", "report.html")) {
+		t.Fatalf("report on a folder with unusable bundles: exit %d, want 3: %s", code, out)
+	} else if h, _ := os.ReadFile(filepath.Join(dir, "r5", "report.html")); !strings.Contains(string(h), "<th>unusable</th><td>empty (0 bytes)") {
+		t.Fatalf("report.html does not name the empty bundle as unusable")
+	}
 	if out, code := runCLI(t, "detect", good); code != 0 || !strings.Contains(out, "claude-code") {
 		t.Fatalf("detect: %d %s", code, out)
 	}
@@ -165,7 +184,7 @@ func TestTimelineFromStdin(t *testing.T) {
 	cmd := exec.Command(bin, "timeline", "/dev/stdin", "-o", filepath.Join(dir, "o"))
 	cmd.Stdin = bytes.NewReader(data)
 	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "timeline: 1 rows") {
+	if err != nil || !strings.Contains(string(out), "\nrows written: 1 (0 undated), in 1 sessions\n") {
 		t.Fatalf("%v: %s", err, out)
 	}
 	inv, _ := os.ReadFile(filepath.Join(dir, "o", "inventory.json"))
@@ -191,7 +210,10 @@ func TestHelpEndsWithExitCodes(t *testing.T) {
 }
 
 // TestVerifyExtractedCollection: verify accepts a folder a bundle was
-// extracted into, with the verdict lines and exit codes of a bundle.
+// extracted into, says it proved self-consistency only, and with
+// --sidecar ties it to the acquisition: an edited file whose new hash was
+// written into manifest.jsonl passes alone and fails with the sidecar
+// (issue 22 item 7); a sidecar of an older collector cannot tie it.
 func TestVerifyExtractedCollection(t *testing.T) {
 	dir := t.TempDir()
 	data := bundletest.Build(t, []bundletest.File{{Path: "/home/a/.claude/projects/p/11111111-2222-4333-8444-555555555555.jsonl", Agent: "claude-code", Target: "projects", User: "a", Data: []byte(transcript)}})
@@ -199,23 +221,91 @@ func TestVerifyExtractedCollection(t *testing.T) {
 	os.WriteFile(good, data, 0o644)
 	ext := filepath.Join(dir, "extracted")
 	untar(t, data, ext)
-	bOut, bCode := runCLI(t, "verify", good)
-	out, code := runCLI(t, "verify", ext)
-	if code != 0 || bCode != 0 || strings.ReplaceAll(out, ext, "X") != strings.ReplaceAll(bOut, good, "X") ||
-		out != ext+": OK: bundle 0190b1a4-0000-7000-8000-000000000001 from testhost, 1 of 1 collected files verified\n" {
-		t.Fatalf("verify extracted: %d %q; bundle: %d %q", code, out, bCode, bOut)
+	// The sidecar the collector writes: the bundle's hash, then those of
+	// bundle.json and manifest.jsonl (collector's TestOutputRefusedAndExitCodes
+	// checks the collector writes these).
+	sidecar := filepath.Join(dir, "good.tar.zst.sha256")
+	hb, _ := os.ReadFile(filepath.Join(ext, "bundle.json"))
+	mb, _ := os.ReadFile(filepath.Join(ext, "manifest.jsonl"))
+	f, _ := os.Create(sidecar)
+	if err := bundle.WriteSidecarFull(f, bundle.Sidecar{Bundle: hexSum(data), Name: "good.tar.zst", Header: hexSum(hb), Manifest: hexSum(mb)}); err != nil {
+		t.Fatal(err)
 	}
+	const id = "0190b1a4-0000-7000-8000-000000000001"
+	if out, code := runCLI(t, "verify", good); code != 0 || out != good+": sidecar "+good+".sha256 matches\n"+good+": OK: bundle "+id+" from testhost, 1 of 1 collected files verified\n" {
+		t.Fatalf("verify bundle: %d %q", code, out)
+	}
+	selfOnly := ext + ": OK (self-consistency only): extracted collection of bundle " + id + " from testhost, 1 of 1 collected files match manifest.jsonl; this proves the folder agrees with its own manifest, not that it is what was acquired (an edited file whose new hash was written into manifest.jsonl passes): give --sidecar BUNDLE.sha256 to tie it to the acquisition\n"
+	if out, code := runCLI(t, "verify", ext); code != 0 || out != selfOnly {
+		t.Fatalf("verify extracted: %d %q", code, out)
+	}
+	if out, code := runCLI(t, "verify", ext, "--sidecar", sidecar); code != 0 || out != ext+": OK: extracted collection of bundle "+id+" from testhost, 1 of 1 collected files match manifest.jsonl, and manifest.jsonl and bundle.json are the bytes the acquisition's sidecar "+sidecar+" records: the folder holds the files acquired\n" {
+		t.Fatalf("verify extracted --sidecar: %d %q", code, out)
+	}
+	// An edited file, its new hash written into manifest.jsonl.
 	member := filepath.Join(ext, "files", "home", "a", ".claude", "projects", "p", "11111111-2222-4333-8444-555555555555.jsonl")
+	edited := []byte(strings.Replace(transcript, "hello", "HELLO", 1))
+	os.WriteFile(member, edited, 0o644)
+	os.WriteFile(filepath.Join(ext, "manifest.jsonl"), bytes.Replace(mb, []byte(hexSum([]byte(transcript))), []byte(hexSum(edited)), 1), 0o644)
+	if out, code := runCLI(t, "verify", ext); code != 0 || out != selfOnly {
+		t.Fatalf("verify edited extracted, alone: %d %q", code, out)
+	}
+	out, code := runCLI(t, "verify", ext, "--sidecar", sidecar)
+	if code != 1 || !strings.Contains(out, ext+": sidecar_mismatch: manifest.jsonl sha256 ") ||
+		!strings.Contains(out, ext+": FAILED: bundle "+id+", 1 of 1 collected files verified, 1 problems\n") {
+		t.Fatalf("verify edited extracted --sidecar: %d %s", code, out)
+	}
+	// An old one-line sidecar records no manifest hash: it cannot tie.
+	old := filepath.Join(dir, "old.sha256")
+	os.WriteFile(old, []byte(hexSum(data)+"  good.tar.zst\n"), 0o644)
+	if out, code := runCLI(t, "verify", ext, "--sidecar", old); code != 1 || !strings.Contains(out, "records no manifest.jsonl hash") {
+		t.Fatalf("verify --sidecar old: %d %s", code, out)
+	}
+	if out, code := runCLI(t, "verify", good, "--sidecar", sidecar); code != 2 || !strings.Contains(out, "--sidecar ties one extracted collection to its acquisition: give exactly one (0 given)") {
+		t.Fatalf("verify bundle --sidecar: %d %s", code, out)
+	}
+	// A plain file changed, manifest untouched: the checksum fails.
+	untar(t, data, ext)
 	os.WriteFile(member, []byte("changed\n"), 0o644)
 	out, code = runCLI(t, "verify", ext)
 	if code != 1 || !strings.Contains(out, ext+": checksum_mismatch /home/a/.claude/projects/p/11111111-2222-4333-8444-555555555555.jsonl: manifest sha256 ") ||
-		!strings.Contains(out, ext+": FAILED: bundle 0190b1a4-0000-7000-8000-000000000001, 0 of 1 collected files verified, 1 problems\n") {
+		!strings.Contains(out, ext+": FAILED: bundle "+id+", 0 of 1 collected files verified, 1 problems\n") {
 		t.Fatalf("verify tampered extracted: %d %s", code, out)
 	}
-	if out, code := runCLI(t, "verify", dir); code != 2 || !strings.Contains(out, dir+": unusable: a folder that is not an extracted collection (no bundle.json and files/)") {
+	plain := filepath.Join(dir, "plain")
+	os.MkdirAll(plain, 0o755)
+	if out, code := runCLI(t, "verify", plain); code != 2 || !strings.Contains(out, plain+": unusable: neither a bundle (no zstd frame) nor an extracted collection") {
 		t.Fatalf("verify a plain folder: %d %s", code, out)
 	}
 }
+
+// TestVerifyFolderOfBundles: verify takes a folder of bundles as timeline
+// does: each bundle and extracted collection in it is verified, each
+// entry named like a bundle that is not one is unusable (exit 2).
+func TestVerifyFolderOfBundles(t *testing.T) {
+	dir := t.TempDir()
+	data := bundletest.Build(t, []bundletest.File{{Path: "/home/a/.claude/projects/p/11111111-2222-4333-8444-555555555555.jsonl", Agent: "claude-code", Target: "projects", User: "a", Data: []byte(transcript)}})
+	os.WriteFile(filepath.Join(dir, "a.tar.zst"), data, 0o644)
+	os.WriteFile(filepath.Join(dir, "b.tar.zst"), append([]byte{0}, data[1:]...), 0o644)
+	os.WriteFile(filepath.Join(dir, "c.tar.zst"), nil, 0o644)
+	untar(t, data, filepath.Join(dir, "d"))
+	out, code := runCLI(t, "verify", dir)
+	want := dir + "/a.tar.zst: OK: bundle 0190b1a4-0000-7000-8000-000000000001 from testhost, 1 of 1 collected files verified\n" +
+		dir + "/b.tar.zst: unusable: does not start with a zstd frame (first bytes 00 b5 2f fd, where a bundle starts 28 b5 2f fd): damaged, or not a bundle\n" +
+		dir + "/c.tar.zst: unusable: empty (0 bytes): no bundle can be read from it (a failed or unfinished copy?)\n" +
+		dir + "/d: OK (self-consistency only): extracted collection of bundle 0190b1a4-0000-7000-8000-000000000001 from testhost, 1 of 1 collected files match manifest.jsonl; this proves the folder agrees with its own manifest, not that it is what was acquired (an edited file whose new hash was written into manifest.jsonl passes): give --sidecar BUNDLE.sha256 to tie it to the acquisition\n" +
+		"doubleagent: 2 input(s) are not readable bundles or extracted collections; 0 of 4 failed verification\n"
+	if code != 2 || out != want {
+		t.Fatalf("verify a folder of bundles: exit %d\n%s\nwant\n%s", code, out, want)
+	}
+	os.Remove(filepath.Join(dir, "b.tar.zst"))
+	os.Remove(filepath.Join(dir, "c.tar.zst"))
+	if out, code := runCLI(t, "verify", dir); code != 0 {
+		t.Fatalf("verify a folder of good bundles: exit %d\n%s", code, out)
+	}
+}
+
+func hexSum(b []byte) string { s := sha256.Sum256(b); return hex.EncodeToString(s[:]) }
 
 // untar writes a bundle's members into dst, as tar -xf does.
 func untar(t *testing.T, data []byte, dst string) {

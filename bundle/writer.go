@@ -35,6 +35,10 @@ type Writer struct {
 	// still amend.
 	man     manifestSpool
 	pending *Entry
+	// headerSum and manifestSum are the SHA-256 of the bundle.json and
+	// manifest.jsonl members' bytes, for the sidecar (HeaderSHA256,
+	// ManifestSHA256).
+	headerSum, manifestSum string
 }
 
 type nameKey [2]uint64
@@ -106,9 +110,12 @@ func NewWriter(w io.Writer, hdr Header) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := bw.writeMember(HeaderName, hdr.startTime(), append(b, '\n'), nil); err != nil {
+	b = append(b, '\n')
+	if err := bw.writeMember(HeaderName, hdr.startTime(), b, nil); err != nil {
 		return nil, err
 	}
+	hs := sha256.Sum256(b)
+	bw.headerSum = hex.EncodeToString(hs[:])
 	if err := bw.flush(); err != nil {
 		return nil, err
 	}
@@ -371,12 +378,14 @@ func (w *Writer) Close(s Summary, log []byte) error {
 		_ = w.zw.Close()
 		return err
 	}
-	err = w.writeMemberFrom(ManifestName, end, w.man.n, rows)
+	mh := sha256.New()
+	err = w.writeMemberFrom(ManifestName, end, w.man.n, io.TeeReader(rows, mh))
 	done()
 	if err != nil {
 		_ = w.zw.Close()
 		return err
 	}
+	w.manifestSum = hex.EncodeToString(mh.Sum(nil))
 	if err := w.writeMember(LogName, end, log, nil); err != nil {
 		_ = w.zw.Close()
 		return err
@@ -392,6 +401,13 @@ func (w *Writer) Close(s Summary, log []byte) error {
 	}
 	return nil
 }
+
+// HeaderSHA256 is the SHA-256 of the bundle.json member's bytes.
+func (w *Writer) HeaderSHA256() string { return w.headerSum }
+
+// ManifestSHA256 is the SHA-256 of the manifest.jsonl member's bytes,
+// known once Close has written it ("" before, or after a failed Close).
+func (w *Writer) ManifestSHA256() string { return w.manifestSum }
 
 // FlagLast lets the caller amend the most recent manifest row (for a fact
 // learnt after the copy, such as a change detected once it finished).

@@ -226,7 +226,11 @@ func (c *CLI) Run() error {
 		// The sidecar vouches for a whole bundle: none for one whose writing
 		// failed (a full disk would leave it empty or naming a cut file).
 		if ferr == nil && (runErr == nil || errors.Is(runErr, collect.ErrInterrupted) || errors.Is(runErr, collect.ErrNoHome)) {
-			if err := bundle.WriteSidecarTo(sidecar, hex.EncodeToString(hs.Sum(nil)), filepath.Base(path)); err != nil {
+			sc := bundle.Sidecar{Bundle: hex.EncodeToString(hs.Sum(nil)), Name: filepath.Base(path)}
+			if res != nil {
+				sc.Header, sc.Manifest = res.HeaderSHA256, res.ManifestSHA256
+			}
+			if err := bundle.WriteSidecarFull(sidecar, sc); err != nil {
 				os.Remove(path + ".sha256")
 				ferr = err
 			}

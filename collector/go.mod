@@ -9,15 +9,13 @@ require (
 	github.com/doubleagent/doubleagent/bundle v0.0.0
 	github.com/doubleagent/doubleagent/catalog v0.0.0
 	github.com/google/uuid v1.6.0
+	github.com/klauspost/compress v1.20.4
 	github.com/mattn/go-isatty v0.0.24
 	github.com/rs/zerolog v1.35.1
 	golang.org/x/sys v0.50.0
 )
 
-require (
-	github.com/klauspost/compress v1.20.4 // indirect
-	github.com/mattn/go-colorable v0.1.14 // indirect
-)
+require github.com/mattn/go-colorable v0.1.14 // indirect
 
 replace (
 	github.com/doubleagent/doubleagent/bundle => ../bundle

@@ -3,7 +3,10 @@
 package main
 
 import (
+	"archive/tar"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +21,7 @@ import (
 	"time"
 
 	"github.com/doubleagent/doubleagent/bundle"
+	"github.com/klauspost/compress/zstd"
 )
 
 // collectorBin is the collector binary built for this test binary run.
@@ -137,6 +141,19 @@ func TestOutputRefusedAndExitCodes(t *testing.T) {
 	sc, err := bundle.CheckSidecar(good)
 	if err != nil || !sc.Present || !sc.OK {
 		t.Errorf("sidecar: %+v %v", sc, err)
+	}
+	// The sidecar also holds the SHA-256 of bundle.json and manifest.jsonl
+	// as tar -x leaves them (issue 22 item 7).
+	full, err := bundle.ReadSidecar(good + ".sha256")
+	if err != nil || full.Bundle != sc.Expected || full.Name != "b.tar.zst" {
+		t.Fatalf("ReadSidecar: %+v %v", full, err)
+	}
+	members := untar(t, good)
+	if h := sha256.Sum256(members[bundle.HeaderName]); full.Header != hex.EncodeToString(h[:]) {
+		t.Errorf("sidecar bundle.json sha256 %s, member %x", full.Header, h)
+	}
+	if h := sha256.Sum256(members[bundle.ManifestName]); full.Manifest != hex.EncodeToString(h[:]) {
+		t.Errorf("sidecar manifest.jsonl sha256 %s, member %x", full.Manifest, h)
 	}
 	// The same output twice is refused rather than overwritten.
 	cmd = exec.Command(bin, "--root", root, "-o", good)
@@ -327,4 +344,30 @@ func TestProfiles(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "home/alice/mem.out")); !os.IsNotExist(err) {
 		t.Error("a profile was written inside the image")
 	}
+}
+
+// untar returns a bundle's members by name.
+func untar(t *testing.T, p string) map[string][]byte {
+	t.Helper()
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := zstd.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	out := map[string][]byte{}
+	tr := tar.NewReader(zr)
+	for {
+		h, err := tr.Next()
+		if err != nil {
+			break
+		}
+		b, _ := io.ReadAll(tr)
+		out[h.Name] = b
+	}
+	return out
 }

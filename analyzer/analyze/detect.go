@@ -51,7 +51,8 @@ func presence(statuses map[string]int, files int) string {
 // are read through (hashes are checked, nothing is written to disk).
 func Detect(ctx context.Context, inputs []string, ps []parser.Parser, limits *bundle.Options) ([]DetectRow, []Problem) {
 	rt := newRouter(ps)
-	units, probs := expandInputs(inputs)
+	x := expandInputs(inputs)
+	units, probs := x.units, x.problems
 	var rows []DetectRow
 	for _, u := range units {
 		if ctx.Err() != nil {
@@ -68,7 +69,7 @@ func Detect(ctx context.Context, inputs []string, ps []parser.Parser, limits *bu
 			s, err = openLoose(ctx, u.path, rt)
 		}
 		if err != nil {
-			probs = append(probs, Problem{Input: u.path, Kind: "unusable_input", Message: err.Error()})
+			probs = append(probs, Problem{Input: u.path, Kind: ProblemUnusableInput, Message: err.Error()})
 			continue
 		}
 		probs = append(probs, s.problems...)

@@ -110,10 +110,18 @@ type Summary struct {
 	// Undated counts rows written without a time; UndatedDropped those
 	// left out by --since/--until.
 	Undated, UndatedDropped int
-	Sources                 int
-	Failed                  int
-	Inventory               *Inventory
-	Files                   []string // output files written
+	// Sources counts the inputs read or tried (bundles, extracted
+	// collections, loose trees); Failed the unusable inputs, those found
+	// unusable before reading included; Inputs lists every input given
+	// and every evidence-shaped entry of a folder given (inputs.go).
+	Sources int
+	Failed  int
+	Inputs  []InputStatus
+	// Filtered is set when a filter (--agent, --since, --session, ...)
+	// shaped the rows: the summary then names only what it kept.
+	Filtered  bool
+	Inventory *Inventory
+	Files     []string // output files written
 }
 
 // UnknownNameError says a --host, --user or --agent filter names nothing
@@ -170,6 +178,7 @@ type collected struct {
 	// Counts for the summary line and the inventory.
 	repeatedByID, secondaryByID, secondaryPaired, duplicateIDs int
 	undatedDropped                                             map[fileKey]int
+	sessions                                                   *sessionFilter // --session (sessionprefix.go)
 	// bodyEntries are the manifest rows of every input, for the bodyfile.
 	bodyEntries []bodyEntry
 }
@@ -194,6 +203,7 @@ func newCollected(tmp string, opts *Options) *collected {
 		inv: newInventory(), opts: opts,
 		secondarySpecs: map[string]*parser.Secondary{}, pairTypes: map[string]map[timeline.TurnType]bool{},
 		recoverable: map[string]bool{}, undatedDropped: map[fileKey]int{}, actionTables: map[string][]map[string]timeline.Action{},
+		sessions: newSessionFilter(opts.Sessions),
 	}
 	for _, p := range opts.Parsers {
 		sp, ok := p.(parser.Specced)
@@ -255,10 +265,12 @@ func (c *collected) keep(e *timeline.Event, src *source) bool {
 	if len(o.Hosts) > 0 && !contains(o.Hosts, e.Host) {
 		return false
 	}
-	if (len(o.TurnTypes) > 0 && !contains(o.TurnTypes, string(e.TurnType))) || contains(o.Hide, string(e.TurnType)) {
+	// Before the turn-type filters, so a prefix is checked against every
+	// session of the hosts, users and agents kept.
+	if c.sessions != nil && !c.sessions.match(e.SessionID) {
 		return false
 	}
-	if len(o.Sessions) > 0 && !contains(o.Sessions, e.SessionID) {
+	if (len(o.TurnTypes) > 0 && !contains(o.TurnTypes, string(e.TurnType))) || contains(o.Hide, string(e.TurnType)) {
 		return false
 	}
 	if len(o.Actions) > 0 && !contains(o.Actions, string(e.Action)) {
@@ -644,22 +656,28 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	units, inputProblems := expandInputs(inputs)
-	for i := range units {
+	x := expandInputs(inputs)
+	units := x.units
+	label := func(p string) string {
 		for j, in := range inputs {
-			if units[i].path == in && in != opts.Inputs[j] {
-				units[i].label = opts.Inputs[j] // a stream: name it as given
+			if p == in && in != opts.Inputs[j] {
+				return opts.Inputs[j] // a stream: name it as given
 			}
 		}
+		return ""
 	}
-	c.problems = append(c.problems, inputProblems...)
+	for i := range units {
+		units[i].label = label(units[i].path)
+	}
+	c.problems = append(c.problems, x.problems...)
 	if len(units) == 0 {
-		return nil, fmt.Errorf("%w: %s", ErrNoInput, problemText(inputProblems))
+		return nil, fmt.Errorf("%w: %s", ErrNoInput, problemText(x.problems))
 	}
 	rt := newRouter(opts.Parsers)
 	rt.keepManifest = slices.Contains(formats, FormatBodyfile)
 	rt.loose = newLooseLabels(&opts)
-	sum := &Summary{Sources: len(units)}
+	sum := &Summary{Sources: len(units), Filtered: filtered(&opts)}
+	fails := make([]error, len(units))
 	var wg sync.WaitGroup
 	work := make(chan int)
 	var doneMu sync.Mutex
@@ -674,9 +692,9 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 				doneMu.Lock()
 				done++
 				if err != nil {
-					sum.Failed++
+					fails[i] = err
 					c.mu.Lock()
-					c.problems = append(c.problems, Problem{Input: u.path, Kind: "unusable_input", Message: err.Error()})
+					c.problems = append(c.problems, Problem{Input: u.path, Kind: ProblemUnusableInput, Message: err.Error()})
 					c.mu.Unlock()
 					opts.Log.Error().Str("input", u.path).Err(err).Msg("input could not be read; continuing with the others")
 				}
@@ -698,7 +716,13 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	if sum.Failed == len(units) {
+	sum.Inputs = accountInputs(x, units, fails, c.inv)
+	for _, st := range sum.Inputs {
+		if st.Status == InputUnusable {
+			sum.Failed++
+		}
+	}
+	if countFailed(fails) == len(units) {
 		return nil, fmt.Errorf("%w: every input failed: %s", ErrNoInput, problemText(c.problems))
 	}
 	opts.Log.Debug().Dur("elapsed", time.Since(started)).Msg("parsed every input")
@@ -720,6 +744,10 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 		}
 		return c.primary.Add(ev)
 	}); err != nil {
+		return nil, err
+	}
+	// After the secondary rows, so a session only they recovered counts.
+	if err := c.sessions.check(); err != nil {
 		return nil, err
 	}
 	opts.Log.Debug().Dur("elapsed", time.Since(started)).Msg("correlation pass done")
@@ -797,26 +825,8 @@ func problemText(ps []Problem) string {
 
 type unit struct {
 	path, kind string
+	folder     string // the folder given, when path is an entry of it
 	label      string // the input as the examiner named it, when path is a private copy
-}
-
-func expandInputs(inputs []string) ([]unit, []Problem) {
-	var out []unit
-	var probs []Problem
-	for _, in := range inputs {
-		paths, kind, err := detectInput(in)
-		if err != nil {
-			probs = append(probs, Problem{Input: in, Kind: "unusable_input", Message: err.Error()})
-			continue
-		}
-		if kind == KindFolder {
-			kind = KindBundle
-		}
-		for _, p := range paths {
-			out = append(out, unit{path: p, kind: kind})
-		}
-	}
-	return out, probs
 }
 
 func runUnit(ctx context.Context, u unit, tmp string, rt *router, c *collected, opts *Options) error {

@@ -127,7 +127,7 @@ func TestFIFONamedLikeTheCollection(t *testing.T) {
 			var probs []analyze.Problem
 			within(t, func() { _, probs = analyze.Detect(context.Background(), []string{ext}, parsers.All(), nil) })
 			if name == bundle.HeaderName {
-				want := "bundle.json: is a FIFO, not a regular file: not read"
+				want := "extracted collection whose bundle.json cannot be read: bundle.json: is a FIFO, not a regular file: not read"
 				if !errors.Is(err, analyze.ErrNoInput) || !strings.Contains(err.Error(), want) {
 					t.Fatalf("timeline: %v", err)
 				}

@@ -367,7 +367,7 @@ func TestVerifyExtracted(t *testing.T) {
 	}()
 	select {
 	case err := <-done:
-		if !errors.Is(err, analyze.ErrUnsafePath) || err.Error() != "bundle.json: is a FIFO, not a regular file: not read" {
+		if !errors.Is(err, analyze.ErrUnsafePath) || err.Error() != "extracted collection whose bundle.json cannot be read: bundle.json: is a FIFO, not a regular file: not read" {
 			t.Errorf("FIFO bundle.json: %v", err)
 		}
 	case <-time.After(10 * time.Second):

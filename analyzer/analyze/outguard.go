@@ -97,15 +97,26 @@ func refuseOutputInEvidence(out string, inputs []string) error {
 		if err != nil || !fi.IsDir() {
 			continue
 		}
-		if _, kind, err := detectInput(in); err != nil || kind == KindFolder {
-			continue
-		}
-		r, err := resolvedAbs(in)
+		paths, kind, err := detectInput(in)
 		if err != nil {
 			continue
 		}
-		if o == r || strings.HasPrefix(o, r+string(filepath.Separator)) {
-			return fmt.Errorf("%w: %s is inside the input %s, which is read in place: write the outputs elsewhere", ErrOutputInEvidence, out, in)
+		if kind != KindFolder {
+			paths = []string{in}
+		}
+		for _, p := range paths {
+			// Of a folder of evidence, its extracted collections (its
+			// bundles are files of their own).
+			if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
+				continue
+			}
+			r, err := resolvedAbs(p)
+			if err != nil {
+				continue
+			}
+			if o == r || strings.HasPrefix(o, r+string(filepath.Separator)) {
+				return fmt.Errorf("%w: %s is inside the input %s, which is read in place: write the outputs elsewhere", ErrOutputInEvidence, out, p)
+			}
 		}
 	}
 	return nil

@@ -92,6 +92,9 @@ type InventorySource struct {
 	ChangedDuringCopy int    `json:"changed_during_copy"`
 	// CollectorLog summarises the collector's own log in the bundle.
 	CollectorLog *LogSummary `json:"collector_log"`
+	// Unusable says why nothing was read from this input (inputs.go);
+	// absent for an input read.
+	Unusable string `json:"unusable,omitempty"`
 }
 
 // LogSummary counts the collector log's lines by level and keeps its
@@ -728,55 +731,4 @@ func writeJSONL(path string, n int, get func(int) any) error {
 		return err
 	}
 	return f.Close()
-}
-
-// DroppedLine renders the summary line of rows not written, by reason.
-func DroppedLine(sum *Summary) string {
-	return fmt.Sprintf("repeats: %d row(s) repeated in other files (or twice in one) were written once (%d by record id, %d without an id, by full value); %d secondary row(s) repeating a primary row were written once, as that row; %d record id(s) with two contents kept both (see problems.jsonl); not written: %d undated row(s) left out by --since/--until",
-		sum.Duplicates, sum.RepeatedByID, sum.RepeatedNoID, sum.SecondaryPaired, sum.DuplicateIDs, sum.UndatedDropped)
-}
-
-// AgentsLine renders the "agents:" summary line.
-func AgentsLine(inv *Inventory) string {
-	type agg struct {
-		events int
-		status string
-	}
-	m := map[string]*agg{}
-	for _, a := range inv.Agents {
-		g := m[a.Agent]
-		if g == nil {
-			g = &agg{status: a.ParseStatus}
-			m[a.Agent] = g
-		}
-		g.events += a.Events
-	}
-	var parsed, notParsed, collected []string
-	var names []string
-	for n := range m {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		g := m[n]
-		switch g.status {
-		case "parsed":
-			parsed = append(parsed, fmt.Sprintf("%s (%d events)", n, g.events))
-		case "collected-only":
-			collected = append(collected, n)
-		default:
-			notParsed = append(notParsed, n)
-		}
-	}
-	parts := []string{"parsed " + orNone(parsed)}
-	parts = append(parts, "detected, not parsed "+orNone(notParsed))
-	parts = append(parts, "collected only "+orNone(collected))
-	return "agents: " + strings.Join(parts, "; ")
-}
-
-func orNone(s []string) string {
-	if len(s) == 0 {
-		return "none"
-	}
-	return strings.Join(s, ", ")
 }

@@ -41,8 +41,12 @@ type RunRecord struct {
 	Formats       []string          `json:"formats"`
 	Parsers       []RunParser       `json:"parsers"`
 	Inputs        []InventorySource `json:"inputs"`
-	Outputs       []RunOutput       `json:"outputs"`
-	Summary       RunSummary        `json:"summary"`
+	// InputsGiven lists every input given and every entry of a folder
+	// given that is named or shaped like evidence, with what became of
+	// it: read, unusable (with the reason), duplicate, sidecar.
+	InputsGiven []InputStatus `json:"inputs_given"`
+	Outputs     []RunOutput   `json:"outputs"`
+	Summary     RunSummary    `json:"summary"`
 	// Findings summarises findings.jsonl when the run computed findings.
 	Findings *RunFindings `json:"findings,omitempty"`
 }
@@ -76,7 +80,10 @@ type RunSummary struct {
 	Sessions        int `json:"sessions"`
 	Problems        int `json:"problems"`
 	Inputs          int `json:"inputs"`
+	InputsRead      int `json:"inputs_read"`
 	Unusable        int `json:"unusable_inputs"`
+	DuplicateInputs int `json:"duplicate_inputs"`
+	RepeatsMerged   int `json:"repeats_merged"`
 	RepeatedByID    int `json:"repeated_by_record_id"`
 	RepeatedNoID    int `json:"repeated_without_id"`
 	SecondaryPaired int `json:"secondary_paired"`
@@ -143,11 +150,15 @@ func prepareOutDir(dir string, force bool) error {
 
 // writeRunRecord writes run.json last, hashing every output file.
 func writeRunRecord(opts *Options, sum *Summary, started time.Time) error {
+	read, _, dup, _ := sum.InputCounts()
+	if sum.Inputs == nil {
+		sum.Inputs = []InputStatus{}
+	}
 	rec := RunRecord{Tool: "doubleagent", ToolVersion: opts.ToolVersion, SchemaVersion: timeline.SchemaVersion,
 		CommandLine: opts.CommandLine, StartedUTC: timeline.FormatTime(started), EndedUTC: timeline.FormatTime(time.Now().UTC()),
-		Filters: filters(opts), Inputs: sum.Inventory.Sources,
+		Filters: filters(opts), Inputs: sum.Inventory.Sources, InputsGiven: sum.Inputs,
 		Summary: RunSummary{Rows: sum.Events, Undated: sum.Undated, Sessions: sum.Sessions, Problems: sum.Problems, Inputs: sum.Sources,
-			Unusable: sum.Failed, RepeatedByID: sum.RepeatedByID, RepeatedNoID: sum.RepeatedNoID, SecondaryPaired: sum.SecondaryPaired,
+			InputsRead: read, Unusable: sum.Failed, DuplicateInputs: dup, RepeatsMerged: sum.RepeatsMerged(), RepeatedByID: sum.RepeatedByID, RepeatedNoID: sum.RepeatedNoID, SecondaryPaired: sum.SecondaryPaired,
 			DuplicateIDs: sum.DuplicateIDs, UndatedDropped: sum.UndatedDropped}}
 	if rec.CommandLine == nil {
 		rec.CommandLine = []string{}

@@ -167,7 +167,9 @@ func (s *source) close() {
 	}
 }
 
-// detectInput classifies path by content and returns the sources it holds.
+// detectInput classifies path by content and returns the sources it holds
+// (a folder of evidence: its bundles and extracted collections, with
+// KindFolder; see expandFolder).
 func detectInput(p string) ([]string, string, error) {
 	fi, err := os.Stat(p)
 	if err != nil {
@@ -181,31 +183,21 @@ func detectInput(p string) ([]string, string, error) {
 		if isBundleFile(p) {
 			return []string{p}, KindBundle, nil
 		}
-		// A single file, read with --agent as that agent's file (openLoose
-		// says what is missing otherwise).
 		return []string{p}, KindLoose, nil
 	}
 	if isExtracted(p) {
 		return []string{p}, KindExtracted, nil
 	}
-	ents, err := os.ReadDir(p)
-	if err != nil {
-		return nil, "", err
+	x := &expansion{}
+	x.expandFolder(p)
+	if len(x.units) == 1 && x.units[0].kind == KindLoose && x.units[0].path == p {
+		return []string{p}, KindLoose, nil
 	}
-	var bundles []string
-	for _, e := range ents {
-		if e.Type().IsRegular() {
-			fp := filepath.Join(p, e.Name())
-			if isBundleEntry(fp) {
-				bundles = append(bundles, fp)
-			}
-		}
+	var paths []string
+	for _, u := range x.units {
+		paths = append(paths, u.path)
 	}
-	if len(bundles) > 0 {
-		sort.Strings(bundles)
-		return bundles, KindFolder, nil
-	}
-	return []string{p}, KindLoose, nil
+	return paths, KindFolder, nil
 }
 
 // isBundleFile sniffs an input the examiner named (it may be a link).
@@ -233,36 +225,6 @@ func sniff(f *os.File) bool {
 	b := make([]byte, 4)
 	n, _ := io.ReadFull(f, b)
 	return bundle.Sniff(b[:n])
-}
-
-// isExtracted reports whether p holds an extracted collection: a
-// bundle.json and a files folder. Neither is opened here, so a FIFO named
-// bundle.json cannot block; openExtracted opens them by the evidence rule
-// and reports what is wrong.
-func isExtracted(p string) bool {
-	if _, err := os.Lstat(filepath.Join(p, bundle.HeaderName)); err != nil {
-		return false
-	}
-	fi, err := os.Lstat(filepath.Join(p, "files"))
-	if err != nil || !(fi.IsDir() || fi.Mode()&os.ModeSymlink != 0) {
-		return false
-	}
-	f, err := openIn(p, bundle.HeaderName)
-	if errors.Is(err, ErrUnsafePath) {
-		return true // a FIFO or a link named bundle.json: openExtracted says so
-	}
-	if err != nil {
-		return false
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxHeaderBytes+1))
-	f.Close()
-	if err != nil {
-		return false
-	}
-	if h, err := bundle.DecodeHeader(b); h.FormatVersion == 0 || (err != nil && !errors.Is(err, bundle.ErrUnsupportedVersion)) {
-		return false
-	}
-	return true
 }
 
 // parsedAgents is the set of agents some parser reads.
@@ -511,19 +473,7 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 		return nil, err
 	}
 	s := &source{kind: KindExtracted, input: dir}
-	hf, err := openIn(root, bundle.HeaderName)
-	if err != nil {
-		return nil, err
-	}
-	b, err := io.ReadAll(io.LimitReader(hf, maxHeaderBytes+1))
-	hf.Close()
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > maxHeaderBytes {
-		return nil, fmt.Errorf("%s: larger than %d bytes: not a bundle header", bundle.HeaderName, maxHeaderBytes)
-	}
-	h, err := bundle.DecodeHeader(b)
+	h, err := readExtractedHeader(root)
 	if err != nil {
 		return nil, err
 	}

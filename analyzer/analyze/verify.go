@@ -51,19 +51,7 @@ func VerifyExtracted(ctx context.Context, dir string) (bundle.Header, *bundle.Re
 	problem := func(kind, member, path, msg string) {
 		res.Problems = append(res.Problems, bundle.Problem{Kind: kind, Member: member, Path: path, Msg: msg})
 	}
-	hf, err := openIn(root, bundle.HeaderName)
-	if err != nil {
-		return bundle.Header{}, nil, err
-	}
-	b, err := io.ReadAll(io.LimitReader(hf, maxHeaderBytes+1))
-	hf.Close()
-	if err != nil {
-		return bundle.Header{}, nil, err
-	}
-	if len(b) > maxHeaderBytes {
-		return bundle.Header{}, nil, fmt.Errorf("%s: larger than %d bytes: not a bundle header", bundle.HeaderName, maxHeaderBytes)
-	}
-	h, err := bundle.DecodeHeader(b)
+	h, err := readExtractedHeader(root)
 	if err != nil {
 		return h, nil, err
 	}
@@ -279,4 +267,27 @@ func fileHash(root, rel string) (string, int64, error) {
 		return "", n, err
 	}
 	return hex.EncodeToString(h.Sum(nil)), n, nil
+}
+
+// ExpandInputs classifies inputs as timeline does (a folder of evidence
+// gives its entries, repeats are set aside) and returns every input and
+// evidence-shaped folder entry: those to read with Status read (Kind
+// bundle, extracted or loose), the others unusable, duplicate or sidecar
+// with their reason. verify uses it, so it takes what timeline takes.
+func ExpandInputs(inputs []string) []InputStatus {
+	x := expandInputs(inputs)
+	return accountInputs(x, x.units, make([]error, len(x.units)), nil)
+}
+
+// ExtractedSums returns the SHA-256 of an extracted collection's
+// bundle.json and manifest.jsonl, each read by the evidence rule (""
+// with the error for one that cannot be read).
+func ExtractedSums(dir string) (header, manifest string, herr, merr error) {
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		return "", "", err, err
+	}
+	header, _, herr = fileHash(root, bundle.HeaderName)
+	manifest, _, merr = fileHash(root, bundle.ManifestName)
+	return header, manifest, herr, merr
 }

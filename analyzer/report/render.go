@@ -179,6 +179,10 @@ func (r *renderer) integrity() {
 			{"collected", orDash(s.StartedUTC) + " → " + orDash(s.EndedUTC) + " by collector " + orDash(s.CollectorVersion)},
 			{"verified", s.Verified}, {"collection complete", complete}, {"files changed during copy", fmt.Sprint(s.ChangedDuringCopy)},
 			{"problems", fmt.Sprint(s.Problems)}, {"collector log", logs}}
+		if s.Unusable != "" {
+			// Nothing was read from it: the reason is all there is to say.
+			fields = [][2]string{{"kind", s.Kind}, {"unusable", s.Unusable}}
+		}
 		cls := ""
 		if s.Verified != "all" && s.Verified != "n/a" {
 			cls = ` class="bad"`

@@ -91,6 +91,10 @@ type Result struct {
 	Header   bundle.Header
 	Summary  bundle.Summary
 	Homes    []Home
+	// HeaderSHA256 and ManifestSHA256 are the SHA-256 of the bundle's
+	// bundle.json and manifest.jsonl members, for the .sha256 sidecar
+	// (ManifestSHA256 is "" when the manifest could not be written).
+	HeaderSHA256, ManifestSHA256 string
 }
 
 // ErrInterrupted is returned when ctx was cancelled; the bundle was still
@@ -281,6 +285,7 @@ func Run(ctx context.Context, out io.Writer, opts Options) (*Result, error) {
 	}
 	log.Info().Int("files", c.files).Int64("bytes", c.bytes).Bool("complete", sum.Complete).Str("reason", sum.Reason).Msg("collection ended")
 	cerr := w.Close(sum, logBuf.Bytes())
+	res.HeaderSHA256, res.ManifestSHA256 = w.HeaderSHA256(), w.ManifestSHA256()
 	res.Summary = sum
 	res.Summary.Counts = w.Counts()
 	res.Summary.BytesCollected = w.BytesCollected()

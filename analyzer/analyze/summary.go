@@ -1,0 +1,132 @@
+package analyze
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// filtered reports whether a filter shaped the rows (the summary then
+// names only what it kept, and sessions.jsonl only sessions with rows).
+func filtered(o *Options) bool {
+	return o.Match != nil || len(o.Agents) > 0 || len(o.Users) > 0 || len(o.Hosts) > 0 || !o.Since.IsZero() || !o.Until.IsZero() ||
+		len(o.Sessions) > 0 || len(o.TurnTypes) > 0 || len(o.Hide) > 0 || len(o.Actions) > 0
+}
+
+// InputCounts counts the inputs given by what became of them.
+func (s *Summary) InputCounts() (read, unusable, duplicate, sidecar int) {
+	for _, st := range s.Inputs {
+		switch st.Status {
+		case InputRead:
+			read++
+		case InputUnusable:
+			unusable++
+		case InputDuplicate:
+			duplicate++
+		case InputSidecar:
+			sidecar++
+		}
+	}
+	return
+}
+
+// RepeatsMerged counts the rows written once for all their copies: by
+// record id, without an id by full value, and secondary rows written as
+// the primary row they repeat.
+func (s *Summary) RepeatsMerged() int { return s.Duplicates + s.SecondaryPaired }
+
+// SummaryLines are the run's summary, in short plain lines: what became
+// of each input (an unusable one named with its reason), the agents (only
+// those with rows when a filter shaped them), rows written, repeats
+// merged, problems. The counts are those of run.json's summary. Evidence
+// text in them (paths, agent names) is the caller's to escape.
+func SummaryLines(s *Summary) []string {
+	var out []string
+	read, unusable, dup, sidecar := s.InputCounts()
+	line := fmt.Sprintf("inputs: %d read, %d unusable", read, unusable)
+	if dup > 0 {
+		line += fmt.Sprintf(", %d given twice (read once)", dup)
+	}
+	if sidecar > 0 {
+		line += fmt.Sprintf(", %d .sha256 sidecar(s) checked with their bundle", sidecar)
+	}
+	out = append(out, line)
+	for _, st := range s.Inputs {
+		switch st.Status {
+		case InputUnusable:
+			out = append(out, "  unusable: "+st.Input+": "+st.Reason)
+		case InputDuplicate:
+			out = append(out, "  given twice: "+st.Input+": "+st.Reason)
+		}
+	}
+	if s.Inventory != nil {
+		out = append(out, agentLines(s.Inventory, s.Filtered)...)
+	}
+	sessions := fmt.Sprintf("%d sessions", s.Sessions)
+	out = append(out, fmt.Sprintf("rows written: %d (%d undated), in %s", s.Events, s.Undated, sessions))
+	out = append(out, fmt.Sprintf("repeats merged: %d (%d by record id, %d without an id by full value, %d secondary rows as their primary row)",
+		s.RepeatsMerged(), s.RepeatedByID, s.RepeatedNoID, s.SecondaryPaired))
+	if s.DuplicateIDs > 0 {
+		out = append(out, fmt.Sprintf("record ids with two contents: %d, both kept (problems.jsonl)", s.DuplicateIDs))
+	}
+	if s.UndatedDropped > 0 {
+		out = append(out, fmt.Sprintf("undated rows left out by --since/--until: %d (--keep-undated keeps them)", s.UndatedDropped))
+	}
+	out = append(out, fmt.Sprintf("problems: %d (problems.jsonl)", s.Problems))
+	return out
+}
+
+// agentLines names the agents: those parsed with their rows, then those
+// detected but not parsed and those only collected. A filtered run names
+// only the agents it kept rows of.
+func agentLines(inv *Inventory, filtered bool) []string {
+	type agg struct {
+		events int
+		status string
+	}
+	m := map[string]*agg{}
+	for _, a := range inv.Agents {
+		g := m[a.Agent]
+		if g == nil {
+			g = &agg{status: a.ParseStatus}
+			m[a.Agent] = g
+		}
+		g.events += a.Events
+	}
+	var names []string
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var parsed, notParsed, collected []string
+	for _, n := range names {
+		g := m[n]
+		if filtered && g.events == 0 {
+			continue
+		}
+		switch g.status {
+		case "parsed":
+			parsed = append(parsed, fmt.Sprintf("%s %d rows", n, g.events))
+		case "collected-only":
+			collected = append(collected, n)
+		default:
+			notParsed = append(notParsed, n)
+		}
+	}
+	var out []string
+	switch {
+	case len(parsed) > 0:
+		out = append(out, "agents: "+strings.Join(parsed, ", "))
+	case filtered:
+		out = append(out, "agents: none with rows the filters kept")
+	default:
+		out = append(out, "agents: none parsed")
+	}
+	if len(notParsed) > 0 {
+		out = append(out, "agents detected, not parsed: "+strings.Join(notParsed, ", "))
+	}
+	if len(collected) > 0 {
+		out = append(out, "agents collected only: "+strings.Join(collected, ", "))
+	}
+	return out
+}
