@@ -11,6 +11,7 @@ import (
 	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/analyze"
+	"github.com/doubleagent/doubleagent/analyzer/mdsafe"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -49,27 +50,8 @@ a{color:#0969da}td code{word-break:break-all;font-size:.8em}`
 
 func esc(s string) string { return html.EscapeString(s) }
 
-// mdEsc keeps Markdown from reading evidence as markup.
-func mdEsc(s string) string {
-	r := strings.NewReplacer("\\", "\\\\", "`", "\\`", "*", "\\*", "_", "\\_", "[", "\\[", "]", "\\]", "<", "&lt;", ">", "&gt;", "|", "\\|", "#", "\\#")
-	return r.Replace(s)
-}
-
-// fence is a Markdown code fence longer than any backtick run in s.
-func fence(s string) string {
-	n, run := 3, 0
-	for _, c := range s {
-		if c == '`' {
-			run++
-			if run >= n {
-				n = run + 1
-			}
-		} else {
-			run = 0
-		}
-	}
-	return strings.Repeat("`", n)
-}
+// mdEsc writes evidence into an inline place of report.md (mdsafe.Text).
+func mdEsc(s string) string { return mdsafe.Text(s) }
 
 func cut(s string) string {
 	if utf8.RuneCountInString(s) <= maxChars {
@@ -102,12 +84,13 @@ func (r *renderer) head() {
 			examiners[s.Examiner] = true
 		}
 	}
-	r.hf("<table><tr><th>case</th><td>%s</td></tr><tr><th>examiner</th><td>%s</td></tr>", esc(joinKeys(cases)), esc(joinKeys(examiners)))
+	caseID, examiner := given(in.caseID, "--case", cases), given(in.examiner, "--examiner", examiners)
+	r.hf("<table><tr><th>case</th><td>%s</td></tr><tr><th>examiner</th><td>%s</td></tr>", esc(caseID), esc(examiner))
 	r.hf("<tr><th>report made by</th><td>%s %s (timeline schema %s) at %s</td></tr>", esc(in.run.Tool), esc(in.run.ToolVersion), esc(in.run.SchemaVersion), esc(in.run.EndedUTC))
 	r.hf("<tr><th>command</th><td><code>%s</code></td></tr></table>\n", esc(strings.Join(in.run.CommandLine, " ")))
-	r.mf("| | |\n|---|---|\n| case | %s |\n| examiner | %s |\n| report made by | %s %s (timeline schema %s) at %s |\n| command | `%s` |\n\n",
-		mdEsc(joinKeys(cases)), mdEsc(joinKeys(examiners)), mdEsc(in.run.Tool), mdEsc(in.run.ToolVersion), mdEsc(in.run.SchemaVersion), mdEsc(in.run.EndedUTC),
-		strings.ReplaceAll(strings.Join(in.run.CommandLine, " "), "`", "'"))
+	r.mf("| | |\n|---|---|\n| case | %s |\n| examiner | %s |\n| report made by | %s %s (timeline schema %s) at %s |\n| command | %s |\n\n",
+		mdEsc(caseID), mdEsc(examiner), mdEsc(in.run.Tool), mdEsc(in.run.ToolVersion), mdEsc(in.run.SchemaVersion), mdEsc(in.run.EndedUTC),
+		mdEsc(strings.Join(in.run.CommandLine, " ")))
 	if len(in.findings) > 0 {
 		r.findings()
 	}
@@ -115,6 +98,18 @@ func (r *renderer) head() {
 	r.counts()
 	r.hf("<h2>Sessions</h2>\n")
 	r.mf("## Sessions\n\n")
+}
+
+// given is the report's own value (from flag) with what the inputs
+// recorded beside it, or what they recorded.
+func given(own, flag string, recorded map[string]bool) string {
+	if own == "" {
+		return joinKeys(recorded)
+	}
+	if len(recorded) == 0 {
+		return own + " (given by " + flag + ")"
+	}
+	return own + " (given by " + flag + "; the inputs recorded " + joinKeys(recorded) + ")"
 }
 
 func joinKeys(m map[string]bool) string {
@@ -141,8 +136,8 @@ func (r *renderer) findings() {
 		}
 		r.hf("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td><a href=\"#%s\">%s</a></td><td>%s</td><td>%s</td><td>%d</td><td><code>%s</code></td></tr>\n",
 			esc(f.Level), esc(f.Class), esc(f.Title), esc(f.Host), esc(f.User), esc(f.Agent), anchor(f.Host, f.User, f.Agent, f.SessionID), esc(session), esc(orDash(f.Time)), esc(orDash(f.Last)), f.Rows, esc(f.RuleID))
-		r.mf("| %s | %s | %s | %s | %s | %s | [%s](#%s) | %s | %s | %d | `%s` |\n", mdEsc(f.Level), mdEsc(f.Class), mdEsc(f.Title), mdEsc(f.Host), mdEsc(f.User), mdEsc(f.Agent), mdEsc(session),
-			anchor(f.Host, f.User, f.Agent, f.SessionID), mdEsc(orDash(f.Time)), mdEsc(orDash(f.Last)), f.Rows, f.RuleID)
+		r.mf("| %s | %s | %s | %s | %s | %s | [%s](#%s) | %s | %s | %d | %s |\n", mdEsc(f.Level), mdEsc(f.Class), mdEsc(f.Title), mdEsc(f.Host), mdEsc(f.User), mdEsc(f.Agent), mdEsc(session),
+			anchor(f.Host, f.User, f.Agent, f.SessionID), mdEsc(orDash(f.Time)), mdEsc(orDash(f.Last)), f.Rows, mdEsc(f.RuleID))
 	}
 	r.hf("</table>\n")
 	r.mf("\n")
@@ -151,13 +146,13 @@ func (r *renderer) findings() {
 			continue
 		}
 		r.hf("<details><summary>%s · %s · %s: %d row(s)</summary><ul>\n", esc(f.Level), esc(f.Title), esc(orDash(f.SessionID)), f.Rows)
-		r.mf("<details><summary>%s · %s · %s: %d row(s)</summary>\n\n", mdEsc(f.Level), mdEsc(f.Title), mdEsc(orDash(f.SessionID)), f.Rows)
+		r.mf("%s · %s · %s: %d row(s)\n\n", mdEsc(f.Level), mdEsc(f.Title), mdEsc(orDash(f.SessionID)), f.Rows)
 		for _, m := range f.Matched {
 			r.hf("<li><a href=\"#r%d\">timeline line %d</a> · %s · %s: <code>%s</code></li>\n", m.Line, m.Line, esc(orDash(m.Time)), esc(m.TurnType), esc(firstLine(m.Text)))
-			r.mf("- [timeline line %d](#r%d) · %s · %s: `%s`\n", m.Line, m.Line, mdEsc(orDash(m.Time)), mdEsc(m.TurnType), strings.ReplaceAll(firstLine(m.Text), "`", "'"))
+			r.mf("- [timeline line %d](#r%d) · %s · %s: %s\n", m.Line, m.Line, mdEsc(orDash(m.Time)), mdEsc(m.TurnType), mdEsc(firstLine(m.Text)))
 		}
 		r.hf("</ul></details>\n")
-		r.mf("\n</details>\n\n")
+		r.mf("\n")
 	}
 }
 
@@ -187,12 +182,12 @@ func (r *renderer) integrity() {
 		r.mf("### %s\n\n| | |\n|---|---|\n", mdEsc(s.Input))
 		for _, f := range fields {
 			r.hf("<tr><th>%s</th><td>%s</td></tr>", esc(f[0]), esc(f[1]))
-			r.mf("| %s | %s |\n", f[0], mdEsc(f[1]))
+			r.mf("| %s | %s |\n", mdEsc(f[0]), mdEsc(f[1]))
 		}
 		r.hf("</table>\n")
 		if len(msgs) > 0 {
 			r.hf("<details><summary>collector log warnings and errors</summary><pre>%s</pre></details>\n", esc(strings.Join(msgs, "\n")))
-			r.mf("\nCollector log warnings and errors:\n\n%s\n%s\n%s\n", fence(strings.Join(msgs, "\n")), strings.Join(msgs, "\n"), fence(strings.Join(msgs, "\n")))
+			r.mf("\nCollector log warnings and errors:\n\n%s", mdsafe.CodeBlock("", strings.Join(msgs, "\n")))
 		}
 		r.mf("\n")
 	}
@@ -249,17 +244,9 @@ func (r *renderer) counts() {
 	r.mf("\n")
 }
 
+// anchor is a session's id in both reports.
 func anchor(host, user, agent, session string) string {
-	var b strings.Builder
-	b.WriteString("s-")
-	for _, c := range host + "-" + user + "-" + agent + "-" + session {
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' {
-			b.WriteRune(c)
-		} else {
-			fmt.Fprintf(&b, "_%x", c)
-		}
-	}
-	return b.String()
+	return mdsafe.Anchor("s-", host, user, agent, session)
 }
 
 func (r *renderer) startSession(k *keyed) *sessionGroup {
@@ -279,7 +266,7 @@ func (r *renderer) startSession(k *keyed) *sessionGroup {
 	if k.Child {
 		depth = "####"
 	}
-	r.mf("%s %s · %s · %s@%s\n\n", depth, mdEsc(title), mdEsc(row.Agent), mdEsc(row.User), mdEsc(row.Host))
+	r.mf("%s %s%s · %s · %s@%s\n\n", depth, mdsafe.Target(anchor(row.Host, row.User, row.Agent, row.SessionID)), mdEsc(title), mdEsc(row.Agent), mdEsc(row.User), mdEsc(row.Host))
 	if ok {
 		var flags []string
 		for _, f := range [][2]string{{"recovered", s.Recovered}, {"synced", s.Synced}, {"origin", s.Origin}, {"relayed", s.Relayed}, {"forked from", s.ForkedFrom}} {
@@ -308,12 +295,11 @@ func orDash(s string) string {
 func (r *renderer) endSession(g *sessionGroup) {
 	if len(g.other) > 0 {
 		r.hf("<details><summary>%d other system rows (injected context, harness records)</summary>\n", len(g.other))
-		r.mf("<details><summary>%d other system rows (injected context, harness records)</summary>\n\n", len(g.other))
+		r.mf("%d other system rows (injected context, harness records):\n\n", len(g.other))
 		for i := range g.other {
 			r.plainRow(&g.other[i].row, g.other[i].line)
 		}
 		r.hf("</details>\n")
-		r.mf("</details>\n\n")
 	}
 	r.hf("</section>")
 	if g.child {
@@ -382,7 +368,7 @@ func (r *renderer) plainRow(row *timeline.Row, line int64) {
 	id, mdID := "", ""
 	if r.in.matched[line] {
 		id = fmt.Sprintf(" id=\"r%d\"", line)
-		mdID = fmt.Sprintf("<a id=\"r%d\"></a>", line)
+		mdID = mdsafe.Target(fmt.Sprintf("r%d", line))
 		badges = append(badges, "in a finding")
 	}
 	r.hf("<div class=\"row %s\"%s><div class=\"meta\">%s · <b>%s</b>", esc(row.TurnType), id, esc(when), esc(label))
@@ -421,13 +407,10 @@ func (r *renderer) plainRow(row *timeline.Row, line int64) {
 	}
 	r.mf("%s**%s** %s%s%s · [%s:%d](#src-%d)\n\n", mdID, mdEsc(label), mdEsc(when), mdBadges(badges), extra, mdEsc(shortPath(row.SourceFile)), row.SourceLine, n)
 	if text != "" {
-		f := fence(text)
-		r.mf("%s\n%s\n%s\n\n", f, text, f)
+		r.mf("%s\n", mdsafe.CodeBlock("", text))
 	}
 	if row.ToolInput != "" && row.TurnType == "tool_use" {
-		in := cut(pretty(row.ToolInput))
-		f := fence(in)
-		r.mf("<details><summary>full arguments</summary>\n\n%sjson\n%s\n%s\n\n</details>\n\n", f, in, f)
+		r.mf("full arguments:\n\n%s\n", mdsafe.CodeBlock("json", cut(pretty(row.ToolInput))))
 	}
 }
 
@@ -484,7 +467,7 @@ func (r *renderer) tail() {
 	for i, p := range r.srcList {
 		f := files[p]
 		r.hf("<tr id=\"src-%d\"><td>%d</td><td><code>%s</code></td><td>%s</td><td>%s</td><td>%d</td><td>%d</td></tr>\n", i+1, i+1, esc(p), esc(f.Host), esc(orDash(f.Verified)), f.Records, f.Rows)
-		r.mf("| <a id=\"src-%d\"></a>%d | `%s` | %s | %s | %d | %d |\n", i+1, i+1, strings.ReplaceAll(p, "`", "'"), mdEsc(f.Host), orDash(f.Verified), f.Records, f.Rows)
+		r.mf("| %s%d | %s | %s | %s | %d | %d |\n", mdsafe.Target(fmt.Sprintf("src-%d", i+1)), i+1, mdEsc(p), mdEsc(f.Host), mdEsc(orDash(f.Verified)), f.Records, f.Rows)
 	}
 	r.hf("</table>\n<p class=\"meta\">Every row shows its source file and line (JSON Lines line, SQLite rowid or array position); the whole text of every row is in timeline.jsonl beside this report.</p>\n</body></html>\n")
 	r.mf("\nEvery row shows its source file and line (JSON Lines line, SQLite rowid or array position); the whole text of every row is in timeline.jsonl beside this report.\n")

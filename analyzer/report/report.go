@@ -31,8 +31,8 @@ import (
 
 // File names the report writes into the output folder.
 const (
-	HTMLName     = "report.html"
-	MarkdownName = "report.md"
+	HTMLName     = analyze.ReportHTML
+	MarkdownName = analyze.ReportMD
 )
 
 // Limits of what one row shows before folding or cutting; the whole text
@@ -48,6 +48,7 @@ const (
 // Options.Findings gives them.
 type Finding struct {
 	RuleID, Title, Level, Class string
+	Source                      string // the rule file, or the built-in detector
 	Host, User, Agent           string
 	SessionID, Time, Last       string // Time: the first matched row's time
 	Rows                        int    // rows matched
@@ -69,6 +70,9 @@ type Options struct {
 	// when it is there.
 	Findings []Finding
 	TempDir  string // for the sorter's runs (default os.TempDir())
+	// Case and Examiner, when given (report --case, --examiner), are the
+	// report's; the values the bundles recorded are shown beside them.
+	Case, Examiner string
 }
 
 // Write reads the timeline outputs in o.Dir and writes report.html and
@@ -83,6 +87,7 @@ func Write(o Options) ([]string, error) {
 	} else if in.findings, err = loadFindings(o.Dir); err != nil {
 		return nil, err
 	}
+	in.caseID, in.examiner = o.Case, o.Examiner
 	in.matched = map[int64]bool{}
 	for _, f := range in.findings {
 		for _, m := range f.Matched {
@@ -157,6 +162,8 @@ type input struct {
 	problems []analyze.Problem
 	findings []Finding
 	matched  map[int64]bool // timeline.jsonl lines some finding names
+	// caseID and examiner are the report's own (Options), or "".
+	caseID, examiner string
 }
 
 // loadFindings reads findings.jsonl when the folder holds one.
@@ -170,7 +177,7 @@ func loadFindings(dir string) ([]Finding, error) {
 	}
 	var out []Finding
 	for _, f := range fs {
-		rf := Finding{RuleID: f.RuleID, Title: f.RuleTitle, Level: f.Level, Class: f.Class, Host: f.Host, User: f.User, Agent: f.Agent,
+		rf := Finding{RuleID: f.RuleID, Title: f.RuleTitle, Source: f.RuleSource, Level: f.Level, Class: f.Class, Host: f.Host, User: f.User, Agent: f.Agent,
 			SessionID: f.SessionID, Time: f.FirstUTC, Last: f.LastUTC, Rows: f.RowCount}
 		for _, r := range f.Rows {
 			rf.Matched = append(rf.Matched, FindingRow{Line: r.Line, Time: r.TimestampUTC, TurnType: r.TurnType, Text: r.Text})
