@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
@@ -444,7 +445,11 @@ func (t *timesketchRows) write(e *timeline.Event) error {
 	if r.Text != "" {
 		txt := r.Text
 		if len(txt) > 2000 {
-			txt = txt[:2000] + "…"
+			n := 2000
+			for n > 0 && !utf8.RuneStart(txt[n]) {
+				n-- // cut at a character, not inside one
+			}
+			txt = txt[:n] + "…"
 		}
 		msg += ": " + txt
 	}
