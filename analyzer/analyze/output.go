@@ -67,6 +67,11 @@ type InventoryFile struct {
 	Skipped  map[string]int `json:"skipped"`
 	Problems int            `json:"problems"`
 	Verified string         `json:"verified"`
+	// SHA256 is the file's hash as read (a bundle member's, an extracted
+	// file's; "" for a loose file), Member its name in the bundle or the
+	// extracted collection ("" for a loose file).
+	SHA256 string `json:"sha256"`
+	Member string `json:"member"`
 }
 
 // InventorySource is one input.
@@ -289,7 +294,7 @@ func (inv *Inventory) addParsed(s *source, f *fileRec, p parser.Parser, sk *sink
 		v = "true"
 	}
 	inv.Files = append(inv.Files, InventoryFile{Host: s.host, BundleID: s.bundleID, SourceFile: f.Path, Agent: f.Agent, Parser: p.ID(),
-		Records: sk.acct.n, Rows: sk.acct.rows, Skipped: skipped, Problems: sk.probs, Verified: v})
+		Records: sk.acct.n, Rows: sk.acct.rows, Skipped: skipped, Problems: sk.probs, Verified: v, SHA256: f.sum, Member: f.member})
 }
 
 func (inv *Inventory) finish(sessions []timeline.Session, parsedAgents map[string]bool, events map[string]int) {

@@ -115,7 +115,7 @@ func Write(o Options) ([]string, error) {
 	}
 	defer mf.Close()
 	hw, mw := bufio.NewWriterSize(hf, 1<<16), bufio.NewWriterSize(mf, 1<<16)
-	r := &renderer{in: in, h: hw, m: mw, sources: map[string]int{}}
+	r := &renderer{in: in, h: hw, m: mw, sources: map[srcKey]int{}}
 	r.head()
 	var cur *sessionGroup
 	if err := sorter.Each(func(k *keyed) error {
