@@ -338,6 +338,7 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 	}
 	s.header = &br.Header
 	s.host, s.bundleID = br.Header.Host.Hostname, br.Header.BundleID
+	s.checkHostname()
 	tmp, err := os.MkdirTemp(tmpRoot, "doubleagent-bundle-*")
 	if err != nil {
 		return nil, err
@@ -518,6 +519,7 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 	}
 	s.header = &h
 	s.host, s.bundleID = h.Host.Hostname, h.BundleID
+	s.checkHostname()
 	if why := bundle.HeaderProblem(&h); why != "" {
 		s.problem(Problem{Kind: bundle.ProblemHeader, SourceFile: bundle.HeaderName, Message: why})
 	}
