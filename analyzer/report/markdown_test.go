@@ -65,3 +65,25 @@ func TestCheckCatchesLiveMarkdown(t *testing.T) {
 		t.Errorf("the report's own markup fails: %v", b)
 	}
 }
+
+// TestReportRefusesPlantedFiles: a file or a link already in the folder
+// under a report's name is refused, never truncated or written through.
+func TestReportRefusesPlantedFiles(t *testing.T) {
+	dir := t.TempDir()
+	if err := reporttest.WriteFolder(dir, "http://127.0.0.1:9/x"); err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(t.TempDir(), "outside")
+	if err := os.WriteFile(target, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(dir, report.HTMLName)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := report.Write(report.Options{Dir: dir}); err == nil {
+		t.Fatal("a link planted as report.html was accepted")
+	}
+	if b, _ := os.ReadFile(target); string(b) != "keep" {
+		t.Fatalf("written through the link: %q", b)
+	}
+}

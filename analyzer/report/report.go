@@ -27,6 +27,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/analyze"
 	"github.com/doubleagent/doubleagent/analyzer/findings"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
+	"github.com/doubleagent/doubleagent/bundle"
 )
 
 // File names the report writes into the output folder.
@@ -149,8 +150,11 @@ func Write(o Options) ([]string, error) {
 	return []string{hp, mp}, nil
 }
 
+// create creates a report file that must not exist yet, as every output
+// is (O_CREAT|O_EXCL|O_NOFOLLOW: a file or link planted in the folder is
+// refused, never truncated or written through).
 func create(p string) (*os.File, error) {
-	return os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	return bundle.CreateNew(p, 0o644)
 }
 
 // input is what the report reads besides the rows.
