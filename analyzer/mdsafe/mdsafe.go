@@ -63,19 +63,20 @@ func escape(s string, i int) bool {
 	case ':':
 		return i+1 < len(s) && s[i+1] == '/'
 	case '.':
-		return i >= 3 && strings.EqualFold(s[i-3:i], "www") || leadingNumber(s, i)
+		return i >= 3 && strings.EqualFold(s[i-3:i], "www") || listNumber(s, i)
 	case ')':
-		return leadingNumber(s, i)
+		return listNumber(s, i)
 	case '#', '-', '+', '=':
 		return i == 0
 	}
 	return false
 }
 
-// leadingNumber says whether s[:i] is all digits (a list item's number
-// when s starts a line).
-func leadingNumber(s string, i int) bool {
-	if i == 0 || i > 9 {
+// listNumber says whether s[:i+1] is an ordered list item's marker
+// when s starts a line: one to nine digits, then the "." or ")" at i,
+// then a space, a tab or the end.
+func listNumber(s string, i int) bool {
+	if i == 0 || i > 9 || i+1 < len(s) && s[i+1] != ' ' && s[i+1] != '\t' {
 		return false
 	}
 	for j := 0; j < i; j++ {
