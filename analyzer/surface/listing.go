@@ -21,6 +21,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/mdsafe"
 	ps "github.com/doubleagent/doubleagent/analyzer/parsers/surface"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
+	"github.com/doubleagent/doubleagent/bundle"
 )
 
 // Entry is one line of surface.jsonl: the entry as the parser read it,
@@ -104,7 +105,7 @@ func Write(dir string) (*Summary, error) {
 	if err := writeJSONL(jp, sum.Entries); err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(mp, markdown(sum), 0o644); err != nil {
+	if err := writeNew(mp, markdown(sum)); err != nil {
 		return nil, err
 	}
 	sum.Paths = []string{jp, mp}
@@ -139,7 +140,7 @@ func less(a, b *Entry) bool {
 }
 
 func writeJSONL(p string, es []Entry) error {
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	f, err := bundle.CreateNew(p, 0o644)
 	if err != nil {
 		return err
 	}
@@ -151,6 +152,20 @@ func writeJSONL(p string, es []Entry) error {
 		}
 	}
 	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// writeNew writes a file that must not exist yet (O_CREAT|O_EXCL|
+// O_NOFOLLOW, as every output): a planted file or link is refused.
+func writeNew(p string, b []byte) error {
+	f, err := bundle.CreateNew(p, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
 		f.Close()
 		return err
 	}

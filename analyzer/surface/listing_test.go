@@ -1,7 +1,11 @@
 package surface
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
+
+	"github.com/doubleagent/doubleagent/analyzer/analyze"
 
 	ps "github.com/doubleagent/doubleagent/analyzer/parsers/surface"
 	"github.com/doubleagent/doubleagent/analyzer/report/reporttest"
@@ -25,5 +29,27 @@ func TestMarkdownKeepsEvidenceInert(t *testing.T) {
 	md := markdown(sum)
 	for _, b := range reporttest.Check(md) {
 		t.Error(b)
+	}
+}
+
+// TestWriteRefusesPlantedLink: a link planted as surface.md is refused,
+// never written through.
+func TestWriteRefusesPlantedLink(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, analyze.TimelineJSONL), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(t.TempDir(), "outside")
+	if err := os.WriteFile(target, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(dir, analyze.SurfaceMD)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Write(dir); err == nil {
+		t.Fatal("a link planted as surface.md was accepted")
+	}
+	if b, _ := os.ReadFile(target); string(b) != "keep" {
+		t.Fatalf("written through the link: %q", b)
 	}
 }
