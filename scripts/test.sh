@@ -4,27 +4,36 @@
 # test; one version of each dependency across modules; brief fuzzing of
 # the bundle reader and parser entry points, and the unprivileged
 # collector test when run as root.
+# It installs, saying so first: as root with apt-get, Debian's chromium,
+# libarchive-tools, zstd and sleuthkit when missing (below); staticcheck
+# into ${XDG_CACHE_HOME:-~/.cache}/doubleagent/. Go's own caches
+# (GOCACHE, GOMODCACHE) are used as go test uses them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fail=0
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
 if [ -n "$unformatted" ]; then echo "gofmt would change:"; echo "$unformatted"; fail=1; fi
-# The case report's browser test renders the report in Debian's headless
-# Chromium; install it when we can (root with apt), and make the test fail
-# rather than skip when it is still missing.
-if ! command -v chromium >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-  echo "== installing chromium for the report's browser test"
-  (DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null 2>&1 || echo "chromium install failed"
+# Tools some tests run, from Debian when run as root with apt-get (and
+# said before anything is installed; as another user nothing is installed
+# and those tests skip, or fail when the DOUBLEAGENT_*_TEST variable below
+# says the tool must be there):
+#   chromium          the case report's headless-browser test
+#   libarchive-tools  bsdtar, and zstd: the bundle's tar test (GNU tar --zstd needs zstd)
+#   sleuthkit         mactime: the bodyfile test reads the bodyfile back
+want_pkgs=""
+command -v chromium >/dev/null || want_pkgs="$want_pkgs chromium"
+command -v bsdtar >/dev/null || want_pkgs="$want_pkgs libarchive-tools"
+command -v zstd >/dev/null || want_pkgs="$want_pkgs zstd"
+command -v mactime >/dev/null || want_pkgs="$want_pkgs sleuthkit"
+if [ -n "$want_pkgs" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "== installing Debian packages for the browser, tar and bodyfile tests:$want_pkgs (apt-get update, apt-get install)"
+  (DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $want_pkgs) >/dev/null 2>&1 || echo "install of$want_pkgs failed"
+elif [ -n "$want_pkgs" ]; then
+  echo "== not installing$want_pkgs (not root with apt-get): the tests that need them skip"
 fi
 if command -v chromium >/dev/null || [ "$(id -u)" = 0 ]; then export DOUBLEAGENT_BROWSER_TEST=1; fi
-# The bundle's tar test extracts bundles with GNU tar (--zstd needs the
-# zstd program) and bsdtar and checks that they print nothing; install them
-# the same way, and make the test fail rather than skip when one is missing.
-if ! { command -v bsdtar && command -v zstd; } >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-  echo "== installing bsdtar and zstd for the bundle's tar test"
-  (DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libarchive-tools zstd) >/dev/null 2>&1 || echo "bsdtar/zstd install failed"
-fi
 if { command -v bsdtar && command -v zstd; } >/dev/null || [ "$(id -u)" = 0 ]; then export DOUBLEAGENT_TAR_TEST=1; fi
+if command -v mactime >/dev/null || [ "$(id -u)" = 0 ]; then export DOUBLEAGENT_MACTIME_TEST=1; fi
 # The generators and other scripts are not run here (they need npm and
 # real agents), but they must at least parse.
 for f in scripts/*.sh scripts/lib/*.sh scripts/bench; do
@@ -46,7 +55,7 @@ if [ -n "$skew" ]; then echo "modules require different versions of:"; echo "$sk
 staticcheck_version=v0.8.2 # honnef.co/go/tools, staticcheck 2026.2.2
 toolbin="${XDG_CACHE_HOME:-$HOME/.cache}/doubleagent/staticcheck-$staticcheck_version"
 if [ ! -x "$toolbin/staticcheck" ]; then
-  echo "== installing staticcheck $staticcheck_version"
+  echo "== installing staticcheck $staticcheck_version into $toolbin (built through the Go module proxy)"
   GOWORK=off GOBIN="$toolbin" go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version" || fail=1
 fi
 for m in $mods; do

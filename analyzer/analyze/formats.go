@@ -120,12 +120,13 @@ const CSVCellMax = 32767
 // csvCell cuts s to CSVCellMax characters with a marker naming the row's
 // place in the JSON Lines timeline.
 func csvCell(s string, e *timeline.Event) string {
+	s = timeline.ValidUTF8(s)
 	n := utf8.RuneCountInString(s)
 	if n <= CSVCellMax {
 		return s
 	}
 	marker := func(keep int) string {
-		return fmt.Sprintf(" [cut: %d of %d characters shown; the whole text is in the JSON Lines timeline (--format jsonl), the row of %s line %d]", keep, n, e.SourceFile, e.SourceLine)
+		return fmt.Sprintf(" [cut: %d of %d characters shown; the whole text is in the JSON Lines timeline (--format jsonl), the row of %s line %d]", keep, n, timeline.ValidUTF8(e.SourceFile), e.SourceLine)
 	}
 	keep := max(CSVCellMax-utf8.RuneCountInString(marker(CSVCellMax)), 0)
 	var b strings.Builder
@@ -172,6 +173,12 @@ type ParquetRow struct {
 
 func parquetRowOf(e *timeline.Event) ParquetRow {
 	r := e.ToRow()
+	// Parquet strings are UTF-8: each invalid byte becomes U+FFFD, as in
+	// the JSON Lines timeline.
+	for _, f := range []*string{&r.Host, &r.User, &r.Agent, &r.SessionID, &r.ProjectPath, &r.TurnType, &r.Model, &r.ToolName, &r.ToolUseID, &r.Text,
+		&r.ToolInput, &r.IsError, &r.SourceFile, &r.BundleID, &r.Parser, &r.Secondary, &r.TimeBasis, &r.RecordID, &r.ParentSessID, &r.Verified, &r.Action} {
+		*f = timeline.ValidUTF8(*f)
+	}
 	p := ParquetRow{Host: r.Host, User: r.User, Agent: r.Agent, SessionID: r.SessionID, ProjectPath: r.ProjectPath,
 		TurnType: r.TurnType, Model: r.Model, ToolName: r.ToolName, ToolUseID: r.ToolUseID, Text: r.Text, ToolInput: r.ToolInput,
 		IsError: r.IsError, SourceFile: r.SourceFile, SourceLine: r.SourceLine, BundleID: r.BundleID, Parser: r.Parser,
@@ -287,7 +294,8 @@ type bodyEntry struct {
 // line "MD5|name|inode|mode|UID|GID|size|atime|mtime|ctime|crtime" per file,
 // times in Unix seconds (0 when not recorded), the name "host:path", and
 // the file's SHA-256 in the MD5 column (the manifest's hash; mactime and
-// plaso read the column as text).
+// plaso read the column as text). Text fields are encoded as mactime
+// decodes them (bodyField).
 func writeBodyfile(path string, entries []bodyEntry) error {
 	sort.Slice(entries, func(i, j int) bool {
 		if entries[i].host != entries[j].host {
@@ -319,8 +327,7 @@ func writeBodyfile(path string, entries []bodyEntry) error {
 		if sum == "" {
 			sum = "0"
 		}
-		name := strings.NewReplacer("|", "\\|", "\n", "\\n", "\r", "\\r").Replace(be.host + ":" + e.Path)
-		fmt.Fprintf(w, "%s|%s|0|%s|%d|%d|%d|%d|%d|%d|%d\n", sum, name, modeString(e), e.UID, e.GID, e.Size,
+		fmt.Fprintf(w, "%s|%s|0|%s|%d|%d|%d|%d|%d|%d|%d\n", bodyField(sum), bodyField(be.host+":"+e.Path), bodyField(modeString(e)), e.UID, e.GID, e.Size,
 			secs(e.ATime), secs(e.MTime), secs(e.CTime), secs(e.BTime))
 	}
 	if err := w.Flush(); err != nil {
@@ -328,6 +335,28 @@ func writeBodyfile(path string, entries []bodyEntry) error {
 		return err
 	}
 	return f.Close()
+}
+
+// bodyField is a text field of a bodyfile line as Sleuth Kit's mactime
+// reads it back: mactime splits the line on "|" and then decodes %XX
+// (hex, either case) in each field (tm_split in tools/timeline/mactime.base,
+// sleuthkit/sleuthkit eb9fac87bf9c2fcae9ae3e8623c9dca6fc260121; the same
+// in Debian's 4.11.1). So "%", "|", every control character (a newline
+// would end the line) and DEL are written as %XX; the text is first made
+// valid UTF-8 as the JSON Lines timeline writes it (invalid bytes as
+// U+FFFD), so mactime prints the name the timeline carries.
+func bodyField(s string) string {
+	s = timeline.ValidUTF8(s)
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '%' || c == '|' || c < 0x20 || c == 0x7f {
+			fmt.Fprintf(&b, "%%%02X", c)
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }
 
 // modeString renders the manifest's mode as ls does (-rw-r--r--), or the

@@ -82,7 +82,11 @@ func imageHostname(abs string) (name string, ok bool, prob *Problem) {
 	if err != nil {
 		return "", false, &Problem{Kind: bundle.StatusErrorRead, SourceFile: "/etc/hostname", Message: "the image's host name is not read: " + err.Error()}
 	}
-	name = strings.TrimSpace(string(b))
+	name, clean := cleanHostname(string(b))
+	if !clean {
+		p := hostnameProblem("/etc/hostname", string(b), name)
+		return name, true, &p
+	}
 	return name, name != "", nil
 }
 

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/doubleagent/doubleagent/analyzer/analyze"
 	"github.com/doubleagent/doubleagent/analyzer/parsers"
@@ -372,5 +373,46 @@ func TestVerifyExtracted(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("verify blocks on a FIFO bundle.json")
+	}
+}
+
+// TestHostnameOneLine: a host name is one line of printable text. An
+// etc/hostname or a bundle.json host with a newline, a control or format
+// character or invalid UTF-8 is kept as its raw bytes escaped, with a
+// bad_hostname problem naming them; surrounding whitespace is trimmed
+// without a problem.
+func TestHostnameOneLine(t *testing.T) {
+	for _, tc := range []struct{ raw, host string }{
+		{"web01\n", "web01"},
+		{"  db 2  \r\n", "db 2"},
+		{"web01\n# forged\n<img src=x>", `web01\n# forged\n<img src=x>`},
+		{"a\rb", `a\rb`},
+		{"a\x1b[31mb", `a\x1b[31mb`},
+		{"a\xffb", `a\xffb`},
+		{"a\u202eb", `a\u202eb`},
+		{"a\u2028b", `a\u2028b`},
+	} {
+		img := writeTree(t, map[string][]byte{
+			"etc/hostname": []byte(tc.raw),
+			"home/alice/.claude/projects/-home-alice-p/" + looseSID + ".jsonl": session("alice"),
+		})
+		b := makeBundle(t, t.TempDir(), "b.tar.zst", tc.raw, "id-b", []bundletest.File{{Path: "/home/alice/.claude/projects/-home-alice-p/" + looseSID + ".jsonl",
+			Agent: "claude-code", Target: "projects", User: "alice", Data: session("alice"), MTime: time.Unix(0, 0)}})
+		for _, in := range []string{img, b} {
+			want, bad := tc.host, tc.host != strings.TrimSpace(tc.raw)
+			if in == b && !utf8.ValidString(tc.raw) {
+				// bundle.json is JSON: the writer recorded U+FFFD.
+				want, bad = strings.ToValidUTF8(tc.raw, "\ufffd"), false
+			}
+			_, out := run(t, analyze.Options{Inputs: []string{in}})
+			if got := hostsUsers(t, out); got != want+"/alice" {
+				t.Errorf("%q: host %q, want %q", tc.raw, got, want+"/alice")
+			}
+			pb, _ := os.ReadFile(filepath.Join(out, analyze.ProblemsJSONL))
+			n := strings.Count(string(pb), `"kind":"`+analyze.KindHostname+`"`)
+			if bad && n != 1 || !bad && n != 0 {
+				t.Errorf("%q: %d bad_hostname problems: %s", tc.raw, n, pb)
+			}
+		}
 	}
 }

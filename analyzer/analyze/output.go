@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
@@ -64,6 +65,11 @@ type InventoryFile struct {
 	Skipped  map[string]int `json:"skipped"`
 	Problems int            `json:"problems"`
 	Verified string         `json:"verified"`
+	// SHA256 is the file's hash as read (a bundle member's, an extracted
+	// file's; "" for a loose file), Member its name in the bundle or the
+	// extracted collection ("" for a loose file).
+	SHA256 string `json:"sha256"`
+	Member string `json:"member"`
 }
 
 // InventorySource is one input.
@@ -304,7 +310,7 @@ func (inv *Inventory) addParsed(s *source, f *fileRec, p parser.Parser, sk *sink
 		v = "true"
 	}
 	inv.Files = append(inv.Files, InventoryFile{Host: s.host, BundleID: s.bundleID, SourceFile: f.Path, Agent: f.Agent, Parser: p.ID(),
-		Records: sk.acct.n, Rows: sk.acct.rows, Skipped: skipped, Problems: sk.probs, Verified: v})
+		Records: sk.acct.n, Rows: sk.acct.rows, Skipped: skipped, Problems: sk.probs, Verified: v, SHA256: f.sum, Member: f.member})
 }
 
 func (inv *Inventory) finish(sessions []timeline.Session, parsedAgents map[string]bool, events map[string]int) {
@@ -511,7 +517,11 @@ func (t *timesketchRows) write(e *timeline.Event) error {
 	if r.Text != "" {
 		txt := r.Text
 		if len(txt) > 2000 {
-			txt = txt[:2000] + "…"
+			n := 2000
+			for n > 0 && !utf8.RuneStart(txt[n]) {
+				n-- // cut at a character, not inside one
+			}
+			txt = txt[:n] + "…"
 		}
 		msg += ": " + txt
 	}

@@ -98,10 +98,12 @@ const (
 	FindingsJSONL = "findings.jsonl"
 	SurfaceJSONL  = "surface.jsonl"
 	SurfaceMD     = "surface.md"
+	ReportHTML    = "report.html" // analyzer/report
+	ReportMD      = "report.md"
 )
 
 // knownOutputs are the names a run writes into its folder.
-var knownOutputs = []string{TimelineJSONL, TimelineCSV, TimelineTimesketch, TimelineParquet, BodyfileName, SessionsJSONL, InventoryJSON, ProblemsJSONL, FindingsJSONL, SurfaceJSONL, SurfaceMD, RunJSON}
+var knownOutputs = []string{TimelineJSONL, TimelineCSV, TimelineTimesketch, TimelineParquet, BodyfileName, SessionsJSONL, InventoryJSON, ProblemsJSONL, FindingsJSONL, SurfaceJSONL, SurfaceMD, ReportHTML, ReportMD, RunJSON}
 
 // prepareOutDir creates the output folder. A folder that already holds a
 // run (run.json, or any file a run writes) is refused unless force; with

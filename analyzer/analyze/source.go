@@ -48,7 +48,10 @@ type Problem struct {
 
 // fileRec is one collected file available to parsers.
 type fileRec struct {
-	sum string // SHA-256 of a spooled member
+	sum string // SHA-256 of a spooled member, or of an extracted file as read
+	// member is the file's name in the bundle (files/...), or in the
+	// extracted collection; "" for a loose file.
+	member string
 	parser.File
 	// A loose or extracted file is read in place: tree/local, by the
 	// evidence rule (openIn), local being '/' separated under the tree.
@@ -311,6 +314,7 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 	}
 	s.header = &br.Header
 	s.host, s.bundleID = br.Header.Host.Hostname, br.Header.BundleID
+	s.checkHostname()
 	tmp, err := os.MkdirTemp(tmpRoot, "doubleagent-bundle-*")
 	if err != nil {
 		return nil, err
@@ -351,7 +355,7 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 			return nil, fmt.Errorf("spool %s: %w", e.Path, err)
 		}
 		rec := &fileRec{File: parser.File{Path: e.Path, Rel: relToHome(e.Path, e.Home), Agent: e.Agent, Target: e.Target,
-			Kind: catalog.Kind(e.Kind), Size: e.Size, MTime: bundle.MemberMTime(e), Host: s.host, User: e.User, BundleID: s.bundleID}, spooled: true, off: off, n: n, sum: m.Sum()}
+			Kind: catalog.Kind(e.Kind), Size: e.Size, MTime: bundle.MemberMTime(e), Host: s.host, User: e.User, BundleID: s.bundleID}, spooled: true, off: off, n: n, sum: m.Sum(), member: m.Name}
 		if _, ok := byName[m.Name]; !ok {
 			names = append(names, m.Name)
 		}
@@ -479,6 +483,7 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 	}
 	s.header = &h
 	s.host, s.bundleID = h.Host.Hostname, h.BundleID
+	s.checkHostname()
 	if why := bundle.HeaderProblem(&h); why != "" {
 		s.problem(Problem{Kind: bundle.ProblemHeader, SourceFile: bundle.HeaderName, Message: why})
 	}
@@ -579,7 +584,7 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 		}
 		s.add(&fileRec{File: parser.File{Path: e.Path, Rel: relToHome(e.Path, e.Home), Agent: e.Agent, Target: e.Target, Kind: catalog.Kind(e.Kind),
 			Size: e.Size, MTime: bundle.MemberMTime(e), Host: s.host, User: e.User, BundleID: s.bundleID},
-			tree: root, local: e.ArchivePath, verified: sum == e.SHA256 && !e.ChangedDuringCopy})
+			tree: root, local: e.ArchivePath, verified: sum == e.SHA256 && !e.ChangedDuringCopy, sum: sum, member: e.ArchivePath})
 	}
 	switch {
 	case summaries == 0:

@@ -11,6 +11,7 @@ import (
 	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/analyze"
+	"github.com/doubleagent/doubleagent/analyzer/mdsafe"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -18,10 +19,14 @@ import (
 type renderer struct {
 	in      *input
 	h, m    *bufio.Writer
-	sources map[string]int // source file -> anchor number
-	srcList []string
+	sources map[srcKey]int // source file -> anchor number
+	srcList []srcKey
 	rows    int
 }
+
+// srcKey names a source file: its path in the bundle (or loose input)
+// of one host.
+type srcKey struct{ host, bundle, file string }
 
 // otherRow is a folded system row and its timeline.jsonl line.
 type otherRow struct {
@@ -37,7 +42,7 @@ type sessionGroup struct {
 	rows      int
 }
 
-const css = `body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2em auto;max-width:72em;padding:0 1em;color:#1b1b1b}
+const css = `body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2em auto;max-width:96em;padding:0 1em;color:#1b1b1b}
 h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ccc}h3{margin-bottom:.2em}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}
 .row{border-left:4px solid #ccc;margin:.4em 0;padding:.2em .6em}.meta{color:#666;font-size:.85em}
@@ -45,31 +50,15 @@ table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding
 .tool_result{border-color:#8c959f;background:#f6f8fa}.thinking{border-color:#a371f7;font-style:italic}.system{border-color:#cf222e;background:#fff5f5}
 .sub{margin-left:2em;border-left:2px dashed #a371f7;padding-left:1em}.badge{display:inline-block;border-radius:3px;padding:0 .4em;font-size:.8em;background:#ddd;margin-left:.3em}
 .err{background:#ffd7d5}.sec{background:#e8dcff}.bad{background:#ffd7d5}pre{white-space:pre-wrap;word-break:break-word;margin:.2em 0;font:12px/1.4 ui-monospace,Menlo,Consolas,monospace}
-a{color:#0969da}td code{word-break:break-all;font-size:.8em}`
+a{color:#0969da}td code{word-break:break-all;font-size:.8em}
+nav{margin:1em 0;padding:.5em .8em;background:#f6f8fa;border:1px solid #d0d7de;border-radius:4px}
+svg.ov{max-width:100%;height:auto;border:1px solid #d0d7de;background:#fff}svg.ov a rect:hover{stroke:#000;stroke-width:1.5}
+table.idx{min-width:60%}table.idx td:nth-child(3){white-space:nowrap}tr.hit td{background:#fff5f5}ul.ev{margin:.3em 0 1em}`
 
 func esc(s string) string { return html.EscapeString(s) }
 
-// mdEsc keeps Markdown from reading evidence as markup.
-func mdEsc(s string) string {
-	r := strings.NewReplacer("\\", "\\\\", "`", "\\`", "*", "\\*", "_", "\\_", "[", "\\[", "]", "\\]", "<", "&lt;", ">", "&gt;", "|", "\\|", "#", "\\#")
-	return r.Replace(s)
-}
-
-// fence is a Markdown code fence longer than any backtick run in s.
-func fence(s string) string {
-	n, run := 3, 0
-	for _, c := range s {
-		if c == '`' {
-			run++
-			if run >= n {
-				n = run + 1
-			}
-		} else {
-			run = 0
-		}
-	}
-	return strings.Repeat("`", n)
-}
+// mdEsc writes evidence into an inline place of report.md (mdsafe.Text).
+func mdEsc(s string) string { return mdsafe.Text(s) }
 
 func cut(s string) string {
 	if utf8.RuneCountInString(s) <= maxChars {
@@ -102,19 +91,35 @@ func (r *renderer) head() {
 			examiners[s.Examiner] = true
 		}
 	}
-	r.hf("<table><tr><th>case</th><td>%s</td></tr><tr><th>examiner</th><td>%s</td></tr>", esc(joinKeys(cases)), esc(joinKeys(examiners)))
+	caseID, examiner := given(in.caseID, "--case", cases), given(in.examiner, "--examiner", examiners)
+	r.hf("<table><tr><th>case</th><td>%s</td></tr><tr><th>examiner</th><td>%s</td></tr>", esc(caseID), esc(examiner))
 	r.hf("<tr><th>report made by</th><td>%s %s (timeline schema %s) at %s</td></tr>", esc(in.run.Tool), esc(in.run.ToolVersion), esc(in.run.SchemaVersion), esc(in.run.EndedUTC))
 	r.hf("<tr><th>command</th><td><code>%s</code></td></tr></table>\n", esc(strings.Join(in.run.CommandLine, " ")))
-	r.mf("| | |\n|---|---|\n| case | %s |\n| examiner | %s |\n| report made by | %s %s (timeline schema %s) at %s |\n| command | `%s` |\n\n",
-		mdEsc(joinKeys(cases)), mdEsc(joinKeys(examiners)), mdEsc(in.run.Tool), mdEsc(in.run.ToolVersion), mdEsc(in.run.SchemaVersion), mdEsc(in.run.EndedUTC),
-		strings.ReplaceAll(strings.Join(in.run.CommandLine, " "), "`", "'"))
+	r.mf("| | |\n|---|---|\n| case | %s |\n| examiner | %s |\n| report made by | %s %s (timeline schema %s) at %s |\n| command | %s |\n\n",
+		mdEsc(caseID), mdEsc(examiner), mdEsc(in.run.Tool), mdEsc(in.run.ToolVersion), mdEsc(in.run.SchemaVersion), mdEsc(in.run.EndedUTC),
+		mdEsc(strings.Join(in.run.CommandLine, " ")))
+	r.contents()
+	r.overview()
+	r.sessionIndex()
 	if len(in.findings) > 0 {
+		r.findingIndex()
 		r.findings()
 	}
 	r.integrity()
 	r.counts()
-	r.hf("<h2>Sessions</h2>\n")
-	r.mf("## Sessions\n\n")
+	r.heading(idSessions, "Sessions")
+}
+
+// given is the report's own value (from flag) with what the inputs
+// recorded beside it, or what they recorded.
+func given(own, flag string, recorded map[string]bool) string {
+	if own == "" {
+		return joinKeys(recorded)
+	}
+	if len(recorded) == 0 {
+		return own + " (given by " + flag + ")"
+	}
+	return own + " (given by " + flag + "; the inputs recorded " + joinKeys(recorded) + ")"
 }
 
 func joinKeys(m map[string]bool) string {
@@ -129,41 +134,51 @@ func joinKeys(m map[string]bool) string {
 	return strings.Join(s, ", ")
 }
 
+// findings lists each finding with its rule's title and source file, and
+// under it the rows it matched, each linked to where the conversation
+// shows it.
 func (r *renderer) findings() {
-	r.hf("<h2>Findings</h2>\n<p class=\"meta\">%d finding(s) from findings.jsonl: one per rule, host, user, agent and session; the rule ids are those of analyzer/rules and the built-in detectors (analyzer/docs/rules.md).</p>\n", len(r.in.findings))
-	r.hf("<table><tr><th>level</th><th>class</th><th>title</th><th>host</th><th>user</th><th>agent</th><th>session</th><th>first time</th><th>last time</th><th>rows</th><th>rule</th></tr>\n")
-	r.mf("## Findings\n\n%d finding(s) from findings.jsonl: one per rule, host, user, agent and session.\n\n", len(r.in.findings))
-	r.mf("| level | class | title | host | user | agent | session | first time | last time | rows | rule |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
-	for _, f := range r.in.findings {
+	r.heading(idFindings, "Findings")
+	r.hf("<p class=\"meta\">%d finding(s) from findings.jsonl: one per rule, host, user, agent and session; the rules are those of analyzer/rules and the built-in detectors (analyzer/docs/rules.md).</p>\n", len(r.in.findings))
+	r.hf("<table><tr><th>#</th><th>level</th><th>class</th><th>rule</th><th>host</th><th>user</th><th>agent</th><th>session</th><th>first time</th><th>last time</th><th>rows</th></tr>\n")
+	r.mf("%d finding(s) from findings.jsonl: one per rule, host, user, agent and session.\n\n", len(r.in.findings))
+	r.mf("| # | level | class | rule | host | user | agent | session | first time | last time | rows |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
+	for i, f := range r.in.findings {
 		session := f.SessionID
 		if session == "" {
 			session = "(no session: settings, control surface)"
 		}
-		r.hf("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td><a href=\"#%s\">%s</a></td><td>%s</td><td>%s</td><td>%d</td><td><code>%s</code></td></tr>\n",
-			esc(f.Level), esc(f.Class), esc(f.Title), esc(f.Host), esc(f.User), esc(f.Agent), anchor(f.Host, f.User, f.Agent, f.SessionID), esc(session), esc(orDash(f.Time)), esc(orDash(f.Last)), f.Rows, esc(f.RuleID))
-		r.mf("| %s | %s | %s | %s | %s | %s | [%s](#%s) | %s | %s | %d | `%s` |\n", mdEsc(f.Level), mdEsc(f.Class), mdEsc(f.Title), mdEsc(f.Host), mdEsc(f.User), mdEsc(f.Agent), mdEsc(session),
-			anchor(f.Host, f.User, f.Agent, f.SessionID), mdEsc(orDash(f.Time)), mdEsc(orDash(f.Last)), f.Rows, f.RuleID)
+		id := findingID(i)
+		r.hf("<tr id=\"%s\"><td><a href=\"#%s-rows\">%d</a></td><td>%s</td><td>%s</td><td><b>%s</b><br><span class=\"meta\">%s</span></td><td>%s</td><td>%s</td><td>%s</td><td><a href=\"#%s\">%s</a></td><td>%s</td><td>%s</td><td>%d</td></tr>\n",
+			id, id, i+1, esc(f.Level), esc(f.Class), esc(orDash(f.Title)), esc(orDash(f.Source)), esc(f.Host), esc(f.User), esc(f.Agent),
+			anchor(f.Host, f.User, f.Agent, f.SessionID), esc(session), esc(orDash(f.Time)), esc(orDash(f.Last)), f.Rows)
+		r.mf("| %s[%d](#%s-rows) | %s | %s | %s (%s) | %s | %s | %s | [%s](#%s) | %s | %s | %d |\n", mdsafe.Target(id), i+1, id, mdEsc(f.Level), mdEsc(f.Class),
+			mdEsc(orDash(f.Title)), mdEsc(orDash(f.Source)), mdEsc(f.Host), mdEsc(f.User), mdEsc(f.Agent), mdEsc(session),
+			anchor(f.Host, f.User, f.Agent, f.SessionID), mdEsc(orDash(f.Time)), mdEsc(orDash(f.Last)), f.Rows)
 	}
 	r.hf("</table>\n")
 	r.mf("\n")
-	for _, f := range r.in.findings {
-		if len(f.Matched) == 0 {
-			continue
+	for i, f := range r.in.findings {
+		id := findingID(i) + "-rows"
+		shown := ""
+		if len(f.Matched) < f.Rows {
+			shown = fmt.Sprintf(" (%d shown; all in findings.jsonl)", len(f.Matched))
 		}
-		r.hf("<details><summary>%s · %s · %s: %d row(s)</summary><ul>\n", esc(f.Level), esc(f.Title), esc(orDash(f.SessionID)), f.Rows)
-		r.mf("<details><summary>%s · %s · %s: %d row(s)</summary>\n\n", mdEsc(f.Level), mdEsc(f.Title), mdEsc(orDash(f.SessionID)), f.Rows)
+		r.hf("<h3 id=\"%s\">Finding %d: %s · %s · %s</h3>\n<p class=\"meta\">rule %s from %s · %s@%s · %s · session %s · %d row(s)%s</p>\n<ul class=\"ev\">\n",
+			id, i+1, esc(f.Level), esc(f.Class), esc(orDash(f.Title)), esc(orDash(f.RuleID)), esc(orDash(f.Source)), esc(f.User), esc(f.Host), esc(f.Agent), esc(orDash(f.SessionID)), f.Rows, esc(shown))
+		r.mf("### %sFinding %d: %s · %s · %s\n\nrule %s from %s · %s@%s · %s · session %s · %d row(s)%s\n\n", mdsafe.Target(id), i+1, mdEsc(f.Level), mdEsc(f.Class), mdEsc(orDash(f.Title)),
+			mdEsc(orDash(f.RuleID)), mdEsc(orDash(f.Source)), mdEsc(f.User), mdEsc(f.Host), mdEsc(f.Agent), mdEsc(orDash(f.SessionID)), f.Rows, mdEsc(shown))
 		for _, m := range f.Matched {
 			r.hf("<li><a href=\"#r%d\">timeline line %d</a> · %s · %s: <code>%s</code></li>\n", m.Line, m.Line, esc(orDash(m.Time)), esc(m.TurnType), esc(firstLine(m.Text)))
-			r.mf("- [timeline line %d](#r%d) · %s · %s: `%s`\n", m.Line, m.Line, mdEsc(orDash(m.Time)), mdEsc(m.TurnType), strings.ReplaceAll(firstLine(m.Text), "`", "'"))
+			r.mf("- [timeline line %d](#r%d) · %s · %s: %s\n", m.Line, m.Line, mdEsc(orDash(m.Time)), mdEsc(m.TurnType), mdEsc(firstLine(m.Text)))
 		}
-		r.hf("</ul></details>\n")
-		r.mf("\n</details>\n\n")
+		r.hf("</ul>\n")
+		r.mf("\n")
 	}
 }
 
 func (r *renderer) integrity() {
-	r.hf("<h2>Evidence and integrity</h2>\n")
-	r.mf("## Evidence and integrity\n\n")
+	r.heading(idEvidence, "Evidence and integrity")
 	for _, s := range r.in.inv.Sources {
 		logs := "-"
 		var msgs []string
@@ -191,12 +206,12 @@ func (r *renderer) integrity() {
 		r.mf("### %s\n\n| | |\n|---|---|\n", mdEsc(s.Input))
 		for _, f := range fields {
 			r.hf("<tr><th>%s</th><td>%s</td></tr>", esc(f[0]), esc(f[1]))
-			r.mf("| %s | %s |\n", f[0], mdEsc(f[1]))
+			r.mf("| %s | %s |\n", mdEsc(f[0]), mdEsc(f[1]))
 		}
 		r.hf("</table>\n")
 		if len(msgs) > 0 {
 			r.hf("<details><summary>collector log warnings and errors</summary><pre>%s</pre></details>\n", esc(strings.Join(msgs, "\n")))
-			r.mf("\nCollector log warnings and errors:\n\n%s\n%s\n%s\n", fence(strings.Join(msgs, "\n")), strings.Join(msgs, "\n"), fence(strings.Join(msgs, "\n")))
+			r.mf("\nCollector log warnings and errors:\n\n%s", mdsafe.CodeBlock("", strings.Join(msgs, "\n")))
 		}
 		r.mf("\n")
 	}
@@ -242,8 +257,9 @@ func (r *renderer) counts() {
 		}
 		return a.agent < b.agent
 	})
-	r.hf("<h2>Hosts, users, agents</h2>\n<table><tr><th>host</th><th>user</th><th>agent</th><th>sessions</th><th>rows</th><th>recovered sessions</th></tr>\n")
-	r.mf("## Hosts, users, agents\n\n| host | user | agent | sessions | rows | recovered sessions |\n|---|---|---|---|---|---|\n")
+	r.heading(idHosts, "Hosts, users, agents")
+	r.hf("<table><tr><th>host</th><th>user</th><th>agent</th><th>sessions</th><th>rows</th><th>recovered sessions</th></tr>\n")
+	r.mf("| host | user | agent | sessions | rows | recovered sessions |\n|---|---|---|---|---|---|\n")
 	for _, k := range keys {
 		v := m[k]
 		r.hf("<tr><td>%s</td><td>%s</td><td>%s</td><td>%d</td><td>%d</td><td>%d</td></tr>\n", esc(k.host), esc(k.user), esc(k.agent), v[0], v[1], v[2])
@@ -279,17 +295,9 @@ func (r *renderer) counts() {
 	}
 }
 
+// anchor is a session's id in both reports.
 func anchor(host, user, agent, session string) string {
-	var b strings.Builder
-	b.WriteString("s-")
-	for _, c := range host + "-" + user + "-" + agent + "-" + session {
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' {
-			b.WriteRune(c)
-		} else {
-			fmt.Fprintf(&b, "_%x", c)
-		}
-	}
-	return b.String()
+	return mdsafe.Anchor("s-", host, user, agent, session)
 }
 
 func (r *renderer) startSession(k *keyed) *sessionGroup {
@@ -309,7 +317,7 @@ func (r *renderer) startSession(k *keyed) *sessionGroup {
 	if k.Child {
 		depth = "####"
 	}
-	r.mf("%s %s · %s · %s@%s\n\n", depth, mdEsc(title), mdEsc(row.Agent), mdEsc(row.User), mdEsc(row.Host))
+	r.mf("%s %s%s · %s · %s@%s\n\n", depth, mdsafe.Target(anchor(row.Host, row.User, row.Agent, row.SessionID)), mdEsc(title), mdEsc(row.Agent), mdEsc(row.User), mdEsc(row.Host))
 	if ok {
 		var flags []string
 		for _, f := range [][2]string{{"recovered", s.Recovered}, {"synced", s.Synced}, {"origin", s.Origin}, {"relayed", s.Relayed}, {"forked from", s.ForkedFrom}} {
@@ -338,12 +346,11 @@ func orDash(s string) string {
 func (r *renderer) endSession(g *sessionGroup) {
 	if len(g.other) > 0 {
 		r.hf("<details><summary>%d other system rows (injected context, harness records)</summary>\n", len(g.other))
-		r.mf("<details><summary>%d other system rows (injected context, harness records)</summary>\n\n", len(g.other))
+		r.mf("%d other system rows (injected context, harness records):\n\n", len(g.other))
 		for i := range g.other {
 			r.plainRow(&g.other[i].row, g.other[i].line)
 		}
 		r.hf("</details>\n")
-		r.mf("</details>\n\n")
 	}
 	r.hf("</section>")
 	if g.child {
@@ -378,11 +385,12 @@ func (r *renderer) row(g *sessionGroup, row *timeline.Row, line int64) {
 }
 
 func (r *renderer) src(row *timeline.Row) int {
-	n, ok := r.sources[row.SourceFile]
+	k := srcKey{row.Host, row.BundleID, row.SourceFile}
+	n, ok := r.sources[k]
 	if !ok {
 		n = len(r.srcList) + 1
-		r.sources[row.SourceFile] = n
-		r.srcList = append(r.srcList, row.SourceFile)
+		r.sources[k] = n
+		r.srcList = append(r.srcList, k)
 	}
 	return n
 }
@@ -412,7 +420,7 @@ func (r *renderer) plainRow(row *timeline.Row, line int64) {
 	id, mdID := "", ""
 	if r.in.matched[line] {
 		id = fmt.Sprintf(" id=\"r%d\"", line)
-		mdID = fmt.Sprintf("<a id=\"r%d\"></a>", line)
+		mdID = mdsafe.Target(fmt.Sprintf("r%d", line))
 		badges = append(badges, "in a finding")
 	}
 	r.hf("<div class=\"row %s\"%s><div class=\"meta\">%s · <b>%s</b>", esc(row.TurnType), id, esc(when), esc(label))
@@ -451,13 +459,10 @@ func (r *renderer) plainRow(row *timeline.Row, line int64) {
 	}
 	r.mf("%s**%s** %s%s%s · [%s:%d](#src-%d)\n\n", mdID, mdEsc(label), mdEsc(when), mdBadges(badges), extra, mdEsc(shortPath(row.SourceFile)), row.SourceLine, n)
 	if text != "" {
-		f := fence(text)
-		r.mf("%s\n%s\n%s\n\n", f, text, f)
+		r.mf("%s\n", mdsafe.CodeBlock("", text))
 	}
 	if row.ToolInput != "" && row.TurnType == "tool_use" {
-		in := cut(pretty(row.ToolInput))
-		f := fence(in)
-		r.mf("<details><summary>full arguments</summary>\n\n%sjson\n%s\n%s\n\n</details>\n\n", f, in, f)
+		r.mf("full arguments:\n\n%s\n", mdsafe.CodeBlock("json", cut(pretty(row.ToolInput))))
 	}
 }
 
@@ -503,18 +508,30 @@ func (r *renderer) tail() {
 		r.hf("<p>No rows.</p>\n")
 		r.mf("No rows.\n\n")
 	}
-	files := map[string]analyze.InventoryFile{}
+	files := map[srcKey]analyze.InventoryFile{}
 	for _, f := range r.in.inv.Files {
-		if _, ok := files[f.SourceFile]; !ok {
-			files[f.SourceFile] = f
+		k := srcKey{f.Host, f.BundleID, f.SourceFile}
+		if _, ok := files[k]; !ok {
+			files[k] = f
 		}
 	}
-	r.hf("<h2>Source files</h2>\n<table><tr><th>#</th><th>file</th><th>host</th><th>verified</th><th>records read</th><th>rows</th></tr>\n")
-	r.mf("## Source files\n\n| # | file | host | verified | records read | rows |\n|---|---|---|---|---|---|\n")
-	for i, p := range r.srcList {
-		f := files[p]
-		r.hf("<tr id=\"src-%d\"><td>%d</td><td><code>%s</code></td><td>%s</td><td>%s</td><td>%d</td><td>%d</td></tr>\n", i+1, i+1, esc(p), esc(f.Host), esc(orDash(f.Verified)), f.Records, f.Rows)
-		r.mf("| <a id=\"src-%d\"></a>%d | `%s` | %s | %s | %d | %d |\n", i+1, i+1, strings.ReplaceAll(p, "`", "'"), mdEsc(f.Host), orDash(f.Verified), f.Records, f.Rows)
+	r.heading(idSources, "Source files")
+	r.hf("<p class=\"meta\">Each file a row came from: its path on the host, the bundle and the member it was read from, its SHA-256 as read (the manifest's when verified), and what was read from it.</p>\n")
+	r.hf("<table><tr><th>#</th><th>file</th><th>host</th><th>bundle</th><th>member</th><th>SHA-256</th><th>verified</th><th>records read</th><th>rows</th></tr>\n")
+	r.mf("Each file a row came from: its path on the host, the bundle and the member it was read from, its SHA-256 as read (the manifest's when verified), and what was read from it.\n\n")
+	r.mf("| # | file | host | bundle | member | SHA-256 | verified | records read | rows |\n|---|---|---|---|---|---|---|---|---|\n")
+	for i, k := range r.srcList {
+		f, ok := files[k]
+		sum, member := f.SHA256, f.Member
+		if !ok {
+			sum, member = "(not in inventory.json)", "-"
+		} else if sum == "" {
+			sum, member = "(loose input: not hashed)", "(loose input: read in place)"
+		}
+		r.hf("<tr id=\"src-%d\"><td>%d</td><td><code>%s</code></td><td>%s</td><td><code>%s</code></td><td><code>%s</code></td><td><code>%s</code></td><td>%s</td><td>%d</td><td>%d</td></tr>\n",
+			i+1, i+1, esc(k.file), esc(k.host), esc(orDash(k.bundle)), esc(orDash(member)), esc(sum), esc(orDash(f.Verified)), f.Records, f.Rows)
+		r.mf("| %s%d | %s | %s | %s | %s | %s | %s | %d | %d |\n", mdsafe.Target(fmt.Sprintf("src-%d", i+1)), i+1, mdEsc(k.file), mdEsc(k.host), mdEsc(orDash(k.bundle)),
+			mdEsc(orDash(member)), mdEsc(sum), mdEsc(orDash(f.Verified)), f.Records, f.Rows)
 	}
 	r.hf("</table>\n<p class=\"meta\">Every row shows its source file and line (JSON Lines line, SQLite rowid or array position); the whole text of every row is in timeline.jsonl beside this report.</p>\n</body></html>\n")
 	r.mf("\nEvery row shows its source file and line (JSON Lines line, SQLite rowid or array position); the whole text of every row is in timeline.jsonl beside this report.\n")

@@ -27,12 +27,13 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/analyze"
 	"github.com/doubleagent/doubleagent/analyzer/findings"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
+	"github.com/doubleagent/doubleagent/bundle"
 )
 
 // File names the report writes into the output folder.
 const (
-	HTMLName     = "report.html"
-	MarkdownName = "report.md"
+	HTMLName     = analyze.ReportHTML
+	MarkdownName = analyze.ReportMD
 )
 
 // Limits of what one row shows before folding or cutting; the whole text
@@ -48,6 +49,7 @@ const (
 // Options.Findings gives them.
 type Finding struct {
 	RuleID, Title, Level, Class string
+	Source                      string // the rule file, or the built-in detector
 	Host, User, Agent           string
 	SessionID, Time, Last       string // Time: the first matched row's time
 	Rows                        int    // rows matched
@@ -69,6 +71,9 @@ type Options struct {
 	// when it is there.
 	Findings []Finding
 	TempDir  string // for the sorter's runs (default os.TempDir())
+	// Case and Examiner, when given (report --case, --examiner), are the
+	// report's; the values the bundles recorded are shown beside them.
+	Case, Examiner string
 }
 
 // Write reads the timeline outputs in o.Dir and writes report.html and
@@ -83,6 +88,7 @@ func Write(o Options) ([]string, error) {
 	} else if in.findings, err = loadFindings(o.Dir); err != nil {
 		return nil, err
 	}
+	in.caseID, in.examiner = o.Case, o.Examiner
 	in.matched = map[int64]bool{}
 	for _, f := range in.findings {
 		for _, m := range f.Matched {
@@ -110,7 +116,7 @@ func Write(o Options) ([]string, error) {
 	}
 	defer mf.Close()
 	hw, mw := bufio.NewWriterSize(hf, 1<<16), bufio.NewWriterSize(mf, 1<<16)
-	r := &renderer{in: in, h: hw, m: mw, sources: map[string]int{}}
+	r := &renderer{in: in, h: hw, m: mw, sources: map[srcKey]int{}}
 	r.head()
 	var cur *sessionGroup
 	if err := sorter.Each(func(k *keyed) error {
@@ -144,8 +150,11 @@ func Write(o Options) ([]string, error) {
 	return []string{hp, mp}, nil
 }
 
+// create creates a report file that must not exist yet, as every output
+// is (O_CREAT|O_EXCL|O_NOFOLLOW: a file or link planted in the folder is
+// refused, never truncated or written through).
 func create(p string) (*os.File, error) {
-	return os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	return bundle.CreateNew(p, 0o644)
 }
 
 // input is what the report reads besides the rows.
@@ -157,6 +166,8 @@ type input struct {
 	problems []analyze.Problem
 	findings []Finding
 	matched  map[int64]bool // timeline.jsonl lines some finding names
+	// caseID and examiner are the report's own (Options), or "".
+	caseID, examiner string
 }
 
 // loadFindings reads findings.jsonl when the folder holds one.
@@ -170,7 +181,7 @@ func loadFindings(dir string) ([]Finding, error) {
 	}
 	var out []Finding
 	for _, f := range fs {
-		rf := Finding{RuleID: f.RuleID, Title: f.RuleTitle, Level: f.Level, Class: f.Class, Host: f.Host, User: f.User, Agent: f.Agent,
+		rf := Finding{RuleID: f.RuleID, Title: f.RuleTitle, Source: f.RuleSource, Level: f.Level, Class: f.Class, Host: f.Host, User: f.User, Agent: f.Agent,
 			SessionID: f.SessionID, Time: f.FirstUTC, Last: f.LastUTC, Rows: f.RowCount}
 		for _, r := range f.Rows {
 			rf.Matched = append(rf.Matched, FindingRow{Line: r.Line, Time: r.TimestampUTC, TurnType: r.TurnType, Text: r.Text})

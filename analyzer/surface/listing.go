@@ -18,8 +18,10 @@ import (
 	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/analyze"
+	"github.com/doubleagent/doubleagent/analyzer/mdsafe"
 	ps "github.com/doubleagent/doubleagent/analyzer/parsers/surface"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
+	"github.com/doubleagent/doubleagent/bundle"
 )
 
 // Entry is one line of surface.jsonl: the entry as the parser read it,
@@ -103,7 +105,7 @@ func Write(dir string) (*Summary, error) {
 	if err := writeJSONL(jp, sum.Entries); err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(mp, markdown(sum), 0o644); err != nil {
+	if err := writeNew(mp, markdown(sum)); err != nil {
 		return nil, err
 	}
 	sum.Paths = []string{jp, mp}
@@ -138,7 +140,7 @@ func less(a, b *Entry) bool {
 }
 
 func writeJSONL(p string, es []Entry) error {
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	f, err := bundle.CreateNew(p, 0o644)
 	if err != nil {
 		return err
 	}
@@ -156,6 +158,20 @@ func writeJSONL(p string, es []Entry) error {
 	return f.Close()
 }
 
+// writeNew writes a file that must not exist yet (O_CREAT|O_EXCL|
+// O_NOFOLLOW, as every output): a planted file or link is refused.
+func writeNew(p string, b []byte) error {
+	f, err := bundle.CreateNew(p, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
 func fit(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if r := []rune(s); len(r) > n {
@@ -164,13 +180,14 @@ func fit(s string, n int) string {
 	return s
 }
 
-// cell is a table cell of plain text; code one shown as code.
+// cell is evidence in a table cell: one line, cut to n characters, and
+// literal under any CommonMark renderer (mdsafe.Text).
+// An empty field is shown as "-".
 func cell(s string, n int) string {
-	return strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;", "`", "'").Replace(fit(s, n))
-}
-
-func code(s string, n int) string {
-	return strings.NewReplacer("|", `\|`, "`", "'").Replace(fit(s, n))
+	if s == "" {
+		return "-"
+	}
+	return mdsafe.Text(fit(s, n))
 }
 
 func markdown(sum *Summary) []byte {
@@ -180,7 +197,7 @@ func markdown(sum *Summary) []byte {
 	b.WriteString("Environment and header values are never shown, only their names. The whole entry, with the text of skills and rules files, is in surface.jsonl; the row in timeline.jsonl is its `timeline_line`.\n\n")
 	var kinds []string
 	for k, n := range sum.ByKind {
-		kinds = append(kinds, fmt.Sprintf("%s %d", strings.ReplaceAll(k, "_", " "), n))
+		kinds = append(kinds, fmt.Sprintf("%s %d", mdsafe.Text(strings.ReplaceAll(k, "_", " ")), n))
 	}
 	sort.Strings(kinds)
 	fmt.Fprintf(&b, "%d entries from %d files: %s.\n", len(sum.Entries), sum.Files, strings.Join(kinds, ", "))
@@ -203,18 +220,11 @@ func markdown(sum *Summary) []byte {
 		if len(sha) > 12 {
 			sha = sha[:12] + "…"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | `%s` | `%s:%d` | `%s` | %s | %s | %s |\n", cell(e.Agent, 40), cell(strings.ReplaceAll(e.Kind, "_", " "), 20), cell(e.Scope, 20),
-			cell(dash(e.Project), 60), cell(dash(name), 60), code(ps.Detail(&e.Item), 160), code(e.File, 120), e.Line, sha, cell(dash(e.MTime), 40), cell(dash(e.BTime), 40), cell(dash(e.Verified), 8))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s:%d | %s | %s | %s | %s |\n", cell(e.Agent, 40), cell(strings.ReplaceAll(e.Kind, "_", " "), 20), cell(e.Scope, 20),
+			cell(e.Project, 60), cell(name, 60), cell(ps.Detail(&e.Item), 160), cell(e.File, 120), e.Line, cell(sha, 16), cell(e.MTime, 40), cell(e.BTime, 40), cell(e.Verified, 8))
 	}
 	if len(sum.Entries) == 0 {
 		b.WriteString("\nNo control-surface entry was found.\n")
 	}
 	return b.Bytes()
-}
-
-func dash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }

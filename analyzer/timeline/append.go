@@ -183,3 +183,25 @@ func writeLongRow(w *bufio.Writer, buf []byte, e *Event) ([]byte, error) {
 	_, err = w.Write(buf)
 	return buf, err
 }
+
+// ValidUTF8 is s with each byte that is not part of valid UTF-8 (a lone
+// surrogate's three bytes included) replaced by U+FFFD, as AppendString
+// writes it: every other output (CSV, Parquet, bodyfile, Markdown) uses it
+// so that all carry the value the JSON Lines timeline carries.
+func ValidUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b.WriteString("\ufffd")
+		} else {
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}

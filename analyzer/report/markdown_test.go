@@ -1,0 +1,89 @@
+package report_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/doubleagent/doubleagent/analyzer/report"
+	"github.com/doubleagent/doubleagent/analyzer/report/reporttest"
+)
+
+// hostileFindings are findings whose every field is hostile.
+func hostileFindings(beacon string) []report.Finding {
+	h := reporttest.Hostile(beacon)
+	var fs []report.Finding
+	for i, s := range h {
+		fs = append(fs, report.Finding{RuleID: s, Title: h[(i+1)%len(h)], Source: h[(i+2)%len(h)], Level: h[(i+3)%len(h)], Class: h[(i+4)%len(h)],
+			Host: s, User: h[(i+1)%len(h)], Agent: h[(i+2)%len(h)], SessionID: h[(i+3)%len(h)], Time: s, Last: s, Rows: 1,
+			Matched: []report.FindingRow{{Line: int64(i + 1), Time: s, TurnType: s, Text: s}}})
+	}
+	return fs
+}
+
+// TestMarkdownKeepsEvidenceInert: report.md of a folder whose every field
+// is hostile, rendered by goldmark (GFM, raw HTML kept), has no raw HTML
+// but its own anchors, no link out, image or autolink, and no line that
+// evidence started; every hostile string is still there, escaped.
+func TestMarkdownKeepsEvidenceInert(t *testing.T) {
+	dir := t.TempDir()
+	const beacon = "http://127.0.0.1:9/beacon.png"
+	if err := reporttest.WriteFolder(dir, beacon); err != nil {
+		t.Fatal(err)
+	}
+	files, err := report.Write(report.Options{Dir: dir, Findings: hostileFindings(beacon), Case: "<img src=x onerror=alert(1)>\n# case", Examiner: "[x](" + beacon + ")"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(files[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range reporttest.Check(md) {
+		t.Error(b)
+	}
+	out, _ := reporttest.Render(md)
+	if !strings.Contains(string(out), "&lt;img src=&quot;"+beacon+"&quot;&gt;") {
+		t.Errorf("the hostile text is not shown escaped")
+	}
+	if err := os.WriteFile(filepath.Join(t.TempDir(), "x.html"), out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCheckCatchesLiveMarkdown: the check fails what it must (so the
+// test above can fail).
+func TestCheckCatchesLiveMarkdown(t *testing.T) {
+	for _, md := range []string{"<img src=x>\n", "a <b>x</b>\n", "[a](http://x)\n", "![a](x.png)\n", "see http://x.org\n", "x\n> q forged\n",
+		"# forged\n", "- forged\n", "x\n\n    code\n", "*em*\n", "~~del~~\n", "`code`\n", "<div>\nx\n</div>\n", "a\n\n---\n"} {
+		if len(reporttest.Check([]byte(md))) == 0 {
+			t.Errorf("%q passes the check", md)
+		}
+	}
+	if b := reporttest.Check([]byte("# DoubleAgent\n\n<a id=\"s-1\"></a>**typed** x \\<img\\> [l](#s-1)\n")); len(b) != 0 {
+		t.Errorf("the report's own markup fails: %v", b)
+	}
+}
+
+// TestReportRefusesPlantedFiles: a file or a link already in the folder
+// under a report's name is refused, never truncated or written through.
+func TestReportRefusesPlantedFiles(t *testing.T) {
+	dir := t.TempDir()
+	if err := reporttest.WriteFolder(dir, "http://127.0.0.1:9/x"); err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(t.TempDir(), "outside")
+	if err := os.WriteFile(target, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(dir, report.HTMLName)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := report.Write(report.Options{Dir: dir}); err == nil {
+		t.Fatal("a link planted as report.html was accepted")
+	}
+	if b, _ := os.ReadFile(target); string(b) != "keep" {
+		t.Fatalf("written through the link: %q", b)
+	}
+}
