@@ -187,6 +187,7 @@ func Carve(ctx context.Context, db io.ReaderAt, size int64, wal io.ReaderAt, wal
 			ti.aff = append(ti.aff, affinityOf(col.Type))
 		}
 		c.tables = append(c.tables, ti)
+		c.maxCols = max(c.maxCols, len(t.Columns))
 	}
 	err := c.run()
 	if errors.Is(err, errLimit) {
@@ -232,6 +233,12 @@ type carver struct {
 	live     map[[32]byte]int64 // content key -> rowid of a live record
 	seen     map[[32]byte]bool
 	reads    int
+	maxCols  int // columns of the widest table
+	// trustOwner is set while the live leaves are carved: their page
+	// belongs to the table now. A stale page image (a WAL frame, a page
+	// the WAL replaced) may have belonged to another table then, so it is
+	// decoded strictly, its page's table tried first.
+	trustOwner bool
 	// strict is set while a record is tried against a table other than
 	// its page's (see fits)
 	strict bool
@@ -305,6 +312,8 @@ func (c *carver) run() error {
 		leaves = append(leaves, p)
 	}
 	sort.Slice(leaves, func(i, j int) bool { return leaves[i] < leaves[j] })
+	c.trustOwner = true
+	defer func() { c.trustOwner = false }()
 	for _, p := range leaves {
 		if err := c.ctx.Err(); err != nil {
 			return err
@@ -317,6 +326,7 @@ func (c *carver) run() error {
 			return err
 		}
 	}
+	c.trustOwner = false
 	// 3. freelist and unreferenced pages
 	for p := uint32(2); p <= c.nPages; p++ {
 		if err := c.ctx.Err(); err != nil {
@@ -539,17 +549,16 @@ func (c *carver) overflow(first uint32, need int) ([]byte, bool) {
 }
 
 // cellAt decodes a whole table leaf cell at off (ending by lim) against
-// table ti (every table when ti < 0); live is set for a live cell, which
-// is decoded without the carving checks.
+// table ti, then (when ti < 0 or it does not fit) against every other
+// table under the strict checks; live is set for a live cell, which is
+// decoded against ti alone without the carving checks. The cell header
+// is parsed once, whatever the table.
 func (c *carver) cellAt(b []byte, off, lim, ti int, live bool) (cellRec, bool) {
 	if off < 0 || off >= lim || lim > len(b) {
 		return cellRec{}, false
 	}
 	p, n1 := varint(b[off:lim])
-	if n1 == 0 || p == 0 || p > uint64(c.opt.MaxPayload) && !live || p > math.MaxInt32 {
-		return cellRec{}, false
-	}
-	if off+n1 >= lim {
+	if n1 == 0 || p == 0 || p > uint64(c.opt.MaxPayload) && !live || p > math.MaxInt32 || off+n1 >= lim {
 		return cellRec{}, false
 	}
 	rowid, n2 := varint(b[off+n1 : lim])
@@ -557,61 +566,63 @@ func (c *carver) cellAt(b []byte, off, lim, ti int, live bool) (cellRec, bool) {
 		return cellRec{}, false
 	}
 	hs := off + n1 + n2
-	r, ok := c.record(b, hs, lim, int64(p), ti, live)
-	if !ok {
+	hl, types, body, ok := c.recHeader(b, hs, lim)
+	if !ok || int64(hl)+body != int64(p) {
 		return cellRec{}, false
 	}
-	r.Rowid, r.RowidKnown = int64(rowid), true
-	return r, true
-}
-
-// record decodes the record whose header starts at hs, of payload size p,
-// against table ti (every table, the first that fits, when ti < 0).
-func (c *carver) record(b []byte, hs, lim int, p int64, ti int, live bool) (cellRec, bool) {
-	if ti >= 0 {
-		return c.recordFor(b, hs, lim, p, c.tables[ti], live)
+	fin := func(t *table) (cellRec, bool) {
+		if t.Index || t.WithoutRowid || len(types) > len(t.Columns) {
+			return cellRec{}, false
+		}
+		r, ok := c.finish(b, hs, lim, int64(p), hl, types, t, live, "")
+		r.Rowid, r.RowidKnown = int64(rowid), true
+		return r, ok
 	}
-	for _, t := range c.tables {
-		if r, ok := c.recordFor(b, hs, lim, p, t, live); ok {
+	if ti >= 0 {
+		c.strict = !c.trustOwner && !live
+		if r, ok := fin(c.tables[ti]); ok || live {
+			return r, ok
+		}
+	}
+	c.strict = true
+	defer func() { c.strict = false }()
+	for i, t := range c.tables {
+		if i == ti {
+			continue
+		}
+		if r, ok := fin(t); ok {
 			return r, true
 		}
 	}
 	return cellRec{}, false
 }
 
-func (c *carver) recordFor(b []byte, hs, lim int, p int64, t *table, live bool) (cellRec, bool) {
-	if t.Index || t.WithoutRowid || len(t.Columns) == 0 || hs >= lim {
-		return cellRec{}, false
+// recHeader parses a record header at hs: its length, serial types (at most
+// as many as the widest table has columns) and body size.
+func (c *carver) recHeader(b []byte, hs, lim int) (int, []uint64, int64, bool) {
+	if hs >= lim {
+		return 0, nil, 0, false
 	}
 	hl, n := varint(b[hs:lim])
-	if n == 0 || hl < uint64(n) || int64(hl) > p || hl > uint64(n+9*len(t.Columns)) {
-		return cellRec{}, false
+	if n == 0 || hl < uint64(n) || hl > uint64(n+9*c.maxCols) || hs+int(hl) > lim {
+		return 0, nil, 0, false
 	}
 	var types []uint64
 	var body int64
 	for i := hs + n; i < hs+int(hl); {
-		if i >= lim {
-			return cellRec{}, false
-		}
-		st, k := varint(b[i:lim])
-		if k == 0 || i+k > hs+int(hl) {
-			return cellRec{}, false
+		st, k := varint(b[i : hs+int(hl)])
+		if k == 0 {
+			return 0, nil, 0, false
 		}
 		sz, ok := serialSize(st)
-		if !ok {
-			return cellRec{}, false
+		if !ok || len(types) >= c.maxCols {
+			return 0, nil, 0, false
 		}
 		types = append(types, st)
 		body += sz
 		i += k
-		if len(types) > len(t.Columns) {
-			return cellRec{}, false
-		}
 	}
-	if int64(hl)+body != p {
-		return cellRec{}, false
-	}
-	return c.finish(b, hs, lim, p, int(hl), types, t, live, "")
+	return int(hl), types, body, true
 }
 
 // finish reads the payload of a record whose header (hl bytes at hs) gave
@@ -635,6 +646,24 @@ func (c *carver) finish(b []byte, hs, lim int, p int64, hl int, types []uint64, 
 		}
 	}
 	payload := b[hs : hs+local]
+	if !live {
+		// the values the page holds whole are checked before an overflow
+		// chain is followed: noise rarely gets this far
+		pos := hl
+		for _, st := range types {
+			sz, _ := serialSize(st)
+			if pos+int(sz) > len(payload) {
+				if st >= 13 && st%2 == 1 && pos < len(payload) && !textOK(trimRune(payload[pos:]), c.enc) {
+					return cellRec{}, false
+				}
+				break
+			}
+			if st >= 13 && st%2 == 1 && !textOK(payload[pos:pos+int(sz)], c.enc) {
+				return cellRec{}, false
+			}
+			pos += int(sz)
+		}
+	}
 	complete := true
 	if local < int(p) {
 		more, ok := c.overflow(binary.BigEndian.Uint32(b[hs+local:]), int(p)-local)
@@ -724,23 +753,7 @@ func (c *carver) scan(b []byte, lo, hi, ti int, l loc) error {
 }
 
 func (c *carver) try(b []byte, o, hi, ti int) (cellRec, bool) {
-	if ti >= 0 {
-		c.strict = false
-		if r, ok := c.cellAt(b, o, hi, ti, false); ok {
-			return r, true
-		}
-	}
-	c.strict = true
-	defer func() { c.strict = false }()
-	for i := range c.tables {
-		if i == ti {
-			continue
-		}
-		if r, ok := c.cellAt(b, o, hi, i, false); ok {
-			return r, true
-		}
-	}
-	return cellRec{}, false
+	return c.cellAt(b, o, hi, ti, false)
 }
 
 // leafFree carves a table leaf page's freeblocks and unallocated gap.
@@ -856,7 +869,7 @@ func (c *carver) headless(b []byte, f, end, ti int) (cellRec, bool) {
 	}
 	defer func() { c.strict = false }()
 	for _, i := range order {
-		c.strict = i != ti
+		c.strict = i != ti || !c.trustOwner
 		t := c.tables[i]
 		if t.Index || t.WithoutRowid || len(t.Columns) == 0 {
 			continue
@@ -1028,6 +1041,24 @@ func (c *carver) wholePage(b []byte, ti int, l loc) (err error) {
 		lo := 8 + 4*min(max(n, 0), (c.usable-8)/4)
 		return c.scan(b, lo, c.usable, ti, l)
 	}
+	switch b[h] {
+	case 0x02, 0x0a:
+		// an index page: its records repeat columns of table rows, and
+		// read as a table's they mislead; not carved
+		return nil
+	case 0x05:
+		// a table interior page: cells are child pointers, but the gap
+		// may hold the leaf content it had before a split
+		n := int(binary.BigEndian.Uint16(b[h+3:]))
+		cs := int(binary.BigEndian.Uint16(b[h+5:]))
+		if cs == 0 {
+			cs = 65536
+		}
+		if h+12+2*n <= cs && cs <= c.usable {
+			return c.scan(b, h+12+2*n, cs, -1, l)
+		}
+		return nil
+	}
 	if b[h] == 0x0d {
 		n := int(binary.BigEndian.Uint16(b[h+3:]))
 		if h+8+2*n <= c.usable {
@@ -1062,4 +1093,19 @@ func empty(vs []any) bool {
 		}
 	}
 	return true
+}
+
+// trimRune drops a UTF-8 sequence cut at the end of b (a text value the
+// page holds only the start of).
+func trimRune(b []byte) []byte {
+	for i := 0; i < 3 && len(b) > 0; i++ {
+		c := b[len(b)-1-i]
+		if c < 0x80 {
+			return b
+		}
+		if c >= 0xc0 {
+			return b[:len(b)-1-i]
+		}
+	}
+	return b
 }

@@ -95,8 +95,16 @@ func TestRealAgents2(t *testing.T) {
 					t.Fatalf("%s does not match %s", p.ID(), orig)
 				}
 				s := parsertest.Run(t, p, in)
-				if len(s.Problems) != 0 {
-					t.Errorf("%s problems: %v", orig, s.Problems)
+				// the carver describes the WAL's earlier generations and
+				// counts older versions of live records; nothing else
+				var other []string
+				for _, pr := range s.Problems {
+					if !strings.Contains(pr, ": "+parser.KindWALState+": ") && !strings.Contains(pr, ": "+parser.KindCarve+": ") {
+						other = append(other, pr)
+					}
+				}
+				if len(other) != 0 {
+					t.Errorf("%s problems: %v", orig, other)
 				}
 				all = append(all, s.Events...)
 			}
