@@ -741,6 +741,18 @@ func (c *carver) scan(b []byte, lo, hi, ti int, l loc) error {
 	for o := lo; o+4 <= hi; {
 		r, ok := c.try(b, o, hi, ti)
 		if !ok {
+			// a freeblock header of a page image whose page header is
+			// gone (a freelist trunk, an unreferenced page): the cell
+			// under it lost its first 4 bytes
+			if next, sz := int(binary.BigEndian.Uint16(b[o:])), int(binary.BigEndian.Uint16(b[o+2:])); sz >= 8 && o+sz <= hi && (next == 0 || next > o+sz && next < c.usable) {
+				// decoded strictly: a guess at a header is no page's word
+				trust := c.trustOwner
+				c.trustOwner = false
+				r, ok = c.headless(b, o, o+sz, ti)
+				c.trustOwner = trust
+			}
+		}
+		if !ok {
 			o++
 			continue
 		}
@@ -983,14 +995,16 @@ func (c *carver) rebuilt(b []byte, f, end int, t *table, lostTypes int) (cellRec
 		// 57 bytes or a small number; its size is what the freeblock
 		// leaves when the cell filled it (no overflow)
 		c0 := int64(end-(hs+hl)) - body
-		if c0 < 0 || c0 > 57 || t.Columns[0].IntegerPrimaryKey {
-			return cellRec{}, false
-		}
 		var st uint64
-		switch t.aff[0] {
-		case affText:
+		switch {
+		case t.Columns[0].IntegerPrimaryKey:
+			// the rowid alias is always NULL in the record: nothing to infer
+			c0 = 0
+		case c0 < 0 || c0 > 57:
+			return cellRec{}, false
+		case t.aff[0] == affText:
 			st = uint64(2*c0 + 13)
-		case affBlob:
+		case t.aff[0] == affBlob:
 			st = uint64(2*c0 + 12)
 		default:
 			m := map[int64]uint64{0: 0, 1: 1, 2: 2, 3: 3, 4: 4, 6: 5, 8: 6}
@@ -1003,6 +1017,9 @@ func (c *carver) rebuilt(b []byte, f, end int, t *table, lostTypes int) (cellRec
 		types = append([]uint64{st}, types...)
 		body += c0
 		note = "record header length and the first column's type overwritten by the freeblock header; its size taken from the freeblock's"
+		if t.Columns[0].IntegerPrimaryKey {
+			note = "record header length overwritten by the freeblock header"
+		}
 	}
 	p := int64(hl) + body
 	if lp := varintLen(uint64(p)); lp+1 > hs-f {
@@ -1012,7 +1029,7 @@ func (c *carver) rebuilt(b []byte, f, end int, t *table, lostTypes int) (cellRec
 	if !ok {
 		return r, false
 	}
-	if lostTypes == 1 {
+	if lostTypes == 1 && !t.Columns[0].IntegerPrimaryKey {
 		if r.end != end {
 			return cellRec{}, false
 		}
