@@ -151,9 +151,15 @@ type Result struct {
 
 // Options bound a carve.
 type Options struct {
-	MaxRecords int // records returned (default 100000)
-	MaxPayload int // bytes of one record's payload read (default 16 MiB)
-	MaxPages   int // pages read (default 4 Mi)
+	MaxRecords int   // records returned (default 100000)
+	MaxPayload int   // bytes of one record's payload read (default 16 MiB)
+	MaxBytes   int64 // bytes of all returned records' values (default 256 MiB)
+	MaxPages   int   // pages read (default 4 Mi)
+	// MaxLive is how many live records are remembered to tell a carved
+	// copy of one (default 4 Mi, about 200 MB); past it, copies of the
+	// others are returned as recovered and the parser's record ids tell
+	// them apart.
+	MaxLive int
 }
 
 var errLimit = errors.New("limit")
@@ -171,6 +177,12 @@ func Carve(ctx context.Context, db io.ReaderAt, size int64, wal io.ReaderAt, wal
 	}
 	if opt.MaxPages <= 0 {
 		opt.MaxPages = 4 << 20
+	}
+	if opt.MaxBytes <= 0 {
+		opt.MaxBytes = 256 << 20
+	}
+	if opt.MaxLive <= 0 {
+		opt.MaxLive = 4 << 20
 	}
 	c := &carver{ctx: ctx, db: db, size: size, opt: opt, res: &Result{Copies: map[Source]int{}},
 		seen: map[[32]byte]bool{}, live: map[[32]byte]int64{}, owner: map[uint32]int{}, used: map[uint32]bool{}}
@@ -192,8 +204,11 @@ func Carve(ctx context.Context, db io.ReaderAt, size int64, wal io.ReaderAt, wal
 	err := c.run()
 	if errors.Is(err, errLimit) {
 		c.res.Truncated = true
-		c.problem(0, fmt.Sprintf("carving stopped at %d records (the limit)", opt.MaxRecords))
+		c.problem(0, fmt.Sprintf("carving stopped at %d records and %d bytes (the limits: %d records, %d bytes)", len(c.res.Records), c.bytes, opt.MaxRecords, opt.MaxBytes))
 		err = nil
+	}
+	if c.liveFull {
+		c.problem(0, fmt.Sprintf("more than %d live records: carved copies of the others are not told from recovered records here", opt.MaxLive))
 	}
 	return c.res, err
 }
@@ -234,6 +249,8 @@ type carver struct {
 	seen     map[[32]byte]bool
 	reads    int
 	maxCols  int // columns of the widest table
+	bytes    int64 // value bytes of the records returned
+	liveFull bool  // MaxLive reached
 	// trustOwner is set while the live leaves are carved: their page
 	// belongs to the table now. A stale page image (a WAL frame, a page
 	// the WAL replaced) may have belonged to another table then, so it is
@@ -455,7 +472,11 @@ func (c *carver) walk(ti int, p uint32, depth int, visited map[uint32]bool) erro
 				c.problem(p, fmt.Sprintf("live cell %d of %s at offset %d cannot be read", i, t.Name, off))
 				continue
 			}
-			c.live[rec.key] = rec.Rowid
+			if len(c.live) < c.opt.MaxLive {
+				c.live[rec.key] = rec.Rowid
+			} else {
+				c.liveFull = true
+			}
 		}
 	case 0x0a:
 		// index leaf: in use; overflow pages of long keys are not followed
@@ -724,9 +745,11 @@ func (c *carver) keep(r cellRec, l loc, off int) error {
 		c.res.Copies[l.src]++
 		return nil
 	}
-	if len(c.res.Records) >= c.opt.MaxRecords {
+	size := recordSize(r.Values)
+	if len(c.res.Records) >= c.opt.MaxRecords || c.bytes+size > c.opt.MaxBytes {
 		return errLimit
 	}
+	c.bytes += size
 	c.seen[r.key] = true
 	r.Source, r.Page, r.Offset, r.Frame, r.Salt1, r.Salt2 = l.src, l.page, off, l.frame, l.salt1, l.salt2
 	c.res.Records = append(c.res.Records, r.Record)
@@ -748,7 +771,7 @@ func (c *carver) scan(b []byte, lo, hi, ti int, l loc) error {
 				// decoded strictly: a guess at a header is no page's word
 				trust := c.trustOwner
 				c.trustOwner = false
-				r, ok = c.headless(b, o, o+sz, ti)
+				r, ok = c.headless(b, o, o+sz, ti, true)
 				c.trustOwner = trust
 			}
 		}
@@ -832,7 +855,7 @@ func (c *carver) freeblock(b []byte, f, sz, ti int, l loc) error {
 	end := f + sz
 	pos := f
 	for pos+4 < end {
-		r, ok := c.headless(b, pos, end, ti)
+		r, ok := c.headless(b, pos, end, ti, false)
 		if !ok {
 			break
 		}
@@ -854,7 +877,12 @@ func (c *carver) freeblock(b []byte, f, sz, ti int, l loc) error {
 // lost bytes they are rebuilt from the column count and the freeblock
 // size). The best candidate fills the freeblock exactly; else the
 // first found.
-func (c *carver) headless(b []byte, f, end, ti int) (cellRec, bool) {
+//
+// guessed is set for a freeblock header read from a page image that has
+// no page header to chain it from: there only a whole record header
+// (mode 1), or a table of at least 3 columns (so at least 2 serial types
+// checked), is believed.
+func (c *carver) headless(b []byte, f, end, ti int, guessed bool) (cellRec, bool) {
 	order := []int{}
 	if ti >= 0 {
 		order = append(order, ti)
@@ -892,6 +920,9 @@ func (c *carver) headless(b []byte, f, end, ti int) (cellRec, bool) {
 			if consider(r, ok) {
 				return first, true
 			}
+		}
+		if guessed && len(t.Columns) < 3 {
+			continue
 		}
 		// mode 2: the header length byte was lost, the serial types start
 		// at byte 4
@@ -1125,4 +1156,19 @@ func trimRune(b []byte) []byte {
 		}
 	}
 	return b
+}
+
+func recordSize(vs []any) int64 {
+	n := int64(0)
+	for _, v := range vs {
+		switch x := v.(type) {
+		case string:
+			n += int64(len(x))
+		case []byte:
+			n += int64(len(x))
+		default:
+			n += 8
+		}
+	}
+	return n
 }

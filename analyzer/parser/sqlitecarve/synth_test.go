@@ -61,7 +61,7 @@ func TestOverflowChain(t *testing.T) {
 		"INSERT INTO t VALUES ('gone-1', '1"+body+"')",
 		"INSERT INTO t VALUES ('keep', 'small')",
 		"INSERT INTO t VALUES ('gone-2', '2"+body+"')",
-		"INSERT INTO pad VALUES (hex(randomblob(6000)))", "DELETE FROM pad",
+		"INSERT INTO pad VALUES ('"+strings.Repeat("pad-", 3000)+"')", "DELETE FROM pad",
 		"DELETE FROM t WHERE name LIKE 'gone%'")
 	db.Close()
 	r := carveFile(t, p)
@@ -278,5 +278,39 @@ func TestCorruptPages(t *testing.T) {
 		if _, err := Carve(context.Background(), bytes.NewReader(c), int64(len(c)), nil, 0, tabs, Options{}); err != nil {
 			t.Errorf("page %d: %v", pg, err)
 		}
+	}
+}
+
+// TestLimits: the record and byte limits stop the carve with a problem
+// naming them; what was carved before is kept.
+func TestLimits(t *testing.T) {
+	b, err := os.ReadFile(deletedStore)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "o.db")
+	if err := os.WriteFile(p, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	db := openDB(t, p)
+	tabs, err := Schema(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []Options{{MaxRecords: 3}, {MaxBytes: 2000}} {
+		r, err := Carve(context.Background(), bytes.NewReader(b), int64(len(b)), nil, 0, tabs, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Truncated || len(r.Problems) != 1 || !strings.HasPrefix(r.Problems[0].Msg, fmt.Sprintf("carving stopped at %d records", len(r.Records))) || len(r.Records) == 0 {
+			t.Errorf("%+v: %d records, problems %v", o, len(r.Records), r.Problems)
+		}
+	}
+	// a cancelled context ends the carve with its error
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Carve(ctx, bytes.NewReader(b), int64(len(b)), nil, 0, tabs, Options{}); err == nil {
+		t.Error("cancelled carve: no error")
 	}
 }
