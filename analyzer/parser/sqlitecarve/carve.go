@@ -248,7 +248,7 @@ type carver struct {
 	live     map[[32]byte]int64 // content key -> rowid of a live record
 	seen     map[[32]byte]bool
 	reads    int
-	maxCols  int // columns of the widest table
+	maxCols  int   // columns of the widest table
 	bytes    int64 // value bytes of the records returned
 	liveFull bool  // MaxLive reached
 	// trustOwner is set while the live leaves are carved: their page
