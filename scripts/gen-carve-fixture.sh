@@ -69,6 +69,8 @@ PY
 rm -rf "$OUT"; mkdir -p "$OUT/home/examiner3/.local/share/opencode" "$OUT/home/examiner3/.config/opencode"
 cp "$DB" "$OUT/home/examiner3/.local/share/opencode/"
 [ -e "$DB-wal" ] && cp "$DB-wal" "$OUT/home/examiner3/.local/share/opencode/"
+# the log names every session created (the trace of a deleted one)
+cp -r "$EH/.local/share/opencode/log" "$OUT/home/examiner3/.local/share/opencode/"
 cp "$EH/.config/opencode/opencode.json" "$OUT/home/examiner3/.config/opencode/"
 printf 'fixture-host-3\n' >"$OUT/hostname"
 python3 - "$S1" "$S2" "$P1" "$P2" "$OPENCODE_VERSION" >"$OUT.expect.json" <<'PY'

@@ -22,9 +22,12 @@ const (
 	keptSess    = "ses_dccb6215bffempodh0GeJHTBdp"
 )
 
+const carveLog = "/home/examiner3/.local/share/opencode/log/opencode.log"
+
 func carveRows(t *testing.T, noCarve bool) *parsertest.Sink {
 	t.Helper()
-	in := parsertest.Input(t, copyDB(t, filepath.Join(carveRoot, carveDB)), parser.File{Path: carveDB, Agent: agentOpenCode, Target: "db"}, nil)
+	in := parsertest.Input(t, copyDB(t, filepath.Join(carveRoot, carveDB)), parser.File{Path: carveDB, Agent: agentOpenCode, Target: "db"},
+		parsertest.Files{carveLog: filepath.Join(carveRoot, carveLog)})
 	in.NoCarve = noCarve
 	return parsertest.Run(t, byID(t, agentOpenCode+"/db"), in)
 }
@@ -91,9 +94,23 @@ func TestCarvedDeletedSession(t *testing.T) {
 	}
 	for _, e := range off.Events {
 		if e.SessionID == deletedSess {
-			t.Errorf("--no-carve gave a row of the deleted session: %+v", e)
+			// without carving, the log's line naming it is what is left
+			if e.TimeString() != "2026-12-01T20:26:27.096Z" || e.SourceFile != carveLog || e.SourceLine != 10 || e.RecordID != deletedSess+"#trace" || e.ProjectPath != "/home/examiner3/demo" ||
+				e.Text != "session existed: created (slug jolly-harbor, version 1.18.33, projectID a4c25ef60c8f7119e835d12522401c0fc075aa36); its rows are gone from opencode.db (named by the opencode log)" {
+				t.Errorf("--no-carve row of the deleted session: %+v", e)
+			}
+			continue
 		}
 		keptOff = append(keptOff, e.RecordID+"|"+e.Text)
+	}
+	var offStates []string
+	for _, st := range off.States {
+		if st.Recovered != "" {
+			offStates = append(offStates, st.Key.SessionID+"="+st.Recovered)
+		}
+	}
+	if strings.Join(offStates, " ") != deletedSess+"=trace" {
+		t.Errorf("--no-carve recovered states %v", offStates)
 	}
 	if strings.Join(kept, "\n") != strings.Join(keptOff, "\n") || len(kept) == 0 {
 		t.Errorf("kept session rows differ with carving:\n%s\n--\n%s", strings.Join(kept, "\n"), strings.Join(keptOff, "\n"))

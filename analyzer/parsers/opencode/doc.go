@@ -240,6 +240,14 @@
 // (fixtures/roots/opencode-deleted): the session, its 3 messages and 8
 // parts came back whole from the freeblocks of the live leaves.
 //
+// Sessions that existed but are gone (recovered trace): a session the
+// store's log folder (log/*.log beside the database, session/index.ts
+// log.info("created")) names as created, with no live or recovered row,
+// is one "session existed: created (...)" row from that log line and reads
+// recovered trace (with --no-carve, the deleted fixture session reads so).
+// Only the log is read for traces: opencode keeps no other index of
+// sessions outside the store.
+//
 // Not done: nothing the seed lists. The sandbox hashes are reversed only
 // for the session ids the collection names (a directory hash is not: no
 // file lists Kilo's project directories beside them).

@@ -49,9 +49,10 @@ type carvedSession struct {
 // the record. A session known only from recovered records reads
 // recovered yes in sessions.jsonl; a live session with recovered records
 // partial.
-func (r *dbReader) carved(c *parser.Carved, live map[string]*dbSession) {
+func (r *dbReader) carved(c *parser.Carved, live map[string]*dbSession) map[string]bool {
+	got := map[string]bool{}
 	if c == nil {
-		return
+		return got
 	}
 	liveIDs := map[string]map[string]bool{}
 	for _, t := range []string{"message", "part"} {
@@ -128,10 +129,12 @@ func (r *dbReader) carved(c *parser.Carved, live map[string]*dbSession) {
 	sort.Strings(ids)
 	for _, id := range ids {
 		if err := r.ctx.Err(); err != nil {
-			return
+			return got
 		}
+		got[id] = true
 		r.carvedSession(by[id], live[id])
 	}
+	return got
 }
 
 // provenance emits the row that says where a recovered record was found.

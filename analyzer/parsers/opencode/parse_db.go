@@ -98,8 +98,12 @@ func (r *dbReader) run() error {
 		live[s.info.ID] = s
 	}
 	carved := parser.Carve(r.ctx, r.in, r.db, r.out)
-	r.carved(carved, live)
+	known := r.carved(carved, live)
 	carved.Done(r.out)
+	for id := range live {
+		known[id] = true
+	}
+	r.traces(known)
 	r.events()
 	// a store that keeps shares tells a session that was never shared
 	shareable := r.tables["session_share"] || r.tables["event"] || r.hasColumn("session", "share_url")
