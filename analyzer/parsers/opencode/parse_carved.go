@@ -2,6 +2,7 @@ package opencode
 
 import (
 	"fmt"
+	json "github.com/go-json-experiment/json/v1"
 	"sort"
 	"strings"
 	"time"
@@ -61,6 +62,19 @@ func (r *dbReader) carved(c *parser.Carved, live map[string]*dbSession) map[stri
 			r.scanOrProblem("SELECT id FROM "+t, func(m map[string]any) { liveIDs[t][str(m["id"])] = true })
 		}
 	}
+	// a part the sync log records as removed gets its rows from the log
+	// (events): a carved version of it is an older copy of that record
+	logParts := map[string]bool{}
+	if r.tables["event"] {
+		r.scanOrProblem("SELECT data FROM event WHERE type LIKE 'message.part.removed%'", func(m map[string]any) {
+			var d struct {
+				PartID string `json:"partID"`
+			}
+			if json.Unmarshal([]byte(first(m, "data", "payload")), &d) == nil && d.PartID != "" {
+				logParts[d.PartID] = true
+			}
+		})
+	}
 	lost := map[string]int{}
 	by := map[string]*carvedSession{}
 	get := func(id string) *carvedSession {
@@ -87,6 +101,9 @@ func (r *dbReader) carved(c *parser.Carved, live map[string]*dbSession) map[stri
 				// message or part as it streams): the live row is the
 				// record
 				r.out.Skip(cr.line(), "recovered_copy:older version of a live "+t)
+				continue
+			case t == "part" && logParts[id]:
+				r.out.Skip(cr.line(), "recovered_copy:older version of a part the sync log gives")
 				continue
 			case seenID[t+"\x00"+id]:
 				// two versions of one deleted record (a row opencode
