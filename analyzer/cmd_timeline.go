@@ -41,6 +41,7 @@ type TimelineCmd struct {
 	PartitionByHost bool          `help:"Write the Parquet timeline as one file per host (timeline.parquet/host=NAME/part-0.parquet)."`
 	Jobs            int           `help:"Inputs processed in parallel (default: number of CPUs)." default:"0"`
 	Force           bool          `help:"Replace the files of an earlier run in the output folder (only those a run writes)."`
+	NoCarve         bool          `help:"Skip the SQLite carver: no rows recovered from the freed space and stale WAL frames of agents' SQLite stores (a quicker run)."`
 	StoreRows       int64         `help:"Most records read from one SQLite store; the rest is reported as store_budget." default:"50000000"`
 	StoreTime       time.Duration `help:"Longest time one SQLite store is parsed; the rest is reported as store_budget." default:"30m"`
 	MaxLine         string        `help:"Longest line of a transcript read, default 64MiB (bytes; K, M, G suffixes are binary): a longer line is not held, and is reported as line_too_long." default:"64MiB" placeholder:"SIZE"`
@@ -183,7 +184,7 @@ func (c *TimelineCmd) Run(g *Globals, log zerolog.Logger) error {
 		KeepUndated: c.KeepUndated, Jobs: c.Jobs, Parsers: parsers.All(), Log: log,
 		StoreRows: c.StoreRows, StoreTime: c.StoreTime,
 		TurnTypes: c.TurnType, Hide: c.Hide, Sessions: c.Session, Actions: c.Action, PartitionByHost: c.PartitionByHost,
-		Force: c.Force, CommandLine: os.Args, ToolVersion: Version,
+		Force: c.Force, NoCarve: c.NoCarve, CommandLine: os.Args, ToolVersion: Version,
 	}
 	if fr != nil {
 		opts.Rows = fr

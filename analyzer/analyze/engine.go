@@ -55,6 +55,9 @@ type Options struct {
 	IncludeThinking                    bool
 	KeepUndated                        bool
 	Jobs                               int
+	// NoCarve skips the SQLite carver (no rows from the freed space of
+	// agents' SQLite stores): a quicker run.
+	NoCarve bool
 	// TempDir holds the private temporary folder (default os.TempDir()).
 	TempDir string
 	// Parsers is the registry (analyzer/parsers.All()).
@@ -993,6 +996,7 @@ func parseOne(ctx context.Context, s *source, f *fileRec, p parser.Parser, tmp s
 	sk := &sink{c: c, src: s, file: f, parser: p, bud: bud, buf: getBatch(), ref: s.timeRef(c.started)}
 	defer func() { putBatch(sk.buf); sk.buf = nil }()
 	in := s.parserInput(f, tmp, &dbs)
+	in.NoCarve = c.opts.NoCarve
 	func() {
 		defer func() {
 			if r := recover(); r != nil {

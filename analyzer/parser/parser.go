@@ -51,6 +51,9 @@ type Input struct {
 	// the bundle, extracted folder or loose tree) whose original path
 	// matches a doublestar pattern, sorted by path; set by the engine.
 	ListFunc func(pattern string) []File
+	// NoCarve turns the SQLite carver off (Carve returns nil): the
+	// --no-carve quick run.
+	NoCarve bool
 }
 
 // Open returns the file's content as the agents read their JSON, JSONC

@@ -20,7 +20,7 @@ type Session struct {
 	Synced         string   `json:"synced"`    // yes | no | partial | "" (agent records nothing)
 	Origin         string   `json:"origin"`    // local | remote | ""
 	Relayed        string   `json:"relayed"`   // yes | no | ""
-	Recovered      string   `json:"recovered"` // yes | no | partial | ""
+	Recovered      string   `json:"recovered"` // yes | partial | trace | no | ""
 	BundleID       string   `json:"bundle_id"`
 	SourceFiles    []string `json:"source_files"`
 	// ParentSessionID is the session a subagent belongs to (or a fork's
@@ -223,12 +223,16 @@ func (a *Aggregator) recovered(agent string, g *agg) string {
 	return v
 }
 
-// RecoveredRank orders recovered values: yes > partial > no > "".
+// RecoveredRank orders recovered values: yes > partial > trace > no >
+// "". trace is a session that existed but is gone: only a surviving
+// file names it (its rows say which).
 func RecoveredRank(v string) int {
 	switch v {
 	case "yes":
-		return 3
+		return 4
 	case "partial":
+		return 3
+	case "trace":
 		return 2
 	case "no":
 		return 1

@@ -52,3 +52,27 @@ func TestSessionSpanSkipsImplausibleTimes(t *testing.T) {
 		t.Fatalf("sessions %+v", ss)
 	}
 }
+
+// A session a parser says existed but is gone (recovered trace) reads
+// trace even where its one row is primary and the agent keeps secondary
+// sources (which alone would read no); yes and partial outrank it.
+func TestRecoveredTrace(t *testing.T) {
+	a := NewAggregator()
+	a.Recoverable = func(string) bool { return true }
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, id := range []string{"gone", "live", "both"} {
+		a.Add(&Event{Host: "h", User: "u", Agent: "opencode", SessionID: id, TurnType: System, Text: "x", Time: at, SourceFile: "/f"})
+	}
+	a.SetState(SessionState{Key: SessionKey{Host: "h", User: "u", Agent: "opencode", SessionID: "gone"}, Recovered: "trace"})
+	a.SetState(SessionState{Key: SessionKey{Host: "h", User: "u", Agent: "opencode", SessionID: "both"}, Recovered: "yes"})
+	got := map[string]string{}
+	for _, s := range a.Sessions() {
+		got[s.SessionID] = s.Recovered
+	}
+	if got["gone"] != "trace" || got["live"] != "no" || got["both"] != "yes" {
+		t.Fatalf("recovered %v", got)
+	}
+	if !(RecoveredRank("yes") > RecoveredRank("partial") && RecoveredRank("partial") > RecoveredRank("trace") && RecoveredRank("trace") > RecoveredRank("no") && RecoveredRank("no") > RecoveredRank("")) {
+		t.Fatal("rank order")
+	}
+}

@@ -16,11 +16,11 @@ const Agent = "crush"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "crush/db", Agent: Agent, Version: 3,
+			ID: "crush/db", Agent: Agent, Version: 4,
 			Actions: actions,
 			Targets: []string{"home-db", "project"},
 			Names:   []string{"crush.db"},
-			Doc:     "Crush .crush/crush.db: sessions, messages (prompts, replies, reasoning, tool calls and results, model changes, summaries), file snapshots and file reads",
+			Doc:     "Crush .crush/crush.db: sessions, messages (prompts, replies, reasoning, tool calls and results, model changes, summaries), file snapshots and file reads; deleted sessions and messages carved from freed space and stale WAL frames (recovered)",
 		}, parseDB),
 		parser.New(parser.Spec{
 			ID: "crush/projects", Agent: Agent, Version: 2,

@@ -92,6 +92,18 @@
 // keys. The file is named relative to the home when known. Nothing else is
 // decoded, so provider API keys are never emitted.
 //
+// Deleted sessions (issue 30): crush.db is carved (analyzer/parser/
+// sqlitecarve). Recovered sessions and messages records give the rows
+// live ones give, under their own ids, each after a system row
+// "recovered record: <id> (<where>)"; a session known only from them
+// reads recovered yes, a live one with recovered messages partial; an
+// older version of a live record is a recovered_copy skip. Tested on a
+// store from testdata/typical.sql with a session deleted by Crush's own
+// statements (DeleteSessionMessages, DeleteSession): every row comes
+// back, the session record partial (its header length and first serial
+// type under the freeblock header). Not seen on a real Crush store (the
+// generator could not install Crush).
+//
 // Not done, each outside the seed's Files read (crush.json is read for its
 // standing permission entries only): the logs/*.log files, MCP
 // disabled_tools, the hooks configuration, the sessions.todos column and

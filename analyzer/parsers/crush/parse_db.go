@@ -6,11 +6,13 @@ import (
 	"encoding/xml"
 	"fmt"
 	json "github.com/go-json-experiment/json/v1"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/sqlitecarve"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -21,6 +23,7 @@ type session struct {
 	revert            string // revert_message_id: the /undo marker
 	channel           string // the channel the latest turn came from
 	relayed           bool   // a user message arrived through a channel
+	recovered         bool   // its row is one the carver recovered
 }
 
 type part struct {
@@ -93,6 +96,8 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
+	carved := parser.Carve(ctx, in, db, out)
+	defer carved.Done(out)
 	project := projectOf(in.Path)
 	sessions := map[string]*session{}
 	var order []*session
@@ -102,7 +107,7 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	} else if ok {
 		cols, _ := parser.Columns(ctx, db, "sessions")
 		hasChannel = cols["channel"]
-		err := parser.EachRow(ctx, db, "SELECT rowid AS rowid_, * FROM sessions ORDER BY created_at, rowid", func(m map[string]any) {
+		sessRow := func(m map[string]any) {
 			s := &session{id: parser.SQLText(m["id"]), parent: parser.SQLText(m["parent_session_id"]), title: parser.SQLText(m["title"]), rowid: num(m["rowid_"]),
 				revert: parser.SQLText(m["revert_message_id"]), channel: parser.SQLText(m["channel"])}
 			s.created, _ = epoch(num(m["created_at"]))
@@ -137,15 +142,34 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			if n == 0 {
 				out.Skip(s.rowid, "state_only:session")
 			}
-		})
+		}
+		err := parser.EachRow(ctx, db, "SELECT rowid AS rowid_, * FROM sessions ORDER BY created_at, rowid", sessRow)
 		if err != nil {
 			return fmt.Errorf("read sessions in %s: %w", in.Path, err)
+		}
+		for _, cr := range carvedRows(carved, "sessions") {
+			id := parser.SQLText(cr.m["id"])
+			switch {
+			case id == "":
+				out.Report(cr.line(), parser.KindCarve, "recovered sessions record without its id ("+cr.rec.Provenance()+"): not given rows")
+				continue
+			case sessions[id] != nil:
+				out.Skip(cr.line(), "recovered_copy:older version of a live or recovered session")
+				continue
+			}
+			t, _ := epoch(num(cr.m["created_at"]))
+			provenance(out, cr, id, id, project, t)
+			sessRow(cr.m)
+			if sessions[id] != nil {
+				sessions[id].recovered = true
+			}
+			out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: id}, Recovered: "yes"})
 		}
 	}
 	if ok, err := parser.HasTable(ctx, db, "messages"); err != nil {
 		return err
 	} else if ok {
-		if err := readMessages(ctx, db, in, out, project, sessions); err != nil {
+		if err := readMessages(ctx, db, in, out, project, sessions, carvedRows(carved, "messages")); err != nil {
 			return err
 		}
 	}
@@ -204,10 +228,11 @@ type msgRef struct {
 	rowid   int64
 }
 
-func readMessages(ctx context.Context, db *sql.DB, in *parser.Input, out parser.Sink, project string, sessions map[string]*session) error {
+func readMessages(ctx context.Context, db *sql.DB, in *parser.Input, out parser.Sink, project string, sessions map[string]*session, carved []carvedRec) error {
 	lastModel := map[string]string{}
 	bySession := map[string][]msgRef{}
-	err := parser.EachRow(ctx, db, "SELECT rowid AS rowid_, * FROM messages ORDER BY created_at, rowid", func(m map[string]any) {
+	liveIDs := map[string]bool{}
+	row := func(m map[string]any) {
 		rowid := num(m["rowid_"])
 		sid := parser.SQLText(m["session_id"])
 		mid := parser.SQLText(m["id"])
@@ -383,9 +408,36 @@ func readMessages(ctx context.Context, db *sql.DB, in *parser.Input, out parser.
 		if n == 0 {
 			out.Skip(rowid, "no_evidence:message without content")
 		}
+	}
+	err := parser.EachRow(ctx, db, "SELECT rowid AS rowid_, * FROM messages ORDER BY created_at, rowid", func(m map[string]any) {
+		liveIDs[parser.SQLText(m["id"])] = true
+		row(m)
 	})
 	if err != nil {
 		return fmt.Errorf("read messages in %s: %w", in.Path, err)
+	}
+	// messages the carver recovered, in time order, as live ones; a live
+	// id's older version is counted
+	sort.SliceStable(carved, func(i, j int) bool { return num(carved[i].m["created_at"]) < num(carved[j].m["created_at"]) })
+	for _, cr := range carved {
+		id, sid := parser.SQLText(cr.m["id"]), parser.SQLText(cr.m["session_id"])
+		switch {
+		case id == "" || sid == "":
+			out.Report(cr.line(), parser.KindCarve, "recovered messages record without its id or session id ("+cr.rec.Provenance()+"): not given rows")
+			continue
+		case liveIDs[id]:
+			out.Skip(cr.line(), "recovered_copy:older version of a live or recovered message")
+			continue
+		}
+		liveIDs[id] = true
+		t, _ := epoch(num(cr.m["created_at"]))
+		provenance(out, cr, id, sid, project, t)
+		row(cr.m)
+		state := "yes"
+		if s := sessions[sid]; s != nil && !s.recovered {
+			state = "partial"
+		}
+		out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: sid}, Recovered: state})
 	}
 	for sid, s := range sessions {
 		if s.revert != "" {
@@ -534,3 +586,45 @@ func (c channelMsg) describe() string {
 
 // num is parser.SQLInt, 0 when the value is no integer.
 func num(v any) int64 { n, _ := parser.SQLInt(v); return n }
+
+// carvedRec is one record the SQLite carver recovered, by column name,
+// with "rowid_" when its rowid survived.
+type carvedRec struct {
+	m   map[string]any
+	rec sqlitecarve.Record
+}
+
+func (c carvedRec) line() int64 {
+	if c.rec.RowidKnown {
+		return c.rec.Rowid
+	}
+	return 0
+}
+
+func carvedRows(c *parser.Carved, table string) []carvedRec {
+	var out []carvedRec
+	for _, r := range c.Records(table) {
+		m := r.Row()
+		m["rowid_"] = int64(0)
+		if r.RowidKnown {
+			m["rowid_"] = r.Rowid
+		}
+		out = append(out, carvedRec{m: m, rec: r})
+	}
+	return out
+}
+
+// provenance emits the row that says where a recovered record was found;
+// the record's own rows follow under its own ids.
+func provenance(out parser.Sink, cr carvedRec, id, sid, project string, t time.Time) {
+	what := "recovered record"
+	if cr.rec.Partial {
+		what = "partially recovered record"
+	}
+	e := timeline.Event{SessionID: sid, ProjectPath: project, SourceLine: cr.line(), TurnType: timeline.System, RecordID: id + "#recovered", Time: t}
+	if t.IsZero() {
+		e.TimeBasis = timeline.TimeNone
+	}
+	e.Text = fmt.Sprintf("%s: %s (%s)", what, id, cr.rec.Provenance())
+	out.Event(e)
+}

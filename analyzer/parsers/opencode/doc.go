@@ -225,6 +225,29 @@
 //     sync log were seen in the real Kilo 7.7.7 store (its transient
 //     "Initializing snapshot" parts).
 //
+// Deleted sessions (issue 30): the db parser runs the SQLite carver
+// (analyzer/parser/sqlitecarve) over the store and its WAL. Recovered
+// session, message and part records give rows as live ones do, under
+// their own ids, each after a system row "recovered record: <table> <id>
+// (<where>)" (or "partially recovered record", with what was lost); a
+// session known only from them reads recovered yes in sessions.jsonl, a
+// live one with recovered records partial. A recovered record whose id is
+// live (an older version: opencode rewrites messages and parts as they
+// stream) is a recovered_copy skip; recovered event, event_sequence,
+// project, project_directory, workspace and migration records are
+// no_evidence skips (the session tables give their evidence). Seen on a
+// real 1.18.33 store after `opencode session delete`
+// (fixtures/roots/opencode-deleted): the session, its 3 messages and 8
+// parts came back whole from the freeblocks of the live leaves.
+//
+// Sessions that existed but are gone (recovered trace): a session the
+// store's log folder (log/*.log beside the database, session/index.ts
+// log.info("created")) names as created, with no live or recovered row,
+// is one "session existed: created (...)" row from that log line and reads
+// recovered trace (with --no-carve, the deleted fixture session reads so).
+// Only the log is read for traces: opencode keeps no other index of
+// sessions outside the store.
+//
 // Not done: nothing the seed lists. The sandbox hashes are reversed only
 // for the session ids the collection names (a directory hash is not: no
 // file lists Kilo's project directories beside them).

@@ -34,11 +34,11 @@ func Parsers() []parser.Parser {
 		}
 		ps = append(ps,
 			parser.New(parser.Spec{
-				ID: a + "/db", Agent: a, Version: 3,
+				ID: a + "/db", Agent: a, Version: 4,
 				Targets: []string{"db"}, Names: dbNames,
 				Secondary: &parser.Secondary{Window: time.Second, TurnTypes: allTurns,
 					Basis: "opencode-next.db (the 2.0 pre-release store) holds the sessions it shares with opencode.db under the same record ids and times; the id-less rows (model changes) pair within a second"},
-				Doc: "SQLite store (1.x session/message/part, V2 session_message, 2.0 session_v2): prompts, replies, reasoning, tool calls and results, model changes, compactions, titles, share sync, permission rules, archive, worktrees (opencode-next.db secondary)",
+				Doc: "SQLite store (1.x session/message/part, V2 session_message, 2.0 session_v2): prompts, replies, reasoning, tool calls and results, model changes, compactions, titles, share sync, permission rules, archive, worktrees (opencode-next.db secondary); deleted sessions, messages and parts carved from freed space and stale WAL frames (recovered)",
 			}, parseDB),
 			parser.New(parser.Spec{
 				ID: a + "/storage", Agent: a, Version: 3,

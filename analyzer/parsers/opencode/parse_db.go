@@ -86,10 +86,24 @@ func (r *dbReader) run() error {
 	}
 	// messages whose session row is gone (deleted session, partial
 	// migration) are still rows
+	var orphaned []*dbSession
 	for _, id := range r.orphans(seen, shares) {
 		r.out.Report(0, parser.KindOrphanRecord, "records of session "+id+" whose session row is gone: kept")
-		r.session(&dbSession{info: sessionInfo{ID: id}}, shares[id])
+		o := &dbSession{info: sessionInfo{ID: id}}
+		orphaned = append(orphaned, o)
+		r.session(o, shares[id])
 	}
+	live := map[string]*dbSession{}
+	for _, s := range append(append([]*dbSession{}, sessions...), orphaned...) {
+		live[s.info.ID] = s
+	}
+	carved := parser.Carve(r.ctx, r.in, r.db, r.out)
+	known := r.carved(carved, live)
+	carved.Done(r.out)
+	for id := range live {
+		known[id] = true
+	}
+	r.traces(known)
 	r.events()
 	// a store that keeps shares tells a session that was never shared
 	shareable := r.tables["session_share"] || r.tables["event"] || r.hasColumn("session", "share_url")
@@ -169,35 +183,7 @@ func (r *dbReader) sessions() []*dbSession {
 			continue
 		}
 		r.scanOrProblem("SELECT rowid AS rowid_, * FROM "+table+" ORDER BY rowid", func(m map[string]any) {
-			s := &dbSession{rowid: i64(m["rowid_"])}
-			if d := str(m["data"]); strings.HasPrefix(strings.TrimSpace(d), "{") {
-				_ = json.Unmarshal([]byte(d), &s.info)
-			}
-			setStr(&s.info.ID, str(m["id"]))
-			setStr(&s.info.Directory, first(m, "directory", "path"))
-			setStr(&s.info.ParentID, str(m["parent_id"]))
-			setStr(&s.info.Title, str(m["title"]))
-			setStr(&s.info.Version, str(m["version"]))
-			s.project = first(m, "project_id")
-			if s.project == "" {
-				s.project = s.info.ProjectID
-			}
-			if v := i64(m["time_created"]); v > 0 {
-				s.info.Time.Created = num(v)
-			}
-			if v := i64(m["time_updated"]); v > 0 {
-				s.info.Time.Updated = num(v)
-			}
-			if v := i64(m["time_archived"]); v > 0 {
-				s.info.Time.Archived = num(v)
-			}
-			if p := str(m["permission"]); p != "" {
-				s.info.Permission = json.RawMessage(p)
-			}
-			s.shareURL = str(m["share_url"])
-			if s.shareURL == "" && s.info.Share != nil {
-				s.shareURL = s.info.Share.URL
-			}
+			s := sessionFromRow(m, i64(m["rowid_"]))
 			s.info.Share = nil // emitted by the reader, deduplicated
 			if s.info.ID == "" {
 				r.out.Problem(s.rowid, table+" row without id")
@@ -220,6 +206,41 @@ func (r *dbReader) sessions() []*dbSession {
 		return all[i].info.ID < all[j].info.ID
 	})
 	return all
+}
+
+// sessionFromRow reads a session or session_v2 row (a live one, or one
+// the carver recovered).
+func sessionFromRow(m map[string]any, rowid int64) *dbSession {
+	s := &dbSession{rowid: rowid}
+	if d := str(m["data"]); strings.HasPrefix(strings.TrimSpace(d), "{") {
+		_ = json.Unmarshal([]byte(d), &s.info)
+	}
+	setStr(&s.info.ID, str(m["id"]))
+	setStr(&s.info.Directory, first(m, "directory", "path"))
+	setStr(&s.info.ParentID, str(m["parent_id"]))
+	setStr(&s.info.Title, str(m["title"]))
+	setStr(&s.info.Version, str(m["version"]))
+	s.project = first(m, "project_id")
+	if s.project == "" {
+		s.project = s.info.ProjectID
+	}
+	if v := i64(m["time_created"]); v > 0 {
+		s.info.Time.Created = num(v)
+	}
+	if v := i64(m["time_updated"]); v > 0 {
+		s.info.Time.Updated = num(v)
+	}
+	if v := i64(m["time_archived"]); v > 0 {
+		s.info.Time.Archived = num(v)
+	}
+	if p := str(m["permission"]); p != "" {
+		s.info.Permission = json.RawMessage(p)
+	}
+	s.shareURL = str(m["share_url"])
+	if s.shareURL == "" && s.info.Share != nil {
+		s.shareURL = s.info.Share.URL
+	}
+	return s
 }
 
 type shareRow struct {
@@ -264,13 +285,11 @@ func (r *dbReader) v1Messages(e *emitter, sid string) {
 	if r.tables["part"] {
 		r.scanOrProblem("SELECT rowid AS rowid_, * FROM part WHERE session_id=? ORDER BY message_id, id", func(m map[string]any) {
 			rowid := i64(m["rowid_"])
-			var p part
-			if err := json.Unmarshal([]byte(str(m["data"])), &p); err != nil {
+			p, mid, err := partFromRow(m)
+			if err != nil {
 				r.out.Problem(rowid, "part data: "+err.Error())
 				return
 			}
-			setStr(&p.ID, str(m["id"]))
-			mid := str(m["message_id"])
 			if _, ok := parts[mid]; !ok {
 				order = append(order, mid)
 			}
@@ -281,16 +300,12 @@ func (r *dbReader) v1Messages(e *emitter, sid string) {
 	if r.tables["message"] {
 		r.scanOrProblem("SELECT rowid AS rowid_, * FROM message WHERE session_id=? ORDER BY time_created, id", func(m map[string]any) {
 			rowid := i64(m["rowid_"])
-			var mi msgInfo
-			if err := json.Unmarshal([]byte(str(m["data"])), &mi); err != nil {
+			mi, err := msgFromRow(m)
+			if err != nil {
 				r.out.Problem(rowid, "message data: "+err.Error())
 				return
 			}
-			if mi.Time.Created == 0 {
-				mi.Time.Created = num(i64(m["time_created"]))
-			}
 			mid := str(m["id"])
-			setStr(&mi.ID, mid)
 			seen[mid] = true
 			e.message(&mi, parts[mid], loc{line: rowid, rid: mi.ID})
 		}, sid)
@@ -305,6 +320,30 @@ func (r *dbReader) v1Messages(e *emitter, sid string) {
 			e.part("", &pr.p, pr.loc, time.Time{}, pr.created, "", false)
 		}
 	}
+}
+
+// partFromRow reads a part row (live or recovered): the part and its
+// message id.
+func partFromRow(m map[string]any) (part, string, error) {
+	var p part
+	if err := json.Unmarshal([]byte(str(m["data"])), &p); err != nil {
+		return p, "", err
+	}
+	setStr(&p.ID, str(m["id"]))
+	return p, str(m["message_id"]), nil
+}
+
+// msgFromRow reads a message row (live or recovered).
+func msgFromRow(m map[string]any) (msgInfo, error) {
+	var mi msgInfo
+	if err := json.Unmarshal([]byte(str(m["data"])), &mi); err != nil {
+		return mi, err
+	}
+	if mi.Time.Created == 0 {
+		mi.Time.Created = num(i64(m["time_created"]))
+	}
+	setStr(&mi.ID, str(m["id"]))
+	return mi, nil
 }
 
 // v2 is a session_message data payload (SessionMessage without type and
