@@ -76,7 +76,7 @@ func (c *DetectCmd) Run(g *Globals, log zerolog.Logger) error {
 	}
 	unusable := 0
 	for _, p := range probs {
-		if p.Kind == analyze.ProblemUnusableInput {
+		if p.Kind == analyze.KindUnusableInput {
 			unusable++
 		}
 	}

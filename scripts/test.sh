@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Run every test: gofmt; in each module of the workspace go mod tidy -diff,
 # a build and go vet outside the workspace, staticcheck (pinned) and go
-# test; one version of each dependency across modules; brief fuzzing of
-# the bundle reader and parser entry points, and the unprivileged
-# collector test when run as root.
+# test; go test -race over the engine, timeline, bundle and collector; one
+# version of each dependency across modules; brief fuzzing of the bundle
+# reader and parser entry points, and the unprivileged collector test when
+# run as root.
 # It installs, saying so first: as root with apt-get, Debian's chromium,
 # libarchive-tools, zstd and sleuthkit when missing (below); staticcheck
 # into ${XDG_CACHE_HOME:-~/.cache}/doubleagent/. Go's own caches
@@ -65,6 +66,18 @@ done
 for m in $mods; do
   echo "== go test $m"
   (cd "$m" && go test -count=1 ./...) || fail=1
+done
+# The race detector over the concurrent code: the engine (its parse
+# workers, spools and correlation), the timeline, the bundle reader and
+# writer, and the collector. It needs cgo (a C compiler). On the idle CI
+# machine it adds a few minutes: the race build of these packages and
+# their tests, analyze about 100 s and bundle about 140 s of test time.
+race_pkgs=("analyzer:./analyze/... ./timeline/..." "bundle:./..." "collector:./...")
+for entry in "${race_pkgs[@]}"; do
+  m="${entry%%:*}"; pkgs="${entry#*:}"
+  echo "== go test -race $m $pkgs"
+  # shellcheck disable=SC2086
+  (cd "$m" && CGO_ENABLED=1 go test -race -count=1 $pkgs) || fail=1
 done
 # Brief fuzzing: every Fuzz target, a few seconds each.
 fuzztime="${FUZZTIME:-5s}"

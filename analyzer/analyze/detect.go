@@ -69,7 +69,7 @@ func Detect(ctx context.Context, inputs []string, ps []parser.Parser, limits *bu
 			s, err = openLoose(ctx, u.path, rt)
 		}
 		if err != nil {
-			probs = append(probs, Problem{Input: u.path, Kind: ProblemUnusableInput, Message: err.Error()})
+			probs = append(probs, Problem{Input: u.path, Kind: KindUnusableInput, Message: err.Error()})
 			continue
 		}
 		probs = append(probs, s.problems...)

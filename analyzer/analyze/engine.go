@@ -697,7 +697,7 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 				if err != nil {
 					fails[i] = err
 					c.mu.Lock()
-					c.problems = append(c.problems, Problem{Input: u.path, Kind: ProblemUnusableInput, Message: err.Error()})
+					c.problems = append(c.problems, Problem{Input: u.path, Kind: KindUnusableInput, Message: err.Error()})
 					c.mu.Unlock()
 					opts.Log.Error().Str("input", u.path).Err(err).Msg("input could not be read; continuing with the others")
 				}

@@ -28,8 +28,8 @@ const (
 
 // Problem kinds of the input accounting.
 const (
-	ProblemUnusableInput  = "unusable_input"
-	ProblemDuplicateInput = "duplicate_input"
+	KindUnusableInput  = "unusable_input"
+	KindDuplicateInput = "duplicate_input"
 )
 
 // InputStatus is one input given, or one entry of a folder given that is
@@ -47,11 +47,11 @@ type InputStatus struct {
 	Reason string `json:"reason"`
 }
 
-// KindSidecar and KindUnknown are InputStatus kinds for what is not read
+// InputKindSidecar and InputKindUnknown are InputStatus kinds for what is not read
 // as a source.
 const (
-	KindSidecar = "sidecar"
-	KindUnknown = "unknown"
+	InputKindSidecar = "sidecar"
+	InputKindUnknown = "unknown"
 )
 
 // evidenceSuffixes name files an examiner would take for bundles.
@@ -144,7 +144,7 @@ type expansion struct {
 func (x *expansion) reject(st InputStatus) {
 	st.Status = InputUnusable
 	x.statuses = append(x.statuses, st)
-	x.problems = append(x.problems, Problem{Input: st.Input, Kind: ProblemUnusableInput, Message: st.Reason})
+	x.problems = append(x.problems, Problem{Input: st.Input, Kind: KindUnusableInput, Message: st.Reason})
 }
 
 // expandInputs classifies every input given (see expandFolder for a
@@ -164,12 +164,12 @@ func expandInputs(inputs []string) *expansion {
 		fi, err := os.Stat(in)
 		switch {
 		case err != nil:
-			x.reject(InputStatus{Input: in, Kind: KindUnknown, Reason: err.Error()})
+			x.reject(InputStatus{Input: in, Kind: InputKindUnknown, Reason: err.Error()})
 		case fi.IsDir():
 			x.expandFolder(in)
 		case !fi.Mode().IsRegular():
 			// Never opened: a FIFO would block the sniff.
-			x.reject(InputStatus{Input: in, Kind: KindUnknown, Reason: kindOf(fi.Mode()) + ", not a bundle file or a folder: not read"})
+			x.reject(InputStatus{Input: in, Kind: InputKindUnknown, Reason: kindOf(fi.Mode()) + ", not a bundle file or a folder: not read"})
 		case strings.HasSuffix(strings.ToLower(in), ".sha256"):
 			x.sidecar(in, "", given)
 		case isBundleFile(in):
@@ -192,10 +192,10 @@ func (x *expansion) sidecar(p, folder string, given map[string]bool) {
 	b := p[:len(p)-len(".sha256")]
 	a, _ := resolvedAbs(b)
 	if _, err := os.Lstat(b); err == nil || given[a] {
-		x.statuses = append(x.statuses, InputStatus{Input: p, Folder: folder, Kind: KindSidecar, Status: InputSidecar, Reason: "checked with its bundle " + b})
+		x.statuses = append(x.statuses, InputStatus{Input: p, Folder: folder, Kind: InputKindSidecar, Status: InputSidecar, Reason: "checked with its bundle " + b})
 		return
 	}
-	x.reject(InputStatus{Input: p, Folder: folder, Kind: KindSidecar, Reason: "a .sha256 sidecar whose bundle " + filepath.Base(b) + " is not beside it: the bundle it vouches for is missing"})
+	x.reject(InputStatus{Input: p, Folder: folder, Kind: InputKindSidecar, Reason: "a .sha256 sidecar whose bundle " + filepath.Base(b) + " is not beside it: the bundle it vouches for is missing"})
 }
 
 // expandFolder reads a folder given: an extracted collection, a folder of
@@ -213,7 +213,7 @@ func (x *expansion) expandFolder(p string) {
 	}
 	ents, err := os.ReadDir(p)
 	if err != nil {
-		x.reject(InputStatus{Input: p, Kind: KindUnknown, Reason: err.Error()})
+		x.reject(InputStatus{Input: p, Kind: InputKindUnknown, Reason: err.Error()})
 		return
 	}
 	var units []unit
@@ -270,7 +270,7 @@ func (x *expansion) dedup() {
 	byPath := map[string]int{}
 	dup := func(u unit, of unit, why string) {
 		x.statuses = append(x.statuses, InputStatus{Input: u.path, Folder: u.folder, Kind: u.kind, Status: InputDuplicate, Reason: why})
-		x.problems = append(x.problems, Problem{Input: u.path, Kind: ProblemDuplicateInput, Message: why})
+		x.problems = append(x.problems, Problem{Input: u.path, Kind: KindDuplicateInput, Message: why})
 	}
 next:
 	for _, u := range x.units {

@@ -87,7 +87,7 @@ func TestFolderOfEvidenceAccountsForEveryEntry(t *testing.T) {
 	}
 	var unusable []string
 	for _, p := range problems(t, out) {
-		if p.Kind == analyze.ProblemUnusableInput {
+		if p.Kind == analyze.KindUnusableInput {
 			unusable = append(unusable, strings.TrimPrefix(p.Input, dir+"/"))
 		}
 	}
@@ -164,7 +164,7 @@ func TestSameBundleTwiceReadOnce(t *testing.T) {
 	}
 	n := 0
 	for _, p := range problems(t, out) {
-		if p.Kind == analyze.ProblemDuplicateInput {
+		if p.Kind == analyze.KindDuplicateInput {
 			n++
 		}
 	}

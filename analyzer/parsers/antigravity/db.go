@@ -1,9 +1,7 @@
 package antigravity
 
 import (
-	"bytes"
 	"context"
-	stdjson "encoding/json"
 	"fmt"
 	"net/url"
 	"path"
@@ -13,8 +11,6 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
-
-func jsonCompact(b *bytes.Buffer, raw []byte) error { return stdjson.Compact(b, raw) }
 
 func unescapePath(p string) (string, error) { return url.PathUnescape(p) }
 

@@ -1,6 +1,9 @@
 package augment
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -179,5 +182,45 @@ func TestManifestOnlyForMissingTasks(t *testing.T) {
 	s := parsertest.Run(t, p, input(t, "manifest", rel, "task-storage", tasks))
 	if len(s.Events) != 1 || !strings.HasPrefix(s.Events[0].Text, "task a5a2c40c-1c57-49ca-ba02-d31ef20d56c3 ") || s.SkipCounts()["task_file_collected"] != 2 {
 		t.Fatalf("rows %+v skips %v", s.Events, s.Skips)
+	}
+}
+
+// A tool call whose input_json is not JSON (cut off mid-write, or "null")
+// still gives a tool_input that is valid JSON: the raw text as one JSON
+// string, and "" for null (parser.CompactJSON; the local copy it replaced
+// returned the raw text, so tool_input was not JSON).
+func TestToolInputAlwaysJSON(t *testing.T) {
+	b, err := os.ReadFile("testdata/real-resume.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const first = `"input_json": "{\"command\":\"echo doubleagent-auggie-marker \\u0026\\u0026 date -u +%Y\",\"cwd\":\"/home/examiner5/demo\",\"max_wait_seconds\":30,\"wait\":true}"`
+	const second = `"input_json": "{\"command\":\"echo doubleagent-auggie-resumed\",\"cwd\":\"/home/examiner5/demo\",\"max_wait_seconds\":30,\"wait\":true}"`
+	s := string(b)
+	if !strings.Contains(s, first) || !strings.Contains(s, second) {
+		t.Fatal("real-resume.json no longer has the two calls this test edits")
+	}
+	s = strings.Replace(s, first, `"input_json": "{\"command\":\"echo <cut> && date"`, 1)
+	s = strings.Replace(s, second, `"input_json": "null"`, 1)
+	p := filepath.Join(t.TempDir(), "cut.json")
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := parsertest.Input(t, p, parser.File{Path: home + ".augment/sessions/cad97a7b-53f0-48e4-b490-d1fb0415eac9.json", Agent: Agent, Target: "sessions", MTime: mtime}, nil)
+	got := map[string]bool{}
+	for _, e := range parsertest.Run(t, byID(t, "augment/session"), in).Events {
+		if e.TurnType == timeline.ToolUse {
+			got[e.ToolInput] = true
+		}
+	}
+	for _, want := range []string{`"{\"command\":\"echo <cut> && date"`, ""} {
+		if !got[want] {
+			t.Errorf("no tool_use row with tool_input %q; got %v", want, got)
+		}
+	}
+	for ti := range got {
+		if ti != "" && !json.Valid([]byte(ti)) {
+			t.Errorf("tool_input %q is not JSON", ti)
+		}
 	}
 }

@@ -60,7 +60,6 @@ const maxSmall = clinetask.MaxSmall
 
 func msTime(ms float64) time.Time { return clinetask.MsTime(ms) }
 func slash(p string) string       { return clinetask.Slash(p) }
-func secretKey(k string) bool     { return clinetask.SecretKey(k) }
 
 func firstNonEmpty(ss ...string) string        { return clinetask.FirstNonEmpty(ss...) }
 func oneLine(s string) string                  { return clinetask.OneLine(s) }
