@@ -52,12 +52,14 @@ ENVV=(env -i HOME="$EH" USER=examiner3 LOGNAME=examiner3 SHELL=/bin/bash LANG=C.
 sid() { grep -oE '"sessionID":"[^"]+"' "$1" | head -n1 | cut -d'"' -f4; }
 P1='Run the shell command `echo doubleagent-carve-deleted-marker` and tell me what it printed.'
 P2='Run the shell command `echo doubleagent-carve-kept-marker` and tell me what it printed.'
+T0=$(date -u +%Y-%m-%dT%H:%M:%S.%3NZ)
 "${ENVV[@]}" opencode run --format json "$P1" >"$WORK/run1.out" 2>"$WORK/run1.err" </dev/null
 S1=$(sid "$WORK/run1.out")
 "${ENVV[@]}" opencode run --format json "$P2" >"$WORK/run2.out" 2>"$WORK/run2.err" </dev/null
 S2=$(sid "$WORK/run2.out")
 log "sessions $S1 (deleted) $S2 (kept)"
 "${ENVV[@]}" opencode session delete "$S1" >"$WORK/delete.out" 2>&1 </dev/null
+T1=$(date -u +%Y-%m-%dT%H:%M:%S.%3NZ)
 DB=$EH/.local/share/opencode/opencode.db
 python3 - "$DB" <<'PY'
 import sqlite3, sys
@@ -72,11 +74,14 @@ cp "$DB" "$OUT/home/examiner3/.local/share/opencode/"
 # the log names every session created (the trace of a deleted one)
 cp -r "$EH/.local/share/opencode/log" "$OUT/home/examiner3/.local/share/opencode/"
 cp "$EH/.config/opencode/opencode.json" "$OUT/home/examiner3/.config/opencode/"
-printf 'fixture-host-3\n' >"$OUT/hostname"
-python3 - "$S1" "$S2" "$P1" "$P2" "$OPENCODE_VERSION" >"$OUT.expect.json" <<'PY'
+mkdir -p "$OUT/etc"; printf 'fixture-host-3\n' >"$OUT/etc/hostname"
+python3 - "$S1" "$S2" "$P1" "$P2" "$OPENCODE_VERSION" "$T0" "$T1" >"$OUT.expect.json" <<'PY'
 import json, sys
-s1, s2, p1, p2, v = sys.argv[1:]
-print(json.dumps({"opencode": v, "deleted": {"session": s1, "prompt": p1}, "kept": {"session": s2, "prompt": p2},
+s1, s2, p1, p2, v, t0, t1 = sys.argv[1:]
+sc = lambda name, sid, prompt: {"scenario": name, "session_id": sid, "prompt": prompt, "started_utc": t0, "ended_utc": t1}
+print(json.dumps({"generated_by": "scripts/gen-carve-fixture.sh", "hostname": "fixture-host-3", "user": "examiner3",
+  "home": "/home/examiner3", "project_dir": "/home/examiner3/demo",
+  "opencode": {"package": "opencode-ai", "version": v, "scenarios": [sc("deleted", s1, p1), sc("kept", s2, p2)]},
   "deleted_with": "opencode session delete " + s1}, indent=1))
 PY
 log "done: $OUT"
