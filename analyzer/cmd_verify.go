@@ -12,7 +12,8 @@ import (
 
 // VerifyCmd is `doubleagent verify`.
 type VerifyCmd struct {
-	Bundles []string `arg:"" name:"BUNDLE" help:"Bundle files, or extracted collections (folders holding bundle.json, manifest.jsonl and files/, as tar --zstd -xf leaves them), to verify." type:"path"`
+	Bundles  []string `arg:"" name:"BUNDLE" help:"Bundle files, or extracted collections (folders holding bundle.json, manifest.jsonl and files/, as tar --zstd -xf leaves them), to verify." type:"path"`
+	Identity []string `help:"${identity_help} Without it an encrypted bundle's sidecar (the ciphertext's hash) is still checked." type:"path" placeholder:"FILE" sep:"none"`
 }
 
 // Run checks each bundle's .sha256 sidecar (when present) and every member
@@ -21,6 +22,13 @@ type VerifyCmd struct {
 // prints one line per problem and a verdict per input, the same for both;
 // the exit code is 0 only when every input verifies.
 func (c *VerifyCmd) Run(g *Globals, log zerolog.Logger) error {
+	limits, err := bundleLimits(c.Identity)
+	if err != nil {
+		return err
+	}
+	if len(c.Identity) == 0 {
+		limits = nil // the bundle reader's own defaults, as before
+	}
 	bad, unusable := 0, 0
 	for _, p := range c.Bundles {
 		ok := true
@@ -69,13 +77,22 @@ func (c *VerifyCmd) Run(g *Globals, log zerolog.Logger) error {
 				unusable++
 				continue
 			}
-			hdr, res, err = bundle.Verify(f, nil)
+			hdr, res, err = bundle.Verify(f, limits)
 			f.Close()
+			if done, failed := encryptedVerdict(p, err, sc, ok); done {
+				if failed {
+					unusable++
+				}
+				continue
+			}
 			if err != nil {
 				fmt.Printf("%s: unusable: %v\n", p, err)
 				unusable++
 				continue
 			}
+		}
+		if res.Encrypted {
+			fmt.Printf("%s: age-encrypted: the sidecar is the ciphertext's hash; decrypted with --identity as read, no plaintext written\n", p)
 		}
 		warn := 0
 		for _, pr := range res.Problems {
