@@ -55,9 +55,12 @@ func (c *TimelineCmd) loadRules() ([]rules.Rule, error) {
 	if err != nil {
 		return nil, err
 	}
-	extra, err := rules.Load(c.Rules)
+	extra, loaded, err := rules.Load(c.Rules)
 	if err != nil {
 		return nil, err
+	}
+	for _, l := range loaded {
+		fmt.Fprintf(os.Stderr, "rules: %d loaded from %s\n", l.Rules, clean(l.Path))
 	}
 	seen := map[string]string{}
 	for _, r := range rs {

@@ -154,3 +154,26 @@ func TestIdentityFileByTheEvidenceRule(t *testing.T) {
 		}
 	}
 }
+
+// TestRulesByTheEvidenceRule: --rules naming a FIFO stops the run at once
+// with the reason (it used to hang); a folder's rules are counted.
+func TestRulesByTheEvidenceRule(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "x.yml")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs:", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, "timeline", "--rules", fifo, "-o", filepath.Join(dir, "o"), ageSample).CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), "--rules: "+fifo+": a FIFO, not a regular file or a folder: refused, never opened") {
+		t.Fatalf("%v %s", err, out)
+	}
+	rd := filepath.Join(dir, "rules")
+	os.Mkdir(rd, 0o755)
+	os.WriteFile(filepath.Join(rd, "r.yml"), []byte("title: t\nid: 00000000-0000-4000-8000-000000000009\nlevel: low\nlogsource:\n  product: doubleagent\ndetection:\n  s:\n    text: list the files\n  condition: s\n"), 0o644)
+	out, err = exec.Command(bin, "timeline", "--rules", rd, "--identity", ageIdentity, "-o", filepath.Join(dir, "o2"), ageSample).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "rules: 1 loaded from "+rd+"\n") || !strings.Contains(string(out), "from 9 rules") {
+		t.Fatalf("%v %s", err, out)
+	}
+}
