@@ -177,3 +177,18 @@ func TestRulesByTheEvidenceRule(t *testing.T) {
 		t.Fatalf("%v %s", err, out)
 	}
 }
+
+// TestInventoryInputByTheEvidenceRule: an inventory FILE that is a FIFO is
+// refused at once, with the reason.
+func TestInventoryInputByTheEvidenceRule(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "inv.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs:", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, "inventory", fifo).CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), fifo+": not a regular file (a link, FIFO, socket, device or folder): not opened") {
+		t.Fatalf("%v %s", err, out)
+	}
+}
