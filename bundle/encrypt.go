@@ -116,7 +116,7 @@ func ParseRecipients(args []string) (recips []age.Recipient, sources []string, e
 		}
 		f, err := OpenRegular(a)
 		if err != nil {
-			return nil, nil, fmt.Errorf("recipients file %s: %w", a, err)
+			return nil, nil, fmt.Errorf("recipients file %s: %w", a, pathless(err))
 		}
 		rs, err := age.ParseRecipients(f)
 		f.Close()
@@ -132,6 +132,21 @@ func ParseRecipients(args []string) (recips []age.Recipient, sources []string, e
 	return recips, sources, nil
 }
 
+// pathless drops the path OpenRegular's errors start with (the caller
+// names the file once).
+func pathless(err error) error {
+	var pe *os.PathError
+	switch {
+	case errors.Is(err, ErrNotRegular):
+		return ErrNotRegular
+	case errors.Is(err, os.ErrNotExist):
+		return errors.New("does not exist")
+	case errors.As(err, &pe):
+		return pe.Err
+	}
+	return err
+}
+
 // ReadIdentities reads age identity files (AGE-SECRET-KEY-1... lines, #
 // comments), each opened by the evidence rule (a regular file only, never
 // through a link, never a FIFO). Key material never appears in an error.
@@ -140,10 +155,7 @@ func ReadIdentities(paths []string) ([]age.Identity, error) {
 	for _, p := range paths {
 		f, err := OpenRegular(p)
 		if err != nil {
-			if errors.Is(err, os.ErrNotExist) {
-				return nil, fmt.Errorf("identity file %s: does not exist", p)
-			}
-			return nil, fmt.Errorf("identity file %s: %w", p, err)
+			return nil, fmt.Errorf("identity file %s: %w", p, pathless(err))
 		}
 		got, err := age.ParseIdentities(f)
 		f.Close()
