@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/doubleagent/doubleagent/bundle"
 	"github.com/doubleagent/doubleagent/bundle/bundletest"
 )
 
@@ -190,5 +191,47 @@ func TestInventoryInputByTheEvidenceRule(t *testing.T) {
 	out, err := exec.CommandContext(ctx, bin, "inventory", fifo).CombinedOutput()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), fifo+": not a regular file (a link, FIFO, socket, device or folder): not opened") {
 		t.Fatalf("%v %s", err, out)
+	}
+}
+
+// TestSurfaceEncrypted: surface reads an encrypted bundle with --identity,
+// its second read of the bundle (the manifest's MACB times) included:
+// the planted hook's times come from the manifest.
+func TestSurfaceEncrypted(t *testing.T) {
+	dir := t.TempDir()
+	var pb bytes.Buffer
+	bw, err := bundle.NewWriter(&pb, bundle.Header{BundleID: "0190b1a4-0000-7000-8000-000000000002", CollectorVersion: "test", StartedUTC: "2026-01-01T00:00:00.000Z", Host: bundle.Host{Hostname: "testhost"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bw.AddFile(bundle.Entry{Path: "/home/alice/.claude/settings.json", Agent: "claude-code", Target: "settings", Kind: "settings", User: "alice", Home: "/home/alice", Type: "file",
+		MTime: "2026-01-01T00:00:00Z", ATime: "2026-01-02T00:00:00Z", CTime: "2026-01-03T00:00:00Z"}, int64(len(plantedSettings)), strings.NewReader(plantedSettings)); err != nil {
+		t.Fatal(err)
+	}
+	if err := bw.Close(bundle.Summary{Complete: true, EndedUTC: "2026-01-01T00:00:01.000Z"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	plain := pb.Bytes()
+	rs, _, err := bundle.ParseRecipients([]string{"age1p6x9pjy8tzakmja0mazx35vgh7yzxpzw007pne6lcxwkfhhxwarqcp3af6"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var enc bytes.Buffer
+	w, _ := bundle.Encrypt(&enc, rs)
+	w.Write(plain)
+	w.Close()
+	p := filepath.Join(dir, "s.tar.zst.age")
+	os.WriteFile(p, enc.Bytes(), 0o644)
+	o := filepath.Join(dir, "o")
+	out, code := runCLI(t, "surface", "--identity", ageIdentity, "-o", o, p)
+	if code != 0 || !strings.Contains(out, "timeline: 1 rows, 0 problems from 1 inputs (0 unusable)") {
+		t.Fatalf("%d %s", code, out)
+	}
+	rows := readJSONL(t, filepath.Join(o, "surface.jsonl"))
+	if len(rows) != 1 || rows[0]["times_from"] != "manifest" || rows[0]["atime"] != "2026-01-02T00:00:00Z" || rows[0]["host"] != "testhost" {
+		t.Fatalf("surface rows %v", rows)
+	}
+	if out, code := runCLI(t, "surface", "-o", filepath.Join(dir, "o2"), p); code != 2 || !strings.Contains(out, "age-encrypted bundle and no identity given") {
+		t.Fatalf("without the key: %d %s", code, out)
 	}
 }
