@@ -16,13 +16,21 @@ import (
 
 // DetectCmd is `doubleagent detect`.
 type DetectCmd struct {
-	Inputs []string `arg:"" name:"INPUT" help:"Bundles, folders of bundles, extracted collections or loose trees." type:"path"`
-	JSON   bool     `help:"Print JSON lines instead of a table."`
+	Inputs   []string `arg:"" name:"INPUT" help:"Bundles, folders of bundles, extracted collections or loose trees." type:"path"`
+	JSON     bool     `help:"Print JSON lines instead of a table."`
+	Identity []string `help:"${identity_help}" type:"path" placeholder:"FILE" sep:"none"`
 }
 
 // Run prints the agents found.
 func (c *DetectCmd) Run(g *Globals, log zerolog.Logger) error {
-	rows, probs := analyze.Detect(context.Background(), c.Inputs, parsers.All(), nil)
+	limits, err := bundleLimits(c.Identity)
+	if err != nil {
+		return err
+	}
+	if len(c.Identity) == 0 {
+		limits = nil // the bundle reader's own defaults, as before
+	}
+	rows, probs := analyze.Detect(context.Background(), c.Inputs, parsers.All(), limits)
 	for _, p := range probs {
 		fmt.Fprintf(os.Stderr, "problem: %s: %s\n", clean(p.Input), clean(p.Message))
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/doubleagent/doubleagent/analyzer/analyze"
+	"github.com/doubleagent/doubleagent/bundle"
 	"github.com/rs/zerolog"
 )
 
@@ -41,9 +42,11 @@ func (c *InventoryCmd) Run(g *Globals, log zerolog.Logger) error {
 	}
 	rows := 0
 	for _, p := range c.Files {
-		f, err := os.Open(p)
+		// The examiner's own inputs by the evidence rule: a regular file
+		// only (a FIFO is never opened, a link never followed).
+		f, err := bundle.OpenRegular(p)
 		if err != nil {
-			return &exitError{exitUnusable, err.Error()}
+			return &exitError{exitUnusable, clean(err.Error())}
 		}
 		sc := bufio.NewScanner(f)
 		sc.Buffer(make([]byte, 1<<20), 64<<20)

@@ -21,13 +21,14 @@ import (
 // SurfaceCmd is `doubleagent surface`: the agents' control surface (the
 // autoruns of AI agents) of one or more inputs.
 type SurfaceCmd struct {
-	Inputs []string `arg:"" name:"INPUT" help:"Bundles, folders of bundles, extracted collections, or loose trees." type:"path"`
-	Output string   `short:"o" required:"" help:"Output folder (created if missing): surface.jsonl, surface.md, the surface rows as timeline.jsonl, findings.jsonl, problems, run.json." type:"path" placeholder:"DIR"`
-	Agent  []string `help:"Keep only this agent (catalog name; repeatable)."`
-	User   []string `help:"Keep only this user (repeatable)."`
-	Host   []string `help:"Keep only this host (repeatable)."`
-	Jobs   int      `help:"Inputs processed in parallel (default: number of CPUs)." default:"0"`
-	Force  bool     `help:"Replace the files of an earlier run in the output folder (only those a run writes)."`
+	Inputs   []string `arg:"" name:"INPUT" help:"Bundles, folders of bundles, extracted collections, or loose trees." type:"path"`
+	Output   string   `short:"o" required:"" help:"Output folder (created if missing): surface.jsonl, surface.md, the surface rows as timeline.jsonl, findings.jsonl, problems, run.json." type:"path" placeholder:"DIR"`
+	Agent    []string `help:"Keep only this agent (catalog name; repeatable)."`
+	User     []string `help:"Keep only this user (repeatable)."`
+	Host     []string `help:"Keep only this host (repeatable)."`
+	Jobs     int      `help:"Inputs processed in parallel (default: number of CPUs)." default:"0"`
+	Force    bool     `help:"Replace the files of an earlier run in the output folder (only those a run writes)."`
+	Identity []string `help:"${identity_help}" type:"path" placeholder:"FILE" sep:"none"`
 }
 
 // listed are the kinds printed on the terminal; the rest (skill files,
@@ -38,9 +39,13 @@ func listed(e *surface.Entry) bool {
 
 // Run runs the command.
 func (c *SurfaceCmd) Run(g *Globals, log zerolog.Logger) error {
+	limits, err := bundleLimits(c.Identity)
+	if err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	sum, err := analyze.Timeline(ctx, analyze.Options{
+	sum, err := analyze.Timeline(ctx, analyze.Options{Limits: limits,
 		Inputs: c.Inputs, OutDir: c.Output, Format: analyze.FormatJSONL, Agents: c.Agent, Users: c.User, Hosts: c.Host,
 		Jobs: c.Jobs, Parsers: ps.Parsers(), Log: log, Force: c.Force, CommandLine: os.Args, ToolVersion: Version,
 	})
@@ -50,7 +55,7 @@ func (c *SurfaceCmd) Run(g *Globals, log zerolog.Logger) error {
 		}
 		return &exitError{exitUnusable, err.Error()}
 	}
-	ls, err := surface.Write(c.Output)
+	ls, err := surface.WriteLimits(c.Output, limits)
 	if err != nil {
 		return &exitError{exitUnusable, "surface: " + err.Error()}
 	}

@@ -47,6 +47,7 @@ type TimelineCmd struct {
 	MaxLine         string        `help:"Longest line of a transcript read, default 64MiB (bytes; K, M, G suffixes are binary): a longer line is not held, and is reported as line_too_long." default:"64MiB" placeholder:"SIZE"`
 	Rules           []string      `help:"Also run these Sigma rules (a .yml file or a folder of them; repeatable) with the built-in ones (analyzer/docs/rules.md)." type:"path" placeholder:"PATH"`
 	NoFindings      bool          `help:"Do not run the rules (no findings.jsonl)."`
+	Identity        []string      `help:"${identity_help}" type:"path" placeholder:"FILE" sep:"none"`
 }
 
 // loadRules returns the built-in rules and the examiner's.
@@ -55,9 +56,12 @@ func (c *TimelineCmd) loadRules() ([]rules.Rule, error) {
 	if err != nil {
 		return nil, err
 	}
-	extra, err := rules.Load(c.Rules)
+	extra, loaded, err := rules.Load(c.Rules)
 	if err != nil {
 		return nil, err
+	}
+	for _, l := range loaded {
+		fmt.Fprintf(os.Stderr, "rules: %d loaded from %s\n", l.Rules, clean(l.Path))
 	}
 	seen := map[string]string{}
 	for _, r := range rs {
@@ -176,9 +180,13 @@ func (c *TimelineCmd) Run(g *Globals, log zerolog.Logger) error {
 			return &exitError{exitUnusable, "findings: " + err.Error()}
 		}
 	}
+	limits, err := bundleLimits(c.Identity)
+	if err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	opts := analyze.Options{
+	opts := analyze.Options{Limits: limits,
 		Inputs: c.Inputs, OutDir: c.Output, Format: c.Format, Since: since, Until: until,
 		Agents: c.Agent, Users: c.User, Hosts: c.Host, Match: re, IncludeThinking: c.IncludeThinking,
 		KeepUndated: c.KeepUndated, Jobs: c.Jobs, Parsers: parsers.All(), Log: log,

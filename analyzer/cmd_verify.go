@@ -12,8 +12,9 @@ import (
 
 // VerifyCmd is `doubleagent verify`.
 type VerifyCmd struct {
-	Bundles []string `arg:"" name:"BUNDLE" help:"Bundle files, folders of bundles, or extracted collections (folders holding bundle.json, manifest.jsonl and files/, as tar --zstd -xf leaves them), to verify." type:"path"`
-	Sidecar string   `help:"The acquired bundle's .sha256 sidecar, with one extracted collection: its manifest.jsonl and bundle.json must be the bytes the collector wrote, which ties the folder to the acquisition." type:"path" placeholder:"FILE"`
+	Bundles  []string `arg:"" name:"BUNDLE" help:"Bundle files, folders of bundles, or extracted collections (folders holding bundle.json, manifest.jsonl and files/, as tar --zstd -xf leaves them), to verify." type:"path"`
+	Sidecar  string   `help:"The acquired bundle's .sha256 sidecar, with one extracted collection: its manifest.jsonl and bundle.json must be the bytes the collector wrote, which ties the folder to the acquisition." type:"path" placeholder:"FILE"`
+	Identity []string `help:"${identity_help} Without it an encrypted bundle's sidecar (the ciphertext's hash) is still checked." type:"path" placeholder:"FILE" sep:"none"`
 }
 
 // Run checks each bundle's .sha256 sidecar (when present) and every member
@@ -25,6 +26,13 @@ type VerifyCmd struct {
 // unusable, as timeline takes them. It prints one line per problem and a
 // verdict per input; the exit code is 0 only when every input verifies.
 func (c *VerifyCmd) Run(g *Globals, log zerolog.Logger) error {
+	limits, err := bundleLimits(c.Identity)
+	if err != nil {
+		return err
+	}
+	if len(c.Identity) == 0 {
+		limits = nil // the bundle reader's own defaults, as before
+	}
 	var sc *bundle.Sidecar
 	if c.Sidecar != "" {
 		s, err := bundle.ReadSidecar(c.Sidecar)
@@ -65,7 +73,7 @@ func (c *VerifyCmd) Run(g *Globals, log zerolog.Logger) error {
 			unusable++
 			continue
 		}
-		ok, usable := c.verifyOne(p, in.Kind, sc)
+		ok, usable := c.verifyOne(p, in.Kind, sc, limits)
 		switch {
 		case !usable:
 			unusable++
@@ -95,7 +103,7 @@ func countLoose(inputs []analyze.InputStatus) int {
 
 // verifyOne verifies one bundle or extracted collection and prints its
 // lines; usable is false when it cannot be read at all.
-func (c *VerifyCmd) verifyOne(p, kind string, sc *bundle.Sidecar) (ok, usable bool) {
+func (c *VerifyCmd) verifyOne(p, kind string, sc *bundle.Sidecar, limits *bundle.Options) (ok, usable bool) {
 	ok = true
 	extra := 0 // failures outside the result's problems (sidecars)
 	var hdr *bundle.Header
@@ -124,12 +132,18 @@ func (c *VerifyCmd) verifyOne(p, kind string, sc *bundle.Sidecar) (ok, usable bo
 			fmt.Printf("%s: %v\n", clean(p), clean(err.Error()))
 			return false, false
 		}
-		hdr, res, err = bundle.Verify(f, nil)
+		hdr, res, err = bundle.Verify(f, limits)
 		f.Close()
+		if done, failed := encryptedVerdict(clean(p), err, s, ok); done {
+			return !failed, !failed
+		}
 		if err != nil {
 			fmt.Printf("%s: unusable: %v\n", clean(p), clean(err.Error()))
 			return false, false
 		}
+	}
+	if res.Encrypted {
+		fmt.Printf("%s: age-encrypted: the sidecar is the ciphertext's hash; decrypted with --identity as read, no plaintext written\n", clean(p))
 	}
 	warn := 0
 	for _, pr := range res.Problems {

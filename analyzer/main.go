@@ -31,7 +31,7 @@ func main() {
 		kong.Description("Verify DoubleAgent bundles and turn AI agents' transcripts into one forensic timeline."),
 		kong.UsageOnError(),
 		kong.Help(helpPrinter),
-		kong.Vars{"version": Version},
+		kong.Vars{"version": Version, "identity_help": identityHelp},
 		kong.Exit(func(code int) {
 			if code != 0 {
 				code = exitUnusable

@@ -26,6 +26,13 @@ const (
 	frozenV2       = "testdata/v2/fake-home.tar.zst"
 	frozenV2SHA256 = "8f69ba23e4951a931614564c739cbf8df347a43862bbff56ea5edef6f5bdf3a7"
 	frozenV2ID     = "01a23248-ba40-75c1-987e-adbff74d307f"
+	// frozenAge is the same fake home collected encrypted
+	// (--encrypt-to testdata/age/recipients.txt; testdata/age/README.md),
+	// read with the committed TEST-ONLY identity beside it.
+	frozenAge         = "testdata/age/fake-home.tar.zst.age"
+	frozenAgeSHA256   = "de651c62624acd1312c0078f9db9cea9b763370e907eb79fc1117c66f50e0d04"
+	frozenAgeID       = "01a23341-ecba-7265-8220-3a6ff3931936"
+	frozenAgeIdentity = "testdata/age/TEST-ONLY-identity.txt"
 )
 
 type frozenRow struct{ status, path, sha, size string }
@@ -56,22 +63,42 @@ var frozenV2Rows = func() []frozenRow {
 	return rows
 }()
 
+// frozenAgeRows: the same fake home again; a fresh WAL salt.
+var frozenAgeRows = func() []frozenRow {
+	rows := append([]frozenRow(nil), frozenV1Rows...)
+	rows[10].sha = "e03340a73c820d1108930f1252a31f38837e5122b9eca4db23ba8141dc49ccf3"
+	rows[11].sha = "bd1ba8c05c3bcbe9306111f786fcf25f35907e8513a4c6da7c260adaeb1303fd"
+	return rows
+}()
+
 type frozenBundle struct {
 	path, sha, id  string
 	version        int
 	started, ended string
 	host, caseID   string
 	rows           []frozenRow
+	args           int      // words of the collector's command line
+	identities     []string // identity files, for an encrypted bundle
+	catalog        string   // catalog version (default 2026.11.29)
 }
 
 func TestFrozenV1Bundle(t *testing.T) {
 	checkFrozen(t, frozenBundle{path: frozenV1, sha: frozenV1SHA256, id: frozenV1ID, version: 1,
-		started: "2026-12-01T14:57:22.047Z", ended: "2026-12-01T14:57:22.080Z", host: "fixture-v1", caseID: "CASE-V1", rows: frozenV1Rows})
+		started: "2026-12-01T14:57:22.047Z", ended: "2026-12-01T14:57:22.080Z", host: "fixture-v1", caseID: "CASE-V1", rows: frozenV1Rows, args: 15})
 }
 
 func TestFrozenV2Bundle(t *testing.T) {
 	checkFrozen(t, frozenBundle{path: frozenV2, sha: frozenV2SHA256, id: frozenV2ID, version: 2,
-		started: "2026-12-01T15:45:56.800Z", ended: "2026-12-01T15:45:56.814Z", host: "fixture-v2", caseID: "CASE-V2", rows: frozenV2Rows})
+		started: "2026-12-01T15:45:56.800Z", ended: "2026-12-01T15:45:56.814Z", host: "fixture-v2", caseID: "CASE-V2", rows: frozenV2Rows, args: 15})
+}
+
+// TestFrozenEncryptedBundle reads the frozen age-encrypted sample with its
+// TEST-ONLY identity: the sidecar hashes the ciphertext, and inside is a
+// version 2 bundle read with the same exact values as the plain ones.
+func TestFrozenEncryptedBundle(t *testing.T) {
+	checkFrozen(t, frozenBundle{path: frozenAge, sha: frozenAgeSHA256, id: frozenAgeID, version: 2,
+		started: "2026-12-01T20:18:08.186Z", ended: "2026-12-01T20:18:08.316Z", host: "fixture-age", caseID: "CASE-AGE", rows: frozenAgeRows, args: 17,
+		identities: []string{frozenAgeIdentity}, catalog: "2026.12.01"})
 }
 
 func checkFrozen(t *testing.T, fb frozenBundle) {
@@ -91,14 +118,25 @@ func checkFrozen(t *testing.T, fb frozenBundle) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	r, err := Open(f, nil)
+	var opts *Options
+	if fb.identities != nil {
+		ids, err := ReadIdentities(fb.identities)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts = &Options{Identities: ids}
+	}
+	r, err := Open(f, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	h := r.Header
-	if h.FormatVersion != fb.version || h.BundleID != fb.id || h.CollectorVersion != "0.1.0" || h.CatalogVersion != "2026.11.29" ||
+	if fb.catalog == "" {
+		fb.catalog = "2026.11.29"
+	}
+	if h.FormatVersion != fb.version || h.BundleID != fb.id || h.CollectorVersion != "0.1.0" || h.CatalogVersion != fb.catalog ||
 		h.StartedUTC != fb.started || !h.RootMode || h.Host.Hostname != fb.host || h.Host.Case != fb.caseID ||
-		h.Host.Examiner != "frozen format fixture" || h.Host.User != "root" || h.Host.UID != "0" || !h.Host.Privileged || len(h.Host.CommandLine) != 15 {
+		h.Host.Examiner != "frozen format fixture" || h.Host.User != "root" || h.Host.UID != "0" || !h.Host.Privileged || len(h.Host.CommandLine) != fb.args {
 		t.Fatalf("header %+v", h)
 	}
 	// Members in collection order, each hashed while read.
@@ -123,6 +161,9 @@ func checkFrozen(t *testing.T, fb frozenBundle) {
 		}
 	}
 	res := r.Result()
+	if res.Encrypted != (fb.identities != nil) {
+		t.Fatalf("encrypted %v", res.Encrypted)
+	}
 	if len(res.Problems) != 0 || !res.Complete || res.Truncated || res.Members != 9 || len(res.Verified) != 9 {
 		t.Fatalf("result: problems %v complete %v truncated %v members %d verified %d", res.Problems, res.Complete, res.Truncated, res.Members, len(res.Verified))
 	}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"filippo.io/age"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -36,6 +37,9 @@ type Options struct {
 	MaxManifestRows int
 	// MaxLogSize is how much of log.jsonl is kept (default 16 MiB).
 	MaxLogSize int64
+	// Identities open an age-encrypted bundle (encrypt.go); without them
+	// Open refuses one with ErrEncrypted.
+	Identities []age.Identity
 }
 
 func (o *Options) withDefaults() Options {
@@ -200,6 +204,8 @@ type Result struct {
 	Complete bool
 	// Truncated is true when the stream was cut short or corrupt.
 	Truncated bool
+	// Encrypted is true when the bundle was read through its age layer.
+	Encrypted bool
 }
 
 type countReader struct {
@@ -225,7 +231,12 @@ func (c *countReader) Read(p []byte) (int, error) {
 func Open(r io.Reader, opts *Options) (*Reader, error) {
 	o := opts.withDefaults()
 	br := &Reader{opts: o, seen: map[string]seenMember{}}
-	br.cnt = &countReader{r: bufio.NewReaderSize(r, 1<<20)}
+	src, enc, err := decryptLayer(bufio.NewReaderSize(r, 1<<20), o.Identities)
+	if err != nil {
+		return nil, err
+	}
+	br.res.Encrypted = enc
+	br.cnt = &countReader{r: src}
 	zr, err := zstd.NewReader(br.cnt, zstd.WithDecoderMaxMemory(1<<31), zstd.WithDecoderConcurrency(1))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotBundle, err)
@@ -683,6 +694,8 @@ func (r *Reader) checkTrailing() {
 			msg := "bytes after the end of the archive that are not a zstd frame"
 			if errors.Is(err, ErrLimit) {
 				msg = "data after the end of the archive beyond the decompression limit"
+			} else if errors.Is(err, ErrCiphertext) {
+				msg = "the encrypted stream does not authenticate after the end of the archive"
 			}
 			r.problem(ProblemTrailing, "", "", fmt.Sprintf("%s (%v), after %d decompressed bytes: not read", msg, err, total))
 			return
@@ -714,11 +727,6 @@ func Verify(r io.Reader, opts *Options) (*Header, *Result, error) {
 		}
 	}
 	return &br.Header, br.Result(), nil
-}
-
-// Sniff reports whether b (the first bytes of a file) start a zstd frame.
-func Sniff(b []byte) bool {
-	return len(b) >= 4 && bytes.Equal(b[:4], []byte{0x28, 0xB5, 0x2F, 0xFD})
 }
 
 // MemberMTime is a helper for readers: the entry's mtime or zero.

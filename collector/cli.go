@@ -37,6 +37,7 @@ type CLI struct {
 	NoSecrets   bool             `help:"Do not copy token stores and other secrets (recorded as skipped_secret); by default they are collected and flagged secret."`
 	Case        string           `help:"Case identifier to record in the bundle."`
 	Examiner    string           `help:"Examiner name to record in the bundle."`
+	EncryptTo   []string         `help:"Encrypt the bundle with age to this recipient (age1..., or a file of recipients one a line; repeatable): the file is <name>.tar.zst.age and its .sha256 sidecar hashes the ciphertext. Read it with doubleagent --identity." sep:"none" placeholder:"RECIPIENT"`
 	List        bool             `help:"Print the catalog (agents, targets and paths per OS) as a table and exit."`
 	JSON        bool             `help:"With --list: print the catalog as JSON (the document of doubleagent catalog --json)."`
 	Inventory   bool             `help:"Write nothing: print one JSON line for the host and one per user and agent (files, bytes, first and last mtime, projects)."`
@@ -151,6 +152,10 @@ func (c *CLI) Run() error {
 	if c.Inventory {
 		return collect.Inventory(os.Stdout, collect.Options{Root: root, Host: c.Host, Users: c.Users})
 	}
+	recips, err := c.recipients()
+	if err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	var stderr io.Writer = os.Stderr
@@ -186,6 +191,9 @@ func (c *CLI) Run() error {
 				host = collect.HostName(root)
 			}
 			path = fmt.Sprintf("%s_%s_doubleagent.tar.zst", safeName(host), time.Now().UTC().Format("20060102T150405Z"))
+			if recips != nil {
+				path += ".age"
+			}
 		}
 		abs, err := filepath.Abs(path)
 		if err != nil {
@@ -210,12 +218,25 @@ func (c *CLI) Run() error {
 		opts.ExcludePaths = []string{abs, abs + ".sha256"}
 		out = io.MultiWriter(f, hs)
 	}
+	out, seal, err := encryptLayer(out, recips)
+	if err != nil {
+		if file != nil {
+			file.Close()
+			sidecar.Close()
+			os.Remove(path)
+			os.Remove(path + ".sha256")
+		}
+		return usageError{err}
+	}
 	bw := bufio.NewWriterSize(out, 1<<20)
 	if tm != nil {
 		opts.Progress = tm.progress
 	}
 	res, runErr := collect.Run(ctx, bw, opts)
 	ferr := bw.Flush()
+	if err := seal(); err != nil && ferr == nil {
+		ferr = err
+	}
 	if tm != nil {
 		tm.finish()
 	}

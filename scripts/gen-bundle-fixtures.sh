@@ -5,7 +5,12 @@
 # (see bundle/testdata/v1/README.md). Run it only to add a bundle of a new
 # format version (into a new folder), never to rewrite an existing one.
 #
-#   scripts/gen-bundle-fixtures.sh [OUTDIR]   (default bundle/testdata/v1)
+#   scripts/gen-bundle-fixtures.sh [OUTDIR [RECIPIENTS]]   (default bundle/testdata/v1)
+#
+# With RECIPIENTS (an age recipients file), the bundle is written encrypted
+# (--encrypt-to RECIPIENTS) as OUTDIR/fake-home.tar.zst.age: the frozen
+# encrypted sample is bundle/testdata/age, made with
+#   scripts/gen-bundle-fixtures.sh bundle/testdata/age bundle/testdata/age/recipients.txt
 #
 # The folder's name (v1, v2, ...) names the fixture's host (fixture-v2) and
 # case (CASE-V2); the fake home is the same for every version.
@@ -15,6 +20,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-bundle/testdata/v1}"
+recipients="${2:-}"
 ver=$(basename "$out")
 mkdir -p "$out"
 work=$(mktemp -d)
@@ -60,7 +66,13 @@ EOF
 find "$home" -exec touch -h -d '2026-11-29T12:00:00Z' {} +
 chown -hR 1000:1000 "$home"
 
+name=fake-home.tar.zst
+enc=()
+if [ -n "$recipients" ]; then
+  name=fake-home.tar.zst.age
+  enc=(--encrypt-to "$recipients")
+fi
 "$work/doubleagent-collector" --root "$root" --host "fixture-$ver" --case "CASE-${ver^^}" \
-  --examiner "frozen format fixture" --max-file-size 40000 --log-format json \
-  -o "$out/fake-home.tar.zst"
-echo "wrote $out/fake-home.tar.zst"
+  --examiner "frozen format fixture" --max-file-size 40000 --log-format json "${enc[@]}" \
+  -o "$out/$name"
+echo "wrote $out/$name"

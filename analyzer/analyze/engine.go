@@ -916,7 +916,7 @@ func spoolStreams(ctx context.Context, inputs []string, tmp string) ([]string, e
 			continue
 		}
 		stop := context.AfterFunc(ctx, func() { f.Close() })
-		head := make([]byte, 4)
+		head := make([]byte, bundle.SniffLen) // zstd, or age (encrypted)
 		n, _ := io.ReadFull(f, head)
 		if !bundle.Sniff(head[:n]) {
 			stop()
@@ -930,7 +930,7 @@ func spoolStreams(ctx context.Context, inputs []string, tmp string) ([]string, e
 			f.Close()
 			return nil, err
 		}
-		_, cerr := w.Write(head)
+		_, cerr := w.Write(head[:n])
 		if cerr == nil {
 			_, cerr = io.Copy(w, f)
 		}

@@ -55,7 +55,7 @@ const (
 )
 
 // evidenceSuffixes name files an examiner would take for bundles.
-var evidenceSuffixes = []string{".tar.zst", ".tzst", ".tar", ".zst"}
+var evidenceSuffixes = []string{".tar.zst", ".tzst", ".tar", ".zst", ".age"}
 
 func evidenceName(name string) bool {
 	n := strings.ToLower(name)

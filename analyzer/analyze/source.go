@@ -225,7 +225,7 @@ func isBundleEntry(p string) bool {
 }
 
 func sniff(f *os.File) bool {
-	b := make([]byte, 4)
+	b := make([]byte, bundle.SniffLen) // a zstd frame, or an age file (an encrypted bundle)
 	n, _ := io.ReadFull(f, b)
 	return bundle.Sniff(b[:n])
 }

@@ -9,6 +9,7 @@ package rules
 import (
 	"embed"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/doubleagent/doubleagent/analyzer/sigma"
+	"github.com/doubleagent/doubleagent/bundle"
 )
 
 //go:embed *.yml
@@ -56,42 +58,102 @@ func Builtin() ([]Rule, error) {
 	return out, nil
 }
 
-// Load reads an examiner's rules: each path a .yml/.yaml file or a folder
-// of them (not descended into).
-func Load(paths []string) ([]Rule, error) {
-	var out []Rule
+// MaxRuleFileSize bounds one rule file (a Sigma rule is a few KB).
+const MaxRuleFileSize = 4 << 20
+
+// Loaded says how many rules (one a file) one --rules path gave.
+type Loaded struct {
+	Path  string
+	Rules int
+}
+
+// Load reads the examiner's rule files under the evidence path rule, as
+// for evidence: each PATH is a regular .yml file or a folder of them; a
+// link, FIFO, socket or device, named or found in a folder with a .yml or
+// .yaml name, is refused with an error naming it and never opened (a FIFO
+// would block the run; a link is never followed), and so is a file over
+// MaxRuleFileSize. Other names in a folder (README.md) are not rules and
+// are left alone. loaded counts, per PATH, the rules read.
+func Load(paths []string) (out []Rule, loaded []Loaded, err error) {
 	for _, p := range paths {
-		fi, err := os.Stat(p)
+		fi, err := os.Lstat(p)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		files := []string{p}
-		if fi.IsDir() {
+		switch {
+		case fi.IsDir():
 			files = nil
 			ents, err := os.ReadDir(p)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			for _, e := range ents {
-				if ext := strings.ToLower(filepath.Ext(e.Name())); e.Type().IsRegular() && (ext == ".yml" || ext == ".yaml") {
-					files = append(files, filepath.Join(p, e.Name()))
+				ext := strings.ToLower(filepath.Ext(e.Name()))
+				if ext != ".yml" && ext != ".yaml" {
+					continue
 				}
+				fp := filepath.Join(p, e.Name())
+				if !e.Type().IsRegular() {
+					return nil, nil, fmt.Errorf("%s: %s, not a regular file: refused, never opened (the evidence rule applies to rule files too)", fp, kindOf(e.Type()))
+				}
+				files = append(files, fp)
 			}
 			sort.Strings(files)
+		case !fi.Mode().IsRegular():
+			return nil, nil, fmt.Errorf("%s: %s, not a regular file or a folder: refused, never opened (the evidence rule applies to rule files too)", p, kindOf(fi.Mode()))
 		}
+		l := Loaded{Path: p}
 		for _, f := range files {
-			b, err := os.ReadFile(f)
+			b, err := readRegular(f)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			r, err := parse(b, f)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			out = append(out, r)
+			l.Rules++
 		}
+		loaded = append(loaded, l)
 	}
-	return out, nil
+	return out, loaded, nil
+}
+
+// kindOf names what stands at a path that is not a regular file.
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m.IsDir():
+		return "a folder"
+	}
+	return "not a regular file"
+}
+
+// readRegular reads a rule file opened by the evidence rule (no link, no
+// FIFO: bundle.OpenRegular), at most MaxRuleFileSize bytes.
+func readRegular(p string) ([]byte, error) {
+	f, err := bundle.OpenRegular(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, MaxRuleFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	if len(b) > MaxRuleFileSize {
+		return nil, fmt.Errorf("%s: over %d bytes, not a rule file: refused", p, MaxRuleFileSize)
+	}
+	return b, nil
 }
 
 func parse(b []byte, src string) (Rule, error) {

@@ -53,7 +53,12 @@ type Summary struct {
 
 // Write reads dir/timeline.jsonl and writes dir/surface.jsonl and
 // dir/surface.md.
-func Write(dir string) (*Summary, error) {
+func Write(dir string) (*Summary, error) { return WriteLimits(dir, nil) }
+
+// WriteLimits is Write reading the bundles again (for their manifests'
+// MACB times) with limits, whose Identities open encrypted bundles (nil:
+// analyze.DefaultLimits()).
+func WriteLimits(dir string, limits *bundle.Options) (*Summary, error) {
 	src := filepath.Join(dir, analyze.TimelineJSONL)
 	f, err := os.Open(src)
 	if err != nil {
@@ -94,7 +99,7 @@ func Write(dir string) (*Summary, error) {
 	for i := range sum.Entries {
 		want[sum.Entries[i].BundleID+"\x00"+sum.Entries[i].File] = true
 	}
-	times := fileTimes(dir, want)
+	times := fileTimes(dir, want, limits)
 	for i := range sum.Entries {
 		e := &sum.Entries[i]
 		t := times[e.BundleID+"\x00"+e.File]

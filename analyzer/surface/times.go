@@ -23,7 +23,10 @@ type macb struct{ a, c, b, from string }
 // loose tree from the file's own stat (links are not followed). The
 // inputs are those run.json names; a stream input (stdin) cannot be read
 // again and gives none.
-func fileTimes(dir string, want map[string]bool) map[string]macb {
+func fileTimes(dir string, want map[string]bool, limits *bundle.Options) map[string]macb {
+	if limits == nil {
+		limits = analyze.DefaultLimits()
+	}
 	out := map[string]macb{}
 	var rec analyze.RunRecord
 	if b, err := os.ReadFile(filepath.Join(dir, analyze.RunJSON)); err != nil || json.Unmarshal(b, &rec) != nil {
@@ -42,7 +45,7 @@ func fileTimes(dir string, want map[string]bool) map[string]macb {
 			if err != nil {
 				continue
 			}
-			_, res, err := bundle.Verify(bufio.NewReaderSize(f, 1<<20), analyze.DefaultLimits())
+			_, res, err := bundle.Verify(bufio.NewReaderSize(f, 1<<20), limits)
 			f.Close()
 			if err != nil || res == nil {
 				continue

@@ -1,0 +1,237 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/doubleagent/doubleagent/bundle"
+	"github.com/doubleagent/doubleagent/bundle/bundletest"
+)
+
+// The frozen encrypted sample and its TEST-ONLY keys (bundle/testdata/age).
+var (
+	ageSample   = filepath.Join("..", "bundle", "testdata", "age", "fake-home.tar.zst.age")
+	ageIdentity = filepath.Join("..", "bundle", "testdata", "age", "TEST-ONLY-identity.txt")
+	ageOther    = filepath.Join("..", "bundle", "testdata", "age", "TEST-ONLY-other-identity.txt")
+)
+
+// copySample puts the sample and its sidecar in dir (verify names them as
+// given, and a test may damage the copy).
+func copySample(t *testing.T, dir string) string {
+	t.Helper()
+	p := filepath.Join(dir, "fake-home.tar.zst.age")
+	for _, suf := range []string{"", ".sha256"} {
+		b, err := os.ReadFile(ageSample + suf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p+suf, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return p
+}
+
+func TestVerifyEncrypted(t *testing.T) {
+	dir := t.TempDir()
+	p := copySample(t, dir)
+	out, code := runCLI(t, "verify", p)
+	if code != 0 || out != p+": sidecar "+p+".sha256 matches\n"+
+		p+": OK (ciphertext only): the sidecar matches the encrypted file; its members were not verified: age-encrypted and no --identity given\n" {
+		t.Fatalf("without the key: %d %q", code, out)
+	}
+	out, code = runCLI(t, "verify", "--identity", ageIdentity, p)
+	if code != 0 || !strings.Contains(out, p+": age-encrypted: the sidecar is the ciphertext's hash") ||
+		!strings.Contains(out, p+": OK: bundle 01a23341-ecba-7265-8220-3a6ff3931936 from fixture-age, 9 of 9 collected files verified\n") ||
+		!strings.Contains(out, "identity: 1 identities loaded from 1 files") {
+		t.Fatalf("with the key: %d %s", code, out)
+	}
+	out, code = runCLI(t, "verify", "--identity", ageOther, p)
+	if code != 2 || !strings.Contains(out, p+": unusable: bundle: cannot decrypt: none of the 1 given identities is a recipient of this bundle\n") {
+		t.Fatalf("wrong key: %d %s", code, out)
+	}
+	// Without the sidecar nothing can be checked without the key.
+	os.Remove(p + ".sha256")
+	out, code = runCLI(t, "verify", p)
+	if code != 2 || !strings.Contains(out, p+": unusable: age-encrypted, no --identity given and no .sha256 sidecar: nothing verified\n") {
+		t.Fatalf("no sidecar: %d %s", code, out)
+	}
+	// A ciphertext byte changed: the outer hash fails without the key,
+	// and the age layer says so with it (the sample is one 64 KiB chunk,
+	// so nothing of it can be read: unusable, with the reason).
+	p = copySample(t, t.TempDir())
+	b, _ := os.ReadFile(p)
+	b[len(b)-100] ^= 1
+	os.WriteFile(p, b, 0o644)
+	out, code = runCLI(t, "verify", p)
+	if code != 2 || !strings.Contains(out, "does not match its sidecar") || strings.Contains(out, "OK") {
+		t.Fatalf("tampered, no key: %d %s", code, out)
+	}
+	out, code = runCLI(t, "verify", "--identity", ageIdentity, p)
+	if code != 2 || !strings.Contains(out, p+": unusable: bundle: not a DoubleAgent bundle: bundle: encrypted stream corrupt, cut short or with data after its end: failed to decrypt and authenticate payload chunk") {
+		t.Fatalf("tampered, key: %d %s", code, out)
+	}
+}
+
+// TestTimelineEncrypted: timeline and report read the sample with
+// --identity and write no plaintext outside the outputs (the private temp
+// folder is empty after the run, and no output is a bundle); without the
+// key the sample is an unusable input with its reason, and the other
+// inputs are read.
+func TestTimelineEncrypted(t *testing.T) {
+	dir := t.TempDir()
+	tmp := filepath.Join(dir, "tmp")
+	os.Mkdir(tmp, 0o700)
+	for _, cmdName := range []string{"timeline", "report"} {
+		o := filepath.Join(dir, cmdName)
+		cmd := exec.Command(bin, cmdName, "--identity", ageIdentity, "-o", o, ageSample)
+		cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "timeline: 10 rows (1 undated), 4 sessions, 0 problems from 1 inputs (0 unusable)") {
+			t.Fatalf("%s: %v %s", cmdName, err, out)
+		}
+		if left, _ := os.ReadDir(tmp); len(left) != 0 {
+			t.Fatalf("%s left %v in the temp folder", cmdName, left)
+		}
+		filepath.WalkDir(o, func(p string, d os.DirEntry, err error) error {
+			if b, _ := os.ReadFile(p); !d.IsDir() && (bytes.HasPrefix(b, []byte{0x28, 0xB5, 0x2F, 0xFD}) || bytes.Contains(b, []byte("fake-token-not-a-secret"))) {
+				t.Errorf("%s: %s holds plaintext of the bundle", cmdName, p)
+			}
+			return nil
+		})
+	}
+	good := filepath.Join(dir, "good.tar.zst")
+	os.WriteFile(good, bundletest.Build(t, []bundletest.File{{Path: "/home/a/.claude/projects/p/11111111-2222-4333-8444-555555555555.jsonl", Agent: "claude-code", Target: "projects", User: "a", Data: []byte(transcript)}}), 0o644)
+	o := filepath.Join(dir, "nokey")
+	out, code := runCLI(t, "timeline", "-o", o, ageSample, good)
+	if code != 0 || !strings.Contains(out, "timeline: 1 rows (0 undated), 1 sessions, 1 problems from 2 inputs (1 unusable)") {
+		t.Fatalf("no key: %d %s", code, out)
+	}
+	probs, _ := os.ReadFile(filepath.Join(o, "problems.jsonl"))
+	if !strings.Contains(string(probs), `"kind":"unusable_input"`) || !strings.Contains(string(probs), "age-encrypted bundle and no identity given (--identity FILE): not read") {
+		t.Fatalf("problems: %s", probs)
+	}
+	// Through a pipe: the stream is spooled as ciphertext, then read.
+	cmd := exec.Command(bin, "timeline", "--identity", ageIdentity, "/dev/stdin", "-o", filepath.Join(dir, "stdin"))
+	cmd.Stdin, _ = os.Open(ageSample)
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	if b, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(b), "timeline: 10 rows") {
+		t.Fatalf("stdin: %v %s", err, b)
+	}
+}
+
+// TestIdentityFileByTheEvidenceRule: an --identity that is a FIFO, a link
+// or a folder is refused at once (a FIFO is never opened, so the run
+// cannot hang), with the reason.
+func TestIdentityFileByTheEvidenceRule(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "key.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs:", err)
+	}
+	abs, _ := filepath.Abs(ageIdentity)
+	link := filepath.Join(dir, "key.link")
+	os.Symlink(abs, link)
+	for _, p := range []string{fifo, link, dir} {
+		for _, cmdName := range []string{"verify", "timeline"} {
+			args := []string{cmdName, "--identity", p, ageSample}
+			if cmdName == "timeline" {
+				args = append(args, "-o", filepath.Join(dir, "out"))
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			out, err := exec.CommandContext(ctx, bin, args...).CombinedOutput()
+			cancel()
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 ||
+				!strings.Contains(string(out), "--identity: identity file "+p+": not a regular file (a link, FIFO, socket, device or folder): not opened") {
+				t.Errorf("%s %s: %v %s", cmdName, p, err, out)
+			}
+		}
+	}
+}
+
+// TestRulesByTheEvidenceRule: --rules naming a FIFO stops the run at once
+// with the reason (it used to hang); a folder's rules are counted.
+func TestRulesByTheEvidenceRule(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "x.yml")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs:", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, "timeline", "--rules", fifo, "-o", filepath.Join(dir, "o"), ageSample).CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), "--rules: "+fifo+": a FIFO, not a regular file or a folder: refused, never opened") {
+		t.Fatalf("%v %s", err, out)
+	}
+	rd := filepath.Join(dir, "rules")
+	os.Mkdir(rd, 0o755)
+	os.WriteFile(filepath.Join(rd, "r.yml"), []byte("title: t\nid: 00000000-0000-4000-8000-000000000009\nlevel: low\nlogsource:\n  product: doubleagent\ndetection:\n  s:\n    text: list the files\n  condition: s\n"), 0o644)
+	out, err = exec.Command(bin, "timeline", "--rules", rd, "--identity", ageIdentity, "-o", filepath.Join(dir, "o2"), ageSample).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "rules: 1 loaded from "+rd+"\n") || !strings.Contains(string(out), "from 9 rules") {
+		t.Fatalf("%v %s", err, out)
+	}
+}
+
+// TestInventoryInputByTheEvidenceRule: an inventory FILE that is a FIFO is
+// refused at once, with the reason.
+func TestInventoryInputByTheEvidenceRule(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "inv.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs:", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, "inventory", fifo).CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), fifo+": not a regular file (a link, FIFO, socket, device or folder): not opened") {
+		t.Fatalf("%v %s", err, out)
+	}
+}
+
+// TestSurfaceEncrypted: surface reads an encrypted bundle with --identity,
+// its second read of the bundle (the manifest's MACB times) included:
+// the planted hook's times come from the manifest.
+func TestSurfaceEncrypted(t *testing.T) {
+	dir := t.TempDir()
+	var pb bytes.Buffer
+	bw, err := bundle.NewWriter(&pb, bundle.Header{BundleID: "0190b1a4-0000-7000-8000-000000000002", CollectorVersion: "test", StartedUTC: "2026-01-01T00:00:00.000Z", Host: bundle.Host{Hostname: "testhost"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bw.AddFile(bundle.Entry{Path: "/home/alice/.claude/settings.json", Agent: "claude-code", Target: "settings", Kind: "settings", User: "alice", Home: "/home/alice", Type: "file",
+		MTime: "2026-01-01T00:00:00Z", ATime: "2026-01-02T00:00:00Z", CTime: "2026-01-03T00:00:00Z"}, int64(len(plantedSettings)), strings.NewReader(plantedSettings)); err != nil {
+		t.Fatal(err)
+	}
+	if err := bw.Close(bundle.Summary{Complete: true, EndedUTC: "2026-01-01T00:00:01.000Z"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	plain := pb.Bytes()
+	rs, _, err := bundle.ParseRecipients([]string{"age1p6x9pjy8tzakmja0mazx35vgh7yzxpzw007pne6lcxwkfhhxwarqcp3af6"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var enc bytes.Buffer
+	w, _ := bundle.Encrypt(&enc, rs)
+	w.Write(plain)
+	w.Close()
+	p := filepath.Join(dir, "s.tar.zst.age")
+	os.WriteFile(p, enc.Bytes(), 0o644)
+	o := filepath.Join(dir, "o")
+	out, code := runCLI(t, "surface", "--identity", ageIdentity, "-o", o, p)
+	if code != 0 || !strings.Contains(out, "timeline: 1 rows, 0 problems from 1 inputs (0 unusable)") {
+		t.Fatalf("%d %s", code, out)
+	}
+	rows := readJSONL(t, filepath.Join(o, "surface.jsonl"))
+	if len(rows) != 1 || rows[0]["times_from"] != "manifest" || rows[0]["atime"] != "2026-01-02T00:00:00Z" || rows[0]["host"] != "testhost" {
+		t.Fatalf("surface rows %v", rows)
+	}
+	if out, code := runCLI(t, "surface", "-o", filepath.Join(dir, "o2"), p); code != 2 || !strings.Contains(out, "age-encrypted bundle and no identity given") {
+		t.Fatalf("without the key: %d %s", code, out)
+	}
+}

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/doubleagent/doubleagent/analyzer/analyze"
+	"github.com/doubleagent/doubleagent/bundle"
+)
+
+// identityHelp is the --identity flag's help, one text for every command.
+const identityHelp = "age identity file (AGE-SECRET-KEY-1... lines; repeatable) that opens encrypted bundles (.tar.zst.age); without it an encrypted bundle is an unusable input."
+
+// bundleLimits returns the bundle reader's options for a command: the
+// analyzer's limits and the identities of the --identity files, each
+// opened by the evidence rule (a regular file only: never a link, a FIFO
+// or a folder), counted on stderr. Key material is never printed.
+func bundleLimits(paths []string) (*bundle.Options, error) {
+	lim := analyze.DefaultLimits()
+	if len(paths) == 0 {
+		return lim, nil
+	}
+	ids, err := bundle.ReadIdentities(paths)
+	if err != nil {
+		return nil, &exitError{exitUnusable, "--identity: " + clean(err.Error())}
+	}
+	lim.Identities = ids
+	fmt.Fprintf(os.Stderr, "identity: %d identities loaded from %d files\n", len(ids), len(paths))
+	return lim, nil
+}
+
+// encryptedVerdict prints verify's verdict for an encrypted bundle that
+// was not opened (err is ErrEncrypted or ErrDecrypt) and reports whether
+// it did (done) and whether the input counts as unusable (failed). Without
+// the key only the outer hash can be checked: a matching sidecar is said
+// to vouch for the ciphertext alone, and the members are said to be
+// unverified; with no sidecar nothing was verified and the input is
+// unusable, with the reason.
+func encryptedVerdict(p string, err error, sc bundle.SidecarResult, sidecarOK bool) (done, failed bool) {
+	switch {
+	case errors.Is(err, bundle.ErrEncrypted):
+		if sc.Present && sc.OK && sidecarOK {
+			fmt.Printf("%s: OK (ciphertext only): the sidecar matches the encrypted file; its members were not verified: age-encrypted and no --identity given\n", p)
+			return true, false
+		}
+		if !sc.Present {
+			fmt.Printf("%s: unusable: age-encrypted, no --identity given and no .sha256 sidecar: nothing verified\n", p)
+		} else {
+			fmt.Printf("%s: unusable: age-encrypted and no --identity given: members not verified\n", p)
+		}
+		return true, true
+	case errors.Is(err, bundle.ErrDecrypt):
+		fmt.Printf("%s: unusable: %s\n", p, clean(err.Error()))
+		return true, true
+	}
+	return false, false
+}
