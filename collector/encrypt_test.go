@@ -53,8 +53,12 @@ func TestEncryptTo(t *testing.T) {
 	data, _ := os.ReadFile(p)
 	side, _ := os.ReadFile(p + ".sha256")
 	sum := sha256.Sum256(data)
-	if string(side) != hex.EncodeToString(sum[:])+"  "+ents[0].Name()+"\n" {
-		t.Errorf("sidecar %q is not the ciphertext's hash", side)
+	// The first line is the ciphertext's hash (what sha256sum -c checks);
+	// the comment lines after it hash the plaintext header and manifest.
+	lines := strings.Split(strings.TrimSuffix(string(side), "\n"), "\n")
+	if len(lines) != 3 || lines[0] != hex.EncodeToString(sum[:])+"  "+ents[0].Name() ||
+		!strings.HasPrefix(lines[1], "# bundle.json sha256 ") || !strings.HasPrefix(lines[2], "# manifest.jsonl sha256 ") {
+		t.Errorf("sidecar %q: not the ciphertext's hash and the two comment lines", side)
 	}
 	if !bundle.IsEncrypted(data) || bytes.Contains(data, []byte("a secret prompt")) || bytes.Contains(data, []byte("bundle.json")) {
 		t.Fatal("not an age file, or plaintext in it")
