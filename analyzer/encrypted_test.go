@@ -94,7 +94,7 @@ func TestTimelineEncrypted(t *testing.T) {
 		cmd := exec.Command(bin, cmdName, "--identity", ageIdentity, "-o", o, ageSample)
 		cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 		out, err := cmd.CombinedOutput()
-		if err != nil || !strings.Contains(string(out), "timeline: 10 rows (1 undated), 4 sessions, 0 problems from 1 inputs (0 unusable)") {
+		if err != nil || !strings.Contains(string(out), "inputs: 1 read, 0 unusable\n") || !strings.Contains(string(out), "rows written: 10 (1 undated), in 4 sessions\n") {
 			t.Fatalf("%s: %v %s", cmdName, err, out)
 		}
 		if left, _ := os.ReadDir(tmp); len(left) != 0 {
@@ -111,7 +111,7 @@ func TestTimelineEncrypted(t *testing.T) {
 	os.WriteFile(good, bundletest.Build(t, []bundletest.File{{Path: "/home/a/.claude/projects/p/11111111-2222-4333-8444-555555555555.jsonl", Agent: "claude-code", Target: "projects", User: "a", Data: []byte(transcript)}}), 0o644)
 	o := filepath.Join(dir, "nokey")
 	out, code := runCLI(t, "timeline", "-o", o, ageSample, good)
-	if code != 0 || !strings.Contains(out, "timeline: 1 rows (0 undated), 1 sessions, 1 problems from 2 inputs (1 unusable)") {
+	if code != 3 || !strings.Contains(out, "inputs: 1 read, 1 unusable") || !strings.Contains(out, "rows written: 1 (0 undated), in 1 sessions\n") {
 		t.Fatalf("no key: %d %s", code, out)
 	}
 	probs, _ := os.ReadFile(filepath.Join(o, "problems.jsonl"))
@@ -122,7 +122,7 @@ func TestTimelineEncrypted(t *testing.T) {
 	cmd := exec.Command(bin, "timeline", "--identity", ageIdentity, "/dev/stdin", "-o", filepath.Join(dir, "stdin"))
 	cmd.Stdin, _ = os.Open(ageSample)
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
-	if b, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(b), "timeline: 10 rows") {
+	if b, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(b), "rows written: 10 ") {
 		t.Fatalf("stdin: %v %s", err, b)
 	}
 }
