@@ -222,6 +222,15 @@ func (c *collector) folderRow(h Home, agent string, t catalog.Target, walked, pa
 		e.RealPath = ""
 	}
 	c.fillMeta(&e, walked)
+	// A folder that exists but cannot be listed is not "present, nothing
+	// kept": its row says it could not be read (the walk below it, which
+	// meets the same error, finds this row already written).
+	if f, err := openEvidence(c.opts.Root, walked); err != nil {
+		e.Status, e.Error = bundle.StatusErrorRead, err.Error()
+		c.log.Warn().Str("path", e.Path).Err(err).Msg("unreadable")
+	} else {
+		f.Close()
+	}
 	c.w.AddEntry(e)
 	c.tick(agent, h.User)
 }
