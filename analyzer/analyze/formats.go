@@ -31,7 +31,7 @@ const (
 )
 
 // Formats lists the formats in the order their files are written.
-var Formats = []string{FormatJSONL, FormatCSV, FormatTimesketch, FormatParquet, FormatBodyfile}
+var Formats = []string{FormatJSONL, FormatCSV, FormatTimesketch, FormatECS, FormatParquet, FormatBodyfile}
 
 // ParseFormats splits a --format value ("jsonl,csv,parquet") into known
 // formats, each once, in Formats order.
@@ -97,9 +97,12 @@ func openTimelines(dir string, formats []string, partitionByHost bool) (rowWrite
 		var w rowWriter
 		var name string
 		var err error
-		if f == FormatParquet {
+		switch f {
+		case FormatParquet:
 			w, name = &parquetRows{dir: dir, byHost: partitionByHost, w: map[string]*parquetFile{}}, TimelineParquet
-		} else {
+		case FormatECS:
+			w, name, err = openECS(dir)
+		default:
 			w, name, err = openRows(dir, f)
 		}
 		if err != nil {
@@ -108,6 +111,9 @@ func openTimelines(dir string, formats []string, partitionByHost bool) (rowWrite
 		}
 		m = append(m, w)
 		names = append(names, filepath.Join(dir, name))
+		if f == FormatECS {
+			names = append(names, filepath.Join(dir, ECSTemplateOut))
+		}
 	}
 	return m, names, nil
 }
