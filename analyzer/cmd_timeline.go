@@ -38,7 +38,7 @@ type TimelineCmd struct {
 	IncludeThinking bool          `help:"Include thinking rows."`
 	KeepUndated     bool          `help:"With --since/--until, still keep rows whose time the agent did not record (without those filters they are always kept; they sort last)."`
 	Format          string        `help:"Output formats, comma-separated: jsonl, csv, timesketch, ecs (Elastic Common Schema NDJSON and its index template), parquet, bodyfile (the mactime bodyfile of every collected file)." default:"jsonl" placeholder:"LIST"`
-	PartitionByHost bool          `help:"Write the Parquet timeline as one file per host (timeline.parquet/host=NAME/part-0.parquet)."`
+	PartitionByHost bool          `help:"Lay the timeline out for a data lake: Parquet Hive-partitioned as timeline.parquet/case=C/host=H/day=YYYY-MM-DD/part-0.parquet, Timesketch as one file per host (timeline.timesketch/H.jsonl)."`
 	Jobs            int           `help:"Inputs processed in parallel (default: number of CPUs)." default:"0"`
 	Force           bool          `help:"Replace the files of an earlier run in the output folder (only those a run writes)."`
 	StoreRows       int64         `help:"Most records read from one SQLite store; the rest is reported as store_budget." default:"50000000"`
