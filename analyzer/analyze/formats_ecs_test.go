@@ -123,6 +123,11 @@ func TestECSDocOf(t *testing.T) {
 		}), head + `"message":"/etc/passwd","event":{"kind":"event","category":["file"],"type":["access"],"action":"file_read","module":"doubleagent","dataset":"doubleagent.timeline"},` +
 			`"host":{"name":"h1"},"user":{"name":"alice"},"file":{"path":"/etc/passwd"},"log":{"file":{"path":"/home/alice/s.jsonl"}},` +
 			`"gen_ai":{"agent":{"name":"claude-code"},"tool":{"name":"Read"}},` + da + `"turn_type":"tool_use",` + tail + `"tool_input":"{\"p\":\"/a\",\"p\":\"/etc/passwd\"}",` + src},
+		{"invalid_utf8_is_replaced", with(func(e *timeline.Event) {
+			e.TurnType, e.Text, e.Model, e.ToolInput, e.ToolName, e.Action = timeline.ToolUse, "a\xffb", "", "{\"k\":\"\xfe\"}", "Read", timeline.ActFileRead
+		}), head + `"message":"a�b","event":{"kind":"event","category":["file"],"type":["access"],"action":"file_read","module":"doubleagent","dataset":"doubleagent.timeline"},` +
+			`"host":{"name":"h1"},"user":{"name":"alice"},"file":{"path":"a�b"},"log":{"file":{"path":"/home/alice/s.jsonl"}},` +
+			`"gen_ai":{"agent":{"name":"claude-code"},"tool":{"name":"Read"}},` + da + `"turn_type":"tool_use",` + tail + `"tool_input":"{\"k\":\"�\"}",` + src},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
