@@ -153,8 +153,16 @@ var ecsCategory = map[timeline.Action][2][]string{
 	timeline.ActMCP:        {{"api"}, nil},
 }
 
+// ECSFlattenedDepth is the depth_limit of the template's flattened fields
+// (Elasticsearch's default): a deeper object would make Elasticsearch
+// reject the whole document, so an object nested ECSFlattenedDepth levels
+// or more (objects and arrays counted, the outer object included: one
+// level of margin) is written as text instead.
+const ECSFlattenedDepth = 20
+
 // jsonObject returns s as a raw JSON value when it is one valid JSON
-// object (no duplicate names), else nil.
+// object (no duplicate names) nested fewer than ECSFlattenedDepth levels,
+// else nil.
 func jsonObject(s string) jsontext.Value {
 	t := strings.TrimLeft(s, " \t\r\n")
 	if !strings.HasPrefix(t, "{") {
@@ -163,6 +171,15 @@ func jsonObject(s string) jsontext.Value {
 	v := jsontext.Value(s)
 	if !v.IsValid() {
 		return nil
+	}
+	dec := jsontext.NewDecoder(strings.NewReader(s))
+	for {
+		if _, err := dec.ReadToken(); err != nil {
+			break
+		}
+		if dec.StackDepth() >= ECSFlattenedDepth {
+			return nil
+		}
 	}
 	return v
 }

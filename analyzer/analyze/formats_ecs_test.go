@@ -128,6 +128,20 @@ func TestECSDocOf(t *testing.T) {
 		}), head + `"message":"a�b","event":{"kind":"event","category":["file"],"type":["access"],"action":"file_read","module":"doubleagent","dataset":"doubleagent.timeline"},` +
 			`"host":{"name":"h1"},"user":{"name":"alice"},"file":{"path":"a�b"},"log":{"file":{"path":"/home/alice/s.jsonl"}},` +
 			`"gen_ai":{"agent":{"name":"claude-code"},"tool":{"name":"Read"}},` + da + `"turn_type":"tool_use",` + tail + `"tool_input":"{\"k\":\"�\"}",` + src},
+		{"too_deep_for_flattened", with(func(e *timeline.Event) {
+			e.TurnType, e.Text, e.Model, e.ToolName, e.Action = timeline.ToolUse, "x", "", "mcp__a__b", timeline.ActMCP
+			e.ToolInput = strings.Repeat(`{"a":`, analyze.ECSFlattenedDepth-1) + `[1]` + strings.Repeat(`}`, analyze.ECSFlattenedDepth-1)
+		}), head + `"message":"x","event":{"kind":"event","category":["api"],"action":"mcp","module":"doubleagent","dataset":"doubleagent.timeline"},` +
+			`"host":{"name":"h1"},"user":{"name":"alice"},"log":{"file":{"path":"/home/alice/s.jsonl"}},` +
+			`"gen_ai":{"agent":{"name":"claude-code"},"tool":{"name":"mcp__a__b"}},` + da + `"turn_type":"tool_use",` + tail +
+			`"tool_input":"` + strings.Repeat(`{\"a\":`, analyze.ECSFlattenedDepth-1) + `[1]` + strings.Repeat(`}`, analyze.ECSFlattenedDepth-1) + `",` + src},
+		{"deep_but_not_too_deep", with(func(e *timeline.Event) {
+			e.TurnType, e.Text, e.Model, e.ToolName, e.Action = timeline.ToolUse, "x", "", "mcp__a__b", timeline.ActMCP
+			e.ToolInput = strings.Repeat(`{"a":`, analyze.ECSFlattenedDepth-1) + `1` + strings.Repeat(`}`, analyze.ECSFlattenedDepth-1)
+		}), head + `"message":"x","event":{"kind":"event","category":["api"],"action":"mcp","module":"doubleagent","dataset":"doubleagent.timeline"},` +
+			`"host":{"name":"h1"},"user":{"name":"alice"},"log":{"file":{"path":"/home/alice/s.jsonl"}},` +
+			`"gen_ai":{"agent":{"name":"claude-code"},"tool":{"name":"mcp__a__b","call":{"arguments":` + strings.Repeat(`{"a":`, analyze.ECSFlattenedDepth-1) + `1` + strings.Repeat(`}`, analyze.ECSFlattenedDepth-1) + `}}},` +
+			da + `"turn_type":"tool_use",` + tail + src},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -196,6 +210,19 @@ func TestECSFieldsAgainstTheSchema(t *testing.T) {
 			t.Errorf("template maps %s, not an ECS field", name)
 		case f.typ != typ:
 			t.Errorf("template maps %s as %s, ECS says %s", name, typ, f.typ)
+		}
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(analyze.ECSTemplate, &raw); err != nil {
+		t.Fatal(err)
+	}
+	call := raw["template"].(map[string]any)["mappings"].(map[string]any)["properties"].(map[string]any)["gen_ai"].(map[string]any)["properties"].(map[string]any)["tool"].(map[string]any)["properties"].(map[string]any)["call"].(map[string]any)["properties"].(map[string]any)
+	for _, k := range []string{"arguments", "result"} {
+		m := call[k].(map[string]any)
+		// A leaf over 32,766 bytes or an object deeper than depth_limit
+		// would make Elasticsearch reject the whole document.
+		if m["depth_limit"] != float64(analyze.ECSFlattenedDepth) || m["ignore_above"] != float64(8191) {
+			t.Errorf("template gen_ai.tool.call.%s %v", k, m)
 		}
 	}
 	flat := map[string]bool{}
