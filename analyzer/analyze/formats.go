@@ -229,14 +229,17 @@ func (p *parquetRows) file(host string) (*parquetFile, error) {
 	return pf, nil
 }
 
-// partitionName makes a host (or case) name safe as one path element.
+// partitionName makes a host (or case) name safe as one path element, on
+// Windows too: '/', '\\', '%', control characters and the characters
+// Windows refuses in a name (: * ? " < > |) are %-escaped, which Hive
+// readers decode.
 func partitionName(h string) string {
 	if h == "" {
 		return "__empty__"
 	}
 	var b strings.Builder
 	for _, r := range h {
-		if r == '/' || r == '\\' || r == 0 || r < 0x20 || r == '%' {
+		if r == '/' || r == '\\' || r < 0x20 || r == 0x7f || r == '%' || strings.ContainsRune(`:*?"<>|`, r) {
 			fmt.Fprintf(&b, "%%%02X", r)
 			continue
 		}

@@ -5,6 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 	"github.com/parquet-go/parquet-go"
@@ -28,6 +31,53 @@ const TimesketchDir = "timeline.timesketch"
 // UndatedDay is the day partition of rows without a time.
 const UndatedDay = "undated"
 
+// partNames gives each name (a host, a case) its path element: the
+// partitionName escape; where that equals an earlier name's element but
+// for letter case (WS-01 after ws-01: one folder on a case-insensitive
+// file system such as an examiner's macOS or Windows disk), every letter
+// %-escaped too (%57%53-01). Hive readers (DuckDB, Spark) decode the
+// element back to the name; in order of first appearance, so the same
+// input gives the same paths.
+type partNames struct {
+	elem map[string]string // name -> element
+	fold map[string]bool   // lower-cased elements in use
+}
+
+func newPartNames() *partNames {
+	return &partNames{elem: map[string]string{}, fold: map[string]bool{}}
+}
+
+func (p *partNames) get(name string) string {
+	if e, ok := p.elem[name]; ok {
+		return e
+	}
+	e := partitionName(name)
+	if p.fold[strings.ToLower(e)] {
+		e = partitionNameCased(name)
+	}
+	p.fold[strings.ToLower(e)] = true
+	p.elem[name] = e
+	return e
+}
+
+// partitionNameCased is partitionName with every cased letter %-escaped
+// (its UTF-8 bytes), so the element has no letter whose case a file
+// system could fold.
+func partitionNameCased(h string) string {
+	var b strings.Builder
+	for _, r := range h {
+		if unicode.ToLower(r) != r || unicode.ToUpper(r) != r {
+			var buf [utf8.UTFMax]byte
+			for _, c := range buf[:utf8.EncodeRune(buf[:], r)] {
+				fmt.Fprintf(&b, "%%%02X", c)
+			}
+			continue
+		}
+		b.WriteString(partitionName(string(r)))
+	}
+	return b.String()
+}
+
 // parquetOptions are the writer options of every Parquet timeline file.
 func parquetOptions() []parquet.WriterOption {
 	return []parquet.WriterOption{parquet.Compression(&parquet.Zstd),
@@ -47,10 +97,12 @@ type lakeParquet struct {
 	day    string
 	open   map[string]*parquetFile
 	parts  map[string]int
+	cases  *partNames
+	hosts  *partNames
 }
 
 func newLakeParquet(dir string, caseOf func(string) string) *lakeParquet {
-	return &lakeParquet{dir: dir, caseOf: caseOf, open: map[string]*parquetFile{}, parts: map[string]int{}}
+	return &lakeParquet{dir: dir, caseOf: caseOf, open: map[string]*parquetFile{}, parts: map[string]int{}, cases: newPartNames(), hosts: newPartNames()}
 }
 
 // dayOf is the row's UTC day, or UndatedDay.
@@ -73,7 +125,7 @@ func (p *lakeParquet) write(e *timeline.Event) error {
 	if p.caseOf != nil {
 		c = p.caseOf(e.BundleID)
 	}
-	rel := filepath.Join("case="+partitionName(c), "host="+partitionName(e.Host), "day="+day)
+	rel := filepath.Join("case="+p.cases.get(c), "host="+p.hosts.get(e.Host), "day="+day)
 	pf := p.open[rel]
 	if pf == nil {
 		d := filepath.Join(p.dir, TimelineParquet, rel)
@@ -123,21 +175,22 @@ func (p *lakeParquet) close() error {
 // timeline per host, each in time order. A host's file stays open for the
 // run (one descriptor and a 64 KiB buffer per host).
 type hostTimesketch struct {
-	dir string
-	w   map[string]*timesketchRows
+	dir   string
+	w     map[string]*timesketchRows
+	hosts *partNames
 }
 
 func newHostTimesketch(dir string) (*hostTimesketch, error) {
 	if err := os.Mkdir(filepath.Join(dir, TimesketchDir), 0o755); err != nil {
 		return nil, err
 	}
-	return &hostTimesketch{dir: dir, w: map[string]*timesketchRows{}}, nil
+	return &hostTimesketch{dir: dir, w: map[string]*timesketchRows{}, hosts: newPartNames()}, nil
 }
 
 func (h *hostTimesketch) write(e *timeline.Event) error {
 	w := h.w[e.Host]
 	if w == nil {
-		f, err := createOutput(filepath.Join(h.dir, TimesketchDir, partitionName(e.Host)+".jsonl"))
+		f, err := createOutput(filepath.Join(h.dir, TimesketchDir, h.hosts.get(e.Host)+".jsonl"))
 		if err != nil {
 			return err
 		}

@@ -24,7 +24,7 @@ func lakeCase(t *testing.T, formats string) (*analyze.Summary, string) {
 		testRow{T: "2026-05-01T23:59:59Z", Session: "A", Type: "user", Text: "late", ID: "u1"},
 		testRow{T: "2026-05-02T00:00:00Z", Session: "A", Type: "assistant", Text: "midnight", ID: "a1"},
 		testRow{Session: "A", Type: "system", Text: "undated", ID: "s1"}))})
-	b := makeCaseBundle(t, t.TempDir(), "b.tar.zst", "host/b", "IR/2 100%", "id-b", []bundletest.File{primaryFile("bob", "B", rowsJSON(
+	b := makeCaseBundle(t, t.TempDir(), "b.tar.zst", "host/b:1", "IR/2 100%", "id-b", []bundletest.File{primaryFile("bob", "B", rowsJSON(
 		testRow{T: "2026-05-01T10:00:00Z", Session: "B", Type: "user", Text: "early", ID: "u2"}))})
 	return run(t, analyze.Options{Inputs: []string{a, b}, Parsers: testParsers(), Format: formats, PartitionByHost: true})
 }
@@ -56,10 +56,10 @@ func TestParquetHivePartitions(t *testing.T) {
 	_, out := lakeCase(t, "jsonl,parquet")
 	dir := filepath.Join(out, analyze.TimelineParquet)
 	want := map[string]string{
-		"case=IR%2F2 100%25/host=host%2Fb/day=2026-05-01/part-0.parquet": "early",
-		"case=IR-1/host=host-a/day=2026-05-01/part-0.parquet":            "late",
-		"case=IR-1/host=host-a/day=2026-05-02/part-0.parquet":            "midnight",
-		"case=IR-1/host=host-a/day=undated/part-0.parquet":               "undated",
+		"case=IR%2F2 100%25/host=host%2Fb%3A1/day=2026-05-01/part-0.parquet": "early",
+		"case=IR-1/host=host-a/day=2026-05-01/part-0.parquet":                "late",
+		"case=IR-1/host=host-a/day=2026-05-02/part-0.parquet":                "midnight",
+		"case=IR-1/host=host-a/day=undated/part-0.parquet":                   "undated",
 	}
 	got := listFiles(t, dir)
 	if len(got) != len(want) {
@@ -123,12 +123,12 @@ func TestTimesketchPerHost(t *testing.T) {
 	_, out := lakeCase(t, "timesketch")
 	dir := filepath.Join(out, analyze.TimesketchDir)
 	got := listFiles(t, dir)
-	if strings.Join(got, " ") != "host%2Fb.jsonl host-a.jsonl" {
+	if strings.Join(got, " ") != "host%2Fb%3A1.jsonl host-a.jsonl" {
 		t.Fatalf("files %v", got)
 	}
 	for name, want := range map[string][]string{
-		"host-a.jsonl":   {"2026-05-01T23:59:59.000Z user late", "2026-05-02T00:00:00.000Z assistant midnight", "1970-01-01T00:00:00.000Z system undated"},
-		"host%2Fb.jsonl": {"2026-05-01T10:00:00.000Z user early"},
+		"host-a.jsonl":       {"2026-05-01T23:59:59.000Z user late", "2026-05-02T00:00:00.000Z assistant midnight", "1970-01-01T00:00:00.000Z system undated"},
+		"host%2Fb%3A1.jsonl": {"2026-05-01T10:00:00.000Z user early"},
 	} {
 		b, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
@@ -149,7 +149,7 @@ func TestTimesketchPerHost(t *testing.T) {
 			if err := json.Unmarshal([]byte(l), &r); err != nil {
 				t.Fatal(err)
 			}
-			if g := r.Datetime + " " + r.TurnType + " " + r.Text; g != want[i] || r.Message == "" || !strings.HasPrefix(name, strings.ReplaceAll(r.Host, "/", "%2F")) {
+			if g := r.Datetime + " " + r.TurnType + " " + r.Text; g != want[i] || r.Message == "" || !strings.HasPrefix(name, strings.NewReplacer("/", "%2F", ":", "%3A").Replace(r.Host)) {
 				t.Errorf("%s line %d: %s (host %s), want %s", name, i+1, g, r.Host, want[i])
 			}
 		}
@@ -166,5 +166,28 @@ func TestTimesketchPerHost(t *testing.T) {
 	}
 	if got := listFiles(t, dir); strings.Join(got, " ") != "host-c.jsonl" {
 		t.Fatalf("after --force: %v", got)
+	}
+}
+
+// TestPartitionNamesDifferingInCase: hosts WS-01 and ws-01 (and cases
+// IR-1 and ir-1) would share a folder on a case-insensitive file system;
+// the second to appear has every letter %-escaped, in Parquet and
+// Timesketch (TestDuckDBFleetQuery shows DuckDB decodes it back).
+func TestPartitionNamesDifferingInCase(t *testing.T) {
+	a := makeCaseBundle(t, t.TempDir(), "a.tar.zst", "WS-01", "IR-1", "id-a", []bundletest.File{primaryFile("alice", "A", rowsJSON(
+		testRow{T: "2026-05-01T10:00:00Z", Session: "A", Type: "user", Text: "upper", ID: "u1"}))})
+	b := makeCaseBundle(t, t.TempDir(), "b.tar.zst", "ws-01", "ir-1", "id-b", []bundletest.File{primaryFile("bob", "B", rowsJSON(
+		testRow{T: "2026-05-01T11:00:00Z", Session: "B", Type: "user", Text: "lower", ID: "u2"}))})
+	_, out := run(t, analyze.Options{Inputs: []string{a, b}, Parsers: testParsers(), Format: "parquet,timesketch", PartitionByHost: true})
+	if got := strings.Join(listFiles(t, filepath.Join(out, analyze.TimesketchDir)), " "); got != "%77%73-01.jsonl WS-01.jsonl" {
+		t.Errorf("Timesketch files %s", got)
+	}
+	got := listFiles(t, filepath.Join(out, analyze.TimelineParquet))
+	if strings.Join(got, " ") != "case=%69%72-1/host=%77%73-01/day=2026-05-01/part-0.parquet case=IR-1/host=WS-01/day=2026-05-01/part-0.parquet" {
+		t.Fatalf("Parquet files %v", got)
+	}
+	rs, err := parquet.ReadFile[analyze.ParquetRow](filepath.Join(out, analyze.TimelineParquet, filepath.FromSlash(got[0])))
+	if err != nil || len(rs) != 1 || rs[0].Host != "ws-01" || rs[0].Text != "lower" {
+		t.Fatalf("%v %+v", err, rs)
 	}
 }
