@@ -37,8 +37,8 @@ type TimelineCmd struct {
 	Action          []string      `help:"Keep only tool rows with this action (repeatable): ${enum}." enum:"execute,file_read,file_write,file_edit,file_delete,search,web_fetch,mcp,subagent,ask_user,todo,other" placeholder:"ACTION"`
 	IncludeThinking bool          `help:"Include thinking rows."`
 	KeepUndated     bool          `help:"With --since/--until, still keep rows whose time the agent did not record (without those filters they are always kept; they sort last)."`
-	Format          string        `help:"Output formats, comma-separated: jsonl, csv, timesketch, parquet, bodyfile (the mactime bodyfile of every collected file)." default:"jsonl" placeholder:"LIST"`
-	PartitionByHost bool          `help:"Write the Parquet timeline as one file per host (timeline.parquet/host=NAME/part-0.parquet)."`
+	Format          string        `help:"Output formats, comma-separated: jsonl, csv, timesketch, ecs (Elastic Common Schema NDJSON and its index template), parquet, bodyfile (the mactime bodyfile of every collected file)." default:"jsonl" placeholder:"LIST"`
+	PartitionByHost bool          `help:"Lay the timeline out for a data lake: Parquet Hive-partitioned as timeline.parquet/case=C/host=H/day=YYYY-MM-DD/part-0.parquet, Timesketch as one file per host (timeline.timesketch/H.jsonl)."`
 	Jobs            int           `help:"Inputs processed in parallel (default: number of CPUs)." default:"0"`
 	Force           bool          `help:"Replace the files of an earlier run in the output folder (only those a run writes)."`
 	NoCarve         bool          `help:"Skip the SQLite carver: no rows recovered from the freed space and stale WAL frames of agents' SQLite stores (a quicker run)."`

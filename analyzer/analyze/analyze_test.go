@@ -44,8 +44,14 @@ func claudeSession(id, cwd, day, cmd, out string) []byte {
 
 func makeBundle(t *testing.T, dir, name, host, id string, files []bundletest.File) string {
 	t.Helper()
+	return makeCaseBundle(t, dir, name, host, "", id, files)
+}
+
+// makeCaseBundle is makeBundle with the case named in the header.
+func makeCaseBundle(t *testing.T, dir, name, host, caseName, id string, files []bundletest.File) string {
+	t.Helper()
 	var buf bytes.Buffer
-	w, err := bundle.NewWriter(&buf, bundle.Header{BundleID: id, CollectorVersion: "test", StartedUTC: "2026-12-01T00:00:00.000Z", Host: bundle.Host{Hostname: host}})
+	w, err := bundle.NewWriter(&buf, bundle.Header{BundleID: id, CollectorVersion: "test", StartedUTC: "2026-12-01T00:00:00.000Z", Host: bundle.Host{Hostname: host, Case: caseName}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,8 +37,10 @@ type Options struct {
 	// (timeline.timesketch.jsonl), parquet (timeline.parquet), bodyfile
 	// (collection.bodyfile, the mactime bodyfile of every collected file).
 	Format string
-	// PartitionByHost writes the Parquet timeline as one file per host
-	// (timeline.parquet/host=<host>/part-0.parquet).
+	// PartitionByHost lays the timeline out for a data lake: the Parquet
+	// timeline Hive-partitioned by case, host and UTC day
+	// (timeline.parquet/case=C/host=H/day=D/part-0.parquet) and the
+	// Timesketch timeline one file per host (timeline.timesketch/H.jsonl).
 	PartitionByHost bool
 	// Since and Until bound dated rows (UTC, inclusive); zero = open.
 	Since, Until time.Time

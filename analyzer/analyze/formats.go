@@ -31,7 +31,7 @@ const (
 )
 
 // Formats lists the formats in the order their files are written.
-var Formats = []string{FormatJSONL, FormatCSV, FormatTimesketch, FormatParquet, FormatBodyfile}
+var Formats = []string{FormatJSONL, FormatCSV, FormatTimesketch, FormatECS, FormatParquet, FormatBodyfile}
 
 // ParseFormats splits a --format value ("jsonl,csv,parquet") into known
 // formats, each once, in Formats order.
@@ -87,7 +87,10 @@ func (m multiRows) close() error {
 
 // openTimelines opens a writer for every row format in formats (the
 // bodyfile is not a row format) and returns the files it will write.
-func openTimelines(dir string, formats []string, partitionByHost bool) (rowWriter, []string, error) {
+// With partitionByHost the Parquet timeline is Hive-partitioned by case
+// (caseOf a row's bundle id), host and day, and the Timesketch timeline is
+// one file per host (formats_lake.go).
+func openTimelines(dir string, formats []string, partitionByHost bool, caseOf func(bundleID string) string) (rowWriter, []string, error) {
 	var m multiRows
 	var names []string
 	for _, f := range formats {
@@ -97,9 +100,23 @@ func openTimelines(dir string, formats []string, partitionByHost bool) (rowWrite
 		var w rowWriter
 		var name string
 		var err error
-		if f == FormatParquet {
-			w, name = &parquetRows{dir: dir, byHost: partitionByHost, w: map[string]*parquetFile{}}, TimelineParquet
-		} else {
+		switch f {
+		case FormatParquet:
+			if partitionByHost {
+				w, name = newLakeParquet(dir, caseOf), TimelineParquet
+			} else {
+				w, name = &parquetRows{dir: dir, w: map[string]*parquetFile{}}, TimelineParquet
+			}
+		case FormatTimesketch:
+			if partitionByHost {
+				w, err = newHostTimesketch(dir)
+				name = TimesketchDir
+			} else {
+				w, name, err = openRows(dir, f)
+			}
+		case FormatECS:
+			w, name, err = openECS(dir)
+		default:
 			w, name, err = openRows(dir, f)
 		}
 		if err != nil {
@@ -108,6 +125,9 @@ func openTimelines(dir string, formats []string, partitionByHost bool) (rowWrite
 		}
 		m = append(m, w)
 		names = append(names, filepath.Join(dir, name))
+		if f == FormatECS {
+			names = append(names, filepath.Join(dir, ECSTemplateOut))
+		}
 	}
 	return m, names, nil
 }
@@ -190,13 +210,11 @@ func parquetRowOf(e *timeline.Event) ParquetRow {
 	return p
 }
 
-// parquetRows writes timeline.parquet, or with byHost one file per host
-// under timeline.parquet/host=<host>/part-0.parquet (Hive partitioning,
-// which DuckDB, Spark, ClickHouse and BigQuery read as a column).
+// parquetRows writes timeline.parquet (with --partition-by-host,
+// lakeParquet writes the Hive-partitioned folder instead).
 type parquetRows struct {
-	dir    string
-	byHost bool
-	w      map[string]*parquetFile
+	dir string
+	w   map[string]*parquetFile
 }
 
 type parquetFile struct {
@@ -206,37 +224,29 @@ type parquetFile struct {
 
 func (p *parquetRows) file(host string) (*parquetFile, error) {
 	key := ""
-	if p.byHost {
-		key = host
-	}
 	if pf := p.w[key]; pf != nil {
 		return pf, nil
 	}
-	path := filepath.Join(p.dir, TimelineParquet)
-	if p.byHost {
-		d := filepath.Join(path, "host="+partitionName(host))
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return nil, err
-		}
-		path = filepath.Join(d, "part-0.parquet")
-	}
-	f, err := createOutput(path)
+	f, err := createOutput(filepath.Join(p.dir, TimelineParquet))
 	if err != nil {
 		return nil, err
 	}
-	pf := &parquetFile{f: f, w: parquet.NewGenericWriter[ParquetRow](f, parquet.Compression(&parquet.Zstd))}
+	pf := &parquetFile{f: f, w: parquet.NewGenericWriter[ParquetRow](f, parquetOptions()...)}
 	p.w[key] = pf
 	return pf, nil
 }
 
-// partitionName makes a host name safe as one path element.
+// partitionName makes a host (or case) name safe as one path element, on
+// Windows too: '/', '\\', '%', control characters and the characters
+// Windows refuses in a name (: * ? " < > |) are %-escaped, which Hive
+// readers decode.
 func partitionName(h string) string {
 	if h == "" {
 		return "__empty__"
 	}
 	var b strings.Builder
 	for _, r := range h {
-		if r == '/' || r == '\\' || r == 0 || r < 0x20 || r == '%' {
+		if r == '/' || r == '\\' || r < 0x20 || r == 0x7f || r == '%' || strings.ContainsRune(`:*?"<>|`, r) {
 			fmt.Fprintf(&b, "%%%02X", r)
 			continue
 		}
@@ -264,7 +274,7 @@ func (p *parquetRows) close() error {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	if len(keys) == 0 && !p.byHost {
+	if len(keys) == 0 {
 		// An empty timeline is still a valid (empty) Parquet file.
 		if _, err := p.file(""); err != nil {
 			return err

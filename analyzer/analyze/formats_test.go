@@ -75,20 +75,6 @@ func TestSeveralFormatsAtOnce(t *testing.T) {
 	}
 }
 
-// TestParquetPartitionedByHost: one file per host, Hive-style.
-func TestParquetPartitionedByHost(t *testing.T) {
-	data := rowsJSON(testRow{T: "2026-05-01T10:00:00Z", Session: "A", Type: "user", Text: "x", ID: "u1"})
-	a := makeBundle(t, t.TempDir(), "a.tar.zst", "host-a", "id-a", []bundletest.File{primaryFile("alice", "A", data)})
-	b := makeBundle(t, t.TempDir(), "b.tar.zst", "host/b", "id-b", []bundletest.File{primaryFile("bob", "B", data)})
-	_, out := run(t, analyze.Options{Inputs: []string{a, b}, Parsers: testParsers(), Format: "parquet", PartitionByHost: true})
-	for host, dir := range map[string]string{"host-a": "host=host-a", "host/b": "host=host%2Fb"} {
-		rs, err := parquet.ReadFile[analyze.ParquetRow](filepath.Join(out, analyze.TimelineParquet, dir, "part-0.parquet"))
-		if err != nil || len(rs) != 1 || rs[0].Host != host {
-			t.Fatalf("%s: %v %+v", dir, err, rs)
-		}
-	}
-}
-
 // TestCSVLongCellIsCut: a cell longer than a spreadsheet holds is cut at
 // 32,767 characters with a marker saying where the whole text is.
 func TestCSVLongCellIsCut(t *testing.T) {

@@ -601,7 +601,13 @@ func writeOutputs(c *collected, opts *Options, sum *Summary) error {
 	if err != nil {
 		return err
 	}
-	rw, names, err := openTimelines(opts.OutDir, formats, opts.PartitionByHost)
+	cases := map[string]string{}
+	for _, s := range c.inv.Sources {
+		if s.BundleID != "" {
+			cases[s.BundleID] = s.Case
+		}
+	}
+	rw, names, err := openTimelines(opts.OutDir, formats, opts.PartitionByHost, func(id string) string { return cases[id] })
 	if err != nil {
 		return err
 	}

@@ -103,7 +103,7 @@ const (
 )
 
 // knownOutputs are the names a run writes into its folder.
-var knownOutputs = []string{TimelineJSONL, TimelineCSV, TimelineTimesketch, TimelineParquet, BodyfileName, SessionsJSONL, InventoryJSON, ProblemsJSONL, FindingsJSONL, SurfaceJSONL, SurfaceMD, ReportHTML, ReportMD, RunJSON}
+var knownOutputs = []string{TimelineJSONL, TimelineCSV, TimelineTimesketch, TimelineECS, ECSTemplateOut, TimesketchDir, TimelineParquet, BodyfileName, SessionsJSONL, InventoryJSON, ProblemsJSONL, FindingsJSONL, SurfaceJSONL, SurfaceMD, ReportHTML, ReportMD, RunJSON}
 
 // prepareOutDir creates the output folder. A folder that already holds a
 // run (run.json, or any file a run writes) is refused unless force; with
