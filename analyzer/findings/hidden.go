@@ -24,33 +24,42 @@ func IsHidden(r rune) bool {
 // characters as the ASCII it spells (U+E0041 is "A"; the tag cancel
 // U+E007F and tags outside the printable range as <U+XXXXX>), every other
 // hidden character as <U+XXXX>, and runs from different places separated
-// by " | ". Credential-shaped text in the decoded result is redacted
+// by " | " (a run seen before is not repeated: a control-surface entry
+// holds a file's first line both as its description and in its content).
+// Credential-shaped text in the decoded result is redacted
 // (parser.RedactSecrets): the hidden text is shown, a secret in it is not.
 // It returns "" when s has none, and cuts the result at 1,000 characters.
 func HiddenText(s string) string {
-	var b strings.Builder
-	in := false
+	var segs []string
+	seen := map[string]bool{}
+	var cur strings.Builder
+	n := 0
+	flush := func() {
+		if cur.Len() > 0 && !seen[cur.String()] {
+			seen[cur.String()] = true
+			segs = append(segs, cur.String())
+			n += cur.Len()
+		}
+		cur.Reset()
+	}
 	for _, r := range s {
 		if !IsHidden(r) {
-			in = false
+			flush()
+			if n > 4*maxHiddenText {
+				break
+			}
 			continue
 		}
-		if !in && b.Len() > 0 {
-			b.WriteString(" | ")
-		}
-		in = true
 		switch {
 		case r >= 0xE0020 && r <= 0xE007E:
-			b.WriteRune(r - 0xE0000)
+			cur.WriteRune(r - 0xE0000)
 		default:
-			fmt.Fprintf(&b, "<U+%04X>", r)
-		}
-		if b.Len() > 4*maxHiddenText {
-			break
+			fmt.Fprintf(&cur, "<U+%04X>", r)
 		}
 	}
-	if b.Len() == 0 {
+	flush()
+	if len(segs) == 0 {
 		return ""
 	}
-	return excerptN(parser.RedactSecrets(b.String()), maxHiddenText)
+	return excerptN(parser.RedactSecrets(strings.Join(segs, " | ")), maxHiddenText)
 }
