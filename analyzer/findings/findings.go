@@ -75,6 +75,10 @@ type RowRef struct {
 	SourceFile   string `json:"source_file"`
 	SourceLine   int64  `json:"source_line"`
 	Text         string `json:"text"` // the row's text, cut to 300 characters
+	// HiddenText is the decoded invisible Unicode of the row's tool_input
+	// (else its text; see HiddenText), present only on a row that holds
+	// some.
+	HiddenText string `json:"hidden_text,omitempty"`
 }
 
 // Detector is a built-in rule: it sees every row in timeline order and
@@ -320,16 +324,27 @@ func rank(l string) int {
 
 func ref(line int64, r *timeline.Row) RowRef {
 	return RowRef{Line: line, RecordID: r.RecordID, TimestampUTC: r.TimestampUTC, TurnType: r.TurnType, Action: r.Action, ToolName: r.ToolName,
-		SourceFile: r.SourceFile, SourceLine: r.SourceLine, Text: excerpt(r.Text)}
+		SourceFile: r.SourceFile, SourceLine: r.SourceLine, Text: excerpt(r.Text), HiddenText: rowHidden(r)}
 }
 
-func excerpt(s string) string {
-	if len(s) <= excerptChars {
+// rowHidden decodes the hidden characters of a row: its tool_input's
+// (a control-surface entry's whole content), else its text's.
+func rowHidden(r *timeline.Row) string {
+	if h := HiddenText(r.ToolInput); h != "" {
+		return h
+	}
+	return HiddenText(r.Text)
+}
+
+func excerpt(s string) string { return excerptN(s, excerptChars) }
+
+func excerptN(s string, max int) string {
+	if len(s) <= max {
 		return s
 	}
 	n := 0
 	for i := range s {
-		if n == excerptChars {
+		if n == max {
 			return s[:i] + "..."
 		}
 		n++
@@ -406,6 +421,16 @@ func (s *Summary) Record() *analyze.RunFindings {
 	return &analyze.RunFindings{Rules: s.Rules, Findings: len(s.Findings), ByLevel: s.ByLevel, ByClass: s.ByClass}
 }
 
+// Derived fields: computed from the row for the rules, not written in the
+// timeline.
+const (
+	// DestinationClassField is the most exposed class of the hosts the
+	// row's text names: public, private, loopback, or "" when it names none.
+	DestinationClassField = "destination_class"
+	// DestinationHostsField is those hosts, space separated, in order.
+	DestinationHostsField = "destination_hosts"
+)
+
 // sigmaRow presents a timeline row to the Sigma evaluator by the
 // timeline's field names, keeping the lower-cased fields the rules
 // compare: each field is lower-cased at most once per row, whatever the
@@ -414,12 +439,22 @@ type sigmaRow struct {
 	r     *timeline.Row
 	lower [len(fieldNames)]string
 	done  [len(fieldNames)]bool
+	dests []Destination
+	dsOK  bool
+}
+
+// destinations are the hosts the row's text names, classified once per row.
+func (s *sigmaRow) destinations() []Destination {
+	if !s.dsOK {
+		s.dests, s.dsOK = Destinations(s.r.Text), true
+	}
+	return s.dests
 }
 
 // fieldNames are the fields a rule can name, in timeline.Fields order.
 var fieldNames = [...]string{"timestamp_utc", "host", "user", "agent", "session_id", "project_path", "turn_type", "model", "tool_name",
 	"tool_use_id", "text", "tool_input", "is_error", "source_file", "source_line", "bundle_id", "parser", "secondary", "time_basis",
-	"record_id", "parent_session_id", "verified", "action"}
+	"record_id", "parent_session_id", "verified", "action", DestinationClassField, DestinationHostsField}
 
 var fieldIndex = func() map[string]int {
 	m := map[string]int{}
@@ -432,6 +467,7 @@ var fieldIndex = func() map[string]int {
 func (s *sigmaRow) reset(r *timeline.Row) {
 	s.r = r
 	s.done = [len(fieldNames)]bool{}
+	s.dests, s.dsOK = nil, false
 }
 
 // Lower implements sigma.Lowerer.
@@ -496,6 +532,14 @@ func (s *sigmaRow) Field(name string) (string, bool) {
 		return r.Verified, true
 	case "action":
 		return r.Action, true
+	case DestinationClassField:
+		return mostExposed(s.destinations()), true
+	case DestinationHostsField:
+		hs := make([]string, len(s.destinations()))
+		for i, d := range s.destinations() {
+			hs[i] = d.Host
+		}
+		return strings.Join(hs, " "), true
 	}
 	return "", false
 }

@@ -14,7 +14,7 @@ import (
 )
 
 // Classes are the rule classes of issue 19; prompt-injection is built in.
-var Classes = []string{"guard-rails", "secret-hunting", "exfiltration", "destruction", "persistence"}
+var Classes = []string{"guard-rails", "secret-hunting", "exfiltration", "destruction", "persistence", "prompt-injection", "project-settings"}
 
 var fileName = regexp.MustCompile(`^doubleagent_[a-z0-9_]{5,60}\.yml$`)
 
@@ -23,7 +23,7 @@ var fileName = regexp.MustCompile(`^doubleagent_[a-z0-9_]{5,60}\.yml$`)
 // require, and compiles it with analyzer/sigma.
 func TestRulesAreValidSigma(t *testing.T) {
 	names, err := fs.Glob(FS(), "*.yml")
-	if err != nil || len(names) != 7 {
+	if err != nil || len(names) != 12 {
 		t.Fatalf("rules: %v %v", names, err)
 	}
 	ids := map[string]string{}

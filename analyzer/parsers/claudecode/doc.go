@@ -190,8 +190,9 @@
 // claude-code/settings (targets "settings", "claude-json" and "project"):
 // one system row per entry at the file's mtime (TimeBasis file-mtime):
 // "permission setting: <key>=<value> (from <file>, file mtime)" for
-// permissions.allow, deny, ask, additionalDirectories, defaultMode and
-// disableBypassPermissionsMode in settings.json / settings.local.json (a
+// permissions.allow, deny, ask, additionalDirectories, defaultMode,
+// disableBypassPermissionsMode, enableAllProjectMcpServers and
+// enabledMcpjsonServers in settings.json / settings.local.json (a
 // project's file, collected as a project artifact with target "project",
 // gets that project as ProjectPath), "retention setting:
 // cleanupPeriodDays=<n> ..." and "model setting: <alias> ..."; from

@@ -40,6 +40,9 @@ type settingsFile struct {
 	} `json:"permissions"`
 	CleanupPeriodDays json.RawMessage `json:"cleanupPeriodDays"`
 	Model             json.RawMessage `json:"model"`
+	// MCP servers of a project's .mcp.json started without asking.
+	EnableAllProjectMcpServers json.RawMessage   `json:"enableAllProjectMcpServers"`
+	EnabledMcpjsonServers      []json.RawMessage `json:"enabledMcpjsonServers"`
 }
 
 // claudeJSON holds the only keys read from .claude.json; the account,
@@ -157,6 +160,12 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 		if v := parser.JSONText(pm.DisableBypassPermissionsMode); v != "" {
 			setting(project, "disableBypassPermissionsMode", v)
 		}
+	}
+	if v := parser.JSONText(s.EnableAllProjectMcpServers); v != "" {
+		setting(project, "enableAllProjectMcpServers", v)
+	}
+	for _, v := range s.EnabledMcpjsonServers {
+		setting(project, "enabledMcpjsonServers", parser.JSONText(v))
 	}
 	if v := parser.JSONText(s.CleanupPeriodDays); v != "" {
 		emit(project, "retention setting: cleanupPeriodDays="+v+" (from "+fileName+", file mtime)")
