@@ -22,6 +22,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/goose"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/hermes"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/kimicli"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/kiro"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/letta"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/musecode"
@@ -76,6 +77,7 @@ func All() []parser.Parser {
 		gemini.Parsers(),          // gemini-cli
 		goose.Parsers(),           // goose
 		hermes.Parsers(),          // hermes
+		kimicli.Parsers(),         // kimi-cli
 		kiro.Parsers(),            // kiro (Amazon Q / Kiro CLI)
 		letta.Parsers(),           // letta (Letta Code local backend; conversations read by pi's session reader)
 		musecode.Parsers(),        // muse-code

@@ -103,6 +103,7 @@ var knownGaps = map[string]string{
 	"zed/conversations":  "the legacy text-thread assistant's conversations/*.zed.json: not parsed yet",
 	"letta/transcripts":  "the cloud backend's transcript mirror: not written by 0.32.18's local backend, not parsed yet",
 	"letta/runs":         "scheduled-task runs (cloud backend, 0.34.x source): not written by 0.32.18, not parsed yet",
+	"kimi-cli/context":   "context.jsonl and its rotations (the model's context, which wire.jsonl repeats; rotations keep rewound turns): not parsed yet",
 	"kiro/kiro-sessions": "Kiro CLI's own .kiro/sessions files: no source or real install shows their format",
 	"kiro/ide-agent":     "the Kiro IDE's globalStorage/kiro.kiroagent files: no source or real install shows their format",
 }
@@ -128,6 +129,9 @@ var notRead = map[string]string{
 	"factory-droid/session-index":     "cache/session-index/index.db: never written by 0.225.2, so no schema to read",
 	"goose/logs":                      "the app's diagnostic logs (llm_request logs are read): collected",
 	"hermes/logs":                     "the agent's diagnostic logs: collected; the seed names no row kind in them",
+	"kimi-cli/logs":                   "kimi.log, the CLI's diagnostic log: collected; no row kind in its source",
+	"kimi-cli/subagent-meta":          "subagents/<id>/meta.json, prompt.txt, output: collected; the subagent's own wire.jsonl gives its rows",
+	"kimi-cli/customizations":         "skills, plans, plugins, AGENTS.md: collected; instructions, not records",
 	"letta/listener-state":            "the listener's cursor files: collected; bookkeeping with no evidence of its own",
 	"letta/server-db":                 "the self-hosted server's database: not written by the local backend, no schema seen",
 	"letta/sessions":                  "sessions.jsonl: not written by 0.32.18's local backend, not parsed yet",
