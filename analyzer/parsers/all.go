@@ -13,6 +13,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cline"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/codex"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cody"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/commandcode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/continuedev"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotcli"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotdesktop"
@@ -68,6 +69,7 @@ func All() []parser.Parser {
 		cline.Parsers(),           // cline
 		codex.Parsers(),           // codex-cli
 		cody.Parsers(),            // cody (JetBrains agent state, legacy history; cody/settings reads vscode settings.json)
+		commandcode.Parsers(),     // command-code
 		continuedev.Parsers(),     // continue
 		copilotcli.Parsers(),      // copilot-cli
 		copilotdesktop.Parsers(),  // copilot-desktop
