@@ -243,6 +243,22 @@ var agentsAToC = []Agent{
 		},
 	},
 	{
+		Name: "command-code", Display: "Command Code", Status: StatusParsed, SeedStatus: StatusParsed,
+		Evidence: EvidenceBundle, EvidenceNote: "The shipped bundle of npm command-code 1.64.0 (dist/cli.mjs) read for its session store; synthetic fixture (the CLI needs a Command Code login; not run here)",
+		Notes: "issue 28; the checkpoints, prompts, share and scheduled-task side files and the .v2.bak migration copies are collected, not parsed yet",
+		Targets: []Target{
+			{ID: "side-files", Root: RootHome, Glob: ".commandcode/projects/*/*.{checkpoints,prompts}.jsonl", Kind: KindHistory},
+			{ID: "sessions", Root: RootHome, Glob: ".commandcode/projects/*/*.jsonl", Kind: KindTranscript},
+			{ID: "session-meta", Root: RootHome, Glob: ".commandcode/projects/*/*.meta.json", Kind: KindOther},
+			{ID: "session-extra", Root: RootHome, Glob: ".commandcode/projects/*/*.{share.json,scheduled-tasks.json,v2.bak}", Kind: KindOther},
+			{ID: "customizations", Root: RootHome, Glob: ".commandcode/{skills/**,agents/**,commands/**,taste/**,AGENTS.md,loop.md}", Kind: KindSettings},
+			{ID: "config", Root: RootHome, Glob: ".commandcode/*.json", Kind: KindSecret},
+		},
+		ProjectFiles: []ProjectFile{
+			{Glob: ".commandcode/**", Kind: KindSettings},
+		},
+	},
+	{
 		Name: "continue", Display: "Continue", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceRealInstall, EvidenceNote: "Continue cn 1.5.47 run here against a loopback model (fixtures/roots/real-agents-3, December 2026): sessions, sessions.json, cn.log, permissions.yaml; IDE sessions, dev data, grants, prompt history, edit and feedback events from source at 5522c6f (2.0.0, reviewed 2026-10-21), synthetic fixture",
 		Notes: "issue 14",

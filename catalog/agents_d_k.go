@@ -133,6 +133,25 @@ var agentsDToK = []Agent{
 		},
 	},
 	{
+		Name: "kimi-cli", Display: "Kimi CLI (Moonshot AI)", Status: StatusParsed, SeedStatus: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Source MoonshotAI/kimi-cli at 4a550ef (2026-07-16), synthetic fixture (the CLI is on PyPI, not reachable here); no real install",
+		Notes: "issue 28; KIMI_SHARE_DIR moves ~/.kimi elsewhere (not followed); context*.jsonl (the model's context, which wire.jsonl repeats) is collected, not parsed yet",
+		Targets: []Target{
+			{ID: "sessions", Root: RootHome, Glob: ".kimi/sessions/*/*/{wire.jsonl,subagents/*/wire.jsonl}", Kind: KindTranscript},
+			{ID: "context", Root: RootHome, Glob: ".kimi/sessions/*/*/{context*.jsonl,subagents/*/context*.jsonl}", Kind: KindTranscript},
+			{ID: "session-state", Root: RootHome, Glob: ".kimi/sessions/*/*/state.json", Kind: KindOther},
+			{ID: "subagent-meta", Root: RootHome, Glob: ".kimi/sessions/*/*/subagents/*/{meta.json,prompt.txt,output}", Kind: KindOther},
+			{ID: "work-dirs", Root: RootHome, Glob: ".kimi/kimi.json", Kind: KindOther},
+			{ID: "user-history", Root: RootHome, Glob: ".kimi/user-history/*.jsonl", Kind: KindHistory},
+			{ID: "logs", Root: RootHome, Glob: ".kimi/logs/*.log*", Kind: KindLog, MaxSize: logMax},
+			{ID: "config", Root: RootHome, Glob: ".kimi/{config.toml,config.json,mcp.json,credentials/**,mcp-oauth/**,device_id}", Kind: KindSecret},
+			{ID: "customizations", Root: RootHome, Glob: ".kimi/{skills/**,plans/**,plugins/**,AGENTS.md}", Kind: KindSettings},
+		},
+		ProjectFiles: []ProjectFile{
+			{Glob: ".kimi/**", Kind: KindSettings},
+		},
+	},
+	{
 		Name: "kiro", Display: "Kiro (IDE and CLI, formerly Amazon Q Developer CLI)", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at 15cc8f3, synthetic fixture; denial rows, standing grants, prompt history, history copies and delegate records from the same commit and kkawakam/rustyline at bc06b3e (v15.0.0)",
 		Notes: "issue 212; Kiro CLI's own sessions and permission files wait for a real install; /save exports land wherever the user names",

@@ -13,6 +13,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cline"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/codex"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cody"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/commandcode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/continuedev"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotcli"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotdesktop"
@@ -22,6 +23,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/goose"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/hermes"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/kimicli"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/kiro"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/letta"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/musecode"
@@ -67,6 +69,7 @@ func All() []parser.Parser {
 		cline.Parsers(),           // cline
 		codex.Parsers(),           // codex-cli
 		cody.Parsers(),            // cody (JetBrains agent state, legacy history; cody/settings reads vscode settings.json)
+		commandcode.Parsers(),     // command-code
 		continuedev.Parsers(),     // continue
 		copilotcli.Parsers(),      // copilot-cli
 		copilotdesktop.Parsers(),  // copilot-desktop
@@ -76,6 +79,7 @@ func All() []parser.Parser {
 		gemini.Parsers(),          // gemini-cli
 		goose.Parsers(),           // goose
 		hermes.Parsers(),          // hermes
+		kimicli.Parsers(),         // kimi-cli
 		kiro.Parsers(),            // kiro (Amazon Q / Kiro CLI)
 		letta.Parsers(),           // letta (Letta Code local backend; conversations read by the pi session format, parser/format/pisession)
 		musecode.Parsers(),        // muse-code
