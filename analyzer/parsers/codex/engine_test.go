@@ -183,7 +183,8 @@ func TestForkReplayWrittenOnceInParent(t *testing.T) {
 // db-backups/*/state_5.sqlite (issue 16) is read as a secondary source
 // like the live database: a backup that repeats it adds no row, whether
 // the row carries a record id (merged by identity) or not (merged by full
-// value), and a thread known only from the databases reads recovered yes.
+// value), and a thread known only from the databases (its rollout gone)
+// reads recovered trace: the state DB names threads, it is not their store.
 func TestStateDBBackupAddsNothing(t *testing.T) {
 	db, err := os.ReadFile(parsertest.SQLite(t, "testdata/state_5.sql"))
 	if err != nil {
@@ -203,7 +204,7 @@ func TestStateDBBackupAddsNothing(t *testing.T) {
 			t.Errorf("row: %+v", r)
 		}
 	}
-	if s := session(both, "0199bbbb-0000-7000-8000-000000000002"); s.Recovered != "yes" || s.UserTurns != 1 {
+	if s := session(both, "0199bbbb-0000-7000-8000-000000000002"); s.Recovered != "trace" || s.UserTurns != 1 {
 		t.Errorf("session known only from the databases: %+v", s)
 	}
 }
