@@ -208,3 +208,18 @@ func TestStateDBBackupAddsNothing(t *testing.T) {
 		t.Errorf("session known only from the databases: %+v", s)
 	}
 }
+
+// TestHistoryTraceOfGoneRollout: a history.jsonl line names a session
+// whose rollout is gone: sessions.jsonl lists it as recovered trace, with
+// the prompt's time, one user turn and the history file.
+func TestHistoryTraceOfGoneRollout(t *testing.T) {
+	const sid = "0199cccc-0000-7000-8000-000000000009"
+	hist := bundletest.File{Path: "/home/examiner/.codex/history.jsonl", Target: "history",
+		Data: []byte(`{"session_id":"` + sid + `","ts":1772442000,"text":"delete the audit log"}` + "\n")}
+	o := runEngine(t, codex.Parsers(), []bundletest.File{hist})
+	s := session(o, sid)
+	if s.Recovered != "trace" || s.UserTurns != 1 || s.Events != 1 || s.FirstUTC != "2026-03-02T09:00:00.000Z" ||
+		len(s.SourceFiles) != 1 || s.SourceFiles[0] != hist.Path {
+		t.Errorf("session named only by history.jsonl: %+v", s)
+	}
+}
