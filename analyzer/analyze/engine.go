@@ -177,6 +177,9 @@ type collected struct {
 	secondarySpecs map[string]*parser.Secondary
 	pairTypes      map[string]map[timeline.TurnType]bool
 	recoverable    map[string]bool
+	// traceParsers are the parsers whose rows only name sessions
+	// (parser.Spec.Trace), by parser ID.
+	traceParsers map[string]bool
 	// actionTables are the Spec.Actions tables of every parser writing an
 	// agent's rows.
 	actionTables map[string][]map[string]timeline.Action
@@ -207,7 +210,7 @@ func newCollected(tmp string, opts *Options) *collected {
 		matchIDs: map[string]bool{}, sem: make(chan struct{}, opts.Jobs),
 		inv: newInventory(), opts: opts,
 		secondarySpecs: map[string]*parser.Secondary{}, pairTypes: map[string]map[timeline.TurnType]bool{},
-		recoverable: map[string]bool{}, undatedDropped: map[fileKey]int{}, actionTables: map[string][]map[string]timeline.Action{},
+		recoverable: map[string]bool{}, traceParsers: map[string]bool{}, undatedDropped: map[fileKey]int{}, actionTables: map[string][]map[string]timeline.Action{},
 		sessions: newSessionFilter(opts.Sessions),
 	}
 	for _, p := range opts.Parsers {
@@ -219,6 +222,9 @@ func newCollected(tmp string, opts *Options) *collected {
 			for _, a := range append([]string{p.Agent()}, sp.Spec().Emits...) {
 				c.actionTables[a] = append(c.actionTables[a], t)
 			}
+		}
+		if sp.Spec().Trace {
+			c.traceParsers[p.ID()] = true
 		}
 		if sp.Spec().Secondary == nil {
 			continue

@@ -613,6 +613,7 @@ func writeOutputs(c *collected, opts *Options, sum *Summary) error {
 	}
 	agg := timeline.NewAggregator()
 	agg.Recoverable = func(agent string) bool { return c.recoverable[agent] }
+	agg.Trace = func(parserID string) bool { return c.traceParsers[parserID] }
 	events := map[string]int{}
 	dd := &dupWindow{}
 	// The merge and the correlation run here; encoding and writing the

@@ -219,6 +219,13 @@ type Spec struct {
 	// Secondary declares how the parser's Secondary rows pair with primary
 	// rows; a parser that emits Secondary rows must declare it.
 	Secondary *Secondary
+	// Trace declares that the parser's rows name sessions without being
+	// their store of record (a prompt history, a process registry, a
+	// session index, a thread table): a session whose every row comes
+	// from such parsers existed but its transcript is gone, and reads
+	// recovered "trace" in sessions.jsonl. The parser only emits what its
+	// file says; the correlation pass decides the trace (issue 30).
+	Trace bool
 	// Actions maps the agent's tool names (exact, or path.Match patterns
 	// such as "mcp__*") to the one action vocabulary; the engine fills a
 	// tool row's Action from it when the parser left it empty. Every tool

@@ -50,6 +50,10 @@ type Aggregator struct {
 	// Recoverable, when set, reports whether an agent keeps secondary
 	// sources, so a session with only primary rows reads recovered "no".
 	Recoverable func(agent string) bool
+	// Trace, when set, reports whether a parser's rows only name sessions
+	// (parser.Spec.Trace): a session whose every row is such reads
+	// recovered "trace", it existed but its store of record is gone.
+	Trace func(parser string) bool
 }
 
 type agg struct {
@@ -62,7 +66,9 @@ type agg struct {
 	// record and from secondary sources; stateRecovered is what parsers
 	// said.
 	primary, secondary, secondaryTurns int
-	stateRecovered                     string
+	// trace counts the rows of parsers that only name sessions.
+	trace          int
+	stateRecovered string
 	// parents are the distinct parent session ids the rows named, in
 	// timeline order (at most maxParentsSeen; moreParents counts the rest).
 	parents     []ParentSeen
@@ -100,6 +106,9 @@ func (a *Aggregator) Add(e *Event) {
 	}
 	g := a.get(SessionKey{e.Host, e.User, e.Agent, e.SessionID})
 	g.s.Events++
+	if a.Trace != nil && a.Trace(e.Parser) {
+		g.trace++
+	}
 	if e.Secondary {
 		g.secondary++
 		if e.TurnType != System {
@@ -204,12 +213,18 @@ func (a *Aggregator) SetState(st SessionState) {
 // secondary sources (the store of record lost it), "partial" when
 // secondary sources add turns (not merely system rows such as a thread
 // record) that the store of record lacks, "no" only from the store of
-// record when the agent keeps secondary sources to recover from; what a
+// record when the agent keeps secondary sources to recover from, "trace"
+// when every row comes from parsers that only name sessions; what a
 // parser said (a deletion marker it read) wins when it is stronger (yes >
 // partial > no).
 func (a *Aggregator) recovered(agent string, g *agg) string {
 	v := ""
 	switch {
+	case g.trace > 0 && g.trace == g.s.Events:
+		// Every row only names the session (a prompt history line, a
+		// process registry entry, an index): it existed, its store of
+		// record is gone.
+		v = "trace"
 	case g.secondary > 0 && g.primary == 0:
 		v = "yes"
 	case g.secondaryTurns > 0:

@@ -76,3 +76,26 @@ func TestRecoveredTrace(t *testing.T) {
 		t.Fatal("rank order")
 	}
 }
+
+// TestTraceSessions: a session whose every row comes from a parser that
+// only names sessions reads trace; one transcript row makes it no (the
+// agent keeps secondary sources); a carved state (yes) outranks trace.
+func TestTraceSessions(t *testing.T) {
+	a := NewAggregator()
+	a.Recoverable = func(string) bool { return true }
+	a.Trace = func(p string) bool { return p == "x/history" || p == "x/registry" }
+	t0 := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+	a.Add(&Event{Agent: "x", SessionID: "gone", Parser: "x/history", TurnType: User, Text: "p", Secondary: true, Time: t0, SourceFile: "h"})
+	a.Add(&Event{Agent: "x", SessionID: "gone", Parser: "x/registry", TurnType: System, Time: t0.Add(time.Second), SourceFile: "r"})
+	a.Add(&Event{Agent: "x", SessionID: "live", Parser: "x/history", TurnType: User, Text: "p", Secondary: true, Time: t0, SourceFile: "h"})
+	a.Add(&Event{Agent: "x", SessionID: "live", Parser: "x/transcript", TurnType: User, Text: "p", Time: t0, SourceFile: "t"})
+	a.Add(&Event{Agent: "x", SessionID: "carved", Parser: "x/history", TurnType: User, Text: "q", Secondary: true, Time: t0, SourceFile: "h"})
+	a.SetState(SessionState{Key: SessionKey{Agent: "x", SessionID: "carved"}, Recovered: "yes"})
+	got := map[string]string{}
+	for _, s := range a.Sessions() {
+		got[s.SessionID] = s.Recovered
+	}
+	if got["gone"] != "trace" || got["live"] != "partial" || got["carved"] != "yes" || len(got) != 3 {
+		t.Errorf("recovered: %v", got)
+	}
+}

@@ -20,6 +20,7 @@ func History() parser.Parser {
 		Actions: Actions,
 		Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User},
 			Basis: "history.jsonl stamps a prompt when it is submitted, the transcript's user record at the same moment"},
+		Trace:   true,
 		Agent:   Agent,
 		Version: 3,
 		Targets: []string{"history"},

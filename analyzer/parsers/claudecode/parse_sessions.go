@@ -16,6 +16,7 @@ func Sessions() parser.Parser {
 	return parser.New(parser.Spec{
 		ID:      "claude-code/sessions",
 		Actions: Actions,
+		Trace:   true,
 		Agent:   Agent,
 		Version: 2,
 		Targets: []string{"sessions"},

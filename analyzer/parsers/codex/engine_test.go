@@ -183,7 +183,8 @@ func TestForkReplayWrittenOnceInParent(t *testing.T) {
 // db-backups/*/state_5.sqlite (issue 16) is read as a secondary source
 // like the live database: a backup that repeats it adds no row, whether
 // the row carries a record id (merged by identity) or not (merged by full
-// value), and a thread known only from the databases reads recovered yes.
+// value), and a thread known only from the databases (its rollout gone)
+// reads recovered trace: the state DB names threads, it is not their store.
 func TestStateDBBackupAddsNothing(t *testing.T) {
 	db, err := os.ReadFile(parsertest.SQLite(t, "testdata/state_5.sql"))
 	if err != nil {
@@ -203,7 +204,22 @@ func TestStateDBBackupAddsNothing(t *testing.T) {
 			t.Errorf("row: %+v", r)
 		}
 	}
-	if s := session(both, "0199bbbb-0000-7000-8000-000000000002"); s.Recovered != "yes" || s.UserTurns != 1 {
+	if s := session(both, "0199bbbb-0000-7000-8000-000000000002"); s.Recovered != "trace" || s.UserTurns != 1 {
 		t.Errorf("session known only from the databases: %+v", s)
+	}
+}
+
+// TestHistoryTraceOfGoneRollout: a history.jsonl line names a session
+// whose rollout is gone: sessions.jsonl lists it as recovered trace, with
+// the prompt's time, one user turn and the history file.
+func TestHistoryTraceOfGoneRollout(t *testing.T) {
+	const sid = "0199cccc-0000-7000-8000-000000000009"
+	hist := bundletest.File{Path: "/home/examiner/.codex/history.jsonl", Target: "history",
+		Data: []byte(`{"session_id":"` + sid + `","ts":1772442000,"text":"delete the audit log"}` + "\n")}
+	o := runEngine(t, codex.Parsers(), []bundletest.File{hist})
+	s := session(o, sid)
+	if s.Recovered != "trace" || s.UserTurns != 1 || s.Events != 1 || s.FirstUTC != "2026-03-02T09:00:00.000Z" ||
+		len(s.SourceFiles) != 1 || s.SourceFiles[0] != hist.Path {
+		t.Errorf("session named only by history.jsonl: %+v", s)
 	}
 }
