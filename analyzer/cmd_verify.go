@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sort"
 
 	"github.com/doubleagent/doubleagent/analyzer/analyze"
 	"github.com/doubleagent/doubleagent/bundle"
@@ -154,6 +155,14 @@ func (c *VerifyCmd) verifyOne(p, kind string, sc *bundle.Sidecar, limits *bundle
 		}
 		fmt.Printf("%s: %s\n", clean(p), clean(pr.String()))
 		ok = false
+	}
+	followed := make([]string, 0, len(res.Followed))
+	for m := range res.Followed {
+		followed = append(followed, m)
+	}
+	sort.Strings(followed)
+	for _, m := range followed {
+		fmt.Printf("%s: link followed: %s read at %s (the link policy, inside files/)\n", clean(p), clean(m), clean(res.Followed[m]))
 	}
 	tied := false
 	if kind == analyze.KindExtracted && sc != nil {

@@ -199,6 +199,10 @@ type Result struct {
 	Verified map[string]bool
 	// Members is how many artifact members were read.
 	Members int
+	// Followed maps a member name that passes a link followed under the
+	// link policy to the real path it was read at (an extracted
+	// collection only; a bundle holds no link).
+	Followed map[string]string
 	// Complete is true when the stream ended cleanly after the manifest
 	// and the summary says the collection completed.
 	Complete bool

@@ -157,3 +157,86 @@ func (s *source) followTreeLink(h looseHome, hit catalog.Hit, rel, orig string, 
 	s.links.followed[walked] = true
 	return catalog.WalkLinked(walked, hit.Rel, catalog.All(), visit)
 }
+
+// An extracted collection follows the same policy relative to its own
+// root, files/ (which stands for the host's root, as --root does for the
+// collector): a manifest row whose archive path passes a link is read
+// through it when every link on the way resolves inside files/ (an
+// absolute target taken relative to files/, a ".." climbing above it
+// refused), not into files/proc, files/sys or files/dev, in at most 40
+// links, a link on the way to a folder whose target does not hold the
+// link's own folder (a loop), the last to a regular file. The file is
+// hashed at its real path against the row of the path the agent used
+// (the row's archive path), and that real path is named (verify's
+// Followed, the inventory's read_from). Anything else is one problem row
+// naming the link and its target. Nothing outside files/ is ever read.
+
+// linkRefused is the error for a link not followed.
+type linkRefused struct {
+	link, target, why string
+}
+
+func (e *linkRefused) Error() string {
+	return fmt.Sprintf("%s is a link (to %q): not followed: %s", e.link, e.target, e.why)
+}
+func (e *linkRefused) Unwrap() error { return ErrUnsafePath }
+
+// resolveMember resolves an extracted collection's archive path name
+// (files/...) under the policy above and returns the archive path to open
+// (name itself when no component is a link) and whether a link was
+// followed. A path with no link, or one that does not exist, is returned
+// as it is, for openIn to open or report.
+func resolveMember(root, name string) (string, bool, error) {
+	comps, err := splitRel(name)
+	if err != nil || len(comps) < 2 || comps[0] != "files" {
+		return name, false, nil
+	}
+	filesRoot := filepath.Join(root, "files")
+	if fi, err := os.Lstat(filesRoot); err != nil || !fi.IsDir() {
+		return name, false, nil
+	}
+	within := func(p, dir string) bool { // p (files/-relative) is dir or below it
+		return dir == "" || p == dir || strings.HasPrefix(p, dir+"/")
+	}
+	done := ""
+	followed := false
+	rest := comps[1:]
+	for i, c := range rest {
+		p := c
+		if done != "" {
+			p = done + "/" + c
+		}
+		fi, err := os.Lstat(filepath.Join(filesRoot, filepath.FromSlash(p)))
+		if err != nil {
+			return name, false, nil
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			done = p
+			continue
+		}
+		link := "files/" + strings.Join(rest[:i+1], "/")
+		target, _ := os.Readlink(filepath.Join(filesRoot, filepath.FromSlash(p)))
+		refuse := func(why string) (string, bool, error) {
+			return name, false, &linkRefused{link, target, why}
+		}
+		r, err := resolveInTree(filesRoot, p)
+		if err != nil {
+			return refuse(strings.ReplaceAll(strings.ReplaceAll(err.Error(), "the tree's root", "files/"), "the tree", "the collection's files/"))
+		}
+		rfi, err := os.Lstat(filepath.Join(filesRoot, filepath.FromSlash(r)))
+		if err != nil {
+			return refuse("its target cannot be read: " + err.Error())
+		}
+		last := i == len(rest)-1
+		switch {
+		case last && !rfi.Mode().IsRegular():
+			return refuse("its target is " + kindOf(rfi.Mode()) + ", not a regular file")
+		case !last && !rfi.IsDir():
+			return refuse("its target is " + kindOf(rfi.Mode()) + ", not a folder")
+		case !last && within(done, r):
+			return refuse("a loop: its target holds the link itself")
+		}
+		done, followed = r, true
+	}
+	return "files/" + done, followed, nil
+}

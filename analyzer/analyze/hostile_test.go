@@ -105,7 +105,7 @@ func TestExtractedLinkOutOfTheTree(t *testing.T) {
 		t.Fatalf("%d rows read through the link", sum.Events)
 	}
 	ps := problems(t, out)
-	want := "unsafe_path " + f.Path + ": files/home/alice/.claude/projects/-home-alice-proj/" + sidA + ".jsonl: files/home on the way is a link, not a folder: not read"
+	want := "unsafe_path " + f.Path + ": files/home is a link (to \"" + filepath.Join(outside, "home") + "\"): not followed: its target does not exist inside the collection's files/ (an absolute target is taken relative to files/)"
 	if len(ps) != 1 || problemSet(ps)[0] != want {
 		t.Fatalf("problems:\n%s\nwant %s", strings.Join(problemSet(ps), "\n"), want)
 	}

@@ -341,7 +341,7 @@ func TestVerifyExtracted(t *testing.T) {
 	}
 	want := []string{
 		"checksum_mismatch /home/alice/.claude/history.jsonl: manifest sha256 e973f4423bf33f7f5b596e2bb3c7a6889e9a78e4ecb790fa44f2c0fbfac4fdf8 (84 bytes), file 7f8b1dfc466b6249f06cbe55c9174df2578e7754da793fded244ef5cba2a38f1 (8 bytes)",
-		"unsafe_path /home/alice/.claude/settings.json: files/home/alice/.claude/settings.json: is a link, not a regular file: not read",
+		`unsafe_path /home/alice/.claude/settings.json: files/home/alice/.claude/settings.json is a link (to "/etc/passwd"): not followed: its target does not exist inside the collection's files/ (an absolute target is taken relative to files/)`,
 		"missing_member /home/alice/.codex/history.jsonl: listed as collected but not in the extracted folder",
 		"unlisted_member files/home/alice/extra.txt: file not in the manifest",
 		`unsafe_path files/home/alice/link: files/home/alice/link is a link (to "/etc/passwd"): not read`,

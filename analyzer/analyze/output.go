@@ -70,6 +70,9 @@ type InventoryFile struct {
 	// extracted collection ("" for a loose file).
 	SHA256 string `json:"sha256"`
 	Member string `json:"member"`
+	// ReadFrom is the real path in the extracted collection the file was
+	// read at when Member passes a followed link (omitted otherwise).
+	ReadFrom string `json:"read_from,omitempty"`
 }
 
 // InventorySource is one input.
@@ -310,7 +313,7 @@ func (inv *Inventory) addParsed(s *source, f *fileRec, p parser.Parser, sk *sink
 		v = "true"
 	}
 	inv.Files = append(inv.Files, InventoryFile{Host: s.host, BundleID: s.bundleID, SourceFile: f.Path, Agent: f.Agent, Parser: p.ID(),
-		Records: sk.acct.n, Rows: sk.acct.rows, Skipped: skipped, Problems: sk.probs, Verified: v, SHA256: f.sum, Member: f.member})
+		Records: sk.acct.n, Rows: sk.acct.rows, Skipped: skipped, Problems: sk.probs, Verified: v, SHA256: f.sum, Member: f.member, ReadFrom: f.readFrom})
 }
 
 func (inv *Inventory) finish(sessions []timeline.Session, parsedAgents map[string]bool, events map[string]int) {

@@ -52,6 +52,10 @@ type fileRec struct {
 	// member is the file's name in the bundle (files/...), or in the
 	// extracted collection; "" for a loose file.
 	member string
+	// readFrom is the real archive path an extracted file was read at
+	// when its member name passes a followed link (evidence_links.go);
+	// "" otherwise.
+	readFrom string
 	parser.File
 	// A loose or extracted file is read in place: tree/local, by the
 	// evidence rule (openIn), local being '/' separated under the tree.
@@ -568,7 +572,12 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 			s.problem(Problem{Kind: bundle.ProblemUnsafe, SourceFile: e.Path, Message: why})
 			continue
 		}
-		sum, err := fileSHA256(root, e.ArchivePath)
+		local, followed, err := resolveMember(root, e.ArchivePath)
+		if err != nil {
+			s.problem(Problem{Kind: KindUnsafePath, SourceFile: e.Path, Agent: e.Agent, Message: err.Error()})
+			continue
+		}
+		sum, err := fileSHA256(root, local)
 		switch {
 		case errors.Is(err, ErrUnsafePath):
 			s.problem(Problem{Kind: KindUnsafePath, SourceFile: e.Path, Agent: e.Agent, Message: err.Error()})
@@ -584,7 +593,7 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 		}
 		s.add(&fileRec{File: parser.File{Path: e.Path, Rel: relToHome(e.Path, e.Home), Agent: e.Agent, Target: e.Target, Kind: catalog.Kind(e.Kind),
 			Size: e.Size, MTime: bundle.MemberMTime(e), Host: s.host, User: e.User, BundleID: s.bundleID},
-			tree: root, local: e.ArchivePath, verified: sum == e.SHA256 && !e.ChangedDuringCopy, sum: sum, member: e.ArchivePath})
+			tree: root, local: local, verified: sum == e.SHA256 && !e.ChangedDuringCopy, sum: sum, member: e.ArchivePath, readFrom: readFrom(followed, local)})
 	}
 	switch {
 	case summaries == 0:
@@ -905,4 +914,12 @@ func (s *source) copyFile(src *fileRec, dst string) error {
 		err = cerr
 	}
 	return err
+}
+
+// readFrom is local when a link was followed to reach it, else "".
+func readFrom(followed bool, local string) string {
+	if followed {
+		return local
+	}
+	return ""
 }

@@ -126,6 +126,7 @@ func VerifyExtracted(ctx context.Context, dir string) (bundle.Header, *bundle.Re
 	}
 
 	listed := map[string]int{}
+	reached := map[string]bool{} // real paths read through a followed link
 	for _, e := range res.Manifest {
 		res.Problems = append(res.Problems, bundle.RowProblems(e)...)
 		if e.ArchivePath == "" {
@@ -139,6 +140,11 @@ func VerifyExtracted(ctx context.Context, dir string) (bundle.Header, *bundle.Re
 			problem(bundle.ProblemContradiction, e.ArchivePath, e.Path, "two manifest rows name this file: it is not verified")
 		}
 		_, here := present[e.ArchivePath]
+		if !here && e.Status != bundle.StatusCollected {
+			if l, ok, _ := resolveMember(root, e.ArchivePath); ok {
+				_, here = present[l]
+			}
+		}
 		if e.Status != bundle.StatusCollected {
 			what := "names a file that is not in the extracted folder"
 			if here {
@@ -157,7 +163,19 @@ func VerifyExtracted(ctx context.Context, dir string) (bundle.Header, *bundle.Re
 			problem(bundle.ProblemUnsafe, e.ArchivePath, e.Path, why+": not read")
 			continue
 		}
-		sum, n, err := fileHash(root, e.ArchivePath)
+		local, followed, err := resolveMember(root, e.ArchivePath)
+		if err != nil {
+			problem(KindUnsafePath, e.ArchivePath, e.Path, err.Error())
+			continue
+		}
+		if followed {
+			if res.Followed == nil {
+				res.Followed = map[string]string{}
+			}
+			res.Followed[e.ArchivePath] = local
+			reached[local] = true
+		}
+		sum, n, err := fileHash(root, local)
 		switch {
 		case errors.Is(err, ErrUnsafePath):
 			problem(KindUnsafePath, e.ArchivePath, e.Path, err.Error())
@@ -178,7 +196,7 @@ func VerifyExtracted(ctx context.Context, dir string) (bundle.Header, *bundle.Re
 	}
 	var unlisted []string
 	for name := range present {
-		if listed[name] == 0 {
+		if listed[name] == 0 && !reached[name] {
 			unlisted = append(unlisted, name)
 		}
 	}
@@ -186,8 +204,18 @@ func VerifyExtracted(ctx context.Context, dir string) (bundle.Header, *bundle.Re
 	for _, name := range unlisted {
 		problem(bundle.ProblemUnlisted, name, "", "file not in the manifest")
 	}
+	// A link the policy followed for a row is no problem: its row names
+	// the path through it and Followed names where it was read.
+	throughLink := func(link string) bool {
+		for m := range res.Followed {
+			if m == link || strings.HasPrefix(m, link+"/") {
+				return true
+			}
+		}
+		return false
+	}
 	for _, p := range walkProbs {
-		if listed[p.Member] == 0 {
+		if listed[p.Member] == 0 && !(p.Kind == KindUnsafePath && isLink(root, p.Member) && throughLink(p.Member)) {
 			res.Problems = append(res.Problems, p)
 		}
 	}
@@ -290,4 +318,10 @@ func ExtractedSums(dir string) (header, manifest string, herr, merr error) {
 	header, _, herr = fileHash(root, bundle.HeaderName)
 	manifest, _, merr = fileHash(root, bundle.ManifestName)
 	return header, manifest, herr, merr
+}
+
+// isLink reports whether name (under root) is itself a link.
+func isLink(root, name string) bool {
+	fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(name)))
+	return err == nil && fi.Mode()&fs.ModeSymlink != 0
 }
