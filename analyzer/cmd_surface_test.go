@@ -165,7 +165,7 @@ func TestTimelineFindings(t *testing.T) {
 		t.Errorf("a bad rule left an output folder: %v", err)
 	}
 	out4 := filepath.Join(t.TempDir(), "o4")
-	if stdout, code := runCLI(t, "timeline", home, "-o", out4, "--format", "csv", "--rules", mine); code != 0 || !strings.Contains(stdout, "findings: 2 (1 high, 1 low) from 9 rules over 3 rows") {
+	if stdout, code := runCLI(t, "timeline", home, "-o", out4, "--format", "csv", "--rules", mine); code != 0 || !strings.Contains(stdout, "findings: 2 (1 high, 1 low) from 14 rules over 3 rows") {
 		t.Errorf("csv: %d %s", code, stdout)
 	}
 	withJSONL, _ := os.ReadFile(filepath.Join(out, "findings.jsonl"))

@@ -168,15 +168,17 @@ func TestOutputRefusedAndExitCodes(t *testing.T) {
 func TestSIGTERM(t *testing.T) {
 	bin := buildCollector(t)
 	root := filepath.Join(t.TempDir(), "img")
-	// 80 incompressible files: 5 MiB of output, far more than the pipe and
-	// the collector's 1 MiB output buffer hold.
+	// 320 incompressible files: 20 MiB of output, far more than the pipe,
+	// the collector's 1 MiB output buffer and the zstd encoder's blocks
+	// hold (with 80 files a loaded CI machine once saw the run end before
+	// the signal).
 	pcg := rand.New(rand.NewPCG(3, 4))
 	rnd := make([]byte, 64<<10)
-	for i := 0; i < 80; i++ {
+	for i := 0; i < 320; i++ {
 		for j := range rnd {
 			rnd[j] = byte(pcg.Uint32())
 		}
-		writeFile(t, filepath.Join(root, "home/alice/.claude/paste-cache", strings.Repeat("p", i+1)+".txt"), string(rnd))
+		writeFile(t, filepath.Join(root, "home/alice/.claude/paste-cache", fmt.Sprintf("p%04d.txt", i)), string(rnd))
 	}
 	cmd := exec.Command(bin, "--root", root, "-o", "-")
 	stdout, err := cmd.StdoutPipe()
