@@ -54,7 +54,9 @@ func (c *VerifyCmd) Run(g *Globals, log zerolog.Logger) error {
 			return &exitError{exitUnusable, fmt.Sprintf("--sidecar ties one extracted collection to its acquisition: give exactly one (%d given)", n)}
 		}
 	}
-	bad, unusable, checked := 0, 0, 0
+	// given counts each input once: an entry unusable before it is read,
+	// and one read (which verifyOne may still find unusable).
+	bad, unusable, given := 0, 0, 0
 	for _, in := range inputs {
 		p := in.Input
 		switch in.Status {
@@ -66,9 +68,10 @@ func (c *VerifyCmd) Run(g *Globals, log zerolog.Logger) error {
 		case analyze.InputUnusable:
 			fmt.Printf("%s: unusable: %s\n", clean(p), clean(in.Reason))
 			unusable++
+			given++
 			continue
 		}
-		checked++
+		given++
 		if in.Kind == analyze.KindLoose {
 			fmt.Printf("%s: unusable: neither a bundle (no zstd frame) nor an extracted collection (no bundle.json, manifest.jsonl or files/): not verified\n", clean(p))
 			unusable++
@@ -82,7 +85,7 @@ func (c *VerifyCmd) Run(g *Globals, log zerolog.Logger) error {
 			bad++
 		}
 	}
-	total := checked + unusable - countLoose(inputs)
+	total := given
 	if unusable > 0 {
 		return &exitError{exitUnusable, fmt.Sprintf("%d input(s) are not readable bundles or extracted collections; %d of %d failed verification", unusable, bad, total)}
 	}
@@ -90,16 +93,6 @@ func (c *VerifyCmd) Run(g *Globals, log zerolog.Logger) error {
 		return &exitError{exitNothing, fmt.Sprintf("%d of %d inputs failed verification", bad, total)}
 	}
 	return nil
-}
-
-func countLoose(inputs []analyze.InputStatus) int {
-	n := 0
-	for _, in := range inputs {
-		if in.Status == analyze.InputRead && in.Kind == analyze.KindLoose {
-			n++
-		}
-	}
-	return n
 }
 
 // verifyOne verifies one bundle or extracted collection and prints its
