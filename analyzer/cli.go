@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/alecthomas/kong"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
 	"github.com/doubleagent/doubleagent/bundle"
 	"github.com/mattn/go-isatty"
 	"github.com/rs/zerolog"
@@ -149,13 +150,17 @@ func cleanN(s string, max int) string {
 		cut = fmt.Sprintf("...(%d bytes in all)", len(s))
 		s = s[:k]
 	}
-	if !strings.ContainsFunc(s, isControl) {
+	if !strings.ContainsFunc(s, isControl) && !strings.ContainsFunc(s, timeline.IsHidden) {
 		return s + cut
 	}
 	var b strings.Builder
 	for _, r := range s {
 		if isControl(r) {
 			fmt.Fprintf(&b, `\x%02x`, r)
+			continue
+		}
+		if timeline.IsHidden(r) {
+			fmt.Fprintf(&b, `\u%04x`, r)
 			continue
 		}
 		b.WriteRune(r)

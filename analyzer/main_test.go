@@ -172,6 +172,9 @@ func TestCleanTerminalText(t *testing.T) {
 	if got := clean("host\x1b[2J\aname"); got != `host\x1b[2J\x07name` {
 		t.Fatalf("clean = %q", got)
 	}
+	if got := clean("evil\u202etxt.exe\u009b"); got != `evil\u202etxt.exe\x9b` {
+		t.Errorf("clean did not show the bidi override and the C1 control: %q", got)
+	}
 	if got := clean("plain-host"); got != "plain-host" {
 		t.Fatalf("clean changed %q", got)
 	}

@@ -5,20 +5,16 @@ import (
 	"strings"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
 // maxHiddenText is the length of the decoded hidden text a finding shows.
 const maxHiddenText = 1000
 
 // IsHidden reports whether r is a character a reader of the text does not
-// see: a Unicode tag character (U+E0000-U+E007F), a zero-width character
-// (U+200B-U+200F, U+2060-U+2064) or a bidi control (U+202A-U+202E,
-// U+2066-U+2069). These are the characters the hidden-Unicode rule
-// matches; a byte-order mark (U+FEFF) is not among them.
-func IsHidden(r rune) bool {
-	return r >= 0xE0000 && r <= 0xE007F || r >= 0x200B && r <= 0x200F || r >= 0x202A && r <= 0x202E ||
-		r >= 0x2060 && r <= 0x2064 || r >= 0x2066 && r <= 0x2069
-}
+// see (timeline.IsHidden: tag characters, zero-width characters, bidi
+// controls). These are the characters the hidden-Unicode rule matches.
+func IsHidden(r rune) bool { return timeline.IsHidden(r) }
 
 // HiddenText decodes the hidden characters of s, in order: a run of tag
 // characters as the ASCII it spells (U+E0041 is "A"; the tag cancel

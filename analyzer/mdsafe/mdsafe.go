@@ -13,7 +13,10 @@
 //     "www" (which stop http://, www. and e-mail autolinks), and a leading
 //     `#`, `>`, `-`, `+`, `=` or "1." / "1)"; line endings and other control
 //     characters become the Unicode control pictures (U+2400 to U+241F,
-//     U+2421 for DEL), so a newline in a field cannot end the line.
+//     U+2421 for DEL), so a newline in a field cannot end the line; C1
+//     controls and hidden characters (bidi overrides, zero-width and tag
+//     characters) are written as <U+XXXX> (timeline.Reveal), so a
+//     right-to-left override cannot reorder what the examiner reads.
 //   - CodeBlock, for multi-line text: a fenced code block whose backtick
 //     fence is longer than any backtick run in the text, so no line of the
 //     text can close it.
@@ -32,7 +35,7 @@ import (
 // Text is s for an inline place of a Markdown document (see the package
 // doc): literal under any CommonMark renderer, one line.
 func Text(s string) string {
-	s = timeline.ValidUTF8(s)
+	s = timeline.Reveal(timeline.ValidUTF8(s))
 	var b strings.Builder
 	b.Grow(len(s) + len(s)/8)
 	for i, r := range s {
@@ -107,11 +110,25 @@ func Fence(s string) string {
 // CodeBlock is s as a fenced code block (info, when given, is a plain
 // word such as "json"), ending in a newline. Carriage returns, which
 // CommonMark takes as line endings, are shown as U+240D so a CR-only
-// text keeps its lines as written.
+// text keeps its lines as written; every other control character but
+// newline and tab (ESC, which a terminal that prints report.md would
+// run, among them) becomes its control picture, and C1 controls and
+// hidden characters (bidi overrides, zero-width and tag characters) are
+// written as <U+XXXX> (timeline.Reveal).
 func CodeBlock(info, s string) string {
-	s = timeline.ValidUTF8(s)
+	s = timeline.Reveal(timeline.ValidUTF8(s))
 	s = strings.ReplaceAll(s, "\r\n", "\u240d\n")
-	s = strings.ReplaceAll(s, "\r", "\u240d")
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n' || r == '\t':
+			return r
+		case r < 0x20:
+			return 0x2400 + r
+		case r == 0x7f:
+			return 0x2421
+		}
+		return r
+	}, s)
 	f := Fence(s)
 	return f + info + "\n" + s + "\n" + f + "\n"
 }

@@ -34,3 +34,15 @@ func TestCodeBlock(t *testing.T) {
 		t.Errorf("Anchor = %q, want %q", got, want)
 	}
 }
+
+// TestControlsShown: ESC, BEL, DEL, C1 controls and bidi overrides never
+// reach report.md raw, in a code block or inline.
+func TestControlsShown(t *testing.T) {
+	in := "\x1b]0;t\x07\x1b[2J\x7f \u009b1m \u202eevil\u202c\ttab\nline"
+	if got, want := mdsafe.CodeBlock("", in), "```\n\u241b]0;t\u2407\u241b[2J\u2421 <U+009B>1m <U+202E>evil<U+202C>\ttab\nline\n```\n"; got != want {
+		t.Errorf("CodeBlock = %q, want %q", got, want)
+	}
+	if got, want := mdsafe.Text(in), "\u241b\\]0;t\u2407\u241b\\[2J\u2421 \\<U+009B\\>1m \\<U+202E\\>evil\\<U+202C\\>\u2409tab\u240aline"; got != want {
+		t.Errorf("Text = %q, want %q", got, want)
+	}
+}

@@ -43,6 +43,23 @@ func TestMarkdownKeepsEvidenceInert(t *testing.T) {
 	for _, b := range reporttest.Check(md) {
 		t.Error(b)
 	}
+	page, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range reporttest.RawControls(page) {
+		if !strings.Contains(b, "U+000D") { // a CR is a line ending to a browser, shown as one
+			t.Errorf("report.html: %s", b)
+		}
+	}
+	for _, want := range []string{"\u241b]0;forged title\u2407\u241b[2J", "bidi <U+202E>forged override<U+202C>", "C1 <U+009B>31m CSI"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("report.md does not show %q", want)
+		}
+	}
+	if !strings.Contains(string(page), "bidi &lt;U+202E&gt;forged override&lt;U+202C&gt;") {
+		t.Errorf("report.html does not show the bidi override as <U+202E>")
+	}
 	out, _ := reporttest.Render(md)
 	if !strings.Contains(string(out), "&lt;img src=&quot;"+beacon+"&quot;&gt;") {
 		t.Errorf("the hostile text is not shown escaped")
@@ -56,7 +73,8 @@ func TestMarkdownKeepsEvidenceInert(t *testing.T) {
 // test above can fail).
 func TestCheckCatchesLiveMarkdown(t *testing.T) {
 	for _, md := range []string{"<img src=x>\n", "a <b>x</b>\n", "[a](http://x)\n", "![a](x.png)\n", "see http://x.org\n", "x\n> q forged\n",
-		"# forged\n", "- forged\n", "x\n\n    code\n", "*em*\n", "~~del~~\n", "`code`\n", "<div>\nx\n</div>\n", "a\n\n---\n"} {
+		"# forged\n", "- forged\n", "x\n\n    code\n", "*em*\n", "~~del~~\n", "`code`\n", "<div>\nx\n</div>\n", "a\n\n---\n",
+		"a\x1b[2Jb\n", "```\n\x1b]0;t\x07\n```\n", "a\u202eb\n", "a\u009bb\n", "a\U000E0041b\n", "a\u200bb\n"} {
 		if len(reporttest.Check([]byte(md))) == 0 {
 			t.Errorf("%q passes the check", md)
 		}

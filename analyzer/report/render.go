@@ -55,7 +55,24 @@ nav{margin:1em 0;padding:.5em .8em;background:#f6f8fa;border:1px solid #d0d7de;b
 svg.ov{max-width:100%;height:auto;border:1px solid #d0d7de;background:#fff}svg.ov a rect:hover{stroke:#000;stroke-width:1.5}
 table.idx{min-width:60%}table.idx td:nth-child(3){white-space:nowrap}tr.hit td{background:#fff5f5}ul.ev{margin:.3em 0 1em}`
 
-func esc(s string) string { return html.EscapeString(s) }
+// esc writes evidence into report.html: HTML-escaped, C0 controls but
+// newline, tab and carriage return (a line ending to a browser) as their
+// control pictures, and C1 controls and hidden characters (bidi
+// overrides, zero-width and tag characters) as <U+XXXX>
+// (timeline.Reveal), as report.md shows them.
+func esc(s string) string {
+	return html.EscapeString(strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n' || r == '\t' || r == '\r':
+			return r
+		case r < 0x20:
+			return 0x2400 + r
+		case r == 0x7f:
+			return 0x2421
+		}
+		return r
+	}, timeline.Reveal(s)))
+}
 
 // mdEsc writes evidence into an inline place of report.md (mdsafe.Text).
 func mdEsc(s string) string { return mdsafe.Text(s) }

@@ -44,6 +44,10 @@ func Hostile(beacon string) []string {
 		beacon + ` www.example.com/x forged@example.com`,
 		"`code` ``x`` *em* _em_ **strong** ~~del~~ &lt; &#60;img src=x&#62; \\<b> | pipe |",
 		"\xff\xfe lone \xed\xa0\x80 surrogate",
+		"\x1b]0;forged title\x07\x1b[2J\x1b[31mterminal escapes\x1b[0m",
+		"bidi \u202eforged override\u202c and \u2066isolate\u2069",
+		"C1 \u009b31m CSI and \u0085 NEL",
+		"tags \U000E0069\U000E0067\U000E006E\U000E006F\U000E0072\U000E0065 and zero\u200bwidth",
 	}
 	for _, l := range lines {
 		for _, nl := range []string{"\n", "\r", "\r\n"} {
@@ -206,6 +210,7 @@ func Check(md []byte) []string {
 		}
 		return ast.WalkContinue, nil
 	})
+	bad = append(bad, RawControls(md)...)
 	out, err := Render(md)
 	if err != nil {
 		return append(bad, err.Error())
@@ -234,4 +239,26 @@ func nodeText(n ast.Node, src []byte) []byte {
 		return ast.WalkContinue, nil
 	})
 	return b.Bytes()
+}
+
+// RawControls names every character of b a terminal or a reader would
+// not see as written: a C0 control but newline and tab, DEL, a C1
+// control, or a hidden character (timeline.IsHidden: bidi controls,
+// zero-width and tag characters) other than a zero-width joiner between
+// two non-ASCII characters (an emoji sequence). A report must show each
+// of these as a picture or as <U+XXXX>, never raw.
+func RawControls(b []byte) []string {
+	var bad []string
+	s := string(b)
+	for i, r := range s {
+		switch {
+		case r == '\n' || r == '\t':
+		case r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f:
+			bad = append(bad, fmt.Sprintf("raw control U+%04X at byte %d", r, i))
+		case r == 0x200D && i > 0 && i+3 < len(s) && s[i-1] >= 0x80 && s[i+3] >= 0x80:
+		case timeline.IsHidden(r):
+			bad = append(bad, fmt.Sprintf("raw hidden character U+%04X at byte %d", r, i))
+		}
+	}
+	return bad
 }
