@@ -416,3 +416,44 @@ func TestHostnameOneLine(t *testing.T) {
 		}
 	}
 }
+
+// TestLooseFolderOfHomes: an image's home (or Users) folder copied on its
+// own is read as the homes it holds, each named after its folder (it was
+// read as one home named "home", and found nothing); a home with a
+// dot-file of its own, or whose only hit is a project's .claude two
+// levels down, stays one home.
+func TestLooseFolderOfHomes(t *testing.T) {
+	homes := writeTree(t, map[string][]byte{
+		"alice/.claude/projects/-home-alice-p/" + looseSID + ".jsonl":                 session("alice"),
+		"bob/.claude/projects/-home-bob-p/bbbb2222-0000-4000-8000-000000000002.jsonl": claudeSession("bbbb2222-0000-4000-8000-000000000002", "/home/bob/p", "2026-05-02", "id", "bob"),
+		"notes.txt": []byte("kept by the examiner\n"),
+	})
+	_, out := run(t, analyze.Options{Inputs: []string{homes}})
+	if got := hostsUsers(t, out); got != "loose:evidence/alice loose:evidence/bob" {
+		t.Errorf("folder of homes: %s", got)
+	}
+	var files []string
+	for _, r := range rows(t, out) {
+		files = append(files, r.SourceFile)
+	}
+	sort.Strings(files)
+	if len(files) == 0 || !strings.HasPrefix(files[0], "/home/alice/.claude/projects/") || !strings.HasPrefix(files[len(files)-1], "/home/bob/.claude/projects/") {
+		t.Errorf("source files: %v", files)
+	}
+	users := writeTree(t, map[string][]byte{"Users/carol/.claude/projects/-Users-carol-p/" + looseSID + ".jsonl": session("carol")})
+	_, out = run(t, analyze.Options{Inputs: []string{filepath.Join(users, "Users")}})
+	if r := rows(t, out); len(r) == 0 || r[0].User != "carol" || !strings.HasPrefix(r[0].SourceFile, "/Users/carol/.claude/") {
+		t.Errorf("a Users folder: %+v", r)
+	}
+	one := writeTree(t, map[string][]byte{".bashrc": []byte("x\n"), "work/.claude/settings.json": []byte("{}\n"),
+		".claude/projects/-home-dave-p/" + looseSID + ".jsonl": session("dave")})
+	_, out = run(t, analyze.Options{Inputs: []string{one}})
+	if got := hostsUsers(t, out); got != "loose:evidence/evidence" {
+		t.Errorf("a home with a project's .claude: %s", got)
+	}
+	empty := writeTree(t, map[string][]byte{"x/notes.txt": []byte("x\n")})
+	sum, _ := run(t, analyze.Options{Inputs: []string{empty}})
+	if got, want := strings.Join(analyze.SummaryLines(sum), "\n"), "  nothing of any agent under "+empty+": a folder is read as an image root (home/NAME, Users/NAME, root), a folder of homes, one home, or an agent folder such as .claude"; !strings.Contains(got, want) {
+		t.Errorf("summary of a folder with nothing of any agent:\n%s", got)
+	}
+}

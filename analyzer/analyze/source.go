@@ -716,6 +716,9 @@ func findLooseHomes(dir string) ([]looseHome, []Problem) {
 	if image || len(out) > 0 {
 		return out, probs
 	}
+	if hs := homesFolder(abs); len(hs) > 0 {
+		return hs, nil
+	}
 	base := filepath.Base(abs)
 	if strings.HasPrefix(base, ".") {
 		parent := filepath.Dir(abs)
@@ -723,6 +726,80 @@ func findLooseHomes(dir string) ([]looseHome, []Problem) {
 	}
 	return []looseHome{{user: base, dir: abs, orig: filepath.ToSlash(abs), tree: abs, copied: true}}, nil
 }
+
+// homesFolder reads dir as a folder of homes (an image's home or Users
+// folder copied on its own): dir holds no dot-entry, Library or AppData of
+// its own (it would be a home), and at least one of its sub-folders (not
+// a link) holds a catalog folder that starts a home-relative path
+// (.claude, .codex, .gemini, ...: homeDotNames). Each sub-folder is then a
+// home named after it, at /home/NAME (/Users/NAME when dir is named
+// Users). Otherwise it returns nil and dir is read as one home.
+func homesFolder(dir string) []looseHome {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	parent := "/home/"
+	if strings.EqualFold(filepath.Base(dir), "Users") {
+		parent = "/Users/"
+	}
+	names := homeDotNames()
+	var out []looseHome
+	found := false
+	for _, e := range ents {
+		if n := e.Name(); strings.HasPrefix(n, ".") || n == "Library" || n == "AppData" {
+			return nil
+		}
+		if e.Type()&os.ModeSymlink != 0 || !e.IsDir() {
+			continue
+		}
+		sub, err := os.ReadDir(filepath.Join(dir, e.Name()))
+		if err != nil {
+			continue
+		}
+		for _, f := range sub {
+			if names[f.Name()] {
+				found = true
+				break
+			}
+		}
+		out = append(out, looseHome{user: e.Name(), dir: filepath.Join(dir, e.Name()), orig: parent + e.Name(), tree: dir})
+	}
+	if !found {
+		return nil
+	}
+	return out
+}
+
+// homeDotNames is the set of literal first path components, starting with
+// ".", of the catalog's home-relative patterns (.claude, .codex, .config),
+// a leading brace list's alternatives and relocated folders included.
+var homeDotNames = sync.OnceValue(func() map[string]bool {
+	names := map[string]bool{}
+	add := func(p string) {
+		first, _, _ := strings.Cut(p, "/")
+		if strings.HasPrefix(first, ".") && !strings.ContainsAny(first, "*?[{\\") {
+			names[first] = true
+		}
+	}
+	for _, a := range catalog.All() {
+		for _, r := range a.Relocations {
+			add(r.Folder)
+		}
+		for _, t := range a.Targets {
+			for _, p := range catalog.TargetPatterns(t) {
+				if alts, _, ok := strings.Cut(strings.TrimPrefix(p, "{"), "}"); ok && strings.HasPrefix(p, "{") {
+					for _, alt := range strings.Split(alts, ",") {
+						add(alt)
+					}
+					continue
+				}
+				add(p)
+			}
+		}
+	}
+	return names
+})
 
 // openLoose walks a loose tree with the catalog, reading files in place
 // (read-only, by the evidence rule: see evidence.go). An image root's

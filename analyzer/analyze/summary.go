@@ -61,6 +61,13 @@ func SummaryLines(s *Summary) []string {
 	}
 	if s.Inventory != nil {
 		out = append(out, agentLines(s.Inventory, s.Filtered)...)
+		if len(s.Inventory.Agents) == 0 {
+			for _, src := range s.Inventory.Sources {
+				if src.Kind == KindLoose {
+					out = append(out, "  nothing of any agent under "+src.Input+": a folder is read as an image root (home/NAME, Users/NAME, root), a folder of homes, one home, or an agent folder such as .claude")
+				}
+			}
+		}
 	}
 	sessions := fmt.Sprintf("%d sessions", s.Sessions)
 	out = append(out, fmt.Sprintf("rows written: %d (%d undated), in %s", s.Events, s.Undated, sessions))
