@@ -19,6 +19,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/doubleagent/doubleagent/analyzer/engine/outputs"
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 	"github.com/doubleagent/doubleagent/bundle"
@@ -87,14 +88,6 @@ type Options struct {
 	Rows RowConsumer
 }
 
-// RowConsumer sees the rows of the timeline during the output pass, on a
-// goroutine of its own: n is the row's 1-based number (its line in
-// timeline.jsonl, its row in the other formats), r its wire form (the row
-// timeline.jsonl holds, timeline.Event.WireRow), which the consumer may
-// keep. An error stops the run.
-type RowConsumer interface {
-	Row(n int64, r *timeline.Row) error
-}
 
 // Summary is what a run found.
 type Summary struct {
@@ -188,7 +181,7 @@ type collected struct {
 	undatedDropped                                             map[fileKey]int
 	sessions                                                   *sessionFilter // --session (sessionprefix.go)
 	// bodyEntries are the manifest rows of every input, for the bodyfile.
-	bodyEntries []bodyEntry
+	bodyEntries []outputs.BodyEntry
 }
 
 // fileKey names one source file of one input.
@@ -762,11 +755,11 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 		return nil, err
 	}
 	opts.Log.Debug().Dur("elapsed", time.Since(started)).Msg("correlation pass done")
-	if err := writeOutputs(c, &opts, sum); err != nil {
+	if err := writeOutputs(c, &opts, formats, sum); err != nil {
 		return nil, err
 	}
 	opts.Log.Debug().Dur("elapsed", time.Since(started)).Msg("outputs written")
-	if err := writeRunRecord(&opts, sum, started); err != nil {
+	if err := writeRunRecord(&opts, formats, sum, started); err != nil {
 		return nil, err
 	}
 	return sum, nil
@@ -865,7 +858,7 @@ func runUnit(ctx context.Context, u unit, tmp string, rt *router, c *collected, 
 	c.problems = append(c.problems, s.problems...)
 	c.inv.addSource(s)
 	for _, e := range s.manifest {
-		c.bodyEntries = append(c.bodyEntries, bodyEntry{host: s.host, e: e})
+		c.bodyEntries = append(c.bodyEntries, outputs.BodyEntryOf(s.host, e))
 	}
 	s.manifest = nil
 	c.mu.Unlock()
