@@ -88,7 +88,6 @@ type Options struct {
 	Rows RowConsumer
 }
 
-
 // Summary is what a run found.
 type Summary struct {
 	Events   int
@@ -878,10 +877,7 @@ func runUnit(ctx context.Context, u unit, tmp string, rt *router, c *collected, 
 			c.mu.Unlock()
 			continue
 		}
-		for _, p := range rt.parsers {
-			if !matches(p, &f.File) {
-				continue
-			}
+		for _, p := range rt.For(&f.File) {
 			c.sem <- struct{}{}
 			wg.Add(1)
 			go func(f *fileRec, p parser.Parser) {

@@ -16,7 +16,6 @@ import (
 	"github.com/doubleagent/doubleagent/catalog"
 )
 
-
 // Inventory is inventory.json: per host and agent, what was there and
 // what came of it.
 type Inventory struct {
@@ -490,4 +489,3 @@ func writeOutputs(c *collected, opts *Options, formats []string, sum *Summary) e
 	sum.Files = append(sum.Files, filepath.Join(opts.OutDir, ProblemsJSONL))
 	return nil
 }
-

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/doubleagent/doubleagent/analyzer/engine/route"
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/bundle"
 	"github.com/doubleagent/doubleagent/catalog"
@@ -234,50 +235,17 @@ func sniff(f *os.File) bool {
 	return bundle.Sniff(b[:n])
 }
 
-// parsedAgents is the set of agents some parser reads.
+// router is the route stage's Router with what the inputs stage is told
+// beside it.
 type router struct {
-	parsers []parser.Parser
-	agents  map[string]bool
-	// secrets are the agents one of whose parsers reads secret-kind files.
-	secrets map[string]bool
+	*route.Router
 	// keepManifest asks sources to keep their manifest rows (bodyfile).
 	keepManifest bool
 	// loose labels loose inputs from --host, --user and --agent (loose.go).
 	loose looseLabels
 }
 
-func newRouter(ps []parser.Parser) *router {
-	r := &router{parsers: ps, agents: map[string]bool{}, secrets: map[string]bool{}}
-	for _, p := range ps {
-		r.agents[p.Agent()] = true
-		if readsSecrets(p) {
-			r.secrets[p.Agent()] = true
-		}
-	}
-	return r
-}
-
-func readsSecrets(p parser.Parser) bool {
-	sp, ok := p.(parser.Specced)
-	return ok && sp.Spec().ReadsSecretKind
-}
-
-// wants reports whether some parser may read a file of agent and kind.
-func (r *router) wants(agent string, kind catalog.Kind) bool {
-	if !r.agents[agent] {
-		return false
-	}
-	return kind != catalog.KindSecret || r.secrets[agent]
-}
-
-// matches reports whether p reads f: secret-kind files only go to parsers
-// that declare ReadsSecretKind.
-func matches(p parser.Parser, f *parser.File) bool {
-	if f.Kind == catalog.KindSecret && !readsSecrets(p) {
-		return false
-	}
-	return p.Match(f)
-}
+func newRouter(ps []parser.Parser) *router { return &router{Router: route.New(ps)} }
 
 func relToHome(orig, home string) string {
 	if home == "" {
@@ -347,7 +315,7 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 			break
 		}
 		e := m.Entry
-		if !rt.wants(e.Agent, catalog.Kind(e.Kind)) {
+		if !rt.Wants(e.Agent, catalog.Kind(e.Kind)) {
 			continue // drained by the reader, hashed, never written
 		}
 		off, n, err := sw.copy(m)
@@ -384,7 +352,7 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 		if _, ok := rowOf[e.ArchivePath]; e.ArchivePath != "" && !ok {
 			rowOf[e.ArchivePath] = e
 		}
-		s.seen = append(s.seen, seenFile{user: e.User, agent: e.Agent, status: e.Status, size: e.Size, parsable: rt.agents[e.Agent]})
+		s.seen = append(s.seen, seenFile{user: e.User, agent: e.Agent, status: e.Status, size: e.Size, parsable: rt.Reads(e.Agent)})
 		if rt.keepManifest {
 			s.manifest = append(s.manifest, e)
 		}
@@ -422,7 +390,7 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 		// Verified only when the hash matched and the collector did not
 		// see the file change while copying it.
 		rec.verified = res.Verified[name] && !e.ChangedDuringCopy
-		if !rt.wants(rec.Agent, rec.Kind) {
+		if !rt.Wants(rec.Agent, rec.Kind) {
 			continue
 		}
 		s.add(rec)
@@ -546,7 +514,7 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 		if e.ChangedDuringCopy {
 			s.changed++
 		}
-		s.seen = append(s.seen, seenFile{user: e.User, agent: e.Agent, status: e.Status, size: e.Size, parsable: rt.agents[e.Agent]})
+		s.seen = append(s.seen, seenFile{user: e.User, agent: e.Agent, status: e.Status, size: e.Size, parsable: rt.Reads(e.Agent)})
 		if rt.keepManifest {
 			s.manifest = append(s.manifest, e)
 		}
@@ -565,7 +533,7 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 			continue
 		}
 		listed[e.ArchivePath] = true
-		if !rt.wants(e.Agent, catalog.Kind(e.Kind)) {
+		if !rt.Wants(e.Agent, catalog.Kind(e.Kind)) {
 			continue
 		}
 		if why := bundle.UnsafeName(e.ArchivePath); why != "" {
@@ -782,14 +750,14 @@ func openLoose(ctx context.Context, dir string, rt *router) (*source, error) {
 					status = bundle.StatusSymlink
 				}
 			}
-			s.seen = append(s.seen, seenFile{user: h.user, agent: hit.Agent, status: status, size: hit.Info.Size(), parsable: rt.agents[hit.Agent]})
+			s.seen = append(s.seen, seenFile{user: h.user, agent: hit.Agent, status: status, size: hit.Info.Size(), parsable: rt.Reads(hit.Agent)})
 			if rt.keepManifest {
 				// A loose tree has no manifest: the walk's own view (no
 				// hash, the modification time only).
 				s.manifest = append(s.manifest, bundle.Entry{Record: bundle.RecordFile, Path: orig, User: h.user, Agent: hit.Agent, Type: "file",
 					Size: hit.Info.Size(), Mode: fmt.Sprintf("%o", hit.Info.Mode().Perm()), MTime: bundle.FormatTime(hit.Info.ModTime()), Status: status})
 			}
-			if !rt.wants(hit.Agent, hit.Target.Kind) {
+			if !rt.Wants(hit.Agent, hit.Target.Kind) {
 				return nil
 			}
 			rel, err := filepath.Rel(h.tree, hit.Path)
