@@ -19,6 +19,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/doubleagent/doubleagent/analyzer/engine/correlate"
 	"github.com/doubleagent/doubleagent/analyzer/engine/outputs"
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
@@ -143,15 +144,11 @@ var ErrNoInput = errors.New("no usable input")
 type collected struct {
 	mu      sync.Mutex
 	primary *timeline.Sorter
-	// ids holds a stub of every row with a record id, pair every
-	// secondary row and a stub of every primary row a secondary source
-	// could repeat (see correlate.go).
-	ids      *timeline.SorterOf[idStub]
-	pair     *timeline.SorterOf[pairRow]
+	// corr holds what the correlation pass needs of every row (the
+	// correlate stage).
+	corr     *correlate.Correlator
 	ord      int64
-	losers   bitset
 	matchIDs map[string]bool
-	states   []stateRec
 	// sem bounds the files parsed at once across all inputs (Jobs).
 	sem      chan struct{}
 	problems []Problem
@@ -164,21 +161,12 @@ type collected struct {
 	started time.Time
 	inv     *Inventory
 	opts    *Options
-	// secondarySpecs are the declared secondary sources by parser ID;
-	// pairTypes the turn types each agent's secondary sources can repeat.
-	secondarySpecs map[string]*parser.Secondary
-	pairTypes      map[string]map[timeline.TurnType]bool
-	recoverable    map[string]bool
-	// traceParsers are the parsers whose rows only name sessions
-	// (parser.Spec.Trace), by parser ID.
-	traceParsers map[string]bool
 	// actionTables are the Spec.Actions tables of every parser writing an
 	// agent's rows.
 	actionTables map[string][]map[string]timeline.Action
 	// Counts for the summary line and the inventory.
-	repeatedByID, secondaryByID, secondaryPaired, duplicateIDs int
-	undatedDropped                                             map[fileKey]int
-	sessions                                                   *sessionFilter // --session (sessionprefix.go)
+	undatedDropped map[fileKey]int
+	sessions       *sessionFilter // --session (sessionprefix.go)
 	// bodyEntries are the manifest rows of every input, for the bodyfile.
 	bodyEntries []outputs.BodyEntry
 }
@@ -186,23 +174,13 @@ type collected struct {
 // fileKey names one source file of one input.
 type fileKey struct{ host, bundleID, input, file, agent string }
 
-// stateRec is one session state as a parser gave it, with where it came
-// from so the merge has a fixed order.
-type stateRec struct {
-	st   timeline.SessionState
-	file string
-	seq  int
-}
-
 func newCollected(tmp string, opts *Options) *collected {
 	c := &collected{
 		primary:  timeline.NewSorter(tmp, opts.MemLimit),
-		ids:      timeline.NewSorterOf(tmp, secondaryMemLimit(opts.MemLimit), idLess, idSize).WithCodec(idCodec),
-		pair:     timeline.NewSorterOf(tmp, secondaryMemLimit(opts.MemLimit), pairLess, pairSize).WithCodec(pairCodec),
+		corr:     correlate.New(opts.Parsers, tmp, secondaryMemLimit(opts.MemLimit)),
 		matchIDs: map[string]bool{}, sem: make(chan struct{}, opts.Jobs),
 		inv: newInventory(), opts: opts,
-		secondarySpecs: map[string]*parser.Secondary{}, pairTypes: map[string]map[timeline.TurnType]bool{},
-		recoverable: map[string]bool{}, traceParsers: map[string]bool{}, undatedDropped: map[fileKey]int{}, actionTables: map[string][]map[string]timeline.Action{},
+		undatedDropped: map[fileKey]int{}, actionTables: map[string][]map[string]timeline.Action{},
 		sessions: newSessionFilter(opts.Sessions),
 	}
 	for _, p := range opts.Parsers {
@@ -213,24 +191,6 @@ func newCollected(tmp string, opts *Options) *collected {
 		if t := sp.Spec().Actions; t != nil {
 			for _, a := range append([]string{p.Agent()}, sp.Spec().Emits...) {
 				c.actionTables[a] = append(c.actionTables[a], t)
-			}
-		}
-		if sp.Spec().Trace {
-			c.traceParsers[p.ID()] = true
-		}
-		if sp.Spec().Secondary == nil {
-			continue
-		}
-		sec := sp.Spec().Secondary
-		c.secondarySpecs[p.ID()] = sec
-		agents := append([]string{p.Agent()}, sp.Spec().Emits...)
-		for _, a := range agents {
-			c.recoverable[a] = true
-			if c.pairTypes[a] == nil {
-				c.pairTypes[a] = map[timeline.TurnType]bool{}
-			}
-			for _, tt := range sec.TurnTypes {
-				c.pairTypes[a][tt] = true
 			}
 		}
 	}
@@ -313,12 +273,12 @@ func matchKey(e *timeline.Event) string {
 // addBatch stores a batch of one file's events under one lock; hashes and
 // the regular expression are computed before taking it.
 func (c *collected) addBatch(evs []timeline.Event, src *source) error {
-	var stubs []idStub
+	var stubs []correlate.Stub
 	matched := make([]bool, len(evs))
 	for i := range evs {
 		e := &evs[i]
 		if e.RecordID != "" {
-			stubs = append(stubs, stubOf(e)) // Ord set below
+			stubs = append(stubs, correlate.StubOf(e)) // Ord set below
 		}
 		if c.opts.Match != nil && e.ToolUseID != "" {
 			matched[i] = c.matches(e)
@@ -328,10 +288,7 @@ func (c *collected) addBatch(evs []timeline.Event, src *source) error {
 	// hands its values over, and they are sorted and written as a run
 	// after the lock is released, so one worker's spill never stalls the
 	// others.
-	var full []interface {
-		Spill()
-		PutRun() error
-	}
+	var full []correlate.Spiller
 	c.mu.Lock()
 	k := 0
 	for i := range evs {
@@ -340,16 +297,14 @@ func (c *collected) addBatch(evs []timeline.Event, src *source) error {
 		e.Ord = c.ord
 		if e.RecordID != "" {
 			stubs[k].Ord = e.Ord
-			c.ids.AddHeld(stubs[k])
+			c.corr.AddStub(stubs[k])
 			k++
 		}
 		if e.Secondary {
-			c.pair.AddHeld(pairOf(e, false))
+			c.corr.AddSecondary(e)
 			continue
 		}
-		if c.pairTypes[e.Agent][e.TurnType] {
-			c.pair.AddHeld(pairOf(e, true))
-		}
+		c.corr.AddPrimary(e)
 		if !c.keep(e, src) {
 			continue
 		}
@@ -361,12 +316,7 @@ func (c *collected) addBatch(evs []timeline.Event, src *source) error {
 	if c.primary.Full() {
 		full = append(full, c.primary.TakeFull())
 	}
-	if c.ids.Full() {
-		full = append(full, c.ids.TakeFull())
-	}
-	if c.pair.Full() {
-		full = append(full, c.pair.TakeFull())
-	}
+	full = c.corr.TakeFull(full)
 	c.mu.Unlock()
 	if len(full) == 0 {
 		return nil
@@ -564,7 +514,7 @@ func (s *sink) Session(st timeline.SessionState) {
 	}
 	s.nstates++
 	s.c.mu.Lock()
-	s.c.states = append(s.c.states, stateRec{st: st, file: s.file.Path + "\x00" + s.file.BundleID + "\x00" + s.parser.ID(), seq: s.nstates})
+	s.c.corr.AddState(st, s.file.Path+"\x00"+s.file.BundleID+"\x00"+s.parser.ID(), s.nstates)
 	s.c.mu.Unlock()
 }
 
@@ -734,10 +684,12 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	// The correlation pass: repeats by record id, then secondary rows
 	// paired with the primary rows they repeat.
-	if err := c.resolveIdentities(); err != nil {
+	err = c.corr.ResolveIdentities()
+	c.problems = append(c.problems, c.corr.TakeProblems()...)
+	if err != nil {
 		return nil, err
 	}
-	if err := c.pairSecondaries(func(e *timeline.Event) error {
+	if err := c.corr.PairSecondaries(func(e *timeline.Event) error {
 		ev := *e
 		if !c.keep(&ev, nil) {
 			return nil

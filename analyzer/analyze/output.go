@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/doubleagent/doubleagent/analyzer/engine/correlate"
 	"github.com/doubleagent/doubleagent/analyzer/engine/outputs"
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
@@ -371,21 +372,19 @@ func writeOutputs(c *collected, opts *Options, formats []string, sum *Summary) e
 	if err != nil {
 		return err
 	}
-	agg := timeline.NewAggregator()
-	agg.Recoverable = func(agent string) bool { return c.recoverable[agent] }
-	agg.Trace = func(parserID string) bool { return c.traceParsers[parserID] }
+	agg := c.corr.NewAggregator()
 	events := map[string]int{}
-	dd := &dupWindow{}
+	dd := &correlate.DupWindow{}
 	// The merge and the correlation run here; encoding and writing the
 	// rows run beside them (outputs.Timeline), so the tail uses two cores.
 	err = c.primary.Each(func(e *timeline.Event) error {
-		if c.losers.has(e.Ord) {
+		if c.corr.Repeated(e.Ord) {
 			return nil // repeated by record id: counted in resolveIdentities
 		}
 		if opts.Match != nil && !c.matches(e) && !(e.ToolUseID != "" && c.matchIDs[matchKey(e)]) {
 			return nil
 		}
-		if e.RecordID == "" && dd.duplicate(e) {
+		if e.RecordID == "" && dd.Duplicate(e) {
 			sum.RepeatedNoID++
 			return nil
 		}
@@ -411,9 +410,11 @@ func writeOutputs(c *collected, opts *Options, formats []string, sum *Summary) e
 		}
 		sum.Files = append(sum.Files, p)
 	}
-	sum.RepeatedByID, sum.SecondaryPaired, sum.DuplicateIDs = c.repeatedByID, c.secondaryPaired, c.duplicateIDs
+	n := c.corr.Counts()
+	sum.RepeatedByID, sum.SecondaryPaired, sum.DuplicateIDs = n.RepeatedByID, n.SecondaryPaired, n.DuplicateIDs
 	sum.Duplicates = sum.RepeatedByID + sum.RepeatedNoID
-	c.decideSessions(agg)
+	c.corr.DecideSessions(agg)
+	c.problems = append(c.problems, c.corr.TakeProblems()...)
 	for k, n := range c.undatedDropped {
 		sum.UndatedDropped += n
 		c.problems = append(c.problems, Problem{Host: k.host, BundleID: k.bundleID, Input: k.input, SourceFile: k.file, Agent: k.agent, Kind: "undated_dropped",

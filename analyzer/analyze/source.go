@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/doubleagent/doubleagent/analyzer/engine/problem"
 	"github.com/doubleagent/doubleagent/analyzer/engine/route"
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/bundle"
@@ -35,17 +36,7 @@ const (
 
 // Problem is something wrong found while reading an input; it is written
 // to problems.jsonl and counted in the inventory, never silent.
-type Problem struct {
-	Host       string `json:"host"`
-	BundleID   string `json:"bundle_id"`
-	Input      string `json:"input"`
-	SourceFile string `json:"source_file"`
-	SourceLine int64  `json:"source_line"`
-	Agent      string `json:"agent"`
-	Parser     string `json:"parser"`
-	Kind       string `json:"kind"`
-	Message    string `json:"message"`
-}
+type Problem = problem.Problem
 
 // fileRec is one collected file available to parsers.
 type fileRec struct {
