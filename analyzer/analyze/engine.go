@@ -578,18 +578,9 @@ func (s *sink) Skip(line int64, reason string) { s.bud.tick(s.file.Path); s.acct
 
 // Timeline runs the analysis and writes the outputs into opts.OutDir.
 func Timeline(ctx context.Context, opts Options) (*Summary, error) {
-	if opts.Jobs <= 0 {
-		opts.Jobs = runtime.NumCPU()
-	}
-	if opts.Format == "" {
-		opts.Format = FormatJSONL
-	}
-	formats, err := ParseFormats(opts.Format)
+	formats, err := opts.defaults()
 	if err != nil {
 		return nil, err
-	}
-	if opts.Limits == nil {
-		opts.Limits = DefaultLimits()
 	}
 	started := time.Now().UTC()
 	if err := checkPaths(opts.OutDir, opts.Inputs); err != nil {
@@ -605,23 +596,11 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	defer os.RemoveAll(tmp)
 	c := newCollected(tmp, &opts)
 	c.started = started
-	inputs, err := spoolStreams(ctx, opts.Inputs, tmp)
+	x, err := findUnits(ctx, opts.Inputs, tmp)
 	if err != nil {
 		return nil, err
 	}
-	x := expandInputs(inputs)
 	units := x.units
-	label := func(p string) string {
-		for j, in := range inputs {
-			if p == in && in != opts.Inputs[j] {
-				return opts.Inputs[j] // a stream: name it as given
-			}
-		}
-		return ""
-	}
-	for i := range units {
-		units[i].label = label(units[i].path)
-	}
 	c.problems = append(c.problems, x.problems...)
 	if len(units) == 0 {
 		return nil, fmt.Errorf("%w: %s", ErrNoInput, problemText(x.problems))
@@ -630,6 +609,78 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	rt.keepManifest = slices.Contains(formats, FormatBodyfile)
 	rt.loose = newLooseLabels(&opts)
 	sum := &Summary{Sources: len(units), Filtered: filtered(&opts)}
+	fails := parseUnits(ctx, units, tmp, rt, c, &opts)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	sum.Inputs = accountInputs(x, units, fails, c.inv)
+	for _, st := range sum.Inputs {
+		if st.Status == InputUnusable {
+			sum.Failed++
+		}
+	}
+	if countFailed(fails) == len(units) {
+		return nil, fmt.Errorf("%w: every input failed: %s", ErrNoInput, problemText(c.problems))
+	}
+	opts.Log.Debug().Dur("elapsed", time.Since(started)).Msg("parsed every input")
+	if err := c.inv.checkNames(&opts); err != nil {
+		return nil, err
+	}
+	if err := c.correlate(); err != nil {
+		return nil, err
+	}
+	opts.Log.Debug().Dur("elapsed", time.Since(started)).Msg("correlation pass done")
+	if err := writeOutputs(c, &opts, formats, sum); err != nil {
+		return nil, err
+	}
+	opts.Log.Debug().Dur("elapsed", time.Since(started)).Msg("outputs written")
+	if err := writeRunRecord(&opts, formats, sum, started); err != nil {
+		return nil, err
+	}
+	return sum, nil
+}
+
+// defaults fills in the options not given and returns the formats asked
+// for (--format), parsed once for the run.
+func (o *Options) defaults() ([]string, error) {
+	if o.Jobs <= 0 {
+		o.Jobs = runtime.NumCPU()
+	}
+	if o.Format == "" {
+		o.Format = FormatJSONL
+	}
+	if o.Limits == nil {
+		o.Limits = DefaultLimits()
+	}
+	return ParseFormats(o.Format)
+}
+
+// findUnits copies stream inputs into tmp and expands the inputs into
+// the units to read (a bundle, an extracted collection, a loose tree),
+// each stream named as given.
+func findUnits(ctx context.Context, given []string, tmp string) (*expansion, error) {
+	inputs, err := spoolStreams(ctx, given, tmp)
+	if err != nil {
+		return nil, err
+	}
+	x := expandInputs(inputs)
+	label := func(p string) string {
+		for j, in := range inputs {
+			if p == in && in != given[j] {
+				return given[j] // a stream: name it as given
+			}
+		}
+		return ""
+	}
+	for i := range x.units {
+		x.units[i].label = label(x.units[i].path)
+	}
+	return x, nil
+}
+
+// parseUnits reads every input, opts.Jobs at once, and returns why each
+// that could not be read failed (nil for the others).
+func parseUnits(ctx context.Context, units []unit, tmp string, rt *router, c *collected, opts *Options) []error {
 	fails := make([]error, len(units))
 	var wg sync.WaitGroup
 	work := make(chan int)
@@ -641,7 +692,7 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 			defer wg.Done()
 			for i := range work {
 				u := units[i]
-				err := runUnit(ctx, u, tmp, rt, c, &opts)
+				err := runUnit(ctx, u, tmp, rt, c, opts)
 				doneMu.Lock()
 				done++
 				if err != nil {
@@ -666,28 +717,17 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	close(work)
 	wg.Wait()
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	sum.Inputs = accountInputs(x, units, fails, c.inv)
-	for _, st := range sum.Inputs {
-		if st.Status == InputUnusable {
-			sum.Failed++
-		}
-	}
-	if countFailed(fails) == len(units) {
-		return nil, fmt.Errorf("%w: every input failed: %s", ErrNoInput, problemText(c.problems))
-	}
-	opts.Log.Debug().Dur("elapsed", time.Since(started)).Msg("parsed every input")
-	if err := c.inv.checkNames(&opts); err != nil {
-		return nil, err
-	}
-	// The correlation pass: repeats by record id, then secondary rows
-	// paired with the primary rows they repeat.
-	err = c.corr.ResolveIdentities()
+	return fails
+}
+
+// correlate runs the correlation pass before the output pass: repeats
+// by record id, then secondary rows paired with the primary rows they
+// repeat; the secondary rows that pair with nothing join the timeline.
+func (c *collected) correlate() error {
+	err := c.corr.ResolveIdentities()
 	c.problems = append(c.problems, c.corr.TakeProblems()...)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := c.corr.PairSecondaries(func(e *timeline.Event) error {
 		ev := *e
@@ -699,21 +739,10 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 		}
 		return c.primary.Add(ev)
 	}); err != nil {
-		return nil, err
+		return err
 	}
 	// After the secondary rows, so a session only they recovered counts.
-	if err := c.sessions.check(); err != nil {
-		return nil, err
-	}
-	opts.Log.Debug().Dur("elapsed", time.Since(started)).Msg("correlation pass done")
-	if err := writeOutputs(c, &opts, formats, sum); err != nil {
-		return nil, err
-	}
-	opts.Log.Debug().Dur("elapsed", time.Since(started)).Msg("outputs written")
-	if err := writeRunRecord(&opts, formats, sum, started); err != nil {
-		return nil, err
-	}
-	return sum, nil
+	return c.sessions.check()
 }
 
 // DefaultLimits bound what the analyzer decompresses and spools from one

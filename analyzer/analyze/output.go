@@ -362,6 +362,41 @@ func (inv *Inventory) finish(sessions []timeline.Session, parsedAgents map[strin
 }
 
 func writeOutputs(c *collected, opts *Options, formats []string, sum *Summary) error {
+	agg, events, err := writeTimeline(c, opts, formats, sum)
+	if err != nil {
+		return err
+	}
+	if slices.Contains(formats, FormatBodyfile) {
+		p := filepath.Join(opts.OutDir, BodyfileName)
+		if err := outputs.WriteBodyfile(p, c.bodyEntries); err != nil {
+			return err
+		}
+		sum.Files = append(sum.Files, p)
+	}
+	n := c.corr.Counts()
+	sum.RepeatedByID, sum.SecondaryPaired, sum.DuplicateIDs = n.RepeatedByID, n.SecondaryPaired, n.DuplicateIDs
+	sum.Duplicates = sum.RepeatedByID + sum.RepeatedNoID
+	c.corr.DecideSessions(agg)
+	c.problems = append(c.problems, c.corr.TakeProblems()...)
+	c.undatedProblems(sum)
+	sessions := agg.Sessions()
+	if filtered(opts) {
+		sessions = withRows(sessions)
+	}
+	if err := writeSessions(opts.OutDir, sessions, sum); err != nil {
+		return err
+	}
+	if err := writeInventory(c, opts, sessions, events, sum); err != nil {
+		return err
+	}
+	return writeProblems(c, opts.OutDir, sum)
+}
+
+// writeTimeline is the output pass: the rows in timeline order, less the
+// repeats the correlate stage finds and the rows --match leaves out,
+// through the session aggregator to every row format. It returns the
+// aggregator and the rows written per host and agent.
+func writeTimeline(c *collected, opts *Options, formats []string, sum *Summary) (*timeline.Aggregator, map[string]int, error) {
 	cases := map[string]string{}
 	for _, s := range c.inv.Sources {
 		if s.BundleID != "" {
@@ -370,7 +405,7 @@ func writeOutputs(c *collected, opts *Options, formats []string, sum *Summary) e
 	}
 	pw, names, err := outputs.OpenTimeline(opts.OutDir, formats, opts.PartitionByHost, func(id string) string { return cases[id] }, opts.Rows)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	agg := c.corr.NewAggregator()
 	events := map[string]int{}
@@ -400,44 +435,46 @@ func writeOutputs(c *collected, opts *Options, formats []string, sum *Summary) e
 		err = cerr
 	}
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	sum.Files = append(sum.Files, names...)
-	if slices.Contains(formats, FormatBodyfile) {
-		p := filepath.Join(opts.OutDir, BodyfileName)
-		if err := outputs.WriteBodyfile(p, c.bodyEntries); err != nil {
-			return err
-		}
-		sum.Files = append(sum.Files, p)
-	}
-	n := c.corr.Counts()
-	sum.RepeatedByID, sum.SecondaryPaired, sum.DuplicateIDs = n.RepeatedByID, n.SecondaryPaired, n.DuplicateIDs
-	sum.Duplicates = sum.RepeatedByID + sum.RepeatedNoID
-	c.corr.DecideSessions(agg)
-	c.problems = append(c.problems, c.corr.TakeProblems()...)
+	return agg, events, nil
+}
+
+// undatedProblems reports, per file, the undated rows --since or --until
+// left out.
+func (c *collected) undatedProblems(sum *Summary) {
 	for k, n := range c.undatedDropped {
 		sum.UndatedDropped += n
 		c.problems = append(c.problems, Problem{Host: k.host, BundleID: k.bundleID, Input: k.input, SourceFile: k.file, Agent: k.agent, Kind: "undated_dropped",
 			Message: fmt.Sprintf("%d undated row(s) left out by --since/--until (the agent recorded no time for them; --keep-undated keeps them)", n)})
 		c.inv.agent(k.host, k.agent).UndatedDropped += n
 	}
-	sessions := agg.Sessions()
-	if opts.Match != nil || len(opts.Agents) > 0 || len(opts.Users) > 0 || len(opts.Hosts) > 0 || !opts.Since.IsZero() || !opts.Until.IsZero() ||
-		len(opts.Sessions) > 0 || len(opts.TurnTypes) > 0 || len(opts.Hide) > 0 || len(opts.Actions) > 0 {
-		// Only sessions with rows in the filtered timeline.
-		kept := sessions[:0]
-		for _, s := range sessions {
-			if s.Events > 0 {
-				kept = append(kept, s)
-			}
+}
+
+// withRows keeps the sessions with rows in the (filtered) timeline.
+func withRows(sessions []timeline.Session) []timeline.Session {
+	kept := sessions[:0]
+	for _, s := range sessions {
+		if s.Events > 0 {
+			kept = append(kept, s)
 		}
-		sessions = kept
 	}
+	return kept
+}
+
+func writeSessions(dir string, sessions []timeline.Session, sum *Summary) error {
 	sum.Sessions = len(sessions)
-	if err := outputs.WriteJSONL(filepath.Join(opts.OutDir, SessionsJSONL), len(sessions), func(i int) any { return sessions[i] }); err != nil {
+	if err := outputs.WriteJSONL(filepath.Join(dir, SessionsJSONL), len(sessions), func(i int) any { return sessions[i] }); err != nil {
 		return err
 	}
-	sum.Files = append(sum.Files, filepath.Join(opts.OutDir, SessionsJSONL))
+	sum.Files = append(sum.Files, filepath.Join(dir, SessionsJSONL))
+	return nil
+}
+
+// writeInventory completes the inventory (the parsers of the run, the
+// sessions and rows per agent, the problems per agent) and writes it.
+func writeInventory(c *collected, opts *Options, sessions []timeline.Session, events map[string]int, sum *Summary) error {
 	parsed := map[string]bool{}
 	c.inv.Parsers = []InventoryParser{}
 	for _, p := range opts.Parsers {
@@ -467,26 +504,32 @@ func writeOutputs(c *collected, opts *Options, formats []string, sum *Summary) e
 		return err
 	}
 	sum.Files = append(sum.Files, filepath.Join(opts.OutDir, InventoryJSON))
-	sort.SliceStable(c.problems, func(i, j int) bool {
-		a, b := c.problems[i], c.problems[j]
-		if a.Input != b.Input {
-			return a.Input < b.Input
-		}
-		if a.SourceFile != b.SourceFile {
-			return a.SourceFile < b.SourceFile
-		}
-		if a.SourceLine != b.SourceLine {
-			return a.SourceLine < b.SourceLine
-		}
-		if a.Parser != b.Parser {
-			return a.Parser < b.Parser
-		}
-		return a.Message < b.Message
-	})
+	return nil
+}
+
+// writeProblems writes problems.jsonl in a fixed order.
+func writeProblems(c *collected, dir string, sum *Summary) error {
+	sort.SliceStable(c.problems, func(i, j int) bool { return problemLess(&c.problems[i], &c.problems[j]) })
 	sum.Problems = len(c.problems)
-	if err := outputs.WriteJSONL(filepath.Join(opts.OutDir, ProblemsJSONL), len(c.problems), func(i int) any { return c.problems[i] }); err != nil {
+	if err := outputs.WriteJSONL(filepath.Join(dir, ProblemsJSONL), len(c.problems), func(i int) any { return c.problems[i] }); err != nil {
 		return err
 	}
-	sum.Files = append(sum.Files, filepath.Join(opts.OutDir, ProblemsJSONL))
+	sum.Files = append(sum.Files, filepath.Join(dir, ProblemsJSONL))
 	return nil
+}
+
+func problemLess(a, b *Problem) bool {
+	if a.Input != b.Input {
+		return a.Input < b.Input
+	}
+	if a.SourceFile != b.SourceFile {
+		return a.SourceFile < b.SourceFile
+	}
+	if a.SourceLine != b.SourceLine {
+		return a.SourceLine < b.SourceLine
+	}
+	if a.Parser != b.Parser {
+		return a.Parser < b.Parser
+	}
+	return a.Message < b.Message
 }
