@@ -87,6 +87,10 @@ type source struct {
 	index     []*fileRec
 	indexOnce sync.Once
 	links     *treeLinks // a loose tree's followed links (evidence_links.go)
+	// dirs holds the folders of each tree files are read from (by tree
+	// root), so a folder of many files is opened once (dirCache).
+	dirsMu sync.Mutex
+	dirs   map[string]*dirCache
 }
 
 type seenFile struct {
@@ -157,6 +161,12 @@ func (s *source) list(pattern string) []parser.File {
 }
 
 func (s *source) close() {
+	s.dirsMu.Lock()
+	for _, d := range s.dirs {
+		d.close()
+	}
+	s.dirs = nil
+	s.dirsMu.Unlock()
 	if s.spool != nil {
 		s.spool.Close()
 		s.spool = nil
@@ -426,7 +436,23 @@ func (s *source) open(r *fileRec) (io.ReadCloser, error) {
 	if r.spooled {
 		return io.NopCloser(io.NewSectionReader(s.spool, r.off, r.n)), nil
 	}
-	return openIn(r.tree, r.local)
+	return s.openIn(r.tree, r.local)
+}
+
+// openIn opens rel in the tree at root by the evidence rule (openIn),
+// through the source's folder cache of that tree.
+func (s *source) openIn(root, rel string) (*os.File, error) {
+	s.dirsMu.Lock()
+	d := s.dirs[root]
+	if d == nil {
+		if s.dirs == nil {
+			s.dirs = map[string]*dirCache{}
+		}
+		d = &dirCache{}
+		s.dirs[root] = d
+	}
+	s.dirsMu.Unlock()
+	return d.openIn(root, rel)
 }
 
 // openExtracted reads a bundle already unpacked into a folder: its
@@ -466,6 +492,7 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 	listed := map[string]bool{}
 	for {
 		if ctx.Err() != nil {
+			s.close()
 			return nil, ctx.Err()
 		}
 		row, err := dec.Next()
@@ -536,7 +563,7 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 			s.problem(Problem{Kind: KindUnsafePath, SourceFile: e.Path, Agent: e.Agent, Message: err.Error()})
 			continue
 		}
-		sum, err := fileSHA256(root, local)
+		sum, err := s.fileSHA256(root, local)
 		switch {
 		case errors.Is(err, ErrUnsafePath):
 			s.problem(Problem{Kind: KindUnsafePath, SourceFile: e.Path, Agent: e.Agent, Message: err.Error()})
@@ -573,8 +600,8 @@ const maxHeaderBytes = 1 << 20
 // device, a socket (see evidence.go).
 const KindUnsafePath = "unsafe_path"
 
-func fileSHA256(root, rel string) (string, error) {
-	f, err := openIn(root, rel)
+func (s *source) fileSHA256(root, rel string) (string, error) {
+	f, err := s.openIn(root, rel)
 	if err != nil {
 		return "", err
 	}
