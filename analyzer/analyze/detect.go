@@ -86,7 +86,7 @@ func Detect(ctx context.Context, inputs []string, ps []parser.Parser, limits *bu
 					r.CatalogStatus = string(a.Status)
 				}
 				switch {
-				case rt.agents[f.agent]:
+				case rt.Reads(f.agent):
 					r.ParseStatus = "parsed"
 				case r.CatalogStatus == string(catalog.StatusCollected):
 					r.ParseStatus = "collected-only"
@@ -142,7 +142,7 @@ func detectBundle(p string, rt *router, limits *bundle.Options) (*source, error)
 		s.problem(Problem{Kind: pr.Kind, SourceFile: pr.Path, Message: pr.String()})
 	}
 	for _, e := range res.Manifest {
-		s.seen = append(s.seen, seenFile{user: e.User, agent: e.Agent, status: e.Status, size: e.Size, parsable: rt.agents[e.Agent]})
+		s.seen = append(s.seen, seenFile{user: e.User, agent: e.Agent, status: e.Status, size: e.Size, parsable: rt.Reads(e.Agent)})
 	}
 	return s, nil
 }

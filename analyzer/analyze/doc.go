@@ -6,11 +6,13 @@
 // one merged, ordered timeline with sessions, an inventory and the
 // problems found.
 //
-// Stages: inputs (source.go, loose.go), parse (engine.go: one sink per
-// file), correlate (correlate.go, the only place rows are merged, paired,
-// linked to parents or given session state), outputs (output.go,
-// formats.go). The output pass hands every row it writes to
-// Options.Rows, the findings, on a goroutine of their own.
+// Stages (analyzer/docs/architecture.md): inputs (source.go, inputs.go,
+// loose.go, evidence*.go), route (analyzer/engine/route), parse
+// (engine.go: one sink per file), correlate (analyzer/engine/correlate,
+// the only place rows are merged, paired, linked to parents or given
+// session state), outputs (analyzer/engine/outputs: the formats). The
+// output pass (output.go) hands every row it writes to Options.Rows, the
+// findings, on a goroutine of their own. Timeline wires them.
 //
 // Safety: bundle members are spooled into a private temporary folder under
 // names the engine chooses (never the member's own name), so no member can

@@ -19,6 +19,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/doubleagent/doubleagent/analyzer/engine/correlate"
+	"github.com/doubleagent/doubleagent/analyzer/engine/outputs"
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 	"github.com/doubleagent/doubleagent/bundle"
@@ -87,15 +89,6 @@ type Options struct {
 	Rows RowConsumer
 }
 
-// RowConsumer sees the rows of the timeline during the output pass, on a
-// goroutine of its own: n is the row's 1-based number (its line in
-// timeline.jsonl, its row in the other formats), r its wire form (the row
-// timeline.jsonl holds, timeline.Event.WireRow), which the consumer may
-// keep. An error stops the run.
-type RowConsumer interface {
-	Row(n int64, r *timeline.Row) error
-}
-
 // Summary is what a run found.
 type Summary struct {
 	Events   int
@@ -151,15 +144,11 @@ var ErrNoInput = errors.New("no usable input")
 type collected struct {
 	mu      sync.Mutex
 	primary *timeline.Sorter
-	// ids holds a stub of every row with a record id, pair every
-	// secondary row and a stub of every primary row a secondary source
-	// could repeat (see correlate.go).
-	ids      *timeline.SorterOf[idStub]
-	pair     *timeline.SorterOf[pairRow]
+	// corr holds what the correlation pass needs of every row (the
+	// correlate stage).
+	corr     *correlate.Correlator
 	ord      int64
-	losers   bitset
 	matchIDs map[string]bool
-	states   []stateRec
 	// sem bounds the files parsed at once across all inputs (Jobs).
 	sem      chan struct{}
 	problems []Problem
@@ -172,45 +161,26 @@ type collected struct {
 	started time.Time
 	inv     *Inventory
 	opts    *Options
-	// secondarySpecs are the declared secondary sources by parser ID;
-	// pairTypes the turn types each agent's secondary sources can repeat.
-	secondarySpecs map[string]*parser.Secondary
-	pairTypes      map[string]map[timeline.TurnType]bool
-	recoverable    map[string]bool
-	// traceParsers are the parsers whose rows only name sessions
-	// (parser.Spec.Trace), by parser ID.
-	traceParsers map[string]bool
 	// actionTables are the Spec.Actions tables of every parser writing an
 	// agent's rows.
 	actionTables map[string][]map[string]timeline.Action
 	// Counts for the summary line and the inventory.
-	repeatedByID, secondaryByID, secondaryPaired, duplicateIDs int
-	undatedDropped                                             map[fileKey]int
-	sessions                                                   *sessionFilter // --session (sessionprefix.go)
+	undatedDropped map[fileKey]int
+	sessions       *sessionFilter // --session (sessionprefix.go)
 	// bodyEntries are the manifest rows of every input, for the bodyfile.
-	bodyEntries []bodyEntry
+	bodyEntries []outputs.BodyEntry
 }
 
 // fileKey names one source file of one input.
 type fileKey struct{ host, bundleID, input, file, agent string }
 
-// stateRec is one session state as a parser gave it, with where it came
-// from so the merge has a fixed order.
-type stateRec struct {
-	st   timeline.SessionState
-	file string
-	seq  int
-}
-
 func newCollected(tmp string, opts *Options) *collected {
 	c := &collected{
 		primary:  timeline.NewSorter(tmp, opts.MemLimit),
-		ids:      timeline.NewSorterOf(tmp, secondaryMemLimit(opts.MemLimit), idLess, idSize).WithCodec(idCodec),
-		pair:     timeline.NewSorterOf(tmp, secondaryMemLimit(opts.MemLimit), pairLess, pairSize).WithCodec(pairCodec),
+		corr:     correlate.New(opts.Parsers, tmp, secondaryMemLimit(opts.MemLimit)),
 		matchIDs: map[string]bool{}, sem: make(chan struct{}, opts.Jobs),
 		inv: newInventory(), opts: opts,
-		secondarySpecs: map[string]*parser.Secondary{}, pairTypes: map[string]map[timeline.TurnType]bool{},
-		recoverable: map[string]bool{}, traceParsers: map[string]bool{}, undatedDropped: map[fileKey]int{}, actionTables: map[string][]map[string]timeline.Action{},
+		undatedDropped: map[fileKey]int{}, actionTables: map[string][]map[string]timeline.Action{},
 		sessions: newSessionFilter(opts.Sessions),
 	}
 	for _, p := range opts.Parsers {
@@ -221,24 +191,6 @@ func newCollected(tmp string, opts *Options) *collected {
 		if t := sp.Spec().Actions; t != nil {
 			for _, a := range append([]string{p.Agent()}, sp.Spec().Emits...) {
 				c.actionTables[a] = append(c.actionTables[a], t)
-			}
-		}
-		if sp.Spec().Trace {
-			c.traceParsers[p.ID()] = true
-		}
-		if sp.Spec().Secondary == nil {
-			continue
-		}
-		sec := sp.Spec().Secondary
-		c.secondarySpecs[p.ID()] = sec
-		agents := append([]string{p.Agent()}, sp.Spec().Emits...)
-		for _, a := range agents {
-			c.recoverable[a] = true
-			if c.pairTypes[a] == nil {
-				c.pairTypes[a] = map[timeline.TurnType]bool{}
-			}
-			for _, tt := range sec.TurnTypes {
-				c.pairTypes[a][tt] = true
 			}
 		}
 	}
@@ -321,12 +273,12 @@ func matchKey(e *timeline.Event) string {
 // addBatch stores a batch of one file's events under one lock; hashes and
 // the regular expression are computed before taking it.
 func (c *collected) addBatch(evs []timeline.Event, src *source) error {
-	var stubs []idStub
+	var stubs []correlate.Stub
 	matched := make([]bool, len(evs))
 	for i := range evs {
 		e := &evs[i]
 		if e.RecordID != "" {
-			stubs = append(stubs, stubOf(e)) // Ord set below
+			stubs = append(stubs, correlate.StubOf(e)) // Ord set below
 		}
 		if c.opts.Match != nil && e.ToolUseID != "" {
 			matched[i] = c.matches(e)
@@ -336,10 +288,7 @@ func (c *collected) addBatch(evs []timeline.Event, src *source) error {
 	// hands its values over, and they are sorted and written as a run
 	// after the lock is released, so one worker's spill never stalls the
 	// others.
-	var full []interface {
-		Spill()
-		PutRun() error
-	}
+	var full []correlate.Spiller
 	c.mu.Lock()
 	k := 0
 	for i := range evs {
@@ -348,16 +297,14 @@ func (c *collected) addBatch(evs []timeline.Event, src *source) error {
 		e.Ord = c.ord
 		if e.RecordID != "" {
 			stubs[k].Ord = e.Ord
-			c.ids.AddHeld(stubs[k])
+			c.corr.AddStub(stubs[k])
 			k++
 		}
 		if e.Secondary {
-			c.pair.AddHeld(pairOf(e, false))
+			c.corr.AddSecondary(e)
 			continue
 		}
-		if c.pairTypes[e.Agent][e.TurnType] {
-			c.pair.AddHeld(pairOf(e, true))
-		}
+		c.corr.AddPrimary(e)
 		if !c.keep(e, src) {
 			continue
 		}
@@ -369,12 +316,7 @@ func (c *collected) addBatch(evs []timeline.Event, src *source) error {
 	if c.primary.Full() {
 		full = append(full, c.primary.TakeFull())
 	}
-	if c.ids.Full() {
-		full = append(full, c.ids.TakeFull())
-	}
-	if c.pair.Full() {
-		full = append(full, c.pair.TakeFull())
-	}
+	full = c.corr.TakeFull(full)
 	c.mu.Unlock()
 	if len(full) == 0 {
 		return nil
@@ -572,7 +514,7 @@ func (s *sink) Session(st timeline.SessionState) {
 	}
 	s.nstates++
 	s.c.mu.Lock()
-	s.c.states = append(s.c.states, stateRec{st: st, file: s.file.Path + "\x00" + s.file.BundleID + "\x00" + s.parser.ID(), seq: s.nstates})
+	s.c.corr.AddState(st, s.file.Path+"\x00"+s.file.BundleID+"\x00"+s.parser.ID(), s.nstates)
 	s.c.mu.Unlock()
 }
 
@@ -636,18 +578,9 @@ func (s *sink) Skip(line int64, reason string) { s.bud.tick(s.file.Path); s.acct
 
 // Timeline runs the analysis and writes the outputs into opts.OutDir.
 func Timeline(ctx context.Context, opts Options) (*Summary, error) {
-	if opts.Jobs <= 0 {
-		opts.Jobs = runtime.NumCPU()
-	}
-	if opts.Format == "" {
-		opts.Format = FormatJSONL
-	}
-	formats, err := ParseFormats(opts.Format)
+	formats, err := opts.defaults()
 	if err != nil {
 		return nil, err
-	}
-	if opts.Limits == nil {
-		opts.Limits = DefaultLimits()
 	}
 	started := time.Now().UTC()
 	if err := checkPaths(opts.OutDir, opts.Inputs); err != nil {
@@ -663,23 +596,11 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	defer os.RemoveAll(tmp)
 	c := newCollected(tmp, &opts)
 	c.started = started
-	inputs, err := spoolStreams(ctx, opts.Inputs, tmp)
+	x, err := findUnits(ctx, opts.Inputs, tmp)
 	if err != nil {
 		return nil, err
 	}
-	x := expandInputs(inputs)
 	units := x.units
-	label := func(p string) string {
-		for j, in := range inputs {
-			if p == in && in != opts.Inputs[j] {
-				return opts.Inputs[j] // a stream: name it as given
-			}
-		}
-		return ""
-	}
-	for i := range units {
-		units[i].label = label(units[i].path)
-	}
 	c.problems = append(c.problems, x.problems...)
 	if len(units) == 0 {
 		return nil, fmt.Errorf("%w: %s", ErrNoInput, problemText(x.problems))
@@ -688,6 +609,78 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	rt.keepManifest = slices.Contains(formats, FormatBodyfile)
 	rt.loose = newLooseLabels(&opts)
 	sum := &Summary{Sources: len(units), Filtered: filtered(&opts)}
+	fails := parseUnits(ctx, units, tmp, rt, c, &opts)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	sum.Inputs = accountInputs(x, units, fails, c.inv)
+	for _, st := range sum.Inputs {
+		if st.Status == InputUnusable {
+			sum.Failed++
+		}
+	}
+	if countFailed(fails) == len(units) {
+		return nil, fmt.Errorf("%w: every input failed: %s", ErrNoInput, problemText(c.problems))
+	}
+	opts.Log.Debug().Dur("elapsed", time.Since(started)).Msg("parsed every input")
+	if err := c.inv.checkNames(&opts); err != nil {
+		return nil, err
+	}
+	if err := c.correlate(); err != nil {
+		return nil, err
+	}
+	opts.Log.Debug().Dur("elapsed", time.Since(started)).Msg("correlation pass done")
+	if err := writeOutputs(c, &opts, formats, sum); err != nil {
+		return nil, err
+	}
+	opts.Log.Debug().Dur("elapsed", time.Since(started)).Msg("outputs written")
+	if err := writeRunRecord(&opts, formats, sum, started); err != nil {
+		return nil, err
+	}
+	return sum, nil
+}
+
+// defaults fills in the options not given and returns the formats asked
+// for (--format), parsed once for the run.
+func (o *Options) defaults() ([]string, error) {
+	if o.Jobs <= 0 {
+		o.Jobs = runtime.NumCPU()
+	}
+	if o.Format == "" {
+		o.Format = FormatJSONL
+	}
+	if o.Limits == nil {
+		o.Limits = DefaultLimits()
+	}
+	return ParseFormats(o.Format)
+}
+
+// findUnits copies stream inputs into tmp and expands the inputs into
+// the units to read (a bundle, an extracted collection, a loose tree),
+// each stream named as given.
+func findUnits(ctx context.Context, given []string, tmp string) (*expansion, error) {
+	inputs, err := spoolStreams(ctx, given, tmp)
+	if err != nil {
+		return nil, err
+	}
+	x := expandInputs(inputs)
+	label := func(p string) string {
+		for j, in := range inputs {
+			if p == in && in != given[j] {
+				return given[j] // a stream: name it as given
+			}
+		}
+		return ""
+	}
+	for i := range x.units {
+		x.units[i].label = label(x.units[i].path)
+	}
+	return x, nil
+}
+
+// parseUnits reads every input, opts.Jobs at once, and returns why each
+// that could not be read failed (nil for the others).
+func parseUnits(ctx context.Context, units []unit, tmp string, rt *router, c *collected, opts *Options) []error {
 	fails := make([]error, len(units))
 	var wg sync.WaitGroup
 	work := make(chan int)
@@ -699,7 +692,7 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 			defer wg.Done()
 			for i := range work {
 				u := units[i]
-				err := runUnit(ctx, u, tmp, rt, c, &opts)
+				err := runUnit(ctx, u, tmp, rt, c, opts)
 				doneMu.Lock()
 				done++
 				if err != nil {
@@ -724,28 +717,19 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	close(work)
 	wg.Wait()
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
+	return fails
+}
+
+// correlate runs the correlation pass before the output pass: repeats
+// by record id, then secondary rows paired with the primary rows they
+// repeat; the secondary rows that pair with nothing join the timeline.
+func (c *collected) correlate() error {
+	err := c.corr.ResolveIdentities()
+	c.problems = append(c.problems, c.corr.TakeProblems()...)
+	if err != nil {
+		return err
 	}
-	sum.Inputs = accountInputs(x, units, fails, c.inv)
-	for _, st := range sum.Inputs {
-		if st.Status == InputUnusable {
-			sum.Failed++
-		}
-	}
-	if countFailed(fails) == len(units) {
-		return nil, fmt.Errorf("%w: every input failed: %s", ErrNoInput, problemText(c.problems))
-	}
-	opts.Log.Debug().Dur("elapsed", time.Since(started)).Msg("parsed every input")
-	if err := c.inv.checkNames(&opts); err != nil {
-		return nil, err
-	}
-	// The correlation pass: repeats by record id, then secondary rows
-	// paired with the primary rows they repeat.
-	if err := c.resolveIdentities(); err != nil {
-		return nil, err
-	}
-	if err := c.pairSecondaries(func(e *timeline.Event) error {
+	if err := c.corr.PairSecondaries(func(e *timeline.Event) error {
 		ev := *e
 		if !c.keep(&ev, nil) {
 			return nil
@@ -755,21 +739,10 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 		}
 		return c.primary.Add(ev)
 	}); err != nil {
-		return nil, err
+		return err
 	}
 	// After the secondary rows, so a session only they recovered counts.
-	if err := c.sessions.check(); err != nil {
-		return nil, err
-	}
-	opts.Log.Debug().Dur("elapsed", time.Since(started)).Msg("correlation pass done")
-	if err := writeOutputs(c, &opts, sum); err != nil {
-		return nil, err
-	}
-	opts.Log.Debug().Dur("elapsed", time.Since(started)).Msg("outputs written")
-	if err := writeRunRecord(&opts, sum, started); err != nil {
-		return nil, err
-	}
-	return sum, nil
+	return c.sessions.check()
 }
 
 // DefaultLimits bound what the analyzer decompresses and spools from one
@@ -865,7 +838,7 @@ func runUnit(ctx context.Context, u unit, tmp string, rt *router, c *collected, 
 	c.problems = append(c.problems, s.problems...)
 	c.inv.addSource(s)
 	for _, e := range s.manifest {
-		c.bodyEntries = append(c.bodyEntries, bodyEntry{host: s.host, e: e})
+		c.bodyEntries = append(c.bodyEntries, outputs.BodyEntryOf(s.host, e))
 	}
 	s.manifest = nil
 	c.mu.Unlock()
@@ -885,10 +858,7 @@ func runUnit(ctx context.Context, u unit, tmp string, rt *router, c *collected, 
 			c.mu.Unlock()
 			continue
 		}
-		for _, p := range rt.parsers {
-			if !matches(p, &f.File) {
-				continue
-			}
+		for _, p := range rt.For(&f.File) {
 			c.sem <- struct{}{}
 			wg.Add(1)
 			go func(f *fileRec, p parser.Parser) {

@@ -1,10 +1,6 @@
 package analyze
 
-import (
-	"testing"
-
-	"github.com/doubleagent/doubleagent/analyzer/timeline"
-)
+import "testing"
 
 // TestSecondaryMemLimit: the default budget is not a byte (which spilled a
 // run file per secondary row).
@@ -12,28 +8,6 @@ func TestSecondaryMemLimit(t *testing.T) {
 	for in, want := range map[int64]int64{0: 4 << 20, 64 << 20: 16 << 20, 1024: 1 << 20, 400 << 20: 100 << 20} {
 		if got := secondaryMemLimit(in); got != want {
 			t.Errorf("secondaryMemLimit(%d) = %d, want %d", in, got, want)
-		}
-	}
-}
-
-// TestCorrelationCodecs: id stubs and pair rows survive a spill exactly.
-func TestCorrelationCodecs(t *testing.T) {
-	s := idStub{Host: "h", User: "u", Agent: "a", RecordID: "r", Content: [16]byte{1, 2, 15: 9}, Secondary: true, Time: -5, SourceFile: "/f", BundleID: "b", SessionID: "s", SourceLine: 3, Seq: 4, Ord: 5}
-	var s2 idStub
-	if err := idCodec.Decode(idCodec.Append(nil, &s), &s2); err != nil || s2 != s {
-		t.Fatalf("%v %+v", err, s2)
-	}
-	for _, p := range []pairRow{
-		{Host: "h", User: "u", Agent: "a", TurnType: "user", Text: "x", Time: 9, SessionID: "s", Primary: true, Ord: 3},
-		{Host: "h", TurnType: "user", Text: "y", Ord: 4, Ev: timeline.Event{Text: "y", SourceLine: 2, Secondary: true}},
-	} {
-		var q pairRow
-		b := pairCodec.Append(nil, &p)
-		if err := pairCodec.Decode(b, &q); err != nil || q != p {
-			t.Fatalf("%v %+v", err, q)
-		}
-		for i := range b {
-			_ = pairCodec.Decode(b[:i], &q)
 		}
 	}
 }

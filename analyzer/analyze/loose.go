@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/doubleagent/doubleagent/analyzer/engine/route"
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/bundle"
 	"github.com/doubleagent/doubleagent/catalog"
@@ -159,7 +160,7 @@ func openLooseFile(ctx context.Context, abs, input string, rt *router) (*source,
 		return nil, err
 	}
 	p := path.Join(path.Dir(orig), base)
-	s.seen = append(s.seen, seenFile{user: user, agent: a.Name, status: bundle.StatusCollected, size: fi.Size(), parsable: rt.agents[a.Name]})
+	s.seen = append(s.seen, seenFile{user: user, agent: a.Name, status: bundle.StatusCollected, size: fi.Size(), parsable: rt.Reads(a.Name)})
 	if rt.keepManifest {
 		s.manifest = append(s.manifest, bundle.Entry{Record: bundle.RecordFile, Path: p, User: user, Agent: a.Name, Target: ch.target.ID, Type: "file",
 			Size: fi.Size(), Mode: fmt.Sprintf("%o", fi.Mode().Perm()), MTime: bundle.FormatTime(fi.ModTime()), Status: bundle.StatusCollected})
@@ -171,7 +172,7 @@ func openLooseFile(ctx context.Context, abs, input string, rt *router) (*source,
 		s.problem(Problem{Kind: KindUnsafePath, SourceFile: p, Agent: a.Name, Message: p + " is " + kindOf(fi.Mode()) + ": not read"})
 		return s, nil
 	}
-	if rt.wants(a.Name, ch.target.Kind) {
+	if rt.Wants(a.Name, ch.target.Kind) {
 		s.add(r)
 	}
 	if ch.target.Kind == catalog.KindSQLite {
@@ -207,7 +208,7 @@ func (s *source) addSidecars(r *fileRec, rt *router) {
 				status = bundle.StatusSymlink
 			}
 		}
-		s.seen = append(s.seen, seenFile{user: r.User, agent: r.Agent, status: status, size: fi.Size(), parsable: rt.agents[r.Agent]})
+		s.seen = append(s.seen, seenFile{user: r.User, agent: r.Agent, status: status, size: fi.Size(), parsable: rt.Reads(r.Agent)})
 		if rt.keepManifest {
 			s.manifest = append(s.manifest, bundle.Entry{Record: bundle.RecordFile, Path: p, User: r.User, Agent: r.Agent, Target: r.Target, Type: "file",
 				Size: fi.Size(), Mode: fmt.Sprintf("%o", fi.Mode().Perm()), MTime: bundle.FormatTime(fi.ModTime()), Status: status, SidecarOf: r.Path})
@@ -281,8 +282,8 @@ func chooseTarget(a catalog.Agent, orig string, rt *router) (best targetChoice, 
 		}
 		if tc != nil {
 			f := parser.File{Path: orig, Rel: tc.rel, Agent: a.Name, Target: t.ID, Kind: t.Kind}
-			for _, p := range rt.parsers {
-				if p.Agent() == a.Name && matches(p, &f) {
+			for _, p := range rt.Parsers() {
+				if p.Agent() == a.Name && route.Matches(p, &f) {
 					tc.parsed = true
 					break
 				}

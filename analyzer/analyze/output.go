@@ -1,32 +1,20 @@
 package analyze
 
 import (
-	"bufio"
-	"encoding/csv"
 	"fmt"
 	json "github.com/go-json-experiment/json/v1"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/doubleagent/doubleagent/analyzer/engine/correlate"
+	"github.com/doubleagent/doubleagent/analyzer/engine/outputs"
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 	"github.com/doubleagent/doubleagent/bundle"
 	"github.com/doubleagent/doubleagent/catalog"
-)
-
-// Output file names in the output folder.
-const (
-	TimelineJSONL      = "timeline.jsonl"
-	TimelineCSV        = "timeline.csv"
-	TimelineTimesketch = "timeline.timesketch.jsonl"
-	SessionsJSONL      = "sessions.jsonl"
-	InventoryJSON      = "inventory.json"
-	ProblemsJSONL      = "problems.jsonl"
 )
 
 // Inventory is inventory.json: per host and agent, what was there and
@@ -373,263 +361,65 @@ func (inv *Inventory) finish(sessions []timeline.Session, parsedAgents map[strin
 	}
 }
 
-// pipeRows hands rows to a writer goroutine in batches: the events are
-// copied (the sorter reuses its storage), the strings shared. With a
-// RowConsumer, each batch the writer is done with goes on to a goroutine
-// of the consumer's (the findings), in the same order, so the rules run
-// on the rows in memory beside the encoding instead of reading the
-// written timeline back.
-type pipeRows struct {
-	w     rowWriter
-	batch []timeline.Event
-	ch    chan []timeline.Event
-	free  chan []timeline.Event
-	done  chan error
-	cdone chan error
-}
-
-const pipeBatch = 512
-
-func newPipeRows(w rowWriter, rc RowConsumer) *pipeRows {
-	p := &pipeRows{w: w, ch: make(chan []timeline.Event, 4), free: make(chan []timeline.Event, 8), done: make(chan error, 1)}
-	next := p.free
-	if rc != nil {
-		cch := make(chan []timeline.Event, 4)
-		next = cch
-		p.cdone = make(chan error, 1)
-		go func() {
-			var err error
-			var n int64
-			for b := range cch {
-				for i := range b {
-					n++
-					if err == nil {
-						r := b[i].WireRow()
-						err = rc.Row(n, &r)
-					}
-				}
-				p.recycle(b)
-			}
-			p.cdone <- err
-		}()
-	}
-	go func() {
-		var err error
-		for b := range p.ch {
-			for i := range b {
-				if err == nil {
-					err = w.write(&b[i])
-				}
-			}
-			if next == p.free {
-				p.recycle(b)
-			} else {
-				next <- b
-			}
-		}
-		if next != p.free {
-			close(next)
-		}
-		p.done <- err
-	}()
-	p.batch = make([]timeline.Event, 0, pipeBatch)
-	return p
-}
-
-// recycle offers a finished batch for reuse (dropped when enough wait).
-func (p *pipeRows) recycle(b []timeline.Event) {
-	clear(b)
-	select {
-	case p.free <- b[:0]:
-	default:
-	}
-}
-
-func (p *pipeRows) write(e *timeline.Event) error {
-	p.batch = append(p.batch, *e)
-	if len(p.batch) == pipeBatch {
-		p.ch <- p.batch
-		select {
-		case b := <-p.free:
-			p.batch = b
-		default:
-			p.batch = make([]timeline.Event, 0, pipeBatch)
-		}
-	}
-	return nil
-}
-
-// close flushes the last batch, waits for the writer (and the consumer)
-// and closes it.
-func (p *pipeRows) close() error {
-	if len(p.batch) > 0 {
-		p.ch <- p.batch
-	}
-	close(p.ch)
-	err := <-p.done
-	if p.cdone != nil {
-		if cerr := <-p.cdone; err == nil {
-			err = cerr
-		}
-	}
-	if cerr := p.w.close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-type rowWriter interface {
-	write(e *timeline.Event) error
-	close() error
-}
-
-type jsonlRows struct {
-	f *os.File
-	w *timeline.Writer
-}
-
-func (j *jsonlRows) write(e *timeline.Event) error { return j.w.WriteEvent(e) }
-func (j *jsonlRows) close() error {
-	if err := j.w.Flush(); err != nil {
-		j.f.Close()
-		return err
-	}
-	return j.f.Close()
-}
-
-// timesketchRow is Timesketch's JSONL import shape: message, datetime and
-// timestamp_desc beside our fields.
-type timesketchRow struct {
-	Message       string `json:"message"`
-	Datetime      string `json:"datetime"`
-	TimestampDesc string `json:"timestamp_desc"`
-	timeline.Row
-}
-
-type timesketchRows struct{ jsonlRows }
-
-// UndatedDatetime is the Timesketch datetime of a row without a time.
-const UndatedDatetime = "1970-01-01T00:00:00.000Z"
-
-func (t *timesketchRows) write(e *timeline.Event) error {
-	r := e.ToRow()
-	msg := fmt.Sprintf("[%s] %s", r.Agent, r.TurnType)
-	if r.ToolName != "" {
-		msg += " " + r.ToolName
-	}
-	if r.Text != "" {
-		txt := r.Text
-		if len(txt) > 2000 {
-			n := 2000
-			for n > 0 && !utf8.RuneStart(txt[n]) {
-				n-- // cut at a character, not inside one
-			}
-			txt = txt[:n] + "…"
-		}
-		msg += ": " + txt
-	}
-	desc := "Agent event time"
-	if r.TimeBasis != "" {
-		desc = "Agent event time (" + r.TimeBasis + ")"
-	}
-	dt := r.TimestampUTC
-	if dt == "" {
-		// Timesketch needs a datetime; an undated row gets the Unix epoch,
-		// which no agent record carries, and says so.
-		dt, desc = UndatedDatetime, "No time recorded (time_basis none)"
-	}
-	return t.w.Write(timesketchRow{Message: msg, Datetime: dt, TimestampDesc: desc, Row: r})
-}
-
-type csvRows struct {
-	f  *os.File
-	bw *bufio.Writer
-	w  *csv.Writer
-}
-
-func (c *csvRows) write(e *timeline.Event) error {
-	v := e.ToRow().Values()
-	for i := range v {
-		v[i] = CSVCell(csvCell(v[i], e))
-	}
-	return c.w.Write(v)
-}
-func (c *csvRows) close() error {
-	c.w.Flush()
-	if err := c.w.Error(); err != nil {
-		c.f.Close()
-		return err
-	}
-	if err := c.bw.Flush(); err != nil {
-		c.f.Close()
-		return err
-	}
-	return c.f.Close()
-}
-
-func openRows(dir, format string) (rowWriter, string, error) {
-	switch format {
-	case "jsonl", "timesketch":
-		name := TimelineJSONL
-		if format == "timesketch" {
-			name = TimelineTimesketch
-		}
-		f, err := createOutput(filepath.Join(dir, name))
-		if err != nil {
-			return nil, "", err
-		}
-		j := jsonlRows{f: f, w: timeline.NewWriter(f)}
-		if format == "timesketch" {
-			return &timesketchRows{j}, name, nil
-		}
-		return &j, name, nil
-	case "csv":
-		f, err := createOutput(filepath.Join(dir, TimelineCSV))
-		if err != nil {
-			return nil, "", err
-		}
-		bw := bufio.NewWriterSize(f, 1<<16)
-		w := csv.NewWriter(bw)
-		if err := w.Write(timeline.Fields); err != nil {
-			f.Close()
-			return nil, "", err
-		}
-		return &csvRows{f: f, bw: bw, w: w}, TimelineCSV, nil
-	}
-	return nil, "", fmt.Errorf("unknown format %q (jsonl, csv, timesketch)", format)
-}
-
-func writeOutputs(c *collected, opts *Options, sum *Summary) error {
-	formats, err := ParseFormats(opts.Format)
+func writeOutputs(c *collected, opts *Options, formats []string, sum *Summary) error {
+	agg, events, err := writeTimeline(c, opts, formats, sum)
 	if err != nil {
 		return err
 	}
+	if slices.Contains(formats, FormatBodyfile) {
+		p := filepath.Join(opts.OutDir, BodyfileName)
+		if err := outputs.WriteBodyfile(p, c.bodyEntries); err != nil {
+			return err
+		}
+		sum.Files = append(sum.Files, p)
+	}
+	n := c.corr.Counts()
+	sum.RepeatedByID, sum.SecondaryPaired, sum.DuplicateIDs = n.RepeatedByID, n.SecondaryPaired, n.DuplicateIDs
+	sum.Duplicates = sum.RepeatedByID + sum.RepeatedNoID
+	c.corr.DecideSessions(agg)
+	c.problems = append(c.problems, c.corr.TakeProblems()...)
+	c.undatedProblems(sum)
+	sessions := agg.Sessions()
+	if filtered(opts) {
+		sessions = withRows(sessions)
+	}
+	if err := writeSessions(opts.OutDir, sessions, sum); err != nil {
+		return err
+	}
+	if err := writeInventory(c, opts, sessions, events, sum); err != nil {
+		return err
+	}
+	return writeProblems(c, opts.OutDir, sum)
+}
+
+// writeTimeline is the output pass: the rows in timeline order, less the
+// repeats the correlate stage finds and the rows --match leaves out,
+// through the session aggregator to every row format. It returns the
+// aggregator and the rows written per host and agent.
+func writeTimeline(c *collected, opts *Options, formats []string, sum *Summary) (*timeline.Aggregator, map[string]int, error) {
 	cases := map[string]string{}
 	for _, s := range c.inv.Sources {
 		if s.BundleID != "" {
 			cases[s.BundleID] = s.Case
 		}
 	}
-	rw, names, err := openTimelines(opts.OutDir, formats, opts.PartitionByHost, func(id string) string { return cases[id] })
+	pw, names, err := outputs.OpenTimeline(opts.OutDir, formats, opts.PartitionByHost, func(id string) string { return cases[id] }, opts.Rows)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	agg := timeline.NewAggregator()
-	agg.Recoverable = func(agent string) bool { return c.recoverable[agent] }
-	agg.Trace = func(parserID string) bool { return c.traceParsers[parserID] }
+	agg := c.corr.NewAggregator()
 	events := map[string]int{}
-	dd := &dupWindow{}
+	dd := &correlate.DupWindow{}
 	// The merge and the correlation run here; encoding and writing the
-	// rows run beside them (pipeRows), so the tail uses two cores.
-	pw := newPipeRows(rw, opts.Rows)
+	// rows run beside them (outputs.Timeline), so the tail uses two cores.
 	err = c.primary.Each(func(e *timeline.Event) error {
-		if c.losers.has(e.Ord) {
+		if c.corr.Repeated(e.Ord) {
 			return nil // repeated by record id: counted in resolveIdentities
 		}
 		if opts.Match != nil && !c.matches(e) && !(e.ToolUseID != "" && c.matchIDs[matchKey(e)]) {
 			return nil
 		}
-		if e.RecordID == "" && dd.duplicate(e) {
+		if e.RecordID == "" && dd.Duplicate(e) {
 			sum.RepeatedNoID++
 			return nil
 		}
@@ -639,48 +429,52 @@ func writeOutputs(c *collected, opts *Options, sum *Summary) error {
 		if e.Time.IsZero() {
 			sum.Undated++
 		}
-		return pw.write(e)
+		return pw.Write(e)
 	})
-	if cerr := pw.close(); err == nil {
+	if cerr := pw.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	sum.Files = append(sum.Files, names...)
-	if slices.Contains(formats, FormatBodyfile) {
-		p := filepath.Join(opts.OutDir, BodyfileName)
-		if err := writeBodyfile(p, c.bodyEntries); err != nil {
-			return err
-		}
-		sum.Files = append(sum.Files, p)
-	}
-	sum.RepeatedByID, sum.SecondaryPaired, sum.DuplicateIDs = c.repeatedByID, c.secondaryPaired, c.duplicateIDs
-	sum.Duplicates = sum.RepeatedByID + sum.RepeatedNoID
-	c.decideSessions(agg)
+	return agg, events, nil
+}
+
+// undatedProblems reports, per file, the undated rows --since or --until
+// left out.
+func (c *collected) undatedProblems(sum *Summary) {
 	for k, n := range c.undatedDropped {
 		sum.UndatedDropped += n
 		c.problems = append(c.problems, Problem{Host: k.host, BundleID: k.bundleID, Input: k.input, SourceFile: k.file, Agent: k.agent, Kind: "undated_dropped",
 			Message: fmt.Sprintf("%d undated row(s) left out by --since/--until (the agent recorded no time for them; --keep-undated keeps them)", n)})
 		c.inv.agent(k.host, k.agent).UndatedDropped += n
 	}
-	sessions := agg.Sessions()
-	if opts.Match != nil || len(opts.Agents) > 0 || len(opts.Users) > 0 || len(opts.Hosts) > 0 || !opts.Since.IsZero() || !opts.Until.IsZero() ||
-		len(opts.Sessions) > 0 || len(opts.TurnTypes) > 0 || len(opts.Hide) > 0 || len(opts.Actions) > 0 {
-		// Only sessions with rows in the filtered timeline.
-		kept := sessions[:0]
-		for _, s := range sessions {
-			if s.Events > 0 {
-				kept = append(kept, s)
-			}
+}
+
+// withRows keeps the sessions with rows in the (filtered) timeline.
+func withRows(sessions []timeline.Session) []timeline.Session {
+	kept := sessions[:0]
+	for _, s := range sessions {
+		if s.Events > 0 {
+			kept = append(kept, s)
 		}
-		sessions = kept
 	}
+	return kept
+}
+
+func writeSessions(dir string, sessions []timeline.Session, sum *Summary) error {
 	sum.Sessions = len(sessions)
-	if err := writeJSONL(filepath.Join(opts.OutDir, SessionsJSONL), len(sessions), func(i int) any { return sessions[i] }); err != nil {
+	if err := outputs.WriteJSONL(filepath.Join(dir, SessionsJSONL), len(sessions), func(i int) any { return sessions[i] }); err != nil {
 		return err
 	}
-	sum.Files = append(sum.Files, filepath.Join(opts.OutDir, SessionsJSONL))
+	sum.Files = append(sum.Files, filepath.Join(dir, SessionsJSONL))
+	return nil
+}
+
+// writeInventory completes the inventory (the parsers of the run, the
+// sessions and rows per agent, the problems per agent) and writes it.
+func writeInventory(c *collected, opts *Options, sessions []timeline.Session, events map[string]int, sum *Summary) error {
 	parsed := map[string]bool{}
 	c.inv.Parsers = []InventoryParser{}
 	for _, p := range opts.Parsers {
@@ -706,49 +500,36 @@ func writeOutputs(c *collected, opts *Options, sum *Summary) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFile(filepath.Join(opts.OutDir, InventoryJSON), append(b, '\n')); err != nil {
+	if err := outputs.WriteFile(filepath.Join(opts.OutDir, InventoryJSON), append(b, '\n')); err != nil {
 		return err
 	}
 	sum.Files = append(sum.Files, filepath.Join(opts.OutDir, InventoryJSON))
-	sort.SliceStable(c.problems, func(i, j int) bool {
-		a, b := c.problems[i], c.problems[j]
-		if a.Input != b.Input {
-			return a.Input < b.Input
-		}
-		if a.SourceFile != b.SourceFile {
-			return a.SourceFile < b.SourceFile
-		}
-		if a.SourceLine != b.SourceLine {
-			return a.SourceLine < b.SourceLine
-		}
-		if a.Parser != b.Parser {
-			return a.Parser < b.Parser
-		}
-		return a.Message < b.Message
-	})
-	sum.Problems = len(c.problems)
-	if err := writeJSONL(filepath.Join(opts.OutDir, ProblemsJSONL), len(c.problems), func(i int) any { return c.problems[i] }); err != nil {
-		return err
-	}
-	sum.Files = append(sum.Files, filepath.Join(opts.OutDir, ProblemsJSONL))
 	return nil
 }
 
-func writeJSONL(path string, n int, get func(int) any) error {
-	f, err := createOutput(path)
-	if err != nil {
+// writeProblems writes problems.jsonl in a fixed order.
+func writeProblems(c *collected, dir string, sum *Summary) error {
+	sort.SliceStable(c.problems, func(i, j int) bool { return problemLess(&c.problems[i], &c.problems[j]) })
+	sum.Problems = len(c.problems)
+	if err := outputs.WriteJSONL(filepath.Join(dir, ProblemsJSONL), len(c.problems), func(i int) any { return c.problems[i] }); err != nil {
 		return err
 	}
-	w := timeline.NewWriter(f)
-	for i := 0; i < n; i++ {
-		if err := w.Write(get(i)); err != nil {
-			f.Close()
-			return err
-		}
+	sum.Files = append(sum.Files, filepath.Join(dir, ProblemsJSONL))
+	return nil
+}
+
+func problemLess(a, b *Problem) bool {
+	if a.Input != b.Input {
+		return a.Input < b.Input
 	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
+	if a.SourceFile != b.SourceFile {
+		return a.SourceFile < b.SourceFile
 	}
-	return f.Close()
+	if a.SourceLine != b.SourceLine {
+		return a.SourceLine < b.SourceLine
+	}
+	if a.Parser != b.Parser {
+		return a.Parser < b.Parser
+	}
+	return a.Message < b.Message
 }

@@ -151,7 +151,7 @@ func prepareOutDir(dir string, force bool) error {
 }
 
 // writeRunRecord writes run.json last, hashing every output file.
-func writeRunRecord(opts *Options, sum *Summary, started time.Time) error {
+func writeRunRecord(opts *Options, formats []string, sum *Summary, started time.Time) error {
 	read, _, dup, _ := sum.InputCounts()
 	if sum.Inputs == nil {
 		sum.Inputs = []InputStatus{}
@@ -165,7 +165,7 @@ func writeRunRecord(opts *Options, sum *Summary, started time.Time) error {
 	if rec.CommandLine == nil {
 		rec.CommandLine = []string{}
 	}
-	rec.Formats, _ = ParseFormats(opts.Format)
+	rec.Formats = formats
 	for _, p := range opts.Parsers {
 		rec.Parsers = append(rec.Parsers, RunParser{ID: p.ID(), Agent: p.Agent(), Version: p.Version()})
 	}

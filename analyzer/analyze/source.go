@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/doubleagent/doubleagent/analyzer/engine/problem"
+	"github.com/doubleagent/doubleagent/analyzer/engine/route"
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/bundle"
 	"github.com/doubleagent/doubleagent/catalog"
@@ -34,17 +36,7 @@ const (
 
 // Problem is something wrong found while reading an input; it is written
 // to problems.jsonl and counted in the inventory, never silent.
-type Problem struct {
-	Host       string `json:"host"`
-	BundleID   string `json:"bundle_id"`
-	Input      string `json:"input"`
-	SourceFile string `json:"source_file"`
-	SourceLine int64  `json:"source_line"`
-	Agent      string `json:"agent"`
-	Parser     string `json:"parser"`
-	Kind       string `json:"kind"`
-	Message    string `json:"message"`
-}
+type Problem = problem.Problem
 
 // fileRec is one collected file available to parsers.
 type fileRec struct {
@@ -95,6 +87,10 @@ type source struct {
 	index     []*fileRec
 	indexOnce sync.Once
 	links     *treeLinks // a loose tree's followed links (evidence_links.go)
+	// dirs holds the folders of each tree files are read from (by tree
+	// root), so a folder of many files is opened once (dirCache).
+	dirsMu sync.Mutex
+	dirs   map[string]*dirCache
 }
 
 type seenFile struct {
@@ -165,6 +161,12 @@ func (s *source) list(pattern string) []parser.File {
 }
 
 func (s *source) close() {
+	s.dirsMu.Lock()
+	for _, d := range s.dirs {
+		d.close()
+	}
+	s.dirs = nil
+	s.dirsMu.Unlock()
 	if s.spool != nil {
 		s.spool.Close()
 		s.spool = nil
@@ -234,50 +236,17 @@ func sniff(f *os.File) bool {
 	return bundle.Sniff(b[:n])
 }
 
-// parsedAgents is the set of agents some parser reads.
+// router is the route stage's Router with what the inputs stage is told
+// beside it.
 type router struct {
-	parsers []parser.Parser
-	agents  map[string]bool
-	// secrets are the agents one of whose parsers reads secret-kind files.
-	secrets map[string]bool
+	*route.Router
 	// keepManifest asks sources to keep their manifest rows (bodyfile).
 	keepManifest bool
 	// loose labels loose inputs from --host, --user and --agent (loose.go).
 	loose looseLabels
 }
 
-func newRouter(ps []parser.Parser) *router {
-	r := &router{parsers: ps, agents: map[string]bool{}, secrets: map[string]bool{}}
-	for _, p := range ps {
-		r.agents[p.Agent()] = true
-		if readsSecrets(p) {
-			r.secrets[p.Agent()] = true
-		}
-	}
-	return r
-}
-
-func readsSecrets(p parser.Parser) bool {
-	sp, ok := p.(parser.Specced)
-	return ok && sp.Spec().ReadsSecretKind
-}
-
-// wants reports whether some parser may read a file of agent and kind.
-func (r *router) wants(agent string, kind catalog.Kind) bool {
-	if !r.agents[agent] {
-		return false
-	}
-	return kind != catalog.KindSecret || r.secrets[agent]
-}
-
-// matches reports whether p reads f: secret-kind files only go to parsers
-// that declare ReadsSecretKind.
-func matches(p parser.Parser, f *parser.File) bool {
-	if f.Kind == catalog.KindSecret && !readsSecrets(p) {
-		return false
-	}
-	return p.Match(f)
-}
+func newRouter(ps []parser.Parser) *router { return &router{Router: route.New(ps)} }
 
 func relToHome(orig, home string) string {
 	if home == "" {
@@ -347,7 +316,7 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 			break
 		}
 		e := m.Entry
-		if !rt.wants(e.Agent, catalog.Kind(e.Kind)) {
+		if !rt.Wants(e.Agent, catalog.Kind(e.Kind)) {
 			continue // drained by the reader, hashed, never written
 		}
 		off, n, err := sw.copy(m)
@@ -384,7 +353,7 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 		if _, ok := rowOf[e.ArchivePath]; e.ArchivePath != "" && !ok {
 			rowOf[e.ArchivePath] = e
 		}
-		s.seen = append(s.seen, seenFile{user: e.User, agent: e.Agent, status: e.Status, size: e.Size, parsable: rt.agents[e.Agent]})
+		s.seen = append(s.seen, seenFile{user: e.User, agent: e.Agent, status: e.Status, size: e.Size, parsable: rt.Reads(e.Agent)})
 		if rt.keepManifest {
 			s.manifest = append(s.manifest, e)
 		}
@@ -422,7 +391,7 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 		// Verified only when the hash matched and the collector did not
 		// see the file change while copying it.
 		rec.verified = res.Verified[name] && !e.ChangedDuringCopy
-		if !rt.wants(rec.Agent, rec.Kind) {
+		if !rt.Wants(rec.Agent, rec.Kind) {
 			continue
 		}
 		s.add(rec)
@@ -467,7 +436,23 @@ func (s *source) open(r *fileRec) (io.ReadCloser, error) {
 	if r.spooled {
 		return io.NopCloser(io.NewSectionReader(s.spool, r.off, r.n)), nil
 	}
-	return openIn(r.tree, r.local)
+	return s.openIn(r.tree, r.local)
+}
+
+// openIn opens rel in the tree at root by the evidence rule (openIn),
+// through the source's folder cache of that tree.
+func (s *source) openIn(root, rel string) (*os.File, error) {
+	s.dirsMu.Lock()
+	d := s.dirs[root]
+	if d == nil {
+		if s.dirs == nil {
+			s.dirs = map[string]*dirCache{}
+		}
+		d = &dirCache{}
+		s.dirs[root] = d
+	}
+	s.dirsMu.Unlock()
+	return d.openIn(root, rel)
 }
 
 // openExtracted reads a bundle already unpacked into a folder: its
@@ -507,6 +492,7 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 	listed := map[string]bool{}
 	for {
 		if ctx.Err() != nil {
+			s.close()
 			return nil, ctx.Err()
 		}
 		row, err := dec.Next()
@@ -546,7 +532,7 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 		if e.ChangedDuringCopy {
 			s.changed++
 		}
-		s.seen = append(s.seen, seenFile{user: e.User, agent: e.Agent, status: e.Status, size: e.Size, parsable: rt.agents[e.Agent]})
+		s.seen = append(s.seen, seenFile{user: e.User, agent: e.Agent, status: e.Status, size: e.Size, parsable: rt.Reads(e.Agent)})
 		if rt.keepManifest {
 			s.manifest = append(s.manifest, e)
 		}
@@ -565,7 +551,7 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 			continue
 		}
 		listed[e.ArchivePath] = true
-		if !rt.wants(e.Agent, catalog.Kind(e.Kind)) {
+		if !rt.Wants(e.Agent, catalog.Kind(e.Kind)) {
 			continue
 		}
 		if why := bundle.UnsafeName(e.ArchivePath); why != "" {
@@ -577,7 +563,7 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 			s.problem(Problem{Kind: KindUnsafePath, SourceFile: e.Path, Agent: e.Agent, Message: err.Error()})
 			continue
 		}
-		sum, err := fileSHA256(root, local)
+		sum, err := s.fileSHA256(root, local)
 		switch {
 		case errors.Is(err, ErrUnsafePath):
 			s.problem(Problem{Kind: KindUnsafePath, SourceFile: e.Path, Agent: e.Agent, Message: err.Error()})
@@ -614,8 +600,8 @@ const maxHeaderBytes = 1 << 20
 // device, a socket (see evidence.go).
 const KindUnsafePath = "unsafe_path"
 
-func fileSHA256(root, rel string) (string, error) {
-	f, err := openIn(root, rel)
+func (s *source) fileSHA256(root, rel string) (string, error) {
+	f, err := s.openIn(root, rel)
 	if err != nil {
 		return "", err
 	}
@@ -859,14 +845,14 @@ func openLoose(ctx context.Context, dir string, rt *router) (*source, error) {
 					status = bundle.StatusSymlink
 				}
 			}
-			s.seen = append(s.seen, seenFile{user: h.user, agent: hit.Agent, status: status, size: hit.Info.Size(), parsable: rt.agents[hit.Agent]})
+			s.seen = append(s.seen, seenFile{user: h.user, agent: hit.Agent, status: status, size: hit.Info.Size(), parsable: rt.Reads(hit.Agent)})
 			if rt.keepManifest {
 				// A loose tree has no manifest: the walk's own view (no
 				// hash, the modification time only).
 				s.manifest = append(s.manifest, bundle.Entry{Record: bundle.RecordFile, Path: orig, User: h.user, Agent: hit.Agent, Type: "file",
 					Size: hit.Info.Size(), Mode: fmt.Sprintf("%o", hit.Info.Mode().Perm()), MTime: bundle.FormatTime(hit.Info.ModTime()), Status: status})
 			}
-			if !rt.wants(hit.Agent, hit.Target.Kind) {
+			if !rt.Wants(hit.Agent, hit.Target.Kind) {
 				return nil
 			}
 			rel, err := filepath.Rel(h.tree, hit.Path)

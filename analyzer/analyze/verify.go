@@ -51,6 +51,9 @@ func VerifyExtracted(ctx context.Context, dir string) (bundle.Header, *bundle.Re
 	problem := func(kind, member, path, msg string) {
 		res.Problems = append(res.Problems, bundle.Problem{Kind: kind, Member: member, Path: path, Msg: msg})
 	}
+	// Every file is opened by the evidence rule through one folder cache.
+	var dirs dirCache
+	defer dirs.close()
 	h, err := readExtractedHeader(root)
 	if err != nil {
 		return h, nil, err
@@ -175,7 +178,7 @@ func VerifyExtracted(ctx context.Context, dir string) (bundle.Header, *bundle.Re
 			res.Followed[e.ArchivePath] = local
 			reached[local] = true
 		}
-		sum, n, err := fileHash(root, local)
+		sum, n, err := fileHashIn(&dirs, root, local)
 		switch {
 		case errors.Is(err, ErrUnsafePath):
 			problem(KindUnsafePath, e.ArchivePath, e.Path, err.Error())
@@ -284,7 +287,14 @@ func filesUnder(ctx context.Context, root string) (map[string]struct{}, []bundle
 
 // fileHash is fileSHA256 with the byte count.
 func fileHash(root, rel string) (string, int64, error) {
-	f, err := openIn(root, rel)
+	var d dirCache
+	defer d.close()
+	return fileHashIn(&d, root, rel)
+}
+
+// fileHashIn is fileHash through a folder cache of root.
+func fileHashIn(d *dirCache, root, rel string) (string, int64, error) {
+	f, err := d.openIn(root, rel)
 	if err != nil {
 		return "", 0, err
 	}

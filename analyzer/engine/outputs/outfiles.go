@@ -1,4 +1,4 @@
-package analyze
+package outputs
 
 // CSVCell neutralises a cell a spreadsheet would run as a formula: text
 // starting with '=', '+', '-', '@', a tab or a carriage return gets a

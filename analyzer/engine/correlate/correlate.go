@@ -1,4 +1,4 @@
-package analyze
+package correlate
 
 import (
 	"encoding/binary"
@@ -154,7 +154,7 @@ func (b bitset) has(i int64) bool {
 
 // resolveIdentities runs step 1: it marks the repeated rows in c.losers and
 // reports every record id with more than one content.
-func (c *collected) resolveIdentities() error {
+func (c *Correlator) resolveIdentities() error {
 	var group []idStub
 	flush := func() {
 		if len(group) == 0 {
@@ -263,7 +263,7 @@ func pairOf(e *timeline.Event, primary bool) pairRow {
 
 // pairSecondaries runs step 2 and hands every secondary row that pairs
 // with nothing to keep.
-func (c *collected) pairSecondaries(keep func(e *timeline.Event) error) error {
+func (c *Correlator) pairSecondaries(keep func(e *timeline.Event) error) error {
 	var prim []pairRow
 	var sec []pairRow
 	flush := func() error {
@@ -358,7 +358,7 @@ func (c *collected) pairSecondaries(keep func(e *timeline.Event) error) error {
 
 // window returns a secondary row's pairing window and whether it is
 // bounded in time (a declared window and a recorded time).
-func (c *collected) window(e *timeline.Event) (int64, bool) {
+func (c *Correlator) window(e *timeline.Event) (int64, bool) {
 	sp := c.secondarySpecs[e.Parser]
 	if sp == nil || sp.Window <= 0 || e.Time.IsZero() {
 		return 0, false
@@ -500,7 +500,7 @@ var pairCodec = timeline.Codec[pairRow]{
 // field is kept, a different later value is a state_conflict problem.
 // Recovered takes the strongest value instead (yes > partial > no): a
 // parser that saw a deletion knows more than one that did not.
-func (c *collected) mergeStates() []mergedState {
+func (c *Correlator) mergeStates() []mergedState {
 	sort.SliceStable(c.states, func(i, j int) bool {
 		a, b := &c.states[i], &c.states[j]
 		if a.st.Key != b.st.Key {
@@ -569,7 +569,7 @@ type mergedState struct {
 // timeline order. The rows keep the parent each names. The fork link
 // (forked_from) is only ever recorded as state; mergeStates reports its
 // conflicts.
-func (c *collected) decideSessions(agg *timeline.Aggregator) {
+func (c *Correlator) decideSessions(agg *timeline.Aggregator) {
 	merged := c.mergeStates()
 	byKey := make(map[timeline.SessionKey]*mergedState, len(merged))
 	for i := range merged {
