@@ -139,3 +139,76 @@ func TestTimelineOrder(t *testing.T) {
 		t.Errorf("a link: %v", err)
 	}
 }
+
+// TestShardsRunAlike: shards another run would not have made together
+// are refused before anything is written: one ran the rules and one did
+// not, they ran other rules, other filters, another tool version; and a
+// shard whose run.json lists no findings.jsonl though it ran the rules.
+func TestShardsRunAlike(t *testing.T) {
+	base := func(t *testing.T, host string, edit func(r *analyze.RunRecord)) string {
+		d := shardDir(t, host, nil)
+		p := filepath.Join(d, analyze.RunJSON)
+		b, _ := os.ReadFile(p)
+		var r analyze.RunRecord
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatal(err)
+		}
+		edit(&r)
+		os.WriteFile(p, []byte(indent(t, r)), 0o644)
+		return d
+	}
+	plain := base(t, "h1", func(*analyze.RunRecord) {})
+	for name, c := range map[string]struct {
+		edit func(r *analyze.RunRecord)
+		want string
+	}{
+		"rules":      {func(r *analyze.RunRecord) { r.Findings = &analyze.RunFindings{Rules: []string{"r1 builtin"}} }, "run.json lists no findings.jsonl"},
+		"filters":    {func(r *analyze.RunRecord) { r.Filters = map[string]any{"agent": []any{"codex-cli"}} }, "were run with different filters"},
+		"version":    {func(r *analyze.RunRecord) { r.ToolVersion = "u" }, "were run with different tool versions"},
+		"schema":     {func(r *analyze.RunRecord) { r.SchemaVersion = "1-0-1" }, "were run with different schema versions"},
+		"parsers":    {func(r *analyze.RunRecord) { r.Parsers = []analyze.RunParser{{ID: "p/x", Agent: "p", Version: 3}} }, "were run with different parsers"},
+		"no jsonl":   {func(r *analyze.RunRecord) { r.Formats = []string{"parquet"} }, "the run wrote no timeline.jsonl"},
+		"same input": {func(r *analyze.RunRecord) { r.Inputs[0].Input = "/b/h1" }, `input "/b/h1" is in two shards`},
+		"control: its own host, input and bundle": {func(r *analyze.RunRecord) { r.Inputs[0].BundleID = "B" }, ""},
+	} {
+		other := base(t, "h2", c.edit)
+		out := filepath.Join(t.TempDir(), "m")
+		_, err := Run(Options{Shards: []string{plain, other}, OutDir: out, NoFindings: true})
+		if c.want == "" {
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", name, err, c.want)
+		}
+		if _, serr := os.Stat(out); !os.IsNotExist(serr) {
+			t.Errorf("%s: the refused merge made its folder", name)
+		}
+	}
+	// Rules run by one shard only, and other rules: findings.jsonl listed.
+	ruled := func(host string, rules ...string) string {
+		d := base(t, host, func(r *analyze.RunRecord) {})
+		os.WriteFile(filepath.Join(d, analyze.FindingsJSONL), nil, 0o644)
+		h := sha256.Sum256(nil)
+		p := filepath.Join(d, analyze.RunJSON)
+		b, _ := os.ReadFile(p)
+		var r analyze.RunRecord
+		json.Unmarshal(b, &r)
+		r.Findings = &analyze.RunFindings{Rules: rules}
+		r.Outputs = append(r.Outputs, analyze.RunOutput{File: analyze.FindingsJSONL, SHA256: hex.EncodeToString(h[:])})
+		os.WriteFile(p, []byte(indent(t, r)), 0o644)
+		return d
+	}
+	a, b, c := ruled("h3", "r1 builtin"), ruled("h4", "r1 builtin", "r2 mine.yml"), ruled("h5", "r1 builtin")
+	if _, err := Run(Options{Shards: []string{a, plain}, OutDir: filepath.Join(t.TempDir(), "m"), NoFindings: true}); err == nil || !strings.Contains(err.Error(), a+" ran the rules and "+plain+" did not") {
+		t.Errorf("rules in one shard: %v", err)
+	}
+	if _, err := Run(Options{Shards: []string{a, b}, OutDir: filepath.Join(t.TempDir(), "m"), NoFindings: true}); err == nil || !strings.Contains(err.Error(), "were run with different rules") {
+		t.Errorf("other rules: %v", err)
+	}
+	if _, err := Run(Options{Shards: []string{a, c}, OutDir: filepath.Join(t.TempDir(), "m"), NoFindings: true}); err != nil {
+		t.Errorf("the same rules: %v", err)
+	}
+}
