@@ -104,6 +104,7 @@ type CLI struct {
 	Catalog   CatalogCmd   `cmd:"" help:"Print the catalog of agents and the paths each keeps."`
 	Parsers   ParsersCmd   `cmd:"" help:"List the registered parsers."`
 	Inventory InventoryCmd `cmd:"" help:"Merge doubleagent-collector --inventory lines from many hosts into one CSV."`
+	Merge     MergeCmd     `cmd:"" help:"Join the output folders of timeline runs over parts of one case (per bundle or per shard) into the case's folder, as one run over every input would write it."`
 }
 
 // AfterApply builds the logger and binds it for commands' Run methods.

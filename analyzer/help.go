@@ -37,6 +37,14 @@ Exit codes:
   0  the CSV was written
   1  no inventory line was read
   2  unusable input or options`,
+	"merge": `Exit codes:
+  0  the case's folder was written, with rows
+  1  the shards hold no row
+  2  a folder is not a finished timeline run, a shard file changed since its
+     run (its SHA-256 is not the one its run.json records), shards that one
+     run would not have made together (another schema, tool version, parser
+     set, filter or rule set; a host, input or bundle in two shards), or an
+     output folder that already holds a run`,
 	"parsers": `Exit codes:
   0  printed
   2  bad options`,

@@ -199,7 +199,7 @@ func TestTimelineFromStdin(t *testing.T) {
 // TestHelpEndsWithExitCodes: every command's --help ends with its exit
 // codes, and catalog prints a header and a legend of its statuses.
 func TestHelpEndsWithExitCodes(t *testing.T) {
-	for _, cmd := range []string{"timeline", "verify", "detect", "catalog", "parsers", "inventory"} {
+	for _, cmd := range []string{"timeline", "verify", "detect", "catalog", "parsers", "inventory", "merge"} {
 		out, code := runCLI(t, cmd, "--help")
 		if code != 0 || !strings.Contains(out, "Exit codes:\n  0  ") {
 			t.Errorf("%s --help (exit %d) has no exit codes:\n%s", cmd, code, out)

@@ -46,8 +46,6 @@ fi
 log() { printf '[gen2] %s\n' "$*" >&2; }
 # shellcheck source=lib/fixturegen.sh
 . "$REPO/scripts/lib/fixturegen.sh"
-now() { date -u +%Y-%m-%dT%H:%M:%S.%3NZ; }
-uuid() { cat /proc/sys/kernel/random/uuid; }
 
 # ------------------------------------------------------------------ agents
 log "work dir $WORK"
@@ -62,7 +60,6 @@ npm install --silent --no-fund --no-audit --prefix "$WORK/prefix" \
   "@kilocode/cli@$KILO_VERSION" \
   "@mariozechner/pi-coding-agent@$PI_VERSION" \
   "@github/copilot@$COPILOT_VERSION" >"$WORK/npm.log" 2>&1
-pkgver() { node -e "console.log(require('$WORK/prefix/node_modules/$1/package.json').version)"; }
 V_QWEN=$(pkgver @qwen-code/qwen-code)
 V_OPENCODE=$(pkgver opencode-ai)
 V_KILO=$(pkgver @kilocode/cli)
@@ -163,56 +160,10 @@ EOF
 SCEN=$WORK/scenarios.jsonl
 : >"$SCEN"
 
-# record AGENT NAME SESSION PROMPT COMMAND EXPECT_SUBSTR STARTED ENDED RC [EXTRA_JSON]
-record() {
-  local extra=${10:-}; [ -n "$extra" ] || extra='{}'
-  jq -nc --arg agent "$1" --arg name "$2" --arg sid "$3" --arg prompt "$4" --arg cmd "$5" \
-    --arg out "$6" --arg s "$7" --arg e "$8" --argjson rc "$9" --argjson extra "$extra" \
-    '{agent:$agent, scenario:$name, session_id:$sid, prompt:$prompt, command:$cmd,
-      output_contains:$out, started_utc:$s, ended_utc:$e, exit_code:$rc} + $extra' >>"$SCEN"
-}
 
-# run NAME [VAR=VALUE...] -- cmd...: runs an agent, output to $WORK/runs/NAME.{out,err}; sets RC, T0, T1.
-run() {
-  local name=$1; shift
-  local extra=(); while [ "$1" != -- ]; do extra+=("$1"); shift; done; shift
-  T0=$(now)
-  set +e
-  timeout 300 "${AGENT_ENV[@]}" "${extra[@]}" "$@" </dev/null >"$WORK/runs/$name.out" 2>"$WORK/runs/$name.err"
-  RC=$?
-  set -e
-  T1=$(now)
-  log "$name: exit $RC"
-}
 
-# run_killed NAME [VAR=VALUE...] -- cmd...: starts the agent in its own process
-# group, waits until the mock logs that it is stalling mid-answer, then
-# SIGKILLs the group.
-run_killed() {
-  local name=$1; shift
-  local extra=(); while [ "$1" != -- ]; do extra+=("$1"); shift; done; shift
-  local before; before=$(wc -l <"$MOCKLOG")
-  T0=$(now)
-  setsid "${AGENT_ENV[@]}" "${extra[@]}" "$@" </dev/null >"$WORK/runs/$name.out" 2>"$WORK/runs/$name.err" &
-  local pid=$!
-  for _ in $(seq 600); do
-    tail -n +"$((before + 1))" "$MOCKLOG" | grep -q '"action":"stall"' && break
-    sleep 0.2
-  done
-  sleep 2
-  kill -KILL -- "-$pid" 2>/dev/null || true
-  set +e; wait "$pid"; RC=$?; set -e
-  T1=$(now)
-  KILLED_UTC=$T1
-  log "$name: killed, exit $RC"
-}
 
-PROMPT_CMD() { printf 'Run the shell command `%s` and tell me what it printed.' "$1"; }
-PROMPT_WRITE() { printf 'Create the file `%s` containing `%s` and tell me when it is done.' "$1" "$2"; }
 PROMPT_SUB() { printf 'Use a subagent to run the shell command `%s` and tell me what it printed.' "$1"; }
-killed_extra() { jq -nc --arg k "$KILLED_UTC" '{killed_with:"SIGKILL", killed_utc:$k}'; }
-file_extra() { jq -nc --arg f "$1" --arg c "$2" '{file_path:$f, file_content:($c + "\n")}'; }
-resume_extra() { jq -nc --arg s "$1" --arg m "$2" '{resumed_session_id:$s, model:$m}'; }
 
 # --- Qwen Code ---------------------------------------------------------------
 qwen_scenarios() {

@@ -38,7 +38,6 @@ fi
 log() { printf '[gen3] %s\n' "$*" >&2; }
 # shellcheck source=lib/fixturegen.sh
 . "$REPO/scripts/lib/fixturegen.sh"
-now() { date -u +%Y-%m-%dT%H:%M:%S.%3NZ; }
 
 # ------------------------------------------------------------------ agents
 log "work dir $WORK"
@@ -48,7 +47,6 @@ log "installing the agents from npm"
 # platform binary for a faster start; bin/cline finds it without that).
 npm install --silent --no-fund --no-audit --prefix "$WORK/prefix" \
   "cline@$CLINE_VERSION" "@continuedev/cli@$CN_VERSION" >"$WORK/npm.log" 2>&1
-pkgver() { node -e "console.log(require('$WORK/prefix/node_modules/$1/package.json').version)"; }
 V_CLINE=$(pkgver cline)
 V_CLINE_SDK=$(pkgver @cline/core)
 V_CN=$(pkgver @continuedev/cli)
@@ -112,28 +110,7 @@ cn_config mock-coder-2 >"$EH/.continue/assistants/mock-coder-2.yaml"
 SCEN=$WORK/scenarios.jsonl
 : >"$SCEN"
 
-# record AGENT NAME SESSION PROMPT COMMAND EXPECT_SUBSTR STARTED ENDED RC [EXTRA_JSON]
-record() {
-  local extra=${10:-}; [ -n "$extra" ] || extra='{}'
-  jq -nc --arg agent "$1" --arg name "$2" --arg sid "$3" --arg prompt "$4" --arg cmd "$5" \
-    --arg out "$6" --arg s "$7" --arg e "$8" --argjson rc "$9" --argjson extra "$extra" \
-    '{agent:$agent, scenario:$name, session_id:$sid, prompt:$prompt, command:$cmd,
-      output_contains:$out, started_utc:$s, ended_utc:$e, exit_code:$rc} + $extra' >>"$SCEN"
-}
 
-# run NAME [VAR=VALUE...] -- cmd...: runs an agent (stdin /dev/null, not a
-# TTY), output to $WORK/runs/NAME.{out,err}; sets RC, T0, T1.
-run() {
-  local name=$1; shift
-  local extra=(); while [ "$1" != -- ]; do extra+=("$1"); shift; done; shift
-  T0=$(now)
-  set +e
-  timeout 300 "${AGENT_ENV[@]}" "${extra[@]}" "$@" </dev/null >"$WORK/runs/$name.out" 2>"$WORK/runs/$name.err"
-  RC=$?
-  set -e
-  T1=$(now)
-  log "$name: exit $RC"
-}
 
 # run_tty NAME PROMPT [VAR=VALUE...] -- cmd...: runs an interactive TUI
 # under a pseudo-terminal (scripts/lib/ptydrive.py): waits for its prompt
@@ -153,34 +130,8 @@ run_tty() {
   log "$name: exit $RC"
 }
 
-# run_killed NAME [VAR=VALUE...] -- cmd...: starts the agent in its own process
-# group, waits until the mock logs that it is stalling mid-answer, then
-# SIGKILLs the group.
-run_killed() {
-  local name=$1; shift
-  local extra=(); while [ "$1" != -- ]; do extra+=("$1"); shift; done; shift
-  local before; before=$(wc -l <"$MOCKLOG")
-  T0=$(now)
-  setsid "${AGENT_ENV[@]}" "${extra[@]}" "$@" </dev/null >"$WORK/runs/$name.out" 2>"$WORK/runs/$name.err" &
-  local pid=$!
-  for _ in $(seq 600); do
-    tail -n +"$((before + 1))" "$MOCKLOG" | grep -q '"action":"stall"' && break
-    sleep 0.2
-  done
-  sleep 2
-  kill -KILL -- "-$pid" 2>/dev/null || true
-  set +e; wait "$pid"; RC=$?; set -e
-  T1=$(now)
-  KILLED_UTC=$T1
-  log "$name: killed, exit $RC"
-}
 
-PROMPT_CMD() { printf 'Run the shell command `%s` and tell me what it printed.' "$1"; }
-PROMPT_WRITE() { printf 'Create the file `%s` containing `%s` and tell me when it is done.' "$1" "$2"; }
 PROMPT_SUB() { printf 'Use a subagent to run the shell command `%s` and tell me what it printed.' "$1"; }
-killed_extra() { jq -nc --arg k "$KILLED_UTC" '{killed_with:"SIGKILL", killed_utc:$k}'; }
-file_extra() { jq -nc --arg f "$1" --arg c "$2" '{file_path:$f, file_content:($c + "\n")}'; }
-resume_extra() { jq -nc --arg s "$1" --arg m "$2" '{resumed_session_id:$s, model:$m}'; }
 
 # --- Cline CLI ---------------------------------------------------------------
 # Session ids: the session folder the run added under ~/.cline/data/sessions.

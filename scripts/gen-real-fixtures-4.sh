@@ -22,6 +22,9 @@ ROOT_OUT=$REPO/fixtures/roots/real-agents-4
 EXPECT_OUT=$REPO/fixtures/roots/real-agents-4.expect.json
 EH=/home/examiner4
 DEMO=$EH/demo
+# run (lib/fixturegen.sh) runs the agents in the demo repository, killing one 30 s after its timeout.
+RUN_DIR=$DEMO
+RUN_TIMEOUT=(-k 30 300)
 WORK=${WORK:-$(mktemp -d /var/tmp/gen-real-fixtures-4.XXXXXX)}
 AGENTS="${AGENTS:-openclaw letta}"
 
@@ -43,8 +46,6 @@ fi
 log() { printf '[gen4] %s\n' "$*" >&2; }
 # shellcheck source=lib/fixturegen.sh
 . "$REPO/scripts/lib/fixturegen.sh"
-now() { date -u +%Y-%m-%dT%H:%M:%S.%3NZ; }
-uuid() { cat /proc/sys/kernel/random/uuid; }
 
 # ------------------------------------------------------------------ agents
 log "work dir $WORK"
@@ -139,33 +140,8 @@ EOF
 SCEN=$WORK/scenarios.jsonl
 : >"$SCEN"
 
-# record AGENT NAME SESSION PROMPT COMMAND EXPECT_SUBSTR STARTED ENDED RC [EXTRA_JSON]
-record() {
-  local extra=${10:-}; [ -n "$extra" ] || extra='{}'
-  jq -nc --arg agent "$1" --arg name "$2" --arg sid "$3" --arg prompt "$4" --arg cmd "$5" \
-    --arg out "$6" --arg s "$7" --arg e "$8" --argjson rc "$9" --argjson extra "$extra" \
-    '{agent:$agent, scenario:$name, session_id:$sid, prompt:$prompt, command:$cmd,
-      output_contains:$out, started_utc:$s, ended_utc:$e, exit_code:$rc} + $extra' >>"$SCEN"
-}
 
-# run NAME [VAR=VALUE...] -- cmd...: runs an agent in $DEMO, output to
-# $WORK/runs/NAME.{out,err}; sets RC, T0, T1.
-run() {
-  local name=$1; shift
-  local extra=(); while [ "$1" != -- ]; do extra+=("$1"); shift; done; shift
-  T0=$(now)
-  set +e
-  (cd "$DEMO" && timeout -k 30 300 "${AGENT_ENV[@]}" "${extra[@]}" "$@" </dev/null >"$WORK/runs/$name.out" 2>"$WORK/runs/$name.err")
-  RC=$?
-  set -e
-  T1=$(now)
-  log "$name: exit $RC"
-}
 
-PROMPT_CMD() { printf 'Run the shell command `%s` and tell me what it printed.' "$1"; }
-PROMPT_WRITE() { printf 'Create the file `%s` containing `%s` and tell me when it is done.' "$1" "$2"; }
-file_extra() { jq -nc --arg f "$1" --arg c "$2" '{file_path:$f, file_content:($c + "\n")}'; }
-resume_extra() { jq -nc --arg s "$1" --arg m "$2" '{resumed_session_id:$s, model:$m}'; }
 
 # --- OpenClaw ----------------------------------------------------------------
 # `agent --local` runs the embedded agent without a Gateway; --session-id

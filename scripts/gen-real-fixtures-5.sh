@@ -34,6 +34,8 @@ ROOT_OUT=$REPO/fixtures/roots/real-agents-5
 EXPECT_OUT=$REPO/fixtures/roots/real-agents-5.expect.json
 EH=/home/examiner5
 DEMO=$EH/demo
+# run (lib/fixturegen.sh) runs the agents in the demo repository.
+RUN_DIR=$DEMO
 WORK=${WORK:-$(mktemp -d /var/tmp/gen-real-fixtures-5.XXXXXX)}
 AGENTS="${AGENTS:-droid auggie}"
 DROID_VERSION=${DROID_VERSION:-0.225.2}
@@ -47,7 +49,6 @@ fi
 log() { printf '[gen5] %s\n' "$*" >&2; }
 # shellcheck source=lib/fixturegen.sh
 . "$REPO/scripts/lib/fixturegen.sh"
-now() { date -u +%Y-%m-%dT%H:%M:%S.%3NZ; }
 
 # ------------------------------------------------------------------ agents
 log "work dir $WORK"
@@ -93,69 +94,48 @@ EOF
 
 SCEN=$WORK/scenarios.jsonl
 : >"$SCEN"
-# record AGENT NAME SESSION PROMPT COMMAND EXPECT_SUBSTR STARTED ENDED RC [EXTRA_JSON]
-record() {
-  local extra=${10:-}; [ -n "$extra" ] || extra='{}'
-  jq -nc --arg agent "$1" --arg name "$2" --arg sid "$3" --arg prompt "$4" --arg cmd "$5" \
-    --arg out "$6" --arg s "$7" --arg e "$8" --argjson rc "$9" --argjson extra "$extra" \
-    '{agent:$agent, scenario:$name, session_id:$sid, prompt:$prompt, command:$cmd,
-      output_contains:$out, started_utc:$s, ended_utc:$e, exit_code:$rc} + $extra' >>"$SCEN"
-}
-run() {
-  local name=$1; shift
-  T0=$(now)
-  set +e
-  (cd "$DEMO" && timeout 300 "${AGENT_ENV[@]}" "$@" </dev/null >"$WORK/runs/$name.out" 2>"$WORK/runs/$name.err")
-  RC=$?
-  set -e
-  T1=$(now)
-  log "$name: exit $RC"
-}
 sid_of() { jq -r 'select(.session_id) | .session_id' "$WORK/runs/$1.out" 2>/dev/null | tail -n1; }
-PROMPT_CMD() { printf 'Run the shell command `%s` and tell me what it printed.' "$1"; }
-PROMPT_WRITE() { printf 'Create the file `%s` containing `%s` and tell me when it is done.' "$1" "$2"; }
-file_extra() { jq -nc --arg f "$1" --arg c "$2" '{file_path:$f, file_content:($c + "\n")}'; }
 
 droid_scenarios() {
   local sid p c f basic
   c='echo doubleagent-droid-marker && date -u +%Y'; p=$(PROMPT_CMD "$c")
-  run droid-basic "$DROID" exec --auto low --model custom:mock-coder -o json "$p"
+  run droid-basic -- "$DROID" exec --auto low --model custom:mock-coder -o json "$p"
   sid=$(sid_of droid-basic); basic=$sid
   record factory-droid basic "$sid" "$p" "$c" doubleagent-droid-marker "$T0" "$T1" "$RC" '{"model":"custom:Mock-Coder-0","model_flag":"custom:mock-coder"}'
 
   c='echo doubleagent-droid-resumed'; p=$(PROMPT_CMD "$c")
-  run droid-resume "$DROID" exec --auto low -s "$basic" --model custom:mock-coder-2 -o json "$p"
+  run droid-resume -- "$DROID" exec --auto low -s "$basic" --model custom:mock-coder-2 -o json "$p"
   record factory-droid resume "$basic" "$p" "$c" doubleagent-droid-resumed "$T0" "$T1" "$RC" \
     '{"resumed_session_id":"'"$basic"'","model":"custom:Mock-Coder-2-0","model_flag":"custom:mock-coder-2","note":"droid writes the custom model as custom:<displayName>-<index>"}'
 
   f=$DEMO/droid-notes.txt; p=$(PROMPT_WRITE "$f" doubleagent-droid-edit)
-  run droid-edit "$DROID" exec --auto low --model custom:mock-coder -o json "$p"
+  run droid-edit -- "$DROID" exec --auto low --model custom:mock-coder -o json "$p"
   record factory-droid edit "$(sid_of droid-edit)" "$p" "" doubleagent-droid-edit "$T0" "$T1" "$RC" "$(file_extra "$f" doubleagent-droid-edit)"
 
   # denied: the command is on settings.json's commandDenylist; even --auto high
   # cannot run it ("Exec ended early: insufficient permission ...", exit 1).
   c='echo doubleagent-droid-denied'; p=$(PROMPT_CMD "$c")
-  run droid-denied "$DROID" exec --auto high --model custom:mock-coder -o json "$p"
+  run droid-denied -- "$DROID" exec --auto high --model custom:mock-coder -o json "$p"
   record factory-droid denied "$(sid_of droid-denied)" "$p" "$c" "" "$T0" "$T1" "$RC" '{"tool_denied":true,"commandDenylist":["echo doubleagent-droid-denied"]}'
 }
 
 auggie_scenarios() {
   local sid p c f basic A=(node "$AUGGIE" -p --output-format json)
   c='echo doubleagent-auggie-marker && date -u +%Y'; p=$(PROMPT_CMD "$c")
-  run auggie-basic "${A[@]}" -m mock-coder "$p"
+  run auggie-basic -- "${A[@]}" -m mock-coder "$p"
   sid=$(sid_of auggie-basic); basic=$sid
   record augment basic "$sid" "$p" "$c" doubleagent-auggie-marker "$T0" "$T1" "$RC" '{"model":"mock-coder"}'
 
   c='echo doubleagent-auggie-resumed'; p=$(PROMPT_CMD "$c")
-  run auggie-resume "${A[@]}" -r "$basic" -m mock-coder-2 "$p"
+  run auggie-resume -- "${A[@]}" -r "$basic" -m mock-coder-2 "$p"
   record augment resume "$basic" "$p" "$c" doubleagent-auggie-resumed "$T0" "$T1" "$RC" '{"resumed_session_id":"'"$basic"'","model":"mock-coder-2"}'
 
   f=$DEMO/auggie-notes.txt; p=$(PROMPT_WRITE "$f" doubleagent-auggie-edit)
-  run auggie-edit "${A[@]}" -m mock-coder "$p"
+  run auggie-edit -- "${A[@]}" -m mock-coder "$p"
   record augment edit "$(sid_of auggie-edit)" "$p" "" doubleagent-auggie-edit "$T0" "$T1" "$RC" "$(file_extra "$f" doubleagent-auggie-edit)"
 
   c='echo doubleagent-auggie-denied'; p=$(PROMPT_CMD "$c")
-  run auggie-denied "${A[@]}" -m mock-coder --permission launch-process:deny "$p"
+  run auggie-denied -- "${A[@]}" -m mock-coder --permission launch-process:deny "$p"
   record augment denied "$(sid_of auggie-denied)" "$p" "$c" "" "$T0" "$T1" "$RC" '{"tool_denied":true,"permission":"launch-process:deny"}'
 }
 

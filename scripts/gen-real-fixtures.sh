@@ -30,10 +30,6 @@ fi
 log() { printf '[gen] %s\n' "$*" >&2; }
 # shellcheck source=lib/fixturegen.sh
 . "$REPO/scripts/lib/fixturegen.sh"
-# RFC 3339 UTC with milliseconds; taken before the agent starts and after it exits.
-now() { date -u +%Y-%m-%dT%H:%M:%S.%3NZ; }
-now_ceil() { now; }
-uuid() { cat /proc/sys/kernel/random/uuid; }
 
 # ------------------------------------------------------------------ agents
 log "work dir $WORK"
@@ -43,7 +39,6 @@ npm install --silent --no-fund --no-audit --prefix "$WORK/prefix" \
   "@anthropic-ai/claude-code@${CLAUDE_VERSION:-latest}" \
   "@openai/codex@${CODEX_VERSION:-latest}" \
   "@google/gemini-cli@${GEMINI_VERSION:-latest}" >"$WORK/npm.log" 2>&1
-pkgver() { node -e "console.log(require('$WORK/prefix/node_modules/$1/package.json').version)"; }
 V_CLAUDE=$(pkgver @anthropic-ai/claude-code)
 V_CODEX=$(pkgver @openai/codex)
 V_GEMINI=$(pkgver @google/gemini-cli)
@@ -96,49 +91,9 @@ EOF
 SCEN=$WORK/scenarios.jsonl
 : >"$SCEN"
 
-# record AGENT NAME SESSION PROMPT COMMAND EXPECT_SUBSTR STARTED ENDED RC [EXTRA_JSON]
-record() {
-  local extra=${10:-}; [ -n "$extra" ] || extra='{}'
-  jq -nc --arg agent "$1" --arg name "$2" --arg sid "$3" --arg prompt "$4" --arg cmd "$5" \
-    --arg out "$6" --arg s "$7" --arg e "$8" --argjson rc "$9" --argjson extra "$extra" \
-    '{agent:$agent, scenario:$name, session_id:$sid, prompt:$prompt, command:$cmd,
-      output_contains:$out, started_utc:$s, ended_utc:$e, exit_code:$rc} + $extra' >>"$SCEN"
-}
 
-# run NAME -- cmd...: runs an agent, output to $WORK/runs/NAME.{out,err}; sets RC, T0, T1.
-run() {
-  local name=$1; shift; [ "$1" = -- ] && shift
-  T0=$(now)
-  set +e
-  timeout 300 "${AGENT_ENV[@]}" "$@" </dev/null >"$WORK/runs/$name.out" 2>"$WORK/runs/$name.err"
-  RC=$?
-  set -e
-  T1=$(now_ceil)
-  log "$name: exit $RC"
-}
 
-# run_killed NAME -- cmd...: starts the agent in its own process group, waits
-# until the mock logs that it is stalling mid-answer, then SIGKILLs the group.
-run_killed() {
-  local name=$1; shift; [ "$1" = -- ] && shift
-  local before; before=$(wc -l <"$MOCKLOG")
-  T0=$(now)
-  setsid "${AGENT_ENV[@]}" "$@" </dev/null >"$WORK/runs/$name.out" 2>"$WORK/runs/$name.err" &
-  local pid=$!
-  for _ in $(seq 600); do
-    tail -n +"$((before + 1))" "$MOCKLOG" | grep -q '"action":"stall"' && break
-    sleep 0.2
-  done
-  sleep 2
-  kill -KILL -- "-$pid" 2>/dev/null || true
-  set +e; wait "$pid"; RC=$?; set -e
-  T1=$(now_ceil)
-  KILLED_UTC=$T1
-  log "$name: killed, exit $RC"
-}
 
-PROMPT_CMD() { printf 'Run the shell command `%s` and tell me what it printed.' "$1"; }
-PROMPT_WRITE() { printf 'Create the file `%s` containing `%s` and tell me when it is done.' "$1" "$2"; }
 # Prompts carrying [mock:error] make the mock answer HTTP 500 once; [mock:stall]
 # makes it stall mid-stream (the generator then SIGKILLs the agent).
 

@@ -37,9 +37,11 @@ if { command -v bsdtar && command -v zstd; } >/dev/null || [ "$(id -u)" = 0 ]; t
 if command -v mactime >/dev/null || [ "$(id -u)" = 0 ]; then export DOUBLEAGENT_MACTIME_TEST=1; fi
 # The generators and other scripts are not run here (they need npm and
 # real agents), but they must at least parse.
-for f in scripts/*.sh scripts/lib/*.sh scripts/bench; do
+for f in scripts/*.sh scripts/lib/*.sh scripts/k8s/*.sh scripts/bench; do
   bash -n "$f" || { echo "$f does not parse"; fail=1; }
 done
+# Their shared functions, run dry on stand-in commands.
+bash scripts/lib/fixturegen-check.sh || fail=1
 mods="catalog bundle collector analyzer fixtures"
 # Each module stands alone: tidy, and builds and vets outside the
 # workspace (a user may `go install` one module by itself).

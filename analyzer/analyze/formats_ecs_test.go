@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -350,4 +351,82 @@ func rowOfECS(l map[string]any) timeline.Row {
 		r.SourceLine = int64(n)
 	}
 	return r
+}
+
+// TestECSUsage: gen_ai.usage.input_tokens and output_tokens, with
+// doubleagent.usage_scope, come from the system rows whose parser states
+// token counts, in each parser's wording (the texts below are those of the
+// parsers' goldens); a user's words, a quoted form, a count ECS's integer
+// cannot hold, or another order give none.
+func TestECSUsage(t *testing.T) {
+	sys, user := timeline.System, timeline.User
+	for _, c := range []struct {
+		turn       timeline.TurnType
+		text       string
+		in, out    int64
+		scope      string
+		wantsUsage bool
+	}{
+		{sys, "api_req_started: tokensIn=1200 tokensOut=80 cacheReads=0 cacheWrites=0 cost=0.0123", 1200, 80, "call", true},
+		{sys, "api_req_started: tokensIn=10 tokensOut=5 cost=0.001", 10, 5, "call", true},
+		{sys, "api_req_started: tokensIn=10 tokensOut=5", 10, 5, "call", true},
+		{sys, "utility model gpt-4.1-mini: duration=310 initiator=session-title inputTokens=120 interactionType=conversation-background outputTokens=8", 120, 8, "call", true},
+		{sys, "assistant.usage: model=claude-sonnet-4.5 inputTokens=5012 outputTokens=311 cacheReadTokens=4800 duration=2100", 5012, 311, "call", true},
+		{sys, "model used: claude-3-5-sonnet provider=pearai_server prompt_tokens=1200 generated_tokens=88", 1200, 88, "call", true},
+		{sys, "model used: anthropic/claude-sonnet-4.5 (openrouter): 3 api call(s), 1500 input / 200 output tokens, last seen 2026-08-10T09:00:04Z", 1500, 200, "total", true},
+		{sys, "little-coder session a1b2c3d4 saved at 2026-04-20 10:15:00: 3 turn(s), 1200 input / 80 output tokens, 9 message(s)", 1200, 80, "total", true},
+		{sys, "little-coder session 9f8e7d6c saved at 2026-04-20 10:12:00: 0 turn(s), 0 input / 0 output tokens, 1 message(s)", 0, 0, "total", true},
+		{sys, "token usage agent: model=anthropic/claude-sonnet-4-5 responses=2 prompt_tokens=2600 completion_tokens=100 (from .openhands/conversations/0f1e2d3c4b5a69788796a5b4c3d2e1f0/base_state.json, file mtime)", 2600, 100, "total", true},
+		// What a person typed is never usage, even in the same words.
+		{user, "api_req_started: tokensIn=10 tokensOut=5", 0, 0, "", false},
+		// A form quoted inside another system row.
+		{sys, "permission mode: x api_req_started: tokensIn=10 tokensOut=5", 0, 0, "", false},
+		{sys, "api_req_started: tokensIn=10 tokensOut=5x", 0, 0, "", false},
+		{sys, "utility model m: outputTokens=8 inputTokens=120", 0, 0, "", false},
+		{sys, "api_req_started: tokensIn=2147483648 tokensOut=5", 0, 0, "", false},
+		{sys, "api_req_started: tokensIn=99999999999999999999999 tokensOut=5", 0, 0, "", false},
+		{sys, "api_req_started: tokensIn=-1 tokensOut=5", 0, 0, "", false},
+	} {
+		d := analyze.ECSDocOf(&timeline.Event{TurnType: c.turn, Text: c.text})
+		switch {
+		case !c.wantsUsage && (d.GenAI.Usage != nil || d.DoubleAgent.UsageScope != ""):
+			t.Errorf("%s %q: usage %+v %q, want none", c.turn, c.text, d.GenAI.Usage, d.DoubleAgent.UsageScope)
+		case c.wantsUsage && (d.GenAI.Usage == nil || *d.GenAI.Usage != analyze.ECSUsage{InputTokens: c.in, OutputTokens: c.out} || d.DoubleAgent.UsageScope != c.scope):
+			t.Errorf("%q: usage %+v %q, want %d/%d %s", c.text, d.GenAI.Usage, d.DoubleAgent.UsageScope, c.in, c.out, c.scope)
+		}
+	}
+	b, _ := json.Marshal(analyze.ECSDocOf(&timeline.Event{TurnType: sys, Text: "api_req_started: tokensIn=7 tokensOut=0"}))
+	if !strings.Contains(string(b), `"usage":{"input_tokens":7,"output_tokens":0}`) || !strings.Contains(string(b), `"usage_scope":"call"`) {
+		t.Errorf("document %s", b)
+	}
+	// Every parser golden row that states tokens in a form gives usage:
+	// a parser whose wording changes fails here, not silently in Kibana.
+	goldens, _ := filepath.Glob("../parsers/*/testdata/*.golden.jsonl")
+	states := regexp.MustCompile(`\d+ input / \d+ output tokens|tokensIn=\d|inputTokens=\d|prompt_tokens=\d`)
+	n := 0
+	for _, g := range goldens {
+		f, err := os.Open(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 64<<20)
+		for sc.Scan() {
+			var r timeline.Row
+			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+				t.Fatalf("%s: %v", g, err)
+			}
+			if r.TurnType != "system" || !states.MatchString(r.Text) {
+				continue
+			}
+			n++
+			if d := analyze.ECSDocOf(&timeline.Event{TurnType: timeline.System, Text: r.Text}); d.GenAI.Usage == nil {
+				t.Errorf("%s (%s): %q states tokens, gives no gen_ai.usage", g, r.Parser, r.Text)
+			}
+		}
+		f.Close()
+	}
+	if n < 14 {
+		t.Errorf("%d golden rows state tokens, want the 14 of cline, roo-code, pearai, copilot-cli, hermes, little-coder and openhands", n)
+	}
 }

@@ -4,6 +4,8 @@ import (
 	_ "embed"
 	"net/url"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -100,6 +102,60 @@ type ECSGenAI struct {
 	Agent    ecsName      `json:"agent"`
 	Tool     *ECSTool     `json:"tool,omitempty"`
 	Response *ecsResponse `json:"response,omitempty"`
+	Usage    *ECSUsage    `json:"usage,omitempty"`
+}
+
+// ECSUsage is gen_ai.usage.*: the token counts a row states.
+type ECSUsage struct {
+	InputTokens  int64 `json:"input_tokens"`
+	OutputTokens int64 `json:"output_tokens"`
+}
+
+// ecsUsageForms are the system rows whose text states token counts, in
+// the wording their parser writes (each anchored at the start, so a
+// system row quoting other text does not match): the expression's
+// groups "in" and "out" are the input and output tokens, and scope says
+// whether the row is one model call ("call") or a sum over several
+// ("total": a session's or a model's totals, which a sum over calls
+// must not add again).
+var ecsUsageForms = []struct {
+	re    *regexp.Regexp
+	scope string
+}{
+	// The Cline task format's ui_messages.json (cline, roo-code, pearai ui-messages).
+	{regexp.MustCompile(`^api_req_started: tokensIn=(?P<in>\d+) tokensOut=(?P<out>\d+)(?: |$)`), "call"},
+	// copilot-cli events.jsonl assistant.usage, of the conversation or a utility call.
+	{regexp.MustCompile(`^(?:assistant\.usage: |utility model [^:]*: )(?:.* )?inputTokens=(?P<in>\d+) (?:.* )?outputTokens=(?P<out>\d+)(?: |$)`), "call"},
+	// pearai dev data tokens_generated.jsonl: one request.
+	{regexp.MustCompile(`^model used: \S+ provider=\S+ prompt_tokens=(?P<in>\d+) generated_tokens=(?P<out>\d+)$`), "call"},
+	// hermes state.db, per model: N api call(s).
+	{regexp.MustCompile(`^model used: .* \d+ api call\(s\), (?P<in>\d+) input / (?P<out>\d+) output tokens, last seen `), "total"},
+	// little-coder saved sessions.
+	{regexp.MustCompile(`^little-coder session \S+ saved at [^:]+:\d\d:\d\d: \d+ turn\(s\), (?P<in>\d+) input / (?P<out>\d+) output tokens, `), "total"},
+	// openhands base_state.json token usage per agent.
+	{regexp.MustCompile(`^token usage \S+: model=\S* responses=\d+ prompt_tokens=(?P<in>\d+) completion_tokens=(?P<out>\d+)(?: |$)`), "total"},
+}
+
+// ecsUsage returns the token counts and their scope a system row's text
+// states, or nil.
+func ecsUsage(e *timeline.Event) (*ECSUsage, string) {
+	if e.TurnType != timeline.System {
+		return nil, ""
+	}
+	for _, f := range ecsUsageForms {
+		m := f.re.FindStringSubmatch(e.Text)
+		if m == nil {
+			continue
+		}
+		in, err1 := strconv.ParseInt(m[f.re.SubexpIndex("in")], 10, 64)
+		out, err2 := strconv.ParseInt(m[f.re.SubexpIndex("out")], 10, 64)
+		// ECS types both integer (32 bits): a larger count is left out.
+		if err1 != nil || err2 != nil || in > 1<<31-1 || out > 1<<31-1 {
+			return nil, ""
+		}
+		return &ECSUsage{InputTokens: in, OutputTokens: out}, f.scope
+	}
+	return nil, ""
 }
 
 type ecsResponse struct {
@@ -138,6 +194,9 @@ type ECSDoubleAgent struct {
 	TimeBasis       string `json:"time_basis,omitempty"`
 	RecordID        string `json:"record_id,omitempty"`
 	Verified        string `json:"verified,omitempty"`
+	// UsageScope says what gen_ai.usage counts: "call" (one model call)
+	// or "total" (a sum over several calls); empty without usage.
+	UsageScope string `json:"usage_scope,omitempty"`
 }
 
 // ecsCategory maps an action to event.category and event.type (values
@@ -207,6 +266,7 @@ func ECSDocOf(e *timeline.Event) ECSDoc {
 	if r.Model != "" {
 		d.GenAI.Response = &ecsResponse{r.Model}
 	}
+	d.GenAI.Usage, d.DoubleAgent.UsageScope = ecsUsage(e)
 	if c, ok := ecsCategory[e.Action]; ok {
 		d.Event.Category, d.Event.Type = c[0], c[1]
 	}

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/doubleagent/doubleagent/analyzer/merge"
+)
+
+// MergeCmd is `doubleagent merge`.
+type MergeCmd struct {
+	Shards     []string `arg:"" name:"SHARD_OUT" help:"Output folders of doubleagent timeline runs over parts of one case (one bundle each, or a shard of bundles each; a merged folder is one too). Every host's inputs must be in one shard." type:"path"`
+	Output     string   `short:"o" required:"" help:"Output folder of the whole case (created if missing; refused if it holds a run)." type:"path" placeholder:"DIR"`
+	Rules      []string `help:"The examiner's Sigma rules the shards ran with --rules (a .yml file or a folder; repeatable): the merge runs the rules again over the merged rows." type:"path" placeholder:"PATH"`
+	NoFindings bool     `help:"Do not run the rules (no findings.jsonl)."`
+}
+
+// Run runs the command.
+func (c *MergeCmd) Run() error {
+	tc := TimelineCmd{Rules: c.Rules}
+	rs, err := tc.loadRules()
+	if err != nil {
+		return &exitError{exitUnusable, "--rules: " + err.Error()}
+	}
+	sum, err := merge.Run(merge.Options{Shards: c.Shards, OutDir: c.Output, Rules: rs, NoFindings: c.NoFindings, CommandLine: os.Args, ToolVersion: Version})
+	if err != nil {
+		return &exitError{exitUnusable, clean(err.Error())}
+	}
+	fmt.Printf("merged: %d shard(s), %d input(s): %d rows (%d undated), %d sessions, %d problems\n", sum.Shards, sum.Inputs, sum.Rows, sum.Undated, sum.Sessions, sum.Problems)
+	if sum.Findings != nil {
+		fmt.Println(clean(sum.Findings.Line()))
+	}
+	fmt.Printf("written: %s\n", clean(strings.Join(sum.Files, " ")))
+	if sum.Rows == 0 {
+		return &exitError{exitNothing, ""}
+	}
+	return nil
+}
