@@ -34,6 +34,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/analyze"
 	"github.com/doubleagent/doubleagent/analyzer/rules"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
+	"github.com/doubleagent/doubleagent/bundle"
 )
 
 // FileName is the findings file in the output folder.
@@ -352,11 +353,23 @@ func excerptN(s string, max int) string {
 	return s
 }
 
-func write(p string, fs []Finding) error {
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+// write writes findings.jsonl as a new file beside p, then renames it
+// over p: a link planted at p is replaced, never written through (the
+// findings command re-runs the rules over a folder that already holds a
+// findings.jsonl, so p may exist), and a reader never sees half a file.
+func write(p string, fs []Finding) (err error) {
+	tmp := p + ".new-" + strconv.Itoa(os.Getpid())
+	f, err := bundle.CreateNew(tmp, 0o644)
 	if err != nil {
 		return err
 	}
+	defer func() {
+		if err != nil {
+			os.Remove(tmp)
+			return
+		}
+		err = os.Rename(tmp, p)
+	}()
 	w := timeline.NewWriter(f)
 	for i := range fs {
 		if fs[i].Rows == nil {

@@ -193,3 +193,40 @@ func TestRowsAreCut(t *testing.T) {
 		t.Errorf("%d findings, %d rows", len(sum.Findings), sum.Findings[0].RowCount)
 	}
 }
+
+// TestWriteReplacesPlantedLink: a findings.jsonl that is a link (planted
+// in the folder, or left by an earlier run) is replaced by the new file,
+// never written through: the link's target keeps its bytes, and no
+// temporary file is left.
+func TestWriteReplacesPlantedLink(t *testing.T) {
+	dir := writeTimeline(t, in("s1", timeline.Row{TimestampUTC: "2026-12-01T10:00:00.000Z", TurnType: "system", Text: "permission mode: bypassPermissions", RecordID: "r1", SourceFile: "/h/t.jsonl", SourceLine: 3}))
+	target := filepath.Join(t.TempDir(), "outside")
+	if err := os.WriteFile(target, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, FileName)
+	if err := os.Symlink(target, p); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // the second run replaces the first run's file
+		if _, err := Run(Options{Dir: dir}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b, _ := os.ReadFile(target); string(b) != "keep" {
+		t.Errorf("the link's target was written: %q", b)
+	}
+	fi, err := os.Lstat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		t.Fatalf("findings.jsonl is not a regular file: %v %v", fi, err)
+	}
+	if b, _ := os.ReadFile(p); !strings.Contains(string(b), `"class":"guard-rails"`) {
+		t.Errorf("findings.jsonl: %s", b)
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.Contains(e.Name(), ".new-") {
+			t.Errorf("temporary file left: %s", e.Name())
+		}
+	}
+}
