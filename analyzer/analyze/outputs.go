@@ -60,6 +60,7 @@ type (
 	ECSGenAI       = outputs.ECSGenAI
 	ECSTool        = outputs.ECSTool
 	ECSCall        = outputs.ECSCall
+	ECSUsage       = outputs.ECSUsage
 	ECSDoubleAgent = outputs.ECSDoubleAgent
 )
 
