@@ -69,12 +69,13 @@ for m in $mods; do
   echo "== go test $m"
   (cd "$m" && go test -count=1 ./...) || fail=1
 done
-# The race detector over the concurrent code: the engine (its parse
-# workers, spools and correlation), the timeline, the bundle reader and
-# writer, and the collector. It needs cgo (a C compiler). On the idle CI
+# The race detector over the concurrent code: the engine (analyze and its
+# stage packages under engine/: its parse workers, spools, correlation and
+# output writers), the timeline, the bundle reader and writer, and the
+# collector. It needs cgo (a C compiler). On the idle CI
 # machine it adds a few minutes: the race build of these packages and
 # their tests, analyze about 100 s and bundle about 140 s of test time.
-race_pkgs=("analyzer:./analyze/... ./timeline/..." "bundle:./..." "collector:./...")
+race_pkgs=("analyzer:./analyze/... ./engine/... ./timeline/..." "bundle:./..." "collector:./...")
 for entry in "${race_pkgs[@]}"; do
   m="${entry%%:*}"; pkgs="${entry#*:}"
   echo "== go test -race $m $pkgs"

@@ -146,9 +146,10 @@ type collected struct {
 	primary *timeline.Sorter
 	// corr holds what the correlation pass needs of every row (the
 	// correlate stage).
-	corr     *correlate.Correlator
-	ord      int64
-	matchIDs map[string]bool
+	corr *correlate.Correlator
+	// rowFilter holds the row filters (--agent, --since, --match, ...).
+	rowFilter
+	ord int64
 	// sem bounds the files parsed at once across all inputs (Jobs).
 	sem      chan struct{}
 	problems []Problem
@@ -160,13 +161,9 @@ type collected struct {
 	// input with no collection time (a loose tree).
 	started time.Time
 	inv     *Inventory
-	opts    *Options
 	// actionTables are the Spec.Actions tables of every parser writing an
 	// agent's rows.
 	actionTables map[string][]map[string]timeline.Action
-	// Counts for the summary line and the inventory.
-	undatedDropped map[fileKey]int
-	sessions       *sessionFilter // --session (sessionprefix.go)
 	// bodyEntries are the manifest rows of every input, for the bodyfile.
 	bodyEntries []outputs.BodyEntry
 }
@@ -176,12 +173,11 @@ type fileKey struct{ host, bundleID, input, file, agent string }
 
 func newCollected(tmp string, opts *Options) *collected {
 	c := &collected{
-		primary:  timeline.NewSorter(tmp, opts.MemLimit),
-		corr:     correlate.New(opts.Parsers, tmp, secondaryMemLimit(opts.MemLimit)),
-		matchIDs: map[string]bool{}, sem: make(chan struct{}, opts.Jobs),
-		inv: newInventory(), opts: opts,
-		undatedDropped: map[fileKey]int{}, actionTables: map[string][]map[string]timeline.Action{},
-		sessions: newSessionFilter(opts.Sessions),
+		primary:   timeline.NewSorter(tmp, opts.MemLimit),
+		corr:      correlate.New(opts.Parsers, tmp, secondaryMemLimit(opts.MemLimit)),
+		rowFilter: rowFilter{opts: opts, matchIDs: map[string]bool{}, undatedDropped: map[fileKey]int{}, sessions: newSessionFilter(opts.Sessions)},
+		sem:       make(chan struct{}, opts.Jobs),
+		inv:       newInventory(), actionTables: map[string][]map[string]timeline.Action{},
 	}
 	for _, p := range opts.Parsers {
 		sp, ok := p.(parser.Specced)
@@ -206,68 +202,6 @@ func (c *collected) action(agent, tool string) timeline.Action {
 		}
 	}
 	return timeline.ActOther
-}
-
-// contains reports whether list holds s.
-func contains(list []string, s string) bool { return slices.Contains(list, s) }
-
-// keep applies the row filters that do not need the whole timeline.
-// Undated rows are kept unless --since or --until is given (and
-// --keep-undated is not); those left out are counted per file.
-func (c *collected) keep(e *timeline.Event, src *source) bool {
-	o := c.opts
-	if e.TurnType == timeline.Thinking && !o.IncludeThinking {
-		return false
-	}
-	if len(o.Agents) > 0 && !contains(o.Agents, e.Agent) {
-		return false
-	}
-	if len(o.Users) > 0 && !contains(o.Users, e.User) {
-		return false
-	}
-	if len(o.Hosts) > 0 && !contains(o.Hosts, e.Host) {
-		return false
-	}
-	// Before the turn-type filters, so a prefix is checked against every
-	// session of the hosts, users and agents kept.
-	if c.sessions != nil && !c.sessions.match(e.SessionID) {
-		return false
-	}
-	if (len(o.TurnTypes) > 0 && !contains(o.TurnTypes, string(e.TurnType))) || contains(o.Hide, string(e.TurnType)) {
-		return false
-	}
-	if len(o.Actions) > 0 && !contains(o.Actions, string(e.Action)) {
-		return false
-	}
-	if e.Time.IsZero() {
-		if (o.Since.IsZero() && o.Until.IsZero()) || o.KeepUndated {
-			return true
-		}
-		input := ""
-		if src != nil {
-			input = src.input
-		}
-		c.undatedDropped[fileKey{e.Host, e.BundleID, input, e.SourceFile, e.Agent}]++
-		return false
-	}
-	if !o.Since.IsZero() && e.Time.Before(o.Since) {
-		return false
-	}
-	if !o.Until.IsZero() && e.Time.After(o.Until) {
-		return false
-	}
-	return true
-}
-
-func (c *collected) matches(e *timeline.Event) bool {
-	m := c.opts.Match
-	return m.MatchString(e.Text) || m.MatchString(e.ToolInput) || (e.ToolName != "" && m.MatchString(e.ToolName))
-}
-
-// matchKey pairs a call and its result for --match: only within one host,
-// user, agent and session.
-func matchKey(e *timeline.Event) string {
-	return e.Host + "\x00" + e.User + "\x00" + e.Agent + "\x00" + e.SessionID + "\x00" + e.ToolUseID
 }
 
 // addBatch stores a batch of one file's events under one lock; hashes and

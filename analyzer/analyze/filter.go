@@ -1,0 +1,83 @@
+package analyze
+
+import (
+	"slices"
+
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+// rowFilter is the row filters of a run (--agent, --user, --host,
+// --session, --turn-type, --hide, --action, --since, --until,
+// --include-thinking, --match), applied as rows are stored and again to
+// the secondary rows the correlation pass keeps; what they leave out
+// undated is counted per file.
+type rowFilter struct {
+	opts     *Options
+	matchIDs map[string]bool
+	// undatedDropped counts, per file, the undated rows --since or
+	// --until left out (for the summary line and the inventory).
+	undatedDropped map[fileKey]int
+	sessions       *sessionFilter // --session (sessionprefix.go)
+}
+
+// contains reports whether list holds s.
+func contains(list []string, s string) bool { return slices.Contains(list, s) }
+
+// keep applies the row filters that do not need the whole timeline.
+// Undated rows are kept unless --since or --until is given (and
+// --keep-undated is not); those left out are counted per file.
+func (c *rowFilter) keep(e *timeline.Event, src *source) bool {
+	o := c.opts
+	if e.TurnType == timeline.Thinking && !o.IncludeThinking {
+		return false
+	}
+	if len(o.Agents) > 0 && !contains(o.Agents, e.Agent) {
+		return false
+	}
+	if len(o.Users) > 0 && !contains(o.Users, e.User) {
+		return false
+	}
+	if len(o.Hosts) > 0 && !contains(o.Hosts, e.Host) {
+		return false
+	}
+	// Before the turn-type filters, so a prefix is checked against every
+	// session of the hosts, users and agents kept.
+	if c.sessions != nil && !c.sessions.match(e.SessionID) {
+		return false
+	}
+	if (len(o.TurnTypes) > 0 && !contains(o.TurnTypes, string(e.TurnType))) || contains(o.Hide, string(e.TurnType)) {
+		return false
+	}
+	if len(o.Actions) > 0 && !contains(o.Actions, string(e.Action)) {
+		return false
+	}
+	if e.Time.IsZero() {
+		if (o.Since.IsZero() && o.Until.IsZero()) || o.KeepUndated {
+			return true
+		}
+		input := ""
+		if src != nil {
+			input = src.input
+		}
+		c.undatedDropped[fileKey{e.Host, e.BundleID, input, e.SourceFile, e.Agent}]++
+		return false
+	}
+	if !o.Since.IsZero() && e.Time.Before(o.Since) {
+		return false
+	}
+	if !o.Until.IsZero() && e.Time.After(o.Until) {
+		return false
+	}
+	return true
+}
+
+func (c *rowFilter) matches(e *timeline.Event) bool {
+	m := c.opts.Match
+	return m.MatchString(e.Text) || m.MatchString(e.ToolInput) || (e.ToolName != "" && m.MatchString(e.ToolName))
+}
+
+// matchKey pairs a call and its result for --match: only within one host,
+// user, agent and session.
+func matchKey(e *timeline.Event) string {
+	return e.Host + "\x00" + e.User + "\x00" + e.Agent + "\x00" + e.SessionID + "\x00" + e.ToolUseID
+}
