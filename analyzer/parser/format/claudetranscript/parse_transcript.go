@@ -1,4 +1,4 @@
-package claudecode
+package claudetranscript
 
 import (
 	"bytes"
@@ -17,20 +17,6 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
-
-// Transcript returns the parser of session transcripts,
-// .claude/projects/<slug>/<session>.jsonl and the subagent files.
-func Transcript() parser.Parser {
-	return parser.New(parser.Spec{
-		ID:      "claude-code/transcript",
-		Actions: Actions,
-		Agent:   Agent,
-		Version: 5,
-		Targets: []string{"projects"},
-		Names:   []string{"*.jsonl"},
-		Doc:     "Claude Code session transcripts and subagent transcripts (.claude/projects/<slug>/<session>.jsonl)",
-	}, parseTranscript)
-}
 
 // maxPersisted bounds how much of a persisted tool output is read.
 const maxPersisted = 64 << 20
@@ -61,9 +47,10 @@ type sessInfo struct {
 
 // transcript is the state of one file's parse.
 type transcript struct {
-	ctx context.Context
-	in  *parser.Input
-	out parser.Sink
+	ctx   context.Context
+	in    *parser.Input
+	out   parser.Sink
+	agent string
 
 	fileSession   string // the file name's session id (main files)
 	uuidName      bool   // the file name is a session uuid
@@ -93,7 +80,17 @@ type transcript struct {
 	order    []string
 }
 
-func parseTranscript(ctx context.Context, in *parser.Input, out parser.Sink) error {
+// Options say whose transcript is read.
+type Options struct {
+	// Agent is the catalog name the session states carry (claude-code,
+	// or the agent whose files are this format).
+	Agent string
+}
+
+// Parse reads one transcript file: every record becomes rows, a counted
+// skip or a problem, and each session the file names gets its state
+// (parent, fork, origin, synced) once the file ends.
+func Parse(ctx context.Context, in *parser.Input, out parser.Sink, o Options) error {
 	rc, err := in.Open()
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
@@ -101,7 +98,7 @@ func parseTranscript(ctx context.Context, in *parser.Input, out parser.Sink) err
 	defer rc.Close()
 
 	t := &transcript{
-		ctx: ctx, in: in, out: out,
+		ctx: ctx, in: in, out: out, agent: o.Agent,
 		blocks:   map[blockKey]string{},
 		tools:    map[string]string{},
 		chains:   map[string]string{},
@@ -363,7 +360,7 @@ func (t *transcript) sys(text, suffix string) {
 func (t *transcript) states() {
 	for _, id := range t.order {
 		s := t.info[id]
-		st := timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: id},
+		st := timeline.SessionState{Key: timeline.SessionKey{Agent: t.agent, SessionID: id},
 			ParentSessionID: s.parent, ForkedFrom: s.forkedFrom}
 		if s.synced {
 			st.Synced = "yes"

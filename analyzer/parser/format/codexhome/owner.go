@@ -1,4 +1,4 @@
-package codex
+package codexhome
 
 import (
 	"encoding/hex"

@@ -1,4 +1,4 @@
-package claudecode
+package claudetranscript
 
 import "github.com/doubleagent/doubleagent/analyzer/timeline"
 

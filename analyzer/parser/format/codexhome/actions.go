@@ -1,10 +1,10 @@
-package codex
+package codexhome
 
 import "github.com/doubleagent/doubleagent/analyzer/timeline"
 
-// actions maps codex-cli's tool names to the one action vocabulary
+// Actions maps codex-cli's tool names to the one action vocabulary
 // (analyzer/docs/actions.md); a tool it does not name is "other".
-var actions = map[string]timeline.Action{
+var Actions = map[string]timeline.Action{
 	"apply_patch":        timeline.ActFileEdit,
 	"close_agent":        timeline.ActSubagent,
 	"collab_tool_call":   timeline.ActSubagent,
