@@ -23,6 +23,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/goose"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/hermes"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/iflow"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/kimicli"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/kiro"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/letta"
@@ -79,6 +80,7 @@ func All() []parser.Parser {
 		gemini.Parsers(),          // gemini-cli
 		goose.Parsers(),           // goose
 		hermes.Parsers(),          // hermes
+		iflow.Parsers(),           // iflow
 		kimicli.Parsers(),         // kimi-cli
 		kiro.Parsers(),            // kiro (Amazon Q / Kiro CLI)
 		letta.Parsers(),           // letta (Letta Code local backend; conversations read by the pi session format, parser/format/pisession)

@@ -200,6 +200,7 @@ func table() []spec {
 		{agent: "codex-cli", entries: codex},
 		{agent: "gemini-cli", entries: geminiLike(".gemini", "GEMINI.md", "gemini-extension.json")},
 		{agent: "qwen-code", entries: geminiLike(".qwen", "QWEN.md", "{qwen-extension,gemini-extension}.json")},
+		{agent: "iflow", entries: geminiLike(".iflow", "IFLOW.md", "{iflow-extension,gemini-extension}.json"), secret: true},
 		{agent: "copilot-cli", entries: copilot},
 		{agent: "cursor", entries: cursor},
 		{agent: "vscode", entries: vscode},

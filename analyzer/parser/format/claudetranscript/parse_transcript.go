@@ -47,10 +47,10 @@ type sessInfo struct {
 
 // transcript is the state of one file's parse.
 type transcript struct {
-	ctx   context.Context
-	in    *parser.Input
-	out   parser.Sink
-	agent string
+	ctx  context.Context
+	in   *parser.Input
+	out  parser.Sink
+	opts Options
 
 	fileSession   string // the file name's session id (main files)
 	uuidName      bool   // the file name is a session uuid
@@ -85,6 +85,15 @@ type Options struct {
 	// Agent is the catalog name the session states carry (claude-code,
 	// or the agent whose files are this format).
 	Agent string
+	// CallIdentity gives a tool_use row the call's own id as its RecordID
+	// ("<tool_use id>#tool_use") instead of the record's uuid: for writers
+	// that repeat a call in later records of their own (iFlow's streaming
+	// snapshots), so the copies are one row in the identity merge and a
+	// different input under one call id is two rows and a problem.
+	CallIdentity bool
+	// ResultStatus reads toolUseResult.status: "error" marks the result
+	// an error (iFlow's tool results carry no is_error).
+	ResultStatus bool
 }
 
 // Parse reads one transcript file: every record becomes rows, a counted
@@ -98,7 +107,7 @@ func Parse(ctx context.Context, in *parser.Input, out parser.Sink, o Options) er
 	defer rc.Close()
 
 	t := &transcript{
-		ctx: ctx, in: in, out: out, agent: o.Agent,
+		ctx: ctx, in: in, out: out, opts: o,
 		blocks:   map[blockKey]string{},
 		tools:    map[string]string{},
 		chains:   map[string]string{},
@@ -360,7 +369,7 @@ func (t *transcript) sys(text, suffix string) {
 func (t *transcript) states() {
 	for _, id := range t.order {
 		s := t.info[id]
-		st := timeline.SessionState{Key: timeline.SessionKey{Agent: t.agent, SessionID: id},
+		st := timeline.SessionState{Key: timeline.SessionKey{Agent: t.opts.Agent, SessionID: id},
 			ParentSessionID: s.parent, ForkedFrom: s.forkedFrom}
 		if s.synced {
 			st.Synced = "yes"
@@ -846,7 +855,7 @@ func (t *transcript) toolResult(r *record, b *block, nblocks int, id string) {
 		}
 	}
 	isErr := "false"
-	if b.IsError != nil && *b.IsError {
+	if (b.IsError != nil && *b.IsError) || (t.opts.ResultStatus && turObj && tur.Status == "error") {
 		isErr = "true"
 	}
 	t.emit(timeline.Event{TurnType: timeline.ToolResult, ToolUseID: b.ToolUseID,
@@ -1042,6 +1051,9 @@ func (t *transcript) assistant(r *record) {
 			t.emit(timeline.Event{TurnType: timeline.Thinking, Model: m.Model, Text: "[redacted thinking]", RecordID: id})
 		case "tool_use", "server_tool_use", "mcp_tool_use":
 			t.tools[b.ID] = b.Name
+			if t.opts.CallIdentity && b.ID != "" {
+				id = b.ID + "#tool_use"
+			}
 			t.emit(timeline.Event{TurnType: timeline.ToolUse, Model: m.Model, ToolName: b.Name,
 				ToolUseID: b.ID, Text: toolText(b.Input), ToolInput: parser.CompactJSON(b.Input), RecordID: id})
 		default:
@@ -1099,7 +1111,8 @@ func (t *transcript) modelRow(r *record, model string) {
 
 // toolKeys are the arguments that identify a tool call, most telling first.
 var toolKeys = []string{"command", "cmd", "file_path", "notebook_path", "filePath", "url",
-	"pattern", "query", "path", "skill", "description", "prompt", "plan"}
+	"pattern", "query", "path", "skill", "description", "prompt", "plan",
+	"absolute_path"} // the last: Gemini-style read_file (iFlow)
 
 // toolText returns a call's most identifying argument, else its JSON.
 func toolText(input json.RawMessage) string {

@@ -221,8 +221,59 @@ func (c *resultContent) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	if err != nil {
 		return err
 	}
+	if s, ok := functionResponseText(v); ok {
+		c.Text = s
+		return nil
+	}
 	c.Text = parser.CompactJSON(json.RawMessage(v))
 	return nil
+}
+
+// functionResponseText reads the tool result object iFlow writes (a
+// Gemini function response kept whole: {callId, responseParts:
+// {functionResponse: {id, name, response: {output | error}}},
+// resultDisplay}, responseParts also a list of parts): the output, else
+// the error, else the display text. ok is false for any other object.
+func functionResponseText(v []byte) (string, bool) {
+	var o struct {
+		ResponseParts json.RawMessage `json:"responseParts"`
+		ResultDisplay json.RawMessage `json:"resultDisplay"`
+	}
+	if json.Unmarshal(v, &o) != nil || len(o.ResponseParts) == 0 {
+		return "", false
+	}
+	type part struct {
+		FunctionResponse *struct {
+			Response map[string]json.RawMessage `json:"response"`
+		} `json:"functionResponse"`
+	}
+	var parts []part
+	var one part
+	if json.Unmarshal(o.ResponseParts, &one) == nil {
+		parts = []part{one}
+	} else if json.Unmarshal(o.ResponseParts, &parts) != nil {
+		return "", false
+	}
+	var out []string
+	for _, p := range parts {
+		if p.FunctionResponse == nil {
+			continue
+		}
+		r := p.FunctionResponse.Response
+		for _, k := range []string{"output", "error"} {
+			if s := parser.JSONText(r[k]); s != "" {
+				out = append(out, s)
+				break
+			}
+		}
+	}
+	if len(out) == 0 {
+		if s := parser.JSONText(o.ResultDisplay); s != "" {
+			return s, true
+		}
+		return "", false
+	}
+	return strings.Join(out, "\n"), true
 }
 
 // toolUseResult is the structured copy of a tool result: only the fields
@@ -234,6 +285,7 @@ type toolUseResult struct {
 	Interrupted         bool
 	ExitCode            string
 	PersistedOutputPath string
+	Status              string // iFlow: success, error
 }
 
 // UnmarshalJSONFrom keeps the few fields read, skipping the rest (the
@@ -245,11 +297,13 @@ func (u *toolUseResult) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 			Interrupted         bool            `json:"interrupted"`
 			ExitCode            json.RawMessage `json:"exitCode"`
 			PersistedOutputPath string          `json:"persistedOutputPath"`
+			Status              json.RawMessage `json:"status"`
 		}
 		if err := jsonv2.UnmarshalDecode(dec, &o, json.DefaultOptionsV1()); err != nil {
 			return nil // a shape we do not know: the fields stay unset
 		}
 		u.Obj, u.Interrupted, u.ExitCode, u.PersistedOutputPath = true, o.Interrupted, parser.JSONText(o.ExitCode), o.PersistedOutputPath
+		u.Status, _ = parser.JSONString(o.Status)
 		return nil
 	case '"':
 		tok, err := dec.ReadToken()
