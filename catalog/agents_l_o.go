@@ -150,6 +150,20 @@ var agentsLToO = []Agent{
 		},
 	},
 	{
+		Name: "openclaude", Display: "OpenClaude (Claude Code fork)", Status: StatusParsed, SeedStatus: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Source Gitlawb/openclaude at 421f459 (0.29.1: Claude Code's session storage under ~/.openclaude) and kenn-io/agentsview at 5386007; synthetic fixture (npm @gitlawb/openclaude is not served here; not run)",
+		Notes: "issue 28; OPENCLAUDE_CONFIG_DIR moves ~/.openclaude elsewhere (not followed); history.jsonl and settings are collected, not parsed yet",
+		Targets: []Target{
+			{ID: "projects", Root: RootHome, Glob: ".openclaude/projects/**/*.jsonl", Kind: KindTranscript, Projects: ProjectsJSONLCwd},
+			{ID: "history", Root: RootHome, Glob: ".openclaude/history.jsonl", Kind: KindHistory},
+			{ID: "settings", Root: RootHome, Glob: ".openclaude/settings{,.local}.json", Kind: KindSettings},
+			{ID: "config", Root: RootHome, Glob: "{.openclaude.json,.openclaude/.openclaude.json,.openclaude/.credentials.json,.openclaude/.openclaude-profile.json,.openclaude-profile.json}", Kind: KindSecret},
+		},
+		ProjectFiles: []ProjectFile{
+			{Glob: ".openclaude/**", Kind: KindSettings},
+		},
+	},
+	{
 		Name: "openclaw", Display: "OpenClaw (formerly Clawdbot, Moltbot)", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceRealInstall, EvidenceNote: "OpenClaw 2026.9.6 (eb377ac) run here offline with agent --local against a loopback model (fixtures/roots/real-agents-4); seed: source at 3b16db7 (checkpoint and backup writers at 6814525 and 6559e3f) and 146284a (2026.10.5)",
 		Notes: "2026.9.6 keeps transcripts in the agent database (agents/<id>/sessions/ was not written; legacy files still parsed); " +

@@ -30,6 +30,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/musecode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/nanobot"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/ollama"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/openclaude"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/openclaw"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/opencode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/openhands"
@@ -87,6 +88,7 @@ func All() []parser.Parser {
 		musecode.Parsers(),        // muse-code
 		nanobot.Parsers(),         // nanobot
 		ollama.Parsers(),          // ollama
+		openclaude.Parsers(),      // openclaude
 		openclaw.Parsers(),        // openclaw (agent and state databases; transcripts read by the pi session format, parser/format/pisession)
 		openinterpreter.Parsers(), // open-interpreter (Codex readers on its paths)
 		opencode.Parsers(),        // opencode, kilo-code

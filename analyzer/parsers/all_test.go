@@ -124,6 +124,8 @@ var notRead = map[string]string{
 	"cline/logs":                      "the CLI's diagnostic logs (hooks.jsonl is read): collected; no row kind in the seed",
 	"codex-cli/logs":                  "codex-tui.log: collected; not in the seed's files read",
 	"cody/extension-storage":          "the extension's globalStorage caches: collected; its chats are read from state.vscdb",
+	"openclaude/history":              "history.jsonl in Claude Code's layout: collected; the reader is claude-code's and is not shared as a format yet",
+	"openclaude/settings":             "settings.json in Claude Code's layout: collected; not read yet",
 	"command-code/customizations":     "skills, agents, commands, taste files: collected; instructions, not records",
 	"command-code/session-extra":      "share links, scheduled tasks and .v2.bak pre-migration copies (the .jsonl holds the same messages): collected, not parsed yet",
 	"command-code/side-files":         "checkpoints.jsonl and prompts.jsonl: collected; their shape is not read yet",
