@@ -37,6 +37,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/openinterpreter"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pearai"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pi"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/qoder"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/qwen"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/roocode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/shellgpt"
@@ -95,6 +96,7 @@ func All() []parser.Parser {
 		openhands.Parsers(),       // openhands
 		pearai.Parsers(),          // pearai (Continue and Roo Code forks)
 		pi.Parsers(),              // pi, little-coder
+		qoder.Parsers(),           // qoder
 		qwen.Parsers(),            // qwen-code
 		roocode.Parsers(),         // roo-code
 		shellgpt.Parsers(),        // shellgpt

@@ -124,6 +124,8 @@ var notRead = map[string]string{
 	"cline/logs":                      "the CLI's diagnostic logs (hooks.jsonl is read): collected; no row kind in the seed",
 	"codex-cli/logs":                  "codex-tui.log: collected; not in the seed's files read",
 	"cody/extension-storage":          "the extension's globalStorage caches: collected; its chats are read from state.vscdb",
+	"qoder/session-meta":              "agent-<id>.meta.json and <session>-session.json (titles, subagent type, fork parent): collected, not parsed yet",
+	"qoder/ide-session-meta":          "the IDE copy's meta files: collected, not parsed yet",
 	"openclaude/history":              "history.jsonl in Claude Code's layout: collected; the reader is claude-code's and is not shared as a format yet",
 	"openclaude/settings":             "settings.json in Claude Code's layout: collected; not read yet",
 	"command-code/customizations":     "skills, agents, commands, taste files: collected; instructions, not records",
