@@ -166,6 +166,16 @@ var agentsDToK = []Agent{
 		},
 	},
 	{
+		Name: "kimi-work", Display: "Kimi Work (kimi-desktop)", Status: StatusParsed, SeedStatus: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "kenn-io/agentsview at 5386007 (kimi_work_provider.go: the daimon runtime's kimi-code sessions, conv-* conversations, agents/<agent>/wire.jsonl) and the wire format of MoonshotAI/kimi-cli at 4a550ef; synthetic fixture (a desktop app, not on a registry; not run)",
+		Notes: "issue 28; the runtime's own sessions (ctitle-* title generation, sklsum-* skill summaries, dvlt-* dev-loop tasks) are collected as aux-sessions, not parsed",
+		Targets: []Target{
+			{ID: "sessions", OS: AllOS, Root: RootAppConfig, Glob: "kimi-desktop/daimon-share/daimon/runtime/kimi-code/home/sessions/*/conv-*/{wire.jsonl,agents/*/wire.jsonl}", Kind: KindTranscript},
+			{ID: "sessions-xdg-data", OS: []OS{Linux}, Root: RootUserData, Glob: "kimi-desktop/daimon-share/daimon/runtime/kimi-code/home/sessions/*/conv-*/{wire.jsonl,agents/*/wire.jsonl}", Kind: KindTranscript},
+			{ID: "aux-sessions", OS: AllOS, Root: RootAppConfig, Glob: "kimi-desktop/daimon-share/daimon/runtime/kimi-code/home/sessions/*/{ctitle-*,sklsum-*,dvlt-*}/**/wire.jsonl", Kind: KindOther},
+		},
+	},
+	{
 		Name: "kiro", Display: "Kiro (IDE and CLI, formerly Amazon Q Developer CLI)", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at 15cc8f3, synthetic fixture; denial rows, standing grants, prompt history, history copies and delegate records from the same commit and kkawakam/rustyline at bc06b3e (v15.0.0)",
 		Notes: "issue 212; Kiro CLI's own sessions and permission files wait for a real install; /save exports land wherever the user names",

@@ -25,6 +25,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/hermes"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/iflow"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/kimicli"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/kimiwork"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/kiro"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/letta"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/musecode"
@@ -84,6 +85,7 @@ func All() []parser.Parser {
 		hermes.Parsers(),          // hermes
 		iflow.Parsers(),           // iflow
 		kimicli.Parsers(),         // kimi-cli
+		kimiwork.Parsers(),        // kimi-work
 		kiro.Parsers(),            // kiro (Amazon Q / Kiro CLI)
 		letta.Parsers(),           // letta (Letta Code local backend; conversations read by the pi session format, parser/format/pisession)
 		musecode.Parsers(),        // muse-code

@@ -10,9 +10,11 @@
 //	pisession        pi session JSONL (pi, letta, openclaw)
 //	continuesession  Continue sessions/<id>.json and its index (continue, pearai)
 //	copilottools     the Copilot runtime's tool table (copilot-cli, copilot-desktop)
-//	claudetranscript Claude Code transcripts (claude-code, claude-desktop)
+//	claudetranscript Claude Code transcripts (claude-code, claude-desktop, iflow,
+//	                 openclaude, qoder)
 //	codexhome        the Codex home: rollouts, history, config, state, thread
 //	                 history, logs and memories (codex-cli, open-interpreter)
+//	kimiwire         Kimi wire.jsonl sessions (kimi-cli, kimi-work)
 //
 // The VS Code state database (state.vscdb ItemTable) that every VS Code
 // fork writes is read by parser.VSCodeState in the parser package itself.

@@ -1,12 +1,12 @@
-package kimicli
+package kimiwire
 
 import "github.com/doubleagent/doubleagent/analyzer/timeline"
 
-// actions maps Kimi CLI's built-in tools (src/kimi_cli/tools at 4a550ef;
+// Actions maps Kimi CLI's built-in tools (src/kimi_cli/tools at 4a550ef;
 // "Task" is the subagent tool's name before "Agent") to the one action
 // vocabulary (analyzer/docs/actions.md). MCP tools keep their server's
 // names and are "other".
-var actions = map[string]timeline.Action{
+var Actions = map[string]timeline.Action{
 	"Shell":           timeline.ActExecute,
 	"ReadFile":        timeline.ActFileRead,
 	"ReadMediaFile":   timeline.ActFileRead,

@@ -1,4 +1,4 @@
-package kimicli
+package kimiwire
 
 import (
 	"bytes"
@@ -19,40 +19,15 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
-const agentName = "kimi-cli"
-
-// maxWhole bounds the small JSON files read whole (kimi.json, state.json).
+// maxWhole bounds the small JSON files read whole (kimi.json).
 const maxWhole = 16 << 20
 
-// Parsers returns the Kimi CLI parsers.
-func Parsers() []parser.Parser {
-	return []parser.Parser{
-		parser.New(parser.Spec{
-			ID: "kimi-cli/wire", Agent: agentName, Version: 1, Actions: actions,
-			Targets: []string{"sessions"}, Names: []string{"wire.jsonl"},
-			Doc: "sessions/<work dir md5>/<session>/wire.jsonl and subagents/<agent>/wire.jsonl: typed prompts (TurnBegin, SteerInput, /btw), replies and thinking, tool calls and results by call id, approval requests and decisions, questions and answers, hooks, compaction, retries, notifications, plans; subagent events",
-		}, parseWire),
-		parser.New(parser.Spec{
-			ID: "kimi-cli/state", Agent: agentName, Version: 1, Actions: actions,
-			Targets: []string{"session-state"}, Names: []string{"state.json"},
-			Doc: "sessions/*/*/state.json: the session's approval state (yolo, afk, actions approved for the session), title, archive, plan mode, extra directories and to-dos, at the file's mtime",
-		}, parseState),
-		parser.New(parser.Spec{
-			ID: "kimi-cli/work-dirs", Agent: agentName, Version: 1, Actions: actions,
-			Targets: []string{"work-dirs"}, Names: []string{"kimi.json"},
-			Doc: "kimi.json: every work directory Kimi CLI ran in, its sessions folder (md5 of the path) and last session, at the file's mtime",
-		}, parseWorkDirs),
-		parser.New(parser.Spec{
-			ID: "kimi-cli/user-history", Agent: agentName, Version: 1, Actions: actions,
-			Targets: []string{"user-history"}, Names: []string{"*.jsonl"},
-			Doc: "user-history/<work dir md5>.jsonl: the shell's prompt history ({content} lines, no time), user rows (secondary)",
-			Secondary: &parser.Secondary{
-				Window:    0,
-				TurnTypes: []timeline.TurnType{timeline.User},
-				Basis:     "src/kimi_cli/ui/shell/prompt.py appends {content} with no time or session; pairs with the wire's TurnBegin rows by text alone",
-			},
-		}, parseUserHistory),
-	}
+// Options say where a flavor of the Kimi home keeps its subagents' wires.
+type Options struct {
+	// SubagentDir is the folder of a session's subagent wires:
+	// "subagents" (Kimi CLI, <session>/subagents/<agent>/wire.jsonl) or
+	// "agents" (Kimi Work's kimi-code runtime).
+	SubagentDir string
 }
 
 // record is one wire.jsonl line (src/kimi_cli/wire/file.py): a metadata
@@ -81,11 +56,12 @@ type wire struct {
 	names   map[string]string // tool call id -> tool name
 	asks    map[string]string // approval or question request id -> tool call id
 	dir     string            // the session folder
+	subDir  string            // the subagent wires' folder name
 }
 
 // sessionParts splits .../sessions/<md5>/<session>/wire.jsonl or
-// .../sessions/<md5>/<session>/subagents/<agent>/wire.jsonl.
-func sessionParts(p string) (share, md5dir, session, agent string) {
+// .../sessions/<md5>/<session>/<subDir>/<agent>/wire.jsonl.
+func sessionParts(p, subDir string) (share, md5dir, session, agent string) {
 	p = strings.ReplaceAll(p, "\\", "/")
 	i := strings.LastIndex(p, "/sessions/")
 	if i < 0 {
@@ -96,7 +72,7 @@ func sessionParts(p string) (share, md5dir, session, agent string) {
 	if len(parts) >= 3 {
 		md5dir, session = parts[0], parts[1]
 	}
-	if len(parts) == 5 && parts[2] == "subagents" {
+	if len(parts) == 5 && parts[2] == subDir {
 		agent = parts[3]
 	}
 	return share, md5dir, session, agent
@@ -138,13 +114,18 @@ func epoch(f float64) time.Time {
 	return time.Unix(int64(sec), int64(math.Round(frac*1e3))*1e6).UTC()
 }
 
-func parseWire(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	share, md5dir, session, agent := sessionParts(in.Path)
-	w := &wire{in: in, out: out, sid: session, names: map[string]string{}, asks: map[string]string{}}
+// Parse reads one wire.jsonl: every record becomes rows, a counted skip or
+// a problem (see analyzer/parsers/kimicli for the rows).
+func Parse(ctx context.Context, in *parser.Input, out parser.Sink, o Options) error {
+	if o.SubagentDir == "" {
+		o.SubagentDir = "subagents"
+	}
+	share, md5dir, session, agent := sessionParts(in.Path, o.SubagentDir)
+	w := &wire{in: in, out: out, sid: session, names: map[string]string{}, asks: map[string]string{}, subDir: o.SubagentDir}
 	w.dir = strings.TrimSuffix(strings.ReplaceAll(in.Path, "\\", "/"), "/wire.jsonl")
 	if agent != "" {
 		w.sid, w.parent, w.sub = session+"/"+agent, session, true
-		w.dir = strings.TrimSuffix(w.dir, "/subagents/"+agent)
+		w.dir = strings.TrimSuffix(w.dir, "/"+o.SubagentDir+"/"+agent)
 	}
 	if share != "" {
 		w.project = workDirs(in, share)[md5dir]
@@ -556,7 +537,7 @@ func (w *wire) subagent(n int64, base timeline.Event, p json.RawMessage) {
 		return
 	}
 	if s.AgentID != "" && !w.sub {
-		own := w.dir + "/subagents/" + s.AgentID + "/wire.jsonl"
+		own := w.dir + "/" + w.subDir + "/" + s.AgentID + "/wire.jsonl"
 		if len(w.in.List(parser.GlobEscape(own))) > 0 {
 			w.out.Skip(n, "subagent_event:in_subagent_wire")
 			return
