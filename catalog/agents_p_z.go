@@ -79,6 +79,7 @@ var agentsPToZ = []Agent{
 			{ID: "chats", Root: RootHome, Glob: ".qwen/projects/*/{chats/**/*.jsonl,subagents/*/agent-*.jsonl}", Kind: KindTranscript, Projects: ProjectsJSONLCwd},
 			{ID: "token-usage", Root: RootHome, Glob: ".qwen/usage/token-usage-*.jsonl", Kind: KindHistory},
 			{ID: "logs", Root: RootHome, Glob: ".qwen/tmp/*/logs.json", Kind: KindHistory},
+			{ID: "legacy-chats", Root: RootHome, Glob: ".qwen/tmp/*/chats/*.json", Kind: KindTranscript},
 			{ID: "trusted-folders", Root: RootHome, Glob: ".qwen/trustedFolders.json", Kind: KindSettings, Projects: ProjectsJSONPaths},
 			{ID: "channels", Root: RootHome, Glob: ".qwen/channels/{sessions.json,daemon/*/routes.json}", Kind: KindOther},
 			{ID: "settings", Root: RootHome, Glob: ".qwen/{settings.json,QWEN.md}", Kind: KindSettings},

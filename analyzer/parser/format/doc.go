@@ -6,7 +6,8 @@
 //
 //	clinetask        Cline task folders and settings (cline, roo-code and its
 //	                 Roo flavor, kiro, pearai, windsurf, antigravity, musecode)
-//	geminichat       Gemini chat parts and logs.json (gemini-cli, qwen-code)
+//	geminichat       Gemini chat parts, chat files and logs.json (gemini-cli,
+//	                 qwen-code)
 //	pisession        pi session JSONL (pi, letta, openclaw)
 //	continuesession  Continue sessions/<id>.json and its index (continue, pearai)
 //	copilottools     the Copilot runtime's tool table (copilot-cli, copilot-desktop)

@@ -1,4 +1,4 @@
-package gemini
+package geminichat
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"fmt"
 	json "github.com/go-json-experiment/json/v1"
 	"io"
+	"path"
 	"reflect"
 	"sort"
 	"strconv"
@@ -330,7 +331,25 @@ func isArray(raw json.RawMessage) bool {
 	return len(raw) > 0 && raw[0] == '['
 }
 
-func parseChat(ctx context.Context, in *parser.Input, out parser.Sink) error {
+// ChatOptions say whose chat files are read.
+type ChatOptions struct {
+	// Agent is the catalog name the session states carry.
+	Agent string
+	// ModelType is the message type of the model's messages: "gemini"
+	// (Gemini CLI), "qwen" (Qwen Code's legacy tmp/<hash>/chats files).
+	ModelType string
+	// Project names the project of a file from its projectHash (Gemini
+	// CLI's projects.json and .project_root); nil leaves it empty.
+	Project func(in *parser.Input, projectHash string) string
+}
+
+// ParseChat reads one chat file: the JSONL session (a metadata line, then
+// message records, updates and rewinds) or a legacy ConversationRecord
+// JSON file; every record becomes rows, a counted skip or a problem.
+func ParseChat(ctx context.Context, in *parser.Input, out parser.Sink, o ChatOptions) error {
+	if o.ModelType == "" {
+		o.ModelType = "gemini"
+	}
 	rc, err := in.Open()
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
@@ -363,7 +382,7 @@ func parseChat(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	emitChat(in, log, out)
+	emitChat(in, log, out, o)
 	return nil
 }
 
@@ -473,6 +492,7 @@ type emitter struct {
 	task      bool           // a subagent's task prompt was written
 	rows      map[int64]bool // lines that gave a row
 	msgID     string         // the message being emitted
+	opts      ChatOptions
 }
 
 // at returns a row's time and basis: the record's own time, else the
@@ -521,17 +541,19 @@ func (e *emitter) callRID(callID string, k int) string {
 	return e.rid("#call" + strconv.Itoa(k))
 }
 
-func emitChat(in *parser.Input, log *opLog, out parser.Sink) {
-	e := &emitter{out: out, resultIDs: map[string]bool{}, callIDs: map[string]bool{}, rows: map[int64]bool{}}
+func emitChat(in *parser.Input, log *opLog, out parser.Sink, o ChatOptions) {
+	e := &emitter{out: out, opts: o, resultIDs: map[string]bool{}, callIDs: map[string]bool{}, rows: map[int64]bool{}}
 	e.session = log.meta.SessionID
 	if e.session == "" {
-		e.session = strings.TrimSuffix(strings.TrimSuffix(base(in.Path), ".jsonl"), ".json")
+		e.session = strings.TrimSuffix(strings.TrimSuffix(path.Base(in.Path), ".jsonl"), ".json")
 		if len(log.entries) > 0 {
 			out.Problem(0, "no sessionId in the file: session id taken from the file name")
 		}
 	}
 	e.start, _ = parser.ParseTime(log.meta.StartTime)
-	e.project = newProjectResolver(in).Path(log.meta.ProjectHash)
+	if o.Project != nil {
+		e.project = o.Project(in, log.meta.ProjectHash)
+	}
 
 	msgs := make([]*message, len(log.entries))
 	for i, en := range log.entries {
@@ -560,7 +582,7 @@ func emitChat(in *parser.Input, log *opLog, out parser.Sink) {
 			parent = "unknown"
 		} else {
 			e.parent = parent
-			out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: e.session}, ParentSessionID: parent})
+			out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: e.opts.Agent, SessionID: e.session}, ParentSessionID: parent})
 		}
 		e.emit(timeline.Event{Time: t, TimeBasis: basis, TurnType: timeline.System,
 			Text: "subagent " + e.session + " of " + parent, SourceLine: 1, RecordID: e.session + "#subagent"})
@@ -625,7 +647,7 @@ func (e *emitter) message(m *message, line int64) string {
 	switch m.Type {
 	case "user":
 		return e.user(m, t, basis, line)
-	case "gemini":
+	case e.opts.ModelType:
 		return e.gemini(m, t, basis, line)
 	default:
 		typ := m.Type
