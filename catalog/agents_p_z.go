@@ -113,9 +113,9 @@ var agentsPToZ = []Agent{
 		},
 	},
 	{
-		Name: "shared", Display: "Cross-agent instructions and skills", Status: StatusCollected, SeedStatus: StatusCollected,
+		Name: "shared", Display: "Cross-agent instructions and skills", Status: StatusParsed, SeedStatus: StatusCollected,
 		Evidence: EvidenceDocs, EvidenceNote: "Derived from the per-agent documents",
-		Notes: "cross-agent instruction and skill directories with no transcripts",
+		Notes: "cross-agent instruction and skill directories with no transcripts; read into the control surface (shared/surface: AGENTS.md as rules, skills, agent definitions)",
 		Targets: []Target{
 			{ID: "agents-dir", Root: RootHome, Glob: ".agents/**", Kind: KindSettings},
 			{ID: "config-agents", Root: RootHome, Glob: ".config/agents/**", Kind: KindSettings},

@@ -77,6 +77,8 @@ var cases = []tcase{
 	{"augment", "augment-settings.json", home + ".augment/settings.json", "settings"},
 	{"factory-droid", "factory-mcp.json", home + ".factory/mcp.json", "config"},
 	{"antigravity", "antigravity-mcp_config.json", home + ".gemini/antigravity/mcp_config.json", "mcp-config"},
+	{"shared", "SKILL.md", home + ".agents/skills/release-helper/SKILL.md", "agents-dir"},
+	{"shared", "CLAUDE.md", home + ".config/AGENTS.md", "agents-md"},
 	{"iflow", "iflow-settings.json", home + ".iflow/settings.json", "config"},
 }
 
