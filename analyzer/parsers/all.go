@@ -15,6 +15,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cody"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/commandcode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/continuedev"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/copilot"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotcli"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotdesktop"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/crush"
@@ -75,6 +76,7 @@ func All() []parser.Parser {
 		cody.Parsers(),            // cody (JetBrains agent state, legacy history; cody/settings reads vscode settings.json)
 		commandcode.Parsers(),     // command-code
 		continuedev.Parsers(),     // continue
+		copilot.Parsers(),         // copilot (language server token store: accounts, never the token)
 		copilotcli.Parsers(),      // copilot-cli
 		copilotdesktop.Parsers(),  // copilot-desktop
 		crush.Parsers(),           // crush

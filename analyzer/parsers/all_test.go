@@ -124,6 +124,8 @@ var notRead = map[string]string{
 	"cline/logs":                      "the CLI's diagnostic logs (hooks.jsonl is read): collected; no row kind in the seed",
 	"codex-cli/logs":                  "codex-tui.log: collected; not in the seed's files read",
 	"cody/extension-storage":          "the extension's globalStorage caches: collected; its chats are read from state.vscdb",
+	"copilot/store":                   "the language server's other files (versions.json, caches, logs): collected; no account or conversation",
+	"copilot/store-windows":           "the language server's other files on Windows: collected; no account or conversation",
 	"kimi-work/aux-sessions":          "the daimon runtime's own title, skill-summary and dev-loop sessions (prompts the runtime writes, not conversations): collected, not parsed",
 	"qoder/session-meta":              "agent-<id>.meta.json and <session>-session.json (titles, subagent type, fork parent): collected, not parsed yet",
 	"qoder/ide-session-meta":          "the IDE copy's meta files: collected, not parsed yet",
