@@ -69,9 +69,9 @@ var agentsLToO = []Agent{
 		Volumes: []string{"*ldr_data"},
 	},
 	{
-		Name: "metagpt", Display: "MetaGPT", Status: StatusCollected, SeedStatus: StatusCollected,
+		Name: "metagpt", Display: "MetaGPT", Status: StatusParsed, SeedStatus: StatusCollected,
 		Evidence: EvidenceSource, EvidenceNote: "Source",
-		Notes: "configuration only; its workspace and team.json are under the working directory",
+		Notes: "configuration only, parsed to one model row per LLM block (never the key); its workspace and team.json are under the working directory",
 		Targets: []Target{
 			{ID: "config", Root: RootHome, Glob: ".metagpt/{config2.yaml,config2.bak}", Kind: KindSecret},
 		},

@@ -29,6 +29,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/kimiwork"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/kiro"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/letta"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/metagpt"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/musecode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/nanobot"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/ollama"
@@ -90,6 +91,7 @@ func All() []parser.Parser {
 		kimiwork.Parsers(),        // kimi-work
 		kiro.Parsers(),            // kiro (Amazon Q / Kiro CLI)
 		letta.Parsers(),           // letta (Letta Code local backend; conversations read by the pi session format, parser/format/pisession)
+		metagpt.Parsers(),         // metagpt (model config, never the key)
 		musecode.Parsers(),        // muse-code
 		nanobot.Parsers(),         // nanobot
 		ollama.Parsers(),          // ollama
