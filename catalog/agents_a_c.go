@@ -276,9 +276,9 @@ var agentsAToC = []Agent{
 		},
 	},
 	{
-		Name: "copilot", Display: "GitHub Copilot (language server token store)", Status: StatusCollected, SeedStatus: StatusCollected,
+		Name: "copilot", Display: "GitHub Copilot (language server token store)", Status: StatusParsed, SeedStatus: StatusCollected,
 		Evidence: EvidenceSource, EvidenceNote: "Source (the vendored language server)",
-		Notes: "an OAuth token store with no transcripts; Copilot Chat is collected as vscode",
+		Notes: "an OAuth token store with no transcripts, parsed to one account row per entry (never the token); Copilot Chat is collected as vscode",
 		Targets: []Target{
 			{ID: "tokens", OS: unixOS, Root: RootXDGConfig, Glob: "github-copilot/{apps,hosts}.json", Kind: KindSecret},
 			{ID: "tokens-windows", OS: windowsOS, Root: RootLocalAppData, Glob: "github-copilot/{apps,hosts}.json", Kind: KindSecret},

@@ -111,6 +111,20 @@ var agentsDToK = []Agent{
 		},
 	},
 	{
+		Name: "iflow", Display: "iFlow CLI", Status: StatusParsed, SeedStatus: StatusParsed,
+		Evidence: EvidenceBundle, EvidenceNote: "iFlow CLI's bundle as kept in The-Sunder-islands/iflow-cli-ce at be76597 (transcript writer) and kenn-io/agentsview at 5386007 (iflow parser and test file); synthetic fixture (npm @iflow-ai/iflow-cli is no longer served; not run here)",
+		Notes: "issue 28; a Gemini CLI fork writing Claude Code-style transcripts; IFLOW_HOME moves ~/.iflow elsewhere (not followed); tmp/ (checkpoints, shell history) is not collected yet; settings.json holds the API key (secret kind: only its hooks and MCP server names reach the control surface)",
+		Targets: []Target{
+			{ID: "projects", Root: RootHome, Glob: ".iflow/projects/*/*.jsonl", Kind: KindTranscript},
+			{ID: "config", Root: RootHome, Glob: ".iflow/{settings.json,oauth_creds.json,iflow_accounts.json,.env}", Kind: KindSecret},
+			{ID: "customizations", Root: RootHome, Glob: ".iflow/{IFLOW.md,commands/**,agents/**,skills/**,extensions/**,hooks/**}", Kind: KindSettings},
+		},
+		ProjectFiles: []ProjectFile{
+			{Glob: "IFLOW.md", Kind: KindSettings},
+			{Glob: ".iflow/**", Kind: KindSettings},
+		},
+	},
+	{
 		Name: "kilo-code", Display: "Kilo Code (CLI and VS Code extension)", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at 76bcfd4, synthetic fixture; permission, past-use, remote control, scratch directory and retention rows from source at 87cc35c; no real install",
 		Notes: "issue 192; issue 221; the session pull request links are not parsed yet",
@@ -149,6 +163,16 @@ var agentsDToK = []Agent{
 		},
 		ProjectFiles: []ProjectFile{
 			{Glob: ".kimi/**", Kind: KindSettings},
+		},
+	},
+	{
+		Name: "kimi-work", Display: "Kimi Work (kimi-desktop)", Status: StatusParsed, SeedStatus: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "kenn-io/agentsview at 5386007 (kimi_work_provider.go: the daimon runtime's kimi-code sessions, conv-* conversations, agents/<agent>/wire.jsonl) and the wire format of MoonshotAI/kimi-cli at 4a550ef; synthetic fixture (a desktop app, not on a registry; not run)",
+		Notes: "issue 28; the runtime's own sessions (ctitle-* title generation, sklsum-* skill summaries, dvlt-* dev-loop tasks) are collected as aux-sessions, not parsed",
+		Targets: []Target{
+			{ID: "sessions", OS: AllOS, Root: RootAppConfig, Glob: "kimi-desktop/daimon-share/daimon/runtime/kimi-code/home/sessions/*/conv-*/{wire.jsonl,agents/*/wire.jsonl}", Kind: KindTranscript},
+			{ID: "sessions-xdg-data", OS: []OS{Linux}, Root: RootUserData, Glob: "kimi-desktop/daimon-share/daimon/runtime/kimi-code/home/sessions/*/conv-*/{wire.jsonl,agents/*/wire.jsonl}", Kind: KindTranscript},
+			{ID: "aux-sessions", OS: AllOS, Root: RootAppConfig, Glob: "kimi-desktop/daimon-share/daimon/runtime/kimi-code/home/sessions/*/{ctitle-*,sklsum-*,dvlt-*}/**/wire.jsonl", Kind: KindOther},
 		},
 	},
 	{

@@ -69,9 +69,9 @@ var agentsLToO = []Agent{
 		Volumes: []string{"*ldr_data"},
 	},
 	{
-		Name: "metagpt", Display: "MetaGPT", Status: StatusCollected, SeedStatus: StatusCollected,
+		Name: "metagpt", Display: "MetaGPT", Status: StatusParsed, SeedStatus: StatusCollected,
 		Evidence: EvidenceSource, EvidenceNote: "Source",
-		Notes: "configuration only; its workspace and team.json are under the working directory",
+		Notes: "configuration only, parsed to one model row per LLM block (never the key); its workspace and team.json are under the working directory",
 		Targets: []Target{
 			{ID: "config", Root: RootHome, Glob: ".metagpt/{config2.yaml,config2.bak}", Kind: KindSecret},
 		},
@@ -147,6 +147,20 @@ var agentsLToO = []Agent{
 			{ID: "memories", Root: RootHome, Glob: ".openinterpreter/memories/**", Kind: KindOther},
 			{ID: "legacy-conversations", Root: RootHome, Glob: "{.config/open-interpreter,Library/Application Support/open-interpreter,AppData/Local/open-interpreter/open-interpreter}/conversations/*.json", Kind: KindTranscript},
 			{ID: "legacy-profiles", Root: RootHome, Glob: "{.config/open-interpreter,Library/Application Support/open-interpreter,AppData/Local/open-interpreter/open-interpreter}/profiles/*.{yaml,py}", Kind: KindSecret},
+		},
+	},
+	{
+		Name: "openclaude", Display: "OpenClaude (Claude Code fork)", Status: StatusParsed, SeedStatus: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Source Gitlawb/openclaude at 421f459 (0.29.1: Claude Code's session storage under ~/.openclaude) and kenn-io/agentsview at 5386007; synthetic fixture (npm @gitlawb/openclaude is not served here; not run)",
+		Notes: "issue 28; OPENCLAUDE_CONFIG_DIR moves ~/.openclaude elsewhere (not followed); history.jsonl and settings are collected, not parsed yet",
+		Targets: []Target{
+			{ID: "projects", Root: RootHome, Glob: ".openclaude/projects/**/*.jsonl", Kind: KindTranscript, Projects: ProjectsJSONLCwd},
+			{ID: "history", Root: RootHome, Glob: ".openclaude/history.jsonl", Kind: KindHistory},
+			{ID: "settings", Root: RootHome, Glob: ".openclaude/settings{,.local}.json", Kind: KindSettings},
+			{ID: "config", Root: RootHome, Glob: "{.openclaude.json,.openclaude/.openclaude.json,.openclaude/.credentials.json,.openclaude/.openclaude-profile.json,.openclaude-profile.json}", Kind: KindSecret},
+		},
+		ProjectFiles: []ProjectFile{
+			{Glob: ".openclaude/**", Kind: KindSettings},
 		},
 	},
 	{

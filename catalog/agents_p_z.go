@@ -56,6 +56,21 @@ var agentsPToZ = []Agent{
 		},
 	},
 	{
+		Name: "qoder", Display: "Qoder (CLI and IDE)", Status: StatusParsed, SeedStatus: StatusParsed,
+		Evidence: EvidenceBundle, EvidenceNote: "The shipped bundle of npm @qoder-ai/qodercli 1.1.52 (bundle/qodercli.js: projects/<cwd with non-alphanumerics as ->/<session>.jsonl, <session>/subagents/agent-<id>.jsonl and .meta.json) and kenn-io/agentsview at 5386007 (the IDE's SharedClientCache paths, <session>-session.json); synthetic fixture (the CLI answers 'Not logged in' without a Qoder account; not run)",
+		Notes: "issue 28; the CLI writes Claude Code's transcript format; QODER_CONFIG_DIR moves ~/.qoder elsewhere (not followed); the session and subagent meta files are collected, not parsed yet",
+		Targets: []Target{
+			{ID: "projects", Root: RootHome, Glob: "{.qoder,.qoderwork}/projects/**/*.jsonl", Kind: KindTranscript, Projects: ProjectsJSONLCwd},
+			{ID: "ide-projects", OS: AllOS, Root: RootAppConfig, Glob: "Qoder/SharedClientCache/cli/projects/**/*.jsonl", Kind: KindTranscript, Projects: ProjectsJSONLCwd},
+			{ID: "session-meta", Root: RootHome, Glob: "{.qoder,.qoderwork}/projects/**/*{.meta,-session}.json", Kind: KindOther},
+			{ID: "ide-session-meta", OS: AllOS, Root: RootAppConfig, Glob: "Qoder/SharedClientCache/cli/projects/**/*{.meta,-session}.json", Kind: KindOther},
+			{ID: "config", Root: RootHome, Glob: ".qoder/{settings.json,mcp-oauth-tokens.json,.auth/**}", Kind: KindSecret},
+		},
+		ProjectFiles: []ProjectFile{
+			{Glob: ".qoder/**", Kind: KindSettings},
+		},
+	},
+	{
 		Name: "qwen-code", Display: "Qwen Code", Status: StatusParsed, SeedStatus: StatusParsed,
 		Relocations: []Relocation{{Var: "QWEN_HOME", Folder: ".qwen", Source: "QwenLM/qwen-code (QWEN_HOME names the folder ~/.qwen otherwise is; its channel-pairing tests and launcher docs)"}},
 		Evidence:    EvidenceRealInstall, EvidenceNote: "Qwen Code 0.24.4 run here against a loopback model (fixtures/roots/real-agents-2); executionContext, session_approval_mode and ui_telemetry rows, settings.json and usage_record.jsonl from source at 5dcf7c7 (0.25.3); rewind, /branch and session_source rows from source at 015346f, synthetic fixture",
@@ -64,6 +79,7 @@ var agentsPToZ = []Agent{
 			{ID: "chats", Root: RootHome, Glob: ".qwen/projects/*/{chats/**/*.jsonl,subagents/*/agent-*.jsonl}", Kind: KindTranscript, Projects: ProjectsJSONLCwd},
 			{ID: "token-usage", Root: RootHome, Glob: ".qwen/usage/token-usage-*.jsonl", Kind: KindHistory},
 			{ID: "logs", Root: RootHome, Glob: ".qwen/tmp/*/logs.json", Kind: KindHistory},
+			{ID: "legacy-chats", Root: RootHome, Glob: ".qwen/tmp/*/chats/*.json", Kind: KindTranscript},
 			{ID: "trusted-folders", Root: RootHome, Glob: ".qwen/trustedFolders.json", Kind: KindSettings, Projects: ProjectsJSONPaths},
 			{ID: "channels", Root: RootHome, Glob: ".qwen/channels/{sessions.json,daemon/*/routes.json}", Kind: KindOther},
 			{ID: "settings", Root: RootHome, Glob: ".qwen/{settings.json,QWEN.md}", Kind: KindSettings},
@@ -97,9 +113,9 @@ var agentsPToZ = []Agent{
 		},
 	},
 	{
-		Name: "shared", Display: "Cross-agent instructions and skills", Status: StatusCollected, SeedStatus: StatusCollected,
+		Name: "shared", Display: "Cross-agent instructions and skills", Status: StatusParsed, SeedStatus: StatusCollected,
 		Evidence: EvidenceDocs, EvidenceNote: "Derived from the per-agent documents",
-		Notes: "cross-agent instruction and skill directories with no transcripts",
+		Notes: "cross-agent instruction and skill directories with no transcripts; read into the control surface (shared/surface: AGENTS.md as rules, skills, agent definitions)",
 		Targets: []Target{
 			{ID: "agents-dir", Root: RootHome, Glob: ".agents/**", Kind: KindSettings},
 			{ID: "config-agents", Root: RootHome, Glob: ".config/agents/**", Kind: KindSettings},

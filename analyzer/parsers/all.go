@@ -15,6 +15,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cody"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/commandcode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/continuedev"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/copilot"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotcli"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotdesktop"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/crush"
@@ -23,18 +24,23 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/goose"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/hermes"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/iflow"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/kimicli"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/kimiwork"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/kiro"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/letta"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/metagpt"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/musecode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/nanobot"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/ollama"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/openclaude"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/openclaw"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/opencode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/openhands"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/openinterpreter"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pearai"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pi"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/qoder"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/qwen"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/roocode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/shellgpt"
@@ -71,6 +77,7 @@ func All() []parser.Parser {
 		cody.Parsers(),            // cody (JetBrains agent state, legacy history; cody/settings reads vscode settings.json)
 		commandcode.Parsers(),     // command-code
 		continuedev.Parsers(),     // continue
+		copilot.Parsers(),         // copilot (language server token store: accounts, never the token)
 		copilotcli.Parsers(),      // copilot-cli
 		copilotdesktop.Parsers(),  // copilot-desktop
 		crush.Parsers(),           // crush
@@ -79,18 +86,23 @@ func All() []parser.Parser {
 		gemini.Parsers(),          // gemini-cli
 		goose.Parsers(),           // goose
 		hermes.Parsers(),          // hermes
+		iflow.Parsers(),           // iflow
 		kimicli.Parsers(),         // kimi-cli
+		kimiwork.Parsers(),        // kimi-work
 		kiro.Parsers(),            // kiro (Amazon Q / Kiro CLI)
 		letta.Parsers(),           // letta (Letta Code local backend; conversations read by the pi session format, parser/format/pisession)
+		metagpt.Parsers(),         // metagpt (model config, never the key)
 		musecode.Parsers(),        // muse-code
 		nanobot.Parsers(),         // nanobot
 		ollama.Parsers(),          // ollama
+		openclaude.Parsers(),      // openclaude
 		openclaw.Parsers(),        // openclaw (agent and state databases; transcripts read by the pi session format, parser/format/pisession)
 		openinterpreter.Parsers(), // open-interpreter (Codex readers on its paths)
 		opencode.Parsers(),        // opencode, kilo-code
 		openhands.Parsers(),       // openhands
 		pearai.Parsers(),          // pearai (Continue and Roo Code forks)
 		pi.Parsers(),              // pi, little-coder
+		qoder.Parsers(),           // qoder
 		qwen.Parsers(),            // qwen-code
 		roocode.Parsers(),         // roo-code
 		shellgpt.Parsers(),        // shellgpt

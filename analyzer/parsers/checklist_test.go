@@ -127,8 +127,9 @@ func TestAddingAnAgentChecklist(t *testing.T) {
 		agentsMd:  read("../../catalog/docs/agents.md"),
 		// Packages that write no tool_use rows: aider records edits as
 		// chat text, chatgpt-desktop's files hold no tool calls, muse-code's
-		// tool events are system rows.
-		noTools: map[string]bool{"aider": true, "chatgptdesktop": true, "musecode": true},
+		// tool events are system rows, copilot's token store holds accounts,
+		// metagpt's config models.
+		noTools: map[string]bool{"aider": true, "chatgptdesktop": true, "musecode": true, "copilot": true, "metagpt": true},
 	}
 	specs := map[string]parser.Spec{}
 	for _, p := range parsers.All() {

@@ -38,26 +38,16 @@ func goFiles(t *testing.T, dir string) map[string][]string {
 	return out
 }
 
-// notYetMoved lists the agent-to-agent imports left, each with why: this
-// list only shrinks. Claude Desktop runs Claude Code's transcript reader on
-// its Cowork and Code-tab transcripts, and Open Interpreter is a Codex fork
-// read by codex.ForkParsers; both readers are whole agent packages that
-// other work was changing when the formats moved, so they stay until they
-// can move to parser/format/claudetranscript and parser/format/codexhome.
-var notYetMoved = map[string]bool{
-	"claudedesktop -> claudecode": true,
-	"openinterpreter -> codex":    true,
-}
-
 // TestNoAgentImportsAnother keeps agents sharing formats, not packages: a
 // package under parsers/<agent> may import the parser contract and the
 // format packages under parser/format, never another agent's package (as
 // syft keeps its catalogers apart). Only the registry (package parsers)
-// imports agent packages.
+// imports agent packages. There is no list of exceptions: the last two
+// (claude-desktop on claude-code, open-interpreter on codex) moved to
+// parser/format/claudetranscript and parser/format/codexhome.
 func TestNoAgentImportsAnother(t *testing.T) {
 	fset := token.NewFileSet()
 	pkgs := goFiles(t, ".")
-	seen := map[string]bool{}
 	if len(pkgs) < 30 {
 		t.Fatalf("found %d parser package directories; the walk is broken", len(pkgs))
 	}
@@ -77,16 +67,24 @@ func TestNoAgentImportsAnother(t *testing.T) {
 					continue
 				}
 				other := strings.SplitN(strings.TrimPrefix(path, parsersImport), "/", 2)[0]
-				seen[agentPkg+" -> "+other] = true
-				if other != agentPkg && !notYetMoved[agentPkg+" -> "+other] {
+				if other != agentPkg {
 					t.Errorf("%s imports %s: agent packages share formats through analyzer/parser/format, not each other", f, path)
 				}
 			}
 		}
 	}
-	for k := range notYetMoved {
-		if !seen[k] {
-			t.Errorf("notYetMoved lists %q, which no file imports any more: delete the entry", k)
+	// A format package is read by agents and reads none of them.
+	for _, files := range goFiles(t, "../parser/format") {
+		for _, f := range files {
+			af, err := parser.ParseFile(fset, f, nil, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, im := range af.Imports {
+				if path, _ := strconv.Unquote(im.Path.Value); strings.HasPrefix(path, parsersImport) {
+					t.Errorf("%s imports %s: a format package imports no agent package", f, path)
+				}
+			}
 		}
 	}
 }

@@ -6,18 +6,22 @@
 //
 //	clinetask        Cline task folders and settings (cline, roo-code and its
 //	                 Roo flavor, kiro, pearai, windsurf, antigravity, musecode)
-//	geminichat       Gemini chat parts and logs.json (gemini-cli, qwen-code)
+//	geminichat       Gemini chat parts, chat files and logs.json (gemini-cli,
+//	                 qwen-code)
 //	pisession        pi session JSONL (pi, letta, openclaw)
 //	continuesession  Continue sessions/<id>.json and its index (continue, pearai)
 //	copilottools     the Copilot runtime's tool table (copilot-cli, copilot-desktop)
+//	claudetranscript Claude Code transcripts (claude-code, claude-desktop, iflow,
+//	                 openclaude, qoder)
+//	codexhome        the Codex home: rollouts, history, config, state, thread
+//	                 history, logs and memories (codex-cli, open-interpreter)
+//	kimiwire         Kimi wire.jsonl sessions (kimi-cli, kimi-work)
 //
 // The VS Code state database (state.vscdb ItemTable) that every VS Code
 // fork writes is read by parser.VSCodeState in the parser package itself.
 //
 // Agent packages import these and the parser contract, never each other:
-// analyzer/parsers/structure_test.go fails on an import of one agent
-// package by another (its notYetMoved list names the two left: claude-desktop
-// runs claude-code's transcript reader and open-interpreter is a Codex fork
-// read by codex.ForkParsers). A format package names its sources in its
+// analyzer/parsers/structure_test.go fails on any import of one agent
+// package by another, with no exceptions. A format package names its sources in its
 // doc.go; the agents' doc.go files name the evidence it was checked on.
 package format

@@ -67,3 +67,15 @@ func dirOf(p string) string {
 func baseOf(p string) string {
 	return p[strings.LastIndexByte(p, '/')+1:]
 }
+
+// maxPersisted bounds how much of a pasted or persisted text is read (as
+// the transcript reader bounds a persisted tool output).
+const maxPersisted = 64 << 20
+
+// orDash returns s, or "-" when it is empty.
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -10,7 +10,7 @@ import (
 	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
-	"github.com/doubleagent/doubleagent/analyzer/parsers/claudecode"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/claudetranscript"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -20,7 +20,7 @@ import (
 func RemoteSessionSpaces() parser.Parser {
 	return newFiltered(parser.Spec{
 		ID:      "claude-desktop/remote-session-spaces",
-		Actions: claudecode.Actions,
+		Actions: claudetranscript.Actions,
 		Agent:   Agent,
 		Version: 3,
 		Targets: recordTargets,
@@ -34,7 +34,7 @@ func RemoteSessionSpaces() parser.Parser {
 func AppState() parser.Parser {
 	return newFiltered(parser.Spec{
 		ID:      "claude-desktop/app-state",
-		Actions: claudecode.Actions,
+		Actions: claudetranscript.Actions,
 		Agent:   Agent,
 		Version: 3,
 		Targets: appStateTargets,

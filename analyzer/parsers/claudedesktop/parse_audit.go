@@ -12,7 +12,7 @@ import (
 	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
-	"github.com/doubleagent/doubleagent/analyzer/parsers/claudecode"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/claudetranscript"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -21,7 +21,7 @@ import (
 func Audit() parser.Parser {
 	return newFiltered(parser.Spec{
 		ID:      "claude-desktop/audit",
-		Actions: claudecode.Actions,
+		Actions: claudetranscript.Actions,
 		Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.Thinking, timeline.ToolUse, timeline.ToolResult, timeline.System},
 			Basis: "audit.jsonl repeats the transcript's records as they are written"},
 		Agent:   Agent,
@@ -290,7 +290,7 @@ func (a *audit) user(l *auditLine, sidechain bool, emit func(timeline.Event)) {
 		case sidechain:
 			// the parent model's prompt for its sub-agent
 			tt, s = timeline.System, "subagent task: "+s
-		case claudecode.Injected(s):
+		case claudetranscript.Injected(s):
 			tt = timeline.System
 		}
 		emit(timeline.Event{TurnType: tt, Text: s, RecordID: suffix})

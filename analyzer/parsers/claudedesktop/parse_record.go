@@ -11,7 +11,7 @@ import (
 	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
-	"github.com/doubleagent/doubleagent/analyzer/parsers/claudecode"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/claudetranscript"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -20,7 +20,7 @@ import (
 func SessionRecord() parser.Parser {
 	return newFiltered(parser.Spec{
 		ID:      "claude-desktop/session-record",
-		Actions: claudecode.Actions,
+		Actions: claudetranscript.Actions,
 		Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
 			Basis: "the session record's first prompt has no time"},
 		Agent:   Agent,

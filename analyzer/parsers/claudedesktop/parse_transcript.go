@@ -4,18 +4,19 @@ import (
 	"context"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
-	"github.com/doubleagent/doubleagent/analyzer/parsers/claudecode"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/claudetranscript"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
 // Transcript returns the parser of Cowork and Code-tab transcripts,
 // <session dir>/.claude/projects/<slug>/<cliSessionId>.jsonl with their
 // subagent files, and claude-code-sessions/.../imported-staging/*.jsonl.
-// They are Claude Code transcripts and are read by the claude-code reader.
+// They are Claude Code transcripts and are read by the Claude Code transcript reader
+// (parser/format/claudetranscript).
 func Transcript() parser.Parser {
 	return newFiltered(parser.Spec{
 		ID:      "claude-desktop/transcript",
-		Actions: claudecode.Actions,
+		Actions: claudetranscript.Actions,
 		Agent:   Agent,
 		Version: 3,
 		Targets: sessionTargets,
@@ -31,16 +32,13 @@ func isTranscript(p string) bool {
 	return sessionDir(p) != "" || baseOf(dirOf(p)) == "imported-staging"
 }
 
-// claudeCodeTranscript is the claude-code transcript parser reused here.
-var claudeCodeTranscript = claudecode.Transcript()
-
 func parseTranscript(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	p := slash(in.Path)
 	project := ""
 	if rec := relatedRecord(in, sessionDir(p)); rec != nil {
 		project = rec.project()
 	}
-	return claudeCodeTranscript.Parse(ctx, in, &desktopSink{Sink: out, project: project})
+	return claudetranscript.Parse(ctx, in, &desktopSink{Sink: out, project: project}, claudetranscript.Options{Agent: Agent})
 }
 
 // desktopSink relabels the claude-code reader's rows: agent claude-desktop

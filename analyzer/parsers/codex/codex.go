@@ -1,234 +1,37 @@
 package codex
 
 import (
-	"context"
-	"fmt"
-	"hash/fnv"
-	"io"
-	"path"
-	"regexp"
-	"strings"
-	"time"
-
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/codexhome"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
-	"github.com/klauspost/compress/zstd"
 )
 
 const agentName = "codex-cli"
 
-// Parsers returns the Codex CLI parsers.
-func Parsers() []parser.Parser { return codexFlavor.parsers("Codex") }
+// actions is Codex's tool table (codexhome.Actions).
+var actions = codexhome.Actions
 
-// flavor is Codex or a fork of it that writes Codex's files under its own
-// home folder: the catalog agent the rows belong to and the folder name
-// that config rows name their files relative to.
-type flavor struct {
-	agent string // catalog agent name
-	home  string // home folder name (".codex"); "<home>-<name>" homes too
-	// desktop: the flavor's home also holds the ChatGPT desktop app's
-	// files (.codex-global-state.json, automations/): Codex only.
-	desktop bool
-}
-
-var codexFlavor = flavor{agent: agentName, home: ".codex", desktop: true}
-
-// Fork describes a Codex fork that keeps Codex's rollouts, history.jsonl,
-// config.toml, rules and state_<N>.sqlite under its own home folder, with
-// catalog targets named as Codex's ("sessions", "history", "config",
-// "state-db").
-type Fork struct {
-	// Agent is the fork's catalog agent name; parser IDs are
-	// "<Agent>/rollout", "<Agent>/history", "<Agent>/config",
-	// "<Agent>/state-db".
-	Agent string
-	// Home is the fork's home folder name (".openinterpreter").
-	Home string
-	// Display names the fork in the generated parser list.
-	Display string
-}
-
-// ForkParsers returns Codex's rollout, history, config and state-db
-// parsers for a fork: the same readers, rows, secondary windows and
-// actions table as Codex's, under the fork's agent name and home folder.
-func ForkParsers(f Fork) []parser.Parser {
-	return flavor{agent: f.Agent, home: f.Home}.parsers(f.Display + " (Codex fork)")
-}
-
-func (fl flavor) parsers(who string) []parser.Parser {
-	ps := []parser.Parser{
+// Parsers returns the Codex CLI parsers: the Codex home's readers
+// (parser/format/codexhome) on ~/.codex, then the ChatGPT desktop app's
+// files that only Codex's home holds (.codex-global-state.json,
+// automations/).
+func Parsers() []parser.Parser {
+	return append(codexhome.Parsers(codexhome.Flavor{Agent: agentName, Home: ".codex", Who: "Codex"}),
 		parser.New(parser.Spec{
-			ID: fl.agent + "/rollout", Agent: fl.agent, Version: 4,
+			ID: agentName + "/global-state", Agent: agentName, Version: 1,
 			Actions: actions,
-			Targets: []string{"sessions"},
-			Names:   []string{"rollout-*.jsonl", "rollout-*.jsonl.zst", "rollout-*.json"},
-			Doc:     who + " rollouts (sessions/ and archived_sessions/, also .jsonl.zst and the TypeScript CLI's .json): prompts, replies, reasoning summaries, tool calls and results, model and permission-mode changes",
-		}, fl.parseRollout),
+			Secondary: &parser.Secondary{TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
+				Basis: "the desktop app's state file records no time: prompts pair on session and text alone"},
+			Targets: []string{"config"},
+			Names:   []string{".codex-global-state.json"},
+			Doc:     "ChatGPT desktop app's .codex-global-state.json: prompt history, standing thread permissions, thread descriptions and the thread references that outlive a deleted thread (secondary source)",
+		}, parseGlobalState),
 		parser.New(parser.Spec{
-			ID: fl.agent + "/history", Agent: fl.agent, Version: 2, Trace: true,
-			Actions: actions,
-			Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User},
-				Basis: "history.jsonl stamps a prompt (seconds) when it is submitted, the rollout the same moment"},
-			Targets: []string{"history"},
-			Names:   []string{"history.jsonl"},
-			Doc:     who + " history.jsonl: every prompt typed, with its session id (secondary source)",
-		}, parseHistory),
-		parser.New(parser.Spec{
-			ID: fl.agent + "/config", Agent: fl.agent, Version: 2,
+			ID: agentName + "/automation", Agent: agentName, Version: 1,
 			Actions: actions,
 			Targets: []string{"config"},
-			Names:   []string{"config.toml", "*.rules"},
-			Doc:     who + " config.toml and rules/*.rules: standing permission settings (approval policy, sandbox, project trust, exec-policy rules)",
-		}, fl.parseConfig),
-		parser.New(parser.Spec{
-			ID: fl.agent + "/state-db", Agent: fl.agent, Version: 3, Trace: true,
-			Actions: actions,
-			Secondary: &parser.Secondary{Window: time.Hour, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
-				Basis: "a thread row is stamped at its creation and update (seconds), the first prompt up to a turn later"},
-			Targets: []string{"state-db"},
-			Names:   []string{"state_*.sqlite"},
-			Doc:     who + " state_<N>.sqlite threads table: one thread record and its first prompt per thread (secondary source)",
-		}, parseStateDB),
-		parser.New(parser.Spec{
-			ID: fl.agent + "/thread-history", Agent: fl.agent, Version: 2,
-			Actions: actions,
-			Secondary: &parser.Secondary{Window: time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.Thinking, timeline.ToolUse, timeline.ToolResult, timeline.System},
-				Basis: "thread_items are projected from the rollout lines as they are written (created_at_ms, milliseconds)"},
-			Targets: []string{"state-db"},
-			Names:   []string{"thread_history_*.sqlite"},
-			Doc:     who + " thread_history_<N>.sqlite thread_turns and thread_items: the turns and items a thread's collected rollout does not hold (secondary source)",
-		}, fl.parseThreadHistory),
-		parser.New(parser.Spec{
-			ID: fl.agent + "/logs-db", Agent: fl.agent, Version: 1,
-			Actions: actions,
-			Targets: []string{"state-db"},
-			Names:   []string{"logs_*.sqlite"},
-			Doc:     who + " logs_<N>.sqlite: approvals given (ExecApproval, PatchApproval submissions and codex.tool_decision events) as permission decisions, and /feedback reports sent to Sentry",
-		}, parseLogsDB),
-		&underParser{Parser: parser.New(parser.Spec{
-			ID: fl.agent + "/memory-summary", Agent: fl.agent, Version: 1,
-			Actions: actions,
-			Targets: []string{"memories"},
-			Names:   []string{"*.md"},
-			Doc:     who + " memories/rollout_summaries/*.md: the memory pipeline's summary of a thread, one row each",
-		}, parseMemorySummary), under: "/memories/rollout_summaries/"},
-	}
-	if fl.desktop {
-		ps = append(ps,
-			parser.New(parser.Spec{
-				ID: fl.agent + "/global-state", Agent: fl.agent, Version: 1,
-				Actions: actions,
-				Secondary: &parser.Secondary{TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
-					Basis: "the desktop app's state file records no time: prompts pair on session and text alone"},
-				Targets: []string{"config"},
-				Names:   []string{".codex-global-state.json"},
-				Doc:     "ChatGPT desktop app's .codex-global-state.json: prompt history, standing thread permissions, thread descriptions and the thread references that outlive a deleted thread (secondary source)",
-			}, parseGlobalState),
-			parser.New(parser.Spec{
-				ID: fl.agent + "/automation", Agent: fl.agent, Version: 1,
-				Actions: actions,
-				Targets: []string{"config"},
-				Names:   []string{"automation.toml"},
-				Doc:     "ChatGPT desktop app's automations/*/automation.toml: one scheduled task row each (name, schedule, model, prompt, target thread)",
-			}, parseAutomation),
-		)
-	}
-	return ps
-}
-
-// underParser matches only files under a folder of the home (a path
-// segment such as "/memories/rollout_summaries/").
-type underParser struct {
-	parser.Parser
-	under string
-}
-
-func (p *underParser) Match(f *parser.File) bool {
-	return p.Parser.Match(f) && strings.Contains(strings.ReplaceAll(f.Path, "\\", "/"), p.under)
-}
-
-// Spec returns the wrapped parser's spec (for the generated parser list).
-func (p *underParser) Spec() parser.Spec { return p.Parser.(parser.Specced).Spec() }
-
-// openContent opens the input, decompressing a .zst file.
-func openContent(in *parser.Input) (io.ReadCloser, error) {
-	rc, err := in.Open()
-	if err != nil {
-		return nil, err
-	}
-	if !strings.HasSuffix(strings.ToLower(in.Path), ".zst") {
-		return rc, nil
-	}
-	dec, err := zstd.NewReader(rc, zstd.WithDecoderConcurrency(1))
-	if err != nil {
-		rc.Close()
-		return nil, fmt.Errorf("zstd: %w", err)
-	}
-	return &zstdCloser{dec: dec, under: rc}, nil
-}
-
-type zstdCloser struct {
-	dec   *zstd.Decoder
-	under io.Closer
-}
-
-func (z *zstdCloser) Read(p []byte) (int, error) { return z.dec.Read(p) }
-func (z *zstdCloser) Close() error {
-	z.dec.Close()
-	return z.under.Close()
-}
-
-// walkRecords calls fn for each JSON object of a JSON Lines input. A line
-// cut short by a killed writer, with the next record glued on, gives the
-// whole records it holds and lost=true.
-// out (nil for a pre-scan) hears of NUL runs and over-long lines.
-func walkRecords(ctx context.Context, in *parser.Input, out parser.Sink, fn func(n int64, rec []byte, lost bool)) error {
-	rc, err := openContent(in)
-	if err != nil {
-		return err
-	}
-	defer rc.Close()
-	return parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
-		objs, lost := parser.SplitGlued(line)
-		if len(objs) == 0 {
-			fn(n, nil, true)
-			return nil
-		}
-		for i, o := range objs {
-			fn(n, o, lost && i == 0)
-		}
-		return nil
-	})
-}
-
-// hashText keys a text for duplicate detection (whitespace-trimmed).
-func hashText(s string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(strings.TrimSpace(s)))
-	return h.Sum64()
-}
-
-// displayFile names a file relative to the flavor's home folder
-// (config.toml, rules/default.rules), or by its base name.
-func (fl flavor) displayFile(p string) string {
-	p = strings.ReplaceAll(p, "\\", "/")
-	parts := strings.Split(p, "/")
-	for i := len(parts) - 2; i >= 0; i-- {
-		if parts[i] == fl.home || strings.HasPrefix(parts[i], fl.home+"-") {
-			return strings.Join(parts[i+1:], "/")
-		}
-	}
-	return path.Base(p)
-}
-
-var uuidRe = regexp.MustCompile(`[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`)
-
-// idFromName is the session uuid at the end of a rollout file name, used
-// only when the file has no session_meta record.
-func idFromName(p string) string {
-	m := uuidRe.FindAllString(path.Base(strings.ReplaceAll(p, "\\", "/")), -1)
-	if len(m) == 0 {
-		return ""
-	}
-	return m[len(m)-1]
+			Names:   []string{"automation.toml"},
+			Doc:     "ChatGPT desktop app's automations/*/automation.toml: one scheduled task row each (name, schedule, model, prompt, target thread)",
+		}, parseAutomation),
+	)
 }

@@ -1,7 +1,9 @@
 // Package codex reads OpenAI Codex CLI (and Codex Desktop / IDE extension,
 // and the ChatGPT desktop app's Codex mode) files under ~/.codex (or a
-// ~/.codex-<name> home), and, through ForkParsers, a Codex fork's files
-// under its own home.
+// ~/.codex-<name> home). The Codex home's readers live in
+// analyzer/parser/format/codexhome, which a Codex fork (open-interpreter)
+// runs on its own home; this package adds Codex's Spec names and the
+// ChatGPT desktop app's files only ~/.codex holds.
 //
 // # codex-cli/rollout (target "sessions")
 //

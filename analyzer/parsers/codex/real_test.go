@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -225,3 +226,7 @@ func readExpect(t *testing.T, root string, exp *fixtureExpect) bool {
 	}
 	return true
 }
+
+// exitRe finds the exit status a Codex tool result ends with (as the
+// rollout reader does).
+var exitRe = regexp.MustCompile(`(?m)^(?:Process exited with code|Exit code:) (-?\d+)\s*$`)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/kimiwire"
 	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
 )
 
@@ -192,11 +193,11 @@ func TestWorkDirs(t *testing.T) {
 `
 	got := rows(s)
 	// the second md5 is computed, not typed: check it by the function
-	want = strings.Replace(want, "8d4f6a3b3e0e0e5b8d6c0a0c3a5e7a71), last session", md5Dir(workDir{Path: "/home/ex/scratch"})+") (from .kimi/kimi.json, file mtime)", 1)
+	want = strings.Replace(want, "8d4f6a3b3e0e0e5b8d6c0a0c3a5e7a71), last session", kimiwire.MD5Dir(kimiwire.WorkDir{Path: "/home/ex/scratch"})+") (from .kimi/kimi.json, file mtime)", 1)
 	if got != want {
 		t.Fatalf("rows:\n%s", got)
 	}
-	if md5Dir(workDir{Path: "/home/ex/proj/api", Kaos: "local"}) != md5dir || md5Dir(workDir{Path: "/w", Kaos: "ssh"}) != "ssh_"+md5Dir(workDir{Path: "/w"}) {
+	if kimiwire.MD5Dir(kimiwire.WorkDir{Path: "/home/ex/proj/api", Kaos: "local"}) != md5dir || kimiwire.MD5Dir(kimiwire.WorkDir{Path: "/w", Kaos: "ssh"}) != "ssh_"+kimiwire.MD5Dir(kimiwire.WorkDir{Path: "/w"}) {
 		t.Fatal("sessions folder name")
 	}
 }

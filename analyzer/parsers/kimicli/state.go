@@ -10,19 +10,9 @@ import (
 	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/kimiwire"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
-
-// metadata is kimi.json (src/kimi_cli/metadata.py).
-type metadata struct {
-	WorkDirs []workDir `json:"work_dirs"`
-}
-
-type workDir struct {
-	Path          string  `json:"path"`
-	Kaos          string  `json:"kaos"`
-	LastSessionID *string `json:"last_session_id"`
-}
 
 func parseWorkDirs(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	b, err := parser.ReadWhole(in, maxWhole)
@@ -30,7 +20,7 @@ func parseWorkDirs(ctx context.Context, in *parser.Input, out parser.Sink) error
 		out.Problem(0, "kimi.json not read: "+err.Error())
 		return nil
 	}
-	var m metadata
+	var m kimiwire.Metadata
 	if err := json.Unmarshal(b, &m); err != nil {
 		out.Problem(0, "not Kimi CLI metadata (kimi.json): "+err.Error())
 		return nil
@@ -39,7 +29,7 @@ func parseWorkDirs(ctx context.Context, in *parser.Input, out parser.Sink) error
 	for i, wd := range m.WorkDirs {
 		e := parser.SettingEvent(&in.File)
 		e.SourceLine, e.ProjectPath = int64(i+1), wd.Path
-		t := fmt.Sprintf("work directory: %s (sessions/%s)", wd.Path, md5Dir(wd))
+		t := fmt.Sprintf("work directory: %s (sessions/%s)", wd.Path, kimiwire.MD5Dir(wd))
 		if wd.LastSessionID != nil && *wd.LastSessionID != "" {
 			e.SessionID = *wd.LastSessionID
 			t += ", last session " + *wd.LastSessionID
@@ -81,10 +71,10 @@ func parseState(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		out.Problem(0, "not a Kimi CLI session state: "+err.Error())
 		return nil
 	}
-	share, md5dir, session, _ := sessionParts(path.Dir(strings.ReplaceAll(in.Path, "\\", "/")) + "/wire.jsonl")
+	share, md5dir, session, _ := kimiwire.SessionParts(path.Dir(strings.ReplaceAll(in.Path, "\\", "/")) + "/wire.jsonl")
 	project := ""
 	if share != "" {
-		project = workDirs(in, share)[md5dir]
+		project = kimiwire.WorkDirs(in, share)[md5dir]
 	}
 	file := parser.DisplayFile(&in.File)
 	emit := func(text string) {
@@ -115,7 +105,7 @@ func parseState(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	if s.Archived {
 		t := "session archived"
 		if s.ArchivedAt != nil {
-			if at := epoch(*s.ArchivedAt); !at.IsZero() {
+			if at := kimiwire.Epoch(*s.ArchivedAt); !at.IsZero() {
 				t += " at " + at.Format("2006-01-02T15:04:05.000Z")
 			}
 		}
@@ -137,7 +127,7 @@ func parseUserHistory(ctx context.Context, in *parser.Input, out parser.Sink) er
 	p := strings.ReplaceAll(in.Path, "\\", "/")
 	project := ""
 	if i := strings.LastIndex(p, "/user-history/"); i >= 0 {
-		project = workDirs(in, p[:i])[strings.TrimSuffix(path.Base(p), ".jsonl")]
+		project = kimiwire.WorkDirs(in, p[:i])[strings.TrimSuffix(path.Base(p), ".jsonl")]
 	}
 	rc, err := in.Open()
 	if err != nil {

@@ -4,7 +4,7 @@
 // retired Python tool kept its conversations under the platform's
 // open-interpreter data folder.
 //
-// # Codex's readers (codex.ForkParsers)
+// # Codex's readers (parser/format/codexhome)
 //
 // open-interpreter/rollout, /history, /config, /state-db,
 // /thread-history, /logs-db and /memory-summary are the codex-cli parsers

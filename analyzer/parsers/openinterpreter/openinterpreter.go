@@ -2,16 +2,16 @@ package openinterpreter
 
 import (
 	"github.com/doubleagent/doubleagent/analyzer/parser"
-	"github.com/doubleagent/doubleagent/analyzer/parsers/codex"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/codexhome"
 )
 
 const agentName = "open-interpreter"
 
-// Parsers returns the Open Interpreter parsers: Codex's readers on the
-// fork's paths (codex.ForkParsers), the session import ledger and the
+// Parsers returns the Open Interpreter parsers: the Codex home's readers
+// on the fork's paths (parser/format/codexhome), the session import ledger and the
 // legacy Python tool's conversations.
 func Parsers() []parser.Parser {
-	ps := codex.ForkParsers(codex.Fork{Agent: agentName, Home: ".openinterpreter", Display: "Open Interpreter"})
+	ps := codexhome.Parsers(codexhome.Flavor{Agent: agentName, Home: ".openinterpreter", Who: "Open Interpreter (Codex fork)"})
 	return append(ps,
 		parser.New(parser.Spec{
 			ID: agentName + "/imports", Agent: agentName, Version: 1,

@@ -108,8 +108,17 @@
 //     calls, lines changed) at its timestamp, project_path its project; it
 //     outlives a deleted transcript.
 //
-// Not read, with the reason: the legacy tmp/<hash>/chats/*.json
-// (Gemini-style, not in the catalog); .qwen/usage/token-usage-<month>.jsonl
+//   - legacy-chat: tmp/<project hash>/chats/session-<time>-<id8>.json, the
+//     whole-file ConversationRecord {sessionId, projectHash, startTime,
+//     lastUpdated, messages} of Qwen Code before the JSONL ChatRecord (the
+//     ChatRecordingService of the published @qwen-code/qwen-code 0.1.3,
+//     cli.js, as Gemini CLI's legacy chats with the model's messages of
+//     type "qwen"), read by parser/format/geminichat's ParseChat: user
+//     prompts, thoughts, replies, tool calls with their results and
+//     statuses, other message types (info, error) as system rows. The
+//     project is named only by hash and is not resolved.
+//
+// Not read, with the reason: .qwen/usage/token-usage-<month>.jsonl
 // (collected; per-request token counts with session, model and time that
 // usage_record.jsonl sums per session, not listed by the seed); subagent
 // <id>.meta.json (not in the catalog; the transcript's records carry the

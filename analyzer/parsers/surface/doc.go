@@ -69,7 +69,14 @@
 //     droid (.factory: settings.json hooks, mcp.json, droids, commands,
 //     skills), Claude Desktop (claude_desktop_config.json mcpServers,
 //     Claude Extensions/*/manifest.json server.mcp_config), Antigravity
-//     (mcp_config.json, .agent/rules, .agent/workflows).
+//     (mcp_config.json, .agent/rules, .agent/workflows);
+//   - iFlow CLI (Gemini CLI's layout under .iflow, IFLOW.md; its
+//     settings.json holds the API key and is read for the named keys only);
+//   - shared, the cross-agent folders (the AGENTS.md convention at
+//     agents.md: ~/.config/AGENTS.md and the project's AGENTS.md as rules;
+//     .agents/skills/*/SKILL.md and ~/.config/agents/skills as skills;
+//     .agents/agents/*.md as agent definitions): the agent of these rows is
+//     "shared", beside the rows of each agent that reads the same file.
 //
 // What is not read: managed (system-wide) settings outside the homes, which
 // the catalog does not collect; the bodies of plugin code beyond

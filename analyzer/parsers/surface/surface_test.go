@@ -77,6 +77,9 @@ var cases = []tcase{
 	{"augment", "augment-settings.json", home + ".augment/settings.json", "settings"},
 	{"factory-droid", "factory-mcp.json", home + ".factory/mcp.json", "config"},
 	{"antigravity", "antigravity-mcp_config.json", home + ".gemini/antigravity/mcp_config.json", "mcp-config"},
+	{"shared", "SKILL.md", home + ".agents/skills/release-helper/SKILL.md", "agents-dir"},
+	{"shared", "CLAUDE.md", home + ".config/AGENTS.md", "agents-md"},
+	{"iflow", "iflow-settings.json", home + ".iflow/settings.json", "config"},
 }
 
 // TestMain runs the tests, then checks the goldens they read against
@@ -262,5 +265,28 @@ func TestBackupOriginal(t *testing.T) {
 		if got := backupOriginal(in); got != want {
 			t.Errorf("%s: got %s want %s", in, got, want)
 		}
+	}
+}
+
+// TestIflowSettings: iFlow's settings.json is secret kind (it holds the
+// API key): the surface rows name the MCP server and the hook, never the
+// key, the base URL's model settings or the server's env value.
+func TestIflowSettings(t *testing.T) {
+	c := cases[len(cases)-1]
+	if c.agent != "iflow" {
+		t.Fatal("the iflow case is not last")
+	}
+	var got []string
+	for _, it := range items(t, c) {
+		got = append(got, it.Kind+" "+it.Name+" "+it.Command)
+		b, _ := json.Marshal(it)
+		for _, secret := range []string{"sk-iflow-", "tok-should-not-print"} {
+			if strings.Contains(string(b), secret) {
+				t.Errorf("item %s carries a secret value", b)
+			}
+		}
+	}
+	if want := "mcp_server fs npx|hook  ~/.iflow/hooks/guard.sh"; strings.Join(got, "|") != want {
+		t.Errorf("items %q, want %q", strings.Join(got, "|"), want)
 	}
 }

@@ -93,6 +93,16 @@ func table() []spec {
 		return append(out, e(dir+"/hooks/**", file(KindHookScript), "hooks/ scripts"))
 	}
 
+	// shared is the cross-agent folders several agents read: AGENTS.md
+	// (~/.config/AGENTS.md and the project's), skills under .agents/skills
+	// and ~/.config/agents/skills, agent definitions under agents/.
+	shared := []entry{
+		e("{.config/AGENTS.md,AGENTS.md}", rules, "AGENTS.md (~/.config/AGENTS.md, project AGENTS.md)"),
+		e("{.agents,.config/agents}/agents/**/*.md", agentMD, ".agents/agents/*.md, ~/.config/agents/agents/*.md"),
+	}
+	shared = append(shared, skillEntries(".agents", "")...)
+	shared = append(shared, skillEntries(".config/agents", "")...)
+
 	copilot := []entry{
 		eb(copilotDir+"/{mcp-config,settings}.json", settingsJSON, "mcp-config.json, settings.json"),
 		e("{"+copilotDir+"/agents/**/*.md,.github/agents/**/*.md}", agentMD, "agents/*.md, .github/agents/*.md"),
@@ -200,6 +210,8 @@ func table() []spec {
 		{agent: "codex-cli", entries: codex},
 		{agent: "gemini-cli", entries: geminiLike(".gemini", "GEMINI.md", "gemini-extension.json")},
 		{agent: "qwen-code", entries: geminiLike(".qwen", "QWEN.md", "{qwen-extension,gemini-extension}.json")},
+		{agent: "shared", entries: shared},
+		{agent: "iflow", entries: geminiLike(".iflow", "IFLOW.md", "{iflow-extension,gemini-extension}.json"), secret: true},
 		{agent: "copilot-cli", entries: copilot},
 		{agent: "cursor", entries: cursor},
 		{agent: "vscode", entries: vscode},

@@ -1,0 +1,26 @@
+package qoder
+
+import (
+	"context"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/claudetranscript"
+)
+
+const agentName = "qoder"
+
+// Parsers returns the Qoder parsers.
+func Parsers() []parser.Parser {
+	return []parser.Parser{
+		parser.New(parser.Spec{
+			ID: agentName + "/transcript", Agent: agentName, Version: 1, Actions: claudetranscript.Actions,
+			Targets: []string{"projects", "ide-projects"},
+			Names:   []string{"*.jsonl"},
+			Doc:     "Qoder CLI and IDE session and subagent transcripts (.qoder/projects/<cwd>/<session>.jsonl, SharedClientCache/cli/projects; Claude Code's transcript format)",
+		}, parseTranscript),
+	}
+}
+
+func parseTranscript(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	return claudetranscript.Parse(ctx, in, out, claudetranscript.Options{Agent: agentName})
+}
