@@ -138,6 +138,8 @@ type ECSDoubleAgent struct {
 	TimeBasis       string `json:"time_basis,omitempty"`
 	RecordID        string `json:"record_id,omitempty"`
 	Verified        string `json:"verified,omitempty"`
+	Recovered       string `json:"recovered,omitempty"`
+	Provenance      string `json:"provenance,omitempty"`
 }
 
 // ecsCategory maps an action to event.category and event.type (values
@@ -196,7 +198,8 @@ func ECSDocOf(e *timeline.Event) ECSDoc {
 		GenAI:     ECSGenAI{Agent: ecsName{r.Agent}},
 		DoubleAgent: ECSDoubleAgent{SchemaVersion: timeline.SchemaVersion, TurnType: r.TurnType, SessionID: r.SessionID, ParentSessionID: r.ParentSessID,
 			ProjectPath: r.ProjectPath, IsError: r.IsError, SourceLine: r.SourceLine, BundleID: r.BundleID, Parser: r.Parser,
-			Secondary: r.Secondary, TimeBasis: r.TimeBasis, RecordID: r.RecordID, Verified: r.Verified},
+			Secondary: r.Secondary, TimeBasis: r.TimeBasis, RecordID: r.RecordID, Verified: r.Verified,
+			Recovered: r.Recovered, Provenance: r.Provenance},
 	}
 	if r.Host != "" {
 		d.Host = &ecsName{r.Host}
