@@ -346,7 +346,7 @@ func rowOfECS(l map[string]any) timeline.Row {
 		ToolInput: s("doubleagent.tool_input"), IsError: s("doubleagent.is_error"), SourceFile: s("log.file.path"),
 		BundleID: s("doubleagent.bundle_id"), Parser: s("doubleagent.parser"), Secondary: s("doubleagent.secondary"),
 		TimeBasis: s("doubleagent.time_basis"), RecordID: s("doubleagent.record_id"), ParentSessID: s("doubleagent.parent_session_id"),
-		Verified: s("doubleagent.verified"), Action: s("event.action")}
+		Verified: s("doubleagent.verified"), Action: s("event.action"), Recovered: s("doubleagent.recovered"), Provenance: s("doubleagent.provenance")}
 	if n, ok := l["doubleagent.source_line"].(float64); ok {
 		r.SourceLine = int64(n)
 	}

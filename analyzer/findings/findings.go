@@ -467,7 +467,7 @@ func (s *sigmaRow) destinations() []Destination {
 // fieldNames are the fields a rule can name, in timeline.Fields order.
 var fieldNames = [...]string{"timestamp_utc", "host", "user", "agent", "session_id", "project_path", "turn_type", "model", "tool_name",
 	"tool_use_id", "text", "tool_input", "is_error", "source_file", "source_line", "bundle_id", "parser", "secondary", "time_basis",
-	"record_id", "parent_session_id", "verified", "action", DestinationClassField, DestinationHostsField}
+	"record_id", "parent_session_id", "verified", "action", "recovered", "provenance", DestinationClassField, DestinationHostsField}
 
 var fieldIndex = func() map[string]int {
 	m := map[string]int{}
@@ -545,6 +545,10 @@ func (s *sigmaRow) Field(name string) (string, bool) {
 		return r.Verified, true
 	case "action":
 		return r.Action, true
+	case "recovered":
+		return r.Recovered, true
+	case "provenance":
+		return r.Provenance, true
 	case DestinationClassField:
 		return mostExposed(s.destinations()), true
 	case DestinationHostsField:

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser/sqlitecarve"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
 // Problem kinds of the carver (see Carve).
@@ -135,5 +136,49 @@ func (c *Carved) Done(out Sink) {
 	sort.Strings(names)
 	for _, t := range names {
 		out.Report(0, KindCarve, fmt.Sprintf("%d record(s) of table %s recovered from freed space; no parser maps this table to rows", len(c.byTable[t]), t))
+	}
+}
+
+// RecoveredValue is the recovered field of the rows a recovered record
+// gives: "partial" when only part of the record survived, else "yes".
+func RecoveredValue(rec *sqlitecarve.Record) string {
+	if rec.Partial {
+		return "partial"
+	}
+	return "yes"
+}
+
+// RecoveredSink returns out marking every row emitted through it as given
+// by the recovered record rec: recovered (RecoveredValue) and provenance
+// (rec.Provenance(): where the carver found it) set on the row. A parser
+// emits a recovered record's rows through it, so they say so themselves,
+// not only through a row before them.
+func RecoveredSink(out Sink, rec *sqlitecarve.Record) Sink {
+	return recoveredSink{Sink: out, recovered: RecoveredValue(rec), provenance: rec.Provenance()}
+}
+
+type recoveredSink struct {
+	Sink
+	recovered, provenance string
+}
+
+func (s recoveredSink) Event(e timeline.Event) {
+	e.Recovered, e.Provenance = s.recovered, s.provenance
+	s.Sink.Event(e)
+}
+
+// SkipTables accounts for the records recovered from tables whose live
+// rows give no rows of their own (a migration log, a backfill cursor, a
+// dropped schema entry): each is a skip "no_evidence:recovered <table>
+// record", counted per file in the inventory.
+func (c *Carved) SkipTables(out Sink, tables ...string) {
+	for _, t := range tables {
+		for _, rec := range c.Records(t) {
+			line := int64(0)
+			if rec.RowidKnown {
+				line = rec.Rowid
+			}
+			out.Skip(line, "no_evidence:recovered "+t+" record")
+		}
 	}
 }

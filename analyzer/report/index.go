@@ -79,6 +79,9 @@ func (in *input) findingsBySession() map[timeline.SessionKey]int {
 // contents is the list of sections at the top of both reports.
 func (r *renderer) contents() {
 	items := [][2]string{{idOverview, "Case overview"}, {idSessionIndex, "Session index"}}
+	if len(r.in.deletedSessions()) > 0 {
+		items = append(items, [2]string{idRecovered, "Deleted and recovered"})
+	}
 	if len(r.in.findings) > 0 {
 		items = append(items, [2]string{idFindingIndex, "Findings by class and level"}, [2]string{idFindings, "Findings"})
 	}

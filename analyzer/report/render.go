@@ -118,6 +118,7 @@ func (r *renderer) head() {
 	r.contents()
 	r.overview()
 	r.sessionIndex()
+	r.recoveredSection()
 	if len(in.findings) > 0 {
 		r.findingIndex()
 		r.findings()
@@ -379,7 +380,7 @@ func (r *renderer) endSession(g *sessionGroup) {
 // notable system rows are shown in the conversation; the rest are folded
 // at the session's end.
 var notable = []string{"control surface", "permission", "model:", "model setting", "subagent", "session ", "scheduled task", "conversation deleted",
-	"rewound", "reverted", "compact", "mode:", "hook", "plan mode", "approval", "sandbox", "turn trigger", "remote control"}
+	"rewound", "reverted", "compact", "recovered record", "partially recovered record", "session existed", "mode:", "hook", "plan mode", "approval", "sandbox", "turn trigger", "remote control"}
 
 func isNotable(text string) bool {
 	t := strings.ToLower(text)
@@ -450,6 +451,9 @@ func (r *renderer) plainRow(row *timeline.Row, line int64) {
 	if row.Secondary == "true" {
 		r.hf("<span class=\"badge sec\">secondary source</span>")
 	}
+	if row.Recovered != "" {
+		r.hf("<span class=\"badge sec\">recovered %s: %s</span>", esc(row.Recovered), esc(row.Provenance))
+	}
 	if row.Verified == "false" {
 		r.hf("<span class=\"badge bad\">file failed verification</span>")
 	}
@@ -470,6 +474,9 @@ func (r *renderer) plainRow(row *timeline.Row, line int64) {
 	}
 	if row.Secondary == "true" {
 		extra += " · secondary source"
+	}
+	if row.Recovered != "" {
+		extra += " · recovered " + mdEsc(row.Recovered) + ": " + mdEsc(row.Provenance)
 	}
 	if row.Verified == "false" {
 		extra += " · file failed verification"

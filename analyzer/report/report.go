@@ -101,7 +101,10 @@ func Write(o Options) ([]string, error) {
 	}
 	defer os.RemoveAll(tmp)
 	sorter := timeline.NewSorterOf(tmp, 64<<20, in.less, rowSize)
-	if err := in.eachRow(filepath.Join(o.Dir, analyze.TimelineJSONL), func(r *keyed) error { return sorter.Add(*r) }); err != nil {
+	if err := in.eachRow(filepath.Join(o.Dir, analyze.TimelineJSONL), func(r *keyed) error {
+		in.noteRecovered(&r.Row)
+		return sorter.Add(*r)
+	}); err != nil {
 		return nil, err
 	}
 	hp, mp := filepath.Join(o.Dir, HTMLName), filepath.Join(o.Dir, MarkdownName)
@@ -166,6 +169,8 @@ type input struct {
 	problems []analyze.Problem
 	findings []Finding
 	matched  map[int64]bool // timeline.jsonl lines some finding names
+	// recovered is what the rows of deleted sessions say (noteRecovered).
+	recovered map[timeline.SessionKey]*recoveredSeen
 	// caseID and examiner are the report's own (Options), or "".
 	caseID, examiner string
 }
@@ -299,7 +304,7 @@ func rowSize(k *keyed) int64 {
 	r := &k.Row
 	return int64(unsafe.Sizeof(*k)) + int64(len(r.Text)+len(r.ToolInput)+len(r.SourceFile)+len(r.ProjectPath)+len(r.SessionID)+
 		len(r.Host)+len(r.User)+len(r.Agent)+len(r.Model)+len(r.ToolName)+len(r.ToolUseID)+len(r.BundleID)+len(r.Parser)+len(r.RecordID)+
-		len(k.Root)+len(k.Session))
+		len(r.Recovered)+len(r.Provenance)+len(k.Root)+len(k.Session))
 }
 
 // eachRow reads timeline.jsonl, giving each row its report keys.

@@ -55,6 +55,12 @@ func appendRow(buf []byte, e *Event, long func(buf []byte, s string) []byte) []b
 	buf = field(buf, `,"parent_session_id":`, e.ParentSessionID)
 	buf = field(buf, `,"verified":`, e.Verified)
 	buf = field(buf, `,"action":`, string(e.Action))
+	if e.Recovered != "" {
+		buf = field(buf, `,"recovered":`, e.Recovered)
+	}
+	if e.Provenance != "" {
+		buf = field(buf, `,"provenance":`, e.Provenance)
+	}
 	return append(buf, "}\n"...)
 }
 

@@ -21,6 +21,7 @@ func TestAppendRowMatchesEncoder(t *testing.T) {
 		{Text: "ctl \x00\x01\x1f \b\f\n\r\t del \x7f", TimeBasis: TimeFileMTime},
 		{Text: "bad utf8 \xff\xfe end \u2028 \u2029 é 🎉", ToolInput: `{"a":"<b>"}`, Action: ActExecute},
 		{Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.FixedZone("x", 3600)), RecordID: "r#1", ParentSessionID: "p", Verified: "false"},
+		{Text: "carved", Recovered: "partial", Provenance: "freeblock on page 2 at offset 4010, partial: \"header\" lost"},
 	}
 	files, _ := filepath.Glob("../../fixtures/golden/*.timeline.jsonl")
 	if len(files) == 0 {
@@ -41,7 +42,8 @@ func TestAppendRowMatchesEncoder(t *testing.T) {
 			e := Event{Host: r.Host, User: r.User, Agent: r.Agent, SessionID: r.SessionID, ProjectPath: r.ProjectPath, TurnType: TurnType(r.TurnType),
 				Model: r.Model, ToolName: r.ToolName, ToolUseID: r.ToolUseID, Text: r.Text, ToolInput: r.ToolInput, IsError: r.IsError,
 				SourceFile: r.SourceFile, SourceLine: r.SourceLine, BundleID: r.BundleID, Parser: r.Parser, Secondary: r.Secondary == "true",
-				TimeBasis: TimeBasis(r.TimeBasis), RecordID: r.RecordID, ParentSessionID: r.ParentSessID, Verified: r.Verified, Action: Action(r.Action)}
+				TimeBasis: TimeBasis(r.TimeBasis), RecordID: r.RecordID, ParentSessionID: r.ParentSessID, Verified: r.Verified, Action: Action(r.Action),
+				Recovered: r.Recovered, Provenance: r.Provenance}
 			if r.TimestampUTC != "" {
 				e.Time, _ = time.Parse(time.RFC3339Nano, r.TimestampUTC)
 			}

@@ -20,10 +20,10 @@ const (
 )
 
 // eventStrings lists the event's string fields in codec order.
-func eventStrings(e *Event) [19]*string {
-	return [19]*string{(*string)(&e.TimeBasis), &e.Host, &e.User, &e.Agent, &e.SessionID, &e.ProjectPath, (*string)(&e.TurnType),
+func eventStrings(e *Event) [21]*string {
+	return [21]*string{(*string)(&e.TimeBasis), &e.Host, &e.User, &e.Agent, &e.SessionID, &e.ProjectPath, (*string)(&e.TurnType),
 		&e.Model, &e.ToolName, &e.ToolUseID, &e.Text, &e.ToolInput, &e.IsError, &e.SourceFile, &e.BundleID, &e.Parser,
-		&e.RecordID, &e.ParentSessionID, &e.Verified}
+		&e.RecordID, &e.ParentSessionID, &e.Verified, &e.Recovered, &e.Provenance}
 }
 
 // AppendEventBinary appends e in the sorter's run encoding.
@@ -63,7 +63,7 @@ var errCodec = errors.New("timeline: corrupt run record")
 // straight to w: the strings are copied from the event, never gathered in
 // a record-sized buffer first.
 func WriteEventFramed(w *bufio.Writer, e *Event) error {
-	var head [1 + 5*binary.MaxVarintLen64 + 20*binary.MaxVarintLen64]byte
+	var head [1 + 5*binary.MaxVarintLen64 + 22*binary.MaxVarintLen64]byte
 	h := head[:0]
 	var fl byte
 	if !e.Time.IsZero() {
@@ -157,7 +157,7 @@ func decodeEvent(b []byte, e *Event, owned bool) error {
 	if p < 0 {
 		return errCodec
 	}
-	var lens [20]uint64
+	var lens [22]uint64
 	total := uint64(0)
 	for i := range lens {
 		lens[i] = uvarint()
@@ -177,6 +177,6 @@ func decodeEvent(b []byte, e *Event, owned bool) error {
 		*ptr = all[o : o+lens[i]]
 		o += lens[i]
 	}
-	e.Action = Action(all[o : o+lens[19]])
+	e.Action = Action(all[o : o+lens[21]])
 	return nil
 }

@@ -17,6 +17,7 @@ var Fields = []string{
 	"is_error", "source_file", "source_line", "bundle_id",
 	"parser", "secondary", "time_basis",
 	"record_id", "parent_session_id", "verified", "action",
+	"recovered", "provenance",
 }
 
 // Row is the wire form of an Event, in field order.
@@ -44,6 +45,9 @@ type Row struct {
 	ParentSessID string `json:"parent_session_id"`
 	Verified     string `json:"verified"`
 	Action       string `json:"action"`
+	// Recovered and Provenance are written only on recovered rows.
+	Recovered  string `json:"recovered,omitempty"`
+	Provenance string `json:"provenance,omitempty"`
 }
 
 // ToRow converts an event to its wire form.
@@ -64,6 +68,7 @@ func (e *Event) ToRow() Row {
 		SourceLine: e.SourceLine, BundleID: e.BundleID, Parser: e.Parser,
 		Secondary: sec, TimeBasis: tb,
 		RecordID: e.RecordID, ParentSessID: e.ParentSessionID, Verified: e.Verified, Action: string(e.Action),
+		Recovered: e.Recovered, Provenance: e.Provenance,
 	}
 }
 
@@ -72,7 +77,7 @@ func (r Row) Values() []string {
 	return []string{r.TimestampUTC, r.Host, r.User, r.Agent, r.SessionID, r.ProjectPath,
 		r.TurnType, r.Model, r.ToolName, r.ToolUseID, r.Text, r.ToolInput, r.IsError,
 		r.SourceFile, strconv.FormatInt(r.SourceLine, 10), r.BundleID, r.Parser, r.Secondary, r.TimeBasis,
-		r.RecordID, r.ParentSessID, r.Verified, r.Action}
+		r.RecordID, r.ParentSessID, r.Verified, r.Action, r.Recovered, r.Provenance}
 }
 
 // AppendJSON appends v as one JSON line (no HTML escaping, trailing '\n').
@@ -146,7 +151,7 @@ func (e *Event) WireRow() Row {
 	r := e.ToRow()
 	for _, p := range [...]*string{&r.Host, &r.User, &r.Agent, &r.SessionID, &r.ProjectPath, &r.TurnType, &r.Model, &r.ToolName,
 		&r.ToolUseID, &r.Text, &r.ToolInput, &r.IsError, &r.SourceFile, &r.BundleID, &r.Parser, &r.TimeBasis, &r.RecordID,
-		&r.ParentSessID, &r.Verified, &r.Action} {
+		&r.ParentSessID, &r.Verified, &r.Action, &r.Recovered, &r.Provenance} {
 		*p = WireString(*p)
 	}
 	return r

@@ -8,8 +8,9 @@ import (
 // SchemaVersion is the timeline row schema (SchemaVer MODEL-REVISION-ADDITION).
 // 1-0-0: the sixteen fields of the first release plus parser, secondary and
 // time_basis. 1-0-1: record_id, parent_session_id and verified appended.
-// 1-0-2: action appended.
-const SchemaVersion = "1-0-2"
+// 1-0-2: action appended. 1-0-3: recovered and provenance appended,
+// written only on rows recovered from an agent store's freed space.
+const SchemaVersion = "1-0-3"
 
 // TurnType classifies a row.
 type TurnType string
@@ -110,6 +111,15 @@ type Event struct {
 	// the engine from the parser's Spec.Actions table ("other" when the
 	// table does not name the tool).
 	Action Action
+	// Recovered is "yes" on a row given by a record recovered whole from
+	// a store's freed space (a deleted or overwritten SQLite record:
+	// parser.Carve), "partial" when only part of the record survived,
+	// "" on every live row. Provenance names where the record was found
+	// ("freeblock on page 35 at offset 3689", "freelist page 9 at offset
+	// 812", "WAL frame 7 of salt 1a2b3c4d/5e6f7a8b (earlier WAL
+	// generation), page 12 at offset 96"). Both are written only when set.
+	Recovered  string
+	Provenance string
 	// Replayed marks a row that repeats a record whose original another
 	// file holds (a fork's or a resume's copied prefix): in an identity
 	// merge the original wins. Not written out.

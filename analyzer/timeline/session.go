@@ -21,8 +21,12 @@ type Session struct {
 	Origin         string   `json:"origin"`    // local | remote | ""
 	Relayed        string   `json:"relayed"`   // yes | no | ""
 	Recovered      string   `json:"recovered"` // yes | partial | trace | no | ""
-	BundleID       string   `json:"bundle_id"`
-	SourceFiles    []string `json:"source_files"`
+	// RecoveredRows counts the session's rows given by records recovered
+	// from a store's freed space (rows whose recovered field is set);
+	// written only when there are some.
+	RecoveredRows int      `json:"recovered_rows,omitempty"`
+	BundleID      string   `json:"bundle_id"`
+	SourceFiles   []string `json:"source_files"`
 	// ParentSessionID is the session a subagent belongs to (or a fork's
 	// parent); ForkedFrom the session a fork or a resume-by-copy copied.
 	ParentSessionID string `json:"parent_session_id"`
@@ -66,9 +70,11 @@ type agg struct {
 	// record and from secondary sources; stateRecovered is what parsers
 	// said.
 	primary, secondary, secondaryTurns int
-	// trace counts the rows of parsers that only name sessions.
-	trace          int
-	stateRecovered string
+	// trace counts the rows of parsers that only name sessions;
+	// recovered the rows of records recovered from freed space by other
+	// parsers (a recovered row that only names a session is a trace).
+	trace, recovered int
+	stateRecovered   string
 	// parents are the distinct parent session ids the rows named, in
 	// timeline order (at most maxParentsSeen; moreParents counts the rest).
 	parents     []ParentSeen
@@ -106,8 +112,15 @@ func (a *Aggregator) Add(e *Event) {
 	}
 	g := a.get(SessionKey{e.Host, e.User, e.Agent, e.SessionID})
 	g.s.Events++
-	if a.Trace != nil && a.Trace(e.Parser) {
+	isTrace := a.Trace != nil && a.Trace(e.Parser)
+	if isTrace {
 		g.trace++
+	}
+	if e.Recovered != "" {
+		g.s.RecoveredRows++
+		if !isTrace {
+			g.recovered++
+		}
 	}
 	if e.Secondary {
 		g.secondary++
@@ -214,7 +227,9 @@ func (a *Aggregator) SetState(st SessionState) {
 // secondary sources add turns (not merely system rows such as a thread
 // record) that the store of record lacks, "no" only from the store of
 // record when the agent keeps secondary sources to recover from, "trace"
-// when every row comes from parsers that only name sessions; what a
+// when every row comes from parsers that only name sessions, "yes" when
+// every row is given by records recovered from a store's freed space (or
+// only names the session), "partial" when some are; what a
 // parser said (a deletion marker it read) wins when it is stronger (yes >
 // partial > no).
 func (a *Aggregator) recovered(agent string, g *agg) string {
@@ -231,6 +246,18 @@ func (a *Aggregator) recovered(agent string, g *agg) string {
 		v = "partial"
 	case g.primary > 0 && a.Recoverable != nil && a.Recoverable(agent):
 		v = "no"
+	}
+	// rows recovered from a store's freed space: the session was deleted
+	// (yes) when every other row only names it, else it lost records
+	// (partial)
+	if n := g.recovered; n > 0 {
+		w := "partial"
+		if n+g.trace == g.s.Events {
+			w = "yes"
+		}
+		if RecoveredRank(w) > RecoveredRank(v) {
+			v = w
+		}
 	}
 	if RecoveredRank(g.stateRecovered) > RecoveredRank(v) {
 		v = g.stateRecovered

@@ -83,7 +83,7 @@ func (s *SorterOf[T]) Len() int { return s.n + len(s.runs) }
 func eventSize(e *Event) int64 {
 	return int64(unsafe.Sizeof(*e)) + 4 + int64(len(e.Text)+len(e.ToolInput)+len(e.SourceFile)+len(e.ProjectPath)+
 		len(e.SessionID)+len(e.Host)+len(e.User)+len(e.Agent)+len(e.Model)+len(e.ToolName)+len(e.ToolUseID)+
-		len(e.BundleID)+len(e.Parser)+len(e.IsError)+len(e.RecordID)+len(e.ParentSessionID)+len(e.Verified)+len(e.Action))
+		len(e.BundleID)+len(e.Parser)+len(e.IsError)+len(e.RecordID)+len(e.ParentSessionID)+len(e.Verified)+len(e.Action)+len(e.Recovered)+len(e.Provenance))
 }
 
 func (s *SorterOf[T]) at(i int32) *T { return &s.chunks[i/chunkLen][i%chunkLen] }

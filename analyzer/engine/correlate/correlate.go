@@ -132,7 +132,7 @@ func contentHash(e *timeline.Event) [16]byte {
 
 func stubOf(e *timeline.Event) idStub {
 	return idStub{Host: e.Host, User: e.User, Agent: e.Agent, RecordID: e.RecordID, Content: contentHash(e),
-		Secondary: e.Secondary, Replayed: e.Replayed, Time: unixOrMax(e.Time), SourceFile: e.SourceFile,
+		Secondary: e.Secondary, Replayed: e.Replayed || e.Recovered != "", Time: unixOrMax(e.Time), SourceFile: e.SourceFile, // a recovered row ranks as a copy: the live row of its id wins
 		BundleID: e.BundleID, SessionID: e.SessionID, SourceLine: e.SourceLine, Seq: e.Seq, Ord: e.Ord}
 }
 
@@ -675,7 +675,7 @@ func samePosition(a, b *timeline.Event) bool {
 // sameFullValue: the fallback key of rows of one instant.
 func sameFullValue(a, b *timeline.Event) bool {
 	return a.Host == b.Host && a.User == b.User && a.Agent == b.Agent && a.SessionID == b.SessionID && a.TurnType == b.TurnType &&
-		a.ToolUseID == b.ToolUseID && a.Text == b.Text && a.ToolInput == b.ToolInput
+		a.ToolUseID == b.ToolUseID && a.Text == b.Text && a.ToolInput == b.ToolInput && a.Recovered == b.Recovered // a recovered row never merges into a live one by value
 }
 
 var dupSeed = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}

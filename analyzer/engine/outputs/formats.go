@@ -189,6 +189,8 @@ type ParquetRow struct {
 	ParentSessID string     `parquet:"parent_session_id,dict"`
 	Verified     string     `parquet:"verified,dict"`
 	Action       string     `parquet:"action,dict"`
+	Recovered    string     `parquet:"recovered,dict"`
+	Provenance   string     `parquet:"provenance"`
 }
 
 func parquetRowOf(e *timeline.Event) ParquetRow {
@@ -196,13 +198,14 @@ func parquetRowOf(e *timeline.Event) ParquetRow {
 	// Parquet strings are UTF-8: each invalid byte becomes U+FFFD, as in
 	// the JSON Lines timeline.
 	for _, f := range []*string{&r.Host, &r.User, &r.Agent, &r.SessionID, &r.ProjectPath, &r.TurnType, &r.Model, &r.ToolName, &r.ToolUseID, &r.Text,
-		&r.ToolInput, &r.IsError, &r.SourceFile, &r.BundleID, &r.Parser, &r.Secondary, &r.TimeBasis, &r.RecordID, &r.ParentSessID, &r.Verified, &r.Action} {
+		&r.ToolInput, &r.IsError, &r.SourceFile, &r.BundleID, &r.Parser, &r.Secondary, &r.TimeBasis, &r.RecordID, &r.ParentSessID, &r.Verified, &r.Action, &r.Recovered, &r.Provenance} {
 		*f = timeline.ValidUTF8(*f)
 	}
 	p := ParquetRow{Host: r.Host, User: r.User, Agent: r.Agent, SessionID: r.SessionID, ProjectPath: r.ProjectPath,
 		TurnType: r.TurnType, Model: r.Model, ToolName: r.ToolName, ToolUseID: r.ToolUseID, Text: r.Text, ToolInput: r.ToolInput,
 		IsError: r.IsError, SourceFile: r.SourceFile, SourceLine: r.SourceLine, BundleID: r.BundleID, Parser: r.Parser,
-		Secondary: r.Secondary, TimeBasis: r.TimeBasis, RecordID: r.RecordID, ParentSessID: r.ParentSessID, Verified: r.Verified, Action: r.Action}
+		Secondary: r.Secondary, TimeBasis: r.TimeBasis, RecordID: r.RecordID, ParentSessID: r.ParentSessID, Verified: r.Verified, Action: r.Action,
+		Recovered: r.Recovered, Provenance: r.Provenance}
 	if !e.Time.IsZero() {
 		t := e.Time.UTC().Truncate(time.Millisecond)
 		p.TimestampUTC = &t

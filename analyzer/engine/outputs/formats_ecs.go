@@ -197,6 +197,8 @@ type ECSDoubleAgent struct {
 	// UsageScope says what gen_ai.usage counts: "call" (one model call)
 	// or "total" (a sum over several calls); empty without usage.
 	UsageScope string `json:"usage_scope,omitempty"`
+	Recovered  string `json:"recovered,omitempty"`
+	Provenance string `json:"provenance,omitempty"`
 }
 
 // ecsCategory maps an action to event.category and event.type (values
@@ -255,7 +257,8 @@ func ECSDocOf(e *timeline.Event) ECSDoc {
 		GenAI:     ECSGenAI{Agent: ecsName{r.Agent}},
 		DoubleAgent: ECSDoubleAgent{SchemaVersion: timeline.SchemaVersion, TurnType: r.TurnType, SessionID: r.SessionID, ParentSessionID: r.ParentSessID,
 			ProjectPath: r.ProjectPath, IsError: r.IsError, SourceLine: r.SourceLine, BundleID: r.BundleID, Parser: r.Parser,
-			Secondary: r.Secondary, TimeBasis: r.TimeBasis, RecordID: r.RecordID, Verified: r.Verified},
+			Secondary: r.Secondary, TimeBasis: r.TimeBasis, RecordID: r.RecordID, Verified: r.Verified,
+			Recovered: r.Recovered, Provenance: r.Provenance},
 	}
 	if r.Host != "" {
 		d.Host = &ecsName{r.Host}

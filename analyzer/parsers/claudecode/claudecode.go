@@ -22,6 +22,8 @@ func Parsers() []parser.Parser {
 		LegacyHistory(),
 		Sessions(),
 		Remote(),
+		Todos(),
+		FileHistory(),
 	}
 }
 

@@ -224,6 +224,28 @@
 // <updatedAt> (from ccr-tip.json)" at updatedAt, in that session, synced
 // yes.
 //
+// claude-code/todos (target "todos", parse_leftovers.go):
+// todos/<session>-agent-<agent>.json, the agent's last TodoWrite list (the
+// objects of a transcript's toolUseResult.newTodos: content, status,
+// activeForm; see the tomjnsn/agentlogs todos.jsonl sample in
+// shared/agent-samples, Claude Code 2.0.14): "todo list of <the main
+// agent | agent A>: N item(s)" (record id "<session>#todos-<agent>") and
+// "todo [<status>]: <content>" per item ("#todos-<agent>-<i>"), system
+// rows at the file's mtime (the file records no time). A name that is not
+// <session>-agent-<agent>.json is a skipped_record problem.
+//
+// claude-code/file-history (target "file-history"):
+// file-history/<session>/<backup>@v<N>, the copy of a file Claude Code
+// kept before editing it (the backupFileName and version of a
+// transcript's file-history-snapshot trackedFileBackups): "file backup:
+// <backup> version <N> (<size> bytes)" (record id
+// "<session>#backup-<name>"), at the file's mtime; the contents (the
+// user's file as it was) are never printed.
+//
+// Both are Spec.Trace: they outlive the transcript (the 30-day cleanup,
+// a deleted project folder), so a session only they name reads recovered
+// trace in sessions.jsonl, source_files the leftovers naming it.
+//
 // # Evidence
 //
 //   - Claude Code 2.1.332 (@anthropic-ai/claude-code) run here against a
@@ -266,9 +288,10 @@
 // # Not read, and why
 //
 //   - session-keys (<pid>.<sha>.key) and .credentials.json: secrets.
-//   - todos/, file-history/ (backups of edited files), and the config
-//     target (agents, commands, skills, plans, plugins, shell-snapshots,
-//     session-env) and CLAUDE.md: the seed lists no rows for them.
+//   - the config target (agents, commands, skills, plans, plugins,
+//     shell-snapshots, session-env) and CLAUDE.md: the seed lists no rows
+//     for them (shell-snapshots are named by time, not session;
+//     session-env/<session>/ is left for a later trace parser).
 //   - agent-<id>.meta.json beside a subagent file (agentType, description,
 //     toolUseId): the seed lists no row; the subagent's own rows and the
 //     parent's Task/Agent call carry the same facts.

@@ -143,7 +143,15 @@
 // <child> of <parent>" from thread_spawn_edges (ParentSessionID and the
 // child's state), "remote control: enrolled server .." per
 // remote_control_enrollments row, and "permission decision: denied
-// source=guardian_review .." per guardian_review_feedback record.
+// source=guardian_review .." per guardian_review_feedback record. The
+// store and its WAL are carved (analyzer/parser/sqlitecarve): a thread
+// record deleted from threads gives back the rows a live one gives, each
+// marked recovered with its provenance, after "recovered record: thread
+// <id> (<where>)" (record id <id>#recovered); an older version of a live
+// thread is a recovered_copy skip; recovered _sqlx_migrations,
+// backfill_state and sqlite_schema records are no_evidence skips. The
+// session of a recovered thread stays a trace (the thread table only
+// names sessions).
 //
 // # codex-cli/thread-history (target "state-db")
 //

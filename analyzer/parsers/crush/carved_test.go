@@ -64,6 +64,47 @@ func TestCarvedDeletedSession(t *testing.T) {
 	if strings.Join(prov, "\n") != strings.Join(wantProv, "\n") {
 		t.Errorf("provenance rows:\n%s", strings.Join(prov, "\n"))
 	}
+	// each row of a recovered record carries recovered and provenance
+	// itself, the words of its record's "recovered record" row; no live
+	// row does
+	type mark struct{ recovered, provenance string }
+	byRecord := map[string]mark{}
+	for _, e := range s.Events {
+		if base, ok := strings.CutSuffix(e.RecordID, "#recovered"); ok {
+			m := mark{"yes", e.Text[strings.Index(e.Text, "(")+1 : len(e.Text)-1]}
+			if strings.HasPrefix(e.Text, "partially") {
+				m.recovered = "partial"
+			}
+			byRecord[base] = m
+		}
+	}
+	n, noID := 0, []string{}
+	for _, e := range s.Events {
+		base, _, _ := strings.Cut(e.RecordID, "#")
+		if e.SessionID != sid {
+			if e.Recovered != "" || e.Provenance != "" {
+				t.Errorf("live row marked recovered: %+v", e)
+			}
+			continue
+		}
+		m, ok := byRecord[base]
+		if !ok && e.Recovered != "" && e.Provenance != "" {
+			// a row whose text depends on the rows before it, with no
+			// record id (a model change)
+			noID = append(noID, e.Recovered+"|"+e.Provenance+"|"+e.Text)
+			continue
+		}
+		if (mark{e.Recovered, e.Provenance}) != m {
+			t.Errorf("row %s: recovered %q provenance %q, want %+v", e.RecordID, e.Recovered, e.Provenance, m)
+		}
+		n++
+	}
+	if n+len(noID) != len(got)+len(prov) || strings.Join(noID, "\n") != "yes|freeblock on page 7 at offset 3046|model: anthropic/claude-sonnet-4-5\nyes|unallocated space of page 7 at offset 1800|model: anthropic/claude-sonnet-4-5 -> openai/gpt-5" {
+		t.Errorf("%d rows checked, %d rows; without a record id:\n%s", n, len(got)+len(prov), strings.Join(noID, "\n"))
+	}
+	if m := byRecord[sid]; m.recovered != "partial" || byRecord["m-tool-2"].provenance != "unallocated space of page 7 at offset 2015" {
+		t.Errorf("marks %+v", byRecord)
+	}
 	var states []string
 	for _, st := range s.States {
 		if st.Recovered != "" {

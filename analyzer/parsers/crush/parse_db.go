@@ -107,7 +107,7 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	} else if ok {
 		cols, _ := parser.Columns(ctx, db, "sessions")
 		hasChannel = cols["channel"]
-		sessRow := func(m map[string]any) {
+		sessRow := func(out parser.Sink, m map[string]any) {
 			s := &session{id: parser.SQLText(m["id"]), parent: parser.SQLText(m["parent_session_id"]), title: parser.SQLText(m["title"]), rowid: num(m["rowid_"]),
 				revert: parser.SQLText(m["revert_message_id"]), channel: parser.SQLText(m["channel"])}
 			s.created, _ = epoch(num(m["created_at"]))
@@ -143,7 +143,7 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 				out.Skip(s.rowid, "state_only:session")
 			}
 		}
-		err := parser.EachRow(ctx, db, "SELECT rowid AS rowid_, * FROM sessions ORDER BY created_at, rowid", sessRow)
+		err := parser.EachRow(ctx, db, "SELECT rowid AS rowid_, * FROM sessions ORDER BY created_at, rowid", func(m map[string]any) { sessRow(out, m) })
 		if err != nil {
 			return fmt.Errorf("read sessions in %s: %w", in.Path, err)
 		}
@@ -158,8 +158,9 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 				continue
 			}
 			t, _ := epoch(num(cr.m["created_at"]))
-			provenance(out, cr, id, id, project, t)
-			sessRow(cr.m)
+			rout := parser.RecoveredSink(out, &cr.rec)
+			provenance(rout, cr, id, id, project, t)
+			sessRow(rout, cr.m)
 			if sessions[id] != nil {
 				sessions[id].recovered = true
 			}
@@ -232,7 +233,7 @@ func readMessages(ctx context.Context, db *sql.DB, in *parser.Input, out parser.
 	lastModel := map[string]string{}
 	bySession := map[string][]msgRef{}
 	liveIDs := map[string]bool{}
-	row := func(m map[string]any) {
+	row := func(out parser.Sink, m map[string]any) {
 		rowid := num(m["rowid_"])
 		sid := parser.SQLText(m["session_id"])
 		mid := parser.SQLText(m["id"])
@@ -411,7 +412,7 @@ func readMessages(ctx context.Context, db *sql.DB, in *parser.Input, out parser.
 	}
 	err := parser.EachRow(ctx, db, "SELECT rowid AS rowid_, * FROM messages ORDER BY created_at, rowid", func(m map[string]any) {
 		liveIDs[parser.SQLText(m["id"])] = true
-		row(m)
+		row(out, m)
 	})
 	if err != nil {
 		return fmt.Errorf("read messages in %s: %w", in.Path, err)
@@ -431,8 +432,9 @@ func readMessages(ctx context.Context, db *sql.DB, in *parser.Input, out parser.
 		}
 		liveIDs[id] = true
 		t, _ := epoch(num(cr.m["created_at"]))
-		provenance(out, cr, id, sid, project, t)
-		row(cr.m)
+		rout := parser.RecoveredSink(out, &cr.rec)
+		provenance(rout, cr, id, sid, project, t)
+		row(rout, cr.m)
 		state := "yes"
 		if s := sessions[sid]; s != nil && !s.recovered {
 			state = "partial"

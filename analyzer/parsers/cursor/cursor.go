@@ -20,11 +20,11 @@ const Agent = "cursor"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "cursor/state-db", Agent: Agent, Version: 3,
+			ID: "cursor/state-db", Agent: Agent, Version: 4,
 			Actions: actions,
 			Targets: []string{"state-db", "remote-state"},
 			Names:   []string{"state.vscdb"},
-			Doc:     "Cursor global state.vscdb: composers and bubbles (prompts, replies, thinking, tool calls and results, permission decisions, models; subagent composers as their own sessions), composerHeaders (deleted conversations, recovered yes, with the agentKv:blob:* messages that name them), settings blob (run modes, allow and deny lists, models last used), GitHub sign-in, cloud agents (origin, synced, status, repository, model), cloud environment repositories, cloud agents' MCP authorisations, plugin MCP servers and installed plugins",
+			Doc:     "Cursor global state.vscdb: composers and bubbles (prompts, replies, thinking, tool calls and results, permission decisions, models; subagent composers as their own sessions), composerHeaders (deleted conversations, recovered yes, with the agentKv:blob:* messages that name them), deleted composers and bubbles carved from freed space and stale WAL frames (recovered), settings blob (run modes, allow and deny lists, models last used), GitHub sign-in, cloud agents (origin, synced, status, repository, model), cloud environment repositories, cloud agents' MCP authorisations, plugin MCP servers and installed plugins",
 		}, parseStateDB),
 		parser.New(parser.Spec{
 			ID: "cursor/transcript", Agent: Agent, Version: 3,

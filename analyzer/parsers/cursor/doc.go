@@ -94,6 +94,20 @@
 //     and tool-call rows, undated (a blob records no time). The session
 //     reads recovered yes: the conversation is gone from its store of
 //     record, and its agent transcript, when collected, adds its own rows.
+//   - carving (analyzer/parser/sqlitecarve, parse_carved.go): the
+//     composerData: and bubbleId: records of cursorDiskKV keys no longer
+//     live, recovered from state.vscdb's freed space and stale WAL frames,
+//     give the rows live records give, under the same record ids, each
+//     marked recovered with its provenance after "recovered record: <key>
+//     (<where>)" (record id "<composer>#recovered" or
+//     "<composer>:<bubble>#recovered"): a deleted conversation comes back
+//     whole (recovered yes; its header is then folded as a live one's), a
+//     bubble deleted from a live conversation in its place (partial). The
+//     key is UNIQUE ON CONFLICT REPLACE, so every rewrite frees the old
+//     record: one whose key is live, or recovered before, is a
+//     recovered_copy skip. Recovered records of other key prefixes, and
+//     bubbles no live or recovered conversation names, are counted in
+//     carve problems.
 //   - ItemTable settings blob (key ...persistentStorage.applicationUser),
 //     at the file's modification time: composerState's run-mode, allow
 //     and deny list keys (yolo*, *Allowlist, *Denylist, autoRun*, mcp

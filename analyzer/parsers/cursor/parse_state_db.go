@@ -104,6 +104,11 @@ type stateReader struct {
 	// cloud are the cloud agents' ids (cloudAgentRepository.agents.*):
 	// their sessions are remote, not local.
 	cloud map[string]bool
+	// orig is the parser's sink (out is a recovered record's while its
+	// rows are emitted); carved the recovered cursorDiskKV records by key
+	// (loadCarved).
+	orig   parser.Sink
+	carved map[string]*carvedKV
 }
 
 func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
@@ -112,7 +117,12 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		out.Problem(0, "state database not readable: "+err.Error())
 		return nil
 	}
-	s := &stateReader{ctx: ctx, st: st, db: st.DB(), in: in, out: out, kv: st.HasKV(), cloud: map[string]bool{}}
+	s := &stateReader{ctx: ctx, st: st, db: st.DB(), in: in, out: out, orig: out, kv: st.HasKV(), cloud: map[string]bool{}}
+	carved := parser.Carve(ctx, in, s.db, out)
+	defer carved.Done(out)
+	if s.kv {
+		s.loadCarved(carved)
+	}
 	var errs []error
 	if st.HasItems() {
 		if err := s.items(); err != nil {
@@ -143,6 +153,7 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 			}
 			errs = append(errs, fmt.Errorf("read composers in %s: %w", in.Path, err))
 		}
+		s.carvedComposers(headers, parents, live)
 	}
 	var hids []string
 	for id, h := range headers {
@@ -163,6 +174,7 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		s.deleted(headers[id], blobs[id])
 	}
 	s.settings()
+	s.carvedLeft()
 	return errors.Join(errs...)
 }
 
@@ -514,6 +526,10 @@ func (s *stateReader) bubbleByID(c *conv, composer, bid string, modelShown *bool
 		return false
 	}
 	if !ok {
+		// deleted: recovered from freed space when it survived there
+		if ck := s.carved[key]; ck != nil && !ck.used {
+			return s.recoveredBubble(c, ck, bid, modelShown)
+		}
 		return false
 	}
 	return s.bubbleRow(c, r, bid, modelShown)
@@ -543,6 +559,11 @@ func (s *stateReader) orphanBubbles(c *conv, composer string, modelShown *bool) 
 	})
 	if err != nil {
 		s.problem(0, prefix+": "+err.Error())
+	}
+	for _, k := range s.carvedWithPrefix(prefix) {
+		if s.recoveredBubble(c, s.carved[k], strings.TrimPrefix(k, prefix), modelShown) {
+			n++
+		}
 	}
 	return n
 }

@@ -74,6 +74,19 @@
 // reads partial or yes. The imported copies' message_id is the
 // database's own (migration 7), so a file's rows rarely share its ids.
 //
+// Carving: sessions.db and its WAL are carved (analyzer/parser/sqlitecarve).
+// A sessions or messages record deleted from the database (a removed
+// session: its messages, then its row) gives back the rows a live record
+// gives, under the same ids, each marked recovered with its provenance
+// after "recovered record: session <id> (<where>)" or "... message
+// <message_id> (...)" (record id "<id>#recovered"); a message whose
+// rowid (messages.id, an AUTOINCREMENT key) the freeblock header
+// overwrote is partial, its message_id intact. A recovered record with a
+// live id or rowid is an older version of it (recovered_copy skip);
+// recovered schema_version and sqlite_sequence records are no_evidence
+// skips. A session known only from recovered records reads recovered
+// yes, a live one with recovered messages partial.
+//
 // # goose/sessions (target "sessions", *.jsonl)
 //
 // A legacy session file read on its own, only when no sessions.db was

@@ -17,14 +17,14 @@ const Agent = "goose"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "goose/sessions-db", Agent: Agent, Version: 3,
+			ID: "goose/sessions-db", Agent: Agent, Version: 4,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: time.Second,
 				TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.ToolUse, timeline.ToolResult, timeline.Thinking, timeline.System},
 				Basis:     "a legacy sessions/<id>.jsonl message and the sessions.db copy goose imported from it keep the same created second (session_manager.rs import_legacy)"},
 			Targets: []string{"sessions-db"},
 			Names:   []string{"sessions.db"},
-			Doc:     "goose sessions/sessions.db: sessions and messages (prompts, replies, thinking, tool requests and responses, confirmations, approvals), plus the legacy sessions/*.jsonl files beside it as a secondary source (the turns the database lacks)",
+			Doc:     "goose sessions/sessions.db: sessions and messages (prompts, replies, thinking, tool requests and responses, confirmations, approvals), plus the legacy sessions/*.jsonl files beside it as a secondary source (the turns the database lacks); deleted sessions and messages carved from freed space and stale WAL frames (recovered)",
 		}, parseSessionsDB),
 		parser.New(parser.Spec{
 			ID: "goose/sessions", Agent: Agent, Version: 3,

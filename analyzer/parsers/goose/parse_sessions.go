@@ -11,12 +11,14 @@ import (
 	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/sqlitecarve"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
 type dbSession struct {
 	id, workdir, model, parent string
 	modelShown, sub            bool
+	recovered                  bool // known from a recovered sessions record
 }
 
 func parseSessionsDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
@@ -24,11 +26,15 @@ func parseSessionsDB(ctx context.Context, in *parser.Input, out parser.Sink) err
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
+	carved := parser.Carve(ctx, in, db, out)
+	defer carved.Done(out)
+	// the schema version and AUTOINCREMENT counters hold no evidence
+	carved.SkipTables(out, "schema_version", "sqlite_sequence", "sqlite_schema")
 	sessions := map[string]*dbSession{}
 	if ok, err := parser.HasTable(ctx, db, "sessions"); err != nil {
 		return err
 	} else if ok {
-		err := parser.EachRow(ctx, db, "SELECT rowid AS rowid_, * FROM sessions ORDER BY rowid", func(m map[string]any) {
+		sessRow := func(out parser.Sink, m map[string]any) {
 			s := &dbSession{id: parser.SQLText(m["id"]), workdir: parser.SQLText(m["working_dir"])}
 			var mc struct {
 				ModelName string `json:"model_name"`
@@ -42,16 +48,19 @@ func parseSessionsDB(ctx context.Context, in *parser.Input, out parser.Sink) err
 			}
 			sessions[s.id] = s
 			sessionRows(m, s, out)
-		})
+		}
+		err := parser.EachRow(ctx, db, "SELECT rowid AS rowid_, * FROM sessions ORDER BY rowid", func(m map[string]any) { sessRow(out, m) })
 		if err != nil {
 			return fmt.Errorf("read sessions in %s: %w", in.Path, err)
 		}
+		carvedSessions(carved, sessions, out, sessRow)
 	}
 	if ok, err := parser.HasTable(ctx, db, "messages"); err != nil {
 		return err
 	} else if ok {
 		q := "SELECT rowid AS rowid_, * FROM messages ORDER BY session_id, created_timestamp, rowid"
-		err := parser.EachRow(ctx, db, q, func(m map[string]any) {
+		liveIDs, liveRowids := map[string]bool{}, map[int64]bool{}
+		msgRow := func(out parser.Sink, m map[string]any) {
 			rowid := num(m["rowid_"])
 			sid := parser.SQLText(m["session_id"])
 			s := sessions[sid]
@@ -86,10 +95,16 @@ func parseSessionsDB(ctx context.Context, in *parser.Input, out parser.Sink) err
 			if n+emitMessage(out, base, &msg, s.model, rowid, s.sub) == 0 {
 				out.Skip(rowid, "no_evidence:empty message")
 			}
+		}
+		err := parser.EachRow(ctx, db, q, func(m map[string]any) {
+			liveIDs[parser.SQLText(m["message_id"])] = true
+			liveRowids[num(m["rowid_"])] = true
+			msgRow(out, m)
 		})
 		if err != nil {
 			return fmt.Errorf("read messages in %s: %w", in.Path, err)
 		}
+		carvedMessages(carved, sessions, liveIDs, liveRowids, out, msgRow)
 	}
 	return legacyFiles(ctx, in, out, sessions)
 }
@@ -338,3 +353,125 @@ func timeOf(v any) (time.Time, bool) {
 
 // num is parser.SQLInt, 0 when the value is no integer.
 func num(v any) int64 { n, _ := parser.SQLInt(v); return n }
+
+// carvedRow is a record the SQLite carver recovered, as the live rows are
+// read (rowid_ the rowid when it survived, else 0).
+func carvedRow(rec *sqlitecarve.Record) map[string]any {
+	m := rec.Row()
+	m["rowid_"] = int64(0)
+	if rec.RowidKnown {
+		m["rowid_"] = rec.Rowid
+	}
+	return m
+}
+
+// provenance emits the row naming where a recovered record was found,
+// through the record's own RecoveredSink.
+func provenance(out parser.Sink, rec *sqlitecarve.Record, what, id, sid, project string, t time.Time) {
+	head := "recovered record"
+	if rec.Partial {
+		head = "partially recovered record"
+	}
+	e := timeline.Event{SessionID: sid, ProjectPath: project, SourceLine: num(carvedRow(rec)["rowid_"]), TurnType: timeline.System, Time: t,
+		Text: fmt.Sprintf("%s: %s %s (%s)", head, what, id, rec.Provenance())}
+	if t.IsZero() {
+		e.TimeBasis = timeline.TimeNone
+	}
+	if !strings.HasPrefix(id, "rowid ") {
+		e.RecordID = id + "#recovered"
+	}
+	out.Event(e)
+}
+
+// carvedSessions gives the sessions records the carver recovered (a
+// session goose session remove deleted) the rows a live one gives, each
+// marked recovered (parser.RecoveredSink) after a row naming where it was
+// found; the session reads recovered yes. A record whose id is a live or
+// recovered session's is an older version of it: a recovered_copy skip.
+func carvedSessions(c *parser.Carved, sessions map[string]*dbSession, out parser.Sink, sessRow func(parser.Sink, map[string]any)) {
+	lost := 0
+	for _, rec := range c.Records("sessions") {
+		m := carvedRow(&rec)
+		id := parser.SQLText(m["id"])
+		switch {
+		case id == "":
+			lost++
+			continue
+		case sessions[id] != nil:
+			out.Skip(num(m["rowid_"]), "recovered_copy:older version of a live or recovered session")
+			continue
+		}
+		rout := parser.RecoveredSink(out, &rec)
+		t, _ := timeOf(m["created_at"])
+		provenance(rout, &rec, "session", id, id, parser.SQLText(m["working_dir"]), t)
+		sessRow(rout, m)
+		sessions[id].recovered = true
+		out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: id}, Recovered: "yes"})
+	}
+	if lost > 0 {
+		out.Report(0, parser.KindCarve, fmt.Sprintf("%d recovered sessions record(s) lost their id: not given rows", lost))
+	}
+}
+
+// carvedMessages gives the messages records the carver recovered the
+// rows a live message gives, in session and time order, each marked
+// recovered after a row naming where it was found. messages.id is an
+// AUTOINCREMENT rowid, never reused: a recovered record with a live
+// message_id or rowid is an older version of that message (a
+// recovered_copy skip). A session with live rows reads recovered partial,
+// one known only from recovered records yes.
+func carvedMessages(c *parser.Carved, sessions map[string]*dbSession, liveIDs map[string]bool, liveRowids map[int64]bool, out parser.Sink, msgRow func(parser.Sink, map[string]any)) {
+	recs := c.Records("messages")
+	var keep []sqlitecarve.Record
+	lost := 0
+	for _, rec := range recs {
+		m := carvedRow(&rec)
+		mid, rowid := parser.SQLText(m["message_id"]), num(m["rowid_"])
+		switch {
+		case parser.SQLText(m["session_id"]) == "" || mid == "" && rowid == 0:
+			lost++
+			continue
+		case mid != "" && liveIDs[mid], rowid != 0 && liveRowids[rowid]:
+			out.Skip(rowid, "recovered_copy:older version of a live or recovered message")
+			continue
+		}
+		if mid != "" {
+			liveIDs[mid] = true
+		}
+		if rowid != 0 {
+			liveRowids[rowid] = true
+		}
+		keep = append(keep, rec)
+	}
+	sort.SliceStable(keep, func(i, j int) bool {
+		a, b := keep[i].Row(), keep[j].Row()
+		if sa, sb := parser.SQLText(a["session_id"]), parser.SQLText(b["session_id"]); sa != sb {
+			return sa < sb
+		}
+		return num(a["created_timestamp"]) < num(b["created_timestamp"])
+	})
+	for i := range keep {
+		rec := &keep[i]
+		m := carvedRow(rec)
+		sid, mid := parser.SQLText(m["session_id"]), parser.SQLText(m["message_id"])
+		if mid == "" {
+			mid = fmt.Sprintf("rowid %d", num(m["rowid_"]))
+		}
+		state := "yes"
+		if s := sessions[sid]; s != nil && !s.recovered {
+			state = "partial"
+		}
+		project := ""
+		if s := sessions[sid]; s != nil {
+			project = s.workdir
+		}
+		t, _ := epoch(num(m["created_timestamp"]))
+		rout := parser.RecoveredSink(out, rec)
+		provenance(rout, rec, "message", mid, sid, project, t)
+		msgRow(rout, m)
+		out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: sid}, Recovered: state})
+	}
+	if lost > 0 {
+		out.Report(0, parser.KindCarve, fmt.Sprintf("%d recovered messages record(s) lost their session id or both ids: not given rows", lost))
+	}
+}

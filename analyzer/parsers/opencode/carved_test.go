@@ -72,6 +72,42 @@ func TestCarvedDeletedSession(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("deleted session rows:\n%s", strings.Join(got, "\n"))
 	}
+	// every row of a recovered record says so itself, with where the
+	// record was found: the same words its "recovered record" row gives;
+	// the kept session's rows carry neither field
+	prov, byRecord := "", map[string]string{}
+	var marks []string
+	for _, e := range s.Events {
+		if e.SessionID != deletedSess {
+			if e.Recovered != "" || e.Provenance != "" {
+				t.Errorf("live row marked recovered: %+v", e)
+			}
+			continue
+		}
+		base, _, _ := strings.Cut(e.RecordID, "#")
+		if strings.HasPrefix(e.Text, "recovered record: ") {
+			byRecord[base] = e.Text[strings.Index(e.Text, "(")+1 : len(e.Text)-1]
+		}
+		if base != "" {
+			prov = byRecord[base]
+		}
+		if e.Recovered != "yes" || e.Provenance != prov {
+			t.Errorf("row %s %q: recovered %q provenance %q, want yes %q", e.RecordID, firstLine(e.Text), e.Recovered, e.Provenance, prov)
+		}
+		if e.TurnType != "system" {
+			marks = append(marks, string(e.TurnType)+"|"+e.Provenance)
+		}
+	}
+	wantMarks := []string{
+		"user|freeblock on page 70 at offset 3864",
+		"assistant|freeblock on page 70 at offset 3153",
+		"tool_use|freeblock on page 70 at offset 2644",
+		"tool_result|freeblock on page 70 at offset 2644",
+		"assistant|freeblock on page 70 at offset 2202",
+	}
+	if strings.Join(marks, "\n") != strings.Join(wantMarks, "\n") {
+		t.Errorf("recovered turns' provenance:\n%s", strings.Join(marks, "\n"))
+	}
 	var states []string
 	for _, st := range s.States {
 		if st.Recovered != "" {

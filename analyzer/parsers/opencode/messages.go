@@ -291,8 +291,8 @@ func (e *emitter) message(m *msgInfo, parts []partRec, l loc) {
 		own++
 	}
 	summary := m.Role == "assistant" && strings.TrimSpace(string(m.Summary)) == "true"
-	for _, pr := range parts {
-		e.part(m.Role, &pr.p, pr.loc, created, pr.created, model, summary)
+	for i := range parts {
+		e.partOf(m.Role, &parts[i], created, model, summary)
 	}
 	if m.Error != nil && m.Error.Name != "" {
 		t := msTime(int64(m.Time.Completed))
@@ -341,6 +341,19 @@ type partRec struct {
 	p       part
 	loc     loc
 	created time.Time // the part row's time_created, when there is one
+	// out, when set, is the sink the part's rows go to (a recovered
+	// part's: parser.RecoveredSink)
+	out parser.Sink
+}
+
+// partOf emits the rows of pr (through its own sink when it has one).
+func (e *emitter) partOf(role string, pr *partRec, msgTime time.Time, model string, summary bool) {
+	if pr.out != nil {
+		keep := e.out
+		e.out = pr.out
+		defer func() { e.out = keep }()
+	}
+	e.part(role, &pr.p, pr.loc, msgTime, pr.created, model, summary)
 }
 
 // skip accounts for a record of the input that gives no row.

@@ -34,7 +34,7 @@ func Parsers() []parser.Parser {
 		}
 		ps = append(ps,
 			parser.New(parser.Spec{
-				ID: a + "/db", Agent: a, Version: 4,
+				ID: a + "/db", Agent: a, Version: 5,
 				Targets: []string{"db"}, Names: dbNames,
 				Secondary: &parser.Secondary{Window: time.Second, TurnTypes: allTurns,
 					Basis: "opencode-next.db (the 2.0 pre-release store) holds the sessions it shares with opencode.db under the same record ids and times; the id-less rows (model changes) pair within a second"},

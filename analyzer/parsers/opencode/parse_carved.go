@@ -177,11 +177,13 @@ func (r *dbReader) carvedSession(cs *carvedSession, live *dbSession) {
 	e := r.emitter(s)
 	if live == nil {
 		if cs.session != nil {
+			e.out = parser.RecoveredSink(r.out, &cs.session.rec)
 			r.provenance(e, msTime(int64(s.info.Time.Created)), *cs.session, "session", cs.id)
 			e.sessionRows(&s.info, loc{line: s.rowid})
 			if s.shareURL != "" {
 				r.syncRow(e, msTime(int64(s.info.Time.Updated)), loc{line: s.rowid}, s.shareURL, "")
 			}
+			e.out = r.out
 		} else {
 			r.out.Report(0, parser.KindOrphanRecord, "recovered records of session "+cs.id+" whose session row was not recovered: kept")
 		}
@@ -203,11 +205,14 @@ func (r *dbReader) carvedSession(cs *carvedSession, live *dbSession) {
 			continue
 		}
 		created := msTime(i64(cr.m["time_created"]))
+		out := parser.RecoveredSink(r.out, &cr.rec)
+		e.out = out
 		r.provenance(e, created, cr, "part", p.ID)
+		e.out = r.out
 		if _, ok := parts[mid]; !ok {
 			order = append(order, mid)
 		}
-		parts[mid] = append(parts[mid], partRec{p: p, loc: loc{line: cr.line(), rid: p.ID}, created: created})
+		parts[mid] = append(parts[mid], partRec{p: p, loc: loc{line: cr.line(), rid: p.ID}, created: created, out: out})
 	}
 	sort.SliceStable(cs.msgs, func(i, j int) bool {
 		a, b := cs.msgs[i].m, cs.msgs[j].m
@@ -223,9 +228,11 @@ func (r *dbReader) carvedSession(cs *carvedSession, live *dbSession) {
 			r.out.Report(cr.line(), parser.KindCarve, fmt.Sprintf("recovered message %s (%s): data: %v", str(cr.m["id"]), cr.rec.Provenance(), err))
 			continue
 		}
+		e.out = parser.RecoveredSink(r.out, &cr.rec)
 		r.provenance(e, msTime(int64(mi.Time.Created)), cr, "message", mi.ID)
 		done[mi.ID] = true
 		e.message(&mi, parts[mi.ID], loc{line: cr.line(), rid: mi.ID})
+		e.out = r.out
 	}
 	// parts whose message is live (a part deleted from a kept message) or
 	// was not recovered
@@ -244,8 +251,9 @@ func (r *dbReader) carvedSession(cs *carvedSession, live *dbSession) {
 		} else {
 			r.out.Report(parts[mid][0].loc.line, parser.KindOrphanRecord, fmt.Sprintf("%d recovered part(s) of message %s in session %s whose message row was neither live nor recovered: kept, role unknown", len(parts[mid]), mid, cs.id))
 		}
-		for _, pr := range parts[mid] {
-			e.part(role, &pr.p, pr.loc, mt, pr.created, model, false)
+		for i := range parts[mid] {
+			pr := &parts[mid][i]
+			e.partOf(role, pr, mt, model, false)
 		}
 	}
 }

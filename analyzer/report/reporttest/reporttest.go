@@ -74,7 +74,8 @@ func WriteFolder(dir, beacon string) error {
 			r := timeline.Row{TimestampUTC: fmt.Sprintf("2026-01-01T00:%02d:%02d.000Z", i%60, j), Host: host, User: user, Agent: agent, SessionID: sess,
 				ProjectPath: pick(i + 4), TurnType: tt, Model: pick(i + 5), ToolName: pick(i + 6), ToolUseID: pick(i + 7), Text: pick(i + j),
 				ToolInput: `{"command":` + string(timeline.AppendString(nil, pick(i+j+1))) + `}`, SourceFile: pick(i + 8), SourceLine: int64(j + 1),
-				Parser: pick(i + 9), Action: pick(i + 10), RecordID: pick(i + 11), TimeBasis: pick(i + 12), Secondary: "true", Verified: "false", IsError: "true"}
+				Parser: pick(i + 9), Action: pick(i + 10), RecordID: pick(i + 11), TimeBasis: pick(i + 12), Secondary: "true", Verified: "false", IsError: "true",
+				Recovered: pick(i + 18), Provenance: pick(i + j + 19)}
 			if tt == "system" && j%2 == 0 {
 				r.Text = "permission " + r.Text
 			}
@@ -86,7 +87,17 @@ func WriteFolder(dir, beacon string) error {
 		}
 		s := timeline.Session{Host: host, User: user, Agent: agent, SessionID: sess, ProjectPath: pick(i + 4), FirstUTC: fmt.Sprintf("2026-01-01T00:%02d:00.000Z", i%60),
 			LastUTC: fmt.Sprintf("2026-01-01T00:%02d:05.000Z", i%60), Models: []string{pick(i + 5)}, UserTurns: 1, ToolCalls: 1, Events: 6,
-			Synced: pick(i + 13), Origin: pick(i + 14), Relayed: pick(i + 15), Recovered: pick(i + 16), ForkedFrom: pick(i + 17)}
+			Synced: pick(i + 13), Origin: pick(i + 14), Relayed: pick(i + 15), Recovered: pick(i + 16), ForkedFrom: pick(i + 17),
+			RecoveredRows: 6, SourceFiles: []string{pick(i + 8), pick(i + 20)}}
+		// every third session deleted and carved back, every third a
+		// trace: the report's "Deleted and recovered" section shows their
+		// hostile provenances, prompts and files
+		switch i % 3 {
+		case 0:
+			s.Recovered = "yes"
+		case 1:
+			s.Recovered = "trace"
+		}
 		b, err := json.Marshal(s)
 		if err != nil {
 			return err

@@ -73,13 +73,13 @@ func (fl flavor) parsers(who string) []parser.Parser {
 			Doc:     who + " config.toml and rules/*.rules: standing permission settings (approval policy, sandbox, project trust, exec-policy rules)",
 		}, fl.parseConfig),
 		parser.New(parser.Spec{
-			ID: fl.agent + "/state-db", Agent: fl.agent, Version: 3, Trace: true,
+			ID: fl.agent + "/state-db", Agent: fl.agent, Version: 4, Trace: true,
 			Actions: Actions,
 			Secondary: &parser.Secondary{Window: time.Hour, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
 				Basis: "a thread row is stamped at its creation and update (seconds), the first prompt up to a turn later"},
 			Targets: []string{"state-db"},
 			Names:   []string{"state_*.sqlite"},
-			Doc:     who + " state_<N>.sqlite threads table: one thread record and its first prompt per thread (secondary source)",
+			Doc:     who + " state_<N>.sqlite threads table: one thread record and its first prompt per thread (secondary source); deleted threads carved from freed space and stale WAL frames (recovered)",
 		}, parseStateDB),
 		parser.New(parser.Spec{
 			ID: fl.agent + "/thread-history", Agent: fl.agent, Version: 2,

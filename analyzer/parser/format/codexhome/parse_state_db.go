@@ -66,8 +66,14 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	if err != nil {
 		return fmt.Errorf("read schema of %s: %w", in.Path, err)
 	}
+	carved := parser.Carve(ctx, in, db, out)
+	defer carved.Done(out)
+	// recovered records of tables that hold no evidence of their own:
+	// the migration log, the rollout backfill cursor, schema entries of
+	// tables and indexes a migration dropped
+	carved.SkipTables(out, "_sqlx_migrations", "backfill_state", "sqlite_schema")
 	if hasThreads {
-		if err := threads(ctx, db, in, out); err != nil {
+		if err := threads(ctx, db, in, out, carved); err != nil {
 			return err
 		}
 	}
@@ -80,9 +86,13 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	return nil
 }
 
-func threads(ctx context.Context, db *sql.DB, in *parser.Input, out parser.Sink) error {
+func threads(ctx context.Context, db *sql.DB, in *parser.Input, out parser.Sink, carved *parser.Carved) error {
 	created := map[string]timeline.Event{}
-	err := parser.EachTableRow(ctx, db, "threads", func(r parser.Row) error {
+	cols, err := parser.Columns(ctx, db, "threads")
+	if err != nil {
+		return fmt.Errorf("read threads in %s: %w", in.Path, err)
+	}
+	thread := func(out parser.Sink, r parser.Row) {
 		m, rowid := r.Vals, r.Rowid
 		id := parser.SQLText(m["id"])
 		base := timeline.Event{SessionID: id, ProjectPath: parser.SQLText(m["cwd"]), SourceLine: rowid, Secondary: true}
@@ -111,7 +121,7 @@ func threads(ctx context.Context, db *sql.DB, in *parser.Input, out parser.Sink)
 		add("approval", parser.SQLText(m["approval_mode"]))
 		add("sandbox", policyName([]byte(parser.SQLText(m["sandbox_policy"]))))
 		add("name", parser.SQLText(m["name"]))
-		if !r.Has("first_user_message") {
+		if !cols["first_user_message"] {
 			add("title", strconv.Quote(parser.SQLText(m["title"])))
 		}
 		add("rollout", parser.SQLText(m["rollout_path"]))
@@ -129,13 +139,65 @@ func threads(ctx context.Context, db *sql.DB, in *parser.Input, out parser.Sink)
 			a.TurnType, a.Text, a.RecordID = timeline.System, "thread archived", id+"#archived"
 			out.Event(a)
 		}
+	}
+	err = parser.EachTableRow(ctx, db, "threads", func(r parser.Row) error {
+		thread(out, r)
 		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("read threads in %s: %w", in.Path, err)
 	}
+	carvedThreads(carved, created, out, thread)
 	return spawnEdges(ctx, db, created, out)
 }
+
+// carvedThreads gives the thread records the SQLite carver recovered from
+// the store's freed space (a thread deleted from the table, or an older
+// version of one Codex rewrote) the rows a live thread gives, through
+// parser.RecoveredSink, each after a row naming where it was found
+// ("recovered record: thread <id> (<where>)", record id <id>#recovered).
+// A recovered record whose id is a live thread's, or a thread recovered
+// before, is an older version of it: counted as a recovered_copy skip.
+// Like every row of the state DB these are secondary rows that only name
+// the session: with no rollout row the session reads trace.
+func carvedThreads(c *parser.Carved, created map[string]timeline.Event, out parser.Sink, thread func(parser.Sink, parser.Row)) {
+	lost := 0
+	for _, rec := range c.Records("threads") {
+		m := rec.Row()
+		r := parser.Row{Vals: m}
+		if rec.RowidKnown {
+			r.Rowid = rec.Rowid
+		}
+		id := r.Get("id")
+		switch {
+		case id == "":
+			lost++
+			continue
+		case hasKey(created, id):
+			out.Skip(r.Rowid, "recovered_copy:older version of a live or recovered thread")
+			continue
+		}
+		rout := parser.RecoveredSink(out, &rec)
+		what := "recovered record"
+		if rec.Partial {
+			what = "partially recovered record"
+		}
+		e := timeline.Event{SessionID: id, ProjectPath: r.Get("cwd"), SourceLine: r.Rowid, Secondary: true, TurnType: timeline.System,
+			RecordID: id + "#recovered", Text: fmt.Sprintf("%s: thread %s (%s)", what, id, rec.Provenance())}
+		if t, ok := msOrSeconds(m["created_at_ms"], m["created_at"]); ok {
+			e.Time = t
+		} else {
+			e.TimeBasis = timeline.TimeNone
+		}
+		rout.Event(e)
+		thread(rout, r)
+	}
+	if lost > 0 {
+		out.Report(0, parser.KindCarve, fmt.Sprintf("%d recovered threads record(s) lost their id: not given rows", lost))
+	}
+}
+
+func hasKey(m map[string]timeline.Event, k string) bool { _, ok := m[k]; return ok }
 
 func remoteControl(ctx context.Context, db *sql.DB, out parser.Sink) error {
 	return parser.EachTableRow(ctx, db, "remote_control_enrollments", func(r parser.Row) error {
