@@ -12,6 +12,7 @@ import (
 
 	"github.com/doubleagent/doubleagent/analyzer/analyze"
 	"github.com/doubleagent/doubleagent/analyzer/findings"
+	"github.com/doubleagent/doubleagent/analyzer/parsers"
 	ps "github.com/doubleagent/doubleagent/analyzer/parsers/surface"
 	"github.com/doubleagent/doubleagent/analyzer/rules"
 	"github.com/doubleagent/doubleagent/analyzer/surface"
@@ -47,7 +48,7 @@ func (c *SurfaceCmd) Run(g *Globals, log zerolog.Logger) error {
 	defer stop()
 	sum, err := analyze.Timeline(ctx, analyze.Options{Limits: limits,
 		Inputs: c.Inputs, OutDir: c.Output, Format: analyze.FormatJSONL, Agents: c.Agent, Users: c.User, Hosts: c.Host,
-		Jobs: c.Jobs, Parsers: ps.Parsers(), Log: log, Force: c.Force, CommandLine: os.Args, ToolVersion: Version,
+		Jobs: c.Jobs, Parsers: parsers.All(), Log: log, Force: c.Force, CommandLine: os.Args, ToolVersion: Version,
 	})
 	if err != nil {
 		if errors.Is(err, analyze.ErrNoInput) {

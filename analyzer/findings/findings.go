@@ -79,6 +79,10 @@ type RowRef struct {
 	// (else its text; see HiddenText), present only on a row that holds
 	// some.
 	HiddenText string `json:"hidden_text,omitempty"`
+	// Note says why a detector that decides at the end (a Finisher)
+	// matched, on the first row of its match: who wrote the file, what
+	// was approved, how the session started.
+	Note string `json:"note,omitempty"`
 }
 
 // Detector is a built-in rule: it sees every row in timeline order and
@@ -169,20 +173,29 @@ func New(o Options) (*Runner, error) {
 }
 
 func (u *Runner) add(k key, mk func() *Finding, line int64, r *timeline.Row) {
+	u.addNote(k, mk, line, r, "")
+}
+
+func (u *Runner) addNote(k key, mk func() *Finding, line int64, r *timeline.Row, note string) {
 	a := u.found[k]
 	if a == nil {
 		a = &acc{f: mk(), order: len(u.found)}
 		u.found[k] = a
 	}
 	fd := a.f
-	for _, x := range fd.Rows { // a detector may name a row twice
+	for i, x := range fd.Rows { // a detector may name a row twice
 		if x.Line == line {
+			if note != "" && !strings.Contains(x.Note, note) {
+				fd.Rows[i].Note = strings.TrimPrefix(x.Note+"; "+note, "; ")
+			}
 			return
 		}
 	}
 	fd.RowCount++
 	if len(fd.Rows) < MaxRowsListed {
-		fd.Rows = append(fd.Rows, ref(line, r))
+		rf := ref(line, r)
+		rf.Note = note
+		fd.Rows = append(fd.Rows, rf)
 	} else {
 		fd.RowsCut = true
 	}
@@ -235,6 +248,29 @@ func (u *Runner) Row(line int64, r *timeline.Row) error {
 // matched: an empty file says the rules ran).
 func (u *Runner) Finish() (*Summary, error) {
 	sum := u.sum
+	for _, d := range u.ds {
+		fi, ok := d.(Finisher)
+		if !ok {
+			continue
+		}
+		fi.Finish(func(note string, refs ...Ref) {
+			if len(refs) == 0 {
+				return
+			}
+			first := refs[0].Row
+			k := key{d.ID(), first.Host, first.User, first.Agent, first.SessionID}
+			for i, x := range refs {
+				n := ""
+				if i == 0 {
+					n = note
+				}
+				u.addNote(k, func() *Finding {
+					return &Finding{RuleID: d.ID(), RuleTitle: d.Title(), Level: d.Level(), Class: d.Class(), Engine: "builtin", RuleSource: "builtin:" + d.Class(),
+						Host: first.Host, User: first.User, Agent: first.Agent, SessionID: first.SessionID}
+				}, x.Line, x.Row, n)
+			}
+		})
+	}
 	for _, a := range u.found {
 		sort.Slice(a.f.Rows, func(i, j int) bool { return a.f.Rows[i].Line < a.f.Rows[j].Line })
 		sum.Findings = append(sum.Findings, *a.f)
