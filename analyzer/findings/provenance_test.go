@@ -97,3 +97,71 @@ func TestHeadlessBypass(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+func TestForbiddenDestruction(t *testing.T) {
+	u := func(sess, text string) *timeline.Row {
+		return &timeline.Row{Host: "h", User: "u", Agent: "a", SessionID: sess, TurnType: "user", Text: text}
+	}
+	c := func(sess, cmd string) *timeline.Row {
+		return &timeline.Row{Host: "h", User: "u", Agent: "a", SessionID: sess, TurnType: "tool_use", Action: "execute", Text: cmd}
+	}
+	rows := []*timeline.Row{
+		c("s1", "rm -rf ~/backups"), // before any prohibition
+		u("s1", "Clean up, but don't remove anything under ~/backups."),
+		c("s1", "ls ~/backups"),
+		c("s1", "rm -rf ~/backups"), // 4: forbidden
+		u("s2", "Never force-push to main."),
+		c("s3", "git push --force origin main"),     // another session
+		u("s2", "OK, now delete the build folder."), // a request lifts it
+		c("s2", "rm -rf /home/u/build"),
+		u("s4", "Nothing may be deleted."),
+		c("s4", "git push --force origin main"), // 10
+		u("s5", "no deletes please, just read"),
+		c("s5", "cat notes.txt"),
+	}
+	got := runDetector(NewForbiddenDestruction(), rows)
+	want := []string{
+		`2,4 the person wrote "don't remove" (row 2) and the agent then ran "rm -rf ~/backups" (row 4)`,
+		`9,: the person wrote "Nothing may be deleted" (row 9) and the agent then ran "git push --force origin main" (row 10)`,
+	}
+	if len(got) != 2 || got[0] != want[0] || !strings.HasSuffix(got[1], `the person wrote "Nothing may be deleted" (row 9) and the agent then ran "git push --force origin main" (row 10)`) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+func TestScanRate(t *testing.T) {
+	var rows []*timeline.Row
+	at := func(sec int) string {
+		return "2026-01-01T00:" + string(rune('0'+sec/600)) + string(rune('0'+sec/60%10)) + ":" + string(rune('0'+sec%60/10)) + string(rune('0'+sec%10)) + ".000Z"
+	}
+	add := func(sess string, sec int, action, tool, text string) {
+		rows = append(rows, &timeline.Row{Host: "h", User: "u", Agent: "a", SessionID: sess, TurnType: "tool_use", Action: action, ToolName: tool, Text: text, TimestampUTC: at(sec)})
+	}
+	// s1: 20 reads and 12 scans through MCP in 40 seconds: found.
+	for i := 0; i < 20; i++ {
+		add("s1", i, "file_read", "Read", "/x")
+	}
+	for i := 0; i < 12; i++ {
+		add("s1", 20+i*2, "mcp", "mcp__kali__port_scan", "10.0.0.1")
+	}
+	// s2: 40 scans at one a minute and a half: never 30 in a window.
+	for i := 0; i < 40; i++ {
+		add("s2", i*90%3600, "execute", "Bash", "nmap -p 22 10.0.0.1")
+	}
+	// s3: 35 fast calls, 9 scanners: not enough scanners.
+	for i := 0; i < 35; i++ {
+		text := "ls"
+		if i < 9 {
+			text = "masscan -p80 10.0.0.0/24"
+		}
+		add("s3", i, "execute", "Bash", text)
+	}
+	// s4: "snmapshot" and "nmapper" are not nmap.
+	for i := 0; i < 35; i++ {
+		add("s4", i, "execute", "Bash", "snmapshot nmapper")
+	}
+	got := runDetector(NewScanRate(), rows)
+	if len(got) != 1 || !strings.HasSuffix(got[0], " 32 tool calls within 60 seconds (2026-01-01T00:00:00.000Z to 2026-01-01T00:00:42.000Z), 12 of them scanners; rows: the scanner calls of that window") {
+		t.Errorf("got %q", got)
+	}
+}
