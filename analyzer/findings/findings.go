@@ -62,6 +62,9 @@ type Finding struct {
 	RowCount   int      `json:"row_count"`
 	RowsCut    bool     `json:"rows_cut"` // more rows matched than are listed
 	Rows       []RowRef `json:"rows"`
+	// Secret is a secret-exposure finding's secret (its fingerprint and
+	// everywhere it appeared), absent on other findings.
+	Secret *SecretExposure `json:"secret,omitempty"`
 }
 
 // RowRef names one matched row.
@@ -111,6 +114,9 @@ type Options struct {
 	// Detectors are the built-in detectors (Detectors() when nil; an empty
 	// non-nil slice runs none).
 	Detectors []Detector
+	// FingerprintKey keys the secret-exposure fingerprints
+	// (DefaultFingerprintKey when empty).
+	FingerprintKey []byte
 }
 
 // Summary is what Run found.
@@ -168,6 +174,11 @@ func New(o Options) (*Runner, error) {
 	}
 	for _, d := range ds {
 		sum.Rules = append(sum.Rules, d.ID()+" builtin:"+d.Class())
+	}
+	for _, d := range ds {
+		if sd, ok := d.(*SecretDetector); ok && len(o.FingerprintKey) > 0 {
+			sd.key = o.FingerprintKey
+		}
 	}
 	return &Runner{rs: rs, ds: ds, sum: sum, found: map[key]*acc{}}, nil
 }
@@ -275,6 +286,11 @@ func (u *Runner) Finish() (*Summary, error) {
 		sort.Slice(a.f.Rows, func(i, j int) bool { return a.f.Rows[i].Line < a.f.Rows[j].Line })
 		sum.Findings = append(sum.Findings, *a.f)
 	}
+	for _, d := range u.ds {
+		if ex, ok := d.(Exposures); ok {
+			sum.Findings = append(sum.Findings, ex.Findings()...)
+		}
+	}
 	sort.Slice(sum.Findings, func(i, j int) bool { return less(&sum.Findings[i], &sum.Findings[j]) })
 	for _, fd := range sum.Findings {
 		sum.ByLevel[fd.Level]++
@@ -347,6 +363,9 @@ func less(a, b *Finding) bool {
 		if p[0] != p[1] {
 			return p[0] < p[1]
 		}
+	}
+	if a.Secret != nil && b.Secret != nil {
+		return a.Secret.Fingerprint < b.Secret.Fingerprint
 	}
 	return false
 }

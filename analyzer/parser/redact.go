@@ -38,3 +38,45 @@ func RedactSecrets(s string) string {
 		return sub[1] + "[redacted]"
 	})
 }
+
+// Secret is one credential-shaped value found in a text: Kind names its
+// shape ("anthropic or openai key", "github token", "aws access key id",
+// "slack token", "google api key", "authorization header", or
+// "named:NAME" for a value given under a secret's name), Value is the
+// value itself (callers fingerprint it; never print it).
+type Secret struct {
+	Kind, Value string
+}
+
+// FindSecrets returns the credential-shaped values of s, in order, as
+// RedactSecrets would replace them.
+func FindSecrets(s string) []Secret {
+	var out []Secret
+	for _, sub := range secretRe.FindAllStringSubmatch(s, -1) {
+		m := sub[0]
+		kind := ""
+		switch l := strings.ToLower(m); {
+		case sub[1] != "":
+			kind, m = "authorization header", m[len(sub[1]):]
+		case strings.HasPrefix(l, "sk-"):
+			kind = "anthropic or openai key"
+		case strings.HasPrefix(l, "gh") || strings.HasPrefix(l, "github_pat_"):
+			kind = "github token"
+		case strings.HasPrefix(l, "xox"):
+			kind = "slack token"
+		case strings.HasPrefix(m, "AKIA"):
+			kind = "aws access key id"
+		default:
+			kind = "google api key"
+		}
+		out = append(out, Secret{kind, m})
+	}
+	for _, sub := range namedSecretRe.FindAllStringSubmatch(s, -1) {
+		if len(sub[2]) < 6 || strings.HasPrefix(sub[2], "[redacted") || strings.HasPrefix(sub[2], "***") || secretRe.MatchString(sub[2]) {
+			continue
+		}
+		name := strings.TrimRight(sub[1], "\"' \t=:")
+		out = append(out, Secret{"named:" + name, sub[2]})
+	}
+	return out
+}
