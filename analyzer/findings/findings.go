@@ -122,7 +122,8 @@ type Options struct {
 // Summary is what Run found.
 type Summary struct {
 	Path     string
-	Rows     int64 // rows read
+	Paths    []string // every file written: findings.jsonl, and findings.ecs.jsonl beside an ECS timeline
+	Rows     int64    // rows read
 	Rules    []string
 	Findings []Finding
 	ByLevel  map[string]int
@@ -298,6 +299,14 @@ func (u *Runner) Finish() (*Summary, error) {
 	}
 	if err := write(sum.Path, sum.Findings); err != nil {
 		return nil, err
+	}
+	sum.Paths = []string{sum.Path}
+	ep, err := writeECS(filepath.Dir(sum.Path), sum.Findings, u.rs)
+	if err != nil {
+		return nil, err
+	}
+	if ep != "" {
+		sum.Paths = append(sum.Paths, ep)
 	}
 	return sum, nil
 }
