@@ -23,7 +23,7 @@ import (
 // autoruns of AI agents) of one or more inputs.
 type SurfaceCmd struct {
 	Inputs   []string `arg:"" name:"INPUT" help:"Bundles, folders of bundles, extracted collections, or loose trees." type:"path"`
-	Output   string   `short:"o" required:"" help:"Output folder (created if missing): surface.jsonl, surface.md, the surface rows as timeline.jsonl, findings.jsonl, problems, run.json." type:"path" placeholder:"DIR"`
+	Output   string   `short:"o" required:"" help:"Output folder (created if missing): surface.jsonl, surface.md, the whole timeline (the transcripts say who wrote each entry), findings.jsonl, problems, run.json." type:"path" placeholder:"DIR"`
 	Agent    []string `help:"Keep only this agent (catalog name; repeatable)."`
 	User     []string `help:"Keep only this user (repeatable)."`
 	Host     []string `help:"Keep only this host (repeatable)."`

@@ -108,10 +108,10 @@ type ApprovedMCPChanged struct {
 }
 
 type approval struct {
-	line         int64
-	r            *timeline.Row
-	project, all string // all: "true" for enableAllProjectMcpServers
-	name         string
+	line    int64
+	r       *timeline.Row
+	project string
+	name    string
 }
 
 // NewApprovedMCPChanged returns the detector.
