@@ -12,6 +12,7 @@ import (
 
 	"github.com/doubleagent/doubleagent/analyzer/analyze"
 	"github.com/doubleagent/doubleagent/analyzer/findings"
+	"github.com/doubleagent/doubleagent/analyzer/parsers"
 	ps "github.com/doubleagent/doubleagent/analyzer/parsers/surface"
 	"github.com/doubleagent/doubleagent/analyzer/rules"
 	"github.com/doubleagent/doubleagent/analyzer/surface"
@@ -22,7 +23,7 @@ import (
 // autoruns of AI agents) of one or more inputs.
 type SurfaceCmd struct {
 	Inputs   []string `arg:"" name:"INPUT" help:"Bundles, folders of bundles, extracted collections, or loose trees." type:"path"`
-	Output   string   `short:"o" required:"" help:"Output folder (created if missing): surface.jsonl, surface.md, the surface rows as timeline.jsonl, findings.jsonl, problems, run.json." type:"path" placeholder:"DIR"`
+	Output   string   `short:"o" required:"" help:"Output folder (created if missing): surface.jsonl, surface.md, the whole timeline (the transcripts say who wrote each entry), findings.jsonl, problems, run.json." type:"path" placeholder:"DIR"`
 	Agent    []string `help:"Keep only this agent (catalog name; repeatable)."`
 	User     []string `help:"Keep only this user (repeatable)."`
 	Host     []string `help:"Keep only this host (repeatable)."`
@@ -47,7 +48,7 @@ func (c *SurfaceCmd) Run(g *Globals, log zerolog.Logger) error {
 	defer stop()
 	sum, err := analyze.Timeline(ctx, analyze.Options{Limits: limits,
 		Inputs: c.Inputs, OutDir: c.Output, Format: analyze.FormatJSONL, Agents: c.Agent, Users: c.User, Hosts: c.Host,
-		Jobs: c.Jobs, Parsers: ps.Parsers(), Log: log, Force: c.Force, CommandLine: os.Args, ToolVersion: Version,
+		Jobs: c.Jobs, Parsers: parsers.All(), Log: log, Force: c.Force, CommandLine: os.Args, ToolVersion: Version,
 	})
 	if err != nil {
 		if errors.Is(err, analyze.ErrNoInput) {

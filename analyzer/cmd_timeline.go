@@ -83,7 +83,7 @@ func finishFindings(dir string, u *findings.Runner) (string, string, error) {
 	if err != nil {
 		return "", "", err
 	}
-	if err := analyze.AppendRunOutputs(dir, []string{sum.Path}, sum.Record()); err != nil {
+	if err := analyze.AppendRunOutputs(dir, sum.Paths, sum.Record()); err != nil {
 		return "", "", err
 	}
 	return sum.Line(), sum.Path, nil

@@ -8,7 +8,9 @@ import (
 )
 
 // Detectors returns the built-in detectors.
-func Detectors() []Detector { return []Detector{NewPromptInjection()} }
+func Detectors() []Detector {
+	return []Detector{NewPromptInjection(), NewClonedHook(), NewApprovedMCPChanged(), NewHeadlessBypass(), NewForbiddenDestruction(), NewScanRate(), NewSecretDetector()}
+}
 
 // PromptInjectionID is the rule id of the prompt-injection detector.
 const PromptInjectionID = "c3e42366-7720-4fdc-bfd8-fce305cdd551"

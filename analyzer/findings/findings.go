@@ -63,6 +63,9 @@ type Finding struct {
 	RowCount   int      `json:"row_count"`
 	RowsCut    bool     `json:"rows_cut"` // more rows matched than are listed
 	Rows       []RowRef `json:"rows"`
+	// Secret is a secret-exposure finding's secret (its fingerprint and
+	// everywhere it appeared), absent on other findings.
+	Secret *SecretExposure `json:"secret,omitempty"`
 }
 
 // RowRef names one matched row.
@@ -80,6 +83,10 @@ type RowRef struct {
 	// (else its text; see HiddenText), present only on a row that holds
 	// some.
 	HiddenText string `json:"hidden_text,omitempty"`
+	// Note says why a detector that decides at the end (a Finisher)
+	// matched, on the first row of its match: who wrote the file, what
+	// was approved, how the session started.
+	Note string `json:"note,omitempty"`
 }
 
 // Detector is a built-in rule: it sees every row in timeline order and
@@ -108,12 +115,16 @@ type Options struct {
 	// Detectors are the built-in detectors (Detectors() when nil; an empty
 	// non-nil slice runs none).
 	Detectors []Detector
+	// FingerprintKey keys the secret-exposure fingerprints
+	// (DefaultFingerprintKey when empty).
+	FingerprintKey []byte
 }
 
 // Summary is what Run found.
 type Summary struct {
 	Path     string
-	Rows     int64 // rows read
+	Paths    []string // every file written: findings.jsonl, and findings.ecs.jsonl beside an ECS timeline
+	Rows     int64    // rows read
 	Rules    []string
 	Findings []Finding
 	ByLevel  map[string]int
@@ -166,24 +177,38 @@ func New(o Options) (*Runner, error) {
 	for _, d := range ds {
 		sum.Rules = append(sum.Rules, d.ID()+" builtin:"+d.Class())
 	}
+	for _, d := range ds {
+		if sd, ok := d.(*SecretDetector); ok && len(o.FingerprintKey) > 0 {
+			sd.key = o.FingerprintKey
+		}
+	}
 	return &Runner{rs: rs, ds: ds, sum: sum, found: map[key]*acc{}}, nil
 }
 
 func (u *Runner) add(k key, mk func() *Finding, line int64, r *timeline.Row) {
+	u.addNote(k, mk, line, r, "")
+}
+
+func (u *Runner) addNote(k key, mk func() *Finding, line int64, r *timeline.Row, note string) {
 	a := u.found[k]
 	if a == nil {
 		a = &acc{f: mk(), order: len(u.found)}
 		u.found[k] = a
 	}
 	fd := a.f
-	for _, x := range fd.Rows { // a detector may name a row twice
+	for i, x := range fd.Rows { // a detector may name a row twice
 		if x.Line == line {
+			if note != "" && !strings.Contains(x.Note, note) {
+				fd.Rows[i].Note = strings.TrimPrefix(x.Note+"; "+note, "; ")
+			}
 			return
 		}
 	}
 	fd.RowCount++
 	if len(fd.Rows) < MaxRowsListed {
-		fd.Rows = append(fd.Rows, ref(line, r))
+		rf := ref(line, r)
+		rf.Note = note
+		fd.Rows = append(fd.Rows, rf)
 	} else {
 		fd.RowsCut = true
 	}
@@ -236,9 +261,37 @@ func (u *Runner) Row(line int64, r *timeline.Row) error {
 // matched: an empty file says the rules ran).
 func (u *Runner) Finish() (*Summary, error) {
 	sum := u.sum
+	for _, d := range u.ds {
+		fi, ok := d.(Finisher)
+		if !ok {
+			continue
+		}
+		fi.Finish(func(note string, refs ...Ref) {
+			if len(refs) == 0 {
+				return
+			}
+			first := refs[0].Row
+			k := key{d.ID(), first.Host, first.User, first.Agent, first.SessionID}
+			for i, x := range refs {
+				n := ""
+				if i == 0 {
+					n = note
+				}
+				u.addNote(k, func() *Finding {
+					return &Finding{RuleID: d.ID(), RuleTitle: d.Title(), Level: d.Level(), Class: d.Class(), Engine: "builtin", RuleSource: "builtin:" + d.Class(),
+						Host: first.Host, User: first.User, Agent: first.Agent, SessionID: first.SessionID}
+				}, x.Line, x.Row, n)
+			}
+		})
+	}
 	for _, a := range u.found {
 		sort.Slice(a.f.Rows, func(i, j int) bool { return a.f.Rows[i].Line < a.f.Rows[j].Line })
 		sum.Findings = append(sum.Findings, *a.f)
+	}
+	for _, d := range u.ds {
+		if ex, ok := d.(Exposures); ok {
+			sum.Findings = append(sum.Findings, ex.Findings()...)
+		}
 	}
 	sort.Slice(sum.Findings, func(i, j int) bool { return less(&sum.Findings[i], &sum.Findings[j]) })
 	for _, fd := range sum.Findings {
@@ -247,6 +300,14 @@ func (u *Runner) Finish() (*Summary, error) {
 	}
 	if err := write(sum.Path, sum.Findings); err != nil {
 		return nil, err
+	}
+	sum.Paths = []string{sum.Path}
+	ep, err := writeECS(filepath.Dir(sum.Path), sum.Findings, u.rs)
+	if err != nil {
+		return nil, err
+	}
+	if ep != "" {
+		sum.Paths = append(sum.Paths, ep)
 	}
 	return sum, nil
 }
@@ -312,6 +373,9 @@ func less(a, b *Finding) bool {
 		if p[0] != p[1] {
 			return p[0] < p[1]
 		}
+	}
+	if a.Secret != nil && b.Secret != nil {
+		return a.Secret.Fingerprint < b.Secret.Fingerprint
 	}
 	return false
 }

@@ -21,6 +21,7 @@ const (
 	ruleHiddenUnicode  = "7d4b0e6a-2c19-4f83-b5a1-9e60c3d8f214"
 	ruleProjectRedir   = "2a9e61c7-4f0b-4d3e-8b52-c17d90e4a6b8"
 	ruleProjectHooks   = "5c0d83f2-7a64-4e19-9f3b-84b2e6a1d057"
+	ruleSkillsAdd      = "1c7e9a40-5d2b-4f83-b6e1-8a0d3c5f7e29"
 )
 
 func projectSetting(text, project string) timeline.Row {
@@ -54,6 +55,17 @@ type ruleCase struct {
 }
 
 var ruleCases = map[string][]ruleCase{
+	ruleSkillsAdd: {
+		{bash("npx -y skills add acme/release-skills"), true}, // rules-provenance fixture
+		{bash("npx skills add vercel-labs/agent-skills --skill frontend-design"), true},
+		{bash("cd web && bunx skills@latest add https://github.com/acme/s"), true},
+		{bash("pnpm dlx skills install acme/s"), true},
+		{bash("NPX -Y SKILLS ADD acme/s"), true},
+		{bash("npx skills list"), false},
+		{bash("npx create-skills add x"), false},
+		{bash("echo 'npx skills' add"), false},
+		{sys("npx skills add acme/s"), false}, // not a call
+	},
 	ruleBypassSession: {
 		{sys("permission mode: bypassPermissions"), true},                                      // s1ngularity fixture, claude --dangerously-skip-permissions
 		{sys("permission mode: approval=never sandbox=danger-full-access"), true},              // real-agents, codex --dangerously-bypass-approvals-and-sandbox

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -37,4 +38,165 @@ func RedactSecrets(s string) string {
 		}
 		return sub[1] + "[redacted]"
 	})
+}
+
+// Secret is one credential-shaped value found in a text: Kind names its
+// shape ("anthropic or openai key", "github token", "aws access key id",
+// "slack token", "google api key", "authorization header", or
+// "named:NAME" for a value given under a secret's name), Value is the
+// value itself (callers fingerprint it; never print it).
+type Secret struct {
+	Kind, Value string
+}
+
+// FindSecrets returns the credential-shaped values of s, in order, as
+// RedactSecrets would replace them.
+func FindSecrets(s string) []Secret {
+	var out []Secret
+	shaped, names := scanSecretWords(s)
+	if !shaped { // no literal every secretRe match holds: skip the regexp
+		return namedSecrets(s, names)
+	}
+	for _, sub := range secretRe.FindAllStringSubmatch(s, -1) {
+		m := sub[0]
+		kind := ""
+		switch l := strings.ToLower(m); {
+		case sub[1] != "":
+			kind, m = "authorization header", m[len(sub[1]):]
+		case strings.HasPrefix(l, "sk-"):
+			kind = "anthropic or openai key"
+		case strings.HasPrefix(l, "gh") || strings.HasPrefix(l, "github_pat_"):
+			kind = "github token"
+		case strings.HasPrefix(l, "xox"):
+			kind = "slack token"
+		case strings.HasPrefix(m, "AKIA"):
+			kind = "aws access key id"
+		default:
+			kind = "google api key"
+		}
+		out = append(out, Secret{kind, m})
+	}
+	out = append(out, namedSecrets(s, names)...)
+	return out
+}
+
+// secretLiterals are the literals (lower case) one of which every
+// secretRe match holds; secretNames are the words namedSecretRe's names
+// hold. Both are found in one pass over the text (scanSecretWords).
+var (
+	secretLiterals = []string{"bearer", "basic", "sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "akia", "aiza"}
+	secretNames    = []string{"token", "secret", "password", "passwd", "apikey", "api_key", "api-key", "accesskey", "access_key", "access-key",
+		"privatekey", "private_key", "private-key", "credential"}
+)
+
+// wordsByFirst indexes both lists by first letter.
+var wordsByFirst = func() (m [256][]secretWord) {
+	for _, w := range secretLiterals {
+		m[w[0]] = append(m[w[0]], secretWord{w, false})
+	}
+	for _, w := range secretNames {
+		m[w[0]] = append(m[w[0]], secretWord{w, true})
+	}
+	return m
+}()
+
+type secretWord struct {
+	w    string
+	name bool
+}
+
+// scanSecretWords reports whether s holds a secretRe literal, and where
+// (offset, length) it holds a secret's name word, ASCII case folded, in
+// one pass.
+func scanSecretWords(s string) (shaped bool, names [][2]int) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		for _, w := range wordsByFirst[c] {
+			if hasFoldPrefix(s[i:], w.w) {
+				if w.name {
+					names = append(names, [2]int{i, len(w.w)})
+				} else {
+					shaped = true
+				}
+			}
+		}
+	}
+	return shaped, names
+}
+
+// hasFoldPrefix reports whether s starts with w (lower-case ASCII),
+// ASCII letters of s compared without case.
+func hasFoldPrefix(s, w string) bool {
+	if len(s) < len(w) {
+		return false
+	}
+	for k := 1; k < len(w); k++ { // the first byte matched already
+		c := s[k]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// namedValueRe is what follows a secret's name: the separator and the
+// value, as namedSecretRe has them.
+var namedValueRe = regexp.MustCompile(`^["']?\s*[=:]\s*["']?([^\s"',;&)}\]]*[A-Za-z][^\s"',;&)}\]]*)`)
+
+func nameChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+}
+
+// namedSecrets finds the values namedSecretRe matches, in linear time:
+// from each name word scanSecretWords found (at: offset, length), the
+// name widened over name characters, then the separator and value (a
+// regexp with a leading [A-Za-z0-9_-]* retried at every position was
+// quadratic on long texts).
+func namedSecrets(s string, at [][2]int) []Secret {
+	type hit struct {
+		start int
+		sec   Secret
+	}
+	var hits []hit
+	done := map[int]bool{}
+	for _, nw := range at {
+		{
+			a, b := nw[0], nw[0]+nw[1]
+			for a > 0 && nameChar(s[a-1]) {
+				a--
+			}
+			for b < len(s) && nameChar(s[b]) {
+				b++
+			}
+			if done[a] {
+				continue
+			}
+			done[a] = true
+			rest := s[b:]
+			if len(rest) > 4096 {
+				rest = rest[:4096]
+			}
+			m := namedValueRe.FindStringSubmatch(rest)
+			if m == nil {
+				continue
+			}
+			v := m[1]
+			if len(v) < 6 || strings.HasPrefix(v, "[redacted") || strings.HasPrefix(v, "***") || secretRe.MatchString(v) {
+				continue
+			}
+			hits = append(hits, hit{a, Secret{"named:" + strings.TrimLeft(s[a:b], "-"), v}})
+		}
+	}
+	sort.Slice(hits, func(x, y int) bool { return hits[x].start < hits[y].start })
+	out := make([]Secret, len(hits))
+	for i, h := range hits {
+		out[i] = h.sec
+	}
+	return out
 }

@@ -1,6 +1,9 @@
 package parser
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestRedactSecrets(t *testing.T) {
 	for in, want := range map[string]string{
@@ -29,6 +32,25 @@ func TestRedactNamedSecrets(t *testing.T) {
 	} {
 		if got := RedactSecrets(in); got != want {
 			t.Errorf("RedactSecrets(%q)\n got  %q\n want %q", in, got, want)
+		}
+	}
+}
+
+func TestFindSecrets(t *testing.T) {
+	in := `Authorization: Bearer abcdefgh12345678 sk-ant-api03-XXXXXXXXXX ghp_ABCDEFGHIJKLMNOPQRSTUV AKIAABCDEFGHIJKLMNOP NPM_TOKEN=npm_abcdef max_tokens=4096 password=short`
+	var got []string
+	for _, s := range FindSecrets(in) {
+		got = append(got, s.Kind+"="+s.Value)
+	}
+	want := "authorization header=abcdefgh12345678|anthropic or openai key=sk-ant-api03-XXXXXXXXXX|github token=ghp_ABCDEFGHIJKLMNOPQRSTUV|aws access key id=AKIAABCDEFGHIJKLMNOP|named:NPM_TOKEN=npm_abcdef"
+	if strings.Join(got, "|") != want {
+		t.Errorf("FindSecrets:\n%s\nwant\n%s", strings.Join(got, "|"), want)
+	}
+	// Every value found is one RedactSecrets removes.
+	red := RedactSecrets(in)
+	for _, s := range FindSecrets(in) {
+		if strings.Contains(red, s.Value) {
+			t.Errorf("%s survives RedactSecrets: %s", s.Value, red)
 		}
 	}
 }

@@ -23,7 +23,7 @@ var fileName = regexp.MustCompile(`^doubleagent_[a-z0-9_]{5,60}\.yml$`)
 // require, and compiles it with analyzer/sigma.
 func TestRulesAreValidSigma(t *testing.T) {
 	names, err := fs.Glob(FS(), "*.yml")
-	if err != nil || len(names) != 12 {
+	if err != nil || len(names) != 13 {
 		t.Fatalf("rules: %v %v", names, err)
 	}
 	ids := map[string]string{}

@@ -41,6 +41,18 @@ type Entry struct {
 	BTime        string `json:"btime"`
 	TimesFrom    string `json:"times_from"`
 	TimelineLine int64  `json:"timeline_line"`
+	// Provenance says who wrote the entry's file: AgentTurn when a tool
+	// call of the timeline wrote it (WrittenBy names each), NoAgentTurn
+	// otherwise (an installer, a clone, a package, a person).
+	Provenance string   `json:"provenance"`
+	WrittenBy  []Writer `json:"written_by"`
+	// FirstSeen and LastSeen are the first and last time the entry was
+	// seen: the file times (UTC) of every copy holding it (the file and
+	// its backups, in every input) and the times of the turns that wrote
+	// it ("" when none is dated).
+	FirstSeen string `json:"first_seen"`
+	LastSeen  string `json:"last_seen"`
+	seen      string // this copy's row time
 }
 
 // Summary is what Write wrote.
@@ -67,6 +79,7 @@ func WriteLimits(dir string, limits *bundle.Options) (*Summary, error) {
 	defer f.Close()
 	sum := &Summary{ByKind: map[string]int{}}
 	files := map[string]bool{}
+	tr := NewTracker()
 	br := bufio.NewReaderSize(f, 1<<16)
 	var line int64
 	for {
@@ -77,8 +90,9 @@ func WriteLimits(dir string, limits *bundle.Options) (*Summary, error) {
 			if err := json.Unmarshal(b, &r); err != nil {
 				return nil, fmt.Errorf("%s line %d: %w", src, line, err)
 			}
+			tr.Observe(line, &r)
 			if r.TurnType == string(timeline.System) && strings.HasPrefix(r.Text, ps.Prefix) && strings.HasSuffix(r.Parser, "/surface") {
-				e := Entry{Host: r.Host, User: r.User, BundleID: r.BundleID, Verified: r.Verified, TimelineLine: line}
+				e := Entry{Host: r.Host, User: r.User, BundleID: r.BundleID, Verified: r.Verified, TimelineLine: line, seen: r.TimestampUTC}
 				if err := json.Unmarshal([]byte(r.ToolInput), &e.Item); err != nil {
 					return nil, fmt.Errorf("%s line %d: tool_input: %w", src, line, err)
 				}
@@ -105,6 +119,7 @@ func WriteLimits(dir string, limits *bundle.Options) (*Summary, error) {
 		t := times[e.BundleID+"\x00"+e.File]
 		e.ATime, e.CTime, e.BTime, e.TimesFrom = t.a, t.c, t.b, t.from
 	}
+	provenance(sum.Entries, tr)
 	sort.SliceStable(sum.Entries, func(i, j int) bool { return less(&sum.Entries[i], &sum.Entries[j]) })
 	jp, mp := filepath.Join(dir, analyze.SurfaceJSONL), filepath.Join(dir, analyze.SurfaceMD)
 	if err := writeJSONL(jp, sum.Entries); err != nil {
@@ -212,7 +227,7 @@ func markdown(sum *Summary) []byte {
 		if k := e.Host + "\x00" + e.User; k != cur {
 			cur = k
 			fmt.Fprintf(&b, "\n## %s@%s\n\n", cell(e.User, 80), cell(e.Host, 80))
-			b.WriteString("| agent | kind | scope | project | name | runs or says | file:line | sha256 | mtime | btime | verified |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
+			b.WriteString("| agent | kind | scope | project | name | runs or says | file:line | written by | first seen | last seen | sha256 | mtime | btime | verified |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 		}
 		name := e.Name
 		if e.Kind == ps.KindHook {
@@ -225,11 +240,125 @@ func markdown(sum *Summary) []byte {
 		if len(sha) > 12 {
 			sha = sha[:12] + "…"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s:%d | %s | %s | %s | %s |\n", cell(e.Agent, 40), cell(strings.ReplaceAll(e.Kind, "_", " "), 20), cell(e.Scope, 20),
-			cell(e.Project, 60), cell(name, 60), cell(ps.Detail(&e.Item), 160), cell(e.File, 120), e.Line, cell(sha, 16), cell(e.MTime, 40), cell(e.BTime, 40), cell(e.Verified, 8))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s:%d | %s | %s | %s | %s | %s | %s | %s |\n", cell(e.Agent, 40), cell(strings.ReplaceAll(e.Kind, "_", " "), 20), cell(e.Scope, 20),
+			cell(e.Project, 60), cell(name, 60), cell(ps.Detail(&e.Item), 160), cell(e.File, 120), e.Line, cell(writtenBy(e), 200), cell(e.FirstSeen, 30), cell(e.LastSeen, 30),
+			cell(sha, 16), cell(e.MTime, 40), cell(e.BTime, 40), cell(e.Verified, 8))
 	}
+	changes(&b, sum.Entries)
 	if len(sum.Entries) == 0 {
 		b.WriteString("\nNo control-surface entry was found.\n")
 	}
 	return b.Bytes()
+}
+
+// identity is what makes two rows the same entry: the same hook, server
+// or file of one user, read from the file or from a backup copy of it.
+func identity(e *Entry) string {
+	file := e.File
+	if e.BackupOf != "" {
+		file = e.BackupOf
+	}
+	return strings.Join([]string{e.Host, e.User, e.Agent, e.Kind, e.Scope, e.Project, e.Name, e.Event, e.Matcher, file}, "\x00")
+}
+
+// provenance fills each entry's Provenance, WrittenBy, FirstSeen and
+// LastSeen. A backup copy's entries are attributed by the file they copy
+// as well as by the copy itself.
+func provenance(es []Entry, tr *Tracker) {
+	first, last := map[string]string{}, map[string]string{}
+	see := func(k, t string) {
+		if t == "" {
+			return
+		}
+		if f, ok := first[k]; !ok || t < f {
+			first[k] = t
+		}
+		if t > last[k] {
+			last[k] = t
+		}
+	}
+	for i := range es {
+		e := &es[i]
+		e.WrittenBy = tr.WrittenBy(e.Host, e.User, e.File)
+		if e.BackupOf != "" && slash(e.BackupOf) != slash(e.File) {
+			e.WrittenBy = append(e.WrittenBy, tr.WrittenBy(e.Host, e.User, e.BackupOf)...)
+			sort.SliceStable(e.WrittenBy, func(a, b int) bool { return e.WrittenBy[a].TimelineLine < e.WrittenBy[b].TimelineLine })
+		}
+		e.Provenance = NoAgentTurn
+		if len(e.WrittenBy) > 0 {
+			e.Provenance = AgentTurn
+		} else {
+			e.WrittenBy = []Writer{}
+		}
+		k := identity(e)
+		see(k, e.seen)
+		for _, w := range e.WrittenBy {
+			see(k, w.TimestampUTC)
+		}
+	}
+	for i := range es {
+		k := identity(&es[i])
+		es[i].FirstSeen, es[i].LastSeen = first[k], last[k]
+	}
+}
+
+// writtenBy is the "written by" cell: each session and timeline row that
+// wrote the file, or NoAgentTurn.
+func writtenBy(e *Entry) string {
+	if len(e.WrittenBy) == 0 {
+		return NoAgentTurn
+	}
+	var p []string
+	for _, w := range e.WrittenBy {
+		p = append(p, fmt.Sprintf("%s session %s row %d (%s)", w.Agent, w.SessionID, w.TimelineLine, w.Action))
+	}
+	return strings.Join(p, "; ")
+}
+
+// changes writes the control surface's changes in time order: each file
+// time of a file holding entries, and each agent turn that wrote one.
+func changes(b *bytes.Buffer, es []Entry) {
+	type change struct{ t, who, what, by, file string }
+	var cs []change
+	seen := map[string]bool{}
+	for i := range es {
+		e := &es[i]
+		who := e.User + "@" + e.Host
+		if k := "f\x00" + who + "\x00" + e.File + "\x00" + e.seen; !seen[k] {
+			seen[k] = true
+			by := NoAgentTurn
+			if len(e.WrittenBy) > 0 {
+				by = "see the writes"
+			}
+			cs = append(cs, change{e.seen, who, "file time (mtime)", by, e.File})
+		}
+		for _, w := range e.WrittenBy {
+			if k := fmt.Sprintf("w\x00%s\x00%d\x00%s", who, w.TimelineLine, e.File); !seen[k] {
+				seen[k] = true
+				cs = append(cs, change{w.TimestampUTC, who, w.Action + ": " + w.Text, fmt.Sprintf("%s session %s row %d", w.Agent, w.SessionID, w.TimelineLine), e.File})
+			}
+		}
+	}
+	if len(cs) == 0 {
+		return
+	}
+	sort.SliceStable(cs, func(i, j int) bool {
+		a, c := cs[i], cs[j]
+		if a.t != c.t {
+			if a.t == "" || c.t == "" {
+				return c.t == ""
+			}
+			return a.t < c.t
+		}
+		if a.who != c.who {
+			return a.who < c.who
+		}
+		return a.file < c.file
+	})
+	b.WriteString("\n## Changes\n\nEvery file time of a file holding an entry and every agent turn that wrote one, oldest first (undated last). " +
+		"A file no agent turn wrote came from elsewhere: an installer, a clone, a package, a person.\n\n")
+	b.WriteString("| time (UTC) | user@host | what | by | file |\n|---|---|---|---|---|\n")
+	for _, c := range cs {
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", cell(c.t, 30), cell(c.who, 80), cell(c.what, 160), cell(c.by, 120), cell(c.file, 120))
+	}
 }
