@@ -333,3 +333,32 @@ func TestTargetPatterns(t *testing.T) {
 		t.Errorf("TargetPatterns = %q, want %q", got, want)
 	}
 }
+
+// TestWalkFlowise: Flowise's logs are found under the install's
+// node_modules/flowise/logs (config.ts logging.dir), below the literal
+// node_modules segment the default exclude would otherwise prune; the
+// encryption key beside database.sqlite is not collected.
+func TestWalkFlowise(t *testing.T) {
+	home := t.TempDir()
+	for _, p := range []string{
+		".flowise/database.sqlite",
+		".flowise/encryption.key",
+		".flowise/uploads/f1/chat-a/notes.txt",
+		".nvm/versions/node/v20.20.2/lib/node_modules/flowise/logs/server.log",
+		".npm/_npx/1a2b3c/node_modules/flowise/logs/server-requests.log.jsonl",
+		"AppData/Roaming/npm/node_modules/flowise/logs/server-error.log",
+		".npm-global/lib/node_modules/other/logs/x.log",
+		".flowise/logs/server.log",
+	} {
+		write(t, filepath.Join(home, filepath.FromSlash(p)))
+	}
+	a, _ := Lookup("flowise")
+	got, _ := walk(t, home, []Agent{a})
+	check(t, got, []string{
+		"flowise database .flowise/database.sqlite",
+		"flowise storage .flowise/uploads/f1/chat-a/notes.txt",
+		"flowise logs .nvm/versions/node/v20.20.2/lib/node_modules/flowise/logs/server.log",
+		"flowise logs .npm/_npx/1a2b3c/node_modules/flowise/logs/server-requests.log.jsonl",
+		"flowise logs AppData/Roaming/npm/node_modules/flowise/logs/server-error.log",
+	})
+}

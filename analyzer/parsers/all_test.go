@@ -130,6 +130,8 @@ var notRead = map[string]string{
 	"crush/logs":                      "the app's diagnostic logs: collected; the seed names no row kind in them",
 	"cursor/editor-logs":              "the editor's diagnostic logs: collected; the seed names no row kind in them",
 	"factory-droid/session-index":     "cache/session-index/index.db: never written by 0.225.2, so no schema to read",
+	"flowise/logs":                    "the server's winston logs (server.log, server-error.log, server-requests.log.jsonl): collected; the seed names no row kind in them",
+	"flowise/storage":                 "uploaded files and flow storage: collected whole; chat_message fileUploads names each upload",
 	"goose/logs":                      "the app's diagnostic logs (llm_request logs are read): collected",
 	"hermes/logs":                     "the agent's diagnostic logs: collected; the seed names no row kind in them",
 	"kimi-cli/logs":                   "kimi.log, the CLI's diagnostic log: collected; no row kind in its source",
