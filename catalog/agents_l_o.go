@@ -92,12 +92,11 @@ var agentsLToO = []Agent{
 		},
 	},
 	{
-		Name: "n8n", Display: "n8n", Status: StatusBacklog, SeedStatus: StatusBacklog,
-		Evidence: EvidenceSource, EvidenceNote: "Source",
-		Notes: "issue 67; database.sqlite executions and chat messages, and the computer-use gateway's log of every tool call",
+		Name: "n8n", Display: "n8n", Status: StatusParsed, SeedStatus: StatusBacklog,
+		Evidence: EvidenceSource, EvidenceNote: "Source (n8n-io/n8n entities execution-entity.ts b1d4cbd, execution-data.ts 14e1012, chat-hub entities 7fff6db and 96eebe9, computer-use logger.ts), synthetic fixture",
+		Notes: "issue 67; database.sqlite executions and chat messages, and the computer-use gateway's log of every tool call; .n8n/config (the encryption key) is not collected and credentials_entity is never read; the event log and the gateway settings are collected, not parsed",
 		Targets: []Target{
 			{ID: "database", Root: RootHome, Glob: ".n8n/database.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
-			{ID: "config", Root: RootHome, Glob: ".n8n/config", Kind: KindSecret},
 			{ID: "event-log", Root: RootHome, Glob: ".n8n/{n8nEventLog*.log,crash.journal}", Kind: KindLog, MaxSize: logMax},
 			{ID: "gateway-log", Root: RootHome, Glob: ".n8n-local-gateway/log{,/**}", Kind: KindLog, MaxSize: logMax},
 			{ID: "gateway-settings", Root: RootHome, Glob: ".n8n-gateway/settings.json", Kind: KindSettings},

@@ -28,6 +28,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/kiro"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/letta"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/musecode"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/n8n"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/nanobot"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/ollama"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/openclaw"
@@ -85,6 +86,7 @@ func All() []parser.Parser {
 		kiro.Parsers(),            // kiro (Amazon Q / Kiro CLI)
 		letta.Parsers(),           // letta (Letta Code local backend; conversations read by the pi session format, parser/format/pisession)
 		musecode.Parsers(),        // muse-code
+		n8n.Parsers(),             // n8n
 		nanobot.Parsers(),         // nanobot
 		ollama.Parsers(),          // ollama
 		openclaw.Parsers(),        // openclaw (agent and state databases; transcripts read by the pi session format, parser/format/pisession)

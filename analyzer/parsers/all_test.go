@@ -143,6 +143,8 @@ var notRead = map[string]string{
 	"muse-code/approval-review":       "approval and tool-output blobs: collected; no source shows their format",
 	"muse-code/config":                "configuration files: collected; no source shows their keys",
 	"muse-code/indexes":               "the code-search indexes: collected; they hold the project, not the agent's use",
+	"n8n/event-log":                   "n8nEventLog*.log and crash.journal: collected; not parsed yet (workflow and node events repeat execution_entity)",
+	"n8n/gateway-settings":            "the computer-use gateway's settings.json: collected; not parsed yet",
 	"nanobot/sessions-db":             "sessions.sqlite3: its writer is in no public source; the JSONL beside it is read",
 	"nanobot/workspace":               "the workspace marker: collected; no evidence of its own",
 	"ollama/logs":                     "the server's diagnostic logs: collected; the seed names no row kind in them",
