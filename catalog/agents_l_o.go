@@ -5,10 +5,13 @@ package catalog
 // agentsLToO: langflow to openhands.
 var agentsLToO = []Agent{
 	{
-		Name: "langflow", Display: "Langflow (server and Desktop)", Status: StatusBacklog, SeedStatus: StatusBacklog,
-		Evidence: EvidenceSource, EvidenceNote: "Source, platformdirs source; Desktop from docs only",
-		Notes: "issue 141; Langflow Desktop's database.db; the server's langflow.db sits in the installed package and is not collected",
+		Name: "langflow", Display: "Langflow (server and Desktop)", Status: StatusParsed, SeedStatus: StatusBacklog,
+		Evidence: EvidenceSource, EvidenceNote: "Source (langflow-ai/langflow message/model.py d6f801e, settings/base.py set_database_url), platformdirs source; Desktop from docs only; synthetic fixture",
+		Notes: "issue 141; Langflow Desktop's database.db; the server's langflow.db sits in the installed package (save_db_in_config_dir false, the default) or in the config directory: both collected; a project virtualenv's copy is not reached (.venv and venv are pruned)",
 		Targets: []Target{
+			{ID: "server-db", OS: unixOS, Root: RootXDGCache, Glob: "langflow/langflow{,-pre}.db", Kind: KindSQLite, MaxSize: sqliteMax},
+			{ID: "server-db-windows", OS: windowsOS, Root: RootLocalAppData, Glob: "langflow/langflow/Cache/langflow{,-pre}.db", Kind: KindSQLite, MaxSize: sqliteMax},
+			{ID: "server-db-package", Root: RootHome, Glob: "{.local/lib/python3*,.local/share/uv/tools/langflow/lib/python3*,.local/pipx/venvs/langflow/lib/python3*,.local/share/pipx/venvs/langflow/lib/python3*,Library/Python/3*/lib/python,AppData/Roaming/Python/Python3*,AppData/Local/Programs/Python/Python3*/Lib}/site-packages/langflow/langflow{,-pre}.db", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "config-dir", OS: unixOS, Root: RootXDGCache, Glob: "langflow/**", Kind: KindOther, MaxSize: outputsMax},
 			{ID: "config-dir-windows", OS: windowsOS, Root: RootLocalAppData, Glob: "langflow/langflow/Cache/**", Kind: KindOther, MaxSize: outputsMax},
 			{ID: "desktop-db", Root: RootHome, Glob: ".langflow/data/*.db", Kind: KindSQLite, MaxSize: sqliteMax},

@@ -362,3 +362,30 @@ func TestWalkFlowise(t *testing.T) {
 		"flowise logs AppData/Roaming/npm/node_modules/flowise/logs/server-error.log",
 	})
 }
+
+// TestWalkLangflow: the server's langflow.db in the installed package
+// (settings/base.py: the package directory unless save_db_in_config_dir)
+// and in the config directory are SQLite targets ahead of the config
+// directory's catch-all.
+func TestWalkLangflow(t *testing.T) {
+	home := t.TempDir()
+	for _, p := range []string{
+		".local/lib/python3.12/site-packages/langflow/langflow.db",
+		".local/share/uv/tools/langflow/lib/python3.13/site-packages/langflow/langflow-pre.db",
+		".local/lib/python3.12/site-packages/langflow/components/x.py",
+		".cache/langflow/langflow.db",
+		".cache/langflow/secret_key",
+		".langflow/data/database.db",
+	} {
+		write(t, filepath.Join(home, filepath.FromSlash(p)))
+	}
+	a, _ := Lookup("langflow")
+	got, _ := walk(t, home, []Agent{a})
+	check(t, got, []string{
+		"langflow server-db-package .local/lib/python3.12/site-packages/langflow/langflow.db",
+		"langflow server-db-package .local/share/uv/tools/langflow/lib/python3.13/site-packages/langflow/langflow-pre.db",
+		"langflow server-db .cache/langflow/langflow.db",
+		"langflow config-dir .cache/langflow/secret_key",
+		"langflow desktop-db .langflow/data/database.db",
+	})
+}

@@ -26,6 +26,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/hermes"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/kimicli"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/kiro"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/langflow"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/letta"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/musecode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/n8n"
@@ -84,6 +85,7 @@ func All() []parser.Parser {
 		hermes.Parsers(),          // hermes
 		kimicli.Parsers(),         // kimi-cli
 		kiro.Parsers(),            // kiro (Amazon Q / Kiro CLI)
+		langflow.Parsers(),        // langflow (server langflow.db and Desktop database.db)
 		letta.Parsers(),           // letta (Letta Code local backend; conversations read by the pi session format, parser/format/pisession)
 		musecode.Parsers(),        // muse-code
 		n8n.Parsers(),             // n8n
