@@ -91,8 +91,8 @@ var agentsAToC = []Agent{
 		},
 	},
 	{
-		Name: "autogen-studio", Display: "AutoGen Studio", Status: StatusBacklog, SeedStatus: StatusBacklog,
-		Evidence: EvidenceSource, EvidenceNote: "Source",
+		Name: "autogen-studio", Display: "AutoGen Studio", Status: StatusParsed, SeedStatus: StatusBacklog,
+		Evidence: EvidenceSource, EvidenceNote: "Source (microsoft/autogen autogenstudio/datamodel/db.py 5de4319), synthetic fixture",
 		Notes: "issue 69; SQLite autogen04203.db with the message, session and run tables",
 		Targets: []Target{
 			{ID: "database", Root: RootHome, Glob: ".autogenstudio/*.db", Kind: KindSQLite, MaxSize: sqliteMax},

@@ -113,6 +113,8 @@ var knownGaps = map[string]string{
 // need none: they are collected for the examiner and never parsed unless a
 // parser declares it reads named non-secret keys.
 var notRead = map[string]string{
+	"autogen-studio/configs":          "configs/: collected; team and agent definitions, not records",
+	"autogen-studio/files":            "files/: uploads and files the agents wrote: collected whole",
 	"chatgpt-desktop/app-data":        "the app's own support files: collected whole; its Codex threads are read from ~/.codex",
 	"chatgpt-desktop/group-container": "shared app-group caches: collected whole; the seed names no row in them",
 	"chatgpt-desktop/logs":            "the app's diagnostic logs: collected; the seed names no row kind in them",
