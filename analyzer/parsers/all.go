@@ -18,6 +18,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/continuedev"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotcli"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotdesktop"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/crewai"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/crush"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cursor"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/factorydroid"
@@ -78,6 +79,7 @@ func All() []parser.Parser {
 		continuedev.Parsers(),     // continue
 		copilotcli.Parsers(),      // copilot-cli
 		copilotdesktop.Parsers(),  // copilot-desktop
+		crewai.Parsers(),          // crewai
 		crush.Parsers(),           // crush
 		cursor.Parsers(),          // cursor
 		factorydroid.Parsers(),    // factory-droid
