@@ -5,7 +5,8 @@
 // Desktop's ~/.langflow/data/database.db, which share the schema.
 //
 // # langflow/database (targets "server-db", "server-db-windows",
-// "server-db-package", "desktop-db")
+// "server-db-package", "desktop-db", and "volume" for a Docker volume
+// *langflow-data holding the config directory)
 //
 //   - flow: id and name only, to name component runs; flow.data (the
 //     components' settings, API keys among them), user, apikey and

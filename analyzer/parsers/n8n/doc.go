@@ -1,7 +1,10 @@
 // Package n8n reads n8n's SQLite store, ~/.n8n/database.sqlite, and the
 // computer-use gateway's log, ~/.n8n-local-gateway/log.
 //
-// # n8n/database (target "database")
+// # n8n/database (targets "database" and "volume")
+//
+// ~/.n8n/database.sqlite, and database.sqlite at the top of a Docker or
+// Podman volume *n8n_data / *n8n-data (the image mounts it as /home/node/.n8n).
 //
 // Tables read by column name:
 //
