@@ -60,9 +60,9 @@ var agentsLToO = []Agent{
 		},
 	},
 	{
-		Name: "local-deep-research", Display: "Local Deep Research", Status: StatusBacklog, SeedStatus: StatusBacklog,
-		Evidence: EvidenceSource, EvidenceNote: "Source, platformdirs source",
-		Notes: "issue 56; history and chat in per-user SQLCipher databases keyed from the login password",
+		Name: "local-deep-research", Display: "Local Deep Research", Status: StatusParsed, SeedStatus: StatusBacklog,
+		Evidence: EvidenceSource, EvidenceNote: "Source (the timothybrush fork of LearningCircuit/local-deep-research, auth_db.py d0a0e28), platformdirs source, synthetic fixture",
+		Notes: "issue 56; history and chat in per-user SQLCipher databases keyed from the login password: each is an \"encrypted, not read\" row; the account list, the pre-1.0 ldr.db and the reports are read",
 		Targets: []Target{
 			{ID: "databases", OS: AllOS, Root: RootUserData, Glob: "local-deep-research/**/*.db", Kind: KindSQLite, MaxSize: sqliteMax, Exclude: []string{"cache"}},
 			{ID: "outputs", OS: AllOS, Root: RootUserData, Glob: "local-deep-research/**/research_outputs/**", Kind: KindOther, MaxSize: outputsMax, Exclude: []string{"cache"}},

@@ -30,6 +30,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/kiro"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/langflow"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/letta"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/localdeepresearch"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/musecode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/n8n"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/nanobot"
@@ -63,51 +64,52 @@ func group(lists ...[]parser.Parser) []parser.Parser {
 // order. A parser's position only breaks ties; routing is by Match.
 func All() []parser.Parser {
 	return group(
-		agentzero.Parsers(),       // agent-zero
-		aider.Parsers(),           // aider
-		amp.Parsers(),             // amp (prompt history and logs; threads are server-side)
-		antigravity.Parsers(),     // antigravity (CLI, app, IDE, backup data directories)
-		augment.Parsers(),         // augment (Auggie CLI)
-		autogenstudio.Parsers(),   // autogen-studio
-		chatgptdesktop.Parsers(),  // chatgpt-desktop (reads codex-cli state-db codex-dev.db)
-		claudecode.Parsers(),      // claude-code
-		claudedesktop.Parsers(),   // claude-desktop
-		cline.Parsers(),           // cline
-		codex.Parsers(),           // codex-cli
-		cody.Parsers(),            // cody (JetBrains agent state, legacy history; cody/settings reads vscode settings.json)
-		commandcode.Parsers(),     // command-code
-		continuedev.Parsers(),     // continue
-		copilotcli.Parsers(),      // copilot-cli
-		copilotdesktop.Parsers(),  // copilot-desktop
-		crewai.Parsers(),          // crewai
-		crush.Parsers(),           // crush
-		cursor.Parsers(),          // cursor
-		factorydroid.Parsers(),    // factory-droid
-		flowise.Parsers(),         // flowise
-		gemini.Parsers(),          // gemini-cli
-		goose.Parsers(),           // goose
-		hermes.Parsers(),          // hermes
-		kimicli.Parsers(),         // kimi-cli
-		kiro.Parsers(),            // kiro (Amazon Q / Kiro CLI)
-		langflow.Parsers(),        // langflow (server langflow.db and Desktop database.db)
-		letta.Parsers(),           // letta (Letta Code local backend; conversations read by the pi session format, parser/format/pisession)
-		musecode.Parsers(),        // muse-code
-		n8n.Parsers(),             // n8n
-		nanobot.Parsers(),         // nanobot
-		ollama.Parsers(),          // ollama
-		openclaw.Parsers(),        // openclaw (agent and state databases; transcripts read by the pi session format, parser/format/pisession)
-		openinterpreter.Parsers(), // open-interpreter (Codex readers on its paths)
-		opencode.Parsers(),        // opencode, kilo-code
-		openhands.Parsers(),       // openhands
-		pearai.Parsers(),          // pearai (Continue and Roo Code forks)
-		pi.Parsers(),              // pi, little-coder
-		qwen.Parsers(),            // qwen-code
-		roocode.Parsers(),         // roo-code
-		shellgpt.Parsers(),        // shellgpt
-		tabby.Parsers(),           // tabby
-		vscode.Parsers(),          // vscode (Copilot Chat)
-		windsurf.Parsers(),        // windsurf (hook transcripts, .pb wire decoding)
-		zed.Parsers(),             // zed
+		agentzero.Parsers(),         // agent-zero
+		aider.Parsers(),             // aider
+		amp.Parsers(),               // amp (prompt history and logs; threads are server-side)
+		antigravity.Parsers(),       // antigravity (CLI, app, IDE, backup data directories)
+		augment.Parsers(),           // augment (Auggie CLI)
+		autogenstudio.Parsers(),     // autogen-studio
+		chatgptdesktop.Parsers(),    // chatgpt-desktop (reads codex-cli state-db codex-dev.db)
+		claudecode.Parsers(),        // claude-code
+		claudedesktop.Parsers(),     // claude-desktop
+		cline.Parsers(),             // cline
+		codex.Parsers(),             // codex-cli
+		cody.Parsers(),              // cody (JetBrains agent state, legacy history; cody/settings reads vscode settings.json)
+		commandcode.Parsers(),       // command-code
+		continuedev.Parsers(),       // continue
+		copilotcli.Parsers(),        // copilot-cli
+		copilotdesktop.Parsers(),    // copilot-desktop
+		crewai.Parsers(),            // crewai
+		crush.Parsers(),             // crush
+		cursor.Parsers(),            // cursor
+		factorydroid.Parsers(),      // factory-droid
+		flowise.Parsers(),           // flowise
+		gemini.Parsers(),            // gemini-cli
+		goose.Parsers(),             // goose
+		hermes.Parsers(),            // hermes
+		kimicli.Parsers(),           // kimi-cli
+		kiro.Parsers(),              // kiro (Amazon Q / Kiro CLI)
+		langflow.Parsers(),          // langflow (server langflow.db and Desktop database.db)
+		letta.Parsers(),             // letta (Letta Code local backend; conversations read by the pi session format, parser/format/pisession)
+		localdeepresearch.Parsers(), // local-deep-research
+		musecode.Parsers(),          // muse-code
+		n8n.Parsers(),               // n8n
+		nanobot.Parsers(),           // nanobot
+		ollama.Parsers(),            // ollama
+		openclaw.Parsers(),          // openclaw (agent and state databases; transcripts read by the pi session format, parser/format/pisession)
+		openinterpreter.Parsers(),   // open-interpreter (Codex readers on its paths)
+		opencode.Parsers(),          // opencode, kilo-code
+		openhands.Parsers(),         // openhands
+		pearai.Parsers(),            // pearai (Continue and Roo Code forks)
+		pi.Parsers(),                // pi, little-coder
+		qwen.Parsers(),              // qwen-code
+		roocode.Parsers(),           // roo-code
+		shellgpt.Parsers(),          // shellgpt
+		tabby.Parsers(),             // tabby
+		vscode.Parsers(),            // vscode (Copilot Chat)
+		windsurf.Parsers(),          // windsurf (hook transcripts, .pb wire decoding)
+		zed.Parsers(),               // zed
 		// One control-surface parser per agent (<agent>/surface): hooks,
 		// MCP servers, skills, agents, commands, plugins, rules files.
 		surface.Parsers(),

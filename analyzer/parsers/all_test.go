@@ -149,6 +149,8 @@ var notRead = map[string]string{
 	"letta/listener-state":            "the listener's cursor files: collected; bookkeeping with no evidence of its own",
 	"letta/server-db":                 "the self-hosted server's database: not written by the local backend, no schema seen",
 	"letta/sessions":                  "sessions.jsonl: not written by 0.32.18's local backend, not parsed yet",
+	"local-deep-research/logs":        "the app's logs: collected; the seed names no row kind in them",
+	"local-deep-research/documents":   "Documents/LocalDeepResearch: collected whole; exported documents, not records",
 	"muse-code/approval-review":       "approval and tool-output blobs: collected; no source shows their format",
 	"muse-code/config":                "configuration files: collected; no source shows their keys",
 	"muse-code/indexes":               "the code-search indexes: collected; they hold the project, not the agent's use",
