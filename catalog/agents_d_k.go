@@ -5,8 +5,8 @@ package catalog
 // agentsDToK: dify to kiro.
 var agentsDToK = []Agent{
 	{
-		Name: "dify", Display: "Dify (difyctl, agent sandbox)", Status: StatusBacklog, SeedStatus: StatusBacklog,
-		Evidence: EvidenceSource, EvidenceNote: "Source",
+		Name: "dify", Display: "Dify (difyctl, agent sandbox)", Status: StatusParsed, SeedStatus: StatusBacklog,
+		Evidence: EvidenceSource, EvidenceNote: "Source (the sandbox's shellctl: runner_exit and config.go), synthetic fixture",
 		Notes: "issue 142; the sandbox volume's shellctl.db and job logs hold the shell jobs the agent ran; chats are in PostgreSQL",
 		Targets: []Target{
 			{ID: "cli-config", Root: RootHome, Glob: "{.config,AppData/Roaming,AppData/Local}/difyctl/config.yml", Kind: KindSettings},

@@ -21,6 +21,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/crewai"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/crush"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cursor"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/dify"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/factorydroid"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/flowise"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
@@ -83,6 +84,7 @@ func All() []parser.Parser {
 		crewai.Parsers(),            // crewai
 		crush.Parsers(),             // crush
 		cursor.Parsers(),            // cursor
+		dify.Parsers(),              // dify (the agent sandbox volume)
 		factorydroid.Parsers(),      // factory-droid
 		flowise.Parsers(),           // flowise
 		gemini.Parsers(),            // gemini-cli

@@ -134,6 +134,7 @@ var notRead = map[string]string{
 	"crewai/skills":                   ".crewai: collected; skills, instructions not records",
 	"crush/logs":                      "the app's diagnostic logs: collected; the seed names no row kind in them",
 	"cursor/editor-logs":              "the editor's diagnostic logs: collected; the seed names no row kind in them",
+	"dify/cli-config":                 "difyctl config.yml: collected; the CLI's endpoint settings, no row kind",
 	"factory-droid/session-index":     "cache/session-index/index.db: never written by 0.225.2, so no schema to read",
 	"flowise/logs":                    "the server's winston logs (server.log, server-error.log, server-requests.log.jsonl): collected; the seed names no row kind in them",
 	"flowise/storage":                 "uploaded files and flow storage: collected whole; chat_message fileUploads names each upload",
