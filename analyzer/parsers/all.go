@@ -42,6 +42,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/openinterpreter"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pearai"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pi"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/pydanticclai"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/qwen"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/roocode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/shellgpt"
@@ -105,6 +106,7 @@ func All() []parser.Parser {
 		openhands.Parsers(),         // openhands
 		pearai.Parsers(),            // pearai (Continue and Roo Code forks)
 		pi.Parsers(),                // pi, little-coder
+		pydanticclai.Parsers(),      // pydantic-clai (clai v1 prompt history)
 		qwen.Parsers(),              // qwen-code
 		roocode.Parsers(),           // roo-code
 		shellgpt.Parsers(),          // shellgpt

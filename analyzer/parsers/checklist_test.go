@@ -128,7 +128,7 @@ func TestAddingAnAgentChecklist(t *testing.T) {
 		// Packages that write no tool_use rows: aider records edits as
 		// chat text, chatgpt-desktop's files hold no tool calls, muse-code's
 		// tool events are system rows.
-		noTools: map[string]bool{"aider": true, "chatgptdesktop": true, "localdeepresearch": true, "musecode": true},
+		noTools: map[string]bool{"aider": true, "chatgptdesktop": true, "localdeepresearch": true, "musecode": true, "pydanticclai": true},
 	}
 	specs := map[string]parser.Spec{}
 	for _, p := range parsers.All() {
