@@ -91,8 +91,8 @@ var agentsAToC = []Agent{
 		},
 	},
 	{
-		Name: "autogen-studio", Display: "AutoGen Studio", Status: StatusBacklog, SeedStatus: StatusBacklog,
-		Evidence: EvidenceSource, EvidenceNote: "Source",
+		Name: "autogen-studio", Display: "AutoGen Studio", Status: StatusParsed, SeedStatus: StatusBacklog,
+		Evidence: EvidenceSource, EvidenceNote: "Source (microsoft/autogen autogenstudio/datamodel/db.py 5de4319), synthetic fixture",
 		Notes: "issue 69; SQLite autogen04203.db with the message, session and run tables",
 		Targets: []Target{
 			{ID: "database", Root: RootHome, Glob: ".autogenstudio/*.db", Kind: KindSQLite, MaxSize: sqliteMax},
@@ -324,8 +324,8 @@ var agentsAToC = []Agent{
 		},
 	},
 	{
-		Name: "crewai", Display: "CrewAI", Status: StatusBacklog, SeedStatus: StatusBacklog,
-		Evidence: EvidenceSource, EvidenceNote: "Source, appdirs source",
+		Name: "crewai", Display: "CrewAI", Status: StatusParsed, SeedStatus: StatusBacklog,
+		Evidence: EvidenceSource, EvidenceNote: "Source (crewAIInc/crewAI kickoff_task_outputs_storage.py 5c9ac8f, flow/persistence/sqlite.py 690378a), appdirs source, synthetic fixture",
 		Notes: "issue 140; latest_kickoff_task_outputs.db holds every task's output with its messages; the run data directory is named after the project folder",
 		Targets: []Target{
 			{ID: "task-outputs", OS: AllOS, Root: RootUserData, Glob: "{*,CrewAI/*}/{latest_kickoff_task_outputs,flow_states}.db", Kind: KindSQLite, MaxSize: sqliteMax},

@@ -5,8 +5,8 @@ package catalog
 // agentsDToK: dify to kiro.
 var agentsDToK = []Agent{
 	{
-		Name: "dify", Display: "Dify (difyctl, agent sandbox)", Status: StatusBacklog, SeedStatus: StatusBacklog,
-		Evidence: EvidenceSource, EvidenceNote: "Source",
+		Name: "dify", Display: "Dify (difyctl, agent sandbox)", Status: StatusParsed, SeedStatus: StatusBacklog,
+		Evidence: EvidenceSource, EvidenceNote: "Source (the sandbox's shellctl: runner_exit and config.go), synthetic fixture",
 		Notes: "issue 142; the sandbox volume's shellctl.db and job logs hold the shell jobs the agent ran; chats are in PostgreSQL",
 		Targets: []Target{
 			{ID: "cli-config", Root: RootHome, Glob: "{.config,AppData/Roaming,AppData/Local}/difyctl/config.yml", Kind: KindSettings},
@@ -37,14 +37,16 @@ var agentsDToK = []Agent{
 		},
 	},
 	{
-		Name: "flowise", Display: "Flowise", Status: StatusBacklog, SeedStatus: StatusBacklog,
-		Evidence: EvidenceSource, EvidenceNote: "Source",
-		Notes: "issue 68; database.sqlite with chat_message (tool use and agent reasoning) and execution",
+		Name: "flowise", Display: "Flowise", Status: StatusParsed, SeedStatus: StatusBacklog,
+		Relocations: []Relocation{
+			{Var: "LOG_PATH", Folder: ".npm-global/lib/node_modules/flowise/logs", Source: "FlowiseAI/Flowise@ababf4c packages/server/src/utils/config.ts (logging.dir is $LOG_PATH, default the install's node_modules/flowise/logs)"},
+		},
+		Evidence: EvidenceSource, EvidenceNote: "Source at ababf4c (FlowiseAI/Flowise, the SQLite migrations and entities), synthetic fixture built from those migrations",
+		Notes: "issue 68; encryption.key and the other key files in ~/.flowise are not collected, and the credential table of database.sqlite is never read: they decrypt the stored credentials; the server logs are collected, not parsed; DATABASE_PATH and BLOB_STORAGE_PATH, which move ~/.flowise, are too generic a name to follow from a profile",
 		Targets: []Target{
 			{ID: "database", Root: RootHome, Glob: ".flowise/database.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
-			{ID: "secrets", Root: RootHome, Glob: ".flowise/{encryption.key,*secret*,*.key}", Kind: KindSecret},
 			{ID: "storage", Root: RootHome, Glob: ".flowise/{storage,uploads}/**", Kind: KindOther, MaxSize: outputsMax, Exclude: []string{"vectorstore", "faiss*", "chroma*"}},
-			{ID: "logs", Root: RootHome, Glob: ".flowise/logs/**", Kind: KindLog, MaxSize: logMax},
+			{ID: "logs", Root: RootHome, Glob: "{.npm-global/lib,.nvm/versions/node/*/lib,.npm/_npx/*,AppData/Roaming/npm,.local/share/pnpm/global/*,.volta/tools/image/packages/flowise/lib,.local/share/fnm/node-versions/*/installation/lib}/node_modules/flowise/logs/**", Kind: KindLog, MaxSize: logMax},
 		},
 	},
 	{

@@ -5,10 +5,13 @@ package catalog
 // agentsLToO: langflow to openhands.
 var agentsLToO = []Agent{
 	{
-		Name: "langflow", Display: "Langflow (server and Desktop)", Status: StatusBacklog, SeedStatus: StatusBacklog,
-		Evidence: EvidenceSource, EvidenceNote: "Source, platformdirs source; Desktop from docs only",
-		Notes: "issue 141; Langflow Desktop's database.db; the server's langflow.db sits in the installed package and is not collected",
+		Name: "langflow", Display: "Langflow (server and Desktop)", Status: StatusParsed, SeedStatus: StatusBacklog,
+		Evidence: EvidenceSource, EvidenceNote: "Source (langflow-ai/langflow message/model.py d6f801e, settings/base.py set_database_url), platformdirs source; Desktop from docs only; synthetic fixture",
+		Notes: "issue 141; Langflow Desktop's database.db; the server's langflow.db sits in the installed package (save_db_in_config_dir false, the default) or in the config directory: both collected; a project virtualenv's copy is not reached (.venv and venv are pruned)",
 		Targets: []Target{
+			{ID: "server-db", OS: unixOS, Root: RootXDGCache, Glob: "langflow/langflow{,-pre}.db", Kind: KindSQLite, MaxSize: sqliteMax},
+			{ID: "server-db-windows", OS: windowsOS, Root: RootLocalAppData, Glob: "langflow/langflow/Cache/langflow{,-pre}.db", Kind: KindSQLite, MaxSize: sqliteMax},
+			{ID: "server-db-package", Root: RootHome, Glob: "{.local/lib/python3*,.local/share/uv/tools/langflow/lib/python3*,.local/pipx/venvs/langflow/lib/python3*,.local/share/pipx/venvs/langflow/lib/python3*,Library/Python/3*/lib/python,AppData/Roaming/Python/Python3*,AppData/Local/Programs/Python/Python3*/Lib}/site-packages/langflow/langflow{,-pre}.db", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "config-dir", OS: unixOS, Root: RootXDGCache, Glob: "langflow/**", Kind: KindOther, MaxSize: outputsMax},
 			{ID: "config-dir-windows", OS: windowsOS, Root: RootLocalAppData, Glob: "langflow/langflow/Cache/**", Kind: KindOther, MaxSize: outputsMax},
 			{ID: "desktop-db", Root: RootHome, Glob: ".langflow/data/*.db", Kind: KindSQLite, MaxSize: sqliteMax},
@@ -57,9 +60,9 @@ var agentsLToO = []Agent{
 		},
 	},
 	{
-		Name: "local-deep-research", Display: "Local Deep Research", Status: StatusBacklog, SeedStatus: StatusBacklog,
-		Evidence: EvidenceSource, EvidenceNote: "Source, platformdirs source",
-		Notes: "issue 56; history and chat in per-user SQLCipher databases keyed from the login password",
+		Name: "local-deep-research", Display: "Local Deep Research", Status: StatusParsed, SeedStatus: StatusBacklog,
+		Evidence: EvidenceSource, EvidenceNote: "Source (the timothybrush fork of LearningCircuit/local-deep-research, auth_db.py d0a0e28), platformdirs source, synthetic fixture",
+		Notes: "issue 56; history and chat in per-user SQLCipher databases keyed from the login password: each is an \"encrypted, not read\" row; the account list, the pre-1.0 ldr.db and the reports are read",
 		Targets: []Target{
 			{ID: "databases", OS: AllOS, Root: RootUserData, Glob: "local-deep-research/**/*.db", Kind: KindSQLite, MaxSize: sqliteMax, Exclude: []string{"cache"}},
 			{ID: "outputs", OS: AllOS, Root: RootUserData, Glob: "local-deep-research/**/research_outputs/**", Kind: KindOther, MaxSize: outputsMax, Exclude: []string{"cache"}},
@@ -92,12 +95,11 @@ var agentsLToO = []Agent{
 		},
 	},
 	{
-		Name: "n8n", Display: "n8n", Status: StatusBacklog, SeedStatus: StatusBacklog,
-		Evidence: EvidenceSource, EvidenceNote: "Source",
-		Notes: "issue 67; database.sqlite executions and chat messages, and the computer-use gateway's log of every tool call",
+		Name: "n8n", Display: "n8n", Status: StatusParsed, SeedStatus: StatusBacklog,
+		Evidence: EvidenceSource, EvidenceNote: "Source (n8n-io/n8n entities execution-entity.ts b1d4cbd, execution-data.ts 14e1012, chat-hub entities 7fff6db and 96eebe9, computer-use logger.ts), synthetic fixture",
+		Notes: "issue 67; database.sqlite executions and chat messages, and the computer-use gateway's log of every tool call; .n8n/config (the encryption key) is not collected and credentials_entity is never read; the event log and the gateway settings are collected, not parsed",
 		Targets: []Target{
 			{ID: "database", Root: RootHome, Glob: ".n8n/database.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
-			{ID: "config", Root: RootHome, Glob: ".n8n/config", Kind: KindSecret},
 			{ID: "event-log", Root: RootHome, Glob: ".n8n/{n8nEventLog*.log,crash.journal}", Kind: KindLog, MaxSize: logMax},
 			{ID: "gateway-log", Root: RootHome, Glob: ".n8n-local-gateway/log{,/**}", Kind: KindLog, MaxSize: logMax},
 			{ID: "gateway-settings", Root: RootHome, Glob: ".n8n-gateway/settings.json", Kind: KindSettings},

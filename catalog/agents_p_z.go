@@ -40,9 +40,9 @@ var agentsPToZ = []Agent{
 		},
 	},
 	{
-		Name: "pydantic-clai", Display: "Pydantic AI CLAI", Status: StatusBacklog, SeedStatus: StatusBacklog,
-		Evidence: EvidenceSource, EvidenceNote: "Source, PyPI wheel",
-		Notes: "issue 66; CLAI 2.0 sessions.db conversations and the prompt histories; sessions.db may hold Claude Code and Codex sessions imported by /resume",
+		Name: "pydantic-clai", Display: "Pydantic AI CLAI", Status: StatusParsed, SeedStatus: StatusBacklog,
+		Evidence: EvidenceSource, EvidenceNote: "Source (pydantic/pydantic-ai 4fda389, clai v1), PyPI wheel, synthetic fixture",
+		Notes: "issue 66; CLAI 2.0 sessions.db conversations and the prompt histories; sessions.db may hold Claude Code and Codex sessions imported by /resume; only the clai v1 prompt history is parsed: the CLAI 2.0 stores are collected, their writer not in the source read",
 		Targets: []Target{
 			{ID: "prompt-history", Root: RootHome, Glob: ".pydantic-ai/prompt-history.txt", Kind: KindHistory},
 			{ID: "sessions-db", OS: unixOS, Root: RootXDGConfig, Glob: "pydantic-clai2/{sessions,config}.db", Kind: KindSQLite, MaxSize: sqliteMax},

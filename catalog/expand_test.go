@@ -333,3 +333,59 @@ func TestTargetPatterns(t *testing.T) {
 		t.Errorf("TargetPatterns = %q, want %q", got, want)
 	}
 }
+
+// TestWalkFlowise: Flowise's logs are found under the install's
+// node_modules/flowise/logs (config.ts logging.dir), below the literal
+// node_modules segment the default exclude would otherwise prune; the
+// encryption key beside database.sqlite is not collected.
+func TestWalkFlowise(t *testing.T) {
+	home := t.TempDir()
+	for _, p := range []string{
+		".flowise/database.sqlite",
+		".flowise/encryption.key",
+		".flowise/uploads/f1/chat-a/notes.txt",
+		".nvm/versions/node/v20.20.2/lib/node_modules/flowise/logs/server.log",
+		".npm/_npx/1a2b3c/node_modules/flowise/logs/server-requests.log.jsonl",
+		"AppData/Roaming/npm/node_modules/flowise/logs/server-error.log",
+		".npm-global/lib/node_modules/other/logs/x.log",
+		".flowise/logs/server.log",
+	} {
+		write(t, filepath.Join(home, filepath.FromSlash(p)))
+	}
+	a, _ := Lookup("flowise")
+	got, _ := walk(t, home, []Agent{a})
+	check(t, got, []string{
+		"flowise database .flowise/database.sqlite",
+		"flowise storage .flowise/uploads/f1/chat-a/notes.txt",
+		"flowise logs .nvm/versions/node/v20.20.2/lib/node_modules/flowise/logs/server.log",
+		"flowise logs .npm/_npx/1a2b3c/node_modules/flowise/logs/server-requests.log.jsonl",
+		"flowise logs AppData/Roaming/npm/node_modules/flowise/logs/server-error.log",
+	})
+}
+
+// TestWalkLangflow: the server's langflow.db in the installed package
+// (settings/base.py: the package directory unless save_db_in_config_dir)
+// and in the config directory are SQLite targets ahead of the config
+// directory's catch-all.
+func TestWalkLangflow(t *testing.T) {
+	home := t.TempDir()
+	for _, p := range []string{
+		".local/lib/python3.12/site-packages/langflow/langflow.db",
+		".local/share/uv/tools/langflow/lib/python3.13/site-packages/langflow/langflow-pre.db",
+		".local/lib/python3.12/site-packages/langflow/components/x.py",
+		".cache/langflow/langflow.db",
+		".cache/langflow/secret_key",
+		".langflow/data/database.db",
+	} {
+		write(t, filepath.Join(home, filepath.FromSlash(p)))
+	}
+	a, _ := Lookup("langflow")
+	got, _ := walk(t, home, []Agent{a})
+	check(t, got, []string{
+		"langflow server-db-package .local/lib/python3.12/site-packages/langflow/langflow.db",
+		"langflow server-db-package .local/share/uv/tools/langflow/lib/python3.13/site-packages/langflow/langflow-pre.db",
+		"langflow server-db .cache/langflow/langflow.db",
+		"langflow config-dir .cache/langflow/secret_key",
+		"langflow desktop-db .langflow/data/database.db",
+	})
+}

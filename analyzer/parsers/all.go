@@ -7,6 +7,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/amp"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/antigravity"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/augment"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/autogenstudio"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/chatgptdesktop"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/claudecode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/claudedesktop"
@@ -18,9 +19,12 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilot"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotcli"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotdesktop"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/crewai"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/crush"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cursor"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/dify"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/factorydroid"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/flowise"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/goose"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/hermes"
@@ -28,9 +32,12 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/kimicli"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/kimiwork"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/kiro"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/langflow"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/letta"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/localdeepresearch"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/metagpt"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/musecode"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/n8n"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/nanobot"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/ollama"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/openclaude"
@@ -40,6 +47,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/openinterpreter"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pearai"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pi"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/pydanticclai"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/qoder"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/qwen"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/roocode"
@@ -64,52 +72,60 @@ func group(lists ...[]parser.Parser) []parser.Parser {
 // order. A parser's position only breaks ties; routing is by Match.
 func All() []parser.Parser {
 	return group(
-		agentzero.Parsers(),       // agent-zero
-		aider.Parsers(),           // aider
-		amp.Parsers(),             // amp (prompt history and logs; threads are server-side)
-		antigravity.Parsers(),     // antigravity (CLI, app, IDE, backup data directories)
-		augment.Parsers(),         // augment (Auggie CLI)
-		chatgptdesktop.Parsers(),  // chatgpt-desktop (reads codex-cli state-db codex-dev.db)
-		claudecode.Parsers(),      // claude-code
-		claudedesktop.Parsers(),   // claude-desktop
-		cline.Parsers(),           // cline
-		codex.Parsers(),           // codex-cli
-		cody.Parsers(),            // cody (JetBrains agent state, legacy history; cody/settings reads vscode settings.json)
-		commandcode.Parsers(),     // command-code
-		continuedev.Parsers(),     // continue
-		copilot.Parsers(),         // copilot (language server token store: accounts, never the token)
-		copilotcli.Parsers(),      // copilot-cli
-		copilotdesktop.Parsers(),  // copilot-desktop
-		crush.Parsers(),           // crush
-		cursor.Parsers(),          // cursor
-		factorydroid.Parsers(),    // factory-droid
-		gemini.Parsers(),          // gemini-cli
-		goose.Parsers(),           // goose
-		hermes.Parsers(),          // hermes
-		iflow.Parsers(),           // iflow
-		kimicli.Parsers(),         // kimi-cli
-		kimiwork.Parsers(),        // kimi-work
-		kiro.Parsers(),            // kiro (Amazon Q / Kiro CLI)
-		letta.Parsers(),           // letta (Letta Code local backend; conversations read by the pi session format, parser/format/pisession)
-		metagpt.Parsers(),         // metagpt (model config, never the key)
-		musecode.Parsers(),        // muse-code
-		nanobot.Parsers(),         // nanobot
-		ollama.Parsers(),          // ollama
-		openclaude.Parsers(),      // openclaude
-		openclaw.Parsers(),        // openclaw (agent and state databases; transcripts read by the pi session format, parser/format/pisession)
-		openinterpreter.Parsers(), // open-interpreter (Codex readers on its paths)
-		opencode.Parsers(),        // opencode, kilo-code
-		openhands.Parsers(),       // openhands
-		pearai.Parsers(),          // pearai (Continue and Roo Code forks)
-		pi.Parsers(),              // pi, little-coder
-		qoder.Parsers(),           // qoder
-		qwen.Parsers(),            // qwen-code
-		roocode.Parsers(),         // roo-code
-		shellgpt.Parsers(),        // shellgpt
-		tabby.Parsers(),           // tabby
-		vscode.Parsers(),          // vscode (Copilot Chat)
-		windsurf.Parsers(),        // windsurf (hook transcripts, .pb wire decoding)
-		zed.Parsers(),             // zed
+		agentzero.Parsers(),         // agent-zero
+		aider.Parsers(),             // aider
+		amp.Parsers(),               // amp (prompt history and logs; threads are server-side)
+		antigravity.Parsers(),       // antigravity (CLI, app, IDE, backup data directories)
+		augment.Parsers(),           // augment (Auggie CLI)
+		autogenstudio.Parsers(),     // autogen-studio
+		chatgptdesktop.Parsers(),    // chatgpt-desktop (reads codex-cli state-db codex-dev.db)
+		claudecode.Parsers(),        // claude-code
+		claudedesktop.Parsers(),     // claude-desktop
+		cline.Parsers(),             // cline
+		codex.Parsers(),             // codex-cli
+		cody.Parsers(),              // cody (JetBrains agent state, legacy history; cody/settings reads vscode settings.json)
+		commandcode.Parsers(),       // command-code
+		continuedev.Parsers(),       // continue
+		copilot.Parsers(),           // copilot (language server token store: accounts, never the token)
+		copilotcli.Parsers(),        // copilot-cli
+		copilotdesktop.Parsers(),    // copilot-desktop
+		crewai.Parsers(),            // crewai
+		crush.Parsers(),             // crush
+		cursor.Parsers(),            // cursor
+		dify.Parsers(),              // dify (the agent sandbox volume)
+		factorydroid.Parsers(),      // factory-droid
+		flowise.Parsers(),           // flowise
+		gemini.Parsers(),            // gemini-cli
+		goose.Parsers(),             // goose
+		hermes.Parsers(),            // hermes
+		iflow.Parsers(),             // iflow
+		kimicli.Parsers(),           // kimi-cli
+		kimiwork.Parsers(),          // kimi-work
+		kiro.Parsers(),              // kiro (Amazon Q / Kiro CLI)
+		langflow.Parsers(),          // langflow (server langflow.db and Desktop database.db)
+		letta.Parsers(),             // letta (Letta Code local backend; conversations read by the pi session format, parser/format/pisession)
+		localdeepresearch.Parsers(), // local-deep-research
+		metagpt.Parsers(),           // metagpt (model config, never the key)
+		musecode.Parsers(),          // muse-code
+		n8n.Parsers(),               // n8n
+		nanobot.Parsers(),           // nanobot
+		ollama.Parsers(),            // ollama
+		openclaude.Parsers(),        // openclaude
+		openclaw.Parsers(),          // openclaw (agent and state databases; transcripts read by the pi session format, parser/format/pisession)
+		opencode.Parsers(),          // opencode, kilo-code
+		openhands.Parsers(),         // openhands
+		openinterpreter.Parsers(),   // open-interpreter (Codex readers on its paths)
+		pearai.Parsers(),            // pearai (Continue and Roo Code forks)
+		pi.Parsers(),                // pi, little-coder
+		pydanticclai.Parsers(),      // pydantic-clai (clai v1 prompt history)
+		qoder.Parsers(),             // qoder
+		qwen.Parsers(),              // qwen-code
+		roocode.Parsers(),           // roo-code
+		shellgpt.Parsers(),          // shellgpt
+		tabby.Parsers(),             // tabby
+		vscode.Parsers(),            // vscode (Copilot Chat)
+		windsurf.Parsers(),          // windsurf (hook transcripts, .pb wire decoding)
+		zed.Parsers(),               // zed
 		// One control-surface parser per agent (<agent>/surface): hooks,
 		// MCP servers, skills, agents, commands, plugins, rules files.
 		surface.Parsers(),

@@ -129,7 +129,7 @@ func TestAddingAnAgentChecklist(t *testing.T) {
 		// chat text, chatgpt-desktop's files hold no tool calls, muse-code's
 		// tool events are system rows, copilot's token store holds accounts,
 		// metagpt's config models.
-		noTools: map[string]bool{"aider": true, "chatgptdesktop": true, "musecode": true, "copilot": true, "metagpt": true},
+		noTools: map[string]bool{"aider": true, "chatgptdesktop": true, "localdeepresearch": true, "musecode": true, "pydanticclai": true, "copilot": true, "metagpt": true},
 	}
 	specs := map[string]parser.Spec{}
 	for _, p := range parsers.All() {

@@ -1,0 +1,110 @@
+package dify
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+	"github.com/doubleagent/doubleagent/catalog"
+)
+
+const agentName = "dify"
+
+// maxJobFile is how much of a job's script or output is put into a row.
+const maxJobFile = 1 << 20
+
+var actions = map[string]timeline.Action{"shell_job": timeline.ActExecute}
+
+// Parsers returns the Dify parsers.
+func Parsers() []parser.Parser {
+	return []parser.Parser{
+		parser.New(parser.Spec{
+			ID: "dify/shellctl", Agent: agentName, Version: 1, Actions: actions,
+			Targets: []string{catalog.VolumeTarget}, Names: []string{"shellctl.db"},
+			Doc: "the agent sandbox volume's shellctl.db jobs: each shell job the agent ran as a tool call (its script from the job folder, cwd) and result (its output log, exit code, status, reason)",
+		}, parseShellctl),
+	}
+}
+
+func parseShellctl(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	db, err := in.DB(ctx)
+	if err != nil {
+		return err
+	}
+	if ok, err := parser.HasTable(ctx, db, "jobs"); err != nil {
+		return err
+	} else if !ok {
+		out.Problem(0, "no jobs table: not a shellctl database")
+		return nil
+	}
+	stateDir := path.Dir(strings.ReplaceAll(in.Path, "\\", "/"))
+	return parser.EachTableRow(ctx, db, "jobs", func(r parser.Row) error {
+		id := r.Get("job_id")
+		base := timeline.Event{SessionID: "shellctl:" + r.Get("session_name"), SourceLine: r.Rowid}
+		at := r.Vals["started_at"]
+		if _, ok := parser.SQLTime(at); !ok {
+			at = r.Vals["created_at"]
+		}
+		if t, ok := parser.SQLTime(at); ok {
+			base.Time = t
+		} else {
+			base.TimeBasis = timeline.TimeNone
+		}
+		script, sOK := jobFile(in, stateDir, r.Get("script_path"))
+		args := parser.JSONValue(map[string]string{"cwd": r.Get("cwd"), "script_path": r.Get("script_path"), "script": script})
+		u := base
+		u.TurnType, u.ToolName, u.ToolUseID, u.RecordID = timeline.ToolUse, "shell_job", "shellctl:"+id, "shellctl:"+id
+		u.ToolInput = parser.RedactSecrets(args)
+		u.Text = parser.RedactSecrets(strings.TrimSpace(script))
+		if !sOK {
+			u.Text = "shell job " + id + ": script " + r.Get("script_path") + " not collected"
+		}
+		out.Event(u)
+		res := base
+		if t, ok := parser.SQLTime(r.Vals["ended_at"]); ok {
+			res.Time, res.TimeBasis = t, timeline.TimeRecorded
+		}
+		res.TurnType, res.ToolName, res.ToolUseID, res.RecordID = timeline.ToolResult, "shell_job", "shellctl:"+id, "shellctl:"+id+":result"
+		output, oOK := jobFile(in, stateDir, r.Get("output_path"))
+		head := fmt.Sprintf("status %s", r.Get("status"))
+		if ec := r.Get("exit_code"); ec != "" {
+			head += ", exit code " + ec
+		}
+		for _, c := range []string{"reason", "message"} {
+			if v := r.Get(c); v != "" {
+				head += ", " + c + ": " + v
+			}
+		}
+		if !oOK {
+			head += "; output " + r.Get("output_path") + " not collected"
+		}
+		res.Text = parser.RedactSecrets(strings.TrimSpace(head + "\n" + output))
+		ec := r.Get("exit_code")
+		res.IsError = fmt.Sprint(r.Get("status") == "failed" || r.Get("status") == "lost" || (ec != "" && ec != "0"))
+		out.Event(res)
+		return nil
+	})
+}
+
+// jobFile reads a job's script or output, named by its path inside the
+// sandbox (under <state dir>/jobs/), from the collected copy beside the
+// database: the part after the state directory's name is joined to the
+// database's folder.
+func jobFile(in *parser.Input, stateDir, p string) (string, bool) {
+	i := strings.Index(p, "/jobs/")
+	if i < 0 {
+		return "", false
+	}
+	b, ok := in.ReadRelated(stateDir+p[i:], maxJobFile)
+	if !ok {
+		return "", false
+	}
+	s := string(b)
+	if len(b) == maxJobFile {
+		s += "\n[cut at 1 MiB]"
+	}
+	return s, true
+}

@@ -1,0 +1,66 @@
+package dify
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
+	"github.com/doubleagent/doubleagent/catalog"
+)
+
+var mtime = time.Date(2026, 7, 16, 9, 0, 0, 0, time.UTC)
+
+var byID = parsertest.IDs(Parsers())
+
+const vol = "/var/lib/docker/volumes/docker_dify_agent_local_sandbox_home/_data/.local/share/shellctl/"
+
+func run(t *testing.T, sqlFile, golden string, related parsertest.Files) *parsertest.Sink {
+	t.Helper()
+	db := parsertest.SQLite(t, "testdata/"+sqlFile)
+	in := parsertest.Input(t, db, parser.File{Path: vol + "shellctl.db", Rel: ".local/share/shellctl/shellctl.db", Agent: agentName, Target: catalog.VolumeTarget, MTime: mtime}, related)
+	return parsertest.Golden(t, byID(t, "dify/shellctl"), in, "testdata/"+golden+".golden.jsonl")
+}
+
+func rows(s *parsertest.Sink) string {
+	var b strings.Builder
+	for _, e := range s.Events {
+		fmt.Fprintf(&b, "%d %s %s %s id=%s err=%s t=%s: %q in=%s\n", e.SourceLine, e.SessionID, e.TurnType, e.ToolName, e.ToolUseID, e.IsError, e.TimeString(), e.Text, e.ToolInput)
+	}
+	return b.String()
+}
+
+// TestShellctl: each job a shell tool call with its script (a bearer
+// token redacted) read from the collected job folder by the path the
+// sandbox recorded, and a result with status, exit code, reason and the
+// output log; a job whose files were not collected says so.
+func TestShellctl(t *testing.T) {
+	s := run(t, "shellctl.sql", "shellctl", parsertest.Files{
+		vol + "jobs/j1/script.sh":  "testdata/jobs/j1/script.sh",
+		vol + "jobs/j1/output.log": "testdata/jobs/j1/output.log",
+		vol + "jobs/j2/script.sh":  "testdata/jobs/j2/script.sh",
+	})
+	want := `1 shellctl:agent-1 tool_use shell_job id=shellctl:j1 err= t=2026-07-15T08:00:00.500Z: "cd /workspace && ls -la\ncurl -H \"Authorization: Bearer [redacted]\" https://api.example.com" in={"cwd":"/workspace","script":"cd /workspace && ls -la\ncurl -H \"Authorization: Bearer [redacted]\" https://api.example.com\n","script_path":"/home/dify/.local/share/shellctl/jobs/j1/script.sh"}
+1 shellctl:agent-1 tool_result shell_job id=shellctl:j1 err=false t=2026-07-15T08:00:02.000Z: "status exited, exit code 0\ntotal 0\ndrwxr-xr-x 2 dify dify 40 ." in=
+2 shellctl:agent-1 tool_use shell_job id=shellctl:j2 err= t=2026-07-15T08:01:00.000Z: "rm -rf /workspace/build" in={"cwd":"/workspace","script":"rm -rf /workspace/build\n","script_path":"/home/dify/.local/share/shellctl/jobs/j2/script.sh"}
+2 shellctl:agent-1 tool_result shell_job id=shellctl:j2 err=true t=2026-07-15T08:01:30.000Z: "status terminated, exit code 137, reason: timeout, message: killed after 30s; output /home/dify/.local/share/shellctl/jobs/j2/output.log not collected" in=
+3 shellctl:agent-2 tool_use shell_job id=shellctl:j3 err= t=2026-07-15T08:02:00.000Z: "shell job j3: script /home/dify/.local/share/shellctl/jobs/j3/script.sh not collected" in={"cwd":"/tmp","script":"","script_path":"/home/dify/.local/share/shellctl/jobs/j3/script.sh"}
+3 shellctl:agent-2 tool_result shell_job id=shellctl:j3 err=false t=2026-07-15T08:02:00.000Z: "status running; output /home/dify/.local/share/shellctl/jobs/j3/output.log not collected" in=
+`
+	if got := rows(s); got != want {
+		t.Fatalf("rows:\n%s", got)
+	}
+	if strings.Contains(string(parsertest.Render(s)), "abcdefghijklmnopqr") {
+		t.Fatal("the script's token reached the output")
+	}
+}
+
+// TestOther: a SQLite file without the jobs table is one problem.
+func TestOther(t *testing.T) {
+	s := run(t, "other.sql", "other", nil)
+	if len(s.Events) != 0 || strings.Join(s.Problems, "\n") != "line 0: no jobs table: not a shellctl database" {
+		t.Fatalf("events %d problems %v", len(s.Events), s.Problems)
+	}
+}

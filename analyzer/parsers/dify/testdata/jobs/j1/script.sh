@@ -1,0 +1,2 @@
+cd /workspace && ls -la
+curl -H "Authorization: Bearer abcdefghijklmnopqr" https://api.example.com

@@ -1,0 +1,2 @@
+-- Not a shellctl database.
+CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT);

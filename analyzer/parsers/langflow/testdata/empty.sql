@@ -1,0 +1,2 @@
+-- A Langflow database after the migrations: no rows.
+CREATE TABLE message (timestamp DATETIME NOT NULL, sender VARCHAR NOT NULL, sender_name VARCHAR NOT NULL, session_id VARCHAR NOT NULL, text TEXT, id CHAR(32) NOT NULL PRIMARY KEY, flow_id CHAR(32), files JSON, error BOOLEAN NOT NULL, edit BOOLEAN NOT NULL, properties JSON, category TEXT, content_blocks JSON);
