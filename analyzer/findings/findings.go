@@ -32,6 +32,7 @@ import (
 	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/analyze"
+	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/rules"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 	"github.com/doubleagent/doubleagent/bundle"
@@ -401,7 +402,10 @@ func rowHidden(r *timeline.Row) string {
 	return HiddenText(r.Text)
 }
 
-func excerpt(s string) string { return excerptN(s, excerptChars) }
+// excerpt is a matched row's text as a finding shows it: credential-shaped
+// text redacted (parser.RedactSecrets; the row itself in timeline.jsonl
+// keeps what the agent recorded), cut at excerptChars characters.
+func excerpt(s string) string { return excerptN(parser.RedactSecrets(s), excerptChars) }
 
 func excerptN(s string, max int) string {
 	if len(s) <= max {

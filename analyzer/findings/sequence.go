@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/rules"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
@@ -94,7 +95,7 @@ func (d *ForbiddenDestruction) Row(line int64, r *timeline.Row, _ func(rows ...R
 func (d *ForbiddenDestruction) Finish(report func(note string, rows ...Ref)) {
 	for _, f := range d.found {
 		m := prohibitionRe.FindString(f.ban.Row.Text)
-		report(fmt.Sprintf("the person wrote %q (row %d) and the agent then ran %q (row %d)", m, f.ban.Line, excerptN(f.call.Row.Text, 200), f.call.Line), f.ban, f.call)
+		report(fmt.Sprintf("the person wrote %q (row %d) and the agent then ran %q (row %d)", m, f.ban.Line, excerptN(parser.RedactSecrets(f.call.Row.Text), 200), f.call.Line), f.ban, f.call)
 	}
 }
 
