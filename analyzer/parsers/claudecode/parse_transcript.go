@@ -91,6 +91,7 @@ type transcript struct {
 	children map[string]struct{} // uuids a prompt or reply was chained to
 	info     map[string]*sessInfo
 	order    []string
+	rd       *recordDecoder
 }
 
 func parseTranscript(ctx context.Context, in *parser.Input, out parser.Sink) error {
@@ -107,6 +108,7 @@ func parseTranscript(ctx context.Context, in *parser.Input, out parser.Sink) err
 		chains:   map[string]string{},
 		children: map[string]struct{}{},
 		info:     map[string]*sessInfo{},
+		rd:       newRecordDecoder(),
 	}
 	p := strings.ReplaceAll(in.Path, `\`, "/")
 	stem := strings.TrimSuffix(baseOf(p), ".jsonl")
@@ -130,6 +132,12 @@ func parseTranscript(ctx context.Context, in *parser.Input, out parser.Sink) err
 		if small, ok := lightRecord(line); ok {
 			dec = small
 		}
+		if t.rd.decode(dec, &r) {
+			t.record(&r, line)
+			t.unmarked(n)
+			return nil
+		}
+		r = record{}
 		if jerr := json.Unmarshal(dec, &r); jerr != nil {
 			objs, lost := parser.SplitGlued(line)
 			if len(objs) == 0 {
@@ -158,13 +166,7 @@ func parseTranscript(ctx context.Context, in *parser.Input, out parser.Sink) err
 			return nil
 		}
 		t.record(&r, line)
-		if t.rows == 0 && !t.marked {
-			reason := "no_evidence:" + orDash(t.typ)
-			if t.typ == "permission-mode" || t.typ == "mode" {
-				reason = "state_only:" + t.typ
-			}
-			out.Skip(n, reason)
-		}
+		t.unmarked(n)
 		return nil
 	})
 	t.flushPending(time.Time{}, timeline.TimeNone)
@@ -173,6 +175,18 @@ func parseTranscript(ctx context.Context, in *parser.Input, out parser.Sink) err
 		return fmt.Errorf("read %s: %w", in.Path, err)
 	}
 	return nil
+}
+
+// unmarked counts line n as skipped when its record gave no row and was
+// neither skipped nor reported.
+func (t *transcript) unmarked(n int64) {
+	if t.rows == 0 && !t.marked {
+		reason := "no_evidence:" + orDash(t.typ)
+		if t.typ == "permission-mode" || t.typ == "mode" {
+			reason = "state_only:" + t.typ
+		}
+		t.out.Skip(n, reason)
+	}
 }
 
 // uuidRe matches a session uuid file name.
