@@ -24,15 +24,47 @@ import (
 // rows, problems and their wording stay what they were.
 // TestRecordDecoderMatchesUnmarshal compares the two on every line of the
 // fixtures and samples and on mutated lines.
+//
+// One record, one message and one decoder serve every line of a file,
+// and the short strings that repeat from record to record (types, session
+// and agent ids, cwd, entrypoint, model) are interned per file: the
+// allocations per line are the strings a row keeps.
 type recordDecoder struct {
-	bb  bytes.Buffer
-	dec *jsontext.Decoder
+	bb   bytes.Buffer
+	dec  *jsontext.Decoder
+	rec  record
+	msg  message
+	strs map[string]string
 }
+
+// maxInterned bounds the strings one file's decoder interns.
+const maxInterned = 4096
 
 var v1opts = json.DefaultOptionsV1()
 
 func newRecordDecoder() *recordDecoder {
-	return &recordDecoder{dec: jsontext.NewDecoder(bytes.NewReader(nil), v1opts)}
+	return &recordDecoder{dec: jsontext.NewDecoder(bytes.NewReader(nil), v1opts), strs: map[string]string{}}
+}
+
+// record returns the decoder's record, zeroed: valid until the next call.
+func (d *recordDecoder) record() *record {
+	m := d.msg
+	d.rec, d.msg = record{}, message{Content: msgContent{Blocks: m.Content.Blocks[:0]}, spread: m.spread[:0]}
+	clear(m.Content.Blocks[:cap(m.Content.Blocks)])
+	return &d.rec
+}
+
+// intern returns s's text as a string, shared with the earlier records of
+// the file that had the same text.
+func (d *recordDecoder) intern(b []byte) string {
+	if s, ok := d.strs[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(d.strs) < maxInterned {
+		d.strs[s] = s
+	}
+	return s
 }
 
 // decode fills r (which must be zero) from line; false when the line must
@@ -69,7 +101,7 @@ func (d *recordDecoder) decode(line []byte, r *record) bool {
 			return false
 		}
 		seen |= 1 << f.idx
-		if !f.read(dec, r) {
+		if !f.read(d, dec, r) {
 			return false
 		}
 	}
@@ -89,7 +121,7 @@ func (d *recordDecoder) decode(line []byte, r *record) bool {
 // recField reads one member's value into its field of record.
 type recField struct {
 	idx  uint
-	read func(dec *jsontext.Decoder, r *record) bool
+	read func(d *recordDecoder, dec *jsontext.Decoder, r *record) bool
 }
 
 // readStr reads a string member (null leaves the field as it is, as
@@ -126,6 +158,27 @@ func readBool(dec *jsontext.Decoder, p *bool) bool {
 	return false
 }
 
+// readInterned is readStr for a member whose text repeats from record to
+// record: a string with no escape and only ASCII is interned; any other
+// is decoded as readStr does.
+func (d *recordDecoder) readInterned(dec *jsontext.Decoder, p *string) bool {
+	if dec.PeekKind() != '"' {
+		return readStr(dec, p)
+	}
+	v, err := dec.ReadValue()
+	if err != nil {
+		return false
+	}
+	b := v[1 : len(v)-1]
+	for _, c := range b {
+		if c == '\\' || c >= 0x80 {
+			return jsonv2.Unmarshal(v, p, v1opts) == nil
+		}
+	}
+	*p = d.intern(b)
+	return true
+}
+
 // readRaw keeps a member's value as written (null as "null", as
 // json.RawMessage's own decoding does), aliasing the line.
 func readRaw(dec *jsontext.Decoder, p *json.RawMessage) bool {
@@ -145,34 +198,38 @@ func readAny(dec *jsontext.Decoder, p any) bool {
 }
 
 var recFields = func() map[string]recField {
-	str := func(get func(r *record) *string) func(*jsontext.Decoder, *record) bool {
-		return func(dec *jsontext.Decoder, r *record) bool { return readStr(dec, get(r)) }
+	type reader = func(*recordDecoder, *jsontext.Decoder, *record) bool
+	str := func(get func(r *record) *string) reader {
+		return func(_ *recordDecoder, dec *jsontext.Decoder, r *record) bool { return readStr(dec, get(r)) }
 	}
-	boo := func(get func(r *record) *bool) func(*jsontext.Decoder, *record) bool {
-		return func(dec *jsontext.Decoder, r *record) bool { return readBool(dec, get(r)) }
+	istr := func(get func(r *record) *string) reader {
+		return func(d *recordDecoder, dec *jsontext.Decoder, r *record) bool { return d.readInterned(dec, get(r)) }
 	}
-	raw := func(get func(r *record) *json.RawMessage) func(*jsontext.Decoder, *record) bool {
-		return func(dec *jsontext.Decoder, r *record) bool { return readRaw(dec, get(r)) }
+	boo := func(get func(r *record) *bool) reader {
+		return func(_ *recordDecoder, dec *jsontext.Decoder, r *record) bool { return readBool(dec, get(r)) }
 	}
-	fs := map[string]func(*jsontext.Decoder, *record) bool{
-		"type":                      str(func(r *record) *string { return &r.Type }),
-		"subtype":                   str(func(r *record) *string { return &r.Subtype }),
+	raw := func(get func(r *record) *json.RawMessage) reader {
+		return func(_ *recordDecoder, dec *jsontext.Decoder, r *record) bool { return readRaw(dec, get(r)) }
+	}
+	fs := map[string]reader{
+		"type":                      istr(func(r *record) *string { return &r.Type }),
+		"subtype":                   istr(func(r *record) *string { return &r.Subtype }),
 		"uuid":                      str(func(r *record) *string { return &r.UUID }),
-		"sessionId":                 str(func(r *record) *string { return &r.SessionID }),
-		"cwd":                       str(func(r *record) *string { return &r.Cwd }),
+		"sessionId":                 istr(func(r *record) *string { return &r.SessionID }),
+		"cwd":                       istr(func(r *record) *string { return &r.Cwd }),
 		"timestamp":                 str(func(r *record) *string { return &r.Timestamp }),
-		"agentId":                   str(func(r *record) *string { return &r.AgentID }),
+		"agentId":                   istr(func(r *record) *string { return &r.AgentID }),
 		"requestId":                 str(func(r *record) *string { return &r.RequestID }),
-		"entrypoint":                str(func(r *record) *string { return &r.Entrypoint }),
-		"promptSource":              str(func(r *record) *string { return &r.PromptSource }),
-		"turnOrigin":                str(func(r *record) *string { return &r.TurnOrigin }),
-		"permissionMode":            str(func(r *record) *string { return &r.PermissionMode }),
-		"requestedModel":            str(func(r *record) *string { return &r.RequestedModel }),
-		"toolDenialKind":            str(func(r *record) *string { return &r.ToolDenialKind }),
+		"entrypoint":                istr(func(r *record) *string { return &r.Entrypoint }),
+		"promptSource":              istr(func(r *record) *string { return &r.PromptSource }),
+		"turnOrigin":                istr(func(r *record) *string { return &r.TurnOrigin }),
+		"permissionMode":            istr(func(r *record) *string { return &r.PermissionMode }),
+		"requestedModel":            istr(func(r *record) *string { return &r.RequestedModel }),
+		"toolDenialKind":            istr(func(r *record) *string { return &r.ToolDenialKind }),
 		"summary":                   str(func(r *record) *string { return &r.Summary }),
-		"operation":                 str(func(r *record) *string { return &r.Operation }),
-		"stopReason":                str(func(r *record) *string { return &r.StopReason }),
-		"remoteSessionId":           str(func(r *record) *string { return &r.RemoteSessionID }),
+		"operation":                 istr(func(r *record) *string { return &r.Operation }),
+		"stopReason":                istr(func(r *record) *string { return &r.StopReason }),
+		"remoteSessionId":           istr(func(r *record) *string { return &r.RemoteSessionID }),
 		"continuedInSessionId":      str(func(r *record) *string { return &r.ContinuedInSessionID }),
 		"url":                       str(func(r *record) *string { return &r.URL }),
 		"taskId":                    str(func(r *record) *string { return &r.TaskID }),
@@ -197,7 +254,7 @@ var recFields = func() map[string]recField {
 		"lastSequenceNum":           raw(func(r *record) *json.RawMessage { return &r.LastSequenceNum }),
 		"atis":                      raw(func(r *record) *json.RawMessage { return &r.Atis }),
 		"mode":                      raw(func(r *record) *json.RawMessage { return &r.Mode }),
-		"parentUuid": func(dec *jsontext.Decoder, r *record) bool {
+		"parentUuid": func(d *recordDecoder, dec *jsontext.Decoder, r *record) bool {
 			switch dec.PeekKind() {
 			case 'n':
 				_, err := dec.ReadToken()
@@ -213,23 +270,28 @@ var recFields = func() map[string]recField {
 			}
 			return false
 		},
-		"message": func(dec *jsontext.Decoder, r *record) bool {
+		"message": func(d *recordDecoder, dec *jsontext.Decoder, r *record) bool {
 			if dec.PeekKind() == 'n' {
 				_, err := dec.ReadToken()
 				r.Message = nil
 				return err == nil
 			}
-			m := new(message)
+			var m *message
+			if r == &d.rec {
+				m = &d.msg // the decoder's own record: its message is reused
+			} else {
+				m = new(message)
+			}
 			if m.UnmarshalJSONFrom(dec) != nil {
 				return false
 			}
 			r.Message = m
 			return true
 		},
-		"toolUseResult":   func(dec *jsontext.Decoder, r *record) bool { return readAny(dec, &r.ToolUseResult) },
-		"compactMetadata": func(dec *jsontext.Decoder, r *record) bool { return readAny(dec, &r.CompactMetadata) },
-		"hookInfos":       func(dec *jsontext.Decoder, r *record) bool { return readAny(dec, &r.HookInfos) },
-		"forkedFrom":      func(dec *jsontext.Decoder, r *record) bool { return readAny(dec, &r.ForkedFrom) },
+		"toolUseResult":   func(_ *recordDecoder, dec *jsontext.Decoder, r *record) bool { return readAny(dec, &r.ToolUseResult) },
+		"compactMetadata": func(_ *recordDecoder, dec *jsontext.Decoder, r *record) bool { return readAny(dec, &r.CompactMetadata) },
+		"hookInfos":       func(_ *recordDecoder, dec *jsontext.Decoder, r *record) bool { return readAny(dec, &r.HookInfos) },
+		"forkedFrom":      func(_ *recordDecoder, dec *jsontext.Decoder, r *record) bool { return readAny(dec, &r.ForkedFrom) },
 	}
 	m := make(map[string]recField, len(fs))
 	var i uint

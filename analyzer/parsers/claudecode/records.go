@@ -130,7 +130,10 @@ func (m *message) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		case "content":
 			err = m.Content.UnmarshalJSONFrom(dec)
 		default:
-			n, nerr := strconv.Atoi(name)
+			n, nerr := -1, error(nil)
+			if name != "" && name[0] >= '0' && name[0] <= '9' { // Atoi's error allocates
+				n, nerr = strconv.Atoi(name)
+			}
 			if nerr == nil && n >= 0 && dec.PeekKind() == '"' {
 				var tok jsontext.Token
 				if tok, err = dec.ReadToken(); err == nil {
