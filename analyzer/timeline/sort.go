@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"slices"
 	"unsafe"
 )
@@ -274,7 +275,13 @@ func (r *runReader[T]) next() error {
 	}
 	if n > 1<<20 && r.codec.DecodeOwned != nil {
 		// A long record: read into memory of its own that its strings
-		// keep, rather than into the buffer and then a copy.
+		// keep, rather than into the buffer and then a copy. Past 16 MiB
+		// the garbage is collected first, so the memory the record's
+		// earlier copies left (its line, its text before the spill) is
+		// reused, not added to.
+		if n > 16<<20 {
+			runtime.GC()
+		}
 		b := make([]byte, n)
 		if _, err := io.ReadFull(r.br, b); err != nil {
 			return io.ErrUnexpectedEOF

@@ -3,6 +3,8 @@ package claudecode
 import (
 	"bytes"
 
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	json "github.com/go-json-experiment/json/v1"
@@ -129,11 +131,11 @@ type recField struct {
 func readStr(dec *jsontext.Decoder, p *string) bool {
 	switch dec.PeekKind() {
 	case '"':
-		tok, err := dec.ReadToken()
+		s, err := parser.ReadString(dec)
 		if err != nil {
 			return false
 		}
-		*p = tok.String()
+		*p = s
 		return true
 	case 'n':
 		_, err := dec.ReadToken()
