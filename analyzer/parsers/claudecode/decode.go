@@ -63,7 +63,7 @@ func (d *recordDecoder) intern(b []byte) string {
 		return s
 	}
 	s := string(b)
-	if len(d.strs) < maxInterned {
+	if len(d.strs) < maxInterned && len(b) <= 256 { // a long one is not kept past its line
 		d.strs[s] = s
 	}
 	return s
