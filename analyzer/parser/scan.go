@@ -65,19 +65,31 @@ func TopFields(b []byte, fn func(key, val []byte) bool) bool {
 // key holds an escape (then decode b instead).
 func TopMap(b []byte) (m map[string][]byte, ok bool) {
 	m = map[string][]byte{}
+	if !TopMapInto(m, b, nil) {
+		return nil, false
+	}
+	return m, true
+}
+
+// TopMapInto is TopMap filling m (cleared first), so one map serves a
+// file's records; key, when not nil, makes each key's string (an
+// interner: the keys repeat from record to record). It reports TopMap's ok.
+func TopMapInto(m map[string][]byte, b []byte, key func([]byte) string) bool {
+	clear(m)
 	esc := false
-	ok = TopFields(b, func(k, v []byte) bool {
+	ok := TopFields(b, func(k, v []byte) bool {
 		if bytes.IndexByte(k, '\\') >= 0 {
 			esc = true
 			return false
 		}
-		m[string(k)] = v
+		if key != nil {
+			m[key(k)] = v
+		} else {
+			m[string(k)] = v
+		}
 		return true
 	})
-	if !ok || esc {
-		return nil, false
-	}
-	return m, true
+	return ok && !esc
 }
 
 // RawString returns a JSON string value's text when it holds no escape

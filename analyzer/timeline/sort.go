@@ -8,7 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"unsafe"
 )
@@ -60,12 +63,28 @@ func NewSorter(dir string, memLimit int64) *Sorter {
 	return s
 }
 
-// NewSorterOf returns a sorter of T ordered by less.
+// NewSorterOf returns a sorter of T ordered by less. A memLimit of 0 or
+// less takes TargetBudget.
 func NewSorterOf[T any](dir string, memLimit int64, less func(a, b *T) bool, size func(*T) int64) *SorterOf[T] {
 	if memLimit <= 0 {
-		memLimit = 16 << 20
+		memLimit = TargetBudget()
 	}
 	return &SorterOf[T]{Dir: dir, MemLimit: memLimit, less: less, sizeOf: size}
+}
+
+// TargetBudget is the budget of a sorter given none: a quarter of the
+// process's soft memory target (GOMEMLIMIT, or debug.SetMemoryLimit: the
+// analyzer's command line sets 192 MiB unless GOMEMLIMIT is set, so 48 MiB),
+// between 16 MiB and 1 GiB; 16 MiB when no target is set. The rest of the
+// target is for the other sorters, the lines being parsed (a long line
+// and its text) and the runtime. With a fixed 16 MiB a 164 MB Claude Code
+// input spilled most of its rows to runs it then read back.
+func TargetBudget() int64 {
+	lim := debug.SetMemoryLimit(-1)
+	if lim <= 0 || lim == math.MaxInt64 {
+		return 16 << 20
+	}
+	return min(max(lim/4, 16<<20), 1<<30)
 }
 
 // WithCodec sets the codec runs are spilled with.
@@ -274,7 +293,13 @@ func (r *runReader[T]) next() error {
 	}
 	if n > 1<<20 && r.codec.DecodeOwned != nil {
 		// A long record: read into memory of its own that its strings
-		// keep, rather than into the buffer and then a copy.
+		// keep, rather than into the buffer and then a copy. Past 16 MiB
+		// the garbage is collected first, so the memory the record's
+		// earlier copies left (its line, its text before the spill) is
+		// reused, not added to.
+		if n > 16<<20 {
+			runtime.GC()
+		}
 		b := make([]byte, n)
 		if _, err := io.ReadFull(r.br, b); err != nil {
 			return io.ErrUnexpectedEOF

@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -96,5 +98,23 @@ func TestEventFramedAndOwned(t *testing.T) {
 	var out Event
 	if err := DecodeEventOwned(append([]byte(nil), rec...), &out); err != nil || out != e {
 		t.Fatalf("owned decode: %v", err)
+	}
+}
+
+// TestTargetBudget: a sorter given no budget takes a quarter of the soft
+// memory target, between 16 MiB and 1 GiB, and 16 MiB with no target.
+func TestTargetBudget(t *testing.T) {
+	prev := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(prev)
+	for _, c := range []struct{ limit, want int64 }{
+		{math.MaxInt64, 16 << 20}, {192 << 20, 48 << 20}, {32 << 20, 16 << 20}, {2 << 30, 512 << 20}, {64 << 30, 1 << 30},
+	} {
+		debug.SetMemoryLimit(c.limit)
+		if got := NewSorter(t.TempDir(), 0).MemLimit; got != c.want {
+			t.Errorf("soft limit %d: budget %d, want %d", c.limit, got, c.want)
+		}
+		if got := NewSorter(t.TempDir(), 5<<20).MemLimit; got != 5<<20 {
+			t.Errorf("soft limit %d: a budget given became %d", c.limit, got)
+		}
 	}
 }

@@ -78,6 +78,9 @@ type transcript struct {
 	children map[string]struct{} // uuids a prompt or reply was chained to
 	info     map[string]*sessInfo
 	order    []string
+	rd       *recordDecoder
+	att      map[string][]byte // the current attachment's members
+	light    lightScratch
 }
 
 // Options say whose transcript is read.
@@ -113,6 +116,7 @@ func Parse(ctx context.Context, in *parser.Input, out parser.Sink, o Options) er
 		chains:   map[string]string{},
 		children: map[string]struct{}{},
 		info:     map[string]*sessInfo{},
+		rd:       newRecordDecoder(),
 	}
 	p := strings.ReplaceAll(in.Path, `\`, "/")
 	stem := strings.TrimSuffix(baseOf(p), ".jsonl")
@@ -131,11 +135,16 @@ func Parse(ctx context.Context, in *parser.Input, out parser.Sink, o Options) er
 
 	err = parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		t.line, t.rows, t.marked, t.typ = n, 0, false, ""
-		var r record
 		dec := line
-		if small, ok := lightRecord(line); ok {
+		if small, ok := t.light.light(line); ok {
 			dec = small
 		}
+		if rec := t.rd.record(); t.rd.decode(dec, rec) {
+			t.record(rec, line)
+			t.unmarked(n)
+			return nil
+		}
+		var r record
 		if jerr := json.Unmarshal(dec, &r); jerr != nil {
 			objs, lost := parser.SplitGlued(line)
 			if len(objs) == 0 {
@@ -164,13 +173,7 @@ func Parse(ctx context.Context, in *parser.Input, out parser.Sink, o Options) er
 			return nil
 		}
 		t.record(&r, line)
-		if t.rows == 0 && !t.marked {
-			reason := "no_evidence:" + orDash(t.typ)
-			if t.typ == "permission-mode" || t.typ == "mode" {
-				reason = "state_only:" + t.typ
-			}
-			out.Skip(n, reason)
-		}
+		t.unmarked(n)
 		return nil
 	})
 	t.flushPending(time.Time{}, timeline.TimeNone)
@@ -179,6 +182,18 @@ func Parse(ctx context.Context, in *parser.Input, out parser.Sink, o Options) er
 		return fmt.Errorf("read %s: %w", in.Path, err)
 	}
 	return nil
+}
+
+// unmarked counts line n as skipped when its record gave no row and was
+// neither skipped nor reported.
+func (t *transcript) unmarked(n int64) {
+	if t.rows == 0 && !t.marked {
+		reason := "no_evidence:" + orDash(t.typ)
+		if t.typ == "permission-mode" || t.typ == "mode" {
+			reason = "state_only:" + t.typ
+		}
+		t.out.Skip(n, reason)
+	}
 }
 
 // uuidRe matches a session uuid file name.
@@ -418,13 +433,28 @@ var skipAttachments = map[string]bool{"prompt_snapshot": true, "total_tokens_rem
 // other record, and for a line the scan cannot vouch for (then the whole
 // line is decoded, and a bad one reported, as before).
 func lightRecord(line []byte) ([]byte, bool) {
+	var sc lightScratch
+	return sc.light(line)
+}
+
+// lightScratch holds lightRecord's buffers for the lines of one file.
+type lightScratch struct {
+	big []span
+	out []byte
+}
+
+type span struct{ at, end int }
+
+// light is lightRecord with sc's buffers (the line it returns is valid
+// until the next call).
+func (sc *lightScratch) light(line []byte) ([]byte, bool) {
 	// One scan notes the type, the attachment's span and the large
 	// values no skipTypes record reads; the smaller line is then put
 	// together from those spans, with no second scan.
-	type span struct{ at, end int }
 	var typ []byte
 	var att span
-	var big []span
+	big := sc.big[:0]
+	defer func() { sc.big = big[:0] }()
 	message := false
 	if !parser.TopFields(line, func(k, v []byte) bool {
 		at := cap(line) - cap(v)
@@ -446,16 +476,16 @@ func lightRecord(line []byte) ([]byte, bool) {
 	}) || message {
 		return nil, false
 	}
-	ts, ok := parser.RawString(typ)
-	if !ok {
-		return nil, false
+	if len(typ) < 2 || typ[0] != '"' || typ[len(typ)-1] != '"' || bytes.IndexByte(typ, '\\') >= 0 {
+		return nil, false // RawString's test, without its string
 	}
+	ts := typ[1 : len(typ)-1]
 	var repl []span
 	var with []byte
 	switch {
-	case skipTypes[ts] != "":
+	case skipTypes[string(ts)] != "":
 		repl, with = big, []byte("null")
-	case ts == "attachment" && att.end > 0:
+	case string(ts) == "attachment" && att.end > 0:
 		var at []byte
 		if !parser.TopFields(line[att.at:att.end], func(k, v []byte) bool {
 			if string(k) == "type" {
@@ -466,17 +496,23 @@ func lightRecord(line []byte) ([]byte, bool) {
 		}) {
 			return nil, false
 		}
-		if a, ok := parser.RawString(at); !ok || !skipAttachments[a] {
+		if len(at) < 2 || at[0] != '"' || at[len(at)-1] != '"' || bytes.IndexByte(at, '\\') >= 0 || !skipAttachments[string(at[1:len(at)-1])] {
 			return nil, false
 		}
-		repl, with = []span{att}, append(append([]byte(`{"type":`), at...), '}')
+		big = append(big[:0], att)
+		repl, with = big, append(append([]byte(`{"type":`), at...), '}')
 	default:
 		return nil, false
 	}
 	if len(repl) == 0 {
 		return line, true
 	}
-	out := make([]byte, 0, 512)
+	out := sc.out[:0]
+	defer func() {
+		if cap(out) <= 64<<10 { // a long line's copy is not kept
+			sc.out = out[:0]
+		}
+	}()
 	last := 0
 	for _, r := range repl {
 		out = append(append(out, line[last:r.at]...), with...)
@@ -1268,8 +1304,11 @@ func errorText(raw json.RawMessage) string {
 func (t *transcript) attachment(raw json.RawMessage) {
 	// The record was decoded once; its attachment is read through its
 	// members' spans, decoding only the values a row shows.
-	a, ok := parser.TopMap(raw)
-	if !ok {
+	if t.att == nil {
+		t.att = map[string][]byte{}
+	}
+	a := t.att
+	if !parser.TopMapInto(a, raw, t.rd.intern) {
 		t.sys("attachment", "")
 		return
 	}

@@ -103,11 +103,11 @@ func (m *message) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	switch dec.PeekKind() {
 	case '{':
 	case '"':
-		tok, err := dec.ReadToken()
+		s, err := parser.ReadString(dec)
 		if err != nil {
 			return err
 		}
-		m.Content.Str = tok.String()
+		m.Content.Str = s
 		return nil
 	default:
 		return dec.SkipValue()
@@ -130,11 +130,14 @@ func (m *message) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		case "content":
 			err = m.Content.UnmarshalJSONFrom(dec)
 		default:
-			n, nerr := strconv.Atoi(name)
+			n, nerr := -1, error(nil)
+			if name != "" && name[0] >= '0' && name[0] <= '9' { // Atoi's error allocates
+				n, nerr = strconv.Atoi(name)
+			}
 			if nerr == nil && n >= 0 && dec.PeekKind() == '"' {
-				var tok jsontext.Token
-				if tok, err = dec.ReadToken(); err == nil {
-					m.spread = append(m.spread, spreadPart{n, tok.String()})
+				var s string
+				if s, err = parser.ReadString(dec); err == nil {
+					m.spread = append(m.spread, spreadPart{n, s})
 				}
 			} else {
 				err = dec.SkipValue()
@@ -153,11 +156,7 @@ func readString(dec *jsontext.Decoder) (string, error) {
 	if dec.PeekKind() != '"' {
 		return "", dec.SkipValue()
 	}
-	tok, err := dec.ReadToken()
-	if err != nil {
-		return "", err
-	}
-	return tok.String(), nil
+	return parser.ReadString(dec)
 }
 
 // spreadText joins a spread message's fragments in key order.
@@ -181,11 +180,11 @@ type msgContent struct {
 func (c *msgContent) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	switch dec.PeekKind() {
 	case '"':
-		tok, err := dec.ReadToken()
+		s, err := parser.ReadString(dec)
 		if err != nil {
 			return err
 		}
-		c.Str = tok.String()
+		c.Str = s
 		return nil
 	case '[':
 		return jsonv2.UnmarshalDecode(dec, &c.Blocks, json.DefaultOptionsV1())
@@ -201,11 +200,11 @@ type resultContent struct{ Text string }
 func (c *resultContent) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	switch dec.PeekKind() {
 	case '"':
-		tok, err := dec.ReadToken()
+		s, err := parser.ReadString(dec)
 		if err != nil {
 			return err
 		}
-		c.Text = tok.String()
+		c.Text = s
 		return nil
 	case '[':
 		var blocks []block
@@ -306,11 +305,11 @@ func (u *toolUseResult) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		u.Status, _ = parser.JSONString(o.Status)
 		return nil
 	case '"':
-		tok, err := dec.ReadToken()
+		s, err := parser.ReadString(dec)
 		if err != nil {
 			return err
 		}
-		u.Str = tok.String()
+		u.Str = s
 		return nil
 	}
 	return dec.SkipValue()

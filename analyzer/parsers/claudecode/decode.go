@@ -1,0 +1,334 @@
+package claudecode
+
+import (
+	"bytes"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	json "github.com/go-json-experiment/json/v1"
+)
+
+// recordDecoder decodes transcript lines into record in one pass over a
+// reused jsontext.Decoder: each member is matched by its exact name and
+// read straight into its typed field (strings and booleans as tokens, the
+// message through message.UnmarshalJSONFrom, raw members as slices of the
+// line), the rest skipped. It replaces json.Unmarshal's reflection and
+// case-folded name matching on the hot path.
+//
+// It gives up (false) on anything where json.Unmarshal (the encoding/json
+// v1 semantics every earlier version of this parser had) could decide
+// otherwise: an error of any kind, a member named with an escape, a name
+// that matches a field only case-insensitively or is not ASCII, a field
+// named twice, a value of another type than its field's, bytes after the
+// object. The caller then decodes the line with json.Unmarshal, so the
+// rows, problems and their wording stay what they were.
+// TestRecordDecoderMatchesUnmarshal compares the two on every line of the
+// fixtures and samples and on mutated lines.
+//
+// One record, one message and one decoder serve every line of a file,
+// and the short strings that repeat from record to record (types, session
+// and agent ids, cwd, entrypoint, model) are interned per file: the
+// allocations per line are the strings a row keeps.
+type recordDecoder struct {
+	bb   bytes.Buffer
+	dec  *jsontext.Decoder
+	rec  record
+	msg  message
+	strs map[string]string
+}
+
+// maxInterned bounds the strings one file's decoder interns.
+const maxInterned = 4096
+
+var v1opts = json.DefaultOptionsV1()
+
+func newRecordDecoder() *recordDecoder {
+	return &recordDecoder{dec: jsontext.NewDecoder(bytes.NewReader(nil), v1opts), strs: map[string]string{}}
+}
+
+// record returns the decoder's record, zeroed: valid until the next call.
+func (d *recordDecoder) record() *record {
+	m := d.msg
+	d.rec, d.msg = record{}, message{Content: msgContent{Blocks: m.Content.Blocks[:0]}, spread: m.spread[:0]}
+	clear(m.Content.Blocks[:cap(m.Content.Blocks)])
+	return &d.rec
+}
+
+// intern returns s's text as a string, shared with the earlier records of
+// the file that had the same text.
+func (d *recordDecoder) intern(b []byte) string {
+	if s, ok := d.strs[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(d.strs) < maxInterned && len(b) <= 256 { // a long one is not kept past its line
+		d.strs[s] = s
+	}
+	return s
+}
+
+// decode fills r (which must be zero) from line; false when the line must
+// be decoded by json.Unmarshal instead (r is then in an unspecified state).
+// Raw members (record's json.RawMessage fields) alias line.
+func (d *recordDecoder) decode(line []byte, r *record) bool {
+	d.bb = *bytes.NewBuffer(line)
+	d.dec.Reset(&d.bb, v1opts)
+	dec := d.dec
+	if dec.PeekKind() != '{' {
+		return false
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return false
+	}
+	var seen uint64
+	for dec.PeekKind() != '}' {
+		name, err := dec.ReadValue()
+		if err != nil || len(name) < 2 || name[0] != '"' || bytes.IndexByte(name, '\\') >= 0 {
+			return false
+		}
+		key := name[1 : len(name)-1]
+		f, ok := recFields[string(key)]
+		if !ok {
+			if foldsToField(key) {
+				return false
+			}
+			if dec.SkipValue() != nil {
+				return false
+			}
+			continue
+		}
+		if seen&(1<<f.idx) != 0 {
+			return false
+		}
+		seen |= 1 << f.idx
+		if !f.read(d, dec, r) {
+			return false
+		}
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return false
+	}
+	for _, c := range line[dec.InputOffset():] {
+		switch c {
+		case ' ', '\t', '\r', '\n':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// recField reads one member's value into its field of record.
+type recField struct {
+	idx  uint
+	read func(d *recordDecoder, dec *jsontext.Decoder, r *record) bool
+}
+
+// readStr reads a string member (null leaves the field as it is, as
+// json.Unmarshal does; any other kind gives up).
+func readStr(dec *jsontext.Decoder, p *string) bool {
+	switch dec.PeekKind() {
+	case '"':
+		s, err := parser.ReadString(dec)
+		if err != nil {
+			return false
+		}
+		*p = s
+		return true
+	case 'n':
+		_, err := dec.ReadToken()
+		return err == nil
+	}
+	return false
+}
+
+func readBool(dec *jsontext.Decoder, p *bool) bool {
+	switch dec.PeekKind() {
+	case 't', 'f':
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return false
+		}
+		*p = tok.Bool()
+		return true
+	case 'n':
+		_, err := dec.ReadToken()
+		return err == nil
+	}
+	return false
+}
+
+// readInterned is readStr for a member whose text repeats from record to
+// record: a string with no escape and only ASCII is interned; any other
+// is decoded as readStr does.
+func (d *recordDecoder) readInterned(dec *jsontext.Decoder, p *string) bool {
+	if dec.PeekKind() != '"' {
+		return readStr(dec, p)
+	}
+	v, err := dec.ReadValue()
+	if err != nil {
+		return false
+	}
+	b := v[1 : len(v)-1]
+	for _, c := range b {
+		if c == '\\' || c >= 0x80 {
+			return jsonv2.Unmarshal(v, p, v1opts) == nil
+		}
+	}
+	*p = d.intern(b)
+	return true
+}
+
+// readRaw keeps a member's value as written (null as "null", as
+// json.RawMessage's own decoding does), aliasing the line.
+func readRaw(dec *jsontext.Decoder, p *json.RawMessage) bool {
+	v, err := dec.ReadValue()
+	if err != nil {
+		return false
+	}
+	*p = json.RawMessage(v)
+	return true
+}
+
+// readAny decodes a member into a field of a nested type through the
+// v1 options (the members record rarely has: compactMetadata, hookInfos,
+// forkedFrom, toolUseResult).
+func readAny(dec *jsontext.Decoder, p any) bool {
+	return jsonv2.UnmarshalDecode(dec, p, v1opts) == nil
+}
+
+var recFields = func() map[string]recField {
+	type reader = func(*recordDecoder, *jsontext.Decoder, *record) bool
+	str := func(get func(r *record) *string) reader {
+		return func(_ *recordDecoder, dec *jsontext.Decoder, r *record) bool { return readStr(dec, get(r)) }
+	}
+	istr := func(get func(r *record) *string) reader {
+		return func(d *recordDecoder, dec *jsontext.Decoder, r *record) bool { return d.readInterned(dec, get(r)) }
+	}
+	boo := func(get func(r *record) *bool) reader {
+		return func(_ *recordDecoder, dec *jsontext.Decoder, r *record) bool { return readBool(dec, get(r)) }
+	}
+	raw := func(get func(r *record) *json.RawMessage) reader {
+		return func(_ *recordDecoder, dec *jsontext.Decoder, r *record) bool { return readRaw(dec, get(r)) }
+	}
+	fs := map[string]reader{
+		"type":                      istr(func(r *record) *string { return &r.Type }),
+		"subtype":                   istr(func(r *record) *string { return &r.Subtype }),
+		"uuid":                      str(func(r *record) *string { return &r.UUID }),
+		"sessionId":                 istr(func(r *record) *string { return &r.SessionID }),
+		"cwd":                       istr(func(r *record) *string { return &r.Cwd }),
+		"timestamp":                 str(func(r *record) *string { return &r.Timestamp }),
+		"agentId":                   istr(func(r *record) *string { return &r.AgentID }),
+		"requestId":                 str(func(r *record) *string { return &r.RequestID }),
+		"entrypoint":                istr(func(r *record) *string { return &r.Entrypoint }),
+		"promptSource":              istr(func(r *record) *string { return &r.PromptSource }),
+		"turnOrigin":                istr(func(r *record) *string { return &r.TurnOrigin }),
+		"permissionMode":            istr(func(r *record) *string { return &r.PermissionMode }),
+		"requestedModel":            istr(func(r *record) *string { return &r.RequestedModel }),
+		"toolDenialKind":            istr(func(r *record) *string { return &r.ToolDenialKind }),
+		"summary":                   str(func(r *record) *string { return &r.Summary }),
+		"operation":                 istr(func(r *record) *string { return &r.Operation }),
+		"stopReason":                istr(func(r *record) *string { return &r.StopReason }),
+		"remoteSessionId":           istr(func(r *record) *string { return &r.RemoteSessionID }),
+		"continuedInSessionId":      str(func(r *record) *string { return &r.ContinuedInSessionID }),
+		"url":                       str(func(r *record) *string { return &r.URL }),
+		"taskId":                    str(func(r *record) *string { return &r.TaskID }),
+		"cron":                      str(func(r *record) *string { return &r.Cron }),
+		"isSidechain":               boo(func(r *record) *bool { return &r.IsSidechain }),
+		"isMeta":                    boo(func(r *record) *bool { return &r.IsMeta }),
+		"isCompactSummary":          boo(func(r *record) *bool { return &r.IsCompactSummary }),
+		"isVisibleInTranscriptOnly": boo(func(r *record) *bool { return &r.IsVisibleInTranscriptOnly }),
+		"isApiErrorMessage":         boo(func(r *record) *bool { return &r.IsAPIErrorMessage }),
+		"preventedContinuation":     boo(func(r *record) *bool { return &r.PreventedContinuation }),
+		"content":                   raw(func(r *record) *json.RawMessage { return &r.Content }),
+		"permissionDecision":        raw(func(r *record) *json.RawMessage { return &r.PermissionDecision }),
+		"data":                      raw(func(r *record) *json.RawMessage { return &r.Data }),
+		"attachment":                raw(func(r *record) *json.RawMessage { return &r.Attachment }),
+		"error":                     raw(func(r *record) *json.RawMessage { return &r.Error }),
+		"retryAttempt":              raw(func(r *record) *json.RawMessage { return &r.RetryAttempt }),
+		"maxRetries":                raw(func(r *record) *json.RawMessage { return &r.MaxRetries }),
+		"retryInMs":                 raw(func(r *record) *json.RawMessage { return &r.RetryInMs }),
+		"hookErrors":                raw(func(r *record) *json.RawMessage { return &r.HookErrors }),
+		"remoteSourced":             raw(func(r *record) *json.RawMessage { return &r.RemoteSourced }),
+		"bridgeSessionId":           raw(func(r *record) *json.RawMessage { return &r.BridgeSessionID }),
+		"lastSequenceNum":           raw(func(r *record) *json.RawMessage { return &r.LastSequenceNum }),
+		"atis":                      raw(func(r *record) *json.RawMessage { return &r.Atis }),
+		"mode":                      raw(func(r *record) *json.RawMessage { return &r.Mode }),
+		"parentUuid": func(d *recordDecoder, dec *jsontext.Decoder, r *record) bool {
+			switch dec.PeekKind() {
+			case 'n':
+				_, err := dec.ReadToken()
+				r.ParentUUID = nil
+				return err == nil
+			case '"':
+				s := ""
+				if !readStr(dec, &s) {
+					return false
+				}
+				r.ParentUUID = &s
+				return true
+			}
+			return false
+		},
+		"message": func(d *recordDecoder, dec *jsontext.Decoder, r *record) bool {
+			if dec.PeekKind() == 'n' {
+				_, err := dec.ReadToken()
+				r.Message = nil
+				return err == nil
+			}
+			var m *message
+			if r == &d.rec {
+				m = &d.msg // the decoder's own record: its message is reused
+			} else {
+				m = new(message)
+			}
+			if m.UnmarshalJSONFrom(dec) != nil {
+				return false
+			}
+			r.Message = m
+			return true
+		},
+		"toolUseResult":   func(_ *recordDecoder, dec *jsontext.Decoder, r *record) bool { return readAny(dec, &r.ToolUseResult) },
+		"compactMetadata": func(_ *recordDecoder, dec *jsontext.Decoder, r *record) bool { return readAny(dec, &r.CompactMetadata) },
+		"hookInfos":       func(_ *recordDecoder, dec *jsontext.Decoder, r *record) bool { return readAny(dec, &r.HookInfos) },
+		"forkedFrom":      func(_ *recordDecoder, dec *jsontext.Decoder, r *record) bool { return readAny(dec, &r.ForkedFrom) },
+	}
+	m := make(map[string]recField, len(fs))
+	var i uint
+	for k, f := range fs {
+		m[k] = recField{idx: i, read: f}
+		i++
+	}
+	return m // at most 64: TestRecordFields
+}()
+
+// foldedFields are record's member names in ASCII lower case.
+var foldedFields = func() map[string]bool {
+	m := map[string]bool{}
+	for k := range recFields {
+		m[string(bytes.ToLower([]byte(k)))] = true
+	}
+	return m
+}()
+
+// foldsToField reports whether json.Unmarshal could take key for one of
+// record's fields (it matches names case-insensitively), or cannot be
+// told cheaply (a name that is not ASCII).
+func foldsToField(key []byte) bool {
+	var buf [64]byte
+	if len(key) > len(buf) {
+		return false // longer than any field's name
+	}
+	for i, c := range key {
+		switch {
+		case c >= 0x80:
+			return true
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	return foldedFields[string(buf[:len(key)])]
+}

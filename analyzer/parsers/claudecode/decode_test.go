@@ -1,0 +1,155 @@
+package claudecode
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	json "github.com/go-json-experiment/json/v1"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
+)
+
+// TestRecordFields: recordDecoder knows every member record has, by its
+// json name, and no other (a field added to record but not to recFields
+// would be silently dropped by the fast path), and tracks at most 64.
+func TestRecordFields(t *testing.T) {
+	rt := reflect.TypeOf(record{})
+	want := map[string]bool{}
+	for i := range rt.NumField() {
+		tag := strings.Split(rt.Field(i).Tag.Get("json"), ",")[0]
+		if tag == "" || tag == "-" {
+			t.Fatalf("record field %s has no json name", rt.Field(i).Name)
+		}
+		want[tag] = true
+	}
+	if len(recFields) != len(want) || len(recFields) > 64 {
+		t.Fatalf("recFields has %d names, record %d (at most 64)", len(recFields), len(want))
+	}
+	for k := range want {
+		if _, ok := recFields[k]; !ok {
+			t.Errorf("recFields lacks %q", k)
+		}
+	}
+}
+
+// transcriptLines returns every line of the Claude Code transcripts in
+// testdata, the fixture roots and the shared samples.
+func transcriptLines(t *testing.T) [][]byte {
+	t.Helper()
+	var files []string
+	for _, root := range []string{"testdata", "../../../fixtures/roots", parsertest.SharedSamples(t, "claude-code")} {
+		if err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") && !strings.HasSuffix(p, ".golden.jsonl") &&
+				(root == "testdata" || strings.Contains(p, ".claude") || strings.Contains(p, "claude-code")) {
+				files = append(files, p)
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var lines [][]byte
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(fh)
+		sc.Buffer(nil, 256<<20)
+		for sc.Scan() {
+			if len(bytes.TrimSpace(sc.Bytes())) > 0 {
+				lines = append(lines, bytes.Clone(sc.Bytes()))
+			}
+		}
+		fh.Close()
+		if err := sc.Err(); err != nil {
+			t.Fatal(f, err)
+		}
+	}
+	if len(files) < 40 || len(lines) < 800 {
+		t.Fatalf("found %d files, %d lines: the fixtures moved?", len(files), len(lines))
+	}
+	return lines
+}
+
+// mutations returns hostile variants of a line: names differing in case,
+// a member twice, values of other types, nulls, bytes after the object,
+// invalid UTF-8, a cut.
+func mutations(line []byte) [][]byte {
+	var out [][]byte
+	rep := func(old, new string) {
+		if bytes.Contains(line, []byte(old)) {
+			out = append(out, bytes.Replace(line, []byte(old), []byte(new), 1))
+		}
+	}
+	rep(`"type":`, `"Type":`)
+	rep(`"sessionId":`, `"SESSIONID":`)
+	rep(`"uuid":"`, `"uuid":1,"x":"`)
+	rep(`"uuid":`, `"uuid":null,"uuid":`)
+	rep(`"isSidechain":false`, `"isSidechain":"false"`)
+	rep(`"isSidechain":false`, `"isSidechain":null`)
+	rep(`"parentUuid":null`, `"parentUuid":7`)
+	rep(`"parentUuid":"`, `"parentUuid":null,"p":"`)
+	rep(`"message":{`, `"message":null,"m":{`)
+	rep(`"message":{`, `"message":{"x":1},"message":{`)
+	rep(`"content":`, `"content":null,"c":`)
+	rep(`"timestamp":"`, `"timestamp":"\u00e9`)
+	rep(`"timestamp":"`, "\"timestamp\":\"\xff\xfe")
+	rep(`"cwd":"`, `"c\u0077d":"`)
+	rep(`"toolUseResult":`, `"toolUseResult":7,"t":`)
+	rep(`"forkedFrom":{`, `"forkedFrom":[],"f":{`)
+	rep(`"compactMetadata":{`, `"compactMetadata":"x","f":{`)
+	rep(`"attachment":{`, `"attachment":{"a":tru},"b":{`)
+	out = append(out,
+		append(bytes.Clone(line), `{"type":"user"}`...),
+		append(bytes.Clone(line), " \t\r"...),
+		append(bytes.Clone(line), ` x`...),
+		line[:len(line)/2],
+		append([]byte(`{"ſessionId":"x",`), line[1:]...),
+		append([]byte(`{"isMeta":1,`), line[1:]...),
+		[]byte(`null`), []byte(`[]`), []byte(`"x"`), []byte(`{}`), []byte(`{"type":"user","message":"hi"}`),
+	)
+	return out
+}
+
+// TestRecordDecoderMatchesUnmarshal: wherever recordDecoder takes a line
+// it decodes it exactly as json.Unmarshal does, and it never takes a line
+// json.Unmarshal refuses; lightRecord's smaller lines too.
+func TestRecordDecoderMatchesUnmarshal(t *testing.T) {
+	rd := newRecordDecoder()
+	var taken, refused, n int
+	check := func(line []byte) {
+		n++
+		var fast, slow record
+		ok := rd.decode(line, &fast)
+		err := json.Unmarshal(line, &slow)
+		switch {
+		case ok && err != nil:
+			t.Errorf("fast path took a line json.Unmarshal refuses (%v): %.300s", err, line)
+		case ok && !reflect.DeepEqual(fast, slow):
+			t.Errorf("fast path decoded differently:\n%.300s\nfast %+v\nslow %+v", line, fast, slow)
+		case ok:
+			taken++
+		default:
+			refused++
+		}
+	}
+	for _, line := range transcriptLines(t) {
+		check(line)
+		if small, ok := lightRecord(line); ok {
+			check(small)
+		}
+		for _, m := range mutations(line) {
+			check(m)
+		}
+	}
+	t.Logf("%d lines: %d decoded by the fast path, %d left to json.Unmarshal", n, taken, refused)
+	if taken < n/3 || refused < n/10 {
+		t.Errorf("%d of %d lines taken, %d refused: the comparison tests too little", taken, n, refused)
+	}
+}
