@@ -1,4 +1,4 @@
-package claudecode
+package claudetranscript
 
 import (
 	"bufio"
@@ -42,10 +42,10 @@ func TestRecordFields(t *testing.T) {
 func transcriptLines(t *testing.T) [][]byte {
 	t.Helper()
 	var files []string
-	for _, root := range []string{"testdata", "../../../fixtures/roots", parsertest.SharedSamples(t, "claude-code")} {
+	for _, root := range []string{"../../../parsers/claudecode/testdata", "../../../../fixtures/roots", parsertest.SharedSamples(t, "claude-code")} {
 		if err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") && !strings.HasSuffix(p, ".golden.jsonl") &&
-				(root == "testdata" || strings.Contains(p, ".claude") || strings.Contains(p, "claude-code")) {
+				(root == "../../../parsers/claudecode/testdata" || strings.Contains(p, ".claude") || strings.Contains(p, "claude-code")) {
 				files = append(files, p)
 			}
 			return nil
