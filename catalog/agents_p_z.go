@@ -165,6 +165,16 @@ var agentsPToZ = []Agent{
 		},
 	},
 	{
+		Name: "warp", Display: "Warp (terminal agent mode)", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Source at warpdotdev/warp 19548ae (persistence schema, paths) and warp-proto-apis task.proto at 00f7916, agentsview 5386007; synthetic fixture built from the schema",
+		Notes: "one warp.sqlite per channel holds the agent conversations (agent_tasks protobuf messages), typed queries (ai_queries) and the terminal's command history; user-typed terminal commands are counted, not emitted",
+		Targets: []Target{
+			{ID: "db", OS: linuxOS, Root: RootXDGState, Glob: "warp-terminal{,-preview}/{,tui/}warp.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
+			{ID: "db-macos", OS: darwinOS, Root: RootGroupContainers, Glob: "2BBY89MBSN.dev.warp/Library/Application Support/dev.warp.Warp-{Stable,Preview}/{,tui/}warp.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
+			{ID: "db-windows", OS: windowsOS, Root: RootLocalAppData, Glob: "warp/{Warp,WarpPreview}/data/{,tui/}warp.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
+		},
+	},
+	{
 		Name: "windsurf", Display: "Windsurf (Cascade) and Devin CLI", Status: StatusParsed, SeedStatus: StatusBacklog,
 		Evidence: EvidenceDocs, EvidenceNote: "Official docs (Cascade Hooks transcript format), community write-ups",
 		Notes: "issue 52; parsed as far as the hook transcripts (.windsurf/transcripts/*.jsonl, fully) and a schemaless protobuf wire decoding of Cascade's .pb files reach: the .pb turn structure has no published schema, so decoded strings are system rows and undecodable (encrypted or compressed) files are problem rows; memories, workflows and the editor state are collected and inventoried, not parsed",

@@ -42,6 +42,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/tabby"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/twinny"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/vscode"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/warp"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/windsurf"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/zed"
 )
@@ -96,6 +97,7 @@ func All() []parser.Parser {
 		shellgpt.Parsers(),        // shellgpt
 		tabby.Parsers(),           // tabby
 		vscode.Parsers(),          // vscode (Copilot Chat)
+		warp.Parsers(),            // warp (warp.sqlite: agent_tasks protobuf, ai_queries, agent_conversations, commands)
 		windsurf.Parsers(),        // windsurf (hook transcripts, .pb wire decoding)
 		zed.Parsers(),             // zed
 		// One control-surface parser per agent (<agent>/surface): hooks,
