@@ -20,6 +20,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/crush"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cursor"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/factorydroid"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/forge"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/goose"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/hermes"
@@ -77,6 +78,7 @@ func All() []parser.Parser {
 		crush.Parsers(),           // crush
 		cursor.Parsers(),          // cursor
 		factorydroid.Parsers(),    // factory-droid
+		forge.Parsers(),           // forge (forgecode .forge.db)
 		gemini.Parsers(),          // gemini-cli
 		goose.Parsers(),           // goose
 		hermes.Parsers(),          // hermes
