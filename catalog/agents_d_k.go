@@ -99,6 +99,16 @@ var agentsDToK = []Agent{
 		},
 	},
 	{
+		Name: "gptme", Display: "gptme", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Source at gptme/gptme d27f98d (message.py, dirs.py, tools/base.py), agentsview 5386007; synthetic fixture built from the source (a PyPI package, not run here)",
+		Notes: "times are the host's local time with no zone (datetime.now().isoformat()); $GPTME_LOGS_HOME or $XDG_DATA_HOME move the logs (not followed here)",
+		Targets: []Target{
+			{ID: "logs", OS: linuxOS, Root: RootXDGData, Glob: "gptme/logs/*/conversation.jsonl", Kind: KindTranscript},
+			{ID: "logs-macos", OS: darwinOS, Root: RootAppSupport, Glob: "gptme/logs/*/conversation.jsonl", Kind: KindTranscript},
+			{ID: "logs-windows", OS: windowsOS, Root: RootLocalAppData, Glob: "gptme/gptme/logs/*/conversation.jsonl", Kind: KindTranscript},
+		},
+	},
+	{
 		Name: "hermes", Display: "Hermes Agent (Nous Research)", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at 00704d0 (hermes_state_common.py, schema 30) read through the code index; synthetic fixture, no real install",
 		Notes: "issue 208; the nested config.yaml approvals settings, response_store.db and the trajectory files are not parsed",

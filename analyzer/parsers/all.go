@@ -23,6 +23,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/forge"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/goose"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/gptme"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/hermes"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/kimicli"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/kiro"
@@ -81,6 +82,7 @@ func All() []parser.Parser {
 		forge.Parsers(),           // forge (forgecode .forge.db)
 		gemini.Parsers(),          // gemini-cli
 		goose.Parsers(),           // goose
+		gptme.Parsers(),           // gptme
 		hermes.Parsers(),          // hermes
 		kimicli.Parsers(),         // kimi-cli
 		kiro.Parsers(),            // kiro (Amazon Q / Kiro CLI)
