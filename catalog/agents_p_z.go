@@ -145,6 +145,14 @@ var agentsPToZ = []Agent{
 		},
 	},
 	{
+		Name: "vibe", Display: "Mistral Vibe", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Source at mistralai/mistral-vibe ac8f1a0 (types.py LLMMessage and SessionMetadata, session_logger.py, paths), agentsview 5386007; synthetic fixture built from the source (a PyPI package, not run here)",
+		Notes: "VIBE_HOME or session_logging.save_dir move the logs (not followed here); messages carry no time, their rows take meta.json's start_time as inherited",
+		Targets: []Target{
+			{ID: "sessions", Root: RootHome, Glob: ".vibe/logs/session/*/{messages.jsonl,meta.json}", Kind: KindTranscript},
+		},
+	},
+	{
 		Name: "vscode", Display: "VS Code chat (GitHub Copilot Chat)", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at d7622a5, synthetic fixture; permission level, model options, standing grants, settings, GitHub account records and chat editing state from source at 4d22f4f",
 		Notes: "state.vscdb here also holds the rows of cody, cline, roo-code, tabby and twinny",

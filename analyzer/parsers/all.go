@@ -43,6 +43,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/surface"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/tabby"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/twinny"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/vibe"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/vscode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/warp"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/windsurf"
@@ -100,6 +101,7 @@ func All() []parser.Parser {
 		roocode.Parsers(),         // roo-code
 		shellgpt.Parsers(),        // shellgpt
 		tabby.Parsers(),           // tabby
+		vibe.Parsers(),            // vibe (Mistral Vibe)
 		vscode.Parsers(),          // vscode (Copilot Chat)
 		warp.Parsers(),            // warp (warp.sqlite: agent_tasks protobuf, ai_queries, agent_conversations, commands)
 		windsurf.Parsers(),        // windsurf (hook transcripts, .pb wire decoding)
