@@ -50,6 +50,14 @@ var agentsDToK = []Agent{
 		},
 	},
 	{
+		Name: "forge", Display: "Forge (forgecode)", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Source at antinomyhq/forge 54cecac (conversation record types, schema, base path), agentsview 5386007; synthetic fixture built from the record types (the npm packages fetch a binary from GitHub releases)",
+		Notes: "base path ~/.forge, or the legacy ~/forge when it exists, or $FORGE_CONFIG (not followed here); messages carry no time of their own",
+		Targets: []Target{
+			{ID: "db", Root: RootHome, Glob: "{.forge,forge}/.forge.db", Kind: KindSQLite, MaxSize: sqliteMax},
+		},
+	},
+	{
 		Name: "gemini-cli", Display: "Gemini CLI", Status: StatusParsed, SeedStatus: StatusParsed,
 		Relocations: []Relocation{{Var: "GEMINI_CLI_HOME", Folder: ".gemini", Sub: ".gemini", Source: "google-gemini/gemini-cli packages/core/src/utils/paths.ts homedir() (GEMINI_CLI_HOME replaces the home; state in $GEMINI_CLI_HOME/.gemini)"}},
 		Evidence:    EvidenceRealInstall, EvidenceNote: "Gemini CLI 0.61.0 run here against a loopback model (fixtures/roots/real-agents); /rewind, policies/*.toml, trusted_hooks.json, acknowledgments/agents.json and /bug exports from source at 5411f11 (0.56.0-nightly), synthetic fixture",
@@ -90,6 +98,16 @@ var agentsDToK = []Agent{
 		},
 		ProjectFiles: []ProjectFile{
 			{Glob: ".goosehints", Kind: KindSettings},
+		},
+	},
+	{
+		Name: "gptme", Display: "gptme", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Source at gptme/gptme d27f98d (message.py, dirs.py, tools/base.py), agentsview 5386007; synthetic fixture built from the source (a PyPI package, not run here)",
+		Notes: "times are the host's local time with no zone (datetime.now().isoformat()); $GPTME_LOGS_HOME or $XDG_DATA_HOME move the logs (not followed here)",
+		Targets: []Target{
+			{ID: "logs", OS: linuxOS, Root: RootXDGData, Glob: "gptme/logs/*/conversation.jsonl", Kind: KindTranscript},
+			{ID: "logs-macos", OS: darwinOS, Root: RootAppSupport, Glob: "gptme/logs/*/conversation.jsonl", Kind: KindTranscript},
+			{ID: "logs-windows", OS: windowsOS, Root: RootLocalAppData, Glob: "gptme/gptme/logs/*/conversation.jsonl", Kind: KindTranscript},
 		},
 	},
 	{

@@ -161,6 +161,14 @@ var agentsPToZ = []Agent{
 		},
 	},
 	{
+		Name: "vibe", Display: "Mistral Vibe", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Source at mistralai/mistral-vibe ac8f1a0 (types.py LLMMessage and SessionMetadata, session_logger.py, paths), agentsview 5386007; synthetic fixture built from the source (a PyPI package, not run here)",
+		Notes: "VIBE_HOME or session_logging.save_dir move the logs (not followed here); messages carry no time, their rows take meta.json's start_time as inherited",
+		Targets: []Target{
+			{ID: "sessions", Root: RootHome, Glob: ".vibe/logs/session/*/{messages.jsonl,meta.json}", Kind: KindTranscript},
+		},
+	},
+	{
 		Name: "vscode", Display: "VS Code chat (GitHub Copilot Chat)", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at d7622a5, synthetic fixture; permission level, model options, standing grants, settings, GitHub account records and chat editing state from source at 4d22f4f",
 		Notes: "state.vscdb here also holds the rows of cody, cline, roo-code, tabby and twinny",
@@ -178,6 +186,16 @@ var agentsPToZ = []Agent{
 			{Glob: ".vscode/{settings,mcp}.json", Kind: KindSettings},
 			{Glob: ".github/copilot-instructions.md", Kind: KindSettings},
 			{Glob: ".github/{instructions,prompts,chatmodes}/**", Kind: KindSettings},
+		},
+	},
+	{
+		Name: "warp", Display: "Warp (terminal agent mode)", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Source at warpdotdev/warp 19548ae (persistence schema, paths) and warp-proto-apis task.proto at 00f7916, agentsview 5386007; synthetic fixture built from the schema",
+		Notes: "one warp.sqlite per channel holds the agent conversations (agent_tasks protobuf messages), typed queries (ai_queries) and the terminal's command history; user-typed terminal commands are counted, not emitted",
+		Targets: []Target{
+			{ID: "db", OS: linuxOS, Root: RootXDGState, Glob: "warp-terminal{,-preview}/{,tui/}warp.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
+			{ID: "db-macos", OS: darwinOS, Root: RootGroupContainers, Glob: "2BBY89MBSN.dev.warp/Library/Application Support/dev.warp.Warp-{Stable,Preview}/{,tui/}warp.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
+			{ID: "db-windows", OS: windowsOS, Root: RootLocalAppData, Glob: "warp/{Warp,WarpPreview}/data/{,tui/}warp.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
 		},
 	},
 	{

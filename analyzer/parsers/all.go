@@ -25,8 +25,10 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/dify"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/factorydroid"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/flowise"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/forge"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/goose"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/gptme"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/hermes"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/iflow"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/kimicli"
@@ -55,7 +57,9 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/surface"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/tabby"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/twinny"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/vibe"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/vscode"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/warp"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/windsurf"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/zed"
 )
@@ -95,8 +99,10 @@ func All() []parser.Parser {
 		dify.Parsers(),              // dify (the agent sandbox volume)
 		factorydroid.Parsers(),      // factory-droid
 		flowise.Parsers(),           // flowise
+		forge.Parsers(),             // forge (forgecode .forge.db)
 		gemini.Parsers(),            // gemini-cli
 		goose.Parsers(),             // goose
+		gptme.Parsers(),             // gptme
 		hermes.Parsers(),            // hermes
 		iflow.Parsers(),             // iflow
 		kimicli.Parsers(),           // kimi-cli
@@ -123,7 +129,9 @@ func All() []parser.Parser {
 		roocode.Parsers(),           // roo-code
 		shellgpt.Parsers(),          // shellgpt
 		tabby.Parsers(),             // tabby
+		vibe.Parsers(),              // vibe (Mistral Vibe)
 		vscode.Parsers(),            // vscode (Copilot Chat)
+		warp.Parsers(),              // warp (warp.sqlite: agent_tasks protobuf, ai_queries, agent_conversations, commands)
 		windsurf.Parsers(),          // windsurf (hook transcripts, .pb wire decoding)
 		zed.Parsers(),               // zed
 		// One control-surface parser per agent (<agent>/surface): hooks,

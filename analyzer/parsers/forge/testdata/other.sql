@@ -1,0 +1,1 @@
+CREATE TABLE workspace (id INTEGER);

@@ -1,0 +1,2 @@
+CREATE TABLE unrelated (a TEXT);
+INSERT INTO unrelated VALUES (1);
