@@ -185,7 +185,7 @@ func guardianReviews(ctx context.Context, db *sql.DB, out parser.Sink) error {
 	return parser.EachTableRow(ctx, db, "guardian_review_feedback", func(r parser.Row) error {
 		var g guardianRecord
 		if err := json.Unmarshal([]byte(r.Get("record")), &g); err != nil {
-			out.Report(r.Rowid, parser.KindSkippedRecord, "guardian review record "+r.Get("id")+" is not JSON: "+err.Error())
+			out.Report(r.Rowid, parser.KindSkippedRecord, parser.NotJSON("guardian review record "+r.Get("id"), err))
 			return nil
 		}
 		sid := g.ReviewedThreadID

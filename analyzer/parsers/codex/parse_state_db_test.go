@@ -64,7 +64,7 @@ func TestStateDBGolden(t *testing.T) {
 			t.Fatalf("reviewer instructions printed: %s", e.Text)
 		}
 	}
-	if len(s.Problems) != 1 || !strings.HasPrefix(s.Problems[0], "line 3: skipped_record: guardian review record 019ccce9-2f40-7000-8000-0000000000f3 is not JSON") {
+	if len(s.Problems) != 1 || !strings.HasPrefix(s.Problems[0], "line 3: skipped_record: guardian review record 019ccce9-2f40-7000-8000-0000000000f3 is not valid JSON: invalid character 'o' in literal null (expecting 'u')") {
 		t.Fatalf("problems: %v", s.Problems)
 	}
 }

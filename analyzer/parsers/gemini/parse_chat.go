@@ -210,7 +210,7 @@ func (l *opLog) mergeMeta(raw json.RawMessage) {
 func (l *opLog) addArray(raw json.RawMessage, line int64, out parser.Sink, keepHeld bool) {
 	var arr []json.RawMessage
 	if err := json.Unmarshal(raw, &arr); err != nil {
-		out.Problem(line, "messages is not an array: "+err.Error())
+		out.Problem(line, "messages is not an array: "+parser.JSONError(err))
 		return
 	}
 	added := 0
@@ -239,7 +239,7 @@ func (l *opLog) addArray(raw json.RawMessage, line int64, out parser.Sink, keepH
 func (l *opLog) record(line int64, obj []byte, out parser.Sink) {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(obj, &top); err != nil {
-		out.Problem(line, "not a JSON object: "+err.Error())
+		out.Problem(line, parser.NotJSONObject("", err))
 		return
 	}
 	str := func(k string) (string, bool) {
@@ -342,7 +342,7 @@ func parseChat(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			objs, lost := parser.SplitGlued(line)
 			if lost {
 				if len(objs) == 0 {
-					out.Problem(n, "truncated or invalid JSON line skipped")
+					out.Problem(n, parser.BadJSONLine(nil))
 				} else {
 					out.Problem(n, "cut record before a glued record: the cut part is lost")
 				}
@@ -540,7 +540,7 @@ func emitChat(in *parser.Input, log *opLog, out parser.Sink) {
 		}
 		var m message
 		if err := json.Unmarshal(en.raw, &m); err != nil {
-			out.Problem(en.line, "message "+en.id+": "+err.Error())
+			out.Problem(en.line, "message "+en.id+": "+parser.JSONError(err))
 			continue
 		}
 		msgs[i] = &m

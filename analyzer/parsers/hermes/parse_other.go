@@ -42,7 +42,7 @@ func parseSessionJSONL(ctx context.Context, in *parser.Input, out parser.Sink) e
 	return parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		var d divert
 		if err := json.Unmarshal(line, &d); err != nil {
-			out.Problem(n, "not a session message: "+err.Error())
+			out.Problem(n, "not a session message: "+parser.JSONError(err))
 			return nil
 		}
 		sid := d.SessionID
@@ -207,7 +207,7 @@ func parsePastes(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		return nil
 	}
 	if !json.Valid(b) {
-		out.Problem(0, "pending.json is not valid JSON")
+		out.Problem(0, parser.NotJSON("pending.json", nil))
 		return nil
 	}
 	seen := map[string]bool{}

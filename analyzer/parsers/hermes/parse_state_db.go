@@ -169,7 +169,7 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 			var calls []toolCall
 			if tc := r.Get("tool_calls"); tc != "" {
 				if err := json.Unmarshal([]byte(tc), &calls); err != nil {
-					out.Report(r.Rowid, parser.KindParse, "tool_calls not readable: "+err.Error())
+					out.Report(r.Rowid, parser.KindParse, "tool_calls not readable: "+parser.JSONError(err))
 				}
 			}
 			for k, c := range calls {

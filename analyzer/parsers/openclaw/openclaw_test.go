@@ -240,7 +240,7 @@ func TestAgentDBQuirks(t *testing.T) {
 			t.Errorf("secret %q in output", secret)
 		}
 	}
-	want := []string{"line 7: bad entry: invalid character 'n' looking for beginning of object key string"}
+	want := []string{"line 7: entry is not a JSON object: invalid character 'n' looking for beginning of object key string"}
 	if strings.Join(s.Problems, "\n") != strings.Join(want, "\n") {
 		t.Errorf("problems %q", s.Problems)
 	}
@@ -341,7 +341,7 @@ func TestEmptyAndNotAStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := run(t, "openclaw/config", bad, dot+"/openclaw.json", "config")
-	if len(s.Events) != 0 || strings.Join(s.Problems, "|") != "line 1: openclaw.json is not JSON the parser can read" {
+	if len(s.Events) != 0 || strings.Join(s.Problems, "|") != "line 1: openclaw.json is not valid JSON" {
 		t.Errorf("bad config: %d rows, problems %v", len(s.Events), s.Problems)
 	}
 }

@@ -71,7 +71,7 @@ func execApprovals(ctx context.Context, db *sql.DB, out parser.Sink) error {
 		out.Event(sysRow("", t, text, r.Rowid, "exec-approvals:"+key+"#"+r.Get("updated_at_ms")))
 		var doc approvalsDoc
 		if err := json.Unmarshal([]byte(r.Get("raw_json")), &doc); err != nil {
-			out.Problem(r.Rowid, "exec approvals document is not JSON")
+			out.Problem(r.Rowid, parser.NotJSON("exec approvals document", nil))
 			return nil
 		}
 		for _, k := range sortedKeys(doc.Defaults) {
@@ -229,7 +229,7 @@ func configAudit(ctx context.Context, db *sql.DB, out parser.Sink) error {
 			Suspicious   []string `json:"suspicious"`
 		}
 		if err := json.Unmarshal([]byte(r.Get("payload_json")), &p); err != nil {
-			out.Problem(r.Rowid, "config audit event: "+err.Error())
+			out.Problem(r.Rowid, "config audit event: "+parser.JSONError(err))
 			return nil
 		}
 		t := msTime(r.Vals["created_at"])
