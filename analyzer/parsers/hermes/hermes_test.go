@@ -158,8 +158,11 @@ func TestCronOutput(t *testing.T) {
 
 func TestPastes(t *testing.T) {
 	s := run(t, "hermes/pastes", "testdata/pending.json", home+"/pastes/pending.json", "pastes", "pastes")
-	want := `1  system  model= id= rec= in= par= p= t=2026-08-10T12:00:00.000Z/file-mtime: "debug share uploaded to https://paste.rs/AbC1 (hermes debug share; from .hermes/pastes/pending.json, file mtime)"
-1  system  model= id= rec= in= par= p= t=2026-08-10T12:00:00.000Z/file-mtime: "debug share uploaded to https://paste.rs/zz9.log (hermes debug share; from .hermes/pastes/pending.json, file mtime)"
+	// The same URL in two entries is two rows, each with its byte offset
+	// as identity (issue 25 item 2: the parser drops no copy itself).
+	want := `1  system  model= id= rec=pending.json@22 in= par= p= t=2026-08-10T12:00:00.000Z/file-mtime: "debug share uploaded to https://paste.rs/AbC1 (hermes debug share; from .hermes/pastes/pending.json, file mtime)"
+1  system  model= id= rec=pending.json@82 in= par= p= t=2026-08-10T12:00:00.000Z/file-mtime: "debug share uploaded to https://paste.rs/AbC1 (hermes debug share; from .hermes/pastes/pending.json, file mtime)"
+1  system  model= id= rec=pending.json@116 in= par= p= t=2026-08-10T12:00:00.000Z/file-mtime: "debug share uploaded to https://paste.rs/zz9.log (hermes debug share; from .hermes/pastes/pending.json, file mtime)"
 `
 	if got := rows(s); got != want {
 		t.Fatalf("rows:\n%s", got)
