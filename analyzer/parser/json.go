@@ -161,7 +161,7 @@ func ObjectMembers(raw []byte, fn func(key string, value json.RawMessage)) error
 		return err
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return errNotObject
+		return ErrNotObject
 	}
 	for dec.More() {
 		kt, err := dec.Token()
@@ -183,4 +183,10 @@ type jsonError string
 
 func (e jsonError) Error() string { return string(e) }
 
-const errNotObject = jsonError("not a JSON object")
+// ErrNotObject and ErrNotArray say that JSON decoded to another kind of
+// value than the object (array) expected. NotJSONObject and NotJSONArray
+// add no detail for them.
+const (
+	ErrNotObject = jsonError("not a JSON object")
+	ErrNotArray  = jsonError("not a JSON array")
+)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -231,4 +232,82 @@ func SQLTime(v any) (time.Time, bool) {
 		}
 	}
 	return time.Time{}, false
+}
+
+// SQLiteSchema is what a SQLite parser requires of a store, as plaso's
+// SQLite plugins declare theirs: each table it reads, with the columns
+// without which that table's rows cannot be read. A table may be absent
+// (an older or newer version of the agent); a table present that lacks a
+// required column is an unknown schema, reported by CheckSchema and not
+// read, while the other tables are.
+type SQLiteSchema map[string][]string
+
+// CheckSchema compares db's schema with s. It returns the tables of s
+// that are present with every required column (the ones to read). Each
+// table present that lacks required columns is named, with the columns,
+// in one problem row at line 0 ("unknown schema: table messages lacks
+// column(s) content, role: not read; the other tables are read"). The
+// error is the one reading the schema (not a database, a corrupt header).
+func CheckSchema(ctx context.Context, db *sql.DB, s SQLiteSchema, out Sink) (map[string]bool, error) {
+	tables, err := Tables(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(s))
+	for t := range s {
+		names = append(names, t)
+	}
+	sort.Strings(names)
+	ok := map[string]bool{}
+	var bad []string
+	for _, t := range names {
+		if !tables[t] {
+			continue
+		}
+		cols, err := Columns(ctx, db, t)
+		if err != nil {
+			return nil, fmt.Errorf("read the columns of %s: %w", t, err)
+		}
+		var missing []string
+		for _, c := range s[t] {
+			if !cols[c] {
+				missing = append(missing, c)
+			}
+		}
+		if len(missing) > 0 {
+			sort.Strings(missing)
+			bad = append(bad, "table "+t+" lacks column(s) "+strings.Join(missing, ", "))
+			continue
+		}
+		ok[t] = true
+	}
+	if len(bad) > 0 {
+		out.Problem(0, "unknown schema: "+strings.Join(bad, "; ")+": not read; the other tables are read")
+	}
+	return ok, nil
+}
+
+// TableRead is one table's read in ReadTables.
+type TableRead struct {
+	Table string
+	Read  func() error
+}
+
+// ReadTables is the one error policy of the SQLite parsers: each read
+// whose table is in present (CheckSchema's result) runs in order; one that
+// fails is a problem row naming its table and the error, and the next
+// table is read. Only a cancelled ctx stops it (its error is returned).
+func ReadTables(ctx context.Context, out Sink, present map[string]bool, reads ...TableRead) error {
+	for _, r := range reads {
+		if !present[r.Table] {
+			continue
+		}
+		if err := r.Read(); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			out.Problem(0, "table "+r.Table+" not read to the end: "+err.Error()+"; the other tables are read")
+		}
+	}
+	return ctx.Err()
 }

@@ -59,7 +59,7 @@ func TestUnreadableSettingsOneProblem(t *testing.T) {
 		t.Fatalf("problems: %+v", o.Problems)
 	}
 	p := o.Problems[0]
-	if p.Parser != "claude-code/settings,claude-code/surface" || p.Kind != "parse" || !strings.HasSuffix(p.SourceFile, "/.claude/settings.json") || p.Message != "unreadable JSON: unexpected EOF" {
+	if p.Parser != "claude-code/settings,claude-code/surface" || p.Kind != "parse" || !strings.HasSuffix(p.SourceFile, "/.claude/settings.json") || p.Message != "not valid JSON: unexpected end of JSON input" {
 		t.Errorf("problem: %+v", p)
 	}
 }

@@ -155,7 +155,7 @@ func parseChat(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	}
 	var c chatFile
 	if err := json.Unmarshal(b, &c); err != nil {
-		out.Problem(0, "not an Agent Zero chat: "+err.Error())
+		out.Problem(0, "not an Agent Zero chat: "+parser.JSONError(err))
 		return nil
 	}
 	p := slash(in.Path)
@@ -261,7 +261,7 @@ func parseChat(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		n := int64(i + 1)
 		var it logItem
 		if err := json.Unmarshal(raw, &it); err != nil {
-			out.Report(n, parser.KindSkippedRecord, "not a log item: "+err.Error())
+			out.Report(n, parser.KindSkippedRecord, "not a log item: "+parser.JSONError(err))
 			continue
 		}
 		agent := 0

@@ -39,7 +39,7 @@ func parseScheduler(ctx context.Context, in *parser.Input, out parser.Sink) erro
 		Tasks []json.RawMessage `json:"tasks"`
 	}
 	if err := json.Unmarshal(b, &l); err != nil {
-		out.Problem(0, "not a scheduler task list: "+err.Error())
+		out.Problem(0, "not a scheduler task list: "+parser.JSONError(err))
 		return nil
 	}
 	for i, raw := range l.Tasks {
@@ -92,7 +92,7 @@ func parseTelegramState(ctx context.Context, in *parser.Input, out parser.Sink) 
 		Chats map[string]string `json:"chats"`
 	}
 	if err := json.Unmarshal(b, &st); err != nil {
-		out.Problem(0, "not a Telegram plugin state: "+err.Error())
+		out.Problem(0, "not a Telegram plugin state: "+parser.JSONError(err))
 		return nil
 	}
 	p := slash(in.Path)
@@ -163,7 +163,7 @@ func parsePluginState(ctx context.Context, in *parser.Input, out parser.Sink) er
 	}
 	var cfg map[string]json.RawMessage
 	if err := json.Unmarshal(data, &cfg); err != nil {
-		out.Problem(0, "not a JSON plugin config: "+err.Error())
+		out.Problem(0, parser.NotJSONObject("plugin config", err))
 		return nil
 	}
 	keys := make([]string, 0, len(cfg))

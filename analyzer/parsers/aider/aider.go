@@ -43,7 +43,7 @@ func Parsers() []parser.Parser {
 			Doc: ".aider.input.history prompt_toolkit history (secondary user rows, local time)",
 		}, parseInput),
 		parser.New(parser.Spec{
-			ID: "aider/llm-history", Agent: Agent, Version: 2,
+			ID: "aider/llm-history", Agent: Agent, Version: 3,
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.Thinking},
 				Basis: "the chat history's rows carry only the run's start time (inherited), so a message pairs on its session and text"},
 			Targets: []string{"llm-history", "project"}, Names: []string{llmName},

@@ -62,8 +62,11 @@
 //     cut off: a user row, or a system row when aider wrote it ("I added
 //     these files to the chat: ...", commit notices, lint and failed-edit
 //     reflections); a message equal to the previous reply (the architect
-//     handing its plan to the editor model: skip "copy_of_reply") or
-//     already sent (a retry: skip "resent_request") gives no row. Each LLM
+//     handing its plan to the editor model: skip "copy_of_reply") gives no
+//     row; one already sent in the same run (a retry, a lint reflection
+//     repeated) is a system row "request sent again (the same last message
+//     as the request at line N)", never dropped and never a second prompt;
+//     the same words in another run are that run's own prompt. Each LLM
 //     RESPONSE block gives a secondary assistant row (and a thinking row
 //     for a leading reasoning tag; an empty one is a skip). No model is
 //     recorded in this file.

@@ -2,6 +2,7 @@ package aider
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"strings"
 	"time"
@@ -45,7 +46,10 @@ func parseLLM(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		lastUser []string
 		lastLine int64
 		reply    string // the text of the last LLM RESPONSE
-		seen     = map[string]bool{}
+		// sent: the line of the first request of a run (its session)
+		// with a last message, by run and text. Never across runs: the
+		// same words in another run are a prompt typed again.
+		sent = map[string]int64{}
 	)
 	endMsg := func() {
 		if curRole == "" {
@@ -66,13 +70,16 @@ func parseLLM(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		case "TO LLM":
 			endMsg()
 			text := stripReminder(strings.TrimSpace(strings.Join(lastUser, "\n")))
+			key := runOf(starts, t) + "\x00" + text
+			first, again := sent[key]
 			switch {
 			case text == "":
 				out.Skip(head, "no_evidence:empty_request")
-			case seen[text]:
-				// A retry resends the same last message: the request is
-				// counted, the prompt was written once.
-				out.Skip(head, "resent_request")
+			case again:
+				// The same last message sent again in the same run (a
+				// retry, a lint reflection repeated): kept as a system row
+				// naming the first, never a second prompt typed.
+				emit(timeline.System, fmt.Sprintf("request sent again (the same last message as the request at line %d): %s", first, text), lastLine)
 			case reply != "" && text == reply:
 				// The architect's answer handed to the editor model: the
 				// reply's row holds it.
@@ -84,7 +91,9 @@ func parseLLM(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			default:
 				emit(timeline.User, text, lastLine)
 			}
-			seen[text] = true
+			if text != "" && !again {
+				sent[key] = lastLine
+			}
 		case "LLM RESPONSE":
 			text := strings.TrimSpace(strings.Join(cur, "\n"))
 			reply = text

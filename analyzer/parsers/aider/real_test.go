@@ -1,6 +1,7 @@
 package aider
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -80,15 +81,23 @@ func TestRealLLMHistory(t *testing.T) {
 	}
 	// issue 12: every request block is a row or a counted skip: 33 TO LLM
 	// blocks = 16 prompts + 4 messages aider wrote + 10 architect plans
-	// handed to the editor + 3 retries
+	// handed to the editor + 3 requests sent again in their run (issue 25:
+	// kept as system rows naming the first, no longer dropped by text)
 	sys := 0
+	var again []string
 	for _, e := range s.Events {
 		if e.TurnType == timeline.System {
 			sys++
+			if strings.HasPrefix(e.Text, "request sent again (the same last message as the request at line ") {
+				again = append(again, fmt.Sprintf("%d<-%s", e.SourceLine, e.Text[len("request sent again (the same last message as the request at line "):strings.Index(e.Text, ")")]))
+			}
 		}
 	}
-	if sc := s.SkipCounts(); sc["copy_of_reply"] != 10 || sc["resent_request"] != 3 || len(s.Skips) != 13 || sys != 4 {
+	if sc := s.SkipCounts(); sc["copy_of_reply"] != 10 || len(s.Skips) != 10 || sys != 7 {
 		t.Errorf("skips %v, %d system rows", sc, sys)
+	}
+	if got := strings.Join(again, " "); got != "9940<-4785 18982<-18537 19390<-18537" {
+		t.Errorf("requests sent again (line<-first): %s", got)
 	}
 	t.Logf("%d prompts, %d replies, skips %v", len(users), len(replies), s.SkipCounts())
 }

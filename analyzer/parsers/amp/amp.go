@@ -23,7 +23,7 @@ const Agent = "amp"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "amp/history", Agent: Agent, Version: 1,
+			ID: "amp/history", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"history"}, Names: []string{"history.jsonl"},
 			Doc: ".local/share/amp/history.jsonl: typed prompts with their working directory (secondary user rows, no time, no thread)",
@@ -31,7 +31,7 @@ func Parsers() []parser.Parser {
 				Basis: "@ampcode/cli 0.0.1790142911 embedded JS: {text, cwd} lines, no time or thread id; the thread itself is server-side"},
 		}, parseHistory),
 		parser.New(parser.Spec{
-			ID: "amp/log", Agent: Agent, Version: 1,
+			ID: "amp/log", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"thread-logs"}, Names: []string{"*.log"},
 			Doc: ".cache/amp/logs/threads/<T-id>.log and cli.log: LogTape JSON Lines records (system rows per thread; tool names, errors)",
@@ -66,7 +66,7 @@ func parseHistory(ctx context.Context, in *parser.Input, out parser.Sink) error 
 			Cwd  string  `json:"cwd"`
 		}
 		if err := json.Unmarshal(line, &r); err != nil {
-			out.Problem(n, "not a JSON record: "+err.Error())
+			out.Problem(n, parser.BadJSONLine(err))
 			return nil
 		}
 		if r.Text == nil {
@@ -104,7 +104,7 @@ func parseLog(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		dec := json.NewDecoder(bytes.NewReader(line))
 		dec.UseNumber()
 		if err := dec.Decode(&r); err != nil {
-			out.Problem(n, "not a JSON record: "+err.Error())
+			out.Problem(n, parser.BadJSONLine(err))
 			return nil
 		}
 		msg, ok := r["message"].(string)
@@ -198,7 +198,7 @@ func parseSettings(_ context.Context, in *parser.Input, out parser.Sink) error {
 	}
 	var doc map[string]any
 	if err := json.Unmarshal(parser.StandardJSON(b), &doc); err != nil {
-		out.Problem(0, "settings: "+err.Error())
+		out.Problem(0, "settings: "+parser.JSONError(err))
 		return nil
 	}
 	row := func(text string, line int64) {

@@ -25,14 +25,14 @@ func Parsers() []parser.Parser {
 			Doc: "conversations/<id>.db steps (protobuf step_payload and permissions decoded without a schema: text fields as system rows) and conversation_summaries.db (every row, text columns and schemaless-decoded blobs), under the four data directories",
 		}, parseDB),
 		parser.New(parser.Spec{
-			ID: "antigravity/brain-logs", Agent: Agent, Version: 1, Actions: actions,
+			ID: "antigravity/brain-logs", Agent: Agent, Version: 2, Actions: actions,
 			Targets: []string{"brain-logs"}, Names: []string{"*.jsonl"},
 			Doc: "brain/<id>/.system_generated/logs/transcript_full.jsonl (else its chunks, else transcript.jsonl, else its chunks): user, assistant, thinking, tool_use, tool_result and system rows at each step's created_at (secondary, 600 s)",
 			Secondary: &parser.Secondary{Window: brainWindow, TurnTypes: all,
 				Basis: "the seed: the brain mirror is a secondary copy of the conversation database, paired within 600 s"},
 		}, parseBrain),
 		parser.New(parser.Spec{
-			ID: "antigravity/history", Agent: Agent, Version: 1,
+			ID: "antigravity/history", Agent: Agent, Version: 2,
 			Targets: []string{"history"}, Names: []string{"history.jsonl"},
 			Doc: ".gemini/antigravity-cli/history.jsonl prompt recall log (display, timestamp, workspace, conversationId from CLI 1.3.x; secondary, 600 s)",
 			Secondary: &parser.Secondary{Window: brainWindow, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},

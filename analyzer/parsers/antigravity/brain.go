@@ -124,7 +124,7 @@ func parseBrain(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	return parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		var st step
 		if err := json.Unmarshal(line, &st); err != nil {
-			out.Problem(n, "not a JSON step: "+err.Error())
+			out.Problem(n, parser.BadJSONLine(err))
 			return nil
 		}
 		if st.Type == "" {
@@ -253,7 +253,7 @@ func parseHistory(ctx context.Context, in *parser.Input, out parser.Sink) error 
 			ConversationID string          `json:"conversationId"`
 		}
 		if err := json.Unmarshal(line, &h); err != nil {
-			out.Problem(n, "not a JSON history entry: "+err.Error())
+			out.Problem(n, parser.BadJSONLine(err))
 			return nil
 		}
 		if h.Display == "" {

@@ -45,7 +45,7 @@ func parsePermissions(_ context.Context, in *parser.Input, out parser.Sink) erro
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(parser.StandardJSON(b), &top); err != nil {
-		out.Problem(0, "not a JSON object: "+err.Error())
+		out.Problem(0, parser.NotJSONObject("", err))
 		return nil
 	}
 	keys := make([]string, 0, len(top))

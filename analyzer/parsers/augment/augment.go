@@ -18,7 +18,7 @@ func Parsers() []parser.Parser {
 			Doc: ".augment/sessions/<id>.json: chatHistory exchanges (typed prompts, text, thinking, tool calls with arguments and results, denials, per-exchange model and switches, changed files, summaries)",
 		}, parseSession),
 		parser.New(parser.Spec{
-			ID: "augment/prompt-history", Agent: Agent, Version: 1,
+			ID: "augment/prompt-history", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"prompt-history"}, Names: []string{"prompt-history.jsonl"},
 			Doc: ".augment/prompt-history.jsonl: the TUI's prompt history (secondary user rows, no time, no session)",

@@ -59,7 +59,7 @@ func parsePromptHistory(ctx context.Context, in *parser.Input, out parser.Sink) 
 			Message *string `json:"message"`
 		}
 		if err := json.Unmarshal(line, &r); err != nil {
-			out.Problem(n, "not a JSON record: "+err.Error())
+			out.Problem(n, parser.BadJSONLine(err))
 			return nil
 		}
 		if r.Message == nil {

@@ -127,7 +127,7 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	}
 	var s session
 	if err := json.Unmarshal(b, &s); err != nil {
-		out.Problem(0, "session: "+err.Error())
+		out.Problem(0, "session: "+parser.JSONError(err))
 		return nil
 	}
 	sid := s.SessionID

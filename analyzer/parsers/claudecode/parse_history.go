@@ -62,7 +62,7 @@ func parseHistory(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		if jerr := json.Unmarshal(line, &h); jerr != nil {
 			objs, lost := parser.SplitGlued(line)
 			if len(objs) == 0 {
-				out.Problem(n, "malformed JSON line (cut short or corrupt), skipped: "+jerr.Error())
+				out.Problem(n, parser.BadJSONLine(jerr))
 				return nil
 			}
 			if len(objs) > 1 || lost {
@@ -74,7 +74,7 @@ func parseHistory(ctx context.Context, in *parser.Input, out parser.Sink) error 
 				h = historyLine{}
 				dropped, err := parser.DecodeLenient(o, &h)
 				if err != nil {
-					out.Problem(n, "record of an unexpected shape, not read: "+err.Error())
+					out.Problem(n, "record of an unexpected shape, not read: "+parser.JSONError(err))
 					continue
 				}
 				if len(dropped) > 0 {

@@ -96,7 +96,7 @@ func parseLegacyHistory(ctx context.Context, in *parser.Input, out parser.Sink) 
 // enterObject reads the '{' that opens an object.
 func enterObject(dec *jsontext.Decoder) error {
 	if dec.PeekKind() != '{' {
-		return errors.New("not a JSON object")
+		return parser.ErrNotObject
 	}
 	_, err := dec.ReadToken()
 	return err
@@ -150,7 +150,7 @@ func legacyRow(in *parser.Input, project string, n int64, v jsontext.Value, out 
 	if s, ok := parser.JSONString(v); ok {
 		p.Display = s
 	} else if dropped, err := parser.DecodeLenient(v, &p); err != nil {
-		out.Problem(n, "history entry of an unexpected shape, not read: "+err.Error())
+		out.Problem(n, "history entry of an unexpected shape, not read: "+parser.JSONError(err))
 		return
 	} else if len(dropped) > 0 {
 		out.Problem(n, parser.LenientProblem(dropped))

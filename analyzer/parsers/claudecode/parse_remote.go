@@ -59,7 +59,7 @@ func parseRemote(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	if base == "bridge-pointer.json" {
 		var b bridgePointer
 		if err := dec.Decode(&b); err != nil {
-			out.Problem(0, "unreadable JSON: "+err.Error())
+			out.Problem(0, parser.NotJSON("", err))
 			return nil
 		}
 		// The pointer's sessionId is the cloud session (session_...), not
@@ -71,7 +71,7 @@ func parseRemote(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	}
 	var c ccrTip
 	if err := dec.Decode(&c); err != nil {
-		out.Problem(0, "unreadable JSON: "+err.Error())
+		out.Problem(0, parser.NotJSON("", err))
 		return nil
 	}
 	// <slug>/<session>.ccr-tip.json, or <slug>/<session>/ccr-tip.json.

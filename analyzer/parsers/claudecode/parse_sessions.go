@@ -46,7 +46,7 @@ func parseSessions(ctx context.Context, in *parser.Input, out parser.Sink) error
 	defer rc.Close()
 	var p processEntry
 	if err := json.NewDecoder(rc).Decode(&p); err != nil {
-		out.Problem(0, "unreadable JSON: "+err.Error())
+		out.Problem(0, parser.NotJSON("", err))
 		return nil
 	}
 	pid := parser.JSONText(p.PID)

@@ -18,7 +18,7 @@ func Settings() parser.Parser {
 		ID:      "claude-code/settings",
 		Actions: Actions,
 		Agent:   Agent,
-		Version: 4,
+		Version: 5,
 		// "project": a project's .claude/settings.json and
 		// settings.local.json, collected as project artifacts.
 		Targets: []string{"settings", "claude-json", "project"},
@@ -89,7 +89,7 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 	if strings.HasPrefix(base, ".claude.json") {
 		var c claudeJSON
 		if err := dec.Decode(&c); err != nil {
-			out.Problem(0, "unreadable JSON: "+err.Error())
+			out.Problem(0, parser.NotJSON("", err))
 			return nil
 		}
 		if v := parser.JSONText(c.RemoteControlMachineID); v != "" && v != "null" {
@@ -141,7 +141,7 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 	}
 	var s settingsFile
 	if err := dec.Decode(&s); err != nil {
-		out.Problem(0, "unreadable JSON: "+err.Error())
+		out.Problem(0, parser.NotJSON("", err))
 		return nil
 	}
 	project := settingsProject(in)

@@ -489,7 +489,7 @@ func TestTranscriptOddMemberTypes(t *testing.T) {
 		"line 2: member(s) of an unexpected type read as null, the rest of the record read: timestamp",
 		"line 3: 2 complete records on one line with no newline between them; all kept",
 		"line 3: member(s) of an unexpected type read as null, the rest of the record read: isSidechain",
-		"line 4: record of an unexpected shape, not read: json: cannot unmarshal array into Go value of type claudetranscript.record",
+		"line 4: record of an unexpected shape, not read: expected an object, found an array",
 		`line 5: timestamp "2026-10-11T12:00:05" is no usable time (RFC 3339 with a zone): the record's rows take the time before them (inherited)`,
 	}
 	if strings.Join(s.Problems, "\n") != strings.Join(wantProblems, "\n") {

@@ -22,7 +22,7 @@ func RemoteSessionSpaces() parser.Parser {
 		ID:      "claude-desktop/remote-session-spaces",
 		Actions: claudetranscript.Actions,
 		Agent:   Agent,
-		Version: 3,
+		Version: 4,
 		Targets: recordTargets,
 		Names:   []string{"remote-session-spaces.json"},
 		Doc:     "Claude desktop remote-session-spaces.json: one permission setting row per folder granted to a remote Cowork session",
@@ -36,7 +36,7 @@ func AppState() parser.Parser {
 		ID:      "claude-desktop/app-state",
 		Actions: claudetranscript.Actions,
 		Agent:   Agent,
-		Version: 3,
+		Version: 4,
 		Targets: appStateTargets,
 		Names:   []string{"scheduled-tasks.json", "git-worktrees.json"},
 		Doc:     "Claude desktop scheduled-tasks.json (one row per task) and git-worktrees.json (one row per worktree)",
@@ -51,7 +51,7 @@ func decodeWhole(in *parser.Input, out parser.Sink) (json.RawMessage, bool, erro
 	defer rc.Close()
 	var raw json.RawMessage
 	if err := json.NewDecoder(rc).Decode(&raw); err != nil {
-		out.Problem(1, "not a JSON document: "+err.Error())
+		out.Problem(1, parser.NotJSON("", err))
 		return nil, false, nil
 	}
 	return raw, true, nil

@@ -25,7 +25,7 @@ func Audit() parser.Parser {
 		Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.Thinking, timeline.ToolUse, timeline.ToolResult, timeline.System},
 			Basis: "audit.jsonl repeats the transcript's records as they are written"},
 		Agent:   Agent,
-		Version: 3,
+		Version: 4,
 		Targets: sessionTargets,
 		Names:   []string{"audit.jsonl"},
 		Doc:     "Claude desktop Cowork audit log <session dir>/audit.jsonl (secondary): turns the transcript lacks, init, permission and result records",
@@ -156,7 +156,7 @@ func parseAudit(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		a.line = n
 		objs, lost := parser.SplitGlued(line)
 		if len(objs) == 0 {
-			out.Problem(n, "malformed JSON line (cut short or corrupt), skipped")
+			out.Problem(n, parser.BadJSONLine(nil))
 			return nil
 		}
 		if lost {
@@ -183,8 +183,8 @@ func parseAudit(ctx context.Context, in *parser.Input, out parser.Sink) error {
 
 func (a *audit) record(raw []byte) {
 	var l auditLine
-	if json.Unmarshal(raw, &l) != nil {
-		a.out.Problem(a.line, "audit line is not a JSON object, skipped")
+	if err := json.Unmarshal(raw, &l); err != nil {
+		a.out.Problem(a.line, parser.BadJSONLine(err))
 		return
 	}
 	var fields map[string]json.RawMessage

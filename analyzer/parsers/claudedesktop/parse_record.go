@@ -24,7 +24,7 @@ func SessionRecord() parser.Parser {
 		Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
 			Basis: "the session record's first prompt has no time"},
 		Agent:   Agent,
-		Version: 3,
+		Version: 4,
 		Targets: recordTargets,
 		Names:   []string{"local_*.json"},
 		Doc:     "Claude desktop session records local_<uuid>.json: the session row, Remote Control state, permission grants, the first prompt, session errors",
@@ -46,7 +46,7 @@ func parseRecord(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	defer rc.Close()
 	rec, err := readRecord(rc)
 	if err != nil {
-		out.Problem(1, "session record is not a JSON object: "+err.Error())
+		out.Problem(1, parser.NotJSONObject("session record", err))
 		return nil
 	}
 	p := slash(in.Path)

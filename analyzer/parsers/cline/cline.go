@@ -44,7 +44,7 @@ func Parsers() []parser.Parser {
 			Doc: "globalState.json / settings/global-settings.json auto-approval, mode and command permission keys, cline_mcp_settings.json autoApprove and disabled per server, as permission setting rows (file mtime)",
 		}, parseSettings),
 		parser.New(parser.Spec{
-			ID: "cline/input-history", Agent: Agent, Version: 2,
+			ID: "cline/input-history", Agent: Agent, Version: 3,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User},
 				Basis: "every rewrite of user_input_history.jsonl stamps every line with the rewrite's time, so times do not pair"},
@@ -52,7 +52,7 @@ func Parsers() []parser.Parser {
 			Doc: "CLI cache/user_input_history.jsonl typed prompts (secondary; no session or project; only the last line's time is kept)",
 		}, parseInputHistory),
 		parser.New(parser.Spec{
-			ID: "cline/sdk-messages", Agent: Agent, Version: 1,
+			ID: "cline/sdk-messages", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"sdk-messages"}, Names: []string{"*.messages.json"},
 			Doc: "SDK sessions/<id>/<id>.messages.json and a subagent's agent_<x>.messages.json: typed prompts (unwrapped from <user_input>), replies, thinking, tool calls with full input and linked results, denials as permission decisions, model and mode switches; millisecond times",
@@ -87,7 +87,7 @@ func Parsers() []parser.Parser {
 				Basis: "agent source: the hub logs each event as the run emits it, within seconds of the message it mirrors"},
 		}, parseHubEventsDB),
 		parser.New(parser.Spec{
-			ID: "cline/hooks", Agent: Agent, Version: 1,
+			ID: "cline/hooks", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"hooks-log"}, Names: []string{"hooks.jsonl"},
 			Doc: "SDK logs/hooks.jsonl hook audit log: hook audit rows for run starts, aborts, errors and stale-session shutdowns; the prompts, calls, results and replies it repeats (secondary)",

@@ -67,7 +67,7 @@ func parseCloudPending(_ context.Context, in *parser.Input, out parser.Sink) err
 		Endpoint  string `json:"endpoint"`
 	}
 	if err := json.Unmarshal(b, &recs); err != nil {
-		out.Problem(0, "not a pending-start journal (JSON array): "+err.Error())
+		out.Problem(0, "not a pending-start journal (JSON array): "+parser.JSONError(err))
 		return nil
 	}
 	hostPID := strings.SplitN(path.Base(slash(in.Path)), "-", 2)[0]
@@ -123,7 +123,7 @@ func parseSyncQueue(_ context.Context, in *parser.Input, out parser.Sink) error 
 		} `json:"items"`
 	}
 	if err := json.Unmarshal(b, &q); err != nil {
-		out.Problem(0, "not a sync queue object: "+err.Error())
+		out.Problem(0, "not a sync queue object: "+parser.JSONError(err))
 		return nil
 	}
 	ids := make([]string, 0, len(q.Items))

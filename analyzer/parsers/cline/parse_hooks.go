@@ -66,7 +66,7 @@ func parseHooks(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	return parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		var h hookLine
 		if err := json.Unmarshal(line, &h); err != nil {
-			out.Problem(n, "not a JSON record: "+err.Error())
+			out.Problem(n, parser.BadJSONLine(err))
 			return nil
 		}
 		root := firstNonEmpty(h.SessionContext.RootSessionID, h.SessionID)

@@ -43,7 +43,7 @@ func parseInputHistory(ctx context.Context, in *parser.Input, out parser.Sink) e
 		if json.Unmarshal(line, &s) == nil {
 			r.Text = s
 		} else if err := json.Unmarshal(line, &r); err != nil {
-			out.Problem(n, "not a JSON record: "+err.Error())
+			out.Problem(n, parser.BadJSONLine(err))
 			return nil
 		}
 		text := firstNonEmpty(r.Text, r.Input, r.Prompt)

@@ -220,7 +220,7 @@ func parseHubEventsDB(ctx context.Context, in *parser.Input, out parser.Sink) er
 	return parser.EachTableRow(ctx, db, "hub_events", func(r parser.Row) error {
 		var env hubEnvelope
 		if err := json.Unmarshal([]byte(r.Get("envelope_json")), &env); err != nil {
-			out.Problem(r.Rowid, "hub event envelope is not valid JSON: "+err.Error())
+			out.Problem(r.Rowid, parser.NotJSON("hub event envelope", err))
 			return nil
 		}
 		sid := firstNonEmpty(env.SessionID, r.Get("session_id"))

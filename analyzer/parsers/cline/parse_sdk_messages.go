@@ -45,7 +45,7 @@ func streamObject(ctx context.Context, r io.Reader, arrayKey string, field func(
 		return 0, err
 	}
 	if tok.Kind() != '{' {
-		return 0, errors.New("not a JSON object")
+		return 0, parser.ErrNotObject
 	}
 	var n int64
 	for {
@@ -117,7 +117,7 @@ func parseSDKMessages(ctx context.Context, in *parser.Input, out parser.Sink) er
 		}
 	}, e.message)
 	if err != nil && ctx.Err() == nil {
-		out.Problem(n+1, fmt.Sprintf("messages file cut or not valid JSON after %d message(s): %v", n, err))
+		out.Problem(n+1, parser.NotJSON(fmt.Sprintf("messages file after %d message(s)", n), err))
 		return nil
 	}
 	return err

@@ -102,7 +102,7 @@ func parseSDKSession(ctx context.Context, in *parser.Input, out parser.Sink) err
 	}
 	var s sdkSession
 	if err := json.Unmarshal(b, &s); err != nil {
-		out.Problem(1, "session record is not valid JSON: "+err.Error())
+		out.Problem(1, parser.NotJSON("session record", err))
 		return nil
 	}
 	if s.SessionID == "" {
@@ -123,7 +123,7 @@ func sdkSessionRows(out parser.Sink, s sdkSession, line int64) {
 	var m sdkMeta
 	if len(s.Metadata) > 0 {
 		if err := json.Unmarshal(s.Metadata, &m); err != nil {
-			out.Problem(line, "session metadata is not valid JSON: "+err.Error())
+			out.Problem(line, parser.NotJSON("session metadata", err))
 		}
 	}
 	sid := s.SessionID

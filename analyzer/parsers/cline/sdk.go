@@ -235,7 +235,7 @@ func (e *sdkEmitter) ev(t time.Time, basis timeline.TimeBasis, line int64, turn 
 func (e *sdkEmitter) message(n int64, raw json.RawMessage) {
 	var m sdkMessage
 	if err := json.Unmarshal(raw, &m); err != nil {
-		e.out.Report(n, parser.KindParse, "not an SDK message: "+err.Error())
+		e.out.Report(n, parser.KindParse, "not an SDK message: "+parser.JSONError(err))
 		return
 	}
 	t, basis := msTime(float64(m.TS)), timeline.TimeRecorded

@@ -124,7 +124,7 @@ func parseGlobalState(ctx context.Context, in *parser.Input, out parser.Sink) er
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(b, &top); err != nil {
-		out.Problem(0, "not a JSON object: "+err.Error())
+		out.Problem(0, parser.NotJSONObject("", err))
 		return nil
 	}
 	var atoms map[string]json.RawMessage

@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"database/sql"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,7 +65,7 @@ func TestStateDBGolden(t *testing.T) {
 			t.Fatalf("reviewer instructions printed: %s", e.Text)
 		}
 	}
-	if len(s.Problems) != 1 || !strings.HasPrefix(s.Problems[0], "line 3: skipped_record: guardian review record 019ccce9-2f40-7000-8000-0000000000f3 is not JSON") {
+	if len(s.Problems) != 1 || !strings.HasPrefix(s.Problems[0], "line 3: skipped_record: guardian review record 019ccce9-2f40-7000-8000-0000000000f3 is not valid JSON: invalid character 'o' in literal null (expecting 'u')") {
 		t.Fatalf("problems: %v", s.Problems)
 	}
 }
@@ -128,5 +129,61 @@ func TestStateDBRealAgentFixture(t *testing.T) {
 		if len(r) != 1 || !strings.Contains(r[0].Text, "originator=codex_exec cli_version="+exp.Codex.Version) {
 			t.Fatalf("record: %+v", r)
 		}
+	}
+}
+
+// TestStateDBUnknownSchema: a copy of the fixture store whose threads
+// table lacks id (renamed with modernc sqlite on the copy): one problem
+// names the table and the column, no thread row is read, and the remote
+// control and guardian review tables are read as in the full store.
+func TestStateDBUnknownSchema(t *testing.T) {
+	p := parsertest.SQLite(t, "testdata/state_5.sql")
+	full := parsertest.Run(t, byID(t, "codex-cli/state-db"), stateInput(t, p))
+	alt := filepath.Join(t.TempDir(), "state_5.sqlite")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(alt, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", alt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`ALTER TABLE threads RENAME COLUMN id TO thread_id`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	s := parsertest.Run(t, byID(t, "codex-cli/state-db"), stateInput(t, alt))
+	want := []string{
+		"line 0: unknown schema: table threads lacks column(s) id: not read; the other tables are read",
+		"line 3: skipped_record: guardian review record 019ccce9-2f40-7000-8000-0000000000f3 is not valid JSON: invalid character 'o' in literal null (expecting 'u')",
+	}
+	if strings.Join(s.Problems, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("problems:\n%s\nwant:\n%s", strings.Join(s.Problems, "\n"), strings.Join(want, "\n"))
+	}
+	count := func(s *parsertest.Sink, prefix string) int {
+		n := 0
+		for _, e := range s.Events {
+			if strings.HasPrefix(e.Text, prefix) {
+				n++
+			}
+		}
+		return n
+	}
+	for _, c := range []struct {
+		prefix   string
+		got, all int
+	}{
+		{"remote control: ", 1, 1},
+		{"permission decision: ", 2, 2},
+	} {
+		if n, m := count(s, c.prefix), count(full, c.prefix); n != c.got || m != c.all {
+			t.Errorf("%q rows: %d (full store %d), want %d (full %d)", c.prefix, n, m, c.got, c.all)
+		}
+	}
+	if len(s.Events) != 3 || len(full.Events) <= 3 {
+		t.Errorf("%d rows (full store %d): want only the 3 rows of the other tables", len(s.Events), len(full.Events))
 	}
 }

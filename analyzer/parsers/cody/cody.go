@@ -74,7 +74,7 @@ func readState(ctx context.Context, st *parser.VSCodeState, present map[string]s
 	}
 	members, err := r.Members()
 	if err != nil {
-		out.Problem(r.Rowid, "sourcegraph.cody-ai row: not a JSON object: "+err.Error())
+		out.Problem(r.Rowid, parser.NotJSONObject("sourcegraph.cody-ai row", err))
 		return nil
 	}
 	read := false
@@ -244,7 +244,7 @@ func chats(ctx context.Context, in *parser.Input, out parser.Sink, line int64, r
 		Chat map[string]json.RawMessage `json:"chat"`
 	}
 	if err := json.Unmarshal(raw, &hist); err != nil {
-		out.Problem(line, "cody-local-chatHistory-v2: not an account-keyed history object: "+err.Error())
+		out.Problem(line, "cody-local-chatHistory-v2: not an account-keyed history object: "+parser.JSONError(err))
 		return
 	}
 	accounts := make([]string, 0, len(hist))
@@ -266,7 +266,7 @@ func chats(ctx context.Context, in *parser.Input, out parser.Sink, line int64, r
 			n++
 			var c chatTranscript
 			if err := json.Unmarshal(hist[acct].Chat[id], &c); err != nil {
-				out.Problem(line, fmt.Sprintf("chat %q: not a chat transcript: %v", id, err))
+				out.Problem(line, fmt.Sprintf("chat %q: not a chat transcript: %s", id, parser.JSONError(err)))
 				continue
 			}
 			chat(in, out, line, acct, id, &c)
@@ -422,7 +422,7 @@ func modelPrefs(in *parser.Input, out parser.Sink, line int64, raw []byte) {
 		Selected map[string]string `json:"selected"`
 	}
 	if err := json.Unmarshal(raw, &prefs); err != nil {
-		out.Problem(line, "cody-model-preferences: not an endpoint-keyed object: "+err.Error())
+		out.Problem(line, "cody-model-preferences: not an endpoint-keyed object: "+parser.JSONError(err))
 		return
 	}
 	eps := make([]string, 0, len(prefs))

@@ -29,7 +29,7 @@ func parseSettings(_ context.Context, in *parser.Input, out parser.Sink) error {
 	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(parser.StandardJSON(b), &m); err != nil {
-		out.Problem(0, "settings.json: not a JSON object: "+err.Error())
+		out.Problem(0, parser.NotJSONObject("settings.json", err))
 		return nil
 	}
 	file := parser.DisplayFile(&in.File)
@@ -52,7 +52,7 @@ func parseSettings(_ context.Context, in *parser.Input, out parser.Sink) error {
 			} `json:"shell"`
 		}
 		if err := json.Unmarshal(v, &o); err != nil {
-			out.Problem(0, "cody.agentic.context.experimentalOptions: "+err.Error())
+			out.Problem(0, "cody.agentic.context.experimentalOptions: "+parser.JSONError(err))
 		} else if o.Shell != nil {
 			k := "cody.agentic.context.experimentalOptions.shell"
 			if o.Shell.Allow != nil && len(o.Shell.Allow) == 0 {
@@ -75,7 +75,7 @@ func parseSettings(_ context.Context, in *parser.Input, out parser.Sink) error {
 			Disabled *bool    `json:"disabled"`
 		}
 		if err := json.Unmarshal(v, &servers); err != nil {
-			out.Problem(0, "cody.mcpServers: "+err.Error())
+			out.Problem(0, "cody.mcpServers: "+parser.JSONError(err))
 		} else {
 			names := make([]string, 0, len(servers))
 			for n := range servers {

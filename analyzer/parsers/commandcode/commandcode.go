@@ -114,7 +114,7 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	return parser.Lines(ctx, rc, out, func(n int64, b []byte) error {
 		var l line
 		if err := json.Unmarshal(b, &l); err != nil {
-			out.Problem(n, "not a session line: "+err.Error())
+			out.Problem(n, "not a session line: "+parser.JSONError(err))
 			return nil
 		}
 		s.line(n, &l)
@@ -240,7 +240,7 @@ func (s *session) message(n int64, base timeline.Event, m *message) {
 	}
 	var parts []part
 	if err := json.Unmarshal(m.Content, &parts); err != nil {
-		s.out.Report(n, parser.KindSkippedRecord, "message content not read: "+err.Error())
+		s.out.Report(n, parser.KindSkippedRecord, "message content not read: "+parser.JSONError(err))
 		return
 	}
 	var text []string
@@ -383,7 +383,7 @@ func parseMeta(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	}
 	var m meta
 	if err := json.Unmarshal(b, &m); err != nil {
-		out.Problem(0, "not a Command Code session meta: "+err.Error())
+		out.Problem(0, "not a Command Code session meta: "+parser.JSONError(err))
 		return nil
 	}
 	sid := strings.TrimSuffix(path.Base(strings.ReplaceAll(in.Path, "\\", "/")), ".meta.json")

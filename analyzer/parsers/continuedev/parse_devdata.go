@@ -57,12 +57,16 @@ func parseDevData(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	err = parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		objs, lost := parser.SplitGlued(line)
 		if lost {
-			out.Problem(n, "cut or glued JSON line")
+			if len(objs) == 0 {
+				out.Problem(n, parser.BadJSONLine(nil))
+			} else {
+				out.Problem(n, parser.GluedProblem(len(objs), true))
+			}
 		}
 		for _, obj := range objs {
 			var d devEvent
 			if err := json.Unmarshal(obj, &d); err != nil {
-				out.Problem(n, "not a dev data event: "+err.Error())
+				out.Problem(n, parser.BadJSONLine(err))
 				continue
 			}
 			devRows(&d, fileEvent, n, out)

@@ -71,11 +71,11 @@ func parseInputHistory(ctx context.Context, in *parser.Input, out parser.Sink) e
 		if err.Error() == "EOF" {
 			return nil
 		}
-		out.Problem(0, "not a JSON array: "+err.Error())
+		out.Problem(0, parser.NotJSONArray("", err))
 		return nil
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '[' {
-		out.Problem(0, "not a JSON array")
+		out.Problem(0, parser.NotJSONArray("", nil))
 		return nil
 	}
 	for i := int64(1); dec.More(); i++ {
@@ -87,7 +87,7 @@ func parseInputHistory(ctx context.Context, in *parser.Input, out parser.Sink) e
 			Timestamp json.RawMessage `json:"timestamp"`
 		}
 		if err := dec.Decode(&ent); err != nil {
-			out.Problem(i, "bad entry: "+err.Error())
+			out.Problem(i, "bad entry: "+parser.JSONError(err))
 			return nil
 		}
 		if strings.TrimSpace(ent.Text) == "" {

@@ -93,7 +93,7 @@ func parseEvents(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		objs, lost := parser.SplitGlued(line)
 		if lost {
 			if len(objs) == 0 {
-				out.Problem(n, "invalid JSON line skipped")
+				out.Problem(n, parser.BadJSONLine(nil))
 			} else {
 				out.Problem(n, "cut record before a glued record; kept the glued record")
 			}

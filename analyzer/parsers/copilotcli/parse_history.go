@@ -28,7 +28,7 @@ func readJSONFile(in *parser.Input, out parser.Sink) (json.RawMessage, bool, err
 		return nil, false, nil
 	}
 	if !json.Valid(b) {
-		out.Problem(0, "invalid JSON")
+		out.Problem(0, parser.NotJSON("", nil))
 		return nil, false, nil
 	}
 	return b, true, nil

@@ -86,11 +86,11 @@ func parseHistorySession(ctx context.Context, in *parser.Input, out parser.Sink)
 	lines := parser.NewLineIndex(b)
 	dec := jsontext.NewDecoder(bytes.NewReader(b), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	if dec.PeekKind() != '{' {
-		out.Problem(0, "not a JSON object")
+		out.Problem(0, parser.NotJSONObject("", nil))
 		return nil
 	}
 	if _, err := dec.ReadToken(); err != nil {
-		out.Problem(0, "unreadable JSON: "+err.Error())
+		out.Problem(0, parser.NotJSON("", err))
 		return nil
 	}
 	var chats, events []positioned
@@ -221,7 +221,7 @@ func (hs *historySession) chat(p positioned) {
 	out := hs.out
 	var m chatMessage
 	if dropped, err := parser.DecodeLenient(p.v, &m); err != nil {
-		out.Problem(p.line, "chat message of an unexpected shape, not read: "+err.Error())
+		out.Problem(p.line, "chat message of an unexpected shape, not read: "+parser.JSONError(err))
 		return
 	} else if len(dropped) > 0 {
 		out.Problem(p.line, parser.LenientProblem(dropped))
@@ -288,7 +288,7 @@ func (hs *historySession) timelineRow(p positioned) {
 	out := hs.out
 	var t timelineEntry
 	if dropped, err := parser.DecodeLenient(p.v, &t); err != nil {
-		out.Problem(p.line, "timeline entry of an unexpected shape, not read: "+err.Error())
+		out.Problem(p.line, "timeline entry of an unexpected shape, not read: "+parser.JSONError(err))
 		return
 	} else if len(dropped) > 0 {
 		out.Problem(p.line, parser.LenientProblem(dropped))

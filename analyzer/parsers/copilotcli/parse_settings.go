@@ -43,7 +43,7 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 	b = parser.StandardJSON(b)
 	var root map[string]json.RawMessage
 	if err := json.Unmarshal(b, &root); err != nil {
-		out.Problem(0, "not a JSON object: "+err.Error())
+		out.Problem(0, parser.NotJSONObject("", err))
 		return nil
 	}
 	t, basis := fileTime(in)

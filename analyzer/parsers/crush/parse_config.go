@@ -35,7 +35,7 @@ func parseProjects(ctx context.Context, in *parser.Input, out parser.Sink) error
 		} `json:"projects"`
 	}
 	if err := json.NewDecoder(io.LimitReader(rc, maxConfigBytes)).Decode(&doc); err != nil {
-		out.Problem(0, "not a projects.json object: "+err.Error())
+		out.Problem(0, "not a projects.json object: "+parser.JSONError(err))
 		return nil
 	}
 	for i, p := range doc.Projects {
@@ -89,7 +89,7 @@ func parseConfig(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		} `json:"options"`
 	}
 	if err := json.Unmarshal(data, &cfg); err != nil {
-		out.Problem(0, "not valid JSON: "+err.Error())
+		out.Problem(0, parser.NotJSON("", err))
 		return nil
 	}
 	lines := strings.Split(string(data), "\n")

@@ -256,7 +256,7 @@ func readMessages(ctx context.Context, db *sql.DB, in *parser.Input, out parser.
 		summary := num(m["is_summary_message"]) != 0
 		var parts []part
 		if err := json.Unmarshal([]byte(parser.SQLText(m["parts"])), &parts); err != nil {
-			out.Problem(rowid, "message parts are not a JSON array: "+err.Error())
+			out.Problem(rowid, parser.NotJSONArray("parts column", err))
 			return
 		}
 		n := 0
@@ -329,7 +329,7 @@ func readMessages(ctx context.Context, db *sql.DB, in *parser.Input, out parser.
 			case "tool_call":
 				var d toolCallData
 				if err := json.Unmarshal(p.Data, &d); err != nil {
-					out.Problem(rowid, "tool_call part: "+err.Error())
+					out.Problem(rowid, "tool_call part: "+parser.JSONError(err))
 					continue
 				}
 				e.TurnType, e.Model = timeline.ToolUse, model
@@ -339,7 +339,7 @@ func readMessages(ctx context.Context, db *sql.DB, in *parser.Input, out parser.
 			case "tool_result":
 				var d toolResultData
 				if err := json.Unmarshal(p.Data, &d); err != nil {
-					out.Problem(rowid, "tool_result part: "+err.Error())
+					out.Problem(rowid, "tool_result part: "+parser.JSONError(err))
 					continue
 				}
 				e.TurnType, e.ToolName, e.ToolUseID = timeline.ToolResult, d.Name, d.ToolCallID

@@ -141,7 +141,7 @@ func TestDBTypical(t *testing.T) {
 
 func TestDBMalformed(t *testing.T) {
 	s := parsertest.Golden(t, byID(t, "crush/db"), dbInput(t, "testdata/malformed.sql"), "testdata/malformed.golden.jsonl")
-	if len(s.Problems) != 2 || !strings.Contains(s.Problems[0], "line 1: message parts are not a JSON array") ||
+	if len(s.Problems) != 2 || !strings.Contains(s.Problems[0], "line 1: parts column is not a JSON array: unexpected end of JSON input") ||
 		!strings.Contains(s.Problems[1], `line 2: unknown part type "video"`) {
 		t.Fatalf("problems: %v", s.Problems)
 	}

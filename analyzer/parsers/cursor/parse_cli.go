@@ -129,7 +129,7 @@ func parseCLIStore(ctx context.Context, in *parser.Input, out parser.Sink) error
 			if b, err := decodeMeta(v); err != nil {
 				out.Problem(metaRow, "meta: "+err.Error())
 			} else if err := json.Unmarshal(b, &m); err != nil {
-				out.Problem(metaRow, "meta: bad JSON: "+err.Error())
+				out.Problem(metaRow, parser.NotJSON("meta", err))
 			}
 		}
 	}
@@ -310,7 +310,7 @@ func parseCLIChatMeta(ctx context.Context, in *parser.Input, out parser.Sink) er
 	if in.Base() == "meta.json" {
 		var m cliMeta
 		if err := json.Unmarshal(b, &m); err != nil {
-			out.Problem(0, "meta.json: bad JSON: "+err.Error())
+			out.Problem(0, parser.NotJSON("meta.json", err))
 			return nil
 		}
 		if m.AgentID != "" {
@@ -378,7 +378,7 @@ func parseMCPOAuthAttempt(ctx context.Context, in *parser.Input, out parser.Sink
 	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(b, &m); err != nil {
-		out.Problem(0, "mcp oauth attempt: bad JSON: "+err.Error())
+		out.Problem(0, parser.NotJSON("mcp oauth attempt", err))
 		return nil
 	}
 	get := func(keys ...string) string {

@@ -212,7 +212,7 @@ func (s *stateReader) readParents() map[string]string {
 		}
 		var ids []string
 		if err := json.Unmarshal([]byte(subs.String), &ids); err != nil {
-			s.problem(0, key+": subComposerIds: "+err.Error())
+			s.problem(0, key+": subComposerIds: "+parser.JSONError(err))
 			continue
 		}
 		for _, id := range ids {
@@ -254,7 +254,7 @@ func (s *stateReader) readHeaders() map[string]*header {
 			AllComposers []headerJSON `json:"allComposers"`
 		}
 		if err := r.JSON(&all); err != nil {
-			s.problem(r.Rowid, "ItemTable composer.composerHeaders: bad JSON: "+err.Error())
+			s.problem(r.Rowid, parser.NotJSON("ItemTable composer.composerHeaders", err))
 		} else if len(all.AllComposers) == 0 {
 			s.out.Skip(r.Rowid, "no_content")
 		} else {
@@ -275,7 +275,7 @@ func (s *stateReader) readHeaders() map[string]*header {
 		var h headerJSON
 		if v := parser.SQLText(m["value"]); v != "" {
 			if err := json.Unmarshal([]byte(v), &h); err != nil {
-				s.problem(r.Rowid, "composerHeaders: bad JSON: "+err.Error())
+				s.problem(r.Rowid, parser.NotJSON("composerHeaders", err))
 			}
 		}
 		add(r.Rowid, h, num(m["createdAt"]), num(m["lastUpdatedAt"]), parser.SQLText(m["composerId"]))
@@ -375,7 +375,7 @@ func (s *stateReader) composer(id string, r parser.StateRow, h *header, parent s
 		bad = true
 	default:
 		if err := json.Unmarshal(r.Value, &cd); err != nil {
-			s.problem(rowid, "composerData:"+id+": bad JSON: "+err.Error())
+			s.problem(rowid, parser.NotJSON("composerData:"+id, err))
 			bad = true
 		}
 	}
@@ -421,7 +421,7 @@ func (s *stateReader) composer(id string, r parser.StateRow, h *header, parent s
 			for i, b := range cd.Conversation {
 				var bb bubble
 				if err := json.Unmarshal(b, &bb); err != nil {
-					s.problem(rowid, fmt.Sprintf("composerData:%s: conversation[%d]: bad JSON: %v", id, i, err))
+					s.problem(rowid, parser.NotJSON(fmt.Sprintf("composerData:%s: conversation[%d]", id, i), err))
 					continue
 				}
 				bid := bb.BubbleID
@@ -491,7 +491,7 @@ func (s *stateReader) chunkHeaders(id string) []bubbleHeader {
 		}
 		var obj map[string]json.RawMessage
 		if err := r.JSON(&obj); err != nil {
-			s.problem(r.Rowid, r.Key+": bad JSON: "+err.Error())
+			s.problem(r.Rowid, parser.NotJSON(r.Key, err))
 			return nil
 		}
 		keys := make([]string, 0, len(obj))
@@ -538,7 +538,7 @@ func (s *stateReader) bubbleByID(c *conv, composer, bid string, modelShown *bool
 func (s *stateReader) bubbleRow(c *conv, r parser.StateRow, bid string, modelShown *bool) bool {
 	var b bubble
 	if err := r.JSON(&b); err != nil {
-		s.problem(r.Rowid, r.Key+": bad JSON: "+err.Error())
+		s.problem(r.Rowid, parser.NotJSON(r.Key, err))
 		return false
 	}
 	s.bubble(c, r.Rowid, bid, &b, modelShown)
@@ -848,7 +848,7 @@ func (s *stateReader) settings() {
 		} `json:"aiSettings"`
 	}
 	if err := r.JSON(&blob); err != nil {
-		s.problem(rowid, "ItemTable settings: bad JSON: "+err.Error())
+		s.problem(rowid, parser.NotJSON("ItemTable settings", err))
 		return
 	}
 	file := parser.DisplayFile(&s.in.File)

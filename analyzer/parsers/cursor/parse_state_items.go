@@ -94,7 +94,7 @@ func (s *stateReader) cloudAgents() error {
 		for i, raw := range list {
 			var a cloudAgent
 			if err := json.Unmarshal(raw, &a); err != nil {
-				s.problem(r.Rowid, r.Key+"["+strconv.Itoa(i)+"]: bad cloud agent: "+err.Error())
+				s.problem(r.Rowid, r.Key+"["+strconv.Itoa(i)+"]: bad cloud agent: "+parser.JSONError(err))
 				continue
 			}
 			s.cloudAgent(r, &a)
@@ -222,7 +222,7 @@ func (s *stateReader) mcpAuth() error {
 	}, func(r parser.StateRow) error {
 		var v any
 		if err := r.JSON(&v); err != nil {
-			s.problem(r.Rowid, r.Key+": bad JSON: "+err.Error())
+			s.problem(r.Rowid, parser.NotJSON(r.Key, err))
 			return nil
 		}
 		agent := strings.TrimPrefix(strings.TrimPrefix(r.Key, mcpAuthKey), ".")

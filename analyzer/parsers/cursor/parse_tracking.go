@@ -205,7 +205,7 @@ func parseCLIConfig(ctx context.Context, in *parser.Input, out parser.Sink) erro
 	defer r.Close()
 	obj, err := decodeJSONC(r)
 	if err != nil {
-		out.Problem(0, "bad JSON: "+err.Error())
+		out.Problem(0, parser.NotJSON("", err))
 		return nil
 	}
 	keep := obj

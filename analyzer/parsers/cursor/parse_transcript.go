@@ -198,12 +198,12 @@ func (t *trEmitter) jsonl(ctx context.Context, r io.Reader) error {
 		if jerr := json.Unmarshal(line, &l); jerr == nil {
 			skip = t.record(n, &l)
 		} else if json.Valid(line) {
-			t.out.Problem(n, "not a transcript record (a JSON value that is not an object of the record's shape): "+jerr.Error())
+			t.out.Problem(n, "not a transcript record (a JSON value that is not an object of the record's shape): "+parser.JSONError(jerr))
 			return nil
 		} else {
 			objs, lost := parser.SplitGlued(line)
 			if len(objs) == 0 {
-				t.out.Problem(n, "malformed JSON line (cut short or corrupt), skipped: "+jerr.Error())
+				t.out.Problem(n, parser.BadJSONLine(jerr))
 				return nil
 			}
 			t.out.Problem(n, parser.GluedProblem(len(objs), lost))
@@ -244,13 +244,13 @@ func (t *trEmitter) record(n int64, l *trLine) string {
 	var msg trMessage
 	if len(l.Message) > 0 {
 		if err := json.Unmarshal(l.Message, &msg); err != nil {
-			t.out.Problem(n, "bad message: "+err.Error())
+			t.out.Problem(n, "bad message: "+parser.JSONError(err))
 			return ""
 		}
 	}
 	blocks, err := contentBlocks(msg.Content)
 	if err != nil {
-		t.out.Problem(n, "bad content: "+err.Error())
+		t.out.Problem(n, "bad content: "+parser.JSONError(err))
 		return ""
 	}
 	for _, b := range blocks {

@@ -14,7 +14,7 @@ const Agent = "factory-droid"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "factory-droid/session", Agent: Agent, Version: 1,
+			ID: "factory-droid/session", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"sessions"}, Names: []string{"*.jsonl"},
 			Doc: ".factory/sessions/<cwd-slug>/<id>.jsonl transcripts (typed prompts, injected <system-reminder> context as system, text, thinking, tool calls and results, denials, model switches, turn outcomes)",

@@ -123,7 +123,7 @@ func TestDenial(t *testing.T) {
 // skip, an unknown record kind a system row with its JSON.
 func TestQuirks(t *testing.T) {
 	s := parsertest.Run(t, byID(t, "factory-droid/session"), input(t, "quirks.jsonl", ".factory/sessions/-w/s-quirk.jsonl", "sessions", nil))
-	if len(s.Problems) != 2 || !strings.HasPrefix(s.Problems[0], "line 2: not a JSON record") || s.Problems[1] != "line 8: skipped_record: message record without a message" {
+	if len(s.Problems) != 2 || s.Problems[0] != "line 2: malformed JSON line (cut short or corrupt), skipped: invalid character 'o' in literal null (expecting 'u')" || s.Problems[1] != "line 8: skipped_record: message record without a message" {
 		t.Fatalf("problems %v", s.Problems)
 	}
 	if k := s.SkipCounts(); k["empty_message"] != 1 || len(k) != 1 {

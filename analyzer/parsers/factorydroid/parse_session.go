@@ -108,7 +108,7 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	err = parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		var r record
 		if err := json.Unmarshal(line, &r); err != nil {
-			out.Problem(n, "not a JSON record: "+err.Error())
+			out.Problem(n, parser.BadJSONLine(err))
 			return nil
 		}
 		st.record(n, &r, line)

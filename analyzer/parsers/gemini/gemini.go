@@ -21,13 +21,13 @@ const Agent = "gemini-cli"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "gemini-cli/chat", Agent: Agent, Version: 4,
+			ID: "gemini-cli/chat", Agent: Agent, Version: 5,
 			Actions: actions,
 			Targets: []string{"chats"}, Names: []string{"*.json", "*.jsonl"},
 			Doc: "tmp/<slug>/chats/**/*.jsonl op-log (replayed: last copy wins unless it rewrites the message, then both stay; $set keeps first-hand records, $rewindTo keeps the rewound ones and a rewind row) and legacy *.json ConversationRecord",
 		}, parseChat),
 		parser.New(parser.Spec{
-			ID: "gemini-cli/logs", Agent: Agent, Version: 2,
+			ID: "gemini-cli/logs", Agent: Agent, Version: 3,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
 				Basis: "logs.json stamps each input as it is submitted (useGeminiStream prepareQueryForGemini), before slash and @-command processing; the chat records the prompt when it is sent (geminiChat), within a second, later after a confirmation a scheduled tool waits on"},
@@ -44,7 +44,7 @@ func Parsers() []parser.Parser {
 			Doc:     ".gemini/settings.json (home and project) permission, sandbox and retention keys, policies/*.toml rules (home and project), trustedFolders.json, trusted_hooks.json and acknowledgments/agents.json (file mtime)",
 		}, parseSettings),
 		parser.New(parser.Spec{
-			ID: "gemini-cli/tmp-history", Agent: Agent, Version: 3,
+			ID: "gemini-cli/tmp-history", Agent: Agent, Version: 4,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 0,
 				TurnTypes: []timeline.TurnType{timeline.User, timeline.System, timeline.Assistant, timeline.Thinking, timeline.ToolUse, timeline.ToolResult},

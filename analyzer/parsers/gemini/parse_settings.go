@@ -93,7 +93,7 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 		err = parser.ObjectMembers(b, func(k string, v json.RawMessage) { s.walk(k, v) })
 	}
 	if err != nil {
-		out.Problem(0, "not a JSON object: "+err.Error())
+		out.Problem(0, parser.NotJSONObject("", err))
 	}
 	return ctx.Err()
 }

@@ -106,7 +106,7 @@ func parseCheckpoint(ctx context.Context, r io.Reader, project string, out parse
 			}
 			var skip json.RawMessage
 			if err := dec.Decode(&skip); err != nil {
-				out.Problem(0, "checkpoint cut short: "+err.Error())
+				out.Problem(0, "checkpoint cut short: "+parser.JSONError(err))
 				return nil
 			}
 		}
@@ -127,7 +127,7 @@ func parseCheckpoint(ctx context.Context, r io.Reader, project string, out parse
 		idx++
 		var c content
 		if err := dec.Decode(&c); err != nil {
-			out.Problem(idx, "history entry cut short: "+err.Error())
+			out.Problem(idx, "history entry cut short: "+parser.JSONError(err))
 			return nil
 		}
 		emitContent(out, c, project, idx)

@@ -107,7 +107,7 @@ func emitMessage(out parser.Sink, base timeline.Event, m *message, model string,
 	for i, raw := range m.Content {
 		var it item
 		if err := json.Unmarshal(raw, &it); err != nil {
-			out.Problem(line, "content item: "+err.Error())
+			out.Problem(line, "content item: "+parser.JSONError(err))
 			continue
 		}
 		e := base

@@ -99,7 +99,7 @@ func roamingTrust(in *parser.Input, data []byte, out parser.Sink) error {
 		Revoked []string        `json:"revoked_keys"`
 	}
 	if err := json.Unmarshal(data, &doc); err != nil {
-		out.Problem(0, "not valid JSON: "+err.Error())
+		out.Problem(0, parser.NotJSON("", err))
 		return nil
 	}
 	file := parser.DisplayFile(&in.File)
@@ -211,7 +211,7 @@ func parseSchedule(ctx context.Context, in *parser.Input, out parser.Sink) error
 			Jobs []job `json:"jobs"`
 		}
 		if err2 := json.Unmarshal(data, &wrapped); err2 != nil || wrapped.Jobs == nil {
-			out.Problem(0, "not a JSON array of jobs: "+err.Error())
+			out.Problem(0, parser.NotJSONArray("jobs list", err))
 			return nil
 		}
 		jobs = wrapped.Jobs
@@ -320,7 +320,7 @@ func parseLLMRequest(ctx context.Context, in *parser.Input, out parser.Sink) err
 			Error     *string         `json:"error"`
 		}
 		if err := json.Unmarshal(line, &rec); err != nil {
-			out.Problem(n, "not a JSON record: skipped")
+			out.Problem(n, parser.BadJSONLine(nil))
 			return nil
 		}
 		if rec.ModelConfig != nil {

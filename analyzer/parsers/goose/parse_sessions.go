@@ -70,7 +70,7 @@ func parseSessionsDB(ctx context.Context, in *parser.Input, out parser.Sink) err
 			}
 			msg := message{ID: parser.SQLText(m["message_id"]), Role: parser.SQLText(m["role"]), Created: num(m["created_timestamp"])}
 			if err := json.Unmarshal([]byte(parser.SQLText(m["content_json"])), &msg.Content); err != nil {
-				out.Problem(rowid, "content_json is not a JSON array: "+err.Error())
+				out.Problem(rowid, parser.NotJSONArray("content_json", err))
 				return
 			}
 			if md := parser.SQLText(m["metadata_json"]); md != "" {
@@ -273,7 +273,7 @@ func (j *jsonlSession) read(ctx context.Context, r io.Reader, out parser.Sink) e
 		objs, lost := parser.SplitGlued(line)
 		if lost {
 			if len(objs) == 0 {
-				out.Problem(n, "not a JSON record (cut short?): skipped")
+				out.Problem(n, parser.BadJSONLine(nil))
 				return nil
 			}
 			out.Problem(n, "cut record with the next record glued on: the cut part is skipped")
@@ -281,7 +281,7 @@ func (j *jsonlSession) read(ctx context.Context, r io.Reader, out parser.Sink) e
 		for _, o := range objs {
 			var probe map[string]json.RawMessage
 			if err := json.Unmarshal(o, &probe); err != nil {
-				out.Problem(n, "not a JSON object: skipped")
+				out.Problem(n, parser.BadJSONLine(err))
 				continue
 			}
 			_, hasRole := probe["role"]
@@ -314,7 +314,7 @@ func (j *jsonlSession) read(ctx context.Context, r io.Reader, out parser.Sink) e
 			}
 			var msg message
 			if err := json.Unmarshal(o, &msg); err != nil {
-				out.Problem(n, "not a goose message: "+err.Error())
+				out.Problem(n, "not a goose message: "+parser.JSONError(err))
 				continue
 			}
 			b := base(n)

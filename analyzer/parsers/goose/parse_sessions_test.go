@@ -232,7 +232,7 @@ func TestJSONLTypical(t *testing.T) {
 // the good lines are kept and each bad line is a problem.
 func TestJSONLMalformed(t *testing.T) {
 	s := parsertest.Golden(t, byID(t, "goose/sessions"), jsonlInput(t, "testdata/malformed.jsonl", "20250514_010000.jsonl", nil), "testdata/malformed.golden.jsonl")
-	if len(s.Problems) != 2 || !strings.HasPrefix(s.Problems[0], "line 5: not a JSON record") || !strings.HasPrefix(s.Problems[1], "line 6: ") {
+	if len(s.Problems) != 2 || s.Problems[0] != "line 5: malformed JSON line (cut short or corrupt), skipped" || !strings.HasPrefix(s.Problems[1], "line 6: ") {
 		t.Fatalf("problems: %v", s.Problems)
 	}
 	if u := ofType(s, timeline.User); len(u) != 1 || u[0].Text != "hi" || u[0].ProjectPath != "/p" {

@@ -65,7 +65,9 @@
 //     <platform>-approved.json ("permission setting: approved <platform>
 //     user <id> (<name>, approved <time>)"), at the file's mtime.
 //   - hermes/pastes: pastes/pending.json: "debug share uploaded to
-//     https://paste.rs/<id>" per link (debug logs were published).
+//     https://paste.rs/<id>" per occurrence of a link (debug logs were
+//     published), record id "pending.json@<byte offset>": a link listed
+//     twice is two rows, none dropped by the parser.
 //
 // # Validated against
 //

@@ -61,7 +61,7 @@ func Parsers() []parser.Parser {
 			},
 		}, parseCronOutput),
 		parser.New(parser.Spec{
-			ID: "hermes/pastes", Agent: agentName, Version: 1, Actions: actions,
+			ID: "hermes/pastes", Agent: agentName, Version: 2, Actions: actions,
 			Targets: []string{"pastes"}, Names: []string{"pending.json"},
 			Doc: "pastes/pending.json: the paste.rs links of recent hermes debug share uploads (file mtime)",
 		}, parsePastes),

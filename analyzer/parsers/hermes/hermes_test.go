@@ -1,6 +1,7 @@
 package hermes
 
 import (
+	"database/sql"
 	"fmt"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
 var mtime = time.Date(2026, 8, 10, 12, 0, 0, 0, time.UTC)
@@ -156,8 +158,11 @@ func TestCronOutput(t *testing.T) {
 
 func TestPastes(t *testing.T) {
 	s := run(t, "hermes/pastes", "testdata/pending.json", home+"/pastes/pending.json", "pastes", "pastes")
-	want := `1  system  model= id= rec= in= par= p= t=2026-08-10T12:00:00.000Z/file-mtime: "debug share uploaded to https://paste.rs/AbC1 (hermes debug share; from .hermes/pastes/pending.json, file mtime)"
-1  system  model= id= rec= in= par= p= t=2026-08-10T12:00:00.000Z/file-mtime: "debug share uploaded to https://paste.rs/zz9.log (hermes debug share; from .hermes/pastes/pending.json, file mtime)"
+	// The same URL in two entries is two rows, each with its byte offset
+	// as identity (issue 25 item 2: the parser drops no copy itself).
+	want := `1  system  model= id= rec=pending.json@22 in= par= p= t=2026-08-10T12:00:00.000Z/file-mtime: "debug share uploaded to https://paste.rs/AbC1 (hermes debug share; from .hermes/pastes/pending.json, file mtime)"
+1  system  model= id= rec=pending.json@82 in= par= p= t=2026-08-10T12:00:00.000Z/file-mtime: "debug share uploaded to https://paste.rs/AbC1 (hermes debug share; from .hermes/pastes/pending.json, file mtime)"
+1  system  model= id= rec=pending.json@116 in= par= p= t=2026-08-10T12:00:00.000Z/file-mtime: "debug share uploaded to https://paste.rs/zz9.log (hermes debug share; from .hermes/pastes/pending.json, file mtime)"
 `
 	if got := rows(s); got != want {
 		t.Fatalf("rows:\n%s", got)
@@ -190,5 +195,68 @@ func TestNotHermesDB(t *testing.T) {
 	s := parsertest.Run(t, byID(t, "hermes/state-db"), in)
 	if len(s.Events) != 0 || len(s.Problems) != 1 || s.Problems[0] != "line 0: no sessions and messages tables: not a Hermes state database" {
 		t.Fatalf("%+v %v", s.Events, s.Problems)
+	}
+}
+
+// alterCopy builds the fixture store from sql into a temp file and runs
+// stmts on that copy (a renamed column: the schema of a version the
+// parser does not know).
+func alterCopy(t *testing.T, sqlPath string, stmts ...string) string {
+	t.Helper()
+	p := parsertest.SQLite(t, sqlPath)
+	db, err := sql.Open("sqlite", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range stmts {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	return p
+}
+
+func countRows(s *parsertest.Sink, prefix string) int {
+	n := 0
+	for _, e := range s.Events {
+		if strings.HasPrefix(e.Text, prefix) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestStateDBUnknownSchema: a copy of the fixture store whose messages
+// table lacks content and whose session_model_usage lacks model (renamed):
+// one problem names both tables and their missing columns, those tables
+// give no rows, and every other table is still read as in the full store.
+func TestStateDBUnknownSchema(t *testing.T) {
+	orig := parser.File{Path: home + "/state.db", Agent: agentName, Target: "state-db", MTime: mtime}
+	full := parsertest.Run(t, byID(t, "hermes/state-db"), parsertest.Input(t, parsertest.SQLite(t, "testdata/state.sql"), orig, nil))
+	p := alterCopy(t, "testdata/state.sql",
+		`ALTER TABLE messages RENAME COLUMN content TO body`,
+		`ALTER TABLE session_model_usage RENAME COLUMN model TO model_name`)
+	s := parsertest.Run(t, byID(t, "hermes/state-db"), parsertest.Input(t, p, orig, nil))
+	want := "line 0: unknown schema: table messages lacks column(s) content; table session_model_usage lacks column(s) model: not read; the other tables are read"
+	if len(s.Problems) != 1 || s.Problems[0] != want {
+		t.Fatalf("problems %q, want [%q]", s.Problems, want)
+	}
+	for _, c := range []struct {
+		prefix   string
+		got, all int
+	}{
+		{"session: ", 4, 4},
+		{"conversation generation ", 1, 1},
+		{"model used: ", 0, 2},
+	} {
+		if n, m := countRows(s, c.prefix), countRows(full, c.prefix); n != c.got || m != c.all {
+			t.Errorf("%q rows: %d (full store %d), want %d (full %d)", c.prefix, n, m, c.got, c.all)
+		}
+	}
+	for _, e := range s.Events {
+		if e.TurnType == timeline.User || e.TurnType == timeline.Assistant {
+			t.Errorf("a messages row read from a table of unknown schema: %+v", e)
+		}
 	}
 }

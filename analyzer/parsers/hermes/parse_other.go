@@ -7,6 +7,7 @@ import (
 	"path"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -42,7 +43,7 @@ func parseSessionJSONL(ctx context.Context, in *parser.Input, out parser.Sink) e
 	return parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		var d divert
 		if err := json.Unmarshal(line, &d); err != nil {
-			out.Problem(n, "not a session message: "+err.Error())
+			out.Problem(n, "not a session message: "+parser.JSONError(err))
 			return nil
 		}
 		sid := d.SessionID
@@ -207,17 +208,17 @@ func parsePastes(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		return nil
 	}
 	if !json.Valid(b) {
-		out.Problem(0, "pending.json is not valid JSON")
+		out.Problem(0, parser.NotJSON("pending.json", nil))
 		return nil
 	}
-	seen := map[string]bool{}
-	for _, u := range pasteRe.FindAllString(string(b), -1) {
-		if seen[u] {
-			continue
-		}
-		seen[u] = true
+	// Every occurrence is a row with its own identity, the byte offset
+	// (the same URL twice is two entries of the file; the parser drops
+	// none, the correlation pass decides).
+	for _, loc := range pasteRe.FindAllIndex(b, -1) {
+		u := string(b[loc[0]:loc[1]])
 		e := parser.SettingEvent(&in.File)
-		e.SourceLine = int64(bytes.Count(b[:bytes.Index(b, []byte(u))], []byte("\n")) + 1)
+		e.SourceLine = int64(bytes.Count(b[:loc[0]], []byte("\n")) + 1)
+		e.RecordID = "pending.json@" + strconv.Itoa(loc[0]) // no id in the file: its byte offset
 		e.Text = "debug share uploaded to " + u + " (hermes debug share; from " + parser.DisplayFile(&in.File) + ", file mtime)"
 		out.Event(e)
 	}

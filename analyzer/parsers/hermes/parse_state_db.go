@@ -44,6 +44,10 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		out.Problem(0, "no sessions and messages tables: not a Hermes state database")
 		return nil
 	}
+	readable, err := parser.CheckSchema(ctx, db, stateSchema, out)
+	if err != nil {
+		return err
+	}
 	p := slash(in.Path)
 	snapshot := ""
 	if d := path.Dir(p); path.Base(path.Dir(d)) == "state-snapshots" {
@@ -56,163 +60,167 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		out.Event(e)
 	}
 	sessions := map[string]*sessInfo{}
-	err = parser.EachTableRow(ctx, db, "sessions", func(r parser.Row) error {
-		id := r.Get("id")
-		si := &sessInfo{model: r.Get("model"), cwd: r.Get("cwd"), parent: r.Get("parent_session_id"), rewinds: r.Get("rewind_count")}
-		sessions[id] = si
-		e := timeline.Event{SessionID: id, ProjectPath: si.cwd, TurnType: timeline.System, SourceLine: r.Rowid, RecordID: "session:" + id, ParentSessionID: si.parent, Secondary: sec}
-		setUnix(&e, r.Vals["started_at"])
-		src := r.Get("source")
-		var parts []string
-		if t := r.Get("title"); t != "" {
-			parts = append(parts, "title: "+t)
-		}
-		parts = append(parts, "source "+src)
-		if si.model != "" {
-			parts = append(parts, "model "+si.model)
-		}
-		if si.cwd != "" {
-			parts = append(parts, "cwd "+si.cwd)
-		}
-		if pr := r.Get("profile_name"); pr != "" {
-			parts = append(parts, "profile "+pr)
-		}
-		st := timeline.SessionState{Key: timeline.SessionKey{Agent: agentName, SessionID: id}, Relayed: "no", ParentSessionID: si.parent}
-		if !localSources[src] && src != "" {
-			st.Relayed = "yes"
-			who := r.Get("display_name")
-			if who == "" {
-				who = r.Get("user_id")
+	readSessions := func() error {
+		return parser.EachTableRow(ctx, db, "sessions", func(r parser.Row) error {
+			id := r.Get("id")
+			si := &sessInfo{model: r.Get("model"), cwd: r.Get("cwd"), parent: r.Get("parent_session_id"), rewinds: r.Get("rewind_count")}
+			sessions[id] = si
+			e := timeline.Event{SessionID: id, ProjectPath: si.cwd, TurnType: timeline.System, SourceLine: r.Rowid, RecordID: "session:" + id, ParentSessionID: si.parent, Secondary: sec}
+			setUnix(&e, r.Vals["started_at"])
+			src := r.Get("source")
+			var parts []string
+			if t := r.Get("title"); t != "" {
+				parts = append(parts, "title: "+t)
 			}
-			parts = append(parts, fmt.Sprintf("relayed through %s chat %s (%s %s)", src, r.Get("chat_id"), r.Get("chat_type"), who))
-		}
-		var mc map[string]any
-		_ = json.Unmarshal([]byte(r.Get("model_config")), &mc)
-		switch {
-		case si.parent == "":
-		case mc["_branched_from"] != nil:
-			st.ForkedFrom = fmt.Sprint(mc["_branched_from"])
-			parts = append(parts, "branched from "+st.ForkedFrom)
-		case mc["_delegate_from"] != nil:
-			parts = append(parts, "subagent "+id+" of "+si.parent)
-		case mc["_reset_from"] != nil:
-			parts = append(parts, "reset from "+si.parent)
-		default:
-			parts = append(parts, "continues "+si.parent+" (compression or subagent)")
-		}
-		if r.Get("archived") == "1" {
-			parts = append(parts, "archived")
-		}
-		if r.Get("hidden") == "1" {
-			parts = append(parts, "hidden")
-		}
-		e.Text = "session: " + strings.Join(parts, "; ")
-		out.Event(e)
-		out.Session(st)
-		if _, ok := unixTime(r.Vals["ended_at"]); ok {
-			end := e
-			setUnix(&end, r.Vals["ended_at"])
-			end.RecordID, end.Text = "session:"+id+"#end", "session ended: "+r.Get("end_reason")
-			out.Event(end)
-		}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("sessions: %w", err)
+			parts = append(parts, "source "+src)
+			if si.model != "" {
+				parts = append(parts, "model "+si.model)
+			}
+			if si.cwd != "" {
+				parts = append(parts, "cwd "+si.cwd)
+			}
+			if pr := r.Get("profile_name"); pr != "" {
+				parts = append(parts, "profile "+pr)
+			}
+			st := timeline.SessionState{Key: timeline.SessionKey{Agent: agentName, SessionID: id}, Relayed: "no", ParentSessionID: si.parent}
+			if !localSources[src] && src != "" {
+				st.Relayed = "yes"
+				who := r.Get("display_name")
+				if who == "" {
+					who = r.Get("user_id")
+				}
+				parts = append(parts, fmt.Sprintf("relayed through %s chat %s (%s %s)", src, r.Get("chat_id"), r.Get("chat_type"), who))
+			}
+			var mc map[string]any
+			_ = json.Unmarshal([]byte(r.Get("model_config")), &mc)
+			switch {
+			case si.parent == "":
+			case mc["_branched_from"] != nil:
+				st.ForkedFrom = fmt.Sprint(mc["_branched_from"])
+				parts = append(parts, "branched from "+st.ForkedFrom)
+			case mc["_delegate_from"] != nil:
+				parts = append(parts, "subagent "+id+" of "+si.parent)
+			case mc["_reset_from"] != nil:
+				parts = append(parts, "reset from "+si.parent)
+			default:
+				parts = append(parts, "continues "+si.parent+" (compression or subagent)")
+			}
+			if r.Get("archived") == "1" {
+				parts = append(parts, "archived")
+			}
+			if r.Get("hidden") == "1" {
+				parts = append(parts, "hidden")
+			}
+			e.Text = "session: " + strings.Join(parts, "; ")
+			out.Event(e)
+			out.Session(st)
+			if _, ok := unixTime(r.Vals["ended_at"]); ok {
+				end := e
+				setUnix(&end, r.Vals["ended_at"])
+				end.RecordID, end.Text = "session:"+id+"#end", "session ended: "+r.Get("end_reason")
+				out.Event(end)
+			}
+			return nil
+		})
 	}
 	names := map[string]string{}
-	err = parser.EachTableRow(ctx, db, "messages", func(r parser.Row) error {
-		sid := r.Get("session_id")
-		si := sessions[sid]
-		if si == nil {
-			si = &sessInfo{}
-			sessions[sid] = si
-			out.Report(r.Rowid, parser.KindOrphanRecord, "message of session "+sid+" whose sessions row is gone: its rows are kept")
-		}
-		id := strconv.FormatInt(r.Rowid, 10)
-		base := timeline.Event{SessionID: sid, ProjectPath: si.cwd, ParentSessionID: si.parent, SourceLine: r.Rowid, Secondary: sec}
-		setUnix(&base, r.Vals["timestamp"])
-		mark := ""
-		if r.Has("active") && r.Get("active") == "0" {
-			mark = "[rewound] "
-			if r.Get("compacted") == "1" {
-				mark = "[compacted] "
+	readMessages := func() error {
+		return parser.EachTableRow(ctx, db, "messages", func(r parser.Row) error {
+			sid := r.Get("session_id")
+			si := sessions[sid]
+			if si == nil {
+				si = &sessInfo{}
+				sessions[sid] = si
+				out.Report(r.Rowid, parser.KindOrphanRecord, "message of session "+sid+" whose sessions row is gone: its rows are kept")
 			}
-		}
-		n := 0
-		emit := func(tt timeline.TurnType, text, rec string) timeline.Event {
-			e := base
-			e.TurnType, e.Text, e.RecordID = tt, mark+text, rec
-			if tt == timeline.Assistant || tt == timeline.Thinking || tt == timeline.ToolUse {
-				e.Model = si.model
-			}
-			n++
-			return e
-		}
-		content := r.Get("content")
-		role := r.Get("role")
-		hidden := r.Get("display_kind") == "hidden"
-		switch {
-		case role == "user" && !hidden:
-			out.Event(emit(timeline.User, content, "msg:"+id))
-		case role == "assistant":
-			th := r.Get("reasoning_content")
-			if th == "" {
-				th = r.Get("reasoning")
-			}
-			if strings.TrimSpace(th) != "" {
-				out.Event(emit(timeline.Thinking, th, "msg:"+id+"#reasoning"))
-			}
-			if strings.TrimSpace(content) != "" {
-				out.Event(emit(timeline.Assistant, content, "msg:"+id))
-			}
-			var calls []toolCall
-			if tc := r.Get("tool_calls"); tc != "" {
-				if err := json.Unmarshal([]byte(tc), &calls); err != nil {
-					out.Report(r.Rowid, parser.KindParse, "tool_calls not readable: "+err.Error())
+			id := strconv.FormatInt(r.Rowid, 10)
+			base := timeline.Event{SessionID: sid, ProjectPath: si.cwd, ParentSessionID: si.parent, SourceLine: r.Rowid, Secondary: sec}
+			setUnix(&base, r.Vals["timestamp"])
+			mark := ""
+			if r.Has("active") && r.Get("active") == "0" {
+				mark = "[rewound] "
+				if r.Get("compacted") == "1" {
+					mark = "[compacted] "
 				}
 			}
-			for k, c := range calls {
-				args := argsJSON(c.Function.Arguments)
-				e := emit(timeline.ToolUse, callText(c.Function.Name, args), "")
-				e.ToolName, e.ToolUseID, e.ToolInput = c.Function.Name, c.ID, args
-				e.RecordID = c.ID
-				if c.ID == "" {
-					e.RecordID = fmt.Sprintf("msg:%s#call%d", id, k)
+			n := 0
+			emit := func(tt timeline.TurnType, text, rec string) timeline.Event {
+				e := base
+				e.TurnType, e.Text, e.RecordID = tt, mark+text, rec
+				if tt == timeline.Assistant || tt == timeline.Thinking || tt == timeline.ToolUse {
+					e.Model = si.model
 				}
-				names[c.ID] = c.Function.Name
+				n++
+				return e
+			}
+			content := r.Get("content")
+			role := r.Get("role")
+			hidden := r.Get("display_kind") == "hidden"
+			switch {
+			case role == "user" && !hidden:
+				out.Event(emit(timeline.User, content, "msg:"+id))
+			case role == "assistant":
+				th := r.Get("reasoning_content")
+				if th == "" {
+					th = r.Get("reasoning")
+				}
+				if strings.TrimSpace(th) != "" {
+					out.Event(emit(timeline.Thinking, th, "msg:"+id+"#reasoning"))
+				}
+				if strings.TrimSpace(content) != "" {
+					out.Event(emit(timeline.Assistant, content, "msg:"+id))
+				}
+				var calls []toolCall
+				if tc := r.Get("tool_calls"); tc != "" {
+					if err := json.Unmarshal([]byte(tc), &calls); err != nil {
+						out.Report(r.Rowid, parser.KindParse, "tool_calls not readable: "+parser.JSONError(err))
+					}
+				}
+				for k, c := range calls {
+					args := argsJSON(c.Function.Arguments)
+					e := emit(timeline.ToolUse, callText(c.Function.Name, args), "")
+					e.ToolName, e.ToolUseID, e.ToolInput = c.Function.Name, c.ID, args
+					e.RecordID = c.ID
+					if c.ID == "" {
+						e.RecordID = fmt.Sprintf("msg:%s#call%d", id, k)
+					}
+					names[c.ID] = c.Function.Name
+					out.Event(e)
+				}
+			case role == "tool":
+				e := emit(timeline.ToolResult, content, "msg:"+id)
+				e.ToolUseID = r.Get("tool_call_id")
+				e.ToolName = r.Get("tool_name")
+				if e.ToolName == "" {
+					e.ToolName = names[e.ToolUseID]
+				}
+				if e.ToolUseID != "" {
+					e.RecordID = e.ToolUseID + "#output"
+				}
+				e.IsError = "false"
 				out.Event(e)
+			default:
+				label := role
+				if hidden {
+					label += " (hidden context)"
+				}
+				out.Event(emit(timeline.System, label+": "+content, "msg:"+id))
 			}
-		case role == "tool":
-			e := emit(timeline.ToolResult, content, "msg:"+id)
-			e.ToolUseID = r.Get("tool_call_id")
-			e.ToolName = r.Get("tool_name")
-			if e.ToolName == "" {
-				e.ToolName = names[e.ToolUseID]
+			if n == 0 {
+				out.Skip(r.Rowid, "no_evidence:empty_"+role)
 			}
-			if e.ToolUseID != "" {
-				e.RecordID = e.ToolUseID + "#output"
+			if mark != "" {
+				si.inactive++
+				si.lastInactive = base
 			}
-			e.IsError = "false"
-			out.Event(e)
-		default:
-			label := role
-			if hidden {
-				label += " (hidden context)"
-			}
-			out.Event(emit(timeline.System, label+": "+content, "msg:"+id))
-		}
-		if n == 0 {
-			out.Skip(r.Rowid, "no_evidence:empty_"+role)
-		}
-		if mark != "" {
-			si.inactive++
-			si.lastInactive = base
-		}
-		return nil
-	})
+			return nil
+		})
+	}
+	err = parser.ReadTables(ctx, out, readable,
+		parser.TableRead{Table: "sessions", Read: readSessions},
+		parser.TableRead{Table: "messages", Read: readMessages})
 	if err != nil {
-		return fmt.Errorf("messages: %w", err)
+		return err
 	}
 	ids := make([]string, 0, len(sessions))
 	for sid := range sessions {
@@ -232,17 +240,28 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		}
 		out.Event(e)
 	}
-	if err := modelUsage(ctx, db, out, sec); err != nil {
-		return err
-	}
-	if err := stateMeta(ctx, db, out, sec); err != nil {
-		return err
-	}
-	return parser.EachTableRow(ctx, db, "conversation_generations", func(r parser.Row) error {
-		out.Event(timeline.Event{TurnType: timeline.System, TimeBasis: timeline.TimeNone, SourceLine: r.Rowid, Secondary: sec,
-			Text: fmt.Sprintf("conversation generation %s on %s %s (a counter never reset, even when the sessions behind it are deleted)", r.Get("generation"), r.Get("source"), r.Get("session_key"))})
-		return nil
-	})
+	return parser.ReadTables(ctx, out, readable,
+		parser.TableRead{Table: "session_model_usage", Read: func() error { return modelUsage(ctx, db, out, sec) }},
+		parser.TableRead{Table: "state_meta", Read: func() error { return stateMeta(ctx, db, out, sec) }},
+		parser.TableRead{Table: "conversation_generations", Read: func() error {
+			return parser.EachTableRow(ctx, db, "conversation_generations", func(r parser.Row) error {
+				out.Event(timeline.Event{TurnType: timeline.System, TimeBasis: timeline.TimeNone, SourceLine: r.Rowid, Secondary: sec,
+					Text: fmt.Sprintf("conversation generation %s on %s %s (a counter never reset, even when the sessions behind it are deleted)", r.Get("generation"), r.Get("source"), r.Get("session_key"))})
+				return nil
+			})
+		}})
+}
+
+// stateSchema is what parseStateDB requires of each table it reads
+// (hermes_state_common.py SCHEMA_SQL): the columns a row cannot be read
+// without. Every other column is read by name when present, so older
+// schema versions (state_old.sql) read too.
+var stateSchema = parser.SQLiteSchema{
+	"sessions":                 {"id"},
+	"messages":                 {"session_id", "role", "content"},
+	"session_model_usage":      {"session_id", "model"},
+	"state_meta":               {"key", "value"},
+	"conversation_generations": {"generation"},
 }
 
 func modelUsage(ctx context.Context, db *sql.DB, out parser.Sink, sec bool) error {

@@ -22,7 +22,7 @@ func parseWorkDirs(ctx context.Context, in *parser.Input, out parser.Sink) error
 	}
 	var m kimiwire.Metadata
 	if err := json.Unmarshal(b, &m); err != nil {
-		out.Problem(0, "not Kimi CLI metadata (kimi.json): "+err.Error())
+		out.Problem(0, "not Kimi CLI metadata (kimi.json): "+parser.JSONError(err))
 		return nil
 	}
 	file := parser.DisplayFile(&in.File)
@@ -68,7 +68,7 @@ func parseState(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	}
 	var s sessionState
 	if err := json.Unmarshal(b, &s); err != nil {
-		out.Problem(0, "not a Kimi CLI session state: "+err.Error())
+		out.Problem(0, "not a Kimi CLI session state: "+parser.JSONError(err))
 		return nil
 	}
 	share, md5dir, session, _ := kimiwire.SessionParts(path.Dir(strings.ReplaceAll(in.Path, "\\", "/")) + "/wire.jsonl")
@@ -139,7 +139,7 @@ func parseUserHistory(ctx context.Context, in *parser.Input, out parser.Sink) er
 			Content *string `json:"content"`
 		}
 		if err := json.Unmarshal(line, &h); err != nil {
-			out.Problem(n, "not a history entry: "+err.Error())
+			out.Problem(n, "not a history entry: "+parser.JSONError(err))
 			return nil
 		}
 		if h.Content == nil {

@@ -40,7 +40,7 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	if err := parser.EachTableRow(ctx, db, "conversations", func(r parser.Row) error {
 		var st convState
 		if err := json.Unmarshal([]byte(r.Get("value")), &st); err != nil {
-			out.Problem(r.Rowid, "conversation of "+r.Get("key")+": not a ConversationState: "+err.Error())
+			out.Problem(r.Rowid, "conversation of "+r.Get("key")+": not a ConversationState: "+parser.JSONError(err))
 			return nil
 		}
 		(&convWriter{out: out, line: r.Rowid, project: r.Get("key")}).conversation(&st)
@@ -366,7 +366,7 @@ func (w *convWriter) entry(h *historyEntry, note string) {
 	var am map[string]assistant
 	if len(h.Assistant) > 0 && string(h.Assistant) != "null" {
 		if err := json.Unmarshal(h.Assistant, &am); err != nil {
-			w.out.Problem(w.line, "history entry: assistant message: "+err.Error())
+			w.out.Problem(w.line, "history entry: assistant message: "+parser.JSONError(err))
 		}
 	}
 	for _, a := range am {

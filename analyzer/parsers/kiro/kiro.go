@@ -77,7 +77,7 @@ func parseDelegate(in *parser.Input, out parser.Sink) error {
 		CWD         string   `json:"cwd"`
 	}
 	if err := json.NewDecoder(rc).Decode(&x); err != nil {
-		out.Problem(1, "not a delegate execution record: "+err.Error())
+		out.Problem(1, "not a delegate execution record: "+parser.JSONError(err))
 		return nil
 	}
 	agent := x.Agent

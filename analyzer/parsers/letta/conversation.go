@@ -55,7 +55,7 @@ func parseConversation(ctx context.Context, in *parser.Input, out parser.Sink) e
 		objs, lost := parser.SplitGlued(line)
 		switch {
 		case len(objs) == 0:
-			out.Problem(n, "truncated or unreadable JSON line")
+			out.Problem(n, parser.BadJSONLine(nil))
 			return nil
 		case lost || len(objs) > 1:
 			out.Report(n, parser.KindGlued, parser.GluedProblem(len(objs), lost))
@@ -63,7 +63,7 @@ func parseConversation(ctx context.Context, in *parser.Input, out parser.Sink) e
 		for _, o := range objs {
 			var h lineHead
 			if err := json.Unmarshal(o, &h); err != nil {
-				out.Problem(n, "bad entry: "+err.Error())
+				out.Problem(n, "bad entry: "+parser.JSONError(err))
 				continue
 			}
 			if first && h.Type != "session" {

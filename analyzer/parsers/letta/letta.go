@@ -21,7 +21,7 @@ const Agent = "letta"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "letta/conversation", Agent: Agent, Version: 1, Actions: actions,
+			ID: "letta/conversation", Agent: Agent, Version: 2, Actions: actions,
 			Targets: []string{"conversations"}, Names: []string{"messages.jsonl"},
 			Doc: ".letta/lc-local-backend/conversations/<key>/messages.jsonl local-backend conversations (pi session entries; system reminders as system rows; model per assistant message)",
 		}, parseConversation),
@@ -86,7 +86,7 @@ func decodeDoc(in *parser.Input, out parser.Sink, v any) bool {
 		return false
 	}
 	if err := json.Unmarshal(b, v); err != nil {
-		out.Problem(1, "bad JSON: "+err.Error())
+		out.Problem(1, parser.NotJSON("", err))
 		return false
 	}
 	return true

@@ -153,7 +153,7 @@ func TestConversationQuirks(t *testing.T) {
 	}
 	want := []string{
 		"line 7: glued_record: 2 complete records on one line with no newline between them; all kept",
-		"line 8: truncated or unreadable JSON line",
+		"line 8: malformed JSON line (cut short or corrupt), skipped",
 		`line 9: unknown entry type "weird"`,
 	}
 	if strings.Join(s.Problems, "\n") != strings.Join(want, "\n") {
@@ -214,7 +214,7 @@ func TestEmptyAndBrokenDocuments(t *testing.T) {
 			t.Errorf("%s empty: rows %d problems %v skips %v", c.id, len(s.Events), s.Problems, s.Skips)
 		}
 		s = parsertest.Run(t, byID(t, c.id), input(t, broken, c.orig, c.target))
-		if len(s.Events) != 0 || len(s.Problems) != 1 || !strings.HasPrefix(s.Problems[0], "line 1: bad JSON: ") {
+		if len(s.Events) != 0 || len(s.Problems) != 1 || s.Problems[0] != "line 1: not valid JSON: unexpected end of JSON input" {
 			t.Errorf("%s broken: rows %d problems %v", c.id, len(s.Events), s.Problems)
 		}
 	}

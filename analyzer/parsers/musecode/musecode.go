@@ -24,7 +24,7 @@ const Agent = "muse-code"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "muse-code/sessions", Agent: Agent, Version: 1,
+			ID: "muse-code/sessions", Agent: Agent, Version: 2,
 			Targets: []string{"sessions"}, Names: []string{"session.jsonl"},
 			Doc: "sessions/YYYY/MM/DD/<id>/session.jsonl and subagent/<id>/session.jsonl event envelopes at their recorded_at: one system row per event (kind and compact payload; field names of the turns are not confirmed), subagents linked to their parent session",
 		}, parseSession),
@@ -112,7 +112,7 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	return parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		var e envelope
 		if err := json.Unmarshal(line, &e); err != nil {
-			out.Problem(n, "not a JSON event envelope: "+err.Error())
+			out.Problem(n, parser.BadJSONLine(err))
 			return nil
 		}
 		ev := timeline.Event{TurnType: timeline.System, SessionID: id, ParentSessionID: parent, SourceLine: n}
@@ -171,7 +171,7 @@ func parseHistory(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		} else {
 			var e envelope
 			if err := json.Unmarshal(line, &e); err != nil {
-				out.Problem(n, "not a JSON history entry: "+err.Error())
+				out.Problem(n, parser.BadJSONLine(err))
 				return nil
 			}
 			text = e.str("text", "prompt", "input", "content", "display", "entry", "value", "message")
@@ -206,7 +206,7 @@ func parseTrust(_ context.Context, in *parser.Input, out parser.Sink) error {
 	}
 	var top json.RawMessage
 	if err := json.Unmarshal(b, &top); err != nil {
-		out.Problem(0, "trust.json is not JSON: "+err.Error())
+		out.Problem(0, parser.NotJSON("trust.json", err))
 		return nil
 	}
 	file := parser.DisplayFile(&in.File)

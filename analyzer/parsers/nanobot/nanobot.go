@@ -30,7 +30,7 @@ func secondary(basis string, tt ...timeline.TurnType) *parser.Secondary {
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "nanobot/session", Agent: agentName, Version: 1, Actions: actions,
+			ID: "nanobot/session", Agent: agentName, Version: 2, Actions: actions,
 			Targets: []string{"sessions"}, Names: []string{"*.jsonl"},
 			Doc: "sessions/<workspace-id>/<key>.jsonl (and legacy sessions/*.jsonl, .migration-conflicts/, jsonl-backup/): metadata, prompts, replies, reasoning, tool calls and results, subagent results, model preset, relay channel; host-local times as local-as-utc",
 		}, parseSession),
@@ -47,7 +47,7 @@ func Parsers() []parser.Parser {
 			Secondary: secondary("nanobot/webui/session_list_index.py copies the session's own host-local created_at and updated_at", timeline.System),
 		}, parseWebUIIndex),
 		parser.New(parser.Spec{
-			ID: "nanobot/memory-history", Agent: agentName, Version: 1, Actions: actions,
+			ID: "nanobot/memory-history", Agent: agentName, Version: 2, Actions: actions,
 			Targets: []string{"memory-history"}, Names: []string{"history.jsonl"},
 			Doc: "memory/history.jsonl: the consolidation summaries (cursor, minute-precision host-local timestamp, session_key)",
 		}, parseMemoryHistory),

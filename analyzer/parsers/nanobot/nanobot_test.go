@@ -60,7 +60,7 @@ func TestSession(t *testing.T) {
 	if c := s.SkipCounts(); c["state_only"] != 1 || c["no_evidence:empty_assistant"] != 1 || len(c) != 2 {
 		t.Fatalf("skips: %v", c)
 	}
-	wantP := "line 10: skipped_record: message without a known role: wizard\nline 11: not a JSON record (a cut or corrupt line): skipped"
+	wantP := "line 10: skipped_record: message without a known role: wizard\nline 11: malformed JSON line (cut short or corrupt), skipped"
 	if strings.Join(s.Problems, "\n") != wantP {
 		t.Fatalf("problems:\n%s", strings.Join(s.Problems, "\n"))
 	}

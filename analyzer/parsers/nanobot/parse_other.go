@@ -44,7 +44,7 @@ func parseWebUI(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	return parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		var r webuiRecord
 		if err := json.Unmarshal(line, &r); err != nil {
-			out.Problem(n, "not a WebUI transcript record: "+err.Error())
+			out.Problem(n, "not a WebUI transcript record: "+parser.JSONError(err))
 			return nil
 		}
 		sid := "websocket:" + r.ChatID
@@ -106,7 +106,7 @@ func parseWebUIIndex(ctx context.Context, in *parser.Input, out parser.Sink) err
 		Sessions []map[string]any `json:"sessions"`
 	}
 	if err := json.Unmarshal(b, &idx); err != nil {
-		out.Problem(0, "not a WebUI session index: "+err.Error())
+		out.Problem(0, "not a WebUI session index: "+parser.JSONError(err))
 		return nil
 	}
 	dir := path.Dir(slashPath(in.Path))
@@ -163,7 +163,7 @@ func parseMemoryHistory(ctx context.Context, in *parser.Input, out parser.Sink) 
 			SessionKey string          `json:"session_key"`
 		}
 		if err := json.Unmarshal(line, &r); err != nil {
-			out.Problem(n, "not a memory history record: "+err.Error())
+			out.Problem(n, "not a memory history record: "+parser.JSONError(err))
 			return nil
 		}
 		e := timeline.Event{SessionID: r.SessionKey, TurnType: timeline.System, SourceLine: n,
@@ -205,7 +205,7 @@ func parseRun(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	}
 	var r map[string]json.RawMessage
 	if err := json.Unmarshal(b, &r); err != nil {
-		out.Problem(0, "not a run record: "+err.Error())
+		out.Problem(0, "not a run record: "+parser.JSONError(err))
 		return nil
 	}
 	str := func(k string) string {
@@ -253,7 +253,7 @@ func parseConfig(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	}
 	var cfg map[string]any
 	if err := json.Unmarshal(data, &cfg); err != nil {
-		out.Problem(0, "not a JSON config: "+err.Error())
+		out.Problem(0, parser.NotJSONObject("config", err))
 		return nil
 	}
 	file := parser.DisplayFile(&in.File)
@@ -349,7 +349,7 @@ func parsePairing(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		} `json:"pending"`
 	}
 	if err := json.Unmarshal(data, &p); err != nil {
-		out.Problem(0, "not a pairing store: "+err.Error())
+		out.Problem(0, "not a pairing store: "+parser.JSONError(err))
 		return nil
 	}
 	file := parser.DisplayFile(&in.File)

@@ -109,7 +109,7 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	err = parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		objs, lost := parser.SplitGlued(line)
 		if len(objs) == 0 {
-			out.Problem(n, "not a JSON record (a cut or corrupt line): skipped")
+			out.Problem(n, parser.BadJSONLine(nil))
 			return nil
 		}
 		if len(objs) > 1 || lost {
@@ -118,7 +118,7 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		for _, raw := range objs {
 			var r record
 			if err := json.Unmarshal(raw, &r); err != nil {
-				out.Problem(n, "not a session record: "+err.Error())
+				out.Problem(n, "not a session record: "+parser.JSONError(err))
 				continue
 			}
 			ev := func(tt timeline.TurnType, text string) timeline.Event {

@@ -100,7 +100,7 @@ func parseConfig(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	}
 	var c launchConfig
 	if err := json.Unmarshal(data, &c); err != nil {
-		out.Problem(0, "not a launch config: "+err.Error())
+		out.Problem(0, "not a launch config: "+parser.JSONError(err))
 		return nil
 	}
 	file := parser.DisplayFile(&in.File)
@@ -139,7 +139,7 @@ func parseClaudeProfile(ctx context.Context, in *parser.Input, out parser.Sink) 
 	}
 	var p map[string]json.RawMessage
 	if err := json.Unmarshal(data, &p); err != nil {
-		out.Problem(0, "not a JSON profile: "+err.Error())
+		out.Problem(0, parser.NotJSONObject("profile", err))
 		return nil
 	}
 	raw, ok := p["autoModeEnabled"]

@@ -287,7 +287,7 @@ func (a *agentDB) nodeRows(ctx context.Context) error {
 		var e sessionEntry
 		if len(n.entry) > 0 {
 			if err := json.Unmarshal(n.entry, &e); err != nil {
-				a.out.Problem(n.rowid, "session_nodes.entry_json: "+err.Error())
+				a.out.Problem(n.rowid, "session_nodes.entry_json: "+parser.JSONError(err))
 				continue
 			}
 		}
@@ -570,7 +570,7 @@ func (a *agentDB) trajectory(ctx context.Context) error {
 		sid, run := r.Get("session_id"), r.Get("run_id")
 		var ev trajectoryEvent
 		if err := json.Unmarshal([]byte(r.Get("event_json")), &ev); err != nil {
-			a.out.Problem(r.Rowid, "trajectory event: "+err.Error())
+			a.out.Problem(r.Rowid, "trajectory event: "+parser.JSONError(err))
 			return nil
 		}
 		t := msTime(r.Vals["created_at"])

@@ -61,7 +61,7 @@ func parseConfig(_ context.Context, in *parser.Input, out parser.Sink) error {
 	var c configFile
 	if err := json.Unmarshal(parser.StandardJSON(b), &c); err != nil {
 		// A secret file's content is never quoted in a problem.
-		out.Problem(1, "openclaw.json is not JSON the parser can read")
+		out.Problem(1, parser.NotJSON("openclaw.json", nil))
 		return nil
 	}
 	from := " (from " + parser.DisplayFile(&in.File) + ", file mtime)"

@@ -31,7 +31,7 @@ const archiveWindow = time.Second
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "openclaw/agent-db", Agent: Agent, Version: 1, Actions: actions,
+			ID: "openclaw/agent-db", Agent: Agent, Version: 2, Actions: actions,
 			Targets: []string{"agent-db"}, Names: []string{"openclaw-agent.sqlite"},
 			Doc: "agents/<id>/agent/openclaw-agent.sqlite: transcripts (transcript_events, pi session entries, zstd rows), session windows and nodes (settings, relay, subagents), pending inputs, lost entries kept by the search index, channel deliveries, archives, memory tombstones and the runtime trajectory (secondary)",
 			Secondary: &parser.Secondary{Window: trajectoryWindow, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.ToolUse, timeline.ToolResult, timeline.System},
@@ -48,7 +48,7 @@ func Parsers() []parser.Parser {
 			Doc: "state/openclaw-quarantine.sqlite: quarantined databases and agent database integrity checks",
 		}, parseQuarantineDB),
 		parser.New(parser.Spec{
-			ID: "openclaw/session", Agent: Agent, Version: 1, Actions: actions,
+			ID: "openclaw/session", Agent: Agent, Version: 2, Actions: actions,
 			Targets: []string{"sessions"}, Names: []string{"*.jsonl", "*.jsonl.zst", "*.jsonl.reset.*", "*.jsonl.deleted.*", "*.checkpoint.*.jsonl", "*.jsonl.pre-doctor-*-repair-*.bak"},
 			Doc: "legacy agents/<id>/sessions/<id>.jsonl transcripts and sessions/cold/*.jsonl.zst; reset and deleted archives, compaction checkpoints and pre-doctor repair backups as secondary sources",
 			Secondary: &parser.Secondary{Window: archiveWindow, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.ToolUse, timeline.ToolResult, timeline.Thinking, timeline.System},

@@ -1,6 +1,7 @@
 package openclaw
 
 import (
+	"database/sql"
 	"os"
 	"path/filepath"
 	"strings"
@@ -240,7 +241,7 @@ func TestAgentDBQuirks(t *testing.T) {
 			t.Errorf("secret %q in output", secret)
 		}
 	}
-	want := []string{"line 7: bad entry: invalid character 'n' looking for beginning of object key string"}
+	want := []string{"line 7: entry is not a JSON object: invalid character 'n' looking for beginning of object key string"}
 	if strings.Join(s.Problems, "\n") != strings.Join(want, "\n") {
 		t.Errorf("problems %q", s.Problems)
 	}
@@ -341,7 +342,57 @@ func TestEmptyAndNotAStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := run(t, "openclaw/config", bad, dot+"/openclaw.json", "config")
-	if len(s.Events) != 0 || strings.Join(s.Problems, "|") != "line 1: openclaw.json is not JSON the parser can read" {
+	if len(s.Events) != 0 || strings.Join(s.Problems, "|") != "line 1: openclaw.json is not valid JSON" {
 		t.Errorf("bad config: %d rows, problems %v", len(s.Events), s.Problems)
+	}
+}
+
+// TestStateDBUnknownSchema: a copy of the real state store (openclaw
+// 2026.9.6) whose exec_approvals_config lacks raw_json (renamed with
+// modernc sqlite on the copy): one problem names the table and the
+// column, that table gives no rows, and every other row of the real store
+// is still read.
+func TestStateDBUnknownSchema(t *testing.T) {
+	src, err := os.ReadFile(realFile(t, "state/openclaw.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "openclaw.sqlite")
+	if err := os.WriteFile(p, src, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`ALTER TABLE exec_approvals_config RENAME COLUMN raw_json TO raw_document`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	full := run(t, "openclaw/state-db", realFile(t, "state/openclaw.sqlite"), state, "state-db")
+	s := run(t, "openclaw/state-db", p, state, "state-db")
+	want := "line 0: unknown schema: table exec_approvals_config lacks column(s) raw_json: not read; the other tables are read"
+	if len(s.Problems) != 1 || s.Problems[0] != want {
+		t.Fatalf("problems %q, want [%q]", s.Problems, want)
+	}
+	fromTable := 0
+	kept := map[string]bool{}
+	for _, e := range full.Events {
+		if strings.HasPrefix(e.RecordID, "exec-approvals:") {
+			fromTable++
+			continue
+		}
+		kept[e.RecordID+"\x00"+e.Text] = true
+	}
+	if fromTable == 0 || len(kept) == 0 {
+		t.Fatalf("the real store has %d exec approvals rows and %d others: the test reads nothing", fromTable, len(kept))
+	}
+	if len(s.Events) != len(full.Events)-fromTable {
+		t.Errorf("%d rows, want %d (the real store's %d less the %d of the table not read)", len(s.Events), len(full.Events)-fromTable, len(full.Events), fromTable)
+	}
+	for _, e := range s.Events {
+		if !kept[e.RecordID+"\x00"+e.Text] {
+			t.Errorf("row not in the real store's other tables: %+v", e)
+		}
 	}
 }

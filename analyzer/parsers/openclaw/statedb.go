@@ -26,15 +26,47 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	if _, err := db.ExecContext(ctx, "SELECT count(*) FROM sqlite_master"); err != nil {
 		return err
 	}
-	for _, step := range []func(context.Context, *sql.DB, parser.Sink) error{
-		execApprovals, operatorApprovals, standingGrants, pairingAllow, ingressEvents,
-		githubPublications, backupRuns, subagentRuns, configAudit,
-	} {
-		if err := step(ctx, db, out); err != nil {
-			return err
-		}
+	readable, err := parser.CheckSchema(ctx, db, stateSchema, out)
+	if err != nil {
+		return err
 	}
-	return nil
+	var reads []parser.TableRead
+	for _, st := range stateSteps {
+		reads = append(reads, parser.TableRead{Table: st.table, Read: func() error { return st.read(ctx, db, out) }})
+	}
+	return parser.ReadTables(ctx, out, readable, reads...)
+}
+
+// stateSteps are the tables of state/openclaw.sqlite parseStateDB reads,
+// in order, each with its reader.
+var stateSteps = []struct {
+	table string
+	read  func(context.Context, *sql.DB, parser.Sink) error
+}{
+	{"exec_approvals_config", execApprovals},
+	{"operator_approvals", operatorApprovals},
+	{"operator_approval_standing_grants", standingGrants},
+	{"channel_pairing_allow_entries", pairingAllow},
+	{"channel_ingress_events", ingressEvents},
+	{"github_publication_requests", githubPublications},
+	{"backup_runs", backupRuns},
+	{"subagent_runs", subagentRuns},
+	{"diagnostic_events", configAudit},
+}
+
+// stateSchema is what parseStateDB requires of each table: the columns
+// without which a row says nothing (every other column is read by name
+// when present).
+var stateSchema = parser.SQLiteSchema{
+	"exec_approvals_config":             {"raw_json"},
+	"operator_approvals":                {"approval_id", "kind"},
+	"operator_approval_standing_grants": {"created_at_ms"},
+	"channel_pairing_allow_entries":     {"entry"},
+	"channel_ingress_events":            {"payload_json"},
+	"github_publication_requests":       {"created_at_ms"},
+	"backup_runs":                       {"archive_path", "status"},
+	"subagent_runs":                     {"run_id"},
+	"diagnostic_events":                 {"scope", "payload_json"},
 }
 
 // approvalsDoc is the exec approvals document (exec_approvals_config
@@ -71,7 +103,7 @@ func execApprovals(ctx context.Context, db *sql.DB, out parser.Sink) error {
 		out.Event(sysRow("", t, text, r.Rowid, "exec-approvals:"+key+"#"+r.Get("updated_at_ms")))
 		var doc approvalsDoc
 		if err := json.Unmarshal([]byte(r.Get("raw_json")), &doc); err != nil {
-			out.Problem(r.Rowid, "exec approvals document is not JSON")
+			out.Problem(r.Rowid, parser.NotJSON("exec approvals document", nil))
 			return nil
 		}
 		for _, k := range sortedKeys(doc.Defaults) {
@@ -229,7 +261,7 @@ func configAudit(ctx context.Context, db *sql.DB, out parser.Sink) error {
 			Suspicious   []string `json:"suspicious"`
 		}
 		if err := json.Unmarshal([]byte(r.Get("payload_json")), &p); err != nil {
-			out.Problem(r.Rowid, "config audit event: "+err.Error())
+			out.Problem(r.Rowid, "config audit event: "+parser.JSONError(err))
 			return nil
 		}
 		t := msTime(r.Vals["created_at"])
@@ -259,12 +291,29 @@ func parseQuarantineDB(ctx context.Context, in *parser.Input, out parser.Sink) e
 	if _, err := db.ExecContext(ctx, "SELECT count(*) FROM sqlite_master"); err != nil {
 		return err // not a database: HasTable would read that as "no tables"
 	}
-	if err := parser.EachTableRow(ctx, db, "quarantined_databases", func(r parser.Row) error {
-		out.Event(sysRow("", msTime(r.Vals["quarantined_at"]), "database quarantined: "+r.Get("path")+" ("+r.Get("kind")+"): "+r.Get("reason")+" (writer "+r.Get("writer_app_version")+")", r.Rowid, "quarantine:"+r.Get("path")))
-		return nil
-	}); err != nil {
+	readable, err := parser.CheckSchema(ctx, db, quarantineSchema, out)
+	if err != nil {
 		return err
 	}
+	return parser.ReadTables(ctx, out, readable,
+		parser.TableRead{Table: "quarantined_databases", Read: func() error { return quarantined(ctx, db, out) }},
+		parser.TableRead{Table: "agent_integrity_verifications", Read: func() error { return verifications(ctx, db, out) }})
+}
+
+// quarantineSchema is what parseQuarantineDB requires of its tables.
+var quarantineSchema = parser.SQLiteSchema{
+	"quarantined_databases":         {"path"},
+	"agent_integrity_verifications": {"path", "clean_close"},
+}
+
+func quarantined(ctx context.Context, db *sql.DB, out parser.Sink) error {
+	return parser.EachTableRow(ctx, db, "quarantined_databases", func(r parser.Row) error {
+		out.Event(sysRow("", msTime(r.Vals["quarantined_at"]), "database quarantined: "+r.Get("path")+" ("+r.Get("kind")+"): "+r.Get("reason")+" (writer "+r.Get("writer_app_version")+")", r.Rowid, "quarantine:"+r.Get("path")))
+		return nil
+	})
+}
+
+func verifications(ctx context.Context, db *sql.DB, out parser.Sink) error {
 	return parser.EachTableRow(ctx, db, "agent_integrity_verifications", func(r parser.Row) error {
 		clean := "clean close"
 		if r.Get("clean_close") != "1" {

@@ -54,7 +54,7 @@ func Parsers() []parser.Parser {
 	}
 	ps = append(ps,
 		parser.New(parser.Spec{
-			ID: "opencode/tui-state", Agent: agentOpenCode, Version: 3,
+			ID: "opencode/tui-state", Agent: agentOpenCode, Version: 4,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
 				Basis: "the TUI prompt history records no time; stashed drafts and session.json's pinned and recent sessions are system rows no primary source repeats"},

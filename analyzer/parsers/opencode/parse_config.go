@@ -36,7 +36,7 @@ func parseConfig(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		Mode       map[string]json.RawMessage `json:"mode"`
 	}
 	if err := json.Unmarshal(parser.StandardJSON(b), &cfg); err != nil {
-		out.Problem(0, "bad JSON: "+err.Error())
+		out.Problem(0, parser.NotJSON("", err))
 		return nil
 	}
 	file := baseName(in.Path)

@@ -422,7 +422,7 @@ func (r *dbReader) v2Messages(e *emitter, sid string) {
 		l := loc{line: rowid, rid: str(m["id"])}
 		var d v2
 		if err := json.Unmarshal([]byte(str(m["data"])), &d); err != nil {
-			r.out.Problem(rowid, "session_message data: "+err.Error())
+			r.out.Problem(rowid, "session_message data: "+parser.JSONError(err))
 			return
 		}
 		t := msTime(int64(d.Time.Created))
@@ -652,7 +652,7 @@ func (r *dbReader) events() {
 			} `json:"info"`
 		}
 		if err := json.Unmarshal([]byte(first(m, "data", "payload")), &d); err != nil {
-			r.out.Problem(rowid, "event data: "+err.Error())
+			r.out.Problem(rowid, "event data: "+parser.JSONError(err))
 			return
 		}
 		if d.Info.Share == nil || d.Info.Share.URL == "" {

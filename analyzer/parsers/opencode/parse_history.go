@@ -31,7 +31,7 @@ func parsePromptHistory(ctx context.Context, in *parser.Input, out parser.Sink) 
 			Timestamp num    `json:"timestamp"`
 		}
 		if err := json.Unmarshal(line, &v); err != nil {
-			out.Problem(n, "bad JSON line: "+err.Error())
+			out.Problem(n, parser.BadJSONLine(err))
 			return nil
 		}
 		if strings.TrimSpace(v.Input) == "" {

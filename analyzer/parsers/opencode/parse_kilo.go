@@ -48,7 +48,7 @@ func parseSandbox(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	case strings.Contains(p, "/kilo-sandbox-preference/"):
 		var on bool
 		if err := json.Unmarshal(bytes.TrimSpace(b), &on); err != nil {
-			out.Problem(1, "sandbox preference is not true or false: "+err.Error())
+			out.Problem(1, "sandbox preference is not true or false: "+parser.JSONError(err))
 			return nil
 		}
 		ev.Text = "sandbox preference: enabled=" + strconv.FormatBool(on) + " for the project whose directory has sha256 " + strings.TrimSuffix(base, ".json") + from

@@ -160,7 +160,7 @@ func parseExport(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		for _, raw := range m.Parts {
 			var pt part
 			if err := json.Unmarshal(raw, &pt); err != nil {
-				out.Problem(l.line, "part: "+err.Error())
+				out.Problem(l.line, "part: "+parser.JSONError(err))
 				continue
 			}
 			parts = append(parts, partRec{p: pt, loc: loc{line: l.line, rid: pt.ID}})

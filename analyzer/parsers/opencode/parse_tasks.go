@@ -31,7 +31,7 @@ func parseAPIHistory(ctx context.Context, in *parser.Input, out parser.Sink) err
 	sid := path.Base(path.Dir(strings.ReplaceAll(in.Path, "\\", "/")))
 	dec := json.NewDecoder(rc)
 	if tk, err := dec.Token(); err != nil || tk != json.Delim('[') {
-		out.Problem(1, "not a JSON array")
+		out.Problem(1, parser.NotJSONArray("", nil))
 		return nil
 	}
 	e := &emitter{out: out, agent: in.Agent, sess: sid}
@@ -48,7 +48,7 @@ func parseAPIHistory(ctx context.Context, in *parser.Input, out parser.Sink) err
 			TS      num             `json:"ts"`
 		}
 		if err := dec.Decode(&m); err != nil {
-			out.Problem(n, "bad element: "+err.Error())
+			out.Problem(n, "bad element: "+parser.JSONError(err))
 			return nil // the decoder cannot resync inside an array
 		}
 		t := msTime(int64(m.TS))
@@ -81,7 +81,7 @@ func parseAPIHistory(ctx context.Context, in *parser.Input, out parser.Sink) err
 				IsError   bool            `json:"is_error"`
 			}{Type: "text", Text: parser.JSONText(c)})
 		} else if err := json.Unmarshal(c, &blocks); err != nil {
-			out.Problem(n, "content: "+err.Error())
+			out.Problem(n, "content: "+parser.JSONError(err))
 			continue
 		}
 		if e.project == "" {

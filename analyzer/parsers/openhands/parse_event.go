@@ -172,7 +172,7 @@ func parseEvent(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	}
 	var ev event
 	if err := json.Unmarshal(b, &ev); err != nil {
-		out.Problem(1, "not an OpenHands event: "+err.Error())
+		out.Problem(1, "not an OpenHands event: "+parser.JSONError(err))
 		return nil
 	}
 	ci := conversation(in)

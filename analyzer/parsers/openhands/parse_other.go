@@ -50,7 +50,7 @@ func parseMeta(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	}
 	var m metaFile
 	if err := json.Unmarshal(b, &m); err != nil {
-		out.Problem(0, "not a conversation meta.json: "+err.Error())
+		out.Problem(0, "not a conversation meta.json: "+parser.JSONError(err))
 		return nil
 	}
 	sid := sessionOf(in.Path)
@@ -135,7 +135,7 @@ func parseBaseState(ctx context.Context, in *parser.Input, out parser.Sink) erro
 	}
 	var s baseState
 	if err := json.Unmarshal(b, &s); err != nil {
-		out.Problem(0, "not a conversation base_state.json: "+err.Error())
+		out.Problem(0, "not a conversation base_state.json: "+parser.JSONError(err))
 		return nil
 	}
 	sid := sessionOf(in.Path)
@@ -210,7 +210,7 @@ func parsePromptHistory(ctx context.Context, in *parser.Input, out parser.Sink) 
 	}
 	var entries []json.RawMessage
 	if err := json.Unmarshal(b, &entries); err != nil {
-		out.Problem(0, "not a prompt history list: "+err.Error())
+		out.Problem(0, "not a prompt history list: "+parser.JSONError(err))
 		return nil
 	}
 	for i, raw := range entries {

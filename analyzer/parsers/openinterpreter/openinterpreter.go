@@ -19,7 +19,7 @@ func Parsers() []parser.Parser {
 			Doc: "external_agent_session_imports.json: one system row per imported Claude Code or Cursor session, naming its source file, at import time",
 		}, parseImports),
 		parser.New(parser.Spec{
-			ID: agentName + "/legacy-conversation", Agent: agentName, Version: 1, Actions: legacyActions,
+			ID: agentName + "/legacy-conversation", Agent: agentName, Version: 2, Actions: legacyActions,
 			Targets: []string{"legacy-conversations"}, Names: []string{"*.json"},
 			Doc: "the legacy Python tool's conversations/<words>__<local time>.json (LMC message arrays): prompts, replies, code runs and their console output",
 		}, parseLegacy),

@@ -53,7 +53,7 @@ func parseImports(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	}
 	var l importLedger
 	if err := json.Unmarshal(b, &l); err != nil {
-		out.Problem(0, "not an import ledger: "+err.Error())
+		out.Problem(0, "not an import ledger: "+parser.JSONError(err))
 		return nil
 	}
 	for i, raw := range l.Records {

@@ -41,7 +41,7 @@ func parseLegacy(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	}
 	var msgs []json.RawMessage
 	if err := json.Unmarshal(b, &msgs); err != nil {
-		out.Problem(0, "not a conversation (a JSON array of messages): "+err.Error())
+		out.Problem(0, "not a conversation (a JSON array of messages): "+parser.JSONError(err))
 		return nil
 	}
 	base := path.Base(strings.ReplaceAll(in.Path, "\\", "/"))
@@ -60,7 +60,7 @@ func parseLegacy(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		n := int64(i + 1)
 		var m lmcMessage
 		if err := json.Unmarshal(raw, &m); err != nil {
-			out.Report(n, parser.KindSkippedRecord, "not an LMC message: "+err.Error())
+			out.Report(n, parser.KindSkippedRecord, "not an LMC message: "+parser.JSONError(err))
 			continue
 		}
 		e := timeline.Event{SessionID: sid, TimeBasis: timeline.TimeNone, SourceLine: n}

@@ -43,7 +43,7 @@ func Parsers() []parser.Parser {
 			Doc: "pearai-roo-cline tasks/<id>/api_conversation_history.json (XML tool calls): the whole transcript without ui_messages.json, else only the denial and approval results as permission decisions",
 		}, parseAPIHistory),
 		parser.New(parser.Spec{
-			ID: "pearai/dev-data", Agent: Agent, Version: 1, Actions: clinetask.RooActions,
+			ID: "pearai/dev-data", Agent: Agent, Version: 2, Actions: clinetask.RooActions,
 			Targets: []string{"dev-data"}, Names: []string{"chat.jsonl", "tokens_generated.jsonl"},
 			Doc: ".pearai/dev_data/chat.jsonl (rated chat requests: prompt, reply, model, feedback, session; secondary, no time) and tokens_generated.jsonl (the model and token counts of each request, no time)",
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.Assistant, timeline.System},
@@ -78,14 +78,14 @@ func readState(ctx context.Context, st *parser.VSCodeState, present map[string]s
 	}
 	var top map[string]json.RawMessage
 	if err := r.JSON(&top); err != nil {
-		out.Problem(r.Rowid, ExtensionID+" row: not a JSON object: "+err.Error())
+		out.Problem(r.Rowid, parser.NotJSONObject(ExtensionID+" row", err))
 		return nil
 	}
 	n := clinetask.SettingsFromObject(in, out, r.Rowid, top, clinetask.RooPermKey.MatchString)
 	if raw, ok := top["taskHistory"]; ok {
 		var items []json.RawMessage
 		if err := json.Unmarshal(raw, &items); err != nil {
-			out.Problem(r.Rowid, "taskHistory: not an array: "+err.Error())
+			out.Problem(r.Rowid, "taskHistory: not an array: "+parser.JSONError(err))
 		} else {
 			tasks := tasksDir(in.Path)
 			for _, it := range items {
@@ -135,7 +135,7 @@ func parseDevData(ctx context.Context, in *parser.Input, out parser.Sink) error 
 			GeneratedTokens *float64 `json:"generatedTokens"`
 		}
 		if err := json.Unmarshal(line, &d); err != nil {
-			out.Problem(n, "not a JSON object: "+err.Error())
+			out.Problem(n, parser.BadJSONLine(err))
 			return nil
 		}
 		base := timeline.Event{SourceLine: n, TimeBasis: timeline.TimeNone, SessionID: d.SessionID}

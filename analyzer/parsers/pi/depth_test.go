@@ -229,7 +229,7 @@ func piInput(t *testing.T, local, orig, target string, related parsertest.Files)
 // redraw lines counted.
 func TestDebugLog(t *testing.T) {
 	s := parsertest.Golden(t, byID(t, "pi/debug-log"), piInput(t, "testdata/debug/pi-debug.log", home+"/.pi/agent/pi-debug.log", "debug", nil), "testdata/debug_log.golden.jsonl")
-	if len(s.Problems) != 1 || s.Problems[0] != "line 14: agent message line is not a JSON message" {
+	if len(s.Problems) != 1 || s.Problems[0] != "line 14: malformed JSON line (cut short or corrupt), skipped: invalid character 'o' in literal null (expecting 'u')" {
 		t.Fatalf("problems %v", s.Problems)
 	}
 	snap := one(t, s, timeline.System, "debug snapshot at ")

@@ -108,8 +108,12 @@ func parseDebugLog(ctx context.Context, in *parser.Input, out parser.Sink) error
 			var probe struct {
 				Role string `json:"role"`
 			}
-			if json.Unmarshal(line, &probe) != nil || probe.Role == "" {
-				out.Problem(n, "agent message line is not a JSON message")
+			if err := json.Unmarshal(line, &probe); err != nil {
+				out.Problem(n, parser.BadJSONLine(err))
+				return nil
+			}
+			if probe.Role == "" {
+				out.Problem(n, "agent message line has no role")
 				return nil
 			}
 			messages++
@@ -142,7 +146,7 @@ func parseExperimentalMeta(ctx context.Context, in *parser.Input, out parser.Sin
 	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(b, &m); err != nil {
-		out.Problem(1, "meta.json is not a JSON object: "+err.Error())
+		out.Problem(1, parser.NotJSONObject("meta.json", err))
 		return nil
 	}
 	str := func(keys ...string) string {

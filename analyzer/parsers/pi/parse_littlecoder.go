@@ -33,7 +33,7 @@ func parsePromptHistory(ctx context.Context, in *parser.Input, out parser.Sink) 
 		return nil
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '[' {
-		out.Problem(1, "prompt history is not a JSON array")
+		out.Problem(1, parser.NotJSONArray("prompt history", nil))
 		return nil
 	}
 	for i := int64(1); dec.More(); i++ {
@@ -42,7 +42,7 @@ func parsePromptHistory(ctx context.Context, in *parser.Input, out parser.Sink) 
 		}
 		var v any
 		if err := dec.Decode(&v); err != nil {
-			out.Problem(i, "prompt history cut: "+err.Error())
+			out.Problem(i, "prompt history cut: "+parser.JSONError(err))
 			return nil
 		}
 		s, ok := v.(string)

@@ -148,7 +148,7 @@ func parseLCSessions(ctx context.Context, in *parser.Input, out parser.Sink) err
 			Sessions []json.RawMessage `json:"sessions"`
 		}
 		if err := json.Unmarshal(b, &h); err != nil {
-			out.Problem(0, "history.json is not {total_turns, sessions}: "+err.Error())
+			out.Problem(0, "history.json is not {total_turns, sessions}: "+parser.JSONError(err))
 			return nil
 		}
 		sessions = h.Sessions
@@ -178,7 +178,7 @@ func (w *lcWriter) session(in *parser.Input, raw json.RawMessage) {
 	w.pos++
 	var s lcSession
 	if err := json.Unmarshal(raw, &s); err != nil {
-		w.out.Problem(w.pos, "not a saved session object: "+err.Error())
+		w.out.Problem(w.pos, "not a saved session object: "+parser.JSONError(err))
 		return
 	}
 	sid := s.SessionID
@@ -224,7 +224,7 @@ func (w *lcWriter) session(in *parser.Input, raw json.RawMessage) {
 		}
 		var m lcMessage
 		if err := json.Unmarshal(mraw, &m); err != nil {
-			w.out.Problem(n, "message "+strconv.Itoa(i)+" is not an object: "+err.Error())
+			w.out.Problem(n, "message "+strconv.Itoa(i)+" is not an object: "+parser.JSONError(err))
 			continue
 		}
 		rows := 0
@@ -404,7 +404,7 @@ func parseLCSnapshots(ctx context.Context, in *parser.Input, out parser.Sink) er
 	}
 	var snaps []json.RawMessage
 	if err := json.Unmarshal(b, &snaps); err != nil {
-		out.Problem(0, "snapshots.json is not a JSON array: "+err.Error())
+		out.Problem(0, parser.NotJSONArray("snapshots.json", err))
 		return nil
 	}
 	dirID := path.Base(path.Dir(in.Path))
@@ -418,7 +418,7 @@ func parseLCSnapshots(ctx context.Context, in *parser.Input, out parser.Sink) er
 		n := int64(i + 1)
 		var s lcSnapshot
 		if err := json.Unmarshal(raw, &s); err != nil {
-			out.Problem(n, "snapshot is not an object: "+err.Error())
+			out.Problem(n, "snapshot is not an object: "+parser.JSONError(err))
 			continue
 		}
 		sid := s.SessionID
@@ -476,7 +476,7 @@ func parseLCConfig(_ context.Context, in *parser.Input, out parser.Sink) error {
 	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(b, &m); err != nil {
-		out.Problem(0, "config.json is not a JSON object: "+err.Error())
+		out.Problem(0, parser.NotJSONObject("config.json", err))
 		return nil
 	}
 	file := parser.DisplayFile(&in.File)

@@ -20,7 +20,7 @@ const (
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "pi/session", Agent: Agent, Version: 3,
+			ID: "pi/session", Agent: Agent, Version: 4,
 			Actions: actions,
 			Targets: []string{"sessions"}, Names: []string{"*.jsonl"},
 			Doc: ".pi/agent/sessions/<cwd>/<time>_<id>.jsonl and legacy .pi/agent/*.jsonl session trees (fork copies dropped; little-coder sessions flagged)",
@@ -44,7 +44,7 @@ func Parsers() []parser.Parser {
 			Doc: ".pi/agent/crashes.json recent crashes (crash: rows)",
 		}, parseCrashes),
 		parser.New(parser.Spec{
-			ID: "pi/debug-log", Agent: Agent, Version: 1,
+			ID: "pi/debug-log", Agent: Agent, Version: 2,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 10 * time.Minute,
 				TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.Thinking, timeline.ToolUse, timeline.ToolResult, timeline.System},

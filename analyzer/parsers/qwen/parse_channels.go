@@ -79,7 +79,7 @@ func parseChannels(ctx context.Context, in *parser.Input, out parser.Sink) error
 		relayed[r.SessionID] = true
 	})
 	if err != nil {
-		out.Problem(0, "not a JSON object: "+err.Error())
+		out.Problem(0, parser.NotJSONObject("", err))
 	}
 	ids := make([]string, 0, len(relayed))
 	for id := range relayed {

@@ -113,7 +113,7 @@ func parseChat(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		objs, lost := parser.SplitGlued(line)
 		if lost {
 			if len(objs) == 0 {
-				out.Problem(n, "truncated or invalid JSON line skipped")
+				out.Problem(n, parser.BadJSONLine(nil))
 			} else {
 				out.Problem(n, "cut record before a glued record: the cut part is lost")
 			}
@@ -121,7 +121,7 @@ func parseChat(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		for _, o := range objs {
 			var r chatRecord
 			if err := json.Unmarshal(o, &r); err != nil {
-				out.Problem(n, "not a chat record: "+err.Error())
+				out.Problem(n, "not a chat record: "+parser.JSONError(err))
 				continue
 			}
 			if r.Type == "" {

@@ -66,7 +66,7 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 		})
 	}
 	if err != nil {
-		out.Problem(0, "not a JSON object: "+err.Error())
+		out.Problem(0, parser.NotJSONObject("", err))
 	}
 	return ctx.Err()
 }

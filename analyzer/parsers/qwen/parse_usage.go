@@ -56,7 +56,7 @@ func parseUsage(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		objs, lost := parser.SplitGlued(line)
 		if lost {
 			if len(objs) == 0 {
-				out.Problem(n, "truncated or invalid JSON line skipped")
+				out.Problem(n, parser.BadJSONLine(nil))
 			} else {
 				out.Problem(n, "cut record before a glued record: the cut part is lost")
 			}

@@ -19,7 +19,7 @@ const Agent = "qwen-code"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "qwen-code/chat", Agent: Agent, Version: 3,
+			ID: "qwen-code/chat", Agent: Agent, Version: 4,
 			Actions: actions,
 			Targets: []string{"chats"}, Names: []string{"*.jsonl"},
 			Doc: "projects/<slug>/chats/<session>.jsonl and chats/archive/ ChatRecord JSONL (user, assistant, tool_result, system records)",
@@ -31,7 +31,7 @@ func Parsers() []parser.Parser {
 			Doc: "tmp/<project hash>/chats/session-<time>-<id>.json, the JSON ConversationRecord of Qwen Code before 0.2 (Gemini CLI's legacy chat format, model messages of type qwen): prompts, replies, thoughts, tool calls and results",
 		}, parseLegacyChat),
 		parser.New(parser.Spec{
-			ID: "qwen-code/logs", Agent: Agent, Version: 2,
+			ID: "qwen-code/logs", Agent: Agent, Version: 3,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
 				Basis: "logs.json stamps each input as it is submitted, before slash and @-command processing (core/logger.ts, as Gemini CLI's); the chat records the prompt when it is sent, within a second, later after a confirmation"},
@@ -39,7 +39,7 @@ func Parsers() []parser.Parser {
 			Doc: "tmp/<hash>/logs.json prompt log (secondary user rows, model_switch rows)",
 		}, parseLogs),
 		parser.New(parser.Spec{
-			ID: "qwen-code/settings", Agent: Agent, Version: 2,
+			ID: "qwen-code/settings", Agent: Agent, Version: 3,
 			Actions: actions,
 			Targets: []string{"trusted-folders", "settings", "project"}, Names: []string{"trustedFolders.json", "settings.json"},
 			Doc: ".qwen/trustedFolders.json and a home or project .qwen/settings.json permission rules and tools.approvalMode (file mtime)",
@@ -51,7 +51,7 @@ func Parsers() []parser.Parser {
 			Doc: ".qwen/channels/sessions.json and daemon/<hash>/routes.json: sessions relayed from a messaging platform",
 		}, parseChannels),
 		parser.New(parser.Spec{
-			ID: "qwen-code/usage", Agent: Agent, Version: 2,
+			ID: "qwen-code/usage", Agent: Agent, Version: 3,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.System},
 				Basis: "a usage record is a session's totals written at its end: no primary row repeats its text, so it pairs with nothing (its own timestamp is kept)"},

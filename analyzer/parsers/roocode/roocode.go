@@ -94,7 +94,7 @@ func parseIndex(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		Entries json.RawMessage `json:"entries"`
 	}
 	if err := json.NewDecoder(rc).Decode(&idx); err != nil {
-		out.Problem(1, "not a task index object: "+err.Error())
+		out.Problem(1, "not a task index object: "+parser.JSONError(err))
 		return nil
 	}
 	tasks := path.Dir(strings.ReplaceAll(in.Path, "\\", "/"))
@@ -152,7 +152,7 @@ func parseGlobalState(in *parser.Input, out parser.Sink) error {
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(b, &top); err != nil {
-		out.Problem(0, "not a JSON object: "+err.Error())
+		out.Problem(0, parser.NotJSONObject("", err))
 		return nil
 	}
 	StateObject(in, out, 0, top, "")
@@ -199,7 +199,7 @@ func parseCLIHistory(ctx context.Context, in *parser.Input, out parser.Sink) err
 		Entries json.RawMessage `json:"entries"`
 	}
 	if err := json.NewDecoder(rc).Decode(&h); err != nil {
-		out.Problem(1, "not a CLI history object: "+err.Error())
+		out.Problem(1, "not a CLI history object: "+parser.JSONError(err))
 		return nil
 	}
 	res, err := clinetask.DecodeArray(ctx, strings.NewReader(string(h.Entries)), func(n int64, raw json.RawMessage) error {

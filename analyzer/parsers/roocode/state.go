@@ -53,14 +53,14 @@ func readState(ctx context.Context, st *parser.VSCodeState, present map[string]s
 	}
 	var top map[string]json.RawMessage
 	if err := r.JSON(&top); err != nil {
-		out.Problem(r.Rowid, ExtensionID+" row: not a JSON object: "+err.Error())
+		out.Problem(r.Rowid, parser.NotJSONObject(ExtensionID+" row", err))
 		return nil
 	}
 	n := StateObject(in, out, r.Rowid, top, ExtensionID+" row")
 	if raw, ok := top["taskHistory"]; ok {
 		var items []json.RawMessage
 		if err := json.Unmarshal(raw, &items); err != nil {
-			out.Problem(r.Rowid, "taskHistory: not an array: "+err.Error())
+			out.Problem(r.Rowid, "taskHistory: not an array: "+parser.JSONError(err))
 		} else {
 			tasks := tasksDir(in.Path)
 			for _, it := range items {
@@ -126,7 +126,7 @@ func cloudSettings(in *parser.Input, out parser.Sink, line int64, top map[string
 	if raw, ok := top[orgSettingsKey]; ok && string(raw) != "null" {
 		var org map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &org); err != nil {
-			out.Problem(line, orgSettingsKey+": not an object: "+err.Error())
+			out.Problem(line, orgSettingsKey+": not an object: "+parser.JSONError(err))
 		} else {
 			for _, k := range orgKeys {
 				if v, ok := org[k]; ok {
@@ -143,7 +143,7 @@ func cloudSettings(in *parser.Input, out parser.Sink, line int64, top map[string
 			Version  json.RawMessage `json:"version"`
 		}
 		if err := json.Unmarshal(raw, &us); err != nil {
-			out.Problem(line, userSettingsKey+": not an object: "+err.Error())
+			out.Problem(line, userSettingsKey+": not an object: "+parser.JSONError(err))
 		} else {
 			if len(us.Version) > 0 {
 				clinetask.Flatten(userSettingsKey+".version", us.Version, func(key, value string) {
@@ -188,7 +188,7 @@ func retryQueue(out parser.Sink, line int64, raw json.RawMessage, where string) 
 		return 0
 	}
 	if err := json.Unmarshal(raw, &list); err != nil {
-		out.Problem(line, retryQueueKey+": not a list of queued requests: "+err.Error())
+		out.Problem(line, retryQueueKey+": not a list of queued requests: "+parser.JSONError(err))
 		return 0
 	}
 	sort.SliceStable(list, func(i, j int) bool { return list[i].Timestamp < list[j].Timestamp })
@@ -249,7 +249,7 @@ func parseWorkspaceState(ctx context.Context, in *parser.Input, out parser.Sink)
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(b, &top); err != nil {
-		out.Problem(0, "not a JSON object: "+err.Error())
+		out.Problem(0, parser.NotJSONObject("", err))
 		return nil
 	}
 	if raw, ok := top[retryQueueKey]; ok {

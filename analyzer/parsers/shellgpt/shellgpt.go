@@ -24,7 +24,7 @@ const maxWhole = 64 << 20
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "shellgpt/chat-cache", Agent: agentName, Version: 1, Actions: actions,
+			ID: "shellgpt/chat-cache", Agent: agentName, Version: 2, Actions: actions,
 			Targets: []string{"chat-cache"},
 			Doc:     "chat_cache/<chat id>: one JSON array of OpenAI messages per chat (role, prompts, replies, tool_calls and the pre-1.5.0 function_call shape, tool results); no time is recorded",
 		}, parseChat),
@@ -88,7 +88,7 @@ func parseChat(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	}
 	var msgs []json.RawMessage
 	if err := json.Unmarshal(b, &msgs); err != nil {
-		out.Problem(0, "not a chat (a JSON array of messages): "+err.Error())
+		out.Problem(0, "not a chat (a JSON array of messages): "+parser.JSONError(err))
 		return nil
 	}
 	sid := path.Base(strings.ReplaceAll(in.Path, "\\", "/"))
@@ -105,7 +105,7 @@ func parseChat(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		n := int64(i + 1)
 		var m message
 		if err := json.Unmarshal(raw, &m); err != nil {
-			out.Report(n, parser.KindSkippedRecord, "not a chat message: "+err.Error())
+			out.Report(n, parser.KindSkippedRecord, "not a chat message: "+parser.JSONError(err))
 			continue
 		}
 		ev := func(tt timeline.TurnType, text string) timeline.Event {

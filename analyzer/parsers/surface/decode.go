@@ -3,6 +3,7 @@ package surface
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"path"
 	"regexp"
@@ -88,11 +89,11 @@ func (d *doc) jsonDoc() (map[string]any, error) {
 	dec := json.NewDecoder(bytes.NewReader(std))
 	dec.UseNumber()
 	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("unreadable JSON: %v", err)
+		return nil, errors.New(parser.NotJSON("", err))
 	}
 	m := obj(v)
 	if m == nil {
-		return nil, fmt.Errorf("not a JSON object")
+		return nil, parser.ErrNotObject
 	}
 	d.b2 = std
 	return m, nil

@@ -235,7 +235,7 @@ func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }
 
 func TestBrokenFileIsAProblem(t *testing.T) {
 	s := parsertest.Run(t, byAgent(t, "claude-code"), input(t, cases[13]))
-	if len(s.Events) != 0 || len(s.Problems) != 1 || !strings.HasPrefix(s.Problems[0], "line 0: unreadable JSON") {
+	if len(s.Events) != 0 || len(s.Problems) != 1 || s.Problems[0] != "line 0: not valid JSON: unexpected end of JSON input" {
 		t.Errorf("events %d problems %q", len(s.Events), s.Problems)
 	}
 }

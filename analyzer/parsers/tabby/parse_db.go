@@ -240,7 +240,7 @@ func (r *dbReader) messages() error {
 		var a attachment
 		if raw := parser.SQLText(m["attachment"]); raw != "" && raw != "{}" {
 			if err := json.Unmarshal([]byte(raw), &a); err != nil {
-				r.out.Problem(rowid(m), "thread_messages "+id+": attachment: "+err.Error())
+				r.out.Problem(rowid(m), "thread_messages "+id+": attachment: "+parser.JSONError(err))
 			} else if d := a.describe(); d != "" {
 				x := base
 				x.TurnType, x.RecordID, x.Text = timeline.System, "message-"+id+"#attachment", "attachments: "+d
@@ -309,7 +309,7 @@ func (r *dbReader) userEvents() error {
 		stamp(&base, parser.SQLText(m["created_at"]))
 		var ev map[string]json.RawMessage
 		if err := json.Unmarshal([]byte(parser.SQLText(m["payload"])), &ev); err != nil {
-			r.out.Problem(rowid(m), "user_events: payload: "+err.Error())
+			r.out.Problem(rowid(m), "user_events: payload: "+parser.JSONError(err))
 			return
 		}
 		n := eventRows(ev, base, func(e timeline.Event) { r.emit(e) })

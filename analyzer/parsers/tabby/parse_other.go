@@ -32,7 +32,7 @@ func parseEvents(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			Event map[string]json.RawMessage `json:"event"`
 		}
 		if err := json.Unmarshal(line, &le); err != nil {
-			out.Problem(n, "not a JSON log entry: "+err.Error())
+			out.Problem(n, parser.BadJSONLine(err))
 			return nil
 		}
 		base := timeline.Event{SourceLine: n, Secondary: true}

@@ -29,7 +29,7 @@ func Parsers() []parser.Parser {
 				Basis: "a pre-migration backup is a byte copy of the same database (ee/tabby-db backup_db): its rows carry the same ids and times, so they pair on session and text alone"},
 		}, parseDB),
 		parser.New(parser.Spec{
-			ID: "tabby/events", Agent: Agent, Version: 1,
+			ID: "tabby/events", Agent: Agent, Version: 2,
 			Targets: []string{"events", catalog.VolumeTarget},
 			Names:   []string{"[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9].json"},
 			Doc:     "Tabby server events/YYYY-MM-DD.json (LogEntry lines: completion prompts and generated choices, view, select, dismiss, chat completion; secondary, pairs with user_events)",

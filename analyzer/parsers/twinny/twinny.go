@@ -48,7 +48,7 @@ func readState(ctx context.Context, st *parser.VSCodeState, present map[string]s
 	}
 	members, err := r.Members()
 	if err != nil {
-		out.Problem(r.Rowid, "rjmacarthy.twinny row: not a JSON object: "+err.Error())
+		out.Problem(r.Rowid, parser.NotJSONObject("rjmacarthy.twinny row", err))
 		return nil
 	}
 	m := map[string]json.RawMessage{}
@@ -61,7 +61,7 @@ func readState(ctx context.Context, st *parser.VSCodeState, present map[string]s
 		read = true
 		var convs map[string]json.RawMessage
 		if err := json.Unmarshal(v, &convs); err != nil {
-			out.Problem(r.Rowid, conversationsKey+": not an object of conversations: "+err.Error())
+			out.Problem(r.Rowid, conversationsKey+": not an object of conversations: "+parser.JSONError(err))
 		} else {
 			ids := make([]string, 0, len(convs))
 			for id := range convs {
@@ -162,7 +162,7 @@ type toolStep struct {
 func conversation(out parser.Sink, line int64, key string, raw json.RawMessage, note string) {
 	var c convo
 	if err := json.Unmarshal(raw, &c); err != nil {
-		out.Problem(line, fmt.Sprintf("conversation %q: %v", key, err))
+		out.Problem(line, fmt.Sprintf("conversation %q: %s", key, parser.JSONError(err)))
 		return
 	}
 	sid := c.ID
@@ -300,7 +300,7 @@ func teamPolicy(in *parser.Input, out parser.Sink, line int64, raw json.RawMessa
 		Policy      json.RawMessage `json:"policy"`
 	}
 	if err := json.Unmarshal(raw, &p); err != nil {
-		out.Problem(line, teamPolicyKey+": "+err.Error())
+		out.Problem(line, teamPolicyKey+": "+parser.JSONError(err))
 		return
 	}
 	e := parser.SettingEvent(&in.File)

@@ -30,7 +30,7 @@ func parseCloudSessions(ctx context.Context, in *parser.Input, out parser.Sink) 
 	v, err := decodeBytes(b)
 	m := obj(v)
 	if err != nil || m == nil {
-		out.Problem(0, "not a JSON object")
+		out.Problem(0, parser.NotJSONObject("", nil))
 		return nil
 	}
 	ft, fb := fileTime(in)

@@ -40,7 +40,7 @@ func parseChatEditing(ctx context.Context, in *parser.Input, out parser.Sink) er
 	v, err := decodeBytes(b)
 	root := obj(v)
 	if err != nil || root == nil {
-		out.Problem(0, "not a JSON object")
+		out.Problem(0, parser.NotJSONObject("", nil))
 		return nil
 	}
 	sid := str(root["sessionId"])

@@ -61,12 +61,12 @@ func loadSession(ctx context.Context, in *parser.Input, out parser.Sink) (*sessi
 			return nil, false, nil
 		}
 		if err != nil {
-			out.Problem(0, "not JSON: "+err.Error())
+			out.Problem(0, parser.NotJSON("", err))
 			return nil, false, nil
 		}
 		m := obj(v)
 		if m == nil {
-			out.Problem(0, "not a JSON object")
+			out.Problem(0, parser.NotJSONObject("", nil))
 			return nil, false, nil
 		}
 		if _, ok := m["kind"]; !ok || m["requests"] != nil {

@@ -45,7 +45,7 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 	v, err := decodeBytes(parser.StandardJSON(b))
 	root := obj(v)
 	if err != nil || root == nil {
-		out.Problem(0, "not a JSON object")
+		out.Problem(0, parser.NotJSONObject("", nil))
 		return nil
 	}
 	ft, fb := fileTime(in)

@@ -49,7 +49,7 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		}
 		v, err := decodeBytes(r.Value)
 		if err != nil {
-			out.Problem(r.Rowid, "value of "+r.Key+" is not JSON")
+			out.Problem(r.Rowid, parser.NotJSON("value of "+r.Key, nil))
 			return nil
 		}
 		if approvalKey(r.Key) {

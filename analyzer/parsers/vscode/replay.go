@@ -131,7 +131,7 @@ func replayLog(ctx context.Context, r io.Reader, out parser.Sink) (*session, err
 		objs, lost := parser.SplitGlued(line)
 		if lost {
 			if len(objs) == 0 {
-				out.Problem(n, "malformed JSON line")
+				out.Problem(n, parser.BadJSONLine(nil))
 				return nil
 			}
 			out.Problem(n, "line cut short; a glued record after it was kept")
@@ -139,7 +139,7 @@ func replayLog(ctx context.Context, r io.Reader, out parser.Sink) (*session, err
 		for _, o := range objs {
 			var e logEntry
 			if err := json.Unmarshal(o, &e); err != nil {
-				out.Problem(n, "not a mutation log entry: "+err.Error())
+				out.Problem(n, "not a mutation log entry: "+parser.JSONError(err))
 				continue
 			}
 			k, ok := entryKind(e.Kind)
@@ -278,7 +278,7 @@ func (s *session) apply(kind int, e logEntry, n int64) string {
 	case kindSet:
 		v, err := decodeBytes(e.V)
 		if err != nil {
-			return "set value is not JSON"
+			return parser.NotJSON("set value", nil)
 		}
 		fn = func(any) (any, bool) { return v, true }
 		if isReq && len(e.K) == 1 {

@@ -55,7 +55,7 @@ func parseHookTranscript(ctx context.Context, in *parser.Input, out parser.Sink)
 		objs, lost := parser.SplitGlued(line)
 		switch {
 		case lost && len(objs) == 0:
-			out.Problem(n, "line is not JSON (a step cut short?)")
+			out.Problem(n, parser.BadJSONLine(nil))
 		case lost:
 			out.Problem(n, "a step cut short with the next step glued to it: the cut step is lost")
 		}
@@ -95,7 +95,7 @@ func (s *hookState) emit(n int64, t time.Time, basis timeline.TimeBasis, e timel
 func (s *hookState) step(n int64, line []byte) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(line, &m); err != nil {
-		s.out.Problem(n, "step is not a JSON object: "+err.Error())
+		s.out.Problem(n, parser.NotJSONObject("step", err))
 		return
 	}
 	typ, status := parser.StringValue(m["type"]), parser.StringValue(m["status"])

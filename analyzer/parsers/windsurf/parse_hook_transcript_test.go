@@ -118,7 +118,7 @@ func TestHookTranscriptMalformed(t *testing.T) {
 		t.Errorf("last line at %d", u.SourceLine)
 	}
 	want := []string{
-		"line 1: line is not JSON",
+		"line 1: malformed JSON line (cut short or corrupt), skipped",
 		"line 2: step has no type",
 		"line 3: a step cut short with the next step glued to it",
 		"line 4: step is not a JSON object",

@@ -38,7 +38,7 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 	}
 	var doc map[string]json.RawMessage
 	if err := json.Unmarshal(clean, &doc); err != nil {
-		out.Problem(0, "not valid JSON with comments: "+err.Error())
+		out.Problem(0, parser.NotJSON("", err))
 		return nil
 	}
 	file := parser.DisplayFile(&in.File)
@@ -68,7 +68,7 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 			continue
 		}
 		if err := json.Unmarshal(raw, &a); err != nil {
-			out.Problem(0, root+" is not an object: "+err.Error())
+			out.Problem(0, root+" is not an object: "+parser.JSONError(err))
 			continue
 		}
 		if a.DefaultModel != nil && a.DefaultModel.Model != "" {

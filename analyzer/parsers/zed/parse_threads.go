@@ -148,7 +148,7 @@ func threadRow(in *parser.Input, r row, dec *zstd.Decoder, out parser.Sink) {
 	}
 	var t thread
 	if err := json.Unmarshal(data, &t); err != nil {
-		out.Problem(r.Rowid, "thread data is not JSON: "+err.Error())
+		out.Problem(r.Rowid, parser.NotJSON("thread data", err))
 		return
 	}
 	w := &threadWriter{out: out, id: r.Get("id"), project: firstPath(r.Get("folder_paths")), line: r.Rowid}
@@ -240,7 +240,7 @@ func message(w *threadWriter, raw json.RawMessage, model string, n int) {
 		} `json:"Agent"`
 	}
 	if err := json.Unmarshal(raw, &m); err != nil {
-		w.out.Problem(w.line, fmt.Sprintf("message %d is not a thread message: %v", n, err))
+		w.out.Problem(w.line, fmt.Sprintf("message %d is not a thread message: %s", n, parser.JSONError(err)))
 		return
 	}
 	switch {
@@ -509,7 +509,7 @@ func legacyMessage(w *threadWriter, raw json.RawMessage, model string, n int) {
 		Context string `json:"context"`
 	}
 	if err := json.Unmarshal(raw, &m); err != nil {
-		w.out.Problem(w.line, fmt.Sprintf("legacy message %d: %v", n, err))
+		w.out.Problem(w.line, fmt.Sprintf("legacy message %d: %s", n, parser.JSONError(err)))
 		return
 	}
 	role := strings.ToLower(m.Role)

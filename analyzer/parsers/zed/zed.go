@@ -20,7 +20,7 @@ const Agent = "zed"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "zed/threads", Agent: Agent, Version: 3,
+			ID: "zed/threads", Agent: Agent, Version: 4,
 			Actions: actions,
 			Targets: []string{"threads"},
 			Names:   []string{"threads.db"},
@@ -34,7 +34,7 @@ func Parsers() []parser.Parser {
 			Doc:     "Zed db/0-<channel>/db.sqlite: sidebar threads (native and external agents), trusted worktrees, draft prompts, created and archived git worktrees, terminal threads",
 		}, parseStateDB),
 		parser.New(parser.Spec{
-			ID: "zed/settings", Agent: Agent, Version: 2,
+			ID: "zed/settings", Agent: Agent, Version: 3,
 			Actions: actions,
 			Targets: []string{"settings"},
 			Names:   []string{"settings.json", "global_settings.json"},

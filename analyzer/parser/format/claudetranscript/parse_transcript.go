@@ -148,7 +148,7 @@ func Parse(ctx context.Context, in *parser.Input, out parser.Sink, o Options) er
 		if jerr := json.Unmarshal(dec, &r); jerr != nil {
 			objs, lost := parser.SplitGlued(line)
 			if len(objs) == 0 {
-				t.problem("malformed JSON line (cut short or corrupt), skipped: " + jerr.Error())
+				t.problem(parser.BadJSONLine(jerr))
 				return nil
 			}
 			if len(objs) > 1 || lost {
@@ -162,7 +162,7 @@ func Parse(ctx context.Context, in *parser.Input, out parser.Sink, o Options) er
 				r = record{}
 				dropped, err := parser.DecodeLenient(o, &r)
 				if err != nil {
-					t.problem("record of an unexpected shape, not read: " + err.Error())
+					t.problem("record of an unexpected shape, not read: " + parser.JSONError(err))
 					continue
 				}
 				if len(dropped) > 0 {
@@ -672,7 +672,7 @@ func (t *transcript) agentProgress(d *progressData) {
 	}
 	var m record
 	if err := json.Unmarshal(d.Message, &m); err != nil {
-		t.problem("unreadable agent_progress message: " + err.Error())
+		t.problem("unreadable agent_progress message: " + parser.JSONError(err))
 		return
 	}
 	t.cur = scope{session: d.AgentID, parent: t.cur.session, id: m.UUID, sub: d.AgentID, replayed: true, known: true}
@@ -1431,7 +1431,7 @@ var envelopeKeys = map[string]bool{"type": true, "sessionId": true, "uuid": true
 func (t *transcript) other(typ string, raw []byte) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &m); err != nil {
-		t.problem("unreadable " + orDash(typ) + " record: " + err.Error())
+		t.problem("unreadable " + orDash(typ) + " record: " + parser.JSONError(err))
 		return
 	}
 	keys := make([]string, 0, len(m))

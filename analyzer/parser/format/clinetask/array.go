@@ -3,10 +3,12 @@ package clinetask
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
-	json "github.com/go-json-experiment/json/v1"
 	"io"
+
+	json "github.com/go-json-experiment/json/v1"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
 )
 
 // ArrayResult says how far DecodeArray got.
@@ -94,7 +96,7 @@ func DecodeArray(ctx context.Context, r io.Reader, fn func(idx int64, raw json.R
 	}
 }
 
-var errNotArray = errors.New("not a JSON array")
+var errNotArray = parser.ErrNotArray
 
 // ReportArray records DecodeArray's cut or trailing data as problems.
 func ReportArray(out interface{ Problem(int64, string) }, res ArrayResult) {

@@ -101,7 +101,7 @@ func ParseAPIHistory(ctx context.Context, in *parser.Input, out parser.Sink, age
 	res, err := DecodeArray(ctx, rc, func(idx int64, raw json.RawMessage) error {
 		var m apiMessage
 		if err := json.Unmarshal(raw, &m); err != nil {
-			out.Problem(idx, "not a MessageParam: "+err.Error())
+			out.Problem(idx, "not a MessageParam: "+parser.JSONError(err))
 			return nil
 		}
 		t, basis := MsTime(float64(m.TS)), timeline.TimeRecorded
@@ -120,7 +120,7 @@ func ParseAPIHistory(ctx context.Context, in *parser.Input, out parser.Sink, age
 	})
 	ReportArray(out, res)
 	if errors.Is(err, errNotArray) {
-		out.Problem(1, "api_conversation_history.json is not a JSON array")
+		out.Problem(1, parser.NotJSONArray("api_conversation_history.json", nil))
 		return nil
 	}
 	return err

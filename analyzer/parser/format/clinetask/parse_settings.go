@@ -47,7 +47,7 @@ func ParseSettingsKeys(_ context.Context, in *parser.Input, out parser.Sink, mat
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(b, &top); err != nil {
-		out.Problem(0, "not a JSON object: "+err.Error())
+		out.Problem(0, parser.NotJSONObject("", err))
 		return nil
 	}
 	SettingsFromObject(in, out, 0, top, match)
@@ -136,7 +136,7 @@ func ParseMCPSettings(_ context.Context, in *parser.Input, out parser.Sink, allo
 		Servers map[string]map[string]json.RawMessage `json:"mcpServers"`
 	}
 	if err := json.Unmarshal(b, &f); err != nil {
-		out.Problem(0, "not an MCP settings object: "+err.Error())
+		out.Problem(0, "not an MCP settings object: "+parser.JSONError(err))
 		return nil
 	}
 	names := make([]string, 0, len(f.Servers))

@@ -25,7 +25,7 @@ func ParseTaskHistory(ctx context.Context, in *parser.Input, out parser.Sink, ag
 	})
 	ReportArray(out, res)
 	if errors.Is(err, errNotArray) {
-		out.Problem(1, "taskHistory.json is not a JSON array")
+		out.Problem(1, parser.NotJSONArray("taskHistory.json", nil))
 		return nil
 	}
 	return err

@@ -38,7 +38,7 @@ func ParseTaskMetadata(_ context.Context, in *parser.Input, out parser.Sink, age
 		} `json:"model_usage"`
 	}
 	if err := json.Unmarshal(b, &md); err != nil {
-		out.Problem(0, "not a task metadata object: "+err.Error())
+		out.Problem(0, "not a task metadata object: "+parser.JSONError(err))
 		return nil
 	}
 	type row struct {

@@ -56,7 +56,7 @@ func ParseUIMessages(ctx context.Context, in *parser.Input, out parser.Sink, age
 	res, err := DecodeArray(ctx, rc, func(idx int64, raw json.RawMessage) error {
 		var m uiMessage
 		if err := json.Unmarshal(raw, &m); err != nil {
-			out.Problem(idx, "not a ClineMessage: "+err.Error())
+			out.Problem(idx, "not a ClineMessage: "+parser.JSONError(err))
 			return nil
 		}
 		cs.accountFor(idx, "empty_message", func() { u.message(idx, &m) })
@@ -64,7 +64,7 @@ func ParseUIMessages(ctx context.Context, in *parser.Input, out parser.Sink, age
 	})
 	ReportArray(out, res)
 	if errors.Is(err, errNotArray) {
-		out.Problem(1, "ui_messages.json is not a JSON array")
+		out.Problem(1, parser.NotJSONArray("ui_messages.json", nil))
 		return nil
 	}
 	return err

@@ -50,14 +50,14 @@ func Parsers(f Flavor) []parser.Parser {
 func (fl flavor) parsers(who string) []parser.Parser {
 	ps := []parser.Parser{
 		parser.New(parser.Spec{
-			ID: fl.agent + "/rollout", Agent: fl.agent, Version: 5,
+			ID: fl.agent + "/rollout", Agent: fl.agent, Version: 6,
 			Actions: Actions,
 			Targets: []string{"sessions"},
 			Names:   []string{"rollout-*.jsonl", "rollout-*.jsonl.zst", "rollout-*.json"},
 			Doc:     who + " rollouts (sessions/ and archived_sessions/, also .jsonl.zst and the TypeScript CLI's .json): prompts, replies, reasoning summaries, tool calls and results, model and permission-mode changes",
 		}, fl.parseRollout),
 		parser.New(parser.Spec{
-			ID: fl.agent + "/history", Agent: fl.agent, Version: 2, Trace: true,
+			ID: fl.agent + "/history", Agent: fl.agent, Version: 3, Trace: true,
 			Actions: Actions,
 			Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User},
 				Basis: "history.jsonl stamps a prompt (seconds) when it is submitted, the rollout the same moment"},
@@ -73,7 +73,7 @@ func (fl flavor) parsers(who string) []parser.Parser {
 			Doc:     who + " config.toml and rules/*.rules: standing permission settings (approval policy, sandbox, project trust, exec-policy rules)",
 		}, fl.parseConfig),
 		parser.New(parser.Spec{
-			ID: fl.agent + "/state-db", Agent: fl.agent, Version: 4, Trace: true,
+			ID: fl.agent + "/state-db", Agent: fl.agent, Version: 5, Trace: true,
 			Actions: Actions,
 			Secondary: &parser.Secondary{Window: time.Hour, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
 				Basis: "a thread row is stamped at its creation and update (seconds), the first prompt up to a turn later"},

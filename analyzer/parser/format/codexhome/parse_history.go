@@ -22,7 +22,7 @@ type historyLine struct {
 func parseHistory(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	err := walkRecords(ctx, in, out, func(n int64, raw []byte, lost bool) {
 		if raw == nil {
-			out.Problem(n, "not a JSON record (a cut or corrupt line): skipped")
+			out.Problem(n, parser.BadJSONLine(nil))
 			return
 		}
 		if lost {
@@ -30,7 +30,7 @@ func parseHistory(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		}
 		var h historyLine
 		if err := json.Unmarshal(raw, &h); err != nil {
-			out.Problem(n, "not a history record: "+err.Error())
+			out.Problem(n, "not a history record: "+parser.JSONError(err))
 			return
 		}
 		if h.Text == nil {

@@ -194,7 +194,7 @@ func (fl flavor) parseRollout(ctx context.Context, in *parser.Input, out parser.
 	st := &rollout{agent: fl.agent, out: cs, tr: tr}
 	err = walkRecords(ctx, in, out, func(n int64, raw []byte, lost bool) {
 		if raw == nil {
-			out.Problem(n, "not a JSON record (a cut or corrupt line): skipped")
+			out.Problem(n, parser.BadJSONLine(nil))
 			return
 		}
 		if lost {
@@ -202,7 +202,7 @@ func (fl flavor) parseRollout(ctx context.Context, in *parser.Input, out parser.
 		}
 		rec, dropped, err := normalizeLenient(raw)
 		if err != nil {
-			out.Problem(n, "not a JSON record: "+err.Error())
+			out.Problem(n, parser.BadJSONLine(err))
 			return
 		}
 		if len(dropped) > 0 {
@@ -379,7 +379,7 @@ func (r *rollout) handle(n int64, rec record) {
 	case "response_item":
 		var it responseItem
 		if err := json.Unmarshal(rec.payload, &it); err != nil {
-			r.out.Problem(n, "response_item payload: "+err.Error())
+			r.out.Problem(n, "response_item payload: "+parser.JSONError(err))
 			return
 		}
 		r.sub = it.Type
@@ -387,7 +387,7 @@ func (r *rollout) handle(n int64, rec record) {
 	case "event_msg":
 		var ev eventMsg
 		if err := json.Unmarshal(rec.payload, &ev); err != nil {
-			r.out.Problem(n, "event_msg payload: "+err.Error())
+			r.out.Problem(n, "event_msg payload: "+parser.JSONError(err))
 			return
 		}
 		r.sub = ev.Type
@@ -408,7 +408,7 @@ func (r *rollout) handle(n int64, rec record) {
 func (r *rollout) sessionMeta(n int64, rec record) {
 	var m sessionMeta
 	if err := json.Unmarshal(rec.payload, &m); err != nil {
-		r.out.Problem(n, "session_meta payload: "+err.Error())
+		r.out.Problem(n, "session_meta payload: "+parser.JSONError(err))
 		return
 	}
 	kind, o := r.tr.meta(&m, rec.ts)
@@ -522,7 +522,7 @@ func sourceOf(raw json.RawMessage) (string, string) {
 func (r *rollout) turnContext(n int64, rec record) {
 	var tc turnContext
 	if err := json.Unmarshal(rec.payload, &tc); err != nil {
-		r.out.Problem(n, "turn_context payload: "+err.Error())
+		r.out.Problem(n, "turn_context payload: "+parser.JSONError(err))
 		return
 	}
 	o := r.o
@@ -1067,7 +1067,7 @@ func (r *rollout) evUserMessage(n int64, ts, text string, images []string, id st
 func (r *rollout) itemCompleted(n int64, ts string, raw json.RawMessage, ord ordinal) {
 	var ti turnItem
 	if err := json.Unmarshal(raw, &ti); err != nil {
-		r.out.Problem(n, "item_completed item: "+err.Error())
+		r.out.Problem(n, "item_completed item: "+parser.JSONError(err))
 		return
 	}
 	id := r.o.rid(ti.ID)

@@ -62,7 +62,7 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
-	hasThreads, err := parser.HasTable(ctx, db, "threads")
+	readable, err := parser.CheckSchema(ctx, db, stateSchema, out)
 	if err != nil {
 		return fmt.Errorf("read schema of %s: %w", in.Path, err)
 	}
@@ -72,18 +72,20 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	// the migration log, the rollout backfill cursor, schema entries of
 	// tables and indexes a migration dropped
 	carved.SkipTables(out, "_sqlx_migrations", "backfill_state", "sqlite_schema")
-	if hasThreads {
-		if err := threads(ctx, db, in, out, carved); err != nil {
-			return err
-		}
-	}
-	if err := remoteControl(ctx, db, out); err != nil {
-		return fmt.Errorf("read remote_control_enrollments in %s: %w", in.Path, err)
-	}
-	if err := guardianReviews(ctx, db, out); err != nil {
-		return fmt.Errorf("read guardian_review_feedback in %s: %w", in.Path, err)
-	}
-	return nil
+	return parser.ReadTables(ctx, out, readable,
+		parser.TableRead{Table: "threads", Read: func() error { return threads(ctx, db, in, out, carved) }},
+		parser.TableRead{Table: "remote_control_enrollments", Read: func() error { return remoteControl(ctx, db, out) }},
+		parser.TableRead{Table: "guardian_review_feedback", Read: func() error { return guardianReviews(ctx, db, out) }})
+}
+
+// stateSchema is what parseStateDB requires of each table it reads (the
+// thread_spawn_edges read of threads names its own columns); other
+// columns are read by name when present, so older schemas (state_old.sql)
+// read too.
+var stateSchema = parser.SQLiteSchema{
+	"threads":                    {"id"},
+	"remote_control_enrollments": {},
+	"guardian_review_feedback":   {"id", "record"},
 }
 
 func threads(ctx context.Context, db *sql.DB, in *parser.Input, out parser.Sink, carved *parser.Carved) error {
@@ -247,7 +249,7 @@ func guardianReviews(ctx context.Context, db *sql.DB, out parser.Sink) error {
 	return parser.EachTableRow(ctx, db, "guardian_review_feedback", func(r parser.Row) error {
 		var g guardianRecord
 		if err := json.Unmarshal([]byte(r.Get("record")), &g); err != nil {
-			out.Report(r.Rowid, parser.KindSkippedRecord, "guardian review record "+r.Get("id")+" is not JSON: "+err.Error())
+			out.Report(r.Rowid, parser.KindSkippedRecord, parser.NotJSON("guardian review record "+r.Get("id"), err))
 			return nil
 		}
 		sid := g.ReviewedThreadID

@@ -165,7 +165,7 @@ func itemRows(tid, itemID string, rowid int64, m map[string]any, out parser.Sink
 	raw := []byte(parser.SQLText(m["item_json"]))
 	var it threadItem
 	if err := json.Unmarshal(raw, &it); err != nil {
-		out.Report(rowid, parser.KindParse, "thread item "+itemID+": item_json: "+err.Error())
+		out.Report(rowid, parser.KindParse, "thread item "+itemID+": item_json: "+parser.JSONError(err))
 		return
 	}
 	if it.Type == "" {

@@ -27,7 +27,7 @@ func parseTSRollout(ctx context.Context, in *parser.Input, out parser.Sink) erro
 	defer rc.Close()
 	var doc tsRollout
 	if err := json.NewDecoder(rc).Decode(&doc); err != nil {
-		out.Problem(0, "not a rollout JSON document: "+err.Error())
+		out.Problem(0, "not a rollout JSON document: "+parser.JSONError(err))
 		return nil
 	}
 	sid := doc.Session.ID
@@ -48,7 +48,7 @@ func parseTSRollout(ctx context.Context, in *parser.Input, out parser.Sink) erro
 		n := int64(i + 1)
 		var it responseItem
 		if err := json.Unmarshal(raw, &it); err != nil {
-			out.Problem(n, "item: "+err.Error())
+			out.Problem(n, "item: "+parser.JSONError(err))
 			continue
 		}
 		before := cs.n

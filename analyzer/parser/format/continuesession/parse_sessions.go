@@ -193,7 +193,7 @@ func ParseIndex(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	defer rc.Close()
 	entries, err := readIndex(rc)
 	if err != nil {
-		out.Problem(0, "sessions.json is not a JSON array: "+err.Error())
+		out.Problem(0, parser.NotJSONArray("sessions.json", err))
 		return nil
 	}
 	dir := path.Dir(strings.ReplaceAll(in.Path, "\\", "/"))
@@ -245,7 +245,7 @@ func sessionTime(in *parser.Input, id string, out parser.Sink) (time.Time, bool)
 	defer rc.Close()
 	entries, err := readIndex(rc)
 	if err != nil {
-		out.Problem(0, "sessions.json is not valid JSON: rows carry the session file's mtime")
+		out.Problem(0, parser.NotJSON("sessions.json", nil)+": rows carry the session file's mtime")
 		return time.Time{}, false
 	}
 	for _, e := range entries {
@@ -342,7 +342,7 @@ func historyRows(ctx context.Context, w *sessionWriter, out parser.Sink, history
 	states := map[string]*toolCallState{}
 	for i, raw := range history {
 		if err := json.Unmarshal(raw, &items[i]); err != nil {
-			out.Problem(base+int64(i+1), "history item is not an object: "+err.Error())
+			out.Problem(base+int64(i+1), "history item is not an object: "+parser.JSONError(err))
 			continue
 		}
 		ok[i] = true

@@ -211,7 +211,7 @@ func (l *opLog) mergeMeta(raw json.RawMessage) {
 func (l *opLog) addArray(raw json.RawMessage, line int64, out parser.Sink, keepHeld bool) {
 	var arr []json.RawMessage
 	if err := json.Unmarshal(raw, &arr); err != nil {
-		out.Problem(line, "messages is not an array: "+err.Error())
+		out.Problem(line, "messages is not an array: "+parser.JSONError(err))
 		return
 	}
 	added := 0
@@ -240,7 +240,7 @@ func (l *opLog) addArray(raw json.RawMessage, line int64, out parser.Sink, keepH
 func (l *opLog) record(line int64, obj []byte, out parser.Sink) {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(obj, &top); err != nil {
-		out.Problem(line, "not a JSON object: "+err.Error())
+		out.Problem(line, parser.NotJSONObject("", err))
 		return
 	}
 	str := func(k string) (string, bool) {
@@ -361,7 +361,7 @@ func ParseChat(ctx context.Context, in *parser.Input, out parser.Sink, o ChatOpt
 			objs, lost := parser.SplitGlued(line)
 			if lost {
 				if len(objs) == 0 {
-					out.Problem(n, "truncated or invalid JSON line skipped")
+					out.Problem(n, parser.BadJSONLine(nil))
 				} else {
 					out.Problem(n, "cut record before a glued record: the cut part is lost")
 				}
@@ -562,7 +562,7 @@ func emitChat(in *parser.Input, log *opLog, out parser.Sink, o ChatOptions) {
 		}
 		var m message
 		if err := json.Unmarshal(en.raw, &m); err != nil {
-			out.Problem(en.line, "message "+en.id+": "+err.Error())
+			out.Problem(en.line, "message "+en.id+": "+parser.JSONError(err))
 			continue
 		}
 		msgs[i] = &m

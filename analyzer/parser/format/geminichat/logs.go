@@ -38,11 +38,11 @@ func ReadLogs(ctx context.Context, in *parser.Input, out parser.Sink, entry func
 		return nil
 	}
 	if err != nil {
-		out.Problem(0, "not a JSON array: "+err.Error())
+		out.Problem(0, parser.NotJSONArray("", err))
 		return nil
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '[' {
-		out.Problem(0, "not a JSON array")
+		out.Problem(0, parser.NotJSONArray("", nil))
 		return nil
 	}
 	var idx int64
@@ -53,12 +53,12 @@ func ReadLogs(ctx context.Context, in *parser.Input, out parser.Sink, entry func
 		idx++
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			out.Problem(idx, "entry cut short: "+err.Error())
+			out.Problem(idx, "entry cut short: "+parser.JSONError(err))
 			return nil
 		}
 		var le LogEntry
 		if err := json.Unmarshal(raw, &le); err != nil {
-			out.Problem(idx, "not a log entry: "+err.Error())
+			out.Problem(idx, "not a log entry: "+parser.JSONError(err))
 			continue
 		}
 		entry(idx, le)

@@ -390,7 +390,7 @@ func (st *sessionState) message(t time.Time, n int64, id string, m *message, raw
 		}
 		var bs []block
 		if err := json.Unmarshal(m.Content, &bs); err != nil && len(m.Content) > 0 {
-			st.out.Problem(n, "assistant content: "+err.Error())
+			st.out.Problem(n, "assistant content: "+parser.JSONError(err))
 			rows++
 		}
 		for i, b := range bs {
@@ -516,7 +516,7 @@ func (st *sessionState) userContract(t time.Time, n int64, id string, m *message
 	}
 	var bs []block
 	if err := json.Unmarshal(m.Content, &bs); err != nil {
-		st.out.Problem(n, "user content: "+err.Error())
+		st.out.Problem(n, "user content: "+parser.JSONError(err))
 		return
 	}
 	var typed []string

@@ -104,14 +104,18 @@ func (s *Session) ReadLines(ctx context.Context, r io.Reader) error {
 	return parser.Lines(ctx, r, s.st.out, func(n int64, line []byte) error {
 		objs, lost := parser.SplitGlued(line)
 		if lost {
-			s.st.out.Problem(n, "truncated or glued JSON line")
+			if len(objs) == 0 {
+				s.st.out.Problem(n, parser.BadJSONLine(nil))
+			} else {
+				s.st.out.Problem(n, parser.GluedProblem(len(objs), true))
+			}
 		}
 		for _, o := range objs {
 			var e entry
 			dec := json.NewDecoder(bytes.NewReader(o))
 			dec.UseNumber()
 			if err := dec.Decode(&e); err != nil {
-				s.st.out.Problem(n, "bad entry: "+err.Error())
+				s.st.out.Problem(n, parser.BadJSONLine(err))
 				continue
 			}
 			if first && e.Type != "session" {
@@ -130,7 +134,7 @@ func (s *Session) Entry(ctx context.Context, n int64, raw []byte) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	if err := dec.Decode(&e); err != nil {
-		s.st.out.Problem(n, "bad entry: "+err.Error())
+		s.st.out.Problem(n, parser.NotJSONObject("entry", err))
 		return
 	}
 	s.st.entry(ctx, s.st.in, n, &e, raw)
