@@ -89,7 +89,7 @@ func parseTodos(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	defer rc.Close()
 	var items []todoItem
 	if err := json.NewDecoder(rc).Decode(&items); err != nil {
-		out.Problem(0, "not a JSON array of todos: "+err.Error())
+		out.Problem(0, parser.NotJSONArray("the todo list", err))
 		return nil
 	}
 	who := "agent " + agent

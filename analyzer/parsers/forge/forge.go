@@ -20,7 +20,7 @@ const Agent = "forge"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "forge/db", Agent: Agent, Version: 1,
+			ID: "forge/db", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"db"}, Names: []string{".forge.db"},
 			Doc: ".forge.db conversations: context messages (typed prompts from raw_content, replies, reasoning, tool calls and results, subagent conversations), title, usage and file metrics",
@@ -231,7 +231,7 @@ func conversation(r parser.Row, parents map[string]string, out parser.Sink) {
 	ctxOK := raw != ""
 	if ctxOK {
 		if err := json.Unmarshal([]byte(raw), &c); err != nil {
-			out.Problem(r.Rowid, "conversation "+id+": context is not JSON: "+err.Error())
+			out.Problem(r.Rowid, "conversation "+id+": "+parser.NotJSON("context", err))
 			ctxOK = false
 		}
 	} else {
@@ -249,7 +249,7 @@ func conversation(r parser.Row, parents map[string]string, out parser.Sink) {
 	for i, m := range c.Messages {
 		var e entry
 		if err := json.Unmarshal(m, &e); err != nil {
-			out.Problem(r.Rowid, fmt.Sprintf("conversation %s: message %d is not a context message: %v", id, i+1, err))
+			out.Problem(r.Rowid, fmt.Sprintf("conversation %s: message %d is not a context message: %s", id, i+1, parser.JSONError(err)))
 			continue
 		}
 		if e.Usage != nil {

@@ -54,7 +54,7 @@ func TestTypical(t *testing.T) {
 	if got := rows(s); got != want {
 		t.Errorf("rows:\n%s\nwant:\n%s", got, want)
 	}
-	wantProblems := "line 1: skipped_record: conversation c-parent: message 10 has no text, tool or image|line 1: conversation c-parent: message 11 is not a context message: json: cannot unmarshal string into Go value of type forge.entry|line 4: conversation c-bad: context is not JSON: invalid character 'n' looking for beginning of object key string"
+	wantProblems := "line 1: skipped_record: conversation c-parent: message 10 has no text, tool or image|line 1: conversation c-parent: message 11 is not a context message: expected an object, found a string|line 4: conversation c-bad: context is not valid JSON: invalid character 'n' looking for beginning of object key string"
 	if got := strings.Join(s.Problems, "|"); got != wantProblems {
 		t.Errorf("problems:\n%s\nwant:\n%s", got, wantProblems)
 	}

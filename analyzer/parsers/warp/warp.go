@@ -23,7 +23,7 @@ type protoNum = protowire.Number
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "warp/sqlite", Agent: Agent, Version: 1,
+			ID: "warp/sqlite", Agent: Agent, Version: 2,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User},
 				Basis: "ai_queries.start_ts is the client's time as the query starts (app/src/persistence/block_list.rs); the task's user_query message is stamped when the server receives it, seconds later"},
@@ -101,7 +101,7 @@ func conversation(r parser.Row, out parser.Sink) {
 	parts := []string{"conversation " + id}
 	if raw := r.Get("conversation_data"); strings.TrimSpace(raw) != "" {
 		if err := json.Unmarshal([]byte(raw), &d); err != nil {
-			out.Problem(r.Rowid, "agent_conversations "+id+": conversation_data is not JSON: "+err.Error())
+			out.Problem(r.Rowid, "agent_conversations "+id+": "+parser.NotJSON("conversation_data", err))
 		}
 	}
 	e.ParentSessionID = d.ParentConvID
@@ -427,7 +427,7 @@ func query(r parser.Row, out parser.Sink) {
 	raw := strings.TrimSpace(r.Get("input"))
 	var items []map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(raw), &items); err != nil {
-		out.Problem(r.Rowid, "ai_queries "+r.Get("exchange_id")+": input is not a JSON array: "+err.Error())
+		out.Problem(r.Rowid, "ai_queries "+r.Get("exchange_id")+": "+parser.NotJSONArray("input", err))
 		return
 	}
 	var text []string

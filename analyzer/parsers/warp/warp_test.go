@@ -55,7 +55,7 @@ func TestTypical(t *testing.T) {
 	if got := rows(s); got != want {
 		t.Errorf("rows:\n%s\nwant:\n%s", got, want)
 	}
-	wantProblems := "line 2: agent_conversations conv-2: conversation_data is not JSON: invalid character 'o' in literal null (expecting 'u')|line 1: skipped_record: message m11 has no content of a kind task.proto names|line 3: agent_tasks task-bad: the task is not a readable protobuf message|line 4: ai_queries ex-4: input is not a JSON array: invalid character 'b' looking for beginning of object key string"
+	wantProblems := "line 2: agent_conversations conv-2: conversation_data is not valid JSON: invalid character 'o' in literal null (expecting 'u')|line 1: skipped_record: message m11 has no content of a kind task.proto names|line 3: agent_tasks task-bad: the task is not a readable protobuf message|line 4: ai_queries ex-4: input is not a JSON array: invalid character 'b' looking for beginning of object key string"
 	if got := strings.Join(s.Problems, "|"); got != wantProblems {
 		t.Errorf("problems:\n%s\nwant:\n%s", got, wantProblems)
 	}
