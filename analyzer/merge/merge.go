@@ -86,6 +86,9 @@ func Run(o Options) (*Summary, error) {
 	if len(o.Shards) == 0 {
 		return nil, errors.New("no shard folder given")
 	}
+	if err := refuseRepeats(o.Shards); err != nil {
+		return nil, err
+	}
 	shards := make([]*shard, 0, len(o.Shards))
 	for _, d := range o.Shards {
 		s, err := loadShard(d, o.OutDir)
@@ -247,6 +250,30 @@ func hashFile(p string) (int64, string, error) {
 		return 0, "", fmt.Errorf("%s: %w", p, err)
 	}
 	return n, hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// refuseRepeats refuses a shard folder given twice, by the same path,
+// another spelling of it or a link to it: its rows would be written twice
+// (checkShards' host check names two different folders only).
+func refuseRepeats(dirs []string) error {
+	type given struct {
+		dir string
+		fi  os.FileInfo
+	}
+	var seen []given
+	for _, d := range dirs {
+		fi, err := os.Stat(d)
+		if err != nil {
+			continue // loadShard names it
+		}
+		for _, prev := range seen {
+			if os.SameFile(prev.fi, fi) {
+				return fmt.Errorf("shard %s is given twice (as %s and %s): each shard is merged once", d, prev.dir, d)
+			}
+		}
+		seen = append(seen, given{d, fi})
+	}
+	return nil
 }
 
 // checkShards refuses shards that one run would not have made together:

@@ -212,3 +212,26 @@ func TestShardsRunAlike(t *testing.T) {
 		t.Errorf("the same rules: %v", err)
 	}
 }
+
+// TestShardGivenTwice: a shard folder given twice, by the same path (it
+// was merged twice, every row written twice), another spelling of it or a
+// link to it, is refused before the output folder is made.
+func TestShardGivenTwice(t *testing.T) {
+	d := shardDir(t, "h1", nil)
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(d, link); err != nil {
+		t.Fatal(err)
+	}
+	other := shardDir(t, "h2", nil)
+	for _, dirs := range [][]string{{d, d}, {d, other, d}, {d, filepath.Join(d, "..", filepath.Base(d))}, {link, d}} {
+		out := filepath.Join(t.TempDir(), "m")
+		_, err := Run(Options{Shards: dirs, OutDir: out, NoFindings: true})
+		want := "shard " + dirs[len(dirs)-1] + " is given twice (as " + dirs[0] + " and " + dirs[len(dirs)-1] + "): each shard is merged once"
+		if err == nil || err.Error() != want {
+			t.Errorf("%v: %v, want %q", dirs, err, want)
+		}
+		if _, serr := os.Stat(out); !os.IsNotExist(serr) {
+			t.Errorf("%v: the refused merge made its folder", dirs)
+		}
+	}
+}
