@@ -428,7 +428,10 @@ func TestLooseFolderOfHomes(t *testing.T) {
 		"bob/.claude/projects/-home-bob-p/bbbb2222-0000-4000-8000-000000000002.jsonl": claudeSession("bbbb2222-0000-4000-8000-000000000002", "/home/bob/p", "2026-05-02", "id", "bob"),
 		"notes.txt": []byte("kept by the examiner\n"),
 	})
-	_, out := run(t, analyze.Options{Inputs: []string{homes}})
+	sum, out := run(t, analyze.Options{Inputs: []string{homes}})
+	if got, want := strings.Join(analyze.SummaryLines(sum), "\n"), "  read in place: "+homes+": the project folders its sessions name were not looked in"; !strings.Contains(got, want) {
+		t.Errorf("summary of a tree read in place does not say project folders were not looked in:\n%s", got)
+	}
 	if got := hostsUsers(t, out); got != "loose:evidence/alice loose:evidence/bob" {
 		t.Errorf("folder of homes: %s", got)
 	}
@@ -452,7 +455,7 @@ func TestLooseFolderOfHomes(t *testing.T) {
 		t.Errorf("a home with a project's .claude: %s", got)
 	}
 	empty := writeTree(t, map[string][]byte{"x/notes.txt": []byte("x\n")})
-	sum, _ := run(t, analyze.Options{Inputs: []string{empty}})
+	sum, _ = run(t, analyze.Options{Inputs: []string{empty}})
 	if got, want := strings.Join(analyze.SummaryLines(sum), "\n"), "  nothing of any agent under "+empty+": a folder is read as an image root (home/NAME, Users/NAME, root), a folder of homes, one home, or an agent folder such as .claude"; !strings.Contains(got, want) {
 		t.Errorf("summary of a folder with nothing of any agent:\n%s", got)
 	}

@@ -61,11 +61,13 @@ func SummaryLines(s *Summary) []string {
 	}
 	if s.Inventory != nil {
 		out = append(out, agentLines(s.Inventory, s.Filtered)...)
-		if len(s.Inventory.Agents) == 0 {
-			for _, src := range s.Inventory.Sources {
-				if src.Kind == KindLoose {
-					out = append(out, "  nothing of any agent under "+src.Input+": a folder is read as an image root (home/NAME, Users/NAME, root), a folder of homes, one home, or an agent folder such as .claude")
-				}
+		for _, src := range s.Inventory.Sources {
+			switch {
+			case src.Kind != KindLoose:
+			case len(s.Inventory.Agents) == 0:
+				out = append(out, "  nothing of any agent under "+src.Input+": a folder is read as an image root (home/NAME, Users/NAME, root), a folder of homes, one home, or an agent folder such as .claude")
+			default:
+				out = append(out, "  read in place: "+src.Input+": the project folders its sessions name were not looked in (project CLAUDE.md, .mcp.json, .claude/settings.json, rules files): collect the tree with `collector --root` to take them")
 			}
 		}
 	}
