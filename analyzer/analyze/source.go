@@ -357,6 +357,7 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 		if rt.keepManifest {
 			s.manifest = append(s.manifest, e)
 		}
+		s.specialProblem(e)
 	}
 	for _, name := range names {
 		cands := byName[name]
@@ -536,6 +537,7 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 		if rt.keepManifest {
 			s.manifest = append(s.manifest, e)
 		}
+		s.specialProblem(e)
 		if e.ArchivePath == "" {
 			if e.Status == bundle.StatusCollected {
 				s.problem(Problem{Kind: bundle.ProblemMissing, SourceFile: e.Path, Agent: e.Agent, Message: "listed as collected but names no file"})
@@ -611,6 +613,26 @@ func (s *source) fileSHA256(root, rel string) (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// specialProblem names a manifest row the collector skipped as not a
+// regular file (skipped_special: a FIFO, a device, a socket, a folder
+// where a file was expected) as an unsafe_path problem, as a loose tree
+// read in place names the same path: the evidence path held something
+// that is not a file, and nothing of it was collected.
+func (s *source) specialProblem(e bundle.Entry) {
+	if e.Status != bundle.StatusSkippedSpecial {
+		return
+	}
+	what := e.Type
+	if what == "" {
+		what = "not a regular file"
+	}
+	msg := fmt.Sprintf("%s on the host was %s: not collected, not read", e.Path, what)
+	if e.Error != "" {
+		msg += " (" + e.Error + ")"
+	}
+	s.problem(Problem{Kind: KindUnsafePath, SourceFile: e.Path, Agent: e.Agent, Message: msg})
 }
 
 // looseHome is a home found in a loose tree.
