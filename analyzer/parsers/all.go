@@ -23,6 +23,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/factorydroid"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/goose"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/grok"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/hermes"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/iflow"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/kimicli"
@@ -85,6 +86,7 @@ func All() []parser.Parser {
 		factorydroid.Parsers(),    // factory-droid
 		gemini.Parsers(),          // gemini-cli
 		goose.Parsers(),           // goose
+		grok.Parsers(),            // grok
 		hermes.Parsers(),          // hermes
 		iflow.Parsers(),           // iflow
 		kimicli.Parsers(),         // kimi-cli
