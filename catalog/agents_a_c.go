@@ -207,6 +207,16 @@ var agentsAToC = []Agent{
 		},
 	},
 	{
+		Name: "codebuff", Display: "Codebuff (and its free flavour Freebuff)", Status: StatusParsed, SeedStatus: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "CodebuffAI/codebuff@da0d571 (CONFIG_DIR ~/.config/manicode on every OS, projects/<basename>/chats/<chat id>/, the tool table); the chat-messages.json shape as kenn-io/agentsview@538600744 internal/parser/codebuff.go reads it; npm codebuff 1.0.685 is a launcher that downloads the binary (not run); synthetic fixture",
+		Notes: "issue 28; Freebuff writes the same folders (run-state.json's agentType names the flavour); run-state.json, chat-meta.json and log.jsonl are collected (run-state.json is read for the cwd and agent type)",
+		Targets: []Target{
+			{ID: "chats", Root: RootHome, Glob: ".config/manicode/projects/*/chats/*/chat-messages.json", Kind: KindTranscript},
+			{ID: "chat-files", Root: RootHome, Glob: ".config/manicode/projects/*/chats/*/*.{json,jsonl}", Kind: KindOther},
+			{ID: "credentials", Root: RootHome, Glob: ".config/manicode/credentials.json", Kind: KindSecret},
+		},
+	},
+	{
 		Name: "codex-cli", Display: "OpenAI Codex CLI", Status: StatusParsed, SeedStatus: StatusParsed,
 		Relocations: []Relocation{{Var: "CODEX_HOME", Folder: ".codex", Source: "openai/codex@69a3f82 codex-rs/utils/home-dir/src/lib.rs find_codex_home (CODEX_HOME, else ~/.codex)"}},
 		Evidence:    EvidenceRealInstall, EvidenceNote: "Codex CLI run here against a loopback model (fixtures/roots/real-agents); seed: 0.162.x on Windows, macOS, Ubuntu",

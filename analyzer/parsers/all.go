@@ -11,6 +11,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/claudecode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/claudedesktop"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cline"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/codebuff"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/codex"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cody"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/commandcode"
@@ -74,6 +75,7 @@ func All() []parser.Parser {
 		claudecode.Parsers(),      // claude-code
 		claudedesktop.Parsers(),   // claude-desktop
 		cline.Parsers(),           // cline
+		codebuff.Parsers(),        // codebuff
 		codex.Parsers(),           // codex-cli
 		cody.Parsers(),            // cody (JetBrains agent state, legacy history; cody/settings reads vscode settings.json)
 		commandcode.Parsers(),     // command-code

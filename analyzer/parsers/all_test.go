@@ -135,6 +135,8 @@ var notRead = map[string]string{
 	"command-code/session-extra":      "share links, scheduled tasks and .v2.bak pre-migration copies (the .jsonl holds the same messages): collected, not parsed yet",
 	"command-code/side-files":         "checkpoints.jsonl and prompts.jsonl: collected; their shape is not read yet",
 	"crush/logs":                      "the app's diagnostic logs: collected; the seed names no row kind in them",
+	"codebuff/chat-files":             "run-state.json (read beside chat-messages.json for the cwd and agent type), chat-meta.json, log.jsonl: collected, not parsed on their own",
+	"codebuff/credentials":            "the Codebuff login token: a secret, never read",
 	"cursor/editor-logs":              "the editor's diagnostic logs: collected; the seed names no row kind in them",
 	"factory-droid/session-index":     "cache/session-index/index.db: never written by 0.225.2, so no schema to read",
 	"goose/logs":                      "the app's diagnostic logs (llm_request logs are read): collected",
