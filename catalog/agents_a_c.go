@@ -102,9 +102,9 @@ var agentsAToC = []Agent{
 		},
 	},
 	{
-		Name: "camel-ai", Display: "CAMEL-AI", Status: StatusCollected, SeedStatus: StatusCollected,
-		Evidence: EvidenceSource, EvidenceNote: "Source",
-		Notes: "no transcripts under the home; chat_history.json is relative to the working directory",
+		Name: "camel-ai", Display: "CAMEL-AI", Status: StatusParsed, SeedStatus: StatusCollected,
+		Evidence: EvidenceSource, EvidenceNote: "Source: camel-ai/camel@13dc7a7 (JsonStorage, MemoryRecord.to_dict); synthetic fixture",
+		Notes: "no transcripts under the home; chat_history.json (JSON lines of MemoryRecords, camel-ai/camel@13dc7a7 JsonStorage) is relative to the working directory: parsed as a project file",
 		Targets: []Target{
 			{ID: "gmail-token", Root: RootHome, Glob: ".camel/gmail_token.json", Kind: KindSecret},
 			{ID: "skills", Root: RootHome, Glob: ".camel/skills/**", Kind: KindSettings},

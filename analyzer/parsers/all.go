@@ -7,6 +7,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/amp"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/antigravity"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/augment"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/camelai"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/chatgptdesktop"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/claudecode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/claudedesktop"
@@ -71,6 +72,7 @@ func All() []parser.Parser {
 		amp.Parsers(),             // amp (prompt history and logs; threads are server-side)
 		antigravity.Parsers(),     // antigravity (CLI, app, IDE, backup data directories)
 		augment.Parsers(),         // augment (Auggie CLI)
+		camelai.Parsers(),         // camel-ai
 		chatgptdesktop.Parsers(),  // chatgpt-desktop (reads codex-cli state-db codex-dev.db)
 		claudecode.Parsers(),      // claude-code
 		claudedesktop.Parsers(),   // claude-desktop

@@ -135,6 +135,8 @@ var notRead = map[string]string{
 	"command-code/session-extra":      "share links, scheduled tasks and .v2.bak pre-migration copies (the .jsonl holds the same messages): collected, not parsed yet",
 	"command-code/side-files":         "checkpoints.jsonl and prompts.jsonl: collected; their shape is not read yet",
 	"crush/logs":                      "the app's diagnostic logs: collected; the seed names no row kind in them",
+	"camel-ai/config":                 "~/.config/camel settings: collected; no record shape named in the source read",
+	"camel-ai/skills":                 "~/.camel/skills: skill definitions, instructions, not records: collected",
 	"codebuff/chat-files":             "run-state.json (read beside chat-messages.json for the cwd and agent type), chat-meta.json, log.jsonl: collected, not parsed on their own",
 	"codebuff/credentials":            "the Codebuff login token: a secret, never read",
 	"cursor/editor-logs":              "the editor's diagnostic logs: collected; the seed names no row kind in them",
