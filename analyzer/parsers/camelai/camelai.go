@@ -146,7 +146,6 @@ func line(out parser.Sink, n int64, project string, r *record) {
 	}
 }
 
-
 func callText(name, args string) string {
 	var m map[string]any
 	if json.Unmarshal([]byte(args), &m) == nil {
