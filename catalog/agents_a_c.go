@@ -102,9 +102,9 @@ var agentsAToC = []Agent{
 		},
 	},
 	{
-		Name: "camel-ai", Display: "CAMEL-AI", Status: StatusCollected, SeedStatus: StatusCollected,
-		Evidence: EvidenceSource, EvidenceNote: "Source",
-		Notes: "no transcripts under the home; chat_history.json is relative to the working directory",
+		Name: "camel-ai", Display: "CAMEL-AI", Status: StatusParsed, SeedStatus: StatusCollected,
+		Evidence: EvidenceSource, EvidenceNote: "Source: camel-ai/camel@13dc7a7 (JsonStorage, MemoryRecord.to_dict); synthetic fixture",
+		Notes: "no transcripts under the home; chat_history.json (JSON lines of MemoryRecords, camel-ai/camel@13dc7a7 JsonStorage) is relative to the working directory: parsed as a project file",
 		Targets: []Target{
 			{ID: "gmail-token", Root: RootHome, Glob: ".camel/gmail_token.json", Kind: KindSecret},
 			{ID: "skills", Root: RootHome, Glob: ".camel/skills/**", Kind: KindSettings},
@@ -204,6 +204,16 @@ var agentsAToC = []Agent{
 			{Glob: ".clinerules/**", Kind: KindSettings},
 			{Glob: ".clineignore", Kind: KindSettings},
 			{Glob: ".cline/**", Kind: KindSettings},
+		},
+	},
+	{
+		Name: "codebuff", Display: "Codebuff (and its free flavour Freebuff)", Status: StatusParsed, SeedStatus: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "CodebuffAI/codebuff@da0d571 (CONFIG_DIR ~/.config/manicode on every OS, projects/<basename>/chats/<chat id>/, the tool table); the chat-messages.json shape as kenn-io/agentsview@538600744 internal/parser/codebuff.go reads it; npm codebuff 1.0.685 is a launcher that downloads the binary (not run); synthetic fixture",
+		Notes: "issue 28; Freebuff writes the same folders (run-state.json's agentType names the flavour); run-state.json, chat-meta.json and log.jsonl are collected (run-state.json is read for the cwd and agent type)",
+		Targets: []Target{
+			{ID: "chats", Root: RootHome, Glob: ".config/manicode/projects/*/chats/*/chat-messages.json", Kind: KindTranscript},
+			{ID: "chat-files", Root: RootHome, Glob: ".config/manicode/projects/*/chats/*/*.{json,jsonl}", Kind: KindOther},
+			{ID: "credentials", Root: RootHome, Glob: ".config/manicode/credentials.json", Kind: KindSecret},
 		},
 	},
 	{

@@ -111,6 +111,22 @@ var agentsDToK = []Agent{
 		},
 	},
 	{
+		Name: "grok", Display: "Grok (Grok Build CLI; @vibe-kit/grok-cli)", Status: StatusParsed, SeedStatus: StatusParsed,
+		Relocations: []Relocation{{Var: "GROK_HOME", Folder: ".grok", Source: "xai-org/grok-build@19d42e3 crates/codegen/xai-grok-pager/docs/user-guide/17-sessions.md (GROK_HOME overrides ~/.grok)"}},
+		Evidence:    EvidenceSource, EvidenceNote: "Grok Build source at 19d42e3 (session layout) and the rows agentsview generated through its types (kenn-io/agentsview@538600744 internal/parser/testdata/grok-build); npm @vibe-kit/grok-cli 0.0.34 read: it keeps no session files, only ~/.grok/user-settings.json; synthetic fixture",
+		Notes: "issue 28; updates.jsonl (the ACP update stream), rewind_points.jsonl, feedback.jsonl, signals.json, plan.json and prompt_context.json are collected, not parsed yet",
+		Targets: []Target{
+			{ID: "sessions", Root: RootHome, Glob: ".grok/sessions/*/*/chat_history.jsonl", Kind: KindTranscript},
+			{ID: "session-summary", Root: RootHome, Glob: ".grok/sessions/*/*/summary.json", Kind: KindOther},
+			{ID: "session-files", Root: RootHome, Glob: ".grok/sessions/*/*/*.{jsonl,json}", Kind: KindOther},
+			{ID: "instructions", Root: RootHome, Glob: ".grok/GROK.md", Kind: KindSettings},
+			{ID: "user-settings", Root: RootHome, Glob: ".grok/user-settings.json", Kind: KindSecret},
+		},
+		ProjectFiles: []ProjectFile{
+			{Glob: ".grok/{settings.json,GROK.md}", Kind: KindSettings},
+		},
+	},
+	{
 		Name: "hermes", Display: "Hermes Agent (Nous Research)", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at 00704d0 (hermes_state_common.py, schema 30) read through the code index; synthetic fixture, no real install",
 		Notes: "issue 208; the nested config.yaml approvals settings, response_store.db and the trajectory files are not parsed",

@@ -8,10 +8,12 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/antigravity"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/augment"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/autogenstudio"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/camelai"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/chatgptdesktop"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/claudecode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/claudedesktop"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cline"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/codebuff"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/codex"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cody"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/commandcode"
@@ -29,6 +31,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/goose"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gptme"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/grok"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/hermes"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/iflow"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/kimicli"
@@ -82,10 +85,12 @@ func All() []parser.Parser {
 		antigravity.Parsers(),       // antigravity (CLI, app, IDE, backup data directories)
 		augment.Parsers(),           // augment (Auggie CLI)
 		autogenstudio.Parsers(),     // autogen-studio
+		camelai.Parsers(),           // camel-ai
 		chatgptdesktop.Parsers(),    // chatgpt-desktop (reads codex-cli state-db codex-dev.db)
 		claudecode.Parsers(),        // claude-code
 		claudedesktop.Parsers(),     // claude-desktop
 		cline.Parsers(),             // cline
+		codebuff.Parsers(),          // codebuff
 		codex.Parsers(),             // codex-cli
 		cody.Parsers(),              // cody (JetBrains agent state, legacy history; cody/settings reads vscode settings.json)
 		commandcode.Parsers(),       // command-code
@@ -103,6 +108,7 @@ func All() []parser.Parser {
 		gemini.Parsers(),            // gemini-cli
 		goose.Parsers(),             // goose
 		gptme.Parsers(),             // gptme
+		grok.Parsers(),              // grok
 		hermes.Parsers(),            // hermes
 		iflow.Parsers(),             // iflow
 		kimicli.Parsers(),           // kimi-cli

@@ -1,0 +1,60 @@
+// Package grok reads Grok Build (xAI's grok CLI) session folders under
+// ~/.grok/sessions (GROK_HOME moves ~/.grok: the catalog relocation):
+// sessions/<url-encoded cwd>/<session id>/. The session id is the folder
+// name, the project the decoded folder above it.
+//
+// # grok/session (target "sessions")
+//
+// chat_history.jsonl, the raw chat messages sent to the model. Current
+// rows carry a type:
+//
+//   - system {content}: a system row "system prompt: ...".
+//   - user {content: string or [{type: text, text}], prompt_index,
+//     synthetic_reason}: a user row when synthetic_reason is absent or
+//     "interjection" (text the person typed while a turn ran); any other
+//     reason (project_instructions, ...) is injected text, a system row
+//     "injected input, not typed (<reason>): ...".
+//   - reasoning {id, summary: [{text}], content}: a thinking row.
+//   - backend_tool_call {kind: {tool_type, action, id, status}}: a
+//     server-side tool (web_search, x_search, code_interpreter) as a
+//     tool_use row, ToolInput the action; it has no tool_result row.
+//   - assistant {content, tool_calls: [{id, name, arguments}], model_id,
+//     reasoning: {text}}: a thinking row (its reasoning), an assistant row
+//     and a tool_use row per call (ToolInput the arguments' JSON).
+//   - tool_result {tool_call_id, content}: the tool_result row by call id;
+//     a denied call's refusal comes back as its result text.
+//
+// Legacy rows (Grok Build's chat-history-downgrade output) carry an
+// OpenAI role instead: system, user, assistant with tool_calls [{id,
+// function: {name, arguments}}] and reasoning_content, tool: the same
+// rows. The file records no times: every row is undated (time_basis
+// none); the session's times are in summary.json and updates.jsonl. An
+// unknown type or role, and a result with no call id, are skipped_record
+// problems; a row with no text a Skip "no_evidence:empty_<type>".
+//
+// # grok/summary (target "session-summary")
+//
+// summary.json: a system row "session created (...)" at created_at with
+// the generated title, session summary, model, git root and branch,
+// source workspace, fork parent (ParentSessionID) and message count, and
+// rows at updated_at and last_active_at.
+//
+// # Validated against
+//
+// xai-org/grok-build @19d42e3 (crates/codegen/xai-grok-pager/docs/
+// user-guide/17-sessions.md for the layout and GROK_HOME;
+// xai-grok-agent/src/builder.rs for tool names) and the rows
+// kenn-io/agentsview @538600744 generated through Grok Build's own types
+// (internal/parser/testdata/grok-build, grok.go read, not copied).
+// npm @vibe-kit/grok-cli 0.0.34 (the only version the registry serves,
+// dist/ read) keeps no session files: it writes ~/.grok/user-settings.json
+// (its API key: collected as a secret, not read) and reads .grok/GROK.md.
+// Synthetic fixture (testdata/README.md): Grok Build is a Rust binary not
+// on npm, not run here.
+//
+// # Not read yet
+//
+// updates.jsonl (the ACP session update stream, the authoritative log,
+// with timestamps), rewind_points.jsonl, feedback.jsonl, signals.json,
+// plan.json and prompt_context.json are collected, not parsed.
+package grok

@@ -1,0 +1,357 @@
+package grok
+
+import (
+	"context"
+	"net/url"
+	"path"
+	"strconv"
+	"strings"
+
+	json "github.com/go-json-experiment/json/v1"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+const agentName = "grok"
+
+const maxWhole = 16 << 20
+
+// Parsers returns the Grok Build parsers.
+func Parsers() []parser.Parser {
+	return []parser.Parser{
+		parser.New(parser.Spec{
+			ID: "grok/session", Agent: agentName, Version: 1, Actions: actions,
+			Targets: []string{"sessions"}, Names: []string{"chat_history.jsonl"},
+			Doc: "sessions/<url-encoded cwd>/<session>/chat_history.jsonl (current typed rows and the legacy role rows): system prompts, typed prompts and interjections, injected inputs, reasoning, replies, tool calls with arguments, server-side tool calls, tool results by call id; undated (the file records no times)",
+		}, parseSession),
+		parser.New(parser.Spec{
+			ID: "grok/summary", Agent: agentName, Version: 2, Actions: actions,
+			Targets: []string{"session-summary"}, Names: []string{"summary.json"},
+			Doc: "sessions/<url-encoded cwd>/<session>/summary.json: the session's start, last update and last activity, title, model, working directory, git root and branch, and the session it was forked from",
+		}, parseSummary),
+	}
+}
+
+// where gives the session id (the folder) and the project (the url-encoded
+// folder above it) of a file under sessions/<cwd>/<session>/.
+func where(p string) (sid, project string) {
+	p = strings.ReplaceAll(p, "\\", "/")
+	dir := path.Dir(p)
+	sid = path.Base(dir)
+	enc := path.Base(path.Dir(dir))
+	if dec, err := url.PathUnescape(enc); err == nil {
+		project = dec
+	} else {
+		project = enc
+	}
+	return sid, project
+}
+
+// row is one chat_history.jsonl line: current rows carry type (system,
+// user, reasoning, backend_tool_call, assistant, tool_result), legacy
+// rows (chat-history-downgrade) an OpenAI-style role.
+type row struct {
+	Type             string          `json:"type"`
+	Role             string          `json:"role"`
+	ID               string          `json:"id"`
+	Content          json.RawMessage `json:"content"`
+	Summary          json.RawMessage `json:"summary"`
+	SyntheticReason  string          `json:"synthetic_reason"`
+	PromptIndex      *int            `json:"prompt_index"`
+	ToolCalls        []toolCall      `json:"tool_calls"`
+	ToolCallID       string          `json:"tool_call_id"`
+	ModelID          string          `json:"model_id"`
+	ReasoningContent string          `json:"reasoning_content"`
+	Reasoning        *struct {
+		Text string `json:"text"`
+	} `json:"reasoning"`
+	Kind *struct {
+		ToolType string          `json:"tool_type"`
+		Action   json.RawMessage `json:"action"`
+		ID       string          `json:"id"`
+		Status   string          `json:"status"`
+	} `json:"kind"`
+}
+
+type toolCall struct {
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	Function  *struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	} `json:"function"`
+}
+
+func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	sid, project := where(in.Path)
+	rc, err := in.Open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	return parser.Lines(ctx, rc, out, func(n int64, b []byte) error {
+		var r row
+		if err := json.Unmarshal(b, &r); err != nil {
+			out.Problem(n, "not a chat history line: "+err.Error())
+			return nil
+		}
+		line(out, n, timeline.Event{SessionID: sid, ProjectPath: project, SourceLine: n, TimeBasis: timeline.TimeNone}, &r)
+		return nil
+	})
+}
+
+func line(out parser.Sink, n int64, base timeline.Event, r *row) {
+	k := 0
+	emit := func(tt timeline.TurnType, text string, set func(*timeline.Event)) {
+		e := base
+		e.TurnType, e.Text = tt, text
+		if set != nil {
+			set(&e)
+		}
+		k++
+		out.Event(e)
+	}
+	kind := r.Type
+	if kind == "" {
+		switch r.Role {
+		case "system", "user", "assistant":
+			kind = r.Role
+		case "tool":
+			kind = "tool_result"
+		}
+	}
+	switch kind {
+	case "system":
+		if t := text(r.Content); t != "" {
+			emit(timeline.System, "system prompt: "+t, nil)
+		}
+	case "user":
+		t := text(r.Content)
+		switch {
+		case t == "":
+		case r.SyntheticReason == "":
+			emit(timeline.User, t, nil)
+		case r.SyntheticReason == "interjection":
+			// typed by the person while a turn ran
+			emit(timeline.User, t, nil)
+		default:
+			emit(timeline.System, "injected input, not typed ("+r.SyntheticReason+"): "+t, nil)
+		}
+	case "reasoning":
+		t := text(r.Summary)
+		if c := text(r.Content); c != "" {
+			t = join(t, c)
+		}
+		if t != "" {
+			emit(timeline.Thinking, t, nil)
+		}
+	case "backend_tool_call":
+		if r.Kind == nil || r.Kind.ToolType == "" {
+			out.Report(n, parser.KindSkippedRecord, "backend tool call without a tool type")
+			return
+		}
+		in := parser.CompactJSON(r.Kind.Action)
+		emit(timeline.ToolUse, "server-side "+r.Kind.ToolType+" ("+r.Kind.Status+"): "+in, func(e *timeline.Event) {
+			e.ToolName, e.ToolUseID, e.ToolInput = r.Kind.ToolType, r.Kind.ID, in
+		})
+	case "assistant":
+		base.Model = r.ModelID
+		th := r.ReasoningContent
+		if r.Reasoning != nil && r.Reasoning.Text != "" {
+			th = r.Reasoning.Text
+		}
+		if strings.TrimSpace(th) != "" {
+			emit(timeline.Thinking, th, nil)
+		}
+		if t := text(r.Content); t != "" {
+			emit(timeline.Assistant, t, nil)
+		}
+		for _, c := range r.ToolCalls {
+			name, args := c.Name, c.Arguments
+			if c.Function != nil {
+				if name == "" {
+					name = c.Function.Name
+				}
+				if len(args) == 0 {
+					args = c.Function.Arguments
+				}
+			}
+			in := arguments(args)
+			emit(timeline.ToolUse, callText(name, in), func(e *timeline.Event) {
+				e.ToolName, e.ToolUseID, e.ToolInput = name, c.ID, in
+			})
+		}
+	case "tool_result":
+		if r.ToolCallID == "" {
+			out.Report(n, parser.KindSkippedRecord, "tool result without a tool_call_id")
+			return
+		}
+		emit(timeline.ToolResult, text(r.Content), func(e *timeline.Event) {
+			e.ToolUseID = r.ToolCallID
+		})
+	default:
+		what := "type " + strconv.Quote(r.Type)
+		if r.Type == "" {
+			what = "role " + strconv.Quote(r.Role)
+		}
+		out.Report(n, parser.KindSkippedRecord, "unknown chat history row, "+what)
+		return
+	}
+	if k == 0 {
+		out.Skip(n, "no_evidence:empty_"+kind)
+	}
+}
+
+func join(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "\n\n" + b
+}
+
+// text gives the text of a string, of an array of {type, text} parts
+// (each part's text, in order), or the JSON of anything else.
+func text(raw json.RawMessage) string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	if s, ok := parser.JSONString(raw); ok {
+		return strings.TrimSpace(s)
+	}
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &parts) == nil {
+		var ts []string
+		other := false
+		for _, p := range parts {
+			if p.Text != "" {
+				ts = append(ts, p.Text)
+			} else {
+				other = true
+			}
+		}
+		if !other {
+			return strings.TrimSpace(strings.Join(ts, "\n"))
+		}
+	}
+	return parser.CompactJSON(raw)
+}
+
+// arguments gives a call's arguments as JSON: a string holding JSON is
+// that JSON, a string holding anything else stays a JSON string.
+func arguments(raw json.RawMessage) string {
+	if s, ok := parser.JSONString(raw); ok {
+		if json.Valid([]byte(s)) {
+			return parser.CompactJSON([]byte(s))
+		}
+		return parser.JSONValue(s)
+	}
+	if len(raw) == 0 {
+		return ""
+	}
+	return parser.CompactJSON(raw)
+}
+
+func callText(name, args string) string {
+	var m map[string]any
+	if json.Unmarshal([]byte(args), &m) == nil {
+		for _, k := range []string{"command", "target_file", "file_path", "path", "url", "query", "pattern"} {
+			if s, ok := m[k].(string); ok && s != "" {
+				return name + ": " + s
+			}
+		}
+	}
+	return strings.TrimSpace(name + " " + args)
+}
+
+// summary is summary.json.
+type summary struct {
+	Info *struct {
+		ID  string `json:"id"`
+		Cwd string `json:"cwd"`
+	} `json:"info"`
+	SessionSummary  string `json:"session_summary"`
+	GeneratedTitle  string `json:"generated_title"`
+	FirstPrompt     string `json:"firstPrompt"`
+	CreatedAt       string `json:"created_at"`
+	UpdatedAt       string `json:"updated_at"`
+	LastActiveAt    string `json:"last_active_at"`
+	NumMessages     *int   `json:"num_messages"`
+	CurrentModelID  string `json:"current_model_id"`
+	ParentSessionID string `json:"parent_session_id"`
+	GitRootDir      string `json:"git_root_dir"`
+	HeadBranch      string `json:"head_branch"`
+	SourceWorkspace string `json:"source_workspace_dir"`
+	AgentName       string `json:"agent_name"`
+}
+
+func parseSummary(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	b, err := parser.ReadWhole(in, maxWhole)
+	if err != nil {
+		out.Problem(0, "summary.json not read: "+err.Error())
+		return nil
+	}
+	var s summary
+	if err := json.Unmarshal(b, &s); err != nil {
+		out.Problem(0, "not a Grok session summary: "+parser.JSONError(err))
+		return nil
+	}
+	sid, project := where(in.Path)
+	if s.Info != nil {
+		if s.Info.ID != "" {
+			sid = s.Info.ID
+		}
+		if s.Info.Cwd != "" {
+			project = s.Info.Cwd
+		}
+	}
+	emit := func(at, text string) {
+		e := timeline.Event{SessionID: sid, ProjectPath: project, SourceLine: 1, TurnType: timeline.System, Model: s.CurrentModelID, ParentSessionID: s.ParentSessionID, Text: text}
+		if t, ok := parser.ParseTime(at); ok {
+			e.Time = t
+		} else {
+			e.TimeBasis = timeline.TimeNone
+			if at != "" {
+				e.Text += " (time not read: " + strconv.Quote(at) + ")"
+			}
+		}
+		out.Event(e)
+	}
+	var d []string
+	add := func(k, v string) {
+		if v != "" {
+			d = append(d, k+": "+v)
+		}
+	}
+	add("title", s.GeneratedTitle)
+	add("summary", s.SessionSummary)
+	add("first prompt", s.FirstPrompt)
+	add("model", s.CurrentModelID)
+	add("git root", s.GitRootDir)
+	add("branch", s.HeadBranch)
+	add("source workspace", s.SourceWorkspace)
+	add("forked from", s.ParentSessionID)
+	add("agent", s.AgentName)
+	if s.NumMessages != nil {
+		add("messages", strconv.Itoa(*s.NumMessages))
+	}
+	emit(s.CreatedAt, join3("session created", d))
+	if s.UpdatedAt != "" {
+		emit(s.UpdatedAt, "session last updated")
+	}
+	if s.LastActiveAt != "" {
+		emit(s.LastActiveAt, "session last active")
+	}
+	return nil
+}
+
+func join3(head string, d []string) string {
+	if len(d) == 0 {
+		return head
+	}
+	return head + " (" + strings.Join(d, "; ") + ")"
+}

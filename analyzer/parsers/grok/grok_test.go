@@ -1,0 +1,115 @@
+package grok
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
+)
+
+var mtime = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+
+const (
+	dir = ".grok/sessions/%2Fhome%2Fex%2Fproj%2Fweb/"
+	cur = "019f7000-0000-7000-8000-0000000000a1"
+	leg = "019f7000-0000-7000-8000-0000000000b2"
+	emp = "019f7000-0000-7000-8000-0000000000c3"
+)
+
+var byID = parsertest.IDs(Parsers())
+
+func run(t *testing.T, id, rel, target, golden string) *parsertest.Sink {
+	t.Helper()
+	in := parsertest.Input(t, "testdata/home/"+rel, parser.File{Path: "/home/ex/" + rel, Rel: rel, Agent: agentName, Target: target, MTime: mtime}, nil)
+	s := parsertest.Golden(t, byID(t, id), in, "testdata/"+golden+".golden.jsonl")
+	if strings.HasSuffix(rel, ".jsonl") {
+		parsertest.Accounted(t, in, s)
+	}
+	return s
+}
+
+func rows(s *parsertest.Sink) string {
+	var b strings.Builder
+	for _, e := range s.Events {
+		fmt.Fprintf(&b, "%d %s %s sid=%s parent=%s proj=%s model=%s id=%s in=%s t=%s/%s: %q\n", e.SourceLine, e.TurnType, e.ToolName, e.SessionID, e.ParentSessionID, e.ProjectPath, e.Model, e.ToolUseID, e.ToolInput, e.TimeString(), e.ToRow().TimeBasis, e.Text)
+	}
+	return b.String()
+}
+
+// TestSession: every row type of the current chat history; an injected
+// input (project instructions) is a system row, an interjection the
+// person typed a user row; the denied call's result is kept; no row
+// borrows a time the file does not record.
+func TestSession(t *testing.T) {
+	s := run(t, "grok/session", dir+cur+"/chat_history.jsonl", "sessions", "session")
+	want := strings.ReplaceAll(`1 system  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=/none: "system prompt: You are Grok"
+2 system  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=/none: "injected input, not typed (project_instructions): project policy: no force pushes"
+3 user  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=/none: "find where the API key is read"
+4 thinking  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=/none: "Search the config loader first."
+5 tool_use web_search sid=@ parent= proj=/home/ex/proj/web model= id=ws_1 in={"type":"search","query":"grok api key env","sources":[]} t=/none: "server-side web_search (completed): {\"type\":\"search\",\"query\":\"grok api key env\",\"sources\":[]}"
+6 assistant  sid=@ parent= proj=/home/ex/proj/web model=grok-4.5 id= in= t=/none: "Searching the sources."
+6 tool_use grep sid=@ parent= proj=/home/ex/proj/web model=grok-4.5 id=call_1 in={"pattern":"API_KEY","path":"src/"} t=/none: "grep: src/"
+6 tool_use run_terminal_cmd sid=@ parent= proj=/home/ex/proj/web model=grok-4.5 id=call_2 in={"command":"cat .env"} t=/none: "run_terminal_cmd: cat .env"
+7 tool_result  sid=@ parent= proj=/home/ex/proj/web model= id=call_1 in= t=/none: "src/config.rs:12: env::var(\"API_KEY\")"
+8 tool_result  sid=@ parent= proj=/home/ex/proj/web model= id=call_2 in= t=/none: "Permission denied by user"
+9 user  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=/none: "no, don't read .env"
+10 assistant  sid=@ parent= proj=/home/ex/proj/web model=grok-4.5 id= in= t=/none: "Understood; src/config.rs reads it."
+`, "@", cur)
+	if got := rows(s); got != want {
+		t.Fatalf("rows:\n%s", got)
+	}
+	if fmt.Sprint(s.Skips) != "[{11 no_evidence:empty_assistant}]" {
+		t.Fatalf("skips: %v", s.Skips)
+	}
+	if len(s.Problems) != 3 || s.Problems[0] != `line 12: skipped_record: unknown chat history row, type "compaction_marker"` || s.Problems[1] != "line 13: skipped_record: tool result without a tool_call_id" || !strings.HasPrefix(s.Problems[2], "line 14: not a chat history line: ") {
+		t.Fatalf("problems: %q", s.Problems)
+	}
+}
+
+// TestSessionLegacy: the role rows chat-history-downgrade writes, with
+// OpenAI function calls and reasoning_content; an unknown role is a
+// problem.
+func TestSessionLegacy(t *testing.T) {
+	s := run(t, "grok/session", dir+leg+"/chat_history.jsonl", "sessions", "session_legacy")
+	want := strings.ReplaceAll(`1 system  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=/none: "system prompt: You are Grok"
+2 user  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=/none: "review the parser"
+3 thinking  sid=@ parent= proj=/home/ex/proj/web model=grok-4.5 id= in= t=/none: "Check the old format"
+3 assistant  sid=@ parent= proj=/home/ex/proj/web model=grok-4.5 id= in= t=/none: "Reading it."
+3 tool_use read_file sid=@ parent= proj=/home/ex/proj/web model=grok-4.5 id=call_1 in={"target_file":"src/parse.rs"} t=/none: "read_file: src/parse.rs"
+4 tool_result  sid=@ parent= proj=/home/ex/proj/web model= id=call_1 in= t=/none: "fn parse() {}"
+`, "@", leg)
+	if got := rows(s); got != want {
+		t.Fatalf("rows:\n%s", got)
+	}
+	if len(s.Skips) != 0 || len(s.Problems) != 1 || s.Problems[0] != `line 5: skipped_record: unknown chat history row, role "developer"` {
+		t.Fatalf("skips %v problems %q", s.Skips, s.Problems)
+	}
+}
+
+func TestSessionEmpty(t *testing.T) {
+	s := run(t, "grok/session", dir+emp+"/chat_history.jsonl", "sessions", "session_empty")
+	if len(s.Events) != 0 || len(s.Problems) != 0 || len(s.Skips) != 0 {
+		t.Fatalf("empty file: %+v %q %v", s.Events, s.Problems, s.Skips)
+	}
+}
+
+// TestSummary: the session's start, last update and last activity at
+// their recorded times, with the summary's title, model, git state and
+// fork parent; a summary of the wrong shape is a problem.
+func TestSummary(t *testing.T) {
+	s := run(t, "grok/summary", dir+cur+"/summary.json", "session-summary", "summary")
+	want := strings.ReplaceAll(`1 system  sid=@ parent=019f6000-0000-7000-8000-000000000009 proj=/home/ex/proj/web model=grok-4.5 id= in= t=2026-11-30T09:00:00.000Z/: "session created (title: Locate API key loading; summary: find where the API key is read; model: grok-4.5; git root: /home/ex/proj/web; branch: main; forked from: 019f6000-0000-7000-8000-000000000009; agent: grok-build; messages: 12)"
+1 system  sid=@ parent=019f6000-0000-7000-8000-000000000009 proj=/home/ex/proj/web model=grok-4.5 id= in= t=2026-11-30T09:11:30.000Z/: "session last active"
+1 system  sid=@ parent=019f6000-0000-7000-8000-000000000009 proj=/home/ex/proj/web model=grok-4.5 id= in= t=2026-11-30T09:12:00.000Z/: "session last updated"
+`, "@", cur)
+	if got := rows(s); got != want {
+		t.Fatalf("rows:\n%s", got)
+	}
+	b := run(t, "grok/summary", dir+leg+"/summary.json", "session-summary", "summary_bad")
+	if len(b.Events) != 0 || len(b.Problems) != 1 || !strings.HasPrefix(b.Problems[0], "line 0: not a Grok session summary: ") {
+		t.Fatalf("bad summary: %+v %q", b.Events, b.Problems)
+	}
+}
