@@ -239,4 +239,12 @@ var agentsPToZ = []Agent{
 			{Glob: ".rules", Kind: KindSettings},
 		},
 	},
+	{
+		Name: "zencoder", Display: "Zencoder", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Closed source with no CLI release (npm's zencoder is an unrelated video library): format from kenn-io/agentsview internal/parser/zencoder.go at 5386007; synthetic fixture built from it",
+		Notes: "the VS Code and JetBrains extensions write ~/.zencoder/sessions on every OS; ZENCODER_DIR moves it (not followed here)",
+		Targets: []Target{
+			{ID: "sessions", Root: RootHome, Glob: ".zencoder/sessions/*.jsonl", Kind: KindTranscript},
+		},
+	},
 }

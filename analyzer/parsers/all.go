@@ -62,6 +62,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/warp"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/windsurf"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/zed"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/zencoder"
 )
 
 func group(lists ...[]parser.Parser) []parser.Parser {
@@ -134,6 +135,7 @@ func All() []parser.Parser {
 		warp.Parsers(),              // warp (warp.sqlite: agent_tasks protobuf, ai_queries, agent_conversations, commands)
 		windsurf.Parsers(),          // windsurf (hook transcripts, .pb wire decoding)
 		zed.Parsers(),               // zed
+		zencoder.Parsers(),          // zencoder
 		// One control-surface parser per agent (<agent>/surface): hooks,
 		// MCP servers, skills, agents, commands, plugins, rules files.
 		surface.Parsers(),
