@@ -22,6 +22,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/crewai"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/crush"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cursor"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/deepseektui"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/dify"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/factorydroid"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/flowise"
@@ -97,6 +98,7 @@ func All() []parser.Parser {
 		crewai.Parsers(),            // crewai
 		crush.Parsers(),             // crush
 		cursor.Parsers(),            // cursor
+		deepseektui.Parsers(),       // deepseek-tui (CodeWhale)
 		dify.Parsers(),              // dify (the agent sandbox volume)
 		factorydroid.Parsers(),      // factory-droid
 		flowise.Parsers(),           // flowise
