@@ -19,6 +19,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilot"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotcli"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotdesktop"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/cortex"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/crewai"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/crush"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cursor"
@@ -95,6 +96,7 @@ func All() []parser.Parser {
 		copilot.Parsers(),           // copilot (language server token store: accounts, never the token)
 		copilotcli.Parsers(),        // copilot-cli
 		copilotdesktop.Parsers(),    // copilot-desktop
+		cortex.Parsers(),            // cortex (Snowflake Cortex Code)
 		crewai.Parsers(),            // crewai
 		crush.Parsers(),             // crush
 		cursor.Parsers(),            // cursor
