@@ -151,6 +151,15 @@ var agentsPToZ = []Agent{
 		Volumes: []string{"*tabby*"},
 	},
 	{
+		Name: "trae", Display: "Trae (ByteDance IDE)", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Closed source, desktop only: format from kenn-io/agentsview internal/parser/trae_provider.go and trae_layout.go at 5386007; synthetic fixtures built from it",
+		Notes: "the Trae, Trae CN and TRAE SOLO CN builds; state.vscdb's memento/icube-ai-agent-storage row is plain, the modern builds' ModularData/ai-agent/database.db is encrypted (one \"encrypted, not read\" row); TRAE_DIR moves it (not followed here)",
+		Targets: []Target{
+			{ID: "state", OS: AllOS, Root: RootAppConfig, Glob: "{Trae,Trae CN,TRAE SOLO CN}/User/{globalStorage,workspaceStorage/*}/state.vscdb", Kind: KindSQLite, MaxSize: sqliteMax},
+			{ID: "modular-data", OS: AllOS, Root: RootAppConfig, Glob: "{Trae,Trae CN,TRAE SOLO CN}/ModularData/ai-agent/database.db", Kind: KindSQLite, MaxSize: sqliteMax},
+		},
+	},
+	{
 		Name: "twinny", Display: "twinny", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at 9339bd10, synthetic fixture; tool step of 4.3.5 and later, standing grants, team policy, file changes, agent-changes records, log channel and review repository from source at 0337b265 (4.3.15)",
 		Notes: "its conversations are the rjmacarthy.twinny row of state.vscdb, collected as vscode (or the fork's own agent)",

@@ -58,6 +58,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/shellgpt"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/surface"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/tabby"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/trae"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/twinny"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/vibe"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/vscode"
@@ -134,6 +135,7 @@ func All() []parser.Parser {
 		roocode.Parsers(),           // roo-code
 		shellgpt.Parsers(),          // shellgpt
 		tabby.Parsers(),             // tabby
+		trae.Parsers(),              // trae (ByteDance IDE)
 		vibe.Parsers(),              // vibe (Mistral Vibe)
 		vscode.Parsers(),            // vscode (Copilot Chat)
 		warp.Parsers(),              // warp (warp.sqlite: agent_tasks protobuf, ai_queries, agent_conversations, commands)
@@ -144,7 +146,7 @@ func All() []parser.Parser {
 		// MCP servers, skills, agents, commands, plugins, rules files.
 		surface.Parsers(),
 		// One parser per state.vscdb owner (vscode, cursor, kiro, pearai,
-		// windsurf): the editor extensions' rows, each store opened once.
+		// trae, windsurf): the editor extensions' rows, each store opened once.
 		parser.ExtensionStateParsers(
 			cody.StateExtension(),    // cody
 			pearai.StateExtension(),  // pearai (pearai-roo-cline)
