@@ -334,6 +334,15 @@ var agentsAToC = []Agent{
 		},
 	},
 	{
+		Name: "cortex", Display: "Snowflake Cortex Code", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Closed source, installed by Snowflake's own installer (no npm package; PyPI holds only cortex-code-agent-sdk, a client): format from kenn-io/agentsview internal/parser/cortex.go at 5386007; synthetic fixture built from it",
+		Notes: "~/.snowflake/cortex/conversations on every OS; CORTEX_DIR moves it (not followed here); a .back.<n>.json backup's rows are marked replayed so the live file wins an identity merge",
+		Targets: []Target{
+			{ID: "sessions", Root: RootHome, Glob: ".snowflake/cortex/conversations/*.json", Kind: KindTranscript},
+			{ID: "history", Root: RootHome, Glob: ".snowflake/cortex/conversations/*.history.jsonl", Kind: KindTranscript},
+		},
+	},
+	{
 		Name: "crewai", Display: "CrewAI", Status: StatusParsed, SeedStatus: StatusBacklog,
 		Evidence: EvidenceSource, EvidenceNote: "Source (crewAIInc/crewAI kickoff_task_outputs_storage.py 5c9ac8f, flow/persistence/sqlite.py 690378a), appdirs source, synthetic fixture",
 		Notes: "issue 140; latest_kickoff_task_outputs.db holds every task's output with its messages; the run data directory is named after the project folder",

@@ -5,6 +5,15 @@ package catalog
 // agentsDToK: dify to kiro.
 var agentsDToK = []Agent{
 	{
+		Name: "deepseek-tui", Display: "DeepSeek TUI (CodeWhale)", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Source at Hmbown/CodeWhale 75dca2cfb (session_manager.rs SavedSession, request.rs ContentBlock, approval_log.rs), agentsview 5386007; synthetic fixture built from the source (npm deepseek-tui 0.8.47 is a deprecation notice, its binary is on GitHub releases, not reachable here)",
+		Notes: "~/.codewhale/sessions, and the legacy ~/.deepseek/sessions, on every OS; DEEPSEEK_TUI_SESSIONS_DIR moves them (not followed here); offline_queue.json (unsent queued prompts) is not collected yet",
+		Targets: []Target{
+			{ID: "sessions", Root: RootHome, Glob: ".{codewhale,deepseek}/sessions/*-*-*-*-*.json", Kind: KindTranscript},
+			{ID: "approvals", Root: RootHome, Glob: ".{codewhale,deepseek}/sessions/*/approval_receipts.jsonl", Kind: KindTranscript},
+		},
+	},
+	{
 		Name: "dify", Display: "Dify (difyctl, agent sandbox)", Status: StatusParsed, SeedStatus: StatusBacklog,
 		Evidence: EvidenceSource, EvidenceNote: "Source (the sandbox's shellctl: runner_exit and config.go), synthetic fixture",
 		Notes: "issue 142; the sandbox volume's shellctl.db and job logs hold the shell jobs the agent ran; chats are in PostgreSQL",

@@ -151,6 +151,15 @@ var agentsPToZ = []Agent{
 		Volumes: []string{"*tabby*"},
 	},
 	{
+		Name: "trae", Display: "Trae (ByteDance IDE)", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Closed source, desktop only: format from kenn-io/agentsview internal/parser/trae_provider.go and trae_layout.go at 5386007; synthetic fixtures built from it",
+		Notes: "the Trae, Trae CN and TRAE SOLO CN builds; state.vscdb's memento/icube-ai-agent-storage row is plain, the modern builds' ModularData/ai-agent/database.db is encrypted (one \"encrypted, not read\" row); TRAE_DIR moves it (not followed here)",
+		Targets: []Target{
+			{ID: "state", OS: AllOS, Root: RootAppConfig, Glob: "{Trae,Trae CN,TRAE SOLO CN}/User/{globalStorage,workspaceStorage/*}/state.vscdb", Kind: KindSQLite, MaxSize: sqliteMax},
+			{ID: "modular-data", OS: AllOS, Root: RootAppConfig, Glob: "{Trae,Trae CN,TRAE SOLO CN}/ModularData/ai-agent/database.db", Kind: KindSQLite, MaxSize: sqliteMax},
+		},
+	},
+	{
 		Name: "twinny", Display: "twinny", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at 9339bd10, synthetic fixture; tool step of 4.3.5 and later, standing grants, team policy, file changes, agent-changes records, log channel and review repository from source at 0337b265 (4.3.15)",
 		Notes: "its conversations are the rjmacarthy.twinny row of state.vscdb, collected as vscode (or the fork's own agent)",
@@ -237,6 +246,14 @@ var agentsPToZ = []Agent{
 		ProjectFiles: []ProjectFile{
 			{Glob: ".zed/**", Kind: KindSettings},
 			{Glob: ".rules", Kind: KindSettings},
+		},
+	},
+	{
+		Name: "zencoder", Display: "Zencoder", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Closed source with no CLI release (npm's zencoder is an unrelated video library): format from kenn-io/agentsview internal/parser/zencoder.go at 5386007; synthetic fixture built from it",
+		Notes: "the VS Code and JetBrains extensions write ~/.zencoder/sessions on every OS; ZENCODER_DIR moves it (not followed here)",
+		Targets: []Target{
+			{ID: "sessions", Root: RootHome, Glob: ".zencoder/sessions/*.jsonl", Kind: KindTranscript},
 		},
 	},
 }

@@ -21,9 +21,11 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilot"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotcli"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/copilotdesktop"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/cortex"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/crewai"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/crush"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cursor"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/deepseektui"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/dify"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/factorydroid"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/flowise"
@@ -59,12 +61,14 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/shellgpt"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/surface"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/tabby"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/trae"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/twinny"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/vibe"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/vscode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/warp"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/windsurf"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/zed"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/zencoder"
 )
 
 func group(lists ...[]parser.Parser) []parser.Parser {
@@ -98,9 +102,11 @@ func All() []parser.Parser {
 		copilot.Parsers(),           // copilot (language server token store: accounts, never the token)
 		copilotcli.Parsers(),        // copilot-cli
 		copilotdesktop.Parsers(),    // copilot-desktop
+		cortex.Parsers(),            // cortex (Snowflake Cortex Code)
 		crewai.Parsers(),            // crewai
 		crush.Parsers(),             // crush
 		cursor.Parsers(),            // cursor
+		deepseektui.Parsers(),       // deepseek-tui (CodeWhale)
 		dify.Parsers(),              // dify (the agent sandbox volume)
 		factorydroid.Parsers(),      // factory-droid
 		flowise.Parsers(),           // flowise
@@ -135,16 +141,18 @@ func All() []parser.Parser {
 		roocode.Parsers(),           // roo-code
 		shellgpt.Parsers(),          // shellgpt
 		tabby.Parsers(),             // tabby
+		trae.Parsers(),              // trae (ByteDance IDE)
 		vibe.Parsers(),              // vibe (Mistral Vibe)
 		vscode.Parsers(),            // vscode (Copilot Chat)
 		warp.Parsers(),              // warp (warp.sqlite: agent_tasks protobuf, ai_queries, agent_conversations, commands)
 		windsurf.Parsers(),          // windsurf (hook transcripts, .pb wire decoding)
 		zed.Parsers(),               // zed
+		zencoder.Parsers(),          // zencoder
 		// One control-surface parser per agent (<agent>/surface): hooks,
 		// MCP servers, skills, agents, commands, plugins, rules files.
 		surface.Parsers(),
 		// One parser per state.vscdb owner (vscode, cursor, kiro, pearai,
-		// windsurf): the editor extensions' rows, each store opened once.
+		// trae, windsurf): the editor extensions' rows, each store opened once.
 		parser.ExtensionStateParsers(
 			cody.StateExtension(),    // cody
 			pearai.StateExtension(),  // pearai (pearai-roo-cline)

@@ -128,8 +128,9 @@ func TestAddingAnAgentChecklist(t *testing.T) {
 		// Packages that write no tool_use rows: aider records edits as
 		// chat text, chatgpt-desktop's files hold no tool calls, muse-code's
 		// tool events are system rows, copilot's token store holds accounts,
-		// metagpt's config models.
-		noTools: map[string]bool{"aider": true, "chatgptdesktop": true, "localdeepresearch": true, "musecode": true, "pydanticclai": true, "copilot": true, "metagpt": true},
+		// metagpt's config models, trae's plain store keeps prompts and
+		// replies only (its tool calls are in the encrypted store).
+		noTools: map[string]bool{"aider": true, "chatgptdesktop": true, "localdeepresearch": true, "musecode": true, "pydanticclai": true, "copilot": true, "metagpt": true, "trae": true},
 	}
 	specs := map[string]parser.Spec{}
 	for _, p := range parsers.All() {

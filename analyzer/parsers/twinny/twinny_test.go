@@ -52,9 +52,10 @@ func TestGolden(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) { run(t, c.sql, c.orig, "testdata/"+c.name+".golden.jsonl") })
 	}
-	// twinny installed in Kiro and in Windsurf: the same rows from each
+	// twinny installed in Kiro, Trae and Windsurf: the same rows from each
 	// fork's own store, through its owner's extension-state parser.
 	runAsTarget(t, "kiro", "ide-state", "testdata/global.sql", "/home/alice/.config/Kiro/User/globalStorage/state.vscdb", "testdata/kiro_global.golden.jsonl")
+	runAsTarget(t, "trae", "state", "testdata/global.sql", "/home/alice/.config/Trae/User/globalStorage/state.vscdb", "testdata/trae_global.golden.jsonl")
 	runAs(t, "windsurf", "testdata/global.sql", "/home/alice/.config/Windsurf/User/globalStorage/state.vscdb", "testdata/windsurf_global.golden.jsonl")
 }
 
