@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/doubleagent/doubleagent/analyzer/engine/inputs"
 	"github.com/doubleagent/doubleagent/bundle"
 )
 
@@ -151,16 +152,16 @@ func (x *expansion) reject(st InputStatus) {
 // folder) and drops repeats: the same path (links resolved), the same
 // file, or a bundle whose bytes another bundle given has, is read once
 // and is a duplicate_input problem row.
-func expandInputs(inputs []string) *expansion {
+func expandInputs(paths []string) *expansion {
 	x := &expansion{}
 	// sidecars given: a .sha256 is accounted for by its bundle.
 	given := map[string]bool{}
-	for _, in := range inputs {
+	for _, in := range paths {
 		if a, err := resolvedAbs(in); err == nil {
 			given[a] = true
 		}
 	}
-	for _, in := range inputs {
+	for _, in := range paths {
 		fi, err := os.Stat(in)
 		switch {
 		case err != nil:
@@ -169,7 +170,7 @@ func expandInputs(inputs []string) *expansion {
 			x.expandFolder(in)
 		case !fi.Mode().IsRegular():
 			// Never opened: a FIFO would block the sniff.
-			x.reject(InputStatus{Input: in, Kind: InputKindUnknown, Reason: kindOf(fi.Mode()) + ", not a bundle file or a folder: not read"})
+			x.reject(InputStatus{Input: in, Kind: InputKindUnknown, Reason: inputs.KindOf(fi.Mode()) + ", not a bundle file or a folder: not read"})
 		case strings.HasSuffix(strings.ToLower(in), ".sha256"):
 			x.sidecar(in, "", given)
 		case isBundleFile(in):
@@ -233,7 +234,7 @@ func (x *expansion) expandFolder(p string) {
 		case t.IsDir() && isExtracted(fp):
 			units = append(units, unit{path: fp, kind: KindExtracted, folder: p})
 		case !t.IsRegular() && !t.IsDir() && (evidenceName(e.Name()) || strings.HasSuffix(strings.ToLower(e.Name()), ".sha256")):
-			what := kindOf(t)
+			what := inputs.KindOf(t)
 			if t&os.ModeSymlink != 0 {
 				if target, err := os.Readlink(fp); err == nil {
 					what += fmt.Sprintf(" (to %q)", target)
@@ -397,7 +398,7 @@ func countFailed(fails []error) int {
 // files is read).
 func readExtractedHeader(root string) (bundle.Header, error) {
 	const what = "extracted collection "
-	hf, err := openIn(root, bundle.HeaderName)
+	hf, err := inputs.OpenIn(root, bundle.HeaderName)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return bundle.Header{}, errors.New(what + "without bundle.json: its host, bundle id and format version are unknown, so none of its files is read")
