@@ -29,10 +29,10 @@ import (
 
 // Input kinds, detected by content.
 const (
-	KindBundle    = "bundle"
-	KindExtracted = "extracted"
-	KindLoose     = "loose"
-	KindFolder    = "folder" // a folder of bundles (expanded into bundles)
+	KindBundle    = inputs.KindBundle
+	KindExtracted = inputs.KindExtracted
+	KindLoose     = inputs.KindLoose
+	KindFolder    = inputs.KindFolder // a folder of bundles (expanded into bundles)
 )
 
 // Problem is something wrong found while reading an input; it is written
@@ -190,51 +190,24 @@ func detectInput(p string) ([]string, string, error) {
 			// Never opened: a FIFO would block the sniff.
 			return nil, "", fmt.Errorf("%s: %s, not a bundle file or a folder: not read", p, inputs.KindOf(fi.Mode()))
 		}
-		if isBundleFile(p) {
+		if inputs.IsBundleFile(p) {
 			return []string{p}, KindBundle, nil
 		}
 		return []string{p}, KindLoose, nil
 	}
-	if isExtracted(p) {
+	if inputs.IsExtracted(p) {
 		return []string{p}, KindExtracted, nil
 	}
-	x := &expansion{}
-	x.expandFolder(p)
-	if len(x.units) == 1 && x.units[0].kind == KindLoose && x.units[0].path == p {
+	x := &inputs.Expansion{}
+	x.ExpandFolder(p)
+	if len(x.Units) == 1 && x.Units[0].Kind == KindLoose && x.Units[0].Path == p {
 		return []string{p}, KindLoose, nil
 	}
 	var paths []string
-	for _, u := range x.units {
-		paths = append(paths, u.path)
+	for _, u := range x.Units {
+		paths = append(paths, u.Path)
 	}
 	return paths, KindFolder, nil
-}
-
-// isBundleFile sniffs an input the examiner named (it may be a link).
-func isBundleFile(p string) bool {
-	f, err := os.Open(p)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	return sniff(f)
-}
-
-// isBundleEntry sniffs a file found in a folder of bundles: a regular
-// file only, never a link or a FIFO.
-func isBundleEntry(p string) bool {
-	f, err := bundle.OpenRegular(p)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	return sniff(f)
-}
-
-func sniff(f *os.File) bool {
-	b := make([]byte, bundle.SniffLen) // a zstd frame, or an age file (an encrypted bundle)
-	n, _ := io.ReadFull(f, b)
-	return bundle.Sniff(b[:n])
 }
 
 // router is the route stage's Router with what the inputs stage is told
@@ -467,7 +440,7 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 		return nil, err
 	}
 	s := &source{kind: KindExtracted, input: dir}
-	h, err := readExtractedHeader(root)
+	h, err := inputs.ReadExtractedHeader(root)
 	if err != nil {
 		return nil, err
 	}
@@ -594,7 +567,7 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 }
 
 // maxHeaderBytes bounds bundle.json, as the bundle reader does.
-const maxHeaderBytes = 1 << 20
+const maxHeaderBytes = inputs.MaxHeaderBytes
 
 // KindUnsafePath is the problem kind for a path of the evidence the
 // analyzer refused to open: a link on the way or at the end, a FIFO, a

@@ -20,7 +20,7 @@ import (
 
 // IsExtracted reports whether dir holds an extracted collection: a
 // bundle.json and a files folder (neither is opened: see isExtracted).
-func IsExtracted(dir string) bool { return isExtracted(dir) }
+func IsExtracted(dir string) bool { return inputs.IsExtracted(dir) }
 
 // Bounds of an extracted collection's manifest and log, those of the
 // bundle reader's defaults (bundle.Options).
@@ -55,7 +55,7 @@ func VerifyExtracted(ctx context.Context, dir string) (bundle.Header, *bundle.Re
 	// Every file is opened by the evidence rule through one folder cache.
 	var dirs inputs.DirCache
 	defer dirs.Close()
-	h, err := readExtractedHeader(root)
+	h, err := inputs.ReadExtractedHeader(root)
 	if err != nil {
 		return h, nil, err
 	}
@@ -313,9 +313,9 @@ func fileHashIn(d *inputs.DirCache, root, rel string) (string, int64, error) {
 // evidence-shaped folder entry: those to read with Status read (Kind
 // bundle, extracted or loose), the others unusable, duplicate or sidecar
 // with their reason. verify uses it, so it takes what timeline takes.
-func ExpandInputs(inputs []string) []InputStatus {
-	x := expandInputs(inputs)
-	return accountInputs(x, x.units, make([]error, len(x.units)), nil)
+func ExpandInputs(paths []string) []InputStatus {
+	x := inputs.Expand(paths)
+	return accountInputs(x, x.Units, make([]error, len(x.Units)), nil)
 }
 
 // ExtractedSums returns the SHA-256 of an extracted collection's

@@ -16,6 +16,13 @@
 // inside the tree, in at most 40 links, round no loop; the files behind
 // it are then opened at their real path by the evidence rule.
 //
-// The rest of the stage (the input expansion and accounting, the sources)
-// is still in analyzer/analyze; see analyzer/docs/architecture.md.
+// The input expansion (inputs.go, Expand): every input given is a Unit to
+// read (a bundle, an extracted collection, a loose tree or file; a folder
+// of evidence gives its entries) or an InputStatus saying why it is not
+// read (unusable, duplicate: the same path, file or bytes as another,
+// sidecar), each set-aside one also a problem row; Account lists them all
+// with what became of each unit read.
+//
+// Opening a unit as a source (bundle, extracted, loose) is still in
+// analyzer/analyze; see analyzer/docs/architecture.md.
 package inputs
