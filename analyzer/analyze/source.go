@@ -566,9 +566,6 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 	return s, nil
 }
 
-// maxHeaderBytes bounds bundle.json, as the bundle reader does.
-const maxHeaderBytes = inputs.MaxHeaderBytes
-
 // KindUnsafePath is the problem kind for a path of the evidence the
 // analyzer refused to open: a link on the way or at the end, a FIFO, a
 // device, a socket (see evidence.go).
