@@ -5,6 +5,7 @@ import (
 	"os"
 	"sort"
 
+	"github.com/doubleagent/doubleagent/analyzer/engine/inputs"
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/bundle"
 	"github.com/doubleagent/doubleagent/catalog"
@@ -49,10 +50,10 @@ func presence(statuses map[string]int, files int) string {
 
 // Detect lists the agents in each input without parsing anything. Bundles
 // are read through (hashes are checked, nothing is written to disk).
-func Detect(ctx context.Context, inputs []string, ps []parser.Parser, limits *bundle.Options) ([]DetectRow, []Problem) {
+func Detect(ctx context.Context, paths []string, ps []parser.Parser, limits *bundle.Options) ([]DetectRow, []Problem) {
 	rt := newRouter(ps)
-	x := expandInputs(inputs)
-	units, probs := x.units, x.problems
+	x := inputs.Expand(paths)
+	units, probs := x.Units, x.Problems
 	var rows []DetectRow
 	for _, u := range units {
 		if ctx.Err() != nil {
@@ -60,16 +61,16 @@ func Detect(ctx context.Context, inputs []string, ps []parser.Parser, limits *bu
 		}
 		var s *source
 		var err error
-		switch u.kind {
+		switch u.Kind {
 		case KindBundle:
-			s, err = detectBundle(u.path, rt, limits)
+			s, err = detectBundle(u.Path, rt, limits)
 		case KindExtracted:
-			s, err = openExtracted(ctx, u.path, rt)
+			s, err = openExtracted(ctx, u.Path, rt)
 		default:
-			s, err = openLoose(ctx, u.path, rt)
+			s, err = openLoose(ctx, u.Path, rt)
 		}
 		if err != nil {
-			probs = append(probs, Problem{Input: u.path, Kind: KindUnusableInput, Message: err.Error()})
+			probs = append(probs, Problem{Input: u.Path, Kind: KindUnusableInput, Message: err.Error()})
 			continue
 		}
 		probs = append(probs, s.problems...)
@@ -81,7 +82,7 @@ func Detect(ctx context.Context, inputs []string, ps []parser.Parser, limits *bu
 			k := [2]string{f.user, f.agent}
 			r := m[k]
 			if r == nil {
-				r = &DetectRow{Input: u.path, Host: s.host, User: f.user, Agent: f.agent, Statuses: map[string]int{}, UserInferred: s.inferred}
+				r = &DetectRow{Input: u.Path, Host: s.host, User: f.user, Agent: f.agent, Statuses: map[string]int{}, UserInferred: s.inferred}
 				if a, ok := catalog.Lookup(f.agent); ok {
 					r.CatalogStatus = string(a.Status)
 				}

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/engine/correlate"
+	"github.com/doubleagent/doubleagent/analyzer/engine/inputs"
 	"github.com/doubleagent/doubleagent/analyzer/engine/outputs"
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
@@ -534,10 +535,10 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	units := x.units
-	c.problems = append(c.problems, x.problems...)
+	units := x.Units
+	c.problems = append(c.problems, x.Problems...)
 	if len(units) == 0 {
-		return nil, fmt.Errorf("%w: %s", ErrNoInput, problemText(x.problems))
+		return nil, fmt.Errorf("%w: %s", ErrNoInput, problemText(x.Problems))
 	}
 	rt := newRouter(opts.Parsers)
 	rt.keepManifest = slices.Contains(formats, FormatBodyfile)
@@ -592,22 +593,22 @@ func (o *Options) defaults() ([]string, error) {
 // findUnits copies stream inputs into tmp and expands the inputs into
 // the units to read (a bundle, an extracted collection, a loose tree),
 // each stream named as given.
-func findUnits(ctx context.Context, given []string, tmp string) (*expansion, error) {
-	inputs, err := spoolStreams(ctx, given, tmp)
+func findUnits(ctx context.Context, given []string, tmp string) (*inputs.Expansion, error) {
+	paths, err := spoolStreams(ctx, given, tmp)
 	if err != nil {
 		return nil, err
 	}
-	x := expandInputs(inputs)
+	x := inputs.Expand(paths)
 	label := func(p string) string {
-		for j, in := range inputs {
+		for j, in := range paths {
 			if p == in && in != given[j] {
 				return given[j] // a stream: name it as given
 			}
 		}
 		return ""
 	}
-	for i := range x.units {
-		x.units[i].label = label(x.units[i].path)
+	for i := range x.Units {
+		x.Units[i].Label = label(x.Units[i].Path)
 	}
 	return x, nil
 }
@@ -632,12 +633,12 @@ func parseUnits(ctx context.Context, units []unit, tmp string, rt *router, c *co
 				if err != nil {
 					fails[i] = err
 					c.mu.Lock()
-					c.problems = append(c.problems, Problem{Input: u.path, Kind: KindUnusableInput, Message: err.Error()})
+					c.problems = append(c.problems, Problem{Input: u.Path, Kind: KindUnusableInput, Message: err.Error()})
 					c.mu.Unlock()
-					opts.Log.Error().Str("input", u.path).Err(err).Msg("input could not be read; continuing with the others")
+					opts.Log.Error().Str("input", u.Path).Err(err).Msg("input could not be read; continuing with the others")
 				}
 				if opts.Progress != nil {
-					opts.Progress(done, len(units), u.path)
+					opts.Progress(done, len(units), u.Path)
 				}
 				doneMu.Unlock()
 			}
@@ -741,31 +742,25 @@ func problemText(ps []Problem) string {
 	return strings.Join(s, "; ")
 }
 
-type unit struct {
-	path, kind string
-	folder     string // the folder given, when path is an entry of it
-	label      string // the input as the examiner named it, when path is a private copy
-}
-
 func runUnit(ctx context.Context, u unit, tmp string, rt *router, c *collected, opts *Options) error {
 	var s *source
 	var err error
-	switch u.kind {
+	switch u.Kind {
 	case KindBundle:
-		s, err = openBundle(ctx, u.path, tmp, rt, opts.Limits)
+		s, err = openBundle(ctx, u.Path, tmp, rt, opts.Limits)
 	case KindExtracted:
-		s, err = openExtracted(ctx, u.path, rt)
+		s, err = openExtracted(ctx, u.Path, rt)
 	default:
-		s, err = openLoose(ctx, u.path, rt)
+		s, err = openLoose(ctx, u.Path, rt)
 	}
 	if err != nil {
 		return err
 	}
 	defer s.close()
-	if u.label != "" {
-		s.input = u.label
+	if u.Label != "" {
+		s.input = u.Label
 		for i := range s.problems {
-			s.problems[i].Input = u.label
+			s.problems[i].Input = u.Label
 		}
 	}
 	c.mu.Lock()
@@ -815,9 +810,9 @@ func runUnit(ctx context.Context, u unit, tmp string, rt *router, c *collected, 
 // empty stream, not a run blocked for ever), spooled only when it starts
 // with a zstd frame (/dev/zero is not copied until the disk is full), and
 // copied only while ctx lasts (SIGINT and SIGTERM stop it).
-func spoolStreams(ctx context.Context, inputs []string, tmp string) ([]string, error) {
-	out := make([]string, len(inputs))
-	for i, in := range inputs {
+func spoolStreams(ctx context.Context, paths []string, tmp string) ([]string, error) {
+	out := make([]string, len(paths))
+	for i, in := range paths {
 		out[i] = in
 		fi, err := os.Stat(in)
 		if err != nil || fi.Mode()&(os.ModeNamedPipe|os.ModeCharDevice) == 0 {

@@ -121,7 +121,7 @@ func FuzzExtractedFolder(f *testing.F) {
 			os.Rename(filepath.Join(root, "files", "home"), filepath.Join(outside, "home"))
 			os.Symlink(filepath.Join(outside, "home"), filepath.Join(root, "files", "home"))
 		}
-		_ = isExtracted(root) // detection never blocks either
+		_ = IsExtracted(root) // detection never blocks either
 		s, err := openExtracted(context.Background(), root, rt)
 		if err != nil {
 			return

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/doubleagent/doubleagent/analyzer/engine/inputs"
 	"github.com/doubleagent/doubleagent/analyzer/engine/route"
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/bundle"
@@ -70,7 +71,7 @@ func imageHostname(abs string) (name string, ok bool, prob *Problem) {
 	if _, err := os.Lstat(filepath.Join(abs, "etc", "hostname")); err != nil {
 		return "", false, nil
 	}
-	f, err := openIn(abs, "etc/hostname")
+	f, err := inputs.OpenIn(abs, "etc/hostname")
 	if err != nil {
 		kind := bundle.StatusErrorRead
 		if errors.Is(err, ErrUnsafePath) {
@@ -169,7 +170,7 @@ func openLooseFile(ctx context.Context, abs, input string, rt *router) (*source,
 		Size: fi.Size(), MTime: fi.ModTime().UTC(), Host: s.host, User: user}, tree: dir, local: base}
 	if !fi.Mode().IsRegular() {
 		// Swapped since it was resolved: never opened.
-		s.problem(Problem{Kind: KindUnsafePath, SourceFile: p, Agent: a.Name, Message: p + " is " + kindOf(fi.Mode()) + ": not read"})
+		s.problem(Problem{Kind: KindUnsafePath, SourceFile: p, Agent: a.Name, Message: p + " is " + inputs.KindOf(fi.Mode()) + ": not read"})
 		return s, nil
 	}
 	if rt.Wants(a.Name, ch.target.Kind) {
@@ -214,7 +215,7 @@ func (s *source) addSidecars(r *fileRec, rt *router) {
 				Size: fi.Size(), Mode: fmt.Sprintf("%o", fi.Mode().Perm()), MTime: bundle.FormatTime(fi.ModTime()), Status: status, SidecarOf: r.Path})
 		}
 		if status != bundle.StatusCollected {
-			s.problem(Problem{Kind: KindUnsafePath, SourceFile: p, Agent: r.Agent, Message: p + " is " + kindOf(fi.Mode()) + ": not read"})
+			s.problem(Problem{Kind: KindUnsafePath, SourceFile: p, Agent: r.Agent, Message: p + " is " + inputs.KindOf(fi.Mode()) + ": not read"})
 			continue
 		}
 		sc := *r

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/doubleagent/doubleagent/analyzer/engine/inputs"
 )
 
 // ErrOutputInEvidence is returned when the output folder lies inside a
@@ -18,11 +20,11 @@ var ErrNestedInput = errors.New("input read twice")
 
 // checkPaths runs the checks on the output folder and the inputs that
 // must pass before anything is read or written.
-func checkPaths(out string, inputs []string) error {
-	if err := refuseOutputInEvidence(out, inputs); err != nil {
+func checkPaths(out string, paths []string) error {
+	if err := refuseOutputInEvidence(out, paths); err != nil {
 		return err
 	}
-	return refuseNestedInputs(inputs)
+	return refuseNestedInputs(paths)
 }
 
 // refuseNestedInputs refuses an input (a folder or a single file) that
@@ -32,10 +34,10 @@ func checkPaths(out string, inputs []string) error {
 // folder>), so every row would be written twice. The same input given
 // twice, or an agent folder inside a copied home given too, is not
 // refused: both are named alike and their rows are written once.
-func refuseNestedInputs(inputs []string) error {
+func refuseNestedInputs(paths []string) error {
 	type scope struct{ input, root, dir string }
 	var scopes []scope
-	for _, in := range inputs {
+	for _, in := range paths {
 		fi, err := os.Stat(in)
 		if err != nil || !fi.IsDir() {
 			continue
@@ -44,7 +46,7 @@ func refuseNestedInputs(inputs []string) error {
 		if err != nil {
 			continue
 		}
-		root, err := resolvedAbs(in)
+		root, err := inputs.ResolvedAbs(in)
 		if err != nil {
 			continue
 		}
@@ -57,14 +59,14 @@ func refuseNestedInputs(inputs []string) error {
 				if h.copied {
 					continue
 				}
-				if d, err := resolvedAbs(h.dir); err == nil {
+				if d, err := inputs.ResolvedAbs(h.dir); err == nil {
 					scopes = append(scopes, scope{in, root, d})
 				}
 			}
 		}
 	}
-	for _, in := range inputs {
-		p, err := resolvedAbs(in)
+	for _, in := range paths {
+		p, err := inputs.ResolvedAbs(in)
 		if err != nil {
 			continue
 		}
@@ -87,12 +89,12 @@ func refuseNestedInputs(inputs []string) error {
 // it collects. A folder of bundles is not refused (its bundles are files
 // of their own, and a folder in it is never read). Links on either side
 // are resolved, so a link to the evidence is caught too.
-func refuseOutputInEvidence(out string, inputs []string) error {
-	o, err := resolvedAbs(out)
+func refuseOutputInEvidence(out string, paths []string) error {
+	o, err := inputs.ResolvedAbs(out)
 	if err != nil {
 		return nil // the output folder's own creation reports it
 	}
-	for _, in := range inputs {
+	for _, in := range paths {
 		fi, err := os.Stat(in)
 		if err != nil || !fi.IsDir() {
 			continue
@@ -110,7 +112,7 @@ func refuseOutputInEvidence(out string, inputs []string) error {
 			if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
 				continue
 			}
-			r, err := resolvedAbs(p)
+			r, err := inputs.ResolvedAbs(p)
 			if err != nil {
 				continue
 			}
@@ -120,25 +122,4 @@ func refuseOutputInEvidence(out string, inputs []string) error {
 		}
 	}
 	return nil
-}
-
-// resolvedAbs is p made absolute with the links of its longest existing
-// prefix resolved (the rest does not exist yet).
-func resolvedAbs(p string) (string, error) {
-	a, err := filepath.Abs(p)
-	if err != nil {
-		return "", err
-	}
-	rest := ""
-	for cur := a; ; {
-		if r, err := filepath.EvalSymlinks(cur); err == nil {
-			return filepath.Join(r, rest), nil
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return a, nil
-		}
-		rest = filepath.Join(filepath.Base(cur), rest)
-		cur = parent
-	}
 }

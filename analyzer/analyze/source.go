@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/doubleagent/doubleagent/analyzer/engine/inputs"
 	"github.com/doubleagent/doubleagent/analyzer/engine/problem"
 	"github.com/doubleagent/doubleagent/analyzer/engine/route"
 	"github.com/doubleagent/doubleagent/analyzer/parser"
@@ -28,10 +29,10 @@ import (
 
 // Input kinds, detected by content.
 const (
-	KindBundle    = "bundle"
-	KindExtracted = "extracted"
-	KindLoose     = "loose"
-	KindFolder    = "folder" // a folder of bundles (expanded into bundles)
+	KindBundle    = inputs.KindBundle
+	KindExtracted = inputs.KindExtracted
+	KindLoose     = inputs.KindLoose
+	KindFolder    = inputs.KindFolder // a folder of bundles (expanded into bundles)
 )
 
 // Problem is something wrong found while reading an input; it is written
@@ -45,12 +46,12 @@ type fileRec struct {
 	// extracted collection; "" for a loose file.
 	member string
 	// readFrom is the real archive path an extracted file was read at
-	// when its member name passes a followed link (evidence_links.go);
+	// when its member name passes a followed link (loose_links.go);
 	// "" otherwise.
 	readFrom string
 	parser.File
 	// A loose or extracted file is read in place: tree/local, by the
-	// evidence rule (openIn), local being '/' separated under the tree.
+	// evidence rule (inputs.OpenIn), local being '/' separated under the tree.
 	tree, local string
 	verified    bool
 	// A bundle member is spooled into its source's one spool file, at
@@ -86,11 +87,11 @@ type source struct {
 	// index is files sorted by original path, built on the first list.
 	index     []*fileRec
 	indexOnce sync.Once
-	links     *treeLinks // a loose tree's followed links (evidence_links.go)
+	links     *treeLinks // a loose tree's followed links (loose_links.go)
 	// dirs holds the folders of each tree files are read from (by tree
-	// root), so a folder of many files is opened once (dirCache).
+	// root), so a folder of many files is opened once (inputs.DirCache).
 	dirsMu sync.Mutex
-	dirs   map[string]*dirCache
+	dirs   map[string]*inputs.DirCache
 }
 
 type seenFile struct {
@@ -163,7 +164,7 @@ func (s *source) list(pattern string) []parser.File {
 func (s *source) close() {
 	s.dirsMu.Lock()
 	for _, d := range s.dirs {
-		d.close()
+		d.Close()
 	}
 	s.dirs = nil
 	s.dirsMu.Unlock()
@@ -187,53 +188,26 @@ func detectInput(p string) ([]string, string, error) {
 	if !fi.IsDir() {
 		if !fi.Mode().IsRegular() {
 			// Never opened: a FIFO would block the sniff.
-			return nil, "", fmt.Errorf("%s: %s, not a bundle file or a folder: not read", p, kindOf(fi.Mode()))
+			return nil, "", fmt.Errorf("%s: %s, not a bundle file or a folder: not read", p, inputs.KindOf(fi.Mode()))
 		}
-		if isBundleFile(p) {
+		if inputs.IsBundleFile(p) {
 			return []string{p}, KindBundle, nil
 		}
 		return []string{p}, KindLoose, nil
 	}
-	if isExtracted(p) {
+	if inputs.IsExtracted(p) {
 		return []string{p}, KindExtracted, nil
 	}
-	x := &expansion{}
-	x.expandFolder(p)
-	if len(x.units) == 1 && x.units[0].kind == KindLoose && x.units[0].path == p {
+	x := &inputs.Expansion{}
+	x.ExpandFolder(p)
+	if len(x.Units) == 1 && x.Units[0].Kind == KindLoose && x.Units[0].Path == p {
 		return []string{p}, KindLoose, nil
 	}
 	var paths []string
-	for _, u := range x.units {
-		paths = append(paths, u.path)
+	for _, u := range x.Units {
+		paths = append(paths, u.Path)
 	}
 	return paths, KindFolder, nil
-}
-
-// isBundleFile sniffs an input the examiner named (it may be a link).
-func isBundleFile(p string) bool {
-	f, err := os.Open(p)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	return sniff(f)
-}
-
-// isBundleEntry sniffs a file found in a folder of bundles: a regular
-// file only, never a link or a FIFO.
-func isBundleEntry(p string) bool {
-	f, err := bundle.OpenRegular(p)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	return sniff(f)
-}
-
-func sniff(f *os.File) bool {
-	b := make([]byte, bundle.SniffLen) // a zstd frame, or an age file (an encrypted bundle)
-	n, _ := io.ReadFull(f, b)
-	return bundle.Sniff(b[:n])
 }
 
 // router is the route stage's Router with what the inputs stage is told
@@ -440,25 +414,25 @@ func (s *source) open(r *fileRec) (io.ReadCloser, error) {
 	return s.openIn(r.tree, r.local)
 }
 
-// openIn opens rel in the tree at root by the evidence rule (openIn),
+// openIn opens rel in the tree at root by the evidence rule (inputs.OpenIn),
 // through the source's folder cache of that tree.
 func (s *source) openIn(root, rel string) (*os.File, error) {
 	s.dirsMu.Lock()
 	d := s.dirs[root]
 	if d == nil {
 		if s.dirs == nil {
-			s.dirs = map[string]*dirCache{}
+			s.dirs = map[string]*inputs.DirCache{}
 		}
-		d = &dirCache{}
+		d = &inputs.DirCache{}
 		s.dirs[root] = d
 	}
 	s.dirsMu.Unlock()
-	return d.openIn(root, rel)
+	return d.OpenIn(root, rel)
 }
 
 // openExtracted reads a bundle already unpacked into a folder: its
 // bundle.json, manifest.jsonl and files/, each opened by the evidence rule
-// (openIn). Each file is hashed against the manifest before use; one whose
+// (inputs.OpenIn). Each file is hashed against the manifest before use; one whose
 // hash fails, or that the collector saw change while copying it, is still
 // parsed, its rows marked verified:false, with a problem row.
 func openExtracted(ctx context.Context, dir string, rt *router) (*source, error) {
@@ -467,7 +441,7 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 		return nil, err
 	}
 	s := &source{kind: KindExtracted, input: dir}
-	h, err := readExtractedHeader(root)
+	h, err := inputs.ReadExtractedHeader(root)
 	if err != nil {
 		return nil, err
 	}
@@ -477,7 +451,7 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 	if why := bundle.HeaderProblem(&h); why != "" {
 		s.problem(Problem{Kind: bundle.ProblemHeader, SourceFile: bundle.HeaderName, Message: why})
 	}
-	mf, err := openIn(root, bundle.ManifestName)
+	mf, err := inputs.OpenIn(root, bundle.ManifestName)
 	if err != nil {
 		kind, msg := bundle.ProblemNoManifest, "extracted collection has no manifest.jsonl: files cannot be verified or attributed"
 		if errors.Is(err, ErrUnsafePath) {
@@ -560,7 +534,7 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 			s.problem(Problem{Kind: bundle.ProblemUnsafe, SourceFile: e.Path, Message: why})
 			continue
 		}
-		local, followed, err := resolveMember(root, e.ArchivePath)
+		local, followed, err := inputs.ResolveMember(root, e.ArchivePath)
 		if err != nil {
 			s.problem(Problem{Kind: KindUnsafePath, SourceFile: e.Path, Agent: e.Agent, Message: err.Error()})
 			continue
@@ -593,9 +567,6 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 	}
 	return s, nil
 }
-
-// maxHeaderBytes bounds bundle.json, as the bundle reader does.
-const maxHeaderBytes = 1 << 20
 
 // KindUnsafePath is the problem kind for a path of the evidence the
 // analyzer refused to open: a link on the way or at the end, a FIFO, a
@@ -885,7 +856,7 @@ func openLoose(ctx context.Context, dir string, rt *router) (*source, error) {
 				return s.followTreeLink(h, hit, filepath.ToSlash(rel), orig, visit)
 			}
 			if status != bundle.StatusCollected {
-				what := kindOf(hit.Info.Mode())
+				what := inputs.KindOf(hit.Info.Mode())
 				if status == bundle.StatusSymlink {
 					target, _ := os.Readlink(hit.Path)
 					what += fmt.Sprintf(" (to %q)", target)

@@ -14,12 +14,13 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/doubleagent/doubleagent/analyzer/engine/inputs"
 	"github.com/doubleagent/doubleagent/bundle"
 )
 
 // IsExtracted reports whether dir holds an extracted collection: a
 // bundle.json and a files folder (neither is opened: see isExtracted).
-func IsExtracted(dir string) bool { return isExtracted(dir) }
+func IsExtracted(dir string) bool { return inputs.IsExtracted(dir) }
 
 // Bounds of an extracted collection's manifest and log, those of the
 // bundle reader's defaults (bundle.Options).
@@ -52,16 +53,16 @@ func VerifyExtracted(ctx context.Context, dir string) (bundle.Header, *bundle.Re
 		res.Problems = append(res.Problems, bundle.Problem{Kind: kind, Member: member, Path: path, Msg: msg})
 	}
 	// Every file is opened by the evidence rule through one folder cache.
-	var dirs dirCache
-	defer dirs.close()
-	h, err := readExtractedHeader(root)
+	var dirs inputs.DirCache
+	defer dirs.Close()
+	h, err := inputs.ReadExtractedHeader(root)
 	if err != nil {
 		return h, nil, err
 	}
 	if why := bundle.HeaderProblem(&h); why != "" {
 		problem(bundle.ProblemHeader, bundle.HeaderName, "", why)
 	}
-	if lf, err := openIn(root, bundle.LogName); err == nil {
+	if lf, err := inputs.OpenIn(root, bundle.LogName); err == nil {
 		res.Log, _ = io.ReadAll(io.LimitReader(lf, maxExtractedLog))
 		lf.Close()
 	}
@@ -73,7 +74,7 @@ func VerifyExtracted(ctx context.Context, dir string) (bundle.Header, *bundle.Re
 
 	var summaries, rowsAfter int
 	partial := false
-	mf, err := openIn(root, bundle.ManifestName)
+	mf, err := inputs.OpenIn(root, bundle.ManifestName)
 	switch {
 	case err != nil:
 		msg := fmt.Sprintf("no manifest: %d files under files/ cannot be verified", len(present))
@@ -144,7 +145,7 @@ func VerifyExtracted(ctx context.Context, dir string) (bundle.Header, *bundle.Re
 		}
 		_, here := present[e.ArchivePath]
 		if !here && e.Status != bundle.StatusCollected {
-			if l, ok, _ := resolveMember(root, e.ArchivePath); ok {
+			if l, ok, _ := inputs.ResolveMember(root, e.ArchivePath); ok {
 				_, here = present[l]
 			}
 		}
@@ -166,7 +167,7 @@ func VerifyExtracted(ctx context.Context, dir string) (bundle.Header, *bundle.Re
 			problem(bundle.ProblemUnsafe, e.ArchivePath, e.Path, why+": not read")
 			continue
 		}
-		local, followed, err := resolveMember(root, e.ArchivePath)
+		local, followed, err := inputs.ResolveMember(root, e.ArchivePath)
 		if err != nil {
 			problem(KindUnsafePath, e.ArchivePath, e.Path, err.Error())
 			continue
@@ -272,7 +273,7 @@ func filesUnder(ctx context.Context, root string) (map[string]struct{}, []bundle
 			out[name] = struct{}{}
 		case d.IsDir():
 		default:
-			what := "is " + kindOf(d.Type())
+			what := "is " + inputs.KindOf(d.Type())
 			if d.Type()&fs.ModeSymlink != 0 {
 				if t, err := os.Readlink(p); err == nil {
 					what += fmt.Sprintf(" (to %q)", t)
@@ -287,14 +288,14 @@ func filesUnder(ctx context.Context, root string) (map[string]struct{}, []bundle
 
 // fileHash is fileSHA256 with the byte count.
 func fileHash(root, rel string) (string, int64, error) {
-	var d dirCache
-	defer d.close()
+	var d inputs.DirCache
+	defer d.Close()
 	return fileHashIn(&d, root, rel)
 }
 
 // fileHashIn is fileHash through a folder cache of root.
-func fileHashIn(d *dirCache, root, rel string) (string, int64, error) {
-	f, err := d.openIn(root, rel)
+func fileHashIn(d *inputs.DirCache, root, rel string) (string, int64, error) {
+	f, err := d.OpenIn(root, rel)
 	if err != nil {
 		return "", 0, err
 	}
@@ -312,9 +313,9 @@ func fileHashIn(d *dirCache, root, rel string) (string, int64, error) {
 // evidence-shaped folder entry: those to read with Status read (Kind
 // bundle, extracted or loose), the others unusable, duplicate or sidecar
 // with their reason. verify uses it, so it takes what timeline takes.
-func ExpandInputs(inputs []string) []InputStatus {
-	x := expandInputs(inputs)
-	return accountInputs(x, x.units, make([]error, len(x.units)), nil)
+func ExpandInputs(paths []string) []InputStatus {
+	x := inputs.Expand(paths)
+	return accountInputs(x, x.Units, make([]error, len(x.Units)), nil)
 }
 
 // ExtractedSums returns the SHA-256 of an extracted collection's

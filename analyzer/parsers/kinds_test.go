@@ -21,8 +21,8 @@ var notProblemKinds = map[string]bool{
 	"KindBundle": true, "KindExtracted": true, "KindLoose": true, "KindFolder": true,
 }
 
-// writtenKinds scans the Go sources (tests excluded) of the analyzer and
-// the bundle reader for the problem kinds they write: the constants of the
+// writtenKinds scans the Go sources (tests excluded) of the analyzer (its
+// parser, analyze and engine stage packages) and the bundle reader for the problem kinds they write: the constants of the
 // parser (Kind*), engine (Kind*) and bundle reader (Problem*) kind blocks,
 // the literal Kind of a Problem{...}, and a literal kind given to Report.
 func writtenKinds(t *testing.T) map[string]string {
@@ -30,6 +30,9 @@ func writtenKinds(t *testing.T) map[string]string {
 	fset := token.NewFileSet()
 	found := map[string]string{}
 	dirs := []string{"../parser", "../analyze", "../../bundle"}
+	// The engine's stage packages (analyzer/engine/*) write kinds too.
+	stages, _ := filepath.Glob("../engine/*")
+	dirs = append(dirs, stages...)
 	for _, dir := range dirs {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		for _, f := range files {

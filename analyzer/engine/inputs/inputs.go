@@ -1,4 +1,4 @@
-package analyze
+package inputs
 
 import (
 	"bytes"
@@ -13,8 +13,20 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/doubleagent/doubleagent/analyzer/engine/problem"
 	"github.com/doubleagent/doubleagent/bundle"
 )
+
+// Input kinds, detected by content.
+const (
+	KindBundle    = "bundle"
+	KindExtracted = "extracted"
+	KindLoose     = "loose"
+	KindFolder    = "folder" // a folder of bundles (expanded into bundles)
+)
+
+// MaxHeaderBytes bounds bundle.json, as the bundle reader does.
+const MaxHeaderBytes = 1 << 20
 
 // Input statuses (InputStatus.Status): what became of each input given,
 // and of each entry of a folder given that is named or shaped like
@@ -71,14 +83,14 @@ func evidenceName(name string) bool {
 // (files/home/alice/..., files/Users/..., files/root/..., files/C/...).
 var extractedTop = map[string]bool{"home": true, "Users": true, "root": true, "var": true, "private": true, "mnt": true, "opt": true, "srv": true, "tmp": true}
 
-// isExtracted reports whether p is shaped like an extracted collection:
+// IsExtracted reports whether p is shaped like an extracted collection:
 // it holds bundle.json, manifest.jsonl or log.jsonl, or a files/ folder
 // whose entries are the first elements of original paths (home, Users,
 // root, var, a drive letter, ...). Nothing is opened (a FIFO named
 // bundle.json cannot block): openExtracted opens them by the evidence
 // rule and says what is wrong. Such a folder is never read as a loose
 // home: one whose bundle.json is missing or damaged is an unusable input.
-func isExtracted(p string) bool {
+func IsExtracted(p string) bool {
 	for _, n := range []string{bundle.HeaderName, bundle.ManifestName, bundle.LogName} {
 		if _, err := os.Lstat(filepath.Join(p, n)); err == nil {
 			return true
@@ -132,54 +144,62 @@ func rejectFile(p string) string {
 	return notBundleReason(f, fi.Size())
 }
 
-// expansion is what the inputs given expand to: the units to read, and
+// Expansion is what the inputs given expand to: the units to read, and
 // the status of every input and evidence-shaped folder entry not read as
 // a unit (unusable, duplicate, sidecar), with their problem rows.
-type expansion struct {
-	units    []unit
-	statuses []InputStatus
-	problems []Problem
+type Expansion struct {
+	Units    []Unit
+	Statuses []InputStatus
+	Problems []problem.Problem
 }
 
-func (x *expansion) reject(st InputStatus) {
+// Unit is one input to read: a bundle, an extracted collection or a loose
+// tree or file.
+type Unit struct {
+	Path, Kind string
+	Folder     string // the folder given, when Path is an entry of it
+	Label      string // the input as the examiner named it, when Path is a private copy
+}
+
+func (x *Expansion) reject(st InputStatus) {
 	st.Status = InputUnusable
-	x.statuses = append(x.statuses, st)
-	x.problems = append(x.problems, Problem{Input: st.Input, Kind: KindUnusableInput, Message: st.Reason})
+	x.Statuses = append(x.Statuses, st)
+	x.Problems = append(x.Problems, problem.Problem{Input: st.Input, Kind: KindUnusableInput, Message: st.Reason})
 }
 
-// expandInputs classifies every input given (see expandFolder for a
+// Expand classifies every input given (see ExpandFolder for a
 // folder) and drops repeats: the same path (links resolved), the same
 // file, or a bundle whose bytes another bundle given has, is read once
 // and is a duplicate_input problem row.
-func expandInputs(inputs []string) *expansion {
-	x := &expansion{}
+func Expand(paths []string) *Expansion {
+	x := &Expansion{}
 	// sidecars given: a .sha256 is accounted for by its bundle.
 	given := map[string]bool{}
-	for _, in := range inputs {
-		if a, err := resolvedAbs(in); err == nil {
+	for _, in := range paths {
+		if a, err := ResolvedAbs(in); err == nil {
 			given[a] = true
 		}
 	}
-	for _, in := range inputs {
+	for _, in := range paths {
 		fi, err := os.Stat(in)
 		switch {
 		case err != nil:
 			x.reject(InputStatus{Input: in, Kind: InputKindUnknown, Reason: err.Error()})
 		case fi.IsDir():
-			x.expandFolder(in)
+			x.ExpandFolder(in)
 		case !fi.Mode().IsRegular():
 			// Never opened: a FIFO would block the sniff.
-			x.reject(InputStatus{Input: in, Kind: InputKindUnknown, Reason: kindOf(fi.Mode()) + ", not a bundle file or a folder: not read"})
+			x.reject(InputStatus{Input: in, Kind: InputKindUnknown, Reason: KindOf(fi.Mode()) + ", not a bundle file or a folder: not read"})
 		case strings.HasSuffix(strings.ToLower(in), ".sha256"):
 			x.sidecar(in, "", given)
-		case isBundleFile(in):
-			x.units = append(x.units, unit{path: in, kind: KindBundle})
+		case IsBundleFile(in):
+			x.Units = append(x.Units, Unit{Path: in, Kind: KindBundle})
 		case evidenceName(in):
 			x.reject(InputStatus{Input: in, Kind: KindBundle, Reason: rejectFile(in)})
 		default:
 			// A single file, read with --agent as that agent's file
 			// (openLoose says what is missing otherwise).
-			x.units = append(x.units, unit{path: in, kind: KindLoose})
+			x.Units = append(x.Units, Unit{Path: in, Kind: KindLoose})
 		}
 	}
 	x.dedup()
@@ -188,17 +208,17 @@ func expandInputs(inputs []string) *expansion {
 
 // sidecar accounts for a .sha256 file: checked with its bundle when the
 // bundle is beside it (or given), unusable otherwise.
-func (x *expansion) sidecar(p, folder string, given map[string]bool) {
+func (x *Expansion) sidecar(p, folder string, given map[string]bool) {
 	b := p[:len(p)-len(".sha256")]
-	a, _ := resolvedAbs(b)
+	a, _ := ResolvedAbs(b)
 	if _, err := os.Lstat(b); err == nil || given[a] {
-		x.statuses = append(x.statuses, InputStatus{Input: p, Folder: folder, Kind: InputKindSidecar, Status: InputSidecar, Reason: "checked with its bundle " + b})
+		x.Statuses = append(x.Statuses, InputStatus{Input: p, Folder: folder, Kind: InputKindSidecar, Status: InputSidecar, Reason: "checked with its bundle " + b})
 		return
 	}
 	x.reject(InputStatus{Input: p, Folder: folder, Kind: InputKindSidecar, Reason: "a .sha256 sidecar whose bundle " + filepath.Base(b) + " is not beside it: the bundle it vouches for is missing"})
 }
 
-// expandFolder reads a folder given: an extracted collection, a folder of
+// ExpandFolder reads a folder given: an extracted collection, a folder of
 // evidence, or a loose tree. A folder of evidence is one with an entry
 // named or shaped like evidence: each such entry is a unit (a file
 // starting with a zstd frame, a folder shaped like an extracted
@@ -206,9 +226,9 @@ func (x *expansion) sidecar(p, folder string, given map[string]bool) {
 // bundle that is not one, an empty file, a link or a FIFO so named, a
 // .sha256 sidecar whose bundle is not there). Its other entries are not
 // read (a folder of evidence is never also a loose home).
-func (x *expansion) expandFolder(p string) {
-	if isExtracted(p) {
-		x.units = append(x.units, unit{path: p, kind: KindExtracted})
+func (x *Expansion) ExpandFolder(p string) {
+	if IsExtracted(p) {
+		x.Units = append(x.Units, Unit{Path: p, Kind: KindExtracted})
 		return
 	}
 	ents, err := os.ReadDir(p)
@@ -216,9 +236,9 @@ func (x *expansion) expandFolder(p string) {
 		x.reject(InputStatus{Input: p, Kind: InputKindUnknown, Reason: err.Error()})
 		return
 	}
-	var units []unit
+	var units []Unit
 	var statuses []InputStatus
-	sub := &expansion{}
+	sub := &Expansion{}
 	var sidecars []string
 	for _, e := range ents {
 		fp := filepath.Join(p, e.Name())
@@ -226,14 +246,14 @@ func (x *expansion) expandFolder(p string) {
 		switch {
 		case t.IsRegular() && strings.HasSuffix(strings.ToLower(e.Name()), ".sha256"):
 			sidecars = append(sidecars, fp)
-		case t.IsRegular() && isBundleEntry(fp):
-			units = append(units, unit{path: fp, kind: KindBundle, folder: p})
+		case t.IsRegular() && IsBundleEntry(fp):
+			units = append(units, Unit{Path: fp, Kind: KindBundle, Folder: p})
 		case t.IsRegular() && evidenceName(e.Name()):
 			sub.reject(InputStatus{Input: fp, Folder: p, Kind: KindBundle, Reason: rejectFile(fp)})
-		case t.IsDir() && isExtracted(fp):
-			units = append(units, unit{path: fp, kind: KindExtracted, folder: p})
+		case t.IsDir() && IsExtracted(fp):
+			units = append(units, Unit{Path: fp, Kind: KindExtracted, Folder: p})
 		case !t.IsRegular() && !t.IsDir() && (evidenceName(e.Name()) || strings.HasSuffix(strings.ToLower(e.Name()), ".sha256")):
-			what := kindOf(t)
+			what := KindOf(t)
 			if t&os.ModeSymlink != 0 {
 				if target, err := os.Readlink(fp); err == nil {
 					what += fmt.Sprintf(" (to %q)", target)
@@ -245,47 +265,47 @@ func (x *expansion) expandFolder(p string) {
 	for _, sc := range sidecars {
 		sub.sidecar(sc, p, nil)
 	}
-	statuses = append(statuses, sub.statuses...)
+	statuses = append(statuses, sub.Statuses...)
 	if len(units) == 0 && len(statuses) == 0 {
-		x.units = append(x.units, unit{path: p, kind: KindLoose})
+		x.Units = append(x.Units, Unit{Path: p, Kind: KindLoose})
 		return
 	}
 	if len(units) == 0 {
 		// Nothing usable in it: the folder itself is named too.
 		sub.reject(InputStatus{Input: p, Kind: KindFolder, Reason: fmt.Sprintf("a folder of evidence with no usable bundle or extracted collection (%d unusable entries)", len(statuses))})
-		statuses = sub.statuses
+		statuses = sub.Statuses
 	}
-	sort.Slice(units, func(i, j int) bool { return units[i].path < units[j].path })
-	x.units = append(x.units, units...)
-	x.statuses = append(x.statuses, statuses...)
-	x.problems = append(x.problems, sub.problems...)
+	sort.Slice(units, func(i, j int) bool { return units[i].Path < units[j].Path })
+	x.Units = append(x.Units, units...)
+	x.Statuses = append(x.Statuses, statuses...)
+	x.Problems = append(x.Problems, sub.Problems...)
 }
 
 // dedup drops units that repeat another: the same path once links are
 // resolved, the same file (a hard link), or a bundle file with the same
 // bytes (compared by SHA-256, only for bundles of the same size).
-func (x *expansion) dedup() {
-	var kept []unit
+func (x *Expansion) dedup() {
+	var kept []Unit
 	var keptInfo []os.FileInfo
 	byPath := map[string]int{}
-	dup := func(u unit, of unit, why string) {
-		x.statuses = append(x.statuses, InputStatus{Input: u.path, Folder: u.folder, Kind: u.kind, Status: InputDuplicate, Reason: why})
-		x.problems = append(x.problems, Problem{Input: u.path, Kind: KindDuplicateInput, Message: why})
+	dup := func(u Unit, of Unit, why string) {
+		x.Statuses = append(x.Statuses, InputStatus{Input: u.Path, Folder: u.Folder, Kind: u.Kind, Status: InputDuplicate, Reason: why})
+		x.Problems = append(x.Problems, problem.Problem{Input: u.Path, Kind: KindDuplicateInput, Message: why})
 	}
 next:
-	for _, u := range x.units {
-		a, err := resolvedAbs(u.path)
+	for _, u := range x.Units {
+		a, err := ResolvedAbs(u.Path)
 		if err == nil {
 			if i, ok := byPath[a]; ok {
-				dup(u, kept[i], "the same input as "+kept[i].path+": read once")
+				dup(u, kept[i], "the same input as "+kept[i].Path+": read once")
 				continue
 			}
 		}
-		fi, _ := os.Stat(u.path)
+		fi, _ := os.Stat(u.Path)
 		if fi != nil {
 			for i, k := range keptInfo {
 				if k != nil && os.SameFile(fi, k) {
-					dup(u, kept[i], "the same file as "+kept[i].path+" (a link to it): read once")
+					dup(u, kept[i], "the same file as "+kept[i].Path+" (a link to it): read once")
 					continue next
 				}
 			}
@@ -300,21 +320,21 @@ next:
 		if s, ok := sums[i]; ok {
 			return s
 		}
-		s, _ := hashFile(kept[i].path)
+		s, _ := hashFile(kept[i].Path)
 		sums[i] = s
 		return s
 	}
-	var out []unit
+	var out []Unit
 	var outIdx []int
 	for i, u := range kept {
 		same := false
 		for j, oi := range outIdx {
 			o := out[j]
-			if u.kind != KindBundle || o.kind != KindBundle || keptInfo[i] == nil || keptInfo[oi] == nil || keptInfo[oi].Size() != keptInfo[i].Size() {
+			if u.Kind != KindBundle || o.Kind != KindBundle || keptInfo[i] == nil || keptInfo[oi] == nil || keptInfo[oi].Size() != keptInfo[i].Size() {
 				continue
 			}
 			if s := sumOf(i); s != "" && s == sumOf(oi) {
-				dup(u, o, "the same bundle as "+o.path+" (the same bytes, sha256 "+s+"): read once")
+				dup(u, o, "the same bundle as "+o.Path+" (the same bytes, sha256 "+s+"): read once")
 				same = true
 				break
 			}
@@ -324,7 +344,7 @@ next:
 			outIdx = append(outIdx, i)
 		}
 	}
-	x.units = out
+	x.Units = out
 }
 
 func hashFile(p string) (string, error) {
@@ -343,24 +363,98 @@ func hashFile(p string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// unusableSource is the inventory source of an input nothing was read
-// from, so the report and run.json list it beside the ones read.
-func unusableSource(st InputStatus) InventorySource {
-	return InventorySource{Input: st.Input, Kind: st.Kind, Verified: "none", Unusable: st.Reason}
+// ReadExtractedHeader reads an extracted collection's bundle.json by the
+// evidence rule. Its error says why the collection is unusable: no
+// bundle.json, one that is a link or a FIFO, one cut or damaged (its
+// host, bundle id and format version are then unknown, so none of its
+// files is read).
+func ReadExtractedHeader(root string) (bundle.Header, error) {
+	const what = "extracted collection "
+	hf, err := OpenIn(root, bundle.HeaderName)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return bundle.Header{}, errors.New(what + "without bundle.json: its host, bundle id and format version are unknown, so none of its files is read")
+	case err != nil:
+		return bundle.Header{}, fmt.Errorf(what+"whose bundle.json cannot be read: %w", err)
+	}
+	b, err := io.ReadAll(io.LimitReader(hf, MaxHeaderBytes+1))
+	hf.Close()
+	if err != nil {
+		return bundle.Header{}, fmt.Errorf(what+"whose bundle.json cannot be read: %w", err)
+	}
+	if len(b) > MaxHeaderBytes {
+		return bundle.Header{}, fmt.Errorf("%s: larger than %d bytes: not a bundle header", bundle.HeaderName, MaxHeaderBytes)
+	}
+	h, err := bundle.DecodeHeader(b)
+	if err == nil && h.FormatVersion == 0 {
+		err = errors.New("no format_version")
+	}
+	if err != nil && (!errors.Is(err, bundle.ErrUnsupportedVersion) || h.FormatVersion == 0) {
+		return h, fmt.Errorf(what+"whose bundle.json is damaged (%d bytes: %v): its host, bundle id and format version are unknown, so none of its files is read", len(b), err)
+	}
+	return h, err
 }
 
-// accountInputs lists every input given and every evidence-shaped entry
-// of a folder given, with what became of it (units read or failed, and
-// those the expansion set aside), sorted by input; each unusable one is
-// also an inventory source, so run.json and the report list it.
-func accountInputs(x *expansion, units []unit, fails []error, inv *Inventory) []InputStatus {
-	out := append([]InputStatus(nil), x.statuses...)
-	for i, u := range units {
-		in := u.path
-		if u.label != "" {
-			in = u.label
+// IsBundleFile sniffs an input the examiner named (it may be a link).
+func IsBundleFile(p string) bool {
+	f, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return sniff(f)
+}
+
+// IsBundleEntry sniffs a file found in a folder of bundles: a regular
+// file only, never a link or a FIFO.
+func IsBundleEntry(p string) bool {
+	f, err := bundle.OpenRegular(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return sniff(f)
+}
+
+func sniff(f *os.File) bool {
+	b := make([]byte, bundle.SniffLen) // a zstd frame, or an age file (an encrypted bundle)
+	n, _ := io.ReadFull(f, b)
+	return bundle.Sniff(b[:n])
+}
+
+// ResolvedAbs is p made absolute with the links of its longest existing
+// prefix resolved (the rest does not exist yet).
+func ResolvedAbs(p string) (string, error) {
+	a, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	rest := ""
+	for cur := a; ; {
+		if r, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(r, rest), nil
 		}
-		st := InputStatus{Input: in, Folder: u.folder, Kind: u.kind, Status: InputRead}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return a, nil
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
+}
+
+// Account lists every input given and every evidence-shaped entry of a
+// folder given, with what became of it (the units read or failed, fails[i]
+// the error of units[i], and those the expansion set aside), sorted by
+// input.
+func (x *Expansion) Account(units []Unit, fails []error) []InputStatus {
+	out := append([]InputStatus(nil), x.Statuses...)
+	for i, u := range units {
+		in := u.Path
+		if u.Label != "" {
+			in = u.Label
+		}
+		st := InputStatus{Input: in, Folder: u.Folder, Kind: u.Kind, Status: InputRead}
 		if fails[i] != nil {
 			st.Status, st.Reason = InputUnusable, fails[i].Error()
 		}
@@ -372,52 +466,5 @@ func accountInputs(x *expansion, units []unit, fails []error, inv *Inventory) []
 		}
 		return out[i].Status == InputRead && out[j].Status != InputRead
 	})
-	for _, st := range out {
-		if st.Status == InputUnusable && inv != nil {
-			inv.Sources = append(inv.Sources, unusableSource(st))
-		}
-	}
 	return out
-}
-
-func countFailed(fails []error) int {
-	n := 0
-	for _, e := range fails {
-		if e != nil {
-			n++
-		}
-	}
-	return n
-}
-
-// readExtractedHeader reads an extracted collection's bundle.json by the
-// evidence rule. Its error says why the collection is unusable: no
-// bundle.json, one that is a link or a FIFO, one cut or damaged (its
-// host, bundle id and format version are then unknown, so none of its
-// files is read).
-func readExtractedHeader(root string) (bundle.Header, error) {
-	const what = "extracted collection "
-	hf, err := openIn(root, bundle.HeaderName)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return bundle.Header{}, errors.New(what + "without bundle.json: its host, bundle id and format version are unknown, so none of its files is read")
-	case err != nil:
-		return bundle.Header{}, fmt.Errorf(what+"whose bundle.json cannot be read: %w", err)
-	}
-	b, err := io.ReadAll(io.LimitReader(hf, maxHeaderBytes+1))
-	hf.Close()
-	if err != nil {
-		return bundle.Header{}, fmt.Errorf(what+"whose bundle.json cannot be read: %w", err)
-	}
-	if len(b) > maxHeaderBytes {
-		return bundle.Header{}, fmt.Errorf("%s: larger than %d bytes: not a bundle header", bundle.HeaderName, maxHeaderBytes)
-	}
-	h, err := bundle.DecodeHeader(b)
-	if err == nil && h.FormatVersion == 0 {
-		err = errors.New("no format_version")
-	}
-	if err != nil && (!errors.Is(err, bundle.ErrUnsupportedVersion) || h.FormatVersion == 0) {
-		return h, fmt.Errorf(what+"whose bundle.json is damaged (%d bytes: %v): its host, bundle id and format version are unknown, so none of its files is read", len(b), err)
-	}
-	return h, err
 }

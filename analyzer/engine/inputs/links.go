@@ -1,4 +1,4 @@
-package analyze
+package inputs
 
 import (
 	"fmt"
@@ -6,8 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/doubleagent/doubleagent/catalog"
 )
 
 // Links in a loose tree follow the collector's link policy
@@ -20,18 +18,18 @@ import (
 // holds the home, a folder followed before, or the link's own folder).
 // Everything else is a problem row naming the link and its target. The
 // files below a followed link are read by their real path in the tree,
-// through no link (openIn), with their path through the link as the
+// through no link (OpenIn), with their path through the link as the
 // agent named it. The owner rule of the live collector does not apply: a
 // copied tree's owners are the examiner's copy's.
 
 // maxTreeLinks bounds the links in one chain.
 const maxTreeLinks = 40
 
-// resolveInTree resolves rel (tree-relative, '/' separated) inside the
+// ResolveInTree resolves rel (tree-relative, '/' separated) inside the
 // tree at root, following links by the rule above, and returns the
 // resolved tree-relative path, on which no component is a link. A
 // refusal is an error saying why.
-func resolveInTree(root, rel string) (string, error) {
+func ResolveInTree(root, rel string) (string, error) {
 	comps, err := splitRel(rel)
 	if err != nil {
 		return "", err
@@ -86,78 +84,6 @@ func resolveInTree(root, rel string) (string, error) {
 	return strings.Join(done, "/"), nil
 }
 
-// treeLinks is a loose source's state of followed links.
-type treeLinks struct {
-	followed map[string]bool // real folders followed
-	real     map[string]bool // real paths handed to the walk's callback
-}
-
-// seenReal reports whether the real path p was handed to the callback
-// already (a file reached twice, once through a link), and records it.
-func (s *source) seenReal(p string) bool {
-	if s.links == nil {
-		s.links = &treeLinks{followed: map[string]bool{}, real: map[string]bool{}}
-	}
-	if s.links.real[p] {
-		return true
-	}
-	s.links.real[p] = true
-	return false
-}
-
-// followTreeLink follows, by the rule above, the link hit met on a
-// catalog path of the loose home h (rel: its path in the tree, orig: its
-// host path), handing what lies behind it to visit with its path through
-// the link; a refusal is a problem row naming link and target.
-func (s *source) followTreeLink(h looseHome, hit catalog.Hit, rel, orig string, visit func(catalog.Hit) error) error {
-	target, _ := os.Readlink(hit.Path)
-	refuse := func(why string) error {
-		s.problem(Problem{Kind: KindUnsafePath, SourceFile: orig, Agent: hit.Agent, Message: fmt.Sprintf("%s is a link (to %q): not followed: %s", orig, target, why)})
-		return nil
-	}
-	real, err := resolveInTree(h.tree, rel)
-	if err != nil {
-		return refuse(err.Error())
-	}
-	walked := filepath.Join(h.tree, filepath.FromSlash(real))
-	fi, err := os.Lstat(walked)
-	if err != nil {
-		return refuse("its target cannot be read: " + err.Error())
-	}
-	within := func(p, dir string) bool {
-		r, err := filepath.Rel(dir, p)
-		return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
-	}
-	switch {
-	case fi.Mode().IsRegular():
-		if _, _, ok := catalog.MatchesAt(hit.Rel, catalog.All()); !ok {
-			return refuse("its target is a file where the catalog names a folder")
-		}
-		if s.seenReal(walked) {
-			return nil
-		}
-		return visit(catalog.Hit{Path: walked, Rel: hit.Rel, Agent: hit.Agent, Target: hit.Target, Info: fi})
-	case !fi.IsDir():
-		return refuse("its target is " + kindOf(fi.Mode()) + ", not a folder or a regular file")
-	}
-	if s.links == nil {
-		s.links = &treeLinks{followed: map[string]bool{}, real: map[string]bool{}}
-	}
-	if within(h.dir, walked) {
-		return refuse("a loop: its target holds the home")
-	}
-	if within(filepath.Dir(hit.Path), walked) {
-		return refuse("a loop: its target holds the link itself")
-	}
-	for d := range s.links.followed {
-		if within(d, walked) || d == walked {
-			return refuse("a loop: its target holds a folder followed before")
-		}
-	}
-	s.links.followed[walked] = true
-	return catalog.WalkLinked(walked, hit.Rel, catalog.All(), visit)
-}
-
 // An extracted collection follows the same policy relative to its own
 // root, files/ (which stands for the host's root, as --root does for the
 // collector): a manifest row whose archive path passes a link is read
@@ -181,12 +107,12 @@ func (e *linkRefused) Error() string {
 }
 func (e *linkRefused) Unwrap() error { return ErrUnsafePath }
 
-// resolveMember resolves an extracted collection's archive path name
+// ResolveMember resolves an extracted collection's archive path name
 // (files/...) under the policy above and returns the archive path to open
 // (name itself when no component is a link) and whether a link was
 // followed. A path with no link, or one that does not exist, is returned
-// as it is, for openIn to open or report.
-func resolveMember(root, name string) (string, bool, error) {
+// as it is, for OpenIn to open or report.
+func ResolveMember(root, name string) (string, bool, error) {
 	comps, err := splitRel(name)
 	if err != nil || len(comps) < 2 || comps[0] != "files" {
 		return name, false, nil
@@ -219,7 +145,7 @@ func resolveMember(root, name string) (string, bool, error) {
 		refuse := func(why string) (string, bool, error) {
 			return name, false, &linkRefused{link, target, why}
 		}
-		r, err := resolveInTree(filesRoot, p)
+		r, err := ResolveInTree(filesRoot, p)
 		if err != nil {
 			return refuse(strings.ReplaceAll(strings.ReplaceAll(err.Error(), "the tree's root", "files/"), "the tree", "the collection's files/"))
 		}
@@ -230,9 +156,9 @@ func resolveMember(root, name string) (string, bool, error) {
 		last := i == len(rest)-1
 		switch {
 		case last && !rfi.Mode().IsRegular():
-			return refuse("its target is " + kindOf(rfi.Mode()) + ", not a regular file")
+			return refuse("its target is " + KindOf(rfi.Mode()) + ", not a regular file")
 		case !last && !rfi.IsDir():
-			return refuse("its target is " + kindOf(rfi.Mode()) + ", not a folder")
+			return refuse("its target is " + KindOf(rfi.Mode()) + ", not a folder")
 		case !last && within(done, r):
 			return refuse("a loop: its target holds the link itself")
 		}

@@ -1,10 +1,9 @@
-package analyze
+package inputs
 
 import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -18,7 +17,7 @@ import (
 // FIFO, a device or a link planted in evidence is never opened or
 // followed. Anything else is an error that becomes a problem row.
 
-// ErrUnsafePath is wrapped by openIn's errors for a link, a FIFO, a device,
+// ErrUnsafePath is wrapped by OpenIn's errors for a link, a FIFO, a device,
 // a socket or a folder where a file was expected, or a path that climbs.
 var ErrUnsafePath = errors.New("not read")
 
@@ -53,8 +52,8 @@ func splitRel(rel string) ([]string, error) {
 	return out, nil
 }
 
-// kindOf names what stands at a path that is not a regular file.
-func kindOf(m fs.FileMode) string {
+// KindOf names what stands at a path that is not a regular file.
+func KindOf(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeSymlink != 0:
 		return "a link"
@@ -72,7 +71,7 @@ func kindOf(m fs.FileMode) string {
 
 // notRegular is the error for the last component.
 func notRegular(rel string, m fs.FileMode) error {
-	return &unsafePath{rel, "is " + kindOf(m) + ", not a regular file"}
+	return &unsafePath{rel, "is " + KindOf(m) + ", not a regular file"}
 }
 
 // linkOnTheWay is the error for a component before the last.
@@ -81,10 +80,5 @@ func linkOnTheWay(rel string, comps []string, i int, m fs.FileMode) error {
 	if at == rel {
 		return notRegular(rel, m)
 	}
-	return &unsafePath{rel, at + " on the way is " + kindOf(m) + ", not a folder"}
+	return &unsafePath{rel, at + " on the way is " + KindOf(m) + ", not a folder"}
 }
-
-// OpenIn opens rel inside root by the one rule above, for the passes that
-// read evidence after the engine (analyzer/surface reads an extracted
-// collection's manifest and a loose tree's file times through it).
-func OpenIn(root, rel string) (*os.File, error) { return openIn(root, rel) }

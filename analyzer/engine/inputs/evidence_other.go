@@ -1,6 +1,6 @@
 //go:build !unix
 
-package analyze
+package inputs
 
 import (
 	"os"
@@ -8,10 +8,10 @@ import (
 	"strings"
 )
 
-// openIn opens rel inside the tree at root by the evidence rule (see
+// OpenIn opens rel inside the tree at root by the evidence rule (see
 // evidence.go). Without openat, each component is checked with Lstat and
 // the file opened is checked to be the one checked.
-func openIn(root, rel string) (*os.File, error) {
+func OpenIn(root, rel string) (*os.File, error) {
 	comps, err := splitRel(rel)
 	if err != nil {
 		return nil, err
@@ -46,10 +46,10 @@ func openIn(root, rel string) (*os.File, error) {
 	return f, nil
 }
 
-// dirCache is openIn's folder cache where there is no openat: each file
+// DirCache is OpenIn's folder cache where there is no openat: each file
 // is checked from the root (see evidence_unix.go).
-type dirCache struct{}
+type DirCache struct{}
 
-func (d *dirCache) openIn(root, rel string) (*os.File, error) { return openIn(root, rel) }
+func (d *DirCache) OpenIn(root, rel string) (*os.File, error) { return OpenIn(root, rel) }
 
-func (d *dirCache) close() {}
+func (d *DirCache) Close() {}

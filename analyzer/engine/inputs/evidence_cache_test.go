@@ -1,6 +1,6 @@
 //go:build unix
 
-package analyze
+package inputs
 
 import (
 	"fmt"
@@ -25,7 +25,7 @@ func content(f *os.File, err error) string {
 }
 
 // TestDirCache: a folder cache opens each folder once and gives every file
-// and every refusal exactly as a walk from the root (openIn) does; a
+// and every refusal exactly as a walk from the root (OpenIn) does; a
 // folder it holds and that is then swapped for a link is never followed;
 // past maxCachedDirs folders files still open (the extra folders are
 // closed again).
@@ -46,15 +46,15 @@ func TestDirCache(t *testing.T) {
 	must(os.Symlink(out, filepath.Join(root, "a", "link")))
 	must(os.Symlink(filepath.Join(out, "secret"), filepath.Join(root, "a", "b", "tolink")))
 	must(syscall.Mkfifo(filepath.Join(root, "a", "b", "fifo"), 0o644))
-	var d dirCache
-	defer d.close()
+	var d DirCache
+	defer d.Close()
 	for _, rel := range []string{"a/b/f0", "a/b/f9", "a/link/secret", "a/b/tolink", "a/b/fifo", "a/b/none", "a/b/f1/x", "../a/b/f0", "a/../a/b/f0", ""} {
-		want := content(openIn(root, rel))
-		if got := content(d.openIn(root, rel)); got != want {
+		want := content(OpenIn(root, rel))
+		if got := content(d.OpenIn(root, rel)); got != want {
 			t.Errorf("%q: cache gives %q, a walk from the root %q", rel, got, want)
 		}
 	}
-	if got := content(d.openIn(root, "a/b/f9")); got != "file 9" {
+	if got := content(d.OpenIn(root, "a/b/f9")); got != "file 9" {
 		t.Errorf("a/b/f9 = %q", got)
 	}
 	if len(d.fds) != 3 {
@@ -65,16 +65,16 @@ func TestDirCache(t *testing.T) {
 	must(os.Rename(filepath.Join(root, "a", "b"), filepath.Join(root, "a", "old")))
 	must(os.WriteFile(filepath.Join(out, "f0"), []byte("outside"), 0o644))
 	must(os.Symlink(out, filepath.Join(root, "a", "b")))
-	if got := content(d.openIn(root, "a/b/f0")); got != "file 0" {
+	if got := content(d.OpenIn(root, "a/b/f0")); got != "file 0" {
 		t.Errorf("after the swap, a/b/f0 through the cache = %q, want the checked folder's %q", got, "file 0")
 	}
-	if got, want := content(openIn(root, "a/b/f0")), "error: a/b/f0: a/b on the way is a link, not a folder: not read"; got != want {
+	if got, want := content(OpenIn(root, "a/b/f0")), "error: a/b/f0: a/b on the way is a link, not a folder: not read"; got != want {
 		t.Errorf("a walk from the root after the swap: %q, want %q", got, want)
 	}
 	// A fresh cache refuses it as the walk does.
-	var fresh dirCache
-	defer fresh.close()
-	if got, want := content(fresh.openIn(root, "a/b/f0")), "error: a/b/f0: a/b on the way is a link, not a folder: not read"; got != want {
+	var fresh DirCache
+	defer fresh.Close()
+	if got, want := content(fresh.OpenIn(root, "a/b/f0")), "error: a/b/f0: a/b on the way is a link, not a folder: not read"; got != want {
 		t.Errorf("a fresh cache after the swap: %q, want %q", got, want)
 	}
 	// Past the bound.
@@ -83,10 +83,10 @@ func TestDirCache(t *testing.T) {
 		must(os.Mkdir(filepath.Join(many, fmt.Sprint(i)), 0o755))
 		must(os.WriteFile(filepath.Join(many, fmt.Sprint(i), "x"), []byte(fmt.Sprint(i)), 0o644))
 	}
-	var m dirCache
-	defer m.close()
+	var m DirCache
+	defer m.Close()
 	for i := 0; i < maxCachedDirs+5; i++ {
-		if got := content(m.openIn(many, fmt.Sprint(i, "/x"))); got != fmt.Sprint(i) {
+		if got := content(m.OpenIn(many, fmt.Sprint(i, "/x"))); got != fmt.Sprint(i) {
 			t.Fatalf("%d/x = %q", i, got)
 		}
 	}

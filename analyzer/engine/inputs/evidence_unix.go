@@ -1,6 +1,6 @@
 //go:build unix
 
-package analyze
+package inputs
 
 import (
 	"errors"
@@ -13,35 +13,35 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// openIn opens rel inside the tree at root by the evidence rule: each
+// OpenIn opens rel inside the tree at root by the evidence rule: each
 // folder on the way is opened with openat(O_NOFOLLOW|O_DIRECTORY) from the
 // one before, so no component can be a link, even one swapped in while
 // the analyzer runs; the last is checked with fstatat before it is opened
 // (a device is never opened), opened O_NOFOLLOW|O_NONBLOCK, and checked
 // again with fstat. root itself is the examiner's input and may be a link.
-func openIn(root, rel string) (*os.File, error) {
-	var d dirCache
-	defer d.close()
-	return d.openIn(root, rel)
+func OpenIn(root, rel string) (*os.File, error) {
+	var d DirCache
+	defer d.Close()
+	return d.OpenIn(root, rel)
 }
 
-// maxCachedDirs bounds the folders a dirCache holds open; past it a
+// maxCachedDirs bounds the folders a DirCache holds open; past it a
 // folder is opened for one file and closed again.
 const maxCachedDirs = 1024
 
-// dirCache opens the files of one tree by the evidence rule (openIn),
+// DirCache opens the files of one tree by the evidence rule (OpenIn),
 // keeping each folder it opened on the way (by the rule: every component
 // opened O_NOFOLLOW|O_DIRECTORY from the one before), so a folder of many
 // files is opened once and each file is one fstatat and one openat from
 // it. A folder held open is the folder that was checked: one swapped for
 // a link later is never followed. Safe for concurrent use; close it when
 // its files are all opened (the files opened stay open).
-type dirCache struct {
+type DirCache struct {
 	mu  sync.Mutex
 	fds map[string]int // folder ('/' separated under root, "" the root) -> fd
 }
 
-func (d *dirCache) openIn(root, rel string) (*os.File, error) {
+func (d *DirCache) OpenIn(root, rel string) (*os.File, error) {
 	comps, err := splitRel(rel)
 	if err != nil {
 		return nil, err
@@ -80,7 +80,7 @@ func (d *dirCache) openIn(root, rel string) (*os.File, error) {
 // opened by the rule from the deepest folder on the way already held;
 // owned says the caller closes it (the cache was full). A refusal names
 // rel exactly as a walk from the root would.
-func (d *dirCache) folder(root, rel string, comps []string) (dfd int, owned bool, err error) {
+func (d *DirCache) folder(root, rel string, comps []string) (dfd int, owned bool, err error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.fds == nil {
@@ -125,7 +125,7 @@ func (d *dirCache) folder(root, rel string, comps []string) (dfd int, owned bool
 }
 
 // hold keeps fd as the folder key unless the cache is full.
-func (d *dirCache) hold(key string, fd int) bool {
+func (d *DirCache) hold(key string, fd int) bool {
 	if len(d.fds) >= maxCachedDirs {
 		return false
 	}
@@ -134,14 +134,14 @@ func (d *dirCache) hold(key string, fd int) bool {
 }
 
 // drop closes fd if the cache does not hold it.
-func (d *dirCache) drop(fd int, owned bool) {
+func (d *DirCache) drop(fd int, owned bool) {
 	if owned {
 		unix.Close(fd)
 	}
 }
 
 // close closes the folders held.
-func (d *dirCache) close() {
+func (d *DirCache) Close() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for _, fd := range d.fds {
