@@ -154,11 +154,12 @@ var agentsLToO = []Agent{
 	{
 		Name: "openclaude", Display: "OpenClaude (Claude Code fork)", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source Gitlawb/openclaude at 421f459 (0.29.1: Claude Code's session storage under ~/.openclaude) and kenn-io/agentsview at 5386007; synthetic fixture (npm @gitlawb/openclaude is not served here; not run)",
-		Notes: "issue 28; OPENCLAUDE_CONFIG_DIR moves ~/.openclaude elsewhere (not followed); history.jsonl and settings are collected, not parsed yet",
+		Notes: "issue 28; OPENCLAUDE_CONFIG_DIR moves ~/.openclaude elsewhere (not followed); history.jsonl is collected, not parsed yet; settings, .openclaude.json MCP servers, agents, commands, skills, rules, CLAUDE.md and hooks are read into the control surface (openclaude/surface)",
 		Targets: []Target{
 			{ID: "projects", Root: RootHome, Glob: ".openclaude/projects/**/*.jsonl", Kind: KindTranscript, Projects: ProjectsJSONLCwd},
 			{ID: "history", Root: RootHome, Glob: ".openclaude/history.jsonl", Kind: KindHistory},
 			{ID: "settings", Root: RootHome, Glob: ".openclaude/settings{,.local}.json", Kind: KindSettings},
+			{ID: "customizations", Root: RootHome, Glob: ".openclaude/{agents/**,commands/**,skills/**,output-styles/**,rules/**,hooks/**,CLAUDE.md,settings.json.{bak,backup,old,orig}{,.*},settings.local.json.{bak,backup,old,orig}{,.*}}", Kind: KindSettings},
 			{ID: "config", Root: RootHome, Glob: "{.openclaude.json,.openclaude/.openclaude.json,.openclaude/.credentials.json,.openclaude/.openclaude-profile.json,.openclaude-profile.json}", Kind: KindSecret},
 		},
 		ProjectFiles: []ProjectFile{

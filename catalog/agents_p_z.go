@@ -64,7 +64,8 @@ var agentsPToZ = []Agent{
 			{ID: "ide-projects", OS: AllOS, Root: RootAppConfig, Glob: "Qoder/SharedClientCache/cli/projects/**/*.jsonl", Kind: KindTranscript, Projects: ProjectsJSONLCwd},
 			{ID: "session-meta", Root: RootHome, Glob: "{.qoder,.qoderwork}/projects/**/*{.meta,-session}.json", Kind: KindOther},
 			{ID: "ide-session-meta", OS: AllOS, Root: RootAppConfig, Glob: "Qoder/SharedClientCache/cli/projects/**/*{.meta,-session}.json", Kind: KindOther},
-			{ID: "config", Root: RootHome, Glob: ".qoder/{settings.json,mcp-oauth-tokens.json,.auth/**}", Kind: KindSecret},
+			{ID: "config", Root: RootHome, Glob: "{.qoder/{settings.json,settings.local.json,mcp-oauth-tokens.json,.auth/**},.qoder.json,.qoder-cn.json}", Kind: KindSecret},
+			{ID: "customizations", Root: RootHome, Glob: ".qoder/{agents/**,commands/**,skills/**,output-styles/**,rules/**,hooks/**,AGENTS.md}", Kind: KindSettings},
 		},
 		ProjectFiles: []ProjectFile{
 			{Glob: ".qoder/**", Kind: KindSettings},

@@ -132,7 +132,6 @@ var notRead = map[string]string{
 	"qoder/session-meta":              "agent-<id>.meta.json and <session>-session.json (titles, subagent type, fork parent): collected, not parsed yet",
 	"qoder/ide-session-meta":          "the IDE copy's meta files: collected, not parsed yet",
 	"openclaude/history":              "history.jsonl in Claude Code's layout: collected; the reader is claude-code's and is not shared as a format yet",
-	"openclaude/settings":             "settings.json in Claude Code's layout: collected; not read yet",
 	"command-code/customizations":     "skills, agents, commands, taste files: collected; instructions, not records",
 	"command-code/session-extra":      "share links, scheduled tasks and .v2.bak pre-migration copies (the .jsonl holds the same messages): collected, not parsed yet",
 	"command-code/side-files":         "checkpoints.jsonl and prompts.jsonl: collected; their shape is not read yet",

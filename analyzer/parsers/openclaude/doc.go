@@ -30,9 +30,11 @@
 //
 // # Not read, and why
 //
-//   - history.jsonl (target "history") and settings.json (target
-//     "settings"): collected; Claude Code's readers of them live in the
-//     claude-code package and are not shared as a format yet.
+//   - history.jsonl (target "history"): collected; Claude Code's reader of
+//     it lives in the claude-code package and is not shared as a format yet.
+//     settings.json, .openclaude.json MCP servers, agents, commands, skills,
+//     rules, CLAUDE.md and hooks are the control surface (openclaude/surface
+//     in analyzer/parsers/surface).
 //   - .openclaude.json, .credentials.json and .openclaude-profile.json
 //     (target "config", secret kind): OAuth tokens and provider API keys.
 package openclaude

@@ -37,6 +37,8 @@
 //     "session-meta", "ide-session-meta"): titles, the subagent's type and
 //     a fork's parent; collected, not parsed yet (the transcript records
 //     carry the session, parent and subagent ids).
-//   - settings.json, mcp-oauth-tokens.json, .auth/ (target "config", secret
-//     kind): the login and OAuth tokens.
+//   - mcp-oauth-tokens.json, .auth/ (target "config", secret kind): the
+//     login and OAuth tokens. settings.json, .qoder.json MCP servers,
+//     agents, commands, skills, AGENTS.md and hooks are the control surface
+//     (qoder/surface in analyzer/parsers/surface), named keys only.
 package qoder

@@ -70,6 +70,18 @@
 //     skills), Claude Desktop (claude_desktop_config.json mcpServers,
 //     Claude Extensions/*/manifest.json server.mcp_config), Antigravity
 //     (mcp_config.json, .agent/rules, .agent/workflows);
+//   - OpenClaude and Qoder, Claude Code forks with its layout under their
+//     own folders (openclaude/surface, qoder/surface): settings.json and
+//     settings.local.json hooks, mcpServers, env names; the global JSON
+//     (.openclaude.json; .qoder.json, .qoder-cn.json) MCP servers; agents,
+//     commands, skills, output-styles, rules, hooks/; the memory file
+//     (~/.openclaude/CLAUDE.md; ~/.qoder/AGENTS.md). Sources:
+//     Gitlawb/openclaude at 421f45992c440420775ff28e3a8a060869195034
+//     (src/utils/claudemd.ts, envUtils.ts, env.ts) and the shipped bundle of
+//     @qoder-ai/qodercli 1.1.52 (.qoder/settings.json, settings.local.json,
+//     .qoder.json, AGENTS.md under the user dir, the agents, commands,
+//     skills, hooks, output-styles, rules folders). Their settings and
+//     global JSON hold API keys: read for the named keys only;
 //   - iFlow CLI (Gemini CLI's layout under .iflow, IFLOW.md; its
 //     settings.json holds the API key and is read for the named keys only);
 //   - shared, the cross-agent folders (the AGENTS.md convention at

@@ -161,6 +161,9 @@ type spec struct {
 	targets []string
 	secret  bool // reads a secret-kind file (named non-secret keys only)
 	entries []entry
+	// notTargets are catalog targets of the agent that hold no control
+	// surface file (routed elsewhere, or listed as not read).
+	notTargets []string
 }
 
 type surfaceParser struct {

@@ -1,6 +1,7 @@
 package surface
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/doubleagent/doubleagent/catalog"
@@ -201,6 +202,26 @@ func table() []spec {
 	}
 	factory = append(factory, skillEntries(".factory", "")...)
 
+	// claudeFork is the layout of a Claude Code fork under its own home
+	// folder (OpenClaude ~/.openclaude, Qoder ~/.qoder): settings.json and
+	// settings.local.json, the global JSON file's MCP servers, agents,
+	// commands, skills, output styles, rules, the memory file and hooks.
+	claudeFork := func(dir, globalJSON, memory string) []entry {
+		out := []entry{
+			eb(dir+"/{settings,settings.local}.json", settingsJSON, dir+"/settings.json and settings.local.json (user and project; hooks, statusLine, apiKeyHelper, env names, enabledPlugins, extraKnownMarketplaces, mcpServers)"),
+			eb(globalJSON, claudeJSON, globalJSON+" (user and local-scope MCP servers)"),
+		}
+		out = append(out, skillEntries(dir, "")...)
+		return append(out,
+			e(dir+"/agents/**/*.md", agentMD, dir+"/agents/*.md"),
+			e(dir+"/commands/**/*.md", command, dir+"/commands/**/*.md"),
+			e(dir+"/output-styles/**/*.md", markdown(KindStyle), dir+"/output-styles/*.md"),
+			e(dir+"/rules/**/*.md", rules, dir+"/rules/*.md"),
+			e(dir+"/"+memory, rules, dir+"/"+memory),
+			e(dir+"/hooks/**", file(KindHookScript), dir+"/hooks/ scripts"),
+		)
+	}
+
 	specs := []spec{
 		{agent: "claude-code", entries: claude},
 		{agent: "claude-desktop", entries: []entry{
@@ -211,6 +232,9 @@ func table() []spec {
 		{agent: "gemini-cli", entries: geminiLike(".gemini", "GEMINI.md", "gemini-extension.json")},
 		{agent: "qwen-code", entries: geminiLike(".qwen", "QWEN.md", "{qwen-extension,gemini-extension}.json")},
 		{agent: "shared", entries: shared},
+		{agent: "openclaude", entries: claudeFork(".openclaude", "{.openclaude.json,.openclaude/.openclaude.json}", "CLAUDE.md"), secret: true},
+		{agent: "qoder", entries: claudeFork(".qoder", "{.qoder.json,.qoder-cn.json}", "AGENTS.md"), secret: true,
+			notTargets: []string{"session-meta", "ide-session-meta"}}, // transcript side files, no control surface
 		{agent: "iflow", entries: geminiLike(".iflow", "IFLOW.md", "{iflow-extension,gemini-extension}.json"), secret: true},
 		{agent: "copilot-cli", entries: copilot},
 		{agent: "cursor", entries: cursor},
@@ -247,7 +271,11 @@ func table() []spec {
 		}},
 	}
 	for i := range specs {
-		specs[i].targets = surfaceTargets(specs[i].agent)
+		for _, t := range surfaceTargets(specs[i].agent) {
+			if !slices.Contains(specs[i].notTargets, t) {
+				specs[i].targets = append(specs[i].targets, t)
+			}
+		}
 	}
 	return specs
 }
