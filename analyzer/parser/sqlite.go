@@ -313,13 +313,14 @@ func ReadTables(ctx context.Context, out Sink, present map[string]bool, reads ..
 }
 
 // CheckStore is CheckSchema for a store whose every table in s is
-// expected (the tables a current version of agent creates): a store with
-// none of them is one problem, "not a <agent> database: none of the
-// tables ...", and nothing is read; each table of s that is missing is
+// expected (the tables a current version of the agent creates): a store
+// with none of them is one problem, "not <store> database: none of the
+// tables ..." (store is the agent's name with its article: "a Flowise",
+// "an n8n"), and nothing is read; each table of s that is missing is
 // one problem row naming it, and the tables present are checked by
 // CheckSchema. It returns the tables to read; the error is the one
 // reading the schema.
-func CheckStore(ctx context.Context, db *sql.DB, agent string, s SQLiteSchema, out Sink) (map[string]bool, error) {
+func CheckStore(ctx context.Context, db *sql.DB, store string, s SQLiteSchema, out Sink) (map[string]bool, error) {
 	tables, err := Tables(ctx, db)
 	if err != nil {
 		return nil, err
@@ -335,7 +336,7 @@ func CheckStore(ctx context.Context, db *sql.DB, agent string, s SQLiteSchema, o
 	sort.Strings(names)
 	sort.Strings(missing)
 	if len(missing) == len(names) {
-		out.Problem(0, "not a "+agent+" database: none of the tables "+strings.Join(names, ", "))
+		out.Problem(0, "not "+store+" database: none of the tables "+strings.Join(names, ", "))
 		return map[string]bool{}, nil
 	}
 	for _, t := range missing {

@@ -89,7 +89,7 @@ func TestCheckStore(t *testing.T) {
 		}
 	}
 	s := &recSink{}
-	ok, err := CheckStore(ctx, db, "Example", SQLiteSchema{"a": {"id"}, "b": {"text"}, "m": {"id"}, "v": {"id"}}, s)
+	ok, err := CheckStore(ctx, db, "an Example", SQLiteSchema{"a": {"id"}, "b": {"text"}, "m": {"id"}, "v": {"id"}}, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,11 +103,11 @@ func TestCheckStore(t *testing.T) {
 		t.Fatalf("readable %v, want a", ok)
 	}
 	s.probs = nil
-	ok, err = CheckStore(ctx, db, "Example", SQLiteSchema{"x": {"id"}, "v": nil}, s)
+	ok, err = CheckStore(ctx, db, "an Example", SQLiteSchema{"x": {"id"}, "v": nil}, s)
 	if err != nil || len(ok) != 0 {
 		t.Fatalf("readable %v err %v", ok, err)
 	}
-	if want := "not a Example database: none of the tables v, x"; strings.Join(s.probs, "|") != want {
+	if want := "not an Example database: none of the tables v, x"; strings.Join(s.probs, "|") != want {
 		t.Fatalf("problems %q, want %q", s.probs, want)
 	}
 }

@@ -72,7 +72,7 @@ func parseDatabase(ctx context.Context, in *parser.Input, out parser.Sink) error
 	if err != nil {
 		return err
 	}
-	readable, err := parser.CheckStore(ctx, db, "Flowise", schema, out)
+	readable, err := parser.CheckStore(ctx, db, "a Flowise", schema, out)
 	if err != nil {
 		return err
 	}
