@@ -311,3 +311,36 @@ func ReadTables(ctx context.Context, out Sink, present map[string]bool, reads ..
 	}
 	return ctx.Err()
 }
+
+// CheckStore is CheckSchema for a store whose every table in s is
+// expected (the tables a current version of the agent creates): a store
+// with none of them is one problem, "not <store> database: none of the
+// tables ..." (store is the agent's name with its article: "a Flowise",
+// "an n8n"), and nothing is read; each table of s that is missing is
+// one problem row naming it, and the tables present are checked by
+// CheckSchema. It returns the tables to read; the error is the one
+// reading the schema.
+func CheckStore(ctx context.Context, db *sql.DB, store string, s SQLiteSchema, out Sink) (map[string]bool, error) {
+	tables, err := Tables(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(s))
+	var missing []string
+	for t := range s {
+		names = append(names, t)
+		if !tables[t] {
+			missing = append(missing, t)
+		}
+	}
+	sort.Strings(names)
+	sort.Strings(missing)
+	if len(missing) == len(names) {
+		out.Problem(0, "not "+store+" database: none of the tables "+strings.Join(names, ", "))
+		return map[string]bool{}, nil
+	}
+	for _, t := range missing {
+		out.Problem(0, "table "+t+" missing: its rows cannot be read; the other tables are read")
+	}
+	return CheckSchema(ctx, db, s, out)
+}

@@ -68,3 +68,46 @@ func TestCheckSchemaAndReadTables(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestCheckStore: a missing expected table is one problem row naming it,
+// a table lacking a column is CheckSchema's row, a view is no table, and a
+// store with none of the tables is one "not a ... database" problem.
+func TestCheckStore(t *testing.T) {
+	ctx := context.Background()
+	db, err := sql.Open("sqlite", filepath.Join(t.TempDir(), "t.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range []string{
+		`CREATE TABLE a (id INTEGER, text TEXT)`,
+		`CREATE TABLE b (id INTEGER)`,
+		`CREATE VIEW v AS SELECT 1 AS id`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := &recSink{}
+	ok, err := CheckStore(ctx, db, "an Example", SQLiteSchema{"a": {"id"}, "b": {"text"}, "m": {"id"}, "v": {"id"}}, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "table m missing: its rows cannot be read; the other tables are read|" +
+		"table v missing: its rows cannot be read; the other tables are read|" +
+		"unknown schema: table b lacks column(s) text: not read; the other tables are read"
+	if strings.Join(s.probs, "|") != want {
+		t.Fatalf("problems %q, want %q", s.probs, want)
+	}
+	if len(ok) != 1 || !ok["a"] {
+		t.Fatalf("readable %v, want a", ok)
+	}
+	s.probs = nil
+	ok, err = CheckStore(ctx, db, "an Example", SQLiteSchema{"x": {"id"}, "v": nil}, s)
+	if err != nil || len(ok) != 0 {
+		t.Fatalf("readable %v err %v", ok, err)
+	}
+	if want := "not an Example database: none of the tables v, x"; strings.Join(s.probs, "|") != want {
+		t.Fatalf("problems %q, want %q", s.probs, want)
+	}
+}

@@ -454,3 +454,22 @@ func Time(t testing.TB, s string) time.Time {
 	}
 	return tm.UTC()
 }
+
+// SQLiteAltered builds a database from sqlPath as SQLite does and runs
+// stmts on it (drop a table, rename a column) with modernc.org/sqlite;
+// it returns the path of the altered copy.
+func SQLiteAltered(t testing.TB, sqlPath string, stmts ...string) string {
+	t.Helper()
+	p := SQLite(t, sqlPath)
+	db, err := sql.Open("sqlite", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range stmts {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	return p
+}

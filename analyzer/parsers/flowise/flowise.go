@@ -18,7 +18,7 @@ const agentName = "flowise"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "flowise/database", Agent: agentName, Version: 1, Actions: actions,
+			ID: "flowise/database", Agent: agentName, Version: 2, Actions: actions,
 			Targets: []string{"database"}, Names: []string{"database.sqlite"},
 			Doc: "database.sqlite: chat_flow names, chat_message prompts and replies with usedTools, agentReasoning, reasonContent, human-input actions and upload names, chat_message_feedback, execution node runs with their tool calls; never the credential table",
 		}, parseDatabase),
@@ -72,66 +72,79 @@ func parseDatabase(ctx context.Context, in *parser.Input, out parser.Sink) error
 	if err != nil {
 		return err
 	}
-	tables, err := parser.Tables(ctx, db)
+	readable, err := parser.CheckStore(ctx, db, "a Flowise", schema, out)
 	if err != nil {
 		return err
-	}
-	if !tables["chat_message"] {
-		out.Problem(0, "no chat_message table: not a Flowise database")
-		return nil
 	}
 	// Never the credential table (encryptedData), apikey, user or
 	// variable tables: they are not queried at all.
 	flows := map[string]string{}
-	err = parser.EachTableRow(ctx, db, "chat_flow", func(r parser.Row) error {
-		id := r.Get("id")
-		flows[id] = r.Get("name")
-		e := timeline.Event{TurnType: timeline.System, SourceLine: r.Rowid, RecordID: "chat_flow:" + id}
-		setTime(&e, r.Vals["createdDate"])
-		e.Text = "chatflow: " + r.Get("name")
-		if ty := r.Get("type"); ty != "" {
-			e.Text += " (" + ty + ")"
-		}
-		if r.Get("deployed") == "1" || r.Get("deployed") == "true" {
-			e.Text += ", deployed"
-		}
-		if r.Get("isPublic") == "1" || r.Get("isPublic") == "true" {
-			e.Text += ", public"
-		}
-		out.Event(e)
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("chat_flow: %w", err)
-	}
 	chats := map[string]string{} // message id -> chat id
-	err = parser.EachTableRow(ctx, db, "chat_message", func(r parser.Row) error {
-		return message(r, flows, chats, out)
-	})
-	if err != nil {
-		return fmt.Errorf("chat_message: %w", err)
+	return parser.ReadTables(ctx, out, readable,
+		parser.TableRead{Table: "chat_flow", Read: func() error {
+			return parser.EachTableRow(ctx, db, "chat_flow", func(r parser.Row) error {
+				chatFlow(r, flows, out)
+				return nil
+			})
+		}},
+		parser.TableRead{Table: "chat_message", Read: func() error {
+			return parser.EachTableRow(ctx, db, "chat_message", func(r parser.Row) error {
+				return message(r, flows, chats, out)
+			})
+		}},
+		parser.TableRead{Table: "chat_message_feedback", Read: func() error {
+			return parser.EachTableRow(ctx, db, "chat_message_feedback", func(r parser.Row) error {
+				feedback(r, out)
+				return nil
+			})
+		}},
+		parser.TableRead{Table: "execution", Read: func() error {
+			return parser.EachTableRow(ctx, db, "execution", func(r parser.Row) error {
+				execution(r, flows, out)
+				return nil
+			})
+		}},
+	)
+}
+
+// schema is the tables parseDatabase reads (a current Flowise's
+// migrations create them all) with the columns without which a row says
+// nothing; every other column is read by name when present.
+var schema = parser.SQLiteSchema{
+	"chat_flow":             {"id", "name"},
+	"chat_message":          {"id", "role", "content"},
+	"chat_message_feedback": {"messageId", "rating"},
+	"execution":             {"id", "executionData"},
+}
+
+// chatFlow reads one chat_flow row.
+func chatFlow(r parser.Row, flows map[string]string, out parser.Sink) {
+	id := r.Get("id")
+	flows[id] = r.Get("name")
+	e := timeline.Event{TurnType: timeline.System, SourceLine: r.Rowid, RecordID: "chat_flow:" + id}
+	setTime(&e, r.Vals["createdDate"])
+	e.Text = "chatflow: " + r.Get("name")
+	if ty := r.Get("type"); ty != "" {
+		e.Text += " (" + ty + ")"
 	}
-	err = parser.EachTableRow(ctx, db, "chat_message_feedback", func(r parser.Row) error {
-		e := timeline.Event{SessionID: r.Get("chatId"), TurnType: timeline.System, SourceLine: r.Rowid, RecordID: "chat_message_feedback:" + r.Get("id")}
-		setTime(&e, r.Vals["createdDate"])
-		e.Text = "feedback on message " + r.Get("messageId") + ": " + r.Get("rating")
-		if c := strings.TrimSpace(r.Get("content")); c != "" {
-			e.Text += ": " + c
-		}
-		out.Event(e)
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("chat_message_feedback: %w", err)
+	if r.Get("deployed") == "1" || r.Get("deployed") == "true" {
+		e.Text += ", deployed"
 	}
-	err = parser.EachTableRow(ctx, db, "execution", func(r parser.Row) error {
-		execution(r, flows, out)
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("execution: %w", err)
+	if r.Get("isPublic") == "1" || r.Get("isPublic") == "true" {
+		e.Text += ", public"
 	}
-	return nil
+	out.Event(e)
+}
+
+// feedback reads one chat_message_feedback row.
+func feedback(r parser.Row, out parser.Sink) {
+	e := timeline.Event{SessionID: r.Get("chatId"), TurnType: timeline.System, SourceLine: r.Rowid, RecordID: "chat_message_feedback:" + r.Get("id")}
+	setTime(&e, r.Vals["createdDate"])
+	e.Text = "feedback on message " + r.Get("messageId") + ": " + r.Get("rating")
+	if c := strings.TrimSpace(r.Get("content")); c != "" {
+		e.Text += ": " + c
+	}
+	out.Event(e)
 }
 
 func setTime(e *timeline.Event, v any) {

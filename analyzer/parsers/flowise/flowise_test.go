@@ -8,6 +8,7 @@ import (
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
 var mtime = time.Date(2026, 7, 4, 7, 0, 0, 0, time.UTC)
@@ -100,10 +101,68 @@ func TestDatabaseEmpty(t *testing.T) {
 	}
 }
 
-// TestDatabaseOther: a SQLite file that is not Flowise's is one problem.
+// TestDatabaseOther: a SQLite file with none of the Flowise tables is one
+// problem naming them.
 func TestDatabaseOther(t *testing.T) {
 	s := run(t, "other.sql", "other")
-	if len(s.Events) != 0 || strings.Join(s.Problems, "\n") != "line 0: no chat_message table: not a Flowise database" {
+	if len(s.Events) != 0 || strings.Join(s.Problems, "\n") != "line 0: not a Flowise database: none of the tables chat_flow, chat_message, chat_message_feedback, execution" {
 		t.Fatalf("events %d problems %v", len(s.Events), s.Problems)
+	}
+}
+
+// keep returns the rows of s whose RecordID starts with one of prefixes.
+func keep(s *parsertest.Sink, prefixes ...string) *parsertest.Sink {
+	out := &parsertest.Sink{}
+	for _, e := range s.Events {
+		for _, p := range prefixes {
+			if strings.HasPrefix(e.RecordID, p) {
+				out.Events = append(out.Events, e)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func runAltered(t *testing.T, stmts ...string) *parsertest.Sink {
+	t.Helper()
+	db := parsertest.SQLiteAltered(t, "testdata/database.sql", stmts...)
+	in := parsertest.Input(t, db, parser.File{Path: "/home/ex/.flowise/database.sqlite", Rel: ".flowise/database.sqlite", Agent: agentName, Target: "database", MTime: mtime}, nil)
+	return parsertest.Run(t, byID(t, "flowise/database"), in)
+}
+
+// TestDatabaseMissingTable: a store without chat_message is one problem
+// naming it, and every row of chat_flow, chat_message_feedback and
+// execution is still there (it was "not a Flowise database", no rows).
+func TestDatabaseMissingTable(t *testing.T) {
+	full := run(t, "database.sql", "database")
+	s := runAltered(t, `DROP TABLE chat_message`)
+	want := "line 0: table chat_message missing: its rows cannot be read; the other tables are read\n" +
+		"line 2: executionData of execution e2 not read: invalid character 'n' looking for beginning of object key string"
+	if got := strings.Join(s.Problems, "\n"); got != want {
+		t.Fatalf("problems:\n%s", got)
+	}
+	if got, want := rows(s), rows(keep(full, "chat_flow:", "chat_message_feedback:", "execution:")); got != want || len(s.Events) != 15 {
+		t.Fatalf("%d rows:\n%s\nwant:\n%s", len(s.Events), got, want)
+	}
+}
+
+// TestDatabaseMissingColumn: chat_message_feedback without rating is the
+// one unknown-schema problem naming table and column; the other tables'
+// rows are all there.
+func TestDatabaseMissingColumn(t *testing.T) {
+	full := run(t, "database.sql", "database")
+	s := runAltered(t, `ALTER TABLE chat_message_feedback DROP COLUMN rating`)
+	if got := s.Problems[0]; got != "line 0: unknown schema: table chat_message_feedback lacks column(s) rating: not read; the other tables are read" || len(s.Problems) != 4 {
+		t.Fatalf("problems:\n%s", strings.Join(s.Problems, "\n"))
+	}
+	var others []timeline.Event
+	for _, e := range full.Events {
+		if !strings.HasPrefix(e.RecordID, "chat_message_feedback:") {
+			others = append(others, e)
+		}
+	}
+	if got, want := rows(s), rows(&parsertest.Sink{Events: others}); got != want || len(s.Events) != len(full.Events)-1 {
+		t.Fatalf("rows:\n%s\nwant:\n%s", got, want)
 	}
 }

@@ -19,7 +19,7 @@ const agentName = "langflow"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "langflow/database", Agent: agentName, Version: 1, Actions: actions,
+			ID: "langflow/database", Agent: agentName, Version: 2, Actions: actions,
 			Targets: []string{"server-db", "server-db-windows", "server-db-package", "desktop-db", catalog.VolumeTarget}, Names: []string{"*.db"},
 			Doc: "langflow.db (server) and Langflow Desktop's database.db: flow names, message rows (User prompts, Machine replies, edited and error messages marked, content_blocks tool calls with input, output and error, file names), transaction rows (each component run's status, error and outputs, never its inputs)",
 		}, parseDatabase),
@@ -39,40 +39,40 @@ func parseDatabase(ctx context.Context, in *parser.Input, out parser.Sink) error
 	if err != nil {
 		return err
 	}
-	tables, err := parser.Tables(ctx, db)
+	readable, err := parser.CheckStore(ctx, db, "a Langflow", schema, out)
 	if err != nil {
 		return err
-	}
-	if !tables["message"] && !tables["transaction"] {
-		out.Problem(0, "no message or transaction table: not a Langflow database")
-		return nil
 	}
 	// Flow names only: flow.data holds the components' inputs, API keys
 	// among them; user, apikey and variable tables are never queried.
 	flows := map[string]string{}
-	if tables["flow"] {
-		err = parser.EachRow(ctx, db, `SELECT id, name FROM flow`, func(m map[string]any) {
-			flows[parser.SQLText(m["id"])] = parser.SQLText(m["name"])
-		})
-		if err != nil {
-			return fmt.Errorf("flow: %w", err)
-		}
-	}
-	err = parser.EachTableRow(ctx, db, "message", func(r parser.Row) error {
-		message(r, flows, out)
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("message: %w", err)
-	}
-	err = parser.EachTableRow(ctx, db, "transaction", func(r parser.Row) error {
-		transaction(r, flows, out)
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("transaction: %w", err)
-	}
-	return nil
+	return parser.ReadTables(ctx, out, readable,
+		parser.TableRead{Table: "flow", Read: func() error {
+			return parser.EachRow(ctx, db, `SELECT id, name FROM flow`, func(m map[string]any) {
+				flows[parser.SQLText(m["id"])] = parser.SQLText(m["name"])
+			})
+		}},
+		parser.TableRead{Table: "message", Read: func() error {
+			return parser.EachTableRow(ctx, db, "message", func(r parser.Row) error {
+				message(r, flows, out)
+				return nil
+			})
+		}},
+		parser.TableRead{Table: "transaction", Read: func() error {
+			return parser.EachTableRow(ctx, db, "transaction", func(r parser.Row) error {
+				transaction(r, flows, out)
+				return nil
+			})
+		}},
+	)
+}
+
+// schema is the tables parseDatabase reads (a current Langflow creates
+// them all) with the columns without which a row says nothing.
+var schema = parser.SQLiteSchema{
+	"flow":        {"id", "name"},
+	"message":     {"id", "sender", "text"},
+	"transaction": {"id", "vertex_id"},
 }
 
 // block is a ContentBlock (lfx/schema/content_block.py) and its contents

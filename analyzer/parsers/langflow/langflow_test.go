@@ -8,6 +8,7 @@ import (
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
 var mtime = time.Date(2026, 7, 8, 9, 0, 0, 0, time.UTC)
@@ -82,7 +83,40 @@ func TestDatabaseEmpty(t *testing.T) {
 // TestDatabaseOther: a SQLite file that is not Langflow's is one problem.
 func TestDatabaseOther(t *testing.T) {
 	s := run(t, "other.sql", "other")
-	if len(s.Events) != 0 || strings.Join(s.Problems, "\n") != "line 0: no message or transaction table: not a Langflow database" {
+	if len(s.Events) != 0 || strings.Join(s.Problems, "\n") != "line 0: not a Langflow database: none of the tables flow, message, transaction" {
 		t.Fatalf("events %d problems %v", len(s.Events), s.Problems)
+	}
+}
+
+func runAltered(t *testing.T, stmts ...string) *parsertest.Sink {
+	t.Helper()
+	db := parsertest.SQLiteAltered(t, "testdata/langflow.sql", stmts...)
+	in := parsertest.Input(t, db, parser.File{Path: "/home/ex/.local/lib/python3.12/site-packages/langflow/langflow.db", Rel: ".local/lib/python3.12/site-packages/langflow/langflow.db", Agent: agentName, Target: "server-db-package", MTime: mtime}, nil)
+	return parsertest.Run(t, byID(t, "langflow/database"), in)
+}
+
+// TestDatabaseMissingTable: without message (16 rows became 3, no
+// problem) the one problem names it and every transaction row is there;
+// without transaction.vertex_id the unknown-schema row names it and every
+// message row is there.
+func TestDatabaseMissingTable(t *testing.T) {
+	full := run(t, "langflow.sql", "langflow")
+	for _, c := range []struct{ stmt, problem, dropped string }{
+		{`DROP TABLE message`, "line 0: table message missing: its rows cannot be read; the other tables are read", "message"},
+		{`ALTER TABLE "transaction" DROP COLUMN vertex_id`, "line 0: unknown schema: table transaction lacks column(s) vertex_id: not read; the other tables are read", "transaction"},
+	} {
+		s := runAltered(t, c.stmt)
+		if len(s.Problems) == 0 || s.Problems[0] != c.problem {
+			t.Fatalf("%s: problems %q", c.stmt, s.Problems)
+		}
+		var want []string
+		for _, e := range full.Events {
+			if strings.HasPrefix(e.RecordID, "transaction:") == (c.dropped == "message") {
+				want = append(want, rows(&parsertest.Sink{Events: []timeline.Event{e}}))
+			}
+		}
+		if got := rows(s); got != strings.Join(want, "") || len(s.Events) == 0 || len(s.Events) >= len(full.Events) {
+			t.Fatalf("%s: %d rows (full %d):\n%s\nwant:\n%s", c.stmt, len(s.Events), len(full.Events), got, strings.Join(want, ""))
+		}
 	}
 }

@@ -22,7 +22,7 @@ const agentName = "n8n"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "n8n/database", Agent: agentName, Version: 1, Actions: actions,
+			ID: "n8n/database", Agent: agentName, Version: 2, Actions: actions,
 			Targets: []string{"database", catalog.VolumeTarget}, Names: []string{"database.sqlite"},
 			Doc: "database.sqlite: execution_entity runs (soft-deleted ones kept and marked), execution_data node runs (flatted): chat trigger prompts, AI tool sub-node calls with input and response, agent replies, model calls, node errors; chat_hub_sessions and chat_hub_messages; workflow names only; never credentials_entity",
 		}, parseDatabase),
@@ -47,36 +47,38 @@ func parseDatabase(ctx context.Context, in *parser.Input, out parser.Sink) error
 	if err != nil {
 		return err
 	}
-	tables, err := parser.Tables(ctx, db)
+	readable, err := parser.CheckStore(ctx, db, "an n8n", schema, out)
 	if err != nil {
 		return err
-	}
-	if !tables["execution_entity"] && !tables["chat_hub_messages"] {
-		out.Problem(0, "no execution_entity or chat_hub_messages table: not an n8n database")
-		return nil
 	}
 	// Workflow names only: nodes and connections can hold parameters
 	// typed into a node, credentials_entity is never queried.
 	names := map[string]string{}
-	if tables["workflow_entity"] {
-		err = parser.EachRow(ctx, db, `SELECT id, name FROM workflow_entity`, func(m map[string]any) {
-			names[parser.SQLText(m["id"])] = parser.SQLText(m["name"])
-		})
-		if err != nil {
-			return fmt.Errorf("workflow_entity: %w", err)
-		}
-	}
-	if tables["execution_entity"] {
-		if err := executions(ctx, db, out, names, tables["execution_data"]); err != nil {
-			return err
-		}
-	}
-	if tables["chat_hub_messages"] {
-		if err := chatHub(ctx, db, out); err != nil {
-			return err
-		}
-	}
-	return nil
+	sessions := map[string]bool{}
+	return parser.ReadTables(ctx, out, readable,
+		parser.TableRead{Table: "workflow_entity", Read: func() error {
+			return parser.EachRow(ctx, db, `SELECT id, name FROM workflow_entity`, func(m map[string]any) {
+				names[parser.SQLText(m["id"])] = parser.SQLText(m["name"])
+			})
+		}},
+		parser.TableRead{Table: "execution_entity", Read: func() error {
+			return executions(ctx, db, out, names, readable["execution_data"])
+		}},
+		parser.TableRead{Table: "chat_hub_sessions", Read: func() error { return chatSessions(ctx, db, out, sessions) }},
+		parser.TableRead{Table: "chat_hub_messages", Read: func() error { return chatMessages(ctx, db, out, sessions) }},
+	)
+}
+
+// schema is the tables parseDatabase reads (a current n8n's migrations
+// create them all) with the columns without which a row says nothing;
+// every other column is read by name when present. execution_data is read
+// with its execution_entity row.
+var schema = parser.SQLiteSchema{
+	"workflow_entity":   {"id", "name"},
+	"execution_entity":  {"id"},
+	"execution_data":    {"executionId", "data", "workflowData"},
+	"chat_hub_sessions": {"id"},
+	"chat_hub_messages": {"id", "sessionId", "type", "content"},
 }
 
 func executions(ctx context.Context, db *sql.DB, out parser.Sink, names map[string]string, hasData bool) error {
@@ -88,7 +90,7 @@ func executions(ctx context.Context, db *sql.DB, out parser.Sink, names map[stri
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("execution_entity: %w", err)
+		return err
 	}
 	for _, r := range list {
 		id := r.Get("id")
@@ -99,16 +101,20 @@ func executions(ctx context.Context, db *sql.DB, out parser.Sink, names map[stri
 				data, wf, found = parser.SQLText(m["data"]), parser.SQLText(m["workflowData"]), true
 			}, id)
 			if err != nil {
-				return fmt.Errorf("execution_data of %s: %w", id, err)
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				// the execution row is kept; its data is named
+				out.Problem(r.Rowid, "table execution_data not read for execution "+id+": "+err.Error())
 			}
 		}
-		execution(r, names, data, wf, found, out)
+		execution(r, names, data, wf, found, hasData, out)
 	}
 	return nil
 }
 
 // execution reads one execution_entity row and its execution_data.
-func execution(r parser.Row, names map[string]string, data, wf string, found bool, out parser.Sink) {
+func execution(r parser.Row, names map[string]string, data, wf string, found, hasData bool, out parser.Sink) {
 	id := r.Get("id")
 	rid := "execution:" + id
 	head := timeline.Event{TurnType: timeline.System, SourceLine: r.Rowid, RecordID: rid}
@@ -146,6 +152,8 @@ func execution(r parser.Row, names map[string]string, data, wf string, found boo
 				}
 			}
 		}
+	} else if !hasData {
+		head.Text += ", its execution_data not read (see the table's problem row)"
 	} else if !found {
 		head.Text += ", no execution_data row (its data is gone)"
 	}
@@ -341,8 +349,7 @@ type binaryData struct {
 	FileSize string `json:"fileSize"`
 }
 
-func chatHub(ctx context.Context, db *sql.DB, out parser.Sink) error {
-	sessions := map[string]bool{}
+func chatSessions(ctx context.Context, db *sql.DB, out parser.Sink, sessions map[string]bool) error {
 	err := parser.EachTableRow(ctx, db, "chat_hub_sessions", func(r parser.Row) error {
 		id := r.Get("id")
 		sessions[id] = true
@@ -361,9 +368,10 @@ func chatHub(ctx context.Context, db *sql.DB, out parser.Sink) error {
 		out.Event(e)
 		return nil
 	})
-	if err != nil {
-		return fmt.Errorf("chat_hub_sessions: %w", err)
-	}
+	return err
+}
+
+func chatMessages(ctx context.Context, db *sql.DB, out parser.Sink, sessions map[string]bool) error {
 	return parser.EachTableRow(ctx, db, "chat_hub_messages", func(r parser.Row) error {
 		id := r.Get("id")
 		s := r.Get("sessionId")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
 var mtime = time.Date(2026, 7, 6, 9, 0, 0, 0, time.UTC)
@@ -96,7 +97,7 @@ func TestDatabaseEmpty(t *testing.T) {
 // TestDatabaseOther: a SQLite file that is not n8n's is one problem.
 func TestDatabaseOther(t *testing.T) {
 	s := runDB(t, "other.sql", "other")
-	if len(s.Events) != 0 || strings.Join(s.Problems, "\n") != "line 0: no execution_entity or chat_hub_messages table: not an n8n database" {
+	if len(s.Events) != 0 || strings.Join(s.Problems, "\n") != "line 0: not an n8n database: none of the tables chat_hub_messages, chat_hub_sessions, execution_data, execution_entity, workflow_entity" {
 		t.Fatalf("events %d problems %v", len(s.Events), s.Problems)
 	}
 }
@@ -130,5 +131,56 @@ func TestGatewayLogEmpty(t *testing.T) {
 	s := runLog(t, "empty.log", "gateway_empty")
 	if len(s.Events) != 0 || len(s.Problems) != 0 {
 		t.Fatalf("events %d problems %v", len(s.Events), s.Problems)
+	}
+}
+
+func runAltered(t *testing.T, stmts ...string) *parsertest.Sink {
+	t.Helper()
+	db := parsertest.SQLiteAltered(t, "testdata/database.sql", stmts...)
+	in := parsertest.Input(t, db, parser.File{Path: "/home/ex/.n8n/database.sqlite", Rel: ".n8n/database.sqlite", Agent: agentName, Target: "database", MTime: mtime}, nil)
+	return parsertest.Run(t, byID(t, "n8n/database"), in)
+}
+
+// TestDatabaseMissingTables: the tryout's store without chat_hub_messages
+// and execution_data (24 rows became 4 with no problem): one problem per
+// missing table, every execution row and the chat session still there,
+// each execution saying its data was not read.
+func TestDatabaseMissingTables(t *testing.T) {
+	s := runAltered(t, `DROP TABLE chat_hub_messages`, `DROP TABLE execution_data`)
+	wantP := "line 0: table chat_hub_messages missing: its rows cannot be read; the other tables are read\n" +
+		"line 0: table execution_data missing: its rows cannot be read; the other tables are read"
+	if got := strings.Join(s.Problems, "\n"); got != wantP {
+		t.Fatalf("problems:\n%s", got)
+	}
+	want := `1 execution:1 system  model= id= rec=execution:1 in= err= t=2026-07-02T09:59:59.900Z/: "execution 1 of workflow Chat agent (wf1) (webhook): success, stopped 2026-07-02T10:00:05.000Z, its execution_data not read (see the table's problem row)"
+2 execution:2 system  model= id= rec=execution:2 in= err= t=2026-07-03T10:00:00.000Z/: "execution 2 of workflow Nightly ping (wf2) (trigger): error, stopped 2026-07-03T10:00:00.100Z, deleted 2026-07-04T00:00:00.000Z (soft-deleted: kept until pruned), its execution_data not read (see the table's problem row)"
+3 execution:3 system  model= id= rec=execution:3 in= err= t=2026-07-03T11:00:00.000Z/: "execution 3 of workflow Nightly ping (wf2) (retry): error, a retry of execution 2, its execution_data not read (see the table's problem row)"
+4 execution:4 system  model= id= rec=execution:4 in= err= t=2026-07-03T12:00:00.000Z/: "execution 4 of workflow wf-gone (manual): new, its execution_data not read (see the table's problem row)"
+1 hub-1 system  model=gpt-4.1 id= rec=chat_hub_sessions:hub-1 in= err= t=2026-07-05T08:00:00.000Z/: "chat: Trip planning (provider=openai, model=gpt-4.1)"
+`
+	if got := rows(s); got != want {
+		t.Fatalf("rows:\n%s", got)
+	}
+}
+
+// TestDatabaseMissingColumn: chat_hub_messages without content is the one
+// unknown-schema problem naming it; the executions' 14 rows and the
+// session row are all as in the full store.
+func TestDatabaseMissingColumn(t *testing.T) {
+	full := runDB(t, "database.sql", "database")
+	s := runAltered(t, `ALTER TABLE chat_hub_messages DROP COLUMN content`)
+	wantP := "line 0: unknown schema: table chat_hub_messages lacks column(s) content: not read; the other tables are read\n" +
+		"line 3: execution_data of execution 3 not read: flatted reference 99 out of range"
+	if got := strings.Join(s.Problems, "\n"); got != wantP {
+		t.Fatalf("problems:\n%s", got)
+	}
+	var others []timeline.Event
+	for _, e := range full.Events {
+		if strings.HasPrefix(e.RecordID, "execution:") || strings.HasPrefix(e.RecordID, "chat_hub_sessions:") {
+			others = append(others, e)
+		}
+	}
+	if got, want := rows(s), rows(&parsertest.Sink{Events: others}); got != want || len(s.Events) != 15 {
+		t.Fatalf("%d rows:\n%s\nwant:\n%s", len(s.Events), got, want)
 	}
 }
