@@ -196,7 +196,7 @@ func NewHeadlessBypass() *HeadlessBypass { return &HeadlessBypass{sess: map[key]
 
 func (d *HeadlessBypass) ID() string { return HeadlessBypassID }
 func (d *HeadlessBypass) Title() string {
-	return "Agent session started headless by a process ran with its guard rails off"
+	return "Headless agent session, started by a process, ran with its guard rails off"
 }
 func (d *HeadlessBypass) Level() string { return "high" }
 func (d *HeadlessBypass) Class() string { return "guard-rails" }
