@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -20,7 +21,7 @@ const Agent = "forge"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "forge/db", Agent: Agent, Version: 2,
+			ID: "forge/db", Agent: Agent, Version: 3,
 			Actions: actions,
 			Targets: []string{"db"}, Names: []string{".forge.db"},
 			Doc: ".forge.db conversations: context messages (typed prompts from raw_content, replies, reasoning, tool calls and results, subagent conversations), title, usage and file metrics",
@@ -117,9 +118,12 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 }
 
 // subagentParents reads every conversation's tool results once for the
-// "aI" values a subagent returns: child conversation id to the parent's.
-func subagentParents(ctx context.Context, db *sql.DB) (map[string]string, error) {
-	parents := map[string]string{}
+// "aI" values a subagent returns: child conversation id to the ids of the
+// conversations that name it, in table order. The parser does not choose
+// among them: each caller's link is a row of the child (conversation),
+// and the correlate stage decides the parent, naming a conflict.
+func subagentParents(ctx context.Context, db *sql.DB) (map[string][]string, error) {
+	parents := map[string][]string{}
 	err := parser.EachTableRow(ctx, db, "conversations", func(r parser.Row) error {
 		var c contextRecord
 		if json.Unmarshal([]byte(r.Get("context")), &c) != nil {
@@ -132,8 +136,8 @@ func subagentParents(ctx context.Context, db *sql.DB) (map[string]string, error)
 			}
 			for _, v := range e.Tool.Output.Values {
 				if _, child := toolValue(v); child != "" && child != r.Get("conversation_id") {
-					if _, seen := parents[child]; !seen {
-						parents[child] = r.Get("conversation_id")
+					if p := r.Get("conversation_id"); !slices.Contains(parents[child], p) {
+						parents[child] = append(parents[child], p)
 					}
 				}
 			}
@@ -209,14 +213,24 @@ func imageText(b json.RawMessage) string {
 	return fmt.Sprintf("image %s, %d bytes of data (not shown)", im.MimeType, len(im.URL))
 }
 
-func conversation(r parser.Row, parents map[string]string, out parser.Sink) {
+func conversation(r parser.Row, parents map[string][]string, out parser.Sink) {
 	id := r.Get("conversation_id")
 	created, ok := parser.SQLTime(r.Vals["created_at"])
 	basis := timeline.TimeRecorded
 	if !ok {
 		basis = timeline.TimeNone
 	}
-	parent := parents[id]
+	var parent string
+	if ps := parents[id]; len(ps) > 0 {
+		parent = ps[0]
+		// every other conversation that names this one as its subagent
+		// is a row of its own, so the correlate stage sees each link
+		for _, other := range ps[1:] {
+			out.Event(timeline.Event{TurnType: timeline.System, SessionID: id, ParentSessionID: other, SourceLine: r.Rowid,
+				Time: created, TimeBasis: basis, RecordID: id + "#subagent-of-" + other,
+				Text: "conversation " + id + " is also named as a subagent by conversation " + other})
+		}
+	}
 	head := timeline.Event{TurnType: timeline.System, SessionID: id, ParentSessionID: parent, SourceLine: r.Rowid,
 		Time: created, TimeBasis: basis, RecordID: id + "#conversation"}
 	parts := []string{"conversation " + id}

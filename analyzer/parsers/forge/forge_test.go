@@ -65,6 +65,28 @@ func TestTypical(t *testing.T) {
 	}
 }
 
+// TestTwoCallers: a subagent conversation that two conversations name in
+// their tool output is not given to the first alone: the other caller's
+// link is a row of the child, so the correlate stage sees both parents
+// (and names the conflict); it was dropped without a word.
+func TestTwoCallers(t *testing.T) {
+	local := parsertest.SQLiteAltered(t, "testdata/typical.sql",
+		`INSERT INTO conversations SELECT 'c-other', title, workspace_id, replace(context, '"conversation_id": "c-parent"', '"conversation_id": "c-other"'), '2026-11-24 09:30:00', updated_at, metrics FROM conversations WHERE conversation_id = 'c-parent'`)
+	in := parsertest.Input(t, local, parser.File{Path: "/home/ex/.forge/.forge.db", Rel: ".forge/.forge.db", Agent: Agent, Target: "db"}, nil)
+	s := parsertest.Run(t, Parsers()[0], in)
+	var got []string
+	for _, e := range s.Events {
+		if e.SessionID == "c-child" && (e.RecordID == "c-child#conversation" || strings.Contains(e.RecordID, "#subagent-of-")) {
+			got = append(got, e.RecordID+" parent="+e.ParentSessionID+": "+e.Text)
+		}
+	}
+	want := "c-child#subagent-of-c-other parent=c-other: conversation c-child is also named as a subagent by conversation c-other|" +
+		"c-child#conversation parent=c-parent: conversation c-child; initiator agent; 2 messages"
+	if strings.Join(got, "|") != want {
+		t.Errorf("child rows:\n%s\nwant:\n%s", strings.Join(got, "|"), want)
+	}
+}
+
 // TestEmpty: a store with the table and no rows gives nothing.
 func TestEmpty(t *testing.T) {
 	s := run(t, parsertest.SQLite(t, "testdata/empty.sql"), "empty")
