@@ -234,52 +234,77 @@ func SQLTime(v any) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// SQLiteSchema is what a SQLite parser requires of a store, as plaso's
-// SQLite plugins declare theirs: each table it reads, with the columns
-// without which that table's rows cannot be read. A table may be absent
-// (an older or newer version of the agent); a table present that lacks a
-// required column is an unknown schema, reported by CheckSchema and not
-// read, while the other tables are.
+// SQLiteSchema is the tables a SQLite parser reads, as plaso's SQLite
+// plugins declare theirs: each table with the columns without which its
+// rows cannot be read.
 type SQLiteSchema map[string][]string
 
-// CheckSchema compares db's schema with s. It returns the tables of s
-// that are present with every required column (the ones to read). Each
-// table present that lacks required columns is named, with the columns,
-// in one problem row at line 0 ("unknown schema: table messages lacks
-// column(s) content, role: not read; the other tables are read"). The
-// error is the one reading the schema (not a database, a corrupt header).
-func CheckSchema(ctx context.Context, db *sql.DB, s SQLiteSchema, out Sink) (map[string]bool, error) {
+// SQLiteStore is what a SQLite parser requires of one kind of store: the
+// one schema policy of the SQLite parsers (CheckStore).
+type SQLiteStore struct {
+	// Name is the store with its article, for the problem of a file that
+	// holds none of the tables: "a Flowise", "an n8n".
+	Name string
+	// Tables is every table the parser reads, with its required columns.
+	Tables SQLiteSchema
+	// Optional names the tables of Tables that a version of the agent
+	// does not create, each with which versions lack it ("before 0.16"):
+	// such a table's absence is no problem row. Every other table of
+	// Tables that is absent is one.
+	Optional map[string]string
+}
+
+// CheckStore compares db's schema with s and returns the tables to read.
+// A store with none of the tables of s is one problem, "not <Name>
+// database: none of the tables ...", and nothing is read. Otherwise each
+// table of s that is absent and not Optional is one problem row naming
+// it; each table present that lacks required columns is named, with the
+// columns, in one problem row ("unknown schema: table messages lacks
+// column(s) content, role: not read; the other tables are read"); the
+// others are returned. A view is never a table (see HasTable). The error
+// is the one reading the schema (not a database, a corrupt header).
+func CheckStore(ctx context.Context, db *sql.DB, s SQLiteStore, out Sink) (map[string]bool, error) {
 	tables, err := Tables(ctx, db)
 	if err != nil {
 		return nil, err
 	}
-	names := make([]string, 0, len(s))
-	for t := range s {
+	names := make([]string, 0, len(s.Tables))
+	for t := range s.Tables {
 		names = append(names, t)
 	}
 	sort.Strings(names)
+	var missing, bad []string
 	ok := map[string]bool{}
-	var bad []string
 	for _, t := range names {
 		if !tables[t] {
+			if _, opt := s.Optional[t]; !opt {
+				missing = append(missing, t)
+			}
 			continue
 		}
 		cols, err := Columns(ctx, db, t)
 		if err != nil {
 			return nil, fmt.Errorf("read the columns of %s: %w", t, err)
 		}
-		var missing []string
-		for _, c := range s[t] {
+		var lack []string
+		for _, c := range s.Tables[t] {
 			if !cols[c] {
-				missing = append(missing, c)
+				lack = append(lack, c)
 			}
 		}
-		if len(missing) > 0 {
-			sort.Strings(missing)
-			bad = append(bad, "table "+t+" lacks column(s) "+strings.Join(missing, ", "))
+		if len(lack) > 0 {
+			sort.Strings(lack)
+			bad = append(bad, "table "+t+" lacks column(s) "+strings.Join(lack, ", "))
 			continue
 		}
 		ok[t] = true
+	}
+	if len(ok) == 0 && len(bad) == 0 {
+		out.Problem(0, "not "+s.Name+" database: none of the tables "+strings.Join(names, ", "))
+		return ok, nil
+	}
+	for _, t := range missing {
+		out.Problem(0, "table "+t+" missing: its rows cannot be read; the other tables are read")
 	}
 	if len(bad) > 0 {
 		out.Problem(0, "unknown schema: "+strings.Join(bad, "; ")+": not read; the other tables are read")
@@ -294,7 +319,7 @@ type TableRead struct {
 }
 
 // ReadTables is the one error policy of the SQLite parsers: each read
-// whose table is in present (CheckSchema's result) runs in order; one that
+// whose table is in present (CheckStore's result) runs in order; one that
 // fails is a problem row naming its table and the error, and the next
 // table is read. Only a cancelled ctx stops it (its error is returned).
 func ReadTables(ctx context.Context, out Sink, present map[string]bool, reads ...TableRead) error {
@@ -310,37 +335,4 @@ func ReadTables(ctx context.Context, out Sink, present map[string]bool, reads ..
 		}
 	}
 	return ctx.Err()
-}
-
-// CheckStore is CheckSchema for a store whose every table in s is
-// expected (the tables a current version of the agent creates): a store
-// with none of them is one problem, "not <store> database: none of the
-// tables ..." (store is the agent's name with its article: "a Flowise",
-// "an n8n"), and nothing is read; each table of s that is missing is
-// one problem row naming it, and the tables present are checked by
-// CheckSchema. It returns the tables to read; the error is the one
-// reading the schema.
-func CheckStore(ctx context.Context, db *sql.DB, store string, s SQLiteSchema, out Sink) (map[string]bool, error) {
-	tables, err := Tables(ctx, db)
-	if err != nil {
-		return nil, err
-	}
-	names := make([]string, 0, len(s))
-	var missing []string
-	for t := range s {
-		names = append(names, t)
-		if !tables[t] {
-			missing = append(missing, t)
-		}
-	}
-	sort.Strings(names)
-	sort.Strings(missing)
-	if len(missing) == len(names) {
-		out.Problem(0, "not "+store+" database: none of the tables "+strings.Join(names, ", "))
-		return map[string]bool{}, nil
-	}
-	for _, t := range missing {
-		out.Problem(0, "table "+t+" missing: its rows cannot be read; the other tables are read")
-	}
-	return CheckSchema(ctx, db, s, out)
 }

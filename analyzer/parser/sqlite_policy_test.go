@@ -9,12 +9,12 @@ import (
 	"testing"
 )
 
-// TestCheckSchemaAndReadTables: the one error policy. A table lacking a
+// TestCheckStoreAndReadTables: the one error policy. A table lacking a
 // required column and a second one lacking two are named with their
-// columns in one problem; an absent table is not a problem; a table whose
+// columns in one problem; an absent Optional table is not a problem; a table whose
 // read fails is named and the tables after it are still read; only a
 // cancelled context stops the run.
-func TestCheckSchemaAndReadTables(t *testing.T) {
+func TestCheckStoreAndReadTables(t *testing.T) {
 	ctx := context.Background()
 	db, err := sql.Open("sqlite", filepath.Join(t.TempDir(), "t.db"))
 	if err != nil {
@@ -33,10 +33,10 @@ func TestCheckSchemaAndReadTables(t *testing.T) {
 		}
 	}
 	s := &recSink{}
-	ok, err := CheckSchema(ctx, db, SQLiteSchema{
+	ok, err := CheckStore(ctx, db, SQLiteStore{Name: "an Example", Tables: SQLiteSchema{
 		"a": {"id", "text"}, "b": {"id", "text"}, "c": {"role", "id"}, "d": {"id"},
 		"absent": {"id"}, "e": {"id"},
-	}, s)
+	}, Optional: map[string]string{"absent": "old versions", "e": "old versions"}}, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,14 +64,15 @@ func TestCheckSchemaAndReadTables(t *testing.T) {
 	if err := ReadTables(cctx, s, ok, step("a", cctx.Err())); !errors.Is(err, context.Canceled) || len(s.probs) != 0 {
 		t.Fatalf("cancelled: %v %q", err, s.probs)
 	}
-	if _, err := CheckSchema(ctx, db, SQLiteSchema{"a": nil}, s); err != nil {
+	if _, err := CheckStore(ctx, db, SQLiteStore{Tables: SQLiteSchema{"a": nil}}, s); err != nil {
 		t.Fatal(err)
 	}
 }
 
 // TestCheckStore: a missing expected table is one problem row naming it,
-// a table lacking a column is CheckSchema's row, a view is no table, and a
-// store with none of the tables is one "not a ... database" problem.
+// a table lacking a column is named with it, a view is no table, and a
+// store with none of the tables (Optional ones included) is one "not a
+// ... database" problem.
 func TestCheckStore(t *testing.T) {
 	ctx := context.Background()
 	db, err := sql.Open("sqlite", filepath.Join(t.TempDir(), "t.db"))
@@ -89,7 +90,7 @@ func TestCheckStore(t *testing.T) {
 		}
 	}
 	s := &recSink{}
-	ok, err := CheckStore(ctx, db, "an Example", SQLiteSchema{"a": {"id"}, "b": {"text"}, "m": {"id"}, "v": {"id"}}, s)
+	ok, err := CheckStore(ctx, db, SQLiteStore{Name: "an Example", Tables: SQLiteSchema{"a": {"id"}, "b": {"text"}, "m": {"id"}, "v": {"id"}}}, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +104,7 @@ func TestCheckStore(t *testing.T) {
 		t.Fatalf("readable %v, want a", ok)
 	}
 	s.probs = nil
-	ok, err = CheckStore(ctx, db, "an Example", SQLiteSchema{"x": {"id"}, "v": nil}, s)
+	ok, err = CheckStore(ctx, db, SQLiteStore{Name: "an Example", Tables: SQLiteSchema{"x": {"id"}, "v": nil}, Optional: map[string]string{"x": "old versions"}}, s)
 	if err != nil || len(ok) != 0 {
 		t.Fatalf("readable %v err %v", ok, err)
 	}

@@ -82,8 +82,8 @@ func TestStateDBNoThreads(t *testing.T) {
 	sqlFile := filepath.Join(dir, "x.sql")
 	os.WriteFile(sqlFile, []byte("CREATE TABLE other (a TEXT);"), 0o644)
 	s := parsertest.Run(t, byID(t, "codex-cli/state-db"), stateInput(t, parsertest.SQLite(t, sqlFile)))
-	if len(s.Events) != 0 || len(s.Problems) != 0 {
-		t.Fatalf("%+v %v", s.Events, s.Problems)
+	if want := "line 0: not a Codex state database: none of the tables guardian_review_feedback, remote_control_enrollments, threads"; len(s.Events) != 0 || strings.Join(s.Problems, "|") != want {
+		t.Fatalf("%+v %v, want %q", s.Events, s.Problems, want)
 	}
 }
 

@@ -72,7 +72,7 @@ func parseDatabase(ctx context.Context, in *parser.Input, out parser.Sink) error
 	if err != nil {
 		return err
 	}
-	readable, err := parser.CheckStore(ctx, db, "a Flowise", schema, out)
+	readable, err := parser.CheckStore(ctx, db, store, out)
 	if err != nil {
 		return err
 	}
@@ -110,12 +110,12 @@ func parseDatabase(ctx context.Context, in *parser.Input, out parser.Sink) error
 // schema is the tables parseDatabase reads (a current Flowise's
 // migrations create them all) with the columns without which a row says
 // nothing; every other column is read by name when present.
-var schema = parser.SQLiteSchema{
+var store = parser.SQLiteStore{Name: "a Flowise", Tables: parser.SQLiteSchema{
 	"chat_flow":             {"id", "name"},
 	"chat_message":          {"id", "role", "content"},
 	"chat_message_feedback": {"messageId", "rating"},
 	"execution":             {"id", "executionData"},
-}
+}}
 
 // chatFlow reads one chat_flow row.
 func chatFlow(r parser.Row, flows map[string]string, out parser.Sink) {

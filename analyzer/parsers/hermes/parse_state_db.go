@@ -44,7 +44,7 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		out.Problem(0, "no sessions and messages tables: not a Hermes state database")
 		return nil
 	}
-	readable, err := parser.CheckSchema(ctx, db, stateSchema, out)
+	readable, err := parser.CheckStore(ctx, db, stateStore, out)
 	if err != nil {
 		return err
 	}
@@ -256,13 +256,19 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 // (hermes_state_common.py SCHEMA_SQL): the columns a row cannot be read
 // without. Every other column is read by name when present, so older
 // schema versions (state_old.sql) read too.
-var stateSchema = parser.SQLiteSchema{
+// stateStore is state.db: sessions and messages in every version (checked
+// above); the other three tables come with later releases.
+var stateStore = parser.SQLiteStore{Name: "a Hermes state", Tables: parser.SQLiteSchema{
 	"sessions":                 {"id"},
 	"messages":                 {"session_id", "role", "content"},
 	"session_model_usage":      {"session_id", "model"},
 	"state_meta":               {"key", "value"},
 	"conversation_generations": {"generation"},
-}
+}, Optional: map[string]string{
+	"session_model_usage":      "releases before per-model usage",
+	"state_meta":               "releases before the state_meta table",
+	"conversation_generations": "releases before conversation generations",
+}}
 
 func modelUsage(ctx context.Context, db *sql.DB, out parser.Sink, sec bool) error {
 	return parser.EachTableRow(ctx, db, "session_model_usage", func(r parser.Row) error {

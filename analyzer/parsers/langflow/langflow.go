@@ -39,7 +39,7 @@ func parseDatabase(ctx context.Context, in *parser.Input, out parser.Sink) error
 	if err != nil {
 		return err
 	}
-	readable, err := parser.CheckStore(ctx, db, "a Langflow", schema, out)
+	readable, err := parser.CheckStore(ctx, db, store, out)
 	if err != nil {
 		return err
 	}
@@ -69,11 +69,11 @@ func parseDatabase(ctx context.Context, in *parser.Input, out parser.Sink) error
 
 // schema is the tables parseDatabase reads (a current Langflow creates
 // them all) with the columns without which a row says nothing.
-var schema = parser.SQLiteSchema{
+var store = parser.SQLiteStore{Name: "a Langflow", Tables: parser.SQLiteSchema{
 	"flow":        {"id", "name"},
 	"message":     {"id", "sender", "text"},
 	"transaction": {"id", "vertex_id"},
-}
+}}
 
 // block is a ContentBlock (lfx/schema/content_block.py) and its contents
 // (content_types.py: text, tool_use, error, code, json, media).

@@ -47,7 +47,7 @@ func parseDatabase(ctx context.Context, in *parser.Input, out parser.Sink) error
 	if err != nil {
 		return err
 	}
-	readable, err := parser.CheckStore(ctx, db, "an n8n", schema, out)
+	readable, err := parser.CheckStore(ctx, db, store, out)
 	if err != nil {
 		return err
 	}
@@ -73,13 +73,13 @@ func parseDatabase(ctx context.Context, in *parser.Input, out parser.Sink) error
 // create them all) with the columns without which a row says nothing;
 // every other column is read by name when present. execution_data is read
 // with its execution_entity row.
-var schema = parser.SQLiteSchema{
+var store = parser.SQLiteStore{Name: "an n8n", Tables: parser.SQLiteSchema{
 	"workflow_entity":   {"id", "name"},
 	"execution_entity":  {"id"},
 	"execution_data":    {"executionId", "data", "workflowData"},
 	"chat_hub_sessions": {"id"},
 	"chat_hub_messages": {"id", "sessionId", "type", "content"},
-}
+}}
 
 func executions(ctx context.Context, db *sql.DB, out parser.Sink, names map[string]string, hasData bool) error {
 	// The store is opened with one connection: the execution rows (small)

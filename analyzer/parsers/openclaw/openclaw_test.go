@@ -308,8 +308,10 @@ func TestSessionFileKind(t *testing.T) {
 	}
 }
 
-// An agent or state database with no tables gives no rows and no problem;
-// a file that is not SQLite is an error (a problem row for the file).
+// An agent database with no tables gives no rows and no problem; a state
+// or quarantine database with none of its tables is one problem naming
+// them (CheckStore); a file that is not SQLite is an error (a problem row
+// for the file).
 func TestEmptyAndNotAStore(t *testing.T) {
 	dir := t.TempDir()
 	empty := filepath.Join(dir, "empty.sqlite")
@@ -322,13 +324,13 @@ func TestEmptyAndNotAStore(t *testing.T) {
 	if err := os.WriteFile(text, []byte("this is not a database, it is a note\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct{ id, orig, target string }{
-		{"openclaw/agent-db", agent, "agent-db"},
-		{"openclaw/state-db", state, "state-db"},
-		{"openclaw/quarantine-db", dot + "/state/openclaw-quarantine.sqlite", "quarantine-db"},
+	for _, c := range []struct{ id, orig, target, empty string }{
+		{"openclaw/agent-db", agent, "agent-db", ""},
+		{"openclaw/state-db", state, "state-db", "line 0: not an OpenClaw state database: none of the tables backup_runs, channel_ingress_events, channel_pairing_allow_entries, diagnostic_events, exec_approvals_config, github_publication_requests, operator_approval_standing_grants, operator_approvals, subagent_runs"},
+		{"openclaw/quarantine-db", dot + "/state/openclaw-quarantine.sqlite", "quarantine-db", "line 0: not an OpenClaw quarantine database: none of the tables agent_integrity_verifications, quarantined_databases"},
 	} {
 		s := run(t, c.id, empty, c.orig, c.target)
-		if len(s.Events) != 0 || len(s.Problems) != 0 || len(s.Skips) != 0 {
+		if len(s.Events) != 0 || strings.Join(s.Problems, "|") != c.empty || len(s.Skips) != 0 {
 			t.Errorf("%s on an empty database: %d rows, problems %v, skips %v", c.id, len(s.Events), s.Problems, s.Skips)
 		}
 		s = run(t, c.id, text, c.orig, c.target)

@@ -26,7 +26,7 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	if _, err := db.ExecContext(ctx, "SELECT count(*) FROM sqlite_master"); err != nil {
 		return err
 	}
-	readable, err := parser.CheckSchema(ctx, db, stateSchema, out)
+	readable, err := parser.CheckStore(ctx, db, stateStore, out)
 	if err != nil {
 		return err
 	}
@@ -57,7 +57,9 @@ var stateSteps = []struct {
 // stateSchema is what parseStateDB requires of each table: the columns
 // without which a row says nothing (every other column is read by name
 // when present).
-var stateSchema = parser.SQLiteSchema{
+// stateStore is state/openclaw.sqlite: each table is created when its
+// feature is first used, so any may be absent.
+var stateStore = parser.SQLiteStore{Name: "an OpenClaw state", Tables: parser.SQLiteSchema{
 	"exec_approvals_config":             {"raw_json"},
 	"operator_approvals":                {"approval_id", "kind"},
 	"operator_approval_standing_grants": {"created_at_ms"},
@@ -67,7 +69,17 @@ var stateSchema = parser.SQLiteSchema{
 	"backup_runs":                       {"archive_path", "status"},
 	"subagent_runs":                     {"run_id"},
 	"diagnostic_events":                 {"scope", "payload_json"},
-}
+}, Optional: map[string]string{
+	"exec_approvals_config":             "releases that have not yet written it",
+	"operator_approvals":                "releases that have not yet written it",
+	"operator_approval_standing_grants": "releases that have not yet written it",
+	"channel_pairing_allow_entries":     "releases that have not yet written it",
+	"channel_ingress_events":            "releases that have not yet written it",
+	"github_publication_requests":       "releases that have not yet written it",
+	"backup_runs":                       "releases that have not yet written it",
+	"subagent_runs":                     "releases that have not yet written it",
+	"diagnostic_events":                 "releases that have not yet written it",
+}}
 
 // approvalsDoc is the exec approvals document (exec_approvals_config
 // raw_json). The socket (path and token) is never read.
@@ -291,7 +303,7 @@ func parseQuarantineDB(ctx context.Context, in *parser.Input, out parser.Sink) e
 	if _, err := db.ExecContext(ctx, "SELECT count(*) FROM sqlite_master"); err != nil {
 		return err // not a database: HasTable would read that as "no tables"
 	}
-	readable, err := parser.CheckSchema(ctx, db, quarantineSchema, out)
+	readable, err := parser.CheckStore(ctx, db, quarantineStore, out)
 	if err != nil {
 		return err
 	}
@@ -301,10 +313,13 @@ func parseQuarantineDB(ctx context.Context, in *parser.Input, out parser.Sink) e
 }
 
 // quarantineSchema is what parseQuarantineDB requires of its tables.
-var quarantineSchema = parser.SQLiteSchema{
+var quarantineStore = parser.SQLiteStore{Name: "an OpenClaw quarantine", Tables: parser.SQLiteSchema{
 	"quarantined_databases":         {"path"},
 	"agent_integrity_verifications": {"path", "clean_close"},
-}
+}, Optional: map[string]string{
+	"quarantined_databases":         "a store that quarantined nothing",
+	"agent_integrity_verifications": "a store that verified nothing",
+}}
 
 func quarantined(ctx context.Context, db *sql.DB, out parser.Sink) error {
 	return parser.EachTableRow(ctx, db, "quarantined_databases", func(r parser.Row) error {

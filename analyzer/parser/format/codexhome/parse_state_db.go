@@ -62,7 +62,7 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
-	readable, err := parser.CheckSchema(ctx, db, stateSchema, out)
+	readable, err := parser.CheckStore(ctx, db, stateStore, out)
 	if err != nil {
 		return fmt.Errorf("read schema of %s: %w", in.Path, err)
 	}
@@ -82,11 +82,14 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 // thread_spawn_edges read of threads names its own columns); other
 // columns are read by name when present, so older schemas (state_old.sql)
 // read too.
-var stateSchema = parser.SQLiteSchema{
+var stateStore = parser.SQLiteStore{Name: "a Codex state", Tables: parser.SQLiteSchema{
 	"threads":                    {"id"},
 	"remote_control_enrollments": {},
 	"guardian_review_feedback":   {"id", "record"},
-}
+}, Optional: map[string]string{
+	"remote_control_enrollments": "releases before 0.16x",
+	"guardian_review_feedback":   "releases before migration 60",
+}}
 
 func threads(ctx context.Context, db *sql.DB, in *parser.Input, out parser.Sink, carved *parser.Carved) error {
 	created := map[string]timeline.Event{}
