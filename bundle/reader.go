@@ -528,7 +528,7 @@ func (r *Reader) Result() *Result {
 	r.zr.Close()
 	r.res.Verified = map[string]bool{}
 	if r.res.Manifest == nil {
-		r.problem(ProblemNoManifest, ManifestName, "", fmt.Sprintf("no manifest: the bundle was cut short; %d artifacts read cannot be verified", r.res.Members))
+		r.problem(ProblemNoManifest, ManifestName, "", fmt.Sprintf("the bundle was cut short before its manifest: %d artifacts read cannot be verified", r.res.Members))
 		return &r.res
 	}
 	listed := map[string]int{} // member name -> manifest rows naming it

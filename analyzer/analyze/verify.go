@@ -77,7 +77,7 @@ func VerifyExtracted(ctx context.Context, dir string) (bundle.Header, *bundle.Re
 	mf, err := inputs.OpenIn(root, bundle.ManifestName)
 	switch {
 	case err != nil:
-		msg := fmt.Sprintf("no manifest: %d files under files/ cannot be verified", len(present))
+		msg := fmt.Sprintf("%d files under files/ cannot be verified", len(present))
 		if errors.Is(err, ErrUnsafePath) {
 			problem(KindUnsafePath, bundle.ManifestName, "", err.Error()+": "+msg)
 		} else {
