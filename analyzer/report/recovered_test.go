@@ -82,3 +82,53 @@ func TestDeletedAndRecovered(t *testing.T) {
 		t.Errorf("--no-carve section:\n%s", sec)
 	}
 }
+
+// TestRowBudget: past its row budget the report shows each session's
+// first rows (rowCap: 3 sessions of 8, 5 and 3 rows in a budget of 12
+// give 4 each, the 3-row session whole) and names the rest at the
+// session's end with the command that writes it whole; within the
+// budget nothing is left out.
+func TestRowBudget(t *testing.T) {
+	root, _ := filepath.Abs("../../fixtures/roots/opencode-deleted/home/examiner3")
+	out := filepath.Join(t.TempDir(), "out")
+	if _, err := analyze.Timeline(context.Background(), analyze.Options{Inputs: []string{root}, OutDir: out, Parsers: opencode.Parsers(), Jobs: 1, TempDir: t.TempDir()}); err != nil {
+		t.Fatal(err)
+	}
+	sessions, err := os.ReadFile(filepath.Join(out, "sessions.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(sessions), "\n"); n != 2 {
+		t.Fatalf("%d sessions, want the fixture's 2 (22 and 10 rows)", n)
+	}
+	for _, c := range []struct {
+		rows int
+		want []string
+	}{
+		{1 << 20, nil},
+		{20, []string{
+			"*This case has more rows than a readable report holds: each session shows its first 10 rows (text cut after 4000 characters) and every row a finding names; the rest are named at each session's end, and every row is in timeline.jsonl.*",
+			"*12 more row(s) of this session are not shown here (the first at timeline.jsonl line 12, the last at line 23): this report shows each session's first 10 rows and every row a finding names, so that a large case stays readable; doubleagent report with --session ses\\_dccb67667ffedFiHCx5a9BYKVb writes this session whole.*",
+		}},
+	} {
+		_ = os.Remove(filepath.Join(out, "report.html"))
+		_ = os.Remove(filepath.Join(out, "report.md"))
+		files, err := report.Write(report.Options{Dir: out, TempDir: t.TempDir(), Rows: c.rows})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(files[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		var notes []string
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.Contains(l, "not shown here") || strings.Contains(l, "more rows than a readable report") {
+				notes = append(notes, l)
+			}
+		}
+		if strings.Join(notes, "\n") != strings.Join(c.want, "\n") {
+			t.Errorf("budget %d: notes\n%s\nwant\n%s", c.rows, strings.Join(notes, "\n"), strings.Join(c.want, "\n"))
+		}
+	}
+}

@@ -22,6 +22,12 @@ type renderer struct {
 	sources map[srcKey]int // source file -> anchor number
 	srcList []srcKey
 	rows    int
+	// lastSrc is the source file of the row written before in this run of
+	// rows (0 after a session heading or fold): a row from the same file
+	// names only its line, the first one the file's path too.
+	lastSrc int
+	// capRows is how many rows a session shows (rowCap), 0 for all.
+	capRows int
 }
 
 // srcKey names a source file: its path in the bundle (or loose input)
@@ -40,6 +46,10 @@ type sessionGroup struct {
 	child     bool
 	other     []otherRow // system rows folded at the session's end
 	rows      int
+	// hidden counts the rows past the report's cap (capRows), from
+	// timeline.jsonl line first to last.
+	hidden, first, last int64
+	session             string
 }
 
 const css = `body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2em auto;max-width:96em;padding:0 1em;color:#1b1b1b}
@@ -77,12 +87,20 @@ func esc(s string) string {
 // mdEsc writes evidence into an inline place of report.md (mdsafe.Text).
 func mdEsc(s string) string { return mdsafe.Text(s) }
 
-func cut(s string) string {
-	if utf8.RuneCountInString(s) <= maxChars {
+func cut(s string) string { return cutAt(s, maxChars, 0) }
+
+// cutAt cuts s after limit characters with a note naming the whole
+// text's place: timeline.jsonl, at line when line > 0.
+func cutAt(s string, limit int, line int64) string {
+	if utf8.RuneCountInString(s) <= limit {
 		return s
 	}
 	r := []rune(s)
-	return string(r[:maxChars]) + fmt.Sprintf("\n[cut: %d of %d characters shown; the whole text is in timeline.jsonl]", maxChars, len(r))
+	where := "timeline.jsonl"
+	if line > 0 {
+		where = fmt.Sprintf("timeline.jsonl line %d", line)
+	}
+	return string(r[:limit]) + fmt.Sprintf("\n[cut: %d of %d characters shown; the whole text is in %s]", limit, len(r), where)
 }
 
 func long(s string) bool {
@@ -126,6 +144,11 @@ func (r *renderer) head() {
 	r.integrity()
 	r.counts()
 	r.heading(idSessions, "Sessions")
+	if r.capRows > 0 {
+		note := fmt.Sprintf("This case has more rows than a readable report holds: each session shows its first %d rows (text cut after %d characters) and every row a finding names; the rest are named at each session's end, and every row is in timeline.jsonl.", r.capRows, budgetChars)
+		r.hf("<p class=\"meta\">%s</p>\n", esc(note))
+		r.mf("*%s*\n\n", mdEsc(note))
+	}
 }
 
 // given is the report's own value (from flag) with what the inputs
@@ -320,7 +343,7 @@ func anchor(host, user, agent, session string) string {
 
 func (r *renderer) startSession(k *keyed) *sessionGroup {
 	row := &k.Row
-	g := &sessionGroup{key: k.Session, root: k.Root, child: k.Child}
+	g := &sessionGroup{key: k.Session, root: k.Root, child: k.Child, session: k.Row.SessionID}
 	s, ok := r.in.sessions[timeline.SessionKey{Host: row.Host, User: row.User, Agent: row.Agent, SessionID: row.SessionID}]
 	title := "session " + row.SessionID
 	if row.SessionID == "" {
@@ -330,6 +353,7 @@ func (r *renderer) startSession(k *keyed) *sessionGroup {
 		title = "subagent " + row.SessionID + " of " + k.Root
 		r.hf("<div class=\"sub\">")
 	}
+	r.lastSrc = 0
 	r.hf("<section id=\"%s\"><h3>%s · %s · %s@%s</h3>\n", anchor(row.Host, row.User, row.Agent, row.SessionID), esc(title), esc(row.Agent), esc(row.User), esc(row.Host))
 	depth := "###"
 	if k.Child {
@@ -365,11 +389,19 @@ func (r *renderer) endSession(g *sessionGroup) {
 	if len(g.other) > 0 {
 		r.hf("<details><summary>%d other system rows (injected context, harness records)</summary>\n", len(g.other))
 		r.mf("%d other system rows (injected context, harness records):\n\n", len(g.other))
+		r.lastSrc = 0
 		for i := range g.other {
-			r.plainRow(&g.other[i].row, g.other[i].line)
+			r.plainRow(&g.other[i].row, g.other[i].line, harnessChars)
 		}
 		r.hf("</details>\n")
 	}
+	if g.hidden > 0 {
+		note := fmt.Sprintf("%d more row(s) of this session are not shown here (the first at timeline.jsonl line %d, the last at line %d): this report shows each session's first %d rows and every row a finding names, so that a large case stays readable; doubleagent report with --session %s writes this session whole.",
+			g.hidden, g.first, g.last, r.capRows, g.session)
+		r.hf("<p class=\"meta\">%s</p>\n", esc(note))
+		r.mf("*%s*\n\n", mdEsc(note))
+	}
+	r.lastSrc = 0
 	r.hf("</section>")
 	if g.child {
 		r.hf("</div>")
@@ -395,11 +427,23 @@ func isNotable(text string) bool {
 func (r *renderer) row(g *sessionGroup, row *timeline.Row, line int64) {
 	r.rows++
 	g.rows++
+	if r.capRows > 0 && g.rows > r.capRows && !r.in.matched[line] {
+		if g.hidden == 0 {
+			g.first = line
+		}
+		g.hidden++
+		g.last = line
+		return
+	}
 	if row.TurnType == string(timeline.System) && !isNotable(row.Text) {
 		g.other = append(g.other, otherRow{*row, line})
 		return
 	}
-	r.plainRow(row, line)
+	limit := maxChars
+	if r.capRows > 0 {
+		limit = budgetChars
+	}
+	r.plainRow(row, line, limit)
 }
 
 func (r *renderer) src(row *timeline.Row) int {
@@ -413,7 +457,9 @@ func (r *renderer) src(row *timeline.Row) int {
 	return n
 }
 
-func (r *renderer) plainRow(row *timeline.Row, line int64) {
+// plainRow writes one row, its text cut after limit characters (a row a
+// finding names is never cut short of maxChars).
+func (r *renderer) plainRow(row *timeline.Row, line int64, limit int) {
 	when := row.TimestampUTC
 	if when == "" {
 		when = "no time recorded"
@@ -457,8 +503,16 @@ func (r *renderer) plainRow(row *timeline.Row, line int64) {
 	if row.Verified == "false" {
 		r.hf("<span class=\"badge bad\">file failed verification</span>")
 	}
-	r.hf(" · <a href=\"#src-%d\">%s:%d</a></div>", n, esc(shortPath(row.SourceFile)), row.SourceLine)
-	text := cut(row.Text)
+	where := fmt.Sprintf("line %d", row.SourceLine)
+	if n != r.lastSrc {
+		where = fmt.Sprintf("%s:%d", shortPath(row.SourceFile), row.SourceLine)
+		r.lastSrc = n
+	}
+	r.hf(" · <a href=\"#src-%d\">%s</a></div>", n, esc(where))
+	if r.in.matched[line] {
+		limit = maxChars
+	}
+	text := cutAt(row.Text, limit, line)
 	if long(text) {
 		r.hf("<details><summary>%s…</summary><pre>%s</pre></details>", esc(firstLine(text)), esc(text))
 	} else {
@@ -481,7 +535,7 @@ func (r *renderer) plainRow(row *timeline.Row, line int64) {
 	if row.Verified == "false" {
 		extra += " · file failed verification"
 	}
-	r.mf("%s**%s** %s%s%s · [%s:%d](#src-%d)\n\n", mdID, mdEsc(label), mdEsc(when), mdBadges(badges), extra, mdEsc(shortPath(row.SourceFile)), row.SourceLine, n)
+	r.mf("%s**%s** %s%s%s · [%s](#src-%d)\n\n", mdID, mdEsc(label), mdEsc(when), mdBadges(badges), extra, mdEsc(where), n)
 	if text != "" {
 		r.mf("%s\n", mdsafe.CodeBlock("", text))
 	}
@@ -557,6 +611,6 @@ func (r *renderer) tail() {
 		r.mf("| %s%d | %s | %s | %s | %s | %s | %s | %d | %d |\n", mdsafe.Target(fmt.Sprintf("src-%d", i+1)), i+1, mdEsc(k.file), mdEsc(k.host), mdEsc(orDash(k.bundle)),
 			mdEsc(orDash(member)), mdEsc(sum), mdEsc(orDash(f.Verified)), f.Records, f.Rows)
 	}
-	r.hf("</table>\n<p class=\"meta\">Every row shows its source file and line (JSON Lines line, SQLite rowid or array position); the whole text of every row is in timeline.jsonl beside this report.</p>\n</body></html>\n")
-	r.mf("\nEvery row shows its source file and line (JSON Lines line, SQLite rowid or array position); the whole text of every row is in timeline.jsonl beside this report.\n")
+	r.hf("</table>\n<p class=\"meta\">Every row shows its source file and line (JSON Lines line, SQLite rowid or array position), and only its line when it comes from the same file as the row above it; the whole text of every row is in timeline.jsonl beside this report.</p>\n</body></html>\n")
+	r.mf("\nEvery row shows its source file and line (JSON Lines line, SQLite rowid or array position), and only its line when it comes from the same file as the row above it; the whole text of every row is in timeline.jsonl beside this report.\n")
 }

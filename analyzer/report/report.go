@@ -20,6 +20,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"unsafe"
 
 	json "github.com/go-json-experiment/json/v1"
@@ -42,7 +43,42 @@ const (
 	foldChars = 600     // longer text is folded (<details>) in HTML
 	foldLines = 12      // so is text of more lines
 	maxChars  = 200_000 // longer text is cut, with a note
+	// harnessChars is where the folded system rows of a session (injected
+	// context, harness records: the same long blocks in every session) are
+	// cut, with a note naming their timeline.jsonl line
+	harnessChars = 400
+	// reportRows is about how many rows report.html holds, so that a case
+	// of a thousand sessions stays near 10 MB (rowCap); budgetChars is
+	// where each row's text is cut once that budget is in force.
+	reportRows  = 15_000
+	budgetChars = 4_000
 )
+
+// rowCap is how many rows each session shows so that about budget rows
+// are shown in all: 0 when every row fits; otherwise the largest c with
+// the sum over sessions of min(rows, c) within budget (each session keeps
+// its first c rows, the small ones whole), at least 5; 0 for one session.
+func rowCap(rows []int, budget int) int {
+	total := 0
+	for _, n := range rows {
+		total += n
+	}
+	if total <= budget || len(rows) == 1 {
+		return 0 // one session (report --session) is always shown whole
+	}
+	sorted := append([]int(nil), rows...)
+	sort.Ints(sorted)
+	used, c := 0, 0
+	for i, n := range sorted {
+		left := len(sorted) - i
+		if used+n*left > budget {
+			c = (budget - used) / left
+			break
+		}
+		used += n
+	}
+	return max(c, 5)
+}
 
 // Finding is one rule match to list at the top of the report: a line of
 // findings.jsonl (analyzer/findings), read from the folder unless
@@ -74,6 +110,10 @@ type Options struct {
 	// Case and Examiner, when given (report --case, --examiner), are the
 	// report's; the values the bundles recorded are shown beside them.
 	Case, Examiner string
+	// Rows is about how many rows the report shows in all (0: reportRows,
+	// near 10 MB of report.html); past it each session shows its first
+	// rows (rowCap).
+	Rows int
 }
 
 // Write reads the timeline outputs in o.Dir and writes report.html and
@@ -120,6 +160,15 @@ func Write(o Options) ([]string, error) {
 	defer mf.Close()
 	hw, mw := bufio.NewWriterSize(hf, 1<<16), bufio.NewWriterSize(mf, 1<<16)
 	r := &renderer{in: in, h: hw, m: mw, sources: map[srcKey]int{}}
+	counts := make([]int, 0, len(in.sessions))
+	for _, s := range in.sessions {
+		counts = append(counts, s.Events)
+	}
+	budget := o.Rows
+	if budget <= 0 {
+		budget = reportRows
+	}
+	r.capRows = rowCap(counts, budget)
 	r.head()
 	var cur *sessionGroup
 	if err := sorter.Each(func(k *keyed) error {
