@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"time"
 
 	json "github.com/go-json-experiment/json/v1"
@@ -180,6 +181,9 @@ func loadShard(dir, outDir string) (*shard, error) {
 	if a, b := filepath.Clean(dir), filepath.Clean(outDir); a == b {
 		return nil, fmt.Errorf("%s: the output folder is also a shard", dir)
 	}
+	if within(outDir, dir) {
+		return nil, fmt.Errorf("%s: the output folder %s is inside this shard: a shard's folder is evidence of its run and is never written to; use a folder outside every shard", dir, outDir)
+	}
 	p := filepath.Join(dir, analyze.RunJSON)
 	f, err := bundle.OpenRegular(p)
 	if err != nil {
@@ -335,6 +339,35 @@ func checkShards(shards []*shard) error {
 
 // prepareOut creates the output folder and refuses one holding a file of
 // a run or a merge (nothing is ever overwritten).
+// within reports whether path is dir or inside it, links in the part of
+// either that exists resolved.
+func within(path, dir string) bool {
+	p, d := realAbs(path), realAbs(dir)
+	rel, err := filepath.Rel(d, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// realAbs is p made absolute with the links of its longest existing
+// prefix resolved (the rest, not yet created, appended as given).
+func realAbs(p string) string {
+	a, err := filepath.Abs(p)
+	if err != nil {
+		return filepath.Clean(p)
+	}
+	rest := ""
+	for cur := a; ; {
+		if r, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(r, rest)
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return a
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
+}
+
 func prepareOut(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err

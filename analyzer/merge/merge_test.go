@@ -235,3 +235,28 @@ func TestShardGivenTwice(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputInsideShard: an output folder inside a shard (given by its
+// path, through a link to the shard, or a level deeper) is refused before
+// anything is written; one beside the shards is not.
+func TestOutputInsideShard(t *testing.T) {
+	d := shardDir(t, "h1", nil)
+	other := shardDir(t, "h2", nil)
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(d, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{filepath.Join(d, "merged"), filepath.Join(link, "merged"), filepath.Join(d, "a", "b")} {
+		_, err := Run(Options{Shards: []string{other, d}, OutDir: out, NoFindings: true})
+		want := d + ": the output folder " + out + " is inside this shard: a shard's folder is evidence of its run and is never written to; use a folder outside every shard"
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: %v, want %q", out, err, want)
+		}
+		if _, serr := os.Lstat(out); !os.IsNotExist(serr) {
+			t.Errorf("%s: the refused merge made its folder", out)
+		}
+	}
+	if _, err := Run(Options{Shards: []string{other, d}, OutDir: filepath.Join(filepath.Dir(d), "merged-beside"), NoFindings: true}); err != nil {
+		t.Errorf("beside the shards: %v", err)
+	}
+}

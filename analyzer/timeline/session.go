@@ -63,6 +63,9 @@ type Aggregator struct {
 type agg struct {
 	s           Session
 	first, last time.Time
+	// mfirst and mlast span the rows dated by their file's mtime, used
+	// only when no row of the session has a time of its own
+	mfirst, mlast time.Time
 	models      map[string]bool
 	modelFirst  map[string]time.Time
 	files       map[string]bool
@@ -141,12 +144,19 @@ func (a *Aggregator) Add(e *Event) {
 	}
 	// An implausible time (year 0, 9999) is kept on its row but never
 	// stretches the session's span.
+	// A file mtime (a settings row, a file read whole) says when the file
+	// last changed, not when the session ran: it spans the session only
+	// when nothing else dates it.
 	if !e.Time.IsZero() && e.TimeBasis != TimeImplausible {
-		if g.first.IsZero() || e.Time.Before(g.first) {
-			g.first = e.Time
+		first, last := &g.first, &g.last
+		if e.TimeBasis == TimeFileMTime {
+			first, last = &g.mfirst, &g.mlast
 		}
-		if e.Time.After(g.last) {
-			g.last = e.Time
+		if first.IsZero() || e.Time.Before(*first) {
+			*first = e.Time
+		}
+		if e.Time.After(*last) {
+			*last = e.Time
 		}
 	}
 	if e.Model != "" && (e.TurnType == Assistant || e.TurnType == ToolUse || e.TurnType == Thinking) {
@@ -292,6 +302,9 @@ func (a *Aggregator) Sessions() []Session {
 		s := g.s
 		if g.s.Events == 0 && g.s.Synced == "" && g.s.Origin == "" && g.s.Relayed == "" && g.stateRecovered == "" {
 			continue
+		}
+		if g.first.IsZero() {
+			g.first, g.last = g.mfirst, g.mlast
 		}
 		s.FirstUTC, s.LastUTC = FormatTime(g.first), FormatTime(g.last)
 		s.Recovered = a.recovered(k.Agent, g)

@@ -53,6 +53,29 @@ func TestSessionSpanSkipsImplausibleTimes(t *testing.T) {
 	}
 }
 
+// A row dated by its file's mtime (a settings file read the day after)
+// does not stretch a session its own rows date; a session dated by
+// nothing else spans its mtime rows.
+func TestSessionSpanLeavesMTimeRows(t *testing.T) {
+	a := NewAggregator()
+	add := func(sid string, ts time.Time, basis TimeBasis) {
+		a.Add(&Event{Host: "h", User: "u", Agent: "claude-code", SessionID: sid, TurnType: System, Text: "x", Time: ts, TimeBasis: basis})
+	}
+	add("s", time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC), TimeFileMTime)
+	add("s", time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC), TimeRecorded)
+	add("s", time.Date(2026, 11, 29, 10, 5, 0, 0, time.UTC), TimeInherited)
+	add("s", time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC), TimeFileMTime)
+	add("m", time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC), TimeFileMTime)
+	add("m", time.Date(2026, 11, 30, 7, 0, 0, 0, time.UTC), TimeFileMTime)
+	var got []string
+	for _, s := range a.Sessions() {
+		got = append(got, s.SessionID+" "+s.FirstUTC+" "+s.LastUTC)
+	}
+	if want := "s 2026-11-29T10:00:00.000Z 2026-11-29T10:05:00.000Z|m 2026-11-30T07:00:00.000Z 2026-11-30T08:00:00.000Z"; strings.Join(got, "|") != want {
+		t.Fatalf("sessions %q, want %q", got, want)
+	}
+}
+
 // A session a parser says existed but is gone (recovered trace) reads
 // trace even where its one row is primary and the agent keeps secondary
 // sources (which alone would read no); yes and partial outrank it.
