@@ -158,6 +158,11 @@ func (c *CLI) Run() error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// A reader of stdout or stderr that goes away (| head) makes the write
+	// fail with EPIPE instead of killing the collector with SIGPIPE: a log
+	// line then goes nowhere and the bundle is still finished; -o - ends
+	// with the write error (below).
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	var stderr io.Writer = os.Stderr
 	var tm *term
 	if isTerminal(os.Stderr) && c.Output != "-" {
@@ -178,9 +183,6 @@ func (c *CLI) Run() error {
 		if isTerminal(os.Stdout) {
 			return usageError{fmt.Errorf("-o - writes the binary bundle to stdout, which is a terminal: redirect or pipe it")}
 		}
-		// A reader that goes away (| head) makes the write fail with EPIPE
-		// instead of killing the collector silently with SIGPIPE.
-		signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 		sent.w = os.Stdout
 		out = sent
 	} else {

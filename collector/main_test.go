@@ -373,3 +373,42 @@ func untar(t *testing.T, p string) map[string][]byte {
 	}
 	return out
 }
+
+// TestLogReaderGoesAway: `2>&1 | head -c 10` with the bundle written to a
+// file: the reader of the log closing its pipe no longer kills the
+// collector with SIGPIPE (it left a 0-byte bundle and sidecar): the
+// bundle is finished, its sidecar names its hash, exit 0.
+func TestLogReaderGoesAway(t *testing.T) {
+	bin := buildCollector(t)
+	root := filepath.Join(t.TempDir(), "img")
+	for i := range 200 {
+		writeFile(t, filepath.Join(root, fmt.Sprintf("home/alice/.claude/projects/p/%03d.jsonl", i)), "{}\n")
+	}
+	out := filepath.Join(t.TempDir(), "b.tar.zst")
+	cmd := exec.Command(bin, "--root", root, "-o", out, "--log-level", "debug")
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout, cmd.Stderr = pw, pw
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pw.Close()
+	if _, err := io.ReadFull(pr, make([]byte, 10)); err != nil {
+		t.Fatal(err)
+	}
+	pr.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("exit: %v (want 0)", err)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil || len(b) == 0 {
+		t.Fatalf("bundle: %d bytes, %v", len(b), err)
+	}
+	sum := sha256.Sum256(b)
+	side, err := os.ReadFile(out + ".sha256")
+	if err != nil || !strings.HasPrefix(string(side), hex.EncodeToString(sum[:])+"  ") {
+		t.Fatalf("sidecar %q, %v; bundle sha256 %x", side, err, sum)
+	}
+}
