@@ -33,7 +33,7 @@ func TestMergeCommand(t *testing.T) {
 			t.Errorf("%s: merged %d bytes (%v), the shard's %d", f, len(got), err, len(want))
 		}
 	}
-	if out, code := runCLI(t, "merge", dir, "-o", filepath.Join(dir, "m2")); code != 2 || !strings.Contains(out, dir+": no run.json: not the output folder of a finished `doubleagent timeline` run") {
+	if out, code := runCLI(t, "merge", dir, "-o", filepath.Join(t.TempDir(), "m2")); code != 2 || !strings.Contains(out, dir+": no run.json: not the output folder of a finished `doubleagent timeline` run") {
 		t.Errorf("a folder that is no run: %d %s", code, out)
 	}
 	if out, code := runCLI(t, "merge", shard, "-o", m); code != 2 || !strings.Contains(out, "timeline.jsonl exists: the folder already holds a run") {

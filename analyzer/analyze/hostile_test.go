@@ -240,7 +240,7 @@ func TestManifestWinsOverPAX(t *testing.T) {
 		}
 	}
 	ps := problems(t, out)
-	if len(ps) != 1 || ps[0].Kind != bundle.ProblemPAX || ps[0].SourceFile != e.Path {
+	if len(ps) != 2 || ps[0].Kind != bundle.ProblemPAX || ps[0].SourceFile != e.Path || ps[1].Kind != analyze.KindHostname {
 		t.Fatalf("problems %q", problemSet(ps))
 	}
 }
@@ -269,7 +269,8 @@ func TestChangedDuringCopyIsNotVerified(t *testing.T) {
 			}
 		}
 		want := "changed_during_copy " + e.Path + ": changed_during_copy " + e.Path + ": the file kept changing while it was copied: its content may be torn or padded"
-		if got := problemSet(problems(t, out)); sum.Events == 0 || len(got) != 1 || got[0] != want {
+		unnamed := "bad_hostname bundle.json: the bundle records no host name: its rows are under the host \"unnamed:raw\", so that two machines whose bundles name no host are never taken for one"
+		if got := problemSet(problems(t, out)); sum.Events == 0 || len(got) != 2 || got[0] != want || got[1] != unnamed {
 			t.Fatalf("%s: %d rows, problems %q", in, sum.Events, got)
 		}
 	}
@@ -570,5 +571,52 @@ func TestStreamInputsThatNeverEnd(t *testing.T) {
 		if !errors.Is(err, analyze.ErrNoInput) {
 			t.Errorf("%s: %v, want ErrNoInput", in, err)
 		}
+	}
+}
+
+// TestUnnamedHostsStayApart: two bundles that record no host name (two
+// machines, the same transcript) are two hosts, "unnamed:<bundle id>",
+// each with a problem row saying so: their sessions are never merged.
+func TestUnnamedHostsStayApart(t *testing.T) {
+	data := string(claudeSession(sidA, "/home/alice/p", "2026-05-01", "id", "uid=1000"))
+	dir := t.TempDir()
+	var inputs []string
+	for _, id := range []string{"01930000-0000-7000-8000-0000000000a1", "01930000-0000-7000-8000-0000000000a2"} {
+		m, e := rawFile("alice", data)
+		hdr, _ := json.Marshal(bundle.Header{FormatVersion: 1, BundleID: id})
+		raw := bundletest.RawBundle(t, []bundletest.Raw{{Name: bundle.HeaderName, Data: hdr}, m, {Name: bundle.ManifestName, Data: bundletest.ManifestLine(t, e, bundle.Summary{Record: "summary", Complete: true})}}, true)
+		p := filepath.Join(dir, id+".tar.zst")
+		if err := os.WriteFile(p, raw, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, p)
+	}
+	_, out, err := timelineErr(t, analyze.Options{Inputs: inputs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "sessions.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hosts []string
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatal(err)
+		}
+		hosts = append(hosts, fmt.Sprint(m["host"], " ", m["session_id"]))
+	}
+	if want := "unnamed:01930000-0000-7000-8000-0000000000a1 " + sidA + "|unnamed:01930000-0000-7000-8000-0000000000a2 " + sidA; strings.Join(hosts, "|") != want {
+		t.Fatalf("sessions %q, want %q", hosts, want)
+	}
+	var unnamed int
+	for _, p := range problems(t, out) {
+		if p.Kind == analyze.KindHostname && strings.HasPrefix(p.Message, "the bundle records no host name: its rows are under the host \"unnamed:01930000-") {
+			unnamed++
+		}
+	}
+	if unnamed != 2 {
+		t.Fatalf("%d unnamed-host problems, want 2: %q", unnamed, problemSet(problems(t, out)))
 	}
 }

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode"
@@ -59,8 +60,20 @@ func hostnameProblem(from, raw, name string) Problem {
 }
 
 // checkHostname cleans the host name a bundle's header recorded
-// (cleanHostname), with a problem row when it had to be escaped.
+// (cleanHostname), with a problem row when it had to be escaped. A bundle
+// that records no host name is the host "unnamed:<bundle id>", with a
+// problem row saying so: two machines whose bundles name no host are
+// never taken for one (their sessions, inventory and findings stay apart).
 func (s *source) checkHostname() {
+	if strings.TrimSpace(s.host) == "" {
+		id := s.bundleID
+		if id == "" {
+			id = filepath.Base(s.input)
+		}
+		s.host = "unnamed:" + id
+		s.problem(Problem{Kind: KindHostname, SourceFile: "bundle.json", Message: "the bundle records no host name: its rows are under the host " + strconv.Quote(s.host) + ", so that two machines whose bundles name no host are never taken for one"})
+		return
+	}
 	name, ok := cleanHostname(s.host)
 	if !ok {
 		raw := s.host

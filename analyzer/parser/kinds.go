@@ -26,7 +26,7 @@ var Kinds = []KindDoc{
 	// The engine.
 	{"unusable_input", "an input given, or an entry of a folder given named or shaped like evidence, that could not be read (damaged, empty, encrypted without --identity, a sidecar without its bundle): the message says why"},
 	{"duplicate_input", "the same input (path, link to it, or the same bytes) given twice: read once"},
-	{"bad_hostname", "a host name (etc/hostname, bundle.json) that is not one line of printable text: kept escaped"},
+	{"bad_hostname", "a host name (etc/hostname, bundle.json) that is not one line of printable text: kept escaped; or none recorded: the host is unnamed:<bundle id>"},
 	{"implausible_time", "rows whose own times lie outside the plausible window (1990 to a day after collection): kept as recorded, time_basis implausible, never lent to later rows"},
 	{"not_sqlite", "a file the catalog names as SQLite that is not a SQLite database: not parsed"},
 	{"sidecar", "the bundle's `FILE.sha256` side file exists but could not be read"},
