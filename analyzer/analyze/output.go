@@ -11,6 +11,7 @@ import (
 
 	"github.com/doubleagent/doubleagent/analyzer/engine/correlate"
 	"github.com/doubleagent/doubleagent/analyzer/engine/outputs"
+	"github.com/doubleagent/doubleagent/analyzer/engine/parse"
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 	"github.com/doubleagent/doubleagent/bundle"
@@ -281,18 +282,14 @@ func (inv *Inventory) addSource(s *source) {
 	}
 }
 
-func (inv *Inventory) addParsed(s *source, f *fileRec, p parser.Parser, sk *sink) {
+func (inv *Inventory) addParsed(s *source, f *fileRec, p parser.Parser, r parse.Result) {
 	a := inv.agent(s.host, f.Agent)
 	if !a.parsedFiles[f.Path] {
 		a.parsedFiles[f.Path] = true
 		a.FilesParsed++
 	}
-	a.Events += sk.events
-	a.Problems += sk.probs
-	skipped := sk.acct.skipped
-	if skipped == nil {
-		skipped = map[string]int{}
-	}
+	a.Events += r.Rows
+	a.Problems += r.Problems
 	v := "false"
 	switch {
 	case s.kind == KindLoose:
@@ -301,7 +298,7 @@ func (inv *Inventory) addParsed(s *source, f *fileRec, p parser.Parser, sk *sink
 		v = "true"
 	}
 	inv.Files = append(inv.Files, InventoryFile{Host: s.host, BundleID: s.bundleID, SourceFile: f.Path, Agent: f.Agent, Parser: p.ID(),
-		Records: sk.acct.n, Rows: sk.acct.rows, Skipped: skipped, Problems: sk.probs, Verified: v, SHA256: f.sum, Member: f.member, ReadFrom: f.readFrom})
+		Records: r.Records, Rows: r.Rows, Skipped: r.Skipped, Problems: r.Problems, Verified: v, SHA256: f.sum, Member: f.member, ReadFrom: f.readFrom})
 }
 
 func (inv *Inventory) finish(sessions []timeline.Session, parsedAgents map[string]bool, events map[string]int) {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/doubleagent/doubleagent/analyzer/engine/inputs"
+	"github.com/doubleagent/doubleagent/analyzer/engine/parse"
 	"github.com/doubleagent/doubleagent/analyzer/engine/problem"
 	"github.com/doubleagent/doubleagent/analyzer/engine/route"
 	"github.com/doubleagent/doubleagent/analyzer/parser"
@@ -100,10 +101,38 @@ type seenFile struct {
 	parsable            bool
 }
 
-// timeRef is the time the plausible window of this input's rows ends a
+// Meta is the file as parsers see it (parse.File).
+func (r *fileRec) Meta() *parser.File { return &r.File }
+
+// Verified reports the file's bytes matched the manifest and the collector
+// did not see it change while copying it (parse.File).
+func (r *fileRec) Verified() bool { return r.verified }
+
+// Input names the input as given (parse.Source).
+func (s *source) Input() string { return s.input }
+
+// Loose reports a tree read in place (parse.Source).
+func (s *source) Loose() bool { return s.kind == KindLoose }
+
+// Open returns the content of one of the source's files (parse.Source).
+func (s *source) Open(f parse.File) (io.ReadCloser, error) { return s.open(f.(*fileRec)) }
+
+// ParserInput builds the parser.Input for one file of the source; done
+// closes the SQLite copies the parse opened (parse.Source).
+func (s *source) ParserInput(f parse.File, tmp string) (*parser.Input, func()) {
+	var dbs []*dbCloser
+	in := s.parserInput(f.(*fileRec), tmp, &dbs)
+	return in, func() {
+		for _, db := range dbs {
+			db.close()
+		}
+	}
+}
+
+// TimeRef is the time the plausible window of this input's rows ends a
 // day after: the collection's start from the bundle header, else (a loose
-// tree, a header without a readable time) the run's start.
-func (s *source) timeRef(run time.Time) time.Time {
+// tree, a header without a readable time) the run's start (parse.Source).
+func (s *source) TimeRef(run time.Time) time.Time {
 	if s.header != nil {
 		if t, ok := parser.ParseTime(s.header.StartedUTC); ok {
 			return t

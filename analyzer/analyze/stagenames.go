@@ -4,6 +4,24 @@ import (
 	"os"
 
 	"github.com/doubleagent/doubleagent/analyzer/engine/inputs"
+	"github.com/doubleagent/doubleagent/analyzer/engine/parse"
+)
+
+// The parse stage's names (analyzer/engine/parse).
+
+// Budgets of one SQLite store from evidence (parse.DefaultStoreRows,
+// parse.DefaultStoreTime): see Options.StoreRows.
+const (
+	DefaultStoreRows = parse.DefaultStoreRows
+	DefaultStoreTime = parse.DefaultStoreTime
+)
+
+// KindStoreBudget is the problem kind for a store whose parse was stopped
+// by its budget; KindImplausibleTime for rows whose times lie outside the
+// plausible window (see parser.Plausible).
+const (
+	KindStoreBudget     = parse.KindStoreBudget
+	KindImplausibleTime = parse.KindImplausibleTime
 )
 
 // The inputs stage's names, kept here so callers of the engine name them
