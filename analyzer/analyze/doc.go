@@ -6,8 +6,8 @@
 // one merged, ordered timeline with sessions, an inventory and the
 // problems found.
 //
-// Stages (analyzer/docs/architecture.md): inputs (analyzer/engine/inputs;
-// opening a unit as a source: source.go, loose.go), route
+// Stages (analyzer/docs/architecture.md): inputs (analyzer/engine/inputs,
+// opening a unit as a source included), route
 // (analyzer/engine/route), parse (analyzer/engine/parse: one sink per file
 // and parser), correlate (analyzer/engine/correlate,
 // the only place rows are merged, paired, linked to parents or given

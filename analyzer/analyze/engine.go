@@ -25,8 +25,6 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 	"github.com/doubleagent/doubleagent/bundle"
 	"github.com/rs/zerolog"
-
-	_ "modernc.org/sqlite" // SQLite driver for parsers' Input.DB
 )
 
 // Options configure a timeline run.
@@ -273,9 +271,9 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	if len(units) == 0 {
 		return nil, fmt.Errorf("%w: %s", ErrNoInput, problemText(x.Problems))
 	}
-	rt := newRouter(opts.Parsers)
-	rt.keepManifest = slices.Contains(formats, FormatBodyfile)
-	rt.loose = newLooseLabels(&opts)
+	rt := inputs.NewRouter(opts.Parsers)
+	rt.KeepManifest = slices.Contains(formats, FormatBodyfile)
+	rt.Loose = inputs.NewLooseLabels(opts.Log, opts.Hosts, opts.Users, opts.Agents)
 	sum := &Summary{Sources: len(units), Filtered: filtered(&opts)}
 	fails := parseUnits(ctx, units, tmp, rt, c, &opts)
 	if ctx.Err() != nil {
@@ -349,7 +347,7 @@ func findUnits(ctx context.Context, given []string, tmp string) (*inputs.Expansi
 
 // parseUnits reads every input, opts.Jobs at once, and returns why each
 // that could not be read failed (nil for the others).
-func parseUnits(ctx context.Context, units []unit, tmp string, rt *router, c *collected, opts *Options) []error {
+func parseUnits(ctx context.Context, units []unit, tmp string, rt *inputs.Router, c *collected, opts *Options) []error {
 	fails := make([]error, len(units))
 	var wg sync.WaitGroup
 	work := make(chan int)
@@ -476,42 +474,32 @@ func problemText(ps []Problem) string {
 	return strings.Join(s, "; ")
 }
 
-func runUnit(ctx context.Context, u unit, tmp string, rt *router, c *collected, opts *Options) error {
-	var s *source
-	var err error
-	switch u.Kind {
-	case KindBundle:
-		s, err = openBundle(ctx, u.Path, tmp, rt, opts.Limits)
-	case KindExtracted:
-		s, err = openExtracted(ctx, u.Path, rt)
-	default:
-		s, err = openLoose(ctx, u.Path, rt)
-	}
+// runUnit opens one unit as a source (the inputs stage) and parses its
+// files (the parse stage).
+func runUnit(ctx context.Context, u unit, tmp string, rt *inputs.Router, c *collected, opts *Options) error {
+	s, err := inputs.Open(ctx, u, tmp, rt, opts.Limits)
 	if err != nil {
 		return err
 	}
-	defer s.close()
+	defer s.Close()
 	if u.Label != "" {
-		s.input = u.Label
-		for i := range s.problems {
-			s.problems[i].Input = u.Label
-		}
+		s.Label(u.Label)
 	}
+	facts := s.Facts()
 	c.mu.Lock()
-	c.problems = append(c.problems, s.problems...)
-	c.inv.addSource(s)
-	for _, e := range s.manifest {
-		c.bodyEntries = append(c.bodyEntries, outputs.BodyEntryOf(s.host, e))
+	c.problems = append(c.problems, s.Problems()...)
+	c.inv.addSource(&facts)
+	for _, e := range s.TakeManifest() {
+		c.bodyEntries = append(c.bodyEntries, outputs.BodyEntryOf(facts.Host, e))
 	}
-	s.manifest = nil
 	c.mu.Unlock()
-	files := make([]parse.File, len(s.files))
-	for i, f := range s.files {
+	files := make([]parse.File, len(s.Files()))
+	for i, f := range s.Files() {
 		files[i] = f
 	}
 	c.parse.Files(ctx, s, files, rt.For, func(f parse.File, p parser.Parser, r parse.Result) {
 		c.mu.Lock()
-		c.inv.addParsed(s, f.(*fileRec), p, r)
+		c.inv.addParsed(&facts, f.(*inputs.File), p, r)
 		c.mu.Unlock()
 	})
 	return ctx.Err()

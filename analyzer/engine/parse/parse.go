@@ -47,11 +47,6 @@ type Source interface {
 	// TimeRef is the time the plausible window of the source's rows
 	// ends a day after (the collection's start, else run).
 	TimeRef(run time.Time) time.Time
-	// Open returns the content of one of the source's files.
-	Open(f File) (io.ReadCloser, error)
-	// ParserInput builds the parser.Input for one file, tmp holding any
-	// SQLite copy; done releases what the parse opened.
-	ParserInput(f File, tmp string) (in *parser.Input, done func())
 }
 
 // File is one collected file of a source.
@@ -61,6 +56,11 @@ type File interface {
 	// Verified reports that its bytes matched the manifest and the
 	// collector did not see it change while copying it.
 	Verified() bool
+	// Open returns its content.
+	Open() (io.ReadCloser, error)
+	// ParserInput builds its parser.Input, tmp holding any SQLite copy;
+	// done releases what the parse opened.
+	ParserInput(tmp string) (in *parser.Input, done func())
 }
 
 // Store receives what the parsers give (the sorter, the correlator, the
@@ -152,7 +152,7 @@ func (st *Stage) Files(ctx context.Context, src Source, files []File, route func
 			break
 		}
 		m := f.Meta()
-		if why := notSQLite(src, f); why != "" {
+		if why := notSQLite(f); why != "" {
 			st.add(problem.Problem{Host: m.Host, BundleID: m.BundleID, Input: src.Input(), SourceFile: m.Path, Agent: m.Agent, Kind: KindNotSQLite, Message: why})
 			continue
 		}
@@ -187,7 +187,7 @@ var sqliteMagic = []byte("SQLite format 3\x00")
 // notSQLite says why a file the catalog calls a SQLite store is not one
 // ("" when it is, or is empty, which SQLite reads as an empty database), so
 // no parser meets it and the examiner is told rather than left with no rows.
-func notSQLite(s Source, f File) string {
+func notSQLite(f File) string {
 	m := f.Meta()
 	if m.Kind != catalog.KindSQLite || m.Size == 0 {
 		return ""
@@ -197,7 +197,7 @@ func notSQLite(s Source, f File) string {
 			return ""
 		}
 	}
-	rc, err := s.Open(f)
+	rc, err := f.Open()
 	if err != nil {
 		return "cannot open: " + err.Error()
 	}
@@ -217,7 +217,7 @@ func (st *Stage) parseOne(ctx context.Context, s Source, f File, p parser.Parser
 	defer bud.end()
 	sk := &sink{st: st, input: s.Input(), loose: s.Loose(), file: m, verified: f.Verified(), parser: p, bud: bud, buf: getBatch(), ref: s.TimeRef(st.cfg.Started)}
 	defer func() { putBatch(sk.buf); sk.buf = nil }()
-	in, release := s.ParserInput(f, st.cfg.Tmp)
+	in, release := f.ParserInput(st.cfg.Tmp)
 	in.NoCarve = st.cfg.NoCarve
 	func() {
 		defer func() {

@@ -27,11 +27,11 @@ type fakeSource struct{ ref time.Time }
 func (fakeSource) Input() string                 { return "in.tar.zst" }
 func (fakeSource) Loose() bool                   { return false }
 func (s fakeSource) TimeRef(time.Time) time.Time { return s.ref }
-func (fakeSource) Open(f File) (io.ReadCloser, error) {
-	return io.NopCloser(strings.NewReader(f.(*fakeFile).body)), nil
+func (f *fakeFile) Open() (io.ReadCloser, error) {
+	return io.NopCloser(strings.NewReader(f.body)), nil
 }
-func (fakeSource) ParserInput(f File, _ string) (*parser.Input, func()) {
-	return &parser.Input{File: *f.Meta()}, nil
+func (f *fakeFile) ParserInput(string) (*parser.Input, func()) {
+	return &parser.Input{File: f.m}, nil
 }
 
 type fakeStore struct {

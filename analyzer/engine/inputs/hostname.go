@@ -1,4 +1,4 @@
-package analyze
+package inputs
 
 import (
 	"strconv"
@@ -60,7 +60,7 @@ func hostnameProblem(from, raw, name string) Problem {
 
 // checkHostname cleans the host name a bundle's header recorded
 // (cleanHostname), with a problem row when it had to be escaped.
-func (s *source) checkHostname() {
+func (s *Source) checkHostname() {
 	name, ok := cleanHostname(s.host)
 	if !ok {
 		raw := s.host
