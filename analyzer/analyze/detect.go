@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"context"
-	"os"
 	"sort"
 
 	"github.com/doubleagent/doubleagent/analyzer/engine/inputs"
@@ -51,7 +50,7 @@ func presence(statuses map[string]int, files int) string {
 // Detect lists the agents in each input without parsing anything. Bundles
 // are read through (hashes are checked, nothing is written to disk).
 func Detect(ctx context.Context, paths []string, ps []parser.Parser, limits *bundle.Options) ([]DetectRow, []Problem) {
-	rt := newRouter(ps)
+	rt := inputs.NewRouter(ps)
 	x := inputs.Expand(paths)
 	units, probs := x.Units, x.Problems
 	var rows []DetectRow
@@ -59,35 +58,27 @@ func Detect(ctx context.Context, paths []string, ps []parser.Parser, limits *bun
 		if ctx.Err() != nil {
 			break
 		}
-		var s *source
-		var err error
-		switch u.Kind {
-		case KindBundle:
-			s, err = detectBundle(u.Path, rt, limits)
-		case KindExtracted:
-			s, err = openExtracted(ctx, u.Path, rt)
-		default:
-			s, err = openLoose(ctx, u.Path, rt)
-		}
+		s, err := inputs.OpenForDetect(ctx, u, rt, limits)
 		if err != nil {
 			probs = append(probs, Problem{Input: u.Path, Kind: KindUnusableInput, Message: err.Error()})
 			continue
 		}
-		probs = append(probs, s.problems...)
+		probs = append(probs, s.Problems()...)
+		facts := s.Facts()
 		m := map[[2]string]*DetectRow{}
-		for _, f := range s.seen {
-			if f.agent == "" {
+		for _, f := range facts.Seen {
+			if f.Agent == "" {
 				continue
 			}
-			k := [2]string{f.user, f.agent}
+			k := [2]string{f.User, f.Agent}
 			r := m[k]
 			if r == nil {
-				r = &DetectRow{Input: u.Path, Host: s.host, User: f.user, Agent: f.agent, Statuses: map[string]int{}, UserInferred: s.inferred}
-				if a, ok := catalog.Lookup(f.agent); ok {
+				r = &DetectRow{Input: u.Path, Host: facts.Host, User: f.User, Agent: f.Agent, Statuses: map[string]int{}, UserInferred: facts.Inferred}
+				if a, ok := catalog.Lookup(f.Agent); ok {
 					r.CatalogStatus = string(a.Status)
 				}
 				switch {
-				case rt.Reads(f.agent):
+				case rt.Reads(f.Agent):
 					r.ParseStatus = "parsed"
 				case r.CatalogStatus == string(catalog.StatusCollected):
 					r.ParseStatus = "collected-only"
@@ -96,17 +87,17 @@ func Detect(ctx context.Context, paths []string, ps []parser.Parser, limits *bun
 				}
 				m[k] = r
 			}
-			r.Statuses[f.status]++
-			if f.status == bundle.StatusCollected {
+			r.Statuses[f.Status]++
+			if f.Status == bundle.StatusCollected {
 				r.Files++
-				r.Bytes += f.size
+				r.Bytes += f.Size
 			}
 		}
 		for _, r := range m {
 			r.Presence = presence(r.Statuses, r.Files)
 			rows = append(rows, *r)
 		}
-		s.close()
+		s.Close()
 	}
 	sort.Slice(rows, func(i, j int) bool {
 		a, b := rows[i], rows[j]
@@ -122,28 +113,4 @@ func Detect(ctx context.Context, paths []string, ps []parser.Parser, limits *bun
 		return a.Input < b.Input
 	})
 	return rows, probs
-}
-
-func detectBundle(p string, rt *router, limits *bundle.Options) (*source, error) {
-	s := &source{kind: KindBundle, input: p}
-	if sc, err := bundle.CheckSidecar(p); err == nil && sc.Present && !sc.OK {
-		s.problem(Problem{Kind: "sidecar_mismatch", Message: sc.Msg})
-	}
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	hdr, res, err := bundle.Verify(f, limits)
-	if err != nil {
-		return nil, err
-	}
-	s.host, s.bundleID = hdr.Host.Hostname, hdr.BundleID
-	for _, pr := range res.Problems {
-		s.problem(Problem{Kind: pr.Kind, SourceFile: pr.Path, Message: pr.String()})
-	}
-	for _, e := range res.Manifest {
-		s.seen = append(s.seen, seenFile{user: e.User, agent: e.Agent, status: e.Status, size: e.Size, parsable: rt.Reads(e.Agent)})
-	}
-	return s, nil
 }

@@ -6,9 +6,10 @@
 // one merged, ordered timeline with sessions, an inventory and the
 // problems found.
 //
-// Stages (analyzer/docs/architecture.md): inputs (source.go, inputs.go,
-// loose.go, evidence*.go), route (analyzer/engine/route), parse
-// (engine.go: one sink per file), correlate (analyzer/engine/correlate,
+// Stages (analyzer/docs/architecture.md): inputs (analyzer/engine/inputs,
+// opening a unit as a source included), route
+// (analyzer/engine/route), parse (analyzer/engine/parse: one sink per file
+// and parser), correlate (analyzer/engine/correlate,
 // the only place rows are merged, paired, linked to parents or given
 // session state), outputs (analyzer/engine/outputs: the formats). The
 // output pass (output.go) hands every row it writes to Options.Rows, the

@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,7 +12,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -22,13 +20,11 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/engine/correlate"
 	"github.com/doubleagent/doubleagent/analyzer/engine/inputs"
 	"github.com/doubleagent/doubleagent/analyzer/engine/outputs"
+	"github.com/doubleagent/doubleagent/analyzer/engine/parse"
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 	"github.com/doubleagent/doubleagent/bundle"
-	"github.com/doubleagent/doubleagent/catalog"
 	"github.com/rs/zerolog"
-
-	_ "modernc.org/sqlite" // SQLite driver for parsers' Input.DB
 )
 
 // Options configure a timeline run.
@@ -81,7 +77,7 @@ type Options struct {
 	CommandLine []string
 	ToolVersion string
 	// StoreRows and StoreTime bound the parse of one SQLite store (0:
-	// DefaultStoreRows, DefaultStoreTime); see budget.go.
+	// DefaultStoreRows, DefaultStoreTime); see analyzer/engine/parse/budget.go.
 	StoreRows int64
 	StoreTime time.Duration
 	// Rows, when set, sees every row the timeline holds, in timeline
@@ -151,20 +147,11 @@ type collected struct {
 	// rowFilter holds the row filters (--agent, --since, --match, ...).
 	rowFilter
 	ord int64
-	// sem bounds the files parsed at once across all inputs (Jobs).
-	sem      chan struct{}
+	// parse is the parse stage (engine/parse), which hands rows and
+	// session states to the collection (AddRows, AddState).
+	parse    *parse.Stage
 	problems []Problem
-	// probAt indexes the parsers' problems by what they say about a file
-	// (see sink.Report), so two parsers of one file saying the same give
-	// one row.
-	probAt map[problemKey]int
-	// started is when the run began: the plausible window's end for an
-	// input with no collection time (a loose tree).
-	started time.Time
-	inv     *Inventory
-	// actionTables are the Spec.Actions tables of every parser writing an
-	// agent's rows.
-	actionTables map[string][]map[string]timeline.Action
+	inv      *Inventory
 	// bodyEntries are the manifest rows of every input, for the bodyfile.
 	bodyEntries []outputs.BodyEntry
 }
@@ -172,42 +159,29 @@ type collected struct {
 // fileKey names one source file of one input.
 type fileKey struct{ host, bundleID, input, file, agent string }
 
-func newCollected(tmp string, opts *Options) *collected {
+func newCollected(tmp string, opts *Options, started time.Time) *collected {
 	c := &collected{
 		primary:   timeline.NewSorter(tmp, opts.MemLimit),
 		corr:      correlate.New(opts.Parsers, tmp, secondaryMemLimit(opts.MemLimit)),
 		rowFilter: rowFilter{opts: opts, matchIDs: map[string]bool{}, undatedDropped: map[fileKey]int{}, sessions: newSessionFilter(opts.Sessions)},
-		sem:       make(chan struct{}, opts.Jobs),
-		inv:       newInventory(), actionTables: map[string][]map[string]timeline.Action{},
+		inv:       newInventory(),
 	}
-	for _, p := range opts.Parsers {
-		sp, ok := p.(parser.Specced)
-		if !ok {
-			continue
-		}
-		if t := sp.Spec().Actions; t != nil {
-			for _, a := range append([]string{p.Agent()}, sp.Spec().Emits...) {
-				c.actionTables[a] = append(c.actionTables[a], t)
-			}
-		}
-	}
+	c.parse = parse.New(parse.Config{Jobs: opts.Jobs, NoCarve: opts.NoCarve, StoreRows: opts.StoreRows, StoreTime: opts.StoreTime,
+		Started: started, Tmp: tmp, Parsers: opts.Parsers}, c)
 	return c
 }
 
-// action names what a tool row's call does, from the tables of the
-// parsers that write the agent's rows; "other" when none names the tool.
-func (c *collected) action(agent, tool string) timeline.Action {
-	for _, t := range c.actionTables[agent] {
-		if a, ok := parser.ActionFor(t, tool); ok {
-			return a
-		}
-	}
-	return timeline.ActOther
+// AddState stores a session state a file gave (parse.Store).
+func (c *collected) AddState(st timeline.SessionState, from string, n int) {
+	c.mu.Lock()
+	c.corr.AddState(st, from, n)
+	c.mu.Unlock()
 }
 
-// addBatch stores a batch of one file's events under one lock; hashes and
-// the regular expression are computed before taking it.
-func (c *collected) addBatch(evs []timeline.Event, src *source) error {
+// AddRows stores a batch of one file's events under one lock
+// (parse.Store); hashes and the regular expression are computed before
+// taking it.
+func (c *collected) AddRows(evs []timeline.Event, input string) error {
 	var stubs []correlate.Stub
 	matched := make([]bool, len(evs))
 	for i := range evs {
@@ -240,7 +214,7 @@ func (c *collected) addBatch(evs []timeline.Event, src *source) error {
 			continue
 		}
 		c.corr.AddPrimary(e)
-		if !c.keep(e, src) {
+		if !c.keep(e, input) {
 			continue
 		}
 		if matched[i] {
@@ -269,248 +243,6 @@ func (c *collected) addBatch(evs []timeline.Event, src *source) error {
 	return nil
 }
 
-// sink is the parser.Sink for one file.
-type sink struct {
-	buf     []timeline.Event
-	c       *collected
-	src     *source
-	file    *fileRec
-	parser  parser.Parser
-	seq     int64
-	events  int
-	err     error
-	probs   int
-	nstates int
-	acct    fileAccount
-	bud     *budget // a SQLite store's budget, nil for other files
-	// ref is the time the plausible window ends a day after (the
-	// collection's start, else the run's); odd counts the rows whose time
-	// lies outside it, oddFirst the first of them, oddLent the rows that
-	// inherited such a time and were left undated.
-	ref      time.Time
-	odd      int
-	oddFirst string
-	oddLine  int64
-	oddLent  int
-}
-
-// fileAccount is what became of the records of one file a parser read:
-// records counts distinct positions (line, rowid, array index) that gave
-// a row, a skip or a problem.
-type fileAccount struct {
-	positions
-	rows    int
-	skipped map[string]int
-}
-
-// positions counts distinct positions: a bit set for the dense small
-// positions of line-based files (at most 2 MiB for 16 M lines), a map for
-// the rest (large rowids, byte offsets).
-type positions struct {
-	n    int
-	bits []uint64
-	set  map[int64]struct{}
-}
-
-const denseLimit = 1 << 24
-
-func (p *positions) add(line int64) {
-	if line <= 0 {
-		return
-	}
-	if line < denseLimit {
-		w := int(line >> 6)
-		if w >= len(p.bits) {
-			p.bits = append(p.bits, make([]uint64, max(w+1-len(p.bits), len(p.bits)))...)
-		}
-		if m := uint64(1) << (line & 63); p.bits[w]&m == 0 {
-			p.bits[w] |= m
-			p.n++
-		}
-		return
-	}
-	if p.set == nil {
-		p.set = map[int64]struct{}{}
-	}
-	if _, ok := p.set[line]; !ok {
-		p.set[line] = struct{}{}
-		p.n++
-	}
-}
-
-func (a *fileAccount) skip(line int64, reason string) {
-	if a.skipped == nil {
-		a.skipped = map[string]int{}
-	}
-	a.skipped[reason]++
-	a.add(line)
-}
-
-func (s *sink) Event(e timeline.Event) {
-	e.Host, e.User, e.BundleID = s.file.Host, s.file.User, s.file.BundleID
-	if e.Agent == "" {
-		e.Agent = s.file.Agent
-	}
-	if e.SourceFile == "" {
-		e.SourceFile = s.file.Path
-	}
-	e.Parser = s.parser.ID()
-	s.bud.tick(s.file.Path)
-	switch {
-	case s.src.kind == KindLoose:
-		e.Verified = ""
-	case s.file.verified:
-		e.Verified = "true"
-	default:
-		e.Verified = "false"
-	}
-	if e.Action == "" && (e.TurnType == timeline.ToolUse || e.TurnType == timeline.ToolResult) {
-		e.Action = s.c.action(e.Agent, e.ToolName)
-	}
-	s.acct.rows++
-	if e.SourceFile == s.file.Path {
-		s.acct.add(e.SourceLine)
-	}
-	if e.TurnType == timeline.System && settingRow(e.Text) {
-		e.Text = parser.RedactSecrets(e.Text)
-	}
-	s.seq++
-	e.Seq = s.seq
-	if !e.Time.IsZero() {
-		e.Time = e.Time.UTC()
-		if !parser.Plausible(e.Time, s.ref) {
-			s.implausible(&e)
-		}
-	}
-	s.events++
-	s.buf = append(s.buf, e)
-	if len(s.buf) >= batchLen {
-		s.flush()
-	}
-}
-
-// flush hands the buffered events to the collection.
-func (s *sink) flush() {
-	if len(s.buf) == 0 {
-		return
-	}
-	if err := s.c.addBatch(s.buf, s.src); err != nil && s.err == nil {
-		s.err = err
-	}
-	s.buf = s.buf[:0]
-}
-
-// implausible marks a row whose time lies outside the plausible window:
-// a time of its own is kept as recorded with time_basis "implausible"; a
-// time it inherited (from an enclosing record or the record before) is
-// not lent on, and the row is undated (time_basis "none"). finish writes
-// one problem for the file.
-func (s *sink) implausible(e *timeline.Event) {
-	if e.TimeBasis == timeline.TimeInherited {
-		s.oddLent++
-		e.Time, e.TimeBasis = time.Time{}, timeline.TimeNone
-		return
-	}
-	s.odd++
-	if s.odd == 1 {
-		basis := "recorded by the agent"
-		if e.TimeBasis != timeline.TimeRecorded {
-			basis = "time_basis " + string(e.TimeBasis)
-		}
-		s.oddFirst, s.oddLine = e.Time.Format("2006-01-02T15:04:05.000Z07:00")+" ("+basis+")", e.SourceLine
-	}
-	e.TimeBasis = timeline.TimeImplausible
-}
-
-// implausibleProblem reports the file's rows with implausible times.
-func (s *sink) implausibleProblem() {
-	if s.odd == 0 && s.oddLent == 0 {
-		return
-	}
-	from, to := parser.TimeFloor.Format(time.DateOnly), s.ref.Add(parser.PlausibleSlack).Format(time.RFC3339)
-	msg := fmt.Sprintf("%d row(s) with a time outside the plausible window %s to %s kept as recorded, time_basis implausible", s.odd, from, to)
-	if s.odd > 0 {
-		msg += fmt.Sprintf("; the first at line %d: %s", s.oddLine, s.oddFirst)
-	}
-	if s.oddLent > 0 {
-		msg += fmt.Sprintf("; %d row(s) that inherited such a time left undated (time_basis none)", s.oddLent)
-	}
-	s.report(s.oddLine, KindImplausibleTime, msg, false)
-}
-
-// KindImplausibleTime is the problem kind for rows whose times lie outside
-// the plausible window (see parser.Plausible).
-const KindImplausibleTime = "implausible_time"
-
-func (s *sink) Session(st timeline.SessionState) {
-	st.Key.Host, st.Key.User = s.file.Host, s.file.User
-	if st.Key.Agent == "" {
-		st.Key.Agent = s.file.Agent
-	}
-	s.nstates++
-	s.c.mu.Lock()
-	s.c.corr.AddState(st, s.file.Path+"\x00"+s.file.BundleID+"\x00"+s.parser.ID(), s.nstates)
-	s.c.mu.Unlock()
-}
-
-func (s *sink) Problem(line int64, msg string) { s.Report(line, parser.KindParse, msg) }
-
-func (s *sink) Report(line int64, kind, msg string) { s.report(line, kind, msg, true) }
-
-// report records a problem; account counts its line as a record that
-// gave no row (false for a problem about rows already written).
-func (s *sink) report(line int64, kind, msg string, account bool) {
-	s.bud.tick(s.file.Path)
-	s.probs++
-	if line > 0 && account {
-		s.acct.skip(line, kind)
-	}
-	p := Problem{Host: s.file.Host, BundleID: s.file.BundleID, Input: s.src.input, SourceFile: s.file.Path,
-		SourceLine: line, Agent: s.file.Agent, Parser: s.parser.ID(), Kind: kind, Message: msg}
-	k := problemKey{p.Host, p.BundleID, p.Input, p.SourceFile, p.SourceLine, p.Kind, p.Message}
-	s.c.mu.Lock()
-	defer s.c.mu.Unlock()
-	// One file gives one problem, not one per parser that opens it: the
-	// same problem about a whole file (line 0) from another parser (a
-	// settings file both the settings and the control-surface parsers
-	// cannot read) names that parser too ("a,b", sorted) rather than
-	// repeating the row. Only file-level problems are indexed, so the
-	// index grows with files × parsers, never with a damaged file's lines.
-	if line != 0 {
-		s.c.problems = append(s.c.problems, p)
-		return
-	}
-	if i, ok := s.c.probAt[k]; ok {
-		s.c.problems[i].Parser = addParser(s.c.problems[i].Parser, p.Parser)
-		return
-	}
-	if s.c.probAt == nil {
-		s.c.probAt = map[problemKey]int{}
-	}
-	s.c.probAt[k] = len(s.c.problems)
-	s.c.problems = append(s.c.problems, p)
-}
-
-// problemKey is what a problem says about a file, without the parser.
-type problemKey struct {
-	host, bundle, input, file string
-	line                      int64
-	kind, msg                 string
-}
-
-// addParser adds id to a sorted comma-separated list of parser IDs.
-func addParser(list, id string) string {
-	ids := strings.Split(list, ",")
-	if slices.Contains(ids, id) {
-		return list
-	}
-	ids = append(ids, id)
-	slices.Sort(ids)
-	return strings.Join(ids, ",")
-}
-
-func (s *sink) Skip(line int64, reason string) { s.bud.tick(s.file.Path); s.acct.skip(line, reason) }
-
 // Timeline runs the analysis and writes the outputs into opts.OutDir.
 func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	formats, err := opts.defaults()
@@ -529,8 +261,7 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	c := newCollected(tmp, &opts)
-	c.started = started
+	c := newCollected(tmp, &opts, started)
 	x, err := findUnits(ctx, opts.Inputs, tmp)
 	if err != nil {
 		return nil, err
@@ -540,14 +271,15 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	if len(units) == 0 {
 		return nil, fmt.Errorf("%w: %s", ErrNoInput, problemText(x.Problems))
 	}
-	rt := newRouter(opts.Parsers)
-	rt.keepManifest = slices.Contains(formats, FormatBodyfile)
-	rt.loose = newLooseLabels(&opts)
+	rt := inputs.NewRouter(opts.Parsers)
+	rt.KeepManifest = slices.Contains(formats, FormatBodyfile)
+	rt.Loose = inputs.NewLooseLabels(opts.Log, opts.Hosts, opts.Users, opts.Agents)
 	sum := &Summary{Sources: len(units), Filtered: filtered(&opts)}
 	fails := parseUnits(ctx, units, tmp, rt, c, &opts)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
+	c.problems = append(c.problems, c.parse.TakeProblems()...)
 	sum.Inputs = accountInputs(x, units, fails, c.inv)
 	for _, st := range sum.Inputs {
 		if st.Status == InputUnusable {
@@ -615,7 +347,7 @@ func findUnits(ctx context.Context, given []string, tmp string) (*inputs.Expansi
 
 // parseUnits reads every input, opts.Jobs at once, and returns why each
 // that could not be read failed (nil for the others).
-func parseUnits(ctx context.Context, units []unit, tmp string, rt *router, c *collected, opts *Options) []error {
+func parseUnits(ctx context.Context, units []unit, tmp string, rt *inputs.Router, c *collected, opts *Options) []error {
 	fails := make([]error, len(units))
 	var wg sync.WaitGroup
 	work := make(chan int)
@@ -666,7 +398,7 @@ func (c *collected) correlate() error {
 	}
 	if err := c.corr.PairSecondaries(func(e *timeline.Event) error {
 		ev := *e
-		if !c.keep(&ev, nil) {
+		if !c.keep(&ev, "") {
 			return nil
 		}
 		if c.opts.Match != nil && ev.ToolUseID != "" && c.matches(&ev) {
@@ -742,64 +474,34 @@ func problemText(ps []Problem) string {
 	return strings.Join(s, "; ")
 }
 
-func runUnit(ctx context.Context, u unit, tmp string, rt *router, c *collected, opts *Options) error {
-	var s *source
-	var err error
-	switch u.Kind {
-	case KindBundle:
-		s, err = openBundle(ctx, u.Path, tmp, rt, opts.Limits)
-	case KindExtracted:
-		s, err = openExtracted(ctx, u.Path, rt)
-	default:
-		s, err = openLoose(ctx, u.Path, rt)
-	}
+// runUnit opens one unit as a source (the inputs stage) and parses its
+// files (the parse stage).
+func runUnit(ctx context.Context, u unit, tmp string, rt *inputs.Router, c *collected, opts *Options) error {
+	s, err := inputs.Open(ctx, u, tmp, rt, opts.Limits)
 	if err != nil {
 		return err
 	}
-	defer s.close()
+	defer s.Close()
 	if u.Label != "" {
-		s.input = u.Label
-		for i := range s.problems {
-			s.problems[i].Input = u.Label
-		}
+		s.Label(u.Label)
 	}
+	facts := s.Facts()
 	c.mu.Lock()
-	c.problems = append(c.problems, s.problems...)
-	c.inv.addSource(s)
-	for _, e := range s.manifest {
-		c.bodyEntries = append(c.bodyEntries, outputs.BodyEntryOf(s.host, e))
+	c.problems = append(c.problems, s.Problems()...)
+	c.inv.addSource(&facts)
+	for _, e := range s.TakeManifest() {
+		c.bodyEntries = append(c.bodyEntries, outputs.BodyEntryOf(facts.Host, e))
 	}
-	s.manifest = nil
 	c.mu.Unlock()
-	files := append([]*fileRec(nil), s.files...)
-	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
-	// Files are parsed in parallel, at most opts.Jobs at once across every
-	// input (c.sem), so one big bundle uses every core too. Output order
-	// does not depend on it: rows are sorted on content.
-	var wg sync.WaitGroup
-	for _, f := range files {
-		if ctx.Err() != nil {
-			break
-		}
-		if why := notSQLite(s, f); why != "" {
-			c.mu.Lock()
-			c.problems = append(c.problems, Problem{Host: f.Host, BundleID: f.BundleID, Input: s.input, SourceFile: f.Path, Agent: f.Agent, Kind: "not_sqlite", Message: why})
-			c.mu.Unlock()
-			continue
-		}
-		for _, p := range rt.For(&f.File) {
-			c.sem <- struct{}{}
-			wg.Add(1)
-			go func(f *fileRec, p parser.Parser) {
-				defer func() { <-c.sem; wg.Done() }()
-				sk := parseOne(ctx, s, f, p, tmp, c)
-				c.mu.Lock()
-				c.inv.addParsed(s, f, p, sk)
-				c.mu.Unlock()
-			}(f, p)
-		}
+	files := make([]parse.File, len(s.Files()))
+	for i, f := range s.Files() {
+		files[i] = f
 	}
-	wg.Wait()
+	c.parse.Files(ctx, s, files, rt.For, func(f parse.File, p parser.Parser, r parse.Result) {
+		c.mu.Lock()
+		c.inv.addParsed(&facts, f.(*inputs.File), p, r)
+		c.mu.Unlock()
+	})
 	return ctx.Err()
 }
 
@@ -855,102 +557,4 @@ func spoolStreams(ctx context.Context, paths []string, tmp string) ([]string, er
 		out[i] = dst
 	}
 	return out, nil
-}
-
-// settingRow reports whether a system row restates a setting (a
-// standing rule can embed a token, which is masked).
-func settingRow(text string) bool {
-	for _, p := range []string{"permission setting:", "permission grant:", "model setting:", "session retention:", "retention setting:", "control surface:", "mcp server:", "hook audit:"} {
-		if strings.HasPrefix(text, p) {
-			return true
-		}
-	}
-	return false
-}
-
-// sqliteMagic opens every SQLite database file.
-var sqliteMagic = []byte("SQLite format 3\x00")
-
-// notSQLite says why a file the catalog calls a SQLite store is not one
-// ("" when it is, or is empty, which SQLite reads as an empty database), so
-// no parser meets it and the examiner is told rather than left with no rows.
-func notSQLite(s *source, f *fileRec) string {
-	if f.Kind != catalog.KindSQLite || f.Size == 0 {
-		return ""
-	}
-	for _, suf := range catalog.Sidecars {
-		if strings.HasSuffix(f.Path, suf) {
-			return ""
-		}
-	}
-	rc, err := s.open(f)
-	if err != nil {
-		return "cannot open: " + err.Error()
-	}
-	defer rc.Close()
-	head := make([]byte, len(sqliteMagic))
-	n, _ := io.ReadFull(rc, head)
-	if n < len(head) || !bytes.Equal(head, sqliteMagic) {
-		return fmt.Sprintf("not a SQLite database (first bytes %q): not parsed", head[:n])
-	}
-	return ""
-}
-
-func parseOne(ctx context.Context, s *source, f *fileRec, p parser.Parser, tmp string, c *collected) *sink {
-	var dbs []*dbCloser
-	ctx, bud := newBudget(ctx, f, c.opts)
-	defer bud.end()
-	sk := &sink{c: c, src: s, file: f, parser: p, bud: bud, buf: getBatch(), ref: s.timeRef(c.started)}
-	defer func() { putBatch(sk.buf); sk.buf = nil }()
-	in := s.parserInput(f, tmp, &dbs)
-	in.NoCarve = c.opts.NoCarve
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				sk.Problem(0, fmt.Sprintf("parser %s panicked: %v\n%s", p.ID(), r, firstLines(string(debug.Stack()), 12)))
-			}
-		}()
-		if err := p.Parse(ctx, in, sk); err != nil && bud.exceeded() == "" {
-			sk.Problem(0, "parse stopped: "+err.Error())
-		}
-	}()
-	if msg := bud.exceeded(); msg != "" {
-		sk.bud = nil // the problem row itself is not counted
-		sk.Report(0, KindStoreBudget, msg)
-	}
-	sk.bud = nil
-	sk.implausibleProblem()
-	sk.flush()
-	for _, db := range dbs {
-		db.close()
-	}
-	if sk.err != nil {
-		sk.Problem(0, "could not store events: "+sk.err.Error())
-	}
-	return sk
-}
-
-// batches recycles the event batches sinks hand over (addBatch copies the
-// events it keeps), so parsing a file does not allocate a fresh one.
-var batches = sync.Pool{New: func() any { b := make([]timeline.Event, 0, batchLen); return &b }}
-
-const batchLen = 256
-
-func getBatch() []timeline.Event { return (*batches.Get().(*[]timeline.Event))[:0] }
-
-func putBatch(b []timeline.Event) {
-	if cap(b) != batchLen {
-		return
-	}
-	clear(b[:cap(b)])
-	b = b[:0]
-	batches.Put(&b)
-}
-
-func firstLines(s string, n int) string {
-	ls := strings.SplitN(s, "\n", n+1)
-	if len(ls) > n {
-		ls = ls[:n]
-	}
-	return strings.Join(ls, "\n")
 }

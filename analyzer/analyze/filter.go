@@ -26,7 +26,7 @@ func contains(list []string, s string) bool { return slices.Contains(list, s) }
 // keep applies the row filters that do not need the whole timeline.
 // Undated rows are kept unless --since or --until is given (and
 // --keep-undated is not); those left out are counted per file.
-func (c *rowFilter) keep(e *timeline.Event, src *source) bool {
+func (c *rowFilter) keep(e *timeline.Event, input string) bool {
 	o := c.opts
 	if e.TurnType == timeline.Thinking && !o.IncludeThinking {
 		return false
@@ -54,10 +54,6 @@ func (c *rowFilter) keep(e *timeline.Event, src *source) bool {
 	if e.Time.IsZero() {
 		if (o.Since.IsZero() && o.Until.IsZero()) || o.KeepUndated {
 			return true
-		}
-		input := ""
-		if src != nil {
-			input = src.input
 		}
 		c.undatedDropped[fileKey{e.Host, e.BundleID, input, e.SourceFile, e.Agent}]++
 		return false

@@ -42,7 +42,7 @@ func refuseNestedInputs(paths []string) error {
 		if err != nil || !fi.IsDir() {
 			continue
 		}
-		_, kind, err := detectInput(in)
+		_, kind, err := inputs.DetectInput(in)
 		if err != nil {
 			continue
 		}
@@ -54,12 +54,8 @@ func refuseNestedInputs(paths []string) error {
 		case KindExtracted:
 			scopes = append(scopes, scope{in, root, root})
 		case KindLoose:
-			homes, _ := findLooseHomes(in)
-			for _, h := range homes {
-				if h.copied {
-					continue
-				}
-				if d, err := inputs.ResolvedAbs(h.dir); err == nil {
+			for _, dir := range inputs.ImageHomes(in) {
+				if d, err := inputs.ResolvedAbs(dir); err == nil {
 					scopes = append(scopes, scope{in, root, d})
 				}
 			}
@@ -99,7 +95,7 @@ func refuseOutputInEvidence(out string, paths []string) error {
 		if err != nil || !fi.IsDir() {
 			continue
 		}
-		paths, kind, err := detectInput(in)
+		paths, kind, err := inputs.DetectInput(in)
 		if err != nil {
 			continue
 		}

@@ -10,7 +10,9 @@ import (
 	"strings"
 
 	"github.com/doubleagent/doubleagent/analyzer/engine/correlate"
+	"github.com/doubleagent/doubleagent/analyzer/engine/inputs"
 	"github.com/doubleagent/doubleagent/analyzer/engine/outputs"
+	"github.com/doubleagent/doubleagent/analyzer/engine/parse"
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 	"github.com/doubleagent/doubleagent/bundle"
@@ -224,18 +226,12 @@ func (inv *Inventory) checkNames(o *Options) error {
 	return nil
 }
 
-func (inv *Inventory) addSource(s *source) {
+func (inv *Inventory) addSource(s *inputs.Facts) {
 	verified := "n/a"
-	if s.kind != KindLoose {
-		n, v := 0, 0
-		for _, f := range s.files {
-			n++
-			if f.verified {
-				v++
-			}
-		}
+	if s.Kind != KindLoose {
+		n, v := s.Files, s.VerifiedFiles
 		switch {
-		case n == 0 && len(s.problems) > 0:
+		case n == 0 && s.Problems > 0:
 			verified = "none" // nothing verifiable came through (a cut bundle)
 		case n == 0:
 			verified = "all"
@@ -247,61 +243,57 @@ func (inv *Inventory) addSource(s *source) {
 			verified = "partial"
 		}
 	}
-	src := InventorySource{Input: s.input, Kind: s.kind, Host: s.host, BundleID: s.bundleID, UsersInferred: s.inferred, Verified: verified, Problems: len(s.problems), SHA256: s.sum}
-	if h := s.header; h != nil {
+	src := InventorySource{Input: s.Input, Kind: s.Kind, Host: s.Host, BundleID: s.BundleID, UsersInferred: s.Inferred, Verified: verified, Problems: s.Problems, SHA256: s.SHA256}
+	if h := s.Header; h != nil {
 		src.Case, src.Examiner, src.CollectorVersion, src.StartedUTC = h.Host.Case, h.Host.Examiner, h.CollectorVersion, h.StartedUTC
 	}
-	if sm := s.summary; sm != nil {
+	if sm := s.Summary; sm != nil {
 		src.EndedUTC, src.Complete, src.Incomplete = sm.EndedUTC, strconv.FormatBool(sm.Complete), sm.Reason
 	}
-	src.ChangedDuringCopy = s.changed
-	src.CollectorLog = summarizeLog(s.log)
+	src.ChangedDuringCopy = s.Changed
+	src.CollectorLog = summarizeLog(s.Log)
 	inv.Sources = append(inv.Sources, src)
-	for _, f := range s.seen {
-		if f.agent == "" {
+	for _, f := range s.Seen {
+		if f.Agent == "" {
 			continue
 		}
-		a := inv.agent(s.host, f.agent)
-		a.Statuses[f.status]++
-		us := a.userStatuses[f.user]
+		a := inv.agent(s.Host, f.Agent)
+		a.Statuses[f.Status]++
+		us := a.userStatuses[f.User]
 		if us == nil {
 			us = map[string]int{}
-			a.userStatuses[f.user] = us
+			a.userStatuses[f.User] = us
 		}
-		us[f.status]++
-		if f.status == bundle.StatusCollected {
+		us[f.Status]++
+		if f.Status == bundle.StatusCollected {
 			a.Files++
-			a.Bytes += f.size
-			a.userFiles[f.user]++
+			a.Bytes += f.Size
+			a.userFiles[f.User]++
 		}
-		if f.user != "" && !a.users[f.user] {
-			a.users[f.user] = true
-			a.Users = append(a.Users, f.user)
+		if f.User != "" && !a.users[f.User] {
+			a.users[f.User] = true
+			a.Users = append(a.Users, f.User)
 		}
 	}
 }
 
-func (inv *Inventory) addParsed(s *source, f *fileRec, p parser.Parser, sk *sink) {
-	a := inv.agent(s.host, f.Agent)
+func (inv *Inventory) addParsed(s *inputs.Facts, f *inputs.File, p parser.Parser, r parse.Result) {
+	a := inv.agent(s.Host, f.Agent)
 	if !a.parsedFiles[f.Path] {
 		a.parsedFiles[f.Path] = true
 		a.FilesParsed++
 	}
-	a.Events += sk.events
-	a.Problems += sk.probs
-	skipped := sk.acct.skipped
-	if skipped == nil {
-		skipped = map[string]int{}
-	}
+	a.Events += r.Rows
+	a.Problems += r.Problems
 	v := "false"
 	switch {
-	case s.kind == KindLoose:
+	case s.Kind == KindLoose:
 		v = ""
-	case f.verified:
+	case f.Verified():
 		v = "true"
 	}
-	inv.Files = append(inv.Files, InventoryFile{Host: s.host, BundleID: s.bundleID, SourceFile: f.Path, Agent: f.Agent, Parser: p.ID(),
-		Records: sk.acct.n, Rows: sk.acct.rows, Skipped: skipped, Problems: sk.probs, Verified: v, SHA256: f.sum, Member: f.member, ReadFrom: f.readFrom})
+	inv.Files = append(inv.Files, InventoryFile{Host: s.Host, BundleID: s.BundleID, SourceFile: f.Path, Agent: f.Agent, Parser: p.ID(),
+		Records: r.Records, Rows: r.Rows, Skipped: r.Skipped, Problems: r.Problems, Verified: v, SHA256: f.SHA256(), Member: f.Member(), ReadFrom: f.ReadFrom()})
 }
 
 func (inv *Inventory) finish(sessions []timeline.Session, parsedAgents map[string]bool, events map[string]int) {

@@ -4,6 +4,49 @@ import (
 	"os"
 
 	"github.com/doubleagent/doubleagent/analyzer/engine/inputs"
+	"github.com/doubleagent/doubleagent/analyzer/engine/parse"
+	"github.com/doubleagent/doubleagent/analyzer/engine/problem"
+)
+
+// Problem is something wrong found while reading an input; it is written
+// to problems.jsonl and counted in the inventory, never silent.
+type Problem = problem.Problem
+
+// Input kinds, detected by content.
+const (
+	KindBundle    = inputs.KindBundle
+	KindExtracted = inputs.KindExtracted
+	KindLoose     = inputs.KindLoose
+	KindFolder    = inputs.KindFolder // a folder of bundles (expanded into bundles)
+)
+
+// KindUnsafePath is the problem kind for a path of the evidence the
+// analyzer refused to open (inputs.KindUnsafePath); KindHostname for a
+// host name that is not one line of printable text.
+const (
+	KindUnsafePath = inputs.KindUnsafePath
+	KindHostname   = inputs.KindHostname
+)
+
+// MaxHostnameChars bounds a host name as the outputs show it
+// (inputs.MaxHostnameChars).
+const MaxHostnameChars = inputs.MaxHostnameChars
+
+// The parse stage's names (analyzer/engine/parse).
+
+// Budgets of one SQLite store from evidence (parse.DefaultStoreRows,
+// parse.DefaultStoreTime): see Options.StoreRows.
+const (
+	DefaultStoreRows = parse.DefaultStoreRows
+	DefaultStoreTime = parse.DefaultStoreTime
+)
+
+// KindStoreBudget is the problem kind for a store whose parse was stopped
+// by its budget; KindImplausibleTime for rows whose times lie outside the
+// plausible window (see parser.Plausible).
+const (
+	KindStoreBudget     = parse.KindStoreBudget
+	KindImplausibleTime = parse.KindImplausibleTime
 )
 
 // The inputs stage's names, kept here so callers of the engine name them

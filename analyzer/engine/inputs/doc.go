@@ -23,6 +23,14 @@
 // sidecar), each set-aside one also a problem row; Account lists them all
 // with what became of each unit read.
 //
-// Opening a unit as a source (bundle, extracted, loose) is still in
-// analyzer/analyze; see analyzer/docs/architecture.md.
+// Opening a unit as a source (open.go, Open): a bundle is streamed, the
+// members some parser may read spooled into one private spool file, and
+// the manifest read at the end decides what each member is (source.go,
+// openBundle); an extracted collection's files are each hashed against
+// its manifest (openExtracted); a loose tree or image is walked with the
+// catalog, its homes inferred, its links followed by the link policy
+// (loose.go, loose_links.go). A Source gives its Files (each a
+// parse.File for the parse stage), the problem rows of opening it, and
+// its Facts (host, bundle, header, verification, every manifest row
+// seen) for the inventory and detect. See analyzer/docs/architecture.md.
 package inputs

@@ -1,4 +1,4 @@
-package analyze
+package inputs
 
 import (
 	"path/filepath"
@@ -64,7 +64,7 @@ func hostnameProblem(from, raw, name string) Problem {
 // that records no host name is the host "unnamed:<bundle id>", with a
 // problem row saying so: two machines whose bundles name no host are
 // never taken for one (their sessions, inventory and findings stay apart).
-func (s *source) checkHostname() {
+func (s *Source) checkHostname() {
 	if strings.TrimSpace(s.host) == "" {
 		id := s.bundleID
 		if id == "" {

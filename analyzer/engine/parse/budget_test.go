@@ -1,4 +1,4 @@
-package analyze
+package parse
 
 import (
 	"context"
@@ -13,8 +13,8 @@ import (
 // TestStoreBudget: a store's context ends at its record budget and at its
 // time budget, with the cause said; other files get no budget.
 func TestStoreBudget(t *testing.T) {
-	store := &fileRec{File: parser.File{Path: "/h/s.db", Kind: catalog.KindSQLite}}
-	ctx, b := newBudget(context.Background(), store, &Options{StoreRows: 3, StoreTime: time.Hour})
+	store := &parser.File{Path: "/h/s.db", Kind: catalog.KindSQLite}
+	ctx, b := newBudget(context.Background(), store, &Config{StoreRows: 3, StoreTime: time.Hour})
 	for i := 0; i < 2; i++ {
 		b.tick(store.Path)
 	}
@@ -28,7 +28,7 @@ func TestStoreBudget(t *testing.T) {
 	}
 	b.end()
 
-	ctx, b = newBudget(context.Background(), store, &Options{StoreTime: 10 * time.Millisecond})
+	ctx, b = newBudget(context.Background(), store, &Config{StoreTime: 10 * time.Millisecond})
 	select {
 	case <-ctx.Done():
 	case <-time.After(time.Minute):
@@ -39,9 +39,9 @@ func TestStoreBudget(t *testing.T) {
 	}
 	b.end()
 
-	other := &fileRec{File: parser.File{Path: "/h/t.jsonl", Kind: catalog.KindTranscript}}
+	other := &parser.File{Path: "/h/t.jsonl", Kind: catalog.KindTranscript}
 	parent := context.Background()
-	if ctx, b := newBudget(parent, other, &Options{StoreRows: 1}); ctx != parent || b != nil {
+	if ctx, b := newBudget(parent, other, &Config{StoreRows: 1}); ctx != parent || b != nil {
 		t.Fatal("a budget for a transcript")
 	}
 }

@@ -1,4 +1,4 @@
-package analyze
+package inputs
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
-	"github.com/doubleagent/doubleagent/analyzer/engine/inputs"
 	"github.com/doubleagent/doubleagent/analyzer/engine/route"
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/bundle"
@@ -19,7 +18,7 @@ import (
 	"github.com/rs/zerolog"
 )
 
-// looseLabels are what the examiner's --host, --user and --agent say about
+// LooseLabels are what the examiner's --host, --user and --agent say about
 // loose inputs, which carry no host, no account and (a single file) no
 // agent of their own:
 //
@@ -37,23 +36,24 @@ import (
 //     given as INPUT is read as that agent's file (see openLooseFile).
 //
 // Every label applied is logged at info level.
-type looseLabels struct {
+type LooseLabels struct {
 	host, user, agent string
 	nAgents           int
 	log               zerolog.Logger
 }
 
-// newLooseLabels reads the labels from a run's options.
-func newLooseLabels(o *Options) looseLabels {
-	l := looseLabels{log: o.Log, nAgents: len(o.Agents)}
-	if len(o.Hosts) == 1 {
-		l.host = o.Hosts[0]
+// NewLooseLabels reads the labels from a run's --host, --user and
+// --agent values.
+func NewLooseLabels(log zerolog.Logger, hosts, users, agents []string) LooseLabels {
+	l := LooseLabels{log: log, nAgents: len(agents)}
+	if len(hosts) == 1 {
+		l.host = hosts[0]
 	}
-	if len(o.Users) == 1 {
-		l.user = o.Users[0]
+	if len(users) == 1 {
+		l.user = users[0]
 	}
-	if len(o.Agents) == 1 {
-		l.agent = o.Agents[0]
+	if len(agents) == 1 {
+		l.agent = agents[0]
 	}
 	return l
 }
@@ -71,7 +71,7 @@ func imageHostname(abs string) (name string, ok bool, prob *Problem) {
 	if _, err := os.Lstat(filepath.Join(abs, "etc", "hostname")); err != nil {
 		return "", false, nil
 	}
-	f, err := inputs.OpenIn(abs, "etc/hostname")
+	f, err := OpenIn(abs, "etc/hostname")
 	if err != nil {
 		kind := bundle.StatusErrorRead
 		if errors.Is(err, ErrUnsafePath) {
@@ -93,8 +93,8 @@ func imageHostname(abs string) (name string, ok bool, prob *Problem) {
 }
 
 // labelLoose names a loose tree's host and its one inferred user from the
-// examiner's --host and --user (see looseLabels).
-func (s *source) labelLoose(l looseLabels, homes []looseHome, ownHost bool) {
+// examiner's --host and --user (see LooseLabels).
+func (s *Source) labelLoose(l LooseLabels, homes []looseHome, ownHost bool) {
 	if l.host != "" && !ownHost && s.host != l.host {
 		l.log.Info().Str("input", s.input).Str("host", l.host).Str("was", s.host).Msg("loose input has no host name of its own: named by --host")
 		s.host = l.host
@@ -115,8 +115,8 @@ func (s *source) labelLoose(l looseLabels, homes []looseHome, ownHost bool) {
 // The file itself is read by the evidence rule: the examiner's argument
 // may be a link (resolved first), what it resolves to must be a regular
 // file.
-func openLooseFile(ctx context.Context, abs, input string, rt *router) (*source, error) {
-	l := rt.loose
+func openLooseFile(ctx context.Context, abs, input string, rt *Router) (*Source, error) {
+	l := rt.Loose
 	if l.agent == "" {
 		why := "give --agent NAME to read it as that agent's file"
 		if l.nAgents > 1 {
@@ -148,7 +148,7 @@ func openLooseFile(ctx context.Context, abs, input string, rt *router) (*source,
 	if home == "" {
 		home = path.Dir(orig)
 	}
-	s := &source{kind: KindLoose, input: input, inferred: true, host: "loose:" + path.Base(home)}
+	s := &Source{kind: KindLoose, input: input, inferred: true, host: "loose:" + path.Base(home)}
 	homes := []looseHome{{user: path.Base(home), copied: true}}
 	s.labelLoose(l, homes, false)
 	user := homes[0].user
@@ -162,15 +162,15 @@ func openLooseFile(ctx context.Context, abs, input string, rt *router) (*source,
 	}
 	p := path.Join(path.Dir(orig), base)
 	s.seen = append(s.seen, seenFile{user: user, agent: a.Name, status: bundle.StatusCollected, size: fi.Size(), parsable: rt.Reads(a.Name)})
-	if rt.keepManifest {
+	if rt.KeepManifest {
 		s.manifest = append(s.manifest, bundle.Entry{Record: bundle.RecordFile, Path: p, User: user, Agent: a.Name, Target: ch.target.ID, Type: "file",
 			Size: fi.Size(), Mode: fmt.Sprintf("%o", fi.Mode().Perm()), MTime: bundle.FormatTime(fi.ModTime()), Status: bundle.StatusCollected})
 	}
-	r := &fileRec{File: parser.File{Path: p, Rel: ch.rel, Agent: a.Name, Target: ch.target.ID, Kind: ch.target.Kind,
+	r := &File{File: parser.File{Path: p, Rel: ch.rel, Agent: a.Name, Target: ch.target.ID, Kind: ch.target.Kind,
 		Size: fi.Size(), MTime: fi.ModTime().UTC(), Host: s.host, User: user}, tree: dir, local: base}
 	if !fi.Mode().IsRegular() {
 		// Swapped since it was resolved: never opened.
-		s.problem(Problem{Kind: KindUnsafePath, SourceFile: p, Agent: a.Name, Message: p + " is " + inputs.KindOf(fi.Mode()) + ": not read"})
+		s.problem(Problem{Kind: KindUnsafePath, SourceFile: p, Agent: a.Name, Message: p + " is " + KindOf(fi.Mode()) + ": not read"})
 		return s, nil
 	}
 	if rt.Wants(a.Name, ch.target.Kind) {
@@ -187,7 +187,7 @@ func openLooseFile(ctx context.Context, abs, input string, rt *router) (*source,
 // private copy) as the collector copies them: not parsed on their own,
 // counted as the store's agent's files. One already found by the walk is
 // left as it is; one that is a link or a FIFO is a problem, never opened.
-func (s *source) addSidecars(r *fileRec, rt *router) {
+func (s *Source) addSidecars(r *File, rt *Router) {
 	for _, suf := range catalog.Sidecars {
 		p := r.Path + suf
 		if _, ok := s.byPath[p]; ok {
@@ -210,18 +210,18 @@ func (s *source) addSidecars(r *fileRec, rt *router) {
 			}
 		}
 		s.seen = append(s.seen, seenFile{user: r.User, agent: r.Agent, status: status, size: fi.Size(), parsable: rt.Reads(r.Agent)})
-		if rt.keepManifest {
+		if rt.KeepManifest {
 			s.manifest = append(s.manifest, bundle.Entry{Record: bundle.RecordFile, Path: p, User: r.User, Agent: r.Agent, Target: r.Target, Type: "file",
 				Size: fi.Size(), Mode: fmt.Sprintf("%o", fi.Mode().Perm()), MTime: bundle.FormatTime(fi.ModTime()), Status: status, SidecarOf: r.Path})
 		}
 		if status != bundle.StatusCollected {
-			s.problem(Problem{Kind: KindUnsafePath, SourceFile: p, Agent: r.Agent, Message: p + " is " + inputs.KindOf(fi.Mode()) + ": not read"})
+			s.problem(Problem{Kind: KindUnsafePath, SourceFile: p, Agent: r.Agent, Message: p + " is " + KindOf(fi.Mode()) + ": not read"})
 			continue
 		}
 		sc := *r
 		sc.Path, sc.Rel, sc.local, sc.Size, sc.MTime = p, r.Rel+suf, local, fi.Size(), fi.ModTime().UTC()
 		if s.byPath == nil {
-			s.byPath = map[string]*fileRec{}
+			s.byPath = map[string]*File{}
 		}
 		s.byPath[p] = &sc
 	}
@@ -247,7 +247,7 @@ type targetChoice struct {
 // one a parser reads before one none reads, then catalog order. alts lists
 // the other targets that matched. None matching is an error listing the
 // agent's targets and their patterns.
-func chooseTarget(a catalog.Agent, orig string, rt *router) (best targetChoice, alts []string, err error) {
+func chooseTarget(a catalog.Agent, orig string, rt *Router) (best targetChoice, alts []string, err error) {
 	name := path.Base(orig)
 	comps := strings.Split(strings.TrimPrefix(orig, "/"), "/")
 	var cands []targetChoice

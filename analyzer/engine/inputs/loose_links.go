@@ -1,4 +1,4 @@
-package analyze
+package inputs
 
 import (
 	"fmt"
@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/doubleagent/doubleagent/analyzer/engine/inputs"
 	"github.com/doubleagent/doubleagent/catalog"
 )
 
@@ -18,7 +17,7 @@ type treeLinks struct {
 
 // seenReal reports whether the real path p was handed to the callback
 // already (a file reached twice, once through a link), and records it.
-func (s *source) seenReal(p string) bool {
+func (s *Source) seenReal(p string) bool {
 	if s.links == nil {
 		s.links = &treeLinks{followed: map[string]bool{}, real: map[string]bool{}}
 	}
@@ -33,13 +32,13 @@ func (s *source) seenReal(p string) bool {
 // catalog path of the loose home h (rel: its path in the tree, orig: its
 // host path), handing what lies behind it to visit with its path through
 // the link; a refusal is a problem row naming link and target.
-func (s *source) followTreeLink(h looseHome, hit catalog.Hit, rel, orig string, visit func(catalog.Hit) error) error {
+func (s *Source) followTreeLink(h looseHome, hit catalog.Hit, rel, orig string, visit func(catalog.Hit) error) error {
 	target, _ := os.Readlink(hit.Path)
 	refuse := func(why string) error {
 		s.problem(Problem{Kind: KindUnsafePath, SourceFile: orig, Agent: hit.Agent, Message: fmt.Sprintf("%s is a link (to %q): not followed: %s", orig, target, why)})
 		return nil
 	}
-	real, err := inputs.ResolveInTree(h.tree, rel)
+	real, err := ResolveInTree(h.tree, rel)
 	if err != nil {
 		return refuse(err.Error())
 	}
@@ -62,7 +61,7 @@ func (s *source) followTreeLink(h looseHome, hit catalog.Hit, rel, orig string, 
 		}
 		return visit(catalog.Hit{Path: walked, Rel: hit.Rel, Agent: hit.Agent, Target: hit.Target, Info: fi})
 	case !fi.IsDir():
-		return refuse("its target is " + inputs.KindOf(fi.Mode()) + ", not a folder or a regular file")
+		return refuse("its target is " + KindOf(fi.Mode()) + ", not a folder or a regular file")
 	}
 	if s.links == nil {
 		s.links = &treeLinks{followed: map[string]bool{}, real: map[string]bool{}}

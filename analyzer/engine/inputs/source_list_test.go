@@ -1,4 +1,4 @@
-package analyze
+package inputs
 
 import (
 	"fmt"
@@ -10,16 +10,16 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 )
 
-func listSource(paths ...string) *source {
-	s := &source{}
+func listSource(paths ...string) *Source {
+	s := &Source{}
 	for _, p := range paths {
-		s.add(&fileRec{File: parser.File{Path: p}})
+		s.add(&File{File: parser.File{Path: p}})
 	}
 	return s
 }
 
 // bruteList is what List must return: every match, sorted by path.
-func bruteList(s *source, pattern string) []string {
+func bruteList(s *Source, pattern string) []string {
 	var out []string
 	for _, f := range s.files {
 		if ok, _ := doublestar.Match(pattern, f.Path); ok {

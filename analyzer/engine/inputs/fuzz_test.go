@@ -1,6 +1,6 @@
 //go:build unix
 
-package analyze
+package inputs
 
 import (
 	"context"
@@ -20,7 +20,7 @@ import (
 // openedInside checks that everything a source reads is a regular file
 // inside the tree the evidence rule names: the file really opened (its
 // /proc/self/fd link, where there is one) lies under the tree's real path.
-func openedInside(t *testing.T, s *source, input string) {
+func openedInside(t *testing.T, s *Source, input string) {
 	t.Helper()
 	realInput, _ := filepath.EvalSymlinks(input)
 	for _, r := range s.files {
@@ -84,7 +84,7 @@ func FuzzExtractedFolder(f *testing.F) {
 		"home/a/.claude/history.jsonl", []byte("{}\n"), uint8(0))
 	f.Add([]byte(`{"format_version":1,"bundle_id":"b"}`), []byte(`{"record":"file","archive_path":"files/home/a/x","status":"collected"}`+"\n"), "home/a/x", []byte("x"), uint8(4))
 	f.Add([]byte(`{"format_version":1}`), []byte("{"), "x", []byte{}, uint8(3))
-	rt := newRouter(parsers.All())
+	rt := NewRouter(parsers.All())
 	quickMinimize()
 	f.Fuzz(func(t *testing.T, header, manifest []byte, name string, content []byte, shape uint8) {
 		base := t.TempDir()
@@ -126,7 +126,7 @@ func FuzzExtractedFolder(f *testing.F) {
 		if err != nil {
 			return
 		}
-		defer s.close()
+		defer s.Close()
 		for _, r := range s.files {
 			if r.tree != root {
 				t.Fatalf("file %s read from tree %s", r.local, r.tree)
@@ -145,7 +145,7 @@ func FuzzLooseTree(f *testing.F) {
 	f.Add([]byte("l home ../..\nf Users/c/.codex/history.jsonl {}\n"))
 	f.Add([]byte("d mnt/c\nl mnt/c/Users /etc\nf .claude/projects/p/s.jsonl {\"type\":\"user\"}\n"))
 	f.Add([]byte("l .claude/projects/p/s.jsonl /etc/passwd\nf .claude/settings.json {}\n"))
-	rt := newRouter(parsers.All())
+	rt := NewRouter(parsers.All())
 	quickMinimize()
 	f.Fuzz(func(t *testing.T, script []byte) {
 		base := t.TempDir()
@@ -184,7 +184,7 @@ func FuzzLooseTree(f *testing.F) {
 		if err != nil {
 			return
 		}
-		defer s.close()
+		defer s.Close()
 		openedInside(t, s, root)
 	})
 }

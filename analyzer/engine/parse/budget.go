@@ -1,4 +1,4 @@
-package analyze
+package parse
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/catalog"
 )
 
@@ -39,7 +40,7 @@ type budget struct {
 
 // newBudget returns the context to parse f with: for a SQLite store, one
 // its budget cancels; for any other file, ctx itself and a nil budget.
-func newBudget(ctx context.Context, f *fileRec, o *Options) (context.Context, *budget) {
+func newBudget(ctx context.Context, f *parser.File, o *Config) (context.Context, *budget) {
 	if f.Kind != catalog.KindSQLite {
 		return ctx, nil
 	}

@@ -1,4 +1,4 @@
-package analyze
+package inputs
 
 import (
 	"bufio"
@@ -19,29 +19,24 @@ import (
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
-	"github.com/doubleagent/doubleagent/analyzer/engine/inputs"
 	"github.com/doubleagent/doubleagent/analyzer/engine/problem"
 	"github.com/doubleagent/doubleagent/analyzer/engine/route"
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/bundle"
 	"github.com/doubleagent/doubleagent/catalog"
-)
 
-// Input kinds, detected by content.
-const (
-	KindBundle    = inputs.KindBundle
-	KindExtracted = inputs.KindExtracted
-	KindLoose     = inputs.KindLoose
-	KindFolder    = inputs.KindFolder // a folder of bundles (expanded into bundles)
+	_ "modernc.org/sqlite" // SQLite driver for parsers' Input.DB (parserInput)
 )
 
 // Problem is something wrong found while reading an input; it is written
 // to problems.jsonl and counted in the inventory, never silent.
 type Problem = problem.Problem
 
-// fileRec is one collected file available to parsers.
-type fileRec struct {
-	sum string // SHA-256 of a spooled member, or of an extracted file as read
+// File is one collected file of a source available to parsers (the
+// parse stage's parse.File).
+type File struct {
+	src *Source // the source it belongs to (set by Source.add)
+	sum string  // SHA-256 of a spooled member, or of an extracted file as read
 	// member is the file's name in the bundle (files/...), or in the
 	// extracted collection; "" for a loose file.
 	member string
@@ -51,7 +46,7 @@ type fileRec struct {
 	readFrom string
 	parser.File
 	// A loose or extracted file is read in place: tree/local, by the
-	// evidence rule (inputs.OpenIn), local being '/' separated under the tree.
+	// evidence rule (OpenIn), local being '/' separated under the tree.
 	tree, local string
 	verified    bool
 	// A bundle member is spooled into its source's one spool file, at
@@ -60,9 +55,9 @@ type fileRec struct {
 	off, n  int64
 }
 
-// source is one unit of work: one bundle, one extracted collection or one
-// loose tree.
-type source struct {
+// Source is one opened unit of work: one bundle, one extracted collection
+// or one loose tree (the parse stage's parse.Source). Open makes one.
+type Source struct {
 	kind     string
 	input    string
 	host     string
@@ -73,8 +68,8 @@ type source struct {
 	log      []byte // the start of the collector's log
 	changed  int    // manifest rows marked changed_during_copy
 	inferred bool   // homes and users were inferred (loose tree)
-	files    []*fileRec
-	byPath   map[string]*fileRec
+	files    []*File
+	byPath   map[string]*File
 	problems []Problem
 	tmp      string
 	spool    *os.File // bundle members, one after the other
@@ -85,13 +80,13 @@ type source struct {
 	// writes a bodyfile.
 	manifest []bundle.Entry
 	// index is files sorted by original path, built on the first list.
-	index     []*fileRec
+	index     []*File
 	indexOnce sync.Once
 	links     *treeLinks // a loose tree's followed links (loose_links.go)
 	// dirs holds the folders of each tree files are read from (by tree
-	// root), so a folder of many files is opened once (inputs.DirCache).
+	// root), so a folder of many files is opened once (DirCache).
 	dirsMu sync.Mutex
-	dirs   map[string]*inputs.DirCache
+	dirs   map[string]*DirCache
 }
 
 type seenFile struct {
@@ -100,10 +95,117 @@ type seenFile struct {
 	parsable            bool
 }
 
-// timeRef is the time the plausible window of this input's rows ends a
+// Meta is the file as parsers see it (parse.File).
+func (r *File) Meta() *parser.File { return &r.File }
+
+// Verified reports the file's bytes matched the manifest and the collector
+// did not see it change while copying it (parse.File).
+func (r *File) Verified() bool { return r.verified }
+
+// Open returns the file's content (parse.File).
+func (r *File) Open() (io.ReadCloser, error) { return r.src.open(r) }
+
+// ParserInput builds the parser.Input for the file, tmp holding any SQLite
+// copy; done closes the copies the parse opened (parse.File).
+func (r *File) ParserInput(tmp string) (*parser.Input, func()) {
+	var dbs []*dbCloser
+	in := r.src.parserInput(r, tmp, &dbs)
+	return in, func() {
+		for _, db := range dbs {
+			db.close()
+		}
+	}
+}
+
+// SHA256 is the file's hash as read (a bundle member's as streamed, an
+// extracted file's as hashed), "" for a file read in place.
+func (r *File) SHA256() string { return r.sum }
+
+// Member is the file's name in the bundle or extracted collection
+// (files/...), "" for a loose file.
+func (r *File) Member() string { return r.member }
+
+// ReadFrom is the real archive path an extracted file was read at when
+// its member name passes a followed link, else "".
+func (r *File) ReadFrom() string { return r.readFrom }
+
+// Input names the input as given (parse.Source).
+func (s *Source) Input() string { return s.input }
+
+// Loose reports a tree read in place (parse.Source).
+func (s *Source) Loose() bool { return s.kind == KindLoose }
+
+// Files are the source's files parsers may read, in the order found.
+func (s *Source) Files() []*File { return s.files }
+
+// Problems are the problem rows found while opening the source.
+func (s *Source) Problems() []Problem { return s.problems }
+
+// Label names the source as given (a stream spooled under another name):
+// its problems name it too.
+func (s *Source) Label(label string) {
+	s.input = label
+	for i := range s.problems {
+		s.problems[i].Input = label
+	}
+}
+
+// TakeManifest returns the manifest rows kept for the bodyfile (see
+// Router.KeepManifest) and forgets them.
+func (s *Source) TakeManifest() []bundle.Entry {
+	m := s.manifest
+	s.manifest = nil
+	return m
+}
+
+// Seen is one manifest row (or walked file) of a source, collected or
+// not, as detect and the inventory count it.
+type Seen struct {
+	User, Agent, Status string
+	Size                int64
+	// Parsable: a registered parser reads the agent's files.
+	Parsable bool
+}
+
+// Facts is what the inventory and detect read of an opened source.
+type Facts struct {
+	Kind, Input, Host, BundleID string
+	// SHA256 is a bundle file's own hash.
+	SHA256 string
+	// Inferred: homes and users were inferred (a loose tree).
+	Inferred bool
+	Header   *bundle.Header
+	Summary  *bundle.Summary
+	// Log is the start of the collector's log.
+	Log []byte
+	// Changed counts manifest rows marked changed_during_copy.
+	Changed int
+	// Problems counts the problem rows of opening it; Files the files
+	// parsers may read, VerifiedFiles those verified.
+	Problems, Files, VerifiedFiles int
+	Seen                           []Seen
+}
+
+// Facts returns what the inventory and detect read of the source.
+func (s *Source) Facts() Facts {
+	f := Facts{Kind: s.kind, Input: s.input, Host: s.host, BundleID: s.bundleID, SHA256: s.sum, Inferred: s.inferred,
+		Header: s.header, Summary: s.summary, Log: s.log, Changed: s.changed, Problems: len(s.problems), Files: len(s.files)}
+	for _, r := range s.files {
+		if r.verified {
+			f.VerifiedFiles++
+		}
+	}
+	f.Seen = make([]Seen, len(s.seen))
+	for i, x := range s.seen {
+		f.Seen[i] = Seen{User: x.user, Agent: x.agent, Status: x.status, Size: x.size, Parsable: x.parsable}
+	}
+	return f
+}
+
+// TimeRef is the time the plausible window of this input's rows ends a
 // day after: the collection's start from the bundle header, else (a loose
-// tree, a header without a readable time) the run's start.
-func (s *source) timeRef(run time.Time) time.Time {
+// tree, a header without a readable time) the run's start (parse.Source).
+func (s *Source) TimeRef(run time.Time) time.Time {
 	if s.header != nil {
 		if t, ok := parser.ParseTime(s.header.StartedUTC); ok {
 			return t
@@ -112,7 +214,7 @@ func (s *source) timeRef(run time.Time) time.Time {
 	return run
 }
 
-func (s *source) problem(p Problem) {
+func (s *Source) problem(p Problem) {
 	if p.Host == "" {
 		p.Host = s.host
 	}
@@ -125,9 +227,10 @@ func (s *source) problem(p Problem) {
 	s.problems = append(s.problems, p)
 }
 
-func (s *source) add(r *fileRec) {
+func (s *Source) add(r *File) {
+	r.src = s
 	if s.byPath == nil {
-		s.byPath = map[string]*fileRec{}
+		s.byPath = map[string]*File{}
 	}
 	if _, dup := s.byPath[r.Path]; dup {
 		s.problem(Problem{Kind: bundle.ProblemContradiction, SourceFile: r.Path, Agent: r.Agent, Message: "a second file for this path: only the first is parsed"})
@@ -142,9 +245,9 @@ func (s *source) add(r *fileRec) {
 // paths that start with the pattern's literal prefix, in a sorted index
 // built once, so a parser calling it for each of its files does not scan
 // the source each time.
-func (s *source) list(pattern string) []parser.File {
+func (s *Source) list(pattern string) []parser.File {
 	s.indexOnce.Do(func() {
-		s.index = make([]*fileRec, len(s.files))
+		s.index = make([]*File, len(s.files))
 		copy(s.index, s.files)
 		sort.Slice(s.index, func(i, j int) bool { return s.index[i].Path < s.index[j].Path })
 	})
@@ -161,7 +264,8 @@ func (s *source) list(pattern string) []parser.File {
 	return out
 }
 
-func (s *source) close() {
+// Close releases the source's folders and spool.
+func (s *Source) Close() {
 	s.dirsMu.Lock()
 	for _, d := range s.dirs {
 		d.Close()
@@ -177,10 +281,10 @@ func (s *source) close() {
 	}
 }
 
-// detectInput classifies path by content and returns the sources it holds
+// DetectInput classifies path by content and returns the sources it holds
 // (a folder of evidence: its bundles and extracted collections, with
 // KindFolder; see expandFolder).
-func detectInput(p string) ([]string, string, error) {
+func DetectInput(p string) ([]string, string, error) {
 	fi, err := os.Stat(p)
 	if err != nil {
 		return nil, "", err
@@ -188,17 +292,17 @@ func detectInput(p string) ([]string, string, error) {
 	if !fi.IsDir() {
 		if !fi.Mode().IsRegular() {
 			// Never opened: a FIFO would block the sniff.
-			return nil, "", fmt.Errorf("%s: %s, not a bundle file or a folder: not read", p, inputs.KindOf(fi.Mode()))
+			return nil, "", fmt.Errorf("%s: %s, not a bundle file or a folder: not read", p, KindOf(fi.Mode()))
 		}
-		if inputs.IsBundleFile(p) {
+		if IsBundleFile(p) {
 			return []string{p}, KindBundle, nil
 		}
 		return []string{p}, KindLoose, nil
 	}
-	if inputs.IsExtracted(p) {
+	if IsExtracted(p) {
 		return []string{p}, KindExtracted, nil
 	}
-	x := &inputs.Expansion{}
+	x := &Expansion{}
 	x.ExpandFolder(p)
 	if len(x.Units) == 1 && x.Units[0].Kind == KindLoose && x.Units[0].Path == p {
 		return []string{p}, KindLoose, nil
@@ -210,17 +314,18 @@ func detectInput(p string) ([]string, string, error) {
 	return paths, KindFolder, nil
 }
 
-// router is the route stage's Router with what the inputs stage is told
+// Router is the route stage's Router with what the inputs stage is told
 // beside it.
-type router struct {
+type Router struct {
 	*route.Router
-	// keepManifest asks sources to keep their manifest rows (bodyfile).
-	keepManifest bool
-	// loose labels loose inputs from --host, --user and --agent (loose.go).
-	loose looseLabels
+	// KeepManifest asks sources to keep their manifest rows (bodyfile).
+	KeepManifest bool
+	// Loose labels loose inputs from --host, --user and --agent (loose.go).
+	Loose LooseLabels
 }
 
-func newRouter(ps []parser.Parser) *router { return &router{Router: route.New(ps)} }
+// NewRouter routes to the parsers ps.
+func NewRouter(ps []parser.Parser) *Router { return &Router{Router: route.New(ps)} }
 
 func relToHome(orig, home string) string {
 	if home == "" {
@@ -235,8 +340,8 @@ func relToHome(orig, home string) string {
 
 // openBundle streams a bundle, spooling the members some parser may read
 // into a private temporary folder.
-func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bundle.Options) (*source, error) {
-	s := &source{kind: KindBundle, input: p}
+func openBundle(ctx context.Context, p, tmpRoot string, rt *Router, limits *bundle.Options) (*Source, error) {
+	s := &Source{kind: KindBundle, input: p}
 	if sc, err := bundle.CheckSidecar(p); err != nil {
 		s.problem(Problem{Kind: "sidecar", Message: "cannot check " + p + ".sha256: " + err.Error()})
 	} else if sc.Present && !sc.OK {
@@ -271,7 +376,7 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 	// cost more than copying it on filesystems where creation is slow.
 	sp, err := os.OpenFile(filepath.Join(tmp, "spool"), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		s.close()
+		s.Close()
 		return nil, err
 	}
 	s.spool = sp
@@ -279,10 +384,10 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 	// Members as their PAX records describe them, by member name; the
 	// manifest, read at the end, decides what they are (below).
 	var names []string
-	byName := map[string][]*fileRec{}
+	byName := map[string][]*File{}
 	for {
 		if ctx.Err() != nil {
-			s.close()
+			s.Close()
 			return nil, ctx.Err()
 		}
 		m, err := br.Next()
@@ -298,10 +403,10 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 			if errors.Is(err, bundle.ErrLimit) || errors.Is(err, io.ErrUnexpectedEOF) {
 				break
 			}
-			s.close()
+			s.Close()
 			return nil, fmt.Errorf("spool %s: %w", e.Path, err)
 		}
-		rec := &fileRec{File: parser.File{Path: e.Path, Rel: relToHome(e.Path, e.Home), Agent: e.Agent, Target: e.Target,
+		rec := &File{File: parser.File{Path: e.Path, Rel: relToHome(e.Path, e.Home), Agent: e.Agent, Target: e.Target,
 			Kind: catalog.Kind(e.Kind), Size: e.Size, MTime: bundle.MemberMTime(e), Host: s.host, User: e.User, BundleID: s.bundleID}, spooled: true, off: off, n: n, sum: m.Sum(), member: m.Name}
 		if _, ok := byName[m.Name]; !ok {
 			names = append(names, m.Name)
@@ -309,7 +414,7 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 		byName[m.Name] = append(byName[m.Name], rec)
 	}
 	if err := sw.flush(); err != nil {
-		s.close()
+		s.Close()
 		return nil, fmt.Errorf("spool: %w", err)
 	}
 	res := br.Result()
@@ -328,7 +433,7 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *router, limits *bund
 			rowOf[e.ArchivePath] = e
 		}
 		s.seen = append(s.seen, seenFile{user: e.User, agent: e.Agent, status: e.Status, size: e.Size, parsable: rt.Reads(e.Agent)})
-		if rt.keepManifest {
+		if rt.KeepManifest {
 			s.manifest = append(s.manifest, e)
 		}
 		s.specialProblem(e)
@@ -407,23 +512,23 @@ func (w *spoolWriter) flush() error {
 type writerOnly struct{ io.Writer }
 
 // open returns the content of one collected file.
-func (s *source) open(r *fileRec) (io.ReadCloser, error) {
+func (s *Source) open(r *File) (io.ReadCloser, error) {
 	if r.spooled {
 		return io.NopCloser(io.NewSectionReader(s.spool, r.off, r.n)), nil
 	}
 	return s.openIn(r.tree, r.local)
 }
 
-// openIn opens rel in the tree at root by the evidence rule (inputs.OpenIn),
+// openIn opens rel in the tree at root by the evidence rule (OpenIn),
 // through the source's folder cache of that tree.
-func (s *source) openIn(root, rel string) (*os.File, error) {
+func (s *Source) openIn(root, rel string) (*os.File, error) {
 	s.dirsMu.Lock()
 	d := s.dirs[root]
 	if d == nil {
 		if s.dirs == nil {
-			s.dirs = map[string]*inputs.DirCache{}
+			s.dirs = map[string]*DirCache{}
 		}
-		d = &inputs.DirCache{}
+		d = &DirCache{}
 		s.dirs[root] = d
 	}
 	s.dirsMu.Unlock()
@@ -432,16 +537,16 @@ func (s *source) openIn(root, rel string) (*os.File, error) {
 
 // openExtracted reads a bundle already unpacked into a folder: its
 // bundle.json, manifest.jsonl and files/, each opened by the evidence rule
-// (inputs.OpenIn). Each file is hashed against the manifest before use; one whose
+// (OpenIn). Each file is hashed against the manifest before use; one whose
 // hash fails, or that the collector saw change while copying it, is still
 // parsed, its rows marked verified:false, with a problem row.
-func openExtracted(ctx context.Context, dir string, rt *router) (*source, error) {
+func openExtracted(ctx context.Context, dir string, rt *Router) (*Source, error) {
 	root, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
 	}
-	s := &source{kind: KindExtracted, input: dir}
-	h, err := inputs.ReadExtractedHeader(root)
+	s := &Source{kind: KindExtracted, input: dir}
+	h, err := ReadExtractedHeader(root)
 	if err != nil {
 		return nil, err
 	}
@@ -451,7 +556,7 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 	if why := bundle.HeaderProblem(&h); why != "" {
 		s.problem(Problem{Kind: bundle.ProblemHeader, SourceFile: bundle.HeaderName, Message: why})
 	}
-	mf, err := inputs.OpenIn(root, bundle.ManifestName)
+	mf, err := OpenIn(root, bundle.ManifestName)
 	if err != nil {
 		kind, msg := bundle.ProblemNoManifest, "extracted collection has no manifest.jsonl: files cannot be verified or attributed"
 		if errors.Is(err, ErrUnsafePath) {
@@ -467,7 +572,7 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 	listed := map[string]bool{}
 	for {
 		if ctx.Err() != nil {
-			s.close()
+			s.Close()
 			return nil, ctx.Err()
 		}
 		row, err := dec.Next()
@@ -508,7 +613,7 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 			s.changed++
 		}
 		s.seen = append(s.seen, seenFile{user: e.User, agent: e.Agent, status: e.Status, size: e.Size, parsable: rt.Reads(e.Agent)})
-		if rt.keepManifest {
+		if rt.KeepManifest {
 			s.manifest = append(s.manifest, e)
 		}
 		s.specialProblem(e)
@@ -534,7 +639,7 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 			s.problem(Problem{Kind: bundle.ProblemUnsafe, SourceFile: e.Path, Message: why})
 			continue
 		}
-		local, followed, err := inputs.ResolveMember(root, e.ArchivePath)
+		local, followed, err := ResolveMember(root, e.ArchivePath)
 		if err != nil {
 			s.problem(Problem{Kind: KindUnsafePath, SourceFile: e.Path, Agent: e.Agent, Message: err.Error()})
 			continue
@@ -553,7 +658,7 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 		case sum != e.SHA256:
 			s.problem(Problem{Kind: bundle.ProblemChecksum, SourceFile: e.Path, Agent: e.Agent, Message: fmt.Sprintf("manifest sha256 %s, file %s: parsed, its rows marked verified:false", e.SHA256, sum)})
 		}
-		s.add(&fileRec{File: parser.File{Path: e.Path, Rel: relToHome(e.Path, e.Home), Agent: e.Agent, Target: e.Target, Kind: catalog.Kind(e.Kind),
+		s.add(&File{File: parser.File{Path: e.Path, Rel: relToHome(e.Path, e.Home), Agent: e.Agent, Target: e.Target, Kind: catalog.Kind(e.Kind),
 			Size: e.Size, MTime: bundle.MemberMTime(e), Host: s.host, User: e.User, BundleID: s.bundleID},
 			tree: root, local: local, verified: sum == e.SHA256 && !e.ChangedDuringCopy, sum: sum, member: e.ArchivePath, readFrom: readFrom(followed, local)})
 	}
@@ -573,7 +678,7 @@ func openExtracted(ctx context.Context, dir string, rt *router) (*source, error)
 // device, a socket (see evidence.go).
 const KindUnsafePath = "unsafe_path"
 
-func (s *source) fileSHA256(root, rel string) (string, error) {
+func (s *Source) fileSHA256(root, rel string) (string, error) {
 	f, err := s.openIn(root, rel)
 	if err != nil {
 		return "", err
@@ -591,7 +696,7 @@ func (s *source) fileSHA256(root, rel string) (string, error) {
 // where a file was expected) as an unsafe_path problem, as a loose tree
 // read in place names the same path: the evidence path held something
 // that is not a file, and nothing of it was collected.
-func (s *source) specialProblem(e bundle.Entry) {
+func (s *Source) specialProblem(e bundle.Entry) {
 	if e.Status != bundle.StatusSkippedSpecial {
 		return
 	}
@@ -706,6 +811,20 @@ func findLooseHomes(dir string) ([]looseHome, []Problem) {
 	return []looseHome{{user: base, dir: abs, orig: filepath.ToSlash(abs), tree: abs, copied: true}}, nil
 }
 
+// ImageHomes are the folders of the homes findLooseHomes infers in a
+// loose tree that are an image's or a folder of homes' (home/NAME,
+// Users/NAME, root), not a copied home or a lone agent folder.
+func ImageHomes(dir string) []string {
+	homes, _ := findLooseHomes(dir)
+	var out []string
+	for _, h := range homes {
+		if !h.copied {
+			out = append(out, h.dir)
+		}
+	}
+	return out
+}
+
 // homesFolder reads dir as a folder of homes (an image's home or Users
 // folder copied on its own): dir holds no dot-entry, Library or AppData of
 // its own (it would be a home), and at least one of its sub-folders (not
@@ -783,14 +902,14 @@ var homeDotNames = sync.OnceValue(func() map[string]bool {
 // openLoose walks a loose tree with the catalog, reading files in place
 // (read-only, by the evidence rule: see evidence.go). An image root's
 // etc/hostname names the host, as the collector does; otherwise the host
-// is loose:<folder>, or --host (see looseLabels). A single file is read as
+// is loose:<folder>, or --host (see LooseLabels). A single file is read as
 // the file of the agent --agent names (openLooseFile).
-func openLoose(ctx context.Context, dir string, rt *router) (*source, error) {
+func openLoose(ctx context.Context, dir string, rt *Router) (*Source, error) {
 	abs, _ := filepath.Abs(dir)
 	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
 		return openLooseFile(ctx, abs, dir, rt)
 	}
-	s := &source{kind: KindLoose, input: dir, inferred: true, host: "loose:" + filepath.Base(abs)}
+	s := &Source{kind: KindLoose, input: dir, inferred: true, host: "loose:" + filepath.Base(abs)}
 	name, ownHost, hp := imageHostname(abs)
 	if hp != nil {
 		s.problem(*hp)
@@ -808,8 +927,8 @@ func openLoose(ctx context.Context, dir string, rt *router) (*source, error) {
 		// own agent folder, are one host.
 		s.host = "loose:" + filepath.Base(homes[0].dir)
 	}
-	s.labelLoose(rt.loose, homes, ownHost)
-	var stores []*fileRec
+	s.labelLoose(rt.Loose, homes, ownHost)
+	var stores []*File
 	for _, h := range homes {
 		var visit func(hit catalog.Hit) error
 		visit = func(hit catalog.Hit) error {
@@ -839,7 +958,7 @@ func openLoose(ctx context.Context, dir string, rt *router) (*source, error) {
 				}
 			}
 			s.seen = append(s.seen, seenFile{user: h.user, agent: hit.Agent, status: status, size: hit.Info.Size(), parsable: rt.Reads(hit.Agent)})
-			if rt.keepManifest {
+			if rt.KeepManifest {
 				// A loose tree has no manifest: the walk's own view (no
 				// hash, the modification time only).
 				s.manifest = append(s.manifest, bundle.Entry{Record: bundle.RecordFile, Path: orig, User: h.user, Agent: hit.Agent, Type: "file",
@@ -856,7 +975,7 @@ func openLoose(ctx context.Context, dir string, rt *router) (*source, error) {
 				return s.followTreeLink(h, hit, filepath.ToSlash(rel), orig, visit)
 			}
 			if status != bundle.StatusCollected {
-				what := inputs.KindOf(hit.Info.Mode())
+				what := KindOf(hit.Info.Mode())
 				if status == bundle.StatusSymlink {
 					target, _ := os.Readlink(hit.Path)
 					what += fmt.Sprintf(" (to %q)", target)
@@ -864,7 +983,7 @@ func openLoose(ctx context.Context, dir string, rt *router) (*source, error) {
 				s.problem(Problem{Kind: KindUnsafePath, SourceFile: orig, Agent: hit.Agent, Message: orig + " is " + what + ": not read"})
 				return nil
 			}
-			r := &fileRec{File: parser.File{Path: orig, Rel: hit.Rel, Agent: hit.Agent, Target: hit.Target.ID, Kind: hit.Target.Kind,
+			r := &File{File: parser.File{Path: orig, Rel: hit.Rel, Agent: hit.Agent, Target: hit.Target.ID, Kind: hit.Target.Kind,
 				Size: hit.Info.Size(), MTime: hit.Info.ModTime().UTC(), Host: s.host, User: h.user}, tree: h.tree, local: filepath.ToSlash(rel), verified: false}
 			s.add(r)
 			if r.Kind == catalog.KindSQLite {
@@ -886,7 +1005,7 @@ func openLoose(ctx context.Context, dir string, rt *router) (*source, error) {
 }
 
 // input builds the parser.Input for one file of the source.
-func (s *source) parserInput(r *fileRec, tmpRoot string, dbs *[]*dbCloser) *parser.Input {
+func (s *Source) parserInput(r *File, tmpRoot string, dbs *[]*dbCloser) *parser.Input {
 	in := &parser.Input{File: r.File}
 	in.OpenFunc = func() (io.ReadCloser, error) { return s.open(r) }
 	in.RelatedFunc = func(orig string) (io.ReadCloser, error) {
@@ -955,7 +1074,7 @@ func (d *dbCloser) close() {
 	os.RemoveAll(d.dir)
 }
 
-func (s *source) copyFile(src *fileRec, dst string) error {
+func (s *Source) copyFile(src *File, dst string) error {
 	in, err := s.open(src)
 	if err != nil {
 		return err

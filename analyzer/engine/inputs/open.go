@@ -1,0 +1,64 @@
+package inputs
+
+import (
+	"context"
+	"os"
+
+	"github.com/doubleagent/doubleagent/bundle"
+)
+
+// Open opens a unit as a source for the parse stage: a bundle streamed
+// with the members some parser may read spooled into a private folder
+// under tmp (openBundle), an extracted collection hashed against its
+// manifest (openExtracted), a loose tree or file walked with the catalog
+// (openLoose). limits bound a bundle's decompression. The caller closes it.
+func Open(ctx context.Context, u Unit, tmp string, rt *Router, limits *bundle.Options) (*Source, error) {
+	switch u.Kind {
+	case KindBundle:
+		return openBundle(ctx, u.Path, tmp, rt, limits)
+	case KindExtracted:
+		return openExtracted(ctx, u.Path, rt)
+	default:
+		return openLoose(ctx, u.Path, rt)
+	}
+}
+
+// OpenForDetect opens a unit for detect, which parses nothing: a bundle is
+// read through and verified, nothing written to disk (detectBundle); its
+// Facts and Problems are what detect reads.
+func OpenForDetect(ctx context.Context, u Unit, rt *Router, limits *bundle.Options) (*Source, error) {
+	switch u.Kind {
+	case KindBundle:
+		return detectBundle(u.Path, rt, limits)
+	case KindExtracted:
+		return openExtracted(ctx, u.Path, rt)
+	default:
+		return openLoose(ctx, u.Path, rt)
+	}
+}
+
+// detectBundle verifies a bundle and keeps its header's host and its
+// manifest rows' counts.
+func detectBundle(p string, rt *Router, limits *bundle.Options) (*Source, error) {
+	s := &Source{kind: KindBundle, input: p}
+	if sc, err := bundle.CheckSidecar(p); err == nil && sc.Present && !sc.OK {
+		s.problem(Problem{Kind: "sidecar_mismatch", Message: sc.Msg})
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	hdr, res, err := bundle.Verify(f, limits)
+	if err != nil {
+		return nil, err
+	}
+	s.host, s.bundleID = hdr.Host.Hostname, hdr.BundleID
+	for _, pr := range res.Problems {
+		s.problem(Problem{Kind: pr.Kind, SourceFile: pr.Path, Message: pr.String()})
+	}
+	for _, e := range res.Manifest {
+		s.seen = append(s.seen, seenFile{user: e.User, agent: e.Agent, status: e.Status, size: e.Size, parsable: rt.Reads(e.Agent)})
+	}
+	return s, nil
+}
