@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -51,9 +50,6 @@ func (c *SurfaceCmd) Run(g *Globals, log zerolog.Logger) error {
 		Jobs: c.Jobs, Parsers: parsers.All(), Log: log, Force: c.Force, CommandLine: os.Args, ToolVersion: Version,
 	})
 	if err != nil {
-		if errors.Is(err, analyze.ErrNoInput) {
-			return &exitError{exitUnusable, err.Error()}
-		}
 		return &exitError{exitUnusable, err.Error()}
 	}
 	ls, err := surface.WriteLimits(c.Output, limits)

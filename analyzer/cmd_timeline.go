@@ -212,11 +212,12 @@ func (c *TimelineCmd) Run(g *Globals, log zerolog.Logger) error {
 		}
 	}
 	sum, err := analyze.Timeline(ctx, opts)
+	var noInput error
 	if err != nil {
-		if errors.Is(err, analyze.ErrNoInput) {
+		if !errors.Is(err, analyze.ErrNoInput) || sum == nil {
 			return &exitError{exitUnusable, err.Error()}
 		}
-		return &exitError{exitUnusable, err.Error()}
+		noInput = err // the outputs are written: say what they hold, then fail
 	}
 	for _, l := range analyze.SummaryLines(sum) {
 		fmt.Println(cleanN(l, 16*maxTerminalText)) // paths, reasons and agent names come from the evidence
@@ -232,6 +233,9 @@ func (c *TimelineCmd) Run(g *Globals, log zerolog.Logger) error {
 		}
 	}
 	fmt.Printf("written: %s\n", strings.Join(sum.Files, " "))
+	if noInput != nil {
+		return &exitError{exitUnusable, noInput.Error() + " (the outputs name every input and why: problems.jsonl, run.json)"}
+	}
 	if sum.Failed > 0 {
 		return &exitError{exitPartial, fmt.Sprintf("%d input(s) unusable (listed above, in problems.jsonl and in run.json): the outputs hold only the others", sum.Failed)}
 	}

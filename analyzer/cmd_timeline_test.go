@@ -1,6 +1,9 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -32,5 +35,24 @@ func TestParseWhen(t *testing.T) {
 		if _, err := parseWhen(bad, false); err == nil {
 			t.Errorf("parseWhen(%q) accepted", bad)
 		}
+	}
+}
+
+// TestTimelineNoUsableInput: every input unusable is exit 2, naming it,
+// with the outputs written (their names on the written line).
+func TestTimelineNoUsableInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad_doubleagent.tar.zst")
+	if err := os.WriteFile(bad, []byte("garbage\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	msg, code := runCLI(t, "timeline", bad, "-o", out)
+	if code != 2 || !strings.Contains(msg, "inputs: 0 read, 1 unusable\n") || !strings.Contains(msg, "written: "+filepath.Join(out, "timeline.jsonl")) ||
+		!strings.Contains(msg, "doubleagent: no usable input: "+bad+": does not start with a zstd frame") {
+		t.Fatalf("exit %d: %s", code, msg)
+	}
+	if _, err := os.Stat(filepath.Join(out, "run.json")); err != nil {
+		t.Fatal(err)
 	}
 }

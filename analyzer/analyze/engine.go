@@ -135,7 +135,8 @@ func (e *UnknownNameError) Error() string {
 	return fmt.Sprintf("%s %s: not in the input; it holds %s", e.Flag, strings.Join(e.Names, ", "), held)
 }
 
-// ErrNoInput is returned when no input could be used at all.
+// ErrNoInput is returned when no input could be used at all, with the
+// Summary of the outputs still written (no rows, the problems naming why).
 var ErrNoInput = errors.New("no usable input")
 
 type collected struct {
@@ -268,8 +269,13 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	units := x.Units
 	c.problems = append(c.problems, x.Problems...)
+	// With no usable input the run still writes its outputs (no rows; the
+	// problems naming every input, run.json listing each as unusable), so
+	// a shard of a fleet, or a case of damaged bundles, is accounted for;
+	// the error (ErrNoInput) is returned with the summary.
+	var noInput error
 	if len(units) == 0 {
-		return nil, fmt.Errorf("%w: %s", ErrNoInput, problemText(x.Problems))
+		noInput = fmt.Errorf("%w: %s", ErrNoInput, problemText(x.Problems))
 	}
 	rt := inputs.NewRouter(opts.Parsers)
 	rt.KeepManifest = slices.Contains(formats, FormatBodyfile)
@@ -286,12 +292,14 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 			sum.Failed++
 		}
 	}
-	if countFailed(fails) == len(units) {
-		return nil, fmt.Errorf("%w: every input failed: %s", ErrNoInput, problemText(c.problems))
+	if noInput == nil && countFailed(fails) == len(units) {
+		noInput = fmt.Errorf("%w: every input failed: %s", ErrNoInput, problemText(c.problems))
 	}
 	opts.Log.Debug().Dur("elapsed", time.Since(started)).Msg("parsed every input")
-	if err := c.inv.checkNames(&opts); err != nil {
-		return nil, err
+	if noInput == nil { // with no input read, no name can be in it
+		if err := c.inv.checkNames(&opts); err != nil {
+			return nil, err
+		}
 	}
 	if err := c.correlate(); err != nil {
 		return nil, err
@@ -304,7 +312,7 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	if err := writeRunRecord(&opts, formats, sum, started); err != nil {
 		return nil, err
 	}
-	return sum, nil
+	return sum, noInput
 }
 
 // defaults fills in the options not given and returns the formats asked

@@ -284,3 +284,41 @@ func TestGivenSidecarWithoutBundle(t *testing.T) {
 		t.Fatalf("failed %d rows %d", sum.Failed, sum.Events)
 	}
 }
+
+// TestNoUsableInputStillWritesOutputs: a run whose every input is
+// unusable (a damaged bundle, a folder that is an extracted collection
+// without its header) returns ErrNoInput and still writes its outputs:
+// no rows, a problem row naming each input and why, run.json listing
+// each as unusable. A fleet shard of damaged bundles is then accounted
+// for, never a missing folder.
+func TestNoUsableInputStillWritesOutputs(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad_doubleagent.tar.zst")
+	if err := os.WriteFile(bad, []byte("garbage\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum, out, err := timelineErr(t, analyze.Options{Inputs: []string{bad}})
+	if !errors.Is(err, analyze.ErrNoInput) || sum == nil || sum.Events != 0 || sum.Failed != 1 {
+		t.Fatalf("timeline: %v, summary %+v", err, sum)
+	}
+	for _, f := range []string{"timeline.jsonl", "sessions.jsonl"} {
+		if b, err := os.ReadFile(filepath.Join(out, f)); err != nil || len(b) != 0 {
+			t.Errorf("%s: %q %v, want empty", f, b, err)
+		}
+	}
+	want := "unusable_input " + ": does not start with a zstd frame (first bytes 67 61 72 62, where a bundle starts 28 b5 2f fd): damaged, or not a bundle"
+	if got := problemSet(problems(t, out)); len(got) != 1 || got[0] != want {
+		t.Fatalf("problems %q, want %q", got, want)
+	}
+	var rec analyze.RunRecord
+	b, err := os.ReadFile(filepath.Join(out, "run.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &rec); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.InputsGiven) != 1 || rec.InputsGiven[0].Input != bad || rec.InputsGiven[0].Status != analyze.InputUnusable {
+		t.Fatalf("run.json inputs %+v", rec.InputsGiven)
+	}
+}
