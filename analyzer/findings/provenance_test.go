@@ -1,6 +1,8 @@
 package findings
 
 import (
+	"fmt"
+	"sort"
 	"strings"
 	"testing"
 
@@ -163,5 +165,55 @@ func TestScanRate(t *testing.T) {
 	got := runDetector(NewScanRate(), rows)
 	if len(got) != 1 || !strings.HasSuffix(got[0], " 32 tool calls within 60 seconds (2026-01-01T00:00:00.000Z to 2026-01-01T00:00:42.000Z), 12 of them scanners; rows: the scanner calls of that window") {
 		t.Errorf("got %q", got)
+	}
+}
+
+// TestHeadlessOneGuardRailsFinding: a headless session with its guard
+// rails off is one guard-rails finding, the headless detector's, holding
+// every permission-mode row the Sigma bypass rule matched (two here);
+// the rule's finding is kept for an interactive session (the detector
+// does not fire) and, in the headless session, for what else it matched
+// (a call starting another agent with its guard rails off), holding
+// only that.
+func TestHeadlessOneGuardRailsFinding(t *testing.T) {
+	u, err := New(Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := func(sess, tt, text string) timeline.Row {
+		return timeline.Row{Host: "h", User: "u", Agent: "claude-code", SessionID: sess, TurnType: tt, Text: text, TimestampUTC: "2026-01-01T00:00:0" + sess[1:] + ".000Z"}
+	}
+	rows := []timeline.Row{
+		r("s1", "system", "session surface: sdk-cli"),
+		r("s1", "system", "permission mode: bypassPermissions"),
+		r("s1", "user", "do it"),
+		r("s1", "system", "permission mode: bypassPermissions"), // set again (a resume)
+		r("s2", "system", "session surface: cli"),
+		r("s2", "system", "permission mode: bypassPermissions"),
+		r("s3", "system", "session surface: sdk-cli"),
+		r("s3", "system", "permission mode: bypassPermissions"),
+		r("s3", "tool_use", "codex exec --dangerously-bypass-approvals-and-sandbox 'go on'"),
+	}
+	for i := range rows {
+		if err := u.Row(int64(i+1), &rows[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sum, err := u.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range sum.Findings {
+		var lines []string
+		for _, x := range f.Rows {
+			lines = append(lines, fmt.Sprint(x.Line))
+		}
+		got = append(got, fmt.Sprintf("%s %s %d:%s", f.SessionID, f.RuleID[:8], f.RowCount, strings.Join(lines, ",")))
+	}
+	sort.Strings(got)
+	want := []string{"s1 4f2c8e6a 4:1,2,3,4", "s2 ff47d7ba 1:6", "s3 4f2c8e6a 2:7,8", "s3 ff47d7ba 1:9"}
+	if strings.Join(got, " | ") != strings.Join(want, " | ") {
+		t.Errorf("findings %q, want %q", got, want)
 	}
 }
