@@ -217,3 +217,38 @@ func TestHeadlessOneGuardRailsFinding(t *testing.T) {
 		t.Errorf("findings %q, want %q", got, want)
 	}
 }
+
+// TestHeadlessGemini: a Gemini CLI session no logs.json row names whose
+// shell call (a tool -p has only with --yolo) succeeded is headless with
+// its guard rails off (rows: the first prompt, the call); typed in the
+// interactive UI (a prompt-log row), refused (the call's result an
+// error, as -p with the default mode records it), or only reading: none.
+func TestHeadlessGemini(t *testing.T) {
+	r := func(sess, parser, tt, tool, id, isErr, text string) *timeline.Row {
+		return &timeline.Row{Host: "h", User: "u", Agent: "gemini-cli", SessionID: sess, Parser: parser, TurnType: tt, ToolName: tool, ToolUseID: id, IsError: isErr, Text: text}
+	}
+	const chat, logs = "gemini-cli/chat", "gemini-cli/logs"
+	rows := []*timeline.Row{
+		r("g1", chat, "user", "", "", "", "Run the shell command `id`"),
+		r("g1", chat, "tool_use", "run_shell_command", "c1", "", "id"),
+		r("g1", chat, "tool_result", "run_shell_command", "c1", "false", "uid=1000"),
+		r("g2", logs, "user", "", "", "", "Run the shell command `id`"), // typed in the UI
+		r("g2", chat, "user", "", "", "", "Run the shell command `id`"),
+		r("g2", chat, "tool_use", "run_shell_command", "c2", "", "id"),
+		r("g2", chat, "tool_result", "run_shell_command", "c2", "false", "uid=1000"),
+		r("g3", chat, "user", "", "", "", "Run the shell command `id`"),
+		r("g3", chat, "tool_use", "run_shell_command", "c3", "", "id"),
+		r("g3", chat, "tool_result", "run_shell_command", "c3", "true", `Tool "run_shell_command" not found.`),
+		r("g4", chat, "user", "", "", "", "read it"),
+		r("g4", chat, "tool_use", "read_file", "c4", "", "/etc/hosts"),
+		r("g4", chat, "tool_result", "read_file", "c4", "false", "127.0.0.1 localhost"),
+		r("g5", chat, "user", "", "", "", "write it"),
+		r("g5", chat, "tool_use", "write_file", "c5", "", "/tmp/x"),
+		r("g5", chat, "tool_result", "write_file", "c5", "false", "Successfully created"),
+	}
+	got := runDetector(NewHeadlessBypass(), rows)
+	if len(got) != 2 || !strings.HasPrefix(got[0], "1,2 no prompt of this session is in logs.json") || !strings.Contains(got[0], "run_shell_command ran (row 2)") ||
+		!strings.Contains(got[1], "the first prompt (row 14)") || !strings.Contains(got[1], "write_file ran (row 15)") {
+		t.Errorf("got %q", got)
+	}
+}
