@@ -6,6 +6,7 @@ import (
 
 	"github.com/doubleagent/doubleagent/analyzer/analyze"
 	"github.com/doubleagent/doubleagent/analyzer/report"
+	"github.com/doubleagent/doubleagent/analyzer/surface"
 	"github.com/rs/zerolog"
 )
 
@@ -35,10 +36,21 @@ func (c *ReportCmd) Run(g *Globals, log zerolog.Logger) error {
 		}
 		nothing = err
 	}
-	files, err := report.Write(report.Options{Dir: c.Output, Case: c.Case, Examiner: c.Examiner})
+	// The control surface (surface.jsonl, surface.md) too: the report
+	// lists its changes and who wrote each entry.
+	limits, err := bundleLimits(c.Identity)
+	if err != nil {
+		return err
+	}
+	ls, err := surface.WriteLimits(c.Output, limits)
+	if err != nil {
+		return &exitError{exitUnusable, "surface: " + err.Error()}
+	}
+	files, err := report.Write(report.Options{Dir: c.Output, Case: c.Case, Examiner: c.Examiner, Surface: ls.Entries})
 	if err != nil {
 		return &exitError{exitUnusable, err.Error()}
 	}
+	files = append(ls.Paths, files...)
 	// run.json hashes the report too.
 	if err := analyze.AppendRunOutputs(c.Output, files, nil); err != nil {
 		return &exitError{exitUnusable, "run.json: " + err.Error()}

@@ -10,7 +10,8 @@ import (
 
 // TestReportCaseAndHashes: `report --case --examiner` over a loose home
 // names the case and examiner in both reports (a loose input records
-// none), and run.json hashes report.html and report.md.
+// none), lists the control surface (written beside it) with who wrote
+// each entry, and run.json hashes report.html, report.md and surface.*.
 func TestReportCaseAndHashes(t *testing.T) {
 	home := filepath.Join(t.TempDir(), "alice")
 	writeFile(t, filepath.Join(home, ".claude/settings.json"), plantedSettings)
@@ -41,7 +42,13 @@ func TestReportCaseAndHashes(t *testing.T) {
 	for _, o := range rec.Outputs {
 		got[o.File] = o.SHA256
 	}
-	for _, f := range []string{"report.html", "report.md"} {
+	// the control surface is written too, and the report lists its
+	// changes: the planted Stop hook no agent turn wrote
+	if !strings.Contains(string(md), "[Control surface changes](#surface-changes)") || !strings.Contains(string(md), "| hook | user | Stop | curl -fsS -d") ||
+		!strings.Contains(string(md), "(#r1) | no agent turn wrote this |") {
+		t.Errorf("report.md lacks the control surface section:\n%s", md)
+	}
+	for _, f := range []string{"report.html", "report.md", "surface.jsonl", "surface.md"} {
 		if got[f] != sha(t, filepath.Join(out, f)) {
 			t.Errorf("run.json: %s sha256 %q, want the file's", f, got[f])
 		}

@@ -285,6 +285,7 @@ func (u *Runner) Finish() (*Summary, error) {
 			}
 		})
 	}
+	u.foldBypassIntoHeadless()
 	for _, a := range u.found {
 		sort.Slice(a.f.Rows, func(i, j int) bool { return a.f.Rows[i].Line < a.f.Rows[j].Line })
 		sum.Findings = append(sum.Findings, *a.f)
@@ -311,6 +312,71 @@ func (u *Runner) Finish() (*Summary, error) {
 		sum.Paths = append(sum.Paths, ep)
 	}
 	return sum, nil
+}
+
+// GuardRailsSessionRuleID is the Sigma rule "Agent ran with its approvals
+// or sandbox turned off" (doubleagent_guardrails_bypassed_session.yml).
+const GuardRailsSessionRuleID = "ff47d7ba-7265-4eb7-878d-9d431036526f"
+
+// foldBypassIntoHeadless keeps one guard-rails finding per session where
+// both the headless detector and the Sigma bypass rule matched the same
+// permission-mode rows: the headless finding, which says more (the entry
+// point, and that the prompt came from a process). The Sigma finding's
+// permission-mode rows join it (none is lost: the headless detector names
+// the first bypass mode, the rule every one); what else the rule matched
+// in the session (a tool call starting another agent with its guard rails
+// off) stays a finding of its own, holding only those rows. A finding
+// whose rows were cut (over MaxRowsListed) is left whole.
+func (u *Runner) foldBypassIntoHeadless() {
+	for k, h := range u.found {
+		if k.rule != HeadlessBypassID {
+			continue
+		}
+		sk := key{GuardRailsSessionRuleID, k.host, k.user, k.agent, k.session}
+		sg := u.found[sk]
+		if sg == nil || sg.f.RowsCut || h.f.RowsCut {
+			continue
+		}
+		var rest []RowRef
+		for _, r := range sg.f.Rows {
+			if r.TurnType != string(timeline.System) || !(strings.HasPrefix(r.Text, "permission mode: ") || strings.HasPrefix(r.Text, "permission grant: ")) {
+				rest = append(rest, r)
+				continue
+			}
+			dup := false
+			for _, x := range h.f.Rows {
+				dup = dup || x.Line == r.Line
+			}
+			if dup {
+				continue
+			}
+			h.f.Rows = append(h.f.Rows, r)
+			h.f.RowCount++
+			if t := r.TimestampUTC; t != "" {
+				if h.f.FirstUTC == "" || t < h.f.FirstUTC {
+					h.f.FirstUTC = t
+				}
+				if t > h.f.LastUTC {
+					h.f.LastUTC = t
+				}
+			}
+		}
+		if len(rest) == 0 {
+			delete(u.found, sk)
+			continue
+		}
+		sg.f.Rows, sg.f.RowCount, sg.f.FirstUTC, sg.f.LastUTC = rest, len(rest), "", ""
+		for _, r := range rest {
+			if t := r.TimestampUTC; t != "" {
+				if sg.f.FirstUTC == "" || t < sg.f.FirstUTC {
+					sg.f.FirstUTC = t
+				}
+				if t > sg.f.LastUTC {
+					sg.f.LastUTC = t
+				}
+			}
+		}
+	}
 }
 
 // Run evaluates the rules and detectors over Dir/timeline.jsonl, read

@@ -189,7 +189,20 @@ type HeadlessBypass struct {
 
 type headless struct {
 	entry, mode, prompt Ref
+	// Gemini CLI: the prompt log names the session (typed in the
+	// interactive UI); the calls headless default mode would not run,
+	// by call id, and the first of them that succeeded.
+	logged  bool
+	pending map[string]Ref
+	ran     Ref
 }
+
+// geminiNoPromptTools are the Gemini CLI tools a headless (-p) session
+// does not have unless --yolo (or an allow rule: --allowed-tools,
+// tools.allowed, a policy) gives them: they ask for confirmation, and
+// with nobody to ask the CLI leaves them out (real 0.61 -p with
+// --approval-mode default: 'Tool "run_shell_command" not found').
+var geminiNoPromptTools = map[string]bool{"run_shell_command": true, "write_file": true, "replace": true, "edit": true}
 
 // NewHeadlessBypass returns the detector.
 func NewHeadlessBypass() *HeadlessBypass { return &HeadlessBypass{sess: map[key]*headless{}} }
@@ -238,6 +251,10 @@ func (d *HeadlessBypass) Row(line int64, r *timeline.Row, _ func(rows ...Ref)) {
 	if r.SessionID == "" {
 		return
 	}
+	if r.Agent == "gemini-cli" {
+		d.gemini(line, r)
+		return
+	}
 	entry, mode, prompt := IsHeadlessEntry(r), isBypassMode(r), r.TurnType == string(timeline.User)
 	if !entry && !mode && !prompt {
 		return
@@ -259,11 +276,62 @@ func (d *HeadlessBypass) Row(line int64, r *timeline.Row, _ func(rows ...Ref)) {
 	}
 }
 
+// gemini keeps what a Gemini CLI session's rows say of how it started.
+// Its chat file records no entry point (ConversationRecord at
+// google-gemini/gemini-cli 5411f113: sessionId, projectHash, times,
+// messages, kind main|subagent), but the interactive UI writes each typed
+// prompt to the project's logs.json (useGeminiStream and useAgentStream
+// call Logger.logMessage; nonInteractiveCli never does), and a -p session
+// has no tool that asks for confirmation unless its guard rails are off.
+func (d *HeadlessBypass) gemini(line int64, r *timeline.Row) {
+	k := key{"", r.Host, r.User, r.Agent, r.SessionID}
+	h := d.sess[k]
+	if h == nil {
+		h = &headless{}
+		d.sess[k] = h
+		d.order = append(d.order, k)
+	}
+	switch {
+	case r.Parser == "gemini-cli/logs":
+		h.logged = true
+	case r.Parser != "gemini-cli/chat":
+	case r.TurnType == string(timeline.User) && h.prompt.Row == nil:
+		h.prompt = Ref{line, r}
+	case r.TurnType == string(timeline.ToolUse) && geminiNoPromptTools[r.ToolName] && r.ToolUseID != "":
+		if h.pending == nil {
+			h.pending = map[string]Ref{}
+		}
+		h.pending[r.ToolUseID] = Ref{line, r}
+	case r.TurnType == string(timeline.ToolResult) && r.IsError != "true" && h.ran.Row == nil:
+		if c, ok := h.pending[r.ToolUseID]; ok {
+			h.ran = c
+		}
+	}
+}
+
+// geminiFinish reports a Gemini CLI session that no prompt-log row names
+// (so no one typed in the interactive UI) and that ran a tool a headless
+// session has only with its guard rails off: rows, the first prompt and
+// that call.
+func geminiFinish(h *headless, report func(note string, rows ...Ref)) {
+	if h.logged || h.prompt.Row == nil || h.ran.Row == nil {
+		return
+	}
+	note := fmt.Sprintf("no prompt of this session is in logs.json, the prompt log Gemini CLI's interactive UI writes for every typed prompt (its -p/non-interactive entry point writes none): the first prompt (row %d) came from the arguments or stdin of the process that started it; "+
+		"%s ran (row %d), a tool a -p session has only with --yolo or an allow rule (--allowed-tools, tools.allowed, a policy): no call was put to anyone. Check that logs.json was collected before reading its absence", h.prompt.Line, h.ran.Row.ToolName, h.ran.Line)
+	report(note, h.prompt, h.ran)
+}
+
 func (d *HeadlessBypass) Finish(report func(note string, rows ...Ref)) {
+	for _, k := range d.order {
+		if k.agent == "gemini-cli" {
+			geminiFinish(d.sess[k], report)
+		}
+	}
 	sort.SliceStable(d.order, func(i, j int) bool { return d.sess[d.order[i]].entry.Line < d.sess[d.order[j]].entry.Line })
 	for _, k := range d.order {
 		h := d.sess[k]
-		if h.entry.Row == nil || h.mode.Row == nil {
+		if k.agent == "gemini-cli" || h.entry.Row == nil || h.mode.Row == nil {
 			continue
 		}
 		refs := []Ref{h.entry, h.mode}

@@ -1,6 +1,8 @@
 package findings
 
 import (
+	"fmt"
+	"sort"
 	"strings"
 	"testing"
 
@@ -162,6 +164,91 @@ func TestScanRate(t *testing.T) {
 	}
 	got := runDetector(NewScanRate(), rows)
 	if len(got) != 1 || !strings.HasSuffix(got[0], " 32 tool calls within 60 seconds (2026-01-01T00:00:00.000Z to 2026-01-01T00:00:42.000Z), 12 of them scanners; rows: the scanner calls of that window") {
+		t.Errorf("got %q", got)
+	}
+}
+
+// TestHeadlessOneGuardRailsFinding: a headless session with its guard
+// rails off is one guard-rails finding, the headless detector's, holding
+// every permission-mode row the Sigma bypass rule matched (two here);
+// the rule's finding is kept for an interactive session (the detector
+// does not fire) and, in the headless session, for what else it matched
+// (a call starting another agent with its guard rails off), holding
+// only that.
+func TestHeadlessOneGuardRailsFinding(t *testing.T) {
+	u, err := New(Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := func(sess, tt, text string) timeline.Row {
+		return timeline.Row{Host: "h", User: "u", Agent: "claude-code", SessionID: sess, TurnType: tt, Text: text, TimestampUTC: "2026-01-01T00:00:0" + sess[1:] + ".000Z"}
+	}
+	rows := []timeline.Row{
+		r("s1", "system", "session surface: sdk-cli"),
+		r("s1", "system", "permission mode: bypassPermissions"),
+		r("s1", "user", "do it"),
+		r("s1", "system", "permission mode: bypassPermissions"), // set again (a resume)
+		r("s2", "system", "session surface: cli"),
+		r("s2", "system", "permission mode: bypassPermissions"),
+		r("s3", "system", "session surface: sdk-cli"),
+		r("s3", "system", "permission mode: bypassPermissions"),
+		r("s3", "tool_use", "codex exec --dangerously-bypass-approvals-and-sandbox 'go on'"),
+	}
+	for i := range rows {
+		if err := u.Row(int64(i+1), &rows[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sum, err := u.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range sum.Findings {
+		var lines []string
+		for _, x := range f.Rows {
+			lines = append(lines, fmt.Sprint(x.Line))
+		}
+		got = append(got, fmt.Sprintf("%s %s %d:%s", f.SessionID, f.RuleID[:8], f.RowCount, strings.Join(lines, ",")))
+	}
+	sort.Strings(got)
+	want := []string{"s1 4f2c8e6a 4:1,2,3,4", "s2 ff47d7ba 1:6", "s3 4f2c8e6a 2:7,8", "s3 ff47d7ba 1:9"}
+	if strings.Join(got, " | ") != strings.Join(want, " | ") {
+		t.Errorf("findings %q, want %q", got, want)
+	}
+}
+
+// TestHeadlessGemini: a Gemini CLI session no logs.json row names whose
+// shell call (a tool -p has only with --yolo) succeeded is headless with
+// its guard rails off (rows: the first prompt, the call); typed in the
+// interactive UI (a prompt-log row), refused (the call's result an
+// error, as -p with the default mode records it), or only reading: none.
+func TestHeadlessGemini(t *testing.T) {
+	r := func(sess, parser, tt, tool, id, isErr, text string) *timeline.Row {
+		return &timeline.Row{Host: "h", User: "u", Agent: "gemini-cli", SessionID: sess, Parser: parser, TurnType: tt, ToolName: tool, ToolUseID: id, IsError: isErr, Text: text}
+	}
+	const chat, logs = "gemini-cli/chat", "gemini-cli/logs"
+	rows := []*timeline.Row{
+		r("g1", chat, "user", "", "", "", "Run the shell command `id`"),
+		r("g1", chat, "tool_use", "run_shell_command", "c1", "", "id"),
+		r("g1", chat, "tool_result", "run_shell_command", "c1", "false", "uid=1000"),
+		r("g2", logs, "user", "", "", "", "Run the shell command `id`"), // typed in the UI
+		r("g2", chat, "user", "", "", "", "Run the shell command `id`"),
+		r("g2", chat, "tool_use", "run_shell_command", "c2", "", "id"),
+		r("g2", chat, "tool_result", "run_shell_command", "c2", "false", "uid=1000"),
+		r("g3", chat, "user", "", "", "", "Run the shell command `id`"),
+		r("g3", chat, "tool_use", "run_shell_command", "c3", "", "id"),
+		r("g3", chat, "tool_result", "run_shell_command", "c3", "true", `Tool "run_shell_command" not found.`),
+		r("g4", chat, "user", "", "", "", "read it"),
+		r("g4", chat, "tool_use", "read_file", "c4", "", "/etc/hosts"),
+		r("g4", chat, "tool_result", "read_file", "c4", "false", "127.0.0.1 localhost"),
+		r("g5", chat, "user", "", "", "", "write it"),
+		r("g5", chat, "tool_use", "write_file", "c5", "", "/tmp/x"),
+		r("g5", chat, "tool_result", "write_file", "c5", "false", "Successfully created"),
+	}
+	got := runDetector(NewHeadlessBypass(), rows)
+	if len(got) != 2 || !strings.HasPrefix(got[0], "1,2 no prompt of this session is in logs.json") || !strings.Contains(got[0], "run_shell_command ran (row 2)") ||
+		!strings.Contains(got[1], "the first prompt (row 14)") || !strings.Contains(got[1], "write_file ran (row 15)") {
 		t.Errorf("got %q", got)
 	}
 }

@@ -85,6 +85,12 @@ func (r *renderer) contents() {
 	if len(r.in.findings) > 0 {
 		items = append(items, [2]string{idFindingIndex, "Findings by class and level"}, [2]string{idFindings, "Findings"})
 	}
+	if len(r.in.secrets()) > 0 {
+		items = append(items, [2]string{idSecrets, "Secrets seen"})
+	}
+	if len(r.in.surface) > 0 {
+		items = append(items, [2]string{idSurface, "Control surface changes"})
+	}
 	items = append(items, [2]string{idEvidence, "Evidence and integrity"}, [2]string{idHosts, "Hosts, users, agents"}, [2]string{idSessions, "Sessions"},
 		[2]string{idSources, "Source files"})
 	r.hf("<nav><b>Contents</b>:")

@@ -6,8 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/doubleagent/doubleagent/analyzer/findings"
 	"github.com/doubleagent/doubleagent/analyzer/report"
 	"github.com/doubleagent/doubleagent/analyzer/report/reporttest"
+	"github.com/doubleagent/doubleagent/analyzer/surface"
 )
 
 // hostileFindings are findings whose every field is hostile.
@@ -18,8 +20,34 @@ func hostileFindings(beacon string) []report.Finding {
 		fs = append(fs, report.Finding{RuleID: s, Title: h[(i+1)%len(h)], Source: h[(i+2)%len(h)], Level: h[(i+3)%len(h)], Class: h[(i+4)%len(h)],
 			Host: s, User: h[(i+1)%len(h)], Agent: h[(i+2)%len(h)], SessionID: h[(i+3)%len(h)], Time: s, Last: s, Rows: 1,
 			Matched: []report.FindingRow{{Line: int64(i + 1), Time: s, TurnType: s, Text: s}}})
+		if i%3 == 0 {
+			// the "Secrets seen" section shows these
+			fs[i].Class = "secret-exposure"
+			fs[i].Secret = &findings.SecretExposure{Fingerprint: s, Kind: h[(i+1)%len(h)], Hosts: []string{s}, Users: []string{h[(i+2)%len(h)]},
+				Agents: []string{h[(i+3)%len(h)]}, Sessions: []string{h[(i+4)%len(h)]}, SentTo: []string{h[(i+5)%len(h)]}}
+		}
 	}
 	return fs
+}
+
+// hostileSurface is control-surface entries whose every field is hostile,
+// half written by a hostile agent turn.
+func hostileSurface(beacon string) []surface.Entry {
+	h := reporttest.Hostile(beacon)
+	var es []surface.Entry
+	for i, s := range h {
+		e := surface.Entry{Host: s, User: h[(i+1)%len(h)], TimelineLine: int64(i + 1), FirstSeen: s, LastSeen: h[(i+2)%len(h)], Provenance: surface.NoAgentTurn}
+		e.Kind, e.Agent, e.Scope, e.Name, e.Event, e.Matcher, e.Command, e.File, e.MTime = h[(i+3)%len(h)], h[(i+4)%len(h)], h[(i+5)%len(h)], h[(i+6)%len(h)],
+			h[(i+7)%len(h)], h[(i+8)%len(h)], h[(i+9)%len(h)], h[(i+10)%len(h)], h[(i+11)%len(h)]
+		if i%2 == 0 {
+			e.Kind = "hook"
+			e.Provenance = surface.AgentTurn
+			e.WrittenBy = []surface.Writer{{Agent: h[(i+12)%len(h)], SessionID: h[(i+13)%len(h)], TimelineLine: int64(i + 2), TimestampUTC: h[(i+14)%len(h)],
+				Action: h[(i+15)%len(h)], Text: h[(i+16)%len(h)]}}
+		}
+		es = append(es, e)
+	}
+	return es
 }
 
 // TestMarkdownKeepsEvidenceInert: report.md of a folder whose every field
@@ -32,7 +60,7 @@ func TestMarkdownKeepsEvidenceInert(t *testing.T) {
 	if err := reporttest.WriteFolder(dir, beacon); err != nil {
 		t.Fatal(err)
 	}
-	files, err := report.Write(report.Options{Dir: dir, Findings: hostileFindings(beacon), Case: "<img src=x onerror=alert(1)>\n# case", Examiner: "[x](" + beacon + ")"})
+	files, err := report.Write(report.Options{Dir: dir, Findings: hostileFindings(beacon), Surface: hostileSurface(beacon), Case: "<img src=x onerror=alert(1)>\n# case", Examiner: "[x](" + beacon + ")"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,6 +78,11 @@ func TestMarkdownKeepsEvidenceInert(t *testing.T) {
 	for _, b := range reporttest.RawControls(page) {
 		if !strings.Contains(b, "U+000D") { // a CR is a line ending to a browser, shown as one
 			t.Errorf("report.html: %s", b)
+		}
+	}
+	for _, sec := range []string{"Secrets seen", "Control surface changes"} {
+		if n := strings.Count(section(string(md), sec), "\n| "); n < 10 {
+			t.Errorf("report.md: section %q has %d table lines, want the hostile entries", sec, n)
 		}
 	}
 	for _, want := range []string{"\u241b]0;forged title\u2407\u241b[2J", "bidi <U+202E>forged override<U+202C>", "C1 <U+009B>31m CSI"} {

@@ -141,6 +141,8 @@ func (r *renderer) head() {
 		r.findingIndex()
 		r.findings()
 	}
+	r.secretsSection()
+	r.surfaceSection()
 	r.integrity()
 	r.counts()
 	r.heading(idSessions, "Sessions")
@@ -482,9 +484,11 @@ func (r *renderer) plainRow(row *timeline.Row, line int64, limit int) {
 	}
 	n := r.src(row)
 	id, mdID := "", ""
-	if r.in.matched[line] {
+	if r.in.matched[line] || r.in.linked[line] {
 		id = fmt.Sprintf(" id=\"r%d\"", line)
 		mdID = mdsafe.Target(fmt.Sprintf("r%d", line))
+	}
+	if r.in.matched[line] {
 		badges = append(badges, "in a finding")
 	}
 	r.hf("<div class=\"row %s\"%s><div class=\"meta\">%s · <b>%s</b>", esc(row.TurnType), id, esc(when), esc(label))

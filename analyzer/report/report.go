@@ -27,6 +27,7 @@ import (
 
 	"github.com/doubleagent/doubleagent/analyzer/analyze"
 	"github.com/doubleagent/doubleagent/analyzer/findings"
+	"github.com/doubleagent/doubleagent/analyzer/surface"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 	"github.com/doubleagent/doubleagent/bundle"
 )
@@ -90,6 +91,10 @@ type Finding struct {
 	SessionID, Time, Last       string // Time: the first matched row's time
 	Rows                        int    // rows matched
 	Matched                     []FindingRow
+	// Secret is a secret-exposure finding's secret (fingerprint, where it
+	// was seen, where it was sent), nil on other findings: the report's
+	// "Secrets seen" section lists these.
+	Secret *findings.SecretExposure
 }
 
 // FindingRow is one matched row, linked to where the report shows it.
@@ -106,7 +111,11 @@ type Options struct {
 	// Findings are rendered at the top; nil reads findings.jsonl from Dir
 	// when it is there.
 	Findings []Finding
-	TempDir  string // for the sorter's runs (default os.TempDir())
+	// Surface is the control surface whose changes the report lists;
+	// nil reads surface.jsonl from Dir when it is there (doubleagent
+	// report and surface write it).
+	Surface []surface.Entry
+	TempDir string // for the sorter's runs (default os.TempDir())
 	// Case and Examiner, when given (report --case, --examiner), are the
 	// report's; the values the bundles recorded are shown beside them.
 	Case, Examiner string
@@ -128,11 +137,26 @@ func Write(o Options) ([]string, error) {
 	} else if in.findings, err = loadFindings(o.Dir); err != nil {
 		return nil, err
 	}
+	if o.Surface != nil {
+		in.surface = o.Surface
+	} else if in.surface, err = surface.Read(filepath.Join(o.Dir, analyze.SurfaceJSONL)); err != nil {
+		if !errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("report: %w", err)
+		}
+		in.surface = nil
+	}
 	in.caseID, in.examiner = o.Case, o.Examiner
-	in.matched = map[int64]bool{}
+	in.matched, in.linked = map[int64]bool{}, map[int64]bool{}
 	for _, f := range in.findings {
 		for _, m := range f.Matched {
 			in.matched[m.Line] = true
+		}
+	}
+	for i := range in.surface {
+		e := &in.surface[i]
+		in.linked[e.TimelineLine] = true
+		for _, w := range e.WrittenBy {
+			in.linked[w.TimelineLine] = true
 		}
 	}
 	tmp, err := os.MkdirTemp(o.TempDir, "doubleagent-report-*")
@@ -218,6 +242,8 @@ type input struct {
 	problems []analyze.Problem
 	findings []Finding
 	matched  map[int64]bool // timeline.jsonl lines some finding names
+	linked   map[int64]bool // lines the control surface section names
+	surface  []surface.Entry
 	// recovered is what the rows of deleted sessions say (noteRecovered).
 	recovered map[timeline.SessionKey]*recoveredSeen
 	// caseID and examiner are the report's own (Options), or "".
@@ -236,7 +262,7 @@ func loadFindings(dir string) ([]Finding, error) {
 	var out []Finding
 	for _, f := range fs {
 		rf := Finding{RuleID: f.RuleID, Title: f.RuleTitle, Source: f.RuleSource, Level: f.Level, Class: f.Class, Host: f.Host, User: f.User, Agent: f.Agent,
-			SessionID: f.SessionID, Time: f.FirstUTC, Last: f.LastUTC, Rows: f.RowCount}
+			SessionID: f.SessionID, Time: f.FirstUTC, Last: f.LastUTC, Rows: f.RowCount, Secret: f.Secret}
 		for _, r := range f.Rows {
 			rf.Matched = append(rf.Matched, FindingRow{Line: r.Line, Time: r.TimestampUTC, TurnType: r.TurnType, Text: r.Text})
 		}

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	json "github.com/go-json-experiment/json/v1"
 
@@ -315,50 +316,109 @@ func writtenBy(e *Entry) string {
 	return strings.Join(p, "; ")
 }
 
-// changes writes the control surface's changes in time order: each file
-// time of a file holding entries, and each agent turn that wrote one.
-func changes(b *bytes.Buffer, es []Entry) {
-	type change struct{ t, who, what, by, file string }
-	var cs []change
+// Change is one change of the control surface: a file time of a file
+// holding entries (Writers empty; By says whether agent turns wrote it),
+// or an agent turn that wrote one (Writers holds it).
+type Change struct {
+	Time    string // UTC, "" when not recorded
+	Who     string // user@host
+	Host    string
+	User    string
+	What    string // "file time (mtime)", or the call's action and text
+	By      string // NoAgentTurn, "see the writes", or "AGENT session S row N"
+	File    string
+	Writers []Writer // the turn, for a write
+}
+
+// Changes lists the control surface's changes in time order (undated
+// last): each file time of a file holding entries, and each agent turn
+// that wrote one. surface.md's Changes section and the report's "Control
+// surface changes" are this list.
+func Changes(es []Entry) []Change {
+	var cs []Change
 	seen := map[string]bool{}
 	for i := range es {
 		e := &es[i]
 		who := e.User + "@" + e.Host
-		if k := "f\x00" + who + "\x00" + e.File + "\x00" + e.seen; !seen[k] {
+		t := e.seen
+		if t == "" && e.MTime != "" {
+			// read back from surface.jsonl: the row's time is the file's
+			// modification time, at the timeline's precision
+			if mt, err := time.Parse(time.RFC3339Nano, e.MTime); err == nil {
+				t = timeline.FormatTime(mt)
+			}
+		}
+		if k := "f\x00" + who + "\x00" + e.File + "\x00" + t; !seen[k] {
 			seen[k] = true
 			by := NoAgentTurn
 			if len(e.WrittenBy) > 0 {
 				by = "see the writes"
 			}
-			cs = append(cs, change{e.seen, who, "file time (mtime)", by, e.File})
+			cs = append(cs, Change{Time: t, Who: who, Host: e.Host, User: e.User, What: "file time (mtime)", By: by, File: e.File})
 		}
 		for _, w := range e.WrittenBy {
 			if k := fmt.Sprintf("w\x00%s\x00%d\x00%s", who, w.TimelineLine, e.File); !seen[k] {
 				seen[k] = true
-				cs = append(cs, change{w.TimestampUTC, who, w.Action + ": " + w.Text, fmt.Sprintf("%s session %s row %d", w.Agent, w.SessionID, w.TimelineLine), e.File})
+				cs = append(cs, Change{Time: w.TimestampUTC, Who: who, Host: e.Host, User: e.User, What: w.Action + ": " + w.Text, By: fmt.Sprintf("%s session %s row %d", w.Agent, w.SessionID, w.TimelineLine),
+					File: e.File, Writers: []Writer{w}})
 			}
 		}
-	}
-	if len(cs) == 0 {
-		return
 	}
 	sort.SliceStable(cs, func(i, j int) bool {
 		a, c := cs[i], cs[j]
-		if a.t != c.t {
-			if a.t == "" || c.t == "" {
-				return c.t == ""
+		if a.Time != c.Time {
+			if a.Time == "" || c.Time == "" {
+				return c.Time == ""
 			}
-			return a.t < c.t
+			return a.Time < c.Time
 		}
-		if a.who != c.who {
-			return a.who < c.who
+		if a.Who != c.Who {
+			return a.Who < c.Who
 		}
-		return a.file < c.file
+		return a.File < c.File
 	})
+	return cs
+}
+
+// changes writes the Changes section of surface.md.
+func changes(b *bytes.Buffer, es []Entry) {
+	cs := Changes(es)
+	if len(cs) == 0 {
+		return
+	}
 	b.WriteString("\n## Changes\n\nEvery file time of a file holding an entry and every agent turn that wrote one, oldest first (undated last). " +
 		"A file no agent turn wrote came from elsewhere: an installer, a clone, a package, a person.\n\n")
 	b.WriteString("| time (UTC) | user@host | what | by | file |\n|---|---|---|---|---|\n")
 	for _, c := range cs {
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", cell(c.t, 30), cell(c.who, 80), cell(c.what, 160), cell(c.by, 120), cell(c.file, 120))
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", cell(c.Time, 30), cell(c.Who, 80), cell(c.What, 160), cell(c.By, 120), cell(c.File, 120))
+	}
+}
+
+// Read reads a surface.jsonl.
+func Read(p string) ([]Entry, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []Entry
+	br := bufio.NewReaderSize(f, 1<<16)
+	var n int
+	for {
+		b, rerr := br.ReadBytes('\n')
+		if len(bytes.TrimSpace(b)) > 0 {
+			n++
+			var e Entry
+			if err := json.Unmarshal(b, &e); err != nil {
+				return nil, fmt.Errorf("%s line %d: %w", p, n, err)
+			}
+			out = append(out, e)
+		}
+		if rerr == io.EOF {
+			return out, nil
+		}
+		if rerr != nil {
+			return nil, rerr
+		}
 	}
 }

@@ -52,6 +52,12 @@ func parseMemfs(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		return nil
 	}
 	gitRel, inGit := strings.CutPrefix(rel, ".git/")
+	if !inGit && parser.IsGitSampleHook(rel) {
+		// a copy of a git folder under another name (a tree saved
+		// without its .git): git's sample hooks are no memory
+		out.Skip(1, "no_evidence:git_sample_hook")
+		return nil
+	}
 	if !inGit {
 		return memoryFile(in, out, agent, rel)
 	}

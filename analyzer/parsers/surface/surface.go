@@ -261,6 +261,12 @@ func (p *surfaceParser) Parse(ctx context.Context, in *parser.Input, out parser.
 		out.Skip(0, "no_evidence:not_a_control_surface_file")
 		return nil
 	}
+	if parser.IsGitSampleHook(in.Path) {
+		// git's pre-commit.sample and the rest, in a clone under an
+		// agent's folder (a plugin marketplace): git never runs them
+		out.Skip(0, "no_evidence:git_sample_hook")
+		return nil
+	}
 	rc, err := in.OpenRaw() // the hash is the file's own; the text has no BOM
 	if err != nil {
 		return err

@@ -363,3 +363,40 @@ func TestClaudeForks(t *testing.T) {
 		}
 	}
 }
+
+// TestGitSampleHooksAreNotHooks: git's sample hooks (pre-commit.sample
+// and the rest, copied into every clone's .git/hooks) in any agent's
+// hooks folder, in a plugin marketplace's clone or in a project, give no
+// entry, counted as no_evidence:git_sample_hook; the same file under its
+// hook name is a hook script. Every agent whose table has a hooks/ glob.
+func TestGitSampleHooksAreNotHooks(t *testing.T) {
+	sample := []tcase{
+		{"claude-code", "check-bash.sh", home + ".claude/plugins/marketplaces/acme/.git/hooks/pre-commit.sample", "config"},
+		{"claude-code", "check-bash.sh", home + ".claude/hooks/pre-push.sample", "config"},
+		{"claude-code", "check-bash.sh", home + "demo/.claude/hooks/commit-msg.sample", "project"},
+		{"codex-cli", "check-bash.sh", home + ".codex/hooks/update.sample", "hooks"},
+		{"copilot-cli", "check-bash.sh", home + "demo/.github/hooks/pre-rebase.sample", "project"},
+		{"cursor", "check-bash.sh", home + ".cursor/hooks/post-update.sample", "customizations"},
+		{"gemini-cli", "check-bash.sh", home + ".gemini/hooks/fsmonitor-watchman.sample", "customizations"},
+		{"factory-droid", "check-bash.sh", home + ".factory/hooks/pre-applypatch.sample", "config"},
+	}
+	for _, c := range sample {
+		p := byAgent(t, c.agent)
+		in := input(t, c)
+		if !p.Match(&in.File) {
+			t.Errorf("%s: %s is not matched (the case tests nothing)", c.agent, c.path)
+			continue
+		}
+		s := parsertest.Run(t, p, in)
+		if len(s.Events) != 0 || len(s.Skips) != 1 || s.Skips[0].Reason != "no_evidence:git_sample_hook" {
+			t.Errorf("%s %s: %d rows, skips %v", c.agent, c.path, len(s.Events), s.Skips)
+		}
+		// the same file under the hook's own name is a hook git (or the
+		// agent) runs
+		c.path = strings.TrimSuffix(c.path, ".sample")
+		s = parsertest.Run(t, p, input(t, c))
+		if len(s.Events) != 1 || !strings.HasPrefix(s.Events[0].Text, Prefix+"hook script ") {
+			t.Errorf("%s %s: %d rows (%v), want one hook script", c.agent, c.path, len(s.Events), s.Skips)
+		}
+	}
+}
