@@ -24,37 +24,43 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
-	tables, err := parser.Tables(ctx, db)
+	readable, err := parser.CheckStore(ctx, db, cliStore, out)
 	if err != nil {
 		out.Problem(0, "not a readable SQLite database: "+err.Error())
 		return nil
 	}
-	if !tables["conversations"] && !tables["history"] {
-		if err := db.PingContext(ctx); err != nil {
-			out.Problem(0, "not a readable SQLite database: "+err.Error())
-			return nil
-		}
-		out.Problem(0, "no conversations or history table: not a Q / Kiro CLI database")
-		return nil
-	}
-	if err := parser.EachTableRow(ctx, db, "conversations", func(r parser.Row) error {
-		var st convState
-		if err := json.Unmarshal([]byte(r.Get("value")), &st); err != nil {
-			out.Problem(r.Rowid, "conversation of "+r.Get("key")+": not a ConversationState: "+parser.JSONError(err))
-			return nil
-		}
-		(&convWriter{out: out, line: r.Rowid, project: r.Get("key")}).conversation(&st)
-		return nil
-	}); err != nil {
-		out.Problem(0, "conversations: "+err.Error())
-	}
-	if err := parser.EachTableRow(ctx, db, "history", func(r parser.Row) error {
-		shellHistory(out, r)
-		return nil
-	}); err != nil {
-		out.Problem(0, "history: "+err.Error())
-	}
-	return nil
+	return parser.ReadTables(ctx, out, readable,
+		parser.TableRead{Table: "conversations", Read: func() error {
+			return parser.EachTableRow(ctx, db, "conversations", func(r parser.Row) error {
+				var st convState
+				if err := json.Unmarshal([]byte(r.Get("value")), &st); err != nil {
+					out.Problem(r.Rowid, "conversation of "+r.Get("key")+": not a ConversationState: "+parser.JSONError(err))
+					return nil
+				}
+				(&convWriter{out: out, line: r.Rowid, project: r.Get("key")}).conversation(&st)
+				return nil
+			})
+		}},
+		parser.TableRead{Table: "history", Read: func() error {
+			return parser.EachTableRow(ctx, db, "history", func(r parser.Row) error {
+				shellHistory(out, r)
+				return nil
+			})
+		}},
+	)
+}
+
+// cliStore is data.sqlite3 (the one SQLite policy, parser.CheckStore):
+// history (migration 001, every store) with its command, conversations
+// (key, value) from migration 007_conversations_table, so Optional for a
+// store of an older CLI. state and auth_kv are never read.
+var cliStore = parser.SQLiteStore{
+	Name: "a Q / Kiro CLI",
+	Tables: parser.SQLiteSchema{
+		"conversations": {"key", "value"},
+		"history":       {"command"},
+	},
+	Optional: map[string]string{"conversations": "Q CLI builds before migration 007_conversations_table"},
 }
 
 // shellHistory writes one legacy history row: a command run in a shell
