@@ -167,7 +167,9 @@ func TestEmpty(t *testing.T) {
 func TestCLIDBAltered(t *testing.T) {
 	f := parser.File{Path: home + "/.local/share/amazon-q/data.sqlite3", Target: "cli-db", Agent: Agent, MTime: mtime}
 	full := parsertest.Run(t, byID(t, "kiro/cli-db"), parsertest.Input(t, parsertest.SQLite(t, "testdata/data.sql"), f, nil))
-	isHistory := func(e timeline.Event) bool { return strings.HasPrefix(e.Text, "shell command (legacy shell history): ") }
+	isHistory := func(e timeline.Event) bool {
+		return strings.HasPrefix(e.Text, "shell command (legacy shell history): ")
+	}
 	nHist := 0
 	for _, e := range full.Events {
 		if isHistory(e) {
