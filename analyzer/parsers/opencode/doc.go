@@ -10,7 +10,12 @@
 // kilo*.db and opencode-*.db under .local/share/kilo. opencode-next.db,
 // the pre-release 2.0 store, is read as a secondary source (Spec.Secondary:
 // 1 s; the rows it shares with opencode.db carry the same record ids).
-// Columns are read by name; SourceLine is the rowid.
+// Columns are read by name; SourceLine is the rowid. The tables and the
+// columns their queries name are dbStore (parser.CheckStore): session,
+// message and part are in every store, the others Optional with the
+// versions that lack them; a missing required table or a table lacking a
+// column is one problem row naming it and the other tables are read; a
+// file with none is "not an OpenCode database".
 //
 // Identity: a part's rows carry its part id as RecordID (the JSON tree and
 // an export keep the same ids, so a migrated copy is one row), a tool
