@@ -40,7 +40,11 @@
 //     a child session (parent_id), "subagent <id> of <parent>" at creation;
 //     the permission column (a Permission.Ruleset) as "permission setting:
 //     <permission> <pattern>=<action> (from session <id>)"; time_archived
-//     as "session archived"; share_url as "session synced: share <url>".
+//     as "session archived"; share_url as "session synced: share <url>". A
+//     session in both tables (a migration's copy) gives its session rows
+//     from each under the same record ids: the correlate stage keeps one
+//     where they agree and names the conflict where not (its messages are
+//     read once).
 //   - message + part (1.x, data JSON = MessageV2.Info / MessageV2.Part):
 //     user text parts are user rows (synthetic parts, the tool output
 //     OpenCode injects for @file mentions, are system); assistant text is

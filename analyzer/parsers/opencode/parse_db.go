@@ -109,7 +109,7 @@ func (r *dbReader) run() error {
 			r.out.Skip(i64(m["rowid_"]), "state_only:project")
 		})
 	}
-	sessions := r.sessions()
+	sessions, copies := r.sessions()
 	shares := r.shares()
 	seen := map[string]bool{}
 	for _, s := range sessions {
@@ -122,6 +122,14 @@ func (r *dbReader) run() error {
 			r.parents[s.info.ID] = s.info.ParentID
 		}
 		r.session(s, shares[s.info.ID])
+	}
+	// A session's second row (session and session_v2 both hold it, a
+	// migration's copy) is a copy of the same record: its own rows go
+	// through under the same record ids, so the correlate stage keeps one
+	// where they agree and names the conflict where they do not. Its
+	// messages are the session's, already read once.
+	for _, s := range copies {
+		r.emitter(s).sessionRows(&s.info, loc{line: s.rowid})
 	}
 	// messages whose session row is gone (deleted session, partial
 	// migration) are still rows
@@ -213,9 +221,9 @@ func (r *dbReader) syncRow(e *emitter, t time.Time, l loc, url, id string) {
 	e.synced(t, l, what)
 }
 
-// sessions reads session (1.x) and session_v2 (2.0) in creation order.
-func (r *dbReader) sessions() []*dbSession {
-	var all []*dbSession
+// sessions reads session (1.x) and session_v2 (2.0) in creation order;
+// copies are the rows of a session id already read (in the other table).
+func (r *dbReader) sessions() (all, copies []*dbSession) {
 	byID := map[string]*dbSession{}
 	for _, table := range []string{"session", "session_v2"} {
 		if !r.tables[table] {
@@ -229,8 +237,9 @@ func (r *dbReader) sessions() []*dbSession {
 				return
 			}
 			if byID[s.info.ID] != nil {
-				// a session migrated to session_v2 keeps its first row
-				r.out.Skip(s.rowid, "state_only:copy of a session row")
+				// a session migrated to session_v2: its rows go through
+				// as a copy's (run)
+				copies = append(copies, s)
 				return
 			}
 			byID[s.info.ID] = s
@@ -244,7 +253,7 @@ func (r *dbReader) sessions() []*dbSession {
 		}
 		return all[i].info.ID < all[j].info.ID
 	})
-	return all
+	return all, copies
 }
 
 // sessionFromRow reads a session or session_v2 row (a live one, or one
