@@ -181,7 +181,17 @@ type convWriter struct {
 	project string
 	sid     string
 	model   string
+	// seen are the entry ids written: a later entry of the same id (the
+	// entry again in a checkpoint snapshot or the tangent main history)
+	// is a copy of that record and goes through under the same record ids
+	// for the correlate stage to merge or name as a conflict; only what
+	// the copy's position derives (a model change, as written by the
+	// entry before it) is not written again. history are the ids of the
+	// conversation's own history: a copy of one of those gets no "no
+	// longer in the conversation" note. noted counts each entry's notes.
 	seen    map[string]bool
+	history map[string]bool
+	noted   map[string]int
 	names   map[string]string
 }
 
@@ -195,6 +205,12 @@ func (w *convWriter) emit(e timeline.Event) {
 
 func (w *convWriter) conversation(st *convState) {
 	w.sid, w.seen, w.names = st.ConversationID, map[string]bool{}, map[string]string{}
+	w.history, w.noted = map[string]bool{}, map[string]int{}
+	for _, h := range st.History {
+		if h.RequestMetadata != nil && h.RequestMetadata.MessageID != "" {
+			w.history[h.RequestMetadata.MessageID] = true
+		}
+	}
 	if w.sid == "" {
 		w.sid = "cwd:" + w.project
 	}
@@ -306,18 +322,20 @@ func (w *convWriter) pending(m *userMessage, note string) {
 }
 
 // entry writes one HistoryEntry. Its id is the request's message_id (the
-// utterance id); an entry already written (the same entry in a checkpoint
-// snapshot or the tangent main history) is not written again. note, when
-// set, follows the entry's rows.
+// utterance id), and its rows' record ids are made from it: an entry
+// already written (the same entry in a checkpoint snapshot or the tangent
+// main history) is written again as the copy it is, and the correlate
+// stage keeps one row where the copies agree and names the conflict where
+// they differ. note, when set, follows the entry's rows, unless the entry
+// is one of the conversation's own history (then it is no note's subject).
 func (w *convWriter) entry(h *historyEntry, note string) {
 	id := ""
 	if h.RequestMetadata != nil {
 		id = h.RequestMetadata.MessageID
 	}
+	copied := false
 	if id != "" {
-		if w.seen[id] {
-			return
-		}
+		copied = w.seen[id]
 		w.seen[id] = true
 	}
 	rid := func(s string) string {
@@ -338,7 +356,7 @@ func (w *convWriter) entry(h *historyEntry, note string) {
 	if endT.IsZero() {
 		endT = reqT
 	}
-	if model != "" && model != w.model {
+	if model != "" && model != w.model && !copied {
 		txt := "model: " + model
 		if w.model != "" {
 			txt = "model: " + w.model + " -> " + model
@@ -385,8 +403,16 @@ func (w *convWriter) entry(h *historyEntry, note string) {
 			w.emit(timeline.Event{TurnType: timeline.ToolUse, Time: endT, ToolName: name, ToolUseID: u.ID, ToolInput: parser.CompactJSON(u.Args), Text: name, Model: model, RecordID: u.ID})
 		}
 	}
-	if note != "" {
-		w.emit(timeline.Event{TurnType: timeline.System, Time: endT, Text: "the entry above: " + note, RecordID: rid("note")})
+	if note != "" && (id == "" || !w.history[id]) {
+		// one note per place the entry is kept: the first "#note", then
+		// "#note-2", ... (one entry in two snapshots is two notes)
+		nid := rid("note")
+		if id != "" {
+			if w.noted[id]++; w.noted[id] > 1 {
+				nid = rid("note-" + strconv.Itoa(w.noted[id]))
+			}
+		}
+		w.emit(timeline.Event{TurnType: timeline.System, Time: endT, Text: "the entry above: " + note, RecordID: nid})
 	}
 }
 
