@@ -222,8 +222,10 @@ type links struct {
 	// seen are the archived_git_worktrees ids read. It drops no record:
 	// it only accounts for each thread_archived_worktrees row (joined
 	// into its worktree's row, a Skip, or an orphan_record when that row
-	// is gone). A link listed twice gives the worktree's row twice under
-	// one RecordID, which the correlate stage merges (TestDuplicateLinkOnce).
+	// is gone). The join's primary key keeps each link once; a link
+	// listed twice all the same (a store without that key) gives the
+	// worktree's row twice under one RecordID, which the correlate stage
+	// merges (TestDuplicateLinkThroughTheEngine).
 	seen map[string]bool
 }
 
