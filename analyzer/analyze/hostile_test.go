@@ -401,7 +401,7 @@ func TestSQLiteViewOverEndlessCTE(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"parse " + zedStore + ": no threads table"}
+	want := []string{"parse " + zedStore + ": not a Zed threads database: none of the tables threads"}
 	if got := problemSet(problems(t, out)); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("problems %q", got)
 	}

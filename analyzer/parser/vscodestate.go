@@ -54,30 +54,44 @@ func (r StateRow) JSON(v any) error {
 	return json.Unmarshal(r.Value, v)
 }
 
+// VSCodeStore is the schema of a state database (the one SQLite policy,
+// CheckStore): VS Code's storage.ts creates ItemTable (key TEXT UNIQUE ON
+// CONFLICT REPLACE, value BLOB) in every state.vscdb; Cursor adds
+// cursorDiskKV of the same shape, which VS Code and the other forks never
+// create. A state database without ItemTable, or a table without key or
+// value, is one problem row naming it; the other table is still read.
+var VSCodeStore = SQLiteStore{
+	Name: "a VS Code state",
+	Tables: SQLiteSchema{
+		"ItemTable":    {"key", "value"},
+		"cursorDiskKV": {"key", "value"},
+	},
+	Optional: map[string]string{"cursorDiskKV": "VS Code and every fork but Cursor (microsoft/vscode storage.ts creates ItemTable only)"},
+}
+
 // OpenVSCodeState opens in as a state database (Input.DB, a private
-// read-only copy). A database with neither table is an error.
-func OpenVSCodeState(ctx context.Context, in *Input) (*VSCodeState, error) {
+// read-only copy) and checks it against VSCodeStore, writing its problem
+// rows to out. A database with neither table readable gives a nil state
+// and a nil error (the problem row says why); the error is the one
+// opening the file or reading its schema.
+func OpenVSCodeState(ctx context.Context, in *Input, out Sink) (*VSCodeState, error) {
 	db, err := in.DB(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return NewVSCodeState(ctx, db)
+	return NewVSCodeState(ctx, db, out)
 }
 
-// NewVSCodeState wraps an open database.
-func NewVSCodeState(ctx context.Context, db *sql.DB) (*VSCodeState, error) {
-	s := &VSCodeState{db: db, maxValue: MaxStateValue}
-	var err error
-	if s.items, err = HasTable(ctx, db, "ItemTable"); err == nil {
-		s.kv, err = HasTable(ctx, db, "cursorDiskKV")
-	}
+// NewVSCodeState wraps an open database (see OpenVSCodeState).
+func NewVSCodeState(ctx context.Context, db *sql.DB, out Sink) (*VSCodeState, error) {
+	ok, err := CheckStore(ctx, db, VSCodeStore, out)
 	if err != nil {
 		return nil, fmt.Errorf("not a readable SQLite database: %w", err)
 	}
-	if !s.items && !s.kv {
-		return nil, errors.New("no ItemTable or cursorDiskKV table: not a VS Code state database")
+	if len(ok) == 0 {
+		return nil, nil
 	}
-	return s, nil
+	return &VSCodeState{db: db, maxValue: MaxStateValue, items: ok["ItemTable"], kv: ok["cursorDiskKV"]}, nil
 }
 
 // DB returns the underlying database.
@@ -353,7 +367,7 @@ func ExtensionStateParsers(exts ...StateExtension) []Parser {
 	for _, o := range StateOwners() {
 		exts := exts
 		out = append(out, New(Spec{
-			ID: o.Agent + "/extension-state", Agent: o.Agent, Version: 4,
+			ID: o.Agent + "/extension-state", Agent: o.Agent, Version: 5,
 			Targets: o.Targets, Names: []string{"state.vscdb", "state.vscdb.backup"},
 			Emits: emits, Secondary: sec, Actions: actions,
 			Doc: "extension rows of " + o.Agent + "'s state.vscdb ItemTable through parser.VSCodeState; " + strings.Join(docs, "; "),
@@ -365,9 +379,12 @@ func ExtensionStateParsers(exts ...StateExtension) []Parser {
 }
 
 func runExtensions(ctx context.Context, in *Input, out Sink, exts []StateExtension) error {
-	st, err := OpenVSCodeState(ctx, in)
+	st, err := OpenVSCodeState(ctx, in, out)
 	if err != nil {
 		out.Problem(0, "state database not readable: "+err.Error())
+		return nil
+	}
+	if st == nil {
 		return nil
 	}
 	var all []string

@@ -32,7 +32,7 @@ INSERT INTO cursorDiskKV VALUES ('bubbleId:1:2', '{"t":1}'), ('bubbleId:1:3', '{
 
 func TestVSCodeState(t *testing.T) {
 	ctx := context.Background()
-	st, err := NewVSCodeState(ctx, stateDB(t, stateDDL))
+	st, err := NewVSCodeState(ctx, stateDB(t, stateDDL), &recSink{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,16 +92,49 @@ func TestVSCodeState(t *testing.T) {
 
 func TestVSCodeStateNotAStore(t *testing.T) {
 	ctx := context.Background()
-	if _, err := NewVSCodeState(ctx, stateDB(t, `CREATE TABLE other(x)`)); err == nil || !strings.Contains(err.Error(), "no ItemTable") {
-		t.Fatalf("err %v", err)
+	s := &recSink{}
+	if st, err := NewVSCodeState(ctx, stateDB(t, `CREATE TABLE other(x)`), s); st != nil || err != nil ||
+		strings.Join(s.probs, "|") != "not a VS Code state database: none of the tables ItemTable, cursorDiskKV" {
+		t.Fatalf("state %v err %v problems %q", st, err, s.probs)
 	}
-	// ItemTable only (VS Code itself): cursorDiskKV reads give nothing
-	st, err := NewVSCodeState(ctx, stateDB(t, `CREATE TABLE ItemTable (key TEXT UNIQUE, value BLOB)`))
-	if err != nil || st.HasKV() {
-		t.Fatal(err)
+	// ItemTable only (VS Code itself): cursorDiskKV is Optional, no
+	// problem, and its reads give nothing
+	s = &recSink{}
+	st, err := NewVSCodeState(ctx, stateDB(t, `CREATE TABLE ItemTable (key TEXT UNIQUE, value BLOB)`), s)
+	if err != nil || st == nil || st.HasKV() || !st.HasItems() || len(s.probs) != 0 {
+		t.Fatal(err, s.probs)
 	}
 	if _, ok, err := st.KV(ctx, "x"); ok || err != nil {
 		t.Fatal("KV on a store without cursorDiskKV")
+	}
+}
+
+// TestVSCodeStateAltered: a Cursor store without ItemTable is one problem
+// naming it and every cursorDiskKV row is still read; an ItemTable
+// without its value column is named and every cursorDiskKV row is still
+// read; cursorDiskKV without key is named and every ItemTable row is read.
+func TestVSCodeStateAltered(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct{ alter, problem, items, kvs string }{
+		{`DROP TABLE ItemTable`, "table ItemTable missing: its rows cannot be read; the other tables are read", "", "bubbleId:1:2,bubbleId:1:3,composerData:1"},
+		{`ALTER TABLE ItemTable DROP COLUMN value`, "unknown schema: table ItemTable lacks column(s) value: not read; the other tables are read", "", "bubbleId:1:2,bubbleId:1:3,composerData:1"},
+		{`ALTER TABLE cursorDiskKV RENAME COLUMN key TO k`, "unknown schema: table cursorDiskKV lacks column(s) key: not read; the other tables are read", "Sourcegraph.Cody-AI,big,chat/a,chat/b,chatx", ""},
+	} {
+		s := &recSink{}
+		st, err := NewVSCodeState(ctx, stateDB(t, stateDDL+c.alter), s)
+		if err != nil || st == nil || strings.Join(s.probs, "|") != c.problem {
+			t.Fatalf("%s: err %v problems %q", c.alter, err, s.probs)
+		}
+		var items, kvs []string
+		if err := st.Items(ctx, "", func(r StateRow) error { items = append(items, r.Key); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.KVs(ctx, "", func(r StateRow) error { kvs = append(kvs, r.Key); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(items, ",") != c.items || strings.Join(kvs, ",") != c.kvs {
+			t.Fatalf("%s: items %v kvs %v", c.alter, items, kvs)
+		}
 	}
 }
 

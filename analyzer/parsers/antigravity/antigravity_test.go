@@ -2,6 +2,9 @@ package antigravity
 
 import (
 	"database/sql"
+	"os"
+	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -178,8 +181,42 @@ func TestConversationDB(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if _, err := db.Exec(`INSERT INTO trajectory_metadata VALUES ('k', 'v')`); err != nil {
+		t.Fatal(err)
+	}
 	db.Close()
 	f := parser.File{Path: cli + "/conversations/" + conv + ".db", Target: "conversations", Agent: Agent, MTime: mtime}
+	// the one SQLite policy: a steps table without step_type, or none, is
+	// one problem row naming it, and every table is then written decoded
+	// without a schema (the three steps and the metadata row)
+	for _, c := range []struct{ stmt, problem string }{
+		{`ALTER TABLE steps RENAME COLUMN step_type TO kind`, "line 0: unknown schema: table steps lacks column(s) step_type: not read; the other tables are read"},
+		{`DROP TABLE steps`, "line 0: not an Antigravity conversation database: none of the tables steps"},
+	} {
+		alt := filepath.Join(t.TempDir(), conv+".db")
+		copyFile(t, dbPath, alt)
+		adb, err := sql.Open("sqlite", alt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := adb.Exec(c.stmt); err != nil {
+			t.Fatal(err)
+		}
+		adb.Close()
+		a := parsertest.Run(t, byID(t, "antigravity/conversations"), parsertest.Input(t, alt, f, nil))
+		var tables []string
+		for _, e := range a.Events {
+			tables = append(tables, strings.SplitN(strings.TrimPrefix(e.Text, conv+".db table "), " row", 2)[0])
+		}
+		sort.Strings(tables)
+		want := "steps,steps,steps,trajectory_metadata"
+		if strings.HasPrefix(c.stmt, "DROP") {
+			want = "trajectory_metadata"
+		}
+		if strings.Join(a.Problems, "|") != c.problem || strings.Join(tables, ",") != want {
+			t.Errorf("%s: problems %q rows %q", c.stmt, a.Problems, tables)
+		}
+	}
 	s := parsertest.Golden(t, byID(t, "antigravity/conversations"), parsertest.Input(t, dbPath, f, nil), "testdata/conversation_db.golden.jsonl")
 	head := find(t, s, timeline.System, "conversation "+conv)
 	if head.Text != "conversation "+conv+" (database, data_dir=antigravity-cli)" {
@@ -204,11 +241,22 @@ func TestConversationDB(t *testing.T) {
 
 func TestEmpty(t *testing.T) {
 	s := run(t, "antigravity/conversations", parsertest.SQLite(t, "testdata/empty.sql"), parser.File{Path: cli + "/conversations/" + conv + ".db", Target: "conversations"}, nil, "testdata/empty_db.golden.jsonl")
-	if len(s.Events) != 0 || len(s.Problems) != 1 || !strings.Contains(s.Problems[0], "no steps table") {
+	if len(s.Events) != 0 || len(s.Problems) != 1 || s.Problems[0] != "line 0: not an Antigravity conversation database: none of the tables steps" {
 		t.Fatalf("empty database: %d rows %q", len(s.Events), s.Problems)
 	}
 	b := run(t, "antigravity/brain-logs", "testdata/empty.txt", parser.File{Path: logs + "/transcript_full.jsonl", Target: "brain-logs"}, nil, "testdata/empty_brain.golden.jsonl")
 	if len(b.Events)+len(b.Problems) != 0 {
 		t.Fatalf("empty transcript: %d rows %q", len(b.Events), b.Problems)
+	}
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, 0o600); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -2,6 +2,7 @@ package antigravity
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"net/url"
 	"path"
@@ -33,14 +34,34 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		return dumpTables(ctx, in, out)
 	}
 	sid := strings.TrimSuffix(in.Base(), ".db")
-	if ok, err := parser.HasTable(ctx, db, "steps"); err != nil {
+	readable, err := parser.CheckStore(ctx, db, conversationStore, out)
+	if err != nil {
 		return err
-	} else if !ok {
-		out.Problem(0, "no steps table: not a conversation database of a known layout")
+	}
+	if !readable["steps"] {
+		// CheckStore named why; every table is still written, decoded
+		// without a schema
 		return dumpTables(ctx, in, out)
 	}
+	return parser.ReadTables(ctx, out, readable, parser.TableRead{Table: "steps", Read: func() error {
+		return readSteps(ctx, in, db, sid, out)
+	}})
+}
+
+// conversationStore is conversations/<id>.db (the one SQLite policy,
+// parser.CheckStore): the steps table with the two columns every step
+// row has (idx falls back to the rowid; the blob columns are read when
+// present). A database without it, or a steps table without them, is one
+// problem row naming it, and then every table is written decoded without
+// a schema (dumpTables), so nothing goes unread.
+var conversationStore = parser.SQLiteStore{Name: "an Antigravity conversation", Tables: parser.SQLiteSchema{
+	"steps": {"step_type", "status"},
+}}
+
+// readSteps writes the conversation's head row and one row per step.
+func readSteps(ctx context.Context, in *parser.Input, db *sql.DB, sid string, out parser.Sink) error {
 	first := true
-	err = parser.EachTableRow(ctx, db, "steps", func(r parser.Row) error {
+	return parser.EachTableRow(ctx, db, "steps", func(r parser.Row) error {
 		if first {
 			first = false
 			out.Event(timeline.Event{TurnType: timeline.System, SessionID: sid, SourceLine: r.Rowid, TimeBasis: timeline.TimeNone,
@@ -74,10 +95,6 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		}
 		return nil
 	})
-	if err != nil {
-		out.Problem(0, "steps: "+err.Error())
-	}
-	return nil
 }
 
 // blobText renders a column: text as it is, a blob decoded as protobuf

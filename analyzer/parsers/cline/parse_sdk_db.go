@@ -2,6 +2,7 @@ package cline
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"path"
 	"strconv"
@@ -23,6 +24,31 @@ func parseSessionsDB(ctx context.Context, in *parser.Input, out parser.Sink) err
 	if err != nil {
 		return err
 	}
+	readable, err := parser.CheckStore(ctx, db, sessionsStore, out)
+	if err != nil {
+		return err
+	}
+	return parser.ReadTables(ctx, out, readable, parser.TableRead{Table: "sessions", Read: func() error { return readSessionsTable(ctx, db, out) }})
+}
+
+// The SDK's SQLite stores (the one SQLite policy, parser.CheckStore), each
+// the one table its parser reads with the columns a row cannot be read
+// without (the others are read by name when present), as the real
+// stores of fixtures/roots/real-agents-3 have them. A store without its
+// table, or a table lacking a column, is one problem row naming it.
+var (
+	sessionsStore = parser.SQLiteStore{Name: "a Cline SDK sessions", Tables: parser.SQLiteSchema{
+		"sessions": {"session_id"},
+	}}
+	searchStore = parser.SQLiteStore{Name: "a Cline SDK session-search", Tables: parser.SQLiteSchema{
+		"session_search": {"session_id", "ordinal", "content"},
+	}}
+	hubStore = parser.SQLiteStore{Name: "a Cline hub events", Tables: parser.SQLiteSchema{
+		"hub_events": {"event", "envelope_json"},
+	}}
+)
+
+func readSessionsTable(ctx context.Context, db *sql.DB, out parser.Sink) error {
 	return parser.EachTableRow(ctx, db, "sessions", func(r parser.Row) error {
 		s := sdkSession{SessionID: r.Get("session_id"), Source: r.Get("source"), StartedAt: r.Get("started_at"),
 			EndedAt: r.Get("ended_at"), Status: r.Get("status"), Provider: r.Get("provider"), Model: r.Get("model"),
@@ -91,6 +117,16 @@ func parseSessionSearchDB(ctx context.Context, in *parser.Input, out parser.Sink
 		counts[session] = n
 		return n
 	}
+	readable, err := parser.CheckStore(ctx, db, searchStore, out)
+	if err != nil {
+		return err
+	}
+	return parser.ReadTables(ctx, out, readable, parser.TableRead{Table: "session_search", Read: func() error {
+		return readSearchTable(ctx, db, dataDir, count, prompts, out)
+	}})
+}
+
+func readSearchTable(ctx context.Context, db *sql.DB, dataDir string, count func(string) int64, prompts map[string]string, out parser.Sink) error {
 	return parser.EachTableRow(ctx, db, "session_search", func(r parser.Row) error {
 		sid := r.Get("session_id")
 		ord, err := strconv.ParseInt(r.Get("ordinal"), 10, 64)
@@ -185,11 +221,14 @@ func parseHubEventsDB(ctx context.Context, in *parser.Input, out parser.Sink) er
 	if err != nil {
 		return err
 	}
-	// The calls that a run.completed event holds.
-	inRun := map[string]bool{}
-	if ok, err := parser.HasTable(ctx, db, "hub_events"); err != nil {
+	readable, err := parser.CheckStore(ctx, db, hubStore, out)
+	if err != nil {
 		return err
-	} else if ok {
+	}
+	// The calls that a run.completed event holds (a first pass), then
+	// every event.
+	inRun := map[string]bool{}
+	return parser.ReadTables(ctx, out, readable, parser.TableRead{Table: "hub_events", Read: func() error {
 		err := parser.EachRow(ctx, db, `SELECT envelope_json FROM hub_events WHERE event = 'run.completed'`, func(m map[string]any) {
 			var env hubEnvelope
 			if json.Unmarshal([]byte(parser.SQLText(m["envelope_json"])), &env) != nil {
@@ -213,7 +252,11 @@ func parseHubEventsDB(ctx context.Context, in *parser.Input, out parser.Sink) er
 		if err != nil {
 			return err
 		}
-	}
+		return readHubEvents(ctx, db, inRun, out)
+	}})
+}
+
+func readHubEvents(ctx context.Context, db *sql.DB, inRun map[string]bool, out parser.Sink) error {
 	emitters := map[string]*sdkEmitter{}
 	projects := map[string]string{}
 	spawning := map[string]int{} // open spawn_agent calls per session

@@ -1,8 +1,10 @@
 package cline
 
 import (
+	"database/sql"
 	"encoding/json"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -396,5 +398,75 @@ func TestReal3Hooks(t *testing.T) {
 	}
 	if call == nil || !call.Secondary || call.ParentSessionID != lead || !strings.HasPrefix(call.SessionID, lead+"__agent_") || call.Text != "echo doubleagent-cline-subagent" {
 		t.Fatalf("hook call %+v", call)
+	}
+}
+
+// real3Altered copies a real SDK store (with its -wal) into a temp
+// directory, runs stmts on the copy and parses it: the fixture's bytes are
+// never touched.
+func real3Altered(t *testing.T, id, orig string, stmts ...string) *parsertest.Sink {
+	t.Helper()
+	files := real3Files(t)
+	dir := t.TempDir()
+	local := filepath.Join(dir, path.Base(orig))
+	for _, suf := range []string{"", "-wal"} {
+		b, err := os.ReadFile(files[orig] + suf)
+		if suf != "" && os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(local+suf, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db, err := sql.Open("sqlite", local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range append(stmts, "PRAGMA wal_checkpoint(TRUNCATE)") {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	db.Close()
+	f := parser.File{Path: orig, Agent: Agent, Target: "sdk-db", MTime: mtime}
+	return parsertest.Run(t, byID(t, id), parsertest.Input(t, local, f, files))
+}
+
+// TestReal3StoresAltered: the one SQLite policy on copies of the real SDK
+// stores. Each has one table: without it the store is "not a ...
+// database"; with a required column renamed the problem names it and no
+// row is made up. The unaltered copy gives every row the fixture gives.
+func TestReal3StoresAltered(t *testing.T) {
+	for _, c := range []struct {
+		id, file, stmt, problem string
+	}{
+		{"cline/sessions-db", "sessions.db", "", ""},
+		{"cline/sessions-db", "sessions.db", `DROP TABLE sessions`, "line 0: not a Cline SDK sessions database: none of the tables sessions"},
+		{"cline/sessions-db", "sessions.db", `ALTER TABLE sessions RENAME COLUMN session_id TO sid`, "line 0: unknown schema: table sessions lacks column(s) session_id: not read; the other tables are read"},
+		{"cline/hub-events", "hub-events-hub-production.db", "", ""},
+		{"cline/hub-events", "hub-events-hub-production.db", `DROP TABLE hub_events`, "line 0: not a Cline hub events database: none of the tables hub_events"},
+		{"cline/hub-events", "hub-events-hub-production.db", `ALTER TABLE hub_events RENAME COLUMN envelope_json TO env`, "line 0: unknown schema: table hub_events lacks column(s) envelope_json: not read; the other tables are read"},
+		{"cline/session-search", "session-search.db", "", ""},
+		{"cline/session-search", "session-search.db", `DROP TABLE session_search`, "line 0: not a Cline SDK session-search database: none of the tables session_search"},
+	} {
+		orig := real3Data + "/db/" + c.file
+		var stmts []string
+		if c.stmt != "" {
+			stmts = append(stmts, c.stmt)
+		}
+		s := real3Altered(t, c.id, orig, stmts...)
+		if c.stmt == "" {
+			full := real3Run(t, c.id, "sdk-db", orig)
+			if len(full.Events) == 0 || len(s.Events) != len(full.Events) || strings.Join(s.Problems, "|") != strings.Join(full.Problems, "|") {
+				t.Errorf("%s copy: %d rows %q, fixture %d rows %q", c.file, len(s.Events), s.Problems, len(full.Events), full.Problems)
+			}
+			continue
+		}
+		if len(s.Events) != 0 || strings.Join(s.Problems, "|") != c.problem {
+			t.Errorf("%s %s: %d rows, problems %q", c.file, c.stmt, len(s.Events), s.Problems)
+		}
 	}
 }

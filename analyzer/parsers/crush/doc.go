@@ -24,7 +24,10 @@
 // strftime('%s','now'), so seconds; values too large for seconds are read
 // as the milliseconds the initial migration's comments promise. Columns are
 // read by name, so the oldest schema (no provider, no is_summary_message)
-// parses too. SourceLine is the rowid of the table named.
+// parses too. SourceLine is the rowid of the table named. The tables and
+// the columns their queries name are dbStore (parser.CheckStore;
+// read_files Optional, a later migration): a missing table or one lacking
+// a column is one problem row naming it and the others are still read.
 //
 //   - sessions: "session title: <title>" at created_at and, for a child
 //     session (parent_session_id set: an agent-tool session

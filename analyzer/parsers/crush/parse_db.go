@@ -102,9 +102,11 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	sessions := map[string]*session{}
 	var order []*session
 	hasChannel := false
-	if ok, err := parser.HasTable(ctx, db, "sessions"); err != nil {
+	readable, err := parser.CheckStore(ctx, db, dbStore, out)
+	if err != nil {
 		return err
-	} else if ok {
+	}
+	readSessions := func() error {
 		cols, _ := parser.Columns(ctx, db, "sessions")
 		hasChannel = cols["channel"]
 		sessRow := func(out parser.Sink, m map[string]any) {
@@ -144,9 +146,6 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			}
 		}
 		err := parser.EachRow(ctx, db, "SELECT rowid AS rowid_, * FROM sessions ORDER BY created_at, rowid", func(m map[string]any) { sessRow(out, m) })
-		if err != nil {
-			return fmt.Errorf("read sessions in %s: %w", in.Path, err)
-		}
 		for _, cr := range carvedRows(carved, "sessions") {
 			id := parser.SQLText(cr.m["id"])
 			switch {
@@ -166,13 +165,15 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			}
 			out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: id}, Recovered: "yes"})
 		}
-	}
-	if ok, err := parser.HasTable(ctx, db, "messages"); err != nil {
 		return err
-	} else if ok {
-		if err := readMessages(ctx, db, in, out, project, sessions, carvedRows(carved, "messages")); err != nil {
-			return err
-		}
+	}
+	if err := parser.ReadTables(ctx, out, readable,
+		parser.TableRead{Table: "sessions", Read: readSessions},
+		parser.TableRead{Table: "messages", Read: func() error {
+			return readMessages(ctx, db, in, out, project, sessions, carvedRows(carved, "messages"))
+		}},
+	); err != nil {
+		return err
 	}
 	// relay state: a session a channel drove (sessions.channel, or a user
 	// message pushed by an MCP channel server) was relayed; where the store
@@ -186,41 +187,50 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: s.id}, Relayed: r})
 		}
 	}
-	if ok, err := parser.HasTable(ctx, db, "files"); err != nil {
-		return err
-	} else if ok {
-		err := parser.EachRow(ctx, db, "SELECT rowid AS rowid_, id, session_id, path, version, created_at FROM files ORDER BY created_at, rowid", func(m map[string]any) {
-			e := timeline.Event{SessionID: parser.SQLText(m["session_id"]), ProjectPath: project, SourceLine: num(m["rowid_"]), TurnType: timeline.System, RecordID: parser.SQLText(m["id"])}
-			e.Text = fmt.Sprintf("file snapshot: %s version=%d", parser.SQLText(m["path"]), num(m["version"]))
-			if t, ok := epoch(num(m["created_at"])); ok {
-				e.Time = t
-			} else {
-				e.TimeBasis = timeline.TimeNone
-			}
-			out.Event(e)
-		})
-		if err != nil {
-			out.Problem(0, "files table: "+err.Error())
-		}
-	}
-	if ok, err := parser.HasTable(ctx, db, "read_files"); err != nil {
-		return err
-	} else if ok {
-		err := parser.EachRow(ctx, db, "SELECT rowid AS rowid_, session_id, path, read_at FROM read_files ORDER BY read_at, rowid", func(m map[string]any) {
-			e := timeline.Event{SessionID: parser.SQLText(m["session_id"]), ProjectPath: project, SourceLine: num(m["rowid_"]), TurnType: timeline.System}
-			e.Text = "file read: " + parser.SQLText(m["path"])
-			if t, ok := epoch(num(m["read_at"])); ok {
-				e.Time = t
-			} else {
-				e.TimeBasis = timeline.TimeNone
-			}
-			out.Event(e)
-		})
-		if err != nil {
-			out.Problem(0, "read_files table: "+err.Error())
-		}
-	}
-	return nil
+	return parser.ReadTables(ctx, out, readable,
+		parser.TableRead{Table: "files", Read: func() error {
+			return parser.EachRow(ctx, db, "SELECT rowid AS rowid_, id, session_id, path, version, created_at FROM files ORDER BY created_at, rowid", func(m map[string]any) {
+				e := timeline.Event{SessionID: parser.SQLText(m["session_id"]), ProjectPath: project, SourceLine: num(m["rowid_"]), TurnType: timeline.System, RecordID: parser.SQLText(m["id"])}
+				e.Text = fmt.Sprintf("file snapshot: %s version=%d", parser.SQLText(m["path"]), num(m["version"]))
+				if t, ok := epoch(num(m["created_at"])); ok {
+					e.Time = t
+				} else {
+					e.TimeBasis = timeline.TimeNone
+				}
+				out.Event(e)
+			})
+		}},
+		parser.TableRead{Table: "read_files", Read: func() error {
+			return parser.EachRow(ctx, db, "SELECT rowid AS rowid_, session_id, path, read_at FROM read_files ORDER BY read_at, rowid", func(m map[string]any) {
+				e := timeline.Event{SessionID: parser.SQLText(m["session_id"]), ProjectPath: project, SourceLine: num(m["rowid_"]), TurnType: timeline.System}
+				e.Text = "file read: " + parser.SQLText(m["path"])
+				if t, ok := epoch(num(m["read_at"])); ok {
+					e.Time = t
+				} else {
+					e.TimeBasis = timeline.TimeNone
+				}
+				out.Event(e)
+			})
+		}},
+	)
+}
+
+// dbStore is crush.db (the one SQLite policy, parser.CheckStore): the
+// initial migration's sessions, messages and files, and read_files from
+// 20260127000000_add_read_files_table.sql (charmbracelet/crush 0c5ca09),
+// Optional for an older store; each with the columns its query names. A
+// missing table or one lacking a column is one problem row naming it and
+// the others are still read; a table failing part way is named and the
+// next read; a file with none is "not a Crush database".
+var dbStore = parser.SQLiteStore{
+	Name: "a Crush",
+	Tables: parser.SQLiteSchema{
+		"sessions":   {"id", "created_at"},
+		"messages":   {"id", "session_id", "role", "parts", "created_at"},
+		"files":      {"id", "session_id", "path", "version", "created_at"},
+		"read_files": {"session_id", "path", "read_at"},
+	},
+	Optional: map[string]string{"read_files": "Crush builds before migration 20260127000000_add_read_files_table"},
 }
 
 type msgRef struct {

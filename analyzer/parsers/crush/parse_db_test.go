@@ -218,3 +218,53 @@ func TestDBRelayUndoHooks(t *testing.T) {
 		t.Errorf("relay states: %+v", s.States)
 	}
 }
+
+// TestDBAltered: the one SQLite policy. Without files the one problem
+// names it and every row of the other tables is still there; read_files
+// is Optional (a later migration): without it, no problem; a messages
+// table lacking parts is named and the session and file rows are all
+// there; a file with none of the tables is one problem.
+func TestDBAltered(t *testing.T) {
+	// VACUUM: the carver finds no dropped schema record in freed pages
+	run := func(stmt string) *parsertest.Sink {
+		in := parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/typical.sql", stmt, "VACUUM"), parser.File{
+			Path: "/home/examiner/proj/.crush/crush.db", Agent: Agent, Target: "project"}, nil)
+		return parsertest.Run(t, byID(t, "crush/db"), in)
+	}
+	full := parsertest.Run(t, byID(t, "crush/db"), dbInput(t, "testdata/typical.sql"))
+	key := func(e timeline.Event) string { return e.RecordID + " " + string(e.TurnType) + " " + e.Text }
+	fromSessions := func(e timeline.Event) bool {
+		return strings.HasPrefix(e.Text, "session title: ") || strings.HasPrefix(e.Text, "subagent ") && strings.Contains(e.RecordID, "#subagent")
+	}
+	for _, c := range []struct {
+		stmt, problem string
+		keep          func(timeline.Event) bool
+	}{
+		{`DROP TABLE files`, "line 0: table files missing: its rows cannot be read; the other tables are read",
+			func(e timeline.Event) bool { return !strings.HasPrefix(e.Text, "file snapshot: ") }},
+		{`DROP TABLE read_files`, "",
+			func(e timeline.Event) bool { return !strings.HasPrefix(e.Text, "file read: ") }},
+		{`ALTER TABLE messages DROP COLUMN parts`, "line 0: unknown schema: table messages lacks column(s) parts: not read; the other tables are read",
+			func(e timeline.Event) bool {
+				return fromSessions(e) || strings.HasPrefix(e.Text, "file snapshot: ") || strings.HasPrefix(e.Text, "file read: ")
+			}},
+	} {
+		s := run(c.stmt)
+		var want, got []string
+		for _, e := range full.Events {
+			if c.keep(e) {
+				want = append(want, key(e))
+			}
+		}
+		for _, e := range s.Events {
+			got = append(got, key(e))
+		}
+		if strings.Join(s.Problems, "|") != c.problem || strings.Join(got, "\n") != strings.Join(want, "\n") || len(want) == len(full.Events) || len(want) == 0 {
+			t.Errorf("%s: problems %q rows\n%s\nwant\n%s", c.stmt, s.Problems, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+	o := parsertest.Run(t, byID(t, "crush/db"), dbInput(t, "testdata/other.sql"))
+	if len(o.Events) != 0 || strings.Join(o.Problems, "|") != "line 0: not a Crush database: none of the tables files, messages, read_files, sessions" {
+		t.Errorf("not a store: %d rows %q", len(o.Events), o.Problems)
+	}
+}

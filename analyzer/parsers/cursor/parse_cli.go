@@ -94,6 +94,15 @@ func decodeMeta(v []byte) ([]byte, error) {
 	return b, nil
 }
 
+// cliStore is the Agent CLI's store.db (the one SQLite policy,
+// parser.CheckStore): meta (key '0', the session's metadata) and blobs
+// (messages and tree nodes by id). Every CLI store seen has both: a store
+// without one is a problem row naming it and the other is still read.
+var cliStore = parser.SQLiteStore{Name: "a Cursor Agent CLI chat", Tables: parser.SQLiteSchema{
+	"meta":  {"key", "value"},
+	"blobs": {"id", "data"},
+}}
+
 // parseCLIStore is cursor/cli-chats.
 func parseCLIStore(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	db, err := in.DB(ctx)
@@ -101,20 +110,15 @@ func parseCLIStore(ctx context.Context, in *parser.Input, out parser.Sink) error
 		out.Problem(0, "store.db not readable: "+err.Error())
 		return nil
 	}
-	hasMeta, err := parser.HasTable(ctx, db, "meta")
+	readable, err := parser.CheckStore(ctx, db, cliStore, out)
 	if err != nil {
 		out.Problem(0, "not a readable SQLite database: "+err.Error())
 		return nil
 	}
-	hasBlobs, err := parser.HasTable(ctx, db, "blobs")
-	if err != nil {
-		out.Problem(0, "not a readable SQLite database: "+err.Error())
+	if len(readable) == 0 {
 		return nil
 	}
-	if !hasMeta && !hasBlobs {
-		out.Problem(0, "no meta or blobs table: not a Cursor Agent CLI chat store")
-		return nil
-	}
+	hasMeta, hasBlobs := readable["meta"], readable["blobs"]
 	sid := chatDirID(in.Path)
 	var m cliMeta
 	var metaRow int64

@@ -66,8 +66,43 @@ func TestCLIStore(t *testing.T) {
 
 func TestCLIStoreNotAStore(t *testing.T) {
 	s := parsertest.Run(t, byID(t, "cursor/cli-chats"), cliInput(t, parsertest.SQLite(t, "testdata/empty.sql"), "store.db", "cli-chats"))
-	if len(s.Events) != 0 || len(s.Problems) != 1 || s.Problems[0] != "line 0: no meta or blobs table: not a Cursor Agent CLI chat store" {
+	if len(s.Events) != 0 || len(s.Problems) != 1 || s.Problems[0] != "line 0: not a Cursor Agent CLI chat database: none of the tables blobs, meta" {
 		t.Fatalf("got %+v %v", s.Events, s.Problems)
+	}
+}
+
+// TestCLIStoreAltered: the one SQLite policy. Without blobs the one
+// problem names it and the meta table's three session rows are all
+// there; with meta lacking value the problem names the column and every
+// blob message row is there (undated: the time was meta's createdAt).
+func TestCLIStoreAltered(t *testing.T) {
+	full := parsertest.Run(t, byID(t, "cursor/cli-chats"), cliInput(t, parsertest.SQLite(t, "testdata/cli/store.sql"), "store.db", "cli-chats"))
+	var metaIDs, blobIDs []string
+	for _, e := range full.Events {
+		if strings.Contains(e.RecordID, ":") {
+			blobIDs = append(blobIDs, e.RecordID)
+		} else {
+			metaIDs = append(metaIDs, e.RecordID)
+		}
+	}
+	if len(metaIDs) != 4 || len(blobIDs) != 7 {
+		t.Fatalf("full store: meta rows %v blob rows %v", metaIDs, blobIDs)
+	}
+	for _, c := range []struct {
+		alter, problem string
+		want           []string
+	}{
+		{`DROP TABLE blobs`, "line 0: table blobs missing: its rows cannot be read; the other tables are read", metaIDs[:3]},
+		{`ALTER TABLE meta DROP COLUMN value`, "line 0: unknown schema: table meta lacks column(s) value: not read; the other tables are read", append([]string{cliID + "#unreached"}, blobIDs...)},
+	} {
+		s := parsertest.Run(t, byID(t, "cursor/cli-chats"), cliInput(t, parsertest.SQLiteAltered(t, "testdata/cli/store.sql", c.alter), "store.db", "cli-chats"))
+		var got []string
+		for _, e := range s.Events {
+			got = append(got, e.RecordID)
+		}
+		if strings.Join(s.Problems, "|") != c.problem || strings.Join(got, ",") != strings.Join(c.want, ",") {
+			t.Fatalf("%s: problems %q rows %v want %v", c.alter, s.Problems, got, c.want)
+		}
 	}
 }
 

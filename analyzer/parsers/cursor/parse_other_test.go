@@ -97,8 +97,39 @@ func TestAITracking(t *testing.T) {
 func TestAITrackingEmpty(t *testing.T) {
 	in := parsertest.Input(t, parsertest.SQLite(t, "testdata/empty.sql"), parser.File{
 		Path: "/home/examiner/.cursor/ai-tracking/ai-code-tracking.db", Agent: Agent, Target: "ai-tracking"}, nil)
-	if s := parsertest.Run(t, byID(t, "cursor/ai-tracking"), in); len(s.Events) != 0 || len(s.Problems) != 0 {
+	if s := parsertest.Run(t, byID(t, "cursor/ai-tracking"), in); len(s.Events) != 0 ||
+		strings.Join(s.Problems, "|") != "line 0: not a Cursor AI code tracking database: none of the tables ai_code_hashes, ai_deleted_files, conversation_summaries, scored_commits" {
 		t.Fatalf("got %+v %v", s.Events, s.Problems)
+	}
+}
+
+// TestAITrackingAltered: the one SQLite policy. Without scored_commits
+// the one problem names it and every row of the other three tables is
+// there; with ai_code_hashes lacking hash the problem names the column
+// and every other table's row is there.
+func TestAITrackingAltered(t *testing.T) {
+	file := parser.File{Path: "/home/examiner/.cursor/ai-tracking/ai-code-tracking.db", Agent: Agent, Target: "ai-tracking"}
+	full := parsertest.Run(t, byID(t, "cursor/ai-tracking"), parsertest.Input(t, parsertest.SQLite(t, "testdata/ai-code-tracking.sql"), file, nil))
+	if len(full.Events) != 5 {
+		t.Fatalf("full store: %d rows", len(full.Events))
+	}
+	for _, c := range []struct{ alter, problem, dropped string }{
+		{`DROP TABLE scored_commits`, "line 0: table scored_commits missing: its rows cannot be read; the other tables are read", "scored commit:"},
+		{`ALTER TABLE ai_code_hashes RENAME COLUMN hash TO h`, "line 0: unknown schema: table ai_code_hashes lacks column(s) hash: not read; the other tables are read", "ai code:"},
+	} {
+		s := parsertest.Run(t, byID(t, "cursor/ai-tracking"), parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/ai-code-tracking.sql", c.alter), file, nil))
+		var want, got []string
+		for _, e := range full.Events {
+			if !strings.HasPrefix(e.Text, c.dropped) {
+				want = append(want, e.Text)
+			}
+		}
+		for _, e := range s.Events {
+			got = append(got, e.Text)
+		}
+		if strings.Join(s.Problems, "|") != c.problem || strings.Join(got, "\n") != strings.Join(want, "\n") || len(want) == len(full.Events) {
+			t.Fatalf("%s: problems %q rows %q want %q", c.alter, s.Problems, got, want)
+		}
 	}
 }
 

@@ -112,10 +112,13 @@ type stateReader struct {
 }
 
 func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	st, err := parser.OpenVSCodeState(ctx, in)
+	st, err := parser.OpenVSCodeState(ctx, in, out)
 	if err != nil {
 		out.Problem(0, "state database not readable: "+err.Error())
 		return nil
+	}
+	if st == nil {
+		return nil // not a state database: CheckStore said so
 	}
 	s := &stateReader{ctx: ctx, st: st, db: st.DB(), in: in, out: out, orig: out, kv: st.HasKV(), cloud: map[string]bool{}}
 	carved := parser.Carve(ctx, in, s.db, out)

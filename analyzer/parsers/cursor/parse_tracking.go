@@ -117,30 +117,35 @@ func parseTracking(ctx context.Context, in *parser.Input, out parser.Sink) error
 			return e
 		}},
 	}
-	var errs []string
+	readable, err := parser.CheckStore(ctx, db, trackingStore, out)
+	if err != nil {
+		return err
+	}
+	reads := make([]parser.TableRead, 0, len(tables))
 	for _, tb := range tables {
-		if ok, err := parser.HasTable(ctx, db, tb.name); err != nil {
-			return err
-		} else if !ok {
-			continue
-		}
-		err := parser.EachRow(ctx, db, "SELECT rowid AS rowid_, * FROM "+tb.name+" ORDER BY rowid", func(m map[string]any) {
-			e := tb.fn(m)
-			e.TurnType, e.SourceLine = timeline.System, num(m["rowid_"])
-			out.Event(e)
-		})
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			errs = append(errs, tb.name+": "+err.Error())
-		}
+		reads = append(reads, parser.TableRead{Table: tb.name, Read: func() error {
+			return parser.EachRow(ctx, db, "SELECT rowid AS rowid_, * FROM "+tb.name+" ORDER BY rowid", func(m map[string]any) {
+				e := tb.fn(m)
+				e.TurnType, e.SourceLine = timeline.System, num(m["rowid_"])
+				out.Event(e)
+			})
+		}})
 	}
-	if len(errs) > 0 {
-		return fmt.Errorf("read %s: %s", in.Path, strings.Join(errs, "; "))
-	}
-	return nil
+	return parser.ReadTables(ctx, out, readable, reads...)
 }
+
+// trackingStore is ai-code-tracking.db (the one SQLite policy,
+// parser.CheckStore): the four tables parseTracking reads. Only
+// ai_code_hashes has a column every install seen writes (hash, its key);
+// the other three were empty wherever seen, so their columns are read by
+// several spellings and none is required. No version is known to lack a
+// table, so none is Optional.
+var trackingStore = parser.SQLiteStore{Name: "a Cursor AI code tracking", Tables: parser.SQLiteSchema{
+	"ai_code_hashes":         {"hash"},
+	"conversation_summaries": nil,
+	"ai_deleted_files":       nil,
+	"scored_commits":         nil,
+}}
 
 var linesColRe = regexp.MustCompile(`(?i)lines|percent`)
 

@@ -31,9 +31,11 @@ func parseSessionsDB(ctx context.Context, in *parser.Input, out parser.Sink) err
 	// the schema version and AUTOINCREMENT counters hold no evidence
 	carved.SkipTables(out, "schema_version", "sqlite_sequence", "sqlite_schema")
 	sessions := map[string]*dbSession{}
-	if ok, err := parser.HasTable(ctx, db, "sessions"); err != nil {
+	readable, err := parser.CheckStore(ctx, db, sessionsStore, out)
+	if err != nil {
 		return err
-	} else if ok {
+	}
+	readSessions := func() error {
 		sessRow := func(out parser.Sink, m map[string]any) {
 			s := &dbSession{id: parser.SQLText(m["id"]), workdir: parser.SQLText(m["working_dir"])}
 			var mc struct {
@@ -50,14 +52,10 @@ func parseSessionsDB(ctx context.Context, in *parser.Input, out parser.Sink) err
 			sessionRows(m, s, out)
 		}
 		err := parser.EachRow(ctx, db, "SELECT rowid AS rowid_, * FROM sessions ORDER BY rowid", func(m map[string]any) { sessRow(out, m) })
-		if err != nil {
-			return fmt.Errorf("read sessions in %s: %w", in.Path, err)
-		}
 		carvedSessions(carved, sessions, out, sessRow)
-	}
-	if ok, err := parser.HasTable(ctx, db, "messages"); err != nil {
 		return err
-	} else if ok {
+	}
+	readMessages := func() error {
 		q := "SELECT rowid AS rowid_, * FROM messages ORDER BY session_id, created_timestamp, rowid"
 		liveIDs, liveRowids := map[string]bool{}, map[int64]bool{}
 		msgRow := func(out parser.Sink, m map[string]any) {
@@ -101,13 +99,29 @@ func parseSessionsDB(ctx context.Context, in *parser.Input, out parser.Sink) err
 			liveRowids[num(m["rowid_"])] = true
 			msgRow(out, m)
 		})
-		if err != nil {
-			return fmt.Errorf("read messages in %s: %w", in.Path, err)
-		}
 		carvedMessages(carved, sessions, liveIDs, liveRowids, out, msgRow)
+		return err
+	}
+	if err := parser.ReadTables(ctx, out, readable,
+		parser.TableRead{Table: "sessions", Read: readSessions},
+		parser.TableRead{Table: "messages", Read: readMessages},
+	); err != nil {
+		return err
 	}
 	return legacyFiles(ctx, in, out, sessions)
 }
+
+// sessionsStore is sessions.db (the one SQLite policy, parser.CheckStore):
+// sessions and messages, both made by create_schema since the first
+// schema version (session_manager.rs), with the columns the queries name
+// (message_id is read when present: migration 7 adds it). A missing table
+// or one lacking a column is one problem row naming it and the other is
+// still read; a table failing part way is named and the next read; a file
+// with neither is "not a goose sessions database".
+var sessionsStore = parser.SQLiteStore{Name: "a goose sessions", Tables: parser.SQLiteSchema{
+	"sessions": {"id"},
+	"messages": {"session_id", "role", "content_json", "created_timestamp"},
+}}
 
 // sessionRows gives the rows and state of one sessions row.
 func sessionRows(m map[string]any, s *dbSession, out parser.Sink) {

@@ -328,3 +328,48 @@ func TestLegacyExtraTurn(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionsDBAltered: the one SQLite policy. Without messages, or with
+// messages lacking content_json, the one problem names it and every
+// sessions row's rows are still there; with sessions lacking id the
+// problem names it and every message row is still there, by record id
+// (a sub-agent's task then reads as typed: the session row that said
+// sub-agent is not read). (VACUUM on every
+// copy, the full one too: the carver then finds no freed record.)
+func TestSessionsDBAltered(t *testing.T) {
+	run := func(stmts ...string) *parsertest.Sink {
+		in := parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/sessions.sql", append(stmts, "VACUUM")...), parser.File{Path: sessDir + "sessions.db", Agent: Agent, Target: "sessions-db"}, nil)
+		return parsertest.Run(t, byID(t, "goose/sessions-db"), in)
+	}
+	full := run()
+	fromSessions := func(e timeline.Event) bool { return e.RecordID != "" && !strings.HasPrefix(e.RecordID, "msg_") }
+	fromMessages := func(e timeline.Event) bool { return strings.HasPrefix(e.RecordID, "msg_") }
+	for _, c := range []struct {
+		stmt, problem string
+		keep          func(timeline.Event) bool
+	}{
+		{`DROP TABLE messages`, "line 0: table messages missing: its rows cannot be read; the other tables are read", fromSessions},
+		{`ALTER TABLE messages DROP COLUMN content_json`, "line 0: unknown schema: table messages lacks column(s) content_json: not read; the other tables are read", fromSessions},
+		{`ALTER TABLE sessions RENAME COLUMN id TO sid`, "line 0: unknown schema: table sessions lacks column(s) id: not read; the other tables are read", fromMessages},
+	} {
+		s := run(c.stmt)
+		var want, got []string
+		for _, e := range full.Events {
+			if c.keep(e) {
+				want = append(want, e.RecordID)
+			}
+		}
+		for _, e := range s.Events {
+			if c.keep(e) {
+				got = append(got, e.RecordID)
+			}
+		}
+		if !strings.HasPrefix(strings.Join(s.Problems, "|"), c.problem) || len(want) < 5 || strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s: problems %q rows\n%s\nwant\n%s", c.stmt, s.Problems, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		// nothing else: a dropped table's rows are gone, not half there
+		if n := len(s.Events) - len(got); c.stmt != `ALTER TABLE sessions RENAME COLUMN id TO sid` && n != 0 {
+			t.Errorf("%s: %d rows of the unread table", c.stmt, n)
+		}
+	}
+}

@@ -24,37 +24,43 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
-	tables, err := parser.Tables(ctx, db)
+	readable, err := parser.CheckStore(ctx, db, cliStore, out)
 	if err != nil {
 		out.Problem(0, "not a readable SQLite database: "+err.Error())
 		return nil
 	}
-	if !tables["conversations"] && !tables["history"] {
-		if err := db.PingContext(ctx); err != nil {
-			out.Problem(0, "not a readable SQLite database: "+err.Error())
-			return nil
-		}
-		out.Problem(0, "no conversations or history table: not a Q / Kiro CLI database")
-		return nil
-	}
-	if err := parser.EachTableRow(ctx, db, "conversations", func(r parser.Row) error {
-		var st convState
-		if err := json.Unmarshal([]byte(r.Get("value")), &st); err != nil {
-			out.Problem(r.Rowid, "conversation of "+r.Get("key")+": not a ConversationState: "+parser.JSONError(err))
-			return nil
-		}
-		(&convWriter{out: out, line: r.Rowid, project: r.Get("key")}).conversation(&st)
-		return nil
-	}); err != nil {
-		out.Problem(0, "conversations: "+err.Error())
-	}
-	if err := parser.EachTableRow(ctx, db, "history", func(r parser.Row) error {
-		shellHistory(out, r)
-		return nil
-	}); err != nil {
-		out.Problem(0, "history: "+err.Error())
-	}
-	return nil
+	return parser.ReadTables(ctx, out, readable,
+		parser.TableRead{Table: "conversations", Read: func() error {
+			return parser.EachTableRow(ctx, db, "conversations", func(r parser.Row) error {
+				var st convState
+				if err := json.Unmarshal([]byte(r.Get("value")), &st); err != nil {
+					out.Problem(r.Rowid, "conversation of "+r.Get("key")+": not a ConversationState: "+parser.JSONError(err))
+					return nil
+				}
+				(&convWriter{out: out, line: r.Rowid, project: r.Get("key")}).conversation(&st)
+				return nil
+			})
+		}},
+		parser.TableRead{Table: "history", Read: func() error {
+			return parser.EachTableRow(ctx, db, "history", func(r parser.Row) error {
+				shellHistory(out, r)
+				return nil
+			})
+		}},
+	)
+}
+
+// cliStore is data.sqlite3 (the one SQLite policy, parser.CheckStore):
+// history (migration 001, every store) with its command, conversations
+// (key, value) from migration 007_conversations_table, so Optional for a
+// store of an older CLI. state and auth_kv are never read.
+var cliStore = parser.SQLiteStore{
+	Name: "a Q / Kiro CLI",
+	Tables: parser.SQLiteSchema{
+		"conversations": {"key", "value"},
+		"history":       {"command"},
+	},
+	Optional: map[string]string{"conversations": "Q CLI builds before migration 007_conversations_table"},
 }
 
 // shellHistory writes one legacy history row: a command run in a shell
@@ -175,7 +181,17 @@ type convWriter struct {
 	project string
 	sid     string
 	model   string
+	// seen are the entry ids written: a later entry of the same id (the
+	// entry again in a checkpoint snapshot or the tangent main history)
+	// is a copy of that record and goes through under the same record ids
+	// for the correlate stage to merge or name as a conflict; only what
+	// the copy's position derives (a model change, as written by the
+	// entry before it) is not written again. history are the ids of the
+	// conversation's own history: a copy of one of those gets no "no
+	// longer in the conversation" note. noted counts each entry's notes.
 	seen    map[string]bool
+	history map[string]bool
+	noted   map[string]int
 	names   map[string]string
 }
 
@@ -189,6 +205,12 @@ func (w *convWriter) emit(e timeline.Event) {
 
 func (w *convWriter) conversation(st *convState) {
 	w.sid, w.seen, w.names = st.ConversationID, map[string]bool{}, map[string]string{}
+	w.history, w.noted = map[string]bool{}, map[string]int{}
+	for _, h := range st.History {
+		if h.RequestMetadata != nil && h.RequestMetadata.MessageID != "" {
+			w.history[h.RequestMetadata.MessageID] = true
+		}
+	}
 	if w.sid == "" {
 		w.sid = "cwd:" + w.project
 	}
@@ -300,18 +322,20 @@ func (w *convWriter) pending(m *userMessage, note string) {
 }
 
 // entry writes one HistoryEntry. Its id is the request's message_id (the
-// utterance id); an entry already written (the same entry in a checkpoint
-// snapshot or the tangent main history) is not written again. note, when
-// set, follows the entry's rows.
+// utterance id), and its rows' record ids are made from it: an entry
+// already written (the same entry in a checkpoint snapshot or the tangent
+// main history) is written again as the copy it is, and the correlate
+// stage keeps one row where the copies agree and names the conflict where
+// they differ. note, when set, follows the entry's rows, unless the entry
+// is one of the conversation's own history (then it is no note's subject).
 func (w *convWriter) entry(h *historyEntry, note string) {
 	id := ""
 	if h.RequestMetadata != nil {
 		id = h.RequestMetadata.MessageID
 	}
+	copied := false
 	if id != "" {
-		if w.seen[id] {
-			return
-		}
+		copied = w.seen[id]
 		w.seen[id] = true
 	}
 	rid := func(s string) string {
@@ -332,7 +356,7 @@ func (w *convWriter) entry(h *historyEntry, note string) {
 	if endT.IsZero() {
 		endT = reqT
 	}
-	if model != "" && model != w.model {
+	if model != "" && model != w.model && !copied {
 		txt := "model: " + model
 		if w.model != "" {
 			txt = "model: " + w.model + " -> " + model
@@ -379,8 +403,16 @@ func (w *convWriter) entry(h *historyEntry, note string) {
 			w.emit(timeline.Event{TurnType: timeline.ToolUse, Time: endT, ToolName: name, ToolUseID: u.ID, ToolInput: parser.CompactJSON(u.Args), Text: name, Model: model, RecordID: u.ID})
 		}
 	}
-	if note != "" {
-		w.emit(timeline.Event{TurnType: timeline.System, Time: endT, Text: "the entry above: " + note, RecordID: rid("note")})
+	if note != "" && (id == "" || !w.history[id]) {
+		// one note per place the entry is kept: the first "#note", then
+		// "#note-2", ... (one entry in two snapshots is two notes)
+		nid := rid("note")
+		if id != "" {
+			if w.noted[id]++; w.noted[id] > 1 {
+				nid = rid("note-" + strconv.Itoa(w.noted[id]))
+			}
+		}
+		w.emit(timeline.Event{TurnType: timeline.System, Time: endT, Text: "the entry above: " + note, RecordID: nid})
 	}
 }
 

@@ -39,7 +39,10 @@
 //     checkpoint <tag>'s history snapshot, ..."; tangent mode's
 //     main_history likewise; the unsent next_message is a user row
 //     followed by "the prompt above: not yet sent". An entry in several of
-//     these is written once. The legacy history table (Fig-era shell
+//     these is written each time under the same record ids (the correlate
+//     stage keeps one row where the copies agree and names a conflict
+//     where not); a copy of an entry of the history gets no note, and
+//     its model change is not written again. The legacy history table (Fig-era shell
 //     integration: command, shell, cwd, start_time in epoch seconds,
 //     exit_code, before and after migration 003) gives "shell command
 //     (legacy shell history): <command> (shell= hostname= exit_code=

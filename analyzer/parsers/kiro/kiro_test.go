@@ -86,11 +86,19 @@ func TestConversations(t *testing.T) {
 	find(t, s, timeline.System, "compacted: 1 earlier entry no longer sent")
 	find(t, s, timeline.System, "conversation summary (/compact): The user asked to list files")
 	find(t, s, timeline.System, "checkpoint 1: list the files")
-	// a snapshot-only entry stays, with a note; an entry in both is written once
+	// a snapshot-only entry stays, with a note; an entry in both is the
+	// copy it is: written again under the same record ids, no note (the
+	// engine keeps one row: TestEntryCopyThroughTheEngine)
 	find(t, s, timeline.User, "an earlier prompt restored away")
 	find(t, s, timeline.System, "from checkpoint 1's history snapshot")
-	if n := count(s, "list the files and delete tmp/"); n != 1 {
-		t.Fatalf("entry in history and snapshot written %d times", n)
+	var copies []string
+	for _, e := range s.Events {
+		if e.Text == "list the files and delete tmp/" {
+			copies = append(copies, e.RecordID)
+		}
+	}
+	if strings.Join(copies, ",") != "u-1#user,u-1#user" || count(s, "the entry above: ") != 1 {
+		t.Fatalf("entry in history and snapshot: rows %v, notes %d", copies, count(s, "the entry above: "))
 	}
 	find(t, s, timeline.User, "and then push")
 	find(t, s, timeline.System, "the prompt above: not yet sent")
@@ -150,11 +158,61 @@ func TestAgentsAndDelegates(t *testing.T) {
 
 func TestEmpty(t *testing.T) {
 	s := run(t, "kiro/cli-db", "testdata/empty.sql", parser.File{Path: home + "/.local/share/kiro-cli/data.sqlite3", Target: "cli-db"}, "testdata/empty_db.golden.jsonl")
-	if len(s.Events) != 0 || len(s.Problems) != 1 || !strings.Contains(s.Problems[0], "not a Q / Kiro CLI database") {
+	if len(s.Events) != 0 || len(s.Problems) != 1 || s.Problems[0] != "line 0: not a Q / Kiro CLI database: none of the tables conversations, history" {
 		t.Fatalf("empty database: %d rows %q", len(s.Events), s.Problems)
 	}
 	h := run(t, "kiro/prompt-history", "testdata/empty.txt", parser.File{Path: home + "/.aws/amazonq/.cli_bash_history", Target: "prompt-history"}, "testdata/empty_history.golden.jsonl")
 	if len(h.Events)+len(h.Problems)+len(h.Skips) != 0 {
 		t.Fatalf("empty history: %d rows", len(h.Events))
+	}
+}
+
+// TestCLIDBAltered: the one SQLite policy. conversations is Optional
+// (migration 007): without it there is no problem and every history row
+// is there; without history the one problem names it and every
+// conversation row is there; a history table lacking command is named
+// and every conversation row is there.
+func TestCLIDBAltered(t *testing.T) {
+	f := parser.File{Path: home + "/.local/share/amazon-q/data.sqlite3", Target: "cli-db", Agent: Agent, MTime: mtime}
+	full := parsertest.Run(t, byID(t, "kiro/cli-db"), parsertest.Input(t, parsertest.SQLite(t, "testdata/data.sql"), f, nil))
+	isHistory := func(e timeline.Event) bool {
+		return strings.HasPrefix(e.Text, "shell command (legacy shell history): ")
+	}
+	nHist := 0
+	for _, e := range full.Events {
+		if isHistory(e) {
+			nHist++
+		}
+	}
+	if nHist == 0 || nHist == len(full.Events) {
+		t.Fatalf("full store: %d history rows of %d", nHist, len(full.Events))
+	}
+	for _, c := range []struct {
+		alter, problem string
+		history        bool // the rows kept are the history table's
+	}{
+		{`DROP TABLE conversations`, "", true},
+		{`DROP TABLE history`, "line 0: table history missing: its rows cannot be read; the other tables are read", false},
+		{`ALTER TABLE history DROP COLUMN command`, "line 0: unknown schema: table history lacks column(s) command: not read; the other tables are read", false},
+	} {
+		s := parsertest.Run(t, byID(t, "kiro/cli-db"), parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/data.sql", c.alter), f, nil))
+		var want, got []string
+		for _, e := range full.Events {
+			if isHistory(e) == c.history {
+				want = append(want, e.RecordID+" "+e.Text)
+			}
+		}
+		for _, e := range s.Events {
+			got = append(got, e.RecordID+" "+e.Text)
+		}
+		// the broken conversation's problem follows while conversations is read
+		wantProbs := c.problem
+		if !c.history {
+			wantProbs += "|" + full.Problems[0]
+		}
+		probs := strings.Join(s.Problems, "|")
+		if probs != wantProbs || strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s: problems %q rows\n%s\nwant\n%s", c.alter, s.Problems, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
 	}
 }

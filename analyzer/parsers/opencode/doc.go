@@ -10,7 +10,12 @@
 // kilo*.db and opencode-*.db under .local/share/kilo. opencode-next.db,
 // the pre-release 2.0 store, is read as a secondary source (Spec.Secondary:
 // 1 s; the rows it shares with opencode.db carry the same record ids).
-// Columns are read by name; SourceLine is the rowid.
+// Columns are read by name; SourceLine is the rowid. The tables and the
+// columns their queries name are dbStore (parser.CheckStore): session,
+// message and part are in every store, the others Optional with the
+// versions that lack them; a missing required table or a table lacking a
+// column is one problem row naming it and the other tables are read; a
+// file with none is "not an OpenCode database".
 //
 // Identity: a part's rows carry its part id as RecordID (the JSON tree and
 // an export keep the same ids, so a migrated copy is one row), a tool
@@ -35,7 +40,11 @@
 //     a child session (parent_id), "subagent <id> of <parent>" at creation;
 //     the permission column (a Permission.Ruleset) as "permission setting:
 //     <permission> <pattern>=<action> (from session <id>)"; time_archived
-//     as "session archived"; share_url as "session synced: share <url>".
+//     as "session archived"; share_url as "session synced: share <url>". A
+//     session in both tables (a migration's copy) gives its session rows
+//     from each under the same record ids: the correlate stage keeps one
+//     where they agree and names the conflict where not (its messages are
+//     read once).
 //   - message + part (1.x, data JSON = MessageV2.Info / MessageV2.Part):
 //     user text parts are user rows (synthetic parts, the tool output
 //     OpenCode injects for @file mentions, are system); assistant text is

@@ -30,15 +30,54 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
-	tables := map[string]bool{}
-	if err := scan(ctx, db, "SELECT name FROM sqlite_master WHERE type='table'", func(m map[string]any) {
-		tables[str(m["name"])] = true
-	}); err != nil {
+	tables, err := parser.CheckStore(ctx, db, dbStore, out)
+	if err != nil {
 		return fmt.Errorf("read %s: %w", in.Path, err)
+	}
+	if len(tables) == 0 {
+		return nil // not a store: CheckStore said so
 	}
 	r := &dbReader{ctx: ctx, db: db, in: in, out: out, tables: tables, base: baseName(in.Path)}
 	r.secondary = strings.HasPrefix(r.base, "opencode-next")
 	return r.run()
+}
+
+// dbStore is what parseDB reads of an OpenCode or Kilo store (the one
+// SQLite policy, parser.CheckStore), each table with the columns its
+// queries name. session, message and part are in every store seen (1.x,
+// the real 1.18.33 and Kilo 7.7.7 stores, and the 2.0 layout, which keeps
+// them beside session_v2); the others come and go with versions
+// (session.sql.ts and share.sql.ts histories), so each is Optional with
+// the versions that lack it. A table present without its columns is named
+// in one problem row and the others are read; a table failing part way
+// is named (scanOrProblem) and the next read.
+var dbStore = parser.SQLiteStore{
+	Name: "an OpenCode",
+	Tables: parser.SQLiteSchema{
+		"project":           {"id"},
+		"session":           {"id"},
+		"session_v2":        {"id"},
+		"message":           {"id", "session_id", "time_created", "data"},
+		"part":              {"id", "session_id", "message_id", "data"},
+		"session_message":   {"id", "session_id", "time_created", "data"},
+		"session_share":     nil,
+		"event":             {"type", "data"},
+		"permission":        {"project_id"},
+		"worktree":          nil,
+		"workspace":         nil,
+		"project_directory": nil,
+	},
+	Optional: map[string]string{
+		"project":           "the earliest 1.x stores",
+		"session_v2":        "1.x (2.0 adds it)",
+		"session_message":   "1.x before the V2 message table",
+		"session_share":     "1.x builds that keep the share in session.share_url",
+		"event":             "1.x before the sync log",
+		"permission":        "1.x before project permission rulesets",
+		"worktree":          "1.18 and later (replaced by workspace)",
+		"workspace":         "builds before 1.18",
+		"project_directory": "builds before 1.18",
+	},
 }
 
 type dbReader struct {
@@ -70,7 +109,7 @@ func (r *dbReader) run() error {
 			r.out.Skip(i64(m["rowid_"]), "state_only:project")
 		})
 	}
-	sessions := r.sessions()
+	sessions, copies := r.sessions()
 	shares := r.shares()
 	seen := map[string]bool{}
 	for _, s := range sessions {
@@ -83,6 +122,14 @@ func (r *dbReader) run() error {
 			r.parents[s.info.ID] = s.info.ParentID
 		}
 		r.session(s, shares[s.info.ID])
+	}
+	// A session's second row (session and session_v2 both hold it, a
+	// migration's copy) is a copy of the same record: its own rows go
+	// through under the same record ids, so the correlate stage keeps one
+	// where they agree and names the conflict where they do not. Its
+	// messages are the session's, already read once.
+	for _, s := range copies {
+		r.emitter(s).sessionRows(&s.info, loc{line: s.rowid})
 	}
 	// messages whose session row is gone (deleted session, partial
 	// migration) are still rows
@@ -174,9 +221,9 @@ func (r *dbReader) syncRow(e *emitter, t time.Time, l loc, url, id string) {
 	e.synced(t, l, what)
 }
 
-// sessions reads session (1.x) and session_v2 (2.0) in creation order.
-func (r *dbReader) sessions() []*dbSession {
-	var all []*dbSession
+// sessions reads session (1.x) and session_v2 (2.0) in creation order;
+// copies are the rows of a session id already read (in the other table).
+func (r *dbReader) sessions() (all, copies []*dbSession) {
 	byID := map[string]*dbSession{}
 	for _, table := range []string{"session", "session_v2"} {
 		if !r.tables[table] {
@@ -190,8 +237,9 @@ func (r *dbReader) sessions() []*dbSession {
 				return
 			}
 			if byID[s.info.ID] != nil {
-				// a session migrated to session_v2 keeps its first row
-				r.out.Skip(s.rowid, "state_only:copy of a session row")
+				// a session migrated to session_v2: its rows go through
+				// as a copy's (run)
+				copies = append(copies, s)
 				return
 			}
 			byID[s.info.ID] = s
@@ -205,7 +253,7 @@ func (r *dbReader) sessions() []*dbSession {
 		}
 		return all[i].info.ID < all[j].info.ID
 	})
-	return all
+	return all, copies
 }
 
 // sessionFromRow reads a session or session_v2 row (a live one, or one

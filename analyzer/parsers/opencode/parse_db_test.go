@@ -197,7 +197,7 @@ func TestDBEmpty(t *testing.T) {
 
 func TestDBPermission118(t *testing.T) {
 	s := parsertest.Run(t, byID(t, "opencode/db"), dbInput(t, "testdata/permission_118.sql", agentOpenCode, "/home/examiner/.local/share/opencode/opencode.db"))
-	if len(s.Events) != 1 || s.Events[0].Text != "permission setting: bash=git status * (from opencode.db permission, project prj1)" || s.Events[0].ProjectPath != "/home/examiner/demo" {
+	if len(s.Events) != 1 || s.Events[0].Text != "permission setting: bash=git status * (from opencode.db permission, project prj1)" || s.Events[0].ProjectPath != "/home/examiner/demo" || len(s.Problems) != 0 {
 		t.Fatalf("%+v %v", s.Events, s.Problems)
 	}
 }
@@ -292,5 +292,63 @@ func TestDBRemovedParts(t *testing.T) {
 	}
 	if sk := s.SkipCounts(); sk["no_evidence:event message.part.updated.1"] != 1 {
 		t.Errorf("skips: %v", s.Skips)
+	}
+}
+
+// TestDBAltered: the one SQLite policy. Without part (a table every store
+// has) the one problem names it, no part row is left and every other row
+// is still there; a permission table lacking project_id is named and the
+// rows are exactly the others; a SQLite file with none of the tables is
+// one "not an OpenCode database" problem.
+func TestDBAltered(t *testing.T) {
+	const orig = "/home/examiner/.local/share/opencode/opencode.db"
+	altered := func(stmt string) *parsertest.Sink {
+		in := parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/opencode_1x.sql", stmt), parser.File{Path: orig, Agent: agentOpenCode, Target: "db"}, nil)
+		return parsertest.Run(t, byID(t, "opencode/db"), in)
+	}
+	full := parsertest.Run(t, byID(t, "opencode/db"), dbInput(t, "testdata/opencode_1x.sql", agentOpenCode, orig))
+	key := func(e timeline.Event) string { return e.RecordID + " " + string(e.TurnType) + " " + e.Text }
+	s := altered(`DROP TABLE part`)
+	if len(s.Problems) == 0 || s.Problems[0] != "line 0: table part missing: its rows cannot be read; the other tables are read" {
+		t.Fatalf("no part: problems %q", s.Problems)
+	}
+	have := map[string]bool{}
+	for _, e := range s.Events {
+		if strings.HasPrefix(e.RecordID, "prt_") {
+			t.Fatalf("a part row without the part table: %+v", e)
+		}
+		have[key(e)] = true
+	}
+	n := 0
+	for _, e := range full.Events {
+		if !strings.HasPrefix(e.RecordID, "prt_") && e.RecordID != "" {
+			n++
+			if !have[key(e)] {
+				t.Errorf("no part: row %q is gone", key(e))
+			}
+		}
+	}
+	if n < 10 {
+		t.Fatalf("only %d rows checked", n)
+	}
+	s = altered(`ALTER TABLE permission RENAME COLUMN project_id TO pid`)
+	if len(s.Problems) == 0 || s.Problems[0] != "line 0: unknown schema: table permission lacks column(s) project_id: not read; the other tables are read" {
+		t.Fatalf("permission without project_id: problems %q", s.Problems)
+	}
+	var want, got []string
+	for _, e := range full.Events {
+		if !strings.HasPrefix(e.RecordID, "permission:") {
+			want = append(want, key(e))
+		}
+	}
+	for _, e := range s.Events {
+		got = append(got, key(e))
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") || len(want) == len(full.Events) {
+		t.Fatalf("permission without project_id: rows\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	o := parsertest.Run(t, byID(t, "opencode/db"), dbInput(t, "testdata/other.sql", agentOpenCode, orig))
+	if len(o.Events) != 0 || strings.Join(o.Problems, "|") != "line 0: not an OpenCode database: none of the tables event, message, part, permission, project, project_directory, session, session_message, session_share, session_v2, workspace, worktree" {
+		t.Fatalf("not a store: %v %q", len(o.Events), o.Problems)
 	}
 }

@@ -22,29 +22,77 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
-	tables, err := parser.Tables(ctx, db)
+	tables, err := parser.CheckStore(ctx, db, dbStore, out)
 	if err != nil {
 		return err
 	}
-	r := &dbReader{ctx: ctx, db: db, in: in, out: out, secondary: isBackup(in), tables: tables}
-	if !tables["threads"] && !tables["user_events"] && !tables["pages"] {
-		if err := db.PingContext(ctx); err != nil {
-			out.Problem(0, "not a readable SQLite database: "+err.Error())
-			return nil
-		}
-		out.Problem(0, "no threads, user_events or pages table: not a Tabby server database")
-		return nil
+	if len(tables) == 0 {
+		return nil // not a Tabby server database: CheckStore said so
 	}
+	r := &dbReader{ctx: ctx, db: db, in: in, out: out, secondary: isBackup(in), tables: tables, cols: map[string]map[string]bool{}}
 	r.users()
-	for _, step := range []func() error{r.threads, r.messages, r.pages, r.sections, r.userEvents, r.integrations, r.repositories} {
-		if err := step(); err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			out.Problem(0, err.Error())
+	return parser.ReadTables(ctx, out, tables,
+		parser.TableRead{Table: "threads", Read: r.threads},
+		parser.TableRead{Table: "thread_messages", Read: r.messages},
+		parser.TableRead{Table: "pages", Read: r.pages},
+		parser.TableRead{Table: "page_sections", Read: r.sections},
+		parser.TableRead{Table: "user_events", Read: r.userEvents},
+		parser.TableRead{Table: "integrations", Read: r.integrations},
+		parser.TableRead{Table: "provided_repositories", Read: r.repositories},
+	)
+}
+
+// dbStore is the server database (the one SQLite policy,
+// parser.CheckStore): each table parseDB reads with the columns its rows
+// cannot be read without; the other columns a query names are read when
+// present (dbReader.sel), since later migrations add them (code_source_id
+// in 0040, attachments in 0042). users is created by migration 0002; the
+// others by later migrations of ee/tabby-db/migrations (TabbyML/tabby),
+// so each is Optional for the builds before its migration. A missing
+// table or one lacking a column is one problem row naming it and the
+// others are still read; a table failing part way is named and the next
+// read; a file with none is "not a Tabby server database".
+var dbStore = parser.SQLiteStore{
+	Name: "a Tabby server",
+	Tables: parser.SQLiteSchema{
+		"users":                 {"id", "email"},
+		"threads":               {"id", "user_id", "created_at"},
+		"thread_messages":       {"id", "thread_id", "role", "content", "created_at"},
+		"pages":                 {"id", "content", "created_at"},
+		"page_sections":         {"id", "page_id", "content", "position", "created_at"},
+		"user_events":           {"id", "user_id", "kind", "created_at", "payload"},
+		"integrations":          {"id", "kind", "created_at"},
+		"provided_repositories": {"id", "integration_id", "git_url"},
+	},
+	Optional: map[string]string{
+		"threads":               "builds before migration 0035_add-thread-message-table",
+		"thread_messages":       "builds before migration 0035_add-thread-message-table",
+		"pages":                 "builds before migration 0042_page-section",
+		"page_sections":         "builds before migration 0042_page-section",
+		"user_events":           "builds before migration 0025_user-events",
+		"integrations":          "builds before migration 0029_merged-provider-tables",
+		"provided_repositories": "builds before migration 0029_merged-provider-tables",
+	},
+}
+
+// sel is "SELECT <cols> FROM <table>" with NULL in place of a column the
+// table lacks (one a later migration adds), so an older store reads.
+func (r *dbReader) sel(table string, cols ...string) string {
+	have, ok := r.cols[table]
+	if !ok {
+		have, _ = parser.Columns(r.ctx, r.db, table)
+		r.cols[table] = have
+	}
+	list := make([]string, len(cols))
+	for i, c := range cols {
+		q := `"` + c + `"`
+		if have[c] {
+			list[i] = q + " AS " + q
+		} else {
+			list[i] = "NULL AS " + q
 		}
 	}
-	return nil
+	return "SELECT " + strings.Join(list, ", ") + ` FROM "` + table + `"`
 }
 
 type dbReader struct {
@@ -52,7 +100,8 @@ type dbReader struct {
 	db        *sql.DB
 	in        *parser.Input
 	out       parser.Sink
-	tables    map[string]bool // real tables (parser.Tables)
+	tables    map[string]bool // the tables to read (parser.CheckStore)
+	cols      map[string]map[string]bool
 	secondary bool
 	emails    map[string]string
 	owner     map[string]string // thread id -> owner email
@@ -72,7 +121,7 @@ func (r *dbReader) users() {
 	if !r.tables["users"] {
 		return
 	}
-	err := parser.EachRow(r.ctx, r.db, "SELECT id, email FROM users", func(m map[string]any) {
+	err := parser.EachRow(r.ctx, r.db, r.sel("users", "id", "email"), func(m map[string]any) {
 		r.emails[parser.SQLText(m["id"])] = parser.SQLText(m["email"])
 	})
 	if err != nil {
@@ -87,7 +136,7 @@ func (r *dbReader) threads() error {
 	}
 	// the repository a thread is about: the first code attachment's git_url
 	if r.tables["thread_messages"] {
-		err := parser.EachRow(r.ctx, r.db, "SELECT thread_id, attachment FROM thread_messages ORDER BY id", func(m map[string]any) {
+		err := parser.EachRow(r.ctx, r.db, r.sel("thread_messages", "thread_id", "attachment")+" ORDER BY id", func(m map[string]any) {
 			tid := parser.SQLText(m["thread_id"])
 			if r.project[tid] != "" {
 				return
@@ -106,7 +155,7 @@ func (r *dbReader) threads() error {
 			r.out.Problem(0, "thread_messages attachments: "+err.Error()+" (projects after the error are not known)")
 		}
 	}
-	return parser.EachRow(r.ctx, r.db, "SELECT id, is_ephemeral, user_id, created_at, relevant_questions FROM threads ORDER BY id", func(m map[string]any) {
+	return parser.EachRow(r.ctx, r.db, r.sel("threads", "id", "is_ephemeral", "user_id", "created_at", "relevant_questions")+" ORDER BY id", func(m map[string]any) {
 		id := parser.SQLText(m["id"])
 		r.threadIDs[id] = true
 		r.owner[id] = r.emails[parser.SQLText(m["user_id"])]
@@ -210,7 +259,7 @@ func (r *dbReader) messages() error {
 	if !r.tables["thread_messages"] {
 		return nil
 	}
-	return parser.EachRow(r.ctx, r.db, "SELECT id, thread_id, role, content, created_at, code_source_id, attachment FROM thread_messages ORDER BY id", func(m map[string]any) {
+	return parser.EachRow(r.ctx, r.db, r.sel("thread_messages", "id", "thread_id", "role", "content", "created_at", "code_source_id", "attachment")+" ORDER BY id", func(m map[string]any) {
 		id, tid := parser.SQLText(m["id"]), parser.SQLText(m["thread_id"])
 		base := timeline.Event{SessionID: "thread-" + tid, ProjectPath: r.project[tid], SourceLine: rowid(m)}
 		stamp(&base, parser.SQLText(m["created_at"]))
@@ -260,7 +309,7 @@ func (r *dbReader) pages() error {
 	if !r.tables["pages"] {
 		return nil
 	}
-	return parser.EachRow(r.ctx, r.db, "SELECT id, author_id, title, content, created_at, code_source_id FROM pages ORDER BY id", func(m map[string]any) {
+	return parser.EachRow(r.ctx, r.db, r.sel("pages", "id", "author_id", "title", "content", "created_at", "code_source_id")+" ORDER BY id", func(m map[string]any) {
 		id := parser.SQLText(m["id"])
 		r.pageIDs[id] = true
 		e := timeline.Event{SessionID: "page-" + id, SourceLine: rowid(m), TurnType: timeline.System, RecordID: "page-" + id + "#page"}
@@ -285,7 +334,7 @@ func (r *dbReader) sections() error {
 	if !r.tables["page_sections"] {
 		return nil
 	}
-	return parser.EachRow(r.ctx, r.db, `SELECT id, page_id, title, content, "position" AS position, created_at FROM page_sections ORDER BY page_id, "position", id`, func(m map[string]any) {
+	return parser.EachRow(r.ctx, r.db, r.sel("page_sections", "id", "page_id", "title", "content", "position", "created_at")+` ORDER BY page_id, "position", id`, func(m map[string]any) {
 		id, pid := parser.SQLText(m["id"]), parser.SQLText(m["page_id"])
 		e := timeline.Event{SessionID: "page-" + pid, SourceLine: rowid(m), TurnType: timeline.Assistant, RecordID: "section-" + id}
 		stamp(&e, parser.SQLText(m["created_at"]))
@@ -304,7 +353,7 @@ func (r *dbReader) userEvents() error {
 	if !r.tables["user_events"] {
 		return nil
 	}
-	return parser.EachRow(r.ctx, r.db, "SELECT id, user_id, kind, created_at, payload FROM user_events ORDER BY id", func(m map[string]any) {
+	return parser.EachRow(r.ctx, r.db, r.sel("user_events", "id", "user_id", "kind", "created_at", "payload")+" ORDER BY id", func(m map[string]any) {
 		base := timeline.Event{SourceLine: rowid(m)}
 		stamp(&base, parser.SQLText(m["created_at"]))
 		var ev map[string]json.RawMessage
@@ -324,7 +373,7 @@ func (r *dbReader) integrations() error {
 	if !r.tables["integrations"] {
 		return nil
 	}
-	return parser.EachRow(r.ctx, r.db, "SELECT id, kind, display_name, api_base, error, created_at, synced FROM integrations ORDER BY id", func(m map[string]any) {
+	return parser.EachRow(r.ctx, r.db, r.sel("integrations", "id", "kind", "display_name", "api_base", "error", "created_at", "synced")+" ORDER BY id", func(m map[string]any) {
 		id := parser.SQLText(m["id"])
 		r.integ[id] = parser.SQLText(m["display_name"])
 		e := timeline.Event{TurnType: timeline.System, SourceLine: rowid(m), RecordID: "integration-" + id}
@@ -341,7 +390,7 @@ func (r *dbReader) repositories() error {
 	if !r.tables["provided_repositories"] {
 		return nil
 	}
-	return parser.EachRow(r.ctx, r.db, "SELECT id, integration_id, name, git_url, active, created_at FROM provided_repositories ORDER BY id", func(m map[string]any) {
+	return parser.EachRow(r.ctx, r.db, r.sel("provided_repositories", "id", "integration_id", "name", "git_url", "active", "created_at")+" ORDER BY id", func(m map[string]any) {
 		id := parser.SQLText(m["id"])
 		e := timeline.Event{TurnType: timeline.System, SourceLine: rowid(m), RecordID: "provided-repository-" + id}
 		stamp(&e, parser.SQLText(m["created_at"]))

@@ -160,11 +160,61 @@ func TestEmpty(t *testing.T) {
 		t.Fatalf("empty event log: %d rows %q", len(s.Events), s.Problems)
 	}
 	d := run(t, "tabby/server-db", "testdata/empty.sql", parser.File{Path: home + "/.tabby/ee/db.sqlite", Target: "server-db"}, "testdata/empty_db.golden.jsonl")
-	if len(d.Events) != 0 || len(d.Problems) != 1 || !strings.Contains(d.Problems[0], "not a Tabby server database") {
+	if len(d.Events) != 0 || len(d.Problems) != 1 || d.Problems[0] != "line 0: not a Tabby server database: none of the tables integrations, page_sections, pages, provided_repositories, thread_messages, threads, user_events, users" {
 		t.Fatalf("empty database: %d rows %q", len(d.Events), d.Problems)
 	}
 	j := run(t, "tabby/jetbrains-history", "testdata/empty.txt", parser.File{Path: home + "/.config/JetBrains/GoLand2025.1/options/intellij-tabby-command-history.xml", Target: "jetbrains-history"}, "testdata/empty_jetbrains.golden.jsonl")
 	if len(j.Events)+len(j.Problems) != 0 {
 		t.Fatalf("empty history: %d rows %q", len(j.Events), j.Problems)
+	}
+}
+
+// TestServerDBAltered: the one SQLite policy. Without users the one
+// problem names it and every row is still there (owners by id); with
+// thread_messages lacking content the problem names it and every other
+// table's row is there; a thread_messages of a store before migration
+// 0040 (no code_source_id) is read without problem, only its code source
+// row absent.
+func TestServerDBAltered(t *testing.T) {
+	f := parser.File{Path: home + "/.tabby/ee/db.sqlite", Target: "server-db", Agent: Agent, MTime: mtime}
+	run := func(stmts ...string) *parsertest.Sink {
+		return parsertest.Run(t, byID(t, "tabby/server-db"), parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/db.sql", stmts...), f, nil))
+	}
+	full := run()
+	for _, c := range []struct {
+		stmt, problem string
+		keep          func(timeline.Event) bool
+	}{
+		{`DROP TABLE users`, "line 0: table users missing: its rows cannot be read; the other tables are read",
+			func(e timeline.Event) bool { return true }},
+		{`ALTER TABLE thread_messages DROP COLUMN content`, "line 0: unknown schema: table thread_messages lacks column(s) content: not read; the other tables are read",
+			func(e timeline.Event) bool { return !strings.HasPrefix(e.RecordID, "message-") }},
+		{`ALTER TABLE thread_messages DROP COLUMN code_source_id`, "",
+			func(e timeline.Event) bool { return e.RecordID != "message-1#source" }},
+	} {
+		s := run(c.stmt)
+		var want, got []string
+		for _, e := range full.Events {
+			if c.keep(e) {
+				want = append(want, e.RecordID)
+			}
+		}
+		for _, e := range s.Events {
+			got = append(got, e.RecordID)
+		}
+		probs := strings.Join(s.Problems, "|")
+		wantProbs := c.problem
+		for _, p := range full.Problems {
+			if c.stmt == `ALTER TABLE thread_messages DROP COLUMN content` && strings.Contains(p, "thread_messages") {
+				continue // the orphaned message is not read
+			}
+			if wantProbs != "" {
+				wantProbs += "|"
+			}
+			wantProbs += p
+		}
+		if probs != wantProbs || strings.Join(got, ",") != strings.Join(want, ",") || len(want) < 5 {
+			t.Errorf("%s: problems %q want %q rows %v want %v", c.stmt, s.Problems, wantProbs, got, want)
+		}
 	}
 }

@@ -78,10 +78,13 @@ type session struct {
 }
 
 func parseState(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	st, err := parser.OpenVSCodeState(ctx, in)
+	st, err := parser.OpenVSCodeState(ctx, in, out)
 	if err != nil {
 		out.Problem(0, "no readable ItemTable: "+err.Error())
 		return nil
+	}
+	if st == nil {
+		return nil // not a state database: CheckStore said so
 	}
 	r, ok, err := st.Item(ctx, StorageKey)
 	if err != nil {

@@ -136,7 +136,9 @@
 //   - chat-editing: User/workspaceStorage/<hash>/chatEditingSessions/<id>/state.json
 //     (secondary; survives the chat's deletion): "chat edited file: <path>
 //     state=<modified|accepted|rejected> request=<id> model=<id>" per entry
-//     of recentSnapshot / pendingSnapshot (storage versions 1 and 2), and
+//     of recentSnapshot / pendingSnapshot (storage versions 1 and 2; RecordID
+//     "<session>#edited:<path>": a file in both snapshots is one record, one
+//     row when they agree, both and a duplicate_id problem when not), and
 //     "chat edited file: <path> request=<id> (baseline kept)" per
 //     timeline.fileBaselines entry (versions 3 to 5, whose entry states are
 //     stored elsewhere); file contents are never printed. At the file's

@@ -53,11 +53,14 @@ func parseChatEditing(ctx context.Context, in *parser.Input, out parser.Sink) er
 	}
 	ft, fb := fileTime(in)
 	var n int64
-	emit := func(s string) {
+	emit := func(s, rid string) {
 		n++
-		out.Event(timeline.Event{Time: ft, TimeBasis: fb, SessionID: sid, ProjectPath: project, TurnType: timeline.System, Secondary: true, SourceLine: n, Text: s})
+		out.Event(timeline.Event{Time: ft, TimeBasis: fb, SessionID: sid, ProjectPath: project, TurnType: timeline.System, Secondary: true, SourceLine: n, Text: s, RecordID: rid})
 	}
-	seen := map[string]bool{}
+	// A file's entry in the recent and in the pending snapshot is one
+	// record (the session's entry for that file): both rows carry its id,
+	// "<session>#edited:<file>", and the correlate stage keeps one when they
+	// say the same and both, with a duplicate_id problem, when they differ.
 	for _, snap := range []any{root["recentSnapshot"], root["pendingSnapshot"]} {
 		for _, e := range arr(get(snap, "entries")) {
 			em := obj(e)
@@ -65,10 +68,9 @@ func parseChatEditing(ctx context.Context, in *parser.Input, out parser.Sink) er
 				continue
 			}
 			res := uriValue(em["resource"])
-			if res == "" || seen[res] {
+			if res == "" {
 				continue
 			}
-			seen[res] = true
 			st := str(em["state"])
 			if f, ok := num(em["state"]); ok {
 				if s, ok := entryStates[int(f)]; ok {
@@ -82,7 +84,7 @@ func parseChatEditing(ctx context.Context, in *parser.Input, out parser.Sink) er
 			if m := str(get(em, "telemetryInfo", "modelId")); m != "" {
 				txt += " model=" + m
 			}
-			emit(txt)
+			emit(txt, sid+"#edited:"+res)
 		}
 	}
 	for _, fbase := range arr(get(root, "timeline", "fileBaselines")) {
@@ -102,7 +104,7 @@ func parseChatEditing(ctx context.Context, in *parser.Input, out parser.Sink) er
 		if r := str(bl["requestId"]); r != "" {
 			txt += " request=" + r
 		}
-		emit(txt + " (baseline kept)")
+		emit(txt+" (baseline kept)", "")
 	}
 	return nil
 }

@@ -32,10 +32,13 @@ func approvalKey(k string) bool {
 // "session synced:" and a "session origin: remote GitHub cloud agent" row
 // each, at the time the task was recorded.
 func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	st, err := parser.OpenVSCodeState(ctx, in)
+	st, err := parser.OpenVSCodeState(ctx, in, out)
 	if err != nil {
 		out.Problem(0, "no readable ItemTable: "+err.Error())
 		return nil
+	}
+	if st == nil {
+		return nil // not a state database: CheckStore said so
 	}
 	project := ""
 	if d := storageDir(in.Path); d != "" {

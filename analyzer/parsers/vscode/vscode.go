@@ -54,7 +54,7 @@ func Parsers() []parser.Parser {
 			Doc: "globalStorage/github.copilot-chat/cloudSessions.json: one session synced: row per uploaded session (file mtime)",
 		}, parseCloudSessions),
 		parser.New(parser.Spec{
-			ID: "vscode/chat-editing", Agent: Agent, Version: 1,
+			ID: "vscode/chat-editing", Agent: Agent, Version: 2,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.System},
 				Basis: "chat editing sessions stamp each edit as the request's response is written"},

@@ -103,7 +103,7 @@
 //
 // Only real tables are read (parser.Columns, parser.HasTable): a threads
 // VIEW, which could run any query (issue 13: an endless recursive CTE), is
-// "no threads table".
+// "not a Zed threads database: none of the tables threads".
 //
 // Not done, each outside the seed's Files read (the collector gathers
 // them): the catalog's prompts/*, conversations/*.zed.json (text threads)

@@ -11,16 +11,51 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
+// stateStore is what parseStateDB reads of db/0-<channel>/db.sqlite (the
+// one SQLite policy, parser.CheckStore). Every table is Optional: each is
+// created by a migration of a later Zed (the ThreadMetadataDb, ProjectDb
+// and KeyValueStore migrations in zed-industries/zed), so a db.sqlite of
+// an older build lacks it. A table present without the columns its rows
+// are read by is named in one problem row and the other tables are read;
+// a db.sqlite with none of them is one "not a Zed agent-state database"
+// problem.
+var stateStore = parser.SQLiteStore{
+	Name: "a Zed agent-state",
+	Tables: parser.SQLiteSchema{
+		"sidebar_threads":           {"title"},
+		"trusted_worktrees":         {"absolute_path"},
+		"scoped_kv_store":           {"namespace", "key", "value"},
+		"archived_git_worktrees":    {"id", "worktree_path"},
+		"thread_archived_worktrees": {"archived_worktree_id"},
+		"sidebar_terminal_threads":  {"terminal_id"},
+	},
+	Optional: map[string]string{
+		"sidebar_threads":           "Zed builds before the agent sidebar (ThreadMetadataDb)",
+		"trusted_worktrees":         "Zed builds before worktree trust (ProjectDb)",
+		"scoped_kv_store":           "Zed builds before the scoped key-value store",
+		"archived_git_worktrees":    "Zed builds before worktree archiving (ThreadMetadataDb)",
+		"thread_archived_worktrees": "Zed builds before the thread-to-worktree join (ThreadMetadataDb)",
+		"sidebar_terminal_threads":  "Zed builds before terminal threads in the sidebar",
+	},
+}
+
 // parseStateDB reads the tables of db/0-<channel>/db.sqlite that record
-// agent use; every table is optional (older builds lack some). Columns are
-// read by name.
+// agent use (stateStore). Columns are read by name.
 func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	db, err := in.DB(ctx)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
+	readable, err := parser.CheckStore(ctx, db, stateStore, out)
+	if err != nil {
+		out.Problem(0, "not a SQLite database: "+err.Error())
+		return nil
+	}
+	if len(readable) == 0 {
+		return nil
+	}
 	file := parser.DisplayFile(&in.File)
-	links, err := worktreeLinks(ctx, db, out)
+	links, err := worktreeLinks(ctx, db, readable, out)
 	if err != nil {
 		out.Problem(0, "not a SQLite database: "+err.Error())
 		return nil
@@ -36,28 +71,17 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		{"thread_archived_worktrees", func(r row) { linkRow(r, out, links) }},
 		{"sidebar_terminal_threads", func(r row) { terminalThread(in, r, out) }},
 	}
+	reads := make([]parser.TableRead, 0, len(tables))
 	for _, t := range tables {
-		cols, err := parser.Columns(ctx, db, t.name)
-		if err != nil {
-			out.Problem(0, "not a SQLite database: "+err.Error())
-			return nil
-		}
-		if cols == nil {
-			continue
-		}
-		err = eachRow(ctx, db, t.name, func(r row) error {
-			r.Vals["__table"] = t.name
-			t.fn(r)
-			return nil
-		})
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			out.Problem(0, fmt.Sprintf("read %s: %v", t.name, err))
-		}
+		reads = append(reads, parser.TableRead{Table: t.name, Read: func() error {
+			return eachRow(ctx, db, t.name, func(r row) error {
+				r.Vals["__table"] = t.name
+				t.fn(r)
+				return nil
+			})
+		}})
 	}
-	return nil
+	return parser.ReadTables(ctx, out, readable, reads...)
 }
 
 // stamp gives e the first parseable time among cols, else the file mtime.
@@ -195,7 +219,14 @@ type threadLink struct {
 
 type links struct {
 	byWorktree map[string][]threadLink
-	seen       map[string]bool // archived_git_worktrees ids read
+	// seen are the archived_git_worktrees ids read. It drops no record:
+	// it only accounts for each thread_archived_worktrees row (joined
+	// into its worktree's row, a Skip, or an orphan_record when that row
+	// is gone). The join's primary key keeps each link once; a link
+	// listed twice all the same (a store without that key) gives the
+	// worktree's row twice under one RecordID, which the correlate stage
+	// merges (TestDuplicateLinkThroughTheEngine).
+	seen map[string]bool
 }
 
 // worktreeLinks reads thread_archived_worktrees: (session_id,
@@ -203,14 +234,17 @@ type links struct {
 // archived_worktree_id) since the sidebar keyed threads by a 16-byte id
 // (zed-industries/zed a846890 thread_metadata_store.rs); a thread_id is
 // resolved through sidebar_threads to the session (threads.id).
-func worktreeLinks(ctx context.Context, db *sql.DB, out parser.Sink) (*links, error) {
+func worktreeLinks(ctx context.Context, db *sql.DB, readable map[string]bool, out parser.Sink) (*links, error) {
 	l := &links{byWorktree: map[string][]threadLink{}, seen: map[string]bool{}}
+	if !readable["thread_archived_worktrees"] {
+		return l, nil
+	}
 	cols, err := parser.Columns(ctx, db, "thread_archived_worktrees")
 	if err != nil || cols == nil {
 		return l, err
 	}
 	sessionOf := map[string]string{}
-	if sc, err := parser.Columns(ctx, db, "sidebar_threads"); err == nil && sc["thread_id"] {
+	if sc, err := parser.Columns(ctx, db, "sidebar_threads"); err == nil && readable["sidebar_threads"] && sc["thread_id"] {
 		err := eachRow(ctx, db, "sidebar_threads", func(r row) error {
 			if id := r.bytes("thread_id"); len(id) > 0 {
 				sessionOf[hex.EncodeToString(id)] = r.Get("session_id")

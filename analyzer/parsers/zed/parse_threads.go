@@ -76,29 +76,34 @@ func parseThreadsDB(ctx context.Context, in *parser.Input, out parser.Sink) erro
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
-	cols, err := parser.Columns(ctx, db, "threads")
+	readable, err := parser.CheckStore(ctx, db, threadsStore, out)
 	if err != nil {
 		out.Problem(0, "not a SQLite database: "+err.Error())
 		return nil
 	}
-	if cols == nil {
-		out.Problem(0, "no threads table") // a view of that name is not one
-		return nil
+	if !readable["threads"] {
+		return nil // CheckStore said why (a view of that name is no table)
 	}
 	dec, err := zstd.NewReader(nil, zstd.WithDecoderMaxMemory(maxThreadBytes), zstd.WithDecoderConcurrency(1))
 	if err != nil {
 		return err
 	}
 	defer dec.Close()
-	err = eachRow(ctx, db, "threads", func(r row) error {
-		threadRow(in, r, dec, out)
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("read threads %s: %w", in.Path, err)
-	}
-	return nil
+	return parser.ReadTables(ctx, out, readable, parser.TableRead{Table: "threads", Read: func() error {
+		return eachRow(ctx, db, "threads", func(r row) error {
+			threadRow(in, r, dec, out)
+			return nil
+		})
+	}})
 }
+
+// threadsStore is threads/threads.db (the one SQLite policy,
+// parser.CheckStore): the threads table of crates/agent/src/db.rs, whose
+// first schema already has id, data_type and data (summary, updated_at
+// and the later ALTERs' columns are read by name when present).
+var threadsStore = parser.SQLiteStore{Name: "a Zed threads", Tables: parser.SQLiteSchema{
+	"threads": {"id", "data_type", "data"},
+}}
 
 // threadWriter emits one thread's rows with the shared fields.
 type threadWriter struct {

@@ -20,7 +20,7 @@ const Agent = "zed"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "zed/threads", Agent: Agent, Version: 4,
+			ID: "zed/threads", Agent: Agent, Version: 5,
 			Actions: actions,
 			Targets: []string{"threads"},
 			Names:   []string{"threads.db"},

@@ -207,7 +207,7 @@ func TestThreadsEmptyAndMalformed(t *testing.T) {
 		t.Errorf("empty: %s", parsertest.Render(s))
 	}
 	s = golden(t, "zed/threads", input(t, "threads", parsertest.SQLite(t, "testdata/not_threads.sql"), ".local/share/zed/threads/threads.db"), "not_threads")
-	if len(s.Events) != 0 || len(s.Problems) != 1 {
+	if len(s.Events) != 0 || len(s.Problems) != 1 || s.Problems[0] != "line 0: not a Zed threads database: none of the tables threads" {
 		t.Errorf("no table: %s", parsertest.Render(s))
 	}
 	// a file that is not SQLite at all
@@ -288,7 +288,7 @@ func TestSettings(t *testing.T) {
 // tables are): one problem row, and the parse ends.
 func TestThreadsView(t *testing.T) {
 	s := golden(t, "zed/threads", input(t, "threads", parsertest.SQLite(t, "testdata/threads_view.sql"), ".local/share/zed/threads/threads.db"), "threads_view")
-	if len(s.Events) != 0 || len(s.Problems) != 1 || s.Problems[0] != "line 0: no threads table" {
+	if len(s.Events) != 0 || len(s.Problems) != 1 || s.Problems[0] != "line 0: not a Zed threads database: none of the tables threads" {
 		t.Fatalf("%s", parsertest.Render(s))
 	}
 }
@@ -330,5 +330,60 @@ func TestArchivedWorktreeJoin(t *testing.T) {
 	old := parsertest.Run(t, byID(t, "zed/db"), input(t, "db", parsertest.SQLite(t, "testdata/state_links_v1.sql"), ".local/share/zed/db/0-stable/db.sqlite"))
 	if len(old.Events) != 1 || old.Events[0].SessionID != mainID || old.Events[0].RecordID != "archived-worktree:1#"+mainID {
 		t.Fatalf("session_id links: %s", parsertest.Render(old))
+	}
+}
+
+// TestThreadsAltered: the one SQLite policy on threads.db, one table: a
+// threads table lacking data is named with the column and nothing is
+// read; without the table the store is "not a Zed threads database".
+func TestThreadsAltered(t *testing.T) {
+	for _, c := range []struct{ alter, problem string }{
+		{`ALTER TABLE threads DROP COLUMN data`, "line 0: unknown schema: table threads lacks column(s) data: not read; the other tables are read"},
+		{`DROP TABLE threads`, "line 0: not a Zed threads database: none of the tables threads"},
+	} {
+		s := parsertest.Run(t, byID(t, "zed/threads"), input(t, "threads", parsertest.SQLiteAltered(t, "testdata/threads.sql", c.alter), ".local/share/zed/threads/threads.db"))
+		if len(s.Events) != 0 || strings.Join(s.Problems, "|") != c.problem {
+			t.Errorf("%s: %s", c.alter, parsertest.Render(s))
+		}
+	}
+}
+
+// TestStateDBAltered: the one SQLite policy on db.sqlite. Its tables are
+// Optional (each comes with a later Zed), so a dropped one is no problem
+// and every other table's row is there; a table lacking the column its
+// rows are read by is named and every other table's row is there; a
+// db.sqlite with none of them is one problem.
+func TestStateDBAltered(t *testing.T) {
+	const rel = ".local/share/zed/db/0-stable/db.sqlite"
+	full := parsertest.Run(t, byID(t, "zed/db"), input(t, "db", parsertest.SQLite(t, "testdata/state.sql"), rel))
+	if len(full.Events) != 8 {
+		t.Fatalf("full store: %s", parsertest.Render(full))
+	}
+	for _, c := range []struct{ alter, problem, dropped string }{
+		{`DROP TABLE trusted_worktrees`, "", "permission setting: trusted_worktrees="},
+		{`ALTER TABLE sidebar_terminal_threads RENAME COLUMN terminal_id TO tid`, "line 0: unknown schema: table sidebar_terminal_threads lacks column(s) terminal_id: not read; the other tables are read", "terminal thread:"},
+		{`ALTER TABLE scoped_kv_store RENAME COLUMN namespace TO ns`, "line 0: unknown schema: table scoped_kv_store lacks column(s) namespace: not read; the other tables are read", "unsent draft:|git worktree created:"},
+	} {
+		s := parsertest.Run(t, byID(t, "zed/db"), input(t, "db", parsertest.SQLiteAltered(t, "testdata/state.sql", c.alter), rel))
+		var want, got []string
+		for _, e := range full.Events {
+			drop := false
+			for _, p := range strings.Split(c.dropped, "|") {
+				drop = drop || strings.HasPrefix(e.Text, p)
+			}
+			if !drop {
+				want = append(want, e.RecordID+" "+e.Text)
+			}
+		}
+		for _, e := range s.Events {
+			got = append(got, e.RecordID+" "+e.Text)
+		}
+		if strings.Join(s.Problems, "|") != c.problem || strings.Join(got, "\n") != strings.Join(want, "\n") || len(want) == len(full.Events) {
+			t.Errorf("%s: problems %q rows\n%s\nwant\n%s", c.alter, s.Problems, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+	s := parsertest.Run(t, byID(t, "zed/db"), input(t, "db", parsertest.SQLite(t, "testdata/not_threads.sql"), rel))
+	if len(s.Events) != 0 || strings.Join(s.Problems, "|") != "line 0: not a Zed agent-state database: none of the tables archived_git_worktrees, scoped_kv_store, sidebar_terminal_threads, sidebar_threads, thread_archived_worktrees, trusted_worktrees" {
+		t.Errorf("no agent table: %s", parsertest.Render(s))
 	}
 }
