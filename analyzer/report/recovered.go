@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"regexp"
 	"strings"
 
@@ -53,7 +54,7 @@ func (in *input) noteRecovered(r *timeline.Row) {
 		in.recovered[k] = g
 	}
 	if r.TurnType == string(timeline.User) && g.prompt == "" {
-		g.prompt = clip(firstLine(r.Text), 160)
+		g.prompt = clip(firstLine(parser.RedactSecrets(r.Text)), 160)
 	}
 	if r.Provenance == "" {
 		return

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/doubleagent/doubleagent/analyzer/analyze"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/claudecode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/opencode"
 	"github.com/doubleagent/doubleagent/analyzer/report"
 )
@@ -129,6 +130,44 @@ func TestRowBudget(t *testing.T) {
 		}
 		if strings.Join(notes, "\n") != strings.Join(c.want, "\n") {
 			t.Errorf("budget %d: notes\n%s\nwant\n%s", c.rows, strings.Join(notes, "\n"), strings.Join(c.want, "\n"))
+		}
+	}
+}
+
+// TestReportRedactsSecrets: a credential in a typed prompt or a tool's
+// arguments is "[redacted]" in both reports (timeline.jsonl keeps it).
+func TestReportRedactsSecrets(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "alice")
+	dir := filepath.Join(home, ".claude", "projects", "-home-alice-p")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	key := "sk-ant-api03-AAAABBBBCCCCDDDDEEEEFFFF"
+	lines := `{"type":"user","message":{"role":"user","content":"use ANTHROPIC_API_KEY=` + key + ` please"},"uuid":"u1","timestamp":"2026-05-01T10:00:00.000Z","sessionId":"aaaa1111-0000-4000-8000-000000000001","cwd":"/home/alice/p"}
+{"type":"assistant","message":{"id":"m1","role":"assistant","model":"claude-x","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"curl -H 'Authorization: Bearer ` + key + `' https://api.example"}}]},"uuid":"a1","parentUuid":"u1","timestamp":"2026-05-01T10:00:01.000Z","sessionId":"aaaa1111-0000-4000-8000-000000000001","cwd":"/home/alice/p"}
+`
+	if err := os.WriteFile(filepath.Join(dir, "aaaa1111-0000-4000-8000-000000000001.jsonl"), []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	if _, err := analyze.Timeline(context.Background(), analyze.Options{Inputs: []string{home}, OutDir: out, Parsers: claudecode.Parsers(), Jobs: 1, TempDir: t.TempDir()}); err != nil {
+		t.Fatal(err)
+	}
+	tl, err := os.ReadFile(filepath.Join(out, "timeline.jsonl"))
+	if err != nil || !strings.Contains(string(tl), key) {
+		t.Fatalf("timeline.jsonl should keep the evidence as recorded: %v", err)
+	}
+	files, err := report.Write(report.Options{Dir: out, TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), "AAAABBBB") || strings.Count(string(b), "[redacted]") < 2 {
+			t.Errorf("%s: secret shown, or fewer than 2 redactions (%d)", f, strings.Count(string(b), "[redacted]"))
 		}
 	}
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"fmt"
+	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"html"
 	"sort"
 	"strings"
@@ -516,14 +517,16 @@ func (r *renderer) plainRow(row *timeline.Row, line int64, limit int) {
 	if r.in.matched[line] {
 		limit = maxChars
 	}
-	text := cutAt(row.Text, limit, line)
+	// credential-shaped values are never printed in the report (the
+	// evidence files keep them as recorded): parser.RedactSecrets
+	text := cutAt(parser.RedactSecrets(row.Text), limit, line)
 	if long(text) {
 		r.hf("<details><summary>%s…</summary><pre>%s</pre></details>", esc(firstLine(text)), esc(text))
 	} else {
 		r.hf("<pre>%s</pre>", esc(text))
 	}
 	if row.ToolInput != "" && row.TurnType == "tool_use" {
-		r.hf("<details><summary>full arguments</summary><pre>%s</pre></details>", esc(cut(pretty(row.ToolInput))))
+		r.hf("<details><summary>full arguments</summary><pre>%s</pre></details>", esc(cut(parser.RedactSecrets(pretty(row.ToolInput)))))
 	}
 	r.hf("</div>\n")
 	extra := ""
@@ -544,7 +547,7 @@ func (r *renderer) plainRow(row *timeline.Row, line int64, limit int) {
 		r.mf("%s\n", mdsafe.CodeBlock("", text))
 	}
 	if row.ToolInput != "" && row.TurnType == "tool_use" {
-		r.mf("full arguments:\n\n%s\n", mdsafe.CodeBlock("json", cut(pretty(row.ToolInput))))
+		r.mf("full arguments:\n\n%s\n", mdsafe.CodeBlock("json", cut(parser.RedactSecrets(pretty(row.ToolInput)))))
 	}
 }
 
