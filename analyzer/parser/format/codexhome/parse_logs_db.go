@@ -48,7 +48,7 @@ func parseLogsDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	}
 	readable, err := parser.CheckStore(ctx, db, logsStore, out)
 	if err != nil {
-		return fmt.Errorf("read schema of %s: %w", in.Path, err)
+		return fmt.Errorf("%s: %w", in.Path, err)
 	}
 	if !readable["logs"] {
 		return nil

@@ -58,7 +58,7 @@ func (fl flavor) parseThreadHistory(ctx context.Context, in *parser.Input, out p
 	held := &heldIDs{in: in, rollouts: rollouts}
 	readable, err := parser.CheckStore(ctx, db, threadHistoryStore, out)
 	if err != nil {
-		return fmt.Errorf("read schema of %s: %w", in.Path, err)
+		return fmt.Errorf("%s: %w", in.Path, err)
 	}
 	return parser.ReadTables(ctx, out, readable,
 		parser.TableRead{Table: "thread_turns", Read: func() error {
