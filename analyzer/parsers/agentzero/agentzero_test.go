@@ -138,6 +138,62 @@ func TestTrimmedLog(t *testing.T) {
 	}
 }
 
+// TestTrimmedLogCopy (issue 25): in a log cut at its 1000 items, the
+// history message whose id the log still holds (here a2, the final
+// response) is that record: it gives no rows of its own and is counted
+// as a skip "duplicate:log_item" at its place (1004); the other history
+// messages keep their places.
+func TestTrimmedLogCopy(t *testing.T) {
+	b, err := os.ReadFile("testdata/usr/chats/Kx7Qp2aB/chat.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var chat map[string]any
+	if err := json.Unmarshal(b, &chat); err != nil {
+		t.Fatal(err)
+	}
+	// the log's 1000 items: the last one is the final response; the user
+	// prompt, the tool call and the subordinate's task fell out.
+	var logs []any
+	for i := 0; i < logSize-1; i++ {
+		logs = append(logs, map[string]any{"no": i, "id": fmt.Sprintf("p%d", i), "type": "progress", "heading": "", "content": "", "timestamp": 1786100000.0, "agentno": 0})
+	}
+	logs = append(logs, map[string]any{"no": 999, "id": "a2", "type": "response", "heading": "", "content": "The journal uses 12G.", "timestamp": 1786100006.0, "agentno": 0})
+	chat["log"] = map[string]any{"logs": logs}
+	nb, _ := json.Marshal(chat)
+	local := filepath.Join(t.TempDir(), "chat.json")
+	if err := os.WriteFile(local, nb, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := run(t, "agent-zero/chat", local, root+"/chats/Kx7Qp2aB/chat.json", "chats", "", nil)
+	var hist []string
+	for _, e := range s.Events {
+		if e.SourceLine > logSize {
+			hist = append(hist, fmt.Sprintf("%d %s %s %s rec=%s in=%s par=%s t=%s: %q", e.SourceLine, e.SessionID, e.TurnType, e.ToolName, e.RecordID, e.ToolInput, e.ParentSessionID, e.ToRow().TimeBasis, e.Text))
+		}
+	}
+	want := []string{
+		`1001 Kx7Qp2aB user  rec=u1 in= par= t=none: "list the big files in /var/log"`,
+		`1002 Kx7Qp2aB thinking  rec=a1#0 in= par= t=none: "Use du."`,
+		`1002 Kx7Qp2aB tool_use code_execution_tool rec=a1#1 in={"runtime":"terminal","code":"du -sh /var/log/*"} par= t=none: "code_execution_tool"`,
+		`1003 Kx7Qp2aB tool_result code_execution_tool rec=t1 in= par= t=none: "12G /var/log/journal (full output in file)"`,
+		`1005 Kx7Qp2aB/agent1 system  rec=s1 in= par=Kx7Qp2aB t=none: "subagent task: check journal retention"`,
+	}
+	if strings.Join(hist, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("history rows:\n%s", strings.Join(hist, "\n"))
+	}
+	found := false
+	for _, e := range s.Events {
+		found = found || (e.RecordID == "chat:Kx7Qp2aB#log-trimmed" && strings.HasPrefix(e.Text, "the chat's UI log holds its last 1000 items only"))
+	}
+	if !found {
+		t.Fatal("no trimmed-log row")
+	}
+	if c := s.SkipCounts(); c["no_evidence:progress"] != logSize-1 || c["duplicate:log_item"] != 1 || fmt.Sprint(s.Skips[len(s.Skips)-1]) != "{1004 duplicate:log_item}" {
+		t.Fatalf("skips: %v", c)
+	}
+}
+
 // TestLegacyChat: the v0.8.0 chats/<ctxid>.json layout, a naive
 // created_at as local-as-utc.
 func TestLegacyChat(t *testing.T) {

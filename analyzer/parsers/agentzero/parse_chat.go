@@ -357,10 +357,19 @@ func parseChat(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		n := int64(len(logs))
 		for i := range msgs {
 			m := &msgs[i]
+			n++
 			if m.ID != "" && seen[m.ID] {
+				// The log item of this id was read above, with its time,
+				// and took this message's fields (user_message,
+				// tool_result, the output file): the history copy is that
+				// record in another form, counted here. It is not handed
+				// on as rows of its own: its rows would not carry the log
+				// rows' ids and contents (a tool result is the call's
+				// "#output" in the log), so the correlate stage would see
+				// false conflicts.
+				out.Skip(n, "duplicate:log_item")
 				continue
 			}
-			n++
 			s, parent := session(m.agent)
 			rows := histRows(m)
 			if len(rows) == 0 {

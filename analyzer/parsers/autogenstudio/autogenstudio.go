@@ -18,7 +18,7 @@ const agentName = "autogen-studio"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "autogen-studio/database", Agent: agentName, Version: 1, Actions: actions,
+			ID: "autogen-studio/database", Agent: agentName, Version: 2, Actions: actions,
 			Targets: []string{"database"}, Names: []string{"*.db"},
 			Doc: "autogen04*.db (SQLModel): team labels, session names, run status/task/stop reason/error, message rows (the user's TextMessage, agent replies, thoughts, tool call requests and execution results, handoffs, stops, model usage); host-local times marked local-as-utc",
 		}, parseDatabase),
@@ -40,78 +40,89 @@ func parseDatabase(ctx context.Context, in *parser.Input, out parser.Sink) error
 	if err != nil {
 		return err
 	}
-	tables, err := parser.Tables(ctx, db)
+	readable, err := parser.CheckStore(ctx, db, store, out)
 	if err != nil {
 		return err
 	}
-	if !tables["message"] || !tables["run"] {
-		out.Problem(0, "no message and run tables: not an AutoGen Studio database")
-		return nil
-	}
 	teams := map[string]string{}
-	err = parser.EachTableRow(ctx, db, "team", func(r parser.Row) error {
-		var c struct {
-			Label    string `json:"label"`
-			Provider string `json:"provider"`
-		}
-		_ = json.Unmarshal([]byte(r.Get("component")), &c)
-		teams[r.Get("id")] = c.Label
-		e := timeline.Event{TurnType: timeline.System, SourceLine: r.Rowid, RecordID: "team:" + r.Get("id")}
-		setTime(&e, r.Vals["created_at"])
-		e.Text = fmt.Sprintf("team %s: %s (%s)", r.Get("id"), c.Label, c.Provider)
-		out.Event(e)
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("team: %w", err)
+	// sessions holds the session ids read; nil when the session table is
+	// not read, so a message is then no orphan.
+	var sessions map[string]bool
+	if readable["session"] {
+		sessions = map[string]bool{}
 	}
-	sessions := map[string]bool{}
-	err = parser.EachTableRow(ctx, db, "session", func(r parser.Row) error {
-		id := r.Get("id")
-		sessions[id] = true
-		e := timeline.Event{SessionID: id, TurnType: timeline.System, SourceLine: r.Rowid, RecordID: "session:" + id}
-		setTime(&e, r.Vals["created_at"])
-		team := r.Get("team_id")
-		if l := teams[team]; l != "" {
-			team += " " + l
-		}
-		e.Text = "session: " + r.Get("name") + " (team " + team + ")"
-		out.Event(e)
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("session: %w", err)
+	each := func(table string, fn func(parser.Row)) parser.TableRead {
+		return parser.TableRead{Table: table, Read: func() error {
+			return parser.EachTableRow(ctx, db, table, func(r parser.Row) error { fn(r); return nil })
+		}}
 	}
-	err = parser.EachTableRow(ctx, db, "run", func(r parser.Row) error {
-		e := timeline.Event{SessionID: r.Get("session_id"), TurnType: timeline.System, SourceLine: r.Rowid, RecordID: "run:" + r.Get("id")}
-		setTime(&e, r.Vals["created_at"])
-		e.Text = "run " + r.Get("id") + ": " + r.Get("status")
-		var task msg
-		if json.Unmarshal([]byte(r.Get("task")), &task) == nil && contentText(task.Content) != "" {
-			e.Text += ", task from " + task.Source + ": " + contentText(task.Content)
-		}
-		var tr struct {
-			TaskResult struct {
-				StopReason string `json:"stop_reason"`
-			} `json:"task_result"`
-			Duration float64 `json:"duration"`
-		}
-		if json.Unmarshal([]byte(r.Get("team_result")), &tr) == nil && tr.TaskResult.StopReason != "" {
-			e.Text += fmt.Sprintf(", stopped: %s after %.1f s", tr.TaskResult.StopReason, tr.Duration)
-		}
-		if em := r.Get("error_message"); em != "" {
-			e.Text += ", error: " + parser.RedactSecrets(em)
-		}
-		out.Event(e)
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("run: %w", err)
+	return parser.ReadTables(ctx, out, readable,
+		each("team", func(r parser.Row) { team(r, teams, out) }),
+		each("session", func(r parser.Row) { session(r, teams, sessions, out) }),
+		each("run", func(r parser.Row) { runRow(r, out) }),
+		each("message", func(r parser.Row) { message(r, sessions, out) }))
+}
+
+// store is the tables parseDatabase reads (datamodel/db.py; SQLModel's
+// create_all makes them all), with the columns their rows need; the
+// others are read by name when present.
+var store = parser.SQLiteStore{Name: "an AutoGen Studio", Tables: parser.SQLiteSchema{
+	"team":    {"id", "component"},
+	"session": {"id"},
+	"run":     {"id", "session_id"},
+	"message": {"id", "session_id", "config"},
+}}
+
+// team reads one team row.
+func team(r parser.Row, teams map[string]string, out parser.Sink) {
+	var c struct {
+		Label    string `json:"label"`
+		Provider string `json:"provider"`
 	}
-	return parser.EachTableRow(ctx, db, "message", func(r parser.Row) error {
-		message(r, sessions, out)
-		return nil
-	})
+	_ = json.Unmarshal([]byte(r.Get("component")), &c)
+	teams[r.Get("id")] = c.Label
+	e := timeline.Event{TurnType: timeline.System, SourceLine: r.Rowid, RecordID: "team:" + r.Get("id")}
+	setTime(&e, r.Vals["created_at"])
+	e.Text = fmt.Sprintf("team %s: %s (%s)", r.Get("id"), c.Label, c.Provider)
+	out.Event(e)
+}
+
+// session reads one session row.
+func session(r parser.Row, teams map[string]string, sessions map[string]bool, out parser.Sink) {
+	id := r.Get("id")
+	sessions[id] = true
+	e := timeline.Event{SessionID: id, TurnType: timeline.System, SourceLine: r.Rowid, RecordID: "session:" + id}
+	setTime(&e, r.Vals["created_at"])
+	team := r.Get("team_id")
+	if l := teams[team]; l != "" {
+		team += " " + l
+	}
+	e.Text = "session: " + r.Get("name") + " (team " + team + ")"
+	out.Event(e)
+}
+
+// runRow reads one run row.
+func runRow(r parser.Row, out parser.Sink) {
+	e := timeline.Event{SessionID: r.Get("session_id"), TurnType: timeline.System, SourceLine: r.Rowid, RecordID: "run:" + r.Get("id")}
+	setTime(&e, r.Vals["created_at"])
+	e.Text = "run " + r.Get("id") + ": " + r.Get("status")
+	var task msg
+	if json.Unmarshal([]byte(r.Get("task")), &task) == nil && contentText(task.Content) != "" {
+		e.Text += ", task from " + task.Source + ": " + contentText(task.Content)
+	}
+	var tr struct {
+		TaskResult struct {
+			StopReason string `json:"stop_reason"`
+		} `json:"task_result"`
+		Duration float64 `json:"duration"`
+	}
+	if json.Unmarshal([]byte(r.Get("team_result")), &tr) == nil && tr.TaskResult.StopReason != "" {
+		e.Text += fmt.Sprintf(", stopped: %s after %.1f s", tr.TaskResult.StopReason, tr.Duration)
+	}
+	if em := r.Get("error_message"); em != "" {
+		e.Text += ", error: " + parser.RedactSecrets(em)
+	}
+	out.Event(e)
 }
 
 // msg is an autogen_agentchat message or event as model_dump() stores it
@@ -168,7 +179,7 @@ func message(r parser.Row, sessions map[string]bool, out parser.Sink) {
 	sess := r.Get("session_id")
 	base := timeline.Event{SessionID: sess, SourceLine: r.Rowid}
 	setTime(&base, r.Vals["created_at"])
-	if sess != "" && !sessions[sess] {
+	if sess != "" && sessions != nil && !sessions[sess] {
 		sessions[sess] = true
 		out.Report(r.Rowid, parser.KindOrphanRecord, "message of session "+sess+" whose session row is gone (deleted session): its rows are kept")
 	}

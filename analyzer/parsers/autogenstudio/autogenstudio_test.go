@@ -75,10 +75,47 @@ func TestDatabaseEmpty(t *testing.T) {
 	}
 }
 
-// TestDatabaseOther: a SQLite file that is not Langflow's is one problem.
+// TestDatabaseOther: a SQLite file that is not AutoGen Studio's is one problem.
 func TestDatabaseOther(t *testing.T) {
 	s := run(t, "other.sql", "other")
-	if len(s.Events) != 0 || strings.Join(s.Problems, "\n") != "line 0: no message and run tables: not an AutoGen Studio database" {
+	if len(s.Events) != 0 || strings.Join(s.Problems, "\n") != "line 0: not an AutoGen Studio database: none of the tables message, run, session, team" {
 		t.Fatalf("events %d problems %v", len(s.Events), s.Problems)
+	}
+}
+
+// TestDatabaseSchema (issue 25), on copies of the test store: without
+// the session table it is one problem naming it, every team, run and
+// message row is still there, and no message is called an orphan (its
+// session was not read, not deleted); a message table without config
+// (renamed) names table and column and every other row is there.
+func TestDatabaseSchema(t *testing.T) {
+	full := run(t, "autogen.sql", "autogen")
+	altered := func(stmt string) *parsertest.Sink {
+		db := parsertest.SQLiteAltered(t, "testdata/autogen.sql", stmt)
+		in := parsertest.Input(t, db, parser.File{Path: "/home/ex/.autogenstudio/autogen04203.db", Rel: ".autogenstudio/autogen04203.db", Agent: agentName, Target: "database", MTime: mtime}, nil)
+		return parsertest.Run(t, byID(t, "autogen-studio/database"), in)
+	}
+	keep := func(s *parsertest.Sink, drop string) string {
+		var k parsertest.Sink
+		for _, e := range s.Events {
+			if !strings.HasPrefix(e.RecordID, drop) {
+				k.Events = append(k.Events, e)
+			}
+		}
+		return rows(&k)
+	}
+	s := altered(`DROP TABLE session`)
+	if p := strings.Join(s.Problems, "\n"); p != "line 0: table session missing: its rows cannot be read; the other tables are read\nline 9: config of message 9 not read: unexpected end of JSON input" {
+		t.Fatalf("problems:\n%s", p)
+	}
+	if got, want := rows(s), keep(full, "session:"); got != want || len(s.Events) != len(full.Events)-1 {
+		t.Fatalf("rows:\n%s\nwant:\n%s", got, want)
+	}
+	s = altered(`ALTER TABLE message RENAME COLUMN config TO body`)
+	if p := strings.Join(s.Problems, "\n"); p != "line 0: unknown schema: table message lacks column(s) config: not read; the other tables are read" {
+		t.Fatalf("problems:\n%s", p)
+	}
+	if got, want := rows(s), keep(full, "message:"); got != want || len(s.Events) != 4 {
+		t.Fatalf("rows:\n%s\nwant:\n%s", got, want)
 	}
 }

@@ -2,6 +2,7 @@ package chatgptdesktop
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	json "github.com/go-json-experiment/json/v1"
 	"math"
@@ -19,7 +20,7 @@ func ThreadCatalog() parser.Parser {
 	return parser.New(parser.Spec{
 		ID:      "chatgpt-desktop/thread-catalog",
 		Agent:   FileAgent,
-		Version: 3,
+		Version: 4,
 		Targets: []string{"state-db"},
 		Names:   []string{"codex-dev.db"},
 		Emits:   []string{"chatgpt-desktop"},
@@ -32,21 +33,37 @@ func parseThreadCatalog(ctx context.Context, in *parser.Input, out parser.Sink) 
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
+	readable, err := parser.CheckStore(ctx, db, catalogStore, out)
+	if err != nil {
+		return fmt.Errorf("%s: %w", in.Path, err)
+	}
+	if !readable["local_thread_catalog"] {
+		return nil
+	}
 	cols, err := parser.Columns(ctx, db, "local_thread_catalog")
 	if err != nil {
 		return fmt.Errorf("read schema of %s: %w", in.Path, err)
 	}
-	if cols == nil {
-		return nil
-	}
+	// source_kind is checked here, not in catalogStore: SQLite column
+	// names are case-insensitive, and CheckStore compares them exactly.
 	has := map[string]bool{}
 	for c := range cols {
 		has[strings.ToLower(c)] = true
 	}
 	if !has["source_kind"] {
-		out.Problem(0, "local_thread_catalog has no source_kind column: ChatGPT conversations cannot be told from Codex threads, none read")
+		out.Problem(0, "unknown schema: table local_thread_catalog lacks column(s) source_kind: not read (ChatGPT conversations cannot be told from Codex threads)")
 		return nil
 	}
+	return parser.ReadTables(ctx, out, readable, parser.TableRead{Table: "local_thread_catalog", Read: func() error {
+		return catalogRows(ctx, db, out)
+	}})
+}
+
+// catalogStore is the one table parseThreadCatalog reads; its one
+// required column, source_kind, is checked apart (see parseThreadCatalog).
+var catalogStore = parser.SQLiteStore{Name: "a ChatGPT desktop codex-dev", Tables: parser.SQLiteSchema{"local_thread_catalog": nil}}
+
+func catalogRows(ctx context.Context, db *sql.DB, out parser.Sink) error {
 	var ord int64
 	return parser.EachTableRow(ctx, db, "local_thread_catalog", func(r parser.Row) error {
 		ord++

@@ -126,3 +126,18 @@ func TestFallbacks(t *testing.T) {
 		t.Errorf("conv-c should be undated: %v %q", e.Time, e.TimeBasis)
 	}
 }
+
+// The schema policy (issue 25), on a copy of the typical store: without
+// local_thread_catalog it is "not a ChatGPT desktop codex-dev database";
+// a catalog without source_kind names table and column; no rows either way.
+func TestCatalogSchema(t *testing.T) {
+	for _, c := range []struct{ stmt, want string }{
+		{`DROP TABLE local_thread_catalog`, "line 0: not a ChatGPT desktop codex-dev database: none of the tables local_thread_catalog"},
+		{`ALTER TABLE local_thread_catalog DROP COLUMN source_kind`, "line 0: unknown schema: table local_thread_catalog lacks column(s) source_kind: not read (ChatGPT conversations cannot be told from Codex threads)"},
+	} {
+		s := parsertest.Run(t, ThreadCatalog(), parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/typical.sql", c.stmt), dbFile(), nil))
+		if got := strings.Join(s.Problems, "\n"); got != c.want || len(s.Events) != 0 {
+			t.Errorf("%s: %d rows, problems:\n%s", c.stmt, len(s.Events), got)
+		}
+	}
+}

@@ -48,6 +48,24 @@ func TestLogsDB(t *testing.T) {
 	}
 }
 
+// The schema policy (issue 25): a logs_<N>.sqlite without its logs table
+// is "not a Codex log database"; a logs table without ts, or without
+// either body column, names the table and the column; nothing is read.
+func TestLogsDBSchema(t *testing.T) {
+	p := byID(t, "codex-cli/logs-db")
+	for _, c := range []struct{ stmt, want string }{
+		{`DROP TABLE logs`, "line 0: not a Codex log database: none of the tables logs"},
+		{`ALTER TABLE logs DROP COLUMN ts`, "line 0: unknown schema: table logs lacks column(s) ts: not read; the other tables are read"},
+		{`ALTER TABLE logs DROP COLUMN feedback_log_body`, "line 0: unknown schema: table logs lacks column(s) feedback_log_body (or message): not read"},
+	} {
+		in := parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/logs_2.sql", c.stmt), parser.File{Path: "/home/examiner/.codex/logs_2.sqlite", Agent: agentName, Target: "state-db"}, nil)
+		s := parsertest.Run(t, p, in)
+		if got := strings.Join(s.Problems, "\n"); got != c.want || len(s.Events) != 0 {
+			t.Errorf("%s: %d rows, problems:\n%s", c.stmt, len(s.Events), got)
+		}
+	}
+}
+
 // The logs_2.sqlite Codex 0.171.0 wrote in the real-agent fixture (codex
 // exec runs no approval and sends no feedback): nothing to read.
 func TestLogsDBRealAgentFixture(t *testing.T) {

@@ -169,3 +169,49 @@ func TestThreadHistoryCommandDiffersFromRollout(t *testing.T) {
 		t.Fatalf("rows %v, skips %v", cmds, s.SkipCounts())
 	}
 }
+
+// The schema policy (issue 25): a thread history without thread_turns is
+// one problem naming it and every thread_items row is still there; one
+// whose thread_items lacks item_id (renamed: a key column cannot be
+// dropped) names table and column and every
+// thread_turns row is still there; a file with neither table is "not a
+// Codex thread history database".
+func TestThreadHistorySchema(t *testing.T) {
+	p := byID(t, "codex-cli/thread-history")
+	rollout := "/home/examiner/.codex/sessions/2026/05/28/rollout-2026-05-28T20-26-40-019e0000-0000-7000-8000-0000000000e1.jsonl"
+	related := parsertest.Files{rollout: "testdata/thread_history_rollout.jsonl"}
+	run := func(stmts ...string) *parsertest.Sink {
+		return parsertest.Run(t, p, threadHistoryInput(t, parsertest.SQLiteAltered(t, "testdata/thread_history_1.sql", stmts...), related))
+	}
+	full := run()
+	const bad = "line 10: thread item bad: item_json: invalid character 'n' looking for beginning of object key string"
+	if strings.Join(full.Problems, "\n") != bad {
+		t.Fatalf("full store problems: %q", full.Problems)
+	}
+	keep := func(turns bool) []string {
+		var out []string
+		for i, r := range rowsAt(full) {
+			if strings.HasSuffix(full.Events[i].RecordID, "#turn") == turns {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	s := run(`DROP TABLE thread_turns`)
+	if got := strings.Join(s.Problems, "\n"); got != "line 0: table thread_turns missing: its rows cannot be read; the other tables are read\n"+bad {
+		t.Fatalf("problems:\n%s", got)
+	}
+	if items := keep(false); len(items) != len(full.Events)-1 {
+		t.Fatalf("%d item rows of %d", len(items), len(full.Events))
+	}
+	sameRows(t, rowsAt(s), keep(false))
+	s = run(`ALTER TABLE thread_items RENAME COLUMN item_id TO item_key`)
+	if got := strings.Join(s.Problems, "\n"); got != "line 0: unknown schema: table thread_items lacks column(s) item_id: not read; the other tables are read" {
+		t.Fatalf("problems:\n%s", got)
+	}
+	sameRows(t, rowsAt(s), keep(true))
+	s = run(`DROP TABLE thread_turns`, `DROP TABLE thread_items`)
+	if got := strings.Join(s.Problems, "\n"); got != "line 0: not a Codex thread history database: none of the tables thread_items, thread_turns" || len(s.Events) != 0 {
+		t.Fatalf("%d rows, problems:\n%s", len(s.Events), got)
+	}
+}

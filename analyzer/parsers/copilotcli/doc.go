@@ -143,7 +143,11 @@
 //     (checkpoint_number); forge_trajectory_events has no unique key and
 //     its rows none. Columns are read by name and missing ones tolerated
 //     (the real 1.0.102 store of fixtures/roots/real-agents-2 has these
-//     columns).
+//     columns), but for the ones that name a row's session (sessions.id,
+//     turns.session_id and turn_index, the others' session_id): a table
+//     missing or lacking one is a problem row naming it and the other
+//     tables are read (parser.CheckStore; no release is known to lack
+//     one of the six).
 //
 //   - rewind-index: session-state/<id>/rewind-file-snapshots/index.json
 //     (secondary, one-hour window as the seed gives): per snapshot the

@@ -127,3 +127,47 @@ func TestRewindIndex(t *testing.T) {
 		t.Fatalf("rows: %+v", s.Events)
 	}
 }
+
+// The schema policy (issue 25), on copies of the test store: without
+// checkpoints it is one problem naming the table and every other table's
+// rows are all there; a turns table without turn_index names table and
+// column and every other row is there; a store with none of the tables is
+// "not a Copilot CLI session-store database".
+func TestSessionStoreSchema(t *testing.T) {
+	p := byID(t, "copilot-cli/session-store")
+	f := parser.File{Path: "/home/examiner/.copilot/session-store.db", Agent: Agent, Target: "session-store"}
+	run := func(stmts ...string) *parsertest.Sink {
+		return parsertest.Run(t, p, parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/store/session-store.sql", stmts...), f, nil))
+	}
+	texts := func(s *parsertest.Sink, drop func(timeline.Event) bool) string {
+		var out []string
+		for _, e := range s.Events {
+			if !drop(e) {
+				out = append(out, string(e.TurnType)+" "+e.RecordID+" "+e.Text)
+			}
+		}
+		return strings.Join(out, "\n")
+	}
+	full := run()
+	none := func(timeline.Event) bool { return false }
+	s := run(`DROP TABLE checkpoints`)
+	if got := strings.Join(s.Problems, "\n"); got != "line 0: table checkpoints missing: its rows cannot be read; the other tables are read" {
+		t.Fatalf("problems:\n%s", got)
+	}
+	want := texts(full, func(e timeline.Event) bool { return strings.HasPrefix(e.Text, "checkpoints: ") })
+	if got := texts(s, none); got != want || len(s.Events) != len(full.Events)-1 {
+		t.Fatalf("rows:\n%s\nwant:\n%s", got, want)
+	}
+	s = run(`ALTER TABLE turns DROP COLUMN turn_index`)
+	if got := strings.Join(s.Problems, "\n"); got != "line 0: unknown schema: table turns lacks column(s) turn_index: not read; the other tables are read" {
+		t.Fatalf("problems:\n%s", got)
+	}
+	want = texts(full, func(e timeline.Event) bool { return e.TurnType == timeline.User || e.TurnType == timeline.Assistant })
+	if got := texts(s, none); got != want || len(s.Events) != len(full.Events)-2 {
+		t.Fatalf("rows:\n%s\nwant:\n%s", got, want)
+	}
+	s = run(`DROP TABLE sessions`, `DROP TABLE turns`, `DROP TABLE session_files`, `DROP TABLE session_refs`, `DROP TABLE checkpoints`, `DROP TABLE forge_trajectory_events`)
+	if got := strings.Join(s.Problems, "\n"); got != "line 0: not a Copilot CLI session-store database: none of the tables checkpoints, forge_trajectory_events, session_files, session_refs, sessions, turns" || len(s.Events) != 0 {
+		t.Fatalf("%d rows, problems:\n%s", len(s.Events), got)
+	}
+}

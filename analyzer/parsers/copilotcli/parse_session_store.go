@@ -5,7 +5,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -90,70 +89,83 @@ func parseSessionStore(ctx context.Context, in *parser.Input, out parser.Sink) e
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
-	var n int
-	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master").Scan(&n); err != nil {
-		return fmt.Errorf("read %s: %w", in.Path, err)
+	readable, err := parser.CheckStore(ctx, db, sessionStore, out)
+	if err != nil {
+		return fmt.Errorf("%s: %w", in.Path, err)
 	}
 	cwd := map[string]string{}
-	var errs []string
-	if err := eachRow(ctx, db, "sessions", func(r dbRow) {
-		id := r.Get("id")
-		if id == "" {
-			id = r.Get("session_id")
-		}
-		cwd[id] = r.Get("cwd")
-		e := timeline.Event{SessionID: id, ProjectPath: r.Get("cwd"), TurnType: timeline.System, SourceLine: r.Rowid, Secondary: true,
-			Text: "session record: " + allKV(r, "id", "session_id"), RecordID: rid(id, "session-record")}
-		setTime(&e, r, "created_at", "createdAt", "updated_at")
-		out.Event(e)
-	}); err != nil {
-		errs = append(errs, err.Error())
-	}
-	if err := eachRow(ctx, db, "turns", func(r dbRow) {
-		sid := r.Get("session_id")
-		base := timeline.Event{SessionID: sid, ProjectPath: cwd[sid], SourceLine: r.Rowid, Secondary: true}
-		setTime(&base, r, storeTimeCols...)
-		// A turn is unique by (session_id, turn_index).
-		turn := ""
-		if ti := r.Get("turn_index"); sid != "" && ti != "" {
-			turn = sid + "/turn/" + ti
-		}
-		rows := 0
-		if u := r.Get("user_message"); strings.TrimSpace(u) != "" {
-			e := base
-			e.TurnType, e.Text, e.RecordID = timeline.User, u, rid(turn, "user")
-			out.Event(e)
-			rows++
-		}
-		if a := r.Get("assistant_response"); strings.TrimSpace(a) != "" {
-			e := base
-			e.TurnType, e.Text, e.Model, e.RecordID = timeline.Assistant, a, r.Get("model"), rid(turn, "assistant")
-			out.Event(e)
-			rows++
-		}
-		if rows == 0 {
-			out.Skip(r.Rowid, "no_evidence:empty_turn")
-		}
-	}); err != nil {
-		errs = append(errs, err.Error())
+	reads := []parser.TableRead{
+		{Table: "sessions", Read: func() error {
+			return eachRow(ctx, db, "sessions", func(r dbRow) {
+				id := r.Get("id")
+				if id == "" {
+					id = r.Get("session_id")
+				}
+				cwd[id] = r.Get("cwd")
+				e := timeline.Event{SessionID: id, ProjectPath: r.Get("cwd"), TurnType: timeline.System, SourceLine: r.Rowid, Secondary: true,
+					Text: "session record: " + allKV(r, "id", "session_id"), RecordID: rid(id, "session-record")}
+				setTime(&e, r, "created_at", "createdAt", "updated_at")
+				out.Event(e)
+			})
+		}},
+		{Table: "turns", Read: func() error {
+			return eachRow(ctx, db, "turns", func(r dbRow) { turnRows(r, cwd, out) })
+		}},
 	}
 	for _, t := range storeTables {
 		table := t
-		if err := eachRow(ctx, db, table, func(r dbRow) {
-			sid := r.Get("session_id")
-			e := timeline.Event{SessionID: sid, ProjectPath: cwd[sid], TurnType: timeline.System, SourceLine: r.Rowid, Secondary: true,
-				Text: table + ": " + allKV(r, "session_id"), RecordID: storeRecordID(table, sid, r)}
-			setTime(&e, r, storeTimeCols...)
-			out.Event(e)
-		}); err != nil {
-			errs = append(errs, err.Error())
-		}
+		reads = append(reads, parser.TableRead{Table: table, Read: func() error {
+			return eachRow(ctx, db, table, func(r dbRow) {
+				sid := r.Get("session_id")
+				e := timeline.Event{SessionID: sid, ProjectPath: cwd[sid], TurnType: timeline.System, SourceLine: r.Rowid, Secondary: true,
+					Text: table + ": " + allKV(r, "session_id"), RecordID: storeRecordID(table, sid, r)}
+				setTime(&e, r, storeTimeCols...)
+				out.Event(e)
+			})
+		}})
 	}
-	if len(errs) > 0 {
-		sort.Strings(errs)
-		return fmt.Errorf("read %s: %s", in.Path, strings.Join(errs, "; "))
+	return parser.ReadTables(ctx, out, readable, reads...)
+}
+
+// sessionStore is the tables parseSessionStore reads (the real 1.0.102
+// store of fixtures/roots/real-agents-2 has them all; no release is known
+// to lack one), with the columns that name a row's session; the others
+// are read by name when present.
+var sessionStore = parser.SQLiteStore{Name: "a Copilot CLI session-store", Tables: parser.SQLiteSchema{
+	"sessions":                {"id"},
+	"turns":                   {"session_id", "turn_index"},
+	"session_files":           {"session_id"},
+	"session_refs":            {"session_id"},
+	"checkpoints":             {"session_id"},
+	"forge_trajectory_events": {"session_id"},
+}}
+
+// turnRows emits the user and assistant rows of one turns row.
+func turnRows(r dbRow, cwd map[string]string, out parser.Sink) {
+	sid := r.Get("session_id")
+	base := timeline.Event{SessionID: sid, ProjectPath: cwd[sid], SourceLine: r.Rowid, Secondary: true}
+	setTime(&base, r, storeTimeCols...)
+	// A turn is unique by (session_id, turn_index).
+	turn := ""
+	if ti := r.Get("turn_index"); sid != "" && ti != "" {
+		turn = sid + "/turn/" + ti
 	}
-	return nil
+	rows := 0
+	if u := r.Get("user_message"); strings.TrimSpace(u) != "" {
+		e := base
+		e.TurnType, e.Text, e.RecordID = timeline.User, u, rid(turn, "user")
+		out.Event(e)
+		rows++
+	}
+	if a := r.Get("assistant_response"); strings.TrimSpace(a) != "" {
+		e := base
+		e.TurnType, e.Text, e.Model, e.RecordID = timeline.Assistant, a, r.Get("model"), rid(turn, "assistant")
+		out.Event(e)
+		rows++
+	}
+	if rows == 0 {
+		out.Skip(r.Rowid, "no_evidence:empty_turn")
+	}
 }
 
 // storeUnique are the columns (after session_id) of each table's UNIQUE

@@ -153,3 +153,41 @@ func TestDataDBContract(t *testing.T) {
 		t.Fatalf("skips: %+v", s.Skips)
 	}
 }
+
+// The schema policy (issue 25), on copies of the typical store: without
+// session_checkpoints it is one problem naming it and every other row is
+// there; no column is required (the column names are not published), so
+// accounts without login still gives its two account rows (named by
+// their ids) and no problem.
+func TestDataDBSchema(t *testing.T) {
+	p := byID(t, "copilot-desktop/data-db")
+	f := parser.File{Path: "/home/examiner/.copilot/data.db", Agent: Agent, Target: "data-db"}
+	run := func(stmt string) *parsertest.Sink {
+		return parsertest.Run(t, p, parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/typical.sql", stmt), f, nil))
+	}
+	render := func(s *parsertest.Sink, drop string) []string {
+		var out []string
+		for _, e := range s.Events {
+			if drop == "" || !strings.HasPrefix(e.RecordID, drop) {
+				out = append(out, e.RecordID+" "+e.Text)
+			}
+		}
+		return out
+	}
+	full := parsertest.Run(t, p, dbInput(t, "testdata/typical.sql"))
+	s := run(`DROP TABLE session_checkpoints`)
+	if got := strings.Join(s.Problems, "\n"); got != "line 0: table session_checkpoints missing: its rows cannot be read; the other tables are read" {
+		t.Fatalf("problems:\n%s", got)
+	}
+	want := render(full, "session_checkpoints/")
+	if got := render(s, ""); strings.Join(got, "\n") != strings.Join(want, "\n") || len(got) != len(full.Events)-1 {
+		t.Fatalf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	s = run(`ALTER TABLE accounts DROP COLUMN login`)
+	if len(s.Problems) != 0 || len(s.Events) != len(full.Events) {
+		t.Fatalf("%d rows of %d, problems %q", len(s.Events), len(full.Events), s.Problems)
+	}
+	if a := rowsWith(s, "account: "); len(a) != 2 || !strings.HasPrefix(a[0].Text, "account: acc1 id=acc1 host=github.com ") || a[1].RecordID != "accounts/acc2" {
+		t.Fatalf("account rows %+v", a)
+	}
+}

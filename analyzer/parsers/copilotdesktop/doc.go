@@ -31,9 +31,12 @@
 //     session_deletion_intents -> "activity:", "session checkpoint:",
 //     "scheduled task:", "scheduled task trigger:", "scheduled task run:",
 //     "session automation:", "session deletion intent:" rows of k=v.
-//     Columns are read BY NAME and every table and column is optional, so
-//     other app versions parse; other tables (the real 1.1.30 database has
-//     104) are not read. RecordID is "<table>/<id>" (settings by key,
+//     Columns are read BY NAME and none is required (their names are not
+//     published), so other app versions parse; a table of these that is
+//     missing is one problem row naming it (none is known to be absent
+//     from a release), a file with none of them is "not a Copilot Desktop
+//     data database", and a table whose read fails is named and the next
+//     read; other tables (the real 1.1.30 database has 104) are not read. RecordID is "<table>/<id>" (settings by key,
 //     deletion intents by session_id), "#forked" and "#archived" for the
 //     rows derived from a session; a fork's session state carries
 //     forked_from. workspace_session_aliases rows are a join (the sessions'

@@ -128,8 +128,7 @@ func (j *joins) sessionProject(sessionID, workspaceID string) string {
 }
 
 type dbOut struct {
-	out  parser.Sink
-	errs []string
+	out parser.Sink
 }
 
 // emit writes one system row of table at the record's time (or the
@@ -174,26 +173,40 @@ func recordID(table string, r row) string {
 
 // parseDataDB reads Copilot Desktop's .copilot/data.db, one system row per
 // record of the tables it knows (see the package doc). Columns are read
-// by name; missing tables and columns are tolerated.
+// by name; a table it reads that is missing, or whose read fails part
+// way, is one problem row naming it and the other tables are read
+// (parser.CheckStore, parser.ReadTables).
 func parseDataDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	db, err := in.DB(ctx)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
-	var n int
-	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master").Scan(&n); err != nil {
-		return fmt.Errorf("read %s: %w", in.Path, err)
+	readable, err := parser.CheckStore(ctx, db, dataStore, out)
+	if err != nil {
+		return fmt.Errorf("%s: %w", in.Path, err)
 	}
 	o := &dbOut{out: out}
+	var reads []parser.TableRead
 	run := func(table string, fn func(r row)) {
-		if err := eachRow(ctx, db, table, fn); err != nil {
-			o.errs = append(o.errs, err.Error())
-		}
+		reads = append(reads, parser.TableRead{Table: table, Read: func() error { return eachRow(ctx, db, table, fn) }})
 	}
 	j := &joins{projectPath: map[string]string{}, worktreePath: map[string]string{}, workspaceProj: map[string]string{}, sessionWS: map[string]string{}}
-	// pass 1: the joins
-	run("projects", func(r row) { j.projectPath[r.Get("id")] = r.first("main_repo_path", "path", "repo_path") })
-	run("worktrees", func(r row) { j.worktreePath[r.Get("id")] = r.first("path", "worktree_path") })
+	// The joins are taken in the same one read of each table as its rows
+	// (projects, worktrees and workspaces come first for that), so a table
+	// whose read fails is named once.
+	run("projects", func(r row) {
+		p := r.first("main_repo_path", "path", "repo_path")
+		j.projectPath[r.Get("id")] = p
+		o.emit(r, "projects", "", "", p, "project added: "+r.kv(), time.Time{}, timeline.TimeRecorded)
+	})
+	run("worktrees", func(r row) {
+		j.worktreePath[r.Get("id")] = r.first("path", "worktree_path")
+		p := j.projectPath[r.Get("project_id")]
+		if p == "" {
+			p = r.first("path", "worktree_path")
+		}
+		o.emit(r, "worktrees", "", "", p, "worktree: "+r.kv(), time.Time{}, timeline.TimeRecorded)
+	})
 	run("workspaces", func(r row) {
 		p := j.projectPath[r.Get("project_id")]
 		if p == "" {
@@ -203,6 +216,7 @@ func parseDataDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			p = r.first("path", "cwd")
 		}
 		j.workspaceProj[r.Get("id")] = p
+		o.emit(r, "workspaces", "", "", p, "workspace: "+r.kv(), time.Time{}, timeline.TimeRecorded)
 	})
 	run("workspace_session_aliases", func(r row) {
 		if sid := r.first("session_id", "alias"); sid != "" {
@@ -231,20 +245,6 @@ func parseDataDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	run("model_providers", func(r row) {
 		o.emit(r, "model_providers", "", "", "", "model provider: "+r.kv(), time.Time{}, timeline.TimeRecorded)
 	})
-	run("projects", func(r row) {
-		p := j.projectPath[r.Get("id")]
-		o.emit(r, "projects", "", "", p, "project added: "+r.kv(), time.Time{}, timeline.TimeRecorded)
-	})
-	run("worktrees", func(r row) {
-		p := j.projectPath[r.Get("project_id")]
-		if p == "" {
-			p = r.first("path", "worktree_path")
-		}
-		o.emit(r, "worktrees", "", "", p, "worktree: "+r.kv(), time.Time{}, timeline.TimeRecorded)
-	})
-	run("workspaces", func(r row) {
-		o.emit(r, "workspaces", "", "", j.workspaceProj[r.Get("id")], "workspace: "+r.kv(), time.Time{}, timeline.TimeRecorded)
-	})
 	run("sessions", func(r row) {
 		sid := r.first("id", "session_id")
 		p := j.sessionProject(sid, r.Get("workspace_id"))
@@ -261,15 +261,7 @@ func parseDataDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			}
 		}
 	})
-	for _, tl := range []struct{ table, label string }{
-		{"activity_items", "activity"},
-		{"session_checkpoints", "session checkpoint"},
-		{"my_copilot_scheduled_tasks", "scheduled task"},
-		{"my_copilot_scheduled_task_triggers", "scheduled task trigger"},
-		{"my_copilot_scheduled_task_invocations", "scheduled task run"},
-		{"session_automations", "session automation"},
-		{"session_deletion_intents", "session deletion intent"},
-	} {
+	for _, tl := range sessionTables {
 		tl := tl
 		run(tl.table, func(r row) {
 			sid := r.Get("session_id")
@@ -280,11 +272,35 @@ func parseDataDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			o.emit(r, tl.table, "", sid, p, tl.label+": "+r.kv("session_id"), time.Time{}, timeline.TimeRecorded)
 		})
 	}
-	if len(o.errs) > 0 {
-		return fmt.Errorf("read %s: %s", in.Path, strings.Join(o.errs, "; "))
-	}
-	return nil
+	return parser.ReadTables(ctx, out, readable, reads...)
 }
+
+// sessionTables are the tables read as "<label>: k=v" rows.
+var sessionTables = []struct{ table, label string }{
+	{"activity_items", "activity"},
+	{"session_checkpoints", "session checkpoint"},
+	{"my_copilot_scheduled_tasks", "scheduled task"},
+	{"my_copilot_scheduled_task_triggers", "scheduled task trigger"},
+	{"my_copilot_scheduled_task_invocations", "scheduled task run"},
+	{"session_automations", "session automation"},
+	{"session_deletion_intents", "session deletion intent"},
+}
+
+// dataStore is the tables parseDataDB reads, the seed's list for the
+// real 1.1.29 and 1.1.30 installs. No column is required: the column
+// names are not published (see the package doc), every one is read by
+// name and a row lacking them is still a row. No table is Optional: no
+// release is known to lack one.
+var dataStore = func() parser.SQLiteStore {
+	s := parser.SQLiteStore{Name: "a Copilot Desktop data", Tables: parser.SQLiteSchema{}}
+	for _, t := range []string{"projects", "worktrees", "workspaces", "workspace_session_aliases", "accounts", "settings", "model_providers", "sessions"} {
+		s.Tables[t] = nil
+	}
+	for _, t := range sessionTables {
+		s.Tables[t.table] = nil
+	}
+	return s
+}()
 
 // eachRow calls fn for each row of table in rowid order (nothing when the
 // table is missing).

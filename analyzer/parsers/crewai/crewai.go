@@ -2,6 +2,7 @@ package crewai
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"path"
 	"strconv"
@@ -19,12 +20,12 @@ const agentName = "crewai"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "crewai/task-outputs", Agent: agentName, Version: 1, Actions: actions,
+			ID: "crewai/task-outputs", Agent: agentName, Version: 2, Actions: actions,
 			Targets: []string{"task-outputs"}, Names: []string{"latest_kickoff_task_outputs.db"},
 			Doc: "latest_kickoff_task_outputs.db: the latest kickoff's inputs and each task's description, agent, final output and LLM messages (replays marked)",
 		}, parseTaskOutputs),
 		parser.New(parser.Spec{
-			ID: "crewai/flow-states", Agent: agentName, Version: 1, Actions: actions,
+			ID: "crewai/flow-states", Agent: agentName, Version: 2, Actions: actions,
 			Targets: []string{"task-outputs"}, Names: []string{"flow_states.db"},
 			Doc: "flow_states.db: each persisted flow method's completion with the flow state, and flows paused for human feedback",
 		}, parseFlowStates),
@@ -56,13 +57,31 @@ func parseTaskOutputs(ctx context.Context, in *parser.Input, out parser.Sink) er
 	if err != nil {
 		return err
 	}
-	if ok, err := parser.HasTable(ctx, db, "latest_kickoff_task_outputs"); err != nil {
+	readable, err := parser.CheckStore(ctx, db, taskOutputsStore, out)
+	if err != nil {
 		return err
-	} else if !ok {
-		out.Problem(0, "no latest_kickoff_task_outputs table: not a CrewAI task outputs database")
-		return nil
 	}
-	sess := session(in)
+	return parser.ReadTables(ctx, out, readable, parser.TableRead{Table: "latest_kickoff_task_outputs", Read: func() error {
+		return taskOutputs(ctx, db, session(in), out)
+	}})
+}
+
+// taskOutputsStore is the one table of latest_kickoff_task_outputs.db
+// (kickoff_task_outputs_storage.py), with the columns a row needs.
+var taskOutputsStore = parser.SQLiteStore{Name: "a CrewAI task outputs", Tables: parser.SQLiteSchema{
+	"latest_kickoff_task_outputs": {"task_id", "output"},
+}}
+
+// flowStatesStore is the tables of flow_states.db (flow/persistence/
+// sqlite.py), with the columns a row needs.
+var flowStatesStore = parser.SQLiteStore{Name: "a CrewAI flow states", Tables: parser.SQLiteSchema{
+	"flow_states":      {"flow_uuid", "method_name", "state_json"},
+	"pending_feedback": {"flow_uuid", "context_json"},
+}, Optional: map[string]string{
+	"pending_feedback": "releases before human-in-the-loop flows (crewAI c73b36a4c, #4143)",
+}}
+
+func taskOutputs(ctx context.Context, db *sql.DB, sess string, out parser.Sink) error {
 	inputsShown := false
 	return parser.EachTableRow(ctx, db, "latest_kickoff_task_outputs", func(r parser.Row) error {
 		base := timeline.Event{SessionID: sess, SourceLine: r.Rowid}
@@ -123,35 +142,35 @@ func parseFlowStates(ctx context.Context, in *parser.Input, out parser.Sink) err
 	if err != nil {
 		return err
 	}
-	if ok, err := parser.HasTable(ctx, db, "flow_states"); err != nil {
-		return err
-	} else if !ok {
-		out.Problem(0, "no flow_states table: not a CrewAI flow states database")
-		return nil
-	}
-	err = parser.EachTableRow(ctx, db, "flow_states", func(r parser.Row) error {
-		e := timeline.Event{SessionID: r.Get("flow_uuid"), TurnType: timeline.System, SourceLine: r.Rowid, RecordID: "flow_states:" + r.Get("id")}
-		if t, ok := parser.SQLTime(r.Vals["timestamp"]); ok {
-			e.Time = t
-		} else {
-			e.TimeBasis = timeline.TimeNone
-		}
-		e.Text = "flow method " + r.Get("method_name") + " completed; state: " + parser.RedactSecrets(parser.CompactJSON([]byte(r.Get("state_json"))))
-		out.Event(e)
-		return nil
-	})
+	readable, err := parser.CheckStore(ctx, db, flowStatesStore, out)
 	if err != nil {
-		return fmt.Errorf("flow_states: %w", err)
+		return err
 	}
-	return parser.EachTableRow(ctx, db, "pending_feedback", func(r parser.Row) error {
-		e := timeline.Event{SessionID: r.Get("flow_uuid"), TurnType: timeline.System, SourceLine: r.Rowid, RecordID: "pending_feedback:" + r.Get("id")}
-		if t, ok := parser.SQLTime(r.Vals["created_at"]); ok {
-			e.Time = t
-		} else {
-			e.TimeBasis = timeline.TimeNone
-		}
-		e.Text = "flow paused waiting for human feedback: " + parser.RedactSecrets(parser.CompactJSON([]byte(r.Get("context_json"))))
-		out.Event(e)
-		return nil
-	})
+	return parser.ReadTables(ctx, out, readable,
+		parser.TableRead{Table: "flow_states", Read: func() error {
+			return parser.EachTableRow(ctx, db, "flow_states", func(r parser.Row) error {
+				e := timeline.Event{SessionID: r.Get("flow_uuid"), TurnType: timeline.System, SourceLine: r.Rowid, RecordID: "flow_states:" + r.Get("id")}
+				if t, ok := parser.SQLTime(r.Vals["timestamp"]); ok {
+					e.Time = t
+				} else {
+					e.TimeBasis = timeline.TimeNone
+				}
+				e.Text = "flow method " + r.Get("method_name") + " completed; state: " + parser.RedactSecrets(parser.CompactJSON([]byte(r.Get("state_json"))))
+				out.Event(e)
+				return nil
+			})
+		}},
+		parser.TableRead{Table: "pending_feedback", Read: func() error {
+			return parser.EachTableRow(ctx, db, "pending_feedback", func(r parser.Row) error {
+				e := timeline.Event{SessionID: r.Get("flow_uuid"), TurnType: timeline.System, SourceLine: r.Rowid, RecordID: "pending_feedback:" + r.Get("id")}
+				if t, ok := parser.SQLTime(r.Vals["created_at"]); ok {
+					e.Time = t
+				} else {
+					e.TimeBasis = timeline.TimeNone
+				}
+				e.Text = "flow paused waiting for human feedback: " + parser.RedactSecrets(parser.CompactJSON([]byte(r.Get("context_json"))))
+				out.Event(e)
+				return nil
+			})
+		}})
 }

@@ -75,11 +75,52 @@ func TestFlowStates(t *testing.T) {
 // TestOther: a SQLite file that is neither store is one problem each.
 func TestOther(t *testing.T) {
 	s := run(t, "crewai/task-outputs", "other.sql", "latest_kickoff_task_outputs.db", "other_task_outputs")
-	if len(s.Events) != 0 || strings.Join(s.Problems, "\n") != "line 0: no latest_kickoff_task_outputs table: not a CrewAI task outputs database" {
+	if len(s.Events) != 0 || strings.Join(s.Problems, "\n") != "line 0: not a CrewAI task outputs database: none of the tables latest_kickoff_task_outputs" {
 		t.Fatalf("events %d problems %v", len(s.Events), s.Problems)
 	}
 	s = run(t, "crewai/flow-states", "other.sql", "flow_states.db", "other_flow_states")
-	if len(s.Events) != 0 || strings.Join(s.Problems, "\n") != "line 0: no flow_states table: not a CrewAI flow states database" {
+	if len(s.Events) != 0 || strings.Join(s.Problems, "\n") != "line 0: not a CrewAI flow states database: none of the tables flow_states, pending_feedback" {
 		t.Fatalf("events %d problems %v", len(s.Events), s.Problems)
+	}
+}
+
+// TestStoresSchema (issue 25), on copies of the test stores: a
+// flow_states.db without flow_states is one problem naming it and its
+// pending_feedback row is still there; one without pending_feedback (the
+// releases before human-in-the-loop flows) is no problem and every
+// flow_states row is there; a pending_feedback without context_json and a
+// task outputs table without output name table and column.
+func TestStoresSchema(t *testing.T) {
+	altered := func(id, sqlFile, base string, stmt string) *parsertest.Sink {
+		db := parsertest.SQLiteAltered(t, "testdata/"+sqlFile, stmt)
+		in := parsertest.Input(t, db, parser.File{Path: "/home/ex/.local/share/research_crew/" + base, Rel: ".local/share/research_crew/" + base, Agent: agentName, Target: "task-outputs", MTime: mtime}, nil)
+		return parsertest.Run(t, byID(t, id), in)
+	}
+	full := run(t, "crewai/flow-states", "flow_states.sql", "flow_states.db", "flow_states")
+	keep := func(prefix string) string {
+		var k parsertest.Sink
+		for _, e := range full.Events {
+			if strings.HasPrefix(e.RecordID, prefix) {
+				k.Events = append(k.Events, e)
+			}
+		}
+		return rows(&k)
+	}
+	for _, c := range []struct{ stmt, problem, kept string }{
+		{`DROP TABLE flow_states`, "line 0: table flow_states missing: its rows cannot be read; the other tables are read", "pending_feedback:"},
+		{`DROP TABLE pending_feedback`, "", "flow_states:"},
+		{`ALTER TABLE pending_feedback DROP COLUMN context_json`, "line 0: unknown schema: table pending_feedback lacks column(s) context_json: not read; the other tables are read", "flow_states:"},
+	} {
+		s := altered("crewai/flow-states", "flow_states.sql", "flow_states.db", c.stmt)
+		if p := strings.Join(s.Problems, "\n"); p != c.problem {
+			t.Errorf("%s: problems:\n%s", c.stmt, p)
+		}
+		if got, want := rows(s), keep(c.kept); got != want || got == "" {
+			t.Errorf("%s: rows:\n%s\nwant:\n%s", c.stmt, got, want)
+		}
+	}
+	s := altered("crewai/task-outputs", "task_outputs.sql", "latest_kickoff_task_outputs.db", `ALTER TABLE latest_kickoff_task_outputs DROP COLUMN output`)
+	if p := strings.Join(s.Problems, "\n"); p != "line 0: unknown schema: table latest_kickoff_task_outputs lacks column(s) output: not read; the other tables are read" || len(s.Events) != 0 {
+		t.Errorf("%d rows, problems:\n%s", len(s.Events), p)
 	}
 }

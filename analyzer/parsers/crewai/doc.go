@@ -25,16 +25,26 @@
 // human feedback: <context>". Times are datetime.now(timezone.utc)
 // isoformat.
 //
+// Both stores are read under the one SQLite policy (parser.CheckStore):
+// a table missing (pending_feedback is absent before human-in-the-loop
+// flows, crewAI c73b36a4c, and is then no problem) or lacking a column
+// its rows need is one problem row naming it, the other table is read,
+// and a file with neither is "not a CrewAI ... database".
+//
 // # Validated against
 //
 // Source, through the code index: crewAIInc/crewAI
 // lib/crewai/src/crewai/memory/storage/kickoff_task_outputs_storage.py
-// @5c9ac8f and lib/crewai/src/crewai/flow/persistence/sqlite.py @690378a.
+// @5c9ac8f and lib/crewai/src/crewai/flow/persistence/sqlite.py @690378a;
+// both schemas rechecked at f4731f502.
 // Synthetic fixtures; CrewAI was not run here.
 //
 // # Not read yet
 //
-// A project's .crewai/last_run.json (the record that a run's trace reached
-// AMP): its writer was not found in the source read, so no synced row yet;
+// A project's .crewai/last_run.json (the seed: the record that a run's
+// trace reached AMP): no writer of it is in crewAIInc/crewAI at f4731f502
+// (lib/crewai and lib/cli searched for last_run; the tracing listener
+// writes only .crewai_user.json, events/listeners/tracing/utils.py), so
+// its fields are unknown and no synced row is made from it yet;
 // .crewai_user.json, settings and skills.
 package crewai

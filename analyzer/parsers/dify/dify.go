@@ -2,6 +2,7 @@ package dify
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"path"
 	"strings"
@@ -22,7 +23,7 @@ var actions = map[string]timeline.Action{"shell_job": timeline.ActExecute}
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "dify/shellctl", Agent: agentName, Version: 1, Actions: actions,
+			ID: "dify/shellctl", Agent: agentName, Version: 2, Actions: actions,
 			Targets: []string{catalog.VolumeTarget}, Names: []string{"shellctl.db"},
 			Doc: "the agent sandbox volume's shellctl.db jobs: each shell job the agent ran as a tool call (its script from the job folder, cwd) and result (its output log, exit code, status, reason)",
 		}, parseShellctl),
@@ -34,12 +35,18 @@ func parseShellctl(ctx context.Context, in *parser.Input, out parser.Sink) error
 	if err != nil {
 		return err
 	}
-	if ok, err := parser.HasTable(ctx, db, "jobs"); err != nil {
+	readable, err := parser.CheckStore(ctx, db, shellctlStore, out)
+	if err != nil {
 		return err
-	} else if !ok {
-		out.Problem(0, "no jobs table: not a shellctl database")
-		return nil
 	}
+	return parser.ReadTables(ctx, out, readable, parser.TableRead{Table: "jobs", Read: func() error { return jobs(ctx, db, in, out) }})
+}
+
+// shellctlStore is the one table of shellctl.db parseShellctl reads, with
+// the column that names a job; the others are read by name when present.
+var shellctlStore = parser.SQLiteStore{Name: "a Dify sandbox shellctl", Tables: parser.SQLiteSchema{"jobs": {"job_id"}}}
+
+func jobs(ctx context.Context, db *sql.DB, in *parser.Input, out parser.Sink) error {
 	stateDir := path.Dir(strings.ReplaceAll(in.Path, "\\", "/"))
 	return parser.EachTableRow(ctx, db, "jobs", func(r parser.Row) error {
 		id := r.Get("job_id")

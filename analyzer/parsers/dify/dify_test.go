@@ -60,7 +60,25 @@ func TestShellctl(t *testing.T) {
 // TestOther: a SQLite file without the jobs table is one problem.
 func TestOther(t *testing.T) {
 	s := run(t, "other.sql", "other", nil)
-	if len(s.Events) != 0 || strings.Join(s.Problems, "\n") != "line 0: no jobs table: not a shellctl database" {
+	if len(s.Events) != 0 || strings.Join(s.Problems, "\n") != "line 0: not a Dify sandbox shellctl database: none of the tables jobs" {
 		t.Fatalf("events %d problems %v", len(s.Events), s.Problems)
+	}
+}
+
+// TestShellctlSchema (issue 25), on copies of the test store: without
+// jobs it is "not a Dify sandbox shellctl database"; a jobs table without
+// job_id names table and column; no rows either way (jobs is the one
+// table read).
+func TestShellctlSchema(t *testing.T) {
+	for _, c := range []struct{ stmt, want string }{
+		{`DROP TABLE jobs`, "line 0: not a Dify sandbox shellctl database: none of the tables jobs"},
+		{`ALTER TABLE jobs RENAME COLUMN job_id TO id`, "line 0: unknown schema: table jobs lacks column(s) job_id: not read; the other tables are read"},
+	} {
+		db := parsertest.SQLiteAltered(t, "testdata/shellctl.sql", c.stmt)
+		in := parsertest.Input(t, db, parser.File{Path: vol + "shellctl.db", Rel: ".local/share/shellctl/shellctl.db", Agent: agentName, Target: catalog.VolumeTarget, MTime: mtime}, nil)
+		s := parsertest.Run(t, byID(t, "dify/shellctl"), in)
+		if got := strings.Join(s.Problems, "\n"); got != c.want || len(s.Events) != 0 {
+			t.Errorf("%s: %d rows, problems:\n%s", c.stmt, len(s.Events), got)
+		}
 	}
 }

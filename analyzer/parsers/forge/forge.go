@@ -21,7 +21,7 @@ const Agent = "forge"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "forge/db", Agent: Agent, Version: 3,
+			ID: "forge/db", Agent: Agent, Version: 4,
 			Actions: actions,
 			Targets: []string{"db"}, Names: []string{".forge.db"},
 			Doc: ".forge.db conversations: context messages (typed prompts from raw_content, replies, reasoning, tool calls and results, subagent conversations), title, usage and file metrics",
@@ -94,28 +94,28 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
-	cols, err := parser.Columns(ctx, db, "conversations")
+	readable, err := parser.CheckStore(ctx, db, store, out)
 	if err != nil {
 		out.Problem(0, "not a readable SQLite database: "+err.Error())
 		return nil
 	}
-	if !cols["conversation_id"] || !cols["context"] {
-		out.Problem(0, "no conversations table with conversation_id and context: not a Forge store of a known layout")
-		return nil
-	}
-	parents, err := subagentParents(ctx, db)
-	if err != nil {
-		out.Problem(0, "conversations: "+err.Error())
-	}
-	err = parser.EachTableRow(ctx, db, "conversations", func(r parser.Row) error {
-		conversation(r, parents, out)
-		return nil
-	})
-	if err != nil {
-		out.Problem(0, "conversations: "+err.Error())
-	}
-	return nil
+	return parser.ReadTables(ctx, out, readable, parser.TableRead{Table: "conversations", Read: func() error {
+		// two passes over the one table, named once if either fails
+		parents, perr := subagentParents(ctx, db)
+		err := parser.EachTableRow(ctx, db, "conversations", func(r parser.Row) error {
+			conversation(r, parents, out)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		return perr
+	}})
 }
+
+// store is the one table parseDB reads, with the columns without which a
+// row is no conversation; the others are read by name when present.
+var store = parser.SQLiteStore{Name: "a Forge", Tables: parser.SQLiteSchema{"conversations": {"conversation_id", "context"}}}
 
 // subagentParents reads every conversation's tool results once for the
 // "aI" values a subagent returns: child conversation id to the ids of the

@@ -99,12 +99,29 @@ func TestEmpty(t *testing.T) {
 // layout, are one problem each and no rows.
 func TestMalformed(t *testing.T) {
 	for _, c := range []struct{ local, golden, want string }{
-		{"testdata/malformed.db", "malformed", "line 0: not a readable SQLite database: file is not a database (26)"},
-		{parsertest.SQLite(t, "testdata/other.sql"), "other", "line 0: no conversations table with conversation_id and context: not a Forge store of a known layout"},
+		{"testdata/malformed.db", "malformed", "line 0: not a readable SQLite database: read the schema: file is not a database (26)"},
+		{parsertest.SQLite(t, "testdata/other.sql"), "other", "line 0: not a Forge database: none of the tables conversations"},
 	} {
 		s := run(t, c.local, c.golden)
 		if got := strings.Join(s.Problems, "|"); len(s.Events) != 0 || got != c.want {
 			t.Errorf("%s: rows %d, problems %q, want %q", c.golden, len(s.Events), got, c.want)
+		}
+	}
+}
+
+// TestSchema (issue 25), on copies of the typical store: without
+// conversations it is "not a Forge database"; a conversations table
+// without context (renamed) names table and column; nothing is read
+// either way (it is the one table).
+func TestSchema(t *testing.T) {
+	for _, c := range []struct{ stmt, want string }{
+		{`DROP TABLE conversations`, "line 0: not a Forge database: none of the tables conversations"},
+		{`ALTER TABLE conversations RENAME COLUMN context TO ctx`, "line 0: unknown schema: table conversations lacks column(s) context: not read; the other tables are read"},
+	} {
+		in := parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/typical.sql", c.stmt), parser.File{Path: "/home/ex/.forge/.forge.db", Rel: ".forge/.forge.db", Agent: Agent, Target: "db"}, nil)
+		s := parsertest.Run(t, Parsers()[0], in)
+		if got := strings.Join(s.Problems, "|"); got != c.want || len(s.Events) != 0 {
+			t.Errorf("%s: rows %d, problems %q", c.stmt, len(s.Events), got)
 		}
 	}
 }

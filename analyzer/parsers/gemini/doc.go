@@ -31,7 +31,12 @@
 //     $set carrying messages (the agent's history sync on resume,
 //     compression or output masking): its messages with new ids are added,
 //     while every message already seen keeps its first-hand record and none
-//     is dropped (a batch adding nothing is a skip "history_sync_copy").
+//     is dropped; the batch's copies of held messages are rows too, under
+//     the messages' record ids and marked replayed, so the engine's
+//     identity merge writes each once (the first-hand row, with its own
+//     time, wins; counted as repeated by id) and names a copy that says
+//     otherwise as a duplicate_id (a batch whose copies give no row is a
+//     skip "history_sync_copy").
 //     The agent's loader would replace the whole list, but the real 0.61.0
 //     resume batch re-dates every earlier message to the resume time, drops
 //     their toolCalls and reuses a gemini message's id for the tool response

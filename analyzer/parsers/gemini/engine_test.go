@@ -182,3 +182,44 @@ func TestEngineLegacyMigrationOnce(t *testing.T) {
 		t.Fatalf("sessions %+v", o.sessions)
 	}
 }
+
+// Issue 25 (copies are the correlate stage's): the $set batch of
+// oplog_replay.jsonl (line 5) re-dates m1 and repeats m2's last copy,
+// and reuses m2's id for a user message. Through the engine the copies
+// that say the same are written once, as the first-hand rows with their
+// own times and lines, and counted as repeated by id; the reused id is a
+// row and one duplicate_id problem naming every place of m2.
+func TestEngineHistorySyncCopies(t *testing.T) {
+	p := slugDir + "/chats/session-2026-02-01T00-00-s-replay.jsonl"
+	o := runEngine(t, []bundletest.File{
+		{Path: p, Target: "chats", Data: readFile(t, "testdata/oplog_replay.jsonl")},
+		{Path: slugDir + "/.project_root", Target: "chats", Data: readFile(t, "testdata/project_root")},
+	})
+	var got []string
+	for _, r := range o.rows {
+		if r.RecordID == "s-replay:m1" || r.RecordID == "s-replay:m2" {
+			got = append(got, fmt.Sprintf("%d %s %s %s", r.SourceLine, r.TimestampUTC, r.TurnType, r.Text))
+		}
+	}
+	want := []string{
+		"3 2026-02-01T00:00:02.000Z user first prompt",
+		"3 2026-02-01T00:00:03.000Z assistant draft answer",
+		"4 2026-02-01T00:00:03.000Z assistant final answer",
+		"5 2026-02-01T00:00:09.000Z user same id reused in a batch",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("rows:\n%s", strings.Join(got, "\n"))
+	}
+	var dup []string
+	for _, pr := range o.problems {
+		if strings.Contains(pr.Message, `"s-replay:m2"`) {
+			dup = append(dup, pr.Kind+": "+pr.Message)
+		}
+	}
+	if w := `duplicate_id: record id "s-replay:m2" has 3 different contents (at ` + p + `:3, ` + p + `:4, ` + p + `:5): all kept`; strings.Join(dup, "\n") != w {
+		t.Fatalf("problems:\n%s", strings.Join(dup, "\n"))
+	}
+	if o.sum.RepeatedByID != 2 {
+		t.Fatalf("repeated by id %d, want 2 (m1 and m2's final answer from the batch)", o.sum.RepeatedByID)
+	}
+}

@@ -143,7 +143,23 @@ func TestChatTypical(t *testing.T) {
 }
 
 func TestChatOpLogReplay(t *testing.T) {
-	s := parsertest.Run(t, byID(t, "gemini-cli/chat"), chatInput(t, "testdata/oplog_replay.jsonl", "session-y.jsonl"))
+	all := parsertest.Run(t, byID(t, "gemini-cli/chat"), chatInput(t, "testdata/oplog_replay.jsonl", "session-y.jsonl"))
+	// Issue 25: the $set batch (line 5) drops none of its copies: each is
+	// a row under its message's record id, for the correlate stage to
+	// write once or name (TestEngineHistorySyncCopies); the other rows
+	// are checked apart from them.
+	s := &parsertest.Sink{Problems: all.Problems, Skips: all.Skips}
+	var batch []string
+	for _, e := range all.Events {
+		if e.SourceLine == 5 {
+			batch = append(batch, fmt.Sprintf("%s %s %s %s", e.TurnType, e.RecordID, e.TimeString(), e.Text))
+			continue
+		}
+		s.Events = append(s.Events, e)
+	}
+	if w := "[user s-replay:m1 2026-02-01T00:00:09.000Z first prompt assistant s-replay:m2 2026-02-01T00:00:09.000Z final answer user s-replay:m2 2026-02-01T00:00:09.000Z same id reused in a batch]"; fmt.Sprint(batch) != w {
+		t.Errorf("batch rows %v, want %s", batch, w)
+	}
 	// A later copy that changes what a message said is no update the
 	// agent makes: both copies stay, and the line says what changed.
 	wantProblems := "[line 4: duplicate_id: message m2 written again with other content (first at line 3): both copies kept as rows, where the agent shows only the last" +
@@ -195,9 +211,9 @@ func TestChatOpLogReplay(t *testing.T) {
 	if n := len(s.Events); n != 10 {
 		t.Errorf("%d rows, want 10", n)
 	}
-	// Every line is accounted for: the metadata line and the re-dated
-	// batch give no row of their own.
-	want := []parsertest.Skip{{Line: 1, Reason: "state_only"}, {Line: 5, Reason: "history_sync_copy"}}
+	// Every line is accounted for: the metadata line gives no row (the
+	// re-dated batch gives its copies' rows).
+	want := []parsertest.Skip{{Line: 1, Reason: "state_only"}}
 	if fmt.Sprint(s.Skips) != fmt.Sprint(want) {
 		t.Errorf("skips %v, want %v", s.Skips, want)
 	}

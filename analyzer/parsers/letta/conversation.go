@@ -48,8 +48,17 @@ func parseConversation(ctx context.Context, in *parser.Input, out parser.Sink) e
 	s.SetID(conv)
 	// Letta rewrites a message by appending a new entry with the same
 	// message id (an append-only replacement snapshot); both copies stay,
-	// and a system row says the later one replaced the earlier.
-	seen := map[string]int64{}
+	// and a system row says the later one replaced the earlier. This map
+	// drops no record: every entry goes to the session reader above and
+	// is a row under its own entry id, so a second copy of one entry (the
+	// same entry id) reaches the correlate stage, which writes it once or
+	// names the conflict. The map only derives the "rewritten" row, once
+	// per new entry, never for a copy of the same entry.
+	type held struct {
+		line  int64
+		entry string
+	}
+	seen := map[string]held{}
 	first := true
 	return parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		objs, lost := parser.SplitGlued(line)
@@ -74,12 +83,16 @@ func parseConversation(ctx context.Context, in *parser.Input, out parser.Sink) e
 			if h.Message == nil || h.Message.ID == "" {
 				continue
 			}
-			if prev, ok := seen[h.Message.ID]; ok {
+			prev, ok := seen[h.Message.ID]
+			if ok && prev.entry == h.ID {
+				continue // a copy of the entry itself, not a rewrite
+			}
+			if ok {
 				t, _ := isoTime(h.Timestamp)
-				e := s.Event(t, timeline.System, "message "+h.Message.ID+" rewritten: entry "+h.ID+" replaces the copy at line "+strconv.FormatInt(prev, 10), n, h.ID+"#replaces")
+				e := s.Event(t, timeline.System, "message "+h.Message.ID+" rewritten: entry "+h.ID+" replaces the copy at line "+strconv.FormatInt(prev.line, 10), n, h.ID+"#replaces")
 				out.Event(e)
 			}
-			seen[h.Message.ID] = n
+			seen[h.Message.ID] = held{line: n, entry: h.ID}
 		}
 		return nil
 	})

@@ -17,7 +17,7 @@ const agentName = "local-deep-research"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "local-deep-research/databases", Agent: agentName, Version: 1,
+			ID: "local-deep-research/databases", Agent: agentName, Version: 2,
 			Targets: []string{"databases"}, Names: []string{"*.db"},
 			Doc: "ldr_auth.db account list (usernames, created, last login), the pre-1.0 unencrypted ldr.db research_history (typed queries, status, report paths); every SQLCipher database (ldr_user_*.db, backups) an \"encrypted, not read\" row",
 		}, parseDatabase),
@@ -66,64 +66,80 @@ func parseDatabase(ctx context.Context, in *parser.Input, out parser.Sink) error
 	if err != nil {
 		return err
 	}
-	tables, err := parser.Tables(ctx, db)
+	readable, err := parser.CheckStore(ctx, db, storeOf(in.Base()), out)
 	if err != nil {
 		return err
 	}
-	read := false
-	if tables["users"] {
-		read = true
-		err = parser.EachTableRow(ctx, db, "users", func(r parser.Row) error {
-			e := timeline.Event{TurnType: timeline.System, SourceLine: r.Rowid, RecordID: "user:" + r.Get("id")}
-			setTime(&e, r.Vals["created_at"])
-			e.Text = "account: " + r.Get("username") + " (created)"
-			if ll := r.Get("last_login"); ll != "" {
-				if t, ok := parser.SQLTime(r.Vals["last_login"]); ok {
-					e.Text += ", last login " + t.Format("2006-01-02T15:04:05.000Z")
+	return parser.ReadTables(ctx, out, readable,
+		parser.TableRead{Table: "users", Read: func() error {
+			return parser.EachTableRow(ctx, db, "users", func(r parser.Row) error {
+				e := timeline.Event{TurnType: timeline.System, SourceLine: r.Rowid, RecordID: "user:" + r.Get("id")}
+				setTime(&e, r.Vals["created_at"])
+				e.Text = "account: " + r.Get("username") + " (created)"
+				if ll := r.Get("last_login"); ll != "" {
+					if t, ok := parser.SQLTime(r.Vals["last_login"]); ok {
+						e.Text += ", last login " + t.Format("2006-01-02T15:04:05.000Z")
+					}
 				}
-			}
-			out.Event(e)
-			return nil
-		})
-		if err != nil {
-			return fmt.Errorf("users: %w", err)
-		}
-	}
-	if tables["research_history"] {
-		read = true
-		err = parser.EachTableRow(ctx, db, "research_history", func(r parser.Row) error {
-			id := r.Get("id")
-			sess := "research:" + id
-			base := timeline.Event{SessionID: sess, SourceLine: r.Rowid}
-			setTime(&base, r.Vals["created_at"])
-			if q := strings.TrimSpace(r.Get("query")); q != "" {
-				e := base
-				e.TurnType, e.Text, e.RecordID = timeline.User, r.Get("query"), sess
 				out.Event(e)
-			}
-			e := base
-			e.TurnType, e.RecordID = timeline.System, sess+"#status"
-			e.Text = "research " + id + " (" + r.Get("mode") + "): " + r.Get("status")
-			if t, ok := parser.SQLTime(r.Vals["completed_at"]); ok {
-				e.Text += ", completed " + t.Format("2006-01-02T15:04:05.000Z")
-			}
-			if d := r.Get("duration_seconds"); d != "" {
-				e.Text += ", " + d + " s"
-			}
-			if p := r.Get("report_path"); p != "" {
-				e.Text += ", report " + p
-			}
-			out.Event(e)
-			return nil
-		})
-		if err != nil {
-			return fmt.Errorf("research_history: %w", err)
-		}
+				return nil
+			})
+		}},
+		parser.TableRead{Table: "research_history", Read: func() error {
+			return parser.EachTableRow(ctx, db, "research_history", func(r parser.Row) error {
+				id := r.Get("id")
+				sess := "research:" + id
+				base := timeline.Event{SessionID: sess, SourceLine: r.Rowid}
+				setTime(&base, r.Vals["created_at"])
+				if q := strings.TrimSpace(r.Get("query")); q != "" {
+					e := base
+					e.TurnType, e.Text, e.RecordID = timeline.User, r.Get("query"), sess
+					out.Event(e)
+				}
+				e := base
+				e.TurnType, e.RecordID = timeline.System, sess+"#status"
+				e.Text = "research " + id + " (" + r.Get("mode") + "): " + r.Get("status")
+				if t, ok := parser.SQLTime(r.Vals["completed_at"]); ok {
+					e.Text += ", completed " + t.Format("2006-01-02T15:04:05.000Z")
+				}
+				if d := r.Get("duration_seconds"); d != "" {
+					e.Text += ", " + d + " s"
+				}
+				if p := r.Get("report_path"); p != "" {
+					e.Text += ", report " + p
+				}
+				out.Event(e)
+				return nil
+			})
+		}})
+}
+
+// The stores parseDatabase reads, each table with the columns its rows
+// need: ldr_auth.db's account list, the pre-1.0 ldr.db's research
+// history, and, for any other unencrypted *.db, either. Each store reads
+// both tables, the one it is not named for Optional; one with neither is
+// "not a ... database".
+var (
+	ldrTables = parser.SQLiteSchema{"users": {"id", "username"}, "research_history": {"id", "query"}}
+	authStore = parser.SQLiteStore{Name: "a Local Deep Research account", Tables: ldrTables,
+		Optional: map[string]string{"research_history": "ldr_auth.db (only the pre-1.0 ldr.db holds it)"}}
+	pre1Store = parser.SQLiteStore{Name: "a pre-1.0 Local Deep Research", Tables: ldrTables,
+		Optional: map[string]string{"users": "ldr.db (only ldr_auth.db holds it)"}}
+	anyStore = parser.SQLiteStore{Name: "a Local Deep Research", Tables: ldrTables, Optional: map[string]string{
+		"users":            "every store but ldr_auth.db",
+		"research_history": "every store but the pre-1.0 ldr.db",
+	}}
+)
+
+// storeOf is the store a database file of this name is.
+func storeOf(base string) parser.SQLiteStore {
+	switch base {
+	case "ldr_auth.db":
+		return authStore
+	case "ldr.db":
+		return pre1Store
 	}
-	if !read {
-		out.Problem(0, "no users or research_history table: not a Local Deep Research database this parser knows")
-	}
-	return nil
+	return anyStore
 }
 
 // userOf returns the hash part of ldr_user_<hash>.db ("" otherwise).

@@ -89,7 +89,7 @@ func TestPre1(t *testing.T) {
 // TestOther: a SQLite file of neither shape is one problem.
 func TestOther(t *testing.T) {
 	s := run(t, "local-deep-research/databases", parsertest.SQLite(t, "testdata/other.sql"), ".local/share/local-deep-research/x.db", "databases", "other", 8192)
-	if len(s.Events) != 0 || strings.Join(s.Problems, "\n") != "line 0: no users or research_history table: not a Local Deep Research database this parser knows" {
+	if len(s.Events) != 0 || strings.Join(s.Problems, "\n") != "line 0: not a Local Deep Research database: none of the tables research_history, users" {
 		t.Fatalf("events %d problems %v", len(s.Events), s.Problems)
 	}
 }
@@ -100,5 +100,25 @@ func TestReport(t *testing.T) {
 	want := "0  system rec= t=2026-07-14T09:00:00.000Z/file-mtime: \"research report: .local/share/local-deep-research/research_outputs/quick_summary_tariffs.md, 38 bytes (file mtime): Tariffs and EU steel\"\n"
 	if got := rows(s); got != want {
 		t.Fatalf("rows:\n%s", got)
+	}
+}
+
+// TestSchema (issue 25), on copies of the test stores: an ldr.db
+// without research_history is "not a pre-1.0 Local Deep Research
+// database"; an ldr_auth.db whose users lacks username (renamed) names
+// table and column; an ldr_auth.db without users is one problem naming
+// it (research_history is Optional there). No rows in any.
+func TestSchema(t *testing.T) {
+	for _, c := range []struct{ sql, name, stmt, want string }{
+		{"ldr_pre1.sql", "ldr.db", `DROP TABLE research_history`, "line 0: not a pre-1.0 Local Deep Research database: none of the tables research_history, users"},
+		{"ldr_auth.sql", "ldr_auth.db", `ALTER TABLE users RENAME COLUMN username TO name`, "line 0: unknown schema: table users lacks column(s) username: not read; the other tables are read"},
+		{"ldr_auth.sql", "ldr_auth.db", `ALTER TABLE users RENAME TO accounts`, "line 0: not a Local Deep Research account database: none of the tables research_history, users"},
+	} {
+		db := parsertest.SQLiteAltered(t, "testdata/"+c.sql, c.stmt)
+		in := parsertest.Input(t, db, parser.File{Path: "/home/ex/.local/share/local-deep-research/" + c.name, Rel: ".local/share/local-deep-research/" + c.name, Agent: agentName, Target: "databases", Size: 8192}, nil)
+		s := parsertest.Run(t, byID(t, "local-deep-research/databases"), in)
+		if got := strings.Join(s.Problems, "\n"); got != c.want || len(s.Events) != 0 {
+			t.Errorf("%s %s: %d rows, problems:\n%s", c.name, c.stmt, len(s.Events), got)
+		}
 	}
 }

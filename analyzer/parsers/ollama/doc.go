@@ -25,6 +25,13 @@
 //   - attachments: "attachment: <filename> (<n> bytes, not read)" from
 //     length(data); the bytes are never read.
 //
+// The four tables are declared (appStore, parser.CheckStore): one that is
+// missing (attachments is absent before schema 3, not a problem), or
+// lacks a column its rows need, or whose read fails part way, is one
+// problem row naming it and the others are read; a file with none of
+// them is "not an Ollama app database". Without messages each tool call
+// is a problem row with its arguments (it is not an orphan).
+//
 // A message whose chats row is gone (a chat deleted while the app was not
 // cleaning up) keeps its rows and gives an orphan_record problem. An
 // assistant message with nothing in it is a Skip "no_evidence:empty_message".

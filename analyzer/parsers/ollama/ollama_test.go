@@ -10,6 +10,7 @@ import (
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
 var mtime = time.Date(2026, 8, 2, 7, 0, 0, 0, time.UTC)
@@ -94,7 +95,7 @@ func TestAppDBNotOllama(t *testing.T) {
 	}
 	db := parsertest.SQLite(t, sqlp)
 	s := parsertest.Run(t, byID(t, "ollama/app-db"), parsertest.Input(t, db, parser.File{Path: "/u/db.sqlite", Agent: agentName, Target: "app-db"}, nil))
-	if len(s.Events) != 0 || len(s.Problems) != 1 || s.Problems[0] != "line 0: no messages table: not an Ollama app database" {
+	if len(s.Events) != 0 || len(s.Problems) != 1 || s.Problems[0] != "line 0: not an Ollama app database: none of the tables attachments, chats, messages, tool_calls" {
 		t.Fatalf("%+v %v", s.Events, s.Problems)
 	}
 }
@@ -140,5 +141,61 @@ func TestClaudeProfile(t *testing.T) {
 	}
 	if strings.Contains(string(parsertest.Render(s)), "sk-ollama") {
 		t.Fatal("the gateway key reached the output")
+	}
+}
+
+// The schema policy (issue 25), on copies of the v18 store: without
+// tool_calls it is one problem naming the table, and every chat, message
+// and attachment row is still there (the tool messages unpaired); an
+// attachments table without filename names table and column and every
+// other row is there; without messages the chats are read and each tool
+// call is named as unread with its table.
+func TestAppDBSchema(t *testing.T) {
+	p := byID(t, "ollama/app-db")
+	f := parser.File{Path: "/u/db.sqlite", Agent: agentName, Target: "app-db"}
+	run := func(stmt string) *parsertest.Sink {
+		return parsertest.Run(t, p, parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/db_v18.sql", stmt), f, nil))
+	}
+	render := func(s *parsertest.Sink, drop func(timeline.Event) bool) string {
+		var b strings.Builder
+		for _, e := range s.Events {
+			if !drop(e) {
+				fmt.Fprintf(&b, "%d %s %s %s\n", e.SourceLine, e.TurnType, e.RecordID, e.Text)
+			}
+		}
+		return b.String()
+	}
+	none := func(timeline.Event) bool { return false }
+	full := parsertest.Run(t, p, parsertest.Input(t, parsertest.SQLite(t, "testdata/db_v18.sql"), f, nil))
+	orphanMsg := "line 8: orphan_record: message of chat deadbeef-0000-4000-8000-000000000002 whose chats row is gone (deleted chat): its rows are kept"
+
+	s := run(`DROP TABLE tool_calls`)
+	if got := strings.Join(s.Problems, "\n"); got != "line 0: table tool_calls missing: its rows cannot be read; the other tables are read\n"+orphanMsg {
+		t.Fatalf("problems:\n%s", got)
+	}
+	if got, want := render(s, none), render(full, func(e timeline.Event) bool { return e.TurnType == timeline.ToolUse }); got != want || len(s.Events) != len(full.Events)-2 {
+		t.Fatalf("rows:\n%s\nwant:\n%s", got, want)
+	}
+
+	s = run(`ALTER TABLE attachments DROP COLUMN filename`)
+	want := "line 0: unknown schema: table attachments lacks column(s) filename: not read; the other tables are read\n" + orphanMsg + "\n" +
+		`line 3: orphan_record: tool call 3 (web_fetch) of message 99, which is gone: arguments {"url":"https://example.com/gone"}`
+	if got := strings.Join(s.Problems, "\n"); got != want {
+		t.Fatalf("problems:\n%s", got)
+	}
+	if got, want := render(s, none), render(full, func(e timeline.Event) bool { return strings.Contains(e.RecordID, "#attachment") }); got != want || len(s.Events) != len(full.Events)-1 {
+		t.Fatalf("rows:\n%s\nwant:\n%s", got, want)
+	}
+
+	s = run(`DROP TABLE messages`)
+	want = "line 0: table messages missing: its rows cannot be read; the other tables are read\n" +
+		`line 1: tool call 1 (web_search) of message 2, whose table messages is not read: arguments {"query":"Lisbon weather today"}` + "\n" +
+		`line 2: tool call 2 (web_fetch) of message 2, whose table messages is not read: arguments {"url":"https://example.com/lisbon"}` + "\n" +
+		`line 3: tool call 3 (web_fetch) of message 99, whose table messages is not read: arguments {"url":"https://example.com/gone"}`
+	if got := strings.Join(s.Problems, "\n"); got != want {
+		t.Fatalf("problems:\n%s", got)
+	}
+	if got := render(s, none); got != "1 system chat:"+chat+" chat: Weather in Lisbon (browser tool state kept, 45 bytes)\n" {
+		t.Fatalf("rows:\n%s", got)
 	}
 }

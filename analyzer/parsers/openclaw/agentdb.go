@@ -54,24 +54,69 @@ func parseAgentDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	if err != nil {
 		return err
 	}
-	if _, err := db.ExecContext(ctx, "SELECT count(*) FROM sqlite_master"); err != nil {
+	readable, err := parser.CheckStore(ctx, db, agentStore, out)
+	if err != nil {
 		return err
 	}
 	a := &agentDB{in: in, out: out, db: db, windows: map[string]*window{}, keySID: map[string]string{},
 		ids: map[string]map[string]bool{}, cwd: map[string]string{}}
-	if err := a.loadSessions(ctx); err != nil {
+	// The session keys and windows are loaded first (every later table
+	// joins them); a table whose load fails is named there, once, and not
+	// read again below.
+	failed := map[string]bool{}
+	load := func(table string, fn func(context.Context) error) parser.TableRead {
+		return parser.TableRead{Table: table, Read: func() error {
+			err := fn(ctx)
+			if err != nil {
+				failed[table] = true
+			}
+			return err
+		}}
+	}
+	if err := parser.ReadTables(ctx, out, readable, load("session_nodes", a.loadNodes), load("session_windows", a.loadWindows)); err != nil {
 		return err
 	}
-	for _, step := range []func(context.Context) error{
-		a.transcripts, a.windowRows, a.nodeRows, a.pendingInputs, a.searchIndex,
-		a.conversations, a.deliveries, a.archives, a.coldArchives, a.tombstones, a.trajectory,
-	} {
-		if err := step(ctx); err != nil {
-			return err
-		}
+	rest := map[string]bool{}
+	for t := range readable {
+		rest[t] = !failed[t]
 	}
-	return nil
+	conv := map[string]string{}
+	step := func(table string, fn func(context.Context) error) parser.TableRead {
+		return parser.TableRead{Table: table, Read: func() error { return fn(ctx) }}
+	}
+	return parser.ReadTables(ctx, out, rest,
+		step("transcript_events", a.transcripts),
+		step("session_windows", a.windowRows),
+		step("session_nodes", a.nodeRows),
+		step("session_pending_inputs", a.pendingInputs),
+		step("session_transcript_fts_content", a.searchIndex),
+		step("conversations", func(ctx context.Context) error { return a.conversations(ctx, conv) }),
+		step("session_conversations", func(ctx context.Context) error { return a.sessionConversations(ctx, conv) }),
+		step("conversation_deliveries", a.deliveries),
+		step("session_transcript_archives", a.archives),
+		step("session_transcript_cold_archives", a.coldArchives),
+		step("memory_session_tombstones", a.tombstones),
+		step("trajectory_runtime_events", a.trajectory))
 }
+
+// agentStore is the tables parseAgentDB reads (all in the real 2026.9.6
+// store of fixtures/roots/real-agents-4; no release is known to lack
+// one), each with the columns that name its rows' session or record and
+// those its queries select; the others are read by name when present.
+var agentStore = parser.SQLiteStore{Name: "an OpenClaw agent", Tables: parser.SQLiteSchema{
+	"session_nodes":                    {"session_key", "current_session_id"},
+	"session_windows":                  {"session_id", "session_key"},
+	"transcript_events":                {"session_id", "seq", "event_json"},
+	"session_pending_inputs":           {"session_id", "input_id", "message_json"},
+	"session_transcript_fts_content":   {"id", "c0", "c1", "c2", "c3", "c4"},
+	"conversations":                    {"conversation_id"},
+	"session_conversations":            {"session_id", "conversation_id"},
+	"conversation_deliveries":          {"operation_id"},
+	"session_transcript_archives":      {"session_id"},
+	"session_transcript_cold_archives": {"session_id"},
+	"memory_session_tombstones":        {"session_id"},
+	"trajectory_runtime_events":        {"session_id", "event_json"},
+}}
 
 // parentOf is the parent session id of a subagent's session ("" when none
 // or not in this database) and the parent's session key.
@@ -97,8 +142,8 @@ func (a *agentDB) parentOf(sid string) (psid, pkey string) {
 	return "", ""
 }
 
-func (a *agentDB) loadSessions(ctx context.Context) error {
-	err := parser.EachTableRow(ctx, a.db, "session_nodes", func(r parser.Row) error {
+func (a *agentDB) loadNodes(ctx context.Context) error {
+	return parser.EachTableRow(ctx, a.db, "session_nodes", func(r parser.Row) error {
 		n := &node{rowid: r.Rowid, key: r.Get("session_key"), sid: r.Get("current_session_id"),
 			parentKey: r.Get("parent_session_key"), spawnBy: r.Get("spawned_by"), forkSID: r.Get("fork_source_session_id"),
 			label: r.Get("label"), display: r.Get("display_name"), createdVia: r.Get("created_via"),
@@ -111,9 +156,9 @@ func (a *agentDB) loadSessions(ctx context.Context) error {
 		}
 		return nil
 	})
-	if err != nil {
-		return err
-	}
+}
+
+func (a *agentDB) loadWindows(ctx context.Context) error {
 	return parser.EachTableRow(ctx, a.db, "session_windows", func(r parser.Row) error {
 		w := &window{rowid: r.Rowid, sid: r.Get("session_id"), key: r.Get("session_key"), prev: r.Get("previous_session_id"),
 			reason: r.Get("reason"), scope: r.Get("session_scope"), status: r.Get("status"), channel: r.Get("channel"),
@@ -132,9 +177,6 @@ func (a *agentDB) loadSessions(ctx context.Context) error {
 // transcripts reads transcript_events session by session in seq order,
 // each row one pi session entry (event_json, or event_zstd compressed).
 func (a *agentDB) transcripts(ctx context.Context) error {
-	if ok, err := parser.HasTable(ctx, a.db, "transcript_events"); err != nil || !ok {
-		return err
-	}
 	cols, err := parser.Columns(ctx, a.db, "transcript_events")
 	if err != nil {
 		return err
@@ -398,9 +440,6 @@ func (a *agentDB) pendingInputs(ctx context.Context) error {
 // searchIndex reads the transcript search index's content table: an entry
 // the transcript no longer holds is kept there (a secondary source).
 func (a *agentDB) searchIndex(ctx context.Context) error {
-	if ok, err := parser.HasTable(ctx, a.db, "session_transcript_fts_content"); err != nil || !ok {
-		return err
-	}
 	// The FTS5 content table's columns follow session_transcript_fts:
 	// text, session_id, message_id, role, timestamp.
 	return parser.EachRow(ctx, a.db, "SELECT id, c0, c1, c2, c3, c4 FROM session_transcript_fts_content ORDER BY id", func(m map[string]any) {
@@ -437,9 +476,8 @@ func (a *agentDB) searchIndex(ctx context.Context) error {
 
 // conversations writes the channel conversations sessions are relayed
 // through and each session's link to them.
-func (a *agentDB) conversations(ctx context.Context) error {
-	conv := map[string]string{}
-	err := parser.EachTableRow(ctx, a.db, "conversations", func(r parser.Row) error {
+func (a *agentDB) conversations(ctx context.Context, conv map[string]string) error {
+	return parser.EachTableRow(ctx, a.db, "conversations", func(r parser.Row) error {
 		id := r.Get("conversation_id")
 		desc := "channel=" + r.Get("channel") + " account=" + r.Get("account_id") + " kind=" + r.Get("kind") +
 			" peer=" + r.Get("peer_id") + " target=" + r.Get("delivery_target")
@@ -453,9 +491,11 @@ func (a *agentDB) conversations(ctx context.Context) error {
 		a.out.Event(a.event("", msTime(r.Vals["created_at"]), "channel conversation "+id+": "+desc, r.Rowid, "conversation:"+id))
 		return nil
 	})
-	if err != nil {
-		return err
-	}
+}
+
+// sessionConversations writes each session's link to the conversations
+// it is relayed through.
+func (a *agentDB) sessionConversations(ctx context.Context, conv map[string]string) error {
 	return parser.EachTableRow(ctx, a.db, "session_conversations", func(r parser.Row) error {
 		sid, cid := r.Get("session_id"), r.Get("conversation_id")
 		a.out.Event(a.event(sid, msTime(r.Vals["first_seen_at"]), "session relayed: conversation "+cid+" ("+r.Get("role")+") "+conv[cid], r.Rowid, sid+"#conversation:"+cid+":"+r.Get("role")))

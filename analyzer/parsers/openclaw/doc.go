@@ -19,7 +19,10 @@
 // Parsers:
 //
 //   - openclaw/agent-db: agents/<id>/agent/openclaw-agent.sqlite (with
-//     its -wal, -shm). transcript_events rows, read per session in seq
+//     its -wal, -shm). Its twelve tables are declared (agentStore): one
+//     missing, lacking a column its rows need, or failing part way is one
+//     problem row naming it and the others are read; a file with none is
+//     "not an OpenClaw agent database". transcript_events rows, read per session in seq
 //     order, are pi session entries (event_json, or event_zstd
 //     decompressed), read through pi's exported session reader
 //     (pisession.NewSession with Contract): SourceLine is the row's rowid,

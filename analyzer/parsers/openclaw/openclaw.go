@@ -31,7 +31,7 @@ const archiveWindow = time.Second
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "openclaw/agent-db", Agent: Agent, Version: 2, Actions: actions,
+			ID: "openclaw/agent-db", Agent: Agent, Version: 3, Actions: actions,
 			Targets: []string{"agent-db"}, Names: []string{"openclaw-agent.sqlite"},
 			Doc: "agents/<id>/agent/openclaw-agent.sqlite: transcripts (transcript_events, pi session entries, zstd rows), session windows and nodes (settings, relay, subagents), pending inputs, lost entries kept by the search index, channel deliveries, archives, memory tombstones and the runtime trajectory (secondary)",
 			Secondary: &parser.Secondary{Window: trajectoryWindow, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.ToolUse, timeline.ToolResult, timeline.System},

@@ -325,7 +325,7 @@ func TestEmptyAndNotAStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct{ id, orig, target, empty string }{
-		{"openclaw/agent-db", agent, "agent-db", ""},
+		{"openclaw/agent-db", agent, "agent-db", "line 0: not an OpenClaw agent database: none of the tables conversation_deliveries, conversations, memory_session_tombstones, session_conversations, session_nodes, session_pending_inputs, session_transcript_archives, session_transcript_cold_archives, session_transcript_fts_content, session_windows, trajectory_runtime_events, transcript_events"},
 		{"openclaw/state-db", state, "state-db", "line 0: not an OpenClaw state database: none of the tables backup_runs, channel_ingress_events, channel_pairing_allow_entries, diagnostic_events, exec_approvals_config, github_publication_requests, operator_approval_standing_grants, operator_approvals, subagent_runs"},
 		{"openclaw/quarantine-db", dot + "/state/openclaw-quarantine.sqlite", "quarantine-db", "line 0: not an OpenClaw quarantine database: none of the tables agent_integrity_verifications, quarantined_databases"},
 	} {
@@ -395,6 +395,48 @@ func TestStateDBUnknownSchema(t *testing.T) {
 	for _, e := range s.Events {
 		if !kept[e.RecordID+"\x00"+e.Text] {
 			t.Errorf("row not in the real store's other tables: %+v", e)
+		}
+	}
+}
+
+// TestAgentDBSchema (issue 25), on copies of the quirks store: without
+// conversation_deliveries it is one problem naming it and every row of
+// the other tables is there; a memory_session_tombstones without
+// session_id (renamed: a key column cannot be dropped) names table and
+// column, and every other row is there.
+func TestAgentDBSchema(t *testing.T) {
+	full := run(t, "openclaw/agent-db", parsertest.SQLite(t, "testdata/agent_quirks.sql"), agent, "agent-db")
+	render := func(s *parsertest.Sink, drop func(timeline.Event) bool) string {
+		var b strings.Builder
+		for _, e := range s.Events {
+			if !drop(e) {
+				b.WriteString(string(e.TurnType) + " " + e.SessionID + " " + e.RecordID + " " + e.Text + "\n")
+			}
+		}
+		return b.String()
+	}
+	none := func(timeline.Event) bool { return false }
+	for _, c := range []struct {
+		stmt, problem string
+		gone          func(timeline.Event) bool
+	}{
+		{`DROP TABLE conversation_deliveries`, "line 0: table conversation_deliveries missing: its rows cannot be read; the other tables are read",
+			func(e timeline.Event) bool { return strings.HasPrefix(e.RecordID, "delivery:") }},
+		{`ALTER TABLE memory_session_tombstones RENAME COLUMN session_id TO sid`, "line 0: unknown schema: table memory_session_tombstones lacks column(s) session_id: not read; the other tables are read",
+			func(e timeline.Event) bool { return strings.HasSuffix(e.RecordID, "#tombstone") }},
+	} {
+		s := run(t, "openclaw/agent-db", parsertest.SQLiteAltered(t, "testdata/agent_quirks.sql", c.stmt), agent, "agent-db")
+		if want := append([]string{c.problem}, full.Problems...); strings.Join(s.Problems, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s: problems:\n%s", c.stmt, strings.Join(s.Problems, "\n"))
+		}
+		gone := 0
+		for _, e := range full.Events {
+			if c.gone(e) {
+				gone++
+			}
+		}
+		if got, want := render(s, none), render(full, c.gone); gone == 0 || got != want {
+			t.Errorf("%s: %d rows gone; rows:\n%s\nwant:\n%s", c.stmt, gone, got, want)
 		}
 	}
 }

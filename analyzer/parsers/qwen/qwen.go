@@ -25,7 +25,7 @@ func Parsers() []parser.Parser {
 			Doc: "projects/<slug>/chats/<session>.jsonl and chats/archive/ ChatRecord JSONL (user, assistant, tool_result, system records)",
 		}, parseChat),
 		parser.New(parser.Spec{
-			ID: "qwen-code/legacy-chat", Agent: Agent, Version: 1,
+			ID: "qwen-code/legacy-chat", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"legacy-chats"}, Names: []string{"*.json"},
 			Doc: "tmp/<project hash>/chats/session-<time>-<id>.json, the JSON ConversationRecord of Qwen Code before 0.2 (Gemini CLI's legacy chat format, model messages of type qwen): prompts, replies, thoughts, tool calls and results",

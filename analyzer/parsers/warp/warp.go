@@ -23,7 +23,7 @@ type protoNum = protowire.Number
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "warp/sqlite", Agent: Agent, Version: 2,
+			ID: "warp/sqlite", Agent: Agent, Version: 3,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User},
 				Basis: "ai_queries.start_ts is the client's time as the query starts (app/src/persistence/block_list.rs); the task's user_query message is stamped when the server receives it, seconds later"},
@@ -38,39 +38,33 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
-	tables, err := parser.Tables(ctx, db)
+	readable, err := parser.CheckStore(ctx, db, store, out)
 	if err != nil {
 		out.Problem(0, "not a readable SQLite database: "+err.Error())
 		return nil
 	}
-	if !tables["agent_tasks"] && !tables["ai_queries"] && !tables["agent_conversations"] && !tables["commands"] {
-		out.Problem(0, "none of the tables agent_tasks, ai_queries, agent_conversations, commands: not a Warp store of a known layout")
-		return nil
+	each := func(table string, fn func(parser.Row, parser.Sink)) parser.TableRead {
+		return parser.TableRead{Table: table, Read: func() error {
+			return parser.EachTableRow(ctx, db, table, func(r parser.Row) error { fn(r, out); return nil })
+		}}
 	}
-	if tables["agent_conversations"] {
-		if err := parser.EachTableRow(ctx, db, "agent_conversations", func(r parser.Row) error { conversation(r, out); return nil }); err != nil {
-			out.Problem(0, "agent_conversations: "+err.Error())
-		}
-	}
-	if tables["agent_tasks"] {
-		if err := parser.EachTableRow(ctx, db, "agent_tasks", func(r parser.Row) error { task(r, out); return nil }); err != nil {
-			out.Problem(0, "agent_tasks: "+err.Error())
-		}
-	}
-	if tables["ai_queries"] {
-		if err := parser.EachTableRow(ctx, db, "ai_queries", func(r parser.Row) error { query(r, out); return nil }); err != nil {
-			out.Problem(0, "ai_queries: "+err.Error())
-		}
-	}
-	if tables["commands"] {
-		if err := parser.EachTableRow(ctx, db, "commands", func(r parser.Row) error { command(r, out); return nil }); err != nil {
-			out.Problem(0, "commands: "+err.Error())
-		}
-	}
-	return nil
+	return parser.ReadTables(ctx, out, readable,
+		each("agent_conversations", conversation),
+		each("agent_tasks", task),
+		each("ai_queries", query),
+		each("commands", command))
 }
 
-// sqlTime reads a Warp time column (diesel Timestamp: naive UTC).
+// store is the tables parseDB reads (crates/persistence/src/schema.rs),
+// with the columns their rows need; the others are read by name when
+// present. None is Optional: no release known here lacks one.
+var store = parser.SQLiteStore{Name: "a Warp", Tables: parser.SQLiteSchema{
+	"agent_conversations": {"conversation_id", "conversation_data"},
+	"agent_tasks":         {"conversation_id", "task_id", "task"},
+	"ai_queries":          {"exchange_id", "conversation_id", "input"},
+	"commands":            {"command"},
+}}
+
 func sqlTime(v any) (time.Time, timeline.TimeBasis) {
 	if t, ok := parser.SQLTime(v); ok {
 		return t, timeline.TimeRecorded

@@ -87,11 +87,72 @@ func TestEmpty(t *testing.T) {
 func TestMalformed(t *testing.T) {
 	for _, c := range []struct{ local, golden, want string }{
 		{"testdata/malformed.sqlite", "malformed", "line 0: not a readable SQLite database: read the schema: file is not a database (26)"},
-		{parsertest.SQLite(t, "testdata/other.sql"), "other", "line 0: none of the tables agent_tasks, ai_queries, agent_conversations, commands: not a Warp store of a known layout"},
+		{parsertest.SQLite(t, "testdata/other.sql"), "other", "line 0: not a Warp database: none of the tables agent_conversations, agent_tasks, ai_queries, commands"},
 	} {
 		s := run(t, c.local, c.golden)
 		if got := strings.Join(s.Problems, "|"); len(s.Events) != 0 || got != c.want {
 			t.Errorf("%s: rows %d, problems %q, want %q", c.golden, len(s.Events), got, c.want)
+		}
+	}
+}
+
+// TestSchema (issue 25), on copies of the typical store: without
+// agent_tasks it is one problem naming it and every row of the other
+// tables is there; an ai_queries without input names table and column
+// and every other row is there. A table's own rows are those of a copy
+// holding that table alone (each table's rows stand by themselves).
+func TestSchema(t *testing.T) {
+	tables := []string{"agent_conversations", "agent_tasks", "ai_queries", "commands"}
+	altered := func(stmts ...string) *parsertest.Sink {
+		in := parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/typical.sql", stmts...), parser.File{Path: dbPath, Rel: ".local/state/warp-terminal/warp.sqlite", Agent: Agent, Target: "db"}, nil)
+		return parsertest.Run(t, Parsers()[0], in)
+	}
+	full := altered()
+	for _, c := range []struct{ stmt, problem, table string }{
+		{`DROP TABLE agent_tasks`, "line 0: table agent_tasks missing: its rows cannot be read; the other tables are read", "agent_tasks"},
+		{`ALTER TABLE ai_queries DROP COLUMN input`, "line 0: unknown schema: table ai_queries lacks column(s) input: not read; the other tables are read", "ai_queries"},
+	} {
+		var drop []string
+		for _, o := range tables {
+			if o != c.table {
+				drop = append(drop, "DROP TABLE "+o)
+			}
+		}
+		only := altered(drop...)
+		own := map[string]int{}
+		for _, l := range strings.SplitAfter(rows(only), "\n") {
+			own[l]++
+		}
+		var want strings.Builder
+		n := 0
+		for _, l := range strings.SplitAfter(rows(full), "\n") {
+			if l != "" && own[l] > 0 {
+				own[l]--
+				n++
+				continue
+			}
+			want.WriteString(l)
+		}
+		if n == 0 || n != len(only.Events) {
+			t.Fatalf("%s: %d of its %d own rows in the full store", c.table, n, len(only.Events))
+		}
+		wantRows := want.String()
+		probs := []string{c.problem}
+		ownProbs := map[string]bool{}
+		for _, p := range only.Problems {
+			ownProbs[p] = true
+		}
+		for _, p := range full.Problems {
+			if !ownProbs[p] {
+				probs = append(probs, p)
+			}
+		}
+		s := altered(c.stmt)
+		if got, want := strings.Join(s.Problems, "|"), strings.Join(probs, "|"); got != want {
+			t.Errorf("%s: problems\n%s\nwant\n%s", c.stmt, got, want)
+		}
+		if got := rows(s); got != wantRows {
+			t.Errorf("%s: rows:\n%s\nwant:\n%s", c.stmt, got, wantRows)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package codexhome
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"path"
 	"regexp"
@@ -45,17 +46,23 @@ func parseLogsDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
+	readable, err := parser.CheckStore(ctx, db, logsStore, out)
+	if err != nil {
+		return fmt.Errorf("%s: %w", in.Path, err)
+	}
+	if !readable["logs"] {
+		return nil
+	}
 	cols, err := parser.Columns(ctx, db, "logs")
 	if err != nil {
 		return fmt.Errorf("read schema of %s: %w", in.Path, err)
 	}
-	if cols == nil {
-		return nil
-	}
+	// the body is one of two columns (message before feedback_log_body),
+	// so it is checked here, not in logsStore
 	body := "feedback_log_body"
 	if !cols[body] {
 		if !cols["message"] {
-			out.Problem(0, "logs table without feedback_log_body or message: not read")
+			out.Problem(0, "unknown schema: table logs lacks column(s) feedback_log_body (or message): not read")
 			return nil
 		}
 		body = "message"
@@ -70,6 +77,16 @@ func parseLogsDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		body + " LIKE '%codex.tool_decision%' OR " + body + " LIKE '%feedback/upload%' ORDER BY id"
 	file := path.Base(in.Path)
 	feedback := map[string]bool{}
+	return parser.ReadTables(ctx, out, readable, parser.TableRead{Table: "logs", Read: func() error {
+		return logRows(ctx, db, q, file, feedback, out)
+	}})
+}
+
+// logsStore is the one table parseLogsDB reads, with the columns every
+// row needs (its body column is checked apart: see parseLogsDB).
+var logsStore = parser.SQLiteStore{Name: "a Codex log", Tables: parser.SQLiteSchema{"logs": {"id", "ts"}}}
+
+func logRows(ctx context.Context, db *sql.DB, q, file string, feedback map[string]bool, out parser.Sink) error {
 	return parser.EachRow(ctx, db, q, func(m map[string]any) {
 		id, _ := parser.SQLInt(m["id"])
 		b := parser.SQLText(m["body"])

@@ -56,50 +56,48 @@ func (fl flavor) parseThreadHistory(ctx context.Context, in *parser.Input, out p
 	}
 	rollouts := rolloutIndex(in)
 	held := &heldIDs{in: in, rollouts: rollouts}
-	hasTurns, err := parser.HasTable(ctx, db, "thread_turns")
+	readable, err := parser.CheckStore(ctx, db, threadHistoryStore, out)
 	if err != nil {
-		return fmt.Errorf("read schema of %s: %w", in.Path, err)
+		return fmt.Errorf("%s: %w", in.Path, err)
 	}
-	hasItems, err := parser.HasTable(ctx, db, "thread_items")
-	if err != nil {
-		return fmt.Errorf("read schema of %s: %w", in.Path, err)
-	}
-	if hasTurns {
-		err := orderedRows(ctx, db, "thread_turns", func(rowid int64, m map[string]any) {
-			tid, turn := parser.SQLText(m["thread_id"]), parser.SQLText(m["turn_id"])
-			if held.has(ctx, tid, turn) {
-				out.Skip(rowid, "duplicate:rollout")
-				return
-			}
-			turnRow(tid, turn, rowid, m, out)
-		})
-		if err != nil {
-			return fmt.Errorf("read thread_turns in %s: %w", in.Path, err)
-		}
-	}
-	if hasItems {
-		err := orderedRows(ctx, db, "thread_items", func(rowid int64, m map[string]any) {
-			tid, item := parser.SQLText(m["thread_id"]), parser.SQLText(m["item_id"])
-			if held.has(ctx, tid, item) {
-				// Identity, then content: a command the projection holds
-				// under a call id whose rollout call ran another command
-				// is not the same record (a rollout or a store edited
-				// after the fact): both stay, and the problem says so.
-				cmd := itemCommand(parser.SQLText(m["item_json"]))
-				if want := held.cmds[item]; cmd == "" || len(want) == 0 || sameCommand(cmd, want) {
+	return parser.ReadTables(ctx, out, readable,
+		parser.TableRead{Table: "thread_turns", Read: func() error {
+			return orderedRows(ctx, db, "thread_turns", func(rowid int64, m map[string]any) {
+				tid, turn := parser.SQLText(m["thread_id"]), parser.SQLText(m["turn_id"])
+				if held.has(ctx, tid, turn) {
 					out.Skip(rowid, "duplicate:rollout")
 					return
 				}
-				out.Report(rowid, parser.KindDuplicateID, fmt.Sprintf("call %s: thread history holds the command %q, its rollout %q: both kept", item, cmd, held.cmds[item][0]))
-			}
-			itemRows(tid, item, rowid, m, out)
-		})
-		if err != nil {
-			return fmt.Errorf("read thread_items in %s: %w", in.Path, err)
-		}
-	}
-	return nil
+				turnRow(tid, turn, rowid, m, out)
+			})
+		}},
+		parser.TableRead{Table: "thread_items", Read: func() error {
+			return orderedRows(ctx, db, "thread_items", func(rowid int64, m map[string]any) {
+				tid, item := parser.SQLText(m["thread_id"]), parser.SQLText(m["item_id"])
+				if held.has(ctx, tid, item) {
+					// Identity, then content: a command the projection holds
+					// under a call id whose rollout call ran another command
+					// is not the same record (a rollout or a store edited
+					// after the fact): both stay, and the problem says so.
+					cmd := itemCommand(parser.SQLText(m["item_json"]))
+					if want := held.cmds[item]; cmd == "" || len(want) == 0 || sameCommand(cmd, want) {
+						out.Skip(rowid, "duplicate:rollout")
+						return
+					}
+					out.Report(rowid, parser.KindDuplicateID, fmt.Sprintf("call %s: thread history holds the command %q, its rollout %q: both kept", item, cmd, held.cmds[item][0]))
+				}
+				itemRows(tid, item, rowid, m, out)
+			})
+		}})
 }
+
+// threadHistoryStore is the two tables parseThreadHistory reads (both
+// made by 0001_thread_history.sql), with the columns that name a row's
+// thread and record; the others are read by name when present.
+var threadHistoryStore = parser.SQLiteStore{Name: "a Codex thread history", Tables: parser.SQLiteSchema{
+	"thread_turns": {"thread_id", "turn_id"},
+	"thread_items": {"thread_id", "item_id"},
+}}
 
 // orderedRows reads a table by thread, then rowid, so the rollout ids of
 // one thread at a time are held.

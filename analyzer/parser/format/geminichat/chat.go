@@ -40,6 +40,11 @@ type entry struct {
 	// conversation order: the entry itself, or for a later copy kept
 	// beside an earlier one (other content, see put), the earlier's anchor.
 	anchor *entry
+	// copy marks a $set batch's copy of a message already held: its rows
+	// carry the message's record ids, so the correlate stage writes each
+	// once (the first-hand row wins: earlier) or names the conflict. It
+	// holds no place in the conversation and changes no emitter state.
+	copy bool
 }
 
 // rewindMark is a $rewindTo line: the message it named, how many messages
@@ -206,8 +211,14 @@ func (l *opLog) mergeMeta(raw json.RawMessage) {
 // record: the batch is the agent's history sync (resume, compression,
 // masking), which the real 0.61.0 run shows re-dating every message to the
 // resume time and dropping toolCalls; a message the batch leaves out stays,
-// since it happened even if the agent no longer holds it in context. New
-// ids in a batch (a compression summary) are added.
+// since it happened even if the agent no longer holds it in context. The
+// batch's copy of a held message is not dropped: it is an entry of its own
+// (copy), whose rows carry the message's record ids and are marked
+// Replayed, so the correlate stage writes each once (the first-hand row
+// wins) or, where the copy says otherwise (an id reused for another
+// message), keeps both and names the conflict. New ids in a batch (a
+// compression summary) are added; a batch adding none is noted
+// "history_sync_copy", the skip of its line if its copies give no row.
 func (l *opLog) addArray(raw json.RawMessage, line int64, out parser.Sink, keepHeld bool) {
 	var arr []json.RawMessage
 	if err := json.Unmarshal(raw, &arr); err != nil {
@@ -226,6 +237,8 @@ func (l *opLog) addArray(raw json.RawMessage, line int64, out parser.Sink, keepH
 			continue
 		}
 		if keepHeld && l.seen[id] {
+			// not dropped: handed on as rows under the message's ids
+			l.entries = append(l.entries, &entry{id: id, raw: m, line: line, copy: true})
 			continue
 		}
 		l.put(id, m, line, out)
@@ -492,6 +505,7 @@ type emitter struct {
 	task      bool           // a subagent's task prompt was written
 	rows      map[int64]bool // lines that gave a row
 	msgID     string         // the message being emitted
+	copy      bool           // it is a $set batch's copy (see entry.copy)
 	opts      ChatOptions
 }
 
@@ -516,6 +530,9 @@ func (e *emitter) emit(ev timeline.Event) {
 	ev.SessionID = e.session
 	ev.ParentSessionID = e.parent
 	ev.ProjectPath = e.project
+	// a batch copy repeats a held record: in the identity merge the
+	// first-hand row wins, whatever time the batch stamped on it
+	ev.Replayed = ev.Replayed || e.copy
 	e.rows[ev.SourceLine] = true
 	e.out.Event(ev)
 }
@@ -596,7 +613,7 @@ func emitChat(in *parser.Input, log *opLog, out parser.Sink, o ChatOptions) {
 		if msgs[i] == nil {
 			continue
 		}
-		e.msgID = msgs[i].ID
+		e.msgID, e.copy = msgs[i].ID, en.copy
 		if why := e.message(msgs[i], en.line); why != "" {
 			log.note(en.line, why)
 		}
@@ -718,7 +735,7 @@ func (e *emitter) user(m *message, t time.Time, basis timeline.TimeBasis, line i
 	}
 	tt := timeline.User
 	switch {
-	case e.parent != "" && !e.task && !injected(text):
+	case e.parent != "" && !e.task && !injected(text) && !e.copy:
 		// A subagent's first prompt is the task the parent's model wrote.
 		e.task = true
 		tt, text = timeline.System, "subagent task: "+text
@@ -736,7 +753,7 @@ func (e *emitter) gemini(m *message, t time.Time, basis timeline.TimeBasis, line
 		ev.SourceLine = line
 		e.emit(ev)
 	}
-	if m.Model != "" && m.Model != e.model {
+	if m.Model != "" && m.Model != e.model && !e.copy {
 		text := "model: " + m.Model
 		if e.model != "" {
 			text = "model: " + e.model + " -> " + m.Model

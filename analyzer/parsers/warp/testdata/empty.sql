@@ -1,2 +1,4 @@
 CREATE TABLE agent_conversations (id INTEGER PRIMARY KEY NOT NULL, conversation_id TEXT NOT NULL, conversation_data TEXT NOT NULL, last_modified_at TIMESTAMP NOT NULL);
 CREATE TABLE ai_queries (id INTEGER PRIMARY KEY NOT NULL, exchange_id TEXT NOT NULL, conversation_id TEXT NOT NULL, start_ts DATETIME NOT NULL, input TEXT NOT NULL);
+CREATE TABLE agent_tasks (id INTEGER PRIMARY KEY NOT NULL, conversation_id TEXT NOT NULL, task_id TEXT NOT NULL, task BLOB NOT NULL, last_modified_at TIMESTAMP NOT NULL);
+CREATE TABLE commands (id INTEGER PRIMARY KEY NOT NULL, command TEXT NOT NULL, exit_code INTEGER, start_ts DATETIME, completed_ts DATETIME, pwd TEXT, shell TEXT, username TEXT, hostname TEXT, session_id BIGINT, git_branch TEXT, cloud_workflow_id TEXT, workflow_command TEXT, is_agent_executed BOOLEAN);

@@ -8,3 +8,5 @@ CREATE TABLE session_refs (id INTEGER PRIMARY KEY, session_id TEXT, ref_type TEX
 INSERT INTO session_refs VALUES (1,'6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f','pr','examiner/demo#7','2026-10-15T09:01:00.000Z');
 CREATE TABLE checkpoints (id INTEGER PRIMARY KEY, session_id TEXT, checkpoint_number INTEGER, title TEXT, created_at INTEGER);
 INSERT INTO checkpoints VALUES (1,'6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f',1,'After listing',1792054850000);
+-- forge_trajectory_events as the real 1.0.102 store creates it (no rows here)
+CREATE TABLE forge_trajectory_events (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL REFERENCES sessions(id), tool_call_id TEXT, turn_index INTEGER, event_type TEXT NOT NULL, command TEXT, output TEXT, exit_code INTEGER, event_key TEXT, event_value TEXT, created_at TEXT DEFAULT (datetime('now')));
