@@ -254,9 +254,9 @@
 // gives the span the log saw. The TUI's session.json (pinned and recent
 // sessions; opencode/tui-state and kilo-code/prompt-history are
 // Spec.Trace) names sessions too: one it alone names reads trace.
-// Not done: a session the legacy storage/ JSON still holds but the log
-// and the database's carving also name keeps the trace state the db
-// parser gives it.
+// A session the legacy storage/ JSON still holds reads yes (the
+// correlation pass lets the db parser's trace give way to another file's
+// turns).
 //
 // Not done: nothing the seed lists. The sandbox hashes are reversed only
 // for the session ids the collection names (a directory hash is not: no
