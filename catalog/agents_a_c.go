@@ -224,6 +224,7 @@ var agentsAToC = []Agent{
 		Targets: []Target{
 			{ID: "sessions", Root: RootHome, Glob: "{.codex,.codex-*}/{sessions,archived_sessions}/**/rollout-*.{jsonl,jsonl.zst,json}", Kind: KindTranscript, Projects: ProjectsJSONLCwd},
 			{ID: "history", Root: RootHome, Glob: "{.codex,.codex-*}/history.jsonl", Kind: KindHistory},
+			{ID: "session-index", Root: RootHome, Glob: "{.codex,.codex-*}/session_index.jsonl", Kind: KindHistory},
 			{ID: "state-db", Root: RootHome, Glob: "{.codex,.codex-*}/{*.sqlite,sqlite/*.db,db-backups/*/*.sqlite}", Kind: KindSQLite},
 			{ID: "config", Root: RootHome, Glob: "{.codex,.codex-*}/{config.toml,rules/*.rules,.codex-global-state.json,automations/*/automation.toml}", Kind: KindSettings},
 			{ID: "auth", Root: RootHome, Glob: "{.codex,.codex-*}/auth.json", Kind: KindSecret},

@@ -77,7 +77,7 @@ func TestDeletedAndRecovered(t *testing.T) {
 	}
 	off := md(true)
 	sec = section(off, "Deleted and recovered")
-	want = "| opencode | " + link + " | trace | 2026-12-01T20:26:27.096Z → 2026-12-01T20:26:27.096Z | /home/examiner3/demo | 1 (0) | \\- | named by " +
+	want = "| opencode | " + link + " | trace | 2026-12-01T20:26:27.096Z → 2026-12-01T20:26:36.688Z | /home/examiner3/demo | 2 (0) | \\- | named by " +
 		root + "/.local/share/opencode/log/opencode.log |\n"
 	if !strings.HasSuffix(sec, want) || strings.Contains(off, "recovered yes:") {
 		t.Errorf("--no-carve section:\n%s", sec)

@@ -77,7 +77,11 @@ type agg struct {
 	// recovered the rows of records recovered from freed space by other
 	// parsers (a recovered row that only names a session is a trace).
 	trace, recovered int
-	stateRecovered   string
+	// content counts the turns (rows other than system rows) of parsers
+	// that do not only name sessions: a parser's "trace" state (its store
+	// lost the session) gives way to "yes" when other files hold them.
+	content        int
+	stateRecovered string
 	// parents are the distinct parent session ids the rows named, in
 	// timeline order (at most maxParentsSeen; moreParents counts the rest).
 	parents     []ParentSeen
@@ -124,6 +128,9 @@ func (a *Aggregator) Add(e *Event) {
 		if !isTrace {
 			g.recovered++
 		}
+	}
+	if !isTrace && e.TurnType != System {
+		g.content++
 	}
 	if e.Secondary {
 		g.secondary++
@@ -269,8 +276,21 @@ func (a *Aggregator) recovered(agent string, g *agg) string {
 			v = w
 		}
 	}
-	if RecoveredRank(g.stateRecovered) > RecoveredRank(v) {
-		v = g.stateRecovered
+	st := g.stateRecovered
+	if st == "trace" {
+		if g.content > 0 {
+			// a parser found only a trace of the session in its store (a
+			// log line, a header), while other files hold its turns:
+			// recovered from them
+			st = "yes"
+		} else if g.recovered == 0 {
+			// nothing but traces: prompts a history names are no turns
+			// of a store (they would read partial beside a transcript)
+			return "trace"
+		}
+	}
+	if RecoveredRank(st) > RecoveredRank(v) {
+		v = st
 	}
 	return v
 }

@@ -122,3 +122,29 @@ func TestTraceSessions(t *testing.T) {
 		t.Errorf("recovered: %v", got)
 	}
 }
+
+// TestTraceStateGivesWayToTurns: a parser's trace state (its store kept
+// only a trace: a log line, a header) holds while the session's other rows
+// are system rows or rows of parsers that only name sessions; a turn of
+// another parser (a transcript, a legacy store) makes it yes, the session
+// recovered from that file.
+func TestTraceStateGivesWayToTurns(t *testing.T) {
+	a := NewAggregator()
+	a.Recoverable = func(string) bool { return true }
+	a.Trace = func(p string) bool { return p == "x/history" }
+	t0 := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+	for _, id := range []string{"header", "prompted", "transcript"} {
+		a.Add(&Event{Agent: "x", SessionID: id, Parser: "x/db", TurnType: System, Text: "session existed", Time: t0, SourceFile: "db"})
+		a.SetState(SessionState{Key: SessionKey{Agent: "x", SessionID: id}, Recovered: "trace"})
+	}
+	a.Add(&Event{Agent: "x", SessionID: "header", Parser: "x/db", TurnType: System, Text: "conversation deleted", Time: t0, SourceFile: "db"})
+	a.Add(&Event{Agent: "x", SessionID: "prompted", Parser: "x/history", TurnType: User, Text: "p", Secondary: true, Time: t0, SourceFile: "h"})
+	a.Add(&Event{Agent: "x", SessionID: "transcript", Parser: "x/transcript", TurnType: Assistant, Text: "a", Time: t0, SourceFile: "t"})
+	got := map[string]string{}
+	for _, s := range a.Sessions() {
+		got[s.SessionID] = s.Recovered
+	}
+	if got["header"] != "trace" || got["prompted"] != "trace" || got["transcript"] != "yes" || len(got) != 3 {
+		t.Errorf("recovered: %v", got)
+	}
+}

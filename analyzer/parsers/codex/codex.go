@@ -16,7 +16,9 @@ var actions = codexhome.Actions
 // files that only Codex's home holds (.codex-global-state.json,
 // automations/).
 func Parsers() []parser.Parser {
-	return append(codexhome.Parsers(codexhome.Flavor{Agent: agentName, Home: ".codex", Who: "Codex"}),
+	fl := codexhome.Flavor{Agent: agentName, Home: ".codex", Who: "Codex"}
+	return append(codexhome.Parsers(fl),
+		codexhome.SessionIndex(fl),
 		parser.New(parser.Spec{
 			ID: agentName + "/global-state", Agent: agentName, Version: 1,
 			Actions: actions,

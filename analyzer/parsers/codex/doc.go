@@ -123,6 +123,17 @@
 // history.jsonl {session_id, ts (unix seconds), text}: one secondary user
 // row per line.
 //
+// # codex-cli/session-index (target "session-index")
+//
+// session_index.jsonl {id, thread_name, updated_at} (openai/codex@3186b17
+// codex-rs/core/src/rollout/session_index.rs: appended each time a thread
+// is named, the newest line for an id winning; updated_at is RFC 3339 UTC
+// or "unknown"): one secondary system row "thread name: <name>" per line,
+// at updated_at (time_basis none when it is not a time), pairing with the
+// rollout's thread_name_updated row. Like history.jsonl and the state DB
+// it only names threads (Spec.Trace): a thread it names whose rollout is
+// gone reads recovered trace in sessions.jsonl.
+//
 // # codex-cli/config (target "config")
 //
 // config.toml: "permission setting: <key>=<value> (from config.toml, file

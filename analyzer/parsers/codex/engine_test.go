@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/doubleagent/doubleagent/analyzer/analyze"
@@ -221,5 +222,44 @@ func TestHistoryTraceOfGoneRollout(t *testing.T) {
 	if s.Recovered != "trace" || s.UserTurns != 1 || s.Events != 1 || s.FirstUTC != "2026-03-02T09:00:00.000Z" ||
 		len(s.SourceFiles) != 1 || s.SourceFiles[0] != hist.Path {
 		t.Errorf("session named only by history.jsonl: %+v", s)
+	}
+}
+
+// TestSessionIndexTraceOfGoneRollout: session_index.jsonl names two
+// threads. The one whose rollout is gone (and that history.jsonl names
+// too) is a sessions.jsonl entry with recovered trace, its span from the
+// prompt to the rename, the prompt, and both files; the one whose rollout
+// survives reads no, its index line paired with the rollout's
+// thread_name_updated event (one row, the rollout's).
+func TestSessionIndexTraceOfGoneRollout(t *testing.T) {
+	const gone, live = "0199dddd-0000-7000-8000-000000000001", "019c8a70-0000-7000-8000-000000000004"
+	idx := bundletest.File{Path: "/home/examiner/.codex/session_index.jsonl", Target: "session-index",
+		Data: []byte(`{"id":"` + gone + `","thread_name":"wipe the audit trail","updated_at":"2026-03-02T09:00:05Z"}` + "\n" +
+			`{"id":"` + live + `","thread_name":"what time","updated_at":"2026-02-23T12:19:50Z"}` + "\n")}
+	hist := bundletest.File{Path: "/home/examiner/.codex/history.jsonl", Target: "history",
+		Data: []byte(`{"session_id":"` + gone + `","ts":1772442000,"text":"delete the audit log"}` + "\n")}
+	roll := bundletest.File{Path: sessDir + "rollout-2026-02-23T13-19-38-" + live + ".jsonl",
+		Data: []byte(`{"timestamp":"2026-02-23T12:19:42.561Z","type":"session_meta","payload":{"id":"` + live + `","timestamp":"2026-02-23T12:19:38.535Z","cwd":"/home/examiner/demo","originator":"codex_cli_rs","cli_version":"0.171.0","source":"cli"}}` + "\n" +
+			`{"timestamp":"2026-02-23T12:19:42.563Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"what time is it?"}]}}` + "\n" +
+			`{"timestamp":"2026-02-23T12:19:50.100Z","type":"event_msg","payload":{"type":"thread_name_updated","thread_id":"` + live + `","thread_name":"what time"}}` + "\n")}
+	o := runEngine(t, codex.Parsers(), []bundletest.File{idx, hist, roll})
+	s := session(o, gone)
+	if s.Recovered != "trace" || s.UserTurns != 1 || s.Events != 2 || s.FirstUTC != "2026-03-02T09:00:00.000Z" ||
+		s.LastUTC != "2026-03-02T09:00:05.000Z" || strings.Join(s.SourceFiles, " ") != hist.Path+" "+idx.Path {
+		t.Errorf("session named only by session_index.jsonl and history.jsonl: %+v", s)
+	}
+	l := session(o, live)
+	if l.Recovered != "no" || strings.Join(l.SourceFiles, " ") != roll.Path {
+		t.Errorf("session with its rollout: %+v", l)
+	}
+	var names []string
+	for _, r := range o.rows {
+		if strings.HasPrefix(r.Text, "thread name: ") {
+			names = append(names, short(r.SessionID)+" "+r.TimestampUTC+" "+r.Text+" "+filepath.Base(r.SourceFile))
+		}
+	}
+	if want := "0004 2026-02-23T12:19:50.100Z thread name: what time rollout-2026-02-23T13-19-38-" + live + ".jsonl|" +
+		"0001 2026-03-02T09:00:05.000Z thread name: wipe the audit trail session_index.jsonl"; strings.Join(names, "|") != want {
+		t.Errorf("thread name rows:\n%s\nwant\n%s", strings.Join(names, "|"), want)
 	}
 }

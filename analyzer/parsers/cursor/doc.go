@@ -92,8 +92,11 @@
 //     that name it (searched in SQLite with instr over JSON values only):
 //     user (<user_query>) and injected-context rows, assistant, reasoning
 //     and tool-call rows, undated (a blob records no time). The session
-//     reads recovered yes: the conversation is gone from its store of
-//     record, and its agent transcript, when collected, adds its own rows.
+//     reads recovered yes when a bubble or blob of it survives, else trace
+//     (only the header names it, issue 30); either way its agent
+//     transcript, when collected, adds its own rows and the session reads
+//     yes. ai-code-tracking.db and conversation-search.db only name
+//     composers (Spec.Trace): a composer only they name reads trace.
 //   - carving (analyzer/parser/sqlitecarve, parse_carved.go): the
 //     composerData: and bubbleId: records of cursorDiskKV keys no longer
 //     live, recovered from state.vscdb's freed space and stale WAL frames,

@@ -24,7 +24,7 @@ func writeHome(t *testing.T, files map[string]string) string {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if strings.HasSuffix(p, ".vscdb") {
+		if strings.HasSuffix(p, ".vscdb") || strings.HasSuffix(p, ".db") {
 			db, err := sql.Open("sqlite", p)
 			if err != nil {
 				t.Fatal(err)

@@ -816,13 +816,14 @@ func (s *stateReader) deleted(h *header, blobs []parser.StateRow) {
 		s.out.Event(a)
 	}
 	shown := false
+	kept := len(blobs)
 	if s.kv {
-		s.orphanBubbles(c, h.id, &shown)
+		kept += s.orphanBubbles(c, h.id, &shown)
 	}
 	for _, b := range blobs {
 		s.blob(c, b)
 	}
-	s.out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: h.id}, Origin: "local", Recovered: "yes"})
+	s.out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: h.id}, Origin: "local", Recovered: deletedState(kept)})
 }
 
 // settingKeyRe picks the permission keys of composerState: run modes,

@@ -127,7 +127,8 @@ func TestStateDBTypical(t *testing.T) {
 			t.Fatalf("row of another file: %+v", e)
 		}
 	}
-	// The deleted conversation: what its header says, recovered yes.
+	// The deleted conversation: what its header says; nothing else of it
+	// survives, so it reads recovered trace.
 	del := withText(s, "conversation deleted")
 	if len(del) != 1 || del[0].SessionID != deletedID || del[0].TimeBasis != timeline.TimeInherited || del[0].RecordID != deletedID+"#deleted" ||
 		!del[0].Time.Equal(parsertest.Time(t, "2026-07-21T10:40:00Z")) || del[0].ProjectPath != "/home/examiner/proj" {
@@ -137,7 +138,7 @@ func TestStateDBTypical(t *testing.T) {
 		t.Fatalf("deleted name: %+v", n)
 	}
 	if len(s.States) != 2 || s.States[0].Key.SessionID != liveID || s.States[0].Origin != "local" || s.States[0].Recovered != "" ||
-		s.States[1].Key.SessionID != deletedID || s.States[1].Key.Agent != Agent || s.States[1].Recovered != "yes" || s.States[1].Origin != "local" {
+		s.States[1].Key.SessionID != deletedID || s.States[1].Key.Agent != Agent || s.States[1].Recovered != "trace" || s.States[1].Origin != "local" {
 		t.Fatalf("session states: %+v", s.States)
 	}
 	if sk := s.SkipCounts(); len(sk) != 1 || sk["state_only"] != 1 {

@@ -103,7 +103,17 @@
 //     submit (useGeminiStream prepareQueryForGemini), slash and shell-mode
 //     commands too, before @-command processing; the chat records the
 //     prompt when it is sent, within a second (later when a scheduled tool
-//     waits on a confirmation): declared window 10 minutes.
+//     waits on a confirmation): declared window 10 minutes. It only names
+//     sessions (Spec.Trace): the retention sweep
+//     (google-gemini/gemini-cli@04fbf50 packages/cli/src/utils/sessionCleanup.ts
+//     cleanupExpiredSessions, at startup when general.sessionRetention is
+//     enabled: sessions past maxAge or beyond maxCount, and unreadable
+//     chat files) unlinks a session's chats/ file, its
+//     logs/session-<id>.jsonl and tool-outputs/session-<id>/ but leaves
+//     logs.json, so a session logs.json names whose chat is gone reads
+//     recovered trace in sessions.jsonl, with its prompts, their times and
+//     logs.json as its source file. /chat save checkpoints
+//     (checkpoint-<tag>.json) hold no session id and so name none.
 //
 //   - settings: ~/.gemini/trustedFolders.json, one row "permission setting:
 //     trustedFolders.<path>=<value> (from <file>, file mtime)" per folder

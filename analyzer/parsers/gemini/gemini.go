@@ -27,7 +27,7 @@ func Parsers() []parser.Parser {
 			Doc: "tmp/<slug>/chats/**/*.jsonl op-log (replayed: last copy wins unless it rewrites the message, then both stay; $set keeps first-hand records, $rewindTo keeps the rewound ones and a rewind row) and legacy *.json ConversationRecord",
 		}, parseChat),
 		parser.New(parser.Spec{
-			ID: "gemini-cli/logs", Agent: Agent, Version: 3,
+			ID: "gemini-cli/logs", Agent: Agent, Version: 3, Trace: true,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
 				Basis: "logs.json stamps each input as it is submitted (useGeminiStream prepareQueryForGemini), before slash and @-command processing; the chat records the prompt when it is sent (geminiChat), within a second, later after a confirmation a scheduled tool waits on"},

@@ -1,6 +1,7 @@
 package opencode
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -122,7 +123,7 @@ func TestCarvedDeletedSession(t *testing.T) {
 	}
 	// --no-carve: the kept session's rows alone, the same as with carving
 	off := carveRows(t, true)
-	var kept, keptOff []string
+	var kept, keptOff, traceRows []string
 	for _, e := range s.Events {
 		if e.SessionID != deletedSess {
 			kept = append(kept, e.RecordID+"|"+e.Text)
@@ -130,14 +131,22 @@ func TestCarvedDeletedSession(t *testing.T) {
 	}
 	for _, e := range off.Events {
 		if e.SessionID == deletedSess {
-			// without carving, the log's line naming it is what is left
-			if e.TimeString() != "2026-12-01T20:26:27.096Z" || e.SourceFile != carveLog || e.SourceLine != 10 || e.RecordID != deletedSess+"#trace" || e.ProjectPath != "/home/examiner3/demo" ||
-				e.Text != "session existed: created (slug jolly-harbor, version 1.18.33, projectID a4c25ef60c8f7119e835d12522401c0fc075aa36); its rows are gone from opencode.db (named by the opencode log)" {
+			// without carving, the log's lines naming it are what is
+			// left: its created line and the last of the 8 lines
+			traceRows = append(traceRows, fmt.Sprintf("%s %d %s %s %s|%s", e.TimeString(), e.SourceLine, e.RecordID, e.ProjectPath, e.ParentSessionID, e.Text))
+			if e.SourceFile != carveLog || e.TurnType != "system" || e.Secondary {
 				t.Errorf("--no-carve row of the deleted session: %+v", e)
 			}
 			continue
 		}
 		keptOff = append(keptOff, e.RecordID+"|"+e.Text)
+	}
+	wantTrace := []string{
+		"2026-12-01T20:26:27.096Z 10 " + deletedSess + "#trace /home/examiner3/demo |session existed: created (slug jolly-harbor, version 1.18.33, projectID a4c25ef60c8f7119e835d12522401c0fc075aa36, title \"New session - 2026-12-01T20:26:27.096Z\"); its rows are gone from opencode.db (named by the opencode log)",
+		"2026-12-01T20:26:36.688Z 31 " + deletedSess + "#trace-last /home/examiner3/demo |session last named by the opencode log (message stream): 8 line(s) name it",
+	}
+	if strings.Join(traceRows, "\n") != strings.Join(wantTrace, "\n") {
+		t.Errorf("--no-carve rows of the deleted session:\n%s", strings.Join(traceRows, "\n"))
 	}
 	var offStates []string
 	for _, st := range off.States {

@@ -250,12 +250,22 @@
 // parts came back whole from the freeblocks of the live leaves.
 //
 // Sessions that existed but are gone (recovered trace): a session the
-// store's log folder (log/*.log beside the database, session/index.ts
-// log.info("created")) names as created, with no live or recovered row,
-// is one "session existed: created (...)" row from that log line and reads
-// recovered trace (with --no-carve, the deleted fixture session reads so).
-// Only the log is read for traces: opencode keeps no other index of
-// sessions outside the store.
+// store's log folder (log/*.log beside the database) names, with no live
+// or recovered row, reads recovered trace (with --no-carve, the deleted
+// fixture session reads so). Its first row is "session existed: created
+// (slug, version, projectID, title)" from its created line
+// (session/index.ts log.info("created"), whose directory is its project
+// and parentID its parent), or, when the log rotated that line away,
+// "session existed: named by the opencode log (message M), its created
+// line not kept" from the first line of its session loop that names it
+// (session.id=, sessionID=); a second row "session last named by the
+// opencode log (message M): N line(s) name it" at the latest such line
+// gives the span the log saw. The TUI's session.json (pinned and recent
+// sessions; opencode/tui-state and kilo-code/prompt-history are
+// Spec.Trace) names sessions too: one it alone names reads trace.
+// A session the legacy storage/ JSON still holds reads yes (the
+// correlation pass lets the db parser's trace give way to another file's
+// turns).
 //
 // Not done: nothing the seed lists. The sandbox hashes are reversed only
 // for the session ids the collection names (a directory hash is not: no

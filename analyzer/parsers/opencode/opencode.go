@@ -34,7 +34,7 @@ func Parsers() []parser.Parser {
 		}
 		ps = append(ps,
 			parser.New(parser.Spec{
-				ID: a + "/db", Agent: a, Version: 5,
+				ID: a + "/db", Agent: a, Version: 6,
 				Targets: []string{"db"}, Names: dbNames,
 				Secondary: &parser.Secondary{Window: time.Second, TurnTypes: allTurns,
 					Basis: "opencode-next.db (the 2.0 pre-release store) holds the sessions it shares with opencode.db under the same record ids and times; the id-less rows (model changes) pair within a second"},
@@ -54,7 +54,7 @@ func Parsers() []parser.Parser {
 	}
 	ps = append(ps,
 		parser.New(parser.Spec{
-			ID: "opencode/tui-state", Agent: agentOpenCode, Version: 4,
+			ID: "opencode/tui-state", Agent: agentOpenCode, Version: 4, Trace: true,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
 				Basis: "the TUI prompt history records no time; stashed drafts and session.json's pinned and recent sessions are system rows no primary source repeats"},
@@ -68,7 +68,7 @@ func Parsers() []parser.Parser {
 			Doc: "global config opencode.json(c)/config.json: permission keys as permission setting rows, model as model setting",
 		}, parseConfig),
 		parser.New(parser.Spec{
-			ID: "kilo-code/prompt-history", Agent: agentKilo, Version: 3,
+			ID: "kilo-code/prompt-history", Agent: agentKilo, Version: 3, Trace: true,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
 				Basis: "the TUI prompt history records no time; stashed drafts and session.json's pinned sessions are system rows no primary source repeats"},
