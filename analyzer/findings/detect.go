@@ -91,7 +91,7 @@ func (p *PromptInjection) Row(line int64, r *timeline.Row, report func(rows ...R
 	case string(timeline.User):
 		if st == nil {
 			st = &injState{}
-			p.sessions[k] = st
+			p.sessions[k.clone()] = st
 		}
 		st.fetched = nil // the person typed again: a new turn
 		if st.typed.Len() < maxUserText {
@@ -103,12 +103,12 @@ func (p *PromptInjection) Row(line int64, r *timeline.Row, report func(rows ...R
 		if isFetch(r) && r.ToolUseID != "" {
 			if st == nil {
 				st = &injState{}
-				p.sessions[k] = st
+				p.sessions[k.clone()] = st
 			}
 			if st.fetchCalls == nil {
 				st.fetchCalls = map[string]Ref{}
 			}
-			st.fetchCalls[r.ToolUseID] = Ref{line, &rc}
+			st.fetchCalls[r.ToolUseID] = Ref{Line: line, Row: &rc}
 		}
 		if st == nil || len(st.fetched) == 0 || r.Action != string(timeline.ActExecute) {
 			return
@@ -122,7 +122,7 @@ func (p *PromptInjection) Row(line int64, r *timeline.Row, report func(rows ...R
 				continue
 			}
 			if strings.Contains(f.text, cmd) {
-				report(f.call, f.result, Ref{line, &rc})
+				report(f.call, f.result, Ref{Line: line, Row: &rc})
 				return
 			}
 		}
@@ -140,7 +140,7 @@ func (p *PromptInjection) Row(line int64, r *timeline.Row, report func(rows ...R
 			txt = txt[:maxFetchText]
 		}
 		rc := *r
-		st.fetched = append(st.fetched, fetched{call: call, result: Ref{line, &rc}, text: fold(txt)})
+		st.fetched = append(st.fetched, fetched{call: call, result: Ref{Line: line, Row: &rc}, text: fold(txt)})
 		if len(st.fetched) > maxFetchesKept {
 			st.fetched = st.fetched[len(st.fetched)-maxFetchesKept:]
 		}

@@ -108,6 +108,20 @@ type Ref struct {
 	Row  *timeline.Row
 }
 
+// kept is the Ref of a row a detector holds until Finish: a copy of the
+// fields a finding lists (ref) and that name its session, in strings of
+// their own, so what stays reachable is that row's text and no more: not
+// the row (a decoded row's strings share one allocation with its
+// tool_input and the rest of its record). The listing itself (a
+// redaction of the text) is made only for a row that is reported.
+func kept(line int64, r *timeline.Row) Ref {
+	c := &timeline.Row{Host: strings.Clone(r.Host), User: strings.Clone(r.User), Agent: strings.Clone(r.Agent), SessionID: strings.Clone(r.SessionID),
+		RecordID: strings.Clone(r.RecordID), TimestampUTC: strings.Clone(r.TimestampUTC), TurnType: strings.Clone(r.TurnType), Action: strings.Clone(r.Action),
+		ToolName: strings.Clone(r.ToolName), SourceFile: strings.Clone(r.SourceFile), SourceLine: r.SourceLine, Text: strings.Clone(r.Text)}
+	c.ToolInput = strings.Clone(r.ToolInput) // rowHidden reads it first
+	return Ref{Line: line, Row: c}
+}
+
 // Options configure Run.
 type Options struct {
 	Dir string // the timeline output folder: timeline.jsonl is read, findings.jsonl written
@@ -139,6 +153,13 @@ var ErrNoTimeline = errors.New("no timeline.jsonl in the folder (Run reads the r
 func Default() ([]rules.Rule, error) { return rules.Builtin() }
 
 type key struct{ rule, host, user, agent, session string }
+
+// clone is k with strings of its own: a key held to the end of the run
+// must not keep the row it was read from reachable (a decoded row's
+// strings share one allocation with its text).
+func (k key) clone() key {
+	return key{strings.Clone(k.rule), strings.Clone(k.host), strings.Clone(k.user), strings.Clone(k.agent), strings.Clone(k.session)}
+}
 
 type acc struct {
 	f     *Finding
@@ -186,11 +207,12 @@ func New(o Options) (*Runner, error) {
 	return &Runner{rs: rs, ds: ds, sum: sum, found: map[key]*acc{}}, nil
 }
 
-func (u *Runner) add(k key, mk func() *Finding, line int64, r *timeline.Row) {
-	u.addNote(k, mk, line, r, "")
+func (u *Runner) add(k key, mk func() *Finding, x Ref) {
+	u.addNote(k, mk, x, "")
 }
 
-func (u *Runner) addNote(k key, mk func() *Finding, line int64, r *timeline.Row, note string) {
+func (u *Runner) addNote(k key, mk func() *Finding, x Ref, note string) {
+	line, r := x.Line, x.Row
 	a := u.found[k]
 	if a == nil {
 		a = &acc{f: mk(), order: len(u.found)}
@@ -207,7 +229,7 @@ func (u *Runner) addNote(k key, mk func() *Finding, line int64, r *timeline.Row,
 	}
 	fd.RowCount++
 	if len(fd.Rows) < MaxRowsListed {
-		rf := ref(line, r)
+		rf := ref(x.Line, x.Row)
 		rf.Note = note
 		fd.Rows = append(fd.Rows, rf)
 	} else {
@@ -238,7 +260,7 @@ func (u *Runner) Row(line int64, r *timeline.Row) error {
 		u.add(key{rl.ID, r.Host, r.User, r.Agent, r.SessionID}, func() *Finding {
 			return &Finding{RuleID: rl.ID, RuleTitle: rl.Title, Level: rl.Level, Class: rl.Class, Engine: "sigma", RuleSource: rl.Source,
 				Host: r.Host, User: r.User, Agent: r.Agent, SessionID: r.SessionID}
-		}, line, r)
+		}, Ref{Line: line, Row: r})
 	}
 	for _, d := range u.ds {
 		d.Row(line, r, func(refs ...Ref) {
@@ -251,7 +273,7 @@ func (u *Runner) Row(line int64, r *timeline.Row) error {
 				u.add(k, func() *Finding {
 					return &Finding{RuleID: d.ID(), RuleTitle: d.Title(), Level: d.Level(), Class: d.Class(), Engine: "builtin", RuleSource: "builtin:" + d.Class(),
 						Host: first.Host, User: first.User, Agent: first.Agent, SessionID: first.SessionID}
-				}, x.Line, x.Row)
+				}, x)
 			}
 		})
 	}
@@ -281,7 +303,7 @@ func (u *Runner) Finish() (*Summary, error) {
 				u.addNote(k, func() *Finding {
 					return &Finding{RuleID: d.ID(), RuleTitle: d.Title(), Level: d.Level(), Class: d.Class(), Engine: "builtin", RuleSource: "builtin:" + d.Class(),
 						Host: first.Host, User: first.User, Agent: first.Agent, SessionID: first.SessionID}
-				}, x.Line, x.Row, n)
+				}, x, n)
 			}
 		})
 	}

@@ -88,7 +88,7 @@ func (d *ClonedHook) Finish(report func(note string, rows ...Ref)) {
 			what = h.it.Name
 		}
 		report(fmt.Sprintf("no agent turn in this timeline wrote %s (%s %s runs %q when an agent opens %s): it came with the project (a clone, a package, an archive) or from a person's editor",
-			h.it.File, strings.ReplaceAll(h.it.Kind, "_", " "), what, h.it.Command, h.it.Project), Ref{h.line, h.r})
+			h.it.File, strings.ReplaceAll(h.it.Kind, "_", " "), what, h.it.Command, h.it.Project), Ref{Line: h.line, Row: h.r})
 	}
 }
 
@@ -152,10 +152,10 @@ func (d *ApprovedMCPChanged) Finish(report func(note string, rows ...Ref)) {
 			}
 			at := a.r.TimestampUTC
 			lines, rows := d.tr.WriteRows(s.r.Host, s.r.User, s.it.File)
-			refs := []Ref{{s.line, s.r}, {a.line, a.r}}
+			refs := []Ref{{Line: s.line, Row: s.r}, {Line: a.line, Row: a.r}}
 			var after, before []string
 			for i, w := range rows {
-				refs = append(refs, Ref{lines[i], w})
+				refs = append(refs, Ref{Line: lines[i], Row: w})
 				at1 := fmt.Sprintf("session %s row %d at %s", w.SessionID, lines[i], w.TimestampUTC)
 				if at != "" && w.TimestampUTC > at {
 					after = append(after, at1)
@@ -263,16 +263,20 @@ func (d *HeadlessBypass) Row(line int64, r *timeline.Row, _ func(rows ...Ref)) {
 	h := d.sess[k]
 	if h == nil {
 		h = &headless{}
+		k = k.clone()
 		d.sess[k] = h
 		d.order = append(d.order, k)
 	}
 	switch {
 	case entry && h.entry.Row == nil:
-		h.entry = Ref{line, r}
+		h.entry = kept(line, r)
 	case mode && h.mode.Row == nil:
-		h.mode = Ref{line, r}
+		h.mode = kept(line, r)
 	case prompt && h.prompt.Row == nil:
-		h.prompt = Ref{line, r}
+		// Every session's first prompt is held to the end of the run,
+		// most of them for sessions that never prove headless: held as a
+		// copy of what is listed (kept), not as the row.
+		h.prompt = kept(line, r)
 	}
 }
 

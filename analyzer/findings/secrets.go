@@ -89,7 +89,7 @@ func (d *SecretDetector) Row(line int64, r *timeline.Row, _ func(rows ...Ref)) {
 			}
 			ss.n++
 			if len(ss.refs) < MaxRowsListed {
-				ss.refs = append(ss.refs, Ref{line, r})
+				ss.refs = append(ss.refs, Ref{Line: line, Row: r})
 			}
 		}
 	}

@@ -76,9 +76,9 @@ func (d *ForbiddenDestruction) Row(line int64, r *timeline.Row, _ func(rows ...R
 	switch r.TurnType {
 	case string(timeline.User):
 		if prohibitionRe.MatchString(r.Text) {
-			d.last[k] = Ref{line, r}
-		} else if destroyAskRe.MatchString(r.Text) {
-			delete(d.last, k)
+			d.last[k.clone()] = Ref{Line: line, Row: r}
+		} else if _, ok := d.last[k]; ok && destroyAskRe.MatchString(r.Text) {
+			delete(d.last, k) // (only a standing prohibition needs the regexp)
 		}
 	case string(timeline.ToolUse):
 		ban, ok := d.last[k]
@@ -87,7 +87,7 @@ func (d *ForbiddenDestruction) Row(line int64, r *timeline.Row, _ func(rows ...R
 		}
 		d.row.reset(r)
 		if d.rule.Match(&d.row) {
-			d.found = append(d.found, forbidden{ban, Ref{line, r}})
+			d.found = append(d.found, forbidden{ban, Ref{Line: line, Row: r}})
 		}
 	}
 }
@@ -116,17 +116,27 @@ const (
 // some 60 seconds, at least 30 tool calls, 10 or more of them scanners
 // (the GTG-1002 report: an agent running reconnaissance and exploitation
 // through MCP servers at rates no operator types).
+//
+// What it holds is bounded by the calls of the last minute: a call in a
+// window is its time (and, for a scanner, a copy of what is listed:
+// kept), never the row; a session's window is dropped once the rows, which come in
+// timeline order, are a minute past its last call (sweepEvery calls).
 type ScanRate struct {
-	win  map[key][]scanCall
-	best map[key]*scanHit
-	keys []key
+	win   map[key][]scanCall
+	best  map[key]*scanHit
+	keys  []key
+	calls int
 }
 
 type scanCall struct {
 	t       time.Time
-	ref     Ref
+	ts      string // t as the row gives it
+	ref     Ref    // the scanner call (kept); zero for other calls
 	scanner bool
 }
+
+// sweepEvery is how many tool calls pass between sweeps of stale windows.
+const sweepEvery = 4096
 
 type scanHit struct {
 	calls, scanners int
@@ -157,8 +167,23 @@ func (d *ScanRate) Row(line int64, r *timeline.Row, _ func(rows ...Ref)) {
 	if err != nil {
 		return
 	}
+	if d.calls++; d.calls%sweepEvery == 0 {
+		for k, w := range d.win {
+			if t.Sub(w[len(w)-1].t) > scanWindow {
+				delete(d.win, k)
+			}
+		}
+	}
 	k := key{"", r.Host, r.User, r.Agent, r.SessionID}
-	w := append(d.win[k], scanCall{t, Ref{line, r}, isScanner(r)})
+	c := scanCall{t: t, ts: r.TimestampUTC, scanner: isScanner(r)}
+	if c.scanner {
+		c.ref = kept(line, r)
+	}
+	w, ok := d.win[k]
+	if !ok {
+		k = k.clone()
+	}
+	w = append(w, c)
 	i := 0
 	for i < len(w) && (t.Sub(w[i].t) > scanWindow || len(w)-i > scanMaxKept) {
 		i++
@@ -184,7 +209,7 @@ func (d *ScanRate) Row(line int64, r *timeline.Row, _ func(rows ...Ref)) {
 		d.keys = append(d.keys, k)
 	}
 	if len(w) > b.calls {
-		b.calls, b.scanners, b.from, b.to = len(w), n, w[0].ref.Row.TimestampUTC, r.TimestampUTC
+		b.calls, b.scanners, b.from, b.to = len(w), n, w[0].ts, r.TimestampUTC
 		b.rows = b.rows[:0]
 		for _, c := range w {
 			if c.scanner {

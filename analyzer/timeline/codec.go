@@ -166,17 +166,45 @@ func decodeEvent(b []byte, e *Event, owned bool) error {
 	if p < 0 || uint64(len(b)-p) != total {
 		return errCodec
 	}
-	var all string
-	if owned {
-		all = unsafe.String(unsafe.SliceData(b[p:]), len(b)-p)
+	// The text and tool_input get one allocation, the other strings
+	// another: a string of the row that outlives it (a session's id and
+	// host in the sessions' aggregator, a detector's key) keeps the
+	// short fields reachable, not the row's text.
+	var pre uint64
+	for _, n := range lens[:textField] {
+		pre += n
+	}
+	big := lens[textField] + lens[textField+1]
+	data := b[p:]
+	var long, short string
+	switch {
+	case owned:
+		long = unsafe.String(unsafe.SliceData(data[pre:]), big)
+	case big > 0:
+		long = string(data[pre : pre+big])
+	}
+	if big == 0 && !owned {
+		short = string(data)
 	} else {
-		all = string(b[p:])
+		buf := make([]byte, 0, total-big)
+		buf = append(append(buf, data[:pre]...), data[pre+big:]...)
+		short = unsafe.String(unsafe.SliceData(buf), len(buf))
 	}
 	o := uint64(0)
 	for i, ptr := range eventStrings(e) {
-		*ptr = all[o : o+lens[i]]
+		switch {
+		case i == textField || i == textField+1:
+			*ptr = long[o-pre : o-pre+lens[i]]
+		case i < textField:
+			*ptr = short[o : o+lens[i]]
+		default:
+			*ptr = short[o-big : o-big+lens[i]]
+		}
 		o += lens[i]
 	}
-	e.Action = Action(all[o : o+lens[21]])
+	e.Action = Action(short[o-big : o-big+lens[21]])
 	return nil
 }
+
+// textField is the index of Text in eventStrings (ToolInput follows it).
+const textField = 10
