@@ -181,7 +181,7 @@ var agentsPToZ = []Agent{
 	{
 		Name: "vscode", Display: "VS Code chat (GitHub Copilot Chat)", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at d7622a5, synthetic fixture; permission level, model options, standing grants, settings, GitHub account records and chat editing state from source at 4d22f4f",
-		Notes: "state.vscdb here also holds the rows of cody, cline, roo-code, tabby and twinny",
+		Notes: "state.vscdb here also holds the rows of cody, cline, roo-code, tabby and twinny; Positron (Posit's IDE) is read here: its built-in Positron Assistant writes these chatSessions files (issue 28, agentsview 5386007 positron_provider.go)",
 		Targets: []Target{
 			{ID: "chat-sessions", OS: AllOS, Root: RootVSCodeEditorUser, Glob: "workspaceStorage/*/chatSessions/*.{json,jsonl}", Kind: KindTranscript},
 			{ID: "global-chats", OS: AllOS, Root: RootVSCodeEditorUser, Glob: "globalStorage/{emptyWindowChatSessions/*,transferredChatSessions/*.json}", Kind: KindTranscript},
