@@ -40,6 +40,14 @@ var agentsPToZ = []Agent{
 		},
 	},
 	{
+		Name: "posit-assistant", Display: "Posit Assistant", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "posit-dev/assistant is not public and has no npm package: format from kenn-io/agentsview internal/parser/posit_assistant_provider.go and its testdata at 5386007 (ConversationManagerDisk's V3 conversation.json, Vercel AI SDK ModelMessages in lm-messages.jsonl); synthetic fixture built from it",
+		Notes: "issue 28; ~/.posit/assistant/workspaces on every OS, distinct from the Positron IDE's built-in assistant (read as vscode); ui-messages.jsonl, a render log of the same messages, is collected, not parsed",
+		Targets: []Target{
+			{ID: "conversations", Root: RootHome, Glob: ".posit/assistant/workspaces/**/{conversation.json,lm-messages.jsonl,ui-messages.jsonl,index.json,workspace.json}", Kind: KindTranscript},
+		},
+	},
+	{
 		Name: "pydantic-clai", Display: "Pydantic AI CLAI", Status: StatusParsed, SeedStatus: StatusBacklog,
 		Evidence: EvidenceSource, EvidenceNote: "Source (pydantic/pydantic-ai 4fda389, clai v1), PyPI wheel, synthetic fixture",
 		Notes: "issue 66; CLAI 2.0 sessions.db conversations and the prompt histories; sessions.db may hold Claude Code and Codex sessions imported by /resume; only the clai v1 prompt history is parsed: the CLAI 2.0 stores are collected, their writer not in the source read",

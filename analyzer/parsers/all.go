@@ -54,6 +54,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/openinterpreter"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pearai"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pi"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/positassistant"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pydanticclai"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/qoder"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/qwen"
@@ -135,6 +136,7 @@ func All() []parser.Parser {
 		openinterpreter.Parsers(),   // open-interpreter (Codex readers on its paths)
 		pearai.Parsers(),            // pearai (Continue and Roo Code forks)
 		pi.Parsers(),                // pi, little-coder
+		positassistant.Parsers(),    // posit-assistant
 		pydanticclai.Parsers(),      // pydantic-clai (clai v1 prompt history)
 		qoder.Parsers(),             // qoder
 		qwen.Parsers(),              // qwen-code
