@@ -242,6 +242,14 @@ var agentsPToZ = []Agent{
 		},
 	},
 	{
+		Name: "zcode", Display: "ZCode (CLI)", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "No public source or npm release (npm zcode is an unrelated placeholder): format from kenn-io/agentsview internal/parser/zcode.go and zcode_test.go at 5386007 (OpenCode-style session, message and part rows, model_usage); synthetic fixture built from it",
+		Notes: "issue 28; read by the opencode package (zcode/db): the store keeps OpenCode's tables, with RFC 3339 text times and older Anthropic-style blocks",
+		Targets: []Target{
+			{ID: "db", Root: RootHome, Glob: ".zcode/cli/db/db.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
+		},
+	},
+	{
 		Name: "zed", Display: "Zed (agent panel)", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at a846890, synthetic fixture; settings files, the other db.sqlite stores, denied calls, scratch directories and draft prompts from source at 9cd14da",
 		Targets: []Target{
