@@ -102,6 +102,17 @@ var agentsPToZ = []Agent{
 		},
 	},
 	{
+		Name: "qwenpaw", Display: "QwenPaw (CoPaw)", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Source at agentscope-ai/QwenPaw dcbc894 (constant.py, runner/session.py, agent_context.py, runner/models.py), agentsview 5386007; synthetic fixture built from the source (a PyPI package needing a model provider, not run here)",
+		Notes: "issue 28; ~/.copaw is the older working folder, used when it exists; QWENPAW_WORKING_DIR moves it (not followed here); jobs.json (cron jobs), config.json, HEARTBEAT.md and token_usage.json are collected, not parsed; the .secret folder is never collected",
+		Targets: []Target{
+			{ID: "sessions", Root: RootHome, Glob: "{.qwenpaw,.copaw}/workspaces/*/sessions/**/*.json", Kind: KindTranscript},
+			{ID: "chats", Root: RootHome, Glob: "{.qwenpaw,.copaw}/workspaces/*/chats.json", Kind: KindHistory},
+			{ID: "dialog", Root: RootHome, Glob: "{.qwenpaw,.copaw}/workspaces/*/dialog/*.jsonl", Kind: KindTranscript},
+			{ID: "config", Root: RootHome, Glob: "{.qwenpaw,.copaw}/{config.json,token_usage.json,workspaces/*/{jobs.json,agent.json,HEARTBEAT.md}}", Kind: KindSettings},
+		},
+	},
+	{
 		Name: "roo-code", Display: "Roo Code", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at b867ec91, synthetic fixture; Roo Code Cloud settings cache and retry queue from source at 44f6bba2 (3.53.0)",
 		Notes: "the extension's global and workspace state rows of state.vscdb are collected with vscode (or the fork's own agent)",

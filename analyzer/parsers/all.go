@@ -58,6 +58,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pydanticclai"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/qoder"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/qwen"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/qwenpaw"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/roocode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/shellgpt"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/surface"
@@ -140,6 +141,7 @@ func All() []parser.Parser {
 		pydanticclai.Parsers(),      // pydantic-clai (clai v1 prompt history)
 		qoder.Parsers(),             // qoder
 		qwen.Parsers(),              // qwen-code
+		qwenpaw.Parsers(),           // qwenpaw (CoPaw)
 		roocode.Parsers(),           // roo-code
 		shellgpt.Parsers(),          // shellgpt
 		tabby.Parsers(),             // tabby
