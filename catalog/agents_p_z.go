@@ -147,6 +147,15 @@ var agentsPToZ = []Agent{
 		},
 	},
 	{
+		Name: "shelley", Display: "Shelley (exe.dev)", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Source at boldsoftware/shelley a38c350 (db/schema 001-037, llm/llm.go, claudetool), agentsview 5386007; synthetic fixture built from the schema (a Go server, not on npm)",
+		Notes: "issue 28; --db names the store (default shelley.db in the working directory, not found by the home walk); the models table holds API keys and is never read",
+		Targets: []Target{
+			{ID: "db", Root: RootHome, Glob: ".config/shelley/shelley.db", Kind: KindSQLite, MaxSize: sqliteMax},
+			{ID: "config", Root: RootHome, Glob: ".config/shelley/{AGENTS.md,hooks/**}", Kind: KindSettings},
+		},
+	},
+	{
 		Name: "shellgpt", Display: "ShellGPT", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at a082bd5, synthetic fixture; settings, function store and response cache rows from the same source",
 		Notes: "on Linux and macOS the chat cache is in /tmp, outside the home: give it as loose input",

@@ -60,6 +60,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/qwen"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/qwenpaw"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/roocode"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/shelley"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/shellgpt"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/surface"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/tabby"
@@ -143,6 +144,7 @@ func All() []parser.Parser {
 		qwen.Parsers(),              // qwen-code
 		qwenpaw.Parsers(),           // qwenpaw (CoPaw)
 		roocode.Parsers(),           // roo-code
+		shelley.Parsers(),           // shelley (exe.dev)
 		shellgpt.Parsers(),          // shellgpt
 		tabby.Parsers(),             // tabby
 		trae.Parsers(),              // trae (ByteDance IDE)
