@@ -113,6 +113,17 @@ var agentsPToZ = []Agent{
 		},
 	},
 	{
+		Name: "reasonix", Display: "Reasonix", Status: StatusParsed,
+		Evidence: EvidenceRealInstall, EvidenceNote: "reasonix 1.38.11 (npm, binary of 11f9705) run here against a loopback model; the sessions-v4 frames it wrote are analyzer/parsers/reasonix/testdata/home; the older JSONL layout from agentsview 5386007, synthetic fixture",
+		Notes: "issue 28; REASONIX_HOME moves ~/.reasonix (not followed here); the global .env holds provider keys and is never collected; stats/ and config.toml are collected, not parsed",
+		Targets: []Target{
+			{ID: "sessions-v4", Root: RootHome, Glob: "{.reasonix,AppData/Roaming/reasonix}/{projects/*/,}{sessions-v4,.content-v1}/**", Kind: KindTranscript},
+			{ID: "sessions", Root: RootHome, Glob: "{.reasonix,AppData/Roaming/reasonix}/{sessions/**,projects/*/sessions/**,archive}/*.{jsonl,jsonl.meta}", Kind: KindTranscript},
+			{ID: "stats", Root: RootHome, Glob: "{.reasonix,AppData/Roaming/reasonix}/stats/*.jsonl", Kind: KindLog, MaxSize: logMax},
+			{ID: "config", Root: RootHome, Glob: "{.reasonix,AppData/Roaming/reasonix}/config.toml", Kind: KindSettings},
+		},
+	},
+	{
 		Name: "roo-code", Display: "Roo Code", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at b867ec91, synthetic fixture; Roo Code Cloud settings cache and retry queue from source at 44f6bba2 (3.53.0)",
 		Notes: "the extension's global and workspace state rows of state.vscdb are collected with vscode (or the fork's own agent)",

@@ -59,6 +59,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/qoder"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/qwen"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/qwenpaw"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/reasonix"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/roocode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/shelley"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/shellgpt"
@@ -143,6 +144,7 @@ func All() []parser.Parser {
 		qoder.Parsers(),             // qoder
 		qwen.Parsers(),              // qwen-code
 		qwenpaw.Parsers(),           // qwenpaw (CoPaw)
+		reasonix.Parsers(),          // reasonix
 		roocode.Parsers(),           // roo-code
 		shelley.Parsers(),           // shelley (exe.dev)
 		shellgpt.Parsers(),          // shellgpt

@@ -132,6 +132,8 @@ var notRead = map[string]string{
 	"qoder/session-meta":              "agent-<id>.meta.json and <session>-session.json (titles, subagent type, fork parent): collected, not parsed yet",
 	"qoder/ide-session-meta":          "the IDE copy's meta files: collected, not parsed yet",
 	"qwenpaw/config":                  "config.json, token_usage.json and each workspace's jobs.json (cron jobs), agent.json and HEARTBEAT.md: collected, not parsed yet",
+	"reasonix/stats":                  "stats/<date>.jsonl: token usage per model request, collected, not parsed (not evidence of an action)",
+	"reasonix/config":                 "config.toml: providers, permissions, sandbox; collected, not parsed yet",
 	"shelley/config":                  "AGENTS.md and hooks/: the user's instructions and hook scripts, collected, not parsed yet",
 	"openclaude/history":              "history.jsonl in Claude Code's layout: collected; the reader is claude-code's and is not shared as a format yet",
 	"command-code/customizations":     "skills, agents, commands, taste files: collected; instructions, not records",
