@@ -134,7 +134,7 @@ func All() []parser.Parser {
 		ollama.Parsers(),            // ollama
 		openclaude.Parsers(),        // openclaude
 		openclaw.Parsers(),          // openclaw (agent and state databases; transcripts read by the pi session format, parser/format/pisession)
-		opencode.Parsers(),          // opencode, kilo-code, zcode (ZCode CLI db.sqlite)
+		opencode.Parsers(),          // opencode, kilo-code, icodemate, zcode (ZCode CLI db.sqlite)
 		openhands.Parsers(),         // openhands
 		openinterpreter.Parsers(),   // open-interpreter (Codex readers on its paths)
 		pearai.Parsers(),            // pearai (Continue and Roo Code forks)

@@ -4,6 +4,15 @@
 // serves both agents: each parser ID is "<agent>/<format>" and its Agent
 // is the agent whose catalog targets it matches.
 //
+// IcodeMate (issue 28) is an OpenCode fork with the same stores under
+// ~/.local/share/icodemate (icodemate*.db, storage/), read by icodemate/db,
+// icodemate/storage and icodemate/export; its session records are
+// storage/session_diff/<projectID>/<ses>.json, where OpenCode has
+// storage/session/ (kenn-io/agentsview 538600744d1b87614d3746d36a0966c1f2ac1cad
+// icodemate.go and discovery.go icodemateFmt; IcodeMate has no public
+// source or npm package, the fixture testdata/icodemate is built from that
+// description).
+//
 // ZCode's CLI (issue 28) keeps OpenCode's session, message and part
 // tables in ~/.zcode/cli/db/db.sqlite, read by zcode/db with the same
 // reader. Its differences, from kenn-io/agentsview internal/parser/zcode.go

@@ -18,6 +18,7 @@ const (
 	agentOpenCode = "opencode"
 	agentKilo     = "kilo-code"
 	agentZCode    = "zcode"
+	agentIcode    = "icodemate"
 )
 
 var allTurns = []timeline.TurnType{timeline.User, timeline.Assistant, timeline.ToolUse, timeline.ToolResult, timeline.Thinking, timeline.System}
@@ -29,14 +30,18 @@ var allTurns = []timeline.TurnType{timeline.User, timeline.Assistant, timeline.T
 // Agent is the agent whose catalog targets it matches.
 func Parsers() []parser.Parser {
 	var ps []parser.Parser
-	for _, a := range []string{agentOpenCode, agentKilo} {
+	for _, a := range []string{agentOpenCode, agentKilo, agentIcode} {
 		dbNames := []string{"opencode*.db"}
-		if a == agentKilo {
+		switch a {
+		case agentKilo:
 			dbNames = []string{"kilo*.db", "opencode-*.db"}
+		case agentIcode:
+			dbNames = []string{"icodemate*.db"}
 		}
 		ps = append(ps,
 			parser.New(parser.Spec{
 				ID: a + "/db", Agent: a, Version: 5,
+				Actions: actions,
 				Targets: []string{"db"}, Names: dbNames,
 				Secondary: &parser.Secondary{Window: time.Second, TurnTypes: allTurns,
 					Basis: "opencode-next.db (the 2.0 pre-release store) holds the sessions it shares with opencode.db under the same record ids and times; the id-less rows (model changes) pair within a second"},
@@ -44,11 +49,13 @@ func Parsers() []parser.Parser {
 			}, parseDB),
 			parser.New(parser.Spec{
 				ID: a + "/storage", Agent: a, Version: 3,
+				Actions: actions,
 				Targets: []string{"storage"}, Names: []string{"ses_*.json"},
 				Doc: "legacy JSON tree storage/session/<project>/<ses>.json with message/<ses>/*.json and part/<msg>/*.json (and project/<slug>/storage/session/), session_share/<ses>.json sync markers",
 			}, parseStorage),
 			&exportParser{Parser: parser.New(parser.Spec{
 				ID: a + "/export", Agent: a, Version: 3,
+				Actions: actions,
 				Targets: []string{"storage"}, Names: []string{"*.json"},
 				Doc: "`opencode export` JSON ({info, messages:[{info, parts}]}) found among the storage files",
 			}, parseExport)},
