@@ -40,6 +40,14 @@ var agentsPToZ = []Agent{
 		},
 	},
 	{
+		Name: "poolside", Display: "Poolside Agent CLI (pool)", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Closed source, not on npm (npm poolside is an unrelated automation tool): format from kenn-io/agentsview 5386007 poolside.go, poolside_provider.go and tests; synthetic fixture built from them",
+		Notes: "issue 28; the state folder differs per OS (XDG state on Linux, Application Support on macOS, AppData/Roaming on Windows)",
+		Targets: []Target{
+			{ID: "trajectories", Root: RootHome, Glob: "{.local/state/poolside,Library/Application Support/poolside,AppData/Roaming/poolside}/trajectories/trajectory-*.ndjson", Kind: KindTranscript},
+		},
+	},
+	{
 		Name: "posit-assistant", Display: "Posit Assistant", Status: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "posit-dev/assistant is not public and has no npm package: format from kenn-io/agentsview internal/parser/posit_assistant_provider.go and its testdata at 5386007 (ConversationManagerDisk's V3 conversation.json, Vercel AI SDK ModelMessages in lm-messages.jsonl); synthetic fixture built from it",
 		Notes: "issue 28; ~/.posit/assistant/workspaces on every OS, distinct from the Positron IDE's built-in assistant (read as vscode); ui-messages.jsonl, a render log of the same messages, is collected, not parsed",

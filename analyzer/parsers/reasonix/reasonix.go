@@ -180,7 +180,7 @@ func (r *reader) record(n int64, rec *record) {
 		}
 		r.event(n, &ev)
 	default:
-		r.out.Report(n, parser.KindSkippedRecord, "a record of type "+strconv.Quote(rec.RecordType))
+		r.out.Report(n, parser.KindSkippedRecord, "a record "+strconv.Quote(rec.RecordType)+", not known")
 	}
 }
 
