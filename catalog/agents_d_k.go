@@ -156,6 +156,15 @@ var agentsDToK = []Agent{
 		},
 	},
 	{
+		Name: "icodemate", Display: "IcodeMate", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "No public source or npm package (npm view icodemate: 404): layout from kenn-io/agentsview 5386007 icodemate.go and discovery.go icodemateFmt (OpenCode's store, sessions under storage/session_diff); synthetic fixture",
+		Notes: "issue 28; read by the opencode package (icodemate/db, icodemate/storage, icodemate/export): an OpenCode fork",
+		Targets: []Target{
+			{ID: "db", Root: RootHome, Glob: ".local/share/icodemate/icodemate*.db", Kind: KindSQLite, MaxSize: sqliteMax},
+			{ID: "storage", Root: RootHome, Glob: ".local/share/icodemate/storage/**/*.json", Kind: KindTranscript, Projects: ProjectsJSONPaths},
+		},
+	},
+	{
 		Name: "iflow", Display: "iFlow CLI", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceBundle, EvidenceNote: "iFlow CLI's bundle as kept in The-Sunder-islands/iflow-cli-ce at be76597 (transcript writer) and kenn-io/agentsview at 5386007 (iflow parser and test file); synthetic fixture (npm @iflow-ai/iflow-cli is no longer served; not run here)",
 		Notes: "issue 28; a Gemini CLI fork writing Claude Code-style transcripts; IFLOW_HOME moves ~/.iflow elsewhere (not followed); tmp/ (checkpoints, shell history) is not collected yet; settings.json holds the API key (secret kind: only its hooks and MCP server names reach the control surface)",

@@ -40,6 +40,22 @@ var agentsPToZ = []Agent{
 		},
 	},
 	{
+		Name: "poolside", Display: "Poolside Agent CLI (pool)", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Closed source, not on npm (npm poolside is an unrelated automation tool): format from kenn-io/agentsview 5386007 poolside.go, poolside_provider.go and tests; synthetic fixture built from them",
+		Notes: "issue 28; the state folder differs per OS (XDG state on Linux, Application Support on macOS, AppData/Roaming on Windows)",
+		Targets: []Target{
+			{ID: "trajectories", Root: RootHome, Glob: "{.local/state/poolside,Library/Application Support/poolside,AppData/Roaming/poolside}/trajectories/trajectory-*.ndjson", Kind: KindTranscript},
+		},
+	},
+	{
+		Name: "posit-assistant", Display: "Posit Assistant", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "posit-dev/assistant is not public and has no npm package: format from kenn-io/agentsview internal/parser/posit_assistant_provider.go and its testdata at 5386007 (ConversationManagerDisk's V3 conversation.json, Vercel AI SDK ModelMessages in lm-messages.jsonl); synthetic fixture built from it",
+		Notes: "issue 28; ~/.posit/assistant/workspaces on every OS, distinct from the Positron IDE's built-in assistant (read as vscode); ui-messages.jsonl, a render log of the same messages, is collected, not parsed",
+		Targets: []Target{
+			{ID: "conversations", Root: RootHome, Glob: ".posit/assistant/workspaces/**/{conversation.json,lm-messages.jsonl,ui-messages.jsonl,index.json,workspace.json}", Kind: KindTranscript},
+		},
+	},
+	{
 		Name: "pydantic-clai", Display: "Pydantic AI CLAI", Status: StatusParsed, SeedStatus: StatusBacklog,
 		Evidence: EvidenceSource, EvidenceNote: "Source (pydantic/pydantic-ai 4fda389, clai v1), PyPI wheel, synthetic fixture",
 		Notes: "issue 66; CLAI 2.0 sessions.db conversations and the prompt histories; sessions.db may hold Claude Code and Codex sessions imported by /resume; only the clai v1 prompt history is parsed: the CLAI 2.0 stores are collected, their writer not in the source read",
@@ -94,6 +110,28 @@ var agentsPToZ = []Agent{
 		},
 	},
 	{
+		Name: "qwenpaw", Display: "QwenPaw (CoPaw)", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Source at agentscope-ai/QwenPaw dcbc894 (constant.py, runner/session.py, agent_context.py, runner/models.py), agentsview 5386007; synthetic fixture built from the source (a PyPI package needing a model provider, not run here)",
+		Notes: "issue 28; ~/.copaw is the older working folder, used when it exists; QWENPAW_WORKING_DIR moves it (not followed here); jobs.json (cron jobs), config.json, HEARTBEAT.md and token_usage.json are collected, not parsed; the .secret folder is never collected",
+		Targets: []Target{
+			{ID: "sessions", Root: RootHome, Glob: "{.qwenpaw,.copaw}/workspaces/*/sessions/**/*.json", Kind: KindTranscript},
+			{ID: "chats", Root: RootHome, Glob: "{.qwenpaw,.copaw}/workspaces/*/chats.json", Kind: KindHistory},
+			{ID: "dialog", Root: RootHome, Glob: "{.qwenpaw,.copaw}/workspaces/*/dialog/*.jsonl", Kind: KindTranscript},
+			{ID: "config", Root: RootHome, Glob: "{.qwenpaw,.copaw}/{config.json,token_usage.json,workspaces/*/{jobs.json,agent.json,HEARTBEAT.md}}", Kind: KindSettings},
+		},
+	},
+	{
+		Name: "reasonix", Display: "Reasonix", Status: StatusParsed,
+		Evidence: EvidenceRealInstall, EvidenceNote: "reasonix 1.38.11 (npm, binary of 11f9705) run here against a loopback model; the sessions-v4 frames it wrote are analyzer/parsers/reasonix/testdata/home; the older JSONL layout from agentsview 5386007, synthetic fixture",
+		Notes: "issue 28; REASONIX_HOME moves ~/.reasonix (not followed here); the global .env holds provider keys and is never collected; stats/ and config.toml are collected, not parsed",
+		Targets: []Target{
+			{ID: "sessions-v4", Root: RootHome, Glob: "{.reasonix,AppData/Roaming/reasonix}/{projects/*/,}{sessions-v4,.content-v1}/**", Kind: KindTranscript},
+			{ID: "sessions", Root: RootHome, Glob: "{.reasonix,AppData/Roaming/reasonix}/{sessions/**,projects/*/sessions/**,archive}/*.{jsonl,jsonl.meta}", Kind: KindTranscript},
+			{ID: "stats", Root: RootHome, Glob: "{.reasonix,AppData/Roaming/reasonix}/stats/*.jsonl", Kind: KindLog, MaxSize: logMax},
+			{ID: "config", Root: RootHome, Glob: "{.reasonix,AppData/Roaming/reasonix}/config.toml", Kind: KindSettings},
+		},
+	},
+	{
 		Name: "roo-code", Display: "Roo Code", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at b867ec91, synthetic fixture; Roo Code Cloud settings cache and retry queue from source at 44f6bba2 (3.53.0)",
 		Notes: "the extension's global and workspace state rows of state.vscdb are collected with vscode (or the fork's own agent)",
@@ -125,6 +163,15 @@ var agentsPToZ = []Agent{
 		ProjectFiles: []ProjectFile{
 			{Glob: "AGENTS.md", Kind: KindSettings},
 			{Glob: ".agents/**", Kind: KindSettings},
+		},
+	},
+	{
+		Name: "shelley", Display: "Shelley (exe.dev)", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Source at boldsoftware/shelley a38c350 (db/schema 001-037, llm/llm.go, claudetool), agentsview 5386007; synthetic fixture built from the schema (a Go server, not on npm)",
+		Notes: "issue 28; --db names the store (default shelley.db in the working directory, not found by the home walk); the models table holds API keys and is never read",
+		Targets: []Target{
+			{ID: "db", Root: RootHome, Glob: ".config/shelley/shelley.db", Kind: KindSQLite, MaxSize: sqliteMax},
+			{ID: "config", Root: RootHome, Glob: ".config/shelley/{AGENTS.md,hooks/**}", Kind: KindSettings},
 		},
 	},
 	{
@@ -181,7 +228,7 @@ var agentsPToZ = []Agent{
 	{
 		Name: "vscode", Display: "VS Code chat (GitHub Copilot Chat)", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at d7622a5, synthetic fixture; permission level, model options, standing grants, settings, GitHub account records and chat editing state from source at 4d22f4f",
-		Notes: "state.vscdb here also holds the rows of cody, cline, roo-code, tabby and twinny",
+		Notes: "state.vscdb here also holds the rows of cody, cline, roo-code, tabby and twinny; Positron (Posit's IDE) is read here: its built-in Positron Assistant writes these chatSessions files (issue 28, agentsview 5386007 positron_provider.go)",
 		Targets: []Target{
 			{ID: "chat-sessions", OS: AllOS, Root: RootVSCodeEditorUser, Glob: "workspaceStorage/*/chatSessions/*.{json,jsonl}", Kind: KindTranscript},
 			{ID: "global-chats", OS: AllOS, Root: RootVSCodeEditorUser, Glob: "globalStorage/{emptyWindowChatSessions/*,transferredChatSessions/*.json}", Kind: KindTranscript},
@@ -231,6 +278,14 @@ var agentsPToZ = []Agent{
 		ProjectFiles: []ProjectFile{
 			{Glob: ".windsurfrules", Kind: KindSettings},
 			{Glob: ".windsurf/**", Kind: KindSettings},
+		},
+	},
+	{
+		Name: "zcode", Display: "ZCode (CLI)", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "No public source or npm release (npm zcode is an unrelated placeholder): format from kenn-io/agentsview internal/parser/zcode.go and zcode_test.go at 5386007 (OpenCode-style session, message and part rows, model_usage); synthetic fixture built from it",
+		Notes: "issue 28; read by the opencode package (zcode/db): the store keeps OpenCode's tables, with RFC 3339 text times and older Anthropic-style blocks",
+		Targets: []Target{
+			{ID: "db", Root: RootHome, Glob: ".zcode/cli/db/db.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
 		},
 	},
 	{

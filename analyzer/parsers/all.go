@@ -54,10 +54,15 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/openinterpreter"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pearai"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pi"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/poolside"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/positassistant"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pydanticclai"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/qoder"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/qwen"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/qwenpaw"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/reasonix"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/roocode"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/shelley"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/shellgpt"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/surface"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/tabby"
@@ -130,15 +135,20 @@ func All() []parser.Parser {
 		ollama.Parsers(),            // ollama
 		openclaude.Parsers(),        // openclaude
 		openclaw.Parsers(),          // openclaw (agent and state databases; transcripts read by the pi session format, parser/format/pisession)
-		opencode.Parsers(),          // opencode, kilo-code
+		opencode.Parsers(),          // opencode, kilo-code, icodemate, zcode (ZCode CLI db.sqlite)
 		openhands.Parsers(),         // openhands
 		openinterpreter.Parsers(),   // open-interpreter (Codex readers on its paths)
 		pearai.Parsers(),            // pearai (Continue and Roo Code forks)
 		pi.Parsers(),                // pi, little-coder
+		poolside.Parsers(),          // poolside (pool CLI trajectories)
+		positassistant.Parsers(),    // posit-assistant
 		pydanticclai.Parsers(),      // pydantic-clai (clai v1 prompt history)
 		qoder.Parsers(),             // qoder
 		qwen.Parsers(),              // qwen-code
+		qwenpaw.Parsers(),           // qwenpaw (CoPaw)
+		reasonix.Parsers(),          // reasonix
 		roocode.Parsers(),           // roo-code
+		shelley.Parsers(),           // shelley (exe.dev)
 		shellgpt.Parsers(),          // shellgpt
 		tabby.Parsers(),             // tabby
 		trae.Parsers(),              // trae (ByteDance IDE)

@@ -32,3 +32,14 @@ var actions = map[string]timeline.Action{
 	"write":           timeline.ActFileWrite,
 	"write_to_file":   timeline.ActFileWrite,
 }
+
+// zcodeActions is actions plus the capitalised names of the
+// Anthropic-style tool_use blocks older ZCode builds wrote (agentsview
+// 5386007 zcode_test.go: Read).
+var zcodeActions = func() map[string]timeline.Action {
+	m := map[string]timeline.Action{"Read": timeline.ActFileRead}
+	for k, v := range actions {
+		m[k] = v
+	}
+	return m
+}()

@@ -4,6 +4,31 @@
 // serves both agents: each parser ID is "<agent>/<format>" and its Agent
 // is the agent whose catalog targets it matches.
 //
+// IcodeMate (issue 28) is an OpenCode fork with the same stores under
+// ~/.local/share/icodemate (icodemate*.db, storage/), read by icodemate/db,
+// icodemate/storage and icodemate/export; its session records are
+// storage/session_diff/<projectID>/<ses>.json, where OpenCode has
+// storage/session/ (kenn-io/agentsview 538600744d1b87614d3746d36a0966c1f2ac1cad
+// icodemate.go and discovery.go icodemateFmt; IcodeMate has no public
+// source or npm package, the fixture testdata/icodemate is built from that
+// description).
+//
+// ZCode's CLI (issue 28) keeps OpenCode's session, message and part
+// tables in ~/.zcode/cli/db/db.sqlite, read by zcode/db with the same
+// reader. Its differences, from kenn-io/agentsview internal/parser/zcode.go
+// and zcode_test.go at 538600744d1b87614d3746d36a0966c1f2ac1cad (ZCode has
+// no public source or package; the fixture testdata/zcode.sql is built
+// from that description): time_created and time_updated hold epoch ms or
+// RFC 3339 text (both read); older builds write Anthropic-style part
+// blocks, thinking {thinking} (a thinking row), tool_use {id, name, input}
+// (a tool_use row) and, in a later user-role message, tool_result
+// {tool_use_id, content, is_error} (a tool_result row named by the call it
+// answers, never a user row); a model_usage table gives one system row per
+// model turn ("model usage: turn <n> via <provider>, status <s>; tokens
+// ...; <n> tool calls; <n> ms", at started_at, RecordID
+// "<ses>#usage:<turn>"). A session's project_id and workspace_id without a
+// directory are not read (agentsview makes "project-<id>" names of them).
+//
 // # <agent>/db (target "db")
 //
 // opencode.db (and opencode-<channel>.db) under .local/share/opencode;

@@ -119,6 +119,14 @@ type part struct {
 	Auto bool `json:"auto"`
 	// patch
 	Files []string `json:"files"`
+	// ZCode's earlier part shapes, Anthropic-style blocks: thinking
+	// {thinking}, tool_use {id, name, input}, tool_result {tool_use_id,
+	// content, is_error}
+	Thinking  string          `json:"thinking"`
+	Input     json.RawMessage `json:"input"`
+	ToolUseID string          `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content"`
+	IsError   bool            `json:"is_error"`
 }
 
 type toolState struct {
@@ -170,6 +178,9 @@ type emitter struct {
 	// subagents holds the "child\x00parent" pairs already given a row; a
 	// database reader shares one map across its sessions.
 	subagents map[string]bool
+	// calls names the tool of each tool_use block's id, for the
+	// tool_result block that answers it (ZCode's earlier part shapes)
+	calls map[string]string
 }
 
 // subagent emits "subagent <child> of <parent>" once per pair.
@@ -451,6 +462,31 @@ func (e *emitter) part(role string, p *part, l loc, msgTime, rowTime time.Time, 
 			text += ": " + msg
 		}
 		e.system(pick(start), l, text)
+	case "thinking":
+		if p.Text == "" {
+			p.Text = p.Thinking
+		}
+		if strings.TrimSpace(p.Text) == "" {
+			e.skip(l, "no_evidence:empty thinking")
+			return
+		}
+		ev := e.base(pick(start), l)
+		ev.TurnType, ev.Text, ev.Model = timeline.Thinking, p.Text, model
+		e.out.Event(ev)
+	case "tool_use":
+		// a call whose result is a tool_result block of a later message
+		if e.calls == nil {
+			e.calls = map[string]string{}
+		}
+		e.calls[p.CallID] = p.Name
+		c := *p
+		c.Tool, c.State = p.Name, &toolState{Status: "pending", Input: p.Input}
+		e.tool(&c, l, pick, model)
+	case "tool_result":
+		ev := e.base(pick(start), l)
+		ev.TurnType, ev.ToolName, ev.ToolUseID = timeline.ToolResult, e.calls[p.ToolUseID], p.ToolUseID
+		ev.IsError, ev.Text = fmt.Sprint(p.IsError), contentText(p.Content)
+		e.out.Event(ev)
 	case "step-start", "step-finish", "snapshot", "patch":
 		e.skip(l, "no_evidence:"+p.Type)
 	default:

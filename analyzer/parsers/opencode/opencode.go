@@ -17,24 +17,31 @@ import (
 const (
 	agentOpenCode = "opencode"
 	agentKilo     = "kilo-code"
+	agentZCode    = "zcode"
+	agentIcode    = "icodemate"
 )
 
 var allTurns = []timeline.TurnType{timeline.User, timeline.Assistant, timeline.ToolUse, timeline.ToolResult, timeline.Thinking, timeline.System}
 
-// Parsers returns the OpenCode and Kilo Code parsers. Kilo Code's CLI is an
-// OpenCode fork that keeps OpenCode's stores under its own paths, so both
-// agents share the readers; each parser's Agent is the agent whose catalog
-// targets it matches.
+// Parsers returns the OpenCode, Kilo Code and ZCode parsers. Kilo Code's
+// CLI is an OpenCode fork that keeps OpenCode's stores under its own
+// paths, and ZCode's CLI keeps OpenCode's session, message and part rows
+// in its own db.sqlite, so the agents share the readers; each parser's
+// Agent is the agent whose catalog targets it matches.
 func Parsers() []parser.Parser {
 	var ps []parser.Parser
-	for _, a := range []string{agentOpenCode, agentKilo} {
+	for _, a := range []string{agentOpenCode, agentKilo, agentIcode} {
 		dbNames := []string{"opencode*.db"}
-		if a == agentKilo {
+		switch a {
+		case agentKilo:
 			dbNames = []string{"kilo*.db", "opencode-*.db"}
+		case agentIcode:
+			dbNames = []string{"icodemate*.db"}
 		}
 		ps = append(ps,
 			parser.New(parser.Spec{
 				ID: a + "/db", Agent: a, Version: 6,
+				Actions: actions,
 				Targets: []string{"db"}, Names: dbNames,
 				Secondary: &parser.Secondary{Window: time.Second, TurnTypes: allTurns,
 					Basis: "opencode-next.db (the 2.0 pre-release store) holds the sessions it shares with opencode.db under the same record ids and times; the id-less rows (model changes) pair within a second"},
@@ -42,11 +49,13 @@ func Parsers() []parser.Parser {
 			}, parseDB),
 			parser.New(parser.Spec{
 				ID: a + "/storage", Agent: a, Version: 3,
+				Actions: actions,
 				Targets: []string{"storage"}, Names: []string{"ses_*.json"},
 				Doc: "legacy JSON tree storage/session/<project>/<ses>.json with message/<ses>/*.json and part/<msg>/*.json (and project/<slug>/storage/session/), session_share/<ses>.json sync markers",
 			}, parseStorage),
 			&exportParser{Parser: parser.New(parser.Spec{
 				ID: a + "/export", Agent: a, Version: 3,
+				Actions: actions,
 				Targets: []string{"storage"}, Names: []string{"*.json"},
 				Doc: "`opencode export` JSON ({info, messages:[{info, parts}]}) found among the storage files",
 			}, parseExport)},
@@ -105,6 +114,15 @@ func Parsers() []parser.Parser {
 			Targets: []string{"extension-tasks"}, Names: []string{"api_conversation_history.json"},
 			Doc: "pre-migration VS Code extension tasks/<id>/api_conversation_history.json (Anthropic MessageParam array)",
 		}, parseAPIHistory),
+		// ZCode's CLI keeps OpenCode's session, message and part rows
+		// (with RFC 3339 text times and Anthropic-style blocks in older
+		// builds) plus model_usage in one db.sqlite.
+		parser.New(parser.Spec{
+			ID: "zcode/db", Agent: agentZCode, Version: 1,
+			Actions: zcodeActions,
+			Targets: []string{"db"}, Names: []string{"db.sqlite"},
+			Doc: "~/.zcode/cli/db/db.sqlite (OpenCode's session/message/part rows, times as epoch ms or RFC 3339 text, text/reasoning/tool parts and the older thinking/tool_use/tool_result blocks) and model_usage: one row per model turn",
+		}, parseDB),
 	)
 	return ps
 }

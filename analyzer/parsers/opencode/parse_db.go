@@ -66,6 +66,7 @@ var dbStore = parser.SQLiteStore{
 		"worktree":          nil,
 		"workspace":         nil,
 		"project_directory": nil,
+		"model_usage":       {"session_id"},
 	},
 	Optional: map[string]string{
 		"project":           "the earliest 1.x stores",
@@ -77,6 +78,7 @@ var dbStore = parser.SQLiteStore{
 		"worktree":          "1.18 and later (replaced by workspace)",
 		"workspace":         "builds before 1.18",
 		"project_directory": "builds before 1.18",
+		"model_usage":       "OpenCode and Kilo (only ZCode's CLI writes it)",
 	},
 }
 
@@ -162,7 +164,56 @@ func (r *dbReader) run() error {
 	r.permissionTable()
 	r.worktrees()
 	r.projectDirectories()
+	r.modelUsage()
 	return r.ctx.Err()
+}
+
+// modelUsage reads ZCode's model_usage table: one system row per model
+// turn (provider, model, status, token counts, tool calls, duration) at
+// its started_at, else completed_at.
+func (r *dbReader) modelUsage() {
+	if !r.tables["model_usage"] {
+		return
+	}
+	r.scanOrProblem("SELECT rowid AS rowid_, * FROM model_usage ORDER BY rowid", func(m map[string]any) {
+		sid := str(m["session_id"])
+		ev := timeline.Event{TurnType: timeline.System, SessionID: sid, ParentSessionID: r.parents[sid], ProjectPath: r.dirs[sid],
+			SourceLine: i64(m["rowid_"]), Model: str(m["model_id"]), TimeBasis: timeline.TimeNone}
+		if t := msTime(rowMS(m["started_at"])); !t.IsZero() {
+			ev.Time, ev.TimeBasis = t, timeline.TimeRecorded
+		} else if t := msTime(rowMS(m["completed_at"])); !t.IsZero() {
+			ev.Time, ev.TimeBasis = t, timeline.TimeRecorded
+		}
+		turn := str(m["turn_id"])
+		if turn != "" {
+			ev.RecordID = sid + "#usage:" + turn
+		}
+		text := "model usage: turn " + turn
+		if p := str(m["provider_id"]); p != "" {
+			text += " via " + p
+		}
+		if st := str(m["status"]); st != "" {
+			text += ", status " + st
+		}
+		var counts []string
+		for _, c := range [][2]string{{"input_tokens", "in"}, {"output_tokens", "out"}, {"reasoning_tokens", "reasoning"},
+			{"cache_creation_input_tokens", "cache write"}, {"cache_read_input_tokens", "cache read"}} {
+			if v, ok := m[c[0]]; ok && v != nil {
+				counts = append(counts, str(v)+" "+c[1])
+			}
+		}
+		if len(counts) > 0 {
+			text += "; tokens " + strings.Join(counts, ", ")
+		}
+		if v, ok := m["tool_call_count"]; ok && v != nil {
+			text += "; " + str(v) + " tool calls"
+		}
+		if v, ok := m["duration_ms"]; ok && v != nil {
+			text += "; " + str(v) + " ms"
+		}
+		ev.Text = text
+		r.out.Event(ev)
+	})
 }
 
 func (r *dbReader) emitter(s *dbSession) *emitter {
@@ -272,10 +323,10 @@ func sessionFromRow(m map[string]any, rowid int64) *dbSession {
 	if s.project == "" {
 		s.project = s.info.ProjectID
 	}
-	if v := i64(m["time_created"]); v > 0 {
+	if v := rowMS(m["time_created"]); v > 0 {
 		s.info.Time.Created = num(v)
 	}
-	if v := i64(m["time_updated"]); v > 0 {
+	if v := rowMS(m["time_updated"]); v > 0 {
 		s.info.Time.Updated = num(v)
 	}
 	if v := i64(m["time_archived"]); v > 0 {
@@ -341,7 +392,7 @@ func (r *dbReader) v1Messages(e *emitter, sid string) {
 			if _, ok := parts[mid]; !ok {
 				order = append(order, mid)
 			}
-			parts[mid] = append(parts[mid], partRec{p: p, loc: loc{line: rowid, rid: p.ID}, created: msTime(i64(m["time_created"]))})
+			parts[mid] = append(parts[mid], partRec{p: p, loc: loc{line: rowid, rid: p.ID}, created: msTime(rowMS(m["time_created"]))})
 		}, sid)
 	}
 	seen := map[string]bool{}
@@ -377,6 +428,9 @@ func partFromRow(m map[string]any) (part, string, error) {
 	if err := json.Unmarshal([]byte(str(m["data"])), &p); err != nil {
 		return p, "", err
 	}
+	if p.Type == "tool_use" && p.CallID == "" {
+		p.CallID = p.ID // the block's own id, before the row's replaces it
+	}
 	setStr(&p.ID, str(m["id"]))
 	return p, str(m["message_id"]), nil
 }
@@ -388,7 +442,7 @@ func msgFromRow(m map[string]any) (msgInfo, error) {
 		return mi, err
 	}
 	if mi.Time.Created == 0 {
-		mi.Time.Created = num(i64(m["time_created"]))
+		mi.Time.Created = num(rowMS(m["time_created"]))
 	}
 	setStr(&mi.ID, str(m["id"]))
 	return mi, nil
@@ -941,6 +995,18 @@ func str(v any) string {
 		return strconv.FormatFloat(x, 'f', -1, 64)
 	}
 	return ""
+}
+
+// rowMS reads a time column as epoch ms: a number (OpenCode's), or RFC
+// 3339 text (ZCode writes both); 0 when neither.
+func rowMS(v any) int64 {
+	if n := i64(v); n > 0 {
+		return n
+	}
+	if t, ok := parser.ParseTime(str(v)); ok {
+		return t.UnixMilli()
+	}
+	return 0
 }
 
 func i64(v any) int64 {

@@ -348,7 +348,7 @@ func TestDBAltered(t *testing.T) {
 		t.Fatalf("permission without project_id: rows\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	o := parsertest.Run(t, byID(t, "opencode/db"), dbInput(t, "testdata/other.sql", agentOpenCode, orig))
-	if len(o.Events) != 0 || strings.Join(o.Problems, "|") != "line 0: not an OpenCode database: none of the tables event, message, part, permission, project, project_directory, session, session_message, session_share, session_v2, workspace, worktree" {
+	if len(o.Events) != 0 || strings.Join(o.Problems, "|") != "line 0: not an OpenCode database: none of the tables event, message, model_usage, part, permission, project, project_directory, session, session_message, session_share, session_v2, workspace, worktree" {
 		t.Fatalf("not a store: %v %q", len(o.Events), o.Problems)
 	}
 }

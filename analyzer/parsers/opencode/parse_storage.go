@@ -25,13 +25,23 @@ import (
 // (info/<ses>.json, message/<ses>/<msg>.json, part/<ses>/<msg>/<prt>.json).
 // The session file is the input; its messages and parts are opened as
 // related files, so the rows name them as their source.
+// sessionDir is the storage folder of the session records: IcodeMate
+// keeps them in storage/session_diff/<projectID>/<ses>.json (kenn-io/agentsview
+// 5386007 discovery.go icodemateFmt), OpenCode and Kilo in storage/session/.
+func sessionDir(agent string) string {
+	if agent == agentIcode {
+		return "session_diff"
+	}
+	return "session"
+}
+
 func parseStorage(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	p := strings.ReplaceAll(in.Path, "\\", "/")
 	dir := path.Dir(p)
 	switch {
 	case path.Base(dir) == "session_share":
 		return parseShareMarker(in, out)
-	case path.Base(path.Dir(dir)) != "session":
+	case path.Base(path.Dir(dir)) != sessionDir(in.Agent):
 		return nil // todo/, session_diff/ and other per-session files
 	}
 	var s sessionInfo

@@ -141,6 +141,7 @@ func TestExport(t *testing.T) {
 	for _, c := range []struct{ agent, root, golden string }{
 		{agentOpenCode, "/home/examiner/.local/share/opencode/storage/", "testdata/export.golden.jsonl"},
 		{agentKilo, "/home/examiner/.local/share/kilo/storage/", "testdata/kilo_export.golden.jsonl"},
+		{agentIcode, "/home/examiner/.local/share/icodemate/storage/", "testdata/icodemate_export.golden.jsonl"},
 	} {
 		in := parsertest.Input(t, "testdata/export.json", parser.File{Path: c.root + "export.json", Agent: c.agent, Target: "storage"}, nil)
 		p := byID(t, c.agent+"/export")

@@ -1,6 +1,11 @@
 // Package vscode parses VS Code's chat state (GitHub Copilot Chat) for
 // Code, Code - Insiders, VSCodium, Positron, Trae and the
 // .vscode-server*/data remote layout (catalog root vscode-editor-user).
+// Positron (Posit's data-science IDE, a VS Code fork) is read here and has
+// no agent of its own: its built-in Positron Assistant is a chat
+// participant that writes these chatSessions files under Positron/User on
+// every OS (kenn-io/agentsview 5386007 positron_provider.go hands them to
+// its VS Code Copilot reader unchanged; catalog TestPositronIsVSCode).
 //
 // Parsers (IDs "vscode/<format>"):
 //
