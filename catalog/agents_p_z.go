@@ -234,6 +234,15 @@ var agentsPToZ = []Agent{
 		},
 	},
 	{
+		Name: "workbuddy", Display: "WorkBuddy (Tencent CodeBuddy desktop agent)", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Closed source with no npm or CLI release (npm view workbuddy: 404): format from kenn-io/agentsview internal/parser/workbuddy.go at 5386007; synthetic fixture built from it",
+		Notes: "the desktop app writes ~/.workbuddy/projects on every OS; WORKBUDDY_PROJECTS_DIR moves it (not followed here)",
+		Targets: []Target{
+			{ID: "sessions", Root: RootHome, Glob: ".workbuddy/projects/*/{*.jsonl,*/subagents/*.jsonl}", Kind: KindTranscript},
+			{ID: "tool-results", Root: RootHome, Glob: ".workbuddy/projects/*/*/tool-results/*", Kind: KindOther, MaxSize: outputsMax},
+		},
+	},
+	{
 		Name: "zed", Display: "Zed (agent panel)", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at a846890, synthetic fixture; settings files, the other db.sqlite stores, denied calls, scratch directories and draft prompts from source at 9cd14da",
 		Targets: []Target{

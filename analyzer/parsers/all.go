@@ -67,6 +67,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/vscode"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/warp"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/windsurf"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/workbuddy"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/zed"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/zencoder"
 )
@@ -146,6 +147,7 @@ func All() []parser.Parser {
 		vscode.Parsers(),            // vscode (Copilot Chat)
 		warp.Parsers(),              // warp (warp.sqlite: agent_tasks protobuf, ai_queries, agent_conversations, commands)
 		windsurf.Parsers(),          // windsurf (hook transcripts, .pb wire decoding)
+		workbuddy.Parsers(),         // workbuddy
 		zed.Parsers(),               // zed
 		zencoder.Parsers(),          // zencoder
 		// One control-surface parser per agent (<agent>/surface): hooks,
