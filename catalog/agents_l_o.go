@@ -136,6 +136,14 @@ var agentsLToO = []Agent{
 		},
 	},
 	{
+		Name: "omp", Display: "OhMyPi (omp; a pi fork)", Status: StatusParsed,
+		Evidence: EvidenceBundle, EvidenceNote: "The source shipped in npm @oh-my-pi/pi-coding-agent 18.3.4 (src/session/session-entries.ts, session-manager.ts) and kenn-io/agentsview at 5386007; synthetic fixture (omp needs Bun 1.3.14; not run here)",
+		Notes: "a pi fork: its sessions are pi sessions with OhMyPi's own entry types, read by the pi package; subagent transcripts sit in a folder named for the parent's file; OMP_DIR moves them (not followed here)",
+		Targets: []Target{
+			{ID: "sessions", Root: RootHome, Glob: ".omp/agent/sessions/**/*.jsonl", Kind: KindTranscript},
+		},
+	},
+	{
 		Name: "open-interpreter", Display: "Open Interpreter", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at 5b07159 (openinterpreter/openinterpreter 0.0.40, Codex fork) and 073636f (the legacy Python tool), synthetic fixture",
 		Notes: "issue 70; Codex's readers on its paths: rollouts, history, config and rules, state_5.sqlite and db-backups, thread_history_1.sqlite, logs_2.sqlite, memories/rollout_summaries",

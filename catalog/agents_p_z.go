@@ -40,6 +40,14 @@ var agentsPToZ = []Agent{
 		},
 	},
 	{
+		Name: "prime-agent", Display: "Prime Agent (Prime Intellect; a pi fork)", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "No public source or npm release (npm view prime-agent: 404): the format from kenn-io/agentsview internal/parser/pi.go and prime_agent_provider_test.go at 5386007 (pi sessions plus child_usage_attributed); synthetic fixture built from it",
+		Notes: "a pi fork: its sessions are pi sessions, read by the pi package; PRIME_AGENT_SESSION_DIR moves them (not followed here)",
+		Targets: []Target{
+			{ID: "sessions", Root: RootHome, Glob: ".prime/agent/sessions/**/*.jsonl", Kind: KindTranscript},
+		},
+	},
+	{
 		Name: "pydantic-clai", Display: "Pydantic AI CLAI", Status: StatusParsed, SeedStatus: StatusBacklog,
 		Evidence: EvidenceSource, EvidenceNote: "Source (pydantic/pydantic-ai 4fda389, clai v1), PyPI wheel, synthetic fixture",
 		Notes: "issue 66; CLAI 2.0 sessions.db conversations and the prompt histories; sessions.db may hold Claude Code and Codex sessions imported by /resume; only the clai v1 prompt history is parsed: the CLAI 2.0 stores are collected, their writer not in the source read",

@@ -135,7 +135,7 @@ func All() []parser.Parser {
 		openhands.Parsers(),         // openhands
 		openinterpreter.Parsers(),   // open-interpreter (Codex readers on its paths)
 		pearai.Parsers(),            // pearai (Continue and Roo Code forks)
-		pi.Parsers(),                // pi, little-coder
+		pi.Parsers(),                // pi, little-coder, prime-agent, omp (pi forks)
 		pydanticclai.Parsers(),      // pydantic-clai (clai v1 prompt history)
 		qoder.Parsers(),             // qoder
 		qwen.Parsers(),              // qwen-code
