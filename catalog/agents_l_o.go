@@ -180,22 +180,23 @@ var agentsLToO = []Agent{
 		Notes: "2026.9.6 keeps transcripts in the agent database (agents/<id>/sessions/ was not written; legacy files still parsed); " +
 			"its lock databases (openclaw-agent.sqlite.*.sqlite) are collected with their journals but hold no tables; " +
 			"not collected: tmp/ (gateway and state lock files) and cache/ (generated shell environment snapshots); " +
-			"the log under /tmp/openclaw/ is outside the home",
+			"the log under /tmp/openclaw/ is outside the home; " +
+			"QClaw (Tencent's OpenClaw distribution) keeps the same tree under ~/.qclaw (kenn-io/agentsview 5386007 qclaw.go reads ~/.qclaw/agents/<id>/sessions/*.jsonl with OpenClaw's session format), so it is collected and read here as openclaw, its files named by their .qclaw path",
 		Targets: []Target{
-			{ID: "agent-db", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/agents/*/agent/openclaw-agent.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
-			{ID: "agent-db-locks", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/agents/*/agent/openclaw-agent.sqlite.*.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
-			{ID: "state-db", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/state/openclaw.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
-			{ID: "quarantine-db", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/state/openclaw-quarantine.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
-			{ID: "sessions", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/{agents/*/sessions,sessions}/**", Kind: KindTranscript},
-			{ID: "auth-profiles", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/agents/*/agent/*auth*", Kind: KindSecret},
-			{ID: "config", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/{openclaw,clawdbot,moltbot}.json{,.bak*}", Kind: KindSecret},
+			{ID: "agent-db", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot,.qclaw}/agents/*/agent/openclaw-agent.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
+			{ID: "agent-db-locks", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot,.qclaw}/agents/*/agent/openclaw-agent.sqlite.*.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
+			{ID: "state-db", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot,.qclaw}/state/openclaw.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
+			{ID: "quarantine-db", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot,.qclaw}/state/openclaw-quarantine.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
+			{ID: "sessions", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot,.qclaw}/{agents/*/sessions,sessions}/**", Kind: KindTranscript},
+			{ID: "auth-profiles", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot,.qclaw}/agents/*/agent/*auth*", Kind: KindSecret},
+			{ID: "config", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot,.qclaw}/{openclaw,clawdbot,moltbot}.json{,.bak*}", Kind: KindSecret},
 			// The config journal's HMAC key: flagged, never read.
-			{ID: "config-key", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/config-journal-fingerprint.key", Kind: KindSecret},
-			{ID: "credentials", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/credentials/**", Kind: KindSecret},
-			{ID: "workspace", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/workspace/*.md", Kind: KindSettings},
+			{ID: "config-key", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot,.qclaw}/config-journal-fingerprint.key", Kind: KindSecret},
+			{ID: "credentials", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot,.qclaw}/credentials/**", Kind: KindSecret},
+			{ID: "workspace", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot,.qclaw}/workspace/*.md", Kind: KindSettings},
 			// plugin-skills/<name> are links into the install: recorded, never followed.
-			{ID: "plugin-skills", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/plugin-skills/*", Kind: KindOther},
-			{ID: "logs", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/logs/**", Kind: KindLog, MaxSize: logMax},
+			{ID: "plugin-skills", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot,.qclaw}/plugin-skills/*", Kind: KindOther},
+			{ID: "logs", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot,.qclaw}/logs/**", Kind: KindLog, MaxSize: logMax},
 		},
 	},
 	{
