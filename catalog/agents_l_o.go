@@ -83,6 +83,16 @@ var agentsLToO = []Agent{
 		},
 	},
 	{
+		Name: "mimocode", Display: "MiMoCode (Xiaomi; an OpenCode fork)", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "No public source or npm release found (npm view mimocode: 404): the layout from kenn-io/agentsview 5386007 internal/parser/discovery.go (mimoFmt: mimocode.db, storage/session_diff) and mimocode.go, which reads it with OpenCode's parser; the fixture is OpenCode's tree moved to MiMoCode's paths",
+		Notes: "an OpenCode fork: read by the opencode package; its session infos sit in storage/session_diff/<project>/ where OpenCode's sit in storage/session/; MIMOCODE_DIR moves it (not followed here)",
+		Targets: []Target{
+			{ID: "db", Root: RootHome, Glob: ".local/share/mimocode/mimocode*.db", Kind: KindSQLite, MaxSize: sqliteMax},
+			{ID: "storage", Root: RootHome, Glob: ".local/share/mimocode/storage/**/*.json", Kind: KindTranscript, Projects: ProjectsJSONPaths},
+			{ID: "auth", Root: RootHome, Glob: ".local/share/mimocode/{auth,mcp-auth}.json", Kind: KindSecret},
+		},
+	},
+	{
 		Name: "muse-code", Display: "Muse Code", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceRealInstall, EvidenceNote: "Shipped binary 1.4.2 strings, vendor skills and a real install (Linux), October 2026; synthetic fixture",
 		Targets: []Target{

@@ -12,6 +12,8 @@ func TestBreadth5Paths(t *testing.T) {
 		{".prime/agent/sessions/019c1111-file.jsonl", "prime-agent", "sessions"},
 		{".omp/agent/sessions/-home-ex-proj-/2026-11-24T10-00-00-000Z_s1.jsonl", "omp", "sessions"},
 		{".omp/agent/sessions/-home-ex-proj-/2026-11-24T10-00-00-000Z_s1/scout.jsonl", "omp", "sessions"},
+		{".local/share/mimocode/storage/session_diff/global/ses_1.json", "mimocode", "storage"},
+		{".local/share/mimocode/mimocode.db", "mimocode", "db"},
 		// QClaw is OpenClaw's tree under ~/.qclaw.
 		{".qclaw/agents/main/sessions/abc.jsonl", "openclaw", "sessions"},
 		{".qclaw/agents/main/agent/openclaw-agent.sqlite", "openclaw", "agent-db"},

@@ -131,7 +131,7 @@ func All() []parser.Parser {
 		ollama.Parsers(),            // ollama
 		openclaude.Parsers(),        // openclaude
 		openclaw.Parsers(),          // openclaw (agent and state databases; transcripts read by the pi session format, parser/format/pisession)
-		opencode.Parsers(),          // opencode, kilo-code
+		opencode.Parsers(),          // opencode, kilo-code, mimocode (OpenCode forks)
 		openhands.Parsers(),         // openhands
 		openinterpreter.Parsers(),   // open-interpreter (Codex readers on its paths)
 		pearai.Parsers(),            // pearai (Continue and Roo Code forks)

@@ -17,24 +17,29 @@ import (
 const (
 	agentOpenCode = "opencode"
 	agentKilo     = "kilo-code"
+	agentMiMo     = "mimocode"
 )
 
 var allTurns = []timeline.TurnType{timeline.User, timeline.Assistant, timeline.ToolUse, timeline.ToolResult, timeline.Thinking, timeline.System}
 
-// Parsers returns the OpenCode and Kilo Code parsers. Kilo Code's CLI is an
-// OpenCode fork that keeps OpenCode's stores under its own paths, so both
-// agents share the readers; each parser's Agent is the agent whose catalog
-// targets it matches.
+// Parsers returns the OpenCode, Kilo Code and MiMoCode parsers. Kilo
+// Code's CLI and MiMoCode are OpenCode forks that keep OpenCode's stores
+// under their own paths, so the agents share the readers; each parser's
+// Agent is the agent whose catalog targets it matches.
 func Parsers() []parser.Parser {
 	var ps []parser.Parser
-	for _, a := range []string{agentOpenCode, agentKilo} {
+	for _, a := range []string{agentOpenCode, agentKilo, agentMiMo} {
 		dbNames := []string{"opencode*.db"}
-		if a == agentKilo {
+		switch a {
+		case agentKilo:
 			dbNames = []string{"kilo*.db", "opencode-*.db"}
+		case agentMiMo:
+			dbNames = []string{"mimocode*.db"}
 		}
 		ps = append(ps,
 			parser.New(parser.Spec{
 				ID: a + "/db", Agent: a, Version: 5,
+				Actions: actions,
 				Targets: []string{"db"}, Names: dbNames,
 				Secondary: &parser.Secondary{Window: time.Second, TurnTypes: allTurns,
 					Basis: "opencode-next.db (the 2.0 pre-release store) holds the sessions it shares with opencode.db under the same record ids and times; the id-less rows (model changes) pair within a second"},
@@ -42,11 +47,13 @@ func Parsers() []parser.Parser {
 			}, parseDB),
 			parser.New(parser.Spec{
 				ID: a + "/storage", Agent: a, Version: 3,
+				Actions: actions,
 				Targets: []string{"storage"}, Names: []string{"ses_*.json"},
 				Doc: "legacy JSON tree storage/session/<project>/<ses>.json with message/<ses>/*.json and part/<msg>/*.json (and project/<slug>/storage/session/), session_share/<ses>.json sync markers",
 			}, parseStorage),
 			&exportParser{Parser: parser.New(parser.Spec{
 				ID: a + "/export", Agent: a, Version: 3,
+				Actions: actions,
 				Targets: []string{"storage"}, Names: []string{"*.json"},
 				Doc: "`opencode export` JSON ({info, messages:[{info, parts}]}) found among the storage files",
 			}, parseExport)},

@@ -31,6 +31,10 @@ func parseStorage(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	switch {
 	case path.Base(dir) == "session_share":
 		return parseShareMarker(in, out)
+	case path.Base(path.Dir(dir)) == "session_diff" && in.Agent == agentMiMo:
+		// MiMoCode keeps the session infos OpenCode keeps in session/ in
+		// session_diff/<project>/ (OpenCode's session_diff/<ses>.json,
+		// one level up, is a diff).
 	case path.Base(path.Dir(dir)) != "session":
 		return nil // todo/, session_diff/ and other per-session files
 	}
