@@ -169,6 +169,15 @@ var agentsPToZ = []Agent{
 		},
 	},
 	{
+		Name: "traex", Display: "TraeX (TRAE CLI 2.0; a Codex fork)", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Closed source with no npm release (npm view traex: 404): paths and format from kenn-io/agentsview internal/parser/types.go, traex.go and traex_test.go at 5386007 (Codex rollouts byte for byte); synthetic fixture built from it",
+		Notes: "a Codex fork: read by Codex's readers (parser/format/codexhome) under its own name; the Trae IDE is trae; the SQLite stores agentsview notes in ~/.trae/cli are collected, read where their names are Codex's; TRAEX_SESSIONS_DIR moves the sessions (not followed here)",
+		Targets: []Target{
+			{ID: "sessions", Root: RootHome, Glob: ".trae/cli/{sessions,archived_sessions}/**/rollout-*.{jsonl,jsonl.zst,json}", Kind: KindTranscript, Projects: ProjectsJSONLCwd},
+			{ID: "state-db", Root: RootHome, Glob: ".trae/cli/*.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
+		},
+	},
+	{
 		Name: "twinny", Display: "twinny", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at 9339bd10, synthetic fixture; tool step of 4.3.5 and later, standing grants, team policy, file changes, agent-changes records, log channel and review repository from source at 0337b265 (4.3.15)",
 		Notes: "its conversations are the rjmacarthy.twinny row of state.vscdb, collected as vscode (or the fork's own agent)",

@@ -14,6 +14,9 @@ func TestBreadth5Paths(t *testing.T) {
 		{".omp/agent/sessions/-home-ex-proj-/2026-11-24T10-00-00-000Z_s1/scout.jsonl", "omp", "sessions"},
 		{".local/share/mimocode/storage/session_diff/global/ses_1.json", "mimocode", "storage"},
 		{".local/share/mimocode/mimocode.db", "mimocode", "db"},
+		{".trae/cli/sessions/2026/11/24/rollout-2026-11-24T10-00-00-x.jsonl", "traex", "sessions"},
+		{".trae/cli/archived_sessions/rollout-2026-11-24T10-00-00-x.jsonl", "traex", "sessions"},
+		{".trae/cli/state_5.sqlite", "traex", "state-db"},
 		// QClaw is OpenClaw's tree under ~/.qclaw.
 		{".qclaw/agents/main/sessions/abc.jsonl", "openclaw", "sessions"},
 		{".qclaw/agents/main/agent/openclaw-agent.sqlite", "openclaw", "agent-db"},

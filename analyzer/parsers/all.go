@@ -62,6 +62,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/surface"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/tabby"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/trae"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/traex"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/twinny"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/vibe"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/vscode"
@@ -143,6 +144,7 @@ func All() []parser.Parser {
 		shellgpt.Parsers(),          // shellgpt
 		tabby.Parsers(),             // tabby
 		trae.Parsers(),              // trae (ByteDance IDE)
+		traex.Parsers(),             // traex (TRAE CLI, Codex readers on its paths)
 		vibe.Parsers(),              // vibe (Mistral Vibe)
 		vscode.Parsers(),            // vscode (Copilot Chat)
 		warp.Parsers(),              // warp (warp.sqlite: agent_tasks protobuf, ai_queries, agent_conversations, commands)

@@ -113,6 +113,7 @@ var knownGaps = map[string]string{
 // need none: they are collected for the examiner and never parsed unless a
 // parser declares it reads named non-secret keys.
 var notRead = map[string]string{
+	"traex/state-db":                  "TRAE CLI's SQLite stores in ~/.trae/cli (agentsview 5386007 names only their WALs): names and tables unknown, collected and inventoried, not read",
 	"autogen-studio/configs":          "configs/: collected; team and agent definitions, not records",
 	"autogen-studio/files":            "files/: uploads and files the agents wrote: collected whole",
 	"chatgpt-desktop/app-data":        "the app's own support files: collected whole; its Codex threads are read from ~/.codex",
