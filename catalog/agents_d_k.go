@@ -67,6 +67,14 @@ var agentsDToK = []Agent{
 		},
 	},
 	{
+		Name: "gemini-apps", Display: "Gemini Apps (gemini.google.com; a Takeout export in the home)", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Cloud only: kenn-io/agentsview 5386007 types.go declares no directory for it and reads only a Google Takeout export (gemini_apps_takeout.go); the My Activity JSON shape as Takeout exports it; synthetic fixture (no Google account here)",
+		Notes: "the conversations live in the Google account; a home holds only a downloaded, unpacked Takeout (My Activity/Gemini Apps, or Bard in older exports) under Downloads, Desktop or Documents; its MyActivity.json is parsed, the HTML form collected only; the browser's own data is the browser's",
+		Targets: []Target{
+			{ID: "takeout", Root: RootHome, Glob: "{Downloads,Desktop,Documents}/{Takeout,takeout-*/Takeout}/My Activity/{Gemini Apps,Bard}/MyActivity.{json,html}", Kind: KindTranscript},
+		},
+	},
+	{
 		Name: "gemini-cli", Display: "Gemini CLI", Status: StatusParsed, SeedStatus: StatusParsed,
 		Relocations: []Relocation{{Var: "GEMINI_CLI_HOME", Folder: ".gemini", Sub: ".gemini", Source: "google-gemini/gemini-cli packages/core/src/utils/paths.ts homedir() (GEMINI_CLI_HOME replaces the home; state in $GEMINI_CLI_HOME/.gemini)"}},
 		Evidence:    EvidenceRealInstall, EvidenceNote: "Gemini CLI 0.61.0 run here against a loopback model (fixtures/roots/real-agents); /rewind, policies/*.toml, trusted_hooks.json, acknowledgments/agents.json and /bug exports from source at 5411f11 (0.56.0-nightly), synthetic fixture",

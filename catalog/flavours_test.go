@@ -17,6 +17,8 @@ func TestBreadth5Paths(t *testing.T) {
 		{".trae/cli/sessions/2026/11/24/rollout-2026-11-24T10-00-00-x.jsonl", "traex", "sessions"},
 		{".trae/cli/archived_sessions/rollout-2026-11-24T10-00-00-x.jsonl", "traex", "sessions"},
 		{".trae/cli/state_5.sqlite", "traex", "state-db"},
+		{"Downloads/Takeout/My Activity/Gemini Apps/MyActivity.json", "gemini-apps", "takeout"},
+		{"Documents/takeout-20261124T100000Z-001/Takeout/My Activity/Bard/MyActivity.html", "gemini-apps", "takeout"},
 		// QClaw is OpenClaw's tree under ~/.qclaw.
 		{".qclaw/agents/main/sessions/abc.jsonl", "openclaw", "sessions"},
 		{".qclaw/agents/main/agent/openclaw-agent.sqlite", "openclaw", "agent-db"},
@@ -30,6 +32,7 @@ func TestBreadth5Paths(t *testing.T) {
 	for _, rel := range []string{
 		".workbuddy/projects/proj/notes.txt",
 		".workbuddy/settings.json",
+		"Downloads/Takeout/My Activity/YouTube/MyActivity.json",
 	} {
 		if name, tg, ok := MatchesAt(rel, All()); ok {
 			t.Errorf("%s: matched %s/%s, want none", rel, name, tg.ID)

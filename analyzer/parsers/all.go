@@ -31,6 +31,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/flowise"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/forge"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/geminiapps"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/goose"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gptme"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/grok"
@@ -113,6 +114,7 @@ func All() []parser.Parser {
 		factorydroid.Parsers(),      // factory-droid
 		flowise.Parsers(),           // flowise
 		forge.Parsers(),             // forge (forgecode .forge.db)
+		geminiapps.Parsers(),        // gemini-apps (an unpacked Takeout export)
 		gemini.Parsers(),            // gemini-cli
 		goose.Parsers(),             // goose
 		gptme.Parsers(),             // gptme
