@@ -196,6 +196,14 @@ var agentsPToZ = []Agent{
 		},
 	},
 	{
+		Name: "visualstudio-copilot", Display: "GitHub Copilot in Visual Studio (Windows IDE)", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Closed source, Windows only, nothing to run here: paths and OpenTelemetry span shapes from kenn-io/agentsview internal/parser/types.go, visualstudio_copilot.go and its tests at 5386007; synthetic fixture built from them",
+		Notes: "agent mode writes OTLP trace lines to %TEMP%\\VSGitHubCopilotLogs\\traces (temp: a cleanup may remove them); Visual Studio 2026's copilot-chat sessions files are not collected (agentsview names no home path for them); VISUALSTUDIO_COPILOT_DIR moves the traces (not followed here)",
+		Targets: []Target{
+			{ID: "traces", Root: RootHome, Glob: "{AppData/Local/Temp,Library/Caches,.cache}/VSGitHubCopilotLogs/traces/*_VSGitHubCopilot_traces.jsonl", Kind: KindTranscript},
+		},
+	},
+	{
 		Name: "vscode", Display: "VS Code chat (GitHub Copilot Chat)", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at d7622a5, synthetic fixture; permission level, model options, standing grants, settings, GitHub account records and chat editing state from source at 4d22f4f",
 		Notes: "state.vscdb here also holds the rows of cody, cline, roo-code, tabby and twinny",

@@ -19,6 +19,7 @@ func TestBreadth5Paths(t *testing.T) {
 		{".trae/cli/state_5.sqlite", "traex", "state-db"},
 		{"Downloads/Takeout/My Activity/Gemini Apps/MyActivity.json", "gemini-apps", "takeout"},
 		{"Documents/takeout-20261124T100000Z-001/Takeout/My Activity/Bard/MyActivity.html", "gemini-apps", "takeout"},
+		{"AppData/Local/Temp/VSGitHubCopilotLogs/traces/20260611T145205_aaaa1111_VSGitHubCopilot_traces.jsonl", "visualstudio-copilot", "traces"},
 		// QClaw is OpenClaw's tree under ~/.qclaw.
 		{".qclaw/agents/main/sessions/abc.jsonl", "openclaw", "sessions"},
 		{".qclaw/agents/main/agent/openclaw-agent.sqlite", "openclaw", "agent-db"},

@@ -67,6 +67,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/twinny"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/vibe"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/vscode"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/vscopilot"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/warp"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/windsurf"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/workbuddy"
@@ -148,6 +149,7 @@ func All() []parser.Parser {
 		trae.Parsers(),              // trae (ByteDance IDE)
 		traex.Parsers(),             // traex (TRAE CLI, Codex readers on its paths)
 		vibe.Parsers(),              // vibe (Mistral Vibe)
+		vscopilot.Parsers(),         // visualstudio-copilot (OpenTelemetry traces)
 		vscode.Parsers(),            // vscode (Copilot Chat)
 		warp.Parsers(),              // warp (warp.sqlite: agent_tasks protobuf, ai_queries, agent_conversations, commands)
 		windsurf.Parsers(),          // windsurf (hook transcripts, .pb wire decoding)
