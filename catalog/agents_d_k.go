@@ -5,6 +5,14 @@ package catalog
 // agentsDToK: dify to kiro.
 var agentsDToK = []Agent{
 	{
+		Name: "deepseek-harness", Display: "DeepSeek Harness (dsh)", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "No source or npm release found (npm view deepseek-harness: 404): the event-log format from kenn-io/agentsview internal/parser/deepseek_harness*.go and its tests at 5386007; synthetic fixture built from its test fixtures",
+		Notes: "one event log per session, plain or zstd; DSH_HOME moves ~/.dsh and DEEPSEEK_HARNESS_SESSIONS_DIR the sessions (not followed here)",
+		Targets: []Target{
+			{ID: "sessions", Root: RootHome, Glob: ".dsh/sessions/*/*/session.jsonl{,.zstd}", Kind: KindTranscript},
+		},
+	},
+	{
 		Name: "deepseek-tui", Display: "DeepSeek TUI (CodeWhale)", Status: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at Hmbown/CodeWhale 75dca2cfb (session_manager.rs SavedSession, request.rs ContentBlock, approval_log.rs), agentsview 5386007; synthetic fixture built from the source (npm deepseek-tui 0.8.47 is a deprecation notice, its binary is on GitHub releases, not reachable here)",
 		Notes: "~/.codewhale/sessions, and the legacy ~/.deepseek/sessions, on every OS; DEEPSEEK_TUI_SESSIONS_DIR moves them (not followed here); offline_queue.json (unsent queued prompts) is not collected yet",

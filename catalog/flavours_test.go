@@ -20,6 +20,8 @@ func TestBreadth5Paths(t *testing.T) {
 		{"Downloads/Takeout/My Activity/Gemini Apps/MyActivity.json", "gemini-apps", "takeout"},
 		{"Documents/takeout-20261124T100000Z-001/Takeout/My Activity/Bard/MyActivity.html", "gemini-apps", "takeout"},
 		{"AppData/Local/Temp/VSGitHubCopilotLogs/traces/20260611T145205_aaaa1111_VSGitHubCopilot_traces.jsonl", "visualstudio-copilot", "traces"},
+		{".dsh/sessions/-home-ex-proj/dsh-s1/session.jsonl", "deepseek-harness", "sessions"},
+		{".dsh/sessions/_no-cwd/dsh-s2/session.jsonl.zstd", "deepseek-harness", "sessions"},
 		// QClaw is OpenClaw's tree under ~/.qclaw.
 		{".qclaw/agents/main/sessions/abc.jsonl", "openclaw", "sessions"},
 		{".qclaw/agents/main/agent/openclaw-agent.sqlite", "openclaw", "agent-db"},

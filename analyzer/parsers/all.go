@@ -25,6 +25,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/crewai"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/crush"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cursor"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/deepseekharness"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/deepseektui"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/dify"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/factorydroid"
@@ -110,6 +111,7 @@ func All() []parser.Parser {
 		crewai.Parsers(),            // crewai
 		crush.Parsers(),             // crush
 		cursor.Parsers(),            // cursor
+		deepseekharness.Parsers(),   // deepseek-harness (dsh)
 		deepseektui.Parsers(),       // deepseek-tui (CodeWhale)
 		dify.Parsers(),              // dify (the agent sandbox volume)
 		factorydroid.Parsers(),      // factory-droid
