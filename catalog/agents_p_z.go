@@ -49,8 +49,8 @@ var agentsPToZ = []Agent{
 	},
 	{
 		Name: "pydantic-clai", Display: "Pydantic AI CLAI", Status: StatusParsed, SeedStatus: StatusBacklog,
-		Evidence: EvidenceSource, EvidenceNote: "Source (pydantic/pydantic-ai 4fda389, clai v1), PyPI wheel, synthetic fixture",
-		Notes: "issue 66; CLAI 2.0 sessions.db conversations and the prompt histories; sessions.db may hold Claude Code and Codex sessions imported by /resume; only the clai v1 prompt history is parsed: the CLAI 2.0 stores are collected, their writer not in the source read",
+		Evidence: EvidenceSource, EvidenceNote: "Source (pydantic/pydantic-ai 4fda389, clai v1; pydantic/pydantic-ai-harness 131e227 step_persistence/conversations.py, CLAI 2.0's sessions.db writer), PyPI wheel, synthetic fixtures",
+		Notes: "issue 66; CLAI 2.0 sessions.db conversations and the prompt histories; sessions.db may hold Claude Code and Codex sessions imported by /resume (stored as pydantic-ai messages, not marked); the clai v1 prompt history and sessions.db (with deleted conversations carved) are parsed; CLAI 2.0's other stores are collected",
 		Targets: []Target{
 			{ID: "prompt-history", Root: RootHome, Glob: ".pydantic-ai/prompt-history.txt", Kind: KindHistory},
 			{ID: "sessions-db", OS: unixOS, Root: RootXDGConfig, Glob: "pydantic-clai2/{sessions,config}.db", Kind: KindSQLite, MaxSize: sqliteMax},

@@ -182,7 +182,6 @@ var notRead = map[string]string{
 	"pearai/output-log":               "the output channel's log: collected; not parsed yet",
 	"pearai/workspace-json":           "workspace.json: read beside state.vscdb to name the project (OpenRelated)",
 	"pi/experimental-db":              "experimental session.sqlite: no schema seen",
-	"pydantic-clai/sessions-db":       "CLAI 2.0 sessions.db and config.db: collected; the writer of their tables is not in the source read, no schema to parse yet",
 	"pydantic-clai/input-history":     "CLAI 2.0 input-history: collected; its writer is not in the source read, format not known yet",
 	"pydantic-clai/mcp":               "CLAI 2.0 mcp.json: collected; not parsed yet",
 	"pydantic-clai/orchestrator":      "CLAI 2.0 orchestrator.json: collected; not parsed yet",
