@@ -5,6 +5,14 @@ package catalog
 // agentsDToK: dify to kiro.
 var agentsDToK = []Agent{
 	{
+		Name: "deepseek-harness", Display: "DeepSeek Harness (dsh)", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "No source or npm release found (npm view deepseek-harness: 404): the event-log format from kenn-io/agentsview internal/parser/deepseek_harness*.go and its tests at 5386007; synthetic fixture built from its test fixtures",
+		Notes: "one event log per session, plain or zstd; DSH_HOME moves ~/.dsh and DEEPSEEK_HARNESS_SESSIONS_DIR the sessions (not followed here)",
+		Targets: []Target{
+			{ID: "sessions", Root: RootHome, Glob: ".dsh/sessions/*/*/session.jsonl{,.zstd}", Kind: KindTranscript},
+		},
+	},
+	{
 		Name: "deepseek-tui", Display: "DeepSeek TUI (CodeWhale)", Status: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at Hmbown/CodeWhale 75dca2cfb (session_manager.rs SavedSession, request.rs ContentBlock, approval_log.rs), agentsview 5386007; synthetic fixture built from the source (npm deepseek-tui 0.8.47 is a deprecation notice, its binary is on GitHub releases, not reachable here)",
 		Notes: "~/.codewhale/sessions, and the legacy ~/.deepseek/sessions, on every OS; DEEPSEEK_TUI_SESSIONS_DIR moves them (not followed here); offline_queue.json (unsent queued prompts) is not collected yet",
@@ -64,6 +72,14 @@ var agentsDToK = []Agent{
 		Notes: "base path ~/.forge, or the legacy ~/forge when it exists, or $FORGE_CONFIG (not followed here); messages carry no time of their own",
 		Targets: []Target{
 			{ID: "db", Root: RootHome, Glob: "{.forge,forge}/.forge.db", Kind: KindSQLite, MaxSize: sqliteMax},
+		},
+	},
+	{
+		Name: "gemini-apps", Display: "Gemini Apps (gemini.google.com; a Takeout export in the home)", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Cloud only: kenn-io/agentsview 5386007 types.go declares no directory for it and reads only a Google Takeout export (gemini_apps_takeout.go); the My Activity JSON shape as Takeout exports it; synthetic fixture (no Google account here)",
+		Notes: "the conversations live in the Google account; a home holds only a downloaded, unpacked Takeout (My Activity/Gemini Apps, or Bard in older exports) under Downloads, Desktop or Documents; its MyActivity.json is parsed, the HTML form collected only; the browser's own data is the browser's",
+		Targets: []Target{
+			{ID: "takeout", Root: RootHome, Glob: "{Downloads,Desktop,Documents}/{Takeout,takeout-*/Takeout}/My Activity/{Gemini Apps,Bard}/MyActivity.{json,html}", Kind: KindTranscript},
 		},
 	},
 	{

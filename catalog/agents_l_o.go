@@ -83,6 +83,16 @@ var agentsLToO = []Agent{
 		},
 	},
 	{
+		Name: "mimocode", Display: "MiMoCode (Xiaomi; an OpenCode fork)", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "No public source or npm release found (npm view mimocode: 404): the layout from kenn-io/agentsview 5386007 internal/parser/discovery.go (mimoFmt: mimocode.db, storage/session_diff) and mimocode.go, which reads it with OpenCode's parser; the fixture is OpenCode's tree moved to MiMoCode's paths",
+		Notes: "an OpenCode fork: read by the opencode package; its session infos sit in storage/session_diff/<project>/ where OpenCode's sit in storage/session/; MIMOCODE_DIR moves it (not followed here)",
+		Targets: []Target{
+			{ID: "db", Root: RootHome, Glob: ".local/share/mimocode/mimocode*.db", Kind: KindSQLite, MaxSize: sqliteMax},
+			{ID: "storage", Root: RootHome, Glob: ".local/share/mimocode/storage/**/*.json", Kind: KindTranscript, Projects: ProjectsJSONPaths},
+			{ID: "auth", Root: RootHome, Glob: ".local/share/mimocode/{auth,mcp-auth}.json", Kind: KindSecret},
+		},
+	},
+	{
 		Name: "muse-code", Display: "Muse Code", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceRealInstall, EvidenceNote: "Shipped binary 1.4.2 strings, vendor skills and a real install (Linux), October 2026; synthetic fixture",
 		Targets: []Target{
@@ -136,6 +146,14 @@ var agentsLToO = []Agent{
 		},
 	},
 	{
+		Name: "omp", Display: "OhMyPi (omp; a pi fork)", Status: StatusParsed,
+		Evidence: EvidenceBundle, EvidenceNote: "The source shipped in npm @oh-my-pi/pi-coding-agent 18.3.4 (src/session/session-entries.ts, session-manager.ts) and kenn-io/agentsview at 5386007; synthetic fixture (omp needs Bun 1.3.14; not run here)",
+		Notes: "a pi fork: its sessions are pi sessions with OhMyPi's own entry types, read by the pi package; subagent transcripts sit in a folder named for the parent's file; OMP_DIR moves them (not followed here)",
+		Targets: []Target{
+			{ID: "sessions", Root: RootHome, Glob: ".omp/agent/sessions/**/*.jsonl", Kind: KindTranscript},
+		},
+	},
+	{
 		Name: "open-interpreter", Display: "Open Interpreter", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at 5b07159 (openinterpreter/openinterpreter 0.0.40, Codex fork) and 073636f (the legacy Python tool), synthetic fixture",
 		Notes: "issue 70; Codex's readers on its paths: rollouts, history, config and rules, state_5.sqlite and db-backups, thread_history_1.sqlite, logs_2.sqlite, memories/rollout_summaries",
@@ -172,22 +190,23 @@ var agentsLToO = []Agent{
 		Notes: "2026.9.6 keeps transcripts in the agent database (agents/<id>/sessions/ was not written; legacy files still parsed); " +
 			"its lock databases (openclaw-agent.sqlite.*.sqlite) are collected with their journals but hold no tables; " +
 			"not collected: tmp/ (gateway and state lock files) and cache/ (generated shell environment snapshots); " +
-			"the log under /tmp/openclaw/ is outside the home",
+			"the log under /tmp/openclaw/ is outside the home; " +
+			"QClaw (Tencent's OpenClaw distribution) keeps the same tree under ~/.qclaw (kenn-io/agentsview 5386007 qclaw.go reads ~/.qclaw/agents/<id>/sessions/*.jsonl with OpenClaw's session format), so it is collected and read here as openclaw, its files named by their .qclaw path",
 		Targets: []Target{
-			{ID: "agent-db", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/agents/*/agent/openclaw-agent.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
-			{ID: "agent-db-locks", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/agents/*/agent/openclaw-agent.sqlite.*.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
-			{ID: "state-db", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/state/openclaw.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
-			{ID: "quarantine-db", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/state/openclaw-quarantine.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
-			{ID: "sessions", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/{agents/*/sessions,sessions}/**", Kind: KindTranscript},
-			{ID: "auth-profiles", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/agents/*/agent/*auth*", Kind: KindSecret},
-			{ID: "config", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/{openclaw,clawdbot,moltbot}.json{,.bak*}", Kind: KindSecret},
+			{ID: "agent-db", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot,.qclaw}/agents/*/agent/openclaw-agent.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
+			{ID: "agent-db-locks", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot,.qclaw}/agents/*/agent/openclaw-agent.sqlite.*.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
+			{ID: "state-db", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot,.qclaw}/state/openclaw.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
+			{ID: "quarantine-db", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot,.qclaw}/state/openclaw-quarantine.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
+			{ID: "sessions", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot,.qclaw}/{agents/*/sessions,sessions}/**", Kind: KindTranscript},
+			{ID: "auth-profiles", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot,.qclaw}/agents/*/agent/*auth*", Kind: KindSecret},
+			{ID: "config", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot,.qclaw}/{openclaw,clawdbot,moltbot}.json{,.bak*}", Kind: KindSecret},
 			// The config journal's HMAC key: flagged, never read.
-			{ID: "config-key", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/config-journal-fingerprint.key", Kind: KindSecret},
-			{ID: "credentials", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/credentials/**", Kind: KindSecret},
-			{ID: "workspace", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/workspace/*.md", Kind: KindSettings},
+			{ID: "config-key", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot,.qclaw}/config-journal-fingerprint.key", Kind: KindSecret},
+			{ID: "credentials", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot,.qclaw}/credentials/**", Kind: KindSecret},
+			{ID: "workspace", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot,.qclaw}/workspace/*.md", Kind: KindSettings},
 			// plugin-skills/<name> are links into the install: recorded, never followed.
-			{ID: "plugin-skills", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/plugin-skills/*", Kind: KindOther},
-			{ID: "logs", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot}/logs/**", Kind: KindLog, MaxSize: logMax},
+			{ID: "plugin-skills", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot,.qclaw}/plugin-skills/*", Kind: KindOther},
+			{ID: "logs", Root: RootHome, Glob: "{.openclaw,.openclaw-*,.clawdbot,.moltbot,.qclaw}/logs/**", Kind: KindLog, MaxSize: logMax},
 		},
 	},
 	{

@@ -56,9 +56,17 @@ var agentsPToZ = []Agent{
 		},
 	},
 	{
+		Name: "prime-agent", Display: "Prime Agent (Prime Intellect; a pi fork)", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "No public source or npm release (npm view prime-agent: 404): the format from kenn-io/agentsview internal/parser/pi.go and prime_agent_provider_test.go at 5386007 (pi sessions plus child_usage_attributed); synthetic fixture built from it",
+		Notes: "a pi fork: its sessions are pi sessions, read by the pi package; PRIME_AGENT_SESSION_DIR moves them (not followed here)",
+		Targets: []Target{
+			{ID: "sessions", Root: RootHome, Glob: ".prime/agent/sessions/**/*.jsonl", Kind: KindTranscript},
+		},
+	},
+	{
 		Name: "pydantic-clai", Display: "Pydantic AI CLAI", Status: StatusParsed, SeedStatus: StatusBacklog,
-		Evidence: EvidenceSource, EvidenceNote: "Source (pydantic/pydantic-ai 4fda389, clai v1), PyPI wheel, synthetic fixture",
-		Notes: "issue 66; CLAI 2.0 sessions.db conversations and the prompt histories; sessions.db may hold Claude Code and Codex sessions imported by /resume; only the clai v1 prompt history is parsed: the CLAI 2.0 stores are collected, their writer not in the source read",
+		Evidence: EvidenceSource, EvidenceNote: "Source (pydantic/pydantic-ai 4fda389, clai v1; pydantic/pydantic-ai-harness 131e227 step_persistence/conversations.py, CLAI 2.0's sessions.db writer), PyPI wheel, synthetic fixtures",
+		Notes: "issue 66; CLAI 2.0 sessions.db conversations and the prompt histories; sessions.db may hold Claude Code and Codex sessions imported by /resume (stored as pydantic-ai messages, not marked); the clai v1 prompt history and sessions.db (with deleted conversations carved) are parsed; CLAI 2.0's other stores are collected",
 		Targets: []Target{
 			{ID: "prompt-history", Root: RootHome, Glob: ".pydantic-ai/prompt-history.txt", Kind: KindHistory},
 			{ID: "sessions-db", OS: unixOS, Root: RootXDGConfig, Glob: "pydantic-clai2/{sessions,config}.db", Kind: KindSQLite, MaxSize: sqliteMax},
@@ -208,6 +216,15 @@ var agentsPToZ = []Agent{
 		},
 	},
 	{
+		Name: "traex", Display: "TraeX (TRAE CLI 2.0; a Codex fork)", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Closed source with no npm release (npm view traex: 404): paths and format from kenn-io/agentsview internal/parser/types.go, traex.go and traex_test.go at 5386007 (Codex rollouts byte for byte); synthetic fixture built from it",
+		Notes: "a Codex fork: read by Codex's readers (parser/format/codexhome) under its own name; the Trae IDE is trae; the SQLite stores agentsview notes in ~/.trae/cli are collected, read where their names are Codex's; TRAEX_SESSIONS_DIR moves the sessions (not followed here)",
+		Targets: []Target{
+			{ID: "sessions", Root: RootHome, Glob: ".trae/cli/{sessions,archived_sessions}/**/rollout-*.{jsonl,jsonl.zst,json}", Kind: KindTranscript, Projects: ProjectsJSONLCwd},
+			{ID: "state-db", Root: RootHome, Glob: ".trae/cli/*.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
+		},
+	},
+	{
 		Name: "twinny", Display: "twinny", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at 9339bd10, synthetic fixture; tool step of 4.3.5 and later, standing grants, team policy, file changes, agent-changes records, log channel and review repository from source at 0337b265 (4.3.15)",
 		Notes: "its conversations are the rjmacarthy.twinny row of state.vscdb, collected as vscode (or the fork's own agent)",
@@ -223,6 +240,14 @@ var agentsPToZ = []Agent{
 		Notes: "VIBE_HOME or session_logging.save_dir move the logs (not followed here); messages carry no time, their rows take meta.json's start_time as inherited",
 		Targets: []Target{
 			{ID: "sessions", Root: RootHome, Glob: ".vibe/logs/session/*/{messages.jsonl,meta.json}", Kind: KindTranscript},
+		},
+	},
+	{
+		Name: "visualstudio-copilot", Display: "GitHub Copilot in Visual Studio (Windows IDE)", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Closed source, Windows only, nothing to run here: paths and OpenTelemetry span shapes from kenn-io/agentsview internal/parser/types.go, visualstudio_copilot.go and its tests at 5386007; synthetic fixture built from them",
+		Notes: "agent mode writes OTLP trace lines to %TEMP%\\VSGitHubCopilotLogs\\traces (temp: a cleanup may remove them); Visual Studio 2026's copilot-chat sessions files are not collected (agentsview names no home path for them); VISUALSTUDIO_COPILOT_DIR moves the traces (not followed here)",
+		Targets: []Target{
+			{ID: "traces", Root: RootHome, Glob: "{AppData/Local/Temp,Library/Caches,.cache}/VSGitHubCopilotLogs/traces/*_VSGitHubCopilot_traces.jsonl", Kind: KindTranscript},
 		},
 	},
 	{
@@ -278,6 +303,15 @@ var agentsPToZ = []Agent{
 		ProjectFiles: []ProjectFile{
 			{Glob: ".windsurfrules", Kind: KindSettings},
 			{Glob: ".windsurf/**", Kind: KindSettings},
+		},
+	},
+	{
+		Name: "workbuddy", Display: "WorkBuddy (Tencent CodeBuddy desktop agent)", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Closed source with no npm or CLI release (npm view workbuddy: 404): format from kenn-io/agentsview internal/parser/workbuddy.go at 5386007; synthetic fixture built from it",
+		Notes: "the desktop app writes ~/.workbuddy/projects on every OS; WORKBUDDY_PROJECTS_DIR moves it (not followed here)",
+		Targets: []Target{
+			{ID: "sessions", Root: RootHome, Glob: ".workbuddy/projects/*/{*.jsonl,*/subagents/*.jsonl}", Kind: KindTranscript},
+			{ID: "tool-results", Root: RootHome, Glob: ".workbuddy/projects/*/*/tool-results/*", Kind: KindOther, MaxSize: outputsMax},
 		},
 	},
 	{

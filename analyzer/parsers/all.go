@@ -25,12 +25,14 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/crewai"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/crush"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cursor"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/deepseekharness"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/deepseektui"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/dify"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/factorydroid"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/flowise"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/forge"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gemini"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/geminiapps"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/goose"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/gptme"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/grok"
@@ -67,11 +69,14 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/surface"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/tabby"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/trae"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/traex"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/twinny"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/vibe"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/vscode"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/vscopilot"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/warp"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/windsurf"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/workbuddy"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/zed"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/zencoder"
 )
@@ -111,11 +116,13 @@ func All() []parser.Parser {
 		crewai.Parsers(),            // crewai
 		crush.Parsers(),             // crush
 		cursor.Parsers(),            // cursor
+		deepseekharness.Parsers(),   // deepseek-harness (dsh)
 		deepseektui.Parsers(),       // deepseek-tui (CodeWhale)
 		dify.Parsers(),              // dify (the agent sandbox volume)
 		factorydroid.Parsers(),      // factory-droid
 		flowise.Parsers(),           // flowise
 		forge.Parsers(),             // forge (forgecode .forge.db)
+		geminiapps.Parsers(),        // gemini-apps (an unpacked Takeout export)
 		gemini.Parsers(),            // gemini-cli
 		goose.Parsers(),             // goose
 		gptme.Parsers(),             // gptme
@@ -135,11 +142,11 @@ func All() []parser.Parser {
 		ollama.Parsers(),            // ollama
 		openclaude.Parsers(),        // openclaude
 		openclaw.Parsers(),          // openclaw (agent and state databases; transcripts read by the pi session format, parser/format/pisession)
-		opencode.Parsers(),          // opencode, kilo-code, icodemate, zcode (ZCode CLI db.sqlite)
+		opencode.Parsers(),          // opencode, kilo-code, icodemate, zcode (ZCode CLI db.sqlite), mimocode (OpenCode forks)
 		openhands.Parsers(),         // openhands
 		openinterpreter.Parsers(),   // open-interpreter (Codex readers on its paths)
 		pearai.Parsers(),            // pearai (Continue and Roo Code forks)
-		pi.Parsers(),                // pi, little-coder
+		pi.Parsers(),                // pi, little-coder, prime-agent, omp (pi forks)
 		poolside.Parsers(),          // poolside (pool CLI trajectories)
 		positassistant.Parsers(),    // posit-assistant
 		pydanticclai.Parsers(),      // pydantic-clai (clai v1 prompt history)
@@ -152,10 +159,13 @@ func All() []parser.Parser {
 		shellgpt.Parsers(),          // shellgpt
 		tabby.Parsers(),             // tabby
 		trae.Parsers(),              // trae (ByteDance IDE)
+		traex.Parsers(),             // traex (TRAE CLI, Codex readers on its paths)
 		vibe.Parsers(),              // vibe (Mistral Vibe)
+		vscopilot.Parsers(),         // visualstudio-copilot (OpenTelemetry traces)
 		vscode.Parsers(),            // vscode (Copilot Chat)
 		warp.Parsers(),              // warp (warp.sqlite: agent_tasks protobuf, ai_queries, agent_conversations, commands)
 		windsurf.Parsers(),          // windsurf (hook transcripts, .pb wire decoding)
+		workbuddy.Parsers(),         // workbuddy
 		zed.Parsers(),               // zed
 		zencoder.Parsers(),          // zencoder
 		// One control-surface parser per agent (<agent>/surface): hooks,

@@ -113,6 +113,7 @@ var knownGaps = map[string]string{
 // need none: they are collected for the examiner and never parsed unless a
 // parser declares it reads named non-secret keys.
 var notRead = map[string]string{
+	"traex/state-db":                  "TRAE CLI's SQLite stores in ~/.trae/cli (agentsview 5386007 names only their WALs): names and tables unknown, collected and inventoried, not read",
 	"autogen-studio/configs":          "configs/: collected; team and agent definitions, not records",
 	"autogen-studio/files":            "files/: uploads and files the agents wrote: collected whole",
 	"chatgpt-desktop/app-data":        "the app's own support files: collected whole; its Codex threads are read from ~/.codex",
@@ -185,7 +186,6 @@ var notRead = map[string]string{
 	"pearai/output-log":               "the output channel's log: collected; not parsed yet",
 	"pearai/workspace-json":           "workspace.json: read beside state.vscdb to name the project (OpenRelated)",
 	"pi/experimental-db":              "experimental session.sqlite: no schema seen",
-	"pydantic-clai/sessions-db":       "CLAI 2.0 sessions.db and config.db: collected; the writer of their tables is not in the source read, no schema to parse yet",
 	"pydantic-clai/input-history":     "CLAI 2.0 input-history: collected; its writer is not in the source read, format not known yet",
 	"pydantic-clai/mcp":               "CLAI 2.0 mcp.json: collected; not parsed yet",
 	"pydantic-clai/orchestrator":      "CLAI 2.0 orchestrator.json: collected; not parsed yet",

@@ -130,7 +130,7 @@ func TestAddingAnAgentChecklist(t *testing.T) {
 		// tool events are system rows, copilot's token store holds accounts,
 		// metagpt's config models, trae's plain store keeps prompts and
 		// replies only (its tool calls are in the encrypted store).
-		noTools: map[string]bool{"aider": true, "chatgptdesktop": true, "localdeepresearch": true, "musecode": true, "pydanticclai": true, "copilot": true, "metagpt": true, "trae": true},
+		noTools: map[string]bool{"aider": true, "chatgptdesktop": true, "geminiapps": true, "localdeepresearch": true, "musecode": true, "copilot": true, "metagpt": true, "trae": true},
 	}
 	specs := map[string]parser.Spec{}
 	for _, p := range parsers.All() {

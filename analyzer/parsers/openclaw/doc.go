@@ -1,6 +1,12 @@
 // Package openclaw parses OpenClaw (formerly Clawdbot, Moltbot): its agent
 // databases, shared state database, legacy session files and config,
-// under ~/.openclaw, ~/.openclaw-<profile>, ~/.clawdbot or ~/.moltbot.
+// under ~/.openclaw, ~/.openclaw-<profile>, ~/.clawdbot or ~/.moltbot,
+// and QClaw's under ~/.qclaw: QClaw, Tencent's OpenClaw distribution,
+// writes OpenClaw's tree and session format there (kenn-io/agentsview
+// internal/parser/qclaw.go and qclaw_test.go at 5386007: agents/<id>/
+// sessions/<id>.jsonl with session, model_change and message entries), so
+// its files are OpenClaw's rows, told apart by their .qclaw source path
+// (the catalog entry openclaw, no agent of its own).
 //
 // Validated against: a real install of openclaw 2026.9.6 (build eb377ac,
 // Linux x64, Node 24.22.3, December 2026), run

@@ -1,8 +1,14 @@
-// Package opencode reads OpenCode (sst/opencode, now anomalyco/opencode)
-// and Kilo Code files. Kilo Code's CLI is an OpenCode fork that keeps the
-// same stores under its own paths (.local/share/kilo), so one package
-// serves both agents: each parser ID is "<agent>/<format>" and its Agent
-// is the agent whose catalog targets it matches.
+// Package opencode reads OpenCode (sst/opencode, now anomalyco/opencode),
+// Kilo Code and MiMoCode files. Kilo Code's CLI and MiMoCode (Xiaomi) are
+// OpenCode forks that keep the same stores under their own paths
+// (.local/share/kilo, .local/share/mimocode), so one package serves the
+// three agents: each parser ID is "<agent>/<format>" and its Agent is the
+// agent whose catalog targets it matches. MiMoCode's layout is from
+// kenn-io/agentsview 5386007 internal/parser/discovery.go (mimoFmt:
+// mimocode.db, session infos in storage/session_diff/<project>/) and
+// mimocode.go, which reads it with OpenCode's parser; no MiMoCode source or
+// release was found (npm view mimocode: 404), so its test is OpenCode's
+// tree moved to those paths (TestStorageMiMoCode).
 //
 // IcodeMate (issue 28) is an OpenCode fork with the same stores under
 // ~/.local/share/icodemate (icodemate*.db, storage/), read by icodemate/db,

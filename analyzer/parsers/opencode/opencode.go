@@ -19,24 +19,28 @@ const (
 	agentKilo     = "kilo-code"
 	agentZCode    = "zcode"
 	agentIcode    = "icodemate"
+	agentMiMo     = "mimocode"
 )
 
 var allTurns = []timeline.TurnType{timeline.User, timeline.Assistant, timeline.ToolUse, timeline.ToolResult, timeline.Thinking, timeline.System}
 
-// Parsers returns the OpenCode, Kilo Code and ZCode parsers. Kilo Code's
-// CLI is an OpenCode fork that keeps OpenCode's stores under its own
-// paths, and ZCode's CLI keeps OpenCode's session, message and part rows
-// in its own db.sqlite, so the agents share the readers; each parser's
-// Agent is the agent whose catalog targets it matches.
+// Parsers returns the OpenCode, Kilo Code, iCodeMate, MiMoCode and ZCode
+// parsers. Kilo Code's CLI, iCodeMate and MiMoCode are OpenCode forks that
+// keep OpenCode's stores under their own paths, and ZCode's CLI keeps
+// OpenCode's session, message and part rows in its own db.sqlite, so the
+// agents share the readers; each parser's Agent is the agent whose catalog
+// targets it matches.
 func Parsers() []parser.Parser {
 	var ps []parser.Parser
-	for _, a := range []string{agentOpenCode, agentKilo, agentIcode} {
+	for _, a := range []string{agentOpenCode, agentKilo, agentIcode, agentMiMo} {
 		dbNames := []string{"opencode*.db"}
 		switch a {
 		case agentKilo:
 			dbNames = []string{"kilo*.db", "opencode-*.db"}
 		case agentIcode:
 			dbNames = []string{"icodemate*.db"}
+		case agentMiMo:
+			dbNames = []string{"mimocode*.db"}
 		}
 		ps = append(ps,
 			parser.New(parser.Spec{

@@ -181,6 +181,20 @@ func TestDBKilo(t *testing.T) {
 	}
 }
 
+// TestDBMiMoCode: MiMoCode's mimocode.db is OpenCode's store (agentsview
+// 5386007 mimoFmt): read by mimocode/db, not opencode/db.
+func TestDBMiMoCode(t *testing.T) {
+	in := dbInput(t, "testdata/opencode_1x.sql", agentMiMo, "/home/examiner/.local/share/mimocode/mimocode.db")
+	p := byID(t, "mimocode/db")
+	if !p.Match(&in.File) || byID(t, "opencode/db").Match(&in.File) || byID(t, "kilo-code/db").Match(&in.File) {
+		t.Fatal("mimocode/db must match, opencode/db and kilo-code/db not")
+	}
+	s := parsertest.Golden(t, p, in, "testdata/mimocode_db.golden.jsonl")
+	if len(s.States) != 3 || s.States[0].Key.Agent != agentMiMo || s.States[1].ParentSessionID != "ses_a1" || len(ofType(s, timeline.User)) != 2 {
+		t.Fatalf("%+v", s.States)
+	}
+}
+
 func TestDBMalformed(t *testing.T) {
 	s := parsertest.Golden(t, byID(t, "opencode/db"), dbInput(t, "testdata/malformed.sql", agentOpenCode, "/home/examiner/.local/share/opencode/opencode.db"), "testdata/malformed.golden.jsonl")
 	if len(s.Problems) != 2 || len(ofType(s, timeline.User)) != 1 {

@@ -29,7 +29,10 @@ import (
 // keeps them in storage/session_diff/<projectID>/<ses>.json (kenn-io/agentsview
 // 5386007 discovery.go icodemateFmt), OpenCode and Kilo in storage/session/.
 func sessionDir(agent string) string {
-	if agent == agentIcode {
+	if agent == agentIcode || agent == agentMiMo {
+		// iCodeMate and MiMoCode keep the session infos OpenCode keeps in
+		// session/ in session_diff/<project>/ (OpenCode's
+		// session_diff/<ses>.json, one level up, is a diff)
 		return "session_diff"
 	}
 	return "session"

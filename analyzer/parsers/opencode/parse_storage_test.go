@@ -142,6 +142,7 @@ func TestExport(t *testing.T) {
 		{agentOpenCode, "/home/examiner/.local/share/opencode/storage/", "testdata/export.golden.jsonl"},
 		{agentKilo, "/home/examiner/.local/share/kilo/storage/", "testdata/kilo_export.golden.jsonl"},
 		{agentIcode, "/home/examiner/.local/share/icodemate/storage/", "testdata/icodemate_export.golden.jsonl"},
+		{agentMiMo, "/home/examiner/.local/share/mimocode/storage/", "testdata/mimocode_export.golden.jsonl"},
 	} {
 		in := parsertest.Input(t, "testdata/export.json", parser.File{Path: c.root + "export.json", Agent: c.agent, Target: "storage"}, nil)
 		p := byID(t, c.agent+"/export")
@@ -155,5 +156,33 @@ func TestExport(t *testing.T) {
 		if u := ofType(s, timeline.User)[0]; u.Text != "list the files, then say done" || u.SessionID != "ses_exp1" || u.TimeString() != "2026-01-11T22:59:11.902Z" {
 			t.Fatalf("%s: user row %+v", c.agent, u)
 		}
+	}
+}
+
+// TestStorageMiMoCode: MiMoCode keeps OpenCode's tree with the session
+// infos in storage/session_diff/<project>/ (kenn-io/agentsview 5386007
+// discovery.go mimoFmt, mimocode_test.go): the same rows as OpenCode's
+// under the mimocode agent; a flat session_diff/<ses>.json (a diff) stays
+// no session.
+func TestStorageMiMoCode(t *testing.T) {
+	root := "/home/examiner/.local/share/mimocode/"
+	files := parsertest.Files{}
+	for k, v := range treeFiles(t, "testdata/tree", root) {
+		files[strings.Replace(k, "storage/session/prj1/", "storage/session_diff/global/", 1)] = v
+	}
+	in := storageInput(t, files, root+"storage/session_diff/global/ses_t1.json", agentMiMo)
+	p := byID(t, "mimocode/storage")
+	if !p.Match(&in.File) || byID(t, "opencode/storage").Match(&in.File) || byID(t, "mimocode/export").Match(&in.File) {
+		t.Fatal("mimocode storage match")
+	}
+	s := parsertest.Golden(t, p, in, "testdata/mimocode_tree.golden.jsonl")
+	u := ofType(s, timeline.User)
+	if len(s.Problems) != 0 || len(u) != 1 || u[0].Text != "list the files" || u[0].Agent != "" && u[0].Agent != agentMiMo || len(ofType(s, timeline.ToolResult)) != 1 {
+		t.Fatalf("%+v %v", s.Events, s.Problems)
+	}
+	flat := root + "storage/session_diff/ses_t1.json"
+	files[flat] = "testdata/tree/storage/session/prj1/ses_t1.json"
+	if s := parsertest.Run(t, p, storageInput(t, files, flat, agentMiMo)); len(s.Events) != 0 || len(s.Problems) != 0 {
+		t.Fatalf("flat session_diff: %+v %v", s.Events, s.Problems)
 	}
 }

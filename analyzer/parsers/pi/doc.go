@@ -1,6 +1,44 @@
-// Package pi parses the pi coding agent's state under ~/.pi/agent and the
+// Package pi parses the pi coding agent's state under ~/.pi/agent, the
 // files little-coder (a launcher and extension set for pi, whose
-// transcripts are pi sessions) writes beside it.
+// transcripts are pi sessions) writes beside it, and the sessions of two
+// pi forks that keep its format under their own homes: Prime Agent (Prime
+// Intellect, ~/.prime/agent/sessions) and OhMyPi (omp,
+// ~/.omp/agent/sessions).
+//
+// The forks (parse_flavours.go), read by the session format reader with
+// each fork's additions:
+//
+//   - prime-agent/session: Prime Agent is closed source with no npm
+//     release (npm view prime-agent: 404), so its additions are from
+//     kenn-io/agentsview internal/parser/pi.go and
+//     prime_agent_provider_test.go at 5386007: the file name need not be
+//     the session id (v0.7.0 names the file before the header: the
+//     header's id wins); parentSession is the parent's file path, maybe as
+//     a container saw it, so the parent is that file's header id where it
+//     was collected, else the header of the file of that name beside this
+//     one, else that name; child_usage_attributed (the tokens subagents
+//     spent, attributed to a message) is a system row.
+//   - omp/session: from the source shipped in npm
+//     @oh-my-pi/pi-coding-agent 18.3.4 (src/session/session-entries.ts,
+//     session-manager.ts) and agentsview at 5386007. Line 1 may be a
+//     fixed-width title slot {type:"title"} rewritten in place (the
+//     current title, a system row at its updatedAt; no "no header"
+//     problem); parentSession is the parent's id itself; model_change
+//     names "provider/modelId"; title_change, model_usage (a model call
+//     outside the transcript: title, summaries), service_tier_change,
+//     reset_boundary (/clear: the entries before stay), ttsr_injection
+//     (rules injected), credential_pin (the account's hash, never the
+//     account), session_init (a subagent's agent, task, tools, system
+//     prompt length) and mode_change are system rows. A subagent's
+//     transcript is <time>_<id>/<agent>.jsonl beside the parent's
+//     <time>_<id>.jsonl: its parent is that file's header id (else the id
+//     in the folder name) and its user messages, the task the parent
+//     agent wrote, are system rows "subagent task from the parent agent
+//     (not typed): ...". Both read in the reader's contract mode; an
+//     entry type neither fork nor pi writes is an "unknown entry type"
+//     problem. Not run here: omp needs Bun 1.3.14 and Prime Agent has no
+//     release, so the fixtures (testdata/flavours) are built from the
+//     sources above.
 //
 // Evidence: pi's session format from badlogic/pi-mono
 // packages/coding-agent/src/core/session-manager.ts (SessionHeader,

@@ -14,9 +14,11 @@ import (
 const (
 	Agent       = "pi"
 	LittleCoder = "little-coder"
+	PrimeAgent  = "prime-agent"
+	OMP         = "omp"
 )
 
-// Parsers returns the pi and little-coder parsers.
+// Parsers returns the pi, little-coder, Prime Agent and OhMyPi parsers.
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
@@ -58,6 +60,18 @@ func Parsers() []parser.Parser {
 			Targets: []string{"experimental-meta"}, Names: []string{"meta.json"},
 			Doc: ".pi/agent/experimental/sessions/<id>/meta.json: the experimental server's durable session (id, cwd, creation time; session.sqlite not parsed)",
 		}, parseExperimentalMeta),
+		parser.New(parser.Spec{
+			ID: "prime-agent/session", Agent: PrimeAgent, Version: 1,
+			Actions: actions,
+			Targets: []string{"sessions"}, Names: []string{"*.jsonl"},
+			Doc: ".prime/agent/sessions/<file>.jsonl: pi-format sessions (fork parent from parentSession's path, subagent usage attributions)",
+		}, parsePrimeSession),
+		parser.New(parser.Spec{
+			ID: "omp/session", Agent: OMP, Version: 1,
+			Actions: actions,
+			Targets: []string{"sessions"}, Names: []string{"*.jsonl"},
+			Doc: ".omp/agent/sessions/<cwd>/<time>_<id>.jsonl and subagents <time>_<id>/<agent>.jsonl: pi-format sessions with OhMyPi's title slot, title changes, side model calls, context resets, injected rules, subagent init, mode changes",
+		}, parseOMPSession),
 		parser.New(parser.Spec{
 			ID: "little-coder/prompt-history", Agent: LittleCoder, Version: 3,
 			Actions: actions,

@@ -26,6 +26,7 @@ type entry struct {
 	Message       *message        `json:"message"`
 	Provider      string          `json:"provider"`
 	ModelID       string          `json:"modelId"`
+	Model         string          `json:"model"` // OhMyPi's model_change: "provider/modelId"
 	ThinkingLevel string          `json:"thinkingLevel"`
 	Summary       string          `json:"summary"`
 	CustomType    string          `json:"customType"`
@@ -207,7 +208,9 @@ func (st *sessionState) entry(ctx context.Context, in *parser.Input, n int64, e 
 		if e.ParentSession != "" {
 			var psid string
 			st.drop, psid = st.parentIDs(ctx, in, n, e.ParentSession)
-			if psid == "" {
+			if psid == "" && st.opt.ParentID != nil {
+				psid = st.opt.ParentID(in, e.ParentSession)
+			} else if psid == "" {
 				psid = sessionIDOfPath(e.ParentSession)
 			}
 			if st.opt.Contract && psid != "" && psid != st.sid {
@@ -250,6 +253,13 @@ func (st *sessionState) entry(ctx context.Context, in *parser.Input, n int64, e 
 		st.message(t, n, e.ID, e.Message, raw)
 	case "model_change":
 		id := e.ModelID
+		if id == "" && e.Model != "" {
+			// OhMyPi: "provider/modelId"
+			id = e.Model
+			if p, m, ok := strings.Cut(e.Model, "/"); ok && e.Provider == "" {
+				e.Provider, id = p, m
+			}
+		}
 		switch {
 		case id == "":
 			st.skip(n, "no_evidence:model_change")
@@ -296,6 +306,9 @@ func (st *sessionState) entry(ctx context.Context, in *parser.Input, n int64, e 
 		}
 		st.emitID(t, timeline.System, text, n, e.ID)
 	default:
+		if st.opt.Extra != nil && st.opt.Extra(&Session{st: st}, n, e.Type, raw) {
+			return
+		}
 		st.out.Problem(n, "unknown entry type "+strconv.Quote(e.Type))
 	}
 }

@@ -3,9 +3,11 @@ package pisession
 import (
 	"bytes"
 	"context"
+	"errors"
 	json "github.com/go-json-experiment/json/v1"
 	"io"
 	"path"
+	"slices"
 	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
@@ -45,6 +47,21 @@ type Options struct {
 	// (gave rows or a Skip). In contract mode an entry it leaves is a
 	// system row "<customType>: <data>".
 	Custom func(s *Session, n int64, c CustomEntry) bool
+	// Extra handles an entry of a type the reader does not know (a fork's
+	// own entry types: OhMyPi's title slot and model_usage, Prime Agent's
+	// child_usage_attributed) and reports whether it did (gave rows, a
+	// Skip or a problem); an entry it leaves is an "unknown entry type"
+	// problem.
+	Extra func(s *Session, n int64, typ string, raw []byte) bool
+	// Leading names entry types that may come before the session header
+	// (OhMyPi's fixed-width title slot line) without a "no session header"
+	// problem.
+	Leading []string
+	// ParentID gives the parent session id of a header's parentSession
+	// when no collected parent file names it (OhMyPi records the id
+	// itself, Prime Agent a path that may be another machine's); nil reads
+	// the id from a pi file name <time>_<id>.jsonl.
+	ParentID func(in *parser.Input, parentSession string) string
 }
 
 // CustomEntry is an extension's custom entry (no model context).
@@ -86,6 +103,15 @@ func (s *Session) Model() string { return s.st.model }
 // SetModel records the model in use without a row.
 func (s *Session) SetModel(m string) { s.st.model = m }
 
+// Skip accounts for an entry without a row (contract mode).
+func (s *Session) Skip(n int64, reason string) { s.st.skip(n, reason) }
+
+// Emit writes a row of the session for entry id (a suffix "#..." keeps
+// one entry's rows apart).
+func (s *Session) Emit(t time.Time, tt timeline.TurnType, text string, n int64, id string) {
+	s.st.emitID(t, tt, text, n, id)
+}
+
 // Out returns the sink rows go to.
 func (s *Session) Out() parser.Sink { return s.st.out }
 
@@ -116,6 +142,10 @@ func (s *Session) ReadLines(ctx context.Context, r io.Reader) error {
 			dec.UseNumber()
 			if err := dec.Decode(&e); err != nil {
 				s.st.out.Problem(n, parser.BadJSONLine(err))
+				continue
+			}
+			if first && slices.Contains(s.st.opt.Leading, e.Type) {
+				s.st.entry(ctx, s.st.in, n, &e, o)
 				continue
 			}
 			if first && e.Type != "session" {
@@ -174,3 +204,40 @@ type Header struct {
 	ID   string `json:"id"`
 	Cwd  string `json:"cwd"`
 }
+
+// SetParent makes the session a subagent of psid before its entries are
+// read: its rows carry the parent (a header's parentSession still wins).
+// The caller links the two with a session state once the id is known.
+func (s *Session) SetParent(psid string) { s.st.parentSID = psid }
+
+// HeaderID reads the session id of the collected session file p from its
+// header (a leading title slot line skipped): "", false when p was not
+// collected or has no header.
+func HeaderID(ctx context.Context, in *parser.Input, p string) (string, bool) {
+	rc, err := in.OpenRelated(p)
+	if err != nil {
+		return "", false
+	}
+	defer rc.Close()
+	id, ok := "", false
+	stop := errors.New("stop")
+	_ = parser.Lines(ctx, rc, nil, func(_ int64, line []byte) error {
+		var e struct {
+			Type string `json:"type"`
+			ID   string `json:"id"`
+		}
+		if json.Unmarshal(line, &e) != nil {
+			return stop
+		}
+		if e.Type == "title" {
+			return nil
+		}
+		id, ok = e.ID, e.Type == "session"
+		return stop
+	})
+	return id, ok
+}
+
+// SessionIDOfPath is the id in a pi session file name <time>_<id>.jsonl
+// ("" when the name has no "_").
+func SessionIDOfPath(p string) string { return sessionIDOfPath(p) }
