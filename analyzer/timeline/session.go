@@ -66,9 +66,9 @@ type agg struct {
 	// mfirst and mlast span the rows dated by their file's mtime, used
 	// only when no row of the session has a time of its own
 	mfirst, mlast time.Time
-	models      map[string]bool
-	modelFirst  map[string]time.Time
-	files       map[string]bool
+	models        map[string]bool
+	modelFirst    map[string]time.Time
+	files         map[string]bool
 	// primary and secondary count the rows written from the store of
 	// record and from secondary sources; stateRecovered is what parsers
 	// said.
