@@ -154,16 +154,7 @@ func resultText(raw json.RawMessage) string {
 }
 
 func headline(args json.RawMessage, name string) string {
-	var a map[string]any
-	if json.Unmarshal(args, &a) != nil {
-		return name
-	}
-	for _, k := range []string{"command", "cmd", "file_path", "path", "pattern", "url", "query", "sql", "prompt"} {
-		if s, ok := a[k].(string); ok && s != "" {
-			return s
-		}
-	}
-	return name
+	return parser.ArgHeadline(args, name, "command", "cmd", "file_path", "path", "pattern", "url", "query", "sql", "prompt")
 }
 
 func parseHistory(ctx context.Context, in *parser.Input, out parser.Sink) error {

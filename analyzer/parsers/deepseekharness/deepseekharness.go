@@ -332,14 +332,5 @@ func blocksText(bs []block) string {
 }
 
 func headline(args, name string) string {
-	var m map[string]any
-	if json.Unmarshal([]byte(args), &m) != nil {
-		return name
-	}
-	for _, k := range []string{"command", "path", "file_path", "pattern", "query", "url", "prompt"} {
-		if s, ok := m[k].(string); ok && s != "" {
-			return s
-		}
-	}
-	return name
+	return parser.ArgHeadline([]byte(args), name, "command", "path", "file_path", "pattern", "query", "url", "prompt")
 }

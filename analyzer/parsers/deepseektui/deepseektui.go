@@ -294,16 +294,7 @@ func (s *state) message(n int64, m message) {
 }
 
 func headline(args json.RawMessage, name string) string {
-	var a map[string]any
-	if json.Unmarshal(args, &a) != nil {
-		return name
-	}
-	for _, k := range []string{"command", "path", "file_path", "pattern", "url", "query", "prompt", "task"} {
-		if s, ok := a[k].(string); ok && s != "" {
-			return s
-		}
-	}
-	return name
+	return parser.ArgHeadline(args, name, "command", "path", "file_path", "pattern", "url", "query", "prompt", "task")
 }
 
 type receipt struct {

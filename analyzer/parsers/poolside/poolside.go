@@ -200,14 +200,5 @@ func parseTrajectory(ctx context.Context, in *parser.Input, out parser.Sink) err
 }
 
 func headline(args json.RawMessage, name string) string {
-	var a map[string]any
-	if json.Unmarshal(args, &a) != nil {
-		return name
-	}
-	for _, k := range []string{"cmd", "command", "path", "file_path", "pattern", "query", "url"} {
-		if s, ok := a[k].(string); ok && s != "" {
-			return s
-		}
-	}
-	return name
+	return parser.ArgHeadline(args, name, "cmd", "command", "path", "file_path", "pattern", "query", "url")
 }

@@ -409,16 +409,7 @@ func output(raw json.RawMessage) (string, bool) {
 }
 
 func headline(args json.RawMessage, name string) string {
-	var a map[string]any
-	if json.Unmarshal(args, &a) != nil {
-		return name
-	}
-	for _, k := range []string{"command", "file_path", "path", "pattern", "query", "url", "task", "prompt", "code"} {
-		if s, ok := a[k].(string); ok && s != "" {
-			return s
-		}
-	}
-	return name
+	return parser.ArgHeadline(args, name, "command", "file_path", "path", "pattern", "query", "url", "task", "prompt", "code")
 }
 
 func parseConversation(ctx context.Context, in *parser.Input, out parser.Sink) error {

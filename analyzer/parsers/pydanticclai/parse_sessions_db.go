@@ -238,14 +238,5 @@ func userText(raw json.RawMessage) string {
 }
 
 func headline(args json.RawMessage, name string) string {
-	var m map[string]any
-	if json.Unmarshal(args, &m) != nil {
-		return name
-	}
-	for _, k := range []string{"command", "cmd", "path", "file_path", "pattern", "query", "url"} {
-		if s, ok := m[k].(string); ok && s != "" {
-			return s
-		}
-	}
-	return name
+	return parser.ArgHeadline(args, name, "command", "cmd", "path", "file_path", "pattern", "query", "url")
 }

@@ -292,16 +292,7 @@ func output(raw json.RawMessage) string {
 }
 
 func headline(args json.RawMessage, name string) string {
-	var a map[string]any
-	if json.Unmarshal(args, &a) != nil {
-		return name
-	}
-	for _, k := range []string{"command", "file_path", "path", "pattern", "query", "url", "code", "task"} {
-		if s, ok := a[k].(string); ok && s != "" {
-			return s
-		}
-	}
-	return name
+	return parser.ArgHeadline(args, name, "command", "file_path", "path", "pattern", "query", "url", "code", "task")
 }
 
 // descend reads dec forward to the value of the member path (each an

@@ -354,16 +354,7 @@ func (r *reader) flush() {
 }
 
 func headline(args json.RawMessage, name string) string {
-	var a map[string]any
-	if json.Unmarshal(args, &a) != nil {
-		return name
-	}
-	for _, k := range []string{"command", "path", "file_path", "pattern", "query", "url", "task", "prompt"} {
-		if s, ok := a[k].(string); ok && s != "" {
-			return s
-		}
-	}
-	return name
+	return parser.ArgHeadline(args, name, "command", "path", "file_path", "pattern", "query", "url", "task", "prompt")
 }
 
 // meta is the older transcripts' <id>.jsonl.meta sidecar.

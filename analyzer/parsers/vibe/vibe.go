@@ -226,14 +226,5 @@ func parseMessages(ctx context.Context, in *parser.Input, out parser.Sink) error
 }
 
 func headline(args json.RawMessage, name string) string {
-	var a map[string]any
-	if json.Unmarshal(args, &a) != nil {
-		return name
-	}
-	for _, k := range []string{"command", "path", "file_path", "pattern", "url", "query", "task"} {
-		if s, ok := a[k].(string); ok && s != "" {
-			return s
-		}
-	}
-	return name
+	return parser.ArgHeadline(args, name, "command", "path", "file_path", "pattern", "url", "query", "task")
 }

@@ -240,14 +240,5 @@ func lastUser(raw string) string {
 }
 
 func headline(args, name string) string {
-	var m map[string]any
-	if json.Unmarshal([]byte(args), &m) != nil {
-		return name
-	}
-	for _, k := range []string{"command", "filePath", "file_path", "path", "query", "url", "pattern"} {
-		if s, ok := m[k].(string); ok && s != "" {
-			return s
-		}
-	}
-	return name
+	return parser.ArgHeadline([]byte(args), name, "command", "filePath", "file_path", "path", "query", "url", "pattern")
 }

@@ -251,14 +251,5 @@ func mustJSON(v any) []byte {
 }
 
 func headline(args json.RawMessage, name string) string {
-	var a map[string]any
-	if json.Unmarshal(args, &a) != nil {
-		return name
-	}
-	for _, k := range []string{"command", "file_path", "path", "pattern", "url", "query", "prompt", "description"} {
-		if s, ok := a[k].(string); ok && s != "" {
-			return s
-		}
-	}
-	return name
+	return parser.ArgHeadline(args, name, "command", "file_path", "path", "pattern", "url", "query", "prompt", "description")
 }
