@@ -86,7 +86,7 @@ func TestFIFONamedLikeTheCollection(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := "unsafe_path manifest.jsonl: manifest.jsonl: is a FIFO, not a regular file: not read: files cannot be verified or attributed"
+			want := "unsafe_path manifest.jsonl: is a FIFO, not a regular file: not read: files cannot be verified or attributed"
 			if got := problemSet(problems(t, out)); len(got) != 1 || got[0] != want {
 				t.Fatalf("timeline problems %q", got)
 			}

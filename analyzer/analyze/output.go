@@ -501,6 +501,9 @@ func writeInventory(c *collected, opts *Options, sessions []timeline.Session, ev
 
 // writeProblems writes problems.jsonl in a fixed order.
 func writeProblems(c *collected, dir string, sum *Summary) error {
+	for i := range c.problems {
+		c.problems[i] = c.problems[i].NamedOnce()
+	}
 	sort.SliceStable(c.problems, func(i, j int) bool { return problemLess(&c.problems[i], &c.problems[j]) })
 	sum.Problems = len(c.problems)
 	if err := outputs.WriteJSONL(filepath.Join(dir, ProblemsJSONL), len(c.problems), func(i int) any { return c.problems[i] }); err != nil {
