@@ -49,7 +49,8 @@ var agentsLToO = []Agent{
 	},
 	{
 		Name: "little-coder", Display: "little-coder", Status: StatusParsed, SeedStatus: StatusParsed,
-		Evidence: EvidenceSource, EvidenceNote: "Source at 89d4fa0, synthetic fixture; the v0.0.x layout from source at 424f7a4 (tag v0.0.5)",
+		RowsUnder: "pi",
+		Evidence:  EvidenceSource, EvidenceNote: "Source at 89d4fa0, synthetic fixture; the v0.0.x layout from source at 424f7a4 (tag v0.0.5)",
 		Notes: "its current transcripts are pi sessions, collected as pi; the retired v0.0.x Python layout (saved sessions, their history.json and session_latest.json copies, input_history.txt, checkpoint snapshots, three config.json keys) is read; config.json also holds API keys, so it is collected as secret",
 		Targets: []Target{
 			{ID: "prompt-history", Root: RootHome, Glob: ".pi/agent/little-coder-prompt-history.json", Kind: KindHistory},

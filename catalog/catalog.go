@@ -146,6 +146,10 @@ type Agent struct {
 	// Notes is the seed table's note: open issues, what is not parsed yet,
 	// which other agent's target holds this agent's records.
 	Notes string
+	// RowsUnder names the agent whose rows hold this agent's transcripts
+	// (little-coder's sessions are pi sessions, parsed as pi), so that an
+	// agent present with no rows of its own says where they went.
+	RowsUnder string
 	// Evidence is the strongest evidence the paths rest on; EvidenceNote
 	// says which version, commit or document.
 	Evidence     Evidence

@@ -112,5 +112,8 @@ func Detect(ctx context.Context, paths []string, ps []parser.Parser, limits *bun
 		}
 		return a.Input < b.Input
 	})
+	for i := range probs {
+		probs[i] = probs[i].NamedOnce()
+	}
 	return rows, probs
 }

@@ -4,9 +4,7 @@ package analyze_test
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -14,7 +12,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	json "github.com/go-json-experiment/json/v1"
 
@@ -23,56 +20,6 @@ import (
 	"github.com/doubleagent/doubleagent/bundle"
 	"github.com/doubleagent/doubleagent/bundle/bundletest"
 )
-
-// within runs fn and fails the test if it has not returned in a minute: a
-// hang guard (a FIFO opened, an endless query), not a speed assertion.
-func within(t *testing.T, fn func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() { defer close(done); fn() }()
-	select {
-	case <-done:
-	case <-time.After(60 * time.Second):
-		t.Fatal("did not return within 60s: blocked on a FIFO or an endless query?")
-	}
-}
-
-// timelineErr runs a timeline that may fail, under the hang guard.
-func timelineErr(t *testing.T, opts analyze.Options) (*analyze.Summary, string, error) {
-	t.Helper()
-	if opts.OutDir == "" {
-		opts.OutDir = filepath.Join(t.TempDir(), "out")
-	}
-	opts.Parsers = parsers.All()
-	if opts.TempDir == "" {
-		opts.TempDir = t.TempDir()
-	}
-	var sum *analyze.Summary
-	var err error
-	within(t, func() { sum, err = analyze.Timeline(context.Background(), opts) })
-	return sum, opts.OutDir, err
-}
-
-// problemSet renders problems as "kind source_file: message" lines.
-func problemSet(ps []analyze.Problem) []string {
-	var out []string
-	for _, p := range ps {
-		out = append(out, p.Kind+" "+p.SourceFile+": "+p.Message)
-	}
-	return out
-}
-
-func hasProblem(t *testing.T, ps []analyze.Problem, want string) {
-	t.Helper()
-	for _, s := range problemSet(ps) {
-		if s == want {
-			return
-		}
-	}
-	t.Fatalf("no problem %q in:\n%s", want, strings.Join(problemSet(ps), "\n"))
-}
-
-const sidA = "aaaa1111-0000-4000-8000-000000000001"
 
 // outsideHome makes, outside any input, a home whose transcript would
 // give rows if it were read.
@@ -139,7 +86,7 @@ func TestFIFONamedLikeTheCollection(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := "unsafe_path manifest.jsonl: manifest.jsonl: is a FIFO, not a regular file: not read: files cannot be verified or attributed"
+			want := "unsafe_path manifest.jsonl: is a FIFO, not a regular file: not read: files cannot be verified or attributed"
 			if got := problemSet(problems(t, out)); len(got) != 1 || got[0] != want {
 				t.Fatalf("timeline problems %q", got)
 			}
@@ -208,11 +155,6 @@ func rawFile(user, data string) (bundletest.Raw, bundle.Entry) {
 	e := bundle.Entry{Record: "file", Path: path, ArchivePath: name, User: user, Home: "/home/" + user, Agent: "claude-code", Target: "projects",
 		Kind: "transcript", Type: "file", Size: int64(len(data)), SHA256: sha(data), MTime: "1970-01-01T00:00:00Z", Status: "collected"}
 	return bundletest.Raw{Name: name, Data: []byte(data), PAX: pax}, e
-}
-
-func sha(s string) string {
-	h := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(h[:])
 }
 
 // TestManifestWinsOverPAX: alice's transcript whose PAX records say bob's

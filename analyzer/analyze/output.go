@@ -166,6 +166,10 @@ type InventoryAgent struct {
 	// agent's folders exist).
 	Presence     string            `json:"presence"`
 	UserPresence map[string]string `json:"user_presence"`
+	// NoRows says, for a parsed agent with no row written, why: the files
+	// read that gave none, its problems, and the agent whose rows hold its
+	// transcripts (catalog RowsUnder). Empty when it has rows.
+	NoRows       string `json:"no_rows,omitempty"`
 	users        map[string]bool
 	userStatuses map[string]map[string]int
 	userFiles    map[string]int
@@ -322,6 +326,7 @@ func (inv *Inventory) finish(sessions []timeline.Session, parsedAgents map[strin
 			a.ParseStatus = "detected-not-parsed"
 		}
 		sort.Strings(a.Users)
+		a.NoRows = noRows(a)
 		a.Presence = presence(a.Statuses, a.Files)
 		for u, st := range a.userStatuses {
 			a.UserPresence[u] = presence(st, a.userFiles[u])
@@ -501,6 +506,9 @@ func writeInventory(c *collected, opts *Options, sessions []timeline.Session, ev
 
 // writeProblems writes problems.jsonl in a fixed order.
 func writeProblems(c *collected, dir string, sum *Summary) error {
+	for i := range c.problems {
+		c.problems[i] = c.problems[i].NamedOnce()
+	}
 	sort.SliceStable(c.problems, func(i, j int) bool { return problemLess(&c.problems[i], &c.problems[j]) })
 	sum.Problems = len(c.problems)
 	if err := outputs.WriteJSONL(filepath.Join(dir, ProblemsJSONL), len(c.problems), func(i int) any { return c.problems[i] }); err != nil {
@@ -524,4 +532,22 @@ func problemLess(a, b *Problem) bool {
 		return a.Parser < b.Parser
 	}
 	return a.Message < b.Message
+}
+
+// noRows is InventoryAgent.NoRows: why a parsed agent wrote no row.
+func noRows(a *InventoryAgent) string {
+	if a.ParseStatus != "parsed" || a.Events > 0 {
+		return ""
+	}
+	var why []string
+	if a.FilesParsed > 0 {
+		why = append(why, fmt.Sprintf("%d file(s) read, no row written", a.FilesParsed))
+	}
+	if a.Problems > 0 {
+		why = append(why, fmt.Sprintf("%d problem(s) in problems.jsonl", a.Problems))
+	}
+	if ca, ok := catalog.Lookup(a.Agent); ok && ca.RowsUnder != "" {
+		why = append(why, "its transcripts are "+ca.RowsUnder+" sessions: their rows are under "+ca.RowsUnder)
+	}
+	return strings.Join(why, "; ")
 }

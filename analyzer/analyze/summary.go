@@ -92,6 +92,7 @@ func agentLines(inv *Inventory, filtered bool) []string {
 	type agg struct {
 		events int
 		status string
+		noRows string
 	}
 	m := map[string]*agg{}
 	for _, a := range inv.Agents {
@@ -101,6 +102,9 @@ func agentLines(inv *Inventory, filtered bool) []string {
 			m[a.Agent] = g
 		}
 		g.events += a.Events
+		if a.NoRows != "" && g.noRows == "" {
+			g.noRows = a.NoRows
+		}
 	}
 	var names []string
 	for n := range m {
@@ -115,7 +119,11 @@ func agentLines(inv *Inventory, filtered bool) []string {
 		}
 		switch g.status {
 		case "parsed":
-			parsed = append(parsed, fmt.Sprintf("%s %d rows", n, g.events))
+			line := fmt.Sprintf("%s %d rows", n, g.events)
+			if g.events == 0 && g.noRows != "" {
+				line += " (" + g.noRows + ")"
+			}
+			parsed = append(parsed, line)
 		case "collected-only":
 			collected = append(collected, n)
 		default:

@@ -3,6 +3,8 @@
 // named with where it was found, never skipped in silence.
 package problem
 
+import "strings"
+
 // Problem is something wrong found while reading an input; it is written
 // to problems.jsonl and counted in the inventory, never silent.
 type Problem struct {
@@ -15,4 +17,23 @@ type Problem struct {
 	Parser     string `json:"parser"`
 	Kind       string `json:"kind"`
 	Message    string `json:"message"`
+}
+
+// NamedOnce is p with a message that begins with its own source_file
+// ("manifest.jsonl: is a FIFO…" on the row of manifest.jsonl) saying the
+// path once: the row's source_file names it, the message says what is
+// wrong. Errors that carry their path (fs errors, the unsafe-path refusal)
+// are built far from the row that reports them; this is the one place
+// their path is taken off, so no stage repeats it.
+func (p Problem) NamedOnce() Problem {
+	if p.SourceFile != "" {
+		for {
+			rest, ok := strings.CutPrefix(p.Message, p.SourceFile+": ")
+			if !ok || rest == "" {
+				break
+			}
+			p.Message = rest
+		}
+	}
+	return p
 }
