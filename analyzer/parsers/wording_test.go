@@ -127,3 +127,48 @@ func TestNoGoTypesInProblems(t *testing.T) {
 		t.Fatalf("found %d problem lines; the scan is broken", problems)
 	}
 }
+
+// decodeCall and rawErrInProblem find a JSON decode followed, within four
+// lines, by a problem row that quotes the decoder's error raw
+// (err.Error()): its text can name Go types ("json: cannot unmarshal
+// string into Go value of type main.record"); parser.JSONError says it in
+// plain words.
+var (
+	decodeCall      = regexp.MustCompile(`json\.Unmarshal\(|\.Decode\(`)
+	rawErrInProblem = regexp.MustCompile(`(Problem|Report)\(.*err\.Error\(\)`)
+)
+
+// TestJSONErrorsInPlainWords: no parser quotes a JSON decoder's error
+// raw in a problem row.
+func TestJSONErrorsInPlainWords(t *testing.T) {
+	var bad []string
+	for _, root := range []string{".", "../parser"} {
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			lines := strings.Split(string(b), "\n")
+			for i, l := range lines {
+				if !decodeCall.MatchString(l) {
+					continue
+				}
+				for j := i + 1; j < len(lines) && j <= i+4; j++ {
+					if rawErrInProblem.MatchString(lines[j]) {
+						bad = append(bad, p+":"+strconv.Itoa(j+1)+": "+strings.TrimSpace(lines[j]))
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(bad) > 0 {
+		t.Errorf("problem rows quoting a JSON decoder's error raw (use parser.JSONError):\n%s", strings.Join(bad, "\n"))
+	}
+}

@@ -71,7 +71,7 @@ func parseHistory(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	return parser.Lines(ctx, rc, out, func(n int64, b []byte) error {
 		var r record
 		if err := json.Unmarshal(b, &r); err != nil {
-			out.Problem(n, "not a CAMEL memory record: "+err.Error())
+			out.Problem(n, "not a CAMEL memory record: "+parser.JSONError(err))
 			return nil
 		}
 		line(out, n, project, &r)

@@ -32,7 +32,7 @@ func parseAutomation(ctx context.Context, in *parser.Input, out parser.Sink) err
 	}
 	var a map[string]any
 	if _, err := toml.Decode(string(b), &a); err != nil {
-		out.Problem(0, "not valid TOML: "+err.Error())
+		out.Problem(0, "not valid TOML: "+parser.JSONError(err))
 		return nil
 	}
 	str := func(k string) string {

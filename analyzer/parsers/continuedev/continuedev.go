@@ -14,7 +14,7 @@ const Agent = "continue"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "continue/sessions", Agent: Agent, Version: 5,
+			ID: "continue/sessions", Agent: Agent, Version: 6,
 			Actions: actions,
 			Targets: []string{"sessions"},
 			Names:   []string{"*.json"},

@@ -44,7 +44,7 @@ func parseAccounts(ctx context.Context, in *parser.Input, out parser.Sink) error
 	}
 	var entries map[string]json.RawMessage
 	if err := json.Unmarshal(b, &entries); err != nil {
-		out.Problem(0, "not a Copilot token store (a JSON object of accounts): "+err.Error())
+		out.Problem(0, "not a Copilot token store (a JSON object of accounts): "+parser.JSONError(err))
 		return nil
 	}
 	keys := make([]string, 0, len(entries))

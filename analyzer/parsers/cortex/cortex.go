@@ -21,7 +21,7 @@ const Agent = "cortex"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "cortex/session", Agent: Agent, Version: 1,
+			ID: "cortex/session", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"sessions"},
 			Doc:     "conversations/<uuid>.json and its .back.<n>.json backups: session metadata, cached permission decisions, and an inline history (typed prompts, injected reminders, replies, tool calls and results)",
@@ -178,7 +178,7 @@ func parseHistory(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	return parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		var m message
 		if err := json.Unmarshal(line, &m); err != nil {
-			out.Problem(n, "not a message: "+err.Error())
+			out.Problem(n, "not a message: "+parser.JSONError(err))
 			return nil
 		}
 		st.message(n, m)
@@ -240,7 +240,7 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 				n++
 				var msg message
 				if err := dec.Decode(&msg); err != nil {
-					out.Problem(n, fmt.Sprintf("session cut short at history message %d: %s", n, err.Error()))
+					out.Problem(n, fmt.Sprintf("session cut short at history message %d: %s", n, parser.JSONError(err)))
 					cut = true
 					break
 				}
@@ -257,14 +257,14 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		}
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			out.Problem(0, "session cut short in "+key+": "+err.Error())
+			out.Problem(0, "session cut short in "+key+": "+parser.JSONError(err))
 			break
 		}
 		fields = append(fields, key)
 		// Keep the session id, folder and start for the history that may follow.
 		one, _ := json.Marshal(map[string]json.RawMessage{key: raw})
 		if err := json.Unmarshal(one, &m); err != nil {
-			out.Problem(0, "session member "+key+" is not of its type: "+err.Error())
+			out.Problem(0, "session member "+key+" is not of its type: "+parser.JSONError(err))
 			continue
 		}
 		switch key {

@@ -90,7 +90,7 @@ func TestBackup(t *testing.T) {
 	if got := rows(s); got != want {
 		t.Errorf("rows:\n%s\nwant:\n%s", got, want)
 	}
-	if got := strings.Join(s.Problems, "|"); got != "line 4: session cut short at history message 4: unexpected EOF" {
+	if got := strings.Join(s.Problems, "|"); got != "line 4: session cut short at history message 4: unexpected end of JSON input" {
 		t.Errorf("problems %q", got)
 	}
 }

@@ -332,7 +332,7 @@ func parseCLIChatMeta(ctx context.Context, in *parser.Input, out parser.Sink) er
 			Entries []json.RawMessage `json:"entries"`
 		}
 		if json.Unmarshal(b, &obj) != nil {
-			out.Problem(0, "prompt_history.json: not a list of prompts: "+err.Error())
+			out.Problem(0, "prompt_history.json: not a list of prompts: "+parser.JSONError(err))
 			return nil
 		}
 		list = append(append(obj.History, obj.Prompts...), obj.Entries...)

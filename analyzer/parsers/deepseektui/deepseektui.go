@@ -118,7 +118,7 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 				if err := dec.Decode(&m); err != nil {
 					var se *json.UnmarshalTypeError
 					if errors.As(err, &se) {
-						out.Problem(n, "message "+fmt.Sprint(n)+" is not a message: "+err.Error())
+						out.Problem(n, "message "+fmt.Sprint(n)+" is not a message: "+parser.JSONError(err))
 						continue
 					}
 					out.Problem(n, fmt.Sprintf("saved session cut short at message %d: %s", n, err.Error()))
@@ -136,7 +136,7 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 				if err == io.EOF {
 					err = io.ErrUnexpectedEOF
 				}
-				out.Problem(0, "saved session cut short in "+key+": "+err.Error())
+				out.Problem(0, "saved session cut short in "+key+": "+parser.JSONError(err))
 				return nil
 			}
 			st.member(key, raw)
@@ -163,7 +163,7 @@ func (s *state) member(key string, raw json.RawMessage) {
 	case "metadata":
 		var m metadata
 		if err := json.Unmarshal(raw, &m); err != nil {
-			s.out.Problem(0, "metadata is not session metadata: "+err.Error())
+			s.out.Problem(0, "metadata is not session metadata: "+parser.JSONError(err))
 			return
 		}
 		if m.ID != "" {
@@ -316,7 +316,7 @@ func parseApprovals(ctx context.Context, in *parser.Input, out parser.Sink) erro
 	return parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		var r receipt
 		if err := json.Unmarshal(line, &r); err != nil {
-			out.Problem(n, "not an approval receipt: "+err.Error())
+			out.Problem(n, "not an approval receipt: "+parser.JSONError(err))
 			return nil
 		}
 		e := timeline.Event{SessionID: sid, TurnType: timeline.System, SourceLine: n, ToolName: r.ToolName, ToolUseID: r.ToolCallID, TimeBasis: timeline.TimeNone}

@@ -32,7 +32,7 @@ var policyFields = []string{"toolName", "mcpName", "subagent", "commandPrefix", 
 func parsePolicy(ctx context.Context, b []byte, s *settingsOut) error {
 	var doc map[string]any
 	if _, err := toml.Decode(string(b), &doc); err != nil {
-		s.out.Problem(0, "not valid TOML: "+err.Error())
+		s.out.Problem(0, "not valid TOML: "+parser.JSONError(err))
 		return nil
 	}
 	lines := strings.Split(string(b), "\n")

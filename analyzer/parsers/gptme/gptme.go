@@ -76,7 +76,7 @@ func parseConversation(ctx context.Context, in *parser.Input, out parser.Sink) e
 	return parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		var m message
 		if err := json.Unmarshal(line, &m); err != nil {
-			out.Problem(n, "not a message: "+err.Error())
+			out.Problem(n, "not a message: "+parser.JSONError(err))
 			return nil
 		}
 		if m.Content == nil || m.Role == "" {

@@ -94,7 +94,7 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	return parser.Lines(ctx, rc, out, func(n int64, b []byte) error {
 		var r row
 		if err := json.Unmarshal(b, &r); err != nil {
-			out.Problem(n, "not a chat history line: "+err.Error())
+			out.Problem(n, "not a chat history line: "+parser.JSONError(err))
 			return nil
 		}
 		line(out, n, timeline.Event{SessionID: sid, ProjectPath: project, SourceLine: n, TimeBasis: timeline.TimeNone}, &r)

@@ -199,7 +199,7 @@ func message(r parser.Row, flows map[string]string, out parser.Sink) {
 	if raw := r.Get("files"); raw != "" && raw != "[]" && raw != "null" {
 		var files []string
 		if err := json.Unmarshal([]byte(raw), &files); err != nil {
-			out.Problem(r.Rowid, "files of message "+id+" not read: "+err.Error())
+			out.Problem(r.Rowid, "files of message "+id+" not read: "+parser.JSONError(err))
 		}
 		for k, f := range files {
 			x := base

@@ -418,7 +418,7 @@ func chatMessages(ctx context.Context, db *sql.DB, out parser.Sink, sessions map
 		if raw := r.Get("attachments"); raw != "" && raw != "null" {
 			var atts []binaryData
 			if err := json.Unmarshal([]byte(raw), &atts); err != nil {
-				out.Problem(r.Rowid, "attachments of message "+id+" not read: "+err.Error())
+				out.Problem(r.Rowid, "attachments of message "+id+" not read: "+parser.JSONError(err))
 			}
 			for k, a := range atts {
 				note("attachment"+strconv.Itoa(k), fmt.Sprintf("attachment: %s (%s, %s, content not read)", a.FileName, a.MimeType, a.FileSize))

@@ -66,7 +66,7 @@ func parseConfig(_ context.Context, in *parser.Input, out parser.Sink) error {
 		Model map[string]map[string]map[string]any `toml:"model"`
 	}
 	if _, err := toml.Decode(string(b), &cfg); err != nil {
-		out.Problem(0, "config.toml: "+err.Error())
+		out.Problem(0, "config.toml: "+parser.JSONError(err))
 		return nil
 	}
 	uses := make([]string, 0, len(cfg.Model))

@@ -112,7 +112,7 @@ func parseState(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	if raw, ok := store["list"]; !ok {
 		return nil
 	} else if err := json.Unmarshal(raw, &list); err != nil {
-		out.Problem(r.Rowid, StorageKey+" list is not a list: "+err.Error())
+		out.Problem(r.Rowid, StorageKey+" list is not a list: "+parser.JSONError(err))
 		return nil
 	}
 	for i, raw := range list {

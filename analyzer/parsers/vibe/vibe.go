@@ -69,7 +69,7 @@ func parseMeta(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	}
 	var m meta
 	if err := json.Unmarshal(b, &m); err != nil {
-		out.Problem(0, "meta.json is not session metadata: "+err.Error())
+		out.Problem(0, "meta.json is not session metadata: "+parser.JSONError(err))
 		return nil
 	}
 	e := timeline.Event{TurnType: timeline.System, SessionID: m.SessionID, ParentSessionID: str(m.Parent), ProjectPath: str(m.Env["working_directory"]),
@@ -163,7 +163,7 @@ func parseMessages(ctx context.Context, in *parser.Input, out parser.Sink) error
 	return parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		var msg message
 		if err := json.Unmarshal(line, &msg); err != nil {
-			out.Problem(n, "not a message: "+err.Error())
+			out.Problem(n, "not a message: "+parser.JSONError(err))
 			return nil
 		}
 		base := timeline.Event{SessionID: sid, ParentSessionID: str(m.Parent), ProjectPath: str(m.Env["working_directory"]), SourceLine: n, Time: t, TimeBasis: basis}

@@ -84,7 +84,7 @@ func parse(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	return parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		var r record
 		if err := json.Unmarshal(line, &r); err != nil {
-			out.Problem(n, "not a session record: "+err.Error())
+			out.Problem(n, "not a session record: "+parser.JSONError(err))
 			return nil
 		}
 		base := timeline.Event{SessionID: sid, ParentSessionID: parent, ProjectPath: project, Model: model, SourceLine: n, TimeBasis: timeline.TimeNone}

@@ -37,7 +37,7 @@ func (fl flavor) parseConfig(ctx context.Context, in *parser.Input, out parser.S
 	}
 	var cfg map[string]any
 	if _, err := toml.Decode(string(data), &cfg); err != nil {
-		out.Problem(0, "not valid TOML: "+err.Error())
+		out.Problem(0, "not valid TOML: "+parser.JSONError(err))
 		return nil
 	}
 	file := fl.displayFile(in.Path)

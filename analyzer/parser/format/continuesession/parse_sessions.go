@@ -293,7 +293,7 @@ func ParseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		if err == io.EOF {
 			return nil
 		}
-		out.Problem(0, "not a Continue session JSON object: "+err.Error())
+		out.Problem(0, "not a Continue session JSON object: "+parser.JSONError(err))
 		return nil
 	}
 	id := s.SessionID
