@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -396,5 +397,49 @@ func TestManifestLimits(t *testing.T) {
 	_, _, res = readAll(t, data, &bundle.Options{MaxManifestSize: 100})
 	if res.Manifest != nil || res.Problems[0].Kind != bundle.ProblemLimit {
 		t.Fatalf("oversized manifest: rows %d problems %v", len(res.Manifest), res.Problems)
+	}
+}
+
+// TestCutInsideAMemberNamesIt: a stream that ends inside a member's bytes
+// (a full disk, a copy stopped short) gives a truncated problem naming
+// that member and its path, with how many of its bytes came through; the
+// member is never verified.
+func TestCutInsideAMemberNamesIt(t *testing.T) {
+	noise := make([]byte, 4<<20)
+	rng := rand.New(rand.NewPCG(7, 9))
+	for i := range noise {
+		noise[i] = byte(rng.Uint32())
+	}
+	data := bundletest.Build(t, []bundletest.File{
+		{Path: "/h/a", Data: []byte("first")},
+		{Path: "/h/big", Data: noise},
+	})
+	r, err := bundle.Open(bytes.NewReader(data[:len(data)/2]), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for {
+		m, err := r.Next()
+		if err != nil {
+			break
+		}
+		names = append(names, m.Entry.Path)
+		io.Copy(io.Discard, m)
+	}
+	res := r.Result()
+	if strings.Join(names, ",") != "/h/a,/h/big" || res.Members != 1 || res.Verified["files/h/big"] {
+		t.Fatalf("members %v (%d whole), verified %v", names, res.Members, res.Verified)
+	}
+	var cut []bundle.Problem
+	for _, p := range res.Problems {
+		if p.Kind == bundle.ProblemTruncated {
+			cut = append(cut, p)
+		}
+	}
+	if len(cut) != 1 || cut[0].Member != "files/h/big" || cut[0].Path != "/h/big" ||
+		!strings.HasPrefix(cut[0].Msg, "bundle cut short or corrupt inside this member after ") ||
+		!strings.Contains(cut[0].Msg, " of its 4194304 bytes (and 1 whole artifacts): its content is incomplete, never verified: ") {
+		t.Fatalf("truncated problems %+v", cut)
 	}
 }

@@ -341,8 +341,10 @@ func (r *Reader) Next() (*Member, error) {
 	if r.failed != nil {
 		return nil, r.failed
 	}
-	if err := r.finishMember(); err != nil {
-		return nil, r.fail(err)
+	if cut := r.cur; cut != nil {
+		if err := r.finishMember(); err != nil {
+			return nil, r.failIn(cut, err)
+		}
 	}
 	for {
 		h, err := r.tr.Next()
@@ -434,14 +436,23 @@ func metaNames(version int) [6]string {
 	return [6]string{"comment.path", "comment.user", "comment.home", "comment.agent", "comment.target", "comment.kind"}
 }
 
-func (r *Reader) fail(err error) error {
+func (r *Reader) fail(err error) error { return r.failIn(nil, err) }
+
+// failIn is fail for a stream that ends inside the member cut (nil
+// between members): the problem names the member and its path, so the
+// file whose bytes stop short is never left unnamed.
+func (r *Reader) failIn(cut *Member, err error) error {
 	r.res.Truncated = true
 	msg := err.Error()
 	kind := ProblemTruncated
 	if errors.Is(err, ErrLimit) {
 		kind = ProblemLimit
 	}
-	r.problem(kind, "", "", "bundle cut short or corrupt after "+fmt.Sprint(r.res.Members)+" artifacts: "+msg)
+	if cut != nil {
+		r.problem(kind, cut.Name, cut.Entry.Path, fmt.Sprintf("bundle cut short or corrupt inside this member after %d of its %d bytes (and %d whole artifacts): its content is incomplete, never verified: %s", cut.n, cut.Entry.Size, r.res.Members, msg))
+	} else {
+		r.problem(kind, "", "", "bundle cut short or corrupt after "+fmt.Sprint(r.res.Members)+" artifacts: "+msg)
+	}
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 		err = fmt.Errorf("%w: %v", ErrTruncated, err)
 	}
