@@ -350,14 +350,23 @@ next:
 func hashFile(p string) (string, error) {
 	f, err := bundle.OpenRegular(p)
 	if err != nil {
-		f, err = os.Open(p)
-		if err != nil {
+		// an input given as a link to a bundle: followed, as the command
+		// line's inputs are, but only to a regular file (never a FIFO)
+		if fi, serr := os.Stat(p); serr != nil || !fi.Mode().IsRegular() {
+			return "", err
+		}
+		if f, err = os.Open(p); err != nil {
 			return "", err
 		}
 	}
 	defer f.Close()
+	return sha256Of(f)
+}
+
+// sha256Of is the hex SHA-256 of what r yields.
+func sha256Of(r io.Reader) (string, error) {
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
+	if _, err := io.Copy(h, r); err != nil {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil

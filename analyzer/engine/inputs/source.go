@@ -684,11 +684,7 @@ func (s *Source) fileSHA256(root, rel string) (string, error) {
 		return "", err
 	}
 	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return sha256Of(f)
 }
 
 // specialProblem names a manifest row the collector skipped as not a
