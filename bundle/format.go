@@ -25,6 +25,11 @@ const (
 	FilesPrefix  = "files/"
 )
 
+// UnknownHost is the host name a collector records when it knows none
+// (no --host, no readable /etc/hostname): a reader must not take two
+// bundles that record it for one host.
+const UnknownHost = "unknown-host"
+
 // PAX record keys carried by artifact members: in version 1, one record
 // per field; from version 2, one "comment" record holding memberMeta as a
 // JSON object.

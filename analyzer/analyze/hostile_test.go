@@ -516,16 +516,23 @@ func TestStreamInputsThatNeverEnd(t *testing.T) {
 	}
 }
 
-// TestUnnamedHostsStayApart: two bundles that record no host name (two
-// machines, the same transcript) are two hosts, "unnamed:<bundle id>",
+// TestUnnamedHostsStayApart: two bundles that record no host name, or the
+// collector's "unknown-host" (two machines, the same transcript), are two
+// hosts, "unnamed:<bundle id>",
 // each with a problem row saying so: their sessions are never merged.
 func TestUnnamedHostsStayApart(t *testing.T) {
 	data := string(claudeSession(sidA, "/home/alice/p", "2026-05-01", "id", "uid=1000"))
 	dir := t.TempDir()
 	var inputs []string
-	for _, id := range []string{"01930000-0000-7000-8000-0000000000a1", "01930000-0000-7000-8000-0000000000a2"} {
+	// the first records no host name, the second the collector's
+	// placeholder for none (bundle.UnknownHost)
+	for i, id := range []string{"01930000-0000-7000-8000-0000000000a1", "01930000-0000-7000-8000-0000000000a2"} {
 		m, e := rawFile("alice", data)
-		hdr, _ := json.Marshal(bundle.Header{FormatVersion: 1, BundleID: id})
+		h := bundle.Header{FormatVersion: 1, BundleID: id}
+		if i == 1 {
+			h.Host.Hostname = bundle.UnknownHost
+		}
+		hdr, _ := json.Marshal(h)
 		raw := bundletest.RawBundle(t, []bundletest.Raw{{Name: bundle.HeaderName, Data: hdr}, m, {Name: bundle.ManifestName, Data: bundletest.ManifestLine(t, e, bundle.Summary{Record: "summary", Complete: true})}}, true)
 		p := filepath.Join(dir, id+".tar.zst")
 		if err := os.WriteFile(p, raw, 0o644); err != nil {

@@ -23,7 +23,7 @@ func newBundleID() string {
 }
 
 // unknownHost is the host name recorded when none is known.
-const unknownHost = "unknown-host"
+const unknownHost = bundle.UnknownHost
 
 // hostFacts gathers what bundle.json records about the host. In root mode
 // the facts come from the image (its /etc/hostname, /etc/os-release,

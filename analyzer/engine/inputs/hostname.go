@@ -1,6 +1,7 @@
 package inputs
 
 import (
+	"github.com/doubleagent/doubleagent/bundle"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -61,11 +62,11 @@ func hostnameProblem(from, raw, name string) Problem {
 
 // checkHostname cleans the host name a bundle's header recorded
 // (cleanHostname), with a problem row when it had to be escaped. A bundle
-// that records no host name is the host "unnamed:<bundle id>", with a
+// that records no host name (or the collector's bundle.UnknownHost) is the host "unnamed:<bundle id>", with a
 // problem row saying so: two machines whose bundles name no host are
 // never taken for one (their sessions, inventory and findings stay apart).
 func (s *Source) checkHostname() {
-	if strings.TrimSpace(s.host) == "" {
+	if h := strings.TrimSpace(s.host); h == "" || h == bundle.UnknownHost {
 		id := s.bundleID
 		if id == "" {
 			id = filepath.Base(s.input)
