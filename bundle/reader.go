@@ -175,6 +175,17 @@ type Reader struct {
 	// a second one is reported and read after the first, never in its
 	// place.
 	manifests, logs int
+	// last is the member whose header was read last (bundle.json at
+	// first), so a stream that stops between members names where.
+	last lastMember
+}
+
+// lastMember is the member a cut between members follows: whole is false
+// for a member skipped unread (its content is skipped by the tar reader,
+// so a cut there is in or after it).
+type lastMember struct {
+	name, path string
+	whole      bool
 }
 
 type seenMember struct {
@@ -259,6 +270,9 @@ func Open(r io.Reader, opts *Options) (*Reader, error) {
 	h, err := br.tr.Next()
 	if err != nil {
 		zr.Close()
+		if br.dcnt.n > 0 || errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, fmt.Errorf("%w: cut short or corrupt in %s, its first member (the header: without it nothing can be read): %v", ErrNotBundle, HeaderName, err)
+		}
 		return nil, fmt.Errorf("%w: %v", ErrNotBundle, err)
 	}
 	if h.Name != HeaderName || h.Typeflag != tar.TypeReg {
@@ -272,8 +286,9 @@ func Open(r io.Reader, opts *Options) (*Reader, error) {
 	b, err := io.ReadAll(br.tr)
 	if err != nil {
 		zr.Close()
-		return nil, fmt.Errorf("%w: reading %s: %v", ErrNotBundle, HeaderName, err)
+		return nil, fmt.Errorf("%w: cut short or corrupt in %s, its first member, after %d of its %d bytes (the header: without it nothing can be read): %v", ErrNotBundle, HeaderName, len(b), h.Size, err)
 	}
+	br.last = lastMember{name: HeaderName, whole: true}
 	if br.Header, err = DecodeHeader(b); err != nil {
 		zr.Close()
 		return nil, err
@@ -318,6 +333,7 @@ func (r *Reader) finishMember() error {
 	r.seen[m.Name] = sm
 	r.order = append(r.order, m.Name)
 	r.res.Members++
+	r.last = lastMember{name: m.Name, path: m.Entry.Path, whole: true}
 	return nil
 }
 
@@ -353,44 +369,53 @@ func (r *Reader) Next() (*Member, error) {
 			return nil, io.EOF
 		}
 		if err != nil {
-			return nil, r.fail(err)
+			return nil, r.failAfter(err)
 		}
 		switch {
 		case h.Name == ManifestName:
-			if err := r.readManifest(h); err != nil {
-				return nil, r.fail(err)
+			mr := &countReader{r: r.tr}
+			rows := len(r.res.Manifest)
+			if err := r.readManifest(h, mr); err != nil {
+				return nil, r.failInMeta(ManifestName, mr.n, h.Size, fmt.Sprintf("%d manifest rows read, the rest and the summary row lost", len(r.res.Manifest)-rows), err)
 			}
+			r.last = lastMember{name: ManifestName, whole: true}
 			continue
 		case h.Name == LogName:
 			if r.logs++; r.logs == 2 {
 				r.problem(ProblemDuplicate, LogName, "", "member name appears more than once in the bundle: every copy is kept, one after the other")
 			}
-			lim := io.LimitReader(r.tr, max(r.opts.MaxLogSize-int64(len(r.res.Log)), 0))
+			lr := &countReader{r: r.tr}
+			lim := io.LimitReader(lr, max(r.opts.MaxLogSize-int64(len(r.res.Log)), 0))
 			b, err := io.ReadAll(lim)
-			if err != nil {
-				return nil, r.fail(err)
-			}
 			r.res.Log = append(r.res.Log, b...)
-			if _, err := io.Copy(io.Discard, r.tr); err != nil {
-				return nil, r.fail(err)
+			if err == nil {
+				_, err = io.Copy(io.Discard, lr)
 			}
+			if err != nil {
+				return nil, r.failInMeta(LogName, lr.n, h.Size, "the collector's log is kept up to the cut", err)
+			}
+			r.last = lastMember{name: LogName, whole: true}
 			continue
 		}
 		if h.Typeflag != tar.TypeReg {
 			r.problem(ProblemUnsafe, h.Name, "", fmt.Sprintf("member of type %q is not a regular file: skipped", string(h.Typeflag)))
+			r.last = lastMember{name: h.Name}
 			continue
 		}
 		if why := UnsafeName(h.Name); why != "" {
 			r.problem(ProblemUnsafe, h.Name, "", why+": skipped, never written")
+			r.last = lastMember{name: h.Name}
 			continue
 		}
 		if !strings.HasPrefix(h.Name, FilesPrefix) {
 			r.problem(ProblemUnlisted, h.Name, "", "unexpected member: skipped")
+			r.last = lastMember{name: h.Name}
 			continue
 		}
 		meta := r.memberMeta(h)
 		if h.Size > r.opts.MaxMemberSize || h.Size < 0 {
 			r.problem(ProblemLimit, h.Name, meta.Path, fmt.Sprintf("member of %d bytes over the %d-byte limit: skipped", h.Size, r.opts.MaxMemberSize))
+			r.last = lastMember{name: h.Name, path: meta.Path}
 			continue
 		}
 		e := Entry{Record: RecordFile, Path: meta.Path, ArchivePath: h.Name,
@@ -436,23 +461,39 @@ func metaNames(version int) [6]string {
 	return [6]string{"comment.path", "comment.user", "comment.home", "comment.agent", "comment.target", "comment.kind"}
 }
 
-func (r *Reader) fail(err error) error { return r.failIn(nil, err) }
+// failAfter is fail for a stream that stops between members (in the
+// tar header of the next one, or the end-of-archive): the problem names
+// the member it stops after.
+func (r *Reader) failAfter(err error) error {
+	what := "after this member, whose bytes came whole,"
+	if !r.last.whole {
+		what = "in or after this member, skipped unread,"
+	}
+	return r.failWith(r.last.name, r.last.path, fmt.Sprintf("bundle cut short or corrupt %s before the next member's header or the end of the archive (%d whole artifacts): %s", what, r.res.Members, err), err)
+}
 
-// failIn is fail for a stream that ends inside the member cut (nil
-// between members): the problem names the member and its path, so the
-// file whose bytes stop short is never left unnamed.
+// failIn is fail for a stream that ends inside the member cut: the
+// problem names the member and its path, so the file whose bytes stop
+// short is never left unnamed.
 func (r *Reader) failIn(cut *Member, err error) error {
+	return r.failWith(cut.Name, cut.Entry.Path, fmt.Sprintf("bundle cut short or corrupt inside this member after %d of its %d bytes (and %d whole artifacts): its content is incomplete, never verified: %s", cut.n, cut.Entry.Size, r.res.Members, err), err)
+}
+
+// failInMeta is failIn for the manifest or the log, read by the reader
+// itself: what says what was kept.
+func (r *Reader) failInMeta(name string, n, size int64, what string, err error) error {
+	return r.failWith(name, "", fmt.Sprintf("bundle cut short or corrupt inside this member after %d of its %d bytes (and %d whole artifacts): %s: %s", n, size, r.res.Members, what, err), err)
+}
+
+// failWith records the stream's end as a problem naming member and path
+// and makes the reader fail from now on.
+func (r *Reader) failWith(member, path, msg string, err error) error {
 	r.res.Truncated = true
-	msg := err.Error()
 	kind := ProblemTruncated
 	if errors.Is(err, ErrLimit) {
 		kind = ProblemLimit
 	}
-	if cut != nil {
-		r.problem(kind, cut.Name, cut.Entry.Path, fmt.Sprintf("bundle cut short or corrupt inside this member after %d of its %d bytes (and %d whole artifacts): its content is incomplete, never verified: %s", cut.n, cut.Entry.Size, r.res.Members, msg))
-	} else {
-		r.problem(kind, "", "", "bundle cut short or corrupt after "+fmt.Sprint(r.res.Members)+" artifacts: "+msg)
-	}
+	r.problem(kind, member, path, msg)
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 		err = fmt.Errorf("%w: %v", ErrTruncated, err)
 	}
@@ -463,7 +504,10 @@ func (r *Reader) failIn(cut *Member, err error) error {
 // ErrTruncated marks a stream that ends early.
 var ErrTruncated = errors.New("bundle: stream cut short")
 
-func (r *Reader) readManifest(h *tar.Header) error {
+// readManifest reads the manifest member's rows from mr (the tar reader
+// counted); an error is the stream's (cut short or corrupt, or over a
+// limit), never the manifest's syntax, which is a problem.
+func (r *Reader) readManifest(h *tar.Header, mr *countReader) error {
 	// A second manifest member adds its rows to the first one's: a copy
 	// that re-lists a forged member then contradicts the genuine row
 	// instead of silently replacing it.
@@ -476,14 +520,15 @@ func (r *Reader) readManifest(h *tar.Header) error {
 	if h.Size > r.opts.MaxManifestSize {
 		r.problem(ProblemLimit, ManifestName, "", fmt.Sprintf("manifest of %d bytes over the %d-byte limit: not read, nothing can be verified", h.Size, r.opts.MaxManifestSize))
 		r.res.Manifest = nil
-		_, err := io.Copy(io.Discard, r.tr)
+		_, err := io.Copy(io.Discard, mr)
 		return err
 	}
-	dec := NewManifestDecoder(r.tr)
+	src := &errReader{r: mr}
+	dec := NewManifestDecoder(src)
 	for {
 		if len(r.res.Manifest) >= r.opts.MaxManifestRows {
 			r.problem(ProblemLimit, ManifestName, "", fmt.Sprintf("manifest has more than %d rows: the rest is not read", r.opts.MaxManifestRows))
-			_, err := io.Copy(io.Discard, r.tr)
+			_, err := io.Copy(io.Discard, mr)
 			return err
 		}
 		row, err := dec.Next()
@@ -491,8 +536,11 @@ func (r *Reader) readManifest(h *tar.Header) error {
 			if err == io.EOF {
 				break
 			}
+			if src.err != nil {
+				return src.err // the stream's end, not the manifest's syntax
+			}
 			r.problem(ProblemManifest, ManifestName, "", err.Error())
-			if _, derr := io.Copy(io.Discard, r.tr); derr != nil {
+			if _, derr := io.Copy(io.Discard, mr); derr != nil {
 				return derr
 			}
 			break
@@ -516,6 +564,20 @@ func (r *Reader) readManifest(h *tar.Header) error {
 		}
 	}
 	return nil
+}
+
+// errReader keeps the first error other than io.EOF its reader returned.
+type errReader struct {
+	r   io.Reader
+	err error
+}
+
+func (e *errReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil && err != io.EOF && e.err == nil {
+		e.err = err
+	}
+	return n, err
 }
 
 // Result reads anything left (without returning members), reconciles the

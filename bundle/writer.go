@@ -135,8 +135,7 @@ func (w *Writer) writeMember(name string, mtime time.Time, data []byte, pax map[
 		return w.err
 	}
 	h := &tar.Header{Typeflag: tar.TypeReg, Name: name, Size: int64(len(data)), Mode: 0o644, ModTime: mtime.UTC().Truncate(time.Second), Format: tar.FormatPAX, PAXRecords: pax}
-	if err := w.tw.WriteHeader(h); err != nil {
-		w.err = err
+	if err := w.writeHeader(h); err != nil {
 		return err
 	}
 	if _, err := w.tw.Write(data); err != nil {
@@ -152,11 +151,26 @@ func (w *Writer) writeMemberFrom(name string, mtime time.Time, size int64, r io.
 		return w.err
 	}
 	h := &tar.Header{Typeflag: tar.TypeReg, Name: name, Size: size, Mode: 0o644, ModTime: mtime.UTC().Truncate(time.Second), Format: tar.FormatPAX}
+	if err := w.writeHeader(h); err != nil {
+		return err
+	}
+	if _, err := io.CopyN(w.tw, r, size); err != nil {
+		w.err = err
+		return err
+	}
+	return nil
+}
+
+// writeHeader writes a member's tar header and ends the zstd block there,
+// so a reader of a bundle cut anywhere in the member's content has its
+// header, and names the member where the stream stops (a zstd decoder
+// delivers a block whole or not at all).
+func (w *Writer) writeHeader(h *tar.Header) error {
 	if err := w.tw.WriteHeader(h); err != nil {
 		w.err = err
 		return err
 	}
-	if _, err := io.CopyN(w.tw, r, size); err != nil {
+	if err := w.zw.Flush(); err != nil {
 		w.err = err
 		return err
 	}
@@ -213,8 +227,7 @@ func (w *Writer) AddFile(e Entry, size int64, r io.Reader) (Entry, error) {
 		mt = time.Unix(0, 0)
 	}
 	h := &tar.Header{Typeflag: tar.TypeReg, Name: name, Size: size, Mode: 0o644, ModTime: mt.Truncate(time.Second), Format: tar.FormatPAX, PAXRecords: pax}
-	if err := w.tw.WriteHeader(h); err != nil {
-		w.err = err
+	if err := w.writeHeader(h); err != nil {
 		return e, err
 	}
 	hs := sha256.New()
@@ -381,12 +394,21 @@ func (w *Writer) Close(s Summary, log []byte) error {
 	mh := sha256.New()
 	err = w.writeMemberFrom(ManifestName, end, w.man.n, io.TeeReader(rows, mh))
 	done()
+	if err == nil {
+		err = w.flush()
+	}
 	if err != nil {
 		_ = w.zw.Close()
 		return err
 	}
 	w.manifestSum = hex.EncodeToString(mh.Sum(nil))
+	// The log's block ends too: a cut in the end-of-archive that follows
+	// still delivers the whole log.
 	if err := w.writeMember(LogName, end, log, nil); err != nil {
+		_ = w.zw.Close()
+		return err
+	}
+	if err := w.flush(); err != nil {
 		_ = w.zw.Close()
 		return err
 	}
