@@ -239,6 +239,9 @@ func (c *TimelineCmd) Run(g *Globals, log zerolog.Logger) error {
 	if sum.Failed > 0 {
 		return &exitError{exitPartial, fmt.Sprintf("%d input(s) unusable (listed above, in problems.jsonl and in run.json): the outputs hold only the others", sum.Failed)}
 	}
+	if n := len(sum.CutShort); n > 0 {
+		return &exitError{exitPartial, fmt.Sprintf("%d bundle(s) read only in part (cut short or corrupt; listed above, in problems.jsonl and run.json's cut_short_inputs): the outputs hold what came before each cut", n)}
+	}
 	if sum.Events == 0 {
 		return &exitError{exitNothing, ""}
 	}

@@ -16,8 +16,11 @@ const exitCodesTimeline = `Exit codes:
      naming a host, user or agent the input does not hold, a --session
      prefix that is ambiguous or names no session)
   3  the outputs were written, but some input was unusable (a damaged or
-     empty bundle, a cut bundle.json, a sidecar without its bundle): it is
-     named in the summary, problems.jsonl, run.json and the report`
+     empty bundle, a cut bundle.json, a sidecar without its bundle), or a
+     bundle was read only in part (cut short or corrupt after its header:
+     a truncated problem names the member where it stops; run.json counts
+     them in cut_short_inputs): it is named in the summary, problems.jsonl,
+     run.json and the report`
 
 var exitCodes = map[string]string{
 	"report": exitCodesTimeline,

@@ -112,6 +112,10 @@ type Summary struct {
 	Sources int
 	Failed  int
 	Inputs  []InputStatus
+	// CutShort names the bundles read only in part: cut short or
+	// corrupt, read as far as they go (a truncated problem names the
+	// member where each stops), sorted.
+	CutShort []string
 	// Filtered is set when a filter (--agent, --since, --session, ...)
 	// shaped the rows: the summary then names only what it kept.
 	Filtered  bool
@@ -153,6 +157,8 @@ type collected struct {
 	parse    *parse.Stage
 	problems []Problem
 	inv      *Inventory
+	// cutShort names the bundles read only in part (Summary.CutShort).
+	cutShort []string
 	// bodyEntries are the manifest rows of every input, for the bodyfile.
 	bodyEntries []outputs.BodyEntry
 }
@@ -287,6 +293,7 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	c.problems = append(c.problems, c.parse.TakeProblems()...)
 	sum.Inputs = accountInputs(x, units, fails, c.inv)
+	sum.CutShort = slices.Sorted(slices.Values(c.cutShort))
 	for _, st := range sum.Inputs {
 		if st.Status == InputUnusable {
 			sum.Failed++
@@ -496,6 +503,9 @@ func runUnit(ctx context.Context, u unit, tmp string, rt *inputs.Router, c *coll
 	facts := s.Facts()
 	c.mu.Lock()
 	c.problems = append(c.problems, s.Problems()...)
+	if facts.CutShort {
+		c.cutShort = append(c.cutShort, facts.Input)
+	}
 	c.inv.addSource(&facts)
 	for _, e := range s.TakeManifest() {
 		c.bodyEntries = append(c.bodyEntries, outputs.BodyEntryOf(facts.Host, e))

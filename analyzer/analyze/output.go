@@ -492,6 +492,16 @@ func writeInventory(c *collected, opts *Options, sessions []timeline.Session, ev
 			}
 		}
 	}
+	// Each input's count is its rows in problems.jsonl, every stage's
+	// (opening, parsing, correlating), so run.json's and inventory.json's
+	// numbers are the rows an examiner finds.
+	perInput := map[string]int{}
+	for _, p := range c.problems {
+		perInput[p.Input]++
+	}
+	for i := range c.inv.Sources {
+		c.inv.Sources[i].Problems = perInput[c.inv.Sources[i].Input]
+	}
 	sum.Inventory = c.inv
 	b, err := json.MarshalIndent(c.inv, "", "  ")
 	if err != nil {

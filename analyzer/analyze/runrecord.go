@@ -75,13 +75,16 @@ type RunOutput struct {
 
 // RunSummary repeats the summary line's counts.
 type RunSummary struct {
-	Rows            int `json:"rows"`
-	Undated         int `json:"undated_rows"`
-	Sessions        int `json:"sessions"`
-	Problems        int `json:"problems"`
-	Inputs          int `json:"inputs"`
-	InputsRead      int `json:"inputs_read"`
-	Unusable        int `json:"unusable_inputs"`
+	Rows       int `json:"rows"`
+	Undated    int `json:"undated_rows"`
+	Sessions   int `json:"sessions"`
+	Problems   int `json:"problems"`
+	Inputs     int `json:"inputs"`
+	InputsRead int `json:"inputs_read"`
+	Unusable   int `json:"unusable_inputs"`
+	// CutShort counts the bundles read only in part (cut short or
+	// corrupt: a truncated problem names where each stops).
+	CutShort        int `json:"cut_short_inputs"`
 	DuplicateInputs int `json:"duplicate_inputs"`
 	RepeatsMerged   int `json:"repeats_merged"`
 	RepeatedByID    int `json:"repeated_by_record_id"`
@@ -160,7 +163,7 @@ func writeRunRecord(opts *Options, formats []string, sum *Summary, started time.
 		CommandLine: opts.CommandLine, StartedUTC: timeline.FormatTime(started), EndedUTC: timeline.FormatTime(time.Now().UTC()),
 		Filters: filters(opts), Inputs: sum.Inventory.Sources, InputsGiven: sum.Inputs,
 		Summary: RunSummary{Rows: sum.Events, Undated: sum.Undated, Sessions: sum.Sessions, Problems: sum.Problems, Inputs: sum.Sources,
-			InputsRead: read, Unusable: sum.Failed, DuplicateInputs: dup, RepeatsMerged: sum.RepeatsMerged(), RepeatedByID: sum.RepeatedByID, RepeatedNoID: sum.RepeatedNoID, SecondaryPaired: sum.SecondaryPaired,
+			InputsRead: read, Unusable: sum.Failed, CutShort: len(sum.CutShort), DuplicateInputs: dup, RepeatsMerged: sum.RepeatsMerged(), RepeatedByID: sum.RepeatedByID, RepeatedNoID: sum.RepeatedNoID, SecondaryPaired: sum.SecondaryPaired,
 			DuplicateIDs: sum.DuplicateIDs, UndatedDropped: sum.UndatedDropped}}
 	if rec.CommandLine == nil {
 		rec.CommandLine = []string{}

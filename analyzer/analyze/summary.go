@@ -50,7 +50,13 @@ func SummaryLines(s *Summary) []string {
 	if sidecar > 0 {
 		line += fmt.Sprintf(", %d .sha256 sidecar(s) checked with their bundle", sidecar)
 	}
+	if n := len(s.CutShort); n > 0 {
+		line += fmt.Sprintf(", %d read only in part (cut short)", n)
+	}
 	out = append(out, line)
+	for _, in := range s.CutShort {
+		out = append(out, "  read only in part: "+in+": the bundle is cut short or corrupt, read as far as it goes (problems.jsonl: truncated names the member where it stops)")
+	}
 	for _, st := range s.Inputs {
 		switch st.Status {
 		case InputUnusable:

@@ -14,6 +14,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/analyze"
 	"github.com/doubleagent/doubleagent/analyzer/mdsafe"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
+	"github.com/doubleagent/doubleagent/bundle"
 )
 
 // renderer writes the HTML (h) and Markdown (m) reports side by side.
@@ -238,6 +239,13 @@ func (r *renderer) integrity() {
 			{"collected", orDash(s.StartedUTC) + " → " + orDash(s.EndedUTC) + " by collector " + orDash(s.CollectorVersion)},
 			{"verified", s.Verified}, {"collection complete", complete}, {"files changed during copy", fmt.Sprint(s.ChangedDuringCopy)},
 			{"problems", fmt.Sprint(s.Problems)}, {"collector log", logs}}
+		// A bundle cut short: where its stream stops (the truncated row
+		// of problems.jsonl names the member and its path).
+		for _, p := range r.in.problems {
+			if p.Input == s.Input && p.Kind == bundle.ProblemTruncated && p.Parser == "" {
+				fields = append(fields, [2]string{"read only in part", p.Message})
+			}
+		}
 		if s.Unusable != "" {
 			// Nothing was read from it: the reason is all there is to say.
 			fields = [][2]string{{"kind", s.Kind}, {"unusable", s.Unusable}}

@@ -68,6 +68,7 @@ type Source struct {
 	log      []byte // the start of the collector's log
 	changed  int    // manifest rows marked changed_during_copy
 	inferred bool   // homes and users were inferred (loose tree)
+	cut      bool   // a bundle read only in part (cut short or corrupt)
 	files    []*File
 	byPath   map[string]*File
 	problems []Problem
@@ -183,13 +184,17 @@ type Facts struct {
 	// Problems counts the problem rows of opening it; Files the files
 	// parsers may read, VerifiedFiles those verified.
 	Problems, Files, VerifiedFiles int
-	Seen                           []Seen
+	// CutShort: a bundle whose stream ended early (cut short or
+	// corrupt), read only as far as it goes; a truncated problem names
+	// the member where it stops.
+	CutShort bool
+	Seen     []Seen
 }
 
 // Facts returns what the inventory and detect read of the source.
 func (s *Source) Facts() Facts {
 	f := Facts{Kind: s.kind, Input: s.input, Host: s.host, BundleID: s.bundleID, SHA256: s.sum, Inferred: s.inferred,
-		Header: s.header, Summary: s.summary, Log: s.log, Changed: s.changed, Problems: len(s.problems), Files: len(s.files)}
+		Header: s.header, Summary: s.summary, Log: s.log, Changed: s.changed, Problems: len(s.problems), Files: len(s.files), CutShort: s.cut}
 	for _, r := range s.files {
 		if r.verified {
 			f.VerifiedFiles++
@@ -418,7 +423,7 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *Router, limits *bund
 		return nil, fmt.Errorf("spool: %w", err)
 	}
 	res := br.Result()
-	s.summary, s.log = res.Summary, res.Log
+	s.summary, s.log, s.cut = res.Summary, res.Log, res.Truncated
 	for _, e := range res.Manifest {
 		if e.ChangedDuringCopy {
 			s.changed++
