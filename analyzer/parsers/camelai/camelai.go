@@ -20,7 +20,7 @@ const agentName = "camel-ai"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "camel-ai/chat-history", Agent: agentName, Version: 1, Actions: actions,
+			ID: "camel-ai/chat-history", Agent: agentName, Version: 2, Actions: actions,
 			Targets: []string{"project"}, Names: []string{"chat_history.json"},
 			Doc: "<project>/chat_history.json, JsonStorage's JSON lines of MemoryRecords (ChatHistoryMemory): system messages, input messages (user rows only under a person's role name), replies, function calls with their arguments and results, by record uuid and agent id",
 		}, parseHistory),
@@ -71,7 +71,7 @@ func parseHistory(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	return parser.Lines(ctx, rc, out, func(n int64, b []byte) error {
 		var r record
 		if err := json.Unmarshal(b, &r); err != nil {
-			out.Problem(n, "not a CAMEL memory record: "+parser.JSONError(err))
+			out.Problem(n, parser.BadJSONLine(err))
 			return nil
 		}
 		line(out, n, project, &r)

@@ -39,7 +39,7 @@ func TestChatHistory(t *testing.T) {
 	if got := rows(s); got != want {
 		t.Fatalf("rows:\n%s", got)
 	}
-	if got := fmt.Sprintf("%v %q", s.Skips, s.Problems); got != `[] ["line 8: skipped_record: memory record without a message" "line 9: skipped_record: unknown role_at_backend \"critic\"" "line 10: not a CAMEL memory record: unexpected end of JSON input"]` {
+	if got := fmt.Sprintf("%v %q", s.Skips, s.Problems); got != `[] ["line 8: skipped_record: memory record without a message" "line 9: skipped_record: unknown role_at_backend \"critic\"" "line 10: malformed JSON line (cut short or corrupt), skipped: unexpected end of JSON input"]` {
 		t.Fatalf("%s", got)
 	}
 }

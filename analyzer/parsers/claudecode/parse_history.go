@@ -22,7 +22,7 @@ func History() parser.Parser {
 			Basis: "history.jsonl stamps a prompt when it is submitted, the transcript's user record at the same moment"},
 		Trace:   true,
 		Agent:   Agent,
-		Version: 3,
+		Version: 4,
 		Targets: []string{"history"},
 		Names:   []string{"history.jsonl"},
 		Doc:     "Claude Code prompt history (.claude/history.jsonl), paste placeholders expanded from paste-cache",
@@ -74,7 +74,7 @@ func parseHistory(ctx context.Context, in *parser.Input, out parser.Sink) error 
 				h = historyLine{}
 				dropped, err := parser.DecodeLenient(o, &h)
 				if err != nil {
-					out.Problem(n, "record of an unexpected shape, not read: "+parser.JSONError(err))
+					out.Problem(n, parser.BadJSONLine(err))
 					continue
 				}
 				if len(dropped) > 0 {

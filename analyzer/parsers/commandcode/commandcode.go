@@ -22,7 +22,7 @@ const maxWhole = 16 << 20
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "command-code/session", Agent: agentName, Version: 1, Actions: actions,
+			ID: "command-code/session", Agent: agentName, Version: 2, Actions: actions,
 			Targets: []string{"sessions"}, Names: []string{"*.jsonl"},
 			Doc: "projects/<cwd slug>/<session>.jsonl: the v3 entry tree (session header, message, model and effort changes, compaction, branch summaries, labels, session names, custom entries) and the v2/v1 message lines before it: typed prompts, automated inputs, replies, reasoning, tool calls and results by call id",
 		}, parseSession),
@@ -114,7 +114,7 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	return parser.Lines(ctx, rc, out, func(n int64, b []byte) error {
 		var l line
 		if err := json.Unmarshal(b, &l); err != nil {
-			out.Problem(n, "not a session line: "+parser.JSONError(err))
+			out.Problem(n, parser.BadJSONLine(err))
 			return nil
 		}
 		s.line(n, &l)

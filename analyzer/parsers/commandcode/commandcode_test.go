@@ -63,7 +63,7 @@ func TestSessionV3(t *testing.T) {
 	if fmt.Sprint(s.Skips) != "[{1 session_header} {15 no_evidence:empty_message}]" {
 		t.Fatalf("skips: %v", s.Skips)
 	}
-	if len(s.Problems) != 2 || s.Problems[0] != `line 16: skipped_record: unknown entry type "hologram"` || !strings.HasPrefix(s.Problems[1], "line 17: not a session line: ") {
+	if len(s.Problems) != 2 || s.Problems[0] != `line 16: skipped_record: unknown entry type "hologram"` || !strings.HasPrefix(s.Problems[1], "line 17: malformed JSON line (cut short or corrupt), skipped: ") {
 		t.Fatalf("problems: %q", s.Problems)
 	}
 }

@@ -27,7 +27,7 @@ func Parsers() []parser.Parser {
 			Doc:     "conversations/<uuid>.json and its .back.<n>.json backups: session metadata, cached permission decisions, and an inline history (typed prompts, injected reminders, replies, tool calls and results)",
 		}, parseSession),
 		parser.New(parser.Spec{
-			ID: "cortex/history", Agent: Agent, Version: 1,
+			ID: "cortex/history", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"history"},
 			Doc:     "conversations/<uuid>.history.jsonl: one message a line: typed prompts, injected reminders, replies, tool calls and results",
@@ -178,7 +178,7 @@ func parseHistory(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	return parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		var m message
 		if err := json.Unmarshal(line, &m); err != nil {
-			out.Problem(n, "not a message: "+parser.JSONError(err))
+			out.Problem(n, parser.BadJSONLine(err))
 			return nil
 		}
 		st.message(n, m)

@@ -53,7 +53,7 @@ func TestHistory(t *testing.T) {
 	if got := rows(s); got != want {
 		t.Errorf("rows:\n%s\nwant:\n%s", got, want)
 	}
-	wantProblems := "line 5: skipped_record: a thinking block in a assistant message|line 7: skipped_record: a message of role system|line 8: not a message: unexpected end of JSON input"
+	wantProblems := "line 5: skipped_record: a thinking block in a assistant message|line 7: skipped_record: a message of role system|line 8: malformed JSON line (cut short or corrupt), skipped: unexpected end of JSON input"
 	if got := strings.Join(s.Problems, "|"); got != wantProblems {
 		t.Errorf("problems:\n%s\nwant:\n%s", got, wantProblems)
 	}

@@ -198,7 +198,7 @@ func (t *trEmitter) jsonl(ctx context.Context, r io.Reader) error {
 		if jerr := json.Unmarshal(line, &l); jerr == nil {
 			skip = t.record(n, &l)
 		} else if json.Valid(line) {
-			t.out.Problem(n, "not a transcript record (a JSON value that is not an object of the record's shape): "+parser.JSONError(jerr))
+			t.out.Problem(n, parser.BadJSONLine(jerr))
 			return nil
 		} else {
 			objs, lost := parser.SplitGlued(line)

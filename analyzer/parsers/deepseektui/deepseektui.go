@@ -27,7 +27,7 @@ func Parsers() []parser.Parser {
 			Doc:     "sessions/<uuid>.json saved session: metadata (fork or subagent parent, model, workspace, tokens, cost), system prompt, typed prompts, reasoning, replies, tool calls and results, interrupted replies",
 		}, parseSession),
 		parser.New(parser.Spec{
-			ID: "deepseek-tui/approvals", Agent: Agent, Version: 1,
+			ID: "deepseek-tui/approvals", Agent: Agent, Version: 2,
 			Targets: []string{"approvals"}, Names: []string{"approval_receipts.jsonl"},
 			Doc: "sessions/<uuid>/approval_receipts.jsonl: approval asked and decided (approved once, denied, cancelled, unavailable, retry with a sandbox policy) per tool call",
 		}, parseApprovals),
@@ -316,7 +316,7 @@ func parseApprovals(ctx context.Context, in *parser.Input, out parser.Sink) erro
 	return parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		var r receipt
 		if err := json.Unmarshal(line, &r); err != nil {
-			out.Problem(n, "not an approval receipt: "+parser.JSONError(err))
+			out.Problem(n, parser.BadJSONLine(err))
 			return nil
 		}
 		e := timeline.Event{SessionID: sid, TurnType: timeline.System, SourceLine: n, ToolName: r.ToolName, ToolUseID: r.ToolCallID, TimeBasis: timeline.TimeNone}

@@ -83,7 +83,7 @@ func TestApprovals(t *testing.T) {
 	if got := rows(s); got != want {
 		t.Errorf("rows:\n%s\nwant:\n%s", got, want)
 	}
-	if got := strings.Join(s.Problems, "|"); got != "line 4: skipped_record: an approval receipt of phase expired|line 5: not an approval receipt: unexpected end of JSON input" {
+	if got := strings.Join(s.Problems, "|"); got != "line 4: skipped_record: an approval receipt of phase expired|line 5: malformed JSON line (cut short or corrupt), skipped: unexpected end of JSON input" {
 		t.Errorf("problems %q", got)
 	}
 }

@@ -328,7 +328,7 @@ func (j *jsonlSession) read(ctx context.Context, r io.Reader, out parser.Sink) e
 			}
 			var msg message
 			if err := json.Unmarshal(o, &msg); err != nil {
-				out.Problem(n, "not a goose message: "+parser.JSONError(err))
+				out.Problem(n, parser.BadJSONLine(err))
 				continue
 			}
 			b := base(n)

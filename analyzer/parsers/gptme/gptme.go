@@ -19,7 +19,7 @@ const Agent = "gptme"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "gptme/conversation", Agent: Agent, Version: 1,
+			ID: "gptme/conversation", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"logs", "logs-macos", "logs-windows"}, Names: []string{"conversation.jsonl"},
 			Doc: "logs/<name>/conversation.jsonl messages: typed prompts, replies, tool calls from code blocks and @tool lines, tool results from system messages (local time, no zone)",
@@ -76,7 +76,7 @@ func parseConversation(ctx context.Context, in *parser.Input, out parser.Sink) e
 	return parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		var m message
 		if err := json.Unmarshal(line, &m); err != nil {
-			out.Problem(n, "not a message: "+parser.JSONError(err))
+			out.Problem(n, parser.BadJSONLine(err))
 			return nil
 		}
 		if m.Content == nil || m.Role == "" {

@@ -50,7 +50,7 @@ func TestConversation(t *testing.T) {
 	if got := rows(s); got != want {
 		t.Errorf("rows:\n%s\nwant:\n%s", got, want)
 	}
-	wantProblems := "line 11: skipped_record: a message of role tool|line 12: skipped_record: a record with no role or content|line 13: not a message: unexpected end of JSON input"
+	wantProblems := "line 11: skipped_record: a message of role tool|line 12: skipped_record: a record with no role or content|line 13: malformed JSON line (cut short or corrupt), skipped: unexpected end of JSON input"
 	if got := strings.Join(s.Problems, "|"); got != wantProblems {
 		t.Errorf("problems:\n%s\nwant:\n%s", got, wantProblems)
 	}

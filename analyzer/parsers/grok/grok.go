@@ -21,7 +21,7 @@ const maxWhole = 16 << 20
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "grok/session", Agent: agentName, Version: 1, Actions: actions,
+			ID: "grok/session", Agent: agentName, Version: 2, Actions: actions,
 			Targets: []string{"sessions"}, Names: []string{"chat_history.jsonl"},
 			Doc: "sessions/<url-encoded cwd>/<session>/chat_history.jsonl (current typed rows and the legacy role rows): system prompts, typed prompts and interjections, injected inputs, reasoning, replies, tool calls with arguments, server-side tool calls, tool results by call id; undated (the file records no times)",
 		}, parseSession),
@@ -94,7 +94,7 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	return parser.Lines(ctx, rc, out, func(n int64, b []byte) error {
 		var r row
 		if err := json.Unmarshal(b, &r); err != nil {
-			out.Problem(n, "not a chat history line: "+parser.JSONError(err))
+			out.Problem(n, parser.BadJSONLine(err))
 			return nil
 		}
 		line(out, n, timeline.Event{SessionID: sid, ProjectPath: project, SourceLine: n, TimeBasis: timeline.TimeNone}, &r)

@@ -64,7 +64,7 @@ func TestSession(t *testing.T) {
 	if fmt.Sprint(s.Skips) != "[{11 no_evidence:empty_assistant}]" {
 		t.Fatalf("skips: %v", s.Skips)
 	}
-	if len(s.Problems) != 3 || s.Problems[0] != `line 12: skipped_record: unknown chat history row, type "compaction_marker"` || s.Problems[1] != "line 13: skipped_record: tool result without a tool_call_id" || !strings.HasPrefix(s.Problems[2], "line 14: not a chat history line: ") {
+	if len(s.Problems) != 3 || s.Problems[0] != `line 12: skipped_record: unknown chat history row, type "compaction_marker"` || s.Problems[1] != "line 13: skipped_record: tool result without a tool_call_id" || !strings.HasPrefix(s.Problems[2], "line 14: malformed JSON line (cut short or corrupt), skipped: ") {
 		t.Fatalf("problems: %q", s.Problems)
 	}
 }

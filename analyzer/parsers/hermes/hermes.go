@@ -31,7 +31,7 @@ func Parsers() []parser.Parser {
 			},
 		}, parseStateDB),
 		parser.New(parser.Spec{
-			ID: "hermes/session-jsonl", Agent: agentName, Version: 1, Actions: actions,
+			ID: "hermes/session-jsonl", Agent: agentName, Version: 2, Actions: actions,
 			Targets: []string{"sessions"}, Names: []string{"*.jsonl"},
 			Doc: "sessions/<id>.jsonl, the message diverts written when state.db was replaced under a running process (secondary)",
 			Secondary: &parser.Secondary{

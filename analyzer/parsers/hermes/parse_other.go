@@ -43,7 +43,7 @@ func parseSessionJSONL(ctx context.Context, in *parser.Input, out parser.Sink) e
 	return parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		var d divert
 		if err := json.Unmarshal(line, &d); err != nil {
-			out.Problem(n, "not a session message: "+parser.JSONError(err))
+			out.Problem(n, parser.BadJSONLine(err))
 			return nil
 		}
 		sid := d.SessionID

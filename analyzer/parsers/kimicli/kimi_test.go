@@ -117,7 +117,7 @@ func TestWire(t *testing.T) {
 	if fmt.Sprint(s.Skips) != wantSkips {
 		t.Fatalf("skips: %v", s.Skips)
 	}
-	if len(s.Problems) != 2 || s.Problems[0] != `line 39: skipped_record: unknown wire message type "FutureThing"` || !strings.HasPrefix(s.Problems[1], "line 40: not a wire record: ") {
+	if len(s.Problems) != 2 || s.Problems[0] != `line 39: skipped_record: unknown wire message type "FutureThing"` || !strings.HasPrefix(s.Problems[1], "line 40: malformed JSON line (cut short or corrupt), skipped: ") {
 		t.Fatalf("problems: %q", s.Problems)
 	}
 }
@@ -215,7 +215,7 @@ func TestUserHistory(t *testing.T) {
 			t.Fatalf("row: %+v", e)
 		}
 	}
-	if fmt.Sprint(s.Skips) != "[{4 no_evidence:empty_prompt}]" || len(s.Problems) != 2 || s.Problems[0] != "line 5: skipped_record: history entry without content" || !strings.HasPrefix(s.Problems[1], "line 6: not a history entry: ") {
+	if fmt.Sprint(s.Skips) != "[{4 no_evidence:empty_prompt}]" || len(s.Problems) != 2 || s.Problems[0] != "line 5: skipped_record: history entry without content" || !strings.HasPrefix(s.Problems[1], "line 6: malformed JSON line (cut short or corrupt), skipped: ") {
 		t.Fatalf("skips %v problems %q", s.Skips, s.Problems)
 	}
 }

@@ -17,7 +17,7 @@ const maxWhole = kimiwire.MaxWhole
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "kimi-cli/wire", Agent: agentName, Version: 1, Actions: actions,
+			ID: "kimi-cli/wire", Agent: agentName, Version: 2, Actions: actions,
 			Targets: []string{"sessions"}, Names: []string{"wire.jsonl"},
 			Doc: "sessions/<work dir md5>/<session>/wire.jsonl and subagents/<agent>/wire.jsonl: typed prompts (TurnBegin, SteerInput, /btw), replies and thinking, tool calls and results by call id, approval requests and decisions, questions and answers, hooks, compaction, retries, notifications, plans; subagent events",
 		}, parseWire),
@@ -32,7 +32,7 @@ func Parsers() []parser.Parser {
 			Doc: "kimi.json: every work directory Kimi CLI ran in, its sessions folder (md5 of the path) and last session, at the file's mtime",
 		}, parseWorkDirs),
 		parser.New(parser.Spec{
-			ID: "kimi-cli/user-history", Agent: agentName, Version: 1, Actions: actions,
+			ID: "kimi-cli/user-history", Agent: agentName, Version: 2, Actions: actions,
 			Targets: []string{"user-history"}, Names: []string{"*.jsonl"},
 			Doc: "user-history/<work dir md5>.jsonl: the shell's prompt history ({content} lines, no time), user rows (secondary)",
 			Secondary: &parser.Secondary{

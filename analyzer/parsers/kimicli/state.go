@@ -139,7 +139,7 @@ func parseUserHistory(ctx context.Context, in *parser.Input, out parser.Sink) er
 			Content *string `json:"content"`
 		}
 		if err := json.Unmarshal(line, &h); err != nil {
-			out.Problem(n, "not a history entry: "+parser.JSONError(err))
+			out.Problem(n, parser.BadJSONLine(err))
 			return nil
 		}
 		if h.Content == nil {

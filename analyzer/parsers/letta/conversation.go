@@ -72,7 +72,7 @@ func parseConversation(ctx context.Context, in *parser.Input, out parser.Sink) e
 		for _, o := range objs {
 			var h lineHead
 			if err := json.Unmarshal(o, &h); err != nil {
-				out.Problem(n, "bad entry: "+parser.JSONError(err))
+				out.Problem(n, parser.BadJSONLine(err))
 				continue
 			}
 			if first && h.Type != "session" {

@@ -21,7 +21,7 @@ const Agent = "letta"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "letta/conversation", Agent: Agent, Version: 3, Actions: actions,
+			ID: "letta/conversation", Agent: Agent, Version: 4, Actions: actions,
 			Targets: []string{"conversations"}, Names: []string{"messages.jsonl"},
 			Doc: ".letta/lc-local-backend/conversations/<key>/messages.jsonl local-backend conversations (pi session entries; system reminders as system rows; model per assistant message)",
 		}, parseConversation),

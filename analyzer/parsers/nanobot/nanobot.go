@@ -30,12 +30,12 @@ func secondary(basis string, tt ...timeline.TurnType) *parser.Secondary {
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "nanobot/session", Agent: agentName, Version: 2, Actions: actions,
+			ID: "nanobot/session", Agent: agentName, Version: 3, Actions: actions,
 			Targets: []string{"sessions"}, Names: []string{"*.jsonl"},
 			Doc: "sessions/<workspace-id>/<key>.jsonl (and legacy sessions/*.jsonl, .migration-conflicts/, jsonl-backup/): metadata, prompts, replies, reasoning, tool calls and results, subagent results, model preset, relay channel; host-local times as local-as-utc",
 		}, parseSession),
 		parser.New(parser.Spec{
-			ID: "nanobot/webui", Agent: agentName, Version: 1, Actions: actions,
+			ID: "nanobot/webui", Agent: agentName, Version: 2, Actions: actions,
 			Targets: []string{"webui"}, Names: []string{"*.jsonl"},
 			Doc:       "WebUI display transcript webui/<key>.jsonl and <key>.segments/NNNNNN.jsonl (secondary, true UTC created_at_ms)",
 			Secondary: secondary("nanobot/webui/transcript.py stamps created_at_ms in UTC; the session rows it repeats are host-local time as if UTC, at most 14 h off", timeline.User, timeline.Assistant, timeline.Thinking, timeline.System),
@@ -47,7 +47,7 @@ func Parsers() []parser.Parser {
 			Secondary: secondary("nanobot/webui/session_list_index.py copies the session's own host-local created_at and updated_at", timeline.System),
 		}, parseWebUIIndex),
 		parser.New(parser.Spec{
-			ID: "nanobot/memory-history", Agent: agentName, Version: 2, Actions: actions,
+			ID: "nanobot/memory-history", Agent: agentName, Version: 3, Actions: actions,
 			Targets: []string{"memory-history"}, Names: []string{"history.jsonl"},
 			Doc: "memory/history.jsonl: the consolidation summaries (cursor, minute-precision host-local timestamp, session_key)",
 		}, parseMemoryHistory),

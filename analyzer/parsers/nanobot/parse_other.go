@@ -44,7 +44,7 @@ func parseWebUI(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	return parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		var r webuiRecord
 		if err := json.Unmarshal(line, &r); err != nil {
-			out.Problem(n, "not a WebUI transcript record: "+parser.JSONError(err))
+			out.Problem(n, parser.BadJSONLine(err))
 			return nil
 		}
 		sid := "websocket:" + r.ChatID
@@ -163,7 +163,7 @@ func parseMemoryHistory(ctx context.Context, in *parser.Input, out parser.Sink) 
 			SessionKey string          `json:"session_key"`
 		}
 		if err := json.Unmarshal(line, &r); err != nil {
-			out.Problem(n, "not a memory history record: "+parser.JSONError(err))
+			out.Problem(n, parser.BadJSONLine(err))
 			return nil
 		}
 		e := timeline.Event{SessionID: r.SessionKey, TurnType: timeline.System, SourceLine: n,

@@ -118,7 +118,7 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		for _, raw := range objs {
 			var r record
 			if err := json.Unmarshal(raw, &r); err != nil {
-				out.Problem(n, "not a session record: "+parser.JSONError(err))
+				out.Problem(n, parser.BadJSONLine(err))
 				continue
 			}
 			ev := func(tt timeline.TurnType, text string) timeline.Event {

@@ -121,7 +121,7 @@ func parseChat(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		for _, o := range objs {
 			var r chatRecord
 			if err := json.Unmarshal(o, &r); err != nil {
-				out.Problem(n, "not a chat record: "+parser.JSONError(err))
+				out.Problem(n, parser.BadJSONLine(err))
 				continue
 			}
 			if r.Type == "" {

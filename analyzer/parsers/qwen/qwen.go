@@ -19,7 +19,7 @@ const Agent = "qwen-code"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "qwen-code/chat", Agent: Agent, Version: 4,
+			ID: "qwen-code/chat", Agent: Agent, Version: 5,
 			Actions: actions,
 			Targets: []string{"chats"}, Names: []string{"*.jsonl"},
 			Doc: "projects/<slug>/chats/<session>.jsonl and chats/archive/ ChatRecord JSONL (user, assistant, tool_result, system records)",

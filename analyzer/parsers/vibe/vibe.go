@@ -19,7 +19,7 @@ const Agent = "vibe"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "vibe/messages", Agent: Agent, Version: 1,
+			ID: "vibe/messages", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"sessions"}, Names: []string{"messages.jsonl"},
 			Doc: "logs/session/<folder>/messages.jsonl LLM messages: typed prompts, injected context, reasoning, replies, tool calls and results (session, parent and time from meta.json)",
@@ -163,7 +163,7 @@ func parseMessages(ctx context.Context, in *parser.Input, out parser.Sink) error
 	return parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		var msg message
 		if err := json.Unmarshal(line, &msg); err != nil {
-			out.Problem(n, "not a message: "+parser.JSONError(err))
+			out.Problem(n, parser.BadJSONLine(err))
 			return nil
 		}
 		base := timeline.Event{SessionID: sid, ParentSessionID: str(m.Parent), ProjectPath: str(m.Env["working_directory"]), SourceLine: n, Time: t, TimeBasis: basis}

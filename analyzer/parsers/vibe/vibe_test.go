@@ -46,7 +46,7 @@ func TestMessages(t *testing.T) {
 	if got := rows(s); got != want {
 		t.Errorf("rows:\n%s\nwant:\n%s", got, want)
 	}
-	wantProblems := "line 8: skipped_record: a message of role developer|line 9: not a message: unexpected end of JSON input"
+	wantProblems := "line 8: skipped_record: a message of role developer|line 9: malformed JSON line (cut short or corrupt), skipped: unexpected end of JSON input"
 	if got := strings.Join(s.Problems, "|"); got != wantProblems {
 		t.Errorf("problems:\n%s\nwant:\n%s", got, wantProblems)
 	}

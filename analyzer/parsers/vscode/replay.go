@@ -139,7 +139,7 @@ func replayLog(ctx context.Context, r io.Reader, out parser.Sink) (*session, err
 		for _, o := range objs {
 			var e logEntry
 			if err := json.Unmarshal(o, &e); err != nil {
-				out.Problem(n, "not a mutation log entry: "+parser.JSONError(err))
+				out.Problem(n, parser.BadJSONLine(err))
 				continue
 			}
 			k, ok := entryKind(e.Kind)

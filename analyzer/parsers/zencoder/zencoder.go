@@ -20,7 +20,7 @@ const Agent = "zencoder"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "zencoder/session", Agent: Agent, Version: 1,
+			ID: "zencoder/session", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"sessions"},
 			Doc:     "sessions/<id>.jsonl: header (session, parent, continuation reason), typed prompts, injected context, reasoning, replies, tool calls and results, permission decisions, turn ends",
@@ -84,7 +84,7 @@ func parse(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	return parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		var r record
 		if err := json.Unmarshal(line, &r); err != nil {
-			out.Problem(n, "not a session record: "+parser.JSONError(err))
+			out.Problem(n, parser.BadJSONLine(err))
 			return nil
 		}
 		base := timeline.Event{SessionID: sid, ParentSessionID: parent, ProjectPath: project, Model: model, SourceLine: n, TimeBasis: timeline.TimeNone}

@@ -138,7 +138,7 @@ func Parse(ctx context.Context, in *parser.Input, out parser.Sink, o Options) er
 	return parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		var r record
 		if err := json.Unmarshal(line, &r); err != nil {
-			out.Problem(n, "not a wire record: "+parser.JSONError(err))
+			out.Problem(n, parser.BadJSONLine(err))
 			return nil
 		}
 		if r.Type == "metadata" {
