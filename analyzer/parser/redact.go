@@ -147,7 +147,54 @@ func hasFoldPrefix(s, w string) bool {
 
 // namedValueRe is what follows a secret's name: the separator and the
 // value, as namedSecretRe has them.
-var namedValueRe = regexp.MustCompile(`^["']?\s*[=:]\s*["']?([^\s"',;&)}\]]*[A-Za-z][^\s"',;&)}\]]*)`)
+var namedValueRe = regexp.MustCompile(`^["']?\s*[=:]\s*(["']?)([^\s"',;&)}\]]*[A-Za-z][^\s"',;&)}\]]*)`)
+
+// A secret's value is a literal. What follows a secret's name in code is
+// often not one: a variable or an environment reference ($x, ${X}, %X%,
+// {{ secrets.X }}), a placeholder (<your-key>), an expression (a call, an
+// index, a member: getToken(), $o->{clock}, cfg[key], self.key,
+// os.environ), a type (token: string) or another name (api_key = apiKey,
+// token = GITHUB_TOKEN). codeValue says so for v; quoted is the quote
+// that opened it ("" when none): a quoted value is a literal unless it is a
+// reference or a placeholder.
+var (
+	identPathRe = regexp.MustCompile(`^[A-Za-z_]+(\.[A-Za-z_]+)+$`) // self.key, os.environ: no digit
+	identRe     = regexp.MustCompile(`^[A-Za-z_]+$`)
+	camelRe     = regexp.MustCompile(`[a-z][A-Z]`)
+	upperSnake  = regexp.MustCompile(`^[A-Z][A-Z_]*$`)
+	// codeWords are type names and keywords that stand where a value
+	// would (token: string, password = None, key = await ...).
+	codeWords = map[string]bool{"string": true, "str": true, "bytes": true, "int": true, "integer": true, "bool": true, "boolean": true,
+		"number": true, "any": true, "object": true, "unknown": true, "none": true, "null": true, "nil": true, "undefined": true,
+		"true": true, "false": true, "self": true, "this": true, "await": true, "new": true, "function": true, "lambda": true,
+		"func": true, "return": true, "optional": true, "secretstr": true, "required": true, "env": true, "environ": true,
+		"process": true, "config": true, "settings": true, "options": true, "opts": true, "params": true, "args": true}
+)
+
+func codeValue(v, quoted string) bool {
+	switch {
+	case strings.HasPrefix(v, "$"), strings.HasPrefix(v, "{{"), strings.HasPrefix(v, "<"),
+		len(v) > 2 && v[0] == '%' && strings.IndexByte(v[1:], '%') > 0:
+		return true // $x, ${X}, {{ secrets.X }}, <your-key>, %API_KEY%
+	case quoted != "":
+		return false
+	case strings.Contains(v, "->"), strings.Contains(v, "::"), strings.ContainsAny(v, "([{"):
+		return true // a call, an index, a member of a map
+	case identPathRe.MatchString(v):
+		return true
+	case identRe.MatchString(v):
+		l := strings.ToLower(v)
+		if codeWords[l] || camelRe.MatchString(v) || upperSnake.MatchString(v) {
+			return true
+		}
+		for _, w := range append(secretNames[:len(secretNames):len(secretNames)], "key") {
+			if strings.Contains(l, w) {
+				return true // api_key = api_key, token = my_token
+			}
+		}
+	}
+	return false
+}
 
 func nameChar(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
@@ -186,8 +233,8 @@ func namedSecrets(s string, at [][2]int) []Secret {
 			if m == nil {
 				continue
 			}
-			v := m[1]
-			if len(v) < 6 || strings.HasPrefix(v, "[redacted") || strings.HasPrefix(v, "***") || secretRe.MatchString(v) {
+			v := m[2]
+			if len(v) < 6 || strings.HasPrefix(v, "[redacted") || strings.HasPrefix(v, "***") || secretRe.MatchString(v) || codeValue(v, m[1]) {
 				continue
 			}
 			hits = append(hits, hit{a, Secret{"named:" + strings.TrimLeft(s[a:b], "-"), v}})
