@@ -10,51 +10,82 @@ import (
 
 	"github.com/doubleagent/doubleagent/analyzer/analyze"
 	"github.com/doubleagent/doubleagent/bundle"
-	"github.com/doubleagent/doubleagent/bundle/bundletest"
 )
 
 // TestCutBundleExitsThree: a bundle cut inside its second member is named
 // where it stops by verify (exit 1), timeline and report (exit 3, the
 // summary line, a truncated problem row naming the member's path,
-// run.json's cut_short_inputs), and the rows before the cut are written.
+// run.json's cut_short_inputs, the report's evidence table), and the rows
+// before the cut are written; so is a cut inside manifest.jsonl and inside
+// log.jsonl, named by the member.
 func TestCutBundleExitsThree(t *testing.T) {
-	dir := t.TempDir()
 	second := "/home/a/.claude/projects/p/22222222-2222-4333-8444-555555555555.jsonl"
 	var big strings.Builder
 	for i := 0; big.Len() < 200<<10; i++ {
 		big.WriteString(strings.Replace(transcript, "u1", "u"+strings.Repeat("x", i%50)+string(rune('a'+i%26)), 1))
 	}
-	b := bundletest.Build(t, []bundletest.File{
-		{Path: "/home/a/.claude/projects/p/11111111-2222-4333-8444-555555555555.jsonl", Agent: "claude-code", Target: "projects", User: "a", Data: []byte(transcript)},
-		{Path: second, Agent: "claude-code", Target: "projects", User: "a", Data: []byte(big.String())},
-	})
-	// The longest cut that stops inside the second member.
-	var cut []byte
-	for n := len(b) - 1; n > 0 && cut == nil; n-- {
-		_, res, err := bundle.Verify(bytes.NewReader(b[:n]), nil)
-		if err != nil {
+	// A bundle as the collector writes it, with a log.
+	var buf bytes.Buffer
+	w, err := bundle.NewWriter(&buf, bundle.Header{BundleID: "0190b1a4-0000-7000-8000-000000000009", CollectorVersion: "test", StartedUTC: "2026-12-01T00:00:00.000Z", Host: bundle.Host{Hostname: "testhost"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []struct{ path, data string }{{"/home/a/.claude/projects/p/11111111-2222-4333-8444-555555555555.jsonl", transcript}, {second, big.String()}} {
+		e := bundle.Entry{Path: f.path, Agent: "claude-code", Target: "projects", Kind: "transcript", User: "a", Home: "/home/a", Type: "file", MTime: "2026-12-01T00:00:00Z"}
+		if _, err := w.AddFile(e, int64(len(f.data)), strings.NewReader(f.data)); err != nil {
 			t.Fatal(err)
 		}
-		for _, p := range res.Problems {
-			if p.Kind == bundle.ProblemTruncated && p.Path == second && strings.Contains(p.Msg, "inside this member after ") {
-				cut = b[:n]
+	}
+	log := strings.Repeat(`{"level":"info","message":"collected"}`+"\n", 40)
+	if err := w.Close(bundle.Summary{Complete: true, EndedUTC: "2026-12-01T00:01:00.000Z"}, []byte(log)); err != nil {
+		t.Fatal(err)
+	}
+	b := buf.Bytes()
+	// For each member, the longest cut that stops inside it: the second
+	// artifact, the manifest, the log.
+	for _, c := range []struct{ member, path, file string }{
+		{"files" + second, second, second},
+		{bundle.ManifestName, "", bundle.ManifestName},
+		{bundle.LogName, "", bundle.LogName},
+	} {
+		var cut []byte
+		for n := len(b) - 1; n > 0 && cut == nil; n-- {
+			_, res, err := bundle.Verify(bytes.NewReader(b[:n]), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range res.Problems {
+				if p.Kind == bundle.ProblemTruncated && p.Member == c.member && p.Path == c.path && strings.Contains(p.Msg, "inside this member after ") {
+					cut = b[:n]
+				}
 			}
 		}
+		if cut == nil {
+			t.Fatalf("no cut stops inside %s", c.member)
+		}
+		checkCut(t, filepath.Join(t.TempDir(), "cut.tar.zst"), cut, c.file, c.path)
 	}
-	p := filepath.Join(dir, "cut.tar.zst")
+}
+
+// checkCut writes the cut bundle to p and checks verify, timeline and
+// report name the member (named by file: its path, or the member name)
+// where it stops.
+func checkCut(t *testing.T, p string, cut []byte, file, path string) {
+	t.Helper()
+	dir := filepath.Dir(p)
 	if err := os.WriteFile(p, cut, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out, code := runCLI(t, "verify", p); code != 1 || !strings.Contains(out, "truncated "+second+": bundle cut short or corrupt inside this member after ") {
-		t.Fatalf("verify a cut bundle: exit %d, want 1: %s", code, out)
+	if out, code := runCLI(t, "verify", p); code != 1 || !strings.Contains(out, "truncated "+file+": bundle cut short or corrupt inside this member after ") {
+		t.Fatalf("verify a bundle cut in %s: exit %d, want 1: %s", file, code, out)
 	}
 	for _, cmd := range []string{"timeline", "report"} {
 		o := filepath.Join(dir, cmd)
 		out, code := runCLI(t, cmd, p, "-o", o)
 		if code != 3 || !strings.HasPrefix(out, "inputs: 1 read, 0 unusable, 1 read only in part (cut short)\n  read only in part: "+p+": the bundle is cut short or corrupt") ||
-			!strings.Contains(out, "rows written: 1 (0 undated), in 1 sessions\n") ||
+			!strings.Contains(out, "\nrows written: ") || strings.Contains(out, "\nrows written: 0 ") ||
 			!strings.Contains(out, "doubleagent: 1 bundle(s) read only in part") {
-			t.Fatalf("%s on a cut bundle: exit %d, want 3: %s", cmd, code, out)
+			t.Fatalf("%s on a bundle cut in %s: exit %d, want 3: %s", cmd, file, code, out)
 		}
 		pb, err := os.ReadFile(filepath.Join(o, analyze.ProblemsJSONL))
 		if err != nil {
@@ -66,7 +97,7 @@ func TestCutBundleExitsThree(t *testing.T) {
 			if err := json.Unmarshal([]byte(l), &pr); err != nil {
 				t.Fatal(err)
 			}
-			if pr.Kind == bundle.ProblemTruncated && pr.SourceFile == second && pr.Input == p {
+			if pr.Kind == bundle.ProblemTruncated && pr.SourceFile == path && pr.Input == p && strings.HasPrefix(pr.Message, "truncated "+file+": bundle cut short or corrupt inside this member after ") {
 				named++
 			}
 		}
@@ -76,12 +107,12 @@ func TestCutBundleExitsThree(t *testing.T) {
 			err = json.Unmarshal(rb, &rec)
 		}
 		if err != nil || named != 1 || rec.Summary.CutShort != 1 || rec.Summary.Unusable != 0 {
-			t.Fatalf("%s: %d truncated rows naming %s, run.json summary %+v (%v)", cmd, named, second, rec.Summary, err)
+			t.Fatalf("%s: %d truncated rows naming %s, run.json summary %+v (%v)", cmd, named, file, rec.Summary, err)
 		}
 		if cmd == "report" {
 			h, err := os.ReadFile(filepath.Join(o, "report.html"))
-			if err != nil || !strings.Contains(string(h), second) {
-				t.Fatalf("report.html does not name the cut member %s (%v)", second, err)
+			if err != nil || !strings.Contains(string(h), "<th>read only in part</th><td>truncated "+file+": bundle cut short") {
+				t.Fatalf("report.html does not name %s where the bundle stops (%v)", file, err)
 			}
 		}
 	}
