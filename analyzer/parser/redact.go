@@ -160,7 +160,8 @@ var namedValueRe = regexp.MustCompile(`^["']?\s*[=:]\s*(["']?)([^\s"',;&)}\]]*[A
 var (
 	identPathRe = regexp.MustCompile(`^[A-Za-z_]+(\.[A-Za-z_]+)+$`) // self.key, os.environ: no digit
 	identRe     = regexp.MustCompile(`^[A-Za-z_]+$`)
-	camelRe     = regexp.MustCompile(`[a-z][A-Z]`)
+	camelRe     = regexp.MustCompile(`^[a-z]{2,}([A-Z][a-z]{2,})+$|^([A-Z][a-z]{2,}){2,}$`) // apiKey, SecretStr: words, not random case
+	wordSplitRe = regexp.MustCompile(`[A-Z]?[a-z]+|[A-Z]+`)
 	upperSnake  = regexp.MustCompile(`^[A-Z][A-Z_]*$`)
 	// codeWords are type names and keywords that stand where a value
 	// would (token: string, password = None, key = await ...).
@@ -183,13 +184,13 @@ func codeValue(v, quoted string) bool {
 	case identPathRe.MatchString(v):
 		return true
 	case identRe.MatchString(v):
-		l := strings.ToLower(v)
-		if codeWords[l] || camelRe.MatchString(v) || upperSnake.MatchString(v) {
+		if codeWords[strings.ToLower(v)] || camelRe.MatchString(v) || upperSnake.MatchString(v) {
 			return true
 		}
-		for _, w := range append(secretNames[:len(secretNames):len(secretNames)], "key") {
-			if strings.Contains(l, w) {
-				return true // api_key = api_key, token = my_token
+		for _, w := range wordSplitRe.FindAllString(v, -1) {
+			switch strings.ToLower(w) {
+			case "token", "tokens", "secret", "secrets", "password", "passwd", "pwd", "key", "apikey", "credential", "credentials":
+				return true // api_key = api_key, token = my_token: another name
 			}
 		}
 	}

@@ -70,6 +70,8 @@ func TestFindSecretsLiteralsNotCode(t *testing.T) {
 		{`curl -H "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig"`, "authorization header=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig"},
 		// Literal values under a secret's name.
 		{`NPM_TOKEN=npm_abcdef`, "named:NPM_TOKEN=npm_abcdef"},
+		{`NPM_TOKEN=npm_doubleagentFIXTUREnotAtoken`, "named:NPM_TOKEN=npm_doubleagentFIXTUREnotAtoken"}, // fixtures/roots/s1ngularity
+		{`token=AbCdEfGhIjKlMnOpQrStUvWx`, "named:token=AbCdEfGhIjKlMnOpQrStUvWx"},                       // random case, not words
 		{`password: hunter42`, "named:password=hunter42"},
 		{`"client_secret": "Zm9vYmFyYmF6cXV4"`, "named:client_secret=Zm9vYmFyYmF6cXV4"},
 		{`db_password = "correcthorse"`, "named:db_password=correcthorse"},
@@ -96,6 +98,8 @@ func TestFindSecretsLiteralsNotCode(t *testing.T) {
 		{`api_key: Optional[str]`, ""},
 		{`client_secret: SecretStr`, ""},
 		{`api_key = apiKey`, ""},
+		{`password = PasswordField`, ""},
+		{`secret = mySecretValue`, ""},
 		{`token = GITHUB_TOKEN`, ""},
 		{`password = user_password`, ""},
 		{`private_key=undefined`, ""},
