@@ -11,19 +11,15 @@ import (
 // ids, and bearer/basic authorization values.
 var secretRe = regexp.MustCompile(`(?i)(\b(bearer|basic)\s+)[A-Za-z0-9._~+/=-]{8,}|\bsk-(ant-)?[A-Za-z0-9_-]{8,}|\bgh[pousr]_[A-Za-z0-9]{16,}|\bgithub_pat_[A-Za-z0-9_]{16,}|\bxox[abposr]-[A-Za-z0-9-]{10,}|\bAKIA[0-9A-Z]{16}\b|\bAIza[0-9A-Za-z_-]{30,}`)
 
-// namedSecretRe matches a value given under a secret's name: TOKEN=...,
-// X-Api-Key: ..., password ..., client_secret="...": the name and the
-// separator are kept, the value (one with a letter: a count such as
-// max_tokens=4096 is not a secret) is not; values of 5 characters or
-// fewer are left as written.
-var namedSecretRe = regexp.MustCompile(`(?i)(\b[A-Za-z0-9_-]*(?:token|secret|passw(?:or)?d|api[_-]?key|access[_-]?key|private[_-]?key|credential)[A-Za-z0-9_-]*["']?\s*[=:]\s*["']?)([^\s"',;&)}\]]*[A-Za-z][^\s"',;&)}\]]*)`)
-
 // RedactSecrets replaces credential-shaped substrings of s with
 // "[redacted]", keeping an authorization scheme word, and the value given
 // under a secret's name (TOKEN=..., X-Api-Key: ...) with "[redacted]",
 // keeping the name. Settings rows pass
 // their values through it, since a permission rule can embed a token
-// (Bash(curl -H "Authorization: Bearer ...")).
+// (Bash(curl -H "Authorization: Bearer ...")). A value under a secret's
+// name is replaced only when FindSecrets would report it: a literal, not
+// code (token: string, api_key = os.environ[...]); values of 5
+// characters or fewer are left as written.
 func RedactSecrets(s string) string {
 	s = secretRe.ReplaceAllStringFunc(s, func(m string) string {
 		if sub := secretRe.FindStringSubmatch(m); sub != nil && sub[1] != "" {
@@ -31,13 +27,21 @@ func RedactSecrets(s string) string {
 		}
 		return "[redacted]"
 	})
-	return namedSecretRe.ReplaceAllStringFunc(s, func(m string) string {
-		sub := namedSecretRe.FindStringSubmatch(m)
-		if sub == nil || len(sub[2]) < 6 || strings.HasPrefix(sub[2], "[redacted") || strings.HasPrefix(sub[2], "***") {
-			return m
-		}
-		return sub[1] + "[redacted]"
-	})
+	_, names := scanSecretWords(s)
+	hits := namedSecretHits(s, names)
+	if len(hits) == 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	last := 0
+	for _, h := range hits {
+		b.WriteString(s[last:h.value])
+		b.WriteString("[redacted]")
+		last = h.value + len(h.sec.Value)
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 // Secret is one credential-shaped value found in a text: Kind names its
@@ -201,50 +205,68 @@ func nameChar(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 }
 
-// namedSecrets finds the values namedSecretRe matches, in linear time:
-// from each name word scanSecretWords found (at: offset, length), the
-// name widened over name characters, then the separator and value (a
-// regexp with a leading [A-Za-z0-9_-]* retried at every position was
-// quadratic on long texts).
+// namedSecretHit is one value under a secret's name: start is the
+// name's offset, value the value's offset in the text.
+type namedSecretHit struct {
+	start, value int
+	sec          Secret
+}
+
+// namedSecrets returns the values namedSecretHits finds.
 func namedSecrets(s string, at [][2]int) []Secret {
-	type hit struct {
-		start int
-		sec   Secret
-	}
-	var hits []hit
-	done := map[int]bool{}
-	for _, nw := range at {
-		{
-			a, b := nw[0], nw[0]+nw[1]
-			for a > 0 && nameChar(s[a-1]) {
-				a--
-			}
-			for b < len(s) && nameChar(s[b]) {
-				b++
-			}
-			if done[a] {
-				continue
-			}
-			done[a] = true
-			rest := s[b:]
-			if len(rest) > 4096 {
-				rest = rest[:4096]
-			}
-			m := namedValueRe.FindStringSubmatch(rest)
-			if m == nil {
-				continue
-			}
-			v := m[2]
-			if len(v) < 6 || strings.HasPrefix(v, "[redacted") || strings.HasPrefix(v, "***") || secretRe.MatchString(v) || codeValue(v, m[1]) {
-				continue
-			}
-			hits = append(hits, hit{a, Secret{"named:" + strings.TrimLeft(s[a:b], "-"), v}})
-		}
-	}
-	sort.Slice(hits, func(x, y int) bool { return hits[x].start < hits[y].start })
+	hits := namedSecretHits(s, at)
 	out := make([]Secret, len(hits))
 	for i, h := range hits {
 		out[i] = h.sec
+	}
+	return out
+}
+
+// namedSecretHits finds the literal values given under a secret's name,
+// in order and without overlap, in linear time: from each name word
+// scanSecretWords found (at: offset, length), the name widened over name
+// characters, then the separator and value (a regexp with a leading
+// [A-Za-z0-9_-]* retried at every position was quadratic on long texts).
+func namedSecretHits(s string, at [][2]int) []namedSecretHit {
+	var hits []namedSecretHit
+	done := map[int]bool{}
+	for _, nw := range at {
+		a, b := nw[0], nw[0]+nw[1]
+		for a > 0 && nameChar(s[a-1]) {
+			a--
+		}
+		for b < len(s) && nameChar(s[b]) {
+			b++
+		}
+		if done[a] {
+			continue
+		}
+		done[a] = true
+		rest := s[b:]
+		if len(rest) > 4096 {
+			rest = rest[:4096]
+		}
+		m := namedValueRe.FindStringSubmatchIndex(rest)
+		if m == nil {
+			continue
+		}
+		v, quoted := rest[m[4]:m[5]], rest[m[2]:m[3]]
+		if len(v) < 6 || strings.HasPrefix(v, "[redacted") || strings.HasPrefix(v, "***") || secretRe.MatchString(v) || codeValue(v, quoted) {
+			continue
+		}
+		hits = append(hits, namedSecretHit{a, b + m[4], Secret{"named:" + strings.TrimLeft(s[a:b], "-"), v}})
+	}
+	sort.Slice(hits, func(x, y int) bool { return hits[x].start < hits[y].start })
+	// a name inside an earlier hit's value (TOKEN=my_secret_value) is not
+	// a second hit
+	out := hits[:0]
+	end := -1
+	for _, h := range hits {
+		if h.start < end {
+			continue
+		}
+		out = append(out, h)
+		end = h.value + len(h.sec.Value)
 	}
 	return out
 }

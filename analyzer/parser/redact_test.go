@@ -59,60 +59,88 @@ func TestFindSecrets(t *testing.T) {
 // names a secret and gives it a variable, a reference, an expression, a
 // type or another name is no secret value; real-looking keys, and literal
 // values under a secret's name, are.
+// literalsNotCode are texts and the secrets FindSecrets finds in them
+// (kind=value, |-joined; "" for none).
+var literalsNotCode = []struct{ in, want string }{
+	// Real-looking keys, wherever they stand.
+	{`export OPENAI_API_KEY=sk-proj-4fJ8kLm2Qx9ZtR7w`, "anthropic or openai key=sk-proj-4fJ8kLm2Qx9ZtR7w"},
+	{`api_key = "sk-ant-api03-9xYzAbCdEf"`, "anthropic or openai key=sk-ant-api03-9xYzAbCdEf"},
+	{`token: ghp_16C7e42F292c6912E7710c838347Ae178B4a`, "github token=ghp_16C7e42F292c6912E7710c838347Ae178B4a"},
+	{`aws_access_key_id = AKIAIOSFODNN7EXAMPLE`, "aws access key id=AKIAIOSFODNN7EXAMPLE"},
+	{`SLACK_BOT_TOKEN=xoxb-123456789012-abcdefABCDEF`, "slack token=xoxb-123456789012-abcdefABCDEF"},
+	{`curl -H "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig"`, "authorization header=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig"},
+	// Literal values under a secret's name.
+	{`NPM_TOKEN=npm_abcdef`, "named:NPM_TOKEN=npm_abcdef"},
+	{`NPM_TOKEN=npm_doubleagentFIXTUREnotAtoken`, "named:NPM_TOKEN=npm_doubleagentFIXTUREnotAtoken"}, // fixtures/roots/s1ngularity
+	{`token=AbCdEfGhIjKlMnOpQrStUvWx`, "named:token=AbCdEfGhIjKlMnOpQrStUvWx"},                       // random case, not words
+	{`password: hunter42`, "named:password=hunter42"},
+	{`"client_secret": "Zm9vYmFyYmF6cXV4"`, "named:client_secret=Zm9vYmFyYmF6cXV4"},
+	{`db_password = "correcthorse"`, "named:db_password=correcthorse"},
+	{`X-Api-Key: zz9-abcdef123`, "named:X-Api-Key=zz9-abcdef123"},
+	{`JWT_TOKEN=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl`, "named:JWT_TOKEN=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl"},
+	{`api_key = "self.key"`, "named:api_key=self.key"}, // quoted: a literal, whatever it reads like
+	// Code: variables and references.
+	{`my $x_token = $o->{clock};`, ""},
+	{`TOKEN=$GITHUB_TOKEN`, ""},
+	{`token = "${API_TOKEN}"`, ""},
+	{`set API_KEY=%OPENAI_API_KEY%`, ""},
+	{`token: {{ secrets.DEPLOY_TOKEN }}`, ""},
+	{`api_key: "<your-api-key>"`, ""},
+	// Code: expressions.
+	{`api_key = self.key`, ""},
+	{`token = os.environ["GITHUB_TOKEN"]`, ""},
+	{`secret = getSecret()`, ""},
+	{`password = cfg[password_field]`, ""},
+	{`access_key = Config::get`, ""},
+	{`const token = process.env.NPM_TOKEN;`, ""},
+	// Code: types and other names.
+	{`token: string;`, ""},
+	{`def login(password: str = None):`, ""},
+	{`api_key: Optional[str]`, ""},
+	{`client_secret: SecretStr`, ""},
+	{`api_key = apiKey`, ""},
+	{`password = PasswordField`, ""},
+	{`secret = mySecretValue`, ""},
+	{`token = GITHUB_TOKEN`, ""},
+	{`password = user_password`, ""},
+	{`private_key=undefined`, ""},
+	// Counts and short values stay as they were: no secret.
+	{`max_tokens=4096`, ""},
+	{`password=short`, ""},
+}
+
 func TestFindSecretsLiteralsNotCode(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		// Real-looking keys, wherever they stand.
-		{`export OPENAI_API_KEY=sk-proj-4fJ8kLm2Qx9ZtR7w`, "anthropic or openai key=sk-proj-4fJ8kLm2Qx9ZtR7w"},
-		{`api_key = "sk-ant-api03-9xYzAbCdEf"`, "anthropic or openai key=sk-ant-api03-9xYzAbCdEf"},
-		{`token: ghp_16C7e42F292c6912E7710c838347Ae178B4a`, "github token=ghp_16C7e42F292c6912E7710c838347Ae178B4a"},
-		{`aws_access_key_id = AKIAIOSFODNN7EXAMPLE`, "aws access key id=AKIAIOSFODNN7EXAMPLE"},
-		{`SLACK_BOT_TOKEN=xoxb-123456789012-abcdefABCDEF`, "slack token=xoxb-123456789012-abcdefABCDEF"},
-		{`curl -H "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig"`, "authorization header=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig"},
-		// Literal values under a secret's name.
-		{`NPM_TOKEN=npm_abcdef`, "named:NPM_TOKEN=npm_abcdef"},
-		{`NPM_TOKEN=npm_doubleagentFIXTUREnotAtoken`, "named:NPM_TOKEN=npm_doubleagentFIXTUREnotAtoken"}, // fixtures/roots/s1ngularity
-		{`token=AbCdEfGhIjKlMnOpQrStUvWx`, "named:token=AbCdEfGhIjKlMnOpQrStUvWx"},                       // random case, not words
-		{`password: hunter42`, "named:password=hunter42"},
-		{`"client_secret": "Zm9vYmFyYmF6cXV4"`, "named:client_secret=Zm9vYmFyYmF6cXV4"},
-		{`db_password = "correcthorse"`, "named:db_password=correcthorse"},
-		{`X-Api-Key: zz9-abcdef123`, "named:X-Api-Key=zz9-abcdef123"},
-		{`JWT_TOKEN=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl`, "named:JWT_TOKEN=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl"},
-		{`api_key = "self.key"`, "named:api_key=self.key"}, // quoted: a literal, whatever it reads like
-		// Code: variables and references.
-		{`my $x_token = $o->{clock};`, ""},
-		{`TOKEN=$GITHUB_TOKEN`, ""},
-		{`token = "${API_TOKEN}"`, ""},
-		{`set API_KEY=%OPENAI_API_KEY%`, ""},
-		{`token: {{ secrets.DEPLOY_TOKEN }}`, ""},
-		{`api_key: "<your-api-key>"`, ""},
-		// Code: expressions.
-		{`api_key = self.key`, ""},
-		{`token = os.environ["GITHUB_TOKEN"]`, ""},
-		{`secret = getSecret()`, ""},
-		{`password = cfg[password_field]`, ""},
-		{`access_key = Config::get`, ""},
-		{`const token = process.env.NPM_TOKEN;`, ""},
-		// Code: types and other names.
-		{`token: string;`, ""},
-		{`def login(password: str = None):`, ""},
-		{`api_key: Optional[str]`, ""},
-		{`client_secret: SecretStr`, ""},
-		{`api_key = apiKey`, ""},
-		{`password = PasswordField`, ""},
-		{`secret = mySecretValue`, ""},
-		{`token = GITHUB_TOKEN`, ""},
-		{`password = user_password`, ""},
-		{`private_key=undefined`, ""},
-		// Counts and short values stay as they were: no secret.
-		{`max_tokens=4096`, ""},
-		{`password=short`, ""},
-	} {
+	for _, c := range literalsNotCode {
 		var got []string
 		for _, s := range FindSecrets(c.in) {
 			got = append(got, s.Kind+"="+s.Value)
 		}
 		if g := strings.Join(got, "|"); g != c.want {
 			t.Errorf("FindSecrets(%q) = %q, want %q", c.in, g, c.want)
+		}
+	}
+}
+
+// TestRedactSecretsMasksWhatFindSecretsFinds: RedactSecrets replaces
+// exactly the values FindSecrets reports, so code (token: string) is left
+// as written in rows and reports.
+func TestRedactSecretsMasksWhatFindSecretsFinds(t *testing.T) {
+	for _, c := range literalsNotCode {
+		want := c.in
+		for _, s := range FindSecrets(c.in) {
+			want = strings.Replace(want, s.Value, "[redacted]", 1)
+		}
+		if got := RedactSecrets(c.in); got != want {
+			t.Errorf("RedactSecrets(%q) = %q, want %q", c.in, got, want)
+		}
+	}
+	for in, want := range map[string]string{
+		`interface Creds { token: string; password: string }`:                         `interface Creds { token: string; password: string }`,
+		`TOKEN=abcdefgh1 other_token=$X`:                                              `TOKEN=[redacted] other_token=$X`,
+		`curl -H "Authorization: Bearer abcdefgh12345" -H "X-Api-Key: zz9-abcdef123"`: `curl -H "Authorization: Bearer [redacted]" -H "X-Api-Key: [redacted]"`,
+	} {
+		if got := RedactSecrets(in); got != want {
+			t.Errorf("RedactSecrets(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
