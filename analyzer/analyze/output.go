@@ -376,6 +376,7 @@ func writeOutputs(c *collected, opts *Options, formats []string, sum *Summary) e
 	c.corr.DecideSessions(agg)
 	c.problems = append(c.problems, c.corr.TakeProblems()...)
 	c.undatedProblems(sum)
+	c.attributeInputs()
 	sessions := agg.Sessions()
 	if filtered(opts) {
 		sessions = withRows(sessions)
@@ -512,6 +513,41 @@ func writeInventory(c *collected, opts *Options, sessions []timeline.Session, ev
 	}
 	sum.Files = append(sum.Files, filepath.Join(opts.OutDir, InventoryJSON))
 	return nil
+}
+
+// attributeInputs names the input of a problem the correlate stage
+// raised (duplicate_id, state_conflict, ...), which knows the bundle and
+// host but not the path the examiner gave: the one input holding that
+// bundle id, else the one input of that host. A problem whose rows came
+// from two inputs of one host keeps an empty input (it is counted in the
+// run's total, under no single input).
+func (c *collected) attributeInputs() {
+	byBundle, byHost := map[string]string{}, map[string]string{}
+	seen := func(m map[string]string, k, in string) {
+		if k == "" {
+			return
+		}
+		if old, ok := m[k]; ok && old != in {
+			m[k] = "" // two inputs: not one
+			return
+		}
+		m[k] = in
+	}
+	for _, s := range c.inv.Sources {
+		seen(byBundle, s.BundleID, s.Input)
+		seen(byHost, s.Host, s.Input)
+	}
+	for i := range c.problems {
+		p := &c.problems[i]
+		if p.Input != "" {
+			continue
+		}
+		if in, known := byBundle[p.BundleID]; p.BundleID != "" && known {
+			p.Input = in // "" when two inputs hold that bundle
+		} else {
+			p.Input = byHost[p.Host]
+		}
+	}
 }
 
 // writeProblems writes problems.jsonl in a fixed order.

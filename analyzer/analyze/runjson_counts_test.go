@@ -87,21 +87,23 @@ func TestRunJSONCountsAreTheRows(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s %d", s.Input, s.Problems))
 	}
 	sameLines(t, "inventory.json sources' problems (got) and problems.jsonl rows per input (want)", got, want)
-	// A row of no input is a correlation across files (a record id with
-	// two contents, sessions whose states disagree): the summary counts
-	// it. A row of an input no source stands for (given twice) names an
+	// A correlation across files (a record id with two contents, sessions
+	// whose states disagree) names the one input its bundle or host came
+	// from. A row of an input no source stands for (given twice) names an
 	// input run.json lists in inputs_given.
 	given := map[string]string{}
 	for _, g := range rec.InputsGiven {
 		given[g.Input] = g.Status
 	}
 	var orphans []string
-	perInput := 0
+	perInput, correlated := 0, 0
 	for _, p := range ps {
+		if p.Kind == "duplicate_id" || p.Kind == "state_conflict" {
+			correlated++
+		}
 		switch {
 		case listed[p.Input]:
 			perInput++
-		case p.Input == "" && (p.Kind == "duplicate_id" || p.Kind == "state_conflict"):
 		case p.Input != "" && given[p.Input] == analyze.InputDuplicate && p.Kind == "duplicate_input":
 		default:
 			orphans = append(orphans, p.Input+" "+p.Kind)
@@ -109,8 +111,8 @@ func TestRunJSONCountsAreTheRows(t *testing.T) {
 	}
 	sort.Strings(orphans)
 	sameLines(t, "problems.jsonl rows of an input run.json does not list", orphans, nil)
-	if perInput == 0 || perInput == len(ps) {
-		t.Fatalf("%d of %d rows belong to a source: the cross-file and duplicate rows are not there", perInput, len(ps))
+	if perInput != len(ps) || correlated == 0 {
+		t.Fatalf("%d of %d rows belong to a source, %d of them the correlate stage's: want all, and some", perInput, len(ps), correlated)
 	}
 	// The hostile folder: each entry is accounted for, the cut bundle is
 	// read in part and counted.
@@ -137,7 +139,7 @@ func TestRunJSONCountsAreTheRows(t *testing.T) {
 		counts = append(counts, fmt.Sprintf("%s %d", n, rows[filepath.Join(dir, n+".tar.zst")]))
 	}
 	counts = append(counts, fmt.Sprintf("no input %d", rows[""]))
-	sameLines(t, "rows per hostile input", counts, []string{"cut 2", "damaged 1", "empty 1", "good 1", "loop-a 1", "loop-b 1", "pipe 1", "no input 4"})
+	sameLines(t, "rows per hostile input", counts, []string{"cut 2", "damaged 1", "empty 1", "good 5", "loop-a 1", "loop-b 1", "pipe 1", "no input 0"}) // good's 4 duplicate_id rows are its own
 	var cut []string
 	for _, p := range ps {
 		if p.Input == filepath.Join(dir, "cut.tar.zst") {

@@ -31,8 +31,9 @@ func TestEntryCopyThroughTheEngine(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o := analyzetest.Run(t, Parsers(), analyzetest.Bundle(t, Agent, []bundletest.File{
-			{Path: home + "/.local/share/amazon-q/data.sqlite3", Target: "cli-db", Kind: "sqlite", Data: data}}))
+		bundle := analyzetest.Bundle(t, Agent, []bundletest.File{
+			{Path: home + "/.local/share/amazon-q/data.sqlite3", Target: "cli-db", Kind: "sqlite", Data: data}})
+		o := analyzetest.Run(t, Parsers(), bundle)
 		var prompts, probs []string
 		for _, r := range o.Rows {
 			if r.RecordID == "u-1#user" {
@@ -41,6 +42,9 @@ func TestEntryCopyThroughTheEngine(t *testing.T) {
 		}
 		for _, p := range o.Problems {
 			if strings.Contains(p.Message, `"u-1#`) {
+				if p.Input != bundle { // the correlate stage's problem names the input it came from
+					t.Errorf("%s: problem %s input %q, want %q", c.name, p.Kind, p.Input, bundle)
+				}
 				m := p.Kind + ": " + p.Message
 				if i := strings.Index(m, " (at "); i > 0 {
 					m = m[:i]
