@@ -30,7 +30,8 @@ func (c *DetectCmd) Run(g *Globals, log zerolog.Logger) error {
 	if len(c.Identity) == 0 {
 		limits = nil // the bundle reader's own defaults, as before
 	}
-	rows, probs := analyze.Detect(context.Background(), c.Inputs, parsers.All(), limits)
+	d := analyze.DetectInputs(context.Background(), c.Inputs, parsers.All(), limits)
+	rows, probs := d.Rows, d.Problems
 	for _, p := range probs {
 		fmt.Fprintf(os.Stderr, "problem: %s: %s\n", clean(p.Input), clean(p.Message))
 	}
@@ -90,6 +91,9 @@ func (c *DetectCmd) Run(g *Globals, log zerolog.Logger) error {
 	}
 	if unusable > 0 {
 		return &exitError{exitPartial, fmt.Sprintf("%d input(s) unusable (listed above): the table holds only the others", unusable)}
+	}
+	if n := len(d.CutShort); n > 0 {
+		return &exitError{exitPartial, fmt.Sprintf("%d bundle(s) read only in part (cut short or corrupt; listed above): the table holds what came before each cut: %s", n, clean(strings.Join(d.CutShort, ", ")))}
 	}
 	return nil
 }

@@ -69,7 +69,7 @@ func TestCutBundleExitsThree(t *testing.T) {
 
 // checkCut writes the cut bundle to p and checks verify, timeline and
 // report name the member (named by file: its path, or the member name)
-// where it stops.
+// where it stops, and detect exits 3 naming the bundle.
 func checkCut(t *testing.T, p string, cut []byte, file, path string) {
 	t.Helper()
 	dir := filepath.Dir(p)
@@ -78,6 +78,10 @@ func checkCut(t *testing.T, p string, cut []byte, file, path string) {
 	}
 	if out, code := runCLI(t, "verify", p); code != 1 || !strings.Contains(out, "truncated "+file+": bundle cut short or corrupt inside this member after ") {
 		t.Fatalf("verify a bundle cut in %s: exit %d, want 1: %s", file, code, out)
+	}
+	if out, code := runCLI(t, "detect", p); code != 3 || !strings.Contains(out, "  claude-code  ") || !strings.Contains(out, "truncated "+file+": bundle cut short or corrupt inside this member after ") ||
+		!strings.Contains(out, "doubleagent: 1 bundle(s) read only in part (cut short or corrupt; listed above): the table holds what came before each cut: "+p) {
+		t.Fatalf("detect a bundle cut in %s: exit %d, want 3: %s", file, code, out)
 	}
 	for _, cmd := range []string{"timeline", "report"} {
 		o := filepath.Join(dir, cmd)

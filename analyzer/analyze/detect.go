@@ -50,6 +50,22 @@ func presence(statuses map[string]int, files int) string {
 // Detect lists the agents in each input without parsing anything. Bundles
 // are read through (hashes are checked, nothing is written to disk).
 func Detect(ctx context.Context, paths []string, ps []parser.Parser, limits *bundle.Options) ([]DetectRow, []Problem) {
+	d := DetectInputs(ctx, paths, ps, limits)
+	return d.Rows, d.Problems
+}
+
+// Detected is what Detect found: the rows, the problems, and the bundles
+// read only in part (cut short or corrupt), sorted, as Summary.CutShort
+// names them for a timeline.
+type Detected struct {
+	Rows     []DetectRow
+	Problems []Problem
+	CutShort []string
+}
+
+// DetectInputs is Detect, with the bundles read only in part.
+func DetectInputs(ctx context.Context, paths []string, ps []parser.Parser, limits *bundle.Options) Detected {
+	var cut []string
 	rt := inputs.NewRouter(ps)
 	x := inputs.Expand(paths)
 	units, probs := x.Units, x.Problems
@@ -65,6 +81,9 @@ func Detect(ctx context.Context, paths []string, ps []parser.Parser, limits *bun
 		}
 		probs = append(probs, s.Problems()...)
 		facts := s.Facts()
+		if facts.CutShort {
+			cut = append(cut, u.Path)
+		}
 		m := map[[2]string]*DetectRow{}
 		for _, f := range facts.Seen {
 			if f.Agent == "" {
@@ -115,5 +134,6 @@ func Detect(ctx context.Context, paths []string, ps []parser.Parser, limits *bun
 	for i := range probs {
 		probs[i] = probs[i].NamedOnce()
 	}
-	return rows, probs
+	sort.Strings(cut)
+	return Detected{Rows: rows, Problems: probs, CutShort: cut}
 }

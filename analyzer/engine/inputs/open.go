@@ -38,7 +38,9 @@ func OpenForDetect(ctx context.Context, u Unit, rt *Router, limits *bundle.Optio
 }
 
 // detectBundle verifies a bundle and keeps its header's host and its
-// manifest rows' counts.
+// manifest rows' counts. A bundle cut short before or inside its manifest
+// also counts the members read before the cut that no manifest row
+// read names, from their own headers.
 func detectBundle(p string, rt *Router, limits *bundle.Options) (*Source, error) {
 	s := &Source{kind: KindBundle, input: p}
 	if sc, err := bundle.CheckSidecar(p); err == nil && sc.Present && !sc.OK {
@@ -49,15 +51,36 @@ func detectBundle(p string, rt *Router, limits *bundle.Options) (*Source, error)
 		return nil, err
 	}
 	defer f.Close()
-	hdr, res, err := bundle.Verify(f, limits)
+	br, err := bundle.Open(f, limits)
 	if err != nil {
 		return nil, err
 	}
-	s.host, s.bundleID = hdr.Host.Hostname, hdr.BundleID
+	var read []bundle.Entry
+	for {
+		m, err := br.Next()
+		if err != nil {
+			break
+		}
+		read = append(read, m.Entry)
+	}
+	res := br.Result()
+	s.host, s.bundleID, s.cut = br.Header.Host.Hostname, br.Header.BundleID, res.Truncated
 	for _, pr := range res.Problems {
 		s.problem(Problem{Kind: pr.Kind, SourceFile: pr.Path, Message: pr.String()})
 	}
-	for _, e := range res.Manifest {
+	rows := res.Manifest
+	if res.Truncated {
+		listed := map[string]bool{}
+		for _, e := range rows {
+			listed[e.Path] = true
+		}
+		for _, e := range read {
+			if !listed[e.Path] {
+				rows = append(rows, e)
+			}
+		}
+	}
+	for _, e := range rows {
 		s.seen = append(s.seen, seenFile{user: e.User, agent: e.Agent, status: e.Status, size: e.Size, parsable: rt.Reads(e.Agent)})
 	}
 	return s, nil
