@@ -99,11 +99,7 @@ func TestParquetHivePartitions(t *testing.T) {
 	if rows := rows(t, out); total != len(rows) || total != 4 {
 		t.Errorf("%d Parquet rows, %d timeline rows", total, len(rows))
 	}
-	var rec analyze.RunRecord
-	b, _ := os.ReadFile(filepath.Join(out, analyze.RunJSON))
-	if err := json.Unmarshal(b, &rec); err != nil {
-		t.Fatal(err)
-	}
+	rec := runRecord(t, out)
 	listed := map[string]bool{}
 	for _, o := range rec.Outputs {
 		listed[o.File] = true

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/csv"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -113,11 +112,7 @@ func TestRunRecordAndReusedOutputFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(out, "notes.txt"), []byte("examiner's own file"), 0o644)
-	var rec analyze.RunRecord
-	b, _ := os.ReadFile(filepath.Join(out, analyze.RunJSON))
-	if err := json.Unmarshal(b, &rec); err != nil {
-		t.Fatal(err)
-	}
+	rec := runRecord(t, out)
 	bb, _ := os.ReadFile(p)
 	sum := sha256.Sum256(bb)
 	if rec.ToolVersion != "9.9" || strings.Join(rec.CommandLine, " ") != "doubleagent timeline" || len(rec.Inputs) != 1 ||

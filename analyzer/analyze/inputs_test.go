@@ -37,16 +37,21 @@ func sameLines(t *testing.T, what string, got, want []string) {
 
 // runRecord reads run.json.
 func runRecord(t *testing.T, out string) analyze.RunRecord {
+	return readJSON[analyze.RunRecord](t, filepath.Join(out, analyze.RunJSON))
+}
+
+// readJSON reads the JSON document at p into a T.
+func readJSON[T any](t *testing.T, p string) T {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(out, analyze.RunJSON))
+	var v T
+	b, err := os.ReadFile(p)
+	if err == nil {
+		err = json.Unmarshal(b, &v)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rec analyze.RunRecord
-	if err := json.Unmarshal(b, &rec); err != nil {
-		t.Fatal(err)
-	}
-	return rec
+	return v
 }
 
 // TestFolderOfEvidenceAccountsForEveryEntry is issue 22's first case: a
@@ -310,14 +315,7 @@ func TestNoUsableInputStillWritesOutputs(t *testing.T) {
 	if got := problemSet(problems(t, out)); len(got) != 1 || got[0] != want {
 		t.Fatalf("problems %q, want %q", got, want)
 	}
-	var rec analyze.RunRecord
-	b, err := os.ReadFile(filepath.Join(out, "run.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &rec); err != nil {
-		t.Fatal(err)
-	}
+	rec := runRecord(t, out)
 	if len(rec.InputsGiven) != 1 || rec.InputsGiven[0].Input != bad || rec.InputsGiven[0].Status != analyze.InputUnusable {
 		t.Fatalf("run.json inputs %+v", rec.InputsGiven)
 	}

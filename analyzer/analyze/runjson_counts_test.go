@@ -3,7 +3,6 @@
 package analyze_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -154,14 +153,5 @@ func TestRunJSONCountsAreTheRows(t *testing.T) {
 
 // inventory reads inventory.json.
 func inventory(t *testing.T, out string) analyze.Inventory {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(out, analyze.InventoryJSON))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var inv analyze.Inventory
-	if err := json.Unmarshal(b, &inv); err != nil {
-		t.Fatal(err)
-	}
-	return inv
+	return readJSON[analyze.Inventory](t, filepath.Join(out, analyze.InventoryJSON))
 }
