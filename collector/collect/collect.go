@@ -123,6 +123,10 @@ type collector struct {
 	// relocated folders walked (walked path and the folder it stands for).
 	relocVars map[string]bool
 	relocated map[string]bool
+	// homeDirs are the walked folders of every home found (before
+	// --users), but a home of "/": the link policy follows a root-owned
+	// target only inside one of them or a container volume folder.
+	homeDirs []string
 }
 
 type projectRef struct {
@@ -182,6 +186,11 @@ func Run(ctx context.Context, out io.Writer, opts Options) (*Result, error) {
 	log.Info().Str("bundle_id", id).Str("root", opts.Root).Str("host", host.Hostname).Msg("collection started")
 
 	homes, skippedHomes := findHomes(opts.Root, runtime.GOOS == "windows" && isLive(opts.Root), log)
+	for _, h := range homes {
+		if h.Orig != "/" {
+			c.homeDirs = append(c.homeDirs, h.Dir)
+		}
+	}
 	if len(opts.Users) > 0 {
 		keep := map[string]bool{}
 		for _, u := range opts.Users {
