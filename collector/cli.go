@@ -40,7 +40,7 @@ type CLI struct {
 	EncryptTo   []string         `help:"Encrypt the bundle with age to this recipient (age1..., or a file of recipients one a line; repeatable): the file is <name>.tar.zst.age and its .sha256 sidecar hashes the ciphertext. Read it with doubleagent --identity." sep:"none" placeholder:"RECIPIENT"`
 	List        bool             `help:"Print the catalog (agents, targets and paths per OS) as a table and exit."`
 	JSON        bool             `help:"With --list: print the catalog as JSON (the document of doubleagent catalog --json)."`
-	Inventory   bool             `help:"Write nothing: print one JSON line for the host and one per user and agent (files, bytes, first and last mtime, projects)."`
+	Inventory   bool             `help:"Write nothing: walk as a collection would (same options) and print one JSON line for the host and one per user and agent (files, bytes, first and last mtime, projects, rows per status, presence, found_via)."`
 	LogLevel    string           `help:"Log level: ${enum}." enum:"debug,info,warn,error" default:"info"`
 	LogFormat   string           `help:"Log format on stderr: ${enum} (auto: console on a terminal, JSON otherwise)." enum:"auto,console,json" default:"auto"`
 	Version     kong.VersionFlag `help:"Print the version and exit."`
@@ -150,7 +150,7 @@ func (c *CLI) Run() error {
 		root = abs
 	}
 	if c.Inventory {
-		return collect.Inventory(os.Stdout, collect.Options{Root: root, Host: c.Host, Users: c.Users})
+		return collect.Inventory(os.Stdout, collect.Options{Root: root, Host: c.Host, Users: c.Users, MaxFileSize: c.MaxFileSize, Full: c.Full, NoSecrets: c.NoSecrets})
 	}
 	recips, err := c.recipients()
 	if err != nil {
