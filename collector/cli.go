@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -28,7 +29,7 @@ import (
 // CLI is the collector's command line. It has one job, so the collection
 // is the default; --list and --inventory are alternative modes.
 type CLI struct {
-	Root        string           `help:"Collect from a mounted image or copied tree at DIR, taken as '/'." placeholder:"DIR" type:"existingdir"`
+	Root        string           `help:"Collect from a mounted image or copied tree at DIR, taken as '/'." placeholder:"DIR"`
 	Host        string           `help:"Host name to record (default: the live host's, or DIR/etc/hostname with --root)." placeholder:"NAME"`
 	Output      string           `short:"o" help:"Bundle file to write, or '-' for stdout (default: <host>_<UTC time>_doubleagent.tar.zst in the working folder)." placeholder:"FILE"`
 	Users       []string         `help:"Collect only these users (comma-separated account names)." sep:","`
@@ -131,6 +132,26 @@ func (c *CLI) logWriterTo(out io.Writer) io.Writer {
 	// The bundle's own log takes every level (collect.Collect joins the
 	// two with zerolog.MultiLevelWriter); stderr only --log-level and up.
 	return &zerolog.FilteredLevelWriter{Writer: zerolog.LevelWriterAdapter{Writer: w}, Level: lvl}
+}
+
+// checkRoot says in plain words why --root cannot be collected ("no such
+// file or folder: DIR", not a raw stat error).
+func (c *CLI) checkRoot() error {
+	if c.Root == "" {
+		return nil
+	}
+	fi, err := os.Stat(c.Root)
+	switch {
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
+		return fmt.Errorf("--root: no such file or folder: %s", c.Root)
+	case errors.Is(err, fs.ErrPermission):
+		return fmt.Errorf("--root: permission denied: %s", c.Root)
+	case err != nil:
+		return fmt.Errorf("--root: %w", err)
+	case !fi.IsDir():
+		return fmt.Errorf("--root: not a folder: %s (--root takes the folder of a mounted image or copied tree)", c.Root)
+	}
+	return nil
 }
 
 // Run performs the selected mode.
