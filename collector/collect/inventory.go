@@ -313,7 +313,7 @@ func presenceOf(st map[string]int) string {
 	switch {
 	case st[bundle.StatusCollected] > 0:
 		return PresenceFilesKept
-	case len(st) == st[bundle.StatusFolder]:
+	case len(st) == 1 && st[bundle.StatusFolder] > 0:
 		return PresenceNothingKept
 	}
 	return PresenceNothingCollected
