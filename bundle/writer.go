@@ -311,7 +311,12 @@ func (w *Writer) AddEntry(e Entry) {
 	w.record(e)
 }
 
-func (w *Writer) prepare(e Entry) Entry {
+func (w *Writer) prepare(e Entry) Entry { return PrepareEntry(e) }
+
+// PrepareEntry is a file row as the manifest holds it: its record kind
+// set, its path, link target and sidecar_of escaped (path_b64 keeping a
+// path's raw bytes). The collector's --inventory tallies rows so.
+func PrepareEntry(e Entry) Entry {
 	e.Record = RecordFile
 	esc, changed := EscapePath(e.Path)
 	if changed {

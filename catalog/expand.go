@@ -40,10 +40,11 @@ type Hit struct {
 // fs.SkipAll to stop the walk; any other error stops it and is returned.
 func WalkHome(home string, list []Agent, fn func(Hit) error) error {
 	seen := NewPathSet()
+	own := &linkOwners{list: list}
 	for _, a := range list {
 		for _, t := range a.Targets {
 			for _, pat := range TargetPatterns(t) {
-				if err := walkPattern(home, pat, a.Name, t, seen, fn); err != nil {
+				if err := walkPattern(home, pat, a.Name, t, seen, own, fn); err != nil {
 					if errors.Is(err, fs.SkipAll) {
 						return nil
 					}
@@ -91,7 +92,29 @@ func Excluded(t Target, name string) bool {
 	return false
 }
 
-func walkPattern(home, pat, agent string, t Target, seen *PathSet, fn func(Hit) error) error {
+// linkOwners attributes a link met where a folder is expected (on the way
+// to a target's static base) to the agent whose folder it stands for
+// (Folders: ~/.gemini is Gemini CLI's, though Antigravity's patterns pass
+// through it first), not to whichever pattern met it first.
+type linkOwners struct {
+	list []Agent
+	m    map[string]Folder
+}
+
+func (o *linkOwners) at(rel, agent string, t Target) (string, Target) {
+	if o.m == nil {
+		o.m = map[string]Folder{}
+		for _, f := range Folders(o.list) {
+			o.m[f.Rel] = f
+		}
+	}
+	if f, ok := o.m[rel]; ok {
+		return f.Agent, f.Target
+	}
+	return agent, t
+}
+
+func walkPattern(home, pat, agent string, t Target, seen *PathSet, own *linkOwners, fn func(Hit) error) error {
 	// Expand alternatives first so each has its own static base.
 	for _, p := range ExpandBraces(pat) {
 		segs := strings.Split(p, "/")
@@ -114,7 +137,9 @@ func walkPattern(home, pat, agent string, t Target, seen *PathSet, fn func(Hit) 
 			// path seen, so it is reported once.
 			if link != "" && seen.Add(link) {
 				info, _ := os.Lstat(link)
-				if err := fn(Hit{Path: link, Rel: relSlash(home, link), Agent: agent, Target: t, Info: info}); err != nil {
+				rel := relSlash(home, link)
+				la, lt := own.at(rel, agent, t)
+				if err := fn(Hit{Path: link, Rel: rel, Agent: la, Target: lt, Info: info}); err != nil {
 					return err
 				}
 			}
@@ -260,6 +285,7 @@ func walkFrom(base, prefix, start, pat string, segs []string, agent string, t Ta
 // fs.SkipAll to stop the walk; any other error stops it and is returned.
 func WalkLinked(dir, linkRel string, list []Agent, fn func(Hit) error) error {
 	seen := NewPathSet()
+	own := &linkOwners{list: list}
 	prefix := strings.Split(linkRel, "/")
 	for _, a := range list {
 		for _, t := range a.Targets {
@@ -282,7 +308,9 @@ func WalkLinked(dir, linkRel string, list []Agent, fn func(Hit) error) error {
 						if !ok {
 							if link != "" && seen.Add(link) {
 								info, _ := os.Lstat(link)
-								if err := fn(Hit{Path: link, Rel: linkRel + "/" + relSlash(dir, link), Agent: a.Name, Target: t, Info: info}); err != nil {
+								rel := linkRel + "/" + relSlash(dir, link)
+								la, lt := own.at(rel, a.Name, t)
+								if err := fn(Hit{Path: link, Rel: rel, Agent: la, Target: lt, Info: info}); err != nil {
 									if errors.Is(err, fs.SkipAll) {
 										return nil
 									}

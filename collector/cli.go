@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -28,7 +29,7 @@ import (
 // CLI is the collector's command line. It has one job, so the collection
 // is the default; --list and --inventory are alternative modes.
 type CLI struct {
-	Root        string           `help:"Collect from a mounted image or copied tree at DIR, taken as '/'." placeholder:"DIR" type:"existingdir"`
+	Root        string           `help:"Collect from a mounted image or copied tree at DIR, taken as '/'." placeholder:"DIR"`
 	Host        string           `help:"Host name to record (default: the live host's, or DIR/etc/hostname with --root)." placeholder:"NAME"`
 	Output      string           `short:"o" help:"Bundle file to write, or '-' for stdout (default: <host>_<UTC time>_doubleagent.tar.zst in the working folder)." placeholder:"FILE"`
 	Users       []string         `help:"Collect only these users (comma-separated account names)." sep:","`
@@ -40,7 +41,7 @@ type CLI struct {
 	EncryptTo   []string         `help:"Encrypt the bundle with age to this recipient (age1..., or a file of recipients one a line; repeatable): the file is <name>.tar.zst.age and its .sha256 sidecar hashes the ciphertext. Read it with doubleagent --identity." sep:"none" placeholder:"RECIPIENT"`
 	List        bool             `help:"Print the catalog (agents, targets and paths per OS) as a table and exit."`
 	JSON        bool             `help:"With --list: print the catalog as JSON (the document of doubleagent catalog --json)."`
-	Inventory   bool             `help:"Write nothing: print one JSON line for the host and one per user and agent (files, bytes, first and last mtime, projects)."`
+	Inventory   bool             `help:"Write nothing: walk as a collection would (same options) and print one JSON line for the host and one per user and agent (files, bytes, first and last mtime, projects, rows per status, presence, found_via)."`
 	LogLevel    string           `help:"Log level: ${enum}." enum:"debug,info,warn,error" default:"info"`
 	LogFormat   string           `help:"Log format on stderr: ${enum} (auto: console on a terminal, JSON otherwise)." enum:"auto,console,json" default:"auto"`
 	Version     kong.VersionFlag `help:"Print the version and exit."`
@@ -133,6 +134,26 @@ func (c *CLI) logWriterTo(out io.Writer) io.Writer {
 	return &zerolog.FilteredLevelWriter{Writer: zerolog.LevelWriterAdapter{Writer: w}, Level: lvl}
 }
 
+// checkRoot says in plain words why --root cannot be collected ("no such
+// file or folder: DIR", not a raw stat error).
+func (c *CLI) checkRoot() error {
+	if c.Root == "" {
+		return nil
+	}
+	fi, err := os.Stat(c.Root)
+	switch {
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
+		return fmt.Errorf("--root: no such file or folder: %s", c.Root)
+	case errors.Is(err, fs.ErrPermission):
+		return fmt.Errorf("--root: permission denied: %s", c.Root)
+	case err != nil:
+		return fmt.Errorf("--root: %w", err)
+	case !fi.IsDir():
+		return fmt.Errorf("--root: not a folder: %s (--root takes the folder of a mounted image or copied tree)", c.Root)
+	}
+	return nil
+}
+
 // Run performs the selected mode.
 func (c *CLI) Run() error {
 	if c.JSON && !c.List {
@@ -150,7 +171,7 @@ func (c *CLI) Run() error {
 		root = abs
 	}
 	if c.Inventory {
-		return collect.Inventory(os.Stdout, collect.Options{Root: root, Host: c.Host, Users: c.Users})
+		return collect.Inventory(os.Stdout, collect.Options{Root: root, Host: c.Host, Users: c.Users, MaxFileSize: c.MaxFileSize, Full: c.Full, NoSecrets: c.NoSecrets})
 	}
 	recips, err := c.recipients()
 	if err != nil {

@@ -38,6 +38,10 @@ func main() {
 		fmt.Fprintln(os.Stderr, "doubleagent-collector:", err)
 		os.Exit(exitUsage)
 	}
+	if err := cli.checkRoot(); err != nil {
+		fmt.Fprintln(os.Stderr, "doubleagent-collector:", err)
+		os.Exit(exitUsage)
+	}
 	stopProfiles, err := cli.startProfiles()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "doubleagent-collector:", err)

@@ -412,3 +412,31 @@ func TestLogReaderGoesAway(t *testing.T) {
 		t.Fatalf("sidecar %q, %v; bundle sha256 %x", side, err, sum)
 	}
 }
+
+// TestNothingUnseenPlainRootErrors: a --root that is missing, or a file,
+// is refused in plain words with exit 2, before anything is created.
+func TestNothingUnseenPlainRootErrors(t *testing.T) {
+	bin := buildCollector(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	writeFile(t, file, "x")
+	for _, c := range []struct{ root, want string }{
+		{filepath.Join(dir, "missing"), "doubleagent-collector: --root: no such file or folder: " + filepath.Join(dir, "missing") + "\n"},
+		{filepath.Join(file, "below"), "doubleagent-collector: --root: no such file or folder: " + filepath.Join(file, "below") + "\n"},
+		{file, "doubleagent-collector: --root: not a folder: " + file + " (--root takes the folder of a mounted image or copied tree)\n"},
+	} {
+		for _, mode := range [][]string{{"--inventory"}, {"-o", filepath.Join(dir, "b.tar.zst")}} {
+			cmd := exec.Command(bin, append([]string{"--root", c.root}, mode...)...)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 2 || stderr.String() != c.want || stdout.Len() != 0 {
+				t.Errorf("--root %s %v: %v\nstderr %q\nwant   %q\nstdout %q", c.root, mode, err, stderr.String(), c.want, stdout.String())
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "b.tar.zst")); !os.IsNotExist(err) {
+		t.Error("a bundle was created for an unusable --root")
+	}
+}

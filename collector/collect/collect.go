@@ -108,7 +108,7 @@ var ErrNoHome = errors.New("no home was found")
 
 type collector struct {
 	opts     Options
-	w        *bundle.Writer
+	w        sink
 	log      zerolog.Logger
 	done     *catalog.PathSet // every walked path handled, across homes
 	projects map[string]projectRef
@@ -123,6 +123,13 @@ type collector struct {
 	// relocated folders walked (walked path and the folder it stands for).
 	relocVars map[string]bool
 	relocated map[string]bool
+	// homeDirs are the walked folders of every home found (before
+	// --users), but a home of "/": the link policy follows a root-owned
+	// target only inside one of them or a container volume folder.
+	homeDirs []string
+	// dry: --inventory's walk. A file is opened and checked as for a
+	// copy, but the sink reads only its head, once.
+	dry bool
 }
 
 type projectRef struct {
@@ -130,12 +137,8 @@ type projectRef struct {
 	walkedHome string
 }
 
-// Run collects into out. The log written to opts.Log is also kept (up to
-// 16 MiB) and stored as the bundle's log.jsonl. A write error (a full disk)
-// stops the run: the bundle written so far is closed as far as possible and
-// the error returned. A cancelled ctx gives a complete, valid bundle marked
-// incomplete, and ErrInterrupted.
-func Run(ctx context.Context, out io.Writer, opts Options) (*Result, error) {
+// defaults fills in what the caller left unset.
+func (opts *Options) defaults() {
 	if opts.Clock == nil {
 		opts.Clock = time.Now
 	}
@@ -154,6 +157,33 @@ func Run(ctx context.Context, out io.Writer, opts Options) (*Result, error) {
 	if opts.Root == "" {
 		opts.Root = "/"
 	}
+}
+
+// newCollector is the collector of one walk, its rows handed to w.
+func newCollector(opts Options, w sink, log zerolog.Logger) *collector {
+	c := &collector{opts: opts, w: w, log: log, done: catalog.NewPathSet(), projects: map[string]projectRef{}, exclude: map[string]bool{}, followed: map[string]string{}, folders: catalog.Folders(opts.Agents),
+		relocVars: relocVarSet(opts.Agents), relocated: map[string]bool{}}
+	for _, p := range opts.ExcludePaths {
+		c.exclude[filepath.Clean(p)] = true
+	}
+	return c
+}
+
+// sink takes the rows of a walk: a bundle.Writer for a collection, the
+// inventory's tally for --inventory.
+type sink interface {
+	AddEntry(e bundle.Entry)
+	AddFile(e bundle.Entry, size int64, r io.Reader) (bundle.Entry, error)
+	FlagLast(fn func(e *bundle.Entry))
+}
+
+// Run collects into out. The log written to opts.Log is also kept (up to
+// 16 MiB) and stored as the bundle's log.jsonl. A write error (a full disk)
+// stops the run: the bundle written so far is closed as far as possible and
+// the error returned. A cancelled ctx gives a complete, valid bundle marked
+// incomplete, and ErrInterrupted.
+func Run(ctx context.Context, out io.Writer, opts Options) (*Result, error) {
+	opts.defaults()
 	logBuf := &limitedBuffer{max: 16 << 20}
 	var lw io.Writer = logBuf
 	if opts.LogWriter != nil {
@@ -174,103 +204,11 @@ func Run(ctx context.Context, out io.Writer, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("write bundle header: %w", err)
 	}
-	c := &collector{opts: opts, w: w, log: log, done: catalog.NewPathSet(), projects: map[string]projectRef{}, exclude: map[string]bool{}, followed: map[string]string{}, folders: catalog.Folders(opts.Agents),
-		relocVars: relocVarSet(opts.Agents), relocated: map[string]bool{}}
-	for _, p := range opts.ExcludePaths {
-		c.exclude[filepath.Clean(p)] = true
-	}
+	c := newCollector(opts, w, log)
 	log.Info().Str("bundle_id", id).Str("root", opts.Root).Str("host", host.Hostname).Msg("collection started")
 
-	homes, skippedHomes := findHomes(opts.Root, runtime.GOOS == "windows" && isLive(opts.Root), log)
-	if len(opts.Users) > 0 {
-		keep := map[string]bool{}
-		for _, u := range opts.Users {
-			keep[u] = true
-		}
-		var h2 []Home
-		found := map[string]bool{}
-		for _, h := range homes {
-			if keep[h.User] {
-				h2 = append(h2, h)
-				found[h.User] = true
-			}
-		}
-		homes = h2
-		var missing []string
-		for _, u := range opts.Users {
-			if !found[u] {
-				missing = append(missing, u)
-				if len(homes) > 0 {
-					log.Warn().Str("user", u).Msg("--users names an account with no home found on this host: nothing collected for it")
-				}
-			}
-		}
-		log.Info().Str("source", "--users").Strs("users", opts.Users).Int("homes_kept", len(homes)).Strs("not_found", missing).Msg("homes kept by --users")
-	}
-	noHome := len(homes) == 0
-	if noHome {
-		// Said at error level (stderr at every --log-level) and in the
-		// bundle's log; Run ends with ErrNoHome once the bundle is closed.
-		ev := log.Error().Str("root", opts.Root)
-		msg := "no home was found: nothing under a home was collected (homes are read from /etc/passwd, /home/*, /Users/*, /root, /var/root, /mnt/*/Users/*)"
-		if len(opts.Users) > 0 {
-			ev = ev.Strs("users", opts.Users)
-			msg = "no home of these users was found: nothing under a home was collected"
-		}
-		ev.Msg(msg)
-	}
-	if opts.Host == "" && host.Hostname == unknownHost {
-		where := "the host gives no name"
-		if !isLive(opts.Root) {
-			where = "the image has no readable /etc/hostname"
-		}
-		log.Warn().Str("host", host.Hostname).Msg(where + ": recorded as " + unknownHost + " (give --host NAME)")
-	}
+	homes, noHome, runErr := c.walk(ctx, host)
 	res := &Result{BundleID: id, Header: hdr, Homes: homes}
-	for _, sh := range skippedHomes {
-		if len(opts.Users) > 0 && !slices.Contains(opts.Users, sh.User) {
-			continue
-		}
-		// A home the host names but that is not walked (a link resolving
-		// outside the image or nowhere): recorded, never followed.
-		e := bundle.Entry{Path: sh.Orig, User: sh.User, Home: sh.Orig, Type: "dir", UID: -1, GID: -1, Error: sh.Reason, LinkTarget: sh.LinkTarget}
-		e.Status = bundle.StatusErrorRead
-		if sh.LinkTarget != "" {
-			e.Type, e.Status = "symlink", bundle.StatusSymlink
-		}
-		c.fillMeta(&e, joinRoot(opts.Root, sh.Orig))
-		c.w.AddEntry(e)
-		log.Warn().Str("user", sh.User).Str("home", sh.Orig).Str("link_target", sh.LinkTarget).Str("reason", sh.Reason).Msg("home not walked")
-	}
-	var runErr error
-	hostEnv := c.hostEnv(c.relocVars)
-	log.Info().Int("settings", len(hostEnv)).Msg("relocation variables read from the host's environment files")
-	for _, h := range homes {
-		if ctx.Err() != nil {
-			break
-		}
-		log.Info().Str("user", h.User).Str("home", h.Orig).Str("found_by", h.Source).Msg("walking home")
-		c.catalogFolders(h, h.Dir, "")
-		err := catalog.WalkHome(h.Dir, opts.Agents, func(hit catalog.Hit) error {
-			if ctx.Err() != nil {
-				return fs.SkipAll
-			}
-			return c.handle(ctx, h, hit)
-		})
-		if err == nil && ctx.Err() == nil {
-			err = c.collectRelocated(ctx, h, hostEnv)
-		}
-		if err != nil {
-			runErr = err
-			break
-		}
-	}
-	if runErr == nil && ctx.Err() == nil {
-		runErr = c.collectProjects(ctx)
-	}
-	if runErr == nil && ctx.Err() == nil {
-		runErr = c.collectVolumes(ctx, homes)
-	}
 	if runErr != nil && !errors.Is(runErr, ErrWrite) {
 		runErr = fmt.Errorf("%w: %w", ErrWrite, runErr)
 	}
@@ -303,6 +241,107 @@ func Run(ctx context.Context, out io.Writer, opts Options) (*Result, error) {
 		return res, ErrNoHome
 	}
 	return res, nil
+}
+
+// walk finds the homes and walks them (their relocated folders too), the
+// project folders their state names and the container volumes, handing
+// every path to handle. It is the one walk of a collection and of
+// --inventory.
+func (c *collector) walk(ctx context.Context, host bundle.Host) (homes []Home, noHome bool, runErr error) {
+	homes, skippedHomes := findHomes(c.opts.Root, runtime.GOOS == "windows" && isLive(c.opts.Root), c.log)
+	for _, h := range homes {
+		if h.Orig != "/" {
+			c.homeDirs = append(c.homeDirs, h.Dir)
+		}
+	}
+	if len(c.opts.Users) > 0 {
+		keep := map[string]bool{}
+		for _, u := range c.opts.Users {
+			keep[u] = true
+		}
+		var h2 []Home
+		found := map[string]bool{}
+		for _, h := range homes {
+			if keep[h.User] {
+				h2 = append(h2, h)
+				found[h.User] = true
+			}
+		}
+		homes = h2
+		var missing []string
+		for _, u := range c.opts.Users {
+			if !found[u] {
+				missing = append(missing, u)
+				if len(homes) > 0 {
+					c.log.Warn().Str("user", u).Msg("--users names an account with no home found on this host: nothing collected for it")
+				}
+			}
+		}
+		c.log.Info().Str("source", "--users").Strs("users", c.opts.Users).Int("homes_kept", len(homes)).Strs("not_found", missing).Msg("homes kept by --users")
+	}
+	noHome = len(homes) == 0
+	if noHome {
+		// Said at error level (stderr at every --log-level) and in the
+		// bundle's log; Run ends with ErrNoHome once the bundle is closed.
+		ev := c.log.Error().Str("root", c.opts.Root)
+		msg := "no home was found: nothing under a home was collected (homes are read from /etc/passwd, /home/*, /Users/*, /root, /var/root, /mnt/*/Users/*)"
+		if len(c.opts.Users) > 0 {
+			ev = ev.Strs("users", c.opts.Users)
+			msg = "no home of these users was found: nothing under a home was collected"
+		}
+		ev.Msg(msg)
+	}
+	if c.opts.Host == "" && host.Hostname == unknownHost {
+		where := "the host gives no name"
+		if !isLive(c.opts.Root) {
+			where = "the image has no readable /etc/hostname"
+		}
+		c.log.Warn().Str("host", host.Hostname).Msg(where + ": recorded as " + unknownHost + " (give --host NAME)")
+	}
+	for _, sh := range skippedHomes {
+		if len(c.opts.Users) > 0 && !slices.Contains(c.opts.Users, sh.User) {
+			continue
+		}
+		// A home the host names but that is not walked (a link resolving
+		// outside the image or nowhere): recorded, never followed.
+		e := bundle.Entry{Path: sh.Orig, User: sh.User, Home: sh.Orig, Type: "dir", UID: -1, GID: -1, Error: sh.Reason, LinkTarget: sh.LinkTarget}
+		e.Status = bundle.StatusErrorRead
+		if sh.LinkTarget != "" {
+			e.Type, e.Status = "symlink", bundle.StatusSymlink
+		}
+		c.fillMeta(&e, joinRoot(c.opts.Root, sh.Orig))
+		c.w.AddEntry(e)
+		c.log.Warn().Str("user", sh.User).Str("home", sh.Orig).Str("link_target", sh.LinkTarget).Str("reason", sh.Reason).Msg("home not walked")
+	}
+	hostEnv := c.hostEnv(c.relocVars)
+	c.log.Info().Int("settings", len(hostEnv)).Msg("relocation variables read from the host's environment files")
+	for _, h := range homes {
+		if ctx.Err() != nil {
+			break
+		}
+		c.log.Info().Str("user", h.User).Str("home", h.Orig).Str("found_by", h.Source).Msg("walking home")
+		c.catalogFolders(h, h.Dir, "")
+		err := catalog.WalkHome(h.Dir, c.opts.Agents, func(hit catalog.Hit) error {
+			if ctx.Err() != nil {
+				return fs.SkipAll
+			}
+			return c.handle(ctx, h, hit)
+		})
+		if err == nil && ctx.Err() == nil {
+			err = c.collectRelocated(ctx, h, hostEnv)
+		}
+		if err != nil {
+			runErr = err
+			break
+		}
+	}
+	if runErr == nil && ctx.Err() == nil {
+		runErr = c.collectProjects(ctx)
+	}
+	if runErr == nil && ctx.Err() == nil {
+		runErr = c.collectVolumes(ctx, homes)
+	}
+	return homes, noHome, runErr
 }
 
 func isLive(root string) bool { return root == "" || root == "/" }
@@ -404,6 +443,9 @@ func (c *collector) handle(ctx context.Context, h Home, hit catalog.Hit) error {
 		return err
 	}
 	if scan != nil {
+		if t, ok := c.w.(*tally); ok {
+			t.namedProjects(h, hit.Agent, scan.Paths())
+		}
 		for _, p := range scan.Paths() {
 			if _, ok := c.projects[p]; !ok {
 				c.projects[p] = projectRef{user: h.User, home: h.Orig, walkedHome: h.Dir}
@@ -611,7 +653,7 @@ func (c *collector) copyFile(e bundle.Entry, path string, scan *projectScanner) 
 	size := fi.Size()
 	head := &headBuffer{}
 	var src io.Reader
-	if size <= smallFile {
+	if size <= smallFile && !c.dry {
 		var data []byte
 		changed := true
 		for try := 0; try < c.opts.Retries; try++ {
@@ -666,7 +708,7 @@ func (c *collector) copyFile(e bundle.Entry, path string, scan *projectScanner) 
 	if err != nil && !errors.Is(err, bundle.ErrShortRead) {
 		return false, fmt.Errorf("%w: %w", ErrWrite, err)
 	}
-	if err != nil || (size > smallFile && !e.ChangedDuringCopy) {
+	if !c.dry && (err != nil || (size > smallFile && !e.ChangedDuringCopy)) {
 		// Streamed: a change shows as a short read or in a new stat.
 		if after, serr := f.Stat(); err != nil || (serr == nil && (after.Size() != fi.Size() || !after.ModTime().Equal(fi.ModTime()))) {
 			c.log.Warn().Str("path", e.Path).Msg("file changed while copied: the bundle holds its bytes as sized when opened")

@@ -1,9 +1,9 @@
 package collect
 
 import (
+	"context"
 	"encoding/json"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -13,6 +13,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/doubleagent/doubleagent/bundle"
 	"github.com/doubleagent/doubleagent/catalog"
+	"github.com/rs/zerolog"
 )
 
 // HostName returns the host name a collection of root would record.
@@ -117,116 +118,203 @@ type InventoryHost struct {
 	TakenUTC  string `json:"taken_utc"`
 }
 
-// InventoryRow is one user × agent line of --inventory output.
+// InventoryRow is one user × agent line of --inventory output: what a
+// collection with the same options would record for them.
 type InventoryRow struct {
 	Record     string   `json:"record"` // "agent"
 	Host       string   `json:"host"`
 	User       string   `json:"user"`
 	Home       string   `json:"home"`
 	Agent      string   `json:"agent"`
-	Status     string   `json:"status"`
-	Files      int      `json:"files"`
-	Bytes      int64    `json:"bytes"`
+	Status     string   `json:"status"` // the catalog's status of the agent
+	Files      int      `json:"files"`  // files a collection copies (manifest status collected)
+	Bytes      int64    `json:"bytes"`  // their bytes
 	FirstMTime string   `json:"first_mtime"`
 	LastMTime  string   `json:"last_mtime"`
 	Projects   []string `json:"projects"`
+	// Statuses counts the manifest rows a collection writes, per status
+	// (folder, symlink, skipped_size, error_read, ...).
+	Statuses map[string]int `json:"statuses"`
+	// Presence is "files kept", "present, nothing kept" (only the agent's
+	// folders exist) or "present, nothing collected" (paths seen, none
+	// copied: refused links, unreadable or skipped files), as in the
+	// analyzer's inventory.json.
+	Presence string `json:"presence"`
+	// FoundVia lists where the locations of relocated folders came from
+	// (a variable and the file setting it, a catalog alternate place).
+	FoundVia []string `json:"found_via"`
 }
 
-// Inventory walks like Run but copies nothing and writes nothing but w: one
-// JSON line for the host and one per user and agent with files, bytes,
-// first and last mtime, and the project directories named in state (read
-// from the first MiB of each naming file).
+// Presence values of InventoryRow.
+const (
+	PresenceFilesKept        = "files kept"
+	PresenceNothingKept      = "present, nothing kept"
+	PresenceNothingCollected = "present, nothing collected"
+)
+
+// tally is --inventory's sink: the rows a collection would write, with
+// nothing copied (a file's head is read, for the projects it names and
+// the SQLite header, and nothing else).
+type tally struct {
+	rows     []bundle.Entry
+	projects map[tallyKey]map[string]bool
+}
+
+type tallyKey struct{ home, user, agent string }
+
+// inventoryHead is what --inventory reads of a file: the first MiB.
+const inventoryHead = 1 << 20
+
+func (t *tally) AddEntry(e bundle.Entry) { t.rows = append(t.rows, bundle.PrepareEntry(e)) }
+
+func (t *tally) AddFile(e bundle.Entry, size int64, r io.Reader) (bundle.Entry, error) {
+	_, _ = io.CopyN(io.Discard, r, min(size, inventoryHead))
+	e = bundle.PrepareEntry(e)
+	e.Size, e.Status = size, bundle.StatusCollected
+	t.rows = append(t.rows, e)
+	return e, nil
+}
+
+func (t *tally) FlagLast(fn func(e *bundle.Entry)) {
+	if len(t.rows) > 0 {
+		fn(&t.rows[len(t.rows)-1])
+	}
+}
+
+// namedProjects records the project folders a file of agent named.
+func (t *tally) namedProjects(h Home, agent string, paths []string) {
+	if t.projects == nil {
+		t.projects = map[tallyKey]map[string]bool{}
+	}
+	k := tallyKey{h.Orig, h.User, agent}
+	if t.projects[k] == nil {
+		t.projects[k] = map[string]bool{}
+	}
+	for _, p := range paths {
+		t.projects[k][p] = true
+	}
+}
+
+// inventoryWalk is the collection's walk with nothing copied: the homes
+// walked and the rows a collection with opts would write.
+func inventoryWalk(ctx context.Context, opts Options) (bundle.Host, []Home, *tally, error) {
+	opts.defaults()
+	host := hostFacts(opts)
+	t := &tally{}
+	log := zerolog.Nop()
+	if opts.LogWriter != nil {
+		log = zerolog.New(opts.LogWriter).With().Timestamp().Logger()
+	}
+	c := newCollector(opts, t, log)
+	c.dry = true
+	homes, _, err := c.walk(ctx, host)
+	return host, homes, t, err
+}
+
+// Inventory walks as Run does (the same homes, --users, relocated folders,
+// link policy, size limit, --no-secrets, project folders and volumes) but
+// copies nothing and writes nothing but w: one JSON line for the host and
+// one per user and agent with the files a collection copies, their bytes,
+// first and last mtime, the rows per status, the presence, where relocated
+// folders were found, and the project directories named in state (read
+// from the first MiB of each naming file). Rows of no agent (a home that
+// is not walked) are not printed.
 func Inventory(w io.Writer, opts Options) error {
+	host, homes, t, err := inventoryWalk(context.Background(), opts)
+	if err != nil {
+		return err
+	}
 	if opts.Root == "" {
 		opts.Root = "/"
-	}
-	host := hostFacts(opts)
-	homes := FindHomes(opts.Root, runtime.GOOS == "windows" && isLive(opts.Root))
-	if len(opts.Users) > 0 {
-		keep := map[string]bool{}
-		for _, u := range opts.Users {
-			keep[u] = true
-		}
-		var h2 []Home
-		for _, h := range homes {
-			if keep[h.User] {
-				h2 = append(h2, h)
-			}
-		}
-		homes = h2
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(InventoryHost{Record: "host", Host: host.Hostname, OS: host.OS, Root: opts.Root, Users: len(homes), Collector: Version, TakenUTC: bundle.FormatTimeMillis(time.Now())}); err != nil {
 		return err
 	}
-	agents := catalog.All()
 	status := map[string]string{}
-	for _, a := range agents {
+	for _, a := range catalog.All() {
 		status[a.Name] = string(a.Status)
 	}
-	for _, h := range homes {
-		rows := map[string]*InventoryRow{}
-		projects := map[string]map[string]bool{}
-		var first, last = map[string]time.Time{}, map[string]time.Time{}
-		sidecarSeen := map[string]bool{}
-		_ = catalog.WalkHome(h.Dir, agents, func(hit catalog.Hit) error {
-			if hit.Err != nil || hit.Excluded || hit.Info == nil || !hit.Info.Mode().IsRegular() || sidecarSeen[hit.Path] {
-				return nil
-			}
-			r := rows[hit.Agent]
-			if r == nil {
-				r = &InventoryRow{Record: "agent", Host: host.Hostname, User: h.User, Home: h.Orig, Agent: hit.Agent, Status: status[hit.Agent], Projects: []string{}}
-				rows[hit.Agent] = r
-				projects[hit.Agent] = map[string]bool{}
-			}
+	type group struct {
+		rows        map[string]*InventoryRow
+		first, last map[string]time.Time
+		via         map[string]map[string]bool
+	}
+	var order []tallyKey // home and user, in walk order
+	groups := map[tallyKey]*group{}
+	for _, e := range t.rows {
+		if e.Agent == "" {
+			continue
+		}
+		hk := tallyKey{e.Home, e.User, ""}
+		g := groups[hk]
+		if g == nil {
+			g = &group{rows: map[string]*InventoryRow{}, first: map[string]time.Time{}, last: map[string]time.Time{}, via: map[string]map[string]bool{}}
+			groups[hk] = g
+			order = append(order, hk)
+		}
+		r := g.rows[e.Agent]
+		if r == nil {
+			r = &InventoryRow{Record: "agent", Host: host.Hostname, User: e.User, Home: e.Home, Agent: e.Agent, Status: status[e.Agent], Projects: []string{}, Statuses: map[string]int{}, FoundVia: []string{}}
+			g.rows[e.Agent] = r
+			g.via[e.Agent] = map[string]bool{}
+		}
+		r.Statuses[e.Status]++
+		if e.FoundVia != "" {
+			g.via[e.Agent][e.FoundVia] = true
+		}
+		if e.Status == bundle.StatusCollected {
 			r.Files++
-			r.Bytes += hit.Info.Size()
-			if hit.Target.Kind == catalog.KindSQLite {
-				// The collection copies the store's sidecars with it.
-				for _, sc := range catalog.Sidecars {
-					if fi, err := os.Lstat(hit.Path + sc); err == nil && fi.Mode().IsRegular() && !sidecarSeen[hit.Path+sc] {
-						sidecarSeen[hit.Path+sc] = true
-						r.Files++
-						r.Bytes += fi.Size()
-					}
-				}
+			r.Bytes += e.Size
+		}
+		if e.Type != "file" || e.SidecarOf != "" {
+			continue
+		}
+		if mt, err := time.Parse(time.RFC3339Nano, e.MTime); err == nil {
+			mt = mt.UTC()
+			if f := g.first[e.Agent]; f.IsZero() || mt.Before(f) {
+				g.first[e.Agent] = mt
 			}
-			mt := hit.Info.ModTime().UTC()
-			if first[hit.Agent].IsZero() || mt.Before(first[hit.Agent]) {
-				first[hit.Agent] = mt
+			if mt.After(g.last[e.Agent]) {
+				g.last[e.Agent] = mt
 			}
-			if mt.After(last[hit.Agent]) {
-				last[hit.Agent] = mt
-			}
-			if hit.Target.Projects != catalog.ProjectsNone {
-				if f, err := openEvidence(opts.Root, hit.Path); err == nil {
-					s := newProjectScanner(hit.Target.Projects)
-					_, _ = io.Copy(s, io.LimitReader(f, 1<<20))
-					f.Close()
-					for _, p := range s.Paths() {
-						projects[hit.Agent][p] = true
-					}
-				}
-			}
-			return nil
-		})
+		}
+	}
+	for _, hk := range order {
+		g := groups[hk]
 		var names []string
-		for n := range rows {
+		for n := range g.rows {
 			names = append(names, n)
 		}
 		sort.Strings(names)
 		for _, n := range names {
-			r := rows[n]
-			r.FirstMTime, r.LastMTime = bundle.FormatTimeMillis(first[n]), bundle.FormatTimeMillis(last[n])
-			for p := range projects[n] {
+			r := g.rows[n]
+			r.FirstMTime, r.LastMTime = bundle.FormatTimeMillis(g.first[n]), bundle.FormatTimeMillis(g.last[n])
+			for p := range t.projects[tallyKey{hk.home, hk.user, n}] {
 				r.Projects = append(r.Projects, p)
 			}
 			sort.Strings(r.Projects)
+			for v := range g.via[n] {
+				r.FoundVia = append(r.FoundVia, v)
+			}
+			sort.Strings(r.FoundVia)
+			r.Presence = presenceOf(r.Statuses)
 			if err := enc.Encode(r); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// presenceOf is an agent's presence from its rows per status.
+func presenceOf(st map[string]int) string {
+	switch {
+	case st[bundle.StatusCollected] > 0:
+		return PresenceFilesKept
+	case len(st) == 1 && st[bundle.StatusFolder] > 0:
+		return PresenceNothingKept
+	}
+	return PresenceNothingCollected
 }

@@ -25,7 +25,9 @@ import (
 //   - its target is not under /proc, /sys or /dev (as the host sees it);
 //   - its target is a folder or a regular file (never a FIFO, socket or
 //     device), and a file only where a catalog target names a file;
-//   - its target is owned by the home's owner or by root;
+//   - its target is owned by the home's owner or by root, and a
+//     root-owned target of a link in a home not owned by root lies inside
+//     a home found on the host (not "/") or a container volume folder;
 //   - it is no loop: its target neither is nor holds the home, a folder
 //     followed on the way there, or the link itself; at most
 //     maxLinkDepth followed links deep.
@@ -125,8 +127,14 @@ func (c *collector) targetPolicy(h Home, orig, rel, linkDir string) (walked, res
 		return walked, resolved, fi, "its target is " + fileType(fi.Mode()) + ", not a folder or a regular file"
 	}
 	owner := c.uidOf(h.Dir)
-	if uid := c.uidOf(walked); uid != owner && uid != 0 {
+	uid := c.uidOf(walked)
+	if uid != owner && uid != 0 {
 		return walked, resolved, fi, fmt.Sprintf("its target is owned by uid %d, neither the home's owner (uid %d) nor root", uid, owner)
+	}
+	if uid == 0 && owner != 0 && linkDir != "" && !c.insideHomeOrVolumes(walked) {
+		// A planted ~/.claude/settings.json -> /etc/shadow: root owns it,
+		// but it is no agent's file.
+		return walked, resolved, fi, "its target is owned by root and lies outside every home and the container volume folders"
 	}
 	var chain []string
 	chain = append(chain, h.Dir)
@@ -145,6 +153,22 @@ func (c *collector) targetPolicy(h Home, orig, rel, linkDir string) (walked, res
 		return walked, resolved, fi, fmt.Sprintf("more than %d followed links deep", maxLinkDepth)
 	}
 	return walked, resolved, fi, ""
+}
+
+// insideHomeOrVolumes reports whether the walked path p lies inside a home
+// found on the host (not a home of "/") or a container volume folder.
+func (c *collector) insideHomeOrVolumes(p string) bool {
+	for _, d := range c.homeDirs {
+		if within(p, d) {
+			return true
+		}
+	}
+	for _, v := range catalog.VolumeDirs {
+		if within(p, joinRoot(c.opts.Root, "/"+v)) {
+			return true
+		}
+	}
+	return false
 }
 
 // link records the link hit met on a catalog path and follows it when the

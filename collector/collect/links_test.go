@@ -146,6 +146,27 @@ func TestLinkPolicy(t *testing.T) {
 			none: []string{alice + "/.claude/history.jsonl"},
 		},
 		{
+			name: "a planted link to /etc/shadow: root-owned, outside every home",
+			setup: func(t *testing.T, root, _ string) {
+				put(t, root, "etc/shadow", "root:$6$SHADOWSECRET:19000:0:99999:7:::\n")
+				symlink(t, "/etc/shadow", root, "home/alice/.claude/settings.json")
+				// Root-owned inside a home, and the owner's own data disk:
+				// followed.
+				put(t, root, "home/alice/stow/settings.local.json", `{}`)
+				symlink(t, "../stow/settings.local.json", root, "home/alice/.claude/settings.local.json")
+				put(t, root, "data/cc/-home-alice-p/s6.jsonl", "{}\n")
+				symlink(t, "/data/cc", root, "home/alice/.claude/projects")
+			},
+			uids: map[string]int64{"/home/alice": 1000, "/etc/shadow": 0, "/home/alice/stow/settings.local.json": 0, "/data/cc": 1000},
+			rows: []linkRow{
+				{path: alice + "/.claude/settings.json", status: "symlink", typ: "symlink", linkTarget: "/etc/shadow", realPath: "/etc/shadow", err: `link to "/etc/shadow" not followed: its target is owned by root and lies outside every home and the container volume folders`},
+				{path: alice + "/.claude/settings.local.json", status: "collected", typ: "file", linkTarget: "../stow/settings.local.json", realPath: alice + "/stow/settings.local.json", followed: true},
+				{path: alice + "/.claude/projects", status: "symlink", typ: "symlink", linkTarget: "/data/cc", realPath: "/data/cc", followed: true},
+				{path: alice + "/.claude/projects/-home-alice-p/s6.jsonl", status: "collected", typ: "file", realPath: "/data/cc/-home-alice-p/s6.jsonl", viaLink: alice + "/.claude/projects"},
+			},
+			none: []string{"/etc/shadow"},
+		},
+		{
 			name: "a link to a FIFO, a dangling link, two links to one folder",
 			setup: func(t *testing.T, root, _ string) {
 				os.MkdirAll(filepath.Join(root, "home/alice/.claude"), 0o755)
@@ -217,7 +238,7 @@ func TestLinkPolicy(t *testing.T) {
 					t.Errorf("outside the root: %+v", e)
 				}
 			}
-			if strings.Contains(string(decompress(t, b)), outsideSecret) || strings.Contains(string(decompress(t, b)), "SECRET=1") {
+			if s := string(decompress(t, b)); strings.Contains(s, outsideSecret) || strings.Contains(s, "SECRET=1") || strings.Contains(s, "SHADOWSECRET") {
 				t.Error("content the policy refuses is in the bundle")
 			}
 		})

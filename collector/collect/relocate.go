@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/doubleagent/doubleagent/bundle"
 	"github.com/doubleagent/doubleagent/catalog"
 )
 
@@ -315,6 +316,7 @@ type relocation struct {
 	folder string          // the home-relative folder it stands for
 	orig   string          // the host path of the folder
 	via    string          // found_via
+	base   string          // the host path the setting's value names (orig is below it, or it)
 }
 
 // collectRelocated walks every relocated folder of home h.
@@ -338,13 +340,13 @@ func (c *collector) collectRelocated(ctx context.Context, h Home, hostEnv []envS
 		for _, a := range c.opts.Agents {
 			for _, r := range a.Relocations {
 				if r.Var == s.name {
-					todo = append(todo, relocation{agents: []catalog.Agent{a}, folder: r.Folder, orig: joinSub(v, r.Sub), via: via})
+					todo = append(todo, relocation{agents: []catalog.Agent{a}, folder: r.Folder, orig: joinSub(v, r.Sub), via: via, base: path.Clean(v)})
 				}
 			}
 		}
 		for _, r := range catalog.XDGRelocations {
 			if r.Var == s.name {
-				todo = append(todo, relocation{agents: c.opts.Agents, folder: r.Folder, orig: joinSub(v, r.Sub), via: via})
+				todo = append(todo, relocation{agents: c.opts.Agents, folder: r.Folder, orig: joinSub(v, r.Sub), via: via, base: path.Clean(v)})
 			}
 		}
 	}
@@ -380,15 +382,28 @@ func (c *collector) walkRelocated(ctx context.Context, h Home, r relocation) err
 	if why != "" {
 		switch {
 		case alternate && fi == nil && strings.Contains(why, "does not exist"):
+			return nil // the catalog's guess, not a setting: nothing named
 		case fi == nil && strings.Contains(why, "does not exist"):
 			c.log.Info().Str("user", h.User).Str("folder", r.orig).Str("found_via", r.via).Msg("relocated agent folder named but not there")
+			if _, _, err := resolveIn(c.opts.Root, r.base); err != nil {
+				// The folder the setting names is not there at all (a
+				// sub-folder of one that is, such as a goose root
+				// without data/, is not recorded).
+				r2 := r
+				if r.base != r.orig {
+					r2.orig, r2.folder = r.base, ""
+				}
+				c.unwalkedRow(h, r2, "", "relocated agent folder named but not there: "+why)
+			}
 		default:
 			c.log.Warn().Str("user", h.User).Str("folder", r.orig).Str("found_via", r.via).Str("reason", why).Msg("relocated agent folder not walked")
+			c.unwalkedRow(h, r, resolved, "relocated agent folder not walked: "+why)
 		}
 		return nil
 	}
 	if !fi.IsDir() {
 		c.log.Warn().Str("user", h.User).Str("folder", r.orig).Str("found_via", r.via).Msg("relocated agent folder is not a folder: not walked")
+		c.unwalkedRow(h, r, resolved, "relocated agent folder not walked: it is "+fileType(fi.Mode())+", not a folder")
 		return nil
 	}
 	key := walked + "\x00" + r.folder
@@ -411,6 +426,41 @@ func (c *collector) walkRelocated(ctx context.Context, h Home, r relocation) err
 		}
 		return c.handle(ctx, h2, hit)
 	})
+}
+
+// unwalkedRow records a relocated folder that is named but not walked
+// (not there, or refused by the link policy's rule): an error_read row at
+// the path the setting names, with found_via, the reason, real_path when
+// it resolved and, when the path is a link, its target. Nothing below it
+// is read. The agent is the relocated folder's when one agent's variable
+// named it ("" for an XDG variable, which moves every agent's folders).
+func (c *collector) unwalkedRow(h Home, r relocation, resolved, why string) {
+	p := joinRoot(c.opts.Root, r.orig)
+	if !c.done.Add(p) {
+		return
+	}
+	e := bundle.Entry{Path: r.orig, User: h.User, Home: h.Orig, UID: -1, GID: -1, FoundVia: r.via, Status: bundle.StatusErrorRead, Error: why}
+	if resolved != r.orig {
+		e.RealPath = resolved
+	}
+	if len(r.agents) == 1 {
+		e.Agent = r.agents[0].Name
+		for _, f := range c.folders {
+			if f.Rel == r.folder && f.Agent == e.Agent {
+				e.Target, e.Kind = f.Target.ID, string(f.Target.Kind)
+				break
+			}
+		}
+	}
+	if fi, err := os.Lstat(p); err == nil {
+		e.Type = fileType(fi.Mode())
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			e.LinkTarget, _ = os.Readlink(p)
+		}
+		c.fillMeta(&e, p)
+	}
+	c.w.AddEntry(e)
+	c.tick(e.Agent, h.User)
 }
 
 // relocVarSet is the set of the catalog's relocation variables.

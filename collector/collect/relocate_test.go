@@ -40,17 +40,28 @@ func TestRelocatedFolders(t *testing.T) {
 	put(t, root, "home/alice/g/.gemini/tmp/abc/logs.json", "[]")
 
 	put(t, root, "home/bob/.config/claude/projects/-home-bob-q/s2.jsonl", `{"type":"user"}`+"\n")
-	put(t, root, "home/bob/.bashrc", "export CODEX_HOME=/proc/1\n")
+	put(t, root, "home/bob/.bashrc", "export CODEX_HOME=/proc/1\nexport GEMINI_CLI_HOME=/data/gone\n")
 	put(t, root, "proc/1/x", "")
 
 	b, _, err := run(t, t.Context(), Options{Root: root})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, vr := verify(t, b)
+	_, vr := verify(t, b, bundle.ProblemRowError)
 	checkRows(t, root, vr.Manifest)
 	m := byPath(vr.Manifest)
+	// A relocated folder named but not walked is a row (never silently
+	// absent), and a row_error problem for the analyzer.
+	var probs []string
+	for _, p := range vr.Problems {
+		probs = append(probs, p.Kind+" "+p.Path+" "+p.Msg)
+	}
+	if got, want := strings.Join(probs, "\n"), "row_error /data/gone error_read: relocated agent folder named but not there: its target does not exist inside --root (an absolute target is taken relative to the root)\nrow_error /proc/1 error_read: relocated agent folder not walked: its target is under /proc"; got != want {
+		t.Errorf("problems:\n%s\nwant\n%s", got, want)
+	}
 	for _, w := range []struct{ path, user, agent, target, status, via string }{
+		{"/proc/1", "bob", "codex-cli", "history", "error_read", "CODEX_HOME=/proc/1 in /home/bob/.bashrc:1"},
+		{"/data/gone", "bob", "gemini-cli", "", "error_read", "GEMINI_CLI_HOME=/data/gone in /home/bob/.bashrc:2"},
 		{"/home/alice/work/claude-cfg", "alice", "claude-code", "history", "folder", `CLAUDE_CONFIG_DIR=$HOME/work/claude-cfg in /home/alice/.bashrc:2`},
 		{"/home/alice/work/claude-cfg/projects", "alice", "claude-code", "projects", "folder", `CLAUDE_CONFIG_DIR=$HOME/work/claude-cfg in /home/alice/.bashrc:2`},
 		{"/home/alice/work/claude-cfg/projects/-home-alice-p/s1.jsonl", "alice", "claude-code", "projects", "collected", `CLAUDE_CONFIG_DIR=$HOME/work/claude-cfg in /home/alice/.bashrc:2`},
@@ -69,7 +80,7 @@ func TestRelocatedFolders(t *testing.T) {
 		}
 	}
 	for _, e := range vr.Manifest {
-		if strings.HasPrefix(e.Path, "/proc") {
+		if strings.HasPrefix(e.Path, "/proc") && (e.Path != "/proc/1" || e.Status != bundle.StatusErrorRead || e.SHA256 != "") {
 			t.Errorf("walked into /proc: %+v", e)
 		}
 	}

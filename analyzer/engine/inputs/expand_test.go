@@ -58,3 +58,32 @@ problem duplicate_input b.tar.zst
 		t.Errorf("accounting: %+v", st)
 	}
 }
+
+// TestNothingUnseenPlainInputErrors: a missing input, or one below a file,
+// is unusable in plain words (no raw stat error), as a status and a
+// problem row.
+func TestNothingUnseenPlainInputErrors(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	if err := os.WriteFile(file, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	missing, below := filepath.Join(dir, "missing"), filepath.Join(file, "x")
+	x := inputs.Expand([]string{missing, below})
+	var got []string
+	for _, st := range x.Statuses {
+		got = append(got, st.Status+" "+st.Input+": "+st.Reason)
+	}
+	for _, p := range x.Problems {
+		got = append(got, "problem "+p.Kind+" "+p.Input+": "+p.Message)
+	}
+	want := []string{
+		"unusable " + missing + ": no such file or folder: " + missing,
+		"unusable " + below + ": no such file or folder: " + below + " (a part of the path is a file)",
+		"problem unusable_input " + missing + ": no such file or folder: " + missing,
+		"problem unusable_input " + below + ": no such file or folder: " + below + " (a part of the path is a file)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/doubleagent/doubleagent/analyzer/engine/problem"
 	"github.com/doubleagent/doubleagent/bundle"
@@ -184,7 +185,7 @@ func Expand(paths []string) *Expansion {
 		fi, err := os.Stat(in)
 		switch {
 		case err != nil:
-			x.reject(InputStatus{Input: in, Kind: InputKindUnknown, Reason: err.Error()})
+			x.reject(InputStatus{Input: in, Kind: InputKindUnknown, Reason: PlainPathError(in, err)})
 		case fi.IsDir():
 			x.ExpandFolder(in)
 		case !fi.Mode().IsRegular():
@@ -476,4 +477,21 @@ func (x *Expansion) Account(units []Unit, fails []error) []InputStatus {
 		return out[i].Status == InputRead && out[j].Status != InputRead
 	})
 	return out
+}
+
+// PlainPathError says in plain words why the input path p could not be
+// read ("no such file or folder: PATH", not "stat PATH: no such file or
+// directory"); an error of another kind keeps its own text.
+func PlainPathError(p string, err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "no such file or folder: " + p
+	case errors.Is(err, syscall.ENOTDIR):
+		return "no such file or folder: " + p + " (a part of the path is a file)"
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied: " + p + " (this account cannot read it)"
+	case errors.Is(err, syscall.ELOOP):
+		return "a loop of links: " + p
+	}
+	return err.Error()
 }
