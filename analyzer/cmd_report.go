@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -20,8 +21,9 @@ type ReportCmd struct {
 
 // Run runs the command.
 func (c *ReportCmd) Run(g *Globals, log zerolog.Logger) error {
-	// Nothing found, or some input unusable, still gets its report
-	// (saying so), and the exit code timeline gives it (1 or 3).
+	// Nothing found, some input unusable, or no usable input at all still
+	// gets its report (saying so: the inputs and their problems), and the
+	// exit code timeline gives it (1, 3 or 2).
 	var nothing error
 	// The report is read from timeline.jsonl and names its lines (the
 	// whole text of every row is there), so it is written whatever else
@@ -31,7 +33,8 @@ func (c *ReportCmd) Run(g *Globals, log zerolog.Logger) error {
 		fmt.Println("report: timeline.jsonl is written too (the report is read from it and names its lines)")
 	}
 	if err := c.TimelineCmd.Run(g, log); err != nil {
-		if e, ok := err.(*exitError); !ok || (e.code != exitNothing && e.code != exitPartial) {
+		var written *writtenError
+		if e, ok := err.(*exitError); !errors.As(err, &written) && (!ok || (e.code != exitNothing && e.code != exitPartial)) {
 			return err
 		}
 		nothing = err

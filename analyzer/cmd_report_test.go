@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/doubleagent/doubleagent/analyzer/mdsafe"
 )
 
 // TestReportCaseAndHashes: `report --case --examiner` over a loose home
@@ -54,3 +56,60 @@ func TestReportCaseAndHashes(t *testing.T) {
 		}
 	}
 }
+
+// TestReportOfNothingUsable: `report` over an input that is not a bundle
+// exits 2 and still writes report.html and report.md, which say that
+// nothing usable was read, why, and list the problem row; run.json
+// hashes them.
+func TestReportOfNothingUsable(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.tar.zst")
+	writeFile(t, bad, "garbage\n")
+	out := filepath.Join(t.TempDir(), "out")
+	stdout, code := runCLI(t, "report", bad, "-o", out)
+	if code != 2 {
+		t.Fatalf("exit %d, want 2: %s", code, stdout)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	html, err := os.ReadFile(filepath.Join(out, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const why = "does not start with a zstd frame (first bytes 67 61 72 62, where a bundle starts 28 b5 2f fd): damaged, or not a bundle"
+	for _, want := range []string{
+		"**Nothing usable: none of the 1 input(s) given could be read, so this report holds no rows. Why, for each (run.json's inputs\\_given; the problems are listed under Problems):**\n\n- " + mdEscPath(bad) + ": unusable: " + why + "\n\nContents:",
+		"| # | kind | input | file | line | parser | message |\n|---|---|---|---|---|---|---|\n| 1 | unusable\\_input | " + mdEscPath(bad) + " | \\- | \\- | \\- | " + why + " |\n\n## ",
+	} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("report.md lacks %q:\n%s", want, md)
+		}
+	}
+	if want := "<li><code>" + bad + ": unusable: " + why + "</code></li>"; !strings.Contains(string(html), want) {
+		t.Errorf("report.html lacks %q", want)
+	}
+	if !strings.Contains(stdout, "report: "+filepath.Join(out, "report.html")+"\n") {
+		t.Errorf("stdout does not name report.html:\n%s", stdout)
+	}
+	var rec struct {
+		Outputs []struct{ File, SHA256 string }
+	}
+	b, _ := os.ReadFile(filepath.Join(out, "run.json"))
+	if err := json.Unmarshal(b, &rec); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, o := range rec.Outputs {
+		got[o.File] = o.SHA256
+	}
+	for _, f := range []string{"report.html", "report.md"} {
+		if got[f] != sha(t, filepath.Join(out, f)) {
+			t.Errorf("run.json: %s sha256 %q, want the file's", f, got[f])
+		}
+	}
+}
+
+// mdEscPath is a temporary path as report.md writes it (its '_' and '-'
+// are not special mid-word, but a path's may be: escape as mdsafe does).
+func mdEscPath(p string) string { return mdsafe.Text(p) }

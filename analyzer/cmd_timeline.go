@@ -234,7 +234,7 @@ func (c *TimelineCmd) Run(g *Globals, log zerolog.Logger) error {
 	}
 	fmt.Printf("written: %s\n", strings.Join(sum.Files, " "))
 	if noInput != nil {
-		return &exitError{exitUnusable, noInput.Error() + " (the outputs name every input and why: problems.jsonl, run.json)"}
+		return &writtenError{&exitError{exitUnusable, noInput.Error() + " (the outputs name every input and why: problems.jsonl, run.json)"}}
 	}
 	if sum.Failed > 0 {
 		return &exitError{exitPartial, fmt.Sprintf("%d input(s) unusable (listed above, in problems.jsonl and in run.json): the outputs hold only the others", sum.Failed)}

@@ -73,6 +73,13 @@ type exitError struct {
 
 func (e *exitError) Error() string { return e.msg }
 
+// writtenError is an exit of timeline whose outputs are written all the
+// same (no usable input: problems.jsonl and run.json say why), so that
+// report still writes the report that says so.
+type writtenError struct{ *exitError }
+
+func (e *writtenError) Unwrap() error { return e.exitError }
+
 func exitCode(err error) int {
 	if err == nil {
 		return exitFound

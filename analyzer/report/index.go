@@ -19,6 +19,7 @@ const (
 	idFindings     = "findings"
 	idFindingIndex = "finding-index"
 	idEvidence     = "evidence"
+	idProblems     = "problems"
 	idHosts        = "hosts"
 	idSessions     = "sessions"
 	idSources      = "sources"
@@ -91,7 +92,7 @@ func (r *renderer) contents() {
 	if len(r.in.surface) > 0 {
 		items = append(items, [2]string{idSurface, "Control surface changes"})
 	}
-	items = append(items, [2]string{idEvidence, "Evidence and integrity"}, [2]string{idHosts, "Hosts, users, agents"}, [2]string{idSessions, "Sessions"},
+	items = append(items, [2]string{idEvidence, "Evidence and integrity"}, [2]string{idProblems, "Problems"}, [2]string{idHosts, "Hosts, users, agents"}, [2]string{idSessions, "Sessions"},
 		[2]string{idSources, "Source files"})
 	r.hf("<nav><b>Contents</b>:")
 	r.mf("Contents:")

@@ -44,10 +44,11 @@ type otherRow struct {
 
 // sessionGroup is the session being written.
 type sessionGroup struct {
-	key, root string
-	child     bool
-	other     []otherRow // system rows folded at the session's end
-	rows      int
+	key, root         string
+	host, user, agent string
+	child             bool
+	other             []otherRow // system rows folded at the session's end
+	rows              int
 	// hidden counts the rows past the report's cap (capRows), from
 	// timeline.jsonl line first to last.
 	hidden, first, last int64
@@ -135,6 +136,7 @@ func (r *renderer) head() {
 	r.mf("| | |\n|---|---|\n| case | %s |\n| examiner | %s |\n| report made by | %s %s (timeline schema %s) at %s |\n| command | %s |\n\n",
 		mdEsc(caseID), mdEsc(examiner), mdEsc(in.run.Tool), mdEsc(in.run.ToolVersion), mdEsc(in.run.SchemaVersion), mdEsc(in.run.EndedUTC),
 		mdEsc(strings.Join(in.run.CommandLine, " ")))
+	r.nothingUsable()
 	r.contents()
 	r.overview()
 	r.sessionIndex()
@@ -146,6 +148,7 @@ func (r *renderer) head() {
 	r.secretsSection()
 	r.surfaceSection()
 	r.integrity()
+	r.problemsSection()
 	r.counts()
 	r.heading(idSessions, "Sessions")
 	if r.capRows > 0 {
@@ -277,8 +280,71 @@ func (r *renderer) integrity() {
 			ks = append(ks, fmt.Sprintf("%s %d", k, c))
 		}
 		sort.Strings(ks)
-		r.hf("<p>%d problems (problems.jsonl): %s.</p>\n", n, esc(strings.Join(ks, ", ")))
-		r.mf("%d problems (problems.jsonl): %s.\n\n", n, mdEsc(strings.Join(ks, ", ")))
+		r.hf("<p>%d problems (problems.jsonl; listed under <a href=\"#%s\">Problems</a>): %s.</p>\n", n, idProblems, esc(strings.Join(ks, ", ")))
+		r.mf("%d problems (problems.jsonl; listed under [Problems](#%s)): %s.\n\n", n, idProblems, mdEsc(strings.Join(ks, ", ")))
+	}
+}
+
+// nothingUsable says, at the top, that no input could be read, and why
+// for each (run.json's inputs_given): the report of such a run is all
+// the examiner gets, so it says so before anything else.
+func (r *renderer) nothingUsable() {
+	run := r.in.run
+	if run.Summary.InputsRead > 0 || len(run.InputsGiven) == 0 {
+		return
+	}
+	note := fmt.Sprintf("Nothing usable: none of the %d input(s) given could be read, so this report holds no rows. Why, for each (run.json's inputs_given; the problems are listed under Problems):", len(run.InputsGiven))
+	r.hf("<p class=\"bad\"><b>%s</b></p>\n<ul>\n", esc(note))
+	r.mf("**%s**\n\n", mdEsc(note))
+	for _, g := range run.InputsGiven {
+		line := g.Input + ": " + g.Status
+		if g.Reason != "" {
+			line += ": " + g.Reason
+		}
+		r.hf("<li><code>%s</code></li>\n", esc(line))
+		r.mf("- %s\n", mdEsc(line))
+	}
+	r.hf("</ul>\n")
+	r.mf("\n")
+}
+
+// maxProblems is how many problem rows the report lists; the rest are in
+// problems.jsonl.
+var maxProblems = 500
+
+// problemsSection lists the rows of problems.jsonl (kind, input, the
+// file and line, the parser, the message), the first maxProblems, with
+// a note saying how many more there are and where.
+func (r *renderer) problemsSection() {
+	ps := r.in.problems
+	r.heading(idProblems, "Problems")
+	if len(ps) == 0 {
+		r.hf("<p>No problems (problems.jsonl is empty).</p>\n")
+		r.mf("No problems (problems.jsonl is empty).\n\n")
+		return
+	}
+	intro := fmt.Sprintf("%d problem(s) from problems.jsonl: every record, file or input that could not be read as it should, and why.", len(ps))
+	r.hf("<p class=\"meta\">%s</p>\n<table><tr><th>#</th><th>kind</th><th>input</th><th>file</th><th>line</th><th>parser</th><th>message</th></tr>\n", esc(intro))
+	r.mf("%s\n\n| # | kind | input | file | line | parser | message |\n|---|---|---|---|---|---|---|\n", mdEsc(intro))
+	for i, p := range ps {
+		if i == maxProblems {
+			break
+		}
+		line := "-"
+		if p.SourceLine > 0 {
+			line = fmt.Sprint(p.SourceLine)
+		}
+		msg := cutAt(parser.RedactSecrets(p.Message), budgetChars, 0)
+		r.hf("<tr><td>%d</td><td>%s</td><td><code>%s</code></td><td><code>%s</code></td><td>%s</td><td>%s</td><td>%s</td></tr>\n", i+1, esc(p.Kind), esc(orDash(p.Input)), esc(orDash(p.SourceFile)),
+			line, esc(orDash(p.Parser)), esc(msg))
+		r.mf("| %d | %s | %s | %s | %s | %s | %s |\n", i+1, mdEsc(p.Kind), mdEsc(orDash(p.Input)), mdEsc(orDash(p.SourceFile)), mdEsc(line), mdEsc(orDash(p.Parser)), mdEsc(msg))
+	}
+	r.hf("</table>\n")
+	r.mf("\n")
+	if more := len(ps) - maxProblems; more > 0 {
+		note := fmt.Sprintf("%d more problem(s) are not listed here (the report lists the first %d); every problem is in problems.jsonl beside this report.", more, maxProblems)
+		r.hf("<p class=\"meta\">%s</p>\n", esc(note))
+		r.mf("*%s*\n\n", mdEsc(note))
 	}
 }
 
@@ -354,7 +420,7 @@ func anchor(host, user, agent, session string) string {
 
 func (r *renderer) startSession(k *keyed) *sessionGroup {
 	row := &k.Row
-	g := &sessionGroup{key: k.Session, root: k.Root, child: k.Child, session: k.Row.SessionID}
+	g := &sessionGroup{key: k.Session, root: k.Root, host: row.Host, user: row.User, agent: row.Agent, child: k.Child, session: k.Row.SessionID}
 	s, ok := r.in.sessions[timeline.SessionKey{Host: row.Host, User: row.User, Agent: row.Agent, SessionID: row.SessionID}]
 	title := "session " + row.SessionID
 	if row.SessionID == "" {

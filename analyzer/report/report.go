@@ -196,7 +196,9 @@ func Write(o Options) ([]string, error) {
 	r.head()
 	var cur *sessionGroup
 	if err := sorter.Each(func(k *keyed) error {
-		if cur == nil || cur.key != k.Session || cur.root != k.Root {
+		// a session is its host, user, agent and id: two hosts (or users,
+		// or agents) with one session id are two sessions
+		if cur == nil || cur.key != k.Session || cur.root != k.Root || cur.host != k.Row.Host || cur.user != k.Row.User || cur.agent != k.Row.Agent {
 			if cur != nil {
 				r.endSession(cur)
 			}

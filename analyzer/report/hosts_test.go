@@ -1,0 +1,94 @@
+package report_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/doubleagent/doubleagent/analyzer/analyze"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/claudecode"
+	"github.com/doubleagent/doubleagent/analyzer/report"
+	"github.com/doubleagent/doubleagent/bundle"
+)
+
+// sameIDBundle writes a bundle of host holding one Claude Code session
+// of alice with the session id sid: a typed prompt saying what.
+func sameIDBundle(t *testing.T, dir, host, bundleID, sid, at, what string) string {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := bundle.NewWriter(&buf, bundle.Header{BundleID: bundleID, CollectorVersion: "test", StartedUTC: "2026-12-01T00:00:00.000Z", Host: bundle.Host{Hostname: host}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := []byte(`{"type":"user","sessionId":"` + sid + `","cwd":"/home/alice/proj","uuid":"u1","timestamp":"` + at + `","message":{"role":"user","content":"` + what + `"}}` + "\n")
+	if _, err := w.AddFile(bundle.Entry{Path: "/home/alice/.claude/projects/-home-alice-proj/" + sid + ".jsonl", Agent: "claude-code", Target: "projects", Kind: "transcript",
+		User: "alice", Home: "/home/alice", Type: "file", MTime: "2026-12-01T00:00:00.000Z"}, int64(len(data)), bytes.NewReader(data)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(bundle.Summary{Complete: true, EndedUTC: "2026-12-01T00:00:01.000Z"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, host+".tar.zst")
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestSameSessionIDOnTwoHosts: two hosts' bundles carrying the same
+// session id (one user name, one agent) are two sessions in the report:
+// two index entries, two bars in the overview, two headings in the body,
+// each holding only its own host's prompt.
+func TestSameSessionIDOnTwoHosts(t *testing.T) {
+	const sid = "0f0e0d0c-0b0a-4900-8800-aabbccddeeff"
+	dir := t.TempDir()
+	a := sameIDBundle(t, dir, "host-a", "01930000-0000-7000-8000-00000000aa01", sid, "2026-12-01T10:00:00.000Z", "prompt on host a")
+	b := sameIDBundle(t, dir, "host-b", "01930000-0000-7000-8000-00000000bb01", sid, "2026-12-01T11:00:00.000Z", "prompt on host b")
+	out := filepath.Join(t.TempDir(), "out")
+	if _, err := analyze.Timeline(context.Background(), analyze.Options{Inputs: []string{a, b}, OutDir: out, Parsers: claudecode.Parsers(), Jobs: 1, TempDir: t.TempDir()}); err != nil {
+		t.Fatal(err)
+	}
+	files, err := report.Write(report.Options{Dir: out, TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mdb, _ := os.ReadFile(files[1])
+	htmlb, _ := os.ReadFile(files[0])
+	md, page := string(mdb), string(htmlb)
+	const idA, idB = "s-host_2d_a-alice-claude_2d_code-0f0e0d0c_2d_0b0a_2d_4900_2d_8800_2d_aabbccddeeff", "s-host_2d_b-alice-claude_2d_code-0f0e0d0c_2d_0b0a_2d_4900_2d_8800_2d_aabbccddeeff"
+	body := section(md, "Sessions")
+	for _, w := range []string{
+		"| claude-code | [" + sid + "](#" + idA + ") | 2026-12-01T10:00:00.000Z | 1 | 0 | 0 |",
+		"| claude-code | [" + sid + "](#" + idB + ") | 2026-12-01T11:00:00.000Z | 1 | 0 | 0 |",
+	} {
+		if !strings.Contains(md, w) {
+			t.Errorf("the session index lacks %q", w)
+		}
+	}
+	if n := strings.Count(body, "\n### "); n != 2 {
+		t.Errorf("%d session headings in the body, want 2:\n%s", n, body)
+	}
+	for _, host := range []string{"a", "b"} {
+		id := map[string]string{"a": idA, "b": idB}[host]
+		i := strings.Index(body, `<a id="`+id+`"></a>`)
+		if i < 0 {
+			t.Fatalf("no heading %s in the body:\n%s", id, body)
+		}
+		sec := body[i:]
+		if j := strings.Index(sec[1:], "\n### "); j >= 0 {
+			sec = sec[:j+1]
+		}
+		other := map[string]string{"a": "b", "b": "a"}[host]
+		if !strings.Contains(sec, "prompt on host "+host) || strings.Contains(sec, "prompt on host "+other) {
+			t.Errorf("host %s's session holds:\n%s", host, sec)
+		}
+	}
+	for _, id := range []string{idA, idB} {
+		if strings.Count(page, `<a href="#`+id+`"><rect`) != 1 || strings.Count(page, `<section id="`+id+`">`) != 1 {
+			t.Errorf("report.html: %s is not one bar and one section", id)
+		}
+	}
+}
