@@ -20,6 +20,7 @@ func Parsers() []parser.Parser {
 		History(),
 		Settings(),
 		LegacyHistory(),
+		LastSession(),
 		Sessions(),
 		Remote(),
 		Todos(),

@@ -242,9 +242,25 @@
 // "<session>#backup-<name>"), at the file's mtime; the contents (the
 // user's file as it was) are never printed.
 //
-// Both are Spec.Trace: they outlive the transcript (the 30-day cleanup,
-// a deleted project folder), so a session only they name reads recovered
-// trace in sessions.jsonl, source_files the leftovers naming it.
+// claude-code/last-session (targets "claude-json" and "settings-backups",
+// parse_last_session.go): ~/.claude.json, .claude.json.backup and the
+// copies Claude Code keeps under .claude/backups/.claude.json.backup.<epoch
+// ms>: projects[<path>].lastSessionId, written when an interactive session
+// ends, with lastCost, lastDuration, lastAPIDuration, lastLinesAdded/
+// Removed, lastTotal{Input,Output,CacheCreationInput,CacheReadInput}Tokens,
+// lastTotalWebSearchRequests and the lastModelUsage model names: one
+// system row per project and file, "last session of project <path>
+// (<file>): cost $<n>, duration <n> ms, ...", ProjectPath the project key,
+// record id "<session>#last-session <path> in <file path>" (each backup is
+// its own statement, so the session lists every file naming it), at the
+// file's mtime (the file records no time of its own). An entry without
+// lastSessionId gives no row (its settings are claude-code/settings'); a
+// lastSessionId that is not a string, or a projects member cut short, is
+// a problem row.
+//
+// The three are Spec.Trace: they outlive the transcript (the 30-day
+// cleanup, a deleted project folder), so a session only they name reads
+// recovered trace in sessions.jsonl, source_files the leftovers naming it.
 //
 // # Evidence
 //
