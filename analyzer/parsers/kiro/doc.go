@@ -42,7 +42,20 @@
 //     these is written each time under the same record ids (the correlate
 //     stage keeps one row where the copies agree and names a conflict
 //     where not); a copy of an entry of the history gets no note, and
-//     its model change is not written again. The legacy history table (Fig-era shell
+//     its model change is not written again. conversations_v2
+//     (migration 008_multiple_conversations_per_path, aws/amazon-q-
+//     developer-cli at 33494e8; the table agentsview 5386007 reads,
+//     internal/parser/kiro_sqlite.go): several conversations per working
+//     directory, primary key (key, conversation_id), created_at and
+//     updated_at in epoch ms. Each row is read as the old table's value
+//     (session = the row's conversation_id; a value naming another id is
+//     a problem and read under the row's), then "conversation <id> of
+//     <key> saved (conversations_v2 created_at ..., updated_at ...)" at
+//     updated_at. The migration copied the old table into it and left
+//     the old rows: both copies go through under the same record ids and
+//     the correlate stage keeps one where they agree (one id under two
+//     keys: two header rows and a duplicate_id problem). Source lines are
+//     rowids of the table each row came from. The legacy history table (Fig-era shell
 //     integration: command, shell, cwd, start_time in epoch seconds,
 //     exit_code, before and after migration 003) gives "shell command
 //     (legacy shell history): <command> (shell= hostname= exit_code=

@@ -22,9 +22,9 @@ const Agent = "kiro"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "kiro/cli-db", Agent: Agent, Version: 3, Actions: actions,
+			ID: "kiro/cli-db", Agent: Agent, Version: 4, Actions: actions,
 			Targets: []string{"cli-db"}, Names: []string{"data.sqlite3"},
-			Doc: "Amazon Q / Kiro CLI data.sqlite3: conversations (prompts, replies, tool calls with full arguments and results, cancellations and deny-list rejections as permission decisions, models, /compact summaries, checkpoints and their history snapshots, tangent-mode main history) and the legacy shell history table",
+			Doc: "Amazon Q / Kiro CLI data.sqlite3: conversations and conversations_v2 (several per directory, with their saved times; prompts, replies, tool calls with full arguments and results, cancellations and deny-list rejections as permission decisions, models, /compact summaries, checkpoints and their history snapshots, tangent-mode main history) and the legacy shell history table",
 		}, parseDB),
 		parser.New(parser.Spec{
 			ID: "kiro/prompt-history", Agent: Agent, Version: 1, Actions: actions,
