@@ -1,6 +1,6 @@
 // Package kiro parses Kiro CLI (formerly Amazon Q Developer CLI): its
-// SQLite store, prompt history, agent configurations and delegated
-// background tasks.
+// SQLite store, its 2.x session files, prompt history, agent
+// configurations and delegated background tasks.
 //
 // Validated against: aws/amazon-q-developer-cli source at 15cc8f3c
 // (2026-04-23; crates/chat-cli/src/database/{mod.rs,sqlite_migrations/},
@@ -76,9 +76,37 @@
 //     rows at completed_at, "subagent finished: exit code <n>". The parent
 //     conversation is not recorded in the file.
 //
+//   - kiro/sessions: Kiro CLI 2.x's own store, .kiro/sessions/cli/<id>.jsonl
+//     and <id>.json. The CLI is closed source (no real install here);
+//     the shapes are the ones kenn-io/agentsview 5386007 reads
+//     (internal/parser/kiro.go, kiro_provider.go, types.go: default dir
+//     .kiro/sessions/cli) and third-party readers of kiro-cli 2.x files
+//     describe; Dicklesworthstone/coding_agent_session_search 2a1fc6f has
+//     no Kiro connector (its users ask for one). The fixture is built
+//     from those shapes. <id>.jsonl, one {"version":"v1","kind",
+//     "data":{message_id, content:[{kind, data}], meta:{timestamp}}} a
+//     line: Prompt text blocks are the user row at meta.timestamp (epoch
+//     seconds, fractional) with RecordID "<message_id>#prompt", other
+//     blocks (images) "prompt attachment: <n> <kind> block(s)" (never the
+//     bytes); AssistantMessage text, thinking and toolUse ({toolUseId,
+//     name, input}: full input) blocks; ToolResults toolResult
+//     ({toolUseId, content, status}: is_error from status error/success)
+//     with the call's tool name; Clear "conversation cleared (/clear)",
+//     the rows before it kept. Only Prompt records carry a time: the
+//     others get the turn's prompt time, TimeInherited. A record kind not
+//     known is a skipped_record problem, an empty one a counted skip. The
+//     session is <id>.json's session_id (else the file name), the project
+//     its cwd. <id>.json: "session <id> of <cwd>: <title> model=<id>
+//     (created_at, updated_at)" at created_at and one "turn <n>
+//     metadata: <key>=<value> ..." row per session_state.
+//     conversation_metadata.user_turn_metadatas entry (tokens, requests,
+//     duration, message ids) at its end_timestamp. Any other file under
+//     .kiro/sessions (the IDE's <workspace>/sess_*/ folders, which no
+//     source shows) is one skipped_record problem.
+//
 // Not read yet: /save exports (a ConversationState JSON written wherever
 // the user names: no catalog path reaches them), the conversation
-// transcript strings (a human-readable copy of the history), and the Kiro
-// CLI's own .kiro/sessions/ files and the Kiro IDE's kiro.kiroagent
-// storage: no source or real install shows their format (both collected).
+// transcript strings (a human-readable copy of the history), the Kiro
+// IDE's .kiro/sessions/<workspace>/ folders and kiro.kiroagent storage:
+// no source or real install shows their format (both collected).
 package kiro

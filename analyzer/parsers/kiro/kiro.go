@@ -27,6 +27,11 @@ func Parsers() []parser.Parser {
 			Doc: "Amazon Q / Kiro CLI data.sqlite3: conversations and conversations_v2 (several per directory, with their saved times; prompts, replies, tool calls with full arguments and results, cancellations and deny-list rejections as permission decisions, models, /compact summaries, checkpoints and their history snapshots, tangent-mode main history) and the legacy shell history table",
 		}, parseDB),
 		parser.New(parser.Spec{
+			ID: "kiro/sessions", Agent: Agent, Version: 1, Actions: actions,
+			Targets: []string{"kiro-sessions"}, Names: []string{"*.jsonl", "*.json"},
+			Doc: "Kiro CLI 2.x .kiro/sessions/cli/<id>.jsonl (prompts, replies, thinking, tool calls with full input and results, /clear) and <id>.json (the session's directory, title, model and times, each user turn's metadata)",
+		}, parseSessionFile),
+		parser.New(parser.Spec{
 			ID: "kiro/prompt-history", Agent: Agent, Version: 1, Actions: actions,
 			Targets: []string{"prompt-history"}, Names: []string{".cli_bash_history"},
 			Doc:       ".aws/amazonq/.cli_bash_history: every chat prompt typed (rustyline history; secondary, no time, session or project)",
