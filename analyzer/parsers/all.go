@@ -49,6 +49,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/n8n"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/nanobot"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/ollama"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/omnigent"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/openclaude"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/openclaw"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/opencode"
@@ -140,6 +141,7 @@ func All() []parser.Parser {
 		n8n.Parsers(),               // n8n
 		nanobot.Parsers(),           // nanobot
 		ollama.Parsers(),            // ollama
+		omnigent.Parsers(),          // omnigent
 		openclaude.Parsers(),        // openclaude
 		openclaw.Parsers(),          // openclaw (agent and state databases; transcripts read by the pi session format, parser/format/pisession)
 		opencode.Parsers(),          // opencode, kilo-code, icodemate, zcode (ZCode CLI db.sqlite), mimocode (OpenCode forks)

@@ -60,9 +60,11 @@
 //     exit_code, before and after migration 003) gives "shell command
 //     (legacy shell history): <command> (shell= hostname= exit_code=
 //     duration=)". state and auth_kv (tokens, profiles) are never read.
+//
 //   - kiro/prompt-history: .aws/amazonq/.cli_bash_history (rustyline file
 //     history, "#V2" header and backslash escapes): each prompt a user row,
 //     secondary, with no time, session or project (window 0).
+//
 //   - kiro/agents: .aws/amazonq/cli-agents/*.json and a project's
 //     .amazonq/cli-agents/*.json (Agent, camelCase): allowedTools and every
 //     toolsSettings leaf (allowedCommands, deniedCommands, allowedPaths,
