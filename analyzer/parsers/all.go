@@ -57,6 +57,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/openinterpreter"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pearai"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pi"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/piebald"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/poolside"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/positassistant"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pydanticclai"
@@ -149,6 +150,7 @@ func All() []parser.Parser {
 		openinterpreter.Parsers(),   // open-interpreter (Codex readers on its paths)
 		pearai.Parsers(),            // pearai (Continue and Roo Code forks)
 		pi.Parsers(),                // pi, little-coder, prime-agent, omp (pi forks)
+		piebald.Parsers(),           // piebald
 		poolside.Parsers(),          // poolside (pool CLI trajectories)
 		positassistant.Parsers(),    // posit-assistant
 		pydanticclai.Parsers(),      // pydantic-clai (clai v1 prompt history)
