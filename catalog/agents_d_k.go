@@ -22,6 +22,15 @@ var agentsDToK = []Agent{
 		},
 	},
 	{
+		Name: "devin", Display: "Devin (Cognition; the local CLI)", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Closed source, not on npm (devin, @devin-ai/cli: 404): the cli/sessions.db and cli/transcripts layout kenn-io/agentsview 5386007 reads (internal/parser/devin.go, devin_test.go, types.go); synthetic fixture built from it",
+		Notes: "issue 28 (cass users ask for it: coding_agent_session_search #328, #385, #423, #449); DEVIN_DIR moves the store (not followed here); the Windows folder is not named by any source (AppData/Roaming/devin is collected as a guess); the cloud export (app.devin.ai sessions) has no local file and is not read",
+		Targets: []Target{
+			{ID: "sessions-db", Root: RootHome, Glob: "{.local/share,Library/Application Support,AppData/Roaming}/devin/cli/sessions.db", Kind: KindSQLite, MaxSize: sqliteMax},
+			{ID: "transcripts", Root: RootHome, Glob: "{.local/share,Library/Application Support,AppData/Roaming}/devin/cli/transcripts/*.json", Kind: KindTranscript},
+		},
+	},
+	{
 		Name: "dify", Display: "Dify (difyctl, agent sandbox)", Status: StatusParsed, SeedStatus: StatusBacklog,
 		Evidence: EvidenceSource, EvidenceNote: "Source (the sandbox's shellctl: runner_exit and config.go), synthetic fixture",
 		Notes: "issue 142; the sandbox volume's shellctl.db and job logs hold the shell jobs the agent ran; chats are in PostgreSQL",

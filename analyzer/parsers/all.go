@@ -27,6 +27,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cursor"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/deepseekharness"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/deepseektui"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/devin"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/dify"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/factorydroid"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/flowise"
@@ -120,6 +121,7 @@ func All() []parser.Parser {
 		cursor.Parsers(),            // cursor
 		deepseekharness.Parsers(),   // deepseek-harness (dsh)
 		deepseektui.Parsers(),       // deepseek-tui (CodeWhale)
+		devin.Parsers(),             // devin (the local CLI)
 		dify.Parsers(),              // dify (the agent sandbox volume)
 		factorydroid.Parsers(),      // factory-droid
 		flowise.Parsers(),           // flowise
