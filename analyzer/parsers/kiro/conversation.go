@@ -47,6 +47,12 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 				return nil
 			})
 		}},
+		parser.TableRead{Table: "chat_readline_history", Read: func() error {
+			return parser.EachTableRow(ctx, db, "chat_readline_history", func(r parser.Row) error {
+				readlineHistory(out, r)
+				return nil
+			})
+		}},
 		parser.TableRead{Table: "history", Read: func() error {
 			return parser.EachTableRow(ctx, db, "history", func(r parser.Row) error {
 				shellHistory(out, r)
@@ -63,14 +69,29 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 var cliStore = parser.SQLiteStore{
 	Name: "a Q / Kiro CLI",
 	Tables: parser.SQLiteSchema{
-		"conversations":    {"key", "value"},
-		"conversations_v2": {"key", "conversation_id", "value", "created_at", "updated_at"},
-		"history":          {"command"},
+		"conversations":         {"key", "value"},
+		"conversations_v2":      {"key", "conversation_id", "value", "created_at", "updated_at"},
+		"history":               {"command"},
+		"chat_readline_history": {"input", "timestamp"},
 	},
 	Optional: map[string]string{
-		"conversations":    "Q CLI builds before migration 007_conversations_table",
-		"conversations_v2": "Q CLI builds before migration 008_multiple_conversations_per_path",
+		"conversations":         "Q CLI builds before migration 007_conversations_table",
+		"conversations_v2":      "Q CLI builds before migration 008_multiple_conversations_per_path",
+		"chat_readline_history": "every build but those with migration 008_chat_readline_history_table (aws/amazon-q-developer-cli 93a6879; the release line numbers 008 for conversations_v2)",
 	},
+}
+
+// readlineHistory writes one chat_readline_history row (migration
+// 008_chat_readline_history_table at 93a6879: the chat prompt's line
+// editor history kept in the database, with the directory and the epoch
+// ms it was entered): the prompt as typed, a secondary user row (the
+// conversation's own user row says the same within seconds), no session.
+func readlineHistory(out parser.Sink, r parser.Row) {
+	e := timeline.Event{TurnType: timeline.User, Text: r.Get("input"), ProjectPath: r.Get("cwd"), SourceLine: r.Rowid, Secondary: true}
+	if e.Time = msText(r.Get("timestamp")); e.Time.IsZero() {
+		e.TimeBasis = timeline.TimeNone
+	}
+	out.Event(e)
 }
 
 // conversationV2 reads one conversations_v2 row (migration

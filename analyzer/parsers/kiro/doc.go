@@ -55,7 +55,13 @@
 //     the old rows: both copies go through under the same record ids and
 //     the correlate stage keeps one where they agree (one id under two
 //     keys: two header rows and a duplicate_id problem). Source lines are
-//     rowids of the table each row came from. The legacy history table (Fig-era shell
+//     rowids of the table each row came from. chat_readline_history
+//     (Optional: migration 008_chat_readline_history_table of
+//     aws/amazon-q-developer-cli at 93a6879, a build line the release at
+//     01b940e does not carry): each line as the prompt editor took it,
+//     with its directory and epoch ms, a secondary user row with no
+//     session (paired within a minute with the conversation's prompt).
+//     The legacy history table (Fig-era shell
 //     integration: command, shell, cwd, start_time in epoch seconds,
 //     exit_code, before and after migration 003) gives "shell command
 //     (legacy shell history): <command> (shell= hostname= exit_code=

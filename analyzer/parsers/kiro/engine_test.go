@@ -102,3 +102,24 @@ func TestV2CopyThroughTheEngine(t *testing.T) {
 		}
 	}
 }
+
+// TestReadlineHistoryPairs: chat_readline_history's "run it" pairs with
+// the conversation's prompt (0.2 s before it) and is dropped; "/quit", a
+// line no conversation holds, stays as a secondary row.
+func TestReadlineHistoryPairs(t *testing.T) {
+	data, err := os.ReadFile(parsertest.SQLite(t, "testdata/data_v2.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := analyzetest.Run(t, Parsers(), analyzetest.Bundle(t, Agent, []bundletest.File{
+		{Path: home + "/.local/share/kiro-cli/data.sqlite3", Target: "cli-db", Kind: "sqlite", Data: data}}))
+	var got []string
+	for _, r := range o.Rows {
+		if r.TurnType == "user" && (r.Text == "run it" || r.Text == "/quit") {
+			got = append(got, r.Text+"|"+r.Secondary+"|"+r.SessionID)
+		}
+	}
+	if strings.Join(got, ",") != "run it||a0000000-0000-4000-8000-00000000000a,/quit|true|" {
+		t.Errorf("readline rows %q", got)
+	}
+}

@@ -22,9 +22,11 @@ const Agent = "kiro"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "kiro/cli-db", Agent: Agent, Version: 4, Actions: actions,
+			ID: "kiro/cli-db", Agent: Agent, Version: 5, Actions: actions,
 			Targets: []string{"cli-db"}, Names: []string{"data.sqlite3"},
-			Doc: "Amazon Q / Kiro CLI data.sqlite3: conversations and conversations_v2 (several per directory, with their saved times; prompts, replies, tool calls with full arguments and results, cancellations and deny-list rejections as permission decisions, models, /compact summaries, checkpoints and their history snapshots, tangent-mode main history) and the legacy shell history table",
+			Secondary: &parser.Secondary{Window: time.Minute, TurnTypes: []timeline.TurnType{timeline.User},
+				Basis: "chat_readline_history keeps each prompt as the line editor took it (epoch ms, aws/amazon-q-developer-cli 93a6879); the conversation's UserMessage is stamped when it is built from that line, within seconds"},
+			Doc: "Amazon Q / Kiro CLI data.sqlite3: conversations and conversations_v2 (several per directory, with their saved times; prompts, replies, tool calls with full arguments and results, cancellations and deny-list rejections as permission decisions, models, /compact summaries, checkpoints and their history snapshots, tangent-mode main history), the legacy shell history table, and chat_readline_history prompts (secondary)",
 		}, parseDB),
 		parser.New(parser.Spec{
 			ID: "kiro/sessions", Agent: Agent, Version: 1, Actions: actions,

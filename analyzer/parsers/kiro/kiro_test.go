@@ -159,7 +159,7 @@ func TestAgentsAndDelegates(t *testing.T) {
 
 func TestEmpty(t *testing.T) {
 	s := run(t, "kiro/cli-db", "testdata/empty.sql", parser.File{Path: home + "/.local/share/kiro-cli/data.sqlite3", Target: "cli-db"}, "testdata/empty_db.golden.jsonl")
-	if len(s.Events) != 0 || len(s.Problems) != 1 || s.Problems[0] != "line 0: not a Q / Kiro CLI database: none of the tables conversations, conversations_v2, history" {
+	if len(s.Events) != 0 || len(s.Problems) != 1 || s.Problems[0] != "line 0: not a Q / Kiro CLI database: none of the tables chat_readline_history, conversations, conversations_v2, history" {
 		t.Fatalf("empty database: %d rows %q", len(s.Events), s.Problems)
 	}
 	h := run(t, "kiro/prompt-history", "testdata/empty.txt", parser.File{Path: home + "/.aws/amazonq/.cli_bash_history", Target: "prompt-history"}, "testdata/empty_history.golden.jsonl")
@@ -265,19 +265,30 @@ func TestConversationsV2(t *testing.T) {
 			t.Fatal("auth_kv read")
 		}
 	}
+	// chat_readline_history: each line as typed, secondary, at its epoch ms
+	var typed []string
+	for _, e := range s.Events {
+		if e.Secondary {
+			typed = append(typed, fmt.Sprintf("%s|%s|%s|%d|%s", e.Text, e.ProjectPath, e.Time.Format(time.RFC3339Nano), e.SourceLine, e.SessionID))
+		}
+	}
+	if strings.Join(typed, ",") != "run it|"+home+"/app|2026-11-20T10:00:59.8Z|1|,/quit|"+home+"/app|2026-11-20T10:01:40Z|2|" {
+		t.Fatalf("readline history rows %q", typed)
+	}
 }
 
 // TestCLIDBV2Altered: conversations_v2 is Optional (before migration
-// 008): dropped, no problem and the old table's rows stay; lacking a
-// column, one problem names it and the other tables are read.
+// 008): dropped, no problem and the old table's rows and the two
+// readline history rows stay; lacking a column, one problem names it and
+// the other tables are read. chat_readline_history is Optional too.
 func TestCLIDBV2Altered(t *testing.T) {
 	f := parser.File{Path: home + "/.local/share/kiro-cli/data.sqlite3", Target: "cli-db", Agent: Agent, MTime: mtime}
 	for _, c := range []struct {
 		alter, problem string
 		rows           int
 	}{
-		{`DROP TABLE conversations_v2`, "", 4},
-		{`ALTER TABLE conversations_v2 DROP COLUMN created_at`, "line 0: unknown schema: table conversations_v2 lacks column(s) created_at: not read; the other tables are read", 4},
+		{`DROP TABLE conversations_v2`, "", 6},
+		{`ALTER TABLE conversations_v2 DROP COLUMN created_at`, "line 0: unknown schema: table conversations_v2 lacks column(s) created_at: not read; the other tables are read", 6},
 	} {
 		s := parsertest.Run(t, byID(t, "kiro/cli-db"), parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/data_v2.sql", c.alter), f, nil))
 		if strings.Join(s.Problems, "|") != c.problem || len(s.Events) != c.rows {
@@ -288,5 +299,10 @@ func TestCLIDBV2Altered(t *testing.T) {
 				t.Errorf("%s: a conversations_v2 row was read: %s", c.alter, e.Text)
 			}
 		}
+	}
+	full := parsertest.Run(t, byID(t, "kiro/cli-db"), parsertest.Input(t, parsertest.SQLite(t, "testdata/data_v2.sql"), f, nil))
+	s := parsertest.Run(t, byID(t, "kiro/cli-db"), parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/data_v2.sql", `DROP TABLE chat_readline_history`), f, nil))
+	if len(s.Events) != len(full.Events)-2 || len(s.Problems) != len(full.Problems) {
+		t.Errorf("without chat_readline_history: %d rows (full %d), problems %q", len(s.Events), len(full.Events), s.Problems)
 	}
 }
