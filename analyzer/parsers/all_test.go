@@ -104,7 +104,6 @@ var knownGaps = map[string]string{
 	"letta/transcripts": "the cloud backend's transcript mirror: not written by 0.32.18's local backend, not parsed yet",
 	"letta/runs":        "scheduled-task runs (cloud backend, 0.34.x source): not written by 0.32.18, not parsed yet",
 	"kimi-cli/context":  "context.jsonl and its rotations (the model's context, which wire.jsonl repeats; rotations keep rewound turns): not parsed yet",
-	"kiro/ide-agent":    "the Kiro IDE's globalStorage/kiro.kiroagent files: no source or real install shows their format",
 }
 
 // notRead are the other collected targets of parsed agents that reach no

@@ -9,8 +9,12 @@ import "github.com/doubleagent/doubleagent/analyzer/timeline"
 // write, shell, glob, grep, web_fetch, web_search: the names in the
 // .kiro/sessions/cli transcripts third-party readers show and
 // kenn-io/agentsview 5386007 normalizes, internal/parser/kiro.go and
-// taxonomy.go).
+// taxonomy.go). The Kiro IDE's execution logs name actions replace,
+// create and readCode (agentsview 5386007 kiro_ide.go).
 var actions = map[string]timeline.Action{
+	"replace":      timeline.ActFileEdit,
+	"create":       timeline.ActFileWrite,
+	"readCode":     timeline.ActFileRead,
 	"read":         timeline.ActFileRead,
 	"write":        timeline.ActFileWrite,
 	"shell":        timeline.ActExecute,

@@ -112,9 +112,33 @@
 //     .kiro/sessions (the IDE's <workspace>/sess_*/ folders, which no
 //     source shows) is one skipped_record problem.
 //
+//   - kiro/ide: the Kiro IDE's globalStorage/kiro.kiroagent (closed
+//     source; the shapes kenn-io/agentsview 5386007 reads,
+//     internal/parser/kiro_ide.go and its test; synthetic fixture).
+//     <workspace hash>/<hash>.chat ({executionId, actionId, chat: [{role
+//     human|bot|tool, content}], metadata {modelId, workflow, workflowId,
+//     startTime, endTime in epoch ms}}): a header row at startTime, each
+//     message at it (inherited): a human turn that opens with the system
+//     prompt or rules ("# System Prompt", "# Identity", "<identity>",
+//     "## Included Rules", "You are operating in a workspace") a system
+//     row, never a user row, else the typed prompt without its
+//     <kiro-ide-message> wrapper; bot the reply with the model; tool its
+//     output; the end at endTime. workspace-sessions/<base64 workspace>/
+//     sessions.json (sessionId, title, dateCreated, workspaceDirectory)
+//     one row per session; <session>.json's history (message role,
+//     content, id; promptLogs completions when an assistant message is
+//     empty; executionId) at the listed dateCreated (inherited: the
+//     history records no times), an execution named by a row.
+//     <sha256(workspace)[:32]>/414d1636299d2b9e4ce7e17fb11f63e9/<file>
+//     ({executionId, actions: [{actionId, actionType, input, output}]}),
+//     session "exec:<executionId>", no times: say is the agent's text,
+//     every other action (replace, create, readCode, ...) a tool call
+//     with its full input and its output as the result. Other files of
+//     the folder are a counted skip, unread.
+//
 // Not read yet: /save exports (a ConversationState JSON written wherever
 // the user names: no catalog path reaches them), the conversation
-// transcript strings (a human-readable copy of the history), the Kiro
-// IDE's .kiro/sessions/<workspace>/ folders and kiro.kiroagent storage:
-// no source or real install shows their format (both collected).
+// transcript strings (a human-readable copy of the history), and the Kiro
+// IDE's .kiro/sessions/<workspace>/ folders: no source or real install
+// shows their format (collected).
 package kiro

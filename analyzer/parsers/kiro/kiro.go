@@ -34,6 +34,11 @@ func Parsers() []parser.Parser {
 			Doc: "Kiro CLI 2.x .kiro/sessions/cli/<id>.jsonl (prompts, replies, thinking, tool calls with full input and results, /clear) and <id>.json (the session's directory, title, model and times, each user turn's metadata)",
 		}, parseSessionFile),
 		parser.New(parser.Spec{
+			ID: "kiro/ide", Agent: Agent, Version: 1, Actions: actions,
+			Targets: []string{"ide-agent"},
+			Doc:     "Kiro IDE globalStorage/kiro.kiroagent: .chat execution chats (prompts, system prompt and rules marked, replies, tool output), workspace-sessions session lists and session histories, and execution logs (the agent's text and its replace, create and readCode actions with full input and output)",
+		}, parseIDEFile),
+		parser.New(parser.Spec{
 			ID: "kiro/prompt-history", Agent: Agent, Version: 1, Actions: actions,
 			Targets: []string{"prompt-history"}, Names: []string{".cli_bash_history"},
 			Doc:       ".aws/amazonq/.cli_bash_history: every chat prompt typed (rustyline history; secondary, no time, session or project)",
