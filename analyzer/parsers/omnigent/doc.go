@@ -41,8 +41,11 @@
 //     terminal_command (input, stdout, stderr) as system rows. A status
 //     other than completed is a row of its own; an unknown type is a
 //     skipped_record problem, an item of a conversation with no row an
-//     orphan_record problem (kept), an empty one a counted skip. Never
-//     read: session_state and session_usage (zstd-framed CompressedText:
-//     the harness's resume state and cost accounting), users,
-//     account_tokens, device_grants, policies, hosts and the rest.
+//     orphan_record problem (kept), an empty one a counted skip.
+//     session_usage (CompressedText, db/compression.py: NUL, codec 0 raw
+//     or 1 zstd, payload; unframed legacy text) is "session usage (as of
+//     the conversation's last update): <JSON>" at updated_at (inherited),
+//     tokens and cost by model; a value that does not decode is a
+//     problem. Never read: session_state (the harness's resume state),
+//     users, account_tokens, device_grants, policies, hosts and the rest.
 package omnigent

@@ -3,12 +3,14 @@ package omnigent
 import (
 	"context"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
 	json "github.com/go-json-experiment/json/v1"
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
@@ -21,9 +23,9 @@ const Agent = "omnigent"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "omnigent/chat-db", Agent: Agent, Version: 1, Actions: actions,
+			ID: "omnigent/chat-db", Agent: Agent, Version: 2, Actions: actions,
 			Targets: []string{"chat-db"}, Names: []string{"chat.db"},
-			Doc: "~/.omnigent/chat.db: each conversation (title, sub-agent and parent, workspace, branch, archived) and its items in position order: typed prompts, injected context (is_meta), replies, reasoning summaries, tool calls with full arguments and their outputs, provider-native tools, errors, compactions, routing decisions, slash and terminal commands, resource events",
+			Doc: "~/.omnigent/chat.db: each conversation (title, sub-agent and parent, workspace, branch, archived) and its items in position order: typed prompts, injected context (is_meta), replies, reasoning summaries, tool calls with full arguments and their outputs, provider-native tools, errors, compactions, routing decisions, slash and terminal commands, resource events; each conversation's session_usage (zstd-framed token and cost accounting)",
 		}, parseDB),
 	}
 }
@@ -61,6 +63,7 @@ var conversationKind = map[int64]string{1: "default", 2: "sub_agent"}
 // conversations row of an earlier build).
 type meta struct {
 	kind, subAgent, task, workspace, branch, external string
+	usage                                             any // session_usage as stored
 }
 
 type conv struct {
@@ -126,6 +129,7 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 				c := &conv{id: id, parent: idText(r.Vals["parent_conversation_id"]), workspace: m.workspace}
 				convs[id] = c
 				conversationRow(out, r, c, m)
+				usageRow(out, r, c, m)
 				return nil
 			})
 		}},
@@ -140,7 +144,7 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 
 func metaOf(r parser.Row) meta {
 	return meta{kind: enumText(r.Vals["kind"], conversationKind), subAgent: r.Get("sub_agent_name"), task: r.Get("task_summary"),
-		workspace: r.Get("workspace"), branch: r.Get("git_branch"), external: r.Get("external_session_id")}
+		workspace: r.Get("workspace"), branch: r.Get("git_branch"), external: r.Get("external_session_id"), usage: r.Vals["session_usage"]}
 }
 
 func conversationRow(out parser.Sink, r parser.Row, c *conv, m meta) {
@@ -189,6 +193,61 @@ func conversationRow(out parser.Sink, r parser.Row, c *conv, m meta) {
 	}
 	e.Text = strings.Join(parts, "; ")
 	out.Event(e)
+}
+
+// usageRow writes a conversation's session_usage (CompressedText,
+// db/compression.py: a NUL sentinel, a codec byte, 0 raw or 1 zstd, then
+// the payload; an unframed value is the legacy plain text): the harness's
+// token and cost accounting, one row at the conversation's updated_at.
+func usageRow(out parser.Sink, r parser.Row, c *conv, m meta) {
+	var raw []byte
+	switch v := m.usage.(type) {
+	case []byte:
+		raw = v
+	case string:
+		raw = []byte(v)
+	}
+	if len(raw) == 0 {
+		return
+	}
+	text, err := decodeCompressed(raw)
+	if err != nil {
+		out.Problem(r.Rowid, "session_usage of conversation "+c.id+": "+err.Error()+": not read")
+		return
+	}
+	e := timeline.Event{TurnType: timeline.System, SessionID: c.id, ParentSessionID: c.parent, ProjectPath: c.workspace,
+		SourceLine: r.Rowid, RecordID: c.id + "#usage"}
+	e.Time, e.TimeBasis = epoch(r.Vals["updated_at"])
+	if e.TimeBasis == timeline.TimeRecorded {
+		e.TimeBasis = timeline.TimeInherited
+	}
+	if json.Valid([]byte(text)) {
+		text = parser.CompactJSON([]byte(text))
+	}
+	e.Text = "session usage (as of the conversation's last update): " + text
+	out.Event(e)
+}
+
+var zstdDecoder, _ = zstd.NewReader(nil, zstd.WithDecoderMaxMemory(64<<20))
+
+func decodeCompressed(raw []byte) (string, error) {
+	if raw[0] != 0 {
+		return string(raw), nil
+	}
+	if len(raw) < 2 {
+		return "", errors.New("a framed value with no codec byte")
+	}
+	switch raw[1] {
+	case 0:
+		return string(raw[2:]), nil
+	case 1:
+		b, err := zstdDecoder.DecodeAll(raw[2:], nil)
+		if err != nil {
+			return "", errors.New("zstd payload does not decode (" + err.Error() + ")")
+		}
+		return string(b), nil
+	}
+	return "", fmt.Errorf("unknown codec %d", raw[1])
 }
 
 type itemWriter struct {

@@ -111,6 +111,32 @@ func TestTypical(t *testing.T) {
 			t.Fatal("account_tokens read")
 		}
 	}
+	// session_usage: zstd-framed for A, raw-framed for the sub-agent
+	if u := find(t, s, timeline.System, "session usage (as of the conversation's last update): {\"by_model\""); u.SessionID != convA || u.TimeBasis != timeline.TimeInherited ||
+		u.Text != `session usage (as of the conversation's last update): {"by_model":{"claude-haiku-4-5":{"input_tokens":120,"output_tokens":30},"claude-opus-4-8":{"input_tokens":5000,"output_tokens":800,"total_cost_usd":0.04}},"input_tokens":5120,"output_tokens":830,"total_cost_usd":0.042}` ||
+		!u.Time.Equal(time.Unix(1795500300, 0).UTC()) {
+		t.Fatalf("usage %+v", u)
+	}
+	if u := find(t, s, timeline.System, "session usage (as of the conversation's last update): {\"input_tokens\""); u.SessionID != convS {
+		t.Fatalf("raw-framed usage %+v", u)
+	}
+}
+
+// TestUsageNotDecodable: a framed zstd value that does not decode is one
+// problem naming the conversation; its other rows stay.
+func TestUsageNotDecodable(t *testing.T) {
+	f := parser.File{Path: dbPath, Target: "chat-db", Agent: Agent, MTime: mtime}
+	s := parsertest.Run(t, byID(t, "omnigent/chat-db"), parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/typical.sql", `UPDATE omnigent_conversation_metadata SET session_usage = X'0001ffff' WHERE kind = 1`), f, nil))
+	var probs []string
+	for _, p := range s.Problems {
+		if strings.Contains(p, "session_usage") {
+			probs = append(probs, p)
+		}
+	}
+	if len(probs) != 1 || !strings.HasPrefix(probs[0], "line 1: session_usage of conversation "+convA+": zstd payload does not decode (") {
+		t.Fatalf("problems %q", probs)
+	}
+	find(t, s, timeline.User, "TestSync is flaky")
 }
 
 // TestLegacy: a build before the metadata split and the integer codes:
