@@ -22,6 +22,15 @@ var agentsDToK = []Agent{
 		},
 	},
 	{
+		Name: "devin", Display: "Devin (Cognition; the local CLI)", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Closed source, not on npm (devin, @devin-ai/cli: 404): the cli/sessions.db and cli/transcripts layout kenn-io/agentsview 5386007 reads (internal/parser/devin.go, devin_test.go, types.go); synthetic fixture built from it",
+		Notes: "issue 28 (cass users ask for it: coding_agent_session_search #328, #385, #423, #449); DEVIN_DIR moves the store (not followed here); the Windows folder is not named by any source (AppData/Roaming/devin is collected as a guess); the cloud export (app.devin.ai sessions) has no local file and is not read",
+		Targets: []Target{
+			{ID: "sessions-db", Root: RootHome, Glob: "{.local/share,Library/Application Support,AppData/Roaming}/devin/cli/sessions.db", Kind: KindSQLite, MaxSize: sqliteMax},
+			{ID: "transcripts", Root: RootHome, Glob: "{.local/share,Library/Application Support,AppData/Roaming}/devin/cli/transcripts/*.json", Kind: KindTranscript},
+		},
+	},
+	{
 		Name: "dify", Display: "Dify (difyctl, agent sandbox)", Status: StatusParsed, SeedStatus: StatusBacklog,
 		Evidence: EvidenceSource, EvidenceNote: "Source (the sandbox's shellctl: runner_exit and config.go), synthetic fixture",
 		Notes: "issue 142; the sandbox volume's shellctl.db and job logs hold the shell jobs the agent ran; chats are in PostgreSQL",
@@ -247,8 +256,8 @@ var agentsDToK = []Agent{
 	},
 	{
 		Name: "kiro", Display: "Kiro (IDE and CLI, formerly Amazon Q Developer CLI)", Status: StatusParsed, SeedStatus: StatusParsed,
-		Evidence: EvidenceSource, EvidenceNote: "Source at 15cc8f3, synthetic fixture; denial rows, standing grants, prompt history, history copies and delegate records from the same commit and kkawakam/rustyline at bc06b3e (v15.0.0)",
-		Notes: "issue 212; Kiro CLI's own sessions and permission files wait for a real install; /save exports land wherever the user names",
+		Evidence: EvidenceSource, EvidenceNote: "Source at 15cc8f3 (conversations_v2: migration 008 at 33494e8, and kenn-io/agentsview 5386007), synthetic fixture; .kiro/sessions/cli and the IDE's kiro.kiroagent from agentsview 5386007 (kiro.go, kiro_ide.go) and third-party readers (closed source, synthetic fixtures); denial rows, standing grants, prompt history, history copies and delegate records from the same commit and kkawakam/rustyline at bc06b3e (v15.0.0)",
+		Notes: "issue 212, issue 28; the IDE's .kiro/sessions/<workspace>/ folders and Kiro CLI's permission files wait for a real install; /save exports land wherever the user names",
 		Targets: []Target{
 			{ID: "cli-db", OS: AllOS, Root: RootUserData, Glob: "{amazon-q,kiro-cli}/data.sqlite3", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "prompt-history", Root: RootHome, Glob: ".aws/amazonq/.cli_bash_history", Kind: KindHistory},

@@ -147,6 +147,14 @@ var agentsLToO = []Agent{
 		},
 	},
 	{
+		Name: "omnigent", Display: "Omnigent (meta-harness)", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Source at omnigent-ai/omnigent 79ee2e9 (db/db_models.py, enum_codecs.py, entities/conversation.py, chat.py), kenn-io/agentsview 5386007 (omnigent.go); synthetic fixture built from the models (a PyPI package, not reachable here)",
+		Notes: "issue 28; OMNIGENT_DATA_DIR moves chat.db (not followed here); ~/.omnigents and ~/.omniagents are the names before the rename, moved on first run; session_state and session_usage (zstd-framed) and the users, account_tokens and device_grants tables are not read",
+		Targets: []Target{
+			{ID: "chat-db", Root: RootHome, Glob: ".{omnigent,omnigents,omniagents}/chat.db", Kind: KindSQLite, MaxSize: sqliteMax},
+		},
+	},
+	{
 		Name: "omp", Display: "OhMyPi (omp; a pi fork)", Status: StatusParsed,
 		Evidence: EvidenceBundle, EvidenceNote: "The source shipped in npm @oh-my-pi/pi-coding-agent 18.3.4 (src/session/session-entries.ts, session-manager.ts) and kenn-io/agentsview at 5386007; synthetic fixture (omp needs Bun 1.3.14; not run here)",
 		Notes: "a pi fork: its sessions are pi sessions with OhMyPi's own entry types, read by the pi package; subagent transcripts sit in a folder named for the parent's file; OMP_DIR moves them (not followed here)",

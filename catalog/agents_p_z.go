@@ -40,6 +40,14 @@ var agentsPToZ = []Agent{
 		},
 	},
 	{
+		Name: "piebald", Display: "Piebald (desktop agent app)", Status: StatusParsed,
+		Evidence: EvidenceSource, EvidenceNote: "Closed source, desktop only (npm piebald: 404): the app.db schema kenn-io/agentsview 5386007 reads (internal/parser/piebald.go, types.go, piebald_test.go); synthetic fixture built from it",
+		Notes: "issue 28; PIEBALD_DIR moves the store (not followed here); the Tauri data directory on each OS",
+		Targets: []Target{
+			{ID: "app-db", Root: RootHome, Glob: "{.local/share,Library/Application Support,AppData/Roaming}/piebald/app.db", Kind: KindSQLite, MaxSize: sqliteMax},
+		},
+	},
+	{
 		Name: "poolside", Display: "Poolside Agent CLI (pool)", Status: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Closed source, not on npm (npm poolside is an unrelated automation tool): format from kenn-io/agentsview 5386007 poolside.go, poolside_provider.go and tests; synthetic fixture built from them",
 		Notes: "issue 28; the state folder differs per OS (XDG state on Linux, Application Support on macOS, AppData/Roaming on Windows)",

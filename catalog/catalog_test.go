@@ -28,7 +28,7 @@ var seedNames = []string{
 
 // peerNames are the agents added beyond the seed table because a peer
 // tool reads them (issue 28: kenn-io/agentsview internal/parser/types.go).
-var peerNames = []string{"codebuff", "command-code", "cortex", "deepseek-harness", "deepseek-tui", "forge", "gemini-apps", "gptme", "grok", "icodemate", "iflow", "kimi-cli", "kimi-work", "mimocode", "omp", "openclaude", "poolside", "posit-assistant", "prime-agent", "qoder", "qwenpaw", "reasonix", "shelley", "trae", "traex", "vibe", "visualstudio-copilot", "warp", "workbuddy", "zcode", "zencoder"}
+var peerNames = []string{"codebuff", "command-code", "cortex", "deepseek-harness", "deepseek-tui", "devin", "forge", "gemini-apps", "gptme", "grok", "icodemate", "iflow", "kimi-cli", "kimi-work", "mimocode", "omnigent", "omp", "openclaude", "piebald", "poolside", "posit-assistant", "prime-agent", "qoder", "qwenpaw", "reasonix", "shelley", "trae", "traex", "vibe", "visualstudio-copilot", "warp", "workbuddy", "zcode", "zencoder"}
 
 func TestValidate(t *testing.T) {
 	if err := Validate(All()); err != nil {

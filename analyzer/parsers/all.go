@@ -27,6 +27,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/cursor"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/deepseekharness"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/deepseektui"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/devin"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/dify"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/factorydroid"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/flowise"
@@ -49,6 +50,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/n8n"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/nanobot"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/ollama"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/omnigent"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/openclaude"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/openclaw"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/opencode"
@@ -56,6 +58,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parsers/openinterpreter"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pearai"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pi"
+	"github.com/doubleagent/doubleagent/analyzer/parsers/piebald"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/poolside"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/positassistant"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/pydanticclai"
@@ -118,6 +121,7 @@ func All() []parser.Parser {
 		cursor.Parsers(),            // cursor
 		deepseekharness.Parsers(),   // deepseek-harness (dsh)
 		deepseektui.Parsers(),       // deepseek-tui (CodeWhale)
+		devin.Parsers(),             // devin (the local CLI)
 		dify.Parsers(),              // dify (the agent sandbox volume)
 		factorydroid.Parsers(),      // factory-droid
 		flowise.Parsers(),           // flowise
@@ -140,6 +144,7 @@ func All() []parser.Parser {
 		n8n.Parsers(),               // n8n
 		nanobot.Parsers(),           // nanobot
 		ollama.Parsers(),            // ollama
+		omnigent.Parsers(),          // omnigent
 		openclaude.Parsers(),        // openclaude
 		openclaw.Parsers(),          // openclaw (agent and state databases; transcripts read by the pi session format, parser/format/pisession)
 		opencode.Parsers(),          // opencode, kilo-code, icodemate, zcode (ZCode CLI db.sqlite), mimocode (OpenCode forks)
@@ -147,6 +152,7 @@ func All() []parser.Parser {
 		openinterpreter.Parsers(),   // open-interpreter (Codex readers on its paths)
 		pearai.Parsers(),            // pearai (Continue and Roo Code forks)
 		pi.Parsers(),                // pi, little-coder, prime-agent, omp (pi forks)
+		piebald.Parsers(),           // piebald
 		poolside.Parsers(),          // poolside (pool CLI trajectories)
 		positassistant.Parsers(),    // posit-assistant
 		pydanticclai.Parsers(),      // pydantic-clai (clai v1 prompt history)

@@ -100,12 +100,10 @@ func TestCatalogStatusIsReal(t *testing.T) {
 // yet, each with the reason; the list is the honest state, shrinking as
 // parsers land.
 var knownGaps = map[string]string{
-	"zed/conversations":  "the legacy text-thread assistant's conversations/*.zed.json: not parsed yet",
-	"letta/transcripts":  "the cloud backend's transcript mirror: not written by 0.32.18's local backend, not parsed yet",
-	"letta/runs":         "scheduled-task runs (cloud backend, 0.34.x source): not written by 0.32.18, not parsed yet",
-	"kimi-cli/context":   "context.jsonl and its rotations (the model's context, which wire.jsonl repeats; rotations keep rewound turns): not parsed yet",
-	"kiro/kiro-sessions": "Kiro CLI's own .kiro/sessions files: no source or real install shows their format",
-	"kiro/ide-agent":     "the Kiro IDE's globalStorage/kiro.kiroagent files: no source or real install shows their format",
+	"zed/conversations": "the legacy text-thread assistant's conversations/*.zed.json: not parsed yet",
+	"letta/transcripts": "the cloud backend's transcript mirror: not written by 0.32.18's local backend, not parsed yet",
+	"letta/runs":        "scheduled-task runs (cloud backend, 0.34.x source): not written by 0.32.18, not parsed yet",
+	"kimi-cli/context":  "context.jsonl and its rotations (the model's context, which wire.jsonl repeats; rotations keep rewound turns): not parsed yet",
 }
 
 // notRead are the other collected targets of parsed agents that reach no

@@ -41,6 +41,18 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 				return nil
 			})
 		}},
+		parser.TableRead{Table: "conversations_v2", Read: func() error {
+			return parser.EachTableRow(ctx, db, "conversations_v2", func(r parser.Row) error {
+				conversationV2(out, r)
+				return nil
+			})
+		}},
+		parser.TableRead{Table: "chat_readline_history", Read: func() error {
+			return parser.EachTableRow(ctx, db, "chat_readline_history", func(r parser.Row) error {
+				readlineHistory(out, r)
+				return nil
+			})
+		}},
 		parser.TableRead{Table: "history", Read: func() error {
 			return parser.EachTableRow(ctx, db, "history", func(r parser.Row) error {
 				shellHistory(out, r)
@@ -57,10 +69,76 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 var cliStore = parser.SQLiteStore{
 	Name: "a Q / Kiro CLI",
 	Tables: parser.SQLiteSchema{
-		"conversations": {"key", "value"},
-		"history":       {"command"},
+		"conversations":         {"key", "value"},
+		"conversations_v2":      {"key", "conversation_id", "value", "created_at", "updated_at"},
+		"history":               {"command"},
+		"chat_readline_history": {"input", "timestamp"},
 	},
-	Optional: map[string]string{"conversations": "Q CLI builds before migration 007_conversations_table"},
+	Optional: map[string]string{
+		"conversations":         "Q CLI builds before migration 007_conversations_table",
+		"conversations_v2":      "Q CLI builds before migration 008_multiple_conversations_per_path",
+		"chat_readline_history": "every build but those with migration 008_chat_readline_history_table (aws/amazon-q-developer-cli 93a6879; the release line numbers 008 for conversations_v2)",
+	},
+}
+
+// readlineHistory writes one chat_readline_history row (migration
+// 008_chat_readline_history_table at 93a6879: the chat prompt's line
+// editor history kept in the database, with the directory and the epoch
+// ms it was entered): the prompt as typed, a secondary user row (the
+// conversation's own user row says the same within seconds), no session.
+func readlineHistory(out parser.Sink, r parser.Row) {
+	e := timeline.Event{TurnType: timeline.User, Text: r.Get("input"), ProjectPath: r.Get("cwd"), SourceLine: r.Rowid, Secondary: true}
+	if e.Time = msText(r.Get("timestamp")); e.Time.IsZero() {
+		e.TimeBasis = timeline.TimeNone
+	}
+	out.Event(e)
+}
+
+// conversationV2 reads one conversations_v2 row (migration
+// 008_multiple_conversations_per_path: several conversations per working
+// directory, primary key (key, conversation_id), created_at and updated_at
+// in epoch milliseconds). The migration copied every conversations row
+// into it and left the old table as it was, and the CLI has written only
+// here since: the old table's copy of a conversation goes through under
+// the same record ids, and the correlate stage keeps one row where the
+// two agree and names a conflict where not (one conversation id under two
+// keys likewise). The row's own times are one row of their own, "saved":
+// for a row the migration copied, created_at is the migration's time.
+func conversationV2(out parser.Sink, r parser.Row) {
+	key, cid := r.Get("key"), r.Get("conversation_id")
+	var st convState
+	if err := json.Unmarshal([]byte(r.Get("value")), &st); err != nil {
+		out.Problem(r.Rowid, "conversations_v2 row "+cid+" of "+key+": not a ConversationState: "+parser.JSONError(err))
+		return
+	}
+	if st.ConversationID == "" {
+		st.ConversationID = cid
+	} else if cid != "" && st.ConversationID != cid {
+		out.Problem(r.Rowid, "conversations_v2 row "+cid+" of "+key+": its value names conversation "+st.ConversationID+"; read under the row's conversation_id")
+		st.ConversationID = cid
+	}
+	w := &convWriter{out: out, line: r.Rowid, project: key}
+	w.conversation(&st)
+	created, updated := msText(r.Get("created_at")), msText(r.Get("updated_at"))
+	e := timeline.Event{TurnType: timeline.System, Time: updated, Text: "conversation " + w.sid + " of " + key + " saved (conversations_v2 created_at " + stamp(created) + ", updated_at " + stamp(updated) + ")", RecordID: w.sid + "#saved:" + key}
+	w.emit(e)
+}
+
+// msText is an epoch-milliseconds column; zero when absent or not a
+// number.
+func msText(s string) time.Time {
+	n, err := strconv.ParseFloat(s, 64)
+	if err != nil || n <= 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(int64(n)).UTC()
+}
+
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return "not recorded"
+	}
+	return t.Format(time.RFC3339Nano)
 }
 
 // shellHistory writes one legacy history row: a command run in a shell

@@ -1,6 +1,6 @@
 // Package kiro parses Kiro CLI (formerly Amazon Q Developer CLI): its
-// SQLite store, prompt history, agent configurations and delegated
-// background tasks.
+// SQLite store, its 2.x session files, prompt history, agent
+// configurations and delegated background tasks.
 //
 // Validated against: aws/amazon-q-developer-cli source at 15cc8f3c
 // (2026-04-23; crates/chat-cli/src/database/{mod.rs,sqlite_migrations/},
@@ -42,14 +42,35 @@
 //     these is written each time under the same record ids (the correlate
 //     stage keeps one row where the copies agree and names a conflict
 //     where not); a copy of an entry of the history gets no note, and
-//     its model change is not written again. The legacy history table (Fig-era shell
+//     its model change is not written again. conversations_v2
+//     (migration 008_multiple_conversations_per_path, aws/amazon-q-
+//     developer-cli at 33494e8; the table agentsview 5386007 reads,
+//     internal/parser/kiro_sqlite.go): several conversations per working
+//     directory, primary key (key, conversation_id), created_at and
+//     updated_at in epoch ms. Each row is read as the old table's value
+//     (session = the row's conversation_id; a value naming another id is
+//     a problem and read under the row's), then "conversation <id> of
+//     <key> saved (conversations_v2 created_at ..., updated_at ...)" at
+//     updated_at. The migration copied the old table into it and left
+//     the old rows: both copies go through under the same record ids and
+//     the correlate stage keeps one where they agree (one id under two
+//     keys: two header rows and a duplicate_id problem). Source lines are
+//     rowids of the table each row came from. chat_readline_history
+//     (Optional: migration 008_chat_readline_history_table of
+//     aws/amazon-q-developer-cli at 93a6879, a build line the release at
+//     01b940e does not carry): each line as the prompt editor took it,
+//     with its directory and epoch ms, a secondary user row with no
+//     session (paired within a minute with the conversation's prompt).
+//     The legacy history table (Fig-era shell
 //     integration: command, shell, cwd, start_time in epoch seconds,
 //     exit_code, before and after migration 003) gives "shell command
 //     (legacy shell history): <command> (shell= hostname= exit_code=
 //     duration=)". state and auth_kv (tokens, profiles) are never read.
+//
 //   - kiro/prompt-history: .aws/amazonq/.cli_bash_history (rustyline file
 //     history, "#V2" header and backslash escapes): each prompt a user row,
 //     secondary, with no time, session or project (window 0).
+//
 //   - kiro/agents: .aws/amazonq/cli-agents/*.json and a project's
 //     .amazonq/cli-agents/*.json (Agent, camelCase): allowedTools and every
 //     toolsSettings leaf (allowedCommands, deniedCommands, allowedPaths,
@@ -63,9 +84,61 @@
 //     rows at completed_at, "subagent finished: exit code <n>". The parent
 //     conversation is not recorded in the file.
 //
+//   - kiro/sessions: Kiro CLI 2.x's own store, .kiro/sessions/cli/<id>.jsonl
+//     and <id>.json. The CLI is closed source (no real install here);
+//     the shapes are the ones kenn-io/agentsview 5386007 reads
+//     (internal/parser/kiro.go, kiro_provider.go, types.go: default dir
+//     .kiro/sessions/cli) and third-party readers of kiro-cli 2.x files
+//     describe; Dicklesworthstone/coding_agent_session_search 2a1fc6f has
+//     no Kiro connector (its users ask for one). The fixture is built
+//     from those shapes. <id>.jsonl, one {"version":"v1","kind",
+//     "data":{message_id, content:[{kind, data}], meta:{timestamp}}} a
+//     line: Prompt text blocks are the user row at meta.timestamp (epoch
+//     seconds, fractional) with RecordID "<message_id>#prompt", other
+//     blocks (images) "prompt attachment: <n> <kind> block(s)" (never the
+//     bytes); AssistantMessage text, thinking and toolUse ({toolUseId,
+//     name, input}: full input) blocks; ToolResults toolResult
+//     ({toolUseId, content, status}: is_error from status error/success)
+//     with the call's tool name; Clear "conversation cleared (/clear)",
+//     the rows before it kept. Only Prompt records carry a time: the
+//     others get the turn's prompt time, TimeInherited. A record kind not
+//     known is a skipped_record problem, an empty one a counted skip. The
+//     session is <id>.json's session_id (else the file name), the project
+//     its cwd. <id>.json: "session <id> of <cwd>: <title> model=<id>
+//     (created_at, updated_at)" at created_at and one "turn <n>
+//     metadata: <key>=<value> ..." row per session_state.
+//     conversation_metadata.user_turn_metadatas entry (tokens, requests,
+//     duration, message ids) at its end_timestamp. Any other file under
+//     .kiro/sessions (the IDE's <workspace>/sess_*/ folders, which no
+//     source shows) is one skipped_record problem.
+//
+//   - kiro/ide: the Kiro IDE's globalStorage/kiro.kiroagent (closed
+//     source; the shapes kenn-io/agentsview 5386007 reads,
+//     internal/parser/kiro_ide.go and its test; synthetic fixture).
+//     <workspace hash>/<hash>.chat ({executionId, actionId, chat: [{role
+//     human|bot|tool, content}], metadata {modelId, workflow, workflowId,
+//     startTime, endTime in epoch ms}}): a header row at startTime, each
+//     message at it (inherited): a human turn that opens with the system
+//     prompt or rules ("# System Prompt", "# Identity", "<identity>",
+//     "## Included Rules", "You are operating in a workspace") a system
+//     row, never a user row, else the typed prompt without its
+//     <kiro-ide-message> wrapper; bot the reply with the model; tool its
+//     output; the end at endTime. workspace-sessions/<base64 workspace>/
+//     sessions.json (sessionId, title, dateCreated, workspaceDirectory)
+//     one row per session; <session>.json's history (message role,
+//     content, id; promptLogs completions when an assistant message is
+//     empty; executionId) at the listed dateCreated (inherited: the
+//     history records no times), an execution named by a row.
+//     <sha256(workspace)[:32]>/414d1636299d2b9e4ce7e17fb11f63e9/<file>
+//     ({executionId, actions: [{actionId, actionType, input, output}]}),
+//     session "exec:<executionId>", no times: say is the agent's text,
+//     every other action (replace, create, readCode, ...) a tool call
+//     with its full input and its output as the result. Other files of
+//     the folder are a counted skip, unread.
+//
 // Not read yet: /save exports (a ConversationState JSON written wherever
 // the user names: no catalog path reaches them), the conversation
 // transcript strings (a human-readable copy of the history), and the Kiro
-// CLI's own .kiro/sessions/ files and the Kiro IDE's kiro.kiroagent
-// storage: no source or real install shows their format (both collected).
+// IDE's .kiro/sessions/<workspace>/ folders: no source or real install
+// shows their format (collected).
 package kiro

@@ -57,3 +57,73 @@ func TestEntryCopyThroughTheEngine(t *testing.T) {
 		}
 	}
 }
+
+// TestV2CopyThroughTheEngine: migration 008 left conversation A in the
+// old conversations table and copied it into conversations_v2; the engine
+// keeps one row of each entry both hold (m-1's prompt once) and the
+// entries only conversations_v2 holds. The same conversation id saved
+// under a second directory is two header rows and one duplicate_id
+// problem naming it.
+func TestV2CopyThroughTheEngine(t *testing.T) {
+	a := "a0000000-0000-4000-8000-00000000000a"
+	for _, c := range []struct {
+		name    string
+		alter   []string
+		headers int
+		problem string
+	}{
+		{"copy", nil, 1, ""},
+		{"two keys", []string{`INSERT INTO conversations_v2 SELECT '/home/alice/app2', conversation_id, value, created_at, updated_at FROM conversations_v2 WHERE conversation_id = '` + a + `'`},
+			2, `duplicate_id: record id "` + a + `#conversation" has 2 different contents`},
+	} {
+		data, err := os.ReadFile(parsertest.SQLiteAltered(t, "testdata/data_v2.sql", c.alter...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := analyzetest.Run(t, Parsers(), analyzetest.Bundle(t, Agent, []bundletest.File{
+			{Path: home + "/.local/share/kiro-cli/data.sqlite3", Target: "cli-db", Kind: "sqlite", Data: data}}))
+		prompts, headers := 0, 0
+		for _, r := range o.Rows {
+			if r.RecordID == "m-1#user" {
+				prompts++
+			}
+			if r.RecordID == a+"#conversation" {
+				headers++
+			}
+		}
+		var probs []string
+		for _, p := range o.Problems {
+			if strings.Contains(p.Message, `"`+a+`#`) {
+				m := p.Kind + ": " + p.Message
+				if i := strings.Index(m, " (at "); i > 0 {
+					m = m[:i]
+				}
+				probs = append(probs, m)
+			}
+		}
+		if prompts != 1 || headers != c.headers || strings.Join(probs, "|") != c.problem {
+			t.Errorf("%s: m-1#user rows %d, headers %d, problems %q", c.name, prompts, headers, probs)
+		}
+	}
+}
+
+// TestReadlineHistoryPairs: chat_readline_history's "run it" pairs with
+// the conversation's prompt (0.2 s before it) and is dropped; "/quit", a
+// line no conversation holds, stays as a secondary row.
+func TestReadlineHistoryPairs(t *testing.T) {
+	data, err := os.ReadFile(parsertest.SQLite(t, "testdata/data_v2.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := analyzetest.Run(t, Parsers(), analyzetest.Bundle(t, Agent, []bundletest.File{
+		{Path: home + "/.local/share/kiro-cli/data.sqlite3", Target: "cli-db", Kind: "sqlite", Data: data}}))
+	var got []string
+	for _, r := range o.Rows {
+		if r.TurnType == "user" && (r.Text == "run it" || r.Text == "/quit") {
+			got = append(got, r.Text+"|"+r.Secondary+"|"+r.SessionID)
+		}
+	}
+	if strings.Join(got, ",") != "run it||a0000000-0000-4000-8000-00000000000a,/quit|true|" {
+		t.Errorf("readline rows %q", got)
+	}
+}

@@ -22,10 +22,22 @@ const Agent = "kiro"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "kiro/cli-db", Agent: Agent, Version: 3, Actions: actions,
+			ID: "kiro/cli-db", Agent: Agent, Version: 5, Actions: actions,
 			Targets: []string{"cli-db"}, Names: []string{"data.sqlite3"},
-			Doc: "Amazon Q / Kiro CLI data.sqlite3: conversations (prompts, replies, tool calls with full arguments and results, cancellations and deny-list rejections as permission decisions, models, /compact summaries, checkpoints and their history snapshots, tangent-mode main history) and the legacy shell history table",
+			Secondary: &parser.Secondary{Window: time.Minute, TurnTypes: []timeline.TurnType{timeline.User},
+				Basis: "chat_readline_history keeps each prompt as the line editor took it (epoch ms, aws/amazon-q-developer-cli 93a6879); the conversation's UserMessage is stamped when it is built from that line, within seconds"},
+			Doc: "Amazon Q / Kiro CLI data.sqlite3: conversations and conversations_v2 (several per directory, with their saved times; prompts, replies, tool calls with full arguments and results, cancellations and deny-list rejections as permission decisions, models, /compact summaries, checkpoints and their history snapshots, tangent-mode main history), the legacy shell history table, and chat_readline_history prompts (secondary)",
 		}, parseDB),
+		parser.New(parser.Spec{
+			ID: "kiro/sessions", Agent: Agent, Version: 1, Actions: actions,
+			Targets: []string{"kiro-sessions"}, Names: []string{"*.jsonl", "*.json"},
+			Doc: "Kiro CLI 2.x .kiro/sessions/cli/<id>.jsonl (prompts, replies, thinking, tool calls with full input and results, /clear) and <id>.json (the session's directory, title, model and times, each user turn's metadata)",
+		}, parseSessionFile),
+		parser.New(parser.Spec{
+			ID: "kiro/ide", Agent: Agent, Version: 1, Actions: actions,
+			Targets: []string{"ide-agent"},
+			Doc:     "Kiro IDE globalStorage/kiro.kiroagent: .chat execution chats (prompts, system prompt and rules marked, replies, tool output), workspace-sessions session lists and session histories, and execution logs (the agent's text and its replace, create and readCode actions with full input and output)",
+		}, parseIDEFile),
 		parser.New(parser.Spec{
 			ID: "kiro/prompt-history", Agent: Agent, Version: 1, Actions: actions,
 			Targets: []string{"prompt-history"}, Names: []string{".cli_bash_history"},

@@ -1,6 +1,7 @@
 package kiro
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -158,7 +159,7 @@ func TestAgentsAndDelegates(t *testing.T) {
 
 func TestEmpty(t *testing.T) {
 	s := run(t, "kiro/cli-db", "testdata/empty.sql", parser.File{Path: home + "/.local/share/kiro-cli/data.sqlite3", Target: "cli-db"}, "testdata/empty_db.golden.jsonl")
-	if len(s.Events) != 0 || len(s.Problems) != 1 || s.Problems[0] != "line 0: not a Q / Kiro CLI database: none of the tables conversations, history" {
+	if len(s.Events) != 0 || len(s.Problems) != 1 || s.Problems[0] != "line 0: not a Q / Kiro CLI database: none of the tables chat_readline_history, conversations, conversations_v2, history" {
 		t.Fatalf("empty database: %d rows %q", len(s.Events), s.Problems)
 	}
 	h := run(t, "kiro/prompt-history", "testdata/empty.txt", parser.File{Path: home + "/.aws/amazonq/.cli_bash_history", Target: "prompt-history"}, "testdata/empty_history.golden.jsonl")
@@ -214,5 +215,94 @@ func TestCLIDBAltered(t *testing.T) {
 		if probs != wantProbs || strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Errorf("%s: problems %q rows\n%s\nwant\n%s", c.alter, s.Problems, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
+	}
+}
+
+// TestConversationsV2: a store after migration 008 (conversations_v2,
+// several conversations per directory). The old table's copy of
+// conversation A is written under the same record ids as its
+// conversations_v2 row (the engine keeps one: TestV2CopyThroughTheEngine);
+// B shares A's directory; a row that is not JSON is one problem, a row
+// whose value names another conversation is read under the row's id with
+// a problem; each row's times are a "saved" row at updated_at.
+func TestConversationsV2(t *testing.T) {
+	s := run(t, "kiro/cli-db", "testdata/data_v2.sql", parser.File{Path: home + "/.local/share/kiro-cli/data.sqlite3", Target: "cli-db"}, "testdata/data_v2.golden.jsonl")
+	a, b, c := "a0000000-0000-4000-8000-00000000000a", "b0000000-0000-4000-8000-00000000000b", "c0000000-0000-4000-8000-00000000000c"
+	var copies []string
+	for _, e := range s.Events {
+		if e.TurnType == timeline.User && e.Text == "add a test for the parser" {
+			copies = append(copies, fmt.Sprintf("%s %s line %d", e.SessionID, e.RecordID, e.SourceLine))
+		}
+	}
+	if strings.Join(copies, ",") != a+" m-1#user line 1,"+a+" m-1#user line 1" {
+		t.Fatalf("A's first prompt in both tables: %q", copies)
+	}
+	call := find(t, s, timeline.ToolUse, "execute_bash")
+	if call.SessionID != a || call.ToolInput != `{"command":"go test ./..."}` || call.ToolUseID != "tooluse_v2_1" || !call.Time.Equal(time.UnixMilli(1795168862000).UTC()) {
+		t.Fatalf("tool call %+v", call)
+	}
+	res := find(t, s, timeline.ToolResult, "ok  example.com/app")
+	if res.ToolName != "execute_bash" || res.IsError != "false" || res.RecordID != "m-3#result-0" {
+		t.Fatalf("tool result %+v", res)
+	}
+	if u := find(t, s, timeline.User, "explain the build script"); u.SessionID != b || u.ProjectPath != home+"/app" {
+		t.Fatalf("second conversation of the directory %+v", u)
+	}
+	saved := find(t, s, timeline.System, "conversation "+a+" of "+home+"/app saved")
+	if saved.Text != "conversation "+a+" of "+home+"/app saved (conversations_v2 created_at 2026-11-20T10:00:30Z, updated_at 2026-11-20T10:01:33.5Z)" || !saved.Time.Equal(time.UnixMilli(1795168893500).UTC()) || saved.RecordID != a+"#saved:"+home+"/app" {
+		t.Fatalf("saved row %+v", saved)
+	}
+	if u := find(t, s, timeline.User, "rename the module"); u.SessionID != c || u.ProjectPath != home+"/lib" {
+		t.Fatalf("row read under its conversation_id %+v", u)
+	}
+	want := "line 3: conversations_v2 row broken-1 of " + home + "/app: not a ConversationState: unexpected end of JSON input|" +
+		"line 4: conversations_v2 row " + c + " of " + home + "/lib: its value names conversation not-the-row-id; read under the row's conversation_id"
+	if got := strings.Join(s.Problems, "|"); got != want {
+		t.Fatalf("problems\n%s\nwant\n%s", got, want)
+	}
+	for _, e := range s.Events {
+		if strings.Contains(e.Text, "NEVERPRINTED") {
+			t.Fatal("auth_kv read")
+		}
+	}
+	// chat_readline_history: each line as typed, secondary, at its epoch ms
+	var typed []string
+	for _, e := range s.Events {
+		if e.Secondary {
+			typed = append(typed, fmt.Sprintf("%s|%s|%s|%d|%s", e.Text, e.ProjectPath, e.Time.Format(time.RFC3339Nano), e.SourceLine, e.SessionID))
+		}
+	}
+	if strings.Join(typed, ",") != "run it|"+home+"/app|2026-11-20T10:00:59.8Z|1|,/quit|"+home+"/app|2026-11-20T10:01:40Z|2|" {
+		t.Fatalf("readline history rows %q", typed)
+	}
+}
+
+// TestCLIDBV2Altered: conversations_v2 is Optional (before migration
+// 008): dropped, no problem and the old table's rows and the two
+// readline history rows stay; lacking a column, one problem names it and
+// the other tables are read. chat_readline_history is Optional too.
+func TestCLIDBV2Altered(t *testing.T) {
+	f := parser.File{Path: home + "/.local/share/kiro-cli/data.sqlite3", Target: "cli-db", Agent: Agent, MTime: mtime}
+	for _, c := range []struct {
+		alter, problem string
+		rows           int
+	}{
+		{`DROP TABLE conversations_v2`, "", 6},
+		{`ALTER TABLE conversations_v2 DROP COLUMN created_at`, "line 0: unknown schema: table conversations_v2 lacks column(s) created_at: not read; the other tables are read", 6},
+	} {
+		s := parsertest.Run(t, byID(t, "kiro/cli-db"), parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/data_v2.sql", c.alter), f, nil))
+		if strings.Join(s.Problems, "|") != c.problem || len(s.Events) != c.rows {
+			t.Errorf("%s: problems %q, %d rows", c.alter, s.Problems, len(s.Events))
+		}
+		for _, e := range s.Events {
+			if strings.Contains(e.Text, " saved (conversations_v2") {
+				t.Errorf("%s: a conversations_v2 row was read: %s", c.alter, e.Text)
+			}
+		}
+	}
+	full := parsertest.Run(t, byID(t, "kiro/cli-db"), parsertest.Input(t, parsertest.SQLite(t, "testdata/data_v2.sql"), f, nil))
+	s := parsertest.Run(t, byID(t, "kiro/cli-db"), parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/data_v2.sql", `DROP TABLE chat_readline_history`), f, nil))
+	if len(s.Events) != len(full.Events)-2 || len(s.Problems) != len(full.Problems) {
+		t.Errorf("without chat_readline_history: %d rows (full %d), problems %q", len(s.Events), len(full.Events), s.Problems)
 	}
 }

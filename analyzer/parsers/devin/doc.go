@@ -1,0 +1,41 @@
+// Package devin parses the local Devin CLI's store (Cognition's Devin):
+// cli/sessions.db and cli/transcripts/<session>.json under its data
+// directory.
+//
+// Validated against: no public source and no package (npm devin and
+// @devin-ai/cli are 404): the layout kenn-io/agentsview at 5386007 reads
+// (internal/parser/devin.go: the sessions and message_nodes columns, the
+// transcript's steps; devin_test.go: their shapes; types.go: the data
+// directories Library/Application Support/devin and .local/share/devin,
+// and DEVIN_DIR). Dicklesworthstone/coding_agent_session_search at
+// 2a1fc6f has no Devin connector (issues #328, #385, #423 and #449 ask for
+// one, the local sessions.db and the cloud export). The fixtures are
+// synthetic, built from those shapes. The cloud export is not read: no
+// source shows its format and no local file holds it.
+//
+// Files:
+//
+//   - devin/sessions-db: sessions.db. sessions, one system row each at
+//     created_at (epoch seconds): "devin session <id>; title ...; working
+//     directory ...; model ...; last activity ...", a hidden session kept
+//     with "hidden in the app, kept in the store". message_nodes, each at
+//     its created_at with RecordID "node-<node_id>#...": chat_message is an
+//     OpenAI-style message: role user the typed prompt, assistant or
+//     agent the reply (content a string or Claude-style blocks: text,
+//     thinking, tool_use, tool_result), thinking, tool_calls (function
+//     name and full arguments), role tool the result of tool_call_id with
+//     the call's name; system and any other role a system row named by
+//     its role. A node whose parent_node_id is not the session's node
+//     before it is a branch (an edit or a retry): both branches are kept
+//     and a row says where it branches. A node of a session with no row
+//     is an orphan_record problem (kept).
+//   - devin/transcripts: transcripts/<session>.json, a trajectory (steps
+//     with source user|agent|system, timestamp, message, tool_use,
+//     tool_result, model_name, extra.generation_model, metrics; the
+//     agent's model and final_metrics). The same turns the message nodes
+//     hold, so its rows are secondary (paired with the nodes' rows within
+//     a minute, written marked secondary where they pair with none); a
+//     step's metrics and the final metrics are rows of their own. A step
+//     with no timestamp inherits the one before it. A step of an unknown
+//     source is a skipped_record problem.
+package devin

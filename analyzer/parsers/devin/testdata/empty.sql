@@ -1,0 +1,1 @@
+CREATE TABLE unrelated (x INTEGER);

@@ -1,0 +1,15 @@
+CREATE TABLE sessions (id TEXT PRIMARY KEY, title TEXT, working_directory TEXT, model TEXT, created_at INTEGER, last_activity_at INTEGER, hidden INTEGER DEFAULT 0);
+CREATE TABLE message_nodes (row_id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, node_id INTEGER NOT NULL, parent_node_id INTEGER, chat_message TEXT NOT NULL, created_at INTEGER NOT NULL);
+INSERT INTO sessions VALUES ('sess-1', 'Fix the login bug', '/home/alice/app', 'swe-1.5', 1795600000, 1795600100, 0);
+INSERT INTO sessions VALUES ('sess-2', 'scratch', '/home/alice/tmp', 'swe-1.5', 1795500000, NULL, 1);
+INSERT INTO message_nodes VALUES (1, 'sess-1', 1, NULL, '{"role": "system", "content": "You are Devin."}', 1795600000);
+INSERT INTO message_nodes VALUES (2, 'sess-1', 2, 1, '{"role": "user", "content": "Fix the login bug"}', 1795600001);
+INSERT INTO message_nodes VALUES (3, 'sess-1', 3, 2, '{"role": "assistant", "content": "Inspecting files.", "thinking": "Check the auth flow", "tool_calls": [{"id": "call-1", "type": "function", "function": {"name": "shell_command", "arguments": "{\"command\": \"grep -rn login src/\"}"}}]}', 1795600005);
+INSERT INTO message_nodes VALUES (4, 'sess-1', 4, 3, '{"role": "tool", "content": "src/login.ts:3: if (pw = hash)", "tool_call_id": "call-1"}', 1795600007);
+INSERT INTO message_nodes VALUES (5, 'sess-1', 5, 4, '{"role": "assistant", "content": [{"type": "text", "text": "Fixed the assignment in the comparison."}, {"type": "tool_use", "id": "call-2", "name": "edit_file", "input": {"path": "src/login.ts"}}]}', 1795600010);
+INSERT INTO message_nodes VALUES (6, 'sess-1', 6, 4, '{"role": "assistant", "content": "A retried reply."}', 1795600012);
+INSERT INTO message_nodes VALUES (7, 'sess-1', 7, 6, '{"role": "critic", "content": "x"}', 1795600013);
+INSERT INTO message_nodes VALUES (8, 'sess-1', 8, 6, '{"role": "user", "content": ', 1795600014);
+INSERT INTO message_nodes VALUES (9, 'sess-1', 9, 6, '{"role": "assistant", "content": ""}', 1795600015);
+INSERT INTO message_nodes VALUES (10, 'sess-9', 1, NULL, '{"role": "user", "content": "a node whose session is gone"}', 1795600020);
+INSERT INTO message_nodes VALUES (11, 'sess-2', 1, NULL, '{"role": "user", "content": "a hidden session''s prompt"}', 1795500001);

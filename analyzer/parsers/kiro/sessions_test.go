@@ -1,0 +1,108 @@
+package kiro
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+const (
+	kiroSID = "5e55100e-0000-4000-8000-000000000001"
+	sessDir = home + "/.kiro/sessions/cli/"
+)
+
+func runSession(t *testing.T, local, orig, golden string, related parsertest.Files) *parsertest.Sink {
+	t.Helper()
+	p := byID(t, "kiro/sessions")
+	f := parser.File{Path: orig, Target: "kiro-sessions", Agent: Agent, MTime: mtime}
+	if !p.Match(&f) {
+		t.Fatalf("kiro/sessions does not match %s", orig)
+	}
+	return parsertest.Golden(t, p, parsertest.Input(t, local, f, related), golden)
+}
+
+// TestSessionLog: a Kiro CLI 2.x transcript with its state file beside
+// it: the prompt at its meta.timestamp, thinking, reply and tool calls
+// with full input at the prompt's time (inherited: they record none), results paired by toolUseId with
+// is_error from status, /clear kept as a row, an image counted, an empty
+// reply a counted skip, an unknown record kind a skipped_record problem
+// and a cut line a problem.
+func TestSessionLog(t *testing.T) {
+	dir := "testdata/kiro-sessions/cli/"
+	s := runSession(t, dir+kiroSID+".jsonl", sessDir+kiroSID+".jsonl", "testdata/session_log.golden.jsonl",
+		parsertest.Files{sessDir + kiroSID + ".json": dir + kiroSID + ".json"})
+	u := find(t, s, timeline.User, "find the failing test")
+	if u.SessionID != kiroSID || u.ProjectPath != home+"/calc" || !u.Time.Equal(time.UnixMilli(1795431600250).UTC()) || u.RecordID != "p-1#prompt" || u.SourceLine != 1 {
+		t.Fatalf("prompt %+v", u)
+	}
+	call := find(t, s, timeline.ToolUse, "shell")
+	if call.ToolUseID != "tooluse_s1" || call.ToolInput != `{"command":"go test ./...","summary":"run tests"}` || call.TimeBasis != timeline.TimeInherited || !call.Time.Equal(time.UnixMilli(1795431600250).UTC()) || call.SourceLine != 2 {
+		t.Fatalf("tool call %+v", call)
+	}
+	res := find(t, s, timeline.ToolResult, "FAIL: TestAdd")
+	if res.ToolName != "shell" || res.IsError != "true" || res.RecordID != "tooluse_s1#result" || res.Text != "--- FAIL: TestAdd (0.00s)\nFAIL" {
+		t.Fatalf("tool result %+v", res)
+	}
+	if e := find(t, s, timeline.ToolUse, "write"); e.ToolInput != `{"command":"strReplace","path":"add.go","oldStr":"a - b","newStr":"a + b"}` {
+		t.Fatalf("edit call %+v", e)
+	}
+	if e := find(t, s, timeline.ToolResult, "Replaced 1"); e.IsError != "false" || e.ToolName != "write" {
+		t.Fatalf("edit result %+v", e)
+	}
+	if e := find(t, s, timeline.Thinking, "run the tests first"); e.RecordID != "a-1#0" {
+		t.Fatalf("thinking %+v", e)
+	}
+	if e := find(t, s, timeline.System, "conversation cleared (/clear)"); e.SourceLine != 7 || e.TimeBasis != timeline.TimeInherited {
+		t.Fatalf("clear %+v", e)
+	}
+	if e := find(t, s, timeline.System, "prompt attachment: 1 image block"); e.RecordID != "p-2#attach-image" {
+		t.Fatalf("image %+v", e)
+	}
+	if len(s.Skips) != 1 || s.Skips[0].Line != 9 || s.Skips[0].Reason != "no_evidence:empty_message" {
+		t.Fatalf("skips %+v", s.Skips)
+	}
+	want := `line 10: skipped_record: session record kind "Compaction" not known: not read|line 11: malformed JSON line (cut short or corrupt), skipped: unexpected end of JSON input`
+	if got := strings.Join(s.Problems, "|"); got != want {
+		t.Fatalf("problems\n%s\nwant\n%s", got, want)
+	}
+	if count(s, "iVBORw0K") != 0 {
+		t.Fatal("image bytes written")
+	}
+	// without the state file: the session is the file's name, no project
+	n := runSession(t, dir+kiroSID+".jsonl", sessDir+kiroSID+".jsonl", "testdata/session_log_alone.golden.jsonl", nil)
+	if e := find(t, n, timeline.User, "find the failing test"); e.SessionID != kiroSID || e.ProjectPath != "" {
+		t.Fatalf("prompt without state %+v", e)
+	}
+}
+
+// TestSessionState: <id>.json gives the session row and each user turn's
+// metadata; a file that does not decode is one problem; a file under
+// .kiro/sessions outside cli/ (the IDE's sess_* folders) is one
+// skipped_record problem.
+func TestSessionState(t *testing.T) {
+	dir := "testdata/kiro-sessions/cli/"
+	s := runSession(t, dir+kiroSID+".json", sessDir+kiroSID+".json", "testdata/session_state.golden.jsonl", nil)
+	if len(s.Events) != 2 || len(s.Problems) != 0 {
+		t.Fatalf("state rows %d problems %q", len(s.Events), s.Problems)
+	}
+	h := s.Events[0]
+	if h.Text != "session "+kiroSID+" of "+home+"/calc: Fix the failing test model=claude-sonnet-4.5 (created_at 2026-11-23T10:59:59.921363Z, updated_at 2026-11-23T11:01:45Z)" || h.Model != "claude-sonnet-4.5" || h.RecordID != kiroSID+"#session" {
+		t.Fatalf("session row %+v", h)
+	}
+	m := s.Events[1]
+	if m.Text != `turn 1 metadata: context_usage_percentage=4.2 end_timestamp=1795431615 input_token_count=1200 message_ids=["p-1","a-1","a-3"] output_token_count=340 total_request_count=3 turn_duration=12.5` || !m.Time.Equal(time.Unix(1795431615, 0).UTC()) {
+		t.Fatalf("turn row %+v", m)
+	}
+	b := runSession(t, dir+"broken.json", sessDir+"broken.json", "testdata/session_state_broken.golden.jsonl", nil)
+	if len(b.Events) != 0 || strings.Join(b.Problems, "|") != "line 1: Kiro CLI session state is not a JSON object: unexpected end of JSON input" {
+		t.Fatalf("broken state: %d rows %q", len(b.Events), b.Problems)
+	}
+	o := parsertest.Run(t, byID(t, "kiro/sessions"), parsertest.Input(t, "testdata/kiro-sessions/ide/sess_1/messages.jsonl", parser.File{Path: home + "/.kiro/sessions/calc/sess_1/messages.jsonl", Target: "kiro-sessions", Agent: Agent, MTime: mtime}, nil))
+	if len(o.Events) != 0 || strings.Join(o.Problems, "|") != "line 0: skipped_record: not a Kiro CLI session file (only .kiro/sessions/cli/<id>.jsonl and <id>.json are known): not read" {
+		t.Fatalf("IDE file: %d rows %q", len(o.Events), o.Problems)
+	}
+}

@@ -1,0 +1,201 @@
+package omnigent
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
+)
+
+const dbPath = "/home/alice/.omnigent/chat.db"
+
+var (
+	byID  = parsertest.IDs(Parsers())
+	mtime = time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
+	convA = strings.Repeat("a1", 16)
+	convS = strings.Repeat("5b", 16)
+)
+
+func run(t *testing.T, sqlFile, golden string) *parsertest.Sink {
+	t.Helper()
+	p := byID(t, "omnigent/chat-db")
+	f := parser.File{Path: dbPath, Target: "chat-db", Agent: Agent, MTime: mtime}
+	if !p.Match(&f) {
+		t.Fatalf("omnigent/chat-db does not match %s", f.Path)
+	}
+	return parsertest.Golden(t, p, parsertest.Input(t, parsertest.SQLite(t, sqlFile), f, nil), golden)
+}
+
+func find(t *testing.T, s *parsertest.Sink, tt timeline.TurnType, sub string) timeline.Event {
+	t.Helper()
+	for _, e := range s.Events {
+		if e.TurnType == tt && strings.Contains(e.Text, sub) {
+			return e
+		}
+	}
+	t.Fatalf("no %s row containing %q", tt, sub)
+	return timeline.Event{}
+}
+
+// TestTypical: the current generation (Uuid16 BLOB ids, SMALLINT type and
+// status codes, the metadata table): each conversation's row, the
+// sub-agent under its parent, every item type, and the records that give
+// no row accounted for.
+func TestTypical(t *testing.T) {
+	s := run(t, "testdata/typical.sql", "testdata/typical.golden.jsonl")
+	head := find(t, s, timeline.System, "omnigent conversation "+convA)
+	if head.Text != "omnigent conversation "+convA+`; title "Fix the flaky test"; workspace /home/alice/proj; branch main; native session claude-sess-1; session overrides {"model_override":"claude-opus-4-8"}; updated 2026-11-24T06:05:00Z` ||
+		!head.Time.Equal(time.Unix(1795500000, 0).UTC()) || head.ProjectPath != "/home/alice/proj" {
+		t.Fatalf("conversation row %+v", head)
+	}
+	sub := find(t, s, timeline.System, "omnigent conversation "+convS)
+	if sub.ParentSessionID != convA || !strings.Contains(sub.Text, `sub-agent scout (task "map the test suite"); parent `+convA) || !strings.HasSuffix(sub.Text, "archived; updated 2026-11-24T06:03:20Z") {
+		t.Fatalf("sub-agent row %+v", sub)
+	}
+	u := find(t, s, timeline.User, "TestSync is flaky")
+	if u.SessionID != convA || u.RecordID != strings.Repeat("01", 16) || !u.Time.Equal(time.Unix(1795500010, 0).UTC()) || u.Text != "the test TestSync is flaky, fix it" {
+		t.Fatalf("prompt %+v", u)
+	}
+	if e := find(t, s, timeline.System, "message attachments: input_image block"); strings.Contains(e.Text, "iVBOR") {
+		t.Fatal("image bytes written")
+	}
+	find(t, s, timeline.System, "injected context (is_meta: replayed to the agent, not typed): skill instructions")
+	for _, e := range s.Events {
+		if e.TurnType == timeline.User && strings.Contains(e.Text, "skill instructions") {
+			t.Fatal("an is_meta message became a user row")
+		}
+	}
+	call := find(t, s, timeline.ToolUse, "sys_os_shell")
+	if call.ToolUseID != "toolu_1" || call.ToolInput != `{"command":"go test -run TestSync -count=2 ./..."}` || call.Model != "polly" {
+		t.Fatalf("tool call %+v", call)
+	}
+	if r := find(t, s, timeline.ToolResult, "FAIL: TestSync"); r.ToolName != "sys_os_shell" || r.ToolUseID != "toolu_1" {
+		t.Fatalf("tool result %+v", r)
+	}
+	if e := find(t, s, timeline.User, "map the test suite"); e.SessionID != convS || e.ParentSessionID != convA {
+		t.Fatalf("sub-agent's task %+v", e)
+	}
+	find(t, s, timeline.Thinking, "Run the test first")
+	find(t, s, timeline.System, "encrypted reasoning (6 bytes, the provider's; not readable)")
+	if e := find(t, s, timeline.ToolUse, "web_search_call"); e.ToolUseID != "ws_1" || e.ToolInput != `{"action":{"query":"go sync.Map race"},"id":"ws_1","status":"completed","type":"web_search_call"}` {
+		t.Fatalf("native tool %+v", e)
+	}
+	if e := find(t, s, timeline.System, "error (tool) TimeoutError"); e.IsError != "true" {
+		t.Fatalf("error %+v", e)
+	}
+	find(t, s, timeline.System, "compaction: the items up to "+strings.Repeat("0b", 16)+" are summarized for the model (kept here); 5120 tokens: The user asked")
+	find(t, s, timeline.System, "routing decision: model=claude-opus-4-8 applied=true scope=turn router=llm: Multi-step debugging")
+	find(t, s, timeline.System, "slash command (skill) /bulletproof TestSync")
+	find(t, s, timeline.System, "terminal command (input): git diff --stat")
+	find(t, s, timeline.System, "terminal command (stdout):  sync.go | 4 ++--")
+	find(t, s, timeline.System, "the reply above was interrupted")
+	find(t, s, timeline.System, "the item above has status failed")
+	find(t, s, timeline.System, `resource created: file file_1 {"path":"/home/alice/proj/NOTES.md"}`)
+	if e := find(t, s, timeline.User, "whose conversation is gone"); e.SessionID != strings.Repeat("0f", 16) {
+		t.Fatalf("orphan item %+v", e)
+	}
+	want := "line 20: message item " + strings.Repeat("12", 16) + " data is not a JSON object: unexpected end of JSON input|" +
+		"line 21: skipped_record: item " + strings.Repeat("13", 16) + ": item type code 12 not known, not read|" +
+		"line 23: orphan_record: item " + strings.Repeat("31", 16) + " of conversation " + strings.Repeat("0f", 16) + ", whose conversations row is gone: kept"
+	if got := strings.Join(s.Problems, "|"); got != want {
+		t.Fatalf("problems\n%s\nwant\n%s", got, want)
+	}
+	if len(s.Skips) != 1 || s.Skips[0].Line != 22 || s.Skips[0].Reason != "no_evidence:empty_message" {
+		t.Fatalf("skips %+v", s.Skips)
+	}
+	for _, e := range s.Events {
+		if strings.Contains(e.Text, "NEVERPRINTED") {
+			t.Fatal("account_tokens read")
+		}
+	}
+	// session_usage: zstd-framed for A, raw-framed for the sub-agent
+	if u := find(t, s, timeline.System, "session usage (as of the conversation's last update): {\"by_model\""); u.SessionID != convA || u.TimeBasis != timeline.TimeInherited ||
+		u.Text != `session usage (as of the conversation's last update): {"by_model":{"claude-haiku-4-5":{"input_tokens":120,"output_tokens":30},"claude-opus-4-8":{"input_tokens":5000,"output_tokens":800,"total_cost_usd":0.04}},"input_tokens":5120,"output_tokens":830,"total_cost_usd":0.042}` ||
+		!u.Time.Equal(time.Unix(1795500300, 0).UTC()) {
+		t.Fatalf("usage %+v", u)
+	}
+	if u := find(t, s, timeline.System, "session usage (as of the conversation's last update): {\"input_tokens\""); u.SessionID != convS {
+		t.Fatalf("raw-framed usage %+v", u)
+	}
+}
+
+// TestUsageNotDecodable: a framed zstd value that does not decode is one
+// problem naming the conversation; its other rows stay.
+func TestUsageNotDecodable(t *testing.T) {
+	f := parser.File{Path: dbPath, Target: "chat-db", Agent: Agent, MTime: mtime}
+	s := parsertest.Run(t, byID(t, "omnigent/chat-db"), parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/typical.sql", `UPDATE omnigent_conversation_metadata SET session_usage = X'0001ffff' WHERE kind = 1`), f, nil))
+	var probs []string
+	for _, p := range s.Problems {
+		if strings.Contains(p, "session_usage") {
+			probs = append(probs, p)
+		}
+	}
+	if len(probs) != 1 || !strings.HasPrefix(probs[0], "line 1: session_usage of conversation "+convA+": zstd payload does not decode (") {
+		t.Fatalf("problems %q", probs)
+	}
+	find(t, s, timeline.User, "TestSync is flaky")
+}
+
+// TestLegacy: a build before the metadata split and the integer codes:
+// text ids, VARCHAR type names, the workspace on the conversations row,
+// no metadata table and no problem.
+func TestLegacy(t *testing.T) {
+	s := run(t, "testdata/legacy.sql", "testdata/legacy.golden.jsonl")
+	if len(s.Problems) != 0 || len(s.Events) != 3 {
+		t.Fatalf("legacy: %d rows, problems %q", len(s.Events), s.Problems)
+	}
+	if u := find(t, s, timeline.User, "hello from an old build"); u.SessionID != "conv_1" || u.ProjectPath != "/home/alice/old" || u.RecordID != "msg_1" {
+		t.Fatalf("legacy prompt %+v", u)
+	}
+	if c := find(t, s, timeline.ToolUse, "sys_os_read"); c.ToolInput != `{"path":"README.md"}` || c.ToolUseID != "call_1" {
+		t.Fatalf("legacy call %+v", c)
+	}
+}
+
+func TestEmpty(t *testing.T) {
+	s := run(t, "testdata/empty.sql", "testdata/empty.golden.jsonl")
+	if len(s.Events) != 0 || strings.Join(s.Problems, "|") != "line 0: not an omnigent database: none of the tables conversation_items, conversations, omnigent_conversation_metadata" {
+		t.Fatalf("empty: %d rows %q", len(s.Events), s.Problems)
+	}
+}
+
+// TestAltered: the one SQLite policy. Without the metadata table the
+// conversations are read on their own columns; without conversations the
+// items are kept as orphans; a column gone from the items is named.
+func TestAltered(t *testing.T) {
+	f := parser.File{Path: dbPath, Target: "chat-db", Agent: Agent, MTime: mtime}
+	for _, c := range []struct {
+		alter, problem string
+		users          int
+	}{
+		{`DROP TABLE omnigent_conversation_metadata`, "", 3},
+		{`DROP TABLE conversation_items`, "line 0: table conversation_items missing: its rows cannot be read; the other tables are read", 0},
+		{`ALTER TABLE conversation_items DROP COLUMN data`, "line 0: unknown schema: table conversation_items lacks column(s) data: not read; the other tables are read", 0},
+	} {
+		s := parsertest.Run(t, byID(t, "omnigent/chat-db"), parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/typical.sql", c.alter), f, nil))
+		users, heads := 0, 0
+		for _, e := range s.Events {
+			if e.TurnType == timeline.User {
+				users++
+			}
+			if strings.HasPrefix(e.Text, "omnigent conversation ") {
+				heads++
+			}
+		}
+		probs := s.Problems
+		if c.users > 0 {
+			probs = probs[:0]
+			for _, p := range s.Problems {
+				if strings.HasPrefix(p, "line 0:") {
+					probs = append(probs, p)
+				}
+			}
+		}
+		if strings.Join(probs, "|") != c.problem || users != c.users || heads != 2 {
+			t.Errorf("%s: problems %q, %d user rows, %d conversation rows", c.alter, s.Problems, users, heads)
+		}
+	}
+}
