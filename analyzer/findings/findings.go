@@ -177,6 +177,10 @@ type Runner struct {
 	sum   *Summary
 	found map[key]*acc
 	row   sigmaRow
+	// report holds each detector's report function, made once: a
+	// closure made per row escapes through the interface call and cost
+	// one allocation per detector per row.
+	report []func(refs ...Ref)
 }
 
 // New returns a Runner writing Dir/findings.jsonl when it finishes.
@@ -204,7 +208,24 @@ func New(o Options) (*Runner, error) {
 			sd.key = o.FingerprintKey
 		}
 	}
-	return &Runner{rs: rs, ds: ds, sum: sum, found: map[key]*acc{}}, nil
+	u := &Runner{rs: rs, ds: ds, sum: sum, found: map[key]*acc{}}
+	u.report = make([]func(refs ...Ref), len(ds))
+	for i, d := range ds {
+		u.report[i] = func(refs ...Ref) {
+			if len(refs) == 0 {
+				return
+			}
+			first := refs[0].Row
+			k := key{d.ID(), first.Host, first.User, first.Agent, first.SessionID}
+			for _, x := range refs {
+				u.add(k, func() *Finding {
+					return &Finding{RuleID: d.ID(), RuleTitle: d.Title(), Level: d.Level(), Class: d.Class(), Engine: "builtin", RuleSource: "builtin:" + d.Class(),
+						Host: first.Host, User: first.User, Agent: first.Agent, SessionID: first.SessionID}
+				}, x)
+			}
+		}
+	}
+	return u, nil
 }
 
 func (u *Runner) add(k key, mk func() *Finding, x Ref) {
@@ -262,20 +283,8 @@ func (u *Runner) Row(line int64, r *timeline.Row) error {
 				Host: r.Host, User: r.User, Agent: r.Agent, SessionID: r.SessionID}
 		}, Ref{Line: line, Row: r})
 	}
-	for _, d := range u.ds {
-		d.Row(line, r, func(refs ...Ref) {
-			if len(refs) == 0 {
-				return
-			}
-			first := refs[0].Row
-			k := key{d.ID(), first.Host, first.User, first.Agent, first.SessionID}
-			for _, x := range refs {
-				u.add(k, func() *Finding {
-					return &Finding{RuleID: d.ID(), RuleTitle: d.Title(), Level: d.Level(), Class: d.Class(), Engine: "builtin", RuleSource: "builtin:" + d.Class(),
-						Host: first.Host, User: first.User, Agent: first.Agent, SessionID: first.SessionID}
-				}, x)
-			}
-		})
+	for i, d := range u.ds {
+		d.Row(line, r, u.report[i])
 	}
 	return nil
 }
