@@ -51,13 +51,13 @@ type chat struct {
 }
 
 type part struct {
-	rowid          int64
-	id, msg, typ   string
-	index          int64
-	thinking       bool
-	nodes          []node
-	call           *parser.Row
-	hasText, known bool
+	rowid        int64
+	id, msg, typ string
+	index        int64
+	thinking     bool
+	nodes        []node
+	call         *parser.Row
+	hasText      bool
 }
 
 type node struct {
