@@ -109,7 +109,8 @@ func TestInventoryAgreesWithCollection(t *testing.T) {
 // TestInventoryAgreesOnAHostileHome: links (a planted link to a root-owned
 // file outside every home, the owner's data disk, a dangling link, a link
 // to a FIFO), a relocated config folder, an empty agent folder, a file
-// over the size limit, a secret under --no-secrets and --users: the
+// over the size limit, a secret under --no-secrets, an agent seen only as
+// a dangling link (present, nothing collected) and --users: the
 // inventory's rows are the collection's, and its lines say so exactly.
 func TestInventoryAgreesOnAHostileHome(t *testing.T) {
 	root := t.TempDir()
@@ -131,6 +132,7 @@ func TestInventoryAgreesOnAHostileHome(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(root, "home/alice/.gemini"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	symlink(t, "/gone/goose", root, "home/alice/.config/goose")
 	put(t, root, "home/bob/.codex/history.jsonl", "{}\n")
 	uids := map[string]int64{"/home/alice": 1000, "/etc/shadow": 0, "/data/cc": 1000, "/home/alice/work/codex": 1000}
 	opts := Options{Root: root, Users: []string{"alice"}, MaxFileSize: 1000, NoSecrets: true, uidOf: func(p string) int64 {
@@ -162,6 +164,7 @@ func TestInventoryAgreesOnAHostileHome(t *testing.T) {
 		`alice claude-code files=1 bytes=38 {"collected":1,"folder":2,"symlink":4} presence="files kept" found_via=[] projects=["/home/alice/p"]`,
 		`alice codex-cli files=1 bytes=24 {"collected":1,"folder":2,"skipped_secret":1,"skipped_size":1} presence="files kept" found_via=["CODEX_HOME=$HOME/work/codex in /home/alice/.bashrc:1"] projects=[]`,
 		`alice gemini-cli files=0 bytes=0 {"folder":1} presence="present, nothing kept" found_via=[] projects=[]`,
+		`alice goose files=0 bytes=0 {"symlink":1} presence="present, nothing collected" found_via=[] projects=[]`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("inventory lines:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
