@@ -958,12 +958,32 @@ func openLoose(ctx context.Context, dir string, rt *Router) (*Source, error) {
 					status = bundle.StatusSymlink
 				}
 			}
+			// A file this account cannot open (permission denied) is an
+			// error_read row, as the collector's is, not a parse failure.
+			var openErr error
+			if status == bundle.StatusCollected {
+				if rel, err := filepath.Rel(h.tree, hit.Path); err == nil {
+					if f, err := OpenIn(h.tree, filepath.ToSlash(rel)); err != nil {
+						openErr, status = err, bundle.StatusErrorRead
+					} else {
+						f.Close()
+					}
+				}
+			}
 			s.seen = append(s.seen, seenFile{user: h.user, agent: hit.Agent, status: status, size: hit.Info.Size(), parsable: rt.Reads(hit.Agent)})
 			if rt.KeepManifest {
 				// A loose tree has no manifest: the walk's own view (no
 				// hash, the modification time only).
 				s.manifest = append(s.manifest, bundle.Entry{Record: bundle.RecordFile, Path: orig, User: h.user, Agent: hit.Agent, Type: "file",
 					Size: hit.Info.Size(), Mode: fmt.Sprintf("%o", hit.Info.Mode().Perm()), MTime: bundle.FormatTime(hit.Info.ModTime()), Status: status})
+			}
+			if openErr != nil {
+				kind := bundle.StatusErrorRead
+				if errors.Is(openErr, ErrUnsafePath) {
+					kind = KindUnsafePath
+				}
+				s.problem(Problem{Kind: kind, SourceFile: orig, Agent: hit.Agent, Message: "not read: " + reasonOf(openErr)})
+				return nil
 			}
 			if !rt.Wants(hit.Agent, hit.Target.Kind) {
 				return nil
@@ -992,6 +1012,7 @@ func openLoose(ctx context.Context, dir string, rt *Router) (*Source, error) {
 			}
 			return nil
 		}
+		s.looseFolders(h, rt)
 		err := catalog.WalkHome(h.dir, catalog.All(), visit)
 		if err != nil {
 			return nil, err
@@ -1098,4 +1119,10 @@ func readFrom(followed bool, local string) string {
 		return local
 	}
 	return ""
+}
+
+// reasonOf is plainReason's text alone.
+func reasonOf(err error) string {
+	why, _ := plainReason(err)
+	return why
 }
