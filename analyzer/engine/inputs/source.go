@@ -720,6 +720,18 @@ type looseHome struct {
 	// copied: a copied home or a lone agent folder, whose user is only
 	// the folder's name (not an image's home/NAME): --user may name it.
 	copied bool
+	// relocOrig is set for the walk of a relocated folder (looseReloc):
+	// the host path of the folder that stands for the home-relative
+	// relocFolder.
+	relocFolder, relocOrig string
+}
+
+// origOf is the host path of the home-relative path rel of a walk of h.
+func (h looseHome) origOf(rel string) string {
+	if h.relocOrig != "" {
+		return h.relocOrig + strings.TrimPrefix(rel, h.relocFolder)
+	}
+	return h.orig + "/" + rel
 }
 
 // findLooseHomes infers homes in a loose tree: an image root (home/*,
@@ -930,20 +942,20 @@ func openLoose(ctx context.Context, dir string, rt *Router) (*Source, error) {
 	}
 	s.labelLoose(rt.Loose, homes, ownHost)
 	var stores []*File
-	for _, h := range homes {
+	mkVisit := func(h looseHome) func(catalog.Hit) error {
 		var visit func(hit catalog.Hit) error
 		visit = func(hit catalog.Hit) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
 			// The path as named (through any followed link) decides.
-			if named := filepath.Join(h.dir, filepath.FromSlash(hit.Rel)); h.only != "" && named != h.only && !strings.HasPrefix(named, h.only+string(filepath.Separator)) {
+			if named := filepath.Join(h.dir, filepath.FromSlash(hit.Rel)); h.relocOrig == "" && h.only != "" && named != h.only && !strings.HasPrefix(named, h.only+string(filepath.Separator)) {
 				return nil
 			}
 			if s.seenReal(hit.Path) {
 				return nil
 			}
-			orig := h.orig + "/" + hit.Rel
+			orig := h.origOf(hit.Rel)
 			if hit.Err != nil {
 				s.problem(Problem{Kind: bundle.StatusErrorRead, SourceFile: orig, Agent: hit.Agent, Message: hit.Err.Error()})
 				return nil
@@ -1012,10 +1024,19 @@ func openLoose(ctx context.Context, dir string, rt *Router) (*Source, error) {
 			}
 			return nil
 		}
+		return visit
+	}
+	for _, h := range homes {
 		s.looseFolders(h, rt)
-		err := catalog.WalkHome(h.dir, catalog.All(), visit)
-		if err != nil {
+		if err := catalog.WalkHome(h.dir, catalog.All(), mkVisit(h)); err != nil {
 			return nil, err
+		}
+		for _, r := range s.looseRelocations(h) {
+			h2 := h
+			h2.relocFolder, h2.relocOrig = r.folder, r.orig
+			if err := catalog.WalkLinked(r.walked, r.folder, r.agents, mkVisit(h2)); err != nil {
+				return nil, err
+			}
 		}
 	}
 	// A store's -wal, -shm and -journal travel with it, as the collector
