@@ -84,6 +84,7 @@ type Source struct {
 	index     []*File
 	indexOnce sync.Once
 	links     *treeLinks // a loose tree's followed links (loose_links.go)
+	homeDirs  []string   // a loose tree's homes (a link to a file is followed only into one)
 	// dirs holds the folders of each tree files are read from (by tree
 	// root), so a folder of many files is opened once (DirCache).
 	dirsMu sync.Mutex
@@ -931,6 +932,9 @@ func openLoose(ctx context.Context, dir string, rt *Router) (*Source, error) {
 		s.host = name
 	}
 	homes, probs := findLooseHomes(abs)
+	for _, h := range homes {
+		s.homeDirs = append(s.homeDirs, h.dir)
+	}
 	for _, p := range probs {
 		s.problem(p)
 	}
