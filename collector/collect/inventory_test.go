@@ -31,7 +31,7 @@ func agreeRows(t *testing.T, opts Options) []bundle.Entry {
 		t.Fatal(err)
 	}
 	_, vr := verify(t, b, bundle.ProblemRowError)
-	_, _, tl, err := inventoryWalk(t.Context(), opts)
+	_, _, tl, err := inventoryWalk(t.Context(), opts, true)
 	if err != nil {
 		t.Fatal(err)
 	}
