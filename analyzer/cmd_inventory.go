@@ -17,7 +17,7 @@ import (
 // InventoryCmd is `doubleagent inventory`: it merges the JSON lines that
 // `doubleagent-collector --inventory` printed on many hosts into one CSV.
 type InventoryCmd struct {
-	Files []string `arg:"" name:"FILE" help:"Saved --inventory outputs (JSON lines)." type:"existingfile"`
+	Files []string `arg:"" name:"FILE" help:"Saved --inventory outputs (JSON lines)."`
 }
 
 type invLine struct {
@@ -46,7 +46,7 @@ func (c *InventoryCmd) Run(g *Globals, log zerolog.Logger) error {
 		// only (a FIFO is never opened, a link never followed).
 		f, err := bundle.OpenRegular(p)
 		if err != nil {
-			return &exitError{exitUnusable, clean(err.Error())}
+			return &exitError{exitUnusable, plainErr(err)}
 		}
 		sc := bufio.NewScanner(f)
 		sc.Buffer(make([]byte, 1<<20), 64<<20)

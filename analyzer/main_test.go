@@ -371,3 +371,26 @@ func TestProfiles(t *testing.T) {
 		t.Fatalf("--force: exit %d: %s", code, out)
 	}
 }
+
+// TestNothingUnseenPlainPathErrors: a missing --rules folder or saved
+// inventory file is named in plain words, exit 2.
+func TestNothingUnseenPlainPathErrors(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing")
+	home := filepath.Join(dir, "home")
+	if err := os.MkdirAll(filepath.Join(home, ".claude"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"timeline", home, "-o", filepath.Join(dir, "o"), "--rules", missing}, "doubleagent: --rules: no such file or folder: " + missing},
+		{[]string{"inventory", missing}, "doubleagent: no such file or folder: " + missing},
+	} {
+		out, code := runCLI(t, c.args...)
+		if code != 2 || strings.TrimSpace(out) != c.want {
+			t.Errorf("%v: exit %d\n%s\nwant exit 2 and\n%s", c.args, code, out, c.want)
+		}
+	}
+}
