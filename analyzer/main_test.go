@@ -162,8 +162,12 @@ not json
 	b := filepath.Join(dir, "b.jsonl")
 	os.WriteFile(b, []byte(`{"record":"agent","host":"h2","user":"bob","home":"/home/bob","agent":"codex-cli","status":"parsed","files":1,"bytes":5,"first_mtime":"","last_mtime":"","projects":[]}
 `), 0o644)
-	out, code := runCLI(t, "inventory", a, b)
-	if code != 0 || !strings.Contains(out, "h1,alice,/home/alice,claude-code,parsed,3,100,2026-01-01T00:00:00.000Z,2026-01-02T00:00:00.000Z,/home/alice/p,") || !strings.Contains(out, "h2,bob,/home/bob,codex-cli,parsed,1,5") || !strings.Contains(out, "line 3") {
+	c := filepath.Join(dir, "c.jsonl")
+	os.WriteFile(c, []byte(`{"record":"agent","host":"h3","user":"carol","home":"/home/carol","agent":"gemini-cli","status":"parsed","files":0,"bytes":0,"first_mtime":"","last_mtime":"","projects":[],"statuses":{"symlink":1,"folder":2},"presence":"present, nothing collected","found_via":["GEMINI_CLI_HOME=/g in /home/carol/.bashrc:1"]}
+`), 0o644)
+	out, code := runCLI(t, "inventory", a, b, c)
+	if code != 0 || !strings.Contains(out, "host,user,home,agent,status,files,bytes,first_mtime,last_mtime,projects,source_file,presence,statuses,found_via\n") || !strings.Contains(out, "h1,alice,/home/alice,claude-code,parsed,3,100,2026-01-01T00:00:00.000Z,2026-01-02T00:00:00.000Z,/home/alice/p,"+a+",,,\n") || !strings.Contains(out, "h2,bob,/home/bob,codex-cli,parsed,1,5") || !strings.Contains(out, "line 3") ||
+		!strings.Contains(out, "h3,carol,/home/carol,gemini-cli,parsed,0,0,,,,"+c+",\"present, nothing collected\",symlink=1;folder=2,GEMINI_CLI_HOME=/g in /home/carol/.bashrc:1\n") {
 		t.Fatalf("inventory: %d\n%s", code, out)
 	}
 }
