@@ -18,8 +18,8 @@ import (
 
 // rowKey is what --inventory and a collection must agree on for a row.
 func rowKey(e bundle.Entry) string {
-	return fmt.Sprintf("%s|%s|%s|%s|%s|%s|%s|%s|link=%s|followed=%v|via=%s|real=%s|sidecar=%s|size=%d|err=%s",
-		e.Path, e.Status, e.Type, e.User, e.Home, e.Agent, e.Target, e.Kind, e.LinkTarget, e.LinkFollowed, e.ViaLink, e.RealPath, e.SidecarOf, e.Size, e.Error)
+	return fmt.Sprintf("%s|%s|%s|%s|%s|%s|%s|%s|link=%s|followed=%v|via=%s|real=%s|sidecar=%s|size=%d|err=%s|found_via=%s",
+		e.Path, e.Status, e.Type, e.User, e.Home, e.Agent, e.Target, e.Kind, e.LinkTarget, e.LinkFollowed, e.ViaLink, e.RealPath, e.SidecarOf, e.Size, e.Error, e.FoundVia)
 }
 
 // agreeRows runs a collection and --inventory's walk with opts and fails
@@ -110,7 +110,8 @@ func TestInventoryAgreesWithCollection(t *testing.T) {
 // file outside every home, the owner's data disk, a dangling link, a link
 // to a FIFO), a relocated config folder, an empty agent folder, a file
 // over the size limit, a secret under --no-secrets, an agent seen only as
-// a dangling link (present, nothing collected) and --users: the
+// a dangling link (present, nothing collected), a relocated folder named
+// but not there (an error_read row with found_via) and --users: the
 // inventory's rows are the collection's, and its lines say so exactly.
 func TestInventoryAgreesOnAHostileHome(t *testing.T) {
 	root := t.TempDir()
@@ -125,7 +126,7 @@ func TestInventoryAgreesOnAHostileHome(t *testing.T) {
 		t.Fatal(err)
 	}
 	symlink(t, "../fifo", root, "home/alice/.claude.json")
-	put(t, root, "home/alice/.bashrc", "export CODEX_HOME=\"$HOME/work/codex\"\n")
+	put(t, root, "home/alice/.bashrc", "export CODEX_HOME=\"$HOME/work/codex\"\nexport QWEN_HOME=/data/gone-qwen\n")
 	put(t, root, "home/alice/work/codex/sessions/2026/11/30/rollout-1.jsonl", `{"type":"session_meta"}`+"\n")
 	put(t, root, "home/alice/work/codex/sessions/2026/11/30/rollout-2.jsonl", strings.Repeat("x", 2000)+"\n")
 	put(t, root, "home/alice/work/codex/auth.json", `{"OPENAI_API_KEY":"sk-doubleagentFIXTUREnotAkey"}`)
@@ -165,6 +166,7 @@ func TestInventoryAgreesOnAHostileHome(t *testing.T) {
 		`alice codex-cli files=1 bytes=24 {"collected":1,"folder":2,"skipped_secret":1,"skipped_size":1} presence="files kept" found_via=["CODEX_HOME=$HOME/work/codex in /home/alice/.bashrc:1"] projects=[]`,
 		`alice gemini-cli files=0 bytes=0 {"folder":1} presence="present, nothing kept" found_via=[] projects=[]`,
 		`alice goose files=0 bytes=0 {"symlink":1} presence="present, nothing collected" found_via=[] projects=[]`,
+		`alice qwen-code files=0 bytes=0 {"error_read":1} presence="present, nothing collected" found_via=["QWEN_HOME=/data/gone-qwen in /home/alice/.bashrc:2"] projects=[]`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("inventory lines:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
