@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"runtime"
 	"runtime/pprof"
@@ -11,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/alecthomas/kong"
+	"github.com/doubleagent/doubleagent/analyzer/analyze"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 	"github.com/doubleagent/doubleagent/bundle"
 	"github.com/mattn/go-isatty"
@@ -139,6 +142,17 @@ const maxTerminalText = 512
 // characters (ESC, BEL, ...) are shown as \xNN instead of being sent, and
 // the text is cut at maxTerminalText bytes with its full length said.
 func clean(s string) string { return cleanN(s, maxTerminalText) }
+
+// plainErr is an error about a path the examiner named, in plain words
+// ("no such file or folder: PATH", not "lstat PATH: no such file or
+// directory"), cleaned for the terminal.
+func plainErr(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return clean(analyze.PlainPathError(pe.Path, err))
+	}
+	return clean(err.Error())
+}
 
 // cleanN is clean with a bound of max bytes of the original text.
 func cleanN(s string, max int) string {

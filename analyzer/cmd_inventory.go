@@ -17,7 +17,7 @@ import (
 // InventoryCmd is `doubleagent inventory`: it merges the JSON lines that
 // `doubleagent-collector --inventory` printed on many hosts into one CSV.
 type InventoryCmd struct {
-	Files []string `arg:"" name:"FILE" help:"Saved --inventory outputs (JSON lines)." type:"existingfile"`
+	Files []string `arg:"" name:"FILE" help:"Saved --inventory outputs (JSON lines)."`
 }
 
 type invLine struct {
@@ -32,12 +32,16 @@ type invLine struct {
 	FirstMTime string   `json:"first_mtime"`
 	LastMTime  string   `json:"last_mtime"`
 	Projects   []string `json:"projects"`
+	// Added by the collector with its own walk (older lines lack them).
+	Statuses map[string]int `json:"statuses"`
+	Presence string         `json:"presence"`
+	FoundVia []string       `json:"found_via"`
 }
 
 // Run writes the CSV to stdout.
 func (c *InventoryCmd) Run(g *Globals, log zerolog.Logger) error {
 	w := csv.NewWriter(os.Stdout)
-	if err := w.Write([]string{"host", "user", "home", "agent", "status", "files", "bytes", "first_mtime", "last_mtime", "projects", "source_file"}); err != nil {
+	if err := w.Write([]string{"host", "user", "home", "agent", "status", "files", "bytes", "first_mtime", "last_mtime", "projects", "source_file", "presence", "statuses", "found_via"}); err != nil {
 		return err
 	}
 	rows := 0
@@ -46,7 +50,7 @@ func (c *InventoryCmd) Run(g *Globals, log zerolog.Logger) error {
 		// only (a FIFO is never opened, a link never followed).
 		f, err := bundle.OpenRegular(p)
 		if err != nil {
-			return &exitError{exitUnusable, clean(err.Error())}
+			return &exitError{exitUnusable, plainErr(err)}
 		}
 		sc := bufio.NewScanner(f)
 		sc.Buffer(make([]byte, 1<<20), 64<<20)
@@ -63,7 +67,7 @@ func (c *InventoryCmd) Run(g *Globals, log zerolog.Logger) error {
 			}
 			rows++
 			// Cells from evidence never reach a spreadsheet as formulas.
-			if err := w.Write(analyze.CSVRow([]string{l.Host, l.User, l.Home, l.Agent, l.Status, strconv.Itoa(l.Files), strconv.FormatInt(l.Bytes, 10), l.FirstMTime, l.LastMTime, strings.Join(l.Projects, ";"), p})); err != nil {
+			if err := w.Write(analyze.CSVRow([]string{l.Host, l.User, l.Home, l.Agent, l.Status, strconv.Itoa(l.Files), strconv.FormatInt(l.Bytes, 10), l.FirstMTime, l.LastMTime, strings.Join(l.Projects, ";"), p, l.Presence, statusCell(l.Statuses), strings.Join(l.FoundVia, ";")})); err != nil {
 				f.Close()
 				return err
 			}
@@ -81,4 +85,16 @@ func (c *InventoryCmd) Run(g *Globals, log zerolog.Logger) error {
 		return &exitError{exitNothing, "no agent lines found"}
 	}
 	return nil
+}
+
+// statusCell is an inventory line's rows per status as "status=n;...", in
+// the bundle's order of statuses.
+func statusCell(st map[string]int) string {
+	var out []string
+	for _, k := range bundle.Statuses {
+		if n := st[k]; n > 0 {
+			out = append(out, k+"="+strconv.Itoa(n))
+		}
+	}
+	return strings.Join(out, ";")
 }

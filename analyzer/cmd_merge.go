@@ -21,7 +21,7 @@ func (c *MergeCmd) Run() error {
 	tc := TimelineCmd{Rules: c.Rules}
 	rs, err := tc.loadRules()
 	if err != nil {
-		return &exitError{exitUnusable, "--rules: " + err.Error()}
+		return &exitError{exitUnusable, "--rules: " + plainErr(err)}
 	}
 	sum, err := merge.Run(merge.Options{Shards: c.Shards, OutDir: c.Output, Rules: rs, NoFindings: c.NoFindings, CommandLine: os.Args, ToolVersion: Version})
 	if err != nil {

@@ -172,7 +172,7 @@ func (c *TimelineCmd) Run(g *Globals, log zerolog.Logger) error {
 	if !c.NoFindings {
 		rs, err := c.loadRules()
 		if err != nil {
-			return &exitError{exitUnusable, "--rules: " + err.Error()}
+			return &exitError{exitUnusable, "--rules: " + plainErr(err)}
 		}
 		// The rules run on the rows in memory as the output pass writes
 		// them, whatever --format says (Options.Rows).

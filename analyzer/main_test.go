@@ -162,8 +162,12 @@ not json
 	b := filepath.Join(dir, "b.jsonl")
 	os.WriteFile(b, []byte(`{"record":"agent","host":"h2","user":"bob","home":"/home/bob","agent":"codex-cli","status":"parsed","files":1,"bytes":5,"first_mtime":"","last_mtime":"","projects":[]}
 `), 0o644)
-	out, code := runCLI(t, "inventory", a, b)
-	if code != 0 || !strings.Contains(out, "h1,alice,/home/alice,claude-code,parsed,3,100,2026-01-01T00:00:00.000Z,2026-01-02T00:00:00.000Z,/home/alice/p,") || !strings.Contains(out, "h2,bob,/home/bob,codex-cli,parsed,1,5") || !strings.Contains(out, "line 3") {
+	c := filepath.Join(dir, "c.jsonl")
+	os.WriteFile(c, []byte(`{"record":"agent","host":"h3","user":"carol","home":"/home/carol","agent":"gemini-cli","status":"parsed","files":0,"bytes":0,"first_mtime":"","last_mtime":"","projects":[],"statuses":{"symlink":1,"folder":2},"presence":"present, nothing collected","found_via":["GEMINI_CLI_HOME=/g in /home/carol/.bashrc:1"]}
+`), 0o644)
+	out, code := runCLI(t, "inventory", a, b, c)
+	if code != 0 || !strings.Contains(out, "host,user,home,agent,status,files,bytes,first_mtime,last_mtime,projects,source_file,presence,statuses,found_via\n") || !strings.Contains(out, "h1,alice,/home/alice,claude-code,parsed,3,100,2026-01-01T00:00:00.000Z,2026-01-02T00:00:00.000Z,/home/alice/p,"+a+",,,\n") || !strings.Contains(out, "h2,bob,/home/bob,codex-cli,parsed,1,5") || !strings.Contains(out, "line 3") ||
+		!strings.Contains(out, "h3,carol,/home/carol,gemini-cli,parsed,0,0,,,,"+c+",\"present, nothing collected\",symlink=1;folder=2,GEMINI_CLI_HOME=/g in /home/carol/.bashrc:1\n") {
 		t.Fatalf("inventory: %d\n%s", code, out)
 	}
 }
@@ -369,5 +373,28 @@ func TestProfiles(t *testing.T) {
 	}
 	if out, code := runCLI(t, "timeline", good, "-o", filepath.Join(dir, "o3"), "--force", "--cpuprofile", cpu); code != 0 || !gz(cpu) {
 		t.Fatalf("--force: exit %d: %s", code, out)
+	}
+}
+
+// TestNothingUnseenPlainPathErrors: a missing --rules folder or saved
+// inventory file is named in plain words, exit 2.
+func TestNothingUnseenPlainPathErrors(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing")
+	home := filepath.Join(dir, "home")
+	if err := os.MkdirAll(filepath.Join(home, ".claude"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"timeline", home, "-o", filepath.Join(dir, "o"), "--rules", missing}, "doubleagent: --rules: no such file or folder: " + missing},
+		{[]string{"inventory", missing}, "doubleagent: no such file or folder: " + missing},
+	} {
+		out, code := runCLI(t, c.args...)
+		if code != 2 || strings.TrimSpace(out) != c.want {
+			t.Errorf("%v: exit %d\n%s\nwant exit 2 and\n%s", c.args, code, out, c.want)
+		}
 	}
 }

@@ -62,6 +62,10 @@ var ErrUnsafePath = inputs.ErrUnsafePath
 // collection's manifest and a loose tree's file times through it).
 func OpenIn(root, rel string) (*os.File, error) { return inputs.OpenIn(root, rel) }
 
+// PlainPathError says in plain words why the path p the examiner named
+// could not be read (inputs.PlainPathError).
+func PlainPathError(p string, err error) string { return inputs.PlainPathError(p, err) }
+
 // Input statuses (InputStatus.Status): what became of each input given.
 const (
 	InputRead      = inputs.InputRead

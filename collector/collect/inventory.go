@@ -154,30 +154,90 @@ const (
 
 // tally is --inventory's sink: the rows a collection would write, with
 // nothing copied (a file's head is read, for the projects it names and
-// the SQLite header, and nothing else).
+// the SQLite header, and nothing else), summed per home, user and agent
+// as they come (memory grows with the agents, not the files).
 type tally struct {
-	rows     []bundle.Entry
+	keep     bool           // keep every row (tests compare them with a collection's)
+	rows     []bundle.Entry // the rows, when keep
+	order    []tallyKey     // home and user (agent ""), in walk order
+	groups   map[tallyKey]*tallyGroup
 	projects map[tallyKey]map[string]bool
 }
 
 type tallyKey struct{ home, user, agent string }
 
+type tallyGroup struct {
+	rows        map[string]*InventoryRow
+	first, last map[string]time.Time
+	via         map[string]map[string]bool
+}
+
 // inventoryHead is what --inventory reads of a file: the first MiB.
 const inventoryHead = 1 << 20
 
-func (t *tally) AddEntry(e bundle.Entry) { t.rows = append(t.rows, bundle.PrepareEntry(e)) }
+func (t *tally) AddEntry(e bundle.Entry) { t.add(bundle.PrepareEntry(e)) }
 
 func (t *tally) AddFile(e bundle.Entry, size int64, r io.Reader) (bundle.Entry, error) {
 	_, _ = io.CopyN(io.Discard, r, min(size, inventoryHead))
 	e = bundle.PrepareEntry(e)
 	e.Size, e.Status = size, bundle.StatusCollected
-	t.rows = append(t.rows, e)
+	t.add(e)
 	return e, nil
 }
 
+// FlagLast amends the last row kept; the sums do not depend on what a
+// collection flags after a copy (changed_during_copy), which a walk that
+// copies nothing never does.
 func (t *tally) FlagLast(fn func(e *bundle.Entry)) {
 	if len(t.rows) > 0 {
 		fn(&t.rows[len(t.rows)-1])
+	}
+}
+
+// add sums the row e into its home, user and agent's line. A row of no
+// agent (a home not walked) is kept (keep) but not summed.
+func (t *tally) add(e bundle.Entry) {
+	if t.keep {
+		t.rows = append(t.rows, e)
+	}
+	if e.Agent == "" {
+		return
+	}
+	if t.groups == nil {
+		t.groups = map[tallyKey]*tallyGroup{}
+	}
+	hk := tallyKey{e.Home, e.User, ""}
+	g := t.groups[hk]
+	if g == nil {
+		g = &tallyGroup{rows: map[string]*InventoryRow{}, first: map[string]time.Time{}, last: map[string]time.Time{}, via: map[string]map[string]bool{}}
+		t.groups[hk] = g
+		t.order = append(t.order, hk)
+	}
+	r := g.rows[e.Agent]
+	if r == nil {
+		r = &InventoryRow{Record: "agent", User: e.User, Home: e.Home, Agent: e.Agent, Projects: []string{}, Statuses: map[string]int{}, FoundVia: []string{}}
+		g.rows[e.Agent] = r
+		g.via[e.Agent] = map[string]bool{}
+	}
+	r.Statuses[e.Status]++
+	if e.FoundVia != "" {
+		g.via[e.Agent][e.FoundVia] = true
+	}
+	if e.Status == bundle.StatusCollected {
+		r.Files++
+		r.Bytes += e.Size
+	}
+	if e.Type != "file" || e.SidecarOf != "" {
+		return
+	}
+	if mt, err := time.Parse(time.RFC3339Nano, e.MTime); err == nil {
+		mt = mt.UTC()
+		if f := g.first[e.Agent]; f.IsZero() || mt.Before(f) {
+			g.first[e.Agent] = mt
+		}
+		if mt.After(g.last[e.Agent]) {
+			g.last[e.Agent] = mt
+		}
 	}
 }
 
@@ -196,11 +256,12 @@ func (t *tally) namedProjects(h Home, agent string, paths []string) {
 }
 
 // inventoryWalk is the collection's walk with nothing copied: the homes
-// walked and the rows a collection with opts would write.
-func inventoryWalk(ctx context.Context, opts Options) (bundle.Host, []Home, *tally, error) {
+// walked and the sums (and, with keep, the rows) a collection with opts
+// would write.
+func inventoryWalk(ctx context.Context, opts Options, keep bool) (bundle.Host, []Home, *tally, error) {
 	opts.defaults()
 	host := hostFacts(opts)
-	t := &tally{}
+	t := &tally{keep: keep}
 	log := zerolog.Nop()
 	if opts.LogWriter != nil {
 		log = zerolog.New(opts.LogWriter).With().Timestamp().Logger()
@@ -220,7 +281,7 @@ func inventoryWalk(ctx context.Context, opts Options) (bundle.Host, []Home, *tal
 // from the first MiB of each naming file). Rows of no agent (a home that
 // is not walked) are not printed.
 func Inventory(w io.Writer, opts Options) error {
-	host, homes, t, err := inventoryWalk(context.Background(), opts)
+	host, homes, t, err := inventoryWalk(context.Background(), opts, false)
 	if err != nil {
 		return err
 	}
@@ -236,53 +297,8 @@ func Inventory(w io.Writer, opts Options) error {
 	for _, a := range catalog.All() {
 		status[a.Name] = string(a.Status)
 	}
-	type group struct {
-		rows        map[string]*InventoryRow
-		first, last map[string]time.Time
-		via         map[string]map[string]bool
-	}
-	var order []tallyKey // home and user, in walk order
-	groups := map[tallyKey]*group{}
-	for _, e := range t.rows {
-		if e.Agent == "" {
-			continue
-		}
-		hk := tallyKey{e.Home, e.User, ""}
-		g := groups[hk]
-		if g == nil {
-			g = &group{rows: map[string]*InventoryRow{}, first: map[string]time.Time{}, last: map[string]time.Time{}, via: map[string]map[string]bool{}}
-			groups[hk] = g
-			order = append(order, hk)
-		}
-		r := g.rows[e.Agent]
-		if r == nil {
-			r = &InventoryRow{Record: "agent", Host: host.Hostname, User: e.User, Home: e.Home, Agent: e.Agent, Status: status[e.Agent], Projects: []string{}, Statuses: map[string]int{}, FoundVia: []string{}}
-			g.rows[e.Agent] = r
-			g.via[e.Agent] = map[string]bool{}
-		}
-		r.Statuses[e.Status]++
-		if e.FoundVia != "" {
-			g.via[e.Agent][e.FoundVia] = true
-		}
-		if e.Status == bundle.StatusCollected {
-			r.Files++
-			r.Bytes += e.Size
-		}
-		if e.Type != "file" || e.SidecarOf != "" {
-			continue
-		}
-		if mt, err := time.Parse(time.RFC3339Nano, e.MTime); err == nil {
-			mt = mt.UTC()
-			if f := g.first[e.Agent]; f.IsZero() || mt.Before(f) {
-				g.first[e.Agent] = mt
-			}
-			if mt.After(g.last[e.Agent]) {
-				g.last[e.Agent] = mt
-			}
-		}
-	}
-	for _, hk := range order {
-		g := groups[hk]
+	for _, hk := range t.order {
+		g := t.groups[hk]
 		var names []string
 		for n := range g.rows {
 			names = append(names, n)
@@ -290,6 +306,7 @@ func Inventory(w io.Writer, opts Options) error {
 		sort.Strings(names)
 		for _, n := range names {
 			r := g.rows[n]
+			r.Host, r.Status = host.Hostname, status[n]
 			r.FirstMTime, r.LastMTime = bundle.FormatTimeMillis(g.first[n]), bundle.FormatTimeMillis(g.last[n])
 			for p := range t.projects[tallyKey{hk.home, hk.user, n}] {
 				r.Projects = append(r.Projects, p)

@@ -18,8 +18,8 @@ import (
 
 // rowKey is what --inventory and a collection must agree on for a row.
 func rowKey(e bundle.Entry) string {
-	return fmt.Sprintf("%s|%s|%s|%s|%s|%s|%s|%s|link=%s|followed=%v|via=%s|real=%s|sidecar=%s|size=%d|err=%s",
-		e.Path, e.Status, e.Type, e.User, e.Home, e.Agent, e.Target, e.Kind, e.LinkTarget, e.LinkFollowed, e.ViaLink, e.RealPath, e.SidecarOf, e.Size, e.Error)
+	return fmt.Sprintf("%s|%s|%s|%s|%s|%s|%s|%s|link=%s|followed=%v|via=%s|real=%s|sidecar=%s|size=%d|err=%s|found_via=%s",
+		e.Path, e.Status, e.Type, e.User, e.Home, e.Agent, e.Target, e.Kind, e.LinkTarget, e.LinkFollowed, e.ViaLink, e.RealPath, e.SidecarOf, e.Size, e.Error, e.FoundVia)
 }
 
 // agreeRows runs a collection and --inventory's walk with opts and fails
@@ -31,7 +31,7 @@ func agreeRows(t *testing.T, opts Options) []bundle.Entry {
 		t.Fatal(err)
 	}
 	_, vr := verify(t, b, bundle.ProblemRowError)
-	_, _, tl, err := inventoryWalk(t.Context(), opts)
+	_, _, tl, err := inventoryWalk(t.Context(), opts, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,9 @@ func TestInventoryAgreesWithCollection(t *testing.T) {
 // TestInventoryAgreesOnAHostileHome: links (a planted link to a root-owned
 // file outside every home, the owner's data disk, a dangling link, a link
 // to a FIFO), a relocated config folder, an empty agent folder, a file
-// over the size limit, a secret under --no-secrets and --users: the
+// over the size limit, a secret under --no-secrets, an agent seen only as
+// a dangling link (present, nothing collected), a relocated folder named
+// but not there (an error_read row with found_via) and --users: the
 // inventory's rows are the collection's, and its lines say so exactly.
 func TestInventoryAgreesOnAHostileHome(t *testing.T) {
 	root := t.TempDir()
@@ -124,13 +126,14 @@ func TestInventoryAgreesOnAHostileHome(t *testing.T) {
 		t.Fatal(err)
 	}
 	symlink(t, "../fifo", root, "home/alice/.claude.json")
-	put(t, root, "home/alice/.bashrc", "export CODEX_HOME=\"$HOME/work/codex\"\n")
+	put(t, root, "home/alice/.bashrc", "export CODEX_HOME=\"$HOME/work/codex\"\nexport QWEN_HOME=/data/gone-qwen\n")
 	put(t, root, "home/alice/work/codex/sessions/2026/11/30/rollout-1.jsonl", `{"type":"session_meta"}`+"\n")
 	put(t, root, "home/alice/work/codex/sessions/2026/11/30/rollout-2.jsonl", strings.Repeat("x", 2000)+"\n")
 	put(t, root, "home/alice/work/codex/auth.json", `{"OPENAI_API_KEY":"sk-doubleagentFIXTUREnotAkey"}`)
 	if err := os.MkdirAll(filepath.Join(root, "home/alice/.gemini"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	symlink(t, "/gone/goose", root, "home/alice/.config/goose")
 	put(t, root, "home/bob/.codex/history.jsonl", "{}\n")
 	uids := map[string]int64{"/home/alice": 1000, "/etc/shadow": 0, "/data/cc": 1000, "/home/alice/work/codex": 1000}
 	opts := Options{Root: root, Users: []string{"alice"}, MaxFileSize: 1000, NoSecrets: true, uidOf: func(p string) int64 {
@@ -162,6 +165,8 @@ func TestInventoryAgreesOnAHostileHome(t *testing.T) {
 		`alice claude-code files=1 bytes=38 {"collected":1,"folder":2,"symlink":4} presence="files kept" found_via=[] projects=["/home/alice/p"]`,
 		`alice codex-cli files=1 bytes=24 {"collected":1,"folder":2,"skipped_secret":1,"skipped_size":1} presence="files kept" found_via=["CODEX_HOME=$HOME/work/codex in /home/alice/.bashrc:1"] projects=[]`,
 		`alice gemini-cli files=0 bytes=0 {"folder":1} presence="present, nothing kept" found_via=[] projects=[]`,
+		`alice goose files=0 bytes=0 {"symlink":1} presence="present, nothing collected" found_via=[] projects=[]`,
+		`alice qwen-code files=0 bytes=0 {"error_read":1} presence="present, nothing collected" found_via=["QWEN_HOME=/data/gone-qwen in /home/alice/.bashrc:2"] projects=[]`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("inventory lines:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

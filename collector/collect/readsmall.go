@@ -1,12 +1,12 @@
 package collect
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/doubleagent/doubleagent/catalog"
 )
 
 // errNotRegular is returned by readSmall for a FIFO, socket, device or
@@ -55,38 +55,5 @@ func openHostFile(root, orig string) (*os.File, error) {
 // line is passed to scanLines' fn as too long (and the scan goes on).
 const maxHostLine = 1 << 20
 
-// scanLines calls fn with every line of r (without its "\n" or "\r\n")
-// and its 1-based number. Unlike bufio.Scanner it has no line-length
-// trap: a line over max bytes is read to its end and passed as tooLong
-// with only its first max bytes, and the lines after it are still read.
-func scanLines(r io.Reader, max int, fn func(n int, line []byte, tooLong bool)) error {
-	br := bufio.NewReaderSize(r, 64<<10)
-	var acc []byte
-	n, size := 0, 0
-	for {
-		chunk, err := br.ReadSlice('\n')
-		size += len(chunk)
-		if room := max + 2 - len(acc); room > 0 {
-			acc = append(acc, chunk[:min(room, len(chunk))]...)
-		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		if size > 0 {
-			n++
-			line := bytes.TrimRight(acc, "\r\n")
-			long := size-(len(acc)-len(line)) > max
-			if long && len(line) > max {
-				line = line[:max]
-			}
-			fn(n, line, long)
-		}
-		acc, size = acc[:0], 0
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-	}
-}
+// scanLines is catalog.ScanLines.
+var scanLines = catalog.ScanLines

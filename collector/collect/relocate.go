@@ -8,7 +8,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"sort"
 	"strconv"
@@ -30,149 +29,9 @@ import (
 // from. Only the catalog's variables are kept: no other value of a
 // process environment is read into the bundle or the log.
 
-// homeEnvFiles are the shell start files read below each home.
-var homeEnvFiles = []string{".profile", ".bash_profile", ".bash_login", ".bashrc", ".zshenv", ".zprofile", ".zshrc", ".zlogin", ".pam_environment", ".config/fish/config.fish"}
-
-// homeEnvDirs are folders below a home whose files are read too.
-var homeEnvDirs = []struct{ dir, ext string }{{".config/environment.d", ".conf"}, {"Library/LaunchAgents", ".plist"}}
-
-// hostEnvFiles are the host's own environment files (every user's).
-var hostEnvFiles = []string{"/etc/environment", "/etc/profile", "/etc/bash.bashrc", "/etc/bashrc", "/etc/zshenv", "/etc/zsh/zshenv", "/etc/fish/config.fish"}
-
-var hostEnvDirs = []struct{ dir, ext string }{{"/etc/profile.d", ".sh"}, {"/etc/environment.d", ".conf"}, {"/Library/LaunchAgents", ".plist"}, {"/Library/LaunchDaemons", ".plist"}}
-
-// maxEnvFile bounds what is read of one environment file.
-const maxEnvFile = 1 << 20
-
-// envSetting is one value of a relocation variable and where it was set.
-type envSetting struct {
-	name, value, where string
-}
-
-var (
-	reAssign   = regexp.MustCompile(`^(?:export\s+|declare\s+-x\s+|typeset\s+-x\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$`)
-	reFishSet  = regexp.MustCompile(`^set\s+(?:-[A-Za-z]+\s+)+([A-Za-z_][A-Za-z0-9_]*)\s+(.*)$`)
-	reSetenv   = regexp.MustCompile(`^(?:setenv|launchctl\s+setenv)\s+([A-Za-z_][A-Za-z0-9_]*)\s+(.*)$`)
-	rePlistVar = regexp.MustCompile(`<key>\s*([A-Za-z_][A-Za-z0-9_]*)\s*</key>\s*<string>([^<]*)</string>`)
-)
-
-// shellValue takes the first word of a shell value: quotes removed, an
-// unquoted comment or command separator ending it.
-func shellValue(v string) string {
-	v = strings.TrimSpace(v)
-	var b strings.Builder
-	for i := 0; i < len(v); i++ {
-		switch ch := v[i]; ch {
-		case '\'':
-			j := strings.IndexByte(v[i+1:], '\'')
-			if j < 0 {
-				return b.String() + v[i+1:]
-			}
-			b.WriteString(v[i+1 : i+1+j])
-			i += j + 1
-		case '"':
-			j := strings.IndexByte(v[i+1:], '"')
-			if j < 0 {
-				return b.String() + v[i+1:]
-			}
-			b.WriteString(v[i+1 : i+1+j])
-			i += j + 1
-		case ' ', '\t', ';', '#', '&', '|':
-			return b.String()
-		case '\\':
-			if i+1 < len(v) {
-				i++
-				b.WriteByte(v[i])
-			}
-		default:
-			b.WriteByte(ch)
-		}
-	}
-	return b.String()
-}
-
-// parseEnvLine returns the variable a line of a shell start file, fish
-// config, environment.d file or /etc/environment sets, and its value.
-func parseEnvLine(line string) (string, string, bool) {
-	line = strings.TrimSpace(line)
-	if line == "" || strings.HasPrefix(line, "#") {
-		return "", "", false
-	}
-	for _, re := range []*regexp.Regexp{reAssign, reFishSet, reSetenv} {
-		if m := re.FindStringSubmatch(line); m != nil {
-			return m[1], shellValue(m[2]), true
-		}
-	}
-	return "", "", false
-}
-
-// expandValue expands ~, $HOME, ${HOME} and ${VAR:-word} (to word) in a
-// value, for the home home; it reports false for any other expansion (a
-// value that needs the shell to run), which is logged, never guessed.
-func expandValue(v, home string) (string, bool) {
-	if v == "~" || strings.HasPrefix(v, "~/") {
-		v = home + v[1:]
-	}
-	for {
-		i := strings.IndexByte(v, '$')
-		if i < 0 {
-			return v, true
-		}
-		rest := v[i+1:]
-		switch {
-		case strings.HasPrefix(rest, "HOME") && (len(rest) == 4 || !isNameByte(rest[4])):
-			v = v[:i] + home + rest[4:]
-		case strings.HasPrefix(rest, "{HOME}"):
-			v = v[:i] + home + rest[6:]
-		case strings.HasPrefix(rest, "{"):
-			end := strings.IndexByte(rest, '}')
-			k := strings.Index(rest, ":-")
-			if end < 0 || k < 0 || k > end {
-				return v, false
-			}
-			word := rest[k+2 : end]
-			if strings.Contains(word, "{") {
-				return v, false
-			}
-			v = v[:i] + word + rest[end+1:]
-		default:
-			return v, false
-		}
-	}
-}
-
-func isNameByte(b byte) bool {
-	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
-}
-
-// readEnvFile collects the settings of the variables in want from the
-// file f (already opened by the evidence rule), named where.
-func readEnvFile(f io.Reader, where string, plist bool, want map[string]bool) []envSetting {
-	var out []envSetting
-	r := io.LimitReader(f, maxEnvFile)
-	if plist {
-		b, _ := io.ReadAll(r)
-		for _, m := range rePlistVar.FindAllSubmatch(b, -1) {
-			if want[string(m[1])] {
-				out = append(out, envSetting{string(m[1]), strings.TrimSpace(string(m[2])), where})
-			}
-		}
-		return out
-	}
-	_ = scanLines(r, 64<<10, func(n int, line []byte, tooLong bool) {
-		if tooLong {
-			return
-		}
-		if k, v, ok := parseEnvLine(string(line)); ok && want[k] {
-			out = append(out, envSetting{k, v, where + ":" + strconv.Itoa(n)})
-		}
-	})
-	return out
-}
-
 // hostEnv reads the host's environment files once.
-func (c *collector) hostEnv(want map[string]bool) []envSetting {
-	var out []envSetting
+func (c *collector) hostEnv(want map[string]bool) []catalog.EnvSetting {
+	var out []catalog.EnvSetting
 	read := func(orig string) {
 		plist := strings.HasSuffix(orig, ".plist")
 		f, err := openHostFile(c.opts.Root, orig)
@@ -183,20 +42,20 @@ func (c *collector) hostEnv(want map[string]bool) []envSetting {
 			return
 		}
 		defer f.Close()
-		out = append(out, readEnvFile(f, orig, plist, want)...)
+		out = append(out, catalog.ReadEnvFile(f, orig, plist, want)...)
 	}
-	for _, p := range hostEnvFiles {
+	for _, p := range catalog.HostEnvFiles {
 		read(p)
 	}
-	for _, d := range hostEnvDirs {
-		dir, _, err := resolveIn(c.opts.Root, d.dir)
+	for _, d := range catalog.HostEnvDirs {
+		dir, _, err := resolveIn(c.opts.Root, d.Dir)
 		if err != nil {
 			continue
 		}
 		ents, _ := os.ReadDir(dir)
 		for _, e := range ents {
-			if strings.HasSuffix(e.Name(), d.ext) {
-				read(d.dir + "/" + e.Name())
+			if strings.HasSuffix(e.Name(), d.Ext) {
+				read(d.Dir + "/" + e.Name())
 			}
 		}
 	}
@@ -206,8 +65,8 @@ func (c *collector) hostEnv(want map[string]bool) []envSetting {
 // homeEnv reads a home's shell start files, environment.d and launchd
 // agents, each opened by the evidence rule (no link on the way or at the
 // end, never a FIFO).
-func (c *collector) homeEnv(h Home, want map[string]bool) []envSetting {
-	var out []envSetting
+func (c *collector) homeEnv(h Home, want map[string]bool) []catalog.EnvSetting {
+	var out []catalog.EnvSetting
 	read := func(rel string, plist bool) {
 		segs := strings.Split(rel, "/")
 		p, link, ok := lstatPath(h.Dir, segs)
@@ -230,20 +89,20 @@ func (c *collector) homeEnv(h Home, want map[string]bool) []envSetting {
 			return
 		}
 		defer f.Close()
-		out = append(out, readEnvFile(f, h.Orig+"/"+rel, plist, want)...)
+		out = append(out, catalog.ReadEnvFile(f, h.Orig+"/"+rel, plist, want)...)
 	}
-	for _, rel := range homeEnvFiles {
+	for _, rel := range catalog.HomeEnvFiles {
 		read(rel, false)
 	}
-	for _, d := range homeEnvDirs {
-		p, ok := lstatDirNoLinks(h.Dir, d.dir)
+	for _, d := range catalog.HomeEnvDirs {
+		p, ok := lstatDirNoLinks(h.Dir, d.Dir)
 		if !ok {
 			continue
 		}
 		ents, _ := os.ReadDir(p)
 		for _, e := range ents {
-			if strings.HasSuffix(e.Name(), d.ext) {
-				read(d.dir+"/"+e.Name(), d.ext == ".plist")
+			if strings.HasSuffix(e.Name(), d.Ext) {
+				read(d.Dir+"/"+e.Name(), d.Ext == ".plist")
 			}
 		}
 	}
@@ -270,7 +129,7 @@ func lstatPath(base string, segs []string) (string, string, bool) {
 // procEnv reads, on a live Linux host, the environment of the running
 // processes owned by uid (the home's owner), keeping only the variables
 // in want. It returns the settings and the processes read and not read.
-func (c *collector) procEnv(uid int64, want map[string]bool) ([]envSetting, int, int) {
+func (c *collector) procEnv(uid int64, want map[string]bool) ([]catalog.EnvSetting, int, int) {
 	if !isLive(c.opts.Root) || runtime.GOOS != "linux" || uid < 0 {
 		return nil, 0, 0
 	}
@@ -278,7 +137,7 @@ func (c *collector) procEnv(uid int64, want map[string]bool) ([]envSetting, int,
 	if err != nil {
 		return nil, 0, 0
 	}
-	var out []envSetting
+	var out []catalog.EnvSetting
 	read, failed := 0, 0
 	for _, e := range ents {
 		if _, err := strconv.Atoi(e.Name()); err != nil {
@@ -293,7 +152,7 @@ func (c *collector) procEnv(uid int64, want map[string]bool) ([]envSetting, int,
 			failed++
 			continue
 		}
-		b, err := io.ReadAll(io.LimitReader(f, maxEnvFile))
+		b, err := io.ReadAll(io.LimitReader(f, catalog.MaxEnvFile))
 		f.Close()
 		if err != nil {
 			failed++
@@ -303,7 +162,7 @@ func (c *collector) procEnv(uid int64, want map[string]bool) ([]envSetting, int,
 		for _, kv := range bytes.Split(b, []byte{0}) {
 			k, v, ok := strings.Cut(string(kv), "=")
 			if ok && want[k] {
-				out = append(out, envSetting{k, v, "/proc/" + e.Name() + "/environ"})
+				out = append(out, catalog.EnvSetting{Name: k, Value: v, Where: "/proc/" + e.Name() + "/environ"})
 			}
 		}
 	}
@@ -320,7 +179,7 @@ type relocation struct {
 }
 
 // collectRelocated walks every relocated folder of home h.
-func (c *collector) collectRelocated(ctx context.Context, h Home, hostEnv []envSetting) error {
+func (c *collector) collectRelocated(ctx context.Context, h Home, hostEnv []catalog.EnvSetting) error {
 	want := c.relocVars
 	settings := append(c.homeEnv(h, want), hostEnv...)
 	owner := c.uidOf(h.Dir)
@@ -331,21 +190,21 @@ func (c *collector) collectRelocated(ctx context.Context, h Home, hostEnv []envS
 	}
 	var todo []relocation
 	for _, s := range settings {
-		v, ok := expandValue(s.value, h.Orig)
+		v, ok := catalog.ExpandEnvValue(s.Value, h.Orig)
 		if !ok || !strings.HasPrefix(v, "/") {
-			c.log.Warn().Str("user", h.User).Str("var", s.name).Str("value", s.value).Str("where", s.where).Msg("relocation variable's value is not an absolute path the collector can expand without a shell: its folder is not walked")
+			c.log.Warn().Str("user", h.User).Str("var", s.Name).Str("value", s.Value).Str("where", s.Where).Msg("relocation variable's value is not an absolute path the collector can expand without a shell: its folder is not walked")
 			continue
 		}
-		via := s.name + "=" + s.value + " in " + s.where
+		via := s.Name + "=" + s.Value + " in " + s.Where
 		for _, a := range c.opts.Agents {
 			for _, r := range a.Relocations {
-				if r.Var == s.name {
+				if r.Var == s.Name {
 					todo = append(todo, relocation{agents: []catalog.Agent{a}, folder: r.Folder, orig: joinSub(v, r.Sub), via: via, base: path.Clean(v)})
 				}
 			}
 		}
 		for _, r := range catalog.XDGRelocations {
-			if r.Var == s.name {
+			if r.Var == s.Name {
 				todo = append(todo, relocation{agents: c.opts.Agents, folder: r.Folder, orig: joinSub(v, r.Sub), via: via, base: path.Clean(v)})
 			}
 		}

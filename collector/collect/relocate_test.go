@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/doubleagent/doubleagent/bundle"
+	"github.com/doubleagent/doubleagent/catalog"
 )
 
 // TestRelocatedFolders: every relocation variable the catalog knows, set in
@@ -118,7 +119,7 @@ func TestShellValue(t *testing.T) {
 		`launchctl setenv GOOSE_PATH_ROOT /g`:          {"GOOSE_PATH_ROOT", "/g"},
 		`export A\ B=1`:                                {"", ""},
 	} {
-		k, v, _ := parseEnvLine(line)
+		k, v, _ := catalog.ParseEnvLine(line)
 		if k != want[0] || v != want[1] {
 			t.Errorf("%q: %q=%q, want %q=%q", line, k, v, want[0], want[1])
 		}
@@ -127,12 +128,12 @@ func TestShellValue(t *testing.T) {
 		"~/x": "/home/a/x", "$HOME/x": "/home/a/x", "${HOME}/x": "/home/a/x", "${CODEX_HOME:-$HOME/.codex}": "/home/a/.codex",
 		"$HOMEX/y": "", "$(pwd)": "", "/abs": "/abs",
 	} {
-		got, ok := expandValue(in, "/home/a")
+		got, ok := catalog.ExpandEnvValue(in, "/home/a")
 		if !ok {
 			got = ""
 		}
 		if got != want {
-			t.Errorf("expandValue(%q) = %q, want %q", in, got, want)
+			t.Errorf("ExpandEnvValue(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -157,10 +158,10 @@ func TestProcEnv(t *testing.T) {
 	where := fmt.Sprintf("/proc/%d/environ", cmd.Process.Pid)
 	found := false
 	for _, s := range got {
-		if s.name != "CODEX_HOME" {
-			t.Errorf("kept %s", s.name)
+		if s.Name != "CODEX_HOME" {
+			t.Errorf("kept %s", s.Name)
 		}
-		if s.where == where && s.value == "/tmp/da-test-codex-home" {
+		if s.Where == where && s.Value == "/tmp/da-test-codex-home" {
 			found = true
 		}
 	}

@@ -28,8 +28,9 @@
 // the manifest read at the end decides what each member is (source.go,
 // openBundle); an extracted collection's files are each hashed against
 // its manifest (openExtracted); a loose tree or image is walked with the
-// catalog, its homes inferred, its links followed by the link policy
-// (loose.go, loose_links.go). A Source gives its Files (each a
+// catalog, its homes inferred, its catalog folders recorded, its links
+// followed by the link policy, its relocated agent folders read from the
+// start files (loose.go, loose_links.go, loose_reloc.go). A Source gives its Files (each a
 // parse.File for the parse stage), the problem rows of opening it, and
 // its Facts (host, bundle, header, verification, every manifest row
 // seen) for the inventory and detect. See analyzer/docs/architecture.md.

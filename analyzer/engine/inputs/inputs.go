@@ -483,15 +483,28 @@ func (x *Expansion) Account(units []Unit, fails []error) []InputStatus {
 // read ("no such file or folder: PATH", not "stat PATH: no such file or
 // directory"); an error of another kind keeps its own text.
 func PlainPathError(p string, err error) string {
+	why, plain := plainReason(err)
+	if !plain {
+		return why
+	}
+	if i := strings.Index(why, " ("); i >= 0 {
+		return why[:i] + ": " + p + why[i:]
+	}
+	return why + ": " + p
+}
+
+// plainReason is why a path could not be read, in plain words and without
+// the path, and whether it was one of the plain cases.
+func plainReason(err error) (string, bool) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return "no such file or folder: " + p
+		return "no such file or folder", true
 	case errors.Is(err, syscall.ENOTDIR):
-		return "no such file or folder: " + p + " (a part of the path is a file)"
+		return "no such file or folder (a part of the path is a file)", true
 	case errors.Is(err, fs.ErrPermission):
-		return "permission denied: " + p + " (this account cannot read it)"
+		return "permission denied (this account cannot read it)", true
 	case errors.Is(err, syscall.ELOOP):
-		return "a loop of links: " + p
+		return "a loop of links", true
 	}
-	return err.Error()
+	return err.Error(), false
 }

@@ -14,7 +14,7 @@ import (
 // absolute target is taken relative to the tree's root; a ".." that would
 // climb above it is refused), not into proc, sys or dev at the root, in
 // at most 40 links, to a folder or a regular file (a file only where a
-// catalog target names one), and round no loop (its target neither is nor
+// catalog target names one, inside a home of the tree), and round no loop (its target neither is nor
 // holds the home, a folder followed before, or the link's own folder).
 // Everything else is a problem row naming the link and its target. The
 // files below a followed link are read by their real path in the tree,

@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/doubleagent/doubleagent/analyzer/engine/route"
@@ -308,4 +309,38 @@ func chooseTarget(a catalog.Agent, orig string, rt *Router) (best targetChoice, 
 		}
 	}
 	return cands[bi], alts, nil
+}
+
+// catalogFolders are the folders the catalog names outright (catalog.Folders).
+var catalogFolders = sync.OnceValue(func() []catalog.Folder { return catalog.Folders(catalog.All()) })
+
+// looseFolders records every catalog folder that exists in the loose home
+// h, reached through no link (and, for a lone agent folder, inside it), as
+// the collector's folder rows do: an agent folder that holds nothing is
+// "present, nothing kept" in the inventory, not absent.
+func (s *Source) looseFolders(h looseHome, rt *Router) {
+	for _, f := range catalogFolders() {
+		p := h.dir
+		ok := true
+		for _, seg := range strings.Split(f.Rel, "/") {
+			p = filepath.Join(p, seg)
+			fi, err := os.Lstat(p)
+			if err != nil || !fi.IsDir() {
+				ok = false
+				break
+			}
+		}
+		if !ok || (h.only != "" && p != h.only && !strings.HasPrefix(p, h.only+string(filepath.Separator))) {
+			continue
+		}
+		fi, err := os.Lstat(p)
+		if err != nil {
+			continue
+		}
+		s.seen = append(s.seen, seenFile{user: h.user, agent: f.Agent, status: bundle.StatusFolder, parsable: rt.Reads(f.Agent)})
+		if rt.KeepManifest {
+			s.manifest = append(s.manifest, bundle.Entry{Record: bundle.RecordFile, Path: h.orig + "/" + f.Rel, User: h.user, Agent: f.Agent, Target: f.Target.ID, Type: "dir",
+				Mode: fmt.Sprintf("%o", fi.Mode().Perm()), MTime: bundle.FormatTime(fi.ModTime()), Status: bundle.StatusFolder})
+		}
+	}
 }

@@ -56,9 +56,23 @@ func (s *Source) followTreeLink(h looseHome, hit catalog.Hit, rel, orig string, 
 		if _, _, ok := catalog.MatchesAt(hit.Rel, catalog.All()); !ok {
 			return refuse("its target is a file where the catalog names a folder")
 		}
-		if s.seenReal(walked) {
-			return nil
+		// As the collector's rule for a root-owned target: a file is an
+		// agent's only inside a home (a planted ~/.claude/settings.json ->
+		// /etc/shadow in an image is not read).
+		inHome := false
+		for _, d := range s.homeDirs {
+			if within(walked, d) {
+				inHome = true
+				break
+			}
 		}
+		if !inHome {
+			return refuse("its target is a file outside every home of the tree")
+		}
+		// visit records the real path (seenReal): a file reached
+		// twice is read once. (Recording it here too made visit take
+		// the file for one already read, and a followed link to a file
+		// was never read.)
 		return visit(catalog.Hit{Path: walked, Rel: hit.Rel, Agent: hit.Agent, Target: hit.Target, Info: fi})
 	case !fi.IsDir():
 		return refuse("its target is " + KindOf(fi.Mode()) + ", not a folder or a regular file")

@@ -84,6 +84,7 @@ type Source struct {
 	index     []*File
 	indexOnce sync.Once
 	links     *treeLinks // a loose tree's followed links (loose_links.go)
+	homeDirs  []string   // a loose tree's homes (a link to a file is followed only into one)
 	// dirs holds the folders of each tree files are read from (by tree
 	// root), so a folder of many files is opened once (DirCache).
 	dirsMu sync.Mutex
@@ -720,6 +721,18 @@ type looseHome struct {
 	// copied: a copied home or a lone agent folder, whose user is only
 	// the folder's name (not an image's home/NAME): --user may name it.
 	copied bool
+	// relocOrig is set for the walk of a relocated folder (looseReloc):
+	// the host path of the folder that stands for the home-relative
+	// relocFolder.
+	relocFolder, relocOrig string
+}
+
+// origOf is the host path of the home-relative path rel of a walk of h.
+func (h looseHome) origOf(rel string) string {
+	if h.relocOrig != "" {
+		return h.relocOrig + strings.TrimPrefix(rel, h.relocFolder)
+	}
+	return h.orig + "/" + rel
 }
 
 // findLooseHomes infers homes in a loose tree: an image root (home/*,
@@ -919,6 +932,9 @@ func openLoose(ctx context.Context, dir string, rt *Router) (*Source, error) {
 		s.host = name
 	}
 	homes, probs := findLooseHomes(abs)
+	for _, h := range homes {
+		s.homeDirs = append(s.homeDirs, h.dir)
+	}
 	for _, p := range probs {
 		s.problem(p)
 	}
@@ -930,20 +946,20 @@ func openLoose(ctx context.Context, dir string, rt *Router) (*Source, error) {
 	}
 	s.labelLoose(rt.Loose, homes, ownHost)
 	var stores []*File
-	for _, h := range homes {
+	mkVisit := func(h looseHome) func(catalog.Hit) error {
 		var visit func(hit catalog.Hit) error
 		visit = func(hit catalog.Hit) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
 			// The path as named (through any followed link) decides.
-			if named := filepath.Join(h.dir, filepath.FromSlash(hit.Rel)); h.only != "" && named != h.only && !strings.HasPrefix(named, h.only+string(filepath.Separator)) {
+			if named := filepath.Join(h.dir, filepath.FromSlash(hit.Rel)); h.relocOrig == "" && h.only != "" && named != h.only && !strings.HasPrefix(named, h.only+string(filepath.Separator)) {
 				return nil
 			}
 			if s.seenReal(hit.Path) {
 				return nil
 			}
-			orig := h.orig + "/" + hit.Rel
+			orig := h.origOf(hit.Rel)
 			if hit.Err != nil {
 				s.problem(Problem{Kind: bundle.StatusErrorRead, SourceFile: orig, Agent: hit.Agent, Message: hit.Err.Error()})
 				return nil
@@ -958,12 +974,32 @@ func openLoose(ctx context.Context, dir string, rt *Router) (*Source, error) {
 					status = bundle.StatusSymlink
 				}
 			}
+			// A file this account cannot open (permission denied) is an
+			// error_read row, as the collector's is, not a parse failure.
+			var openErr error
+			if status == bundle.StatusCollected {
+				if rel, err := filepath.Rel(h.tree, hit.Path); err == nil {
+					if f, err := OpenIn(h.tree, filepath.ToSlash(rel)); err != nil {
+						openErr, status = err, bundle.StatusErrorRead
+					} else {
+						f.Close()
+					}
+				}
+			}
 			s.seen = append(s.seen, seenFile{user: h.user, agent: hit.Agent, status: status, size: hit.Info.Size(), parsable: rt.Reads(hit.Agent)})
 			if rt.KeepManifest {
 				// A loose tree has no manifest: the walk's own view (no
 				// hash, the modification time only).
 				s.manifest = append(s.manifest, bundle.Entry{Record: bundle.RecordFile, Path: orig, User: h.user, Agent: hit.Agent, Type: "file",
 					Size: hit.Info.Size(), Mode: fmt.Sprintf("%o", hit.Info.Mode().Perm()), MTime: bundle.FormatTime(hit.Info.ModTime()), Status: status})
+			}
+			if openErr != nil {
+				kind := bundle.StatusErrorRead
+				if errors.Is(openErr, ErrUnsafePath) {
+					kind = KindUnsafePath
+				}
+				s.problem(Problem{Kind: kind, SourceFile: orig, Agent: hit.Agent, Message: "not read: " + reasonOf(openErr)})
+				return nil
 			}
 			if !rt.Wants(hit.Agent, hit.Target.Kind) {
 				return nil
@@ -992,9 +1028,19 @@ func openLoose(ctx context.Context, dir string, rt *Router) (*Source, error) {
 			}
 			return nil
 		}
-		err := catalog.WalkHome(h.dir, catalog.All(), visit)
-		if err != nil {
+		return visit
+	}
+	for _, h := range homes {
+		s.looseFolders(h, rt)
+		if err := catalog.WalkHome(h.dir, catalog.All(), mkVisit(h)); err != nil {
 			return nil, err
+		}
+		for _, r := range s.looseRelocations(h) {
+			h2 := h
+			h2.relocFolder, h2.relocOrig = r.folder, r.orig
+			if err := catalog.WalkLinked(r.walked, r.folder, r.agents, mkVisit(h2)); err != nil {
+				return nil, err
+			}
 		}
 	}
 	// A store's -wal, -shm and -journal travel with it, as the collector
@@ -1098,4 +1144,10 @@ func readFrom(followed bool, local string) string {
 		return local
 	}
 	return ""
+}
+
+// reasonOf is plainReason's text alone.
+func reasonOf(err error) string {
+	why, _ := plainReason(err)
+	return why
 }

@@ -1,0 +1,159 @@
+package inputs
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/doubleagent/doubleagent/bundle"
+	"github.com/doubleagent/doubleagent/catalog"
+)
+
+// Relocated agent folders in a loose tree. As the collector does
+// (collector/collect/relocate.go), the catalog's relocation variables
+// (CLAUDE_CONFIG_DIR, CODEX_HOME, XDG_CONFIG_HOME, ...) are read from the
+// home's start files (catalog.HomeEnvFiles, HomeEnvDirs) and, in an image,
+// the image's environment files (HostEnvFiles, HostEnvDirs), each opened
+// by the evidence rule (OpenIn); the folder a value names is read as if it
+// stood at the agent's default place, its rows named at its own path. A
+// folder is looked for in the tree only: inside the home (a copied home
+// or folder of homes) or, in an image, anywhere in the image, resolved by
+// the tree's link policy (ResolveInTree). A value naming a folder outside
+// the tree, or one the policy refuses, is a problem row; a value naming
+// nothing is skipped. The catalog's alternate places (~/.config/claude
+// for ~/.claude) are read when they exist. The running processes'
+// environment, which only a live collection sees, is not there.
+
+// looseReloc is one relocated folder to walk.
+type looseReloc struct {
+	walked, folder, orig string
+	agents               []catalog.Agent
+}
+
+var relocVars = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, v := range catalog.RelocationVars(catalog.All()) {
+		m[v] = true
+	}
+	return m
+})
+
+// looseRelocations lists the relocated folders of the loose home h.
+func (s *Source) looseRelocations(h looseHome) []looseReloc {
+	if h.only != "" {
+		return nil // a lone agent folder: no start files with it
+	}
+	homeRel, err := filepath.Rel(h.tree, h.dir)
+	if err != nil {
+		return nil
+	}
+	homeRel = filepath.ToSlash(homeRel)
+	if homeRel == "." {
+		homeRel = ""
+	}
+	image := homeRel != "" && homeRel == strings.TrimPrefix(h.orig, "/")
+	join := func(a, b string) string {
+		if a == "" {
+			return b
+		}
+		return a + "/" + b
+	}
+	want := relocVars()
+	var settings []catalog.EnvSetting
+	read := func(treeRel, where string) {
+		f, err := OpenIn(h.tree, treeRel)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		settings = append(settings, catalog.ReadEnvFile(f, where, strings.HasSuffix(where, ".plist"), want)...)
+	}
+	readDir := func(treeRel, where, ext string) {
+		ents, _ := os.ReadDir(filepath.Join(h.tree, filepath.FromSlash(treeRel)))
+		for _, e := range ents {
+			if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ext) {
+				read(treeRel+"/"+e.Name(), where+"/"+e.Name())
+			}
+		}
+	}
+	for _, f := range catalog.HomeEnvFiles {
+		read(join(homeRel, f), h.orig+"/"+f)
+	}
+	for _, d := range catalog.HomeEnvDirs {
+		readDir(join(homeRel, d.Dir), h.orig+"/"+d.Dir, d.Ext)
+	}
+	if image {
+		for _, f := range catalog.HostEnvFiles {
+			read(strings.TrimPrefix(f, "/"), f)
+		}
+		for _, d := range catalog.HostEnvDirs {
+			readDir(strings.TrimPrefix(d.Dir, "/"), d.Dir, d.Ext)
+		}
+	}
+	var out []looseReloc
+	done := map[string]bool{}
+	add := func(agents []catalog.Agent, folder, host, via string, quiet bool) {
+		host = path.Clean(host)
+		var treeRel string
+		switch {
+		case host == h.orig || strings.HasPrefix(host, h.orig+"/"):
+			treeRel = join(homeRel, strings.TrimPrefix(strings.TrimPrefix(host, h.orig), "/"))
+		case image:
+			treeRel = strings.TrimPrefix(host, "/")
+		default:
+			s.problem(Problem{Kind: bundle.StatusErrorRead, SourceFile: host, Message: "relocated agent folder (" + via + ") lies outside the tree read in place: not read (collector --root reads it)"})
+			return
+		}
+		real, err := ResolveInTree(h.tree, treeRel)
+		if err != nil {
+			if !quiet && !strings.Contains(err.Error(), "does not exist") {
+				s.problem(Problem{Kind: KindUnsafePath, SourceFile: host, Message: "relocated agent folder (" + via + ") not read: " + err.Error()})
+			}
+			return
+		}
+		walked := filepath.Join(h.tree, filepath.FromSlash(real))
+		if fi, err := os.Lstat(walked); err != nil || !fi.IsDir() {
+			return
+		}
+		if walked == filepath.Join(h.dir, filepath.FromSlash(folder)) || done[walked+"\x00"+folder] {
+			return // the default place itself, walked already; or twice named
+		}
+		done[walked+"\x00"+folder] = true
+		out = append(out, looseReloc{walked: walked, folder: folder, orig: host, agents: agents})
+	}
+	all := catalog.All()
+	for _, st := range settings {
+		v, ok := catalog.ExpandEnvValue(st.Value, h.orig)
+		if !ok || !strings.HasPrefix(v, "/") {
+			continue
+		}
+		via := st.Name + "=" + st.Value + " in " + st.Where
+		for _, a := range all {
+			for _, r := range a.Relocations {
+				if r.Var == st.Name {
+					add([]catalog.Agent{a}, r.Folder, joinSub(v, r.Sub), via, false)
+				}
+			}
+		}
+		for _, r := range catalog.XDGRelocations {
+			if r.Var == st.Name {
+				add(all, r.Folder, joinSub(v, r.Sub), via, false)
+			}
+		}
+	}
+	for _, a := range all {
+		for _, al := range a.Alternates {
+			add([]catalog.Agent{a}, al.Folder, h.orig+"/"+al.At, "the catalog's alternate place of ~/"+al.Folder, true)
+		}
+	}
+	return out
+}
+
+func joinSub(v, sub string) string {
+	if sub == "" {
+		return path.Clean(v)
+	}
+	return path.Join(v, sub)
+}
