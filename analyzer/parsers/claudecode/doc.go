@@ -252,8 +252,12 @@
 // system row per project and file, "last session of project <path>
 // (<file>): cost $<n>, duration <n> ms, ...", ProjectPath the project key,
 // record id "<session>#last-session <path> in <file path>" (each backup is
-// its own statement, so the session lists every file naming it), at the
-// file's mtime (the file records no time of its own). An entry without
+// its own statement, so the session lists every file naming it), at
+// lastStartTime (epoch ms, the session's start) when recorded, else at the
+// file's mtime. Checked on the files Claude Code 2.1.332 wrote here in
+// interactive sessions under a pseudo-terminal (a backup taken as the
+// next session starts still names the one before); print mode (-p)
+// writes no lastSessionId. An entry without
 // lastSessionId gives no row (its settings are claude-code/settings'); a
 // lastSessionId that is not a string, or a projects member cut short, is
 // a problem row.
