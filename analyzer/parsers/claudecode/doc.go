@@ -255,9 +255,11 @@
 // its own statement, so the session lists every file naming it), at
 // lastStartTime (epoch ms, the session's start) when recorded, else at the
 // file's mtime. Checked on the files Claude Code 2.1.332 wrote here in
-// interactive sessions under a pseudo-terminal (a backup taken as the
-// next session starts still names the one before); print mode (-p)
-// writes no lastSessionId. An entry without
+// interactive sessions under a pseudo-terminal (fixtures/roots/
+// deleted-by-agents, scripts/gen-deleted-fixtures.sh, where it is what
+// still names the session whose transcript was removed; its one
+// .claude/backups/ copy was taken before any session, so the backup case
+// is a synthetic test); print mode (-p) writes no lastSessionId. An entry without
 // lastSessionId gives no row (its settings are claude-code/settings'); a
 // lastSessionId that is not a string, or a projects member cut short, is
 // a problem row.
