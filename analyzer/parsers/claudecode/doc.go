@@ -252,8 +252,14 @@
 // system row per project and file, "last session of project <path>
 // (<file>): cost $<n>, duration <n> ms, ...", ProjectPath the project key,
 // record id "<session>#last-session <path> in <file path>" (each backup is
-// its own statement, so the session lists every file naming it), at the
-// file's mtime (the file records no time of its own). An entry without
+// its own statement, so the session lists every file naming it), at
+// lastStartTime (epoch ms, the session's start) when recorded, else at the
+// file's mtime. Checked on the files Claude Code 2.1.332 wrote here in
+// interactive sessions under a pseudo-terminal (fixtures/roots/
+// deleted-by-agents, scripts/gen-deleted-fixtures.sh, where it is what
+// still names the session whose transcript was removed; its one
+// .claude/backups/ copy was taken before any session, so the backup case
+// is a synthetic test); print mode (-p) writes no lastSessionId. An entry without
 // lastSessionId gives no row (its settings are claude-code/settings'); a
 // lastSessionId that is not a string, or a projects member cut short, is
 // a problem row.

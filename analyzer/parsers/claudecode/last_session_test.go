@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/analyze/analyzetest"
 	"github.com/doubleagent/doubleagent/analyzer/parser"
@@ -20,12 +21,12 @@ func TestLastSessionGolden(t *testing.T) {
 		got = append(got, e.SessionID+"|"+e.ProjectPath+"|"+e.RecordID+"|"+string(e.TurnType)+"|"+string(e.TimeBasis)+"|"+e.Text)
 	}
 	want := []string{
-		"5e1c0f5e-0000-4000-8000-0000000000cc|/home/examiner/demo|5e1c0f5e-0000-4000-8000-0000000000cc#last-session /home/examiner/demo in /home/examiner/.claude.json|system|file-mtime|" +
-			"last session of project /home/examiner/demo (.claude.json): cost $0.01234, duration 18532 ms, api 2140 ms, lines +3 -1, tokens in 1520 out 96, cache write 0 read 400, web searches 0, models claude-haiku-4-5-20251001, claude-sonnet-4-5-20250929",
 		"5e1c0f5e-0000-4000-8000-0000000000dd|/home/examiner/bare|5e1c0f5e-0000-4000-8000-0000000000dd#last-session /home/examiner/bare in /home/examiner/.claude.json|system|file-mtime|" +
 			"last session of project /home/examiner/bare (.claude.json)",
+		"5e1c0f5e-0000-4000-8000-0000000000cc|/home/examiner/demo|5e1c0f5e-0000-4000-8000-0000000000cc#last-session /home/examiner/demo in /home/examiner/.claude.json|system||" +
+			"last session of project /home/examiner/demo (.claude.json): cost $0.01234, duration 18532 ms, api 2140 ms, lines +3 -1, tokens in 1520 out 96, cache write 0 read 400, web searches 0, models claude-haiku-4-5-20251001, claude-sonnet-4-5-20250929",
 	}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") || !s.Events[0].Time.Equal(leftoverMTime) {
+	if strings.Join(got, "\n") != strings.Join(want, "\n") || !s.Events[1].Time.Equal(time.UnixMilli(1796231376986).UTC()) || !s.Events[0].Time.Equal(leftoverMTime) {
 		t.Errorf("rows:\n%s", strings.Join(got, "\n"))
 	}
 	if len(s.Problems) != 1 || !strings.Contains(s.Problems[0], "projects[/home/examiner/odd].lastSessionId is not a session id: 42") {

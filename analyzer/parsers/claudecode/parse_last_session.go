@@ -29,7 +29,7 @@ func LastSession() parser.Parser {
 		Actions: Actions,
 		Trace:   true,
 		Agent:   Agent,
-		Version: 1,
+		Version: 2,
 		Targets: []string{"claude-json", "settings-backups"},
 		Names:   []string{".claude.json", ".claude.json.*"},
 		Doc:     "Claude Code ~/.claude.json and its backups (.claude/backups/.claude.json.backup.<ms>): projects[<path>].lastSessionId with its cost, duration, lines, tokens and models, one row per project and file, naming sessions whose transcript may be gone (trace)",
@@ -40,6 +40,7 @@ func LastSession() parser.Parser {
 // Numbers are kept as written.
 type lastSession struct {
 	SessionID     json.RawMessage            `json:"lastSessionId"`
+	StartTime     json.RawMessage            `json:"lastStartTime"`
 	Cost          json.RawMessage            `json:"lastCost"`
 	Duration      json.RawMessage            `json:"lastDuration"`
 	APIDuration   json.RawMessage            `json:"lastAPIDuration"`
@@ -60,8 +61,8 @@ type lastSession struct {
 // models <names>" (each part only when recorded), record id
 // "<session>#last-session <path> in <file path>" (one file's statement:
 // the backups repeat it, each a row of its own, so the session lists every
-// file naming it), at the file's mtime (the file records no time of its
-// own). An entry without lastSessionId names no session and gives no row
+// file naming it), at lastStartTime (epoch ms, when the session started;
+// Claude Code 2.1.332 writes it), else at the file's mtime. An entry without lastSessionId names no session and gives no row
 // (its settings are the settings parser's); a lastSessionId that is not a
 // string is a problem row.
 func parseLastSession(ctx context.Context, in *parser.Input, out parser.Sink) error {
@@ -168,6 +169,8 @@ func lastSessionRow(in *parser.Input, project string, n int64, v jsontext.Value,
 	}
 	e := timeline.Event{SessionID: sid, ProjectPath: project, TurnType: timeline.System, SourceLine: n,
 		RecordID: sid + "#last-session " + project + " in " + in.Path, Text: text}
-	fileTime(in, &e)
+	if e.Time = epochMillis(l.StartTime); e.Time.IsZero() {
+		fileTime(in, &e)
+	}
 	out.Event(e)
 }
