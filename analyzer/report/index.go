@@ -150,6 +150,15 @@ func (r *renderer) sessionIndex() {
 		if nf > 0 {
 			cls = ` class="hit"`
 		}
+		if sk := r.skipped[timeline.SessionKey{Host: s.Host, User: s.User, Agent: s.Agent, SessionID: s.SessionID}]; sk != nil {
+			// not written below (the size budget): the row is the
+			// session's anchor, and says how to see it
+			note := fmt.Sprintf("not shown in this report (its size budget): %d row(s), timeline.jsonl lines %d to %d; doubleagent report with --session %s writes it whole", sk.rows, sk.first, sk.last, s.SessionID)
+			r.hf("<tr id=\"%s\"%s><td>%s</td><td>%s<code>%s</code><br><span class=\"meta\">%s</span></td><td>%s</td><td>%d</td><td>%d</td><td>%d</td></tr>\n", id, cls, esc(s.Agent), esc(sub), esc(name), esc(note),
+				esc(orDash(s.FirstUTC)), s.UserTurns, s.ToolCalls, nf)
+			r.mf("| %s%s | %s%s (%s) | %s | %d | %d | %d |\n", mdsafe.Target(id), mdEsc(s.Agent), mdEsc(sub), mdEsc(name), mdEsc(note), mdEsc(orDash(s.FirstUTC)), s.UserTurns, s.ToolCalls, nf)
+			continue
+		}
 		r.hf("<tr%s><td>%s</td><td>%s<a href=\"#%s\"><code>%s</code></a></td><td>%s</td><td>%d</td><td>%d</td><td>%d</td></tr>\n", cls, esc(s.Agent), esc(sub), id, esc(name),
 			esc(orDash(s.FirstUTC)), s.UserTurns, s.ToolCalls, nf)
 		r.mf("| %s | %s[%s](#%s) | %s | %d | %d | %d |\n", mdEsc(s.Agent), mdEsc(sub), mdEsc(name), id, mdEsc(orDash(s.FirstUTC)), s.UserTurns, s.ToolCalls, nf)
