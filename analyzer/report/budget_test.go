@@ -39,14 +39,14 @@ func TestSizeBudget(t *testing.T) {
 		return string(h), string(m)
 	}
 	page, md := write(0, nil)
-	if strings.Contains(md, "not shown in this report") || strings.Count(page, "<section id=") != 3 {
+	if strings.Contains(md, "not shown (size budget)") || strings.Count(page, "<section id=") != 3 {
 		t.Fatalf("the default budget leaves a session out")
 	}
 	// line 5 is a row of the kept session (its rows are lines 1 to 23)
 	fs := []report.Finding{{RuleID: "r1", Title: "t", Level: "high", Class: "c", Host: "loose:examiner3", User: "examiner3", Agent: "opencode", SessionID: kept, Rows: 1,
 		Matched: []report.FindingRow{{Line: 5, TurnType: "user", Text: "x"}}}}
 	page, md = write(1, fs)
-	wantIdx := "| <a id=\"" + leftID + "\"></a>opencode | ses\\_dccb6215bffempodh0GeJHTBdp (not shown in this report (its size budget): 10 row(s), timeline.jsonl lines 24 to 33; doubleagent report with --session ses\\_dccb6215bffempodh0GeJHTBdp writes it whole) |"
+	wantIdx := "| <a id=\"" + leftID + "\"></a>opencode | ses\\_dccb6215bffempodh0GeJHTBdp (not shown (size budget): 10 row(s), timeline.jsonl lines 24-33; report --session writes it) |"
 	if !strings.Contains(md, wantIdx) {
 		t.Errorf("the index does not list the session left out:\n%s", section(md, "Session index"))
 	}
@@ -63,7 +63,7 @@ func TestSizeBudget(t *testing.T) {
 	// the row it names, with a note naming the rest; the rows without a
 	// session are written too
 	body := section(md, "Sessions")
-	note := "*21 more row(s) of this session are not shown here (the first at timeline.jsonl line 2, the last at line 23): past its size budget this report shows, of a session a finding or a control-surface entry names, only the rows they name; doubleagent report with --session ses\\_dccb67667ffedFiHCx5a9BYKVb writes this session whole.*"
+	note := "*21 more row(s) of this session are not shown here (the first at timeline.jsonl line 2, the last at line 23): past its size budget the report shows only the rows a finding or the control surface names; report --session ses\\_dccb67667ffedFiHCx5a9BYKVb writes it whole.*"
 	if !strings.Contains(body, note) || strings.Count(body, "· in a finding ·") != 1 || !strings.Contains(body, "rows without a session") || !strings.Contains(page, `id="r5"`) {
 		t.Errorf("the Sessions section:\n%s", body)
 	}

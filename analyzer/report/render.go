@@ -39,6 +39,8 @@ type renderer struct {
 	estimate   int64
 	// skipped are the sessions not written, for the index.
 	skipped map[timeline.SessionKey]*skippedSession
+	// released are the sessions whose reserve (mustReserve) was given back
+	released map[timeline.SessionKey]bool
 }
 
 // skippedSession is a session left out by the size budget: its rows and
@@ -174,7 +176,7 @@ func (r *renderer) head() {
 	r.counts()
 	r.heading(idSessions, "Sessions")
 	if n := len(r.skipped); n > 0 {
-		note := fmt.Sprintf("%d session(s) are not shown here, so that report.html stays near 10 MB: the session index lists each with its rows, their timeline.jsonl lines and the command that writes it whole (doubleagent report with --session ID); every session a finding or a control-surface entry names is shown, and every row is in timeline.jsonl.", n)
+		note := fmt.Sprintf("%d session(s) are not shown here, so that report.html stays near 10 MB: the session index lists each with its rows and their timeline.jsonl lines, and doubleagent report with --session ID writes one whole; every session a finding or a control-surface entry names is shown, and every row is in timeline.jsonl.", n)
 		r.hf("<p class=\"meta\">%s</p>\n", esc(note))
 		r.mf("*%s*\n\n", mdEsc(note))
 	}
@@ -452,17 +454,22 @@ func (r *renderer) startSession(k *keyed) *sessionGroup {
 	s, ok := r.in.sessions[sk]
 	// Past the size budget a session no finding or surface entry names,
 	// and that the index lists, is left out (the index says so).
+	if n := r.in.must[sk]; n > 0 && r.bodyCount != nil && !r.released[sk] {
+		// its reserve is its own again: it is written now
+		r.released[sk] = true
+		r.bodyBudget += mustReserve(n)
+	}
 	over := r.bodyCount != nil && r.bodyCount.n+int64(r.h.Buffered())+r.estimate > r.bodyBudget
-	if over && r.in.must[sk] {
+	if over && r.in.must[sk] > 0 {
 		// named by a finding or the control surface: written, but only
 		// the rows they name (the note at its end says so)
 		g.onlyNamed = true
 	}
-	if ok && !r.in.must[sk] && over {
+	if ok && r.in.must[sk] == 0 && over {
 		g.skip, g.skipped = true, &skippedSession{}
 		if r.skipped[sk] == nil {
 			r.skipped[sk] = g.skipped
-			r.estimate += 400 + 2*int64(len(sk.SessionID))
+			r.estimate += 300 + 2*int64(len(sk.SessionID))
 		} else {
 			g.skipped = r.skipped[sk]
 		}
@@ -522,7 +529,7 @@ func (r *renderer) endSession(g *sessionGroup) {
 		r.hf("</details>\n")
 	}
 	if g.hidden > 0 && g.onlyNamed {
-		note := fmt.Sprintf("%d more row(s) of this session are not shown here (the first at timeline.jsonl line %d, the last at line %d): past its size budget this report shows, of a session a finding or a control-surface entry names, only the rows they name; doubleagent report with --session %s writes this session whole.",
+		note := fmt.Sprintf("%d more row(s) of this session are not shown here (the first at timeline.jsonl line %d, the last at line %d): past its size budget the report shows only the rows a finding or the control surface names; report --session %s writes it whole.",
 			g.hidden, g.first, g.last, g.session)
 		r.hf("<p class=\"meta\">%s</p>\n", esc(note))
 		r.mf("*%s*\n\n", mdEsc(note))

@@ -136,6 +136,11 @@ type Options struct {
 	Bytes int64
 }
 
+// mustReserve is what a session with n named rows takes at least in
+// report.html when only those rows are written (its heading, meta line and
+// note, each row with its source file's row in the tail).
+func mustReserve(n int) int64 { return 1500 + 1500*int64(n) }
+
 // counter counts the bytes written through it.
 type counter struct {
 	w io.Writer
@@ -197,13 +202,13 @@ func Write(o Options) ([]string, error) {
 	}
 	defer os.RemoveAll(tmp)
 	sorter := timeline.NewSorterOf(tmp, 64<<20, in.less, rowSize)
-	in.must = map[timeline.SessionKey]bool{}
+	in.must = map[timeline.SessionKey]int{}
 	if err := in.eachRow(filepath.Join(o.Dir, analyze.TimelineJSONL), func(r *keyed) error {
 		in.noteRecovered(&r.Row)
 		if in.matched[r.Line] || in.linked[r.Line] {
 			// a row a finding or the control surface links to: its
 			// session is always written
-			in.must[timeline.SessionKey{Host: r.Row.Host, User: r.Row.User, Agent: r.Row.Agent, SessionID: r.Row.SessionID}] = true
+			in.must[timeline.SessionKey{Host: r.Row.Host, User: r.Row.User, Agent: r.Row.Agent, SessionID: r.Row.SessionID}]++
 		}
 		return sorter.Add(*r)
 	}); err != nil {
@@ -217,7 +222,7 @@ func Write(o Options) ([]string, error) {
 	if budget <= 0 {
 		budget = reportRows
 	}
-	r := &renderer{in: in, sources: map[srcKey]int{}, skipped: map[timeline.SessionKey]*skippedSession{}}
+	r := &renderer{in: in, sources: map[srcKey]int{}, skipped: map[timeline.SessionKey]*skippedSession{}, released: map[timeline.SessionKey]bool{}}
 	r.capRows = rowCap(counts, budget)
 	// The head (overview, index, findings...) is written before the
 	// sessions but sized first: what it takes of report.html's budget is
@@ -228,6 +233,12 @@ func Write(o Options) ([]string, error) {
 	}
 	headBytes := countBytes(func(h, m *bufio.Writer) { r.h, r.m = h, m; r.head() })
 	r.bodyBudget = bytesBudget - headBytes - tailBytes
+	// What the sessions that are always written will take at least (their
+	// heading and the rows named) is kept for them: each gives its share
+	// back as it starts (startSession).
+	for _, n := range in.must {
+		r.bodyBudget -= mustReserve(n)
+	}
 	// The sessions are written to a spool, then copied after the head,
 	// which names the sessions left out (the index links to them).
 	bh, err := os.Create(filepath.Join(tmp, "body.html"))
@@ -327,7 +338,7 @@ type input struct {
 	linked   map[int64]bool // lines the control surface section names
 	// must are the sessions holding a line of matched or linked: always
 	// written, whatever the size budget
-	must    map[timeline.SessionKey]bool
+	must    map[timeline.SessionKey]int // how many of its rows are named
 	surface []surface.Entry
 	// recovered is what the rows of deleted sessions say (noteRecovered).
 	recovered map[timeline.SessionKey]*recoveredSeen
