@@ -46,6 +46,21 @@ func TestSizeBudget(t *testing.T) {
 	fs := []report.Finding{{RuleID: "r1", Title: "t", Level: "high", Class: "c", Host: "loose:examiner3", User: "examiner3", Agent: "opencode", SessionID: kept, Rows: 1,
 		Matched: []report.FindingRow{{Line: 5, TurnType: "user", Text: "x"}}}}
 	page, md = write(1, fs)
+	defer func() {
+		// a report of one session is never cut, whatever the budget
+		one := filepath.Join(t.TempDir(), "one")
+		if _, err := analyze.Timeline(context.Background(), analyze.Options{Inputs: []string{root}, OutDir: one, Parsers: opencode.Parsers(), Jobs: 1, TempDir: t.TempDir(), Sessions: []string{left}}); err != nil {
+			t.Fatal(err)
+		}
+		files, err := report.Write(report.Options{Dir: one, TempDir: t.TempDir(), Bytes: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(files[1])
+		if strings.Contains(string(b), "not shown") || !strings.Contains(string(b), "### <a id=\""+leftID+"\"></a>session") {
+			t.Errorf("a report of one session is cut:\n%s", section(string(b), "Sessions"))
+		}
+	}()
 	wantIdx := "| <a id=\"" + leftID + "\"></a>opencode | ses\\_dccb6215bffempodh0GeJHTBdp (not shown (size budget): 10 row(s), timeline.jsonl lines 24-33; report --session writes it) |"
 	if !strings.Contains(md, wantIdx) {
 		t.Errorf("the index does not list the session left out:\n%s", section(md, "Session index"))

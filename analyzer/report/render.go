@@ -459,7 +459,8 @@ func (r *renderer) startSession(k *keyed) *sessionGroup {
 		r.released[sk] = true
 		r.bodyBudget += mustReserve(n)
 	}
-	over := r.bodyCount != nil && r.bodyCount.n+int64(r.h.Buffered())+r.estimate > r.bodyBudget
+	// a report of one session (report --session) is never cut
+	over := r.bodyCount != nil && len(r.in.sessions) > 1 && r.bodyCount.n+int64(r.h.Buffered())+r.estimate > r.bodyBudget
 	if over && r.in.must[sk] > 0 {
 		// named by a finding or the control surface: written, but only
 		// the rows they name (the note at its end says so)
