@@ -150,6 +150,15 @@ func (r *renderer) sessionIndex() {
 		if nf > 0 {
 			cls = ` class="hit"`
 		}
+		if sk := r.skipped[timeline.SessionKey{Host: s.Host, User: s.User, Agent: s.Agent, SessionID: s.SessionID}]; sk != nil {
+			// not written below (the size budget): the row is the
+			// session's anchor, and says how to see it
+			note := fmt.Sprintf("not shown (size budget): %d row(s), timeline.jsonl lines %d-%d; report --session writes it", sk.rows, sk.first, sk.last)
+			r.hf("<tr id=\"%s\"%s><td>%s</td><td>%s<code>%s</code><br><span class=\"meta\">%s</span></td><td>%s</td><td>%d</td><td>%d</td><td>%d</td></tr>\n", id, cls, esc(s.Agent), esc(sub), esc(name), esc(note),
+				esc(orDash(s.FirstUTC)), s.UserTurns, s.ToolCalls, nf)
+			r.mf("| %s%s | %s%s (%s) | %s | %d | %d | %d |\n", mdsafe.Target(id), mdEsc(s.Agent), mdEsc(sub), mdEsc(name), mdEsc(note), mdEsc(orDash(s.FirstUTC)), s.UserTurns, s.ToolCalls, nf)
+			continue
+		}
 		r.hf("<tr%s><td>%s</td><td>%s<a href=\"#%s\"><code>%s</code></a></td><td>%s</td><td>%d</td><td>%d</td><td>%d</td></tr>\n", cls, esc(s.Agent), esc(sub), id, esc(name),
 			esc(orDash(s.FirstUTC)), s.UserTurns, s.ToolCalls, nf)
 		r.mf("| %s | %s[%s](#%s) | %s | %d | %d | %d |\n", mdEsc(s.Agent), mdEsc(sub), mdEsc(name), id, mdEsc(orDash(s.FirstUTC)), s.UserTurns, s.ToolCalls, nf)
@@ -211,6 +220,11 @@ func levelRank(l string) int {
 	}
 	return 5
 }
+
+// ovTitles is how many sessions the overview draws with a title (a
+// tooltip) on each bar; past it the bars are plain, to keep report.html
+// within its size budget.
+const ovTitles = 1000
 
 // Overview drawing sizes (SVG user units, pixels at 100%).
 const (
@@ -357,6 +371,13 @@ func (r *renderer) overview() {
 		y := ovTop + laneOf[s.Host+"\x00"+s.User]*ovLane + 5
 		x0, x1 := x(a), x(b)
 		w := max(x1-x0, 3)
+		if len(list) > ovTitles {
+			// a large case: the bar links to the session, whose index
+			// row says what a title would
+			r.hf("<a href=\"#%s\"><rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/></a>\n",
+				anchor(s.Host, s.User, s.Agent, s.SessionID), x0, y, w, ovLane-10, agentColor(s.Agent))
+			continue
+		}
 		r.hf("<a href=\"#%s\"><rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" rx=\"2\" fill=\"%s\" fill-opacity=\"0.8\"><title>%s</title></rect></a>\n",
 			anchor(s.Host, s.User, s.Agent, s.SessionID), x0, y, w, ovLane-10, agentColor(s.Agent),
 			esc(fmt.Sprintf("%s session %s, %s → %s, %d typed prompts, %d tool calls", s.Agent, orDash(s.SessionID), s.FirstUTC, s.LastUTC, s.UserTurns, s.ToolCalls)))

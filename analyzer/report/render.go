@@ -30,6 +30,23 @@ type renderer struct {
 	lastSrc int
 	// capRows is how many rows a session shows (rowCap), 0 for all.
 	capRows int
+	// bodyCount counts the sessions' HTML as it is written, bodyBudget is
+	// what they may take of report.html (Options.Bytes less the head),
+	// estimate what the sessions written and left out add to the head and
+	// the tail (the index's notes, the source files' rows).
+	bodyCount  *counter
+	bodyBudget int64
+	estimate   int64
+	// skipped are the sessions not written, for the index.
+	skipped map[timeline.SessionKey]*skippedSession
+	// released are the sessions whose reserve (mustReserve) was given back
+	released map[timeline.SessionKey]bool
+}
+
+// skippedSession is a session left out by the size budget: its rows and
+// their first and last timeline.jsonl lines.
+type skippedSession struct {
+	rows, first, last int64
 }
 
 // srcKey names a source file: its path in the bundle (or loose input)
@@ -53,6 +70,13 @@ type sessionGroup struct {
 	// timeline.jsonl line first to last.
 	hidden, first, last int64
 	session             string
+	// skip: the session is not written (the size budget); skipped
+	// counts its rows
+	skip    bool
+	skipped *skippedSession
+	// onlyNamed: past the size budget, only the rows a finding or the
+	// control surface names are written
+	onlyNamed bool
 }
 
 const css = `body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2em auto;max-width:96em;padding:0 1em;color:#1b1b1b}
@@ -151,6 +175,11 @@ func (r *renderer) head() {
 	r.problemsSection()
 	r.counts()
 	r.heading(idSessions, "Sessions")
+	if n := len(r.skipped); n > 0 {
+		note := fmt.Sprintf("%d session(s) are not shown here, so that report.html stays near 10 MB: the session index lists each with its rows and their timeline.jsonl lines, and doubleagent report with --session ID writes one whole; every session a finding or a control-surface entry names is shown, and every row is in timeline.jsonl.", n)
+		r.hf("<p class=\"meta\">%s</p>\n", esc(note))
+		r.mf("*%s*\n\n", mdEsc(note))
+	}
 	if r.capRows > 0 {
 		note := fmt.Sprintf("This case has more rows than a readable report holds: each session shows its first %d rows (text cut after %d characters) and every row a finding names; the rest are named at each session's end, and every row is in timeline.jsonl.", r.capRows, budgetChars)
 		r.hf("<p class=\"meta\">%s</p>\n", esc(note))
@@ -421,7 +450,32 @@ func anchor(host, user, agent, session string) string {
 func (r *renderer) startSession(k *keyed) *sessionGroup {
 	row := &k.Row
 	g := &sessionGroup{key: k.Session, root: k.Root, host: row.Host, user: row.User, agent: row.Agent, child: k.Child, session: k.Row.SessionID}
-	s, ok := r.in.sessions[timeline.SessionKey{Host: row.Host, User: row.User, Agent: row.Agent, SessionID: row.SessionID}]
+	sk := timeline.SessionKey{Host: row.Host, User: row.User, Agent: row.Agent, SessionID: row.SessionID}
+	s, ok := r.in.sessions[sk]
+	// Past the size budget a session no finding or surface entry names,
+	// and that the index lists, is left out (the index says so).
+	if n := r.in.must[sk]; n > 0 && r.bodyCount != nil && !r.released[sk] {
+		// its reserve is its own again: it is written now
+		r.released[sk] = true
+		r.bodyBudget += mustReserve(n)
+	}
+	// a report of one session (report --session) is never cut
+	over := r.bodyCount != nil && len(r.in.sessions) > 1 && r.bodyCount.n+int64(r.h.Buffered())+r.estimate > r.bodyBudget
+	if over && r.in.must[sk] > 0 {
+		// named by a finding or the control surface: written, but only
+		// the rows they name (the note at its end says so)
+		g.onlyNamed = true
+	}
+	if ok && r.in.must[sk] == 0 && over {
+		g.skip, g.skipped = true, &skippedSession{}
+		if r.skipped[sk] == nil {
+			r.skipped[sk] = g.skipped
+			r.estimate += 300 + 2*int64(len(sk.SessionID))
+		} else {
+			g.skipped = r.skipped[sk]
+		}
+		return g
+	}
 	title := "session " + row.SessionID
 	if row.SessionID == "" {
 		title = "rows without a session"
@@ -463,6 +517,9 @@ func orDash(s string) string {
 }
 
 func (r *renderer) endSession(g *sessionGroup) {
+	if g.skip {
+		return
+	}
 	if len(g.other) > 0 {
 		r.hf("<details><summary>%d other system rows (injected context, harness records)</summary>\n", len(g.other))
 		r.mf("%d other system rows (injected context, harness records):\n\n", len(g.other))
@@ -472,7 +529,12 @@ func (r *renderer) endSession(g *sessionGroup) {
 		}
 		r.hf("</details>\n")
 	}
-	if g.hidden > 0 {
+	if g.hidden > 0 && g.onlyNamed {
+		note := fmt.Sprintf("%d more row(s) of this session are not shown here (the first at timeline.jsonl line %d, the last at line %d): past its size budget the report shows only the rows a finding or the control surface names; report --session %s writes it whole.",
+			g.hidden, g.first, g.last, g.session)
+		r.hf("<p class=\"meta\">%s</p>\n", esc(note))
+		r.mf("*%s*\n\n", mdEsc(note))
+	} else if g.hidden > 0 {
 		note := fmt.Sprintf("%d more row(s) of this session are not shown here (the first at timeline.jsonl line %d, the last at line %d): this report shows each session's first %d rows and every row a finding names, so that a large case stays readable; doubleagent report with --session %s writes this session whole.",
 			g.hidden, g.first, g.last, r.capRows, g.session)
 		r.hf("<p class=\"meta\">%s</p>\n", esc(note))
@@ -502,9 +564,18 @@ func isNotable(text string) bool {
 }
 
 func (r *renderer) row(g *sessionGroup, row *timeline.Row, line int64) {
+	if g.skip {
+		sk := g.skipped
+		if sk.rows == 0 {
+			sk.first = line
+		}
+		sk.rows++
+		sk.last = line
+		return
+	}
 	r.rows++
 	g.rows++
-	if r.capRows > 0 && g.rows > r.capRows && !r.in.matched[line] {
+	if (g.onlyNamed || r.capRows > 0 && g.rows > r.capRows) && !r.in.matched[line] && !r.in.linked[line] {
 		if g.hidden == 0 {
 			g.first = line
 		}
@@ -530,6 +601,7 @@ func (r *renderer) src(row *timeline.Row) int {
 		n = len(r.srcList) + 1
 		r.sources[k] = n
 		r.srcList = append(r.srcList, k)
+		r.estimate += 450 + 2*int64(len(k.file)) + int64(len(k.host)+len(k.bundle))
 	}
 	return n
 }

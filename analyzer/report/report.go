@@ -53,6 +53,11 @@ const (
 	// where each row's text is cut once that budget is in force.
 	reportRows  = 15_000
 	budgetChars = 4_000
+	// reportBytes is report.html's size budget (Options.Bytes): the 10 MB
+	// target with room for the estimates (tailBytes, the index's notes,
+	// the source files' rows).
+	reportBytes = 9_500_000
+	tailBytes   = 2_000
 )
 
 // rowCap is how many rows each session shows so that about budget rows
@@ -123,6 +128,38 @@ type Options struct {
 	// near 10 MB of report.html); past it each session shows its first
 	// rows (rowCap).
 	Rows int
+	// Bytes is report.html's size budget (0: reportBytes). Once the
+	// sessions written would pass it, a session no finding or control
+	// surface entry names is not written: the session index lists it with
+	// its rows and the command that writes it whole; one they name is
+	// written with only the rows they name.
+	Bytes int64
+}
+
+// mustReserve is what a session with n named rows takes at least in
+// report.html when only those rows are written (its heading, meta line and
+// note, each row with its source file's row in the tail).
+func mustReserve(n int) int64 { return 1500 + 1500*int64(n) }
+
+// counter counts the bytes written through it.
+type counter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *counter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// countBytes is how many bytes fn writes to its HTML writer.
+func countBytes(fn func(h, m *bufio.Writer)) int64 {
+	c := &counter{w: io.Discard}
+	h, m := bufio.NewWriter(c), bufio.NewWriter(io.Discard)
+	fn(h, m)
+	_ = h.Flush()
+	return c.n
 }
 
 // Write reads the timeline outputs in o.Dir and writes report.html and
@@ -165,25 +202,18 @@ func Write(o Options) ([]string, error) {
 	}
 	defer os.RemoveAll(tmp)
 	sorter := timeline.NewSorterOf(tmp, 64<<20, in.less, rowSize)
+	in.must = map[timeline.SessionKey]int{}
 	if err := in.eachRow(filepath.Join(o.Dir, analyze.TimelineJSONL), func(r *keyed) error {
 		in.noteRecovered(&r.Row)
+		if in.matched[r.Line] || in.linked[r.Line] {
+			// a row a finding or the control surface links to: its
+			// session is always written
+			in.must[timeline.SessionKey{Host: r.Row.Host, User: r.Row.User, Agent: r.Row.Agent, SessionID: r.Row.SessionID}]++
+		}
 		return sorter.Add(*r)
 	}); err != nil {
 		return nil, err
 	}
-	hp, mp := filepath.Join(o.Dir, HTMLName), filepath.Join(o.Dir, MarkdownName)
-	hf, err := create(hp)
-	if err != nil {
-		return nil, err
-	}
-	defer hf.Close()
-	mf, err := create(mp)
-	if err != nil {
-		return nil, err
-	}
-	defer mf.Close()
-	hw, mw := bufio.NewWriterSize(hf, 1<<16), bufio.NewWriterSize(mf, 1<<16)
-	r := &renderer{in: in, h: hw, m: mw, sources: map[srcKey]int{}}
 	counts := make([]int, 0, len(in.sessions))
 	for _, s := range in.sessions {
 		counts = append(counts, s.Events)
@@ -192,8 +222,37 @@ func Write(o Options) ([]string, error) {
 	if budget <= 0 {
 		budget = reportRows
 	}
+	r := &renderer{in: in, sources: map[srcKey]int{}, skipped: map[timeline.SessionKey]*skippedSession{}, released: map[timeline.SessionKey]bool{}}
 	r.capRows = rowCap(counts, budget)
-	r.head()
+	// The head (overview, index, findings...) is written before the
+	// sessions but sized first: what it takes of report.html's budget is
+	// what the sessions cannot have (bodyBudget).
+	bytesBudget := o.Bytes
+	if bytesBudget <= 0 {
+		bytesBudget = reportBytes
+	}
+	headBytes := countBytes(func(h, m *bufio.Writer) { r.h, r.m = h, m; r.head() })
+	r.bodyBudget = bytesBudget - headBytes - tailBytes
+	// What the sessions that are always written will take at least (their
+	// heading and the rows named) is kept for them: each gives its share
+	// back as it starts (startSession).
+	for _, n := range in.must {
+		r.bodyBudget -= mustReserve(n)
+	}
+	// The sessions are written to a spool, then copied after the head,
+	// which names the sessions left out (the index links to them).
+	bh, err := os.Create(filepath.Join(tmp, "body.html"))
+	if err != nil {
+		return nil, err
+	}
+	defer bh.Close()
+	bm, err := os.Create(filepath.Join(tmp, "body.md"))
+	if err != nil {
+		return nil, err
+	}
+	defer bm.Close()
+	r.bodyCount = &counter{w: bh}
+	r.h, r.m = bufio.NewWriterSize(r.bodyCount, 1<<16), bufio.NewWriterSize(bm, 1<<16)
 	var cur *sessionGroup
 	if err := sorter.Each(func(k *keyed) error {
 		// a session is its host, user, agent and id: two hosts (or users,
@@ -211,6 +270,38 @@ func Write(o Options) ([]string, error) {
 	}
 	if cur != nil {
 		r.endSession(cur)
+	}
+	if err := r.h.Flush(); err != nil {
+		return nil, err
+	}
+	if err := r.m.Flush(); err != nil {
+		return nil, err
+	}
+	r.bodyCount = nil
+	hp, mp := filepath.Join(o.Dir, HTMLName), filepath.Join(o.Dir, MarkdownName)
+	hf, err := create(hp)
+	if err != nil {
+		return nil, err
+	}
+	defer hf.Close()
+	mf, err := create(mp)
+	if err != nil {
+		return nil, err
+	}
+	defer mf.Close()
+	hw, mw := bufio.NewWriterSize(hf, 1<<16), bufio.NewWriterSize(mf, 1<<16)
+	r.h, r.m = hw, mw
+	r.head()
+	for _, f := range []*os.File{bh, bm} {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := io.Copy(hw, bh); err != nil {
+		return nil, err
+	}
+	if _, err := io.Copy(mw, bm); err != nil {
+		return nil, err
 	}
 	r.tail()
 	if err := hw.Flush(); err != nil {
@@ -245,7 +336,10 @@ type input struct {
 	findings []Finding
 	matched  map[int64]bool // timeline.jsonl lines some finding names
 	linked   map[int64]bool // lines the control surface section names
-	surface  []surface.Entry
+	// must are the sessions holding a line of matched or linked: always
+	// written, whatever the size budget
+	must    map[timeline.SessionKey]int // how many of its rows are named
+	surface []surface.Entry
 	// recovered is what the rows of deleted sessions say (noteRecovered).
 	recovered map[timeline.SessionKey]*recoveredSeen
 	// caseID and examiner are the report's own (Options), or "".
