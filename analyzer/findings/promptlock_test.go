@@ -38,6 +38,9 @@ func TestPromptLock(t *testing.T) {
 		{"manifest on another host", []*timeline.Row{{Host: "h2", Agent: "ollama", TurnType: "system", Parser: "ollama/manifest", Model: "gpt-oss:20b"}, lock}, ""},
 		{"enumeration only", []*timeline.Row{reply("gpt-oss:20b"), call("file_write", `{"content":"for name in lfs.dir(dir) do print(name) end"}`, "ls.lua")}, ""},
 		{"encryption only", []*timeline.Row{reply("gpt-oss:20b"), call("file_write", `{"content":"local c = encrypt(io.read('a'))"}`, "enc.lua")}, ""},
+		{"words, not parts of words", []*timeline.Row{reply("gpt-oss:20b"), call("file_write", `{"content":"for d, _, fs in os.walk(top): print(caesar(speckle), subtle_btcx)"}`, "walk.py")}, ""},
+		{"case and a shape after find", []*timeline.Row{reply("GPT-OSS:20B"), call("execute", `{"command":"FIND / -type f | xargs -I{} mv {} {}.ENCRYPTED"}`, "FIND / -type f")},
+			`2,1 row 2 (execute Write) enumerates files ("FIND / -type f") and encrypts or locks them (".ENCRYPTED"); the session's model is GPT-OSS:20B (row 1)`},
 		{"a read is not a write", []*timeline.Row{reply("gpt-oss:20b"), call("file_read", lockerLua, "/home/u/vault/lock.lua")}, ""},
 	} {
 		got := strings.Join(runDetector(NewPromptLock(), c.rows), "\n")
