@@ -74,7 +74,8 @@
 // <n> layer(s), <bytes> bytes: <kind> <digest> (<size> bytes), ..., config
 // <digest> (<size> bytes)", the model field the shortest name ollama shows
 // (gpt-oss:20b for registry.ollama.ai/library; DisplayShortest). The
-// blobs are not collected. A file that is not JSON, or names no layer and
+// blobs are not collected; OLLAMA_MODELS is followed by the collector as a
+// catalog relocation of .ollama/models. A file that is not JSON, or names no layer and
 // no config, is one problem row. The findings' PromptLock detector reads
 // the gpt-oss manifests (analyzer/findings/promptlock.go). Synthetic
 // fixture (fixtures/roots/promptlock: no model can be pulled here).
