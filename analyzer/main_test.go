@@ -95,7 +95,7 @@ func TestExitCodes(t *testing.T) {
 	for _, f := range []string{"csv", "parquet", "timesketch,bodyfile"} {
 		o := filepath.Join(dir, "f-"+f)
 		out, code := runCLI(t, "timeline", good, "-o", o, "--format", f)
-		if code != 0 || !strings.Contains(out, "findings: none from 20 rules over 1 rows") {
+		if code != 0 || !strings.Contains(out, "findings: none from 21 rules over 1 rows") {
 			t.Fatalf("timeline --format %s: exit %d: %s", f, code, out)
 		}
 		if _, err := os.Stat(filepath.Join(o, "findings.jsonl")); err != nil {

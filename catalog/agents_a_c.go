@@ -238,6 +238,10 @@ var agentsAToC = []Agent{
 			{Glob: "AGENTS.md", Kind: KindSettings},
 			{Glob: "AGENTS.override.md", Kind: KindSettings},
 			{Glob: ".codex/**", Kind: KindSettings},
+			// Codex before the CVE-2025-61260 fix loaded $(pwd)/.env (codex-rs arg0
+			// load_dotenv, PR #1653): a project .env could set CODEX_HOME. Secret
+			// kind: its variable names are read, never its values.
+			{Glob: ".env", Kind: KindSecret},
 		},
 	},
 	{

@@ -136,7 +136,9 @@ var agentsLToO = []Agent{
 	},
 	{
 		Name: "ollama", Display: "Ollama", Status: StatusParsed, SeedStatus: StatusParsed,
-		Evidence: EvidenceSource, EvidenceNote: "Source at v0.35.1 (b0c1ca4), synthetic fixture; auto-mode settings from source at 6787222 (after v0.40.6); no real db.sqlite (no desktop app on Linux)",
+		Relocations: []Relocation{{Var: "OLLAMA_MODELS", Folder: ".ollama/models", Source: "ollama/ollama@fb30760 envconfig/config.go Models() (OLLAMA_MODELS, else ~/.ollama/models)"}},
+		Evidence:    EvidenceSource, EvidenceNote: "Source at v0.35.1 (b0c1ca4), synthetic fixture; auto-mode settings from source at 6787222 (after v0.40.6); model manifests (models/manifests/<host>/<namespace>/<model>/<tag>) from source at fb30760 (manifest/manifest.go, types/model/name.go), synthetic fixture (fixtures/roots/promptlock); no real db.sqlite (no desktop app on Linux)",
+		Notes: "the model blobs (models/blobs) are not collected, only the manifests naming them; OLLAMA_MODELS moves the models folder (followed as a relocation; a value set only in a service unit such as ollama.service is not read)",
 		Targets: []Target{
 			{ID: "app-db", OS: macWinOS, Root: RootUserData, Glob: "Ollama/db.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "history", Root: RootHome, Glob: ".ollama/history", Kind: KindHistory},
@@ -144,6 +146,7 @@ var agentsLToO = []Agent{
 			{ID: "keys", Root: RootHome, Glob: ".ollama/id_ed25519{,.pub}", Kind: KindSecret},
 			{ID: "claude-profile", Root: RootHome, OS: macWinOS, Glob: "{Library/Application Support,AppData/Local}/Claude-3p/configLibrary/00000000-0000-4000-8000-000000000114.json", Kind: KindSettings},
 			{ID: "logs", Root: RootHome, Glob: "{.ollama/logs,AppData/Local/Ollama}/*.log", Kind: KindLog, MaxSize: logMax},
+			{ID: "manifests", Root: RootHome, Glob: ".ollama/models/manifests/*/*/*/*", Kind: KindSettings, MaxSize: mib},
 		},
 	},
 	{

@@ -154,6 +154,8 @@ func TestWalkHomeLinux(t *testing.T) {
 		"cursor state-db .config/Cursor/User/globalStorage/state.vscdb",
 		"gemini-cli chats .gemini/tmp/abc/chats/session-1.jsonl",
 		"gemini-cli project-root .gemini/tmp/abc/.project_root",
+		// The manifest only: models/blobs (the weights) is not a target.
+		"ollama manifests .ollama/models/manifests/registry.ollama.ai/library/gpt-oss/20b",
 		"opencode db .local/share/opencode/opencode.db",
 		"opencode storage .local/share/opencode/storage/session/p1/ses_1.json",
 		"excluded opencode storage .local/share/opencode/storage/node_modules",

@@ -9,7 +9,7 @@ import (
 
 // Detectors returns the built-in detectors.
 func Detectors() []Detector {
-	return []Detector{NewPromptInjection(), NewClonedHook(), NewApprovedMCPChanged(), NewHeadlessBypass(), NewForbiddenDestruction(), NewScanRate(), NewSecretDetector()}
+	return []Detector{NewPromptInjection(), NewClonedHook(), NewApprovedMCPChanged(), NewHeadlessBypass(), NewForbiddenDestruction(), NewScanRate(), NewPromptLock(), NewSecretDetector()}
 }
 
 // PromptInjectionID is the rule id of the prompt-injection detector.

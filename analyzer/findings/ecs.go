@@ -27,6 +27,7 @@ var detectorTechniques = map[string][]string{
 	HeadlessBypassID:       {"T1562.001"},
 	ForbiddenDestructionID: {"T1485"},
 	ScanRateID:             {"T1046"},
+	PromptLockID:           {"T1486", "T1083"},
 	SecretExposureID:       {"T1552"},
 }
 

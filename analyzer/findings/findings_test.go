@@ -141,7 +141,7 @@ func TestRunGroupsOrdersAndWrites(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if sum.Line() != "findings: 4 (3 high, 1 medium) from 20 rules over 5 rows: guard-rails 2, secret-hunting 2 (see findings.jsonl)" {
+	if sum.Line() != "findings: 4 (3 high, 1 medium) from 21 rules over 5 rows: guard-rails 2, secret-hunting 2 (see findings.jsonl)" {
 		t.Errorf("line %q", sum.Line())
 	}
 	b, err := os.ReadFile(filepath.Join(dir, FileName))
@@ -167,7 +167,7 @@ func TestRunGroupsOrdersAndWrites(t *testing.T) {
 
 	none := writeTimeline(t, in("s", user("hello")))
 	s2, err := Run(Options{Dir: none})
-	if err != nil || len(s2.Findings) != 0 || s2.Line() != "findings: none from 20 rules over 1 rows" {
+	if err != nil || len(s2.Findings) != 0 || s2.Line() != "findings: none from 21 rules over 1 rows" {
 		t.Errorf("%v %+v", err, s2)
 	}
 	if fi, err := os.Stat(filepath.Join(none, FileName)); err != nil || fi.Size() != 0 {

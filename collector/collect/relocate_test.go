@@ -31,7 +31,9 @@ func TestRelocatedFolders(t *testing.T) {
 	put(t, root, "home/alice/.bashrc", "# dotfiles\nexport CLAUDE_CONFIG_DIR=\"$HOME/work/claude-cfg\"  # work account\nalias ll='ls -l'\nexport COPILOT_HOME=$(pwd)/x\n")
 	put(t, root, "home/alice/work/claude-cfg/projects/-home-alice-p/s1.jsonl", `{"type":"user"}`+"\n")
 	put(t, root, "home/alice/work/claude-cfg/.claude.json", `{"projects":{}}`)
-	put(t, root, "home/alice/.zshenv", "export CODEX_HOME=/data/codex\n")
+	put(t, root, "home/alice/.zshenv", "export CODEX_HOME=/data/codex\nexport OLLAMA_MODELS=/data/ollama-models\n")
+	put(t, root, "data/ollama-models/manifests/registry.ollama.ai/library/gpt-oss/20b", "{}")
+	put(t, root, "data/ollama-models/blobs/sha256-00", "weights")
 	put(t, root, "data/codex/sessions/2026/11/30/rollout-1.jsonl", `{"type":"session_meta"}`+"\n")
 	put(t, root, "home/alice/.config/fish/config.fish", "set -gx XDG_DATA_HOME /data/alice-share\n")
 	put(t, root, "data/alice-share/opencode/log/x.log", "log\n")
@@ -71,6 +73,7 @@ func TestRelocatedFolders(t *testing.T) {
 		{"/data/alice-share/opencode/log/x.log", "alice", "opencode", "logs", "collected", "XDG_DATA_HOME=/data/alice-share in /home/alice/.config/fish/config.fish:1"},
 		{"/home/alice/q/usage/token-usage-1.jsonl", "alice", "qwen-code", "token-usage", "collected", "QWEN_HOME=${HOME}/q in /home/alice/.config/environment.d/agents.conf:1"},
 		{"/home/alice/g/.gemini/tmp/abc/logs.json", "alice", "gemini-cli", "logs", "collected", "GEMINI_CLI_HOME=/home/alice/g in /home/alice/Library/LaunchAgents/env.plist"},
+		{"/data/ollama-models/manifests/registry.ollama.ai/library/gpt-oss/20b", "alice", "ollama", "manifests", "collected", "OLLAMA_MODELS=/data/ollama-models in /home/alice/.zshenv:2"},
 		{"/srv/goose/config/history.txt", "alice", "goose", "history", "collected", "GOOSE_PATH_ROOT=/srv/goose in /etc/environment:2"},
 		{"/home/bob/.config/claude/projects/-home-bob-q/s2.jsonl", "bob", "claude-code", "projects", "collected", "the catalog's alternate place of ~/.claude (.config/claude)"},
 		{"/srv/copilot/session-state/s1/events.jsonl", "alice", "copilot-cli", "events", "collected", "COPILOT_HOME=/srv/copilot in /Library/LaunchDaemons/org.example.env.plist"},
@@ -101,6 +104,9 @@ func TestRelocatedFolders(t *testing.T) {
 	}
 	if strings.Contains(string(vr.Log), "s3cr3t") || strings.Contains(string(vr.Log), "SECRET_TOKEN") {
 		t.Error("a variable the catalog does not name reached the log")
+	}
+	if _, ok := m["/data/ollama-models/blobs/sha256-00"]; ok {
+		t.Error("a model blob under OLLAMA_MODELS was collected")
 	}
 	if e := m["/home/alice/work/claude-cfg/projects/-home-alice-p/s1.jsonl"]; e.Status != bundle.StatusCollected {
 		t.Errorf("relocated transcript: %+v", e)

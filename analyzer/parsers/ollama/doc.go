@@ -62,12 +62,31 @@
 // gateway API key and the other keys are never read into a row. Rows are
 // at the file's mtime.
 //
+// # ollama/manifest (target "manifests")
+//
+// ~/.ollama/models/manifests/<host>/<namespace>/<model>/<tag>, what
+// `ollama pull` or `ollama create` leaves for each model
+// (manifest/manifest.go Manifest: schemaVersion, mediaType, config,
+// layers; manifest/layer.go Layer: mediaType, digest, size; the path from
+// types/model/name.go Filepath). One system row per file at its mtime
+// (time_basis file-mtime: when the model was pulled or created, the file
+// records no time): "model manifest: <short> (<host>/<ns>/<model>:<tag>),
+// <n> layer(s), <bytes> bytes: <kind> <digest> (<size> bytes), ..., config
+// <digest> (<size> bytes)", the model field the shortest name ollama shows
+// (gpt-oss:20b for registry.ollama.ai/library; DisplayShortest). The
+// blobs are not collected; OLLAMA_MODELS is followed by the collector as a
+// catalog relocation of .ollama/models. A file that is not JSON, or names no layer and
+// no config, is one problem row. The findings' PromptLock detector reads
+// the gpt-oss manifests (analyzer/findings/promptlock.go). Synthetic
+// fixture (fixtures/roots/promptlock: no model can be pulled here).
+//
 // # Validated against
 //
 // Source: ollama/ollama @fb30760996871 (v0.33.0-rc2, 2026-08-21):
 // app/store/database.go (schema 18 and the migrations), app/store/store.go,
 // app/ui/ui.go (tool messages), readline/history.go, cmd/config/config.go,
-// cmd/launch/claude_desktop.go. The seed's v0.35.1 (b0c1ca4) and 6787222
+// cmd/launch/claude_desktop.go, manifest/manifest.go, manifest/layer.go,
+// manifest/paths.go, types/model/name.go. The seed's v0.35.1 (b0c1ca4) and 6787222
 // are not in the snapshot read here: the per-integration automode key is
 // read as the seed describes it (a JSON value under integrations.<name>),
 // not seen in source. Synthetic fixtures (testdata/*.sql built at test
@@ -77,7 +96,7 @@
 //
 // # Not read yet
 //
-// Model manifests, backup/, launch/ and logs/ (the seed excludes them);
+// Model blobs, backup/, launch/ and logs/ (the seed excludes them);
 // the settings table (agent, tools, websearch and working_dir switches of
 // the app): not in the seed's list, a candidate for permission setting rows.
 package ollama

@@ -41,6 +41,11 @@ func Parsers() []parser.Parser {
 			Targets: []string{"claude-profile"}, Names: []string{"*.json"},
 			Doc: "the Claude Desktop (Claude-3p) profile ollama launch writes: its autoModeEnabled key only (permission setting, file mtime)",
 		}, parseClaudeProfile),
+		parser.New(parser.Spec{
+			ID: "ollama/manifest", Agent: agentName, Version: 1, Actions: actions,
+			Targets: []string{"manifests"}, Names: []string{"*"},
+			Doc: "models/manifests/<host>/<namespace>/<model>/<tag>: one system row per pulled or created model (its name as model, each layer's kind, digest and size), at the file's mtime",
+		}, parseManifest),
 	}
 }
 

@@ -199,3 +199,39 @@ func TestAppDBSchema(t *testing.T) {
 		t.Fatalf("rows:\n%s", got)
 	}
 }
+
+// TestManifest: a model manifest is one row at the file's mtime, the
+// model's shortest name as model, every layer's kind, digest and size;
+// a manifest of another registry keeps its full name; bad files are
+// problems.
+func TestManifest(t *testing.T) {
+	rel := ".ollama/models/manifests/registry.ollama.ai/library/gpt-oss/20b"
+	s := run(t, "ollama/manifest", "testdata/manifest-gpt-oss-20b", "/home/ex/"+rel, rel, "manifests", "manifest-gpt-oss-20b")
+	want := `1  system  model=gpt-oss:20b id= rec= in= err= t=2026-08-02T07:00:00.000Z/file-mtime: "model manifest: gpt-oss:20b (registry.ollama.ai/library/gpt-oss:20b), 4 layer(s), 13780173724 bytes: model sha256:c9fea8ccce6da7e1d7d0c305d5a0dd3acd14ba50519f0f66dd87237c22cdca93 (13780154624 bytes), license sha256:db12f9fcf82ac96a08a9ff935eb2006be5d2ddf09a16f5a372c7829344544e2f (11353 bytes), template sha256:9a23ffe45913fb3c96181cec7deff5875d4d292a55cf5218fa15393a1e5a10e7 (7240 bytes), params sha256:5de8b7c1d72bdcd059ac96838e8abf9953c2a1a559a97060c47bc6cc0e28e677 (18 bytes), config sha256:e8a371d233aa86dfb27847e2df60011c5db37a17e144a345f0fc5bddcce4d736 (489 bytes); written when the model was pulled or created (from .ollama/models/manifests/registry.ollama.ai/library/gpt-oss/20b, file mtime)"
+`
+	if got := rows(s); got != want || len(s.Problems) != 0 {
+		t.Fatalf("rows:\n%s\nproblems %v", got, s.Problems)
+	}
+	rel = ".ollama/models/manifests/hf.co/someone/coder-GGUF/Q4_K_M"
+	s = run(t, "ollama/manifest", "testdata/manifest-hf.json", "/home/ex/"+rel, rel, "manifests", "manifest-hf")
+	want = `1  system  model=hf.co/someone/coder-GGUF:Q4_K_M id= rec= in= err= t=2026-08-02T07:00:00.000Z/file-mtime: "model manifest: hf.co/someone/coder-GGUF:Q4_K_M (hf.co/someone/coder-GGUF:Q4_K_M), 2 layer(s), 4000000410 bytes: model sha256:2222222222222222222222222222222222222222222222222222222222222222 (4000000000 bytes), template (no digest) (10 bytes), config sha256:1111111111111111111111111111111111111111111111111111111111111111 (400 bytes); written when the model was pulled or created (from .ollama/models/manifests/hf.co/someone/coder-GGUF/Q4_K_M, file mtime)"
+`
+	if got := rows(s); got != want || len(s.Problems) != 0 {
+		t.Fatalf("rows:\n%s\nproblems %v", got, s.Problems)
+	}
+	dir := t.TempDir()
+	for _, c := range []struct{ body, problem string }{
+		{"not json", "line 0: model manifest is not a JSON object: invalid character"},
+		{`{"schemaVersion":2,"layers":[]}`, "line 1: model manifest of registry.ollama.ai/library/x:latest names no layer and no config (not an ollama manifest, or emptied)"},
+	} {
+		p := filepath.Join(dir, "latest")
+		if err := os.WriteFile(p, []byte(c.body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		rel := ".ollama/models/manifests/registry.ollama.ai/library/x/latest"
+		s := parsertest.Run(t, byID(t, "ollama/manifest"), parsertest.Input(t, p, parser.File{Path: "/home/ex/" + rel, Rel: rel, Agent: agentName, Target: "manifests", MTime: mtime}, nil))
+		if len(s.Events) != 0 || len(s.Problems) != 1 || !strings.HasPrefix(s.Problems[0], c.problem) {
+			t.Errorf("%q: %+v %v", c.body, s.Events, s.Problems)
+		}
+	}
+}

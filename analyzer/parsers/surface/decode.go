@@ -899,3 +899,50 @@ func file(kind string) decoder {
 		return nil
 	}
 }
+
+// dotenvNameRe is a .env line's variable name: KEY=..., export KEY=...,
+// KEY: ... (dotenvy's syntax), blanks around it allowed.
+var dotenvNameRe = regexp.MustCompile(`^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.]*)\s*[=:]`)
+
+// dotenv reads a .env file for its variable names only: one environment
+// entry listing them, at the first name's line. The values are never read
+// into the entry (a .env holds keys and tokens). Lines that are comments,
+// blank, or the continuation of a quoted value give no name.
+func dotenv(d *doc) error {
+	var names []string
+	seen := map[string]bool{}
+	var first int64
+	inQuote := byte(0)
+	for i, ln := range strings.Split(string(d.b), "\n") {
+		if inQuote != 0 {
+			if strings.IndexByte(ln, inQuote) >= 0 {
+				inQuote = 0
+			}
+			continue
+		}
+		t := strings.TrimSpace(ln)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		m := dotenvNameRe.FindStringSubmatchIndex(ln)
+		if m == nil {
+			continue
+		}
+		name := ln[m[2]:m[3]]
+		if v := strings.TrimSpace(ln[m[1]:]); len(v) > 0 && (v[0] == '"' || v[0] == '\'') && strings.IndexByte(v[1:], v[0]) < 0 {
+			inQuote = v[0] // a multi-line quoted value
+		}
+		if !seen[name] {
+			seen[name] = true
+			names = append(names, name)
+		}
+		if first == 0 {
+			first = int64(i + 1)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	d.add(Item{Kind: KindEnv, Name: path.Base(d.rel), EnvKeys: names, Line: first})
+	return nil
+}

@@ -26,7 +26,8 @@
 // password or credential, user info and secret-named query values of URLs,
 // and credential-shaped substrings (parser.RedactSecrets) are written
 // "[redacted]". Secret-kind files (Continue's config.yaml, Crush's
-// crush.json, Factory's settings.json) are read for these named keys only.
+// crush.json, Factory's settings.json, a project's .env for Codex) are read
+// for these named keys only.
 //
 // Formats, from each agent's own documentation, checked November 2026:
 //   - Claude Code (code.claude.com/docs: settings, hooks, mcp, skills,
@@ -37,7 +38,15 @@
 //     plugins/store);
 //   - Codex CLI (developers.openai.com/codex: config.toml [mcp_servers.*]
 //     command, args, env, url, bearer_token_env_var, enabled; notify;
-//     hooks.json and inline [hooks] tables; AGENTS.md, prompts, skills);
+//     hooks.json and inline [hooks] tables; AGENTS.md, prompts, skills; a
+//     project's .env, secret kind, read for its variable NAMES only, one
+//     environment entry: Codex before the CVE-2025-61260 fix loaded the
+//     working directory's .env (codex-rs arg0 load_dotenv, openai/codex PR
+//     #1653: dotenvy::dotenv()), so CODEX_HOME there moved the agent's
+//     home into the repository; current source loads CODEX_HOME/.env only
+//     and drops CODEX_* names (ILLEGAL_ENV_VAR_PREFIX); the commit was not
+//     resolved here, the snapshot being too large to fetch; codex-cli/surface
+//     is version 3 for it);
 //   - Gemini CLI and Qwen Code (docs/cli/configuration.md: mcpServers
 //     command/args/env/url/httpUrl/headers, hooks, tools.discoveryCommand,
 //     tools.callCommand; commands/*.toml; extensions/<name>/

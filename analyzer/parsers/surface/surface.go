@@ -160,6 +160,7 @@ type spec struct {
 	agent   string
 	targets []string
 	secret  bool // reads a secret-kind file (named non-secret keys only)
+	version int  // the parser's Version when its output changed alone (else Version)
 	entries []entry
 	// notTargets are catalog targets of the agent that hold no control
 	// surface file (routed elsewhere, or listed as not read).
@@ -175,8 +176,12 @@ type surfaceParser struct {
 func Parsers() []parser.Parser {
 	var out []parser.Parser
 	for _, s := range table() {
+		v := Version
+		if s.version != 0 {
+			v = s.version
+		}
 		out = append(out, &surfaceParser{s: s, ps: parser.Spec{
-			ID: s.agent + "/surface", Agent: s.agent, Version: Version, Targets: s.targets,
+			ID: s.agent + "/surface", Agent: s.agent, Version: v, Targets: s.targets,
 			ReadsSecretKind: s.secret,
 			Doc:             "control surface (hooks, MCP servers, skills, agents, commands, plugins, rules files, backup copies): " + docList(s.entries) + " (system rows \"control surface: ...\" at the file mtime, the entry as tool_input)",
 		}})
@@ -198,7 +203,7 @@ func docList(es []entry) string {
 
 func (p *surfaceParser) ID() string        { return p.ps.ID }
 func (p *surfaceParser) Agent() string     { return p.s.agent }
-func (p *surfaceParser) Version() int      { return Version }
+func (p *surfaceParser) Version() int      { return p.ps.Version }
 func (p *surfaceParser) Spec() parser.Spec { return p.ps }
 
 func (p *surfaceParser) Match(f *parser.File) bool {

