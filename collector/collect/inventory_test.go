@@ -101,8 +101,10 @@ func TestInventoryAgreesWithCollection(t *testing.T) {
 			}
 		})
 	}
-	if n != 9 {
-		t.Errorf("%d fixture roots, want 9 (fixtures/roots)", n)
+	// A root is added, never removed: fewer than the 13 of this commit
+	// means the glob missed them, not that there is nothing to compare.
+	if n < 13 {
+		t.Errorf("%d fixture roots, want at least 13 (fixtures/roots)", n)
 	}
 }
 
