@@ -116,6 +116,8 @@ func (d *doc) add(it Item) {
 	it.SHA256, it.Size = d.sum, int64(len(d.b))
 	it.MTime = fullTime(d.f.MTime)
 	it.Command = redactText(it.Command)
+	it.Content = redactText(it.Content)
+	it.Desc = redactText(it.Desc)
 	it.Args = redactArgs(it.Args)
 	it.URL = redactURL(it.URL)
 	sort.Strings(it.EnvKeys)
