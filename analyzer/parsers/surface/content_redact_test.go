@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
@@ -52,5 +53,16 @@ func TestContentRedacted(t *testing.T) {
 		`"toolsSettings":{"execute_bash":{"allowedCommands":["curl -H 'Authorization: Bearer [redacted]' .*"]}}}`
 	if agent.Content != want || agent.Desc != "deploy with [redacted]" {
 		t.Fatalf("content\n%s\nwant\n%s\ndescription %q", agent.Content, want, agent.Desc)
+	}
+}
+
+// TestContentRedactedAcrossTheCut: a token that straddles ContentMax is
+// masked before the content is cut, so no prefix of it is kept.
+func TestContentRedactedAcrossTheCut(t *testing.T) {
+	tok := "ghp_ABCDEFGHIJKLMNOPQRSTUV"
+	pad := strings.Repeat("a", ContentMax-10)
+	c, cut := content([]byte(pad + " " + tok + " tail"))
+	if !cut || strings.Contains(c, "ghp_") || c != (pad + " [redacted] tail")[:ContentMax] || len(c) != ContentMax {
+		t.Fatalf("cut %v, len %d, tail %q", cut, len(c), c[len(c)-20:])
 	}
 }

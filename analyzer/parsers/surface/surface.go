@@ -425,11 +425,14 @@ func cutRunes(s string, n int) string {
 }
 
 // content returns a text file's content for the row (valid UTF-8 only),
-// cut at ContentMax.
+// redacted, cut at ContentMax.
 func content(b []byte) (string, bool) {
 	if !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0 {
 		return "", false
 	}
+	// Redacted whole, before the cut, so a secret across ContentMax is
+	// not left half written.
+	b = []byte(redactText(string(b)))
 	if len(b) <= ContentMax {
 		return string(b), false
 	}
