@@ -153,9 +153,11 @@ func walkPattern(home, pat, agent string, t Target, seen *PathSet, own *linkOwne
 }
 
 // lstatNoLinks joins segs below home and reports whether every component
-// exists and none of them is a symbolic link, so a walk never starts in a
-// directory reached through a link (os.Lstat follows links in all but the
-// last component). When a component is a link, link is its path.
+// exists and is a directory, none of them a symbolic link, so a walk never
+// starts in a directory reached through a link (os.Lstat follows links in
+// all but the last component). When a component is a link or not a
+// directory (a FIFO or a file standing where a folder should be), link is
+// its path.
 func lstatNoLinks(home string, segs []string) (path, link string, ok bool) {
 	p := home
 	for _, s := range segs {
@@ -167,7 +169,11 @@ func lstatNoLinks(home string, segs []string) (path, link string, ok bool) {
 		if err != nil {
 			return "", "", false
 		}
-		if st.Mode()&fs.ModeSymlink != 0 {
+		if st.Mode()&fs.ModeSymlink != 0 || !st.IsDir() {
+			// A link, or a FIFO, socket, device or file where a folder
+			// should be: the walk stops there, and the caller reports the
+			// path once (a FIFO is never opened), so the agent's folder is
+			// not silently absent.
 			return "", p, false
 		}
 	}

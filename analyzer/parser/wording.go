@@ -3,6 +3,7 @@ package parser
 import (
 	encjson "encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"reflect"
 	"strings"
@@ -214,4 +215,29 @@ func article(jsonKind string) string {
 		return "null"
 	}
 	return jsonKind
+}
+
+// DataAfterJSON is the problem message for a file that holds one JSON value
+// and then more than whitespace (a second value, as a rewrite interrupted or
+// racing another leaves, or junk): what follows is not read, and a decoder
+// that stops at the first value would drop it without a word. buffered is
+// the decoder's Buffered(), rest the reader it was reading, offset its
+// InputOffset() after the value; the message names the byte where the data
+// starts. "" when nothing but whitespace (or NUL
+// padding) follows.
+func DataAfterJSON(buffered, rest io.Reader, offset int64) string {
+	r := io.MultiReader(buffered, rest)
+	buf := make([]byte, 4096)
+	for {
+		n, err := r.Read(buf)
+		for i, c := range buf[:n] {
+			if c != ' ' && c != '\n' && c != '\r' && c != '\t' && c != 0 {
+				return fmt.Sprintf("data after the JSON value (from byte %d) not read: a second value or junk after its end (a rewrite cut or racing another)", offset+int64(i))
+			}
+		}
+		offset += int64(n)
+		if err != nil {
+			return ""
+		}
+	}
 }

@@ -425,6 +425,12 @@ func (c *collector) handle(ctx context.Context, h Home, hit catalog.Hit) error {
 	}
 	if !hit.Info.Mode().IsRegular() {
 		c.addNonRegular(e, hit.Path, hit.Info.Mode())
+		if hit.Target.Kind == catalog.KindSQLite && hit.Info.Mode()&fs.ModeSymlink == 0 {
+			// A store that is a FIFO, socket or device: its side files
+			// are recorded (never copied, a FIFO never opened), not
+			// silently passed over.
+			c.sidecars(h, hit, e, c.limit(hit.Target), bundle.StatusSkippedSpecial)
+		}
 		return nil
 	}
 	limit := c.limit(hit.Target)
@@ -539,6 +545,9 @@ func (c *collector) sidecars(h Home, hit catalog.Hit, main bundle.Entry, limit i
 			se.Status = skipped
 			if skipped == bundle.StatusSkippedSize {
 				se.Error = "its store " + main.Path + " is over the size limit"
+			}
+			if skipped == bundle.StatusSkippedSpecial {
+				se.Error = "its store " + main.Path + " is not a regular file"
 			}
 			c.fillMeta(&se, sp)
 			c.w.AddEntry(se)

@@ -92,6 +92,9 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 			out.Problem(0, parser.NotJSON("", err))
 			return nil
 		}
+		if msg := parser.DataAfterJSON(dec.Buffered(), rc, dec.InputOffset()); msg != "" {
+			out.Problem(0, msg)
+		}
 		if v := parser.JSONText(c.RemoteControlMachineID); v != "" && v != "null" {
 			emit("", "remote control: machine id set (from .claude.json, file mtime)")
 		}
@@ -143,6 +146,9 @@ func parseSettings(ctx context.Context, in *parser.Input, out parser.Sink) error
 	if err := dec.Decode(&s); err != nil {
 		out.Problem(0, parser.NotJSON("", err))
 		return nil
+	}
+	if msg := parser.DataAfterJSON(dec.Buffered(), rc, dec.InputOffset()); msg != "" {
+		out.Problem(0, msg)
 	}
 	project := settingsProject(in)
 	if pm := s.Permissions; pm != nil {

@@ -335,9 +335,13 @@ func parseTranscript(ctx context.Context, in *parser.Input, out parser.Sink) err
 		UpdatedAt        string            `json:"updated_at"`
 		Steps            []json.RawMessage `json:"steps"`
 	}
-	if err := json.NewDecoder(rc).Decode(&tr); err != nil {
+	dec := json.NewDecoder(rc)
+	if err := dec.Decode(&tr); err != nil {
 		out.Problem(1, parser.NotJSONObject("Devin transcript", err))
 		return nil
+	}
+	if msg := parser.DataAfterJSON(dec.Buffered(), rc, dec.InputOffset()); msg != "" {
+		out.Problem(0, msg)
 	}
 	if tr.Steps == nil {
 		out.Problem(1, "Devin transcript without a steps array: not read")

@@ -88,9 +88,13 @@ func parseDelegate(in *parser.Input, out parser.Sink) error {
 		Summary     string   `json:"summary"`
 		CWD         string   `json:"cwd"`
 	}
-	if err := json.NewDecoder(rc).Decode(&x); err != nil {
+	dec := json.NewDecoder(rc)
+	if err := dec.Decode(&x); err != nil {
 		out.Problem(1, "not a delegate execution record: "+parser.JSONError(err))
 		return nil
+	}
+	if msg := parser.DataAfterJSON(dec.Buffered(), rc, dec.InputOffset()); msg != "" {
+		out.Problem(0, msg)
 	}
 	agent := x.Agent
 	if agent == "" {

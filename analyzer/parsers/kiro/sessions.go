@@ -379,9 +379,13 @@ func parseSessionMeta(in *parser.Input, out parser.Sink) error {
 	}
 	defer rc.Close()
 	var m sessionMeta
-	if err := json.NewDecoder(rc).Decode(&m); err != nil {
+	dec := json.NewDecoder(rc)
+	if err := dec.Decode(&m); err != nil {
 		out.Problem(1, parser.NotJSONObject("Kiro CLI session state", err))
 		return nil
+	}
+	if msg := parser.DataAfterJSON(dec.Buffered(), rc, dec.InputOffset()); msg != "" {
+		out.Problem(0, msg)
 	}
 	sid := m.SessionID
 	if sid == "" {

@@ -116,6 +116,8 @@ func (d *doc) add(it Item) {
 	it.SHA256, it.Size = d.sum, int64(len(d.b))
 	it.MTime = fullTime(d.f.MTime)
 	it.Command = redactText(it.Command)
+	it.Content = redactText(it.Content)
+	it.Desc = redactText(it.Desc)
 	it.Args = redactArgs(it.Args)
 	it.URL = redactURL(it.URL)
 	sort.Strings(it.EnvKeys)
@@ -428,11 +430,14 @@ func cutRunes(s string, n int) string {
 }
 
 // content returns a text file's content for the row (valid UTF-8 only),
-// cut at ContentMax.
+// redacted, cut at ContentMax.
 func content(b []byte) (string, bool) {
 	if !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0 {
 		return "", false
 	}
+	// Redacted whole, before the cut, so a secret across ContentMax is
+	// not left half written.
+	b = []byte(redactText(string(b)))
 	if len(b) <= ContentMax {
 		return string(b), false
 	}
