@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
@@ -41,10 +42,11 @@ type Hit struct {
 func WalkHome(home string, list []Agent, fn func(Hit) error) error {
 	seen := NewPathSet()
 	own := &linkOwners{list: list}
+	sc := statCache{}
 	for _, a := range list {
 		for _, t := range a.Targets {
 			for _, pat := range TargetPatterns(t) {
-				if err := walkPattern(home, pat, a.Name, t, seen, own, fn); err != nil {
+				if err := walkPattern(home, pat, a.Name, t, seen, own, sc, fn); err != nil {
 					if errors.Is(err, fs.SkipAll) {
 						return nil
 					}
@@ -114,10 +116,10 @@ func (o *linkOwners) at(rel, agent string, t Target) (string, Target) {
 	return agent, t
 }
 
-func walkPattern(home, pat, agent string, t Target, seen *PathSet, own *linkOwners, fn func(Hit) error) error {
+func walkPattern(home, pat, agent string, t Target, seen *PathSet, own *linkOwners, sc statCache, fn func(Hit) error) error {
 	// Expand alternatives first so each has its own static base.
-	for _, p := range ExpandBraces(pat) {
-		segs := strings.Split(p, "/")
+	for _, x := range expandPattern(pat) {
+		p, segs := x.p, x.segs
 		// The static base is the run of literal segments before the first
 		// one with glob syntax (all but the last when every one is literal).
 		n := 0
@@ -127,7 +129,7 @@ func walkPattern(home, pat, agent string, t Target, seen *PathSet, own *linkOwne
 		if n == len(segs)-1 && !hasMeta(segs[n]) {
 			n = len(segs) // a plain path: Lstat it, link or not
 		}
-		start, link, ok := lstatNoLinks(home, segs[:min(n, len(segs)-1)])
+		start, link, ok := sc.lstatNoLinks(home, segs[:min(n, len(segs)-1)])
 		if ok && n == len(segs) {
 			start = filepath.Join(start, segs[n-1])
 		}
@@ -152,6 +154,45 @@ func walkPattern(home, pat, agent string, t Target, seen *PathSet, own *linkOwne
 	return nil
 }
 
+// expandedPat is one alternative of a pattern and its segments.
+type expandedPat struct {
+	p    string
+	segs []string // read only: shared by every walk of the pattern
+}
+
+// patterns caches expandPattern: every home is walked with the same
+// catalog patterns, so each is expanded and split once per process, not
+// once per home (a few hundred allocations a home). The catalog bounds
+// it; past maxPatterns a pattern is expanded each time.
+var patterns struct {
+	sync.Mutex
+	m map[string][]expandedPat
+}
+
+const maxPatterns = 1 << 14
+
+// expandPattern is ExpandBraces(pat), each alternative split at "/".
+func expandPattern(pat string) []expandedPat {
+	patterns.Lock()
+	out, ok := patterns.m[pat]
+	patterns.Unlock()
+	if ok {
+		return out
+	}
+	for _, p := range ExpandBraces(pat) {
+		out = append(out, expandedPat{p, strings.Split(p, "/")})
+	}
+	patterns.Lock()
+	if patterns.m == nil {
+		patterns.m = map[string][]expandedPat{}
+	}
+	if len(patterns.m) < maxPatterns {
+		patterns.m[pat] = out
+	}
+	patterns.Unlock()
+	return out
+}
+
 // lstatNoLinks joins segs below home and reports whether every component
 // exists and is a directory, none of them a symbolic link, so a walk never
 // starts in a directory reached through a link (os.Lstat follows links in
@@ -174,6 +215,52 @@ func lstatNoLinks(home string, segs []string) (path, link string, ok bool) {
 			// should be: the walk stops there, and the caller reports the
 			// path once (a FIFO is never opened), so the agent's folder is
 			// not silently absent.
+			return "", p, false
+		}
+	}
+	return p, "", true
+}
+
+// statCache holds what one WalkHome learnt of the folders on the way to
+// each pattern's static base: the catalog's patterns share their first
+// folders (.claude, .config, Library/Application Support), which were
+// otherwise Lstat'd once per pattern.
+type statCache map[string]statOf
+
+type statOf uint8
+
+const (
+	statMissing statOf = iota + 1
+	statLink           // a link, or a FIFO, socket, device or file where a folder should be
+	statDir
+)
+
+// lstatNoLinks is lstatNoLinks with each component's Lstat remembered:
+// a link or a non-folder stops the walk and is its link path.
+func (c statCache) lstatNoLinks(home string, segs []string) (path, link string, ok bool) {
+	p := home
+	for _, s := range segs {
+		if s == "." || s == "" {
+			continue
+		}
+		p = filepath.Join(p, s)
+		st, seen := c[p]
+		if !seen {
+			fi, err := os.Lstat(p)
+			switch {
+			case err != nil:
+				st = statMissing
+			case fi.Mode()&fs.ModeSymlink != 0 || !fi.IsDir():
+				st = statLink
+			default:
+				st = statDir
+			}
+			c[p] = st
+		}
+		switch st {
+		case statMissing:
+			return "", "", false
+		case statLink:
 			return "", p, false
 		}
 	}

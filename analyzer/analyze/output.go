@@ -407,6 +407,7 @@ func writeTimeline(c *collected, opts *Options, formats []string, sum *Summary) 
 	}
 	agg := c.corr.NewAggregator()
 	events := map[string]int{}
+	evHost, evAgent, evKey := "", "", "\x00"
 	dd := &correlate.DupWindow{}
 	// The merge and the correlation run here; encoding and writing the
 	// rows run beside them (outputs.Timeline), so the tail uses two cores.
@@ -422,7 +423,10 @@ func writeTimeline(c *collected, opts *Options, formats []string, sum *Summary) 
 			return nil
 		}
 		agg.Add(e)
-		events[e.Host+"\x00"+e.Agent]++
+		if e.Host != evHost || e.Agent != evAgent { // rows come in runs of one host and agent
+			evHost, evAgent, evKey = e.Host, e.Agent, e.Host+"\x00"+e.Agent
+		}
+		events[evKey]++
 		sum.Events++
 		if e.Time.IsZero() {
 			sum.Undated++

@@ -109,7 +109,8 @@ type secretWord struct {
 	name bool
 }
 
-// scanSecretWords reports whether s holds a secretRe literal, and where
+// scanSecretWords reports whether s holds a secretRe literal at a word
+// boundary (where a match could start), and where
 // (offset, length) it holds a secret's name word, ASCII case folded, in
 // one pass.
 func scanSecretWords(s string) (shaped bool, names [][2]int) {
@@ -122,13 +123,22 @@ func scanSecretWords(s string) (shaped bool, names [][2]int) {
 			if hasFoldPrefix(s[i:], w.w) {
 				if w.name {
 					names = append(names, [2]int{i, len(w.w)})
-				} else {
+				} else if i == 0 || !isWordByte(s[i-1]) {
+					// Every secretRe alternative opens with \b and its
+					// literal (a letter): a literal inside a word (the
+					// "sk-" of "task-") cannot start a match.
 					shaped = true
 				}
 			}
 		}
 	}
 	return shaped, names
+}
+
+// isWordByte reports whether c is an ASCII word character, as regexp's \b
+// reads it (a byte of a multi-byte character is not one, nor is its rune).
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // hasFoldPrefix reports whether s starts with w (lower-case ASCII),

@@ -144,3 +144,53 @@ func TestRedactSecretsMasksWhatFindSecretsFinds(t *testing.T) {
 		}
 	}
 }
+
+// TestScanSecretWordsBoundary: the prefilter passes every text secretRe
+// matches (a literal at a word boundary), and stops a literal inside a
+// word, which no alternative can match (each opens with \b).
+func TestScanSecretWordsBoundary(t *testing.T) {
+	for _, c := range []struct {
+		s      string
+		shaped bool
+	}{
+		{"run task-abcdefghijkl now", false},
+		{"mask-ant-abcdefghijkl", false},
+		{"x_sk-abcdefghijkl", false},
+		{"9AKIAABCDEFGHIJKLMNOP", false},
+		{"sk-abcdefghijkl", true},
+		{"key=sk-abcdefghijkl", true},
+		{"ésk-abcdefghijkl", true}, // a non-ASCII letter is no word character to \b
+		{"Authorization: Bearer abcdefghijkl", true},
+		{"-SK-ant-abcdefghijkl", true},
+	} {
+		shaped, _ := scanSecretWords(c.s)
+		if shaped != c.shaped {
+			t.Errorf("scanSecretWords(%q) shaped = %v, want %v", c.s, shaped, c.shaped)
+		}
+		if m := secretRe.MatchString(c.s); m && !shaped {
+			t.Errorf("%q: secretRe matches but the prefilter stops it", c.s)
+		}
+	}
+	// Every text over a small alphabet around the literals: a match is
+	// never filtered out.
+	alpha := []string{"sk-", "ta", "é", " ", "_", "ghp_", "AKIA", "0123456789", "abcdefgh", "Bearer ", "xoxb-", "AIza", "-"}
+	var walk func(s string, depth int)
+	n := 0
+	walk = func(s string, depth int) {
+		if depth == 0 {
+			n++
+			shaped, _ := scanSecretWords(s)
+			if secretRe.MatchString(s) && !shaped {
+				t.Fatalf("%q: secretRe matches but the prefilter stops it", s)
+			}
+			return
+		}
+		for _, a := range alpha {
+			walk(s+a, depth-1)
+		}
+	}
+	walk("", 4)
+	if n != 28561 {
+		t.Fatalf("walked %d texts, want 13^4", n)
+	}
+}

@@ -34,6 +34,12 @@ type Codec[T any] struct {
 	// Both keep a long row (a 50 MB tool output) from being held twice.
 	WriteFramed func(w *bufio.Writer, v *T) error
 	DecodeOwned func(b []byte, v *T) error
+	// Reuse says Decode sets every field of v and may keep a string v
+	// already holds when the bytes are the same: a run's reader then
+	// hands it the run's previous value rather than a zero one, so the
+	// host, user, file and session strings that repeat record after
+	// record are not allocated again.
+	Reuse bool
 }
 
 // SorterOf sorts values of type T by less, estimating each one's memory
@@ -286,8 +292,10 @@ type runReader[T any] struct {
 }
 
 func (r *runReader[T]) next() error {
-	var zero T
-	r.cur = zero
+	if r.codec == nil || !r.codec.Reuse {
+		var zero T
+		r.cur = zero
+	}
 	if r.codec == nil {
 		return r.dec.Decode(&r.cur)
 	}

@@ -409,6 +409,22 @@ func (r *reader) str() string {
 	return s
 }
 
+// strReuse is str keeping old when it holds the same bytes (a run's
+// records repeat their host, user, file and session).
+func (r *reader) strReuse(old string) string {
+	n := r.uvarint()
+	if r.err || uint64(len(r.b)) < n {
+		r.err = true
+		return ""
+	}
+	b := r.b[:n]
+	r.b = r.b[n:]
+	if string(b) == old {
+		return old
+	}
+	return string(b)
+}
+
 var errRun = errors.New("analyze: corrupt run record")
 
 var idCodec = timeline.Codec[idStub]{
@@ -433,7 +449,7 @@ var idCodec = timeline.Codec[idStub]{
 	Decode: func(b []byte, s *idStub) error {
 		r := &reader{b: b}
 		for _, p := range []*string{&s.Host, &s.User, &s.Agent, &s.RecordID, &s.SourceFile, &s.BundleID, &s.SessionID} {
-			*p = r.str()
+			*p = r.strReuse(*p)
 		}
 		if r.err || len(r.b) < 17 {
 			return errRun
@@ -449,6 +465,7 @@ var idCodec = timeline.Codec[idStub]{
 		}
 		return nil
 	},
+	Reuse: true, // Decode sets every field
 }
 
 var pairCodec = timeline.Codec[pairRow]{

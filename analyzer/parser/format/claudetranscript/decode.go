@@ -2,6 +2,7 @@ package claudetranscript
 
 import (
 	"bytes"
+	"sync"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 
@@ -29,7 +30,8 @@ import (
 //
 // One record, one message and one decoder serve every line of a file,
 // and the short strings that repeat from record to record (types, session
-// and agent ids, cwd, entrypoint, model) are interned per file: the
+// and agent ids, cwd, entrypoint, model) are interned, the table kept
+// from file to file with the decoder (decoders): the
 // allocations per line are the strings a row keeps.
 type recordDecoder struct {
 	bb   bytes.Buffer
@@ -39,13 +41,33 @@ type recordDecoder struct {
 	strs map[string]string
 }
 
-// maxInterned bounds the strings one file's decoder interns.
+// maxInterned bounds the strings a decoder interns (its table is emptied
+// when it is full and the decoder goes back to the pool).
 const maxInterned = 4096
 
 var v1opts = json.DefaultOptionsV1()
 
 func newRecordDecoder() *recordDecoder {
 	return &recordDecoder{dec: jsontext.NewDecoder(bytes.NewReader(nil), v1opts), strs: map[string]string{}}
+}
+
+// decoders keeps recordDecoders between files: the JSON decoder's
+// buffers and the interned strings (types, session ids, folders) carry
+// over to the next file instead of being made again for each.
+var decoders = sync.Pool{New: func() any { return newRecordDecoder() }}
+
+func getRecordDecoder() *recordDecoder { return decoders.Get().(*recordDecoder) }
+
+// putRecordDecoder returns d to the pool once its file is parsed; d must
+// not be used afterwards.
+func putRecordDecoder(d *recordDecoder) {
+	d.rec, d.msg = record{}, message{}
+	d.bb = bytes.Buffer{}
+	d.dec.Reset(bytes.NewReader(nil), v1opts)
+	if len(d.strs) >= maxInterned {
+		clear(d.strs)
+	}
+	decoders.Put(d)
 }
 
 // record returns the decoder's record, zeroed: valid until the next call.

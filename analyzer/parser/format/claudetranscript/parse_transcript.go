@@ -116,8 +116,9 @@ func Parse(ctx context.Context, in *parser.Input, out parser.Sink, o Options) er
 		chains:   map[string]string{},
 		children: map[string]struct{}{},
 		info:     map[string]*sessInfo{},
-		rd:       newRecordDecoder(),
+		rd:       getRecordDecoder(),
 	}
+	defer putRecordDecoder(t.rd)
 	p := strings.ReplaceAll(in.Path, `\`, "/")
 	stem := strings.TrimSuffix(baseOf(p), ".jsonl")
 	dir := dirOf(p)
