@@ -113,3 +113,30 @@ func TestReportOfNothingUsable(t *testing.T) {
 // mdEscPath is a temporary path as report.md writes it (its '_' and '-'
 // are not special mid-word, but a path's may be: escape as mdsafe does).
 func mdEscPath(p string) string { return mdsafe.Text(p) }
+
+// TestReportOfNothingFound: a folder read but holding no agent record
+// gives a report that says so at the top (exit 1), not an empty page.
+func TestReportOfNothingFound(t *testing.T) {
+	in := t.TempDir()
+	writeFile(t, filepath.Join(in, "home", "u", "notes.txt"), "nothing of an agent\n")
+	out := filepath.Join(t.TempDir(), "out")
+	stdout, code := runCLI(t, "report", in, "-o", out)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1: %s", code, stdout)
+	}
+	const note = "Nothing found: the 1 input(s) read hold no agent record, so this report holds no rows. What each input held is under Evidence and integrity and Hosts, users, agents (inventory.json); the problems, if any, are listed under Problems."
+	md, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	html, err := os.ReadFile(filepath.Join(out, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "**" + note + "**\n\nContents:"; !strings.Contains(string(md), want) {
+		t.Errorf("report.md lacks %q:\n%s", want, md)
+	}
+	if want := "<p class=\"bad\"><b>" + note + "</b></p>"; !strings.Contains(string(html), want) {
+		t.Errorf("report.html lacks %q", want)
+	}
+}

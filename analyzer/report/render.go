@@ -319,6 +319,14 @@ func (r *renderer) integrity() {
 // the examiner gets, so it says so before anything else.
 func (r *renderer) nothingUsable() {
 	run := r.in.run
+	if run.Summary.InputsRead > 0 && run.Summary.Rows == 0 {
+		// Read, but no agent record in them: "the agent was never here"
+		// must be said as what was looked at, not left to an empty page.
+		note := fmt.Sprintf("Nothing found: the %d input(s) read hold no agent record, so this report holds no rows. What each input held is under Evidence and integrity and Hosts, users, agents (inventory.json); the problems, if any, are listed under Problems.", run.Summary.InputsRead)
+		r.hf("<p class=\"bad\"><b>%s</b></p>\n", esc(note))
+		r.mf("**%s**\n\n", mdEsc(note))
+		return
+	}
 	if run.Summary.InputsRead > 0 || len(run.InputsGiven) == 0 {
 		return
 	}
