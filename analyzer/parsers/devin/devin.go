@@ -317,10 +317,11 @@ func contentText(raw json.RawMessage) string {
 // tool_result, model_name, extra.generation_model, metrics}]}.
 //
 // It streams: a first pass (scanTranscript) checks the whole document and
-// keeps only the header members, skipping each step once decoded; a second
-// pass (eachStep) decodes one step at a time. Memory is bounded by the
-// largest single step, not the file, and a cut or broken document still
-// gives no rows, only its problem, as when it was decoded whole.
+// keeps only the header members and up to holdBudget bytes of steps; when
+// the steps were more, a second pass (eachStep) decodes them again one at
+// a time. Memory is bounded by the budget and the largest single step,
+// not the file, and a cut or broken document still gives no rows, only
+// its problem, as when it was decoded whole.
 func parseTranscript(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	p := strings.ReplaceAll(in.Path, "\\", "/")
 	if path.Base(path.Dir(p)) != "transcripts" {
@@ -345,7 +346,7 @@ func parseTranscript(ctx context.Context, in *parser.Input, out parser.Sink) err
 	}
 	var last time.Time
 	names := map[string]string{}
-	err = eachStep(ctx, in, tr.stepsAt, func(i int, raw json.RawMessage) {
+	err = eachStep(ctx, in, tr, func(i int, raw json.RawMessage) {
 		var st struct {
 			StepID     json.RawMessage              `json:"step_id"`
 			Source     string                       `json:"source"`

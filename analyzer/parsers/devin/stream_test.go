@@ -2,9 +2,11 @@ package devin
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -30,6 +32,22 @@ func runTranscript(t *testing.T, doc string) *parsertest.Sink {
 // row from a document that does not decode, even for steps read before
 // the cut.
 func TestTranscriptStreamProblems(t *testing.T) {
+	eachBudget(t, testStreamProblems)
+}
+
+// eachBudget runs f with the steps held (one read) and with none held
+// (every transcript read twice).
+func eachBudget(t *testing.T, f func(t *testing.T)) {
+	for _, b := range []int{holdBudget, 0} {
+		t.Run(fmt.Sprintf("hold-%d", b), func(t *testing.T) {
+			defer func(old int) { holdBudget = old }(holdBudget)
+			holdBudget = b
+			f(t)
+		})
+	}
+}
+
+func testStreamProblems(t *testing.T) {
 	const not = "line 1: Devin transcript is not a JSON object: "
 	for _, c := range []struct{ doc, want string }{
 		{`[1,2]`, not + "expected an object, found an array"},
@@ -67,6 +85,10 @@ func TestTranscriptStreamProblems(t *testing.T) {
 // without regard to case as encoding/json matched them, and of two steps
 // arrays the last is read, as decoding the whole document did.
 func TestTranscriptStreamHeader(t *testing.T) {
+	eachBudget(t, testStreamHeader)
+}
+
+func testStreamHeader(t *testing.T) {
 	s := runTranscript(t, `{"STEPS":[{"source":"user","message":"first"}],"Steps":[{"source":"agent","timestamp":"2026-11-25T09:46:41Z","message":"second"}],"Agent":{"model_name":"swe-1.5"},"cwd":"/home/alice/app"}`)
 	if len(s.Events) != 1 || len(s.Problems) != 0 {
 		t.Fatalf("rows %+v problems %q", s.Events, s.Problems)
@@ -82,6 +104,8 @@ func TestTranscriptStreamHeader(t *testing.T) {
 func TestTranscriptChangedBetweenReads(t *testing.T) {
 	first := []byte(`{"steps":[{"source":"user","message":"one"},{"source":"user","message":"two"}],"final_metrics":{"total_prompt_tokens":3}}`)
 	second := []byte(`{"steps":[{"source":"user","message":"one"},{"source":`)
+	defer func(b int) { holdBudget = b }(holdBudget)
+	holdBudget = 50 // the first step is held, the second is not: read again
 	reads := 0
 	in := &parser.Input{File: transcriptFile}
 	in.OpenFunc = func() (io.ReadCloser, error) {
@@ -97,5 +121,19 @@ func TestTranscriptChangedBetweenReads(t *testing.T) {
 	want := "line 1: Devin transcript changed between its two reads (a racing writer): steps after the change not read: unexpected end of JSON input"
 	if reads != 2 || len(s.Events) != 2 || s.Events[0].Text != "one" || s.Events[1].Text != "final metrics: {\"total_prompt_tokens\":3}" || strings.Join(s.Problems, "|") != want {
 		t.Fatalf("reads %d rows %+v problems %q", reads, s.Events, s.Problems)
+	}
+}
+
+// TestTranscriptReadAgain: the fixture transcript read twice (no step
+// held) gives the rows and problems it gives read once.
+func TestTranscriptReadAgain(t *testing.T) {
+	f := parser.File{Path: root + "transcripts/sess-1.json", Target: "transcripts", Agent: Agent, MTime: mtime}
+	p := byID(t, "devin/transcripts")
+	once := parsertest.Run(t, p, parsertest.Input(t, "testdata/transcripts/sess-1.json", f, nil))
+	defer func(old int) { holdBudget = old }(holdBudget)
+	holdBudget = 0
+	twice := parsertest.Run(t, p, parsertest.Input(t, "testdata/transcripts/sess-1.json", f, nil))
+	if len(once.Events) != 9 || !reflect.DeepEqual(once.Events, twice.Events) || !reflect.DeepEqual(once.Problems, twice.Problems) {
+		t.Fatalf("read once: %d rows %q; read twice: %d rows %q", len(once.Events), once.Problems, len(twice.Events), twice.Problems)
 	}
 }

@@ -20,7 +20,15 @@ type transcriptHeader struct {
 	hdr
 	steps   bool
 	stepsAt int
+	// held is the steps array's steps when they came to no more than
+	// holdBudget bytes (heldAll): then the second pass is not needed
+	held    []json.RawMessage
+	heldAll bool
 }
+
+// holdBudget is how many bytes of steps the first pass keeps so that a
+// transcript of ordinary size is read once; a larger one is read again.
+var holdBudget = 32 << 20
 
 type hdr struct {
 	Agent *struct {
@@ -96,6 +104,8 @@ func scanTranscript(ctx context.Context, in *parser.Input, out parser.Sink) (*tr
 			}
 			switch t {
 			case json.Delim('['):
+				h.held, h.heldAll = nil, true
+				size := 0
 				for dec.More() {
 					if ctx.Err() != nil {
 						return nil, ctx.Err()
@@ -103,6 +113,11 @@ func scanTranscript(ctx context.Context, in *parser.Input, out parser.Sink) (*tr
 					var raw json.RawMessage
 					if err := dec.Decode(&raw); err != nil {
 						return fail(err)
+					}
+					if size += len(raw); h.heldAll && size <= holdBudget {
+						h.held = append(h.held, raw)
+					} else {
+						h.held, h.heldAll = nil, false
 					}
 				}
 				if _, err := dec.Token(); err != nil {
@@ -199,10 +214,21 @@ func jsonKind(tok json.Token) string {
 // pass read.
 var errChanged = errors.New("the steps array is not where the first read found it")
 
-// eachStep is the second pass: it calls fn with each step of the steps
-// member numbered at (counting the members named steps), one decoded at
-// a time, and stops at that array's end.
-func eachStep(ctx context.Context, in *parser.Input, at int, fn func(i int, raw json.RawMessage)) error {
+// eachStep calls fn with each step of the steps member the first pass
+// found: the steps it held, or (the second pass) the steps member
+// numbered tr.stepsAt (counting the members named steps) read again, one
+// decoded at a time, stopping at that array's end.
+func eachStep(ctx context.Context, in *parser.Input, tr *transcriptHeader, fn func(i int, raw json.RawMessage)) error {
+	if tr.heldAll {
+		for i, raw := range tr.held {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			fn(i, raw)
+		}
+		return nil
+	}
+	at := tr.stepsAt
 	rc, err := in.Open()
 	if err != nil {
 		return err
