@@ -315,35 +315,23 @@ func contentText(raw json.RawMessage) string {
 // {agent: {model_name}, created_at, updated_at, final_metrics, steps:
 // [{step_id, source user|agent|system, timestamp, message, tool_use,
 // tool_result, model_name, extra.generation_model, metrics}]}.
+//
+// It streams: a first pass (scanTranscript) checks the whole document and
+// keeps only the header members and up to holdBudget bytes of steps; when
+// the steps were more, a second pass (eachStep) decodes them again one at
+// a time. Memory is bounded by the budget and the largest single step,
+// not the file, and a cut or broken document still gives no rows, only
+// its problem, as when it was decoded whole.
 func parseTranscript(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	p := strings.ReplaceAll(in.Path, "\\", "/")
 	if path.Base(path.Dir(p)) != "transcripts" {
 		return nil
 	}
-	rc, err := in.Open()
-	if err != nil {
+	tr, err := scanTranscript(ctx, in, out)
+	if err != nil || tr == nil {
 		return err
 	}
-	defer rc.Close()
-	var tr struct {
-		Agent *struct {
-			ModelName string `json:"model_name"`
-		} `json:"agent"`
-		WorkingDirectory string            `json:"working_directory"`
-		CWD              string            `json:"cwd"`
-		FinalMetrics     json.RawMessage   `json:"final_metrics"`
-		UpdatedAt        string            `json:"updated_at"`
-		Steps            []json.RawMessage `json:"steps"`
-	}
-	dec := json.NewDecoder(rc)
-	if err := dec.Decode(&tr); err != nil {
-		out.Problem(1, parser.NotJSONObject("Devin transcript", err))
-		return nil
-	}
-	if msg := parser.DataAfterJSON(dec.Buffered(), rc, dec.InputOffset()); msg != "" {
-		out.Problem(0, msg)
-	}
-	if tr.Steps == nil {
+	if !tr.steps {
 		out.Problem(1, "Devin transcript without a steps array: not read")
 		return nil
 	}
@@ -358,10 +346,7 @@ func parseTranscript(ctx context.Context, in *parser.Input, out parser.Sink) err
 	}
 	var last time.Time
 	names := map[string]string{}
-	for i, raw := range tr.Steps {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
+	err = eachStep(ctx, in, tr, func(i int, raw json.RawMessage) {
 		var st struct {
 			StepID     json.RawMessage              `json:"step_id"`
 			Source     string                       `json:"source"`
@@ -377,7 +362,7 @@ func parseTranscript(ctx context.Context, in *parser.Input, out parser.Sink) err
 		}
 		if err := json.Unmarshal(raw, &st); err != nil {
 			out.Problem(1, parser.NotJSONObject(fmt.Sprintf("transcript step %d", i+1), err))
-			continue
+			return
 		}
 		id := parser.JSONText(st.StepID)
 		if id == "" {
@@ -401,7 +386,7 @@ func parseTranscript(ctx context.Context, in *parser.Input, out parser.Sink) err
 		w := &writer{out: out, base: base, rid: "step-" + id, model: m, names: names}
 		if st.Source != "user" && st.Source != "agent" && st.Source != "system" {
 			out.Report(1, parser.KindSkippedRecord, fmt.Sprintf("transcript step %s: source %q not known, not read", id, st.Source))
-			continue
+			return
 		}
 		if len(st.Message) > 0 {
 			w.message(st.Source, st.Message)
@@ -419,6 +404,13 @@ func parseTranscript(ctx context.Context, in *parser.Input, out parser.Sink) err
 		if w.n == 0 {
 			out.Skip(1, "no_evidence:empty_message")
 		}
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		// the first pass read the whole document: the file changed under us
+		out.Problem(1, "Devin transcript changed between its two reads (a racing writer): steps after the change not read: "+parser.JSONError(err))
 	}
 	if c := parser.CompactJSON(tr.FinalMetrics); c != "" && c != "{}" {
 		e := timeline.Event{TurnType: timeline.System, SessionID: sid, ProjectPath: cwd, SourceLine: 1, Model: model, Text: "final metrics: " + c, RecordID: sid + "#final-metrics"}
