@@ -53,10 +53,14 @@ func (c *ReportCmd) Run(g *Globals, log zerolog.Logger) error {
 	if err != nil {
 		return &exitError{exitUnusable, err.Error()}
 	}
-	files = append(ls.Paths, files...)
-	// run.json hashes the report too.
-	if err := analyze.AppendRunOutputs(c.Output, files, nil); err != nil {
+	// run.json hashes the report and the surface files too.
+	if err := analyze.AppendRunOutputs(c.Output, append(slices.Clone(ls.Paths), files...), nil); err != nil {
 		return &exitError{exitUnusable, "run.json: " + err.Error()}
+	}
+	// Each file under its own label: surface.jsonl and surface.md are the
+	// control surface, not the report.
+	for _, f := range ls.Paths {
+		fmt.Printf("surface: %s\n", f)
 	}
 	for _, f := range files {
 		fmt.Printf("report: %s\n", f)

@@ -92,6 +92,10 @@ func TestReportOfNothingUsable(t *testing.T) {
 	if !strings.Contains(stdout, "report: "+filepath.Join(out, "report.html")+"\n") {
 		t.Errorf("stdout does not name report.html:\n%s", stdout)
 	}
+	// The surface files under their own label, never as "report:".
+	if want := "surface: " + filepath.Join(out, "surface.jsonl") + "\nsurface: " + filepath.Join(out, "surface.md") + "\nreport: "; !strings.Contains(stdout, want) || strings.Contains(stdout, "report: "+filepath.Join(out, "surface")) {
+		t.Errorf("stdout does not label the surface files surface:\n%s", stdout)
+	}
 	var rec struct {
 		Outputs []struct{ File, SHA256 string }
 	}

@@ -521,6 +521,22 @@ func (c *collector) addNonRegular(e bundle.Entry, path string, mode fs.FileMode)
 	c.w.AddEntry(e)
 }
 
+// specialWord names, for a message, what a path that is not a regular
+// file was (fileType's word): "a FIFO", "a socket", "a device".
+func specialWord(typ string) string {
+	switch typ {
+	case "fifo":
+		return "a FIFO"
+	case "socket":
+		return "a socket"
+	case "device":
+		return "a device"
+	case "dir":
+		return "a directory"
+	}
+	return "not a regular file"
+}
+
 // sidecars records the -wal, -shm and -journal files of the SQLite store
 // main right after it, each with sidecar_of. skipped is the store's own
 // skip status ("" when it was copied): a sidecar of a store not copied is
@@ -547,7 +563,7 @@ func (c *collector) sidecars(h Home, hit catalog.Hit, main bundle.Entry, limit i
 				se.Error = "its store " + main.Path + " is over the size limit"
 			}
 			if skipped == bundle.StatusSkippedSpecial {
-				se.Error = "its store " + main.Path + " is not a regular file"
+				se.Error = "side file of " + main.Path + ", which is " + specialWord(main.Type) + ": not collected"
 			}
 			c.fillMeta(&se, sp)
 			c.w.AddEntry(se)

@@ -45,7 +45,7 @@ func TestFIFOStoreSidecars(t *testing.T) {
 		t.Errorf("FIFO WAL: %+v", e)
 	}
 	if e := rowOf(t, m, store+"-shm"); e.Status != bundle.StatusSkippedSpecial || e.Type != "file" || e.SidecarOf != store ||
-		e.Error != "its store "+store+" is not a regular file" || e.SHA256 != "" {
+		e.Error != "side file of "+store+", which is a FIFO: not collected" || e.SHA256 != "" {
 		t.Errorf("regular -shm beside a FIFO store: %+v", e)
 	}
 }

@@ -707,7 +707,16 @@ func (s *Source) specialProblem(e bundle.Entry) {
 		what = "not a regular file"
 	}
 	msg := fmt.Sprintf("%s on the host was %s: not collected, not read", e.Path, what)
-	if e.Error != "" {
+	switch {
+	case e.SidecarOf != "" && e.Type == "file" && strings.HasPrefix(e.Error, "side file of "):
+		// A regular side file of a store that is not a regular file (a
+		// FIFO): the collector recorded it and never opened it; the
+		// collector's words say why.
+		msg = e.Error + ", not read"
+	case e.SidecarOf != "" && e.Type == "file":
+		// The same row from a collector before those words.
+		msg = "side file of " + e.SidecarOf + ", which is not a regular file: not collected, not read"
+	case e.Error != "":
 		msg += " (" + e.Error + ")"
 	}
 	s.problem(Problem{Kind: KindUnsafePath, SourceFile: e.Path, Agent: e.Agent, Message: msg})

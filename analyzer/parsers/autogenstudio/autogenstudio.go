@@ -185,7 +185,7 @@ func message(r parser.Row, sessions map[string]bool, out parser.Sink) {
 	}
 	var m msg
 	if err := json.Unmarshal([]byte(r.Get("config")), &m); err != nil {
-		out.Problem(r.Rowid, "config of message "+id+" not read: "+parser.JSONError(err))
+		out.Problem(r.Rowid, "config of message "+parser.Shown(id)+" not read: "+parser.JSONError(err))
 		return
 	}
 	rid := "message:" + id
@@ -195,7 +195,7 @@ func message(r parser.Row, sessions map[string]bool, out parser.Sink) {
 	case "ToolCallRequestEvent":
 		var calls []call
 		if err := json.Unmarshal(m.Content, &calls); err != nil {
-			out.Problem(r.Rowid, "tool calls of message "+id+" not read: "+parser.JSONError(err))
+			out.Problem(r.Rowid, "tool calls of message "+parser.Shown(id)+" not read: "+parser.JSONError(err))
 			return
 		}
 		for k, c := range calls {
@@ -211,7 +211,7 @@ func message(r parser.Row, sessions map[string]bool, out parser.Sink) {
 	case "ToolCallExecutionEvent":
 		var res []result
 		if err := json.Unmarshal(m.Content, &res); err != nil {
-			out.Problem(r.Rowid, "tool results of message "+id+" not read: "+parser.JSONError(err))
+			out.Problem(r.Rowid, "tool results of message "+parser.Shown(id)+" not read: "+parser.JSONError(err))
 			return
 		}
 		for k, x := range res {

@@ -100,7 +100,7 @@ func taskOutputs(ctx context.Context, db *sql.DB, sess string, out parser.Sink) 
 		}
 		var o taskOutput
 		if err := json.Unmarshal([]byte(r.Get("output")), &o); err != nil {
-			out.Problem(r.Rowid, "output of task "+id+" not read: "+parser.JSONError(err))
+			out.Problem(r.Rowid, "output of task "+parser.Shown(id)+" not read: "+parser.JSONError(err))
 			return nil
 		}
 		e := base

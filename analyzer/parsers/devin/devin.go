@@ -155,11 +155,11 @@ func messageNode(out parser.Sink, r parser.Row, sessions map[string]session, st 
 	sid, nid := r.Get("session_id"), r.Get("node_id")
 	s, ok := sessions[sid]
 	if !ok {
-		out.Report(r.Rowid, parser.KindOrphanRecord, "message node "+nid+" of session "+sid+", whose sessions row is gone: kept")
+		out.Report(r.Rowid, parser.KindOrphanRecord, "message node "+parser.Shown(nid)+" of session "+parser.Shown(sid)+", whose sessions row is gone: kept")
 	}
 	var m chatMessage
 	if err := json.Unmarshal([]byte(r.Get("chat_message")), &m); err != nil {
-		out.Problem(r.Rowid, parser.NotJSONObject("message node "+nid+" chat_message", err))
+		out.Problem(r.Rowid, parser.NotJSONObject("message node "+parser.Shown(nid)+" chat_message", err))
 		return
 	}
 	base := timeline.Event{SessionID: sid, ProjectPath: s.cwd, SourceLine: r.Rowid}
@@ -385,7 +385,7 @@ func parseTranscript(ctx context.Context, in *parser.Input, out parser.Sink) err
 		}
 		w := &writer{out: out, base: base, rid: "step-" + id, model: m, names: names}
 		if st.Source != "user" && st.Source != "agent" && st.Source != "system" {
-			out.Report(1, parser.KindSkippedRecord, fmt.Sprintf("transcript step %s: source %q not known, not read", id, st.Source))
+			out.Report(1, parser.KindSkippedRecord, fmt.Sprintf("transcript step %s: source %q not known, not read", parser.Shown(id), st.Source))
 			return
 		}
 		if len(st.Message) > 0 {

@@ -152,3 +152,23 @@ func TestEmptyAndAltered(t *testing.T) {
 		}
 	}
 }
+
+// TestBinaryIDsInProblems: an id column holding a blob (here 00 ff 7b 22)
+// is named in the problem escaped, never as its raw bytes.
+func TestBinaryIDsInProblems(t *testing.T) {
+	alter := `INSERT INTO message_nodes VALUES (900, X'00ff7b22', X'00ff7b22', NULL, X'00ff7b22', 1795500000)`
+	s := parsertest.Run(t, byID(t, "devin/sessions-db"), parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/sessions.sql", alter), dbFile, nil))
+	var got []string
+	for _, p := range s.Problems {
+		if strings.Contains(p, `\x00\xff`) || strings.Contains(p, "\x00") {
+			got = append(got, p)
+		}
+	}
+	want := []string{
+		`line 900: orphan_record: message node "\x00\xff{\"" of session "\x00\xff{\"", whose sessions row is gone: kept`,
+		`line 900: message node "\x00\xff{\"" chat_message is not a JSON object: invalid character '\x00' looking for beginning of value`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("problems %q", got)
+	}
+}

@@ -167,7 +167,7 @@ func message(r parser.Row, flows, chats map[string]string, out parser.Sink) erro
 	setTime(&base, r.Vals["createdDate"])
 	if _, ok := flows[r.Get("chatflowid")]; !ok && len(flows) > 0 {
 		flows[r.Get("chatflowid")] = ""
-		out.Report(r.Rowid, parser.KindOrphanRecord, "message of chatflow "+r.Get("chatflowid")+" whose chat_flow row is gone (deleted flow): its rows are kept")
+		out.Report(r.Rowid, parser.KindOrphanRecord, "message of chatflow "+parser.Shown(r.Get("chatflowid"))+" whose chat_flow row is gone (deleted flow): its rows are kept")
 	}
 	n := 0
 	emit := func(e timeline.Event) {
@@ -196,7 +196,7 @@ func message(r parser.Row, flows, chats map[string]string, out parser.Sink) erro
 		var reasons []agentReasoning
 		if raw := r.Get("agentReasoning"); raw != "" {
 			if err := json.Unmarshal([]byte(raw), &reasons); err != nil {
-				out.Problem(r.Rowid, "agentReasoning of message "+id+" not read: "+parser.JSONError(err))
+				out.Problem(r.Rowid, "agentReasoning of message "+parser.Shown(id)+" not read: "+parser.JSONError(err))
 			}
 		}
 		for i, a := range reasons {
@@ -225,7 +225,7 @@ func message(r parser.Row, flows, chats map[string]string, out parser.Sink) erro
 		var used []usedTool
 		if raw := r.Get("usedTools"); raw != "" {
 			if err := json.Unmarshal([]byte(raw), &used); err != nil {
-				out.Problem(r.Rowid, "usedTools of message "+id+" not read: "+parser.JSONError(err))
+				out.Problem(r.Rowid, "usedTools of message "+parser.Shown(id)+" not read: "+parser.JSONError(err))
 			}
 		}
 		for k, t := range used {
@@ -259,7 +259,7 @@ func message(r parser.Row, flows, chats map[string]string, out parser.Sink) erro
 	if raw := r.Get("fileUploads"); raw != "" {
 		var ups []fileUpload
 		if err := json.Unmarshal([]byte(raw), &ups); err != nil {
-			out.Problem(r.Rowid, "fileUploads of message "+id+" not read: "+parser.JSONError(err))
+			out.Problem(r.Rowid, "fileUploads of message "+parser.Shown(id)+" not read: "+parser.JSONError(err))
 		}
 		for k, u := range ups {
 			e := base
@@ -337,7 +337,7 @@ func execution(r parser.Row, flows map[string]string, out parser.Sink) {
 	var nodes []nodeRun
 	if raw := r.Get("executionData"); raw != "" {
 		if err := json.Unmarshal([]byte(raw), &nodes); err != nil {
-			out.Problem(r.Rowid, "executionData of execution "+id+" not read: "+parser.JSONError(err))
+			out.Problem(r.Rowid, "executionData of execution "+parser.Shown(id)+" not read: "+parser.JSONError(err))
 			return
 		}
 	}

@@ -245,7 +245,7 @@ func conversation(r parser.Row, parents map[string][]string, out parser.Sink) {
 	ctxOK := raw != ""
 	if ctxOK {
 		if err := json.Unmarshal([]byte(raw), &c); err != nil {
-			out.Problem(r.Rowid, "conversation "+id+": "+parser.NotJSON("context", err))
+			out.Problem(r.Rowid, "conversation "+parser.Shown(id)+": "+parser.NotJSON("context", err))
 			ctxOK = false
 		}
 	} else {

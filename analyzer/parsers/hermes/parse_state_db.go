@@ -131,7 +131,7 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 			if si == nil {
 				si = &sessInfo{}
 				sessions[sid] = si
-				out.Report(r.Rowid, parser.KindOrphanRecord, "message of session "+sid+" whose sessions row is gone: its rows are kept")
+				out.Report(r.Rowid, parser.KindOrphanRecord, "message of session "+parser.Shown(sid)+" whose sessions row is gone: its rows are kept")
 			}
 			id := strconv.FormatInt(r.Rowid, 10)
 			base := timeline.Event{SessionID: sid, ProjectPath: si.cwd, ParentSessionID: si.parent, SourceLine: r.Rowid, Secondary: sec}

@@ -34,7 +34,7 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			return parser.EachTableRow(ctx, db, "conversations", func(r parser.Row) error {
 				var st convState
 				if err := json.Unmarshal([]byte(r.Get("value")), &st); err != nil {
-					out.Problem(r.Rowid, "conversation of "+r.Get("key")+": not a ConversationState: "+parser.JSONError(err))
+					out.Problem(r.Rowid, "conversation of "+parser.Shown(r.Get("key"))+": not a ConversationState: "+parser.JSONError(err))
 					return nil
 				}
 				(&convWriter{out: out, line: r.Rowid, project: r.Get("key")}).conversation(&st)
@@ -108,13 +108,13 @@ func conversationV2(out parser.Sink, r parser.Row) {
 	key, cid := r.Get("key"), r.Get("conversation_id")
 	var st convState
 	if err := json.Unmarshal([]byte(r.Get("value")), &st); err != nil {
-		out.Problem(r.Rowid, "conversations_v2 row "+cid+" of "+key+": not a ConversationState: "+parser.JSONError(err))
+		out.Problem(r.Rowid, "conversations_v2 row "+parser.Shown(cid)+" of "+parser.Shown(key)+": not a ConversationState: "+parser.JSONError(err))
 		return
 	}
 	if st.ConversationID == "" {
 		st.ConversationID = cid
 	} else if cid != "" && st.ConversationID != cid {
-		out.Problem(r.Rowid, "conversations_v2 row "+cid+" of "+key+": its value names conversation "+st.ConversationID+"; read under the row's conversation_id")
+		out.Problem(r.Rowid, "conversations_v2 row "+parser.Shown(cid)+" of "+parser.Shown(key)+": its value names conversation "+parser.Shown(st.ConversationID)+"; read under the row's conversation_id")
 		st.ConversationID = cid
 	}
 	w := &convWriter{out: out, line: r.Rowid, project: key}

@@ -306,3 +306,25 @@ func TestCLIDBV2Altered(t *testing.T) {
 		t.Errorf("without chat_readline_history: %d rows (full %d), problems %q", len(s.Events), len(full.Events), s.Problems)
 	}
 }
+
+// TestBinaryIDsInProblems: a key or id column holding a blob (here 00 ff
+// 7b 22) is named in the problem escaped, never as its raw bytes.
+func TestBinaryIDsInProblems(t *testing.T) {
+	f := parser.File{Path: home + "/.local/share/kiro-cli/data.sqlite3", Target: "cli-db", Agent: Agent, MTime: mtime}
+	alter := `INSERT INTO conversations_v2 VALUES (X'00ff7b22', X'00ff7b22', X'00ff7b22', 1795500000000, 1795500000000);
+INSERT INTO conversations_v2 VALUES (X'00ff7b23', 'c-1', '{"conversation_id": "c-\u0000x", "history": []}', 1795500000000, 1795500000000)`
+	s := parsertest.Run(t, byID(t, "kiro/cli-db"), parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/data_v2.sql", alter), f, nil))
+	var got []string
+	for _, p := range s.Problems {
+		if strings.Contains(p, `\x00`) || strings.Contains(p, "\x00") {
+			got = append(got, p)
+		}
+	}
+	want := []string{
+		`line 5: conversations_v2 row "\x00\xff{\"" of "\x00\xff{\"": not a ConversationState: invalid character '\x00' looking for beginning of value`,
+		`line 6: conversations_v2 row c-1 of "\x00\xff{#": its value names conversation "c-\x00x"; read under the row's conversation_id`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("problems %q", got)
+	}
+}

@@ -159,7 +159,7 @@ func message(r parser.Row, flows map[string]string, out parser.Sink) {
 	if raw := r.Get("content_blocks"); raw != "" && raw != "[]" && raw != "null" {
 		bs, err := blocks(raw)
 		if err != nil {
-			out.Problem(r.Rowid, "content_blocks of message "+id+" not read: "+err.Error())
+			out.Problem(r.Rowid, "content_blocks of message "+parser.Shown(id)+" not read: "+err.Error())
 		}
 		for i, b := range bs {
 			for j, c := range b.Contents {
@@ -199,7 +199,7 @@ func message(r parser.Row, flows map[string]string, out parser.Sink) {
 	if raw := r.Get("files"); raw != "" && raw != "[]" && raw != "null" {
 		var files []string
 		if err := json.Unmarshal([]byte(raw), &files); err != nil {
-			out.Problem(r.Rowid, "files of message "+id+" not read: "+parser.JSONError(err))
+			out.Problem(r.Rowid, "files of message "+parser.Shown(id)+" not read: "+parser.JSONError(err))
 		}
 		for k, f := range files {
 			x := base

@@ -105,7 +105,7 @@ func executions(ctx context.Context, db *sql.DB, out parser.Sink, names map[stri
 					return ctx.Err()
 				}
 				// the execution row is kept; its data is named
-				out.Problem(r.Rowid, "table execution_data not read for execution "+id+": "+err.Error())
+				out.Problem(r.Rowid, "table execution_data not read for execution "+parser.Shown(id)+": "+err.Error())
 			}
 		}
 		execution(r, names, data, wf, found, hasData, out)
@@ -142,7 +142,7 @@ func execution(r parser.Row, names map[string]string, data, wf string, found, ha
 	if found && data != "" {
 		v, err := unflatten([]byte(data))
 		if err != nil {
-			out.Problem(r.Rowid, "execution_data of execution "+id+" not read: "+err.Error())
+			out.Problem(r.Rowid, "execution_data of execution "+parser.Shown(id)+" not read: "+err.Error())
 		} else {
 			runs = tasks(v, nodeTypes(wf))
 			for _, t := range runs {
@@ -418,7 +418,7 @@ func chatMessages(ctx context.Context, db *sql.DB, out parser.Sink, sessions map
 		if raw := r.Get("attachments"); raw != "" && raw != "null" {
 			var atts []binaryData
 			if err := json.Unmarshal([]byte(raw), &atts); err != nil {
-				out.Problem(r.Rowid, "attachments of message "+id+" not read: "+parser.JSONError(err))
+				out.Problem(r.Rowid, "attachments of message "+parser.Shown(id)+" not read: "+parser.JSONError(err))
 			}
 			for k, a := range atts {
 				note("attachment"+strconv.Itoa(k), fmt.Sprintf("attachment: %s (%s, %s, content not read)", a.FileName, a.MimeType, a.FileSize))

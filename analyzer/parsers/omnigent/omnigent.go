@@ -212,7 +212,7 @@ func usageRow(out parser.Sink, r parser.Row, c *conv, m meta) {
 	}
 	text, err := decodeCompressed(raw)
 	if err != nil {
-		out.Problem(r.Rowid, "session_usage of conversation "+c.id+": "+err.Error()+": not read")
+		out.Problem(r.Rowid, "session_usage of conversation "+parser.Shown(c.id)+": "+err.Error()+": not read")
 		return
 	}
 	e := timeline.Event{TurnType: timeline.System, SessionID: c.id, ParentSessionID: c.parent, ProjectPath: c.workspace,
@@ -266,7 +266,7 @@ func (w *itemWriter) item(r parser.Row) {
 	typ := enumText(r.Vals["type"], itemTypes)
 	c := w.convs[cid]
 	if c == nil {
-		w.out.Report(r.Rowid, parser.KindOrphanRecord, "item "+iid+" of conversation "+cid+", whose conversations row is gone: kept")
+		w.out.Report(r.Rowid, parser.KindOrphanRecord, "item "+parser.Shown(iid)+" of conversation "+parser.Shown(cid)+", whose conversations row is gone: kept")
 		c = &conv{id: cid}
 		w.convs[cid] = c
 	}
@@ -288,7 +288,7 @@ func (w *itemWriter) item(r parser.Row) {
 	}
 	data := []byte(r.Get("data"))
 	bad := func(err error) {
-		w.out.Problem(r.Rowid, parser.NotJSONObject(typ+" item "+iid+" data", err))
+		w.out.Problem(r.Rowid, parser.NotJSONObject(parser.Shown(typ)+" item "+parser.Shown(iid)+" data", err))
 	}
 	switch typ {
 	case "message":
@@ -499,7 +499,7 @@ func (w *itemWriter) item(r parser.Row) {
 			emit(timeline.System, "terminal command (stderr): "+*f.Stderr, "stderr", nil)
 		}
 	default:
-		w.out.Report(r.Rowid, parser.KindSkippedRecord, "item "+iid+": item type "+typ+" not known, not read")
+		w.out.Report(r.Rowid, parser.KindSkippedRecord, "item "+parser.Shown(iid)+": item type "+parser.Shown(typ)+" not known, not read")
 		return
 	}
 	if st := enumText(r.Vals["status"], itemStatus); st != "" && st != "completed" {

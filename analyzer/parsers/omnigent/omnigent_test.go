@@ -199,3 +199,30 @@ func TestAltered(t *testing.T) {
 		}
 	}
 }
+
+// TestBinaryIDsInProblems: an id or type column holding a blob that is not
+// a Uuid16 (here 00 ff 7b 22) is named in the problem escaped, never as its
+// raw bytes.
+func TestBinaryIDsInProblems(t *testing.T) {
+	f := parser.File{Path: dbPath, Target: "chat-db", Agent: Agent, MTime: mtime}
+	alter := `INSERT INTO conversation_items VALUES (0, X'00ff7b22', X'00ff7b22', 'resp_x', 1795500099, 1, 90, X'00ff7b22', '{}', '', NULL)`
+	s := parsertest.Run(t, byID(t, "omnigent/chat-db"), parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/typical.sql", alter), f, nil))
+	var got []string
+	for _, p := range s.Problems {
+		if strings.Contains(p, `\x00\xff`) || strings.Contains(p, "\x00") {
+			got = append(got, p)
+		}
+	}
+	want := []string{
+		`line 24: orphan_record: item "\x00\xff{\"" of conversation "\x00\xff{\"", whose conversations row is gone: kept`,
+		`line 24: skipped_record: item "\x00\xff{\"": item type "\x00\xff{\"" not known, not read`,
+	}
+	if len(got) != len(want) {
+		t.Fatalf("problems %q", s.Problems)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("problem %q, want %q", got[i], want[i])
+		}
+	}
+}

@@ -117,7 +117,7 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		each("message_part_text", func(r parser.Row) {
 			p := parts[r.Get("message_part_id")]
 			if p == nil {
-				out.Report(r.Rowid, parser.KindOrphanRecord, "message_part_text of part "+r.Get("message_part_id")+", whose message_parts row is gone: not read")
+				out.Report(r.Rowid, parser.KindOrphanRecord, "message_part_text of part "+parser.Shown(r.Get("message_part_id"))+", whose message_parts row is gone: not read")
 				return
 			}
 			p.hasText = true
@@ -128,7 +128,7 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		each("message_part_tool_call", func(r parser.Row) {
 			p := parts[r.Get("message_part_id")]
 			if p == nil {
-				out.Report(r.Rowid, parser.KindOrphanRecord, "tool call "+r.Get("provider_tool_use_id")+" of part "+r.Get("message_part_id")+", whose message_parts row is gone: not read")
+				out.Report(r.Rowid, parser.KindOrphanRecord, "tool call "+parser.Shown(r.Get("provider_tool_use_id"))+" of part "+parser.Shown(r.Get("message_part_id"))+", whose message_parts row is gone: not read")
 				return
 			}
 			rr := r
@@ -141,11 +141,11 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	for _, r := range nodes {
 		p := parts[r.Get("parent_text_part_id")]
 		if p == nil {
-			out.Report(r.Rowid, parser.KindOrphanRecord, "content node "+r.Get("id")+" of text part "+r.Get("parent_text_part_id")+", whose message_parts row is gone: not read")
+			out.Report(r.Rowid, parser.KindOrphanRecord, "content node "+parser.Shown(r.Get("id"))+" of text part "+parser.Shown(r.Get("parent_text_part_id"))+", whose message_parts row is gone: not read")
 			continue
 		}
 		if t := r.Get("node_type"); t != "text" {
-			out.Report(r.Rowid, parser.KindSkippedRecord, "content node "+r.Get("id")+": node type "+strconv.Quote(t)+" not known, not read")
+			out.Report(r.Rowid, parser.KindSkippedRecord, "content node "+parser.Shown(r.Get("id"))+": node type "+strconv.Quote(t)+" not known, not read")
 			continue
 		}
 		idx, _ := parser.SQLInt(r.Vals["node_index"])
@@ -194,7 +194,7 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		if seen[p.msg] {
 			continue
 		}
-		out.Report(p.rowid, parser.KindOrphanRecord, "message part "+p.id+" of message "+p.msg+", whose messages row is gone: not read")
+		out.Report(p.rowid, parser.KindOrphanRecord, "message part "+parser.Shown(p.id)+" of message "+parser.Shown(p.msg)+", whose messages row is gone: not read")
 	}
 	return nil
 }
@@ -247,7 +247,7 @@ func messageRows(out parser.Sink, m *message, chats map[string]*chat, ps []*part
 	r := m.row
 	c := chats[m.chat]
 	if c == nil {
-		out.Report(r.Rowid, parser.KindOrphanRecord, "message "+m.id+" of chat "+m.chat+", whose chats row is gone: kept")
+		out.Report(r.Rowid, parser.KindOrphanRecord, "message "+parser.Shown(m.id)+" of chat "+parser.Shown(m.chat)+", whose chats row is gone: kept")
 		c = &chat{id: m.chat}
 		chats[m.chat] = c
 	}
@@ -292,12 +292,12 @@ func messageRows(out parser.Sink, m *message, chats map[string]*chat, ps []*part
 			}
 		case "tool_call":
 			if p.call == nil {
-				out.Report(p.rowid, parser.KindOrphanRecord, "tool_call part "+p.id+" with no message_part_tool_call row: not read")
+				out.Report(p.rowid, parser.KindOrphanRecord, "tool_call part "+parser.Shown(p.id)+" with no message_part_tool_call row: not read")
 				continue
 			}
 			toolCall(p.call, emit, pid)
 		default:
-			out.Report(p.rowid, parser.KindSkippedRecord, "message part "+p.id+": part type "+strconv.Quote(p.typ)+" not known, not read")
+			out.Report(p.rowid, parser.KindSkippedRecord, "message part "+parser.Shown(p.id)+": part type "+strconv.Quote(p.typ)+" not known, not read")
 		}
 	}
 	var usage []string

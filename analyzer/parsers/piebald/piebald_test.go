@@ -131,3 +131,26 @@ func TestAltered(t *testing.T) {
 		}
 	}
 }
+
+// TestBinaryIDsInProblems: an id or type column holding a blob (here 00 ff
+// 7b 22) is named in the problem escaped, never as its raw bytes.
+func TestBinaryIDsInProblems(t *testing.T) {
+	alter := `INSERT INTO messages (id, parent_chat_id, role, created_at, updated_at, status) VALUES (900, X'00ff7b22', 'user', '2026-11-24T06:00:00Z', '2026-11-24T06:00:00Z', 'completed');
+INSERT INTO message_parts VALUES (901, X'00ff7b22', 0, X'00ff7b22');
+INSERT INTO message_content_nodes VALUES (902, X'00ff7b22', 0, 'text');`
+	s := parsertest.Run(t, byID(t, "piebald/app-db"), parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/typical.sql", alter), file, nil))
+	var got []string
+	for _, p := range s.Problems {
+		if strings.Contains(p, `\x00\xff`) || strings.Contains(p, "\x00") {
+			got = append(got, p)
+		}
+	}
+	want := []string{
+		`line 902: orphan_record: content node 902 of text part "\x00\xff{\"", whose message_parts row is gone: not read`,
+		`line 900: orphan_record: message 900 of chat "\x00\xff{\"", whose chats row is gone: kept`,
+		`line 901: orphan_record: message part 901 of message "\x00\xff{\"", whose messages row is gone: not read`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("problems %q", got)
+	}
+}

@@ -155,7 +155,7 @@ func message(r parser.Row, convs map[string]*conv, out parser.Sink) {
 	cid, mid, typ := r.Get("conversation_id"), r.Get("message_id"), r.Get("type")
 	c := convs[cid]
 	if c == nil {
-		out.Report(r.Rowid, parser.KindOrphanRecord, "message "+mid+" of conversation "+cid+", whose conversations row is gone: kept")
+		out.Report(r.Rowid, parser.KindOrphanRecord, "message "+parser.Shown(mid)+" of conversation "+parser.Shown(cid)+", whose conversations row is gone: kept")
 		c = &conv{id: cid, userInitiated: true}
 	}
 	base := timeline.Event{SessionID: cid, ParentSessionID: c.parent, ProjectPath: c.cwd, SourceLine: r.Rowid, Model: r.Get("model_name")}
@@ -173,7 +173,7 @@ func message(r parser.Row, convs map[string]*conv, out parser.Sink) {
 	}
 	if d := r.Get("llm_data"); d != "" {
 		if err := json.Unmarshal([]byte(d), &msg); err != nil {
-			out.Problem(r.Rowid, parser.NotJSONObject("message "+mid+" llm_data", err))
+			out.Problem(r.Rowid, parser.NotJSONObject("message "+parser.Shown(mid)+" llm_data", err))
 			return
 		}
 	}

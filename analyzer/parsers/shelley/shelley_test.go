@@ -94,3 +94,21 @@ func TestSchemaChanges(t *testing.T) {
 		t.Errorf("rows %d, problems %v", len(s.Events), s.Problems)
 	}
 }
+
+// TestBinaryIDsInProblems: ids holding a blob (here 00 ff 7b 22) are named
+// in the problem escaped, never as their raw bytes.
+func TestBinaryIDsInProblems(t *testing.T) {
+	local := parsertest.SQLiteAltered(t, "testdata/typical.sql", `INSERT INTO messages (message_id, conversation_id, sequence_id, type, llm_data, created_at) VALUES (X'00ff7b22', X'00ff7b23', 99, 'user', '{"Role":0,"Content":[{"Type":2,"Text":"x"}]}', '2026-11-24 10:30:00')`)
+	in := parsertest.Input(t, local, parser.File{Path: "/home/ex/.config/shelley/shelley.db", Agent: Agent, Target: "db"}, nil)
+	s := parsertest.Run(t, Parsers()[0], in)
+	var got []string
+	for _, p := range s.Problems {
+		if strings.Contains(p, `\x00`) || strings.Contains(p, "\x00") {
+			got = append(got, p)
+		}
+	}
+	want := `line 13: orphan_record: message "\x00\xff{\"" of conversation "\x00\xff{#", whose conversations row is gone: kept`
+	if len(got) != 1 || got[0] != want {
+		t.Fatalf("problems %q", got)
+	}
+}

@@ -268,7 +268,7 @@ func (r *dbReader) messages() error {
 			e.TurnType, e.RecordID = timeline.System, "message-"+id+"#orphan"
 			e.Text = "message of thread " + tid + ", whose thread row is gone"
 			r.emit(e)
-			r.out.Report(rowid(m), parser.KindOrphanRecord, "thread_messages "+id+": thread "+tid+" not in threads")
+			r.out.Report(rowid(m), parser.KindOrphanRecord, "thread_messages "+parser.Shown(id)+": thread "+parser.Shown(tid)+" not in threads")
 		}
 		e := base
 		e.Text, e.RecordID = parser.SQLText(m["content"]), "message-"+id
@@ -289,7 +289,7 @@ func (r *dbReader) messages() error {
 		var a attachment
 		if raw := parser.SQLText(m["attachment"]); raw != "" && raw != "{}" {
 			if err := json.Unmarshal([]byte(raw), &a); err != nil {
-				r.out.Problem(rowid(m), "thread_messages "+id+": attachment: "+parser.JSONError(err))
+				r.out.Problem(rowid(m), "thread_messages "+parser.Shown(id)+": attachment: "+parser.JSONError(err))
 			} else if d := a.describe(); d != "" {
 				x := base
 				x.TurnType, x.RecordID, x.Text = timeline.System, "message-"+id+"#attachment", "attachments: "+d
@@ -343,7 +343,7 @@ func (r *dbReader) sections() error {
 			e.Text += "\n" + c
 		}
 		if !r.pageIDs[pid] {
-			r.out.Report(rowid(m), parser.KindOrphanRecord, "page_sections "+id+": page "+pid+" not in pages")
+			r.out.Report(rowid(m), parser.KindOrphanRecord, "page_sections "+parser.Shown(id)+": page "+parser.Shown(pid)+" not in pages")
 		}
 		r.emit(e)
 	})

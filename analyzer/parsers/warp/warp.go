@@ -95,7 +95,7 @@ func conversation(r parser.Row, out parser.Sink) {
 	parts := []string{"conversation " + id}
 	if raw := r.Get("conversation_data"); strings.TrimSpace(raw) != "" {
 		if err := json.Unmarshal([]byte(raw), &d); err != nil {
-			out.Problem(r.Rowid, "agent_conversations "+id+": "+parser.NotJSON("conversation_data", err))
+			out.Problem(r.Rowid, "agent_conversations "+parser.Shown(id)+": "+parser.NotJSON("conversation_data", err))
 		}
 	}
 	e.ParentSessionID = d.ParentConvID
@@ -238,7 +238,7 @@ func task(r parser.Row, out parser.Sink) {
 	}
 	fs, ok := fields(blob)
 	if !ok || len(blob) == 0 {
-		out.Problem(r.Rowid, "agent_tasks "+r.Get("task_id")+": the task is not a readable protobuf message")
+		out.Problem(r.Rowid, "agent_tasks "+parser.Shown(r.Get("task_id"))+": the task is not a readable protobuf message")
 		return
 	}
 	taskID, desc, parent := r.Get("task_id"), "", ""
@@ -332,7 +332,7 @@ func message(rowid int64, idx int, m []byte, sid, psid string, out parser.Sink) 
 		out.Skip(rowid, "server event: an opaque payload the client only round-trips")
 		return
 	case 0:
-		out.Report(rowid, parser.KindSkippedRecord, "message "+id+" has no content of a kind task.proto names")
+		out.Report(rowid, parser.KindSkippedRecord, "message "+parser.Shown(id)+" has no content of a kind task.proto names")
 		return
 	default:
 		e.TurnType = timeline.System
@@ -421,7 +421,7 @@ func query(r parser.Row, out parser.Sink) {
 	raw := strings.TrimSpace(r.Get("input"))
 	var items []map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(raw), &items); err != nil {
-		out.Problem(r.Rowid, "ai_queries "+r.Get("exchange_id")+": "+parser.NotJSONArray("input", err))
+		out.Problem(r.Rowid, "ai_queries "+parser.Shown(r.Get("exchange_id"))+": "+parser.NotJSONArray("input", err))
 		return
 	}
 	var text []string
