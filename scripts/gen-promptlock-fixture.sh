@@ -160,36 +160,7 @@ for p in .claude .claude.json .ollama vault Documents; do
   [ -e "$EH/$p" ] && cp -a "$EH/$p" "$ROOT_OUT/home/$U/"
 done
 chown -R 0:0 "$ROOT_OUT"
-python3 - "$ROOT_OUT/home/$U" <<'PY'
-import json, os, shutil, sys
-root = sys.argv[1]
-DROP_DIRS = {"node_modules", "cache", "caches", ".cache", "statsig", "bin"}
-AUTH_FILES = {".credentials.json"}
-LONG, KEEP = 2048, ("doubleagent", "lock.lua", "count.lua")
-def walk(v):
-    if isinstance(v, dict):
-        return {k: walk(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [walk(x) for x in v]
-    if isinstance(v, str) and len(v.encode()) > LONG and not any(k in v for k in KEEP):
-        return "[doubleagent fixture: vendor text elided, %d bytes]" % len(v.encode())
-    return v
-for dirpath, dirnames, filenames in os.walk(root, topdown=True):
-    for d in list(dirnames):
-        if d in DROP_DIRS:
-            shutil.rmtree(os.path.join(dirpath, d)); dirnames.remove(d)
-    for f in filenames:
-        p = os.path.join(dirpath, f)
-        if os.path.islink(p):
-            os.remove(p); continue
-        if f in AUTH_FILES:
-            open(p, "w").write("REDACTED-FIXTURE"); continue
-        if f.endswith(".jsonl") and "/projects/" in p:
-            st = os.stat(p)
-            out = [json.dumps(walk(json.loads(l)), ensure_ascii=False, separators=(",", ":")) for l in open(p, encoding="utf-8") if l.strip()]
-            open(p, "w", encoding="utf-8").write("".join(l + "\n" for l in out))
-            os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))
-PY
+python3 "$REPO/scripts/lib/sanitize-claude-home.py" "$ROOT_OUT/home/$U" 'doubleagent' 'lock.lua' 'count.lua'
 
 # ------------------------------------------------------------------ expect.json
 python3 - "$MOCKLOG" "$EXPECT_OUT" "$P" "$P2" <<PY

@@ -56,4 +56,19 @@ want='{"agent":"claude-code","scenario":"basic","session_id":"S","prompt":"p \"q
 # init_demo_repo: one commit at the fixed date.
 (cd "$WORK/demo" && init_demo_repo Dev dev@example.com "# demo\n") >/dev/null
 [ "$(git -C "$WORK/demo" log --format='%an %ae %aI %s')" = "Dev dev@example.com 2026-01-01T00:00:00+00:00 Initial commit" ] || fail init_demo_repo
+# sanitize-claude-home.py: caches and links dropped, credentials replaced,
+# long vendor text elided unless it holds a KEEP marker, mtimes kept.
+SH=$WORK/sh/home/u
+mkdir -p "$SH/.claude/projects/p" "$SH/.claude/statsig"
+long=$(printf 'x%.0s' $(seq 3000))
+printf '{"a":"%s","b":"short"}\n{"a":"%skeepme"}\n' "$long" "$long" >"$SH/.claude/projects/p/s.jsonl"
+touch -d 2026-01-02T03:04:05Z "$SH/.claude/projects/p/s.jsonl"
+echo tok >"$SH/.claude/.credentials.json"
+echo c >"$SH/.claude/statsig/c"
+ln -s /etc/hostname "$SH/.claude/link"
+python3 "$(dirname "$0")/sanitize-claude-home.py" "$SH" keepme
+[ "$(head -1 "$SH/.claude/projects/p/s.jsonl")" = '{"a":"[doubleagent fixture: vendor text elided, 3000 bytes]","b":"short"}' ] || fail "sanitize: long text"
+[ "$(sed -n 2p "$SH/.claude/projects/p/s.jsonl" | wc -c)" = 3015 ] || fail "sanitize: KEEP marker"
+[ "$(date -u -r "$SH/.claude/projects/p/s.jsonl" +%FT%TZ)" = 2026-01-02T03:04:05Z ] || fail "sanitize: mtime"
+[ "$(cat "$SH/.claude/.credentials.json")" = REDACTED-FIXTURE ] && [ ! -e "$SH/.claude/statsig" ] && [ ! -L "$SH/.claude/link" ] || fail "sanitize: credentials, caches, links"
 echo "fixturegen-check: ok"
