@@ -1,7 +1,6 @@
 package claudecode
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -74,44 +73,15 @@ func parseLastSession(ctx context.Context, in *parser.Input, out parser.Sink) er
 	if err != nil {
 		return fmt.Errorf("read %s: %w", in.Path, err)
 	}
-	lines := parser.NewLineIndex(b)
-	dec := jsontext.NewDecoder(bytes.NewReader(b), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
-	if err := enterObject(dec); err != nil {
-		return nil // the settings parser reports a file that is no JSON object
-	}
-	for dec.PeekKind() == '"' {
-		k, err := dec.ReadToken()
+	return eachProject(ctx, b, func(dec *jsontext.Decoder, project string, lines *parser.LineIndex) bool {
+		v, err := dec.ReadValue()
 		if err != nil {
-			return nil
+			out.Problem(lines.At(dec.InputOffset()), "projects["+project+"] cut short or corrupt after this line, the projects before it read: "+parser.JSONError(err))
+			return false
 		}
-		if k.String() != "projects" || dec.PeekKind() != '{' {
-			if dec.SkipValue() != nil {
-				return nil
-			}
-			continue
-		}
-		if _, err := dec.ReadToken(); err != nil {
-			return nil
-		}
-		for dec.PeekKind() == '"' {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			pk, err := dec.ReadToken()
-			if err != nil {
-				return nil
-			}
-			project := pk.String()
-			v, err := dec.ReadValue()
-			if err != nil {
-				out.Problem(lines.At(dec.InputOffset()), "projects["+project+"] cut short or corrupt after this line, the projects before it read: "+parser.JSONError(err))
-				return nil
-			}
-			lastSessionRow(in, project, lines.At(dec.InputOffset()-int64(len(v))), v, out)
-		}
-		return nil
-	}
-	return nil
+		lastSessionRow(in, project, lines.At(dec.InputOffset()-int64(len(v))), v, out)
+		return true
+	})
 }
 
 // lastSessionRow writes the row of one projects[<path>] value at line n.

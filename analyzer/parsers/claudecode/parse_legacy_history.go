@@ -53,12 +53,26 @@ func parseLegacyHistory(ctx context.Context, in *parser.Input, out parser.Sink) 
 	if err != nil {
 		return fmt.Errorf("read %s: %w", in.Path, err)
 	}
+	return eachProject(ctx, b, func(dec *jsontext.Decoder, project string, lines *parser.LineIndex) bool {
+		if err := projectHistory(dec, project, lines, in, out); err != nil {
+			out.Problem(lines.At(dec.InputOffset()), "projects["+project+"] cut short or corrupt after this line, the history entries before it read: "+err.Error())
+			return false
+		}
+		return true
+	})
+}
+
+// eachProject calls fn with the decoder at each value of .claude.json's
+// top-level "projects" object and the project's path, skipping every
+// other member unread (the account, tokens and caches); fn reads the
+// value and reports false to stop (it has written the problem). A file
+// that is no JSON object, or breaks outside projects, gives nothing here:
+// the settings parser reports it.
+func eachProject(ctx context.Context, b []byte, fn func(dec *jsontext.Decoder, project string, lines *parser.LineIndex) bool) error {
 	lines := parser.NewLineIndex(b)
 	dec := jsontext.NewDecoder(bytes.NewReader(b), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
-	// The top level: find "projects" and skip every other member unread
-	// (the account, tokens and caches).
 	if err := enterObject(dec); err != nil {
-		return nil // the settings parser reports a file that is no JSON object
+		return nil
 	}
 	for dec.PeekKind() == '"' {
 		k, err := dec.ReadToken()
@@ -82,9 +96,7 @@ func parseLegacyHistory(ctx context.Context, in *parser.Input, out parser.Sink) 
 			if err != nil {
 				return nil
 			}
-			project := pk.String() // a Token is valid only until the next read
-			if err := projectHistory(dec, project, lines, in, out); err != nil {
-				out.Problem(lines.At(dec.InputOffset()), "projects["+project+"] cut short or corrupt after this line, the history entries before it read: "+err.Error())
+			if !fn(dec, pk.String(), lines) { // a Token is valid only until the next read
 				return nil
 			}
 		}
