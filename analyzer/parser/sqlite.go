@@ -336,3 +336,21 @@ func ReadTables(ctx context.Context, out Sink, present map[string]bool, reads ..
 	}
 	return ctx.Err()
 }
+
+// OpenStore opens in's SQLite database and checks it against s
+// (CheckStore): the database, the tables present and true; or, when the
+// schema cannot be read, a problem row "not a readable SQLite database:
+// ..." and false. An error is the open's own (the file could not be
+// opened or copied): the caller returns it.
+func OpenStore(ctx context.Context, in *Input, s SQLiteStore, out Sink) (*sql.DB, map[string]bool, bool, error) {
+	db, err := in.DB(ctx)
+	if err != nil {
+		return nil, nil, false, fmt.Errorf("open %s: %w", in.Path, err)
+	}
+	present, err := CheckStore(ctx, db, s, out)
+	if err != nil {
+		out.Problem(0, "not a readable SQLite database: "+err.Error())
+		return nil, nil, false, nil
+	}
+	return db, present, true, nil
+}

@@ -90,14 +90,9 @@ type contextRecord struct {
 }
 
 func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	db, err := in.DB(ctx)
-	if err != nil {
-		return fmt.Errorf("open %s: %w", in.Path, err)
-	}
-	readable, err := parser.CheckStore(ctx, db, store, out)
-	if err != nil {
-		out.Problem(0, "not a readable SQLite database: "+err.Error())
-		return nil
+	db, readable, ok, err := parser.OpenStore(ctx, in, store, out)
+	if err != nil || !ok {
+		return err
 	}
 	return parser.ReadTables(ctx, out, readable, parser.TableRead{Table: "conversations", Read: func() error {
 		// two passes over the one table, named once if either fails

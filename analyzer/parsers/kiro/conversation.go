@@ -20,14 +20,9 @@ import (
 // (shell commands of the Fig-era shell integration) one system row each.
 // state and auth_kv (credentials, tokens, profiles) are never read.
 func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	db, err := in.DB(ctx)
-	if err != nil {
-		return fmt.Errorf("open %s: %w", in.Path, err)
-	}
-	readable, err := parser.CheckStore(ctx, db, cliStore, out)
-	if err != nil {
-		out.Problem(0, "not a readable SQLite database: "+err.Error())
-		return nil
+	db, readable, ok, err := parser.OpenStore(ctx, in, cliStore, out)
+	if err != nil || !ok {
+		return err
 	}
 	return parser.ReadTables(ctx, out, readable,
 		parser.TableRead{Table: "conversations", Read: func() error {

@@ -100,14 +100,9 @@ func epoch(v any) (time.Time, timeline.TimeBasis) {
 }
 
 func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	db, err := in.DB(ctx)
-	if err != nil {
-		return fmt.Errorf("open %s: %w", in.Path, err)
-	}
-	present, err := parser.CheckStore(ctx, db, store, out)
-	if err != nil {
-		out.Problem(0, "not a readable SQLite database: "+err.Error())
-		return nil
+	db, present, ok, err := parser.OpenStore(ctx, in, store, out)
+	if err != nil || !ok {
+		return err
 	}
 	metas := map[string]meta{}
 	convs := map[string]*conv{}

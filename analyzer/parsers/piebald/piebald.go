@@ -3,7 +3,6 @@ package piebald
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -73,14 +72,9 @@ type message struct {
 }
 
 func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	db, err := in.DB(ctx)
-	if err != nil {
-		return fmt.Errorf("open %s: %w", in.Path, err)
-	}
-	present, err := parser.CheckStore(ctx, db, store, out)
-	if err != nil {
-		out.Problem(0, "not a readable SQLite database: "+err.Error())
-		return nil
+	db, present, ok, err := parser.OpenStore(ctx, in, store, out)
+	if err != nil || !ok {
+		return err
 	}
 	projects := map[string][2]string{} // id -> name, directory
 	var chats []*chat

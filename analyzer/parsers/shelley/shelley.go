@@ -71,14 +71,9 @@ const (
 )
 
 func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	db, err := in.DB(ctx)
-	if err != nil {
-		return fmt.Errorf("open %s: %w", in.Path, err)
-	}
-	present, err := parser.CheckStore(ctx, db, store, out)
-	if err != nil {
-		out.Problem(0, "not a readable SQLite database: "+err.Error())
-		return nil
+	db, present, ok, err := parser.OpenStore(ctx, in, store, out)
+	if err != nil || !ok {
+		return err
 	}
 	convs := map[string]*conv{}
 	return parser.ReadTables(ctx, out, present,

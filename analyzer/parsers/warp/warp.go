@@ -34,14 +34,9 @@ func Parsers() []parser.Parser {
 }
 
 func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	db, err := in.DB(ctx)
-	if err != nil {
-		return fmt.Errorf("open %s: %w", in.Path, err)
-	}
-	readable, err := parser.CheckStore(ctx, db, store, out)
-	if err != nil {
-		out.Problem(0, "not a readable SQLite database: "+err.Error())
-		return nil
+	db, readable, ok, err := parser.OpenStore(ctx, in, store, out)
+	if err != nil || !ok {
+		return err
 	}
 	each := func(table string, fn func(parser.Row, parser.Sink)) parser.TableRead {
 		return parser.TableRead{Table: table, Read: func() error {
