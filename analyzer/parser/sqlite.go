@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
 // HasTable reports whether the database has a real table called name.
@@ -200,6 +202,18 @@ var sqlTimeLayouts = []string{
 	"2006-01-02T15:04:05.999999999",
 	"2006-01-02 15:04",
 	"2006-01-02",
+}
+
+// SQLEpoch reads an epoch column, seconds or milliseconds (Epoch with
+// milliseconds above 1e11): the time and TimeRecorded, or TimeNone for
+// NULL, text and values out of range.
+func SQLEpoch(v any) (time.Time, timeline.TimeBasis) {
+	if n, ok := SQLInt(v); ok {
+		if t, ok := Epoch(n, 1e11); ok {
+			return t, timeline.TimeRecorded
+		}
+	}
+	return time.Time{}, timeline.TimeNone
 }
 
 // SQLTime reads a time column: a time.Time the driver decoded (columns

@@ -52,15 +52,6 @@ var store = parser.SQLiteStore{
 
 type session struct{ cwd, model string }
 
-func epoch(v any) (time.Time, timeline.TimeBasis) {
-	if n, ok := parser.SQLInt(v); ok {
-		if t, ok := parser.Epoch(n, 1e11); ok {
-			return t, timeline.TimeRecorded
-		}
-	}
-	return time.Time{}, timeline.TimeNone
-}
-
 func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	db, present, ok, err := parser.OpenStore(ctx, in, store, out)
 	if err != nil || !ok {
@@ -75,7 +66,7 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 				s := session{cwd: r.Get("working_directory"), model: r.Get("model")}
 				sessions[id] = s
 				e := timeline.Event{TurnType: timeline.System, SessionID: id, ProjectPath: s.cwd, Model: s.model, SourceLine: r.Rowid, RecordID: id + "#session"}
-				e.Time, e.TimeBasis = epoch(r.Vals["created_at"])
+				e.Time, e.TimeBasis = parser.SQLEpoch(r.Vals["created_at"])
 				parts := []string{"devin session " + id}
 				if t := r.Get("title"); t != "" {
 					parts = append(parts, "title "+strconv.Quote(t))
@@ -86,7 +77,7 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 				if s.model != "" {
 					parts = append(parts, "model "+s.model)
 				}
-				if t, b := epoch(r.Vals["last_activity_at"]); b == timeline.TimeRecorded {
+				if t, b := parser.SQLEpoch(r.Vals["last_activity_at"]); b == timeline.TimeRecorded {
 					parts = append(parts, "last activity "+t.Format(time.RFC3339))
 				}
 				if h := r.Get("hidden"); h == "1" || h == "true" {
@@ -158,7 +149,7 @@ func messageNode(out parser.Sink, r parser.Row, sessions map[string]session, st 
 		return
 	}
 	base := timeline.Event{SessionID: sid, ProjectPath: s.cwd, SourceLine: r.Rowid}
-	base.Time, base.TimeBasis = epoch(r.Vals["created_at"])
+	base.Time, base.TimeBasis = parser.SQLEpoch(r.Vals["created_at"])
 	w := &writer{out: out, base: base, rid: "node-" + nid, model: s.model, names: st.names}
 	w.message(m.Role, m.Content)
 	if m.Thinking != "" {

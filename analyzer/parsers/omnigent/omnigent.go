@@ -90,15 +90,6 @@ func enumText(v any, names map[int64]string) string {
 	return parser.SQLText(v)
 }
 
-func epoch(v any) (time.Time, timeline.TimeBasis) {
-	if n, ok := parser.SQLInt(v); ok {
-		if t, ok := parser.Epoch(n, 1e11); ok {
-			return t, timeline.TimeRecorded
-		}
-	}
-	return time.Time{}, timeline.TimeNone
-}
-
 func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	db, present, ok, err := parser.OpenStore(ctx, in, store, out)
 	if err != nil || !ok {
@@ -145,7 +136,7 @@ func metaOf(r parser.Row) meta {
 func conversationRow(out parser.Sink, r parser.Row, c *conv, m meta) {
 	e := timeline.Event{TurnType: timeline.System, SessionID: c.id, ParentSessionID: c.parent, ProjectPath: c.workspace,
 		SourceLine: r.Rowid, RecordID: c.id + "#conversation"}
-	e.Time, e.TimeBasis = epoch(r.Vals["created_at"])
+	e.Time, e.TimeBasis = parser.SQLEpoch(r.Vals["created_at"])
 	parts := []string{"omnigent conversation " + c.id}
 	if t := r.Get("title"); t != "" {
 		parts = append(parts, "title "+strconv.Quote(t))
@@ -183,7 +174,7 @@ func conversationRow(out parser.Sink, r parser.Row, c *conv, m meta) {
 	if r.Get("archived") == "1" || r.Get("archived") == "true" {
 		parts = append(parts, "archived")
 	}
-	if u, _ := epoch(r.Vals["updated_at"]); !u.IsZero() {
+	if u, _ := parser.SQLEpoch(r.Vals["updated_at"]); !u.IsZero() {
 		parts = append(parts, "updated "+u.Format(time.RFC3339))
 	}
 	e.Text = strings.Join(parts, "; ")
@@ -212,7 +203,7 @@ func usageRow(out parser.Sink, r parser.Row, c *conv, m meta) {
 	}
 	e := timeline.Event{TurnType: timeline.System, SessionID: c.id, ParentSessionID: c.parent, ProjectPath: c.workspace,
 		SourceLine: r.Rowid, RecordID: c.id + "#usage"}
-	e.Time, e.TimeBasis = epoch(r.Vals["updated_at"])
+	e.Time, e.TimeBasis = parser.SQLEpoch(r.Vals["updated_at"])
 	if e.TimeBasis == timeline.TimeRecorded {
 		e.TimeBasis = timeline.TimeInherited
 	}
@@ -266,7 +257,7 @@ func (w *itemWriter) item(r parser.Row) {
 		w.convs[cid] = c
 	}
 	base := timeline.Event{SessionID: cid, ParentSessionID: c.parent, ProjectPath: c.workspace, SourceLine: r.Rowid}
-	base.Time, base.TimeBasis = epoch(r.Vals["created_at"])
+	base.Time, base.TimeBasis = parser.SQLEpoch(r.Vals["created_at"])
 	n := 0
 	emit := func(tt timeline.TurnType, text, rid string, f func(*timeline.Event)) {
 		e := base
