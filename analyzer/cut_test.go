@@ -121,3 +121,65 @@ func checkCut(t *testing.T, p string, cut []byte, file, path string) {
 		}
 	}
 }
+
+// TestReportOfBundleCutBeforeAnyRecord: a bundle cut inside its first
+// artifact gives no row; the report's top note says the records past the
+// cut were not read, not that the input holds no agent record (exit 3).
+func TestReportOfBundleCutBeforeAnyRecord(t *testing.T) {
+	first := "/home/a/.claude/projects/p/11111111-2222-4333-8444-555555555555.jsonl"
+	var big strings.Builder
+	for i := 0; big.Len() < 200<<10; i++ {
+		big.WriteString(strings.Replace(transcript, "u1", "u"+strings.Repeat("x", i%50)+string(rune('a'+i%26)), 1))
+	}
+	var buf bytes.Buffer
+	w, err := bundle.NewWriter(&buf, bundle.Header{BundleID: "0190b1a4-0000-7000-8000-00000000000a", CollectorVersion: "test", StartedUTC: "2026-12-01T00:00:00.000Z", Host: bundle.Host{Hostname: "testhost"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := bundle.Entry{Path: first, Agent: "claude-code", Target: "projects", Kind: "transcript", User: "a", Home: "/home/a", Type: "file", MTime: "2026-12-01T00:00:00Z"}
+	if _, err := w.AddFile(e, int64(big.Len()), strings.NewReader(big.String())); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(bundle.Summary{Complete: true, EndedUTC: "2026-12-01T00:01:00.000Z"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	b := buf.Bytes()
+	// The shortest cut that stops inside the first artifact: no record of
+	// it is complete.
+	var cut []byte
+	for n := 1; n < len(b) && cut == nil; n++ {
+		_, res, err := bundle.Verify(bytes.NewReader(b[:n]), nil)
+		if err != nil {
+			continue
+		}
+		for _, p := range res.Problems {
+			if p.Kind == bundle.ProblemTruncated && p.Path == first {
+				cut = b[:n]
+			}
+		}
+	}
+	if cut == nil {
+		t.Fatal("no cut stops inside the first artifact")
+	}
+	p := filepath.Join(t.TempDir(), "cut.tar.zst")
+	if err := os.WriteFile(p, cut, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := filepath.Join(t.TempDir(), "out")
+	out, code := runCLI(t, "report", p, "-o", o)
+	if code != 3 || !strings.Contains(out, "\nrows written: 0 ") {
+		t.Fatalf("report on a bundle cut in its first artifact: exit %d, want 3 and no row: %s", code, out)
+	}
+	const note = "Nothing found before the cut: the 1 input(s) read gave no agent record, so this report holds no rows, but 1 of them were read only in part (cut short or corrupt: named under Evidence and integrity, the truncated problem under Problems), so what lay past the cut was not read and is not here."
+	md, err := os.ReadFile(filepath.Join(o, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "**" + note + "**\n\nContents:"; !strings.Contains(string(md), want) {
+		t.Errorf("report.md lacks %q:\n%.2000s", want, md)
+	}
+	html, err := os.ReadFile(filepath.Join(o, "report.html"))
+	if err != nil || !strings.Contains(string(html), "<p class=\"bad\"><b>"+note+"</b></p>") {
+		t.Errorf("report.html lacks the note (%v)", err)
+	}
+}

@@ -288,7 +288,6 @@ func (inv *Inventory) addParsed(s *inputs.Facts, f *inputs.File, p parser.Parser
 		a.FilesParsed++
 	}
 	a.Events += r.Rows
-	a.Problems += r.Problems
 	v := "false"
 	switch {
 	case s.Kind == KindLoose:
@@ -488,15 +487,19 @@ func writeInventory(c *collected, opts *Options, sessions []timeline.Session, ev
 			}
 		}
 	}
-	c.inv.finish(sessions, parsed, events)
-	for i := range c.inv.Agents {
-		a := &c.inv.Agents[i]
-		for _, p := range c.problems {
-			if p.Host == a.Host && p.Agent == a.Agent && p.Kind != "parse" {
-				a.Problems++
-			}
-		}
+	// Each agent's count is its rows in problems.jsonl, every stage's,
+	// each row once: a parser's own problem (skipped_record, wal_state) was
+	// counted twice when the parse results' count and the rows of every
+	// kind but parse were added. Set before finish, whose no_rows text
+	// names it.
+	perAgent := map[[2]string]int{}
+	for _, p := range c.problems {
+		perAgent[[2]string{p.Host, p.Agent}]++
 	}
+	for _, a := range c.inv.agents {
+		a.Problems = perAgent[[2]string{a.Host, a.Agent}]
+	}
+	c.inv.finish(sessions, parsed, events)
 	// Each input's count is its rows in problems.jsonl, every stage's
 	// (opening, parsing, correlating), so run.json's and inventory.json's
 	// numbers are the rows an examiner finds.

@@ -183,18 +183,20 @@ var (
 		"number": true, "any": true, "object": true, "unknown": true, "none": true, "null": true, "nil": true, "undefined": true,
 		"true": true, "false": true, "self": true, "this": true, "await": true, "new": true, "function": true, "lambda": true,
 		"func": true, "return": true, "optional": true, "secretstr": true, "required": true, "env": true, "environ": true,
-		"process": true, "config": true, "settings": true, "options": true, "opts": true, "params": true, "args": true}
+		"process": true, "config": true, "settings": true, "options": true, "opts": true, "params": true, "args": true,
+		"typeof": true, "keyof": true, "instanceof": true, "readonly": true}
 )
 
 func codeValue(v, quoted string) bool {
 	switch {
 	case strings.HasPrefix(v, "$"), strings.HasPrefix(v, "{{"), strings.HasPrefix(v, "<"),
+		strings.HasPrefix(v, "..."), strings.HasPrefix(v, "…"),
 		len(v) > 2 && v[0] == '%' && strings.IndexByte(v[1:], '%') > 0:
-		return true // $x, ${X}, {{ secrets.X }}, <your-key>, %API_KEY%
+		return true // $x, ${X}, {{ secrets.X }}, <your-key>, %API_KEY%, SECRET=... (elided)
 	case quoted != "":
 		return false
-	case strings.Contains(v, "->"), strings.Contains(v, "::"), strings.ContainsAny(v, "([{"):
-		return true // a call, an index, a member of a map
+	case strings.Contains(v, "->"), strings.Contains(v, "::"), strings.ContainsAny(v, "([{<"):
+		return true // a call, an index, a member of a map, a generic type (z.infer<typeof X>)
 	case identPathRe.MatchString(v):
 		return true
 	case identRe.MatchString(v):
@@ -261,7 +263,10 @@ func namedSecretHits(s string, at [][2]int) []namedSecretHit {
 			continue
 		}
 		v, quoted := rest[m[4]:m[5]], rest[m[2]:m[3]]
-		if len(v) < 6 || strings.HasPrefix(v, "[redacted") || strings.HasPrefix(v, "***") || secretRe.MatchString(v) || codeValue(v, quoted) {
+		// a value that is its own name ("total_token_usage" = "total_token_usage",
+		// API_KEY: "API_KEY") is a key or an enum member, not a secret
+		if len(v) < 6 || strings.HasPrefix(v, "[redacted") || strings.HasPrefix(v, "***") || secretRe.MatchString(v) || codeValue(v, quoted) ||
+			v == strings.TrimLeft(s[a:b], "-") {
 			continue
 		}
 		hits = append(hits, namedSecretHit{a, b + m[4], Secret{"named:" + strings.TrimLeft(s[a:b], "-"), v}})

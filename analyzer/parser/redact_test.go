@@ -102,6 +102,16 @@ var literalsNotCode = []struct{ in, want string }{
 	{`password = PasswordField`, ""},
 	{`secret = mySecretValue`, ""},
 	{`token = GITHUB_TOKEN`, ""},
+	// Code in a real Cline transcript (agent-samples cline/agentlogs/crud): a
+	// generic type, a keyword, an elided placeholder, a value that is its
+	// own name.
+	{`export type UnifiedTokenUsage = z.infer<typeof unifiedTokenUsageSchema>;`, ""},
+	{"const totalTokens =\n  typeof totalTokensSource === \"number\"", ""},
+	{`#   GITHUB_CLIENT_SECRET=...\n#   BETTER_AUTH_SECRET=...`, ""},
+	{`preferredKey: "last_token_usage" | "total_token_usage" = "total_token_usage",`, ""},
+	{`GITHUB_CLIENT_SECRET=...abcdef12`, ""},
+	{`password: Zm9v<bar>baz`, ""},
+	{`password: "Zm9v<bar>baz"`, "named:password=Zm9v<bar>baz"}, // quoted: a literal
 	{`password = user_password`, ""},
 	{`private_key=undefined`, ""},
 	// Counts and short values stay as they were: no secret.

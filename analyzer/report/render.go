@@ -323,6 +323,12 @@ func (r *renderer) nothingUsable() {
 		// Read, but no agent record in them: "the agent was never here"
 		// must be said as what was looked at, not left to an empty page.
 		note := fmt.Sprintf("Nothing found: the %d input(s) read hold no agent record, so this report holds no rows. What each input held is under Evidence and integrity and Hosts, users, agents (inventory.json); the problems, if any, are listed under Problems.", run.Summary.InputsRead)
+		if n := run.Summary.CutShort; n > 0 {
+			// A bundle cut before its first agent record holds records
+			// past the cut that were never read: "hold no agent record"
+			// would say the agent was never there.
+			note = fmt.Sprintf("Nothing found before the cut: the %d input(s) read gave no agent record, so this report holds no rows, but %d of them were read only in part (cut short or corrupt: named under Evidence and integrity, the truncated problem under Problems), so what lay past the cut was not read and is not here.", run.Summary.InputsRead, n)
+		}
 		r.hf("<p class=\"bad\"><b>%s</b></p>\n", esc(note))
 		r.mf("**%s**\n\n", mdEsc(note))
 		return
