@@ -141,7 +141,11 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	for _, r := range nodes {
 		p := parts[r.Get("parent_text_part_id")]
 		if p == nil {
-			out.Report(r.Rowid, parser.KindOrphanRecord, "content node "+parser.Shown(r.Get("id"))+" of text part "+parser.Shown(r.Get("parent_text_part_id"))+", whose message_parts row is gone: not read")
+			out.Report(r.Rowid, parser.KindOrphanRecord, "content node "+parser.Shown(r.Get("id"))+" of text part "+parser.Shown(r.Get("parent_text_part_id"))+", whose message_parts row is gone: kept")
+			if t := nodeText[r.Get("id")]; t != "" {
+				out.Event(timeline.Event{TurnType: timeline.System, TimeBasis: timeline.TimeNone, SourceLine: r.Rowid, RecordID: "node-" + r.Get("id"),
+					Text: "text of content node " + parser.Shown(r.Get("id")) + " (its message part is gone): " + t})
+			}
 			continue
 		}
 		if t := r.Get("node_type"); t != "text" {

@@ -148,7 +148,7 @@ INSERT INTO message_content_nodes VALUES (902, X'00ff7b22', 0, 'text');`
 		}
 	}
 	want := []string{
-		`line 902: orphan_record: content node 902 of text part "\x00\xff{\"", whose message_parts row is gone: not read`,
+		`line 902: orphan_record: content node 902 of text part "\x00\xff{\"", whose message_parts row is gone: kept`,
 		`line 900: orphan_record: message 900 of chat "\x00\xff{\"", whose chats row is gone: kept`,
 		`line 901: orphan_record: message part 901 of message "\x00\xff{\"", whose messages row is gone: kept`,
 		`line 901: skipped_record: message part 901: part type "\x00\xff{\"" not known, not read`,
@@ -175,5 +175,24 @@ func TestOrphanPartsKept(t *testing.T) {
 	}
 	if w := "|system|1000|(messages row gone) message: The login form rejects valid passwords. Fix it."; len(got) != 1 || got[0] != w {
 		t.Errorf("rows %q, want [%q]", got, w)
+	}
+}
+
+// TestOrphanNodeKept: the text of a content node whose message_parts row
+// is gone is kept as a row, the node an orphan_record problem.
+func TestOrphanNodeKept(t *testing.T) {
+	s := parsertest.Run(t, byID(t, "piebald/app-db"), parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/typical.sql", `DELETE FROM message_parts WHERE id = 1000`), file, nil))
+	want := "line 10000: orphan_record: content node 10000 of text part 1000, whose message_parts row is gone: kept"
+	if !strings.Contains(strings.Join(s.Problems, "\n"), want) {
+		t.Errorf("problems %q, want %q", s.Problems, want)
+	}
+	var got string
+	for _, e := range s.Events {
+		if e.RecordID == "node-10000" {
+			got = fmt.Sprintf("%s|%s|%d|%s", e.SessionID, e.TurnType, e.SourceLine, e.Text)
+		}
+	}
+	if w := "|system|10000|text of content node 10000 (its message part is gone): The login form "; got != w {
+		t.Errorf("row %q, want %q", got, w)
 	}
 }
