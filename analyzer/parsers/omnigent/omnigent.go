@@ -117,7 +117,11 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	return parser.ReadTables(ctx, out, present,
 		parser.TableRead{Table: "omnigent_conversation_metadata", Read: func() error {
 			return parser.EachTableRow(ctx, db, "omnigent_conversation_metadata", func(r parser.Row) error {
-				metas[idText(r.Vals["id"])] = metaOf(r)
+				id := idText(r.Vals["id"])
+				if prev, ok := metas[id]; ok {
+					out.Report(r.Rowid, parser.KindDuplicateID, "omnigent_conversation_metadata of conversation "+parser.Shown(id)+" again (workspace_id "+parser.Shown(r.Get("workspace_id"))+"; the earlier row at rowid "+strconv.FormatInt(prev.row.Rowid, 10)+"): the later row read")
+				}
+				metas[id] = metaOf(r)
 				return nil
 			})
 		}},

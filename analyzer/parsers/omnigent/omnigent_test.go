@@ -260,3 +260,15 @@ func TestOrphanMetadata(t *testing.T) {
 		t.Errorf("item row %+v", item)
 	}
 }
+
+// TestDuplicateMetadata: two metadata rows of one conversation id (the
+// key is workspace_id and id) are a duplicate_id problem, the later read.
+func TestDuplicateMetadata(t *testing.T) {
+	f := parser.File{Path: dbPath, Target: "chat-db", Agent: Agent, MTime: mtime}
+	alter := `INSERT INTO omnigent_conversation_metadata (workspace_id, id, kind, sub_agent_name, workspace) VALUES (7, X'5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b', 2, 'other', '/home/bob/proj')`
+	s := parsertest.Run(t, byID(t, "omnigent/chat-db"), parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/typical.sql", alter), f, nil))
+	want := "line 3: duplicate_id: omnigent_conversation_metadata of conversation 5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b again (workspace_id 7; the earlier row at rowid 2): the later row read"
+	if len(s.Problems) == 0 || s.Problems[0] != want {
+		t.Errorf("problems %q, want %q first", s.Problems, want)
+	}
+}
