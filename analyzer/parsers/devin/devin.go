@@ -30,7 +30,7 @@ func Parsers() []parser.Parser {
 			Doc: "Devin CLI cli/sessions.db: each session (title, working directory, model, created and last activity; hidden sessions kept and marked) and its message_nodes: typed prompts, replies, thinking, tool calls with full arguments and their results, system messages, with each node's parent",
 		}, parseDB),
 		parser.New(parser.Spec{
-			ID: "devin/transcripts", Agent: Agent, Version: 1, Actions: actions,
+			ID: "devin/transcripts", Agent: Agent, Version: 2, Actions: actions,
 			Targets: []string{"transcripts"}, Names: []string{"*.json"},
 			Doc: "Devin CLI cli/transcripts/<session>.json (trajectory steps: prompts, replies, thinking, tool calls and results, per-step model and token metrics, final metrics; secondary to sessions.db's message nodes)",
 			Secondary: &parser.Secondary{Window: transcriptWindow, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.Thinking, timeline.ToolUse, timeline.ToolResult, timeline.System},

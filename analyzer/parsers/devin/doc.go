@@ -46,7 +46,9 @@
 // wherever they stand, matched as encoding/json matches keys) and the
 // steps while they come to no more than holdBudget (32 MB); a cut or
 // broken document gives the problem decoding it whole gave and no rows;
-// data after the value is parser.DataAfterJSON's problem. Steps held are
+// data after the value is parser.DataAfterJSON's problem; of two steps
+// members the last is read and each earlier one's steps are a
+// skipped_record problem (v2). Steps held are
 // written from memory; a transcript with more is read a second time, one
 // step at a time, and a file that changes between the passes keeps the
 // rows read and says the rest was not read. Memory is bounded by the

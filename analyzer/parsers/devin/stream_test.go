@@ -63,7 +63,7 @@ func testStreamProblems(t *testing.T) {
 		{`{"agent":"x","steps":[]}`, not + "expected an object at agent, found a string"},
 		{`{"agent":{"model_name":1},"steps":[]}`, not + "expected a string at agent.model_name, found a number"},
 		{`{"steps":[],"updated_at":5,"cwd":true}`, not + "expected a string at updated_at, found a number"},
-		{`{"steps":[{"source":"user","message":"hi"}],"steps":null}`, "line 1: Devin transcript without a steps array: not read"},
+		{`{"steps":[{"source":"user","message":"hi"}],"steps":null}`, "line 1: skipped_record: an earlier steps member of 1 step(s) not read: a later steps member replaces it (the last is read)|line 1: Devin transcript without a steps array: not read"},
 		{`{"steps":[{"source":"user","message":"hi"},{"source":`, not + "unexpected end of JSON input"},
 		{`{"steps":[{"source":"user","message":"hi"}]`, not + "unexpected end of JSON input"},
 		{`{"steps":[{"source":"user","message":"hi"}] x`, not + "invalid character 'x' after object key:value pair"},
@@ -83,14 +83,15 @@ func testStreamProblems(t *testing.T) {
 // TestTranscriptStreamHeader: members after the steps still apply to
 // them (the first pass reads the header wherever it is), keys match
 // without regard to case as encoding/json matched them, and of two steps
-// arrays the last is read, as decoding the whole document did.
+// arrays the last is read, as decoding the whole document did, the
+// earlier one's steps a counted skipped_record problem.
 func TestTranscriptStreamHeader(t *testing.T) {
 	eachBudget(t, testStreamHeader)
 }
 
 func testStreamHeader(t *testing.T) {
 	s := runTranscript(t, `{"STEPS":[{"source":"user","message":"first"}],"Steps":[{"source":"agent","timestamp":"2026-11-25T09:46:41Z","message":"second"}],"Agent":{"model_name":"swe-1.5"},"cwd":"/home/alice/app"}`)
-	if len(s.Events) != 1 || len(s.Problems) != 0 {
+	if len(s.Events) != 1 || len(s.Problems) != 1 || s.Problems[0] != "line 1: skipped_record: an earlier steps member of 1 step(s) not read: a later steps member replaces it (the last is read)" {
 		t.Fatalf("rows %+v problems %q", s.Events, s.Problems)
 	}
 	e := s.Events[0]

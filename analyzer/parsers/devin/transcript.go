@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"reflect"
 	"strings"
@@ -88,6 +89,7 @@ func scanTranscript(ctx context.Context, in *parser.Input, out parser.Sink) (*tr
 	}
 	var typeErr error
 	n := 0
+	prev := 0 // the steps of the last steps member read
 	for dec.More() {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -102,11 +104,16 @@ func scanTranscript(ctx context.Context, in *parser.Input, out parser.Sink) (*tr
 			if err != nil {
 				return fail(err)
 			}
+			if prev > 0 {
+				out.Report(1, parser.KindSkippedRecord, fmt.Sprintf("an earlier steps member of %d step(s) not read: a later steps member replaces it (the last is read)", prev))
+			}
+			prev = 0
 			switch t {
 			case json.Delim('['):
 				h.held, h.heldAll = nil, true
 				size := 0
 				for dec.More() {
+					prev++
 					if ctx.Err() != nil {
 						return nil, ctx.Err()
 					}

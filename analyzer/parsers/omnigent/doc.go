@@ -41,7 +41,9 @@
 //     terminal_command (input, stdout, stderr) as system rows. A status
 //     other than completed is a row of its own; an unknown type is a
 //     skipped_record problem, an item of a conversation with no row an
-//     orphan_record problem (kept), an empty one a counted skip.
+//     orphan_record problem (kept), an empty one a counted skip; a
+//     metadata row whose conversations row is gone is an orphan_record
+//     problem and its conversation and usage rows from the metadata (v3).
 //     session_usage (CompressedText, db/compression.py: NUL, codec 0 raw
 //     or 1 zstd, payload; unframed legacy text) is "session usage (as of
 //     the conversation's last update): <JSON>" at updated_at (inherited),

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -23,7 +24,7 @@ const Agent = "omnigent"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "omnigent/chat-db", Agent: Agent, Version: 2, Actions: actions,
+			ID: "omnigent/chat-db", Agent: Agent, Version: 3, Actions: actions,
 			Targets: []string{"chat-db"}, Names: []string{"chat.db"},
 			Doc: "~/.omnigent/chat.db: each conversation (title, sub-agent and parent, workspace, branch, archived) and its items in position order: typed prompts, injected context (is_meta), replies, reasoning summaries, tool calls with full arguments and their outputs, provider-native tools, errors, compactions, routing decisions, slash and terminal commands, resource events; each conversation's session_usage (zstd-framed token and cost accounting)",
 		}, parseDB),
@@ -63,7 +64,8 @@ var conversationKind = map[int64]string{1: "default", 2: "sub_agent"}
 // conversations row of an earlier build).
 type meta struct {
 	kind, subAgent, task, workspace, branch, external string
-	usage                                             any // session_usage as stored
+	usage                                             any        // session_usage as stored
+	row                                               parser.Row // the row it was read from
 }
 
 type conv struct {
@@ -101,12 +103,16 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	return parser.ReadTables(ctx, out, present,
 		parser.TableRead{Table: "omnigent_conversation_metadata", Read: func() error {
 			return parser.EachTableRow(ctx, db, "omnigent_conversation_metadata", func(r parser.Row) error {
-				metas[idText(r.Vals["id"])] = metaOf(r)
+				id := idText(r.Vals["id"])
+				if prev, ok := metas[id]; ok {
+					out.Report(r.Rowid, parser.KindDuplicateID, "omnigent_conversation_metadata of conversation "+parser.Shown(id)+" again (workspace_id "+parser.Shown(r.Get("workspace_id"))+"; the earlier row at rowid "+strconv.FormatInt(prev.row.Rowid, 10)+"): the later row read")
+				}
+				metas[id] = metaOf(r)
 				return nil
 			})
 		}},
 		parser.TableRead{Table: "conversations", Read: func() error {
-			return parser.EachTableRow(ctx, db, "conversations", func(r parser.Row) error {
+			err := parser.EachTableRow(ctx, db, "conversations", func(r parser.Row) error {
 				id := idText(r.Vals["id"])
 				m, ok := metas[id]
 				if !ok {
@@ -118,6 +124,8 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 				usageRow(out, r, c, m)
 				return nil
 			})
+			orphanMetas(out, metas, convs)
+			return err
 		}},
 		parser.TableRead{Table: "conversation_items", Read: func() error {
 			return parser.EachTableRow(ctx, db, "conversation_items", func(r parser.Row) error {
@@ -128,9 +136,30 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	)
 }
 
+// orphanMetas keeps each metadata row whose conversations row is gone:
+// an orphan_record problem and the conversation's rows from the metadata
+// alone, in rowid order.
+func orphanMetas(out parser.Sink, metas map[string]meta, convs map[string]*conv) {
+	var ids []string
+	for id := range metas {
+		if convs[id] == nil {
+			ids = append(ids, id)
+		}
+	}
+	sort.Slice(ids, func(i, j int) bool { return metas[ids[i]].row.Rowid < metas[ids[j]].row.Rowid })
+	for _, id := range ids {
+		m := metas[id]
+		out.Report(m.row.Rowid, parser.KindOrphanRecord, "omnigent_conversation_metadata of conversation "+parser.Shown(id)+", whose conversations row is gone: kept")
+		c := &conv{id: id, workspace: m.workspace}
+		convs[id] = c
+		conversationRow(out, m.row, c, m)
+		usageRow(out, m.row, c, m)
+	}
+}
+
 func metaOf(r parser.Row) meta {
 	return meta{kind: enumText(r.Vals["kind"], conversationKind), subAgent: r.Get("sub_agent_name"), task: r.Get("task_summary"),
-		workspace: r.Get("workspace"), branch: r.Get("git_branch"), external: r.Get("external_session_id"), usage: r.Vals["session_usage"]}
+		workspace: r.Get("workspace"), branch: r.Get("git_branch"), external: r.Get("external_session_id"), usage: r.Vals["session_usage"], row: r}
 }
 
 func conversationRow(out parser.Sink, r parser.Row, c *conv, m meta) {

@@ -226,3 +226,49 @@ func TestBinaryIDsInProblems(t *testing.T) {
 		}
 	}
 }
+
+// TestOrphanMetadata: a metadata row whose conversations row is gone (the
+// conversation deleted) is kept: an orphan_record problem and the
+// conversation's row and usage from the metadata alone, its items under
+// its workspace and no orphan item problems.
+func TestOrphanMetadata(t *testing.T) {
+	f := parser.File{Path: dbPath, Target: "chat-db", Agent: Agent, MTime: mtime}
+	alter := `DELETE FROM conversations WHERE id = X'5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b'`
+	s := parsertest.Run(t, byID(t, "omnigent/chat-db"), parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/typical.sql", alter), f, nil))
+	want := "line 2: orphan_record: omnigent_conversation_metadata of conversation 5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b, whose conversations row is gone: kept"
+	if len(s.Problems) != 4 || s.Problems[0] != want || strings.Contains(strings.Join(s.Problems[1:], "|"), "5b5b") {
+		t.Fatalf("problems %q, want %q first and the fixture's three others", s.Problems, want)
+	}
+	var head, usage, item *timeline.Event
+	for i, e := range s.Events {
+		switch e.RecordID {
+		case "5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b#conversation":
+			head = &s.Events[i]
+		case "5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b#usage":
+			usage = &s.Events[i]
+		case "22222222222222222222222222222222":
+			item = &s.Events[i]
+		}
+	}
+	if head == nil || head.Text != `omnigent conversation 5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b; sub-agent scout (task "map the test suite"); workspace /home/alice/proj` || head.SourceLine != 2 || head.ProjectPath != "/home/alice/proj" {
+		t.Errorf("conversation row %+v", head)
+	}
+	if usage == nil || usage.Text != `session usage (as of the conversation's last update): {"input_tokens":300,"output_tokens":40}` {
+		t.Errorf("usage row %+v", usage)
+	}
+	if item == nil || item.ProjectPath != "/home/alice/proj" || item.SessionID != "5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b" {
+		t.Errorf("item row %+v", item)
+	}
+}
+
+// TestDuplicateMetadata: two metadata rows of one conversation id (the
+// key is workspace_id and id) are a duplicate_id problem, the later read.
+func TestDuplicateMetadata(t *testing.T) {
+	f := parser.File{Path: dbPath, Target: "chat-db", Agent: Agent, MTime: mtime}
+	alter := `INSERT INTO omnigent_conversation_metadata (workspace_id, id, kind, sub_agent_name, workspace) VALUES (7, X'5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b', 2, 'other', '/home/bob/proj')`
+	s := parsertest.Run(t, byID(t, "omnigent/chat-db"), parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/typical.sql", alter), f, nil))
+	want := "line 3: duplicate_id: omnigent_conversation_metadata of conversation 5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b again (workspace_id 7; the earlier row at rowid 2): the later row read"
+	if len(s.Problems) == 0 || s.Problems[0] != want {
+		t.Errorf("problems %q, want %q first", s.Problems, want)
+	}
+}

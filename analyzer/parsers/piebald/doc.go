@@ -36,6 +36,8 @@
 //     prompt edited or a reply regenerated away; the branch is kept in
 //     the session, marked, with the message it follows). A part or node
 //     of a type not known is a skipped_record problem, a record whose
-//     parent row is gone an orphan_record problem, an empty message a
-//     counted skip.
+//     parent row is gone an orphan_record problem (the parts of a message
+//     whose messages row is gone kept as rows under no chat, a content
+//     node's text whose part is gone a row of its own, v2), an
+//     empty message a counted skip.
 package piebald

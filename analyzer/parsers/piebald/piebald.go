@@ -19,7 +19,7 @@ const Agent = "piebald"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "piebald/app-db", Agent: Agent, Version: 1, Actions: actions,
+			ID: "piebald/app-db", Agent: Agent, Version: 2, Actions: actions,
 			Targets: []string{"app-db"}, Names: []string{"app.db"},
 			Doc: "Piebald app.db: each chat (title, project, directory, worktree, branch; deleted chats kept and marked) and its messages: typed prompts, replies, thinking, tool calls with full input and their results or errors, denied and unfinished calls as permission and state rows, sub-agent chats under their parent, disabled (regenerated or edited-away) branches marked, token usage and errors",
 		}, parseDB),
@@ -135,7 +135,11 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	for _, r := range nodes {
 		p := parts[r.Get("parent_text_part_id")]
 		if p == nil {
-			out.Report(r.Rowid, parser.KindOrphanRecord, "content node "+parser.Shown(r.Get("id"))+" of text part "+parser.Shown(r.Get("parent_text_part_id"))+", whose message_parts row is gone: not read")
+			out.Report(r.Rowid, parser.KindOrphanRecord, "content node "+parser.Shown(r.Get("id"))+" of text part "+parser.Shown(r.Get("parent_text_part_id"))+", whose message_parts row is gone: kept")
+			if t := nodeText[r.Get("id")]; t != "" {
+				out.Event(timeline.Event{TurnType: timeline.System, TimeBasis: timeline.TimeNone, SourceLine: r.Rowid, RecordID: "node-" + r.Get("id"),
+					Text: "text of content node " + parser.Shown(r.Get("id")) + " (its message part is gone): " + t})
+			}
 			continue
 		}
 		if t := r.Get("node_type"); t != "text" {
@@ -184,11 +188,31 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		})
 		messageRows(out, m, chatByID, ps)
 	}
+	// parts whose messages row is gone (a deleted message): kept, each an
+	// orphan_record problem, their rows under no chat
+	if chatByID[""] == nil {
+		chatByID[""] = &chat{}
+	}
 	for _, p := range sorted {
 		if seen[p.msg] {
 			continue
 		}
-		out.Report(p.rowid, parser.KindOrphanRecord, "message part "+parser.Shown(p.id)+" of message "+parser.Shown(p.msg)+", whose messages row is gone: not read")
+		out.Report(p.rowid, parser.KindOrphanRecord, "message part "+parser.Shown(p.id)+" of message "+parser.Shown(p.msg)+", whose messages row is gone: kept")
+	}
+	for _, p := range sorted {
+		if seen[p.msg] {
+			continue
+		}
+		seen[p.msg] = true
+		ps := byMsg[p.msg]
+		sort.Slice(ps, func(i, j int) bool {
+			if ps[i].index != ps[j].index {
+				return ps[i].index < ps[j].index
+			}
+			return ps[i].rowid < ps[j].rowid
+		})
+		m := &message{row: parser.Row{Rowid: p.rowid, Vals: map[string]any{"role": "(messages row gone)"}}, id: p.msg}
+		messageRows(out, m, chatByID, ps)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package piebald
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -91,7 +92,7 @@ func TestTypical(t *testing.T) {
 	want := "line 10150: skipped_record: content node 10150: node type \"file_mention\" not known, not read|" +
 		"line 1016: skipped_record: message part 1016: part type \"image\" not known, not read|" +
 		"line 400: orphan_record: message 400 of chat 99, whose chats row is gone: kept|" +
-		"line 1017: orphan_record: message part 1017 of message 777, whose messages row is gone: not read"
+		"line 1017: orphan_record: message part 1017 of message 777, whose messages row is gone: kept"
 	if got := strings.Join(s.Problems, "|"); got != want {
 		t.Fatalf("problems\n%s\nwant\n%s", got, want)
 	}
@@ -106,7 +107,8 @@ func TestEmpty(t *testing.T) {
 
 // TestAltered: the one SQLite policy. Without projects the chats are
 // read unnamed; without the tool-call table the text rows stay and the
-// tool_call parts are named; a missing column of messages is named.
+// tool_call parts are named; a missing column of messages is named (and
+// the parts, whose messages are then unread, kept as orphans: their calls).
 func TestAltered(t *testing.T) {
 	for _, c := range []struct {
 		alter, problem string
@@ -114,7 +116,7 @@ func TestAltered(t *testing.T) {
 	}{
 		{`DROP TABLE projects`, "", 6, 5},
 		{`DROP TABLE message_part_tool_call`, "line 0: table message_part_tool_call missing: its rows cannot be read; the other tables are read", 6, 0},
-		{`ALTER TABLE messages DROP COLUMN role`, "line 0: unknown schema: table messages lacks column(s) role: not read; the other tables are read", 0, 0},
+		{`ALTER TABLE messages DROP COLUMN role`, "line 0: unknown schema: table messages lacks column(s) role: not read; the other tables are read", 0, 5},
 	} {
 		s := parsertest.Run(t, byID(t, "piebald/app-db"), parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/typical.sql", c.alter), file, nil))
 		users, calls := 0, 0
@@ -146,11 +148,51 @@ INSERT INTO message_content_nodes VALUES (902, X'00ff7b22', 0, 'text');`
 		}
 	}
 	want := []string{
-		`line 902: orphan_record: content node 902 of text part "\x00\xff{\"", whose message_parts row is gone: not read`,
+		`line 902: orphan_record: content node 902 of text part "\x00\xff{\"", whose message_parts row is gone: kept`,
 		`line 900: orphan_record: message 900 of chat "\x00\xff{\"", whose chats row is gone: kept`,
-		`line 901: orphan_record: message part 901 of message "\x00\xff{\"", whose messages row is gone: not read`,
+		`line 901: orphan_record: message part 901 of message "\x00\xff{\"", whose messages row is gone: kept`,
+		`line 901: skipped_record: message part 901: part type "\x00\xff{\"" not known, not read`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("problems %q", got)
+	}
+}
+
+// TestOrphanPartsKept: the parts of a message whose messages row is gone
+// (a deleted message) are kept: each an orphan_record problem, and their
+// text a row under no chat, at the part's rowid.
+func TestOrphanPartsKept(t *testing.T) {
+	s := parsertest.Run(t, byID(t, "piebald/app-db"), parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/typical.sql", `DELETE FROM messages WHERE id = 100`), file, nil))
+	want := "line 1000: orphan_record: message part 1000 of message 100, whose messages row is gone: kept"
+	if !strings.Contains(strings.Join(s.Problems, "\n"), want) {
+		t.Errorf("problems %q, want %q", s.Problems, want)
+	}
+	var got []string
+	for _, e := range s.Events {
+		if strings.HasPrefix(e.RecordID, "msg-100#") {
+			got = append(got, fmt.Sprintf("%s|%s|%d|%s", e.SessionID, e.TurnType, e.SourceLine, e.Text))
+		}
+	}
+	if w := "|system|1000|(messages row gone) message: The login form rejects valid passwords. Fix it."; len(got) != 1 || got[0] != w {
+		t.Errorf("rows %q, want [%q]", got, w)
+	}
+}
+
+// TestOrphanNodeKept: the text of a content node whose message_parts row
+// is gone is kept as a row, the node an orphan_record problem.
+func TestOrphanNodeKept(t *testing.T) {
+	s := parsertest.Run(t, byID(t, "piebald/app-db"), parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/typical.sql", `DELETE FROM message_parts WHERE id = 1000`), file, nil))
+	want := "line 10000: orphan_record: content node 10000 of text part 1000, whose message_parts row is gone: kept"
+	if !strings.Contains(strings.Join(s.Problems, "\n"), want) {
+		t.Errorf("problems %q, want %q", s.Problems, want)
+	}
+	var got string
+	for _, e := range s.Events {
+		if e.RecordID == "node-10000" {
+			got = fmt.Sprintf("%s|%s|%d|%s", e.SessionID, e.TurnType, e.SourceLine, e.Text)
+		}
+	}
+	if w := "|system|10000|text of content node 10000 (its message part is gone): The login form "; got != w {
+		t.Errorf("row %q, want %q", got, w)
 	}
 }
