@@ -20,8 +20,15 @@
 // the whole value. Findings are cross-host: the rules run again over the
 // merged rows in timeline order (a finding names rows by their line in
 // the merged timeline.jsonl), with the same rules as the shards (Run
-// refuses other rules). Memory holds one line of each file per shard and
-// the findings, never a whole file and never the fleet.
+// refuses other rules). At most Options.FanIn files (DefaultFanIn, 64)
+// are read at once: with more shards, groups of consecutive shards are
+// merged first into framed intermediate files in a temporary folder
+// inside the output folder (fanin.go: the same bytes, since equal keys
+// keep shard order and groups are consecutive), removed when the file is
+// merged. Memory holds one item per file read at once (never a whole
+// file), the findings state the rules keep, and per shard its merge.json
+// entry and its hosts, inputs and bundle ids (checked as each shard is
+// loaded, its run.json lists dropped then).
 //
 // run.json cannot be identical to the one-run record: command_line,
 // started_utc and ended_utc are the merge's; inputs_given is each shard's

@@ -39,6 +39,12 @@ type Options struct {
 	// must be those the shards ran, when the shards ran rules.
 	Rules      []rules.Rule
 	NoFindings bool
+	// FanIn is how many files one merge step reads at once (0: 64, the
+	// default; below 2 is 2). With more shards, consecutive groups of
+	// FanIn are merged first into intermediate files inside OutDir
+	// (removed when done), so memory and open files do not grow with the
+	// number of shards.
+	FanIn int
 	// CommandLine and ToolVersion go into run.json.
 	CommandLine []string
 	ToolVersion string
@@ -90,16 +96,20 @@ func Run(o Options) (*Summary, error) {
 	if err := refuseRepeats(o.Shards); err != nil {
 		return nil, err
 	}
+	// Each shard is checked as it is loaded, and its lists of inputs and
+	// parsers dropped then: what is held per shard is its ShardInfo and
+	// run summary, never its run.json.
 	shards := make([]*shard, 0, len(o.Shards))
+	ck := newChecker()
 	for _, d := range o.Shards {
 		s, err := loadShard(d, o.OutDir)
 		if err != nil {
 			return nil, err
 		}
+		if err := ck.add(s); err != nil {
+			return nil, err
+		}
 		shards = append(shards, s)
-	}
-	if err := checkShards(shards); err != nil {
-		return nil, err
 	}
 	var fr *findings.Runner
 	if !o.NoFindings {
@@ -112,6 +122,12 @@ func Run(o Options) (*Summary, error) {
 		return nil, err
 	}
 	sum := &Summary{Shards: len(shards)}
+	sp := &spill{parent: o.OutDir, fanIn: o.FanIn}
+	if sp.fanIn == 0 {
+		sp.fanIn = DefaultFanIn
+	}
+	sp.fanIn = max(sp.fanIn, 2)
+	defer sp.remove()
 	paths := func(name string) []string {
 		out := make([]string, len(shards))
 		for i, s := range shards {
@@ -122,7 +138,7 @@ func Run(o Options) (*Summary, error) {
 	out := func(name string) string { return filepath.Join(o.OutDir, name) }
 
 	// timeline.jsonl, with the rules run on each row as it is written.
-	err := writeLines(out(analyze.TimelineJSONL), paths(analyze.TimelineJSONL), decodeRow, rowLess, rowBefore, func(r *timeline.Row) error {
+	err := writeLines(out(analyze.TimelineJSONL), paths(analyze.TimelineJSONL), sp, decodeRow, rowLess, rowBefore, func(r *timeline.Row) error {
 		sum.Rows++
 		if r.TimestampUTC == "" {
 			sum.Undated++
@@ -136,15 +152,15 @@ func Run(o Options) (*Summary, error) {
 		return nil, err
 	}
 	sum.Files = append(sum.Files, out(analyze.TimelineJSONL))
-	if err := writeLines(out(analyze.SessionsJSONL), paths(analyze.SessionsJSONL), decodeSession, sessionLess, sessionLess, func(sessionKey) error { sum.Sessions++; return nil }); err != nil {
+	if err := writeLines(out(analyze.SessionsJSONL), paths(analyze.SessionsJSONL), sp, decodeSession, sessionLess, sessionLess, func(sessionKey) error { sum.Sessions++; return nil }); err != nil {
 		return nil, err
 	}
 	sum.Files = append(sum.Files, out(analyze.SessionsJSONL))
-	if err := writeLines(out(analyze.ProblemsJSONL), paths(analyze.ProblemsJSONL), decodeProblem, problemLess, problemBefore, func(analyze.Problem) error { sum.Problems++; return nil }); err != nil {
+	if err := writeLines(out(analyze.ProblemsJSONL), paths(analyze.ProblemsJSONL), sp, decodeProblem, problemLess, problemBefore, func(analyze.Problem) error { sum.Problems++; return nil }); err != nil {
 		return nil, err
 	}
 	sum.Files = append(sum.Files, out(analyze.ProblemsJSONL))
-	if err := writeInventory(out(analyze.InventoryJSON), paths(analyze.InventoryJSON)); err != nil {
+	if err := writeInventory(out(analyze.InventoryJSON), paths(analyze.InventoryJSON), sp); err != nil {
 		return nil, err
 	}
 	sum.Files = append(sum.Files, out(analyze.InventoryJSON))
@@ -168,7 +184,7 @@ func Run(o Options) (*Summary, error) {
 		return nil, err
 	}
 	sum.Files = append(sum.Files, out(MergeJSON))
-	if err := writeRunJSON(o, shards, sum, started, paths(analyze.RunJSON)); err != nil {
+	if err := writeRunJSON(o, shards, sum, started, paths(analyze.RunJSON), sp); err != nil {
 		return nil, err
 	}
 	sum.Files = append(sum.Files, out(analyze.RunJSON))
@@ -280,19 +296,33 @@ func refuseRepeats(dirs []string) error {
 	return nil
 }
 
-// checkShards refuses shards that one run would not have made together:
+// checker refuses shards that one run would not have made together:
 // another schema, tool version, parser set, filters or rules, or a host,
 // input or bundle in two shards (whose rows one run correlates together).
-func checkShards(shards []*shard) error {
-	first := shards[0]
-	same := func(what string, a, b any, s *shard) error {
+type checker struct {
+	first              *shard
+	hosts, inputs, ids map[string]string
+}
+
+func newChecker() *checker {
+	return &checker{hosts: map[string]string{}, inputs: map[string]string{}, ids: map[string]string{}}
+}
+
+// add checks s against the shards added before it, then drops what
+// writeRunJSON reads from the first shard only (and, for every shard, its
+// inputs, read again streamed for run.json).
+func (c *checker) add(s *shard) error {
+	if c.first == nil {
+		c.first = s
+	}
+	first := c.first
+	same := func(what string, a, b any) error {
 		if !reflect.DeepEqual(a, b) {
 			return fmt.Errorf("%s and %s were run with different %s (%v and %v): merge only shards of one case run alike", first.dir, s.dir, what, a, b)
 		}
 		return nil
 	}
-	hosts, inputs, ids := map[string]string{}, map[string]string{}, map[string]string{}
-	claim := func(m map[string]string, what, k string, s *shard) error {
+	claim := func(m map[string]string, what, k string) error {
 		if k == "" {
 			return nil
 		}
@@ -302,37 +332,38 @@ func checkShards(shards []*shard) error {
 		m[k] = s.dir
 		return nil
 	}
-	for _, s := range shards {
-		r := &s.rec
-		for _, c := range []struct {
-			what string
-			a, b any
-		}{{"schema versions", first.rec.SchemaVersion, r.SchemaVersion}, {"tool versions", first.rec.ToolVersion, r.ToolVersion},
-			{"parsers", first.rec.Parsers, r.Parsers}, {"filters", first.rec.Filters, r.Filters}} {
-			if err := same(c.what, c.a, c.b, s); err != nil {
-				return err
-			}
+	r := &s.rec
+	for _, k := range []struct {
+		what string
+		a, b any
+	}{{"schema versions", first.rec.SchemaVersion, r.SchemaVersion}, {"tool versions", first.rec.ToolVersion, r.ToolVersion},
+		{"parsers", first.rec.Parsers, r.Parsers}, {"filters", first.rec.Filters, r.Filters}} {
+		if err := same(k.what, k.a, k.b); err != nil {
+			return err
 		}
-		if s.hasFind != first.hasFind {
-			return fmt.Errorf("%s ran the rules and %s did not: run every shard alike", map[bool]string{true: first.dir, false: s.dir}[first.hasFind], map[bool]string{true: s.dir, false: first.dir}[first.hasFind])
+	}
+	if s.hasFind != first.hasFind {
+		return fmt.Errorf("%s ran the rules and %s did not: run every shard alike", map[bool]string{true: first.dir, false: s.dir}[first.hasFind], map[bool]string{true: s.dir, false: first.dir}[first.hasFind])
+	}
+	if s.hasFind {
+		if err := same("rules", first.rec.Findings.Rules, r.Findings.Rules); err != nil {
+			return err
 		}
-		if s.hasFind {
-			if err := same("rules", first.rec.Findings.Rules, r.Findings.Rules, s); err != nil {
-				return err
-			}
+	}
+	for _, in := range r.Inputs {
+		if err := claim(c.hosts, "host", in.Host); err != nil {
+			return err
 		}
-		for _, in := range r.Inputs {
-			if err := claim(hosts, "host", in.Host, s); err != nil {
-				return err
-			}
-			if err := claim(inputs, "input", in.Input, s); err != nil {
-				return err
-			}
-			if err := claim(ids, "bundle id", in.BundleID, s); err != nil {
-				return err
-			}
+		if err := claim(c.inputs, "input", in.Input); err != nil {
+			return err
 		}
-		r.Inputs, r.InputsGiven = nil, nil // read again, streamed, for run.json
+		if err := claim(c.ids, "bundle id", in.BundleID); err != nil {
+			return err
+		}
+	}
+	r.Inputs, r.InputsGiven, r.Outputs = nil, nil, nil
+	if s != first {
+		r.Parsers, r.Filters, r.Findings, r.Formats = nil, nil, nil, nil
 	}
 	return nil
 }
@@ -394,18 +425,32 @@ func writeNew(p string, b []byte) error {
 }
 
 // writeLines writes the k-way merge of the shards' JSON Lines files in
-// into p; each sees every item's key in the order written.
-func writeLines[K any](p string, in []string, decode func([]byte) (K, error), less, before func(a, b K) bool, each func(K) error) error {
-	srcs := make([]source, 0, len(in))
-	for _, q := range in {
-		s, err := openLines(q)
-		if err != nil {
-			for _, o := range srcs {
-				o.close()
-			}
-			return err
+// into p; each sees every item's key in the order written. With more
+// files than maxFanIn, groups are merged first into intermediate files
+// under sp (removed before it returns).
+func writeLines[K any](p string, in []string, sp *spill, decode func([]byte) (K, error), less, before func(a, b K) bool, each func(K) error) (err error) {
+	defer func() {
+		if rerr := sp.remove(); err == nil {
+			err = rerr
 		}
-		srcs = append(srcs, s)
+	}()
+	opens := make([]opener, len(in))
+	for i, q := range in {
+		opens[i] = func() (source, error) {
+			s, err := openLines(q)
+			if err != nil {
+				return nil, err
+			}
+			return s, nil
+		}
+	}
+	opens, err = reduce(opens, sp, decode, less, before)
+	if err != nil {
+		return err
+	}
+	srcs, err := openAll(opens)
+	if err != nil {
+		return err
 	}
 	f, err := bundle.CreateNew(p, 0o644)
 	if err != nil {

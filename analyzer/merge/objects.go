@@ -92,8 +92,9 @@ func (s *elemSource) next() ([]byte, bool, error) {
 // objWriter writes a JSON object as json.MarshalIndent(v, "", "  ")
 // lays it out, one member at a time.
 type objWriter struct {
-	w *bufio.Writer
-	n int
+	w  *bufio.Writer
+	n  int
+	sp *spill // intermediate files of array's merges
 }
 
 func (o *objWriter) key(name string) {
@@ -121,23 +122,37 @@ func (o *objWriter) value(name string, v any) error {
 
 // array writes a member merged from the same array of every shard file:
 // null when every shard's is null, [] when all are empty.
-func array[K any](o *objWriter, name string, paths []string, keys []string, decode func([]byte) (K, error), less, before func(a, b K) bool, each func(K)) error {
-	srcs := make([]source, 0, len(paths))
-	allNull := true
-	for _, p := range paths {
-		s, err := openElems(p, name, keys)
-		if err != nil {
-			for _, x := range srcs {
-				x.close()
-			}
-			return err
+func array[K any](o *objWriter, name string, paths []string, keys []string, decode func([]byte) (K, error), less, before func(a, b K) bool, each func(K)) (err error) {
+	defer func() {
+		if rerr := o.sp.remove(); err == nil {
+			err = rerr
 		}
-		allNull = allNull && s.null
-		srcs = append(srcs, s)
+	}()
+	allNull := true
+	opens := make([]opener, len(paths))
+	for i, p := range paths {
+		// Every shard file is opened once, in reduce's first round or
+		// below, and says then whether its member is null.
+		opens[i] = func() (source, error) {
+			s, err := openElems(p, name, keys)
+			if err != nil {
+				return nil, err
+			}
+			allNull = allNull && s.null
+			return s, nil
+		}
+	}
+	opens, err = reduce(opens, o.sp, decode, less, before)
+	if err != nil {
+		return err
+	}
+	srcs, err := openAll(opens)
+	if err != nil {
+		return err
 	}
 	o.key(name)
 	n := 0
-	err := mergeSources(srcs, decode, less, before, func(item []byte, k K) error {
+	err = mergeSources(srcs, decode, less, before, func(item []byte, k K) error {
 		if n == 0 {
 			o.w.WriteString("[\n    ")
 		} else {
@@ -172,12 +187,12 @@ func (o *objWriter) end() {
 }
 
 // writeObject creates p and writes the object fill builds.
-func writeObject(p string, fill func(o *objWriter) error) error {
+func writeObject(p string, sp *spill, fill func(o *objWriter) error) error {
 	f, err := bundle.CreateNew(p, 0o644)
 	if err != nil {
 		return err
 	}
-	o := &objWriter{w: bufio.NewWriterSize(f, 1<<16)}
+	o := &objWriter{w: bufio.NewWriterSize(f, 1<<16), sp: sp}
 	err = fill(o)
 	if err == nil {
 		o.end()
@@ -224,8 +239,8 @@ func fileLess(a, b analyze.InventoryFile) bool {
 // agents by host and agent, files by host, bundle, file and parser, as
 // one run sorts them; parsers are every shard's (checked equal in
 // run.json), written once.
-func writeInventory(p string, in []string) error {
-	return writeObject(p, func(o *objWriter) error {
+func writeInventory(p string, in []string, sp *spill) error {
+	return writeObject(p, sp, func(o *objWriter) error {
 		if err := array(o, "sources", in, inventoryKeys, decodeAs[analyze.InventorySource], sourceLess, sourceLess, nil); err != nil {
 			return err
 		}
@@ -253,7 +268,7 @@ func givenBefore(a, b analyze.InputStatus) bool { return a.Input < b.Input }
 
 // writeRunJSON writes run.json last: the record of one run over every
 // shard's inputs, with the merge's own command line, times and files.
-func writeRunJSON(o Options, shards []*shard, sum *Summary, started time.Time, runs []string) error {
+func writeRunJSON(o Options, shards []*shard, sum *Summary, started time.Time, runs []string, sp *spill) error {
 	first := &shards[0].rec
 	var rs analyze.RunSummary
 	for _, s := range shards {
@@ -283,7 +298,7 @@ func writeRunJSON(o Options, shards []*shard, sum *Summary, started time.Time, r
 	if cl == nil {
 		cl = []string{}
 	}
-	return writeObject(filepath.Join(o.OutDir, analyze.RunJSON), func(w *objWriter) error {
+	return writeObject(filepath.Join(o.OutDir, analyze.RunJSON), sp, func(w *objWriter) error {
 		for _, m := range []struct {
 			k string
 			v any
