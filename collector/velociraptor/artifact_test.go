@@ -359,8 +359,9 @@ func TestToolsMatchTheRelease(t *testing.T) {
 }
 
 // TestCollectorFlagsAndInventoryFields: every collector flag the artifact
-// passes is one the collector has (its CLI struct), and every inventory
-// field it reads is one the collector writes (collect/inventory.go).
+// passes is one the collector has (its CLI struct), and the inventory
+// fields it reads are exactly those the collector writes
+// (collect/inventory.go's InventoryHost and InventoryRow).
 func TestCollectorFlagsAndInventoryFields(t *testing.T) {
 	cli, err := os.ReadFile(filepath.Join("..", "cli.go"))
 	if err != nil {
@@ -374,9 +375,16 @@ func TestCollectorFlagsAndInventoryFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The json names of the two line types, InventoryHost and InventoryRow.
 	fields := map[string]bool{}
-	for _, m := range regexp.MustCompile(`json:"(\w+)`).FindAllStringSubmatch(string(inv), -1) {
-		fields[m[1]] = true
+	for _, typ := range []string{"InventoryHost", "InventoryRow"} {
+		body := regexp.MustCompile(`(?s)\ntype `+typ+` struct \{\n(.*?)\n\}`).FindStringSubmatch(string(inv))
+		if body == nil {
+			t.Fatalf("collect/inventory.go has no type %s", typ)
+		}
+		for _, m := range regexp.MustCompile(`json:"(\w+)`).FindAllStringSubmatch(body[1], -1) {
+			fields[m[1]] = true
+		}
 	}
 	b, _ := os.ReadFile("DoubleAgent.Collect.yaml")
 	n := 0
@@ -386,10 +394,22 @@ func TestCollectorFlagsAndInventoryFields(t *testing.T) {
 			t.Errorf("the artifact passes %s, which the collector does not have", m[1])
 		}
 	}
+	read := map[string]bool{}
 	for _, m := range regexp.MustCompile(`Line\.(\w+)`).FindAllStringSubmatch(string(b), -1) {
+		read[m[1]] = true
 		if !fields[m[1]] {
 			t.Errorf("the artifact reads inventory field %s, which the collector does not write", m[1])
 		}
+	}
+	// and every field the collector writes is a column of the hunt's
+	// table (the fleet inventory is the rows, nothing left out).
+	for f := range fields {
+		if !read[f] {
+			t.Errorf("the collector's --inventory writes %s, which the artifact does not return as a column", f)
+		}
+	}
+	if len(fields) != 19 {
+		t.Errorf("%d inventory fields read from collect/inventory.go, want the 19 of InventoryHost and InventoryRow: %v", len(fields), fields)
 	}
 	if n < 8 || !flags["--encrypt-to"] {
 		t.Fatalf("%d flags seen; collector flags %v", n, flags)
