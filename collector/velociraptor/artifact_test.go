@@ -378,7 +378,7 @@ func TestCollectorFlagsAndInventoryFields(t *testing.T) {
 	// The json names of the two line types, InventoryHost and InventoryRow.
 	fields := map[string]bool{}
 	for _, typ := range []string{"InventoryHost", "InventoryRow"} {
-		body := regexp.MustCompile(`(?s)\ntype `+typ+` struct \{\n(.*?)\n\}`).FindStringSubmatch(string(inv))
+		body := regexp.MustCompile(`(?s)\ntype ` + typ + ` struct \{\n(.*?)\n\}`).FindStringSubmatch(string(inv))
 		if body == nil {
 			t.Fatalf("collect/inventory.go has no type %s", typ)
 		}

@@ -6,7 +6,8 @@
 // SERVER_EVENT artifact on System.Flow.Completion that runs doubleagent
 // timeline on each uploaded bundle). SHA256SUMS records the six release
 // binaries whose hashes the artifact declares; scripts/release.sh writes
-// both.
+// both, and TestBinariesMatchTheArtifact builds the six as it does and
+// fails when a hash is not the declared one.
 //
 // The tests check every YAML key against the artifact schema and every
 // VQL function, plugin, argument and artifact parameter against names
