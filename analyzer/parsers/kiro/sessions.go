@@ -192,8 +192,8 @@ func parseSessionLog(ctx context.Context, in *parser.Input, out parser.Sink) err
 			if len(texts) > 0 {
 				ev(timeline.Event{TurnType: timeline.User, Time: t, Text: strings.Join(texts, "\n\n"), RecordID: rid("prompt")})
 			}
-			for k, c := range other {
-				ev(timeline.Event{TurnType: timeline.System, Time: t, Text: fmt.Sprintf("prompt attachment: %d %s block%s", c, k, plural1(c)), RecordID: rid("attach-" + k)})
+			for _, o := range other {
+				ev(timeline.Event{TurnType: timeline.System, Time: t, Text: fmt.Sprintf("prompt attachment: %d %s block%s", o.n, o.kind, plural1(o.n)), RecordID: rid("attach-" + o.kind)})
 			}
 		case "AssistantMessage":
 			if r.Data == nil {
@@ -288,14 +288,21 @@ func plural1(n int) string {
 	return "s"
 }
 
+// kindCount is how many blocks of one kind a record holds.
+type kindCount struct {
+	kind string
+	n    int
+}
+
 // blocksText returns a record's text blocks and a count of its other
-// blocks by kind.
-func blocksText(d *recordData) ([]string, map[string]int) {
+// blocks by kind, the kinds in the order the record first holds each
+// (source order, so the attachment rows come out the same every run).
+func blocksText(d *recordData) ([]string, []kindCount) {
 	if d == nil {
 		return nil, nil
 	}
 	var texts []string
-	var other map[string]int
+	var other []kindCount
 	for _, b := range d.Content {
 		if b.Kind == "text" {
 			if s := blockString(b.Data); s != "" {
@@ -303,10 +310,14 @@ func blocksText(d *recordData) ([]string, map[string]int) {
 			}
 			continue
 		}
-		if other == nil {
-			other = map[string]int{}
+		i := 0
+		for i < len(other) && other[i].kind != b.Kind {
+			i++
 		}
-		other[b.Kind]++
+		if i == len(other) {
+			other = append(other, kindCount{kind: b.Kind})
+		}
+		other[i].n++
 	}
 	return texts, other
 }

@@ -1,6 +1,7 @@
 package kiro
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -104,5 +105,31 @@ func TestSessionState(t *testing.T) {
 	o := parsertest.Run(t, byID(t, "kiro/sessions"), parsertest.Input(t, "testdata/kiro-sessions/ide/sess_1/messages.jsonl", parser.File{Path: home + "/.kiro/sessions/calc/sess_1/messages.jsonl", Target: "kiro-sessions", Agent: Agent, MTime: mtime}, nil))
 	if len(o.Events) != 0 || strings.Join(o.Problems, "|") != "line 0: skipped_record: not a Kiro CLI session file (only .kiro/sessions/cli/<id>.jsonl and <id>.json are known): not read" {
 		t.Fatalf("IDE file: %d rows %q", len(o.Events), o.Problems)
+	}
+}
+
+// TestPromptAttachmentOrder: a prompt's non-text blocks are counted by
+// kind, one row per kind in the order the record first holds each (source
+// order), the same on every run (a map's order would vary).
+func TestPromptAttachmentOrder(t *testing.T) {
+	local := t.TempDir() + "/" + kiroSID + ".jsonl"
+	line := `{"version":"v1","kind":"Prompt","data":{"message_id":"p-9","content":[` +
+		`{"kind":"document","data":{"name":"a.pdf"}},{"kind":"text","data":"read these"},` +
+		`{"kind":"image","data":{"format":"png"}},{"kind":"document","data":{"name":"b.pdf"}},` +
+		`{"kind":"video","data":{}},{"kind":"image","data":{"format":"jpeg"}}],"meta":{"timestamp":1795431700}}}` + "\n"
+	if err := os.WriteFile(local, []byte(line), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want := "user read these p-9#prompt|system prompt attachment: 2 document blocks p-9#attach-document|" +
+		"system prompt attachment: 2 image blocks p-9#attach-image|system prompt attachment: 1 video block p-9#attach-video"
+	for run := 0; run < 20; run++ {
+		s := parsertest.Run(t, byID(t, "kiro/sessions"), parsertest.Input(t, local, parser.File{Path: sessDir + kiroSID + ".jsonl", Target: "kiro-sessions", Agent: Agent, MTime: mtime}, nil))
+		var got []string
+		for _, e := range s.Events {
+			got = append(got, string(e.TurnType)+" "+e.Text+" "+e.RecordID)
+		}
+		if g := strings.Join(got, "|"); g != want {
+			t.Fatalf("run %d:\n%s\nwant\n%s", run, g, want)
+		}
 	}
 }
