@@ -23,8 +23,8 @@ var agentsDToK = []Agent{
 	},
 	{
 		Name: "devin", Display: "Devin (Cognition; the local CLI)", Status: StatusParsed,
-		Evidence: EvidenceSource, EvidenceNote: "Closed source, not on npm (devin, @devin-ai/cli: 404): the cli/sessions.db and cli/transcripts layout kenn-io/agentsview 5386007 reads (internal/parser/devin.go, devin_test.go, types.go); synthetic fixture built from it",
-		Notes: "issue 28 (cass users ask for it: coding_agent_session_search #328, #385, #423, #449); DEVIN_DIR moves the store (not followed here); the Windows folder is not named by any source (AppData/Roaming/devin is collected as a guess); the cloud export (app.devin.ai sessions) has no local file and is not read",
+		Evidence: EvidenceSource, EvidenceNote: "Closed source, not on npm (devin, @devin-ai/cli: 404): the cli/sessions.db and cli/transcripts layout kenn-io/agentsview 5386007 reads (internal/parser/devin.go, devin_test.go, types.go); synthetic fixtures built from it (a transcript cut mid-step among them)",
+		Notes: "issue 28 (cass users ask for it: coding_agent_session_search #328, #385, #423, #449); DEVIN_DIR moves the store (not followed here); the Windows folder %APPDATA%\\devin is named by docs.devin.ai (the CLI's config.json there) and agent-nexus v0.1.12 (%APPDATA%\\devin\\cli\\sessions.db); the cloud sessions (app.devin.ai) live behind the REST API only: no export file or folder exists to collect (cass #449 declined them for that reason)",
 		Targets: []Target{
 			{ID: "sessions-db", Root: RootHome, Glob: "{.local/share,Library/Application Support,AppData/Roaming}/devin/cli/sessions.db", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "transcripts", Root: RootHome, Glob: "{.local/share,Library/Application Support,AppData/Roaming}/devin/cli/transcripts/*.json", Kind: KindTranscript},
