@@ -152,7 +152,7 @@ var agentsLToO = []Agent{
 	{
 		Name: "omnigent", Display: "Omnigent (meta-harness)", Status: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at omnigent-ai/omnigent 79ee2e9 (db/db_models.py, enum_codecs.py, entities/conversation.py, chat.py), kenn-io/agentsview 5386007 (omnigent.go); synthetic fixture built from the models (a PyPI package, not reachable here)",
-		Notes: "issue 28; OMNIGENT_DATA_DIR moves chat.db (not followed here); ~/.omnigents and ~/.omniagents are the names before the rename, moved on first run; session_state and session_usage (zstd-framed) and the users, account_tokens and device_grants tables are not read",
+		Notes: "issue 28; OMNIGENT_DATA_DIR moves chat.db (not followed here); ~/.omnigents and ~/.omniagents are the names before the rename, moved on first run; session_usage and session_state (zstd-framed: accounting, and the policy engine's per-conversation state) are read; the users, account_tokens and device_grants tables are not",
 		Targets: []Target{
 			{ID: "chat-db", Root: RootHome, Glob: ".{omnigent,omnigents,omniagents}/chat.db", Kind: KindSQLite, MaxSize: sqliteMax},
 		},
