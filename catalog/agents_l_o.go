@@ -74,7 +74,7 @@ var agentsLToO = []Agent{
 	},
 	{
 		Name: "metagpt", Display: "MetaGPT", Status: StatusParsed, SeedStatus: StatusCollected,
-		Evidence: EvidenceSource, EvidenceNote: "Source",
+		Evidence: EvidenceSource, EvidenceNote: "Source: geekan/MetaGPT e3bb4d5 (metagpt/configs/llm_config.py LLMConfig, config/config2.example.yaml); synthetic fixture with fake keys",
 		Notes: "configuration only, parsed to one model row per LLM block (never the key); its workspace and team.json are under the working directory",
 		Targets: []Target{
 			{ID: "config", Root: RootHome, Glob: ".metagpt/{config2.yaml,config2.bak}", Kind: KindSecret},
