@@ -159,10 +159,13 @@ var agentsLToO = []Agent{
 	},
 	{
 		Name: "omp", Display: "OhMyPi (omp; a pi fork)", Status: StatusParsed,
-		Evidence: EvidenceBundle, EvidenceNote: "The source shipped in npm @oh-my-pi/pi-coding-agent 18.3.4 (src/session/session-entries.ts, session-manager.ts) and kenn-io/agentsview at 5386007; synthetic fixture (omp needs Bun 1.3.14; not run here)",
-		Notes: "a pi fork: its sessions are pi sessions with OhMyPi's own entry types, read by the pi package; subagent transcripts sit in a folder named for the parent's file; OMP_DIR moves them (not followed here)",
+		Evidence: EvidenceRealInstall, EvidenceNote: "Real install of npm @oh-my-pi/pi-coding-agent 18.2.3 (18.3.4's dependencies are not all served here) under Bun 1.4.5 (npm @oven/bun-linux-x64) run against a loopback mock (analyzer/parsers/pi/testdata/omp-real, December 2026); OhMyPi's own entry types from the source shipped in 18.3.4 (src/session/session-entries.ts, session-manager.ts) and kenn-io/agentsview at 5386007, synthetic fixture",
+		Notes: "a pi fork: its sessions are pi sessions with OhMyPi's own entry types, read by the pi package; subagent transcripts sit in a folder named for the parent's file; OMP_DIR moves them (not followed here); the real run also writes agent/agent.db (auth_credentials, usage_history, command_usage, model_usage: collected as a secret, not parsed), agent/models.yml (providers, may hold keys: secret), logs/ (debug JSON lines: collected, not parsed); agent/models.db (the model catalog cache) and gpu_cache.json are not collected",
 		Targets: []Target{
 			{ID: "sessions", Root: RootHome, Glob: ".omp/agent/sessions/**/*.jsonl", Kind: KindTranscript},
+			{ID: "agent-db", Root: RootHome, Glob: ".omp/agent/agent.db{,-wal,-shm}", Kind: KindSecret, MaxSize: sqliteMax},
+			{ID: "config", Root: RootHome, Glob: ".omp/agent/{models.yml,config.yml,settings.json}", Kind: KindSecret},
+			{ID: "logs", Root: RootHome, Glob: ".omp/logs/**", Kind: KindLog, MaxSize: logMax},
 		},
 	},
 	{
