@@ -292,7 +292,7 @@ var agentsAToC = []Agent{
 	},
 	{
 		Name: "copilot", Display: "GitHub Copilot (language server token store)", Status: StatusParsed, SeedStatus: StatusCollected,
-		Evidence: EvidenceSource, EvidenceNote: "Source (the vendored language server)",
+		Evidence: EvidenceSource, EvidenceNote: "Source: github/copilot.vim 027ef22 (autoload/copilot.vim: the github-copilot folder under $XDG_CONFIG_HOME, ~/.config or ~/AppData/Local, hosts.json) and the apps.json its vendored language server writes; synthetic fixture with fake tokens",
 		Notes: "an OAuth token store with no transcripts, parsed to one account row per entry (never the token); Copilot Chat is collected as vscode",
 		Targets: []Target{
 			{ID: "tokens", OS: unixOS, Root: RootXDGConfig, Glob: "github-copilot/{apps,hosts}.json", Kind: KindSecret},

@@ -23,8 +23,8 @@ var agentsDToK = []Agent{
 	},
 	{
 		Name: "devin", Display: "Devin (Cognition; the local CLI)", Status: StatusParsed,
-		Evidence: EvidenceSource, EvidenceNote: "Closed source, not on npm (devin, @devin-ai/cli: 404): the cli/sessions.db and cli/transcripts layout kenn-io/agentsview 5386007 reads (internal/parser/devin.go, devin_test.go, types.go); synthetic fixture built from it",
-		Notes: "issue 28 (cass users ask for it: coding_agent_session_search #328, #385, #423, #449); DEVIN_DIR moves the store (not followed here); the Windows folder is not named by any source (AppData/Roaming/devin is collected as a guess); the cloud export (app.devin.ai sessions) has no local file and is not read",
+		Evidence: EvidenceSource, EvidenceNote: "Closed source, not on npm (devin, @devin-ai/cli: 404): the cli/sessions.db and cli/transcripts layout kenn-io/agentsview 5386007 reads (internal/parser/devin.go, devin_test.go, types.go); synthetic fixtures built from it (a transcript cut mid-step among them)",
+		Notes: "issue 28 (cass users ask for it: coding_agent_session_search #328, #385, #423, #449); DEVIN_DIR moves the store (not followed here); the Windows folder %APPDATA%\\devin is named by docs.devin.ai (the CLI's config.json there) and agent-nexus v0.1.12 (%APPDATA%\\devin\\cli\\sessions.db); the cloud sessions (app.devin.ai) live behind the REST API only: no export file or folder exists to collect (cass #449 declined them for that reason)",
 		Targets: []Target{
 			{ID: "sessions-db", Root: RootHome, Glob: "{.local/share,Library/Application Support,AppData/Roaming}/devin/cli/sessions.db", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "transcripts", Root: RootHome, Glob: "{.local/share,Library/Application Support,AppData/Roaming}/devin/cli/transcripts/*.json", Kind: KindTranscript},
@@ -257,7 +257,7 @@ var agentsDToK = []Agent{
 	{
 		Name: "kiro", Display: "Kiro (IDE and CLI, formerly Amazon Q Developer CLI)", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at 15cc8f3 (conversations_v2: migration 008 at 33494e8, and kenn-io/agentsview 5386007), synthetic fixture; .kiro/sessions/cli and the IDE's kiro.kiroagent from agentsview 5386007 (kiro.go, kiro_ide.go) and third-party readers (closed source, synthetic fixtures); denial rows, standing grants, prompt history, history copies and delegate records from the same commit and kkawakam/rustyline at bc06b3e (v15.0.0)",
-		Notes: "issue 212, issue 28; the IDE's .kiro/sessions/<workspace>/ folders and Kiro CLI's permission files wait for a real install; /save exports land wherever the user names",
+		Notes: "issue 212, issue 28; the IDE's .kiro/sessions/<workspace>/ folders (no source shows them: collected, each file a skipped_record problem) and Kiro CLI's permission files wait for a real install; the CLI store's <id>.lock and sess_<id>.history are named by cass 28b3191; /save exports land wherever the user names",
 		Targets: []Target{
 			{ID: "cli-db", OS: AllOS, Root: RootUserData, Glob: "{amazon-q,kiro-cli}/data.sqlite3", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "prompt-history", Root: RootHome, Glob: ".aws/amazonq/.cli_bash_history", Kind: KindHistory},

@@ -74,7 +74,7 @@ var agentsLToO = []Agent{
 	},
 	{
 		Name: "metagpt", Display: "MetaGPT", Status: StatusParsed, SeedStatus: StatusCollected,
-		Evidence: EvidenceSource, EvidenceNote: "Source",
+		Evidence: EvidenceSource, EvidenceNote: "Source: geekan/MetaGPT e3bb4d5 (metagpt/configs/llm_config.py LLMConfig, config/config2.example.yaml); synthetic fixture with fake keys",
 		Notes: "configuration only, parsed to one model row per LLM block (never the key); its workspace and team.json are under the working directory",
 		Targets: []Target{
 			{ID: "config", Root: RootHome, Glob: ".metagpt/{config2.yaml,config2.bak}", Kind: KindSecret},
@@ -152,17 +152,20 @@ var agentsLToO = []Agent{
 	{
 		Name: "omnigent", Display: "Omnigent (meta-harness)", Status: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at omnigent-ai/omnigent 79ee2e9 (db/db_models.py, enum_codecs.py, entities/conversation.py, chat.py), kenn-io/agentsview 5386007 (omnigent.go); synthetic fixture built from the models (a PyPI package, not reachable here)",
-		Notes: "issue 28; OMNIGENT_DATA_DIR moves chat.db (not followed here); ~/.omnigents and ~/.omniagents are the names before the rename, moved on first run; session_state and session_usage (zstd-framed) and the users, account_tokens and device_grants tables are not read",
+		Notes: "issue 28; OMNIGENT_DATA_DIR moves chat.db (not followed here); ~/.omnigents and ~/.omniagents are the names before the rename, moved on first run; session_usage and session_state (zstd-framed: accounting, and the policy engine's per-conversation state) are read; the users, account_tokens and device_grants tables are not",
 		Targets: []Target{
 			{ID: "chat-db", Root: RootHome, Glob: ".{omnigent,omnigents,omniagents}/chat.db", Kind: KindSQLite, MaxSize: sqliteMax},
 		},
 	},
 	{
 		Name: "omp", Display: "OhMyPi (omp; a pi fork)", Status: StatusParsed,
-		Evidence: EvidenceBundle, EvidenceNote: "The source shipped in npm @oh-my-pi/pi-coding-agent 18.3.4 (src/session/session-entries.ts, session-manager.ts) and kenn-io/agentsview at 5386007; synthetic fixture (omp needs Bun 1.3.14; not run here)",
-		Notes: "a pi fork: its sessions are pi sessions with OhMyPi's own entry types, read by the pi package; subagent transcripts sit in a folder named for the parent's file; OMP_DIR moves them (not followed here)",
+		Evidence: EvidenceRealInstall, EvidenceNote: "Real install of npm @oh-my-pi/pi-coding-agent 18.2.3 (18.3.4's dependencies are not all served here) under Bun 1.4.5 (npm @oven/bun-linux-x64) run against a loopback mock (analyzer/parsers/pi/testdata/omp-real, December 2026); OhMyPi's own entry types from the source shipped in 18.3.4 (src/session/session-entries.ts, session-manager.ts) and kenn-io/agentsview at 5386007, synthetic fixture",
+		Notes: "a pi fork: its sessions are pi sessions with OhMyPi's own entry types, read by the pi package; subagent transcripts sit in a folder named for the parent's file; OMP_DIR moves them (not followed here); the real run also writes agent/agent.db (auth_credentials, usage_history, command_usage, model_usage: collected as a secret, not parsed), agent/models.yml (providers, may hold keys: secret), logs/ (debug JSON lines: collected, not parsed); agent/models.db (the model catalog cache) and gpu_cache.json are not collected",
 		Targets: []Target{
 			{ID: "sessions", Root: RootHome, Glob: ".omp/agent/sessions/**/*.jsonl", Kind: KindTranscript},
+			{ID: "agent-db", Root: RootHome, Glob: ".omp/agent/agent.db{,-wal,-shm}", Kind: KindSecret, MaxSize: sqliteMax},
+			{ID: "config", Root: RootHome, Glob: ".omp/agent/{models.yml,config.yml,settings.json}", Kind: KindSecret},
+			{ID: "logs", Root: RootHome, Glob: ".omp/logs/**", Kind: KindLog, MaxSize: logMax},
 		},
 	},
 	{

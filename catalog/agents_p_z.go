@@ -41,8 +41,8 @@ var agentsPToZ = []Agent{
 	},
 	{
 		Name: "piebald", Display: "Piebald (desktop agent app)", Status: StatusParsed,
-		Evidence: EvidenceSource, EvidenceNote: "Closed source, desktop only (npm piebald: 404): the app.db schema kenn-io/agentsview 5386007 reads (internal/parser/piebald.go, types.go, piebald_test.go); synthetic fixture built from it",
-		Notes: "issue 28; PIEBALD_DIR moves the store (not followed here); the Tauri data directory on each OS",
+		Evidence: EvidenceSource, EvidenceNote: "Closed source, desktop only (npm piebald: 404): the app.db schema kenn-io/agentsview 5386007 reads (internal/parser/piebald.go, types.go, piebald_test.go) and the typed-parts schema of Piebald's own Piebald-AI/splitrail caa74804 (src/analyzers/piebald_schema_tests.rs: message_generations, message_kind, tool_execution_context); synthetic fixtures built from both",
+		Notes: "issue 28; PIEBALD_DIR moves the store (not followed here); the data directory on each OS (splitrail 56e4be4: dirs::data_dir()/piebald, %APPDATA%\\piebald on Windows)",
 		Targets: []Target{
 			{ID: "app-db", Root: RootHome, Glob: "{.local/share,Library/Application Support,AppData/Roaming}/piebald/app.db", Kind: KindSQLite, MaxSize: sqliteMax},
 		},

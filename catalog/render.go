@@ -193,7 +193,11 @@ func Markdown(list []Agent) string {
 	fmt.Fprintf(&b, "Catalog version %s: %d agents, %d parsed, %d backlog, %d collected.\n\n", Version, len(list), count[StatusParsed], count[StatusBacklog], count[StatusCollected])
 	b.WriteString("Status is what the analyzer does today: `parsed` (a registered parser reads the transcripts), " +
 		"`backlog` (parseable records are collected, a parser is wanted), `collected` (collected and detected, nothing to parse). " +
-		"Seed status is what the research documents intend once the parser lands.\n\n")
+		"Seed status is what the research documents intend once the parser lands. " +
+		"Evidence is where each agent's format was learned: `real-install` (a release run here, its version in the note), " +
+		"`shipped-bundle` (the code a release ships, read), `source` (the agent's source or a peer's reader, at the commit in the note), " +
+		"`docs` (documentation only). The rows each parsed agent yields are listed per parser, by agent, in " +
+		"[analyzer/docs/parsers.md](../../analyzer/docs/parsers.md) (generated from the registry).\n\n")
 	b.WriteString("Paths are relative to a home directory (`~`): a Linux or macOS home, or a Windows profile " +
 		"(`C:\\Users\\<name>`, seen from WSL as `/mnt/c/Users/<name>`). Globs use doublestar syntax (`*`, `**`, `{a,b}`). " +
 		"A path is reported once, for the first agent and target in this order whose glob matches it.\n\n")

@@ -131,6 +131,7 @@ var notRead = map[string]string{
 	"qoder/session-meta":              "agent-<id>.meta.json and <session>-session.json (titles, subagent type, fork parent): collected, not parsed yet",
 	"qoder/ide-session-meta":          "the IDE copy's meta files: collected, not parsed yet",
 	"qwenpaw/config":                  "config.json, token_usage.json and each workspace's jobs.json (cron jobs), agent.json and HEARTBEAT.md: collected, not parsed yet",
+	"omp/logs":                        "OhMyPi's debug logs (JSON lines: proxy, rules registered, lifecycle) and their rotation audit file: collected; no row kind seen in the 18.2.3 run",
 	"reasonix/stats":                  "stats/<date>.jsonl: token usage per model request, collected, not parsed (not evidence of an action)",
 	"reasonix/config":                 "config.toml: providers, permissions, sandbox; collected, not parsed yet",
 	"shelley/config":                  "AGENTS.md and hooks/: the user's instructions and hook scripts, collected, not parsed yet",

@@ -30,7 +30,7 @@ func Parsers() []parser.Parser {
 			Doc: "Devin CLI cli/sessions.db: each session (title, working directory, model, created and last activity; hidden sessions kept and marked) and its message_nodes: typed prompts, replies, thinking, tool calls with full arguments and their results, system messages, with each node's parent",
 		}, parseDB),
 		parser.New(parser.Spec{
-			ID: "devin/transcripts", Agent: Agent, Version: 2, Actions: actions,
+			ID: "devin/transcripts", Agent: Agent, Version: 3, Actions: actions,
 			Targets: []string{"transcripts"}, Names: []string{"*.json"},
 			Doc: "Devin CLI cli/transcripts/<session>.json (trajectory steps: prompts, replies, thinking, tool calls and results, per-step model and token metrics, final metrics; secondary to sessions.db's message nodes)",
 			Secondary: &parser.Secondary{Window: transcriptWindow, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.Thinking, timeline.ToolUse, timeline.ToolResult, timeline.System},
@@ -306,8 +306,11 @@ func contentText(raw json.RawMessage) string {
 // keeps only the header members and up to holdBudget bytes of steps; when
 // the steps were more, a second pass (eachStep) decodes them again one at
 // a time. Memory is bounded by the budget and the largest single step,
-// not the file, and a cut or broken document still gives no rows, only
-// its problem, as when it was decoded whole.
+// not the file. A document that fails part way (cut short, or broken)
+// once its steps array is begun keeps the complete steps before the
+// failure, each its rows, and one problem naming the byte it was read to;
+// one that fails before gives only its problem, as when it was decoded
+// whole.
 func parseTranscript(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	p := strings.ReplaceAll(in.Path, "\\", "/")
 	if path.Base(path.Dir(p)) != "transcripts" {

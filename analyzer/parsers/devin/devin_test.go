@@ -115,7 +115,7 @@ func TestTranscript(t *testing.T) {
 		t.Fatalf("problems\n%s\nwant\n%s", got, want)
 	}
 	b := golden(t, "devin/transcripts", "testdata/transcripts/bad.json", parser.File{Path: root + "transcripts/bad.json", Target: "transcripts", Agent: Agent, MTime: mtime}, "testdata/transcript_bad.golden.jsonl")
-	if len(b.Events) != 0 || len(b.Problems) != 1 || !strings.HasPrefix(b.Problems[0], "line 1: Devin transcript is not a JSON object") {
+	if len(b.Events) != 0 || len(b.Problems) != 1 || b.Problems[0] != "line 1: Devin transcript cut short (unexpected end of JSON input) inside its steps array: the 0 complete step(s) before the cut are read, the step being written and the rest of the file are not" {
 		t.Fatalf("bad transcript %q", b.Problems)
 	}
 	n := golden(t, "devin/transcripts", "testdata/transcripts/nosteps.json", parser.File{Path: root + "transcripts/nosteps.json", Target: "transcripts", Agent: Agent, MTime: mtime}, "testdata/transcript_nosteps.golden.jsonl")
@@ -171,4 +171,41 @@ func TestBinaryIDsInProblems(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("problems %q", got)
 	}
+}
+
+// TestTranscriptCut: a transcript cut while step 4 was being written (the
+// fixture's first bytes, as a copy taken mid-write holds them) gives the
+// rows of steps 1 to 3, each as the whole file gives them, the header's
+// final metrics, and one problem naming the cut; read once or twice.
+func TestTranscriptCut(t *testing.T) {
+	eachBudget(t, func(t *testing.T) {
+		f := parser.File{Path: root + "transcripts/cut.json", Target: "transcripts", Agent: Agent, MTime: mtime}
+		s := golden(t, "devin/transcripts", "testdata/transcripts/cut.json", f, "testdata/transcript_cut.golden.jsonl")
+		var got []string
+		for _, e := range s.Events {
+			got = append(got, string(e.TurnType)+" "+e.RecordID+" "+e.Text+" "+e.ToolInput)
+		}
+		want := []string{
+			"system step-1#text system message: You are Devin. ",
+			"user step-2#text Fix the login bug ",
+			"thinking step-3#block-0 Check the auth flow ",
+			"assistant step-3#block-1 Inspecting files. ",
+			`tool_use step-3#tool-use-0 shell_command {"command":"grep -rn login src/"}`,
+			`system step-3#metrics step metrics: {"prompt_tokens":1200,"completion_tokens":80,"cached_tokens":300} `,
+			`system cut#final-metrics final metrics: {"total_prompt_tokens":3000,"total_completion_tokens":220} `,
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("rows\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		// each step's rows are the whole file's rows of that step
+		whole := parsertest.Run(t, byID(t, "devin/transcripts"), parsertest.Input(t, "testdata/transcripts/sess-1.json", parser.File{Path: root + "transcripts/cut.json", Target: "transcripts", Agent: Agent, MTime: mtime}, nil))
+		for i, e := range s.Events[:len(s.Events)-1] {
+			if w := whole.Events[i]; w != e {
+				t.Fatalf("row %d\n%+v\nwhole file\n%+v", i, e, w)
+			}
+		}
+		if p := strings.Join(s.Problems, "|"); p != "line 1: Devin transcript cut short (unexpected end of JSON input) inside its steps array: the 3 complete step(s) before the cut are read, the step being written and the rest of the file are not" {
+			t.Fatalf("problems %q", p)
+		}
+	})
 }

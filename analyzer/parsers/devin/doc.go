@@ -9,9 +9,31 @@
 // directories Library/Application Support/devin and .local/share/devin,
 // and DEVIN_DIR). Dicklesworthstone/coding_agent_session_search at
 // 2a1fc6f has no Devin connector (issues #328, #385, #423 and #449 ask for
-// one, the local sessions.db and the cloud export). The fixtures are
-// synthetic, built from those shapes. The cloud export is not read: no
-// source shows its format and no local file holds it.
+// one, the local sessions.db and the cloud export; #449, closed
+// 2026-09-22, says cass v0.8.0 reads the local store at
+// ~/.local/share/devin/cli/sessions.db and will not read the cloud
+// sessions, which "only exist behind an API key"). The fixtures are
+// synthetic, built from those shapes.
+//
+// Folders: the data directory is the platform's (dirs-style): Linux
+// ~/.local/share/devin, macOS ~/Library/Application Support/devin,
+// Windows %APPDATA%\devin (AppData/Roaming/devin). The Windows one is
+// named by two sources, no longer a guess: docs.devin.ai's CLI
+// configuration page (the user config at %APPDATA%\devin\config.json,
+// beside ~/.config/devin/config.json elsewhere) and
+// AlexanderWagnerDev/agent-nexus v0.1.12's release notes (its Devin
+// adapter reads %APPDATA%\devin\cli\sessions.db on Windows,
+// $XDG_DATA_HOME/devin/cli/sessions.db elsewhere, a store Devin Desktop
+// shares). No real Windows install was seen.
+//
+// Not read: the Devin cloud (app.devin.ai) sessions. They live behind the
+// REST API (v1 GET /v1/sessions, v3 .../sessions/{devin_id}/messages:
+// items of created_at, event_id, message, source); neither the CLI nor
+// the desktop app writes them to disk, no export file or folder of
+// theirs is documented or named by any peer (cass #449 was declined for
+// that reason; agentsview 5386007 reads only cli/), so there is no
+// catalog path to collect and nothing to parse. A saved API response
+// wherever a user put it is outside every catalog glob.
 //
 // Files:
 //
@@ -44,9 +66,18 @@
 // Token and More), decoding one step at a time, keeping the header
 // members (agent, working_directory, cwd, final_metrics, updated_at,
 // wherever they stand, matched as encoding/json matches keys) and the
-// steps while they come to no more than holdBudget (32 MB); a cut or
-// broken document gives the problem decoding it whole gave and no rows;
-// data after the value is parser.DataAfterJSON's problem; of two steps
+// steps while they come to no more than holdBudget (32 MB). A document
+// cut short (a copy taken while the CLI was writing it) or broken once
+// its steps array is begun keeps every complete step before the cut,
+// each its rows as the whole file gives them, and the header members read
+// before it, with one problem: "Devin transcript cut short (...) inside
+// its steps array: the <n> complete step(s) before the cut are read, the
+// step being written and the rest of the file are not" (or "after its
+// steps array: its <n> step(s) are read, the members after the cut are
+// not"); the second pass stops at the same step (v3). One that fails
+// before its steps array, or with a header member of the wrong type,
+// gives the problem decoding it whole gave and no rows; data after the
+// value is parser.DataAfterJSON's problem; of two steps
 // members the last is read and each earlier one's steps are a
 // skipped_record problem (v2). Steps held are
 // written from memory; a transcript with more is read a second time, one

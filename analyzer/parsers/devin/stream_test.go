@@ -28,9 +28,12 @@ func runTranscript(t *testing.T, doc string) *parsertest.Sink {
 
 // TestTranscriptStreamProblems: the streaming reader gives the problem
 // decoding the whole document gave (the wording was taken from
-// encoding/json's Decode into the old struct for each document), and no
-// row from a document that does not decode, even for steps read before
-// the cut.
+// encoding/json's Decode into the old struct for each document) for a
+// document that fails before its steps array; one cut short or broken
+// once its steps array is begun keeps each complete step before the
+// failure (its rows) and gives one problem naming the byte it was read
+// to, read once or twice (eachBudget). A header member of the wrong type
+// still gives no rows.
 func TestTranscriptStreamProblems(t *testing.T) {
 	eachBudget(t, testStreamProblems)
 }
@@ -49,33 +52,39 @@ func eachBudget(t *testing.T, f func(t *testing.T)) {
 
 func testStreamProblems(t *testing.T) {
 	const not = "line 1: Devin transcript is not a JSON object: "
-	for _, c := range []struct{ doc, want string }{
-		{`[1,2]`, not + "expected an object, found an array"},
-		{`[1,2`, not + "unexpected end of JSON input"},
-		{`"x"`, not + "expected an object, found a string"},
-		{`5`, not + "expected an object, found a number"},
-		{`true`, not + "expected an object, found true or false"},
-		{``, not + "unexpected end of JSON input"},
-		{`null`, "line 1: Devin transcript without a steps array: not read"},
-		{`{"steps":"x"}`, not + "expected an array at steps, found a string"},
-		{`{"steps":{"a":[1]}}`, not + "expected an array at steps, found an object"},
-		{`{"steps":5,"agent":[]}`, not + "expected an array at steps, found a number"},
-		{`{"agent":"x","steps":[]}`, not + "expected an object at agent, found a string"},
-		{`{"agent":{"model_name":1},"steps":[]}`, not + "expected a string at agent.model_name, found a number"},
-		{`{"steps":[],"updated_at":5,"cwd":true}`, not + "expected a string at updated_at, found a number"},
-		{`{"steps":[{"source":"user","message":"hi"}],"steps":null}`, "line 1: skipped_record: an earlier steps member of 1 step(s) not read: a later steps member replaces it (the last is read)|line 1: Devin transcript without a steps array: not read"},
-		{`{"steps":[{"source":"user","message":"hi"},{"source":`, not + "unexpected end of JSON input"},
-		{`{"steps":[{"source":"user","message":"hi"}]`, not + "unexpected end of JSON input"},
-		{`{"steps":[{"source":"user","message":"hi"}] x`, not + "invalid character 'x' after object key:value pair"},
-		{`{"steps":[1,{"source":"user","message":"hi"}]}`, "line 1: transcript step 1 is not a JSON object: expected an object, found a number"},
+	for _, c := range []struct {
+		doc, want string
+		rows      int
+	}{
+		{`[1,2]`, not + "expected an object, found an array", 0},
+		{`[1,2`, not + "unexpected end of JSON input", 0},
+		{`"x"`, not + "expected an object, found a string", 0},
+		{`5`, not + "expected an object, found a number", 0},
+		{`true`, not + "expected an object, found true or false", 0},
+		{``, not + "unexpected end of JSON input", 0},
+		{`null`, "line 1: Devin transcript without a steps array: not read", 0},
+		{`{"steps":"x"}`, not + "expected an array at steps, found a string", 0},
+		{`{"steps":{"a":[1]}}`, not + "expected an array at steps, found an object", 0},
+		{`{"steps":5,"agent":[]}`, not + "expected an array at steps, found a number", 0},
+		{`{"agent":"x","steps":[]}`, not + "expected an object at agent, found a string", 0},
+		{`{"agent":{"model_name":1},"steps":[]}`, not + "expected a string at agent.model_name, found a number", 0},
+		{`{"steps":[],"updated_at":5,"cwd":true}`, not + "expected a string at updated_at, found a number", 0},
+		{`{"steps":[{"source":"user","message":"hi"}],"steps":null}`, "line 1: skipped_record: an earlier steps member of 1 step(s) not read: a later steps member replaces it (the last is read)|line 1: Devin transcript without a steps array: not read", 0},
+		{`{"agent":{"model_name":"m"},"ste`, not + "unexpected end of JSON input", 0},
+		{`{"steps":`, not + "unexpected end of JSON input", 0},
+		{`{"steps":[{"source":"user","mess`, "line 1: Devin transcript cut short (unexpected end of JSON input) inside its steps array: the 0 complete step(s) before the cut are read, the step being written and the rest of the file are not", 0},
+		{`{"steps":[{"source":"user","message":"hi"},{"source":`, "line 1: Devin transcript cut short (unexpected end of JSON input) inside its steps array: the 1 complete step(s) before the cut are read, the step being written and the rest of the file are not", 1},
+		{`{"steps":[{"source":"user","message":"hi"},{"source":"user","message":"ho"}`, "line 1: Devin transcript cut short (unexpected end of JSON input) inside its steps array: the 2 complete step(s) before the cut are read, the step being written and the rest of the file are not", 2},
+		{`{"steps":[{"source":"user","message":"hi"}]`, "line 1: Devin transcript cut short (unexpected end of JSON input) after its steps array: its 1 step(s) are read, the members after the cut are not", 1},
+		{`{"steps":[{"source":"user","message":"hi"}],"final_metrics":{"total_`, "line 1: Devin transcript cut short (unexpected end of JSON input) after its steps array: its 1 step(s) are read, the members after the cut are not", 1},
+		{`{"steps":[{"source":"user","message":"hi"}] x`, "line 1: Devin transcript broken (invalid character 'x' after object key:value pair) after its steps array: its 1 step(s) are read, the members after the break are not", 1},
+		{`{"steps":[{"source":"user","message":"hi"},{"source":"user","message":"ho"} {`, "line 1: Devin transcript broken (expected comma after array element) inside its steps array: the 2 complete step(s) before the break are read, the step being written and the rest of the file are not", 2},
+		{`{"agent":"x","steps":[{"source":"user","message":"hi"},`, not + "unexpected end of JSON input", 0},
+		{`{"steps":[1,{"source":"user","message":"hi"}]}`, "line 1: transcript step 1 is not a JSON object: expected an object, found a number", 1},
 	} {
 		s := runTranscript(t, c.doc)
-		n := 0
-		if strings.HasPrefix(c.doc, `{"steps":[1,`) {
-			n = 1
-		}
-		if got := strings.Join(s.Problems, "|"); got != c.want || len(s.Events) != n {
-			t.Errorf("%s: problems %q rows %d, want %q rows %d", c.doc, got, len(s.Events), c.want, n)
+		if got := strings.Join(s.Problems, "|"); got != c.want || len(s.Events) != c.rows {
+			t.Errorf("%s: problems %q rows %d, want %q rows %d", c.doc, got, len(s.Events), c.want, c.rows)
 		}
 	}
 }

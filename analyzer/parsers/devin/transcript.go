@@ -25,6 +25,11 @@ type transcriptHeader struct {
 	// holdBudget bytes (heldAll): then the second pass is not needed
 	held    []json.RawMessage
 	heldAll bool
+	// cut is the document failing to decode part way (cut short, or
+	// broken) once its steps array was begun: the nsteps complete steps
+	// of that array before the failure are read, and no more.
+	cut    bool
+	nsteps int
 }
 
 // holdBudget is how many bytes of steps the first pass keeps so that a
@@ -90,19 +95,48 @@ func scanTranscript(ctx context.Context, in *parser.Input, out parser.Sink) (*tr
 	var typeErr error
 	n := 0
 	prev := 0 // the steps of the last steps member read
+	open := false
+	// broken is a decode failure part way. Once a steps array is begun
+	// (open) or read (h.steps), the complete steps of that array before
+	// the failure are kept, with one problem naming where the document
+	// ends to the reader; before that, the document's problem as
+	// decoding it whole gave (no rows).
+	broken := func(err error) (*transcriptHeader, error) {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if typeErr != nil || (!open && !h.steps) {
+			return fail(err)
+		}
+		if open {
+			h.steps, h.stepsAt = true, n
+			h.nsteps = prev
+		}
+		h.cut = true
+		what, at := "cut short", "cut"
+		if !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+			what, at = "broken", "break"
+		}
+		where := fmt.Sprintf("inside its steps array: the %d complete step(s) before the %s are read, the step being written and the rest of the file are not", h.nsteps, at)
+		if !open {
+			where = fmt.Sprintf("after its steps array: its %d step(s) are read, the members after the %s are not", h.nsteps, at)
+		}
+		out.Problem(1, fmt.Sprintf("Devin transcript %s (%s) %s", what, parser.JSONError(err), where))
+		return h, nil
+	}
 	for dec.More() {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		kt, err := dec.Token()
 		if err != nil {
-			return fail(err)
+			return broken(err)
 		}
 		key, _ := kt.(string)
 		if strings.EqualFold(key, "steps") {
 			t, err := dec.Token()
 			if err != nil {
-				return fail(err)
+				return broken(err)
 			}
 			if prev > 0 {
 				out.Report(1, parser.KindSkippedRecord, fmt.Sprintf("an earlier steps member of %d step(s) not read: a later steps member replaces it (the last is read)", prev))
@@ -111,16 +145,17 @@ func scanTranscript(ctx context.Context, in *parser.Input, out parser.Sink) (*tr
 			switch t {
 			case json.Delim('['):
 				h.held, h.heldAll = nil, true
+				open = true
 				size := 0
 				for dec.More() {
-					prev++
 					if ctx.Err() != nil {
 						return nil, ctx.Err()
 					}
 					var raw json.RawMessage
 					if err := dec.Decode(&raw); err != nil {
-						return fail(err)
+						return broken(err)
 					}
+					prev++
 					if size += len(raw); h.heldAll && size <= holdBudget {
 						h.held = append(h.held, raw)
 					} else {
@@ -128,14 +163,15 @@ func scanTranscript(ctx context.Context, in *parser.Input, out parser.Sink) (*tr
 					}
 				}
 				if _, err := dec.Token(); err != nil {
-					return fail(err)
+					return broken(err)
 				}
-				h.steps, h.stepsAt = true, n
+				open = false
+				h.steps, h.stepsAt, h.nsteps = true, n, prev
 			case nil:
 				h.steps = false
 			default:
 				if err := skipRest(ctx, dec, t); err != nil {
-					return fail(err)
+					return broken(err)
 				}
 				if typeErr == nil {
 					typeErr = &json.UnmarshalTypeError{Value: jsonKind(t), Type: reflect.TypeFor[[]json.RawMessage](), Field: "steps"}
@@ -146,7 +182,7 @@ func scanTranscript(ctx context.Context, in *parser.Input, out parser.Sink) (*tr
 		}
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return fail(err)
+			return broken(err)
 		}
 		if !isHeaderKey(key) {
 			continue
@@ -159,7 +195,7 @@ func scanTranscript(ctx context.Context, in *parser.Input, out parser.Sink) (*tr
 		}
 	}
 	if _, err := dec.Token(); err != nil {
-		return fail(err)
+		return broken(err)
 	}
 	if typeErr != nil {
 		return fail(typeErr)
@@ -279,13 +315,18 @@ func eachStep(ctx context.Context, in *parser.Input, tr *transcriptHeader, fn fu
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
+			if tr.cut && i == tr.nsteps {
+				return nil // the first pass's problem names the rest
+			}
 			var raw json.RawMessage
 			if err := dec.Decode(&raw); err != nil {
 				return err
 			}
 			fn(i, raw)
 		}
-		_, err = dec.Token()
+		if _, err = dec.Token(); err != nil && tr.cut {
+			return nil // cut right after its last step: the first pass said so
+		}
 		return err
 	}
 	return errChanged

@@ -108,9 +108,21 @@
 //     (created_at, updated_at)" at created_at and one "turn <n>
 //     metadata: <key>=<value> ..." row per session_state.
 //     conversation_metadata.user_turn_metadatas entry (tokens, requests,
-//     duration, message ids) at its end_timestamp. Any other file under
-//     .kiro/sessions (the IDE's <workspace>/sess_*/ folders, which no
-//     source shows) is one skipped_record problem.
+//     duration, message ids) at its end_timestamp. The store's other
+//     files, named by Dicklesworthstone/coding_agent_session_search at
+//     28b3191 (src/connectors/kiro.rs, which skips both): <id>.lock a
+//     counted skip (state_only:session-lock); sess_<id>.history, whose
+//     content no source shows, read as rustyline file history (the CLI's
+//     prompt history format) when it opens with rustyline's "#V2"
+//     header, each line a secondary user row of session <id> with no
+//     time, else one skipped_record problem, unread (v2; before v2
+//     neither file reached the parser). Any other file under
+//     .kiro/sessions (the Kiro IDE's <workspace>/sess_*/ folders:
+//     agentsview 5386007's IDE reader, internal/parser/kiro_ide.go, reads
+//     only globalStorage/kiro.kiroagent, cass 28b3191 only cli/, and no
+//     other source or real install shows them) is one skipped_record
+//     problem naming them. A prompt's attachment rows come out one per
+//     block kind in the order the record first holds each.
 //
 //   - kiro/ide: the Kiro IDE's globalStorage/kiro.kiroagent (closed
 //     source; the shapes kenn-io/agentsview 5386007 reads,

@@ -2,6 +2,7 @@ package kiro
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"sort"
@@ -97,18 +98,69 @@ func inCLIStore(p string) bool {
 }
 
 // parseSessionFile reads one file of the .kiro/sessions target: a CLI
-// session's transcript or its state; anything else under .kiro/sessions
-// (the IDE's per-workspace sess_*/ folders, which no source shows) is one
-// skipped_record problem.
+// session's transcript (<id>.jsonl) or its state (<id>.json); the CLI's
+// <id>.lock beside them a counted skip, its sess_<id>.history (both named
+// by Dicklesworthstone/coding_agent_session_search 28b3191,
+// src/connectors/kiro.rs, which skips them) read as rustyline file
+// history when it carries rustyline's "#V2" header, else one
+// skipped_record problem; anything else under .kiro/sessions (the IDE's
+// per-workspace sess_*/ folders, which no source shows) one
+// skipped_record problem naming it.
 func parseSessionFile(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	if !inCLIStore(in.Path) {
-		out.Report(0, parser.KindSkippedRecord, "not a Kiro CLI session file (only .kiro/sessions/cli/<id>.jsonl and <id>.json are known): not read")
+		out.Report(0, parser.KindSkippedRecord, "not a Kiro CLI session file (only .kiro/sessions/cli/<id>.jsonl, <id>.json, <id>.lock and sess_<id>.history are known; no source shows the Kiro IDE's .kiro/sessions/<workspace>/ folders): not read")
 		return nil
 	}
-	if strings.HasSuffix(in.Base(), ".json") {
+	b := in.Base()
+	switch {
+	case strings.HasSuffix(b, ".jsonl"):
+		return parseSessionLog(ctx, in, out)
+	case strings.HasSuffix(b, ".json"):
 		return parseSessionMeta(in, out)
+	case strings.HasSuffix(b, ".lock"):
+		out.Skip(1, "state_only:session-lock")
+		return nil
+	case strings.HasPrefix(b, "sess_") && strings.HasSuffix(b, ".history"):
+		return parseSessionHistory(ctx, in, out, strings.TrimSuffix(strings.TrimPrefix(b, "sess_"), ".history"))
 	}
-	return parseSessionLog(ctx, in, out)
+	out.Report(0, parser.KindSkippedRecord, "a file of the Kiro CLI session store of a kind not known (only <id>.jsonl, <id>.json, <id>.lock and sess_<id>.history are): not read")
+	return nil
+}
+
+// parseSessionHistory reads cli/sess_<id>.history. No source shows its
+// content; a file that opens with rustyline's "#V2" header (the format of
+// the CLI's prompt history, .cli_bash_history) is read as that history,
+// each line a secondary user row of session <id>, with no time; any
+// other content is one skipped_record problem, unread.
+func parseSessionHistory(ctx context.Context, in *parser.Input, out parser.Sink, sid string) error {
+	rc, err := in.Open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	v2 := false
+	errOther := errors.New("not rustyline history")
+	err = parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
+		s := string(line)
+		if !v2 {
+			if s != "#V2" {
+				out.Report(0, parser.KindSkippedRecord, "Kiro CLI sess_<id>.history without rustyline's #V2 header (its format no source shows): not read")
+				return errOther
+			}
+			v2 = true
+			out.Skip(n, "state_only:history-version-header")
+			return nil
+		}
+		if v2 {
+			s = unescape(s)
+		}
+		out.Event(timeline.Event{TurnType: timeline.User, Text: s, SessionID: sid, SourceLine: n, TimeBasis: timeline.TimeNone, Secondary: true})
+		return nil
+	})
+	if errors.Is(err, errOther) {
+		return nil
+	}
+	return err
 }
 
 func stem(in *parser.Input) string {
@@ -192,8 +244,8 @@ func parseSessionLog(ctx context.Context, in *parser.Input, out parser.Sink) err
 			if len(texts) > 0 {
 				ev(timeline.Event{TurnType: timeline.User, Time: t, Text: strings.Join(texts, "\n\n"), RecordID: rid("prompt")})
 			}
-			for k, c := range other {
-				ev(timeline.Event{TurnType: timeline.System, Time: t, Text: fmt.Sprintf("prompt attachment: %d %s block%s", c, k, plural1(c)), RecordID: rid("attach-" + k)})
+			for _, o := range other {
+				ev(timeline.Event{TurnType: timeline.System, Time: t, Text: fmt.Sprintf("prompt attachment: %d %s block%s", o.n, o.kind, plural1(o.n)), RecordID: rid("attach-" + o.kind)})
 			}
 		case "AssistantMessage":
 			if r.Data == nil {
@@ -288,14 +340,21 @@ func plural1(n int) string {
 	return "s"
 }
 
+// kindCount is how many blocks of one kind a record holds.
+type kindCount struct {
+	kind string
+	n    int
+}
+
 // blocksText returns a record's text blocks and a count of its other
-// blocks by kind.
-func blocksText(d *recordData) ([]string, map[string]int) {
+// blocks by kind, the kinds in the order the record first holds each
+// (source order, so the attachment rows come out the same every run).
+func blocksText(d *recordData) ([]string, []kindCount) {
 	if d == nil {
 		return nil, nil
 	}
 	var texts []string
-	var other map[string]int
+	var other []kindCount
 	for _, b := range d.Content {
 		if b.Kind == "text" {
 			if s := blockString(b.Data); s != "" {
@@ -303,10 +362,14 @@ func blocksText(d *recordData) ([]string, map[string]int) {
 			}
 			continue
 		}
-		if other == nil {
-			other = map[string]int{}
+		i := 0
+		for i < len(other) && other[i].kind != b.Kind {
+			i++
 		}
-		other[b.Kind]++
+		if i == len(other) {
+			other = append(other, kindCount{kind: b.Kind})
+		}
+		other[i].n++
 	}
 	return texts, other
 }

@@ -1,6 +1,8 @@
 package kiro
 
 import (
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -102,7 +104,74 @@ func TestSessionState(t *testing.T) {
 		t.Fatalf("broken state: %d rows %q", len(b.Events), b.Problems)
 	}
 	o := parsertest.Run(t, byID(t, "kiro/sessions"), parsertest.Input(t, "testdata/kiro-sessions/ide/sess_1/messages.jsonl", parser.File{Path: home + "/.kiro/sessions/calc/sess_1/messages.jsonl", Target: "kiro-sessions", Agent: Agent, MTime: mtime}, nil))
-	if len(o.Events) != 0 || strings.Join(o.Problems, "|") != "line 0: skipped_record: not a Kiro CLI session file (only .kiro/sessions/cli/<id>.jsonl and <id>.json are known): not read" {
+	if len(o.Events) != 0 || strings.Join(o.Problems, "|") != "line 0: skipped_record: not a Kiro CLI session file (only .kiro/sessions/cli/<id>.jsonl, <id>.json, <id>.lock and sess_<id>.history are known; no source shows the Kiro IDE's .kiro/sessions/<workspace>/ folders): not read" {
 		t.Fatalf("IDE file: %d rows %q", len(o.Events), o.Problems)
+	}
+}
+
+// TestPromptAttachmentOrder: a prompt's non-text blocks are counted by
+// kind, one row per kind in the order the record first holds each (source
+// order), the same on every run (a map's order would vary).
+func TestPromptAttachmentOrder(t *testing.T) {
+	local := t.TempDir() + "/" + kiroSID + ".jsonl"
+	line := `{"version":"v1","kind":"Prompt","data":{"message_id":"p-9","content":[` +
+		`{"kind":"document","data":{"name":"a.pdf"}},{"kind":"text","data":"read these"},` +
+		`{"kind":"image","data":{"format":"png"}},{"kind":"document","data":{"name":"b.pdf"}},` +
+		`{"kind":"video","data":{}},{"kind":"image","data":{"format":"jpeg"}}],"meta":{"timestamp":1795431700}}}` + "\n"
+	if err := os.WriteFile(local, []byte(line), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want := "user read these p-9#prompt|system prompt attachment: 2 document blocks p-9#attach-document|" +
+		"system prompt attachment: 2 image blocks p-9#attach-image|system prompt attachment: 1 video block p-9#attach-video"
+	for run := 0; run < 20; run++ {
+		s := parsertest.Run(t, byID(t, "kiro/sessions"), parsertest.Input(t, local, parser.File{Path: sessDir + kiroSID + ".jsonl", Target: "kiro-sessions", Agent: Agent, MTime: mtime}, nil))
+		var got []string
+		for _, e := range s.Events {
+			got = append(got, string(e.TurnType)+" "+e.Text+" "+e.RecordID)
+		}
+		if g := strings.Join(got, "|"); g != want {
+			t.Fatalf("run %d:\n%s\nwant\n%s", run, g, want)
+		}
+	}
+}
+
+// TestSessionStoreOtherFiles: the CLI store's <id>.lock is a counted
+// skip and its sess_<id>.history (cass 28b3191 names both) is read as
+// rustyline history when it has the #V2 header: each line a secondary
+// user row of session <id>, unescaped, with no time; without the header
+// it is one skipped_record problem and no row; a file of another kind in
+// cli/ is one skipped_record problem.
+func TestSessionStoreOtherFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		if err := os.WriteFile(dir+"/"+name, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return dir + "/" + name
+	}
+	p := byID(t, "kiro/sessions")
+	run := func(local, name string) *parsertest.Sink {
+		f := parser.File{Path: sessDir + name, Target: "kiro-sessions", Agent: Agent, MTime: mtime}
+		if !p.Match(&f) {
+			t.Fatalf("kiro/sessions does not match %s", name)
+		}
+		return parsertest.Run(t, p, parsertest.Input(t, local, f, nil))
+	}
+	l := run(write(kiroSID+".lock", "4242\n"), kiroSID+".lock")
+	if len(l.Events) != 0 || len(l.Problems) != 0 || len(l.Skips) != 1 || l.Skips[0].Reason != "state_only:session-lock" {
+		t.Fatalf("lock: rows %d problems %q skips %+v", len(l.Events), l.Problems, l.Skips)
+	}
+	h := run(write("sess_"+kiroSID+".history", "#V2\nfix the failing test\nrun it\\nagain\n"), "sess_"+kiroSID+".history")
+	var got []string
+	for _, e := range h.Events {
+		got = append(got, fmt.Sprintf("%s|%s|%v|%d|%s|%s", e.TurnType, e.SessionID, e.Secondary, e.SourceLine, e.TimeBasis, e.Text))
+	}
+	want := "user|" + kiroSID + "|true|2|none|fix the failing test\nuser|" + kiroSID + "|true|3|none|run it\nagain"
+	if strings.Join(got, "\n") != want || len(h.Problems) != 0 {
+		t.Fatalf("history rows\n%s\nwant\n%s\nproblems %q", strings.Join(got, "\n"), want, h.Problems)
+	}
+	o := run(write("sess_other.history", "{\"prompt\":\"x\"}\n"), "sess_other.history")
+	if len(o.Events) != 0 || strings.Join(o.Problems, "|") != "line 0: skipped_record: Kiro CLI sess_<id>.history without rustyline's #V2 header (its format no source shows): not read" {
+		t.Fatalf("other history: rows %d problems %q", len(o.Events), o.Problems)
 	}
 }

@@ -48,6 +48,16 @@
 //     or 1 zstd, payload; unframed legacy text) is "session usage (as of
 //     the conversation's last update): <JSON>" at updated_at (inherited),
 //     tokens and cost by model; a value that does not decode is a
-//     problem. Never read: session_state (the harness's resume state),
-//     users, account_tokens, device_grants, policies, hosts and the rest.
+//     problem. session_state (the same CompressedText; a TEXT column on
+//     conversations in builds before the metadata split, migration
+//     f2a3b4c5d6e7) is the JSON key/value store the policy (guardrails)
+//     engine keeps across a conversation's turns (entities/conversation.py;
+//     written by stores/conversation_store set_session_state; keys such
+//     as risk_score, gdrive_read_confidential, gdrive_created_file_ids,
+//     _task_switch_history, _policy_cost_ask_approved_usd): "policy
+//     session state (as of the conversation's last update): <JSON>" at
+//     updated_at (inherited), RecordID "<id>#state"; an empty object (no
+//     state written yet) gives no row, a value that does not decode is a
+//     problem (v4). Never read: users, account_tokens, device_grants,
+//     policies, hosts and the rest.
 package omnigent

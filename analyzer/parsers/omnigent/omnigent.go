@@ -24,9 +24,9 @@ const Agent = "omnigent"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "omnigent/chat-db", Agent: Agent, Version: 3, Actions: actions,
+			ID: "omnigent/chat-db", Agent: Agent, Version: 4, Actions: actions,
 			Targets: []string{"chat-db"}, Names: []string{"chat.db"},
-			Doc: "~/.omnigent/chat.db: each conversation (title, sub-agent and parent, workspace, branch, archived) and its items in position order: typed prompts, injected context (is_meta), replies, reasoning summaries, tool calls with full arguments and their outputs, provider-native tools, errors, compactions, routing decisions, slash and terminal commands, resource events; each conversation's session_usage (zstd-framed token and cost accounting)",
+			Doc: "~/.omnigent/chat.db: each conversation (title, sub-agent and parent, workspace, branch, archived) and its items in position order: typed prompts, injected context (is_meta), replies, reasoning summaries, tool calls with full arguments and their outputs, provider-native tools, errors, compactions, routing decisions, slash and terminal commands, resource events; each conversation's session_usage (zstd-framed token and cost accounting) and session_state (the policy engine's per-conversation state)",
 		}, parseDB),
 	}
 }
@@ -65,6 +65,7 @@ var conversationKind = map[int64]string{1: "default", 2: "sub_agent"}
 type meta struct {
 	kind, subAgent, task, workspace, branch, external string
 	usage                                             any        // session_usage as stored
+	state                                             any        // session_state as stored
 	row                                               parser.Row // the row it was read from
 }
 
@@ -122,6 +123,7 @@ func parseDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 				convs[id] = c
 				conversationRow(out, r, c, m)
 				usageRow(out, r, c, m)
+				stateRow(out, r, c, m)
 				return nil
 			})
 			orphanMetas(out, metas, convs)
@@ -154,12 +156,13 @@ func orphanMetas(out parser.Sink, metas map[string]meta, convs map[string]*conv)
 		convs[id] = c
 		conversationRow(out, m.row, c, m)
 		usageRow(out, m.row, c, m)
+		stateRow(out, m.row, c, m)
 	}
 }
 
 func metaOf(r parser.Row) meta {
 	return meta{kind: enumText(r.Vals["kind"], conversationKind), subAgent: r.Get("sub_agent_name"), task: r.Get("task_summary"),
-		workspace: r.Get("workspace"), branch: r.Get("git_branch"), external: r.Get("external_session_id"), usage: r.Vals["session_usage"], row: r}
+		workspace: r.Get("workspace"), branch: r.Get("git_branch"), external: r.Get("external_session_id"), usage: r.Vals["session_usage"], state: r.Vals["session_state"], row: r}
 }
 
 func conversationRow(out parser.Sink, r parser.Row, c *conv, m meta) {
@@ -215,8 +218,23 @@ func conversationRow(out parser.Sink, r parser.Row, c *conv, m meta) {
 // the payload; an unframed value is the legacy plain text): the harness's
 // token and cost accounting, one row at the conversation's updated_at.
 func usageRow(out parser.Sink, r parser.Row, c *conv, m meta) {
+	compressedRow(out, r, c, m.usage, "session_usage", "session usage (as of the conversation's last update): ", "#usage")
+}
+
+// stateRow writes a conversation's session_state (CompressedText, as
+// session_usage): the JSON key/value store the policy (guardrails) engine
+// keeps across turns (entities/conversation.py; counters, audit trails,
+// risk_score, gdrive_read_confidential, gdrive_created_file_ids,
+// _policy_cost_ask_approved_usd, ...), as of the last update, one row at
+// updated_at (inherited); an empty object ("{}", no state written yet)
+// gives none.
+func stateRow(out parser.Sink, r parser.Row, c *conv, m meta) {
+	compressedRow(out, r, c, m.state, "session_state", "policy session state (as of the conversation's last update): ", "#state")
+}
+
+func compressedRow(out parser.Sink, r parser.Row, c *conv, v any, column, label, rid string) {
 	var raw []byte
-	switch v := m.usage.(type) {
+	switch v := v.(type) {
 	case []byte:
 		raw = v
 	case string:
@@ -227,19 +245,22 @@ func usageRow(out parser.Sink, r parser.Row, c *conv, m meta) {
 	}
 	text, err := decodeCompressed(raw)
 	if err != nil {
-		out.Problem(r.Rowid, "session_usage of conversation "+parser.Shown(c.id)+": "+err.Error()+": not read")
+		out.Problem(r.Rowid, column+" of conversation "+parser.Shown(c.id)+": "+err.Error()+": not read")
 		return
-	}
-	e := timeline.Event{TurnType: timeline.System, SessionID: c.id, ParentSessionID: c.parent, ProjectPath: c.workspace,
-		SourceLine: r.Rowid, RecordID: c.id + "#usage"}
-	e.Time, e.TimeBasis = parser.SQLEpoch(r.Vals["updated_at"])
-	if e.TimeBasis == timeline.TimeRecorded {
-		e.TimeBasis = timeline.TimeInherited
 	}
 	if json.Valid([]byte(text)) {
 		text = parser.CompactJSON([]byte(text))
 	}
-	e.Text = "session usage (as of the conversation's last update): " + text
+	if column == "session_state" && (text == "{}" || text == "null") {
+		return
+	}
+	e := timeline.Event{TurnType: timeline.System, SessionID: c.id, ParentSessionID: c.parent, ProjectPath: c.workspace,
+		SourceLine: r.Rowid, RecordID: c.id + rid}
+	e.Time, e.TimeBasis = parser.SQLEpoch(r.Vals["updated_at"])
+	if e.TimeBasis == timeline.TimeRecorded {
+		e.TimeBasis = timeline.TimeInherited
+	}
+	e.Text = label + text
 	out.Event(e)
 }
 

@@ -1,6 +1,7 @@
 package omnigent
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -119,6 +120,40 @@ func TestTypical(t *testing.T) {
 	}
 	if u := find(t, s, timeline.System, "session usage (as of the conversation's last update): {\"input_tokens\""); u.SessionID != convS {
 		t.Fatalf("raw-framed usage %+v", u)
+	}
+}
+
+// TestSessionState: session_state, the policy engine's per-conversation
+// state, is one row at the conversation's updated_at (inherited), the
+// JSON as stored (raw-framed here); an empty object gives none; a build
+// before compression (plain TEXT on the conversations row) is read the
+// same; a framed value that does not decode is one problem.
+func TestSessionState(t *testing.T) {
+	s := run(t, "testdata/typical.sql", "testdata/typical.golden.jsonl")
+	var got []string
+	for _, e := range s.Events {
+		if strings.HasSuffix(e.RecordID, "#state") {
+			got = append(got, fmt.Sprintf("%s|%s|%s|%d|%s", e.SessionID, e.Time.Format(time.RFC3339), e.TimeBasis, e.SourceLine, e.Text))
+		}
+	}
+	want := convA + `|2026-11-24T06:05:00Z|inherited|1|policy session state (as of the conversation's last update): {"risk_score":{"score":35,"events":[{"tool":"sys_os_write","delta":20}]},"gdrive_read_confidential":true,"_policy_cost_ask_approved_usd":2.5}`
+	if strings.Join(got, "\n") != want {
+		t.Fatalf("state rows\n%s\nwant\n%s", strings.Join(got, "\n"), want)
+	}
+	f := parser.File{Path: dbPath, Target: "chat-db", Agent: Agent, MTime: mtime}
+	l := parsertest.Run(t, byID(t, "omnigent/chat-db"), parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/legacy.sql", `ALTER TABLE conversations ADD COLUMN session_state TEXT; UPDATE conversations SET session_state = '{"_task_switch_history": ["refactor", "tests"]}'`), f, nil))
+	if e := find(t, l, timeline.System, "policy session state"); e.Text != `policy session state (as of the conversation's last update): {"_task_switch_history":["refactor","tests"]}` || e.SessionID != "conv_1" || e.RecordID != "conv_1#state" {
+		t.Fatalf("legacy state %+v", e)
+	}
+	b := parsertest.Run(t, byID(t, "omnigent/chat-db"), parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/typical.sql", `UPDATE omnigent_conversation_metadata SET session_state = X'0001ffff' WHERE kind = 1`), f, nil))
+	var probs []string
+	for _, p := range b.Problems {
+		if strings.Contains(p, "session_state") {
+			probs = append(probs, p)
+		}
+	}
+	if len(probs) != 1 || !strings.HasPrefix(probs[0], "line 1: session_state of conversation "+convA+": zstd payload does not decode (") {
+		t.Fatalf("problems %q", probs)
 	}
 }
 

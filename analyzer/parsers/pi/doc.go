@@ -36,8 +36,16 @@
 //     agent wrote, are system rows "subagent task from the parent agent
 //     (not typed): ...". Both read in the reader's contract mode; an
 //     entry type neither fork nor pi writes is an "unknown entry type"
-//     problem. Not run here: omp needs Bun 1.3.14 and Prime Agent has no
-//     release, so the fixtures (testdata/flavours) are built from the
+//     problem. OhMyPi was run here (2026-12-03): npm
+//     @oh-my-pi/pi-coding-agent 18.2.3 (18.3.4's dependencies are not all
+//     served) under Bun 1.4.5 from npm @oven/bun-linux-x64, against the
+//     loopback mock (scripts/gen-omp-fixture.sh): its three sessions
+//     (testdata/omp-real: a bash call, a write, a bash call refused as an
+//     unknown tool) are read line for line (TestOMPRealRun); their
+//     thinking_level_change has thinkingLevel null, which reads
+//     "thinking_level=(not set: null)". Prime Agent has no release, and
+//     OhMyPi's other entry types and subagents did not occur in those
+//     runs, so the other fixtures (testdata/flavours) are built from the
 //     sources above.
 //
 // Evidence: pi's session format from badlogic/pi-mono
@@ -79,7 +87,8 @@
 //     hookMessage), branchSummary and compactionSummary are system rows.
 //     model_change gives "model: <modelId> provider=<provider>" and then
 //     "model: <old> -> <new> provider=<provider>"; thinking_level_change
-//     gives "model: <current> thinking_level=<level>"; compaction,
+//     gives "model: <current> thinking_level=<level>" (a null level
+//     "(not set: null)"); compaction,
 //     branch_summary, custom_message and session_info (the name) are system
 //     rows; label entries and extension custom entries give none, except
 //     customType pi.bug-report: "session synced: bug report uploaded <url>"

@@ -277,7 +277,11 @@ func (st *sessionState) entry(ctx context.Context, in *parser.Input, n int64, e 
 		if m != "" {
 			m += " "
 		}
-		st.emitID(t, timeline.System, "model: "+m+"thinking_level="+e.ThinkingLevel, n, e.ID)
+		lvl := e.ThinkingLevel
+		if lvl == "" {
+			lvl = "(not set: null)" // OhMyPi 18.2.3 writes thinkingLevel null
+		}
+		st.emitID(t, timeline.System, "model: "+m+"thinking_level="+lvl, n, e.ID)
 	case "compaction":
 		st.emitID(t, timeline.System, "compaction: "+e.Summary, n, e.ID)
 	case "branch_summary":
