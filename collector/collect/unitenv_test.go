@@ -19,8 +19,10 @@ import (
 // row's found_via naming the drop-in, its line, the unit and its user. A
 // unit without User= reaches root's home; a user unit below a home
 // reaches that home, %h expanded; the same unit's value does not reach
-// another user. A masked unit (a link to /dev/null) and a FIFO unit file
-// are not read, and nothing hangs on the FIFO.
+// another user. An EnvironmentFile= is read by the host-file rule: a
+// regular file's settings count, a FIFO or /dev/zero is logged, never
+// opened for reading. A masked unit (a link to /dev/null) and a FIFO unit
+// file are not read, and nothing hangs on a FIFO.
 func TestServiceUnitRelocation(t *testing.T) {
 	root := t.TempDir()
 	put(t, root, "etc/passwd", "root:x:0:0::/root:/bin/bash\nalice:x:1000:1000::/home/alice:/bin/bash\nollama:x:998:998::/usr/share/ollama:/bin/false\n")
@@ -34,6 +36,12 @@ func TestServiceUnitRelocation(t *testing.T) {
 	put(t, root, "srv/codex/sessions/2026/11/30/rollout-1.jsonl", `{"type":"session_meta"}`+"\n")
 	put(t, root, "home/alice/.config/systemd/user/ollama.service", "[Service]\nExecStart=/usr/local/bin/ollama serve\nEnvironment=OLLAMA_MODELS=%h/models\n")
 	put(t, root, "home/alice/models/manifests/registry.ollama.ai/library/qwen3/8b", "{}")
+	put(t, root, "etc/systemd/system/agents.service", "[Service]\nUser=alice\nEnvironmentFile=-/etc/agents.env\nEnvironmentFile=/srv/env.fifo\nEnvironmentFile=/dev/zero\n")
+	put(t, root, "etc/agents.env", "# agents\nCODEX_HOME=/srv/alice-codex\n")
+	put(t, root, "srv/alice-codex/sessions/2026/12/01/rollout-2.jsonl", `{"type":"session_meta"}`+"\n")
+	if err := syscall.Mkfifo(filepath.Join(root, "srv/env.fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.Symlink("/dev/null", filepath.Join(root, "etc/systemd/system/masked.service")); err != nil {
 		t.Fatal(err)
 	}
@@ -53,6 +61,8 @@ func TestServiceUnitRelocation(t *testing.T) {
 			"OLLAMA_MODELS=/data/ollama in /etc/systemd/system/ollama.service.d/override.conf:2 (ollama.service, User=ollama)"},
 		{"/srv/codex/sessions/2026/11/30/rollout-1.jsonl", "root", "codex-cli", "sessions", "collected",
 			"CODEX_HOME=/srv/codex in /usr/lib/systemd/system/rootsvc.service:3 (rootsvc.service)"},
+		{"/srv/alice-codex/sessions/2026/12/01/rollout-2.jsonl", "alice", "codex-cli", "sessions", "collected",
+			"CODEX_HOME=/srv/alice-codex in /etc/agents.env:2 (EnvironmentFile= of /etc/systemd/system/agents.service:3) (agents.service, User=alice)"},
 		{"/home/alice/models/manifests/registry.ollama.ai/library/qwen3/8b", "alice", "ollama", "manifests", "collected",
 			"OLLAMA_MODELS=%h/models in /home/alice/.config/systemd/user/ollama.service:3 (ollama.service)"},
 	} {
@@ -64,8 +74,11 @@ func TestServiceUnitRelocation(t *testing.T) {
 	if _, ok := m["/data/ollama/blobs/sha256-00"]; ok {
 		t.Error("a model blob under OLLAMA_MODELS was collected")
 	}
-	var units []string
+	var units, envFiles []string
 	for _, l := range logLines(t, vr.Log) {
+		if l["message"] == "service unit's EnvironmentFile= not read: relocated agent folders it sets are not found" {
+			envFiles = append(envFiles, l["file"].(string))
+		}
 		if l["message"] == "relocation variables read from a service unit" {
 			units = append(units, l["unit"].(string)+" "+l["unit_user"].(string))
 		}
@@ -73,7 +86,10 @@ func TestServiceUnitRelocation(t *testing.T) {
 			t.Errorf("ollama.service's folder walked for %v", l["user"])
 		}
 	}
-	if got, want := strings.Join(units, "\n"), "ollama.service ollama\nrootsvc.service \nollama.service "; got != want {
+	if got, want := strings.Join(units, "\n"), "agents.service alice\nollama.service ollama\nrootsvc.service \nollama.service "; got != want {
 		t.Errorf("units read:\n%s\nwant\n%s", got, want)
+	}
+	if got, want := strings.Join(envFiles, " "), "/srv/env.fifo /dev/zero"; got != want {
+		t.Errorf("EnvironmentFile= not read: %q, want %q", got, want)
 	}
 }
