@@ -138,7 +138,7 @@ var agentsLToO = []Agent{
 		Name: "ollama", Display: "Ollama", Status: StatusParsed, SeedStatus: StatusParsed,
 		Relocations: []Relocation{{Var: "OLLAMA_MODELS", Folder: ".ollama/models", Source: "ollama/ollama@fb30760 envconfig/config.go Models() (OLLAMA_MODELS, else ~/.ollama/models)"}},
 		Evidence:    EvidenceSource, EvidenceNote: "Source at v0.35.1 (b0c1ca4), synthetic fixture; auto-mode settings from source at 6787222 (after v0.40.6); model manifests (models/manifests/<host>/<namespace>/<model>/<tag>) from source at fb30760 (manifest/manifest.go, types/model/name.go), synthetic fixture (fixtures/roots/promptlock); no real db.sqlite (no desktop app on Linux)",
-		Notes: "the model blobs (models/blobs) are not collected, only the manifests naming them; OLLAMA_MODELS moves the models folder (followed as a relocation; a value set only in a service unit such as ollama.service is not read)",
+		Notes: "the model blobs (models/blobs) are not collected, only the manifests naming them; OLLAMA_MODELS moves the models folder (followed as a relocation, from start files and from systemd units: ollama.service's Environment= or a drop-in, for the home of the unit's User=, the ollama user of Ollama's Linux installer, home /usr/share/ollama)",
 		Targets: []Target{
 			{ID: "app-db", OS: macWinOS, Root: RootUserData, Glob: "Ollama/db.sqlite", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "history", Root: RootHome, Glob: ".ollama/history", Kind: KindHistory},

@@ -30,6 +30,10 @@ const MaxEnvFile = 1 << 20
 // EnvSetting is one value of a relocation variable and where it was set.
 type EnvSetting struct {
 	Name, Value, Where string
+	// Systemd: the value is from a systemd unit's Environment=, taken
+	// literally but for %h and %% (ExpandUnitValue), not by the shell's
+	// rules (ExpandEnvValue).
+	Systemd bool
 }
 
 // EnvDir is a folder whose files of one extension are read for settings.

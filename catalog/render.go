@@ -211,7 +211,7 @@ func Markdown(list []Agent) string {
 		}
 		fmt.Fprintf(&b, "`%s` for `~/%s`", r.Var, r.Folder)
 	}
-	b.WriteString(") from each user's shell start files, the host's environment files and, on a live Linux host, " +
+	b.WriteString(") from each user's shell start files, the host's environment files, systemd service units (a system unit's for the home of its `User=`) and, on a live Linux host, " +
 		"the environment of the user's processes, and walks the folder a value names as if it stood at the default place.\n\n")
 
 	b.WriteString("| Agent | Display | Status | Seed status | Evidence | Targets (linux / darwin / windows) |\n")

@@ -24,9 +24,26 @@
 #      stay on for everything else.
 #   3. A second session, same model: an ordinary script (a word count over
 #      one file), which must not be flagged.
+#   4. The scan phase, as a script: a third session writes ~/vault/scan.lua,
+#      Lua that walks the home and writes every file to scan.log and the
+#      ones whose names look sensitive to target_file_list.log: the two
+#      logs the public analyses of ESET's samples name (scan.log, the
+#      file-system inventory; target_file_list.log, the files picked).
+#      Written, never run (no Lua here).
+#   5. The scan phase, by the shell: a fourth session runs
+#      find ~ -type f > ~/vault/scan.log (--allowedTools=Bash); the log it
+#      wrote is copied into the root (vault/scan.log), real.
+#   6. The host's Ollama server as Ollama's Linux installer sets it up
+#      (ollama/ollama@3fa8daa scripts/install.sh, configure_systemd): the
+#      system user ollama (home /usr/share/ollama) in etc/passwd,
+#      etc/systemd/system/ollama.service, and a drop-in override.conf, as
+#      `systemctl edit ollama.service` writes it, moving the models folder
+#      with Environment="OLLAMA_MODELS=/data/ollama/models", which holds a
+#      gpt-oss:120b manifest. SYNTHETIC (no systemd, no ollama here).
 #
 # Output (replaced wholesale):
-#   fixtures/roots/promptlock/            home/findings-examiner4/{.claude,.claude.json,.ollama,vault}, etc/hostname
+#   fixtures/roots/promptlock/            home/findings-examiner4/{.claude,.claude.json,.ollama,vault}, etc/{hostname,passwd,systemd},
+#                                         usr/share/ollama, data/ollama/models
 #   fixtures/roots/promptlock.expect.json what was sent and what the mock logged
 set -euo pipefail
 
@@ -149,6 +166,48 @@ run_claude "$SID2" "$P2" --allowedTools=Write
 T21=$(now)
 RC2=$RC
 log "claude (ordinary) exit $RC"
+# 4. The scan phase as a script.
+SCAN='-- scan.lua: generated
+local lfs = require("lfs")
+local home = os.getenv("HOME")
+local log = io.open(home .. "/vault/scan.log", "w")
+local picked = io.open(home .. "/vault/target_file_list.log", "w")
+local words = { "tax", "passport", "invoice", "q3", "wallet", "password" }
+local function walk(dir)
+  for name in lfs.dir(dir) do
+    if name ~= "." and name ~= ".." then
+      local p = dir .. "/" .. name
+      local a = lfs.attributes(p)
+      if a and a.mode == "directory" then
+        walk(p)
+      elseif a then
+        log:write(p, " ", a.size, "\n")
+        for _, w in ipairs(words) do
+          if name:lower():find(w, 1, true) then picked:write(p, "\n") break end
+        end
+      end
+    end
+  end
+end
+walk(home)
+log:close()
+picked:close()'
+SID3=$(uuid)
+P3=$(PROMPT_WRITE "$PROJ/scan.lua" "$SCAN")
+T30=$(now)
+run_claude "$SID3" "$P3" --allowedTools=Write
+T31=$(now)
+RC3=$RC
+log "claude (scan script) exit $RC"
+
+# 5. The scan phase by the shell.
+SID4=$(uuid)
+P4=$(PROMPT_CMD "find ~ -type f > ~/vault/scan.log")
+T40=$(now)
+run_claude "$SID4" "$P4" --allowedTools=Bash
+T41=$(now)
+RC4=$RC
+log "claude (scan by find) exit $RC"
 kill $MOCK_PID 2>/dev/null || true
 cd /
 
@@ -156,23 +215,51 @@ cd /
 rm -rf "$ROOT_OUT"
 mkdir -p "$ROOT_OUT/home/$U" "$ROOT_OUT/etc"
 printf 'fixture-host-pl\n' >"$ROOT_OUT/etc/hostname"
+# 6. The Ollama server of the host (synthetic, see above).
+printf 'root:x:0:0:root:/root:/bin/bash\n%s:x:1004:1004::/home/%s:/bin/bash\nollama:x:998:998::/usr/share/ollama:/bin/false\n' "$U" "$U" >"$ROOT_OUT/etc/passwd"
+mkdir -p "$ROOT_OUT/etc/systemd/system/ollama.service.d" "$ROOT_OUT/usr/share/ollama/.ollama"
+cat >"$ROOT_OUT/etc/systemd/system/ollama.service" <<UNIT
+[Unit]
+Description=Ollama Service
+After=network-online.target
+
+[Service]
+ExecStart=/usr/local/bin/ollama serve
+User=ollama
+Group=ollama
+Restart=always
+RestartSec=3
+Environment="PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+[Install]
+WantedBy=default.target
+UNIT
+printf '[Service]\nEnvironment="OLLAMA_MODELS=/data/ollama/models"\n' >"$ROOT_OUT/etc/systemd/system/ollama.service.d/override.conf"
+printf 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGRvdWJsZWFnZW50LWZpeHR1cmUtb2xsYW1hLWtleQ ollama-fixture\n' >"$ROOT_OUT/usr/share/ollama/.ollama/id_ed25519.pub"
+MAN2=$ROOT_OUT/data/ollama/models/manifests/registry.ollama.ai/library/gpt-oss
+mkdir -p "$MAN2"
+cat >"$MAN2/120b" <<MANIFEST
+{"schemaVersion":2,"mediaType":"application/vnd.docker.distribution.manifest.v2+json","config":{"mediaType":"application/vnd.docker.container.image.v1+json","digest":"$(d config-120b)","size":489},"layers":[{"mediaType":"application/vnd.ollama.image.model","digest":"$(d model-120b)","size":65369818624},{"mediaType":"application/vnd.ollama.image.license","digest":"$(d license)","size":11353},{"mediaType":"application/vnd.ollama.image.template","digest":"$(d template)","size":7240},{"mediaType":"application/vnd.ollama.image.params","digest":"$(d params)","size":18}]}
+MANIFEST
 for p in .claude .claude.json .ollama vault Documents; do
   [ -e "$EH/$p" ] && cp -a "$EH/$p" "$ROOT_OUT/home/$U/"
 done
 chown -R 0:0 "$ROOT_OUT"
-python3 "$REPO/scripts/lib/sanitize-claude-home.py" "$ROOT_OUT/home/$U" 'doubleagent' 'lock.lua' 'count.lua'
+python3 "$REPO/scripts/lib/sanitize-claude-home.py" "$ROOT_OUT/home/$U" 'doubleagent' 'lock.lua' 'count.lua' 'scan.lua' 'scan.log'
 
 # ------------------------------------------------------------------ expect.json
-python3 - "$MOCKLOG" "$EXPECT_OUT" "$P" "$P2" <<PY
+python3 - "$MOCKLOG" "$EXPECT_OUT" "$P" "$P2" "$P3" "$P4" <<PY
 import json, sys
-mock, out, p1, p2 = sys.argv[1:]
+mock, out, p1, p2, p3, p4 = sys.argv[1:]
 ev = [e for e in (json.loads(l) for l in open(mock)) if e.get("kind") == "event"]
 calls = [{k: e[k] for k in ("tool", "id", "command", "path") if k in e} for e in ev if e["api"] == "anthropic" and e["action"] == "tool_call"]
 json.dump({
   "generated_by": "scripts/gen-promptlock-fixture.sh",
   "root": "$NAME", "hostname": "fixture-host-pl", "user": "$U", "home": "$EH", "project_dir": "$PROJ",
   "model": "$MODEL",
-  "synthetic": ["$EH/.ollama/models/manifests/registry.ollama.ai/library/gpt-oss/20b"],
+  "synthetic": ["$EH/.ollama/models/manifests/registry.ollama.ai/library/gpt-oss/20b", "/etc/passwd", "/etc/systemd/system/ollama.service",
+                "/etc/systemd/system/ollama.service.d/override.conf", "/usr/share/ollama/.ollama/id_ed25519.pub",
+                "/data/ollama/models/manifests/registry.ollama.ai/library/gpt-oss/120b"],
   "claude-code": {
     "package": "@anthropic-ai/claude-code", "version": "$V_CLAUDE",
     "scenarios": [{
@@ -183,6 +270,14 @@ json.dump({
       "scenario": "ordinary-script", "session_id": "$SID2", "prompt": p2,
       "command_line": "claude -p PROMPT --session-id $SID2 --model $MODEL --allowedTools=Write",
       "started_utc": "$T20", "ended_utc": "$T21", "exit_code": $RC2,
+    }, {
+      "scenario": "scan-script", "session_id": "$SID3", "prompt": p3,
+      "command_line": "claude -p PROMPT --session-id $SID3 --model $MODEL --allowedTools=Write",
+      "started_utc": "$T30", "ended_utc": "$T31", "exit_code": $RC3,
+    }, {
+      "scenario": "scan-by-find", "session_id": "$SID4", "prompt": p4,
+      "command_line": "claude -p PROMPT --session-id $SID4 --model $MODEL --allowedTools=Bash",
+      "started_utc": "$T40", "ended_utc": "$T41", "exit_code": $RC4,
     }],
     "mock": {"tool_calls": calls},
   },

@@ -3,7 +3,10 @@ package findings
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
+
+	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
@@ -102,13 +105,16 @@ func firstShape(low, word string, re *regexp.Regexp) (int, int) {
 // PromptLock finds the PromptLock shape: an agent session whose model is
 // a gpt-oss model (its own rows name it), or that ran on a host whose
 // Ollama holds a gpt-oss manifest (ollama/manifest rows), and that wrote
-// or ran a script that enumerates files and encrypts or locks them.
-// Neither half alone is reported: gpt-oss is an ordinary local model, and
-// file encryption is an ordinary task.
+// or ran a script that enumerates files and encrypts or locks them, or
+// that enumerates files into PromptLock's scan logs (scan.log,
+// target_file_list.log), or wrote such a log itself. Neither half alone
+// is reported: gpt-oss is an ordinary local model, and file encryption
+// is an ordinary task.
 type PromptLock struct {
 	model    map[key]Ref    // the first row of a session naming a gpt-oss model
 	manifest map[string]Ref // per host, the first gpt-oss manifest row
 	scripts  map[key][]Ref  // per session, the locker-shaped calls (at most maxLockerRows)
+	scans    map[key][]Ref  // per session, the calls writing PromptLock's scan logs (at most maxLockerRows)
 	order    []key
 }
 
@@ -121,12 +127,12 @@ const lockerScanMax = 256 << 10
 
 // NewPromptLock returns the detector.
 func NewPromptLock() *PromptLock {
-	return &PromptLock{model: map[key]Ref{}, manifest: map[string]Ref{}, scripts: map[key][]Ref{}}
+	return &PromptLock{model: map[key]Ref{}, manifest: map[string]Ref{}, scripts: map[key][]Ref{}, scans: map[key][]Ref{}}
 }
 
 func (*PromptLock) ID() string { return PromptLockID }
 func (*PromptLock) Title() string {
-	return "Agent on a gpt-oss model wrote or ran a script that walks files and encrypts them (PromptLock shape)"
+	return "Agent on a gpt-oss model wrote or ran a script that walks files and encrypts them or lists them in scan logs (PromptLock shape)"
 }
 func (*PromptLock) Level() string { return "high" }
 func (*PromptLock) Class() string { return "impact" }
@@ -140,6 +146,78 @@ func lockerShape(s string) (enum, enc string) {
 		s = s[:lockerScanMax]
 	}
 	low := asciiLower(s)
+	enum = enumShape(s, low)
+	if enum == "" {
+		return "", ""
+	}
+	at, n := firstTok(low, lockEncToks)
+	if at < 0 {
+		return "", ""
+	}
+	return enum, s[at : at+n]
+}
+
+// scanLogNames are the files PromptLock's generated scripts write their
+// findings to, as the public analyses of ESET's samples name them: the
+// file-system inventory (scan.log) and the files picked as holding
+// critical information (target_file_list.log).
+var scanLogToks = []lockTok{{"target_file_list.log", true, true}, {"scan.log", true, true}}
+
+// scanLogShape returns the enumeration words and the scan log a call's
+// input names (as written), or "" when it does not hold both.
+func scanLogShape(s string) (enum, log string) {
+	if len(s) > lockerScanMax {
+		s = s[:lockerScanMax]
+	}
+	low := asciiLower(s)
+	at, n := firstTok(low, scanLogToks)
+	if at < 0 {
+		return "", ""
+	}
+	log = s[at : at+n]
+	if enum = enumShape(s, low); enum == "" {
+		return "", ""
+	}
+	return enum, log
+}
+
+// writtenScanLog returns the scan log a file write or edit writes (its
+// path field, or its text when that is the path), or "".
+func writtenScanLog(r *timeline.Row) string {
+	low := asciiLower(r.ToolInput + "\n" + r.Text)
+	if at, _ := firstTok(low, scanLogToks); at < 0 {
+		return ""
+	}
+	paths := []string{strings.TrimSpace(firstLine(r.Text))}
+	var in map[string]any
+	if json.Unmarshal([]byte(r.ToolInput), &in) == nil {
+		for _, f := range []string{"file_path", "path", "filepath", "filename", "target_file", "absolute_path"} {
+			if v, ok := in[f].(string); ok {
+				paths = append(paths, v)
+			}
+		}
+	}
+	for _, p := range paths {
+		base := strings.ToLower(p[strings.LastIndexAny(p, `/\`)+1:])
+		for _, t := range scanLogToks {
+			if base == t.lit {
+				return p
+			}
+		}
+	}
+	return ""
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// enumShape returns the first enumeration word or shape of s (low is s
+// lowered), or "".
+func enumShape(s, low string) string {
 	at, n := firstTok(low, lockEnumToks)
 	for _, sh := range []struct {
 		word string
@@ -150,14 +228,9 @@ func lockerShape(s string) (enum, enc string) {
 		}
 	}
 	if at < 0 {
-		return "", ""
+		return ""
 	}
-	enum = s[at : at+n]
-	at, n = firstTok(low, lockEncToks)
-	if at < 0 {
-		return "", ""
-	}
-	return enum, s[at : at+n]
+	return s[at : at+n]
 }
 
 // keptModel is kept with the row's model (the note names it).
@@ -191,34 +264,63 @@ func (d *PromptLock) Row(line int64, r *timeline.Row, _ func(rows ...Ref)) {
 	default:
 		return
 	}
-	if enum, _ := lockerShape(r.ToolInput + "\n" + r.Text); enum == "" {
-		return
+	in := r.ToolInput + "\n" + r.Text
+	m := d.scripts
+	if enum, _ := lockerShape(in); enum == "" {
+		m = d.scans
+		if enum, _ := scanLogShape(in); enum == "" && (r.Action == string(timeline.ActExecute) || writtenScanLog(r) == "") {
+			return
+		}
 	}
-	s, ok := d.scripts[k]
-	if !ok {
+	_, ok1 := d.scripts[k]
+	_, ok2 := d.scans[k]
+	if !ok1 && !ok2 {
 		k = k.clone()
 		d.order = append(d.order, k)
 	}
-	if len(s) < maxLockerRows {
-		d.scripts[k] = append(s, kept(line, r))
+	if s := m[k]; len(s) < maxLockerRows {
+		m[k] = append(s, kept(line, r))
 	}
+}
+
+// scanNote says what a scan-log call does.
+func scanNote(x Ref) string {
+	r := x.Row
+	if enum, log := scanLogShape(r.ToolInput + "\n" + r.Text); enum != "" {
+		return fmt.Sprintf("row %d (%s %s) enumerates files (%q) and writes what it finds to %q", x.Line, r.Action, r.ToolName, enum, log)
+	}
+	return fmt.Sprintf("row %d (%s %s) writes %s", x.Line, r.Action, r.ToolName, writtenScanLog(r))
 }
 
 func (d *PromptLock) Finish(report func(note string, rows ...Ref)) {
 	for _, k := range d.order {
-		calls := d.scripts[k]
+		calls, scans := d.scripts[k], d.scans[k]
 		model, byRows := d.model[k]
 		man, byManifest := d.manifest[k.host]
 		if !byRows && !byManifest {
 			continue
 		}
-		first := calls[0].Row
-		enum, enc := lockerShape(first.ToolInput + "\n" + first.Text)
-		note := fmt.Sprintf("row %d (%s %s) enumerates files (%q) and encrypts or locks them (%q)", calls[0].Line, first.Action, first.ToolName, enum, enc)
-		if len(calls) > 1 {
-			note += fmt.Sprintf(", and %d more call(s) of that shape", len(calls)-1)
+		var note string
+		if len(calls) > 0 {
+			first := calls[0].Row
+			enum, enc := lockerShape(first.ToolInput + "\n" + first.Text)
+			note = fmt.Sprintf("row %d (%s %s) enumerates files (%q) and encrypts or locks them (%q)", calls[0].Line, first.Action, first.ToolName, enum, enc)
+			if len(calls) > 1 {
+				note += fmt.Sprintf(", and %d more call(s) of that shape", len(calls)-1)
+			}
 		}
-		refs := append([]Ref(nil), calls...)
+		if len(scans) > 0 {
+			if note != "" {
+				note += "; "
+			}
+			note += scanNote(scans[0])
+			if len(scans) > 1 {
+				note += fmt.Sprintf(", and %d more scan-log call(s)", len(scans)-1)
+			}
+			note += " (PromptLock's scan logs are scan.log, the file-system inventory, and target_file_list.log, the files picked for their contents)"
+		}
+		refs := append(append([]Ref(nil), calls...), scans...)
+		sort.SliceStable(refs, func(i, j int) bool { return refs[i].Line < refs[j].Line })
 		if byRows {
 			note += fmt.Sprintf("; the session's model is %s (row %d)", model.Row.Model, model.Line)
 			refs = append(refs, model)
@@ -227,7 +329,11 @@ func (d *PromptLock) Finish(report func(note string, rows ...Ref)) {
 			note += fmt.Sprintf("; this host's Ollama holds %s (row %d: %s)", man.Row.Model, man.Line, man.Row.TimestampUTC)
 			refs = append(refs, man)
 		}
-		note += ": the PromptLock shape (a local gpt-oss model writing a file locker); check whether the script ran and what it touched"
+		if len(calls) > 0 {
+			note += ": the PromptLock shape (a local gpt-oss model writing a file locker); check whether the script ran and what it touched"
+		} else {
+			note += ": the PromptLock shape, its scan phase (a local gpt-oss model listing the files a locker would take; no locker call in this session's records); check whether the logs exist, what they list, and what ran next"
+		}
 		report(note, refs...)
 	}
 }

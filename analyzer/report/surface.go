@@ -57,7 +57,7 @@ func (r *renderer) secretsSection() {
 		return
 	}
 	r.heading(idSecrets, "Secrets seen")
-	const intro = "%d secret(s) seen in the agents' records (findings.jsonl class secret-exposure). A secret is named by its fingerprint, a keyed hash (HMAC-SHA256) of its value: the value is in no output, and the same secret has the same fingerprint on every host and in every run made with the same key. Sent to: each tool call that carried the value, with the destinations its text names; a secret only seen (in a setting, a prompt, a result) was sent nowhere the records show."
+	const intro = "%d secret(s) seen in the agents' records (findings.jsonl class secret-exposure). A secret is named by its fingerprint, a keyed hash (HMAC-SHA256) of its value: the value is in no finding and nowhere in this report (timeline.jsonl keeps the conversation rows as recorded: a token a tool printed stays in its row), and the same secret has the same fingerprint on every host and in every run made with the same key. Sent to: each tool call that carried the value, with the destinations its text names; a secret only seen (in a setting, a prompt, a result) was sent nowhere the records show."
 	r.hf("<p class=\"meta\">"+intro+"</p>\n", len(list))
 	r.mf(intro+"\n\n", len(list))
 	r.hf("<table class=\"idx\"><tr><th>finding</th><th>fingerprint</th><th>kind</th><th>level</th><th>hosts</th><th>users</th><th>agents</th><th>sessions</th><th>first → last (UTC)</th><th>rows</th><th>sent to</th></tr>\n")

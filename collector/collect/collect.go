@@ -315,6 +315,8 @@ func (c *collector) walk(ctx context.Context, host bundle.Host) (homes []Home, n
 	}
 	hostEnv := c.hostEnv(c.relocVars)
 	c.log.Info().Int("settings", len(hostEnv)).Msg("relocation variables read from the host's environment files")
+	hostUnits := c.hostUnits(c.relocVars)
+	c.log.Info().Int("settings", len(hostUnits)).Msg("relocation variables read from the host's service units")
 	for _, h := range homes {
 		if ctx.Err() != nil {
 			break
@@ -328,7 +330,7 @@ func (c *collector) walk(ctx context.Context, host bundle.Host) (homes []Home, n
 			return c.handle(ctx, h, hit)
 		})
 		if err == nil && ctx.Err() == nil {
-			err = c.collectRelocated(ctx, h, hostEnv)
+			err = c.collectRelocated(ctx, h, hostEnv, hostUnits)
 		}
 		if err != nil {
 			runErr = err

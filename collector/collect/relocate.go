@@ -3,6 +3,7 @@ package collect
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"io/fs"
 	"os"
@@ -26,8 +27,12 @@ import (
 // same rule as a followed link (resolved inside the root, never into
 // /proc, /sys or /dev, a folder owned by the home's owner or root, no
 // loop), and each of its rows says in found_via where the location came
-// from. Only the catalog's variables are kept: no other value of a
-// process environment is read into the bundle or the log.
+// from. systemd service units are read too (catalog/units.go): a system
+// unit's Environment= reaches the home of its User= (root when none; the
+// ollama user of Ollama's installer, whose models folder a drop-in moves
+// with OLLAMA_MODELS), a user unit every home it applies to. Only the
+// catalog's variables are kept: no other value of a process environment
+// is read into the bundle or the log.
 
 // hostEnv reads the host's environment files once.
 func (c *collector) hostEnv(want map[string]bool) []catalog.EnvSetting {
@@ -179,10 +184,16 @@ type relocation struct {
 }
 
 // collectRelocated walks every relocated folder of home h.
-func (c *collector) collectRelocated(ctx context.Context, h Home, hostEnv []catalog.EnvSetting) error {
+func (c *collector) collectRelocated(ctx context.Context, h Home, hostEnv []catalog.EnvSetting, units []unitSetting) error {
 	want := c.relocVars
 	settings := append(c.homeEnv(h, want), hostEnv...)
+	settings = append(settings, c.homeUnits(h, want)...)
 	owner := c.uidOf(h.Dir)
+	for _, u := range units {
+		if u.user == "" || u.user == h.User || owner >= 0 && u.user == strconv.FormatInt(owner, 10) {
+			settings = append(settings, u.s)
+		}
+	}
 	pe, nread, nfail := c.procEnv(owner, want)
 	settings = append(settings, pe...)
 	if nread+nfail > 0 {
@@ -190,7 +201,11 @@ func (c *collector) collectRelocated(ctx context.Context, h Home, hostEnv []cata
 	}
 	var todo []relocation
 	for _, s := range settings {
-		v, ok := catalog.ExpandEnvValue(s.Value, h.Orig)
+		expand := catalog.ExpandEnvValue
+		if s.Systemd {
+			expand = catalog.ExpandUnitValue
+		}
+		v, ok := expand(s.Value, h.Orig)
 		if !ok || !strings.HasPrefix(v, "/") {
 			c.log.Warn().Str("user", h.User).Str("var", s.Name).Str("value", s.Value).Str("where", s.Where).Msg("relocation variable's value is not an absolute path the collector can expand without a shell: its folder is not walked")
 			continue
@@ -329,4 +344,138 @@ func relocVarSet(list []catalog.Agent) map[string]bool {
 		m[v] = true
 	}
 	return m
+}
+
+// unitSetting is a relocation variable a systemd service unit sets, and
+// the account whose processes get it: the unit's User= (root when a
+// system unit names none), "" for every user (a user unit of the host's
+// folders).
+type unitSetting struct {
+	user string
+	s    catalog.EnvSetting
+}
+
+// hostUnits reads the host's service units once (catalog.SystemUnitDirs,
+// HostUserUnitDirs): each unit file and drop-in, and the EnvironmentFile=
+// files they name, opened by the host-file rule (resolved inside the root,
+// regular files only, never a FIFO). A unit masked by a link to /dev/null
+// is not read.
+func (c *collector) hostUnits(want map[string]bool) []unitSetting {
+	list := func(dir string) []string {
+		p, _, err := resolveIn(c.opts.Root, dir)
+		if err != nil {
+			return nil
+		}
+		ents, _ := os.ReadDir(p)
+		var out []string
+		for _, e := range ents {
+			out = append(out, e.Name())
+		}
+		return out
+	}
+	open := func(orig string) (io.ReadCloser, error) { return openHostFile(c.opts.Root, orig) }
+	var out []unitSetting
+	for _, u := range c.readUnits(catalog.UnitSources(catalog.SystemUnitDirs, list), open, want) {
+		user := u.User
+		if user == "" {
+			user = "root"
+		}
+		for _, s := range u.Settings {
+			out = append(out, unitSetting{user, s})
+		}
+	}
+	for _, u := range c.readUnits(catalog.UnitSources(catalog.HostUserUnitDirs, list), open, want) {
+		for _, s := range u.Settings {
+			out = append(out, unitSetting{"", s})
+		}
+	}
+	return out
+}
+
+// homeUnits reads the user units below the home h (catalog.HomeUnitDirs),
+// by the evidence rule of the home's start files (no link on the way).
+func (c *collector) homeUnits(h Home, want map[string]bool) []catalog.EnvSetting {
+	var out []catalog.EnvSetting
+	for _, d := range catalog.HomeUnitDirs {
+		list := func(dir string) []string {
+			rel := strings.TrimPrefix(strings.TrimPrefix(dir, h.Orig), "/")
+			p, ok := lstatDirNoLinks(h.Dir, rel)
+			if !ok {
+				return nil
+			}
+			ents, _ := os.ReadDir(p)
+			var names []string
+			for _, e := range ents {
+				if e.Type()&fs.ModeSymlink == 0 {
+					names = append(names, e.Name())
+				}
+			}
+			return names
+		}
+		open := func(orig string) (io.ReadCloser, error) {
+			if rel, ok := strings.CutPrefix(orig, h.Orig+"/"); ok {
+				p, link, ok := lstatPath(h.Dir, strings.Split(rel, "/"))
+				if !ok {
+					if link != "" {
+						return nil, errors.New("reached through a link")
+					}
+					return nil, fs.ErrNotExist
+				}
+				return openEvidence(c.opts.Root, p)
+			}
+			return openHostFile(c.opts.Root, orig)
+		}
+		for _, u := range c.readUnits(catalog.UnitSources([]string{h.Orig + "/" + d}, list), open, want) {
+			out = append(out, u.Settings...)
+		}
+	}
+	return out
+}
+
+// readUnits reads each unit's files, and the EnvironmentFile= files they
+// name, keeping the wanted variables; each setting's Where names the file
+// and line, the unit and its User=.
+func (c *collector) readUnits(srcs []catalog.UnitSource, open func(string) (io.ReadCloser, error), want map[string]bool) []catalog.UnitEnv {
+	var out []catalog.UnitEnv
+	for _, src := range srcs {
+		u := catalog.UnitEnv{Unit: src.Name}
+		for _, p := range src.Files {
+			f, err := open(p)
+			if err != nil {
+				if lt, lerr := os.Readlink(joinRoot(c.opts.Root, p)); lerr == nil && lt == "/dev/null" {
+					continue // masked
+				}
+				c.log.Debug().Str("file", p).Err(err).Msg("service unit file not read: relocated agent folders it sets are not found")
+				continue
+			}
+			u.Read(f, p, want)
+			f.Close()
+		}
+		for _, ef := range u.EnvFiles {
+			f, err := open(ef.Value)
+			if err != nil {
+				c.log.Warn().Str("unit", src.Name).Str("file", ef.Value).Str("named_in", ef.Where).Err(err).Msg("service unit's EnvironmentFile= not read: relocated agent folders it sets are not found")
+				continue
+			}
+			for _, s := range catalog.ReadEnvFile(f, ef.Value, false, want) {
+				s.Systemd = true
+				s.Where += " (EnvironmentFile= of " + ef.Where + ")"
+				u.Settings = append(u.Settings, s)
+			}
+			f.Close()
+		}
+		if len(u.Settings) == 0 {
+			continue
+		}
+		desc := src.Name
+		if u.User != "" {
+			desc += ", User=" + u.User
+		}
+		for i := range u.Settings {
+			u.Settings[i].Where += " (" + desc + ")"
+		}
+		c.log.Info().Str("unit", src.Name).Str("unit_user", u.User).Int("settings", len(u.Settings)).Msg("relocation variables read from a service unit")
+		out = append(out, u)
+	}
+	return out
 }
