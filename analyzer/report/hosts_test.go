@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/doubleagent/doubleagent/analyzer/analyze"
+	"github.com/doubleagent/doubleagent/analyzer/parsers"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/claudecode"
 	"github.com/doubleagent/doubleagent/analyzer/report"
 	"github.com/doubleagent/doubleagent/bundle"
@@ -89,6 +90,63 @@ func TestSameSessionIDOnTwoHosts(t *testing.T) {
 	for _, id := range []string{idA, idB} {
 		if strings.Count(page, `<a href="#`+id+`"><rect`) != 1 || strings.Count(page, `<section id="`+id+`">`) != 1 {
 			t.Errorf("report.html: %s is not one bar and one section", id)
+		}
+	}
+}
+
+// TestFilteredReportNamesOnlyWhatItKept: a filtered report says its
+// filters in the header, and its list of agents present with nothing
+// kept names only the agents the filters keep (issue 27: `report --agent
+// claude-code` listed another agent's empty folder); unfiltered, the
+// empty Gemini CLI folder is named and no filters row is written.
+func TestFilteredReportNamesOnlyWhatItKept(t *testing.T) {
+	const sid = "0f0e0d0c-0b0a-4900-8800-aabbccddeeff"
+	root := filepath.Join(t.TempDir(), "img")
+	proj := filepath.Join(root, "home", "alice", ".claude", "projects", "-home-alice-proj")
+	for _, d := range []string{proj, filepath.Join(root, "home", "alice", ".gemini", "tmp")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	line := `{"type":"user","sessionId":"` + sid + `","cwd":"/home/alice/proj","uuid":"u1","timestamp":"2026-12-01T10:00:00.000Z","message":{"role":"user","content":"hello"}}` + "\n"
+	if err := os.WriteFile(filepath.Join(proj, sid+".jsonl"), []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const gemini = "- loose:img › alice › gemini-cli: present, nothing kept\n"
+	for _, c := range []struct {
+		name      string
+		opts      analyze.Options
+		filters   string // the header's filters row, "" for none
+		geminiToo bool
+	}{
+		{"unfiltered", analyze.Options{}, "", true},
+		{"--agent claude-code", analyze.Options{Agents: []string{"claude-code"}}, "| filters | agent=claude-code (this report holds only the rows and sessions they kept) |\n", false},
+		{"--session 0f0e", analyze.Options{Sessions: []string{"0f0e"}}, "| filters | session=0f0e (this report holds only the rows and sessions they kept) |\n", false},
+		{"--user alice", analyze.Options{Users: []string{"alice"}}, "| filters | user=alice (this report holds only the rows and sessions they kept) |\n", true},
+	} {
+		out := filepath.Join(t.TempDir(), "out")
+		c.opts.Inputs, c.opts.OutDir, c.opts.Parsers, c.opts.Jobs, c.opts.TempDir = []string{root}, out, parsers.All(), 1, t.TempDir()
+		if _, err := analyze.Timeline(context.Background(), c.opts); err != nil {
+			t.Fatal(err)
+		}
+		files, err := report.Write(report.Options{Dir: out, TempDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mdb, _ := os.ReadFile(files[1])
+		htmlb, _ := os.ReadFile(files[0])
+		md, page := string(mdb), string(htmlb)
+		if got := strings.Contains(md, gemini); got != c.geminiToo {
+			t.Errorf("%s: gemini-cli named as present with nothing kept: %v, want %v", c.name, got, c.geminiToo)
+		}
+		if got := strings.Contains(md, "| filters |"); got != (c.filters != "") || c.filters != "" && !strings.Contains(md, c.filters) {
+			t.Errorf("%s: header:\n%.700s\nwant the row %q", c.name, md, c.filters)
+		}
+		if got := strings.Contains(page, "<tr><th>filters</th>"); got != (c.filters != "") {
+			t.Errorf("%s: report.html filters row %v", c.name, got)
+		}
+		if !strings.Contains(md, "| claude-code | ["+sid+"]") {
+			t.Errorf("%s: the session is not in the index", c.name)
 		}
 	}
 }

@@ -156,10 +156,19 @@ func (r *renderer) head() {
 	caseID, examiner := given(in.caseID, "--case", cases), given(in.examiner, "--examiner", examiners)
 	r.hf("<table><tr><th>case</th><td>%s</td></tr><tr><th>examiner</th><td>%s</td></tr>", esc(caseID), esc(examiner))
 	r.hf("<tr><th>report made by</th><td>%s %s (timeline schema %s) at %s</td></tr>", esc(in.run.Tool), esc(in.run.ToolVersion), esc(in.run.SchemaVersion), esc(in.run.EndedUTC))
-	r.hf("<tr><th>command</th><td><code>%s</code></td></tr></table>\n", esc(strings.Join(in.run.CommandLine, " ")))
-	r.mf("| | |\n|---|---|\n| case | %s |\n| examiner | %s |\n| report made by | %s %s (timeline schema %s) at %s |\n| command | %s |\n\n",
+	r.hf("<tr><th>command</th><td><code>%s</code></td></tr>", esc(strings.Join(in.run.CommandLine, " ")))
+	filters := filterText(in.run.Filters)
+	if filters != "" {
+		r.hf("<tr><th>filters</th><td>%s</td></tr>", esc(filters))
+	}
+	r.hf("</table>\n")
+	r.mf("| | |\n|---|---|\n| case | %s |\n| examiner | %s |\n| report made by | %s %s (timeline schema %s) at %s |\n| command | %s |\n",
 		mdEsc(caseID), mdEsc(examiner), mdEsc(in.run.Tool), mdEsc(in.run.ToolVersion), mdEsc(in.run.SchemaVersion), mdEsc(in.run.EndedUTC),
 		mdEsc(strings.Join(in.run.CommandLine, " ")))
+	if filters != "" {
+		r.mf("| filters | %s |\n", mdEsc(filters))
+	}
+	r.mf("\n")
 	r.nothingUsable()
 	r.contents()
 	r.overview()
@@ -189,6 +198,53 @@ func (r *renderer) head() {
 
 // given is the report's own value (from flag) with what the inputs
 // recorded beside it, or what they recorded.
+// filterText is run.json's filters in one line (`agent=claude-code;
+// session=917b3303`), saying the report holds only what they kept; ""
+// when the run had none.
+func filterText(f map[string]any) string {
+	var keys []string
+	for k := range f {
+		keys = append(keys, k)
+	}
+	if len(keys) == 0 {
+		return ""
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		v := f[k]
+		if l, ok := v.([]any); ok {
+			var vs []string
+			for _, x := range l {
+				vs = append(vs, fmt.Sprint(x))
+			}
+			v = strings.Join(vs, ",")
+		}
+		parts = append(parts, fmt.Sprintf("%s=%v", k, v))
+	}
+	return strings.Join(parts, "; ") + " (this report holds only the rows and sessions they kept)"
+}
+
+// filterKeeps reports whether run.json's filters keep the agent of host
+// and user: the --host, --user and --agent values, and no --session (a
+// session filter keeps its conversations, not whole agents).
+func filterKeeps(f map[string]any, host, user, agent string) bool {
+	in := func(k, v string) bool {
+		l, ok := f[k].([]any)
+		if !ok {
+			return true
+		}
+		for _, x := range l {
+			if x == v {
+				return true
+			}
+		}
+		return false
+	}
+	_, session := f["session"]
+	return !session && in("host", host) && in("user", user) && in("agent", agent)
+}
+
 func given(own, flag string, recorded map[string]bool) string {
 	if own == "" {
 		return joinKeys(recorded)
@@ -430,12 +486,13 @@ func (r *renderer) counts() {
 	r.mf("\n")
 	// Agents whose folders exist but hold nothing kept (inventory.json's
 	// user_presence): said, so "installed, nothing kept" is not read as
-	// "never there".
+	// "never there". A filtered run names only the agents its --host,
+	// --user and --agent keep, and none under --session.
 	var empty []string
 	for _, a := range r.in.inv.Agents {
 		var users []string
 		for u, p := range a.UserPresence {
-			if p != analyze.PresenceFilesKept {
+			if p != analyze.PresenceFilesKept && filterKeeps(r.in.run.Filters, a.Host, u, a.Agent) {
 				users = append(users, u)
 			}
 		}
