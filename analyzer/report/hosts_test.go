@@ -3,6 +3,9 @@ package report_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -148,5 +151,63 @@ func TestFilteredReportNamesOnlyWhatItKept(t *testing.T) {
 		if !strings.Contains(md, "| claude-code | ["+sid+"]") {
 			t.Errorf("%s: the session is not in the index", c.name)
 		}
+	}
+}
+
+// TestSourceTableMember: the source-file table gives each file's bundle
+// member and SHA-256, and writes the member out only when it is not the
+// bundle's plain name for the path (files/ and the path): a path holding
+// a % is stored as %25, and that member is written whole.
+func TestSourceTableMember(t *testing.T) {
+	var buf bytes.Buffer
+	w, err := bundle.NewWriter(&buf, bundle.Header{BundleID: "01930000-0000-7000-8000-00000000cc01", CollectorVersion: "test", StartedUTC: "2026-12-01T00:00:00.000Z", Host: bundle.Host{Hostname: "host-c"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for i, home := range []string{"/home/alice", "C:/Users/alice"} {
+		sid := fmt.Sprintf("0f0e0d0c-0b0a-4900-8800-aabbccddee0%d", i)
+		data := []byte(`{"type":"user","sessionId":"` + sid + `","cwd":"/home/alice/proj","uuid":"u` + fmt.Sprint(i) + `","timestamp":"2026-12-01T10:00:0` + fmt.Sprint(i) + `.000Z","message":{"role":"user","content":"hi"}}` + "\n")
+		p := home + "/.claude/projects/-home-alice-proj/" + sid + ".jsonl"
+		paths = append(paths, p)
+		if _, err := w.AddFile(bundle.Entry{Path: p, Agent: "claude-code", Target: "projects", Kind: "transcript",
+			User: "alice", Home: home, Type: "file", MTime: "2026-12-01T00:00:00.000Z"}, int64(len(data)), bytes.NewReader(data)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(bundle.Summary{Complete: true, EndedUTC: "2026-12-01T00:00:01.000Z"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(t.TempDir(), "c.tar.zst")
+	if err := os.WriteFile(in, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	if _, err := analyze.Timeline(context.Background(), analyze.Options{Inputs: []string{in}, OutDir: out, Parsers: claudecode.Parsers(), Jobs: 1, TempDir: t.TempDir()}); err != nil {
+		t.Fatal(err)
+	}
+	files, err := report.Write(report.Options{Dir: out, TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mdb, _ := os.ReadFile(files[1])
+	htmlb, _ := os.ReadFile(files[0])
+	md, page := string(mdb), string(htmlb)
+	sum := func(i int) string {
+		data := []byte(`{"type":"user","sessionId":"` + fmt.Sprintf("0f0e0d0c-0b0a-4900-8800-aabbccddee0%d", i) + `","cwd":"/home/alice/proj","uuid":"u` + fmt.Sprint(i) + `","timestamp":"2026-12-01T10:00:0` + fmt.Sprint(i) + `.000Z","message":{"role":"user","content":"hi"}}` + "\n")
+		h := sha256.Sum256(data)
+		return hex.EncodeToString(h[:])
+	}
+	for _, w := range []string{
+		"| <a id=\"src-1\"></a>1 | " + paths[0] + " | host-c | 01930000-0000-7000-8000-00000000cc01 | files/+path | " + sum(0) + " | true | 1 | 1 |",
+		"| <a id=\"src-2\"></a>2 | C\\:/Users/alice/.claude/projects/-home-alice-proj/0f0e0d0c-0b0a-4900-8800-aabbccddee01.jsonl | host-c | 01930000-0000-7000-8000-00000000cc01 | files/C/Users/alice/.claude/projects/-home-alice-proj/0f0e0d0c-0b0a-4900-8800-aabbccddee01.jsonl | " + sum(1) + " | true | 1 | 1 |",
+	} {
+		if !strings.Contains(md, w) {
+			t.Errorf("report.md lacks the source row\n%s\nin\n%s", w, section(md, "Source files"))
+		}
+	}
+	if !strings.Contains(page, "<td><code>files/+path</code></td><td><code>"+sum(0)+"</code></td>") ||
+		!strings.Contains(page, "<td><code>files/C/Users/alice/.claude/projects/-home-alice-proj/0f0e0d0c-0b0a-4900-8800-aabbccddee01.jsonl</code></td><td><code>"+sum(1)+"</code></td>") {
+		t.Errorf("report.html's source table lacks the members and sums")
 	}
 }

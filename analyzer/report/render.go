@@ -805,6 +805,11 @@ func pretty(s string) string {
 	return string(b)
 }
 
+// sameMember stands in the source-file table for a member named as the
+// bundle names a file it collected (bundle/docs/format.md: `files/` and
+// the path without its leading `/`), so each path is written once.
+const sameMember = "files/+path"
+
 func (r *renderer) tail() {
 	if r.rows == 0 {
 		r.hf("<p>No rows.</p>\n")
@@ -818,9 +823,9 @@ func (r *renderer) tail() {
 		}
 	}
 	r.heading(idSources, "Source files")
-	r.hf("<p class=\"meta\">Each file a row came from: its path on the host, the bundle and the member it was read from, its SHA-256 as read (the manifest's when verified), and what was read from it.</p>\n")
+	r.hf("<p class=\"meta\">Each file a row came from: its path on the host, the bundle and the member it was read from (%s: the bundle's name for it, <code>files/</code> and the path without its leading <code>/</code>; the member is written out only when it is another name), its SHA-256 as read (the manifest's when verified), and what was read from it.</p>\n", esc(sameMember))
 	r.hf("<table><tr><th>#</th><th>file</th><th>host</th><th>bundle</th><th>member</th><th>SHA-256</th><th>verified</th><th>records read</th><th>rows</th></tr>\n")
-	r.mf("Each file a row came from: its path on the host, the bundle and the member it was read from, its SHA-256 as read (the manifest's when verified), and what was read from it.\n\n")
+	r.mf("Each file a row came from: its path on the host, the bundle and the member it was read from (%s: the bundle's name for it, `files/` and the path without its leading `/`; the member is written out only when it is another name), its SHA-256 as read (the manifest's when verified), and what was read from it.\n\n", mdEsc(sameMember))
 	r.mf("| # | file | host | bundle | member | SHA-256 | verified | records read | rows |\n|---|---|---|---|---|---|---|---|---|\n")
 	for i, k := range r.srcList {
 		f, ok := files[k]
@@ -829,6 +834,8 @@ func (r *renderer) tail() {
 			sum, member = "(not in inventory.json)", "-"
 		} else if sum == "" {
 			sum, member = "(loose input: not hashed)", "(loose input: read in place)"
+		} else if member == "files"+k.file && strings.HasPrefix(k.file, "/") {
+			member = sameMember
 		}
 		r.hf("<tr id=\"src-%d\"><td>%d</td><td><code>%s</code></td><td>%s</td><td><code>%s</code></td><td><code>%s</code></td><td><code>%s</code></td><td>%s</td><td>%d</td><td>%d</td></tr>\n",
 			i+1, i+1, esc(k.file), esc(k.host), esc(orDash(k.bundle)), esc(orDash(member)), esc(sum), esc(orDash(f.Verified)), f.Records, f.Rows)
