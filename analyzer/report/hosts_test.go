@@ -206,8 +206,8 @@ func TestSourceTableMember(t *testing.T) {
 			t.Errorf("report.md lacks the source row\n%s\nin\n%s", w, section(md, "Source files"))
 		}
 	}
-	if !strings.Contains(page, "<td><code>files/+path</code></td><td><code>"+sum(0)+"</code></td>") ||
-		!strings.Contains(page, "<td><code>files/C/Users/alice/.claude/projects/-home-alice-proj/0f0e0d0c-0b0a-4900-8800-aabbccddee01.jsonl</code></td><td><code>"+sum(1)+"</code></td>") {
+	if !strings.Contains(page, "<td>files/+path</td><td>"+sum(0)+"</td>") ||
+		!strings.Contains(page, "<td>files/C/Users/alice/.claude/projects/-home-alice-proj/0f0e0d0c-0b0a-4900-8800-aabbccddee01.jsonl</td><td>"+sum(1)+"</td>") {
 		t.Errorf("report.html's source table lacks the members and sums")
 	}
 }

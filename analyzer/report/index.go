@@ -123,6 +123,11 @@ func (r *renderer) sessionIndex() {
 	r.heading(idSessionIndex, "Session index")
 	r.hf("<p class=\"meta\">%d session(s) from sessions.jsonl, by host, user and agent; each links to its conversation below.</p>\n", len(list))
 	r.mf("%d session(s) from sessions.jsonl, by host, user and agent; each links to its conversation below.\n\n", len(list))
+	if n := len(r.skipped); n > 0 {
+		note := fmt.Sprintf("%d session(s) marked not shown are left out of the conversations below by the size budget (report.html stays near 10 MB): their rows are at the timeline.jsonl lines given, and doubleagent report with --session ID writes one whole.", n)
+		r.hf("<p class=\"meta\">%s</p>\n", esc(note))
+		r.mf("%s\n\n", mdEsc(note))
+	}
 	lane := ""
 	open := false
 	for i := range list {
@@ -153,13 +158,13 @@ func (r *renderer) sessionIndex() {
 		if sk := r.skipped[timeline.SessionKey{Host: s.Host, User: s.User, Agent: s.Agent, SessionID: s.SessionID}]; sk != nil {
 			// not written below (the size budget): the row is the
 			// session's anchor, and says how to see it
-			note := fmt.Sprintf("not shown (size budget): %d row(s), timeline.jsonl lines %d-%d; report --session writes it", sk.rows, sk.first, sk.last)
-			r.hf("<tr id=\"%s\"%s><td>%s</td><td>%s<code>%s</code><br><span class=\"meta\">%s</span></td><td>%s</td><td>%d</td><td>%d</td><td>%d</td></tr>\n", id, cls, esc(s.Agent), esc(sub), esc(name), esc(note),
+			note := fmt.Sprintf("not shown: %d row(s), timeline.jsonl lines %d-%d", sk.rows, sk.first, sk.last)
+			r.hf("<tr id=\"%s\"%s><td>%s</td><td>%s%s<br><span class=\"meta\">%s</span></td><td>%s</td><td>%d</td><td>%d</td><td>%d</td></tr>\n", id, cls, esc(s.Agent), esc(sub), esc(name), esc(note),
 				esc(orDash(s.FirstUTC)), s.UserTurns, s.ToolCalls, nf)
 			r.mf("| %s%s | %s%s (%s) | %s | %d | %d | %d |\n", mdsafe.Target(id), mdEsc(s.Agent), mdEsc(sub), mdEsc(name), mdEsc(note), mdEsc(orDash(s.FirstUTC)), s.UserTurns, s.ToolCalls, nf)
 			continue
 		}
-		r.hf("<tr%s><td>%s</td><td>%s<a href=\"#%s\"><code>%s</code></a></td><td>%s</td><td>%d</td><td>%d</td><td>%d</td></tr>\n", cls, esc(s.Agent), esc(sub), id, esc(name),
+		r.hf("<tr%s><td>%s</td><td>%s<a href=\"#%s\">%s</a></td><td>%s</td><td>%d</td><td>%d</td><td>%d</td></tr>\n", cls, esc(s.Agent), esc(sub), id, esc(name),
 			esc(orDash(s.FirstUTC)), s.UserTurns, s.ToolCalls, nf)
 		r.mf("| %s | %s[%s](#%s) | %s | %d | %d | %d |\n", mdEsc(s.Agent), mdEsc(sub), mdEsc(name), id, mdEsc(orDash(s.FirstUTC)), s.UserTurns, s.ToolCalls, nf)
 	}

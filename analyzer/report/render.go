@@ -36,6 +36,9 @@ type renderer struct {
 	// the tail (the index's notes, the source files' rows).
 	bodyCount  *counter
 	bodyBudget int64
+	// onlyNamedN counts the sessions written with only their named rows
+	// (the sessions heading says what that means, once).
+	onlyNamedN int
 	estimate   int64
 	// skipped are the sessions not written, for the index.
 	skipped map[timeline.SessionKey]*skippedSession
@@ -90,7 +93,7 @@ table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding
 a{color:#0969da}td code{word-break:break-all;font-size:.8em}
 nav{margin:1em 0;padding:.5em .8em;background:#f6f8fa;border:1px solid #d0d7de;border-radius:4px}
 svg.ov{max-width:100%;height:auto;border:1px solid #d0d7de;background:#fff}svg.ov a rect:hover{stroke:#000;stroke-width:1.5}
-table.idx{min-width:60%}table.idx td:nth-child(3){white-space:nowrap}tr.hit td{background:#fff5f5}ul.ev{margin:.3em 0 1em}`
+table.idx{min-width:60%}table.idx td:nth-child(2){font:.8em ui-monospace,Menlo,Consolas,monospace;word-break:break-all}table.idx .meta{font-family:system-ui,sans-serif}table.idx td:nth-child(3){white-space:nowrap}table.src td:nth-child(2),table.src td:nth-child(4),table.src td:nth-child(5),table.src td:nth-child(6){font:.8em ui-monospace,Menlo,Consolas,monospace;word-break:break-all}tr.hit td{background:#fff5f5}ul.ev{margin:.3em 0 1em}`
 
 // esc writes evidence into report.html: HTML-escaped, C0 controls but
 // newline, tab and carriage return (a line ending to a browser) as their
@@ -186,6 +189,11 @@ func (r *renderer) head() {
 	r.heading(idSessions, "Sessions")
 	if n := len(r.skipped); n > 0 {
 		note := fmt.Sprintf("%d session(s) are not shown here, so that report.html stays near 10 MB: the session index lists each with its rows and their timeline.jsonl lines, and doubleagent report with --session ID writes one whole; every session a finding or a control-surface entry names is shown, and every row is in timeline.jsonl.", n)
+		r.hf("<p class=\"meta\">%s</p>\n", esc(note))
+		r.mf("*%s*\n\n", mdEsc(note))
+	}
+	if r.onlyNamedN > 0 {
+		note := fmt.Sprintf("Past the size budget, %d session(s) a finding or a control-surface entry names show only the rows they name; each says at its end how many more rows it has, at which timeline.jsonl lines, and the command that writes it whole.", r.onlyNamedN)
 		r.hf("<p class=\"meta\">%s</p>\n", esc(note))
 		r.mf("*%s*\n\n", mdEsc(note))
 	}
@@ -601,8 +609,9 @@ func (r *renderer) endSession(g *sessionGroup) {
 		r.hf("</details>\n")
 	}
 	if g.hidden > 0 && g.onlyNamed {
-		note := fmt.Sprintf("%d more row(s) of this session are not shown here (the first at timeline.jsonl line %d, the last at line %d): past its size budget the report shows only the rows a finding or the control surface names; report --session %s writes it whole.",
+		note := fmt.Sprintf("%d more row(s) not shown (size budget; timeline.jsonl lines %d-%d): report --session %s writes them.",
 			g.hidden, g.first, g.last, g.session)
+		r.onlyNamedN++
 		r.hf("<p class=\"meta\">%s</p>\n", esc(note))
 		r.mf("*%s*\n\n", mdEsc(note))
 	} else if g.hidden > 0 {
@@ -824,7 +833,7 @@ func (r *renderer) tail() {
 	}
 	r.heading(idSources, "Source files")
 	r.hf("<p class=\"meta\">Each file a row came from: its path on the host, the bundle and the member it was read from (%s: the bundle's name for it, <code>files/</code> and the path without its leading <code>/</code>; the member is written out only when it is another name), its SHA-256 as read (the manifest's when verified), and what was read from it.</p>\n", esc(sameMember))
-	r.hf("<table><tr><th>#</th><th>file</th><th>host</th><th>bundle</th><th>member</th><th>SHA-256</th><th>verified</th><th>records read</th><th>rows</th></tr>\n")
+	r.hf("<table class=\"src\"><tr><th>#</th><th>file</th><th>host</th><th>bundle</th><th>member</th><th>SHA-256</th><th>verified</th><th>records read</th><th>rows</th></tr>\n")
 	r.mf("Each file a row came from: its path on the host, the bundle and the member it was read from (%s: the bundle's name for it, `files/` and the path without its leading `/`; the member is written out only when it is another name), its SHA-256 as read (the manifest's when verified), and what was read from it.\n\n", mdEsc(sameMember))
 	r.mf("| # | file | host | bundle | member | SHA-256 | verified | records read | rows |\n|---|---|---|---|---|---|---|---|---|\n")
 	for i, k := range r.srcList {
@@ -837,7 +846,7 @@ func (r *renderer) tail() {
 		} else if member == "files"+k.file && strings.HasPrefix(k.file, "/") {
 			member = sameMember
 		}
-		r.hf("<tr id=\"src-%d\"><td>%d</td><td><code>%s</code></td><td>%s</td><td><code>%s</code></td><td><code>%s</code></td><td><code>%s</code></td><td>%s</td><td>%d</td><td>%d</td></tr>\n",
+		r.hf("<tr id=\"src-%d\"><td>%d</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%d</td><td>%d</td></tr>\n",
 			i+1, i+1, esc(k.file), esc(k.host), esc(orDash(k.bundle)), esc(orDash(member)), esc(sum), esc(orDash(f.Verified)), f.Records, f.Rows)
 		r.mf("| %s%d | %s | %s | %s | %s | %s | %s | %d | %d |\n", mdsafe.Target(fmt.Sprintf("src-%d", i+1)), i+1, mdEsc(k.file), mdEsc(k.host), mdEsc(orDash(k.bundle)),
 			mdEsc(orDash(member)), mdEsc(sum), mdEsc(orDash(f.Verified)), f.Records, f.Rows)
