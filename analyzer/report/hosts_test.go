@@ -210,4 +210,10 @@ func TestSourceTableMember(t *testing.T) {
 		!strings.Contains(page, "<td>files/C/Users/alice/.claude/projects/-home-alice-proj/0f0e0d0c-0b0a-4900-8800-aabbccddee01.jsonl</td><td>"+sum(1)+"</td>") {
 		t.Errorf("report.html's source table lacks the members and sums")
 	}
+	// the monospace columns are styled by the classes of these two tables
+	// only (the control-surface and recovered tables are idx tables too)
+	if strings.Count(page, `<table class="src">`) != 1 || strings.Count(page, `<table class="idx si">`) != 1 ||
+		strings.Contains(page, "table.idx td:nth-child(2)") || !strings.Contains(page, "table.si td:nth-child(2){font:") {
+		t.Errorf("the source table or the session index lost its own class, or another idx table is styled as one")
+	}
 }

@@ -138,7 +138,7 @@ func (r *renderer) sessionIndex() {
 				r.mf("\n")
 			}
 			lane, open = k, true
-			r.hf("<h3>%s › %s</h3>\n<table class=\"idx\"><tr><th>agent</th><th>session</th><th>start (UTC)</th><th>typed prompts</th><th>tool calls</th><th>findings</th></tr>\n", esc(orDash(s.Host)), esc(orDash(s.User)))
+			r.hf("<h3>%s › %s</h3>\n<table class=\"idx si\"><tr><th>agent</th><th>session</th><th>start (UTC)</th><th>typed prompts</th><th>tool calls</th><th>findings</th></tr>\n", esc(orDash(s.Host)), esc(orDash(s.User)))
 			r.mf("### %s › %s\n\n| agent | session | start (UTC) | typed prompts | tool calls | findings |\n|---|---|---|---|---|---|\n", mdEsc(orDash(s.Host)), mdEsc(orDash(s.User)))
 		}
 		id := anchor(s.Host, s.User, s.Agent, s.SessionID)

@@ -93,7 +93,7 @@ table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding
 a{color:#0969da}td code{word-break:break-all;font-size:.8em}
 nav{margin:1em 0;padding:.5em .8em;background:#f6f8fa;border:1px solid #d0d7de;border-radius:4px}
 svg.ov{max-width:100%;height:auto;border:1px solid #d0d7de;background:#fff}svg.ov a rect:hover{stroke:#000;stroke-width:1.5}
-table.idx{min-width:60%}table.idx td:nth-child(2){font:.8em ui-monospace,Menlo,Consolas,monospace;word-break:break-all}table.idx .meta{font-family:system-ui,sans-serif}table.idx td:nth-child(3){white-space:nowrap}table.src td:nth-child(2),table.src td:nth-child(4),table.src td:nth-child(5),table.src td:nth-child(6){font:.8em ui-monospace,Menlo,Consolas,monospace;word-break:break-all}tr.hit td{background:#fff5f5}ul.ev{margin:.3em 0 1em}`
+table.idx{min-width:60%}table.si td:nth-child(2){font:.8em ui-monospace,Menlo,Consolas,monospace;word-break:break-all}table.si .meta{font-family:system-ui,sans-serif}table.idx td:nth-child(3){white-space:nowrap}table.src td:nth-child(2),table.src td:nth-child(4),table.src td:nth-child(5),table.src td:nth-child(6){font:.8em ui-monospace,Menlo,Consolas,monospace;word-break:break-all}tr.hit td{background:#fff5f5}ul.ev{margin:.3em 0 1em}`
 
 // esc writes evidence into report.html: HTML-escaped, C0 controls but
 // newline, tab and carriage return (a line ending to a browser) as their
