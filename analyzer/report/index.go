@@ -365,6 +365,9 @@ func (r *renderer) overview() {
 			y, ovWidth, ovLane, fill, y+ovLane/2+4, esc(clip(orDash(l.user)+"@"+orDash(l.host), 30)))
 	}
 	agents := map[string]bool{}
+	// a large case: each run of bars of one colour is one group holding
+	// the fill, the bars without titles
+	large, group := len(list) > ovTitles, ""
 	for i := range list {
 		s := &list[i]
 		a, okA := parseUTC(s.FirstUTC)
@@ -376,16 +379,29 @@ func (r *renderer) overview() {
 		y := ovTop + laneOf[s.Host+"\x00"+s.User]*ovLane + 5
 		x0, x1 := x(a), x(b)
 		w := max(x1-x0, 3)
-		if len(list) > ovTitles {
+		if large {
 			// a large case: the bar links to the session, whose index
 			// row says what a title would
-			r.hf("<a href=\"#%s\"><rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/></a>\n",
-				anchor(s.Host, s.User, s.Agent, s.SessionID), x0, y, w, ovLane-10, agentColor(s.Agent))
+			if c := agentColor(s.Agent); c != group {
+				if group != "" {
+					r.hf("</g>\n")
+				}
+				group = c
+				r.hf("<g fill=\"%s\">\n", c)
+			}
+			r.hf("<a href=\"#%s\"><rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\"/></a>\n",
+				anchor(s.Host, s.User, s.Agent, s.SessionID), x0, y, w, ovLane-10)
 			continue
 		}
 		r.hf("<a href=\"#%s\"><rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" rx=\"2\" fill=\"%s\" fill-opacity=\"0.8\"><title>%s</title></rect></a>\n",
 			anchor(s.Host, s.User, s.Agent, s.SessionID), x0, y, w, ovLane-10, agentColor(s.Agent),
 			esc(fmt.Sprintf("%s session %s, %s → %s, %d typed prompts, %d tool calls", s.Agent, orDash(s.SessionID), s.FirstUTC, s.LastUTC, s.UserTurns, s.ToolCalls)))
+	}
+	if group != "" {
+		r.hf("</g>\n")
+	}
+	if large {
+		r.hf("<g fill=\"#cf222e\" stroke=\"#ffffff\" stroke-width=\"0.8\">\n")
 	}
 	for i, f := range in.findings {
 		t, ok := parseUTC(f.Time)
@@ -394,8 +410,17 @@ func (r *renderer) overview() {
 			continue
 		}
 		xx, y := x(t), ovTop+n*ovLane+ovLane-4
+		if large {
+			// the mark links to the finding, whose row says what a title
+			// would
+			r.hf("<a href=\"#%s\"><path d=\"M%.1f %d l5 -9 l5 9 z\"/></a>\n", findingID(i), xx-5, y)
+			continue
+		}
 		r.hf("<a href=\"#%s\"><path d=\"M%.1f %d l5 -9 l5 9 z\" fill=\"#cf222e\" stroke=\"#ffffff\" stroke-width=\"0.8\"><title>%s</title></path></a>\n",
 			findingID(i), xx-5, y, esc(fmt.Sprintf("finding %d: %s %s: %s", i+1, f.Level, f.Class, f.Title)))
+	}
+	if large {
+		r.hf("</g>\n")
 	}
 	// Legend: agents, and the finding mark.
 	var names []string
