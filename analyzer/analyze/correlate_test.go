@@ -424,3 +424,53 @@ func TestRowConsumerSeesTheWrittenTimeline(t *testing.T) {
 		t.Fatalf("a failing consumer: %v", err)
 	}
 }
+
+// TestFilteredRepeatCounts: a filtered run's repeat counts (the summary
+// line and run.json) are those of the rows its filters kept, not of every
+// row read (issue 27: --agent claude-code said "repeats merged: 105", the
+// whole case's figure). Session A repeats 2 rows by record id (its copy)
+// and 1 history prompt; session B repeats 1 row by record id and 2
+// history prompts; identity and pairing still run over every row.
+func TestFilteredRepeatCounts(t *testing.T) {
+	a := rowsJSON(testRow{T: "2026-05-01T10:00:00Z", Session: "A", Type: "user", Text: "list files", ID: "A/1"},
+		testRow{T: "2026-05-01T10:00:02Z", Session: "A", Type: "tool_use", Text: "ls", ID: "A/2"})
+	b := rowsJSON(testRow{T: "2026-05-01T11:00:00Z", Session: "B", Type: "user", Text: "show disk", ID: "B/1"},
+		testRow{T: "2026-05-01T11:05:00Z", Session: "B", Type: "user", Text: "and memory", ID: "B/2"})
+	bCopy := rowsJSON(testRow{T: "2026-05-01T11:00:00Z", Session: "B", Type: "user", Text: "show disk", ID: "B/1"})
+	hist := rowsJSON(testRow{T: "2026-05-01T10:00:00Z", Session: "A", Type: "user", Text: "list files", Secondary: true},
+		testRow{T: "2026-05-01T11:00:00Z", Session: "B", Type: "user", Text: "show disk", Secondary: true},
+		testRow{T: "2026-05-01T11:05:00Z", Session: "B", Type: "user", Text: "and memory", Secondary: true})
+	files := []bundletest.File{primaryFile("alice", "A", a), primaryFile("alice", "A-copy", a), primaryFile("alice", "B", b),
+		primaryFile("alice", "B-copy", bCopy), historyFile("alice", hist)}
+	for _, c := range []struct {
+		name                        string
+		opts                        analyze.Options
+		rows, byID, paired, noIDRep int
+	}{
+		{"unfiltered", analyze.Options{}, 4, 3, 3, 0},
+		{"--session A", analyze.Options{Sessions: []string{"A"}}, 2, 2, 1, 0},
+		{"--session B", analyze.Options{Sessions: []string{"B"}}, 2, 1, 2, 0},
+		{"--since 11:00", analyze.Options{Since: time.Date(2026, 5, 1, 11, 0, 0, 0, time.UTC)}, 2, 1, 2, 0},
+		{"--turn-type tool_use", analyze.Options{TurnTypes: []string{"tool_use"}}, 1, 1, 0, 0},
+		{"--match disk", analyze.Options{Match: regexp.MustCompile("disk")}, 1, 1, 1, 0},
+		{"--user alice (keeps all)", analyze.Options{Users: []string{"alice"}}, 4, 3, 3, 0},
+	} {
+		sum, rs, out := runTest(t, files, c.opts)
+		if len(rs) != c.rows || sum.RepeatedByID != c.byID || sum.SecondaryPaired != c.paired || sum.RepeatedNoID != c.noIDRep {
+			t.Errorf("%s: %d rows, %d by record id, %d paired, %d without id; want %d, %d, %d, %d", c.name, len(rs), sum.RepeatedByID,
+				sum.SecondaryPaired, sum.RepeatedNoID, c.rows, c.byID, c.paired, c.noIDRep)
+		}
+		want := fmt.Sprintf("repeats merged: %d (%d by record id, 0 without an id by full value, %d secondary rows as their primary row)", c.byID+c.paired, c.byID, c.paired)
+		if got := analyze.SummaryLines(sum); !strings.Contains(strings.Join(got, "\n"), want) {
+			t.Errorf("%s: summary %q, want the line %q", c.name, got, want)
+		}
+		var rec analyze.RunRecord
+		bs, err := os.ReadFile(filepath.Join(out, analyze.RunJSON))
+		if err != nil || json.Unmarshal(bs, &rec) != nil {
+			t.Fatalf("%s: run.json: %v", c.name, err)
+		}
+		if s := rec.Summary; s.RepeatsMerged != c.byID+c.paired || s.RepeatedByID != c.byID || s.SecondaryPaired != c.paired || s.Rows != c.rows {
+			t.Errorf("%s: run.json summary %+v", c.name, s)
+		}
+	}
+}

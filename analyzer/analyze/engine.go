@@ -173,6 +173,9 @@ func newCollected(tmp string, opts *Options, started time.Time) *collected {
 		rowFilter: rowFilter{opts: opts, matchIDs: map[string]bool{}, undatedDropped: map[fileKey]int{}, sessions: newSessionFilter(opts.Sessions)},
 		inv:       newInventory(),
 	}
+	if filtered(opts) {
+		c.corr.Filter()
+	}
 	c.parse = parse.New(parse.Config{Jobs: opts.Jobs, NoCarve: opts.NoCarve, StoreRows: opts.StoreRows, StoreTime: opts.StoreTime,
 		Started: started, Tmp: tmp, Parsers: opts.Parsers}, c)
 	return c
@@ -191,12 +194,16 @@ func (c *collected) AddState(st timeline.SessionState, from string, n int) {
 func (c *collected) AddRows(evs []timeline.Event, input string) error {
 	var stubs []correlate.Stub
 	matched := make([]bool, len(evs))
+	// In a filtered run the repeats counted are those of the rows the
+	// filters keep (correlate.Correlator.Kept); with --match, a row whose
+	// own text, tool input or tool name matches.
+	countKept := filtered(c.opts)
 	for i := range evs {
 		e := &evs[i]
 		if e.RecordID != "" {
 			stubs = append(stubs, correlate.StubOf(e)) // Ord set below
 		}
-		if c.opts.Match != nil && e.ToolUseID != "" {
+		if c.opts.Match != nil && (e.ToolUseID != "" || countKept) {
 			matched[i] = c.matches(e)
 		}
 	}
@@ -218,13 +225,22 @@ func (c *collected) AddRows(evs []timeline.Event, input string) error {
 		}
 		if e.Secondary {
 			c.corr.AddSecondary(e)
+			if countKept {
+				// kept is counted when an unpaired one joins the timeline
+				if ok, _ := c.verdict(e); ok && (c.opts.Match == nil || matched[i]) {
+					c.corr.Kept(e.Ord)
+				}
+			}
 			continue
 		}
 		c.corr.AddPrimary(e)
 		if !c.keep(e, input) {
 			continue
 		}
-		if matched[i] {
+		if countKept && (c.opts.Match == nil || matched[i]) {
+			c.corr.Kept(e.Ord)
+		}
+		if matched[i] && e.ToolUseID != "" {
 			c.matchIDs[matchKey(e)] = true
 		}
 		c.primary.AddHeld(*e)

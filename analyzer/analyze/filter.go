@@ -27,44 +27,53 @@ func contains(list []string, s string) bool { return slices.Contains(list, s) }
 // Undated rows are kept unless --since or --until is given (and
 // --keep-undated is not); those left out are counted per file.
 func (c *rowFilter) keep(e *timeline.Event, input string) bool {
+	ok, undatedOut := c.verdict(e)
+	if undatedOut {
+		c.undatedDropped[fileKey{e.Host, e.BundleID, input, e.SourceFile, e.Agent}]++
+	}
+	return ok
+}
+
+// verdict is keep without the counting: whether the filters keep e, and
+// whether they leave it out for being undated.
+func (c *rowFilter) verdict(e *timeline.Event) (keep, undatedOut bool) {
 	o := c.opts
 	if e.TurnType == timeline.Thinking && !o.IncludeThinking {
-		return false
+		return false, false
 	}
 	if len(o.Agents) > 0 && !contains(o.Agents, e.Agent) {
-		return false
+		return false, false
 	}
 	if len(o.Users) > 0 && !contains(o.Users, e.User) {
-		return false
+		return false, false
 	}
 	if len(o.Hosts) > 0 && !contains(o.Hosts, e.Host) {
-		return false
+		return false, false
 	}
 	// Before the turn-type filters, so a prefix is checked against every
 	// session of the hosts, users and agents kept.
 	if c.sessions != nil && !c.sessions.match(e.SessionID) {
-		return false
+		return false, false
 	}
 	if (len(o.TurnTypes) > 0 && !contains(o.TurnTypes, string(e.TurnType))) || contains(o.Hide, string(e.TurnType)) {
-		return false
+		return false, false
 	}
 	if len(o.Actions) > 0 && !contains(o.Actions, string(e.Action)) {
-		return false
+		return false, false
 	}
 	if e.Time.IsZero() {
 		if (o.Since.IsZero() && o.Until.IsZero()) || o.KeepUndated {
-			return true
+			return true, false
 		}
-		c.undatedDropped[fileKey{e.Host, e.BundleID, input, e.SourceFile, e.Agent}]++
-		return false
+		return false, true
 	}
 	if !o.Since.IsZero() && e.Time.Before(o.Since) {
-		return false
+		return false, false
 	}
 	if !o.Until.IsZero() && e.Time.After(o.Until) {
-		return false
+		return false, false
 	}
-	return true
+	return true, false
 }
 
 func (c *rowFilter) matches(e *timeline.Event) bool {

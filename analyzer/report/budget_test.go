@@ -61,9 +61,12 @@ func TestSizeBudget(t *testing.T) {
 			t.Errorf("a report of one session is cut:\n%s", section(string(b), "Sessions"))
 		}
 	}()
-	wantIdx := "| <a id=\"" + leftID + "\"></a>opencode | ses\\_dccb6215bffempodh0GeJHTBdp (not shown (size budget): 10 row(s), timeline.jsonl lines 24-33; report --session writes it) |"
+	wantIdx := "| <a id=\"" + leftID + "\"></a>opencode | ses\\_dccb6215bffempodh0GeJHTBdp (not shown: 10 row(s), timeline.jsonl lines 24-33) |"
 	if !strings.Contains(md, wantIdx) {
 		t.Errorf("the index does not list the session left out:\n%s", section(md, "Session index"))
+	}
+	if !strings.Contains(section(md, "Session index"), "\n1 session(s) marked not shown are left out of the conversations below by the size budget (report.html stays near 10 MB): their rows are at the timeline.jsonl lines given, and doubleagent report with --session ID writes one whole.\n") {
+		t.Errorf("the index does not say what not shown means:\n%s", section(md, "Session index"))
 	}
 	if !strings.Contains(md, "*1 session(s) are not shown here, so that report.html stays near 10 MB:") {
 		t.Errorf("the Sessions heading does not say a session is left out")
@@ -78,8 +81,9 @@ func TestSizeBudget(t *testing.T) {
 	// the row it names, with a note naming the rest; the rows without a
 	// session are written too
 	body := section(md, "Sessions")
-	note := "*21 more row(s) of this session are not shown here (the first at timeline.jsonl line 2, the last at line 23): past its size budget the report shows only the rows a finding or the control surface names; report --session ses\\_dccb67667ffedFiHCx5a9BYKVb writes it whole.*"
-	if !strings.Contains(body, note) || strings.Count(body, "· in a finding ·") != 1 || !strings.Contains(body, "rows without a session") || !strings.Contains(page, `id="r5"`) {
+	note := "*21 more row(s) not shown (size budget; timeline.jsonl lines 2-23): report --session ses\\_dccb67667ffedFiHCx5a9BYKVb writes them.*"
+	once := "*Past the size budget, 1 session(s) a finding or a control-surface entry names show only the rows they name; each says at its end how many more rows it has, at which timeline.jsonl lines, and the command that writes it whole.*"
+	if !strings.Contains(body, note) || !strings.Contains(body, once) || strings.Count(body, "· in a finding ·") != 1 || !strings.Contains(body, "rows without a session") || !strings.Contains(page, `id="r5"`) {
 		t.Errorf("the Sessions section:\n%s", body)
 	}
 }

@@ -123,6 +123,11 @@ func (r *renderer) sessionIndex() {
 	r.heading(idSessionIndex, "Session index")
 	r.hf("<p class=\"meta\">%d session(s) from sessions.jsonl, by host, user and agent; each links to its conversation below.</p>\n", len(list))
 	r.mf("%d session(s) from sessions.jsonl, by host, user and agent; each links to its conversation below.\n\n", len(list))
+	if n := len(r.skipped); n > 0 {
+		note := fmt.Sprintf("%d session(s) marked not shown are left out of the conversations below by the size budget (report.html stays near 10 MB): their rows are at the timeline.jsonl lines given, and doubleagent report with --session ID writes one whole.", n)
+		r.hf("<p class=\"meta\">%s</p>\n", esc(note))
+		r.mf("%s\n\n", mdEsc(note))
+	}
 	lane := ""
 	open := false
 	for i := range list {
@@ -133,7 +138,7 @@ func (r *renderer) sessionIndex() {
 				r.mf("\n")
 			}
 			lane, open = k, true
-			r.hf("<h3>%s › %s</h3>\n<table class=\"idx\"><tr><th>agent</th><th>session</th><th>start (UTC)</th><th>typed prompts</th><th>tool calls</th><th>findings</th></tr>\n", esc(orDash(s.Host)), esc(orDash(s.User)))
+			r.hf("<h3>%s › %s</h3>\n<table class=\"idx si\"><tr><th>agent</th><th>session</th><th>start (UTC)</th><th>typed prompts</th><th>tool calls</th><th>findings</th></tr>\n", esc(orDash(s.Host)), esc(orDash(s.User)))
 			r.mf("### %s › %s\n\n| agent | session | start (UTC) | typed prompts | tool calls | findings |\n|---|---|---|---|---|---|\n", mdEsc(orDash(s.Host)), mdEsc(orDash(s.User)))
 		}
 		id := anchor(s.Host, s.User, s.Agent, s.SessionID)
@@ -153,13 +158,13 @@ func (r *renderer) sessionIndex() {
 		if sk := r.skipped[timeline.SessionKey{Host: s.Host, User: s.User, Agent: s.Agent, SessionID: s.SessionID}]; sk != nil {
 			// not written below (the size budget): the row is the
 			// session's anchor, and says how to see it
-			note := fmt.Sprintf("not shown (size budget): %d row(s), timeline.jsonl lines %d-%d; report --session writes it", sk.rows, sk.first, sk.last)
-			r.hf("<tr id=\"%s\"%s><td>%s</td><td>%s<code>%s</code><br><span class=\"meta\">%s</span></td><td>%s</td><td>%d</td><td>%d</td><td>%d</td></tr>\n", id, cls, esc(s.Agent), esc(sub), esc(name), esc(note),
+			note := fmt.Sprintf("not shown: %d row(s), timeline.jsonl lines %d-%d", sk.rows, sk.first, sk.last)
+			r.hf("<tr id=\"%s\"%s><td>%s</td><td>%s%s<br><span class=\"meta\">%s</span></td><td>%s</td><td>%d</td><td>%d</td><td>%d</td></tr>\n", id, cls, esc(s.Agent), esc(sub), esc(name), esc(note),
 				esc(orDash(s.FirstUTC)), s.UserTurns, s.ToolCalls, nf)
 			r.mf("| %s%s | %s%s (%s) | %s | %d | %d | %d |\n", mdsafe.Target(id), mdEsc(s.Agent), mdEsc(sub), mdEsc(name), mdEsc(note), mdEsc(orDash(s.FirstUTC)), s.UserTurns, s.ToolCalls, nf)
 			continue
 		}
-		r.hf("<tr%s><td>%s</td><td>%s<a href=\"#%s\"><code>%s</code></a></td><td>%s</td><td>%d</td><td>%d</td><td>%d</td></tr>\n", cls, esc(s.Agent), esc(sub), id, esc(name),
+		r.hf("<tr%s><td>%s</td><td>%s<a href=\"#%s\">%s</a></td><td>%s</td><td>%d</td><td>%d</td><td>%d</td></tr>\n", cls, esc(s.Agent), esc(sub), id, esc(name),
 			esc(orDash(s.FirstUTC)), s.UserTurns, s.ToolCalls, nf)
 		r.mf("| %s | %s[%s](#%s) | %s | %d | %d | %d |\n", mdEsc(s.Agent), mdEsc(sub), mdEsc(name), id, mdEsc(orDash(s.FirstUTC)), s.UserTurns, s.ToolCalls, nf)
 	}
@@ -360,6 +365,9 @@ func (r *renderer) overview() {
 			y, ovWidth, ovLane, fill, y+ovLane/2+4, esc(clip(orDash(l.user)+"@"+orDash(l.host), 30)))
 	}
 	agents := map[string]bool{}
+	// a large case: each run of bars of one colour is one group holding
+	// the fill, the bars without titles
+	large, group := len(list) > ovTitles, ""
 	for i := range list {
 		s := &list[i]
 		a, okA := parseUTC(s.FirstUTC)
@@ -371,16 +379,29 @@ func (r *renderer) overview() {
 		y := ovTop + laneOf[s.Host+"\x00"+s.User]*ovLane + 5
 		x0, x1 := x(a), x(b)
 		w := max(x1-x0, 3)
-		if len(list) > ovTitles {
+		if large {
 			// a large case: the bar links to the session, whose index
 			// row says what a title would
-			r.hf("<a href=\"#%s\"><rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/></a>\n",
-				anchor(s.Host, s.User, s.Agent, s.SessionID), x0, y, w, ovLane-10, agentColor(s.Agent))
+			if c := agentColor(s.Agent); c != group {
+				if group != "" {
+					r.hf("</g>\n")
+				}
+				group = c
+				r.hf("<g fill=\"%s\">\n", c)
+			}
+			r.hf("<a href=\"#%s\"><rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\"/></a>\n",
+				anchor(s.Host, s.User, s.Agent, s.SessionID), x0, y, w, ovLane-10)
 			continue
 		}
 		r.hf("<a href=\"#%s\"><rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" rx=\"2\" fill=\"%s\" fill-opacity=\"0.8\"><title>%s</title></rect></a>\n",
 			anchor(s.Host, s.User, s.Agent, s.SessionID), x0, y, w, ovLane-10, agentColor(s.Agent),
 			esc(fmt.Sprintf("%s session %s, %s → %s, %d typed prompts, %d tool calls", s.Agent, orDash(s.SessionID), s.FirstUTC, s.LastUTC, s.UserTurns, s.ToolCalls)))
+	}
+	if group != "" {
+		r.hf("</g>\n")
+	}
+	if large {
+		r.hf("<g fill=\"#cf222e\" stroke=\"#ffffff\" stroke-width=\"0.8\">\n")
 	}
 	for i, f := range in.findings {
 		t, ok := parseUTC(f.Time)
@@ -389,8 +410,17 @@ func (r *renderer) overview() {
 			continue
 		}
 		xx, y := x(t), ovTop+n*ovLane+ovLane-4
+		if large {
+			// the mark links to the finding, whose row says what a title
+			// would
+			r.hf("<a href=\"#%s\"><path d=\"M%.1f %d l5 -9 l5 9 z\"/></a>\n", findingID(i), xx-5, y)
+			continue
+		}
 		r.hf("<a href=\"#%s\"><path d=\"M%.1f %d l5 -9 l5 9 z\" fill=\"#cf222e\" stroke=\"#ffffff\" stroke-width=\"0.8\"><title>%s</title></path></a>\n",
 			findingID(i), xx-5, y, esc(fmt.Sprintf("finding %d: %s %s: %s", i+1, f.Level, f.Class, f.Title)))
+	}
+	if large {
+		r.hf("</g>\n")
 	}
 	// Legend: agents, and the finding mark.
 	var names []string

@@ -36,6 +36,9 @@ type renderer struct {
 	// the tail (the index's notes, the source files' rows).
 	bodyCount  *counter
 	bodyBudget int64
+	// onlyNamedN counts the sessions written with only their named rows
+	// (the sessions heading says what that means, once).
+	onlyNamedN int
 	estimate   int64
 	// skipped are the sessions not written, for the index.
 	skipped map[timeline.SessionKey]*skippedSession
@@ -90,7 +93,7 @@ table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding
 a{color:#0969da}td code{word-break:break-all;font-size:.8em}
 nav{margin:1em 0;padding:.5em .8em;background:#f6f8fa;border:1px solid #d0d7de;border-radius:4px}
 svg.ov{max-width:100%;height:auto;border:1px solid #d0d7de;background:#fff}svg.ov a rect:hover{stroke:#000;stroke-width:1.5}
-table.idx{min-width:60%}table.idx td:nth-child(3){white-space:nowrap}tr.hit td{background:#fff5f5}ul.ev{margin:.3em 0 1em}`
+table.idx{min-width:60%}table.si td:nth-child(2){font:.8em ui-monospace,Menlo,Consolas,monospace;word-break:break-all}table.si .meta{font-family:system-ui,sans-serif}table.idx td:nth-child(3){white-space:nowrap}table.src td:nth-child(2),table.src td:nth-child(4),table.src td:nth-child(5),table.src td:nth-child(6){font:.8em ui-monospace,Menlo,Consolas,monospace;word-break:break-all}tr.hit td{background:#fff5f5}ul.ev{margin:.3em 0 1em}`
 
 // esc writes evidence into report.html: HTML-escaped, C0 controls but
 // newline, tab and carriage return (a line ending to a browser) as their
@@ -156,10 +159,19 @@ func (r *renderer) head() {
 	caseID, examiner := given(in.caseID, "--case", cases), given(in.examiner, "--examiner", examiners)
 	r.hf("<table><tr><th>case</th><td>%s</td></tr><tr><th>examiner</th><td>%s</td></tr>", esc(caseID), esc(examiner))
 	r.hf("<tr><th>report made by</th><td>%s %s (timeline schema %s) at %s</td></tr>", esc(in.run.Tool), esc(in.run.ToolVersion), esc(in.run.SchemaVersion), esc(in.run.EndedUTC))
-	r.hf("<tr><th>command</th><td><code>%s</code></td></tr></table>\n", esc(strings.Join(in.run.CommandLine, " ")))
-	r.mf("| | |\n|---|---|\n| case | %s |\n| examiner | %s |\n| report made by | %s %s (timeline schema %s) at %s |\n| command | %s |\n\n",
+	r.hf("<tr><th>command</th><td><code>%s</code></td></tr>", esc(strings.Join(in.run.CommandLine, " ")))
+	filters := filterText(in.run.Filters)
+	if filters != "" {
+		r.hf("<tr><th>filters</th><td>%s</td></tr>", esc(filters))
+	}
+	r.hf("</table>\n")
+	r.mf("| | |\n|---|---|\n| case | %s |\n| examiner | %s |\n| report made by | %s %s (timeline schema %s) at %s |\n| command | %s |\n",
 		mdEsc(caseID), mdEsc(examiner), mdEsc(in.run.Tool), mdEsc(in.run.ToolVersion), mdEsc(in.run.SchemaVersion), mdEsc(in.run.EndedUTC),
 		mdEsc(strings.Join(in.run.CommandLine, " ")))
+	if filters != "" {
+		r.mf("| filters | %s |\n", mdEsc(filters))
+	}
+	r.mf("\n")
 	r.nothingUsable()
 	r.contents()
 	r.overview()
@@ -180,6 +192,11 @@ func (r *renderer) head() {
 		r.hf("<p class=\"meta\">%s</p>\n", esc(note))
 		r.mf("*%s*\n\n", mdEsc(note))
 	}
+	if r.onlyNamedN > 0 {
+		note := fmt.Sprintf("Past the size budget, %d session(s) a finding or a control-surface entry names show only the rows they name; each says at its end how many more rows it has, at which timeline.jsonl lines, and the command that writes it whole.", r.onlyNamedN)
+		r.hf("<p class=\"meta\">%s</p>\n", esc(note))
+		r.mf("*%s*\n\n", mdEsc(note))
+	}
 	if r.capRows > 0 {
 		note := fmt.Sprintf("This case has more rows than a readable report holds: each session shows its first %d rows (text cut after %d characters) and every row a finding names; the rest are named at each session's end, and every row is in timeline.jsonl.", r.capRows, budgetChars)
 		r.hf("<p class=\"meta\">%s</p>\n", esc(note))
@@ -189,6 +206,53 @@ func (r *renderer) head() {
 
 // given is the report's own value (from flag) with what the inputs
 // recorded beside it, or what they recorded.
+// filterText is run.json's filters in one line (`agent=claude-code;
+// session=917b3303`), saying the report holds only what they kept; ""
+// when the run had none.
+func filterText(f map[string]any) string {
+	var keys []string
+	for k := range f {
+		keys = append(keys, k)
+	}
+	if len(keys) == 0 {
+		return ""
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		v := f[k]
+		if l, ok := v.([]any); ok {
+			var vs []string
+			for _, x := range l {
+				vs = append(vs, fmt.Sprint(x))
+			}
+			v = strings.Join(vs, ",")
+		}
+		parts = append(parts, fmt.Sprintf("%s=%v", k, v))
+	}
+	return strings.Join(parts, "; ") + " (this report holds only the rows and sessions they kept)"
+}
+
+// filterKeeps reports whether run.json's filters keep the agent of host
+// and user: the --host, --user and --agent values, and no --session (a
+// session filter keeps its conversations, not whole agents).
+func filterKeeps(f map[string]any, host, user, agent string) bool {
+	in := func(k, v string) bool {
+		l, ok := f[k].([]any)
+		if !ok {
+			return true
+		}
+		for _, x := range l {
+			if x == v {
+				return true
+			}
+		}
+		return false
+	}
+	_, session := f["session"]
+	return !session && in("host", host) && in("user", user) && in("agent", agent)
+}
+
 func given(own, flag string, recorded map[string]bool) string {
 	if own == "" {
 		return joinKeys(recorded)
@@ -430,12 +494,13 @@ func (r *renderer) counts() {
 	r.mf("\n")
 	// Agents whose folders exist but hold nothing kept (inventory.json's
 	// user_presence): said, so "installed, nothing kept" is not read as
-	// "never there".
+	// "never there". A filtered run names only the agents its --host,
+	// --user and --agent keep, and none under --session.
 	var empty []string
 	for _, a := range r.in.inv.Agents {
 		var users []string
 		for u, p := range a.UserPresence {
-			if p != analyze.PresenceFilesKept {
+			if p != analyze.PresenceFilesKept && filterKeeps(r.in.run.Filters, a.Host, u, a.Agent) {
 				users = append(users, u)
 			}
 		}
@@ -544,8 +609,9 @@ func (r *renderer) endSession(g *sessionGroup) {
 		r.hf("</details>\n")
 	}
 	if g.hidden > 0 && g.onlyNamed {
-		note := fmt.Sprintf("%d more row(s) of this session are not shown here (the first at timeline.jsonl line %d, the last at line %d): past its size budget the report shows only the rows a finding or the control surface names; report --session %s writes it whole.",
+		note := fmt.Sprintf("%d more row(s) not shown (size budget; timeline.jsonl lines %d-%d): report --session %s writes them.",
 			g.hidden, g.first, g.last, g.session)
+		r.onlyNamedN++
 		r.hf("<p class=\"meta\">%s</p>\n", esc(note))
 		r.mf("*%s*\n\n", mdEsc(note))
 	} else if g.hidden > 0 {
@@ -748,6 +814,11 @@ func pretty(s string) string {
 	return string(b)
 }
 
+// sameMember stands in the source-file table for a member named as the
+// bundle names a file it collected (bundle/docs/format.md: `files/` and
+// the path without its leading `/`), so each path is written once.
+const sameMember = "files/+path"
+
 func (r *renderer) tail() {
 	if r.rows == 0 {
 		r.hf("<p>No rows.</p>\n")
@@ -761,9 +832,9 @@ func (r *renderer) tail() {
 		}
 	}
 	r.heading(idSources, "Source files")
-	r.hf("<p class=\"meta\">Each file a row came from: its path on the host, the bundle and the member it was read from, its SHA-256 as read (the manifest's when verified), and what was read from it.</p>\n")
-	r.hf("<table><tr><th>#</th><th>file</th><th>host</th><th>bundle</th><th>member</th><th>SHA-256</th><th>verified</th><th>records read</th><th>rows</th></tr>\n")
-	r.mf("Each file a row came from: its path on the host, the bundle and the member it was read from, its SHA-256 as read (the manifest's when verified), and what was read from it.\n\n")
+	r.hf("<p class=\"meta\">Each file a row came from: its path on the host, the bundle and the member it was read from (%s: the bundle's name for it, <code>files/</code> and the path without its leading <code>/</code>; the member is written out only when it is another name), its SHA-256 as read (the manifest's when verified), and what was read from it.</p>\n", esc(sameMember))
+	r.hf("<table class=\"src\"><tr><th>#</th><th>file</th><th>host</th><th>bundle</th><th>member</th><th>SHA-256</th><th>verified</th><th>records read</th><th>rows</th></tr>\n")
+	r.mf("Each file a row came from: its path on the host, the bundle and the member it was read from (%s: the bundle's name for it, `files/` and the path without its leading `/`; the member is written out only when it is another name), its SHA-256 as read (the manifest's when verified), and what was read from it.\n\n", mdEsc(sameMember))
 	r.mf("| # | file | host | bundle | member | SHA-256 | verified | records read | rows |\n|---|---|---|---|---|---|---|---|---|\n")
 	for i, k := range r.srcList {
 		f, ok := files[k]
@@ -772,8 +843,10 @@ func (r *renderer) tail() {
 			sum, member = "(not in inventory.json)", "-"
 		} else if sum == "" {
 			sum, member = "(loose input: not hashed)", "(loose input: read in place)"
+		} else if member == "files"+k.file && strings.HasPrefix(k.file, "/") {
+			member = sameMember
 		}
-		r.hf("<tr id=\"src-%d\"><td>%d</td><td><code>%s</code></td><td>%s</td><td><code>%s</code></td><td><code>%s</code></td><td><code>%s</code></td><td>%s</td><td>%d</td><td>%d</td></tr>\n",
+		r.hf("<tr id=\"src-%d\"><td>%d</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%d</td><td>%d</td></tr>\n",
 			i+1, i+1, esc(k.file), esc(k.host), esc(orDash(k.bundle)), esc(orDash(member)), esc(sum), esc(orDash(f.Verified)), f.Records, f.Rows)
 		r.mf("| %s%d | %s | %s | %s | %s | %s | %s | %d | %d |\n", mdsafe.Target(fmt.Sprintf("src-%d", i+1)), i+1, mdEsc(k.file), mdEsc(k.host), mdEsc(orDash(k.bundle)),
 			mdEsc(orDash(member)), mdEsc(sum), mdEsc(orDash(f.Verified)), f.Records, f.Rows)

@@ -167,9 +167,11 @@ func (c *Correlator) resolveIdentities() error {
 			if f, ok := first[s.Content]; ok {
 				_ = f
 				c.losers.set(s.Ord)
-				c.repeatedByID++
-				if s.Secondary {
-					c.secondaryByID++
+				if c.counted(s.Ord) {
+					c.repeatedByID++
+					if s.Secondary {
+						c.secondaryByID++
+					}
 				}
 				continue
 			}
@@ -319,7 +321,9 @@ func (c *Correlator) pairSecondaries(keep func(e *timeline.Event) error) error {
 		}
 		for i := range sec {
 			if paired[i] {
-				c.secondaryPaired++
+				if c.counted(sec[i].Ord) {
+					c.secondaryPaired++
+				}
 				continue
 			}
 			if err := keep(&sec[i].Ev); err != nil {

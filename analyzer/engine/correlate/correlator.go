@@ -34,6 +34,10 @@ type Correlator struct {
 	traceParsers map[string]bool
 	// Counts for the summary line and the inventory.
 	repeatedByID, secondaryByID, secondaryPaired, duplicateIDs int
+	// filtered: the run's filters shape the rows, and the repeats counted
+	// are only those of rows they keep (kept, by Ord; see Kept).
+	filtered bool
+	kept     bitset
 }
 
 // stateRec is one session state as a parser gave it, with where it came
@@ -138,6 +142,18 @@ func (c *Correlator) ResolveIdentities() error { return c.resolveIdentities() }
 func (c *Correlator) PairSecondaries(keep func(e *timeline.Event) error) error {
 	return c.pairSecondaries(keep)
 }
+
+// Filter makes the repeat counts (Counts: by record id, secondary rows
+// paired) count only the rows marked with Kept, so a filtered run's
+// summary names only what its filters kept. Identity and pairing still
+// run over every row.
+func (c *Correlator) Filter() { c.filtered = true }
+
+// Kept marks the numbered row ord as one the run's filters keep.
+func (c *Correlator) Kept(ord int64) { c.kept.set(ord) }
+
+// counted reports whether a repeat of the row ord is counted.
+func (c *Correlator) counted(ord int64) bool { return !c.filtered || c.kept.has(ord) }
 
 // Repeated reports whether the row numbered ord repeats another by record
 // id (ResolveIdentities has counted it): it is not written.
