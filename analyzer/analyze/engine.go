@@ -457,11 +457,15 @@ func DefaultLimits() *bundle.Options {
 // write and merge, and a run's memory then stays flat whatever the input.
 const DefaultMemLimit = 16 << 20
 
-// secondaryMemLimit is the in-memory budget of the secondary rows' sorter:
-// a quarter of the main one (default 64 MiB), never less than 1 MiB.
+// secondaryMemLimit is the in-memory budget of each of the correlator's
+// sorters (record id stubs, secondary rows): a quarter of the main one,
+// never less than 1 MiB. With no budget given the main one is the
+// sorter's own default from the soft memory target (timeline.TargetBudget:
+// 16 MiB under the command line's 192 MiB, so 4 MiB here; more under a
+// larger GOMEMLIMIT), not a fixed figure.
 func secondaryMemLimit(memLimit int64) int64 {
 	if memLimit <= 0 {
-		memLimit = DefaultMemLimit
+		memLimit = timeline.TargetBudget()
 	}
 	return max(memLimit/4, 1<<20)
 }

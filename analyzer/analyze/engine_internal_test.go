@@ -1,6 +1,9 @@
 package analyze
 
-import "testing"
+import (
+	"runtime/debug"
+	"testing"
+)
 
 // TestSecondaryMemLimit: the default budget is not a byte (which spilled a
 // run file per secondary row).
@@ -9,5 +12,23 @@ func TestSecondaryMemLimit(t *testing.T) {
 		if got := secondaryMemLimit(in); got != want {
 			t.Errorf("secondaryMemLimit(%d) = %d, want %d", in, got, want)
 		}
+	}
+}
+
+// TestSecondaryMemLimitFromTarget: with no budget given, the correlator's
+// sorters take a quarter of the main sorter's, which follows the soft
+// memory target (a twelfth of it, 16 MiB at least).
+func TestSecondaryMemLimitFromTarget(t *testing.T) {
+	prev := debug.SetMemoryLimit(1200 << 20)
+	defer debug.SetMemoryLimit(prev)
+	if got, want := secondaryMemLimit(0), int64(25<<20); got != want {
+		t.Errorf("secondaryMemLimit(0) under a 1200 MiB target = %d, want %d", got, want)
+	}
+	debug.SetMemoryLimit(192 << 20)
+	if got, want := secondaryMemLimit(0), int64(4<<20); got != want {
+		t.Errorf("secondaryMemLimit(0) under 192 MiB = %d, want %d", got, want)
+	}
+	if got, want := secondaryMemLimit(64<<20), int64(16<<20); got != want {
+		t.Errorf("secondaryMemLimit(64 MiB) = %d, want %d (a given budget wins)", got, want)
 	}
 }

@@ -1,6 +1,9 @@
 package parser
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -86,5 +89,49 @@ func BenchmarkTopFieldsEscapedText(b *testing.B) {
 	b.SetBytes(int64(len(line)))
 	for b.Loop() {
 		TopFields(line, func(k, v []byte) bool { return true })
+	}
+}
+
+// realTranscriptLines returns the lines of the real-agent fixture's Claude
+// Code transcripts (2.1.332), or skips when the fixture is not there.
+func realTranscriptLines(b *testing.B) [][]byte {
+	b.Helper()
+	dir, _ := os.Getwd()
+	for range 8 {
+		files, _ := filepath.Glob(filepath.Join(dir, "fixtures", "roots", "real-agents", "home", "examiner", ".claude", "projects", "*", "*.jsonl"))
+		if len(files) > 0 {
+			var lines [][]byte
+			for _, f := range files {
+				data, err := os.ReadFile(f)
+				if err != nil {
+					b.Fatal(err)
+				}
+				lines = append(lines, bytes.Split(bytes.TrimSpace(data), []byte("\n"))...)
+			}
+			return lines
+		}
+		dir = filepath.Dir(dir)
+	}
+	b.Skip("real-agent fixture root not found")
+	return nil
+}
+
+// BenchmarkTopFieldsReal: every top-level member of every line of the
+// real-agent fixture's Claude Code transcripts (tool schemas, prompt
+// snapshots, messages), the walk lightRecord does before it knows a
+// record's kind.
+func BenchmarkTopFieldsReal(b *testing.B) {
+	lines := realTranscriptLines(b)
+	n := 0
+	for _, l := range lines {
+		n += len(l)
+	}
+	b.SetBytes(int64(n))
+	for b.Loop() {
+		for _, l := range lines {
+			if !TopFields(l, func(k, v []byte) bool { return true }) {
+				b.Fatalf("line rejected: %.80s", l)
+			}
+		}
 	}
 }

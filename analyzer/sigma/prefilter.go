@@ -76,6 +76,9 @@ func (p *prefilter) needsFold() bool {
 }
 
 func buildPrefilter(re *syntax.Regexp) *prefilter {
+	if set, fold, ok := exactSet(re); ok {
+		return oneOfExact(set, fold)
+	}
 	switch re.Op {
 	case syntax.OpLiteral:
 		fold := re.Flags&syntax.FoldCase != 0
@@ -101,11 +104,24 @@ func buildPrefilter(re *syntax.Regexp) *prefilter {
 		flush()
 		return allOf(all)
 	case syntax.OpConcat:
+		// Runs of parts with few exact texts are joined (their texts
+		// stand next to each other in a match): "nc|netcat" parses as n
+		// then (c|etcat), which needs "nc" or "netcat", not an n and a c
+		// anywhere.
 		var all []*prefilter
-		for _, s := range re.Sub {
-			if p := buildPrefilter(s); p != nil {
+		for i := 0; i < len(re.Sub); {
+			j, set, fold := exactRun(re.Sub[i:])
+			if j > 1 {
+				if p := oneOfExact(set, fold); p != nil {
+					all = append(all, p)
+				}
+				i += j
+				continue
+			}
+			if p := buildPrefilter(re.Sub[i]); p != nil {
 				all = append(all, p)
 			}
+			i++
 		}
 		return allOf(all)
 	case syntax.OpAlternate:
@@ -129,6 +145,133 @@ func buildPrefilter(re *syntax.Regexp) *prefilter {
 		}
 	}
 	return nil
+}
+
+// maxExact bounds the texts of an exact set.
+const maxExact = 16
+
+// Fold states of an exact set: no letter yet, letters folded (the texts
+// are lower-cased, compared with the lower-cased field), letters cased.
+const (
+	foldNone = iota
+	foldYes
+	foldNo
+)
+
+// exactSet returns every text re can match, when they are at most
+// maxExact, all ASCII, and their letters all folded or all cased
+// (fold then says which); zero-width assertions match "".
+func exactSet(re *syntax.Regexp) (set []string, fold int, ok bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		var b []byte
+		f := foldNone
+		for _, r := range re.Rune {
+			if r >= 0x80 {
+				return nil, 0, false
+			}
+			if ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') {
+				f = foldNo
+				if re.Flags&syntax.FoldCase != 0 {
+					f = foldYes
+					if 'A' <= r && r <= 'Z' {
+						r += 'a' - 'A'
+					}
+				}
+			}
+			b = append(b, byte(r))
+		}
+		return []string{string(b)}, f, true
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
+		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return []string{""}, foldNone, true
+	case syntax.OpCapture:
+		return exactSet(re.Sub[0])
+	case syntax.OpQuest:
+		set, fold, ok := exactSet(re.Sub[0])
+		if !ok || len(set) >= maxExact {
+			return nil, 0, false
+		}
+		return append(set, ""), fold, true
+	case syntax.OpAlternate:
+		var all []string
+		fold := foldNone
+		for _, s := range re.Sub {
+			set, f, ok := exactSet(s)
+			if fold, ok = joinFold(fold, f, ok); !ok || len(all)+len(set) > maxExact {
+				return nil, 0, false
+			}
+			all = append(all, set...)
+		}
+		return all, fold, true
+	case syntax.OpConcat:
+		j, set, fold := exactRun(re.Sub)
+		if j < len(re.Sub) {
+			return nil, 0, false
+		}
+		return set, fold, true
+	}
+	return nil, 0, false
+}
+
+// exactRun joins the exact sets of the longest run of subs that have one
+// (and whose product stays within maxExact): it returns the run's length
+// (0 when the first has none), the texts and their fold state.
+func exactRun(subs []*syntax.Regexp) (n int, set []string, fold int) {
+	set = []string{""}
+	for _, s := range subs {
+		next, f, ok := exactSet(s)
+		if !ok || len(set)*len(next) > maxExact {
+			break
+		}
+		nf, ok := joinFold(fold, f, true)
+		if !ok {
+			break
+		}
+		var prod []string
+		for _, a := range set {
+			for _, b := range next {
+				prod = append(prod, a+b)
+			}
+		}
+		set, fold = prod, nf
+		n++
+	}
+	return n, set, fold
+}
+
+// joinFold is the fold state of texts of states a and b together (false
+// when one folds its letters and the other does not).
+func joinFold(a, b int, ok bool) (int, bool) {
+	switch {
+	case !ok:
+		return 0, false
+	case a == foldNone:
+		return b, true
+	case b == foldNone || a == b:
+		return a, true
+	}
+	return 0, false
+}
+
+// oneOfExact is the prefilter of an exact set: one of its texts must
+// appear; nil when one of them is "" (then nothing is needed).
+func oneOfExact(set []string, fold int) *prefilter {
+	var any []*prefilter
+	seen := map[string]bool{}
+	for _, s := range set {
+		if s == "" {
+			return nil
+		}
+		if !seen[s] {
+			seen[s] = true
+			any = append(any, &prefilter{op: 'l', lit: s, fold: fold == foldYes})
+		}
+	}
+	if len(any) == 1 {
+		return any[0]
+	}
+	return &prefilter{op: 'o', kids: any}
 }
 
 func allOf(ps []*prefilter) *prefilter {

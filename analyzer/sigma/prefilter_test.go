@@ -25,6 +25,13 @@ func TestPrefilterShapes(t *testing.T) {
 		{expr: `[\x{200B}-\x{200F}]`, nil: true},
 		{expr: `(?i)é+café`, pass: []string{"CAF\u00c9"}, rej: []string{"tea"}}, // the ASCII run "caf" only
 		{expr: `(?i)pass(word)?`, pass: []string{"PASS", "pa\u017f\u017f"}, rej: []string{"pas"}},
+		// Parts with few exact texts are joined: n then (c|cat|etcat)
+		// needs "nc" or "netcat" together, not an n and a c anywhere.
+		{expr: `(?i)\b(nc|ncat|netcat)\b[^|;&\n]*\s\d{2,5}`, pass: []string{"NC -l 4444", "bash | ncat x 80", "NetCat"}, rej: []string{"n and c", "cn", "net cat"}},
+		{expr: `/dev/(tcp|udp)/`, pass: []string{"> /dev/tcp/10.0.0.1/80"}, rej: []string{"/dev/null tcp/", "/DEV/TCP/"}},
+		{expr: `(?i)ab|CD`, pass: []string{"AB", "cd"}, rej: []string{"ac"}},
+		{expr: `x(?i:y)Z`, pass: []string{"xYZ", "xyZ"}, rej: []string{"xyz"}},                                       // mixed: not joined (x, y folded, Z)
+		{expr: `(ab|cd)(ef|gh)(ij|kl)(mn|op)(qr|st)`, pass: []string{"cdghklopst"}, rej: []string{"ab ef ij mn qr"}}, // 32 texts: the first four parts joined (16), the fifth alone
 	} {
 		p := newPrefilter(c.expr)
 		if (p == nil) != c.nil {

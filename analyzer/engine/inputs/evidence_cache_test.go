@@ -3,12 +3,16 @@
 package inputs
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"testing"
+
+	"github.com/doubleagent/doubleagent/analyzer/parsers"
 )
 
 // content is a file's content, or the error opening or reading it.
@@ -92,5 +96,55 @@ func TestDirCache(t *testing.T) {
 	}
 	if len(m.fds) != maxCachedDirs {
 		t.Errorf("folders held: %d, want %d", len(m.fds), maxCachedDirs)
+	}
+}
+
+// TestLooseWalkUsesFolderCache: the loose walk checks each file it finds
+// can be opened through the source's folder cache of the tree, so the
+// transcripts' folder is opened once for all of them (not a walk from the
+// root per file, then another when the file is parsed).
+func TestLooseWalkUsesFolderCache(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "home", "alice", ".claude", "projects", "-home-alice-demo")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		name := fmt.Sprintf("0b9c6a52-5a48-4a4c-8f3c-1a2b3c4d5e6%d.jsonl", i)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(`{"type":"user"}`+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := openLoose(context.Background(), root, NewRouter(parsers.All()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if len(s.files) != 5 {
+		t.Fatalf("%d files found, want 5", len(s.files))
+	}
+	tree := s.files[0].tree
+	d := s.dirs[tree]
+	if d == nil {
+		t.Fatalf("no folder cache for tree %s after the walk (have %v)", tree, s.dirs)
+	}
+	var held []string
+	for k := range d.fds {
+		held = append(held, k)
+	}
+	slices.Sort(held)
+	want := []string{"", "home", "home/alice", "home/alice/.claude", "home/alice/.claude/projects", "home/alice/.claude/projects/-home-alice-demo"}
+	if !slices.Equal(held, want) {
+		t.Errorf("folders held after the walk: %q, want %q", held, want)
+	}
+	for _, r := range s.files {
+		rc, err := s.open(r)
+		if err != nil {
+			t.Fatalf("%s: %v", r.local, err)
+		}
+		rc.Close()
+	}
+	if len(d.fds) != len(want) {
+		t.Errorf("folders held after the parse opens: %d, want %d", len(d.fds), len(want))
 	}
 }

@@ -988,7 +988,9 @@ func openLoose(ctx context.Context, dir string, rt *Router) (*Source, error) {
 			var openErr error
 			if status == bundle.StatusCollected {
 				if rel, err := filepath.Rel(h.tree, hit.Path); err == nil {
-					if f, err := OpenIn(h.tree, filepath.ToSlash(rel)); err != nil {
+					// Through the tree's folder cache: the parse opens
+					// the file again from the folders held.
+					if f, err := s.openIn(h.tree, filepath.ToSlash(rel)); err != nil {
 						openErr, status = err, bundle.StatusErrorRead
 					} else {
 						f.Close()
@@ -1042,12 +1044,14 @@ func openLoose(ctx context.Context, dir string, rt *Router) (*Source, error) {
 	for _, h := range homes {
 		s.looseFolders(h, rt)
 		if err := catalog.WalkHome(h.dir, catalog.All(), mkVisit(h)); err != nil {
+			s.Close() // the folders the walk held open
 			return nil, err
 		}
 		for _, r := range s.looseRelocations(h) {
 			h2 := h
 			h2.relocFolder, h2.relocOrig = r.folder, r.orig
 			if err := catalog.WalkLinked(r.walked, r.folder, r.agents, mkVisit(h2)); err != nil {
+				s.Close()
 				return nil, err
 			}
 		}

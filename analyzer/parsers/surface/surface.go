@@ -245,12 +245,17 @@ func (p *surfaceParser) lookup(f *parser.File) (e entry, rel, project string, ok
 
 func (p *surfaceParser) match(rel string) (entry, bool) {
 	for _, e := range p.s.entries {
-		if m, _ := doublestar.Match(e.glob, rel); m {
-			return e, true
+		if mayMatch(e.glob, rel, true) {
+			if m, _ := doublestar.Match(e.glob, rel); m {
+				return e, true
+			}
 		}
 	}
 	for _, e := range p.s.entries {
 		if !e.backup {
+			continue
+		}
+		if !mayMatch(e.glob, rel, false) {
 			continue
 		}
 		if m, _ := doublestar.Match(e.glob+backupSuffix, rel); m {
@@ -261,6 +266,31 @@ func (p *surfaceParser) match(rel string) (entry, bool) {
 	}
 	return entry{}, false
 }
+
+// mayMatch is false when rel cannot match glob (doublestar syntax): a
+// match starts with the glob's text before its first special character
+// and, when whole is set (glob is the whole pattern, not one a suffix is
+// added to), ends with its text after its last. The route stage asks
+// every agent file (a transcript too) of every surface entry, so most
+// are told apart here without running the matcher.
+func mayMatch(glob, rel string, whole bool) bool {
+	if i := strings.IndexAny(glob, globSpecial); i >= 0 {
+		if !strings.HasPrefix(rel, glob[:i]) {
+			return false
+		}
+	} else if whole {
+		return rel == glob
+	} else if !strings.HasPrefix(rel, glob) {
+		return false
+	}
+	if whole {
+		return strings.HasSuffix(rel, glob[strings.LastIndexAny(glob, globSpecial+"]}")+1:])
+	}
+	return true
+}
+
+// globSpecial are the characters that open a doublestar construct.
+const globSpecial = "*?[{\\"
 
 func (p *surfaceParser) Parse(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	e, rel, project, ok := p.lookup(&in.File)

@@ -153,3 +153,28 @@ func TestRecordDecoderMatchesUnmarshal(t *testing.T) {
 		t.Errorf("%d of %d lines taken, %d refused: the comparison tests too little", taken, n, refused)
 	}
 }
+
+// TestLightRecordMessage: a record whose type, seen before its message,
+// gives no row (api-request-blob) has its large message left out like
+// any other large value; a user or assistant record, a record whose type
+// comes after its message, and one that names a second type are decoded
+// whole (ok false).
+func TestLightRecordMessage(t *testing.T) {
+	big := `{"role":"user","content":"` + strings.Repeat("the conversation as sent ", 20) + `"}`
+	for _, c := range []struct {
+		line, want string
+		ok         bool
+	}{
+		{`{"type":"api-request-blob","sessionId":"s","hash":"h","message":` + big + `}`, `{"type":"api-request-blob","sessionId":"s","hash":"h","message":null}`, true},
+		{`{"type":"api-request-blob","sessionId":"s","message":{"role":"user"}}`, `{"type":"api-request-blob","sessionId":"s","message":{"role":"user"}}`, true},
+		{`{"sessionId":"s","message":` + big + `,"type":"api-request-blob"}`, "", false},
+		{`{"type":"user","message":` + big + `}`, "", false},
+		{`{"type":"api-request-blob","message":` + big + `,"type":"user"}`, "", false},
+		{`{"type":"api-request-blob","message":` + big[:len(big)-2] + `}`, "", false},
+	} {
+		got, ok := lightRecord([]byte(c.line))
+		if ok != c.ok || string(got) != c.want {
+			t.Errorf("lightRecord(%.60s...) = %q, %v; want %q, %v", c.line, got, ok, c.want, c.ok)
+		}
+	}
+}

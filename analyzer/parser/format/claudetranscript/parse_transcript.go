@@ -467,8 +467,13 @@ func (sc *lightScratch) light(line []byte) ([]byte, bool) {
 		case "message":
 			// A user or assistant record, decoded whole: no need to
 			// scan the rest of it (its message is most of its bytes).
-			message = true
-			return false
+			// A record whose type, already seen, gives no row
+			// (api-request-blob: the conversation as sent) is scanned
+			// on, its message a large value like any other.
+			if !skipType(typ) {
+				message = true
+				return false
+			}
 		}
 		if len(v) > 256 && !prologue[string(k)] {
 			big = append(big, span{at, at + len(v)})
@@ -477,7 +482,7 @@ func (sc *lightScratch) light(line []byte) ([]byte, bool) {
 	}) || message {
 		return nil, false
 	}
-	if len(typ) < 2 || typ[0] != '"' || typ[len(typ)-1] != '"' || bytes.IndexByte(typ, '\\') >= 0 {
+	if !plainString(typ) {
 		return nil, false // RawString's test, without its string
 	}
 	ts := typ[1 : len(typ)-1]
@@ -520,6 +525,17 @@ func (sc *lightScratch) light(line []byte) ([]byte, bool) {
 		last = r.end
 	}
 	return append(out, line[last:]...), true
+}
+
+// plainString reports a raw JSON value that is a string with no escape
+// (RawString's test, without making the string).
+func plainString(v []byte) bool {
+	return len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' && bytes.IndexByte(v, '\\') < 0
+}
+
+// skipType reports a raw type value that names a skipTypes record.
+func skipType(typ []byte) bool {
+	return plainString(typ) && skipTypes[string(typ[1:len(typ)-1])] != ""
 }
 
 // record handles one decoded line.
