@@ -269,6 +269,28 @@ type Secondary struct {
 	TurnTypes []timeline.TurnType
 	// Basis says where the window comes from (the seed, the agent's source).
 	Basis string
+	// Unrecorded are typed inputs (exact, after trimming spaces) that the
+	// agent acts on without ever writing them to its store of record: a
+	// command that ends the session (Claude Code's and Gemini CLI's
+	// "/exit" and "/quit"). Such a row stays in the timeline, unpaired, as
+	// what the person typed; its missing twin is no sign the store lost
+	// turns, so it does not make a live session read recovered "partial"
+	// (issue 30).
+	Unrecorded []string
+}
+
+// IsUnrecorded reports whether text, trimmed, is one of s.Unrecorded.
+func (s *Secondary) IsUnrecorded(text string) bool {
+	if s == nil {
+		return false
+	}
+	t := strings.TrimSpace(text)
+	for _, u := range s.Unrecorded {
+		if t == u {
+			return true
+		}
+	}
+	return false
 }
 
 // ParseFunc parses one file.

@@ -504,7 +504,11 @@ func windowsTable() string {
 		for _, tt := range sec.TurnTypes {
 			tts = append(tts, string(tt))
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", p.ID(), w, strings.Join(tts, ", "), strings.ReplaceAll(sec.Basis, "|", "\\|"))
+		basis := sec.Basis
+		if len(sec.Unrecorded) > 0 {
+			basis += "; never in the store of record, so no sign of lost turns: `" + strings.Join(sec.Unrecorded, "`, `") + "`"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", p.ID(), w, strings.Join(tts, ", "), strings.ReplaceAll(basis, "|", "\\|"))
 	}
 	return b.String()
 }

@@ -58,6 +58,10 @@ type Aggregator struct {
 	// (parser.Spec.Trace): a session whose every row is such reads
 	// recovered "trace", it existed but its store of record is gone.
 	Trace func(parser string) bool
+	// Unrecorded, when set, reports whether a secondary row of a parser
+	// is a typed input the agent never writes to its store of record
+	// (parser.Secondary.Unrecorded): it is no turn the store lost.
+	Unrecorded func(parser, text string) bool
 }
 
 type agg struct {
@@ -134,7 +138,7 @@ func (a *Aggregator) Add(e *Event) {
 	}
 	if e.Secondary {
 		g.secondary++
-		if e.TurnType != System {
+		if e.TurnType != System && (a.Unrecorded == nil || !a.Unrecorded(e.Parser, e.Text)) {
 			g.secondaryTurns++
 		}
 	} else {

@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -146,5 +147,36 @@ func TestTraceStateGivesWayToTurns(t *testing.T) {
 	}
 	if got["header"] != "trace" || got["prompted"] != "trace" || got["transcript"] != "yes" || len(got) != 3 {
 		t.Errorf("recovered: %v", got)
+	}
+}
+
+// TestUnrecordedSecondaryTurn (issue 30): a prompt-history row that the
+// agent never writes to its transcript (a typed "/exit") stays a row but is
+// no turn the transcript lost: a live session with it and its transcript
+// reads no, and user_turns still counts it. A typed prompt the transcript
+// lacks still makes it partial; a session only the history names, with
+// its "/exit", is still a trace; another parser's "/exit" (not declared
+// unrecorded) still counts.
+func TestUnrecordedSecondaryTurn(t *testing.T) {
+	a := NewAggregator()
+	a.Recoverable = func(string) bool { return true }
+	a.Trace = func(p string) bool { return p == "x/history" }
+	a.Unrecorded = func(p, text string) bool { return p == "x/history" && strings.TrimSpace(text) == "/exit" }
+	t0 := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+	for _, id := range []string{"kept", "lost", "gone"} {
+		a.Add(&Event{Agent: "x", SessionID: id, Parser: "x/history", TurnType: User, Text: " /exit\n", Secondary: true, Time: t0.Add(time.Minute), SourceFile: "h"})
+	}
+	for _, id := range []string{"kept", "lost", "other"} {
+		a.Add(&Event{Agent: "x", SessionID: id, Parser: "x/transcript", TurnType: User, Text: "p", Time: t0, SourceFile: "t"})
+	}
+	a.Add(&Event{Agent: "x", SessionID: "lost", Parser: "x/history", TurnType: User, Text: "q", Secondary: true, Time: t0.Add(time.Second), SourceFile: "h"})
+	a.Add(&Event{Agent: "x", SessionID: "gone", Parser: "x/history", TurnType: User, Text: "p", Secondary: true, Time: t0, SourceFile: "h"})
+	a.Add(&Event{Agent: "x", SessionID: "other", Parser: "x/prompts", TurnType: User, Text: "/exit", Secondary: true, Time: t0.Add(time.Minute), SourceFile: "o"})
+	var got []string
+	for _, s := range a.Sessions() {
+		got = append(got, fmt.Sprintf("%s=%s/%d", s.SessionID, s.Recovered, s.UserTurns))
+	}
+	if want := "gone=trace/2 kept=no/2 lost=partial/3 other=partial/2"; strings.Join(got, " ") != want {
+		t.Errorf("sessions %q, want %q", strings.Join(got, " "), want)
 	}
 }

@@ -166,6 +166,7 @@ func (c *Correlator) NewAggregator() *timeline.Aggregator {
 	agg := timeline.NewAggregator()
 	agg.Recoverable = func(agent string) bool { return c.recoverable[agent] }
 	agg.Trace = func(parserID string) bool { return c.traceParsers[parserID] }
+	agg.Unrecorded = func(parserID, text string) bool { return c.secondarySpecs[parserID].IsUnrecorded(text) }
 	return agg
 }
 

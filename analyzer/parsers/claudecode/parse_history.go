@@ -19,7 +19,10 @@ func History() parser.Parser {
 		ID:      "claude-code/history",
 		Actions: Actions,
 		Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User},
-			Basis: "history.jsonl stamps a prompt when it is submitted, the transcript's user record at the same moment"},
+			Basis: "history.jsonl stamps a prompt when it is submitted, the transcript's user record at the same moment",
+			// 2.1.332: the exit command (alias quit) ends the session and
+			// is written to history.jsonl only (fixtures/roots/deleted-by-agents)
+			Unrecorded: []string{"/exit", "/quit"}},
 		Trace:   true,
 		Agent:   Agent,
 		Version: 4,

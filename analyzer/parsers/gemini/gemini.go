@@ -30,7 +30,10 @@ func Parsers() []parser.Parser {
 			ID: "gemini-cli/logs", Agent: Agent, Version: 3, Trace: true,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
-				Basis: "logs.json stamps each input as it is submitted (useGeminiStream prepareQueryForGemini), before slash and @-command processing; the chat records the prompt when it is sent (geminiChat), within a second, later after a confirmation a scheduled tool waits on"},
+				Basis: "logs.json stamps each input as it is submitted (useGeminiStream prepareQueryForGemini), before slash and @-command processing; the chat records the prompt when it is sent (geminiChat), within a second, later after a confirmation a scheduled tool waits on",
+				// 0.61.0: the quit command (altName exit) ends the session
+				// and reaches logs.json only (fixtures/roots/deleted-by-agents)
+				Unrecorded: []string{"/quit", "/exit"}},
 			Targets: []string{"logs"}, Names: []string{"logs.json"},
 			Doc: "tmp/<slug>/logs.json prompt log (secondary user rows)",
 		}, parseLogs),

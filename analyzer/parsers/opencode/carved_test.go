@@ -193,3 +193,38 @@ func TestEngineCarvedSession(t *testing.T) {
 		t.Errorf("problem %+v", p)
 	}
 }
+
+// TestCorruptPageProblemRow (issue 30 item 4): the real store with the
+// part table's leaf page 70 corrupted (every seventh byte flipped) is read
+// on: the carver's problem row names the page and its table, the live read
+// of the broken table is a problem row of its own, and the deleted
+// session's records on the other pages still come back; no panic, no error.
+func TestCorruptPageProblemRow(t *testing.T) {
+	db := copyDB(t, filepath.Join(carveRoot, carveDB))
+	b, err := os.ReadFile(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 69 * 4096; i < 70*4096; i += 7 {
+		b[i] ^= 0xff
+	}
+	if err := os.WriteFile(db, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	in := parsertest.Input(t, db, parser.File{Path: carveDB, Agent: agentOpenCode, Target: "db"},
+		parsertest.Files{carveLog: filepath.Join(carveRoot, carveLog)})
+	s := parsertest.Run(t, byID(t, agentOpenCode+"/db"), in)
+	if want := "line 0: SELECT rowid AS rowid_, * FROM part WHERE session_id=? ORDER BY message_id, id: database disk image is malformed (11)\n" +
+		"line 70: carve: page 70: b-tree of part: page 70 has page type 242"; strings.Join(s.Problems, "\n") != want {
+		t.Errorf("problems:\n%s\nwant\n%s", strings.Join(s.Problems, "\n"), want)
+	}
+	var recovered []string
+	for _, e := range s.Events {
+		if e.SessionID == deletedSess && e.Recovered != "" && strings.HasSuffix(e.RecordID, "#recovered") {
+			recovered = append(recovered, e.RecordID)
+		}
+	}
+	if want := "ses_dccb67667ffedFiHCx5a9BYKVb#recovered msg_233498ae9001FrnVosl1qqwj9L#recovered msg_2334993d7001IFQykSHdXdK7uF#recovered msg_23349ac3d001ZNlcb121ng4NeX#recovered"; strings.Join(recovered, " ") != want {
+		t.Errorf("recovered records of the deleted session: %v", recovered)
+	}
+}
