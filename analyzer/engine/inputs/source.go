@@ -767,7 +767,7 @@ func findLooseHomes(dir string) ([]looseHome, []Problem) {
 		if fi.Mode()&os.ModeSymlink != 0 {
 			target, _ := os.Readlink(filepath.Join(abs, filepath.FromSlash(rel)))
 			probs = append(probs, Problem{Kind: KindUnsafePath, SourceFile: "/" + rel,
-				Message: fmt.Sprintf("/%s in the image is a link (to %q): not followed, nothing under it is read", rel, target)})
+				Message: fmt.Sprintf("/%s in the image is a link (to %q): not followed, nothing under it is read (in an image read in place a link on the way to a home is never followed; `collector --root` resolves it inside the image)", rel, target)})
 			return false
 		}
 		return fi.IsDir()
