@@ -125,7 +125,7 @@ type Summary struct {
 	// of any agent", never left to problems.jsonl alone.
 	NotFollowed map[string][]string
 	Inventory   *Inventory
-	Files     []string // output files written
+	Files       []string // output files written
 }
 
 // UnknownNameError says a --host, --user or --agent filter names nothing
