@@ -430,8 +430,9 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *Router, limits *bund
 			s.changed++
 		}
 	}
+	agentOf := manifestAgents(res.Manifest)
 	for _, pr := range res.Problems {
-		s.problem(Problem{Kind: pr.Kind, SourceFile: pr.Path, Message: pr.String()})
+		s.problem(Problem{Kind: pr.Kind, SourceFile: pr.Path, Agent: agentOf[pr.Path], Message: pr.String()})
 	}
 	rowOf := map[string]bundle.Entry{} // member name -> its (first) manifest row
 	for _, e := range res.Manifest {
@@ -1159,4 +1160,20 @@ func readFrom(followed bool, local string) string {
 func reasonOf(err error) string {
 	why, _ := plainReason(err)
 	return why
+}
+
+// manifestAgents maps each path of the manifest to the agent its rows
+// name, so a bundle's problem about a path (a row's error, a checksum
+// mismatch) is counted under its agent as an extracted collection's is;
+// a path two rows give two agents maps to none.
+func manifestAgents(rows []bundle.Entry) map[string]string {
+	m := map[string]string{}
+	for _, e := range rows {
+		if a, ok := m[e.Path]; ok && a != e.Agent {
+			m[e.Path] = ""
+			continue
+		}
+		m[e.Path] = e.Agent
+	}
+	return m
 }
