@@ -94,7 +94,7 @@ func parseDatabase(ctx context.Context, in *parser.Input, out parser.Sink) error
 				}
 				e := base
 				e.TurnType, e.RecordID = timeline.System, sess+"#status"
-				e.Text = "research " + id + " (" + r.Get("mode") + "): " + r.Get("status")
+				e.Text = "research " + parser.Shown(id) + " (" + r.Get("mode") + "): " + r.Get("status")
 				if t, ok := parser.SQLTime(r.Vals["completed_at"]); ok {
 					e.Text += ", completed " + t.Format("2006-01-02T15:04:05.000Z")
 				}
