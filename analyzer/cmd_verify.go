@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"sort"
+	"strings"
 
 	"github.com/doubleagent/doubleagent/analyzer/analyze"
 	"github.com/doubleagent/doubleagent/bundle"
@@ -130,6 +132,14 @@ func (c *VerifyCmd) verifyOne(p, kind string, sc *bundle.Sidecar, limits *bundle
 		f.Close()
 		if done, failed := encryptedVerdict(clean(p), err, s, ok); done {
 			return !failed, !failed
+		}
+		if errors.Is(err, bundle.ErrHeaderCut) {
+			// A bundle (its zstd frame begins) cut or corrupt inside its
+			// first member: a damaged bundle that fails, as any cut does
+			// (exit 1), not an input of another kind (exit 2).
+			fmt.Printf("%s: truncated %s: %s\n", clean(p), bundle.HeaderName, clean(strings.TrimPrefix(err.Error(), bundle.ErrNotBundle.Error()+": ")))
+			fmt.Printf("%s: FAILED: a bundle cut short or corrupt inside its header: no member can be read or verified\n", clean(p))
+			return false, true
 		}
 		if err != nil {
 			fmt.Printf("%s: unusable: %v\n", clean(p), clean(err.Error()))

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -145,5 +146,67 @@ func TestTimelineOutputLinkAndMaxLine(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join(o, "problems.jsonl"))
 	if !strings.Contains(string(b), `"source_line":2,`) || !strings.Contains(string(b), `"kind":"line_too_long","message":"line of 4252 bytes is over the 2048-byte line limit (--max-line): not parsed"`) {
 		t.Fatalf("problems: %s", b)
+	}
+}
+
+// TestVerifyCutSweep: a bundle cut at every offset fails verification as
+// a cut bundle (exit 1, a FAILED verdict) once its first 4 bytes, the zstd
+// magic, are there, inside bundle.json too (it was exit 2, "unusable");
+// shorter than that nothing says it is a bundle (exit 2); whole, it
+// verifies (exit 0). usage.md's exit table says the same.
+func TestVerifyCutSweep(t *testing.T) {
+	good := bundletest.Build(t, []bundletest.File{{Path: "/home/a/.claude/projects/p/" + sid + ".jsonl", Agent: "claude-code", Target: "projects", User: "a", Data: []byte(transcript)}})
+	dir := t.TempDir()
+	var paths []string
+	for n := 0; n < len(good); n++ {
+		p := filepath.Join(dir, fmt.Sprintf("cut-%05d.tar.zst", n))
+		if err := os.WriteFile(p, good[:n], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	out, code := runCLI(t, append([]string{"verify"}, paths...)...)
+	if code != 2 {
+		t.Fatalf("exit %d, want 2 (the 4 shortest are unusable)", code)
+	}
+	verdict := map[string]string{}
+	for _, l := range strings.Split(out, "\n") {
+		for _, v := range []string{": FAILED: ", ": unusable: ", ": OK: "} {
+			if p, _, ok := strings.Cut(l, v); ok {
+				if old, dup := verdict[p]; dup {
+					t.Fatalf("%s: two verdicts %q and %q", p, old, v)
+				}
+				verdict[p] = v
+			}
+		}
+	}
+	for n, p := range paths {
+		want := ": FAILED: "
+		if n < 4 {
+			want = ": unusable: "
+		}
+		if verdict[p] != want {
+			t.Errorf("cut at %d of %d bytes: verdict %q, want %q", n, len(good), verdict[p], want)
+		}
+	}
+	// The exit code of one input alone, at offsets inside the zstd magic,
+	// inside the first zstd block (bundle.json), later, one byte short.
+	for _, n := range []int{0, 3, 4, 10, 100, 200, len(good) / 2, len(good) - 1} {
+		o, c := runCLI(t, "verify", paths[n])
+		want := 1
+		if n < 4 {
+			want = 2
+		}
+		if c != want {
+			t.Errorf("cut at %d: exit %d, want %d:\n%s", n, c, want, o)
+		}
+	}
+	o, c := runCLI(t, "verify", paths[100])
+	if w := paths[100] + ": truncated bundle.json: cut short or corrupt in bundle.json, its first member"; !strings.Contains(o, w) ||
+		!strings.Contains(o, paths[100]+": FAILED: a bundle cut short or corrupt inside its header: no member can be read or verified\n") || c != 1 {
+		t.Errorf("cut at 100: exit %d, no %q:\n%s", c, w, o)
+	}
+	if o, c := runCLI(t, "verify", write(t, "whole.tar.zst", good)); c != 0 {
+		t.Errorf("whole: exit %d:\n%s", c, o)
 	}
 }

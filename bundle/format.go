@@ -65,6 +65,28 @@ var ErrChecksumMismatch = errors.New("bundle: checksum mismatch")
 // ErrNotBundle is returned when the input is not a zstd tar stream starting with bundle.json.
 var ErrNotBundle = errors.New("bundle: not a DoubleAgent bundle")
 
+// ErrHeaderCut is an ErrNotBundle (errors.Is matches both) for a stream
+// that begins as a bundle, a zstd frame, but is cut short or corrupt
+// inside bundle.json, its first member: nothing of it can be read, yet it
+// is a damaged bundle, not some other file (verify fails it with exit 1).
+var ErrHeaderCut = errors.New("bundle: cut short or corrupt in bundle.json")
+
+// headerCutError carries ErrHeaderCut and ErrNotBundle with its own text.
+type headerCutError struct {
+	msg   string
+	cause error
+}
+
+func (e *headerCutError) Error() string { return e.msg }
+func (e *headerCutError) Unwrap() error { return e.cause }
+func (e *headerCutError) Is(target error) bool {
+	return target == ErrNotBundle || target == ErrHeaderCut
+}
+
+func headerCut(cause error, format string, args ...any) error {
+	return &headerCutError{msg: ErrNotBundle.Error() + ": " + fmt.Sprintf(format, args...), cause: cause}
+}
+
 // ErrLimit is returned when a size bound is exceeded (decompression bomb).
 var ErrLimit = errors.New("bundle: size limit exceeded")
 

@@ -271,7 +271,7 @@ func Open(r io.Reader, opts *Options) (*Reader, error) {
 	if err != nil {
 		zr.Close()
 		if br.dcnt.n > 0 || errors.Is(err, io.ErrUnexpectedEOF) {
-			return nil, fmt.Errorf("%w: cut short or corrupt in %s, its first member (the header: without it nothing can be read): %v", ErrNotBundle, HeaderName, err)
+			return nil, headerCut(err, "cut short or corrupt in %s, its first member (the header: without it nothing can be read): %v", HeaderName, err)
 		}
 		return nil, fmt.Errorf("%w: %v", ErrNotBundle, err)
 	}
@@ -286,7 +286,7 @@ func Open(r io.Reader, opts *Options) (*Reader, error) {
 	b, err := io.ReadAll(br.tr)
 	if err != nil {
 		zr.Close()
-		return nil, fmt.Errorf("%w: cut short or corrupt in %s, its first member, after %d of its %d bytes (the header: without it nothing can be read): %v", ErrNotBundle, HeaderName, len(b), h.Size, err)
+		return nil, headerCut(err, "cut short or corrupt in %s, its first member, after %d of its %d bytes (the header: without it nothing can be read): %v", HeaderName, len(b), h.Size, err)
 	}
 	br.last = lastMember{name: HeaderName, whole: true}
 	if br.Header, err = DecodeHeader(b); err != nil {

@@ -10,8 +10,14 @@ import (
 )
 
 // Version identifies this revision of the table. It is recorded in every
-// bundle's header so an examiner knows which paths were looked for.
-const Version = "2026.12.01"
+// bundle's header so an examiner knows which paths were looked for, and how
+// what was met on them was attributed: it changes with any agent, target,
+// glob, relocation, alternate place or walk rule (a link or a non-folder
+// where a folder is expected, attributed to the agent whose folder it
+// stands for: 64ab3bf, b22f3b7) that changes what a collection holds or the
+// agent its rows name. 2026.12.03: the agents and targets added since
+// 2026.12.01 and that attribution.
+const Version = "2026.12.03"
 
 // OS is an operating system a target applies to.
 type OS string

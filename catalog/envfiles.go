@@ -195,3 +195,21 @@ func ScanLines(r io.Reader, max int, fn func(n int, line []byte, tooLong bool)) 
 		}
 	}
 }
+
+// ExpandRelocation expands a relocation variable's value for the home
+// home (ExpandEnvValue) and says why it names no folder that can be walked
+// ("" when it is an absolute path), in the words the collector's manifest
+// row and the analyzer's problem row both use: the value is recorded,
+// never guessed at.
+func ExpandRelocation(value, home string) (folder, why string) {
+	v, ok := ExpandEnvValue(value, home)
+	switch {
+	case !ok:
+		return "", "its value needs a shell to expand (a variable other than HOME, or a command): the folder it names is not walked, never guessed"
+	case strings.HasPrefix(v, "~"):
+		return "", "its value names another account's home (" + strings.SplitN(v, "/", 2)[0] + "), which only the host's account database resolves: the folder it names is not walked, never guessed"
+	case !strings.HasPrefix(v, "/"):
+		return "", "its value is not an absolute path (it would be taken from whatever folder the agent starts in): the folder it names is not walked, never guessed"
+	}
+	return v, ""
+}

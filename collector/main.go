@@ -66,6 +66,11 @@ func exitCode(err error) int {
 		fmt.Fprintln(os.Stderr, "doubleagent-collector:", err)
 		return exitUsage
 	case errors.Is(err, collect.ErrNoHome):
+		var nh *collect.NoHomeError
+		if errors.As(err, &nh) && len(nh.Skipped) > 0 {
+			fmt.Fprintln(os.Stderr, "doubleagent-collector: "+nh.Error()+"; so nothing under a home was collected (the bundle records the walk); check --root and --users")
+			return exitFailed
+		}
 		fmt.Fprintln(os.Stderr, "doubleagent-collector: no home was found, so nothing under a home was collected (the bundle records the empty walk); check --root and --users")
 		return exitFailed
 	case errors.Is(err, collect.ErrInterrupted):

@@ -118,9 +118,14 @@ type Summary struct {
 	CutShort []string
 	// Filtered is set when a filter (--agent, --since, --session, ...)
 	// shaped the rows: the summary then names only what it kept.
-	Filtered  bool
-	Inventory *Inventory
-	Files     []string // output files written
+	Filtered bool
+	// NotFollowed lists, per loose input, the messages of its unsafe_path
+	// problems (a link not followed, a home behind a link in an image):
+	// what the walk never reached, named in the summary beside "nothing
+	// of any agent", never left to problems.jsonl alone.
+	NotFollowed map[string][]string
+	Inventory   *Inventory
+	Files       []string // output files written
 }
 
 // UnknownNameError says a --host, --user or --agent filter names nothing

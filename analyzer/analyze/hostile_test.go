@@ -116,12 +116,23 @@ func TestLooseImageWithLinkedHomes(t *testing.T) {
 	}
 	got := problemSet(problems(t, out))
 	want := []string{
-		fmt.Sprintf("unsafe_path /Users/eve: /Users/eve in the image is a link (to %q): not followed, nothing under it is read", filepath.Join(outside, "eve")),
-		fmt.Sprintf("unsafe_path /home: /home in the image is a link (to %q): not followed, nothing under it is read", outside),
-		fmt.Sprintf("unsafe_path /mnt/c: /mnt/c in the image is a link (to %q): not followed, nothing under it is read", outside),
+		fmt.Sprintf("unsafe_path /Users/eve: /Users/eve in the image is a link (to %q): not followed, nothing under it is read (in an image read in place a link on the way to a home is never followed; `collector --root` resolves it inside the image)", filepath.Join(outside, "eve")),
+		fmt.Sprintf("unsafe_path /home: /home in the image is a link (to %q): not followed, nothing under it is read (in an image read in place a link on the way to a home is never followed; `collector --root` resolves it inside the image)", outside),
+		fmt.Sprintf("unsafe_path /mnt/c: /mnt/c in the image is a link (to %q): not followed, nothing under it is read (in an image read in place a link on the way to a home is never followed; `collector --root` resolves it inside the image)", outside),
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// The summary names each link not followed, with its target, and does
+	// not say "nothing of any agent" as if the homes had been looked in.
+	lines := strings.Join(analyze.SummaryLines(sum), "\n")
+	wantLines := "  not followed under " + img + ": 3 link(s) (problems.jsonl, unsafe_path):\n" +
+		fmt.Sprintf("    /Users/eve in the image is a link (to %q): not followed, nothing under it is read (in an image read in place a link on the way to a home is never followed; `collector --root` resolves it inside the image)\n", filepath.Join(outside, "eve")) +
+		fmt.Sprintf("    /home in the image is a link (to %q): not followed, nothing under it is read (in an image read in place a link on the way to a home is never followed; `collector --root` resolves it inside the image)\n", outside) +
+		fmt.Sprintf("    /mnt/c in the image is a link (to %q): not followed, nothing under it is read (in an image read in place a link on the way to a home is never followed; `collector --root` resolves it inside the image)\n", outside) +
+		"  nothing of any agent read under " + img + ", but the links above were not followed (the loose-tree link policy: analyzer/docs/usage.md, Safety): what lies behind them was never looked at, so this does not say no agent was there; `collector --root` resolves an image's home links inside the image\n"
+	if !strings.Contains(lines, wantLines) || strings.Contains(lines, "nothing of any agent under") {
+		t.Fatalf("summary:\n%s\nwant:\n%s", lines, wantLines)
 	}
 }
 

@@ -504,8 +504,18 @@ func writeInventory(c *collected, opts *Options, sessions []timeline.Session, ev
 	// (opening, parsing, correlating), so run.json's and inventory.json's
 	// numbers are the rows an examiner finds.
 	perInput := map[string]int{}
+	loose := map[string]bool{}
+	for _, s := range c.inv.Sources {
+		loose[s.Input] = s.Kind == KindLoose
+	}
 	for _, p := range c.problems {
 		perInput[p.Input]++
+		if p.Kind == KindUnsafePath && loose[p.Input] {
+			if sum.NotFollowed == nil {
+				sum.NotFollowed = map[string][]string{}
+			}
+			sum.NotFollowed[p.Input] = append(sum.NotFollowed[p.Input], p.Message)
+		}
 	}
 	for i := range c.inv.Sources {
 		c.inv.Sources[i].Problems = perInput[c.inv.Sources[i].Input]

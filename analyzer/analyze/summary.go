@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -68,8 +69,13 @@ func SummaryLines(s *Summary) []string {
 	if s.Inventory != nil {
 		out = append(out, agentLines(s.Inventory, s.Filtered)...)
 		for _, src := range s.Inventory.Sources {
+			if src.Kind == KindLoose {
+				out = append(out, notFollowedLines(src.Input, s.NotFollowed[src.Input])...)
+			}
 			switch {
 			case src.Kind != KindLoose:
+			case len(s.Inventory.Agents) == 0 && len(s.NotFollowed[src.Input]) > 0:
+				out = append(out, "  nothing of any agent read under "+src.Input+", but the links above were not followed (the loose-tree link policy: analyzer/docs/usage.md, Safety): what lies behind them was never looked at, so this does not say no agent was there; `collector --root` resolves an image's home links inside the image")
 			case len(s.Inventory.Agents) == 0:
 				out = append(out, "  nothing of any agent under "+src.Input+": a folder is read as an image root (home/NAME, Users/NAME, root), a folder of homes, one home, or an agent folder such as .claude")
 			default:
@@ -150,6 +156,29 @@ func agentLines(inv *Inventory, filtered bool) []string {
 	}
 	if len(collected) > 0 {
 		out = append(out, "agents collected only: "+strings.Join(collected, ", "))
+	}
+	return out
+}
+
+// maxNotFollowed caps the links a summary names per input; the rest are
+// counted (every one is a row of problems.jsonl).
+const maxNotFollowed = 10
+
+// notFollowedLines names the links of a loose input that were not followed
+// (its unsafe_path problems), each with its target and the rule that
+// refused it.
+func notFollowedLines(input string, msgs []string) []string {
+	if len(msgs) == 0 {
+		return nil
+	}
+	msgs = slices.Sorted(slices.Values(msgs))
+	out := []string{fmt.Sprintf("  not followed under %s: %d link(s) (problems.jsonl, unsafe_path):", input, len(msgs))}
+	for i, m := range msgs {
+		if i == maxNotFollowed {
+			out = append(out, fmt.Sprintf("    ... and %d more (problems.jsonl)", len(msgs)-maxNotFollowed))
+			break
+		}
+		out = append(out, "    "+m)
 	}
 	return out
 }

@@ -58,6 +58,11 @@ func Carve(ctx context.Context, in *Input, db *sql.DB, out Sink) *Carved {
 		out.Report(0, KindCarve, "not carved: "+err.Error())
 		return nil
 	}
+	if st.Size() == 0 {
+		if ws, err := os.Stat(path + "-wal"); err != nil || ws.Size() == 0 {
+			return nil // an empty file: nothing freed to carve (CheckStore's empty_store says what it is)
+		}
+	}
 	var res *sqlitecarve.Result
 	if w, werr := os.Open(path + "-wal"); werr == nil {
 		defer w.Close()

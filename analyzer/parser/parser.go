@@ -176,6 +176,7 @@ const (
 	KindOrphanRecord  = "orphan_record"  // a record whose parent record is gone
 	KindDuplicateID   = "duplicate_id"   // one record id with two contents
 	KindStateConflict = "state_conflict" // two values for one session's state
+	KindEmptyStore    = "empty_store"    // a SQLite store with no table at all (an empty file)
 )
 
 // Parser reads one format of one agent.

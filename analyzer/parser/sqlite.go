@@ -282,6 +282,13 @@ func CheckStore(ctx context.Context, db *sql.DB, s SQLiteStore, out Sink) (map[s
 	if err != nil {
 		return nil, err
 	}
+	if len(tables) == 0 {
+		// Nothing at all, not a store of another kind: said as such, once,
+		// rather than as every table it lacks.
+		if empty, err := EmptyStore(ctx, db, s.Name, out); err != nil || empty {
+			return map[string]bool{}, err
+		}
+	}
 	names := make([]string, 0, len(s.Tables))
 	for t := range s.Tables {
 		names = append(names, t)
@@ -324,6 +331,40 @@ func CheckStore(ctx context.Context, db *sql.DB, s SQLiteStore, out Sink) (map[s
 		out.Problem(0, "unknown schema: "+strings.Join(bad, "; ")+": not read; the other tables are read")
 	}
 	return ok, nil
+}
+
+// EmptyStore reports a store whose schema holds nothing at all (no table,
+// view or index: an empty file, a database never written or every table
+// dropped) as one empty_store problem, name saying what it
+// should have been ("a Cursor conversation-search database"), and returns
+// true; false, with nothing reported, when it holds a table. CheckStore
+// does this itself; a parser that reads a store without declaring its
+// tables calls it first.
+func EmptyStore(ctx context.Context, db *sql.DB, name string, out Sink) (bool, error) {
+	var n int64
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master").Scan(&n); err != nil {
+		return false, fmt.Errorf("read the schema: %w", err)
+	}
+	if n > 0 {
+		return false, nil // a table, a view, an index: a store of some schema
+	}
+	out.Report(0, KindEmptyStore, emptyStoreMsg(ctx, db, name))
+	return true, nil
+}
+
+// emptyStoreMsg says what a store without a table is: an empty file (no
+// page, and no WAL holding one) or a database of pages but no table.
+func emptyStoreMsg(ctx context.Context, db *sql.DB, name string) string {
+	var pages int64 = -1
+	_ = db.QueryRowContext(ctx, "PRAGMA page_count").Scan(&pages)
+	switch {
+	case pages == 0:
+		return "empty file: 0 bytes (and no WAL holding a page), where " + name + " database should be: nothing to read"
+	case pages > 0:
+		return fmt.Sprintf("empty store: a SQLite database of %d page(s) holding no table (never written, or every table dropped), where %s database should be: nothing to read", pages, name)
+	default:
+		return "empty store: a SQLite database holding no table, where " + name + " database should be: nothing to read"
+	}
 }
 
 // TableRead is one table's read in ReadTables.

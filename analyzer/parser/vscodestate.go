@@ -367,7 +367,7 @@ func ExtensionStateParsers(exts ...StateExtension) []Parser {
 	for _, o := range StateOwners() {
 		exts := exts
 		out = append(out, New(Spec{
-			ID: o.Agent + "/extension-state", Agent: o.Agent, Version: 5,
+			ID: o.Agent + "/extension-state", Agent: o.Agent, Version: 6,
 			Targets: o.Targets, Names: []string{"state.vscdb", "state.vscdb.backup"},
 			Emits: emits, Secondary: sec, Actions: actions,
 			Doc: "extension rows of " + o.Agent + "'s state.vscdb ItemTable through parser.VSCodeState; " + strings.Join(docs, "; "),

@@ -106,19 +106,49 @@ var ErrInterrupted = errors.New("collection interrupted")
 // (and anything the container volumes held).
 var ErrNoHome = errors.New("no home was found")
 
+// NoHomeError is the ErrNoHome Run returns (errors.Is matches it), with
+// the homes the host names that were not walked (a link resolving nowhere
+// inside the root, a path that is not a folder), so the message beside the
+// bundle's symlink or error_read count names each, never only "no home".
+type NoHomeError struct {
+	Users   []string      // --users, when they named the homes looked for
+	Skipped []SkippedHome // each with its manifest row
+}
+
+func (e *NoHomeError) Is(target error) bool { return target == ErrNoHome }
+
+func (e *NoHomeError) Error() string {
+	if len(e.Skipped) == 0 {
+		if len(e.Users) > 0 {
+			return "no home of these users was found"
+		}
+		return ErrNoHome.Error()
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "no home was walked: the host names %d home(s) that were not (each a manifest row)", len(e.Skipped))
+	for _, sh := range e.Skipped {
+		b.WriteString("; ")
+		b.WriteString(sh.Reason)
+	}
+	return b.String()
+}
+
 type collector struct {
-	opts     Options
-	w        sink
-	log      zerolog.Logger
-	done     *catalog.PathSet // every walked path handled, across homes
-	projects map[string]projectRef
-	rbuf     []byte
-	rows     int
-	files    int
-	bytes    int64
-	exclude  map[string]bool
-	followed map[string]string // a followed link's target as walked -> the link's path
-	folders  []catalog.Folder
+	opts Options
+	// skippedHomes are the homes the host names that were not walked
+	// (kept by --users), each a manifest row.
+	skippedHomes []SkippedHome
+	w            sink
+	log          zerolog.Logger
+	done         *catalog.PathSet // every walked path handled, across homes
+	projects     map[string]projectRef
+	rbuf         []byte
+	rows         int
+	files        int
+	bytes        int64
+	exclude      map[string]bool
+	followed     map[string]string // a followed link's target as walked -> the link's path
+	folders      []catalog.Folder
 	// relocVars are the catalog's relocation variables; relocated the
 	// relocated folders walked (walked path and the folder it stands for).
 	relocVars map[string]bool
@@ -238,7 +268,7 @@ func Run(ctx context.Context, out io.Writer, opts Options) (*Result, error) {
 		return res, ErrInterrupted
 	}
 	if noHome {
-		return res, ErrNoHome
+		return res, &NoHomeError{Users: opts.Users, Skipped: c.skippedHomes}
 	}
 	return res, nil
 }
@@ -279,6 +309,11 @@ func (c *collector) walk(ctx context.Context, host bundle.Host) (homes []Home, n
 		}
 		c.log.Info().Str("source", "--users").Strs("users", c.opts.Users).Int("homes_kept", len(homes)).Strs("not_found", missing).Msg("homes kept by --users")
 	}
+	for _, sh := range skippedHomes {
+		if len(c.opts.Users) == 0 || slices.Contains(c.opts.Users, sh.User) {
+			c.skippedHomes = append(c.skippedHomes, sh)
+		}
+	}
 	noHome = len(homes) == 0
 	if noHome {
 		// Said at error level (stderr at every --log-level) and in the
@@ -289,6 +324,9 @@ func (c *collector) walk(ctx context.Context, host bundle.Host) (homes []Home, n
 			ev = ev.Strs("users", c.opts.Users)
 			msg = "no home of these users was found: nothing under a home was collected"
 		}
+		if len(c.skippedHomes) > 0 {
+			msg = (&NoHomeError{Skipped: c.skippedHomes}).Error() + ": nothing under a home was collected"
+		}
 		ev.Msg(msg)
 	}
 	if c.opts.Host == "" && host.Hostname == unknownHost {
@@ -298,10 +336,7 @@ func (c *collector) walk(ctx context.Context, host bundle.Host) (homes []Home, n
 		}
 		c.log.Warn().Str("host", host.Hostname).Msg(where + ": recorded as " + unknownHost + " (give --host NAME)")
 	}
-	for _, sh := range skippedHomes {
-		if len(c.opts.Users) > 0 && !slices.Contains(c.opts.Users, sh.User) {
-			continue
-		}
+	for _, sh := range c.skippedHomes {
 		// A home the host names but that is not walked (a link resolving
 		// outside the image or nowhere): recorded, never followed.
 		e := bundle.Entry{Path: sh.Orig, User: sh.User, Home: sh.Orig, Type: "dir", UID: -1, GID: -1, Error: sh.Reason, LinkTarget: sh.LinkTarget}

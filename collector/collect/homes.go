@@ -57,7 +57,7 @@ func findHomes(root string, windowsLive bool, log zerolog.Logger) ([]Home, []Ski
 	var skipped []SkippedHome
 	seen := map[string]int{} // walked dir -> index in out
 	skippedSeen := map[string]bool{}
-	skip := func(user, orig, reason string) {
+	skip := func(user, orig, reason string, cause error) {
 		p := joinRoot(root, orig)
 		fi, err := os.Lstat(p)
 		if err != nil || skippedSeen[orig] {
@@ -67,6 +67,7 @@ func findHomes(root string, windowsLive bool, log zerolog.Logger) ([]Home, []Ski
 		sh := SkippedHome{User: user, Orig: orig, Reason: reason}
 		if fi.Mode()&os.ModeSymlink != 0 {
 			sh.LinkTarget, _ = os.Readlink(p)
+			sh.Reason = linkHomeReason(root, orig, sh.LinkTarget, strings.TrimPrefix(reason, "home not walked: "), cause)
 		}
 		skipped = append(skipped, sh)
 	}
@@ -74,15 +75,15 @@ func findHomes(root string, windowsLive bool, log zerolog.Logger) ([]Home, []Ski
 	add := func(user, orig, source string) bool {
 		dir, resolved, err := resolveIn(root, orig)
 		if err != nil {
-			skip(user, orig, "home not walked: "+err.Error())
+			skip(user, orig, "home not walked: "+err.Error(), err)
 			return false
 		}
 		fi, err := os.Lstat(dir)
 		if err != nil || !fi.IsDir() {
 			if err != nil {
-				skip(user, orig, "home not walked: "+err.Error())
+				skip(user, orig, "home not walked: "+err.Error(), err)
 			} else {
-				skip(user, orig, "home not walked: not a directory")
+				skip(user, orig, "home not walked: not a directory", nil)
 			}
 			return false
 		}
@@ -312,4 +313,35 @@ func origPath(root, walked string) string {
 		return filepath.ToSlash(walked)
 	}
 	return "/" + filepath.ToSlash(rel)
+}
+
+// linkHomeReason says why a home that is a link was not walked, in the
+// host's terms and naming the rule that decided: the link policy resolves
+// a link under --root inside the root (collector/docs/usage.md, Links), so
+// a target that exists only on the examiner's machine resolves to nothing.
+func linkHomeReason(root, orig, target, why string, cause error) string {
+	where := "as the host resolves it"
+	host := func(p string) string { return p }
+	if !isLive(root) {
+		where = "inside the image, as the link policy resolves every link under --root (an absolute target taken relative to the root, `..` stopping at it; never on the examiner's machine)"
+		// The error names the examiner's path under root: say the host's.
+		r := filepath.Clean(root)
+		host = func(p string) string {
+			if rel, err := filepath.Rel(r, p); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+				return "/" + filepath.ToSlash(strings.TrimPrefix(rel, "."))
+			}
+			return p
+		}
+		why = strings.ReplaceAll(why, r+"/", "/")
+	}
+	var pe *fs.PathError
+	switch {
+	case errors.Is(cause, errLinkLoop):
+		why = "a loop of links (more than 40 in one chain)"
+	case errors.As(cause, &pe) && errors.Is(cause, fs.ErrNotExist):
+		why = host(pe.Path) + " does not exist there"
+	case cause == nil:
+		why = "its target is not a folder"
+	}
+	return fmt.Sprintf("home not walked: %s is a link to %q, resolved %s: %s", orig, target, where, why)
 }

@@ -5,6 +5,7 @@ package collect
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,7 +28,7 @@ func rowKey(e bundle.Entry) string {
 func agreeRows(t *testing.T, opts Options) []bundle.Entry {
 	t.Helper()
 	b, _, err := run(t, t.Context(), opts)
-	if err != nil && err != ErrNoHome {
+	if err != nil && !errors.Is(err, ErrNoHome) {
 		t.Fatal(err)
 	}
 	_, vr := verify(t, b, bundle.ProblemRowError)

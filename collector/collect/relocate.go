@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -201,16 +202,25 @@ func (c *collector) collectRelocated(ctx context.Context, h Home, hostEnv []cata
 	}
 	var todo []relocation
 	for _, s := range settings {
-		expand := catalog.ExpandEnvValue
+		via := s.Name + "=" + s.Value + " in " + s.Where
+		var v, why string
 		if s.Systemd {
-			expand = catalog.ExpandUnitValue
+			var ok bool
+			v, ok = catalog.ExpandUnitValue(s.Value, h.Orig)
+			switch {
+			case !ok:
+				v, why = "", "its value uses a systemd specifier other than %h (or a lone %): the folder it names is not walked, never guessed"
+			case !strings.HasPrefix(v, "/"):
+				v, why = "", "its value is not an absolute path (it would be taken from whatever folder the agent starts in): the folder it names is not walked, never guessed"
+			}
+		} else {
+			v, why = catalog.ExpandRelocation(s.Value, h.Orig)
 		}
-		v, ok := expand(s.Value, h.Orig)
-		if !ok || !strings.HasPrefix(v, "/") {
+		if why != "" {
 			c.log.Warn().Str("user", h.User).Str("var", s.Name).Str("value", s.Value).Str("where", s.Where).Msg("relocation variable's value is not an absolute path the collector can expand without a shell: its folder is not walked")
+			c.unexpandedRow(h, s.Name, s.Value, via, why)
 			continue
 		}
-		via := s.Name + "=" + s.Value + " in " + s.Where
 		for _, a := range c.opts.Agents {
 			for _, r := range a.Relocations {
 				if r.Var == s.Name {
@@ -332,6 +342,34 @@ func (c *collector) unwalkedRow(h Home, r relocation, resolved, why string) {
 			e.LinkTarget, _ = os.Readlink(p)
 		}
 		c.fillMeta(&e, p)
+	}
+	c.w.AddEntry(e)
+	c.tick(e.Agent, h.User)
+}
+
+// unexpandedRow records a relocation variable whose value names no folder
+// that can be walked ($UNSET/x, ~otheruser/x, a relative path): an
+// error_read row at the value as written (it is no host path), naming the
+// setting, its place and why, with the agent when the variable is one
+// agent's, so the examiner reads it in the manifest and the inventory,
+// not in the log alone.
+func (c *collector) unexpandedRow(h Home, name, value, via, why string) {
+	var agents []string
+	for _, a := range c.opts.Agents {
+		for _, r := range a.Relocations {
+			if r.Var == name && !slices.Contains(agents, a.Name) {
+				agents = append(agents, a.Name)
+			}
+		}
+	}
+	key := "\x00unexpanded\x00" + h.Orig + "\x00" + via
+	if !c.done.Add(key) {
+		return
+	}
+	e := bundle.Entry{Path: value, User: h.User, Home: h.Orig, UID: -1, GID: -1, FoundVia: via, Status: bundle.StatusErrorRead,
+		Error: "relocation variable " + via + " not followed: " + why}
+	if len(agents) == 1 {
+		e.Agent = agents[0]
 	}
 	c.w.AddEntry(e)
 	c.tick(e.Agent, h.User)

@@ -43,7 +43,7 @@ func TestRelocatedFolders(t *testing.T) {
 	put(t, root, "home/alice/g/.gemini/tmp/abc/logs.json", "[]")
 
 	put(t, root, "home/bob/.config/claude/projects/-home-bob-q/s2.jsonl", `{"type":"user"}`+"\n")
-	put(t, root, "home/bob/.bashrc", "export CODEX_HOME=/proc/1\nexport GEMINI_CLI_HOME=/data/gone\n")
+	put(t, root, "home/bob/.bashrc", "export CODEX_HOME=/proc/1\nexport GEMINI_CLI_HOME=/data/gone\nexport QWEN_HOME=~carol/q\n")
 	put(t, root, "proc/1/x", "")
 
 	b, _, err := run(t, t.Context(), Options{Root: root})
@@ -59,11 +59,15 @@ func TestRelocatedFolders(t *testing.T) {
 	for _, p := range vr.Problems {
 		probs = append(probs, p.Kind+" "+p.Path+" "+p.Msg)
 	}
-	if got, want := strings.Join(probs, "\n"), "row_error /data/gone error_read: relocated agent folder named but not there: its target does not exist inside --root (an absolute target is taken relative to the root)\nrow_error /proc/1 error_read: relocated agent folder not walked: its target is under /proc"; got != want {
+	if got, want := strings.Join(probs, "\n"), "row_error $(pwd)/x error_read: relocation variable COPILOT_HOME=$(pwd)/x in /home/alice/.bashrc:4 not followed: its value needs a shell to expand (a variable other than HOME, or a command): the folder it names is not walked, never guessed\n"+
+		"row_error ~carol/q error_read: relocation variable QWEN_HOME=~carol/q in /home/bob/.bashrc:3 not followed: its value names another account's home (~carol), which only the host's account database resolves: the folder it names is not walked, never guessed\n"+
+		"row_error /data/gone error_read: relocated agent folder named but not there: its target does not exist inside --root (an absolute target is taken relative to the root)\nrow_error /proc/1 error_read: relocated agent folder not walked: its target is under /proc"; got != want {
 		t.Errorf("problems:\n%s\nwant\n%s", got, want)
 	}
 	for _, w := range []struct{ path, user, agent, target, status, via string }{
 		{"/proc/1", "bob", "codex-cli", "history", "error_read", "CODEX_HOME=/proc/1 in /home/bob/.bashrc:1"},
+		{"$(pwd)/x", "alice", "copilot-cli", "", "error_read", "COPILOT_HOME=$(pwd)/x in /home/alice/.bashrc:4"},
+		{"~carol/q", "bob", "qwen-code", "", "error_read", "QWEN_HOME=~carol/q in /home/bob/.bashrc:3"},
 		{"/data/gone", "bob", "gemini-cli", "", "error_read", "GEMINI_CLI_HOME=/data/gone in /home/bob/.bashrc:2"},
 		{"/home/alice/work/claude-cfg", "alice", "claude-code", "history", "folder", `CLAUDE_CONFIG_DIR=$HOME/work/claude-cfg in /home/alice/.bashrc:2`},
 		{"/home/alice/work/claude-cfg/projects", "alice", "claude-code", "projects", "folder", `CLAUDE_CONFIG_DIR=$HOME/work/claude-cfg in /home/alice/.bashrc:2`},
@@ -98,7 +102,7 @@ func TestRelocatedFolders(t *testing.T) {
 			warned = append(warned, l["user"].(string)+" "+l["var"].(string)+" "+l["value"].(string)+" "+l["where"].(string))
 		}
 	}
-	want := "alice COPILOT_HOME $(pwd)/x /home/alice/.bashrc:4\nbob /proc/1 its target is under /proc"
+	want := "alice COPILOT_HOME $(pwd)/x /home/alice/.bashrc:4\nbob QWEN_HOME ~carol/q /home/bob/.bashrc:3\nbob /proc/1 its target is under /proc"
 	if got := strings.Join(warned, "\n"); got != want {
 		t.Errorf("warnings:\n%s\nwant\n%s", got, want)
 	}

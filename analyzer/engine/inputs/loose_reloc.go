@@ -4,6 +4,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -94,27 +95,57 @@ func (s *Source) looseRelocations(h looseHome) []looseReloc {
 	}
 	var out []looseReloc
 	done := map[string]bool{}
-	add := func(agents []catalog.Agent, folder, host, via string, quiet bool) {
-		host = path.Clean(host)
-		var treeRel string
+	// treeRelOf maps a host path onto the tree ("", false outside it).
+	treeRelOf := func(host string) (string, bool) {
 		switch {
 		case host == h.orig || strings.HasPrefix(host, h.orig+"/"):
-			treeRel = join(homeRel, strings.TrimPrefix(strings.TrimPrefix(host, h.orig), "/"))
+			return join(homeRel, strings.TrimPrefix(strings.TrimPrefix(host, h.orig), "/")), true
 		case image:
-			treeRel = strings.TrimPrefix(host, "/")
-		default:
+			return strings.TrimPrefix(host, "/"), true
+		}
+		return "", false
+	}
+	said := map[string]bool{}
+	// base is the folder the setting names (host is it, or a sub-folder of
+	// it an agent keeps there); "" for the catalog's alternate places.
+	add := func(agents []catalog.Agent, folder, host, base, via string, quiet bool) {
+		host = path.Clean(host)
+		treeRel, in := treeRelOf(host)
+		if !in {
 			s.problem(Problem{Kind: bundle.StatusErrorRead, SourceFile: host, Message: "relocated agent folder (" + via + ") lies outside the tree read in place: not read (collector --root reads it)"})
 			return
 		}
 		real, err := ResolveInTree(h.tree, treeRel)
 		if err != nil {
-			if !quiet && !strings.Contains(err.Error(), "does not exist") {
-				s.problem(Problem{Kind: KindUnsafePath, SourceFile: host, Message: "relocated agent folder (" + via + ") not read: " + err.Error()})
+			switch {
+			case !strings.Contains(err.Error(), "does not exist"):
+				if !quiet {
+					s.problem(Problem{Kind: KindUnsafePath, SourceFile: host, Message: "relocated agent folder (" + via + ") not read: " + err.Error()})
+				}
+			case !quiet && base != "" && !said[base]:
+				// As the collector's error_read row: the folder the setting
+				// names is not there at all (a sub-folder of one that is,
+				// such as a goose root without data/, is not said).
+				b := path.Clean(base)
+				if bRel, _ := treeRelOf(b); bRel != "" {
+					if _, berr := ResolveInTree(h.tree, bRel); berr == nil {
+						return
+					}
+				}
+				said[base] = true
+				s.problem(Problem{Kind: bundle.StatusErrorRead, SourceFile: b, Message: "relocated agent folder (" + via + ") named but not there: " + err.Error()})
 			}
 			return
 		}
 		walked := filepath.Join(h.tree, filepath.FromSlash(real))
-		if fi, err := os.Lstat(walked); err != nil || !fi.IsDir() {
+		fi, err := os.Lstat(walked)
+		if err != nil {
+			return
+		}
+		if !fi.IsDir() {
+			if !quiet {
+				s.problem(Problem{Kind: bundle.StatusErrorRead, SourceFile: host, Message: "relocated agent folder (" + via + ") not read: it is not a folder"})
+			}
 			return
 		}
 		if walked == filepath.Join(h.dir, filepath.FromSlash(folder)) || done[walked+"\x00"+folder] {
@@ -125,27 +156,42 @@ func (s *Source) looseRelocations(h looseHome) []looseReloc {
 	}
 	all := catalog.All()
 	for _, st := range settings {
-		v, ok := catalog.ExpandEnvValue(st.Value, h.orig)
-		if !ok || !strings.HasPrefix(v, "/") {
+		via := st.Name + "=" + st.Value + " in " + st.Where
+		v, why := catalog.ExpandRelocation(st.Value, h.orig)
+		if why != "" {
+			// As the collector's error_read row for it: the setting is
+			// named, never left to a log.
+			pr := Problem{Kind: bundle.StatusErrorRead, SourceFile: st.Value, Message: "relocation variable " + via + " not followed: " + why}
+			var names []string
+			for _, a := range all {
+				for _, r := range a.Relocations {
+					if r.Var == st.Name && !slices.Contains(names, a.Name) {
+						names = append(names, a.Name)
+					}
+				}
+			}
+			if len(names) == 1 {
+				pr.Agent = names[0]
+			}
+			s.problem(pr)
 			continue
 		}
-		via := st.Name + "=" + st.Value + " in " + st.Where
 		for _, a := range all {
 			for _, r := range a.Relocations {
 				if r.Var == st.Name {
-					add([]catalog.Agent{a}, r.Folder, joinSub(v, r.Sub), via, false)
+					add([]catalog.Agent{a}, r.Folder, joinSub(v, r.Sub), v, via, false)
 				}
 			}
 		}
 		for _, r := range catalog.XDGRelocations {
 			if r.Var == st.Name {
-				add(all, r.Folder, joinSub(v, r.Sub), via, false)
+				add(all, r.Folder, joinSub(v, r.Sub), v, via, false)
 			}
 		}
 	}
 	for _, a := range all {
 		for _, al := range a.Alternates {
-			add([]catalog.Agent{a}, al.Folder, h.orig+"/"+al.At, "the catalog's alternate place of ~/"+al.Folder, true)
+			add([]catalog.Agent{a}, al.Folder, h.orig+"/"+al.At, "", "the catalog's alternate place of ~/"+al.Folder, true)
 		}
 	}
 	return out

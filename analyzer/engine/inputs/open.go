@@ -65,8 +65,9 @@ func detectBundle(p string, rt *Router, limits *bundle.Options) (*Source, error)
 	}
 	res := br.Result()
 	s.host, s.bundleID, s.cut = br.Header.Host.Hostname, br.Header.BundleID, res.Truncated
+	agentOf := manifestAgents(res.Manifest)
 	for _, pr := range res.Problems {
-		s.problem(Problem{Kind: pr.Kind, SourceFile: pr.Path, Message: pr.String()})
+		s.problem(Problem{Kind: pr.Kind, SourceFile: pr.Path, Agent: agentOf[pr.Path], Message: pr.String()})
 	}
 	rows := res.Manifest
 	if res.Truncated {

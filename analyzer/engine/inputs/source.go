@@ -430,8 +430,9 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *Router, limits *bund
 			s.changed++
 		}
 	}
+	agentOf := manifestAgents(res.Manifest)
 	for _, pr := range res.Problems {
-		s.problem(Problem{Kind: pr.Kind, SourceFile: pr.Path, Message: pr.String()})
+		s.problem(Problem{Kind: pr.Kind, SourceFile: pr.Path, Agent: agentOf[pr.Path], Message: pr.String()})
 	}
 	rowOf := map[string]bundle.Entry{} // member name -> its (first) manifest row
 	for _, e := range res.Manifest {
@@ -767,7 +768,7 @@ func findLooseHomes(dir string) ([]looseHome, []Problem) {
 		if fi.Mode()&os.ModeSymlink != 0 {
 			target, _ := os.Readlink(filepath.Join(abs, filepath.FromSlash(rel)))
 			probs = append(probs, Problem{Kind: KindUnsafePath, SourceFile: "/" + rel,
-				Message: fmt.Sprintf("/%s in the image is a link (to %q): not followed, nothing under it is read", rel, target)})
+				Message: fmt.Sprintf("/%s in the image is a link (to %q): not followed, nothing under it is read (in an image read in place a link on the way to a home is never followed; `collector --root` resolves it inside the image)", rel, target)})
 			return false
 		}
 		return fi.IsDir()
@@ -1163,4 +1164,20 @@ func readFrom(followed bool, local string) string {
 func reasonOf(err error) string {
 	why, _ := plainReason(err)
 	return why
+}
+
+// manifestAgents maps each path of the manifest to the agent its rows
+// name, so a bundle's problem about a path (a row's error, a checksum
+// mismatch) is counted under its agent as an extracted collection's is;
+// a path two rows give two agents maps to none.
+func manifestAgents(rows []bundle.Entry) map[string]string {
+	m := map[string]string{}
+	for _, e := range rows {
+		if a, ok := m[e.Path]; ok && a != e.Agent {
+			m[e.Path] = ""
+			continue
+		}
+		m[e.Path] = e.Agent
+	}
+	return m
 }

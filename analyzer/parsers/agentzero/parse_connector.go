@@ -64,7 +64,7 @@ func parseConnectorEnv(ctx context.Context, in *parser.Input, out parser.Sink) e
 		}
 		e := parser.SettingEvent(&in.File)
 		e.SessionID, e.SourceLine = id, lines["AGENT_ZERO_LAST_CONTEXT_ID"]
-		e.Text = "last chat used by the A0 CLI connector: " + id + " on " + orNone(host) + " (" + origin + " instance; from " + file + ", file mtime)"
+		e.Text = "last chat used by the A0 CLI connector: " + parser.Shown(id) + " on " + orNone(host) + " (" + origin + " instance; from " + file + ", file mtime)"
 		out.Event(e)
 		out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: agentName, SessionID: id}, Origin: origin})
 	} else if n, ok := lines["AGENT_ZERO_LAST_CONTEXT_HOST"]; ok {

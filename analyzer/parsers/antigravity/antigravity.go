@@ -20,7 +20,7 @@ func Parsers() []parser.Parser {
 	all := []timeline.TurnType{timeline.User, timeline.Assistant, timeline.Thinking, timeline.ToolUse, timeline.ToolResult, timeline.System}
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "antigravity/conversations", Agent: Agent, Version: 2,
+			ID: "antigravity/conversations", Agent: Agent, Version: 3,
 			Targets: []string{"conversations"}, Names: []string{"*.db"},
 			Doc: "conversations/<id>.db steps (protobuf step_payload and permissions decoded without a schema: text fields as system rows) and conversation_summaries.db (every row, text columns and schemaless-decoded blobs), under the four data directories",
 		}, parseDB),

@@ -241,7 +241,7 @@ func TestConversationDB(t *testing.T) {
 
 func TestEmpty(t *testing.T) {
 	s := run(t, "antigravity/conversations", parsertest.SQLite(t, "testdata/empty.sql"), parser.File{Path: cli + "/conversations/" + conv + ".db", Target: "conversations"}, nil, "testdata/empty_db.golden.jsonl")
-	if len(s.Events) != 0 || len(s.Problems) != 1 || s.Problems[0] != "line 0: not an Antigravity conversation database: none of the tables steps" {
+	if len(s.Events) != 0 || len(s.Problems) != 1 || s.Problems[0] != "line 0: empty_store: empty file: 0 bytes (and no WAL holding a page), where an Antigravity conversation database should be: nothing to read" {
 		t.Fatalf("empty database: %d rows %q", len(s.Events), s.Problems)
 	}
 	b := run(t, "antigravity/brain-logs", "testdata/empty.txt", parser.File{Path: logs + "/transcript_full.jsonl", Target: "brain-logs"}, nil, "testdata/empty_brain.golden.jsonl")

@@ -160,10 +160,10 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	head := timeline.Event{TurnType: timeline.System, Time: created, SourceLine: 0, RecordID: sid + "#session",
 		Text: fmt.Sprintf("session: %s created %s modified %s, %d exchange(s)", sid, s.Created, s.Modified, len(s.ChatHistory))}
 	if s.AgentState.ModelID != "" {
-		head.Text += ", last model " + s.AgentState.ModelID
+		head.Text += ", last model " + parser.Shown(s.AgentState.ModelID)
 	}
 	if parent != "" {
-		head.Text = "subagent " + sid + " of " + parent + "; " + head.Text
+		head.Text = "subagent " + parser.Shown(sid) + " of " + parser.Shown(parent) + "; " + head.Text
 	}
 	emit(head)
 
@@ -207,9 +207,9 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		if ex.ModelID != "" && ex.ModelID != model {
 			e := timeline.Event{TurnType: timeline.System, Time: reqTime, TimeBasis: timeline.TimeInherited, SourceLine: n, Model: ex.ModelID}
 			if model == "" {
-				e.Text = "model: " + ex.ModelID
+				e.Text = "model: " + parser.Shown(ex.ModelID)
 			} else {
-				e.Text = "model: " + model + " -> " + ex.ModelID
+				e.Text = "model: " + model + " -> " + parser.Shown(ex.ModelID)
 			}
 			if rid != "" {
 				e.RecordID = rid + "#model"

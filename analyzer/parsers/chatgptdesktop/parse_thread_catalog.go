@@ -128,11 +128,11 @@ func conversation(m map[string]any, line int64, out parser.Sink) {
 	out.Event(e)
 	e = base
 	e.RecordID = id + "#origin"
-	e.Text = "session origin: remote chatgpt.com conversation " + id
+	e.Text = "session origin: remote chatgpt.com conversation " + parser.Shown(id)
 	out.Event(e)
 	e = base
 	e.RecordID = id + "#synced"
-	e.Text = "session synced: chatgpt.com holds conversation " + id + ", no local transcript"
+	e.Text = "session synced: chatgpt.com holds conversation " + parser.Shown(id) + ", no local transcript"
 	out.Event(e)
 	out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: id}, Origin: "remote", Synced: "yes"})
 }

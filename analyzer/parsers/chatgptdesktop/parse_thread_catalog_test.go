@@ -132,7 +132,7 @@ func TestFallbacks(t *testing.T) {
 // a catalog without source_kind names table and column; no rows either way.
 func TestCatalogSchema(t *testing.T) {
 	for _, c := range []struct{ stmt, want string }{
-		{`DROP TABLE local_thread_catalog`, "line 0: not a ChatGPT desktop codex-dev database: none of the tables local_thread_catalog"},
+		{`DROP TABLE local_thread_catalog`, "line 0: empty_store: empty store: a SQLite database of 2 page(s) holding no table (never written, or every table dropped), where a ChatGPT desktop codex-dev database should be: nothing to read"},
 		{`ALTER TABLE local_thread_catalog DROP COLUMN source_kind`, "line 0: unknown schema: table local_thread_catalog lacks column(s) source_kind: not read (ChatGPT conversations cannot be told from Codex threads)"},
 	} {
 		s := parsertest.Run(t, ThreadCatalog(), parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/typical.sql", c.stmt), dbFile(), nil))

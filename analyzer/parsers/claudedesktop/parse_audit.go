@@ -241,7 +241,7 @@ func (a *audit) record(raw []byte) {
 	}
 	if sidechain && !a.subs[sid] {
 		a.subs[sid] = true
-		put(timeline.Event{TurnType: timeline.System, Text: "subagent " + sid + " of " + parent, RecordID: sid + "#subagent"})
+		put(timeline.Event{TurnType: timeline.System, Text: "subagent " + parser.Shown(sid) + " of " + parser.Shown(parent), RecordID: sid + "#subagent"})
 		a.out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: sid}, ParentSessionID: parent})
 	}
 

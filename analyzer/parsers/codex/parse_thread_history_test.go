@@ -211,7 +211,7 @@ func TestThreadHistorySchema(t *testing.T) {
 	}
 	sameRows(t, rowsAt(s), keep(true))
 	s = run(`DROP TABLE thread_turns`, `DROP TABLE thread_items`)
-	if got := strings.Join(s.Problems, "\n"); got != "line 0: not a Codex thread history database: none of the tables thread_items, thread_turns" || len(s.Events) != 0 {
+	if got := strings.Join(s.Problems, "\n"); got != "line 0: empty_store: empty store: a SQLite database of 5 page(s) holding no table (never written, or every table dropped), where a Codex thread history database should be: nothing to read" || len(s.Events) != 0 {
 		t.Fatalf("%d rows, problems:\n%s", len(s.Events), got)
 	}
 }

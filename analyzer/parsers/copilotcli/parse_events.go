@@ -347,7 +347,7 @@ func (s *eventsState) event(n int64, env *envelope) {
 		s.emitSystem(n, ts, text)
 	case "subagent.started", "subagent.completed", "subagent.failed":
 		verb := strings.TrimPrefix(env.Type, "subagent.")
-		text := "subagent " + parser.JSONText(d["toolCallId"]) + " of " + s.root.id + ": " + verb + " " + parser.JSONText(d["agentName"])
+		text := "subagent " + parser.Shown(parser.JSONText(d["toolCallId"])) + " of " + parser.Shown(s.root.id) + ": " + verb + " " + parser.JSONText(d["agentName"])
 		if x := kv(d, "agentDisplayName", "model", "durationMs", "totalToolCalls", "totalTokens", "cancelled"); x != "" {
 			text += " " + x
 		}

@@ -12,7 +12,7 @@ const Agent = "copilot-desktop"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "copilot-desktop/data-db", Agent: Agent, Version: 3,
+			ID: "copilot-desktop/data-db", Agent: Agent, Version: 4,
 			Actions: copilottools.Actions,
 			Targets: []string{"data-db"}, Names: []string{"data.db"},
 			Doc: ".copilot/data.db: accounts (token presence only), settings, model providers, projects, worktrees, workspaces, desktop sessions (forks), activity, checkpoints, scheduled tasks, automations, deletion intents",

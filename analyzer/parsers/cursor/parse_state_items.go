@@ -435,7 +435,7 @@ func (s *stateReader) plugins() error {
 			}
 			e := parser.SettingEvent(&s.in.File)
 			e.SourceLine, e.RecordID, e.ProjectPath = r.Rowid, r.Key+"#"+id, project
-			e.Text = "plugin installed: " + id
+			e.Text = "plugin installed: " + parser.Shown(id)
 			if len(p.Sources) > 0 {
 				e.Text += " sources=" + strings.Join(p.Sources, ",")
 			}

@@ -157,6 +157,9 @@ func parseSearchDB(ctx context.Context, in *parser.Input, out parser.Sink) error
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in.Path, err)
 	}
+	if empty, err := parser.EmptyStore(ctx, db, "a Cursor conversation-search", out); err != nil || empty {
+		return err
+	}
 	var tables []string
 	err = parser.EachRow(ctx, db, "SELECT name FROM sqlite_master WHERE type='table' ORDER BY name", func(m map[string]any) {
 		n := parser.SQLText(m["name"])

@@ -85,7 +85,7 @@ func parseTranscriptFile(ctx context.Context, in *parser.Input, out parser.Sink)
 		out.Session(timeline.SessionState{Key: timeline.SessionKey{Agent: Agent, SessionID: self.sub}, ParentSessionID: self.id})
 		e := tr.base(1)
 		e.TurnType, e.RecordID = timeline.System, self.stemID+"#subagent"
-		e.Text = "subagent " + self.sub + " of " + self.id
+		e.Text = "subagent " + parser.Shown(self.sub) + " of " + parser.Shown(self.id)
 		out.Event(e)
 	}
 	if strings.EqualFold(path.Ext(in.Path), ".txt") {

@@ -325,7 +325,7 @@ func parseApprovals(ctx context.Context, in *parser.Input, out parser.Sink) erro
 		}
 		switch r.Phase {
 		case "asked":
-			e.Text = "approval asked for " + r.ToolName + " (call " + r.ToolCallID + ")"
+			e.Text = "approval asked for " + r.ToolName + " (call " + parser.Shown(r.ToolCallID) + ")"
 		case "decided":
 			var o struct {
 				Outcome string          `json:"outcome"`
@@ -339,7 +339,7 @@ func parseApprovals(ctx context.Context, in *parser.Input, out parser.Sink) erro
 			if len(o.Policy) > 0 {
 				verdict += " " + parser.CompactJSON(o.Policy)
 			}
-			e.Text = "approval decided for call " + r.ToolCallID + ": " + verdict
+			e.Text = "approval decided for call " + parser.Shown(r.ToolCallID) + ": " + verdict
 		default:
 			out.Report(n, parser.KindSkippedRecord, "an approval receipt of phase "+r.Phase)
 			return nil

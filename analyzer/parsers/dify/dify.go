@@ -67,7 +67,7 @@ func jobs(ctx context.Context, db *sql.DB, in *parser.Input, out parser.Sink) er
 		u.ToolInput = parser.RedactSecrets(args)
 		u.Text = parser.RedactSecrets(strings.TrimSpace(script))
 		if !sOK {
-			u.Text = "shell job " + id + ": script " + r.Get("script_path") + " not collected"
+			u.Text = "shell job " + parser.Shown(id) + ": script " + r.Get("script_path") + " not collected"
 		}
 		out.Event(u)
 		res := base

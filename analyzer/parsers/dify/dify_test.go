@@ -71,7 +71,7 @@ func TestOther(t *testing.T) {
 // table read).
 func TestShellctlSchema(t *testing.T) {
 	for _, c := range []struct{ stmt, want string }{
-		{`DROP TABLE jobs`, "line 0: not a Dify sandbox shellctl database: none of the tables jobs"},
+		{`DROP TABLE jobs`, "line 0: empty_store: empty store: a SQLite database of 3 page(s) holding no table (never written, or every table dropped), where a Dify sandbox shellctl database should be: nothing to read"},
 		{`ALTER TABLE jobs RENAME COLUMN job_id TO id`, "line 0: unknown schema: table jobs lacks column(s) job_id: not read; the other tables are read"},
 	} {
 		db := parsertest.SQLiteAltered(t, "testdata/shellctl.sql", c.stmt)

@@ -251,9 +251,9 @@ func (st *sessionState) message(n int64, r *record, t time.Time) {
 		e := base
 		e.TurnType, e.Model = timeline.System, m.ModelID
 		if st.model == "" {
-			e.Text = "model: " + m.ModelID
+			e.Text = "model: " + parser.Shown(m.ModelID)
 		} else {
-			e.Text = "model: " + st.model + " -> " + m.ModelID
+			e.Text = "model: " + st.model + " -> " + parser.Shown(m.ModelID)
 		}
 		if m.ReasoningEffort != "" {
 			e.Text += " reasoning=" + m.ReasoningEffort

@@ -329,7 +329,7 @@ func execution(r parser.Row, flows map[string]string, out parser.Sink) {
 	if name := flows[flow]; name != "" {
 		flow = name
 	}
-	e.Text = "agentflow execution " + id + " of " + flow + ": " + r.Get("state")
+	e.Text = "agentflow execution " + parser.Shown(id) + " of " + flow + ": " + r.Get("state")
 	if t, ok := parser.SQLTime(r.Vals["stoppedDate"]); ok {
 		e.Text += ", stopped " + t.Format("2006-01-02T15:04:05.000Z")
 	}

@@ -115,7 +115,7 @@ func TestMalformed(t *testing.T) {
 // either way (it is the one table).
 func TestSchema(t *testing.T) {
 	for _, c := range []struct{ stmt, want string }{
-		{`DROP TABLE conversations`, "line 0: not a Forge database: none of the tables conversations"},
+		{`DROP TABLE conversations`, "line 0: empty_store: empty store: a SQLite database of 3 page(s) holding no table (never written, or every table dropped), where a Forge database should be: nothing to read"},
 		{`ALTER TABLE conversations RENAME COLUMN context TO ctx`, "line 0: unknown schema: table conversations lacks column(s) context: not read; the other tables are read"},
 	} {
 		in := parsertest.Input(t, parsertest.SQLiteAltered(t, "testdata/typical.sql", c.stmt), parser.File{Path: "/home/ex/.forge/.forge.db", Rel: ".forge/.forge.db", Agent: Agent, Target: "db"}, nil)

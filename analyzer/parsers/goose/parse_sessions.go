@@ -156,7 +156,7 @@ func sessionRows(m map[string]any, s *dbSession, out parser.Sink) {
 			e.Text += "user"
 		}
 		if sid := parser.SQLText(m["schedule_id"]); sid != "" {
-			e.Text += " schedule_id=" + sid
+			e.Text += " schedule_id=" + parser.Shown(sid)
 		}
 		rid(&e, "type")
 		out.Event(e)
@@ -164,7 +164,7 @@ func sessionRows(m map[string]any, s *dbSession, out parser.Sink) {
 	}
 	if p := s.parent; p != "" {
 		e := base
-		e.Text = "subagent " + s.id + " of " + p
+		e.Text = "subagent " + parser.Shown(s.id) + " of " + parser.Shown(p)
 		rid(&e, "subagent")
 		out.Event(e)
 		n++
@@ -315,7 +315,7 @@ func (j *jsonlSession) read(ctx context.Context, r io.Reader, out parser.Sink) e
 						pending = append(pending, e)
 					}
 					if meta.ScheduleID != "" {
-						e.Text = "session type: scheduled schedule_id=" + meta.ScheduleID
+						e.Text = "session type: scheduled schedule_id=" + parser.Shown(meta.ScheduleID)
 						pending = append(pending, e)
 					}
 					if len(pending) == 0 {

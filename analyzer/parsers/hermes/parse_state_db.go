@@ -36,6 +36,9 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	if err != nil {
 		return err
 	}
+	if empty, err := parser.EmptyStore(ctx, db, stateStore.Name, out); err != nil || empty {
+		return err
+	}
 	tables, err := parser.Tables(ctx, db)
 	if err != nil {
 		return err

@@ -296,7 +296,7 @@ func (w *convWriter) conversation(st *convState) {
 	}
 	head := timeline.Event{TurnType: timeline.System, Time: first, Text: "conversation " + w.sid + " of " + w.project, RecordID: w.sid + "#conversation"}
 	if st.ModelInfo != nil && st.ModelInfo.ModelID != "" {
-		head.Text += " model=" + st.ModelInfo.ModelID
+		head.Text += " model=" + parser.Shown(st.ModelInfo.ModelID)
 		head.Model = st.ModelInfo.ModelID
 	} else if st.Model != "" {
 		head.Text += " model=" + st.Model

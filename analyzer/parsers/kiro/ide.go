@@ -240,7 +240,7 @@ func ideSession(in *parser.Input, out parser.Sink, data []byte) error {
 	}
 	head := base
 	head.TurnType, head.RecordID = timeline.System, sid+"#session"
-	head.Text = "Kiro IDE session " + sid
+	head.Text = "Kiro IDE session " + parser.Shown(sid)
 	if s.Title != "" {
 		head.Text += ": " + strconv.Quote(s.Title)
 	}
@@ -284,7 +284,7 @@ func ideSession(in *parser.Input, out parser.Sink, data []byte) error {
 		if h.ExecutionID != "" {
 			x := base
 			x.TurnType, x.RecordID = timeline.System, rid+"#execution"
-			x.Text = "execution " + h.ExecutionID + " (its actions are in the workspace's execution log, session exec:" + h.ExecutionID + ")"
+			x.Text = "execution " + parser.Shown(h.ExecutionID) + " (its actions are in the workspace's execution log, session exec:" + parser.Shown(h.ExecutionID) + ")"
 			ideEvent(out, x)
 			n++
 		}

@@ -22,7 +22,7 @@ const Agent = "kiro"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "kiro/cli-db", Agent: Agent, Version: 5, Actions: actions,
+			ID: "kiro/cli-db", Agent: Agent, Version: 6, Actions: actions,
 			Targets: []string{"cli-db"}, Names: []string{"data.sqlite3"},
 			Secondary: &parser.Secondary{Window: time.Minute, TurnTypes: []timeline.TurnType{timeline.User},
 				Basis: "chat_readline_history keeps each prompt as the line editor took it (epoch ms, aws/amazon-q-developer-cli 93a6879); the conversation's UserMessage is stamped when it is built from that line, within seconds"},

@@ -83,7 +83,7 @@ func parseConversationMeta(ctx context.Context, in *parser.Input, out parser.Sin
 			t, _ := isoTime(at)
 			a := recorded(in, t)
 			a.SessionID, a.SourceLine, a.RecordID = sid, 1, sid+"#archived"
-			a.Text = "conversation " + c.ID + " archived"
+			a.Text = "conversation " + parser.Shown(c.ID) + " archived"
 			if at != "" {
 				a.Text += " at " + at
 			}

@@ -17,7 +17,7 @@ const agentName = "local-deep-research"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "local-deep-research/databases", Agent: agentName, Version: 2,
+			ID: "local-deep-research/databases", Agent: agentName, Version: 3,
 			Targets: []string{"databases"}, Names: []string{"*.db"},
 			Doc: "ldr_auth.db account list (usernames, created, last login), the pre-1.0 unencrypted ldr.db research_history (typed queries, status, report paths); every SQLCipher database (ldr_user_*.db, backups) an \"encrypted, not read\" row",
 		}, parseDatabase),
@@ -47,11 +47,7 @@ func parseDatabase(ctx context.Context, in *parser.Input, out parser.Sink) error
 	head := make([]byte, len(sqliteMagic))
 	n, _ := io.ReadFull(rc, head)
 	rc.Close()
-	if n == 0 {
-		out.Skip(0, "no_evidence:empty_file")
-		return nil
-	}
-	if !bytes.Equal(head[:n], sqliteMagic) {
+	if n > 0 && !bytes.Equal(head[:n], sqliteMagic) {
 		// SQLCipher: the whole file, header included, is ciphertext keyed
 		// from the user's login password (encrypted_db.py).
 		e := parser.SettingEvent(&in.File)
@@ -98,7 +94,7 @@ func parseDatabase(ctx context.Context, in *parser.Input, out parser.Sink) error
 				}
 				e := base
 				e.TurnType, e.RecordID = timeline.System, sess+"#status"
-				e.Text = "research " + id + " (" + r.Get("mode") + "): " + r.Get("status")
+				e.Text = "research " + parser.Shown(id) + " (" + r.Get("mode") + "): " + r.Get("status")
 				if t, ok := parser.SQLTime(r.Vals["completed_at"]); ok {
 					e.Text += ", completed " + t.Format("2006-01-02T15:04:05.000Z")
 				}

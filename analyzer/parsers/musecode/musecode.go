@@ -124,7 +124,7 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		if first && parent != "" {
 			first = false
 			x := ev
-			x.Text = "subagent " + id + " of " + parent
+			x.Text = "subagent " + parser.Shown(id) + " of " + parser.Shown(parent)
 			out.Event(x)
 		}
 		first = false

@@ -325,9 +325,9 @@ func TestEmptyAndNotAStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct{ id, orig, target, empty string }{
-		{"openclaw/agent-db", agent, "agent-db", "line 0: not an OpenClaw agent database: none of the tables conversation_deliveries, conversations, memory_session_tombstones, session_conversations, session_nodes, session_pending_inputs, session_transcript_archives, session_transcript_cold_archives, session_transcript_fts_content, session_windows, trajectory_runtime_events, transcript_events"},
-		{"openclaw/state-db", state, "state-db", "line 0: not an OpenClaw state database: none of the tables backup_runs, channel_ingress_events, channel_pairing_allow_entries, diagnostic_events, exec_approvals_config, github_publication_requests, operator_approval_standing_grants, operator_approvals, subagent_runs"},
-		{"openclaw/quarantine-db", dot + "/state/openclaw-quarantine.sqlite", "quarantine-db", "line 0: not an OpenClaw quarantine database: none of the tables agent_integrity_verifications, quarantined_databases"},
+		{"openclaw/agent-db", agent, "agent-db", "line 0: empty_store: empty file: 0 bytes (and no WAL holding a page), where an OpenClaw agent database should be: nothing to read"},
+		{"openclaw/state-db", state, "state-db", "line 0: empty_store: empty file: 0 bytes (and no WAL holding a page), where an OpenClaw state database should be: nothing to read"},
+		{"openclaw/quarantine-db", dot + "/state/openclaw-quarantine.sqlite", "quarantine-db", "line 0: empty_store: empty file: 0 bytes (and no WAL holding a page), where an OpenClaw quarantine database should be: nothing to read"},
 	} {
 		s := run(t, c.id, empty, c.orig, c.target)
 		if len(s.Events) != 0 || strings.Join(s.Problems, "|") != c.empty || len(s.Skips) != 0 {

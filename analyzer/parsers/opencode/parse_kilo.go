@@ -70,7 +70,7 @@ func parseSandbox(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		ev.Text = "sandbox policy: enabled=" + strconv.FormatBool(*v.Enabled) + " network=" + v.Mode + " version=" + ver
 		if sid := sessionOfHash(ctx, in, p, hash); sid != "" {
 			ev.SessionID = sid
-			ev.Text += " (session " + sid + ", matched by its sha256)"
+			ev.Text += " (session " + parser.Shown(sid) + ", matched by its sha256)"
 		} else {
 			ev.Text += " (for the session whose id has sha256 " + hash + ")"
 		}

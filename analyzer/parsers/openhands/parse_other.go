@@ -80,14 +80,14 @@ func parseMeta(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		fe := e
 		fe.Text = "conversation forked from " + f
 		if m.ForkedFromEventID != "" {
-			fe.Text += " at event " + m.ForkedFromEventID
+			fe.Text += " at event " + parser.Shown(m.ForkedFromEventID)
 		}
 		out.Event(fe)
 		st.ForkedFrom = f
 	}
 	if p := dehyphen(m.ParentConversationID); p != "" {
 		pe := e
-		pe.Text, pe.ParentSessionID = "subagent "+sid+" of "+p, p
+		pe.Text, pe.ParentSessionID = "subagent "+parser.Shown(sid)+" of "+parser.Shown(p), p
 		out.Event(pe)
 		st.ParentSessionID = p
 	}

@@ -246,7 +246,7 @@ func (s *chatState) record(r *chatRecord, line int64) {
 		if !s.subagent[r.AgentID] {
 			s.subagent[r.AgentID] = true
 			s.state(r.AgentID).ParentSessionID = parent
-			s.emit(c, timeline.Event{TurnType: timeline.System, Text: "subagent " + r.AgentID + " of " + parent, RecordID: r.AgentID + "#subagent"})
+			s.emit(c, timeline.Event{TurnType: timeline.System, Text: "subagent " + parser.Shown(r.AgentID) + " of " + parser.Shown(parent), RecordID: r.AgentID + "#subagent"})
 		}
 	}
 	if ec := r.ExecutionContext; ec != nil {

@@ -2,6 +2,7 @@ package qwen
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -289,5 +290,27 @@ func TestChatChannelSource(t *testing.T) {
 	}
 	if len(find(s, timeline.System, "session source: channel telegram-main")) != 1 || len(find(s, timeline.System, "parent session: s-daemon")) != 1 {
 		t.Errorf("rows:\n%s", rowLines(s))
+	}
+}
+
+// TestChatSubagentIDShown: a subagent id the transcript stores with
+// control bytes (a terminal escape, a line break) is shown escaped in the
+// row's text (parser.Shown), never printed raw into it; its session id
+// keeps the stored value.
+func TestChatSubagentIDShown(t *testing.T) {
+	line := `{"uuid":"a1","sessionId":"s-parent","timestamp":"2026-05-01T10:00:00.000Z","type":"user","isSidechain":true,"agentId":"sub\u001b[2J\nfake row","message":{"role":"user","parts":[{"text":"do the task"}]}}` + "\n"
+	p := filepath.Join(t.TempDir(), "agent.jsonl")
+	if err := os.WriteFile(p, []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := parsertest.Run(t, byID(t, "qwen-code/chat"), input(t, p, chatsDir+"/agent.jsonl", "chats"))
+	var texts []string
+	for _, e := range s.Events {
+		if e.TurnType == timeline.System {
+			texts = append(texts, e.SessionID+" | "+e.Text)
+		}
+	}
+	if want := "sub\x1b[2J\nfake row | subagent \"sub\\x1b[2J\\nfake row\" of s-parent\nsub\x1b[2J\nfake row | subagent task: do the task"; strings.Join(texts, "\n") != want {
+		t.Errorf("system rows:\n%q\nwant\n%q", texts, want)
 	}
 }

@@ -266,7 +266,7 @@ func (r *dbReader) messages() error {
 		if !r.threadIDs[tid] {
 			e := base
 			e.TurnType, e.RecordID = timeline.System, "message-"+id+"#orphan"
-			e.Text = "message of thread " + tid + ", whose thread row is gone"
+			e.Text = "message of thread " + parser.Shown(tid) + ", whose thread row is gone"
 			r.emit(e)
 			r.out.Report(rowid(m), parser.KindOrphanRecord, "thread_messages "+parser.Shown(id)+": thread "+parser.Shown(tid)+" not in threads")
 		}

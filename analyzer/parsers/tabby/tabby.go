@@ -21,7 +21,7 @@ const ExtensionID = "TabbyML.vscode-tabby"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "tabby/server-db", Agent: Agent, Version: 2,
+			ID: "tabby/server-db", Agent: Agent, Version: 3,
 			Targets: []string{"server-db", catalog.VolumeTarget},
 			Names:   []string{"db.sqlite", "dev-db.sqlite", "db.backup-*.sqlite"},
 			Doc:     "Tabby server ee/db.sqlite (threads and thread_messages with their owner and attachments, user_events completions and chat events, AI-written pages and page_sections, source-host integrations and their provided_repositories; secret columns never read); db.backup-YYYYMMDD.sqlite as a secondary copy that may hold threads since deleted",

@@ -230,10 +230,14 @@ func parseModularData(ctx context.Context, in *parser.Input, out parser.Sink) er
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return err
 	}
-	if n == 0 {
-		return nil
-	}
-	if bytes.Equal(head[:n], sqliteMagic) {
+	if n == 0 || bytes.Equal(head[:n], sqliteMagic) {
+		db, err := in.DB(ctx)
+		if err != nil {
+			return err
+		}
+		if empty, err := parser.EmptyStore(ctx, db, "a Trae modular-data", out); err != nil || empty {
+			return err
+		}
 		out.Report(0, parser.KindSkippedRecord, "a plain SQLite agent store "+parser.DisplayFile(&in.File)+": its schema is not known here, not read")
 		return nil
 	}

@@ -339,7 +339,7 @@ func TestArchivedWorktreeJoin(t *testing.T) {
 func TestThreadsAltered(t *testing.T) {
 	for _, c := range []struct{ alter, problem string }{
 		{`ALTER TABLE threads DROP COLUMN data`, "line 0: unknown schema: table threads lacks column(s) data: not read; the other tables are read"},
-		{`DROP TABLE threads`, "line 0: not a Zed threads database: none of the tables threads"},
+		{`DROP TABLE threads`, "line 0: empty_store: empty store: a SQLite database of 3 page(s) holding no table (never written, or every table dropped), where a Zed threads database should be: nothing to read"},
 	} {
 		s := parsertest.Run(t, byID(t, "zed/threads"), input(t, "threads", parsertest.SQLiteAltered(t, "testdata/threads.sql", c.alter), ".local/share/zed/threads/threads.db"))
 		if len(s.Events) != 0 || strings.Join(s.Problems, "|") != c.problem {
