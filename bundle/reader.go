@@ -40,12 +40,6 @@ type Options struct {
 	// Identities open an age-encrypted bundle (encrypt.go); without them
 	// Open refuses one with ErrEncrypted.
 	Identities []age.Identity
-	// MemberHash, when set, is the hash each member's bytes go through in
-	// place of SHA-256, and Member.Sum its hex digest. It is for a second
-	// read of a bundle already verified, which compares each member with
-	// its own first read (the analyzer's, with a keyed hash): no member can
-	// then match the manifest, so such a reader's Result is meaningless.
-	MemberHash func() hash.Hash
 }
 
 func (o *Options) withDefaults() Options {
@@ -431,12 +425,7 @@ func (r *Reader) Next() (*Member, error) {
 		if e.Path == "" {
 			e.Path = "/" + strings.TrimPrefix(h.Name, FilesPrefix)
 		}
-		var hs hash.Hash
-		if r.opts.MemberHash != nil {
-			hs = r.opts.MemberHash()
-		} else {
-			hs = sha256.New()
-		}
+		hs := sha256.New()
 		m := &Member{Name: h.Name, Entry: e, h: hs}
 		m.pax = Entry{Path: meta.Path, Agent: e.Agent, Target: e.Target, Kind: e.Kind, User: e.User, Home: e.Home, MTime: e.MTime}
 		m.r = io.TeeReader(r.tr, hs)

@@ -511,41 +511,15 @@ func runUnit(ctx context.Context, u unit, tmp string, rt *inputs.Router, c *coll
 		c.bodyEntries = append(c.bodyEntries, outputs.BodyEntryOf(facts.Host, e))
 	}
 	c.mu.Unlock()
-	done := func(f parse.File, p parser.Parser, r parse.Result) {
+	files := make([]parse.File, len(s.Files()))
+	for i, f := range s.Files() {
+		files[i] = f
+	}
+	c.parse.Files(ctx, s, files, rt.For, func(f parse.File, p parser.Parser, r parse.Result) {
 		c.mu.Lock()
 		c.inv.addParsed(&facts, f.(*inputs.File), p, r)
 		c.mu.Unlock()
-	}
-	route := s.RouteFunc(rt)
-	// The files read from the spool or in place, while the bundle's lazy
-	// members are parsed as a second read of it reaches them
-	// (inputs.Source.Stream); both share the parse stage's Jobs.
-	eager := s.Eager()
-	files := make([]parse.File, len(eager))
-	for i, f := range eager {
-		files[i] = f
-	}
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		c.parse.Files(ctx, s, files, route, done)
-	}()
-	s.Stream(ctx, func(f *inputs.File, inline bool) {
-		if !inline {
-			c.parse.Start(ctx, s, f, route, done, &wg)
-			return
-		}
-		var one sync.WaitGroup
-		c.parse.Start(ctx, s, f, route, done, &one)
-		one.Wait()
 	})
-	wg.Wait()
-	if late := s.LateProblems(); len(late) > 0 {
-		c.mu.Lock()
-		c.problems = append(c.problems, late...)
-		c.mu.Unlock()
-	}
 	return ctx.Err()
 }
 

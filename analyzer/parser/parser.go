@@ -226,14 +226,6 @@ type Spec struct {
 	// recovered "trace" in sessions.jsonl. The parser only emits what its
 	// file says; the correlation pass decides the trace (issue 30).
 	Trace bool
-	// Streamable says the parser reads its file once, front to back,
-	// through Open or OpenRaw, and opens no other file of the same agent's
-	// kind by path: the engine may then hand it a bundle member as the
-	// bundle is read a second time instead of spooling it to disk
-	// (inputs.Source.Stream). It is a cost hint, never a condition of
-	// correctness: a second Open, or another parser opening the file by
-	// path, still reads the same bytes (the engine then spools them).
-	Streamable bool
 	// Actions maps the agent's tool names (exact, or path.Match patterns
 	// such as "mcp__*") to the one action vocabulary; the engine fills a
 	// tool row's Action from it when the parser left it empty. Every tool

@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"io"
 	"io/fs"
 	"os"
@@ -54,17 +53,6 @@ type File struct {
 	// [off, off+n).
 	spooled bool
 	off, n  int64
-	// lazy: a bundle member left out of the spool on the first read, to be
-	// parsed from a second read of the bundle (stream.go); ord is its place
-	// in the stream (1 for the first member after bundle.json). Set before
-	// the source is handed on; what follows is guarded by the source's
-	// lazyMu (spooled, off and n too, once lazy is set).
-	lazy bool
-	ord  int
-	lz   lazyState
-	// routes caches the parsers that read the file (Source.Route).
-	routes []parser.Parser
-	routed bool
 }
 
 // Source is one opened unit of work: one bundle, one extracted collection
@@ -86,18 +74,6 @@ type Source struct {
 	problems []Problem
 	tmp      string
 	spool    *os.File // bundle members, one after the other
-	// A bundle with lazy members (stream.go) keeps its file open, the
-	// limits it was read with, the spool's writer and its lazy files in
-	// stream order; late holds the problems found after Open returned.
-	bf         *os.File
-	limits     *bundle.Options
-	sw         *spoolWriter
-	lazyMu     sync.Mutex
-	lazyFiles  []*File
-	late       []Problem
-	spooledAll bool
-	seed       maphash.Seed // of quickHash
-	free       chan []byte  // small lazy members' memory, for reuse
 	// seen counts every manifest row (or walked file) per user and agent,
 	// collected or not, for detect and the inventory.
 	seen []seenFile
@@ -139,9 +115,6 @@ func (r *File) ParserInput(tmp string) (*parser.Input, func()) {
 	return in, func() {
 		for _, db := range dbs {
 			db.close()
-		}
-		if r.lazy {
-			r.src.parsedLazy(r)
 		}
 	}
 }
@@ -305,10 +278,6 @@ func (s *Source) Close() {
 	}
 	s.dirs = nil
 	s.dirsMu.Unlock()
-	if s.bf != nil {
-		s.bf.Close()
-		s.bf = nil
-	}
 	if s.spool != nil {
 		s.spool.Close()
 		s.spool = nil
@@ -378,7 +347,7 @@ func relToHome(orig, home string) string {
 // openBundle streams a bundle, spooling the members some parser may read
 // into a private temporary folder.
 func openBundle(ctx context.Context, p, tmpRoot string, rt *Router, limits *bundle.Options) (*Source, error) {
-	s := &Source{kind: KindBundle, input: p, seed: maphash.MakeSeed()}
+	s := &Source{kind: KindBundle, input: p}
 	if sc, err := bundle.CheckSidecar(p); err != nil {
 		s.problem(Problem{Kind: "sidecar", Message: "cannot check " + p + ".sha256: " + err.Error()})
 	} else if sc.Present && !sc.OK {
@@ -388,11 +357,7 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *Router, limits *bund
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		if s.bf != f {
-			f.Close()
-		}
-	}()
+	defer f.Close()
 	// The bundle file's own SHA-256, for run.json: hashed as it is read,
 	// and the rest (anything after what the reader consumed) at the end.
 	fh := sha256.New()
@@ -422,12 +387,10 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *Router, limits *bund
 	}
 	s.spool = sp
 	sw := &spoolWriter{f: sp}
-	s.sw = sw
 	// Members as their PAX records describe them, by member name; the
 	// manifest, read at the end, decides what they are (below).
 	var names []string
 	byName := map[string][]*File{}
-	ord := 0
 	for {
 		if ctx.Err() != nil {
 			s.Close()
@@ -437,27 +400,11 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *Router, limits *bund
 		if err != nil {
 			break
 		}
-		ord++
 		e := m.Entry
 		if !rt.Wants(e.Agent, catalog.Kind(e.Kind)) {
 			continue // drained by the reader, hashed, never written
 		}
-		rec := &File{File: parser.File{Path: e.Path, Rel: relToHome(e.Path, e.Home), Agent: e.Agent, Target: e.Target,
-			Kind: catalog.Kind(e.Kind), Size: e.Size, MTime: bundle.MemberMTime(e), Host: s.host, User: e.User, BundleID: s.bundleID}, member: m.Name, ord: ord}
-		// A member one streamable parser reads is hashed here and parsed
-		// from a second read of the bundle (stream.go): writing it to the
-		// spool cost more than reading the bundle twice.
-		rec.routes, rec.routed = rt.For(&rec.File), true
-		var off, n int64
-		if route.Streams(rec.routes, &rec.File) {
-			rec.lazy = true
-			qh := s.quickHash()
-			n, err = io.CopyBuffer(qh, m, sw.scratch())
-			rec.lz.quick = hex.EncodeToString(qh.Sum(nil))
-		} else {
-			rec.spooled = true
-			off, n, err = sw.copy(m)
-		}
+		off, n, err := sw.copy(m)
 		if err != nil {
 			if errors.Is(err, bundle.ErrLimit) || errors.Is(err, io.ErrUnexpectedEOF) {
 				break
@@ -465,7 +412,8 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *Router, limits *bund
 			s.Close()
 			return nil, fmt.Errorf("spool %s: %w", e.Path, err)
 		}
-		rec.off, rec.n, rec.sum = off, n, m.Sum()
+		rec := &File{File: parser.File{Path: e.Path, Rel: relToHome(e.Path, e.Home), Agent: e.Agent, Target: e.Target,
+			Kind: catalog.Kind(e.Kind), Size: e.Size, MTime: bundle.MemberMTime(e), Host: s.host, User: e.User, BundleID: s.bundleID}, spooled: true, off: off, n: n, sum: m.Sum(), member: m.Name}
 		if _, ok := byName[m.Name]; !ok {
 			names = append(names, m.Name)
 		}
@@ -524,12 +472,8 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *Router, limits *bund
 		if mt.IsZero() {
 			mt = rec.MTime
 		}
-		was := rec.File
 		rec.File = parser.File{Path: e.Path, Rel: relToHome(e.Path, e.Home), Agent: e.Agent, Target: e.Target,
 			Kind: catalog.Kind(e.Kind), Size: rec.Size, MTime: mt, Host: s.host, User: e.User, BundleID: s.bundleID}
-		if rec.File != was {
-			rec.routes, rec.routed = nil, false // routed again as the manifest says
-		}
 		// Verified only when the hash matched and the collector did not
 		// see the file change while copying it.
 		rec.verified = res.Verified[name] && !e.ChangedDuringCopy
@@ -538,7 +482,6 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *Router, limits *bund
 		}
 		s.add(rec)
 	}
-	s.keepLazy(f, limits)
 	return s, nil
 }
 
@@ -549,14 +492,6 @@ type spoolWriter struct {
 	f   *os.File
 	bw  *bufio.Writer
 	end int64
-	buf []byte // scratch for members hashed but not spooled
-}
-
-func (w *spoolWriter) scratch() []byte {
-	if w.buf == nil {
-		w.buf = make([]byte, 256<<10)
-	}
-	return w.buf
 }
 
 // copy appends r and returns where its bytes start and how many there are.
@@ -584,9 +519,6 @@ type writerOnly struct{ io.Writer }
 
 // open returns the content of one collected file.
 func (s *Source) open(r *File) (io.ReadCloser, error) {
-	if r.lazy {
-		return s.openLazy(r)
-	}
 	if r.spooled {
 		return io.NopCloser(io.NewSectionReader(s.spool, r.off, r.n)), nil
 	}

@@ -151,33 +151,24 @@ func (st *Stage) Files(ctx context.Context, src Source, files []File, route func
 		if ctx.Err() != nil {
 			break
 		}
-		st.Start(ctx, src, f, route, done, &wg)
+		m := f.Meta()
+		if why := notSQLite(f); why != "" {
+			st.add(problem.Problem{Host: m.Host, BundleID: m.BundleID, Input: src.Input(), SourceFile: m.Path, Agent: m.Agent, Kind: KindNotSQLite, Message: why})
+			continue
+		}
+		for _, p := range route(m) {
+			st.sem <- struct{}{}
+			wg.Add(1)
+			go func(f File, p parser.Parser) {
+				defer func() { <-st.sem; wg.Done() }()
+				r := st.parseOne(ctx, src, f, p)
+				if done != nil {
+					done(f, p, r)
+				}
+			}(f, p)
+		}
 	}
 	wg.Wait()
-}
-
-// Start starts parsing one file of src with every parser route names, as
-// Files does for each of its files, and returns once each parse has a
-// slot (at most Jobs run at once across every call); wg counts the
-// parses until they end. A bundle member parsed from the stream
-// (inputs.Source.Stream) comes this way, one at a time.
-func (st *Stage) Start(ctx context.Context, src Source, f File, route func(*parser.File) []parser.Parser, done func(File, parser.Parser, Result), wg *sync.WaitGroup) {
-	m := f.Meta()
-	if why := notSQLite(f); why != "" {
-		st.add(problem.Problem{Host: m.Host, BundleID: m.BundleID, Input: src.Input(), SourceFile: m.Path, Agent: m.Agent, Kind: KindNotSQLite, Message: why})
-		return
-	}
-	for _, p := range route(m) {
-		st.sem <- struct{}{}
-		wg.Add(1)
-		go func(f File, p parser.Parser) {
-			defer func() { <-st.sem; wg.Done() }()
-			r := st.parseOne(ctx, src, f, p)
-			if done != nil {
-				done(f, p, r)
-			}
-		}(f, p)
-	}
 }
 
 func (st *Stage) add(p problem.Problem) {

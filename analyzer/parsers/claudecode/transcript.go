@@ -21,10 +21,6 @@ func Transcript() parser.Parser {
 		Targets: []string{"projects"},
 		Names:   []string{"*.jsonl"},
 		Doc:     "Claude Code session transcripts and subagent transcripts (.claude/projects/<slug>/<session>.jsonl)",
-		// One Open, read front to back (claudetranscript.Parse); its
-		// OpenRelated reads persisted tool outputs, which are not
-		// transcripts and so are spooled.
-		Streamable: true,
 	}, parseTranscript)
 }
 
