@@ -53,11 +53,11 @@ type File struct {
 	// [off, off+n).
 	spooled bool
 	off, n  int64
-	// lazy: a bundle member left out of the spool on the first read, to be
-	// parsed from a second read of the bundle (stream.go); ord is its place
-	// in the stream (1 for the first member after bundle.json). Set before
-	// the source is handed on; what follows is guarded by the source's
-	// lazyMu (spooled, off and n too, once lazy is set).
+	// lazy: a bundle member parsed as the bundle was read, not spooled
+	// (stream.go); ord is its place in the stream (1 for the first member
+	// after bundle.json). Set while the source is opened; what follows is
+	// guarded by the source's lazyMu (spooled, off and n too, once lazy is
+	// set).
 	lazy bool
 	ord  int
 	lz   lazyState
@@ -564,14 +564,6 @@ type spoolWriter struct {
 	f   *os.File
 	bw  *bufio.Writer
 	end int64
-	buf []byte // scratch for members hashed but not spooled
-}
-
-func (w *spoolWriter) scratch() []byte {
-	if w.buf == nil {
-		w.buf = make([]byte, 256<<10)
-	}
-	return w.buf
 }
 
 // copy appends r and returns where its bytes start and how many there are.
