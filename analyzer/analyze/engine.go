@@ -166,6 +166,13 @@ type collected struct {
 	cutShort []string
 	// bodyEntries are the manifest rows of every input, for the bodyfile.
 	bodyEntries []outputs.BodyEntry
+	// verdicts decide the verified of rows parsed from a bundle's stream
+	// (inputs.Verdicts), resolved in the output pass; spooled names the
+	// bundles read with every member spooled, respool those whose
+	// speculation failed in this run (runUnit).
+	verdicts *inputs.Verdicts
+	spooled  map[string]bool
+	respool  []string
 }
 
 // fileKey names one source file of one input.
@@ -177,6 +184,7 @@ func newCollected(tmp string, opts *Options, started time.Time) *collected {
 		corr:      correlate.New(opts.Parsers, tmp, secondaryMemLimit(opts.MemLimit)),
 		rowFilter: rowFilter{opts: opts, matchIDs: map[string]bool{}, undatedDropped: map[fileKey]int{}, sessions: newSessionFilter(opts.Sessions)},
 		inv:       newInventory(),
+		verdicts:  &inputs.Verdicts{},
 	}
 	if filtered(opts) {
 		c.corr.Filter()
@@ -289,13 +297,11 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	c := newCollected(tmp, &opts, started)
 	x, err := findUnits(ctx, opts.Inputs, tmp)
 	if err != nil {
 		return nil, err
 	}
 	units := x.Units
-	c.problems = append(c.problems, x.Problems...)
 	// With no usable input the run still writes its outputs (no rows; the
 	// problems naming every input, run.json listing each as unusable), so
 	// a shard of a fleet, or a case of damaged bundles, is accounted for;
@@ -308,9 +314,33 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	rt.KeepManifest = slices.Contains(formats, FormatBodyfile)
 	rt.Loose = inputs.NewLooseLabels(opts.Log, opts.Hosts, opts.Users, opts.Agents)
 	sum := &Summary{Sources: len(units), Filtered: filtered(&opts)}
-	fails := parseUnits(ctx, units, tmp, rt, c, &opts)
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
+	// Bundle members are parsed as the bundle is read; when a bundle's
+	// manifest then contradicts what they were parsed as, their rows are
+	// already mixed with every other input's, so the run starts again with
+	// that bundle spooled (inputs.Speculation; a hostile or damaged bundle
+	// costs a second run, a good one nothing).
+	spooled := map[string]bool{}
+	var c *collected
+	var fails []error
+	for {
+		ctmp, err := os.MkdirTemp(tmp, "run-*")
+		if err != nil {
+			return nil, err
+		}
+		c = newCollected(ctmp, &opts, started)
+		c.spooled = spooled
+		c.problems = append(c.problems, x.Problems...)
+		fails = parseUnits(ctx, units, ctmp, rt, c, &opts)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if len(c.respool) == 0 {
+			break
+		}
+		for _, in := range c.respool {
+			spooled[in] = true
+		}
+		os.RemoveAll(ctmp) // the withdrawn run's sorted runs
 	}
 	c.problems = append(c.problems, c.parse.TakeProblems()...)
 	sum.Inputs = accountInputs(x, units, fails, c.inv)
@@ -398,6 +428,14 @@ func parseUnits(ctx context.Context, units []unit, tmp string, rt *inputs.Router
 				err := runUnit(ctx, u, tmp, rt, c, opts)
 				doneMu.Lock()
 				done++
+				var re *respoolError
+				if errors.As(err, &re) {
+					c.mu.Lock()
+					c.respool = append(c.respool, u.Path)
+					c.mu.Unlock()
+					opts.Log.Debug().Str("input", u.Path).Str("why", re.why).Msg("bundle read again with every member spooled")
+					err = nil
+				}
 				if err != nil {
 					fails[i] = err
 					c.mu.Lock()
@@ -517,7 +555,44 @@ func problemText(ps []Problem) string {
 // runUnit opens one unit as a source (the inputs stage) and parses its
 // files (the parse stage).
 func runUnit(ctx context.Context, u unit, tmp string, rt *inputs.Router, c *collected, opts *Options) error {
-	s, err := inputs.Open(ctx, u, tmp, rt, opts.Limits)
+	// A bundle's members one streamable parser reads are parsed as the
+	// bundle is read (inputs.Speculation); what they gave the inventory
+	// waits for the source's facts. A bundle whose speculation failed is
+	// read again spooled, in a run of its own (errRespool).
+	type parsed struct {
+		f parse.File
+		p parser.Parser
+		r parse.Result
+	}
+	var held []parsed
+	var heldMu sync.Mutex
+	var wg sync.WaitGroup
+	var sp *inputs.Speculation
+	if u.Kind == inputs.KindBundle && !c.spooled[u.Path] {
+		hold := func(f parse.File, p parser.Parser, r parse.Result) {
+			heldMu.Lock()
+			held = append(held, parsed{f, p, r})
+			heldMu.Unlock()
+		}
+		sp = &inputs.Speculation{Verdicts: c.verdicts, Label: u.Label, Wait: wg.Wait,
+			Parse: func(s *inputs.Source, f *inputs.File, wait bool) {
+				if !wait {
+					c.parse.Start(ctx, s, f, s.RouteFunc(rt), hold, &wg)
+					return
+				}
+				var one sync.WaitGroup
+				c.parse.Start(ctx, s, f, s.RouteFunc(rt), hold, &one)
+				one.Wait()
+			}}
+	}
+	s, err := inputs.OpenParsing(ctx, u, tmp, rt, opts.Limits, sp)
+	wg.Wait()
+	if sp != nil && sp.Failed() != "" {
+		if s != nil {
+			s.Close()
+		}
+		return &respoolError{input: u.Path, why: sp.Failed()}
+	}
 	if err != nil {
 		return err
 	}
@@ -535,18 +610,33 @@ func runUnit(ctx context.Context, u unit, tmp string, rt *inputs.Router, c *coll
 	for _, e := range s.TakeManifest() {
 		c.bodyEntries = append(c.bodyEntries, outputs.BodyEntryOf(facts.Host, e))
 	}
+	for _, h := range held {
+		c.inv.addParsed(&facts, h.f.(*inputs.File), h.p, h.r)
+	}
 	c.mu.Unlock()
-	files := make([]parse.File, len(s.Files()))
-	for i, f := range s.Files() {
+	eager := s.Eager()
+	files := make([]parse.File, len(eager))
+	for i, f := range eager {
 		files[i] = f
 	}
-	c.parse.Files(ctx, s, files, rt.For, func(f parse.File, p parser.Parser, r parse.Result) {
+	c.parse.Files(ctx, s, files, s.RouteFunc(rt), func(f parse.File, p parser.Parser, r parse.Result) {
 		c.mu.Lock()
 		c.inv.addParsed(&facts, f.(*inputs.File), p, r)
 		c.mu.Unlock()
 	})
+	if late := s.LateProblems(); len(late) > 0 {
+		c.mu.Lock()
+		c.problems = append(c.problems, late...)
+		c.mu.Unlock()
+	}
 	return ctx.Err()
 }
+
+// respoolError is a bundle whose members parsed from the stream must be
+// withdrawn (inputs.Speculation): the run starts again with it spooled.
+type respoolError struct{ input, why string }
+
+func (e *respoolError) Error() string { return e.input + ": read again spooled: " + e.why }
 
 // spoolStreams copies inputs that are streams (a pipe such as /dev/stdin,
 // a character device) into the private temporary folder, since telling

@@ -411,6 +411,9 @@ func writeTimeline(c *collected, opts *Options, formats []string, sum *Summary) 
 	// The merge and the correlation run here; encoding and writing the
 	// rows run beside them (outputs.Timeline), so the tail uses two cores.
 	err = c.primary.Each(func(e *timeline.Event) error {
+		// A row parsed from a bundle's stream carries a token for verified
+		// until here (inputs.Verdicts).
+		e.Verified = c.verdicts.Resolve(e.Verified)
 		if c.corr.Repeated(e.Ord) {
 			return nil // repeated by record id: counted in resolveIdentities
 		}

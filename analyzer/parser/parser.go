@@ -227,6 +227,16 @@ type Spec struct {
 	// recovered "trace" in sessions.jsonl. The parser only emits what its
 	// file says; the correlation pass decides the trace (issue 30).
 	Trace bool
+	// Streamable says the parser reads its file once, front to back,
+	// through Open or OpenRaw, and does not read File.MTime (a bundle
+	// member's PAX mtime has whole seconds, its manifest row more): the
+	// engine may then parse a bundle member as the bundle is read, before
+	// the manifest decides it, instead of spooling it first
+	// (inputs.Speculation). It is a cost hint, never a condition of
+	// correctness: a second Open, or a manifest that contradicts the
+	// member, makes the engine read the bundle again spooled; another
+	// parser opening the file by path later reads the same bytes.
+	Streamable bool
 	// Actions maps the agent's tool names (exact, or path.Match patterns
 	// such as "mcp__*") to the one action vocabulary; the engine fills a
 	// tool row's Action from it when the parser left it empty. Every tool

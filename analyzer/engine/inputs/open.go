@@ -13,9 +13,16 @@ import (
 // manifest (openExtracted), a loose tree or file walked with the catalog
 // (openLoose). limits bound a bundle's decompression. The caller closes it.
 func Open(ctx context.Context, u Unit, tmp string, rt *Router, limits *bundle.Options) (*Source, error) {
+	return OpenParsing(ctx, u, tmp, rt, limits, nil)
+}
+
+// OpenParsing is Open with sp, which, for a bundle, parses the members one
+// streamable parser reads as the reader reaches them (stream.go); nil
+// spools every member.
+func OpenParsing(ctx context.Context, u Unit, tmp string, rt *Router, limits *bundle.Options, sp *Speculation) (*Source, error) {
 	switch u.Kind {
 	case KindBundle:
-		return openBundle(ctx, u.Path, tmp, rt, limits)
+		return openBundle(ctx, u.Path, tmp, rt, limits, sp)
 	case KindExtracted:
 		return openExtracted(ctx, u.Path, rt)
 	default:

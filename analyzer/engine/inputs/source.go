@@ -53,6 +53,23 @@ type File struct {
 	// [off, off+n).
 	spooled bool
 	off, n  int64
+	// lazy: a bundle member parsed as the bundle was read, not spooled
+	// (stream.go); ord is its place in the stream (1 for the first member
+	// after bundle.json). Set while the source is opened; what follows is
+	// guarded by the source's lazyMu (spooled, off and n too, once lazy is
+	// set).
+	lazy bool
+	ord  int
+	lz   lazyState
+	// A lazy member is parsed as the first read reaches it (stream.go):
+	// token stands for its verified until the manifest decides it, pax
+	// is the file as its PAX records said, added that it was kept.
+	token string
+	pax   parser.File
+	added bool
+	// routes caches the parsers that read the file (Source.Route).
+	routes []parser.Parser
+	routed bool
 }
 
 // Source is one opened unit of work: one bundle, one extracted collection
@@ -74,6 +91,18 @@ type Source struct {
 	problems []Problem
 	tmp      string
 	spool    *os.File // bundle members, one after the other
+	// A bundle with lazy members (stream.go) keeps its file open, the
+	// limits it was read with, the spool's writer and its lazy files in
+	// stream order; late holds the problems found after Open returned.
+	bf         *os.File
+	limits     *bundle.Options
+	sw         *spoolWriter
+	lazyMu     sync.Mutex
+	lazyFiles  []*File
+	late       []Problem
+	spooledAll bool
+	free       chan []byte  // small lazy members' memory, for reuse
+	spec       *Speculation // while openBundle reads, else nil
 	// seen counts every manifest row (or walked file) per user and agent,
 	// collected or not, for detect and the inventory.
 	seen []seenFile
@@ -115,6 +144,9 @@ func (r *File) ParserInput(tmp string) (*parser.Input, func()) {
 	return in, func() {
 		for _, db := range dbs {
 			db.close()
+		}
+		if r.lazy {
+			r.src.parsedLazy(r)
 		}
 	}
 }
@@ -233,17 +265,18 @@ func (s *Source) problem(p Problem) {
 	s.problems = append(s.problems, p)
 }
 
-func (s *Source) add(r *File) {
+func (s *Source) add(r *File) bool {
 	r.src = s
 	if s.byPath == nil {
 		s.byPath = map[string]*File{}
 	}
 	if _, dup := s.byPath[r.Path]; dup {
 		s.problem(Problem{Kind: bundle.ProblemContradiction, SourceFile: r.Path, Agent: r.Agent, Message: "a second file for this path: only the first is parsed"})
-		return
+		return false
 	}
 	s.byPath[r.Path] = r
 	s.files = append(s.files, r)
+	return true
 }
 
 // list returns the files of the whole source (every home) whose original
@@ -278,6 +311,10 @@ func (s *Source) Close() {
 	}
 	s.dirs = nil
 	s.dirsMu.Unlock()
+	if s.bf != nil {
+		s.bf.Close()
+		s.bf = nil
+	}
 	if s.spool != nil {
 		s.spool.Close()
 		s.spool = nil
@@ -346,8 +383,11 @@ func relToHome(orig, home string) string {
 
 // openBundle streams a bundle, spooling the members some parser may read
 // into a private temporary folder.
-func openBundle(ctx context.Context, p, tmpRoot string, rt *Router, limits *bundle.Options) (*Source, error) {
-	s := &Source{kind: KindBundle, input: p}
+func openBundle(ctx context.Context, p, tmpRoot string, rt *Router, limits *bundle.Options, sp *Speculation) (*Source, error) {
+	s := &Source{kind: KindBundle, input: p, free: make(chan []byte, 4)}
+	if sp != nil && sp.Label != "" {
+		s.input = sp.Label // the rows parsed while reading name it
+	}
 	if sc, err := bundle.CheckSidecar(p); err != nil {
 		s.problem(Problem{Kind: "sidecar", Message: "cannot check " + p + ".sha256: " + err.Error()})
 	} else if sc.Present && !sc.OK {
@@ -357,7 +397,11 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *Router, limits *bund
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() {
+		if s.bf != f {
+			f.Close()
+		}
+	}()
 	// The bundle file's own SHA-256, for run.json: hashed as it is read,
 	// and the rest (anything after what the reader consumed) at the end.
 	fh := sha256.New()
@@ -380,17 +424,19 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *Router, limits *bund
 	s.tmp = tmp
 	// Every member goes into one spool file: creating a file per member
 	// cost more than copying it on filesystems where creation is slow.
-	sp, err := os.OpenFile(filepath.Join(tmp, "spool"), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	spf, err := os.OpenFile(filepath.Join(tmp, "spool"), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		s.Close()
 		return nil, err
 	}
-	s.spool = sp
-	sw := &spoolWriter{f: sp}
+	s.spool = spf
+	sw := &spoolWriter{f: spf}
+	s.sw = sw
 	// Members as their PAX records describe them, by member name; the
 	// manifest, read at the end, decides what they are (below).
 	var names []string
 	byName := map[string][]*File{}
+	ord := 0
 	for {
 		if ctx.Err() != nil {
 			s.Close()
@@ -400,24 +446,45 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *Router, limits *bund
 		if err != nil {
 			break
 		}
+		ord++
 		e := m.Entry
 		if !rt.Wants(e.Agent, catalog.Kind(e.Kind)) {
 			continue // drained by the reader, hashed, never written
 		}
-		off, n, err := sw.copy(m)
+		rec := &File{File: parser.File{Path: e.Path, Rel: relToHome(e.Path, e.Home), Agent: e.Agent, Target: e.Target,
+			Kind: catalog.Kind(e.Kind), Size: e.Size, MTime: bundle.MemberMTime(e), Host: s.host, User: e.User, BundleID: s.bundleID}, member: m.Name, ord: ord}
+		// A member one streamable parser reads is parsed as it is read
+		// here, not spooled (stream.go).
+		rec.routes, rec.routed = rt.For(&rec.File), true
+		var off, n int64
+		if sp != nil && route.Streams(rec.routes, &rec.File) {
+			s.spec = sp
+			rec.src, rec.lazy, rec.token, rec.pax = s, true, sp.Verdicts.New(), rec.File
+			n, err = s.speculate(rec, m)
+		} else {
+			rec.spooled = true
+			off, n, err = sw.copy(m)
+		}
 		if err != nil {
 			if errors.Is(err, bundle.ErrLimit) || errors.Is(err, io.ErrUnexpectedEOF) {
 				break
 			}
+			if sp != nil {
+				sp.Wait()
+			}
 			s.Close()
 			return nil, fmt.Errorf("spool %s: %w", e.Path, err)
 		}
-		rec := &File{File: parser.File{Path: e.Path, Rel: relToHome(e.Path, e.Home), Agent: e.Agent, Target: e.Target,
-			Kind: catalog.Kind(e.Kind), Size: e.Size, MTime: bundle.MemberMTime(e), Host: s.host, User: e.User, BundleID: s.bundleID}, spooled: true, off: off, n: n, sum: m.Sum(), member: m.Name}
+		rec.off, rec.n, rec.sum = off, n, m.Sum()
 		if _, ok := byName[m.Name]; !ok {
 			names = append(names, m.Name)
 		}
 		byName[m.Name] = append(byName[m.Name], rec)
+	}
+	if sp != nil {
+		// Every parse of a lazy member ends before the manifest can change
+		// its file (below).
+		sp.Wait()
 	}
 	if err := sw.flush(); err != nil {
 		s.Close()
@@ -455,7 +522,7 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *Router, limits *bund
 			if res.Manifest == nil {
 				s.seen = append(s.seen, seenFile{user: rec.User, agent: rec.Agent, status: bundle.StatusCollected, size: rec.Size, parsable: true})
 			}
-			s.add(rec)
+			rec.added = s.add(rec)
 			continue
 		}
 		for _, c := range cands {
@@ -473,16 +540,21 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *Router, limits *bund
 		if mt.IsZero() {
 			mt = rec.MTime
 		}
+		was := rec.File
 		rec.File = parser.File{Path: e.Path, Rel: relToHome(e.Path, e.Home), Agent: e.Agent, Target: e.Target,
 			Kind: catalog.Kind(e.Kind), Size: rec.Size, MTime: mt, Host: s.host, User: e.User, BundleID: s.bundleID}
+		if rec.File != was {
+			rec.routes, rec.routed = nil, false // routed again as the manifest says
+		}
 		// Verified only when the hash matched and the collector did not
 		// see the file change while copying it.
 		rec.verified = res.Verified[name] && !e.ChangedDuringCopy
 		if !rt.Wants(rec.Agent, rec.Kind) {
 			continue
 		}
-		s.add(rec)
+		rec.added = s.add(rec)
 	}
+	s.settle(byName, f, limits)
 	return s, nil
 }
 
@@ -520,6 +592,9 @@ type writerOnly struct{ io.Writer }
 
 // open returns the content of one collected file.
 func (s *Source) open(r *File) (io.ReadCloser, error) {
+	if r.lazy {
+		return s.openLazy(r)
+	}
 	if r.spooled {
 		return io.NopCloser(io.NewSectionReader(s.spool, r.off, r.n)), nil
 	}

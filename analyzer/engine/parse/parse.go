@@ -151,24 +151,33 @@ func (st *Stage) Files(ctx context.Context, src Source, files []File, route func
 		if ctx.Err() != nil {
 			break
 		}
-		m := f.Meta()
-		if why := notSQLite(f); why != "" {
-			st.add(problem.Problem{Host: m.Host, BundleID: m.BundleID, Input: src.Input(), SourceFile: m.Path, Agent: m.Agent, Kind: KindNotSQLite, Message: why})
-			continue
-		}
-		for _, p := range route(m) {
-			st.sem <- struct{}{}
-			wg.Add(1)
-			go func(f File, p parser.Parser) {
-				defer func() { <-st.sem; wg.Done() }()
-				r := st.parseOne(ctx, src, f, p)
-				if done != nil {
-					done(f, p, r)
-				}
-			}(f, p)
-		}
+		st.Start(ctx, src, f, route, done, &wg)
 	}
 	wg.Wait()
+}
+
+// Start starts parsing one file of src with every parser route names, as
+// Files does for each of its files, and returns once each parse has a
+// slot (at most Jobs run at once across every call); wg counts the
+// parses until they end. A bundle member parsed from the stream
+// (inputs.Source.Stream) comes this way, one at a time.
+func (st *Stage) Start(ctx context.Context, src Source, f File, route func(*parser.File) []parser.Parser, done func(File, parser.Parser, Result), wg *sync.WaitGroup) {
+	m := f.Meta()
+	if why := notSQLite(f); why != "" {
+		st.add(problem.Problem{Host: m.Host, BundleID: m.BundleID, Input: src.Input(), SourceFile: m.Path, Agent: m.Agent, Kind: KindNotSQLite, Message: why})
+		return
+	}
+	for _, p := range route(m) {
+		st.sem <- struct{}{}
+		wg.Add(1)
+		go func(f File, p parser.Parser) {
+			defer func() { <-st.sem; wg.Done() }()
+			r := st.parseOne(ctx, src, f, p)
+			if done != nil {
+				done(f, p, r)
+			}
+		}(f, p)
+	}
 }
 
 func (st *Stage) add(p problem.Problem) {
@@ -216,6 +225,9 @@ func (st *Stage) parseOne(ctx context.Context, s Source, f File, p parser.Parser
 	ctx, bud := newBudget(ctx, m, &st.cfg)
 	defer bud.end()
 	sk := &sink{st: st, input: s.Input(), loose: s.Loose(), file: m, verified: f.Verified(), parser: p, bud: bud, buf: getBatch(), ref: s.TimeRef(st.cfg.Started)}
+	if v, ok := f.(interface{ VerdictToken() string }); ok {
+		sk.token = v.VerdictToken()
+	}
 	defer func() { putBatch(sk.buf); sk.buf = nil }()
 	in, release := f.ParserInput(st.cfg.Tmp)
 	in.NoCarve = st.cfg.NoCarve

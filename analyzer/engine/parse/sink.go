@@ -23,13 +23,16 @@ type sink struct {
 	loose    bool
 	file     *parser.File
 	verified bool
-	parser   parser.Parser
-	seq      int64
-	err      error
-	probs    int
-	nstates  int
-	acct     fileAccount
-	bud      *budget // a SQLite store's budget, nil for other files
+	// token stands for verified until the file's bundle has been read
+	// to its manifest (a member parsed from the stream).
+	token   string
+	parser  parser.Parser
+	seq     int64
+	err     error
+	probs   int
+	nstates int
+	acct    fileAccount
+	bud     *budget // a SQLite store's budget, nil for other files
 	// ref is the time the plausible window ends a day after (the
 	// collection's start, else the run's); odd counts the rows whose time
 	// lies outside it, oddFirst the first of them, oddLent the rows that
@@ -104,6 +107,8 @@ func (s *sink) Event(e timeline.Event) {
 	e.Parser = s.parser.ID()
 	s.bud.tick(s.file.Path)
 	switch {
+	case s.token != "":
+		e.Verified = s.token // decided later (inputs.Verdicts)
 	case s.loose:
 		e.Verified = ""
 	case s.verified:

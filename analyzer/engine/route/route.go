@@ -64,3 +64,15 @@ func (r *Router) For(f *parser.File) []parser.Parser {
 	}
 	return out
 }
+
+// Streams reports whether f may be parsed from a bundle's stream rather
+// than spooled (inputs.Source.Stream): exactly one parser reads it, that
+// parser declares Streamable, and f is not a SQLite store (which is opened
+// by path).
+func Streams(ps []parser.Parser, f *parser.File) bool {
+	if len(ps) != 1 || f.Kind == catalog.KindSQLite {
+		return false
+	}
+	sp, ok := ps[0].(parser.Specced)
+	return ok && sp.Spec().Streamable
+}

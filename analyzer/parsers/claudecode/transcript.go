@@ -21,6 +21,10 @@ func Transcript() parser.Parser {
 		Targets: []string{"projects"},
 		Names:   []string{"*.jsonl"},
 		Doc:     "Claude Code session transcripts and subagent transcripts (.claude/projects/<slug>/<session>.jsonl)",
+		// One Open, read front to back, no MTime (claudetranscript.Parse);
+		// its OpenRelated reads persisted tool outputs, which are not
+		// transcripts and so are spooled.
+		Streamable: true,
 	}, parseTranscript)
 }
 
