@@ -149,9 +149,12 @@ func (s *SorterOf[T]) AddHeld(e T) {
 			s.chunks = append(s.chunks, make([]T, chunkLen))
 		}
 	}
-	*s.at(int32(s.n)) = e
+	p := s.at(int32(s.n))
+	*p = e
 	s.n++
-	s.size += s.sizeOf(&e)
+	// Sized from its place in the chunk: &e handed to sizeOf (a func
+	// value) moved every value added to the heap (an Event a row).
+	s.size += s.sizeOf(p)
 }
 
 // TakeFull hands the held values over as a Batch and starts empty.
