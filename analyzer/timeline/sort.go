@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"sync"
 	"unsafe"
 )
 
@@ -226,6 +227,10 @@ func (s *SorterOf[T]) spill() error {
 	return nil
 }
 
+// spillWriters are the runs' 1 MiB write buffers, kept from spill to
+// spill (a run's own was 10 MB of the allocations on 328 MB of input).
+var spillWriters = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 1<<20) }}
+
 // writeSorted writes the held values, sorted, as a new run file.
 func (s *SorterOf[T]) writeSorted() (string, error) {
 	idx := s.order()
@@ -233,7 +238,12 @@ func (s *SorterOf[T]) writeSorted() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("timeline: spill: %w", err)
 	}
-	bw := bufio.NewWriterSize(f, 1<<20)
+	bw := spillWriters.Get().(*bufio.Writer)
+	bw.Reset(f)
+	defer func() {
+		bw.Reset(nil)
+		spillWriters.Put(bw)
+	}()
 	if err := s.writeRun(bw, idx); err != nil {
 		f.Close()
 		return "", fmt.Errorf("timeline: spill: %w", err)
