@@ -201,12 +201,27 @@ func (c *collected) AddState(st timeline.SessionState, from string, n int) {
 	c.mu.Unlock()
 }
 
+// stubPool holds AddRows' slices of id stubs, one a batch of rows: made
+// anew each batch they were a tenth of a run's allocated bytes.
+var stubPool = sync.Pool{New: func() any { s := make([]correlate.Stub, 0, 512); return &s }}
+
 // AddRows stores a batch of one file's events under one lock
 // (parse.Store); hashes and the regular expression are computed before
 // taking it.
 func (c *collected) AddRows(evs []timeline.Event, input string) error {
-	var stubs []correlate.Stub
-	matched := make([]bool, len(evs))
+	sp := stubPool.Get().(*[]correlate.Stub)
+	stubs := (*sp)[:0]
+	defer func() {
+		clear(stubs) // the strings go with the rows
+		if cap(stubs) <= 1<<14 {
+			*sp = stubs[:0]
+			stubPool.Put(sp)
+		}
+	}()
+	var matched []bool
+	if c.opts.Match != nil {
+		matched = make([]bool, len(evs))
+	}
 	// In a filtered run the repeats counted are those of the rows the
 	// filters keep (correlate.Correlator.Kept); with --match, a row whose
 	// own text, tool input or tool name matches.
@@ -253,7 +268,7 @@ func (c *collected) AddRows(evs []timeline.Event, input string) error {
 		if countKept && (c.opts.Match == nil || matched[i]) {
 			c.corr.Kept(e.Ord)
 		}
-		if matched[i] && e.ToolUseID != "" {
+		if matched != nil && matched[i] && e.ToolUseID != "" {
 			c.matchIDs[matchKey(e)] = true
 		}
 		c.primary.AddHeld(*e)

@@ -59,12 +59,28 @@ func AppendEventBinary(b []byte, e *Event) []byte {
 
 var errCodec = errors.New("timeline: corrupt run record")
 
+// framedHeadMax bounds the head WriteEventFramed writes before the
+// strings: the flags, the time, three numbers and 22 lengths.
+const framedHeadMax = 1 + 5*binary.MaxVarintLen64 + 22*binary.MaxVarintLen64
+
 // WriteEventFramed writes e as AppendEventBinary does, after its length,
 // straight to w: the strings are copied from the event, never gathered in
 // a record-sized buffer first.
 func WriteEventFramed(w *bufio.Writer, e *Event) error {
-	var head [1 + 5*binary.MaxVarintLen64 + 22*binary.MaxVarintLen64]byte
-	h := head[:0]
+	// The frame's length and the head are put together in w's own free
+	// buffer (AvailableBuffer), after room for the length: a local array
+	// handed to Write escaped to the heap, one allocation a row spilled.
+	const room = binary.MaxVarintLen64
+	buf := w.AvailableBuffer()
+	if cap(buf) < room+framedHeadMax {
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		if buf = w.AvailableBuffer(); cap(buf) < room+framedHeadMax {
+			buf = make([]byte, 0, room+framedHeadMax) // a writer smaller than a head
+		}
+	}
+	h := buf[:room]
 	var fl byte
 	if !e.Time.IsZero() {
 		fl |= flagDated
@@ -92,10 +108,9 @@ func WriteEventFramed(w *bufio.Writer, e *Event) error {
 	h = binary.AppendUvarint(h, uint64(len(e.Action)))
 	total += len(e.Action)
 	var frame [binary.MaxVarintLen64]byte
-	if _, err := w.Write(frame[:binary.PutUvarint(frame[:], uint64(len(h)+total))]); err != nil {
-		return err
-	}
-	if _, err := w.Write(h); err != nil {
+	n := binary.PutUvarint(frame[:], uint64(len(h)-room+total))
+	copy(h[room-n:room], frame[:n])
+	if _, err := w.Write(h[room-n:]); err != nil {
 		return err
 	}
 	for _, p := range strs {

@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"sync"
 	"unsafe"
 )
 
@@ -149,9 +150,12 @@ func (s *SorterOf[T]) AddHeld(e T) {
 			s.chunks = append(s.chunks, make([]T, chunkLen))
 		}
 	}
-	*s.at(int32(s.n)) = e
+	p := s.at(int32(s.n))
+	*p = e
 	s.n++
-	s.size += s.sizeOf(&e)
+	// Sized from its place in the chunk: &e handed to sizeOf (a func
+	// value) moved every value added to the heap (an Event a row).
+	s.size += s.sizeOf(p)
 }
 
 // TakeFull hands the held values over as a Batch and starts empty.
@@ -223,6 +227,10 @@ func (s *SorterOf[T]) spill() error {
 	return nil
 }
 
+// spillWriters are the runs' 1 MiB write buffers, kept from spill to
+// spill (a run's own was 10 MB of the allocations on 328 MB of input).
+var spillWriters = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 1<<20) }}
+
 // writeSorted writes the held values, sorted, as a new run file.
 func (s *SorterOf[T]) writeSorted() (string, error) {
 	idx := s.order()
@@ -230,7 +238,12 @@ func (s *SorterOf[T]) writeSorted() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("timeline: spill: %w", err)
 	}
-	bw := bufio.NewWriterSize(f, 1<<20)
+	bw := spillWriters.Get().(*bufio.Writer)
+	bw.Reset(f)
+	defer func() {
+		bw.Reset(nil)
+		spillWriters.Put(bw)
+	}()
 	if err := s.writeRun(bw, idx); err != nil {
 		f.Close()
 		return "", fmt.Errorf("timeline: spill: %w", err)

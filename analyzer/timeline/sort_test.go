@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"math"
 	"runtime/debug"
 	"strings"
@@ -117,4 +118,65 @@ func TestTargetBudget(t *testing.T) {
 			t.Errorf("soft limit %d: a budget given became %d", c.limit, got)
 		}
 	}
+}
+
+// TestAddHeldAllocatesNothing: adding a value to a sorter copies it into
+// its chunk and allocates nothing beyond the chunk (the value handed to
+// the size function through its address used to be moved to the heap:
+// one allocation an event).
+func TestAddHeldAllocatesNothing(t *testing.T) {
+	s := NewSorter(t.TempDir(), 1<<30)
+	e := Event{Host: "h", User: "u", Agent: "claude-code", SessionID: "s", Text: "a prompt", RecordID: "r1"}
+	s.AddHeld(e) // the first chunk
+	if got := testing.AllocsPerRun(500, func() { s.AddHeld(e) }); got != 0 {
+		t.Errorf("AddHeld: %v allocations a value, want 0", got)
+	}
+	if s.Len() != 502 {
+		t.Errorf("Len = %d, want 502", s.Len())
+	}
+}
+
+// TestEventFramedStream: events written one after another through writers
+// of several sizes (one smaller than a head, so each head is made apart)
+// are framed exactly as AppendEventBinary writes them, and a spill's
+// framing allocates nothing once the writer has its buffer.
+func TestEventFramedStream(t *testing.T) {
+	var evs []Event
+	for i := range 300 {
+		evs = append(evs, Event{Time: time.Date(2026, 1, 1, 0, 0, i, i, time.UTC), Host: "h", Text: strings.Repeat("t", i*7), ToolInput: strings.Repeat("{", i%5),
+			Seq: int64(i), Ord: int64(i * 3), SourceLine: int64(i), Replayed: i%2 == 0, Action: ActMCP})
+	}
+	evs = append(evs, Event{}) // undated, every string empty
+	for _, size := range []int{16, 64, 333, 4096, 1 << 20} {
+		var b bytes.Buffer
+		w := bufio.NewWriterSize(&b, size)
+		for i := range evs {
+			if err := WriteEventFramed(w, &evs[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		w.Flush()
+		var want []byte
+		for i := range evs {
+			rec := AppendEventBinary(nil, &evs[i])
+			want = binary.AppendUvarint(want, uint64(len(rec)))
+			want = append(want, rec...)
+		}
+		if !bytes.Equal(b.Bytes(), want) {
+			t.Fatalf("writer of %d bytes: %d bytes written, want %d (first difference at %d)", size, b.Len(), len(want), firstDiff(b.Bytes(), want))
+		}
+	}
+	w := bufio.NewWriterSize(io.Discard, 1<<20)
+	if got := testing.AllocsPerRun(200, func() { _ = WriteEventFramed(w, &evs[10]) }); got != 0 {
+		t.Errorf("WriteEventFramed: %v allocations an event, want 0", got)
+	}
+}
+
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
 }

@@ -178,3 +178,19 @@ func TestLightRecordMessage(t *testing.T) {
 		}
 	}
 }
+
+// TestLightScratchReused: a file's lines that lightRecord shortens are put
+// together in one buffer, reused line after line: no allocation once it
+// has grown to the longest (the copy it returned was not the one it kept).
+func TestLightScratchReused(t *testing.T) {
+	shape := `{"type":"api-request-shape","sessionId":"s","timestamp":"2026-09-10T12:50:35.628Z","shape":{"tools":[` + strings.Repeat(`{"name":"Bash","input_schema":{"type":"object"}},`, 40) + `{}]},"tail":"x"}`
+	var sc lightScratch
+	want := `{"type":"api-request-shape","sessionId":"s","timestamp":"2026-09-10T12:50:35.628Z","shape":null,"tail":"x"}`
+	if got, ok := sc.light([]byte(shape)); !ok || string(got) != want {
+		t.Fatalf("light = %q, %v; want %q", got, ok, want)
+	}
+	line := []byte(shape)
+	if n := testing.AllocsPerRun(100, func() { sc.light(line) }); n != 0 {
+		t.Errorf("light: %v allocations a line, want 0", n)
+	}
+}

@@ -80,7 +80,6 @@ type transcript struct {
 	order    []string
 	rd       *recordDecoder
 	att      map[string][]byte // the current attachment's members
-	light    lightScratch
 }
 
 // Options say whose transcript is read.
@@ -137,7 +136,7 @@ func Parse(ctx context.Context, in *parser.Input, out parser.Sink, o Options) er
 	err = parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		t.line, t.rows, t.marked, t.typ = n, 0, false, ""
 		dec := line
-		if small, ok := t.light.light(line); ok {
+		if small, ok := t.rd.light.light(line); ok {
 			dec = small
 		}
 		if rec := t.rd.record(); t.rd.decode(dec, rec) {
@@ -524,7 +523,8 @@ func (sc *lightScratch) light(line []byte) ([]byte, bool) {
 		out = append(append(out, line[last:r.at]...), with...)
 		last = r.end
 	}
-	return append(out, line[last:]...), true
+	out = append(out, line[last:]...) // kept by the deferred call for the next line
+	return out, true
 }
 
 // plainString reports a raw JSON value that is a string with no escape
