@@ -101,6 +101,7 @@ var agentsDToK = []Agent{
 			{ID: "logs", Root: RootHome, Glob: "{.gemini,.cache/.gemini}/tmp/*/logs.json", Kind: KindHistory},
 			{ID: "project-root", Root: RootHome, Glob: "{.gemini,.cache/.gemini}/{tmp,history}/*/.project_root", Kind: KindOther, Projects: ProjectsFileContent},
 			{ID: "tmp-history", Root: RootHome, Glob: "{.gemini,.cache/.gemini}/tmp/*/{shell_history,checkpoint-*.json,bug-report-history-*.json}", Kind: KindHistory},
+			{ID: "restore-checkpoints", Root: RootHome, Glob: "{.gemini,.cache/.gemini}/tmp/*/checkpoints/*.json", Kind: KindHistory},
 			{ID: "tool-outputs", Root: RootHome, Glob: "{.gemini,.cache/.gemini}/tmp/*/tool-outputs/**", Kind: KindOther},
 			{ID: "projects", Root: RootHome, Glob: ".gemini/projects.json", Kind: KindSettings, Projects: ProjectsJSONKeys},
 			{ID: "settings", Root: RootHome, Glob: ".gemini/{settings.json,trustedFolders.json,trusted_hooks.json,policies/*.toml,acknowledgments/*.json,GEMINI.md}", Kind: KindSettings},

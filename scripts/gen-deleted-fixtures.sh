@@ -19,6 +19,19 @@
 #   Gemini CLI: two interactive sessions (under a pseudo-terminal: only
 #     they write logs.json), the first removed with
 #     `gemini --delete-session <index>` (its index in --list-sessions).
+#     Checkpointing is on (general.checkpointing.enabled): a third
+#     session (gemini-checkpoint) creates a file without --yolo, its
+#     approval accepted (ptydrive --confirm), so Gemini CLI writes a
+#     restore checkpoint (tmp/demo/checkpoints/) before the write_file
+#     call; every gemini start removes the checkpoints, so it runs last
+#     and its chat file is removed with rm.
+#   Claude Code todo (claude-todo): Claude Code 2.1.332 no longer writes
+#     ~/.claude/todos/ (TodoWrite keeps the list in memory; "todos" is only
+#     in its cleanup list), so the last release that does, 2.0.77, runs one
+#     print-mode session in ~/todo whose prompt makes the mock model call
+#     TodoWrite (fixtures/cmd/mockmodel/todo.go); its project folder
+#     (the transcript and its warmup sidechains) is then removed with rm,
+#     as the 30-day sweep removes old transcripts, and its todo file stays.
 #
 # Output replaced wholesale:
 #   fixtures/roots/deleted-by-agents/home/examiner6/...
@@ -31,7 +44,8 @@ WORK=${WORK:-$(mktemp -d /var/tmp/gen-deleted.XXXXXX)}
 CLAUDE_VERSION=${CLAUDE_VERSION:-2.1.332}
 CODEX_VERSION=${CODEX_VERSION:-0.171.0}
 GEMINI_VERSION=${GEMINI_VERSION:-0.61.0}
-AGENTS=${AGENTS:-claude-code codex-cli gemini-cli}
+CLAUDE_TODO_VERSION=${CLAUDE_TODO_VERSION:-2.0.77}
+AGENTS=${AGENTS:-claude-code codex-cli gemini-cli claude-todo}
 EH=/home/examiner6
 DEMO=$EH/demo
 log() { printf '[deleted] %s\n' "$*" >&2; }
@@ -48,6 +62,12 @@ if [ ! -x "$WORK/prefix/node_modules/.bin/claude" ] || [ ! -x "$WORK/prefix/node
     "@anthropic-ai/claude-code@$CLAUDE_VERSION" "@openai/codex@$CODEX_VERSION" \
     "@google/gemini-cli@$GEMINI_VERSION" >"$WORK/npm.log" 2>&1
 fi
+if [ ! -x "$WORK/prefix-todo/node_modules/.bin/claude" ]; then
+  log "installing Claude Code $CLAUDE_TODO_VERSION (the todo session) from npm"
+  npm install --silent --no-fund --no-audit --prefix "$WORK/prefix-todo" \
+    "@anthropic-ai/claude-code@$CLAUDE_TODO_VERSION" >"$WORK/npm-todo.log" 2>&1
+fi
+V_CLAUDE_TODO=$(node -e "console.log(require('$WORK/prefix-todo/node_modules/@anthropic-ai/claude-code/package.json').version)")
 V_CLAUDE=$(pkgver @anthropic-ai/claude-code)
 V_CODEX=$(pkgver @openai/codex)
 V_GEMINI=$(pkgver @google/gemini-cli)
@@ -83,7 +103,7 @@ env_key = "MOCK_API_KEY"
 wire_api = "responses"
 EOF
 cat >"$EH/.gemini/settings.json" <<'EOF'
-{"security":{"auth":{"selectedType":"gemini-api-key"}}}
+{"security":{"auth":{"selectedType":"gemini-api-key"}},"general":{"checkpointing":{"enabled":true}}}
 EOF
 # Interactive Claude Code first asks for a theme, checks api.anthropic.com
 # (onboarding), asks whether to use the API key and whether to trust the
@@ -144,11 +164,13 @@ codex_scenarios() {
 GEMINI=(gemini --skip-trust)
 # Gemini CLI writes ~/.gemini/tmp/<project>/logs.json (the prompts typed)
 # only in an interactive session: both run under a pseudo-terminal.
-gemini_tty() { # NAME SESSION PROMPT
+gemini_tty() { # NAME SESSION PROMPT [--yolo | --confirm TEXT]
+  local mode=(--yolo) drive=()
+  if [ "${4:-}" = --confirm ]; then mode=(); drive=(--confirm "$5"); fi
   T0=$(now)
   RC=$(cd "$DEMO" && timeout 300 "${AGENT_ENV[@]}" python3 "$REPO/scripts/lib/ptydrive.py" \
-    --log "$WORK/runs/$1.tty" --mocklog "$MOCKLOG" --prompt "$3" --timeout 120 --settle 5 \
-    --quit '/quit' --quit '\r' -- "${GEMINI[@]}" --yolo --session-id "$2")
+    --log "$WORK/runs/$1.tty" --mocklog "$MOCKLOG" --prompt "$3" --timeout 120 --settle 5 "${drive[@]}" \
+    --quit '/quit' --quit '\r' -- "${GEMINI[@]}" "${mode[@]}" --session-id "$2")
   T1=$(now)
   log "$1: exit $RC"
 }
@@ -162,18 +184,43 @@ gemini_scenarios() {
   record gemini-cli kept "$b" "$p" "$c" doubleagent-gemini-kept-marker "$T0" "$T1" "$RC"
   RUN_DIR=$DEMO run gemini-list -- "${GEMINI[@]}" --list-sessions
   # "  1. <summary> (<when>) [<session id>]": the index of the first session
-  idx=$(grep -F "$a" "$WORK/runs/gemini-list.out" "$WORK/runs/gemini-list.err" | grep -oE '^[^0-9]*[0-9]+\.' | grep -oE '[0-9]+' | head -n1 || true)
+  idx=$(grep -hF "$a" "$WORK/runs/gemini-list.out" "$WORK/runs/gemini-list.err" | grep -oE '^[^0-9]*[0-9]+\.' | grep -oE '[0-9]+' | head -n1 || true)
   if [ -z "$idx" ]; then
     log "gemini: session $a not in --list-sessions; not deleted"
     return
   fi
   RUN_DIR=$DEMO run gemini-delete -- "${GEMINI[@]}" --delete-session "$idx"
   deleted gemini-cli "$a" "gemini --delete-session $idx (exit $RC)" "$T0" "$T1"
+  # A third session writes a file, its approval accepted (no --yolo): with
+  # checkpointing on, Gemini CLI writes a restore checkpoint before the
+  # write_file call. Every gemini start removes the project's checkpoints
+  # (0.61.0 cleanupCheckpoints), --delete-session and --list-sessions
+  # too, so this session runs last and its chat file is removed with rm
+  # (as a person covering tracks removes it), leaving the checkpoint.
+  local r f
+  r=$(uuid); f=$DEMO/gemini-notes.txt; c=doubleagent-gemini-checkpoint-marker; p=$(PROMPT_WRITE "$f" "$c")
+  gemini_tty gemini-checkpoint "$r" "$p" --confirm 'Allow once'
+  record gemini-checkpoint deleted "$r" "$p" "" "$c" "$T0" "$T1" "$RC" "$(file_extra "$f" "$c")"
+  T0=$(now)
+  rm -f "$EH"/.gemini/tmp/demo/chats/session-*-"${r:0:8}".jsonl
+  deleted gemini-checkpoint "$r" "rm ~/.gemini/tmp/demo/chats/session-*-${r:0:8}.jsonl (the restore checkpoint stays)" "$T0" "$(now)"
+}
+
+claude_todo_scenarios() {
+  local a p todo=doubleagent-claude-todo-marker dir=$EH/todo
+  mkdir -p "$dir"
+  a=$(uuid); p="Add the todo \`$todo\` to your checklist."
+  RUN_DIR=$dir run claude-todo -- "$WORK/prefix-todo/node_modules/.bin/claude" -p "$p" --session-id "$a"
+  record claude-todo deleted "$a" "$p" "" "$todo" "$T0" "$T1" "$RC"
+  T0=$(now)
+  rm -rf "$EH/.claude/projects/-home-examiner6-todo"
+  deleted claude-todo "$a" "rm -r ~/.claude/projects/-home-examiner6-todo (its transcript and warmup sidechains; the todo file stays)" "$T0" "$(now)"
 }
 
 for ag in $AGENTS; do
   case $ag in
     claude-code) claude_scenarios ;;
+    claude-todo) claude_todo_scenarios ;;
     codex-cli) codex_scenarios ;;
     gemini-cli) gemini_scenarios ;;
   esac
@@ -205,7 +252,9 @@ def walk(v):
     return v
 for dp, dns, fns in os.walk(root, topdown=True):
     for d in list(dns):
-        if d in DROP:
+        # the checkpoint's shadow repository (.gemini/history/<slug>/.git,
+        # the project's snapshots) is not kept: git's own files, no agent's
+        if d in DROP or (d == ".git" and "/.gemini/history/" in "/" + os.path.relpath(dp, root) + "/"):
             shutil.rmtree(os.path.join(dp, d)); dns.remove(d)
     for f in fns:
         p = os.path.join(dp, f); rel = os.path.relpath(p, root)
@@ -226,10 +275,11 @@ for dp, dns, fns in os.walk(root, topdown=True):
 PY
 
 log "writing $OUT.expect.json"
-python3 - "$SCEN" "$DEL" "$OUT.expect.json" "$V_CLAUDE" "$V_CODEX" "$V_GEMINI" <<'PY'
+python3 - "$SCEN" "$DEL" "$OUT.expect.json" "$V_CLAUDE" "$V_CODEX" "$V_GEMINI" "$V_CLAUDE_TODO" <<'PY'
 import json, sys
-scen, dele, out, vc, vx, vg = sys.argv[1:]
-pk = {"claude-code": ("@anthropic-ai/claude-code", vc), "codex-cli": ("@openai/codex", vx), "gemini-cli": ("@google/gemini-cli", vg)}
+scen, dele, out, vc, vx, vg, vt = sys.argv[1:]
+pk = {"claude-code": ("@anthropic-ai/claude-code", vc), "codex-cli": ("@openai/codex", vx), "gemini-cli": ("@google/gemini-cli", vg),
+      "claude-todo": ("@anthropic-ai/claude-code", vt), "gemini-checkpoint": ("@google/gemini-cli", vg)}
 o = {"generated_by": "scripts/gen-deleted-fixtures.sh", "root": "deleted-by-agents", "hostname": "fixture-host-6",
      "user": "examiner6", "home": "/home/examiner6", "project_dir": "/home/examiner6/demo"}
 for l in open(scen):

@@ -4,14 +4,17 @@ prompt, wait for the answer, quit. Used by scripts/gen-real-fixtures-3.sh
 for agents whose resume is interactive only (the Cline CLI's --id).
 
 usage: ptydrive.py --log SCREEN --mocklog MOCK --prompt P [--ready TEXT]
-                   [--events N] [--quit SEQ]... -- cmd...
+                   [--events N] [--quit SEQ]... [--confirm TEXT] -- cmd...
 
 Waits until the screen shows --ready (the prompt box) and has been quiet
 for --settle seconds, types P and Enter, waits until the mock model's log
 (fixtures/cmd/mockmodel -log) holds N new final_text events (the model's
 answer after a tool result) and the screen is quiet again, then sends the
 quit sequences (default Ctrl+C twice) and waits for the process to exit
-(SIGKILL after --grace seconds). Prints the exit code on stdout."""
+(SIGKILL after --grace seconds). With --confirm, each time the screen
+shows TEXT after the prompt (a tool confirmation dialog, such as
+Gemini CLI's "Allow once"), Enter is pressed to accept its first choice.
+Prints the exit code on stdout."""
 import argparse, os, pty, select, signal, struct, fcntl, termios, time, sys, json
 
 ap = argparse.ArgumentParser()
@@ -24,6 +27,7 @@ ap.add_argument("--timeout", type=float, default=180)
 ap.add_argument("--grace", type=float, default=20)
 ap.add_argument("--quit", action="append", default=[])
 ap.add_argument("--events", type=int, default=1, help="final_text events to wait for")
+ap.add_argument("--confirm", default="", help="text of a confirmation dialog to accept with Enter each time it shows")
 ap.add_argument("cmd", nargs=argparse.REMAINDER)
 a = ap.parse_args()
 cmd = a.cmd[1:] if a.cmd and a.cmd[0] == "--" else a.cmd
@@ -48,7 +52,19 @@ def pump(t):
             if not b:
                 return False
             out.write(b); out.flush(); last = time.time()
+            if typed:
+                after.extend(b)
     return True
+typed = False
+after = bytearray()
+def confirm():
+    # the dialog is drawn again and again while it waits: press Enter once
+    # when it shows, then look only at what the screen draws after that
+    if a.confirm and a.confirm.encode() in after:
+        quiet(1.0, 10)
+        os.write(fd, b"\r")
+        pump(2.0)
+        del after[:]
 def quiet(secs, limit):
     end = time.time() + limit
     while time.time() < end:
@@ -83,8 +99,10 @@ for ch in a.prompt:
     os.write(fd, ch.encode()); pump(0.01)
 pump(0.5)
 os.write(fd, b"\r")
+typed = True
 while time.time() - t0 < a.timeout and mock_finals() < a.events:
     if not pump(0.5): break
+    confirm()
 quiet(a.settle, 60)
 for q in (a.quit or ["\x03", "\x03"]):
     try: os.write(fd, q.encode().decode("unicode_escape").encode())

@@ -115,6 +115,24 @@
 //     logs.json as its source file. /chat save checkpoints
 //     (checkpoint-<tag>.json) hold no session id and so name none.
 //
+//   - restore-checkpoints: tmp/<slug>/checkpoints/<time>-<file>-<tool>.json,
+//     written with general.checkpointing.enabled before a file-changing
+//     tool call the user is asked to approve (not under --yolo):
+//     {history, clientHistory, toolCall {name, args}, commitHash (the
+//     shadow repository ~/.gemini/history/<slug>), messageId (the prompt
+//     id "<session>########<n>")}. One system row per file in the session
+//     the prompt id names, at the time the file name records (UTC,
+//     toISOString with ':' and '.' replaced), the histories streamed and
+//     only their typed prompts counted (they repeat the chat). Spec.Trace:
+//     it names a session whose chat file is gone. Seen on a real 0.61.0
+//     run (fixtures/roots/deleted-by-agents); read in the 0.61.0 bundle
+//     (checkpointUtils.ts processRestorableToolCalls,
+//     generateCheckpointFileName; useGeminiStream saveRestorableToolCalls;
+//     the prompt id in useGeminiStream). Every start of gemini in the
+//     project removes the checkpoints (cleanup.ts cleanupCheckpoints, run
+//     by main at startup, --list-sessions and --delete-session included),
+//     so a checkpoint survives only the project's last session.
+//
 //   - settings: ~/.gemini/trustedFolders.json, one row "permission setting:
 //     trustedFolders.<path>=<value> (from <file>, file mtime)" per folder
 //     with project_path the folder; .gemini/settings.json in the home or a

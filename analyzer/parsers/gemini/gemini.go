@@ -55,6 +55,12 @@ func Parsers() []parser.Parser {
 			Targets: []string{"tmp-history"}, Names: []string{"shell_history", "checkpoint-*.json", "bug-report-history-*.json"},
 			Doc: "tmp/<slug>/shell_history, checkpoint-<tag>.json (/chat save) and bug-report-history-<ms>.json (/bug) as secondary sources with no timestamp",
 		}, parseTmpHistory),
+		parser.New(parser.Spec{
+			ID: "gemini-cli/restore-checkpoints", Agent: Agent, Version: 1, Trace: true,
+			Actions: actions,
+			Targets: []string{"restore-checkpoints"}, Names: []string{"*.json"},
+			Doc: "tmp/<slug>/checkpoints/<time>-<file>-<tool>.json (general.checkpointing): one row per checkpoint naming its session by the prompt id, at the time its name records, naming sessions whose chat may be gone (trace)",
+		}, parseRestore),
 	}
 }
 
