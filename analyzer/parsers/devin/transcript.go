@@ -82,27 +82,19 @@ func scanTranscript(ctx context.Context, in *parser.Input, out parser.Sink) (*tr
 		if tok == nil { // null decodes to nothing: no steps
 			return h, dataAfter(dec, rc, out)
 		}
-		if err := skipRest(ctx, dec, tok); err != nil {
+		if err := parser.SkipJSONValue(ctx, dec, tok); err != nil {
 			return fail(err)
 		}
-		return fail(&json.UnmarshalTypeError{Value: jsonKind(tok), Type: reflect.TypeFor[hdr]()})
+		return fail(&json.UnmarshalTypeError{Value: parser.JSONTokenKind(tok), Type: reflect.TypeFor[hdr]()})
 	}
 	var typeErr error
 	n := 0
 	prev := 0 // the steps of the last steps member read
-	for dec.More() {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		kt, err := dec.Token()
-		if err != nil {
-			return fail(err)
-		}
-		key, _ := kt.(string)
+	err = parser.EachMember(ctx, dec, func(key string) error {
 		if strings.EqualFold(key, "steps") {
 			t, err := dec.Token()
 			if err != nil {
-				return fail(err)
+				return err
 			}
 			if prev > 0 {
 				out.Report(1, parser.KindSkippedRecord, fmt.Sprintf("an earlier steps member of %d step(s) not read: a later steps member replaces it (the last is read)", prev))
@@ -112,44 +104,41 @@ func scanTranscript(ctx context.Context, in *parser.Input, out parser.Sink) (*tr
 			case json.Delim('['):
 				h.held, h.heldAll = nil, true
 				size := 0
-				for dec.More() {
+				if _, err := parser.EachElement(ctx, dec, func(int64) error {
 					prev++
-					if ctx.Err() != nil {
-						return nil, ctx.Err()
-					}
 					var raw json.RawMessage
 					if err := dec.Decode(&raw); err != nil {
-						return fail(err)
+						return err
 					}
 					if size += len(raw); h.heldAll && size <= holdBudget {
 						h.held = append(h.held, raw)
 					} else {
 						h.held, h.heldAll = nil, false
 					}
-				}
-				if _, err := dec.Token(); err != nil {
-					return fail(err)
+					return nil
+				}); err != nil {
+					return err
 				}
 				h.steps, h.stepsAt = true, n
 			case nil:
 				h.steps = false
 			default:
-				if err := skipRest(ctx, dec, t); err != nil {
-					return fail(err)
+				if err := parser.SkipJSONValue(ctx, dec, t); err != nil {
+					return err
 				}
 				if typeErr == nil {
-					typeErr = &json.UnmarshalTypeError{Value: jsonKind(t), Type: reflect.TypeFor[[]json.RawMessage](), Field: "steps"}
+					typeErr = &json.UnmarshalTypeError{Value: parser.JSONTokenKind(t), Type: reflect.TypeFor[[]json.RawMessage](), Field: "steps"}
 				}
 			}
 			n++
-			continue
+			return nil
 		}
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return fail(err)
+			return err
 		}
 		if !isHeaderKey(key) {
-			continue
+			return nil
 		}
 		k, _ := json.Marshal(key)
 		obj := make([]byte, 0, len(k)+len(raw)+3)
@@ -157,8 +146,13 @@ func scanTranscript(ctx context.Context, in *parser.Input, out parser.Sink) (*tr
 		if err := json.Unmarshal(obj, &h.hdr); err != nil && typeErr == nil {
 			typeErr = err
 		}
-	}
-	if _, err := dec.Token(); err != nil {
+		return nil
+	})
+	if err != nil {
+		var te *parser.TokenError
+		if errors.As(err, &te) {
+			err = te.Err
+		}
 		return fail(err)
 	}
 	if typeErr != nil {
@@ -172,49 +166,6 @@ func dataAfter(dec *json.Decoder, rc io.Reader, out parser.Sink) error {
 		out.Problem(0, msg)
 	}
 	return nil
-}
-
-// skipRest reads the rest of a value whose first token is tok, one token
-// at a time.
-func skipRest(ctx context.Context, dec *json.Decoder, tok json.Token) error {
-	depth := 0
-	for {
-		if d, ok := tok.(json.Delim); ok {
-			if d == '[' || d == '{' {
-				depth++
-			} else {
-				depth--
-			}
-		}
-		if depth == 0 {
-			return nil
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		var err error
-		if tok, err = dec.Token(); err != nil {
-			return err
-		}
-	}
-}
-
-// jsonKind names a first token's kind as encoding/json's
-// UnmarshalTypeError does.
-func jsonKind(tok json.Token) string {
-	switch tok.(type) {
-	case json.Delim:
-		if tok == json.Delim('[') {
-			return "array"
-		}
-		return "object"
-	case string:
-		return "string"
-	case bool:
-		return "bool"
-	default:
-		return "number"
-	}
 }
 
 // errChanged is the second pass finding a document other than the first
@@ -248,18 +199,11 @@ func eachStep(ctx context.Context, in *parser.Input, tr *transcriptHeader, fn fu
 		return errChanged
 	}
 	n := 0
-	for dec.More() {
-		kt, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		key, _ := kt.(string)
+	found := errors.New("found")
+	err = parser.EachMember(ctx, dec, func(key string) error {
 		if !strings.EqualFold(key, "steps") {
 			var raw json.RawMessage
-			if err := dec.Decode(&raw); err != nil {
-				return err
-			}
-			continue
+			return dec.Decode(&raw)
 		}
 		t, err := dec.Token()
 		if err != nil {
@@ -267,25 +211,36 @@ func eachStep(ctx context.Context, in *parser.Input, tr *transcriptHeader, fn fu
 		}
 		if n != at {
 			n++
-			if err := skipRest(ctx, dec, t); err != nil {
-				return err
-			}
-			continue
+			return parser.SkipJSONValue(ctx, dec, t)
 		}
 		if t != json.Delim('[') {
 			return errChanged
 		}
-		for i := 0; dec.More(); i++ {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
+		if _, err := parser.EachElement(ctx, dec, func(i int64) error {
 			var raw json.RawMessage
 			if err := dec.Decode(&raw); err != nil {
 				return err
 			}
-			fn(i, raw)
+			fn(int(i-1), raw)
+			return nil
+		}); err != nil {
+			var te *parser.TokenError
+			if errors.As(err, &te) {
+				return te.Err
+			}
+			return err
 		}
-		_, err = dec.Token()
+		return found
+	})
+	var te *parser.TokenError
+	switch {
+	case errors.Is(err, found):
+		return nil
+	case errors.As(err, &te) && te.Stage == parser.TokenKey:
+		return te.Err
+	case errors.As(err, &te), err == nil:
+		// the document ended without the steps member the first pass read
+	default:
 		return err
 	}
 	return errChanged
