@@ -126,11 +126,11 @@ func TestLooseImageWithLinkedHomes(t *testing.T) {
 	// The summary names each link not followed, with its target, and does
 	// not say "nothing of any agent" as if the homes had been looked in.
 	lines := strings.Join(analyze.SummaryLines(sum), "\n")
-	wantLines := "  not followed under " + img + ": 3 link(s) (problems.jsonl, unsafe_path):\n" +
+	wantLines := "  not read under " + img + ": 3 path(s), links not followed and files not opened (problems.jsonl, unsafe_path):\n" +
 		fmt.Sprintf("    /Users/eve in the image is a link (to %q): not followed, nothing under it is read (in an image read in place a link on the way to a home is never followed; `collector --root` resolves it inside the image)\n", filepath.Join(outside, "eve")) +
 		fmt.Sprintf("    /home in the image is a link (to %q): not followed, nothing under it is read (in an image read in place a link on the way to a home is never followed; `collector --root` resolves it inside the image)\n", outside) +
 		fmt.Sprintf("    /mnt/c in the image is a link (to %q): not followed, nothing under it is read (in an image read in place a link on the way to a home is never followed; `collector --root` resolves it inside the image)\n", outside) +
-		"  nothing of any agent read under " + img + ", but the links above were not followed (the loose-tree link policy: analyzer/docs/usage.md, Safety): what lies behind them was never looked at, so this does not say no agent was there; `collector --root` resolves an image's home links inside the image\n"
+		"  nothing of any agent read under " + img + ", but the paths above were not read (the evidence path rule and the loose-tree link policy: analyzer/docs/usage.md, Safety): what lies behind them was never looked at, so this does not say no agent was there; `collector --root` resolves an image's home links inside the image\n"
 	if !strings.Contains(lines, wantLines) || strings.Contains(lines, "nothing of any agent under") {
 		t.Fatalf("summary:\n%s\nwant:\n%s", lines, wantLines)
 	}
