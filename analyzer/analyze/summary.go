@@ -172,7 +172,7 @@ func notFollowedLines(input string, msgs []string) []string {
 		return nil
 	}
 	msgs = slices.Sorted(slices.Values(msgs))
-	out := []string{fmt.Sprintf("  not read under %s: %d path(s), links not followed and files not opened (problems.jsonl, unsafe_path):", input, len(msgs))}
+	out := []string{fmt.Sprintf("  not read under %s: %d path(s): links not followed, files not opened, folders not listed (problems.jsonl: unsafe_path, error_read):", input, len(msgs))}
 	for i, m := range msgs {
 		if i == maxNotFollowed {
 			out = append(out, fmt.Sprintf("    ... and %d more (problems.jsonl)", len(msgs)-maxNotFollowed))
