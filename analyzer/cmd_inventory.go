@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/csv"
 	"fmt"
 	json "github.com/go-json-experiment/json/v1"
@@ -39,6 +40,9 @@ type invLine struct {
 }
 
 // Run writes the CSV to stdout.
+// maxInvProblems bounds the lines of one file named as not inventory JSON.
+const maxInvProblems = 20
+
 func (c *InventoryCmd) Run(g *Globals, log zerolog.Logger) error {
 	w := csv.NewWriter(os.Stdout)
 	if err := w.Write([]string{"host", "user", "home", "agent", "status", "files", "bytes", "first_mtime", "last_mtime", "projects", "source_file", "presence", "statuses", "found_via"}); err != nil {
@@ -52,14 +56,23 @@ func (c *InventoryCmd) Run(g *Globals, log zerolog.Logger) error {
 		if err != nil {
 			return &exitError{exitUnusable, plainErr(err)}
 		}
-		sc := bufio.NewScanner(f)
+		br := bufio.NewReaderSize(f, 1<<16)
+		if head, _ := br.Peek(4); bytes.Equal(head, []byte{0x28, 0xb5, 0x2f, 0xfd}) || bytes.HasPrefix(head, []byte("age-")) {
+			f.Close()
+			return &exitError{exitUnusable, clean(p) + ": a bundle (a zstd frame or an age file), not the collector's --inventory output (JSON lines): give it to detect or timeline"}
+		}
+		sc := bufio.NewScanner(br)
 		sc.Buffer(make([]byte, 1<<20), 64<<20)
-		n := 0
+		n, bad := 0, 0
 		for sc.Scan() {
 			n++
 			var l invLine
 			if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
-				fmt.Fprintf(os.Stderr, "problem: %s line %d: %v\n", p, n, err)
+				// Each named, up to a bound: a file of something else
+				// must not flood the terminal; the rest are counted.
+				if bad++; bad <= maxInvProblems {
+					fmt.Fprintf(os.Stderr, "problem: %s line %d: %s\n", clean(p), n, clean(err.Error()))
+				}
 				continue
 			}
 			if l.Record != "agent" {
@@ -71,6 +84,9 @@ func (c *InventoryCmd) Run(g *Globals, log zerolog.Logger) error {
 				f.Close()
 				return err
 			}
+		}
+		if bad > maxInvProblems {
+			fmt.Fprintf(os.Stderr, "problem: %s: %d more lines that are not inventory JSON (of %d lines), not printed\n", clean(p), bad-maxInvProblems, n)
 		}
 		if err := sc.Err(); err != nil {
 			fmt.Fprintf(os.Stderr, "problem: %s line %d: %v: the rest of the file is not read\n", clean(p), n+1, err)

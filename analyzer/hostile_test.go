@@ -210,3 +210,19 @@ func TestVerifyCutSweep(t *testing.T) {
 		t.Errorf("whole: exit %d:\n%s", c, o)
 	}
 }
+
+// TestInventoryOfOtherFiles: inventory given a bundle says it is one
+// (exit 2) rather than a problem line per compressed "line"; a file of
+// something else names its first 20 bad lines and counts the rest.
+func TestInventoryOfOtherFiles(t *testing.T) {
+	b := write(t, "b.tar.zst", bundletest.Build(t, []bundletest.File{{Path: "/home/a/.claude/projects/p/" + sid + ".jsonl", Agent: "claude-code", Target: "projects", User: "a", Data: []byte(transcript)}}))
+	out, code := runCLI(t, "inventory", b)
+	if code != 2 || strings.TrimSpace(out) != "doubleagent: "+b+": a bundle (a zstd frame or an age file), not the collector's --inventory output (JSON lines): give it to detect or timeline" {
+		t.Fatalf("a bundle: exit %d:\n%s", code, out)
+	}
+	txt := write(t, "notes.txt", []byte(strings.Repeat("x\n", 100)))
+	out, _ = runCLI(t, "inventory", txt)
+	if n := strings.Count(out, "problem: "+txt+" line "); n != 20 || !strings.Contains(out, "problem: "+txt+": 80 more lines that are not inventory JSON (of 100 lines), not printed\n") {
+		t.Fatalf("%d problem lines:\n%s", n, out)
+	}
+}

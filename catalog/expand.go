@@ -320,6 +320,16 @@ func walkFrom(base, prefix, start, pat string, segs []string, agent string, t Ta
 		}
 		return nil
 	}
+	if ok, _ := doublestar.Match(pat, rel0); ok && rel0 != "" {
+		if descend, _ := dirState(segs, strings.Split(rel0, "/")); !descend {
+			// A folder where a literal pattern names a file: one hit, as
+			// below.
+			if seen.Add(start) {
+				return fn(Hit{Path: start, Rel: rel0, Agent: agent, Target: t, Info: st})
+			}
+			return nil
+		}
+	}
 	return filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
 		rel := relSlash(home, p)
 		if err != nil {
@@ -338,6 +348,15 @@ func walkFrom(base, prefix, start, pat string, segs []string, agent string, t Ta
 			}
 			descend, literal := dirState(segs, strings.Split(rel, "/"))
 			if !descend {
+				// A folder where the pattern names a file (an opencode.db, a
+				// transcript .jsonl that is a folder): one hit, so it gets
+				// a row saying what stands there, never silently absent.
+				if ok, _ := doublestar.Match(pat, rel); ok && seen.Add(p) {
+					info, _ := d.Info()
+					if err := fn(Hit{Path: p, Rel: rel, Agent: agent, Target: t, Info: info}); err != nil {
+						return err
+					}
+				}
 				return filepath.SkipDir
 			}
 			if !literal && Excluded(t, d.Name()) {

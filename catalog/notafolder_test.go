@@ -58,3 +58,29 @@ func TestNotAFolderWhereAFolderIsExpected(t *testing.T) {
 		t.Errorf("hits:\n%s\nwant one .claude/projects claude-code fifo", got)
 	}
 }
+
+// TestFolderWhereAFileIsExpected: a folder standing where a target names a
+// file (~/.local/share/opencode/opencode.db, ~/.claude/settings.json) is
+// one hit with its folder mode, so the collector
+// records it (skipped_special, "a directory where a file was expected")
+// and a loose read names it; before, the walk skipped it in silence.
+func TestFolderWhereAFileIsExpected(t *testing.T) {
+	home := t.TempDir()
+	for _, d := range []string{".local/share/opencode/opencode.db", ".claude/settings.json"} {
+		if err := os.MkdirAll(filepath.Join(home, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	if err := WalkHome(home, All(), func(h Hit) error {
+		if h.Info != nil && h.Info.IsDir() && (strings.HasSuffix(h.Rel, ".db") || strings.HasSuffix(h.Rel, ".json")) {
+			got = append(got, h.Rel+" "+h.Agent+" "+h.Target.ID)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if want := ".claude/settings.json claude-code settings\n.local/share/opencode/opencode.db opencode db"; strings.Join(got, "\n") != want {
+		t.Errorf("hits:\n%s\nwant\n%s", strings.Join(got, "\n"), want)
+	}
+}

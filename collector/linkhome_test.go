@@ -44,7 +44,7 @@ func TestNoHomeNamesLinkedHome(t *testing.T) {
 	}
 	why := `home not walked: /home/alice is a link to "` + target + `", resolved inside the image, as the link policy resolves every link under --root (an absolute target taken relative to the root, ` + "`..`" + ` stopping at it; never on the examiner's machine): /` + top + ` does not exist there`
 	se := stderr.String()
-	wantLast := "doubleagent-collector: no home was walked: the host names 1 home(s) that were not (each a manifest row); " + why + "; so nothing under a home was collected (the bundle records the walk); check --root and --users\n"
+	wantLast := "doubleagent-collector: no home was walked: the host names 1 home(s) or homes folder(s) that were not (each a manifest row); " + why + "; so nothing under a home was collected (the bundle records the walk); check --root and --users\n"
 	if !strings.HasSuffix(se, wantLast) {
 		t.Fatalf("stderr does not end with %q:\n%s", wantLast, se)
 	}
@@ -60,7 +60,7 @@ func TestNoHomeNamesLinkedHome(t *testing.T) {
 	if err != nil || !res.Complete {
 		t.Fatalf("bundle: %v %+v", err, res)
 	}
-	if !strings.Contains(string(res.Log), `"level":"error"`) || !strings.Contains(string(res.Log), "no home was walked: the host names 1 home(s) that were not (each a manifest row); "+strings.ReplaceAll(why, `"`, `\"`)+": nothing under a home was collected") {
+	if !strings.Contains(string(res.Log), `"level":"error"`) || !strings.Contains(string(res.Log), "no home was walked: the host names 1 home(s) or homes folder(s) that were not (each a manifest row); "+strings.ReplaceAll(why, `"`, `\"`)+": nothing under a home was collected") {
 		t.Errorf("bundle log:\n%s", res.Log)
 	}
 	var rows []bundle.Entry

@@ -76,8 +76,12 @@ fi
 # The Go test that needs an unprivileged user (it skips as root).
 (cd collector && go test -c -o "$work/collect.test" ./collect)
 mkdir "$work/gotmp" && chown 65534:65534 "$work/gotmp"
-if ! (cd "$work" && TMPDIR="$work/gotmp" as_nobody "$work/collect.test" -test.run '^TestUnreadableFile$' -test.v 2>&1 | tee "$work/gotest" | tail -3) || ! grep -q -- '--- PASS: TestUnreadableFile' "$work/gotest"; then
-  echo "test-unprivileged: TestUnreadableFile did not pass as nobody"; fail=1
+if ! (cd "$work" && TMPDIR="$work/gotmp" as_nobody "$work/collect.test" -test.run '^(TestUnreadableFile|TestUnlistableHomesFolder)$' -test.v 2>&1 | tee "$work/gotest" | tail -3) || ! grep -q -- '--- PASS: TestUnreadableFile' "$work/gotest" || ! grep -q -- '--- PASS: TestUnlistableHomesFolder' "$work/gotest"; then
+  echo "test-unprivileged: TestUnreadableFile or TestUnlistableHomesFolder did not pass as nobody"; fail=1
+fi
+(cd analyzer && go test -c -o "$work/analyze.test" ./analyze)
+if ! (cd "$work" && TMPDIR="$work/gotmp" as_nobody "$work/analyze.test" -test.run '^TestLooseUnlistableHomesFolder$' -test.v 2>&1 | tee "$work/gotest2" | tail -3) || ! grep -q -- '--- PASS: TestLooseUnlistableHomesFolder' "$work/gotest2"; then
+  echo "test-unprivileged: TestLooseUnlistableHomesFolder did not pass as nobody"; fail=1
 fi
 if [ "$fail" != 0 ]; then echo "test-unprivileged: FAILED"; exit 1; fi
 echo "test-unprivileged: passed"

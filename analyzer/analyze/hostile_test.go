@@ -126,11 +126,11 @@ func TestLooseImageWithLinkedHomes(t *testing.T) {
 	// The summary names each link not followed, with its target, and does
 	// not say "nothing of any agent" as if the homes had been looked in.
 	lines := strings.Join(analyze.SummaryLines(sum), "\n")
-	wantLines := "  not followed under " + img + ": 3 link(s) (problems.jsonl, unsafe_path):\n" +
+	wantLines := "  not read under " + img + ": 3 path(s): links not followed, files not opened, folders not listed (problems.jsonl: unsafe_path, error_read):\n" +
 		fmt.Sprintf("    /Users/eve in the image is a link (to %q): not followed, nothing under it is read (in an image read in place a link on the way to a home is never followed; `collector --root` resolves it inside the image)\n", filepath.Join(outside, "eve")) +
 		fmt.Sprintf("    /home in the image is a link (to %q): not followed, nothing under it is read (in an image read in place a link on the way to a home is never followed; `collector --root` resolves it inside the image)\n", outside) +
 		fmt.Sprintf("    /mnt/c in the image is a link (to %q): not followed, nothing under it is read (in an image read in place a link on the way to a home is never followed; `collector --root` resolves it inside the image)\n", outside) +
-		"  nothing of any agent read under " + img + ", but the links above were not followed (the loose-tree link policy: analyzer/docs/usage.md, Safety): what lies behind them was never looked at, so this does not say no agent was there; `collector --root` resolves an image's home links inside the image\n"
+		"  nothing of any agent read under " + img + ", but the paths above were not read (the evidence path rule and the loose-tree link policy: analyzer/docs/usage.md, Safety): what lies behind them was never looked at, so this does not say no agent was there; `collector --root` resolves an image's home links inside the image\n"
 	if !strings.Contains(lines, wantLines) || strings.Contains(lines, "nothing of any agent under") {
 		t.Fatalf("summary:\n%s\nwant:\n%s", lines, wantLines)
 	}
@@ -578,5 +578,32 @@ func TestUnnamedHostsStayApart(t *testing.T) {
 	}
 	if unnamed != 2 {
 		t.Fatalf("%d unnamed-host problems, want 2: %q", unnamed, problemSet(problems(t, out)))
+	}
+}
+
+// TestLooseUnlistableHomesFolder: an image read in place whose home
+// folder the examiner's account cannot list is an error_read problem and a
+// summary line naming it, never a bare "nothing of any agent". Needs an
+// unprivileged user: scripts/test-unprivileged.sh runs it as nobody.
+func TestLooseUnlistableHomesFolder(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("running as root, which lists a mode-000 folder: scripts/test-unprivileged.sh runs this as user nobody")
+	}
+	img := writeTree(t, map[string][]byte{"etc/hostname": []byte("img\n"), "home/alice/.claude/projects/-home-alice-p/" + looseSID + ".jsonl": session("alice")})
+	if err := os.Chmod(filepath.Join(img, "home"), 0o311); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(filepath.Join(img, "home"), 0o755) })
+	sum, out, err := timelineErr(t, analyze.Options{Inputs: []string{img}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := "/home in the image could not be listed whole (0 entries read): permission denied (this account cannot read it): the homes under it are not read"
+	if got := strings.Join(problemSet(problems(t, out)), "\n"); got != "error_read /home: "+msg {
+		t.Fatalf("problems:\n%s", got)
+	}
+	lines := strings.Join(analyze.SummaryLines(sum), "\n")
+	if !strings.Contains(lines, "  not read under "+img+": 1 path(s): links not followed, files not opened, folders not listed (problems.jsonl: unsafe_path, error_read):\n    "+msg+"\n  nothing of any agent read under "+img+", but the paths above were not read") {
+		t.Fatalf("summary:\n%s", lines)
 	}
 }

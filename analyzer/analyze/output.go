@@ -513,7 +513,7 @@ func writeInventory(c *collected, opts *Options, sessions []timeline.Session, ev
 	}
 	for _, p := range c.problems {
 		perInput[p.Input]++
-		if p.Kind == KindUnsafePath && loose[p.Input] {
+		if (p.Kind == KindUnsafePath || p.Kind == bundle.StatusErrorRead) && loose[p.Input] {
 			if sum.NotFollowed == nil {
 				sum.NotFollowed = map[string][]string{}
 			}

@@ -75,7 +75,7 @@ func SummaryLines(s *Summary) []string {
 			switch {
 			case src.Kind != KindLoose:
 			case len(s.Inventory.Agents) == 0 && len(s.NotFollowed[src.Input]) > 0:
-				out = append(out, "  nothing of any agent read under "+src.Input+", but the links above were not followed (the loose-tree link policy: analyzer/docs/usage.md, Safety): what lies behind them was never looked at, so this does not say no agent was there; `collector --root` resolves an image's home links inside the image")
+				out = append(out, "  nothing of any agent read under "+src.Input+", but the paths above were not read (the evidence path rule and the loose-tree link policy: analyzer/docs/usage.md, Safety): what lies behind them was never looked at, so this does not say no agent was there; `collector --root` resolves an image's home links inside the image")
 			case len(s.Inventory.Agents) == 0:
 				out = append(out, "  nothing of any agent under "+src.Input+": a folder is read as an image root (home/NAME, Users/NAME, root), a folder of homes, one home, or an agent folder such as .claude")
 			default:
@@ -172,7 +172,7 @@ func notFollowedLines(input string, msgs []string) []string {
 		return nil
 	}
 	msgs = slices.Sorted(slices.Values(msgs))
-	out := []string{fmt.Sprintf("  not followed under %s: %d link(s) (problems.jsonl, unsafe_path):", input, len(msgs))}
+	out := []string{fmt.Sprintf("  not read under %s: %d path(s): links not followed, files not opened, folders not listed (problems.jsonl: unsafe_path, error_read):", input, len(msgs))}
 	for i, m := range msgs {
 		if i == maxNotFollowed {
 			out = append(out, fmt.Sprintf("    ... and %d more (problems.jsonl)", len(msgs)-maxNotFollowed))

@@ -125,7 +125,7 @@ func (e *NoHomeError) Error() string {
 		return ErrNoHome.Error()
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "no home was walked: the host names %d home(s) that were not (each a manifest row)", len(e.Skipped))
+	fmt.Fprintf(&b, "no home was walked: the host names %d home(s) or homes folder(s) that were not (each a manifest row)", len(e.Skipped))
 	for _, sh := range e.Skipped {
 		b.WriteString("; ")
 		b.WriteString(sh.Reason)

@@ -676,3 +676,33 @@ func TestParentSwappedForALink(t *testing.T) {
 		}
 	}
 }
+
+// TestUnlistableHomesFolder: a /home the collector's account cannot list
+// is an error_read row naming why (before: a log line only), and the home
+// /etc/passwd names under it is still walked. Needs an unprivileged user:
+// scripts/test-unprivileged.sh runs it as nobody.
+func TestUnlistableHomesFolder(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("running as root, which lists a mode-000 folder: scripts/test-unprivileged.sh runs this as user nobody")
+	}
+	root, _ := fakeRoot(t)
+	put(t, root, "Users/bob/.claude/history.jsonl", `{"display":"x"}`+"\n")
+	d := filepath.Join(root, "home")
+	if err := os.Chmod(d, 0o311); err != nil { // traversable, not listable
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(d, 0o755) })
+	b, _, err := run(t, context.Background(), Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, vr := verify(t, b, bundle.ProblemRowError)
+	m := byPath(vr.Manifest)
+	want := "homes folder could not be listed whole (0 entries read): permission denied (the collector's account cannot list it): homes under it are found only through /etc/passwd"
+	if e := rowOf(t, m, "/home"); e.Status != bundle.StatusErrorRead || e.Type != "dir" || e.Error != want {
+		t.Errorf("/home: %+v, want error_read %q", e, want)
+	}
+	if e := rowOf(t, m, "/Users/bob/.claude/history.jsonl"); e.Status != bundle.StatusCollected {
+		t.Errorf("the readable home: %+v", e)
+	}
+}

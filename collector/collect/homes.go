@@ -119,6 +119,13 @@ func findHomes(root string, windowsLive bool, log zerolog.Logger) ([]Home, []Ski
 		ents, err := os.ReadDir(dir)
 		if err != nil {
 			log.Warn().Str("source", source).Str("dir", orig).Int("entries", len(ents)).Err(err).Msg("homes folder could not be listed whole")
+			// A manifest row too: the homes under it that /etc/passwd does
+			// not name are not walked, and the examiner reads why.
+			why := err.Error()
+			if errors.Is(err, fs.ErrPermission) {
+				why = "permission denied (the collector's account cannot list it)"
+			}
+			skip("", orig, fmt.Sprintf("homes folder could not be listed whole (%d entries read): %s: homes under it are found only through /etc/passwd", len(ents), why), err)
 		}
 		var names []string
 		for _, e := range ents {

@@ -849,7 +849,17 @@ func findLooseHomes(dir string) ([]looseHome, []Problem) {
 		return fi.IsDir()
 	}
 	list := func(rel string) []string {
-		ents, _ := os.ReadDir(filepath.Join(abs, filepath.FromSlash(rel)))
+		ents, err := os.ReadDir(filepath.Join(abs, filepath.FromSlash(rel)))
+		if err != nil {
+			// What cannot be listed is named: the homes under it are not
+			// read, and "nothing of any agent" must not stand alone.
+			why := err.Error()
+			if errors.Is(err, fs.ErrPermission) {
+				why = "permission denied (this account cannot read it)"
+			}
+			probs = append(probs, Problem{Kind: bundle.StatusErrorRead, SourceFile: "/" + rel,
+				Message: fmt.Sprintf("/%s in the image could not be listed whole (%d entries read): %s: the homes under it are not read", rel, len(ents), why)})
+		}
 		var names []string
 		for _, e := range ents {
 			names = append(names, e.Name())

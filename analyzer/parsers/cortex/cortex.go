@@ -3,6 +3,7 @@ package cortex
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path"
 	"regexp"
@@ -216,56 +217,43 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	}
 	var m meta
 	var fields []string
-	for dec.More() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		kt, err := dec.Token()
-		if err != nil {
-			out.Problem(0, "session cut short: "+err.Error())
-			break
-		}
-		key, _ := kt.(string)
+	// stop ends the walk where the session's shape makes the rest
+	// unreadable (its problem already written); done says the file gives
+	// no session row either.
+	stop, done := errors.New("stop"), errors.New("done")
+	err = parser.EachMember(ctx, dec, func(key string) error {
 		if key == "history" {
 			if t, err := dec.Token(); err != nil || t != json.Delim('[') {
 				out.Problem(0, "history is not a list")
-				return nil
+				return done
 			}
-			var n int64
-			cut := false
-			for dec.More() {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				n++
+			n, err := parser.EachElement(ctx, dec, func(n int64) error {
 				var msg message
 				if err := dec.Decode(&msg); err != nil {
 					out.Problem(n, fmt.Sprintf("session cut short at history message %d: %s", n, parser.JSONError(err)))
-					cut = true
-					break
+					return stop
 				}
 				st.message(n, msg)
+				return nil
+			})
+			var te *parser.TokenError
+			if errors.As(err, &te) {
+				out.Problem(n, "session cut short after history message "+fmt.Sprint(n)+": "+te.Err.Error())
+				return stop
 			}
-			if cut {
-				break
-			}
-			if _, err := dec.Token(); err != nil {
-				out.Problem(n, "session cut short after history message "+fmt.Sprint(n)+": "+err.Error())
-				break
-			}
-			continue
+			return err
 		}
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
 			out.Problem(0, "session cut short in "+key+": "+parser.JSONError(err))
-			break
+			return stop
 		}
 		fields = append(fields, key)
 		// Keep the session id, folder and start for the history that may follow.
 		one, _ := json.Marshal(map[string]json.RawMessage{key: raw})
 		if err := json.Unmarshal(one, &m); err != nil {
 			out.Problem(0, "session member "+key+" is not of its type: "+parser.JSONError(err))
-			continue
+			return nil
 		}
 		switch key {
 		case "session_id":
@@ -282,6 +270,19 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 				st.last = t
 			}
 		}
+		return nil
+	})
+	var te *parser.TokenError
+	switch {
+	case errors.Is(err, done):
+		return nil
+	case errors.Is(err, stop):
+	case errors.As(err, &te) && te.Stage == parser.TokenKey:
+		out.Problem(0, "session cut short: "+te.Err.Error())
+	case errors.As(err, &te):
+		// the closing '}', which this reader never required
+	case err != nil:
+		return err
 	}
 	if len(fields) == 0 {
 		return nil
@@ -291,7 +292,7 @@ func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	if ok {
 		e.Time, e.TimeBasis = created, timeline.TimeRecorded
 	}
-	parts := []string{"session " + st.sid}
+	parts := []string{"session " + parser.Shown(st.sid)}
 	if st.replayed {
 		parts = append(parts, "backup copy "+base)
 	}

@@ -87,10 +87,10 @@ func scanTranscript(ctx context.Context, in *parser.Input, out parser.Sink) (*tr
 		if tok == nil { // null decodes to nothing: no steps
 			return h, dataAfter(dec, rc, out)
 		}
-		if err := skipRest(ctx, dec, tok); err != nil {
+		if err := parser.SkipJSONValue(ctx, dec, tok); err != nil {
 			return fail(err)
 		}
-		return fail(&json.UnmarshalTypeError{Value: jsonKind(tok), Type: reflect.TypeFor[hdr]()})
+		return fail(&json.UnmarshalTypeError{Value: parser.JSONTokenKind(tok), Type: reflect.TypeFor[hdr]()})
 	}
 	var typeErr error
 	n := 0
@@ -170,11 +170,11 @@ func scanTranscript(ctx context.Context, in *parser.Input, out parser.Sink) (*tr
 			case nil:
 				h.steps = false
 			default:
-				if err := skipRest(ctx, dec, t); err != nil {
+				if err := parser.SkipJSONValue(ctx, dec, t); err != nil {
 					return broken(err)
 				}
 				if typeErr == nil {
-					typeErr = &json.UnmarshalTypeError{Value: jsonKind(t), Type: reflect.TypeFor[[]json.RawMessage](), Field: "steps"}
+					typeErr = &json.UnmarshalTypeError{Value: parser.JSONTokenKind(t), Type: reflect.TypeFor[[]json.RawMessage](), Field: "steps"}
 				}
 			}
 			n++
@@ -208,49 +208,6 @@ func dataAfter(dec *json.Decoder, rc io.Reader, out parser.Sink) error {
 		out.Problem(0, msg)
 	}
 	return nil
-}
-
-// skipRest reads the rest of a value whose first token is tok, one token
-// at a time.
-func skipRest(ctx context.Context, dec *json.Decoder, tok json.Token) error {
-	depth := 0
-	for {
-		if d, ok := tok.(json.Delim); ok {
-			if d == '[' || d == '{' {
-				depth++
-			} else {
-				depth--
-			}
-		}
-		if depth == 0 {
-			return nil
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		var err error
-		if tok, err = dec.Token(); err != nil {
-			return err
-		}
-	}
-}
-
-// jsonKind names a first token's kind as encoding/json's
-// UnmarshalTypeError does.
-func jsonKind(tok json.Token) string {
-	switch tok.(type) {
-	case json.Delim:
-		if tok == json.Delim('[') {
-			return "array"
-		}
-		return "object"
-	case string:
-		return "string"
-	case bool:
-		return "bool"
-	default:
-		return "number"
-	}
 }
 
 // errChanged is the second pass finding a document other than the first
@@ -303,7 +260,7 @@ func eachStep(ctx context.Context, in *parser.Input, tr *transcriptHeader, fn fu
 		}
 		if n != at {
 			n++
-			if err := skipRest(ctx, dec, t); err != nil {
+			if err := parser.SkipJSONValue(ctx, dec, t); err != nil {
 				return err
 			}
 			continue

@@ -415,36 +415,31 @@ func readLegacy(r io.Reader, log *opLog) (int64, error) {
 		return 0, fmt.Errorf("not a conversation record: top level is not an object")
 	}
 	var idx int64
-	for dec.More() {
-		kt, err := dec.Token()
-		if err != nil {
-			return idx, fmt.Errorf("conversation record cut short: %v", err)
-		}
-		k, _ := kt.(string)
+	err = parser.EachMember(nil, dec, func(k string) error {
 		if k != "messages" {
 			var v json.RawMessage
 			if err := dec.Decode(&v); err != nil {
-				return idx, fmt.Errorf("conversation record cut short at %q: %v", k, err)
+				return fmt.Errorf("conversation record cut short at %q: %v", k, err)
 			}
 			switch k {
 			case "sessionId", "projectHash", "startTime", "kind":
 				b, _ := json.Marshal(map[string]json.RawMessage{k: v})
 				log.mergeMeta(b)
 			}
-			continue
+			return nil
 		}
 		t, err := dec.Token()
 		if err != nil {
-			return idx, fmt.Errorf("conversation record cut short at messages: %v", err)
+			return fmt.Errorf("conversation record cut short at messages: %v", err)
 		}
 		if d, ok := t.(json.Delim); !ok || d != '[' {
-			return idx, fmt.Errorf("messages is not an array")
+			return fmt.Errorf("messages is not an array")
 		}
-		for dec.More() {
+		_, err = parser.EachElement(nil, dec, func(int64) error {
 			idx++
 			var m json.RawMessage
 			if err := dec.Decode(&m); err != nil {
-				return idx, fmt.Errorf("message %d cut short: %v", idx, err)
+				return fmt.Errorf("message %d cut short: %v", idx, err)
 			}
 			// Each element is its own record (a legacy file has no update
 			// semantics): a reused id gives two rows and the engine's
@@ -455,10 +450,22 @@ func readLegacy(r io.Reader, log *opLog) (int64, error) {
 			_ = json.Unmarshal(m, &idOnly)
 			id, _ := idOnly.ID.(string)
 			log.entries = append(log.entries, &entry{id: id, raw: m, line: idx})
+			return nil
+		})
+		var te *parser.TokenError
+		if errors.As(err, &te) {
+			return fmt.Errorf("messages cut short: %v", te.Err)
 		}
-		if _, err := dec.Token(); err != nil {
-			return idx, fmt.Errorf("messages cut short: %v", err)
-		}
+		return err
+	})
+	var te *parser.TokenError
+	switch {
+	case errors.As(err, &te) && te.Stage == parser.TokenKey:
+		return idx, fmt.Errorf("conversation record cut short: %v", te.Err)
+	case errors.As(err, &te):
+		// the closing '}', which this reader never required
+	case err != nil:
+		return idx, err
 	}
 	return idx, nil
 }

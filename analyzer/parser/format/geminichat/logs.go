@@ -45,26 +45,27 @@ func ReadLogs(ctx context.Context, in *parser.Input, out parser.Sink, entry func
 		out.Problem(0, parser.NotJSONArray("", nil))
 		return nil
 	}
-	var idx int64
-	for dec.More() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		idx++
+	var cut = errors.New("cut")
+	idx, err := parser.EachElement(ctx, dec, func(idx int64) error {
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
 			out.Problem(idx, "entry cut short: "+parser.JSONError(err))
-			return nil
+			return cut
 		}
 		var le LogEntry
 		if err := json.Unmarshal(raw, &le); err != nil {
 			out.Problem(idx, "not a log entry: "+parser.JSONError(err))
-			continue
+			return nil
 		}
 		entry(idx, le)
-	}
-	if _, err := dec.Token(); err != nil {
-		out.Problem(idx, "array cut short: "+err.Error())
+		return nil
+	})
+	var te *parser.TokenError
+	switch {
+	case errors.As(err, &te):
+		out.Problem(idx, "array cut short: "+te.Err.Error())
+	case err != nil && err != cut:
+		return err
 	}
 	return nil
 }
