@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,13 +19,13 @@ func TestTokenWalker(t *testing.T) {
 			return "", fmt.Errorf("open: %v %v", tok, err)
 		}
 		var got []string
-		err := EachMember(nil, dec, func(key string) error {
+		err := EachMember(context.Background(), dec, func(key string) error {
 			switch key {
 			case "list":
 				if _, err := dec.Token(); err != nil {
 					return err
 				}
-				_, err := EachElement(nil, dec, func(i int64) error {
+				_, err := EachElement(context.Background(), dec, func(i int64) error {
 					var v int
 					if err := dec.Decode(&v); err != nil {
 						return fmt.Errorf("element %d: %w", i, err)
@@ -39,7 +40,7 @@ func TestTokenWalker(t *testing.T) {
 					return err
 				}
 				got = append(got, "skip "+JSONTokenKind(tok))
-				return SkipJSONValue(nil, dec, tok)
+				return SkipJSONValue(context.Background(), dec, tok)
 			}
 			var raw json.RawMessage
 			if err := dec.Decode(&raw); err != nil {

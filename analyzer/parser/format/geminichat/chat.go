@@ -415,7 +415,7 @@ func readLegacy(r io.Reader, log *opLog) (int64, error) {
 		return 0, fmt.Errorf("not a conversation record: top level is not an object")
 	}
 	var idx int64
-	err = parser.EachMember(nil, dec, func(k string) error {
+	err = parser.EachMember(context.Background(), dec, func(k string) error {
 		if k != "messages" {
 			var v json.RawMessage
 			if err := dec.Decode(&v); err != nil {
@@ -435,7 +435,7 @@ func readLegacy(r io.Reader, log *opLog) (int64, error) {
 		if d, ok := t.(json.Delim); !ok || d != '[' {
 			return fmt.Errorf("messages is not an array")
 		}
-		_, err = parser.EachElement(nil, dec, func(int64) error {
+		_, err = parser.EachElement(context.Background(), dec, func(int64) error {
 			idx++
 			var m json.RawMessage
 			if err := dec.Decode(&m); err != nil {
