@@ -154,7 +154,6 @@ var notRead = map[string]string{
 	"flowise/storage":                 "uploaded files and flow storage: collected whole; chat_message fileUploads names each upload",
 	"goose/logs":                      "the app's diagnostic logs (llm_request logs are read): collected",
 	"grok/instructions":               "GROK.md custom instructions (grok-cli): collected; instructions, not records",
-	"grok/session-files":              "updates.jsonl (the ACP update stream, timestamped), rewind_points.jsonl, feedback.jsonl, signals.json, plan.json, prompt_context.json: collected, not parsed yet",
 	"hermes/logs":                     "the agent's diagnostic logs: collected; the seed names no row kind in them",
 	"kimi-cli/logs":                   "kimi.log, the CLI's diagnostic log: collected; no row kind in its source",
 	"kimi-cli/subagent-meta":          "subagents/<id>/meta.json, prompt.txt, output: collected; the subagent's own wire.jsonl gives its rows",

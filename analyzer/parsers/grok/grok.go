@@ -30,6 +30,11 @@ func Parsers() []parser.Parser {
 			Targets: []string{"session-summary"}, Names: []string{"summary.json"},
 			Doc: "sessions/<url-encoded cwd>/<session>/summary.json: the session's start, last update and last activity, title, model, working directory, git root and branch, and the session it was forked from",
 		}, parseSummary),
+		parser.New(parser.Spec{
+			ID: "grok/updates", Agent: agentName, Version: 1, Actions: actions,
+			Targets: []string{"session-files"}, Names: []string{"updates.jsonl"},
+			Doc: "sessions/<url-encoded cwd>/<session>/updates.jsonl (the ACP session update stream): each turn's token usage per model (input, cache read, output, reasoning) and cost, dated; a re-emitted turn kept and marked; the streamed chunks counted by kind (their turns are chat_history.jsonl's)",
+		}, parseUpdates),
 	}
 }
 
