@@ -128,8 +128,6 @@ var notRead = map[string]string{
 	"copilot/store":                   "the language server's other files (versions.json, caches, logs): collected; no account or conversation",
 	"copilot/store-windows":           "the language server's other files on Windows: collected; no account or conversation",
 	"kimi-work/aux-sessions":          "the daimon runtime's own title, skill-summary and dev-loop sessions (prompts the runtime writes, not conversations): collected, not parsed",
-	"qoder/session-meta":              "agent-<id>.meta.json and <session>-session.json (titles, subagent type, fork parent): collected, not parsed yet",
-	"qoder/ide-session-meta":          "the IDE copy's meta files: collected, not parsed yet",
 	"qwenpaw/config":                  "config.json, token_usage.json and each workspace's jobs.json (cron jobs), agent.json and HEARTBEAT.md: collected, not parsed yet",
 	"omp/logs":                        "OhMyPi's debug logs (JSON lines: proxy, rules registered, lifecycle) and their rotation audit file: collected; no row kind seen in the 18.2.3 run",
 	"reasonix/stats":                  "stats/<date>.jsonl: token usage per model request, collected, not parsed (not evidence of an action)",
