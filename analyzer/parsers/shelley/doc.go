@@ -40,7 +40,7 @@
 // row "token usage: input N, cache creation N, cache read N, output N,
 // cost $X" after the message's rows (and after its marks, so their record
 // ids stay), naming only what is there; one that is not a JSON object says
-// so.
+// so (a problem row).
 //
 // Not read: the models table (it holds API keys), settings,
 // notification_channels, cache_sessions, display_data (the UI's copy of tool output), the messages_fts index.

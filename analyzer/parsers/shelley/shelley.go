@@ -261,7 +261,9 @@ func message(r parser.Row, convs map[string]*conv, out parser.Sink) {
 	if len(marks) > 0 {
 		add(timeline.System, "message "+mid+" above: "+strings.Join(marks, "; "))
 	}
-	if u := usageText(r.Get("usage_data")); u != "" {
+	if u, err := usageText(r.Get("usage_data")); err != nil {
+		out.Problem(r.Rowid, parser.NotJSONObject("message "+parser.Shown(mid)+" usage_data", err))
+	} else if u != "" {
 		add(timeline.System, u)
 	}
 	for i, e := range rows {
@@ -324,15 +326,15 @@ func headline(args json.RawMessage, name string) string {
 // usageText is messages.usage_data (llm.Usage: input_tokens,
 // cache_creation_input_tokens, cache_read_input_tokens, output_tokens,
 // cost_usd) as "token usage: ...", naming what is there as written; ""
-// when it is empty or holds none of them. A usage_data that is not a JSON
-// object is named as such rather than dropped.
-func usageText(d string) string {
+// when it is empty or holds none of them; the decoder's error when it is
+// not a JSON object (a problem row, never a silent drop).
+func usageText(d string) (string, error) {
 	if strings.TrimSpace(d) == "" {
-		return ""
+		return "", nil
 	}
 	var u map[string]json.RawMessage
-	if json.Unmarshal([]byte(d), &u) != nil {
-		return "token usage not read: usage_data is not a JSON object"
+	if err := json.Unmarshal([]byte(d), &u); err != nil {
+		return "", err
 	}
 	var parts []string
 	for _, f := range []struct{ name, key string }{
@@ -348,7 +350,7 @@ func usageText(d string) string {
 		}
 	}
 	if len(parts) == 0 {
-		return ""
+		return "", nil
 	}
-	return "token usage: " + strings.Join(parts, ", ")
+	return "token usage: " + strings.Join(parts, ", "), nil
 }
