@@ -57,6 +57,22 @@
 // a Skip counted per kind, "session_update:<kind>". A line with no
 // params.update is a skipped_record problem, a cut line a parse problem.
 //
+// # grok/signals (target "session-files"; signals.json)
+//
+// Grok Build's per-session counters (turnCount, userMessageCount,
+// errorCount, toolFailureCount, cancellationCount, hasReverted,
+// compactionCount, contextTokensUsed of contextWindowTokens, toolsUsed,
+// modelsUsed, primaryModelId, gitCommitCount, prCreatedCount, lines added
+// and removed by the agent and the person, latency, ...; the shape in
+// agentsview's testdata/grok-build, generated through Grok Build's own
+// types at 7cfcb20): one system row at the file mtime, every member that
+// says something (a non-zero number, true, a non-empty string or list)
+// named with its value in name order, the others counted ("N other
+// members 0, false, empty or null"); Model primaryModelId. A file that is
+// not an object is a problem, an empty object a Skip
+// "no_evidence:empty_signals". agentsview reads only the token totals and
+// the user message count from it.
+//
 // # Validated against
 //
 // xai-org/grok-build @19d42e3 (crates/codegen/xai-grok-pager/docs/
@@ -76,6 +92,6 @@
 //
 // updates.jsonl's chunk times are not joined to chat_history.jsonl's
 // undated rows (agentsview 538600744 anchors them by text and call id).
-// rewind_points.jsonl, feedback.jsonl, signals.json (session totals),
-// plan.json and prompt_context.json are collected, not parsed.
+// rewind_points.jsonl, feedback.jsonl, plan.json and prompt_context.json
+// are collected, not parsed.
 package grok

@@ -35,6 +35,11 @@ func Parsers() []parser.Parser {
 			Targets: []string{"session-files"}, Names: []string{"updates.jsonl"},
 			Doc: "sessions/<url-encoded cwd>/<session>/updates.jsonl (the ACP session update stream): each turn's token usage per model (input, cache read, output, reasoning) and cost, dated; a re-emitted turn kept and marked; the streamed chunks counted by kind (their turns are chat_history.jsonl's)",
 		}, parseUpdates),
+		parser.New(parser.Spec{
+			ID: "grok/signals", Agent: agentName, Version: 1, Actions: actions,
+			Targets: []string{"session-files"}, Names: []string{"signals.json"},
+			Doc: "sessions/<url-encoded cwd>/<session>/signals.json: the session's counters (turns, errors, tool failures, cancellations, reverts, compactions, context tokens, lines added and removed by agent and person, commits, pull requests, models and tools used), one row at the file mtime; zero and empty members counted",
+		}, parseSignals),
 	}
 }
 

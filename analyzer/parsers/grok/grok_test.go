@@ -136,3 +136,31 @@ func TestUpdates(t *testing.T) {
 		t.Errorf("problems: %d %v, want %d", got, s.Problems, want)
 	}
 }
+
+// TestSignals: every member that says something named with its value,
+// the zero, false, empty and null ones counted; a file that is not an
+// object is a problem, an empty object a Skip.
+func TestSignals(t *testing.T) {
+	s := run(t, "grok/signals", dir+cur+"/signals.json", "session-files", "signals")
+	want := strings.ReplaceAll(`1 system  sid=@ parent= proj=/home/ex/proj/web model=grok-4.5 id= in= t=2026-11-30T10:00:00.000Z/file-mtime: "session signals (signals.json): assistantMessageCount 3, contextTokensUsed 12000, contextWindowTokens 200000, contextWindowUsage 0.06, hasReverted true, primaryModelId \"grok-4.5\", toolCallCount 2, toolFailureCount 1, toolsUsed [\"grep\",\"run_terminal_cmd\"], turnCount 2, userMessageCount 2; 8 other members 0, false, empty or null"
+`, "@", cur)
+	if got := rows(s); got != want {
+		t.Fatalf("rows:\n%s\nwant:\n%s", got, want)
+	}
+	for _, c := range []struct{ file, golden, problem, skip string }{
+		{"testdata/odd/signals.json", "signals_bad", "line 0: signals.json is not a JSON object: expected an object, found an array", ""},
+		{"testdata/odd/empty_signals.json", "signals_empty", "", "[{1 no_evidence:empty_signals}]"},
+	} {
+		in := parsertest.Input(t, c.file, parser.File{Path: "/home/ex/" + dir + cur + "/signals.json", Rel: dir + cur + "/signals.json", Agent: agentName, Target: "session-files", MTime: mtime}, nil)
+		s := parsertest.Golden(t, byID(t, "grok/signals"), in, "testdata/"+c.golden+".golden.jsonl")
+		if got := strings.Join(s.Problems, "|"); got != c.problem {
+			t.Errorf("%s: problems %q, want %q", c.file, got, c.problem)
+		}
+		if got := fmt.Sprint(s.Skips); c.skip != "" && got != c.skip {
+			t.Errorf("%s: skips %s, want %s", c.file, got, c.skip)
+		}
+		if len(s.Events) != 0 {
+			t.Errorf("%s: %d rows", c.file, len(s.Events))
+		}
+	}
+}
