@@ -73,6 +73,13 @@
 // "no_evidence:empty_signals". agentsview reads only the token totals and
 // the user message count from it.
 //
+// # grok/prompt-context (target "session-files"; prompt_context.json)
+//
+// {is_non_interactive, ...}: read as signals.json is, one row "prompt
+// context (prompt_context.json): is_non_interactive true" at the file
+// mtime (a headless run: agentsview 538600744 grok.go's only use of the
+// file, its session kind "non-interactive").
+//
 // # Validated against
 //
 // xai-org/grok-build @19d42e3 (crates/codegen/xai-grok-pager/docs/
@@ -92,6 +99,6 @@
 //
 // updates.jsonl's chunk times are not joined to chat_history.jsonl's
 // undated rows (agentsview 538600744 anchors them by text and call id).
-// rewind_points.jsonl, feedback.jsonl, plan.json and prompt_context.json
-// are collected, not parsed.
+// rewind_points.jsonl, feedback.jsonl and plan.json are collected, not
+// parsed.
 package grok

@@ -40,6 +40,11 @@ func Parsers() []parser.Parser {
 			Targets: []string{"session-files"}, Names: []string{"signals.json"},
 			Doc: "sessions/<url-encoded cwd>/<session>/signals.json: the session's counters (turns, errors, tool failures, cancellations, reverts, compactions, context tokens, lines added and removed by agent and person, commits, pull requests, models and tools used), one row at the file mtime; zero and empty members counted",
 		}, parseSignals),
+		parser.New(parser.Spec{
+			ID: "grok/prompt-context", Agent: agentName, Version: 1, Actions: actions,
+			Targets: []string{"session-files"}, Names: []string{"prompt_context.json"},
+			Doc: "sessions/<url-encoded cwd>/<session>/prompt_context.json: is_non_interactive (a headless run) and its other members, one row at the file mtime",
+		}, parsePromptContext),
 	}
 }
 

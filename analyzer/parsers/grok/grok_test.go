@@ -164,3 +164,13 @@ func TestSignals(t *testing.T) {
 		}
 	}
 }
+
+// TestPromptContext: a headless run's marker, named.
+func TestPromptContext(t *testing.T) {
+	s := run(t, "grok/prompt-context", dir+cur+"/prompt_context.json", "session-files", "prompt_context")
+	want := strings.ReplaceAll(`1 system  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=2026-11-30T10:00:00.000Z/file-mtime: "prompt context (prompt_context.json): is_non_interactive true"
+`, "@", cur)
+	if got := rows(s); got != want || len(s.Problems) != 0 {
+		t.Fatalf("rows:\n%s\nwant:\n%s\nproblems %v", got, want, s.Problems)
+	}
+}

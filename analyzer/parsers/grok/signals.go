@@ -22,14 +22,31 @@ import (
 // list) is named with its value, in name order; the rest are counted as
 // "N other members 0, false, empty or null", so nothing is left unsaid.
 func parseSignals(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	return members(in, out, "signals.json", "session signals", "primaryModelId", "no_evidence:empty_signals")
+}
+
+// parsePromptContext reads prompt_context.json the same way: its
+// is_non_interactive (a headless run, agentsview's session kind
+// "non-interactive") and whatever else it holds, named.
+func parsePromptContext(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	return members(in, out, "prompt_context.json", "prompt context", "", "no_evidence:empty_prompt_context")
+}
+
+// members is one system row at the file's mtime naming every member of a
+// JSON object that says something, in name order, and counting the rest.
+func members(in *parser.Input, out parser.Sink, file, label, modelKey, emptySkip string) error {
 	b, err := parser.ReadWhole(in, maxWhole)
 	if err != nil {
-		out.Problem(0, "signals.json not read: "+err.Error())
+		out.Problem(0, file+" not read: "+err.Error())
 		return nil
 	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(b, &m); err != nil {
-		out.Problem(0, parser.NotJSONObject("signals.json", err))
+		out.Problem(0, parser.NotJSONObject(file, err))
+		return nil
+	}
+	if len(m) == 0 {
+		out.Skip(1, emptySkip)
 		return nil
 	}
 	keys := make([]string, 0, len(m))
@@ -54,21 +71,15 @@ func parseSignals(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	e := parser.SettingEvent(&in.File)
 	e.SessionID, e.ProjectPath, e.SourceLine = sid, project, 1
 	e.TurnType = timeline.System
-	var model string
-	if raw, ok := m["primaryModelId"]; ok {
-		_ = json.Unmarshal(raw, &model)
+	if raw, ok := m[modelKey]; ok && modelKey != "" {
+		_ = json.Unmarshal(raw, &e.Model)
 	}
-	e.Model = model
-	text := "session signals (signals.json)"
+	text := label + " (" + file + ")"
 	if len(said) > 0 {
 		text += ": " + strings.Join(said, ", ")
 	}
 	if quiet > 0 {
 		text += "; " + strconv.Itoa(quiet) + " other members 0, false, empty or null"
-	}
-	if len(keys) == 0 {
-		out.Skip(1, "no_evidence:empty_signals")
-		return nil
 	}
 	e.Text = text
 	out.Event(e)
