@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -23,7 +24,7 @@ const agentName = "codebuff"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "codebuff/chat", Agent: agentName, Version: 2, Actions: actions,
+			ID: "codebuff/chat", Agent: agentName, Version: 3, Actions: actions,
 			Targets: []string{"chats"}, Names: []string{"chat-messages.json"},
 			Doc: "projects/<project>/chats/<chat>/chat-messages.json (Codebuff and its Freebuff flavour, told apart by run-state.json's agentType): typed prompts, replies, reasoning, tool calls with input and output, spawned agents with their prompt, output and blocks, plans, questions asked, mode changes, errors; time-only local message times carry the chat folder's start time (inherited)",
 		}, parseChat),
@@ -67,13 +68,14 @@ type block struct {
 }
 
 type chat struct {
-	out     parser.Sink
-	sid     string
-	project string
-	flavour string
-	agent   string
-	start   time.Time
-	local   []string // time-only local clock times seen
+	out        parser.Sink
+	sid        string
+	project    string
+	flavour    string
+	agent      string
+	accounting string // run-state.json credits, context tokens, skills ("; ..." parts)
+	start      time.Time
+	local      []string // time-only local clock times seen
 }
 
 func parseChat(ctx context.Context, in *parser.Input, out parser.Sink) error {
@@ -87,10 +89,13 @@ func parseChat(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		var rs struct {
 			SessionState struct {
 				MainAgentState struct {
-					AgentType string `json:"agentType"`
+					AgentType         string          `json:"agentType"`
+					CreditsUsed       json.RawMessage `json:"creditsUsed"`
+					ContextTokenCount json.RawMessage `json:"contextTokenCount"`
 				} `json:"mainAgentState"`
 				FileContext struct {
-					Cwd string `json:"cwd"`
+					Cwd    string                     `json:"cwd"`
+					Skills map[string]json.RawMessage `json:"skills"`
 				} `json:"fileContext"`
 			} `json:"sessionState"`
 		}
@@ -102,6 +107,7 @@ func parseChat(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			if strings.Contains(strings.ToLower(c.agent), "free") {
 				c.flavour = "freebuff"
 			}
+			c.accounting = runStateAccounting(rs.SessionState.MainAgentState.CreditsUsed, rs.SessionState.MainAgentState.ContextTokenCount, rs.SessionState.FileContext.Skills)
 		}
 	}
 	if c.agent != "" {
@@ -110,7 +116,7 @@ func parseChat(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		if c.start.IsZero() {
 			e.TimeBasis = timeline.TimeNone
 		}
-		e.Text = "chat started (" + c.flavour + ", agent type " + c.agent + ", from run-state.json)"
+		e.Text = "chat started (" + c.flavour + ", agent type " + c.agent + ", from run-state.json)" + c.accounting
 		out.Event(e)
 	}
 	rc, err := in.Open()
@@ -305,4 +311,30 @@ func callText(name, args string) string {
 		}
 	}
 	return strings.TrimSpace(name + " " + args)
+}
+
+// runStateAccounting is what run-state.json's main agent state says of the
+// chat's cost and context (creditsUsed, contextTokenCount, as written) and
+// the skills its file context offered (by name), as "; ..." parts; "" when
+// it holds none of them.
+func runStateAccounting(credits, ctxTokens json.RawMessage, skills map[string]json.RawMessage) string {
+	var parts []string
+	if v := strings.TrimSpace(string(credits)); v != "" && v != "null" {
+		parts = append(parts, "credits used "+v)
+	}
+	if v := strings.TrimSpace(string(ctxTokens)); v != "" && v != "null" {
+		parts = append(parts, "context tokens "+v)
+	}
+	if len(skills) > 0 {
+		names := make([]string, 0, len(skills))
+		for k := range skills {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		parts = append(parts, "skills offered: "+strings.Join(names, ", "))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(parts, "; ")
 }

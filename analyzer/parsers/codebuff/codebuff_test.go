@@ -42,7 +42,7 @@ func rows(s *parsertest.Sink) string {
 // an unknown variant and an element that is no object are problems.
 func TestChat(t *testing.T) {
 	s := run(t, "2026-11-30T09-00-00.000Z", "chat")
-	want := strings.ReplaceAll(`0 system  sid=@ parent= proj=/home/ex/proj/web model=base2 id= rec= in= t=2026-11-30T09:00:00.000Z/: "chat started (codebuff, agent type base2, from run-state.json)"
+	want := strings.ReplaceAll(`0 system  sid=@ parent= proj=/home/ex/proj/web model=base2 id= rec= in= t=2026-11-30T09:00:00.000Z/: "chat started (codebuff, agent type base2, from run-state.json); credits used 12; context tokens 48213; skills offered: deploy, lint"
 1 user  sid=@ parent= proj=/home/ex/proj/web model= id= rec=u1 in= t=2026-11-30T09:00:05.000Z/: "why does the deploy script fail?"
 2 thinking  sid=@ parent= proj=/home/ex/proj/web model= id= rec=a1 in= t=2026-11-30T09:00:20.000Z/: "Read the script first."
 2 tool_use read_files sid=@ parent= proj=/home/ex/proj/web model= id=tc1 rec=a1#1 in={"paths":["deploy.sh"]} t=2026-11-30T09:00:20.000Z/: "read_files {\"paths\":[\"deploy.sh\"]}"

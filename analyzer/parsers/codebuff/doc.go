@@ -46,9 +46,12 @@
 //
 // # Not read yet
 //
-// chat-meta.json and log.jsonl in the chat folder, and the rest of
-// run-state.json (credits, context tokens, skills), are collected, not
-// parsed; credentials.json is a secret, not read. A development stack
+// chat-meta.json and log.jsonl in the chat folder are collected, not
+// parsed (run-state.json is read for the cwd, the agent type, and, on the
+// "chat started" row, the main agent's creditsUsed and contextTokenCount
+// as written and the names of the skills its file context offered, as
+// agentsview 538600744 codebuff.go reads them); the skills' own text is
+// not copied into the row; credentials.json is a secret, not read. A development stack
 // (NEXT_PUBLIC_CB_ENVIRONMENT) writes ~/.config/manicode-<env>: not
 // collected.
 package codebuff

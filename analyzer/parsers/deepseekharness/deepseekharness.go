@@ -22,7 +22,7 @@ const Agent = "deepseek-harness"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "deepseek-harness/session", Agent: Agent, Version: 1,
+			ID: "deepseek-harness/session", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"sessions"}, Names: []string{"session.jsonl", "session.jsonl.zstd"},
 			Doc: ".dsh/sessions/<project>/<id>/session.jsonl(.zstd) event logs: typed prompts, injected messages, reasoning, replies, tool calls and results, approvals and permission modes, titles, compactions, subagents, conversation edits",
@@ -206,6 +206,13 @@ func readEvent(n int64, ev *event, sid, parent, project string, calls map[string
 		raw := ev.Data
 		var wrap struct {
 			Message json.RawMessage `json:"message"`
+			Usage   *struct {
+				Input      *int64 `json:"inputTokens"`
+				Output     *int64 `json:"outputTokens"`
+				CacheRead  *int64 `json:"cacheReadTokens"`
+				CacheWrite *int64 `json:"cacheWriteTokens"`
+				Reasoning  *int64 `json:"reasoningTokens"`
+			} `json:"usage"`
 		}
 		if ev.Type != "user/message" {
 			if json.Unmarshal(ev.Data, &wrap) != nil || len(wrap.Message) == 0 {
@@ -244,6 +251,20 @@ func readEvent(n int64, ev *event, sid, parent, project string, calls map[string
 					out.Event(*e)
 				default:
 					out.Event(*emit(timeline.System, "a "+b.Type+" block of the reply"))
+				}
+			}
+			if u := wrap.Usage; u != nil {
+				var c []string
+				for _, f := range []struct {
+					name string
+					v    *int64
+				}{{"input", u.Input}, {"output", u.Output}, {"cache read", u.CacheRead}, {"cache write", u.CacheWrite}, {"reasoning", u.Reasoning}} {
+					if f.v != nil {
+						c = append(c, f.name+" "+strconv.FormatInt(*f.v, 10))
+					}
+				}
+				if len(c) > 0 {
+					out.Event(*emit(timeline.System, "token usage: "+strings.Join(c, ", ")))
 				}
 			}
 		case "tool/result":

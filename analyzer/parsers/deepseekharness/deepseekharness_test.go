@@ -29,6 +29,7 @@ const wantRows = `1 system  sid=dsh-s1 parent=dsh-parent model= rec=dsh-s1/heade
 8 thinking  sid=dsh-s1 parent=dsh-parent model=deepseek-chat rec=dsh-s1/7 id= in= err= t=2023-11-14T22:13:20.008Z: "thought final"
 8 assistant  sid=dsh-s1 parent=dsh-parent model=deepseek-chat rec=dsh-s1/7#1 id= in= err= t=2023-11-14T22:13:20.008Z: "answer final"
 8 tool_use read_file sid=dsh-s1 parent=dsh-parent model=deepseek-chat rec=dsh-s1/7#2 id=call-1 in={"path":"x"} err= t=2023-11-14T22:13:20.008Z: "x"
+8 system  sid=dsh-s1 parent=dsh-parent model=deepseek-chat rec=dsh-s1/7#3 id= in= err= t=2023-11-14T22:13:20.008Z: "token usage: input 10, output 5, cache read 3, cache write 2"
 10 system  sid=dsh-s1 parent=dsh-parent model= rec=dsh-s1/9 id= in= err= t=2023-11-14T22:13:20.010Z: "approval decided: {\"callId\":\"call-2\",\"decision\":\"deny\",\"scope\":\"once\"}"
 11 tool_use bash sid=dsh-s1 parent=dsh-parent model= rec=dsh-s1/10 id=call-2 in={"command":"rm -rf /"} err= t=2023-11-14T22:13:20.011Z: "rm -rf /"
 12 tool_result  sid=dsh-s1 parent=dsh-parent model= rec=dsh-s1/11 id=call-1 in= err=false t=2023-11-14T22:13:20.012Z: "file data\n[image]"

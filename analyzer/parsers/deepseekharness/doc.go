@@ -24,8 +24,12 @@
 //     system row "<kind> message (not typed): ...";
 //   - assistant/message: reasoning blocks thinking rows, text blocks
 //     assistant rows, tool-call blocks tool_use rows (id, name, arguments)
-//     with source.model; tool/call names a call no message named (else it
-//     is a skip "duplicate:tool/call");
+//     with source.model, then the event's usage {inputTokens, outputTokens,
+//     cacheReadTokens, cacheWriteTokens, reasoningTokens} (the fields
+//     agentsview 538600744 deepseek_harness.go reads) a system row "token
+//     usage: input N, output N, cache read N, cache write N, reasoning N"
+//     naming only those present; tool/call names a call no message named
+//     (else it is a skip "duplicate:tool/call");
 //   - tool/result: each tool-result block a tool_result row (its content's
 //     text, isError);
 //   - a surfaceOp other than "append" (a replace or remove of earlier

@@ -15,8 +15,11 @@
 //
 //   - conversations: one system row per conversation (created_at and
 //     updated_at, naive UTC; its title, the initiator, the token figures
-//     summed from the messages' usage, the files its metrics name as
-//     changed and accessed).
+//     summed from the messages' usage, the metrics column's own totals
+//     (input_tokens, output_tokens, cached_input_tokens: "metrics tokens",
+//     as agentsview 538600744 forge.go reads them), the files its metrics
+//     name as changed (with their lines_added and lines_removed) and
+//     accessed).
 //   - context.messages, each a ContextMessageRecord ({message, usage} or the
 //     bare message): a text message in the User role is a user row only
 //     with raw_content, the event the person sent ({"Text": prompt} or

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -21,7 +22,7 @@ const Agent = "forge"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "forge/db", Agent: Agent, Version: 4,
+			ID: "forge/db", Agent: Agent, Version: 5,
 			Actions: actions,
 			Targets: []string{"db"}, Names: []string{".forge.db"},
 			Doc: ".forge.db conversations: context messages (typed prompts from raw_content, replies, reasoning, tool calls and results, subagent conversations), title, usage and file metrics",
@@ -296,17 +297,48 @@ func metrics(raw string) []string {
 	var m struct {
 		FilesChanged  map[string]json.RawMessage `json:"files_changed"`
 		FilesAccessed []string                   `json:"files_accessed"`
+		Input         *int64                     `json:"input_tokens"`
+		Output        *int64                     `json:"output_tokens"`
+		Cached        *int64                     `json:"cached_input_tokens"`
 	}
 	if strings.TrimSpace(raw) == "" || json.Unmarshal([]byte(raw), &m) != nil {
 		return nil
 	}
 	var out []string
+	var tok []string
+	for _, c := range []struct {
+		name string
+		v    *int64
+	}{{"input", m.Input}, {"output", m.Output}, {"cached input", m.Cached}} {
+		if c.v != nil {
+			tok = append(tok, c.name+" "+strconv.FormatInt(*c.v, 10))
+		}
+	}
+	if len(tok) > 0 {
+		out = append(out, "metrics tokens: "+strings.Join(tok, ", "))
+	}
 	if len(m.FilesChanged) > 0 {
 		var fs []string
 		for f := range m.FilesChanged {
 			fs = append(fs, f)
 		}
 		sort.Strings(fs)
+		for i, f := range fs {
+			var l struct {
+				Added   *int64 `json:"lines_added"`
+				Removed *int64 `json:"lines_removed"`
+			}
+			if json.Unmarshal(m.FilesChanged[f], &l) == nil && (l.Added != nil || l.Removed != nil) {
+				var a, r string
+				if l.Added != nil {
+					a = " +" + strconv.FormatInt(*l.Added, 10)
+				}
+				if l.Removed != nil {
+					r = " -" + strconv.FormatInt(*l.Removed, 10)
+				}
+				fs[i] = f + " (lines" + a + r + ")"
+			}
+		}
 		out = append(out, "files changed: "+strings.Join(fs, ", "))
 	}
 	if len(m.FilesAccessed) > 0 {

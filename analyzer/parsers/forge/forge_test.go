@@ -32,7 +32,7 @@ func rows(s *parsertest.Sink) string {
 // problems; a conversation with no context and one with broken JSON.
 func TestTypical(t *testing.T) {
 	s := run(t, parsertest.SQLite(t, "testdata/typical.sql"), "typical")
-	want := `1 system  sid=c-parent parent= rec=c-parent#conversation id= err= model= in= t=2026-11-24T09:00:00.123Z/: "conversation c-parent; title Clean build cache; updated 2026-11-24T09:02:00Z; initiator user; tokens: prompt 1000, completion 50, cached 200; files changed: /home/ex/proj/target; files accessed: /home/ex/proj/Cargo.toml; 11 messages"
+	want := `1 system  sid=c-parent parent= rec=c-parent#conversation id= err= model= in= t=2026-11-24T09:00:00.123Z/: "conversation c-parent; title Clean build cache; updated 2026-11-24T09:02:00Z; initiator user; tokens: prompt 1000, completion 50, cached 200; metrics tokens: input 1200, output 50, cached input 200; files changed: /home/ex/proj/target (lines +0 -10); files accessed: /home/ex/proj/Cargo.toml; 11 messages"
 1 system  sid=c-parent parent= rec=c-parent:1 id= err= model= in= t=2026-11-24T09:00:00.123Z/inherited: "system prompt: You are Forge."
 1 user  sid=c-parent parent= rec=c-parent:2 id= err= model= in= t=2026-11-24T09:00:00.123Z/inherited: "delete the build cache"
 1 thinking  sid=c-parent parent= rec=c-parent:3 id= err= model=gpt-5 in= t=2026-11-24T09:00:00.123Z/inherited: "The cache is in target/."

@@ -18,11 +18,16 @@
 //     (model, usage, cost, tool).
 //   - user: a user row, what was typed, unless hide is set (context the
 //     agent injected, a system row). Attached files are named.
-//   - assistant: an assistant row, and one tool_use row per tool call in the
+//   - assistant: an assistant row, one tool_use row per tool call in the
 //     content, found as gptme finds them: a fenced code block whose
 //     language is a tool's block type ("```shell", "```save path", ...), and
 //     in the tool format a line "@tool(call_id): {json}". Code blocks of
-//     other languages are prose.
+//     other languages are prose. Then, when metadata holds usage
+//     (input_tokens, output_tokens, cache_read_tokens,
+//     cache_creation_tokens) or cost, a system row "token usage: input N,
+//     output N, cache read N, cache creation N, cost $X" at the message's
+//     time, naming only what is there (agentsview 538600744 gptme.go reads
+//     the same usage fields; a cost that is not a number is quoted as is).
 //   - system: the tool results come back as system messages: one with a
 //     call_id or metadata.tool is a tool_result row, one following an
 //     assistant message with tool calls the result of the first call not yet

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,10 +20,10 @@ const Agent = "gptme"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "gptme/conversation", Agent: Agent, Version: 2,
+			ID: "gptme/conversation", Agent: Agent, Version: 3,
 			Actions: actions,
 			Targets: []string{"logs", "logs-macos", "logs-windows"}, Names: []string{"conversation.jsonl"},
-			Doc: "logs/<name>/conversation.jsonl messages: typed prompts, replies, tool calls from code blocks and @tool lines, tool results from system messages (local time, no zone)",
+			Doc: "logs/<name>/conversation.jsonl messages: typed prompts, replies, tool calls from code blocks and @tool lines, tool results from system messages, token usage and cost (local time, no zone)",
 		}, parseConversation),
 	}
 }
@@ -37,6 +38,13 @@ type message struct {
 	Metadata  struct {
 		Model string `json:"model"`
 		Tool  string `json:"tool"`
+		Usage *struct {
+			Input         *int64 `json:"input_tokens"`
+			Output        *int64 `json:"output_tokens"`
+			CacheRead     *int64 `json:"cache_read_tokens"`
+			CacheCreation *int64 `json:"cache_creation_tokens"`
+		} `json:"usage"`
+		Cost json.RawMessage `json:"cost"`
 	} `json:"metadata"`
 }
 
@@ -103,6 +111,10 @@ func parseConversation(ctx context.Context, in *parser.Input, out parser.Sink) e
 			for _, c := range pending {
 				out.Event(timeline.Event{SessionID: sid, SourceLine: n, Time: t, TimeBasis: basis, Model: m.Metadata.Model,
 					TurnType: timeline.ToolUse, ToolName: c.name, ToolUseID: c.id, ToolInput: c.input, Text: c.text})
+			}
+			if u := usageText(&m); u != "" {
+				out.Event(timeline.Event{SessionID: sid, SourceLine: n, Time: t, TimeBasis: basis, Model: m.Metadata.Model,
+					TurnType: timeline.System, Text: u})
 			}
 		case "system":
 			name, id := m.Metadata.Tool, m.CallID
@@ -212,4 +224,31 @@ func calls(content string) []call {
 func firstLine(s string) string {
 	l, _, _ := strings.Cut(s, "\n")
 	return l
+}
+
+// usageText is an assistant message's metadata.usage and metadata.cost
+// (USD, as gptme wrote it; a cost that is not a number is quoted as it is) as one accounting line; "" when it has neither.
+// A counter the message does not hold is left out, never taken for zero.
+func usageText(m *message) string {
+	var parts []string
+	if u := m.Metadata.Usage; u != nil {
+		for _, c := range []struct {
+			name string
+			v    *int64
+		}{{"input", u.Input}, {"output", u.Output}, {"cache read", u.CacheRead}, {"cache creation", u.CacheCreation}} {
+			if c.v != nil {
+				parts = append(parts, c.name+" "+strconv.FormatInt(*c.v, 10))
+			}
+		}
+	}
+	if c := strings.TrimSpace(string(m.Metadata.Cost)); c != "" && c != "null" {
+		if _, err := strconv.ParseFloat(c, 64); err == nil {
+			c = "$" + c
+		}
+		parts = append(parts, "cost "+c)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "token usage: " + strings.Join(parts, ", ")
 }

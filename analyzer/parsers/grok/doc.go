@@ -39,13 +39,56 @@
 // source workspace, fork parent (ParentSessionID) and message count, and
 // rows at updated_at and last_active_at.
 //
+// # grok/updates (target "session-files"; updates.jsonl)
+//
+// The ACP session/update stream, one {timestamp (epoch seconds, a
+// fraction allowed), method, params: {sessionId, update: {sessionUpdate,
+// ...}}} per line. An update carrying usage (turn_completed) is a system
+// row at its time, "token usage of turn <prompt_id>: <model>: input N,
+// cache read N, output N, reasoning N, cost $X" per model of modelUsage
+// (name order; the flat counters when there is no modelUsage), naming
+// only the counters present; the cost is costUsdTicks (1e-10 dollars)
+// written exactly, a negative or non-integer tick count "not read". Model
+// is set when one model is named. A turn reported again under the same
+// prompt_id keeps both rows, the later one marked re-emitted with the
+// first one's line (agentsview keeps only the last). The other updates
+// (user_message_chunk, agent_message_chunk, tool_call, tool_call_update,
+// compaction_checkpoint, ...) stream the turns chat_history.jsonl holds:
+// a Skip counted per kind, "session_update:<kind>". A line with no
+// params.update is a skipped_record problem, a cut line a parse problem.
+//
+// # grok/signals (target "session-files"; signals.json)
+//
+// Grok Build's per-session counters (turnCount, userMessageCount,
+// errorCount, toolFailureCount, cancellationCount, hasReverted,
+// compactionCount, contextTokensUsed of contextWindowTokens, toolsUsed,
+// modelsUsed, primaryModelId, gitCommitCount, prCreatedCount, lines added
+// and removed by the agent and the person, latency, ...; the shape in
+// agentsview's testdata/grok-build, generated through Grok Build's own
+// types at 7cfcb20): one system row at the file mtime, every member that
+// says something (a non-zero number, true, a non-empty string or list)
+// named with its value in name order, the others counted ("N other
+// members 0, false, empty or null"); Model primaryModelId. A file that is
+// not an object is a problem, an empty object a Skip
+// "no_evidence:empty_signals". agentsview reads only the token totals and
+// the user message count from it.
+//
+// # grok/prompt-context (target "session-files"; prompt_context.json)
+//
+// {is_non_interactive, ...}: read as signals.json is, one row "prompt
+// context (prompt_context.json): is_non_interactive true" at the file
+// mtime (a headless run: agentsview 538600744 grok.go's only use of the
+// file, its session kind "non-interactive").
+//
 // # Validated against
 //
 // xai-org/grok-build @19d42e3 (crates/codegen/xai-grok-pager/docs/
 // user-guide/17-sessions.md for the layout and GROK_HOME;
 // xai-grok-agent/src/builder.rs for tool names) and the rows
 // kenn-io/agentsview @538600744 generated through Grok Build's own types
-// (internal/parser/testdata/grok-build, grok.go read, not copied).
+// (internal/parser/testdata/grok-build; grok.go and grok_test.go read,
+// not copied: the updates.jsonl usage shapes, modelUsage, prompt_id and
+// costUsdTicks).
 // npm @vibe-kit/grok-cli 0.0.34 (the only version the registry serves,
 // dist/ read) keeps no session files: it writes ~/.grok/user-settings.json
 // (its API key: collected as a secret, not read) and reads .grok/GROK.md.
@@ -54,7 +97,8 @@
 //
 // # Not read yet
 //
-// updates.jsonl (the ACP session update stream, the authoritative log,
-// with timestamps), rewind_points.jsonl, feedback.jsonl, signals.json,
-// plan.json and prompt_context.json are collected, not parsed.
+// updates.jsonl's chunk times are not joined to chat_history.jsonl's
+// undated rows (agentsview 538600744 anchors them by text and call id).
+// rewind_points.jsonl, feedback.jsonl and plan.json are collected, not
+// parsed.
 package grok

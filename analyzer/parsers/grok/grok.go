@@ -30,6 +30,21 @@ func Parsers() []parser.Parser {
 			Targets: []string{"session-summary"}, Names: []string{"summary.json"},
 			Doc: "sessions/<url-encoded cwd>/<session>/summary.json: the session's start, last update and last activity, title, model, working directory, git root and branch, and the session it was forked from",
 		}, parseSummary),
+		parser.New(parser.Spec{
+			ID: "grok/updates", Agent: agentName, Version: 1, Actions: actions,
+			Targets: []string{"session-files"}, Names: []string{"updates.jsonl"},
+			Doc: "sessions/<url-encoded cwd>/<session>/updates.jsonl (the ACP session update stream): each turn's token usage per model (input, cache read, output, reasoning) and cost, dated; a re-emitted turn kept and marked; the streamed chunks counted by kind (their turns are chat_history.jsonl's)",
+		}, parseUpdates),
+		parser.New(parser.Spec{
+			ID: "grok/signals", Agent: agentName, Version: 1, Actions: actions,
+			Targets: []string{"session-files"}, Names: []string{"signals.json"},
+			Doc: "sessions/<url-encoded cwd>/<session>/signals.json: the session's counters (turns, errors, tool failures, cancellations, reverts, compactions, context tokens, lines added and removed by agent and person, commits, pull requests, models and tools used), one row at the file mtime; zero and empty members counted",
+		}, parseSignals),
+		parser.New(parser.Spec{
+			ID: "grok/prompt-context", Agent: agentName, Version: 1, Actions: actions,
+			Targets: []string{"session-files"}, Names: []string{"prompt_context.json"},
+			Doc: "sessions/<url-encoded cwd>/<session>/prompt_context.json: is_non_interactive (a headless run) and its other members, one row at the file mtime",
+		}, parsePromptContext),
 	}
 }
 

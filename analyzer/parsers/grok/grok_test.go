@@ -113,3 +113,64 @@ func TestSummary(t *testing.T) {
 		t.Fatalf("bad summary: %+v %q", b.Events, b.Problems)
 	}
 }
+
+// TestUpdates: each usage update is one dated row naming only the
+// counters it holds (per model, cost from ticks exactly); a turn emitted
+// again is kept and points at the first; the streamed chunks are counted
+// by kind, a line with no update and a cut line are problems.
+func TestUpdates(t *testing.T) {
+	s := run(t, "grok/updates", dir+cur+"/updates.jsonl", "session-files", "updates")
+	want := strings.ReplaceAll(`4 system  sid=@ parent= proj=/home/ex/proj/web model=grok-4.5 id= in= t=2025-12-01T12:00:10.500Z/: "token usage of turn p-1: grok-4.5: input 1100, cache read 1000, output 10, reasoning 4, cost $0.0424128"
+5 system  sid=@ parent= proj=/home/ex/proj/web model=grok-4.5 id= in= t=2025-12-01T12:00:12.000Z/: "token usage of turn p-1: grok-4.5: input 1200, cache read 1000, output 15 (re-emitted: the turn was first reported at line 4; both are kept)"
+6 system  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=2025-12-01T12:01:10.000Z/: "token usage of turn p-2: grok-4.5: input 200, cache read 128, output 20; grok-4.5-build: input 50, cache read 0, output 5, cost $1"
+10 system  sid=@ parent= proj=/home/ex/proj/web model=grok-4.5 id= in= t=2025-12-01T12:01:30.000Z/: "token usage: grok-4.5: input 1, cost not read (costUsdTicks -5)"
+7 system  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=/none: "token usage: input 8, output 3"
+`, "@", cur)
+	if got := rows(s); got != want {
+		t.Fatalf("rows:\n%s", got)
+	}
+	if got, want := fmt.Sprint(s.Skips), "[{1 session_update:user_message_chunk} {2 session_update:tool_call} {3 session_update:tool_call_update} {8 session_update:compaction_checkpoint}]"; got != want {
+		t.Errorf("skips: %s, want %s", got, want)
+	}
+	if got, want := len(s.Problems), 2; got != want {
+		t.Errorf("problems: %d %v, want %d", got, s.Problems, want)
+	}
+}
+
+// TestSignals: every member that says something named with its value,
+// the zero, false, empty and null ones counted; a file that is not an
+// object is a problem, an empty object a Skip.
+func TestSignals(t *testing.T) {
+	s := run(t, "grok/signals", dir+cur+"/signals.json", "session-files", "signals")
+	want := strings.ReplaceAll(`1 system  sid=@ parent= proj=/home/ex/proj/web model=grok-4.5 id= in= t=2026-11-30T10:00:00.000Z/file-mtime: "session signals (signals.json): assistantMessageCount 3, contextTokensUsed 12000, contextWindowTokens 200000, contextWindowUsage 0.06, hasReverted true, primaryModelId \"grok-4.5\", toolCallCount 2, toolFailureCount 1, toolsUsed [\"grep\",\"run_terminal_cmd\"], turnCount 2, userMessageCount 2; 8 other members 0, false, empty or null"
+`, "@", cur)
+	if got := rows(s); got != want {
+		t.Fatalf("rows:\n%s\nwant:\n%s", got, want)
+	}
+	for _, c := range []struct{ file, golden, problem, skip string }{
+		{"testdata/odd/signals.json", "signals_bad", "line 0: signals.json is not a JSON object: expected an object, found an array", ""},
+		{"testdata/odd/empty_signals.json", "signals_empty", "", "[{1 no_evidence:empty_signals}]"},
+	} {
+		in := parsertest.Input(t, c.file, parser.File{Path: "/home/ex/" + dir + cur + "/signals.json", Rel: dir + cur + "/signals.json", Agent: agentName, Target: "session-files", MTime: mtime}, nil)
+		s := parsertest.Golden(t, byID(t, "grok/signals"), in, "testdata/"+c.golden+".golden.jsonl")
+		if got := strings.Join(s.Problems, "|"); got != c.problem {
+			t.Errorf("%s: problems %q, want %q", c.file, got, c.problem)
+		}
+		if got := fmt.Sprint(s.Skips); c.skip != "" && got != c.skip {
+			t.Errorf("%s: skips %s, want %s", c.file, got, c.skip)
+		}
+		if len(s.Events) != 0 {
+			t.Errorf("%s: %d rows", c.file, len(s.Events))
+		}
+	}
+}
+
+// TestPromptContext: a headless run's marker, named.
+func TestPromptContext(t *testing.T) {
+	s := run(t, "grok/prompt-context", dir+cur+"/prompt_context.json", "session-files", "prompt_context")
+	want := strings.ReplaceAll(`1 system  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=2026-11-30T10:00:00.000Z/file-mtime: "prompt context (prompt_context.json): is_non_interactive true"
+`, "@", cur)
+	if got := rows(s); got != want || len(s.Problems) != 0 {
+		t.Fatalf("rows:\n%s\nwant:\n%s\nproblems %v", got, want, s.Problems)
+	}
+}

@@ -33,7 +33,13 @@
 //     HookResolved with allow or block, HookRequest, HookResponse),
 //     Notification, PlanDisplay, and StatusUpdate's plan_mode: system rows.
 //     A compaction keeps every row before it: the wire is never rewritten.
-//   - StatusUpdate without plan_mode (token counters), TurnEnd, StepBegin,
+//   - StatusUpdate's accounting (token_usage: input_other, input_cache_read,
+//     input_cache_creation, output; context_tokens of max_context_tokens;
+//     the step's message_id): a system row "token usage of step <id>:
+//     input N (cache read N, cache creation N), output N; context N of N
+//     tokens" naming only the counters the update holds (agentsview
+//     538600744 kimi.go sums only the output and the peak context).
+//   - StatusUpdate with none of those (mcp_status only), TurnEnd, StepBegin,
 //     MCPLoadingBegin/End, ToolCallPart (a delta the merged queue has
 //     folded into its ToolCall) and ToolCallRequest (the request to an
 //     external tool client, which repeats the ToolCall): counted Skips.

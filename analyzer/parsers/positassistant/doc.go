@@ -45,7 +45,13 @@
 //   - <conversation>/subagents/<id>/: the same files for a subagent run,
 //     whose parent is metadata.parentTreeId (else the folder above).
 //
+// Token usage: a message whose positai metadata holds usage
+// {inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens} gets a
+// system row "token usage: input N, output N, cache read N, cache write N"
+// after its rows, naming only the counters present (the fields agentsview
+// 538600744 posit_assistant_provider.go reads).
+//
 // Not read: ui-messages.jsonl (the render log of the same messages; it is
-// collected), token usage (not evidence of an action), the
+// collected), the
 // <MESSAGESUMMARY> bookkeeping tags (kept in the reply's text as written).
 package positassistant

@@ -22,10 +22,10 @@ const Agent = "posit-assistant"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "posit-assistant/lm-messages", Agent: Agent, Version: 1,
+			ID: "posit-assistant/lm-messages", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"conversations"}, Names: []string{"lm-messages.jsonl"},
-			Doc: "workspaces/<ws>/<conversation>/[subagents/<id>/]lm-messages.jsonl model messages: typed prompts, subagent tasks, reasoning, replies, tool calls, results and approvals; the conversation.json tree marks messages on abandoned branches",
+			Doc: "workspaces/<ws>/<conversation>/[subagents/<id>/]lm-messages.jsonl model messages: typed prompts, subagent tasks, reasoning, replies, tool calls, results and approvals, token usage; the conversation.json tree marks messages on abandoned branches",
 		}, parseMessages),
 		parser.New(parser.Spec{
 			ID: "posit-assistant/conversation", Agent: Agent, Version: 1,
@@ -142,6 +142,12 @@ type lmLine struct {
 				Positai struct {
 					Timestamp int64  `json:"timestamp"`
 					ModelID   string `json:"modelId"`
+					Usage     *struct {
+						Input      *int64 `json:"inputTokens"`
+						Output     *int64 `json:"outputTokens"`
+						CacheRead  *int64 `json:"cacheReadTokens"`
+						CacheWrite *int64 `json:"cacheWriteTokens"`
+					} `json:"usage"`
 				} `json:"positai"`
 			} `json:"providerMetadata"`
 		} `json:"providerOptions"`
@@ -315,6 +321,20 @@ func parseMessages(ctx context.Context, in *parser.Input, out parser.Sink) error
 				why = "on an inactive branch of conversation.json's tree (node " + nodes[0].ID + "; edited, retried or rewound in Posit Assistant)"
 			}
 			add(timeline.System, fmt.Sprintf("lm message %d above is %s", id, why))
+		}
+		if u := m.ProviderOptions.Meta.Positai.Usage; u != nil {
+			var c []string
+			for _, f := range []struct {
+				name string
+				v    *int64
+			}{{"input", u.Input}, {"output", u.Output}, {"cache read", u.CacheRead}, {"cache write", u.CacheWrite}} {
+				if f.v != nil {
+					c = append(c, f.name+" "+strconv.FormatInt(*f.v, 10))
+				}
+			}
+			if len(c) > 0 {
+				add(timeline.System, "token usage: "+strings.Join(c, ", "))
+			}
 		}
 		for i, e := range rows {
 			e.RecordID = fmt.Sprintf("%s:lm%d", w.conv, id)

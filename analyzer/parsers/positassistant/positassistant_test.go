@@ -79,6 +79,7 @@ func TestMessages(t *testing.T) {
 2 assistant  SX model=claude-sonnet-4-6 rec=c0a1:lm1#1 id= in= err= t=2026-11-24T09:00:10.000Z/: "Reading it.\n<MESSAGESUMMARY>reads survey.csv</MESSAGESUMMARY>"
 2 tool_use read SX model=claude-sonnet-4-6 rec=c0a1:lm1#2 id=toolu_1 in={"file_path":"survey.csv"} err= t=2026-11-24T09:00:10.000Z/: "survey.csv"
 2 tool_use read SX model=claude-sonnet-4-6 rec=c0a1:lm1#3 id=toolu_2 in={"file_path":"survey_old.csv"} err= t=2026-11-24T09:00:10.000Z/: "survey_old.csv"
+2 system  SX model=claude-sonnet-4-6 rec=c0a1:lm1#4 id= in= err= t=2026-11-24T09:00:10.000Z/: "token usage: input 12, output 34"
 3 tool_result read SX model= rec=c0a1:lm2 id=toolu_1 in= err=false t=2026-11-24T09:00:10.000Z/inherited: "email,score\n,3\na@x.org,5\n"
 3 tool_result read SX model= rec=c0a1:lm2#1 id=toolu_2 in= err=true t=2026-11-24T09:00:10.000Z/inherited: "ENOENT: survey_old.csv"
 4 assistant  SX model=claude-sonnet-4-6 rec=c0a1:lm3 id= in= err= t=2026-11-24T09:00:10.000Z/inherited: "One row has no email."

@@ -18,6 +18,12 @@ func Parsers() []parser.Parser {
 			Names:   []string{"*.jsonl"},
 			Doc:     "Qoder CLI and IDE session and subagent transcripts (.qoder/projects/<cwd>/<session>.jsonl, SharedClientCache/cli/projects; Claude Code's transcript format)",
 		}, parseTranscript),
+		parser.New(parser.Spec{
+			ID: agentName + "/meta", Agent: agentName, Version: 1,
+			Targets: []string{"session-meta", "ide-session-meta"},
+			Names:   []string{"*-session.json", "agent-*.meta.json"},
+			Doc:     "<session>-session.json (title, working dir, the session it was forked from or continues: ParentSessionID) and subagents/agent-<id>.meta.json (the subagent's type, task and starting tool call, parent the session folder), one row each at the file mtime; other members named",
+		}, parseMeta),
 	}
 }
 

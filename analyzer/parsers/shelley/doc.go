@@ -34,8 +34,15 @@
 // gone is an orphan_record and kept. Times: created_at (SQLite
 // CURRENT_TIMESTAMP, UTC).
 //
+// A message's usage_data (llm.Usage: input_tokens,
+// cache_creation_input_tokens, cache_read_input_tokens, output_tokens,
+// cost_usd; the keys agentsview 538600744 shelley.go reads) is a system
+// row "token usage: input N, cache creation N, cache read N, output N,
+// cost $X" after the message's rows (and after its marks, so their record
+// ids stay), naming only what is there; one that is not a JSON object says
+// so (a problem row).
+//
 // Not read: the models table (it holds API keys), settings,
-// notification_channels, cache_sessions, usage_data (token counts),
-// display_data (the UI's copy of tool output), the messages_fts index.
+// notification_channels, cache_sessions, display_data (the UI's copy of tool output), the messages_fts index.
 // Deleted records are not carved from freed pages yet.
 package shelley

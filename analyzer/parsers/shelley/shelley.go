@@ -19,10 +19,10 @@ const Agent = "shelley"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "shelley/db", Agent: Agent, Version: 1,
+			ID: "shelley/db", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"db"}, Names: []string{"shelley.db"},
-			Doc: "shelley.db conversations and messages: typed prompts (a subagent's task as a system row), thinking, replies, tool calls and results, errors, model changes, git info; subagent, archived, earlier-generation (compacted) and excluded-from-context rows marked",
+			Doc: "shelley.db conversations and messages: typed prompts (a subagent's task as a system row), thinking, replies, tool calls and results, errors, model changes, git info, token usage and cost; subagent, archived, earlier-generation (compacted) and excluded-from-context rows marked",
 		}, parseDB),
 	}
 }
@@ -261,6 +261,11 @@ func message(r parser.Row, convs map[string]*conv, out parser.Sink) {
 	if len(marks) > 0 {
 		add(timeline.System, "message "+mid+" above: "+strings.Join(marks, "; "))
 	}
+	if u, err := usageText(r.Get("usage_data")); err != nil {
+		out.Problem(r.Rowid, parser.NotJSONObject("message "+parser.Shown(mid)+" usage_data", err))
+	} else if u != "" {
+		add(timeline.System, u)
+	}
 	for i, e := range rows {
 		e.RecordID = mid
 		if i > 0 {
@@ -316,4 +321,36 @@ func userDataText(s string) string {
 
 func headline(args json.RawMessage, name string) string {
 	return parser.ArgHeadline(args, name, "command", "path", "file_path", "pattern", "url", "query", "task", "prompt")
+}
+
+// usageText is messages.usage_data (llm.Usage: input_tokens,
+// cache_creation_input_tokens, cache_read_input_tokens, output_tokens,
+// cost_usd) as "token usage: ...", naming what is there as written; ""
+// when it is empty or holds none of them; the decoder's error when it is
+// not a JSON object (a problem row, never a silent drop).
+func usageText(d string) (string, error) {
+	if strings.TrimSpace(d) == "" {
+		return "", nil
+	}
+	var u map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(d), &u); err != nil {
+		return "", err
+	}
+	var parts []string
+	for _, f := range []struct{ name, key string }{
+		{"input", "input_tokens"}, {"cache creation", "cache_creation_input_tokens"},
+		{"cache read", "cache_read_input_tokens"}, {"output", "output_tokens"}, {"cost $", "cost_usd"},
+	} {
+		if v, ok := u[f.key]; ok && string(v) != "null" {
+			sep := " "
+			if strings.HasSuffix(f.name, "$") {
+				sep = ""
+			}
+			parts = append(parts, f.name+sep+strings.Trim(string(v), `"`))
+		}
+	}
+	if len(parts) == 0 {
+		return "", nil
+	}
+	return "token usage: " + strings.Join(parts, ", "), nil
 }

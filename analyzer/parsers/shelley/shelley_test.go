@@ -50,6 +50,7 @@ func TestTypical(t *testing.T) {
 2 tool_use bash sid=cA parent= proj=/home/ex/app model=claude-sonnet-4-5 rec=a1#2 id=toolu_1 in={"command":"grep -rn login src/"} err= t=2026-11-24T10:00:08.000Z/: "grep -rn login src/"
 2 tool_use subagent sid=cA parent= proj=/home/ex/app model=claude-sonnet-4-5 rec=a1#3 id=toolu_2 in={"slug":"explore","prompt":"map the auth code"} err= t=2026-11-24T10:00:08.000Z/: "map the auth code"
 2 system  sid=cA parent= proj=/home/ex/app model=claude-sonnet-4-5 rec=a1#4 id= in= err= t=2026-11-24T10:00:08.000Z/: "message a1 above: from context generation 1 of 2 (compacted out of the model's context, kept in the database)"
+2 system  sid=cA parent= proj=/home/ex/app model=claude-sonnet-4-5 rec=a1#5 id= in= err= t=2026-11-24T10:00:08.000Z/: "token usage: input 1200, cache creation 0, cache read 800, output 64, cost $0.0123"
 3 tool_result  sid=cA parent= proj=/home/ex/app model= rec=t1 id=toolu_1 in= err=false t=2026-11-24T10:00:30.000Z/: "src/auth.go:12: login()"
 3 tool_result  sid=cA parent= proj=/home/ex/app model= rec=t1#1 id=toolu_2 in= err=true t=2026-11-24T10:00:30.000Z/: "subagent timed out"
 3 system  sid=cA parent= proj=/home/ex/app model= rec=t1#2 id= in= err= t=2026-11-24T10:00:30.000Z/: "message t1 above: from context generation 1 of 2 (compacted out of the model's context, kept in the database)"

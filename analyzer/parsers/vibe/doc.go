@@ -20,7 +20,10 @@
 //     message a system row.
 //   - meta.json: session_id, parent_session_id (a subagent), start_time,
 //     end_time, git commit and branch, environment.working_directory,
-//     username, title and token stats: one system row, and the session,
+//     username, title, model (model, else config.active_model, as
+//     agentsview 538600744 vibe.go reads it) and every stats counter
+//     (session prompt and completion tokens and steps first, then the rest
+//     by name: cached, context, last-turn counters): one system row, and the session,
 //     parent and folder every message row of the folder takes.
 //
 // Times: messages carry none; their rows take meta.json's start_time,

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -25,9 +27,9 @@ func Parsers() []parser.Parser {
 			Doc: "logs/session/<folder>/messages.jsonl LLM messages: typed prompts, injected context, reasoning, replies, tool calls and results (session, parent and time from meta.json)",
 		}, parseMessages),
 		parser.New(parser.Spec{
-			ID: "vibe/meta", Agent: Agent, Version: 1,
+			ID: "vibe/meta", Agent: Agent, Version: 2,
 			Targets: []string{"sessions"}, Names: []string{"meta.json"},
-			Doc: "logs/session/<folder>/meta.json session metadata: start and end, parent session, git, folder, title, token stats",
+			Doc: "logs/session/<folder>/meta.json session metadata: start and end, parent session, git, folder, title, model, every token and step counter",
 		}, parseMeta),
 	}
 }
@@ -43,6 +45,10 @@ type meta struct {
 	Username  string                 `json:"username"`
 	Title     *string                `json:"title"`
 	Stats     map[string]json.Number `json:"stats"`
+	Model     string                 `json:"model"`
+	Config    struct {
+		ActiveModel string `json:"active_model"`
+	} `json:"config"`
 }
 
 func str(p *string) string {
@@ -90,7 +96,24 @@ func parseMeta(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	if c := str(m.Commit); c != "" {
 		parts = append(parts, "git "+str(m.Branch)+" at "+c)
 	}
-	for _, k := range []string{"session_prompt_tokens", "session_completion_tokens", "steps"} {
+	if e.Model = m.Model; e.Model == "" {
+		e.Model = m.Config.ActiveModel
+	}
+	if e.Model != "" {
+		parts = append(parts, "model "+e.Model)
+	}
+	// The three counters first (as before), then every other stats member
+	// in name order: cached and context tokens, the last turn's counters,
+	// costs, whatever the release writes.
+	first := []string{"session_prompt_tokens", "session_completion_tokens", "steps"}
+	rest := make([]string, 0, len(m.Stats))
+	for k := range m.Stats {
+		if !slices.Contains(first, k) {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	for _, k := range append(first, rest...) {
 		if v, ok := m.Stats[k]; ok {
 			parts = append(parts, strings.ReplaceAll(k, "_", " ")+" "+v.String())
 		}

@@ -66,12 +66,16 @@ func TestMessagesWithoutMeta(t *testing.T) {
 	}
 }
 
-// TestMeta: the session row, and a broken meta.json is one problem.
+// TestMeta: the session row (the model from config.active_model, every
+// stats counter named), and a broken meta.json is one problem.
 func TestMeta(t *testing.T) {
 	s := run(t, 1, "testdata/home/"+dir+"meta.json", dir+"meta.json", "meta", nil)
-	want := "1 system  sid=abcd1234-0000-4000-8000-000000000001 parent=ffff0000-0000-4000-8000-000000000009 proj=/home/ex/proj rec=abcd1234-0000-4000-8000-000000000001#meta id= in= t=2026-11-24T10:00:00.250Z/: \"session abcd1234-0000-4000-8000-000000000001; title list the secrets; ended 2026-11-24T10:02:00+00:00; user ex; git main at 0a1b2c3; session prompt tokens 300; session completion tokens 40; steps 2\"\n"
+	want := "1 system  sid=abcd1234-0000-4000-8000-000000000001 parent=ffff0000-0000-4000-8000-000000000009 proj=/home/ex/proj rec=abcd1234-0000-4000-8000-000000000001#meta id= in= t=2026-11-24T10:00:00.250Z/: \"session abcd1234-0000-4000-8000-000000000001; title list the secrets; ended 2026-11-24T10:02:00+00:00; user ex; git main at 0a1b2c3; model devstral-medium-latest; session prompt tokens 300; session completion tokens 40; steps 2; context tokens 340; last turn prompt tokens 180; session cached tokens 120\"\n"
 	if got := rows(s); got != want {
 		t.Errorf("rows:\n%s\nwant:\n%s", got, want)
+	}
+	if got := s.Events[0].Model; got != "devstral-medium-latest" {
+		t.Errorf("model %q, want config.active_model's", got)
 	}
 	s = run(t, 1, "testdata/bad_meta.json", ".vibe/logs/session/x/meta.json", "bad_meta", nil)
 	if got := strings.Join(s.Problems, "|"); len(s.Events) != 0 || got != "line 0: meta.json is not session metadata: unexpected end of JSON input" {

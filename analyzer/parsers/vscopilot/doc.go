@@ -23,7 +23,10 @@
 //     repeats it: the repeats are skips "duplicate:prompt"); its
 //     gen_ai.output.messages give assistant rows (text parts) and tool_use
 //     rows (tool_call parts: id, name, arguments); the model is
-//     gen_ai.response.model, else gen_ai.request.model;
+//     gen_ai.response.model, else gen_ai.request.model; its
+//     gen_ai.usage.input_tokens and output_tokens a system row "token
+//     usage: input N, output N" (RecordID <span>#usage; the counters
+//     agentsview 538600744 visualstudio_copilot.go reads);
 //   - an execute_tool span (gen_ai.tool.name, gen_ai.tool.call.id,
 //     .arguments, .result): a tool_use row when no chat span named the
 //     call, and the tool_result row;

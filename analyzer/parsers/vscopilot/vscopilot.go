@@ -20,10 +20,10 @@ const Agent = "visualstudio-copilot"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "visualstudio-copilot/traces", Agent: Agent, Version: 1,
+			ID: "visualstudio-copilot/traces", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"traces"}, Names: []string{"*_VSGitHubCopilot_traces.jsonl"},
-			Doc: "VSGitHubCopilotLogs/traces/*_VSGitHubCopilot_traces.jsonl OpenTelemetry spans: prompts (one per request), replies, tool calls with arguments and results, agent mode",
+			Doc: "VSGitHubCopilotLogs/traces/*_VSGitHubCopilot_traces.jsonl OpenTelemetry spans: prompts (one per request), replies, tool calls with arguments and results, token usage per chat span, agent mode",
 		}, parse),
 	}
 }
@@ -201,6 +201,18 @@ func readSpan(s *span, n int64, out parser.Sink, prompts, calls map[string]bool)
 					k++
 				}
 			}
+		}
+		// the call's accounting: OpenTelemetry's gen_ai.usage counters, as
+		// recorded (a counter the span lacks is left out)
+		var use []string
+		for _, c := range []struct{ name, key string }{{"input", "gen_ai.usage.input_tokens"}, {"output", "gen_ai.usage.output_tokens"}} {
+			if v := a[c.key]; v != "" {
+				use = append(use, c.name+" "+v)
+			}
+		}
+		if len(use) > 0 {
+			out.Event(*emit(timeline.System, "token usage: "+strings.Join(use, ", "), s.SpanID+"#usage"))
+			k++
 		}
 		if rows+k == 0 {
 			out.Skip(n, "no_evidence:chat_span")

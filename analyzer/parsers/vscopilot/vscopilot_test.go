@@ -33,6 +33,7 @@ func TestTraces(t *testing.T) {
 2 tool_use run_command_in_terminal sid=SID model=gpt-5.5-2026 rec=call_1 id=call_1 in={"command":"rd /s /q bin"} t=2026-06-12T19:46:41.000Z: "rd /s /q bin"
 2 tool_result run_command_in_terminal sid=SID model= rec=call_1#result id=call_1 in= t=2026-06-12T19:46:42.000Z: "exit code 0"
 3 assistant  sid=SID model=gpt-5.5 rec=s3#0 id= in= t=2026-06-12T19:46:43.000Z: "Done."
+3 system  sid=SID model=gpt-5.5 rec=s3#usage id= in= t=2026-06-12T19:46:43.000Z: "token usage: input 1520, output 96"
 4 tool_use get_file sid=SID model= rec=call_2 id=call_2 in={"filePath":"C:\\src\\app.config"} t=2026-06-12T19:46:44.000Z: "C:\\src\\app.config"
 4 tool_result get_file sid=SID model= rec=call_2#result id=call_2 in= t=2026-06-12T19:46:44.000Z: "<configuration/>"
 `, "SID", sid)

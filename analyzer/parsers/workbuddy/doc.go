@@ -17,7 +17,10 @@
 //     prompt (a user row); any other part (an image, a file) is a system
 //     row naming it, never user text;
 //   - type message, role assistant: output_text/text parts are a reply;
-//     providerData.model names the model;
+//     providerData.model names the model; providerData.usage (else
+//     rawUsage) gives a system row "token usage: <counter> N, ..." after
+//     the record's rows, every number under the name it was written with
+//     (agentsview 538600744 workbuddy.go maps the same fields);
 //   - type reasoning: a thinking row (its content or summary text);
 //   - type function_call: a tool call (name, callId, arguments);
 //   - type function_call_result: its result (callId, output: a string or a

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -21,7 +22,7 @@ const Agent = "workbuddy"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "workbuddy/session", Agent: Agent, Version: 1,
+			ID: "workbuddy/session", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"sessions"}, Names: []string{"*.jsonl"},
 			Doc: "projects/<project>/<session>.jsonl and <session>/subagents/<agent>.jsonl: typed prompts, replies, reasoning, tool calls and results (subagents as their own sessions with the parent)",
@@ -55,7 +56,9 @@ type record struct {
 	Output    json.RawMessage `json:"output"`
 	Status    string          `json:"status"`
 	Provider  struct {
-		Model string `json:"model"`
+		Model    string          `json:"model"`
+		Usage    json.RawMessage `json:"usage"`
+		RawUsage json.RawMessage `json:"rawUsage"`
 	} `json:"providerData"`
 }
 
@@ -204,6 +207,11 @@ func parse(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			out.Report(n, parser.KindSkippedRecord, "an item \""+r.Type+"\" (not a message, reasoning or function call)")
 			return nil
 		}
+		if len(rows) > 0 {
+			if u := usageText(r.Provider.Usage, r.Provider.RawUsage); u != "" {
+				add(timeline.System, u)
+			}
+		}
 		if len(rows) == 0 {
 			out.Report(n, parser.KindSkippedRecord, "a "+what+" with no text")
 			return nil
@@ -263,4 +271,42 @@ func parseToolResult(ctx context.Context, in *parser.Input, out parser.Sink) err
 	}
 	out.Event(e)
 	return nil
+}
+
+// usageText is providerData.usage (else rawUsage, the provider's own
+// object) as "token usage: <counter> N, ...": every number in it under
+// its own name (nested objects as a.b), in name order, so whichever
+// vocabulary the provider used (inputTokens, prompt_tokens,
+// prompt_tokens_details.cached_tokens, ...) is named as written; "" when
+// neither holds a number.
+func usageText(usage, raw json.RawMessage) string {
+	var parts []string
+	for _, u := range []json.RawMessage{usage, raw} {
+		var m map[string]json.RawMessage
+		if len(u) == 0 || json.Unmarshal(u, &m) != nil {
+			continue
+		}
+		flatten("", m, &parts)
+		if len(parts) > 0 {
+			break
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	sort.Strings(parts)
+	return "token usage: " + strings.Join(parts, ", ")
+}
+
+func flatten(prefix string, m map[string]json.RawMessage, parts *[]string) {
+	for k, v := range m {
+		var num json.Number
+		var sub map[string]json.RawMessage
+		switch {
+		case json.Unmarshal(v, &num) == nil:
+			*parts = append(*parts, prefix+k+" "+num.String())
+		case json.Unmarshal(v, &sub) == nil:
+			flatten(prefix+k+".", sub, parts)
+		}
+	}
 }

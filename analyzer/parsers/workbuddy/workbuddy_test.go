@@ -1,6 +1,7 @@
 package workbuddy
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -40,6 +41,7 @@ func TestSession(t *testing.T) {
 1 system  sid=SID parent= proj=/home/ex/proj model= rec=u1#1 id= in= err= t=2026-05-14T08:59:46.168Z/: "a input_image part of the user message: {\"type\":\"input_image\",\"image\":\"data:image/png;base64,AAAA\"}"
 2 thinking  sid=SID parent= proj=/home/ex/proj model= rec=r1 id= in= err= t=2026-05-14T08:59:46.900Z/: "Check the CI log first."
 3 assistant  sid=SID parent= proj=/home/ex/proj model=gpt-5.5 rec=a1 id= in= err= t=2026-05-14T08:59:47.168Z/: "Looking at the log."
+3 system  sid=SID parent= proj=/home/ex/proj model=gpt-5.5 rec=a1#1 id= in= err= t=2026-05-14T08:59:47.168Z/: "token usage: inputTokens 20, outputTokens 4"
 4 tool_use Bash sid=SID parent= proj=/home/ex/proj model=gpt-5.5 rec=fc1 id=call_1 in={"command":"cat ci.log"} err= t=2026-05-14T08:59:48.168Z/: "cat ci.log"
 5 tool_result Bash sid=SID parent= proj=/home/ex/proj model= rec=fr1 id=call_1 in= err=false t=2026-05-14T08:59:49.168Z/: "FAIL: TestX"
 6 tool_use Task sid=SID parent= proj=/home/ex/proj model= rec=fc2 id=call_2 in={"description":"fix TestX","prompt":"fix it"} err= t=2026-05-14T08:59:50.168Z/: "fix it"
@@ -85,5 +87,20 @@ func TestEmpty(t *testing.T) {
 	s := run(t, 0, "testdata/empty.jsonl", ".workbuddy/projects/proj/x.jsonl", "sessions", "empty", time.Time{})
 	if len(s.Events)+len(s.Problems) != 0 {
 		t.Errorf("rows %d, problems %v", len(s.Events), s.Problems)
+	}
+}
+
+// TestUsageText: every counter under its own name, nested ones dotted,
+// rawUsage only when usage holds none; no counter, no row.
+func TestUsageText(t *testing.T) {
+	for _, c := range []struct{ usage, raw, want string }{
+		{`{"prompt_tokens":30,"completion_tokens":5,"prompt_tokens_details":{"cached_tokens":10}}`, ``, "token usage: completion_tokens 5, prompt_tokens 30, prompt_tokens_details.cached_tokens 10"},
+		{`{}`, `{"input_tokens":7,"model":"x"}`, "token usage: input_tokens 7"},
+		{``, ``, ""},
+		{`"n/a"`, ``, ""},
+	} {
+		if got := usageText(json.RawMessage(c.usage), json.RawMessage(c.raw)); got != c.want {
+			t.Errorf("usageText(%s, %s) = %q, want %q", c.usage, c.raw, got, c.want)
+		}
 	}
 }

@@ -432,7 +432,16 @@ func (w *wire) message(n int64, base timeline.Event, env *envelope, sub bool) {
 		out.Event(e)
 	case "StatusUpdate":
 		var s struct {
-			PlanMode *bool `json:"plan_mode"`
+			PlanMode         *bool  `json:"plan_mode"`
+			ContextTokens    *int64 `json:"context_tokens"`
+			MaxContextTokens *int64 `json:"max_context_tokens"`
+			MessageID        string `json:"message_id"`
+			TokenUsage       *struct {
+				InputOther         int64 `json:"input_other"`
+				Output             int64 `json:"output"`
+				InputCacheRead     int64 `json:"input_cache_read"`
+				InputCacheCreation int64 `json:"input_cache_creation"`
+			} `json:"token_usage"`
 		}
 		if err := json.Unmarshal(p, &s); err != nil {
 			bad(err)
@@ -440,9 +449,18 @@ func (w *wire) message(n int64, base timeline.Event, env *envelope, sub bool) {
 		}
 		if s.PlanMode != nil {
 			out.Event(ev(timeline.System, "plan mode: "+onOff(*s.PlanMode)))
-			return
 		}
-		out.Skip(n, "status_update")
+		if s.TokenUsage != nil || s.ContextTokens != nil {
+			var u [4]int64
+			if t := s.TokenUsage; t != nil {
+				u = [4]int64{t.InputOther, t.InputCacheRead, t.InputCacheCreation, t.Output}
+			}
+			out.Event(usageEvent(ev(timeline.System, ""), s.MessageID, s.TokenUsage != nil,
+				u, s.ContextTokens, s.MaxContextTokens))
+		}
+		if s.PlanMode == nil && s.TokenUsage == nil && s.ContextTokens == nil {
+			out.Skip(n, "status_update")
+		}
 	case "TurnEnd":
 		out.Skip(n, "turn_end")
 	case "StepBegin":
@@ -630,4 +648,34 @@ func callText(name, args string) string {
 		}
 	}
 	return strings.TrimSpace(name + " " + args)
+}
+
+// usageEvent is a StatusUpdate's accounting as a system row: the step's
+// token usage (u: input not from cache, cache read, cache creation,
+// output) when the update carries it, and the context's size, on the
+// step's message id (in the text: the id is not a record of its own). The text
+// names every counter the wire recorded and nothing it did not: a
+// missing max_context_tokens is left out, never guessed.
+func usageEvent(e timeline.Event, messageID string, hasUsage bool, u [4]int64, ctx, max *int64) timeline.Event {
+	var b strings.Builder
+	b.WriteString("token usage")
+	if messageID != "" {
+		b.WriteString(" of step " + messageID)
+	}
+	b.WriteString(":")
+	if hasUsage {
+		fmt.Fprintf(&b, " input %d (cache read %d, cache creation %d), output %d", u[0], u[1], u[2], u[3])
+	}
+	if ctx != nil {
+		if hasUsage {
+			b.WriteString(";")
+		}
+		fmt.Fprintf(&b, " context %d", *ctx)
+		if max != nil {
+			fmt.Fprintf(&b, " of %d", *max)
+		}
+		b.WriteString(" tokens")
+	}
+	e.Text = b.String()
+	return e
 }

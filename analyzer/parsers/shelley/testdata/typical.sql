@@ -25,8 +25,8 @@ INSERT INTO conversations (conversation_id, slug, user_initiated, created_at, up
 -- generation 1 (compacted): the first prompt and reply
 INSERT INTO messages (message_id, conversation_id, sequence_id, type, llm_data, user_data, created_at, generation, user_email)
   VALUES ('u1', 'cA', 1, 'user', '{"Role":0,"Content":[{"ID":"","Type":2,"Text":"why does login fail?"}]}', NULL, '2026-11-24 10:00:05', 1, 'ex@example.com');
-INSERT INTO messages (message_id, conversation_id, sequence_id, type, llm_data, created_at, generation, model_name)
-  VALUES ('a1', 'cA', 2, 'agent', '{"Role":1,"Content":[{"Type":3,"Thinking":"Look at auth first."},{"Type":2,"Text":"Let me look."},{"ID":"toolu_1","Type":5,"ToolName":"bash","ToolInput":{"command":"grep -rn login src/"}},{"ID":"toolu_2","Type":5,"ToolName":"subagent","ToolInput":{"slug":"explore","prompt":"map the auth code"}}]}', '2026-11-24 10:00:08', 1, 'claude-sonnet-4-5');
+INSERT INTO messages (message_id, conversation_id, sequence_id, type, llm_data, created_at, generation, model_name, usage_data)
+  VALUES ('a1', 'cA', 2, 'agent', '{"Role":1,"Content":[{"Type":3,"Thinking":"Look at auth first."},{"Type":2,"Text":"Let me look."},{"ID":"toolu_1","Type":5,"ToolName":"bash","ToolInput":{"command":"grep -rn login src/"}},{"ID":"toolu_2","Type":5,"ToolName":"subagent","ToolInput":{"slug":"explore","prompt":"map the auth code"}}]}', '2026-11-24 10:00:08', 1, 'claude-sonnet-4-5', '{"input_tokens":1200,"cache_creation_input_tokens":0,"cache_read_input_tokens":800,"output_tokens":64,"cost_usd":0.0123}');
 INSERT INTO messages (message_id, conversation_id, sequence_id, type, llm_data, created_at, generation)
   VALUES ('t1', 'cA', 3, 'tool', '{"Role":0,"Content":[{"Type":6,"ToolUseID":"toolu_1","ToolError":false,"ToolResult":[{"Type":2,"Text":"src/auth.go:12: login()"}]},{"Type":6,"ToolUseID":"toolu_2","ToolError":true,"ToolResult":[{"Type":2,"Text":"subagent timed out"}]}]}', '2026-11-24 10:00:30', 1);
 -- generation 2: after compaction
