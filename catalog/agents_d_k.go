@@ -149,7 +149,7 @@ var agentsDToK = []Agent{
 		Name: "grok", Display: "Grok (Grok Build CLI; @vibe-kit/grok-cli)", Status: StatusParsed, SeedStatus: StatusParsed,
 		Relocations: []Relocation{{Var: "GROK_HOME", Folder: ".grok", Source: "xai-org/grok-build@19d42e3 crates/codegen/xai-grok-pager/docs/user-guide/17-sessions.md (GROK_HOME overrides ~/.grok)"}},
 		Evidence:    EvidenceSource, EvidenceNote: "Grok Build source at 19d42e3 (session layout) and the rows agentsview generated through its types (kenn-io/agentsview@538600744 internal/parser/testdata/grok-build); npm @vibe-kit/grok-cli 0.0.34 read: it keeps no session files, only ~/.grok/user-settings.json; synthetic fixture",
-		Notes: "issue 28; updates.jsonl (the ACP update stream), rewind_points.jsonl, feedback.jsonl, signals.json, plan.json and prompt_context.json are collected, not parsed yet",
+		Notes: "issue 28; updates.jsonl (per-turn usage and cost), signals.json and prompt_context.json (headless run) are parsed; rewind_points.jsonl, feedback.jsonl and plan.json are collected, not parsed yet",
 		Targets: []Target{
 			{ID: "sessions", Root: RootHome, Glob: ".grok/sessions/*/*/chat_history.jsonl", Kind: KindTranscript},
 			{ID: "session-summary", Root: RootHome, Glob: ".grok/sessions/*/*/summary.json", Kind: KindOther},

@@ -90,7 +90,7 @@ var agentsPToZ = []Agent{
 	{
 		Name: "qoder", Display: "Qoder (CLI and IDE)", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceBundle, EvidenceNote: "The shipped bundle of npm @qoder-ai/qodercli 1.1.52 (bundle/qodercli.js: projects/<cwd with non-alphanumerics as ->/<session>.jsonl, <session>/subagents/agent-<id>.jsonl and .meta.json) and kenn-io/agentsview at 5386007 (the IDE's SharedClientCache paths, <session>-session.json); synthetic fixture (the CLI answers 'Not logged in' without a Qoder account; not run)",
-		Notes: "issue 28; the CLI writes Claude Code's transcript format; QODER_CONFIG_DIR moves ~/.qoder elsewhere (not followed); the session and subagent meta files are collected, not parsed yet",
+		Notes: "issue 28; the CLI writes Claude Code's transcript format; QODER_CONFIG_DIR moves ~/.qoder elsewhere (not followed); the session and subagent meta files are parsed (qoder/meta)",
 		Targets: []Target{
 			{ID: "projects", Root: RootHome, Glob: "{.qoder,.qoderwork}/projects/**/*.jsonl", Kind: KindTranscript, Projects: ProjectsJSONLCwd},
 			{ID: "ide-projects", OS: AllOS, Root: RootAppConfig, Glob: "Qoder/SharedClientCache/cli/projects/**/*.jsonl", Kind: KindTranscript, Projects: ProjectsJSONLCwd},

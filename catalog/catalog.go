@@ -16,8 +16,10 @@ import (
 // where a folder is expected, attributed to the agent whose folder it
 // stands for: 64ab3bf, b22f3b7) that changes what a collection holds or the
 // agent its rows name. 2026.12.03: the agents and targets added since
-// 2026.12.01 and that attribution.
-const Version = "2026.12.03"
+// 2026.12.01 and that attribution. 2026.12.03.2: gemini-cli's restore
+// checkpoints collected, systemd units read for relocations, and notes on
+// what grok and qoder files are parsed.
+const Version = "2026.12.03.2"
 
 // OS is an operating system a target applies to.
 type OS string
