@@ -19,15 +19,16 @@ import (
 // every wording the parsers had for those causes, and their near kin.
 var ownJSONWording = regexp.MustCompile(`(?i:not an? JSON|invalid JSON|malformed JSON|bad JSON|unreadable JSON|not valid JSON|is not JSON|not JSON\b|truncated or (invalid|unreadable|glued) JSON|cut or glued JSON)|JSON line\b`)
 
-// ownGluedWording matches a string literal that words a line SplitGlued
+// ownSharedWording matches a string literal that words a line SplitGlued
 // split (a cut record with a whole one glued on, or records sharing a
 // line) itself instead of calling parser.GluedProblem: the five wordings
 // the parsers had ("cut record before a glued record: the cut part is
 // lost", "...; kept the glued record", "a step cut short with the next
 // step glued to it", "line cut short; a glued record after it was kept",
 // "cut record with the next record glued on: the cut part is skipped")
-// and their kin.
-var ownGluedWording = regexp.MustCompile(`(?i)\bglued\b|records on one line`)
+// and their kin; and a SQLite table whose read failed part way, worded by
+// parser.TableNotRead (opencode wrote "<query>: <error>").
+var ownSharedWording = regexp.MustCompile(`(?i)\bglued\b|records on one line|not read to the end`)
 
 // parserSources lists the non-test Go files of the agent packages and the
 // shared format packages.
@@ -90,8 +91,8 @@ func TestOneWordingPerJSONCause(t *testing.T) {
 				if m := ownJSONWording.FindString(s); m != "" {
 					t.Errorf("%s: %q words a bad JSON line or value itself (%q): use parser.BadJSONLine, NotJSON, NotJSONObject or NotJSONArray (analyzer/parser/wording.go)", fset.Position(n.Pos()), s, m)
 				}
-				if m := ownGluedWording.FindString(s); m != "" {
-					t.Errorf("%s: %q words a glued line itself (%q): use parser.GluedProblem (analyzer/parser/lines.go)", fset.Position(n.Pos()), s, m)
+				if m := ownSharedWording.FindString(s); m != "" {
+					t.Errorf("%s: %q words a glued line or a failed table read itself (%q): use parser.GluedProblem (analyzer/parser/lines.go) or parser.TableNotRead (sqlite.go)", fset.Position(n.Pos()), s, m)
 				}
 			}
 			return true
