@@ -62,7 +62,7 @@ func parserSources(t *testing.T) []string {
 // cause. Doc strings of the registry are not messages and are not read.
 func TestOneWordingPerJSONCause(t *testing.T) {
 	fset := token.NewFileSet()
-	calls, glued := 0, 0
+	calls, glued, gluedKind := 0, 0, 0
 	for _, f := range parserSources(t) {
 		af, err := parser.ParseFile(fset, f, nil, parser.SkipObjectResolution)
 		if err != nil {
@@ -81,6 +81,8 @@ func TestOneWordingPerJSONCause(t *testing.T) {
 						calls++
 					case "GluedProblem":
 						glued++
+					case "KindGlued":
+						gluedKind++
 					}
 				}
 			case *ast.BasicLit:
@@ -108,6 +110,11 @@ func TestOneWordingPerJSONCause(t *testing.T) {
 	// chats and usage, vscode, windsurf).
 	if glued != 18 {
 		t.Errorf("found %d calls of parser.GluedProblem, want 18", glued)
+	}
+	// One cause, one kind: each is written as Report(n, parser.KindGlued,
+	// ...), never a plain parse problem.
+	if gluedKind != glued {
+		t.Errorf("found %d uses of parser.KindGlued for %d calls of parser.GluedProblem: a glued line is kind glued_record", gluedKind, glued)
 	}
 }
 

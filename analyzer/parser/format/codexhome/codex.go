@@ -50,7 +50,7 @@ func Parsers(f Flavor) []parser.Parser {
 func (fl flavor) parsers(who string) []parser.Parser {
 	ps := []parser.Parser{
 		parser.New(parser.Spec{
-			ID: fl.agent + "/rollout", Agent: fl.agent, Version: 7,
+			ID: fl.agent + "/rollout", Agent: fl.agent, Version: 8,
 			Actions: Actions,
 			Targets: []string{"sessions"},
 			Names:   []string{"rollout-*.jsonl", "rollout-*.jsonl.zst", "rollout-*.json"},

@@ -26,7 +26,7 @@ func parseHistory(ctx context.Context, in *parser.Input, out parser.Sink) error 
 			return
 		}
 		if kept > 0 {
-			out.Problem(n, parser.GluedProblem(kept, true))
+			out.Report(n, parser.KindGlued, parser.GluedProblem(kept, true))
 		}
 		var h historyLine
 		if err := json.Unmarshal(raw, &h); err != nil {

@@ -198,7 +198,7 @@ func (fl flavor) parseRollout(ctx context.Context, in *parser.Input, out parser.
 			return
 		}
 		if kept > 0 {
-			out.Problem(n, parser.GluedProblem(kept, true))
+			out.Report(n, parser.KindGlued, parser.GluedProblem(kept, true))
 		}
 		rec, dropped, err := normalizeLenient(raw)
 		if err != nil {

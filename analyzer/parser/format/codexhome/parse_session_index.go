@@ -50,7 +50,7 @@ func parseSessionIndex(ctx context.Context, in *parser.Input, out parser.Sink) e
 			return
 		}
 		if kept > 0 {
-			out.Problem(n, parser.GluedProblem(kept, true))
+			out.Report(n, parser.KindGlued, parser.GluedProblem(kept, true))
 		}
 		var s sessionIndexLine
 		if err := json.Unmarshal(raw, &s); err != nil {
