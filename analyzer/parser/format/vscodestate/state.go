@@ -371,7 +371,7 @@ func ExtensionStateParsers(exts ...StateExtension) []parser.Parser {
 			ID: o.Agent + "/extension-state", Agent: o.Agent, Version: 6,
 			Targets: o.Targets, Names: []string{"state.vscdb", "state.vscdb.backup"},
 			Emits: emits, Secondary: sec, Actions: actions,
-			Doc: "extension rows of " + o.Agent + "'s state.vscdb ItemTable through parser.VSCodeState; " + strings.Join(docs, "; "),
+			Doc: "extension rows of " + o.Agent + "'s state.vscdb ItemTable through vscodestate.VSCodeState; " + strings.Join(docs, "; "),
 		}, func(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			return runExtensions(ctx, in, out, exts)
 		}))
