@@ -367,6 +367,15 @@ func emptyStoreMsg(ctx context.Context, db *sql.DB, name string) string {
 	}
 }
 
+// TableNotRead words the one SQLite error policy's problem: a read of
+// table failed part way (a corrupt page, a locked or cut file); the rows
+// read before it stand and the parser goes on with the other tables.
+// ReadTables writes it; a parser whose reads of a table are spread over
+// its run (opencode's per-session queries) writes it itself.
+func TableNotRead(table string, err error) string {
+	return "table " + table + " not read to the end: " + err.Error() + "; the other tables are read"
+}
+
 // TableRead is one table's read in ReadTables.
 type TableRead struct {
 	Table string
@@ -386,7 +395,7 @@ func ReadTables(ctx context.Context, out Sink, present map[string]bool, reads ..
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			out.Problem(0, "table "+r.Table+" not read to the end: "+err.Error()+"; the other tables are read")
+			out.Problem(0, TableNotRead(r.Table, err))
 		}
 	}
 	return ctx.Err()

@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/vscodestate"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/agentzero"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/aider"
 	"github.com/doubleagent/doubleagent/analyzer/parsers/amp"
@@ -179,7 +180,7 @@ func All() []parser.Parser {
 		surface.Parsers(),
 		// One parser per state.vscdb owner (vscode, cursor, kiro, pearai,
 		// trae, windsurf): the editor extensions' rows, each store opened once.
-		parser.ExtensionStateParsers(
+		vscodestate.ExtensionStateParsers(
 			cody.StateExtension(),    // cody
 			pearai.StateExtension(),  // pearai (pearai-roo-cline)
 			roocode.StateExtension(), // roo-code (RooVeterinaryInc.roo-cline)

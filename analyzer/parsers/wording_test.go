@@ -19,6 +19,17 @@ import (
 // every wording the parsers had for those causes, and their near kin.
 var ownJSONWording = regexp.MustCompile(`(?i:not an? JSON|invalid JSON|malformed JSON|bad JSON|unreadable JSON|not valid JSON|is not JSON|not JSON\b|truncated or (invalid|unreadable|glued) JSON|cut or glued JSON)|JSON line\b`)
 
+// ownSharedWording matches a string literal that words a line SplitGlued
+// split (a cut record with a whole one glued on, or records sharing a
+// line) itself instead of calling parser.GluedProblem: the five wordings
+// the parsers had ("cut record before a glued record: the cut part is
+// lost", "...; kept the glued record", "a step cut short with the next
+// step glued to it", "line cut short; a glued record after it was kept",
+// "cut record with the next record glued on: the cut part is skipped")
+// and their kin; and a SQLite table whose read failed part way, worded by
+// parser.TableNotRead (opencode wrote "<query>: <error>").
+var ownSharedWording = regexp.MustCompile(`(?i)\bglued\b|records on one line|not read to the end`)
+
 // parserSources lists the non-test Go files of the agent packages and the
 // shared format packages.
 func parserSources(t *testing.T) []string {
@@ -51,7 +62,7 @@ func parserSources(t *testing.T) []string {
 // cause. Doc strings of the registry are not messages and are not read.
 func TestOneWordingPerJSONCause(t *testing.T) {
 	fset := token.NewFileSet()
-	calls := 0
+	calls, glued, gluedKind := 0, 0, 0
 	for _, f := range parserSources(t) {
 		af, err := parser.ParseFile(fset, f, nil, parser.SkipObjectResolution)
 		if err != nil {
@@ -68,6 +79,10 @@ func TestOneWordingPerJSONCause(t *testing.T) {
 					switch n.Sel.Name {
 					case "BadJSONLine", "NotJSON", "NotJSONObject", "NotJSONArray":
 						calls++
+					case "GluedProblem":
+						glued++
+					case "KindGlued":
+						gluedKind++
 					}
 				}
 			case *ast.BasicLit:
@@ -78,12 +93,28 @@ func TestOneWordingPerJSONCause(t *testing.T) {
 				if m := ownJSONWording.FindString(s); m != "" {
 					t.Errorf("%s: %q words a bad JSON line or value itself (%q): use parser.BadJSONLine, NotJSON, NotJSONObject or NotJSONArray (analyzer/parser/wording.go)", fset.Position(n.Pos()), s, m)
 				}
+				if m := ownSharedWording.FindString(s); m != "" {
+					t.Errorf("%s: %q words a glued line or a failed table read itself (%q): use parser.GluedProblem (analyzer/parser/lines.go) or parser.TableNotRead (sqlite.go)", fset.Position(n.Pos()), s, m)
+				}
 			}
 			return true
 		})
 	}
 	if calls < 100 {
 		t.Fatalf("found %d calls of the shared wordings; the scan is broken", calls)
+	}
+	// Every parser that splits glued lines words them through GluedProblem:
+	// 18 calls (claude-code history, the Claude transcript, claude-desktop,
+	// codex's three JSON Lines readers, continue, copilot-cli, cursor,
+	// the Gemini chat log, goose, letta, nanobot, the pi session, qwen's
+	// chats and usage, vscode, windsurf).
+	if glued != 18 {
+		t.Errorf("found %d calls of parser.GluedProblem, want 18", glued)
+	}
+	// One cause, one kind: each is written as Report(n, parser.KindGlued,
+	// ...), never a plain parse problem.
+	if gluedKind != glued {
+		t.Errorf("found %d uses of parser.KindGlued for %d calls of parser.GluedProblem: a glued line is kind glued_record", gluedKind, glued)
 	}
 }
 

@@ -16,9 +16,9 @@
 //	codexhome        the Codex home: rollouts, history, config, state, thread
 //	                 history, logs and memories (codex-cli, open-interpreter)
 //	kimiwire         Kimi wire.jsonl sessions (kimi-cli, kimi-work)
-//
-// The VS Code state database (state.vscdb ItemTable) that every VS Code
-// fork writes is read by parser.VSCodeState in the parser package itself.
+//	vscodestate      the VS Code state database, state.vscdb, and the
+//	                 extension state and sign-ins in it (vscode, cursor,
+//	                 trae, cody, pearai, roo-code, tabby, twinny)
 //
 // Agent packages import these and the parser contract, never each other:
 // analyzer/parsers/structure_test.go fails on any import of one agent

@@ -25,7 +25,7 @@ func History() parser.Parser {
 			Unrecorded: []string{"/exit", "/quit"}},
 		Trace:   true,
 		Agent:   Agent,
-		Version: 4,
+		Version: 5,
 		Targets: []string{"history"},
 		Names:   []string{"history.jsonl"},
 		Doc:     "Claude Code prompt history (.claude/history.jsonl), paste placeholders expanded from paste-cache",
@@ -69,7 +69,7 @@ func parseHistory(ctx context.Context, in *parser.Input, out parser.Sink) error 
 				return nil
 			}
 			if len(objs) > 1 || lost {
-				out.Problem(n, parser.GluedProblem(len(objs), lost))
+				out.Report(n, parser.KindGlued, parser.GluedProblem(len(objs), lost))
 			}
 			// Every record of a glued line gives its row; a member of an
 			// unexpected type is read as null (parser.DecodeLenient).

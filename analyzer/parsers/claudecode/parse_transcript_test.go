@@ -487,7 +487,7 @@ func TestTranscriptOddMemberTypes(t *testing.T) {
 	}
 	wantProblems := []string{
 		"line 2: member(s) of an unexpected type read as null, the rest of the record read: timestamp",
-		"line 3: 2 complete records on one line with no newline between them; all kept",
+		"line 3: glued_record: 2 complete records on one line with no newline between them; all kept",
 		"line 3: member(s) of an unexpected type read as null, the rest of the record read: isSidechain",
 		"line 4: record of an unexpected shape, not read: expected an object, found an array",
 		`line 5: timestamp "2026-10-11T12:00:05" is no usable time (RFC 3339 with a zone): the record's rows take the time before them (inherited)`,
@@ -516,7 +516,7 @@ func TestHistoryGluedAndOddTypes(t *testing.T) {
 		t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	wantProblems := []string{
-		"line 1: 2 complete records on one line with no newline between them; all kept",
+		"line 1: glued_record: 2 complete records on one line with no newline between them; all kept",
 		"line 2: member(s) of an unexpected type read as null, the rest of the record read: project",
 	}
 	if strings.Join(s.Problems, "\n") != strings.Join(wantProblems, "\n") {

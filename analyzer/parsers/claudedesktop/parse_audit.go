@@ -25,7 +25,7 @@ func Audit() parser.Parser {
 		Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.Thinking, timeline.ToolUse, timeline.ToolResult, timeline.System},
 			Basis: "audit.jsonl repeats the transcript's records as they are written"},
 		Agent:   Agent,
-		Version: 4,
+		Version: 5,
 		Targets: sessionTargets,
 		Names:   []string{"audit.jsonl"},
 		Doc:     "Claude desktop Cowork audit log <session dir>/audit.jsonl (secondary): turns the transcript lacks, init, permission and result records",
@@ -160,7 +160,7 @@ func parseAudit(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			return nil
 		}
 		if lost {
-			out.Problem(n, parser.GluedProblem(len(objs), lost))
+			out.Report(n, parser.KindGlued, parser.GluedProblem(len(objs), lost))
 		}
 		a.rows, a.copies = 0, 0
 		for _, o := range objs {

@@ -14,6 +14,7 @@ import (
 	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/vscodestate"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -59,15 +60,15 @@ func Parsers() []parser.Parser {
 }
 
 // StateExtension reads the sourcegraph.cody-ai row of a state.vscdb.
-func StateExtension() parser.StateExtension {
-	return parser.StateExtension{
+func StateExtension() vscodestate.StateExtension {
+	return vscodestate.StateExtension{
 		Agent: Agent, Keys: []string{ExtensionID}, Actions: actions,
 		Doc:  "sourcegraph.cody-ai row (cody-local-chatHistory-v2 chats, cody-model-preferences)",
 		Read: readState,
 	}
 }
 
-func readState(ctx context.Context, st *parser.VSCodeState, present map[string]string, in *parser.Input, out parser.Sink) error {
+func readState(ctx context.Context, st *vscodestate.VSCodeState, present map[string]string, in *parser.Input, out parser.Sink) error {
 	r, ok, err := st.Item(ctx, present[ExtensionID])
 	if err != nil || !ok {
 		return err

@@ -15,7 +15,7 @@
 // Files:
 //
 //   - the sourcegraph.cody-ai row of a VS Code or fork
-//     User/globalStorage/state.vscdb (read through parser.VSCodeState by the
+//     User/globalStorage/state.vscdb (read through vscodestate.VSCodeState by the
 //     "<editor>/extension-state" parsers; SourceLine is the ItemTable
 //     rowid). Its cody-local-chatHistory-v2 member is an
 //     AccountKeyedChatHistory: {"<endpoint>-<username>": {chat: {<chat id>:

@@ -21,7 +21,7 @@ func Parsers() []parser.Parser {
 			Doc:     "Continue sessions/<sessionId>.json (prompts, replies, thinking, tool calls and results, denials) timed from sessions/sessions.json dateCreated; sessions.json entries whose session file is gone",
 		}, parseSessionFile),
 		parser.New(parser.Spec{
-			ID: "continue/dev-data", Agent: Agent, Version: 3,
+			ID: "continue/dev-data", Agent: Agent, Version: 4,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.ToolUse, timeline.ToolResult, timeline.System},
 				Basis: "dev data events are stamped as the session's messages are written"},

@@ -60,7 +60,7 @@ func parseDevData(ctx context.Context, in *parser.Input, out parser.Sink) error 
 			if len(objs) == 0 {
 				out.Problem(n, parser.BadJSONLine(nil))
 			} else {
-				out.Problem(n, parser.GluedProblem(len(objs), true))
+				out.Report(n, parser.KindGlued, parser.GluedProblem(len(objs), true))
 			}
 		}
 		for _, obj := range objs {

@@ -20,7 +20,7 @@ const Agent = "copilot-cli"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "copilot-cli/events", Agent: Agent, Version: 4,
+			ID: "copilot-cli/events", Agent: Agent, Version: 6,
 			Actions: Actions,
 			Targets: []string{"events"}, Names: []string{"events.jsonl"},
 			Doc: "session-state/<id>/events.jsonl event log: prompts, replies, reasoning, tool calls and results, permission requests and decisions, model switches, hooks, subagents in their own sessions, session info (unknown types kept as system rows)",

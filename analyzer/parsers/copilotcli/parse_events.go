@@ -95,7 +95,7 @@ func parseEvents(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			if len(objs) == 0 {
 				out.Problem(n, parser.BadJSONLine(nil))
 			} else {
-				out.Problem(n, "cut record before a glued record; kept the glued record")
+				out.Report(n, parser.KindGlued, parser.GluedProblem(len(objs), true))
 			}
 		}
 		for _, o := range objs {

@@ -212,7 +212,7 @@ func TestEventsMalformed(t *testing.T) {
 	s := parsertest.Run(t, byID(t, "copilot-cli/events"), sessionInput(t, "malformed", "events", "events.jsonl"))
 	want := []string{
 		"line 2: malformed JSON line (cut short or corrupt), skipped",
-		"line 3: cut record before a glued record; kept the glued record",
+		"line 3: glued_record: cut record glued to the next record on one line; kept 1 complete record(s)",
 		"line 4: not an event record (no type)",
 		"line 5: nul_run: 4 NUL byte(s) dropped from the line (padding a crash or a preallocating writer leaves)",
 		"line 7: malformed JSON line (cut short or corrupt), skipped",

@@ -27,7 +27,7 @@ func Parsers() []parser.Parser {
 			Doc:     "Cursor global state.vscdb: composers and bubbles (prompts, replies, thinking, tool calls and results, permission decisions, models; subagent composers as their own sessions), composerHeaders (deleted conversations, recovered yes, with the agentKv:blob:* messages that name them), deleted composers and bubbles carved from freed space and stale WAL frames (recovered), settings blob (run modes, allow and deny lists, models last used), GitHub sign-in, cloud agents (origin, synced, status, repository, model), cloud environment repositories, cloud agents' MCP authorisations, plugin MCP servers and installed plugins",
 		}, parseStateDB),
 		parser.New(parser.Spec{
-			ID: "cursor/transcript", Agent: Agent, Version: 5,
+			ID: "cursor/transcript", Agent: Agent, Version: 6,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.Thinking, timeline.ToolUse, timeline.ToolResult, timeline.System},
 				Basis: "no window: only a transcript's user lines carry a time, to the minute (the seed's one minute), and every other row only inherits it, so a reply or call more than a minute after its prompt would pair with nothing; every row names its conversation (the composer id), so rows pair within the conversation, one to one"},

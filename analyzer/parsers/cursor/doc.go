@@ -42,7 +42,7 @@
 // # cursor/state-db (targets "state-db", "remote-state": state.vscdb)
 //
 // SQLite, tables ItemTable and cursorDiskKV (key TEXT, value BLOB of
-// JSON), read through parser.VSCodeState (values bounded; the
+// JSON), read through vscodestate.VSCodeState (values bounded; the
 // subComposerIds scan stays one json_extract query). SourceLine is the
 // rowid of the cursorDiskKV (or composerHeaders, ItemTable) row a record
 // came from. Record ids: "<composer>:<bubble>#<k>" (the k-th row of a

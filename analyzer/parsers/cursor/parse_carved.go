@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/vscodestate"
 	"github.com/doubleagent/doubleagent/analyzer/parser/sqlitecarve"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
@@ -15,7 +16,7 @@ import (
 // live rows are read.
 type carvedKV struct {
 	rec  sqlitecarve.Record
-	row  parser.StateRow
+	row  vscodestate.StateRow
 	used bool
 }
 
@@ -62,7 +63,7 @@ func (s *stateReader) loadCarved(c *parser.Carved) {
 			other[p]++
 			continue
 		}
-		s.carved[key] = &carvedKV{rec: rec, row: parser.StateRow{Table: "cursorDiskKV", Rowid: line, Key: key, Size: int64(len(val)), Value: val}}
+		s.carved[key] = &carvedKV{rec: rec, row: vscodestate.StateRow{Table: "cursorDiskKV", Rowid: line, Key: key, Size: int64(len(val)), Value: val}}
 	}
 	if lost > 0 {
 		s.out.Report(0, parser.KindCarve, fmt.Sprintf("%d recovered cursorDiskKV record(s) lost their key or value: not given rows", lost))

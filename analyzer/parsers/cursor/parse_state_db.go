@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/vscodestate"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -96,7 +97,7 @@ type headerJSON struct {
 
 type stateReader struct {
 	ctx context.Context
-	st  *parser.VSCodeState
+	st  *vscodestate.VSCodeState
 	db  *sql.DB
 	in  *parser.Input
 	out parser.Sink
@@ -112,7 +113,7 @@ type stateReader struct {
 }
 
 func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	st, err := parser.OpenVSCodeState(ctx, in, out)
+	st, err := vscodestate.OpenVSCodeState(ctx, in, out)
 	if err != nil {
 		out.Problem(0, "state database not readable: "+err.Error())
 		return nil
@@ -139,7 +140,7 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	live := map[string]bool{}
 	if s.kv {
 		parents := s.readParents()
-		err := st.KVs(ctx, "composerData:", func(r parser.StateRow) error {
+		err := st.KVs(ctx, "composerData:", func(r vscodestate.StateRow) error {
 			id := strings.TrimPrefix(r.Key, "composerData:")
 			live[id] = true
 			if err := s.composer(id, r, headers[id], parents[id]); err != nil {
@@ -366,13 +367,13 @@ func (s *stateReader) sys(c *conv, rowid int64, t time.Time, ok bool, word, text
 // listed in another's subComposerIds is a subagent: its rows carry its own
 // session id and the parent's (ParentSessionID), after "subagent <id> of
 // <parent>", and its user bubbles are the parent model's task prompts.
-func (s *stateReader) composer(id string, r parser.StateRow, h *header, parent string) error {
+func (s *stateReader) composer(id string, r vscodestate.StateRow, h *header, parent string) error {
 	rowid := r.Rowid
 	var cd composerData
 	bad := false
 	switch {
 	case r.TooLarge:
-		s.problem(rowid, "composerData:"+id+": "+fmt.Sprintf("value of %d bytes over the %d-byte bound: not read", r.Size, parser.MaxStateValue))
+		s.problem(rowid, "composerData:"+id+": "+fmt.Sprintf("value of %d bytes over the %d-byte bound: not read", r.Size, vscodestate.MaxStateValue))
 		bad = true
 	case len(r.Value) == 0:
 		bad = true
@@ -485,7 +486,7 @@ func (s *stateReader) composer(id string, r parser.StateRow, h *header, parent s
 // holding one.
 func (s *stateReader) chunkHeaders(id string) []bubbleHeader {
 	var out []bubbleHeader
-	err := s.st.KVs(s.ctx, "composerConvHeaders:"+id+":", func(r parser.StateRow) error {
+	err := s.st.KVs(s.ctx, "composerConvHeaders:"+id+":", func(r vscodestate.StateRow) error {
 		var hs []bubbleHeader
 		if err := r.JSON(&hs); err == nil {
 			out = append(out, hs...)
@@ -538,7 +539,7 @@ func (s *stateReader) bubbleByID(c *conv, composer, bid string, modelShown *bool
 	return s.bubbleRow(c, r, bid, modelShown)
 }
 
-func (s *stateReader) bubbleRow(c *conv, r parser.StateRow, bid string, modelShown *bool) bool {
+func (s *stateReader) bubbleRow(c *conv, r vscodestate.StateRow, bid string, modelShown *bool) bool {
 	var b bubble
 	if err := r.JSON(&b); err != nil {
 		s.problem(r.Rowid, parser.NotJSON(r.Key, err))
@@ -554,7 +555,7 @@ func (s *stateReader) bubbleRow(c *conv, r parser.StateRow, bid string, modelSho
 func (s *stateReader) orphanBubbles(c *conv, composer string, modelShown *bool) int {
 	n := 0
 	prefix := "bubbleId:" + composer + ":"
-	err := s.st.KVs(s.ctx, prefix, func(r parser.StateRow) error {
+	err := s.st.KVs(s.ctx, prefix, func(r vscodestate.StateRow) error {
 		if s.bubbleRow(c, r, strings.TrimPrefix(r.Key, prefix), modelShown) {
 			n++
 		}
@@ -794,7 +795,7 @@ func lexicalText(raw json.RawMessage) string {
 // conversation is gone from its store of record, so the session reads
 // recovered yes; its agent transcript, when collected, gives its own rows
 // (cursor/transcript).
-func (s *stateReader) deleted(h *header, blobs []parser.StateRow) {
+func (s *stateReader) deleted(h *header, blobs []vscodestate.StateRow) {
 	c := &conv{id: h.id, session: h.id, project: h.project, created: h.created}
 	if h.name != "" {
 		s.sys(c, h.rowid, h.created, !h.created.IsZero(), "name", "session name: "+h.name)

@@ -13,6 +13,7 @@ import (
 	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/vscodestate"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -51,7 +52,7 @@ func (s *stateReader) items() error {
 			return err
 		}
 		for _, a := range accounts {
-			parser.AccountRows(s.in, s.out, a)
+			vscodestate.AccountRows(s.in, s.out, a)
 		}
 	}
 	return nil
@@ -82,7 +83,7 @@ type cloudAgent struct {
 func (s *stateReader) cloudAgents() error {
 	return s.st.ItemsMatching(s.ctx, cloudAgentsKey, func(k string) bool {
 		return k == cloudAgentsKey || strings.HasPrefix(k, cloudAgentsKey+".")
-	}, func(r parser.StateRow) error {
+	}, func(r vscodestate.StateRow) error {
 		var list []json.RawMessage
 		if err := r.JSON(&list); err != nil {
 			s.problem(r.Rowid, r.Key+": not a list of cloud agents: "+err.Error())
@@ -103,7 +104,7 @@ func (s *stateReader) cloudAgents() error {
 	})
 }
 
-func (s *stateReader) cloudAgent(r parser.StateRow, a *cloudAgent) {
+func (s *stateReader) cloudAgent(r vscodestate.StateRow, a *cloudAgent) {
 	id := firstNonEmpty(a.BcID, a.ID)
 	if id == "" {
 		s.out.Report(r.Rowid, parser.KindSkippedRecord, r.Key+": cloud agent without bcId or id")
@@ -219,7 +220,7 @@ func repoName(raw json.RawMessage) string {
 func (s *stateReader) mcpAuth() error {
 	return s.st.ItemsMatching(s.ctx, mcpAuthKey, func(k string) bool {
 		return k == mcpAuthKey || strings.HasPrefix(k, mcpAuthKey+".")
-	}, func(r parser.StateRow) error {
+	}, func(r vscodestate.StateRow) error {
 		var v any
 		if err := r.JSON(&v); err != nil {
 			s.problem(r.Rowid, parser.NotJSON(r.Key, err))
@@ -328,7 +329,7 @@ func looksLikeAgentID(s string) bool { return strings.HasPrefix(s, "bc-") }
 // (literally, or base64-encoded); of the value only the server's URL is
 // read. The mcpOAuth.secret.* rows hold the tokens and are never read.
 func (s *stateReader) mcpServers() error {
-	return s.st.Items(s.ctx, mcpOAuthGlobal, func(r parser.StateRow) error {
+	return s.st.Items(s.ctx, mcpOAuthGlobal, func(r vscodestate.StateRow) error {
 		name := decodeServerKey(strings.TrimPrefix(r.Key, mcpOAuthGlobal))
 		e := timeline.Event{TurnType: timeline.System, SourceLine: r.Rowid, RecordID: r.Key + "#server"}
 		var m map[string]json.RawMessage
@@ -404,7 +405,7 @@ func redactURL(s string) string {
 // installed: <id>" row per entry (with its sources), at the file's mtime;
 // a workspace scope (a file:// URI) is the row's project.
 func (s *stateReader) plugins() error {
-	return s.st.Items(s.ctx, pluginsInstalled, func(r parser.StateRow) error {
+	return s.st.Items(s.ctx, pluginsInstalled, func(r vscodestate.StateRow) error {
 		team, scope, _ := strings.Cut(strings.TrimPrefix(r.Key, pluginsInstalled), "|")
 		var list []json.RawMessage
 		if err := r.JSON(&list); err != nil {
@@ -454,8 +455,8 @@ func (s *stateReader) plugins() error {
 // records that name it (content-addressed message blobs Cursor keeps
 // because other conversations may share them). The search runs in SQLite
 // (instr), one pass per deleted composer, over JSON values only.
-func (s *stateReader) deletedBlobs(ids []string) map[string][]parser.StateRow {
-	out := map[string][]parser.StateRow{}
+func (s *stateReader) deletedBlobs(ids []string) map[string][]vscodestate.StateRow {
+	out := map[string][]vscodestate.StateRow{}
 	if !s.kv || len(ids) == 0 {
 		return out
 	}
@@ -466,7 +467,7 @@ func (s *stateReader) deletedBlobs(ids []string) map[string][]parser.StateRow {
 		}
 		rows, err := s.db.QueryContext(s.ctx, `SELECT key FROM cursorDiskKV WHERE key >= ? AND key < ?
 			AND length(value) <= ? AND substr(CAST(value AS BLOB), 1, 1) = X'7B' AND instr(CAST(value AS TEXT), ?) > 0 ORDER BY key`,
-			lo, hi, parser.MaxStateValue, id)
+			lo, hi, vscodestate.MaxStateValue, id)
 		if err != nil {
 			s.problem(0, "agentKv:blob search: "+err.Error())
 			return out
@@ -495,7 +496,7 @@ func (s *stateReader) deletedBlobs(ids []string) map[string][]parser.StateRow {
 
 // blob emits one agentKv:blob:* message of a deleted conversation. The
 // blob records no time: its rows are undated.
-func (s *stateReader) blob(c *conv, r parser.StateRow) {
+func (s *stateReader) blob(c *conv, r vscodestate.StateRow) {
 	base := func() timeline.Event {
 		return timeline.Event{SessionID: c.session, ProjectPath: c.project, SourceLine: r.Rowid, TimeBasis: timeline.TimeNone}
 	}

@@ -206,7 +206,7 @@ func (t *trEmitter) jsonl(ctx context.Context, r io.Reader) error {
 				t.out.Problem(n, parser.BadJSONLine(jerr))
 				return nil
 			}
-			t.out.Problem(n, parser.GluedProblem(len(objs), lost))
+			t.out.Report(n, parser.KindGlued, parser.GluedProblem(len(objs), lost))
 			for _, obj := range objs {
 				l = trLine{}
 				if json.Unmarshal(obj, &l) == nil {

@@ -21,7 +21,7 @@ const Agent = "gemini-cli"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "gemini-cli/chat", Agent: Agent, Version: 6,
+			ID: "gemini-cli/chat", Agent: Agent, Version: 8,
 			Actions: actions,
 			Targets: []string{"chats"}, Names: []string{"*.json", "*.jsonl"},
 			Doc: "tmp/<slug>/chats/**/*.jsonl op-log (replayed: last copy wins unless it rewrites the message, then both stay; $set keeps first-hand records, $rewindTo keeps the rewound ones and a rewind row) and legacy *.json ConversationRecord",

@@ -27,7 +27,7 @@ func Parsers() []parser.Parser {
 			Doc:     "goose sessions/sessions.db: sessions and messages (prompts, replies, thinking, tool requests and responses, confirmations, approvals), plus the legacy sessions/*.jsonl files beside it as a secondary source (the turns the database lacks); deleted sessions and messages carved from freed space and stale WAL frames (recovered)",
 		}, parseSessionsDB),
 		parser.New(parser.Spec{
-			ID: "goose/sessions", Agent: Agent, Version: 5,
+			ID: "goose/sessions", Agent: Agent, Version: 6,
 			Actions: actions,
 			Targets: []string{"sessions"},
 			Names:   []string{"*.jsonl"},

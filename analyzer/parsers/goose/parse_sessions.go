@@ -290,7 +290,7 @@ func (j *jsonlSession) read(ctx context.Context, r io.Reader, out parser.Sink) e
 				out.Problem(n, parser.BadJSONLine(nil))
 				return nil
 			}
-			out.Problem(n, "cut record with the next record glued on: the cut part is skipped")
+			out.Report(n, parser.KindGlued, parser.GluedProblem(len(objs), true))
 		}
 		for _, o := range objs {
 			var probe map[string]json.RawMessage

@@ -44,7 +44,7 @@ func Parsers() []parser.Parser {
 		}
 		ps = append(ps,
 			parser.New(parser.Spec{
-				ID: a + "/db", Agent: a, Version: 6,
+				ID: a + "/db", Agent: a, Version: 7,
 				Actions: actions,
 				Targets: []string{"db"}, Names: dbNames,
 				Secondary: &parser.Secondary{Window: time.Second, TurnTypes: allTurns,
@@ -122,7 +122,7 @@ func Parsers() []parser.Parser {
 		// (with RFC 3339 text times and Anthropic-style blocks in older
 		// builds) plus model_usage in one db.sqlite.
 		parser.New(parser.Spec{
-			ID: "zcode/db", Agent: agentZCode, Version: 1,
+			ID: "zcode/db", Agent: agentZCode, Version: 2,
 			Actions: zcodeActions,
 			Targets: []string{"db"}, Names: []string{"db.sqlite"},
 			Doc: "~/.zcode/cli/db/db.sqlite (OpenCode's session/message/part rows, times as epoch ms or RFC 3339 text, text/reasoning/tool parts and the older thinking/tool_use/tool_result blocks) and model_usage: one row per model turn",

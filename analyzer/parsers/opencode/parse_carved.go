@@ -59,14 +59,14 @@ func (r *dbReader) carved(c *parser.Carved, live map[string]*dbSession) map[stri
 	for _, t := range []string{"message", "part"} {
 		liveIDs[t] = map[string]bool{}
 		if r.tables[t] {
-			r.scanOrProblem("SELECT id FROM "+t, func(m map[string]any) { liveIDs[t][str(m["id"])] = true })
+			r.scanOrProblem(t, "SELECT id FROM "+t, func(m map[string]any) { liveIDs[t][str(m["id"])] = true })
 		}
 	}
 	// a part the sync log records as removed gets its rows from the log
 	// (events): a carved version of it is an older copy of that record
 	logParts := map[string]bool{}
 	if r.tables["event"] {
-		r.scanOrProblem("SELECT data FROM event WHERE type LIKE 'message.part.removed%'", func(m map[string]any) {
+		r.scanOrProblem("event", "SELECT data FROM event WHERE type LIKE 'message.part.removed%'", func(m map[string]any) {
 			var d struct {
 				PartID string `json:"partID"`
 			}
@@ -265,7 +265,7 @@ func (r *dbReader) liveMessage(id string) (msgInfo, bool) {
 	if !r.tables["message"] {
 		return mi, false
 	}
-	r.scanOrProblem("SELECT * FROM message WHERE id=?", func(m map[string]any) {
+	r.scanOrProblem("message", "SELECT * FROM message WHERE id=?", func(m map[string]any) {
 		if v, err := msgFromRow(m); err == nil {
 			mi, ok = v, true
 		}

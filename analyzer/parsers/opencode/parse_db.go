@@ -106,7 +106,7 @@ func (r *dbReader) run() error {
 	r.subagents = map[string]bool{}
 	r.dirs = map[string]string{}
 	if r.tables["project"] {
-		r.scanOrProblem("SELECT rowid AS rowid_, * FROM project", func(m map[string]any) {
+		r.scanOrProblem("project", "SELECT rowid AS rowid_, * FROM project", func(m map[string]any) {
 			r.projects[str(m["id"])] = first(m, "worktree", "directory", "path")
 			r.out.Skip(i64(m["rowid_"]), "state_only:project")
 		})
@@ -175,7 +175,7 @@ func (r *dbReader) modelUsage() {
 	if !r.tables["model_usage"] {
 		return
 	}
-	r.scanOrProblem("SELECT rowid AS rowid_, * FROM model_usage ORDER BY rowid", func(m map[string]any) {
+	r.scanOrProblem("model_usage", "SELECT rowid AS rowid_, * FROM model_usage ORDER BY rowid", func(m map[string]any) {
 		sid := str(m["session_id"])
 		ev := timeline.Event{TurnType: timeline.System, SessionID: sid, ParentSessionID: r.parents[sid], ProjectPath: r.dirs[sid],
 			SourceLine: i64(m["rowid_"]), Model: str(m["model_id"]), TimeBasis: timeline.TimeNone}
@@ -280,7 +280,7 @@ func (r *dbReader) sessions() (all, copies []*dbSession) {
 		if !r.tables[table] {
 			continue
 		}
-		r.scanOrProblem("SELECT rowid AS rowid_, * FROM "+table+" ORDER BY rowid", func(m map[string]any) {
+		r.scanOrProblem(table, "SELECT rowid AS rowid_, * FROM "+table+" ORDER BY rowid", func(m map[string]any) {
 			s := sessionFromRow(m, i64(m["rowid_"]))
 			s.info.Share = nil // emitted by the reader, deduplicated
 			if s.info.ID == "" {
@@ -355,7 +355,7 @@ func (r *dbReader) shares() map[string][]shareRow {
 	if !r.tables["session_share"] {
 		return m
 	}
-	r.scanOrProblem("SELECT rowid AS rowid_, * FROM session_share ORDER BY rowid", func(row map[string]any) {
+	r.scanOrProblem("session_share", "SELECT rowid AS rowid_, * FROM session_share ORDER BY rowid", func(row map[string]any) {
 		sh := shareRow{rowid: i64(row["rowid_"]), id: str(row["id"]), url: str(row["url"]), created: msTime(i64(row["time_created"]))}
 		if d := str(row["data"]); d != "" {
 			var v struct {
@@ -382,7 +382,7 @@ func (r *dbReader) v1Messages(e *emitter, sid string) {
 	parts := map[string][]partRec{}
 	var order []string // message ids in part order
 	if r.tables["part"] {
-		r.scanOrProblem("SELECT rowid AS rowid_, * FROM part WHERE session_id=? ORDER BY message_id, id", func(m map[string]any) {
+		r.scanOrProblem("part", "SELECT rowid AS rowid_, * FROM part WHERE session_id=? ORDER BY message_id, id", func(m map[string]any) {
 			rowid := i64(m["rowid_"])
 			p, mid, err := partFromRow(m)
 			if err != nil {
@@ -397,7 +397,7 @@ func (r *dbReader) v1Messages(e *emitter, sid string) {
 	}
 	seen := map[string]bool{}
 	if r.tables["message"] {
-		r.scanOrProblem("SELECT rowid AS rowid_, * FROM message WHERE session_id=? ORDER BY time_created, id", func(m map[string]any) {
+		r.scanOrProblem("message", "SELECT rowid AS rowid_, * FROM message WHERE session_id=? ORDER BY time_created, id", func(m map[string]any) {
 			rowid := i64(m["rowid_"])
 			mi, err := msgFromRow(m)
 			if err != nil {
@@ -519,7 +519,7 @@ func (r *dbReader) v2Messages(e *emitter, sid string) {
 	if r.hasColumn("session_message", "seq") {
 		order = "seq, " + order
 	}
-	r.scanOrProblem("SELECT rowid AS rowid_, * FROM session_message WHERE session_id=? ORDER BY "+order, func(m map[string]any) {
+	r.scanOrProblem("session_message", "SELECT rowid AS rowid_, * FROM session_message WHERE session_id=? ORDER BY "+order, func(m map[string]any) {
 		rowid := i64(m["rowid_"])
 		l := loc{line: rowid, rid: str(m["id"])}
 		var d v2
@@ -709,7 +709,7 @@ func (r *dbReader) orphans(seen map[string]bool, shares map[string][]shareRow) [
 		if !r.tables[t] {
 			continue
 		}
-		r.scanOrProblem("SELECT DISTINCT session_id FROM "+t, func(m map[string]any) {
+		r.scanOrProblem(t, "SELECT DISTINCT session_id FROM "+t, func(m map[string]any) {
 			if id := str(m["session_id"]); id != "" && !seen[id] {
 				set[id] = true
 			}
@@ -731,7 +731,7 @@ func (r *dbReader) events() {
 		return
 	}
 	used := r.removedParts()
-	r.scanOrProblem("SELECT rowid AS rowid_, * FROM event ORDER BY rowid", func(m map[string]any) {
+	r.scanOrProblem("event", "SELECT rowid AS rowid_, * FROM event ORDER BY rowid", func(m map[string]any) {
 		typ := first(m, "type", "name", "event")
 		rowid := i64(m["rowid_"])
 		if used[rowid] {
@@ -795,7 +795,7 @@ func (r *dbReader) removedParts() map[int64]bool {
 	used := map[int64]bool{}
 	var removed []*removedPart
 	byPart := map[string]*removedPart{}
-	r.scanOrProblem("SELECT rowid AS rowid_, * FROM event WHERE type LIKE 'message.part.removed%' ORDER BY rowid", func(m map[string]any) {
+	r.scanOrProblem("event", "SELECT rowid AS rowid_, * FROM event WHERE type LIKE 'message.part.removed%' ORDER BY rowid", func(m map[string]any) {
 		var d struct {
 			SessionID string `json:"sessionID"`
 			MessageID string `json:"messageID"`
@@ -821,7 +821,7 @@ func (r *dbReader) removedParts() map[int64]bool {
 	if len(removed) == 0 {
 		return used
 	}
-	r.scanOrProblem("SELECT rowid AS rowid_, data FROM event WHERE type LIKE 'message.part.updated%' ORDER BY rowid", func(m map[string]any) {
+	r.scanOrProblem("event", "SELECT rowid AS rowid_, data FROM event WHERE type LIKE 'message.part.updated%' ORDER BY rowid", func(m map[string]any) {
 		var d struct {
 			Part struct {
 				ID string `json:"id"`
@@ -846,7 +846,7 @@ func (r *dbReader) removedParts() map[int64]bool {
 			if json.Unmarshal(rp.data, &d) == nil {
 				role := ""
 				if r.tables["message"] {
-					r.scanOrProblem("SELECT data FROM message WHERE id=?", func(m map[string]any) {
+					r.scanOrProblem("message", "SELECT data FROM message WHERE id=?", func(m map[string]any) {
 						var mi msgInfo
 						if json.Unmarshal([]byte(str(m["data"])), &mi) == nil {
 							role = mi.Role
@@ -877,7 +877,7 @@ func (r *dbReader) permissionTable() {
 	if !r.tables["permission"] {
 		return
 	}
-	r.scanOrProblem("SELECT rowid AS rowid_, * FROM permission ORDER BY rowid", func(m map[string]any) {
+	r.scanOrProblem("permission", "SELECT rowid AS rowid_, * FROM permission ORDER BY rowid", func(m map[string]any) {
 		pid := str(m["project_id"])
 		e := &emitter{out: r.out, agent: r.in.Agent, secondary: r.secondary, project: r.projects[pid]}
 		t := msTime(i64(m["time_updated"]))
@@ -911,7 +911,7 @@ func (r *dbReader) worktrees() {
 // worktreeTable reads worktree (early builds) or workspace (1.18: id, type,
 // name, branch, directory, extra, project_id, time_used).
 func (r *dbReader) worktreeTable(table string) {
-	r.scanOrProblem("SELECT rowid AS rowid_, * FROM "+table+" ORDER BY rowid", func(m map[string]any) {
+	r.scanOrProblem(table, "SELECT rowid AS rowid_, * FROM "+table+" ORDER BY rowid", func(m map[string]any) {
 		dir := first(m, "directory", "path", "worktree")
 		pid := str(m["project_id"])
 		e := &emitter{out: r.out, agent: r.in.Agent, secondary: r.secondary, project: r.projects[pid], sess: str(m["session_id"])}
@@ -935,7 +935,7 @@ func (r *dbReader) projectDirectories() {
 	if !r.tables["project_directory"] {
 		return
 	}
-	r.scanOrProblem("SELECT rowid AS rowid_, * FROM project_directory ORDER BY rowid", func(m map[string]any) {
+	r.scanOrProblem("project_directory", "SELECT rowid AS rowid_, * FROM project_directory ORDER BY rowid", func(m map[string]any) {
 		dir := first(m, "directory", "path", "worktree")
 		pid := str(m["project_id"])
 		e := &emitter{out: r.out, agent: r.in.Agent, secondary: r.secondary, project: dir}
@@ -969,18 +969,15 @@ func (r *dbReader) hasColumn(table, col string) bool {
 	return cols[col]
 }
 
-func (r *dbReader) scanOrProblem(q string, fn func(map[string]any), args ...any) {
-	if err := scan(r.ctx, r.db, q, fn, args...); err != nil {
-		r.out.Problem(0, err.Error())
+// scanOrProblem runs q, a read of table, with parser.EachRow; a failing
+// read is the one SQLite policy's problem (parser.TableNotRead), and the
+// run goes on.
+func (r *dbReader) scanOrProblem(table, q string, fn func(map[string]any), args ...any) {
+	err := parser.EachRow(r.ctx, r.db, q, fn, args...)
+	if err == nil || r.ctx.Err() != nil {
+		return // a cancelled run is its parse's error, not a table's problem
 	}
-}
-
-// scan runs q with parser.EachRow, naming the query in its error.
-func scan(ctx context.Context, db *sql.DB, q string, fn func(map[string]any), args ...any) error {
-	if err := parser.EachRow(ctx, db, q, fn, args...); err != nil {
-		return fmt.Errorf("%s: %w", q, err)
-	}
-	return nil
+	r.out.Problem(0, parser.TableNotRead(table, err))
 }
 
 func str(v any) string {

@@ -29,7 +29,7 @@
 //     read whole without ui_messages.json, else only for the permission
 //     decisions).
 //   - the pearai.pearai-roo-cline row of PearAI's User/globalStorage/
-//     state.vscdb (through parser.VSCodeState by the pearai/extension-state
+//     state.vscdb (through vscodestate.VSCodeState by the pearai/extension-state
 //     parser): each taskHistory entry whose task folder was not collected
 //     is "task <id> is listed in state.vscdb but its folder is gone:
 //     <task>" at its ts (clinetask.IndexEntry; an entry with its folder gives

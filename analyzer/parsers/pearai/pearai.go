@@ -11,6 +11,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/parser/format/clinetask"
 	"github.com/doubleagent/doubleagent/analyzer/parser/format/continuesession"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/vscodestate"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -63,15 +64,15 @@ func parseAPIHistory(ctx context.Context, in *parser.Input, out parser.Sink) err
 
 // StateExtension reads the pearai.pearai-roo-cline row of a state.vscdb
 // (PearAI's own editor state): taskHistory and the auto-approval settings.
-func StateExtension() parser.StateExtension {
-	return parser.StateExtension{
+func StateExtension() vscodestate.StateExtension {
+	return vscodestate.StateExtension{
 		Agent: Agent, Keys: []string{ExtensionID}, Actions: clinetask.RooActions,
 		Doc:  "pearai.pearai-roo-cline row (taskHistory entries whose task folder is gone; auto-approval settings as permission setting rows)",
 		Read: readState,
 	}
 }
 
-func readState(ctx context.Context, st *parser.VSCodeState, present map[string]string, in *parser.Input, out parser.Sink) error {
+func readState(ctx context.Context, st *vscodestate.VSCodeState, present map[string]string, in *parser.Input, out parser.Sink) error {
 	r, ok, err := st.Item(ctx, present[ExtensionID])
 	if err != nil || !ok {
 		return err
@@ -104,7 +105,7 @@ func readState(ctx context.Context, st *parser.VSCodeState, present map[string]s
 
 // tasksDir is the task folder of the editor a state.vscdb belongs to.
 func tasksDir(p string) string {
-	d := parser.EditorDir(p)
+	d := vscodestate.EditorDir(p)
 	if d == "" {
 		d = path.Dir(path.Dir(strings.ReplaceAll(p, "\\", "/")))
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/vscodestate"
 	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
@@ -20,7 +21,7 @@ const (
 
 var mtime = time.Date(2026, 10, 11, 9, 0, 0, 0, time.UTC)
 
-var byID = parsertest.IDs(append(Parsers(), parser.ExtensionStateParsers(StateExtension())...))
+var byID = parsertest.IDs(append(Parsers(), vscodestate.ExtensionStateParsers(StateExtension())...))
 
 func run(t *testing.T, id, local string, f parser.File, related parsertest.Files, golden string) *parsertest.Sink {
 	t.Helper()

@@ -58,7 +58,7 @@ func parseUsage(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			if len(objs) == 0 {
 				out.Problem(n, parser.BadJSONLine(nil))
 			} else {
-				out.Problem(n, "cut record before a glued record: the cut part is lost")
+				out.Report(n, parser.KindGlued, parser.GluedProblem(len(objs), true))
 			}
 		}
 		for _, o := range objs {

@@ -19,7 +19,7 @@ const Agent = "qwen-code"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "qwen-code/chat", Agent: Agent, Version: 5,
+			ID: "qwen-code/chat", Agent: Agent, Version: 7,
 			Actions: actions,
 			Targets: []string{"chats"}, Names: []string{"*.jsonl"},
 			Doc: "projects/<slug>/chats/<session>.jsonl and chats/archive/ ChatRecord JSONL (user, assistant, tool_result, system records)",
@@ -51,7 +51,7 @@ func Parsers() []parser.Parser {
 			Doc: ".qwen/channels/sessions.json and daemon/<hash>/routes.json: sessions relayed from a messaging platform",
 		}, parseChannels),
 		parser.New(parser.Spec{
-			ID: "qwen-code/usage", Agent: Agent, Version: 3,
+			ID: "qwen-code/usage", Agent: Agent, Version: 5,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.System},
 				Basis: "a usage record is a session's totals written at its end: no primary row repeats its text, so it pairs with nothing (its own timestamp is kept)"},

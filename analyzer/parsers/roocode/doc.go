@@ -41,7 +41,7 @@
 //     Secret-looking keys are never printed.
 //   - roo-code/cli-history: ~/.roo/cli-history.json {version, entries}:
 //     secondary user rows, file order, no time or session.
-//   - <owner>/extension-state (parser.ExtensionStateParsers, one per
+//   - <owner>/extension-state (vscodestate.ExtensionStateParsers, one per
 //     state.vscdb owner: vscode, cursor, kiro, pearai, windsurf): the
 //     RooVeterinaryInc.roo-cline row. In a global database, its global
 //     state: the auto-approval keys as above ("(from state.vscdb, file

@@ -15,6 +15,7 @@ import (
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/parser/format/clinetask"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/vscodestate"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -38,15 +39,15 @@ const (
 // settings, taskHistory entries whose task folder is gone, the Roo Code
 // Cloud settings cache); in a workspace database its workspace state (the
 // cloud client's retry queue).
-func StateExtension() parser.StateExtension {
-	return parser.StateExtension{
+func StateExtension() vscodestate.StateExtension {
+	return vscodestate.StateExtension{
 		Agent: Agent, Keys: []string{ExtensionID}, Actions: actions,
 		Doc:  "RooVeterinaryInc.roo-cline row (global state: auto-approval settings, taskHistory entries whose folder is gone, the Roo Code Cloud settings cache; workspace state: the cloud retry queue, never its bearer token or bodies)",
 		Read: readState,
 	}
 }
 
-func readState(ctx context.Context, st *parser.VSCodeState, present map[string]string, in *parser.Input, out parser.Sink) error {
+func readState(ctx context.Context, st *vscodestate.VSCodeState, present map[string]string, in *parser.Input, out parser.Sink) error {
 	r, ok, err := st.Item(ctx, present[strings.ToLower(ExtensionID)])
 	if err != nil || !ok {
 		return err
@@ -79,7 +80,7 @@ func readState(ctx context.Context, st *parser.VSCodeState, present map[string]s
 
 // tasksDir is the task folder of the editor a state.vscdb belongs to.
 func tasksDir(p string) string {
-	d := parser.EditorDir(p)
+	d := vscodestate.EditorDir(p)
 	if d == "" {
 		d = path.Dir(path.Dir(strings.ReplaceAll(p, "\\", "/")))
 	}

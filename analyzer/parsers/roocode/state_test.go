@@ -5,12 +5,13 @@ import (
 	"testing"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/vscodestate"
 	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
 )
 
 func stateParser(t *testing.T) parser.Parser {
 	t.Helper()
-	for _, p := range parser.ExtensionStateParsers(StateExtension()) {
+	for _, p := range vscodestate.ExtensionStateParsers(StateExtension()) {
 		if p.ID() == "vscode/extension-state" {
 			return p
 		}

@@ -58,7 +58,7 @@
 //   - tabby/jetbrains-history: JetBrains/<product>/options/
 //     intellij-tabby-command-history.xml, and the edit.recentlyCommand key
 //     of the TabbyML.vscode-tabby row of a VS Code or fork state.vscdb
-//     (through parser.VSCodeState): each inline-edit command the user typed
+//     (through vscodestate.VSCodeState): each inline-edit command the user typed
 //     is a user row, secondary, with no time and no session (newest
 //     first).
 //

@@ -14,6 +14,7 @@ import (
 	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/vscodestate"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -168,7 +169,7 @@ func parseJetBrainsHistory(_ context.Context, in *parser.Input, out parser.Sink)
 
 // readState reads the TabbyML.vscode-tabby row's edit.recentlyCommand
 // (clients/vscode/src/Config.ts: a string array, newest first).
-func readState(ctx context.Context, st *parser.VSCodeState, present map[string]string, in *parser.Input, out parser.Sink) error {
+func readState(ctx context.Context, st *vscodestate.VSCodeState, present map[string]string, in *parser.Input, out parser.Sink) error {
 	r, ok, err := st.Item(ctx, present[strings.ToLower(ExtensionID)])
 	if err != nil || !ok {
 		return err

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/vscodestate"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 	"github.com/doubleagent/doubleagent/catalog"
 )
@@ -53,8 +54,8 @@ func Parsers() []parser.Parser {
 
 // StateExtension reads the TabbyML.vscode-tabby row of a state.vscdb: its
 // edit.recentlyCommand inline-edit command history.
-func StateExtension() parser.StateExtension {
-	return parser.StateExtension{
+func StateExtension() vscodestate.StateExtension {
+	return vscodestate.StateExtension{
 		Agent: Agent, Keys: []string{ExtensionID},
 		Secondary: &parser.Secondary{Window: 0, TurnTypes: []timeline.TurnType{timeline.User}, Basis: "edit.recentlyCommand records no time or session (clients/vscode/src/Config.ts)"},
 		Doc:       "TabbyML.vscode-tabby row (edit.recentlyCommand inline-edit commands, secondary, no time)",

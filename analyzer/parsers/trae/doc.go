@@ -8,7 +8,7 @@
 // trae_layout.go at 5386007, and the fixtures are built from it:
 //
 //   - User/{globalStorage,workspaceStorage/<hash>}/state.vscdb, read through
-//     the shared VS Code state reader (parser.VSCodeState): the ItemTable
+//     the shared VS Code state reader (vscodestate.VSCodeState): the ItemTable
 //     row "memento/icube-ai-agent-storage" holds {"list": [session]}, a
 //     session {sessionId, createdAt, updatedAt, model, messages}, a message
 //     {role, content, agentTaskContent, timestamp (epoch seconds or

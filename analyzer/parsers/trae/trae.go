@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/vscodestate"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -26,7 +27,7 @@ func Parsers() []parser.Parser {
 		parser.New(parser.Spec{
 			ID: "trae/state", Agent: Agent, Version: 2,
 			Targets: []string{"state"}, Names: []string{"state.vscdb"},
-			Doc: "User/{globalStorage,workspaceStorage/*}/state.vscdb ItemTable memento/icube-ai-agent-storage through parser.VSCodeState: chat sessions, typed prompts, replies (agent task content when the reply is empty)",
+			Doc: "User/{globalStorage,workspaceStorage/*}/state.vscdb ItemTable memento/icube-ai-agent-storage through vscodestate.VSCodeState: chat sessions, typed prompts, replies (agent task content when the reply is empty)",
 		}, parseState),
 		parser.New(parser.Spec{
 			ID: "trae/modular-data", Agent: Agent, Version: 1,
@@ -78,7 +79,7 @@ type session struct {
 }
 
 func parseState(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	st, err := parser.OpenVSCodeState(ctx, in, out)
+	st, err := vscodestate.OpenVSCodeState(ctx, in, out)
 	if err != nil {
 		out.Problem(0, "no readable ItemTable: "+err.Error())
 		return nil

@@ -1,5 +1,5 @@
 // Package twinny reads twinny's state: the rjmacarthy.twinny row of a VS
-// Code (or fork) state.vscdb, through parser.VSCodeState by the
+// Code (or fork) state.vscdb, through vscodestate.VSCodeState by the
 // "<editor>/extension-state" parsers (SourceLine the ItemTable rowid).
 //
 // Validated against: twinnydotdev/twinny source 3.23.31 at 193d14c0

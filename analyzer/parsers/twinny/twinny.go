@@ -13,6 +13,7 @@ import (
 	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/vscodestate"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -33,15 +34,15 @@ const (
 )
 
 // StateExtension reads the rjmacarthy.twinny row of a state.vscdb.
-func StateExtension() parser.StateExtension {
-	return parser.StateExtension{
+func StateExtension() vscodestate.StateExtension {
+	return vscodestate.StateExtension{
 		Agent: Agent, Keys: []string{ExtensionID}, Actions: actions,
 		Doc:  "rjmacarthy.twinny row (twinny.conversations and an unsaved active conversation, tool steps with their Run/Skip answers, twinny.teamPolicy; a workspace row's pull request review repository)",
 		Read: readState,
 	}
 }
 
-func readState(ctx context.Context, st *parser.VSCodeState, present map[string]string, in *parser.Input, out parser.Sink) error {
+func readState(ctx context.Context, st *vscodestate.VSCodeState, present map[string]string, in *parser.Input, out parser.Sink) error {
 	r, ok, err := st.Item(ctx, present[ExtensionID])
 	if err != nil || !ok {
 		return err

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/vscodestate"
 	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
@@ -32,7 +33,7 @@ func runAsTarget(t *testing.T, owner, target, sqlFile, orig, golden string) *par
 	t.Helper()
 	var p parser.Parser
 	f := parser.File{Path: orig, Agent: owner, Target: target, MTime: mtime}
-	for _, q := range parser.ExtensionStateParsers(StateExtension()) {
+	for _, q := range vscodestate.ExtensionStateParsers(StateExtension()) {
 		if q.Match(&f) {
 			p = q
 		}

@@ -93,7 +93,7 @@
 //
 //   - state-db: state.vscdb (and .backup) of User/globalStorage,
 //     User/profiles/<id>/globalStorage and User/workspaceStorage/<hash>
-//     (SQLite ItemTable key/value read through parser.VSCodeState;
+//     (SQLite ItemTable key/value read through vscodestate.VSCodeState;
 //     SourceLine the rowid). Standing tool
 //     approvals (keys chat/autoconfirm, chat/autoconfirm-post,
 //     chat/servers/autoconfirm, chat/servers/autoconfirm-post,
@@ -118,7 +118,7 @@
 //     setting: github account <login> access for <id>=allowed|denied"
 //     per access-list entry (file mtime). Tokens are secret:// rows and
 //     are never read. This parser stays its own rather than an
-//     extension of parser.ExtensionStateParsers: those run over every
+//     extension of vscodestate.ExtensionStateParsers: those run over every
 //     editor's store, and these records are VS Code's own (Cursor's
 //     GitHub sign-in is read by cursor/state-db).
 //

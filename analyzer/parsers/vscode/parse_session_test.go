@@ -135,7 +135,7 @@ func TestChatSessionEdgeCases(t *testing.T) {
 // the glued record; a call without a result gives a tool_use only.
 func TestChatSessionEmptyWindowLog(t *testing.T) {
 	s := golden(t, "vscode/chat-session", "log_named_json.json", "/home/examiner/.vscode-server/data/User/globalStorage/emptyWindowChatSessions/ew-1.json", "global-chats", nil)
-	if strings.Join(s.Problems, "|") != "line 4: line cut short; a glued record after it was kept" {
+	if strings.Join(s.Problems, "|") != "line 4: glued_record: cut record glued to the next record on one line; kept 1 complete record(s)" {
 		t.Fatalf("problems: %v", s.Problems)
 	}
 	// The second kind 0 replaced the first: the request it dropped stays,

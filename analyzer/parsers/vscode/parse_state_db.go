@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
+	"github.com/doubleagent/doubleagent/analyzer/parser/format/vscodestate"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -32,7 +33,7 @@ func approvalKey(k string) bool {
 // "session synced:" and a "session origin: remote GitHub cloud agent" row
 // each, at the time the task was recorded.
 func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	st, err := parser.OpenVSCodeState(ctx, in, out)
+	st, err := vscodestate.OpenVSCodeState(ctx, in, out)
 	if err != nil {
 		out.Problem(0, "no readable ItemTable: "+err.Error())
 		return nil
@@ -45,7 +46,7 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 		project = workspaceProject(in, d)
 	}
 	ft, fb := fileTime(in)
-	row := func(r parser.StateRow) error {
+	row := func(r vscodestate.StateRow) error {
 		if r.TooLarge {
 			out.Problem(r.Rowid, fmt.Sprintf("value of %s is %d bytes: over the bound, not read", r.Key, r.Size))
 			return nil
@@ -85,7 +86,7 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 			return err
 		}
 		for _, a := range accounts {
-			parser.AccountRows(in, out, a)
+			vscodestate.AccountRows(in, out, a)
 		}
 	}
 	r, ok, err := st.Item(ctx, "github.copilot-chat")

@@ -134,7 +134,7 @@ func replayLog(ctx context.Context, r io.Reader, out parser.Sink) (*session, err
 				out.Problem(n, parser.BadJSONLine(nil))
 				return nil
 			}
-			out.Problem(n, "line cut short; a glued record after it was kept")
+			out.Report(n, parser.KindGlued, parser.GluedProblem(len(objs), true))
 		}
 		for _, o := range objs {
 			var e logEntry

@@ -22,7 +22,7 @@ const Agent = "vscode"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "vscode/chat-session", Agent: Agent, Version: 4,
+			ID: "vscode/chat-session", Agent: Agent, Version: 6,
 			Actions: actions,
 			Targets: []string{"chat-sessions", "global-chats"},
 			Doc:     "chatSessions/*.json and the *.jsonl mutation log (replayed), emptyWindowChatSessions and transferredChatSessions: prompts, replies, thinking, tool calls and results, model switches, cancels and errors",

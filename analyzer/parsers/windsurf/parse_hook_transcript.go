@@ -57,7 +57,7 @@ func parseHookTranscript(ctx context.Context, in *parser.Input, out parser.Sink)
 		case lost && len(objs) == 0:
 			out.Problem(n, parser.BadJSONLine(nil))
 		case lost:
-			out.Problem(n, "a step cut short with the next step glued to it: the cut step is lost")
+			out.Report(n, parser.KindGlued, parser.GluedProblem(len(objs), true))
 		}
 		for _, o := range objs {
 			st.step(n, o)

@@ -120,7 +120,7 @@ func TestHookTranscriptMalformed(t *testing.T) {
 	want := []string{
 		"line 1: malformed JSON line (cut short or corrupt), skipped",
 		"line 2: step has no type",
-		"line 3: a step cut short with the next step glued to it",
+		"line 3: glued_record: cut record glued to the next record on one line; kept 1 complete record(s)",
 		"line 4: step is not a JSON object",
 	}
 	if len(s.Problems) != len(want) {

@@ -20,7 +20,7 @@ func Parsers() []parser.Parser {
 			Doc: "~/.codeium/windsurf/cascade/<uuid>.pb decoded as schemaless protobuf wire format: a summary row and one system row per text field (no turn structure; encrypted or compressed files are a problem)",
 		}, parseCascadePB),
 		parser.New(parser.Spec{
-			ID: "windsurf/hook-transcript", Agent: Agent, Version: 4,
+			ID: "windsurf/hook-transcript", Agent: Agent, Version: 6,
 			Actions: actions,
 			Targets: []string{"hook-transcripts"}, Names: []string{"*.jsonl"},
 			Doc: "~/.windsurf/transcripts/<trajectory_id>.jsonl written by the post_cascade_response_with_transcript hook (user_input, planner_response, tool steps)",

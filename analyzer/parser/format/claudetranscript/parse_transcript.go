@@ -152,7 +152,8 @@ func Parse(ctx context.Context, in *parser.Input, out parser.Sink, o Options) er
 				return nil
 			}
 			if len(objs) > 1 || lost {
-				t.problem(parser.GluedProblem(len(objs), lost))
+				t.marked = true
+				t.out.Report(t.line, parser.KindGlued, parser.GluedProblem(len(objs), lost))
 			}
 			// One valid record whose member has an unexpected type (a
 			// numeric timestamp), or records glued on one line: each is

@@ -50,14 +50,14 @@ func Parsers(f Flavor) []parser.Parser {
 func (fl flavor) parsers(who string) []parser.Parser {
 	ps := []parser.Parser{
 		parser.New(parser.Spec{
-			ID: fl.agent + "/rollout", Agent: fl.agent, Version: 6,
+			ID: fl.agent + "/rollout", Agent: fl.agent, Version: 8,
 			Actions: Actions,
 			Targets: []string{"sessions"},
 			Names:   []string{"rollout-*.jsonl", "rollout-*.jsonl.zst", "rollout-*.json"},
 			Doc:     who + " rollouts (sessions/ and archived_sessions/, also .jsonl.zst and the TypeScript CLI's .json): prompts, replies, reasoning summaries, tool calls and results, model and permission-mode changes",
 		}, fl.parseRollout),
 		parser.New(parser.Spec{
-			ID: fl.agent + "/history", Agent: fl.agent, Version: 3, Trace: true,
+			ID: fl.agent + "/history", Agent: fl.agent, Version: 4, Trace: true,
 			Actions: Actions,
 			Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User},
 				Basis: "history.jsonl stamps a prompt (seconds) when it is submitted, the rollout the same moment"},
@@ -152,9 +152,11 @@ func (z *zstdCloser) Close() error {
 
 // walkRecords calls fn for each JSON object of a JSON Lines input. A line
 // cut short by a killed writer, with the next record glued on, gives the
-// whole records it holds and lost=true.
+// whole records it holds, the first with kept = their number (the caller
+// words it parser.GluedProblem(kept, true)); kept is 0 otherwise, and rec
+// is nil for a line with no whole record.
 // out (nil for a pre-scan) hears of NUL runs and over-long lines.
-func walkRecords(ctx context.Context, in *parser.Input, out parser.Sink, fn func(n int64, rec []byte, lost bool)) error {
+func walkRecords(ctx context.Context, in *parser.Input, out parser.Sink, fn func(n int64, rec []byte, kept int)) error {
 	rc, err := openContent(in)
 	if err != nil {
 		return err
@@ -163,11 +165,15 @@ func walkRecords(ctx context.Context, in *parser.Input, out parser.Sink, fn func
 	return parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		objs, lost := parser.SplitGlued(line)
 		if len(objs) == 0 {
-			fn(n, nil, true)
+			fn(n, nil, 0)
 			return nil
 		}
 		for i, o := range objs {
-			fn(n, o, lost && i == 0)
+			kept := 0
+			if lost && i == 0 {
+				kept = len(objs)
+			}
+			fn(n, o, kept)
 		}
 		return nil
 	})

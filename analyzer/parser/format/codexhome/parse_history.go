@@ -20,13 +20,13 @@ type historyLine struct {
 }
 
 func parseHistory(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	err := walkRecords(ctx, in, out, func(n int64, raw []byte, lost bool) {
+	err := walkRecords(ctx, in, out, func(n int64, raw []byte, kept int) {
 		if raw == nil {
 			out.Problem(n, parser.BadJSONLine(nil))
 			return
 		}
-		if lost {
-			out.Problem(n, "cut record with the next record glued on: the cut part is skipped")
+		if kept > 0 {
+			out.Report(n, parser.KindGlued, parser.GluedProblem(kept, true))
 		}
 		var h historyLine
 		if err := json.Unmarshal(raw, &h); err != nil {

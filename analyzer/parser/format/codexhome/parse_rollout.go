@@ -175,7 +175,7 @@ func (fl flavor) parseRollout(ctx context.Context, in *parser.Input, out parser.
 	}
 	fallback := idFromName(in.Path)
 	pre := newTracker(fallback)
-	err := walkRecords(ctx, in, nil, func(n int64, raw []byte, lost bool) {
+	err := walkRecords(ctx, in, nil, func(n int64, raw []byte, kept int) {
 		if raw == nil {
 			return
 		}
@@ -192,13 +192,13 @@ func (fl flavor) parseRollout(ctx context.Context, in *parser.Input, out parser.
 	tr := newTracker(fallback)
 	tr.owners = pre.owners
 	st := &rollout{agent: fl.agent, out: cs, tr: tr}
-	err = walkRecords(ctx, in, out, func(n int64, raw []byte, lost bool) {
+	err = walkRecords(ctx, in, out, func(n int64, raw []byte, kept int) {
 		if raw == nil {
 			out.Problem(n, parser.BadJSONLine(nil))
 			return
 		}
-		if lost {
-			out.Problem(n, "cut record with the next record glued on: the cut part is skipped")
+		if kept > 0 {
+			out.Report(n, parser.KindGlued, parser.GluedProblem(kept, true))
 		}
 		rec, dropped, err := normalizeLenient(raw)
 		if err != nil {

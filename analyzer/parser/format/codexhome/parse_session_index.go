@@ -29,7 +29,7 @@ type sessionIndexLine struct {
 // reads recovered trace.
 func SessionIndex(f Flavor) parser.Parser {
 	return parser.New(parser.Spec{
-		ID: f.Agent + "/session-index", Agent: f.Agent, Version: 1, Trace: true,
+		ID: f.Agent + "/session-index", Agent: f.Agent, Version: 2, Trace: true,
 		Actions: Actions,
 		Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.System},
 			Basis: "session_index.jsonl stamps a thread name when it is set (updated_at, now_utc), the rollout's thread_name_updated event the same moment"},
@@ -44,13 +44,13 @@ func SessionIndex(f Flavor) parser.Parser {
 // not RFC 3339, reads time_basis none). The rollout's thread_name_updated
 // event gives the same row, so a live thread's index line pairs with it.
 func parseSessionIndex(ctx context.Context, in *parser.Input, out parser.Sink) error {
-	err := walkRecords(ctx, in, out, func(n int64, raw []byte, lost bool) {
+	err := walkRecords(ctx, in, out, func(n int64, raw []byte, kept int) {
 		if raw == nil {
 			out.Problem(n, parser.BadJSONLine(nil))
 			return
 		}
-		if lost {
-			out.Problem(n, "cut record with the next record glued on: the cut part is skipped")
+		if kept > 0 {
+			out.Report(n, parser.KindGlued, parser.GluedProblem(kept, true))
 		}
 		var s sessionIndexLine
 		if err := json.Unmarshal(raw, &s); err != nil {

@@ -133,7 +133,7 @@ func (s *Session) ReadLines(ctx context.Context, r io.Reader) error {
 			if len(objs) == 0 {
 				s.st.out.Problem(n, parser.BadJSONLine(nil))
 			} else {
-				s.st.out.Problem(n, parser.GluedProblem(len(objs), true))
+				s.st.out.Report(n, parser.KindGlued, parser.GluedProblem(len(objs), true))
 			}
 		}
 		for _, o := range objs {

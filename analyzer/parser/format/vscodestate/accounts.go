@@ -1,4 +1,4 @@
-package parser
+package vscodestate
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	json "github.com/go-json-experiment/json/v1"
 
+	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
@@ -162,14 +163,14 @@ func (s *VSCodeState) AuthAccounts(ctx context.Context, provider string, others 
 // <provider> account <account> access for <id>=<allowed|denied>
 // (from <file>, file mtime)" per access-list entry. Record ids are
 // "<provider>-<account>#source", "#usage:<id>" and "#access:<id>".
-func AccountRows(in *Input, out Sink, a *AuthAccount) {
+func AccountRows(in *parser.Input, out parser.Sink, a *AuthAccount) {
 	label := a.Provider + " account " + a.Account
 	rid := a.Provider + "-" + a.Account
 	e := timeline.Event{TurnType: timeline.System, SourceLine: a.Rowid(), RecordID: rid + "#source", Text: "source host: " + label}
 	if t := a.LastUsed(); !t.IsZero() {
 		e.Time = t
 	} else {
-		f := SettingEvent(&in.File)
+		f := parser.SettingEvent(&in.File)
 		e.Time, e.TimeBasis = f.Time, f.TimeBasis
 		e.Text += " (file mtime)"
 	}
@@ -192,9 +193,9 @@ func AccountRows(in *Input, out Sink, a *AuthAccount) {
 		if x.Allowed != nil && !*x.Allowed {
 			v = "denied"
 		}
-		r := SettingEvent(&in.File)
+		r := parser.SettingEvent(&in.File)
 		r.SourceLine, r.RecordID = a.AllowedRowid, rid+"#access:"+x.ID
-		r.Text = "permission setting: " + label + " access for " + x.ID + "=" + v + " (from " + DisplayFile(&in.File) + ", file mtime)"
+		r.Text = "permission setting: " + label + " access for " + x.ID + "=" + v + " (from " + parser.DisplayFile(&in.File) + ", file mtime)"
 		out.Event(r)
 	}
 }

@@ -1,4 +1,4 @@
-package parser
+package vscodestate
 
 import (
 	"context"
@@ -7,7 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
+
+	_ "modernc.org/sqlite"
 )
 
 func stateDB(t *testing.T, ddl string) *sql.DB {
@@ -169,7 +172,7 @@ func (s *recSink) Skip(_ int64, _ string)             {}
 func TestExtensionStateParsers(t *testing.T) {
 	ps := ExtensionStateParsers(StateExtension{
 		Agent: "cody", Keys: []string{"sourcegraph.cody-ai"}, Doc: "test",
-		Read: func(ctx context.Context, st *VSCodeState, present map[string]string, in *Input, out Sink) error {
+		Read: func(ctx context.Context, st *VSCodeState, present map[string]string, in *parser.Input, out parser.Sink) error {
 			r, _, err := st.Item(ctx, present["sourcegraph.cody-ai"])
 			if err != nil {
 				return err
@@ -179,7 +182,7 @@ func TestExtensionStateParsers(t *testing.T) {
 			return nil
 		},
 	}, StateExtension{Agent: "twinny", Keys: []string{"rjmacarthy.twinny"}, Doc: "absent",
-		Read: func(context.Context, *VSCodeState, map[string]string, *Input, Sink) error {
+		Read: func(context.Context, *VSCodeState, map[string]string, *parser.Input, parser.Sink) error {
 			t.Fatal("an extension whose key is absent ran")
 			return nil
 		}})
@@ -196,9 +199,9 @@ func TestExtensionStateParsers(t *testing.T) {
 		}
 	}
 	db := stateDB(t, stateDDL)
-	in := &Input{File: File{Path: "/h/.config/Code/User/globalStorage/state.vscdb", Agent: "vscode", Target: "state-db"},
+	in := &parser.Input{File: parser.File{Path: "/h/.config/Code/User/globalStorage/state.vscdb", Agent: "vscode", Target: "state-db"},
 		DBFunc: func(context.Context) (*sql.DB, error) { return db, nil }}
-	var p Parser
+	var p parser.Parser
 	for _, q := range ps {
 		if q.Match(&in.File) {
 			p = q

@@ -1,4 +1,4 @@
-package parser
+package vscodestate
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	json "github.com/go-json-experiment/json/v1"
 
+	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 	"github.com/doubleagent/doubleagent/catalog"
 )
@@ -60,9 +61,9 @@ func (r StateRow) JSON(v any) error {
 // cursorDiskKV of the same shape, which VS Code and the other forks never
 // create. A state database without ItemTable, or a table without key or
 // value, is one problem row naming it; the other table is still read.
-var VSCodeStore = SQLiteStore{
+var VSCodeStore = parser.SQLiteStore{
 	Name: "a VS Code state",
-	Tables: SQLiteSchema{
+	Tables: parser.SQLiteSchema{
 		"ItemTable":    {"key", "value"},
 		"cursorDiskKV": {"key", "value"},
 	},
@@ -74,7 +75,7 @@ var VSCodeStore = SQLiteStore{
 // rows to out. A database with neither table readable gives a nil state
 // and a nil error (the problem row says why); the error is the one
 // opening the file or reading its schema.
-func OpenVSCodeState(ctx context.Context, in *Input, out Sink) (*VSCodeState, error) {
+func OpenVSCodeState(ctx context.Context, in *parser.Input, out parser.Sink) (*VSCodeState, error) {
 	db, err := in.DB(ctx)
 	if err != nil {
 		return nil, err
@@ -83,8 +84,8 @@ func OpenVSCodeState(ctx context.Context, in *Input, out Sink) (*VSCodeState, er
 }
 
 // NewVSCodeState wraps an open database (see OpenVSCodeState).
-func NewVSCodeState(ctx context.Context, db *sql.DB, out Sink) (*VSCodeState, error) {
-	ok, err := CheckStore(ctx, db, VSCodeStore, out)
+func NewVSCodeState(ctx context.Context, db *sql.DB, out parser.Sink) (*VSCodeState, error) {
+	ok, err := parser.CheckStore(ctx, db, VSCodeStore, out)
 	if err != nil {
 		return nil, fmt.Errorf("not a readable SQLite database: %w", err)
 	}
@@ -292,12 +293,12 @@ type StateExtension struct {
 	Doc string
 	// Secondary declares the extension's secondary rows, when it writes
 	// any (see Spec.Secondary).
-	Secondary *Secondary
+	Secondary *parser.Secondary
 	// Actions is the extension's actions table (see Spec.Actions).
 	Actions map[string]timeline.Action
 	// Read reads the rows; present maps each lower-cased key of Keys
 	// found to the key as stored.
-	Read func(ctx context.Context, st *VSCodeState, present map[string]string, in *Input, out Sink) error
+	Read func(ctx context.Context, st *VSCodeState, present map[string]string, in *parser.Input, out parser.Sink) error
 }
 
 // StateOwners returns, from the catalog, the agents whose targets own
@@ -330,16 +331,16 @@ type StateOwner struct {
 // extension whose keys it holds. A row's Agent is the extension's; its
 // Parser is "<owner>/extension-state". Extensions whose keys are absent
 // read nothing and account for nothing (no record of theirs was read).
-func ExtensionStateParsers(exts ...StateExtension) []Parser {
+func ExtensionStateParsers(exts ...StateExtension) []parser.Parser {
 	var emits, docs []string
-	var sec *Secondary
+	var sec *parser.Secondary
 	var actions map[string]timeline.Action
 	for _, x := range exts {
 		emits = append(emits, x.Agent)
 		docs = append(docs, x.Agent+": "+x.Doc)
 		if x.Secondary != nil {
 			if sec == nil {
-				sec = &Secondary{Window: x.Secondary.Window, Basis: x.Agent + ": " + x.Secondary.Basis}
+				sec = &parser.Secondary{Window: x.Secondary.Window, Basis: x.Agent + ": " + x.Secondary.Basis}
 			} else {
 				// one declaration per parser: the widest window, every
 				// turn type, each extension's basis
@@ -363,22 +364,22 @@ func ExtensionStateParsers(exts ...StateExtension) []Parser {
 			}
 		}
 	}
-	var out []Parser
+	var out []parser.Parser
 	for _, o := range StateOwners() {
 		exts := exts
-		out = append(out, New(Spec{
+		out = append(out, parser.New(parser.Spec{
 			ID: o.Agent + "/extension-state", Agent: o.Agent, Version: 6,
 			Targets: o.Targets, Names: []string{"state.vscdb", "state.vscdb.backup"},
 			Emits: emits, Secondary: sec, Actions: actions,
-			Doc: "extension rows of " + o.Agent + "'s state.vscdb ItemTable through parser.VSCodeState; " + strings.Join(docs, "; "),
-		}, func(ctx context.Context, in *Input, out Sink) error {
+			Doc: "extension rows of " + o.Agent + "'s state.vscdb ItemTable through vscodestate.VSCodeState; " + strings.Join(docs, "; "),
+		}, func(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			return runExtensions(ctx, in, out, exts)
 		}))
 	}
 	return out
 }
 
-func runExtensions(ctx context.Context, in *Input, out Sink, exts []StateExtension) error {
+func runExtensions(ctx context.Context, in *parser.Input, out parser.Sink, exts []StateExtension) error {
 	st, err := OpenVSCodeState(ctx, in, out)
 	if err != nil {
 		out.Problem(0, "state database not readable: "+err.Error())
@@ -418,7 +419,7 @@ func runExtensions(ctx context.Context, in *Input, out Sink, exts []StateExtensi
 
 // agentSink stamps an extension's agent on its rows and session states.
 type agentSink struct {
-	Sink
+	parser.Sink
 	agent string
 }
 
