@@ -124,8 +124,12 @@ type Summary struct {
 	// what the walk never reached, named in the summary beside "nothing
 	// of any agent", never left to problems.jsonl alone.
 	NotFollowed map[string][]string
-	Inventory   *Inventory
-	Files       []string // output files written
+	// FollowedOutside lists, per loose input, the messages of its
+	// link_outside_homes problems: links followed to a folder outside
+	// every home, named in the summary.
+	FollowedOutside map[string][]string
+	Inventory       *Inventory
+	Files           []string // output files written
 }
 
 // UnknownNameError says a --host, --user or --agent filter names nothing

@@ -519,6 +519,12 @@ func writeInventory(c *collected, opts *Options, sessions []timeline.Session, ev
 			}
 			sum.NotFollowed[p.Input] = append(sum.NotFollowed[p.Input], p.Message)
 		}
+		if p.Kind == inputs.KindLinkOutsideHomes {
+			if sum.FollowedOutside == nil {
+				sum.FollowedOutside = map[string][]string{}
+			}
+			sum.FollowedOutside[p.Input] = append(sum.FollowedOutside[p.Input], p.Message)
+		}
 	}
 	for i := range c.inv.Sources {
 		c.inv.Sources[i].Problems = perInput[c.inv.Sources[i].Input]

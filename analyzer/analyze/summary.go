@@ -71,6 +71,7 @@ func SummaryLines(s *Summary) []string {
 		for _, src := range s.Inventory.Sources {
 			if src.Kind == KindLoose {
 				out = append(out, notFollowedLines(src.Input, s.NotFollowed[src.Input])...)
+				out = append(out, followedOutsideLines(src.Input, s.FollowedOutside[src.Input])...)
 			}
 			switch {
 			case src.Kind != KindLoose:
@@ -173,6 +174,25 @@ func notFollowedLines(input string, msgs []string) []string {
 	}
 	msgs = slices.Sorted(slices.Values(msgs))
 	out := []string{fmt.Sprintf("  not read under %s: %d path(s): links not followed, files not opened, folders not listed (problems.jsonl: unsafe_path, error_read):", input, len(msgs))}
+	for i, m := range msgs {
+		if i == maxNotFollowed {
+			out = append(out, fmt.Sprintf("    ... and %d more (problems.jsonl)", len(msgs)-maxNotFollowed))
+			break
+		}
+		out = append(out, "    "+m)
+	}
+	return out
+}
+
+// followedOutsideLines names the links of a loose input that the link
+// policy followed to a folder outside every home (its link_outside_homes
+// problems): what was read behind them is named as the home's files.
+func followedOutsideLines(input string, msgs []string) []string {
+	if len(msgs) == 0 {
+		return nil
+	}
+	msgs = slices.Sorted(slices.Values(msgs))
+	out := []string{fmt.Sprintf("  followed outside every home under %s: %d link(s), their files read as the home's (problems.jsonl: link_outside_homes):", input, len(msgs))}
 	for i, m := range msgs {
 		if i == maxNotFollowed {
 			out = append(out, fmt.Sprintf("    ... and %d more (problems.jsonl)", len(msgs)-maxNotFollowed))

@@ -14,13 +14,15 @@ import (
 // absolute target is taken relative to the tree's root; a ".." that would
 // climb above it is refused), not into proc, sys or dev at the root, in
 // at most 40 links, to a folder or a regular file (a file only where a
-// catalog target names one, inside a home of the tree), and round no loop (its target neither is nor
-// holds the home, a folder followed before, or the link's own folder).
-// Everything else is a problem row naming the link and its target. The
-// files below a followed link are read by their real path in the tree,
-// through no link (OpenIn), with their path through the link as the
-// agent named it. The owner rule of the live collector does not apply: a
-// copied tree's owners are the examiner's copy's.
+// catalog target names one, inside a home of the tree or a volume folder),
+// and round no loop (its target neither is nor holds the home, a folder
+// followed before, or the link's own folder), under the collector's owner
+// rule with the tree's own owners (treeOwnerRule, loose_links.go), so an
+// image and its bundle give the same evidence. Everything else is a
+// problem row naming the link and its target; a link followed to a folder
+// outside every home is a link_outside_homes problem. The files below a
+// followed link are read by their real path in the tree, through no link
+// (OpenIn), with their path through the link as the agent named it.
 
 // maxTreeLinks bounds the links in one chain.
 const maxTreeLinks = 40
