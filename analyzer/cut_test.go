@@ -3,8 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"maps"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -181,5 +186,144 @@ func TestReportOfBundleCutBeforeAnyRecord(t *testing.T) {
 	html, err := os.ReadFile(filepath.Join(o, "report.html"))
 	if err != nil || !strings.Contains(string(html), "<p class=\"bad\"><b>"+note+"</b></p>") {
 		t.Errorf("report.html lacks the note (%v)", err)
+	}
+}
+
+// damagedBundle is a bundle of an aider chat history, a small claude-code
+// transcript and a big one (its text random, so the compressed stream is
+// mostly it), then a third transcript: damage in the middle of the
+// compressed stream lands inside the big one, after the first two were
+// read whole.
+func damagedBundle(t *testing.T) []byte {
+	t.Helper()
+	chat, err := os.ReadFile(filepath.Join("parsers", "aider", "testdata", "typical.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var big strings.Builder
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 0; big.Len() < 1<<20; i++ {
+		fmt.Fprintf(&big, `{"type":"user","sessionId":"22222222-2222-4333-8444-555555555555","cwd":"/home/a/p","uuid":"b%d","timestamp":"2026-06-01T11:00:00.000Z","message":{"role":"user","content":"%016x%016x%016x%016x%016x%016x"}}`+"\n", i, rng.Uint64(), rng.Uint64(), rng.Uint64(), rng.Uint64(), rng.Uint64(), rng.Uint64())
+	}
+	third := strings.NewReplacer("11111111-2222", "33333333-2222", `"u1"`, `"u3"`).Replace(transcript)
+	var buf bytes.Buffer
+	w, err := bundle.NewWriter(&buf, bundle.Header{BundleID: "0190b1a4-0000-7000-8000-00000000000b", CollectorVersion: "test", StartedUTC: "2026-12-01T00:00:00.000Z", Host: bundle.Host{Hostname: "testhost"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []struct{ path, agent, data string }{
+		{"/home/a/.aider.chat.history.md", "aider", string(chat)},
+		{"/home/a/.claude/projects/p/11111111-2222-4333-8444-555555555555.jsonl", "claude-code", transcript},
+		{damagedMember, "claude-code", big.String()},
+		{"/home/a/.claude/projects/p/33333333-2222-4333-8444-555555555555.jsonl", "claude-code", third},
+	} {
+		target, kind := "projects", "transcript"
+		if f.agent == "aider" {
+			target = "chat-history"
+		}
+		e := bundle.Entry{Path: f.path, Agent: f.agent, Target: target, Kind: kind, User: "a", Home: "/home/a", Type: "file", MTime: "2026-12-01T00:00:00Z"}
+		if _, err := w.AddFile(e, int64(len(f.data)), strings.NewReader(f.data)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(bundle.Summary{Complete: true, EndedUTC: "2026-12-01T00:01:00.000Z"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+const damagedMember = "/home/a/.claude/projects/p/22222222-2222-4333-8444-555555555555.jsonl"
+
+// checkDamaged runs timeline on the damaged bundle p (args before it) and
+// checks it is read as cut inside damagedMember: exit 3, the rows of the
+// members read whole before it (aider's 27, claude-code's 1) and none
+// after, one truncated problem naming it, cut_short_inputs 1.
+func checkDamaged(t *testing.T, p string, args ...string) {
+	t.Helper()
+	o := filepath.Join(t.TempDir(), "out")
+	out, code := runCLI(t, append(append([]string{"timeline"}, args...), p, "-o", o)...)
+	if len(args) > 0 {
+		// --identity: the line that says what it loaded comes first.
+		out = strings.TrimPrefix(out, "identity: 1 identities loaded from 1 files\n")
+	}
+	if code != 3 || !strings.HasPrefix(out, "inputs: 1 read, 0 unusable, 1 read only in part (cut short)\n  read only in part: "+p+": the bundle is cut short or corrupt") ||
+		!strings.Contains(out, "\nagents: aider 27 rows, claude-code 1 rows\nrows written: 28 ") || strings.Contains(out, "no usable input") {
+		t.Fatalf("timeline on a bundle damaged inside a member: exit %d, want 3: %s", code, out)
+	}
+	perAgent := map[string]int{}
+	for _, r := range readJSONL(t, filepath.Join(o, analyze.TimelineJSONL)) {
+		perAgent[r["agent"].(string)+" "+r["source_file"].(string)]++
+	}
+	if want := map[string]int{"aider /home/a/.aider.chat.history.md": 27, "claude-code /home/a/.claude/projects/p/11111111-2222-4333-8444-555555555555.jsonl": 1}; !maps.Equal(perAgent, want) {
+		t.Fatalf("rows per agent and file %v, want %v", perAgent, want)
+	}
+	var kinds, msgs []string
+	var named int
+	for _, pr := range readJSONL(t, filepath.Join(o, analyze.ProblemsJSONL)) {
+		kinds = append(kinds, pr["kind"].(string))
+		msgs = append(msgs, pr["message"].(string))
+		if pr["kind"] == bundle.ProblemTruncated && pr["source_file"] == damagedMember && pr["input"] == p &&
+			strings.HasPrefix(pr["message"].(string), "truncated "+damagedMember+": bundle cut short or corrupt inside this member after ") &&
+			strings.Contains(pr["message"].(string), " of its 1048584 bytes (and 2 whole artifacts): its content is incomplete, never verified: ") {
+			named++
+		}
+	}
+	sort.Strings(kinds)
+	if named != 1 || !slices.Equal(kinds, []string{bundle.ProblemNoManifest, bundle.ProblemTruncated}) {
+		t.Fatalf("problems %v, %d truncated naming %s: %q", kinds, named, damagedMember, msgs)
+	}
+	var rec analyze.RunRecord
+	rb, err := os.ReadFile(filepath.Join(o, analyze.RunJSON))
+	if err == nil {
+		err = json.Unmarshal(rb, &rec)
+	}
+	if err != nil || rec.Summary.CutShort != 1 || rec.Summary.Unusable != 0 {
+		t.Fatalf("run.json summary %+v (%v)", rec.Summary, err)
+	}
+}
+
+// TestFlippedBytesBundle: 50 bytes flipped in the middle of the
+// compressed stream (a corrupt zstd frame inside a member) are a cut from
+// there: exit 3, not "no usable input" with rows written anyway and the
+// members read whole before the damage (aider's) lost.
+func TestFlippedBytesBundle(t *testing.T) {
+	b := damagedBundle(t)
+	whole := filepath.Join(t.TempDir(), "whole.tar.zst")
+	if err := os.WriteFile(whole, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := runCLI(t, "timeline", whole, "-o", filepath.Join(t.TempDir(), "o")); code != 0 || !strings.Contains(out, "\nagents: aider 27 rows, claude-code 3833 rows\n") {
+		t.Fatalf("the undamaged bundle: exit %d: %s", code, out)
+	}
+	// From the middle on, the first 50 bytes whose flip the zstd decoder
+	// finds inside the big member (a flip in literal bytes only is found
+	// by the frame's checksum at its end: a checksum_mismatch, another
+	// case).
+	var d []byte
+	for at := len(b) / 2; at+50 < len(b) && d == nil; at += 997 {
+		f := bytes.Clone(b)
+		for o := at; o < at+50; o++ {
+			f[o] ^= 0xff
+		}
+		_, res, err := bundle.Verify(bytes.NewReader(f), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range res.Problems {
+			if p.Kind == bundle.ProblemTruncated && p.Path == damagedMember && strings.Contains(p.Msg, "inside this member after ") {
+				d = f
+			}
+		}
+	}
+	if d == nil {
+		t.Fatal("no flip is found inside the big member")
+	}
+	p := filepath.Join(t.TempDir(), "flip.tar.zst")
+	if err := os.WriteFile(p, d, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkDamaged(t, p)
+	if out, code := runCLI(t, "verify", p); code != 1 || !strings.Contains(out, "truncated "+damagedMember+": bundle cut short or corrupt inside this member after ") {
+		t.Fatalf("verify: exit %d, want 1: %s", code, out)
 	}
 }

@@ -168,3 +168,34 @@ func TestSurfaceEncrypted(t *testing.T) {
 		t.Fatalf("without the key: %d %s", code, out)
 	}
 }
+
+// TestCutEncryptedBundle: an age-encrypted bundle cut in the middle (its
+// last chunk then fails to authenticate) is a cut inside the member the
+// plaintext stops in, as an unencrypted one is: exit 3, the rows of the
+// members read whole before it kept, one truncated problem naming it.
+func TestCutEncryptedBundle(t *testing.T) {
+	rs, _, err := bundle.ParseRecipients([]string{"age1p6x9pjy8tzakmja0mazx35vgh7yzxpzw007pne6lcxwkfhhxwarqcp3af6"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var enc bytes.Buffer
+	w, err := bundle.Encrypt(&enc, rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write(damagedBundle(t)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b := enc.Bytes()
+	p := filepath.Join(t.TempDir(), "cut.tar.zst.age")
+	if err := os.WriteFile(p, b[:len(b)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkDamaged(t, p, "--identity", ageIdentity)
+	if out, code := runCLI(t, "verify", "--identity", ageIdentity, p); code != 1 || !strings.Contains(out, "truncated "+damagedMember+": bundle cut short or corrupt inside this member after ") {
+		t.Fatalf("verify: exit %d, want 1: %s", code, out)
+	}
+}

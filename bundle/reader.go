@@ -143,12 +143,20 @@ type Member struct {
 	n     int64
 	sum   string
 	pax   Entry // the PAX records as written (no defaults) and the tar mtime
+	rd    *Reader
 }
 
-// Read reads the member's content.
+// Read reads the member's content. An error other than io.EOF is the
+// stream's (cut short, corrupt, over a limit): the reader records it at
+// once as the problem naming this member, as Next would, so a caller that
+// stops reading there still finds it in Result.
 func (m *Member) Read(p []byte) (int, error) {
 	n, err := m.r.Read(p)
 	m.n += int64(n)
+	if err != nil && err != io.EOF && m.rd != nil && m.rd.cur == m && m.rd.failed == nil {
+		m.rd.cur = nil
+		m.rd.failIn(m, err)
+	}
 	return n, err
 }
 
@@ -426,7 +434,7 @@ func (r *Reader) Next() (*Member, error) {
 			e.Path = "/" + strings.TrimPrefix(h.Name, FilesPrefix)
 		}
 		hs := sha256.New()
-		m := &Member{Name: h.Name, Entry: e, h: hs}
+		m := &Member{Name: h.Name, Entry: e, h: hs, rd: r}
 		m.pax = Entry{Path: meta.Path, Agent: e.Agent, Target: e.Target, Kind: e.Kind, User: e.User, Home: e.Home, MTime: e.MTime}
 		m.r = io.TeeReader(r.tr, hs)
 		r.cur = m

@@ -613,6 +613,15 @@ func runUnit(ctx context.Context, u unit, tmp string, rt *inputs.Router, c *coll
 		return &respoolError{input: u.Path, why: sp.Failed()}
 	}
 	if err != nil {
+		if sp != nil && ctx.Err() == nil {
+			// Rows of members parsed from the stream are in the store
+			// already: withdrawn by reading the bundle again spooled, which
+			// fails as this read did, with no row of it.
+			if s != nil {
+				s.Close()
+			}
+			return &respoolError{input: u.Path, why: "it could not be read: " + err.Error()}
+		}
 		return err
 	}
 	defer s.Close()

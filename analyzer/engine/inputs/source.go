@@ -466,9 +466,16 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *Router, limits *bund
 			off, n, err = sw.copy(m)
 		}
 		if err != nil {
-			if errors.Is(err, bundle.ErrLimit) || errors.Is(err, io.ErrUnexpectedEOF) {
+			var we *spoolWriteError
+			if !errors.As(err, &we) {
+				// The bundle's stream stopped inside this member: cut short,
+				// corrupt (a damaged zstd frame, an age chunk that does not
+				// authenticate) or over a limit. It is a cut from here: the
+				// reader named the member (a truncated or limit problem), and
+				// what came before it is kept.
 				break
 			}
+			// The spool could not be written (our disk, not the bundle).
 			if sp != nil {
 				sp.Wait()
 			}
@@ -574,9 +581,27 @@ func (w *spoolWriter) copy(r io.Reader) (off, n int64, err error) {
 		w.bw = bufio.NewWriterSize(writerOnly{w.f}, 1<<20)
 	}
 	off = w.end
-	n, err = io.Copy(w.bw, r)
+	n, err = io.Copy(spoolDest{w.bw}, r)
 	w.end += n
 	return off, n, err
+}
+
+// spoolWriteError is a failure to write the spool, told apart from a
+// failure to read the bundle (a cut).
+type spoolWriteError struct{ err error }
+
+func (e *spoolWriteError) Error() string { return e.err.Error() }
+func (e *spoolWriteError) Unwrap() error { return e.err }
+
+// spoolDest marks the spool's write errors (spoolWriteError).
+type spoolDest struct{ w io.Writer }
+
+func (d spoolDest) Write(p []byte) (int, error) {
+	n, err := d.w.Write(p)
+	if err != nil {
+		err = &spoolWriteError{err}
+	}
+	return n, err
 }
 
 func (w *spoolWriter) flush() error {
