@@ -700,7 +700,15 @@ func RowProblems(e Entry) []Problem {
 		out = append(out, Problem{Kind: ProblemChanged, Member: e.ArchivePath, Path: e.Path, Msg: "the file kept changing while it was copied: its content may be torn or padded"})
 	}
 	if e.Error != "" && !strings.HasPrefix(e.Status, "skipped_") {
-		out = append(out, Problem{Kind: ProblemRowError, Member: e.ArchivePath, Path: e.Path, Msg: e.Status + ": " + e.Error})
+		msg := e.Status + ": " + e.Error
+		if e.FoundVia != "" && !strings.Contains(e.Error, e.FoundVia) {
+			// A path a setting named (a relocated agent folder, or a file
+			// under one): the setting and the file holding it, as a tree
+			// read in place names them (once: a "relocation variable ...
+			// not followed" error names them already).
+			msg += " (found via " + e.FoundVia + ")"
+		}
+		out = append(out, Problem{Kind: ProblemRowError, Member: e.ArchivePath, Path: e.Path, Msg: msg})
 	}
 	return out
 }

@@ -629,12 +629,23 @@ func TestFrozenBundles(t *testing.T) {
 
 func checkFrozenBundle(t *testing.T, version, id string) {
 	sum, out := run(t, analyze.Options{Inputs: []string{filepath.Join("..", "..", "bundle", "testdata", version, "fake-home.tar.zst")}})
-	// the one problem: the FIFO the fake home held where a transcript
-	// goes, which the collector skipped (skipped_special), is named
+	// the three paths the collector saw and did not collect are named:
+	// the link it did not follow, the FIFO the fake home held where a
+	// transcript goes (skipped_special), the transcript over its size
+	// limit (skipped_size)
 	ps := problems(t, out)
-	const fifo = "/home/alice/.claude/projects/-home-alice-demo/pipe.jsonl"
-	if len(ps) != 1 || sum.Problems != 1 || ps[0].Kind != "unsafe_path" || ps[0].SourceFile != fifo || ps[0].Message != fifo+" on the host was fifo: not collected, not read" {
-		t.Fatalf("problems %+v", ps)
+	const dir = "/home/alice/.claude/projects/-home-alice-demo/"
+	var gotP []string
+	for _, p := range ps {
+		gotP = append(gotP, p.Kind+" "+p.SourceFile+": "+p.Message)
+	}
+	wantP := []string{
+		"unsafe_path " + dir + "link.jsonl: a link to \"../../settings.json\" not followed: not collected, not read",
+		"unsafe_path " + dir + "pipe.jsonl: " + dir + "pipe.jsonl on the host was fifo: not collected, not read",
+		"skipped_size " + dir + "too-big.jsonl: not collected, not read: 50000 bytes over the 40000-byte limit (--full lifts it)",
+	}
+	if sum.Problems != 3 || strings.Join(gotP, "\n") != strings.Join(wantP, "\n") {
+		t.Fatalf("%d problems:\n%s\nwant\n%s", sum.Problems, strings.Join(gotP, "\n"), strings.Join(wantP, "\n"))
 	}
 	want := map[string]bool{
 		"claude-code/transcript user list the files":                     false,
@@ -744,4 +755,68 @@ func TestExaminerFilters(t *testing.T) {
 			t.Errorf("got %v, want %q", err, c.want)
 		}
 	}
+}
+
+// TestHiddenRowsCounted: the rows the turn-type filters leave out
+// (thinking by default, --hide, --turn-type) are counted per turn type in
+// the summary and run.json and per file in the inventory; rows another
+// filter leaves out (--user) are not counted as hidden.
+func TestHiddenRowsCounted(t *testing.T) {
+	p := makeBundle(t, t.TempDir(), "h.tar.zst", "hh", "id-h", []bundletest.File{
+		claudeFile("alice", "aaaa1111-0000-4000-8000-000000000001", "2026-03-01", "ls -la", "total 0"),
+		claudeFile("bob", "bbbb2222-0000-4000-8000-000000000002", "2026-03-05", "whoami", "bob"),
+	})
+	check := func(o analyze.Options, want map[string]int, wantLine string, perFile string) {
+		t.Helper()
+		o.Inputs = []string{p}
+		sum, out := run(t, o)
+		if fmt.Sprint(sum.Hidden) != fmt.Sprint(want) {
+			t.Errorf("%v %v: hidden %v, want %v", o.Hide, o.Users, sum.Hidden, want)
+		}
+		var line string
+		for _, l := range analyze.SummaryLines(sum) {
+			if strings.HasPrefix(l, "rows hidden") {
+				line = l
+			}
+		}
+		if line != wantLine {
+			t.Errorf("%v %v: summary line %q, want %q", o.Hide, o.Users, line, wantLine)
+		}
+		var rec struct {
+			Summary struct {
+				RowsHidden int            `json:"rows_hidden"`
+				ByType     map[string]int `json:"rows_hidden_by_turn_type"`
+			} `json:"summary"`
+		}
+		b, _ := os.ReadFile(filepath.Join(out, "run.json"))
+		if err := json.Unmarshal(b, &rec); err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, v := range want {
+			n += v
+		}
+		if rec.Summary.RowsHidden != n || fmt.Sprint(rec.Summary.ByType) != fmt.Sprint(want) {
+			t.Errorf("%v %v: run.json %+v, want %d %v", o.Hide, o.Users, rec.Summary, n, want)
+		}
+		var inv analyze.Inventory
+		b, _ = os.ReadFile(filepath.Join(out, analyze.InventoryJSON))
+		if err := json.Unmarshal(b, &inv); err != nil {
+			t.Fatal(err)
+		}
+		var files []string
+		for _, f := range inv.Files {
+			files = append(files, fmt.Sprintf("%s rows=%d hidden=%d kept=%d %v", strings.Split(f.SourceFile, "/")[2], f.Rows, f.RowsHidden, f.RowsKept, f.Hidden))
+		}
+		if got := strings.Join(files, "; "); got != perFile {
+			t.Errorf("%v %v: inventory files %s, want %s", o.Hide, o.Users, got, perFile)
+		}
+	}
+	check(analyze.Options{}, map[string]int{"thinking": 2},
+		"rows hidden by turn type: 2: thinking 2 (--include-thinking shows them); counted per file in inventory.json (rows_hidden)",
+		"alice rows=7 hidden=1 kept=6 map[thinking:1]; bob rows=7 hidden=1 kept=6 map[thinking:1]")
+	check(analyze.Options{IncludeThinking: true}, map[string]int{}, "", "alice rows=7 hidden=0 kept=0 map[]; bob rows=7 hidden=0 kept=0 map[]")
+	check(analyze.Options{Hide: []string{"tool_result"}, Users: []string{"alice"}}, map[string]int{"thinking": 1, "tool_result": 1},
+		"rows hidden by turn type: 2: thinking 1 (--include-thinking shows them), tool_result 1 (--hide/--turn-type); counted per file in inventory.json (rows_hidden)",
+		"alice rows=7 hidden=2 kept=5 map[thinking:1 tool_result:1]; bob rows=7 hidden=0 kept=0 map[]")
 }

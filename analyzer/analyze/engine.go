@@ -105,6 +105,11 @@ type Summary struct {
 	// Undated counts rows written without a time; UndatedDropped those
 	// left out by --since/--until.
 	Undated, UndatedDropped int
+	// Hidden counts, per turn type, the rows the turn-type filters left
+	// out: thinking rows without --include-thinking, --hide, --turn-type
+	// (rows as parsed, before repeats are merged).
+	Hidden          map[string]int
+	includeThinking bool
 	// Sources counts the inputs read or tried (bundles, extracted
 	// collections, loose trees); Failed the unusable inputs, those found
 	// unusable before reading included; Inputs lists every input given
@@ -332,7 +337,7 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	rt := inputs.NewRouter(opts.Parsers)
 	rt.KeepManifest = slices.Contains(formats, FormatBodyfile)
 	rt.Loose = inputs.NewLooseLabels(opts.Log, opts.Hosts, opts.Users, opts.Agents)
-	sum := &Summary{Sources: len(units), Filtered: filtered(&opts)}
+	sum := &Summary{Sources: len(units), Filtered: filtered(&opts), includeThinking: opts.IncludeThinking}
 	// Bundle members are parsed as the bundle is read; when a bundle's
 	// manifest then contradicts what they were parsed as, their rows are
 	// already mixed with every other input's, so the run starts again with

@@ -101,6 +101,9 @@ func TestExtractedLinks(t *testing.T) {
 	}
 	sort.Strings(tl)
 	wantTL := []string{
+		// the frozen bundle's link its collector did not follow (no
+		// reason recorded): named, as every path seen but not collected
+		`unsafe_path /home/alice/.claude/projects/-home-alice-demo/link.jsonl: a link to "../../settings.json" not followed: not collected, not read`,
 		`unsafe_path /home/alice/.codex/state_5.sqlite-shm: files/home/alice/.codex/state_5.sqlite-shm is a link (to "../../../../manifest.jsonl"): not followed: its target climbs out of the collection's files/`,
 		`unsafe_path /home/alice/.codex/state_5.sqlite-wal: files/home/alice/.codex/state_5.sqlite-wal is a link (to "/proc/1/wal"): not followed: its target is under /proc`,
 	}

@@ -17,7 +17,12 @@ type rowFilter struct {
 	// undatedDropped counts, per file, the undated rows --since or
 	// --until left out (for the summary line and the inventory).
 	undatedDropped map[fileKey]int
-	sessions       *sessionFilter // --session (sessionprefix.go)
+	// hidden counts, per file and turn type, the rows the other filters
+	// keep that the turn-type filters leave out: thinking rows without
+	// --include-thinking, --hide, --turn-type (for the summary line,
+	// run.json and the inventory's files).
+	hidden   map[hiddenKey]int
+	sessions *sessionFilter // --session (sessionprefix.go)
 }
 
 // contains reports whether list holds s.
@@ -31,14 +36,47 @@ func (c *rowFilter) keep(e *timeline.Event, input string) bool {
 	if undatedOut {
 		c.undatedDropped[fileKey{e.Host, e.BundleID, input, e.SourceFile, e.Agent}]++
 	}
+	if !ok && !undatedOut && c.hiddenByType(e) {
+		if c.hidden == nil {
+			c.hidden = map[hiddenKey]int{}
+		}
+		c.hidden[hiddenKey{e.Host, e.BundleID, e.SourceFile, e.Agent, string(e.TurnType)}]++
+	}
+	return ok
+}
+
+// hiddenKey is one file's rows of one turn type.
+type hiddenKey struct{ host, bundleID, file, agent, turnType string }
+
+// typeOut reports whether the turn-type filters leave e out: a thinking
+// row without --include-thinking, a type --hide names or --turn-type
+// does not.
+func (c *rowFilter) typeOut(e *timeline.Event) bool {
+	o := c.opts
+	return (e.TurnType == timeline.Thinking && !o.IncludeThinking) ||
+		(len(o.TurnTypes) > 0 && !contains(o.TurnTypes, string(e.TurnType))) || contains(o.Hide, string(e.TurnType))
+}
+
+// hiddenByType reports whether e, left out, is left out by the turn-type
+// filters alone: every other filter keeps it.
+func (c *rowFilter) hiddenByType(e *timeline.Event) bool {
+	if !c.typeOut(e) {
+		return false
+	}
+	ok, _ := c.verdictTypes(e, false)
 	return ok
 }
 
 // verdict is keep without the counting: whether the filters keep e, and
 // whether they leave it out for being undated.
 func (c *rowFilter) verdict(e *timeline.Event) (keep, undatedOut bool) {
+	return c.verdictTypes(e, true)
+}
+
+// verdictTypes is verdict, with the turn-type filters applied or not.
+func (c *rowFilter) verdictTypes(e *timeline.Event, types bool) (keep, undatedOut bool) {
 	o := c.opts
-	if e.TurnType == timeline.Thinking && !o.IncludeThinking {
+	if types && e.TurnType == timeline.Thinking && !o.IncludeThinking {
 		return false, false
 	}
 	if len(o.Agents) > 0 && !contains(o.Agents, e.Agent) {
@@ -55,7 +93,7 @@ func (c *rowFilter) verdict(e *timeline.Event) (keep, undatedOut bool) {
 	if c.sessions != nil && !c.sessions.match(e.SessionID) {
 		return false, false
 	}
-	if (len(o.TurnTypes) > 0 && !contains(o.TurnTypes, string(e.TurnType))) || contains(o.Hide, string(e.TurnType)) {
+	if types && c.typeOut(e) {
 		return false, false
 	}
 	if len(o.Actions) > 0 && !contains(o.Actions, string(e.Action)) {

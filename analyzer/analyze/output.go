@@ -51,10 +51,18 @@ type InventoryFile struct {
 	// that gave a row, a skip or a problem.
 	Records int `json:"records"`
 	// Rows counts the rows the parser emitted, before the correlation pass.
-	Rows     int            `json:"rows"`
-	Skipped  map[string]int `json:"skipped"`
-	Problems int            `json:"problems"`
-	Verified string         `json:"verified"`
+	Rows int `json:"rows"`
+	// RowsHidden counts those the turn-type filters left out (thinking
+	// rows without --include-thinking, --hide, --turn-type), Hidden the
+	// same per turn type, RowsKept the rest (Rows - RowsHidden), which go
+	// on to the correlation pass; the three are omitted when no row of the
+	// file was hidden.
+	RowsHidden int            `json:"rows_hidden,omitempty"`
+	RowsKept   int            `json:"rows_kept,omitempty"`
+	Hidden     map[string]int `json:"hidden,omitempty"`
+	Skipped    map[string]int `json:"skipped"`
+	Problems   int            `json:"problems"`
+	Verified   string         `json:"verified"`
 	// SHA256 is the file's hash as read (a bundle member's, an extracted
 	// file's; "" for a loose file), Member its name in the bundle or the
 	// extracted collection ("" for a loose file).
@@ -375,6 +383,7 @@ func writeOutputs(c *collected, opts *Options, formats []string, sum *Summary) e
 	c.corr.DecideSessions(agg)
 	c.problems = append(c.problems, c.corr.TakeProblems()...)
 	c.undatedProblems(sum)
+	c.hiddenCounts(sum)
 	c.attributeInputs()
 	sessions := agg.Sessions()
 	if filtered(opts) {
@@ -453,6 +462,35 @@ func (c *collected) undatedProblems(sum *Summary) {
 		c.problems = append(c.problems, Problem{Host: k.host, BundleID: k.bundleID, Input: k.input, SourceFile: k.file, Agent: k.agent, Kind: "undated_dropped",
 			Message: fmt.Sprintf("%d undated row(s) left out by --since/--until (the agent recorded no time for them; --keep-undated keeps them)", n)})
 		c.inv.agent(k.host, k.agent).UndatedDropped += n
+	}
+}
+
+// hiddenCounts adds up the rows the turn-type filters left out (thinking
+// rows without --include-thinking, --hide, --turn-type): per turn type for
+// the summary line and run.json, per file for the inventory.
+func (c *collected) hiddenCounts(sum *Summary) {
+	if sum.Hidden == nil {
+		sum.Hidden = map[string]int{}
+	}
+	type fk struct{ host, bundleID, file, agent string }
+	perFile := map[fk]map[string]int{}
+	for k, n := range c.hidden {
+		sum.Hidden[k.turnType] += n
+		f := fk{k.host, k.bundleID, k.file, k.agent}
+		if perFile[f] == nil {
+			perFile[f] = map[string]int{}
+		}
+		perFile[f][k.turnType] += n
+	}
+	for i := range c.inv.Files {
+		f := &c.inv.Files[i]
+		if h := perFile[fk{f.Host, f.BundleID, f.SourceFile, f.Agent}]; h != nil {
+			f.Hidden = h
+			for _, n := range h {
+				f.RowsHidden += n
+			}
+			f.RowsKept = f.Rows - f.RowsHidden
+		}
 	}
 }
 

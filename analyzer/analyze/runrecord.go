@@ -92,6 +92,11 @@ type RunSummary struct {
 	SecondaryPaired int `json:"secondary_paired"`
 	DuplicateIDs    int `json:"duplicate_ids"`
 	UndatedDropped  int `json:"undated_dropped"`
+	// RowsHidden counts the rows the turn-type filters left out (thinking
+	// rows without --include-thinking, --hide, --turn-type), as parsed,
+	// before repeats are merged; RowsHiddenByType the same per turn type.
+	RowsHidden       int            `json:"rows_hidden"`
+	RowsHiddenByType map[string]int `json:"rows_hidden_by_turn_type"`
 }
 
 // Files written beside the timeline by the passes that read it after the
@@ -164,7 +169,10 @@ func writeRunRecord(opts *Options, formats []string, sum *Summary, started time.
 		Filters: filters(opts), Inputs: sum.Inventory.Sources, InputsGiven: sum.Inputs,
 		Summary: RunSummary{Rows: sum.Events, Undated: sum.Undated, Sessions: sum.Sessions, Problems: sum.Problems, Inputs: sum.Sources,
 			InputsRead: read, Unusable: sum.Failed, CutShort: len(sum.CutShort), DuplicateInputs: dup, RepeatsMerged: sum.RepeatsMerged(), RepeatedByID: sum.RepeatedByID, RepeatedNoID: sum.RepeatedNoID, SecondaryPaired: sum.SecondaryPaired,
-			DuplicateIDs: sum.DuplicateIDs, UndatedDropped: sum.UndatedDropped}}
+			DuplicateIDs: sum.DuplicateIDs, UndatedDropped: sum.UndatedDropped, RowsHidden: sum.HiddenTotal(), RowsHiddenByType: sum.Hidden}}
+	if rec.Summary.RowsHiddenByType == nil {
+		rec.Summary.RowsHiddenByType = map[string]int{}
+	}
 	if rec.CommandLine == nil {
 		rec.CommandLine = []string{}
 	}

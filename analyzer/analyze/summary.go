@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/doubleagent/doubleagent/analyzer/timeline"
 )
 
 // filtered reports whether a filter shaped the rows (the summary then
@@ -90,6 +92,9 @@ func SummaryLines(s *Summary) []string {
 		s.RepeatsMerged(), s.RepeatedByID, s.RepeatedNoID, s.SecondaryPaired))
 	if s.DuplicateIDs > 0 {
 		out = append(out, fmt.Sprintf("record ids with two contents: %d, both kept (problems.jsonl)", s.DuplicateIDs))
+	}
+	if n := s.HiddenTotal(); n > 0 {
+		out = append(out, s.hiddenLine(n))
 	}
 	if s.UndatedDropped > 0 {
 		out = append(out, fmt.Sprintf("undated rows left out by --since/--until: %d (--keep-undated keeps them)", s.UndatedDropped))
@@ -201,4 +206,32 @@ func followedOutsideLines(input string, msgs []string) []string {
 		out = append(out, "    "+m)
 	}
 	return out
+}
+
+// HiddenTotal is the number of rows the turn-type filters left out.
+func (s *Summary) HiddenTotal() int {
+	n := 0
+	for _, v := range s.Hidden {
+		n += v
+	}
+	return n
+}
+
+// hiddenLine names the rows the turn-type filters left out, per turn type
+// in a fixed order, and the option that shows each.
+func (s *Summary) hiddenLine(total int) string {
+	types := make([]string, 0, len(s.Hidden))
+	for t := range s.Hidden {
+		types = append(types, t)
+	}
+	sort.Strings(types)
+	var parts []string
+	for _, t := range types {
+		how := "--hide/--turn-type"
+		if t == string(timeline.Thinking) && !s.includeThinking {
+			how = "--include-thinking shows them"
+		}
+		parts = append(parts, fmt.Sprintf("%s %d (%s)", t, s.Hidden[t], how))
+	}
+	return fmt.Sprintf("rows hidden by turn type: %d: %s; counted per file in inventory.json (rows_hidden)", total, strings.Join(parts, ", "))
 }

@@ -283,6 +283,16 @@ func writeRunJSON(o Options, shards []*shard, sum *Summary, started time.Time, r
 		rs.SecondaryPaired += r.SecondaryPaired
 		rs.DuplicateIDs += r.DuplicateIDs
 		rs.UndatedDropped += r.UndatedDropped
+		rs.RowsHidden += r.RowsHidden
+		for t, n := range r.RowsHiddenByType {
+			if rs.RowsHiddenByType == nil {
+				rs.RowsHiddenByType = map[string]int{}
+			}
+			rs.RowsHiddenByType[t] += n
+		}
+	}
+	if rs.RowsHiddenByType == nil {
+		rs.RowsHiddenByType = map[string]int{}
 	}
 	rs.Rows, rs.Undated, rs.Sessions, rs.Problems = sum.Rows, sum.Undated, sum.Sessions, sum.Problems
 	sum.Inputs = rs.Inputs

@@ -52,5 +52,7 @@ var Kinds = []KindDoc{
 	{"manifest_contradiction", "a row not collected whose member is present, two rows for one member, a summary not last or repeated"},
 	{"bad_header", "a bundle.json that lacks what every bundle has (an empty `bundle_id`)"},
 	{"changed_during_copy", "the collector recorded that the file kept changing while it copied it"},
+	{"skipped_size", "a file the collector saw and did not collect because it was over its size limit (`--max-file-size`): the message gives its size and the limit; nothing of it is read"},
+	{"skipped_secret", "a file holding secrets the collector saw and did not collect (`--no-secrets`): nothing of it is read"},
 	{"row_error", "an error the collector recorded for a path (unreadable, a short read padded with zeros)"},
 }

@@ -61,7 +61,7 @@ func TestRelocatedFolders(t *testing.T) {
 	}
 	if got, want := strings.Join(probs, "\n"), "row_error $(pwd)/x error_read: relocation variable COPILOT_HOME=$(pwd)/x in /home/alice/.bashrc:4 not followed: its value needs a shell to expand (a variable other than HOME, or a command): the folder it names is not walked, never guessed\n"+
 		"row_error ~carol/q error_read: relocation variable QWEN_HOME=~carol/q in /home/bob/.bashrc:3 not followed: its value names another account's home (~carol), which only the host's account database resolves: the folder it names is not walked, never guessed\n"+
-		"row_error /data/gone error_read: relocated agent folder named but not there: its target does not exist inside --root (an absolute target is taken relative to the root)\nrow_error /proc/1 error_read: relocated agent folder not walked: its target is under /proc"; got != want {
+		"row_error /data/gone error_read: relocated agent folder named but not there: its target does not exist inside --root (an absolute target is taken relative to the root) (found via GEMINI_CLI_HOME=/data/gone in /home/bob/.bashrc:2)\nrow_error /proc/1 error_read: relocated agent folder not walked: its target is under /proc (found via CODEX_HOME=/proc/1 in /home/bob/.bashrc:1)"; got != want {
 		t.Errorf("problems:\n%s\nwant\n%s", got, want)
 	}
 	for _, w := range []struct{ path, user, agent, target, status, via string }{

@@ -517,7 +517,7 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *Router, limits *bund
 		if rt.KeepManifest {
 			s.manifest = append(s.manifest, e)
 		}
-		s.specialProblem(e)
+		s.notCollectedProblem(e)
 	}
 	for _, name := range names {
 		cands := byName[name]
@@ -723,7 +723,7 @@ func openExtracted(ctx context.Context, dir string, rt *Router) (*Source, error)
 		if rt.KeepManifest {
 			s.manifest = append(s.manifest, e)
 		}
-		s.specialProblem(e)
+		s.notCollectedProblem(e)
 		if e.ArchivePath == "" {
 			if e.Status == bundle.StatusCollected {
 				s.problem(Problem{Kind: bundle.ProblemMissing, SourceFile: e.Path, Agent: e.Agent, Message: "listed as collected but names no file"})
@@ -785,6 +785,15 @@ func openExtracted(ctx context.Context, dir string, rt *Router) (*Source, error)
 // device, a socket (see evidence.go).
 const KindUnsafePath = "unsafe_path"
 
+// KindSkippedSize and KindSkippedSecret are the problem kinds of a path
+// the collector saw and did not collect, over its size limit or under
+// --no-secrets: the manifest statuses of the same names
+// (notCollectedProblem).
+const (
+	KindSkippedSize   = "skipped_size"
+	KindSkippedSecret = "skipped_secret"
+)
+
 func (s *Source) fileSHA256(root, rel string) (string, error) {
 	f, err := s.openIn(root, rel)
 	if err != nil {
@@ -792,6 +801,54 @@ func (s *Source) fileSHA256(root, rel string) (string, error) {
 	}
 	defer f.Close()
 	return sha256Of(f)
+}
+
+// notCollectedProblem names a manifest row for a path the collector saw
+// but did not collect, so that problems.jsonl (and the report's Problems)
+// says so once per path, whatever the status:
+//   - skipped_special (a FIFO, a device, a socket, a folder where a file
+//     was expected): an unsafe_path problem, as a loose tree read in
+//     place names the same path (specialProblem);
+//   - skipped_size: a skipped_size problem with the collector's reason
+//     (the size and the limit);
+//   - skipped_secret: a skipped_secret problem (--no-secrets);
+//   - error_read, vanished and a link not followed: the collector records
+//     why in the row's error, which bundle.RowProblems reports as
+//     row_error; a row of these with no error gets one here, so that none
+//     is silent.
+//
+// skipped_excluded is not a problem: the catalog's exclusions (caches,
+// the collector's own output) are collected by no run, and counted in
+// inventory.json.
+func (s *Source) notCollectedProblem(e bundle.Entry) {
+	switch e.Status {
+	case bundle.StatusSkippedSpecial:
+		s.specialProblem(e)
+	case bundle.StatusSkippedSize:
+		why := e.Error
+		if why == "" {
+			why = fmt.Sprintf("%d bytes, over the collector's size limit", e.Size)
+		}
+		s.problem(Problem{Kind: KindSkippedSize, SourceFile: e.Path, Agent: e.Agent, Message: "not collected, not read: " + why})
+	case bundle.StatusSkippedSecret:
+		msg := "not collected, not read: a file that holds secrets, left out by --no-secrets"
+		if e.Error != "" {
+			msg += " (" + e.Error + ")"
+		}
+		s.problem(Problem{Kind: KindSkippedSecret, SourceFile: e.Path, Agent: e.Agent, Message: msg})
+	case bundle.StatusErrorRead, bundle.StatusVanished:
+		if e.Error == "" {
+			s.problem(Problem{Kind: bundle.ProblemRowError, SourceFile: e.Path, Agent: e.Agent, Message: e.Status + ": not collected, not read (the collector recorded no reason)"})
+		}
+	case bundle.StatusSymlink:
+		if e.Error == "" && !e.LinkFollowed {
+			msg := "a link not followed: not collected, not read"
+			if e.LinkTarget != "" {
+				msg = fmt.Sprintf("a link to %q not followed: not collected, not read", e.LinkTarget)
+			}
+			s.problem(Problem{Kind: KindUnsafePath, SourceFile: e.Path, Agent: e.Agent, Message: msg})
+		}
+	}
 }
 
 // specialProblem names a manifest row the collector skipped as not a
