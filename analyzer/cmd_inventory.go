@@ -68,7 +68,7 @@ func (c *InventoryCmd) Run(g *Globals, log zerolog.Logger) error {
 			return &exitError{exitUnusable, clean(p) + ": " + plainErr(err)}
 		} else if what != "" {
 			f.Close()
-			return &exitError{exitUnusable, clean(p) + ": " + what + ", not JSON lines: inventory takes what `doubleagent-collector --inventory` prints (one JSON object a line); the timeline's inventory.json is read as it is"}
+			return &exitError{exitUnusable, clean(p) + ": " + what + ", not JSON lines: inventory takes what `doubleagent-collector --inventory` prints (one JSON object a line), not a JSON document such as the timeline's inventory.json"}
 		}
 		sc := bufio.NewScanner(br)
 		sc.Buffer(make([]byte, 1<<20), 64<<20)

@@ -232,7 +232,7 @@ func TestInventoryOfOtherFiles(t *testing.T) {
 // named in one line, exit 2, instead of a problem per line; a JSON lines
 // file whose first object is bad on its line still gets its problem lines.
 func TestInventoryOfAJSONDocument(t *testing.T) {
-	const want = ", not JSON lines: inventory takes what `doubleagent-collector --inventory` prints (one JSON object a line); the timeline's inventory.json is read as it is"
+	const want = ", not JSON lines: inventory takes what `doubleagent-collector --inventory` prints (one JSON object a line), not a JSON document such as the timeline's inventory.json"
 	for name, c := range map[string]struct{ data, what string }{
 		"inventory.json":  {"{\n  \"hosts\": [\n    {\"host\": \"h\"}\n  ],\n  \"x\": 1\n}\n", "a JSON document over several lines"},
 		"bom.json":        {"\xef\xbb\xbf\n {\n\"a\":\n[1,2]}", "a JSON document over several lines"},

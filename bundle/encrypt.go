@@ -50,7 +50,9 @@ func (e notRecipientError) Error() string {
 	return fmt.Sprintf("%v: none of the %d given identities is a recipient of this bundle", ErrDecrypt, e.n)
 }
 
-func (e notRecipientError) Is(target error) bool { return target == ErrDecrypt || target == ErrNotRecipient }
+func (e notRecipientError) Is(target error) bool {
+	return target == ErrDecrypt || target == ErrNotRecipient
+}
 
 // IsEncrypted reports whether b (a file's first bytes, at least SniffLen
 // of them) begin an age file.
