@@ -5,13 +5,15 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
-	json "github.com/go-json-experiment/json/v1"
+	"io"
 	"os"
 	"strconv"
 	"strings"
 
 	"github.com/doubleagent/doubleagent/analyzer/analyze"
 	"github.com/doubleagent/doubleagent/bundle"
+	"github.com/go-json-experiment/json/jsontext"
+	json "github.com/go-json-experiment/json/v1"
 	"github.com/rs/zerolog"
 )
 
@@ -61,6 +63,13 @@ func (c *InventoryCmd) Run(g *Globals, log zerolog.Logger) error {
 			f.Close()
 			return &exitError{exitUnusable, clean(p) + ": a bundle (a zstd frame or an age file), not the collector's --inventory output (JSON lines): give it to detect or timeline"}
 		}
+		if what, err := jsonDocument(f, br); err != nil {
+			f.Close()
+			return &exitError{exitUnusable, clean(p) + ": " + plainErr(err)}
+		} else if what != "" {
+			f.Close()
+			return &exitError{exitUnusable, clean(p) + ": " + what + ", not JSON lines: inventory takes what `doubleagent-collector --inventory` prints (one JSON object a line), not a JSON document such as the timeline's inventory.json"}
+		}
 		sc := bufio.NewScanner(br)
 		sc.Buffer(make([]byte, 1<<20), 64<<20)
 		n, bad := 0, 0
@@ -101,6 +110,53 @@ func (c *InventoryCmd) Run(g *Globals, log zerolog.Logger) error {
 		return &exitError{exitNothing, "no agent lines found"}
 	}
 	return nil
+}
+
+// jsonDocument says whether the file behind br is one JSON document
+// rather than JSON lines: "a JSON array" when its first byte (after
+// spaces and a byte-order mark) opens an array (an inventory line is
+// always an object), "a JSON document over several lines" when its first
+// line is not a whole value but one object runs on from it over more
+// lines (inventory.json, pretty-printed). It answers "" otherwise and
+// leaves br at the start of the file; the object is skipped streaming,
+// never held.
+func jsonDocument(f *os.File, br *bufio.Reader) (string, error) {
+	head, _ := br.Peek(1 << 16)
+	body := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
+	if len(body) == 0 {
+		return "", nil
+	}
+	if body[0] == '[' {
+		return "a JSON array", nil
+	}
+	if body[0] != '{' {
+		return "", nil
+	}
+	line := body
+	if i := bytes.IndexByte(body, '\n'); i >= 0 {
+		line = body[:i]
+	} else if len(head) < 1<<16 {
+		return "", nil // one line: read as a line
+	}
+	if jsontext.Value(bytes.TrimSpace(line)).IsValid() {
+		return "", nil
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return "", err
+	}
+	what := ""
+	r := bufio.NewReader(f)
+	if _, err := r.Discard(len(head) - len(body)); err != nil {
+		return "", err
+	}
+	if jsontext.NewDecoder(r).SkipValue() == nil {
+		what = "a JSON document over several lines"
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return "", err
+	}
+	br.Reset(f)
+	return what, nil
 }
 
 // statusCell is an inventory line's rows per status as "status=n;...", in

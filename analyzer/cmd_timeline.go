@@ -8,7 +8,6 @@ import (
 	"os/signal"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -18,6 +17,7 @@ import (
 	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/parsers"
 	"github.com/doubleagent/doubleagent/analyzer/rules"
+	"github.com/doubleagent/doubleagent/bundle"
 	"github.com/rs/zerolog"
 )
 
@@ -89,32 +89,6 @@ func finishFindings(dir string, u *findings.Runner) (string, string, error) {
 	return sum.Line(), sum.Path, nil
 }
 
-// parseSize reads a byte count: digits, then optionally K, M or G (binary,
-// with or without "iB" or "B").
-func parseSize(s string) (int64, error) {
-	t := strings.TrimSpace(s)
-	t = strings.TrimSuffix(strings.TrimSuffix(t, "B"), "i")
-	mult := int64(1)
-	if t != "" {
-		switch t[len(t)-1] {
-		case 'K', 'k':
-			mult = 1 << 10
-		case 'M', 'm':
-			mult = 1 << 20
-		case 'G', 'g':
-			mult = 1 << 30
-		}
-		if mult > 1 {
-			t = t[:len(t)-1]
-		}
-	}
-	n, err := strconv.ParseInt(t, 10, 64)
-	if err != nil || n < 0 || n > (1<<62)/mult {
-		return 0, fmt.Errorf("%q is not a size (such as 65536, 64MiB, 1G)", s)
-	}
-	return n * mult, nil
-}
-
 // zonelessLayouts are the times without a zone --since and --until take
 // as UTC (fractional seconds are accepted after the seconds).
 var zonelessLayouts = []string{"2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999", "2006-01-02T15:04", "2006-01-02 15:04"}
@@ -160,7 +134,7 @@ func (c *TimelineCmd) Run(g *Globals, log zerolog.Logger) error {
 			return &exitError{exitUnusable, "--match: " + err.Error()}
 		}
 	}
-	maxLine, err := parseSize(c.MaxLine)
+	maxLine, err := bundle.ParseSize(c.MaxLine)
 	if err != nil {
 		return &exitError{exitUnusable, "--max-line: " + err.Error()}
 	}

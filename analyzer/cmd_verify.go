@@ -130,7 +130,7 @@ func (c *VerifyCmd) verifyOne(p, kind string, sc *bundle.Sidecar, limits *bundle
 		}
 		hdr, res, err = bundle.Verify(f, limits)
 		f.Close()
-		if done, failed := encryptedVerdict(clean(p), err, s, ok); done {
+		if done, failed := encryptedVerdict(clean(p), err, s, ok, c.Identity); done {
 			return !failed, !failed
 		}
 		if errors.Is(err, bundle.ErrHeaderCut) {

@@ -226,3 +226,28 @@ func TestInventoryOfOtherFiles(t *testing.T) {
 		t.Fatalf("%d problem lines:\n%s", n, out)
 	}
 }
+
+// TestInventoryOfAJSONDocument: a JSON document (the timeline's
+// inventory.json, pretty-printed; a JSON array on one line or many) is
+// named in one line, exit 2, instead of a problem per line; a JSON lines
+// file whose first object is bad on its line still gets its problem lines.
+func TestInventoryOfAJSONDocument(t *testing.T) {
+	const want = ", not JSON lines: inventory takes what `doubleagent-collector --inventory` prints (one JSON object a line), not a JSON document such as the timeline's inventory.json"
+	for name, c := range map[string]struct{ data, what string }{
+		"inventory.json":  {"{\n  \"hosts\": [\n    {\"host\": \"h\"}\n  ],\n  \"x\": 1\n}\n", "a JSON document over several lines"},
+		"bom.json":        {"\xef\xbb\xbf\n {\n\"a\":\n[1,2]}", "a JSON document over several lines"},
+		"array.json":      {"[{\"record\":\"agent\",\"host\":\"h\"}]\n", "a JSON array"},
+		"arraylines.json": {"  [\n{\"record\":\"agent\"}\n]\n", "a JSON array"},
+	} {
+		p := write(t, name, []byte(c.data))
+		out, code := runCLI(t, "inventory", p)
+		if code != 2 || strings.TrimSpace(out) != "doubleagent: "+p+": "+c.what+want {
+			t.Errorf("%s: exit %d:\n%s", name, code, out)
+		}
+	}
+	p := write(t, "broken.jsonl", []byte("{\"record\":\"agent\",\n{\"record\":\"agent\",\"host\":\"h\",\"agent\":\"claude-code\"}\n"))
+	out, code := runCLI(t, "inventory", p)
+	if code != 0 || !strings.Contains(out, "problem: "+p+" line 1: ") || !strings.Contains(out, "\nh,,,claude-code,") {
+		t.Errorf("broken first line: exit %d:\n%s", code, out)
+	}
+}

@@ -36,6 +36,24 @@ var ErrEncrypted = errors.New("bundle: age-encrypted bundle and no identity give
 // the header is corrupt.
 var ErrDecrypt = errors.New("bundle: cannot decrypt")
 
+// ErrNotRecipient is returned (wrapped with ErrDecrypt: errors.Is finds
+// both) when the bundle's header is sound but none of the given
+// identities is one of its recipients: a wrong key, told from a corrupt
+// header.
+var ErrNotRecipient = errors.New("bundle: no given identity is a recipient")
+
+// notRecipientError is ErrDecrypt and ErrNotRecipient, with the count of
+// identities tried.
+type notRecipientError struct{ n int }
+
+func (e notRecipientError) Error() string {
+	return fmt.Sprintf("%v: none of the %d given identities is a recipient of this bundle", ErrDecrypt, e.n)
+}
+
+func (e notRecipientError) Is(target error) bool {
+	return target == ErrDecrypt || target == ErrNotRecipient
+}
+
 // IsEncrypted reports whether b (a file's first bytes, at least SniffLen
 // of them) begin an age file.
 func IsEncrypted(b []byte) bool {
@@ -58,7 +76,7 @@ func decryptLayer(src *bufio.Reader, ids []age.Identity) (*bufio.Reader, bool, e
 	if err != nil {
 		var nm *age.NoIdentityMatchError
 		if errors.As(err, &nm) {
-			return nil, true, fmt.Errorf("%w: none of the %d given identities is a recipient of this bundle", ErrDecrypt, len(ids))
+			return nil, true, notRecipientError{len(ids)}
 		}
 		return nil, true, fmt.Errorf("%w: %v", ErrDecrypt, err)
 	}

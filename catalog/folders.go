@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"path"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -19,7 +20,13 @@ type Folder struct {
 // (the first agent and target naming one keeps it), sorted by Rel. A
 // folder must have at least one literal segment of the target's own glob
 // below its root's folder, so a root such as .config or AppData/Roaming is
-// never taken for an agent's folder; a root folder with glob characters
+// never taken for an agent's folder; an editor extension's target (one
+// rooted at every VS Code fork's User folder, or spanning the forks'
+// folders) names no folder made only of the editors' shared containers
+// (a fork's folder, User, workspaceStorage, globalStorage, profiles,
+// logs), which hold every extension's data: the folder is the extension's
+// from its own segment down (globalStorage/rjmacarthy.twinny), and the
+// container is left to the editor's own agent; a root folder with glob characters
 // (.vscode-server*/data/User) names none, and neither a root's folder
 // nor its parents (.local, AppData), nor Library/Logs, Library/Preferences,
 // Documents or Desktop is ever one agent's. The collector records each one
@@ -56,6 +63,9 @@ func Folders(list []Agent) []Folder {
 						if n == 0 {
 							continue
 						}
+						if extensionTarget(t) && editorContainers(segs[:n]) {
+							continue
+						}
 						rel := strings.Join(segs[:n], "/")
 						if d != "." {
 							rel = d + "/" + rel
@@ -73,4 +83,25 @@ func Folders(list []Agent) []Folder {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Rel < out[j].Rel })
 	return out
+}
+
+// extensionTarget says whether t is an editor extension's: rooted at
+// every VS Code fork's User folder, or a glob over the forks' folders.
+func extensionTarget(t Target) bool {
+	return t.Root == RootVSCodeUser || strings.HasPrefix(t.Glob, forksBrace+"/")
+}
+
+// editorSharedDirs are the folders of VS Code and its forks that hold
+// every extension's data, never one extension's.
+var editorSharedDirs = map[string]bool{"User": true, "workspaceStorage": true, "globalStorage": true, "profiles": true, "logs": true}
+
+// editorContainers says whether every segment is a fork's folder or one
+// of editorSharedDirs.
+func editorContainers(segs []string) bool {
+	for _, s := range segs {
+		if !editorSharedDirs[s] && !slices.Contains(VSCodeForks, s) {
+			return false
+		}
+	}
+	return true
 }

@@ -23,3 +23,32 @@ func TestFolders(t *testing.T) {
 		t.Errorf("claude-code folders:\n got %s\nwant %s", got, want)
 	}
 }
+
+// TestFoldersSharedEditorContainers: no editor extension (twinny, cline,
+// roo-code, kilo-code, cody, pearai's extension) is given a folder every
+// VS Code extension shares (workspaceStorage, globalStorage, User, logs);
+// such a folder is the editor's own agent's, or no one's.
+func TestFoldersSharedEditorContainers(t *testing.T) {
+	owner := map[string]string{}
+	for _, f := range Folders(All()) {
+		owner[f.Rel] = f.Agent
+		last := f.Rel[strings.LastIndex(f.Rel, "/")+1:]
+		if editorSharedDirs[last] && extensionTarget(f.Target) {
+			t.Errorf("%s: shared editor folder given to the extension %s (%s)", f.Rel, f.Agent, f.Target.Glob)
+		}
+	}
+	for rel, want := range map[string]string{
+		".config/Code/User/workspaceStorage":                "vscode",
+		".config/Code/User/globalStorage":                   "vscode",
+		".config/Code/logs":                                 "",
+		".config/Antigravity/User/workspaceStorage":         "",
+		".config/Windsurf/logs":                             "windsurf",
+		".config/Cursor/User/workspaceStorage":              "cursor",
+		".config/Code/User/globalStorage/rjmacarthy.twinny": "twinny",
+		".vscode-remote/data/User/workspaceStorage":         "vscode",
+	} {
+		if owner[rel] != want {
+			t.Errorf("%s: folder of %q, want %q", rel, owner[rel], want)
+		}
+	}
+}

@@ -33,7 +33,7 @@ type CLI struct {
 	Host        string           `help:"Host name to record (default: the live host's, or DIR/etc/hostname with --root)." placeholder:"NAME"`
 	Output      string           `short:"o" help:"Bundle file to write, or '-' for stdout (default: <host>_<UTC time>_doubleagent.tar.zst in the working folder)." placeholder:"FILE"`
 	Users       []string         `help:"Collect only these users (comma-separated account names)." sep:","`
-	MaxFileSize int64            `help:"Skip files larger than this many bytes (recorded as skipped_size)." default:"268435456"`
+	MaxFileSize byteSize         `help:"Skip files larger than this size, in bytes or with K, M or G (binary: 100M = 100 MiB); recorded as skipped_size." default:"256MiB" placeholder:"SIZE"`
 	Full        bool             `help:"Lift every size limit."`
 	NoSecrets   bool             `help:"Do not copy token stores and other secrets (recorded as skipped_secret); by default they are collected and flagged secret."`
 	Case        string           `help:"Case identifier to record in the bundle."`
@@ -171,7 +171,7 @@ func (c *CLI) Run() error {
 		root = abs
 	}
 	if c.Inventory {
-		return collect.Inventory(os.Stdout, collect.Options{Root: root, Host: c.Host, Users: c.Users, MaxFileSize: c.MaxFileSize, Full: c.Full, NoSecrets: c.NoSecrets})
+		return collect.Inventory(os.Stdout, collect.Options{Root: root, Host: c.Host, Users: c.Users, MaxFileSize: int64(c.MaxFileSize), Full: c.Full, NoSecrets: c.NoSecrets})
 	}
 	recips, err := c.recipients()
 	if err != nil {
@@ -191,7 +191,7 @@ func (c *CLI) Run() error {
 		stderr = tm.logWriter()
 	}
 	opts := collect.Options{
-		Root: root, Host: c.Host, Users: c.Users, MaxFileSize: c.MaxFileSize, Full: c.Full,
+		Root: root, Host: c.Host, Users: c.Users, MaxFileSize: int64(c.MaxFileSize), Full: c.Full,
 		NoSecrets: c.NoSecrets, Case: c.Case, Examiner: c.Examiner, CommandLine: os.Args,
 		LogWriter: c.logWriterTo(stderr),
 	}
@@ -329,13 +329,37 @@ func formatCounts(m map[string]int) string {
 	return strings.Join(parts, " ")
 }
 
+// byteSize is a --max-file-size value: bundle.ParseSize's syntax, the
+// same the analyzer's --max-line takes.
+type byteSize int64
+
+// Decode reads the flag's value with bundle.ParseSize.
+func (b *byteSize) Decode(ctx *kong.DecodeContext) error {
+	var s string
+	if err := ctx.Scan.PopValueInto("size", &s); err != nil {
+		return err
+	}
+	n, err := bundle.ParseSize(s)
+	if err != nil {
+		return err
+	}
+	*b = byteSize(n)
+	return nil
+}
+
+// safeName makes a host name fit for the default bundle name: path
+// separators, ':' and control characters become '_', and so do leading
+// dots, so the bundle is never a hidden file (".._etc_x_...") nor named
+// "." or "..".
 func safeName(s string) string {
-	return strings.Map(func(r rune) rune {
+	m := strings.Map(func(r rune) rune {
 		if r == '/' || r == '\\' || r == ':' || r < 0x20 {
 			return '_'
 		}
 		return r
 	}, s)
+	trimmed := strings.TrimLeft(m, ".")
+	return strings.Repeat("_", len(m)-len(trimmed)) + trimmed
 }
 
 // formatProgress renders one progress line: files copied, bytes copied,

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/alecthomas/kong"
 	"github.com/rs/zerolog"
 )
 
@@ -37,5 +38,51 @@ func TestLogWriterFilters(t *testing.T) {
 	}
 	if s := bundleLog.String(); strings.Count(s, "\n") != 3 {
 		t.Errorf("bundle log: %q", s)
+	}
+}
+
+// TestSafeNameNoLeadingDot: the default bundle name derived from a hostile
+// host name is never hidden and never climbs out of the working folder.
+func TestSafeNameNoLeadingDot(t *testing.T) {
+	for in, want := range map[string]string{
+		"../../etc/x": "___.._etc_x",
+		".hidden":     "_hidden",
+		"..":          "__",
+		"a.b:c\\d\n":  "a.b_c_d_",
+		"host.lan":    "host.lan",
+	} {
+		if got := safeName(in); got != want {
+			t.Errorf("safeName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestMaxFileSizeSuffixes: --max-file-size takes the sizes the analyzer's
+// --max-line takes (bundle.ParseSize), and refuses what is not a size.
+func TestMaxFileSizeSuffixes(t *testing.T) {
+	for in, want := range map[string]int64{"100M": 100 << 20, "64MiB": 64 << 20, "1G": 1 << 30, "4096": 4096, "8k": 8 << 10} {
+		var cli CLI
+		p, err := kong.New(&cli)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.Parse([]string{"--max-file-size", in}); err != nil {
+			t.Fatalf("--max-file-size %s: %v", in, err)
+		}
+		if int64(cli.MaxFileSize) != want {
+			t.Errorf("--max-file-size %s = %d, want %d", in, cli.MaxFileSize, want)
+		}
+	}
+	var cli CLI
+	p, _ := kong.New(&cli)
+	if _, err := p.Parse(nil); err != nil || cli.MaxFileSize != 256<<20 {
+		t.Errorf("default --max-file-size = %d, %v; want %d", cli.MaxFileSize, err, 256<<20)
+	}
+	for _, in := range []string{"100X", "-5", "1.5G"} {
+		var cli CLI
+		p, _ := kong.New(&cli)
+		if _, err := p.Parse([]string{"--max-file-size=" + in}); err == nil || !strings.Contains(err.Error(), "is not a size") {
+			t.Errorf("--max-file-size %s: error %v, want one saying it is not a size", in, err)
+		}
 	}
 }

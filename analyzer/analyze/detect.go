@@ -67,6 +67,7 @@ type Detected struct {
 func DetectInputs(ctx context.Context, paths []string, ps []parser.Parser, limits *bundle.Options) Detected {
 	var cut []string
 	rt := inputs.NewRouter(ps)
+	parsed := parser.ParsedAgents(ps)
 	x := inputs.Expand(paths)
 	units, probs := x.Units, x.Problems
 	var rows []DetectRow
@@ -97,7 +98,7 @@ func DetectInputs(ctx context.Context, paths []string, ps []parser.Parser, limit
 					r.CatalogStatus = string(a.Status)
 				}
 				switch {
-				case rt.Reads(f.Agent):
+				case parsed[f.Agent]:
 					r.ParseStatus = "parsed"
 				case r.CatalogStatus == string(catalog.StatusCollected):
 					r.ParseStatus = "collected-only"

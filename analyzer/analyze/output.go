@@ -517,16 +517,10 @@ func writeSessions(dir string, sessions []timeline.Session, sum *Summary) error 
 // writeInventory completes the inventory (the parsers of the run, the
 // sessions and rows per agent, the problems per agent) and writes it.
 func writeInventory(c *collected, opts *Options, sessions []timeline.Session, events map[string]int, sum *Summary) error {
-	parsed := map[string]bool{}
+	parsed := parser.ParsedAgents(opts.Parsers)
 	c.inv.Parsers = []InventoryParser{}
 	for _, p := range opts.Parsers {
 		c.inv.Parsers = append(c.inv.Parsers, InventoryParser{ID: p.ID(), Agent: p.Agent(), Version: p.Version()})
-		parsed[p.Agent()] = true
-		if sp, ok := p.(parser.Specced); ok {
-			for _, e := range sp.Spec().Emits {
-				parsed[e] = true
-			}
-		}
 	}
 	// Each agent's count is its rows in problems.jsonl, every stage's,
 	// each row once: a parser's own problem (skipped_record, wal_state) was

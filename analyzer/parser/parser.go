@@ -354,3 +354,20 @@ func (p *specParser) Parse(ctx context.Context, in *Input, out Sink) error {
 
 // Specced is implemented by parsers built with New.
 type Specced interface{ Spec() Spec }
+
+// ParsedAgents is the set of catalog agents the parsers ps write rows
+// for: each parser's own agent and the agents its Spec emits (twinny's
+// rows come from the VS Code state parser). detect and inventory.json
+// both say "parsed" from it, so they never disagree.
+func ParsedAgents(ps []Parser) map[string]bool {
+	out := map[string]bool{}
+	for _, p := range ps {
+		out[p.Agent()] = true
+		if sp, ok := p.(Specced); ok {
+			for _, e := range sp.Spec().Emits {
+				out[e] = true
+			}
+		}
+	}
+	return out
+}
