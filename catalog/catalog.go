@@ -18,8 +18,10 @@ import (
 // agent its rows name. 2026.12.03: the agents and targets added since
 // 2026.12.01 and that attribution. 2026.12.03.2: gemini-cli's restore
 // checkpoints collected, systemd units read for relocations, and notes on
-// what grok and qoder files are parsed.
-const Version = "2026.12.03.2"
+// what grok and qoder files are parsed. 2026.12.03.3: a folder every
+// editor extension shares (workspaceStorage, globalStorage, User, logs) is
+// no longer attributed to the first extension whose pattern starts there.
+const Version = "2026.12.03.3"
 
 // OS is an operating system a target applies to.
 type OS string
