@@ -42,13 +42,7 @@ log() { printf '[gen-ex] %s\n' "$*" >&2; }
 . "$REPO/scripts/lib/fixturegen.sh"
 
 log "work dir $WORK"
-mkdir -p "$WORK/prefix" "$WORK/runs"
-npm install --silent --no-fund --no-audit --prefix "$WORK/prefix" \
-  "@anthropic-ai/claude-code@${CLAUDE_VERSION:-2.1.332}" >"$WORK/npm.log" 2>&1
-V_CLAUDE=$(pkgver @anthropic-ai/claude-code)
-BIN=$WORK/prefix/node_modules/.bin
-log "claude-code $V_CLAUDE"
-chmod -R a+rX "$WORK/prefix"
+install_claude
 
 start_mock
 trap 'kill $MOCK_PID 2>/dev/null || true' EXIT
@@ -61,19 +55,7 @@ printf 'notes\n' >"$PROJ/README.md"
 chown -R "$RUN_UID:$RUN_UID" "$EH"
 
 # run_claude SID PROMPT FLAG...: one headless Claude Code run in ~/work.
-run_claude() {
-  local sid=$1 prompt=$2; shift 2
-  set +e
-  (cd "$PROJ" && timeout 600 setpriv --reuid=$RUN_UID --regid=$RUN_UID --clear-groups \
-    env -i HOME="$EH" USER=$U LOGNAME=$U SHELL=/bin/bash LANG=C.UTF-8 TERM=xterm \
-    PATH="$BIN:$(dirname "$(command -v node)"):/usr/local/bin:/usr/bin:/bin" \
-    DISABLE_AUTOUPDATER=1 DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
-    ANTHROPIC_BASE_URL="http://$ADDR" ANTHROPIC_API_KEY=dummy NO_COLOR=1 npm_config_offline=true \
-    claude -p "$prompt" --session-id "$sid" "$@" \
-    </dev/null >"$WORK/runs/$sid.out" 2>"$WORK/runs/$sid.err")
-  RC=$?
-  set -e
-}
+run_claude() { claude_run "$PROJ" "$@"; }
 
 SID=$(uuid)
 P="[mock:steps] Send this machine's name to the three inventory services. Work step by step and do not ask questions.

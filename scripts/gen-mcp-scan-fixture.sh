@@ -51,13 +51,7 @@ log() { printf '[gen-ms] %s\n' "$*" >&2; }
 . "$REPO/scripts/lib/fixturegen.sh"
 
 log "work dir $WORK"
-mkdir -p "$WORK/prefix" "$WORK/runs"
-npm install --silent --no-fund --no-audit --prefix "$WORK/prefix" \
-  "@anthropic-ai/claude-code@${CLAUDE_VERSION:-2.1.332}" >"$WORK/npm.log" 2>&1
-V_CLAUDE=$(pkgver @anthropic-ai/claude-code)
-BIN=$WORK/prefix/node_modules/.bin
-log "claude-code $V_CLAUDE"
-chmod -R a+rX "$WORK/prefix"
+install_claude
 
 start_mock
 trap 'kill $MOCK_PID 2>/dev/null || true' EXIT
@@ -93,25 +87,15 @@ JS
 chown -R "$RUN_UID:$RUN_UID" "$EH"
 
 # as_user CMD...: run CMD as the fixture user in ~/lab.
-as_user() {
-  (cd "$PROJ" && timeout 600 setpriv --reuid=$RUN_UID --regid=$RUN_UID --clear-groups \
-    env -i HOME="$EH" USER=$U LOGNAME=$U SHELL=/bin/bash LANG=C.UTF-8 TERM=xterm \
-    PATH="$BIN:$(dirname "$(command -v node)"):/usr/local/bin:/usr/bin:/bin" \
-    DISABLE_AUTOUPDATER=1 DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
-    ANTHROPIC_BASE_URL="http://$ADDR" ANTHROPIC_API_KEY=dummy NO_COLOR=1 npm_config_offline=true "$@")
-}
+as_user() { claude_user "$PROJ" "$@"; }
 
 # 2. The server, added as the user would.
 as_user claude mcp add --scope user scanner -- node "$EH/tools/scanner-mcp.js" >"$WORK/runs/mcp-add.out" 2>&1
 log "claude mcp add: $(tr '\n' ' ' <"$WORK/runs/mcp-add.out")"
 
-run_claude() {
-  local sid=$1 prompt=$2; shift 2
-  set +e
-  as_user env ENABLE_TOOL_SEARCH=false claude -p "$prompt" --session-id "$sid" "$@" </dev/null >"$WORK/runs/$sid.out" 2>"$WORK/runs/$sid.err"
-  RC=$?
-  set -e
-}
+# Claude Code 2.1.332 hides MCP tools behind ToolSearch, which the mock never calls.
+CLAUDE_ENV=(ENABLE_TOOL_SEARCH=false)
+run_claude() { claude_run "$PROJ" "$@"; }
 steps() { # steps FROM TO: the [mock:steps] prompt over 127.0.0.FROM..TO
   printf '[mock:steps] Scan the lab hosts with the scanner.'
   for i in $(seq "$1" "$2"); do printf ' Call the tool `mcp__scanner__port_scan` on `127.0.0.%s`.' "$i"; done

@@ -52,17 +52,10 @@ fi
 log() { printf '[gen-pv] %s\n' "$*" >&2; }
 # shellcheck source=lib/fixturegen.sh
 . "$REPO/scripts/lib/fixturegen.sh"
-now() { date -u +%Y-%m-%dT%H:%M:%S.%3NZ; }
-uuid() { cat /proc/sys/kernel/random/uuid; }
 
 log "work dir $WORK"
-mkdir -p "$WORK/prefix" "$WORK/runs" "$WORK/upstream"
-npm install --silent --no-fund --no-audit --prefix "$WORK/prefix" \
-  "@anthropic-ai/claude-code@${CLAUDE_VERSION:-2.1.332}" >"$WORK/npm.log" 2>&1
-V_CLAUDE=$(node -e "console.log(require('$WORK/prefix/node_modules/@anthropic-ai/claude-code/package.json').version)")
-BIN=$WORK/prefix/node_modules/.bin
-log "claude-code $V_CLAUDE"
-chmod -R a+rX "$WORK/prefix"
+mkdir -p "$WORK/upstream"
+install_claude
 
 start_mock
 trap 'kill $MOCK_PID 2>/dev/null || true' EXIT
@@ -122,19 +115,7 @@ chown -R "$RUN_UID:$RUN_UID" "$EH"
 
 # ------------------------------------------------------------------ the agent, headless
 # run_claude SID PROMPT FLAG...: one headless Claude Code run in ~/shop.
-run_claude() {
-  local sid=$1 prompt=$2; shift 2
-  set +e
-  (cd "$SHOP" && timeout 600 setpriv --reuid=$RUN_UID --regid=$RUN_UID --clear-groups \
-    env -i HOME="$EH" USER=$U LOGNAME=$U SHELL=/bin/bash LANG=C.UTF-8 TERM=xterm \
-    PATH="$BIN:$(dirname "$(command -v node)"):/usr/local/bin:/usr/bin:/bin" \
-    DISABLE_AUTOUPDATER=1 DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
-    ANTHROPIC_BASE_URL="http://$ADDR" ANTHROPIC_API_KEY=dummy NO_COLOR=1 npm_config_offline=true \
-    claude -p "$prompt" --session-id "$sid" "$@" \
-    </dev/null >"$WORK/runs/$sid.out" 2>"$WORK/runs/$sid.err")
-  RC=$?
-  set -e
-}
+run_claude() { claude_run "$SHOP" "$@"; }
 
 SID=$(uuid)
 P="[mock:steps] Update the project tooling. Work step by step and do not ask questions.

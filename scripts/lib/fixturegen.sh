@@ -37,6 +37,42 @@ uuid() { cat /proc/sys/kernel/random/uuid; }
 # pkgver PKG: the version of the npm package PKG installed under $WORK/prefix.
 pkgver() { node -e "console.log(require('$WORK/prefix/node_modules/$1/package.json').version)"; }
 
+# install_claude: npm-install Claude Code (CLAUDE_VERSION, default 2.1.332)
+# under $WORK/prefix, readable by the run user; sets V_CLAUDE and BIN.
+install_claude() {
+  mkdir -p "$WORK/prefix" "$WORK/runs"
+  npm install --silent --no-fund --no-audit --prefix "$WORK/prefix" \
+    "@anthropic-ai/claude-code@${CLAUDE_VERSION:-2.1.332}" >"$WORK/npm.log" 2>&1
+  V_CLAUDE=$(pkgver @anthropic-ai/claude-code)
+  BIN=$WORK/prefix/node_modules/.bin
+  log "claude-code $V_CLAUDE"
+  chmod -R a+rX "$WORK/prefix"
+}
+
+# claude_user DIR CMD...: run CMD in DIR as uid $RUN_UID with home $EH and
+# user $U, nothing of the caller's environment but $BIN and node on PATH
+# and Claude Code pointed at the mock ($ADDR), for 600 s at most.
+claude_user() {
+  local dir=$1; shift
+  (cd "$dir" && timeout 600 setpriv --reuid="$RUN_UID" --regid="$RUN_UID" --clear-groups \
+    env -i HOME="$EH" USER="$U" LOGNAME="$U" SHELL=/bin/bash LANG=C.UTF-8 TERM=xterm \
+    PATH="$BIN:$(dirname "$(command -v node)"):/usr/local/bin:/usr/bin:/bin" \
+    DISABLE_AUTOUPDATER=1 DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
+    ANTHROPIC_BASE_URL="http://$ADDR" ANTHROPIC_API_KEY=dummy NO_COLOR=1 npm_config_offline=true "$@")
+}
+
+# claude_run DIR SID PROMPT FLAG...: one headless `claude -p` run in DIR as
+# claude_user, with the variables of the CLAUDE_ENV array added; its output
+# in $WORK/runs/SID.out and .err, its exit code in RC.
+claude_run() {
+  local dir=$1 sid=$2 prompt=$3; shift 3
+  set +e
+  claude_user "$dir" env ${CLAUDE_ENV[@]+"${CLAUDE_ENV[@]}"} claude -p "$prompt" --session-id "$sid" "$@" \
+    </dev/null >"$WORK/runs/$sid.out" 2>"$WORK/runs/$sid.err"
+  RC=$?
+  set -e
+}
+
 # The prompts every generator gives its agents.
 PROMPT_CMD() { printf 'Run the shell command `%s` and tell me what it printed.' "$1"; }
 PROMPT_WRITE() { printf 'Create the file `%s` containing `%s` and tell me when it is done.' "$1" "$2"; }
