@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/doubleagent/doubleagent/bundle"
 	"github.com/doubleagent/doubleagent/catalog"
@@ -161,18 +162,30 @@ func TestProcEnv(t *testing.T) {
 	}
 	defer func() { cmd.Process.Kill(); cmd.Wait() }()
 	c := &collector{opts: Options{Root: "/"}}
-	got, read, _ := c.procEnv(int64(os.Getuid()), map[string]bool{"CODEX_HOME": true})
-	if read == 0 {
-		t.Fatal("no process read")
-	}
 	where := fmt.Sprintf("/proc/%d/environ", cmd.Process.Pid)
+	// cmd.Start returns once the child's close-on-exec pipe closes, which
+	// the kernel does before it sets the new image's environment bounds:
+	// for a moment /proc/PID/environ reads empty (seen once under -race in
+	// CI). So read until the child's environment is there, the way a live
+	// host is read, and bound the wait rather than time it.
+	var got []catalog.EnvSetting
 	found := false
-	for _, s := range got {
-		if s.Name != "CODEX_HOME" {
-			t.Errorf("kept %s", s.Name)
+	for try := 0; try < 200 && !found; try++ {
+		if try > 0 {
+			time.Sleep(10 * time.Millisecond)
 		}
-		if s.Where == where && s.Value == "/tmp/da-test-codex-home" {
-			found = true
+		var read int
+		got, read, _ = c.procEnv(int64(os.Getuid()), map[string]bool{"CODEX_HOME": true})
+		if read == 0 {
+			t.Fatal("no process read")
+		}
+		for _, s := range got {
+			if s.Name != "CODEX_HOME" {
+				t.Errorf("kept %s", s.Name)
+			}
+			if s.Where == where && s.Value == "/tmp/da-test-codex-home" {
+				found = true
+			}
 		}
 	}
 	if !found {
