@@ -440,7 +440,7 @@ func (c *collector) handle(ctx context.Context, h Home, hit catalog.Hit) error {
 		c.w.AddEntry(e)
 		return nil
 	case hit.Err != nil:
-		e.Status, e.Error = bundle.StatusErrorRead, hit.Err.Error()
+		e.Status, e.Error = bundle.StatusErrorRead, rowError(hit.Err)
 		if errors.Is(hit.Err, fs.ErrNotExist) {
 			e.Status = bundle.StatusVanished
 		}
@@ -541,7 +541,7 @@ func (c *collector) addNonRegular(e bundle.Entry, path string, mode fs.FileMode)
 		e.Status = bundle.StatusSymlink
 		t, err := os.Readlink(path)
 		if err != nil {
-			e.Error = err.Error()
+			e.Error = rowError(err)
 		} else if e.SidecarOf != "" {
 			e.Error = fmt.Sprintf("link to %q not followed: a SQLite side file is read only beside its store, never through a link", t)
 		} else {
@@ -675,7 +675,7 @@ func (c *collector) copyFile(e bundle.Entry, path string, scan *projectScanner) 
 		if errors.Is(err, fs.ErrNotExist) {
 			e.Status = bundle.StatusVanished
 		}
-		e.Error = err.Error()
+		e.Error = rowError(err)
 		c.w.AddEntry(e)
 		c.log.Warn().Str("path", e.Path).Err(err).Msg(msg)
 		return false, nil

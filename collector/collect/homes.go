@@ -75,13 +75,13 @@ func findHomes(root string, windowsLive bool, log zerolog.Logger) ([]Home, []Ski
 	add := func(user, orig, source string) bool {
 		dir, resolved, err := resolveIn(root, orig)
 		if err != nil {
-			skip(user, orig, "home not walked: "+err.Error(), err)
+			skip(user, orig, "home not walked: "+rowError(err), err)
 			return false
 		}
 		fi, err := os.Lstat(dir)
 		if err != nil || !fi.IsDir() {
 			if err != nil {
-				skip(user, orig, "home not walked: "+err.Error(), err)
+				skip(user, orig, "home not walked: "+rowError(err), err)
 			} else {
 				skip(user, orig, "home not walked: not a directory", nil)
 			}
@@ -121,7 +121,7 @@ func findHomes(root string, windowsLive bool, log zerolog.Logger) ([]Home, []Ski
 			log.Warn().Str("source", source).Str("dir", orig).Int("entries", len(ents)).Err(err).Msg("homes folder could not be listed whole")
 			// A manifest row too: the homes under it that /etc/passwd does
 			// not name are not walked, and the examiner reads why.
-			why := err.Error()
+			why := rowError(err)
 			if errors.Is(err, fs.ErrPermission) {
 				why = "permission denied (the collector's account cannot list it)"
 			}

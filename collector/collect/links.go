@@ -103,7 +103,7 @@ func (c *collector) targetPolicy(h Home, orig, rel, linkDir string) (walked, res
 		}
 		return "", "", nil, "its target does not exist"
 	case err != nil:
-		return "", "", nil, "its target cannot be resolved: " + err.Error()
+		return "", "", nil, "its target cannot be resolved: " + rowError(err)
 	}
 	for _, p := range []string{"/proc", "/sys", "/dev"} {
 		if resolved == p || strings.HasPrefix(resolved, p+"/") {
@@ -115,7 +115,7 @@ func (c *collector) targetPolicy(h Home, orig, rel, linkDir string) (walked, res
 	}
 	fi, err = os.Lstat(walked)
 	if err != nil {
-		return walked, resolved, nil, "its target cannot be read: " + err.Error()
+		return walked, resolved, nil, "its target cannot be read: " + rowError(err)
 	}
 	switch {
 	case fi.IsDir():
@@ -178,7 +178,7 @@ func (c *collector) link(ctx context.Context, h Home, hit catalog.Hit) error {
 	e.Type, e.Status = "symlink", bundle.StatusSymlink
 	t, err := os.Readlink(hit.Path)
 	if err != nil {
-		e.Error = err.Error()
+		e.Error = rowError(err)
 	}
 	e.LinkTarget = t
 	c.fillMeta(&e, hit.Path)
@@ -250,7 +250,7 @@ func (c *collector) folderRow(h Home, agent string, t catalog.Target, walked, pa
 	// kept": its row says it could not be read (the walk below it, which
 	// meets the same error, finds this row already written).
 	if f, err := openEvidence(c.opts.Root, walked); err != nil {
-		e.Status, e.Error = bundle.StatusErrorRead, err.Error()
+		e.Status, e.Error = bundle.StatusErrorRead, rowError(err)
 		c.log.Warn().Str("path", e.Path).Err(err).Msg("unreadable")
 	} else {
 		f.Close()

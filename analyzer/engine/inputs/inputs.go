@@ -506,5 +506,12 @@ func plainReason(err error) (string, bool) {
 	case errors.Is(err, syscall.ELOOP):
 		return "a loop of links", true
 	}
+	// The cause once: the path the operating system put in the error is
+	// the examiner's (the tree's folder joined in front), and the problem
+	// names the evidence path already.
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return strings.Replace(err.Error(), pe.Error(), pe.Op+": "+pe.Err.Error(), 1), false
+	}
 	return err.Error(), false
 }

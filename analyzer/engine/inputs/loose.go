@@ -200,7 +200,7 @@ func (s *Source) addSidecars(r *File, rt *Router) {
 			continue
 		}
 		if err != nil {
-			s.problem(Problem{Kind: bundle.StatusErrorRead, SourceFile: p, Agent: r.Agent, Message: err.Error()})
+			s.problem(Problem{Kind: bundle.StatusErrorRead, SourceFile: p, Agent: r.Agent, Message: "not read: " + reasonOf(err)})
 			continue
 		}
 		status := bundle.StatusCollected

@@ -760,7 +760,7 @@ func openExtracted(ctx context.Context, dir string, rt *Router) (*Source, error)
 			s.problem(Problem{Kind: bundle.ProblemMissing, SourceFile: e.Path, Agent: e.Agent, Message: "listed as collected but missing in the extracted folder"})
 			continue
 		case err != nil:
-			s.problem(Problem{Kind: bundle.StatusErrorRead, SourceFile: e.Path, Agent: e.Agent, Message: err.Error()})
+			s.problem(Problem{Kind: bundle.StatusErrorRead, SourceFile: e.Path, Agent: e.Agent, Message: "not read: " + reasonOf(err)})
 			continue
 		case sum != e.SHA256:
 			s.problem(Problem{Kind: bundle.ProblemChecksum, SourceFile: e.Path, Agent: e.Agent, Message: fmt.Sprintf("manifest sha256 %s, file %s: parsed, its rows marked verified:false", e.SHA256, sum)})
@@ -1138,7 +1138,7 @@ func openLoose(ctx context.Context, dir string, rt *Router) (*Source, error) {
 			}
 			orig := h.origOf(hit.Rel)
 			if hit.Err != nil {
-				s.problem(Problem{Kind: bundle.StatusErrorRead, SourceFile: orig, Agent: hit.Agent, Message: hit.Err.Error()})
+				s.problem(Problem{Kind: bundle.StatusErrorRead, SourceFile: orig, Agent: hit.Agent, Message: "not read: " + reasonOf(hit.Err)})
 				return nil
 			}
 			if hit.Excluded || hit.Info == nil {
