@@ -98,6 +98,17 @@ type Entry struct {
 	// ("CLAUDE_CONFIG_DIR=/data/claude in /home/alice/.bashrc"); "" for the
 	// catalog's default locations.
 	FoundVia string `json:"found_via,omitempty"`
+	// OutsideHomes is set on a link the collector followed (LinkFollowed)
+	// whose target lies outside every home and container volume folder
+	// of the host: the owner rule allowed it (the home's owner owns the
+	// target), and a reader names it (link_outside_homes), as a tree read
+	// in place does.
+	OutsideHomes bool `json:"outside_homes,omitempty"`
+	// InterruptedAt is set on a collected row whose copy the collection's
+	// interruption (SIGINT, SIGTERM) cut: the member holds the file's
+	// first InterruptedAt bytes, then zero padding to Size, and SHA256 is
+	// the hash of those first bytes (format.md, Interrupted copies).
+	InterruptedAt *int64 `json:"interrupted_at,omitempty"`
 }
 
 // Summary is the manifest's closing row.

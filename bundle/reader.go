@@ -4,12 +4,9 @@ import (
 	"archive/tar"
 	"bufio"
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash"
 	"io"
 	"strings"
 	"time"
@@ -139,7 +136,7 @@ type Member struct {
 	// row, with full times and the hash, is reconciled at the end.
 	Entry Entry
 	r     io.Reader
-	h     hash.Hash
+	h     *ContentHash
 	n     int64
 	sum   string
 	pax   Entry // the PAX records as written (no defaults) and the tar mtime
@@ -186,6 +183,10 @@ type Reader struct {
 	// last is the member whose header was read last (bundle.json at
 	// first), so a stream that stops between members names where.
 	last lastMember
+	// lastHash is the content hash of the last artifact read whole
+	// (lastName), for a row whose copy the interruption cut.
+	lastHash *ContentHash
+	lastName string
 }
 
 // lastMember is the member a cut between members follows: whole is false
@@ -330,8 +331,12 @@ func (r *Reader) finishMember() error {
 	if _, err := io.Copy(io.Discard, m); err != nil {
 		return err
 	}
-	m.sum = hex.EncodeToString(m.h.Sum(nil))
+	m.sum = m.h.Sum()
 	sm := seenMember{sum: m.sum, size: m.n, path: m.Entry.Path, pax: m.pax}
+	// The last artifact's hash is kept whole: a collection interrupted
+	// inside a file ends with it, and its row (interrupted_at, read with
+	// the manifest) is checked against its first bytes.
+	r.lastHash, r.lastName = m.h, m.Name
 	if prev, dup := r.seen[m.Name]; dup {
 		// Two members under one name: a forged copy may shadow the genuine
 		// one. Neither is trusted; both hashes are kept for the report.
@@ -351,7 +356,7 @@ func (m *Member) Sum() string {
 	if m.sum != "" {
 		return m.sum
 	}
-	return hex.EncodeToString(m.h.Sum(nil))
+	return m.h.Sum()
 }
 
 // Next returns the next artifact member, or io.EOF once the artifacts are
@@ -433,7 +438,7 @@ func (r *Reader) Next() (*Member, error) {
 		if e.Path == "" {
 			e.Path = "/" + strings.TrimPrefix(h.Name, FilesPrefix)
 		}
-		hs := sha256.New()
+		hs := NewContentHash()
 		m := &Member{Name: h.Name, Entry: e, h: hs, rd: r}
 		m.pax = Entry{Path: meta.Path, Agent: e.Agent, Target: e.Target, Kind: e.Kind, User: e.User, Home: e.Home, MTime: e.MTime}
 		m.r = io.TeeReader(r.tr, hs)
@@ -642,6 +647,23 @@ func (r *Reader) Result() *Result {
 		}
 		if len(s.dups) > 0 {
 			continue // reported as duplicate_member: never verified
+		}
+		if e.InterruptedAt != nil {
+			// The member holds the file's first bytes, then zero padding:
+			// they are checked, and the member is never verified (it is
+			// not the whole file); the row's error is the warning.
+			switch {
+			case e.ArchivePath != r.lastName || r.lastHash == nil:
+				r.problem(ProblemContradiction, e.ArchivePath, e.Path, "row says the collection was interrupted while this file was copied, yet it is not the last artifact of the bundle: it is not verified")
+			default:
+				if msg := r.lastHash.Check(e); msg != "" {
+					r.problem(ProblemChecksum, e.ArchivePath, e.Path, msg)
+				}
+			}
+			if diff := paxDiff(r.Header.FormatVersion, s.pax, e); diff != "" {
+				r.problem(ProblemPAX, e.ArchivePath, e.Path, "the member's PAX records contradict its manifest row ("+diff+"): the manifest's values are used and the member is not verified")
+			}
+			continue
 		}
 		if s.sum != e.SHA256 || s.size != e.Size {
 			r.problem(ProblemChecksum, e.ArchivePath, e.Path, fmt.Sprintf("manifest sha256 %s (%d bytes), content %s (%d bytes)", e.SHA256, e.Size, s.sum, s.size))

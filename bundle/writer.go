@@ -19,7 +19,11 @@ import (
 // Writer streams a bundle: header first, artifacts hashed as they are
 // copied, then the manifest and the log. It is not safe for concurrent use.
 type Writer struct {
-	zw     *zstd.Encoder
+	out io.Writer // what the zstd frames are written to
+	zw  *zstd.Encoder
+	// sink is what the tar writer writes to: zw, except while a member's
+	// zero padding is written as a frame of its own (padStopped).
+	sink   switchWriter
 	tw     *tar.Writer
 	counts map[string]int
 	bytes  int64
@@ -104,7 +108,9 @@ func NewWriter(w io.Writer, hdr Header) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	bw := &Writer{zw: zw, tw: tar.NewWriter(zw), counts: map[string]int{}, names: map[nameKey]int{}, seed: maphash.MakeSeed()}
+	bw := &Writer{out: w, zw: zw, counts: map[string]int{}, names: map[nameKey]int{}, seed: maphash.MakeSeed()}
+	bw.sink.w = zw
+	bw.tw = tar.NewWriter(&bw.sink)
 	hdr.FormatVersion = FormatVersion
 	b, err := json.MarshalIndent(hdr, "", "  ")
 	if err != nil {
@@ -234,6 +240,28 @@ func (w *Writer) AddFile(e Entry, size int64, r io.Reader) (Entry, error) {
 	mw := errWriter{io.MultiWriter(w.tw, hs)}
 	n, err := io.CopyN(mw, r, size)
 	var short error
+	if err != nil && errors.Is(err, ErrStopped) && !isWriteErr(err) {
+		// The collection was interrupted inside this file: the member is
+		// padded to its declared size at once (a frame of RLE blocks,
+		// whatever the size), and its row says how many bytes are the
+		// file's, with their hash.
+		sum := hex.EncodeToString(hs.Sum(nil))
+		if perr := w.padStopped(size - n); perr != nil {
+			return e, perr
+		}
+		if err := w.flush(); err != nil {
+			return e, err
+		}
+		e.Size = size
+		e.SHA256 = sum
+		e.Status = StatusCollected
+		e.InterruptedAt = &n
+		e.Error = fmt.Sprintf("the collection was interrupted while this file was copied: the member holds its first %d of %d bytes, then zero padding; sha256 is of those %d bytes", n, size, n)
+		w.record(e)
+		w.bytes += size
+		w.files++
+		return e, fmt.Errorf("%w: after %d of %d bytes", ErrStopped, n, size)
+	}
 	if err != nil {
 		if !errors.Is(err, io.EOF) && !isWriteErr(err) {
 			// A read error: pad and report.
@@ -264,6 +292,90 @@ func (w *Writer) AddFile(e Entry, size int64, r io.Reader) (Entry, error) {
 	w.bytes += size
 	w.files++
 	return e, short
+}
+
+// ErrStopped is what a source given to AddFile returns (wrapped) when the
+// collection is interrupted while it is read: AddFile then pads the member
+// to its declared size in constant time (padStopped), records the row
+// with InterruptedAt and the hash of the bytes copied, and returns an
+// error wrapping ErrStopped. The bundle can still be closed.
+var ErrStopped = errors.New("bundle: the copy was stopped")
+
+// switchWriter writes to w, or, while off, drops what it is given.
+type switchWriter struct {
+	w   io.Writer
+	off bool
+}
+
+func (s *switchWriter) Write(p []byte) (int, error) {
+	if s.off {
+		return len(p), nil
+	}
+	return s.w.Write(p)
+}
+
+// padStopped writes n zero bytes of the current member without
+// compressing or hashing them: the zstd frame is ended, a frame of
+// run-length blocks that decodes to n zeros is written (4 bytes per
+// 128 KiB: a 4 GiB rest costs 128 KiB and no time), the tar writer is told
+// the bytes were written (it only counts them) and a new frame begins.
+// Readers accept any number of frames (format.md, Container).
+func (w *Writer) padStopped(n int64) error {
+	if n <= 0 {
+		return nil
+	}
+	if err := w.zw.Close(); err != nil {
+		w.err = err
+		return err
+	}
+	if err := writeZeroFrame(w.out, n); err != nil {
+		w.err = err
+		return err
+	}
+	w.sink.off = true
+	for rest := n; rest > 0; {
+		k := min(rest, int64(len(zeroChunk)))
+		if _, err := w.tw.Write(zeroChunk[:k]); err != nil {
+			w.sink.off = false
+			w.err = err
+			return err
+		}
+		rest -= k
+	}
+	w.sink.off = false
+	w.zw.Reset(w.out)
+	return nil
+}
+
+// zstdRLEBlock is the largest block a zstd frame with a 128 KiB window
+// holds (RFC 8878, 3.1.1.2.4: Block_Maximum_Size).
+const zstdRLEBlock = 128 << 10
+
+// writeZeroFrame writes one zstd frame (RFC 8878) that decodes to n zero
+// bytes: no checksum, no content size, a 128 KiB window, then RLE blocks
+// of up to 128 KiB of the byte 0x00, the last one flagged last.
+func writeZeroFrame(out io.Writer, n int64) error {
+	buf := make([]byte, 0, 64<<10)
+	buf = append(buf, 0x28, 0xB5, 0x2F, 0xFD, // magic
+		0x00, // frame header descriptor: no content size, not single segment, no checksum, no dictionary
+		0x38, // window descriptor: exponent 7, mantissa 0: 1<<17 bytes
+	)
+	for n > 0 {
+		k := min(n, zstdRLEBlock)
+		n -= k
+		hdr := uint32(k)<<3 | 1<<1 // Block_Type 1: RLE
+		if n == 0 {
+			hdr |= 1 // Last_Block
+		}
+		buf = append(buf, byte(hdr), byte(hdr>>8), byte(hdr>>16), 0x00)
+		if len(buf)+4 > cap(buf) || n == 0 {
+			if _, err := out.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
+	}
+	return nil
 }
 
 // encodeMeta renders an artifact's metadata as its "comment" PAX record.

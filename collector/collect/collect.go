@@ -160,6 +160,9 @@ type collector struct {
 	// dry: --inventory's walk. A file is opened and checked as for a
 	// copy, but the sink reads only its head, once.
 	dry bool
+	// ctx is the walk's: a file copied from the stream stops at the next
+	// chunk once it is done (SIGINT, SIGTERM), whatever its size.
+	ctx context.Context
 }
 
 type projectRef struct {
@@ -278,6 +281,7 @@ func Run(ctx context.Context, out io.Writer, opts Options) (*Result, error) {
 // every path to handle. It is the one walk of a collection and of
 // --inventory.
 func (c *collector) walk(ctx context.Context, host bundle.Host) (homes []Home, noHome bool, runErr error) {
+	c.ctx = ctx
 	homes, skippedHomes := findHomes(c.opts.Root, runtime.GOOS == "windows" && isLive(c.opts.Root), c.log)
 	for _, h := range homes {
 		if h.Orig != "/" {
@@ -762,11 +766,28 @@ func (c *collector) copyFile(e bundle.Entry, path string, scan *projectScanner) 
 	} else {
 		src = f
 	}
+	if _, inMemory := src.(*bytes.Reader); !inMemory && c.ctx != nil {
+		// Streamed: the copy looks at the context before every chunk,
+		// so an interrupt stops it within one read, not at its end.
+		src = stopReader{ctx: c.ctx, r: src}
+	}
 	src = io.TeeReader(src, head)
 	if scan != nil {
 		src = io.TeeReader(src, scan)
 	}
 	got, err := c.w.AddFile(e, size, src)
+	if errors.Is(err, bundle.ErrStopped) {
+		// Interrupted inside this file: the member is padded and its row
+		// says how much is the file's (interrupted_at); the walk stops.
+		c.files++
+		c.bytes += got.Size
+		var copied int64
+		if got.InterruptedAt != nil {
+			copied = *got.InterruptedAt
+		}
+		c.log.Warn().Str("path", e.Path).Int64("copied", copied).Int64("size", got.Size).Msg("interrupted while this file was copied: its member holds the bytes copied, then zero padding (interrupted_at in its manifest row)")
+		return false, nil
+	}
 	if err != nil && !errors.Is(err, bundle.ErrShortRead) {
 		return false, fmt.Errorf("%w: %w", ErrWrite, err)
 	}
@@ -780,6 +801,20 @@ func (c *collector) copyFile(e bundle.Entry, path string, scan *projectScanner) 
 	c.files++
 	c.bytes += got.Size
 	return head.isSQLite(), nil
+}
+
+// stopReader reads r until ctx is done, then returns an error wrapping
+// bundle.ErrStopped.
+type stopReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (s stopReader) Read(p []byte) (int, error) {
+	if err := s.ctx.Err(); err != nil {
+		return 0, fmt.Errorf("%w: %w", bundle.ErrStopped, err)
+	}
+	return s.r.Read(p)
 }
 
 // readAll reads f whole, up to smallFile+1 bytes, into a buffer reused from

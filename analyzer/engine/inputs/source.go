@@ -751,7 +751,11 @@ func openExtracted(ctx context.Context, dir string, rt *Router) (*Source, error)
 			s.problem(Problem{Kind: KindUnsafePath, SourceFile: e.Path, Agent: e.Agent, Message: err.Error()})
 			continue
 		}
-		sum, err := s.fileSHA256(root, local)
+		ch, err := s.fileHash(root, local)
+		var sum, mismatch string
+		if err == nil {
+			sum, mismatch = ch.Sum(), ch.Check(e)
+		}
 		switch {
 		case errors.Is(err, ErrUnsafePath):
 			s.problem(Problem{Kind: KindUnsafePath, SourceFile: e.Path, Agent: e.Agent, Message: err.Error()})
@@ -762,12 +766,14 @@ func openExtracted(ctx context.Context, dir string, rt *Router) (*Source, error)
 		case err != nil:
 			s.problem(Problem{Kind: bundle.StatusErrorRead, SourceFile: e.Path, Agent: e.Agent, Message: "not read: " + reasonOf(err)})
 			continue
-		case sum != e.SHA256:
+		case mismatch != "" && e.InterruptedAt != nil:
+			s.problem(Problem{Kind: bundle.ProblemChecksum, SourceFile: e.Path, Agent: e.Agent, Message: mismatch + ": parsed, its rows marked verified:false"})
+		case mismatch != "":
 			s.problem(Problem{Kind: bundle.ProblemChecksum, SourceFile: e.Path, Agent: e.Agent, Message: fmt.Sprintf("manifest sha256 %s, file %s: parsed, its rows marked verified:false", e.SHA256, sum)})
 		}
 		s.add(&File{File: parser.File{Path: e.Path, Rel: relToHome(e.Path, e.Home), Agent: e.Agent, Target: e.Target, Kind: catalog.Kind(e.Kind),
 			Size: e.Size, MTime: bundle.MemberMTime(e), Host: s.host, User: e.User, BundleID: s.bundleID},
-			tree: root, local: local, verified: sum == e.SHA256 && !e.ChangedDuringCopy, sum: sum, member: e.ArchivePath, readFrom: readFrom(followed, local)})
+			tree: root, local: local, verified: mismatch == "" && !e.ChangedDuringCopy && e.InterruptedAt == nil, sum: sum, member: e.ArchivePath, readFrom: readFrom(followed, local)})
 	}
 	switch {
 	case summaries == 0:
@@ -794,13 +800,19 @@ const (
 	KindSkippedSecret = "skipped_secret"
 )
 
-func (s *Source) fileSHA256(root, rel string) (string, error) {
+// fileHash hashes the file rel of the tree root (a bundle.ContentHash:
+// its SHA-256, and that of a first part a manifest row names).
+func (s *Source) fileHash(root, rel string) (*bundle.ContentHash, error) {
 	f, err := s.openIn(root, rel)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	defer f.Close()
-	return sha256Of(f)
+	ch := bundle.NewContentHash()
+	if _, err := io.Copy(ch, f); err != nil {
+		return nil, err
+	}
+	return ch, nil
 }
 
 // notCollectedProblem names a manifest row for a path the collector saw
