@@ -77,7 +77,9 @@ func (c *DetectCmd) Run(g *Globals, log zerolog.Logger) error {
 	if !c.JSON {
 		fmt.Printf("detected, not parsed: %s\ncollected only: %s\n", cleanN(orNone(notParsed), 16*maxTerminalText), cleanN(orNone(collected), 16*maxTerminalText))
 	}
-	if len(rows) == 0 {
+	if len(rows) == 0 && len(d.CutShort) == 0 {
+		// A bundle cut short is read, as far as it goes, even when that
+		// is nothing (cut inside bundle.json): exit 3 below, not 2.
 		if len(probs) > 0 {
 			return &exitError{exitUnusable, "no usable input"}
 		}

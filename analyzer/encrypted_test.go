@@ -75,7 +75,8 @@ func TestVerifyEncrypted(t *testing.T) {
 	}
 	// A ciphertext byte changed: the outer hash fails without the key,
 	// and the age layer says so with it (the sample is one 64 KiB chunk,
-	// so nothing of it can be read: unusable, with the reason).
+	// so nothing of it can be read: a damaged bundle, which fails as a
+	// plain one cut inside bundle.json does, exit 1, with the reason).
 	p = copySample(t, t.TempDir())
 	b, _ := os.ReadFile(p)
 	b[len(b)-100] ^= 1
@@ -85,7 +86,8 @@ func TestVerifyEncrypted(t *testing.T) {
 		t.Fatalf("tampered, no key: %d %s", code, out)
 	}
 	out, code = runCLI(t, "verify", "--identity", ageIdentity, p)
-	if code != 2 || !strings.Contains(out, p+": unusable: bundle: not a DoubleAgent bundle: bundle: encrypted stream corrupt, cut short or with data after its end: failed to decrypt and authenticate payload chunk") {
+	if code != 1 || !strings.Contains(out, p+": truncated bundle.json: encrypted bundle cut short or corrupt in its first 64 KiB chunk, which holds bundle.json (age delivers a chunk only once it authenticates: without it nothing can be read): bundle: encrypted stream corrupt, cut short or with data after its end: failed to decrypt and authenticate payload chunk") ||
+		!strings.Contains(out, p+": FAILED: a bundle cut short or corrupt inside its header: no member can be read or verified\n") {
 		t.Fatalf("tampered, key: %d %s", code, out)
 	}
 }

@@ -15,12 +15,13 @@ const exitCodesTimeline = `Exit codes:
   2  unusable input or options (no input could be read, a bad flag, a filter
      naming a host, user or agent the input does not hold, a --session
      prefix that is ambiguous or names no session)
-  3  the outputs were written, but some input was unusable (a damaged or
-     empty bundle, a cut bundle.json, a sidecar without its bundle), or a
-     bundle was read only in part (cut short or corrupt after its header:
-     a truncated problem names the member where it stops; run.json counts
-     them in cut_short_inputs): it is named in the summary, problems.jsonl,
-     run.json and the report`
+  3  the outputs were written, but some input was unusable (an empty file,
+     a sidecar without its bundle), or a bundle was read only in part (cut
+     short or corrupt anywhere after its first bytes, the zstd magic or
+     age's first line: inside bundle.json, or an encrypted bundle's age
+     header or first chunk, nothing of it is read; a truncated problem names
+     the member where it stops; run.json counts them in cut_short_inputs):
+     it is named in the summary, problems.jsonl, run.json and the report`
 
 var exitCodes = map[string]string{
 	"report": exitCodesTimeline,
@@ -35,7 +36,9 @@ Exit codes:
   0  agents were found, and every input was read
   1  no agent was found
   2  unusable input or options
-  3  agents were found, but some input was unusable (named on stderr)`,
+  3  some input was unusable, or a bundle was read only in part (cut short
+     or corrupt, inside bundle.json too: named on stderr); the table holds
+     the rest`,
 	"inventory": `Exit codes:
   0  the CSV was written
   1  no inventory line was read

@@ -78,7 +78,11 @@ func decryptLayer(src *bufio.Reader, ids []age.Identity) (*bufio.Reader, bool, e
 		if errors.As(err, &nm) {
 			return nil, true, notRecipientError{len(ids)}
 		}
-		return nil, true, fmt.Errorf("%w: %v", ErrDecrypt, err)
+		// The file begins as an age file, but its header does not parse:
+		// cut short or damaged there. It is a damaged encrypted bundle (a
+		// cut, as a plain bundle cut inside bundle.json), not a file of
+		// another kind nor a key that does not open it.
+		return nil, true, headerCut(fmt.Errorf("%w: %v", ErrCiphertext, err), "encrypted bundle cut short or corrupt in its age header (before the first chunk, which holds %s: nothing can be read): %v", HeaderName, err)
 	}
 	return bufio.NewReaderSize(ageErrs{pr}, 1<<20), true, nil
 }

@@ -92,10 +92,16 @@ func TestEncryptedWithoutTheKey(t *testing.T) {
 	if !errors.Is(err, bundle.ErrDecrypt) || err.Error() != "bundle: cannot decrypt: none of the 1 given identities is a recipient of this bundle" {
 		t.Fatalf("wrong identity: %v", err)
 	}
-	// A header cut inside its first line.
+	// A header cut inside its first stanza: a damaged bundle (as a plain
+	// one cut inside bundle.json), not a key that does not open it.
 	_, _, err = bundle.Verify(bytes.NewReader(enc[:40]), &bundle.Options{Identities: ids(t, testIdentity)})
-	if !errors.Is(err, bundle.ErrDecrypt) {
+	if !errors.Is(err, bundle.ErrHeaderCut) || errors.Is(err, bundle.ErrDecrypt) || err.Error() != "bundle: not a DoubleAgent bundle: encrypted bundle cut short or corrupt in its age header (before the first chunk, which holds bundle.json: nothing can be read): failed to read header: failed to parse header: failed to read line: EOF" {
 		t.Fatalf("cut header: %v", err)
+	}
+	// Cut inside its only chunk: nothing of bundle.json can be read.
+	_, _, err = bundle.Verify(bytes.NewReader(enc[:len(enc)-1]), &bundle.Options{Identities: ids(t, testIdentity)})
+	if !errors.Is(err, bundle.ErrHeaderCut) || err.Error() != "bundle: not a DoubleAgent bundle: encrypted bundle cut short or corrupt in its first 64 KiB chunk, which holds bundle.json (age delivers a chunk only once it authenticates: without it nothing can be read): bundle: encrypted stream corrupt, cut short or with data after its end: failed to decrypt and authenticate payload chunk, file may be corrupted or tampered with" {
+		t.Fatalf("cut in the only chunk: %v", err)
 	}
 }
 

@@ -279,6 +279,13 @@ func Open(r io.Reader, opts *Options) (*Reader, error) {
 	h, err := br.tr.Next()
 	if err != nil {
 		zr.Close()
+		if enc && errors.Is(err, ErrCiphertext) {
+			// age delivers a 64 KiB chunk only once it authenticates: a
+			// cut or a changed byte in the first chunk, which holds
+			// bundle.json, leaves nothing to read. A damaged bundle, as a
+			// plain one cut inside bundle.json.
+			return nil, headerCut(err, "encrypted bundle cut short or corrupt in its first 64 KiB chunk, which holds %s (age delivers a chunk only once it authenticates: without it nothing can be read): %v", HeaderName, err)
+		}
 		if br.dcnt.n > 0 || errors.Is(err, io.ErrUnexpectedEOF) {
 			return nil, headerCut(err, "cut short or corrupt in %s, its first member (the header: without it nothing can be read): %v", HeaderName, err)
 		}

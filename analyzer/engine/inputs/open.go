@@ -2,6 +2,7 @@ package inputs
 
 import (
 	"context"
+	"errors"
 	"os"
 
 	"github.com/doubleagent/doubleagent/bundle"
@@ -59,6 +60,10 @@ func detectBundle(p string, rt *Router, limits *bundle.Options) (*Source, error)
 	}
 	defer f.Close()
 	br, err := bundle.Open(f, limits)
+	if errors.Is(err, bundle.ErrHeaderCut) {
+		s.headerCut(err)
+		return s, nil
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -383,6 +383,18 @@ func relToHome(orig, home string) string {
 
 // openBundle streams a bundle, spooling the members some parser may read
 // into a private temporary folder.
+// headerCut makes s the source of a bundle cut short or corrupt inside
+// its bundle.json (a plain bundle past its zstd magic, an encrypted one in
+// its age header or first chunk): a bundle read only in part, of which
+// nothing could be read, so that it counts among the cut bundles (exit 3,
+// run.json's cut_short_inputs), as a cut anywhere after its header does,
+// with a truncated problem naming bundle.json and why. Its host and bundle
+// id are unknown: it has no rows.
+func (s *Source) headerCut(err error) {
+	s.cut = true
+	s.problem(Problem{Kind: bundle.ProblemTruncated, Message: "truncated " + bundle.HeaderName + ": " + strings.TrimPrefix(err.Error(), bundle.ErrNotBundle.Error()+": ")})
+}
+
 func openBundle(ctx context.Context, p, tmpRoot string, rt *Router, limits *bundle.Options, sp *Speculation) (*Source, error) {
 	s := &Source{kind: KindBundle, input: p, free: make(chan []byte, 4)}
 	if sp != nil && sp.Label != "" {
@@ -411,6 +423,10 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *Router, limits *bund
 		}
 	}()
 	br, err := bundle.Open(io.TeeReader(f, fh), limits)
+	if errors.Is(err, bundle.ErrHeaderCut) {
+		s.headerCut(err)
+		return s, nil
+	}
 	if err != nil {
 		return nil, err
 	}
