@@ -92,6 +92,12 @@ const (
 	// path (unreadable, a short read padded with zeros).
 	ProblemChanged  = "changed_during_copy"
 	ProblemRowError = "row_error"
+	// ProblemLinkOutsideHomes is a warning too: a link the collector
+	// followed by its link policy (the target owned by the home's owner)
+	// to a target outside every home and container volume folder of the
+	// host (a manifest row with outside_homes), whose files are attributed
+	// to the home. A tree read in place reports the same.
+	ProblemLinkOutsideHomes = "link_outside_homes"
 )
 
 // Warning reports whether p is a warning, which does not fail
@@ -99,7 +105,7 @@ const (
 // collection, a file that changed during the copy, an unreadable path).
 func (p Problem) Warning() bool {
 	switch p.Kind {
-	case ProblemIncomplete, ProblemChanged, ProblemRowError:
+	case ProblemIncomplete, ProblemChanged, ProblemRowError, ProblemLinkOutsideHomes:
 		return true
 	}
 	return false
@@ -738,6 +744,14 @@ func RowProblems(e Entry) []Problem {
 			msg += " (found via " + e.FoundVia + ")"
 		}
 		out = append(out, Problem{Kind: ProblemRowError, Member: e.ArchivePath, Path: e.Path, Msg: msg})
+	}
+	if e.LinkFollowed && e.OutsideHomes {
+		target := e.RealPath
+		if target == "" {
+			target = e.LinkTarget
+		}
+		out = append(out, Problem{Kind: ProblemLinkOutsideHomes, Member: e.ArchivePath, Path: e.Path,
+			Msg: fmt.Sprintf("a link (to %q) followed by the link policy (its target %s is owned by the home's owner), though its target lies outside every home of the host and the container volume folders: its files are read as %s's", e.LinkTarget, target, e.User)})
 	}
 	return out
 }

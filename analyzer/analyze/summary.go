@@ -73,8 +73,10 @@ func SummaryLines(s *Summary) []string {
 		for _, src := range s.Inventory.Sources {
 			if src.Kind == KindLoose {
 				out = append(out, notFollowedLines(src.Input, s.NotFollowed[src.Input])...)
-				out = append(out, followedOutsideLines(src.Input, s.FollowedOutside[src.Input])...)
 			}
+			// A bundle's too: its manifest marks the links the collector
+			// followed outside every home (outside_homes).
+			out = append(out, followedOutsideLines(src.Input, s.FollowedOutside[src.Input])...)
 			switch {
 			case src.Kind != KindLoose:
 			case len(s.Inventory.Agents) == 0 && len(s.NotFollowed[src.Input]) > 0:
@@ -189,9 +191,10 @@ func notFollowedLines(input string, msgs []string) []string {
 	return out
 }
 
-// followedOutsideLines names the links of a loose input that the link
-// policy followed to a folder outside every home (its link_outside_homes
-// problems): what was read behind them is named as the home's files.
+// followedOutsideLines names the links of an input (a tree read in place,
+// or a bundle whose manifest marks them outside_homes) that the link
+// policy followed outside every home (its link_outside_homes problems):
+// what was read behind them is named as the home's files.
 func followedOutsideLines(input string, msgs []string) []string {
 	if len(msgs) == 0 {
 		return nil

@@ -35,7 +35,7 @@ var Kinds = []KindDoc{
 	{"undated_dropped", "undated rows left out by `--since`/`--until`, counted per source file"},
 	{"store_budget", "a SQLite store's parse stopped at `--store-rows` or `--store-time`"},
 	{"unsafe_path", "a link, a FIFO, a device or a socket where the evidence should hold a file or a folder: not read"},
-	{"link_outside_homes", "a link in a tree read in place that the link policy followed (its target owned by the home's owner) to a folder outside every home and container volume folder: its files are read, and named as the home's"},
+	{"link_outside_homes", "a link that the link policy followed (its target owned by the home's owner) to a folder outside every home and container volume folder, in a tree read in place or (its manifest row outside_homes) in a bundle or extracted collection: its files are read, and named as the home's"},
 	// The bundle reader (bundle.Problem*).
 	{"checksum_mismatch", "a member whose SHA-256 differs from its manifest row"},
 	{"missing_member", "a manifest row listed as collected whose member is absent"},

@@ -399,7 +399,7 @@ func (c *collector) baseEntry(h Home, hit catalog.Hit, walked string) bundle.Ent
 		if h.link.target != "" {
 			e.ViaLink = ""
 			if walked == h.link.walked {
-				e.LinkTarget, e.LinkFollowed = h.link.target, true
+				e.LinkTarget, e.LinkFollowed, e.OutsideHomes = h.link.target, true, h.link.outside
 			}
 		}
 	}

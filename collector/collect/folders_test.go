@@ -33,7 +33,12 @@ func TestPresentAndEmpty(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, vr := verify(t, b)
+	// bob's ~/.codex -> /data/cx is followed, outside every home: a
+	// warning, never silent.
+	_, vr := verify(t, b, bundle.ProblemLinkOutsideHomes)
+	if len(vr.Problems) != 1 || vr.Problems[0].Path != "/home/bob/.codex" {
+		t.Errorf("problems %v, want one link_outside_homes for /home/bob/.codex", vr.Problems)
+	}
 	checkRows(t, root, vr.Manifest)
 	var got []string
 	for _, e := range vr.Manifest {

@@ -31,7 +31,7 @@ func agreeRows(t *testing.T, opts Options) []bundle.Entry {
 	if err != nil && !errors.Is(err, ErrNoHome) {
 		t.Fatal(err)
 	}
-	_, vr := verify(t, b, bundle.ProblemRowError)
+	_, vr := verify(t, b, bundle.ProblemRowError, bundle.ProblemLinkOutsideHomes)
 	_, _, tl, err := inventoryWalk(t.Context(), opts, true)
 	if err != nil {
 		t.Fatal(err)

@@ -49,6 +49,9 @@ type linkState struct {
 	// target is set for a link to a file: the file's one row records the
 	// link (link_target, link_followed) at the link's path.
 	target string
+	// outside: the target lies outside every home and container volume
+	// folder (the file's row is marked outside_homes).
+	outside bool
 }
 
 // hostPath is the host path of a walked path: through the followed link
@@ -194,12 +197,19 @@ func (c *collector) link(ctx context.Context, h Home, hit catalog.Hit) error {
 		return nil
 	}
 	e.LinkFollowed = true
+	// Followed (the owner rule allowed it), but never silently: a target
+	// outside every home and container volume folder is marked, so the
+	// analyzer names it as it does reading the tree in place.
+	e.OutsideHomes = !c.insideHomeOrVolumes(walked)
+	if e.OutsideHomes {
+		c.log.Warn().Str("path", e.Path).Str("link_target", t).Str("resolved", resolved).Msg("link followed by the link policy to a target outside every home and container volume folder: its files are attributed to the home (outside_homes)")
+	}
 	if fi.Mode().IsRegular() {
 		// One row: the file's, at the link's path, naming the link.
 		agent, tg, _ := catalog.MatchesAt(hit.Rel, c.opts.Agents)
 		c.log.Info().Str("path", e.Path).Str("link_target", t).Str("resolved", resolved).Msg("link followed by the link policy")
 		h2 := h
-		h2.link = &linkState{walked: walked, orig: e.Path, target: t}
+		h2.link = &linkState{walked: walked, orig: e.Path, target: t, outside: e.OutsideHomes}
 		if h.link != nil {
 			h2.link.chain = h.link.chain
 		}

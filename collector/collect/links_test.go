@@ -16,15 +16,18 @@ import (
 type linkRow struct {
 	path, status, typ, linkTarget, realPath, viaLink, err string
 	followed                                              bool
+	// outside: a followed link whose target lies outside every home and
+	// container volume folder (outside_homes, a link_outside_homes warning).
+	outside bool
 }
 
 func checkLinkRow(t *testing.T, m map[string]bundle.Entry, w linkRow) {
 	t.Helper()
 	e := rowOf(t, m, w.path)
-	if e.Status != w.status || e.Type != w.typ || e.LinkTarget != w.linkTarget || e.RealPath != w.realPath || e.ViaLink != w.viaLink || e.Error != w.err || e.LinkFollowed != w.followed {
-		t.Errorf("%s:\n got status=%s type=%s link_target=%q real_path=%q via_link=%q followed=%v error=%q\nwant status=%s type=%s link_target=%q real_path=%q via_link=%q followed=%v error=%q",
-			w.path, e.Status, e.Type, e.LinkTarget, e.RealPath, e.ViaLink, e.LinkFollowed, e.Error,
-			w.status, w.typ, w.linkTarget, w.realPath, w.viaLink, w.followed, w.err)
+	if e.Status != w.status || e.Type != w.typ || e.LinkTarget != w.linkTarget || e.RealPath != w.realPath || e.ViaLink != w.viaLink || e.Error != w.err || e.LinkFollowed != w.followed || e.OutsideHomes != w.outside {
+		t.Errorf("%s:\n got status=%s type=%s link_target=%q real_path=%q via_link=%q followed=%v outside=%v error=%q\nwant status=%s type=%s link_target=%q real_path=%q via_link=%q followed=%v outside=%v error=%q",
+			w.path, e.Status, e.Type, e.LinkTarget, e.RealPath, e.ViaLink, e.LinkFollowed, e.OutsideHomes, e.Error,
+			w.status, w.typ, w.linkTarget, w.realPath, w.viaLink, w.followed, w.outside, w.err)
 	}
 	if w.status == bundle.StatusCollected && (e.SHA256 == "" || e.ArchivePath == "") {
 		t.Errorf("%s: collected without content: %+v", w.path, e)
@@ -68,7 +71,7 @@ func TestLinkPolicy(t *testing.T) {
 				symlink(t, "/data/cc", root, "home/alice/.claude/projects")
 			},
 			rows: []linkRow{
-				{path: alice + "/.claude/projects", status: "symlink", typ: "symlink", linkTarget: "/data/cc", realPath: "/data/cc", followed: true},
+				{path: alice + "/.claude/projects", status: "symlink", typ: "symlink", linkTarget: "/data/cc", realPath: "/data/cc", followed: true, outside: true},
 				{path: "/data/cc", status: "folder", typ: "dir", viaLink: alice + "/.claude/projects"},
 				{path: alice + "/.claude/projects/-home-alice-p/s2.jsonl", status: "collected", typ: "file", realPath: "/data/cc/-home-alice-p/s2.jsonl", viaLink: alice + "/.claude/projects"},
 				{path: alice + "/.claude/history.jsonl", status: "collected", typ: "file"},
@@ -84,12 +87,25 @@ func TestLinkPolicy(t *testing.T) {
 				symlink(t, "../stow/claude/settings.json", root, "home/alice/.claude/settings.json")
 			},
 			rows: []linkRow{
-				{path: alice + "/.claude/projects/-home-alice-w", status: "symlink", typ: "symlink", linkTarget: "/srv/work", realPath: "/srv/work", followed: true},
+				{path: alice + "/.claude/projects/-home-alice-w", status: "symlink", typ: "symlink", linkTarget: "/srv/work", realPath: "/srv/work", followed: true, outside: true},
 				{path: "/srv/work", status: "folder", typ: "dir", viaLink: alice + "/.claude/projects/-home-alice-w"},
 				{path: alice + "/.claude/projects/-home-alice-w/s3.jsonl", status: "collected", typ: "file", realPath: "/srv/work/s3.jsonl", viaLink: alice + "/.claude/projects/-home-alice-w"},
 				{path: alice + "/.claude/projects/-home-alice-q/s4.jsonl", status: "collected", typ: "file"},
 				// A link to a file: one row, the file's, naming the link.
 				{path: alice + "/.claude/settings.json", status: "collected", typ: "file", linkTarget: "../stow/claude/settings.json", realPath: alice + "/stow/claude/settings.json", followed: true},
+			},
+		},
+		{
+			// The owner's own file outside every home (a dotfiles folder
+			// under /srv): followed, and its row marked outside_homes, as a
+			// link to a folder there is.
+			name: "a settings file linked outside every home",
+			setup: func(t *testing.T, root, _ string) {
+				put(t, root, "srv/dot/settings.json", `{"model":"x"}`)
+				symlink(t, "/srv/dot/settings.json", root, "home/alice/.claude/settings.json")
+			},
+			rows: []linkRow{
+				{path: alice + "/.claude/settings.json", status: "collected", typ: "file", linkTarget: "/srv/dot/settings.json", realPath: "/srv/dot/settings.json", followed: true, outside: true},
 			},
 		},
 		{
@@ -114,7 +130,7 @@ func TestLinkPolicy(t *testing.T) {
 			},
 			rows: []linkRow{
 				{path: alice + "/.claude/projects/up", status: "symlink", typ: "symlink", linkTarget: "..", realPath: alice + "/.claude", err: `link to ".." not followed: a loop: its target /home/alice/.claude holds /home/alice/.claude/projects, already on the way`},
-				{path: alice + "/.claude-work", status: "symlink", typ: "symlink", linkTarget: "/data/c2", realPath: "/data/c2", followed: true},
+				{path: alice + "/.claude-work", status: "symlink", typ: "symlink", linkTarget: "/data/c2", realPath: "/data/c2", followed: true, outside: true},
 				{path: alice + "/.claude-work/history.jsonl", status: "collected", typ: "file", realPath: "/data/c2/history.jsonl", viaLink: alice + "/.claude-work"},
 				{path: alice + "/.claude-work/projects", status: "symlink", typ: "symlink", linkTarget: "/home/alice", realPath: alice, viaLink: alice + "/.claude-work", err: `link to "/home/alice" not followed: a loop: its target /home/alice holds /home/alice, already on the way`},
 			},
@@ -161,7 +177,7 @@ func TestLinkPolicy(t *testing.T) {
 			rows: []linkRow{
 				{path: alice + "/.claude/settings.json", status: "symlink", typ: "symlink", linkTarget: "/etc/shadow", realPath: "/etc/shadow", err: `link to "/etc/shadow" not followed: its target is owned by root and lies outside every home and the container volume folders`},
 				{path: alice + "/.claude/settings.local.json", status: "collected", typ: "file", linkTarget: "../stow/settings.local.json", realPath: alice + "/stow/settings.local.json", followed: true},
-				{path: alice + "/.claude/projects", status: "symlink", typ: "symlink", linkTarget: "/data/cc", realPath: "/data/cc", followed: true},
+				{path: alice + "/.claude/projects", status: "symlink", typ: "symlink", linkTarget: "/data/cc", realPath: "/data/cc", followed: true, outside: true},
 				{path: alice + "/.claude/projects/-home-alice-p/s6.jsonl", status: "collected", typ: "file", realPath: "/data/cc/-home-alice-p/s6.jsonl", viaLink: alice + "/.claude/projects"},
 			},
 			none: []string{"/etc/shadow"},
@@ -182,9 +198,9 @@ func TestLinkPolicy(t *testing.T) {
 			rows: []linkRow{
 				{path: alice + "/.claude/history.jsonl", status: "symlink", typ: "symlink", linkTarget: "../fifo", realPath: alice + "/fifo", err: `link to "../fifo" not followed: its target is fifo, not a folder or a regular file`},
 				{path: alice + "/.claude/settings.json", status: "symlink", typ: "symlink", linkTarget: "nowhere", err: `link to "nowhere" not followed: its target does not exist inside --root (an absolute target is taken relative to the root)`},
-				{path: alice + "/.claude/todos", status: "symlink", typ: "symlink", linkTarget: "/data/shared", realPath: "/data/shared", followed: true},
+				{path: alice + "/.claude/todos", status: "symlink", typ: "symlink", linkTarget: "/data/shared", realPath: "/data/shared", followed: true, outside: true},
 				{path: alice + "/.claude/todos/t.json", status: "collected", typ: "file", realPath: "/data/shared/t.json", viaLink: alice + "/.claude/todos"},
-				{path: alice + "/.claude-2/todos", status: "symlink", typ: "symlink", linkTarget: "/data/shared", realPath: "/data/shared", followed: true},
+				{path: alice + "/.claude-2/todos", status: "symlink", typ: "symlink", linkTarget: "/data/shared", realPath: "/data/shared", followed: true, outside: true},
 			},
 			none: []string{alice + "/.claude-2/todos/t.json"},
 		},
@@ -206,10 +222,10 @@ func TestLinkPolicy(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, vr := verify(t, b, bundle.ProblemRowError)
+			_, vr := verify(t, b, bundle.ProblemRowError, bundle.ProblemLinkOutsideHomes)
 			checkRows(t, root, vr.Manifest)
 			m := byPath(vr.Manifest)
-			refused := 0
+			refused, outsideHomes := 0, 0
 			for _, w := range c.rows {
 				w.linkTarget = strings.ReplaceAll(w.linkTarget, "OUTSIDE", filepath.ToSlash(outside))
 				w.err = strings.ReplaceAll(w.err, "OUTSIDE", filepath.ToSlash(outside))
@@ -217,14 +233,23 @@ func TestLinkPolicy(t *testing.T) {
 				if w.err != "" {
 					refused++
 				}
+				if w.outside {
+					outsideHomes++
+				}
 			}
 			// Every refused link is a row_error problem naming the link and
-			// its target, which the analyzer turns into a problem row.
-			if len(vr.Problems) != refused {
-				t.Errorf("%d problems for %d refused links: %v", len(vr.Problems), refused, vr.Problems)
+			// its target, which the analyzer turns into a problem row; every
+			// link followed outside every home a link_outside_homes warning.
+			if len(vr.Problems) != refused+outsideHomes {
+				t.Errorf("%d problems for %d refused links and %d followed outside every home: %v", len(vr.Problems), refused, outsideHomes, vr.Problems)
 			}
 			for _, p := range vr.Problems {
-				if e := m[p.Path]; p.Kind != bundle.ProblemRowError || e.Type != "symlink" || p.Msg != "symlink: "+e.Error {
+				e := m[p.Path]
+				switch {
+				case p.Kind == bundle.ProblemRowError && e.Type == "symlink" && p.Msg == "symlink: "+e.Error:
+				case p.Kind == bundle.ProblemLinkOutsideHomes && e.OutsideHomes && p.Warning() &&
+					p.Msg == "a link (to \""+e.LinkTarget+"\") followed by the link policy (its target "+e.RealPath+" is owned by the home's owner), though its target lies outside every home of the host and the container volume folders: its files are read as alice's":
+				default:
 					t.Errorf("problem %v for row %+v", p, e)
 				}
 			}
@@ -272,9 +297,12 @@ func TestFollowedLinkSwapRace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, vr := verify(t, b, bundle.ProblemRowError)
+	_, vr := verify(t, b, bundle.ProblemRowError, bundle.ProblemLinkOutsideHomes)
 	if !swapped {
 		t.Fatal("the file was never copied")
+	}
+	if l := rowOf(t, byPath(vr.Manifest), "/home/alice/.claude"); !l.LinkFollowed || !l.OutsideHomes {
+		t.Errorf("~/.claude -> /data/cc: %+v, want followed and outside_homes", l)
 	}
 	e := rowOf(t, byPath(vr.Manifest), "/home/alice/.claude/projects/p/s.jsonl")
 	if e.Status != bundle.StatusErrorRead || e.RealPath != "/data/cc/projects/p/s.jsonl" || e.ViaLink != "/home/alice/.claude" || !strings.HasSuffix(e.Error, "a folder on the way is no longer a folder (a link swapped in since the walk?): not followed") || e.SHA256 != "" {

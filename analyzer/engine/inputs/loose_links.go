@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/doubleagent/doubleagent/bundle"
 	"github.com/doubleagent/doubleagent/catalog"
 )
 
@@ -103,7 +104,7 @@ func (s *Source) followTreeLink(h looseHome, hit catalog.Hit, rel, orig string, 
 
 // KindLinkOutsideHomes is the problem of a link the link policy followed
 // to a folder outside every home and container volume folder of a tree.
-const KindLinkOutsideHomes = "link_outside_homes"
+const KindLinkOutsideHomes = bundle.ProblemLinkOutsideHomes
 
 // within reports whether p is dir or lies below it.
 func within(p, dir string) bool {
