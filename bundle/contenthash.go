@@ -57,6 +57,11 @@ func (c *ContentHash) SumAt(k int64) (sum string, ok bool) {
 	if k < prefix || k > c.n {
 		return "", false
 	}
+	if k == prefix {
+		// No zeros to add (a member that does not end with zeros):
+		// Sum leaves the state as it is.
+		return hex.EncodeToString(c.h.Sum(nil)), true
+	}
 	h := c.h.(hash.Cloner)
 	cl, err := h.Clone()
 	if err != nil {

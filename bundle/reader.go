@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bufio"
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -142,7 +143,7 @@ type Member struct {
 	// row, with full times and the hash, is reconciled at the end.
 	Entry Entry
 	r     io.Reader
-	h     *ContentHash
+	h     ContentHash // in the Member: no allocation of its own
 	n     int64
 	sum   string
 	pax   Entry // the PAX records as written (no defaults) and the tar mtime
@@ -349,7 +350,7 @@ func (r *Reader) finishMember() error {
 	// The last artifact's hash is kept whole: a collection interrupted
 	// inside a file ends with it, and its row (interrupted_at, read with
 	// the manifest) is checked against its first bytes.
-	r.lastHash, r.lastName = m.h, m.Name
+	r.lastHash, r.lastName = &m.h, m.Name
 	if prev, dup := r.seen[m.Name]; dup {
 		// Two members under one name: a forged copy may shadow the genuine
 		// one. Neither is trusted; both hashes are kept for the report.
@@ -451,10 +452,9 @@ func (r *Reader) Next() (*Member, error) {
 		if e.Path == "" {
 			e.Path = "/" + strings.TrimPrefix(h.Name, FilesPrefix)
 		}
-		hs := NewContentHash()
-		m := &Member{Name: h.Name, Entry: e, h: hs, rd: r}
+		m := &Member{Name: h.Name, Entry: e, h: ContentHash{h: sha256.New()}, rd: r}
 		m.pax = Entry{Path: meta.Path, Agent: e.Agent, Target: e.Target, Kind: e.Kind, User: e.User, Home: e.Home, MTime: e.MTime}
-		m.r = io.TeeReader(r.tr, hs)
+		m.r = io.TeeReader(r.tr, &m.h)
 		r.cur = m
 		return m, nil
 	}
