@@ -24,13 +24,40 @@
 //   - tool_result {tool_call_id, content}: the tool_result row by call id;
 //     a denied call's refusal comes back as its result text.
 //
+// A typed prompt the turn pipeline wrapped (prompt_parser.rs: the typed
+// text in <user_query>, the attached files, skill information and
+// reminders beside it) is a user row of the text inside <user_query> and
+// a system row "injected with the prompt, not typed: ..." of the rest.
+//
 // Legacy rows (Grok Build's chat-history-downgrade output) carry an
 // OpenAI role instead: system, user, assistant with tool_calls [{id,
 // function: {name, arguments}}] and reasoning_content, tool: the same
-// rows. The file records no times: every row is undated (time_basis
-// none); the session's times are in summary.json and updates.jsonl. An
-// unknown type or role, and a result with no call id, are skipped_record
-// problems; a row with no text a Skip "no_evidence:empty_<type>".
+// rows. An unknown type or role, and a result with no call id, are
+// skipped_record problems; a row with no text a Skip
+// "no_evidence:empty_<type>".
+//
+// Times. The file records none; the updates.jsonl of the same session
+// folder (read beside it, streamed, its texts kept only as SHA-256) does,
+// and a row takes an update's time (time_basis anchored) only when the
+// update names it: a tool_use row (and a server-side tool call) the
+// tool_call of its call id, a tool_result row the tool_call_update of its
+// call id that completed or failed; a user row the next prompt (a run of
+// user_message_chunk, not a host turn) of the live timeline with the same
+// exact text, and the same prompt_index when both files record one; an
+// assistant or thinking row the next agent_message_chunk or
+// agent_thought_chunk run with the same exact text within the turn of the
+// last row matched (before the next prompt). A prompt a rewind cut off is
+// never matched (its retry is). The live timeline is the one Grok replays
+// (xai-grok-shell session/storage/mod.rs filter_rewind_by and
+// collect_prompts_from_events at 19d42e3: chunks of one prompt joined
+// with nothing between them and trimmed; once a chunk carries a
+// promptIndex only marked chunks count; a rewind_marker to prompt N cuts
+// everything from prompt N's first line on). agentsview 538600744
+// anchors by text and call id too, without the turn, prompt_index or
+// rewind bounds. Rows no update names (system prompts, injected text,
+// replies of other wording) stay undated (time_basis none), counted in
+// one undated_rows problem for the file by turn type, also when
+// updates.jsonl was not collected.
 //
 // # grok/summary (target "session-summary")
 //
@@ -41,9 +68,21 @@
 //
 // # grok/updates (target "session-files"; updates.jsonl)
 //
-// The ACP session/update stream, one {timestamp (epoch seconds, a
-// fraction allowed), method, params: {sessionId, update: {sessionUpdate,
-// ...}}} per line. An update carrying usage (turn_completed) is a system
+// The ACP session/update stream (and the xAI _x.ai/session/update
+// extensions), one {timestamp (epoch seconds, a fraction allowed), method,
+// params: {sessionId, update: {sessionUpdate, ...}}} per line, append-only:
+// a /rewind rewrites chat_history.jsonl without the turns it undoes
+// (rewind.rs handle_rewind replace_conversation) and appends a
+// rewind_marker {target_prompt_index, created_at} here, so the undone
+// turns live only in this file. It is read twice: the first read finds
+// what each marker cut off (as above); the second writes each cut event
+// as its row at its own time (a prompt a user row, a host turn a system
+// row, a reply an assistant row, reasoning a thinking row, a tool_call a
+// tool_use row with its rawInput, a completion a tool_result row with its
+// content text or rawOutput, is_error for "failed"), and at the marker a
+// system row "rewound by /rewind at <created_at>: <n> record(s), back to
+// before prompt <N> (updates.jsonl lines a-b, kept as rows; ...)". An
+// update carrying usage (turn_completed) is a system
 // row at its time, "token usage of turn <prompt_id>: <model>: input N,
 // cache read N, output N, reasoning N, cost $X" per model of modelUsage
 // (name order; the flat counters when there is no modelUsage), naming
@@ -53,9 +92,10 @@
 // prompt_id keeps both rows, the later one marked re-emitted with the
 // first one's line (agentsview keeps only the last). The other updates
 // (user_message_chunk, agent_message_chunk, tool_call, tool_call_update,
-// compaction_checkpoint, ...) stream the turns chat_history.jsonl holds:
-// a Skip counted per kind, "session_update:<kind>". A line with no
-// params.update is a skipped_record problem, a cut line a parse problem.
+// compaction_checkpoint, ...) of the live timeline stream the turns
+// chat_history.jsonl holds: a Skip counted per kind,
+// "session_update:<kind>". A line with no params.update is a
+// skipped_record problem, a cut line a parse problem.
 //
 // # grok/signals (target "session-files"; signals.json)
 //
@@ -97,8 +137,10 @@
 //
 // # Not read yet
 //
-// updates.jsonl's chunk times are not joined to chat_history.jsonl's
-// undated rows (agentsview 538600744 anchors them by text and call id).
-// rewind_points.jsonl, feedback.jsonl and plan.json are collected, not
-// parsed.
+// Turns a compaction dropped from chat_history.jsonl (the compacted
+// history replaces it; compaction_checkpoints/<id>.json keeps it) are in
+// updates.jsonl before its compaction_checkpoint and are counted there as
+// Skips, not rows: telling them from the live turns needs the checkpoint
+// file, which is not read. rewind_points.jsonl, feedback.jsonl and
+// plan.json are collected, not parsed.
 package grok

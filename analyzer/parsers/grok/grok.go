@@ -2,6 +2,8 @@ package grok
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"net/url"
 	"path"
 	"strconv"
@@ -21,7 +23,7 @@ const maxWhole = 16 << 20
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "grok/session", Agent: agentName, Version: 2, Actions: actions,
+			ID: "grok/session", Agent: agentName, Version: 3, Actions: actions,
 			Targets: []string{"sessions"}, Names: []string{"chat_history.jsonl"},
 			Doc: "sessions/<url-encoded cwd>/<session>/chat_history.jsonl (current typed rows and the legacy role rows): system prompts, typed prompts and interjections, injected inputs, reasoning, replies, tool calls with arguments, server-side tool calls, tool results by call id; undated (the file records no times)",
 		}, parseSession),
@@ -31,7 +33,7 @@ func Parsers() []parser.Parser {
 			Doc: "sessions/<url-encoded cwd>/<session>/summary.json: the session's start, last update and last activity, title, model, working directory, git root and branch, and the session it was forked from",
 		}, parseSummary),
 		parser.New(parser.Spec{
-			ID: "grok/updates", Agent: agentName, Version: 1, Actions: actions,
+			ID: "grok/updates", Agent: agentName, Version: 2, Actions: actions,
 			Targets: []string{"session-files"}, Names: []string{"updates.jsonl"},
 			Doc: "sessions/<url-encoded cwd>/<session>/updates.jsonl (the ACP session update stream): each turn's token usage per model (input, cache read, output, reasoning) and cost, dated; a re-emitted turn kept and marked; the streamed chunks counted by kind (their turns are chat_history.jsonl's)",
 		}, parseUpdates),
@@ -101,23 +103,37 @@ type toolCall struct {
 
 func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	sid, project := where(in.Path)
+	c, err := readClock(ctx, in)
+	why := "no update of updates.jsonl names them (by call id, or exact prompt, reply or reasoning text in its turn)"
+	switch {
+	case errors.Is(err, parser.ErrNotCollected) || errors.Is(err, fs.ErrNotExist):
+		why = "updates.jsonl, which dates them, was not collected beside this file"
+	case err != nil:
+		why = "updates.jsonl, which dates them, could not be read: " + err.Error()
+	}
 	rc, err := in.Open()
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	return parser.Lines(ctx, rc, out, func(n int64, b []byte) error {
+	u := &undated{}
+	err = parser.Lines(ctx, rc, out, func(n int64, b []byte) error {
 		var r row
 		if err := json.Unmarshal(b, &r); err != nil {
 			out.Problem(n, parser.BadJSONLine(err))
 			return nil
 		}
-		line(out, n, timeline.Event{SessionID: sid, ProjectPath: project, SourceLine: n, TimeBasis: timeline.TimeNone}, &r)
+		line(out, c, u, n, timeline.Event{SessionID: sid, ProjectPath: project, SourceLine: n, TimeBasis: timeline.TimeNone}, &r)
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	u.report(out, why)
+	return nil
 }
 
-func line(out parser.Sink, n int64, base timeline.Event, r *row) {
+func line(out parser.Sink, c *clock, u *undated, n int64, base timeline.Event, r *row) {
 	k := 0
 	emit := func(tt timeline.TurnType, text string, set func(*timeline.Event)) {
 		e := base
@@ -126,6 +142,12 @@ func line(out parser.Sink, n int64, base timeline.Event, r *row) {
 			set(&e)
 		}
 		k++
+		var pi *int
+		if tt == timeline.User {
+			pi = r.PromptIndex
+		}
+		c.date(&e, pi)
+		u.add(&e)
 		out.Event(e)
 	}
 	kind := r.Type
@@ -146,11 +168,17 @@ func line(out parser.Sink, n int64, base timeline.Event, r *row) {
 		t := text(r.Content)
 		switch {
 		case t == "":
-		case r.SyntheticReason == "":
-			emit(timeline.User, t, nil)
-		case r.SyntheticReason == "interjection":
-			// typed by the person while a turn ran
-			emit(timeline.User, t, nil)
+		case r.SyntheticReason == "" || r.SyntheticReason == "interjection":
+			// typed by the person (an interjection while a turn ran); the
+			// turn pipeline wraps the typed text in <user_query> and puts
+			// the context it adds beside it (prompt_parser.rs)
+			typed, added := userQuery(t)
+			if typed != "" {
+				emit(timeline.User, typed, nil)
+			}
+			if added != "" {
+				emit(timeline.System, "injected with the prompt, not typed: "+added, nil)
+			}
 		default:
 			emit(timeline.System, "injected input, not typed ("+r.SyntheticReason+"): "+t, nil)
 		}
@@ -217,6 +245,25 @@ func line(out parser.Sink, n int64, base timeline.Event, r *row) {
 	if k == 0 {
 		out.Skip(n, "no_evidence:empty_"+kind)
 	}
+}
+
+// userQuery splits a prompt the turn pipeline wrapped: the text inside
+// <user_query>...</user_query> is what the person typed, the rest (attached
+// files, skill information, reminders) what Grok added. A prompt with no
+// such tags is typed text whole.
+func userQuery(t string) (typed, added string) {
+	const open, end = "<user_query>", "</user_query>"
+	i := strings.Index(t, open)
+	if i < 0 {
+		return t, ""
+	}
+	j := strings.Index(t[i+len(open):], end)
+	if j < 0 {
+		return t, ""
+	}
+	typed = strings.TrimSpace(t[i+len(open) : i+len(open)+j])
+	added = strings.TrimSpace(t[:i] + "\n" + t[i+len(open)+j+len(end):])
+	return typed, added
 }
 
 func join(a, b string) string {

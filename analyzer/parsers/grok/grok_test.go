@@ -2,6 +2,8 @@ package grok
 
 import (
 	"fmt"
+	"path"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -17,13 +19,24 @@ const (
 	cur = "019f7000-0000-7000-8000-0000000000a1"
 	leg = "019f7000-0000-7000-8000-0000000000b2"
 	emp = "019f7000-0000-7000-8000-0000000000c3"
+	rew = "019f7000-0000-7000-8000-0000000000d4"
 )
 
 var byID = parsertest.IDs(Parsers())
 
+// run parses testdata/home/<rel>; the other files of its session folder
+// are there to be opened beside it.
 func run(t *testing.T, id, rel, target, golden string) *parsertest.Sink {
 	t.Helper()
-	in := parsertest.Input(t, "testdata/home/"+rel, parser.File{Path: "/home/ex/" + rel, Rel: rel, Agent: agentName, Target: target, MTime: mtime}, nil)
+	related := parsertest.Files{}
+	local, err := filepath.Glob(filepath.Join("testdata/home", filepath.Dir(rel), "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range local {
+		related["/home/ex/"+path.Join(path.Dir(rel), filepath.Base(l))] = l
+	}
+	in := parsertest.Input(t, "testdata/home/"+rel, parser.File{Path: "/home/ex/" + rel, Rel: rel, Agent: agentName, Target: target, MTime: mtime}, related)
 	s := parsertest.Golden(t, byID(t, id), in, "testdata/"+golden+".golden.jsonl")
 	if strings.HasSuffix(rel, ".jsonl") {
 		parsertest.Accounted(t, in, s)
@@ -41,20 +54,21 @@ func rows(s *parsertest.Sink) string {
 
 // TestSession: every row type of the current chat history; an injected
 // input (project instructions) is a system row, an interjection the
-// person typed a user row; the denied call's result is kept; no row
-// borrows a time the file does not record.
+// person typed a user row; the denied call's result is kept; the prompt
+// (by its text) and the call and its failed completion (by call id) take
+// updates.jsonl's times, every other row stays undated and is counted.
 func TestSession(t *testing.T) {
 	s := run(t, "grok/session", dir+cur+"/chat_history.jsonl", "sessions", "session")
-	want := strings.ReplaceAll(`1 system  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=/none: "system prompt: You are Grok"
+	want := strings.ReplaceAll(`3 user  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=2025-12-01T12:00:00.250Z/anchored: "find where the API key is read"
+6 tool_use run_terminal_cmd sid=@ parent= proj=/home/ex/proj/web model=grok-4.5 id=call_2 in={"command":"cat .env"} t=2025-12-01T12:00:02.000Z/anchored: "run_terminal_cmd: cat .env"
+8 tool_result  sid=@ parent= proj=/home/ex/proj/web model= id=call_2 in= t=2025-12-01T12:00:03.000Z/anchored: "Permission denied by user"
+1 system  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=/none: "system prompt: You are Grok"
 2 system  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=/none: "injected input, not typed (project_instructions): project policy: no force pushes"
-3 user  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=/none: "find where the API key is read"
 4 thinking  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=/none: "Search the config loader first."
 5 tool_use web_search sid=@ parent= proj=/home/ex/proj/web model= id=ws_1 in={"type":"search","query":"grok api key env","sources":[]} t=/none: "server-side web_search (completed): {\"type\":\"search\",\"query\":\"grok api key env\",\"sources\":[]}"
 6 assistant  sid=@ parent= proj=/home/ex/proj/web model=grok-4.5 id= in= t=/none: "Searching the sources."
 6 tool_use grep sid=@ parent= proj=/home/ex/proj/web model=grok-4.5 id=call_1 in={"pattern":"API_KEY","path":"src/"} t=/none: "grep: src/"
-6 tool_use run_terminal_cmd sid=@ parent= proj=/home/ex/proj/web model=grok-4.5 id=call_2 in={"command":"cat .env"} t=/none: "run_terminal_cmd: cat .env"
 7 tool_result  sid=@ parent= proj=/home/ex/proj/web model= id=call_1 in= t=/none: "src/config.rs:12: env::var(\"API_KEY\")"
-8 tool_result  sid=@ parent= proj=/home/ex/proj/web model= id=call_2 in= t=/none: "Permission denied by user"
 9 user  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=/none: "no, don't read .env"
 10 assistant  sid=@ parent= proj=/home/ex/proj/web model=grok-4.5 id= in= t=/none: "Understood; src/config.rs reads it."
 `, "@", cur)
@@ -64,14 +78,50 @@ func TestSession(t *testing.T) {
 	if fmt.Sprint(s.Skips) != "[{11 no_evidence:empty_assistant}]" {
 		t.Fatalf("skips: %v", s.Skips)
 	}
-	if len(s.Problems) != 3 || s.Problems[0] != `line 12: skipped_record: unknown chat history row, type "compaction_marker"` || s.Problems[1] != "line 13: skipped_record: tool result without a tool_call_id" || !strings.HasPrefix(s.Problems[2], "line 14: malformed JSON line (cut short or corrupt), skipped: ") {
+	if len(s.Problems) != 4 || s.Problems[0] != `line 12: skipped_record: unknown chat history row, type "compaction_marker"` || s.Problems[1] != "line 13: skipped_record: tool result without a tool_call_id" || !strings.HasPrefix(s.Problems[2], "line 14: malformed JSON line (cut short or corrupt), skipped: ") ||
+		s.Problems[3] != "line 0: undated_rows: 9 of 12 rows undated (assistant 2, system 2, thinking 1, tool_result 1, tool_use 2, user 1): no update of updates.jsonl names them (by call id, or exact prompt, reply or reasoning text in its turn)" {
 		t.Fatalf("problems: %q", s.Problems)
+	}
+}
+
+// TestSessionAnchored: a session rewound once. The typed text inside
+// <user_query> is the user row, the context Grok put beside it a system
+// row; each prompt takes the time of the next live prompt of the same text
+// (and prompt_index): the retried "delete b.go" the one after the rewind,
+// never the one it cut off, and the second "list the files" the third
+// prompt, not the first; a reply its turn's reply of the same text (the
+// second "Two files." its own turn's); calls and completions by id; a
+// reply and a result no update names stay undated, counted.
+func TestSessionAnchored(t *testing.T) {
+	s := run(t, "grok/session", dir+rew+"/chat_history.jsonl", "sessions", "session_anchored")
+	want := strings.ReplaceAll(`2 user  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=2025-12-01T14:40:00.000Z/anchored: "list the files"
+3 thinking  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=2025-12-01T14:40:01.000Z/anchored: "Use ls."
+4 assistant  sid=@ parent= proj=/home/ex/proj/web model=grok-4.5 id= in= t=2025-12-01T14:40:02.000Z/anchored: "Listing them."
+4 tool_use run_terminal_cmd sid=@ parent= proj=/home/ex/proj/web model=grok-4.5 id=call_a in={"command":"ls"} t=2025-12-01T14:40:03.000Z/anchored: "run_terminal_cmd: ls"
+5 tool_result  sid=@ parent= proj=/home/ex/proj/web model= id=call_a in= t=2025-12-01T14:40:04.000Z/anchored: "a.go\nb.go"
+6 assistant  sid=@ parent= proj=/home/ex/proj/web model=grok-4.5 id= in= t=2025-12-01T14:40:05.000Z/anchored: "Two files."
+7 user  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=2025-12-01T14:42:10.000Z/anchored: "delete b.go"
+8 tool_use run_terminal_cmd sid=@ parent= proj=/home/ex/proj/web model=grok-4.5 id=call_c in={"command":"rm b.go"} t=2025-12-01T14:42:12.000Z/anchored: "run_terminal_cmd: rm b.go"
+9 tool_result  sid=@ parent= proj=/home/ex/proj/web model= id=call_c in= t=2025-12-01T14:42:13.000Z/anchored: "Permission denied by user"
+10 assistant  sid=@ parent= proj=/home/ex/proj/web model=grok-4.5 id= in= t=2025-12-01T14:42:14.000Z/anchored: "It was refused."
+11 user  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=2025-12-01T14:43:20.000Z/anchored: "list the files"
+12 assistant  sid=@ parent= proj=/home/ex/proj/web model=grok-4.5 id= in= t=2025-12-01T14:43:21.000Z/anchored: "Two files."
+1 system  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=/none: "system prompt: You are Grok"
+2 system  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=/none: "injected with the prompt, not typed: <system-reminder>attached: README.md</system-reminder>"
+13 assistant  sid=@ parent= proj=/home/ex/proj/web model=grok-4.5 id= in= t=/none: "Not in updates."
+14 tool_result  sid=@ parent= proj=/home/ex/proj/web model= id=call_zz in= t=/none: "x"
+`, "@", rew)
+	if got := rows(s); got != want {
+		t.Fatalf("rows:\n%s\nwant:\n%s", got, want)
+	}
+	if got, want := strings.Join(s.Problems, "|"), "line 0: undated_rows: 4 of 16 rows undated (assistant 1, system 2, tool_result 1): no update of updates.jsonl names them (by call id, or exact prompt, reply or reasoning text in its turn)"; got != want {
+		t.Fatalf("problems %q\nwant %q", got, want)
 	}
 }
 
 // TestSessionLegacy: the role rows chat-history-downgrade writes, with
 // OpenAI function calls and reasoning_content; an unknown role is a
-// problem.
+// problem; with no updates.jsonl beside it every row is undated, counted.
 func TestSessionLegacy(t *testing.T) {
 	s := run(t, "grok/session", dir+leg+"/chat_history.jsonl", "sessions", "session_legacy")
 	want := strings.ReplaceAll(`1 system  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=/none: "system prompt: You are Grok"
@@ -84,7 +134,8 @@ func TestSessionLegacy(t *testing.T) {
 	if got := rows(s); got != want {
 		t.Fatalf("rows:\n%s", got)
 	}
-	if len(s.Skips) != 0 || len(s.Problems) != 1 || s.Problems[0] != `line 5: skipped_record: unknown chat history row, role "developer"` {
+	if len(s.Skips) != 0 || len(s.Problems) != 2 || s.Problems[0] != `line 5: skipped_record: unknown chat history row, role "developer"` ||
+		s.Problems[1] != "line 0: undated_rows: 6 of 6 rows undated (assistant 1, system 1, thinking 1, tool_result 1, tool_use 1, user 1): updates.jsonl, which dates them, was not collected beside this file" {
 		t.Fatalf("skips %v problems %q", s.Skips, s.Problems)
 	}
 }
@@ -134,6 +185,29 @@ func TestUpdates(t *testing.T) {
 	}
 	if got, want := len(s.Problems), 2; got != want {
 		t.Errorf("problems: %d %v, want %d", got, s.Problems, want)
+	}
+}
+
+// TestUpdatesRewind: the turn a rewind cut off (chat_history.jsonl no
+// longer holds it) is kept as rows at their own times: the prompt, the
+// call with its input, its completion, the reply; the marker is a system
+// row naming what it cut; every live update stays a Skip counted by kind.
+func TestUpdatesRewind(t *testing.T) {
+	s := run(t, "grok/updates", dir+rew+"/updates.jsonl", "session-files", "updates_rewind")
+	want := strings.ReplaceAll(`9 user  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=2025-12-01T14:41:00.000Z/: "delete b.go"
+10 tool_use run_terminal_cmd sid=@ parent= proj=/home/ex/proj/web model= id=call_b in={"command":"rm b.go"} t=2025-12-01T14:41:01.000Z/: "run_terminal_cmd: rm b.go"
+11 tool_result  sid=@ parent= proj=/home/ex/proj/web model= id=call_b in= t=2025-12-01T14:41:02.000Z/: "{\"exit_code\":0}"
+12 assistant  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=2025-12-01T14:41:03.000Z/: "Deleted b.go."
+13 system  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=2025-12-01T14:42:00.125Z/: "rewound by /rewind at 2025-12-01T14:42:00.125+00:00: 4 record(s), back to before prompt 1 (updates.jsonl lines 9-12, kept as rows; chat_history.jsonl no longer holds them)"
+`, "@", rew)
+	if got := rows(s); got != want {
+		t.Fatalf("rows:\n%s\nwant:\n%s", got, want)
+	}
+	if got, want := fmt.Sprint(s.Skips), "[{1 session_update:user_message_chunk} {2 session_update:agent_thought_chunk} {3 session_update:agent_message_chunk} {4 session_update:agent_message_chunk} {5 session_update:tool_call} {6 session_update:tool_call_update} {7 session_update:tool_call_update} {8 session_update:agent_message_chunk} {14 session_update:user_message_chunk} {15 session_update:user_message_chunk} {16 session_update:user_message_chunk} {17 session_update:tool_call} {18 session_update:tool_call_update} {19 session_update:agent_message_chunk} {20 session_update:user_message_chunk} {21 session_update:agent_message_chunk}]"; got != want {
+		t.Errorf("skips: %s\nwant %s", got, want)
+	}
+	if len(s.Problems) != 0 {
+		t.Errorf("problems %q", s.Problems)
 	}
 }
 
