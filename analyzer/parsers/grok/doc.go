@@ -120,6 +120,43 @@
 // mtime (a headless run: agentsview 538600744 grok.go's only use of the
 // file, its session kind "non-interactive").
 //
+// # grok/rewind-points (target "session-files"; rewind_points.jsonl)
+//
+// One RewindPoint per line {prompt_index, created_at, file_snapshots:
+// {path: {path, content (null: the file did not exist), captured_at}},
+// after_snapshots: {...}} (xai-grok-workspace session/file_state.rs): a
+// system row at created_at, "rewind point of prompt N (rewind_points.jsonl):
+// K file(s) snapshotted: <path> (<n> bytes), <path> (did not exist) before
+// the prompt ran; ... after it". A snapshot holds a whole file's content:
+// its size is named, the content never shown (the file is in the bundle).
+// A /rewind to prompt N reverts the files from the points from N on and
+// drops them (All, FilesOnly) or folds them into point N-1
+// (ConversationOnly), so the file holds the points that survived; the
+// rewind itself is updates.jsonl's rewind_marker. A line without
+// prompt_index or file_snapshots is a skipped_record problem.
+//
+// # grok/feedback (target "session-files"; feedback.jsonl)
+//
+// LocalFeedbackEntry lines tagged type "user_feedback" (session/
+// persistence.rs; submission: prod/mc/cli-chat-proxy-types
+// feedback_types.rs FeedbackSubmission): a system row at submittedAt
+// naming the rating (thumbs -1 down, 0 neutral, 1 up; stars 1-5; nps
+// 0-10), the text the person wrote, the categories, feedback type, the
+// client, the model rated (Model), the turn, and "asked for by Grok
+// (request <id>)" for solicited feedback; a dismissed request is "feedback
+// request dismissed". A system row, not a user row: the words rate the
+// agent, they are not a prompt to it. The submission's copies of the last
+// prompt and reply (lastUserMessage, lastAssistantMessage) are the
+// conversation's, not repeated. Another type is a skipped_record problem.
+//
+// # grok/plan (target "session-files"; plan.json)
+//
+// The to-do list, TodoState {todos: {id: {content, priority, status}}} in
+// Grok's order (an IndexMap, written whole by write_plan_state): one
+// system row per item at the file mtime (the file records no time), "plan
+// item <id> [<status>] (priority <p>): <content>", the priority only
+// where recorded; an empty list a Skip "no_evidence:empty_plan".
+//
 // # Validated against
 //
 // xai-org/grok-build @19d42e3 (crates/codegen/xai-grok-pager/docs/
@@ -128,7 +165,14 @@
 // kenn-io/agentsview @538600744 generated through Grok Build's own types
 // (internal/parser/testdata/grok-build; grok.go and grok_test.go read,
 // not copied: the updates.jsonl usage shapes, modelUsage, prompt_id and
-// costUsdTicks).
+// costUsdTicks, and its timestamp anchors). The updates.jsonl envelope,
+// the rewind marker and the replay rules, the <user_query> wrapping, the
+// rewind points, feedback entries and plan from xai-org/grok-build at
+// 19d42e3 (crates/codegen/xai-grok-shell: session/storage/mod.rs
+// SessionUpdateEnvelope, filter_rewind_by, collect_prompts_from_events;
+// extensions/notification.rs RewindMarker; session/acp_session_impl/
+// rewind.rs and turn.rs; session/prompt_parser.rs; session/persistence.rs;
+// xai-grok-workspace session/file_state.rs; xai-grok-tools grok_build/todo).
 // npm @vibe-kit/grok-cli 0.0.34 (the only version the registry serves,
 // dist/ read) keeps no session files: it writes ~/.grok/user-settings.json
 // (its API key: collected as a secret, not read) and reads .grok/GROK.md.
@@ -141,6 +185,7 @@
 // history replaces it; compaction_checkpoints/<id>.json keeps it) are in
 // updates.jsonl before its compaction_checkpoint and are counted there as
 // Skips, not rows: telling them from the live turns needs the checkpoint
-// file, which is not read. rewind_points.jsonl, feedback.jsonl and
-// plan.json are collected, not parsed.
+// file, which is not read. btw_history.jsonl (/btw side questions:
+// persistence.rs BtwEntry), plan_mode state and compaction_checkpoints/
+// are not read.
 package grok

@@ -47,6 +47,21 @@ func Parsers() []parser.Parser {
 			Targets: []string{"session-files"}, Names: []string{"prompt_context.json"},
 			Doc: "sessions/<url-encoded cwd>/<session>/prompt_context.json: is_non_interactive (a headless run) and its other members, one row at the file mtime",
 		}, parsePromptContext),
+		parser.New(parser.Spec{
+			ID: "grok/rewind-points", Agent: agentName, Version: 1, Actions: actions,
+			Targets: []string{"session-files"}, Names: []string{"rewind_points.jsonl"},
+			Doc: "sessions/<url-encoded cwd>/<session>/rewind_points.jsonl: per prompt, the files Grok snapshotted before it ran and after (path and size, or that the file did not exist; contents not shown), dated; the points a rewind left",
+		}, parseRewindPoints),
+		parser.New(parser.Spec{
+			ID: "grok/feedback", Agent: agentName, Version: 1, Actions: actions,
+			Targets: []string{"session-files"}, Names: []string{"feedback.jsonl"},
+			Doc: "sessions/<url-encoded cwd>/<session>/feedback.jsonl: the person's ratings (thumbs, stars, NPS), feedback text and categories, the turn and model rated, solicited or dismissed requests, dated",
+		}, parseFeedback),
+		parser.New(parser.Spec{
+			ID: "grok/plan", Agent: agentName, Version: 1, Actions: actions,
+			Targets: []string{"session-files"}, Names: []string{"plan.json"},
+			Doc: "sessions/<url-encoded cwd>/<session>/plan.json: the session's to-do list, one row per item with its id, status, priority and text, at the file mtime",
+		}, parsePlan),
 	}
 }
 

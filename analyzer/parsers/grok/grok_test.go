@@ -248,3 +248,73 @@ func TestPromptContext(t *testing.T) {
 		t.Fatalf("rows:\n%s\nwant:\n%s\nproblems %v", got, want, s.Problems)
 	}
 }
+
+// TestRewindPoints: each point at its created_at, naming the files it
+// snapshotted before and after the prompt (sizes, a file that did not
+// exist, a legacy absolute path), never their contents; a point with no
+// prompt_index is counted, a cut line a problem.
+func TestRewindPoints(t *testing.T) {
+	s := run(t, "grok/rewind-points", dir+rew+"/rewind_points.jsonl", "session-files", "rewind_points")
+	want := strings.ReplaceAll(`1 system  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=2025-12-01T14:40:00.010Z/: "rewind point of prompt 0 (rewind_points.jsonl): no file snapshotted before the prompt ran; no file snapshotted after it (contents kept in the file, not shown)"
+2 system  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=2025-12-01T14:42:10.020Z/: "rewind point of prompt 1 (rewind_points.jsonl): 2 file(s) snapshotted: /home/ex/notes.txt (did not exist), b.go (10 bytes) before the prompt ran; 1 file(s) snapshotted: b.go (10 bytes) after it (contents kept in the file, not shown)"
+`, "@", rew)
+	if got := rows(s); got != want {
+		t.Fatalf("rows:\n%s\nwant:\n%s", got, want)
+	}
+	if len(s.Problems) != 2 || s.Problems[0] != "line 3: skipped_record: a rewind point without prompt_index or file_snapshots" || !strings.HasPrefix(s.Problems[1], "line 4: malformed JSON line (cut short or corrupt), skipped: ") {
+		t.Fatalf("problems %q", s.Problems)
+	}
+	for _, e := range s.Events {
+		if strings.Contains(e.Text, "package b") {
+			t.Fatalf("a snapshot's content is shown: %q", e.Text)
+		}
+	}
+}
+
+// TestFeedback: a thumbs-down with its text, categories, turn and model;
+// a dismissed request Grok asked for; another entry type counted, a cut
+// line a problem.
+func TestFeedback(t *testing.T) {
+	s := run(t, "grok/feedback", dir+rew+"/feedback.jsonl", "session-files", "feedback")
+	want := strings.ReplaceAll(`1 system  sid=@ parent= proj=/home/ex/proj/web model=grok-4.5 id= in= t=2025-12-01T14:43:30.000Z/: "feedback (feedback.jsonl): rating thumbs -1 (down); text: it tried to delete my file; categories accuracy, safety; type rating_with_text; from tui; model grok-4.5; turn 2"
+2 system  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=2025-12-01T14:44:00.000Z/: "feedback request dismissed (feedback.jsonl): asked for by Grok (request fr_1)"
+`, "@", rew)
+	if got := rows(s); got != want {
+		t.Fatalf("rows:\n%s\nwant:\n%s", got, want)
+	}
+	if len(s.Problems) != 2 || s.Problems[0] != `line 3: skipped_record: a feedback entry tagged "bug_report"` || !strings.HasPrefix(s.Problems[1], "line 4: malformed JSON line (cut short or corrupt), skipped: ") {
+		t.Fatalf("problems %q", s.Problems)
+	}
+}
+
+// TestPlan: the to-do items in the file's order at the file mtime, the
+// priority only where recorded; an item of the wrong shape a problem; an
+// empty list a Skip, a file that is not an object a problem.
+func TestPlan(t *testing.T) {
+	s := run(t, "grok/plan", dir+rew+"/plan.json", "session-files", "plan")
+	want := strings.ReplaceAll(`1 system  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=2026-11-30T10:00:00.000Z/file-mtime: "plan item 2 [cancelled]: Delete b.go"
+2 system  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=2026-11-30T10:00:00.000Z/file-mtime: "plan item 1 [completed] (priority high): List the files"
+`, "@", rew)
+	if got := rows(s); got != want {
+		t.Fatalf("rows:\n%s\nwant:\n%s", got, want)
+	}
+	if len(s.Problems) != 1 || !strings.HasPrefix(s.Problems[0], "line 3: plan item 3 not read: ") {
+		t.Fatalf("problems %q", s.Problems)
+	}
+	for _, c := range []struct{ file, golden, problem, skip string }{
+		{"testdata/odd/plan.json", "plan_bad", "line 0: plan.json is not a JSON object: expected an object, found an array", ""},
+		{"testdata/odd/empty_plan.json", "plan_empty", "", "[{1 no_evidence:empty_plan}]"},
+	} {
+		in := parsertest.Input(t, c.file, parser.File{Path: "/home/ex/" + dir + rew + "/plan.json", Rel: dir + rew + "/plan.json", Agent: agentName, Target: "session-files", MTime: mtime}, nil)
+		s := parsertest.Golden(t, byID(t, "grok/plan"), in, "testdata/"+c.golden+".golden.jsonl")
+		if got := strings.Join(s.Problems, "|"); got != c.problem {
+			t.Errorf("%s: problems %q, want %q", c.file, got, c.problem)
+		}
+		if got := fmt.Sprint(s.Skips); c.skip != "" && got != c.skip {
+			t.Errorf("%s: skips %s, want %s", c.file, got, c.skip)
+		}
+		if len(s.Events) != 0 {
+			t.Errorf("%s: %d rows", c.file, len(s.Events))
+		}
+	}
+}
