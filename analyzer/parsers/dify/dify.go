@@ -23,7 +23,7 @@ var actions = map[string]timeline.Action{"shell_job": timeline.ActExecute}
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "dify/shellctl", Agent: agentName, Version: 2, Actions: actions,
+			ID: "dify/shellctl", Agent: agentName, Version: 3, Actions: actions,
 			Targets: []string{catalog.VolumeTarget}, Names: []string{"shellctl.db"},
 			Doc: "the agent sandbox volume's shellctl.db jobs: each shell job the agent ran as a tool call (its script from the job folder, cwd) and result (its output log, exit code, status, reason)",
 		}, parseShellctl),
@@ -76,9 +76,15 @@ func jobs(ctx context.Context, db *sql.DB, in *parser.Input, out parser.Sink) er
 		}
 		res.TurnType, res.ToolName, res.ToolUseID, res.RecordID = timeline.ToolResult, "shell_job", "shellctl:"+id, "shellctl:"+id+":result"
 		output, oOK := jobFile(in, stateDir, r.Get("output_path"))
-		head := fmt.Sprintf("status %s", r.Get("status"))
-		if ec := r.Get("exit_code"); ec != "" {
+		status, ec := r.Get("status"), r.Get("exit_code")
+		head := fmt.Sprintf("status %s", status)
+		if ec != "" {
 			head += ", exit code " + ec
+			if ec == "0" && status != "exited" && ended(status) {
+				// TransitionStatus writes 0 on any terminal transition when no
+				// exit was recorded (db.go): not the process's own.
+				head += " (written by shellctl when the job ended without a recorded exit)"
+			}
 		}
 		for _, c := range []string{"reason", "message"} {
 			if v := r.Get(c); v != "" {
@@ -89,8 +95,7 @@ func jobs(ctx context.Context, db *sql.DB, in *parser.Input, out parser.Sink) er
 			head += "; output " + r.Get("output_path") + " not collected"
 		}
 		res.Text = parser.RedactSecrets(strings.TrimSpace(head + "\n" + output))
-		ec := r.Get("exit_code")
-		res.IsError = fmt.Sprint(r.Get("status") == "failed" || r.Get("status") == "lost" || (ec != "" && ec != "0"))
+		res.IsError = fmt.Sprint((ended(status) && status != "exited") || (ec != "" && ec != "0"))
 		out.Event(res)
 		return nil
 	})
@@ -101,11 +106,21 @@ func jobs(ctx context.Context, db *sql.DB, in *parser.Input, out parser.Sink) er
 // database: the part after the state directory's name is joined to the
 // database's folder.
 func jobFile(in *parser.Input, stateDir, p string) (string, bool) {
-	i := strings.Index(p, "/jobs/")
-	if i < 0 {
+	p = strings.ReplaceAll(p, "\\", "/")
+	var rel string
+	switch i := strings.Index(p, "/jobs/"); {
+	case strings.HasPrefix(p, "jobs/"):
+		// shellctl stores jobs/<id>/script relative to its state directory
+		rel = p
+	case i >= 0:
+		rel = p[i+1:]
+	default:
 		return "", false
 	}
-	b, ok := in.ReadRelated(stateDir+p[i:], maxJobFile)
+	if strings.Contains("/"+rel+"/", "/../") {
+		return "", false
+	}
+	b, ok := in.ReadRelated(stateDir+"/"+rel, maxJobFile)
 	if !ok {
 		return "", false
 	}
@@ -114,4 +129,15 @@ func jobFile(in *parser.Input, stateDir, p string) (string, bool) {
 		s += "\n[cut at 1 MiB]"
 	}
 	return s, true
+}
+
+// ended reports whether a job status is terminal (db.go IsTerminal):
+// exited, terminated (stopped on request), failed, lost (its tmux session
+// gone).
+func ended(status string) bool {
+	switch status {
+	case "exited", "terminated", "failed", "lost":
+		return true
+	}
+	return false
 }
