@@ -32,7 +32,7 @@ var agentsDToK = []Agent{
 	},
 	{
 		Name: "dify", Display: "Dify (difyctl, agent sandbox)", Status: StatusParsed, SeedStatus: StatusBacklog,
-		Evidence: EvidenceSource, EvidenceNote: "Source (the sandbox's shellctl: runner_exit and config.go), synthetic fixture",
+		Evidence: EvidenceSource, EvidenceNote: "Source: langgenius/dify dify-agent-runtime, the Go shellctl (internal/server/db.go at 4a3ce25, runtime.go at 4764060, service.go at 0ed63d2; the volumes from docker/docker-compose.yaml at 519ef8b), read through the code index; synthetic fixture",
 		Notes: "issue 142; the sandbox volume's shellctl.db and job logs hold the shell jobs the agent ran; chats are in PostgreSQL",
 		Targets: []Target{
 			{ID: "cli-config", Root: RootHome, Glob: "{.config,AppData/Roaming,AppData/Local}/difyctl/config.yml", Kind: KindSettings},
@@ -148,8 +148,8 @@ var agentsDToK = []Agent{
 	{
 		Name: "grok", Display: "Grok (Grok Build CLI; @vibe-kit/grok-cli)", Status: StatusParsed, SeedStatus: StatusParsed,
 		Relocations: []Relocation{{Var: "GROK_HOME", Folder: ".grok", Source: "xai-org/grok-build@19d42e3 crates/codegen/xai-grok-pager/docs/user-guide/17-sessions.md (GROK_HOME overrides ~/.grok)"}},
-		Evidence:    EvidenceSource, EvidenceNote: "Grok Build source at 19d42e3 (session layout) and the rows agentsview generated through its types (kenn-io/agentsview@538600744 internal/parser/testdata/grok-build); npm @vibe-kit/grok-cli 0.0.34 read: it keeps no session files, only ~/.grok/user-settings.json; synthetic fixture",
-		Notes: "issue 28; updates.jsonl (per-turn usage and cost), signals.json and prompt_context.json (headless run) are parsed; rewind_points.jsonl, feedback.jsonl and plan.json are collected, not parsed yet",
+		Evidence:    EvidenceSource, EvidenceNote: "Grok Build source at 19d42e3 (session layout; the updates.jsonl envelope, rewind markers and replay rules, rewind points, feedback and plan from xai-grok-shell session/storage, persistence.rs and xai-grok-workspace file_state.rs) and the rows agentsview generated through its types (kenn-io/agentsview@538600744 internal/parser/testdata/grok-build); npm @vibe-kit/grok-cli 0.0.34 read: it keeps no session files, only ~/.grok/user-settings.json; synthetic fixture",
+		Notes: "issue 28; updates.jsonl (per-turn usage and cost, the times of chat_history.jsonl's rows, the turns a /rewind cut off), signals.json, prompt_context.json (headless run), rewind_points.jsonl, feedback.jsonl and plan.json are parsed; btw_history.jsonl and the plan-mode state are collected, not parsed yet; compaction_checkpoints/ and subagents/ are not collected",
 		Targets: []Target{
 			{ID: "sessions", Root: RootHome, Glob: ".grok/sessions/*/*/chat_history.jsonl", Kind: KindTranscript},
 			{ID: "session-summary", Root: RootHome, Glob: ".grok/sessions/*/*/summary.json", Kind: KindOther},
