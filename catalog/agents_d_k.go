@@ -258,7 +258,7 @@ var agentsDToK = []Agent{
 	{
 		Name: "kiro", Display: "Kiro (IDE and CLI, formerly Amazon Q Developer CLI)", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at 15cc8f3 (conversations_v2: migration 008 at 33494e8, and kenn-io/agentsview 5386007), synthetic fixture; .kiro/sessions/cli and the IDE's kiro.kiroagent from agentsview 5386007 (kiro.go, kiro_ide.go) and third-party readers (closed source, synthetic fixtures); denial rows, standing grants, prompt history, history copies and delegate records from the same commit and kkawakam/rustyline at bc06b3e (v15.0.0)",
-		Notes: "issue 212, issue 28; the IDE's .kiro/sessions/<workspace>/ folders (no source shows them: collected, each file a skipped_record problem) and Kiro CLI's permission files wait for a real install; the CLI store's <id>.lock and sess_<id>.history are named by cass 28b3191; /save exports land wherever the user names",
+		Notes: "issue 212, issue 28; the IDE's .kiro/sessions/<workspace>/<session>/session.json and messages.jsonl are read from the shapes a third-party reader of Kiro IDE 1.0.242 describes (its snapshots/ are collected, not read); Kiro CLI's permission files wait for a real install; the CLI store's <id>.lock and sess_<id>.history are named by cass 28b3191; /save exports land wherever the user names",
 		Targets: []Target{
 			{ID: "cli-db", OS: AllOS, Root: RootUserData, Glob: "{amazon-q,kiro-cli}/data.sqlite3", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "prompt-history", Root: RootHome, Glob: ".aws/amazonq/.cli_bash_history", Kind: KindHistory},
