@@ -92,7 +92,7 @@
 // prompt_id keeps both rows, the later one marked re-emitted with the
 // first one's line (agentsview keeps only the last). The other updates
 // (user_message_chunk, agent_message_chunk, tool_call, tool_call_update,
-// compaction_checkpoint, ...) of the live timeline stream the turns
+// available_commands_update, ...) of the live timeline stream the turns
 // chat_history.jsonl holds: a Skip counted per kind,
 // "session_update:<kind>". A line with no params.update is a
 // skipped_record problem, a cut line a parse problem.
@@ -157,6 +157,18 @@
 // item <id> [<status>] (priority <p>): <content>", the priority only
 // where recorded; an empty list a Skip "no_evidence:empty_plan".
 //
+// # grok/btw (target "session-files"; btw_history.jsonl)
+//
+// BtwEntry lines {btwSessionId, parentSessionId, askedAt, question,
+// answer, model, success, error, attempts} (session/persistence.rs;
+// acp_session_impl/recap.rs handle_side_question: one model call over the
+// session's context under a new btw-<uuid> session): the question the
+// person typed a user row at askedAt, the answer an assistant row with
+// its model at the same time (inherited), a failure a system row with
+// its attempts and error; SessionID the btw session, ParentSessionID the
+// session it asked about. An entry with neither question nor answer is a
+// skipped_record problem.
+//
 // # Validated against
 //
 // xai-org/grok-build @19d42e3 (crates/codegen/xai-grok-pager/docs/
@@ -181,11 +193,15 @@
 //
 // # Not read yet
 //
-// Turns a compaction dropped from chat_history.jsonl (the compacted
-// history replaces it; compaction_checkpoints/<id>.json keeps it) are in
-// updates.jsonl before its compaction_checkpoint and are counted there as
-// Skips, not rows: telling them from the live turns needs the checkpoint
-// file, which is not read. btw_history.jsonl (/btw side questions:
-// persistence.rs BtwEntry), plan_mode state and compaction_checkpoints/
-// are not read.
+// Turns a compaction dropped from chat_history.jsonl (Grok replaces it
+// with the compacted history, ReplaceChatHistory) are in updates.jsonl
+// before its compaction_checkpoint and are counted there as Skips, not
+// rows: telling them from the tail a compacted history keeps needs the
+// compaction_checkpoints/<id>.json file, which is not collected. The
+// checkpoint itself (CompactionCheckpointInfo {checkpoint_id,
+// prompt_index_at_compaction, checkpoint_file, auto_continue
+// {prompt_text}, created_at}) is a system row at created_at naming the
+// lines that hold the earlier turns and the auto-continue prompt Grok
+// injected (not typed). The plan-mode state file and
+// compaction_checkpoints/ are not read (the latter not collected).
 package grok

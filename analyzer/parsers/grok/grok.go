@@ -62,6 +62,11 @@ func Parsers() []parser.Parser {
 			Targets: []string{"session-files"}, Names: []string{"plan.json"},
 			Doc: "sessions/<url-encoded cwd>/<session>/plan.json: the session's to-do list, one row per item with its id, status, priority and text, at the file mtime",
 		}, parsePlan),
+		parser.New(parser.Spec{
+			ID: "grok/btw", Agent: agentName, Version: 1, Actions: actions,
+			Targets: []string{"session-files"}, Names: []string{"btw_history.jsonl"},
+			Doc: "sessions/<url-encoded cwd>/<session>/btw_history.jsonl: the /btw side questions the person typed and their answers (model, failures and attempts), each its own btw-<uuid> session under the session it asked about",
+		}, parseBtw),
 	}
 }
 

@@ -174,13 +174,14 @@ func TestUpdates(t *testing.T) {
 	want := strings.ReplaceAll(`4 system  sid=@ parent= proj=/home/ex/proj/web model=grok-4.5 id= in= t=2025-12-01T12:00:10.500Z/: "token usage of turn p-1: grok-4.5: input 1100, cache read 1000, output 10, reasoning 4, cost $0.0424128"
 5 system  sid=@ parent= proj=/home/ex/proj/web model=grok-4.5 id= in= t=2025-12-01T12:00:12.000Z/: "token usage of turn p-1: grok-4.5: input 1200, cache read 1000, output 15 (re-emitted: the turn was first reported at line 4; both are kept)"
 6 system  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=2025-12-01T12:01:10.000Z/: "token usage of turn p-2: grok-4.5: input 200, cache read 128, output 20; grok-4.5-build: input 50, cache read 0, output 5, cost $1"
+8 system  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=2025-12-01T12:01:20.000Z/: "conversation compacted: chat_history.jsonl was replaced by the compacted history here; the turns before it are in updates.jsonl lines 1-7 (counted, not written as rows)"
 10 system  sid=@ parent= proj=/home/ex/proj/web model=grok-4.5 id= in= t=2025-12-01T12:01:30.000Z/: "token usage: grok-4.5: input 1, cost not read (costUsdTicks -5)"
 7 system  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=/none: "token usage: input 8, output 3"
 `, "@", cur)
 	if got := rows(s); got != want {
 		t.Fatalf("rows:\n%s", got)
 	}
-	if got, want := fmt.Sprint(s.Skips), "[{1 session_update:user_message_chunk} {2 session_update:tool_call} {3 session_update:tool_call_update} {8 session_update:compaction_checkpoint}]"; got != want {
+	if got, want := fmt.Sprint(s.Skips), "[{1 session_update:user_message_chunk} {2 session_update:tool_call} {3 session_update:tool_call_update}]"; got != want {
 		t.Errorf("skips: %s, want %s", got, want)
 	}
 	if got, want := len(s.Problems), 2; got != want {
@@ -191,7 +192,9 @@ func TestUpdates(t *testing.T) {
 // TestUpdatesRewind: the turn a rewind cut off (chat_history.jsonl no
 // longer holds it) is kept as rows at their own times: the prompt, the
 // call with its input, its completion, the reply; the marker is a system
-// row naming what it cut; every live update stays a Skip counted by kind.
+// row naming what it cut; a compaction checkpoint a system row naming
+// where the turns before it are and the auto-continue prompt Grok
+// injected; every live update stays a Skip counted by kind.
 func TestUpdatesRewind(t *testing.T) {
 	s := run(t, "grok/updates", dir+rew+"/updates.jsonl", "session-files", "updates_rewind")
 	want := strings.ReplaceAll(`9 user  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=2025-12-01T14:41:00.000Z/: "delete b.go"
@@ -199,6 +202,7 @@ func TestUpdatesRewind(t *testing.T) {
 11 tool_result  sid=@ parent= proj=/home/ex/proj/web model= id=call_b in= t=2025-12-01T14:41:02.000Z/: "{\"exit_code\":0}"
 12 assistant  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=2025-12-01T14:41:03.000Z/: "Deleted b.go."
 13 system  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=2025-12-01T14:42:00.125Z/: "rewound by /rewind at 2025-12-01T14:42:00.125+00:00: 4 record(s), back to before prompt 1 (updates.jsonl lines 9-12, kept as rows; chat_history.jsonl no longer holds them)"
+22 system  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=2025-12-01T14:45:00.000Z/: "conversation compacted (checkpoint 9b1c0000-0000-4000-8000-00000000cafe; at prompt 3; compacted history in compaction_checkpoints/9b1c0000-0000-4000-8000-00000000cafe.json (not collected)): chat_history.jsonl was replaced by the compacted history here; the turns before it are in updates.jsonl lines 1-21 (counted, not written as rows); auto-continue prompt injected, not typed: Continue the conversation from where it left off."
 `, "@", rew)
 	if got := rows(s); got != want {
 		t.Fatalf("rows:\n%s\nwant:\n%s", got, want)
@@ -316,5 +320,25 @@ func TestPlan(t *testing.T) {
 		if len(s.Events) != 0 {
 			t.Errorf("%s: %d rows", c.file, len(s.Events))
 		}
+	}
+}
+
+// TestBtw: a /btw side question is its own session under the session it
+// asked about: the typed question a user row at askedAt, the answer an
+// assistant row with its model (the time inherited), a failed one a
+// system row with attempts and error; an empty entry counted, a cut line
+// a problem.
+func TestBtw(t *testing.T) {
+	s := run(t, "grok/btw", dir+rew+"/btw_history.jsonl", "session-files", "btw")
+	want := strings.ReplaceAll(`1 user  sid=btw-5d2e0000-0000-4000-8000-000000000001 parent=@ proj=/home/ex/proj/web model= id= in= t=2025-12-01T14:41:30.250Z/: "which test runner is this?"
+1 assistant  sid=btw-5d2e0000-0000-4000-8000-000000000001 parent=@ proj=/home/ex/proj/web model=grok-4.5-fast id= in= t=2025-12-01T14:41:30.250Z/inherited: "Go's: go test."
+2 user  sid=btw-5d2e0000-0000-4000-8000-000000000002 parent=@ proj=/home/ex/proj/web model= id= in= t=2025-12-01T14:44:10.000Z/: "is b.go tracked?"
+2 system  sid=btw-5d2e0000-0000-4000-8000-000000000002 parent=@ proj=/home/ex/proj/web model=grok-4.5-fast id= in= t=2025-12-01T14:44:10.000Z/inherited: "side question (/btw) failed after 3 attempt(s): rate limited"
+`, "@", rew)
+	if got := rows(s); got != want {
+		t.Fatalf("rows:\n%s\nwant:\n%s", got, want)
+	}
+	if len(s.Problems) != 2 || s.Problems[0] != "line 3: skipped_record: a /btw entry with no question or answer" || !strings.HasPrefix(s.Problems[1], "line 4: malformed JSON line (cut short or corrupt), skipped: ") {
+		t.Fatalf("problems %q", s.Problems)
 	}
 }

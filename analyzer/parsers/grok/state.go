@@ -321,3 +321,80 @@ func parsePlan(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	}
 	return nil
 }
+
+// btwEntry is one btw_history.jsonl line (session/persistence.rs BtwEntry).
+type btwEntry struct {
+	BtwSessionID    string `json:"btwSessionId"`
+	ParentSessionID string `json:"parentSessionId"`
+	AskedAt         string `json:"askedAt"`
+	Question        string `json:"question"`
+	Answer          string `json:"answer"`
+	Model           string `json:"model"`
+	Success         *bool  `json:"success"`
+	Error           string `json:"error"`
+	Attempts        *int   `json:"attempts"`
+}
+
+// parseBtw reads btw_history.jsonl, the /btw side questions (one model
+// call over the session's context, saved under a btw-<uuid> session of
+// its own, recap.rs handle_side_question): the question the person typed
+// a user row at askedAt, the answer an assistant row with its model at
+// the same time (inherited: the answer's own time is not recorded), a
+// failure a system row with its error and attempts. The btw session's
+// parent is the session it asked about.
+func parseBtw(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	sid, project := where(in.Path)
+	rc, err := in.Open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	return parser.Lines(ctx, rc, out, func(n int64, b []byte) error {
+		var x btwEntry
+		if err := json.Unmarshal(b, &x); err != nil {
+			out.Problem(n, parser.BadJSONLine(err))
+			return nil
+		}
+		if x.Question == "" && x.Answer == "" {
+			out.Report(n, parser.KindSkippedRecord, "a /btw entry with no question or answer")
+			return nil
+		}
+		e := timeline.Event{SessionID: x.BtwSessionID, ParentSessionID: x.ParentSessionID, ProjectPath: project, SourceLine: n, TimeBasis: timeline.TimeNone}
+		if e.SessionID == "" {
+			e.SessionID = sid
+		}
+		if e.ParentSessionID == "" && e.SessionID != sid {
+			e.ParentSessionID = sid
+		}
+		t, dated := parser.ParseTime(x.AskedAt)
+		if dated {
+			e.Time, e.TimeBasis = t, timeline.TimeRecorded
+		}
+		if x.Question != "" {
+			q := e
+			q.TurnType, q.Text = timeline.User, x.Question
+			out.Event(q)
+		}
+		if dated {
+			e.TimeBasis = timeline.TimeInherited
+		}
+		if x.Answer != "" {
+			a := e
+			a.TurnType, a.Text, a.Model = timeline.Assistant, x.Answer, x.Model
+			out.Event(a)
+		}
+		if x.Success != nil && !*x.Success {
+			f := e
+			f.TurnType, f.Model = timeline.System, x.Model
+			f.Text = "side question (/btw) failed"
+			if x.Attempts != nil {
+				f.Text += fmt.Sprintf(" after %d attempt(s)", *x.Attempts)
+			}
+			if x.Error != "" {
+				f.Text += ": " + x.Error
+			}
+			out.Event(f)
+		}
+		return nil
+	})
+}

@@ -45,6 +45,13 @@ type updateBody struct {
 	RawOutput         json.RawMessage `json:"rawOutput"`
 	TargetPromptIndex *int            `json:"target_prompt_index"`
 	CreatedAt         string          `json:"created_at"`
+	// compaction_checkpoint (CompactionCheckpointInfo)
+	CheckpointID       string `json:"checkpoint_id"`
+	CheckpointFile     string `json:"checkpoint_file"`
+	PromptIndexAtCompr *int   `json:"prompt_index_at_compaction"`
+	AutoContinue       *struct {
+		PromptText string `json:"prompt_text"`
+	} `json:"auto_continue"`
 }
 
 // when is the line's time: epoch seconds (a number), or an RFC 3339 text.

@@ -100,6 +100,10 @@ func parseUpdates(ctx context.Context, in *parser.Input, out parser.Sink) error 
 			rewindRow(out, base, rw, cut[n])
 			return
 		}
+		if up.SessionUpdate == "compaction_checkpoint" {
+			compactionRow(out, base, n, u, up)
+			return
+		}
 		if up.Usage == nil {
 			if _, ok := dead[n]; ok {
 				return // its row is written when the event is read whole
@@ -159,6 +163,43 @@ func rewoundRow(out parser.Sink, base timeline.Event, it *item) {
 	if e.Text == "" && e.TurnType != timeline.ToolResult {
 		out.Skip(it.line, "no_evidence:empty_rewound_"+string(e.TurnType))
 		return
+	}
+	out.Event(e)
+}
+
+// compactionRow is the system row at a compaction_checkpoint
+// (CompactionCheckpointInfo): Grok replaced chat_history.jsonl with the
+// compacted history here, so the turns before it are in this file only
+// (counted as Skips above it) and in compaction_checkpoints/ (not
+// collected); an auto-compaction's continue prompt is Grok's, not typed.
+func compactionRow(out parser.Sink, base timeline.Event, n int64, u *update, up *updateBody) {
+	e := base
+	e.SourceLine, e.TurnType = n, timeline.System
+	if t, ok := parser.ParseTime(up.CreatedAt); ok {
+		e.Time, e.TimeBasis = t, timeline.TimeRecorded
+	} else if t, ok := u.when(); ok {
+		e.Time, e.TimeBasis = t, timeline.TimeRecorded
+	}
+	var d []string
+	if up.CheckpointID != "" {
+		d = append(d, "checkpoint "+up.CheckpointID)
+	}
+	if up.PromptIndexAtCompr != nil {
+		d = append(d, "at prompt "+strconv.Itoa(*up.PromptIndexAtCompr))
+	}
+	if up.CheckpointFile != "" {
+		d = append(d, "compacted history in "+up.CheckpointFile+" (not collected)")
+	}
+	e.Text = "conversation compacted"
+	if len(d) > 0 {
+		e.Text += " (" + strings.Join(d, "; ") + ")"
+	}
+	e.Text += ": chat_history.jsonl was replaced by the compacted history here"
+	if n > 1 {
+		e.Text += fmt.Sprintf("; the turns before it are in updates.jsonl lines 1-%d (counted, not written as rows)", n-1)
+	}
+	if up.AutoContinue != nil && up.AutoContinue.PromptText != "" {
+		e.Text += "; auto-continue prompt injected, not typed: " + up.AutoContinue.PromptText
 	}
 	out.Event(e)
 }
