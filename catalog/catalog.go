@@ -23,8 +23,9 @@ import (
 // no longer attributed to the first extension whose pattern starts there.
 // 2026.12.03.4: grok's notes (the session files now parsed) and dify's
 // evidence note (the shellctl source and commits). 2026.12.03.5: kiro's
-// note (the IDE's .kiro/sessions folders read).
-const Version = "2026.12.03.5"
+// note (the IDE's .kiro/sessions folders read). 2026.12.03.6: grok's note
+// (btw_history.jsonl parsed).
+const Version = "2026.12.03.6"
 
 // OS is an operating system a target applies to.
 type OS string
