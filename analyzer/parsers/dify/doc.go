@@ -22,7 +22,12 @@
 // jobs/<id>/output.log relative to the state directory (an absolute path
 // under .../jobs/ is read the same way), read from the collected copy
 // beside the database (at most 1 MiB each, cut and marked); a file not
-// collected is named as such in the row.
+// collected is named as such in the row. Jobs GCOnce deleted after the
+// retention (their rows and folders removed) are carved from the store's
+// freed space (parser.Carve) and given the same rows, marked recovered
+// with where they were found; the latest version of each (by updated_at)
+// is kept, an older version (every status change rewrites the row) and a
+// version of a live job are recovered_copy skips.
 //
 // # Validated against
 //
@@ -45,6 +50,5 @@
 // difyctl's config.yml (collected); the workspace volume; each job's
 // .job-env.json (the environment the agent gave it: credentials appear as
 // __secret:provider/name__ placeholders, other values as given) and
-// runner-exit-code; jobs GCOnce deleted (rows and folders removed after
-// the retention) are not carved from the store's free pages.
+// runner-exit-code.
 package dify

@@ -12,3 +12,8 @@ INSERT INTO jobs VALUES
  ('0f1e2d3c4b5a6978', 'jobs/0f1e2d3c4b5a6978/script', 'jobs/0f1e2d3c4b5a6978/output.log', '/workspace', 200, 50, 'terminated', 'shellctl-0f1e2d3c4b5a6978', 'shellctl-0f1e2d3c4b5a6978:0.0', 0, NULL, NULL, '2026-07-15T08:01:00Z', '2026-07-15T08:01:00Z', '2026-07-15T08:01:30Z', '2026-07-15T08:01:30Z'),
  ('77aa88bb99cc00dd', 'jobs/77aa88bb99cc00dd/script', 'jobs/77aa88bb99cc00dd/output.log', '/tmp', 200, 50, 'running', 'shellctl-77aa88bb99cc00dd', 'shellctl-77aa88bb99cc00dd:0.0', NULL, NULL, NULL, '2026-07-15T08:02:00Z', NULL, NULL, '2026-07-15T08:02:00Z'),
  ('1234abcd5678ef90', '/home/dify/.local/share/shellctl/jobs/1234abcd5678ef90/script', '/home/dify/.local/share/shellctl/jobs/1234abcd5678ef90/output.log', '/workspace', 200, 50, 'exited', 'shellctl-1234abcd5678ef90', 'shellctl-1234abcd5678ef90:0.0', 2, NULL, NULL, '2026-07-15T08:03:00Z', '2026-07-15T08:03:00Z', '2026-07-15T08:03:01Z', '2026-07-15T08:03:01Z');
+-- A job GCOnce deleted after the retention (service.go): created, run,
+-- ended, then its row deleted; its folder is gone with it.
+INSERT INTO jobs VALUES ('deadbeef00c0ffee', 'jobs/deadbeef00c0ffee/script', 'jobs/deadbeef00c0ffee/output.log', '/workspace', 200, 50, 'running', 'shellctl-deadbeef00c0ffee', 'shellctl-deadbeef00c0ffee:0.0', NULL, NULL, NULL, '2026-07-14T07:00:00Z', '2026-07-14T07:00:01Z', NULL, '2026-07-14T07:00:01Z');
+UPDATE jobs SET status = 'exited', exit_code = 0, ended_at = '2026-07-14T07:00:09Z', updated_at = '2026-07-14T07:00:09Z', reason = 'normal_exit_after_drain' WHERE job_id = 'deadbeef00c0ffee';
+DELETE FROM jobs WHERE job_id = 'deadbeef00c0ffee';
