@@ -57,7 +57,13 @@
 // rewind bounds. Rows no update names (system prompts, injected text,
 // replies of other wording) stay undated (time_basis none), counted in
 // one undated_rows problem for the file by turn type, also when
-// updates.jsonl was not collected.
+// updates.jsonl was not collected. The join is done here, reading both
+// files of one session folder, not in the correlate stage: no row is
+// merged or paired (each chat row stays the one row of its record and
+// only takes a time another file of its session records for it), and the
+// rules that say which update names which row (chunk runs, promptIndex,
+// host turns, the rewind cut) are Grok Build's format, which the
+// correlate stage, agent-blind, does not know.
 //
 // # grok/summary (target "session-summary")
 //
