@@ -175,6 +175,23 @@
 // session it asked about. An entry with neither question nor answer is a
 // skipped_record problem.
 //
+// # grok/subagent (target "subagents"; subagents/<id>/meta.json, output.json)
+//
+// SubagentMeta (agent/subagent/mod.rs: subagent_id, parent_session_id,
+// child_session_id, subagent_type, description, prompt, status,
+// started_at, completed_at, duration_ms, tool_calls, turns, error,
+// effective_context_source, persona, resumed_from, child_cwd,
+// worktree_path, snapshot_ref, effective_model_id, fork_copy_error): rows
+// in the child session (its own chat_history.jsonl is in the sessions
+// tree) with ParentSessionID the spawning session, so the child is linked
+// to its parent: "subagent <type> <id> started (status ...): ..." at
+// started_at, "subagent task (written by the parent's model, not
+// typed): <prompt>" (a system row, never a user row), and "... ended" at
+// completed_at. output.json {schema_version, output}: "subagent output
+// returned to the parent (output.json): ..." at meta.json's completed_at
+// (inherited). The catalog target is new (2026.12.03.7): before it
+// subagents/ was not collected.
+//
 // # Validated against
 //
 // xai-org/grok-build @19d42e3 (crates/codegen/xai-grok-pager/docs/
@@ -209,5 +226,7 @@
 // {prompt_text}, created_at}) is a system row at created_at naming the
 // lines that hold the earlier turns and the auto-continue prompt Grok
 // injected (not typed). The plan-mode state file and
-// compaction_checkpoints/ are not read (the latter not collected).
+// compaction_checkpoints/ are not read (the latter not collected);
+// subagents/<id>/ files other than meta.json and output.json are not
+// collected.
 package grok

@@ -67,6 +67,11 @@ func Parsers() []parser.Parser {
 			Targets: []string{"session-files"}, Names: []string{"btw_history.jsonl"},
 			Doc: "sessions/<url-encoded cwd>/<session>/btw_history.jsonl: the /btw side questions the person typed and their answers (model, failures and attempts), each its own btw-<uuid> session under the session it asked about",
 		}, parseBtw),
+		parser.New(parser.Spec{
+			ID: "grok/subagent", Agent: agentName, Version: 1, Actions: actions,
+			Targets: []string{"subagents"}, Names: []string{"meta.json", "output.json"},
+			Doc: "sessions/<url-encoded cwd>/<session>/subagents/<id>/meta.json and output.json: each subagent's child session linked to the session that spawned it, its type, status, counters, model, worktree and error, the task the parent's model wrote for it, and the output it returned",
+		}, parseSubagent),
 	}
 }
 

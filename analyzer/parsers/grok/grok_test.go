@@ -342,3 +342,36 @@ func TestBtw(t *testing.T) {
 		t.Fatalf("problems %q", s.Problems)
 	}
 }
+
+// TestSubagent: a subagent's meta.json puts rows in the child session,
+// linked to the session that spawned it: its start with type, status,
+// counters and model, the task the parent's model wrote (never a user
+// row), its end; output.json the output it returned at the end's time
+// (inherited). A meta.json that is not an object and an output.json
+// without output are problems.
+func TestSubagent(t *testing.T) {
+	const child = "019f7000-0000-7000-8000-0000000000e5"
+	rel := dir + rew + "/subagents/sa-7f/"
+	m := run(t, "grok/subagent", rel+"meta.json", "subagents", "subagent_meta")
+	want := strings.ReplaceAll(strings.ReplaceAll(`1 system  sid=C parent=@ proj=/home/ex/proj/web model=grok-4.5-fast id= in= t=2025-12-01T14:41:10.000Z/: "subagent explore sa-7f started (status completed): find who imports b.go; parent @; context new; cwd /home/ex/proj/web; model grok-4.5-fast; turns 2; tool calls 4; duration ms 30500"
+1 system  sid=C parent=@ proj=/home/ex/proj/web model=grok-4.5-fast id= in= t=2025-12-01T14:41:10.000Z/: "subagent task (written by the parent's model, not typed): Search the repository for imports of package b and report the files."
+1 system  sid=C parent=@ proj=/home/ex/proj/web model=grok-4.5-fast id= in= t=2025-12-01T14:41:40.500Z/: "subagent sa-7f ended (status completed)"
+`, "@", rew), "C", child)
+	if got := rows(m); got != want || len(m.Problems) != 0 {
+		t.Fatalf("meta rows:\n%s\nwant:\n%s\nproblems %q", got, want, m.Problems)
+	}
+	o := run(t, "grok/subagent", rel+"output.json", "subagents", "subagent_output")
+	want = strings.ReplaceAll(strings.ReplaceAll(`1 system  sid=C parent=@ proj=/home/ex/proj/web model=grok-4.5-fast id= in= t=2025-12-01T14:41:40.500Z/inherited: "subagent output returned to the parent (output.json): No file imports package b."
+`, "@", rew), "C", child)
+	if got := rows(o); got != want || len(o.Problems) != 0 {
+		t.Fatalf("output rows:\n%s\nwant:\n%s\nproblems %q", got, want, o.Problems)
+	}
+	bm := run(t, "grok/subagent", dir+rew+"/subagents/sa-bad/meta.json", "subagents", "subagent_meta_bad")
+	if len(bm.Events) != 0 || strings.Join(bm.Problems, "|") != "line 0: subagent meta.json is not a JSON object: expected an object, found an array" {
+		t.Fatalf("bad meta: %d rows %q", len(bm.Events), bm.Problems)
+	}
+	bo := run(t, "grok/subagent", dir+rew+"/subagents/sa-bad/output.json", "subagents", "subagent_output_bad")
+	if len(bo.Events) != 0 || strings.Join(bo.Problems, "|") != "line 0: skipped_record: subagent output.json without output" {
+		t.Fatalf("bad output: %d rows %q", len(bo.Events), bo.Problems)
+	}
+}

@@ -3,6 +3,7 @@ package grok
 import (
 	"context"
 	"fmt"
+	"path"
 	"sort"
 	"strconv"
 	"strings"
@@ -397,4 +398,166 @@ func parseBtw(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		}
 		return nil
 	})
+}
+
+// subagentMeta is subagents/<id>/meta.json (xai-grok-shell
+// agent/subagent/mod.rs SubagentMeta): the link from a child session to
+// the session that spawned it.
+type subagentMeta struct {
+	SubagentID      string  `json:"subagent_id"`
+	ParentSessionID string  `json:"parent_session_id"`
+	ChildSessionID  string  `json:"child_session_id"`
+	SubagentType    string  `json:"subagent_type"`
+	Description     string  `json:"description"`
+	Prompt          string  `json:"prompt"`
+	Status          string  `json:"status"`
+	StartedAt       string  `json:"started_at"`
+	CompletedAt     string  `json:"completed_at"`
+	DurationMs      *int64  `json:"duration_ms"`
+	ToolCalls       *int64  `json:"tool_calls"`
+	Turns           *int64  `json:"turns"`
+	Error           string  `json:"error"`
+	Context         string  `json:"effective_context_source"`
+	Persona         string  `json:"persona"`
+	ResumedFrom     string  `json:"resumed_from"`
+	ChildCwd        string  `json:"child_cwd"`
+	WorktreePath    string  `json:"worktree_path"`
+	SnapshotRef     string  `json:"snapshot_ref"`
+	Model           string  `json:"effective_model_id"`
+	ForkCopyError   *string `json:"fork_copy_error"`
+}
+
+// subagentWhere gives the parent session (the folder above subagents/)
+// and its project of a file under <session>/subagents/<id>/.
+func subagentWhere(p string) (parent, project, id string) {
+	p = strings.ReplaceAll(p, "\\", "/")
+	dir := path.Dir(p)
+	id = path.Base(dir)
+	parent, project = where(path.Dir(path.Dir(dir)) + "/x")
+	return parent, project, id
+}
+
+// parseSubagent reads a subagent's meta.json and output.json. meta.json:
+// a system row in the child session (ParentSessionID the session that
+// spawned it) at started_at, "subagent <type> <id> (<status>)" with its
+// description, counters, model, worktree and error, and a second system
+// row "subagent task (written by the parent's model, not typed): ..."
+// with the prompt the parent's model gave it, and a row at completed_at.
+// output.json {schema_version, output}: the output the subagent returned,
+// a system row in the child session at meta.json's completed_at
+// (inherited; the file records no time).
+func parseSubagent(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	parent, project, id := subagentWhere(in.Path)
+	if in.Base() == "output.json" {
+		return parseSubagentOutput(in, out, parent, project, id)
+	}
+	b, err := parser.ReadWhole(in, maxWhole)
+	if err != nil {
+		out.Problem(0, "subagent meta.json not read: "+err.Error())
+		return nil
+	}
+	var m subagentMeta
+	if err := json.Unmarshal(b, &m); err != nil {
+		out.Problem(0, parser.NotJSONObject("subagent meta.json", err))
+		return nil
+	}
+	e := subagentBase(&m, parent, project, id)
+	e.SourceLine, e.TurnType = 1, timeline.System
+	start := e
+	if t, ok := parser.ParseTime(m.StartedAt); ok {
+		start.Time, start.TimeBasis = t, timeline.TimeRecorded
+	}
+	var d []string
+	add := func(k, v string) {
+		if v != "" {
+			d = append(d, k+v)
+		}
+	}
+	add("", m.Description)
+	add("parent ", m.ParentSessionID)
+	add("persona ", m.Persona)
+	add("context ", m.Context)
+	add("resumed from ", m.ResumedFrom)
+	add("cwd ", m.ChildCwd)
+	add("worktree ", m.WorktreePath)
+	add("snapshot ", m.SnapshotRef)
+	add("model ", m.Model)
+	for _, c := range []struct {
+		k string
+		v *int64
+	}{{"turns ", m.Turns}, {"tool calls ", m.ToolCalls}, {"duration ms ", m.DurationMs}} {
+		if c.v != nil {
+			add(c.k, strconv.FormatInt(*c.v, 10))
+		}
+	}
+	add("error ", m.Error)
+	if m.ForkCopyError != nil {
+		add("fork copy error ", *m.ForkCopyError)
+	}
+	start.Text = "subagent " + parser.Shown(m.SubagentType) + " " + parser.Shown(m.SubagentID) + " started"
+	if m.Status != "" {
+		start.Text += " (status " + m.Status + ")"
+	}
+	if len(d) > 0 {
+		start.Text += ": " + strings.Join(d, "; ")
+	}
+	out.Event(start)
+	if m.Prompt != "" {
+		p := start
+		p.Text = "subagent task (written by the parent's model, not typed): " + m.Prompt
+		out.Event(p)
+	}
+	if t, ok := parser.ParseTime(m.CompletedAt); ok {
+		c := e
+		c.Time, c.TimeBasis = t, timeline.TimeRecorded
+		c.Text = "subagent " + parser.Shown(m.SubagentID) + " ended (status " + m.Status + ")"
+		out.Event(c)
+	}
+	return nil
+}
+
+func subagentBase(m *subagentMeta, parent, project, id string) timeline.Event {
+	e := timeline.Event{SessionID: m.ChildSessionID, ParentSessionID: m.ParentSessionID, ProjectPath: project, Model: m.Model, TimeBasis: timeline.TimeNone}
+	if e.ParentSessionID == "" {
+		e.ParentSessionID = parent
+	}
+	if e.SessionID == "" {
+		e.SessionID = id
+	}
+	if m.ChildCwd != "" {
+		e.ProjectPath = m.ChildCwd
+	}
+	return e
+}
+
+func parseSubagentOutput(in *parser.Input, out parser.Sink, parent, project, id string) error {
+	b, err := parser.ReadWhole(in, maxWhole)
+	if err != nil {
+		out.Problem(0, "subagent output.json not read: "+err.Error())
+		return nil
+	}
+	var o struct {
+		SchemaVersion *int    `json:"schema_version"`
+		Output        *string `json:"output"`
+	}
+	if err := json.Unmarshal(b, &o); err != nil {
+		out.Problem(0, parser.NotJSONObject("subagent output.json", err))
+		return nil
+	}
+	if o.Output == nil {
+		out.Report(0, parser.KindSkippedRecord, "subagent output.json without output")
+		return nil
+	}
+	var m subagentMeta
+	if mb, ok := in.ReadRelated(path.Join(path.Dir(strings.ReplaceAll(in.Path, "\\", "/")), "meta.json"), maxWhole); ok {
+		_ = json.Unmarshal(mb, &m)
+	}
+	e := subagentBase(&m, parent, project, id)
+	e.SourceLine, e.TurnType = 1, timeline.System
+	if t, ok := parser.ParseTime(m.CompletedAt); ok {
+		e.Time, e.TimeBasis = t, timeline.TimeInherited
+	}
+	e.Text = "subagent output returned to the parent (output.json): " + *o.Output
+	out.Event(e)
+	return nil
 }
