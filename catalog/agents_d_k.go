@@ -149,11 +149,12 @@ var agentsDToK = []Agent{
 		Name: "grok", Display: "Grok (Grok Build CLI; @vibe-kit/grok-cli)", Status: StatusParsed, SeedStatus: StatusParsed,
 		Relocations: []Relocation{{Var: "GROK_HOME", Folder: ".grok", Source: "xai-org/grok-build@19d42e3 crates/codegen/xai-grok-pager/docs/user-guide/17-sessions.md (GROK_HOME overrides ~/.grok)"}},
 		Evidence:    EvidenceSource, EvidenceNote: "Grok Build source at 19d42e3 (session layout; the updates.jsonl envelope, rewind markers and replay rules, rewind points, feedback and plan from xai-grok-shell session/storage, persistence.rs and xai-grok-workspace file_state.rs) and the rows agentsview generated through its types (kenn-io/agentsview@538600744 internal/parser/testdata/grok-build); npm @vibe-kit/grok-cli 0.0.34 read: it keeps no session files, only ~/.grok/user-settings.json; synthetic fixture",
-		Notes: "issue 28; updates.jsonl (per-turn usage and cost, the times of chat_history.jsonl's rows, the turns a /rewind cut off), signals.json, prompt_context.json (headless run), rewind_points.jsonl, feedback.jsonl, plan.json and btw_history.jsonl (/btw side questions) are parsed; the plan-mode state is collected, not parsed yet; compaction_checkpoints/ and subagents/ are not collected",
+		Notes: "issue 28; updates.jsonl (per-turn usage and cost, the times of chat_history.jsonl's rows, the turns a /rewind cut off), signals.json, prompt_context.json (headless run), rewind_points.jsonl, feedback.jsonl, plan.json, btw_history.jsonl (/btw side questions) and subagents/<id>/meta.json and output.json (the child session's link to its parent, the task and the output) are parsed; the plan-mode state is collected, not parsed yet; compaction_checkpoints/ is not collected",
 		Targets: []Target{
 			{ID: "sessions", Root: RootHome, Glob: ".grok/sessions/*/*/chat_history.jsonl", Kind: KindTranscript},
 			{ID: "session-summary", Root: RootHome, Glob: ".grok/sessions/*/*/summary.json", Kind: KindOther},
 			{ID: "session-files", Root: RootHome, Glob: ".grok/sessions/*/*/*.{jsonl,json}", Kind: KindOther},
+			{ID: "subagents", Root: RootHome, Glob: ".grok/sessions/*/*/subagents/*/{meta,output}.json", Kind: KindOther},
 			{ID: "instructions", Root: RootHome, Glob: ".grok/GROK.md", Kind: KindSettings},
 			{ID: "user-settings", Root: RootHome, Glob: ".grok/user-settings.json", Kind: KindSecret},
 		},
