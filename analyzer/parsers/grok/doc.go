@@ -28,6 +28,12 @@
 // text in <user_query>, the attached files, skill information and
 // reminders beside it) is a user row of the text inside <user_query> and
 // a system row "injected with the prompt, not typed: ..." of the rest.
+// Without <user_query>, whole blocks of the tags Grok writes into user
+// messages itself (user_info, git_status, system-reminder, agent_skills,
+// attached_files, skill_information, mcp_servers) are split off the same
+// way; a message of such blocks alone (the <user_info> session preamble,
+// spawn.rs, which carries no synthetic_reason) is a system row
+// "injected input, not typed (Grok's context): ...".
 //
 // Legacy rows (Grok Build's chat-history-downgrade output) carry an
 // OpenAI role instead: system, user, assistant with tool_calls [{id,

@@ -198,11 +198,14 @@ func line(out parser.Sink, c *clock, u *undated, n int64, base timeline.Event, r
 			// turn pipeline wraps the typed text in <user_query> and puts
 			// the context it adds beside it (prompt_parser.rs)
 			typed, added := userQuery(t)
-			if typed != "" {
+			switch {
+			case typed == "":
+				emit(timeline.System, "injected input, not typed (Grok's context): "+added, nil)
+			default:
 				emit(timeline.User, typed, nil)
-			}
-			if added != "" {
-				emit(timeline.System, "injected with the prompt, not typed: "+added, nil)
+				if added != "" {
+					emit(timeline.System, "injected with the prompt, not typed: "+added, nil)
+				}
 			}
 		default:
 			emit(timeline.System, "injected input, not typed ("+r.SyntheticReason+"): "+t, nil)
@@ -272,24 +275,48 @@ func line(out parser.Sink, c *clock, u *undated, n int64, base timeline.Event, r
 	}
 }
 
-// userQuery splits a prompt the turn pipeline wrapped: the text inside
-// <user_query>...</user_query> is what the person typed, the rest (attached
-// files, skill information, reminders) what Grok added. A prompt with no
-// such tags is typed text whole.
+// userQuery splits a user message into what the person typed and what
+// Grok put beside it. The turn pipeline wraps the typed text in
+// <user_query>...</user_query> (prompt_parser.rs) and adds attached files,
+// skill information and reminders around it; the session preamble is a
+// user message of a <user_info> block alone (spawn.rs). With
+// <user_query>, the text inside it is typed and the rest added; without
+// it, whole blocks of Grok's context tags are added and what remains is
+// typed (nothing remaining: the whole message is Grok's).
 func userQuery(t string) (typed, added string) {
 	const open, end = "<user_query>", "</user_query>"
-	i := strings.Index(t, open)
-	if i < 0 {
-		return t, ""
+	if i := strings.Index(t, open); i >= 0 {
+		if j := strings.Index(t[i+len(open):], end); j >= 0 {
+			typed = strings.TrimSpace(t[i+len(open) : i+len(open)+j])
+			added = strings.TrimSpace(t[:i] + "\n" + t[i+len(open)+j+len(end):])
+			return typed, added
+		}
 	}
-	j := strings.Index(t[i+len(open):], end)
-	if j < 0 {
-		return t, ""
+	rest := t
+	var blocks []string
+	for _, tag := range contextTags {
+		for {
+			o, c := "<"+tag+">", "</"+tag+">"
+			i := strings.Index(rest, o)
+			if i < 0 {
+				break
+			}
+			j := strings.Index(rest[i:], c)
+			if j < 0 {
+				break
+			}
+			blocks = append(blocks, strings.TrimSpace(rest[i:i+j+len(c)]))
+			rest = rest[:i] + rest[i+j+len(c):]
+		}
 	}
-	typed = strings.TrimSpace(t[i+len(open) : i+len(open)+j])
-	added = strings.TrimSpace(t[:i] + "\n" + t[i+len(open)+j+len(end):])
-	return typed, added
+	return strings.TrimSpace(rest), strings.Join(blocks, "\n")
 }
+
+// contextTags are the blocks Grok Build puts in user messages itself
+// (xai-grok-shell at 19d42e3: user_info, git_status, system-reminder,
+// agent_skills, attached_files, skill_information; agentsview 538600744
+// strips mcp_servers too).
+var contextTags = []string{"user_info", "git_status", "system-reminder", "agent_skills", "attached_files", "skill_information", "mcp_servers"}
 
 func join(a, b string) string {
 	if a == "" {

@@ -91,7 +91,9 @@ func TestSession(t *testing.T) {
 // never the one it cut off, and the second "list the files" the third
 // prompt, not the first; a reply its turn's reply of the same text (the
 // second "Two files." its own turn's); calls and completions by id; a
-// reply and a result no update names stay undated, counted.
+// reply and a result no update names stay undated, counted; the
+// <user_info> preamble is Grok's, not typed, and a reminder block beside
+// typed text is split from it.
 func TestSessionAnchored(t *testing.T) {
 	s := run(t, "grok/session", dir+rew+"/chat_history.jsonl", "sessions", "session_anchored")
 	want := strings.ReplaceAll(`2 user  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=2025-12-01T14:40:00.000Z/anchored: "list the files"
@@ -110,11 +112,14 @@ func TestSessionAnchored(t *testing.T) {
 2 system  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=/none: "injected with the prompt, not typed: <system-reminder>attached: README.md</system-reminder>"
 13 assistant  sid=@ parent= proj=/home/ex/proj/web model=grok-4.5 id= in= t=/none: "Not in updates."
 14 tool_result  sid=@ parent= proj=/home/ex/proj/web model= id=call_zz in= t=/none: "x"
+15 system  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=/none: "injected input, not typed (Grok's context): <user_info>\nOS Version: linux\nShell: /bin/bash\n</user_info>"
+16 user  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=/none: "run only the login test"
+16 system  sid=@ parent= proj=/home/ex/proj/web model= id= in= t=/none: "injected with the prompt, not typed: <system-reminder>tests are slow</system-reminder>"
 `, "@", rew)
 	if got := rows(s); got != want {
 		t.Fatalf("rows:\n%s\nwant:\n%s", got, want)
 	}
-	if got, want := strings.Join(s.Problems, "|"), "line 0: undated_rows: 4 of 16 rows undated (assistant 1, system 2, tool_result 1): no update of updates.jsonl names them (by call id, or exact prompt, reply or reasoning text in its turn)"; got != want {
+	if got, want := strings.Join(s.Problems, "|"), "line 0: undated_rows: 7 of 19 rows undated (assistant 1, system 4, tool_result 1, user 1): no update of updates.jsonl names them (by call id, or exact prompt, reply or reasoning text in its turn)"; got != want {
 		t.Fatalf("problems %q\nwant %q", got, want)
 	}
 }
