@@ -32,7 +32,7 @@ var agentsDToK = []Agent{
 	},
 	{
 		Name: "dify", Display: "Dify (difyctl, agent sandbox)", Status: StatusParsed, SeedStatus: StatusBacklog,
-		Evidence: EvidenceSource, EvidenceNote: "Source (the sandbox's shellctl: runner_exit and config.go), synthetic fixture",
+		Evidence: EvidenceSource, EvidenceNote: "Source: langgenius/dify dify-agent-runtime, the Go shellctl (internal/server/db.go at 4a3ce25, runtime.go at 4764060, service.go at 0ed63d2; the volumes from docker/docker-compose.yaml at 519ef8b), read through the code index; synthetic fixture",
 		Notes: "issue 142; the sandbox volume's shellctl.db and job logs hold the shell jobs the agent ran; chats are in PostgreSQL",
 		Targets: []Target{
 			{ID: "cli-config", Root: RootHome, Glob: "{.config,AppData/Roaming,AppData/Local}/difyctl/config.yml", Kind: KindSettings},
@@ -148,12 +148,13 @@ var agentsDToK = []Agent{
 	{
 		Name: "grok", Display: "Grok (Grok Build CLI; @vibe-kit/grok-cli)", Status: StatusParsed, SeedStatus: StatusParsed,
 		Relocations: []Relocation{{Var: "GROK_HOME", Folder: ".grok", Source: "xai-org/grok-build@19d42e3 crates/codegen/xai-grok-pager/docs/user-guide/17-sessions.md (GROK_HOME overrides ~/.grok)"}},
-		Evidence:    EvidenceSource, EvidenceNote: "Grok Build source at 19d42e3 (session layout) and the rows agentsview generated through its types (kenn-io/agentsview@538600744 internal/parser/testdata/grok-build); npm @vibe-kit/grok-cli 0.0.34 read: it keeps no session files, only ~/.grok/user-settings.json; synthetic fixture",
-		Notes: "issue 28; updates.jsonl (per-turn usage and cost), signals.json and prompt_context.json (headless run) are parsed; rewind_points.jsonl, feedback.jsonl and plan.json are collected, not parsed yet",
+		Evidence:    EvidenceSource, EvidenceNote: "Grok Build source at 19d42e3 (session layout; the updates.jsonl envelope, rewind markers and replay rules, rewind points, feedback and plan from xai-grok-shell session/storage, persistence.rs and xai-grok-workspace file_state.rs) and the rows agentsview generated through its types (kenn-io/agentsview@538600744 internal/parser/testdata/grok-build); npm @vibe-kit/grok-cli 0.0.34 read: it keeps no session files, only ~/.grok/user-settings.json; synthetic fixture",
+		Notes: "issue 28; updates.jsonl (per-turn usage and cost, the times of chat_history.jsonl's rows, the turns a /rewind cut off), signals.json, prompt_context.json (headless run), rewind_points.jsonl, feedback.jsonl, plan.json, btw_history.jsonl (/btw side questions) and subagents/<id>/meta.json and output.json (the child session's link to its parent, the task and the output) are parsed; the plan-mode state is collected, not parsed yet; compaction_checkpoints/ is not collected",
 		Targets: []Target{
 			{ID: "sessions", Root: RootHome, Glob: ".grok/sessions/*/*/chat_history.jsonl", Kind: KindTranscript},
 			{ID: "session-summary", Root: RootHome, Glob: ".grok/sessions/*/*/summary.json", Kind: KindOther},
 			{ID: "session-files", Root: RootHome, Glob: ".grok/sessions/*/*/*.{jsonl,json}", Kind: KindOther},
+			{ID: "subagents", Root: RootHome, Glob: ".grok/sessions/*/*/subagents/*/{meta,output}.json", Kind: KindOther},
 			{ID: "instructions", Root: RootHome, Glob: ".grok/GROK.md", Kind: KindSettings},
 			{ID: "user-settings", Root: RootHome, Glob: ".grok/user-settings.json", Kind: KindSecret},
 		},
@@ -258,7 +259,7 @@ var agentsDToK = []Agent{
 	{
 		Name: "kiro", Display: "Kiro (IDE and CLI, formerly Amazon Q Developer CLI)", Status: StatusParsed, SeedStatus: StatusParsed,
 		Evidence: EvidenceSource, EvidenceNote: "Source at 15cc8f3 (conversations_v2: migration 008 at 33494e8, and kenn-io/agentsview 5386007), synthetic fixture; .kiro/sessions/cli and the IDE's kiro.kiroagent from agentsview 5386007 (kiro.go, kiro_ide.go) and third-party readers (closed source, synthetic fixtures); denial rows, standing grants, prompt history, history copies and delegate records from the same commit and kkawakam/rustyline at bc06b3e (v15.0.0)",
-		Notes: "issue 212, issue 28; the IDE's .kiro/sessions/<workspace>/ folders (no source shows them: collected, each file a skipped_record problem) and Kiro CLI's permission files wait for a real install; the CLI store's <id>.lock and sess_<id>.history are named by cass 28b3191; /save exports land wherever the user names",
+		Notes: "issue 212, issue 28; the IDE's .kiro/sessions/<workspace>/<session>/session.json and messages.jsonl are read from the shapes a third-party reader of Kiro IDE 1.0.242 describes (its snapshots/ are collected, not read); Kiro CLI's permission files wait for a real install; the CLI store's <id>.lock and sess_<id>.history are named by cass 28b3191; /save exports land wherever the user names",
 		Targets: []Target{
 			{ID: "cli-db", OS: AllOS, Root: RootUserData, Glob: "{amazon-q,kiro-cli}/data.sqlite3", Kind: KindSQLite, MaxSize: sqliteMax},
 			{ID: "prompt-history", Root: RootHome, Glob: ".aws/amazonq/.cli_bash_history", Kind: KindHistory},

@@ -21,7 +21,12 @@ import (
 // what grok and qoder files are parsed. 2026.12.03.3: a folder every
 // editor extension shares (workspaceStorage, globalStorage, User, logs) is
 // no longer attributed to the first extension whose pattern starts there.
-const Version = "2026.12.03.3"
+// 2026.12.03.4: grok's notes (the session files now parsed) and dify's
+// evidence note (the shellctl source and commits). 2026.12.03.5: kiro's
+// note (the IDE's .kiro/sessions folders read). 2026.12.03.6: grok's note
+// (btw_history.jsonl parsed). 2026.12.03.7: grok's subagents/<id>/meta.json
+// and output.json collected (a new target) and parsed.
+const Version = "2026.12.03.7"
 
 // OS is an operating system a target applies to.
 type OS string

@@ -23,6 +23,7 @@ var Kinds = []KindDoc{
 	{"carve", "the SQLite carver could not read part of a store's freed space or WAL (a corrupt page, a limit reached)"},
 	{"wal_state", "a WAL holding frames that are not the database now (older salts, uncommitted or superseded frames): described, and carved"},
 	{KindEmptyStore, "a SQLite store with no table at all (an empty file, or a database never written or whose every table was dropped): one problem, not one per table it lacks; nothing is read from it"},
+	{KindUndatedRows, "rows of a file that records no times which no dated record of the session's other files identifies (by a tool call id or an exact prompt text): left undated, time_basis none, counted per file by turn type"},
 	{KindStateConflict, "two values for one session's state (synced, origin, relayed, parent, fork): the first is kept"},
 	// The engine.
 	{"unusable_input", "an input given, or an entry of a folder given named or shaped like evidence, that could not be read (damaged, empty, encrypted without --identity, a sidecar without its bundle): the message says why"},

@@ -177,6 +177,7 @@ const (
 	KindDuplicateID   = "duplicate_id"   // one record id with two contents
 	KindStateConflict = "state_conflict" // two values for one session's state
 	KindEmptyStore    = "empty_store"    // a SQLite store with no table at all (an empty file)
+	KindUndatedRows   = "undated_rows"   // rows of an undated file no dated record of the session identifies
 )
 
 // Parser reads one format of one agent.

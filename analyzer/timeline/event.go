@@ -69,6 +69,12 @@ const (
 	// TimeMinute: recorded by the agent in UTC, but only to the minute
 	// (Cursor's <timestamp> tag); seconds and below are zero.
 	TimeMinute TimeBasis = "recorded-minute"
+	// TimeAnchored: recorded by the agent in UTC on another record of the
+	// same event, which names the row by identity (a tool call id, or the
+	// exact text of a prompt in the same session and turn); the row's own
+	// record keeps no time (Grok Build's chat_history.jsonl, dated from
+	// its updates.jsonl).
+	TimeAnchored TimeBasis = "anchored"
 )
 
 // Event is one timeline row. Parsers fill Session, TurnType, Text and the

@@ -22,16 +22,16 @@ const Agent = "cortex"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "cortex/session", Agent: Agent, Version: 2,
+			ID: "cortex/session", Agent: Agent, Version: 3,
 			Actions: actions,
 			Targets: []string{"sessions"},
-			Doc:     "conversations/<uuid>.json and its .back.<n>.json backups: session metadata, cached permission decisions, and an inline history (typed prompts, injected reminders, replies, tool calls and results)",
+			Doc:     "conversations/<uuid>.json and its .back.<n>.json backups: session metadata, cached permission decisions, and an inline history (typed prompts, injected reminders, reasoning, replies, tool calls and results)",
 		}, parseSession),
 		parser.New(parser.Spec{
-			ID: "cortex/history", Agent: Agent, Version: 2,
+			ID: "cortex/history", Agent: Agent, Version: 3,
 			Actions: actions,
 			Targets: []string{"history"},
-			Doc:     "conversations/<uuid>.history.jsonl: one message a line: typed prompts, injected reminders, replies, tool calls and results",
+			Doc:     "conversations/<uuid>.history.jsonl: one message a line: typed prompts, injected reminders, reasoning, replies, tool calls and results",
 		}, parseHistory),
 	}
 }
@@ -41,6 +41,7 @@ var backupRe = regexp.MustCompile(`\.back\.[^/]*\.json$`)
 type block struct {
 	Type         string `json:"type"`
 	Text         string `json:"text"`
+	Thinking     string `json:"thinking"`
 	InternalOnly *bool  `json:"internalOnly"`
 	IsUserPrompt *bool  `json:"is_user_prompt"`
 	ToolUse      *struct {
@@ -104,6 +105,19 @@ func (s *state) message(n int64, m message) {
 			default:
 				add(timeline.Assistant, b.Text)
 			}
+		case b.Type == "thinking":
+			// The block's text, as a text block holds it; an Anthropic-style
+			// block keeps it under "thinking" instead.
+			t := b.Text
+			if t == "" {
+				t = b.Thinking
+			}
+			if strings.TrimSpace(t) == "" {
+				s.out.Skip(n, "no_evidence:empty_thinking")
+				skipped++
+				continue
+			}
+			add(timeline.Thinking, t)
 		case b.Type == "tool_use" && b.ToolUse != nil:
 			e := add(timeline.ToolUse, headline(b.ToolUse.Input, b.ToolUse.Name))
 			e.ToolName, e.ToolUseID, e.ToolInput = b.ToolUse.Name, b.ToolUse.ID, parser.CompactJSON(b.ToolUse.Input)

@@ -33,7 +33,8 @@ func rows(s *parsertest.Sink) string {
 }
 
 // TestHistory: the folder from the session file beside it; only the typed text is a user row (the reminder is a system
-// row); the internal-only assistant text a system row; calls and results by
+// row); the internal-only assistant text a system row; thinking blocks
+// (text or thinking member) thinking rows, an empty one a Skip; calls and results by
 // id with status; times recorded on prompts and inherited after; an unknown
 // block, an unknown role and a cut line counted.
 func TestHistory(t *testing.T) {
@@ -47,15 +48,20 @@ func TestHistory(t *testing.T) {
 2 tool_use snowflake_sql_execute sid=U proj= rec=m2#2 id=tu1 in={"query":"select count(*) from ORDERS"} err= replayed=false t=2026-11-24T10:00:05.000Z/inherited: "select count(*) from ORDERS"
 3 tool_result snowflake_sql_execute sid=U proj= rec=m3 id=tu1 in= err=false replayed=false t=2026-11-24T10:00:05.000Z/inherited: "42"
 4 user  sid=U proj= rec=m4 id= in= err= replayed=false t=2026-11-24T10:01:00.000Z/: "now drop it"
-5 tool_use bash sid=U proj= rec=m5 id=tu2 in={"command":"rm -rf /"} err= replayed=false t=2026-11-24T10:01:00.000Z/inherited: "rm -rf /"
+5 thinking  sid=U proj= rec=m5 id= in= err= replayed=false t=2026-11-24T10:01:00.000Z/inherited: "no"
+5 thinking  sid=U proj= rec=m5#1 id= in= err= replayed=false t=2026-11-24T10:01:00.000Z/inherited: "It asks to delete everything."
+5 tool_use bash sid=U proj= rec=m5#2 id=tu2 in={"command":"rm -rf /"} err= replayed=false t=2026-11-24T10:01:00.000Z/inherited: "rm -rf /"
 6 tool_result bash sid=U proj= rec=m6 id=tu2 in= err=true replayed=false t=2026-11-24T10:01:00.000Z/inherited: "denied"
 `, "proj= ", "proj=/home/ex/proj "), "U", uuid)
 	if got := rows(s); got != want {
 		t.Errorf("rows:\n%s\nwant:\n%s", got, want)
 	}
-	wantProblems := "line 5: skipped_record: a thinking block in a assistant message|line 7: skipped_record: a message of role system|line 8: malformed JSON line (cut short or corrupt), skipped: unexpected end of JSON input"
+	wantProblems := "line 7: skipped_record: a message of role system|line 8: malformed JSON line (cut short or corrupt), skipped: unexpected end of JSON input"
 	if got := strings.Join(s.Problems, "|"); got != wantProblems {
 		t.Errorf("problems:\n%s\nwant:\n%s", got, wantProblems)
+	}
+	if got := fmt.Sprint(s.Skips); got != "[{5 no_evidence:empty_thinking}]" {
+		t.Errorf("skips %s", got)
 	}
 }
 

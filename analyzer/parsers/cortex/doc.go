@@ -22,7 +22,10 @@
 //     assistant text block is an assistant row (internalOnly: a system row);
 //     tool_use {tool_use_id, name, input} a tool_use row; tool_result {name,
 //     tool_use_id, content, status} a tool_result row (status error sets
-//     is_error). Other roles and block types are counted.
+//     is_error); thinking {text} (or an Anthropic-style {thinking,
+//     signature}) a thinking row, one with no text a Skip
+//     "no_evidence:empty_thinking" (agentsview 5386007 drops thinking
+//     blocks without a word). Other roles and block types are counted.
 //   - a backup's rows carry the same record ids as the live file's, marked
 //     replayed, so the live copy wins an identity merge and a message only
 //     the backup still holds stays.

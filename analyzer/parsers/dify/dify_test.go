@@ -27,33 +27,49 @@ func run(t *testing.T, sqlFile, golden string, related parsertest.Files) *parser
 func rows(s *parsertest.Sink) string {
 	var b strings.Builder
 	for _, e := range s.Events {
-		fmt.Fprintf(&b, "%d %s %s %s id=%s err=%s t=%s: %q in=%s\n", e.SourceLine, e.SessionID, e.TurnType, e.ToolName, e.ToolUseID, e.IsError, e.TimeString(), e.Text, e.ToolInput)
+		rec := ""
+		if e.Recovered != "" {
+			rec = " recovered=" + e.Recovered + " (" + e.Provenance + ")"
+		}
+		fmt.Fprintf(&b, "%d %s %s %s id=%s err=%s t=%s%s: %q in=%s\n", e.SourceLine, e.SessionID, e.TurnType, e.ToolName, e.ToolUseID, e.IsError, e.TimeString(), rec, e.Text, e.ToolInput)
 	}
 	return b.String()
 }
 
 // TestShellctl: each job a shell tool call with its script (a bearer
 // token redacted) read from the collected job folder by the path the
-// sandbox recorded, and a result with status, exit code, reason and the
-// output log; a job whose files were not collected says so.
+// sandbox recorded (relative to its state directory, as shellctl writes
+// it, or absolute), and a result with status, exit code, reason and the
+// output log; a terminated job is an error, and the 0 shellctl writes for
+// it is said to be shellctl's; a job whose files were not collected says
+// so; a job GCOnce deleted comes back from freed space, its latest
+// version, marked recovered.
 func TestShellctl(t *testing.T) {
 	s := run(t, "shellctl.sql", "shellctl", parsertest.Files{
-		vol + "jobs/j1/script.sh":  "testdata/jobs/j1/script.sh",
-		vol + "jobs/j1/output.log": "testdata/jobs/j1/output.log",
-		vol + "jobs/j2/script.sh":  "testdata/jobs/j2/script.sh",
+		vol + "jobs/a1b2c3d4e5f60708/script":     "testdata/jobs/a1b2c3d4e5f60708/script",
+		vol + "jobs/a1b2c3d4e5f60708/output.log": "testdata/jobs/a1b2c3d4e5f60708/output.log",
+		vol + "jobs/0f1e2d3c4b5a6978/script":     "testdata/jobs/0f1e2d3c4b5a6978/script",
+		vol + "jobs/1234abcd5678ef90/script":     "testdata/jobs/0f1e2d3c4b5a6978/script",
 	})
-	want := `1 shellctl:agent-1 tool_use shell_job id=shellctl:j1 err= t=2026-07-15T08:00:00.500Z: "cd /workspace && ls -la\ncurl -H \"Authorization: Bearer [redacted]\" https://api.example.com" in={"cwd":"/workspace","script":"cd /workspace && ls -la\ncurl -H \"Authorization: Bearer [redacted]\" https://api.example.com\n","script_path":"/home/dify/.local/share/shellctl/jobs/j1/script.sh"}
-1 shellctl:agent-1 tool_result shell_job id=shellctl:j1 err=false t=2026-07-15T08:00:02.000Z: "status exited, exit code 0\ntotal 0\ndrwxr-xr-x 2 dify dify 40 ." in=
-2 shellctl:agent-1 tool_use shell_job id=shellctl:j2 err= t=2026-07-15T08:01:00.000Z: "rm -rf /workspace/build" in={"cwd":"/workspace","script":"rm -rf /workspace/build\n","script_path":"/home/dify/.local/share/shellctl/jobs/j2/script.sh"}
-2 shellctl:agent-1 tool_result shell_job id=shellctl:j2 err=true t=2026-07-15T08:01:30.000Z: "status terminated, exit code 137, reason: timeout, message: killed after 30s; output /home/dify/.local/share/shellctl/jobs/j2/output.log not collected" in=
-3 shellctl:agent-2 tool_use shell_job id=shellctl:j3 err= t=2026-07-15T08:02:00.000Z: "shell job j3: script /home/dify/.local/share/shellctl/jobs/j3/script.sh not collected" in={"cwd":"/tmp","script":"","script_path":"/home/dify/.local/share/shellctl/jobs/j3/script.sh"}
-3 shellctl:agent-2 tool_result shell_job id=shellctl:j3 err=false t=2026-07-15T08:02:00.000Z: "status running; output /home/dify/.local/share/shellctl/jobs/j3/output.log not collected" in=
+	want := `5 shellctl:shellctl-deadbeef00c0ffee tool_use shell_job id=shellctl:deadbeef00c0ffee err= t=2026-07-14T07:00:01.000Z recovered=yes (unallocated space of page 2 at offset 2800): "shell job deadbeef00c0ffee: script jobs/deadbeef00c0ffee/script not collected" in={"cwd":"/workspace","script":"","script_path":"jobs/deadbeef00c0ffee/script"}
+5 shellctl:shellctl-deadbeef00c0ffee tool_result shell_job id=shellctl:deadbeef00c0ffee err=false t=2026-07-14T07:00:09.000Z recovered=yes (unallocated space of page 2 at offset 2800): "status exited, exit code 0, reason: normal_exit_after_drain; output jobs/deadbeef00c0ffee/output.log not collected" in=
+1 shellctl:shellctl-a1b2c3d4e5f60708 tool_use shell_job id=shellctl:a1b2c3d4e5f60708 err= t=2026-07-15T08:00:01.000Z: "cd /workspace && ls -la\ncurl -H \"Authorization: Bearer [redacted]\" https://api.example.com" in={"cwd":"/workspace","script":"cd /workspace && ls -la\ncurl -H \"Authorization: Bearer [redacted]\" https://api.example.com\n","script_path":"jobs/a1b2c3d4e5f60708/script"}
+1 shellctl:shellctl-a1b2c3d4e5f60708 tool_result shell_job id=shellctl:a1b2c3d4e5f60708 err=false t=2026-07-15T08:00:02.000Z: "status exited, exit code 0\ntotal 0\ndrwxr-xr-x 2 dify dify 40 ." in=
+2 shellctl:shellctl-0f1e2d3c4b5a6978 tool_use shell_job id=shellctl:0f1e2d3c4b5a6978 err= t=2026-07-15T08:01:00.000Z: "rm -rf /workspace/build" in={"cwd":"/workspace","script":"rm -rf /workspace/build\n","script_path":"jobs/0f1e2d3c4b5a6978/script"}
+2 shellctl:shellctl-0f1e2d3c4b5a6978 tool_result shell_job id=shellctl:0f1e2d3c4b5a6978 err=true t=2026-07-15T08:01:30.000Z: "status terminated, exit code 0 (written by shellctl when the job ended without a recorded exit); output jobs/0f1e2d3c4b5a6978/output.log not collected" in=
+3 shellctl:shellctl-77aa88bb99cc00dd tool_use shell_job id=shellctl:77aa88bb99cc00dd err= t=2026-07-15T08:02:00.000Z: "shell job 77aa88bb99cc00dd: script jobs/77aa88bb99cc00dd/script not collected" in={"cwd":"/tmp","script":"","script_path":"jobs/77aa88bb99cc00dd/script"}
+3 shellctl:shellctl-77aa88bb99cc00dd tool_result shell_job id=shellctl:77aa88bb99cc00dd err=false t=2026-07-15T08:02:00.000Z: "status running; output jobs/77aa88bb99cc00dd/output.log not collected" in=
+4 shellctl:shellctl-1234abcd5678ef90 tool_use shell_job id=shellctl:1234abcd5678ef90 err= t=2026-07-15T08:03:00.000Z: "rm -rf /workspace/build" in={"cwd":"/workspace","script":"rm -rf /workspace/build\n","script_path":"/home/dify/.local/share/shellctl/jobs/1234abcd5678ef90/script"}
+4 shellctl:shellctl-1234abcd5678ef90 tool_result shell_job id=shellctl:1234abcd5678ef90 err=true t=2026-07-15T08:03:01.000Z: "status exited, exit code 2; output /home/dify/.local/share/shellctl/jobs/1234abcd5678ef90/output.log not collected" in=
 `
 	if got := rows(s); got != want {
-		t.Fatalf("rows:\n%s", got)
+		t.Fatalf("rows:\n%s\nwant:\n%s", got, want)
 	}
 	if strings.Contains(string(parsertest.Render(s)), "abcdefghijklmnopqr") {
 		t.Fatal("the script's token reached the output")
+	}
+	if len(s.Skips) != 0 || len(s.Problems) != 0 {
+		t.Fatalf("skips %v problems %q", s.Skips, s.Problems)
 	}
 }
 
@@ -72,7 +88,7 @@ func TestOther(t *testing.T) {
 func TestShellctlSchema(t *testing.T) {
 	for _, c := range []struct{ stmt, want string }{
 		{`DROP TABLE jobs`, "line 0: empty_store: empty store: a SQLite database of 3 page(s) holding no table (never written, or every table dropped), where a Dify sandbox shellctl database should be: nothing to read"},
-		{`ALTER TABLE jobs RENAME COLUMN job_id TO id`, "line 0: unknown schema: table jobs lacks column(s) job_id: not read; the other tables are read"},
+		{`ALTER TABLE jobs RENAME COLUMN job_id TO id`, "line 0: unknown schema: table jobs lacks column(s) job_id: not read; the other tables are read\nline 0: carve: 1 record(s) of table jobs recovered from freed space; no parser maps this table to rows"},
 	} {
 		db := parsertest.SQLiteAltered(t, "testdata/shellctl.sql", c.stmt)
 		in := parsertest.Input(t, db, parser.File{Path: vol + "shellctl.db", Rel: ".local/share/shellctl/shellctl.db", Agent: agentName, Target: catalog.VolumeTarget, MTime: mtime}, nil)

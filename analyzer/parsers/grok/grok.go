@@ -2,6 +2,8 @@ package grok
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"net/url"
 	"path"
 	"strconv"
@@ -21,7 +23,7 @@ const maxWhole = 16 << 20
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "grok/session", Agent: agentName, Version: 2, Actions: actions,
+			ID: "grok/session", Agent: agentName, Version: 3, Actions: actions,
 			Targets: []string{"sessions"}, Names: []string{"chat_history.jsonl"},
 			Doc: "sessions/<url-encoded cwd>/<session>/chat_history.jsonl (current typed rows and the legacy role rows): system prompts, typed prompts and interjections, injected inputs, reasoning, replies, tool calls with arguments, server-side tool calls, tool results by call id; undated (the file records no times)",
 		}, parseSession),
@@ -31,7 +33,7 @@ func Parsers() []parser.Parser {
 			Doc: "sessions/<url-encoded cwd>/<session>/summary.json: the session's start, last update and last activity, title, model, working directory, git root and branch, and the session it was forked from",
 		}, parseSummary),
 		parser.New(parser.Spec{
-			ID: "grok/updates", Agent: agentName, Version: 1, Actions: actions,
+			ID: "grok/updates", Agent: agentName, Version: 2, Actions: actions,
 			Targets: []string{"session-files"}, Names: []string{"updates.jsonl"},
 			Doc: "sessions/<url-encoded cwd>/<session>/updates.jsonl (the ACP session update stream): each turn's token usage per model (input, cache read, output, reasoning) and cost, dated; a re-emitted turn kept and marked; the streamed chunks counted by kind (their turns are chat_history.jsonl's)",
 		}, parseUpdates),
@@ -45,6 +47,31 @@ func Parsers() []parser.Parser {
 			Targets: []string{"session-files"}, Names: []string{"prompt_context.json"},
 			Doc: "sessions/<url-encoded cwd>/<session>/prompt_context.json: is_non_interactive (a headless run) and its other members, one row at the file mtime",
 		}, parsePromptContext),
+		parser.New(parser.Spec{
+			ID: "grok/rewind-points", Agent: agentName, Version: 1, Actions: actions,
+			Targets: []string{"session-files"}, Names: []string{"rewind_points.jsonl"},
+			Doc: "sessions/<url-encoded cwd>/<session>/rewind_points.jsonl: per prompt, the files Grok snapshotted before it ran and after (path and size, or that the file did not exist; contents not shown), dated; the points a rewind left",
+		}, parseRewindPoints),
+		parser.New(parser.Spec{
+			ID: "grok/feedback", Agent: agentName, Version: 1, Actions: actions,
+			Targets: []string{"session-files"}, Names: []string{"feedback.jsonl"},
+			Doc: "sessions/<url-encoded cwd>/<session>/feedback.jsonl: the person's ratings (thumbs, stars, NPS), feedback text and categories, the turn and model rated, solicited or dismissed requests, dated",
+		}, parseFeedback),
+		parser.New(parser.Spec{
+			ID: "grok/plan", Agent: agentName, Version: 1, Actions: actions,
+			Targets: []string{"session-files"}, Names: []string{"plan.json"},
+			Doc: "sessions/<url-encoded cwd>/<session>/plan.json: the session's to-do list, one row per item with its id, status, priority and text, at the file mtime",
+		}, parsePlan),
+		parser.New(parser.Spec{
+			ID: "grok/btw", Agent: agentName, Version: 1, Actions: actions,
+			Targets: []string{"session-files"}, Names: []string{"btw_history.jsonl"},
+			Doc: "sessions/<url-encoded cwd>/<session>/btw_history.jsonl: the /btw side questions the person typed and their answers (model, failures and attempts), each its own btw-<uuid> session under the session it asked about",
+		}, parseBtw),
+		parser.New(parser.Spec{
+			ID: "grok/subagent", Agent: agentName, Version: 1, Actions: actions,
+			Targets: []string{"subagents"}, Names: []string{"meta.json", "output.json"},
+			Doc: "sessions/<url-encoded cwd>/<session>/subagents/<id>/meta.json and output.json: each subagent's child session linked to the session that spawned it, its type, status, counters, model, worktree and error, the task the parent's model wrote for it, and the output it returned",
+		}, parseSubagent),
 	}
 }
 
@@ -101,23 +128,37 @@ type toolCall struct {
 
 func parseSession(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	sid, project := where(in.Path)
+	c, err := readClock(ctx, in)
+	why := "no update of updates.jsonl names them (by call id, or exact prompt, reply or reasoning text in its turn)"
+	switch {
+	case errors.Is(err, parser.ErrNotCollected) || errors.Is(err, fs.ErrNotExist):
+		why = "updates.jsonl, which dates them, was not collected beside this file"
+	case err != nil:
+		why = "updates.jsonl, which dates them, could not be read: " + err.Error()
+	}
 	rc, err := in.Open()
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	return parser.Lines(ctx, rc, out, func(n int64, b []byte) error {
+	u := &undated{}
+	err = parser.Lines(ctx, rc, out, func(n int64, b []byte) error {
 		var r row
 		if err := json.Unmarshal(b, &r); err != nil {
 			out.Problem(n, parser.BadJSONLine(err))
 			return nil
 		}
-		line(out, n, timeline.Event{SessionID: sid, ProjectPath: project, SourceLine: n, TimeBasis: timeline.TimeNone}, &r)
+		line(out, c, u, n, timeline.Event{SessionID: sid, ProjectPath: project, SourceLine: n, TimeBasis: timeline.TimeNone}, &r)
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	u.report(out, why)
+	return nil
 }
 
-func line(out parser.Sink, n int64, base timeline.Event, r *row) {
+func line(out parser.Sink, c *clock, u *undated, n int64, base timeline.Event, r *row) {
 	k := 0
 	emit := func(tt timeline.TurnType, text string, set func(*timeline.Event)) {
 		e := base
@@ -126,6 +167,12 @@ func line(out parser.Sink, n int64, base timeline.Event, r *row) {
 			set(&e)
 		}
 		k++
+		var pi *int
+		if tt == timeline.User {
+			pi = r.PromptIndex
+		}
+		c.date(&e, pi)
+		u.add(&e)
 		out.Event(e)
 	}
 	kind := r.Type
@@ -146,11 +193,20 @@ func line(out parser.Sink, n int64, base timeline.Event, r *row) {
 		t := text(r.Content)
 		switch {
 		case t == "":
-		case r.SyntheticReason == "":
-			emit(timeline.User, t, nil)
-		case r.SyntheticReason == "interjection":
-			// typed by the person while a turn ran
-			emit(timeline.User, t, nil)
+		case r.SyntheticReason == "" || r.SyntheticReason == "interjection":
+			// typed by the person (an interjection while a turn ran); the
+			// turn pipeline wraps the typed text in <user_query> and puts
+			// the context it adds beside it (prompt_parser.rs)
+			typed, added := userQuery(t)
+			switch {
+			case typed == "":
+				emit(timeline.System, "injected input, not typed (Grok's context): "+added, nil)
+			default:
+				emit(timeline.User, typed, nil)
+				if added != "" {
+					emit(timeline.System, "injected with the prompt, not typed: "+added, nil)
+				}
+			}
 		default:
 			emit(timeline.System, "injected input, not typed ("+r.SyntheticReason+"): "+t, nil)
 		}
@@ -218,6 +274,49 @@ func line(out parser.Sink, n int64, base timeline.Event, r *row) {
 		out.Skip(n, "no_evidence:empty_"+kind)
 	}
 }
+
+// userQuery splits a user message into what the person typed and what
+// Grok put beside it. The turn pipeline wraps the typed text in
+// <user_query>...</user_query> (prompt_parser.rs) and adds attached files,
+// skill information and reminders around it; the session preamble is a
+// user message of a <user_info> block alone (spawn.rs). With
+// <user_query>, the text inside it is typed and the rest added; without
+// it, whole blocks of Grok's context tags are added and what remains is
+// typed (nothing remaining: the whole message is Grok's).
+func userQuery(t string) (typed, added string) {
+	const open, end = "<user_query>", "</user_query>"
+	if i := strings.Index(t, open); i >= 0 {
+		if j := strings.Index(t[i+len(open):], end); j >= 0 {
+			typed = strings.TrimSpace(t[i+len(open) : i+len(open)+j])
+			added = strings.TrimSpace(t[:i] + "\n" + t[i+len(open)+j+len(end):])
+			return typed, added
+		}
+	}
+	rest := t
+	var blocks []string
+	for _, tag := range contextTags {
+		for {
+			o, c := "<"+tag+">", "</"+tag+">"
+			i := strings.Index(rest, o)
+			if i < 0 {
+				break
+			}
+			j := strings.Index(rest[i:], c)
+			if j < 0 {
+				break
+			}
+			blocks = append(blocks, strings.TrimSpace(rest[i:i+j+len(c)]))
+			rest = rest[:i] + rest[i+j+len(c):]
+		}
+	}
+	return strings.TrimSpace(rest), strings.Join(blocks, "\n")
+}
+
+// contextTags are the blocks Grok Build puts in user messages itself
+// (xai-grok-shell at 19d42e3: user_info, git_status, system-reminder,
+// agent_skills, attached_files, skill_information; agentsview 538600744
+// strips mcp_servers too).
+var contextTags = []string{"user_info", "git_status", "system-reminder", "agent_skills", "attached_files", "skill_information", "mcp_servers"}
 
 func join(a, b string) string {
 	if a == "" {

@@ -116,13 +116,46 @@
 //     prompt history format) when it opens with rustyline's "#V2"
 //     header, each line a secondary user row of session <id> with no
 //     time, else one skipped_record problem, unread (v2; before v2
-//     neither file reached the parser). Any other file under
-//     .kiro/sessions (the Kiro IDE's <workspace>/sess_*/ folders:
-//     agentsview 5386007's IDE reader, internal/parser/kiro_ide.go, reads
-//     only globalStorage/kiro.kiroagent, cass 28b3191 only cli/, and no
-//     other source or real install shows them) is one skipped_record
-//     problem naming them. A prompt's attachment rows come out one per
-//     block kind in the order the record first holds each.
+//     neither file reached the parser). The Kiro IDE's own store under
+//     .kiro/sessions/<workspace hash>/<session id>/ (where the IDE moved
+//     its sessions from globalStorage/kiro.kiroagent/workspace-sessions;
+//     agentsview 5386007 reads only the old place, cass 28b3191 only
+//     cli/): v3 reads session.json ({id, title, description, agentMode,
+//     status, modelId, autopilot, workspacePaths, createdAt,
+//     lastModifiedAt}: one system row at createdAt, the status named "at
+//     its last write" since an interrupted session keeps in_progress) and
+//     messages.jsonl ({id, timestamp, payload: {type, ...}} a line, each
+//     a row at its timestamp, RecordID "kiro-ide:<id>"): user {content,
+//     images, documents} a user row and a system row counting the
+//     attachments; assistant {content, operationType Say|Reasoning,
+//     reasoningSignature, executionId} fragments joined while the
+//     execution and kind stay the same (the later ones a Skip
+//     "joined:assistant_fragment"), Reasoning (or a signature with no
+//     operationType) a thinking row; tool_call {toolCallId, toolName,
+//     actionType, kind, status, title, args} a tool_use row with the
+//     arguments; tool_result {toolCallId, success, durationMs, content}
+//     a tool_result row, is_error from success; pending_interaction
+//     {interactionType, toolCallId, question, options} and
+//     interaction_resolved {toolCallId, outcome, selectedOption} system
+//     rows "permission asked/answered"; session_metadata {key, value},
+//     session_event {category, context}, usage_summary, sub_agent_start
+//     and sub_agent_complete, turn_end with a stopReason other than
+//     end_turn, and tombstone {kind} (a clear or compaction: the rows
+//     before it stay) system rows; turn_start and a normal turn_end
+//     counted skips; another type a skipped_record problem. The shapes
+//     are those of a third-party reader of the store found in the code
+//     index (a Node "SessionStore" module, written against Kiro IDE
+//     1.0.242 / kiro-agent 1.0.428 as its author observed them; the index
+//     names neither its repository nor its commit: file id 59193365899),
+//     matched by a second one (a status monitor README, file id
+//     57926206984: session.json status values in_progress, failed,
+//     completed, waiting_on_user, idle; turn_end stopReason end_turn or
+//     error); the Kiro IDE is closed source and was not run here, and the
+//     IDE's tool names are in no source (the fixture uses the CLI's
+//     "shell"). Synthetic fixture. Any other file under .kiro/sessions
+//     (snapshots/, file copies for restore) is one skipped_record problem
+//     naming it. A prompt's attachment rows come out one per block kind
+//     in the order the record first holds each.
 //
 //   - kiro/ide: the Kiro IDE's globalStorage/kiro.kiroagent (closed
 //     source; the shapes kenn-io/agentsview 5386007 reads,

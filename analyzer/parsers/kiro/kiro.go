@@ -29,9 +29,9 @@ func Parsers() []parser.Parser {
 			Doc: "Amazon Q / Kiro CLI data.sqlite3: conversations and conversations_v2 (several per directory, with their saved times; prompts, replies, tool calls with full arguments and results, cancellations and deny-list rejections as permission decisions, models, /compact summaries, checkpoints and their history snapshots, tangent-mode main history), the legacy shell history table, and chat_readline_history prompts (secondary)",
 		}, parseDB),
 		parser.New(parser.Spec{
-			ID: "kiro/sessions", Agent: Agent, Version: 2, Actions: actions,
+			ID: "kiro/sessions", Agent: Agent, Version: 3, Actions: actions,
 			Targets: []string{"kiro-sessions"}, Names: []string{"*.jsonl", "*.json", "*.lock", "sess_*.history"},
-			Doc: "Kiro CLI 2.x .kiro/sessions/cli/<id>.jsonl (prompts, replies, thinking, tool calls with full input and results, /clear), <id>.json (the session's directory, title, model and times, each user turn's metadata), sess_<id>.history (rustyline prompt history of the session) and <id>.lock (counted)",
+			Doc: "Kiro CLI 2.x .kiro/sessions/cli/<id>.jsonl (prompts, replies, thinking, tool calls with full input and results, /clear), <id>.json (the session's directory, title, model and times, each user turn's metadata), sess_<id>.history (rustyline prompt history of the session) and <id>.lock (counted); the Kiro IDE's .kiro/sessions/<workspace>/<session>/session.json (title, mode, status, model, workspaces, times) and messages.jsonl (prompts and attachments, reasoning, replies, tool calls with arguments and results, permission requests and answers, subagents, usage, errors, tombstones)",
 		}, parseSessionFile),
 		parser.New(parser.Spec{
 			ID: "kiro/ide", Agent: Agent, Version: 1, Actions: actions,

@@ -103,12 +103,19 @@ func inCLIStore(p string) bool {
 // by Dicklesworthstone/coding_agent_session_search 28b3191,
 // src/connectors/kiro.rs, which skips them) read as rustyline file
 // history when it carries rustyline's "#V2" header, else one
-// skipped_record problem; anything else under .kiro/sessions (the IDE's
-// per-workspace sess_*/ folders, which no source shows) one
-// skipped_record problem naming it.
+// skipped_record problem; the IDE's <workspace>/<session>/session.json and
+// messages.jsonl (idesessions.go); anything else under .kiro/sessions
+// (the IDE's snapshots/, a file of no known name) one skipped_record
+// problem naming it.
 func parseSessionFile(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	if sid, ok := ideSessionFile(in.Path); ok && !inCLIStore(in.Path) {
+		if in.Base() == "session.json" {
+			return parseIDESessionMeta(in, out, sid)
+		}
+		return parseIDEMessages(ctx, in, out, sid)
+	}
 	if !inCLIStore(in.Path) {
-		out.Report(0, parser.KindSkippedRecord, "not a Kiro CLI session file (only .kiro/sessions/cli/<id>.jsonl, <id>.json, <id>.lock and sess_<id>.history are known; no source shows the Kiro IDE's .kiro/sessions/<workspace>/ folders): not read")
+		out.Report(0, parser.KindSkippedRecord, "not a Kiro session file (known: .kiro/sessions/cli/<id>.jsonl, <id>.json, <id>.lock and sess_<id>.history, and the IDE's .kiro/sessions/<workspace>/<session>/session.json and messages.jsonl): not read")
 		return nil
 	}
 	b := in.Base()

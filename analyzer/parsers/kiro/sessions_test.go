@@ -82,9 +82,9 @@ func TestSessionLog(t *testing.T) {
 }
 
 // TestSessionState: <id>.json gives the session row and each user turn's
-// metadata; a file that does not decode is one problem; a file under
-// .kiro/sessions outside cli/ (the IDE's sess_* folders) is one
-// skipped_record problem.
+// metadata; a file that does not decode is one problem; an IDE
+// messages.jsonl line with no payload is one skipped_record problem, and
+// a file of no known name under .kiro/sessions (a snapshot) another.
 func TestSessionState(t *testing.T) {
 	dir := "testdata/kiro-sessions/cli/"
 	s := runSession(t, dir+kiroSID+".json", sessDir+kiroSID+".json", "testdata/session_state.golden.jsonl", nil)
@@ -104,8 +104,12 @@ func TestSessionState(t *testing.T) {
 		t.Fatalf("broken state: %d rows %q", len(b.Events), b.Problems)
 	}
 	o := parsertest.Run(t, byID(t, "kiro/sessions"), parsertest.Input(t, "testdata/kiro-sessions/ide/sess_1/messages.jsonl", parser.File{Path: home + "/.kiro/sessions/calc/sess_1/messages.jsonl", Target: "kiro-sessions", Agent: Agent, MTime: mtime}, nil))
-	if len(o.Events) != 0 || strings.Join(o.Problems, "|") != "line 0: skipped_record: not a Kiro CLI session file (only .kiro/sessions/cli/<id>.jsonl, <id>.json, <id>.lock and sess_<id>.history are known; no source shows the Kiro IDE's .kiro/sessions/<workspace>/ folders): not read" {
+	if len(o.Events) != 0 || strings.Join(o.Problems, "|") != "line 1: skipped_record: a Kiro IDE session event with no payload type" {
 		t.Fatalf("IDE file: %d rows %q", len(o.Events), o.Problems)
+	}
+	x := parsertest.Run(t, byID(t, "kiro/sessions"), parsertest.Input(t, "testdata/kiro-sessions/ide/sess_1/messages.jsonl", parser.File{Path: home + "/.kiro/sessions/calc/sess_1/snapshots/a.txt.json", Target: "kiro-sessions", Agent: Agent, MTime: mtime}, nil))
+	if len(x.Events) != 0 || strings.Join(x.Problems, "|") != "line 0: skipped_record: not a Kiro session file (known: .kiro/sessions/cli/<id>.jsonl, <id>.json, <id>.lock and sess_<id>.history, and the IDE's .kiro/sessions/<workspace>/<session>/session.json and messages.jsonl): not read" {
+		t.Fatalf("IDE snapshot: %d rows %q", len(x.Events), x.Problems)
 	}
 }
 
@@ -173,5 +177,58 @@ func TestSessionStoreOtherFiles(t *testing.T) {
 	o := run(write("sess_other.history", "{\"prompt\":\"x\"}\n"), "sess_other.history")
 	if len(o.Events) != 0 || strings.Join(o.Problems, "|") != "line 0: skipped_record: Kiro CLI sess_<id>.history without rustyline's #V2 header (its format no source shows): not read" {
 		t.Fatalf("other history: rows %d problems %q", len(o.Events), o.Problems)
+	}
+}
+
+func ideRows(s *parsertest.Sink) string {
+	var b strings.Builder
+	for _, e := range s.Events {
+		fmt.Fprintf(&b, "%d %s %s sid=%s proj=%s model=%s rec=%s id=%s in=%s err=%s t=%s/%s: %q\n", e.SourceLine, e.TurnType, e.ToolName, e.SessionID, e.ProjectPath, e.Model, e.RecordID, e.ToolUseID, e.ToolInput, e.IsError, e.TimeString(), e.TimeBasis, e.Text)
+	}
+	return b.String()
+}
+
+// TestIDESession: the Kiro IDE's .kiro/sessions/<workspace>/<session>/
+// store. session.json is one row; messages.jsonl's events each a row at
+// their time: the typed prompt (its image a system row), reasoning and
+// reply fragments of one execution joined, the call with its arguments,
+// the permission asked and answered, the failed result, metadata, the
+// subagent, usage, an error end of turn and the tombstone; turn starts
+// and a normal end counted, an unknown type, a line with no payload and a
+// cut line problems.
+func TestIDESession(t *testing.T) {
+	dir := "testdata/kiro-sessions/ide/3f2a9c/sess_7c1e/"
+	orig := home + "/.kiro/sessions/3f2a9c/sess_7c1e/"
+	m := runSession(t, dir+"session.json", orig+"session.json", "testdata/ide_store_session.golden.jsonl", nil)
+	wantMeta := `1 system  sid=sess_7c1e proj=/home/ex/web model=claude-sonnet-4.5 rec= id= in= err= t=2026-11-24T09:00:00.000Z/: "Kiro IDE session sess_7c1e; title Fix the flaky login test; mode vibe; status at its last write in_progress; model claude-sonnet-4.5; autopilot false; workspaces /home/ex/web; created 2026-11-24T09:00:00.000Z; last modified 2026-11-24T09:05:00.000Z"
+`
+	if got := ideRows(m); got != wantMeta || len(m.Problems) != 0 {
+		t.Fatalf("session.json rows:\n%s\nwant:\n%s\nproblems %q", got, wantMeta, m.Problems)
+	}
+	s := runSession(t, dir+"messages.jsonl", orig+"messages.jsonl", "testdata/ide_store_messages.golden.jsonl", parsertest.Files{orig + "session.json": dir + "session.json"})
+	want := `2 user  sid=sess_7c1e proj=/home/ex/web model= rec=kiro-ide:e2 id= in= err= t=2026-11-24T09:00:01.100Z/: "fix the flaky login test"
+2 system  sid=sess_7c1e proj=/home/ex/web model= rec=kiro-ide:e2#attachments id= in= err= t=2026-11-24T09:00:01.100Z/: "attached to the prompt: 1 image(s), 0 document(s)"
+3 thinking  sid=sess_7c1e proj=/home/ex/web model=claude-sonnet-4.5 rec=kiro-ide:e3 id= in= err= t=2026-11-24T09:00:02.000Z/: "The test waits on a timer."
+5 assistant  sid=sess_7c1e proj=/home/ex/web model=claude-sonnet-4.5 rec=kiro-ide:e5 id= in= err= t=2026-11-24T09:00:03.000Z/: "I will run the test first."
+7 tool_use shell sid=sess_7c1e proj=/home/ex/web model=claude-sonnet-4.5 rec=kiro-ide:e7 id=tc1 in={"command":"npm test -- login","explanation":"run the test"} err= t=2026-11-24T09:00:04.000Z/: "npm test -- login (Run tests)"
+8 system  sid=sess_7c1e proj=/home/ex/web model= rec=kiro-ide:e8 id=tc1 in= err= t=2026-11-24T09:00:04.500Z/: "permission asked (command_approval) for call tc1: Run npm test -- login?; options [\"Run\",\"Reject\"]"
+9 system  sid=sess_7c1e proj=/home/ex/web model= rec=kiro-ide:e9 id=tc1 in= err= t=2026-11-24T09:00:09.000Z/: "permission answered for call tc1: approved (selected \"Run\")"
+10 tool_result  sid=sess_7c1e proj=/home/ex/web model= rec=kiro-ide:e10 id=tc1 in= err=true t=2026-11-24T09:00:12.000Z/: "1 failing: login waits 5s"
+11 system  sid=sess_7c1e proj=/home/ex/web model= rec=kiro-ide:e11 id= in= err= t=2026-11-24T09:00:13.000Z/: "session metadata contextUsage: {\"usagePercentage\":12.5}"
+12 system  sid=sess_7c1e proj=/home/ex/web model= rec=kiro-ide:e12 id= in= err= t=2026-11-24T09:00:14.000Z/: "subagent started: test-fixer"
+13 system  sid=sess_7c1e proj=/home/ex/web model= rec=kiro-ide:e13 id= in= err= t=2026-11-24T09:00:20.000Z/: "subagent finished: failed: timed out"
+14 system  sid=sess_7c1e proj=/home/ex/web model= rec=kiro-ide:e14 id= in= err= t=2026-11-24T09:00:21.000Z/: "usage summary: status complete, elapsed 20000"
+15 system  sid=sess_7c1e proj=/home/ex/web model= rec=kiro-ide:e15 id= in= err= t=2026-11-24T09:00:21.100Z/: "turn ended: error"
+16 system  sid=sess_7c1e proj=/home/ex/web model= rec=kiro-ide:e16 id= in= err= t=2026-11-24T09:01:00.000Z/: "tombstone (compaction): the session was cleared or compacted here; the rows before it are kept"
+17 system  sid=sess_7c1e proj=/home/ex/web model= rec=kiro-ide:e17 id= in= err= t=2026-11-24T09:01:01.000Z/: "session event checkpoint: {\"status\":\"created\"}"
+`
+	if got := ideRows(s); got != want {
+		t.Fatalf("messages rows:\n%s\nwant:\n%s", got, want)
+	}
+	if got, want := fmt.Sprint(s.Skips), "[{1 state_only:turn_start} {4 joined:assistant_fragment} {6 joined:assistant_fragment} {18 state_only:turn_end}]"; got != want {
+		t.Errorf("skips %s, want %s", got, want)
+	}
+	if len(s.Problems) != 3 || s.Problems[0] != `line 19: skipped_record: a Kiro IDE session event typed hook_fired` || s.Problems[1] != "line 20: skipped_record: a Kiro IDE session event with no payload type" || !strings.HasPrefix(s.Problems[2], "line 21: malformed JSON line (cut short or corrupt), skipped: ") {
+		t.Errorf("problems %q", s.Problems)
 	}
 }

@@ -24,7 +24,17 @@
 //     agentsview 538600744 vibe.go reads it) and every stats counter
 //     (session prompt and completion tokens and steps first, then the rest
 //     by name: cached, context, last-turn counters): one system row, and the session,
-//     parent and folder every message row of the folder takes.
+//     parent and folder every message row of the folder takes, and the
+//     model its thinking, assistant and tool_use rows take (none when
+//     meta.json names none).
+//
+// The model: LLMMessage records none, so the one meta.json names is the
+// only one there is. Vibe rewrites meta.json at every saved interaction
+// (session_logger.py save_interaction dumps the config of that moment),
+// and a /model switch (VibeConfig.save_updates active_model, app.py)
+// leaves no mark in messages.jsonl: in a session that switched models,
+// rows from before the switch carry the later model. Nothing on disk
+// tells them apart.
 //
 // Times: messages carry none; their rows take meta.json's start_time,
 // time_basis inherited (none when meta.json is missing or has no time).

@@ -21,10 +21,10 @@ const Agent = "vibe"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "vibe/messages", Agent: Agent, Version: 2,
+			ID: "vibe/messages", Agent: Agent, Version: 3,
 			Actions: actions,
 			Targets: []string{"sessions"}, Names: []string{"messages.jsonl"},
-			Doc: "logs/session/<folder>/messages.jsonl LLM messages: typed prompts, injected context, reasoning, replies, tool calls and results (session, parent and time from meta.json)",
+			Doc: "logs/session/<folder>/messages.jsonl LLM messages: typed prompts, injected context, reasoning, replies, tool calls and results (session, parent, time and the model from meta.json)",
 		}, parseMessages),
 		parser.New(parser.Spec{
 			ID: "vibe/meta", Agent: Agent, Version: 2,
@@ -56,6 +56,15 @@ func str(p *string) string {
 		return ""
 	}
 	return *p
+}
+
+// model is the session's model meta.json names: model, else
+// config.active_model (the model active when Vibe last wrote meta.json).
+func (m meta) model() string {
+	if m.Model != "" {
+		return m.Model
+	}
+	return m.Config.ActiveModel
 }
 
 // readMeta reads the meta.json beside a session file.
@@ -96,10 +105,7 @@ func parseMeta(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	if c := str(m.Commit); c != "" {
 		parts = append(parts, "git "+str(m.Branch)+" at "+c)
 	}
-	if e.Model = m.Model; e.Model == "" {
-		e.Model = m.Config.ActiveModel
-	}
-	if e.Model != "" {
+	if e.Model = m.model(); e.Model != "" {
 		parts = append(parts, "model "+e.Model)
 	}
 	// The three counters first (as before), then every other stats member
@@ -206,6 +212,9 @@ func parseMessages(ctx context.Context, in *parser.Input, out parser.Sink) error
 			e.TurnType, e.Text = timeline.System, body
 			add(e)
 		case "assistant", "":
+			// Messages name no model: the one meta.json names is carried
+			// onto the rows the model wrote.
+			base.Model = m.model()
 			if r := text(msg.Reasoning); r != "" {
 				e := base
 				e.TurnType, e.Text = timeline.Thinking, r
