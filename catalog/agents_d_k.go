@@ -227,10 +227,22 @@ var agentsDToK = []Agent{
 		},
 	},
 	{
-		Name: "kimi-cli", Display: "Kimi CLI (Moonshot AI)", Status: StatusParsed, SeedStatus: StatusParsed,
-		Evidence: EvidenceSource, EvidenceNote: "Source MoonshotAI/kimi-cli at 4a550ef (2026-07-16), synthetic fixture (the CLI is on PyPI, not reachable here); no real install",
-		Notes: "issue 28; KIMI_SHARE_DIR moves ~/.kimi elsewhere (not followed); context*.jsonl (the model's context, which wire.jsonl repeats) is collected, not parsed yet",
+		Name: "kimi-cli", Display: "Kimi CLI and Kimi Code (Moonshot AI)", Status: StatusParsed, SeedStatus: StatusParsed,
+		Evidence: EvidenceRealInstall, EvidenceNote: "Kimi Code (~/.kimi-code): real install of @moonshot-ai/kimi-code 2.1.0 (npm, Node 24) run against the loopback mock (fixtures/roots/real-agents-kimi-code, December 2026), source MoonshotAI/kimi-code at d723cc4 (apps/kimi-code/src/utils/paths.ts, packages/agent-core-v2/docs/wire-manifest.d.ts); Kimi CLI (~/.kimi): source MoonshotAI/kimi-cli at 4a550ef (2026-07-16), synthetic fixture (the Python CLI is on PyPI, not reachable here)",
+		Notes:       "issue 28; KIMI_SHARE_DIR moves ~/.kimi elsewhere (not followed); context*.jsonl (the model's context, which wire.jsonl repeats) is collected, not parsed yet; Kimi Code's logs, file-history copies, session index caches and per-session notify/tasks/cron files are collected, not parsed",
+		Relocations: []Relocation{{Var: "KIMI_CODE_HOME", Folder: ".kimi-code", Source: "MoonshotAI/kimi-code@d723cc4 apps/kimi-code/src/utils/paths.ts getDataDir (KIMI_CODE_HOME, else ~/.kimi-code; docs/en/configuration/data-locations.md)"}},
 		Targets: []Target{
+			{ID: "code-sessions", Root: RootHome, Glob: ".kimi-code/sessions/*/*/agents/*/wire.jsonl", Kind: KindTranscript},
+			{ID: "code-session-state", Root: RootHome, Glob: ".kimi-code/sessions/*/*/state.json", Kind: KindOther},
+			{ID: "code-session-index", Root: RootHome, Glob: ".kimi-code/session_index.jsonl", Kind: KindOther},
+			{ID: "code-workspaces", Root: RootHome, Glob: ".kimi-code/workspaces.json", Kind: KindOther},
+			{ID: "code-session-files", Root: RootHome, Glob: ".kimi-code/sessions/*/*/{upcoming-goals.json,notify/**,tasks/**,cron/**,agents/*/plans/**}", Kind: KindOther},
+			{ID: "code-file-history", Root: RootHome, Glob: ".kimi-code/{file-history/**,sessions/*/*/agents/*/file-history/**}", Kind: KindOther},
+			{ID: "code-index-cache", Root: RootHome, Glob: ".kimi-code/sessions/{.index-cache,.index-dirty}/*", Kind: KindOther},
+			{ID: "code-user-history", Root: RootHome, Glob: ".kimi-code/user-history/*.jsonl", Kind: KindHistory},
+			{ID: "code-logs", Root: RootHome, Glob: ".kimi-code/{logs/*.log*,sessions/*/*/logs/*.log*,updates/rollout.log}", Kind: KindLog, MaxSize: logMax},
+			{ID: "code-config", Root: RootHome, Glob: ".kimi-code/{config.toml,mcp.json,credentials/**,device_id,server.token,server/**}", Kind: KindSecret},
+			{ID: "code-customizations", Root: RootHome, Glob: ".kimi-code/{tui.toml,AGENTS.md,skills/**,plugins/**,themes/**,hooks/**,updates/*.json}", Kind: KindSettings},
 			{ID: "sessions", Root: RootHome, Glob: ".kimi/sessions/*/*/{wire.jsonl,subagents/*/wire.jsonl}", Kind: KindTranscript},
 			{ID: "context", Root: RootHome, Glob: ".kimi/sessions/*/*/{context*.jsonl,subagents/*/context*.jsonl}", Kind: KindTranscript},
 			{ID: "session-state", Root: RootHome, Glob: ".kimi/sessions/*/*/state.json", Kind: KindOther},
@@ -243,6 +255,7 @@ var agentsDToK = []Agent{
 		},
 		ProjectFiles: []ProjectFile{
 			{Glob: ".kimi/**", Kind: KindSettings},
+			{Glob: ".kimi-code/**", Kind: KindSettings},
 		},
 	},
 	{
