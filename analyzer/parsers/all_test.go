@@ -280,7 +280,7 @@ func TestEveryCollectedTargetIsRouted(t *testing.T) {
 }
 
 // Docs renders analyzer/docs/parsers.md.
-func docs() []byte {
+func docs(t testing.TB) []byte {
 	var b bytes.Buffer
 	b.WriteString("# Parsers\n\nGenerated from `analyzer/parsers/all.go` and the catalog by `go test ./parsers -update`; do not edit.\n\n")
 	b.WriteString("| parser | agent | version | catalog targets | files | what it reads |\n|---|---|---|---|---|---|\n")
@@ -302,12 +302,13 @@ func docs() []byte {
 		}
 	}
 	fmt.Fprintf(&b, "\nAgents collected but not parsed: %d: %s.\n", len(rest), strings.Join(rest, ", "))
+	b.WriteString(rowsByAgent(t))
 	return b.Bytes()
 }
 
 func TestDocsInSync(t *testing.T) {
 	const path = "../docs/parsers.md"
-	got := docs()
+	got := docs(t)
 	if *parsertest.Update {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
