@@ -17,7 +17,7 @@ const maxWhole = kimiwire.MaxWhole
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "kimi-cli/wire", Agent: agentName, Version: 3, Actions: actions,
+			ID: "kimi-cli/wire", Agent: agentName, Version: 4, Actions: kimiwire.WireActions,
 			Targets: []string{"sessions"}, Names: []string{"wire.jsonl"},
 			Doc: "sessions/<work dir md5>/<session>/wire.jsonl and subagents/<agent>/wire.jsonl: typed prompts (TurnBegin, SteerInput, /btw), replies and thinking, tool calls and results by call id, approval requests and decisions, questions and answers, hooks, compaction, retries, notifications, plans, token usage per step; subagent events",
 		}, parseWire),

@@ -66,3 +66,17 @@ var CodeActions = map[string]timeline.Action{
 	"TowerStatus":     timeline.ActOther,
 	"TowerTeardown":   timeline.ActOther,
 }
+
+// WireActions is both tables: a wire.jsonl of the Kimi CLI layout may hold
+// Kimi Code journal records (Kimi Work's runtime writes them), which Parse
+// reads as ParseCode does. No tool name maps to two actions.
+var WireActions = func() map[string]timeline.Action {
+	m := map[string]timeline.Action{}
+	for k, v := range Actions {
+		m[k] = v
+	}
+	for k, v := range CodeActions {
+		m[k] = v
+	}
+	return m
+}()

@@ -26,10 +26,11 @@ import (
 // codeRecord holds the fields of every record type the parser reads; a
 // record type reads the ones it has.
 type codeRecord struct {
-	Type    string   `json:"type"`
-	Kind    string   `json:"kind"`
-	Time    *float64 `json:"time"`
-	AgentID string   `json:"agentId"`
+	Type      string   `json:"type"`
+	Kind      string   `json:"kind"`
+	Time      *float64 `json:"time"`
+	Timestamp *float64 `json:"timestamp"`
+	AgentID   string   `json:"agentId"`
 
 	// metadata
 	ProtocolVersion string   `json:"protocol_version"`
@@ -298,25 +299,35 @@ func ParseCode(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	}
 	defer rc.Close()
 	return parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
-		var r codeRecord
-		if err := json.Unmarshal(line, &r); err != nil {
-			out.Problem(n, parser.BadJSONLine(err))
-			return nil
-		}
-		base := timeline.Event{SessionID: w.sid, ParentSessionID: w.parent, SourceLine: n}
-		t := r.Time
-		if r.Type == "metadata" {
-			t = r.CreatedAt
-		}
-		if t != nil {
-			base.Time = Millis(*t)
-		}
-		if base.Time.IsZero() {
-			base.TimeBasis = timeline.TimeNone
-		}
-		w.record(n, base, &r)
+		w.line(n, line)
 		return nil
 	})
+}
+
+// line reads one journal line: its time is "time" (epoch ms; the metadata
+// line's "created_at"), or "timestamp" (epoch seconds, the shape Kimi
+// Work's runtime was seen writing by kenn-io/agentsview's tests).
+func (w *codeWire) line(n int64, line []byte) {
+	var r codeRecord
+	if err := json.Unmarshal(line, &r); err != nil {
+		w.out.Problem(n, parser.BadJSONLine(err))
+		return
+	}
+	base := timeline.Event{SessionID: w.sid, ParentSessionID: w.parent, SourceLine: n}
+	t := r.Time
+	if r.Type == "metadata" {
+		t = r.CreatedAt
+	}
+	switch {
+	case t != nil:
+		base.Time = Millis(*t)
+	case r.Timestamp != nil:
+		base.Time = epoch(*r.Timestamp)
+	}
+	if base.Time.IsZero() {
+		base.TimeBasis = timeline.TimeNone
+	}
+	w.record(n, base, &r)
 }
 
 // codeSkips are the record types that carry no evidence of their own: the
@@ -712,7 +723,11 @@ func (w *codeWire) loopEvent(n int64, ev func(timeline.TurnType, string) timelin
 		out.Skip(n, "step_begin")
 	case "step.end":
 		if le.Usage != nil && usageText(le.Usage) != w.usage {
-			e := ev(timeline.System, "token usage of step "+stepName(le)+": "+usageText(le.Usage))
+			name := "of a step"
+			if s := stepName(le); s != "" {
+				name = "of step " + s
+			}
+			e := ev(timeline.System, "token usage "+name+": "+usageText(le.Usage))
 			e.Model = w.model
 			out.Event(e)
 			return
