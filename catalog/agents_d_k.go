@@ -236,6 +236,7 @@ var agentsDToK = []Agent{
 			{ID: "code-session-state", Root: RootHome, Glob: ".kimi-code/sessions/*/*/state.json", Kind: KindOther},
 			{ID: "code-session-index", Root: RootHome, Glob: ".kimi-code/session_index.jsonl", Kind: KindOther},
 			{ID: "code-workspaces", Root: RootHome, Glob: ".kimi-code/workspaces.json", Kind: KindOther},
+			{ID: "code-workspace-trust", Root: RootHome, Glob: ".kimi-code/workspace-trust/*", Kind: KindSettings},
 			{ID: "code-session-files", Root: RootHome, Glob: ".kimi-code/sessions/*/*/{upcoming-goals.json,notify/**,tasks/**,cron/**,agents/*/plans/**}", Kind: KindOther},
 			{ID: "code-file-history", Root: RootHome, Glob: ".kimi-code/{file-history/**,sessions/*/*/agents/*/file-history/**}", Kind: KindOther},
 			{ID: "code-index-cache", Root: RootHome, Glob: ".kimi-code/sessions/{.index-cache,.index-dirty}/*", Kind: KindOther},

@@ -21,7 +21,7 @@ import (
 // what grok and qoder files are parsed. 2026.12.03.3: a folder every
 // editor extension shares (workspaceStorage, globalStorage, User, logs) is
 // no longer attributed to the first extension whose pattern starts there.
-const Version = "2026.12.03.4"
+const Version = "2026.12.03.5"
 
 // OS is an operating system a target applies to.
 type OS string

@@ -96,7 +96,7 @@ K=(node "$KIMI")
 SCEN=$WORK/scenarios.jsonl
 : >"$SCEN"
 # sid_of NAME: the session id the run printed ("To resume this session: kimi -r <id>").
-sid_of() { grep -o 'kimi -r session_[0-9a-f-]*' "$WORK/runs/$1.err" "$WORK/runs/$1.out" 2>/dev/null | tail -n1 | sed 's/.*kimi -r //'; }
+sid_of() { { cat "$WORK/runs/$1".{err,out,screen} 2>/dev/null || true; } | { grep -ao 'kimi -r session_[0-9a-f-]*' || true; } | tail -n1 | sed 's/.*kimi -r //'; }
 
 c='echo doubleagent-kimicode-marker && date -u +%Y'; p=$(PROMPT_CMD "$c")
 run kimi-basic -- "${K[@]}" -p "$p"
@@ -118,6 +118,24 @@ record kimi-code subagent "$(sid_of kimi-subagent)" "$p" "$c" doubleagent-kimico
 c='echo doubleagent-kimicode-retried'; p="[mock:error] $(PROMPT_CMD "$c")"
 run kimi-error -- "${K[@]}" -p "$p"
 record kimi-code error "$(sid_of kimi-error)" "$p" "$c" doubleagent-kimicode-retried "$T0" "$T1" "$RC" '{"http_500_first":true}'
+
+# approved / rejected: the interactive TUI (manual permission mode, the
+# default) under a pseudo-terminal (scripts/lib/ptydrive.py): its "Run this
+# command?" dialog answered with 2 (Approve for this session) or 3 (Reject).
+# The first launch in the folder asks "Trust this folder?" first (accepted:
+# Trust). The TUI also writes user-history/<md5 of the work dir>.jsonl.
+tui() { # NAME KEY PROMPT
+  run "$1" -- python3 "$REPO/scripts/lib/ptydrive.py" --log "$WORK/runs/$1.screen" --mocklog "$MOCKLOG" \
+    --ready 'No session yet' --accept-first 'Trust this folder?' --settle 4 --confirm 'Run this command?' --confirm-key "$2" --prompt "$3" --timeout 120 --events 1 \
+    -- "${K[@]}"
+}
+c='echo doubleagent-kimicode-approved'; p=$(PROMPT_CMD "$c")
+tui kimi-approved 2 "$p"
+record kimi-code approved "$(sid_of kimi-approved)" "$p" "$c" doubleagent-kimicode-approved "$T0" "$T1" "$RC" '{"tui":true,"dialog_key":"2 (Approve for this session)"}'
+
+c='echo doubleagent-kimicode-rejected'; p=$(PROMPT_CMD "$c")
+tui kimi-rejected 3 "$p"
+record kimi-code rejected "$(sid_of kimi-rejected)" "$p" "$c" "" "$T0" "$T1" "$RC" '{"tui":true,"dialog_key":"3 (Reject)","tool_denied":true}'
 
 # killed: the answer stalls after one text delta and the process group is
 # SIGKILLed; what the wire holds of an unfinished turn.
@@ -208,8 +226,8 @@ for line in open(scen_path):
             ag[k] = s[k]
     ag["scenarios"].append(s)
 out["not_run"] = {
-    "denied": "print mode (-p) approves every call (auto policy) and 2.1.0 does not apply config.toml [[permission.rules]] (no caller of addRules in dist/main.mjs): a deny rule for Bash still ran the command",
-    "interactive": "approvals asked of a person, questions, /compact and thinking are written only by the interactive TUI or a thinking model; the parser is tested on synthetic records of the shapes in MoonshotAI/kimi-code's source (analyzer/parsers/kimicli/testdata)",
+    "denied_by_rule": "print mode (-p) approves every call (auto policy) and 2.1.0 does not apply config.toml [[permission.rules]] (no caller of addRules in dist/main.mjs): a deny rule for Bash still ran the command; the rejected scenario is a person's refusal in the TUI instead",
+    "interactive": "questions, /compact, /undo, /clear, steering and thinking are written only by further TUI use or a thinking model; the parser is tested on synthetic records of the shapes in MoonshotAI/kimi-code's source (analyzer/parsers/kimicli/testdata)",
 }
 json.dump(out, open(out_path, "w"), indent=2, ensure_ascii=False)
 open(out_path, "a").write("\n")

@@ -37,8 +37,6 @@ func stamp(e *timeline.Event, ms *float64) bool {
 	return true
 }
 
-const rfcMillis = "2006-01-02T15:04:05.000Z"
-
 // parseCodeState reads sessions/<workDirKey>/<session>/state.json: the
 // session's creation (at createdAt), its last update (at updatedAt, with
 // the title, the last turn's outcome, archive and fork origin) and one row
@@ -219,4 +217,39 @@ func codeWorkDirs(in *parser.Input, home string) map[string]string {
 		m[hex.EncodeToString(sum[:])] = ws.Root
 	}
 	return m
+}
+
+// parseCodeTrust reads workspace-trust/<workspace id>
+// (agent-core-v2 src/workspace/workspaceTrust/trustRecord.ts: {root,
+// trustedAt}): the person's answer to "Trust this folder?", which enables
+// the folder's project MCP servers.
+func parseCodeTrust(ctx context.Context, in *parser.Input, out parser.Sink) error {
+	b, err := parser.ReadWhole(in, maxWhole)
+	if err != nil {
+		out.Problem(0, "workspace trust record not read: "+err.Error())
+		return nil
+	}
+	var r struct {
+		Root      string   `json:"root"`
+		TrustedAt *float64 `json:"trustedAt"`
+	}
+	if err := json.Unmarshal(b, &r); err != nil || r.Root == "" {
+		msg := "no root"
+		if err != nil {
+			msg = parser.JSONError(err)
+		}
+		out.Problem(0, "not a Kimi Code workspace trust record: "+msg)
+		return nil
+	}
+	e := parser.SettingEvent(&in.File)
+	e.ProjectPath, e.SourceLine = r.Root, 1
+	file := parser.DisplayFile(&in.File)
+	t := "permission setting: folder trusted (its project MCP servers may start): " + r.Root + " (workspace " + path.Base(strings.ReplaceAll(in.Path, "\\", "/")) + ")"
+	if stamp(&e, r.TrustedAt) {
+		e.Text = t + " (from " + file + ")"
+	} else {
+		e.Text = t + " (from " + file + ", file mtime)"
+	}
+	out.Event(e)
+	return nil
 }

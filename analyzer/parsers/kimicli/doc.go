@@ -107,9 +107,11 @@
 // (npm; Node 24) run against the loopback mock
 // (fixtures/roots/real-agents-kimi-code, scripts/gen-real-fixtures-kimi-code.sh:
 // shell, resume with a model switch, file write, subagent, an HTTP 500
-// retry, a killed run); the records a print-mode run cannot write
-// (approvals asked of a person, questions, thinking, steering, cancel,
-// compaction, undo, clear, schedules, background tasks) are synthetic, in
+// retry, a killed run; in the TUI, an approval for the session and a
+// refusal, each with its interaction.request, interaction.resolved and
+// permission.record_approval_result); the records these runs did not
+// write (questions, thinking, steering, cancel, compaction, undo, clear,
+// schedules, background tasks) are synthetic, in
 // testdata/home/.kimi-code, built from MoonshotAI/kimi-code at
 // d723cc47ee43 (2026-08-22): packages/agent-core-v2/docs/wire-manifest.d.ts,
 // src/agent/contextMemory/loopEventFold.ts, src/session/approval/approval.ts,

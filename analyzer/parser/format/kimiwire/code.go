@@ -227,6 +227,8 @@ type codeWire struct {
 	names   map[string]string // tool call id -> tool name
 	asks    map[string]string // interaction id -> tool call id
 	kinds   map[string]string // interaction id -> kind
+	tools   map[string]string // interaction id -> the tool it asks about
+	decided map[string]bool   // tool call ids whose approval interaction.resolved gave a row
 	prompts map[string]bool   // prompt ids given a row by turn.prompt/turn.steer
 	usage   string            // the last usage.record's counters, to account for step.end's copy
 }
@@ -281,7 +283,7 @@ func Millis(f float64) time.Time {
 // counted skip or a problem.
 func ParseCode(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	dir, session, agent := CodeSessionParts(in.Path)
-	w := &codeWire{out: out, sid: session, names: map[string]string{}, asks: map[string]string{}, kinds: map[string]string{}, prompts: map[string]bool{}}
+	w := &codeWire{out: out, sid: session, names: map[string]string{}, asks: map[string]string{}, kinds: map[string]string{}, tools: map[string]string{}, decided: map[string]bool{}, prompts: map[string]bool{}}
 	if agent != "" && agent != "main" {
 		w.sid, w.parent, w.sub = session+"/"+agent, session, true
 	}
@@ -495,12 +497,24 @@ func (w *codeWire) record(n int64, base timeline.Event, r *codeRecord) {
 		}
 		sys(fmt.Sprintf("%s); retry %d of %d", t, r.NextAttempt, r.MaxAttempts))
 	case "permission.record_approval_result":
-		t := "permission decision: " + approvalText(r.Result)
-		if r.Action != "" {
-			t += " for " + r.Action
-		}
-		if r.SessionApprovalRule != "" {
-			t += " (approved for the session: " + r.SessionApprovalRule + ")"
+		// The permission rules' record of a decision: after the
+		// interaction.resolved row of the same call it adds only the
+		// standing rule an approval for the session leaves.
+		var t string
+		switch {
+		case !w.decided[r.ToolCallID]:
+			t = "permission decision: " + approvalText(r.Result)
+			if r.Action != "" {
+				t += " for " + r.Action
+			}
+			if r.SessionApprovalRule != "" {
+				t += " (approved for the session: " + r.SessionApprovalRule + ")"
+			}
+		case r.SessionApprovalRule != "":
+			t = "permission setting: approved for the rest of the session: " + r.SessionApprovalRule
+		default:
+			out.Skip(n, "approval_result:repeats_interaction_resolved")
+			return
 		}
 		e := ev(timeline.System, t)
 		e.ToolUseID, e.ToolName = r.ToolCallID, r.ToolName
@@ -834,7 +848,9 @@ func (w *codeWire) interactionRequest(ev func(timeline.TurnType, string) timelin
 		e.ToolName = w.names[call]
 	}
 	if r.ID != "" {
-		w.asks[r.ID], w.kinds[r.ID] = call, r.Kind
+		// The journal writes the approval before its tool.call: the
+		// request names the tool.
+		w.asks[r.ID], w.kinds[r.ID], w.tools[r.ID] = call, r.Kind, e.ToolName
 	}
 	w.out.Event(e)
 }
@@ -869,8 +885,14 @@ func (w *codeWire) interactionResolved(ev func(timeline.TurnType, string) timeli
 		}
 	} else {
 		e = ev(timeline.System, "permission decision: "+approvalText(r.Response))
+		if call != "" {
+			w.decided[call] = true
+		}
 	}
-	e.ToolUseID, e.ToolName = call, w.names[call]
+	e.ToolUseID, e.ToolName = call, w.tools[r.ID]
+	if e.ToolName == "" {
+		e.ToolName = w.names[call]
+	}
 	if r.ID != "" {
 		e.RecordID = r.ID + "#response"
 	}

@@ -150,7 +150,7 @@ func Parse(ctx context.Context, in *parser.Input, out parser.Sink, o Options) er
 			// A top-level {type, ...} record: the Kimi Code journal, which
 			// Kimi Work's kimi-code runtime also writes (ParseCode).
 			if cw == nil {
-				cw = &codeWire{out: out, sid: w.sid, parent: w.parent, project: w.project, sub: w.sub, names: map[string]string{}, asks: map[string]string{}, kinds: map[string]string{}, prompts: map[string]bool{}}
+				cw = &codeWire{out: out, sid: w.sid, parent: w.parent, project: w.project, sub: w.sub, names: map[string]string{}, asks: map[string]string{}, kinds: map[string]string{}, tools: map[string]string{}, decided: map[string]bool{}, prompts: map[string]bool{}}
 			}
 			cw.line(n, line)
 			return nil
