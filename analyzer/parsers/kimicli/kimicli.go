@@ -64,7 +64,7 @@ func Parsers() []parser.Parser {
 		parser.New(parser.Spec{
 			ID: "kimi-cli/code-trust", Agent: agentName, Version: 1, Actions: codeActions,
 			Targets: []string{"code-workspace-trust"},
-			Doc: "Kimi Code workspace-trust/<workspace id>: the folder the person trusted at the TUI's \"Trust this folder?\" (project MCP servers enabled), a permission setting row at trustedAt",
+			Doc:     "Kimi Code workspace-trust/<workspace id>: the folder the person trusted at the TUI's \"Trust this folder?\" (project MCP servers enabled), a permission setting row at trustedAt",
 		}, parseCodeTrust),
 	}
 }
