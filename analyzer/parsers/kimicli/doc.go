@@ -47,16 +47,23 @@
 //     Model of every assistant, thinking and tool_use row.
 //   - profile.bind ("agent bound": model, profile, thinking effort,
 //     working directory, AGENTS.md files read, tools disallowed, number of
-//     tools offered) and config.update ("agent configuration changed",
-//     the model switch of a resume with -m): system rows.
+//     tools offered) and config.update: system rows; a config.update that
+//     changes the model alias (a resume with -m, /model) is the switch row
+//     "model: <old> -> <new> (thinking <effort>)", any other "agent
+//     configuration changed: ...".
+//   - permission.record_approval_result after the interaction.resolved of
+//     the same call repeats its decision: a Skip
+//     "approval_result:repeats_interaction_resolved", unless it leaves a
+//     standing rule ("permission setting: approved for the rest of the
+//     session: Bash(...)"); without one before it, the decision row.
 //   - permission.set_mode: "permission mode: manual | yolo | auto (...)".
 //   - interaction.request (approval: "permission requested: <action> (by
 //     <tool>)"; question: "question to the user: ... [options]") and
 //     interaction.resolved ("permission decision: approved | rejected |
 //     cancelled [for the session] (feedback: ...)"; a question's answers a
 //     user row, the person's choice), paired by the interaction id on the
-//     tool call; permission.record_approval_result: the decision as the
-//     permission rules recorded it, with the session approval rule.
+//     tool call (the request names the tool: the journal writes it before
+//     the tool.call).
 //   - subagent.spawned (the subagent's id, type, task description and
 //     model, on the parent's Agent call id), subagent.completed (its
 //     summary and token usage): system rows; subagent.started a Skip.
@@ -91,7 +98,12 @@
 // record (the real "killed" run: the prompt, the binds, the request; the
 // streamed text of the unfinished step is not written).
 //
-// # kimi-cli/code-state, code-index, code-workspaces
+// # kimi-cli/code-state, code-index, code-workspaces, code-trust
+//
+// workspace-trust/<workspace id> ({root, trustedAt}, agent-core-v2
+// src/workspace/workspaceTrust/trustRecord.ts): the person's "Trust this
+// folder?" answer, which lets the folder's project MCP servers start: a
+// permission setting row at trustedAt.
 //
 // sessions/*/*/state.json (version 2): "session created in <cwd>" at
 // createdAt and "session last updated: title, last turn, archived, forked

@@ -385,10 +385,23 @@ func (w *codeWire) record(n int64, base timeline.Event, r *codeRecord) {
 		if r.Cwd != "" && w.project == "" {
 			w.project = r.Cwd
 		}
+		prev := w.model
 		var parts []string
 		if r.ModelAlias != "" {
 			w.model = r.ModelAlias
 			parts = append(parts, "model "+r.ModelAlias)
+		}
+		if r.Type == "config.update" && prev != "" && r.ModelAlias != "" && r.ModelAlias != prev {
+			// A model switch (a resume with -m, /model): the timeline's
+			// "model: <old> -> <new>" row.
+			t := "model: " + prev + " -> " + r.ModelAlias
+			if r.ThinkingEffort != "" {
+				t += " (thinking " + r.ThinkingEffort + ")"
+			}
+			e := ev(timeline.System, t)
+			e.Model = w.model
+			out.Event(e)
+			return
 		}
 		if r.ProfileName != "" {
 			parts = append(parts, "agent profile "+r.ProfileName)
