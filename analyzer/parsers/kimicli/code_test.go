@@ -61,6 +61,7 @@ func TestCodeWire(t *testing.T) {
 		`41 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:04.300Z/: "plan revision 2 written: agents/main/plans/plan-1.md (sha256 ab12)"`,
 		`42 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:04.400Z/: "MCP server github: tools enabled: mcp__github__create_issue"`,
 		`46 system Read sid=S parent= id=call_auto_1 rec= err= in= t=2025-12-01T14:40:04.750Z/: "permission decision: approved for read file"`,
+		`48 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:04.900Z/: "turn not ended: the journal stops at line 48, mid-turn (the process was killed or stopped, or was still running when the file was copied)"`,
 	}, "\n") + "\n"
 	want = strings.ReplaceAll(want, "sid=S ", "sid="+codeSession+" ")
 	if got := rows(s); got != want {
@@ -234,6 +235,9 @@ func TestCodeRealRelease(t *testing.T) {
 			// nothing the model streamed.
 			if s == nil || len(s.Events) == 0 || s.Events[len(s.Events)-1].TurnType != "system" {
 				t.Fatalf("killed: %v", s)
+			}
+			if last := s.Events[len(s.Events)-1]; !strings.HasPrefix(last.Text, "turn not ended: the journal stops at line ") {
+				t.Errorf("killed: last row %q", last.Text)
 			}
 			var prompt bool
 			for _, e := range s.Events {

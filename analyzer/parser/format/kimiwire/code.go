@@ -229,6 +229,8 @@ type codeWire struct {
 	kinds   map[string]string // interaction id -> kind
 	tools   map[string]string // interaction id -> the tool it asks about
 	decided map[string]bool   // tool call ids whose approval interaction.resolved gave a row
+	open    bool              // a turn.prompt with no turn.ended, turn.cancel or prompt.completed after it
+	last    timeline.Event    // the last journal record's time and line
 	prompts map[string]bool   // prompt ids given a row by turn.prompt/turn.steer
 	usage   string            // the last usage.record's counters, to account for step.end's copy
 }
@@ -300,10 +302,31 @@ func ParseCode(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		return err
 	}
 	defer rc.Close()
-	return parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
+	err = parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		w.line(n, line)
 		return nil
 	})
+	if err == nil {
+		w.finish()
+	}
+	return err
+}
+
+// finish: a turn the journal opened (turn.prompt) and never closed
+// (turn.ended, turn.cancel, prompt.completed) is a row at the journal's
+// last record: the process was killed or stopped mid-turn, or was still
+// running when the file was copied.
+func (w *codeWire) finish() {
+	if !w.open {
+		return
+	}
+	e := w.last
+	e.TurnType = timeline.System
+	e.Text = fmt.Sprintf("turn not ended: the journal stops at line %d, mid-turn (the process was killed or stopped, or was still running when the file was copied)", e.SourceLine)
+	if w.project != "" {
+		e.ProjectPath = w.project
+	}
+	w.out.Event(e)
 }
 
 // line reads one journal line: its time is "time" (epoch ms; the metadata
@@ -316,6 +339,17 @@ func (w *codeWire) line(n int64, line []byte) {
 		return
 	}
 	base := timeline.Event{SessionID: w.sid, ParentSessionID: w.parent, SourceLine: n}
+	defer func() {
+		if r.Kind != "event" {
+			w.last = base
+		}
+		switch r.Type {
+		case "turn.prompt":
+			w.open = true
+		case "turn.ended", "turn.cancel", "prompt.completed":
+			w.open = false
+		}
+	}()
 	t := r.Time
 	if r.Type == "metadata" {
 		t = r.CreatedAt

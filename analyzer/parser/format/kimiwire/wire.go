@@ -136,7 +136,7 @@ func Parse(ctx context.Context, in *parser.Input, out parser.Sink, o Options) er
 	}
 	defer rc.Close()
 	var cw *codeWire
-	return parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
+	err = parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		var r record
 		if err := json.Unmarshal(line, &r); err != nil {
 			out.Problem(n, parser.BadJSONLine(err))
@@ -169,6 +169,10 @@ func Parse(ctx context.Context, in *parser.Input, out parser.Sink, o Options) er
 		w.message(n, base, r.Message, w.sub)
 		return nil
 	})
+	if err == nil && cw != nil {
+		cw.finish()
+	}
+	return err
 }
 
 // Payload shapes (src/kimi_cli/wire/types.py and kosong's message.py).
