@@ -89,9 +89,10 @@ func TestCodeWire(t *testing.T) {
 	if fmt.Sprint(s.Skips) != wantSkips {
 		t.Fatalf("skips: %v", s.Skips)
 	}
-	if len(s.Problems) != 3 || s.Problems[0] != `line 47: skipped_record: unknown Kimi Code record type "future.thing"` ||
+	if len(s.Problems) != 4 || s.Problems[0] != `line 47: skipped_record: unknown Kimi Code record type "future.thing"` ||
 		s.Problems[1] != `line 48: skipped_record: unknown Kimi Code loop event type "step.future"` ||
-		!strings.HasPrefix(s.Problems[2], "line 49: malformed JSON line (cut short or corrupt), skipped: ") {
+		!strings.HasPrefix(s.Problems[2], `line 49: skipped_record: Kimi Code "turn.step.retrying" record not read: `) ||
+		!strings.HasPrefix(s.Problems[3], "line 50: malformed JSON line (cut short or corrupt), skipped: ") {
 		t.Fatalf("problems: %q", s.Problems)
 	}
 }

@@ -92,7 +92,13 @@
 //     agent.turn.started, agent.turn.ended, which repeat the journal
 //     records around them), each under its own reason.
 //   - Anything else is a skipped_record problem naming the type (a record
-//     type or a loop event type); a line that is not JSON a parse problem.
+//     type or a loop event type); a record with a field of another type
+//     than the release writes a skipped_record problem naming the record
+//     type and the field; a line that is not JSON a parse problem.
+//   - A journal that stops mid-turn (a turn.prompt with no turn.ended,
+//     turn.cancel or prompt.completed after it) ends with a system row
+//     "turn not ended: the journal stops at line N, mid-turn (...)" at its
+//     last record's time.
 //
 // A process killed mid-answer leaves the journal as it was at the last
 // record (the real "killed" run: the prompt, the binds, the request; the

@@ -333,16 +333,30 @@ func (w *codeWire) finish() {
 // line's "created_at"), or "timestamp" (epoch seconds, the shape Kimi
 // Work's runtime was seen writing by kenn-io/agentsview's tests).
 func (w *codeWire) line(n int64, line []byte) {
+	var h struct {
+		Type string `json:"type"`
+		Kind string `json:"kind"`
+	}
+	if err := json.Unmarshal(line, &h); err != nil {
+		w.out.Problem(n, parser.BadJSONLine(err))
+		return
+	}
+	if h.Kind == "event" {
+		// The runtime's observable events (agent.message.appended,
+		// agent.turn.started/ended): each repeats the journal records
+		// around it (the message's loop events, turn.prompt, turn.ended).
+		w.out.Skip(n, "observable_event:"+h.Type)
+		return
+	}
 	var r codeRecord
 	if err := json.Unmarshal(line, &r); err != nil {
-		w.out.Problem(n, parser.BadJSONLine(err))
+		// JSON, but a field of another type than the release writes.
+		w.out.Report(n, parser.KindSkippedRecord, "Kimi Code "+strconv.Quote(h.Type)+" record not read: "+parser.JSONError(err))
 		return
 	}
 	base := timeline.Event{SessionID: w.sid, ParentSessionID: w.parent, SourceLine: n}
 	defer func() {
-		if r.Kind != "event" {
-			w.last = base
-		}
+		w.last = base
 		switch r.Type {
 		case "turn.prompt":
 			w.open = true
@@ -398,13 +412,6 @@ func (w *codeWire) record(n int64, base timeline.Event, r *codeRecord) {
 		return e
 	}
 	sys := func(text string) { out.Event(ev(timeline.System, text)) }
-	if r.Kind == "event" {
-		// The runtime's observable events (agent.message.appended,
-		// agent.turn.started/ended): each repeats the journal records
-		// around it (the message's loop events, turn.prompt, turn.ended).
-		out.Skip(n, "observable_event:"+r.Type)
-		return
-	}
 	if reason, ok := codeSkips[r.Type]; ok {
 		out.Skip(n, reason)
 		return
