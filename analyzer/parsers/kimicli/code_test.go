@@ -61,7 +61,8 @@ func TestCodeWire(t *testing.T) {
 		`41 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:04.300Z/: "plan revision 2 written: agents/main/plans/plan-1.md (sha256 ab12)"`,
 		`42 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:04.400Z/: "MCP server github: tools enabled: mcp__github__create_issue"`,
 		`46 system Read sid=S parent= id=call_auto_1 rec= err= in= t=2025-12-01T14:40:04.750Z/: "permission decision: approved for read file"`,
-		`48 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:04.900Z/: "turn not ended: the journal stops at line 48, mid-turn (the process was killed or stopped, or was still running when the file was copied)"`,
+		`49 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:04.950Z/: "context message marked as the user's, with no turn.prompt of its id in this journal: pasted from another session"`,
+		`49 system  sid=S parent= id= rec= err= in= t=2025-12-01T14:40:04.950Z/: "turn not ended: the journal stops at line 49, mid-turn (the process was killed or stopped, or was still running when the file was copied)"`,
 	}, "\n") + "\n"
 	want = strings.ReplaceAll(want, "sid=S ", "sid="+codeSession+" ")
 	if got := rows(s); got != want {
@@ -91,8 +92,8 @@ func TestCodeWire(t *testing.T) {
 	}
 	if len(s.Problems) != 4 || s.Problems[0] != `line 47: skipped_record: unknown Kimi Code record type "future.thing"` ||
 		s.Problems[1] != `line 48: skipped_record: unknown Kimi Code loop event type "step.future"` ||
-		!strings.HasPrefix(s.Problems[2], `line 49: skipped_record: Kimi Code "turn.step.retrying" record not read: `) ||
-		!strings.HasPrefix(s.Problems[3], "line 50: malformed JSON line (cut short or corrupt), skipped: ") {
+		!strings.HasPrefix(s.Problems[2], `line 50: skipped_record: Kimi Code "turn.step.retrying" record not read: `) ||
+		!strings.HasPrefix(s.Problems[3], "line 51: malformed JSON line (cut short or corrupt), skipped: ") {
 		t.Fatalf("problems: %q", s.Problems)
 	}
 }

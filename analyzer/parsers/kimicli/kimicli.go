@@ -42,7 +42,7 @@ func Parsers() []parser.Parser {
 			},
 		}, parseUserHistory),
 		parser.New(parser.Spec{
-			ID: "kimi-cli/code-wire", Agent: agentName, Version: 6, Actions: codeActions,
+			ID: "kimi-cli/code-wire", Agent: agentName, Version: 7, Actions: codeActions,
 			Targets: []string{"code-sessions"}, Names: []string{"wire.jsonl"},
 			Doc: "Kimi Code ~/.kimi-code/sessions/<workDirKey>/<session>/agents/<agent>/wire.jsonl: typed prompts (turn.prompt, turn.steer; other origins and injected context as system rows), replies and thinking, tool calls with arguments and results by call id, approval requests and decisions, questions and answers, subagents (spawned, completed; a subagent's own wire is its session under the parent), permission modes, model binds and switches, token usage per model call with its model, retries, cancelled and failed turns, compaction, clear and undo (earlier rows kept), file-history checkpoints, plans, goals, scheduled and background tasks, MCP discovery",
 		}, parseCodeWire),

@@ -770,6 +770,10 @@ func (w *codeWire) contextMessage(n int64, ev func(timeline.TurnType, string) ti
 		w.out.Skip(n, "context_message:repeats_turn_prompt")
 	case m.Role == "assistant" || m.Role == "tool":
 		w.out.Skip(n, "context_message:repeats_loop_event")
+	case m.Role == "user" && o.Kind == "user":
+		// Marked the user's, but no turn.prompt of this file has its id
+		// (a prompt journalled elsewhere): kept, never taken for typed.
+		w.out.Event(ev(timeline.System, "context message marked as the user's, with no turn.prompt of its id in this journal: "+codeInputText(m.Content)))
 	default:
 		kind := originName(o)
 		if kind == "" {
