@@ -26,7 +26,9 @@ import (
 // note (the IDE's .kiro/sessions folders read). 2026.12.03.6: grok's note
 // (btw_history.jsonl parsed). 2026.12.03.7: grok's subagents/<id>/meta.json
 // and output.json collected (a new target) and parsed.
-const Version = "2026.12.03.7"
+// 2026.12.03.8: Kimi Code's ~/.kimi-code targets (KIMI_CODE_HOME) and
+// the rows link per agent, merged with the above.
+const Version = "2026.12.03.8"
 
 // OS is an operating system a target applies to.
 type OS string

@@ -196,8 +196,9 @@ func Markdown(list []Agent) string {
 		"Seed status is what the research documents intend once the parser lands. " +
 		"Evidence is where each agent's format was learned: `real-install` (a release run here, its version in the note), " +
 		"`shipped-bundle` (the code a release ships, read), `source` (the agent's source or a peer's reader, at the commit in the note), " +
-		"`docs` (documentation only). The rows each parsed agent yields are listed per parser, by agent, in " +
-		"[analyzer/docs/parsers.md](../../analyzer/docs/parsers.md) (generated from the registry).\n\n")
+		"`docs` (documentation only). The rows each parsed agent yields are listed per parser in its section of " +
+		"[analyzer/docs/parsers.md](../../analyzer/docs/parsers.md) (generated from the registry and the parsers' goldens), " +
+		"which each parsed agent's section below links as Rows.\n\n")
 	b.WriteString("Paths are relative to a home directory (`~`): a Linux or macOS home, or a Windows profile " +
 		"(`C:\\Users\\<name>`, seen from WSL as `/mnt/c/Users/<name>`). Globs use doublestar syntax (`*`, `**`, `{a,b}`). " +
 		"A path is reported once, for the first agent and target in this order whose glob matches it.\n\n")
@@ -238,6 +239,9 @@ func Markdown(list []Agent) string {
 			fmt.Fprintf(&b, " (%s)", a.EvidenceNote)
 		}
 		b.WriteString(".\n")
+		if a.Status == StatusParsed {
+			fmt.Fprintf(&b, "\nRows: [analyzer/docs/parsers.md#%s](../../analyzer/docs/parsers.md#%s) (each parser that reads this agent's files, its targets and the row kinds it yields).\n", a.Name, a.Name)
+		}
 		if a.Notes != "" {
 			fmt.Fprintf(&b, "\nNotes: %s.\n", a.Notes)
 		}

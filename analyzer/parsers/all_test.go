@@ -156,6 +156,11 @@ var notRead = map[string]string{
 	"kimi-cli/logs":                   "kimi.log, the CLI's diagnostic log: collected; no row kind in its source",
 	"kimi-cli/subagent-meta":          "subagents/<id>/meta.json, prompt.txt, output: collected; the subagent's own wire.jsonl gives its rows",
 	"kimi-cli/customizations":         "skills, plans, plugins, AGENTS.md: collected; instructions, not records",
+	"kimi-cli/code-session-files":     "Kimi Code's per-session notify, tasks, cron, plans and upcoming-goals files: collected; the session's wire.jsonl records the tasks, schedules, plans and goals as rows",
+	"kimi-cli/code-file-history":      "Kimi Code's file-history: copies of files before the agent changed them, and the per-workspace touch list: collected as evidence; the wire's file_history records name each copy with its sha256",
+	"kimi-cli/code-index-cache":       "Kimi Code's sessions/.index-cache/scan.json and .index-dirty markers: collected; a cache rebuilt from the sessions' state.json files",
+	"kimi-cli/code-logs":              "kimi-code.log (global and per session) and updates/rollout.log, the CLI's diagnostic and update logs: collected; no row kind in its source",
+	"kimi-cli/code-customizations":    "Kimi Code's tui.toml, AGENTS.md, skills, plugins, themes, hooks and update state: collected; instructions and preferences, not records",
 	"langflow/config-dir":             "the config directory's secret_key, uploads and logs: collected; its langflow.db is the server-db target",
 	"langflow/config-dir-windows":     "the config directory's secret_key, uploads and logs: collected; its langflow.db is the server-db-windows target",
 	"langflow/fs-sandbox":             "files the agent's file tools wrote: collected whole; the tool rows name them",
@@ -275,7 +280,7 @@ func TestEveryCollectedTargetIsRouted(t *testing.T) {
 }
 
 // Docs renders analyzer/docs/parsers.md.
-func docs() []byte {
+func docs(t testing.TB) []byte {
 	var b bytes.Buffer
 	b.WriteString("# Parsers\n\nGenerated from `analyzer/parsers/all.go` and the catalog by `go test ./parsers -update`; do not edit.\n\n")
 	b.WriteString("| parser | agent | version | catalog targets | files | what it reads |\n|---|---|---|---|---|---|\n")
@@ -297,12 +302,13 @@ func docs() []byte {
 		}
 	}
 	fmt.Fprintf(&b, "\nAgents collected but not parsed: %d: %s.\n", len(rest), strings.Join(rest, ", "))
+	b.WriteString(rowsByAgent(t))
 	return b.Bytes()
 }
 
 func TestDocsInSync(t *testing.T) {
 	const path = "../docs/parsers.md"
-	got := docs()
+	got := docs(t)
 	if *parsertest.Update {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)

@@ -4,7 +4,8 @@ prompt, wait for the answer, quit. Used by scripts/gen-real-fixtures-3.sh
 for agents whose resume is interactive only (the Cline CLI's --id).
 
 usage: ptydrive.py --log SCREEN --mocklog MOCK --prompt P [--ready TEXT]
-                   [--events N] [--quit SEQ]... [--confirm TEXT] -- cmd...
+                   [--events N] [--quit SEQ]... [--confirm TEXT]
+                   [--confirm-key KEY] [--accept-first TEXT] -- cmd...
 
 Waits until the screen shows --ready (the prompt box) and has been quiet
 for --settle seconds, types P and Enter, waits until the mock model's log
@@ -13,7 +14,10 @@ answer after a tool result) and the screen is quiet again, then sends the
 quit sequences (default Ctrl+C twice) and waits for the process to exit
 (SIGKILL after --grace seconds). With --confirm, each time the screen
 shows TEXT after the prompt (a tool confirmation dialog, such as
-Gemini CLI's "Allow once"), Enter is pressed to accept its first choice.
+Gemini CLI's "Allow once"), Enter is pressed to accept its first choice
+(--confirm-key sends another key instead, such as a choice's number).
+With --accept-first, a dialog showing TEXT before the prompt box (a
+folder-trust question) is accepted with Enter before the prompt is typed.
 Prints the exit code on stdout."""
 import argparse, os, pty, select, signal, struct, fcntl, termios, time, sys, json
 
@@ -28,6 +32,8 @@ ap.add_argument("--grace", type=float, default=20)
 ap.add_argument("--quit", action="append", default=[])
 ap.add_argument("--events", type=int, default=1, help="final_text events to wait for")
 ap.add_argument("--confirm", default="", help="text of a confirmation dialog to accept with Enter each time it shows")
+ap.add_argument("--accept-first", default="", help="text of a dialog some launches show before the prompt box (Kimi Code's 'Trust this folder?'), accepted once with Enter")
+ap.add_argument("--confirm-key", default="\r", help="the key sent to the --confirm dialog instead of Enter (a choice's number, such as 3 for Kimi Code's Reject)")
 ap.add_argument("cmd", nargs=argparse.REMAINDER)
 a = ap.parse_args()
 cmd = a.cmd[1:] if a.cmd and a.cmd[0] == "--" else a.cmd
@@ -52,17 +58,19 @@ def pump(t):
             if not b:
                 return False
             out.write(b); out.flush(); last = time.time()
+            seen.extend(b)
             if typed:
                 after.extend(b)
     return True
 typed = False
 after = bytearray()
+seen = bytearray()
 def confirm():
     # the dialog is drawn again and again while it waits: press Enter once
     # when it shows, then look only at what the screen draws after that
     if a.confirm and a.confirm.encode() in after:
         quiet(1.0, 10)
-        os.write(fd, b"\r")
+        os.write(fd, a.confirm_key.encode())
         pump(2.0)
         del after[:]
 def quiet(secs, limit):
@@ -83,17 +91,19 @@ def mock_finals():
             if e.get("kind") == "event" and e.get("action") == "final_text": n += 1
     return n
 t0 = time.time()
-buf = b""
 while a.ready and time.time() - t0 < 90:
-    r, _, _ = select.select([fd], [], [], 0.2)
-    if r:
-        try:
-            b = os.read(fd, 65536)
-        except OSError:
-            break
-        out.write(b); out.flush(); buf += b; last = time.time()
-        if a.ready.encode() in buf:
-            break
+    if not pump(0.2):
+        break
+    if a.accept_first and a.accept_first.encode() in seen:
+        quiet(1.0, 10)
+        os.write(fd, b"\r")
+        a.accept_first = ""
+        del seen[:]
+        continue
+    # ready once the prompt box shows and the screen has been still for 2 s
+    # (a dialog drawn over it would have shown by then)
+    if a.ready.encode() in seen and time.time() - last >= 2:
+        break
 quiet(a.settle, 60)
 for ch in a.prompt:
     os.write(fd, ch.encode()); pump(0.01)

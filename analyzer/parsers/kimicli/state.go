@@ -127,7 +127,12 @@ func parseUserHistory(ctx context.Context, in *parser.Input, out parser.Sink) er
 	p := strings.ReplaceAll(in.Path, "\\", "/")
 	project := ""
 	if i := strings.LastIndex(p, "/user-history/"); i >= 0 {
-		project = kimiwire.WorkDirs(in, p[:i])[strings.TrimSuffix(path.Base(p), ".jsonl")]
+		key := strings.TrimSuffix(path.Base(p), ".jsonl")
+		if project = kimiwire.WorkDirs(in, p[:i])[key]; project == "" {
+			// Kimi Code names the file by md5 of the work directory too;
+			// its workspaces.json lists the roots.
+			project = codeWorkDirs(in, p[:i])[key]
+		}
 	}
 	rc, err := in.Open()
 	if err != nil {

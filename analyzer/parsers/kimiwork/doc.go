@@ -15,6 +15,12 @@
 // subagent's own wire holds is accounted as in_subagent_wire. The work
 // directory is read from home/kimi.json when it is collected (Kimi CLI's
 // layout; none was seen for Kimi Work, so the rows usually carry none).
+// A line in the Kimi Code journal's shape (a top-level type such as
+// turn.prompt or context.append_loop_event, no message envelope; the
+// runtime is kimi-code, and kenn-io/agentsview 538600744d1b's
+// kimi_work_provider_test.go writes such files with "timestamp" seconds)
+// is read as kimi-cli/code-wire reads it (kimiwire.ParseCode's rows), in
+// the same session: testdata conv-9a8b7c6d.
 //
 // # Evidence
 //

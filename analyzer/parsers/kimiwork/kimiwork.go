@@ -13,9 +13,9 @@ const agentName = "kimi-work"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: agentName + "/wire", Agent: agentName, Version: 3, Actions: kimiwire.Actions,
+			ID: agentName + "/wire", Agent: agentName, Version: 5, Actions: kimiwire.WireActions,
 			Targets: []string{"sessions", "sessions-xdg-data"}, Names: []string{"wire.jsonl"},
-			Doc: "kimi-desktop's daimon runtime sessions/<workspace>/conv-<id>/wire.jsonl and agents/<agent>/wire.jsonl (Kimi CLI's wire format): typed prompts, replies, tool calls and results, approvals, questions, token usage per step, subagent events",
+			Doc: "kimi-desktop's daimon runtime sessions/<workspace>/conv-<id>/wire.jsonl and agents/<agent>/wire.jsonl (Kimi CLI's wire format, or the Kimi Code journal's top-level records, read as kimi-cli/code-wire reads them): typed prompts, replies, tool calls and results, approvals, questions, token usage per step, subagent events",
 		}, parseWire),
 	}
 }

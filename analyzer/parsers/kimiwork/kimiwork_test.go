@@ -68,3 +68,20 @@ func TestSubagentWire(t *testing.T) {
 		t.Errorf("rows:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestCodeFormatConversation: Kimi Work's runtime also writes the Kimi Code
+// journal (top-level turn.prompt, context.append_loop_event records, with
+// "timestamp" seconds: the shape kenn-io/agentsview 538600744d1b's
+// kimi_work_provider_test.go writes); read as kimiwire.ParseCode reads it.
+func TestCodeFormatConversation(t *testing.T) {
+	got := run(t, "conv-9a8b7c6d/wire.jsonl", "code_conversation")
+	want := `2 user  sid=conv-9a8b7c6d parent= id=: "list the open pull requests"
+3 tool_use Bash sid=conv-9a8b7c6d parent= id=call_w1: "gh pr list"
+4 tool_result Bash sid=conv-9a8b7c6d parent= id=call_w1: "#12 fix lint"
+5 assistant  sid=conv-9a8b7c6d parent= id=: "One open pull request: #12."
+6 system  sid=conv-9a8b7c6d parent= id=: "token usage of a step: input 900 (cache read 0, cache creation 0), output 42"
+`
+	if got != want {
+		t.Errorf("rows:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -10,6 +10,12 @@
 // (analyzer/parsers/kimiwork). Parse takes Options naming the subagent
 // folder; Actions is Kimi CLI's tool table.
 //
+// ParseCode reads the newer Kimi Code journal (MoonshotAI/kimi-code,
+// ~/.kimi-code/sessions/<workDirKey>/<session>/agents/<agent>/wire.jsonl:
+// a metadata line, then top-level {type, ...payload, time} records such as
+// turn.prompt, context.append_loop_event, usage.record, config.update);
+// CodeActions is Kimi Code's tool table.
+//
 // Rows, accounting and sources (MoonshotAI/kimi-cli at 4a550ef) are listed
 // in analyzer/parsers/kimicli/doc.go.
 package kimiwire

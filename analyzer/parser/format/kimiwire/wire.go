@@ -135,7 +135,8 @@ func Parse(ctx context.Context, in *parser.Input, out parser.Sink, o Options) er
 		return err
 	}
 	defer rc.Close()
-	return parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
+	var cw *codeWire
+	err = parser.Lines(ctx, rc, out, func(n int64, line []byte) error {
 		var r record
 		if err := json.Unmarshal(line, &r); err != nil {
 			out.Problem(n, parser.BadJSONLine(err))
@@ -143,6 +144,15 @@ func Parse(ctx context.Context, in *parser.Input, out parser.Sink, o Options) er
 		}
 		if r.Type == "metadata" {
 			out.Skip(n, "wire_metadata")
+			return nil
+		}
+		if r.Message == nil && r.Type != "" {
+			// A top-level {type, ...} record: the Kimi Code journal, which
+			// Kimi Work's kimi-code runtime also writes (ParseCode).
+			if cw == nil {
+				cw = &codeWire{out: out, sid: w.sid, parent: w.parent, project: w.project, sub: w.sub, names: map[string]string{}, asks: map[string]string{}, kinds: map[string]string{}, tools: map[string]string{}, decided: map[string]bool{}, prompts: map[string]bool{}}
+			}
+			cw.line(n, line)
 			return nil
 		}
 		if r.Message == nil || r.Message.Type == "" {
@@ -159,6 +169,10 @@ func Parse(ctx context.Context, in *parser.Input, out parser.Sink, o Options) er
 		w.message(n, base, r.Message, w.sub)
 		return nil
 	})
+	if err == nil && cw != nil {
+		cw.finish()
+	}
+	return err
 }
 
 // Payload shapes (src/kimi_cli/wire/types.py and kosong's message.py).
