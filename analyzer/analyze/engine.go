@@ -461,9 +461,10 @@ func parseUnits(ctx context.Context, units []unit, tmp string, rt *inputs.Router
 					err = nil
 				}
 				if err != nil {
+					err = inputs.WrongKey(err, len(opts.Limits.Identities))
 					fails[i] = err
 					c.mu.Lock()
-					c.problems = append(c.problems, Problem{Input: u.Path, Kind: KindUnusableInput, Message: err.Error()})
+					c.problems = append(c.problems, inputs.UnusableProblem(u.Path, err))
 					c.mu.Unlock()
 					opts.Log.Error().Str("input", u.Path).Err(err).Msg("input could not be read; continuing with the others")
 				}
