@@ -21,7 +21,11 @@ import (
 // what grok and qoder files are parsed. 2026.12.03.3: a folder every
 // editor extension shares (workspaceStorage, globalStorage, User, logs) is
 // no longer attributed to the first extension whose pattern starts there.
-const Version = "2026.12.03.3"
+// 2026.12.03.4: a path or folder two agents' targets name is its owner's
+// (shared.go: SharedTargets, SharedFolders), not the first agent's by
+// name: .pi/agent is pi's, an extension's log inside an editor's logs the
+// extension's, a file in another app's folder that app's.
+const Version = "2026.12.03.4"
 
 // OS is an operating system a target applies to.
 type OS string
