@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
@@ -162,4 +163,32 @@ func folderOwner(rel string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// allOwners is the lookup over the whole catalog.
+var allOwners = sync.OnceValue(func() *owners { return newOwners(All()) })
+
+// SharedOwner returns the owning agent and target of a home-relative path
+// rel that agent's target (its ID) names, when SharedTargets gives the
+// path to another agent (ok false otherwise). A reader of a bundle a
+// collector before catalog 2026.12.03.4 wrote uses it: such a collector
+// named a shared path by the first agent in name order.
+func SharedOwner(rel, agent, target string) (string, Target, bool) {
+	o := allOwners()
+	if len(o.by[agent+"/"+target]) == 0 {
+		return "", Target{}, false
+	}
+	a, ok := Lookup(agent)
+	if !ok {
+		return "", Target{}, false
+	}
+	t, ok := a.Target(target)
+	if !ok {
+		return "", Target{}, false
+	}
+	na, nt := o.of(rel, agent, t)
+	if na == agent && nt.ID == target {
+		return "", Target{}, false
+	}
+	return na, nt, true
 }

@@ -47,6 +47,9 @@ const (
 	// age-encrypted bundle whose header is sound but none of the
 	// --identity keys given is one of its recipients.
 	KindWrongKey = "wrong_key"
+	// KindSharedPath is a manifest row re-attributed to the owner of a
+	// path two agents' targets match (catalog.SharedOwner).
+	KindSharedPath = "shared_path"
 )
 
 // WrongKey is the error of an encrypted bundle that none of the n
