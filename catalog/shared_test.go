@@ -101,8 +101,11 @@ func computeSharedTargets(t *testing.T) []sharedPair {
 						// The same path: a VS Code fork's, owned by the
 						// fork's agent rather than vscode's every-fork
 						// target.
-						if agent(sp.owner) == "vscode" {
+						switch {
+						case agent(sp.owner) == "vscode":
 							sp.owner, sp.yields = sp.yields, sp.owner
+						case agent(sp.yields) != "vscode":
+							t.Errorf("%s and %s name the same path %s and no rule decides whose it is: add one to shared.go", all[i].id, all[j].id, p)
 						}
 					}
 					decided[sp] = true
