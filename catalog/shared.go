@@ -192,3 +192,26 @@ func SharedOwner(rel, agent, target string) (string, Target, bool) {
 	}
 	return na, nt, true
 }
+
+// allFolders are Folders(All()), by Rel.
+var allFolders = sync.OnceValue(func() map[string]Folder {
+	m := map[string]Folder{}
+	for _, f := range Folders(All()) {
+		m[f.Rel] = f
+	}
+	return m
+})
+
+// SharedFolderOwner returns the folder entry of a home-relative folder
+// more than one agent names (SharedFolders): its owner and the target
+// naming it. ok is false for any other folder. A reader of a bundle a
+// collector before catalog 2026.12.03.4 wrote uses it: such a collector
+// gave the folder row to the first agent by name (.pi/agent to
+// little-coder).
+func SharedFolderOwner(rel string) (Folder, bool) {
+	if _, ok := folderOwner(rel); !ok {
+		return Folder{}, false
+	}
+	f, ok := allFolders()[rel]
+	return f, ok
+}

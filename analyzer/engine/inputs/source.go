@@ -1359,7 +1359,8 @@ func manifestAgents(rows []bundle.Entry) map[string]string {
 }
 
 // owned gives a manifest row the owner's agent, target and kind when its
-// agent's target names a path the catalog gives another agent
+// agent's target names a path the catalog gives another agent, or it is
+// the folder row of a folder several agents name (catalog.SharedFolderOwner)
 // (catalog.SharedOwner: a collector before catalog 2026.12.03.4 named a
 // path two agents' targets match by the first agent in name order), and
 // returns the agent/target the row named.
@@ -1367,7 +1368,17 @@ func owned(e *bundle.Entry) (string, bool) {
 	if e.Agent == "" || e.Target == "" {
 		return "", false
 	}
-	a, t, ok := catalog.SharedOwner(relToHome(e.Path, e.Home), e.Agent, e.Target)
+	rel := relToHome(e.Path, e.Home)
+	if e.Status == bundle.StatusFolder {
+		f, ok := catalog.SharedFolderOwner(rel)
+		if !ok || f.Agent == e.Agent {
+			return "", false
+		}
+		was := e.Agent + "/" + e.Target
+		e.Agent, e.Target, e.Kind = f.Agent, f.Target.ID, string(f.Target.Kind)
+		return was, true
+	}
+	a, t, ok := catalog.SharedOwner(rel, e.Agent, e.Target)
 	if !ok {
 		return "", false
 	}
@@ -1379,6 +1390,10 @@ func owned(e *bundle.Entry) (string, bool) {
 // sharedPathProblem says that e, re-attributed by owned, was named was
 // by its manifest.
 func sharedPathProblem(e bundle.Entry, was string) Problem {
+	what, how := "file", "match"
+	if e.Status == bundle.StatusFolder {
+		what, how = "folder", "name"
+	}
 	return Problem{Kind: KindSharedPath, SourceFile: e.Path, Agent: e.Agent,
-		Message: "the manifest names this file " + was + "; the catalog gives the path to " + e.Agent + "/" + e.Target + " (catalog/shared.go: two agents' targets match it, and a collector before catalog 2026.12.03.4 named it by the first agent by name): read as " + e.Agent + "'s"}
+		Message: "the manifest names this " + what + " " + was + "; the catalog gives the path to " + e.Agent + "/" + e.Target + " (catalog/shared.go: two agents' targets " + how + " it, and a collector before catalog 2026.12.03.4 named it by the first agent by name): read as " + e.Agent + "'s"}
 }
