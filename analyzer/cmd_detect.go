@@ -87,7 +87,7 @@ func (c *DetectCmd) Run(g *Globals, log zerolog.Logger) error {
 	}
 	unusable := 0
 	for _, p := range probs {
-		if p.Kind == analyze.KindUnusableInput {
+		if p.Kind == analyze.KindUnusableInput || p.Kind == analyze.KindWrongKey {
 			unusable++
 		}
 	}

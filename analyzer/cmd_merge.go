@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/doubleagent/doubleagent/analyzer/analyze"
 	"github.com/doubleagent/doubleagent/analyzer/merge"
 )
 
@@ -28,6 +29,9 @@ func (c *MergeCmd) Run() error {
 		return &exitError{exitUnusable, clean(err.Error())}
 	}
 	fmt.Printf("merged: %d shard(s), %d input(s): %d rows (%d undated), %d sessions, %d problems\n", sum.Shards, sum.Inputs, sum.Rows, sum.Undated, sum.Sessions, sum.Problems)
+	for _, l := range analyze.SummaryLines(sum.Run) {
+		fmt.Println(cleanN(l, 16*maxTerminalText)) // as timeline prints them: paths and reasons come from the evidence
+	}
 	if sum.Findings != nil {
 		fmt.Println(clean(sum.Findings.Line()))
 	}

@@ -139,6 +139,78 @@ func TestTimelineEncrypted(t *testing.T) {
 	}
 }
 
+// TestWrongKey: timeline, report and detect given an encrypted bundle and
+// an identity that is none of its recipients say the key does not open
+// it, as a wrong_key problem row of its own (not the unusable_input of a
+// damaged file), counted among the unusable inputs: exit 2 when it is the
+// only input, 3 beside a readable one (analyzer/docs/usage.md, Exit
+// codes). No key material is printed or written.
+func TestWrongKey(t *testing.T) {
+	dir := t.TempDir()
+	abs, err := filepath.Abs(ageSample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := os.ReadFile(ageOther)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var secret string
+	for _, l := range strings.Split(string(key), "\n") {
+		if strings.HasPrefix(l, "AGE-SECRET-KEY-1") {
+			secret = l
+		}
+	}
+	if secret == "" {
+		t.Fatal("no AGE-SECRET-KEY-1 line in the other identity")
+	}
+	const msg = "age-encrypted, and none of the 1 identities given (--identity) is one of its recipients: the key does not open this bundle, not read"
+	wantProblem := `{"host":"","bundle_id":"","input":"` + abs + `","source_file":"","source_line":0,"agent":"","parser":"","kind":"wrong_key","message":"` + msg + `"}` + "\n"
+	noKey := func(what, s string) {
+		if strings.Contains(s, secret) || strings.Contains(s, "AGE-SECRET-KEY") {
+			t.Errorf("%s holds key material", what)
+		}
+	}
+	for _, cmdName := range []string{"timeline", "report"} {
+		o := filepath.Join(dir, cmdName)
+		out, code := runCLI(t, cmdName, "--identity", ageOther, "-o", o, ageSample)
+		if code != 2 || !strings.Contains(out, "inputs: 0 read, 1 unusable\n  unusable: "+abs+": "+msg+"\n") {
+			t.Errorf("%s alone: %d %s", cmdName, code, out)
+		}
+		noKey(cmdName+" output", out)
+		probs, _ := os.ReadFile(filepath.Join(o, "problems.jsonl"))
+		if string(probs) != wantProblem {
+			t.Errorf("%s problems.jsonl:\n%s\nwant\n%s", cmdName, probs, wantProblem)
+		}
+		filepath.WalkDir(o, func(p string, d os.DirEntry, err error) error {
+			if b, _ := os.ReadFile(p); err == nil && !d.IsDir() {
+				noKey(p, string(b))
+			}
+			return nil
+		})
+	}
+	good := filepath.Join(dir, "good.tar.zst")
+	os.WriteFile(good, bundletest.Build(t, []bundletest.File{{Path: "/home/a/.claude/projects/p/11111111-2222-4333-8444-555555555555.jsonl", Agent: "claude-code", Target: "projects", User: "a", Data: []byte(transcript)}}), 0o644)
+	o := filepath.Join(dir, "both")
+	out, code := runCLI(t, "timeline", "--identity", ageOther, "-o", o, ageSample, good)
+	if code != 3 || !strings.Contains(out, "inputs: 1 read, 1 unusable\n  unusable: "+abs+": "+msg+"\n") || !strings.Contains(out, "rows written: 1 (0 undated), in 1 sessions\n") {
+		t.Errorf("beside a readable bundle: %d %s", code, out)
+	}
+	probs, _ := os.ReadFile(filepath.Join(o, "problems.jsonl"))
+	if string(probs) != wantProblem {
+		t.Errorf("problems.jsonl beside a readable bundle:\n%s", probs)
+	}
+	out, code = runCLI(t, "detect", "--identity", ageOther, ageSample)
+	if code != 2 || !strings.Contains(out, "problem: "+abs+": "+msg+"\n") {
+		t.Errorf("detect alone: %d %s", code, out)
+	}
+	out, code = runCLI(t, "detect", "--identity", ageOther, ageSample, good)
+	if code != 3 || !strings.Contains(out, "problem: "+abs+": "+msg+"\n") {
+		t.Errorf("detect beside a readable bundle: %d %s", code, out)
+	}
+	noKey("detect output", out)
+}
+
 // TestSurfaceEncrypted: surface reads an encrypted bundle with --identity,
 // its second read of the bundle (the manifest's MACB times) included:
 // the planted hook's times come from the manifest.

@@ -7,10 +7,13 @@ import "strings"
 // paths come from the research seed (agents-catalog.md); docs/agents.md is
 // generated from this list.
 //
-// Ownership. A path is reported once per walk, for the first agent and
-// target (in list order, which All sorts by name) whose glob matches it. So
-// a file shared by several agents is listed under exactly one of them, and
-// that agent's Notes say so: the editors' state.vscdb belongs to vscode,
+// Ownership. A path is reported once per walk. A path the targets of two
+// agents both match is its owner's (shared.go: SharedTargets, each pair
+// decided by which glob names more of the path; TestSharedPaths computes
+// every such pair), and a folder two agents name is its owner's
+// (SharedFolders), never the first agent's by name. Otherwise a file one
+// agent collects and others read is listed under exactly that one, and
+// its Notes say so: the editors' state.vscdb belongs to vscode,
 // cursor, windsurf, kiro or pearai (the extensions that keep rows in it,
 // cody, cline, roo-code, tabby and twinny, read it from there), Codex's
 // sqlite/codex-dev.db belongs to codex-cli (chatgpt-desktop reads it), and

@@ -28,7 +28,11 @@ import (
 // and output.json collected (a new target) and parsed.
 // 2026.12.03.8: Kimi Code's ~/.kimi-code targets (KIMI_CODE_HOME) and
 // the rows link per agent, merged with the above.
-const Version = "2026.12.03.8"
+// 2026.12.03.9: the above, and (a parallel 2026.12.03.4) a path or folder two agents' targets name is its owner's
+// (shared.go: SharedTargets, SharedFolders), not the first agent's by
+// name: .pi/agent is pi's, an extension's log inside an editor's logs the
+// extension's, a file in another app's folder that app's.
+const Version = "2026.12.03.9"
 
 // OS is an operating system a target applies to.
 type OS string

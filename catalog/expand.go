@@ -43,6 +43,7 @@ func WalkHome(home string, list []Agent, fn func(Hit) error) error {
 	seen := NewPathSet()
 	own := &linkOwners{list: list}
 	sc := statCache{}
+	fn = sharedOwner(list, fn)
 	for _, a := range list {
 		for _, t := range a.Targets {
 			for _, pat := range TargetPatterns(t) {
@@ -398,6 +399,7 @@ func walkFrom(base, prefix, start, pat string, segs []string, agent string, t Ta
 func WalkLinked(dir, linkRel string, list []Agent, fn func(Hit) error) error {
 	seen := NewPathSet()
 	own := &linkOwners{list: list}
+	fn = sharedOwner(list, fn)
 	prefix := strings.Split(linkRel, "/")
 	for _, a := range list {
 		for _, t := range a.Targets {
@@ -448,20 +450,38 @@ func WalkLinked(dir, linkRel string, list []Agent, fn func(Hit) error) error {
 
 // MatchesAt reports whether some target of an agent in list matches the
 // home-relative path rel itself (a link to a file standing at rel is then
-// that target's file), and returns the first such agent and target.
+// that target's file), and returns the first such agent and target (the
+// owner's, when two agents' targets match it: SharedTargets).
 func MatchesAt(rel string, list []Agent) (string, Target, bool) {
 	for _, a := range list {
 		for _, t := range a.Targets {
 			for _, pat := range TargetPatterns(t) {
 				for _, p := range ExpandBraces(pat) {
 					if ok, _ := doublestar.Match(p, rel); ok {
-						return a.Name, t, true
+						an, at := newOwners(list).of(rel, a.Name, t)
+						return an, at, true
 					}
 				}
 			}
 		}
 	}
 	return "", Target{}, false
+}
+
+// sharedOwner wraps a walk's fn so that a path two agents' targets match
+// is reported as its owner's (SharedTargets), whichever target's walk
+// meets it first.
+func sharedOwner(list []Agent, fn func(Hit) error) func(Hit) error {
+	o := newOwners(list)
+	if len(o.by) == 0 {
+		return fn
+	}
+	return func(h Hit) error {
+		if !h.Excluded {
+			h.Agent, h.Target = o.of(h.Rel, h.Agent, h.Target)
+		}
+		return fn(h)
+	}
 }
 
 func relSlash(home, p string) string {

@@ -17,7 +17,8 @@ type Folder struct {
 }
 
 // Folders lists the folders the targets of list name outright, once each
-// (the first agent and target naming one keeps it), sorted by Rel. A
+// (a folder several agents name is its owner's, SharedFolders; else the
+// first agent and target naming one keeps it), sorted by Rel. A
 // folder must have at least one literal segment of the target's own glob
 // below its root's folder, so a root such as .config or AppData/Roaming is
 // never taken for an agent's folder; an editor extension's target (one
@@ -46,6 +47,7 @@ func Folders(list []Agent) []Folder {
 		}
 	}
 	var out []Folder
+	at := map[string]int{} // rel -> index in out
 	for _, a := range list {
 		for _, t := range a.Targets {
 			for _, o := range t.OSes() {
@@ -72,9 +74,18 @@ func Folders(list []Agent) []Folder {
 						}
 						rel = path.Clean(rel)
 						if seen[rel] {
+							// Named before: a folder of several agents
+							// is its owner's (SharedFolders), never the
+							// first one's by name.
+							if i, ok := at[rel]; ok && out[i].Agent != a.Name {
+								if owner, ok := folderOwner(rel); ok && owner == a.Name {
+									out[i] = Folder{Rel: rel, Agent: a.Name, Target: t}
+								}
+							}
 							continue
 						}
 						seen[rel] = true
+						at[rel] = len(out)
 						out = append(out, Folder{Rel: rel, Agent: a.Name, Target: t})
 					}
 				}

@@ -77,7 +77,11 @@ func DetectInputs(ctx context.Context, paths []string, ps []parser.Parser, limit
 		}
 		s, err := inputs.OpenForDetect(ctx, u, rt, limits)
 		if err != nil {
-			probs = append(probs, Problem{Input: u.Path, Kind: KindUnusableInput, Message: err.Error()})
+			n := 0
+			if limits != nil {
+				n = len(limits.Identities)
+			}
+			probs = append(probs, inputs.UnusableProblem(u.Path, inputs.WrongKey(err, n)))
 			continue
 		}
 		probs = append(probs, s.Problems()...)

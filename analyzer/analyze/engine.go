@@ -108,8 +108,10 @@ type Summary struct {
 	// Hidden counts, per turn type, the rows the turn-type filters left
 	// out: thinking rows without --include-thinking, --hide, --turn-type
 	// (rows as parsed, before repeats are merged).
-	Hidden          map[string]int
-	includeThinking bool
+	Hidden map[string]int
+	// IncludeThinking is --include-thinking: thinking rows are then
+	// hidden only by --hide/--turn-type, which the hidden-rows line says.
+	IncludeThinking bool
 	// Sources counts the inputs read or tried (bundles, extracted
 	// collections, loose trees); Failed the unusable inputs, those found
 	// unusable before reading included; Inputs lists every input given
@@ -121,6 +123,10 @@ type Summary struct {
 	// corrupt, read as far as they go (a truncated problem names the
 	// member where each stops), sorted.
 	CutShort []string
+	// CutShortUnnamed counts bundles read only in part that CutShort does
+	// not name (a merge: the shards' run.json count them, its inputs do
+	// not say which).
+	CutShortUnnamed int
 	// Filtered is set when a filter (--agent, --since, --session, ...)
 	// shaped the rows: the summary then names only what it kept.
 	Filtered bool
@@ -337,7 +343,7 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	rt := inputs.NewRouter(opts.Parsers)
 	rt.KeepManifest = slices.Contains(formats, FormatBodyfile)
 	rt.Loose = inputs.NewLooseLabels(opts.Log, opts.Hosts, opts.Users, opts.Agents)
-	sum := &Summary{Sources: len(units), Filtered: filtered(&opts), includeThinking: opts.IncludeThinking}
+	sum := &Summary{Sources: len(units), Filtered: filtered(&opts), IncludeThinking: opts.IncludeThinking}
 	// Bundle members are parsed as the bundle is read; when a bundle's
 	// manifest then contradicts what they were parsed as, their rows are
 	// already mixed with every other input's, so the run starts again with
@@ -461,9 +467,10 @@ func parseUnits(ctx context.Context, units []unit, tmp string, rt *inputs.Router
 					err = nil
 				}
 				if err != nil {
+					err = inputs.WrongKey(err, len(opts.Limits.Identities))
 					fails[i] = err
 					c.mu.Lock()
-					c.problems = append(c.problems, Problem{Input: u.Path, Kind: KindUnusableInput, Message: err.Error()})
+					c.problems = append(c.problems, inputs.UnusableProblem(u.Path, err))
 					c.mu.Unlock()
 					opts.Log.Error().Str("input", u.Path).Err(err).Msg("input could not be read; continuing with the others")
 				}

@@ -545,18 +545,7 @@ func writeInventory(c *collected, opts *Options, sessions []timeline.Session, ev
 	}
 	for _, p := range c.problems {
 		perInput[p.Input]++
-		if (p.Kind == KindUnsafePath || p.Kind == bundle.StatusErrorRead) && loose[p.Input] {
-			if sum.NotFollowed == nil {
-				sum.NotFollowed = map[string][]string{}
-			}
-			sum.NotFollowed[p.Input] = append(sum.NotFollowed[p.Input], p.Message)
-		}
-		if p.Kind == inputs.KindLinkOutsideHomes {
-			if sum.FollowedOutside == nil {
-				sum.FollowedOutside = map[string][]string{}
-			}
-			sum.FollowedOutside[p.Input] = append(sum.FollowedOutside[p.Input], p.Message)
-		}
+		sum.NoteProblem(p, loose[p.Input])
 	}
 	for i := range c.inv.Sources {
 		c.inv.Sources[i].Problems = perInput[c.inv.Sources[i].Input]

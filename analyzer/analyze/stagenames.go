@@ -77,6 +77,7 @@ const (
 // Problem kinds of the input accounting.
 const (
 	KindUnusableInput  = inputs.KindUnusableInput
+	KindWrongKey       = inputs.KindWrongKey
 	KindDuplicateInput = inputs.KindDuplicateInput
 )
 

@@ -6,7 +6,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/doubleagent/doubleagent/analyzer/engine/inputs"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
+	"github.com/doubleagent/doubleagent/bundle"
 )
 
 // filtered reports whether a filter shaped the rows (the summary then
@@ -53,12 +55,15 @@ func SummaryLines(s *Summary) []string {
 	if sidecar > 0 {
 		line += fmt.Sprintf(", %d .sha256 sidecar(s) checked with their bundle", sidecar)
 	}
-	if n := len(s.CutShort); n > 0 {
+	if n := len(s.CutShort) + s.CutShortUnnamed; n > 0 {
 		line += fmt.Sprintf(", %d read only in part (cut short)", n)
 	}
 	out = append(out, line)
 	for _, in := range s.CutShort {
 		out = append(out, "  read only in part: "+in+": the bundle is cut short or corrupt, read as far as it goes (problems.jsonl: truncated names the member where it stops)")
+	}
+	if n := s.CutShortUnnamed; n > 0 {
+		out = append(out, fmt.Sprintf("  read only in part: %d bundle(s), cut short or corrupt, read as far as each goes (each shard's summary named them; problems.jsonl: truncated names the member where each stops)", n))
 	}
 	for _, st := range s.Inputs {
 		switch st.Status {
@@ -211,6 +216,24 @@ func followedOutsideLines(input string, msgs []string) []string {
 	return out
 }
 
+// NoteProblem keeps what the summary names of a problem row: a loose
+// input's paths not read (unsafe_path, error_read) and the links a
+// loose tree's policy followed outside every home (link_outside_homes).
+func (s *Summary) NoteProblem(p Problem, loose bool) {
+	if (p.Kind == KindUnsafePath || p.Kind == bundle.StatusErrorRead) && loose {
+		if s.NotFollowed == nil {
+			s.NotFollowed = map[string][]string{}
+		}
+		s.NotFollowed[p.Input] = append(s.NotFollowed[p.Input], p.Message)
+	}
+	if p.Kind == inputs.KindLinkOutsideHomes {
+		if s.FollowedOutside == nil {
+			s.FollowedOutside = map[string][]string{}
+		}
+		s.FollowedOutside[p.Input] = append(s.FollowedOutside[p.Input], p.Message)
+	}
+}
+
 // HiddenTotal is the number of rows the turn-type filters left out.
 func (s *Summary) HiddenTotal() int {
 	n := 0
@@ -231,7 +254,7 @@ func (s *Summary) hiddenLine(total int) string {
 	var parts []string
 	for _, t := range types {
 		how := "--hide/--turn-type"
-		if t == string(timeline.Thinking) && !s.includeThinking {
+		if t == string(timeline.Thinking) && !s.IncludeThinking {
 			how = "--include-thinking shows them"
 		}
 		parts = append(parts, fmt.Sprintf("%s %d (%s)", t, s.Hidden[t], how))

@@ -57,6 +57,11 @@ type Summary struct {
 	Sessions, Problems, Inputs int
 	Findings                   *findings.Summary // nil with NoFindings
 	Files                      []string
+	// Run is the merge as one timeline run over every shard's inputs,
+	// for analyze.SummaryLines: the same summary lines timeline prints
+	// (inputs, agents, rows, repeats, hidden rows, undated rows left out,
+	// problems), from the merged outputs and the shards' run.json counts.
+	Run *analyze.Summary
 }
 
 // ShardInfo is one shard in merge.json.
@@ -121,7 +126,14 @@ func Run(o Options) (*Summary, error) {
 	if err := prepareOut(o.OutDir); err != nil {
 		return nil, err
 	}
-	sum := &Summary{Shards: len(shards)}
+	sum := &Summary{Shards: len(shards), Run: &analyze.Summary{}}
+	first := shards[0].rec.Filters
+	sum.Run.IncludeThinking = first["include_thinking"] == true
+	for _, k := range []string{"agent", "user", "host", "turn_type", "hide", "session", "action", "since", "until", "match"} {
+		if _, ok := first[k]; ok {
+			sum.Run.Filtered = true
+		}
+	}
 	sp := &spill{parent: o.OutDir, fanIn: o.FanIn}
 	if sp.fanIn == 0 {
 		sp.fanIn = DefaultFanIn
@@ -156,12 +168,27 @@ func Run(o Options) (*Summary, error) {
 		return nil, err
 	}
 	sum.Files = append(sum.Files, out(analyze.SessionsJSONL))
-	if err := writeLines(out(analyze.ProblemsJSONL), paths(analyze.ProblemsJSONL), sp, decodeProblem, problemLess, problemBefore, func(analyze.Problem) error { sum.Problems++; return nil }); err != nil {
+	if err := writeLines(out(analyze.ProblemsJSONL), paths(analyze.ProblemsJSONL), sp, decodeProblem, problemLess, problemBefore, func(p analyze.Problem) error {
+		sum.Problems++
+		sum.Run.NoteProblem(p, true) // kept for loose inputs only, once the sources are read
+		return nil
+	}); err != nil {
 		return nil, err
 	}
 	sum.Files = append(sum.Files, out(analyze.ProblemsJSONL))
-	if err := writeInventory(out(analyze.InventoryJSON), paths(analyze.InventoryJSON), sp); err != nil {
+	inv := &analyze.Inventory{}
+	if err := writeInventory(out(analyze.InventoryJSON), paths(analyze.InventoryJSON), sp, inv); err != nil {
 		return nil, err
+	}
+	sum.Run.Inventory = inv
+	loose := map[string]bool{}
+	for _, src := range inv.Sources {
+		loose[src.Input] = src.Kind == analyze.KindLoose
+	}
+	for in := range sum.Run.NotFollowed {
+		if !loose[in] {
+			delete(sum.Run.NotFollowed, in)
+		}
 	}
 	sum.Files = append(sum.Files, out(analyze.InventoryJSON))
 	if fr != nil {

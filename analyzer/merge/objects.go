@@ -239,12 +239,14 @@ func fileLess(a, b analyze.InventoryFile) bool {
 // agents by host and agent, files by host, bundle, file and parser, as
 // one run sorts them; parsers are every shard's (checked equal in
 // run.json), written once.
-func writeInventory(p string, in []string, sp *spill) error {
+func writeInventory(p string, in []string, sp *spill, inv *analyze.Inventory) error {
 	return writeObject(p, sp, func(o *objWriter) error {
-		if err := array(o, "sources", in, inventoryKeys, decodeAs[analyze.InventorySource], sourceLess, sourceLess, nil); err != nil {
+		// The sources and agents (one per input, one per host and agent)
+		// are kept for the summary lines; the files are not.
+		if err := array(o, "sources", in, inventoryKeys, decodeAs[analyze.InventorySource], sourceLess, sourceLess, func(s analyze.InventorySource) { inv.Sources = append(inv.Sources, s) }); err != nil {
 			return err
 		}
-		if err := array(o, "agents", in, inventoryKeys, decodeAs[analyze.InventoryAgent], agentLess, agentLess, nil); err != nil {
+		if err := array(o, "agents", in, inventoryKeys, decodeAs[analyze.InventoryAgent], agentLess, agentLess, func(a analyze.InventoryAgent) { inv.Agents = append(inv.Agents, a) }); err != nil {
 			return err
 		}
 		if err := array(o, "files", in, inventoryKeys, decodeAs[analyze.InventoryFile], fileLess, fileLess, nil); err != nil {
@@ -296,6 +298,11 @@ func writeRunJSON(o Options, shards []*shard, sum *Summary, started time.Time, r
 	}
 	rs.Rows, rs.Undated, rs.Sessions, rs.Problems = sum.Rows, sum.Undated, sum.Sessions, sum.Problems
 	sum.Inputs = rs.Inputs
+	r := sum.Run
+	r.Events, r.Undated, r.Sessions, r.Problems = rs.Rows, rs.Undated, rs.Sessions, rs.Problems
+	r.RepeatedByID, r.RepeatedNoID, r.Duplicates = rs.RepeatedByID, rs.RepeatedNoID, rs.RepeatedByID+rs.RepeatedNoID
+	r.SecondaryPaired, r.DuplicateIDs, r.UndatedDropped = rs.SecondaryPaired, rs.DuplicateIDs, rs.UndatedDropped
+	r.Hidden, r.Sources, r.Failed, r.CutShortUnnamed = rs.RowsHiddenByType, rs.Inputs, rs.Unusable, rs.CutShort
 	var outs []analyze.RunOutput
 	for _, f := range sum.Files {
 		size, h, err := hashFile(f)
@@ -322,7 +329,7 @@ func writeRunJSON(o Options, shards []*shard, sum *Summary, started time.Time, r
 		if err := array(w, "inputs", runs, runKeys, decodeAs[analyze.InventorySource], sourceLess, sourceLess, nil); err != nil {
 			return err
 		}
-		if err := array(w, "inputs_given", runs, runKeys, decodeAs[analyze.InputStatus], givenLess, givenBefore, nil); err != nil {
+		if err := array(w, "inputs_given", runs, runKeys, decodeAs[analyze.InputStatus], givenLess, givenBefore, func(st analyze.InputStatus) { sum.Run.Inputs = append(sum.Run.Inputs, st) }); err != nil {
 			return err
 		}
 		if err := w.value("outputs", outs); err != nil {

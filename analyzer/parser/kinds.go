@@ -27,6 +27,8 @@ var Kinds = []KindDoc{
 	{KindStateConflict, "two values for one session's state (synced, origin, relayed, parent, fork): the first is kept"},
 	// The engine.
 	{"unusable_input", "an input given, or an entry of a folder given named or shaped like evidence, that could not be read (damaged, empty, encrypted without --identity, a sidecar without its bundle): the message says why"},
+	{"wrong_key", "an age-encrypted bundle whose header is sound but none of the `--identity` keys given is one of its recipients: the key does not open it, not read (counted among the unusable inputs; the message gives how many identities were tried, never a key)"},
+	{"shared_path", "a bundle's manifest row naming one agent's target for a path two agents' targets match, which the catalog gives the other (catalog/shared.go; a collector before catalog 2026.12.03.4 named such a path by the first agent by name): the file is read as the owner's, and the message names both"},
 	{"duplicate_input", "the same input (path, link to it, or the same bytes) given twice: read once"},
 	{"bad_hostname", "a host name (etc/hostname, bundle.json) that is not one line of printable text: kept escaped; or none recorded: the host is unnamed:<bundle id>"},
 	{"implausible_time", "rows whose own times lie outside the plausible window (1990 to a day after collection): kept as recorded, time_basis implausible, never lent to later rows"},

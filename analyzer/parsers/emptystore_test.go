@@ -19,7 +19,12 @@ import (
 // empty file (0 bytes) and an empty SQLite database (one page, no table),
 // writes no row and exactly one empty_store problem saying which, not
 // one per table it lacks ("not a ... database: none of the tables",
-// "table X missing"), nor an error.
+// "table X missing"), nor an error. What each writes on both is its
+// golden, testdata/empty_store/<agent>_<format>.golden.jsonl, bound to
+// its Spec.Version in testdata/versions.json (TestMain): a change to the
+// shared empty-store path (parser.CheckStore, parser.EmptyStore) that
+// moves a parser's output without a version bump fails here, even when
+// the parser's own package has no empty-store golden.
 func TestEmptySQLiteStore(t *testing.T) {
 	dir := t.TempDir()
 	zero := filepath.Join(dir, "zero.db")
@@ -55,16 +60,19 @@ func TestEmptySQLiteStore(t *testing.T) {
 			continue
 		}
 		n++
+		var got []byte
 		for _, c := range []struct{ file, want string }{
 			{zero, "line 0: empty_store: empty file: 0 bytes (and no WAL holding a page), where "},
 			{page, "line 0: empty_store: empty store: a SQLite database of 1 page(s) holding no table (never written, or every table dropped), where "},
 		} {
 			in := parsertest.Input(t, c.file, parser.File{Path: "/home/examiner/" + filepath.Base(c.file), Agent: p.Agent()}, nil)
 			s := parsertest.Run(t, p, in)
+			got = append(got, parsertest.Render(s)...)
 			if len(s.Events) != 0 || len(s.Problems) != 1 || !strings.HasPrefix(s.Problems[0], c.want) || !strings.HasSuffix(s.Problems[0], " database should be: nothing to read") {
 				t.Errorf("%s on %s: %d rows, problems %q; want one %q...", p.ID(), filepath.Base(c.file), len(s.Events), s.Problems, c.want)
 			}
 		}
+		parsertest.GoldenBytes(t, got, filepath.Join("testdata", "empty_store", strings.ReplaceAll(p.ID(), "/", "_")+".golden.jsonl"), p)
 	}
 	if n < 30 {
 		t.Fatalf("only %d SQLite parsers found", n)

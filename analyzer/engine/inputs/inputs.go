@@ -43,7 +43,51 @@ const (
 const (
 	KindUnusableInput  = "unusable_input"
 	KindDuplicateInput = "duplicate_input"
+	// KindWrongKey is an unusable input of its own reason: an
+	// age-encrypted bundle whose header is sound but none of the
+	// --identity keys given is one of its recipients.
+	KindWrongKey = "wrong_key"
+	// KindSharedPath is a manifest row re-attributed to the owner of a
+	// path two agents' targets match (catalog.SharedOwner).
+	KindSharedPath = "shared_path"
 )
+
+// WrongKey is the error of an encrypted bundle that none of the n
+// identities given opens (bundle.ErrNotRecipient), said as the examiner
+// needs it: the key does not open it, never a key. Other errors come back
+// unchanged; errors.Is still finds bundle.ErrNotRecipient.
+func WrongKey(err error, n int) error {
+	if err == nil || !errors.Is(err, bundle.ErrNotRecipient) {
+		return err
+	}
+	var w wrongKeyError
+	if errors.As(err, &w) {
+		return err
+	}
+	return wrongKeyError{err, n}
+}
+
+type wrongKeyError struct {
+	err error
+	n   int
+}
+
+func (e wrongKeyError) Error() string {
+	return fmt.Sprintf("age-encrypted, and none of the %d identities given (--identity) is one of its recipients: the key does not open this bundle, not read", e.n)
+}
+
+func (e wrongKeyError) Unwrap() error { return e.err }
+
+// UnusableProblem is the problem row of an input that could not be read:
+// wrong_key for an encrypted bundle the given keys do not open,
+// unusable_input with the reason otherwise.
+func UnusableProblem(input string, err error) problem.Problem {
+	kind := KindUnusableInput
+	if errors.Is(err, bundle.ErrNotRecipient) {
+		kind = KindWrongKey
+	}
+	return problem.Problem{Input: input, Kind: kind, Message: err.Error()}
+}
 
 // InputStatus is one input given, or one entry of a folder given that is
 // named or shaped like evidence (*.tar.zst, *.tzst, *.tar, *.zst, a file

@@ -464,6 +464,7 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *Router, limits *bund
 		}
 		ord++
 		e := m.Entry
+		owned(&e) // as the manifest row will be (said there)
 		if !rt.Wants(e.Agent, catalog.Kind(e.Kind)) {
 			continue // drained by the reader, hashed, never written
 		}
@@ -518,6 +519,11 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *Router, limits *bund
 	for _, e := range res.Manifest {
 		if e.ChangedDuringCopy {
 			s.changed++
+		}
+	}
+	for i := range res.Manifest {
+		if was, ok := owned(&res.Manifest[i]); ok {
+			s.problem(sharedPathProblem(res.Manifest[i], was))
 		}
 	}
 	agentOf := manifestAgents(res.Manifest)
@@ -726,6 +732,9 @@ func openExtracted(ctx context.Context, dir string, rt *Router) (*Source, error)
 			continue
 		}
 		e := *row.Entry
+		if was, ok := owned(&e); ok {
+			s.problem(sharedPathProblem(e, was))
+		}
 		if summaries > 0 {
 			rowsAfter++
 		}
@@ -1375,4 +1384,44 @@ func manifestAgents(rows []bundle.Entry) map[string]string {
 		m[e.Path] = e.Agent
 	}
 	return m
+}
+
+// owned gives a manifest row the owner's agent, target and kind when its
+// agent's target names a path the catalog gives another agent, or it is
+// the folder row of a folder several agents name (catalog.SharedFolderOwner)
+// (catalog.SharedOwner: a collector before catalog 2026.12.03.4 named a
+// path two agents' targets match by the first agent in name order), and
+// returns the agent/target the row named.
+func owned(e *bundle.Entry) (string, bool) {
+	if e.Agent == "" || e.Target == "" {
+		return "", false
+	}
+	rel := relToHome(e.Path, e.Home)
+	if e.Status == bundle.StatusFolder {
+		f, ok := catalog.SharedFolderOwner(rel)
+		if !ok || f.Agent == e.Agent {
+			return "", false
+		}
+		was := e.Agent + "/" + e.Target
+		e.Agent, e.Target, e.Kind = f.Agent, f.Target.ID, string(f.Target.Kind)
+		return was, true
+	}
+	a, t, ok := catalog.SharedOwner(rel, e.Agent, e.Target)
+	if !ok {
+		return "", false
+	}
+	was := e.Agent + "/" + e.Target
+	e.Agent, e.Target, e.Kind = a, t.ID, string(t.Kind)
+	return was, true
+}
+
+// sharedPathProblem says that e, re-attributed by owned, was named was
+// by its manifest.
+func sharedPathProblem(e bundle.Entry, was string) Problem {
+	what, how := "file", "match"
+	if e.Status == bundle.StatusFolder {
+		what, how = "folder", "name"
+	}
+	return Problem{Kind: KindSharedPath, SourceFile: e.Path, Agent: e.Agent,
+		Message: "the manifest names this " + what + " " + was + "; the catalog gives the path to " + e.Agent + "/" + e.Target + " (catalog/shared.go: two agents' targets " + how + " it, and a collector before catalog 2026.12.03.4 named it by the first agent by name): read as " + e.Agent + "'s"}
 }

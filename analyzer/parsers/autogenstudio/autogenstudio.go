@@ -18,7 +18,7 @@ const agentName = "autogen-studio"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "autogen-studio/database", Agent: agentName, Version: 2, Actions: actions,
+			ID: "autogen-studio/database", Agent: agentName, Version: 3, Actions: actions,
 			Targets: []string{"database"}, Names: []string{"*.db"},
 			Doc: "autogen04*.db (SQLModel): team labels, session names, run status/task/stop reason/error, message rows (the user's TextMessage, agent replies, thoughts, tool call requests and execution results, handoffs, stops, model usage); host-local times marked local-as-utc",
 		}, parseDatabase),

@@ -20,7 +20,7 @@ func ThreadCatalog() parser.Parser {
 	return parser.New(parser.Spec{
 		ID:      "chatgpt-desktop/thread-catalog",
 		Agent:   FileAgent,
-		Version: 4,
+		Version: 5,
 		Targets: []string{"state-db"},
 		Names:   []string{"codex-dev.db"},
 		Emits:   []string{"chatgpt-desktop"},

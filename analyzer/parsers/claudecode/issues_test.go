@@ -295,3 +295,20 @@ func TestRewoundBranchStays(t *testing.T) {
 		"L6 system S u4#rewound rewound: this prompt continues from record a1; the records written after that one stay, as an abandoned branch",
 	)
 }
+
+// An api-request-blob (or any skipped record type) counts as a copy only
+// when it is a valid record: one whose large message is no JSON inside
+// balanced brackets (line 2), or a shape with a trailing comma (line 4),
+// is a bad-line problem naming the line; the valid blob on line 3 is the
+// one copy counted.
+func TestInvalidSkippedRecordIsAProblem(t *testing.T) {
+	s := golden(t, "api_request_blob_invalid")
+	wantRows(t, s, "L1 user S u1 hello")
+	wantProblems(t, s,
+		"line 2: malformed JSON line (cut short or corrupt), skipped: invalid character 't' after object key:value pair",
+		"line 4: malformed JSON line (cut short or corrupt), skipped: invalid character '}' looking for beginning of object key string",
+	)
+	if got := s.SkipCounts(); len(got) != 1 || got["copy:api-request-blob"] != 1 {
+		t.Fatalf("skips %v", got)
+	}
+}

@@ -17,7 +17,7 @@ func Transcript() parser.Parser {
 		ID:      "claude-code/transcript",
 		Actions: Actions,
 		Agent:   Agent,
-		Version: 6,
+		Version: 7,
 		Targets: []string{"projects"},
 		Names:   []string{"*.jsonl"},
 		Doc:     "Claude Code session transcripts and subagent transcripts (.claude/projects/<slug>/<session>.jsonl)",

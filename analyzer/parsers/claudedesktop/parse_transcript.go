@@ -18,7 +18,7 @@ func Transcript() parser.Parser {
 		ID:      "claude-desktop/transcript",
 		Actions: claudetranscript.Actions,
 		Agent:   Agent,
-		Version: 3,
+		Version: 4,
 		Targets: sessionTargets,
 		Names:   []string{"*.jsonl"},
 		Doc:     "Claude desktop Cowork and Code-tab transcripts (<session dir>/.claude/projects/<slug>/<cliSessionId>.jsonl, imported-staging/*.jsonl), read with the claude-code reader",

@@ -57,7 +57,7 @@ func Parsers() []parser.Parser {
 			Doc: "logs/process-*.log sign-in lines",
 		}, parseProcessLog),
 		parser.New(parser.Spec{
-			ID: "copilot-cli/session-store", Agent: Agent, Version: 4,
+			ID: "copilot-cli/session-store", Agent: Agent, Version: 5,
 			Actions: Actions,
 			Secondary: &parser.Secondary{Window: time.Hour, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.System},
 				Basis: "one-hour window: a turn is stamped when it ends (seed)"},

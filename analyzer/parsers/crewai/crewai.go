@@ -20,12 +20,12 @@ const agentName = "crewai"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "crewai/task-outputs", Agent: agentName, Version: 2, Actions: actions,
+			ID: "crewai/task-outputs", Agent: agentName, Version: 3, Actions: actions,
 			Targets: []string{"task-outputs"}, Names: []string{"latest_kickoff_task_outputs.db"},
 			Doc: "latest_kickoff_task_outputs.db: the latest kickoff's inputs and each task's description, agent, final output and LLM messages (replays marked)",
 		}, parseTaskOutputs),
 		parser.New(parser.Spec{
-			ID: "crewai/flow-states", Agent: agentName, Version: 2, Actions: actions,
+			ID: "crewai/flow-states", Agent: agentName, Version: 3, Actions: actions,
 			Targets: []string{"task-outputs"}, Names: []string{"flow_states.db"},
 			Doc: "flow_states.db: each persisted flow method's completion with the flow state, and flows paused for human feedback",
 		}, parseFlowStates),

@@ -16,7 +16,7 @@ const Agent = "crush"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "crush/db", Agent: Agent, Version: 5,
+			ID: "crush/db", Agent: Agent, Version: 6,
 			Actions: actions,
 			Targets: []string{"home-db", "project"},
 			Names:   []string{"crush.db"},

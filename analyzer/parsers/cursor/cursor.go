@@ -20,7 +20,7 @@ const Agent = "cursor"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "cursor/state-db", Agent: Agent, Version: 5,
+			ID: "cursor/state-db", Agent: Agent, Version: 6,
 			Actions: actions,
 			Targets: []string{"state-db", "remote-state"},
 			Names:   []string{"state.vscdb"},
@@ -36,7 +36,7 @@ func Parsers() []parser.Parser {
 			Doc:     "Cursor agent transcripts (.cursor/projects/*/agent-transcripts, JSON Lines and the legacy .txt): the agent worker's secondary copy of each conversation, which survives its deletion from state.vscdb; subagents as their own sessions linked to the parent",
 		}, parseTranscriptFile),
 		parser.New(parser.Spec{
-			ID: "cursor/cli-chats", Agent: Agent, Version: 1,
+			ID: "cursor/cli-chats", Agent: Agent, Version: 2,
 			Actions: actions,
 			Targets: []string{"cli-chats"},
 			Names:   []string{"store.db"},
@@ -59,14 +59,14 @@ func Parsers() []parser.Parser {
 			Doc:     "Cursor User/globalStorage/mcp-oauth-attempts/<uuid>.json: one mcp oauth attempt row per MCP server sign-in (server, URL, client id; the PKCE verifier, state and tokens are never read)",
 		}, parseMCPOAuthAttempt),
 		parser.New(parser.Spec{
-			ID: "cursor/ai-tracking", Agent: Agent, Version: 2, Trace: true,
+			ID: "cursor/ai-tracking", Agent: Agent, Version: 3, Trace: true,
 			Actions: actions,
 			Targets: []string{"ai-tracking"},
 			Names:   []string{"ai-code-tracking.db"},
 			Doc:     "Cursor .cursor/ai-tracking/ai-code-tracking.db: AI-written code hashes, conversation summaries, files deleted by the agent, scored commits",
 		}, parseTracking),
 		parser.New(parser.Spec{
-			ID: "cursor/conversation-search", Agent: Agent, Version: 2, Trace: true,
+			ID: "cursor/conversation-search", Agent: Agent, Version: 3, Trace: true,
 			Actions: actions,
 			Targets: []string{"conversation-search"},
 			Names:   []string{"conversation-search.db"},

@@ -25,7 +25,7 @@ const transcriptWindow = time.Minute
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "devin/sessions-db", Agent: Agent, Version: 1, Actions: actions,
+			ID: "devin/sessions-db", Agent: Agent, Version: 2, Actions: actions,
 			Targets: []string{"sessions-db"}, Names: []string{"sessions.db"},
 			Doc: "Devin CLI cli/sessions.db: each session (title, working directory, model, created and last activity; hidden sessions kept and marked) and its message_nodes: typed prompts, replies, thinking, tool calls with full arguments and their results, system messages, with each node's parent",
 		}, parseDB),

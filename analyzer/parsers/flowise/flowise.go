@@ -18,7 +18,7 @@ const agentName = "flowise"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "flowise/database", Agent: agentName, Version: 2, Actions: actions,
+			ID: "flowise/database", Agent: agentName, Version: 3, Actions: actions,
 			Targets: []string{"database"}, Names: []string{"database.sqlite"},
 			Doc: "database.sqlite: chat_flow names, chat_message prompts and replies with usedTools, agentReasoning, reasonContent, human-input actions and upload names, chat_message_feedback, execution node runs with their tool calls; never the credential table",
 		}, parseDatabase),

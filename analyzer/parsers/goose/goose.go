@@ -17,7 +17,7 @@ const Agent = "goose"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "goose/sessions-db", Agent: Agent, Version: 5,
+			ID: "goose/sessions-db", Agent: Agent, Version: 6,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: time.Second,
 				TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.ToolUse, timeline.ToolResult, timeline.Thinking, timeline.System},

@@ -21,7 +21,7 @@ const maxSmall = 16 << 20
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "hermes/state-db", Agent: agentName, Version: 1, Actions: actions,
+			ID: "hermes/state-db", Agent: agentName, Version: 2, Actions: actions,
 			Targets: []string{"state-db"}, Names: []string{"state.db"},
 			Doc: "state.db (SQLite, WAL): sessions (lineage, source relay, model, cwd, end reason), messages (prompts, replies, reasoning, tool calls and results; rewound and compacted rows kept and marked), session_model_usage, state_meta heartbeats and deletion fences, conversation_generations; state-snapshots/<id>/state.db read the same way as a secondary source",
 			Secondary: &parser.Secondary{

@@ -13,7 +13,7 @@ const agentName = "iflow"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: agentName + "/transcript", Agent: agentName, Version: 1, Actions: actions,
+			ID: agentName + "/transcript", Agent: agentName, Version: 2, Actions: actions,
 			Targets: []string{"projects"},
 			Names:   []string{"*.jsonl"},
 			Doc:     "iFlow CLI session transcripts (.iflow/projects/<project>/session-<id>.jsonl, the Claude Code transcript format): prompts, replies, tool calls (one row per call id across the streaming snapshots) and their results",

@@ -19,7 +19,7 @@ const agentName = "langflow"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "langflow/database", Agent: agentName, Version: 2, Actions: actions,
+			ID: "langflow/database", Agent: agentName, Version: 3, Actions: actions,
 			Targets: []string{"server-db", "server-db-windows", "server-db-package", "desktop-db", catalog.VolumeTarget}, Names: []string{"*.db"},
 			Doc: "langflow.db (server) and Langflow Desktop's database.db: flow names, message rows (User prompts, Machine replies, edited and error messages marked, content_blocks tool calls with input, output and error, file names), transaction rows (each component run's status, error and outputs, never its inputs)",
 		}, parseDatabase),

@@ -22,7 +22,7 @@ const agentName = "n8n"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "n8n/database", Agent: agentName, Version: 2, Actions: actions,
+			ID: "n8n/database", Agent: agentName, Version: 3, Actions: actions,
 			Targets: []string{"database", catalog.VolumeTarget}, Names: []string{"database.sqlite"},
 			Doc: "database.sqlite: execution_entity runs (soft-deleted ones kept and marked), execution_data node runs (flatted): chat trigger prompts, AI tool sub-node calls with input and response, agent replies, model calls, node errors; chat_hub_sessions and chat_hub_messages; workflow names only; never credentials_entity",
 		}, parseDatabase),

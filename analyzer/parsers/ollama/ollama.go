@@ -22,7 +22,7 @@ const maxWhole = 16 << 20
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "ollama/app-db", Agent: agentName, Version: 2, Actions: actions,
+			ID: "ollama/app-db", Agent: agentName, Version: 3, Actions: actions,
 			Targets: []string{"app-db"}, Names: []string{"db.sqlite"},
 			Doc: "desktop app db.sqlite (schema 16-19): chats, messages (prompts, replies, thinking, model and switches), tool_calls paired with the tool messages after them, attachment names and sizes (never their bytes)",
 		}, parseAppDB),

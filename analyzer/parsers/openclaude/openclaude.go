@@ -13,7 +13,7 @@ const agentName = "openclaude"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: agentName + "/transcript", Agent: agentName, Version: 1, Actions: claudetranscript.Actions,
+			ID: agentName + "/transcript", Agent: agentName, Version: 2, Actions: claudetranscript.Actions,
 			Targets: []string{"projects"},
 			Names:   []string{"*.jsonl"},
 			Doc:     "OpenClaude session and subagent transcripts (.openclaude/projects/<slug>/<session>.jsonl, Claude Code's transcript format)",

@@ -31,19 +31,19 @@ const archiveWindow = time.Second
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "openclaw/agent-db", Agent: Agent, Version: 3, Actions: actions,
+			ID: "openclaw/agent-db", Agent: Agent, Version: 4, Actions: actions,
 			Targets: []string{"agent-db"}, Names: []string{"openclaw-agent.sqlite"},
 			Doc: "agents/<id>/agent/openclaw-agent.sqlite: transcripts (transcript_events, pi session entries, zstd rows), session windows and nodes (settings, relay, subagents), pending inputs, lost entries kept by the search index, channel deliveries, archives, memory tombstones and the runtime trajectory (secondary)",
 			Secondary: &parser.Secondary{Window: trajectoryWindow, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.ToolUse, timeline.ToolResult, timeline.System},
 				Basis: "OpenClaw source: trajectory_runtime_events and the search index's session_transcript_fts_content are written by the process that writes the transcript, in the same turn (within 1 s in real-agents-4)"},
 		}, parseAgentDB),
 		parser.New(parser.Spec{
-			ID: "openclaw/state-db", Agent: Agent, Version: 1, Actions: actions,
+			ID: "openclaw/state-db", Agent: Agent, Version: 2, Actions: actions,
 			Targets: []string{"state-db"}, Names: []string{"openclaw.sqlite"},
 			Doc: "state/openclaw.sqlite: exec approvals (never the socket token), operator approvals and standing grants, channel pairing and ingress, GitHub publication requests, backups, subagent runs and config writes",
 		}, parseStateDB),
 		parser.New(parser.Spec{
-			ID: "openclaw/quarantine-db", Agent: Agent, Version: 1, Actions: actions,
+			ID: "openclaw/quarantine-db", Agent: Agent, Version: 2, Actions: actions,
 			Targets: []string{"quarantine-db"}, Names: []string{"openclaw-quarantine.sqlite"},
 			Doc: "state/openclaw-quarantine.sqlite: quarantined databases and agent database integrity checks",
 		}, parseQuarantineDB),

@@ -20,7 +20,7 @@ func Parsers() []parser.Parser {
 			Doc: "clai v1 ~/.pydantic-ai/prompt-history.txt (prompt_toolkit FileHistory): each typed prompt a user row, slash commands system rows, host-local times (local-as-utc)",
 		}, parsePromptHistory),
 		parser.New(parser.Spec{
-			ID: "pydantic-clai/sessions-db", Agent: agentName, Version: 1,
+			ID: "pydantic-clai/sessions-db", Agent: agentName, Version: 2,
 			Actions: actions,
 			Targets: []string{"sessions-db"}, Names: []string{"sessions.db"},
 			Doc: "CLAI 2.0 pydantic-clai2/sessions.db conversations: one summary row per conversation (title, workspace, model, outcome, owner pid), then its pydantic-ai message parts: typed prompts, system prompts and instructions, reasoning, replies, tool calls and returns, retries",

@@ -13,7 +13,7 @@ const agentName = "qoder"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: agentName + "/transcript", Agent: agentName, Version: 1, Actions: claudetranscript.Actions,
+			ID: agentName + "/transcript", Agent: agentName, Version: 2, Actions: claudetranscript.Actions,
 			Targets: []string{"projects", "ide-projects"},
 			Names:   []string{"*.jsonl"},
 			Doc:     "Qoder CLI and IDE session and subagent transcripts (.qoder/projects/<cwd>/<session>.jsonl, SharedClientCache/cli/projects; Claude Code's transcript format)",

@@ -25,12 +25,12 @@ const StorageKey = "memento/icube-ai-agent-storage"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "trae/state", Agent: Agent, Version: 2,
+			ID: "trae/state", Agent: Agent, Version: 3,
 			Targets: []string{"state"}, Names: []string{"state.vscdb"},
 			Doc: "User/{globalStorage,workspaceStorage/*}/state.vscdb ItemTable memento/icube-ai-agent-storage through vscodestate.VSCodeState: chat sessions, typed prompts, replies (agent task content when the reply is empty)",
 		}, parseState),
 		parser.New(parser.Spec{
-			ID: "trae/modular-data", Agent: Agent, Version: 1,
+			ID: "trae/modular-data", Agent: Agent, Version: 2,
 			Targets: []string{"modular-data"}, Names: []string{"database.db"},
 			Doc: "ModularData/ai-agent/database.db, the modern builds' encrypted agent store: one \"encrypted, not read\" row naming it and its size (file mtime)",
 		}, parseModularData),

@@ -23,7 +23,7 @@ type protoNum = protowire.Number
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "warp/sqlite", Agent: Agent, Version: 3,
+			ID: "warp/sqlite", Agent: Agent, Version: 4,
 			Actions: actions,
 			Secondary: &parser.Secondary{Window: 10 * time.Minute, TurnTypes: []timeline.TurnType{timeline.User},
 				Basis: "ai_queries.start_ts is the client's time as the query starts (app/src/persistence/block_list.rs); the task's user_query message is stamped when the server receives it, seconds later"},

@@ -20,14 +20,14 @@ const Agent = "zed"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "zed/threads", Agent: Agent, Version: 5,
+			ID: "zed/threads", Agent: Agent, Version: 6,
 			Actions: actions,
 			Targets: []string{"threads"},
 			Names:   []string{"threads.db"},
 			Doc:     "Zed threads/threads.db: agent panel threads (zstd or plain JSON): prompts, replies, thinking, tool uses and results, denied calls, sub-agents, unsent drafts",
 		}, parseThreadsDB),
 		parser.New(parser.Spec{
-			ID: "zed/db", Agent: Agent, Version: 3,
+			ID: "zed/db", Agent: Agent, Version: 4,
 			Actions: actions,
 			Targets: []string{"db"},
 			Names:   []string{"db.sqlite"},

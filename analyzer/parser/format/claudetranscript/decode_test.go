@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-json-experiment/json/jsontext"
 	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
@@ -88,6 +89,10 @@ func mutations(line []byte) [][]byte {
 		}
 	}
 	rep(`"type":`, `"Type":`)
+	// No JSON inside balanced brackets (a skipped record's large value
+	// included): a colon gone, a comma doubled.
+	rep(`"text":"`, `"text" "`)
+	rep(`,"text":`, `,,"text":`)
 	rep(`"sessionId":`, `"SESSIONID":`)
 	rep(`"uuid":"`, `"uuid":1,"x":"`)
 	rep(`"uuid":`, `"uuid":null,"uuid":`)
@@ -139,13 +144,24 @@ func TestRecordDecoderMatchesUnmarshal(t *testing.T) {
 			refused++
 		}
 	}
+	// lightRecord may shorten only a line that is JSON: a value it
+	// leaves out never hides a bad line (which the whole decode reports).
+	light := func(line []byte) {
+		small, ok := lightRecord(line)
+		if !ok {
+			return
+		}
+		check(small)
+		if !bytes.Equal(small, line) && !jsontext.Value(line).IsValid(v1opts) {
+			t.Errorf("lightRecord shortened a line that is no JSON: %.300s", line)
+		}
+	}
 	for _, line := range transcriptLines(t) {
 		check(line)
-		if small, ok := lightRecord(line); ok {
-			check(small)
-		}
+		light(line)
 		for _, m := range mutations(line) {
 			check(m)
+			light(m)
 		}
 	}
 	t.Logf("%d lines: %d decoded by the fast path, %d left to json.Unmarshal", n, taken, refused)
@@ -171,6 +187,11 @@ func TestLightRecordMessage(t *testing.T) {
 		{`{"type":"user","message":` + big + `}`, "", false},
 		{`{"type":"api-request-blob","message":` + big + `,"type":"user"}`, "", false},
 		{`{"type":"api-request-blob","message":` + big[:len(big)-2] + `}`, "", false},
+		// Balanced brackets around what is no JSON: left to the whole
+		// decode, which reports the bad line.
+		{`{"type":"api-request-blob","sessionId":"s","message":{"role":"user","content":[{"type":"text","text":"` + strings.Repeat("x", 300) + `" tru}]}}`, "", false},
+		{`{"type":"api-request-blob","sessionId":"s","message":{"role":"user" "content":"` + strings.Repeat("x", 300) + `"}}`, "", false},
+		{`{"type":"api-request-shape","sessionId":"s","shape":{"tools":[` + strings.Repeat(`{"name":"Bash"},`, 20) + `]}}`, "", false},
 	} {
 		got, ok := lightRecord([]byte(c.line))
 		if ok != c.ok || string(got) != c.want {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-json-experiment/json/jsontext"
 	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
@@ -512,6 +513,16 @@ func (sc *lightScratch) light(line []byte) ([]byte, bool) {
 	}
 	if len(repl) == 0 {
 		return line, true
+	}
+	// A value left out must be one the whole line's decode accepts: the
+	// scan above only balances brackets, so a value that is no JSON
+	// inside them (an api-request-blob's message cut and spliced, a byte
+	// flipped) sends the line to the whole decode, which reports it as a
+	// bad line. Only a valid record of a skipped type is counted a skip.
+	for _, r := range repl {
+		if !jsontext.Value(line[r.at:r.end]).IsValid(v1opts) {
+			return nil, false
+		}
 	}
 	out := sc.out[:0]
 	defer func() {

@@ -73,7 +73,7 @@ func (fl flavor) parsers(who string) []parser.Parser {
 			Doc:     who + " config.toml and rules/*.rules: standing permission settings (approval policy, sandbox, project trust, exec-policy rules)",
 		}, fl.parseConfig),
 		parser.New(parser.Spec{
-			ID: fl.agent + "/state-db", Agent: fl.agent, Version: 5, Trace: true,
+			ID: fl.agent + "/state-db", Agent: fl.agent, Version: 6, Trace: true,
 			Actions: Actions,
 			Secondary: &parser.Secondary{Window: time.Hour, TurnTypes: []timeline.TurnType{timeline.User, timeline.System},
 				Basis: "a thread row is stamped at its creation and update (seconds), the first prompt up to a turn later"},
@@ -82,7 +82,7 @@ func (fl flavor) parsers(who string) []parser.Parser {
 			Doc:     who + " state_<N>.sqlite threads table: one thread record and its first prompt per thread (secondary source); deleted threads carved from freed space and stale WAL frames (recovered)",
 		}, parseStateDB),
 		parser.New(parser.Spec{
-			ID: fl.agent + "/thread-history", Agent: fl.agent, Version: 3,
+			ID: fl.agent + "/thread-history", Agent: fl.agent, Version: 4,
 			Actions: Actions,
 			Secondary: &parser.Secondary{Window: time.Minute, TurnTypes: []timeline.TurnType{timeline.User, timeline.Assistant, timeline.Thinking, timeline.ToolUse, timeline.ToolResult, timeline.System},
 				Basis: "thread_items are projected from the rollout lines as they are written (created_at_ms, milliseconds)"},
@@ -91,7 +91,7 @@ func (fl flavor) parsers(who string) []parser.Parser {
 			Doc:     who + " thread_history_<N>.sqlite thread_turns and thread_items: the turns and items a thread's collected rollout does not hold (secondary source)",
 		}, fl.parseThreadHistory),
 		parser.New(parser.Spec{
-			ID: fl.agent + "/logs-db", Agent: fl.agent, Version: 2,
+			ID: fl.agent + "/logs-db", Agent: fl.agent, Version: 3,
 			Actions: Actions,
 			Targets: []string{"state-db"},
 			Names:   []string{"logs_*.sqlite"},
