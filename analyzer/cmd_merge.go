@@ -28,10 +28,26 @@ func (c *MergeCmd) Run() error {
 		return &exitError{exitUnusable, clean(err.Error())}
 	}
 	fmt.Printf("merged: %d shard(s), %d input(s): %d rows (%d undated), %d sessions, %d problems\n", sum.Shards, sum.Inputs, sum.Rows, sum.Undated, sum.Sessions, sum.Problems)
+	// What each shard's summary said of its inputs, said again: a merge
+	// that dropped it would report a case whose shards were damaged as
+	// whole (the shards' run.json counts, summed; problems.jsonl names
+	// each member and message).
+	for _, u := range sum.UnusableInputs {
+		fmt.Println(clean("  unusable: " + u))
+	}
+	if sum.CutShort > 0 {
+		fmt.Printf("  read only in part: %d bundle(s) cut short or corrupt (problems.jsonl: truncated; run.json cut_short_inputs)\n", sum.CutShort)
+	}
+	if sum.Unproven > 0 {
+		fmt.Printf("  failing a whole-file check: %d bundle(s) (problems.jsonl: sidecar_mismatch, sidecar, trailing_data; run.json unproven_inputs)\n", sum.Unproven)
+	}
 	if sum.Findings != nil {
 		fmt.Println(clean(sum.Findings.Line()))
 	}
 	fmt.Printf("written: %s\n", clean(strings.Join(sum.Files, " ")))
+	if n := sum.Unusable + sum.CutShort + sum.Unproven; n > 0 {
+		return &exitError{exitPartial, fmt.Sprintf("the shards hold %d unusable input(s), %d bundle(s) read only in part and %d failing a whole-file check (listed above, in problems.jsonl and run.json): the merged outputs hold only what was read of them, as one run over every input would", sum.Unusable, sum.CutShort, sum.Unproven)}
+	}
 	if sum.Rows == 0 {
 		return &exitError{exitNothing, ""}
 	}

@@ -6,7 +6,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/doubleagent/doubleagent/analyzer/engine/inputs"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
+	"github.com/doubleagent/doubleagent/bundle"
 )
 
 // filtered reports whether a filter shaped the rows (the summary then
@@ -56,9 +58,15 @@ func SummaryLines(s *Summary) []string {
 	if n := len(s.CutShort); n > 0 {
 		line += fmt.Sprintf(", %d read only in part (cut short)", n)
 	}
+	if n := s.UnprovenInputs; n > 0 {
+		line += fmt.Sprintf(", %d failing a whole-file check (sidecar, appended data)", n)
+	}
 	out = append(out, line)
 	for _, in := range s.CutShort {
 		out = append(out, "  read only in part: "+in+": the bundle is cut short or corrupt, read as far as it goes (problems.jsonl: truncated names the member where it stops)")
+	}
+	for _, u := range s.Unproven {
+		out = append(out, "  "+u)
 	}
 	for _, st := range s.Inputs {
 		switch st.Status {
@@ -162,6 +170,23 @@ func agentLines(inv *Inventory, filtered bool) []string {
 	}
 	if len(collected) > 0 {
 		out = append(out, "agents collected only: "+strings.Join(collected, ", "))
+	}
+	return out
+}
+
+// unprovenLines are the summary lines of a bundle's whole-file failures
+// among its problems: a .sha256 sidecar that names another hash or cannot
+// be read, data after the archive's end that was not read. Each names the
+// input and says what it means for the rows.
+func unprovenLines(input string, ps []Problem) []string {
+	var out []string
+	for _, p := range ps {
+		switch p.Kind {
+		case inputs.KindSidecarMismatch, inputs.KindSidecar:
+			out = append(out, "sidecar does not vouch for it: "+input+": "+p.Message+" (problems.jsonl: "+p.Kind+")")
+		case bundle.ProblemTrailing:
+			out = append(out, "read only in part: "+input+": "+p.Message+" (problems.jsonl: "+p.Kind+")")
+		}
 	}
 	return out
 }

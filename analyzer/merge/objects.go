@@ -276,6 +276,8 @@ func writeRunJSON(o Options, shards []*shard, sum *Summary, started time.Time, r
 		rs.Inputs += r.Inputs
 		rs.InputsRead += r.InputsRead
 		rs.Unusable += r.Unusable
+		rs.CutShort += r.CutShort
+		rs.Unproven += r.Unproven
 		rs.DuplicateInputs += r.DuplicateInputs
 		rs.RepeatsMerged += r.RepeatsMerged
 		rs.RepeatedByID += r.RepeatedByID
@@ -296,6 +298,7 @@ func writeRunJSON(o Options, shards []*shard, sum *Summary, started time.Time, r
 	}
 	rs.Rows, rs.Undated, rs.Sessions, rs.Problems = sum.Rows, sum.Undated, sum.Sessions, sum.Problems
 	sum.Inputs = rs.Inputs
+	sum.Unusable, sum.CutShort, sum.Unproven = rs.Unusable, rs.CutShort, rs.Unproven
 	var outs []analyze.RunOutput
 	for _, f := range sum.Files {
 		size, h, err := hashFile(f)
@@ -322,7 +325,12 @@ func writeRunJSON(o Options, shards []*shard, sum *Summary, started time.Time, r
 		if err := array(w, "inputs", runs, runKeys, decodeAs[analyze.InventorySource], sourceLess, sourceLess, nil); err != nil {
 			return err
 		}
-		if err := array(w, "inputs_given", runs, runKeys, decodeAs[analyze.InputStatus], givenLess, givenBefore, nil); err != nil {
+		unusable := func(st analyze.InputStatus) {
+			if st.Status == analyze.InputUnusable {
+				sum.UnusableInputs = append(sum.UnusableInputs, st.Input+": "+st.Reason)
+			}
+		}
+		if err := array(w, "inputs_given", runs, runKeys, decodeAs[analyze.InputStatus], givenLess, givenBefore, unusable); err != nil {
 			return err
 		}
 		if err := w.value("outputs", outs); err != nil {

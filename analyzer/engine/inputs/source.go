@@ -86,6 +86,10 @@ type Source struct {
 	changed  int    // manifest rows marked changed_during_copy
 	inferred bool   // homes and users were inferred (loose tree)
 	cut      bool   // a bundle read only in part (cut short or corrupt)
+	// unproven: the bundle's .sha256 sidecar names another hash (or
+	// cannot be read), so the file is not provably the one acquired and
+	// none of its members is verified, whatever the manifest says.
+	unproven bool
 	files    []*File
 	byPath   map[string]*File
 	problems []Problem
@@ -389,9 +393,11 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *Router, limits *bund
 		s.input = sp.Label // the rows parsed while reading name it
 	}
 	if sc, err := bundle.CheckSidecar(p); err != nil {
-		s.problem(Problem{Kind: "sidecar", Message: "cannot check " + p + ".sha256: " + err.Error()})
+		s.problem(Problem{Kind: KindSidecar, Message: "cannot check " + p + ".sha256: " + err.Error() + ": its rows are marked verified:false"})
+		s.unproven = true
 	} else if sc.Present && !sc.OK {
-		s.problem(Problem{Kind: "sidecar_mismatch", Message: sc.Msg})
+		s.problem(Problem{Kind: KindSidecarMismatch, Message: sc.Msg + ": the file is not provably the one acquired, so its rows are marked verified:false"})
+		s.unproven = true
 	}
 	f, err := os.Open(p)
 	if err != nil {
@@ -554,8 +560,9 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *Router, limits *bund
 			rec.routes, rec.routed = nil, false // routed again as the manifest says
 		}
 		// Verified only when the hash matched and the collector did not
-		// see the file change while copying it.
-		rec.verified = res.Verified[name] && !e.ChangedDuringCopy
+		// see the file change while copying it, and the bundle is the
+		// file its sidecar names.
+		rec.verified = res.Verified[name] && !e.ChangedDuringCopy && !s.unproven
 		if !rt.Wants(rec.Agent, rec.Kind) {
 			continue
 		}
@@ -784,6 +791,14 @@ func openExtracted(ctx context.Context, dir string, rt *Router) (*Source, error)
 // analyzer refused to open: a link on the way or at the end, a FIFO, a
 // device, a socket (see evidence.go).
 const KindUnsafePath = "unsafe_path"
+
+// KindSidecar and KindSidecarMismatch: a bundle's .sha256 sidecar could
+// not be read, or names another hash than the bundle file's; the bundle
+// is read, every row of it verified:false.
+const (
+	KindSidecar         = "sidecar"
+	KindSidecarMismatch = "sidecar_mismatch"
+)
 
 // KindSkippedSize and KindSkippedSecret are the problem kinds of a path
 // the collector saw and did not collect, over its size limit or under
