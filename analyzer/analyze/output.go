@@ -549,7 +549,13 @@ func writeInventory(c *collected, opts *Options, sessions []timeline.Session, ev
 			if sum.NotFollowed == nil {
 				sum.NotFollowed = map[string][]string{}
 			}
-			sum.NotFollowed[p.Input] = append(sum.NotFollowed[p.Input], p.Message)
+			// Each line names its path: a message that does not (a file
+			// this account cannot open) is said after it.
+			msg := p.Message
+			if p.SourceFile != "" && !strings.Contains(msg, p.SourceFile) {
+				msg = p.SourceFile + ": " + msg
+			}
+			sum.NotFollowed[p.Input] = append(sum.NotFollowed[p.Input], msg)
 		}
 		if p.Kind == inputs.KindLinkOutsideHomes {
 			if sum.FollowedOutside == nil {
