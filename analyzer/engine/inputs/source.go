@@ -515,7 +515,9 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *Router, limits *bund
 		s.problem(Problem{Kind: pr.Kind, SourceFile: pr.Path, Agent: agentOf[pr.Path], Message: pr.String()})
 	}
 	rowOf := map[string]bundle.Entry{} // member name -> its (first) manifest row
+	storeRows := map[string]bool{}     // the paths the manifest has a row for
 	for _, e := range res.Manifest {
+		storeRows[e.Path] = true
 		if _, ok := rowOf[e.ArchivePath]; e.ArchivePath != "" && !ok {
 			rowOf[e.ArchivePath] = e
 		}
@@ -546,6 +548,14 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *Router, limits *bund
 		}
 		if e.Status != bundle.StatusCollected {
 			continue // the manifest says it was not collected (reported): not parsed
+		}
+		if e.SidecarOf != "" {
+			if _, ok := storeRows[e.SidecarOf]; !ok {
+				// The side file of a store the bundle does not hold: named,
+				// not parsed (no parser reads a side file on its own).
+				s.problem(Problem{Kind: KindOrphanSidecar, SourceFile: e.Path, Agent: e.Agent, Message: orphanSidecarMsg(e.Path, e.SidecarOf, e.Size)})
+				continue
+			}
 		}
 		// The manifest wins over the PAX records (a mismatch is reported):
 		// a file is attributed as its manifest row says.
@@ -791,6 +801,23 @@ func openExtracted(ctx context.Context, dir string, rt *Router) (*Source, error)
 // analyzer refused to open: a link on the way or at the end, a FIFO, a
 // device, a socket (see evidence.go).
 const KindUnsafePath = "unsafe_path"
+
+// KindOrphanSidecar: the -wal or -journal of a SQLite store that is not
+// there (the collector collected it as the side file of the absent store,
+// or a loose tree holds it alone). Its pages are the store's records, but
+// SQLite discards a WAL or journal without its database, so nothing of it
+// is read as rows: the problem names it, never passed over.
+const KindOrphanSidecar = "orphan_sidecar"
+
+// orphanSidecarMsg is the orphan_sidecar message for the side file path of
+// size bytes whose store is not there.
+func orphanSidecarMsg(path, store string, size int64) string {
+	what := "journal"
+	if strings.HasSuffix(path, "-wal") {
+		what = "WAL"
+	}
+	return fmt.Sprintf("SQLite %s %s (%d bytes) of the store %s, which is not there (deleted, or never copied): its pages are the store's records, but SQLite discards a %s without its database, so none is read as a row; the file is kept as evidence (carve or rebuild the store from it by hand)", what, path, size, store, what)
+}
 
 // KindSidecar and KindSidecarMismatch: a bundle's .sha256 sidecar could
 // not be read, or names another hash than the bundle file's; the bundle
@@ -1212,6 +1239,10 @@ func openLoose(ctx context.Context, dir string, rt *Router) (*Source, error) {
 					what += fmt.Sprintf(" (to %q)", target)
 				}
 				s.problem(Problem{Kind: KindUnsafePath, SourceFile: orig, Agent: hit.Agent, Message: orig + " is " + what + ": not read"})
+				return nil
+			}
+			if hit.SidecarOf != "" {
+				s.problem(Problem{Kind: KindOrphanSidecar, SourceFile: orig, Agent: hit.Agent, Message: orphanSidecarMsg(orig, strings.TrimSuffix(orig, strings.TrimPrefix(hit.Path, hit.SidecarOf)), hit.Info.Size())})
 				return nil
 			}
 			r := &File{File: parser.File{Path: orig, Rel: hit.Rel, Agent: hit.Agent, Target: hit.Target.ID, Kind: hit.Target.Kind,
