@@ -1,6 +1,7 @@
 package inputs
 
 import (
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -68,6 +69,17 @@ func (s *Source) looseRelocations(h looseHome) []looseReloc {
 	read := func(treeRel, where string) {
 		f, err := OpenIn(h.tree, treeRel)
 		if err != nil {
+			// A start file that is itself a link or not a regular file (a
+			// FIFO planted as .bashrc) is named, as the collector's row for
+			// it: the agent folders it may move are not looked for.
+			if fi, lerr := os.Lstat(filepath.Join(h.tree, filepath.FromSlash(treeRel))); lerr == nil && !fi.IsDir() && (!fi.Mode().IsRegular() || fi.Mode()&os.ModeSymlink != 0) {
+				what := KindOf(fi.Mode())
+				if fi.Mode()&os.ModeSymlink != 0 {
+					t, _ := os.Readlink(filepath.Join(h.tree, filepath.FromSlash(treeRel)))
+					what += fmt.Sprintf(" (to %q)", t)
+				}
+				s.problem(Problem{Kind: KindUnsafePath, SourceFile: where, Message: where + " is " + what + ": a start file where relocation variables may be set, not read: the agent folders it may move are not looked for"})
+			}
 			return
 		}
 		defer f.Close()
