@@ -36,6 +36,9 @@ func (c *MergeCmd) Run() error {
 		fmt.Println(clean(sum.Findings.Line()))
 	}
 	fmt.Printf("written: %s\n", clean(strings.Join(sum.Files, " ")))
+	if n := sum.Unusable + sum.CutShort + sum.Unproven; n > 0 {
+		return &exitError{exitPartial, fmt.Sprintf("the shards hold %d unusable input(s), %d bundle(s) read only in part and %d failing a whole-file check (listed above, in problems.jsonl and run.json): the merged outputs hold only what was read of them, as one run over every input would", sum.Unusable, sum.CutShort, sum.Unproven)}
+	}
 	if sum.Rows == 0 {
 		return &exitError{exitNothing, ""}
 	}

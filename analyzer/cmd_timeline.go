@@ -216,6 +216,9 @@ func (c *TimelineCmd) Run(g *Globals, log zerolog.Logger) error {
 	if n := len(sum.CutShort); n > 0 {
 		return &exitError{exitPartial, fmt.Sprintf("%d bundle(s) read only in part (cut short or corrupt; listed above, in problems.jsonl and run.json's cut_short_inputs): the outputs hold what came before each cut", n)}
 	}
+	if n := sum.UnprovenInputs; n > 0 {
+		return &exitError{exitPartial, fmt.Sprintf("%d bundle(s) failing a whole-file check (a .sha256 sidecar naming another hash, or data after the archive not read; listed above, in problems.jsonl and run.json's unproven_inputs): the outputs hold their rows, marked verified:false where the sidecar does not vouch for them", n)}
+	}
 	if sum.Events == 0 {
 		return &exitError{exitNothing, ""}
 	}

@@ -20,8 +20,12 @@ const exitCodesTimeline = `Exit codes:
      short or corrupt anywhere after its first bytes, the zstd magic or
      age's first line: inside bundle.json, or an encrypted bundle's age
      header or first chunk, nothing of it is read; a truncated problem names
-     the member where it stops; run.json counts them in cut_short_inputs):
-     it is named in the summary, problems.jsonl, run.json and the report`
+     the member where it stops; run.json counts them in cut_short_inputs),
+     or a bundle failed a whole-file check (its .sha256 sidecar names
+     another hash or is unreadable: its rows are verified:false; or data
+     after its archive, such as an appended bundle, was not read; run.json
+     counts them in unproven_inputs): it is named in the summary,
+     problems.jsonl, run.json and the report`
 
 var exitCodes = map[string]string{
 	"report": exitCodesTimeline,
@@ -50,7 +54,11 @@ Exit codes:
      run (its SHA-256 is not the one its run.json records), shards that one
      run would not have made together (another schema, tool version, parser
      set, filter or rule set; a host, input or bundle in two shards), or an
-     output folder that already holds a run`,
+     output folder that already holds a run
+  3  the case's folder was written, but a shard's run held an unusable input,
+     a bundle read only in part or one failing a whole-file check (what one
+     run over every input exits 3 for): named, counted and summed in
+     run.json as that run would`,
 	"parsers": `Exit codes:
   0  printed
   2  bad options`,

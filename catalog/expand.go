@@ -32,6 +32,40 @@ type Hit struct {
 	Excluded bool
 	// Err is set when the directory or entry could not be read.
 	Err error
+	// SidecarOf is set on the -wal or -journal file of a SQLite target's
+	// store that is not there (deleted, or never copied): the walked path
+	// of the absent store. Such a side file holds the store's pages (a
+	// WAL's frames are whole pages), so it is reported, never passed
+	// over because its name is not the target's. A side file beside a
+	// store that is there is not a hit: it travels with its store.
+	SidecarOf string
+}
+
+// orphanSuffixes are the side files that hold a SQLite store's pages
+// (the -shm is an index of the WAL, rebuilt from it, holding no record).
+var orphanSuffixes = []string{"-wal", "-journal"}
+
+// orphanSidecar reports, for the file p (home-relative rel) of a SQLite
+// target whose pattern pat did not match it, the walked path of its absent
+// store when p is that store's -wal or -journal.
+func orphanSidecar(t Target, pat, p, rel string) (string, bool) {
+	if t.Kind != KindSQLite {
+		return "", false
+	}
+	for _, suf := range orphanSuffixes {
+		mainRel, ok := strings.CutSuffix(rel, suf)
+		if !ok || mainRel == "" {
+			continue
+		}
+		if m, _ := doublestar.Match(pat, mainRel); !m {
+			continue
+		}
+		main := strings.TrimSuffix(p, suf)
+		if _, err := os.Lstat(main); errors.Is(err, fs.ErrNotExist) {
+			return main, true
+		}
+	}
+	return "", false
 }
 
 // WalkHome walks every target of every agent in list under the home
@@ -299,10 +333,6 @@ func dirState(segs, rel []string) (descend, literal bool) {
 // prefix "" for an ordinary walk; a followed link's target and the link's
 // home-relative name for WalkLinked).
 func walkFrom(base, prefix, start, pat string, segs []string, agent string, t Target, seen *PathSet, fn func(Hit) error) error {
-	st, err := os.Lstat(start)
-	if err != nil {
-		return nil // nothing there: not an event
-	}
 	relSlash := func(_, p string) string {
 		r := relSlash(base, p)
 		switch {
@@ -314,6 +344,27 @@ func walkFrom(base, prefix, start, pat string, segs []string, agent string, t Ta
 		return prefix + "/" + r
 	}
 	home := base
+	st, err := os.Lstat(start)
+	if err != nil {
+		// Nothing there: not an event, unless it is a SQLite store whose
+		// -wal or -journal is left (a plain path names the store).
+		if t.Kind == KindSQLite && errors.Is(err, fs.ErrNotExist) {
+			for _, suf := range orphanSuffixes {
+				sp := start + suf
+				sst, serr := os.Lstat(sp)
+				if serr != nil {
+					continue
+				}
+				rel := relSlash(home, sp)
+				if main, ok := orphanSidecar(t, pat, sp, rel); ok && seen.Add(sp) {
+					if err := fn(Hit{Path: sp, Rel: rel, Agent: agent, Target: t, Info: sst, SidecarOf: main}); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
+	}
 	rel0 := relSlash(home, start)
 	if !st.IsDir() {
 		if ok, _ := doublestar.Match(pat, rel0); ok && seen.Add(start) {
@@ -378,7 +429,17 @@ func walkFrom(base, prefix, start, pat string, segs []string, agent string, t Ta
 			// directory: report it (never followed) so it gets a row.
 			ok, _ = dirState(segs, strings.Split(rel, "/"))
 		}
-		if !ok || !seen.Add(p) {
+		if !ok {
+			if main, orphan := orphanSidecar(t, pat, p, rel); orphan && seen.Add(p) {
+				info, ierr := d.Info()
+				if ierr != nil {
+					return fn(Hit{Path: p, Rel: rel, Agent: agent, Target: t, Err: ierr, SidecarOf: main})
+				}
+				return fn(Hit{Path: p, Rel: rel, Agent: agent, Target: t, Info: info, SidecarOf: main})
+			}
+			return nil
+		}
+		if !seen.Add(p) {
 			return nil
 		}
 		info, ierr := d.Info()

@@ -391,3 +391,51 @@ func TestWalkLangflow(t *testing.T) {
 		"langflow desktop-db .langflow/data/database.db",
 	})
 }
+
+// TestWalkOrphanSidecars: the -wal and -journal of a SQLite target's store
+// that is gone are hits naming the absent store (SidecarOf), for a
+// wildcard pattern and for one whose last name is literal; beside a store
+// that is there they are not hits (they travel with it), and an -shm alone
+// (an index, no record) is not one.
+func TestWalkOrphanSidecars(t *testing.T) {
+	home := t.TempDir()
+	for _, rel := range []string{
+		".local/share/opencode/opencode.db-wal", // opencode*.db, store gone
+		".local/share/opencode/opencode-dev.db", // a store, with its WAL
+		".local/share/opencode/opencode-dev.db-wal",
+		".local/share/opencode/opencode-old.db-journal", // store gone
+		".local/share/opencode/opencode-x.db-shm",       // an index alone
+		".codex/state_5.sqlite-wal",                     // {.codex,...}/*.sqlite, store gone
+		".crush/crush.db-wal",                           // a literal path, store gone
+	} {
+		p := filepath.Join(home, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte("x"), 0o644)
+	}
+	var got []string
+	err := WalkHome(home, All(), func(h Hit) error {
+		if h.Info != nil && h.Info.IsDir() {
+			return nil
+		}
+		line := h.Agent + " " + h.Target.ID + " " + h.Rel
+		if h.SidecarOf != "" {
+			line += " sidecar of " + relSlash(home, h.SidecarOf)
+		}
+		got = append(got, line)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(got)
+	want := []string{
+		"codex-cli state-db .codex/state_5.sqlite-wal sidecar of .codex/state_5.sqlite",
+		"crush home-db .crush/crush.db-wal sidecar of .crush/crush.db",
+		"opencode db .local/share/opencode/opencode-dev.db",
+		"opencode db .local/share/opencode/opencode-old.db-journal sidecar of .local/share/opencode/opencode-old.db",
+		"opencode db .local/share/opencode/opencode.db-wal sidecar of .local/share/opencode/opencode.db",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("hits:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

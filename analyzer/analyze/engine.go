@@ -127,6 +127,14 @@ type Summary struct {
 	// not name (a merge: the shards' run.json count them, its inputs do
 	// not say which).
 	CutShortUnnamed int
+	// Unproven names, sorted, each bundle that failed a check of the
+	// file as a whole, with what failed: its .sha256 sidecar names
+	// another hash or cannot be read (every row of it is verified:false),
+	// or data after its archive's end (an appended bundle) was not read.
+	// Its rows are written; the summary names it and the exit status is
+	// 3, as for a bundle read only in part.
+	Unproven       []string
+	UnprovenInputs int
 	// Filtered is set when a filter (--agent, --since, --session, ...)
 	// shaped the rows: the summary then names only what it kept.
 	Filtered bool
@@ -177,8 +185,11 @@ type collected struct {
 	parse    *parse.Stage
 	problems []Problem
 	inv      *Inventory
-	// cutShort names the bundles read only in part (Summary.CutShort).
-	cutShort []string
+	// cutShort names the bundles read only in part (Summary.CutShort),
+	// unproven the bundles failing a whole-file check (Summary.Unproven).
+	cutShort       []string
+	unproven       []string
+	unprovenInputs int
 	// bodyEntries are the manifest rows of every input, for the bodyfile.
 	bodyEntries []outputs.BodyEntry
 	// verdicts decide the verified of rows parsed from a bundle's stream
@@ -375,6 +386,7 @@ func Timeline(ctx context.Context, opts Options) (*Summary, error) {
 	c.problems = append(c.problems, c.parse.TakeProblems()...)
 	sum.Inputs = accountInputs(x, units, fails, c.inv)
 	sum.CutShort = slices.Sorted(slices.Values(c.cutShort))
+	sum.Unproven, sum.UnprovenInputs = slices.Sorted(slices.Values(c.unproven)), c.unprovenInputs
 	for _, st := range sum.Inputs {
 		if st.Status == InputUnusable {
 			sum.Failed++
@@ -645,6 +657,10 @@ func runUnit(ctx context.Context, u unit, tmp string, rt *inputs.Router, c *coll
 	c.problems = append(c.problems, s.Problems()...)
 	if facts.CutShort {
 		c.cutShort = append(c.cutShort, facts.Input)
+	}
+	if u := unprovenLines(facts.Input, s.Problems()); len(u) > 0 {
+		c.unproven = append(c.unproven, u...)
+		c.unprovenInputs++
 	}
 	c.inv.addSource(&facts)
 	for _, e := range s.TakeManifest() {

@@ -607,3 +607,33 @@ func TestLooseUnlistableHomesFolder(t *testing.T) {
 		t.Fatalf("summary:\n%s", lines)
 	}
 }
+
+// TestLooseUnreadableFileNamed: a file of a loose home the examiner's
+// account cannot open is an error_read problem, and the summary's "not
+// read" line names its path (the message itself does not). Before, the
+// line was a bare "not read: permission denied (this account cannot read
+// it)", once per file, naming none. Needs an unprivileged user:
+// scripts/test-unprivileged.sh runs it as nobody.
+func TestLooseUnreadableFileNamed(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("running as root, which reads a mode-000 file: scripts/test-unprivileged.sh runs this as user nobody")
+	}
+	rel := ".claude/projects/-home-alice-p/" + looseSID + ".jsonl"
+	home := filepath.Join(writeTree(t, map[string][]byte{"alice/" + rel: session("alice")}), "alice")
+	if err := os.Chmod(filepath.Join(home, filepath.FromSlash(rel)), 0); err != nil {
+		t.Fatal(err)
+	}
+	sum, out, err := timelineErr(t, analyze.Options{Inputs: []string{home}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A copied home's files are named at their own path.
+	path := filepath.ToSlash(filepath.Join(home, filepath.FromSlash(rel)))
+	if got := strings.Join(problemSet(problems(t, out)), "\n"); got != "error_read "+path+": not read: permission denied (this account cannot read it)" {
+		t.Fatalf("problems:\n%s", got)
+	}
+	lines := strings.Join(analyze.SummaryLines(sum), "\n")
+	if !strings.Contains(lines, "  not read under "+home+": 1 path(s): links not followed, files not opened, folders not listed (problems.jsonl: unsafe_path, error_read):\n    "+path+": not read: permission denied (this account cannot read it)\n") {
+		t.Fatalf("summary:\n%s", lines)
+	}
+}

@@ -84,7 +84,11 @@ type RunSummary struct {
 	Unusable   int `json:"unusable_inputs"`
 	// CutShort counts the bundles read only in part (cut short or
 	// corrupt: a truncated problem names where each stops).
-	CutShort        int `json:"cut_short_inputs"`
+	CutShort int `json:"cut_short_inputs"`
+	// Unproven counts the bundles failing a whole-file check: a .sha256
+	// sidecar naming another hash or unreadable (their rows verified:
+	// false), data after the archive's end not read.
+	Unproven        int `json:"unproven_inputs"`
 	DuplicateInputs int `json:"duplicate_inputs"`
 	RepeatsMerged   int `json:"repeats_merged"`
 	RepeatedByID    int `json:"repeated_by_record_id"`
@@ -168,7 +172,7 @@ func writeRunRecord(opts *Options, formats []string, sum *Summary, started time.
 		CommandLine: opts.CommandLine, StartedUTC: timeline.FormatTime(started), EndedUTC: timeline.FormatTime(time.Now().UTC()),
 		Filters: filters(opts), Inputs: sum.Inventory.Sources, InputsGiven: sum.Inputs,
 		Summary: RunSummary{Rows: sum.Events, Undated: sum.Undated, Sessions: sum.Sessions, Problems: sum.Problems, Inputs: sum.Sources,
-			InputsRead: read, Unusable: sum.Failed, CutShort: len(sum.CutShort), DuplicateInputs: dup, RepeatsMerged: sum.RepeatsMerged(), RepeatedByID: sum.RepeatedByID, RepeatedNoID: sum.RepeatedNoID, SecondaryPaired: sum.SecondaryPaired,
+			InputsRead: read, Unusable: sum.Failed, CutShort: len(sum.CutShort), Unproven: sum.UnprovenInputs, DuplicateInputs: dup, RepeatsMerged: sum.RepeatsMerged(), RepeatedByID: sum.RepeatedByID, RepeatedNoID: sum.RepeatedNoID, SecondaryPaired: sum.SecondaryPaired,
 			DuplicateIDs: sum.DuplicateIDs, UndatedDropped: sum.UndatedDropped, RowsHidden: sum.HiddenTotal(), RowsHiddenByType: sum.Hidden}}
 	if rec.Summary.RowsHiddenByType == nil {
 		rec.Summary.RowsHiddenByType = map[string]int{}

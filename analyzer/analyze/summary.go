@@ -58,12 +58,21 @@ func SummaryLines(s *Summary) []string {
 	if n := len(s.CutShort) + s.CutShortUnnamed; n > 0 {
 		line += fmt.Sprintf(", %d read only in part (cut short)", n)
 	}
+	if n := s.UnprovenInputs; n > 0 {
+		line += fmt.Sprintf(", %d failing a whole-file check (sidecar, appended data)", n)
+	}
 	out = append(out, line)
 	for _, in := range s.CutShort {
 		out = append(out, "  read only in part: "+in+": the bundle is cut short or corrupt, read as far as it goes (problems.jsonl: truncated names the member where it stops)")
 	}
 	if n := s.CutShortUnnamed; n > 0 {
 		out = append(out, fmt.Sprintf("  read only in part: %d bundle(s), cut short or corrupt, read as far as each goes (each shard's summary named them; problems.jsonl: truncated names the member where each stops)", n))
+	}
+	for _, u := range s.Unproven {
+		out = append(out, "  "+u)
+	}
+	if n := s.UnprovenInputs - len(s.Unproven); n > 0 && len(s.Unproven) == 0 {
+		out = append(out, fmt.Sprintf("  failing a whole-file check: %d bundle(s) (each shard's summary named them; problems.jsonl: sidecar_mismatch, sidecar, trailing_data)", n))
 	}
 	for _, st := range s.Inputs {
 		switch st.Status {
@@ -173,6 +182,23 @@ func agentLines(inv *Inventory, filtered bool) []string {
 	return out
 }
 
+// unprovenLines are the summary lines of a bundle's whole-file failures
+// among its problems: a .sha256 sidecar that names another hash or cannot
+// be read, data after the archive's end that was not read. Each names the
+// input and says what it means for the rows.
+func unprovenLines(input string, ps []Problem) []string {
+	var out []string
+	for _, p := range ps {
+		switch p.Kind {
+		case inputs.KindSidecarMismatch, inputs.KindSidecar:
+			out = append(out, "sidecar does not vouch for it: "+input+": "+p.Message+" (problems.jsonl: "+p.Kind+")")
+		case bundle.ProblemTrailing:
+			out = append(out, "read only in part: "+input+": "+p.Message+" (problems.jsonl: "+p.Kind+")")
+		}
+	}
+	return out
+}
+
 // maxNotFollowed caps the links a summary names per input; the rest are
 // counted (every one is a row of problems.jsonl).
 const maxNotFollowed = 10
@@ -224,7 +250,13 @@ func (s *Summary) NoteProblem(p Problem, loose bool) {
 		if s.NotFollowed == nil {
 			s.NotFollowed = map[string][]string{}
 		}
-		s.NotFollowed[p.Input] = append(s.NotFollowed[p.Input], p.Message)
+		// Each line names its path: a message that does not (a file
+		// this account cannot open) is said after it.
+		msg := p.Message
+		if p.SourceFile != "" && !strings.Contains(msg, p.SourceFile) {
+			msg = p.SourceFile + ": " + msg
+		}
+		s.NotFollowed[p.Input] = append(s.NotFollowed[p.Input], msg)
 	}
 	if p.Kind == inputs.KindLinkOutsideHomes {
 		if s.FollowedOutside == nil {

@@ -55,8 +55,15 @@ type Summary struct {
 	Shards                     int
 	Rows, Undated              int
 	Sessions, Problems, Inputs int
-	Findings                   *findings.Summary // nil with NoFindings
-	Files                      []string
+	// Unusable, CutShort and Unproven are the shards' run.json counts of
+	// unusable inputs, bundles read only in part and bundles failing a
+	// whole-file check, summed as one run over every input counts them;
+	// UnusableInputs names each unusable input with its reason
+	// ("INPUT: REASON", in inputs_given order).
+	Unusable, CutShort, Unproven int
+	UnusableInputs               []string
+	Findings                     *findings.Summary // nil with NoFindings
+	Files                        []string
 	// Run is the merge as one timeline run over every shard's inputs,
 	// for analyze.SummaryLines: the same summary lines timeline prints
 	// (inputs, agents, rows, repeats, hidden rows, undated rows left out,

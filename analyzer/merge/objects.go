@@ -278,6 +278,8 @@ func writeRunJSON(o Options, shards []*shard, sum *Summary, started time.Time, r
 		rs.Inputs += r.Inputs
 		rs.InputsRead += r.InputsRead
 		rs.Unusable += r.Unusable
+		rs.CutShort += r.CutShort
+		rs.Unproven += r.Unproven
 		rs.DuplicateInputs += r.DuplicateInputs
 		rs.RepeatsMerged += r.RepeatsMerged
 		rs.RepeatedByID += r.RepeatedByID
@@ -303,6 +305,8 @@ func writeRunJSON(o Options, shards []*shard, sum *Summary, started time.Time, r
 	r.RepeatedByID, r.RepeatedNoID, r.Duplicates = rs.RepeatedByID, rs.RepeatedNoID, rs.RepeatedByID+rs.RepeatedNoID
 	r.SecondaryPaired, r.DuplicateIDs, r.UndatedDropped = rs.SecondaryPaired, rs.DuplicateIDs, rs.UndatedDropped
 	r.Hidden, r.Sources, r.Failed, r.CutShortUnnamed = rs.RowsHiddenByType, rs.Inputs, rs.Unusable, rs.CutShort
+	sum.Unusable, sum.CutShort, sum.Unproven = rs.Unusable, rs.CutShort, rs.Unproven
+	r.UnprovenInputs = rs.Unproven
 	var outs []analyze.RunOutput
 	for _, f := range sum.Files {
 		size, h, err := hashFile(f)
@@ -329,7 +333,13 @@ func writeRunJSON(o Options, shards []*shard, sum *Summary, started time.Time, r
 		if err := array(w, "inputs", runs, runKeys, decodeAs[analyze.InventorySource], sourceLess, sourceLess, nil); err != nil {
 			return err
 		}
-		if err := array(w, "inputs_given", runs, runKeys, decodeAs[analyze.InputStatus], givenLess, givenBefore, func(st analyze.InputStatus) { sum.Run.Inputs = append(sum.Run.Inputs, st) }); err != nil {
+		unusable := func(st analyze.InputStatus) {
+			if st.Status == analyze.InputUnusable {
+				sum.UnusableInputs = append(sum.UnusableInputs, st.Input+": "+st.Reason)
+			}
+			sum.Run.Inputs = append(sum.Run.Inputs, st)
+		}
+		if err := array(w, "inputs_given", runs, runKeys, decodeAs[analyze.InputStatus], givenLess, givenBefore, unusable); err != nil {
 			return err
 		}
 		if err := w.value("outputs", outs); err != nil {

@@ -22,6 +22,7 @@ var Kinds = []KindDoc{
 	{KindDuplicateID, "one record id with two contents: both rows are kept, the problem names both places"},
 	{"carve", "the SQLite carver could not read part of a store's freed space or WAL (a corrupt page, a limit reached)"},
 	{"wal_state", "a WAL holding frames that are not the database now (older salts, uncommitted or superseded frames): described, and carved"},
+	{"orphan_sidecar", "the -wal or -journal of a SQLite store that is not there: its pages are the store's records, but SQLite discards it without its database, so none is read as a row; the file is named and kept"},
 	{KindEmptyStore, "a SQLite store with no table at all (an empty file, or a database never written or whose every table was dropped): one problem, not one per table it lacks; nothing is read from it"},
 	{KindUndatedRows, "rows of a file that records no times which no dated record of the session's other files identifies (by a tool call id or an exact prompt text): left undated, time_basis none, counted per file by turn type"},
 	{KindStateConflict, "two values for one session's state (synced, origin, relayed, parent, fork): the first is kept"},

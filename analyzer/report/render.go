@@ -12,6 +12,7 @@ import (
 	json "github.com/go-json-experiment/json/v1"
 
 	"github.com/doubleagent/doubleagent/analyzer/analyze"
+	"github.com/doubleagent/doubleagent/analyzer/engine/inputs"
 	"github.com/doubleagent/doubleagent/analyzer/mdsafe"
 	"github.com/doubleagent/doubleagent/analyzer/timeline"
 	"github.com/doubleagent/doubleagent/bundle"
@@ -336,10 +337,19 @@ func (r *renderer) integrity() {
 			{"verified", s.Verified}, {"collection complete", complete}, {"files changed during copy", fmt.Sprint(s.ChangedDuringCopy)},
 			{"problems", fmt.Sprint(s.Problems)}, {"collector log", logs}}
 		// A bundle cut short: where its stream stops (the truncated row
-		// of problems.jsonl names the member and its path).
+		// of problems.jsonl names the member and its path); one with data
+		// after its archive, or whose sidecar does not vouch for it.
 		for _, p := range r.in.problems {
-			if p.Input == s.Input && p.Kind == bundle.ProblemTruncated && p.Parser == "" {
+			if p.Input != s.Input || p.Parser != "" {
+				continue
+			}
+			switch p.Kind {
+			case bundle.ProblemTruncated, bundle.ProblemTrailing:
 				fields = append(fields, [2]string{"read only in part", p.Message})
+			case inputs.KindSidecarMismatch, inputs.KindSidecar:
+				// The file is not provably the one acquired: said beside
+				// "verified", which then reads none.
+				fields = append(fields, [2]string{"sidecar", p.Message})
 			}
 		}
 		if s.Unusable != "" {

@@ -150,20 +150,27 @@ func (e *Event) TimeString() string {
 	return e.Time.UTC().Format("2006-01-02T15:04:05.000Z")
 }
 
-// Less orders events: by time (undated last), then host, source file,
-// source line, the order the parser emitted the rows of one line (Seq),
-// bundle ID and text. Rows equal on all of these keep their input order
-// under a stable sort, so output is the same run to run.
+// Less orders events: by time to the millisecond the timeline shows
+// (undated last), then host, then the finer time, source file, source
+// line, the order the parser emitted the rows of one line (Seq), bundle
+// ID and text. Rows equal on all of these keep their input order under a
+// stable sort, so output is the same run to run. Host before the finer
+// time: rows of two hosts in one millisecond are in the order merge gives
+// them from the rows alone (it sees only the milliseconds), so a merge of
+// shards is byte for byte one run; one host's rows keep their finer order.
 func Less(a, b *Event) bool {
 	az, bz := a.Time.IsZero(), b.Time.IsZero()
 	if az != bz {
 		return bz
 	}
-	if !a.Time.Equal(b.Time) {
-		return a.Time.Before(b.Time)
+	if am, bm := a.Time.Truncate(time.Millisecond), b.Time.Truncate(time.Millisecond); !am.Equal(bm) {
+		return am.Before(bm)
 	}
 	if c := strings.Compare(a.Host, b.Host); c != 0 {
 		return c < 0
+	}
+	if !a.Time.Equal(b.Time) {
+		return a.Time.Before(b.Time)
 	}
 	if c := strings.Compare(a.SourceFile, b.SourceFile); c != 0 {
 		return c < 0

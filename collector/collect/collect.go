@@ -437,6 +437,13 @@ func (c *collector) handle(ctx context.Context, h Home, hit catalog.Hit) error {
 		e.Type = fileType(hit.Info.Mode())
 		e.Size = hit.Info.Size()
 	}
+	if hit.SidecarOf != "" {
+		// The -wal or -journal of a store that is gone: its pages are
+		// the store's records, so it is collected as the side file of
+		// the absent store, which no row names (the analyzer says so).
+		e.SidecarOf = strings.TrimSuffix(e.Path, strings.TrimPrefix(hit.Path, hit.SidecarOf))
+		c.log.Warn().Str("path", e.Path).Str("store", e.SidecarOf).Msg("SQLite side file whose store is not there: collected")
+	}
 	switch {
 	case c.exclude[filepath.Clean(hit.Path)]:
 		e.Status, e.Error = bundle.StatusSkippedExcluded, "the collector's own output"
@@ -499,7 +506,7 @@ func (c *collector) handle(ctx context.Context, h Home, hit catalog.Hit) error {
 			}
 		}
 	}
-	if hit.Target.Kind == catalog.KindSQLite || isSQLite {
+	if (hit.Target.Kind == catalog.KindSQLite || isSQLite) && hit.SidecarOf == "" {
 		return c.sidecars(h, hit, e, limit, "")
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -73,12 +74,38 @@ func (c *collector) hostEnv(want map[string]bool) []catalog.EnvSetting {
 // end, never a FIFO).
 func (c *collector) homeEnv(h Home, want map[string]bool) []catalog.EnvSetting {
 	var out []catalog.EnvSetting
+	// notRead records a start file that is itself a link or not a regular
+	// file (a FIFO planted as .bashrc): never opened, and a manifest row
+	// says so, since the agent folders it may move are not looked for.
+	notRead := func(rel, p string, fi fs.FileInfo) {
+		e := bundle.Entry{Path: h.Orig + "/" + rel, User: h.User, Home: h.Orig, Type: fileType(fi.Mode()), Size: fi.Size()}
+		why := "a start file where relocation variables may be set (CLAUDE_CONFIG_DIR, CODEX_HOME, ...)"
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			t, _ := os.Readlink(p)
+			e.Status, e.LinkTarget = bundle.StatusSymlink, t
+			e.Error = fmt.Sprintf("link to %q not followed: %s, read only as a regular file with no link on the way: the agent folders it may move are not looked for", t, why)
+		} else {
+			e.Status = bundle.StatusSkippedSpecial
+			e.Error = why + ", which is " + specialWord(e.Type) + ": never opened, so the agent folders it may move are not looked for"
+		}
+		if !c.done.Add("\x00startfile\x00" + p) {
+			return
+		}
+		c.fillMeta(&e, p)
+		c.w.AddEntry(e)
+		c.tick("", h.User)
+	}
 	read := func(rel string, plist bool) {
 		segs := strings.Split(rel, "/")
 		p, link, ok := lstatPath(h.Dir, segs)
 		if !ok {
 			if link != "" {
 				c.log.Warn().Str("user", h.User).Str("file", h.Orig+"/"+rel).Msg("environment file is reached through a link: not read")
+				if link == filepath.Join(h.Dir, filepath.FromSlash(rel)) {
+					if fi, err := os.Lstat(link); err == nil {
+						notRead(rel, link, fi)
+					}
+				}
 			}
 			return
 		}
@@ -86,6 +113,9 @@ func (c *collector) homeEnv(h Home, want map[string]bool) []catalog.EnvSetting {
 		if err != nil || !fi.Mode().IsRegular() {
 			if err == nil {
 				c.log.Warn().Str("user", h.User).Str("file", h.Orig+"/"+rel).Str("type", fileType(fi.Mode())).Msg("environment file is not a regular file: not read")
+				if !fi.IsDir() {
+					notRead(rel, p, fi)
+				}
 			}
 			return
 		}

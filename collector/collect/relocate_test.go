@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -190,5 +191,36 @@ func TestProcEnv(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("CODEX_HOME of pid %d not found: %+v", cmd.Process.Pid, got)
+	}
+}
+
+// TestStartFileNotRegular: a start file that is a FIFO (never opened) or a
+// link (never followed) is a manifest row saying so, since the agent
+// folders it may move are not looked for; before, it was a log line only
+// and the analyzer said nothing. A start file reached through a linked
+// folder (~/.config -> elsewhere) gets no row of its own.
+func TestStartFileNotRegular(t *testing.T) {
+	root := t.TempDir()
+	put(t, root, "etc/passwd", "alice:x:1000:1000::/home/alice:/bin/bash\n")
+	put(t, root, "home/alice/.claude/settings.json", "{}")
+	put(t, root, "home/alice/dotfiles/zshrc", "export CODEX_HOME=/data/codex\n")
+	if err := syscall.Mkfifo(root+"/home/alice/.bashrc", 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("dotfiles/zshrc", root+"/home/alice/.zshrc"); err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := run(t, t.Context(), Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, vr := verify(t, b, bundle.ProblemRowError)
+	m := byPath(vr.Manifest)
+	const why = "a start file where relocation variables may be set (CLAUDE_CONFIG_DIR, CODEX_HOME, ...)"
+	if e := m["/home/alice/.bashrc"]; e.Status != bundle.StatusSkippedSpecial || e.Type != "fifo" || e.Error != why+", which is a FIFO: never opened, so the agent folders it may move are not looked for" {
+		t.Errorf(".bashrc row %+v", e)
+	}
+	if e := m["/home/alice/.zshrc"]; e.Status != bundle.StatusSymlink || e.LinkTarget != "dotfiles/zshrc" || e.Error != `link to "dotfiles/zshrc" not followed: `+why+", read only as a regular file with no link on the way: the agent folders it may move are not looked for" {
+		t.Errorf(".zshrc row %+v", e)
 	}
 }

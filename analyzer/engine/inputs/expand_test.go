@@ -87,3 +87,40 @@ func TestNothingUnseenPlainInputErrors(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestExpandFolderNamedLikeABundle: in a folder of evidence, a folder named
+// like a bundle that is not an extracted collection (empty, or holding
+// something else) is unusable with its reason, where before it was
+// passed over, counted nowhere; a home whose project folder is so named is
+// still a home.
+func TestExpandFolderNamedLikeABundle(t *testing.T) {
+	dir := t.TempDir()
+	frame := []byte{0x28, 0xb5, 0x2f, 0xfd, 1, 2, 3}
+	os.WriteFile(filepath.Join(dir, "a.tar.zst"), frame, 0o600)
+	os.Mkdir(filepath.Join(dir, "empty.tar.zst"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "other.tar"), 0o755)
+	os.WriteFile(filepath.Join(dir, "other.tar", "readme"), []byte("x"), 0o600)
+	x := inputs.Expand([]string{dir})
+	got := ""
+	for _, u := range x.Units {
+		got += u.Kind + " " + filepath.Base(u.Path) + "\n"
+	}
+	for _, st := range x.Statuses {
+		got += st.Status + " " + st.Kind + " " + filepath.Base(st.Input) + ": " + st.Reason + "\n"
+	}
+	for _, p := range x.Problems {
+		got += "problem " + p.Kind + " " + filepath.Base(p.Input) + "\n"
+	}
+	why := ": a folder named like a bundle, not shaped like an extracted collection (no bundle.json, manifest.jsonl, log.jsonl or files/ of original paths): not read\n"
+	want := "bundle a.tar.zst\nunusable bundle empty.tar.zst" + why + "unusable bundle other.tar" + why + "problem unusable_input empty.tar.zst\nproblem unusable_input other.tar\n"
+	if got != want {
+		t.Errorf("expansion:\n%s\nwant:\n%s", got, want)
+	}
+	home := filepath.Join(t.TempDir(), "alice")
+	os.MkdirAll(filepath.Join(home, ".claude", "projects"), 0o755)
+	os.Mkdir(filepath.Join(home, "backup.tar"), 0o755)
+	x = inputs.Expand([]string{home})
+	if len(x.Units) != 1 || x.Units[0].Kind != inputs.KindLoose || len(x.Statuses) != 0 {
+		t.Errorf("a home with a folder named backup.tar: units %+v, statuses %+v", x.Units, x.Statuses)
+	}
+}

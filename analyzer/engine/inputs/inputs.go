@@ -269,7 +269,8 @@ func (x *Expansion) sidecar(p, folder string, given map[string]bool) {
 // starting with a zstd frame, a folder shaped like an extracted
 // collection) or an unusable input with its reason (a file named like a
 // bundle that is not one, an empty file, a link or a FIFO so named, a
-// .sha256 sidecar whose bundle is not there). Its other entries are not
+// folder so named that is not an extracted collection, a .sha256 sidecar
+// whose bundle is not there). Its other entries are not
 // read (a folder of evidence is never also a loose home).
 func (x *Expansion) ExpandFolder(p string) {
 	if IsExtracted(p) {
@@ -284,7 +285,7 @@ func (x *Expansion) ExpandFolder(p string) {
 	var units []Unit
 	var statuses []InputStatus
 	sub := &Expansion{}
-	var sidecars []string
+	var sidecars, namedDirs []string
 	for _, e := range ents {
 		fp := filepath.Join(p, e.Name())
 		t := e.Type()
@@ -297,6 +298,8 @@ func (x *Expansion) ExpandFolder(p string) {
 			sub.reject(InputStatus{Input: fp, Folder: p, Kind: KindBundle, Reason: rejectFile(fp)})
 		case t.IsDir() && IsExtracted(fp):
 			units = append(units, Unit{Path: fp, Kind: KindExtracted, Folder: p})
+		case t.IsDir() && evidenceName(e.Name()):
+			namedDirs = append(namedDirs, fp)
 		case !t.IsRegular() && !t.IsDir() && (evidenceName(e.Name()) || strings.HasSuffix(strings.ToLower(e.Name()), ".sha256")):
 			what := KindOf(t)
 			if t&os.ModeSymlink != 0 {
@@ -309,6 +312,14 @@ func (x *Expansion) ExpandFolder(p string) {
 	}
 	for _, sc := range sidecars {
 		sub.sidecar(sc, p, nil)
+	}
+	if len(units) > 0 || len(sub.Statuses) > 0 {
+		// In a folder of evidence, a folder named like a bundle that is
+		// not shaped like an extracted collection is named, never passed
+		// over (a folder of a home so named leaves the home a home).
+		for _, d := range namedDirs {
+			sub.reject(InputStatus{Input: d, Folder: p, Kind: KindBundle, Reason: "a folder named like a bundle, not shaped like an extracted collection (no bundle.json, manifest.jsonl, log.jsonl or files/ of original paths): not read"})
+		}
 	}
 	statuses = append(statuses, sub.Statuses...)
 	if len(units) == 0 && len(statuses) == 0 {

@@ -1,6 +1,7 @@
 package inputs
 
 import (
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -15,9 +16,11 @@ import (
 // Relocated agent folders in a loose tree. As the collector does
 // (collector/collect/relocate.go), the catalog's relocation variables
 // (CLAUDE_CONFIG_DIR, CODEX_HOME, XDG_CONFIG_HOME, ...) are read from the
-// home's start files (catalog.HomeEnvFiles, HomeEnvDirs) and, in an image,
-// the image's environment files (HostEnvFiles, HostEnvDirs), each opened
-// by the evidence rule (OpenIn); the folder a value names is read as if it
+// home's start files (catalog.HomeEnvFiles, HomeEnvDirs), its systemd
+// user units (catalog.HomeUnitDirs) and, in an image, the image's
+// environment files (HostEnvFiles, HostEnvDirs) and service units
+// (SystemUnitDirs, of the home's user by User= or root's without one;
+// HostUserUnitDirs), each opened by the evidence rule (OpenIn); the folder a value names is read as if it
 // stood at the agent's default place, its rows named at its own path. A
 // folder is looked for in the tree only: inside the home (a copied home
 // or folder of homes) or, in an image, anywhere in the image, resolved by
@@ -66,6 +69,17 @@ func (s *Source) looseRelocations(h looseHome) []looseReloc {
 	read := func(treeRel, where string) {
 		f, err := OpenIn(h.tree, treeRel)
 		if err != nil {
+			// A start file that is itself a link or not a regular file (a
+			// FIFO planted as .bashrc) is named, as the collector's row for
+			// it: the agent folders it may move are not looked for.
+			if fi, lerr := os.Lstat(filepath.Join(h.tree, filepath.FromSlash(treeRel))); lerr == nil && !fi.IsDir() && (!fi.Mode().IsRegular() || fi.Mode()&os.ModeSymlink != 0) {
+				what := KindOf(fi.Mode())
+				if fi.Mode()&os.ModeSymlink != 0 {
+					t, _ := os.Readlink(filepath.Join(h.tree, filepath.FromSlash(treeRel)))
+					what += fmt.Sprintf(" (to %q)", t)
+				}
+				s.problem(Problem{Kind: KindUnsafePath, SourceFile: where, Message: where + " is " + what + ": a start file where relocation variables may be set, not read: the agent folders it may move are not looked for"})
+			}
 			return
 		}
 		defer f.Close()
@@ -105,6 +119,7 @@ func (s *Source) looseRelocations(h looseHome) []looseReloc {
 		}
 		return "", false
 	}
+	settings = append(settings, s.looseUnits(h, image, treeRelOf, want)...)
 	said := map[string]bool{}
 	// base is the folder the setting names (host is it, or a sub-folder of
 	// it an agent keeps there); "" for the catalog's alternate places.
@@ -158,6 +173,19 @@ func (s *Source) looseRelocations(h looseHome) []looseReloc {
 	for _, st := range settings {
 		via := st.Name + "=" + st.Value + " in " + st.Where
 		v, why := catalog.ExpandRelocation(st.Value, h.orig)
+		if st.Systemd {
+			// As the collector takes a unit's value: %h is the home, no $
+			// expansion, and only an absolute path names a folder.
+			var ok bool
+			v, ok = catalog.ExpandUnitValue(st.Value, h.orig)
+			why = ""
+			switch {
+			case !ok:
+				v, why = "", "its value uses a systemd specifier other than %h (or a lone %): the folder it names is not walked, never guessed"
+			case !strings.HasPrefix(v, "/"):
+				v, why = "", "its value is not an absolute path (it would be taken from whatever folder the agent starts in): the folder it names is not walked, never guessed"
+			}
+		}
 		if why != "" {
 			// As the collector's error_read row for it: the setting is
 			// named, never left to a log.
@@ -202,4 +230,87 @@ func joinSub(v, sub string) string {
 		return path.Clean(v)
 	}
 	return path.Join(v, sub)
+}
+
+// looseUnits reads the service units that may set relocation variables
+// for the loose home h, as the collector reads them
+// (collector/collect/relocate.go, hostUnits and homeUnits): the home's
+// user units and, in an image, the system units whose User= is the home's
+// user (root's when none) and the host's user units; each unit file,
+// drop-in and EnvironmentFile= is opened by the evidence rule (OpenIn),
+// never through a link; a unit masked by a link is not read. treeRelOf
+// maps a host path onto the tree.
+func (s *Source) looseUnits(h looseHome, image bool, treeRelOf func(string) (string, bool), want map[string]bool) []catalog.EnvSetting {
+	list := func(dir string) []string {
+		rel, ok := treeRelOf(dir)
+		if !ok {
+			return nil
+		}
+		ents, _ := os.ReadDir(filepath.Join(h.tree, filepath.FromSlash(rel)))
+		var names []string
+		for _, e := range ents {
+			if e.Type()&os.ModeSymlink == 0 {
+				names = append(names, e.Name())
+			}
+		}
+		return names
+	}
+	open := func(host string) (*os.File, error) {
+		rel, ok := treeRelOf(host)
+		if !ok {
+			return nil, os.ErrNotExist
+		}
+		return OpenIn(h.tree, rel)
+	}
+	read := func(srcs []catalog.UnitSource, ok func(unitUser string) bool) []catalog.EnvSetting {
+		var out []catalog.EnvSetting
+		for _, src := range srcs {
+			u := catalog.UnitEnv{Unit: src.Name}
+			for _, p := range src.Files {
+				if f, err := open(p); err == nil {
+					u.Read(f, p, want)
+					f.Close()
+				}
+			}
+			for _, ef := range u.EnvFiles {
+				f, err := open(ef.Value)
+				if err != nil {
+					continue
+				}
+				for _, st := range catalog.ReadEnvFile(f, ef.Value, false, want) {
+					st.Systemd = true
+					st.Where += " (EnvironmentFile= of " + ef.Where + ")"
+					u.Settings = append(u.Settings, st)
+				}
+				f.Close()
+			}
+			if len(u.Settings) == 0 || !ok(u.User) {
+				continue
+			}
+			desc := src.Name
+			if u.User != "" {
+				desc += ", User=" + u.User
+			}
+			for i := range u.Settings {
+				u.Settings[i].Where += " (" + desc + ")"
+			}
+			out = append(out, u.Settings...)
+		}
+		return out
+	}
+	var dirs []string
+	for _, d := range catalog.HomeUnitDirs {
+		dirs = append(dirs, h.orig+"/"+d)
+	}
+	out := read(catalog.UnitSources(dirs, list), func(string) bool { return true })
+	if image {
+		out = append(out, read(catalog.UnitSources(catalog.SystemUnitDirs, list), func(u string) bool {
+			if u == "" {
+				u = "root"
+			}
+			return u == h.user
+		})...)
+		out = append(out, read(catalog.UnitSources(catalog.HostUserUnitDirs, list), func(string) bool { return true })...)
+	}
+	return out
 }

@@ -86,6 +86,10 @@ type Source struct {
 	changed  int    // manifest rows marked changed_during_copy
 	inferred bool   // homes and users were inferred (loose tree)
 	cut      bool   // a bundle read only in part (cut short or corrupt)
+	// unproven: the bundle's .sha256 sidecar names another hash (or
+	// cannot be read), so the file is not provably the one acquired and
+	// none of its members is verified, whatever the manifest says.
+	unproven bool
 	files    []*File
 	byPath   map[string]*File
 	problems []Problem
@@ -401,9 +405,11 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *Router, limits *bund
 		s.input = sp.Label // the rows parsed while reading name it
 	}
 	if sc, err := bundle.CheckSidecar(p); err != nil {
-		s.problem(Problem{Kind: "sidecar", Message: "cannot check " + p + ".sha256: " + err.Error()})
+		s.problem(Problem{Kind: KindSidecar, Message: "cannot check " + p + ".sha256: " + err.Error() + ": its rows are marked verified:false"})
+		s.unproven = true
 	} else if sc.Present && !sc.OK {
-		s.problem(Problem{Kind: "sidecar_mismatch", Message: sc.Msg})
+		s.problem(Problem{Kind: KindSidecarMismatch, Message: sc.Msg + ": the file is not provably the one acquired, so its rows are marked verified:false"})
+		s.unproven = true
 	}
 	f, err := os.Open(p)
 	if err != nil {
@@ -531,7 +537,9 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *Router, limits *bund
 		s.problem(Problem{Kind: pr.Kind, SourceFile: pr.Path, Agent: agentOf[pr.Path], Message: pr.String()})
 	}
 	rowOf := map[string]bundle.Entry{} // member name -> its (first) manifest row
+	storeRows := map[string]bool{}     // the paths the manifest has a row for
 	for _, e := range res.Manifest {
+		storeRows[e.Path] = true
 		if _, ok := rowOf[e.ArchivePath]; e.ArchivePath != "" && !ok {
 			rowOf[e.ArchivePath] = e
 		}
@@ -563,6 +571,14 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *Router, limits *bund
 		if e.Status != bundle.StatusCollected {
 			continue // the manifest says it was not collected (reported): not parsed
 		}
+		if e.SidecarOf != "" {
+			if _, ok := storeRows[e.SidecarOf]; !ok {
+				// The side file of a store the bundle does not hold: named,
+				// not parsed (no parser reads a side file on its own).
+				s.problem(Problem{Kind: KindOrphanSidecar, SourceFile: e.Path, Agent: e.Agent, Message: orphanSidecarMsg(e.Path, e.SidecarOf, e.Size)})
+				continue
+			}
+		}
 		// The manifest wins over the PAX records (a mismatch is reported):
 		// a file is attributed as its manifest row says.
 		mt := bundle.MemberMTime(e)
@@ -576,8 +592,9 @@ func openBundle(ctx context.Context, p, tmpRoot string, rt *Router, limits *bund
 			rec.routes, rec.routed = nil, false // routed again as the manifest says
 		}
 		// Verified only when the hash matched and the collector did not
-		// see the file change while copying it.
-		rec.verified = res.Verified[name] && !e.ChangedDuringCopy
+		// see the file change while copying it, and the bundle is the
+		// file its sidecar names.
+		rec.verified = res.Verified[name] && !e.ChangedDuringCopy && !s.unproven
 		if !rt.Wants(rec.Agent, rec.Kind) {
 			continue
 		}
@@ -815,6 +832,31 @@ func openExtracted(ctx context.Context, dir string, rt *Router) (*Source, error)
 // analyzer refused to open: a link on the way or at the end, a FIFO, a
 // device, a socket (see evidence.go).
 const KindUnsafePath = "unsafe_path"
+
+// KindOrphanSidecar: the -wal or -journal of a SQLite store that is not
+// there (the collector collected it as the side file of the absent store,
+// or a loose tree holds it alone). Its pages are the store's records, but
+// SQLite discards a WAL or journal without its database, so nothing of it
+// is read as rows: the problem names it, never passed over.
+const KindOrphanSidecar = "orphan_sidecar"
+
+// orphanSidecarMsg is the orphan_sidecar message for the side file path of
+// size bytes whose store is not there.
+func orphanSidecarMsg(path, store string, size int64) string {
+	what := "journal"
+	if strings.HasSuffix(path, "-wal") {
+		what = "WAL"
+	}
+	return fmt.Sprintf("SQLite %s %s (%d bytes) of the store %s, which is not there (deleted, or never copied): its pages are the store's records, but SQLite discards a %s without its database, so none is read as a row; the file is kept as evidence (carve or rebuild the store from it by hand)", what, path, size, store, what)
+}
+
+// KindSidecar and KindSidecarMismatch: a bundle's .sha256 sidecar could
+// not be read, or names another hash than the bundle file's; the bundle
+// is read, every row of it verified:false.
+const (
+	KindSidecar         = "sidecar"
+	KindSidecarMismatch = "sidecar_mismatch"
+)
 
 // KindSkippedSize and KindSkippedSecret are the problem kinds of a path
 // the collector saw and did not collect, over its size limit or under
@@ -1234,6 +1276,10 @@ func openLoose(ctx context.Context, dir string, rt *Router) (*Source, error) {
 					what += fmt.Sprintf(" (to %q)", target)
 				}
 				s.problem(Problem{Kind: KindUnsafePath, SourceFile: orig, Agent: hit.Agent, Message: orig + " is " + what + ": not read"})
+				return nil
+			}
+			if hit.SidecarOf != "" {
+				s.problem(Problem{Kind: KindOrphanSidecar, SourceFile: orig, Agent: hit.Agent, Message: orphanSidecarMsg(orig, strings.TrimSuffix(orig, strings.TrimPrefix(hit.Path, hit.SidecarOf)), hit.Info.Size())})
 				return nil
 			}
 			r := &File{File: parser.File{Path: orig, Rel: hit.Rel, Agent: hit.Agent, Target: hit.Target.ID, Kind: hit.Target.Kind,
