@@ -194,3 +194,66 @@ func TestLightScratchReused(t *testing.T) {
 		t.Errorf("light: %v allocations a line, want 0", n)
 	}
 }
+
+// TestFillSkippedMatchesDecode: wherever fillSkipped takes a line (a
+// record of a type that gives no row, filled from the prescan's spans),
+// its record is exactly what decode makes of light's smaller line, and it
+// takes no line decode refuses, on every fixture line and the mutations.
+func TestFillSkippedMatchesDecode(t *testing.T) {
+	rd := newRecordDecoder()
+	var taken, left, n int
+	check := func(line []byte) {
+		small, ok := rd.light.light(line)
+		if !ok || !rd.light.skip {
+			return
+		}
+		n++
+		var fast, slow record
+		if !rd.fillSkipped(line, &fast) {
+			left++
+			return
+		}
+		switch {
+		case !rd.decode(small, &slow):
+			t.Errorf("fillSkipped took a line decode refuses: %.300s", line)
+		case !reflect.DeepEqual(fast, slow):
+			t.Errorf("fillSkipped filled differently:\n%.300s\nfill   %+v\ndecode %+v", line, fast, slow)
+		default:
+			taken++
+		}
+	}
+	extra := [][]byte{
+		[]byte(`{"type":"cost-state","sessionId":"s","n":01}`),
+		[]byte(`{"type":"cost-state","sessionId":"s","n":[1,]}`),
+		[]byte(`{"type":"cost-state","sessionId":"s","n":1}` + "\v"),
+		[]byte(`{"type":"cost-state","sessionId":"s","n":1}` + "\u00a0"),
+		[]byte(`{"type":"cost-state","sessionId":"s","isMeta":"x"}`),
+		[]byte(`{"type":"cost-state","sessionId":"s","sessionid":"t"}`),
+		[]byte(`{"type":"cost-state","sessionId":"s","sessionId":"t"}`),
+		[]byte(`{"type":"cost-state","sessionId":"s\u0041"}`),
+		[]byte(`{"type":"cost-state","sessionId":"s","isSidechain":true,"parentUuid":"p","agentId":"a","cwd":"/x","uuid":"u","timestamp":"t"}`),
+		[]byte(`{"type":"cost-state","isSidechain":1}`),
+		[]byte(`{"type":"cost-state","parentUuid":null,"x":{"a":"` + strings.Repeat("y", 300) + `"}}`),
+		[]byte(`{"type":"api-request-blob","content":[` + strings.Repeat(`"y",`, 100) + `"z"]}`),
+		[]byte(`{"type":"api-request-blob","summary":"` + strings.Repeat("y", 300) + `"}`),
+		[]byte(`{"type":"api-request-blob","toolUseResult":"` + strings.Repeat("y", 300) + `"}`),
+		[]byte(`{"type":"api-request-blob","message":{"role":"user","content":"` + strings.Repeat("y", 300) + `"}}`),
+		[]byte(`{"type":"api-request-blob","timestamp":"2026-01-01T00:00:00Z` + "\t" + `"}`),
+		[]byte("{\"type\":\"api-request-blob\",\"cwd\":\"/h\xc3\xa9\"}"),
+	}
+	lines := transcriptLines(t)
+	for _, line := range lines {
+		check(line)
+	}
+	realN, realTaken := n, taken
+	for _, line := range append(lines, extra...) {
+		for _, m := range append(mutations(line), line) {
+			check(m)
+		}
+	}
+	t.Logf("%d skipped-type lines of the fixtures: %d filled from the prescan; with the mutations %d lines, %d filled, %d left to decode",
+		realN, realTaken, n, taken, left)
+	if realTaken < realN*8/10 || left < 1000 {
+		t.Errorf("%d of %d fixture lines filled, %d lines left in all: the comparison tests too little", realTaken, realN, left)
+	}
+}

@@ -137,6 +137,11 @@ func Parse(ctx context.Context, in *parser.Input, out parser.Sink, o Options) er
 		t.line, t.rows, t.marked, t.typ = n, 0, false, ""
 		dec := line
 		if small, ok := t.rd.light.light(line); ok {
+			if rec := t.rd.record(); t.rd.fillSkipped(line, rec) {
+				t.record(rec, line)
+				t.unmarked(n)
+				return nil
+			}
 			dec = small
 		}
 		if rec := t.rd.record(); t.rd.decode(dec, rec) {
@@ -442,7 +447,14 @@ func lightRecord(line []byte) ([]byte, bool) {
 type lightScratch struct {
 	big []span
 	out []byte
+	// members are the line's top-level members as the scan found them
+	// (key and value spans of the line); skip is set when the line is a
+	// skipTypes record (recordDecoder.fillSkipped reads both).
+	members []member
+	skip    bool
 }
+
+type member struct{ key, val span }
 
 type span struct{ at, end int }
 
@@ -455,10 +467,14 @@ func (sc *lightScratch) light(line []byte) ([]byte, bool) {
 	var typ []byte
 	var att span
 	big := sc.big[:0]
-	defer func() { sc.big = big[:0] }()
+	members := sc.members[:0]
+	sc.skip = false
+	defer func() { sc.big, sc.members = big[:0], members }()
 	message := false
 	if !parser.TopFields(line, func(k, v []byte) bool {
 		at := cap(line) - cap(v)
+		ka := cap(line) - cap(k)
+		members = append(members, member{span{ka, ka + len(k)}, span{at, at + len(v)}})
 		switch string(k) {
 		case "type":
 			typ = v
@@ -491,6 +507,7 @@ func (sc *lightScratch) light(line []byte) ([]byte, bool) {
 	switch {
 	case skipTypes[string(ts)] != "":
 		repl, with = big, []byte("null")
+		sc.skip = true
 	case string(ts) == "attachment" && att.end > 0:
 		var at []byte
 		if !parser.TopFields(line[att.at:att.end], func(k, v []byte) bool {
