@@ -11,6 +11,7 @@ import (
 
 	json "github.com/go-json-experiment/json/v1"
 
+	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
 )
 
@@ -255,5 +256,58 @@ func TestFillSkippedMatchesDecode(t *testing.T) {
 		realN, realTaken, n, taken, left)
 	if realTaken < realN*8/10 || left < 1000 {
 		t.Errorf("%d of %d fixture lines filled, %d lines left in all: the comparison tests too little", realTaken, realN, left)
+	}
+}
+
+// TestStringListMatchesUnmarshal: stringList decodes what json.Unmarshal
+// into a []string decodes, and fails where it fails; deferredDelta is
+// json.Unmarshal of the attachment into the five lists; plainKey keys
+// are what json.Marshal writes.
+func TestStringListMatchesUnmarshal(t *testing.T) {
+	for _, c := range []string{`[]`, `null`, ` null `, `["a","b"]`, `[ "a" , "b" ]`, `["a",]`, `["a" "b"]`, `["a"]x`, `["a\"b"]`, `["\u00e9"]`,
+		"[\"\xff\"]", "[\"é\"]", `[null]`, `["a",null]`, `[1]`, `"a"`, `{}`, `[`, `["a"`, "[\"a\tb\"]", `[[]]`, `["<&>"]`} {
+		var got, want []string
+		gok := stringList([]byte(c), &got)
+		werr := json.Unmarshal([]byte(c), &want)
+		if gok != (werr == nil) || (gok && !reflect.DeepEqual(got, want)) {
+			t.Errorf("stringList(%s) = %q, %v; json.Unmarshal: %q, %v", c, got, gok, want, werr)
+		}
+	}
+	type lists struct {
+		Added    []string `json:"addedNames"`
+		Removed  []string `json:"removedNames"`
+		Pending  []string `json:"pendingMcpServers"`
+		NeedAuth []string `json:"needsAuthMcpServers"`
+		Failed   []string `json:"failedMcpServers"`
+	}
+	for _, c := range []string{
+		`{"type":"deferred_tools_delta","addedNames":["A","B"],"removedNames":[],"pendingMcpServers":null,"failedMcpServers":["x"]}`,
+		`{"type":"deferred_tools_delta","addedNames":["A"],"addednames":["B"]}`,
+		`{"type":"deferred_tools_delta","AddedNames":["B"]}`,
+		`{"type":"deferred_tools_delta","addedNames":"A"}`,
+		`{"type":"deferred_tools_delta","addedNames":["A"],"addedNames":["C"]}`,
+		`{"type":"deferred_tools_delta","needsAuthMcpServers":[1]}`,
+		`{"type":"deferred_tools_delta","failedMcpServers":["\u0041"]}`,
+	} {
+		a := map[string][]byte{}
+		if !parser.TopMapInto(a, []byte(c), nil) {
+			t.Fatal(c)
+		}
+		var got, want lists
+		gok := deferredDelta(a, []byte(c), &got.Added, &got.Removed, &got.Pending, &got.NeedAuth, &got.Failed)
+		werr := json.Unmarshal([]byte(c), &want)
+		if gok != (werr == nil) || (gok && !reflect.DeepEqual(got, want)) {
+			t.Errorf("deferredDelta(%s) = %+v, %v; json.Unmarshal: %+v, %v", c, got, gok, want, werr)
+		}
+	}
+	for c := 0; c < 0x80; c++ {
+		k := "k" + string(rune(c))
+		q, _ := json.Marshal(k)
+		if plainKey(k) && string(q) != `"`+k+`"` {
+			t.Errorf("plainKey(%q) but json.Marshal writes %s", k, q)
+		}
+	}
+	if !plainKey("snapshot") || plainKey("é") {
+		t.Error("plainKey")
 	}
 }

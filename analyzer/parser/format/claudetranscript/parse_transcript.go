@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	json "github.com/go-json-experiment/json/v1"
 
@@ -1379,7 +1380,7 @@ func (t *transcript) attachment(raw json.RawMessage) {
 			NeedAuth []string `json:"needsAuthMcpServers"`
 			Failed   []string `json:"failedMcpServers"`
 		}
-		if json.Unmarshal(raw, &d) == nil {
+		if deferredDelta(a, raw, &d.Added, &d.Removed, &d.Pending, &d.NeedAuth, &d.Failed) {
 			var parts []string
 			for _, kv := range []struct {
 				k string
@@ -1397,9 +1398,9 @@ func (t *transcript) attachment(raw json.RawMessage) {
 		t.environment(a)
 	}
 	switch {
-	case a["names"] != nil && json.Unmarshal(a["names"], &list) == nil:
+	case a["names"] != nil && stringList(a["names"], &list):
 		detail = strings.Join(list, ", ")
-	case a["addedTypes"] != nil && json.Unmarshal(a["addedTypes"], &list) == nil:
+	case a["addedTypes"] != nil && stringList(a["addedTypes"], &list):
 		detail = strings.Join(list, ", ")
 	case parser.StringValue(a["content"]) != "":
 		detail = parser.StringValue(a["content"])
@@ -1427,8 +1428,14 @@ func membersJSON(m map[string][]byte, except ...string) string {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		kq, _ := json.Marshal(k)
-		b.Write(kq)
+		if plainKey(k) {
+			b.WriteByte('"')
+			b.WriteString(k)
+			b.WriteByte('"')
+		} else {
+			kq, _ := json.Marshal(k)
+			b.Write(kq)
+		}
 		b.WriteByte(':')
 		var c bytes.Buffer
 		if json.Compact(&c, m[k]) != nil {
@@ -1439,6 +1446,120 @@ func membersJSON(m map[string][]byte, except ...string) string {
 	}
 	b.WriteByte('}')
 	return b.String()
+}
+
+// plainKey reports a key json.Marshal writes as its bytes in quotes:
+// printable ASCII with nothing it escapes (a quote, a backslash, <, >, &).
+func plainKey(k string) bool {
+	for i := 0; i < len(k); i++ {
+		switch c := k[i]; {
+		case c < 0x20, c >= 0x7f, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			return false
+		}
+	}
+	return true
+}
+
+// deferredNames are the members of a deferred_tools_delta attachment
+// attachment reads, in the order of deferredDelta's lists.
+var deferredNames = [...]string{"addedNames", "removedNames", "pendingMcpServers", "needsAuthMcpServers", "failedMcpServers"}
+
+// deferredDelta fills the lists from a deferred_tools_delta attachment's
+// members a (raw, the attachment, validated by the record's decode), as
+// json.Unmarshal of raw into a struct of those five []string fields does,
+// and reports whether that would have succeeded. A member named like one
+// of them in another case (json.Unmarshal matches names without case) is
+// left to json.Unmarshal.
+func deferredDelta(a map[string][]byte, raw []byte, lists ...*[]string) bool {
+	for k := range a {
+		for _, n := range deferredNames {
+			if k != n && strings.EqualFold(k, n) {
+				var d struct {
+					Added    []string `json:"addedNames"`
+					Removed  []string `json:"removedNames"`
+					Pending  []string `json:"pendingMcpServers"`
+					NeedAuth []string `json:"needsAuthMcpServers"`
+					Failed   []string `json:"failedMcpServers"`
+				}
+				err := json.Unmarshal(raw, &d)
+				*lists[0], *lists[1], *lists[2], *lists[3], *lists[4] = d.Added, d.Removed, d.Pending, d.NeedAuth, d.Failed
+				return err == nil
+			}
+		}
+	}
+	for i, n := range deferredNames {
+		if v, ok := a[n]; ok && !stringList(v, lists[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// stringList decodes raw, a JSON value, into *list as json.Unmarshal into
+// a []string does (null leaves it nil), and reports whether it succeeded:
+// an array of plain strings is read from its bytes, any other value by
+// json.Unmarshal (TestStringListMatchesUnmarshal).
+func stringList(raw []byte, list *[]string) bool {
+	*list = nil
+	b := bytes.TrimSpace(raw)
+	if string(b) == "null" {
+		return true
+	}
+	if out, ok := plainStringList(b); ok {
+		*list = out
+		return true
+	}
+	*list = nil
+	return json.Unmarshal(raw, list) == nil
+}
+
+// plainStringList reads ["a", "b"] whose strings have no escape, control
+// character or invalid UTF-8; false for anything else.
+func plainStringList(b []byte) ([]string, bool) {
+	if len(b) < 2 || b[0] != '[' {
+		return nil, false
+	}
+	out := []string{}
+	i := skipSpace(b, 1)
+	if i < len(b) && b[i] == ']' {
+		return out, skipSpace(b, i+1) == len(b)
+	}
+	for i < len(b) {
+		if b[i] != '"' {
+			return nil, false
+		}
+		j := i + 1
+		for j < len(b) && b[j] != '"' {
+			if c := b[j]; c < 0x20 || c == '\\' {
+				return nil, false
+			}
+			j++
+		}
+		if j >= len(b) || !utf8.Valid(b[i+1:j]) {
+			return nil, false
+		}
+		out = append(out, string(b[i+1:j]))
+		i = skipSpace(b, j+1)
+		if i >= len(b) {
+			return nil, false
+		}
+		switch b[i] {
+		case ',':
+			i = skipSpace(b, i+1)
+		case ']':
+			return out, skipSpace(b, i+1) == len(b)
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+		i++
+	}
+	return i
 }
 
 func (t *transcript) environment(a map[string][]byte) {
