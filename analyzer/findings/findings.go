@@ -638,7 +638,6 @@ var fieldNames = [...]string{"timestamp_utc", "host", "user", "agent", "session_
 	"tool_use_id", "text", "tool_input", "is_error", "source_file", "source_line", "bundle_id", "parser", "secondary", "time_basis",
 	"record_id", "parent_session_id", "verified", "action", "recovered", "provenance", DestinationClassField, DestinationHostsField}
 
-
 func (s *sigmaRow) reset(r *timeline.Row) {
 	s.r = r
 	s.done = [len(fieldNames)]bool{}
