@@ -311,3 +311,51 @@ func TestStringListMatchesUnmarshal(t *testing.T) {
 		t.Error("plainKey")
 	}
 }
+
+// foldedFields are record's member names in ASCII lower case.
+var foldedFields = func() map[string]bool {
+	m := map[string]bool{}
+	for k := range recFields {
+		m[string(bytes.ToLower([]byte(k)))] = true
+	}
+	return m
+}()
+
+// foldsToField reports whether json.Unmarshal could take key for one of
+// record's fields (it matches names case-insensitively), or cannot be
+// told cheaply (a name that is not ASCII).
+func foldsToField(key []byte) bool {
+	var buf [64]byte
+	if len(key) > len(buf) {
+		return false // longer than any field's name
+	}
+	for i, c := range key {
+		switch {
+		case c >= 0x80:
+			return true
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	return foldedFields[string(buf[:len(key)])]
+}
+
+// TestLookupField: one probe of fieldTable answers as recFields and
+// foldsToField (two maps, as decode had them) do, for every field's name,
+// its case variants, names one byte off and others.
+func TestLookupField(t *testing.T) {
+	var keys []string
+	for name := range recFields {
+		keys = append(keys, name, strings.ToUpper(name), strings.ToLower(name), name[:len(name)-1], name+"x", "x"+name[1:], strings.ToUpper(name[:1])+name[1:])
+	}
+	keys = append(keys, "", "ſessionId", "sessionıd", strings.Repeat("a", 64), strings.Repeat("a", 65), "rendered", "version", "gitBranch", "\u0074ype")
+	for _, k := range keys {
+		f, ok, folds := lookupField([]byte(k))
+		wf, wok := recFields[k]
+		wfolds := !wok && foldsToField([]byte(k))
+		if ok != wok || folds != wfolds || (ok && f.idx != wf.idx) {
+			t.Errorf("lookupField(%q) = %v, %v, %v; want %v, %v, %v", k, f.idx, ok, folds, wf.idx, wok, wfolds)
+		}
+	}
+}
