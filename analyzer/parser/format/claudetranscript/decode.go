@@ -391,7 +391,6 @@ func lookupField(key []byte) (f recField, ok, folds bool) {
 	return recField{}, false, false
 }
 
-
 // fillKind is how fillSkipped treats a member of record that is not in
 // the prologue, by its field's type.
 type fillKind uint8
