@@ -26,6 +26,15 @@ const (
 var prohibitionRe = regexp.MustCompile(`(?i)\b(?:do\s+not|don'?t|never|must\s+not|mustn'?t|shall\s+not|should\s+not|shouldn'?t|no)\s+(?:[\w'-]+\s+){0,3}?(?:delete|deleting|remove|removing|rm|erase|wipe|destroy|drop|truncate|purge|overwrite|force[- ]?push|push\s+--force|reset)\b` +
 	`|(?i)\b(?:nothing|no\s+files?)\s+(?:should|must|may|can)\s+be\s+(?:deleted|removed|erased|dropped)\b`)
 
+// prohibitionGate: every match of prohibitionRe holds a negation (do
+// not, don't, never, must not, mustn't, shall not, should not,
+// shouldn't, no, nothing: "no", "don", "never", "mustn", "shouldn") and a
+// destruction verb (its stems; "rm", "push" and "force" whole).
+var prohibitionGate = regexpGate{
+	{"no", "don", "never", "mustn", "shouldn"},
+	{"delet", "remov", "rm", "eras", "wipe", "destroy", "drop", "truncat", "purg", "overwrit", "force", "push", "reset"},
+}
+
 // destroyAskRe is a typed request to destroy, which lifts an earlier
 // prohibition (a user row that asks for it and forbids nothing).
 var destroyAskRe = regexp.MustCompile(`(?i)\b(?:delete|remove|erase|wipe|destroy|drop|truncate|purge|force[- ]?push)\b`)
@@ -75,7 +84,7 @@ func (d *ForbiddenDestruction) Row(line int64, r *timeline.Row, _ func(rows ...R
 	k := key{"", r.Host, r.User, r.Agent, r.SessionID}
 	switch r.TurnType {
 	case string(timeline.User):
-		if prohibitionRe.MatchString(r.Text) {
+		if prohibitionGate.mayMatch(r.Text) && prohibitionRe.MatchString(r.Text) {
 			d.last[k.clone()] = Ref{Line: line, Row: r}
 		} else if _, ok := d.last[k]; ok && destroyAskRe.MatchString(r.Text) {
 			delete(d.last, k) // (only a standing prohibition needs the regexp)
@@ -102,6 +111,11 @@ func (d *ForbiddenDestruction) Finish(report func(note string, rows ...Ref)) {
 // scannerRe names network scanners and attack tools run as a command or
 // exposed as an MCP tool (mcp__kali__nmap_scan, ...).
 var scannerRe = regexp.MustCompile(`(?i)(?:^|[\s;&|(/_-])(?:nmap|masscan|zmap|rustscan|naabu|nuclei|sqlmap|ffuf|gobuster|dirb|dirsearch|feroxbuster|nikto|hydra|medusa|wpscan|amass|subfinder|httpx|whatweb|enum4linux|crackmapexec|netexec|nxc|smbmap|responder|metasploit|msfconsole)(?:$|[\s_.-])`)
+
+// scannerGate: every match of scannerRe holds one of its names.
+var scannerGate = regexpGate{{"nmap", "masscan", "zmap", "rustscan", "naabu", "nuclei", "sqlmap", "ffuf", "gobuster", "dirb", "dirsearch",
+	"feroxbuster", "nikto", "hydra", "medusa", "wpscan", "amass", "subfinder", "httpx", "whatweb", "enum4linux", "crackmapexec", "netexec",
+	"nxc", "smbmap", "responder", "metasploit", "msfconsole"}}
 
 // Rate thresholds: at least scanWindowCalls tool calls within
 // scanWindow, scanMinScanners of them scanners.
@@ -153,7 +167,7 @@ func (d *ScanRate) Level() string { return "high" }
 func (d *ScanRate) Class() string { return "reconnaissance" }
 
 func isScanner(r *timeline.Row) bool {
-	if r.Action == "execute" && scannerRe.MatchString(r.Text) {
+	if r.Action == "execute" && scannerGate.mayMatch(r.Text) && scannerRe.MatchString(r.Text) {
 		return true
 	}
 	return r.Action == "mcp" && (scannerRe.MatchString(r.ToolName) || strings.Contains(strings.ToLower(r.ToolName), "scan"))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	json "github.com/go-json-experiment/json/v1"
 )
@@ -51,11 +52,34 @@ func JSONString(raw []byte) (string, bool) {
 	if len(raw) == 0 || raw[0] != '"' {
 		return "", false
 	}
+	if s, ok := plainJSONString(raw); ok {
+		return s, true
+	}
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
 		return "", false
 	}
 	return s, true
+}
+
+// plainJSONString is JSONString without a decoder for the common string:
+// raw is one string literal with no escape, no control character and
+// valid UTF-8, whose text is its bytes between the quotes (any other goes
+// to json.Unmarshal; FuzzJSONString compares the two).
+func plainJSONString(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	body := raw[1 : len(raw)-1]
+	for _, c := range body {
+		if c < 0x20 || c == '"' || c == '\\' {
+			return "", false
+		}
+	}
+	if !utf8.Valid(body) {
+		return "", false
+	}
+	return string(body), true
 }
 
 // StringValue is JSONString's value alone: "" when raw is not a JSON string.

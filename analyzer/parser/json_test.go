@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -61,4 +62,32 @@ func TestObjectMembers(t *testing.T) {
 	if err := ObjectMembers([]byte(`[1]`), func(string, json.RawMessage) {}); err == nil || err.Error() != "not a JSON object" {
 		t.Fatalf("array: err %v", err)
 	}
+}
+
+// jsonStringRef is JSONString as it was, with json.Unmarshal alone.
+func jsonStringRef(raw []byte) (string, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '"' {
+		return "", false
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// FuzzJSONString: JSONString's fast path for a plain string gives what
+// json.Unmarshal gives, on any bytes.
+func FuzzJSONString(f *testing.F) {
+	for _, s := range []string{`"plain"`, `""`, `"a"b"`, `"a" "b"`, `"tab` + "\t" + `"`, "\"\xff\"", `"é"`, ` "x" `, `"x`, `"\n"`, `"a"x`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		got, gok := JSONString(b)
+		want, wok := jsonStringRef(b)
+		if got != want || gok != wok {
+			t.Fatalf("JSONString(%q) = %q, %v; json.Unmarshal: %q, %v", b, got, gok, want, wok)
+		}
+	})
 }

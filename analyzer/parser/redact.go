@@ -109,6 +109,18 @@ type secretWord struct {
 	name bool
 }
 
+// secondByFirst says, by a word's first letter, which second letters
+// (bit c-'a') any word of wordsByFirst has: most letters of a text start
+// no word, and the test spares the loop over the candidates.
+var secondByFirst = func() (m [256]uint32) {
+	for c, ws := range wordsByFirst {
+		for _, w := range ws {
+			m[c] |= 1 << (w.w[1] - 'a') // every word's second byte is a lower-case letter (TestSecretWordsSecondLetter)
+		}
+	}
+	return m
+}()
+
 // scanSecretWords reports whether s holds a secretRe literal at a word
 // boundary (where a match could start), and where
 // (offset, length) it holds a secret's name word, ASCII case folded, in
@@ -118,6 +130,13 @@ func scanSecretWords(s string) (shaped bool, names [][2]int) {
 		c := s[i]
 		if c >= 'A' && c <= 'Z' {
 			c += 'a' - 'A'
+		}
+		mask := secondByFirst[c]
+		if mask == 0 || i+1 >= len(s) {
+			continue // every word is longer than one byte
+		}
+		if d := s[i+1] | 0x20; d < 'a' || d > 'z' || mask&(1<<(d-'a')) == 0 {
+			continue // (| 0x20 lower-cases a letter, and makes no letter of anything else)
 		}
 		for _, w := range wordsByFirst[c] {
 			if hasFoldPrefix(s[i:], w.w) {

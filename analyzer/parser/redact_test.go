@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -203,4 +204,54 @@ func TestScanSecretWordsBoundary(t *testing.T) {
 	if n != 28561 {
 		t.Fatalf("walked %d texts, want 13^4", n)
 	}
+}
+
+// scanSecretWordsRef is scanSecretWords without the second-letter test.
+func scanSecretWordsRef(s string) (shaped bool, names [][2]int) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		for _, w := range wordsByFirst[c] {
+			if hasFoldPrefix(s[i:], w.w) {
+				if w.name {
+					names = append(names, [2]int{i, len(w.w)})
+				} else if i == 0 || !isWordByte(s[i-1]) {
+					shaped = true
+				}
+			}
+		}
+	}
+	return shaped, names
+}
+
+// TestSecretWordsSecondLetter: secondByFirst's test holds for every word
+// (its second byte a lower-case letter), and scanSecretWords finds what
+// the loop over every candidate finds.
+func TestSecretWordsSecondLetter(t *testing.T) {
+	for _, w := range append(append([]string{}, secretLiterals...), secretNames...) {
+		if len(w) < 2 || w[1] < 'a' || w[1] > 'z' {
+			t.Errorf("word %q: its second byte is not a lower-case letter", w)
+		}
+	}
+	for _, s := range []string{"", "t", "TOKEN=abc", "my_Api_Key: x", "Bearer abc", "xoxb-1", "task-sk-1", "AKIA1234", "s", "sK-", "gh", "Ghp_x", "tOkEn",
+		"password passwd privatekey private-key credential accesskey access_key", "a\xffpassword", "PASSWORD"} {
+		gs, gn := scanSecretWords(s)
+		ws, wn := scanSecretWordsRef(s)
+		if gs != ws || !reflect.DeepEqual(gn, wn) {
+			t.Errorf("scanSecretWords(%q) = %v %v, want %v %v", s, gs, gn, ws, wn)
+		}
+	}
+}
+
+func FuzzScanSecretWords(f *testing.F) {
+	f.Add("Bearer TOKEN=x api_KEY sk-1")
+	f.Fuzz(func(t *testing.T, s string) {
+		gs, gn := scanSecretWords(s)
+		ws, wn := scanSecretWordsRef(s)
+		if gs != ws || !reflect.DeepEqual(gn, wn) {
+			t.Fatalf("scanSecretWords(%q) = %v %v, want %v %v", s, gs, gn, ws, wn)
+		}
+	})
 }

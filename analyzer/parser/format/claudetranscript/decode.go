@@ -2,6 +2,8 @@ package claudetranscript
 
 import (
 	"bytes"
+	"reflect"
+	"strings"
 	"sync"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
@@ -115,9 +117,9 @@ func (d *recordDecoder) decode(line []byte, r *record) bool {
 			return false
 		}
 		key := name[1 : len(name)-1]
-		f, ok := recFields[string(key)]
+		f, ok, folds := lookupField(key)
 		if !ok {
-			if foldsToField(key) {
+			if folds {
 				return false
 			}
 			if dec.SkipValue() != nil {
@@ -330,31 +332,223 @@ var recFields = func() map[string]recField {
 	return m // at most 64: TestRecordFields
 }()
 
-// foldedFields are record's member names in ASCII lower case.
-var foldedFields = func() map[string]bool {
-	m := map[string]bool{}
-	for k := range recFields {
-		m[string(bytes.ToLower([]byte(k)))] = true
+// fieldSlot is one entry of fieldTable.
+type fieldSlot struct {
+	name, folded string // the member's name, and in ASCII lower case
+	f            recField
+}
+
+// fieldTable holds recFields open-addressed by fieldHash of the folded
+// name, so that one probe answers both questions decode asks of a name:
+// is it a field's, and could json.Unmarshal take it for one (it matches
+// names case-insensitively)? Two map lookups a member (recFields, then
+// foldedFields for a name not found) were 6 % of the parser's time.
+var fieldTable = func() (t [256]fieldSlot) {
+	for name, f := range recFields {
+		folded := string(bytes.ToLower([]byte(name)))
+		h := fieldHash([]byte(folded))
+		for t[h].name != "" {
+			h = (h + 1) % uint(len(t))
+		}
+		t[h] = fieldSlot{name, folded, f}
 	}
-	return m
+	return t
 }()
 
-// foldsToField reports whether json.Unmarshal could take key for one of
-// record's fields (it matches names case-insensitively), or cannot be
-// told cheaply (a name that is not ASCII).
-func foldsToField(key []byte) bool {
+func fieldHash(folded []byte) uint {
+	n := len(folded)
+	if n == 0 {
+		return 0
+	}
+	return (uint(n)*31 + uint(folded[0])*7 + uint(folded[n/2])*131 + uint(folded[n-1])*17) % 256
+}
+
+// lookupField is recFields[key] (f, ok) and foldsToField(key) (folds)
+// for a key that is not a field's, in one probe of fieldTable.
+func lookupField(key []byte) (f recField, ok, folds bool) {
 	var buf [64]byte
 	if len(key) > len(buf) {
-		return false // longer than any field's name
+		return recField{}, false, false // longer than any field's name
 	}
 	for i, c := range key {
 		switch {
 		case c >= 0x80:
-			return true
+			return recField{}, false, true
 		case 'A' <= c && c <= 'Z':
 			c += 'a' - 'A'
 		}
 		buf[i] = c
 	}
-	return foldedFields[string(buf[:len(key)])]
+	folded := buf[:len(key)]
+	for h := fieldHash(folded); fieldTable[h].name != ""; h = (h + 1) % uint(len(fieldTable)) {
+		if fieldTable[h].folded == string(folded) {
+			if fieldTable[h].name == string(key) {
+				return fieldTable[h].f, true, false
+			}
+			return recField{}, false, true
+		}
+	}
+	return recField{}, false, false
+}
+
+// fillKind is how fillSkipped treats a member of record that is not in
+// the prologue, by its field's type.
+type fillKind uint8
+
+const (
+	fillOther   fillKind = iota // decoded by a reader of its own: the line goes to decode
+	fillRaw                     // json.RawMessage: a large value left out reads as null
+	fillString                  // string: a large value left out (null) leaves it as it is
+	fillMessage                 // *message: a large value left out (null) leaves it nil
+)
+
+// fillKinds are record's members by json name, from its fields' types;
+// fillIndex their fields.
+var fillKinds, fillIndex = func() (map[string]fillKind, map[string][]int) {
+	m, idx := map[string]fillKind{}, map[string][]int{}
+	rt := reflect.TypeOf(record{})
+	for i := range rt.NumField() {
+		f := rt.Field(i)
+		name := strings.Split(f.Tag.Get("json"), ",")[0]
+		idx[name] = f.Index
+		switch f.Type {
+		case reflect.TypeOf(json.RawMessage(nil)):
+			m[name] = fillRaw
+		case reflect.TypeOf(""):
+			m[name] = fillString
+		case reflect.TypeOf((*message)(nil)):
+			m[name] = fillMessage
+		default:
+			m[name] = fillOther
+		}
+	}
+	return m, idx
+}()
+
+var jsonNull = json.RawMessage("null")
+
+// fillSkipped fills r (which must be zero) from the members lightScratch
+// found in line, for a record whose type gives no row (skipTypes): the
+// prologue record reads of such a record (its session, agent, sidechain
+// state, uuid, parent, cwd and time) is taken from the spans the prescan
+// already found, with no decoder, and every other member small enough to
+// be kept in the smaller line is checked with parser.ValidJSON, so r is
+// exactly what decode of light's smaller line gives, and a line decode
+// would refuse is refused here (false) and goes to decode as before.
+// It is false too for anything it does not decide cheaply: an escape or
+// a non-ASCII byte in a name or a prologue string, a name twice, a
+// record member other than the prologue and a large raw, string or
+// message one (TestFillSkippedMatchesDecode).
+func (d *recordDecoder) fillSkipped(line []byte, r *record) bool {
+	sc := &d.light
+	if !sc.skip || len(sc.members) == 0 {
+		return false
+	}
+	var seen uint64
+	for _, m := range sc.members {
+		key := line[m.key.at:m.key.end]
+		v := line[m.val.at:m.val.end]
+		if bytes.IndexByte(key, '\\') >= 0 {
+			return false
+		}
+		f, ok, folds := lookupField(key)
+		if !ok {
+			if folds {
+				return false
+			}
+			if len(v) <= 256 && !parser.ValidJSON(v) { // a larger one is null in the smaller line
+				return false
+			}
+			continue
+		}
+		if seen&(1<<f.idx) != 0 {
+			return false
+		}
+		seen |= 1 << f.idx
+		if !prologue[string(key)] {
+			if len(v) <= 256 {
+				return false
+			}
+			switch fillKinds[string(key)] {
+			case fillRaw:
+				reflect.ValueOf(r).Elem().FieldByIndex(fillIndex[string(key)]).SetBytes(jsonNull)
+			case fillString, fillMessage:
+			default:
+				return false
+			}
+			continue
+		}
+		if !fillPrologue(d, string(key), v, r) {
+			return false
+		}
+	}
+	last := sc.members[len(sc.members)-1].val.end
+	i := last
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r' || line[i] == '\n') {
+		i++
+	}
+	if i >= len(line) || line[i] != '}' {
+		return false
+	}
+	for _, c := range line[i+1:] {
+		switch c {
+		case ' ', '\t', '\r', '\n':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// fillPrologue sets one prologue member from its raw value v, as its
+// reader in recFields would; false for a value it leaves to decode.
+func fillPrologue(d *recordDecoder, key string, v []byte, r *record) bool {
+	switch key {
+	case "isSidechain":
+		switch string(v) {
+		case "true":
+			r.IsSidechain = true
+		case "false":
+			r.IsSidechain = false
+		case "null":
+		default:
+			return false
+		}
+		return true
+	}
+	if string(v) == "null" {
+		if key == "parentUuid" {
+			r.ParentUUID = nil
+		}
+		return true
+	}
+	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+		return false
+	}
+	b := v[1 : len(v)-1]
+	for _, c := range b {
+		if c < 0x20 || c == '\\' || c >= 0x80 {
+			return false
+		}
+	}
+	switch key {
+	case "type":
+		r.Type = d.intern(b)
+	case "sessionId":
+		r.SessionID = d.intern(b)
+	case "cwd":
+		r.Cwd = d.intern(b)
+	case "agentId":
+		r.AgentID = d.intern(b)
+	case "uuid":
+		r.UUID = string(b)
+	case "timestamp":
+		r.Timestamp = string(b)
+	case "parentUuid":
+		s := string(b)
+		r.ParentUUID = &s
+	default:
+		return false
+	}
+	return true
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	json "github.com/go-json-experiment/json/v1"
 
+	"github.com/doubleagent/doubleagent/analyzer/parser"
 	"github.com/doubleagent/doubleagent/analyzer/parser/parsertest"
 )
 
@@ -213,5 +214,169 @@ func TestLightScratchReused(t *testing.T) {
 	line := []byte(shape)
 	if n := testing.AllocsPerRun(100, func() { sc.light(line) }); n != 0 {
 		t.Errorf("light: %v allocations a line, want 0", n)
+	}
+}
+
+// TestFillSkippedMatchesDecode: wherever fillSkipped takes a line (a
+// record of a type that gives no row, filled from the prescan's spans),
+// its record is exactly what decode makes of light's smaller line, and it
+// takes no line decode refuses, on every fixture line and the mutations.
+func TestFillSkippedMatchesDecode(t *testing.T) {
+	rd := newRecordDecoder()
+	var taken, left, n int
+	check := func(line []byte) {
+		small, ok := rd.light.light(line)
+		if !ok || !rd.light.skip {
+			return
+		}
+		n++
+		var fast, slow record
+		if !rd.fillSkipped(line, &fast) {
+			left++
+			return
+		}
+		switch {
+		case !rd.decode(small, &slow):
+			t.Errorf("fillSkipped took a line decode refuses: %.300s", line)
+		case !reflect.DeepEqual(fast, slow):
+			t.Errorf("fillSkipped filled differently:\n%.300s\nfill   %+v\ndecode %+v", line, fast, slow)
+		default:
+			taken++
+		}
+	}
+	extra := [][]byte{
+		[]byte(`{"type":"cost-state","sessionId":"s","n":01}`),
+		[]byte(`{"type":"cost-state","sessionId":"s","n":[1,]}`),
+		[]byte(`{"type":"cost-state","sessionId":"s","n":1}` + "\v"),
+		[]byte(`{"type":"cost-state","sessionId":"s","n":1}` + "\u00a0"),
+		[]byte(`{"type":"cost-state","sessionId":"s","isMeta":"x"}`),
+		[]byte(`{"type":"cost-state","sessionId":"s","sessionid":"t"}`),
+		[]byte(`{"type":"cost-state","sessionId":"s","sessionId":"t"}`),
+		[]byte(`{"type":"cost-state","sessionId":"s\u0041"}`),
+		[]byte(`{"type":"cost-state","sessionId":"s","isSidechain":true,"parentUuid":"p","agentId":"a","cwd":"/x","uuid":"u","timestamp":"t"}`),
+		[]byte(`{"type":"cost-state","isSidechain":1}`),
+		[]byte(`{"type":"cost-state","parentUuid":null,"x":{"a":"` + strings.Repeat("y", 300) + `"}}`),
+		[]byte(`{"type":"api-request-blob","content":[` + strings.Repeat(`"y",`, 100) + `"z"]}`),
+		[]byte(`{"type":"api-request-blob","summary":"` + strings.Repeat("y", 300) + `"}`),
+		[]byte(`{"type":"api-request-blob","toolUseResult":"` + strings.Repeat("y", 300) + `"}`),
+		[]byte(`{"type":"api-request-blob","message":{"role":"user","content":"` + strings.Repeat("y", 300) + `"}}`),
+		[]byte(`{"type":"api-request-blob","timestamp":"2026-01-01T00:00:00Z` + "\t" + `"}`),
+		[]byte("{\"type\":\"api-request-blob\",\"cwd\":\"/h\xc3\xa9\"}"),
+	}
+	lines := transcriptLines(t)
+	for _, line := range lines {
+		check(line)
+	}
+	realN, realTaken := n, taken
+	for _, line := range append(lines, extra...) {
+		for _, m := range append(mutations(line), line) {
+			check(m)
+		}
+	}
+	t.Logf("%d skipped-type lines of the fixtures: %d filled from the prescan; with the mutations %d lines, %d filled, %d left to decode",
+		realN, realTaken, n, taken, left)
+	if realTaken < realN*8/10 || left < 1000 {
+		t.Errorf("%d of %d fixture lines filled, %d lines left in all: the comparison tests too little", realTaken, realN, left)
+	}
+}
+
+// TestStringListMatchesUnmarshal: stringList decodes what json.Unmarshal
+// into a []string decodes, and fails where it fails; deferredDelta is
+// json.Unmarshal of the attachment into the five lists; plainKey keys
+// are what json.Marshal writes.
+func TestStringListMatchesUnmarshal(t *testing.T) {
+	for _, c := range []string{`[]`, `null`, ` null `, `["a","b"]`, `[ "a" , "b" ]`, `["a",]`, `["a" "b"]`, `["a"]x`, `["a\"b"]`, `["\u00e9"]`,
+		"[\"\xff\"]", "[\"é\"]", `[null]`, `["a",null]`, `[1]`, `"a"`, `{}`, `[`, `["a"`, "[\"a\tb\"]", `[[]]`, `["<&>"]`} {
+		var got, want []string
+		gok := stringList([]byte(c), &got)
+		werr := json.Unmarshal([]byte(c), &want)
+		if gok != (werr == nil) || (gok && !reflect.DeepEqual(got, want)) {
+			t.Errorf("stringList(%s) = %q, %v; json.Unmarshal: %q, %v", c, got, gok, want, werr)
+		}
+	}
+	type lists struct {
+		Added    []string `json:"addedNames"`
+		Removed  []string `json:"removedNames"`
+		Pending  []string `json:"pendingMcpServers"`
+		NeedAuth []string `json:"needsAuthMcpServers"`
+		Failed   []string `json:"failedMcpServers"`
+	}
+	for _, c := range []string{
+		`{"type":"deferred_tools_delta","addedNames":["A","B"],"removedNames":[],"pendingMcpServers":null,"failedMcpServers":["x"]}`,
+		`{"type":"deferred_tools_delta","addedNames":["A"],"addednames":["B"]}`,
+		`{"type":"deferred_tools_delta","AddedNames":["B"]}`,
+		`{"type":"deferred_tools_delta","addedNames":"A"}`,
+		`{"type":"deferred_tools_delta","addedNames":["A"],"addedNames":["C"]}`,
+		`{"type":"deferred_tools_delta","needsAuthMcpServers":[1]}`,
+		`{"type":"deferred_tools_delta","failedMcpServers":["\u0041"]}`,
+	} {
+		a := map[string][]byte{}
+		if !parser.TopMapInto(a, []byte(c), nil) {
+			t.Fatal(c)
+		}
+		var got, want lists
+		gok := deferredDelta(a, []byte(c), &got.Added, &got.Removed, &got.Pending, &got.NeedAuth, &got.Failed)
+		werr := json.Unmarshal([]byte(c), &want)
+		if gok != (werr == nil) || (gok && !reflect.DeepEqual(got, want)) {
+			t.Errorf("deferredDelta(%s) = %+v, %v; json.Unmarshal: %+v, %v", c, got, gok, want, werr)
+		}
+	}
+	for c := 0; c < 0x80; c++ {
+		k := "k" + string(rune(c))
+		q, _ := json.Marshal(k)
+		if plainKey(k) && string(q) != `"`+k+`"` {
+			t.Errorf("plainKey(%q) but json.Marshal writes %s", k, q)
+		}
+	}
+	if !plainKey("snapshot") || plainKey("é") {
+		t.Error("plainKey")
+	}
+}
+
+// foldedFields are record's member names in ASCII lower case.
+var foldedFields = func() map[string]bool {
+	m := map[string]bool{}
+	for k := range recFields {
+		m[string(bytes.ToLower([]byte(k)))] = true
+	}
+	return m
+}()
+
+// foldsToField reports whether json.Unmarshal could take key for one of
+// record's fields (it matches names case-insensitively), or cannot be
+// told cheaply (a name that is not ASCII).
+func foldsToField(key []byte) bool {
+	var buf [64]byte
+	if len(key) > len(buf) {
+		return false // longer than any field's name
+	}
+	for i, c := range key {
+		switch {
+		case c >= 0x80:
+			return true
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	return foldedFields[string(buf[:len(key)])]
+}
+
+// TestLookupField: one probe of fieldTable answers as recFields and
+// foldsToField (two maps, as decode had them) do, for every field's name,
+// its case variants, names one byte off and others.
+func TestLookupField(t *testing.T) {
+	var keys []string
+	for name := range recFields {
+		keys = append(keys, name, strings.ToUpper(name), strings.ToLower(name), name[:len(name)-1], name+"x", "x"+name[1:], strings.ToUpper(name[:1])+name[1:])
+	}
+	keys = append(keys, "", "ſessionId", "sessionıd", strings.Repeat("a", 64), strings.Repeat("a", 65), "rendered", "version", "gitBranch", "\u0074ype")
+	for _, k := range keys {
+		f, ok, folds := lookupField([]byte(k))
+		wf, wok := recFields[k]
+		wfolds := !wok && foldsToField([]byte(k))
+		if ok != wok || folds != wfolds || (ok && f.idx != wf.idx) {
+			t.Errorf("lookupField(%q) = %v, %v, %v; want %v, %v, %v", k, f.idx, ok, folds, wf.idx, wok, wfolds)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 	json "github.com/go-json-experiment/json/v1"
@@ -138,6 +139,11 @@ func Parse(ctx context.Context, in *parser.Input, out parser.Sink, o Options) er
 		t.line, t.rows, t.marked, t.typ = n, 0, false, ""
 		dec := line
 		if small, ok := t.rd.light.light(line); ok {
+			if rec := t.rd.record(); t.rd.fillSkipped(line, rec) {
+				t.record(rec, line)
+				t.unmarked(n)
+				return nil
+			}
 			dec = small
 		}
 		if rec := t.rd.record(); t.rd.decode(dec, rec) {
@@ -443,7 +449,14 @@ func lightRecord(line []byte) ([]byte, bool) {
 type lightScratch struct {
 	big []span
 	out []byte
+	// members are the line's top-level members as the scan found them
+	// (key and value spans of the line); skip is set when the line is a
+	// skipTypes record (recordDecoder.fillSkipped reads both).
+	members []member
+	skip    bool
 }
+
+type member struct{ key, val span }
 
 type span struct{ at, end int }
 
@@ -456,10 +469,14 @@ func (sc *lightScratch) light(line []byte) ([]byte, bool) {
 	var typ []byte
 	var att span
 	big := sc.big[:0]
-	defer func() { sc.big = big[:0] }()
+	members := sc.members[:0]
+	sc.skip = false
+	defer func() { sc.big, sc.members = big[:0], members }()
 	message := false
 	if !parser.TopFields(line, func(k, v []byte) bool {
 		at := cap(line) - cap(v)
+		ka := cap(line) - cap(k)
+		members = append(members, member{span{ka, ka + len(k)}, span{at, at + len(v)}})
 		switch string(k) {
 		case "type":
 			typ = v
@@ -492,6 +509,7 @@ func (sc *lightScratch) light(line []byte) ([]byte, bool) {
 	switch {
 	case skipTypes[string(ts)] != "":
 		repl, with = big, []byte("null")
+		sc.skip = true
 	case string(ts) == "attachment" && att.end > 0:
 		var at []byte
 		if !parser.TopFields(line[att.at:att.end], func(k, v []byte) bool {
@@ -1373,7 +1391,7 @@ func (t *transcript) attachment(raw json.RawMessage) {
 			NeedAuth []string `json:"needsAuthMcpServers"`
 			Failed   []string `json:"failedMcpServers"`
 		}
-		if json.Unmarshal(raw, &d) == nil {
+		if deferredDelta(a, raw, &d.Added, &d.Removed, &d.Pending, &d.NeedAuth, &d.Failed) {
 			var parts []string
 			for _, kv := range []struct {
 				k string
@@ -1391,9 +1409,9 @@ func (t *transcript) attachment(raw json.RawMessage) {
 		t.environment(a)
 	}
 	switch {
-	case a["names"] != nil && json.Unmarshal(a["names"], &list) == nil:
+	case a["names"] != nil && stringList(a["names"], &list):
 		detail = strings.Join(list, ", ")
-	case a["addedTypes"] != nil && json.Unmarshal(a["addedTypes"], &list) == nil:
+	case a["addedTypes"] != nil && stringList(a["addedTypes"], &list):
 		detail = strings.Join(list, ", ")
 	case parser.StringValue(a["content"]) != "":
 		detail = parser.StringValue(a["content"])
@@ -1421,8 +1439,14 @@ func membersJSON(m map[string][]byte, except ...string) string {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		kq, _ := json.Marshal(k)
-		b.Write(kq)
+		if plainKey(k) {
+			b.WriteByte('"')
+			b.WriteString(k)
+			b.WriteByte('"')
+		} else {
+			kq, _ := json.Marshal(k)
+			b.Write(kq)
+		}
 		b.WriteByte(':')
 		var c bytes.Buffer
 		if json.Compact(&c, m[k]) != nil {
@@ -1433,6 +1457,120 @@ func membersJSON(m map[string][]byte, except ...string) string {
 	}
 	b.WriteByte('}')
 	return b.String()
+}
+
+// plainKey reports a key json.Marshal writes as its bytes in quotes:
+// printable ASCII with nothing it escapes (a quote, a backslash, <, >, &).
+func plainKey(k string) bool {
+	for i := 0; i < len(k); i++ {
+		switch c := k[i]; {
+		case c < 0x20, c >= 0x7f, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			return false
+		}
+	}
+	return true
+}
+
+// deferredNames are the members of a deferred_tools_delta attachment
+// attachment reads, in the order of deferredDelta's lists.
+var deferredNames = [...]string{"addedNames", "removedNames", "pendingMcpServers", "needsAuthMcpServers", "failedMcpServers"}
+
+// deferredDelta fills the lists from a deferred_tools_delta attachment's
+// members a (raw, the attachment, validated by the record's decode), as
+// json.Unmarshal of raw into a struct of those five []string fields does,
+// and reports whether that would have succeeded. A member named like one
+// of them in another case (json.Unmarshal matches names without case) is
+// left to json.Unmarshal.
+func deferredDelta(a map[string][]byte, raw []byte, lists ...*[]string) bool {
+	for k := range a {
+		for _, n := range deferredNames {
+			if k != n && strings.EqualFold(k, n) {
+				var d struct {
+					Added    []string `json:"addedNames"`
+					Removed  []string `json:"removedNames"`
+					Pending  []string `json:"pendingMcpServers"`
+					NeedAuth []string `json:"needsAuthMcpServers"`
+					Failed   []string `json:"failedMcpServers"`
+				}
+				err := json.Unmarshal(raw, &d)
+				*lists[0], *lists[1], *lists[2], *lists[3], *lists[4] = d.Added, d.Removed, d.Pending, d.NeedAuth, d.Failed
+				return err == nil
+			}
+		}
+	}
+	for i, n := range deferredNames {
+		if v, ok := a[n]; ok && !stringList(v, lists[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// stringList decodes raw, a JSON value, into *list as json.Unmarshal into
+// a []string does (null leaves it nil), and reports whether it succeeded:
+// an array of plain strings is read from its bytes, any other value by
+// json.Unmarshal (TestStringListMatchesUnmarshal).
+func stringList(raw []byte, list *[]string) bool {
+	*list = nil
+	b := bytes.TrimSpace(raw)
+	if string(b) == "null" {
+		return true
+	}
+	if out, ok := plainStringList(b); ok {
+		*list = out
+		return true
+	}
+	*list = nil
+	return json.Unmarshal(raw, list) == nil
+}
+
+// plainStringList reads ["a", "b"] whose strings have no escape, control
+// character or invalid UTF-8; false for anything else.
+func plainStringList(b []byte) ([]string, bool) {
+	if len(b) < 2 || b[0] != '[' {
+		return nil, false
+	}
+	out := []string{}
+	i := skipSpace(b, 1)
+	if i < len(b) && b[i] == ']' {
+		return out, skipSpace(b, i+1) == len(b)
+	}
+	for i < len(b) {
+		if b[i] != '"' {
+			return nil, false
+		}
+		j := i + 1
+		for j < len(b) && b[j] != '"' {
+			if c := b[j]; c < 0x20 || c == '\\' {
+				return nil, false
+			}
+			j++
+		}
+		if j >= len(b) || !utf8.Valid(b[i+1:j]) {
+			return nil, false
+		}
+		out = append(out, string(b[i+1:j]))
+		i = skipSpace(b, j+1)
+		if i >= len(b) {
+			return nil, false
+		}
+		switch b[i] {
+		case ',':
+			i = skipSpace(b, i+1)
+		case ']':
+			return out, skipSpace(b, i+1) == len(b)
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+		i++
+	}
+	return i
 }
 
 func (t *transcript) environment(a map[string][]byte) {
