@@ -181,6 +181,10 @@ type Runner struct {
 	// closure made per row escapes through the interface call and cost
 	// one allocation per detector per row.
 	report []func(refs ...Ref)
+	// done and doneErr are Finish's result, kept so that RowsDone (the
+	// output pass) and the command's own Finish call write once.
+	done    bool
+	doneErr error
 }
 
 // New returns a Runner writing Dir/findings.jsonl when it finishes.
@@ -270,6 +274,9 @@ func (u *Runner) addNote(k key, mk func() *Finding, x Ref, note string) {
 // timeline.jsonl line), r its wire form (timeline.Event.WireRow). The
 // detectors may keep r; the caller must not change it afterwards.
 func (u *Runner) Row(line int64, r *timeline.Row) error {
+	if u.done {
+		return errors.New("findings: a row after Finish")
+	}
 	u.sum.Rows++
 	row := &u.row
 	row.reset(r)
@@ -289,9 +296,35 @@ func (u *Runner) Row(line int64, r *timeline.Row) error {
 	return nil
 }
 
+// RowsDone is called by the output pass after the last row
+// (outputs.RowsDone): it finishes at once, so that the detectors' and the
+// rules' per-session state is released before the engine builds the
+// sessions and the inventory, instead of staying live to the end of the
+// run. Finish then returns what it wrote.
+func (u *Runner) RowsDone() error {
+	_, err := u.Finish()
+	return err
+}
+
 // Finish orders the findings and writes findings.jsonl (also when nothing
-// matched: an empty file says the rules ran).
+// matched: an empty file says the rules ran). It runs once: a second call
+// returns the first one's result. The rows and the detectors' state are
+// released when it returns; only the summary is kept.
 func (u *Runner) Finish() (*Summary, error) {
+	if u.done {
+		if u.doneErr != nil {
+			return nil, u.doneErr
+		}
+		return u.sum, nil
+	}
+	u.done = true
+	sum, err := u.finish()
+	u.ds, u.rs, u.found, u.report, u.row = nil, nil, nil, nil, sigmaRow{}
+	u.doneErr = err
+	return sum, err
+}
+
+func (u *Runner) finish() (*Summary, error) {
 	sum := u.sum
 	for _, d := range u.ds {
 		fi, ok := d.(Finisher)

@@ -227,6 +227,9 @@ func (s *SorterOf[T]) spill() error {
 	return nil
 }
 
+// mergeBuf is the most a run's read buffer holds in the merge.
+const mergeBuf = 128 << 10
+
 // spillWriters are the runs' 1 MiB write buffers, kept from spill to
 // spill (a run's own was 10 MB of the allocations on 328 MB of input).
 var spillWriters = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 1<<20) }}
@@ -389,8 +392,11 @@ func (s *SorterOf[T]) Each(fn func(*T) error) (err error) {
 		}
 	}()
 	// The runs' read buffers share the memory budget, so a big input's
-	// many runs do not grow the merge's memory.
-	bufSize := int(min(max(s.MemLimit/int64(len(s.runs)), 32<<10), 1<<20))
+	// many runs do not grow the merge's memory, and each is at most
+	// mergeBuf: the runs are read front to back from the page cache, where
+	// a bigger buffer saves no time and its memory stays live through the
+	// whole output pass.
+	bufSize := int(min(max(s.MemLimit/int64(len(s.runs)), 32<<10), mergeBuf))
 	for _, name := range s.runs {
 		f, err := os.Open(name)
 		if err != nil {
