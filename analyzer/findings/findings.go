@@ -122,6 +122,39 @@ func kept(line int64, r *timeline.Row) Ref {
 	return Ref{Line: line, Row: c}
 }
 
+// keptRow is the smaller form of kept for state held per session, most
+// of it for sessions that never match (the headless detector holds each
+// session's entry point and first prompt): the fields a finding lists, in
+// strings of their own, without the row's other fields or its session's
+// names, which the detector's key holds.
+type keptRow struct {
+	line                                                                  int64
+	recordID, ts, turnType, action, toolName, sourceFile, text, toolInput string
+	sourceLine                                                            int64
+}
+
+func keep(line int64, r *timeline.Row) *keptRow {
+	return &keptRow{line: line, recordID: strings.Clone(r.RecordID), ts: strings.Clone(r.TimestampUTC), turnType: strings.Clone(r.TurnType),
+		action: strings.Clone(r.Action), toolName: strings.Clone(r.ToolName), sourceFile: strings.Clone(r.SourceFile), sourceLine: r.SourceLine,
+		text: strings.Clone(r.Text), toolInput: strings.Clone(r.ToolInput)}
+}
+
+// lineOf is the kept row's line, 0 when there is none.
+func (k *keptRow) lineOf() int64 {
+	if k == nil {
+		return 0
+	}
+	return k.line
+}
+
+// ref is the kept row as a Ref of session s (its host, user, agent and
+// session id from the detector's key).
+func (k *keptRow) ref(s key) Ref {
+	return Ref{Line: k.line, Row: &timeline.Row{Host: s.host, User: s.user, Agent: s.agent, SessionID: s.session,
+		RecordID: k.recordID, TimestampUTC: k.ts, TurnType: k.turnType, Action: k.action, ToolName: k.toolName,
+		SourceFile: k.sourceFile, SourceLine: k.sourceLine, Text: k.text, ToolInput: k.toolInput}}
+}
+
 // Options configure Run.
 type Options struct {
 	Dir string // the timeline output folder: timeline.jsonl is read, findings.jsonl written
