@@ -474,3 +474,40 @@ func TestFilteredRepeatCounts(t *testing.T) {
 		}
 	}
 }
+
+// rowsDoneSeen is a RowConsumer that is told when the rows end.
+type rowsDoneSeen struct {
+	rowsSeen
+	dir      string
+	done     int
+	rowsAt   int
+	sessions bool
+}
+
+func (r *rowsDoneSeen) RowsDone() error {
+	r.done++
+	r.rowsAt = len(r.rows)
+	_, err := os.Stat(filepath.Join(r.dir, analyze.SessionsJSONL))
+	r.sessions = err == nil
+	return nil
+}
+
+// The output pass tells a consumer that implements outputs.RowsDone once,
+// after its last row and before sessions.jsonl is written (so the
+// findings' per-session state is released before the sessions and the
+// inventory are built).
+func TestRowsDoneAfterTheLastRow(t *testing.T) {
+	var lines []testRow
+	for i := 0; i < 600; i++ {
+		lines = append(lines, testRow{T: fmt.Sprintf("2026-05-01T10:%02d:%02dZ", i/60%60, i%60), Session: "S", Type: "user", Text: fmt.Sprintf("prompt %d", i), ID: fmt.Sprintf("u%d", i)})
+	}
+	p := makeBundle(t, t.TempDir(), "c.tar.zst", "hc", "id-c", []bundletest.File{primaryFile("alice", "a", rowsJSON(lines...))})
+	out := filepath.Join(t.TempDir(), "out")
+	seen := &rowsDoneSeen{dir: out}
+	if _, err := analyze.Timeline(context.Background(), analyze.Options{Inputs: []string{p}, OutDir: out, Parsers: testParsers(), TempDir: t.TempDir(), Rows: seen}); err != nil {
+		t.Fatal(err)
+	}
+	if seen.done != 1 || seen.rowsAt != 600 || len(seen.rows) != 600 || seen.sessions {
+		t.Fatalf("RowsDone called %d times, after %d of %d rows, sessions.jsonl already written: %v", seen.done, seen.rowsAt, len(seen.rows), seen.sessions)
+	}
+}

@@ -538,8 +538,10 @@ func DefaultLimits() *bundle.Options {
 	return &bundle.Options{MaxMemberSize: 16 << 30, MaxTotalSize: 1 << 40}
 }
 
-// DefaultMemLimit is the events' in-memory budget before they spill to
-// sorted runs on disk. It is small on purpose: the runs are cheap to
+// DefaultMemLimit is the figure the soft memory target is sized from
+// (SoftMemoryLimit: 12 times it, 192 MiB). The sorters' own budgets, with
+// none given, follow that target (timeline.TargetBudget: 8 MiB for the
+// events under 192 MiB): small on purpose, since the runs are cheap to
 // write and merge, and a run's memory then stays flat whatever the input.
 const DefaultMemLimit = 16 << 20
 
@@ -547,7 +549,7 @@ const DefaultMemLimit = 16 << 20
 // sorters (record id stubs, secondary rows): a quarter of the main one,
 // never less than 1 MiB. With no budget given the main one is the
 // sorter's own default from the soft memory target (timeline.TargetBudget:
-// 16 MiB under the command line's 192 MiB, so 4 MiB here; more under a
+// 8 MiB under the command line's 192 MiB, so 2 MiB here; more under a
 // larger GOMEMLIMIT), not a fixed figure.
 func secondaryMemLimit(memLimit int64) int64 {
 	if memLimit <= 0 {

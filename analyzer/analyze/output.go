@@ -450,6 +450,11 @@ func writeTimeline(c *collected, opts *Options, formats []string, sum *Summary) 
 	if err != nil {
 		return nil, nil, err
 	}
+	if d, ok := opts.Rows.(outputs.RowsDone); ok {
+		if err := d.RowsDone(); err != nil {
+			return nil, nil, err
+		}
+	}
 	sum.Files = append(sum.Files, names...)
 	return agg, events, nil
 }

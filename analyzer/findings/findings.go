@@ -123,6 +123,39 @@ func kept(line int64, r *timeline.Row) Ref {
 	return Ref{Line: line, Row: c}
 }
 
+// keptRow is the smaller form of kept for state held per session, most
+// of it for sessions that never match (the headless detector holds each
+// session's entry point and first prompt): the fields a finding lists, in
+// strings of their own, without the row's other fields or its session's
+// names, which the detector's key holds.
+type keptRow struct {
+	line                                                                  int64
+	recordID, ts, turnType, action, toolName, sourceFile, text, toolInput string
+	sourceLine                                                            int64
+}
+
+func keep(line int64, r *timeline.Row) *keptRow {
+	return &keptRow{line: line, recordID: strings.Clone(r.RecordID), ts: strings.Clone(r.TimestampUTC), turnType: strings.Clone(r.TurnType),
+		action: strings.Clone(r.Action), toolName: strings.Clone(r.ToolName), sourceFile: strings.Clone(r.SourceFile), sourceLine: r.SourceLine,
+		text: strings.Clone(r.Text), toolInput: strings.Clone(r.ToolInput)}
+}
+
+// lineOf is the kept row's line, 0 when there is none.
+func (k *keptRow) lineOf() int64 {
+	if k == nil {
+		return 0
+	}
+	return k.line
+}
+
+// ref is the kept row as a Ref of session s (its host, user, agent and
+// session id from the detector's key).
+func (k *keptRow) ref(s key) Ref {
+	return Ref{Line: k.line, Row: &timeline.Row{Host: s.host, User: s.user, Agent: s.agent, SessionID: s.session,
+		RecordID: k.recordID, TimestampUTC: k.ts, TurnType: k.turnType, Action: k.action, ToolName: k.toolName,
+		SourceFile: k.sourceFile, SourceLine: k.sourceLine, Text: k.text, ToolInput: k.toolInput}}
+}
+
 // Options configure Run.
 type Options struct {
 	Dir string // the timeline output folder: timeline.jsonl is read, findings.jsonl written
@@ -182,6 +215,10 @@ type Runner struct {
 	// closure made per row escapes through the interface call and cost
 	// one allocation per detector per row.
 	report []func(refs ...Ref)
+	// done and doneErr are Finish's result, kept so that RowsDone (the
+	// output pass) and the command's own Finish call write once.
+	done    bool
+	doneErr error
 }
 
 // New returns a Runner writing Dir/findings.jsonl when it finishes.
@@ -271,6 +308,9 @@ func (u *Runner) addNote(k key, mk func() *Finding, x Ref, note string) {
 // timeline.jsonl line), r its wire form (timeline.Event.WireRow). The
 // detectors may keep r; the caller must not change it afterwards.
 func (u *Runner) Row(line int64, r *timeline.Row) error {
+	if u.done {
+		return errors.New("findings: a row after Finish")
+	}
 	u.sum.Rows++
 	row := &u.row
 	row.reset(r)
@@ -290,9 +330,35 @@ func (u *Runner) Row(line int64, r *timeline.Row) error {
 	return nil
 }
 
+// RowsDone is called by the output pass after the last row
+// (outputs.RowsDone): it finishes at once, so that the detectors' and the
+// rules' per-session state is released before the engine builds the
+// sessions and the inventory, instead of staying live to the end of the
+// run. Finish then returns what it wrote.
+func (u *Runner) RowsDone() error {
+	_, err := u.Finish()
+	return err
+}
+
 // Finish orders the findings and writes findings.jsonl (also when nothing
-// matched: an empty file says the rules ran).
+// matched: an empty file says the rules ran). It runs once: a second call
+// returns the first one's result. The rows and the detectors' state are
+// released when it returns; only the summary is kept.
 func (u *Runner) Finish() (*Summary, error) {
+	if u.done {
+		if u.doneErr != nil {
+			return nil, u.doneErr
+		}
+		return u.sum, nil
+	}
+	u.done = true
+	sum, err := u.finish()
+	u.ds, u.rs, u.found, u.report, u.row = nil, nil, nil, nil, sigmaRow{}
+	u.doneErr = err
+	return sum, err
+}
+
+func (u *Runner) finish() (*Summary, error) {
 	sum := u.sum
 	for _, d := range u.ds {
 		fi, ok := d.(Finisher)

@@ -44,8 +44,9 @@ func TestScanRateHoldsLastMinute(t *testing.T) {
 }
 
 // TestHeadlessBypassHoldsCopies: every session's first prompt is held as
-// a copy of what a finding lists (kept), not the row; the finding lists
-// it as the row, hidden characters of its tool_input included.
+// a copy of what a finding lists (keep: no row, no session names of its
+// own), not the row; the finding lists it as the row, hidden characters
+// of its tool_input included.
 func TestHeadlessBypassHoldsCopies(t *testing.T) {
 	d := NewHeadlessBypass()
 	rows := []*timeline.Row{
@@ -57,11 +58,16 @@ func TestHeadlessBypassHoldsCopies(t *testing.T) {
 	for i, r := range rows {
 		d.Row(int64(i+1), r, nil)
 	}
-	h := d.sess[key{"", "h", "u", "a", "s"}]
-	if h == nil || h.prompt.Row == rows[0] || h.prompt.Row.Model != "" || h.prompt.Row.Parser != "" {
+	k := key{"", "h", "u", "a", "s"}
+	h := d.sess[k]
+	if h == nil || h.prompt == nil || h.prompt.line != 1 || h.prompt.text != "do the thing" || h.mode == nil || h.ran != nil {
 		t.Fatalf("prompt held as %+v", h)
 	}
-	if got, want := ref(1, h.prompt.Row), ref(1, rows[0]); got != want || got.HiddenText == "" {
+	pr := h.prompt.ref(k)
+	if pr.Row == rows[0] || pr.Row.Model != "" || pr.Row.Parser != "" || pr.Row.Host != "h" || pr.Row.SessionID != "s" {
+		t.Fatalf("prompt given back as %+v", pr.Row)
+	}
+	if got, want := ref(1, pr.Row), ref(1, rows[0]); got != want || got.HiddenText == "" {
 		t.Errorf("prompt listed as %+v, want %+v", got, want)
 	}
 	var got []string

@@ -188,13 +188,13 @@ type HeadlessBypass struct {
 }
 
 type headless struct {
-	entry, mode, prompt Ref
+	entry, mode, prompt *keptRow // nil until seen
 	// Gemini CLI: the prompt log names the session (typed in the
 	// interactive UI); the calls headless default mode would not run,
 	// by call id, and the first of them that succeeded.
 	logged  bool
-	pending map[string]Ref
-	ran     Ref
+	pending map[string]*keptRow
+	ran     *keptRow
 }
 
 // geminiNoPromptTools are the Gemini CLI tools a headless (-p) session
@@ -268,15 +268,15 @@ func (d *HeadlessBypass) Row(line int64, r *timeline.Row, _ func(rows ...Ref)) {
 		d.order = append(d.order, k)
 	}
 	switch {
-	case entry && h.entry.Row == nil:
-		h.entry = kept(line, r)
-	case mode && h.mode.Row == nil:
-		h.mode = kept(line, r)
-	case prompt && h.prompt.Row == nil:
+	case entry && h.entry == nil:
+		h.entry = keep(line, r)
+	case mode && h.mode == nil:
+		h.mode = keep(line, r)
+	case prompt && h.prompt == nil:
 		// Every session's first prompt is held to the end of the run,
 		// most of them for sessions that never prove headless: held as a
-		// copy of what is listed (kept), not as the row.
-		h.prompt = kept(line, r)
+		// copy of what is listed (keep), not as the row.
+		h.prompt = keep(line, r)
 	}
 }
 
@@ -292,6 +292,7 @@ func (d *HeadlessBypass) gemini(line int64, r *timeline.Row) {
 	h := d.sess[k]
 	if h == nil {
 		h = &headless{}
+		k = k.clone()
 		d.sess[k] = h
 		d.order = append(d.order, k)
 	}
@@ -299,14 +300,14 @@ func (d *HeadlessBypass) gemini(line int64, r *timeline.Row) {
 	case r.Parser == "gemini-cli/logs":
 		h.logged = true
 	case r.Parser != "gemini-cli/chat":
-	case r.TurnType == string(timeline.User) && h.prompt.Row == nil:
-		h.prompt = Ref{line, r}
+	case r.TurnType == string(timeline.User) && h.prompt == nil:
+		h.prompt = keep(line, r)
 	case r.TurnType == string(timeline.ToolUse) && geminiNoPromptTools[r.ToolName] && r.ToolUseID != "":
 		if h.pending == nil {
-			h.pending = map[string]Ref{}
+			h.pending = map[string]*keptRow{}
 		}
-		h.pending[r.ToolUseID] = Ref{line, r}
-	case r.TurnType == string(timeline.ToolResult) && r.IsError != "true" && h.ran.Row == nil:
+		h.pending[strings.Clone(r.ToolUseID)] = keep(line, r)
+	case r.TurnType == string(timeline.ToolResult) && r.IsError != "true" && h.ran == nil:
 		if c, ok := h.pending[r.ToolUseID]; ok {
 			h.ran = c
 		}
@@ -317,32 +318,32 @@ func (d *HeadlessBypass) gemini(line int64, r *timeline.Row) {
 // (so no one typed in the interactive UI) and that ran a tool a headless
 // session has only with its guard rails off: rows, the first prompt and
 // that call.
-func geminiFinish(h *headless, report func(note string, rows ...Ref)) {
-	if h.logged || h.prompt.Row == nil || h.ran.Row == nil {
+func geminiFinish(k key, h *headless, report func(note string, rows ...Ref)) {
+	if h.logged || h.prompt == nil || h.ran == nil {
 		return
 	}
 	note := fmt.Sprintf("no prompt of this session is in logs.json, the prompt log Gemini CLI's interactive UI writes for every typed prompt (its -p/non-interactive entry point writes none): the first prompt (row %d) came from the arguments or stdin of the process that started it; "+
-		"%s ran (row %d), a tool a -p session has only with --yolo or an allow rule (--allowed-tools, tools.allowed, a policy): no call was put to anyone. Check that logs.json was collected before reading its absence", h.prompt.Line, h.ran.Row.ToolName, h.ran.Line)
-	report(note, h.prompt, h.ran)
+		"%s ran (row %d), a tool a -p session has only with --yolo or an allow rule (--allowed-tools, tools.allowed, a policy): no call was put to anyone. Check that logs.json was collected before reading its absence", h.prompt.line, h.ran.toolName, h.ran.line)
+	report(note, h.prompt.ref(k), h.ran.ref(k))
 }
 
 func (d *HeadlessBypass) Finish(report func(note string, rows ...Ref)) {
 	for _, k := range d.order {
 		if k.agent == "gemini-cli" {
-			geminiFinish(d.sess[k], report)
+			geminiFinish(k, d.sess[k], report)
 		}
 	}
-	sort.SliceStable(d.order, func(i, j int) bool { return d.sess[d.order[i]].entry.Line < d.sess[d.order[j]].entry.Line })
+	sort.SliceStable(d.order, func(i, j int) bool { return d.sess[d.order[i]].entry.lineOf() < d.sess[d.order[j]].entry.lineOf() })
 	for _, k := range d.order {
 		h := d.sess[k]
-		if k.agent == "gemini-cli" || h.entry.Row == nil || h.mode.Row == nil {
+		if k.agent == "gemini-cli" || h.entry == nil || h.mode == nil {
 			continue
 		}
-		refs := []Ref{h.entry, h.mode}
-		note := fmt.Sprintf("entry point %q: started by a process, not an interactive terminal or editor; %q: no tool call was put to anyone", h.entry.Row.Text, h.mode.Row.Text)
-		if h.prompt.Row != nil {
-			refs = append(refs, h.prompt)
-			note += "; the first prompt (row " + fmt.Sprint(h.prompt.Line) + ") came from that process's arguments or stdin"
+		refs := []Ref{h.entry.ref(k), h.mode.ref(k)}
+		note := fmt.Sprintf("entry point %q: started by a process, not an interactive terminal or editor; %q: no tool call was put to anyone", h.entry.text, h.mode.text)
+		if h.prompt != nil {
+			refs = append(refs, h.prompt.ref(k))
+			note += "; the first prompt (row " + fmt.Sprint(h.prompt.line) + ") came from that process's arguments or stdin"
 		}
 		report(note, refs...)
 	}

@@ -2,6 +2,8 @@ package findings
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -250,5 +252,54 @@ func TestHeadlessGemini(t *testing.T) {
 	if len(got) != 2 || !strings.HasPrefix(got[0], "1,2 no prompt of this session is in logs.json") || !strings.Contains(got[0], "run_shell_command ran (row 2)") ||
 		!strings.Contains(got[1], "the first prompt (row 14)") || !strings.Contains(got[1], "write_file ran (row 15)") {
 		t.Errorf("got %q", got)
+	}
+}
+
+// Finish runs once: RowsDone (the output pass) finishes the runner and
+// releases the detectors' state, a later Finish (the command's) returns
+// the same summary without writing findings.jsonl again, and a row after
+// it is an error, never a silent drop.
+func TestFinishOnce(t *testing.T) {
+	dir := t.TempDir()
+	u, err := New(Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := []timeline.Row{
+		{Host: "h", User: "u", Agent: "claude-code", SessionID: "s1", TurnType: "system", Text: "session surface: sdk-cli", TimestampUTC: "2026-01-01T00:00:01.000Z"},
+		{Host: "h", User: "u", Agent: "claude-code", SessionID: "s1", TurnType: "system", Text: "permission mode: bypassPermissions", TimestampUTC: "2026-01-01T00:00:02.000Z"},
+	}
+	for i := range rows {
+		if err := u.Row(int64(i+1), &rows[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := u.RowsDone(); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, FileName)
+	first, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("planted\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := u.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := os.ReadFile(p)
+	if string(again) != "planted\n" || len(first) == 0 {
+		t.Errorf("findings.jsonl rewritten by the second Finish (%q) or empty the first time (%d bytes)", again, len(first))
+	}
+	if sum.Rows != 2 || len(sum.Findings) != 1 || sum.Findings[0].RuleID != HeadlessBypassID || sum.Findings[0].RowCount != 2 {
+		t.Errorf("summary: %d rows, findings %+v", sum.Rows, sum.Findings)
+	}
+	if u.ds != nil || u.found != nil {
+		t.Errorf("the detectors' state is still held after Finish")
+	}
+	if err := u.Row(3, &rows[0]); err == nil || !strings.Contains(err.Error(), "after Finish") {
+		t.Errorf("a row after Finish: %v", err)
 	}
 }

@@ -1,6 +1,10 @@
 package timeline
 
-import "time"
+import (
+	"slices"
+	"strings"
+	"time"
+)
 
 // Session is one row of sessions.jsonl: one per host, user, agent and
 // session, aggregated from the timeline rows.
@@ -70,9 +74,12 @@ type agg struct {
 	// mfirst and mlast span the rows dated by their file's mtime, used
 	// only when no row of the session has a time of its own
 	mfirst, mlast time.Time
-	models        map[string]bool
-	modelFirst    map[string]time.Time
-	files         map[string]bool
+	// modelFirst is the first time of each of s.Models (same index);
+	// files indexes s.SourceFiles once a session has more than
+	// smallSet of them (a linear scan until then: most sessions have
+	// one or two, and a map a session cost a few hundred bytes each).
+	modelFirst []time.Time
+	files      map[string]bool
 	// primary and secondary count the rows written from the store of
 	// record and from secondary sources; stateRecovered is what parsers
 	// said.
@@ -108,12 +115,45 @@ func NewAggregator() *Aggregator { return &Aggregator{m: map[SessionKey]*agg{}} 
 func (a *Aggregator) get(k SessionKey) *agg {
 	g := a.m[k]
 	if g == nil {
-		g = &agg{s: Session{Host: k.Host, User: k.User, Agent: k.Agent, SessionID: k.SessionID, Models: []string{}, SourceFiles: []string{}},
-			models: map[string]bool{}, modelFirst: map[string]time.Time{}, files: map[string]bool{}}
+		// The strings a session keeps are copies: a row decoded from the
+		// sorter's runs has its short strings in one allocation, which a
+		// session's id or path would keep reachable to the end of the run.
+		k = SessionKey{strings.Clone(k.Host), strings.Clone(k.User), strings.Clone(k.Agent), strings.Clone(k.SessionID)}
+		g = &agg{s: Session{Host: k.Host, User: k.User, Agent: k.Agent, SessionID: k.SessionID, Models: []string{}, SourceFiles: []string{}}}
 		a.m[k] = g
 		a.order = append(a.order, k)
 	}
 	return g
+}
+
+// smallSet is how many of a session's source files are found by a
+// linear scan before they are indexed in a map.
+const smallSet = 8
+
+// addFile lists f among the session's source files unless it is listed.
+func (g *agg) addFile(f string) {
+	if g.files != nil {
+		if g.files[f] {
+			return
+		}
+	} else {
+		for _, x := range g.s.SourceFiles {
+			if x == f {
+				return
+			}
+		}
+	}
+	f = strings.Clone(f)
+	g.s.SourceFiles = append(g.s.SourceFiles, f)
+	switch {
+	case g.files != nil:
+		g.files[f] = true
+	case len(g.s.SourceFiles) > smallSet:
+		g.files = make(map[string]bool, 2*len(g.s.SourceFiles))
+		for _, x := range g.s.SourceFiles {
+			g.files[x] = true
+		}
+	}
 }
 
 // Add folds one event in. Events without a session ID are not sessions.
@@ -145,10 +185,10 @@ func (a *Aggregator) Add(e *Event) {
 		g.primary++
 	}
 	if g.s.ProjectPath == "" && e.ProjectPath != "" {
-		g.s.ProjectPath = e.ProjectPath
+		g.s.ProjectPath = strings.Clone(e.ProjectPath)
 	}
-	if g.s.BundleID == "" {
-		g.s.BundleID = e.BundleID
+	if g.s.BundleID == "" && e.BundleID != "" {
+		g.s.BundleID = strings.Clone(e.BundleID)
 	}
 	if e.ParentSessionID != "" {
 		g.seeParent(e)
@@ -171,17 +211,17 @@ func (a *Aggregator) Add(e *Event) {
 		}
 	}
 	if e.Model != "" && (e.TurnType == Assistant || e.TurnType == ToolUse || e.TurnType == Thinking) {
-		if !g.models[e.Model] {
-			g.models[e.Model] = true
-			g.s.Models = append(g.s.Models, e.Model)
-			g.modelFirst[e.Model] = e.Time
-		} else if !e.Time.IsZero() && (g.modelFirst[e.Model].IsZero() || e.Time.Before(g.modelFirst[e.Model])) {
-			g.modelFirst[e.Model] = e.Time
+		i := slices.Index(g.s.Models, e.Model) // a session uses few models
+		switch {
+		case i < 0:
+			g.s.Models = append(g.s.Models, strings.Clone(e.Model))
+			g.modelFirst = append(g.modelFirst, e.Time)
+		case !e.Time.IsZero() && (g.modelFirst[i].IsZero() || e.Time.Before(g.modelFirst[i])):
+			g.modelFirst[i] = e.Time
 		}
 	}
-	if e.SourceFile != "" && !g.files[e.SourceFile] {
-		g.files[e.SourceFile] = true
-		g.s.SourceFiles = append(g.s.SourceFiles, e.SourceFile)
+	if e.SourceFile != "" {
+		g.addFile(e.SourceFile)
 	}
 	switch e.TurnType {
 	case User:
@@ -203,7 +243,7 @@ func (g *agg) seeParent(e *Event) {
 		g.moreParents++
 		return
 	}
-	g.parents = append(g.parents, ParentSeen{Value: e.ParentSessionID, SourceFile: e.SourceFile, BundleID: e.BundleID, SourceLine: e.SourceLine})
+	g.parents = append(g.parents, ParentSeen{Value: strings.Clone(e.ParentSessionID), SourceFile: strings.Clone(e.SourceFile), BundleID: strings.Clone(e.BundleID), SourceLine: e.SourceLine})
 }
 
 // RowParents calls fn for every session whose rows named a parent, in the
@@ -332,9 +372,13 @@ func (a *Aggregator) Sessions() []Session {
 		}
 		s.FirstUTC, s.LastUTC = FormatTime(g.first), FormatTime(g.last)
 		s.Recovered = a.recovered(k.Agent, g)
+		first := make(map[string]time.Time, len(s.Models))
+		for i, m := range s.Models {
+			first[m] = g.modelFirst[i]
+		}
 		models := append([]string{}, s.Models...) // [] when none, never null
 		sortStable(models, func(x, y string) bool {
-			tx, ty := g.modelFirst[x], g.modelFirst[y]
+			tx, ty := first[x], first[y]
 			if tx.IsZero() || ty.IsZero() {
 				return false
 			}

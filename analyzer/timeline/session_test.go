@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // A session whose rows name no model has "models": [] in sessions.jsonl
@@ -179,4 +180,50 @@ func TestUnrecordedSecondaryTurn(t *testing.T) {
 	if want := "gone=trace/2 kept=no/2 lost=partial/3 other=partial/2"; strings.Join(got, " ") != want {
 		t.Errorf("sessions %q, want %q", strings.Join(got, " "), want)
 	}
+}
+
+// TestAggregatorKeepsCopies: what a session keeps of its rows (its names,
+// project path, bundle id, models, source files, parents) are strings of
+// its own, so a row decoded from a run (its short strings in one
+// allocation) is not kept reachable by its session; source files past
+// smallSet are still listed once each, sorted, and models in order of
+// first use.
+func TestAggregatorKeepsCopies(t *testing.T) {
+	a := NewAggregator()
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var evs []Event
+	for i := 0; i < 3*smallSet; i++ {
+		evs = append(evs, Event{Host: "h", User: "u", Agent: "a", SessionID: "s", ProjectPath: "/p", BundleID: "b", TurnType: Assistant,
+			Model: fmt.Sprint("m", 2-i%3), SourceFile: fmt.Sprintf("/f%02d", (i*7)%(2*smallSet)), ParentSessionID: "parent", Time: t0.Add(time.Duration(i) * time.Second)})
+	}
+	for i := range evs {
+		a.Add(&evs[i])
+	}
+	ss := a.Sessions()
+	if len(ss) != 1 {
+		t.Fatalf("%d sessions", len(ss))
+	}
+	s := ss[0]
+	same := func(x, y string) bool { return unsafe.StringData(x) == unsafe.StringData(y) }
+	e := &evs[0]
+	if same(s.Host, e.Host) || same(s.SessionID, e.SessionID) || same(s.ProjectPath, e.ProjectPath) || same(s.BundleID, e.BundleID) || same(s.Models[0], evs[0].Model) {
+		t.Errorf("the session shares its strings with its first row")
+	}
+	for k := range a.m {
+		if same(k.SessionID, e.SessionID) {
+			t.Errorf("the aggregator's key shares the row's session id")
+		}
+	}
+	var want []string
+	for i := 0; i < 2*smallSet; i++ {
+		want = append(want, fmt.Sprintf("/f%02d", i))
+	}
+	if fmt.Sprint(s.SourceFiles) != fmt.Sprint(want) || fmt.Sprint(s.Models) != "[m2 m1 m0]" || s.Events != 3*smallSet {
+		t.Errorf("source files %q, models %q, events %d", s.SourceFiles, s.Models, s.Events)
+	}
+	a.RowParents(func(k SessionKey, seen []ParentSeen, more int) {
+		if len(seen) != 1 || seen[0].Value != "parent" || same(seen[0].Value, e.ParentSessionID) || seen[0].SourceFile != "/f00" || more != 0 {
+			t.Errorf("parents %+v (%d more)", seen, more)
+		}
+	})
 }

@@ -79,23 +79,26 @@ func NewSorterOf[T any](dir string, memLimit int64, less func(a, b *T) bool, siz
 	return &SorterOf[T]{Dir: dir, MemLimit: memLimit, less: less, sizeOf: size}
 }
 
-// TargetBudget is the budget of a sorter given none: a twelfth of the
+// TargetBudget is the budget of a sorter given none: a 24th of the
 // process's soft memory target (GOMEMLIMIT, or debug.SetMemoryLimit: the
-// analyzer's command line sets 192 MiB unless GOMEMLIMIT is set, so 16 MiB),
-// between 16 MiB and 1 GiB; 16 MiB when no target is set. The rest of the
+// analyzer's command line sets 192 MiB unless GOMEMLIMIT is set, so 8 MiB),
+// between 8 MiB and 1 GiB; 8 MiB when no target is set. The rest of the
 // target is for the other sorters, the sessions and findings state, the
 // lines being parsed (a long line and its text) and the runtime, and the
 // garbage collector lets the heap reach about twice what is live. A
 // quarter (48 MiB) bought no CPU on 328 MB of Claude Code transcripts
 // (75,605 rows, 4 runs alternated: 6.2 s either way) and cost 40 MB of
 // peak RSS (133-137 MB against 90-93 MB): the rows a run holds past what
-// fits are spilled and merged, which is cheap next to parsing them.
+// fits are spilled and merged, which is cheap next to parsing them. A
+// twelfth (16 MiB) held the parse stage's live heap at 27-31 MB on the
+// same input, the largest of the run, and peak RSS at 88-95 MB; at 8 MiB it
+// is 21-22 MB and 69-76 MB, the CPU unchanged (BENCHMARKS.md, branch mem).
 func TargetBudget() int64 {
 	lim := debug.SetMemoryLimit(-1)
 	if lim <= 0 || lim == math.MaxInt64 {
-		return 16 << 20
+		return 8 << 20
 	}
-	return min(max(lim/12, 16<<20), 1<<30)
+	return min(max(lim/24, 8<<20), 1<<30)
 }
 
 // WithCodec sets the codec runs are spilled with.
@@ -226,6 +229,9 @@ func (s *SorterOf[T]) spill() error {
 	s.reset()
 	return nil
 }
+
+// mergeBuf is the most a run's read buffer holds in the merge.
+const mergeBuf = 128 << 10
 
 // spillWriters are the runs' 1 MiB write buffers, kept from spill to
 // spill (a run's own was 10 MB of the allocations on 328 MB of input).
@@ -389,8 +395,11 @@ func (s *SorterOf[T]) Each(fn func(*T) error) (err error) {
 		}
 	}()
 	// The runs' read buffers share the memory budget, so a big input's
-	// many runs do not grow the merge's memory.
-	bufSize := int(min(max(s.MemLimit/int64(len(s.runs)), 32<<10), 1<<20))
+	// many runs do not grow the merge's memory, and each is at most
+	// mergeBuf: the runs are read front to back from the page cache, where
+	// a bigger buffer saves no time and its memory stays live through the
+	// whole output pass.
+	bufSize := int(min(max(s.MemLimit/int64(len(s.runs)), 32<<10), mergeBuf))
 	for _, name := range s.runs {
 		f, err := os.Open(name)
 		if err != nil {

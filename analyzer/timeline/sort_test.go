@@ -102,13 +102,13 @@ func TestEventFramedAndOwned(t *testing.T) {
 	}
 }
 
-// TestTargetBudget: a sorter given no budget takes a twelfth of the soft
-// memory target, between 16 MiB and 1 GiB, and 16 MiB with no target.
+// TestTargetBudget: a sorter given no budget takes a 24th of the soft
+// memory target, between 8 MiB and 1 GiB, and 8 MiB with no target.
 func TestTargetBudget(t *testing.T) {
 	prev := debug.SetMemoryLimit(-1)
 	defer debug.SetMemoryLimit(prev)
 	for _, c := range []struct{ limit, want int64 }{
-		{math.MaxInt64, 16 << 20}, {192 << 20, 16 << 20}, {384 << 20, 32 << 20}, {32 << 20, 16 << 20}, {3 << 30, 256 << 20}, {64 << 30, 1 << 30},
+		{math.MaxInt64, 8 << 20}, {192 << 20, 8 << 20}, {384 << 20, 16 << 20}, {32 << 20, 8 << 20}, {3 << 30, 128 << 20}, {64 << 30, 1 << 30},
 	} {
 		debug.SetMemoryLimit(c.limit)
 		if got := NewSorter(t.TempDir(), 0).MemLimit; got != c.want {

@@ -26,6 +26,15 @@ type RowConsumer interface {
 	Row(n int64, r *timeline.Row) error
 }
 
+// RowsDone is a RowConsumer that wants to know when the last row has been
+// handed to it: the output pass calls RowsDone once, after the last row
+// and before the sessions and the inventory are written, so that what the
+// consumer holds for its rows (the findings' per-session state) is not
+// still live while they are built (analyzer/docs/architecture.md, memory).
+type RowsDone interface {
+	RowsDone() error
+}
+
 // Timeline writes the rows of every row format asked for; the encoding
 // runs on a goroutine of its own (and the RowConsumer on another), so the
 // caller's merge and the writing use two cores.

@@ -28,11 +28,17 @@ type pipeRows struct {
 
 const pipeBatch = 512
 
+// pipeDepth is how many batches wait for the writer, and for the
+// consumer: the rows in flight are live memory (their strings decoded from
+// the sorter's runs), so the queue is kept short; two batches are enough
+// to keep the merge, the writer and the consumer busy at once.
+const pipeDepth = 2
+
 func newPipeRows(w rowWriter, rc RowConsumer) *pipeRows {
-	p := &pipeRows{w: w, ch: make(chan []timeline.Event, 4), free: make(chan []timeline.Event, 8), done: make(chan error, 1)}
+	p := &pipeRows{w: w, ch: make(chan []timeline.Event, pipeDepth), free: make(chan []timeline.Event, 2*pipeDepth+2), done: make(chan error, 1)}
 	next := p.free
 	if rc != nil {
-		cch := make(chan []timeline.Event, 4)
+		cch := make(chan []timeline.Event, pipeDepth)
 		next = cch
 		p.cdone = make(chan error, 1)
 		go func() {
