@@ -179,6 +179,9 @@ func TestCleanTerminalText(t *testing.T) {
 	if got := clean("evil\u202etxt.exe\u009b"); got != `evil\u202etxt.exe\x9b` {
 		t.Errorf("clean did not show the bidi override and the C1 control: %q", got)
 	}
+	if got := clean("a\u2066b\u2069\u200e\u200f\u061cc\u202a"); got != `a\u2066b\u2069\u200e\u200f\u061cc\u202a` {
+		t.Errorf("clean did not show the isolates, marks and the Arabic letter mark: %q", got)
+	}
 	if got := clean("plain-host"); got != "plain-host" {
 		t.Fatalf("clean changed %q", got)
 	}

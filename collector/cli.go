@@ -127,7 +127,11 @@ func (c *CLI) logWriterTo(out io.Writer) io.Writer {
 	lvl, _ := zerolog.ParseLevel(c.LogLevel)
 	w := out
 	if c.LogFormat == "console" || (c.LogFormat == "auto" && isTerminal(os.Stderr)) {
-		w = zerolog.ConsoleWriter{Out: out, TimeFormat: time.RFC3339}
+		w = zerolog.ConsoleWriter{Out: out, TimeFormat: time.RFC3339,
+			// Paths and values from the evidence: no control or bidi
+			// character reaches the terminal (printable).
+			FormatMessage:    func(i any) string { return printable(fmt.Sprint(i)) },
+			FormatFieldValue: func(i any) string { return printable(fmt.Sprint(i)) }}
 	}
 	// The bundle's own log takes every level (collect.Collect joins the
 	// two with zerolog.MultiLevelWriter); stderr only --log-level and up.
@@ -404,13 +408,34 @@ func formatBytes(n int64) string {
 	return fmt.Sprintf("%.0f %s", f, units[u])
 }
 
+// printable makes evidence text (a user name, a path, a log field) safe
+// to print on a terminal, as the analyzer's terminal cleaner does: a C0 or
+// C1 control character is written \xNN, a bidi control or other invisible
+// format character (U+061C, U+200B-U+200F, U+202A-U+202E, U+2060-U+2064,
+// U+2066-U+2069, tags U+E0000-U+E007F) \uXXXX, so that neither an escape
+// sequence nor a bidi override reaches the terminal.
 func printable(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			return '?'
+	if !strings.ContainsFunc(s, mustEscape) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case mustEscape(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
 		}
-		return r
-	}, s)
+	}
+	return b.String()
+}
+
+func mustEscape(r rune) bool {
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == 0x061C ||
+		r >= 0x200B && r <= 0x200F || r >= 0x202A && r <= 0x202E ||
+		r >= 0x2060 && r <= 0x2064 || r >= 0x2066 && r <= 0x2069 || r >= 0xE0000 && r <= 0xE007F
 }
 
 // printList prints the catalog: the table `doubleagent catalog` prints, or

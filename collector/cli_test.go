@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -84,5 +85,34 @@ func TestMaxFileSizeSuffixes(t *testing.T) {
 		if _, err := p.Parse([]string{"--max-file-size=" + in}); err == nil || !strings.Contains(err.Error(), "is not a size") {
 			t.Errorf("--max-file-size %s: error %v, want one saying it is not a size", in, err)
 		}
+	}
+}
+
+// TestPrintableEscapesControlAndBidi: control bytes are written \xNN and
+// bidi controls and other invisible format characters \uXXXX (T11).
+func TestPrintableEscapesControlAndBidi(t *testing.T) {
+	for in, want := range map[string]string{
+		"/home/a\u202egpj.exe":              `/home/a\u202egpj.exe`,
+		"x\u2066y\u2069\u200e\u200f\u061cz": `x\u2066y\u2069\u200e\u200f\u061cz`,
+		"bob\x1b[2J\u009b":                  `bob\x1b[2J\x9b`,
+		"plain/é":                           "plain/é",
+	} {
+		if got := printable(in); got != want {
+			t.Errorf("printable(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestConsoleLogEscapesEvidence: a path with a bidi override and an escape
+// sequence is logged on the console with both escaped.
+func TestConsoleLogEscapesEvidence(t *testing.T) {
+	var out bytes.Buffer
+	c := &CLI{LogLevel: "info", LogFormat: "console"}
+	log := zerolog.New(c.logWriterTo(&out))
+	log.Warn().Str("path", "/h/a\u202egpj.exe\x1b[2J").Msg("unreadable \u2066file")
+	s := regexp.MustCompile(`\x1b\[[0-9;]*m`).ReplaceAllString(out.String(), "") // colours
+	want := `<nil> WRN unreadable \u2066file path="/h/a\u202egpj.exe\x1b[2J"` + "\n"
+	if s != want {
+		t.Errorf("console log = %q, want %q", s, want)
 	}
 }

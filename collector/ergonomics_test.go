@@ -253,7 +253,7 @@ func TestFormatProgress(t *testing.T) {
 	}{
 		{collect.Progress{Files: 0, Bytes: 0}, 0, "0 files, 0 B, -"},
 		{collect.Progress{Files: 3, Bytes: 1536, Agent: "claude-code", User: "alice"}, 2 * time.Second, "3 files, 1.50 KiB, 768 B/s  claude-code (alice)"},
-		{collect.Progress{Files: 2400, Bytes: 1760911485, Agent: "codex-cli", User: "bob\x1b[2J"}, 30 * time.Second, "2400 files, 1.64 GiB, 56.0 MiB/s  codex-cli (bob?[2J)"},
+		{collect.Progress{Files: 2400, Bytes: 1760911485, Agent: "codex-cli", User: "bob\x1b[2J"}, 30 * time.Second, "2400 files, 1.64 GiB, 56.0 MiB/s  codex-cli (bob\\x1b[2J)"},
 		{collect.Progress{Files: 1, Bytes: 123 << 30}, time.Second, "1 file, 123 GiB, 123 GiB/s"},
 	} {
 		if got := formatProgress(tc.p, tc.elapsed); got != tc.want {

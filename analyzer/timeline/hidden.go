@@ -8,12 +8,12 @@ import (
 // IsHidden reports whether r is a character a reader of the text does not
 // see: a Unicode tag character (U+E0000-U+E007F), a zero-width character
 // (U+200B-U+200F, U+2060-U+2064) or a bidi control (U+202A-U+202E,
-// U+2066-U+2069). A byte-order mark (U+FEFF) is not among them. The
+// U+2066-U+2069, the Arabic letter mark U+061C). A byte-order mark (U+FEFF) is not among them. The
 // hidden-Unicode rule matches these; the reports and the terminal show
 // them as <U+XXXX> (Reveal).
 func IsHidden(r rune) bool {
 	return r >= 0xE0000 && r <= 0xE007F || r >= 0x200B && r <= 0x200F || r >= 0x202A && r <= 0x202E ||
-		r >= 0x2060 && r <= 0x2064 || r >= 0x2066 && r <= 0x2069
+		r >= 0x2060 && r <= 0x2064 || r >= 0x2066 && r <= 0x2069 || r == 0x061C
 }
 
 // mustReveal is a character a report or terminal writes as <U+XXXX>: a C1
