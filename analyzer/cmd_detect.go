@@ -97,6 +97,12 @@ func (c *DetectCmd) Run(g *Globals, log zerolog.Logger) error {
 	if n := len(d.CutShort); n > 0 {
 		return &exitError{exitPartial, fmt.Sprintf("%d bundle(s) read only in part (cut short or corrupt; listed above): the table holds what came before each cut: %s", n, clean(strings.Join(d.CutShort, ", ")))}
 	}
+	if n := len(d.Unproven); n > 0 {
+		for _, u := range d.Unproven {
+			fmt.Fprintf(os.Stderr, "  %s\n", clean(u))
+		}
+		return &exitError{exitPartial, fmt.Sprintf("%d bundle(s) failing a whole-file check (a .sha256 sidecar naming another hash, or data after the archive not read; listed above): the table is not provably of the acquired bundle", n)}
+	}
 	return nil
 }
 

@@ -41,8 +41,9 @@ Exit codes:
   1  no agent was found
   2  unusable input or options
   3  some input was unusable, or a bundle was read only in part (cut short
-     or corrupt, inside bundle.json too: named on stderr); the table holds
-     the rest`,
+     or corrupt, inside bundle.json too: named on stderr), or a bundle
+     failed a whole-file check (a .sha256 sidecar that does not vouch for
+     it, data after its archive: named on stderr); the table holds the rest`,
 	"inventory": `Exit codes:
   0  the CSV was written
   1  no inventory line was read

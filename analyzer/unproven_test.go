@@ -203,3 +203,37 @@ func TestMergeSaysShardsDamagedInputs(t *testing.T) {
 		t.Fatalf("one run's summary %+v, the merge's %+v (%v)", oneRun.Summary, run.Summary, err)
 	}
 }
+
+// TestDetectUnprovenBundleExits3: detect follows timeline's rule: a bundle
+// whose .sha256 sidecar names another hash is listed, and the exit is 3
+// (it was 0, the table shown as of the acquired bundle).
+func TestDetectUnprovenBundleExits3(t *testing.T) {
+	good := bundletest.Build(t, []bundletest.File{{Path: "/home/a/.claude/projects/p/11111111-2222-4333-8444-555555555555.jsonl", Agent: "claude-code", Target: "projects", User: "a", Data: []byte(transcript)}})
+	sum := sha256.Sum256(good)
+	hexSum := hex.EncodeToString(sum[:])
+	zeros := strings.Repeat("0", 64)
+	dir := t.TempDir()
+	p := filepath.Join(dir, "b.tar.zst")
+	os.WriteFile(p, good, 0o644)
+	got, code := runCLI(t, "detect", p)
+	if code != 0 {
+		t.Fatalf("no sidecar: exit %d, want 0:\n%s", code, got)
+	}
+	os.WriteFile(p+".sha256", []byte(hexSum+"  b.tar.zst\n"), 0o644)
+	if got, code := runCLI(t, "detect", p); code != 0 {
+		t.Fatalf("matching sidecar: exit %d, want 0:\n%s", code, got)
+	}
+	os.WriteFile(p+".sha256", []byte(zeros+"  b.tar.zst\n"), 0o644)
+	got, code = runCLI(t, "detect", p)
+	if code != 3 {
+		t.Fatalf("exit %d, want 3:\n%s", code, got)
+	}
+	for _, want := range []string{
+		"  sidecar does not vouch for it: " + p + ": bundle sha256 " + hexSum + " does not match its sidecar " + zeros + " (problem sidecar_mismatch)\n",
+		"doubleagent: 1 bundle(s) failing a whole-file check (a .sha256 sidecar naming another hash, or data after the archive not read; listed above): the table is not provably of the acquired bundle\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("detect output lacks %q:\n%s", want, got)
+		}
+	}
+}

@@ -61,11 +61,15 @@ type Detected struct {
 	Rows     []DetectRow
 	Problems []Problem
 	CutShort []string
+	// Unproven names the bundles failing a whole-file check (a .sha256
+	// sidecar that does not vouch for the file, data after the archive),
+	// one line each, as Summary.Unproven does for a timeline.
+	Unproven []string
 }
 
 // DetectInputs is Detect, with the bundles read only in part.
 func DetectInputs(ctx context.Context, paths []string, ps []parser.Parser, limits *bundle.Options) Detected {
-	var cut []string
+	var cut, unproven []string
 	rt := inputs.NewRouter(ps)
 	parsed := parser.ParsedAgents(ps)
 	x := inputs.Expand(paths)
@@ -85,6 +89,7 @@ func DetectInputs(ctx context.Context, paths []string, ps []parser.Parser, limit
 			continue
 		}
 		probs = append(probs, s.Problems()...)
+		unproven = append(unproven, unprovenLinesIn(u.Path, s.Problems(), "problem ")...)
 		facts := s.Facts()
 		if facts.CutShort {
 			cut = append(cut, u.Path)
@@ -140,5 +145,6 @@ func DetectInputs(ctx context.Context, paths []string, ps []parser.Parser, limit
 		probs[i] = probs[i].NamedOnce()
 	}
 	sort.Strings(cut)
-	return Detected{Rows: rows, Problems: probs, CutShort: cut}
+	sort.Strings(unproven)
+	return Detected{Rows: rows, Problems: probs, CutShort: cut, Unproven: unproven}
 }

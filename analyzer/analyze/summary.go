@@ -187,13 +187,19 @@ func agentLines(inv *Inventory, filtered bool) []string {
 // be read, data after the archive's end that was not read. Each names the
 // input and says what it means for the rows.
 func unprovenLines(input string, ps []Problem) []string {
+	return unprovenLinesIn(input, ps, "problems.jsonl: ")
+}
+
+// unprovenLinesIn is unprovenLines with the problem kind named after
+// where (detect writes no problems.jsonl: where is "problem ").
+func unprovenLinesIn(input string, ps []Problem, where string) []string {
 	var out []string
 	for _, p := range ps {
 		switch p.Kind {
 		case inputs.KindSidecarMismatch, inputs.KindSidecar:
-			out = append(out, "sidecar does not vouch for it: "+input+": "+p.Message+" (problems.jsonl: "+p.Kind+")")
+			out = append(out, "sidecar does not vouch for it: "+input+": "+p.Message+" ("+where+p.Kind+")")
 		case bundle.ProblemTrailing:
-			out = append(out, "read only in part: "+input+": "+p.Message+" (problems.jsonl: "+p.Kind+")")
+			out = append(out, "read only in part: "+input+": "+p.Message+" ("+where+p.Kind+")")
 		}
 	}
 	return out
