@@ -139,7 +139,8 @@ func (g *Globals) logger() zerolog.Logger {
 const maxTerminalText = 512
 
 // clean makes text from evidence safe to print on a terminal: control
-// characters (ESC, BEL, ...) are shown as \xNN instead of being sent, and
+// characters (ESC, BEL, ...) are shown as \xNN instead of being sent,
+// credential-shaped substrings as [redacted] (bundle.MaskSecrets), and
 // the text is cut at maxTerminalText bytes with its full length said.
 func clean(s string) string { return cleanN(s, maxTerminalText) }
 
@@ -156,6 +157,7 @@ func plainErr(err error) string {
 
 // cleanN is clean with a bound of max bytes of the original text.
 func cleanN(s string, max int) string {
+	s = bundle.MaskSecrets(s) // a token inside a path or value is not printed
 	cut := ""
 	if len(s) > max {
 		k := max

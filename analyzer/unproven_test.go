@@ -237,3 +237,37 @@ func TestDetectUnprovenBundleExits3(t *testing.T) {
 		}
 	}
 }
+
+// TestTokenInRelocationPathIsMasked: a token inside a relocation value
+// (CLAUDE_CONFIG_DIR=/nonexist/ghp_... in a .bashrc) is written
+// [redacted] on the terminal and in problems.jsonl (T13); it was printed.
+func TestTokenInRelocationPathIsMasked(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	os.MkdirAll(filepath.Join(root, "home/alice/.claude/projects/p"), 0o755)
+	os.WriteFile(filepath.Join(root, "home/alice/.bashrc"), []byte("export CLAUDE_CONFIG_DIR=/nonexist/ghp_ABCDEFGHIJKLMNOPQRSTuvwx\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "home/alice/.claude/projects/p/11111111-2222-4333-8444-555555555555.jsonl"), []byte(transcript), 0o644)
+	out := filepath.Join(dir, "out")
+	got, code := runCLI(t, "timeline", root, "-o", out)
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, got)
+	}
+	want := "    relocated agent folder (CLAUDE_CONFIG_DIR=/nonexist/[redacted] in /home/alice/.bashrc:1) named but not there: its target does not exist inside the tree (an absolute target is taken relative to the tree's root)\n"
+	if !strings.Contains(got, want) || strings.Contains(got, "ghp_") {
+		t.Errorf("terminal lacks %q or holds the token:\n%s", want, got)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "problems.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p struct {
+		SourceFile string `json:"source_file"`
+		Message    string `json:"message"`
+	}
+	if err := json.Unmarshal(bytes.TrimSpace(b), &p); err != nil {
+		t.Fatalf("problems.jsonl: %v\n%s", err, b)
+	}
+	if p.SourceFile != "/nonexist/[redacted]" || p.Message != strings.TrimSpace(want) {
+		t.Errorf("problem = %+v", p)
+	}
+}

@@ -125,9 +125,9 @@ func (c *CLI) logWriter() io.Writer { return c.logWriterTo(os.Stderr) }
 // with the progress line).
 func (c *CLI) logWriterTo(out io.Writer) io.Writer {
 	lvl, _ := zerolog.ParseLevel(c.LogLevel)
-	w := out
+	var w io.Writer = maskWriter{out}
 	if c.LogFormat == "console" || (c.LogFormat == "auto" && isTerminal(os.Stderr)) {
-		w = zerolog.ConsoleWriter{Out: out, TimeFormat: time.RFC3339,
+		w = zerolog.ConsoleWriter{Out: maskWriter{out}, TimeFormat: time.RFC3339,
 			// Paths and values from the evidence: no control or bidi
 			// character reaches the terminal (printable).
 			FormatMessage:    func(i any) string { return printable(fmt.Sprint(i)) },
@@ -406,6 +406,23 @@ func formatBytes(n int64) string {
 		return fmt.Sprintf("%.1f %s", f, units[u])
 	}
 	return fmt.Sprintf("%.0f %s", f, units[u])
+}
+
+// maskWriter writes each log event (one JSON object or console line per
+// Write, as zerolog writes them) with its credential-shaped substrings
+// written [redacted] (bundle.MaskSecrets): a token inside a relocation
+// path (CLAUDE_CONFIG_DIR=/x/ghp_...) is not printed. The replacement
+// holds no JSON-special character, so a JSON line stays valid.
+type maskWriter struct{ w io.Writer }
+
+func (m maskWriter) Write(p []byte) (int, error) {
+	if !bundle.SecretShapes.Match(p) {
+		return m.w.Write(p)
+	}
+	if _, err := io.WriteString(m.w, bundle.MaskSecrets(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // printable makes evidence text (a user name, a path, a log field) safe

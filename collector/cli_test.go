@@ -116,3 +116,22 @@ func TestConsoleLogEscapesEvidence(t *testing.T) {
 		t.Errorf("console log = %q, want %q", s, want)
 	}
 }
+
+// TestLogMasksSecretsInPaths: a token inside a relocation path is written
+// [redacted] on stderr, in the JSON log and on the console (T13).
+func TestLogMasksSecretsInPaths(t *testing.T) {
+	for _, format := range []string{"json", "console"} {
+		var out bytes.Buffer
+		c := &CLI{LogLevel: "info", LogFormat: format}
+		log := zerolog.New(c.logWriterTo(&out))
+		log.Info().Str("folder", "/nonexist/ghp_ABCDEFGHIJKLMNOPQRSTuvwx").Str("found_via", "CLAUDE_CONFIG_DIR in ~/.bashrc").Msg("relocated agent folder named but not there")
+		s := regexp.MustCompile(`\x1b\[[0-9;]*m`).ReplaceAllString(out.String(), "")
+		want := map[string]string{
+			"json":    `{"level":"info","folder":"/nonexist/[redacted]","found_via":"CLAUDE_CONFIG_DIR in ~/.bashrc","message":"relocated agent folder named but not there"}` + "\n",
+			"console": `<nil> INF relocated agent folder named but not there folder=/nonexist/[redacted] found_via="CLAUDE_CONFIG_DIR in ~/.bashrc"` + "\n",
+		}[format]
+		if s != want {
+			t.Errorf("%s log = %q, want %q", format, s, want)
+		}
+	}
+}

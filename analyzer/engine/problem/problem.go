@@ -1,6 +1,10 @@
 package problem
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/doubleagent/doubleagent/bundle"
+)
 
 // Problem is something wrong found while reading an input; it is written
 // to problems.jsonl and counted in the inventory, never silent.
@@ -22,6 +26,12 @@ type Problem struct {
 // wrong. Errors that carry their path (fs errors, the unsafe-path refusal)
 // are built far from the row that reports them; this is the one place
 // their path is taken off, so no stage repeats it.
+//
+// It is also the one place a problem's paths and message are masked: a
+// credential-shaped substring of the input, the source file or the
+// message (a token inside a relocation path, CLAUDE_CONFIG_DIR=/x/ghp_...)
+// is written [redacted] (bundle.MaskSecrets), as secret values are
+// everywhere else; the manifest keeps the path as found.
 func (p Problem) NamedOnce() Problem {
 	if p.SourceFile != "" {
 		for {
@@ -32,5 +42,6 @@ func (p Problem) NamedOnce() Problem {
 			p.Message = rest
 		}
 	}
+	p.Input, p.SourceFile, p.Message = bundle.MaskSecrets(p.Input), bundle.MaskSecrets(p.SourceFile), bundle.MaskSecrets(p.Message)
 	return p
 }
