@@ -16,6 +16,7 @@ var Kinds = []KindDoc{
 	{KindParse, "a record or file that could not be read (bad JSON, an unknown schema, a failing table); the message says which and why"},
 	{KindSkippedRecord, "a readable record of a shape the parser does not know, counted rather than dropped"},
 	{KindNULRun, "NUL bytes (crash or preallocation padding) dropped from a line-oriented file"},
+	{KindInvalidUTF8, "lines of a line-oriented file holding bytes that are not valid UTF-8: one problem per file, counting the lines (the first named by source_line); their text in the rows has each such byte replaced with U+FFFD"},
 	{KindLineTooLong, "a line over `--max-line`, not parsed"},
 	{KindGlued, "records that shared one line, split and read"},
 	{KindOrphanRecord, "a record whose parent record is gone"},

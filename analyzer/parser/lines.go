@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync"
+	"unicode/utf8"
 )
 
 var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10) }}
@@ -65,7 +66,18 @@ func Lines(ctx context.Context, r io.Reader, out Sink, fn func(n int64, line []b
 		overflow bool  // the current line passed MaxLineBytes
 		any      bool  // the current line had any byte at all
 		turn     bool  // this call holds one of the LongLines turns
+		bad      int64 // lines passed on holding invalid UTF-8
+		firstBad int64 // the first of them
 	)
+	// One problem per file for its lines holding invalid UTF-8: the JSON
+	// decoders replace each such byte with U+FFFD, so the rows' text
+	// differs from the bytes; the count says so (every return, EOF or
+	// not, after the lines read so far).
+	defer func() {
+		if bad > 0 && out != nil {
+			out.Report(firstBad, KindInvalidUTF8, InvalidUTF8Problem(bad))
+		}
+	}()
 	release := func() {
 		if turn {
 			<-longTurns
@@ -139,6 +151,12 @@ func Lines(ctx context.Context, r io.Reader, out Sink, fn func(n int64, line []b
 			default:
 				line = bytes.TrimRight(line, "\r\n")
 				if len(bytes.TrimSpace(line)) > 0 {
+					if !utf8.Valid(line) {
+						if bad == 0 {
+							firstBad = n
+						}
+						bad++
+					}
 					if ferr := fn(n, line); ferr != nil {
 						return ferr
 					}
@@ -164,6 +182,12 @@ func Lines(ctx context.Context, r io.Reader, out Sink, fn func(n int64, line []b
 			return err
 		}
 	}
+}
+
+// InvalidUTF8Problem is the message of the invalid_utf8 problem of a file
+// with n lines holding invalid UTF-8.
+func InvalidUTF8Problem(n int64) string {
+	return fmt.Sprintf("%d line(s) held bytes that are not valid UTF-8 (the first at this line): each such byte is U+FFFD in the rows' text", n)
 }
 
 // stripNUL removes the NUL bytes of b in place, the first at k.

@@ -219,3 +219,31 @@ func BenchmarkSplitGluedCutLine(b *testing.B) {
 		}
 	}
 }
+
+// TestLinesCountsInvalidUTF8: lines holding bytes that are not UTF-8 are
+// passed on unchanged and counted in one invalid_utf8 problem for the
+// file, at the first such line (T8: it was silent).
+func TestLinesCountsInvalidUTF8(t *testing.T) {
+	in := "{\"a\":\"ok é\"}\n{\"a\":\"\xff\xfe\"}\n{\"a\":\"fine\"}\n{\"a\":\"x\xc3\"}\n"
+	var got []string
+	var rep reports
+	err := Lines(context.Background(), strings.NewReader(in), &rep, func(n int64, line []byte) error {
+		got = append(got, string(line))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 4 || got[1] != "{\"a\":\"\xff\xfe\"}" {
+		t.Errorf("lines %q", got)
+	}
+	want := "2 invalid_utf8 2 line(s) held bytes that are not valid UTF-8 (the first at this line): each such byte is U+FFFD in the rows' text"
+	if strings.Join(rep, "|") != want {
+		t.Errorf("reports %q, want %q", rep, want)
+	}
+	rep = nil
+	Lines(context.Background(), strings.NewReader("{\"a\":\"é\"}\n"), &rep, func(int64, []byte) error { return nil })
+	if len(rep) != 0 {
+		t.Errorf("valid UTF-8 reported: %q", rep)
+	}
+}

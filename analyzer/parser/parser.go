@@ -171,6 +171,7 @@ const (
 	KindParse         = "parse"          // a record that could not be read
 	KindSkippedRecord = "skipped_record" // a readable record of a shape the parser does not know
 	KindNULRun        = "nul_run"        // NUL bytes (crash or preallocation padding) dropped
+	KindInvalidUTF8   = "invalid_utf8"   // lines holding bytes that are not UTF-8, replaced with U+FFFD
 	KindLineTooLong   = "line_too_long"  // a line over the line limit, not parsed
 	KindGlued         = "glued_record"   // records that shared one line
 	KindOrphanRecord  = "orphan_record"  // a record whose parent record is gone
