@@ -302,12 +302,16 @@ func (x *Expansion) ExpandFolder(p string) {
 			namedDirs = append(namedDirs, fp)
 		case !t.IsRegular() && !t.IsDir() && (evidenceName(e.Name()) || strings.HasSuffix(strings.ToLower(e.Name()), ".sha256")):
 			what := KindOf(t)
+			// Only a link has a target to give; a FIFO, a socket or a
+			// device is never opened (a FIFO would block the run).
+			hint := "never opened (copy the bundle into a regular file and give that)"
 			if t&os.ModeSymlink != 0 {
 				if target, err := os.Readlink(fp); err == nil {
 					what += fmt.Sprintf(" (to %q)", target)
 				}
+				hint = "a link is not followed (give its target itself)"
 			}
-			sub.reject(InputStatus{Input: fp, Folder: p, Kind: KindBundle, Reason: "is " + what + ": an entry of a folder of evidence is read only as a regular file (give its target itself)"})
+			sub.reject(InputStatus{Input: fp, Folder: p, Kind: KindBundle, Reason: "is " + what + ": an entry of a folder of evidence is read only as a regular file: " + hint})
 		}
 	}
 	for _, sc := range sidecars {
