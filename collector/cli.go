@@ -304,8 +304,24 @@ func (c *CLI) Run() error {
 		}
 		fmt.Fprintf(os.Stderr, "%s %s written to %s: %d files, %d bytes collected; statuses %s\n",
 			what, res.BundleID, where, res.Summary.Files, res.Summary.BytesCollected, formatCounts(res.Summary.Counts))
+		if line := unreadLine(res.Summary.Files, res.Summary.Counts[bundle.StatusErrorRead]); line != "" {
+			fmt.Fprintln(os.Stderr, line)
+		}
 	}
 	return runErr
+}
+
+// unreadLine is the summary's warning about the files found but not read
+// (error_read): a bundle whose every file failed is complete and valid
+// (exit 0, it records the walk) but must not read as a clean success.
+func unreadLine(files, errRead int) string {
+	switch {
+	case errRead == 0:
+		return ""
+	case files == 0:
+		return fmt.Sprintf("doubleagent-collector: warning: no file was collected: every one of the %d file(s) found could not be read (error_read; manifest.jsonl names each and why): the bundle records the walk but holds no agent file", errRead)
+	}
+	return fmt.Sprintf("doubleagent-collector: warning: %d file(s) found could not be read (error_read; manifest.jsonl names each and why): the bundle holds the other %d", errRead, files)
 }
 
 // countWriter counts the bytes written through it.

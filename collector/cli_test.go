@@ -135,3 +135,20 @@ func TestLogMasksSecretsInPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestUnreadLine: a bundle whose every file was unreadable ends with a
+// warning, not only "the bundle is complete" (T14).
+func TestUnreadLine(t *testing.T) {
+	for _, c := range []struct {
+		files, errRead int
+		want           string
+	}{
+		{3, 0, ""},
+		{0, 2, "doubleagent-collector: warning: no file was collected: every one of the 2 file(s) found could not be read (error_read; manifest.jsonl names each and why): the bundle records the walk but holds no agent file"},
+		{5, 1, "doubleagent-collector: warning: 1 file(s) found could not be read (error_read; manifest.jsonl names each and why): the bundle holds the other 5"},
+	} {
+		if got := unreadLine(c.files, c.errRead); got != c.want {
+			t.Errorf("unreadLine(%d, %d) = %q, want %q", c.files, c.errRead, got, c.want)
+		}
+	}
+}
