@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -117,4 +118,97 @@ func TestOrphanWALNoPage1(t *testing.T) {
 	if _, err := CarveOrphanWAL(context.Background(), bytes.NewReader(b[:20]), 20, nil, Options{}); err == nil || err.Error() != "WAL of 20 bytes has no header" {
 		t.Fatalf("err %v", err)
 	}
+}
+
+// TestRealWALBesideDB: the same WAL beside its database (the store as
+// opencode left it). SQLite reads the committed frames as the database
+// now; the carver carves the superseded frames, the earlier WAL
+// generations and the database pages the WAL replaced, and a carved cell
+// identical to a live record is counted as a copy, not returned.
+func TestRealWALBesideDB(t *testing.T) {
+	r := carveFile(t, realDB)
+	const want = "event_sequence/wal-old-salt=42 event_sequence/wal-superseded=10 message/freeblock=1 message/wal-old-salt=16 part/wal-old-salt=8 project/db-page-replaced=1 session/db-page-replaced=1 session/freeblock=1 session/wal-old-salt=9 session/wal-superseded=3"
+	if g := counts(r); g != want {
+		t.Fatalf("records\n got %s\nwant %s", g, want)
+	}
+	if fmt.Sprint(r.Copies) != "map[db-page-replaced:44 freeblock:2 unallocated:9 wal-old-salt:866 wal-superseded:164]" || len(r.Problems) != 0 || r.WAL.Committed != 123 {
+		t.Fatalf("copies %v, problems %v, WAL %+v", r.Copies, r.Problems, r.WAL)
+	}
+}
+
+// TestRealStoreSessionDeletedInWAL: a session deleted from a copy of the
+// real opencode store (as opencode deletes one: the session row, its
+// messages and parts), the WAL kept before any checkpoint. SQLite no
+// longer reads the session; its records survive in the frames the delete
+// superseded and come back as recovered from there, once each (a copy of
+// one in another frame is counted, not returned).
+func TestRealStoreSessionDeletedInWAL(t *testing.T) {
+	const victim = "ses_dd77e2a6dffekUXTqEMKzsETO7"
+	dir := t.TempDir()
+	p := filepath.Join(dir, "opencode.db")
+	for _, sfx := range []string{"", "-wal"} {
+		b, err := os.ReadFile(realDB + sfx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p+sfx, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db := openDB(t, p)
+	var msgs, parts int
+	if err := db.QueryRow("SELECT (SELECT count(*) FROM message WHERE session_id = ?), (SELECT count(*) FROM part WHERE session_id = ?)", victim, victim).Scan(&msgs, &parts); err != nil || msgs != 6 || parts != 16 {
+		t.Fatalf("%s: %d messages, %d parts, %v", victim, msgs, parts, err)
+	}
+	exec(t, db, "PRAGMA wal_autocheckpoint=0", "PRAGMA foreign_keys=OFF",
+		"DELETE FROM part WHERE session_id = '"+victim+"'", "DELETE FROM message WHERE session_id = '"+victim+"'", "DELETE FROM session WHERE id = '"+victim+"'")
+	out := filepath.Join(t.TempDir(), "opencode.db")
+	for _, sfx := range []string{"", "-wal"} {
+		b, err := os.ReadFile(p + sfx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(out+sfx, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := carveFile(t, out)
+	got := map[string]int{}
+	for _, rec := range r.Records {
+		m := rec.Row()
+		if m["id"] == victim || m["session_id"] == victim {
+			got[rec.Table+"/"+string(rec.Source)]++
+		}
+	}
+	// every one of the 6 messages, 16 parts (17 part records: one part
+	// also in an older version) and the session row: the
+	// delete left them in freeblocks of the leaves it rewrote (frames now
+	// committed), in the database pages those frames replaced and in
+	// unallocated space; their copies in superseded frames are counted
+	if fmt.Sprint(got) != "map[message/freeblock:6 part/db-page-replaced:10 part/freeblock:2 part/unallocated:5 session/freeblock:1]" {
+		t.Fatalf("records of %s: %v", victim, got)
+	}
+	if g := liveNamesOf(t, out, victim); g != 0 {
+		t.Fatalf("SQLite still reads %d rows of %s", g, victim)
+	}
+	if r.WAL.Committed != 138 || r.WAL.Superseded != 101 || r.WAL.OldSalt != 373 {
+		t.Fatalf("WAL %+v", r.WAL)
+	}
+}
+
+// liveNamesOf counts the rows of session, message and part SQLite reads
+// for the session id in the store at p (a copy, with its WAL).
+func liveNamesOf(t *testing.T, p, id string) int {
+	t.Helper()
+	dir := t.TempDir()
+	for _, sfx := range []string{"", "-wal"} {
+		b, _ := os.ReadFile(p + sfx)
+		_ = os.WriteFile(filepath.Join(dir, "x.db"+sfx), b, 0o600)
+	}
+	db := openDB(t, filepath.Join(dir, "x.db"))
+	var n int
+	if err := db.QueryRow("SELECT (SELECT count(*) FROM session WHERE id = ?) + (SELECT count(*) FROM message WHERE session_id = ?) + (SELECT count(*) FROM part WHERE session_id = ?)", id, id, id).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
