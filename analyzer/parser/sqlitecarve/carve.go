@@ -198,6 +198,12 @@ func Carve(ctx context.Context, db io.ReaderAt, size int64, wal io.ReaderAt, wal
 	if wal != nil && walSize > 0 {
 		c.readWAL(wal, walSize)
 	}
+	if n := uint32(size / int64(c.pageSize)); c.opt.orphan && c.nPages > n {
+		// the WAL's commit names more pages than it holds: the others were
+		// only in the database file, and the b-tree walk names them
+		c.nPages = n
+		c.res.Pages = int(n)
+	}
 	for _, t := range tables {
 		ti := &table{Table: t}
 		for _, col := range t.Columns {
@@ -437,6 +443,11 @@ func (c *carver) walk(ti int, p uint32, depth int, visited map[uint32]bool) erro
 	if err := c.ctx.Err(); err != nil {
 		return err
 	}
+	if _, ok := c.snap[p]; c.opt.orphan && p != 0 && !ok && !visited[p] && depth <= 40 {
+		visited[p] = true
+		c.problem(p, fmt.Sprintf("page %d of the b-tree of %s is not in the WAL (the database file that held it is gone)", p, c.tables[ti].Name))
+		return nil
+	}
 	if p == 0 || p > c.nPages || visited[p] || depth > 40 {
 		if p != 0 && !visited[p] {
 			c.problem(p, fmt.Sprintf("b-tree of %s names page %d, out of the file", c.tables[ti].Name, p))
@@ -447,10 +458,6 @@ func (c *carver) walk(ti int, p uint32, depth int, visited map[uint32]bool) erro
 		return nil
 	}
 	visited[p] = true
-	if _, ok := c.snap[p]; c.opt.orphan && !ok {
-		c.problem(p, fmt.Sprintf("page %d of the b-tree of %s is not in the WAL (the database file that held it is gone)", p, c.tables[ti].Name))
-		return nil
-	}
 	b := c.page(p)
 	if b == nil {
 		c.problem(p, "page cannot be read")

@@ -205,7 +205,7 @@ func OrphanImage(wal io.ReaderAt, walSize int64) (io.ReaderAt, int64, error) {
 	salt1, salt2 := binary.BigEndian.Uint32(h[16:]), binary.BigEndian.Uint32(h[20:])
 	img := &walImage{wal: wal, ps: ps, page: map[uint32]int64{}}
 	fh := make([]byte, 24)
-	var maxPage, dbSize uint32
+	var maxPage uint32
 	for off := int64(32); off+24+ps <= walSize; off += 24 + ps {
 		if n, _ := wal.ReadAt(fh, off); n < 24 {
 			break
@@ -216,14 +216,11 @@ func OrphanImage(wal io.ReaderAt, walSize int64) (io.ReaderAt, int64, error) {
 		}
 		img.page[pg] = off + 24
 		maxPage = max(maxPage, pg)
-		if c := binary.BigEndian.Uint32(fh[4:]); c != 0 {
-			dbSize = c
-		}
 	}
 	if _, ok := img.page[1]; !ok {
 		return nil, 0, errors.New("the WAL holds no frame of page 1 (the database header and the schema's root): its page size and schema are unknown, so its records are not decoded")
 	}
-	img.size = int64(max(maxPage, dbSize)) * ps
+	img.size = int64(maxPage) * ps // pages past it were only in the database file: none is read
 	return img, img.size, nil
 }
 
