@@ -45,6 +45,7 @@ const (
 	SrcWALUncommit Source = "wal-uncommitted"  // a WAL frame after the last commit
 	SrcWALOldSalt  Source = "wal-old-salt"     // a WAL frame of an earlier WAL generation (other salts)
 	SrcWALBadSum   Source = "wal-bad-checksum" // a WAL frame whose checksum chain broke
+	SrcWALOrphan   Source = "wal-orphan"       // a committed WAL frame of a store whose database file is gone (CarveOrphanWAL)
 )
 
 // Record is one recovered record.
@@ -84,7 +85,7 @@ func (r *Record) Provenance() string {
 	case SrcDBOld:
 		fmt.Fprintf(&b, "database page %d (replaced by the WAL) at offset %d", r.Page, r.Offset)
 	default:
-		what := map[Source]string{SrcWALOld: "superseded", SrcWALUncommit: "after the last commit", SrcWALOldSalt: "earlier WAL generation", SrcWALBadSum: "checksum broken"}[r.Source]
+		what := map[Source]string{SrcWALOrphan: "committed, database gone", SrcWALOld: "superseded", SrcWALUncommit: "after the last commit", SrcWALOldSalt: "earlier WAL generation", SrcWALBadSum: "checksum broken"}[r.Source]
 		fmt.Fprintf(&b, "WAL frame %d of salt %08x/%08x (%s), page %d at offset %d", r.Frame, r.Salt1, r.Salt2, what, r.Page, r.Offset)
 	}
 	if r.Partial {
@@ -160,6 +161,10 @@ type Options struct {
 	// others are returned as recovered and the parser's record ids tell
 	// them apart.
 	MaxLive int
+	// orphan is set by CarveOrphanWAL: the database file is gone, so the
+	// records of the WAL's committed pages are returned too (as
+	// SrcWALOrphan), not only remembered as live.
+	orphan bool
 }
 
 var errLimit = errors.New("limit")
@@ -192,6 +197,12 @@ func Carve(ctx context.Context, db io.ReaderAt, size int64, wal io.ReaderAt, wal
 	c.res.Pages = int(c.nPages)
 	if wal != nil && walSize > 0 {
 		c.readWAL(wal, walSize)
+	}
+	if n := uint32(size / int64(c.pageSize)); c.opt.orphan && c.nPages > n {
+		// the WAL's commit names more pages than it holds: the others were
+		// only in the database file, and the b-tree walk names them
+		c.nPages = n
+		c.res.Pages = int(n)
 	}
 	for _, t := range tables {
 		ti := &table{Table: t}
@@ -227,30 +238,31 @@ type frame struct {
 }
 
 type carver struct {
-	ctx      context.Context
-	db       io.ReaderAt
-	size     int64
-	wal      io.ReaderAt
-	opt      Options
-	res      *Result
-	pageSize int
-	usable   int
-	enc      uint32
-	nPages   uint32
-	trunk    uint32
-	snap     map[uint32]int64 // page -> WAL offset of its current image
-	stale    []frame          // WAL frames not in the snapshot
-	tables   []*table
-	owner    map[uint32]int // table leaf page -> index in tables
-	used     map[uint32]bool
-	free     map[uint32]bool // freelist pages (trunk and leaf)
-	trunks   map[uint32]bool
-	live     map[[32]byte]int64 // content key -> rowid of a live record
-	seen     map[[32]byte]bool
-	reads    int
-	maxCols  int   // columns of the widest table
-	bytes    int64 // value bytes of the records returned
-	liveFull bool  // MaxLive reached
+	ctx       context.Context
+	db        io.ReaderAt
+	size      int64
+	wal       io.ReaderAt
+	opt       Options
+	res       *Result
+	pageSize  int
+	usable    int
+	enc       uint32
+	nPages    uint32
+	trunk     uint32
+	snap      map[uint32]int64 // page -> WAL offset of its current image
+	snapFrame map[uint32]int   // page -> frame number (1-based) of its current image
+	stale     []frame          // WAL frames not in the snapshot
+	tables    []*table
+	owner     map[uint32]int // table leaf page -> index in tables
+	used      map[uint32]bool
+	free      map[uint32]bool // freelist pages (trunk and leaf)
+	trunks    map[uint32]bool
+	live      map[[32]byte]int64 // content key -> rowid of a live record
+	seen      map[[32]byte]bool
+	reads     int
+	maxCols   int   // columns of the widest table
+	bytes     int64 // value bytes of the records returned
+	liveFull  bool  // MaxLive reached
 	// trustOwner is set while the live leaves are carved: their page
 	// belongs to the table now. A stale page image (a WAL frame, a page
 	// the WAL replaced) may have belonged to another table then, so it is
@@ -356,11 +368,20 @@ func (c *carver) run() error {
 			}
 			src = SrcOrphanPage
 		}
+		l := loc{src: src, page: p}
+		if c.opt.orphan {
+			if _, ok := c.snap[p]; !ok {
+				continue // not in the WAL: gone with the database file
+			}
+			// a committed page no b-tree reached here names its table
+			// through pages that were in the database file
+			l = loc{src: SrcWALOrphan, page: p, frame: c.snapFrame[p], salt1: c.res.WAL.Salt1, salt2: c.res.WAL.Salt2}
+		}
 		b := c.page(p)
 		if b == nil {
 			continue
 		}
-		if err := c.wholePage(b, -1, loc{src: src, page: p}); err != nil {
+		if err := c.wholePage(b, -1, l); err != nil {
 			return err
 		}
 	}
@@ -372,6 +393,9 @@ func (c *carver) run() error {
 	}
 	sort.Slice(pages, func(i, j int) bool { return pages[i] < pages[j] })
 	for _, p := range pages {
+		if c.opt.orphan {
+			break // the database file is gone: its image is the WAL's frames
+		}
 		b := make([]byte, c.pageSize)
 		if k, _ := c.db.ReadAt(b, int64(p-1)*int64(c.pageSize)); k != len(b) {
 			continue
@@ -418,6 +442,11 @@ func hdrOff(p uint32) int {
 func (c *carver) walk(ti int, p uint32, depth int, visited map[uint32]bool) error {
 	if err := c.ctx.Err(); err != nil {
 		return err
+	}
+	if _, ok := c.snap[p]; c.opt.orphan && p != 0 && !ok && !visited[p] && depth <= 40 {
+		visited[p] = true
+		c.problem(p, fmt.Sprintf("page %d of the b-tree of %s is not in the WAL (the database file that held it is gone)", p, c.tables[ti].Name))
+		return nil
 	}
 	if p == 0 || p > c.nPages || visited[p] || depth > 40 {
 		if p != 0 && !visited[p] {
@@ -470,6 +499,13 @@ func (c *carver) walk(ti int, p uint32, depth int, visited map[uint32]bool) erro
 			rec, ok := c.cellAt(b, off, c.usable, ti, true)
 			if !ok {
 				c.problem(p, fmt.Sprintf("live cell %d of %s at offset %d cannot be read", i, t.Name, off))
+				continue
+			}
+			if c.opt.orphan {
+				l := loc{src: SrcWALOrphan, page: p, frame: c.snapFrame[p], salt1: c.res.WAL.Salt1, salt2: c.res.WAL.Salt2}
+				if err := c.keep(rec, l, off); err != nil {
+					return err
+				}
 				continue
 			}
 			if len(c.live) < c.opt.MaxLive {

@@ -28,6 +28,12 @@
 //     commit, frames of an earlier WAL generation (other salts), frames
 //     past a broken checksum. So is the database file's own page that a
 //     committed frame replaces.
+//   - A WAL whose database file is gone (CarveOrphanWAL): the database
+//     image is rebuilt from its frames (each page from its last frame of
+//     the header's salts, zeros for the pages only the file held; page 1
+//     must be there), the records of its committed frames are returned
+//     as SrcWALOrphan and the other frames are carved as above; each
+//     b-tree page the WAL lacks is a Problem. The schema is the caller's.
 //
 // Records are decoded against the table's own schema (the columns
 // sqlite_schema and table_info give): the record header's serial types,
