@@ -91,7 +91,7 @@ func (fl flavor) parsers(who string) []parser.Parser {
 			Doc:     who + " thread_history_<N>.sqlite thread_turns and thread_items: the turns and items a thread's collected rollout does not hold (secondary source)",
 		}, fl.parseThreadHistory),
 		parser.New(parser.Spec{
-			ID: fl.agent + "/logs-db", Agent: fl.agent, Version: 2,
+			ID: fl.agent + "/logs-db", Agent: fl.agent, Version: 3,
 			Actions: Actions,
 			Targets: []string{"state-db"},
 			Names:   []string{"logs_*.sqlite"},
