@@ -44,204 +44,294 @@ const (
 // the regular files under files/. The error is for a folder whose
 // bundle.json cannot be read or is not a bundle header.
 func VerifyExtracted(ctx context.Context, dir string) (bundle.Header, *bundle.Result, error) {
-	res := &bundle.Result{Verified: map[string]bool{}}
 	root, err := filepath.Abs(dir)
 	if err != nil {
 		return bundle.Header{}, nil, err
 	}
-	problem := func(kind, member, path, msg string) {
-		res.Problems = append(res.Problems, bundle.Problem{Kind: kind, Member: member, Path: path, Msg: msg})
-	}
+	v := &extractedCheck{root: root, res: &bundle.Result{Verified: map[string]bool{}}}
 	// Every file is opened by the evidence rule through one folder cache.
-	var dirs inputs.DirCache
-	defer dirs.Close()
-	h, err := inputs.ReadExtractedHeader(root)
+	defer v.dirs.Close()
+	h, err := v.readHeader()
 	if err != nil {
 		return h, nil, err
 	}
-	if why := bundle.HeaderProblem(&h); why != "" {
-		problem(bundle.ProblemHeader, bundle.HeaderName, "", why)
-	}
-	if lf, err := inputs.OpenIn(root, bundle.LogName); err == nil {
-		res.Log, _ = io.ReadAll(io.LimitReader(lf, maxExtractedLog))
-		lf.Close()
-	}
-	present, walkProbs := filesUnder(ctx, root)
-	res.Members = len(present)
+	v.present, v.walkProbs = filesUnder(ctx, root)
+	v.res.Members = len(v.present)
 	if ctx.Err() != nil {
 		return h, nil, ctx.Err()
 	}
-
-	var summaries, rowsAfter int
-	partial := false
-	mf, err := inputs.OpenIn(root, bundle.ManifestName)
-	switch {
-	case err != nil:
-		msg := fmt.Sprintf("%d files under files/ cannot be verified", len(present))
-		if errors.Is(err, ErrUnsafePath) {
-			problem(KindUnsafePath, bundle.ManifestName, "", err.Error()+": "+msg)
-		} else {
-			problem(bundle.ProblemNoManifest, bundle.ManifestName, "", msg)
-		}
-		res.Problems = append(res.Problems, walkProbs...)
-		return h, res, nil
-	default:
-		defer mf.Close()
-		if fi, err := mf.Stat(); err == nil && fi.Size() > maxExtractedManifest {
-			problem(bundle.ProblemLimit, bundle.ManifestName, "", fmt.Sprintf("manifest of %d bytes over the %d-byte limit: not read, nothing can be verified", fi.Size(), maxExtractedManifest))
-			res.Problems = append(res.Problems, walkProbs...)
-			return h, res, nil
-		}
+	mf := v.openManifest()
+	if mf == nil {
+		v.res.Problems = append(v.res.Problems, v.walkProbs...)
+		return h, v.res, nil
 	}
-	res.Manifest = []bundle.Entry{}
+	defer mf.Close()
+	if err := v.readManifest(ctx, mf); err != nil {
+		return h, nil, err
+	}
+	v.checkRows()
+	v.reportUnlisted()
+	v.reportWalk()
+	v.checkSummary()
+	return h, v.res, nil
+}
+
+// extractedCheck is one VerifyExtracted run: the collection's root, the
+// result being built, and what its steps hand on to the next.
+type extractedCheck struct {
+	root string
+	res  *bundle.Result
+	dirs inputs.DirCache
+	// present: the regular files under files/ (filesUnder); walkProbs
+	// what that walk refused or could not read.
+	present   map[string]struct{}
+	walkProbs []bundle.Problem
+	// from the manifest: its summary rows, the file rows after the first
+	// summary, and whether a summary said the collection is incomplete
+	summaries, rowsAfter int
+	partial              bool
+	// listed counts the manifest rows naming each file; reached holds
+	// the real paths read through a followed link.
+	listed  map[string]int
+	reached map[string]bool
+}
+
+func (v *extractedCheck) problem(kind, member, path, msg string) {
+	v.res.Problems = append(v.res.Problems, bundle.Problem{Kind: kind, Member: member, Path: path, Msg: msg})
+}
+
+// readHeader reads bundle.json (an error when it cannot be read or is no
+// bundle header; a header problem otherwise) and the collector's log.
+func (v *extractedCheck) readHeader() (bundle.Header, error) {
+	h, err := inputs.ReadExtractedHeader(v.root)
+	if err != nil {
+		return h, err
+	}
+	if why := bundle.HeaderProblem(&h); why != "" {
+		v.problem(bundle.ProblemHeader, bundle.HeaderName, "", why)
+	}
+	if lf, err := inputs.OpenIn(v.root, bundle.LogName); err == nil {
+		v.res.Log, _ = io.ReadAll(io.LimitReader(lf, maxExtractedLog))
+		lf.Close()
+	}
+	return h, nil
+}
+
+// openManifest opens manifest.jsonl by the evidence rule; nil, with the
+// problem that says why nothing can be verified, when it is missing,
+// refused or over its size bound.
+func (v *extractedCheck) openManifest() *os.File {
+	mf, err := inputs.OpenIn(v.root, bundle.ManifestName)
+	if err != nil {
+		msg := fmt.Sprintf("%d files under files/ cannot be verified", len(v.present))
+		if errors.Is(err, ErrUnsafePath) {
+			v.problem(KindUnsafePath, bundle.ManifestName, "", err.Error()+": "+msg)
+		} else {
+			v.problem(bundle.ProblemNoManifest, bundle.ManifestName, "", msg)
+		}
+		return nil
+	}
+	if fi, err := mf.Stat(); err == nil && fi.Size() > maxExtractedManifest {
+		v.problem(bundle.ProblemLimit, bundle.ManifestName, "", fmt.Sprintf("manifest of %d bytes over the %d-byte limit: not read, nothing can be verified", fi.Size(), maxExtractedManifest))
+		mf.Close()
+		return nil
+	}
+	return mf
+}
+
+// readManifest decodes the manifest's rows into the result (up to its row
+// bound), counting its summary rows and the file rows after one.
+func (v *extractedCheck) readManifest(ctx context.Context, mf io.Reader) error {
+	v.res.Manifest = []bundle.Entry{}
 	dec := bundle.NewManifestDecoder(bufio.NewReader(mf))
 	for {
 		if ctx.Err() != nil {
-			return h, nil, ctx.Err()
+			return ctx.Err()
 		}
-		if len(res.Manifest) >= maxExtractedManifestRows {
-			problem(bundle.ProblemLimit, bundle.ManifestName, "", fmt.Sprintf("manifest has more than %d rows: the rest is not read", maxExtractedManifestRows))
-			break
+		if len(v.res.Manifest) >= maxExtractedManifestRows {
+			v.problem(bundle.ProblemLimit, bundle.ManifestName, "", fmt.Sprintf("manifest has more than %d rows: the rest is not read", maxExtractedManifestRows))
+			return nil
 		}
 		row, err := dec.Next()
 		if err != nil {
 			if err != io.EOF {
-				problem(bundle.ProblemManifest, bundle.ManifestName, "", err.Error())
+				v.problem(bundle.ProblemManifest, bundle.ManifestName, "", err.Error())
 			}
-			break
+			return nil
 		}
-		switch {
-		case row.Err != nil:
-			problem(bundle.ProblemManifest, bundle.ManifestName, "", row.Err.Error())
-		case row.Summary != nil:
-			res.Summary = row.Summary
-			summaries++
-			if !row.Summary.Complete {
-				partial = true
-			}
-		case row.Entry != nil:
-			if summaries > 0 {
-				rowsAfter++
-			}
-			res.Manifest = append(res.Manifest, *row.Entry)
-		default:
-			problem(bundle.ProblemManifest, bundle.ManifestName, "", row.UnknownRecord())
-		}
+		v.addRow(row)
 	}
+}
 
-	listed := map[string]int{}
-	reached := map[string]bool{} // real paths read through a followed link
-	for _, e := range res.Manifest {
-		res.Problems = append(res.Problems, bundle.RowProblems(e)...)
-		if e.ArchivePath == "" {
-			if e.Status == bundle.StatusCollected {
-				problem(bundle.ProblemMissing, "", e.Path, "listed as collected but names no file")
-			}
-			continue
+// addRow takes one decoded manifest row.
+func (v *extractedCheck) addRow(row bundle.ManifestRow) {
+	switch {
+	case row.Err != nil:
+		v.problem(bundle.ProblemManifest, bundle.ManifestName, "", row.Err.Error())
+	case row.Summary != nil:
+		v.res.Summary = row.Summary
+		v.summaries++
+		if !row.Summary.Complete {
+			v.partial = true
 		}
-		listed[e.ArchivePath]++
-		if listed[e.ArchivePath] == 2 {
-			problem(bundle.ProblemContradiction, e.ArchivePath, e.Path, "two manifest rows name this file: it is not verified")
+	case row.Entry != nil:
+		if v.summaries > 0 {
+			v.rowsAfter++
 		}
-		_, here := present[e.ArchivePath]
-		if !here && e.Status != bundle.StatusCollected {
-			if l, ok, _ := inputs.ResolveMember(root, e.ArchivePath); ok {
-				_, here = present[l]
-			}
-		}
-		if e.Status != bundle.StatusCollected {
-			what := "names a file that is not in the extracted folder"
-			if here {
-				what = "but its file is present: the file is not verified"
-			}
-			problem(bundle.ProblemContradiction, e.ArchivePath, e.Path, fmt.Sprintf("row with status %s %s", e.Status, what))
-			continue
-		}
-		if listed[e.ArchivePath] > 1 {
-			continue
-		}
-		if why := bundle.UnsafeName(e.ArchivePath); why != "" || !strings.HasPrefix(e.ArchivePath, bundle.FilesPrefix) {
-			if why == "" {
-				why = "not under " + bundle.FilesPrefix
-			}
-			problem(bundle.ProblemUnsafe, e.ArchivePath, e.Path, why+": not read")
-			continue
-		}
-		local, followed, err := inputs.ResolveMember(root, e.ArchivePath)
-		if err != nil {
-			problem(KindUnsafePath, e.ArchivePath, e.Path, err.Error())
-			continue
-		}
-		if followed {
-			if res.Followed == nil {
-				res.Followed = map[string]string{}
-			}
-			res.Followed[e.ArchivePath] = local
-			reached[local] = true
-		}
-		sum, n, err := fileHashIn(&dirs, root, local)
-		switch {
-		case errors.Is(err, ErrUnsafePath):
-			problem(KindUnsafePath, e.ArchivePath, e.Path, err.Error())
-		case errors.Is(err, fs.ErrNotExist):
-			problem(bundle.ProblemMissing, e.ArchivePath, e.Path, "listed as collected but not in the extracted folder")
-		case err != nil:
-			problem(bundle.StatusErrorRead, e.ArchivePath, e.Path, err.Error())
-		case sum != e.SHA256 || n != e.Size:
-			problem(bundle.ProblemChecksum, e.ArchivePath, e.Path, fmt.Sprintf("manifest sha256 %s (%d bytes), file %s (%d bytes)", e.SHA256, e.Size, sum, n))
-		default:
-			res.Verified[e.ArchivePath] = true
-		}
+		v.res.Manifest = append(v.res.Manifest, *row.Entry)
+	default:
+		v.problem(bundle.ProblemManifest, bundle.ManifestName, "", row.UnknownRecord())
 	}
-	for name, n := range listed {
+}
+
+// checkRows checks every manifest row against the folder (checkRow); a
+// file two rows name is not verified.
+func (v *extractedCheck) checkRows() {
+	v.listed, v.reached = map[string]int{}, map[string]bool{}
+	for _, e := range v.res.Manifest {
+		v.checkRow(e)
+	}
+	for name, n := range v.listed {
 		if n > 1 {
-			delete(res.Verified, name)
+			delete(v.res.Verified, name)
 		}
 	}
+}
+
+// checkRow checks one manifest row: its own warnings, what it says
+// against what the folder holds, and a collected row's file hashed
+// (hashRow).
+func (v *extractedCheck) checkRow(e bundle.Entry) {
+	v.res.Problems = append(v.res.Problems, bundle.RowProblems(e)...)
+	if e.ArchivePath == "" {
+		if e.Status == bundle.StatusCollected {
+			v.problem(bundle.ProblemMissing, "", e.Path, "listed as collected but names no file")
+		}
+		return
+	}
+	v.listed[e.ArchivePath]++
+	if v.listed[e.ArchivePath] == 2 {
+		v.problem(bundle.ProblemContradiction, e.ArchivePath, e.Path, "two manifest rows name this file: it is not verified")
+	}
+	if e.Status != bundle.StatusCollected {
+		v.uncollectedRow(e)
+		return
+	}
+	if v.listed[e.ArchivePath] > 1 {
+		return
+	}
+	if why := bundle.UnsafeName(e.ArchivePath); why != "" || !strings.HasPrefix(e.ArchivePath, bundle.FilesPrefix) {
+		if why == "" {
+			why = "not under " + bundle.FilesPrefix
+		}
+		v.problem(bundle.ProblemUnsafe, e.ArchivePath, e.Path, why+": not read")
+		return
+	}
+	v.hashRow(e)
+}
+
+// uncollectedRow reports a row of another status than collected that
+// names a file: a contradiction, whether or not the file is there.
+func (v *extractedCheck) uncollectedRow(e bundle.Entry) {
+	_, here := v.present[e.ArchivePath]
+	if !here {
+		if l, ok, _ := inputs.ResolveMember(v.root, e.ArchivePath); ok {
+			_, here = v.present[l]
+		}
+	}
+	what := "names a file that is not in the extracted folder"
+	if here {
+		what = "but its file is present: the file is not verified"
+	}
+	v.problem(bundle.ProblemContradiction, e.ArchivePath, e.Path, fmt.Sprintf("row with status %s %s", e.Status, what))
+}
+
+// hashRow resolves a collected row's file under the link policy, hashes
+// it by the evidence rule and compares it with the row.
+func (v *extractedCheck) hashRow(e bundle.Entry) {
+	local, followed, err := inputs.ResolveMember(v.root, e.ArchivePath)
+	if err != nil {
+		v.problem(KindUnsafePath, e.ArchivePath, e.Path, err.Error())
+		return
+	}
+	if followed {
+		if v.res.Followed == nil {
+			v.res.Followed = map[string]string{}
+		}
+		v.res.Followed[e.ArchivePath] = local
+		v.reached[local] = true
+	}
+	sum, n, err := fileHashIn(&v.dirs, v.root, local)
+	switch {
+	case errors.Is(err, ErrUnsafePath):
+		v.problem(KindUnsafePath, e.ArchivePath, e.Path, err.Error())
+	case errors.Is(err, fs.ErrNotExist):
+		v.problem(bundle.ProblemMissing, e.ArchivePath, e.Path, "listed as collected but not in the extracted folder")
+	case err != nil:
+		v.problem(bundle.StatusErrorRead, e.ArchivePath, e.Path, err.Error())
+	case sum != e.SHA256 || n != e.Size:
+		v.problem(bundle.ProblemChecksum, e.ArchivePath, e.Path, fmt.Sprintf("manifest sha256 %s (%d bytes), file %s (%d bytes)", e.SHA256, e.Size, sum, n))
+	default:
+		v.res.Verified[e.ArchivePath] = true
+	}
+}
+
+// reportUnlisted names, in order, each file under files/ that no row
+// names and no followed link reached.
+func (v *extractedCheck) reportUnlisted() {
 	var unlisted []string
-	for name := range present {
-		if listed[name] == 0 && !reached[name] {
+	for name := range v.present {
+		if v.listed[name] == 0 && !v.reached[name] {
 			unlisted = append(unlisted, name)
 		}
 	}
 	sort.Strings(unlisted)
 	for _, name := range unlisted {
-		problem(bundle.ProblemUnlisted, name, "", "file not in the manifest")
+		v.problem(bundle.ProblemUnlisted, name, "", "file not in the manifest")
 	}
-	// A link the policy followed for a row is no problem: its row names
-	// the path through it and Followed names where it was read.
+}
+
+// reportWalk adds the walk's problems of files no row names. A link the
+// policy followed for a row is no problem: its row names the path through
+// it and Followed names where it was read.
+func (v *extractedCheck) reportWalk() {
 	throughLink := func(link string) bool {
-		for m := range res.Followed {
+		for m := range v.res.Followed {
 			if m == link || strings.HasPrefix(m, link+"/") {
 				return true
 			}
 		}
 		return false
 	}
-	for _, p := range walkProbs {
-		if listed[p.Member] == 0 && !(p.Kind == KindUnsafePath && isLink(root, p.Member) && throughLink(p.Member)) {
-			res.Problems = append(res.Problems, p)
+	for _, p := range v.walkProbs {
+		if v.listed[p.Member] == 0 && !(p.Kind == KindUnsafePath && isLink(v.root, p.Member) && throughLink(p.Member)) {
+			v.res.Problems = append(v.res.Problems, p)
 		}
 	}
+}
+
+// checkSummary checks the manifest's one closing summary row and sets
+// Complete from it.
+func (v *extractedCheck) checkSummary() {
 	switch {
-	case res.Summary == nil:
-		problem(bundle.ProblemManifest, bundle.ManifestName, "", "manifest has no closing summary row")
-	case summaries > 1:
-		problem(bundle.ProblemContradiction, bundle.ManifestName, "", fmt.Sprintf("manifest has %d summary rows, where the format has exactly one, last", summaries))
-	case rowsAfter > 0:
-		problem(bundle.ProblemContradiction, bundle.ManifestName, "", fmt.Sprintf("manifest has %d file rows after its summary row, which must be last", rowsAfter))
+	case v.res.Summary == nil:
+		v.problem(bundle.ProblemManifest, bundle.ManifestName, "", "manifest has no closing summary row")
+	case v.summaries > 1:
+		v.problem(bundle.ProblemContradiction, bundle.ManifestName, "", fmt.Sprintf("manifest has %d summary rows, where the format has exactly one, last", v.summaries))
+	case v.rowsAfter > 0:
+		v.problem(bundle.ProblemContradiction, bundle.ManifestName, "", fmt.Sprintf("manifest has %d file rows after its summary row, which must be last", v.rowsAfter))
 	}
-	if res.Summary != nil {
-		if partial {
-			msg := "the collector marked this collection incomplete"
-			if res.Summary.Reason != "" {
-				msg += ": " + res.Summary.Reason
-			}
-			problem(bundle.ProblemIncomplete, bundle.ManifestName, "", msg)
+	if v.res.Summary == nil {
+		return
+	}
+	if v.partial {
+		msg := "the collector marked this collection incomplete"
+		if v.res.Summary.Reason != "" {
+			msg += ": " + v.res.Summary.Reason
 		}
-		res.Complete = !partial && summaries == 1 && rowsAfter == 0
+		v.problem(bundle.ProblemIncomplete, bundle.ManifestName, "", msg)
 	}
-	return h, res, nil
+	v.res.Complete = !v.partial && v.summaries == 1 && v.rowsAfter == 0
 }
 
 // filesUnder lists the regular files under root/files ('/' separated,
