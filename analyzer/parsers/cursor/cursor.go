@@ -20,7 +20,7 @@ const Agent = "cursor"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "cursor/state-db", Agent: Agent, Version: 5,
+			ID: "cursor/state-db", Agent: Agent, Version: 6,
 			Actions: actions,
 			Targets: []string{"state-db", "remote-state"},
 			Names:   []string{"state.vscdb"},

@@ -28,7 +28,7 @@ func Parsers() []parser.Parser {
 			Doc:     "chatSessions/*.json and the *.jsonl mutation log (replayed), emptyWindowChatSessions and transferredChatSessions: prompts, replies, thinking, tool calls and results, model switches, cancels and errors",
 		}, parseChatSession),
 		parser.New(parser.Spec{
-			ID: "vscode/state-db", Agent: Agent, Version: 3,
+			ID: "vscode/state-db", Agent: Agent, Version: 4,
 			Actions: actions,
 			Targets: []string{"state-db"}, Names: []string{"state.vscdb", "state.vscdb.backup"},
 			Doc: "state.vscdb ItemTable: standing tool approvals (chat/autoconfirm*, permission setting:, file mtime), Copilot Chat's cloud agent tasks (github.copilot.cloudAgent.ownedTasks: session synced: and session origin: rows) and the repositories picked for them (userSelectedRepositories), the GitHub account's sign-in and usage records",
