@@ -19,7 +19,7 @@ var Kinds = []KindDoc{
 	{KindLineTooLong, "a line over `--max-line`, not parsed"},
 	{KindGlued, "records that shared one line, split and read"},
 	{KindOrphanRecord, "a record whose parent record is gone"},
-	{KindDuplicateID, "one record id with two contents: both rows are kept, the problem names both places"},
+	{KindDuplicateID, "one record id with two contents: both rows are kept, the problem names each content and its place"},
 	{"carve", "the SQLite carver could not read part of a store's freed space or WAL (a corrupt page, a limit reached)"},
 	{"wal_state", "a WAL holding frames that are not the database now (older salts, uncommitted or superseded frames): described, and carved"},
 	{KindEmptyStore, "a SQLite store with no table at all (an empty file, or a database never written or whose every table was dropped): one problem, not one per table it lacks; nothing is read from it"},

@@ -102,7 +102,7 @@ func TestEngineHistoryCopy(t *testing.T) {
 
 	rows, problems, repeated = engine(t, trimmedChat(t, "The journal uses 13G."))
 	f := "home/examiner/agent-zero/usr/chats/Kx7Qp2aB/chat.json"
-	wantP := `record id "a2" has 2 different contents (at ` + f + `:1000, ` + f + `:1004): all kept`
+	wantP := `record id "a2" has 2 different contents: assistant "The journal uses 13G." (at ` + f + `:1000) and assistant "The journal uses 12G." (at ` + f + `:1004): all kept`
 	if strings.Join(problems, "|") != wantP || repeated != 2 || len(rows) != len(want)+1 {
 		t.Fatalf("rows:\n%s\nproblems %q, repeated %d", strings.Join(rows, "\n"), problems, repeated)
 	}

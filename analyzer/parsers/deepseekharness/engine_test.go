@@ -62,7 +62,7 @@ func TestEngineCallEcho(t *testing.T) {
 		`9 dsh-s1/call/call-1 read_file {"path":"/etc/shadow"}`,
 		`11 dsh-s1/call/call-2 bash {"command":"rm -rf /"}`,
 	}
-	wantP := `record id "dsh-s1/call/call-1" has 2 different contents (at home/examiner/` + rel + `:8, home/examiner/` + rel + `:9): all kept`
+	wantP := `record id "dsh-s1/call/call-1" has 2 different contents: tool_use read_file "x" (at home/examiner/` + rel + `:8) and tool_use read_file "/etc/shadow" (at home/examiner/` + rel + `:9): all kept`
 	if strings.Join(calls, "\n") != strings.Join(want, "\n") || strings.Join(problems, "|") != wantP || repeated != 0 {
 		t.Fatalf("calls:\n%s\nproblems %q, repeated %d", strings.Join(calls, "\n"), problems, repeated)
 	}

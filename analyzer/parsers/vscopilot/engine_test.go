@@ -67,7 +67,7 @@ func TestEngineRepeats(t *testing.T) {
 		`4 tool_use call_2 2026-06-12T19:46:44.000Z "C:\\src\\app.config"`,
 	}
 	f := "C/Users/ex/AppData/Local/Temp/VSGitHubCopilotLogs/traces/" + traces
-	wantP := `record id "req-1#prompt" has 2 different contents (at ` + f + `:2, ` + f + `:3): all kept`
+	wantP := `record id "req-1#prompt" has 2 different contents: user "delete the bin folder" (at ` + f + `:2) and user "delete the src folder" (at ` + f + `:3): all kept`
 	if strings.Join(rows, "\n") != strings.Join(want, "\n") || strings.Join(problems, "|") != wantP || repeated != 1 {
 		t.Fatalf("rows:\n%s\nproblems %q, repeated %d", strings.Join(rows, "\n"), problems, repeated)
 	}
