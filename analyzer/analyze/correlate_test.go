@@ -138,7 +138,7 @@ func TestSameIDOtherContentIsTwoRowsAndAProblem(t *testing.T) {
 	}
 	ps := problems(t, out)
 	if sum.DuplicateIDs != 1 || len(ps) != 1 || ps[0].Kind != "duplicate_id" ||
-		ps[0].Message != `record id "u1" has 2 different contents (at /home/alice/.claude/projects/p/A.jsonl:1, /home/alice/.claude/projects/p/A.jsonl:2): all kept` {
+		ps[0].Message != `record id "u1" has 2 different contents: user "harmless" (at /home/alice/.claude/projects/p/A.jsonl:1) and user "rm -rf /srv" (at /home/alice/.claude/projects/p/A.jsonl:2): all kept` {
 		t.Fatalf("problems %+v", ps)
 	}
 }

@@ -20,7 +20,7 @@ var Kinds = []KindDoc{
 	{KindLineTooLong, "a line over `--max-line`, not parsed"},
 	{KindGlued, "records that shared one line, split and read"},
 	{KindOrphanRecord, "a record whose parent record is gone"},
-	{KindDuplicateID, "one record id with two contents: both rows are kept, the problem names both places"},
+	{KindDuplicateID, "one record id with two contents: both rows are kept, the problem names each content and its place"},
 	{"carve", "the SQLite carver could not read part of a store's freed space or WAL (a corrupt page, a limit reached)"},
 	{"wal_state", "a WAL holding frames that are not the database now (older salts, uncommitted or superseded frames): described, and carved"},
 	{"orphan_sidecar", "the -wal or -journal of a SQLite store that is not there: its pages are the store's records, but SQLite discards it without its database, so none is read as a row; the file is named and kept"},

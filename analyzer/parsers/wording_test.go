@@ -203,3 +203,127 @@ func TestJSONErrorsInPlainWords(t *testing.T) {
 		t.Errorf("problem rows quoting a JSON decoder's error raw (use parser.JSONError):\n%s", strings.Join(bad, "\n"))
 	}
 }
+
+// ownStateWording matches a string literal that words a state database
+// that cannot be opened, or a state row too large to load, itself: the
+// wordings the parsers had ("no readable ItemTable", "state database not
+// readable", "value of <key> is <n> bytes: over the bound, not read").
+var ownStateWording = regexp.MustCompile(`(?i)readable ItemTable|database not readable|over the (\w+[- ])?bound`)
+
+// TestOneWordingPerStateCause fails when a parser of the VS Code state
+// database (a package importing parser/format/vscodestate) words one of
+// its causes itself: a database OpenVSCodeState could not open is
+// vscodestate.NotReadable; a row whose value cannot be read is the row's
+// Unread (over the bound), NotJSON, NotObject or NotArray, each naming the
+// table and key. So every error of a StateRow's JSON or Members must be
+// reported through one of the row's methods, never parser.NotJSON* with
+// a name of the parser's own, err.Error() or nothing at all.
+func TestOneWordingPerStateCause(t *testing.T) {
+	const pkg = "github.com/doubleagent/doubleagent/analyzer/parser/format/vscodestate"
+	fset := token.NewFileSet()
+	byDir := map[string][]*ast.File{}
+	users := map[string]bool{}
+	for _, f := range parserSources(t) {
+		af, err := parser.ParseFile(fset, f, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := filepath.Dir(f)
+		byDir[d] = append(byDir[d], af)
+		for _, im := range af.Imports {
+			if p, _ := strconv.Unquote(im.Path.Value); p == pkg {
+				users[d] = true
+			}
+		}
+	}
+	if len(users) < 8 {
+		t.Fatalf("found %d packages importing vscodestate; the scan is broken", len(users))
+	}
+	// decodes reports whether n calls a state row's JSON or Members.
+	decodes := func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		s, ok := c.Fun.(*ast.SelectorExpr)
+		return ok && (s.Sel.Name == "JSON" && len(c.Args) == 1 || s.Sel.Name == "Members" && len(c.Args) == 0)
+	}
+	// worded reports whether body words the error through a row method.
+	worded := func(body ast.Node) bool {
+		found := false
+		ast.Inspect(body, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok {
+				if s, ok := c.Fun.(*ast.SelectorExpr); ok {
+					if x, ok := s.X.(*ast.Ident); !ok || x.Name != "parser" {
+						switch s.Sel.Name {
+						case "NotJSON", "NotObject", "NotArray", "Unread":
+							found = true
+						}
+					}
+				}
+			}
+			return !found
+		})
+		return found
+	}
+	// errNotNil reports whether cond is "err != nil".
+	errNotNil := func(cond ast.Expr) bool {
+		b, ok := cond.(*ast.BinaryExpr)
+		if !ok || b.Op != token.NEQ {
+			return false
+		}
+		x, ok := b.X.(*ast.Ident)
+		y, ok2 := b.Y.(*ast.Ident)
+		return ok && ok2 && x.Name == "err" && y.Name == "nil"
+	}
+	checked := 0
+	for d := range users {
+		if filepath.Base(d) == "vscodestate" {
+			continue // the package defines the wordings
+		}
+		for _, af := range byDir[d] {
+			ast.Inspect(af, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.BasicLit:
+					if n.Kind == token.STRING {
+						s, _ := strconv.Unquote(n.Value)
+						if m := ownStateWording.FindString(s); m != "" {
+							t.Errorf("%s: %q words a state database cause itself (%q): use vscodestate.NotReadable or the row's Unread", fset.Position(n.Pos()), s, m)
+						}
+					}
+				case *ast.BlockStmt:
+					for i, st := range n.List {
+						var call ast.Node
+						var ifs *ast.IfStmt
+						switch st := st.(type) {
+						case *ast.IfStmt:
+							// if err := r.JSON(&v); err != nil {..}
+							if a, ok := st.Init.(*ast.AssignStmt); ok && len(a.Rhs) == 1 && decodes(a.Rhs[0]) {
+								call, ifs = a.Rhs[0], st
+							}
+						case *ast.AssignStmt:
+							// v, err := r.Members(); if err != nil {..}
+							if len(st.Rhs) == 1 && decodes(st.Rhs[0]) && i+1 < len(n.List) {
+								if next, ok := n.List[i+1].(*ast.IfStmt); ok && next.Init == nil {
+									call, ifs = st.Rhs[0], next
+								}
+							}
+						}
+						if call == nil || !errNotNil(ifs.Cond) {
+							continue
+						}
+						checked++
+						if !worded(ifs.Body) {
+							t.Errorf("%s: the error of a state row's value is not worded by the row (its NotJSON, NotObject, NotArray or Unread)", fset.Position(call.Pos()))
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+	// tabby, twinny, trae, roo-code, pearai, cody: 6; cursor: 8
+	if checked != 14 {
+		t.Errorf("checked %d state row decodes, want 14: a decode was added or removed (update the count) or the scan is broken", checked)
+	}
+}

@@ -7,8 +7,10 @@ import (
 	"hash/maphash"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/doubleagent/doubleagent/analyzer/parser"
@@ -21,7 +23,8 @@ import (
 //     (host, user, agent, record id) and then by rank, the first stub of
 //     each content is kept and every later stub with the same content is a
 //     repeat (its row is dropped and counted). A second content under one
-//     id is kept too and reported as duplicate_id.
+//     id is kept too and reported as duplicate_id, naming each content
+//     (its gist) and where it was read.
 //  2. Secondary sources. Every secondary row, and a stub of every primary
 //     row its agent's secondary sources could repeat, go to a pairing
 //     sorter ordered by (host, user, agent, turn type, text, time). Within
@@ -47,8 +50,11 @@ type idStub struct {
 	Time                        int64 // UnixNano; undated rows rank last
 	SourceFile, BundleID        string
 	SessionID                   string
-	SourceLine, Seq             int64
-	Ord                         int64
+	// Gist is a short form of the content (see gist), for the problem a
+	// second content under one id gives.
+	Gist            string
+	SourceLine, Seq int64
+	Ord             int64
 }
 
 func idLess(a, b *idStub) bool {
@@ -95,7 +101,7 @@ func rankLess(a, b *idStub) bool {
 }
 
 func idSize(s *idStub) int64 {
-	return int64(unsafe.Sizeof(*s)) + int64(len(s.Host)+len(s.User)+len(s.Agent)+len(s.RecordID)+len(s.SourceFile)+len(s.BundleID)+len(s.SessionID))
+	return int64(unsafe.Sizeof(*s)) + int64(len(s.Host)+len(s.User)+len(s.Agent)+len(s.RecordID)+len(s.SourceFile)+len(s.BundleID)+len(s.SessionID)+len(s.Gist))
 }
 
 func unixOrMax(t time.Time) int64 {
@@ -133,7 +139,44 @@ func contentHash(e *timeline.Event) [16]byte {
 func stubOf(e *timeline.Event) idStub {
 	return idStub{Host: e.Host, User: e.User, Agent: e.Agent, RecordID: e.RecordID, Content: contentHash(e),
 		Secondary: e.Secondary, Replayed: e.Replayed || e.Recovered != "", Time: unixOrMax(e.Time), SourceFile: e.SourceFile, // a recovered row ranks as a copy: the live row of its id wins
-		BundleID: e.BundleID, SessionID: e.SessionID, SourceLine: e.SourceLine, Seq: e.Seq, Ord: e.Ord}
+		BundleID: e.BundleID, SessionID: e.SessionID, Gist: gist(e), SourceLine: e.SourceLine, Seq: e.Seq, Ord: e.Ord}
+}
+
+// A gist quotes a text of up to gistBytes whole, a longer one as its
+// first gistHead and last gistTail bytes (cut on rune boundaries).
+const (
+	gistBytes = 64
+	gistHead  = 36
+	gistTail  = 24
+)
+
+// gist is what a duplicate_id problem says of one content: the turn type,
+// the tool name, and the text (the tool input when the text is empty),
+// quoted, a long one as its head and tail: `tool_use Bash "rm -rf /"`,
+// `system "chat edited file: /home/exam"..."state=rejected request=r1"`.
+// Two contents can share a gist (they differ in the middle of a long text,
+// or in a field it leaves out); their places still tell them apart.
+func gist(e *timeline.Event) string {
+	t := e.Text
+	if t == "" {
+		t = e.ToolInput
+	}
+	g := string(e.TurnType)
+	if e.ToolName != "" {
+		g += " " + e.ToolName
+	}
+	if len(t) <= gistBytes {
+		return g + " " + strconv.Quote(t)
+	}
+	h := gistHead
+	for h > 0 && !utf8.RuneStart(t[h]) {
+		h--
+	}
+	tl := len(t) - gistTail
+	for tl < len(t) && !utf8.RuneStart(t[tl]) {
+		tl++
+	}
+	return g + " " + strconv.Quote(t[:h]) + "..." + strconv.Quote(t[tl:])
 }
 
 // bitset marks row ordinals.
@@ -180,13 +223,13 @@ func (c *Correlator) resolveIdentities() error {
 		}
 		if len(order) > 1 {
 			k := order[0]
-			var where []string
+			var vals []string
 			for _, s := range order {
-				where = append(where, fmt.Sprintf("%s:%d", s.SourceFile, s.SourceLine))
+				vals = append(vals, fmt.Sprintf("%s (at %s:%d)", s.Gist, s.SourceFile, s.SourceLine))
 			}
 			c.problems = append(c.problems, Problem{Host: k.Host, BundleID: k.BundleID, SourceFile: k.SourceFile, SourceLine: k.SourceLine,
 				Agent: k.Agent, Kind: parser.KindDuplicateID,
-				Message: fmt.Sprintf("record id %q has %d different contents (at %s): all kept", k.RecordID, len(order), strings.Join(where, ", "))})
+				Message: fmt.Sprintf("record id %q has %d different contents: %s: all kept", k.RecordID, len(order), joinAnd(vals))})
 			c.duplicateIDs++
 		}
 		group = group[:0]
@@ -433,7 +476,7 @@ var errRun = errors.New("analyze: corrupt run record")
 
 var idCodec = timeline.Codec[idStub]{
 	Append: func(b []byte, s *idStub) []byte {
-		for _, v := range []string{s.Host, s.User, s.Agent, s.RecordID, s.SourceFile, s.BundleID, s.SessionID} {
+		for _, v := range []string{s.Host, s.User, s.Agent, s.RecordID, s.SourceFile, s.BundleID, s.SessionID, s.Gist} {
 			b = appendStr(b, v)
 		}
 		b = append(b, s.Content[:]...)
@@ -452,7 +495,7 @@ var idCodec = timeline.Codec[idStub]{
 	},
 	Decode: func(b []byte, s *idStub) error {
 		r := &reader{b: b}
-		for _, p := range []*string{&s.Host, &s.User, &s.Agent, &s.RecordID, &s.SourceFile, &s.BundleID, &s.SessionID} {
+		for _, p := range []*string{&s.Host, &s.User, &s.Agent, &s.RecordID, &s.SourceFile, &s.BundleID, &s.SessionID, &s.Gist} {
 			*p = r.strReuse(*p)
 		}
 		if r.err || len(r.b) < 17 {

@@ -23,7 +23,7 @@ const maxSmall = 16 << 20
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "agent-zero/chat", Agent: agentName, Version: 2, Actions: actions,
+			ID: "agent-zero/chat", Agent: agentName, Version: 3, Actions: actions,
 			Targets: []string{"chats", "tmp-chats"}, Names: []string{"*.json"},
 			Doc: "usr/chats/<ctxid>/chat.json (and the legacy chats/<ctxid>.json, tmp/chats): the UI log (times) with each agent's history (full text): prompts, replies, thoughts, tool calls and results, subordinate agents, warnings as permission decisions, relay (Telegram, WhatsApp, email) and provider-sync state, per-chat model override",
 		}, parseChat),

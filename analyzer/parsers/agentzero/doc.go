@@ -33,10 +33,19 @@
 //     with ParentSessionID the superior's session.
 //
 // When the log holds its 1000 items, turns it lost are known from the
-// histories alone: history messages no log item names give undated rows
-// (a user message, the agent's JSON reply as thinking plus tool_use, or an
+// histories alone: every history message gives undated rows (a user
+// message, the agent's JSON reply as thinking plus tool_use, or an
 // assistant row for the response tool, a tool result), SourceLine after
-// the log's positions, and one system row says the log was cut.
+// the log's positions, and one system row says the log was cut. A history
+// message whose id a log item still holds is that record in another form
+// (identity: the shared message id): its row of a turn type the log
+// item's rows have takes that row's record id (a tool result the log's
+// "<id>#output") and the text the log row took from the history
+// (user_message with attachments; tool_result or the longer messages
+// file), so the correlate stage keeps the dated log row and counts the
+// copy as a repeat, or keeps both with a duplicate_id problem when they
+// differ; its other rows (a reply's thoughts under a response item) keep
+// the history's name "<id>#<n>". The parser drops no copy.
 //
 // From the context data, and never any other key: project ("/a0/usr/
 // projects/<name>" as ProjectPath, the container path); telegram_chat_id

@@ -254,6 +254,7 @@ func parseChat(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		logs = c.Log.Logs
 	}
 	seen := map[string]bool{}
+	logIDs := map[string]map[timeline.TurnType]string{} // log item id -> turn type -> the record id of its row
 	for i, raw := range logs {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -284,19 +285,10 @@ func parseChat(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		if hm != nil {
 			seen[it.ID] = true
 		}
+		out := &logRows{Sink: out, ids: logIDs, item: it.ID}
 		switch it.Type {
 		case "user":
-			text := it.Content
-			if hm != nil {
-				if d := hm.dict(); d != nil {
-					if um, ok := d["user_message"]; ok {
-						text = str(um)
-					}
-					if att, ok := d["attachments"]; ok && string(att) != "[]" && string(att) != "null" {
-						text += "\n[attachments: " + parser.CompactJSON(att) + "]"
-					}
-				}
-			}
+			text := userText(it.Content, hm)
 			if agent > 0 {
 				out.Event(mk(timeline.System, "subagent task: "+text, it.ID))
 			} else {
@@ -321,20 +313,7 @@ func parseChat(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			u.ToolInput = kvpsJSON(it.KVPs)
 			u.Text = callText(it.KVPs, it.Heading)
 			out.Event(u)
-			text := it.Content
-			if hm != nil {
-				if d := hm.dict(); d != nil {
-					if tr, ok := d["tool_result"]; ok {
-						text = str(tr)
-					}
-					if f, ok := d["file"]; ok {
-						if full, ok := messageFile(in, p, str(f)); ok && len(full) > len(text) {
-							text = full
-						}
-					}
-				}
-			}
-			r := mk(timeline.ToolResult, text, it.ID+"#output")
+			r := mk(timeline.ToolResult, resultText(in, p, it.Content, hm), it.ID+"#output")
 			r.ToolName, r.ToolUseID = name, it.ID
 			r.IsError = "false"
 			out.Event(r)
@@ -358,24 +337,13 @@ func parseChat(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		for i := range msgs {
 			m := &msgs[i]
 			n++
-			if m.ID != "" && seen[m.ID] {
-				// The log item of this id was read above, with its time,
-				// and took this message's fields (user_message,
-				// tool_result, the output file): the history copy is that
-				// record in another form, counted here. It is not handed
-				// on as rows of its own: its rows would not carry the log
-				// rows' ids and contents (a tool result is the call's
-				// "#output" in the log), so the correlate stage would see
-				// false conflicts.
-				out.Skip(n, "duplicate:log_item")
-				continue
-			}
 			s, parent := session(m.agent)
 			rows := histRows(m)
 			if len(rows) == 0 {
 				out.Skip(n, "no_evidence:history_message")
 				continue
 			}
+			copied := m.ID != "" && seen[m.ID]
 			for k, e := range rows {
 				e.SessionID, e.ParentSessionID, e.ProjectPath, e.SourceLine, e.TimeBasis = s, parent, project, n, timeline.TimeNone
 				if m.ID != "" {
@@ -384,8 +352,30 @@ func parseChat(ctx context.Context, in *parser.Input, out parser.Sink) error {
 						e.RecordID = fmt.Sprintf("%s#%d", m.ID, k)
 					}
 				}
+				if copied {
+					// The log item of this id was read above, with its
+					// time, and took this message's fields: the history
+					// copy is that record in another form. Its row of the
+					// turn type the log item's row has is named as the log
+					// names it (a tool result is the call's "<id>#output")
+					// and its text is made from the history as the log
+					// row's was, so the correlate stage merges the two (or
+					// keeps both with a duplicate_id problem when they
+					// differ); a row the log item has no row of that type
+					// for (the reply's thoughts under a response item)
+					// keeps the history's name.
+					switch e.TurnType {
+					case timeline.User:
+						e.Text = userText(e.Text, m)
+					case timeline.ToolResult:
+						e.Text = resultText(in, p, e.Text, m)
+					}
+				}
 				if e.TurnType == timeline.User && m.agent > 0 {
 					e.TurnType, e.Text = timeline.System, "subagent task: "+e.Text
+				}
+				if rec, ok := logIDs[m.ID][e.TurnType]; copied && ok {
+					e.RecordID = rec
 				}
 				out.Event(e)
 			}
@@ -395,6 +385,67 @@ func parseChat(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		out.Event(e)
 	}
 	return nil
+}
+
+// logRows is the sink of one log item's rows: it notes the record id of
+// the item's first row of each turn type (logIDs), so the history copy of
+// the item can be named as its log rows are.
+type logRows struct {
+	parser.Sink
+	ids  map[string]map[timeline.TurnType]string
+	item string
+}
+
+func (l *logRows) Event(e timeline.Event) {
+	if l.item != "" {
+		m := l.ids[l.item]
+		if m == nil {
+			m = map[timeline.TurnType]string{}
+			l.ids[l.item] = m
+		}
+		if _, ok := m[e.TurnType]; !ok {
+			m[e.TurnType] = e.RecordID
+		}
+	}
+	l.Sink.Event(e)
+}
+
+// userText is a user message's text: the history's user_message (with
+// its attachments named) when the message hm of the item's id has one,
+// else text.
+func userText(text string, hm *histMsg) string {
+	if hm == nil {
+		return text
+	}
+	if d := hm.dict(); d != nil {
+		if um, ok := d["user_message"]; ok {
+			text = str(um)
+		}
+		if att, ok := d["attachments"]; ok && string(att) != "[]" && string(att) != "null" {
+			text += "\n[attachments: " + parser.CompactJSON(att) + "]"
+		}
+	}
+	return text
+}
+
+// resultText is a tool result's text: the history's tool_result when the
+// message hm of the item's id has one, else text; the messages/<n>.txt
+// file it names when that is longer (the log keeps 15,000 characters).
+func resultText(in *parser.Input, chatPath, text string, hm *histMsg) string {
+	if hm == nil {
+		return text
+	}
+	if d := hm.dict(); d != nil {
+		if tr, ok := d["tool_result"]; ok {
+			text = str(tr)
+		}
+		if f, ok := d["file"]; ok {
+			if full, ok := messageFile(in, chatPath, str(f)); ok && len(full) > len(text) {
+				text = full
+			}
+		}
+	}
+	return text
 }
 
 // histRows gives the rows of a history message known from the history

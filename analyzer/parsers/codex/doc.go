@@ -176,7 +176,9 @@
 // logs_<N>.sqlite (see parse_logs_db.go): ExecApproval / PatchApproval
 // submissions and codex.tool_decision events as "permission decision:"
 // rows, /feedback reports as "session synced: /feedback report sent to
-// Sentry" with the thread's state synced yes.
+// Sentry" with the thread's state synced yes (every row of a request's
+// span carries the request's one record id; the correlate stage keeps the
+// first).
 //
 // # codex-cli/memory-summary (target "memories")
 //

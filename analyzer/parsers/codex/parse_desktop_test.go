@@ -26,7 +26,8 @@ func rowsFull(s *parsertest.Sink) []string {
 }
 
 // logs_<N>.sqlite (issue 16): approvals given as permission decisions,
-// /feedback reports as session synced (one per request).
+// /feedback reports as session synced (a row of the request's one record
+// id per log row of its span: TestEngineFeedbackRequest merges them).
 func TestLogsDB(t *testing.T) {
 	p := byID(t, "codex-cli/logs-db")
 	in := parsertest.Input(t, parsertest.SQLite(t, "testdata/logs_2.sql"), parser.File{Path: "/home/examiner/.codex/logs_2.sqlite", Agent: agentName, Target: "state-db"}, nil)
@@ -35,12 +36,13 @@ func TestLogsDB(t *testing.T) {
 		"2026-05-28T20:26:41.250Z  00e1 system call_rm_1 permission decision: approved source=user op=ExecApproval | logs_2.sqlite:2 secondary=false",
 		"2026-05-28T20:26:42.000Z  00e1 system call_patch_2 permission decision: approved_for_session source=user op=PatchApproval | logs_2.sqlite:3 secondary=false",
 		"2026-05-28T20:26:43.500Z  00e1 system call_rm_1 permission decision: denied source=user tool=exec_command | logs_2.sqlite:4 secondary=false",
-		"2026-05-28T20:26:50.000Z  00e1 system  session synced: /feedback report sent to Sentry (feedback/upload request Integer(12)) | logs_2.sqlite:5 secondary=false",
+		"2026-05-28T20:26:50.000Z  00e1 system  session synced: /feedback report sent to Sentry (feedback/upload request Integer(12)) | logs_2.sqlite:feedback/upload/pid:42:p1/Integer(12) secondary=false",
+		"2026-05-28T20:26:51.000Z  00e1 system  session synced: /feedback report sent to Sentry (feedback/upload request Integer(12)) | logs_2.sqlite:feedback/upload/pid:42:p1/Integer(12) secondary=false",
 	})
-	if sk := s.SkipCounts(); len(sk) != 2 || sk["duplicate:feedback request"] != 1 || sk["no_evidence:log"] != 1 {
+	if sk := s.SkipCounts(); len(sk) != 1 || sk["no_evidence:log"] != 1 {
 		t.Fatalf("skips: %v", sk)
 	}
-	if len(s.States) != 1 || s.States[0].Synced != "yes" || s.States[0].Key.SessionID != "019e0000-0000-7000-8000-0000000000e1" {
+	if len(s.States) != 2 || s.States[0].Synced != "yes" || s.States[0].Key.SessionID != "019e0000-0000-7000-8000-0000000000e1" || s.States[1] != s.States[0] {
 		t.Fatalf("states: %+v", s.States)
 	}
 	if s.Events[2].ToolName != "exec_command" {

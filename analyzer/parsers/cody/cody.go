@@ -75,7 +75,7 @@ func readState(ctx context.Context, st *vscodestate.VSCodeState, present map[str
 	}
 	members, err := r.Members()
 	if err != nil {
-		out.Problem(r.Rowid, parser.NotJSONObject("sourcegraph.cody-ai row", err))
+		out.Problem(r.Rowid, r.NotObject(err))
 		return nil
 	}
 	read := false

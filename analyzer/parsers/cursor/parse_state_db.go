@@ -115,7 +115,7 @@ type stateReader struct {
 func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	st, err := vscodestate.OpenVSCodeState(ctx, in, out)
 	if err != nil {
-		out.Problem(0, "state database not readable: "+err.Error())
+		out.Problem(0, vscodestate.NotReadable(err))
 		return nil
 	}
 	if st == nil {
@@ -258,7 +258,7 @@ func (s *stateReader) readHeaders() map[string]*header {
 			AllComposers []headerJSON `json:"allComposers"`
 		}
 		if err := r.JSON(&all); err != nil {
-			s.problem(r.Rowid, parser.NotJSON("ItemTable composer.composerHeaders", err))
+			s.problem(r.Rowid, r.NotObject(err))
 		} else if len(all.AllComposers) == 0 {
 			s.out.Skip(r.Rowid, "no_content")
 		} else {
@@ -495,7 +495,7 @@ func (s *stateReader) chunkHeaders(id string) []bubbleHeader {
 		}
 		var obj map[string]json.RawMessage
 		if err := r.JSON(&obj); err != nil {
-			s.problem(r.Rowid, parser.NotJSON(r.Key, err))
+			s.problem(r.Rowid, r.NotJSON(err))
 			return nil
 		}
 		keys := make([]string, 0, len(obj))
@@ -542,7 +542,7 @@ func (s *stateReader) bubbleByID(c *conv, composer, bid string, modelShown *bool
 func (s *stateReader) bubbleRow(c *conv, r vscodestate.StateRow, bid string, modelShown *bool) bool {
 	var b bubble
 	if err := r.JSON(&b); err != nil {
-		s.problem(r.Rowid, parser.NotJSON(r.Key, err))
+		s.problem(r.Rowid, r.NotObject(err))
 		return false
 	}
 	s.bubble(c, r.Rowid, bid, &b, modelShown)
@@ -853,7 +853,7 @@ func (s *stateReader) settings() {
 		} `json:"aiSettings"`
 	}
 	if err := r.JSON(&blob); err != nil {
-		s.problem(rowid, parser.NotJSON("ItemTable settings", err))
+		s.problem(rowid, r.NotObject(err))
 		return
 	}
 	file := parser.DisplayFile(&s.in.File)

@@ -86,7 +86,7 @@ func (s *stateReader) cloudAgents() error {
 	}, func(r vscodestate.StateRow) error {
 		var list []json.RawMessage
 		if err := r.JSON(&list); err != nil {
-			s.problem(r.Rowid, r.Key+": not a list of cloud agents: "+err.Error())
+			s.problem(r.Rowid, r.NotArray(err))
 			return nil
 		}
 		if len(list) == 0 {
@@ -161,7 +161,7 @@ func (s *stateReader) githubRepos() error {
 	}
 	var list []json.RawMessage
 	if err := r.JSON(&list); err != nil {
-		s.problem(r.Rowid, githubReposKey+": not a list of repositories: "+err.Error())
+		s.problem(r.Rowid, r.NotArray(err))
 		return nil
 	}
 	n := 0
@@ -223,7 +223,7 @@ func (s *stateReader) mcpAuth() error {
 	}, func(r vscodestate.StateRow) error {
 		var v any
 		if err := r.JSON(&v); err != nil {
-			s.problem(r.Rowid, parser.NotJSON(r.Key, err))
+			s.problem(r.Rowid, r.NotJSON(err))
 			return nil
 		}
 		agent := strings.TrimPrefix(strings.TrimPrefix(r.Key, mcpAuthKey), ".")
@@ -409,7 +409,7 @@ func (s *stateReader) plugins() error {
 		team, scope, _ := strings.Cut(strings.TrimPrefix(r.Key, pluginsInstalled), "|")
 		var list []json.RawMessage
 		if err := r.JSON(&list); err != nil {
-			s.problem(r.Rowid, r.Key+": not a list of plugins: "+err.Error())
+			s.problem(r.Rowid, r.NotArray(err))
 			return nil
 		}
 		if len(list) == 0 {

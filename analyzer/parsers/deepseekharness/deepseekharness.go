@@ -22,7 +22,7 @@ const Agent = "deepseek-harness"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "deepseek-harness/session", Agent: Agent, Version: 2,
+			ID: "deepseek-harness/session", Agent: Agent, Version: 3,
 			Actions: actions,
 			Targets: []string{"sessions"}, Names: []string{"session.jsonl", "session.jsonl.zstd"},
 			Doc: ".dsh/sessions/<project>/<id>/session.jsonl(.zstd) event logs: typed prompts, injected messages, reasoning, replies, tool calls and results, approvals and permission modes, titles, compactions, subagents, conversation edits",
@@ -125,7 +125,6 @@ func parse(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	}
 	defer r.Close()
 	var sid, parent, project string
-	calls := map[string]bool{}
 	first := true
 	err = parser.Lines(ctx, r, out, func(n int64, line []byte) error {
 		if first {
@@ -165,7 +164,7 @@ func parse(ctx context.Context, in *parser.Input, out parser.Sink) error {
 				sid = d[strings.LastIndex(d, "/")+1:]
 			}
 		}
-		readEvent(n, &ev, sid, parent, project, calls, out)
+		readEvent(n, &ev, sid, parent, project, out)
 		return nil
 	})
 	if err != nil && strings.HasSuffix(in.Path, ".zstd") && ctx.Err() == nil {
@@ -176,7 +175,7 @@ func parse(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	return err
 }
 
-func readEvent(n int64, ev *event, sid, parent, project string, calls map[string]bool, out parser.Sink) {
+func readEvent(n int64, ev *event, sid, parent, project string, out parser.Sink) {
 	seq := ev.Seq.String()
 	base := timeline.Event{SessionID: sid, ParentSessionID: parent, ProjectPath: project, SourceLine: n, TimeBasis: timeline.TimeNone}
 	if t, ok := msTime(ev.Time); ok {
@@ -245,9 +244,9 @@ func readEvent(n int64, ev *event, sid, parent, project string, calls map[string
 				case "image":
 					out.Event(*emit(timeline.Assistant, "[image]"))
 				case "tool-call":
-					calls[b.ID] = true
 					e := emit(timeline.ToolUse, headline(b.Arguments, b.Name))
 					e.ToolName, e.ToolUseID, e.ToolInput = b.Name, b.ID, parser.CompactJSON([]byte(b.Arguments))
+					callID(e, sid, b.ID)
 					out.Event(*e)
 				default:
 					out.Event(*emit(timeline.System, "a "+b.Type+" block of the reply"))
@@ -293,13 +292,13 @@ func readEvent(n int64, ev *event, sid, parent, project string, calls map[string
 			Arguments string `json:"arguments"`
 		}
 		_ = json.Unmarshal(ev.Data, &c)
-		if calls[c.CallID] {
-			out.Skip(n, "duplicate:tool/call")
-			return
-		}
-		calls[c.CallID] = true
+		// The message's tool-call block and this echo are one call: both
+		// rows carry the call's identity and the correlate stage keeps one
+		// (two arguments under one call id are both kept, a duplicate_id
+		// problem).
 		e := emit(timeline.ToolUse, headline(c.Arguments, c.Name))
 		e.ToolName, e.ToolUseID, e.ToolInput = c.Name, c.CallID, parser.CompactJSON([]byte(c.Arguments))
+		callID(e, sid, c.CallID)
 		out.Event(*e)
 	case "turn/end":
 		var d struct {
@@ -354,4 +353,13 @@ func blocksText(bs []block) string {
 
 func headline(args, name string) string {
 	return parser.ArgHeadline([]byte(args), name, "command", "path", "file_path", "pattern", "query", "url", "prompt")
+}
+
+// callID names a tool_use row by its call: "<session>/call/<call id>",
+// the one identity of a call the message's tool-call block and the
+// tool/call event both record (a call without an id keeps its event's).
+func callID(e *timeline.Event, sid, id string) {
+	if id != "" {
+		e.RecordID = sid + "/call/" + id
+	}
 }

@@ -28,10 +28,11 @@ const wantRows = `1 system  sid=dsh-s1 parent=dsh-parent model= rec=dsh-s1/heade
 4 system  sid=dsh-s1 parent=dsh-parent model= rec=dsh-s1/2 id= in= err= t=2023-11-14T22:13:20.003Z: "plugin message (not typed): injected instructions"
 8 thinking  sid=dsh-s1 parent=dsh-parent model=deepseek-chat rec=dsh-s1/7 id= in= err= t=2023-11-14T22:13:20.008Z: "thought final"
 8 assistant  sid=dsh-s1 parent=dsh-parent model=deepseek-chat rec=dsh-s1/7#1 id= in= err= t=2023-11-14T22:13:20.008Z: "answer final"
-8 tool_use read_file sid=dsh-s1 parent=dsh-parent model=deepseek-chat rec=dsh-s1/7#2 id=call-1 in={"path":"x"} err= t=2023-11-14T22:13:20.008Z: "x"
+8 tool_use read_file sid=dsh-s1 parent=dsh-parent model=deepseek-chat rec=dsh-s1/call/call-1 id=call-1 in={"path":"x"} err= t=2023-11-14T22:13:20.008Z: "x"
 8 system  sid=dsh-s1 parent=dsh-parent model=deepseek-chat rec=dsh-s1/7#3 id= in= err= t=2023-11-14T22:13:20.008Z: "token usage: input 10, output 5, cache read 3, cache write 2"
+9 tool_use read_file sid=dsh-s1 parent=dsh-parent model= rec=dsh-s1/call/call-1 id=call-1 in={"path":"x"} err= t=2023-11-14T22:13:20.009Z: "x"
 10 system  sid=dsh-s1 parent=dsh-parent model= rec=dsh-s1/9 id= in= err= t=2023-11-14T22:13:20.010Z: "approval decided: {\"callId\":\"call-2\",\"decision\":\"deny\",\"scope\":\"once\"}"
-11 tool_use bash sid=dsh-s1 parent=dsh-parent model= rec=dsh-s1/10 id=call-2 in={"command":"rm -rf /"} err= t=2023-11-14T22:13:20.011Z: "rm -rf /"
+11 tool_use bash sid=dsh-s1 parent=dsh-parent model= rec=dsh-s1/call/call-2 id=call-2 in={"command":"rm -rf /"} err= t=2023-11-14T22:13:20.011Z: "rm -rf /"
 12 tool_result  sid=dsh-s1 parent=dsh-parent model= rec=dsh-s1/11 id=call-1 in= err=false t=2023-11-14T22:13:20.012Z: "file data\n[image]"
 13 system  sid=dsh-s1 parent=dsh-parent model= rec=dsh-s1/12 id= in= err= t=2023-11-14T22:13:20.013Z: "turn 1 ended: {\"turn\":1,\"reason\":{\"kind\":\"aborted\"}}"
 14 user  sid=dsh-s1 parent=dsh-parent model= rec=dsh-s1/13 id= in= err= t=2023-11-14T22:13:20.014Z: "edited prompt"
@@ -41,7 +42,8 @@ const wantRows = `1 system  sid=dsh-s1 parent=dsh-parent model= rec=dsh-s1/heade
 
 // TestSession: the header row and parent; the typed prompt as user, the
 // plugin's message as system; the final message's reasoning, reply and
-// call (its tool/call echo a skip), a call only tool/call names, the
+// call (its tool/call echo a row of the same call identity, merged by the
+// correlate stage: TestEngineCallEcho), a call only tool/call names, the
 // denied approval, the result; an aborted turn; an edit keeps the rows and
 // says so; stream chunks and state are skips, an unknown type a problem,
 // an ignorable one a skip, the cut line a problem.
@@ -56,7 +58,7 @@ func TestSession(t *testing.T) {
 		t.Errorf("problems:\n%s\nwant:\n%s", got, wantP)
 	}
 	sk := s.SkipCounts()
-	if len(sk) != 4 || sk["stream_chunk"] != 2 || sk["state_only"] != 2 || sk["duplicate:tool/call"] != 1 || sk["ignorable:future/thing"] != 1 {
+	if len(sk) != 3 || sk["stream_chunk"] != 2 || sk["state_only"] != 2 || sk["ignorable:future/thing"] != 1 {
 		t.Errorf("skips: %v", sk)
 	}
 }

@@ -28,8 +28,12 @@
 //     cacheReadTokens, cacheWriteTokens, reasoningTokens} (the fields
 //     agentsview 538600744 deepseek_harness.go reads) a system row "token
 //     usage: input N, output N, cache read N, cache write N, reasoning N"
-//     naming only those present; tool/call names a call no message named
-//     (else it is a skip "duplicate:tool/call");
+//     naming only those present; tool/call is a tool_use row too. A
+//     call's rows, the block's and the tool/call echo's, carry one
+//     identity, RecordID "<session>/call/<call id>": the correlate stage
+//     keeps the first (timeline order) and counts the other as a repeat,
+//     and two arguments under one call id are both kept and a duplicate_id
+//     problem (the parser drops no copy);
 //   - tool/result: each tool-result block a tool_result row (its content's
 //     text, isError);
 //   - a surfaceOp other than "append" (a replace or remove of earlier

@@ -216,7 +216,7 @@ func TestEngineHistorySyncCopies(t *testing.T) {
 			dup = append(dup, pr.Kind+": "+pr.Message)
 		}
 	}
-	if w := `duplicate_id: record id "s-replay:m2" has 3 different contents (at ` + p + `:3, ` + p + `:4, ` + p + `:5): all kept`; strings.Join(dup, "\n") != w {
+	if w := `duplicate_id: record id "s-replay:m2" has 3 different contents: assistant "draft answer" (at ` + p + `:3), assistant "final answer" (at ` + p + `:4) and user "same id reused in a batch" (at ` + p + `:5): all kept`; strings.Join(dup, "\n") != w {
 		t.Fatalf("problems:\n%s", strings.Join(dup, "\n"))
 	}
 	if o.sum.RepeatedByID != 2 {

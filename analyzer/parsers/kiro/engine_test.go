@@ -24,7 +24,7 @@ func TestEntryCopyThroughTheEngine(t *testing.T) {
 	}{
 		{"same", nil, []string{"list the files and delete tmp/"}, ""},
 		{"different", []string{`UPDATE conversations SET value = json_set(value, '$.checkpoint_manager.checkpoints[0].history_snapshot[1].user.content.Prompt.prompt', 'list the files') WHERE key = '/home/alice/demo'`},
-			[]string{"list the files and delete tmp/", "list the files"}, `duplicate_id: record id "u-1#user" has 2 different contents`},
+			[]string{"list the files and delete tmp/", "list the files"}, `duplicate_id: record id "u-1#user" has 2 different contents: user "list the files and delete tmp/"`},
 	} {
 		db := parsertest.SQLiteAltered(t, "testdata/data.sql", c.alter...)
 		data, err := os.ReadFile(db)
@@ -74,7 +74,7 @@ func TestV2CopyThroughTheEngine(t *testing.T) {
 	}{
 		{"copy", nil, 1, ""},
 		{"two keys", []string{`INSERT INTO conversations_v2 SELECT '/home/alice/app2', conversation_id, value, created_at, updated_at FROM conversations_v2 WHERE conversation_id = '` + a + `'`},
-			2, `duplicate_id: record id "` + a + `#conversation" has 2 different contents`},
+			2, `duplicate_id: record id "` + a + `#conversation" has 2 different contents: system "conversation a0000000-0000-4000-8000"..." model=claude-sonnet-4.5"`},
 	} {
 		data, err := os.ReadFile(parsertest.SQLiteAltered(t, "testdata/data_v2.sql", c.alter...))
 		if err != nil {

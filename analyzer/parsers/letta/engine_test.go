@@ -52,7 +52,7 @@ func TestEngineEntryCopies(t *testing.T) {
 	for _, p := range o.Problems {
 		probs = append(probs, p.Kind+": "+p.Message)
 	}
-	wantP := parser.KindDuplicateID + `: record id "local-conv-1/e-a1#0" has 2 different contents (at ` + conv1Dir + `/messages.jsonl:4, ` + conv1Dir + `/messages.jsonl:5): all kept`
+	wantP := parser.KindDuplicateID + `: record id "local-conv-1/e-a1#0" has 2 different contents: assistant "Listing." (at ` + conv1Dir + `/messages.jsonl:4) and assistant "Listing, edited." (at ` + conv1Dir + `/messages.jsonl:5): all kept`
 	if strings.Join(probs, "\n") != wantP {
 		t.Fatalf("problems:\n%s", strings.Join(probs, "\n"))
 	}

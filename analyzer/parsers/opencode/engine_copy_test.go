@@ -23,7 +23,7 @@ func TestSessionCopyThroughTheEngine(t *testing.T) {
 	}{
 		{"same", "Old session", []string{"session title: Old session"}, ""},
 		{"different", "Old session (renamed)", []string{"session title: Old session", "session title: Old session (renamed)"},
-			`duplicate_id: record id "ses_old#title" has 2 different contents`},
+			`duplicate_id: record id "ses_old#title" has 2 different contents: system "session title: Old session"`},
 	} {
 		db := parsertest.SQLiteAltered(t, "testdata/opencode_2x.sql",
 			`INSERT INTO session_v2 VALUES ('ses_old', 'prj1', NULL, '/home/examiner/src/app', '`+c.title+`', '1.2.0', NULL, 1760000000000, 1760000000000, NULL)`, "VACUUM")

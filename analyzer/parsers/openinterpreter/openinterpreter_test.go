@@ -122,8 +122,10 @@ func TestCodexStoresOnForkPaths(t *testing.T) {
 
 	in = parsertest.Input(t, parsertest.SQLite(t, "../codex/testdata/logs_2.sql"), parser.File{Path: "/home/examiner/.openinterpreter/logs_2.sqlite", Agent: agentName, Target: "state-db"}, nil)
 	s = parsertest.Golden(t, byID(t, "open-interpreter/logs-db"), in, "testdata/logs_2.golden.jsonl")
-	if len(s.Events) != 4 || s.Events[3].Text != "session synced: /feedback report sent to Sentry (feedback/upload request Integer(12))" || s.Events[3].Agent != agentName ||
-		len(s.States) != 1 || s.States[0].Synced != "yes" {
+	// the request's two log rows are two rows of one record id (merged by
+	// the correlate stage: codex TestEngineFeedbackRequest)
+	if len(s.Events) != 5 || s.Events[3].Text != "session synced: /feedback report sent to Sentry (feedback/upload request Integer(12))" || s.Events[3].Agent != agentName ||
+		s.Events[4].RecordID != s.Events[3].RecordID || s.Events[4].Text != s.Events[3].Text || len(s.States) != 2 || s.States[0].Synced != "yes" || s.States[1] != s.States[0] {
 		t.Fatalf("logs: %+v %+v", s.Events, s.States)
 	}
 

@@ -79,7 +79,7 @@ func readState(ctx context.Context, st *vscodestate.VSCodeState, present map[str
 	}
 	var top map[string]json.RawMessage
 	if err := r.JSON(&top); err != nil {
-		out.Problem(r.Rowid, parser.NotJSONObject(ExtensionID+" row", err))
+		out.Problem(r.Rowid, r.NotObject(err))
 		return nil
 	}
 	n := clinetask.SettingsFromObject(in, out, r.Rowid, top, clinetask.RooPermKey.MatchString)

@@ -178,7 +178,7 @@ func readState(ctx context.Context, st *vscodestate.VSCodeState, present map[str
 		Recently *[]string `json:"edit.recentlyCommand"`
 	}
 	if err := r.JSON(&m); err != nil {
-		out.Problem(r.Rowid, "TabbyML.vscode-tabby row: "+err.Error())
+		out.Problem(r.Rowid, r.NotObject(err))
 		return nil
 	}
 	if m.Recently == nil || len(*m.Recently) == 0 {

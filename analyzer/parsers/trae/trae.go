@@ -81,7 +81,7 @@ type session struct {
 func parseState(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	st, err := vscodestate.OpenVSCodeState(ctx, in, out)
 	if err != nil {
-		out.Problem(0, "no readable ItemTable: "+err.Error())
+		out.Problem(0, vscodestate.NotReadable(err))
 		return nil
 	}
 	if st == nil {
@@ -96,7 +96,7 @@ func parseState(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	}
 	var store map[string]json.RawMessage
 	if err := r.JSON(&store); err != nil {
-		out.Problem(r.Rowid, StorageKey+" is not the agent storage: "+err.Error())
+		out.Problem(r.Rowid, r.NotObject(err))
 		return nil
 	}
 	others := make([]string, 0, len(store))

@@ -49,7 +49,7 @@ func readState(ctx context.Context, st *vscodestate.VSCodeState, present map[str
 	}
 	members, err := r.Members()
 	if err != nil {
-		out.Problem(r.Rowid, parser.NotJSONObject("rjmacarthy.twinny row", err))
+		out.Problem(r.Rowid, r.NotObject(err))
 		return nil
 	}
 	m := map[string]json.RawMessage{}

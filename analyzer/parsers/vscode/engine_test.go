@@ -26,7 +26,7 @@ func TestChatEditingCopiesThroughTheEngine(t *testing.T) {
 	}{
 		{"same", 1, []string{"chat edited file: /home/examiner/demo/main.go state=accepted request=r1"}, nil},
 		{"different", 2, []string{"chat edited file: /home/examiner/demo/main.go state=accepted request=r1", "chat edited file: /home/examiner/demo/main.go state=rejected request=r1"},
-			[]string{`duplicate_id: record id "s-1#edited:/home/examiner/demo/main.go" has 2 different contents`}},
+			[]string{`duplicate_id: record id "s-1#edited:/home/examiner/demo/main.go" has 2 different contents: system "chat edited file: /home/examiner/dem"..."tate=accepted request=r1"`}},
 	} {
 		data := `{"version":2,"sessionId":"s-1","recentSnapshot":` + entry(1) + `,"pendingSnapshot":` + entry(c.pending) + `}`
 		o := analyzetest.Run(t, vscode.Parsers(), analyzetest.Bundle(t, "vscode", []bundletest.File{

@@ -31,7 +31,7 @@ func goldenAt(t *testing.T, id, local, orig, target, golden string, related pars
 func TestStateDBGlobal(t *testing.T) {
 	db := parsertest.SQLite(t, "testdata/state_global.sql")
 	s := goldenAt(t, "vscode/state-db", db, userDir+"/globalStorage/state.vscdb", "state-db", "state_global", nil)
-	if strings.Join(s.Problems, "|") != "line 9: value of chat/autoconfirm-post is not valid JSON|line 5: skipped_record: userSelectedRepositories: entry without a repository name" {
+	if strings.Join(s.Problems, "|") != `line 9: ItemTable "chat/autoconfirm-post" is not valid JSON: invalid character 'o' in literal null (expecting 'u')|line 5: skipped_record: userSelectedRepositories: entry without a repository name` {
 		t.Fatalf("problems: %v", s.Problems)
 	}
 	p := find(s, timeline.System, "permission setting: chat/autoconfirm=copilot_runInTerminal (from "+userDir+"/globalStorage/state.vscdb, file mtime)")

@@ -35,7 +35,7 @@ func approvalKey(k string) bool {
 func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	st, err := vscodestate.OpenVSCodeState(ctx, in, out)
 	if err != nil {
-		out.Problem(0, "no readable ItemTable: "+err.Error())
+		out.Problem(0, vscodestate.NotReadable(err))
 		return nil
 	}
 	if st == nil {
@@ -48,12 +48,12 @@ func parseStateDB(ctx context.Context, in *parser.Input, out parser.Sink) error 
 	ft, fb := fileTime(in)
 	row := func(r vscodestate.StateRow) error {
 		if r.TooLarge {
-			out.Problem(r.Rowid, fmt.Sprintf("value of %s is %d bytes: over the bound, not read", r.Key, r.Size))
+			out.Problem(r.Rowid, r.Unread())
 			return nil
 		}
 		v, err := decodeBytes(r.Value)
 		if err != nil {
-			out.Problem(r.Rowid, parser.NotJSON("value of "+r.Key, nil))
+			out.Problem(r.Rowid, r.NotJSON(err))
 			return nil
 		}
 		if approvalKey(r.Key) {

@@ -18,9 +18,11 @@
 //     lower case, as Visual Studio 2026 spells one id both ways); a span
 //     without one is a skipped_record problem;
 //   - a chat span (gen_ai.operation.name chat, or a name "chat <model>"):
-//     the last user message of gen_ai.input.messages is the prompt, one
-//     user row per copilot_chat.root_request_id (every step of a turn
-//     repeats it: the repeats are skips "duplicate:prompt"); its
+//     the last user message of gen_ai.input.messages is the prompt, a
+//     user row with RecordID "<copilot_chat.root_request_id>#prompt"
+//     (every step of a turn repeats it: each repeat is a row of that id,
+//     merged by the correlate stage, and a step whose prompt differs is
+//     kept and a duplicate_id problem); its
 //     gen_ai.output.messages give assistant rows (text parts) and tool_use
 //     rows (tool_call parts: id, name, arguments); the model is
 //     gen_ai.response.model, else gen_ai.request.model; its
@@ -28,8 +30,9 @@
 //     usage: input N, output N" (RecordID <span>#usage; the counters
 //     agentsview 538600744 visualstudio_copilot.go reads);
 //   - an execute_tool span (gen_ai.tool.name, gen_ai.tool.call.id,
-//     .arguments, .result): a tool_use row when no chat span named the
-//     call, and the tool_result row;
+//     .arguments, .result): a tool_use row (RecordID the call id, as the
+//     chat span's tool_call part names it: the correlate stage keeps one
+//     of the two) and the tool_result row;
 //   - an invoke_agent span: a system row naming the agent mode
 //     (copilot_chat.mode) and model;
 //   - any other span is a skip "no_evidence:span"; a line that is not JSON

@@ -20,7 +20,7 @@ const Agent = "visualstudio-copilot"
 func Parsers() []parser.Parser {
 	return []parser.Parser{
 		parser.New(parser.Spec{
-			ID: "visualstudio-copilot/traces", Agent: Agent, Version: 2,
+			ID: "visualstudio-copilot/traces", Agent: Agent, Version: 3,
 			Actions: actions,
 			Targets: []string{"traces"}, Names: []string{"*_VSGitHubCopilot_traces.jsonl"},
 			Doc: "VSGitHubCopilotLogs/traces/*_VSGitHubCopilot_traces.jsonl OpenTelemetry spans: prompts (one per request), replies, tool calls with arguments and results, token usage per chat span, agent mode",
@@ -96,8 +96,6 @@ func parse(ctx context.Context, in *parser.Input, out parser.Sink) error {
 		return err
 	}
 	defer rc.Close()
-	prompts := map[string]bool{} // conversation/root request
-	calls := map[string]bool{}   // conversation/call id with a tool_use row
 	return parser.Lines(ctx, rc, out, func(n int64, b []byte) error {
 		var l line
 		if err := json.Unmarshal(b, &l); err != nil {
@@ -109,7 +107,7 @@ func parse(ctx context.Context, in *parser.Input, out parser.Sink) error {
 			for _, ss := range rs.ScopeSpans {
 				for i := range ss.Spans {
 					any = true
-					readSpan(&ss.Spans[i], n, out, prompts, calls)
+					readSpan(&ss.Spans[i], n, out)
 				}
 			}
 		}
@@ -120,7 +118,7 @@ func parse(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	})
 }
 
-func readSpan(s *span, n int64, out parser.Sink, prompts, calls map[string]bool) {
+func readSpan(s *span, n int64, out parser.Sink) {
 	a := s.attrs()
 	sid := conversationID(a["gen_ai.conversation.id"])
 	if sid == "" {
@@ -146,15 +144,15 @@ func readSpan(s *span, n int64, out parser.Sink, prompts, calls map[string]bool)
 		if id == "" {
 			id = "span-" + s.SpanID
 		}
-		if !calls[sid+"/"+id] {
-			calls[sid+"/"+id] = true
-			e := emit(timeline.ToolUse, headline(a["gen_ai.tool.call.arguments"], name), id)
-			e.ToolName, e.ToolUseID, e.ToolInput = name, id, parser.CompactJSON([]byte(a["gen_ai.tool.call.arguments"]))
-			out.Event(*e)
-		}
-		e := emit(timeline.ToolResult, a["gen_ai.tool.call.result"], id+"#result")
-		e.ToolName, e.ToolUseID = name, id
+		// the call as this span ran it: a chat span that named the call
+		// gave a row of the same id, and the correlate stage keeps one
+		// (other arguments under one id: both kept, a duplicate_id problem)
+		e := emit(timeline.ToolUse, headline(a["gen_ai.tool.call.arguments"], name), id)
+		e.ToolName, e.ToolUseID, e.ToolInput = name, id, parser.CompactJSON([]byte(a["gen_ai.tool.call.arguments"]))
 		out.Event(*e)
+		r := emit(timeline.ToolResult, a["gen_ai.tool.call.result"], id+"#result")
+		r.ToolName, r.ToolUseID = name, id
+		out.Event(*r)
 	case a["gen_ai.operation.name"] == "chat" || strings.HasPrefix(s.Name, "chat "):
 		rows := 0
 		root := a["copilot_chat.root_request_id"]
@@ -162,12 +160,9 @@ func readSpan(s *span, n int64, out parser.Sink, prompts, calls map[string]bool)
 			root = s.TraceID
 		}
 		if p := lastUser(a["gen_ai.input.messages"]); p != "" {
-			if prompts[sid+"/"+root] {
-				out.Skip(n, "duplicate:prompt")
-			} else {
-				prompts[sid+"/"+root] = true
-				out.Event(*emit(timeline.User, p, root+"#prompt"))
-			}
+			// every step of a turn repeats its prompt under the request's
+			// id: the correlate stage keeps one row per id and content
+			out.Event(*emit(timeline.User, p, root+"#prompt"))
 			rows++
 		}
 		var msgs []chatMessage
@@ -187,10 +182,9 @@ func readSpan(s *span, n int64, out parser.Sink, prompts, calls map[string]bool)
 					k++
 				case "tool_call":
 					id := p.ID
-					if id == "" || calls[sid+"/"+id] {
+					if id == "" {
 						continue
 					}
-					calls[sid+"/"+id] = true
 					args := p.Arguments
 					if str, ok := parser.JSONString(args); ok {
 						args = json.RawMessage(str)

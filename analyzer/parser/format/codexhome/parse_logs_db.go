@@ -34,10 +34,12 @@ import (
 //     <decision> source=<config|user|..> tool=<tool_name>";
 //   - a /feedback report: the rows logged inside the app-server request
 //     span of method feedback/upload (codex-rs/app-server upload_feedback
-//     sends the report, logs and rollouts to Sentry): one "session synced:
-//     /feedback report sent to Sentry (feedback/upload request <id>)" per
-//     request, and the thread's session state synced yes; the request's
-//     other rows are Skip "duplicate:feedback request".
+//     sends the report, logs and rollouts to Sentry): each a row "session
+//     synced: /feedback report sent to Sentry (feedback/upload request
+//     <id>)", RecordID "<file>:feedback/upload/<process_uuid>/<id>" (one
+//     identity per request: the correlate stage keeps the first row and
+//     counts the others as repeats), and the thread's session state synced
+//     yes.
 //
 // A row the filter selects that matches none of these is Skip
 // "no_evidence:log".
@@ -76,9 +78,8 @@ func parseLogsDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 	q := "SELECT " + strings.Join(sel, ", ") + " FROM logs WHERE " + body + " LIKE '%ExecApproval {%' OR " + body + " LIKE '%PatchApproval {%' OR " +
 		body + " LIKE '%codex.tool_decision%' OR " + body + " LIKE '%feedback/upload%' ORDER BY id"
 	file := path.Base(in.Path)
-	feedback := map[string]bool{}
 	return parser.ReadTables(ctx, out, readable, parser.TableRead{Table: "logs", Read: func() error {
-		return logRows(ctx, db, q, file, feedback, out)
+		return logRows(ctx, db, q, file, out)
 	}})
 }
 
@@ -86,7 +87,7 @@ func parseLogsDB(ctx context.Context, in *parser.Input, out parser.Sink) error {
 // row needs (its body column is checked apart: see parseLogsDB).
 var logsStore = parser.SQLiteStore{Name: "a Codex log", Tables: parser.SQLiteSchema{"logs": {"id", "ts"}}}
 
-func logRows(ctx context.Context, db *sql.DB, q, file string, feedback map[string]bool, out parser.Sink) error {
+func logRows(ctx context.Context, db *sql.DB, q, file string, out parser.Sink) error {
 	return parser.EachRow(ctx, db, q, func(m map[string]any) {
 		id, _ := parser.SQLInt(m["id"])
 		b := parser.SQLText(m["body"])
@@ -111,13 +112,11 @@ func logRows(ctx context.Context, db *sql.DB, q, file string, feedback map[strin
 				e.SessionID = f["conversation.id"]
 			}
 		case strings.Contains(b, `rpc.method="feedback/upload"`) || strings.Contains(b, "rpc.method=feedback/upload"):
+			// Every row logged inside the request's span is that request:
+			// one identity per process and request id, and the correlate
+			// stage keeps the first row of it (the others are repeats).
 			req := logFields(b)["rpc.request_id"]
-			key := parser.SQLText(m["process_uuid"]) + "\x00" + req
-			if feedback[key] {
-				out.Skip(id, "duplicate:feedback request")
-				return
-			}
-			feedback[key] = true
+			e.RecordID = file + ":feedback/upload/" + parser.SQLText(m["process_uuid"]) + "/" + req
 			e.Text = "session synced: /feedback report sent to Sentry (feedback/upload request " + orDash(req) + ")"
 			if e.SessionID != "" {
 				out.Session(timeline.SessionState{Key: timeline.SessionKey{SessionID: e.SessionID}, Synced: "yes"})

@@ -8,6 +8,11 @@
 // read through it, and the registry (analyzer/parsers/all.go) builds the
 // extension state parsers from it. Its store is declared as a
 // parser.SQLiteStore (VSCodeStore), so an unknown schema is named by table.
+// Its causes have one wording each, whichever parser reports them: a
+// database that cannot be opened (NotReadable), a row over the value bound
+// (StateRow.Unread), a value that is not the JSON expected (StateRow's
+// NotJSON, NotObject, NotArray: table and key named); parsers'
+// TestOneWordingPerStateCause keeps every user on them.
 //
 // Sources: microsoft/vscode src/vs/platform/storage (storage.ts creates
 // ItemTable), and authenticationAccessService.ts at

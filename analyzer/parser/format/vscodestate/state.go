@@ -47,13 +47,59 @@ type StateRow struct {
 	TooLarge bool
 }
 
-// JSON decodes the row's value into v.
+// JSON decodes the row's value into v. A value over the bound (TooLarge)
+// is an error worded as Unread.
 func (r StateRow) JSON(v any) error {
 	if r.TooLarge {
-		return fmt.Errorf("%s %q: value of %d bytes over the %d-byte bound: not read", r.Table, r.Key, r.Size, MaxStateValue)
+		return errors.New(r.Unread())
 	}
 	return json.Unmarshal(r.Value, v)
 }
+
+// The one wording of each cause a parser of a state database reports
+// (parsers' TestOneWordingPerStateCause keeps every user of this package
+// on them): NotReadable for a database OpenVSCodeState could not open or
+// check; for a row whose value cannot be read, Unread when it is over the
+// bound and was never loaded, else NotJSON, NotObject or NotArray (the
+// shape the parser expected), each naming the table and key.
+
+// NotReadable words the error of OpenVSCodeState (or NewVSCodeState): the
+// file could not be opened as a database or its schema read.
+func NotReadable(err error) string { return "state database not readable: " + err.Error() }
+
+// Unread words a row whose value is over the reader's bound: its length
+// was read, the value never loaded.
+func (r StateRow) Unread() string {
+	return fmt.Sprintf("%s %q: value of %d bytes over the %d-byte bound: not read", r.Table, r.Key, r.Size, MaxStateValue)
+}
+
+// NotJSON words a row whose value JSON (or the parser's own decoding)
+// could not read: Unread when it is over the bound, else
+// parser.NotJSON naming the table and key.
+func (r StateRow) NotJSON(err error) string {
+	if r.TooLarge {
+		return r.Unread()
+	}
+	return parser.NotJSON(r.subject(), err)
+}
+
+// NotObject is NotJSON for a value that should be a JSON object.
+func (r StateRow) NotObject(err error) string {
+	if r.TooLarge {
+		return r.Unread()
+	}
+	return parser.NotJSONObject(r.subject(), err)
+}
+
+// NotArray is NotJSON for a value that should be a JSON array.
+func (r StateRow) NotArray(err error) string {
+	if r.TooLarge {
+		return r.Unread()
+	}
+	return parser.NotJSONArray(r.subject(), err)
+}
+
+func (r StateRow) subject() string { return fmt.Sprintf("%s %q", r.Table, r.Key) }
 
 // VSCodeStore is the schema of a state database (the one SQLite policy,
 // CheckStore): VS Code's storage.ts creates ItemTable (key TEXT UNIQUE ON
@@ -382,7 +428,7 @@ func ExtensionStateParsers(exts ...StateExtension) []parser.Parser {
 func runExtensions(ctx context.Context, in *parser.Input, out parser.Sink, exts []StateExtension) error {
 	st, err := OpenVSCodeState(ctx, in, out)
 	if err != nil {
-		out.Problem(0, "state database not readable: "+err.Error())
+		out.Problem(0, NotReadable(err))
 		return nil
 	}
 	if st == nil {
