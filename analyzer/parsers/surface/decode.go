@@ -389,6 +389,9 @@ func (d *doc) mcpServer(name string, s map[string]any) Item {
 	it.URL = first(str(s["url"]), str(s["serverUrl"]), str(s["httpUrl"]), str(s["uri"]), str(s["endpoint"]))
 	it.Type = first(str(s["type"]), str(s["transport"]))
 	it.HeaderKeys = envKeys(s["headers"], s["http_headers"])
+	if v := str(s["bearerTokenEnvVar"]); v != "" { // Kimi Code mcp.json: the variable's name
+		it.EnvKeys = append(it.EnvKeys, v)
+	}
 	if v, ok := s["disabled"].(bool); ok && v {
 		it.Disabled = true
 	}
@@ -585,6 +588,83 @@ func codexConfig(d *doc) error {
 		d.add(it)
 	}
 	return nil
+}
+
+// kimiConfig reads Kimi Code's ~/.kimi-code/config.toml and Kimi CLI's
+// ~/.kimi/config.toml (or its older config.json): the [[hooks]] array
+// only (event, matcher, command; MoonshotAI/kimi-code d723cc4
+// features/externalHooks/configSection.ts, MoonshotAI/kimi-cli 4a550ef
+// hooks/config.py). The file holds the providers' API keys: no other key
+// is read.
+func kimiConfig(d *doc) error {
+	var m map[string]any
+	var lines []int64
+	if strings.HasSuffix(d.rel, ".json") {
+		jm, err := d.jsonDoc()
+		if err != nil {
+			return err
+		}
+		m = jm
+	} else {
+		if _, err := toml.Decode(string(d.b), &m); err != nil {
+			return fmt.Errorf("unreadable TOML: %v", err)
+		}
+		m = normTOML(m).(map[string]any)
+		lines = tomlArrayLines(d.b, "hooks")
+	}
+	for i, h := range arr(m["hooks"]) {
+		hm := obj(h)
+		if hm == nil {
+			continue
+		}
+		it := Item{Kind: KindHook, Event: str(hm["event"]), Matcher: str(hm["matcher"]), Type: "command", Command: str(hm["command"])}
+		if lines != nil {
+			it.Pointer = fmt.Sprintf("hooks[%d]", i)
+			if i < len(lines) {
+				it.Line = lines[i]
+			}
+		} else {
+			it.Pointer = ptr("", "hooks", i)
+			it.Line = d.line(it.Pointer)
+		}
+		d.add(it)
+	}
+	return nil
+}
+
+// kimiTUI reads Kimi Code's ~/.kimi-code/tui.toml: [status_line].command
+// (run about once a second with the session's state on stdin) and
+// [editor].command (the external editor), helper commands.
+func kimiTUI(d *doc) error {
+	var m map[string]any
+	if _, err := toml.Decode(string(d.b), &m); err != nil {
+		return fmt.Errorf("unreadable TOML: %v", err)
+	}
+	lines := tomlHeaderLines(d.b)
+	for _, k := range []string{"status_line", "editor"} {
+		if c := str(obj(m[k])["command"]); c != "" {
+			d.add(Item{Kind: KindHelper, Name: k + ".command", Command: c, Pointer: k + ".command", Line: lines[k]})
+		}
+	}
+	return nil
+}
+
+// tomlArrayLines are the 1-based lines of each [[name]] header, in order.
+func tomlArrayLines(b []byte, name string) []int64 {
+	out := []int64{}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 64<<10), maxFile)
+	var n int64
+	for sc.Scan() {
+		n++
+		l := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(l, "[[") {
+			if m := tomlHeader.FindStringSubmatch(l); m != nil && strings.TrimSpace(m[1]) == name {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
 }
 
 // normTOML turns TOML arrays of tables ([]map[string]any) into []any, as

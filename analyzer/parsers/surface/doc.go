@@ -93,6 +93,20 @@
 //     global JSON hold API keys: read for the named keys only;
 //   - iFlow CLI (Gemini CLI's layout under .iflow, IFLOW.md; its
 //     settings.json holds the API key and is read for the named keys only);
+//   - Kimi Code and Kimi CLI (kimi-cli/surface): config.toml [[hooks]]
+//     {event, matcher, command, timeout} (MoonshotAI/kimi-code at
+//     d723cc47ee43, packages/agent-core-v2/src/features/externalHooks/
+//     configSection.ts, docs/en/customization/hooks.md; MoonshotAI/kimi-cli
+//     at 4a550ef, src/kimi_cli/hooks/config.py), read for that key only
+//     (the file holds the providers' API keys); mcp.json {mcpServers:
+//     command, args, env, cwd, url, transport, headers, bearerTokenEnvVar,
+//     enabled} user and project (.kimi-code/mcp.json;
+//     docs/en/customization/mcp.md, kimi-cli src/kimi_cli/cli/mcp.py);
+//     tui.toml [status_line].command and [editor].command
+//     (docs/en/configuration/config-files.md); AGENTS.md, skills, hooks/.
+//     The real root fixtures/roots/real-agents-kimi-code holds a
+//     config.toml without hooks, a tui.toml without commands and no
+//     mcp.json: the entries' tests are synthetic (testdata/kimi-code-*);
 //   - shared, the cross-agent folders (the AGENTS.md convention at
 //     agents.md: ~/.config/AGENTS.md and the project's AGENTS.md as rules;
 //     .agents/skills/*/SKILL.md and ~/.config/agents/skills as skills;

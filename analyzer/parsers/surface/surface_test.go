@@ -2,6 +2,7 @@ package surface
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -87,6 +88,10 @@ var cases = []tcase{
 	{"qoder", "qoder-settings.json", home + ".qoder/settings.json", "config"},
 	{"qoder", "SKILL.md", home + ".qoder/skills/release-helper/SKILL.md", "customizations"},
 	{"qoder", "CLAUDE.md", home + ".qoder/AGENTS.md", "customizations"},
+	{"kimi-cli", "kimi-code-config.toml", home + ".kimi-code/config.toml", "code-config"},
+	{"kimi-cli", "kimi-code-mcp.json", home + "demo/.kimi-code/mcp.json", "project"},
+	{"kimi-cli", "kimi-code-tui.toml", home + ".kimi-code/tui.toml", "code-customizations"},
+	{"kimi-cli", "kimi-code-config.toml", home + ".kimi/config.toml", "config"},
 	{"codex-cli", "dotenv", home + "demo/.env", "project"},
 	{"iflow", "iflow-settings.json", home + ".iflow/settings.json", "config"},
 }
@@ -424,5 +429,39 @@ func TestCodexProjectDotenv(t *testing.T) {
 	}
 	if !strings.Contains(out, `"text":"control surface: environment`) {
 		t.Errorf("rows: %s", out)
+	}
+}
+
+// TestKimiHooksServersHelpers checks Kimi Code's and Kimi CLI's [[hooks]],
+// mcp.json servers and tui.toml helper commands with exact values, and
+// that no API key, env or header value is written.
+func TestKimiHooksServersHelpers(t *testing.T) {
+	var got []string
+	var raw strings.Builder
+	for _, c := range cases[len(cases)-6 : len(cases)-2] {
+		for _, it := range items(t, c) {
+			got = append(got, it.Scope+"|"+it.Project+"|"+it.Kind+"|"+it.Name+"|"+it.Event+"|"+it.Matcher+"|"+it.Command+"|"+strings.Join(it.Args, " ")+"|"+strings.Join(it.EnvKeys, ",")+"|"+strings.Join(it.HeaderKeys, ",")+"|"+it.URL+"|"+fmt.Sprint(it.Disabled)+"|"+it.Pointer+"|"+itoa(it.Line))
+			b, _ := json.Marshal(it)
+			raw.Write(b)
+		}
+	}
+	hooks := []string{
+		"user||hook||PreToolUse|Bash|node ~/.kimi-code/hooks/check-bash.mjs|||||false|hooks[0]|10",
+		"user||hook||Stop||curl -fsS -d @- http://127.0.0.1:43009/k?token=[redacted]|||||false|hooks[1]|16",
+	}
+	want := append(append([]string{}, hooks...),
+		"project|/home/examiner/demo|mcp_server|filesystem|||npx|-y @modelcontextprotocol/server-filesystem /tmp|FS_TOKEN|||false|/mcpServers/filesystem|3",
+		"project|/home/examiner/demo|mcp_server|linear|||||LINEAR_TOKEN|Authorization|https://mcp.linear.app/mcp|true|/mcpServers/linear|8",
+		"user||helper_command|editor.command|||vim|||||false|editor.command|2",
+		"user||helper_command|status_line.command|||~/.kimi-code/statusline.sh|||||false|status_line.command|5",
+	)
+	want = append(want, hooks...)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, secret := range []string{"SECRETVALUE", "secret-value-never-read", "never-read", "abc123"} {
+		if strings.Contains(raw.String(), secret) {
+			t.Errorf("a secret value %q is in the entries", secret)
+		}
 	}
 }

@@ -223,6 +223,20 @@ func table() []spec {
 		)
 	}
 
+	// kimi is Kimi Code (~/.kimi-code, a project's .kimi-code) and Kimi CLI
+	// (~/.kimi): hooks in config.toml, MCP servers in mcp.json, the TUI's
+	// helper commands, skills, AGENTS.md, hook scripts.
+	kimi := []entry{
+		eb("{.kimi-code,.kimi}/config.toml", kimiConfig, "config.toml [[hooks]] (~/.kimi-code, ~/.kimi; no other key read)"),
+		eb(".kimi/config.json", kimiConfig, ".kimi/config.json hooks (Kimi CLI's older config)"),
+		eb("{.kimi-code,.kimi}/mcp.json", settingsJSON, "mcp.json mcpServers (user and project .kimi-code/mcp.json)"),
+		eb(".kimi-code/tui.toml", kimiTUI, "tui.toml [status_line].command, [editor].command"),
+		e("{.kimi-code,.kimi}/AGENTS.md", rules, "AGENTS.md"),
+		e(".kimi-code/hooks/**", file(KindHookScript), "hooks/ scripts"),
+	}
+	kimi = append(kimi, skillEntries(".kimi-code", "")...)
+	kimi = append(kimi, skillEntries(".kimi", "")...)
+
 	specs := []spec{
 		{agent: "claude-code", entries: claude},
 		{agent: "claude-desktop", entries: []entry{
@@ -239,6 +253,8 @@ func table() []spec {
 		{agent: "qoder", entries: claudeFork(".qoder", "{.qoder.json,.qoder-cn.json}", "AGENTS.md"), secret: true,
 			notTargets: []string{"session-meta", "ide-session-meta"}}, // transcript side files, no control surface
 		{agent: "iflow", entries: geminiLike(".iflow", "IFLOW.md", "{iflow-extension,gemini-extension}.json"), secret: true},
+		{agent: "kimi-cli", entries: kimi, secret: true,
+			notTargets: []string{"code-session-files", "code-file-history", "code-index-cache", "subagent-meta"}}, // session side files and copies, no control surface
 		{agent: "copilot-cli", entries: copilot},
 		{agent: "cursor", entries: cursor},
 		{agent: "vscode", entries: vscode},
