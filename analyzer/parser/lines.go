@@ -50,6 +50,17 @@ const hugeLine = 16 << 20
 // memory is bounded by the limit, not by the file. ctx is checked every
 // line.
 func Lines(ctx context.Context, r io.Reader, out Sink, fn func(n int64, line []byte) error) error {
+	return lines(ctx, r, out, true, fn)
+}
+
+// LinesOwnEncoding is Lines for a caller that decodes each line's
+// encoding itself and reports what it did (aider's Latin-1 fallback): no
+// invalid_utf8 problem, whose U+FFFD wording would be false there.
+func LinesOwnEncoding(ctx context.Context, r io.Reader, out Sink, fn func(n int64, line []byte) error) error {
+	return lines(ctx, r, out, false, fn)
+}
+
+func lines(ctx context.Context, r io.Reader, out Sink, countUTF8 bool, fn func(n int64, line []byte) error) error {
 	// 64 KiB buffers from a pool: a bundle holds thousands of small files,
 	// and a longer line is accumulated anyway.
 	br := readers.Get().(*bufio.Reader)
@@ -151,7 +162,7 @@ func Lines(ctx context.Context, r io.Reader, out Sink, fn func(n int64, line []b
 			default:
 				line = bytes.TrimRight(line, "\r\n")
 				if len(bytes.TrimSpace(line)) > 0 {
-					if !utf8.Valid(line) {
+					if countUTF8 && !utf8.Valid(line) {
 						if bad == 0 {
 							firstBad = n
 						}

@@ -155,7 +155,7 @@ func readLines(ctx context.Context, in *parser.Input, out parser.Sink, fn func(n
 		return err
 	}
 	defer rc.Close()
-	return parser.Lines(ctx, rc, out, fn)
+	return parser.LinesOwnEncoding(ctx, rc, out, fn)
 }
 
 var _ io.Reader = (*bytes.Reader)(nil)
