@@ -407,18 +407,12 @@ VERSIONS=$(jq -nc --arg q "$V_QWEN" --arg o "$V_OPENCODE" --arg k "$V_KILO" --ar
   '{"qwen-code":$q, opencode:$o, kilo:$k, crush:$c, pi:$p, copilot:$g}')
 python3 - "$SCEN" "$MOCKLOG" "$EXPECT_OUT" "$VERSIONS" "$CRUSH_ERR" "$AGENTS" "$ROOT_OUT" <<'PY'
 import json, os, sys
-from datetime import datetime
-def ts(s):
-    s = s.rstrip("Z")
-    if "." in s:
-        a, b = s.split(".")
-        s = a + "." + (b + "000000")[:6]
-    return datetime.fromisoformat(s)
+from fixturegen_expect import mock_view, read_events, take_basic, ts
 scen_path, mock_path, out_path, versions, crush_err, agents, root_out = sys.argv[1:]
 versions = json.loads(versions)
 packages = {"qwen-code": "@qwen-code/qwen-code", "opencode": "opencode-ai", "kilo": "@kilocode/cli",
             "crush": "@charmland/crush", "pi": "@mariozechner/pi-coding-agent", "copilot": "@github/copilot"}
-events = [e for e in (json.loads(l) for l in open(mock_path)) if e.get("kind") == "event"]
+events = read_events(mock_path)
 out = {"generated_by": "scripts/gen-real-fixtures-2.sh", "root": "real-agents-2", "hostname": "fixture-host-2",
        "user": "examiner2", "home": "/home/examiner2", "project_dir": "/home/examiner2/demo",
        "mock_api": "openai-chat"}
@@ -439,20 +433,9 @@ for line in open(scen_path):
     for f in ("session_id", "resumed_session_id"):
         if isinstance(s.get(f), str):
             s[f] = "\n".join(dict.fromkeys(x for x in s[f].split("\n") if x))
-    t0, t1 = ts(s["started_utc"]), ts(s["ended_utc"])
-    ev = [e for e in events if e["api"] == "openai-chat" and t0 <= ts(e["time"]) <= t1]
-    s["mock"] = {
-        "tool_calls": [{k: e[k] for k in ("tool", "id", "command", "path", "content", "subagent_prompt") if k in e}
-                       for e in ev if e["action"] == "tool_call"],
-        "tool_results": [{k: e[k] for k in ("tool_result", "is_error") if k in e} for e in ev if e["action"] == "final_text"],
-        "http_errors": sum(1 for e in ev if e["action"] == "http_error"),
-        "stalled": any(e["action"] == "stall" for e in ev),
-    }
+    s["mock"] = mock_view(events, "openai-chat", s)
     ag = out[a]
-    if s["scenario"] == "basic":
-        for k in ("session_id", "prompt", "command", "output_contains", "started_utc", "ended_utc"):
-            ag[k] = s[k]
-    ag["scenarios"].append(s)
+    take_basic(ag, s)
 # SQLite stores are kept as written; record their sizes.
 sq = {}
 for dirpath, _, files in os.walk(root_out):

@@ -323,17 +323,11 @@ VERSIONS=$(jq -nc --arg c "$V_CLINE" --arg s "$V_CLINE_SDK" --arg n "$V_CN" --ar
   '{cline:$c, "cline-sdk":$s, continue:$n, node:$node}')
 python3 - "$SCEN" "$MOCKLOG" "$EXPECT_OUT" "$VERSIONS" "$AGENTS" "$ROOT_OUT" <<'PY'
 import json, os, sys
-from datetime import datetime
-def ts(s):
-    s = s.rstrip("Z")
-    if "." in s:
-        a, b = s.split(".")
-        s = a + "." + (b + "000000")[:6]
-    return datetime.fromisoformat(s)
+from fixturegen_expect import mock_view, read_events, take_basic, ts
 scen_path, mock_path, out_path, versions, agents, root_out = sys.argv[1:]
 versions = json.loads(versions)
 packages = {"cline": "cline", "continue": "@continuedev/cli"}
-events = [e for e in (json.loads(l) for l in open(mock_path)) if e.get("kind") == "event"]
+events = read_events(mock_path)
 out = {"generated_by": "scripts/gen-real-fixtures-3.sh", "root": "real-agents-3", "hostname": "fixture-host-3",
        "user": "examiner3", "home": "/home/examiner3", "project_dir": "/home/examiner3/demo",
        "mock_api": "openai-chat", "node": versions["node"]}
@@ -360,15 +354,7 @@ for line in open(scen_path):
     for f in ("session_id", "resumed_session_id"):
         if isinstance(s.get(f), str):
             s[f] = "\n".join(dict.fromkeys(x for x in s[f].split("\n") if x))
-    t0, t1 = ts(s["started_utc"]), ts(s["ended_utc"])
-    ev = [e for e in events if e["api"] == "openai-chat" and t0 <= ts(e["time"]) <= t1]
-    s["mock"] = {
-        "tool_calls": [{k: e[k] for k in ("tool", "id", "command", "path", "content", "subagent_prompt") if k in e}
-                       for e in ev if e["action"] == "tool_call"],
-        "tool_results": [{k: e[k] for k in ("tool_result", "is_error") if k in e} for e in ev if e["action"] == "final_text"],
-        "http_errors": sum(1 for e in ev if e["action"] == "http_error"),
-        "stalled": any(e["action"] == "stall" for e in ev),
-    }
+    s["mock"] = mock_view(events, "openai-chat", s)
     if a == "cline":
         # What the SDK's hook audit log says about the session (the file is
         # the agent's own, read here only to record it).
@@ -383,10 +369,7 @@ for line in open(scen_path):
                 if s["session_id"] in (h.get("sessionId"), (h.get("sessionContext") or {}).get("rootSessionId")):
                     s["hook_audit"].append({k: h[k] for k in ("ts", "hookName", "reason", "source") if k in h})
     ag = out[a]
-    if s["scenario"] == "basic":
-        for k in ("session_id", "prompt", "command", "output_contains", "started_utc", "ended_utc"):
-            ag[k] = s[k]
-    ag["scenarios"].append(s)
+    take_basic(ag, s)
 sq = {}
 for dirpath, _, files in os.walk(root_out):
     for f in files:

@@ -332,16 +332,10 @@ VERSIONS=$(jq -nc --arg o "$V_OPENCLAW" --arg oc "$OC_COMMIT" --arg l "$V_LETTA"
 ERRORS=$(jq -nc --arg o "$OC_ERR" --arg l "$LETTA_ERR" '{openclaw:$o, letta:$l}')
 python3 - "$SCEN" "$MOCKLOG" "$EXPECT_OUT" "$VERSIONS" "$ERRORS" "$AGENTS" "$ROOT_OUT" "$LETTA_UNRESOLVABLE" <<'PY'
 import json, os, sys
-from datetime import datetime
-def ts(s):
-    s = s.rstrip("Z")
-    if "." in s:
-        a, b = s.split(".")
-        s = a + "." + (b + "000000")[:6]
-    return datetime.fromisoformat(s)
+from fixturegen_expect import mock_view, read_events, take_basic, ts
 scen_path, mock_path, out_path, versions, errors, agents, root_out, letta_drop = sys.argv[1:]
 versions, errors = json.loads(versions), json.loads(errors)
-events = [e for e in (json.loads(l) for l in open(mock_path)) if e.get("kind") == "event"]
+events = read_events(mock_path)
 out = {"generated_by": "scripts/gen-real-fixtures-4.sh", "root": "real-agents-4", "hostname": "fixture-host-4",
        "user": "examiner4", "home": "/home/examiner4", "project_dir": "/home/examiner4/demo",
        "mock_api": "openai-chat", "node": versions["node"]}
@@ -365,20 +359,9 @@ for a in agents.split():
 for line in open(scen_path):
     s = json.loads(line)
     a = s.pop("agent")
-    t0, t1 = ts(s["started_utc"]), ts(s["ended_utc"])
-    ev = [e for e in events if e["api"] == "openai-chat" and t0 <= ts(e["time"]) <= t1]
-    s["mock"] = {
-        "tool_calls": [{k: e[k] for k in ("tool", "id", "command", "path", "content") if k in e}
-                       for e in ev if e["action"] == "tool_call"],
-        "tool_results": [{k: e[k] for k in ("tool_result", "is_error") if k in e} for e in ev if e["action"] == "final_text"],
-        "http_errors": sum(1 for e in ev if e["action"] == "http_error"),
-        "stalled": any(e["action"] == "stall" for e in ev),
-    }
+    s["mock"] = mock_view(events, "openai-chat", s, subagent=False)
     ag = out[a]
-    if s["scenario"] == "basic":
-        for k in ("session_id", "prompt", "command", "output_contains", "started_utc", "ended_utc"):
-            ag[k] = s[k]
-    ag["scenarios"].append(s)
+    take_basic(ag, s)
 for a in agents.split():
     sc = out[a]["scenarios"]
     if sc:

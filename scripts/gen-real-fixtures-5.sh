@@ -209,14 +209,9 @@ PY
 log "writing $EXPECT_OUT"
 python3 - "$SCEN" "$MOCKLOG" "$EXPECT_OUT" "$V_DROID" "$V_AUGGIE" "$V_AMP" "$AGENTS" <<'PY'
 import json, sys
-from datetime import datetime
-def ts(s):
-    s = s.rstrip("Z")
-    if "." in s:
-        a, b = s.split("."); s = a + "." + (b + "000000")[:6]
-    return datetime.fromisoformat(s)
+from fixturegen_expect import mock_view, read_events, take_basic, ts
 scen_path, mock_path, out_path, v_droid, v_auggie, v_amp, agents = sys.argv[1:]
-events = [e for e in (json.loads(l) for l in open(mock_path)) if e.get("kind") == "event"]
+events = read_events(mock_path)
 out = {"generated_by": "scripts/gen-real-fixtures-5.sh", "root": "real-agents-5", "hostname": "fixture-host-5",
        "user": "examiner5", "home": "/home/examiner5", "project_dir": "/home/examiner5/demo"}
 pk = {"factory-droid": ("@factory/cli-linux-x64", v_droid, "openai-chat",
@@ -230,18 +225,9 @@ for line in open(scen_path):
     s = json.loads(line)
     a = s.pop("agent")
     api = pk[a][2]
-    t0, t1 = ts(s["started_utc"]), ts(s["ended_utc"])
-    ev = [e for e in events if e["api"] == api and t0 <= ts(e["time"]) <= t1]
-    s["mock"] = {
-        "tool_calls": [{k: e[k] for k in ("tool", "id", "command", "path", "content") if k in e} for e in ev if e["action"] == "tool_call"],
-        "tool_results": [{k: e[k] for k in ("tool_result", "is_error") if k in e} for e in ev if e["action"] == "final_text"],
-        "http_errors": sum(1 for e in ev if e["action"] == "http_error"),
-    }
+    s["mock"] = mock_view(events, api, s, subagent=False, stalled=False)
     ag = out[a]
-    if s["scenario"] == "basic":
-        for k in ("session_id", "prompt", "command", "output_contains", "started_utc", "ended_utc"):
-            ag[k] = s[k]
-    ag["scenarios"].append(s)
+    take_basic(ag, s)
 out["not_run"] = {
     "subagent": "not scripted for droid (Task tool needs a custom droid) or auggie (sub-agent needs the remote agent API)",
     "prompt_history": "droid's state/history.json and auggie's prompt-history.jsonl are written only by the interactive TUI; their parsers are tested on synthetic files of the shapes in the shipped code",

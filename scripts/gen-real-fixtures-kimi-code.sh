@@ -203,14 +203,9 @@ PY
 log "writing $EXPECT_OUT"
 python3 - "$SCEN" "$MOCKLOG" "$EXPECT_OUT" "$V_KIMI" <<'PY'
 import json, sys
-from datetime import datetime
-def ts(s):
-    s = s.rstrip("Z")
-    if "." in s:
-        a, b = s.split("."); s = a + "." + (b + "000000")[:6]
-    return datetime.fromisoformat(s)
+from fixturegen_expect import mock_view, read_events, take_basic, ts
 scen_path, mock_path, out_path, v_kimi = sys.argv[1:]
-events = [e for e in (json.loads(l) for l in open(mock_path)) if e.get("kind") == "event"]
+events = read_events(mock_path)
 out = {"generated_by": "scripts/gen-real-fixtures-kimi-code.sh", "root": "real-agents-kimi-code", "hostname": "fixture-host-k",
        "user": "examinerk", "home": "/home/examinerk", "project_dir": "/home/examinerk/demo"}
 out["kimi-cli"] = {"package": "@moonshot-ai/kimi-code", "version": v_kimi, "mock_api": "openai-chat",
@@ -218,18 +213,9 @@ out["kimi-cli"] = {"package": "@moonshot-ai/kimi-code", "version": v_kimi, "mock
 for line in open(scen_path):
     s = json.loads(line)
     a = s.pop("agent")
-    t0, t1 = ts(s["started_utc"]), ts(s["ended_utc"])
-    ev = [e for e in events if e["api"] == "openai-chat" and t0 <= ts(e["time"]) <= t1]
-    s["mock"] = {
-        "tool_calls": [{k: e[k] for k in ("tool", "id", "command", "path", "content") if k in e} for e in ev if e["action"] == "tool_call"],
-        "tool_results": [{k: e[k] for k in ("tool_result", "is_error") if k in e} for e in ev if e["action"] == "final_text"],
-        "http_errors": sum(1 for e in ev if e["action"] == "http_error"),
-    }
+    s["mock"] = mock_view(events, "openai-chat", s, subagent=False, stalled=False)
     ag = out[a]
-    if s["scenario"] == "basic":
-        for k in ("session_id", "prompt", "command", "output_contains", "started_utc", "ended_utc"):
-            ag[k] = s[k]
-    ag["scenarios"].append(s)
+    take_basic(ag, s)
 out["not_run"] = {
     "denied_by_rule": "print mode (-p) approves every call (auto policy) and 2.1.0 does not apply config.toml [[permission.rules]] (no caller of addRules in dist/main.mjs): a deny rule for Bash still ran the command; the rejected scenario is a person's refusal in the TUI instead",
     "interactive": "questions, /compact, /undo, /clear, steering and thinking are written only by further TUI use or a thinking model; the parser is tested on synthetic records of the shapes in MoonshotAI/kimi-code's source (analyzer/parsers/kimicli/testdata)",

@@ -358,38 +358,20 @@ PY
 log "writing $EXPECT_OUT"
 python3 - "$SCEN" "$MOCKLOG" "$EXPECT_OUT" "$V_CLAUDE" "$V_CODEX" "$V_GEMINI" "$ROOT_OUT" <<'PY'
 import json, os, sys
-from datetime import datetime
-def ts(s):  # RFC 3339 "Z" with up to 9 fractional digits -> datetime (microseconds)
-    s = s.rstrip("Z")
-    if "." in s:
-        a, b = s.split(".")
-        s = a + "." + (b + "000000")[:6]
-    return datetime.fromisoformat(s)
+from fixturegen_expect import mock_view, read_events, take_basic, ts
 scen_path, mock_path, out_path, vc, vx, vg, root_out = sys.argv[1:]
 versions = {"claude-code": vc, "codex-cli": vx, "gemini-cli": vg}
 packages = {"claude-code": "@anthropic-ai/claude-code", "codex-cli": "@openai/codex", "gemini-cli": "@google/gemini-cli"}
 apis = {"claude-code": "anthropic", "codex-cli": "openai", "gemini-cli": "gemini"}
-events = [e for e in (json.loads(l) for l in open(mock_path)) if e.get("kind") == "event"]
+events = read_events(mock_path)
 out = {"generated_by": "scripts/gen-real-fixtures.sh", "root": "real-agents", "hostname": "fixture-host",
        "user": "examiner", "home": "/home/examiner", "project_dir": "/home/examiner/demo"}
 for line in open(scen_path):
     s = json.loads(line)
     a = s.pop("agent")
-    # The mock's view of this run: events of this agent's API inside the run's window.
-    t0, t1 = ts(s["started_utc"]), ts(s["ended_utc"])
-    ev = [e for e in events if e["api"] == apis[a] and t0 <= ts(e["time"]) <= t1]
-    s["mock"] = {
-        "tool_calls": [{k: e[k] for k in ("tool", "id", "command", "path", "content", "subagent_prompt") if k in e}
-                       for e in ev if e["action"] == "tool_call"],
-        "tool_results": [{k: e[k] for k in ("tool_result", "is_error") if k in e} for e in ev if e["action"] == "final_text"],
-        "http_errors": sum(1 for e in ev if e["action"] == "http_error"),
-        "stalled": any(e["action"] == "stall" for e in ev),
-    }
+    s["mock"] = mock_view(events, apis[a], s)
     ag = out.setdefault(a, {"package": packages[a], "version": versions[a], "scenarios": []})
-    if s["scenario"] == "basic":
-        for k in ("session_id", "prompt", "command", "output_contains", "started_utc", "ended_utc"):
-            ag[k] = s[k]
-    ag["scenarios"].append(s)
+    take_basic(ag, s)
 # SQLite stores are kept as written; record their sizes.
 sq = {}
 for dirpath, _, files in os.walk(root_out):

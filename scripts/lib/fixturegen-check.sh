@@ -71,4 +71,28 @@ python3 "$(dirname "$0")/sanitize-claude-home.py" "$SH" keepme
 [ "$(sed -n 2p "$SH/.claude/projects/p/s.jsonl" | wc -c)" = 3015 ] || fail "sanitize: KEEP marker"
 [ "$(date -u -r "$SH/.claude/projects/p/s.jsonl" +%FT%TZ)" = 2026-01-02T03:04:05Z ] || fail "sanitize: mtime"
 [ "$(cat "$SH/.claude/.credentials.json")" = REDACTED-FIXTURE ] && [ ! -e "$SH/.claude/statsig" ] && [ ! -L "$SH/.claude/link" ] || fail "sanitize: credentials, caches, links"
+# fixturegen_expect.py: the mock's view of a run, from a stand-in request log.
+cat >"$WORK/mock.jsonl" <<'LOG'
+{"kind":"request","api":"openai-chat","time":"2026-01-02T03:04:05.500Z"}
+{"kind":"event","api":"openai-chat","time":"2026-01-02T03:04:05.600123456Z","action":"tool_call","tool":"Bash","id":"c1","command":"echo hi","subagent_prompt":"p"}
+{"kind":"event","api":"openai-chat","time":"2026-01-02T03:04:06Z","action":"final_text","tool_result":"hi","is_error":false}
+{"kind":"event","api":"openai-chat","time":"2026-01-02T03:04:06.1Z","action":"http_error"}
+{"kind":"event","api":"anthropic","time":"2026-01-02T03:04:06.2Z","action":"stall"}
+{"kind":"event","api":"openai-chat","time":"2026-01-02T03:04:09Z","action":"stall"}
+LOG
+got=$(python3 - "$WORK/mock.jsonl" <<'PY'
+import json, sys
+from fixturegen_expect import mock_view, read_events, take_basic
+ev = read_events(sys.argv[1])
+s = {"scenario": "basic", "session_id": "S", "prompt": "P", "command": "C", "output_contains": "O",
+     "started_utc": "2026-01-02T03:04:05.5Z", "ended_utc": "2026-01-02T03:04:08Z"}
+ag = {"scenarios": []}
+s["mock"] = mock_view(ev, "openai-chat", s)
+take_basic(ag, s)
+print(json.dumps([len(ev), ag["session_id"], len(ag["scenarios"]), s["mock"],
+                  mock_view(ev, "openai-chat", s, subagent=False, stalled=False)], sort_keys=True))
+PY
+)
+want='[5, "S", 1, {"http_errors": 1, "stalled": false, "tool_calls": [{"command": "echo hi", "id": "c1", "subagent_prompt": "p", "tool": "Bash"}], "tool_results": [{"is_error": false, "tool_result": "hi"}]}, {"http_errors": 1, "tool_calls": [{"command": "echo hi", "id": "c1", "tool": "Bash"}], "tool_results": [{"is_error": false, "tool_result": "hi"}]}]'
+[ "$got" = "$want" ] || fail "fixturegen_expect: $got"
 echo "fixturegen-check: ok"

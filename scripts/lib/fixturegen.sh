@@ -3,6 +3,10 @@
 # (and RUN_DIR, RUN_TIMEOUT where run needs them). Not run by CI, but
 # lib/fixturegen-check.sh runs its functions dry in scripts/test.sh.
 
+# The generators' Python steps import lib/fixturegen_expect.py (the mock's
+# view of each scenario run, for expect.json).
+export PYTHONPATH="$REPO/scripts/lib${PYTHONPATH:+:$PYTHONPATH}"
+
 # start_mock [MOCKMODEL FLAG...]: build fixtures/cmd/mockmodel into $WORK,
 # start it on a loopback port with the flags given, and set MOCKLOG (its
 # request log), MOCK_PID and ADDR (host:port). The caller sets its own
