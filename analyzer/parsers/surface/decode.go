@@ -282,6 +282,7 @@ func (d *doc) settings(m map[string]any, base string) {
 		for _, name := range keys(mm) {
 			a := obj(mm[name])
 			if a == nil {
+				d.notRead(ptr(base, k, name), "an entry that is not an object")
 				continue
 			}
 			kind := KindAgent
@@ -319,9 +320,11 @@ func (d *doc) hooks(h map[string]any, base string) {
 		for i, e := range list {
 			em := obj(e)
 			if em == nil {
+				p := ptr(base, ev, i)
 				if c := str(e); c != "" {
-					p := ptr(base, ev, i)
 					d.add(Item{Kind: KindHook, Event: ev, Type: "command", Command: c, Pointer: p, Line: d.line(p)})
+				} else {
+					d.notRead(p, "a hook that is neither an object nor a command string")
 				}
 				continue
 			}
@@ -615,6 +618,7 @@ func kimiConfig(d *doc) error {
 	for i, h := range arr(m["hooks"]) {
 		hm := obj(h)
 		if hm == nil {
+			d.notRead(fmt.Sprintf("hooks[%d]", i), "a hook that is not a table")
 			continue
 		}
 		it := Item{Kind: KindHook, Event: str(hm["event"]), Matcher: str(hm["matcher"]), Type: "command", Command: str(hm["command"])}

@@ -101,6 +101,14 @@ type doc struct {
 	backupOf string
 	lines    map[string]int64 // JSON pointer -> line, filled on demand
 	items    []Item
+	unread   []string // JSON pointers of entries not of the shape their key holds
+}
+
+// notRead names an entry a decoder found but cannot read (a hook that is
+// neither a table nor a command string, say): each becomes a counted
+// skipped_record problem, never a silent drop.
+func (d *doc) notRead(pointer, what string) {
+	d.unread = append(d.unread, pointer+": "+what)
 }
 
 func (d *doc) add(it Item) {
@@ -334,6 +342,9 @@ func (p *surfaceParser) Parse(ctx context.Context, in *parser.Input, out parser.
 	}
 	if err := e.dec(d); err != nil {
 		out.Problem(0, err.Error())
+	}
+	for _, u := range d.unread {
+		out.Report(0, parser.KindSkippedRecord, "control-surface entry "+u+": not read")
 	}
 	if len(d.items) == 0 {
 		out.Skip(0, "no_evidence:no_control_surface_entry")

@@ -465,3 +465,34 @@ func TestKimiHooksServersHelpers(t *testing.T) {
 		}
 	}
 }
+
+// TestEntriesNotReadAreCounted: a hook entry of a shape no reader knows
+// (null, or a string or number where Kimi's config wants a table; a
+// Claude hook given as a bare string or number is its command) is a
+// counted skipped_record problem naming its pointer, never a silent drop;
+// the entries around it are still read.
+func TestEntriesNotReadAreCounted(t *testing.T) {
+	for _, c := range []struct {
+		tc       tcase
+		rows     int
+		problems []string
+	}{
+		{tcase{"kimi-cli", "kimi-code-config-not-tables.json", home + ".kimi/config.json", "config"}, 1, []string{
+			"line 0: skipped_record: control-surface entry hooks[1]: a hook that is not a table: not read",
+			"line 0: skipped_record: control-surface entry hooks[2]: a hook that is not a table: not read",
+		}},
+		{tcase{"claude-code", "claude-settings-odd-hooks.json", home + ".claude/settings.json", "settings"}, 3, []string{
+			"line 0: skipped_record: control-surface entry /hooks/PreToolUse/3: a hook that is neither an object nor a command string: not read",
+		}},
+	} {
+		p := byAgent(t, c.tc.agent)
+		in := input(t, c.tc)
+		if !p.Match(&in.File) {
+			t.Fatalf("%s is not matched (the case tests nothing)", c.tc.path)
+		}
+		s := parsertest.Run(t, p, in)
+		if len(s.Events) != c.rows || strings.Join(s.Problems, "\n") != strings.Join(c.problems, "\n") {
+			t.Errorf("%s: %d rows, problems\n%s\nwant %d rows, problems\n%s", c.tc.file, len(s.Events), strings.Join(s.Problems, "\n"), c.rows, strings.Join(c.problems, "\n"))
+		}
+	}
+}
