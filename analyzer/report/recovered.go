@@ -128,10 +128,10 @@ func (r *renderer) recoveredSection() {
 		rows := fmt.Sprintf("%d (%d)", s.Events, s.RecoveredRows)
 		id := anchor(s.Host, s.User, s.Agent, s.SessionID)
 		r.hf("<tr><td>%s</td><td><a href=\"#%s\"><code>%s</code></a><br>%s@%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
-			esc(s.Agent), id, esc(s.SessionID), esc(orDash(s.User)), esc(orDash(s.Host)), esc(s.Recovered), esc(span), esc(orDash(s.ProjectPath)), esc(rows),
+			esc(s.Agent), id, esc(s.SessionID), esc(orDash(s.User)), esc(orDash(s.Host)), esc(s.Recovered), esc(span), esc(orDash(hostPath(s.ProjectPath))), esc(rows),
 			esc(orDash(g.prompt)), strings.ReplaceAll(esc(strings.Join(where, "\n")), "\n", "<br>"))
 		r.mf("| %s | [%s](#%s) %s@%s | %s | %s | %s | %s | %s | %s |\n", mdEsc(s.Agent), mdEsc(s.SessionID), id, mdEsc(orDash(s.User)), mdEsc(orDash(s.Host)),
-			mdEsc(s.Recovered), mdEsc(span), mdEsc(orDash(s.ProjectPath)), mdEsc(rows), mdEsc(orDash(g.prompt)), mdEsc(strings.Join(where, "; ")))
+			mdEsc(s.Recovered), mdEsc(span), mdEsc(orDash(hostPath(s.ProjectPath))), mdEsc(rows), mdEsc(orDash(g.prompt)), mdEsc(strings.Join(where, "; ")))
 	}
 	r.hf("</table>\n")
 	r.mf("\n")

@@ -588,7 +588,7 @@ func (r *renderer) startSession(k *keyed) *sessionGroup {
 			}
 		}
 		meta := fmt.Sprintf("project %s · %s → %s · models %s · %d typed prompts, %d replies, %d tool calls, %d rows",
-			orDash(s.ProjectPath), orDash(s.FirstUTC), orDash(s.LastUTC), orDash(strings.Join(s.Models, ", ")), s.UserTurns, s.AssistantTurns, s.ToolCalls, s.Events)
+			orDash(hostPath(s.ProjectPath)), orDash(s.FirstUTC), orDash(s.LastUTC), orDash(strings.Join(s.Models, ", ")), s.UserTurns, s.AssistantTurns, s.ToolCalls, s.Events)
 		if len(flags) > 0 {
 			meta += " · " + strings.Join(flags, " · ")
 		}
@@ -804,13 +804,22 @@ func firstLine(s string) string {
 	return s
 }
 
+// shortPath is a row's source file as its link shows it: the last two
+// names, credential-shaped substrings masked (hostPath).
 func shortPath(p string) string {
+	p = hostPath(p)
 	parts := strings.Split(p, "/")
 	if len(parts) > 3 {
 		return "…/" + strings.Join(parts[len(parts)-2:], "/")
 	}
 	return p
 }
+
+// hostPath is a path of the host as the report prints it: as found, with
+// each credential-shaped substring written [redacted] (bundle.MaskSecrets,
+// as problems.jsonl and the terminal do): a token inside a folder name
+// (CLAUDE_CONFIG_DIR=/x/ghp_...) is not printed.
+func hostPath(p string) string { return bundle.MaskSecrets(p) }
 
 func pretty(s string) string {
 	var v any
@@ -856,9 +865,10 @@ func (r *renderer) tail() {
 		} else if member == "files"+k.file && strings.HasPrefix(k.file, "/") {
 			member = sameMember
 		}
+		file, member := hostPath(k.file), hostPath(member)
 		r.hf("<tr id=\"src-%d\"><td>%d</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%d</td><td>%d</td></tr>\n",
-			i+1, i+1, esc(k.file), esc(k.host), esc(orDash(k.bundle)), esc(orDash(member)), esc(sum), esc(orDash(f.Verified)), f.Records, f.Rows)
-		r.mf("| %s%d | %s | %s | %s | %s | %s | %s | %d | %d |\n", mdsafe.Target(fmt.Sprintf("src-%d", i+1)), i+1, mdEsc(k.file), mdEsc(k.host), mdEsc(orDash(k.bundle)),
+			i+1, i+1, esc(file), esc(k.host), esc(orDash(k.bundle)), esc(orDash(member)), esc(sum), esc(orDash(f.Verified)), f.Records, f.Rows)
+		r.mf("| %s%d | %s | %s | %s | %s | %s | %s | %d | %d |\n", mdsafe.Target(fmt.Sprintf("src-%d", i+1)), i+1, mdEsc(file), mdEsc(k.host), mdEsc(orDash(k.bundle)),
 			mdEsc(orDash(member)), mdEsc(sum), mdEsc(orDash(f.Verified)), f.Records, f.Rows)
 	}
 	r.hf("</table>\n<p class=\"meta\">Every row shows its source file and line (JSON Lines line, SQLite rowid or array position), and only its line when it comes from the same file as the row above it; the whole text of every row is in timeline.jsonl beside this report.</p>\n</body></html>\n")

@@ -615,6 +615,9 @@ func kimiConfig(d *doc) error {
 		m = normTOML(m).(map[string]any)
 		lines = tomlArrayLines(d.b, "hooks")
 	}
+	if h, ok := m["hooks"]; ok && arr(h) == nil {
+		d.notRead("hooks", "not an array of tables ([[hooks]])")
+	}
 	for i, h := range arr(m["hooks"]) {
 		hm := obj(h)
 		if hm == nil {

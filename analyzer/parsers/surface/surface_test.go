@@ -481,6 +481,9 @@ func TestEntriesNotReadAreCounted(t *testing.T) {
 			"line 0: skipped_record: control-surface entry hooks[1]: a hook that is not a table: not read",
 			"line 0: skipped_record: control-surface entry hooks[2]: a hook that is not a table: not read",
 		}},
+		{tcase{"kimi-cli", "kimi-code-config-hooks-table.json", home + ".kimi/config.json", "config"}, 0, []string{
+			"line 0: skipped_record: control-surface entry hooks: not an array of tables ([[hooks]]): not read",
+		}},
 		{tcase{"claude-code", "claude-settings-odd-hooks.json", home + ".claude/settings.json", "settings"}, 3, []string{
 			"line 0: skipped_record: control-surface entry /hooks/PreToolUse/3: a hook that is neither an object nor a command string: not read",
 		}},
